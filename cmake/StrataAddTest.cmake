@@ -1,0 +1,27 @@
+include(GoogleTest)
+find_package(GTest REQUIRED)
+
+# strata_add_test(name [QT] [GUI] SOURCES ... LIBS ...)
+#   QT:  link the Qt test main (QCoreApplication) from tests/support
+#   GUI: link the QApplication test main instead (offscreen)
+function(strata_add_test name)
+    cmake_parse_arguments(ARG "QT;GUI" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    if(NOT ARG_SOURCES)
+        return()
+    endif()
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_LIBS} strata::testsupport GTest::gtest GTest::gmock)
+    if(ARG_GUI)
+        target_link_libraries(${name} PRIVATE strata_testmain_gui)
+    elseif(ARG_QT)
+        target_link_libraries(${name} PRIVATE strata_testmain_qt)
+    else()
+        target_link_libraries(${name} PRIVATE GTest::gtest_main)
+    endif()
+    target_compile_definitions(${name} PRIVATE
+        STRATA_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
+        STRATA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+        STRATA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+        PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}")
+endfunction()

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "connectors/http/retry.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+namespace strata::http {
+
+/// Where and how a connector talks to one system.
+struct ClientOptions
+{
+    /// "https://cluster.example.com" or "https://127.0.0.1:8443"; no trailing slash needed.
+    std::string baseUrl;
+    std::optional<BasicAuth> basic;
+    std::optional<BearerAuth> bearer;
+    RetryPolicy retry;
+    Sleeper sleeper; ///< empty = realSleeper()
+};
+
+/// Thin helper every connector uses: resolves paths against the base URL, adds auth and
+/// default headers, retries idempotent requests, and parses JSON bodies. Thread-safe when the
+/// transport is.
+class HttpClient
+{
+public:
+    HttpClient(IHttpTransport &transport, ClientOptions options);
+
+    /// `pathOrUrl` is "/api/..." (joined to the base URL) or an absolute http(s) URL.
+    [[nodiscard]] std::string resolve(const std::string &pathOrUrl) const;
+
+    Result<HttpResponse> send(HttpRequest request, const CancelToken &cancel) const;
+
+    /// Parses `response.body` as JSON; a Kind::Parse error names `what` on failure.
+    static Result<nlohmann::json> parseJson(const HttpResponse &response, std::string_view what);
+
+    [[nodiscard]] const ClientOptions &options() const { return m_options; }
+    void setBearer(std::optional<BearerAuth> bearer) { m_options.bearer = std::move(bearer); }
+
+private:
+    IHttpTransport &m_transport;
+    ClientOptions m_options;
+};
+
+/// Percent-encodes a query component (RFC 3986 unreserved characters pass through).
+std::string urlEncode(std::string_view value);
+
+} // namespace strata::http

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "models/core/credentialstore.h"
+#include "models/core/domain.h"
+
+#include <QList>
+#include <QString>
+
+namespace strata::core {
+
+/// One configured connection, as stored in the config file. Secrets are references only.
+struct SourceConfig
+{
+    QString name; ///< unique, [A-Za-z0-9._-]+, shown everywhere
+    SourceKind kind = SourceKind::Ontap;
+    QString url; ///< "https://cluster-mgmt.example.com" (ONTAP: the cluster management LIF)
+    QString username;
+    SecretRef password;
+    QString caFile; ///< PEM CA bundle to trust for this source, empty = system store
+    bool insecureSkipTlsVerify = false; ///< explicit opt-in, shown as a warning in the UI
+    int configIntervalSeconds = 180; ///< inventory poll (volumes, SVMs, ...), >= 5
+    int perfIntervalSeconds = 60; ///< performance poll, >= 5
+
+    bool operator==(const SourceConfig &) const = default;
+};
+
+/// The config file: `{"sources": [ {...}, ... ], "history": {"path": ..., "retention_days": 30}}`.
+/// Unknown keys are ignored on load and dropped on save.
+struct AppConfig
+{
+    QList<SourceConfig> sources;
+    QString historyPath; ///< SQLite file; empty = <AppDataLocation>/history.sqlite
+    int historyRetentionDays = 90;
+
+    /// Parses a config file. Returns false and a one-line `error` naming the file and the
+    /// offending source/key on failure (missing name, unknown kind, duplicate names, a
+    /// literal "password" string, ...).
+    static bool load(const QString &path, AppConfig *config, QString *error);
+    static bool parse(const QByteArray &json, AppConfig *config, QString *error);
+    /// Writes atomically (QSaveFile) with mode 0600. Never writes a secret: only SecretRefs.
+    bool save(const QString &path, QString *error) const;
+    [[nodiscard]] QByteArray toJson() const;
+
+    /// $STRATA_CONFIG, else <ConfigLocation>/strata/config.json.
+    static QString defaultPath();
+
+    [[nodiscard]] const SourceConfig *source(const QString &name) const;
+};
+
+} // namespace strata::core

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace strata::core {
+
+/// One point of a volume's capacity history.
+struct UsageSample
+{
+    QDateTime time; ///< UTC
+    qint64 usedBytes = 0;
+    qint64 sizeBytes = 0;
+};
+
+/// Capacity of one volume at poll time, as handed to the store.
+struct VolumeUsage
+{
+    QString volumeId;
+    qint64 usedBytes = 0;
+    qint64 sizeBytes = 0;
+};
+
+/// One audit record. Actions append one when they start and one when they end (same actionId).
+struct AuditEntry
+{
+    qint64 id = 0; ///< assigned by the store
+    QDateTime time; ///< UTC
+    QString user; ///< OS user (desktop), web user (server), "cli"
+    QString actionId; ///< Strata's uuid of the action, shared by its entries
+    QString source; ///< source name
+    QString kind; ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
+    QString target; ///< human-readable object, "svm_ai/chest_xray@daily.2024-03-01"
+    QString fromState; ///< what it was ("" when not applicable)
+    QString toState; ///< what it becomes
+    QString outcome; ///< "started", "succeeded", "failed", "reconciled"
+    QString message; ///< error or result detail
+
+    bool operator==(const AuditEntry &) const = default;
+};
+
+/// Persistent history: volume capacity over time and the audit log. Implementations: SQLite
+/// (WAL; the default, embedded) and, later, PostgreSQL for several strata-server replicas, both
+/// through Qt SQL. Not thread-safe: use an instance from the thread that opened it.
+class IHistoryStore
+{
+public:
+    virtual ~IHistoryStore() = default;
+
+    /// Opens or creates the store and migrates its schema. false + `error` on failure.
+    virtual bool open(QString *error) = 0;
+
+    /// Records capacity for many volumes at once (one transaction). A sample is only written
+    /// when used or size changed since the volume's last sample, or the last sample is older
+    /// than `heartbeat`, so 50,000 volumes every 3 minutes stay small.
+    virtual bool recordVolumeUsage(const QString &source,
+                                   const std::vector<VolumeUsage> &usage,
+                                   const QDateTime &at,
+                                   qint64 heartbeatSeconds = 3600) = 0;
+    /// Samples of one volume in [from, to], oldest first.
+    virtual std::vector<UsageSample> volumeUsage(const QString &source,
+                                                 const QString &volumeId,
+                                                 const QDateTime &from,
+                                                 const QDateTime &to) = 0;
+    /// Deletes samples older than `cutoff`; returns how many went.
+    virtual qint64 applyRetention(const QDateTime &cutoff) = 0;
+
+    /// Appends an audit entry; returns its id, or -1 on failure.
+    virtual qint64 appendAudit(const AuditEntry &entry) = 0;
+    /// Newest first, at most `limit`; empty `source` = all sources.
+    virtual std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) = 0;
+};
+
+/// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL).
+/// `path` ":memory:" works for tests.
+class SqliteHistoryStore final : public IHistoryStore
+{
+public:
+    explicit SqliteHistoryStore(QString path);
+    ~SqliteHistoryStore() override;
+    SqliteHistoryStore(const SqliteHistoryStore &) = delete;
+    SqliteHistoryStore &operator=(const SqliteHistoryStore &) = delete;
+
+    bool open(QString *error) override;
+    bool recordVolumeUsage(const QString &source,
+                           const std::vector<VolumeUsage> &usage,
+                           const QDateTime &at,
+                           qint64 heartbeatSeconds = 3600) override;
+    std::vector<UsageSample> volumeUsage(const QString &source,
+                                         const QString &volumeId,
+                                         const QDateTime &from,
+                                         const QDateTime &to) override;
+    qint64 applyRetention(const QDateTime &cutoff) override;
+    qint64 appendAudit(const AuditEntry &entry) override;
+    std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace strata::core

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Strata needs, only those missing (idempotent).
+#   scripts/deps.sh          build + run the desktop app
+#   scripts/deps.sh --test   also everything the test suite needs (keyring, Xvfb, Ansible, ...)
+set -euo pipefail
+
+build_pkgs=(
+  cmake g++ make ccache pkg-config
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-websockets-dev qt6-httpserver-dev
+  qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite
+  qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
+  libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev
+)
+run_pkgs=(gnome-keyring dbus xvfb xauth)
+test_pkgs=(
+  dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
+  ansible python3-requests
+)
+
+want=("${build_pkgs[@]}" "${run_pkgs[@]}")
+if [[ "${1:-}" == "--test" ]]; then
+  want+=("${test_pkgs[@]}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+# De-duplicate while keeping order.
+if ((${#missing[@]})); then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')
+fi
+
+if ((${#missing[@]} == 0)); then
+  echo "deps: all ${#want[@]} packages present"
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
