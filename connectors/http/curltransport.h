@@ -12,23 +12,34 @@ namespace strata::http {
 /// in-flight cap applies per source.
 struct TransportOptions
 {
-    /// PEM bundle of CAs trusted for this source, empty for the system store.
+    /// PEM bundle of CAs trusted for this source (replaces the system store, so a pinned
+    /// self-signed certificate works), empty for the system store.
     std::string caFile;
     /// Explicit opt-in to skip certificate and hostname verification.
     bool insecureSkipTlsVerify = false;
     std::chrono::milliseconds connectTimeout{10'000};
     /// Whole-transfer limit (0 = none); HttpRequest::totalTimeout overrides per request.
     std::chrono::milliseconds totalTimeout{60'000};
-    /// Bodies larger than this fail with Kind::Transport instead of exhausting memory.
+    /// Bodies larger than this (decoded bytes) fail with Kind::Transport instead of exhausting
+    /// memory; 0 = no limit.
     std::size_t maxResponseBytes = 256u * 1024u * 1024u;
-    /// Requests in flight at once on this source; further callers wait their turn.
+    /// Requests in flight at once on this source (values below 1 mean 1); further callers wait
+    /// their turn, and a cancelled waiter returns Kind::Cancelled without sending.
     int maxInFlight = 4;
     std::string userAgent = "Strata/0.1";
-    LogSink log; ///< optional; receives redacted request/response lines
+    /// Optional. Receives one line per request ("GET https://h/api/x -> 200 in 12 ms" at Info, or
+    /// "... -> failed (timeout: ...)" at Warning) and libcurl's header/connection trace at Debug,
+    /// with credentials redacted. Bodies are never logged. Called on the sending thread.
+    LogSink log;
 };
 
 /// libcurl implementation of IHttpTransport: one easy handle per call on the caller's thread,
-/// CURLOPT_NOSIGNAL, TLS verification on by default.
+/// CURLOPT_NOSIGNAL, TLS verification on by default. Handles are pooled (up to maxInFlight) with
+/// their connection caches, so consecutive requests to a source reuse one kept-alive TLS
+/// connection. GET and HEAD follow up to 5 redirects; other methods never do. Thread-safe.
+/// Errors: Timeout (CURLE_OPERATION_TIMEDOUT), Tls (verification, CA file, handshake), Cancelled,
+/// else Transport; `outcomeUnknown` is set when request bytes were sent but no complete response
+/// came back. With AwsSigV4Auth and no x-amz-content-sha256 header, "UNSIGNED-PAYLOAD" is sent.
 class CurlTransport final : public IHttpTransport
 {
 public:
@@ -48,8 +59,9 @@ private:
     std::unique_ptr<Private> d;
 };
 
-/// "Authorization: Basic ...", "Cookie: ..." become "Authorization: <redacted>"; other lines
-/// pass through. Used by every log path.
+/// "Authorization: Basic ...", "Cookie: ..." become "Authorization: <redacted>" (also
+/// Proxy-Authorization, Set-Cookie, X-Auth-Token, X-Api-Key, X-Amz-Security-Token, any case);
+/// other lines pass through. Used by every log path.
 std::string redactHeaderLine(std::string_view line);
 
 } // namespace strata::http

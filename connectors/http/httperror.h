@@ -33,6 +33,7 @@ struct HttpError
     bool outcomeUnknown = false;
 
     /// Worth retrying for an idempotent request: transport errors, timeouts, 429, 502, 503, 504.
+    /// A response over the size limit (curlCode CURLE_FILESIZE_EXCEEDED) is not: it would recur.
     [[nodiscard]] bool retryable() const;
 
     /// "timeout", "tls", "http", ... for logs, JSON output and tests.

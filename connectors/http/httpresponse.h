@@ -2,7 +2,10 @@
 
 #include "connectors/http/httprequest.h"
 
+#include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace strata::http {
 
@@ -23,7 +26,10 @@ struct HttpResponse
     static HttpResponse withStatus(int status, std::string body = {}, Headers headers = {});
 };
 
-/// Parses Retry-After (delta-seconds or HTTP-date). Returns -1 when absent or unparseable.
+/// Parses Retry-After (delta-seconds or IMF-fixdate HTTP-date) into whole seconds to wait from
+/// now (a date in the past gives 0). Returns -1 when absent or unparseable.
 int parseRetryAfter(const std::optional<std::string> &value);
+/// As above, with an explicit "now" for HTTP-dates (tests).
+int parseRetryAfter(const std::optional<std::string> &value, std::chrono::system_clock::time_point now);
 
 } // namespace strata::http

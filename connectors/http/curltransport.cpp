@@ -1,0 +1,785 @@
+#include "connectors/http/curltransport.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+namespace strata::http {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often a blocked transfer or slot wait looks at its CancelToken.
+constexpr auto CancelPollInterval = std::chrono::milliseconds{50};
+constexpr long MaxRedirects = 5;
+
+void ensureCurlGlobalInit()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        curl_global_init(CURL_GLOBAL_DEFAULT);
+    });
+}
+
+bool equalsNoCase(std::string_view a, std::string_view b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+std::string_view trimmed(std::string_view text)
+{
+    const auto isSpace = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    };
+    while (!text.empty() && isSpace(text.front())) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && isSpace(text.back())) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+// curl_easy_setopt is variadic and unchecked in C++: these pin the argument type per option kind.
+void setLong(CURL *easy, CURLoption option, long value)
+{
+    curl_easy_setopt(easy, option, value);
+}
+
+void setString(CURL *easy, CURLoption option, const char *value)
+{
+    curl_easy_setopt(easy, option, value);
+}
+
+void setPointer(CURL *easy, CURLoption option, void *value)
+{
+    curl_easy_setopt(easy, option, value);
+}
+
+void setOffset(CURL *easy, CURLoption option, curl_off_t value)
+{
+    curl_easy_setopt(easy, option, value);
+}
+
+/// "https://user:pw@host:443/x" -> "https://host:443/x": credentials in URLs never reach logs or messages.
+std::string withoutUserinfo(std::string_view url)
+{
+    const auto scheme = url.find("://");
+    if (scheme == std::string_view::npos) {
+        return std::string(url);
+    }
+    const auto authorityStart = scheme + 3;
+    const auto authorityEnd = std::min(url.find_first_of("/?#", authorityStart), url.size());
+    const auto at = url.substr(authorityStart, authorityEnd - authorityStart).rfind('@');
+    if (at == std::string_view::npos) {
+        return std::string(url);
+    }
+    return std::string(url.substr(0, authorityStart)) + std::string(url.substr(authorityStart + at + 1));
+}
+
+bool isSecretQueryKey(std::string_view key)
+{
+    static constexpr std::array<std::string_view, 10> secrets{"sig",
+                                                              "signature",
+                                                              "x-amz-signature",
+                                                              "x-amz-credential",
+                                                              "x-amz-security-token",
+                                                              "access_token",
+                                                              "token",
+                                                              "password",
+                                                              "client_secret",
+                                                              "code"};
+    return std::any_of(secrets.begin(), secrets.end(), [key](std::string_view s) {
+        return equalsNoCase(key, s);
+    });
+}
+
+/// URL as it may appear in logs and messages: no userinfo, secret query values masked.
+std::string displayUrl(std::string_view url)
+{
+    std::string out = withoutUserinfo(url);
+    const auto query = out.find('?');
+    if (query == std::string::npos) {
+        return out;
+    }
+    std::string result = out.substr(0, query + 1);
+    std::string_view rest = std::string_view(out).substr(query + 1);
+    std::string_view fragment;
+    if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
+        fragment = rest.substr(hash);
+        rest = rest.substr(0, hash);
+    }
+    bool first = true;
+    while (!rest.empty() || first) {
+        const auto amp = rest.find('&');
+        const std::string_view pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+        if (!first) {
+            result += '&';
+        }
+        first = false;
+        const auto eq = pair.find('=');
+        if (eq != std::string_view::npos && isSecretQueryKey(pair.substr(0, eq))) {
+            result.append(pair.substr(0, eq)).append("=<redacted>");
+        } else {
+            result.append(pair);
+        }
+        if (amp == std::string_view::npos) {
+            break;
+        }
+    }
+    return result.append(fragment);
+}
+
+/// "https://host:port" of `url`, for messages about the server rather than the resource.
+std::string originOf(std::string_view url)
+{
+    const std::string clean = withoutUserinfo(url);
+    const auto scheme = clean.find("://");
+    if (scheme == std::string::npos) {
+        return clean;
+    }
+    return clean.substr(0, std::min(clean.find_first_of("/?#", scheme + 3), clean.size()));
+}
+
+/// Per-request state reached from libcurl's callbacks.
+struct Transfer
+{
+    std::string body;
+    Headers headers;
+    std::size_t maxBytes = 0;
+    bool tooLarge = false;
+    bool outOfMemory = false;
+    const CancelToken *cancel = nullptr;
+    const LogSink *log = nullptr;
+};
+
+size_t writeCallback(char *data, size_t size, size_t count, void *userdata)
+{
+    auto *transfer = static_cast<Transfer *>(userdata);
+    const size_t bytes = size * count;
+    if (transfer->maxBytes > 0 && transfer->body.size() + bytes > transfer->maxBytes) {
+        transfer->tooLarge = true;
+        return 0; // anything but `bytes` makes libcurl abort with CURLE_WRITE_ERROR
+    }
+    try {
+        transfer->body.append(data, bytes);
+    } catch (...) {
+        transfer->outOfMemory = true;
+        return 0;
+    }
+    return bytes;
+}
+
+size_t headerCallback(char *data, size_t size, size_t count, void *userdata)
+{
+    auto *transfer = static_cast<Transfer *>(userdata);
+    const size_t bytes = size * count;
+    const std::string_view line = trimmed(std::string_view(data, bytes));
+    try {
+        if (line.substr(0, 5) == "HTTP/") {
+            // A new status line: keep only the final response's headers (after 1xx and redirects).
+            transfer->headers.clear();
+        } else if (!line.empty()) {
+            const auto colon = line.find(':');
+            if (colon != std::string_view::npos) {
+                transfer->headers.emplace_back(std::string(trimmed(line.substr(0, colon))),
+                                               std::string(trimmed(line.substr(colon + 1))));
+            }
+        }
+    } catch (...) {
+        transfer->outOfMemory = true;
+        return 0;
+    }
+    return bytes;
+}
+
+int xferInfoCallback(void *clientp, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+{
+    const auto *transfer = static_cast<const Transfer *>(clientp);
+    return transfer->cancel->isCancelled() ? 1 : 0;
+}
+
+/// Masks credentials embedded in URLs inside free text (curl prints proxy URLs from the environment).
+std::string redactUrlsInText(std::string_view text)
+{
+    std::string out;
+    std::size_t position = 0;
+    while (position < text.size()) {
+        const auto scheme = text.find("://", position);
+        if (scheme == std::string_view::npos) {
+            break;
+        }
+        const auto authorityStart = scheme + 3;
+        const auto authorityEnd = std::min(text.find_first_of("/?# '\"", authorityStart), text.size());
+        const auto at = text.substr(authorityStart, authorityEnd - authorityStart).rfind('@');
+        out.append(text.substr(position, authorityStart - position));
+        if (at != std::string_view::npos) {
+            out.append("<redacted>@");
+            position = authorityStart + at + 1;
+        } else {
+            position = authorityStart;
+        }
+    }
+    out.append(text.substr(std::min(position, text.size())));
+    return out;
+}
+
+int debugCallback(CURL *, curl_infotype type, char *data, size_t size, void *userptr)
+{
+    const auto *transfer = static_cast<const Transfer *>(userptr);
+    const char *prefix = nullptr;
+    switch (type) {
+    case CURLINFO_TEXT:
+        prefix = "* ";
+        break;
+    case CURLINFO_HEADER_IN:
+        prefix = "< ";
+        break;
+    case CURLINFO_HEADER_OUT:
+        prefix = "> ";
+        break;
+    default:
+        return 0; // bodies and TLS records are never logged: they may carry secrets
+    }
+    try {
+        std::string_view rest(data, size);
+        while (!rest.empty()) {
+            const auto newline = rest.find('\n');
+            const std::string_view line = trimmed(rest.substr(0, newline));
+            rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+            if (!line.empty()) {
+                (*transfer->log)(LogLevel::Debug, prefix + redactUrlsInText(redactHeaderLine(line)));
+            }
+        }
+    } catch (...) {
+        // A failing log sink must not break the transfer.
+    }
+    return 0;
+}
+
+bool isTlsError(CURLcode code)
+{
+    switch (code) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_CLIENTCERT:
+    case CURLE_USE_SSL_FAILED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+HttpError transportError(HttpError::Kind kind, std::string message, CURLcode code)
+{
+    HttpError error = HttpError::make(kind, std::move(message));
+    error.curlCode = static_cast<int>(code);
+    return error;
+}
+
+struct CurlSlistDeleter
+{
+    void operator()(curl_slist *list) const { curl_slist_free_all(list); }
+};
+using HeaderList = std::unique_ptr<curl_slist, CurlSlistDeleter>;
+
+bool appendHeader(HeaderList &list, const std::string &line)
+{
+    curl_slist *next = curl_slist_append(list.get(), line.c_str());
+    if (!next) {
+        return false;
+    }
+    (void)list.release();
+    list.reset(next);
+    return true;
+}
+
+} // namespace
+
+std::string redactHeaderLine(std::string_view line)
+{
+    static constexpr std::array<std::string_view, 7> sensitive{"authorization",
+                                                               "proxy-authorization",
+                                                               "cookie",
+                                                               "set-cookie",
+                                                               "x-auth-token",
+                                                               "x-api-key",
+                                                               "x-amz-security-token"};
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) {
+        return std::string(line);
+    }
+    const std::string_view name = trimmed(line.substr(0, colon));
+    const bool secret = std::any_of(sensitive.begin(), sensitive.end(), [name](std::string_view s) {
+        return equalsNoCase(name, s);
+    });
+    if (!secret) {
+        return std::string(line);
+    }
+    std::string out(line.substr(0, colon));
+    out += ": <redacted>";
+    if (line.size() >= 2 && line.substr(line.size() - 2) == "\r\n") {
+        out += "\r\n";
+    } else if (!line.empty() && line.back() == '\n') {
+        out += '\n';
+    }
+    return out;
+}
+
+struct CurlTransport::Private
+{
+    /// A multi handle owns the connection cache, so an easy handle is pooled together with its multi:
+    /// the next request on the slot reuses the kept-alive connection (and its TLS session).
+    struct Slot
+    {
+        CURLM *multi = nullptr;
+        CURL *easy = nullptr;
+    };
+
+    explicit Private(TransportOptions opts)
+        : options(std::move(opts))
+        , maxInFlight(std::max(options.maxInFlight, 1))
+    {
+        share = curl_share_init();
+        if (share) {
+            curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Private::lockShare);
+            curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Private::unlockShare);
+            curl_share_setopt(share, CURLSHOPT_USERDATA, this);
+            curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+            curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+        }
+    }
+
+    ~Private()
+    {
+        for (const Slot &slot : idle) {
+            destroy(slot);
+        }
+        if (share) {
+            curl_share_cleanup(share);
+        }
+    }
+
+    static void lockShare(CURL *, curl_lock_data data, curl_lock_access, void *userptr)
+    {
+        static_cast<Private *>(userptr)->shareLocks[static_cast<std::size_t>(data) % CURL_LOCK_DATA_LAST].lock();
+    }
+
+    static void unlockShare(CURL *, curl_lock_data data, void *userptr)
+    {
+        static_cast<Private *>(userptr)->shareLocks[static_cast<std::size_t>(data) % CURL_LOCK_DATA_LAST].unlock();
+    }
+
+    static void destroy(const Slot &slot)
+    {
+        if (slot.easy) {
+            curl_easy_cleanup(slot.easy);
+        }
+        if (slot.multi) {
+            curl_multi_cleanup(slot.multi);
+        }
+    }
+
+    /// Waits for an in-flight slot; false when cancelled first.
+    bool acquire(const CancelToken &cancel, Slot &slot)
+    {
+        std::unique_lock lock(poolMutex);
+        while (inFlight >= maxInFlight) {
+            if (cancel.isCancelled()) {
+                return false;
+            }
+            slotFreed.wait_for(lock, CancelPollInterval);
+        }
+        if (cancel.isCancelled()) {
+            return false;
+        }
+        ++inFlight;
+        if (!idle.empty()) {
+            slot = idle.back();
+            idle.pop_back();
+        }
+        return true;
+    }
+
+    void release(Slot slot)
+    {
+        if (slot.easy) {
+            // Drops per-request options (pointers into the finished request) but keeps the multi's
+            // connection cache.
+            curl_easy_reset(slot.easy);
+        }
+        {
+            std::lock_guard lock(poolMutex);
+            --inFlight;
+            if (slot.easy && slot.multi && idle.size() < static_cast<std::size_t>(maxInFlight)) {
+                idle.push_back(slot);
+                slot = Slot{};
+            }
+        }
+        slotFreed.notify_one();
+        destroy(slot);
+    }
+
+    /// Releases the slot on every path out of perform().
+    class SlotGuard
+    {
+    public:
+        SlotGuard(Private &owner, Slot &slot)
+            : m_owner(owner)
+            , m_slot(slot)
+        {}
+        ~SlotGuard() { m_owner.release(m_slot); }
+        SlotGuard(const SlotGuard &) = delete;
+        SlotGuard &operator=(const SlotGuard &) = delete;
+
+    private:
+        Private &m_owner;
+        Slot &m_slot;
+    };
+
+    Result<HttpResponse> perform(const HttpRequest &request, const CancelToken &cancel);
+
+    TransportOptions options;
+    int maxInFlight;
+    CURLSH *share = nullptr;
+    std::array<std::mutex, CURL_LOCK_DATA_LAST> shareLocks;
+    mutable std::mutex poolMutex;
+    std::condition_variable slotFreed;
+    int inFlight = 0;
+    std::vector<Slot> idle;
+};
+
+Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel)
+{
+    const char *method = methodName(request.method);
+    const std::string shownUrl = displayUrl(request.url);
+    const std::string origin = originOf(request.url);
+    const auto cancelled = [&] {
+        return HttpError::make(HttpError::Kind::Cancelled,
+                               std::string("Request ") + method + " " + shownUrl + " was cancelled");
+    };
+
+    for (const auto &[name, value] : request.headers) {
+        if (name.find_first_of("\r\n:") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) {
+            return fail(HttpError::make(HttpError::Kind::Transport,
+                                        "Request header \"" + name + "\" contains a line break or colon"));
+        }
+    }
+
+    Slot slot;
+    if (!acquire(cancel, slot)) {
+        return fail(cancelled());
+    }
+    const SlotGuard guard(*this, slot);
+    if (!slot.multi) {
+        slot.multi = curl_multi_init();
+    }
+    if (!slot.easy) {
+        slot.easy = curl_easy_init();
+    }
+    if (!slot.multi || !slot.easy) {
+        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
+    }
+    CURL *easy = slot.easy;
+
+    Transfer transfer;
+    transfer.maxBytes = options.maxResponseBytes;
+    transfer.cancel = &cancel;
+    transfer.log = options.log ? &options.log : nullptr;
+    std::array<char, CURL_ERROR_SIZE> errorBuffer{};
+
+    setString(easy, CURLOPT_URL, request.url.c_str());
+    setString(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    setString(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    setLong(easy, CURLOPT_NOSIGNAL, 1L);
+    if (share) {
+        setPointer(easy, CURLOPT_SHARE, share);
+    }
+    setString(easy, CURLOPT_USERAGENT, options.userAgent.c_str());
+    setString(easy, CURLOPT_ACCEPT_ENCODING, ""); // every encoding this libcurl can decode
+    setLong(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::max<long long>(options.connectTimeout.count(), 0)));
+    const auto total = request.totalTimeout.value_or(options.totalTimeout);
+    setLong(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(total.count(), 0)));
+    if (options.insecureSkipTlsVerify) {
+        setLong(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+        setLong(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else {
+        setLong(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+        setLong(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+        if (!options.caFile.empty()) {
+            setString(easy, CURLOPT_CAINFO, options.caFile.c_str());
+        }
+    }
+    setPointer(easy, CURLOPT_ERRORBUFFER, errorBuffer.data());
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &writeCallback);
+    setPointer(easy, CURLOPT_WRITEDATA, &transfer);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &headerCallback);
+    setPointer(easy, CURLOPT_HEADERDATA, &transfer);
+    setLong(easy, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, &xferInfoCallback);
+    setPointer(easy, CURLOPT_XFERINFODATA, &transfer);
+    if (transfer.log) {
+        setLong(easy, CURLOPT_VERBOSE, 1L);
+        curl_easy_setopt(easy, CURLOPT_DEBUGFUNCTION, &debugCallback);
+        setPointer(easy, CURLOPT_DEBUGDATA, &transfer);
+    }
+
+    HeaderList headers;
+    bool headersOk = true;
+    const bool hasBody = request.method == Method::Post || request.method == Method::Put
+                         || request.method == Method::Patch
+                         || (request.method == Method::Delete && !request.body.empty());
+    switch (request.method) {
+    case Method::Get:
+    case Method::Head:
+        setLong(easy, request.method == Method::Head ? CURLOPT_NOBODY : CURLOPT_HTTPGET, 1L);
+        setLong(easy, CURLOPT_FOLLOWLOCATION, 1L);
+        setLong(easy, CURLOPT_MAXREDIRS, MaxRedirects);
+        break;
+    case Method::Post:
+    case Method::Put:
+    case Method::Patch:
+    case Method::Delete:
+        if (request.method != Method::Post) {
+            setString(easy, CURLOPT_CUSTOMREQUEST, method);
+        }
+        if (hasBody) {
+            setLong(easy, CURLOPT_POST, 1L);
+            setOffset(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+            setPointer(easy, CURLOPT_POSTFIELDS, const_cast<char *>(request.body.data()));
+        }
+        break;
+    }
+    // A HEAD answer announces the size of a body it does not send: only cap real bodies up front.
+    if (options.maxResponseBytes > 0 && request.method != Method::Head) {
+        setOffset(easy, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.maxResponseBytes));
+    }
+
+    for (const auto &[name, value] : request.headers) {
+        // "Name;" is libcurl's spelling of a header with an empty value ("Name:" would remove it).
+        headersOk = headersOk && appendHeader(headers, value.empty() ? name + ";" : name + ": " + value);
+    }
+    if (hasBody) {
+        // Without these libcurl would add "Expect: 100-continue" (a one-second stall against servers
+        // that ignore it) and a form-urlencoded Content-Type the caller never asked for.
+        headersOk = headersOk && appendHeader(headers, "Expect:");
+        if (!findHeader(request.headers, "Content-Type")) {
+            headersOk = headersOk && appendHeader(headers, "Content-Type:");
+        }
+    }
+    if (request.sigv4) {
+        const std::string provider = "aws:amz:" + request.sigv4->region + ":" + request.sigv4->service;
+        setString(easy, CURLOPT_AWS_SIGV4, provider.c_str());
+        setString(easy, CURLOPT_USERNAME, request.sigv4->accessKey.c_str());
+        setString(easy, CURLOPT_PASSWORD, request.sigv4->secretKey.c_str());
+        if (!findHeader(request.headers, "x-amz-content-sha256")) {
+            // libcurl 7.88 signs but does not add the payload hash that S3 requires.
+            headersOk = headersOk && appendHeader(headers, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+        }
+    } else if (request.basic) {
+        setString(easy, CURLOPT_USERNAME, request.basic->username.c_str());
+        setString(easy, CURLOPT_PASSWORD, request.basic->password.c_str());
+        setLong(easy, CURLOPT_HTTPAUTH, static_cast<long>(CURLAUTH_BASIC));
+    } else if (request.bearer && !findHeader(request.headers, "Authorization")) {
+        headersOk = headersOk && appendHeader(headers, "Authorization: Bearer " + request.bearer->token);
+    }
+    if (!headersOk) {
+        return fail(HttpError::make(HttpError::Kind::Transport, "Out of memory building the request headers"));
+    }
+    setPointer(easy, CURLOPT_HTTPHEADER, headers.get());
+
+    const auto started = Clock::now();
+    CURLcode code = CURLE_OK;
+    bool cancelledHere = false;
+    if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
+        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+    }
+    for (;;) {
+        int running = 0;
+        const CURLMcode performed = curl_multi_perform(slot.multi, &running);
+        if (performed != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            std::snprintf(errorBuffer.data(), errorBuffer.size(), "%s", curl_multi_strerror(performed));
+            break;
+        }
+        if (running == 0) {
+            int queued = 0;
+            while (CURLMsg *message = curl_multi_info_read(slot.multi, &queued)) {
+                if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
+                    code = message->data.result;
+                }
+            }
+            break;
+        }
+        // Checked here as well as in the progress callback, which libcurl calls only about once a
+        // second while a server stalls.
+        if (cancel.isCancelled()) {
+            cancelledHere = true;
+            break;
+        }
+        const CURLMcode polled = curl_multi_poll(slot.multi, nullptr, 0, CancelPollInterval.count(), nullptr);
+        if (polled != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            std::snprintf(errorBuffer.data(), errorBuffer.size(), "%s", curl_multi_strerror(polled));
+            break;
+        }
+    }
+    // Removing an unfinished transfer closes its connection, so nothing stale goes back to the pool.
+    curl_multi_remove_handle(slot.multi, easy);
+    const auto wallMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+
+    long status = 0;
+    long requestSize = 0;
+    curl_off_t totalMicros = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &requestSize);
+    curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &totalMicros);
+    const bool requestSent = requestSize > 0;
+
+    const auto logLine = [&](LogLevel level, const std::string &outcome) {
+        if (options.log) {
+            try {
+                options.log(level,
+                            std::string(method) + " " + shownUrl + " -> " + outcome + " in "
+                                + std::to_string(wallMs.count()) + " ms");
+            } catch (...) {
+                // Logging is best effort.
+            }
+        }
+    };
+
+    if (!cancelledHere && code == CURLE_OK && !transfer.outOfMemory) {
+        HttpResponse response;
+        response.status = static_cast<int>(status);
+        response.headers = std::move(transfer.headers);
+        response.body = std::move(transfer.body);
+        response.elapsed =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::microseconds{totalMicros});
+        logLine(LogLevel::Info, std::to_string(response.status));
+        return response;
+    }
+
+    const std::string detail = errorBuffer[0] != '\0' ? std::string(errorBuffer.data()) : curl_easy_strerror(code);
+    const std::string what = std::string(method) + " " + shownUrl;
+    HttpError error;
+    if (cancelledHere || (code == CURLE_ABORTED_BY_CALLBACK && cancel.isCancelled())) {
+        error = cancelled();
+        error.curlCode = static_cast<int>(CURLE_ABORTED_BY_CALLBACK);
+    } else if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED) {
+        // Both the announced and the streamed overflow report one code, so retryable() can skip them.
+        error = transportError(HttpError::Kind::Transport,
+                               "Response to " + what + " exceeds the limit of "
+                                   + std::to_string(options.maxResponseBytes) + " bytes",
+                               CURLE_FILESIZE_EXCEEDED);
+    } else if (transfer.outOfMemory) {
+        error = transportError(HttpError::Kind::Transport, "Out of memory receiving the response to " + what, code);
+    } else if (code == CURLE_OPERATION_TIMEDOUT) {
+        curl_off_t connectMicros = 0;
+        curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connectMicros);
+        const std::string message = connectMicros == 0 && !requestSent
+                                        ? "Connecting to " + origin + " timed out: " + detail
+                                        : what + " timed out waiting for the response: " + detail;
+        error = transportError(HttpError::Kind::Timeout, message, code);
+    } else if (code == CURLE_PEER_FAILED_VERIFICATION) {
+        error = transportError(HttpError::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
+    } else if (code == CURLE_SSL_CACERT_BADFILE) {
+        error = transportError(HttpError::Kind::Tls,
+                               "CA file \"" + options.caFile + "\" for " + origin + " cannot be used: " + detail,
+                               code);
+    } else if (isTlsError(code)) {
+        error = transportError(HttpError::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
+    } else {
+        std::string message;
+        switch (code) {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            message = "Cannot resolve the host name of " + origin + ": " + detail;
+            break;
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            message = "Cannot resolve the proxy for " + origin + ": " + detail;
+            break;
+        case CURLE_COULDNT_CONNECT:
+            message = "Cannot connect to " + origin + ": " + detail;
+            break;
+        case CURLE_GOT_NOTHING:
+            message = origin + " closed the connection without answering " + what + " (" + detail + ")";
+            break;
+        case CURLE_SEND_ERROR:
+        case CURLE_RECV_ERROR:
+            message = "Connection to " + origin + " was lost during " + what + ": " + detail;
+            break;
+        case CURLE_PARTIAL_FILE:
+            message = "Response to " + what + " truncated: " + detail;
+            break;
+        case CURLE_TOO_MANY_REDIRECTS:
+            message = what + " was redirected too many times: " + detail;
+            break;
+        case CURLE_URL_MALFORMAT:
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            message = "Invalid URL \"" + shownUrl + "\": " + detail;
+            break;
+        default:
+            message = what + " failed: " + detail;
+            break;
+        }
+        error = transportError(HttpError::Kind::Transport, std::move(message), code);
+    }
+    // The server may have acted on a request whose answer was lost; connect and TLS failures
+    // happen before any request byte is written.
+    error.outcomeUnknown = requestSent && error.kind != HttpError::Kind::Tls;
+    logLine(LogLevel::Warning, std::string("failed (") + HttpError::kindName(error.kind) + ": " + error.message + ")");
+    return fail(std::move(error));
+}
+
+CurlTransport::CurlTransport(TransportOptions options)
+{
+    ensureCurlGlobalInit();
+    d = std::make_unique<Private>(std::move(options));
+}
+
+CurlTransport::~CurlTransport() = default;
+
+Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
+{
+    try {
+        return d->perform(request, cancel);
+    } catch (const std::exception &e) {
+        return fail(HttpError::make(HttpError::Kind::Transport,
+                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
+                                        + " failed inside the HTTP client: " + e.what()));
+    }
+}
+
+const TransportOptions &CurlTransport::options() const
+{
+    return d->options;
+}
+
+int CurlTransport::inFlight() const
+{
+    std::lock_guard lock(d->poolMutex);
+    return d->inFlight;
+}
+
+} // namespace strata::http

@@ -1,0 +1,122 @@
+#include "connectors/http/httpclient.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace strata::http {
+
+namespace {
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix)
+{
+    return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+// nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 9: <detail>";
+// the byte offset is reported separately, so keep only the detail.
+std::string parseErrorDetail(const std::string &what)
+{
+    const auto position = what.find("column ");
+    if (position != std::string::npos) {
+        const auto colon = what.find(": ", position);
+        if (colon != std::string::npos) {
+            return what.substr(colon + 2);
+        }
+    }
+    const auto bracket = what.find("] ");
+    return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+} // namespace
+
+HttpClient::HttpClient(IHttpTransport &transport, ClientOptions options)
+    : m_transport(transport)
+    , m_options(std::move(options))
+{}
+
+std::string HttpClient::resolve(const std::string &pathOrUrl) const
+{
+    if (startsWithNoCase(pathOrUrl, "http://") || startsWithNoCase(pathOrUrl, "https://")) {
+        return pathOrUrl;
+    }
+    std::string_view base = m_options.baseUrl;
+    while (!base.empty() && base.back() == '/') {
+        base.remove_suffix(1);
+    }
+    std::string_view path = pathOrUrl;
+    if (path.empty() || path.front() == '?') {
+        return std::string(base) + std::string(path);
+    }
+    while (!path.empty() && path.front() == '/') {
+        path.remove_prefix(1);
+    }
+    std::string url;
+    url.reserve(base.size() + 1 + path.size());
+    url.append(base).append("/").append(path);
+    return url;
+}
+
+Result<HttpResponse> HttpClient::send(HttpRequest request, const CancelToken &cancel) const
+{
+    request.url = resolve(request.url);
+    const bool hasAuth =
+        request.basic || request.bearer || request.sigv4 || findHeader(request.headers, "Authorization").has_value();
+    if (!hasAuth) {
+        // A bearer token, once obtained (setBearer), supersedes the login credentials.
+        if (m_options.bearer) {
+            request.bearer = m_options.bearer;
+        } else if (m_options.basic) {
+            request.basic = m_options.basic;
+        }
+    }
+    if (!findHeader(request.headers, "Accept")) {
+        request.headers.emplace_back("Accept", "application/json");
+    }
+    if (!request.body.empty() && !findHeader(request.headers, "Content-Type")) {
+        request.headers.emplace_back("Content-Type", "application/json");
+    }
+    const Sleeper sleeper = m_options.sleeper ? m_options.sleeper : realSleeper();
+    return sendWithRetry(m_transport, request, m_options.retry, cancel, sleeper);
+}
+
+Result<nlohmann::json> HttpClient::parseJson(const HttpResponse &response, std::string_view what)
+{
+    try {
+        return nlohmann::json::parse(response.body);
+    } catch (const nlohmann::json::parse_error &e) {
+        return fail(HttpError::make(HttpError::Kind::Parse,
+                                    std::string(what) + ": malformed JSON at byte " + std::to_string(e.byte) + ": "
+                                        + parseErrorDetail(e.what()),
+                                    response.status));
+    } catch (const std::exception &e) {
+        return fail(HttpError::make(
+            HttpError::Kind::Parse, std::string(what) + ": cannot parse JSON: " + e.what(), response.status));
+    }
+}
+
+std::string urlEncode(std::string_view value)
+{
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(value.size() * 3);
+    for (const char c : value) {
+        const auto byte = static_cast<unsigned char>(c);
+        // Explicit ranges: std::isalnum follows the process locale, which Qt sets from the environment.
+        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
+                                || c == '.' || c == '_' || c == '~';
+        if (unreserved) {
+            out.push_back(c);
+        } else {
+            out.push_back('%');
+            out.push_back(hex[byte >> 4]);
+            out.push_back(hex[byte & 0x0F]);
+        }
+    }
+    return out;
+}
+
+} // namespace strata::http

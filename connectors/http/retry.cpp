@@ -1,0 +1,95 @@
+#include "connectors/http/retry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata::http {
+
+namespace {
+
+bool isRetryableStatus(int status)
+{
+    return status == 429 || status == 502 || status == 503 || status == 504;
+}
+
+double uniformUnit()
+{
+    thread_local std::mt19937_64 engine{std::random_device{}()};
+    return std::uniform_real_distribution<double>{0.0, 1.0}(engine);
+}
+
+HttpError cancelledError(const HttpRequest &request)
+{
+    return HttpError::make(HttpError::Kind::Cancelled,
+                           std::string("Request ") + methodName(request.method) + " " + request.url + " was cancelled");
+}
+
+} // namespace
+
+std::chrono::milliseconds RetryPolicy::backoff(int attempt, double unit) const
+{
+    const double cap = static_cast<double>(std::max<std::chrono::milliseconds::rep>(maxDelay.count(), 0));
+    const double base = static_cast<double>(std::max<std::chrono::milliseconds::rep>(baseDelay.count(), 0));
+    // Clamp the exponent so a large attempt count cannot overflow before the cap applies.
+    const int exponent = std::clamp(attempt, 1, 62) - 1;
+    const double exponential = std::min(cap, base * std::ldexp(1.0, exponent));
+    const double spread = std::clamp(jitter, 0.0, 1.0);
+    const double u = std::clamp(unit, 0.0, 1.0);
+    const double delay = exponential * (1.0 - spread + spread * u);
+    return std::chrono::milliseconds{static_cast<std::chrono::milliseconds::rep>(std::min(cap, delay))};
+}
+
+Sleeper realSleeper()
+{
+    return [](std::chrono::milliseconds duration, const CancelToken &cancel) {
+        return cancel.sleepFor(duration);
+    };
+}
+
+Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
+                                   const HttpRequest &request,
+                                   const RetryPolicy &policy,
+                                   const CancelToken &cancel,
+                                   const Sleeper &sleep)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const int maxAttempts = std::max(policy.maxAttempts, 1);
+    const bool mayRetry = request.isIdempotent();
+    for (int attempt = 1;; ++attempt) {
+        if (cancel.isCancelled()) {
+            return fail(cancelledError(request));
+        }
+        Result<HttpResponse> result = transport.send(request, cancel);
+        if (!mayRetry || attempt >= maxAttempts) {
+            return result;
+        }
+        int retryAfterSeconds = -1;
+        if (result) {
+            if (!isRetryableStatus(result->status)) {
+                return result;
+            }
+            retryAfterSeconds = parseRetryAfter(result->header("Retry-After"));
+        } else {
+            if (result.error().kind == HttpError::Kind::Cancelled || !result.error().retryable()) {
+                return result;
+            }
+            retryAfterSeconds = result.error().retryAfterSeconds;
+        }
+        std::chrono::milliseconds delay = policy.backoff(attempt, uniformUnit());
+        if (retryAfterSeconds > 0) {
+            delay = std::max(delay, std::chrono::milliseconds{std::chrono::seconds{retryAfterSeconds}});
+        }
+        // A wait that would end past the budget cannot lead to a useful answer: report now.
+        const auto elapsed =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        if (policy.maxElapsed.count() > 0 && elapsed + delay > policy.maxElapsed) {
+            return result;
+        }
+        const bool slept = sleep ? sleep(delay, cancel) : cancel.sleepFor(delay);
+        if (!slept || cancel.isCancelled()) {
+            return fail(cancelledError(request));
+        }
+    }
+}
+
+} // namespace strata::http
