@@ -1,0 +1,161 @@
+#pragma once
+
+#include "models/core/clock.h"
+#include "models/core/systempoller.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+class QThreadPool;
+
+namespace strata::core {
+
+class HistoryService;
+
+enum class ActionKind { SnapshotCreate, SnapshotDelete, SnapshotRestore, VolumeClone };
+
+QString actionKindName(ActionKind kind); ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
+
+/// What the user asked for. Ids are the source's stable ids (ONTAP uuids).
+struct ActionRequest
+{
+    ActionKind kind = ActionKind::SnapshotCreate;
+    QString source;
+    QString volumeId;
+    QString snapshotId; ///< delete, restore, clone
+    QString name; ///< new snapshot name (create) or new volume name (clone)
+    QString comment; ///< snapshot comment (create), optional
+
+    bool operator==(const ActionRequest &) const = default;
+};
+
+/// What an action will do, computed from the current estate before the user confirms.
+struct ActionPreview
+{
+    QString title; ///< "Create snapshot", "Restore volume from snapshot"
+    QString target; ///< "svm_ai/chest_xray" or "svm_ai/chest_xray@daily.2026-01-01"
+    QString fromState; ///< e.g. "12 snapshots"
+    QString toState; ///< e.g. "13 snapshots"
+    QStringList effects; ///< what will happen, one sentence each
+    QStringList warnings; ///< irreversible consequences, shown prominently
+    bool destructive = false; ///< deletes or overwrites data: confirmation must be explicit
+    QString blockedReason; ///< non-empty when the action cannot run as asked
+
+    [[nodiscard]] bool allowed() const { return blockedReason.isEmpty(); }
+};
+
+enum class ActionState { Running, Succeeded, Failed };
+
+QString actionStateName(ActionState state); ///< "running", "succeeded", "failed"
+
+struct ActionProgress
+{
+    int percent = -1; ///< 0..100, -1 when indeterminate
+    QString text; ///< "ONTAP job running", ...
+};
+
+/// One submitted action as the Activity panel shows it.
+struct ActionRecord
+{
+    QString id; ///< uuid
+    ActionRequest request;
+    ActionPreview preview;
+    ActionState state = ActionState::Running;
+    ActionProgress progress;
+    QString message; ///< result or error sentence
+    QString user;
+    QDateTime submitted; ///< UTC
+    QDateTime finished; ///< UTC, invalid while running
+    int attempts = 0;
+    /// The effect was found already applied (an earlier attempt's response was lost), so it was
+    /// not submitted again.
+    bool reconciled = false;
+};
+
+/// Context handed to an executor for one attempt (worker thread).
+struct ActionContext
+{
+    int attempt = 1; ///< 1 for the first run; > 1 means "reconcile before submitting"
+    QDateTime submitted; ///< UTC time of the first attempt
+    std::function<void(const ActionProgress &)> progress;
+    std::function<bool()> isCancelled;
+};
+
+struct ActionResult
+{
+    bool ok = false;
+    bool reconciled = false; ///< see ActionRecord::reconciled
+    QString message;
+};
+
+/// Implemented per source kind (OntapSource). preview() runs on the owner thread without I/O;
+/// execute() runs on a worker thread and must be idempotent across attempts: with
+/// attempt > 1, or after a lost response, it checks whether the effect already exists before
+/// submitting, so a retried action is never applied twice.
+class IActionExecutor
+{
+public:
+    virtual ~IActionExecutor() = default;
+    [[nodiscard]] virtual ActionPreview preview(const ActionRequest &request) const = 0;
+    /// Returns the work to run on a worker thread (it must not touch the executor's QObject
+    /// state; capture what it needs).
+    [[nodiscard]] virtual std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) = 0;
+    /// Owner thread, after success: refresh what changed.
+    virtual void afterSuccess(const ActionRequest &request) { Q_UNUSED(request) }
+};
+
+/// Runs actions (preview -> confirm -> run with progress -> result), keeps them for the
+/// Activity panel, writes the audit log, and refuses to run the same request twice at once.
+class ActionManager final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ActionManager)
+
+public:
+    /// `history` may be null (no audit persistence, e.g. some tests). `user` is recorded in the
+    /// audit log.
+    ActionManager(IClock &clock, QThreadPool &pool, HistoryService *history, QString user, QObject *parent = nullptr);
+    ~ActionManager() override;
+
+    void setExecutor(const QString &source, IActionExecutor *executor);
+    void removeExecutor(const QString &source);
+
+    [[nodiscard]] ActionPreview preview(const ActionRequest &request) const;
+    /// Runs a confirmed action. Returns its id, or the id of an identical action still running
+    /// (double submit). Returns an empty id and sets `error` when it is blocked.
+    QString submit(const ActionRequest &request, QString *error = nullptr);
+    /// Runs a failed action again (attempt + 1; the executor reconciles first). false when the
+    /// action is unknown or not failed.
+    bool retry(const QString &id);
+
+    [[nodiscard]] const ActionRecord *find(const QString &id) const;
+    /// Oldest first.
+    [[nodiscard]] QList<ActionRecord> records() const;
+    [[nodiscard]] int runningCount() const;
+
+Q_SIGNALS:
+    void actionAdded(const QString &id);
+    void actionChanged(const QString &id);
+    void actionFinished(const QString &id, bool ok);
+
+private:
+    void run(ActionRecord &record);
+    void finish(const QString &id, const ActionResult &result);
+    void audit(const ActionRecord &record, const QString &outcome);
+
+    IClock &m_clock;
+    QThreadPool &m_pool;
+    HistoryService *m_history;
+    QString m_user;
+    QHash<QString, IActionExecutor *> m_executors;
+    QList<ActionRecord> m_records;
+    QHash<QString, qsizetype> m_index;
+    std::shared_ptr<bool> m_alive;
+};
+
+} // namespace strata::core

@@ -1,0 +1,244 @@
+#include "models/core/engine.h"
+
+#include "models/core/credentialstore.h"
+#include "models/core/ontapsource.h"
+
+#include <QPointer>
+
+namespace strata::core {
+
+Engine::Engine(Deps deps, QObject *parent)
+    : QObject(parent)
+    , m_deps(std::move(deps))
+    , m_estate(std::make_unique<Estate>())
+    , m_actions(std::make_unique<ActionManager>(m_deps.clock, m_pool, m_deps.history, m_deps.user))
+{
+    // Connector calls block on network I/O, not CPU: more threads than cores keeps one slow
+    // source from delaying the others.
+    m_pool.setMaxThreadCount(8);
+}
+
+Engine::~Engine()
+{
+    for (Source *s : std::as_const(m_sources)) {
+        s->stop();
+    }
+    qDeleteAll(m_sources);
+    m_sources.clear();
+    m_pool.waitForDone();
+}
+
+void Engine::setSources(const QList<SourceConfig> &sources)
+{
+    QHash<QString, SourceConfig> next;
+    for (const SourceConfig &c : sources) {
+        next.insert(c.name, c);
+    }
+    for (const SourceConfig &old : std::as_const(m_configs)) {
+        const auto it = next.constFind(old.name);
+        if (it == next.cend() || !(*it == old)) {
+            stopSource(old.name);
+            if (it == next.cend()) {
+                m_estate->removeSource(old.name);
+            }
+        }
+    }
+    const QList<SourceConfig> previous = m_configs;
+    m_configs = sources;
+    for (const SourceConfig &c : sources) {
+        bool unchanged = false;
+        for (const SourceConfig &p : previous) {
+            unchanged = unchanged || (p == c && m_sources.contains(c.name));
+        }
+        if (!unchanged) {
+            startSource(c);
+        }
+    }
+    Q_EMIT sourcesChanged();
+    checkAllPolled();
+}
+
+void Engine::startSource(const SourceConfig &config)
+{
+    const quint64 generation = ++m_startGeneration[config.name];
+    SourceStatus pending;
+    pending.name = config.name;
+    pending.kind = config.kind;
+    pending.url = config.url;
+    m_blocked.insert(config.name, pending);
+
+    QPointer<Engine> self(this);
+    auto create = [self, config, generation](std::optional<QString> secret, const QString &error) {
+        if (!self || self->m_startGeneration.value(config.name) != generation) {
+            return;
+        }
+        if (!error.isEmpty() || (!secret && config.password.kind != SecretRef::Kind::None)) {
+            SourceStatus &s = self->m_blocked[config.name];
+            s.health = Health::AuthRequired;
+            s.lastError = error.isEmpty() ? tr("No password is stored for %1.").arg(config.name)
+                                          : tr("Cannot read the password of %1: %2").arg(config.name, error);
+            Q_EMIT self->sourceStatusChanged(config.name);
+            self->checkAllPolled();
+            return;
+        }
+        self->m_blocked.remove(config.name);
+        Source *source = nullptr;
+        switch (config.kind) {
+        case SourceKind::Ontap:
+            source = new OntapSource(config,
+                                     secret.value_or(QString()),
+                                     OntapSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
+                                     self);
+            break;
+        }
+        self->m_sources.insert(config.name, source);
+        self->m_actions->setExecutor(config.name, source->actionExecutor());
+        const QString name = config.name;
+        connect(source, &Source::statusChanged, self, [self, name] {
+            if (self) {
+                Q_EMIT self->sourceStatusChanged(name);
+            }
+        });
+        connect(source, &Source::inventoryPolled, self, [self] {
+            if (self) {
+                self->checkAllPolled();
+            }
+        });
+        for (int i = 0; i < self->m_perfSubscribers; ++i) {
+            source->subscribePerformance();
+        }
+        source->start();
+        Q_EMIT self->sourceStatusChanged(name);
+    };
+    if (config.password.kind == SecretRef::Kind::None) {
+        QMetaObject::invokeMethod(this, [create] { create(std::nullopt, QString()); }, Qt::QueuedConnection);
+        return;
+    }
+    resolveSecret(config.password, m_deps.credentials, create);
+}
+
+void Engine::stopSource(const QString &name)
+{
+    m_startGeneration[name]++;
+    m_blocked.remove(name);
+    if (Source *s = m_sources.take(name)) {
+        m_actions->removeExecutor(name);
+        s->stop();
+        s->deleteLater();
+    }
+}
+
+QList<SourceStatus> Engine::statuses() const
+{
+    QList<SourceStatus> out;
+    for (const SourceConfig &c : m_configs) {
+        if (auto s = status(c.name)) {
+            out.append(*s);
+        }
+    }
+    return out;
+}
+
+std::optional<SourceStatus> Engine::status(const QString &name) const
+{
+    if (Source *s = m_sources.value(name)) {
+        return s->status();
+    }
+    const auto it = m_blocked.constFind(name);
+    if (it != m_blocked.cend()) {
+        return *it;
+    }
+    return std::nullopt;
+}
+
+Source *Engine::source(const QString &name) const
+{
+    return m_sources.value(name);
+}
+
+void Engine::refresh(const QString &name)
+{
+    for (auto it = m_sources.cbegin(); it != m_sources.cend(); ++it) {
+        if (name.isEmpty() || it.key() == name) {
+            it.value()->refresh();
+        }
+    }
+}
+
+void Engine::reloadCredentials(const QString &name)
+{
+    for (const SourceConfig &c : std::as_const(m_configs)) {
+        if (c.name != name) {
+            continue;
+        }
+        if (Source *s = m_sources.value(name)) {
+            QPointer<Source> src(s);
+            QPointer<Engine> self(this);
+            resolveSecret(c.password, m_deps.credentials, [src, self, name](std::optional<QString> secret, const QString &error) {
+                if (src && secret && error.isEmpty()) {
+                    src->setPassword(*secret);
+                } else if (self) {
+                    Q_EMIT self->sourceStatusChanged(name);
+                }
+            });
+        } else {
+            startSource(c);
+        }
+    }
+}
+
+void Engine::subscribePerformance()
+{
+    m_perfSubscribers++;
+    for (Source *s : std::as_const(m_sources)) {
+        s->subscribePerformance();
+    }
+}
+
+void Engine::unsubscribePerformance()
+{
+    if (m_perfSubscribers == 0) {
+        return;
+    }
+    m_perfSubscribers--;
+    for (Source *s : std::as_const(m_sources)) {
+        s->unsubscribePerformance();
+    }
+}
+
+void Engine::subscribeSnapshots(const QString &source, const QString &volumeId)
+{
+    if (Source *s = m_sources.value(source)) {
+        s->subscribeSnapshots(volumeId);
+    }
+}
+
+void Engine::unsubscribeSnapshots(const QString &source, const QString &volumeId)
+{
+    if (Source *s = m_sources.value(source)) {
+        s->unsubscribeSnapshots(volumeId);
+    }
+}
+
+bool Engine::allPolledOnce() const
+{
+    for (const SourceConfig &c : m_configs) {
+        if (Source *s = m_sources.value(c.name)) {
+            if (!s->hasPolledOnce()) {
+                return false;
+            }
+        } else if (m_blocked.value(c.name).health != Health::AuthRequired) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void Engine::checkAllPolled()
+{
+    if (allPolledOnce()) {
+        Q_EMIT allSourcesPolled();
+    }
+}
+
+} // namespace strata::core

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "models/core/actions.h"
+#include "models/core/config.h"
+#include "models/core/estate.h"
+
+#include <QHash>
+#include <QObject>
+#include <QThreadPool>
+
+#include <memory>
+#include <optional>
+
+namespace strata::core {
+
+class HistoryService;
+class ICredentialStore;
+class Source;
+
+/// The model layer's composition root, shared by the desktop app, the CLI and strata-server:
+/// turns the configured sources into running Sources (resolving their secrets), owns the estate,
+/// the action manager and the worker pool, and reports source health.
+class Engine final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Engine)
+
+public:
+    struct Deps
+    {
+        IClock &clock;
+        ICredentialStore &credentials;
+        HistoryService *history = nullptr; ///< optional
+        QString user; ///< recorded in the audit log
+    };
+
+    explicit Engine(Deps deps, QObject *parent = nullptr);
+    ~Engine() override;
+
+    [[nodiscard]] Estate &estate() { return *m_estate; }
+    [[nodiscard]] ActionManager &actions() { return *m_actions; }
+    [[nodiscard]] QThreadPool &pool() { return m_pool; }
+    [[nodiscard]] HistoryService *history() const { return m_deps.history; }
+    [[nodiscard]] IClock &clock() const { return m_deps.clock; }
+    [[nodiscard]] ICredentialStore &credentials() const { return m_deps.credentials; }
+
+    /// Replaces the configured sources: unchanged ones keep running, changed ones restart,
+    /// removed ones stop and their data leaves the estate.
+    void setSources(const QList<SourceConfig> &sources);
+    [[nodiscard]] QList<SourceConfig> sourceConfigs() const { return m_configs; }
+    /// In config order.
+    [[nodiscard]] QList<SourceStatus> statuses() const;
+    [[nodiscard]] std::optional<SourceStatus> status(const QString &name) const;
+    [[nodiscard]] Source *source(const QString &name) const;
+
+    /// Polls now; all sources when `name` is empty.
+    void refresh(const QString &name = {});
+    /// Re-reads a source's secret (after the user stored a new one) and resumes its pollers.
+    void reloadCredentials(const QString &name);
+
+    /// Reference-counted interest in performance data of every source (present and future).
+    void subscribePerformance();
+    void unsubscribePerformance();
+    void subscribeSnapshots(const QString &source, const QString &volumeId);
+    void unsubscribeSnapshots(const QString &source, const QString &volumeId);
+
+    /// True when every configured source finished its first inventory poll, or cannot start
+    /// (missing secret).
+    [[nodiscard]] bool allPolledOnce() const;
+
+Q_SIGNALS:
+    /// Sources were added, removed or replaced.
+    void sourcesChanged();
+    void sourceStatusChanged(const QString &name);
+    /// Emitted whenever allPolledOnce() becomes true.
+    void allSourcesPolled();
+
+private:
+    void startSource(const SourceConfig &config);
+    void stopSource(const QString &name);
+    void checkAllPolled();
+
+    Deps m_deps;
+    QThreadPool m_pool;
+    std::unique_ptr<Estate> m_estate;
+    std::unique_ptr<ActionManager> m_actions;
+    QList<SourceConfig> m_configs;
+    QHash<QString, Source *> m_sources;
+    /// Status of sources that could not start (no secret), keyed by name.
+    QHash<QString, SourceStatus> m_blocked;
+    /// Bumped per (re)start so a late secret callback for a replaced source is ignored.
+    QHash<QString, quint64> m_startGeneration;
+    int m_perfSubscribers = 0;
+};
+
+} // namespace strata::core

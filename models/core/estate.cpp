@@ -1,0 +1,104 @@
+#include "models/core/estate.h"
+
+namespace strata::core {
+
+Estate::Estate(QObject *parent)
+    : QObject(parent)
+{
+}
+
+QString Estate::snapshotScope(const QString &source, const QString &volumeId)
+{
+    return source + QLatin1Char('/') + volumeId;
+}
+
+Ptr<Volume> Estate::volume(const QString &source, const QString &id) const
+{
+    return m_volumes.find(source, source + QLatin1Char('/') + id);
+}
+
+bool Estate::hasSnapshots(const QString &source, const QString &volumeId) const
+{
+    return m_snapshots.scope(snapshotScope(source, volumeId)) != nullptr;
+}
+
+void Estate::publishVolumes(const QString &source,
+                            std::shared_ptr<const KeyedList<Volume>> next,
+                            const std::shared_ptr<const KeyedList<Volume>> &base,
+                            VolumeDiff *diff)
+{
+    VolumeDiff d = m_volumes.publish(source, std::move(next), base, diff);
+    if (!d.isEmpty()) {
+        Q_EMIT volumesChanged(d);
+    }
+}
+
+void Estate::publishVolumePerf(const QString &source, std::shared_ptr<const KeyedList<VolumePerf>> next)
+{
+    VolumePerfDiff d = m_perf.publish(source, std::move(next));
+    if (!d.isEmpty()) {
+        Q_EMIT volumePerfChanged(d);
+    }
+}
+
+void Estate::publishSnapshots(const QString &source, const QString &volumeId, std::shared_ptr<const KeyedList<Snapshot>> next)
+{
+    const bool first = !hasSnapshots(source, volumeId);
+    SnapshotDiff d = m_snapshots.publish(snapshotScope(source, volumeId), std::move(next));
+    // The first publish of an empty list still matters: it tells views the list is loaded.
+    if (!d.isEmpty() || first) {
+        Q_EMIT snapshotsChanged(source, volumeId, d);
+    }
+}
+
+void Estate::publishInventory(const QString &source,
+                              std::shared_ptr<const KeyedList<Svm>> svms,
+                              std::shared_ptr<const KeyedList<Aggregate>> aggregates,
+                              std::shared_ptr<const KeyedList<QosPolicy>> qos,
+                              std::shared_ptr<const KeyedList<FlexCache>> flexCaches)
+{
+    bool changed = false;
+    changed |= !m_svms.publish(source, std::move(svms)).isEmpty();
+    changed |= !m_aggregates.publish(source, std::move(aggregates)).isEmpty();
+    changed |= !m_qos.publish(source, std::move(qos)).isEmpty();
+    changed |= !m_flexCaches.publish(source, std::move(flexCaches)).isEmpty();
+    if (changed) {
+        Q_EMIT inventoryChanged(source);
+    }
+}
+
+void Estate::publishEvents(const QString &source, std::shared_ptr<const KeyedList<Event>> next)
+{
+    EventDiff d = m_events.publish(source, std::move(next));
+    if (!d.isEmpty()) {
+        Q_EMIT eventsChanged(d);
+    }
+}
+
+void Estate::removeSource(const QString &source)
+{
+    if (VolumeDiff d = m_volumes.clear(source); !d.isEmpty()) {
+        Q_EMIT volumesChanged(d);
+    }
+    if (VolumePerfDiff d = m_perf.clear(source); !d.isEmpty()) {
+        Q_EMIT volumePerfChanged(d);
+    }
+    const QString prefix = source + QLatin1Char('/');
+    const QStringList scopes = m_snapshots.scopes();
+    for (const QString &scope : scopes) {
+        if (scope.startsWith(prefix)) {
+            SnapshotDiff d = m_snapshots.clear(scope);
+            Q_EMIT snapshotsChanged(source, scope.mid(prefix.size()), d);
+        }
+    }
+    m_svms.clear(source);
+    m_aggregates.clear(source);
+    m_qos.clear(source);
+    m_flexCaches.clear(source);
+    if (EventDiff d = m_events.clear(source); !d.isEmpty()) {
+        Q_EMIT eventsChanged(d);
+    }
+    Q_EMIT inventoryChanged(source);
+}
+
+} // namespace strata::core

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "models/core/domain.h"
+#include "models/core/keyed.h"
+
+#include <QObject>
+
+namespace strata::core {
+
+using VolumeDiff = Diff<Volume>;
+using VolumePerfDiff = Diff<VolumePerf>;
+using SnapshotDiff = Diff<Snapshot>;
+using EventDiff = Diff<Event>;
+
+/// Everything Strata currently knows, as immutable per-source lists, on the owner (GUI)
+/// thread. Pollers publish here; item models and the web layer listen to the per-publish diff
+/// signals (exactly one signal per publish, qBittorrent's torrentsUpdated contract). Data of a
+/// failing source stays here (shown stale) until the source is removed.
+class Estate final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Estate)
+
+public:
+    explicit Estate(QObject *parent = nullptr);
+
+    /// Scope key for a volume's snapshots: "<source>/<volumeId>".
+    static QString snapshotScope(const QString &source, const QString &volumeId);
+
+    [[nodiscard]] const Table<Volume> &volumes() const { return m_volumes; }
+    [[nodiscard]] const Table<VolumePerf> &volumePerf() const { return m_perf; }
+    [[nodiscard]] const Table<Snapshot> &snapshots() const { return m_snapshots; }
+    [[nodiscard]] const Table<Svm> &svms() const { return m_svms; }
+    [[nodiscard]] const Table<Aggregate> &aggregates() const { return m_aggregates; }
+    [[nodiscard]] const Table<QosPolicy> &qosPolicies() const { return m_qos; }
+    [[nodiscard]] const Table<FlexCache> &flexCaches() const { return m_flexCaches; }
+    [[nodiscard]] const Table<Event> &events() const { return m_events; }
+
+    /// Convenience lookup of one volume by source and id (nullptr when unknown).
+    [[nodiscard]] Ptr<Volume> volume(const QString &source, const QString &id) const;
+    /// Whether snapshots of this volume have been fetched at least once.
+    [[nodiscard]] bool hasSnapshots(const QString &source, const QString &volumeId) const;
+
+    // Publishing (owner thread only). `base`/`diff` come from a worker that diffed against
+    // `base`; when `base` is no longer current the diff is recomputed.
+    void publishVolumes(const QString &source,
+                        std::shared_ptr<const KeyedList<Volume>> next,
+                        const std::shared_ptr<const KeyedList<Volume>> &base = nullptr,
+                        VolumeDiff *diff = nullptr);
+    void publishVolumePerf(const QString &source, std::shared_ptr<const KeyedList<VolumePerf>> next);
+    void publishSnapshots(const QString &source, const QString &volumeId, std::shared_ptr<const KeyedList<Snapshot>> next);
+    void publishInventory(const QString &source,
+                          std::shared_ptr<const KeyedList<Svm>> svms,
+                          std::shared_ptr<const KeyedList<Aggregate>> aggregates,
+                          std::shared_ptr<const KeyedList<QosPolicy>> qos,
+                          std::shared_ptr<const KeyedList<FlexCache>> flexCaches);
+    void publishEvents(const QString &source, std::shared_ptr<const KeyedList<Event>> next);
+    /// Removes everything of a source (it was deleted from the config).
+    void removeSource(const QString &source);
+
+Q_SIGNALS:
+    void volumesChanged(const strata::core::VolumeDiff &diff);
+    void volumePerfChanged(const strata::core::VolumePerfDiff &diff);
+    void snapshotsChanged(const QString &source, const QString &volumeId, const strata::core::SnapshotDiff &diff);
+    void eventsChanged(const strata::core::EventDiff &diff);
+    /// SVMs, aggregates, QoS policies or FlexCaches of `source` were republished.
+    void inventoryChanged(const QString &source);
+
+private:
+    Table<Volume> m_volumes;
+    Table<VolumePerf> m_perf;
+    Table<Snapshot> m_snapshots;
+    Table<Svm> m_svms;
+    Table<Aggregate> m_aggregates;
+    Table<QosPolicy> m_qos;
+    Table<FlexCache> m_flexCaches;
+    Table<Event> m_events;
+};
+
+} // namespace strata::core

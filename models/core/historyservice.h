@@ -1,0 +1,53 @@
+#pragma once
+
+#include "models/core/historystore.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <functional>
+#include <memory>
+
+namespace strata::core {
+
+/// Runs an IHistoryStore on its own thread so SQLite I/O never touches the GUI thread.
+/// Writes are fire-and-forget and applied in order; queries answer through a callback invoked
+/// on `context`'s thread (dropped if `context` is gone).
+class HistoryService final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryService)
+
+public:
+    /// Takes ownership of `store`; it is opened on the worker thread. Check openError().
+    explicit HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent = nullptr);
+    ~HistoryService() override;
+
+    /// Empty when the store opened; else the reason (the app keeps running without history).
+    [[nodiscard]] QString openError() const { return m_openError; }
+
+    void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
+    void appendAudit(const AuditEntry &entry);
+    void applyRetention(const QDateTime &cutoff);
+
+    void volumeUsage(const QString &source,
+                     const QString &volumeId,
+                     const QDateTime &from,
+                     const QDateTime &to,
+                     QObject *context,
+                     std::function<void(std::vector<UsageSample>)> done);
+    void auditLog(int limit, const QString &source, QObject *context, std::function<void(std::vector<AuditEntry>)> done);
+
+    /// Blocks until every queued write has been applied (CLI exit, tests).
+    void flush();
+
+private:
+    void post(std::function<void(IHistoryStore &)> fn);
+
+    QThread m_thread;
+    QObject *m_worker = nullptr;
+    std::unique_ptr<IHistoryStore> m_store;
+    QString m_openError;
+};
+
+} // namespace strata::core

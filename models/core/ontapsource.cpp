@@ -1,0 +1,978 @@
+#include "models/core/ontapsource.h"
+
+#include "connectors/http/curltransport.h"
+#include "connectors/ontap/ontapclient.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/systempoller.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+#include <QSet>
+#include <QThreadPool>
+
+Q_LOGGING_CATEGORY(lcOntap, "strata.ontap", QtInfoMsg)
+
+namespace strata::core {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+FetchError toFetchError(const http::HttpError &e)
+{
+    FetchError f;
+    switch (e.kind) {
+    case http::HttpError::Kind::Transport: f.kind = FetchError::Kind::Transport; break;
+    case http::HttpError::Kind::Timeout: f.kind = FetchError::Kind::Timeout; break;
+    case http::HttpError::Kind::Tls: f.kind = FetchError::Kind::Tls; break;
+    case http::HttpError::Kind::Http: f.kind = FetchError::Kind::Http; break;
+    case http::HttpError::Kind::Api: f.kind = FetchError::Kind::Api; break;
+    case http::HttpError::Kind::Parse: f.kind = FetchError::Kind::Parse; break;
+    case http::HttpError::Kind::Auth: f.kind = FetchError::Kind::Auth; break;
+    case http::HttpError::Kind::Cancelled: f.kind = FetchError::Kind::Cancelled; break;
+    }
+    f.message = qs(e.message);
+    f.retryAfterSeconds = e.retryAfterSeconds;
+    return f;
+}
+
+QDateTime parseTime(const std::string &iso)
+{
+    if (iso.empty()) {
+        return {};
+    }
+    QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODate);
+    return t.isValid() ? t.toUTC() : QDateTime();
+}
+
+Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QString> &flexCacheIds)
+{
+    Volume out;
+    out.source = source;
+    out.id = qs(v.uuid);
+    out.name = qs(v.name);
+    out.svm = qs(v.svm.name);
+    out.aggregate = v.aggregates.empty() ? QString() : qs(v.aggregates.front().name);
+    out.aggregateCount = static_cast<int>(v.aggregates.size());
+    out.state = qs(v.state);
+    out.style = qs(v.style);
+    out.type = qs(v.type);
+    out.isFlexCache = flexCacheIds.contains(out.id);
+    out.sizeBytes = v.sizeBytes;
+    out.usedBytes = v.usedBytes;
+    out.availableBytes = v.availableBytes;
+    out.percentUsed = v.percentUsed.value_or(v.sizeBytes > 0 ? 100.0 * double(v.usedBytes) / double(v.sizeBytes) : 0.0);
+    out.snapshotReservePercent = v.snapshotReservePercent;
+    out.snapshotUsedBytes = v.snapshotUsedBytes;
+    out.snapshotCount = v.snapshotCount;
+    out.qosPolicy = v.qosPolicy ? qs(v.qosPolicy->name) : QString();
+    if (v.isFlexClone && v.cloneParentVolume) {
+        out.cloneParent = qs(v.cloneParentVolume->name);
+        if (v.cloneParentSnapshot) {
+            out.cloneParent += QLatin1Char('@') + qs(v.cloneParentSnapshot->name);
+        }
+    }
+    out.nasPath = qs(v.nasPath);
+    out.created = parseTime(v.createTime);
+    return out;
+}
+
+Snapshot toSnapshot(const ontap::Snapshot &s, const QString &source, const QString &volumeId, const Volume *volume)
+{
+    Snapshot out;
+    out.source = source;
+    out.id = qs(s.uuid);
+    out.volumeId = volumeId;
+    out.volumeName = s.volume.name.empty() && volume ? volume->name : qs(s.volume.name);
+    out.svm = s.svm.name.empty() && volume ? volume->svm : qs(s.svm.name);
+    out.name = qs(s.name);
+    out.created = parseTime(s.createTime);
+    out.comment = qs(s.comment);
+    out.snapmirrorLabel = qs(s.snapmirrorLabel);
+    out.state = qs(s.state);
+    out.sizeBytes = s.sizeBytes;
+    return out;
+}
+
+template<class T>
+std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
+{
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+http::CancelToken makeToken()
+{
+    return http::CancelToken();
+}
+
+} // namespace
+
+/// The transport and client of one source with one set of credentials. Immutable: a password
+/// change makes a new Connection while running jobs finish with the old one.
+struct OntapSource::Connection
+{
+    std::unique_ptr<http::CurlTransport> transport;
+    std::unique_ptr<ontap::OntapClient> client;
+
+    static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &password)
+    {
+        auto c = std::make_shared<Connection>();
+        http::TransportOptions t;
+        t.caFile = ss(config.caFile);
+        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+        t.connectTimeout = 10s;
+        t.totalTimeout = 120s;
+        t.maxInFlight = 4;
+        const QString name = config.name;
+        t.log = [name](http::LogLevel level, std::string_view line) {
+            if (level == http::LogLevel::Warning) {
+                qCWarning(lcOntap).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
+            } else if (level == http::LogLevel::Info) {
+                qCDebug(lcOntap).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
+            }
+        };
+        c->transport = std::make_unique<http::CurlTransport>(std::move(t));
+        ontap::OntapClientOptions o;
+        o.http.baseUrl = ss(config.url);
+        o.http.basic = http::BasicAuth{ss(config.username), ss(password)};
+        o.http.retry.maxAttempts = 3;
+        o.http.retry.baseDelay = 500ms;
+        o.http.retry.maxElapsed = 60s;
+        c->client = std::make_unique<ontap::OntapClient>(*c->transport, std::move(o));
+        return c;
+    }
+};
+
+OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent)
+    : Source(std::move(config), parent)
+    , m_deps(deps)
+    , m_connection(Connection::make(m_config, password))
+{
+    const QString source = m_config.name;
+    QPointer<OntapSource> self(this);
+
+    SystemPoller::Options inventoryOptions;
+    inventoryOptions.name = source + QStringLiteral("/inventory");
+    inventoryOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
+    m_inventory = new SystemPoller(inventoryOptions, m_deps.clock, m_deps.pool, [this, self, source] {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        const auto base = m_deps.estate.volumes().scope(source);
+        PollJob job;
+        job.cancel = [token] { token.cancel(); };
+        job.run = [conn, token, base, source, self]() -> PollOutcome {
+            PollOutcome out;
+            auto &client = *conn->client;
+            auto cluster = client.cluster(token);
+            if (!cluster) {
+                out.error = toFetchError(cluster.error());
+                return out;
+            }
+            auto svms = client.listSvms(token);
+            if (!svms) {
+                out.error = toFetchError(svms.error());
+                return out;
+            }
+            auto aggregates = client.listAggregates(token);
+            if (!aggregates) {
+                out.error = toFetchError(aggregates.error());
+                return out;
+            }
+            auto volumes = client.listVolumes(false, token);
+            if (!volumes) {
+                out.error = toFetchError(volumes.error());
+                return out;
+            }
+            auto qos = client.listQosPolicies(token);
+            if (!qos) {
+                out.error = toFetchError(qos.error());
+                return out;
+            }
+            // FlexCache needs a licence on some systems: its absence must not fail the poll.
+            auto flexCaches = client.listFlexCaches(token);
+
+            std::vector<Ptr<Svm>> svmList;
+            for (const auto &s : *svms) {
+                svmList.push_back(std::make_shared<const Svm>(Svm{source, qs(s.uuid), qs(s.name), qs(s.state)}));
+            }
+            std::vector<Ptr<Aggregate>> aggrList;
+            for (const auto &a : *aggregates) {
+                aggrList.push_back(std::make_shared<const Aggregate>(Aggregate{source,
+                                                                               qs(a.uuid),
+                                                                               qs(a.name),
+                                                                               qs(a.node),
+                                                                               qs(a.state),
+                                                                               a.sizeBytes,
+                                                                               a.usedBytes,
+                                                                               a.availableBytes}));
+            }
+            std::vector<Ptr<QosPolicy>> qosList;
+            for (const auto &p : *qos) {
+                QosPolicy q;
+                q.source = source;
+                q.id = qs(p.uuid);
+                q.name = qs(p.name);
+                q.svm = qs(p.svm.name);
+                q.adaptive = p.isAdaptive;
+                q.maxIops = p.maxIops;
+                q.maxMbps = p.maxMbps;
+                q.minIops = p.minIops;
+                q.expectedIopsPerTb = p.expectedIopsPerTb;
+                q.peakIopsPerTb = p.peakIopsPerTb;
+                q.objectCount = p.objectCount;
+                qosList.push_back(std::make_shared<const QosPolicy>(std::move(q)));
+            }
+            std::vector<Ptr<FlexCache>> cacheList;
+            QSet<QString> cacheIds;
+            if (flexCaches) {
+                for (const auto &f : *flexCaches) {
+                    FlexCache c;
+                    c.source = source;
+                    c.id = qs(f.uuid);
+                    c.name = qs(f.name);
+                    c.svm = qs(f.svm.name);
+                    c.sizeBytes = f.sizeBytes;
+                    c.path = qs(f.path);
+                    if (!f.origins.empty()) {
+                        const auto &o = f.origins.front();
+                        c.origin = qs(o.clusterName) + QLatin1Char(':') + qs(o.svmName) + QLatin1Char(':') + qs(o.volumeName);
+                    }
+                    cacheIds.insert(c.id);
+                    cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
+                }
+            }
+            std::vector<Ptr<Volume>> volumeList;
+            volumeList.reserve(volumes->size());
+            auto usage = std::make_shared<std::vector<VolumeUsage>>();
+            usage->reserve(volumes->size());
+            for (const auto &v : *volumes) {
+                auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
+                // Reuse the previous record when nothing changed, so unchanged rows share memory
+                // and the diff short-circuits on pointer equality next time.
+                if (base) {
+                    if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
+                        vol = old;
+                    }
+                }
+                usage->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                volumeList.push_back(std::move(vol));
+            }
+            auto volumesKeyed = keyed(std::move(volumeList));
+            auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+            auto svmsKeyed = keyed(std::move(svmList));
+            auto aggrKeyed = keyed(std::move(aggrList));
+            auto qosKeyed = keyed(std::move(qosList));
+            auto cacheKeyed = keyed(std::move(cacheList));
+            out.systemName = qs(cluster->name);
+            out.systemVersion = QStringLiteral("%1.%2.%3")
+                                    .arg(cluster->versionGeneration)
+                                    .arg(cluster->versionMajor)
+                                    .arg(cluster->versionMinor);
+            const QString systemName = out.systemName;
+            const QString systemVersion = out.systemVersion;
+            out.apply = [self, source, volumesKeyed, base, diff, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed, usage, systemName, systemVersion] {
+                if (!self) {
+                    return;
+                }
+                self->m_systemName = systemName;
+                self->m_systemVersion = systemVersion;
+                Estate &estate = self->m_deps.estate;
+                estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
+                estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                if (self->m_deps.history) {
+                    self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                }
+            };
+            return out;
+        };
+        return job;
+    }, this);
+    connect(m_inventory, &SystemPoller::polled, this, [this](bool ok) {
+        m_polledOnce = true;
+        Q_EMIT inventoryPolled(ok);
+    });
+
+    SystemPoller::Options perfOptions;
+    perfOptions.name = source + QStringLiteral("/performance");
+    perfOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
+    perfOptions.onDemand = true;
+    m_perf = new SystemPoller(perfOptions, m_deps.clock, m_deps.pool, [this, self, source] {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        const QDateTime now = m_deps.clock.now();
+        PollJob job;
+        job.cancel = [token] { token.cancel(); };
+        job.run = [conn, token, source, self, now]() -> PollOutcome {
+            PollOutcome out;
+            auto volumes = conn->client->listVolumes(true, token);
+            if (!volumes) {
+                out.error = toFetchError(volumes.error());
+                return out;
+            }
+            std::vector<Ptr<VolumePerf>> list;
+            list.reserve(volumes->size());
+            for (const auto &v : *volumes) {
+                if (!v.metric) {
+                    continue;
+                }
+                VolumePerf p;
+                p.source = source;
+                p.id = qs(v.uuid);
+                p.time = parseTime(v.metric->timestamp);
+                if (!p.time.isValid()) {
+                    p.time = now;
+                }
+                p.readIops = v.metric->readIops;
+                p.writeIops = v.metric->writeIops;
+                p.totalIops = v.metric->totalIops;
+                p.throughputBps = v.metric->totalThroughputBps;
+                p.latencyUs = v.metric->totalLatencyUs;
+                list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
+            }
+            auto keyedList = keyed(std::move(list));
+            out.apply = [self, source, keyedList] {
+                if (self) {
+                    self->m_deps.estate.publishVolumePerf(source, keyedList);
+                }
+            };
+            return out;
+        };
+        return job;
+    }, this);
+
+    SystemPoller::Options eventOptions;
+    eventOptions.name = source + QStringLiteral("/events");
+    eventOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
+    m_events = new SystemPoller(eventOptions, m_deps.clock, m_deps.pool, [this, self, source] {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        PollJob job;
+        job.cancel = [token] { token.cancel(); };
+        job.run = [conn, token, source, self]() -> PollOutcome {
+            PollOutcome out;
+            auto events = conn->client->listEmsEvents(200, token);
+            if (!events) {
+                out.error = toFetchError(events.error());
+                return out;
+            }
+            std::vector<Ptr<Event>> list;
+            for (const auto &e : *events) {
+                Event ev;
+                ev.source = source;
+                ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
+                ev.time = parseTime(e.time);
+                ev.severity = qs(e.severity);
+                ev.name = qs(e.messageName);
+                ev.message = qs(e.logMessage);
+                ev.node = qs(e.node);
+                list.push_back(std::make_shared<const Event>(std::move(ev)));
+            }
+            auto keyedList = keyed(std::move(list));
+            out.apply = [self, source, keyedList] {
+                if (self) {
+                    self->m_deps.estate.publishEvents(source, keyedList);
+                }
+            };
+            return out;
+        };
+        return job;
+    }, this);
+
+    for (SystemPoller *p : {m_inventory, m_perf, m_events}) {
+        connect(p, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
+    }
+}
+
+OntapSource::~OntapSource() = default;
+
+SystemPoller *OntapSource::makeSnapshotPoller(const QString &volumeId)
+{
+    const QString source = m_config.name;
+    QPointer<OntapSource> self(this);
+    SystemPoller::Options options;
+    options.name = source + QStringLiteral("/snapshots/") + volumeId;
+    options.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
+    options.onDemand = true;
+    auto *poller = new SystemPoller(options, m_deps.clock, m_deps.pool, [this, self, source, volumeId] {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
+        PollJob job;
+        job.cancel = [token] { token.cancel(); };
+        job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
+            PollOutcome out;
+            auto snapshots = conn->client->listSnapshots(ss(volumeId), token);
+            if (!snapshots) {
+                out.error = toFetchError(snapshots.error());
+                return out;
+            }
+            std::vector<Ptr<Snapshot>> list;
+            for (const auto &s : *snapshots) {
+                list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
+            }
+            auto keyedList = keyed(std::move(list));
+            out.apply = [self, source, volumeId, keyedList] {
+                if (self) {
+                    self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
+                }
+            };
+            return out;
+        };
+        return job;
+    }, this);
+    connect(poller, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
+    return poller;
+}
+
+void OntapSource::onPollerStateChanged()
+{
+    Q_EMIT statusChanged();
+}
+
+SourceStatus OntapSource::status() const
+{
+    SourceStatus s;
+    s.name = m_config.name;
+    s.kind = SourceKind::Ontap;
+    s.url = m_config.url;
+    const PollerState &inv = m_inventory->state();
+    s.health = inv.health;
+    s.lastError = inv.lastError;
+    s.lastSuccess = inv.lastSuccess;
+    s.lastAttempt = inv.lastAttempt;
+    s.latencyMs = inv.lastDurationMs;
+    s.consecutiveFailures = inv.consecutiveFailures;
+    s.nextPoll = inv.nextPoll;
+    s.systemName = m_systemName;
+    s.systemVersion = m_systemVersion;
+    const QDateTime now = m_deps.clock.now();
+    s.stale = inv.stale
+        || (inv.lastSuccess.isValid()
+            && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    // Secondary pollers can only make things look worse, never better.
+    QList<const SystemPoller *> others{m_events};
+    if (m_perf->subscriberCount() > 0) {
+        others.append(m_perf);
+    }
+    for (const SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        if (p->subscriberCount() > 0) {
+            others.append(p);
+        }
+    }
+    for (const SystemPoller *p : std::as_const(others)) {
+        const PollerState &st = p->state();
+        if (st.health == Health::AuthRequired || st.health == Health::Unreachable) {
+            if (s.health == Health::Ok || s.health == Health::Degraded || s.health == Health::Unknown) {
+                s.health = st.health;
+                s.lastError = st.lastError;
+            }
+        } else if (st.health == Health::Degraded && s.health == Health::Ok) {
+            s.health = Health::Degraded;
+            s.lastError = st.lastError;
+        }
+    }
+    return s;
+}
+
+void OntapSource::start()
+{
+    m_inventory->start();
+    m_perf->start();
+    m_events->start();
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->start();
+    }
+}
+
+void OntapSource::stop()
+{
+    m_inventory->stop();
+    m_perf->stop();
+    m_events->stop();
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->stop();
+    }
+}
+
+void OntapSource::refresh()
+{
+    m_inventory->pollNow();
+    m_events->pollNow();
+    if (m_perf->subscriberCount() > 0) {
+        m_perf->pollNow();
+    }
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        if (p->subscriberCount() > 0) {
+            p->pollNow();
+        }
+    }
+}
+
+void OntapSource::setPassword(const QString &password)
+{
+    m_connection = Connection::make(m_config, password);
+    for (SystemPoller *p : {m_inventory, m_perf, m_events}) {
+        p->resume();
+    }
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->resume();
+    }
+}
+
+void OntapSource::subscribePerformance()
+{
+    m_perf->addSubscriber();
+}
+
+void OntapSource::unsubscribePerformance()
+{
+    m_perf->removeSubscriber();
+}
+
+void OntapSource::subscribeSnapshots(const QString &volumeId)
+{
+    SystemPoller *&poller = m_snapshotPollers[volumeId];
+    if (!poller) {
+        poller = makeSnapshotPoller(volumeId);
+        poller->start();
+    }
+    poller->addSubscriber();
+}
+
+void OntapSource::unsubscribeSnapshots(const QString &volumeId)
+{
+    if (SystemPoller *poller = m_snapshotPollers.value(volumeId)) {
+        poller->removeSubscriber();
+        if (poller->subscriberCount() == 0) {
+            m_snapshotPollers.remove(volumeId);
+            poller->stop();
+            poller->deleteLater();
+        }
+    }
+}
+
+void OntapSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
+{
+    const QString source = m_config.name;
+    auto conn = m_connection;
+    const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
+    QPointer<OntapSource> self(this);
+    m_deps.pool.start([conn, source, volumeId, volume, self, done] {
+        auto snapshots = conn->client->listSnapshots(ss(volumeId));
+        QString error;
+        std::shared_ptr<const KeyedList<Snapshot>> list;
+        if (!snapshots) {
+            error = qs(snapshots.error().message);
+        } else {
+            std::vector<Ptr<Snapshot>> items;
+            for (const auto &s : *snapshots) {
+                items.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
+            }
+            list = keyed(std::move(items));
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, source, volumeId, list, error, done] {
+            if (self && list) {
+                self->m_deps.estate.publishSnapshots(source, volumeId, list);
+            }
+            if (done) {
+                done(self ? error : QStringLiteral("source removed"));
+            }
+        });
+    });
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+namespace {
+
+const QRegularExpression &snapshotNamePattern()
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,254}$"));
+    return re;
+}
+
+const QRegularExpression &volumeNamePattern()
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,202}$"));
+    return re;
+}
+
+QString timeText(const QDateTime &t)
+{
+    return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
+}
+
+} // namespace
+
+ActionPreview OntapSource::preview(const ActionRequest &request) const
+{
+    ActionPreview p;
+    const Estate &estate = m_deps.estate;
+    const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
+    const auto snapshots = estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
+    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
+        ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+        : nullptr;
+    const QString volumeLabel = volume ? volume->svm + QLatin1Char('/') + volume->name : request.volumeId;
+
+    switch (request.kind) {
+    case ActionKind::SnapshotCreate:
+        p.title = tr("Create snapshot");
+        p.target = volumeLabel + QLatin1Char('@') + request.name;
+        break;
+    case ActionKind::SnapshotDelete:
+        p.title = tr("Delete snapshot");
+        break;
+    case ActionKind::SnapshotRestore:
+        p.title = tr("Restore volume from snapshot");
+        break;
+    case ActionKind::VolumeClone:
+        p.title = tr("Clone volume from snapshot");
+        break;
+    }
+    if (!volume) {
+        p.blockedReason = tr("Volume %1 is not known to %2 (yet).").arg(request.volumeId, request.source);
+        return p;
+    }
+    if (request.kind != ActionKind::SnapshotCreate) {
+        if (!snapshot) {
+            p.blockedReason = tr("Snapshot %1 of %2 is not in the loaded snapshot list.").arg(request.snapshotId, volumeLabel);
+            return p;
+        }
+        p.target = volumeLabel + QLatin1Char('@') + snapshot->name;
+    }
+    const int count = snapshots ? int(snapshots->size()) : volume->snapshotCount;
+
+    switch (request.kind) {
+    case ActionKind::SnapshotCreate: {
+        p.fromState = tr("%n snapshot(s)", nullptr, count);
+        p.toState = tr("%n snapshot(s)", nullptr, count + 1);
+        p.effects << tr("ONTAP takes snapshot \"%1\" of %2 (%3 used) through an asynchronous job.")
+                         .arg(request.name, volumeLabel, formatBytes(volume->usedBytes));
+        p.effects << tr("It takes no space at first; it then holds the blocks that change (snapshot reserve %1%, %2 used by snapshots now).")
+                         .arg(volume->snapshotReservePercent)
+                         .arg(formatBytes(volume->snapshotUsedBytes));
+        if (!snapshotNamePattern().match(request.name).hasMatch()) {
+            p.blockedReason = tr("\"%1\" is not a valid snapshot name (letters, digits, _ . -; at most 255 characters).").arg(request.name);
+        } else if (snapshots) {
+            for (const Ptr<Snapshot> &s : snapshots->items()) {
+                if (s->name == request.name) {
+                    p.blockedReason = tr("%1 already has a snapshot named \"%2\".").arg(volumeLabel, request.name);
+                }
+            }
+        }
+        if (volume->state != QLatin1String("online") && p.blockedReason.isEmpty()) {
+            p.blockedReason = tr("Volume %1 is %2; ONTAP can only snapshot an online volume.").arg(volumeLabel, volume->state);
+        }
+        break;
+    }
+    case ActionKind::SnapshotDelete: {
+        p.destructive = true;
+        p.fromState = tr("%n snapshot(s)", nullptr, count);
+        p.toState = tr("%n snapshot(s)", nullptr, count - 1);
+        p.effects << tr("ONTAP deletes snapshot \"%1\" (taken %2) of %3.").arg(snapshot->name, timeText(snapshot->created), volumeLabel);
+        if (snapshot->sizeBytes > 0) {
+            p.effects << tr("About %1 held only by this snapshot is freed.").arg(formatBytes(snapshot->sizeBytes));
+        }
+        p.warnings << tr("The snapshot cannot be recovered once deleted.");
+        if (!snapshot->snapmirrorLabel.isEmpty()) {
+            p.warnings << tr("It carries the SnapMirror label \"%1\": a protection relationship may expect it.").arg(snapshot->snapmirrorLabel);
+        }
+        for (const Ptr<Volume> &v : estate.volumes().all(request.source + QLatin1Char('/'))) {
+            if (v->source == request.source && v->cloneParent == volume->name + QLatin1Char('@') + snapshot->name) {
+                p.blockedReason = tr("FlexClone %1/%2 depends on this snapshot; split or delete the clone first.").arg(v->svm, v->name);
+            }
+        }
+        break;
+    }
+    case ActionKind::SnapshotRestore: {
+        p.destructive = true;
+        p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
+        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, timeText(snapshot->created));
+        p.effects << tr("ONTAP reverts %1 to snapshot \"%2\" (SnapRestore of the whole volume).").arg(volumeLabel, snapshot->name);
+        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, timeText(snapshot->created));
+        QStringList newer;
+        if (snapshots && snapshot->created.isValid()) {
+            for (const Ptr<Snapshot> &s : snapshots->items()) {
+                if (s->created.isValid() && s->created > snapshot->created) {
+                    newer << s->name;
+                }
+            }
+        }
+        if (!newer.isEmpty()) {
+            p.warnings << tr("%n newer snapshot(s) will be deleted: %1", nullptr, int(newer.size()))
+                              .arg(newer.mid(0, 8).join(QStringLiteral(", ")) + (newer.size() > 8 ? QStringLiteral(", …") : QString()));
+        }
+        p.warnings << tr("Clients that have the volume mounted may need to remount.");
+        if (volume->state != QLatin1String("online")) {
+            p.blockedReason = tr("Volume %1 is %2.").arg(volumeLabel, volume->state);
+        }
+        break;
+    }
+    case ActionKind::VolumeClone: {
+        p.fromState = tr("no volume %1 in %2").arg(request.name, volume->svm);
+        p.toState = tr("FlexClone %1/%2 of %3").arg(volume->svm, request.name, p.target);
+        p.effects << tr("ONTAP creates FlexClone volume %1/%2 from %3.").arg(volume->svm, request.name, p.target);
+        p.effects << tr("The clone shares blocks with its parent and uses no space until data diverges.");
+        p.warnings << tr("Snapshot \"%1\" cannot be deleted while the clone exists (until it is split).").arg(snapshot->name);
+        if (!volumeNamePattern().match(request.name).hasMatch()) {
+            p.blockedReason = tr("\"%1\" is not a valid volume name (a letter or _, then letters, digits or _).").arg(request.name);
+        }
+        for (const Ptr<Volume> &v : estate.volumes().all(request.source)) {
+            if (v->source == request.source && v->svm == volume->svm && v->name == request.name) {
+                p.blockedReason = tr("SVM %1 already has a volume named %2.").arg(volume->svm, request.name);
+            }
+        }
+        break;
+    }
+    }
+    return p;
+}
+
+namespace {
+
+struct Reconciler
+{
+    ontap::OntapClient &client;
+    const ActionContext &ctx;
+
+    void progress(int percent, const QString &text) const
+    {
+        if (ctx.progress) {
+            ctx.progress(ActionProgress{percent, text});
+        }
+    }
+
+    ontap::JobProgress jobProgress() const
+    {
+        return [this](const ontap::Job &job) {
+            const int percent = job.state == "queued" ? 10 : job.state == "running" ? 50 : 100;
+            progress(percent, QObject::tr("ONTAP job %1: %2").arg(qs(job.state), qs(job.message)));
+        };
+    }
+
+    /// Waits for a job of ours that ONTAP may have started before the response was lost.
+    /// Returns: nullopt = no such job; true/false = that job's outcome.
+    std::optional<http::Result<ontap::Job>> followLostJob(const std::string &descriptionGlob) const
+    {
+        auto jobs = client.findJobs(descriptionGlob);
+        if (!jobs) {
+            return std::nullopt;
+        }
+        // ONTAP clocks and ours differ: accept jobs started shortly before our first attempt.
+        const QDateTime since = ctx.submitted.addSecs(-300);
+        for (const ontap::Job &job : *jobs) {
+            const QDateTime started = parseTime(job.startTime);
+            if (started.isValid() && started < since) {
+                continue;
+            }
+            if (job.isTerminal()) {
+                if (job.state == "success") {
+                    return http::Result<ontap::Job>(job);
+                }
+                continue;
+            }
+            return client.waitForJob(job.uuid, jobProgress(), {});
+        }
+        return std::nullopt;
+    }
+};
+
+ActionResult failed(const QString &message)
+{
+    return ActionResult{false, false, message};
+}
+
+ActionResult reconciledOk(const QString &message)
+{
+    return ActionResult{true, true, message};
+}
+
+} // namespace
+
+std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const ActionRequest &request)
+{
+    auto conn = m_connection;
+    const Ptr<Volume> volume = m_deps.estate.volume(request.source, request.volumeId);
+    const auto snapshots = m_deps.estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
+    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
+        ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+        : nullptr;
+    const QString volumeName = volume ? volume->name : QString();
+    const QString svmName = volume ? volume->svm : QString();
+    const QString snapshotName = snapshot ? snapshot->name : QString();
+
+    return [conn, request, volumeName, svmName, snapshotName](const ActionContext &ctx) -> ActionResult {
+        ontap::OntapClient &client = *conn->client;
+        const Reconciler rec{client, ctx};
+        const std::string volumeUuid = ss(request.volumeId);
+
+        auto snapshotExists = [&](const auto &match) -> std::optional<bool> {
+            auto list = client.listSnapshots(volumeUuid);
+            if (!list) {
+                return std::nullopt;
+            }
+            for (const auto &s : *list) {
+                if (match(s)) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        auto byName = [&](const ontap::Snapshot &s) { return qs(s.name) == request.name; };
+        auto byUuid = [&](const ontap::Snapshot &s) { return qs(s.uuid) == request.snapshotId; };
+        auto cloneExists = [&]() -> std::optional<bool> {
+            auto list = client.findVolumesByName(ss(svmName), ss(request.name));
+            if (!list) {
+                return std::nullopt;
+            }
+            return !list->empty();
+        };
+
+        switch (request.kind) {
+        case ActionKind::SnapshotCreate: {
+            const std::string glob = "POST /api/storage/volumes/" + volumeUuid + "/snapshots*";
+            if (ctx.attempt > 1) {
+                if (snapshotExists(byName).value_or(false)) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.").arg(request.name));
+                }
+                if (auto job = rec.followLostJob(glob); job && *job && snapshotExists(byName).value_or(false)) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" was created by an earlier attempt.").arg(request.name));
+                }
+            }
+            rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            auto r = client.createSnapshot(volumeUuid, ss(request.name), ss(request.comment), rec.jobProgress());
+            if (r) {
+                return ActionResult{true, false, QObject::tr("Snapshot \"%1\" of %2/%3 created.").arg(request.name, svmName, volumeName)};
+            }
+            if (r.error().outcomeUnknown) {
+                rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
+                if (auto job = rec.followLostJob(glob); job && *job) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).").arg(request.name));
+                }
+                if (snapshotExists(byName).value_or(false)) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).").arg(request.name));
+                }
+                return failed(QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.").arg(qs(r.error().message), request.name));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::SnapshotDelete: {
+            if (ctx.attempt > 1 && snapshotExists(byUuid) == std::optional<bool>(false)) {
+                return reconciledOk(QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
+            }
+            rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            auto r = client.deleteSnapshot(volumeUuid, ss(request.snapshotId), rec.jobProgress());
+            if (r) {
+                return ActionResult{true, false, QObject::tr("Snapshot \"%1\" of %2/%3 deleted.").arg(snapshotName, svmName, volumeName)};
+            }
+            if (r.error().outcomeUnknown) {
+                rec.followLostJob("DELETE /api/storage/volumes/" + volumeUuid + "/snapshots/" + ss(request.snapshotId) + "*");
+                if (snapshotExists(byUuid) == std::optional<bool>(false)) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).").arg(snapshotName));
+                }
+                return failed(QObject::tr("%1. The snapshot still exists, so retrying is safe.").arg(qs(r.error().message)));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::SnapshotRestore: {
+            const std::string glob = "PATCH /api/storage/volumes/" + volumeUuid + "*";
+            if (ctx.attempt > 1) {
+                if (auto job = rec.followLostJob(glob); job && *job) {
+                    return reconciledOk(QObject::tr("%1/%2 was already restored to \"%3\" by an earlier attempt; not restored again.").arg(svmName, volumeName, snapshotName));
+                }
+            }
+            rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            auto r = client.restoreSnapshot(volumeUuid, ss(request.snapshotId), rec.jobProgress());
+            if (r) {
+                return ActionResult{true, false, QObject::tr("%1/%2 restored to snapshot \"%3\".").arg(svmName, volumeName, snapshotName)};
+            }
+            if (r.error().outcomeUnknown) {
+                rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
+                if (auto job = rec.followLostJob(glob); job && *job) {
+                    return reconciledOk(QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).").arg(svmName, volumeName, snapshotName));
+                }
+                return failed(QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.").arg(qs(r.error().message)));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::VolumeClone: {
+            if (ctx.attempt > 1) {
+                if (cloneExists().value_or(false)) {
+                    return reconciledOk(QObject::tr("Volume %1/%2 already exists (an earlier attempt created it); not cloned again.").arg(svmName, request.name));
+                }
+                if (auto job = rec.followLostJob("POST /api/storage/volumes*"); job && *job && cloneExists().value_or(false)) {
+                    return reconciledOk(QObject::tr("FlexClone %1/%2 was created by an earlier attempt.").arg(svmName, request.name));
+                }
+            }
+            rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            auto r = client.createClone(ss(svmName), ss(request.name), ss(volumeName), ss(snapshotName), rec.jobProgress());
+            if (r) {
+                return ActionResult{true, false, QObject::tr("FlexClone %1/%2 created from %3@%4.").arg(svmName, request.name, volumeName, snapshotName)};
+            }
+            if (r.error().outcomeUnknown) {
+                rec.followLostJob("POST /api/storage/volumes*");
+                if (cloneExists().value_or(false)) {
+                    return reconciledOk(QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).").arg(svmName, request.name));
+                }
+                return failed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.").arg(qs(r.error().message), svmName, request.name));
+            }
+            return failed(qs(r.error().message));
+        }
+        }
+        return failed(QStringLiteral("unknown action"));
+    };
+}
+
+void OntapSource::afterSuccess(const ActionRequest &request)
+{
+    if (SystemPoller *p = m_snapshotPollers.value(request.volumeId)) {
+        p->pollNow();
+    } else {
+        fetchSnapshots(request.volumeId, {});
+    }
+    m_inventory->pollNow();
+}
+
+void OntapSource::testConnection(const SourceConfig &config,
+                                 const QString &password,
+                                 QThreadPool &pool,
+                                 QObject *context,
+                                 std::function<void(bool ok, QString message)> done)
+{
+    QPointer<QObject> ctx(context);
+    pool.start([config, password, ctx, done] {
+        auto conn = Connection::make(config, password);
+        QElapsedTimer timer;
+        timer.start();
+        auto cluster = conn->client->cluster();
+        bool ok = bool(cluster);
+        QString message = ok ? QObject::tr("Connected to %1 (ONTAP %2.%3.%4) in %5 ms.")
+                                   .arg(qs(cluster->name))
+                                   .arg(cluster->versionGeneration)
+                                   .arg(cluster->versionMajor)
+                                   .arg(cluster->versionMinor)
+                                   .arg(timer.elapsed())
+                             : qs(cluster.error().message);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
+            if (ctx) {
+                done(ok, message);
+            }
+        });
+    });
+}
+
+} // namespace strata::core

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "models/core/source.h"
+
+#include <QHash>
+#include <QPointer>
+
+#include <memory>
+
+class QThreadPool;
+
+namespace strata::core {
+
+class Estate;
+class HistoryService;
+class SystemPoller;
+
+/// ONTAP cluster source: polls the inventory (cluster, SVMs, aggregates, volumes, QoS policies,
+/// FlexCaches) every config interval, EMS events and, while someone watches, volume performance
+/// every performance interval, and watched volumes' snapshots; records capacity history; runs
+/// snapshot and clone actions idempotently.
+class OntapSource final : public Source, public IActionExecutor
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(OntapSource)
+
+public:
+    struct Deps
+    {
+        Estate &estate;
+        IClock &clock;
+        QThreadPool &pool;
+        HistoryService *history = nullptr; ///< optional
+    };
+
+    OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
+    ~OntapSource() override;
+
+    [[nodiscard]] SourceStatus status() const override;
+    void start() override;
+    void stop() override;
+    void refresh() override;
+    void setPassword(const QString &password) override;
+    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
+    void subscribePerformance() override;
+    void unsubscribePerformance() override;
+    void subscribeSnapshots(const QString &volumeId) override;
+    void unsubscribeSnapshots(const QString &volumeId) override;
+    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
+    [[nodiscard]] bool hasPolledOnce() const override { return m_polledOnce; }
+
+    // IActionExecutor
+    [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
+    [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
+    void afterSuccess(const ActionRequest &request) override;
+
+    /// Checks URL, TLS and credentials by reading the cluster identity; `done(ok, message)` on
+    /// the caller's thread. Used by the Sources page's "Test" button.
+    static void testConnection(const SourceConfig &config,
+                               const QString &password,
+                               QThreadPool &pool,
+                               QObject *context,
+                               std::function<void(bool ok, QString message)> done);
+
+    struct Connection;
+
+private:
+    SystemPoller *makeSnapshotPoller(const QString &volumeId);
+    void onPollerStateChanged();
+
+    Deps m_deps;
+    std::shared_ptr<Connection> m_connection;
+    SystemPoller *m_inventory = nullptr;
+    SystemPoller *m_perf = nullptr;
+    SystemPoller *m_events = nullptr;
+    QHash<QString, SystemPoller *> m_snapshotPollers;
+    QString m_systemName;
+    QString m_systemVersion;
+    bool m_polledOnce = false;
+};
+
+} // namespace strata::core

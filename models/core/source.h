@@ -1,0 +1,58 @@
+#pragma once
+
+#include "models/core/actions.h"
+#include "models/core/config.h"
+#include "models/core/domain.h"
+
+#include <QObject>
+
+namespace strata::core {
+
+/// A running connection to one configured system: its pollers, its action executor and its
+/// health. One subclass per SourceKind (OntapSource). Owned by the Engine.
+class Source : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Source)
+
+public:
+    explicit Source(SourceConfig config, QObject *parent = nullptr)
+        : QObject(parent)
+        , m_config(std::move(config))
+    {
+    }
+
+    [[nodiscard]] const SourceConfig &config() const { return m_config; }
+    [[nodiscard]] QString name() const { return m_config.name; }
+
+    /// Health, staleness and last error, worst-of over the pollers.
+    [[nodiscard]] virtual SourceStatus status() const = 0;
+    virtual void start() = 0;
+    virtual void stop() = 0;
+    /// Polls everything now.
+    virtual void refresh() = 0;
+    /// Credentials changed: resume pollers paused on authentication failure.
+    virtual void setPassword(const QString &password) = 0;
+    [[nodiscard]] virtual IActionExecutor *actionExecutor() = 0;
+
+    /// Reference-counted interest in live performance data (a visible Volumes page).
+    virtual void subscribePerformance() = 0;
+    virtual void unsubscribePerformance() = 0;
+    /// Reference-counted interest in one volume's snapshot list (a visible detail panel).
+    virtual void subscribeSnapshots(const QString &volumeId) = 0;
+    virtual void unsubscribeSnapshots(const QString &volumeId) = 0;
+    /// Fetches one volume's snapshots now (publishes into the estate, then `done(error)`).
+    virtual void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) = 0;
+    /// True once the inventory poll completed at least once (successfully or not).
+    [[nodiscard]] virtual bool hasPolledOnce() const = 0;
+
+Q_SIGNALS:
+    void statusChanged();
+    /// The inventory poll finished (ok or not).
+    void inventoryPolled(bool ok);
+
+protected:
+    SourceConfig m_config;
+};
+
+} // namespace strata::core

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "models/core/estate.h"
+#include "models/item/keyedtablemodel.h"
+
+namespace strata::models {
+
+/// Snapshots of the one volume selected in the Volumes page. setVolume() switches scope (the
+/// one place this model resets); polls of that volume apply diffs.
+class SnapshotListModel final : public KeyedTableModel<core::Snapshot>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SnapshotListModel)
+
+public:
+    enum Column { Name, Created, Size, Label, Comment, State, ColumnCount };
+
+    explicit SnapshotListModel(core::Estate &estate, QObject *parent = nullptr);
+
+    /// Shows the snapshots of `volumeId` on `source` (empty = none).
+    void setVolume(const QString &source, const QString &volumeId);
+    [[nodiscard]] QString source() const { return m_source; }
+    [[nodiscard]] QString volumeId() const { return m_volumeId; }
+    /// True once the selected volume's snapshot list has been fetched.
+    [[nodiscard]] bool isLoaded() const;
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    /// The selected volume's list was (re)loaded.
+    void loaded();
+
+private:
+    core::Estate &m_estate;
+    QString m_source;
+    QString m_volumeId;
+};
+
+} // namespace strata::models

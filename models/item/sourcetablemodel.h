@@ -1,0 +1,38 @@
+#pragma once
+
+#include "models/core/engine.h"
+
+#include <QAbstractTableModel>
+
+namespace strata::models {
+
+/// The configured sources with their live health (the Sources page and the status bar).
+/// Rows follow the config order; status changes update single rows.
+class SourceTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SourceTableModel)
+
+public:
+    enum Column { Name, Kind, Url, Health, System, Version, LastPoll, Latency, Error, ColumnCount };
+
+    explicit SourceTableModel(core::Engine &engine, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    [[nodiscard]] QString nameAt(int row) const;
+    /// Human text for a health value ("OK", "Unreachable", ...).
+    static QString healthText(core::Health health);
+
+private:
+    void syncRows();
+    void updateStatus(const QString &name);
+
+    core::Engine &m_engine;
+    QList<core::SourceStatus> m_rows;
+};
+
+} // namespace strata::models

@@ -1,0 +1,197 @@
+#include "models/item/volumetablemodel.h"
+
+#include "models/item/roles.h"
+
+namespace strata::models {
+
+namespace {
+
+QString formatRate(double bytesPerSecond)
+{
+    return core::formatBytes(qint64(bytesPerSecond)) + QStringLiteral("/s");
+}
+
+} // namespace
+
+VolumeTableModel::VolumeTableModel(core::Estate &estate, QObject *parent)
+    : KeyedTableModel(parent)
+{
+    core::VolumeDiff initial;
+    initial.added = estate.volumes().all();
+    applyDiff(initial);
+    core::VolumePerfDiff perf;
+    perf.added = estate.volumePerf().all();
+    applyPerf(perf);
+    connect(&estate, &core::Estate::volumesChanged, this, [this](const core::VolumeDiff &diff) { applyDiff(diff); });
+    connect(&estate, &core::Estate::volumePerfChanged, this, &VolumeTableModel::applyPerf);
+}
+
+int VolumeTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString VolumeTableModel::capacityStatus(const core::Volume &volume)
+{
+    if (volume.state != QLatin1String("online")) {
+        return QStringLiteral("offline");
+    }
+    if (volume.percentUsed >= 95.0) {
+        return QStringLiteral("critical");
+    }
+    if (volume.percentUsed >= 85.0) {
+        return QStringLiteral("warning");
+    }
+    return QStringLiteral("ok");
+}
+
+QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
+{
+    const core::Volume *v = recordAt(index.row());
+    if (!v || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QString key = core::estateKey(*v);
+    const auto source = m_sources.constFind(v->source);
+    const bool stale = source != m_sources.cend() && (source->stale || source->health != core::Health::Ok);
+    const core::Ptr<core::VolumePerf> perf = m_perf.value(key);
+
+    switch (role) {
+    case KeyRole: return key;
+    case SourceRole: return v->source;
+    case IdRole: return v->id;
+    case StaleRole: return stale;
+    case FilterTextRole:
+        return QString(v->name + QLatin1Char(' ') + v->svm + QLatin1Char(' ') + v->source + QLatin1Char(' ')
+                       + v->qosPolicy + QLatin1Char(' ') + v->nasPath);
+    case StatusRole:
+        if (index.column() == PercentUsed || index.column() == Used) {
+            return capacityStatus(*v);
+        }
+        if (index.column() == State) {
+            return v->state == QLatin1String("online") ? QStringLiteral("ok") : QStringLiteral("offline");
+        }
+        return stale ? QStringLiteral("stale") : QStringLiteral("ok");
+    case Qt::ToolTipRole:
+        if (stale) {
+            return tr("Data from %1 may be out of date: %2")
+                .arg(v->source, source->lastError.isEmpty() ? tr("the last poll is late") : source->lastError);
+        }
+        if (!v->cloneParent.isEmpty()) {
+            return tr("FlexClone of %1").arg(v->cloneParent);
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case Size:
+        case Used:
+        case PercentUsed:
+        case Available:
+        case Snapshots:
+        case Iops:
+        case Throughput:
+        case Latency: return int(Qt::AlignRight | Qt::AlignVCenter);
+        default: return {};
+        }
+    case RawValueRole:
+        switch (index.column()) {
+        case Size: return v->sizeBytes;
+        case Used: return v->usedBytes;
+        case PercentUsed: return v->percentUsed;
+        case Available: return v->availableBytes;
+        case Snapshots: return v->snapshotCount;
+        case Iops: return perf ? perf->totalIops : -1.0;
+        case Throughput: return perf ? perf->throughputBps : -1.0;
+        case Latency: return perf ? perf->latencyUs : -1.0;
+        default: break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Name: return v->name;
+        case Source: return v->source;
+        case Svm: return v->svm;
+        case State: return v->state;
+        case Style: return v->isFlexCache ? QStringLiteral("flexcache") : v->style;
+        case Size: return core::formatBytes(v->sizeBytes);
+        case Used: return core::formatBytes(v->usedBytes);
+        case PercentUsed: return QString(QString::number(v->percentUsed, 'f', 1) + QStringLiteral(" %"));
+        case Available: return core::formatBytes(v->availableBytes);
+        case Qos: return v->qosPolicy;
+        case Snapshots: return v->snapshotCount;
+        case Iops: return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
+        case Throughput: return perf ? formatRate(perf->throughputBps) : QString();
+        case Latency: return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms")) : QString();
+        default: return {};
+        }
+    default: return {};
+    }
+}
+
+QVariant VolumeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Name: return tr("Name");
+    case Source: return tr("Source");
+    case Svm: return tr("SVM");
+    case State: return tr("State");
+    case Style: return tr("Style");
+    case Size: return tr("Size");
+    case Used: return tr("Used");
+    case PercentUsed: return tr("% Used");
+    case Available: return tr("Available");
+    case Qos: return tr("QoS policy");
+    case Snapshots: return tr("Snapshots");
+    case Iops: return tr("IOPS");
+    case Throughput: return tr("Throughput");
+    case Latency: return tr("Latency");
+    default: return {};
+    }
+}
+
+void VolumeTableModel::setSourceStatus(const core::SourceStatus &status)
+{
+    const auto old = m_sources.constFind(status.name);
+    const bool wasStale = old != m_sources.cend() && (old->stale || old->health != core::Health::Ok);
+    const bool isStale = status.stale || status.health != core::Health::Ok;
+    const bool errorChanged = old == m_sources.cend() || old->lastError != status.lastError;
+    m_sources.insert(status.name, status);
+    if (wasStale == isStale && !errorChanged) {
+        return;
+    }
+    std::vector<int> rows;
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i]->source == status.name) {
+            rows.push_back(int(i));
+        }
+    }
+    emitChanged(std::move(rows), 0, ColumnCount - 1, {StaleRole, StatusRole, Qt::ToolTipRole});
+}
+
+void VolumeTableModel::applyPerf(const core::VolumePerfDiff &diff)
+{
+    std::vector<int> rows;
+    auto touch = [&](const QString &key) {
+        const int row = rowOf(key);
+        if (row >= 0) {
+            rows.push_back(row);
+        }
+    };
+    for (const QString &key : diff.removed) {
+        m_perf.remove(key);
+        touch(key);
+    }
+    for (const auto *list : {&diff.added, &diff.changed}) {
+        for (const core::Ptr<core::VolumePerf> &p : *list) {
+            const QString key = core::estateKey(*p);
+            m_perf.insert(key, p);
+            touch(key);
+        }
+    }
+    emitChanged(std::move(rows), Iops, Latency);
+}
+
+} // namespace strata::models

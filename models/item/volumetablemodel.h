@@ -1,0 +1,56 @@
+#pragma once
+
+#include "models/core/domain.h"
+#include "models/core/estate.h"
+#include "models/item/keyedtablemodel.h"
+
+namespace strata::models {
+
+/// Every volume of every source (tens of thousands of rows), updated by estate diffs. The
+/// performance columns come from the separate (subscribed) performance poll.
+class VolumeTableModel final : public KeyedTableModel<core::Volume>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(VolumeTableModel)
+
+public:
+    enum Column {
+        Name,
+        Source,
+        Svm,
+        State,
+        Style,
+        Size, ///< provisioned bytes
+        Used, ///< bytes
+        PercentUsed, ///< 0..100
+        Available, ///< bytes
+        Qos, ///< QoS policy name
+        Snapshots, ///< count
+        Iops, ///< total IOPS (performance poll)
+        Throughput, ///< bytes/s (performance poll)
+        Latency, ///< µs average (performance poll)
+        ColumnCount
+    };
+
+    explicit VolumeTableModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Marks the rows of a source stale or fresh (StaleRole, StatusRole "stale", tooltip).
+    void setSourceStatus(const core::SourceStatus &status);
+    /// Latest performance sample of a volume, or nullptr.
+    [[nodiscard]] core::Ptr<core::VolumePerf> perf(const QString &key) const { return m_perf.value(key); }
+
+    /// Capacity state of a volume: "offline", "critical" (>= 95 %), "warning" (>= 85 %), "ok".
+    static QString capacityStatus(const core::Volume &volume);
+
+private:
+    void applyPerf(const core::VolumePerfDiff &diff);
+
+    QHash<QString, core::Ptr<core::VolumePerf>> m_perf;
+    QHash<QString, core::SourceStatus> m_sources;
+};
+
+} // namespace strata::models
