@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace strata::core {
+class ICredentialStore;
+}
+
+namespace strata::cli {
+
+/// True when the arguments (argv without the program name) ask for a CLI verb (`get`, ...)
+/// or `--help`/`--version`, rather than the desktop app or the server.
+bool isCommand(const QStringList &arguments);
+
+/// Runs `strata [--config PATH | --demo] get sources|volumes|snapshots [--source NAME]
+/// [--volume NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
+/// 0 success, 1 a source failed (one line per failure on `err`; data from healthy sources is
+/// still printed), 2 usage or configuration error. Blocks in a local event loop; call from
+/// the main thread with a Q(Core)Application running.
+int run(const QStringList &arguments,
+        const QString &programName,
+        core::ICredentialStore &credentials,
+        const QString &user,
+        QTextStream &out,
+        QTextStream &err);
+
+} // namespace strata::cli

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "models/core/config.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace strata::core {
+class InMemoryCredentialStore;
+}
+
+namespace strata::cli {
+
+/// The built-in simulated estate (ARCHITECTURE.md "The demo estate"): starts the simulators
+/// in-process on loopback HTTPS with fresh certificates and random passwords, and describes
+/// them as an AppConfig whose secrets live only in an in-memory store. Nothing is written to
+/// the user's config or keychain. Stops the simulators when destroyed.
+class DemoEstate
+{
+public:
+    struct Options
+    {
+        /// 0 = the story-telling demo cluster `ontap-ai`; N > 0 = a generated cluster with N
+        /// volumes (scale checks, e.g. 50,000).
+        int generatedVolumes = 0;
+        /// Simulated-time factor for the demo's behaviour over time (growth, jobs).
+        double speed = 1.0;
+    };
+
+    /// Starts the estate; nullptr and `error` on failure.
+    static std::unique_ptr<DemoEstate> start(const Options &options, QString *error);
+    ~DemoEstate();
+    DemoEstate(const DemoEstate &) = delete;
+    DemoEstate &operator=(const DemoEstate &) = delete;
+
+    /// Sources pointing at the simulators (passwords as keychain refs into credentials()).
+    [[nodiscard]] core::AppConfig config() const;
+    [[nodiscard]] core::InMemoryCredentialStore &credentials();
+    /// Base URL of the ONTAP simulator, "https://127.0.0.1:<port>".
+    [[nodiscard]] QString ontapUrl() const;
+
+private:
+    DemoEstate();
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace strata::cli

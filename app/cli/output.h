@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+#include <QVariant>
+
+namespace strata::cli {
+
+enum class Format { Table, Json, Csv };
+
+/// Rows of one `get` result: machine keys (JSON/CSV), human headers (table) and typed values.
+/// Numbers stay numbers in JSON; table cells use the display text when one is given.
+struct ResultSet
+{
+    struct Column
+    {
+        QString key; ///< JSON/CSV key, e.g. "size_bytes"
+        QString header; ///< table header, e.g. "SIZE"; empty = not shown in tables
+    };
+    QList<Column> columns;
+    QList<QVariantList> values; ///< one per row, one QVariant per column (JSON/CSV)
+    QList<QStringList> display; ///< one per row, table text per column (may be empty: use values)
+
+    void addRow(QVariantList rowValues, QStringList rowDisplay = {});
+};
+
+/// Writes `rows` in `format`: a kubectl-style aligned table, a JSON array of objects (one per
+/// row, keys in column order), or RFC 4180 CSV with a header line.
+void write(const ResultSet &rows, Format format, QTextStream &out);
+
+QJsonArray toJson(const ResultSet &rows);
+
+} // namespace strata::cli
