@@ -1,0 +1,87 @@
+// strata-server: the headless entry point. Today it carries the CLI verbs (with secrets from
+// the environment or mounted files instead of a desktop keychain) and a self-test used by CI
+// and by packagers to prove a host can run Strata without a display.
+
+#include "app/cli/cli.h"
+#include "app/cli/demo.h"
+#include "models/core/clock.h"
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+/// Starts the demo estate, polls it through the real engine, and checks that volumes arrive.
+int selfTest(QTextStream &out, QTextStream &err)
+{
+    using namespace strata;
+    QString error;
+    auto demo = cli::DemoEstate::start({}, &error);
+    if (!demo) {
+        err << "strata-server: self-test: " << error << '\n';
+        return 1;
+    }
+    core::SystemClock clock;
+    core::Engine engine({clock, demo->credentials(), nullptr, QStringLiteral("self-test")});
+    engine.setSources(demo->config().sources);
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(&engine, &core::Engine::allSourcesPolled, &loop, &QEventLoop::quit);
+    deadline.start(60'000);
+    if (!engine.allPolledOnce()) {
+        loop.exec();
+    }
+    int failures = 0;
+    for (const core::SourceStatus &s : engine.statuses()) {
+        const auto volumes = engine.estate().volumes().scope(s.name);
+        const std::size_t count = volumes ? volumes->size() : 0;
+        const bool ok = s.health == core::Health::Ok && count > 0;
+        out << (ok ? "ok   " : "FAIL ") << s.name << ": " << core::healthName(s.health) << ", " << count
+            << " volumes, ONTAP " << s.systemVersion;
+        if (!s.lastError.isEmpty()) {
+            out << " (" << s.lastError << ')';
+        }
+        out << '\n';
+        failures += ok ? 0 : 1;
+    }
+    out.flush();
+    return failures == 0 ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("strata-server"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Strata"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QStringList arguments = QCoreApplication::arguments().mid(1);
+    if (arguments.contains(QStringLiteral("--self-test"))) {
+        return selfTest(out, err);
+    }
+    if (!strata::cli::isCommand(arguments)) {
+        err << "usage: strata-server [--config PATH | --demo] get sources|volumes|snapshots [--source NAME] "
+               "[--volume NAME] [-o table|json|csv]\n"
+               "       strata-server --self-test\n"
+               "Secrets come from STRATA_SECRET_<SOURCE>_PASSWORD or $STRATA_SECRETS_DIR/<source>/password.\n";
+        return 2;
+    }
+    strata::core::EnvFileCredentialStore credentials;
+    const QString user = qEnvironmentVariable("USER", QStringLiteral("strata-server"));
+    const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err);
+    out.flush();
+    err.flush();
+    return code;
+}
