@@ -658,12 +658,12 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
     curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &totalMicros);
     const bool requestSent = requestSize > 0;
 
-    const auto logLine = [&](LogLevel level, const std::string &outcome) {
+    const auto logLine = [&](LogLevel level, const std::string &outcome, const std::string &message = {}) {
         if (options.log) {
             try {
                 options.log(level,
                             std::string(method) + " " + shownUrl + " -> " + outcome + " in "
-                                + std::to_string(wallMs.count()) + " ms");
+                                + std::to_string(wallMs.count()) + " ms" + (message.empty() ? "" : ": " + message));
             } catch (...) {
                 // Logging is best effort.
             }
@@ -723,7 +723,7 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
             message = "Cannot connect to " + origin + ": " + detail;
             break;
         case CURLE_GOT_NOTHING:
-            message = origin + " closed the connection without answering " + what + " (" + detail + ")";
+            message = what + " got no response: the server closed the connection (" + detail + ")";
             break;
         case CURLE_SEND_ERROR:
         case CURLE_RECV_ERROR:
@@ -748,7 +748,7 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
     // The server may have acted on a request whose answer was lost; connect and TLS failures
     // happen before any request byte is written.
     error.outcomeUnknown = requestSent && error.kind != HttpError::Kind::Tls;
-    logLine(LogLevel::Warning, std::string("failed (") + HttpError::kindName(error.kind) + ": " + error.message + ")");
+    logLine(LogLevel::Warning, std::string(HttpError::kindName(error.kind)) + " error", error.message);
     return fail(std::move(error));
 }
 

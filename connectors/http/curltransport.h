@@ -28,7 +28,7 @@ struct TransportOptions
     int maxInFlight = 4;
     std::string userAgent = "Strata/0.1";
     /// Optional. Receives one line per request ("GET https://h/api/x -> 200 in 12 ms" at Info, or
-    /// "... -> failed (timeout: ...)" at Warning) and libcurl's header/connection trace at Debug,
+    /// "... -> timeout error in 300 ms: <message>" at Warning) and libcurl's header/connection trace at Debug,
     /// with credentials redacted. Bodies are never logged. Called on the sending thread.
     LogSink log;
 };
