@@ -103,41 +103,34 @@ bool isSecretQueryKey(std::string_view key)
     });
 }
 
+/// Masks the value of every secret query parameter ("?sig=...", "&token=...") wherever it appears
+/// in `text`: a URL, a request line or one of libcurl's trace lines.
+std::string redactSecretQueryValues(std::string_view text)
+{
+    constexpr std::string_view keyEnd = "=&#? \t\"'";
+    constexpr std::string_view valueEnd = "&# \t\"']";
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i++];
+        out += c;
+        if (c != '?' && c != '&') {
+            continue;
+        }
+        const auto keyStop = std::min(text.find_first_of(keyEnd, i), text.size());
+        if (keyStop < text.size() && text[keyStop] == '=' && isSecretQueryKey(text.substr(i, keyStop - i))) {
+            out.append(text.substr(i, keyStop - i)).append("=<redacted>");
+            i = std::min(text.find_first_of(valueEnd, keyStop + 1), text.size());
+        }
+    }
+    return out;
+}
+
 /// URL as it may appear in logs and messages: no userinfo, secret query values masked.
 std::string displayUrl(std::string_view url)
 {
-    std::string out = withoutUserinfo(url);
-    const auto query = out.find('?');
-    if (query == std::string::npos) {
-        return out;
-    }
-    std::string result = out.substr(0, query + 1);
-    std::string_view rest = std::string_view(out).substr(query + 1);
-    std::string_view fragment;
-    if (const auto hash = rest.find('#'); hash != std::string_view::npos) {
-        fragment = rest.substr(hash);
-        rest = rest.substr(0, hash);
-    }
-    bool first = true;
-    while (!rest.empty() || first) {
-        const auto amp = rest.find('&');
-        const std::string_view pair = rest.substr(0, amp);
-        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-        if (!first) {
-            result += '&';
-        }
-        first = false;
-        const auto eq = pair.find('=');
-        if (eq != std::string_view::npos && isSecretQueryKey(pair.substr(0, eq))) {
-            result.append(pair.substr(0, eq)).append("=<redacted>");
-        } else {
-            result.append(pair);
-        }
-        if (amp == std::string_view::npos) {
-            break;
-        }
-    }
-    return result.append(fragment);
+    return redactSecretQueryValues(withoutUserinfo(url));
 }
 
 /// "https://host:port" of `url`, for messages about the server rather than the resource.
@@ -258,7 +251,8 @@ int debugCallback(CURL *, curl_infotype type, char *data, size_t size, void *use
             const std::string_view line = trimmed(rest.substr(0, newline));
             rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
             if (!line.empty()) {
-                (*transfer->log)(LogLevel::Debug, prefix + redactUrlsInText(redactHeaderLine(line)));
+                (*transfer->log)(LogLevel::Debug,
+                                 prefix + redactSecretQueryValues(redactUrlsInText(redactHeaderLine(line))));
             }
         }
     } catch (...) {

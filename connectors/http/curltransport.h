@@ -27,9 +27,11 @@ struct TransportOptions
     /// their turn, and a cancelled waiter returns Kind::Cancelled without sending.
     int maxInFlight = 4;
     std::string userAgent = "Strata/0.1";
-    /// Optional. Receives one line per request ("GET https://h/api/x -> 200 in 12 ms" at Info, or
-    /// "... -> timeout error in 300 ms: <message>" at Warning) and libcurl's header/connection trace at Debug,
-    /// with credentials redacted. Bodies are never logged. Called on the sending thread.
+    /// Optional. Receives one line per request ("GET https://h/api/x -> 200 in 12 ms" at Info,
+    /// "... -> timeout error in 300 ms: <message>" at Warning) and libcurl's header and
+    /// connection trace at Debug, with credentials redacted (secret headers, URL userinfo, query
+    /// values such as sig= and token=). Bodies are never logged. Called on the sending thread,
+    /// possibly from several threads at once.
     LogSink log;
 };
 

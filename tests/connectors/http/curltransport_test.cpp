@@ -505,7 +505,7 @@ TEST(CurlTransport, Log_AuthenticatedRequests_NeverContainSecrets)
     HttpRequest bearer = get(server.url("/api/cluster"));
     bearer.bearer = strata::http::BearerAuth{"tok-123.abc"};
     bearer.headers = {{"Cookie", "session=cookie-secret-42"}, {"X-Auth-Token", "xauth-secret-7"}};
-    HttpRequest post = get(server.url("/api/security/login"));
+    HttpRequest post = get(server.url("/api/security/login?sig=sas-secret-5&api-version=1"));
     post.method = Method::Post;
     post.body = R"({"password":"body-secret-9"})";
 
@@ -522,7 +522,8 @@ TEST(CurlTransport, Log_AuthenticatedRequests_NeverContainSecrets)
                                       std::string("tok-123.abc"),
                                       std::string("cookie-secret-42"),
                                       std::string("xauth-secret-7"),
-                                      std::string("body-secret-9")}) {
+                                      std::string("body-secret-9"),
+                                      std::string("sas-secret-5")}) {
         EXPECT_EQ(text.find(secret), std::string::npos) << "log leaks " << secret << ":\n" << text;
     }
 }
