@@ -136,14 +136,14 @@ struct OntapSource::Connection
         t.connectTimeout = 10s;
         t.totalTimeout = 120s;
         t.maxInFlight = 4;
-        const QString name = config.name;
-        t.log = [name](http::LogLevel level, std::string_view line) {
-            if (level == http::LogLevel::Warning) {
-                qCWarning(lcOntap).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
-            } else if (level == http::LogLevel::Info) {
+        // A log sink switches on libcurl's verbose trace: only pay for it when asked
+        // (QT_LOGGING_RULES="strata.ontap.debug=true"). Lines arrive already redacted.
+        if (lcOntap().isDebugEnabled()) {
+            const QString name = config.name;
+            t.log = [name](http::LogLevel, std::string_view line) {
                 qCDebug(lcOntap).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
-            }
-        };
+            };
+        }
         c->transport = std::make_unique<http::CurlTransport>(std::move(t));
         ontap::OntapClientOptions o;
         o.http.baseUrl = ss(config.url);
