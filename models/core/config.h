@@ -34,14 +34,17 @@ struct AppConfig
 
     /// Parses a config file. Returns false and a one-line `error` naming the file and the
     /// offending source/key on failure (missing name, unknown kind, duplicate names, a
-    /// literal "password" string, ...).
+    /// literal "password" string, ...). `config` is left untouched on failure.
     static bool load(const QString &path, AppConfig *config, QString *error);
+    /// As load(), from memory; errors name the source/key but no file.
     static bool parse(const QByteArray &json, AppConfig *config, QString *error);
-    /// Writes atomically (QSaveFile) with mode 0600. Never writes a secret: only SecretRefs.
+    /// Writes atomically (QSaveFile) with mode 0600, creating the directory. Never writes a
+    /// secret: only SecretRefs. Refuses (false + `error`) a config that load() would reject.
     bool save(const QString &path, QString *error) const;
     [[nodiscard]] QByteArray toJson() const;
 
-    /// $STRATA_CONFIG, else <ConfigLocation>/strata/config.json.
+    /// $STRATA_CONFIG, else <GenericConfigLocation>/strata/config.json (~/.config/strata/config.json),
+    /// whatever QCoreApplication::applicationName() is.
     static QString defaultPath();
 
     [[nodiscard]] const SourceConfig *source(const QString &name) const;

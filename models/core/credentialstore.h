@@ -88,13 +88,20 @@ public:
 
     /// "STRATA_SECRET_ONTAP_AI_PASSWORD" for "strata/ontap-ai/password".
     static QString environmentVariableFor(const QString &key);
+    /// `<dir>/ontap-ai/password` for "strata/ontap-ai/password"; empty when the directory is
+    /// unset or the key would leave it (empty, "." or ".." segments).
+    [[nodiscard]] QString filePathFor(const QString &key) const;
+    /// The secrets directory in use, empty when neither given nor $STRATA_SECRETS_DIR is set.
+    [[nodiscard]] QString secretsDir() const { return m_dir; }
 
 private:
     QString m_dir;
 };
 
 /// Resolves a SecretRef: env and file refs directly (a file's trailing newline is dropped),
-/// keychain refs through `store`. `done(secret, error)` follows ReadCallback's contract.
+/// keychain refs through `store`. `done(secret, error)` follows ReadCallback's contract and is
+/// always called later from the caller's event loop. A missing environment variable or file is
+/// an error naming it; Kind::None gives nullopt with an empty error (no secret configured).
 void resolveSecret(const SecretRef &ref, ICredentialStore &store, const ICredentialStore::ReadCallback &done);
 
 } // namespace strata::core

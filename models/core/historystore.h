@@ -74,8 +74,13 @@ public:
     virtual std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) = 0;
 };
 
-/// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL).
-/// `path` ":memory:" works for tests.
+/// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON).
+/// `path` ":memory:" works for tests. Each instance owns its own Qt SQL connection, created by
+/// open() and removed by the destructor, so both must run on the same thread. The last sample
+/// of every volume of a source is cached in memory after the first record for that source, so
+/// change detection costs no reads; this assumes one writer per source (one process, or
+/// replicas that split sources between them). volumeUsage() treats an invalid `from`/`to` as
+/// unbounded; auditLog() returns entries in reverse append order, `limit` <= 0 = all.
 class SqliteHistoryStore final : public IHistoryStore
 {
 public:
@@ -96,6 +101,11 @@ public:
     qint64 applyRetention(const QDateTime &cutoff) override;
     qint64 appendAudit(const AuditEntry &entry) override;
     std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
+
+    /// The schema version this build creates and migrates to.
+    static int latestSchemaVersion();
+    /// The last failure of any call, for logs and the UI; empty after a success.
+    [[nodiscard]] QString lastError() const;
 
 private:
     struct Private;

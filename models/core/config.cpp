@@ -1,0 +1,402 @@
+#include "models/core/config.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QUrl>
+
+#include <cmath>
+
+namespace strata::core {
+
+namespace {
+
+constexpr int kMinimumIntervalSeconds = 5;
+
+// For error messages; extend with every SourceKind.
+QString knownKinds()
+{
+    return sourceKindName(SourceKind::Ontap);
+}
+
+QString quoted(const QString &text)
+{
+    return QLatin1Char('"') + text + QLatin1Char('"');
+}
+
+// Reads an optional whole number; false with `error` for a wrong type, a fraction or < minimum.
+bool readInt(const QJsonObject &object, const QString &key, const QString &label, int minimum, int *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined() || value.isNull()) {
+        return true;
+    }
+    const double number = value.toDouble(std::nan(""));
+    if (!value.isDouble() || std::floor(number) != number || number < minimum || number > 1e9) {
+        *error = QStringLiteral("%1 must be a whole number >= %2").arg(label).arg(minimum);
+        if (value.isDouble()) {
+            *error += QStringLiteral(" (got %1)").arg(number);
+        }
+        return false;
+    }
+    *out = static_cast<int>(number);
+    return true;
+}
+
+bool readString(const QJsonObject &object, const QString &key, QString *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined() || value.isNull()) {
+        return true;
+    }
+    if (!value.isString()) {
+        *error = quoted(key) + QStringLiteral(" must be a string");
+        return false;
+    }
+    *out = value.toString();
+    return true;
+}
+
+bool readSecretRef(const QJsonValue &value, SecretRef *ref, QString *error)
+{
+    if (value.isUndefined() || value.isNull()) {
+        *ref = {};
+        return true;
+    }
+    if (value.isString()) {
+        // Never echo the value: it is someone's password.
+        *error = QStringLiteral(
+            "passwords are not stored in the config file; use {\"keychain\": ...}, {\"env\": ...} or {\"file\": ...}");
+        return false;
+    }
+    const QString usage = QStringLiteral(
+        "\"password\" must be one of {\"keychain\": \"<key>\"}, {\"env\": \"<VARIABLE>\"} or {\"file\": \"<path>\"}");
+    if (!value.isObject()) {
+        *error = usage;
+        return false;
+    }
+    const QJsonObject object = value.toObject();
+    static const std::pair<QLatin1String, SecretRef::Kind> kinds[] = {
+        {QLatin1String("keychain"), SecretRef::Kind::Keychain},
+        {QLatin1String("env"), SecretRef::Kind::Env},
+        {QLatin1String("file"), SecretRef::Kind::File},
+    };
+    SecretRef found;
+    int count = 0;
+    for (const auto &[key, kind] : kinds) {
+        const QJsonValue v = object.value(key);
+        if (v.isUndefined()) {
+            continue;
+        }
+        ++count;
+        if (!v.isString() || v.toString().isEmpty()) {
+            *error = usage;
+            return false;
+        }
+        found = SecretRef{kind, v.toString()};
+    }
+    if (count != 1) {
+        *error = usage;
+        return false;
+    }
+    *ref = found;
+    return true;
+}
+
+bool isValidName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
+    return pattern.match(name).hasMatch();
+}
+
+bool isHttpUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    return url.isValid() && (scheme == QLatin1String("http") || scheme == QLatin1String("https"))
+           && !url.host().isEmpty();
+}
+
+// Parses one entry of "sources"; `where` is "sources[3]" until the name is known.
+bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QString *error)
+{
+    QString where = QStringLiteral("sources[%1]").arg(index);
+    const auto fail = [&where, error](const QString &message) {
+        *error = where + QStringLiteral(": ") + message;
+        return false;
+    };
+    if (!value.isObject()) {
+        return fail(QStringLiteral("must be an object"));
+    }
+    const QJsonObject object = value.toObject();
+
+    const QJsonValue name = object.value(QLatin1String("name"));
+    if (!name.isString() || name.toString().isEmpty()) {
+        return fail(QStringLiteral("missing \"name\""));
+    }
+    if (!isValidName(name.toString())) {
+        return fail(
+            QStringLiteral("invalid name %1 (use letters, digits, '.', '_' and '-')").arg(quoted(name.toString())));
+    }
+    source->name = name.toString();
+    where = QStringLiteral("source ") + quoted(source->name);
+
+    const QJsonValue kind = object.value(QLatin1String("kind"));
+    if (!kind.isString() || kind.toString().isEmpty()) {
+        return fail(QStringLiteral("missing \"kind\" (known: %1)").arg(knownKinds()));
+    }
+    const std::optional<SourceKind> parsedKind = sourceKindFromName(kind.toString());
+    if (!parsedKind) {
+        return fail(QStringLiteral("unknown kind %1 (known: %2)").arg(quoted(kind.toString()), knownKinds()));
+    }
+    source->kind = *parsedKind;
+
+    const QJsonValue url = object.value(QLatin1String("url"));
+    if (!url.isString() || url.toString().isEmpty()) {
+        return fail(QStringLiteral("missing \"url\""));
+    }
+    if (!isHttpUrl(url.toString())) {
+        return fail(QStringLiteral("url %1 is not an http:// or https:// URL").arg(quoted(url.toString())));
+    }
+    source->url = url.toString();
+
+    QString message;
+    if (!readString(object, QStringLiteral("username"), &source->username, &message)
+        || !readSecretRef(object.value(QLatin1String("password")), &source->password, &message)
+        || !readString(object, QStringLiteral("ca_file"), &source->caFile, &message)) {
+        return fail(message);
+    }
+
+    const QJsonValue insecure = object.value(QLatin1String("insecure_skip_tls_verify"));
+    if (!insecure.isUndefined() && !insecure.isNull() && !insecure.isBool()) {
+        return fail(QStringLiteral("\"insecure_skip_tls_verify\" must be true or false"));
+    }
+    source->insecureSkipTlsVerify = insecure.toBool(false);
+
+    const QJsonValue poll = object.value(QLatin1String("poll"));
+    if (!poll.isUndefined() && !poll.isNull()) {
+        if (!poll.isObject()) {
+            return fail(QStringLiteral("\"poll\" must be an object"));
+        }
+        const QJsonObject pollObject = poll.toObject();
+        if (!readInt(pollObject,
+                     QStringLiteral("config_seconds"),
+                     QStringLiteral("poll.config_seconds"),
+                     kMinimumIntervalSeconds,
+                     &source->configIntervalSeconds,
+                     &message)
+            || !readInt(pollObject,
+                        QStringLiteral("performance_seconds"),
+                        QStringLiteral("poll.performance_seconds"),
+                        kMinimumIntervalSeconds,
+                        &source->perfIntervalSeconds,
+                        &message)) {
+            return fail(message);
+        }
+    }
+    return true;
+}
+
+QJsonValue secretRefToJson(const SecretRef &ref)
+{
+    switch (ref.kind) {
+    case SecretRef::Kind::None:
+        return QJsonValue::Null;
+    case SecretRef::Kind::Keychain:
+        return QJsonObject{{QStringLiteral("keychain"), ref.value}};
+    case SecretRef::Kind::Env:
+        return QJsonObject{{QStringLiteral("env"), ref.value}};
+    case SecretRef::Kind::File:
+        return QJsonObject{{QStringLiteral("file"), ref.value}};
+    }
+    return QJsonValue::Null;
+}
+
+} // namespace
+
+bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
+{
+    QString message;
+    const auto fail = [error, &message] {
+        if (error) {
+            *error = message;
+        }
+        return false;
+    };
+
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        message = QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString());
+        return fail();
+    }
+    if (!document.isObject()) {
+        message = QStringLiteral("the top level must be a JSON object");
+        return fail();
+    }
+    const QJsonObject root = document.object();
+
+    AppConfig parsed;
+    const QJsonValue sources = root.value(QLatin1String("sources"));
+    if (!sources.isUndefined() && !sources.isNull() && !sources.isArray()) {
+        message = QStringLiteral("\"sources\" must be an array");
+        return fail();
+    }
+    const QJsonArray sourceArray = sources.toArray();
+    QHash<QString, int> indexByName;
+    for (int i = 0; i < sourceArray.size(); ++i) {
+        SourceConfig source;
+        if (!parseSource(sourceArray.at(i), i, &source, &message)) {
+            return fail();
+        }
+        if (const auto it = indexByName.constFind(source.name); it != indexByName.cend()) {
+            message = QStringLiteral("source %1: duplicate name (sources[%2] and sources[%3])")
+                          .arg(quoted(source.name))
+                          .arg(*it)
+                          .arg(i);
+            return fail();
+        }
+        indexByName.insert(source.name, i);
+        parsed.sources.append(std::move(source));
+    }
+
+    const QJsonValue history = root.value(QLatin1String("history"));
+    if (!history.isUndefined() && !history.isNull()) {
+        if (!history.isObject()) {
+            message = QStringLiteral("\"history\" must be an object");
+            return fail();
+        }
+        const QJsonObject historyObject = history.toObject();
+        QString detail;
+        if (!readString(historyObject, QStringLiteral("path"), &parsed.historyPath, &detail)
+            || !readInt(historyObject,
+                        QStringLiteral("retention_days"),
+                        QStringLiteral("history.retention_days"),
+                        1,
+                        &parsed.historyRetentionDays,
+                        &detail)) {
+            message = detail.startsWith(QLatin1String("history.")) ? detail : QStringLiteral("history: ") + detail;
+            return fail();
+        }
+    }
+
+    if (config) {
+        *config = std::move(parsed);
+    }
+    return true;
+}
+
+bool AppConfig::load(const QString &path, AppConfig *config, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) {
+            *error = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        }
+        return false;
+    }
+    QString message;
+    if (!parse(file.readAll(), config, &message)) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + message;
+        }
+        return false;
+    }
+    return true;
+}
+
+QByteArray AppConfig::toJson() const
+{
+    QJsonArray sourceArray;
+    for (const SourceConfig &source : sources) {
+        QJsonObject object{
+            {QStringLiteral("name"), source.name},
+            {QStringLiteral("kind"), sourceKindName(source.kind)},
+            {QStringLiteral("url"), source.url},
+            {QStringLiteral("insecure_skip_tls_verify"), source.insecureSkipTlsVerify},
+            {QStringLiteral("poll"),
+             QJsonObject{{QStringLiteral("config_seconds"), source.configIntervalSeconds},
+                         {QStringLiteral("performance_seconds"), source.perfIntervalSeconds}}},
+        };
+        if (!source.username.isEmpty()) {
+            object.insert(QStringLiteral("username"), source.username);
+        }
+        if (source.password.kind != SecretRef::Kind::None) {
+            object.insert(QStringLiteral("password"), secretRefToJson(source.password));
+        }
+        if (!source.caFile.isEmpty()) {
+            object.insert(QStringLiteral("ca_file"), source.caFile);
+        }
+        sourceArray.append(object);
+    }
+    QJsonObject history{{QStringLiteral("retention_days"), historyRetentionDays}};
+    if (!historyPath.isEmpty()) {
+        history.insert(QStringLiteral("path"), historyPath);
+    }
+    const QJsonObject root{{QStringLiteral("sources"), sourceArray}, {QStringLiteral("history"), history}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+bool AppConfig::save(const QString &path, QString *error) const
+{
+    const auto fail = [&path, error](const QString &message) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + message;
+        }
+        return false;
+    };
+    const QByteArray json = toJson();
+    // Writing something load() rejects would lock the user out at the next start.
+    QString invalid;
+    if (!parse(json, nullptr, &invalid)) {
+        return fail(QStringLiteral("not saved: ") + invalid);
+    }
+    const QString dir = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(dir)) {
+        return fail(QStringLiteral("cannot create directory %1").arg(dir));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
+    }
+    // Restrict the temporary file before writing; the rename keeps its mode.
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        file.cancelWriting();
+        return fail(QStringLiteral("cannot set permissions: %1").arg(file.errorString()));
+    }
+    if (file.write(json) != json.size() || !file.commit()) {
+        return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
+    }
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return true;
+}
+
+QString AppConfig::defaultPath()
+{
+    const QString fromEnvironment = qEnvironmentVariable("STRATA_CONFIG");
+    if (!fromEnvironment.isEmpty()) {
+        return fromEnvironment;
+    }
+    // GenericConfigLocation + our own folder: ConfigLocation would depend on the
+    // organization/application names, which the CLI, the server and tests set differently.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+           + QStringLiteral("/strata/config.json");
+}
+
+const SourceConfig *AppConfig::source(const QString &name) const
+{
+    for (const SourceConfig &candidate : sources) {
+        if (candidate.name == name) {
+            return &candidate;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace strata::core

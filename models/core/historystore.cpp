@@ -1,0 +1,659 @@
+#include "models/core/historystore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <atomic>
+#include <limits>
+#include <optional>
+
+namespace strata::core {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcHistory, "strata.history")
+
+const QLatin1String kMemoryPath(":memory:");
+
+// Schema migrations, applied in order; entry i brings the schema to version i + 1. Never edit a
+// shipped entry: append a new one. The SQL is SQLite's dialect kept close to what PostgreSQL
+// accepts (TEXT, BIGINT, ON CONFLICT, views); a QPSQL store gets its own list with identity
+// columns and without the SQLite-only parts (WITHOUT ROWID, AUTOINCREMENT, RAISE triggers).
+//
+// Samples reference an integer series id instead of repeating the source name and volume uuid
+// in every row: that keeps a sample at ~45 bytes instead of ~140 with its index, which matters at
+// 50,000 volumes. The `volume_usage` view shows the flat (source, volume_id, t, used, size) shape
+// for ad-hoc SQL and reports. Times are unix milliseconds, UTC.
+const char *const kMigrationV1[] = {
+    "CREATE TABLE volume_series ("
+    " id INTEGER PRIMARY KEY,"
+    " source TEXT NOT NULL,"
+    " volume_id TEXT NOT NULL,"
+    " UNIQUE (source, volume_id))",
+    // Clustered on (series_id, t): a range query and "last sample of a volume" are one b-tree seek.
+    "CREATE TABLE volume_usage_sample ("
+    " series_id INTEGER NOT NULL REFERENCES volume_series (id) ON DELETE CASCADE,"
+    " t BIGINT NOT NULL,"
+    " used BIGINT NOT NULL,"
+    " size BIGINT NOT NULL,"
+    " PRIMARY KEY (series_id, t)) WITHOUT ROWID",
+    "CREATE VIEW volume_usage AS"
+    " SELECT s.source AS source, s.volume_id AS volume_id, u.t AS t, u.used AS used, u.size AS size"
+    " FROM volume_usage_sample u JOIN volume_series s ON s.id = u.series_id",
+    // "user" is reserved in PostgreSQL, hence user_name.
+    "CREATE TABLE audit_log ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " t BIGINT NOT NULL,"
+    " user_name TEXT NOT NULL,"
+    " action_id TEXT NOT NULL,"
+    " source TEXT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " target TEXT NOT NULL,"
+    " from_state TEXT NOT NULL,"
+    " to_state TEXT NOT NULL,"
+    " outcome TEXT NOT NULL,"
+    " message TEXT NOT NULL)",
+    "CREATE INDEX audit_log_source_id ON audit_log (source, id)",
+    "CREATE INDEX audit_log_action_id ON audit_log (action_id)",
+    // The audit log is evidence of what Strata did to the estate: make edits fail loudly.
+    "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+    "CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log"
+    " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+};
+
+struct Migration
+{
+    const char *const *begin;
+    const char *const *end;
+};
+
+const Migration kMigrations[] = {
+    {std::begin(kMigrationV1), std::end(kMigrationV1)},
+};
+
+constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
+
+// QSQLITE binds a null QString as SQL NULL, which the NOT NULL text columns reject.
+QString notNull(const QString &text)
+{
+    return text.isNull() ? QStringLiteral("") : text;
+}
+
+QDateTime fromUnixMs(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+}
+
+// Writes rows as multi-row "INSERT ... VALUES (...), (...), ...": Qt SQL's per-exec overhead is
+// several times SQLite's own per-row cost, so 256 rows per statement instead of one makes 50,000
+// volumes several times faster. Multi-row VALUES is standard SQL, so QPSQL can do the same.
+class BatchInsert
+{
+public:
+    static constexpr int kRowsPerStatement = 256;
+
+    /// `head` is "INSERT INTO t (a, b)", `tail` what follows the VALUES list (ON CONFLICT ...).
+    BatchInsert(const QSqlDatabase &db, QString head, int columns, QString tail)
+        : m_db(db)
+        , m_head(std::move(head))
+        , m_tail(std::move(tail))
+        , m_columns(columns)
+    {
+        m_values.reserve(kRowsPerStatement * columns);
+    }
+
+    template <typename... Values> bool add(const Values &...values)
+    {
+        static_assert(sizeof...(values) > 0);
+        (m_values.append(QVariant::fromValue(values)), ...);
+        return ++m_rows < kRowsPerStatement || flush();
+    }
+
+    bool flush()
+    {
+        if (m_rows == 0) {
+            return true;
+        }
+        QSqlQuery partial(m_db);
+        QSqlQuery *query = &partial;
+        if (m_rows == kRowsPerStatement) {
+            if (!m_full) {
+                m_full.emplace(m_db);
+                if (!m_full->prepare(statement(kRowsPerStatement))) {
+                    m_error = m_full->lastError();
+                    return false;
+                }
+            }
+            query = &*m_full;
+        } else if (!partial.prepare(statement(m_rows))) {
+            m_error = partial.lastError();
+            return false;
+        }
+        for (int i = 0; i < m_values.size(); ++i) {
+            query->bindValue(i, m_values.at(i));
+        }
+        const bool ok = query->exec();
+        if (!ok) {
+            m_error = query->lastError();
+        }
+        query->finish();
+        m_values.clear();
+        m_rows = 0;
+        return ok;
+    }
+
+    [[nodiscard]] QSqlError lastError() const { return m_error; }
+
+private:
+    [[nodiscard]] QString statement(int rows) const
+    {
+        QString row = QStringLiteral("(?");
+        for (int c = 1; c < m_columns; ++c) {
+            row += QStringLiteral(", ?");
+        }
+        row += QLatin1Char(')');
+        QString sql = m_head + QStringLiteral(" VALUES ") + row;
+        for (int r = 1; r < rows; ++r) {
+            sql += QStringLiteral(", ") + row;
+        }
+        return sql + QLatin1Char(' ') + m_tail;
+    }
+
+    QSqlDatabase m_db;
+    QString m_head;
+    QString m_tail;
+    int m_columns;
+    QVariantList m_values;
+    int m_rows = 0;
+    std::optional<QSqlQuery> m_full;
+    QSqlError m_error;
+};
+
+} // namespace
+
+struct SqliteHistoryStore::Private
+{
+    /// The last written sample of one volume, or only its series id when it has none yet.
+    struct LastSample
+    {
+        qint64 seriesId = 0;
+        bool hasSample = false;
+        qint64 t = 0;
+        qint64 used = 0;
+        qint64 size = 0;
+    };
+
+    QString path;
+    QString connectionName;
+    QSqlDatabase db;
+    bool opened = false;
+    QString lastError;
+    /// source -> volume id -> last sample; a source is loaded on its first record.
+    QHash<QString, QHash<QString, LastSample>> lastSamples;
+
+    bool fail(const QString &what, const QSqlError &error)
+    {
+        lastError = what + QStringLiteral(": ") + error.text();
+        qCWarning(lcHistory).noquote() << "history store" << path << lastError;
+        return false;
+    }
+
+    bool exec(const char *sql)
+    {
+        QSqlQuery query(db);
+        if (!query.exec(QString::fromLatin1(sql))) {
+            return fail(QStringLiteral("SQL failed (%1)").arg(QString::fromLatin1(sql).left(60)), query.lastError());
+        }
+        return true;
+    }
+
+    void rollback() { db.rollback(); }
+
+    bool migrate();
+    bool loadLastSamples(const QString &source);
+};
+
+bool SqliteHistoryStore::Private::migrate()
+{
+    if (!exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")) {
+        return false;
+    }
+    int version = 0;
+    {
+        QSqlQuery query(db);
+        if (!query.exec(QStringLiteral("SELECT version FROM schema_version"))) {
+            return fail(QStringLiteral("cannot read the schema version"), query.lastError());
+        }
+        if (query.next()) {
+            version = query.value(0).toInt();
+        } else if (!exec("INSERT INTO schema_version (version) VALUES (0)")) {
+            return false;
+        }
+    }
+    if (version > kLatestVersion) {
+        lastError = QStringLiteral("history database %1 has schema version %2, newer than this Strata supports (%3)")
+                        .arg(path)
+                        .arg(version)
+                        .arg(kLatestVersion);
+        return false;
+    }
+    for (int next = version + 1; next <= kLatestVersion; ++next) {
+        if (!db.transaction()) {
+            return fail(QStringLiteral("cannot begin migration"), db.lastError());
+        }
+        const Migration &migration = kMigrations[next - 1];
+        for (auto sql = migration.begin; sql != migration.end; ++sql) {
+            if (!exec(*sql)) {
+                rollback();
+                return false;
+            }
+        }
+        QSqlQuery update(db);
+        update.prepare(QStringLiteral("UPDATE schema_version SET version = ?"));
+        update.addBindValue(next);
+        if (!update.exec()) {
+            rollback();
+            return fail(QStringLiteral("cannot update the schema version"), update.lastError());
+        }
+        if (!db.commit()) {
+            rollback();
+            return fail(QStringLiteral("cannot commit migration %1").arg(next), db.lastError());
+        }
+        qCDebug(lcHistory).noquote() << "history store" << path << "migrated to schema version" << next;
+    }
+    return true;
+}
+
+bool SqliteHistoryStore::Private::loadLastSamples(const QString &source)
+{
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT s.volume_id, s.id, u.t, u.used, u.size FROM volume_series s"
+                                 " LEFT JOIN volume_usage_sample u ON u.series_id = s.id"
+                                 " AND u.t = (SELECT MAX(m.t) FROM volume_usage_sample m WHERE m.series_id = s.id)"
+                                 " WHERE s.source = ?"));
+    query.addBindValue(source);
+    if (!query.exec()) {
+        return fail(QStringLiteral("cannot load the last samples of %1").arg(source), query.lastError());
+    }
+    QHash<QString, LastSample> samples;
+    while (query.next()) {
+        LastSample last;
+        last.seriesId = query.value(1).toLongLong();
+        last.hasSample = !query.isNull(2);
+        if (last.hasSample) {
+            last.t = query.value(2).toLongLong();
+            last.used = query.value(3).toLongLong();
+            last.size = query.value(4).toLongLong();
+        }
+        samples.insert(query.value(0).toString(), last);
+    }
+    lastSamples.insert(source, std::move(samples));
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+SqliteHistoryStore::SqliteHistoryStore(QString path)
+    : d(std::make_unique<Private>())
+{
+    d->path = std::move(path);
+}
+
+SqliteHistoryStore::~SqliteHistoryStore()
+{
+    if (d->connectionName.isEmpty()) {
+        return;
+    }
+    d->lastSamples.clear();
+    d->db.close();
+    // removeDatabase() warns if a handle is still alive, so drop ours first.
+    d->db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(d->connectionName);
+}
+
+int SqliteHistoryStore::latestSchemaVersion()
+{
+    return kLatestVersion;
+}
+
+QString SqliteHistoryStore::lastError() const
+{
+    return d->lastError;
+}
+
+bool SqliteHistoryStore::open(QString *error)
+{
+    const auto failed = [this, error] {
+        if (error) {
+            *error = d->lastError;
+        }
+        d->db.close();
+        return false;
+    };
+    if (d->opened) {
+        return true;
+    }
+    if (d->connectionName.isEmpty()) {
+        // Qt SQL connections are process-global by name: every instance needs its own.
+        static std::atomic<quint64> counter{0};
+        d->connectionName = QStringLiteral("strata-history-%1").arg(++counter);
+        d->db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), d->connectionName);
+    }
+    if (!d->db.isValid()) {
+        d->lastError = QStringLiteral("the Qt SQLite driver (QSQLITE) is not available");
+        return failed();
+    }
+    const bool inMemory = d->path == kMemoryPath;
+    if (d->path.isEmpty()) {
+        d->lastError = QStringLiteral("no history database path given");
+        return failed();
+    }
+    if (!inMemory) {
+        const QString dir = QFileInfo(d->path).absolutePath();
+        if (!QDir().mkpath(dir)) {
+            d->lastError = QStringLiteral("cannot create directory %1 for the history database").arg(dir);
+            return failed();
+        }
+    }
+    d->db.setDatabaseName(d->path);
+    // Another process (the CLI next to the desktop app) may hold the write lock briefly.
+    d->db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!d->db.open()) {
+        d->fail(QStringLiteral("cannot open history database %1").arg(d->path), d->db.lastError());
+        return failed();
+    }
+
+    if (!inMemory) {
+        QSqlQuery wal(d->db);
+        if (!wal.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
+            d->fail(QStringLiteral("cannot open history database %1").arg(d->path), wal.lastError());
+            return failed();
+        }
+        // Some file systems (NFS without locking) cannot do WAL; SQLite then keeps its rollback
+        // journal, which is slower but still correct.
+        if (wal.next() && wal.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
+            qCWarning(lcHistory).noquote()
+                << "history store" << d->path << "runs without WAL, journal mode" << wal.value(0).toString();
+        }
+    }
+    // synchronous=NORMAL under WAL can lose the last transactions on power loss but never
+    // corrupts; history is re-polled, so that trade is worth the fsyncs saved.
+    if (!d->exec("PRAGMA synchronous=NORMAL") || !d->exec("PRAGMA foreign_keys=ON") || !d->migrate()) {
+        return failed();
+    }
+    d->opened = true;
+    d->lastError.clear();
+    return true;
+}
+
+bool SqliteHistoryStore::recordVolumeUsage(const QString &source,
+                                           const std::vector<VolumeUsage> &usage,
+                                           const QDateTime &at,
+                                           qint64 heartbeatSeconds)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    if (!at.isValid()) {
+        d->lastError = QStringLiteral("recordVolumeUsage: invalid time");
+        return false;
+    }
+    if (usage.empty()) {
+        d->lastError.clear();
+        return true;
+    }
+    if (!d->lastSamples.contains(source) && !d->loadLastSamples(source)) {
+        return false;
+    }
+    const qint64 now = at.toMSecsSinceEpoch();
+    const qint64 heartbeatMs = heartbeatSeconds * 1000;
+
+    // On any failure the cache may be ahead of the rolled-back database: forget it and reload.
+    const auto abort = [this, &source](const QString &what, const QSqlError &error) {
+        d->rollback();
+        d->lastSamples.remove(source);
+        return d->fail(what, error);
+    };
+
+    if (!d->db.transaction()) {
+        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    }
+    QHash<QString, Private::LastSample> &last = d->lastSamples[source];
+
+    bool newSeries = false;
+    {
+        BatchInsert insert(d->db,
+                           QStringLiteral("INSERT INTO volume_series (source, volume_id)"),
+                           2,
+                           QStringLiteral("ON CONFLICT (source, volume_id) DO NOTHING"));
+        for (const VolumeUsage &volume : usage) {
+            if (last.contains(volume.volumeId)) {
+                continue;
+            }
+            if (!insert.add(source, notNull(volume.volumeId))) {
+                return abort(QStringLiteral("cannot add volumes of %1").arg(source), insert.lastError());
+            }
+            // Placeholder so a volume listed twice is inserted once; the id is filled below.
+            last.insert(volume.volumeId, Private::LastSample{});
+            newSeries = true;
+        }
+        if (!insert.flush()) {
+            return abort(QStringLiteral("cannot add volumes of %1").arg(source), insert.lastError());
+        }
+    }
+    if (newSeries) {
+        // Reading the ids back is portable (PostgreSQL has no lastInsertId without RETURNING)
+        // and happens only when volumes appear.
+        QSqlQuery ids(d->db);
+        ids.setForwardOnly(true);
+        ids.prepare(QStringLiteral("SELECT volume_id, id FROM volume_series WHERE source = ?"));
+        ids.addBindValue(source);
+        if (!ids.exec()) {
+            return abort(QStringLiteral("cannot read volume ids of %1").arg(source), ids.lastError());
+        }
+        while (ids.next()) {
+            const auto it = last.find(ids.value(0).toString());
+            if (it != last.end() && it->seriesId == 0) {
+                it->seriesId = ids.value(1).toLongLong();
+            }
+        }
+    }
+
+    {
+        BatchInsert insert(
+            d->db,
+            QStringLiteral("INSERT INTO volume_usage_sample (series_id, t, used, size)"),
+            4,
+            QStringLiteral("ON CONFLICT (series_id, t) DO UPDATE SET used = excluded.used, size = excluded.size"));
+        for (const VolumeUsage &volume : usage) {
+            Private::LastSample &previous = last[volume.volumeId];
+            const bool changed =
+                !previous.hasSample || previous.used != volume.usedBytes || previous.size != volume.sizeBytes;
+            if (!changed && now - previous.t < heartbeatMs) {
+                continue;
+            }
+            if (!insert.add(previous.seriesId, now, volume.usedBytes, volume.sizeBytes)) {
+                return abort(QStringLiteral("cannot record volume usage of %1").arg(source), insert.lastError());
+            }
+            // A late, out-of-order sample is history, not the volume's latest state.
+            if (!previous.hasSample || now >= previous.t) {
+                previous.hasSample = true;
+                previous.t = now;
+                previous.used = volume.usedBytes;
+                previous.size = volume.sizeBytes;
+            }
+        }
+        if (!insert.flush()) {
+            return abort(QStringLiteral("cannot record volume usage of %1").arg(source), insert.lastError());
+        }
+    }
+    if (!d->db.commit()) {
+        return abort(QStringLiteral("cannot commit volume usage of %1").arg(source), d->db.lastError());
+    }
+    d->lastError.clear();
+    return true;
+}
+
+std::vector<UsageSample> SqliteHistoryStore::volumeUsage(const QString &source,
+                                                         const QString &volumeId,
+                                                         const QDateTime &from,
+                                                         const QDateTime &to)
+{
+    std::vector<UsageSample> samples;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return samples;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT u.t, u.used, u.size FROM volume_usage_sample u"
+                                 " JOIN volume_series s ON s.id = u.series_id"
+                                 " WHERE s.source = ? AND s.volume_id = ? AND u.t >= ? AND u.t <= ?"
+                                 " ORDER BY u.t"));
+    query.addBindValue(source);
+    query.addBindValue(volumeId);
+    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read usage of volume %1 of %2").arg(volumeId, source), query.lastError());
+        return samples;
+    }
+    while (query.next()) {
+        samples.push_back(UsageSample{
+            fromUnixMs(query.value(0).toLongLong()), query.value(1).toLongLong(), query.value(2).toLongLong()});
+    }
+    d->lastError.clear();
+    return samples;
+}
+
+qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return 0;
+    }
+    if (!cutoff.isValid()) {
+        d->lastError = QStringLiteral("applyRetention: invalid cutoff");
+        return 0;
+    }
+    if (!d->db.transaction()) {
+        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+        return 0;
+    }
+    // Walking the series makes every delete a seek on the (series_id, t) key instead of a full
+    // scan, without a second index on t that every insert would pay for.
+    QSqlQuery samples(d->db);
+    samples.prepare(QStringLiteral("DELETE FROM volume_usage_sample"
+                                   " WHERE series_id IN (SELECT id FROM volume_series) AND t < ?"));
+    samples.addBindValue(cutoff.toMSecsSinceEpoch());
+    if (!samples.exec()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot apply retention"), samples.lastError());
+        return 0;
+    }
+    const qint64 removed = samples.numRowsAffected();
+    QSqlQuery series(d->db);
+    if (!series.exec(QStringLiteral("DELETE FROM volume_series WHERE NOT EXISTS"
+                                    " (SELECT 1 FROM volume_usage_sample u WHERE u.series_id = volume_series.id)"))) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot apply retention"), series.lastError());
+        return 0;
+    }
+    if (!d->db.commit()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot commit retention"), d->db.lastError());
+        return 0;
+    }
+    // Series ids and last samples may be gone: reload them on the next record.
+    d->lastSamples.clear();
+    d->lastError.clear();
+    return removed;
+}
+
+qint64 SqliteHistoryStore::appendAudit(const AuditEntry &entry)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return -1;
+    }
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral("INSERT INTO audit_log (t, user_name, action_id, source, kind, target, from_state,"
+                                 " to_state, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    const QDateTime time = entry.time.isValid() ? entry.time : QDateTime::currentDateTimeUtc();
+    query.addBindValue(time.toMSecsSinceEpoch());
+    for (const QString *text : {&entry.user,
+                                &entry.actionId,
+                                &entry.source,
+                                &entry.kind,
+                                &entry.target,
+                                &entry.fromState,
+                                &entry.toState,
+                                &entry.outcome,
+                                &entry.message}) {
+        query.addBindValue(notNull(*text));
+    }
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot append to the audit log"), query.lastError());
+        return -1;
+    }
+    d->lastError.clear();
+    return query.lastInsertId().toLongLong();
+}
+
+std::vector<AuditEntry> SqliteHistoryStore::auditLog(int limit, const QString &source)
+{
+    std::vector<AuditEntry> entries;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return entries;
+    }
+    QString sql = QStringLiteral("SELECT id, t, user_name, action_id, source, kind, target, from_state, to_state,"
+                                 " outcome, message FROM audit_log");
+    if (!source.isEmpty()) {
+        sql += QStringLiteral(" WHERE source = ?");
+    }
+    sql += QStringLiteral(" ORDER BY id DESC");
+    if (limit > 0) {
+        sql += QStringLiteral(" LIMIT ?");
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(sql);
+    if (!source.isEmpty()) {
+        query.addBindValue(source);
+    }
+    if (limit > 0) {
+        query.addBindValue(limit);
+    }
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
+        return entries;
+    }
+    while (query.next()) {
+        AuditEntry entry;
+        entry.id = query.value(0).toLongLong();
+        entry.time = fromUnixMs(query.value(1).toLongLong());
+        entry.user = query.value(2).toString();
+        entry.actionId = query.value(3).toString();
+        entry.source = query.value(4).toString();
+        entry.kind = query.value(5).toString();
+        entry.target = query.value(6).toString();
+        entry.fromState = query.value(7).toString();
+        entry.toState = query.value(8).toString();
+        entry.outcome = query.value(9).toString();
+        entry.message = query.value(10).toString();
+        entries.push_back(std::move(entry));
+    }
+    d->lastError.clear();
+    return entries;
+}
+
+} // namespace strata::core

@@ -1,0 +1,361 @@
+#include "models/core/config.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+
+using namespace strata::core;
+
+namespace {
+
+AppConfig sampleConfig()
+{
+    AppConfig config;
+    SourceConfig keychain;
+    keychain.name = QStringLiteral("ontap-ai");
+    keychain.url = QStringLiteral("https://cluster-mgmt.example.com");
+    keychain.username = QStringLiteral("admin");
+    keychain.password = SecretRef{SecretRef::Kind::Keychain, credentialKey(QStringLiteral("ontap-ai"))};
+    keychain.caFile = QStringLiteral("/etc/strata/ca/ontap-ai.pem");
+    keychain.configIntervalSeconds = 300;
+    keychain.perfIntervalSeconds = 15;
+
+    SourceConfig env;
+    env.name = QStringLiteral("lab_2.dev");
+    env.url = QStringLiteral("http://10.0.0.5:8080");
+    env.username = QStringLiteral("monitor");
+    env.password = SecretRef{SecretRef::Kind::Env, QStringLiteral("LAB_PASSWORD")};
+    env.insecureSkipTlsVerify = true;
+
+    SourceConfig file;
+    file.name = QStringLiteral("k8s-mounted");
+    file.url = QStringLiteral("https://ontap.internal");
+    file.password = SecretRef{SecretRef::Kind::File, QStringLiteral("/run/secrets/ontap")};
+
+    SourceConfig none;
+    none.name = QStringLiteral("anonymous");
+    none.url = QStringLiteral("https://sim.local:8443");
+
+    config.sources = {keychain, env, file, none};
+    config.historyPath = QStringLiteral("/var/lib/strata/history.sqlite");
+    config.historyRetentionDays = 30;
+    return config;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// Wraps one source object into a config document.
+QByteArray withSource(const char *sourceJson)
+{
+    return QByteArray(R"({"sources": [)") + sourceJson + "]}";
+}
+
+} // namespace
+
+TEST(AppConfig, ParsesDocumentedFormat)
+{
+    const QByteArray json = R"({
+        "sources": [{
+            "name": "ontap-ai", "kind": "ontap", "url": "https://cluster-mgmt.example.com",
+            "username": "admin", "password": {"keychain": "strata/ontap-ai/password"},
+            "ca_file": "/etc/ca.pem", "insecure_skip_tls_verify": false,
+            "poll": {"config_seconds": 180, "performance_seconds": 60},
+            "some_future_key": {"ignored": true}
+        }],
+        "history": {"path": "/data/history.sqlite", "retention_days": 90},
+        "ui": "unknown keys are ignored"
+    })";
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(json, &config, &error)) << error.toStdString();
+    ASSERT_EQ(config.sources.size(), 1);
+    const SourceConfig &source = config.sources.front();
+    EXPECT_EQ(source.name, QStringLiteral("ontap-ai"));
+    EXPECT_EQ(source.kind, SourceKind::Ontap);
+    EXPECT_EQ(source.url, QStringLiteral("https://cluster-mgmt.example.com"));
+    EXPECT_EQ(source.username, QStringLiteral("admin"));
+    EXPECT_EQ(source.password, (SecretRef{SecretRef::Kind::Keychain, QStringLiteral("strata/ontap-ai/password")}));
+    EXPECT_EQ(source.caFile, QStringLiteral("/etc/ca.pem"));
+    EXPECT_FALSE(source.insecureSkipTlsVerify);
+    EXPECT_EQ(source.configIntervalSeconds, 180);
+    EXPECT_EQ(source.perfIntervalSeconds, 60);
+    EXPECT_EQ(config.historyPath, QStringLiteral("/data/history.sqlite"));
+    EXPECT_EQ(config.historyRetentionDays, 90);
+    EXPECT_EQ(config.source(QStringLiteral("ontap-ai")), &config.sources.front());
+    EXPECT_EQ(config.source(QStringLiteral("nope")), nullptr);
+}
+
+TEST(AppConfig, MinimalSourceGetsDefaults)
+{
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "a", "kind": "ontap", "url": "https://a"})"), &config, &error))
+        << error.toStdString();
+    const SourceConfig &source = config.sources.front();
+    EXPECT_EQ(source.password.kind, SecretRef::Kind::None);
+    EXPECT_EQ(source.configIntervalSeconds, 180);
+    EXPECT_EQ(source.perfIntervalSeconds, 60);
+    EXPECT_FALSE(source.insecureSkipTlsVerify);
+    EXPECT_TRUE(config.historyPath.isEmpty());
+    EXPECT_EQ(config.historyRetentionDays, 90);
+
+    AppConfig empty;
+    ASSERT_TRUE(AppConfig::parse("{}", &empty, &error));
+    EXPECT_TRUE(empty.sources.isEmpty());
+}
+
+TEST(AppConfig, RoundTripsThroughJsonAndFile)
+{
+    const AppConfig original = sampleConfig();
+    AppConfig parsed;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(original.toJson(), &parsed, &error)) << error.toStdString();
+    EXPECT_EQ(parsed.sources, original.sources);
+    EXPECT_EQ(parsed.historyPath, original.historyPath);
+    EXPECT_EQ(parsed.historyRetentionDays, original.historyRetentionDays);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("nested/strata/config.json"));
+    ASSERT_TRUE(original.save(path, &error)) << error.toStdString();
+    AppConfig loaded;
+    ASSERT_TRUE(AppConfig::load(path, &loaded, &error)) << error.toStdString();
+    EXPECT_EQ(loaded.sources, original.sources);
+    EXPECT_EQ(loaded.historyPath, original.historyPath);
+    EXPECT_EQ(loaded.historyRetentionDays, original.historyRetentionDays);
+    // Saving what was loaded changes nothing.
+    EXPECT_EQ(loaded.toJson(), original.toJson());
+}
+
+TEST(AppConfig, SaveIsOwnerOnlyPrettyAndHoldsOnlyReferences)
+{
+    const AppConfig config = sampleConfig();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    // A pre-existing world-readable file must come out 0600.
+    {
+        QFile old(path);
+        ASSERT_TRUE(old.open(QIODevice::WriteOnly));
+        old.write("{}");
+    }
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+
+    QString error;
+    ASSERT_TRUE(config.save(path, &error)) << error.toStdString();
+    const auto mode = QFileInfo(path).permissions()
+                      & (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                         | QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                         | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+    EXPECT_EQ(mode, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+
+    const QByteArray saved = readFile(path);
+    EXPECT_TRUE(saved.contains("\n    ")) << "pretty-printed";
+    EXPECT_TRUE(saved.contains(R"("keychain": "strata/ontap-ai/password")"));
+    EXPECT_TRUE(saved.contains(R"("env": "LAB_PASSWORD")"));
+    EXPECT_TRUE(saved.contains(R"("file": "/run/secrets/ontap")"));
+    // Every "password" value is an object reference, never a string.
+    EXPECT_FALSE(saved.contains(R"("password": ")"));
+    EXPECT_EQ(saved.count("\"password\""), 3);
+    // The secrets the references point at never end up in the file.
+    qputenv("LAB_PASSWORD", "s3cr3t-lab");
+    EXPECT_FALSE(saved.contains("s3cr3t-lab"));
+    qunsetenv("LAB_PASSWORD");
+    // No temporary file left next to it.
+    EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+}
+
+TEST(AppConfig, SaveRefusesWhatLoadWouldReject)
+{
+    AppConfig config = sampleConfig();
+    config.sources[1].name = QStringLiteral("has space");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QString error;
+    EXPECT_FALSE(config.save(path, &error));
+    EXPECT_TRUE(error.contains(path)) << error.toStdString();
+    EXPECT_TRUE(error.contains(QLatin1String("has space"))) << error.toStdString();
+    EXPECT_FALSE(QFile::exists(path));
+}
+
+TEST(AppConfig, LoadErrorsNameTheFile)
+{
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("missing.json"));
+    AppConfig config;
+    QString error;
+    EXPECT_FALSE(AppConfig::load(missing, &config, &error));
+    EXPECT_TRUE(error.startsWith(missing + QStringLiteral(": "))) << error.toStdString();
+
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    {
+        QFile file(bad);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(withSource(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"));
+    }
+    EXPECT_FALSE(AppConfig::load(bad, &config, &error));
+    EXPECT_TRUE(error.startsWith(bad + QStringLiteral(": source \"ontap-ai\": "))) << error.toStdString();
+    EXPECT_FALSE(error.contains(QLatin1Char('\n')));
+}
+
+TEST(AppConfig, LiteralPasswordIsRejectedWithoutEchoingIt)
+{
+    AppConfig config = sampleConfig();
+    const AppConfig before = config;
+    QString error;
+    EXPECT_FALSE(AppConfig::parse(
+        withSource(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"),
+        &config,
+        &error));
+    EXPECT_EQ(error,
+              QStringLiteral("source \"ontap-ai\": passwords are not stored in the config file; use "
+                             "{\"keychain\": ...}, {\"env\": ...} or {\"file\": ...}"));
+    EXPECT_FALSE(error.contains(QLatin1String("hunter2")));
+    EXPECT_EQ(config.sources, before.sources) << "config untouched on failure";
+}
+
+struct InvalidCase
+{
+    const char *label;
+    QByteArray json;
+    const char *expected; ///< substring of the error
+};
+
+class AppConfigValidation : public ::testing::TestWithParam<InvalidCase>
+{
+};
+
+TEST_P(AppConfigValidation, RejectsWithOneLineErrorNamingTheSource)
+{
+    const InvalidCase &c = GetParam();
+    AppConfig config;
+    QString error;
+    EXPECT_FALSE(AppConfig::parse(c.json, &config, &error)) << c.label;
+    EXPECT_TRUE(error.contains(QString::fromUtf8(c.expected)))
+        << c.label << ": got \"" << error.toStdString() << "\", expected to contain \"" << c.expected << "\"";
+    EXPECT_FALSE(error.contains(QLatin1Char('\n'))) << c.label;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllErrors,
+    AppConfigValidation,
+    ::testing::Values(
+        InvalidCase{"not json", "{", "invalid JSON"},
+        InvalidCase{"not an object", "[]", "top level must be a JSON object"},
+        InvalidCase{"sources not array", R"({"sources": {}})", "\"sources\" must be an array"},
+        InvalidCase{"source not object", R"({"sources": [42]})", "sources[0]: must be an object"},
+        InvalidCase{
+            "missing name", withSource(R"({"kind": "ontap", "url": "https://a"})"), "sources[0]: missing \"name\""},
+        InvalidCase{"empty name",
+                    withSource(R"({"name": "", "kind": "ontap", "url": "https://a"})"),
+                    "sources[0]: missing \"name\""},
+        InvalidCase{"invalid name",
+                    withSource(R"({"name": "ontap ai/1", "kind": "ontap", "url": "https://a"})"),
+                    "sources[0]: invalid name \"ontap ai/1\""},
+        InvalidCase{"duplicate names",
+                    R"({"sources": [{"name": "a", "kind": "ontap", "url": "https://a"},
+                                    {"name": "a", "kind": "ontap", "url": "https://b"}]})",
+                    "source \"a\": duplicate name (sources[0] and sources[1])"},
+        InvalidCase{
+            "missing kind", withSource(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
+        InvalidCase{"unknown kind",
+                    withSource(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
+                    "source \"a\": unknown kind \"netbackup\" (known: ontap)"},
+        InvalidCase{"missing url", withSource(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
+        InvalidCase{"ftp url",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "ftp://a"})"),
+                    "source \"a\": url \"ftp://a\" is not an http:// or https:// URL"},
+        InvalidCase{"url without host",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://"})"),
+                    "is not an http:// or https:// URL"},
+        InvalidCase{"url without scheme",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "cluster.example.com"})"),
+                    "is not an http:// or https:// URL"},
+        InvalidCase{"literal password",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": "x"})"),
+                    "source \"a\": passwords are not stored in the config file"},
+        InvalidCase{"password unknown ref",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"vault": "x"}})"),
+                    "source \"a\": \"password\" must be one of"},
+        InvalidCase{"password two refs",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a",
+                                  "password": {"env": "X", "file": "/y"}})"),
+                    "source \"a\": \"password\" must be one of"},
+        InvalidCase{"password empty ref",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"env": ""}})"),
+                    "source \"a\": \"password\" must be one of"},
+        InvalidCase{"password number",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": 1234})"),
+                    "source \"a\": \"password\" must be one of"},
+        InvalidCase{"username not string",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "username": 7})"),
+                    "source \"a\": \"username\" must be a string"},
+        InvalidCase{
+            "insecure not bool",
+            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "insecure_skip_tls_verify": "yes"})"),
+            "source \"a\": \"insecure_skip_tls_verify\" must be true or false"},
+        InvalidCase{"config interval too short",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 4}})"),
+                    "source \"a\": poll.config_seconds must be a whole number >= 5 (got 4)"},
+        InvalidCase{
+            "perf interval too short",
+            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"performance_seconds": 1}})"),
+            "source \"a\": poll.performance_seconds must be a whole number >= 5 (got 1)"},
+        InvalidCase{
+            "interval fractional",
+            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 7.5}})"),
+            "poll.config_seconds must be a whole number >= 5"},
+        InvalidCase{
+            "interval string",
+            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": "60"}})"),
+            "poll.config_seconds must be a whole number >= 5"},
+        InvalidCase{"poll not object",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": 60})"),
+                    "source \"a\": \"poll\" must be an object"},
+        InvalidCase{"error names the right source",
+                    R"({"sources": [{"name": "good", "kind": "ontap", "url": "https://a"},
+                                    {"name": "bad", "kind": "ontap", "url": "gopher://b"}]})",
+                    "source \"bad\": url"},
+        InvalidCase{"history not object", R"({"history": []})", "\"history\" must be an object"},
+        InvalidCase{"retention zero",
+                    R"({"history": {"retention_days": 0}})",
+                    "history.retention_days must be a whole number >= 1"},
+        InvalidCase{"history path not string", R"({"history": {"path": 3}})", "history: \"path\" must be a string"}),
+    [](const ::testing::TestParamInfo<InvalidCase> &info) {
+        std::string name;
+        for (const char c : std::string(info.param.label)) {
+            name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        }
+        return name;
+    });
+
+TEST(AppConfig, DefaultPathHonoursStrataConfigElseGenericConfigLocation)
+{
+    qputenv("STRATA_CONFIG", "/etc/strata/custom.json");
+    EXPECT_EQ(AppConfig::defaultPath(), QStringLiteral("/etc/strata/custom.json"));
+    qunsetenv("STRATA_CONFIG");
+
+    const QString expected =
+        QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/strata/config.json");
+    EXPECT_EQ(AppConfig::defaultPath(), expected);
+
+    // The folder is "strata" whatever the process calls itself.
+    const QString oldName = QCoreApplication::applicationName();
+    const QString oldOrganization = QCoreApplication::organizationName();
+    QCoreApplication::setApplicationName(QStringLiteral("strata-server"));
+    QCoreApplication::setOrganizationName(QStringLiteral("NetApp"));
+    EXPECT_EQ(AppConfig::defaultPath(), expected);
+    EXPECT_FALSE(AppConfig::defaultPath().contains(QLatin1String("strata-server")));
+    EXPECT_FALSE(AppConfig::defaultPath().contains(QLatin1String("NetApp")));
+    QCoreApplication::setApplicationName(oldName);
+    QCoreApplication::setOrganizationName(oldOrganization);
+}
