@@ -1,0 +1,165 @@
+// The CLI against the ONTAP simulator: in-process for detailed checks, and the real
+// `strata-server` binary for exit codes and streams.
+
+#include "app/cli/cli.h"
+#include "tests/integration/simfixture.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+using namespace strata;
+using namespace strata::testsupport;
+
+namespace {
+
+class CliTest : public SimFixture
+{
+protected:
+    QString configPath;
+
+    void SetUp() override
+    {
+        SimFixture::SetUp();
+        qputenv("STRATA_IT_ONTAP_PASSWORD", simulator->options().password.toUtf8());
+        writeConfig({sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl())});
+    }
+
+    QJsonObject sourceJson(const QString &name, const QString &url) const
+    {
+        return QJsonObject{{QStringLiteral("name"), name},
+                           {QStringLiteral("kind"), QStringLiteral("ontap")},
+                           {QStringLiteral("url"), url},
+                           {QStringLiteral("username"), simulator->options().username},
+                           {QStringLiteral("password"), QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_IT_ONTAP_PASSWORD")}}},
+                           {QStringLiteral("ca_file"), caFile}};
+    }
+
+    void writeConfig(const QJsonArray &sources)
+    {
+        configPath = dir.filePath(QStringLiteral("config.json"));
+        QFile f(configPath);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("sources"), sources}}).toJson());
+    }
+
+    struct Run
+    {
+        int code = -1;
+        QString out;
+        QString err;
+    };
+
+    Run run(QStringList args)
+    {
+        Run r;
+        QTextStream out(&r.out);
+        QTextStream err(&r.err);
+        args.prepend(configPath);
+        args.prepend(QStringLiteral("--config"));
+        r.code = cli::run(args, QStringLiteral("strata"), credentials, QStringLiteral("cli"), out, err);
+        out.flush();
+        err.flush();
+        return r;
+    }
+};
+
+} // namespace
+
+TEST_F(CliTest, GetVolumesJson_ListsEveryVolumeWithTheDocumentedKeys)
+{
+    const Run r = run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &error);
+    ASSERT_EQ(error.error, QJsonParseError::NoError) << r.out.left(200).toStdString();
+    ASSERT_TRUE(doc.isArray());
+    const QJsonArray volumes = doc.array();
+    EXPECT_EQ(volumes.size(), simulator->volumeCount());
+    bool found = false;
+    for (const QJsonValue &value : volumes) {
+        const QJsonObject v = value.toObject();
+        for (const char *key : {"source", "id", "name", "svm", "state", "style", "size_bytes", "used_bytes", "available_bytes"}) {
+            ASSERT_TRUE(v.contains(QLatin1String(key))) << key;
+        }
+        EXPECT_TRUE(v.value(QStringLiteral("size_bytes")).isDouble());
+        if (v.value(QStringLiteral("name")).toString() == QLatin1String("chest_xray")) {
+            found = true;
+            const auto simVolume = simulator->volume(v.value(QStringLiteral("id")).toString());
+            ASSERT_TRUE(simVolume);
+            EXPECT_EQ(v.value(QStringLiteral("source")).toString(), QStringLiteral("ontap-ai"));
+            EXPECT_EQ(v.value(QStringLiteral("svm")).toString(), QStringLiteral("svm_ai"));
+        }
+    }
+    EXPECT_TRUE(found);
+}
+
+TEST_F(CliTest, GetSourcesTable_ShowsHealth)
+{
+    const Run r = run({QStringLiteral("get"), QStringLiteral("sources")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.out.startsWith(QStringLiteral("NAME"))) << r.out.toStdString();
+    EXPECT_TRUE(r.out.contains(QStringLiteral("ontap-ai")));
+    EXPECT_TRUE(r.out.contains(QStringLiteral(" ok ")));
+    EXPECT_TRUE(r.out.contains(QStringLiteral("9.14.1")));
+}
+
+TEST_F(CliTest, GetSnapshotsCsv_OneRowPerSnapshotOfTheVolume)
+{
+    const auto v = simulator->volumeByName(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"));
+    ASSERT_TRUE(v);
+    const Run r = run({QStringLiteral("get"), QStringLiteral("snapshots"), QStringLiteral("--volume"), QStringLiteral("chest_xray"), QStringLiteral("-o"), QStringLiteral("csv")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    const QStringList lines = r.out.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    ASSERT_FALSE(lines.isEmpty());
+    EXPECT_TRUE(lines[0].startsWith(QStringLiteral("source,volume_id,volume,svm,id,name,created")));
+    EXPECT_EQ(int(lines.size()) - 1, simulator->snapshotCount(v->uuid));
+}
+
+TEST_F(CliTest, FailingSource_ExitsNonZeroWithOneLineAndStillPrintsHealthyData)
+{
+    writeConfig({sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl()), sourceJson(QStringLiteral("gone"), QStringLiteral("https://127.0.0.1:1"))});
+    const Run r = run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("--timeout"), QStringLiteral("60")});
+    EXPECT_EQ(r.code, 1);
+    const QStringList errLines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(errLines.size(), 1) << r.err.toStdString();
+    EXPECT_TRUE(errLines[0].startsWith(QStringLiteral("strata: source gone: "))) << r.err.toStdString();
+    EXPECT_EQ(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), simulator->volumeCount());
+}
+
+TEST_F(CliTest, WrongPassword_ExitsNonZeroNamingCredentials)
+{
+    qputenv("STRATA_IT_ONTAP_PASSWORD", "not-the-password");
+    const Run r = run({QStringLiteral("get"), QStringLiteral("volumes")});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_TRUE(r.err.contains(QStringLiteral("ontap-ai"))) << r.err.toStdString();
+    EXPECT_FALSE(r.err.contains(QStringLiteral("not-the-password"))) << "secrets never reach output";
+}
+
+TEST_F(CliTest, UsageErrors_ExitTwo)
+{
+    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("--source"), QStringLiteral("nope")}).code, 2);
+    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("bananas")}).code, 2);
+    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("xml")}).code, 2);
+    QJsonObject literal = sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl());
+    literal.insert(QStringLiteral("password"), QStringLiteral("plaintext"));
+    writeConfig({literal});
+    const Run r = run({QStringLiteral("get"), QStringLiteral("volumes")});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_FALSE(r.err.isEmpty());
+}
+
+TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
+    process.setProcessEnvironment(env);
+    process.start(binary, {QStringLiteral("--config"), configPath, QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_TRUE(process.waitForFinished(60000));
+    EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+    EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
+}

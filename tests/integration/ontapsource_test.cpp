@@ -1,0 +1,300 @@
+// The model layer against the ONTAP simulator over real HTTPS: polling, health, staleness and
+// the snapshot/clone actions, including a failing ONTAP job and a lost response.
+
+#include "models/core/historyservice.h"
+#include "models/core/source.h"
+#include "tests/integration/simfixture.h"
+
+using namespace strata;
+using namespace strata::testsupport;
+using FaultRule = sim::ontap::FaultRule;
+
+namespace {
+
+class OntapSourceTest : public SimFixture
+{
+protected:
+    core::SystemClock clock;
+    std::unique_ptr<core::HistoryService> history;
+    std::unique_ptr<core::Engine> engine;
+
+    void SetUp() override
+    {
+        SimFixture::SetUp();
+        history = std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+        engine = std::make_unique<core::Engine>(core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("tester")});
+    }
+
+    void TearDown() override
+    {
+        engine.reset();
+        history.reset();
+    }
+
+    core::SourceStatus status() { return *engine->status(QStringLiteral("ontap-ai")); }
+
+    void startAndWait()
+    {
+        engine->setSources({sourceConfig()});
+        ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); })) << "first poll never finished";
+    }
+
+    core::Ptr<core::Volume> volumeNamed(const QString &name)
+    {
+        for (const auto &v : engine->estate().volumes().all()) {
+            if (v->name == name) {
+                return v;
+            }
+        }
+        return nullptr;
+    }
+
+    /// Loads a volume's snapshots into the estate (what the detail panel does).
+    void loadSnapshots(const core::Volume &v)
+    {
+        bool done = false;
+        engine->source(v.source)->fetchSnapshots(v.id, [&](const QString &error) {
+            EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+            done = true;
+        });
+        ASSERT_TRUE(waitFor([&] { return done; }));
+    }
+
+    const core::ActionRecord *runAction(const core::ActionRequest &request)
+    {
+        const core::ActionPreview preview = engine->actions().preview(request);
+        EXPECT_TRUE(preview.allowed()) << preview.blockedReason.toStdString();
+        QString error;
+        const QString id = engine->actions().submit(request, &error);
+        EXPECT_FALSE(id.isEmpty()) << error.toStdString();
+        EXPECT_TRUE(waitFor([&] { return engine->actions().find(id)->state != core::ActionState::Running; }, 30000));
+        return engine->actions().find(id);
+    }
+
+    std::vector<core::AuditEntry> audit()
+    {
+        std::vector<core::AuditEntry> out;
+        bool done = false;
+        history->auditLog(100, {}, engine.get(), [&](std::vector<core::AuditEntry> e) {
+            out = std::move(e);
+            done = true;
+        });
+        EXPECT_TRUE(waitFor([&] { return done; }));
+        return out;
+    }
+};
+
+} // namespace
+
+TEST_F(OntapSourceTest, FirstPoll_PublishesEveryVolumeWithHealthAndIdentity)
+{
+    startAndWait();
+    const core::SourceStatus s = status();
+    EXPECT_EQ(s.health, core::Health::Ok) << s.lastError.toStdString();
+    EXPECT_FALSE(s.stale);
+    EXPECT_EQ(s.systemName, QStringLiteral("ontap-ai"));
+    EXPECT_EQ(s.systemVersion, QStringLiteral("9.14.1"));
+    EXPECT_EQ(int(engine->estate().volumes().all().size()), simulator->volumeCount());
+    const auto v = volumeNamed(QStringLiteral("chest_xray"));
+    ASSERT_TRUE(v);
+    const auto simVolume = simulator->volume(v->id);
+    ASSERT_TRUE(simVolume);
+    EXPECT_EQ(v->svm, QStringLiteral("svm_ai"));
+    EXPECT_GT(v->sizeBytes, 0);
+    EXPECT_GT(v->usedBytes, 0);
+    EXPECT_EQ(v->snapshotCount, simulator->snapshotCount(v->id));
+    EXPECT_FALSE(engine->estate().svms().all().empty());
+    EXPECT_FALSE(engine->estate().aggregates().all().empty());
+    EXPECT_FALSE(engine->estate().qosPolicies().all().empty());
+}
+
+TEST_F(OntapSourceTest, CreateSnapshot_RunsTheJobAndAudits)
+{
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("chest_xray"));
+    ASSERT_TRUE(v);
+    loadSnapshots(*v);
+    const int before = simulator->snapshotCount(v->id);
+    core::ActionRequest r{core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("strata_it_1"), QStringLiteral("from test")};
+    const core::ActionRecord *rec = runAction(r);
+    ASSERT_EQ(rec->state, core::ActionState::Succeeded) << rec->message.toStdString();
+    EXPECT_FALSE(rec->reconciled);
+    EXPECT_EQ(simulator->snapshotCount(v->id), before + 1);
+    EXPECT_TRUE(simulator->snapshotNames(v->id).contains(QStringLiteral("strata_it_1")));
+    // The snapshot list refreshes after success.
+    EXPECT_TRUE(waitFor([&] {
+        const auto list = engine->estate().snapshots().scope(core::Estate::snapshotScope(v->source, v->id));
+        return list && int(list->size()) == before + 1;
+    }));
+    const auto entries = audit();
+    ASSERT_GE(entries.size(), 2u);
+    EXPECT_EQ(entries[0].outcome, QStringLiteral("succeeded"));
+    EXPECT_EQ(entries[0].user, QStringLiteral("tester"));
+    EXPECT_EQ(entries[0].kind, QStringLiteral("snapshot.create"));
+    EXPECT_TRUE(entries[0].target.contains(QStringLiteral("chest_xray@strata_it_1")));
+    // The same name again is refused at preview time.
+    EXPECT_FALSE(engine->actions().preview(r).allowed());
+}
+
+TEST_F(OntapSourceTest, FailingOntapJob_FailsTheActionWithOntapsMessage)
+{
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("chest_xray"));
+    ASSERT_TRUE(v);
+    loadSnapshots(*v);
+    FaultRule rule;
+    rule.method = QStringLiteral("POST");
+    rule.path = QStringLiteral("/snapshots$");
+    rule.kind = FaultRule::Kind::JobFailure;
+    rule.message = QStringLiteral("Failed to create snapshot: the aggregate is out of space");
+    rule.count = 1;
+    simulator->addFaultRule(rule);
+    const int before = simulator->snapshotCount(v->id);
+    const core::ActionRecord *rec = runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("doomed"), {}});
+    ASSERT_EQ(rec->state, core::ActionState::Failed);
+    EXPECT_TRUE(rec->message.contains(QStringLiteral("out of space"))) << rec->message.toStdString();
+    EXPECT_EQ(simulator->snapshotCount(v->id), before);
+    EXPECT_EQ(audit()[0].outcome, QStringLiteral("failed"));
+}
+
+TEST_F(OntapSourceTest, LostResponse_IsReconciledAndNeverAppliedTwice)
+{
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("chest_xray"));
+    ASSERT_TRUE(v);
+    loadSnapshots(*v);
+    FaultRule rule;
+    rule.method = QStringLiteral("POST");
+    rule.path = QStringLiteral("/snapshots$");
+    rule.kind = FaultRule::Kind::ApplyThenReset;
+    rule.count = 1;
+    simulator->addFaultRule(rule);
+    const core::ActionRecord *rec = runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("once_only"), {}});
+    ASSERT_EQ(rec->state, core::ActionState::Succeeded) << rec->message.toStdString();
+    EXPECT_TRUE(rec->reconciled);
+    EXPECT_EQ(simulator->snapshotNames(v->id).count(QStringLiteral("once_only")), 1);
+    // A user retry of the same request is refused by preview (the name exists now), and the
+    // executor would reconcile anyway.
+    EXPECT_FALSE(engine->actions().retry(rec->id));
+}
+
+TEST_F(OntapSourceTest, DeleteRestoreAndClone_ApplyOnTheCluster)
+{
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("tusimple"));
+    ASSERT_TRUE(v);
+    loadSnapshots(*v);
+    const auto list = engine->estate().snapshots().scope(core::Estate::snapshotScope(v->source, v->id));
+    ASSERT_TRUE(list);
+    ASSERT_GE(list->size(), 2u);
+    // Oldest snapshot: restore warns about the newer ones it deletes.
+    core::Ptr<core::Snapshot> oldest = list->items().front();
+    core::Ptr<core::Snapshot> newest = list->items().front();
+    for (const auto &s : list->items()) {
+        oldest = s->created < oldest->created ? s : oldest;
+        newest = s->created > newest->created ? s : newest;
+    }
+
+    const core::ActionRecord *clone = runAction({core::ActionKind::VolumeClone, v->source, v->id, newest->id, QStringLiteral("tusimple_clone_it"), {}});
+    ASSERT_EQ(clone->state, core::ActionState::Succeeded) << clone->message.toStdString();
+    EXPECT_TRUE(simulator->volumeByName(v->svm, QStringLiteral("tusimple_clone_it")).has_value());
+
+    const core::ActionPreview restorePreview = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    EXPECT_TRUE(restorePreview.destructive);
+    EXPECT_FALSE(restorePreview.warnings.isEmpty());
+    const core::ActionRecord *restore = runAction({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    ASSERT_EQ(restore->state, core::ActionState::Succeeded) << restore->message.toStdString();
+
+    loadSnapshots(*v);
+    const auto after = engine->estate().snapshots().scope(core::Estate::snapshotScope(v->source, v->id));
+    ASSERT_TRUE(after);
+    core::Ptr<core::Snapshot> victim;
+    for (const auto &s : after->items()) {
+        if (s->name != newest->name) { // the clone's parent cannot be deleted
+            victim = s;
+        }
+    }
+    ASSERT_TRUE(victim);
+    const core::ActionRecord *del = runAction({core::ActionKind::SnapshotDelete, v->source, v->id, victim->id, {}, {}});
+    ASSERT_EQ(del->state, core::ActionState::Succeeded) << del->message.toStdString();
+    EXPECT_FALSE(simulator->snapshotNames(v->id).contains(victim->name));
+}
+
+TEST_F(OntapSourceTest, ServerErrors_KeepDataVisibleAndMarkItStale_ThenRecover)
+{
+    startAndWait();
+    const std::size_t count = engine->estate().volumes().all().size();
+    FaultRule rule;
+    rule.method = QStringLiteral("GET");
+    rule.path = QStringLiteral("^/api/storage/volumes$");
+    rule.kind = FaultRule::Kind::Status;
+    rule.status = 500;
+    rule.message = QStringLiteral("internal error from test");
+    const int id = simulator->addFaultRule(rule);
+    engine->refresh();
+    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Degraded; }, 30000)) << status().lastError.toStdString();
+    EXPECT_TRUE(status().stale);
+    EXPECT_TRUE(status().lastError.contains(QStringLiteral("internal error from test"))) << status().lastError.toStdString();
+    EXPECT_EQ(engine->estate().volumes().all().size(), count) << "stale data stays visible";
+    simulator->removeFaultRule(id);
+    engine->refresh();
+    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }, 30000));
+    EXPECT_FALSE(status().stale);
+}
+
+TEST_F(OntapSourceTest, TruncatedAndMalformedBodies_GiveClearErrorsWithoutLosingData)
+{
+    startAndWait();
+    const std::size_t count = engine->estate().volumes().all().size();
+    for (FaultRule::Kind kind : {FaultRule::Kind::Truncate, FaultRule::Kind::Malformed}) {
+        FaultRule rule;
+        rule.method = QStringLiteral("GET");
+        rule.path = QStringLiteral("^/api/storage/volumes$");
+        rule.kind = kind;
+        const int id = simulator->addFaultRule(rule);
+        engine->refresh();
+        ASSERT_TRUE(waitFor([&] { return status().health != core::Health::Ok; }, 30000)) << FaultRule::kindName(kind).toStdString();
+        EXPECT_FALSE(status().lastError.isEmpty());
+        EXPECT_EQ(engine->estate().volumes().all().size(), count);
+        simulator->removeFaultRule(id);
+        engine->refresh();
+        ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }, 30000));
+    }
+}
+
+TEST_F(OntapSourceTest, WrongPassword_PausesInAuthRequiredUntilFixed)
+{
+    credentials.set(core::credentialKey(QStringLiteral("ontap-ai")), QStringLiteral("wrong"));
+    engine->setSources({sourceConfig()});
+    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::AuthRequired; }));
+    const int requests = simulator->requestCount();
+    QTest::qWait(300);
+    EXPECT_EQ(simulator->requestCount(), requests) << "no retries with bad credentials";
+    credentials.set(core::credentialKey(QStringLiteral("ontap-ai")), simulator->options().password);
+    engine->reloadCredentials(QStringLiteral("ontap-ai"));
+    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }));
+    EXPECT_FALSE(engine->estate().volumes().all().empty());
+}
+
+TEST_F(OntapSourceTest, UntrustedCertificate_IsRefusedWithATlsError)
+{
+    core::SourceConfig s = sourceConfig();
+    s.caFile.clear(); // the system store does not know the simulator's certificate
+    engine->setSources({s});
+    ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); }));
+    EXPECT_NE(status().health, core::Health::Ok);
+    EXPECT_TRUE(status().lastError.contains(QStringLiteral("TLS"), Qt::CaseInsensitive)
+                || status().lastError.contains(QStringLiteral("certificate"), Qt::CaseInsensitive))
+        << status().lastError.toStdString();
+    EXPECT_TRUE(engine->estate().volumes().all().empty());
+}
+
+TEST_F(OntapSourceTest, MissingSecret_IsReportedAsAuthRequired)
+{
+    core::SourceConfig s = sourceConfig();
+    s.password = core::SecretRef{core::SecretRef::Kind::Keychain, QStringLiteral("strata/nobody/password")};
+    engine->setSources({s});
+    ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); }));
+    EXPECT_EQ(status().health, core::Health::AuthRequired);
+    EXPECT_FALSE(status().lastError.isEmpty());
+}
