@@ -1,0 +1,500 @@
+#include "app/desktop/desktopcontroller.h"
+
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/ontapsource.h"
+#include "models/core/source.h"
+#include "models/item/activitymodel.h"
+#include "models/item/eventtablemodel.h"
+#include "models/item/snapshotlistmodel.h"
+#include "models/item/sourcetablemodel.h"
+#include "models/item/volumetablemodel.h"
+#include "views/actiondialog.h"
+#include "views/activitypanel.h"
+#include "views/mainwindow.h"
+#include "views/sourcedialog.h"
+#include "views/sourcespage.h"
+#include "views/volumedetailpanel.h"
+#include "views/volumespage.h"
+
+#include <QSettings>
+
+namespace strata::desktop {
+
+namespace {
+
+std::unique_ptr<QSettings> openSettings(const QString &path)
+{
+    return path.isEmpty() ? std::make_unique<QSettings>(QStringLiteral("Strata"), QStringLiteral("strata"))
+                          : std::make_unique<QSettings>(path, QSettings::IniFormat);
+}
+
+} // namespace
+
+DesktopController::DesktopController(core::Engine &engine, core::AppConfig config, Options options, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_config(std::move(config))
+    , m_options(std::move(options))
+    , m_volumes(std::make_unique<models::VolumeTableModel>(engine.estate()))
+    , m_snapshots(std::make_unique<models::SnapshotListModel>(engine.estate()))
+    , m_sources(std::make_unique<models::SourceTableModel>(engine))
+    , m_activity(std::make_unique<models::ActivityModel>(engine.actions()))
+    , m_events(std::make_unique<models::EventTableModel>(engine.estate()))
+{
+    m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{
+        m_volumes.get(), m_snapshots.get(), m_sources.get(), m_activity.get(), m_events.get()});
+    m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
+    connectSources();
+    connectViews();
+    restoreLayout();
+    if (m_config.sources.isEmpty()) {
+        m_window->showPage(views::MainWindow::Page::Sources);
+    }
+}
+
+DesktopController::~DesktopController()
+{
+    if (m_perfSubscribed) {
+        m_engine.unsubscribePerformance();
+    }
+    if (!m_selectedVolume.isEmpty()) {
+        m_engine.unsubscribeSnapshots(m_selectedSource, m_selectedVolume);
+    }
+    m_window.reset();
+}
+
+void DesktopController::connectSources()
+{
+    connect(&m_engine, &core::Engine::sourceStatusChanged, this, &DesktopController::onSourceStatusChanged);
+    connect(&m_engine, &core::Engine::sourcesChanged, this, [this] {
+        for (const core::SourceStatus &status : m_engine.statuses()) {
+            onSourceStatusChanged(status.name);
+        }
+    });
+    for (const core::SourceStatus &status : m_engine.statuses()) {
+        onSourceStatusChanged(status.name);
+    }
+    connect(&m_engine.actions(), &core::ActionManager::actionFinished, this, &DesktopController::onActionFinished);
+}
+
+void DesktopController::connectViews()
+{
+    views::MainWindow *w = m_window.get();
+    connect(w, &views::MainWindow::refreshRequested, this, [this] {
+        m_engine.refresh();
+    });
+    connect(w, &views::MainWindow::closing, this, &DesktopController::saveLayout);
+
+    views::VolumesPage *volumes = w->volumesPage();
+    connect(volumes, &views::VolumesPage::performanceWanted, this, [this](bool wanted) {
+        if (wanted == m_perfSubscribed) {
+            return;
+        }
+        m_perfSubscribed = wanted;
+        if (wanted) {
+            m_engine.subscribePerformance();
+        } else {
+            m_engine.unsubscribePerformance();
+        }
+    });
+    views::VolumeDetailPanel *detail = volumes->detailPanel();
+    connect(detail, &views::VolumeDetailPanel::snapshotsWanted, this, &DesktopController::onSnapshotsWanted);
+    connect(detail, &views::VolumeDetailPanel::snapshotsUnwanted, this, &DesktopController::onSnapshotsUnwanted);
+    connect(detail, &views::VolumeDetailPanel::capacityHistoryWanted, this, &DesktopController::fetchCapacityHistory);
+    connect(detail, &views::VolumeDetailPanel::actionRequested, this, &DesktopController::openActionDialog);
+
+    views::SourcesPage *sources = w->sourcesPage();
+    connect(sources, &views::SourcesPage::addRequested, this, [this] {
+        openSourceDialog({});
+    });
+    connect(sources, &views::SourcesPage::editRequested, this, &DesktopController::openSourceDialog);
+    connect(sources, &views::SourcesPage::removeRequested, this, &DesktopController::removeSource);
+    connect(sources, &views::SourcesPage::testRequested, this, &DesktopController::testConfiguredSource);
+    connect(sources, &views::SourcesPage::refreshRequested, this, [this](const QString &name) {
+        m_engine.refresh(name);
+    });
+
+    connect(w->activityPanel(), &views::ActivityPanel::retryRequested, this, [this](const QString &id) {
+        if (!m_engine.actions().retry(id)) {
+            m_window->showNotification(
+                tr("This action cannot be retried: its source is not connected or it did not fail."));
+        }
+    });
+}
+
+void DesktopController::restoreLayout()
+{
+    const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+    QVariantMap state;
+    settings->beginGroup(QStringLiteral("layout"));
+    const QStringList keys = settings->allKeys();
+    for (const QString &key : keys) {
+        state.insert(key, settings->value(key));
+    }
+    settings->endGroup();
+    m_window->restoreLayoutState(state);
+}
+
+void DesktopController::saveLayout()
+{
+    const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+    settings->beginGroup(QStringLiteral("layout"));
+    const QVariantMap state = m_window->layoutState();
+    for (auto it = state.cbegin(); it != state.cend(); ++it) {
+        settings->setValue(it.key(), it.value());
+    }
+    settings->endGroup();
+}
+
+void DesktopController::watchSource(const QString &name)
+{
+    core::Source *source = m_engine.source(name);
+    if (!source || m_watched.value(name) == source) {
+        return;
+    }
+    m_watched.insert(name, source);
+    // The capacity chart gains a point after each inventory poll (the poll recorded it).
+    connect(source, &core::Source::inventoryPolled, this, [this, name] {
+        if (name == m_selectedSource && !m_selectedVolume.isEmpty()) {
+            fetchCapacityHistory(m_selectedSource, m_selectedVolume);
+        }
+    });
+}
+
+void DesktopController::onSourceStatusChanged(const QString &name)
+{
+    if (const auto status = m_engine.status(name)) {
+        m_volumes->setSourceStatus(*status);
+    }
+    watchSource(name);
+    if (name == m_selectedSource) {
+        updateSnapshotError();
+    }
+}
+
+void DesktopController::onSnapshotsWanted(const QString &source, const QString &volumeId)
+{
+    m_selectedSource = source;
+    m_selectedVolume = volumeId;
+    m_snapshots->setVolume(source, volumeId);
+    m_engine.subscribeSnapshots(source, volumeId);
+    updateSnapshotError();
+}
+
+void DesktopController::onSnapshotsUnwanted(const QString &source, const QString &volumeId)
+{
+    m_engine.unsubscribeSnapshots(source, volumeId);
+    if (source == m_selectedSource && volumeId == m_selectedVolume) {
+        m_selectedSource.clear();
+        m_selectedVolume.clear();
+    }
+}
+
+void DesktopController::updateSnapshotError()
+{
+    if (m_selectedSource.isEmpty()) {
+        return;
+    }
+    const auto status = m_engine.status(m_selectedSource);
+    QString error;
+    if (!m_engine.source(m_selectedSource)) {
+        error = status && !status->lastError.isEmpty() ? status->lastError
+                                                       : tr("source %1 is not connected.").arg(m_selectedSource);
+    } else if (status && status->health != core::Health::Ok && status->health != core::Health::Unknown) {
+        error = status->lastError;
+    }
+    m_window->volumesPage()->detailPanel()->setSnapshotError(error);
+}
+
+void DesktopController::fetchCapacityHistory(const QString &source, const QString &volumeId)
+{
+    views::VolumeDetailPanel *panel = m_window->volumesPage()->detailPanel();
+    core::HistoryService *history = m_engine.history();
+    if (!history) {
+        panel->setCapacityHistoryMessage(tr("Capacity history is not recorded in this session."));
+        return;
+    }
+    if (!history->openError().isEmpty()) {
+        panel->setCapacityHistoryMessage(tr("Capacity history is unavailable: %1").arg(history->openError()));
+        return;
+    }
+    const int request = ++m_historyRequest;
+    const QDateTime now = m_engine.clock().now();
+    history->volumeUsage(source,
+                         volumeId,
+                         now.addDays(-7),
+                         now,
+                         this,
+                         [this, request, source, volumeId](std::vector<core::UsageSample> samples) {
+                             // Only the newest request for the still-selected volume may paint.
+                             if (request == m_historyRequest && source == m_selectedSource
+                                 && volumeId == m_selectedVolume) {
+                                 m_window->volumesPage()->detailPanel()->setCapacityHistory(std::move(samples));
+                             }
+                         });
+}
+
+void DesktopController::openActionDialog(core::ActionRequest request)
+{
+    const core::Estate &estate = m_engine.estate();
+    const core::Ptr<core::Volume> volume = estate.volume(request.source, request.volumeId);
+    if (!volume) {
+        m_window->showNotification(tr("The volume is no longer known to %1.").arg(request.source));
+        return;
+    }
+    const auto snapshots = estate.snapshots().scope(core::Estate::snapshotScope(request.source, request.volumeId));
+    auto snapshotNamed = [&snapshots](const QString &name) {
+        if (snapshots) {
+            for (const core::Ptr<core::Snapshot> &s : snapshots->items()) {
+                if (s->name == name) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    };
+    const QDateTime now = m_engine.clock().now().toLocalTime();
+    QString confirmation;
+    switch (request.kind) {
+    case core::ActionKind::SnapshotCreate: {
+        const QString base = QStringLiteral("strata_") + now.toString(QStringLiteral("yyyy-MM-dd_HHmm"));
+        request.name = base;
+        for (int n = 2; snapshotNamed(request.name); ++n) {
+            request.name = base + QLatin1Char('_') + QString::number(n);
+        }
+        break;
+    }
+    case core::ActionKind::VolumeClone:
+        request.name = volume->name + QStringLiteral("_clone_") + now.toString(QStringLiteral("yyyyMMdd_HHmm"));
+        break;
+    case core::ActionKind::SnapshotDelete:
+    case core::ActionKind::SnapshotRestore: {
+        const core::Ptr<core::Snapshot> snapshot =
+            snapshots ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId) : nullptr;
+        if (!snapshot) {
+            m_window->showNotification(tr("The snapshot is no longer in the list of %1.").arg(volume->name));
+            return;
+        }
+        confirmation = snapshot->name;
+        break;
+    }
+    }
+    core::ActionManager *actions = &m_engine.actions();
+    auto *dialog = new views::ActionDialog(
+        request,
+        [actions](const core::ActionRequest &r) {
+            return actions->preview(r);
+        },
+        confirmation,
+        m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &views::ActionDialog::confirmed, this, &DesktopController::submitAction);
+    dialog->open();
+}
+
+void DesktopController::submitAction(const core::ActionRequest &request)
+{
+    QString error;
+    const QString id = m_engine.actions().submit(request, &error);
+    if (id.isEmpty()) {
+        m_window->showNotification(tr("The action was not started: %1").arg(error));
+        return;
+    }
+    if (const core::ActionRecord *record = m_engine.actions().find(id)) {
+        m_window->showStatusMessage(tr("%1 started: %2").arg(record->preview.title, record->preview.target));
+    }
+}
+
+void DesktopController::onActionFinished(const QString &id, bool ok)
+{
+    const core::ActionRecord *record = m_engine.actions().find(id);
+    if (!record) {
+        return;
+    }
+    if (ok) {
+        m_window->showStatusMessage(tr("%1 succeeded: %2").arg(record->preview.title, record->preview.target));
+    } else {
+        const QString text =
+            tr("%1 failed: %2. %3").arg(record->preview.title, record->preview.target, record->message);
+        m_window->showStatusMessage(text);
+        m_window->showNotification(text + QLatin1Char(' ') + tr("Select it in the Activity panel to retry."));
+    }
+}
+
+void DesktopController::openSourceDialog(const QString &name)
+{
+    QStringList names;
+    for (const core::SourceConfig &c : std::as_const(m_config.sources)) {
+        names << c.name;
+    }
+    auto *dialog = new views::SourceDialog(names, m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!name.isEmpty()) {
+        const core::SourceConfig *existing = m_config.source(name);
+        if (!existing) {
+            dialog->deleteLater();
+            return;
+        }
+        dialog->setSource(*existing);
+    }
+    connect(dialog,
+            &views::SourceDialog::testRequested,
+            this,
+            [this, dialog](const core::SourceConfig &config, const QString &password) {
+                QPointer<views::SourceDialog> guard(dialog);
+                testSource(config, password, dialog, [guard](bool ok, const QString &message) {
+                    if (guard) {
+                        guard->setTestResult(ok, message);
+                    }
+                });
+            });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        applySource(dialog->config(), dialog->password());
+    });
+    dialog->open();
+}
+
+void DesktopController::testSource(const core::SourceConfig &config,
+                                   const QString &password,
+                                   QObject *context,
+                                   std::function<void(bool, QString)> done)
+{
+    QPointer<QObject> guard(context);
+    core::Engine *engine = &m_engine;
+    auto run = [engine, config, guard, done](const QString &secret) {
+        if (guard) {
+            core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
+        }
+    };
+    if (!password.isEmpty() || config.password.kind == core::SecretRef::Kind::None) {
+        run(password);
+        return;
+    }
+    // Editing without retyping the password: test with the stored one.
+    core::resolveSecret(config.password,
+                        m_engine.credentials(),
+                        [run, done, guard](std::optional<QString> secret, const QString &error) {
+                            if (!guard) {
+                                return;
+                            }
+                            if (!error.isEmpty() || !secret) {
+                                done(false, error.isEmpty() ? tr("No password is stored for this source.") : error);
+                                return;
+                            }
+                            run(*secret);
+                        });
+}
+
+void DesktopController::testConfiguredSource(const QString &name)
+{
+    const core::SourceConfig *config = m_config.source(name);
+    if (!config) {
+        return;
+    }
+    QPointer<views::MainWindow> window(m_window.get());
+    testSource(*config, {}, m_window->sourcesPage(), [window, name](bool ok, const QString &message) {
+        if (window) {
+            window->sourcesPage()->setTestResult(name, ok, message);
+            window->showStatusMessage(ok ? tr("%1: connection OK").arg(name)
+                                         : tr("%1: connection test failed").arg(name));
+        }
+    });
+}
+
+void DesktopController::applySource(const core::SourceConfig &config,
+                                    const QString &password,
+                                    std::function<void(QString)> done)
+{
+    core::SourceConfig next = config;
+    const bool newPassword = !password.isEmpty();
+    if (newPassword) {
+        next.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(next.name)};
+    }
+    QPointer<DesktopController> self(this);
+    auto apply = [self, next, newPassword, done](const QString &storeError) {
+        if (!self) {
+            return;
+        }
+        if (!storeError.isEmpty()) {
+            const QString text = tr("The password of %1 could not be stored: %2").arg(next.name, storeError);
+            self->m_window->showNotification(text);
+            if (done) {
+                done(text);
+            }
+            return;
+        }
+        bool unchanged = false;
+        bool replaced = false;
+        for (core::SourceConfig &c : self->m_config.sources) {
+            if (c.name == next.name) {
+                unchanged = c == next;
+                c = next;
+                replaced = true;
+            }
+        }
+        if (!replaced) {
+            self->m_config.sources.append(next);
+        }
+        self->saveConfig();
+        self->m_engine.setSources(self->m_config.sources);
+        if (unchanged && newPassword) {
+            // Same settings, new secret: setSources kept the source running, so hand it over.
+            self->m_engine.reloadCredentials(next.name);
+        }
+        self->m_window->sourcesPage()->selectSource(next.name);
+        self->m_window->showStatusMessage(replaced ? tr("Source %1 updated.").arg(next.name)
+                                                   : tr("Source %1 added.").arg(next.name));
+        if (done) {
+            done({});
+        }
+    };
+    if (newPassword) {
+        m_engine.credentials().write(core::credentialKey(next.name), password, apply);
+    } else {
+        apply({});
+    }
+}
+
+void DesktopController::removeSource(const QString &name)
+{
+    const core::SourceConfig *config = m_config.source(name);
+    if (!config) {
+        return;
+    }
+    const core::SecretRef secret = config->password;
+    m_config.sources.removeIf([&name](const core::SourceConfig &c) {
+        return c.name == name;
+    });
+    saveConfig();
+    m_engine.setSources(m_config.sources);
+    m_watched.remove(name);
+    // Only the entry Strata itself created is deleted; env and file secrets belong to the admin.
+    if (secret.kind == core::SecretRef::Kind::Keychain && secret.value == core::credentialKey(name)) {
+        QPointer<DesktopController> self(this);
+        m_engine.credentials().remove(secret.value, [self, name](const QString &error) {
+            if (self && !error.isEmpty()) {
+                self->m_window->showNotification(
+                    tr("Source %1 was removed, but its password could not be deleted from the keychain: %2")
+                        .arg(name, error));
+            }
+        });
+    }
+    m_window->showStatusMessage(tr("Source %1 removed.").arg(name));
+}
+
+bool DesktopController::saveConfig()
+{
+    if (m_options.demo || m_options.configPath.isEmpty()) {
+        return true;
+    }
+    QString error;
+    if (!m_config.save(m_options.configPath, &error)) {
+        m_window->showNotification(tr("The configuration could not be saved: %1").arg(error));
+        return false;
+    }
+    return true;
+}
+
+} // namespace strata::desktop

@@ -1,0 +1,112 @@
+#pragma once
+
+#include "models/core/actions.h"
+#include "models/core/config.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+namespace strata::core {
+class Engine;
+class Source;
+} // namespace strata::core
+
+namespace strata::models {
+class ActivityModel;
+class EventTableModel;
+class SnapshotListModel;
+class SourceTableModel;
+class VolumeTableModel;
+} // namespace strata::models
+
+namespace strata::views {
+class MainWindow;
+class SourceDialog;
+} // namespace strata::views
+
+namespace strata::desktop {
+
+/// The desktop app's wiring: owns the item models and the MainWindow, and connects what the
+/// views ask for to the model layer. Pages and dialogs only emit intents; this turns them into
+/// Engine calls (refresh, performance and snapshot subscriptions), ActionManager previews,
+/// submits and retries, HistoryService queries for the capacity chart, keychain writes, and
+/// config saves (never in demo mode). Results come back as model updates, status-bar messages
+/// and, for failures, the window's notification bar.
+class DesktopController final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DesktopController)
+
+public:
+    struct Options
+    {
+        /// Where the config is saved after Sources changes; empty = never (demo mode).
+        QString configPath;
+        bool demo = false;
+        /// QSettings INI file for the window layout; empty = QSettings("Strata", "strata").
+        QString settingsPath;
+    };
+
+    /// `engine` must outlive the controller and already have `config.sources` set.
+    DesktopController(core::Engine &engine, core::AppConfig config, Options options, QObject *parent = nullptr);
+    ~DesktopController() override;
+
+    [[nodiscard]] views::MainWindow &window() { return *m_window; }
+    [[nodiscard]] models::VolumeTableModel &volumeModel() { return *m_volumes; }
+    [[nodiscard]] models::SnapshotListModel &snapshotModel() { return *m_snapshots; }
+    [[nodiscard]] models::SourceTableModel &sourceModel() { return *m_sources; }
+    [[nodiscard]] models::ActivityModel &activityModel() { return *m_activity; }
+    [[nodiscard]] const core::AppConfig &config() const { return m_config; }
+
+    /// Adds or replaces a source: stores `password` (when not empty) in the credential store
+    /// under credentialKey(name), saves the config, and restarts what changed. `done(error)`
+    /// is called once it is applied (error empty) or refused.
+    void applySource(const core::SourceConfig &config, const QString &password, std::function<void(QString)> done = {});
+    /// Removes a source, saves the config and deletes its keychain entry.
+    void removeSource(const QString &name);
+    /// Persists the window layout now (also done when the window closes).
+    void saveLayout();
+
+private:
+    void connectViews();
+    void connectSources();
+    void watchSource(const QString &name);
+    void onSourceStatusChanged(const QString &name);
+    void onSnapshotsWanted(const QString &source, const QString &volumeId);
+    void onSnapshotsUnwanted(const QString &source, const QString &volumeId);
+    void fetchCapacityHistory(const QString &source, const QString &volumeId);
+    void updateSnapshotError();
+    void openActionDialog(core::ActionRequest request);
+    void submitAction(const core::ActionRequest &request);
+    void onActionFinished(const QString &id, bool ok);
+    void openSourceDialog(const QString &name);
+    void testSource(const core::SourceConfig &config,
+                    const QString &password,
+                    QObject *context,
+                    std::function<void(bool, QString)> done);
+    void testConfiguredSource(const QString &name);
+    bool saveConfig();
+    void restoreLayout();
+
+    core::Engine &m_engine;
+    core::AppConfig m_config;
+    Options m_options;
+    std::unique_ptr<models::VolumeTableModel> m_volumes;
+    std::unique_ptr<models::SnapshotListModel> m_snapshots;
+    std::unique_ptr<models::SourceTableModel> m_sources;
+    std::unique_ptr<models::ActivityModel> m_activity;
+    std::unique_ptr<models::EventTableModel> m_events;
+    /// Declared last: the views go before the models they show.
+    std::unique_ptr<views::MainWindow> m_window;
+    QHash<QString, QPointer<core::Source>> m_watched;
+    QString m_selectedSource;
+    QString m_selectedVolume;
+    int m_historyRequest = 0;
+    bool m_perfSubscribed = false;
+};
+
+} // namespace strata::desktop

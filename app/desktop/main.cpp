@@ -1,0 +1,174 @@
+#include "app/cli/cli.h"
+#include "app/cli/demo.h"
+#include "app/desktop/desktopcontroller.h"
+#include "app/desktop/keychaincredentialstore.h"
+#include "models/core/clock.h"
+#include "models/core/config.h"
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
+#include "views/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTextStream>
+#include <QTranslator>
+
+#include <cstdio>
+#include <memory>
+
+#ifndef STRATA_VERSION
+#define STRATA_VERSION "0.0.0"
+#endif
+
+namespace {
+
+void setIdentity()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("strata"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Strata"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+}
+
+QString currentUser()
+{
+    QString user = qEnvironmentVariable("USER");
+    return user.isEmpty() ? qEnvironmentVariable("USERNAME") : user;
+}
+
+int runCli(int argc, char **argv, const QStringList &arguments)
+{
+    QCoreApplication app(argc, argv);
+    setIdentity();
+    strata::desktop::KeychainCredentialStore keychain;
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err);
+    out.flush();
+    err.flush();
+    return code;
+}
+
+QString historyPathFor(const strata::core::AppConfig &config)
+{
+    if (!config.historyPath.isEmpty()) {
+        return config.historyPath;
+    }
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/history.sqlite");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 1; i < argc; ++i) {
+        arguments << QString::fromLocal8Bit(argv[i]);
+    }
+    if (strata::cli::isCommand(arguments)) {
+        return runCli(argc, argv, arguments);
+    }
+
+    QApplication app(argc, argv);
+    setIdentity();
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Strata"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("strata"));
+
+    // Translations are optional: an absent catalogue leaves the English source strings.
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+        QCoreApplication::installTranslator(&translator);
+    }
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate("main", "Strata: storage and GPUs behind AI work."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption demoOption(QStringLiteral("demo"),
+                                        QCoreApplication::translate("main", "Start the built-in simulated estate."));
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QCoreApplication::translate("main", "Config file (default: %1).").arg(strata::core::AppConfig::defaultPath()),
+        QStringLiteral("path"));
+    parser.addOptions({demoOption, configOption});
+    parser.addPositionalArgument(
+        QStringLiteral("demo"), QCoreApplication::translate("main", "Same as --demo."), QStringLiteral("[demo]"));
+    parser.process(app);
+    const QStringList positional = parser.positionalArguments();
+    for (const QString &p : positional) {
+        if (p != QLatin1String("demo")) {
+            QTextStream(stderr) << QCoreApplication::translate("main", "strata: unknown argument \"%1\"").arg(p)
+                                << '\n';
+            return 2;
+        }
+    }
+    const bool demoMode = parser.isSet(demoOption) || positional.contains(QStringLiteral("demo"));
+
+    std::unique_ptr<strata::cli::DemoEstate> demo;
+    std::unique_ptr<strata::desktop::KeychainCredentialStore> keychain;
+    strata::core::ICredentialStore *credentials = nullptr;
+    strata::core::AppConfig config;
+    QString configPath;
+    QString historyPath;
+    if (demoMode) {
+        QString error;
+        demo = strata::cli::DemoEstate::start({}, &error);
+        if (!demo) {
+            QMessageBox::critical(
+                nullptr,
+                QCoreApplication::translate("main", "Strata"),
+                QCoreApplication::translate("main", "The demo estate could not start: %1").arg(error));
+            return 1;
+        }
+        config = demo->config();
+        credentials = &demo->credentials();
+        // The demo leaves no trace: history lives in memory, the config is never saved.
+        historyPath = QStringLiteral(":memory:");
+    } else {
+        configPath = parser.isSet(configOption) ? parser.value(configOption) : strata::core::AppConfig::defaultPath();
+        if (QFileInfo::exists(configPath)) {
+            QString error;
+            if (!strata::core::AppConfig::load(configPath, &config, &error)) {
+                // Refuse to start rather than later overwrite a file we could not read.
+                QMessageBox::critical(
+                    nullptr,
+                    QCoreApplication::translate("main", "Strata"),
+                    QCoreApplication::translate("main", "The configuration cannot be read:\n%1").arg(error));
+                return 2;
+            }
+        }
+        keychain = std::make_unique<strata::desktop::KeychainCredentialStore>();
+        credentials = keychain.get();
+        historyPath = historyPathFor(config);
+    }
+
+    strata::core::HistoryService history(std::make_unique<strata::core::SqliteHistoryStore>(historyPath));
+    if (history.openError().isEmpty()) {
+        history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-config.historyRetentionDays));
+    } else {
+        qWarning("strata: history store unavailable: %s", qPrintable(history.openError()));
+    }
+    strata::core::SystemClock clock;
+    strata::core::Engine engine({clock, *credentials, &history, currentUser()});
+    engine.setSources(config.sources);
+
+    strata::desktop::DesktopController::Options options;
+    options.demo = demoMode;
+    options.configPath = configPath;
+    strata::desktop::DesktopController controller(engine, config, options);
+    controller.window().show();
+    if (!history.openError().isEmpty()) {
+        controller.window().showNotification(
+            QCoreApplication::translate("main", "Capacity history and the audit log are not recorded: %1")
+                .arg(history.openError()));
+    }
+    return app.exec();
+}

@@ -1,0 +1,232 @@
+#include "app/cli/demo.h"
+#include "app/desktop/desktopcontroller.h"
+#include "models/core/clock.h"
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
+#include "models/item/activitymodel.h"
+#include "models/item/roles.h"
+#include "models/item/snapshotlistmodel.h"
+#include "models/item/volumetablemodel.h"
+#include "views/actiondialog.h"
+#include "views/capacitychart.h"
+#include "views/mainwindow.h"
+#include "views/volumedetailpanel.h"
+#include "views/volumespage.h"
+
+#include <QAbstractItemModelTester>
+#include <QDialogButtonBox>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScreen>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+constexpr int kTimeoutMs = 20000;
+
+/// Row of the first proxy row whose Name column reads `name`, or -1.
+int rowNamed(const QAbstractItemModel *model, const QString &name)
+{
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 0).data().toString() == name) {
+            return row;
+        }
+    }
+    return -1;
+}
+
+/// The whole desktop app (real Engine, controller and MainWindow) over the in-process demo estate.
+class DesktopDemo : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        QString error;
+        demo = cli::DemoEstate::start({}, &error);
+        ASSERT_TRUE(demo) << error.toStdString();
+        history = std::make_unique<core::HistoryService>(
+            std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
+        engine = std::make_unique<core::Engine>(
+            core::Engine::Deps{clock, demo->credentials(), history.get(), QStringLiteral("tester")});
+        engine->setSources(demo->config().sources);
+        ASSERT_TRUE(settingsDir.isValid());
+        desktop::DesktopController::Options options;
+        options.demo = true;
+        options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
+        controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
+    }
+
+    void TearDown() override
+    {
+        controller.reset();
+        engine.reset();
+        history.reset();
+        demo.reset();
+    }
+
+    std::unique_ptr<cli::DemoEstate> demo;
+    core::SystemClock clock;
+    std::unique_ptr<core::HistoryService> history;
+    std::unique_ptr<core::Engine> engine;
+    QTemporaryDir settingsDir;
+    std::unique_ptr<desktop::DesktopController> controller;
+};
+
+} // namespace
+
+TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotList)
+{
+    views::MainWindow &window = controller->window();
+    EXPECT_EQ(window.windowTitle(), QStringLiteral("Strata (demo)"));
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QAbstractItemModelTester volumeTester(&controller->volumeModel(),
+                                          QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester snapshotTester(&controller->snapshotModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    // 1. The table fills from the simulator's first inventory poll.
+    auto *table = window.findChild<QTableView *>(QStringLiteral("volumeTableView"));
+    ASSERT_TRUE(table);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return rowNamed(table->model(), QStringLiteral("chest_xray")) >= 0;
+        },
+        kTimeoutMs))
+        << "volumes shown: " << table->model()->rowCount();
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return window.healthSummaryText() == QStringLiteral("1 source: 1 OK");
+        },
+        kTimeoutMs))
+        << window.healthSummaryText().toStdString();
+    EXPECT_TRUE(window.volumesPage()->countText().endsWith(QStringLiteral("volumes")));
+
+    // 2. Select chest_xray as a user would: click its row.
+    const QModelIndex index = table->model()->index(rowNamed(table->model(), QStringLiteral("chest_xray")), 0);
+    table->scrollTo(index);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+    views::VolumeDetailPanel *panel = window.volumesPage()->detailPanel();
+    ASSERT_TRUE(panel->volume());
+    EXPECT_EQ(panel->volume()->name, QStringLiteral("chest_xray"));
+    EXPECT_EQ(panel->findChild<QLabel *>(QStringLiteral("volumeSvmLabel"))->text(), QStringLiteral("svm_ai"));
+    panel->findChild<QTabWidget *>(QStringLiteral("volumeDetailTabWidget"))->setCurrentIndex(1);
+
+    // 3. Its snapshots load (the demo gives chest_xray scheduled and DataOps Toolkit snapshots).
+    models::SnapshotListModel &snapshots = controller->snapshotModel();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return snapshots.isLoaded() && snapshots.rowCount() > 0;
+        },
+        kTimeoutMs));
+    auto *snapshotView = panel->findChild<QTableView *>(QStringLiteral("snapshotTableView"));
+    EXPECT_TRUE(snapshotView->isVisible());
+    const int before = snapshots.rowCount();
+    // The capacity chart was answered from the history store.
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return panel->capacityChart()->showsChart();
+        },
+        kTimeoutMs));
+
+    // 4. Create snapshot: preview, name, confirm.
+    auto *create = panel->findChild<QPushButton *>(QStringLiteral("snapshotCreateButton"));
+    ASSERT_TRUE(create->isEnabled());
+    QTest::mouseClick(create, Qt::LeftButton);
+    views::ActionDialog *dialog = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            dialog = window.findChild<views::ActionDialog *>(QStringLiteral("actionDialog"));
+            return dialog && dialog->isVisible();
+        },
+        kTimeoutMs));
+    auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("snapshotNameLineEdit"));
+    ASSERT_TRUE(name);
+    EXPECT_TRUE(name->text().startsWith(QStringLiteral("strata_"))) << name->text().toStdString();
+    auto *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    EXPECT_TRUE(ok->isEnabled());
+    EXPECT_EQ(dialog->preview().title, QStringLiteral("Create snapshot"));
+    // An existing name is refused by the model layer's preview, live.
+    const QString existing = snapshots.index(0, models::SnapshotListModel::Name).data().toString();
+    name->setText(existing);
+    EXPECT_FALSE(ok->isEnabled());
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("e2e_before_training"));
+    dialog->findChild<QLineEdit *>(QStringLiteral("snapshotCommentLineEdit"))
+        ->setText(QStringLiteral("from views_tests"));
+    ASSERT_TRUE(ok->isEnabled()) << dialog->preview().blockedReason.toStdString();
+    QTest::mouseClick(ok, Qt::LeftButton);
+
+    // 5. The Activity panel shows it running, then Succeeded.
+    models::ActivityModel &activity = controller->activityModel();
+    auto *activityView = window.findChild<QTableView *>(QStringLiteral("activityTableView"));
+    ASSERT_EQ(activityView->model(), &activity);
+    ASSERT_EQ(activity.rowCount(), 1);
+    EXPECT_TRUE(activityView->isVisible());
+    EXPECT_TRUE(activity.index(0, models::ActivityModel::Target)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("e2e_before_training")));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return activity.index(0, models::ActivityModel::State).data(models::StatusRole).toString()
+                   != QLatin1String("running");
+        },
+        kTimeoutMs));
+    EXPECT_EQ(activity.index(0, models::ActivityModel::State).data().toString(), QStringLiteral("Succeeded"))
+        << activity.index(0, models::ActivityModel::Message).data().toString().toStdString();
+    EXPECT_FALSE(activity.index(0, 0).data(Qt::ToolTipRole).toString().isEmpty()); // the effects
+
+    // 6. The snapshot list picks the new snapshot up (a diff, not a reset).
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return rowNamed(&snapshots, QStringLiteral("e2e_before_training")) >= 0;
+        },
+        kTimeoutMs));
+    EXPECT_EQ(snapshots.rowCount(), before + 1);
+    EXPECT_TRUE(window.notificationText().isEmpty()) << window.notificationText().toStdString();
+
+    // STRATA_SCREENSHOT=/path/shot.png saves the Snapshots tab and <path>-overview.png the chart
+    // (under xvfb-run with QT_QPA_PLATFORM=xcb, the real window as the X server shows it).
+    const QString shot = qEnvironmentVariable("STRATA_SCREENSHOT");
+    if (!shot.isEmpty()) {
+        auto save = [&window](const QString &path) {
+            QTest::qWait(300);
+            const QPixmap pixmap = QGuiApplication::platformName() == QLatin1String("xcb")
+                                       ? window.screen()->grabWindow(0)
+                                       : window.grab();
+            pixmap.save(path);
+        };
+        save(shot);
+        panel->findChild<QTabWidget *>(QStringLiteral("volumeDetailTabWidget"))->setCurrentIndex(0);
+        save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-overview.png")));
+    }
+}
+
+TEST_F(DesktopDemo, LayoutIsSavedAndRestored)
+{
+    views::MainWindow &window = controller->window();
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    window.showPage(views::MainWindow::Page::Events);
+    window.close();
+    controller.reset();
+
+    desktop::DesktopController::Options options;
+    options.demo = true;
+    options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
+    controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
+    EXPECT_EQ(controller->window().currentPage(), views::MainWindow::Page::Events);
+}

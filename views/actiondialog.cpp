@@ -1,0 +1,202 @@
+#include "views/actiondialog.h"
+
+#include "views/statusdelegate.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace strata::views {
+
+namespace {
+
+QString bulletList(const QStringList &lines)
+{
+    QString html = QStringLiteral("<ul style=\"margin-left:-20px\">");
+    for (const QString &line : lines) {
+        html += QStringLiteral("<li>") + line.toHtmlEscaped() + QStringLiteral("</li>");
+    }
+    return html + QStringLiteral("</ul>");
+}
+
+} // namespace
+
+ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QString confirmationText, QWidget *parent)
+    : QDialog(parent)
+    , m_request(std::move(request))
+    , m_previewer(std::move(previewer))
+    , m_confirmationText(std::move(confirmationText))
+{
+    setObjectName(QStringLiteral("actionDialog"));
+    setMinimumWidth(520);
+
+    m_titleLabel = new QLabel(this);
+    m_titleLabel->setObjectName(QStringLiteral("actionTitleLabel"));
+    QFont titleFont = m_titleLabel->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
+    m_titleLabel->setFont(titleFont);
+    m_targetLabel = new QLabel(this);
+    m_targetLabel->setObjectName(QStringLiteral("actionTargetLabel"));
+    m_targetLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_changeLabel = new QLabel(this);
+    m_changeLabel->setObjectName(QStringLiteral("actionChangeLabel"));
+    m_effectsLabel = new QLabel(this);
+    m_effectsLabel->setObjectName(QStringLiteral("actionEffectsLabel"));
+    m_effectsLabel->setTextFormat(Qt::RichText);
+    m_effectsLabel->setWordWrap(true);
+
+    m_warningIcon = new QLabel(this);
+    const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize, nullptr, this);
+    m_warningIcon->setPixmap(
+        style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(iconSize, iconSize));
+    m_warningIcon->setAlignment(Qt::AlignTop);
+    m_warningsLabel = new QLabel(this);
+    m_warningsLabel->setObjectName(QStringLiteral("actionWarningsLabel"));
+    m_warningsLabel->setTextFormat(Qt::RichText);
+    m_warningsLabel->setWordWrap(true);
+    QFont bold = m_warningsLabel->font();
+    bold.setBold(true);
+    m_warningsLabel->setFont(bold);
+    auto *warnings = new QHBoxLayout();
+    warnings->addWidget(m_warningIcon, 0, Qt::AlignTop);
+    warnings->addWidget(m_warningsLabel, 1);
+
+    m_blockedLabel = new QLabel(this);
+    m_blockedLabel->setObjectName(QStringLiteral("actionBlockedLabel"));
+    m_blockedLabel->setWordWrap(true);
+
+    auto *inputs = new QFormLayout();
+    QString okText;
+    switch (m_request.kind) {
+    case core::ActionKind::SnapshotCreate:
+        m_nameEdit = new QLineEdit(m_request.name, this);
+        m_nameEdit->setObjectName(QStringLiteral("snapshotNameLineEdit"));
+        m_commentEdit = new QLineEdit(m_request.comment, this);
+        m_commentEdit->setObjectName(QStringLiteral("snapshotCommentLineEdit"));
+        m_commentEdit->setPlaceholderText(tr("Optional"));
+        inputs->addRow(tr("Snapshot &name:"), m_nameEdit);
+        inputs->addRow(tr("&Comment:"), m_commentEdit);
+        okText = tr("Create");
+        break;
+    case core::ActionKind::VolumeClone:
+        m_nameEdit = new QLineEdit(m_request.name, this);
+        m_nameEdit->setObjectName(QStringLiteral("cloneNameLineEdit"));
+        inputs->addRow(tr("Clone volume &name:"), m_nameEdit);
+        okText = tr("Clone");
+        break;
+    case core::ActionKind::SnapshotDelete:
+    case core::ActionKind::SnapshotRestore:
+        m_confirmEdit = new QLineEdit(this);
+        m_confirmEdit->setObjectName(QStringLiteral("confirmNameLineEdit"));
+        m_confirmEdit->setPlaceholderText(m_confirmationText);
+        inputs->addRow(new QLabel(tr("Type <b>%1</b> to confirm:").arg(m_confirmationText.toHtmlEscaped()), this));
+        inputs->addRow(m_confirmEdit);
+        okText = m_request.kind == core::ActionKind::SnapshotDelete ? tr("Delete") : tr("Restore");
+        break;
+    }
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->setObjectName(QStringLiteral("actionButtonBox"));
+    m_buttons->button(QDialogButtonBox::Ok)->setText(okText);
+    m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("actionOkButton"));
+    // Destructive actions never confirm on Enter by accident: Cancel is their default.
+    if (m_confirmEdit) {
+        m_buttons->button(QDialogButtonBox::Ok)->setAutoDefault(false);
+        m_buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
+    }
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &ActionDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ActionDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_titleLabel);
+    layout->addWidget(m_targetLabel);
+    layout->addWidget(m_changeLabel);
+    layout->addWidget(m_effectsLabel);
+    layout->addLayout(warnings);
+    layout->addLayout(inputs);
+    layout->addWidget(m_blockedLabel);
+    layout->addStretch(1);
+    layout->addWidget(m_buttons);
+
+    if (m_nameEdit) {
+        connect(m_nameEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+            m_request.name = text.trimmed();
+            refresh();
+        });
+        m_nameEdit->selectAll();
+        m_nameEdit->setFocus();
+    }
+    if (m_commentEdit) {
+        connect(m_commentEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
+            m_request.comment = text;
+        });
+    }
+    if (m_confirmEdit) {
+        connect(m_confirmEdit, &QLineEdit::textChanged, this, &ActionDialog::updateOk);
+        m_confirmEdit->setFocus();
+    }
+    refresh();
+}
+
+ActionDialog::~ActionDialog() = default;
+
+void ActionDialog::refresh()
+{
+    m_preview = m_previewer ? m_previewer(m_request) : core::ActionPreview{};
+    setWindowTitle(m_preview.title);
+    m_titleLabel->setText(m_preview.title);
+    m_targetLabel->setText(m_preview.target);
+    m_targetLabel->setVisible(!m_preview.target.isEmpty());
+    m_changeLabel->setText(m_preview.fromState + QStringLiteral("  →  ") + m_preview.toState);
+    m_changeLabel->setVisible(!m_preview.fromState.isEmpty() || !m_preview.toState.isEmpty());
+    m_effectsLabel->setText(bulletList(m_preview.effects));
+    m_effectsLabel->setVisible(!m_preview.effects.isEmpty());
+    m_warningsLabel->setText(bulletList(m_preview.warnings));
+    m_warningsLabel->setVisible(!m_preview.warnings.isEmpty());
+    m_warningIcon->setVisible(!m_preview.warnings.isEmpty());
+    m_blockedLabel->setText(m_preview.blockedReason);
+    m_blockedLabel->setVisible(!m_preview.allowed());
+    QPalette blockedPalette = m_blockedLabel->palette();
+    blockedPalette.setColor(QPalette::WindowText, StatusDelegate::colorFor(QStringLiteral("critical"), palette()));
+    m_blockedLabel->setPalette(blockedPalette);
+    updateOk();
+}
+
+bool ActionDialog::canConfirm() const
+{
+    if (!m_preview.allowed()) {
+        return false;
+    }
+    if (m_nameEdit && m_request.name.isEmpty()) {
+        return false;
+    }
+    if (m_confirmEdit && m_confirmEdit->text() != m_confirmationText) {
+        return false;
+    }
+    if (m_preview.destructive && !m_confirmEdit) {
+        return false; // a destructive action this dialog cannot ask to confirm explicitly
+    }
+    return true;
+}
+
+void ActionDialog::updateOk()
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(canConfirm());
+}
+
+void ActionDialog::accept()
+{
+    if (!canConfirm()) {
+        return;
+    }
+    Q_EMIT confirmed(m_request);
+    QDialog::accept();
+}
+
+} // namespace strata::views

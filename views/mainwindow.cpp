@@ -1,0 +1,433 @@
+#include "views/mainwindow.h"
+
+#include "models/item/activitymodel.h"
+#include "models/item/roles.h"
+#include "models/item/sourcetablemodel.h"
+#include "views/activitypanel.h"
+#include "views/eventspage.h"
+#include "views/sourcespage.h"
+#include "views/statusdelegate.h"
+#include "views/volumedetailpanel.h"
+#include "views/volumespage.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace strata::views {
+
+namespace {
+
+QIcon themedIcon(const QString &name, QStyle::StandardPixmap fallback, const QStyle *style)
+{
+    return QIcon::fromTheme(name, style->standardIcon(fallback));
+}
+
+QString healthStatus(core::Health health)
+{
+    switch (health) {
+    case core::Health::Ok:
+        return QStringLiteral("ok");
+    case core::Health::Unknown:
+        return QStringLiteral("unknown");
+    case core::Health::Degraded:
+        return QStringLiteral("warning");
+    case core::Health::Unreachable:
+    case core::Health::AuthRequired:
+        return QStringLiteral("critical");
+    }
+    return QStringLiteral("unknown");
+}
+
+int severity(core::Health health)
+{
+    switch (health) {
+    case core::Health::Ok:
+        return 0;
+    case core::Health::Unknown:
+        return 1;
+    case core::Health::Degraded:
+        return 2;
+    case core::Health::Unreachable:
+        return 3;
+    case core::Health::AuthRequired:
+        return 4;
+    }
+    return 1;
+}
+
+QString healthWord(core::Health health)
+{
+    switch (health) {
+    case core::Health::Ok:
+        return MainWindow::tr("OK");
+    case core::Health::Unknown:
+        return MainWindow::tr("connecting");
+    case core::Health::Degraded:
+        return MainWindow::tr("degraded");
+    case core::Health::Unreachable:
+        return MainWindow::tr("unreachable");
+    case core::Health::AuthRequired:
+        return MainWindow::tr("authentication required");
+    }
+    return {};
+}
+
+const core::Health kHealthOrder[] = {core::Health::Ok,
+                                     core::Health::Unknown,
+                                     core::Health::Degraded,
+                                     core::Health::Unreachable,
+                                     core::Health::AuthRequired};
+
+} // namespace
+
+MainWindow::MainWindow(const Models &models, QWidget *parent)
+    : QMainWindow(parent)
+    , m_models(models)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Strata"));
+    setWindowIcon(themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()));
+
+    m_volumesPage = new VolumesPage(m_models.volumes, m_models.snapshots, m_models.sources, this);
+    m_sourcesPage = new SourcesPage(m_models.sources, this);
+    m_eventsPage = new EventsPage(m_models.events, this);
+
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
+    m_navigation->setIconSize(QSize(24, 24));
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setSpacing(2);
+    auto addNav = [this](const QString &text, const QIcon &icon, const QString &tip) {
+        auto *item = new QListWidgetItem(icon, text, m_navigation);
+        item->setToolTip(tip);
+        item->setSizeHint(QSize(0, fontMetrics().height() + 18));
+    };
+    addNav(tr("Volumes"),
+           themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()),
+           tr("Volumes of every source (Ctrl+1)"));
+    addNav(tr("Sources"),
+           themedIcon(QStringLiteral("network-server"), QStyle::SP_DriveNetIcon, style()),
+           tr("Connected systems and their health (Ctrl+2)"));
+    addNav(tr("Events"),
+           themedIcon(QStringLiteral("dialog-information"), QStyle::SP_MessageBoxInformation, style()),
+           tr("Events of every source, newest first (Ctrl+3)"));
+    int navWidth = 0;
+    for (int i = 0; i < m_navigation->count(); ++i) {
+        navWidth = std::max(navWidth, fontMetrics().horizontalAdvance(m_navigation->item(i)->text()));
+    }
+    m_navigation->setFixedWidth(navWidth + 24 + 48);
+
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("pageStackedWidget"));
+    m_stack->addWidget(m_volumesPage);
+    m_stack->addWidget(m_sourcesPage);
+    m_stack->addWidget(m_eventsPage);
+    connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+
+    // Failures stay visible here until dismissed, without a modal box in the way.
+    m_notification = new QFrame(this);
+    m_notification->setObjectName(QStringLiteral("notificationFrame"));
+    m_notification->setFrameShape(QFrame::StyledPanel);
+    m_notification->setAutoFillBackground(true);
+    m_notification->setBackgroundRole(QPalette::AlternateBase);
+    m_notificationIcon = new QLabel(m_notification);
+    m_notificationLabel = new QLabel(m_notification);
+    m_notificationLabel->setObjectName(QStringLiteral("notificationLabel"));
+    m_notificationLabel->setWordWrap(true);
+    m_notificationLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *close = new QToolButton(m_notification);
+    close->setObjectName(QStringLiteral("notificationCloseButton"));
+    close->setAutoRaise(true);
+    close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    close->setToolTip(tr("Dismiss"));
+    auto *notificationLayout = new QHBoxLayout(m_notification);
+    notificationLayout->setContentsMargins(8, 4, 4, 4);
+    notificationLayout->addWidget(m_notificationIcon);
+    notificationLayout->addWidget(m_notificationLabel, 1);
+    notificationLayout->addWidget(close, 0, Qt::AlignTop);
+    m_notification->hide();
+    connect(close, &QToolButton::clicked, m_notification, &QWidget::hide);
+
+    auto *pages = new QWidget(this);
+    auto *pagesLayout = new QVBoxLayout(pages);
+    pagesLayout->setContentsMargins(0, 0, 0, 0);
+    pagesLayout->addWidget(m_notification);
+    pagesLayout->addWidget(m_stack, 1);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QHBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_navigation);
+    auto *separator = new QFrame(central);
+    separator->setFrameShape(QFrame::VLine);
+    separator->setFrameShadow(QFrame::Sunken);
+    centralLayout->addWidget(separator);
+    centralLayout->addWidget(pages, 1);
+    setCentralWidget(central);
+
+    m_activityPanel = new ActivityPanel(m_models.activity, this);
+    m_activityDock = new QDockWidget(tr("Activity"), this);
+    m_activityDock->setObjectName(QStringLiteral("activityDockWidget"));
+    m_activityDock->setWidget(m_activityPanel);
+    m_activityDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_activityDock);
+    resizeDocks({m_activityDock}, {160}, Qt::Vertical);
+    // A new action shows the panel even if the user had closed it.
+    connect(m_models.activity, &QAbstractItemModel::rowsInserted, m_activityDock, &QWidget::show);
+
+    m_healthLabel = new QLabel(this);
+    m_healthLabel->setObjectName(QStringLiteral("sourceHealthLabel"));
+    m_healthLabel->setTextFormat(Qt::RichText);
+    statusBar()->addPermanentWidget(m_healthLabel);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+        connect(m_models.sources, signal, this, &MainWindow::updateHealthSummary);
+    }
+    connect(m_models.sources, &QAbstractItemModel::dataChanged, this, &MainWindow::updateHealthSummary);
+    connect(m_models.sources, &QAbstractItemModel::modelReset, this, &MainWindow::updateHealthSummary);
+    connect(m_models.sources, &QAbstractItemModel::rowsMoved, this, &MainWindow::updateHealthSummary);
+
+    createMenus();
+    m_navigation->setCurrentRow(0);
+    updateHealthSummary();
+    resize(1280, 820);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *addSource = file->addAction(
+        themedIcon(QStringLiteral("list-add"), QStyle::SP_FileDialogNewFolder, style()), tr("&Add source…"));
+    addSource->setObjectName(QStringLiteral("addSourceAction"));
+    connect(addSource, &QAction::triggered, this, [this] {
+        showPage(Page::Sources);
+        Q_EMIT m_sourcesPage->addRequested();
+    });
+    file->addSeparator();
+    QAction *quit = file->addAction(
+        themedIcon(QStringLiteral("application-exit"), QStyle::SP_DialogCloseButton, style()), tr("&Quit"));
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_refreshAction =
+        view->addAction(themedIcon(QStringLiteral("view-refresh"), QStyle::SP_BrowserReload, style()), tr("&Refresh"));
+    m_refreshAction->setObjectName(QStringLiteral("refreshAction"));
+    m_refreshAction->setShortcut(QKeySequence::Refresh);
+    m_refreshAction->setToolTip(tr("Poll every source now (F5)"));
+    connect(m_refreshAction, &QAction::triggered, this, [this] {
+        showStatusMessage(tr("Refreshing all sources…"), 3000);
+        Q_EMIT refreshRequested();
+    });
+    connect(m_volumesPage, &VolumesPage::refreshRequested, m_refreshAction, &QAction::trigger);
+    view->addSeparator();
+    const QStringList pages{tr("&Volumes"), tr("&Sources"), tr("&Events")};
+    for (int i = 0; i < pages.size(); ++i) {
+        QAction *go = view->addAction(pages[i]);
+        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(go, &QAction::triggered, this, [this, i] {
+            showPage(Page(i));
+        });
+    }
+    view->addSeparator();
+    QAction *activity = m_activityDock->toggleViewAction();
+    activity->setObjectName(QStringLiteral("activityAction"));
+    activity->setText(tr("&Activity"));
+    activity->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    view->addAction(activity);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Strata"));
+    about->setObjectName(QStringLiteral("aboutAction"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    QToolBar *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(m_refreshAction);
+    toolbar->addAction(activity);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this,
+                       tr("About Strata"),
+                       tr("<h3>Strata %1</h3>"
+                          "<p>One console for the storage and the GPUs behind AI work.</p>"
+                          "<p>Built with Qt %2.</p>")
+                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_navigation->setCurrentRow(int(page));
+}
+
+MainWindow::Page MainWindow::currentPage() const
+{
+    return Page(m_stack->currentIndex());
+}
+
+void MainWindow::showNotification(const QString &text, bool error)
+{
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_notificationIcon->setPixmap(
+        style()
+            ->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxInformation, nullptr, this)
+            .pixmap(size, size));
+    m_notificationLabel->setText(text);
+    m_notification->setProperty("error", error);
+    m_notification->show();
+}
+
+QString MainWindow::notificationText() const
+{
+    return m_notification->isVisibleTo(this) ? m_notificationLabel->text() : QString();
+}
+
+void MainWindow::showStatusMessage(const QString &text, int timeoutMs)
+{
+    statusBar()->showMessage(text, timeoutMs);
+}
+
+QString MainWindow::healthSummary(const QList<core::Health> &healths, QString *worst)
+{
+    if (worst) {
+        *worst = QStringLiteral("unknown");
+    }
+    if (healths.isEmpty()) {
+        return tr("No sources configured");
+    }
+    QStringList parts;
+    core::Health worstHealth = core::Health::Ok;
+    for (core::Health h : kHealthOrder) {
+        const auto n = healths.count(h);
+        if (n > 0) {
+            parts << QStringLiteral("%1 %2").arg(QLocale().toString(qlonglong(n)), healthWord(h));
+            if (severity(h) >= severity(worstHealth)) {
+                worstHealth = h;
+            }
+        }
+    }
+    if (worst) {
+        *worst = healthStatus(worstHealth);
+    }
+    // Explicit singular/plural: the English text must read right without a loaded catalogue.
+    const int n = int(healths.size());
+    return (n == 1 ? tr("%Ln source: %1", nullptr, n) : tr("%Ln sources: %1", nullptr, n))
+        .arg(parts.join(QStringLiteral(", ")));
+}
+
+QString MainWindow::healthSummaryText() const
+{
+    return m_healthPlain;
+}
+
+void MainWindow::updateHealthSummary()
+{
+    QList<core::Health> healths;
+    QStringList tooltip;
+    for (int row = 0; row < m_models.sources->rowCount(); ++row) {
+        const QModelIndex health = m_models.sources->index(row, models::SourceTableModel::Health);
+        healths << core::Health(health.data(models::RawValueRole).toInt());
+        QString line = m_models.sources->nameAt(row) + QStringLiteral(": ") + health.data().toString();
+        const QString error = m_models.sources->index(row, models::SourceTableModel::Error).data().toString();
+        if (!error.isEmpty()) {
+            line += QStringLiteral(" — ") + error;
+        }
+        tooltip << line;
+    }
+    QString worst;
+    m_healthPlain = healthSummary(healths, &worst);
+    QString html = m_healthPlain.toHtmlEscaped();
+    // Colour the worst state's part so a glance at the corner says what needs attention.
+    core::Health worstHealth = core::Health::Ok;
+    for (core::Health h : healths) {
+        if (severity(h) >= severity(worstHealth)) {
+            worstHealth = h;
+        }
+    }
+    if (!healths.isEmpty()) {
+        const QString part = QStringLiteral("%1 %2").arg(QLocale().toString(qlonglong(healths.count(worstHealth))),
+                                                         healthWord(worstHealth));
+        const QColor color = StatusDelegate::colorFor(worst, palette(), true);
+        html.replace(part.toHtmlEscaped(),
+                     QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>")
+                         .arg(color.name(), part.toHtmlEscaped()));
+    }
+    m_healthLabel->setText(html);
+    m_healthLabel->setToolTip(tooltip.join(QLatin1Char('\n')));
+}
+
+QVariantMap MainWindow::layoutState() const
+{
+    QVariantMap state;
+    state.insert(QStringLiteral("window/geometry"), saveGeometry());
+    state.insert(QStringLiteral("window/state"), saveState());
+    state.insert(QStringLiteral("window/page"), int(currentPage()));
+    state.insert(QStringLiteral("volumes/header"), m_volumesPage->headerState());
+    state.insert(QStringLiteral("volumes/splitter"), m_volumesPage->splitterState());
+    state.insert(QStringLiteral("snapshots/header"), m_volumesPage->detailPanel()->snapshotHeaderState());
+    state.insert(QStringLiteral("sources/header"), m_sourcesPage->headerState());
+    state.insert(QStringLiteral("events/header"), m_eventsPage->headerState());
+    state.insert(QStringLiteral("activity/header"), m_activityPanel->headerState());
+    return state;
+}
+
+void MainWindow::restoreLayoutState(const QVariantMap &state)
+{
+    const QByteArray geometry = state.value(QStringLiteral("window/geometry")).toByteArray();
+    if (!geometry.isEmpty()) {
+        restoreGeometry(geometry);
+    }
+    const QByteArray windowState = state.value(QStringLiteral("window/state")).toByteArray();
+    if (!windowState.isEmpty()) {
+        restoreState(windowState);
+    }
+    if (state.contains(QStringLiteral("window/page"))) {
+        showPage(Page(std::clamp(state.value(QStringLiteral("window/page")).toInt(), 0, 2)));
+    }
+    m_volumesPage->restoreHeaderState(state.value(QStringLiteral("volumes/header")).toByteArray());
+    m_volumesPage->restoreSplitterState(state.value(QStringLiteral("volumes/splitter")).toByteArray());
+    m_volumesPage->detailPanel()->restoreSnapshotHeaderState(
+        state.value(QStringLiteral("snapshots/header")).toByteArray());
+    m_sourcesPage->restoreHeaderState(state.value(QStringLiteral("sources/header")).toByteArray());
+    m_eventsPage->restoreHeaderState(state.value(QStringLiteral("events/header")).toByteArray());
+    m_activityPanel->restoreHeaderState(state.value(QStringLiteral("activity/header")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    Q_EMIT closing();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        updateHealthSummary();
+    }
+    QMainWindow::changeEvent(event);
+}
+
+} // namespace strata::views

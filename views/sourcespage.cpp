@@ -1,0 +1,201 @@
+#include "views/sourcespage.h"
+
+#include "models/item/roles.h"
+#include "models/item/sourcetablemodel.h"
+#include "views/statusdelegate.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace strata::views {
+
+using models::SourceTableModel;
+
+SourcesPage::SourcesPage(models::SourceTableModel *sources, QWidget *parent)
+    : QWidget(parent)
+    , m_sources(sources)
+{
+    setObjectName(QStringLiteral("sourcesPage"));
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_sources);
+    m_proxy->setSortRole(models::RawValueRole);
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("sourceTableView"));
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setShowGrid(false);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->setItemDelegate(new StatusDelegate(m_view));
+    m_view->setItemDelegateForColumn(SourceTableModel::Health, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
+    m_view->setColumnWidth(SourceTableModel::Name, 140);
+    m_view->setColumnWidth(SourceTableModel::Kind, 60);
+    m_view->setColumnWidth(SourceTableModel::Url, 240);
+    m_view->setColumnWidth(SourceTableModel::Health, 170);
+    m_view->setColumnWidth(SourceTableModel::System, 110);
+    m_view->setColumnWidth(SourceTableModel::Version, 70);
+    m_view->setColumnWidth(SourceTableModel::LastPoll, 150);
+    m_view->setColumnWidth(SourceTableModel::Latency, 80);
+
+    auto *empty = new QLabel(tr("<h3>Add a source to get started</h3>"
+                                "<p>Strata connects to your ONTAP clusters through their management interface.<br>"
+                                "Click <b>Add…</b> and enter the cluster's URL and credentials; the password goes to "
+                                "the system keychain.</p>"
+                                "<p>To look around first, start <tt>strata demo</tt>.</p>"),
+                             this);
+    empty->setObjectName(QStringLiteral("sourceEmptyLabel"));
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(empty);
+
+    QStyle *st = style();
+    m_addButton = new QPushButton(st->standardIcon(QStyle::SP_FileDialogNewFolder), tr("&Add…"), this);
+    m_addButton->setObjectName(QStringLiteral("sourceAddButton"));
+    m_editButton = new QPushButton(st->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Edit…"), this);
+    m_editButton->setObjectName(QStringLiteral("sourceEditButton"));
+    m_testButton = new QPushButton(st->standardIcon(QStyle::SP_DialogApplyButton), tr("&Test"), this);
+    m_testButton->setObjectName(QStringLiteral("sourceTestButton"));
+    m_removeButton = new QPushButton(st->standardIcon(QStyle::SP_TrashIcon), tr("&Remove…"), this);
+    m_removeButton->setObjectName(QStringLiteral("sourceRemoveButton"));
+    m_refreshButton = new QPushButton(st->standardIcon(QStyle::SP_BrowserReload), tr("Re&fresh"), this);
+    m_refreshButton->setObjectName(QStringLiteral("sourceRefreshButton"));
+    auto *buttons = new QHBoxLayout();
+    for (QPushButton *b : {m_addButton, m_editButton, m_testButton, m_removeButton, m_refreshButton}) {
+        buttons->addWidget(b);
+    }
+    buttons->addStretch(1);
+
+    m_resultLabel = new QLabel(this);
+    m_resultLabel->setObjectName(QStringLiteral("sourceTestResultLabel"));
+    m_resultLabel->setWordWrap(true);
+    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_resultLabel);
+
+    connect(m_addButton, &QPushButton::clicked, this, &SourcesPage::addRequested);
+    connect(m_editButton, &QPushButton::clicked, this, [this] {
+        Q_EMIT editRequested(currentSourceName());
+    });
+    connect(m_testButton, &QPushButton::clicked, this, [this] {
+        m_resultLabel->setText(tr("Testing %1…").arg(currentSourceName()));
+        Q_EMIT testRequested(currentSourceName());
+    });
+    connect(m_removeButton, &QPushButton::clicked, this, &SourcesPage::confirmRemove);
+    connect(m_refreshButton, &QPushButton::clicked, this, [this] {
+        Q_EMIT refreshRequested(currentSourceName());
+    });
+    connect(m_view, &QTableView::doubleClicked, this, [this] {
+        Q_EMIT editRequested(currentSourceName());
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SourcesPage::updateButtons);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &SourcesPage::updateEmptyState);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &SourcesPage::updateEmptyState);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &SourcesPage::updateEmptyState);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!m_view->selectionModel()->hasSelection() && m_proxy->rowCount() > 0) {
+            m_view->selectRow(0);
+        }
+    });
+    if (m_proxy->rowCount() > 0) {
+        m_view->selectRow(0);
+    }
+    updateEmptyState();
+    updateButtons();
+}
+
+SourcesPage::~SourcesPage() = default;
+
+QString SourcesPage::currentSourceName() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(models::SourceRole).toString();
+}
+
+void SourcesPage::selectSource(const QString &name)
+{
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        if (m_proxy->index(row, 0).data(models::SourceRole).toString() == name) {
+            m_view->selectRow(row);
+            return;
+        }
+    }
+}
+
+void SourcesPage::setTestResult(const QString &name, bool ok, const QString &message)
+{
+    m_resultLabel->setText(ok ? tr("%1: %2").arg(name, message) : tr("%1: test failed: %2").arg(name, message));
+    QPalette pal = m_resultLabel->palette();
+    pal.setColor(QPalette::WindowText,
+                 StatusDelegate::colorFor(ok ? QStringLiteral("succeeded") : QStringLiteral("critical"), palette()));
+    m_resultLabel->setPalette(pal);
+}
+
+QByteArray SourcesPage::headerState() const
+{
+    return m_view->horizontalHeader()->saveState();
+}
+
+void SourcesPage::restoreHeaderState(const QByteArray &state)
+{
+    if (!state.isEmpty()) {
+        m_view->horizontalHeader()->restoreState(state);
+    }
+}
+
+void SourcesPage::updateButtons()
+{
+    const bool selected = !currentSourceName().isEmpty();
+    m_editButton->setEnabled(selected);
+    m_testButton->setEnabled(selected);
+    m_removeButton->setEnabled(selected);
+}
+
+void SourcesPage::updateEmptyState()
+{
+    m_stack->setCurrentIndex(m_proxy->rowCount() == 0 ? 1 : 0);
+    updateButtons();
+}
+
+void SourcesPage::confirmRemove()
+{
+    const QString name = currentSourceName();
+    if (name.isEmpty()) {
+        return;
+    }
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Remove source"), tr("Remove source %1?").arg(name), QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("sourceRemoveMessageBox"));
+    box->setInformativeText(tr("Strata stops polling it, forgets its data and deletes its stored password. "
+                               "Nothing changes on the system itself."));
+    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, remove, name] {
+        if (box->clickedButton() == remove) {
+            Q_EMIT removeRequested(name);
+        }
+    });
+    box->open();
+}
+
+} // namespace strata::views

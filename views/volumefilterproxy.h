@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QSortFilterProxyModel>
+
+namespace strata::views {
+
+/// Sort/filter proxy of the Volumes page over VolumeTableModel: sorts by RawValueRole (bytes and
+/// percentages numerically), matches the free-text filter case-insensitively against
+/// FilterTextRole, and narrows by source name and volume state (exact, empty = any).
+class VolumeFilterProxy final : public QSortFilterProxyModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(VolumeFilterProxy)
+
+public:
+    explicit VolumeFilterProxy(QObject *parent = nullptr);
+
+    void setTextFilter(const QString &text);
+    void setSourceFilter(const QString &source);
+    void setStateFilter(const QString &state);
+    [[nodiscard]] QString sourceFilter() const { return m_source; }
+    [[nodiscard]] QString stateFilter() const { return m_state; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    QString m_source;
+    QString m_state;
+};
+
+} // namespace strata::views
