@@ -2,6 +2,10 @@
 
 #include <QSortFilterProxyModel>
 
+namespace strata::models {
+class VolumeTableModel;
+}
+
 namespace strata::views {
 
 /// Sort/filter proxy of the Volumes page over VolumeTableModel: sorts by RawValueRole (bytes and
@@ -21,10 +25,16 @@ public:
     [[nodiscard]] QString sourceFilter() const { return m_source; }
     [[nodiscard]] QString stateFilter() const { return m_state; }
 
+    void setSourceModel(QAbstractItemModel *model) override;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    /// Compares the records' typed fields when the source is a VolumeTableModel: a 50,000-row
+    /// sort makes over a million comparisons, and going through data() for each costs seconds.
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    const models::VolumeTableModel *m_volumes = nullptr;
     QString m_source;
     QString m_state;
 };

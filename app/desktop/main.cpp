@@ -20,6 +20,7 @@
 #include <QTextStream>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -98,7 +99,11 @@ int main(int argc, char **argv)
         QStringLiteral("config"),
         QCoreApplication::translate("main", "Config file (default: %1).").arg(strata::core::AppConfig::defaultPath()),
         QStringLiteral("path"));
-    parser.addOptions({demoOption, configOption});
+    const QCommandLineOption demoVolumesOption(
+        QStringLiteral("demo-volumes"),
+        QCoreApplication::translate("main", "With --demo: a generated cluster with this many volumes (scale checks)."),
+        QStringLiteral("count"));
+    parser.addOptions({demoOption, configOption, demoVolumesOption});
     parser.addPositionalArgument(
         QStringLiteral("demo"), QCoreApplication::translate("main", "Same as --demo."), QStringLiteral("[demo]"));
     parser.process(app);
@@ -120,7 +125,9 @@ int main(int argc, char **argv)
     QString historyPath;
     if (demoMode) {
         QString error;
-        demo = strata::cli::DemoEstate::start({}, &error);
+        strata::cli::DemoEstate::Options demoOptions;
+        demoOptions.generatedVolumes = std::max(0, parser.value(demoVolumesOption).toInt());
+        demo = strata::cli::DemoEstate::start(demoOptions, &error);
         if (!demo) {
             QMessageBox::critical(
                 nullptr,

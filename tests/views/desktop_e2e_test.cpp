@@ -198,6 +198,47 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
     EXPECT_EQ(snapshots.rowCount(), before + 1);
     EXPECT_TRUE(window.notificationText().isEmpty()) << window.notificationText().toStdString();
 
+    // 7. Delete it again: destructive, so the name must be typed before Delete enables.
+    auto *snapshotProxy = snapshotView->model();
+    snapshotView->selectRow(rowNamed(snapshotProxy, QStringLiteral("e2e_before_training")));
+    auto *remove = panel->findChild<QPushButton *>(QStringLiteral("snapshotDeleteButton"));
+    ASSERT_TRUE(remove->isEnabled());
+    QTest::mouseClick(remove, Qt::LeftButton);
+    views::ActionDialog *confirm = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const auto dialogs = window.findChildren<views::ActionDialog *>(QStringLiteral("actionDialog"));
+            for (views::ActionDialog *d : dialogs) {
+                if (d->isVisible() && d->request().kind == core::ActionKind::SnapshotDelete) {
+                    confirm = d;
+                }
+            }
+            return confirm != nullptr;
+        },
+        kTimeoutMs));
+    EXPECT_TRUE(confirm->preview().destructive);
+    auto *deleteOk = confirm->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    EXPECT_FALSE(deleteOk->isEnabled());
+    QTest::keyClicks(confirm->findChild<QLineEdit *>(QStringLiteral("confirmNameLineEdit")),
+                     QStringLiteral("e2e_before_training"));
+    ASSERT_TRUE(deleteOk->isEnabled()) << confirm->preview().blockedReason.toStdString();
+    QTest::mouseClick(deleteOk, Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return activity.rowCount() == 2
+                   && activity.index(1, models::ActivityModel::State).data(models::StatusRole).toString()
+                          != QLatin1String("running");
+        },
+        kTimeoutMs));
+    EXPECT_EQ(activity.index(1, models::ActivityModel::State).data().toString(), QStringLiteral("Succeeded"))
+        << activity.index(1, models::ActivityModel::Message).data().toString().toStdString();
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return rowNamed(&snapshots, QStringLiteral("e2e_before_training")) < 0;
+        },
+        kTimeoutMs));
+    EXPECT_EQ(snapshots.rowCount(), before);
+
     // STRATA_SCREENSHOT=/path/shot.png saves the Snapshots tab and <path>-overview.png the chart
     // (under xvfb-run with QT_QPA_PLATFORM=xcb, the real window as the X server shows it).
     const QString shot = qEnvironmentVariable("STRATA_SCREENSHOT");
