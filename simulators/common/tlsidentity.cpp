@@ -8,6 +8,7 @@
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -55,9 +56,11 @@ TlsIdentity TlsIdentity::generate(const QString &commonName, const QStringList &
     X509Ptr cert(X509_new());
     X509_set_version(cert.get(), 2);
     // Random serial so that clients caching a previous run's certificate do not get confused.
+    // (std::rand() without a seed gave every run the same serial: browsers then reject the new
+    // certificate as a reused issuer + serial with a different key.)
     unsigned char serialBytes[16];
-    for (unsigned char &b : serialBytes) {
-        b = static_cast<unsigned char>(std::rand() & 0xff);
+    if (RAND_bytes(serialBytes, sizeof serialBytes) != 1) {
+        return {};
     }
     serialBytes[0] &= 0x7f;
     BIGNUM *serial = BN_bin2bn(serialBytes, sizeof serialBytes, nullptr);

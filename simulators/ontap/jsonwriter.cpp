@@ -167,6 +167,47 @@ void JsonWriter::appendString(QByteArray &out, const QString &text)
 {
     static constexpr char Hex[] = "0123456789abcdef";
     out += '"';
+    // Names, uuids and paths are plain ASCII: copy them without a UTF-8 conversion.
+    const qsizetype start = out.size();
+    bool ascii = true;
+    for (const QChar ch : text) {
+        const char16_t c = ch.unicode();
+        if (c >= 0x80) {
+            ascii = false;
+            break;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            out += char(c);
+            continue;
+        }
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            out += "\\u00";
+            out += Hex[c >> 4];
+            out += Hex[c & 0xf];
+            break;
+        }
+    }
+    if (ascii) {
+        out += '"';
+        return;
+    }
+    out.truncate(start);
     const QByteArray utf8 = text.toUtf8();
     const char *begin = utf8.constData();
     const char *run = begin;

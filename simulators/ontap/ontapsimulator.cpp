@@ -219,6 +219,7 @@ bool OntapSimulator::start()
                                      now);
     }
     m_volumeSortCache = std::make_unique<SortCache<Volume>>();
+    m_pageCap = m_options.pageCap;
 
     QString host = QStringLiteral("127.0.0.1");
     const QHostAddress &a = m_options.address;
@@ -397,7 +398,7 @@ QList<FaultRule> OntapSimulator::faultRules() const
 void OntapSimulator::setPageCap(int cap)
 {
     onOwnThread([&] {
-        m_options.pageCap = cap;
+        m_pageCap = cap;
     });
 }
 
@@ -787,7 +788,7 @@ void OntapSimulator::getCollectionOrRecord(const std::shared_ptr<Exchange> &ex, 
     Ctx ctx;
     ctx.nowMs = ex->nowMs;
     ctx.estate = m_estate.get();
-    const int cap = m_options.pageCap;
+    const int cap = m_pageCap;
     const quint64 gen = m_estate->generation();
     const QString joined = s.join(QLatin1Char('/'));
     auto notFoundApi = [&] {
@@ -915,15 +916,10 @@ void OntapSimulator::getVolumes(const std::shared_ptr<Exchange> &ex)
             out.push_back(v.get());
         }
     };
-    sendResult(ex,
-               listing<Volume>(*ex,
-                               volumeSchema(),
-                               source,
-                               ctx,
-                               m_options.pageCap,
-                               m_estate->generation(),
-                               m_volumeSortCache.get(),
-                               implicit));
+    sendResult(
+        ex,
+        listing<Volume>(
+            *ex, volumeSchema(), source, ctx, m_pageCap, m_estate->generation(), m_volumeSortCache.get(), implicit));
 }
 
 void OntapSimulator::getSnapshots(const std::shared_ptr<Exchange> &ex, Volume &volume, const QString &snapshotUuid)
@@ -951,10 +947,9 @@ void OntapSimulator::getSnapshots(const std::shared_ptr<Exchange> &ex, Volume &v
         sendError(ex, notFound());
         return;
     }
-    sendResult(
-        ex,
-        listing<SnapshotRow>(
-            *ex, snapshotSchema(), fromContainer<SnapshotRow>(rows), ctx, m_options.pageCap, m_estate->generation()));
+    sendResult(ex,
+               listing<SnapshotRow>(
+                   *ex, snapshotSchema(), fromContainer<SnapshotRow>(rows), ctx, m_pageCap, m_estate->generation()));
 }
 
 void OntapSimulator::getVolumeMetrics(const std::shared_ptr<Exchange> &ex, const Volume &volume)
@@ -1171,7 +1166,6 @@ void OntapSimulator::completeJob(const QString &uuid)
         rec->job.code = 0;
     }
     rec->effect = nullptr;
-    m_estate->touch();
     const auto waiters = std::exchange(rec->waiters, {});
     for (const auto &waiter : waiters) {
         waiter();

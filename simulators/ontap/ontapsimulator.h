@@ -117,6 +117,7 @@ public:
     void clearFaultRules();
     QList<FaultRule> faultRules() const;
 
+    /// Changes the page cap (records per collection page at most) from now on.
     void setPageCap(int cap);
     /// Advances background behaviour by one step (what the tick timer does).
     void tick();
@@ -196,6 +197,7 @@ private:
     QString m_error;
     QString m_baseUrl;
     quint16 m_port = 0;
+    int m_pageCap = 0;
     HttpServer *m_server = nullptr;
     std::unique_ptr<Estate> m_estate;
     std::unique_ptr<SortCache<Volume>> m_volumeSortCache;

@@ -141,12 +141,13 @@ PerfSample volumePerf(const Volume &v, qint64 atMs, int durationSeconds)
     const double spread = durationSeconds <= 15 ? 0.35 : (durationSeconds <= 1800 ? 0.15 : 0.06);
     const quint64 seed = quint64(v.seed) * 7919ULL + quint64(bucket) * 31ULL + quint64(durationSeconds);
     const double level = diurnal * (1.0 - spread / 2 + spread * unit(seed));
-    s.iops[0] = v.perf.readIops * level;
-    s.iops[1] = v.perf.writeIops * level * (0.9 + 0.2 * unit(seed + 1));
-    s.iops[2] = v.perf.otherIops * level;
+    // Components are whole numbers so that totals add up exactly on the wire.
+    s.iops[0] = std::round(v.perf.readIops * level);
+    s.iops[1] = std::round(v.perf.writeIops * level * (0.9 + 0.2 * unit(seed + 1)));
+    s.iops[2] = std::round(v.perf.otherIops * level);
     s.iops[3] = s.iops[0] + s.iops[1] + s.iops[2];
-    s.throughput[0] = s.iops[0] * v.perf.readBytesPerOp;
-    s.throughput[1] = s.iops[1] * v.perf.writeBytesPerOp;
+    s.throughput[0] = std::round(s.iops[0] * v.perf.readBytesPerOp);
+    s.throughput[1] = std::round(s.iops[1] * v.perf.writeBytesPerOp);
     s.throughput[2] = 0;
     s.throughput[3] = s.throughput[0] + s.throughput[1];
     const double jitter = 0.85 + 0.3 * unit(seed + 2);
