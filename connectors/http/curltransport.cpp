@@ -566,6 +566,12 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
         }
         break;
     }
+    // libcurl re-sends a request by itself when a reused connection dies before the first
+    // response byte. The server may already have acted on it, so for a mutation that would apply
+    // it twice: non-idempotent requests always get a fresh connection, where libcurl never does.
+    if (!request.isIdempotent()) {
+        setLong(easy, CURLOPT_FRESH_CONNECT, 1L);
+    }
     // A HEAD answer announces the size of a body it does not send: only cap real bodies up front.
     if (options.maxResponseBytes > 0 && request.method != Method::Head) {
         setOffset(easy, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.maxResponseBytes));

@@ -712,12 +712,24 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
                 }
             }
         }
+        // ONTAP refuses to restore past a snapshot that backs a FlexClone.
+        for (const Ptr<Volume> &v : estate.volumes().all(request.source)) {
+            if (v->source != request.source || v->svm != volume->svm) {
+                continue;
+            }
+            for (const QString &name : std::as_const(newer)) {
+                if (v->cloneParent == volume->name + QLatin1Char('@') + name) {
+                    p.blockedReason = tr("Newer snapshot \"%1\" backs FlexClone %2/%3, so ONTAP cannot restore past it; split or delete the clone first.")
+                                          .arg(name, v->svm, v->name);
+                }
+            }
+        }
         if (!newer.isEmpty()) {
             p.warnings << tr("%n newer snapshot(s) will be deleted: %1", nullptr, int(newer.size()))
                               .arg(newer.mid(0, 8).join(QStringLiteral(", ")) + (newer.size() > 8 ? QStringLiteral(", …") : QString()));
         }
         p.warnings << tr("Clients that have the volume mounted may need to remount.");
-        if (volume->state != QLatin1String("online")) {
+        if (volume->state != QLatin1String("online") && p.blockedReason.isEmpty()) {
             p.blockedReason = tr("Volume %1 is %2.").arg(volumeLabel, volume->state);
         }
         break;

@@ -199,10 +199,17 @@ TEST_F(OntapSourceTest, DeleteRestoreAndClone_ApplyOnTheCluster)
     ASSERT_EQ(clone->state, core::ActionState::Succeeded) << clone->message.toStdString();
     EXPECT_TRUE(simulator->volumeByName(v->svm, QStringLiteral("tusimple_clone_it")).has_value());
 
-    const core::ActionPreview restorePreview = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    // The clone now depends on the newest snapshot: ONTAP cannot restore past it, and the
+    // preview says so before anything is sent.
+    ASSERT_TRUE(waitFor([&] { return volumeNamed(QStringLiteral("tusimple_clone_it")) != nullptr; }));
+    const core::ActionPreview blocked = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    EXPECT_FALSE(blocked.allowed());
+    EXPECT_TRUE(blocked.blockedReason.contains(QStringLiteral("tusimple_clone_it"))) << blocked.blockedReason.toStdString();
+
+    const core::ActionPreview restorePreview = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
     EXPECT_TRUE(restorePreview.destructive);
     EXPECT_FALSE(restorePreview.warnings.isEmpty());
-    const core::ActionRecord *restore = runAction({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    const core::ActionRecord *restore = runAction({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
     ASSERT_EQ(restore->state, core::ActionState::Succeeded) << restore->message.toStdString();
 
     loadSnapshots(*v);

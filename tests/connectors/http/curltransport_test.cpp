@@ -688,3 +688,32 @@ TEST(CurlTransport, RedactHeaderLine_SecretHeaders_ValueReplaced)
     EXPECT_EQ(redactHeaderLine("Accept: application/json"), "Accept: application/json");
     EXPECT_EQ(redactHeaderLine("GET /api/cluster HTTP/1.1"), "GET /api/cluster HTTP/1.1");
 }
+
+TEST(CurlTransport, Post_ReusedConnectionDiesBeforeAnswer_SentExactlyOnce)
+{
+    // The server acts on the POST, then the connection dies before a response byte. On a reused
+    // connection libcurl would silently re-send it; a mutation must reach the server once.
+    std::atomic<int> posts{0};
+    LoopbackServer server([&posts](const Request &request, const Responder &responder) {
+        if (request.method == "POST") {
+            posts++;
+            Response response;
+            response.fault = Fault::Reset;
+            responder.send(response);
+            return;
+        }
+        responder.send(Response::json(200, "{}"));
+    });
+    CurlTransport transport(fastOptions());
+    ASSERT_TRUE(transport.send(get(server.url("/api/cluster")), CancelToken{})); // warm a keep-alive connection
+
+    HttpRequest post;
+    post.method = Method::Post;
+    post.url = server.url("/api/storage/volumes/v1/snapshots");
+    post.body = R"({"name":"once"})";
+    const auto result = transport.send(post, CancelToken{});
+
+    ASSERT_FALSE(result);
+    EXPECT_TRUE(result.error().outcomeUnknown) << result.error().message;
+    EXPECT_EQ(posts.load(), 1);
+}
