@@ -6,6 +6,7 @@
 #include "simulators/ontap/schemas.h"
 
 #include <QDateTime>
+#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -233,6 +234,10 @@ bool OntapSimulator::start()
         QStringList hosts{QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
         if (!host.startsWith(QLatin1Char('[')) && !hosts.contains(host)) {
             hosts.append(host);
+        }
+        if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6) {
+            // Reachable from other machines: let them verify the certificate by host name too.
+            hosts.append(QHostInfo::localHostName());
         }
         m_options.tls = TlsIdentity::generate(m_options.clusterName, hosts);
         if (m_options.tls.isNull()) {
