@@ -104,7 +104,7 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, QWidget *parent)
     connect(m_refreshButton, &QPushButton::clicked, this, [this] {
         Q_EMIT refreshRequested(currentSourceName());
     });
-    connect(m_view, &QTableView::doubleClicked, this, [this] {
+    connect(m_view, &QTableView::activated, this, [this] {
         Q_EMIT editRequested(currentSourceName());
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SourcesPage::updateButtons);

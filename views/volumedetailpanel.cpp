@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
@@ -202,6 +203,8 @@ VolumeDetailPanel::VolumeDetailPanel(models::SnapshotListModel *snapshots, QWidg
         requestSnapshotAction(core::ActionKind::VolumeClone);
     });
     connect(m_snapshotView, &QTableView::customContextMenuRequested, this, &VolumeDetailPanel::showSnapshotMenu);
+    // Delete on a selected snapshot opens the same typed-name confirmation as the button.
+    m_snapshotView->installEventFilter(this);
     connect(m_snapshotView->selectionModel(),
             &QItemSelectionModel::selectionChanged,
             this,
@@ -289,6 +292,18 @@ void VolumeDetailPanel::hideEvent(QHideEvent *event)
 {
     QWidget::hideEvent(event);
     updateSubscription();
+}
+
+bool VolumeDetailPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_snapshotView && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Delete && key->modifiers() == Qt::NoModifier && m_deleteButton->isEnabled()) {
+            requestSnapshotAction(core::ActionKind::SnapshotDelete);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void VolumeDetailPanel::changeEvent(QEvent *event)

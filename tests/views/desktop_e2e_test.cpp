@@ -100,6 +100,7 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
     // 1. The table fills from the simulator's first inventory poll.
     auto *table = window.findChild<QTableView *>(QStringLiteral("volumeTableView"));
     ASSERT_TRUE(table);
+    QAbstractItemModelTester proxyTester(table->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             return rowNamed(table->model(), QStringLiteral("chest_xray")) >= 0;
@@ -201,9 +202,9 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
     // 7. Delete it again: destructive, so the name must be typed before Delete enables.
     auto *snapshotProxy = snapshotView->model();
     snapshotView->selectRow(rowNamed(snapshotProxy, QStringLiteral("e2e_before_training")));
-    auto *remove = panel->findChild<QPushButton *>(QStringLiteral("snapshotDeleteButton"));
-    ASSERT_TRUE(remove->isEnabled());
-    QTest::mouseClick(remove, Qt::LeftButton);
+    ASSERT_TRUE(panel->findChild<QPushButton *>(QStringLiteral("snapshotDeleteButton"))->isEnabled());
+    snapshotView->setFocus();
+    QTest::keyClick(snapshotView, Qt::Key_Delete);
     views::ActionDialog *confirm = nullptr;
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -253,6 +254,11 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
         save(shot);
         panel->findChild<QTabWidget *>(QStringLiteral("volumeDetailTabWidget"))->setCurrentIndex(0);
         save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-overview.png")));
+        window.showPage(views::MainWindow::Page::Sources);
+        save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-sources.png")));
+        window.showPage(views::MainWindow::Page::Events);
+        save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-events.png")));
+        window.showPage(views::MainWindow::Page::Volumes);
     }
 }
 
