@@ -73,12 +73,16 @@ template <class T> struct Field
 template <class T> class Schema
 {
 public:
+    /// `defaultOrder` lists the fields (ascending) a collection is sorted by when the query has no
+    /// order_by; the key always breaks ties.
     Schema(std::vector<Field<T>> fields,
            const QString &keyPath,
            const QStringList &identity,
-           QString (*selfHref)(const T &))
+           QString (*selfHref)(const T &),
+           const QStringList &defaultOrder = {})
         : m_fields(std::move(fields))
         , m_selfHref(selfHref)
+        , m_defaultOrder(defaultOrder)
     {
         for (int i = 0; i < int(m_fields.size()); ++i) {
             Field<T> &f = m_fields[size_t(i)];
@@ -101,6 +105,7 @@ public:
     [[nodiscard]] int keyIndex() const { return m_key; }
     [[nodiscard]] const QList<int> &identity() const { return m_identity; }
     [[nodiscard]] QString selfHref(const T &record) const { return m_selfHref(record); }
+    [[nodiscard]] const QStringList &defaultOrder() const { return m_defaultOrder; }
 
 private:
     std::vector<Field<T>> m_fields;
@@ -108,6 +113,7 @@ private:
     int m_key = 0;
     QList<int> m_identity;
     QString (*m_selfHref)(const T &) = nullptr;
+    QStringList m_defaultOrder;
 };
 
 /// One `<field>=<query>` filter: terms separated by '|' (OR), each optionally negated with '!',
@@ -427,7 +433,13 @@ std::variant<QByteArray, OntapError> renderCollection(const Schema<T> &schema,
 
     // Order: the requested keys, then the resource key as tie-breaker.
     QList<QPair<int, bool>> order;
-    for (const auto &o : request.orderBy) {
+    QList<QPair<QString, bool>> orderBy = request.orderBy;
+    if (orderBy.isEmpty()) {
+        for (const QString &path : schema.defaultOrder()) {
+            orderBy.append({path, false});
+        }
+    }
+    for (const auto &o : std::as_const(orderBy)) {
         const int i = schema.indexOf(o.first);
         if (i < 0) {
             return invalidFieldValue(QStringLiteral("order_by"), o.first);

@@ -496,7 +496,8 @@ const Schema<SnapshotRow> &snapshotSchema()
         {QStringLiteral("name"), QStringLiteral("uuid")},
         +[](const Row &r) -> QString {
             return QStringLiteral("/api/storage/volumes/%1/snapshots/%2").arg(r.volume->uuid, r.snapshot->uuid);
-        });
+        },
+        {QStringLiteral("create_time")});
     return schema;
 }
 

@@ -250,6 +250,13 @@ TEST_F(OntapSimRest, DemoEstate_Volumes_TellTheStory)
         listAll(QStringLiteral("/api/storage/volumes/%1/snapshots?fields=name,snapmirror_label,create_time")
                     .arg(uuidOf(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"))));
     EXPECT_GE(snapshots.size(), 5);
+    QStringList created;
+    for (const QJsonValue &s : snapshots) {
+        created.append(s.toObject().value(QStringLiteral("create_time")).toString());
+    }
+    QStringList chronological = created;
+    std::sort(chronological.begin(), chronological.end());
+    EXPECT_EQ(created, chronological) << "snapshots list oldest first, as ONTAP does";
     QSet<QString> labels;
     for (const QJsonValue &s : snapshots) {
         labels.insert(s.toObject().value(QStringLiteral("snapmirror_label")).toString());
@@ -904,4 +911,18 @@ TEST_F(OntapSimRest, BehaviourOverTime_TridentVolumesGrowAndEventsArrive)
     }
     EXPECT_GT((*sim)->volume(pvc)->used, before);
     EXPECT_GT((*sim)->events().size(), events);
+}
+
+TEST_F(OntapSimRest, Snapshots_PagedByCreateTime_CoverEveryCopyOnce)
+{
+    (*sim)->setPageCap(3);
+    const QString volume = uuidOf(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"));
+    int pages = 0;
+    const QJsonArray all =
+        listAll(QStringLiteral("/api/storage/volumes/%1/snapshots?fields=create_time").arg(volume), &pages);
+    EXPECT_EQ(all.size(), (*sim)->snapshotCount(volume));
+    EXPECT_EQ(pages, ((*sim)->snapshotCount(volume) + 2) / 3);
+    const QStringList got = names(all);
+    EXPECT_EQ(QSet<QString>(got.begin(), got.end()).size(), got.size());
+    EXPECT_EQ(got, (*sim)->snapshotNames(volume)) << "oldest first, like the in-process list";
 }
