@@ -202,28 +202,33 @@ int run(const QStringList &arguments,
     parser.setApplicationDescription(QCoreApplication::translate("cli", "Strata: storage and GPUs behind AI work."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption configOption(QStringLiteral("config"),
-                                          QCoreApplication::translate("cli", "Config file (default: %1).").arg(core::AppConfig::defaultPath()),
-                                          QStringLiteral("path"));
-    const QCommandLineOption demoOption(QStringLiteral("demo"),
-                                        QCoreApplication::translate("cli", "Use the built-in simulated estate instead of a config file."));
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QCoreApplication::translate("cli", "Config file (default: %1).").arg(core::AppConfig::defaultPath()),
+        QStringLiteral("path"));
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"),
+        QCoreApplication::translate("cli", "Use the built-in simulated estate instead of a config file."));
     const QCommandLineOption sourceOption(QStringLiteral("source"),
                                           QCoreApplication::translate("cli", "Only this source (repeatable)."),
                                           QStringLiteral("name"));
-    const QCommandLineOption volumeOption(QStringLiteral("volume"),
-                                          QCoreApplication::translate("cli", "Only this volume (name or id; repeatable)."),
-                                          QStringLiteral("name"));
+    const QCommandLineOption volumeOption(
+        QStringLiteral("volume"),
+        QCoreApplication::translate("cli", "Only this volume (name or id; repeatable)."),
+        QStringLiteral("name"));
     const QCommandLineOption outputOption(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                           QCoreApplication::translate("cli", "Output format: table, json or csv."),
                                           QStringLiteral("format"),
                                           QStringLiteral("table"));
-    const QCommandLineOption timeoutOption(QStringLiteral("timeout"),
-                                           QCoreApplication::translate("cli", "Give up after this many seconds (default 120)."),
-                                           QStringLiteral("seconds"),
-                                           QStringLiteral("120"));
+    const QCommandLineOption timeoutOption(
+        QStringLiteral("timeout"),
+        QCoreApplication::translate("cli", "Give up after this many seconds (default 120)."),
+        QStringLiteral("seconds"),
+        QStringLiteral("120"));
     parser.addOptions({configOption, demoOption, sourceOption, volumeOption, outputOption, timeoutOption});
     parser.addPositionalArgument(QStringLiteral("verb"), QCoreApplication::translate("cli", "get"));
-    parser.addPositionalArgument(QStringLiteral("resource"), QCoreApplication::translate("cli", "sources, volumes or snapshots"));
+    parser.addPositionalArgument(QStringLiteral("resource"),
+                                 QCoreApplication::translate("cli", "sources, volumes or snapshots"));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -240,8 +245,14 @@ int run(const QStringList &arguments,
         return 0;
     }
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2 || !verbs().contains(positional[0]) || !resources().contains(normaliseResource(positional[1]))) {
-        err << programName << ": " << QCoreApplication::translate("cli", "usage: %1 [--config PATH | --demo] get sources|volumes|snapshots [--source NAME] [--volume NAME] [-o table|json|csv]").arg(programName) << '\n';
+    if (positional.size() != 2 || !verbs().contains(positional[0])
+        || !resources().contains(normaliseResource(positional[1]))) {
+        err << programName << ": "
+            << QCoreApplication::translate("cli",
+                                           "usage: %1 [--config PATH | --demo] get sources|volumes|snapshots [--source "
+                                           "NAME] [--volume NAME] [-o table|json|csv]")
+                   .arg(programName)
+            << '\n';
         return 2;
     }
     const QString resource = normaliseResource(positional[1]);
@@ -252,13 +263,16 @@ int run(const QStringList &arguments,
     } else if (formatName == QLatin1String("csv")) {
         format = Format::Csv;
     } else if (formatName != QLatin1String("table") && formatName != QLatin1String("wide")) {
-        err << programName << ": " << QCoreApplication::translate("cli", "unknown output format \"%1\" (table, json, csv)").arg(formatName) << '\n';
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "unknown output format \"%1\" (table, json, csv)").arg(formatName)
+            << '\n';
         return 2;
     }
     bool timeoutOk = false;
     const int timeoutSeconds = parser.value(timeoutOption).toInt(&timeoutOk);
     if (!timeoutOk || timeoutSeconds <= 0) {
-        err << programName << ": " << QCoreApplication::translate("cli", "--timeout needs a positive number of seconds") << '\n';
+        err << programName << ": " << QCoreApplication::translate("cli", "--timeout needs a positive number of seconds")
+            << '\n';
         return 2;
     }
 
@@ -269,7 +283,8 @@ int run(const QStringList &arguments,
         QString error;
         demo = DemoEstate::start({}, &error);
         if (!demo) {
-            err << programName << ": " << QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(error) << '\n';
+            err << programName << ": "
+                << QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(error) << '\n';
             return 2;
         }
         config = demo->config();
@@ -287,7 +302,8 @@ int run(const QStringList &arguments,
     const QStringList wanted = parser.values(sourceOption);
     for (const QString &name : wanted) {
         if (!config.source(name)) {
-            err << programName << ": " << QCoreApplication::translate("cli", "no source named \"%1\" is configured").arg(name) << '\n';
+            err << programName << ": "
+                << QCoreApplication::translate("cli", "no source named \"%1\" is configured").arg(name) << '\n';
             return 2;
         }
     }
@@ -300,8 +316,15 @@ int run(const QStringList &arguments,
     core::SystemClock clock;
     core::Engine engine({clock, *store, nullptr, user});
     engine.setSources(selected);
-    if (!waitFor([&] { return engine.allPolledOnce(); }, &engine, timeoutSeconds)) {
-        err << programName << ": " << QCoreApplication::translate("cli", "timed out after %1 s waiting for the sources").arg(timeoutSeconds) << '\n';
+    if (!waitFor(
+            [&] {
+                return engine.allPolledOnce();
+            },
+            &engine,
+            timeoutSeconds)) {
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "timed out after %1 s waiting for the sources").arg(timeoutSeconds)
+            << '\n';
     }
 
     int exitCode = 0;
@@ -309,7 +332,8 @@ int run(const QStringList &arguments,
     for (const core::SourceStatus &s : engine.statuses()) {
         if (s.health != core::Health::Ok) {
             failed << s.name;
-            const QString why = s.lastError.isEmpty() ? QCoreApplication::translate("cli", "no answer yet") : s.lastError;
+            const QString why =
+                s.lastError.isEmpty() ? QCoreApplication::translate("cli", "no answer yet") : s.lastError;
             err << programName << ": " << QCoreApplication::translate("cli", "source %1: %2").arg(s.name, why) << '\n';
             exitCode = 1;
         }
@@ -337,7 +361,9 @@ int run(const QStringList &arguments,
         }
     }
     if (!volumeFilter.isEmpty() && volumes.empty() && exitCode == 0) {
-        err << programName << ": " << QCoreApplication::translate("cli", "no volume matches %1").arg(volumeFilter.join(QStringLiteral(", "))) << '\n';
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "no volume matches %1").arg(volumeFilter.join(QStringLiteral(", ")))
+            << '\n';
         return 1;
     }
     if (resource == QLatin1String("volumes")) {
@@ -358,7 +384,12 @@ int run(const QStringList &arguments,
             --pending;
         });
     }
-    if (!waitFor([&] { return pending == 0; }, &engine, timeoutSeconds)) {
+    if (!waitFor(
+            [&] {
+                return pending == 0;
+            },
+            &engine,
+            timeoutSeconds)) {
         snapshotErrors << QCoreApplication::translate("cli", "timed out listing snapshots");
     }
     std::vector<core::Ptr<core::Snapshot>> snapshots;

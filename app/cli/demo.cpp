@@ -35,8 +35,7 @@ struct DemoEstate::Private
 
 DemoEstate::DemoEstate()
     : d(std::make_unique<Private>())
-{
-}
+{}
 
 DemoEstate::~DemoEstate() = default;
 

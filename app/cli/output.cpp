@@ -11,19 +11,24 @@ namespace {
 QJsonValue jsonValue(const QVariant &v)
 {
     switch (v.typeId()) {
-    case QMetaType::UnknownType: return QJsonValue::Null;
-    case QMetaType::Bool: return v.toBool();
+    case QMetaType::UnknownType:
+        return QJsonValue::Null;
+    case QMetaType::Bool:
+        return v.toBool();
     case QMetaType::Int:
     case QMetaType::LongLong:
     case QMetaType::UInt:
-    case QMetaType::ULongLong: return QJsonValue(v.toLongLong());
+    case QMetaType::ULongLong:
+        return QJsonValue(v.toLongLong());
     case QMetaType::Double:
-    case QMetaType::Float: return v.toDouble();
+    case QMetaType::Float:
+        return v.toDouble();
     case QMetaType::QDateTime: {
         const QDateTime t = v.toDateTime();
         return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null);
     }
-    default: return v.toString();
+    default:
+        return v.toString();
     }
 }
 

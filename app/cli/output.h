@@ -9,7 +9,12 @@
 
 namespace strata::cli {
 
-enum class Format { Table, Json, Csv };
+enum class Format
+{
+    Table,
+    Json,
+    Csv
+};
 
 /// Rows of one `get` result: machine keys (JSON/CSV), human headers (table) and typed values.
 /// Numbers stay numbers in JSON; table cells use the display text when one is given.
@@ -17,7 +22,7 @@ struct ResultSet
 {
     struct Column
     {
-        QString key; ///< JSON/CSV key, e.g. "size_bytes"
+        QString key;    ///< JSON/CSV key, e.g. "size_bytes"
         QString header; ///< table header, e.g. "SIZE"; empty = not shown in tables
     };
     QList<Column> columns;

@@ -10,20 +10,21 @@ namespace strata::http {
 /// `message` is a complete, user-presentable sentence; it never contains secrets.
 struct HttpError
 {
-    enum class Kind {
+    enum class Kind
+    {
         Transport, ///< DNS, connect, reset, truncated body, response too large
-        Timeout, ///< connect or total timeout elapsed
-        Tls, ///< certificate not trusted, hostname mismatch, handshake failure
-        Http, ///< a non-2xx status without a recognised vendor error body
-        Api, ///< a vendor error body (ONTAP error.code, ARM error.code, k8s Status...)
-        Parse, ///< a 2xx body that is malformed or misses required fields
-        Auth, ///< 401/403 or a credential that could not be obtained
+        Timeout,   ///< connect or total timeout elapsed
+        Tls,       ///< certificate not trusted, hostname mismatch, handshake failure
+        Http,      ///< a non-2xx status without a recognised vendor error body
+        Api,       ///< a vendor error body (ONTAP error.code, ARM error.code, k8s Status...)
+        Parse,     ///< a 2xx body that is malformed or misses required fields
+        Auth,      ///< 401/403 or a credential that could not be obtained
         Cancelled, ///< the caller's CancelToken fired
     };
 
     Kind kind = Kind::Transport;
-    int httpStatus = 0; ///< 0 when no response was received
-    int curlCode = 0; ///< CURLcode when kind is Transport/Timeout/Tls, else 0
+    int httpStatus = 0;  ///< 0 when no response was received
+    int curlCode = 0;    ///< CURLcode when kind is Transport/Timeout/Tls, else 0
     std::string apiCode; ///< the vendor's error code as text ("4", "ResourceNotFound"), may be empty
     std::string message;
     /// Seconds the server asked us to wait (Retry-After), or -1 when it did not say.
@@ -42,8 +43,7 @@ struct HttpError
     static HttpError make(Kind kind, std::string message, int httpStatus = 0);
 };
 
-template<class T>
-using Result = Expected<T, HttpError>;
+template <class T> using Result = Expected<T, HttpError>;
 
 /// Shorthand for returning an error from a function that returns Result<T>.
 inline Unexpected<HttpError> fail(HttpError error)

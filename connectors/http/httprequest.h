@@ -8,7 +8,15 @@
 
 namespace strata::http {
 
-enum class Method { Get, Head, Post, Put, Patch, Delete };
+enum class Method
+{
+    Get,
+    Head,
+    Post,
+    Put,
+    Patch,
+    Delete
+};
 
 const char *methodName(Method method);
 

@@ -17,10 +17,7 @@ struct HttpResponse
     /// Wall time from sending to the last body byte.
     std::chrono::milliseconds elapsed{0};
 
-    [[nodiscard]] std::optional<std::string> header(std::string_view name) const
-    {
-        return findHeader(headers, name);
-    }
+    [[nodiscard]] std::optional<std::string> header(std::string_view name) const { return findHeader(headers, name); }
     [[nodiscard]] bool isSuccess() const { return status >= 200 && status < 300; }
 
     static HttpResponse withStatus(int status, std::string body = {}, Headers headers = {});

@@ -8,30 +8,25 @@
 namespace strata {
 
 /// Tag wrapper that marks a value as the error side of a Result (like std::unexpected).
-template<class E>
-struct Unexpected
+template <class E> struct Unexpected
 {
     E error;
 };
 
-template<class E>
-Unexpected(E) -> Unexpected<E>;
+template <class E> Unexpected(E) -> Unexpected<E>;
 
 /// A value or an error, never both: the return type of every connector call
 /// (std::expected is C++23; this is the subset Strata needs).
 /// `if (result) use(*result); else report(result.error());`
-template<class T, class E>
-class Expected
+template <class T, class E> class Expected
 {
 public:
     Expected(T value)
         : m_v(std::in_place_index<0>, std::move(value))
-    {
-    }
+    {}
     Expected(Unexpected<E> error)
         : m_v(std::in_place_index<1>, std::move(error.error))
-    {
-    }
+    {}
 
     [[nodiscard]] bool hasValue() const noexcept { return m_v.index() == 0; }
     explicit operator bool() const noexcept { return hasValue(); }
@@ -73,16 +68,14 @@ private:
 };
 
 /// Result of an operation that yields nothing on success.
-template<class E>
-class Expected<void, E>
+template <class E> class Expected<void, E>
 {
 public:
     Expected() = default;
     Expected(Unexpected<E> error)
         : m_error(std::move(error.error))
         , m_failed(true)
-    {
-    }
+    {}
 
     [[nodiscard]] bool hasValue() const noexcept { return !m_failed; }
     explicit operator bool() const noexcept { return hasValue(); }

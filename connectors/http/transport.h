@@ -19,7 +19,12 @@ public:
     virtual Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) = 0;
 };
 
-enum class LogLevel { Debug, Info, Warning };
+enum class LogLevel
+{
+    Debug,
+    Info,
+    Warning
+};
 
 /// Sink for transport diagnostics. Lines never carry Authorization or Cookie values.
 using LogSink = std::function<void(LogLevel, std::string_view)>;

@@ -11,10 +11,14 @@ namespace strata::core {
 QString actionKindName(ActionKind kind)
 {
     switch (kind) {
-    case ActionKind::SnapshotCreate: return QStringLiteral("snapshot.create");
-    case ActionKind::SnapshotDelete: return QStringLiteral("snapshot.delete");
-    case ActionKind::SnapshotRestore: return QStringLiteral("snapshot.restore");
-    case ActionKind::VolumeClone: return QStringLiteral("volume.clone");
+    case ActionKind::SnapshotCreate:
+        return QStringLiteral("snapshot.create");
+    case ActionKind::SnapshotDelete:
+        return QStringLiteral("snapshot.delete");
+    case ActionKind::SnapshotRestore:
+        return QStringLiteral("snapshot.restore");
+    case ActionKind::VolumeClone:
+        return QStringLiteral("volume.clone");
     }
     return {};
 }
@@ -22,9 +26,12 @@ QString actionKindName(ActionKind kind)
 QString actionStateName(ActionState state)
 {
     switch (state) {
-    case ActionState::Running: return QStringLiteral("running");
-    case ActionState::Succeeded: return QStringLiteral("succeeded");
-    case ActionState::Failed: return QStringLiteral("failed");
+    case ActionState::Running:
+        return QStringLiteral("running");
+    case ActionState::Succeeded:
+        return QStringLiteral("succeeded");
+    case ActionState::Failed:
+        return QStringLiteral("failed");
     }
     return {};
 }
@@ -36,8 +43,7 @@ ActionManager::ActionManager(IClock &clock, QThreadPool &pool, HistoryService *h
     , m_history(history)
     , m_user(std::move(user))
     , m_alive(std::make_shared<bool>(true))
-{
-}
+{}
 
 ActionManager::~ActionManager()
 {
@@ -146,10 +152,14 @@ void ActionManager::run(ActionRecord &record)
             }
         });
     };
-    ctx.isCancelled = [alive] { return alive.expired(); };
+    ctx.isCancelled = [alive] {
+        return alive.expired();
+    };
     m_pool.start([work = std::move(work), ctx, post, id] {
         const ActionResult result = work ? work(ctx) : ActionResult{false, false, QStringLiteral("nothing to run")};
-        post([id, result](ActionManager &m) { m.finish(id, result); });
+        post([id, result](ActionManager &m) {
+            m.finish(id, result);
+        });
     });
 }
 
@@ -193,8 +203,8 @@ void ActionManager::audit(const ActionRecord &record, const QString &outcome)
     entry.toState = record.preview.toState;
     entry.outcome = outcome;
     entry.message = outcome == QLatin1String("started")
-        ? (record.attempts > 1 ? tr("attempt %1").arg(record.attempts) : QString())
-        : record.message;
+                        ? (record.attempts > 1 ? tr("attempt %1").arg(record.attempts) : QString())
+                        : record.message;
     m_history->appendAudit(entry);
 }
 

@@ -17,7 +17,13 @@ namespace strata::core {
 
 class HistoryService;
 
-enum class ActionKind { SnapshotCreate, SnapshotDelete, SnapshotRestore, VolumeClone };
+enum class ActionKind
+{
+    SnapshotCreate,
+    SnapshotDelete,
+    SnapshotRestore,
+    VolumeClone
+};
 
 QString actionKindName(ActionKind kind); ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
 
@@ -28,8 +34,8 @@ struct ActionRequest
     QString source;
     QString volumeId;
     QString snapshotId; ///< delete, restore, clone
-    QString name; ///< new snapshot name (create) or new volume name (clone)
-    QString comment; ///< snapshot comment (create), optional
+    QString name;       ///< new snapshot name (create) or new volume name (clone)
+    QString comment;    ///< snapshot comment (create), optional
 
     bool operator==(const ActionRequest &) const = default;
 };
@@ -37,26 +43,31 @@ struct ActionRequest
 /// What an action will do, computed from the current estate before the user confirms.
 struct ActionPreview
 {
-    QString title; ///< "Create snapshot", "Restore volume from snapshot"
-    QString target; ///< "svm_ai/chest_xray" or "svm_ai/chest_xray@daily.2026-01-01"
-    QString fromState; ///< e.g. "12 snapshots"
-    QString toState; ///< e.g. "13 snapshots"
-    QStringList effects; ///< what will happen, one sentence each
-    QStringList warnings; ///< irreversible consequences, shown prominently
+    QString title;            ///< "Create snapshot", "Restore volume from snapshot"
+    QString target;           ///< "svm_ai/chest_xray" or "svm_ai/chest_xray@daily.2026-01-01"
+    QString fromState;        ///< e.g. "12 snapshots"
+    QString toState;          ///< e.g. "13 snapshots"
+    QStringList effects;      ///< what will happen, one sentence each
+    QStringList warnings;     ///< irreversible consequences, shown prominently
     bool destructive = false; ///< deletes or overwrites data: confirmation must be explicit
-    QString blockedReason; ///< non-empty when the action cannot run as asked
+    QString blockedReason;    ///< non-empty when the action cannot run as asked
 
     [[nodiscard]] bool allowed() const { return blockedReason.isEmpty(); }
 };
 
-enum class ActionState { Running, Succeeded, Failed };
+enum class ActionState
+{
+    Running,
+    Succeeded,
+    Failed
+};
 
 QString actionStateName(ActionState state); ///< "running", "succeeded", "failed"
 
 struct ActionProgress
 {
     int percent = -1; ///< 0..100, -1 when indeterminate
-    QString text; ///< "ONTAP job running", ...
+    QString text;     ///< "ONTAP job running", ...
 };
 
 /// One submitted action as the Activity panel shows it.
@@ -70,7 +81,7 @@ struct ActionRecord
     QString message; ///< result or error sentence
     QString user;
     QDateTime submitted; ///< UTC
-    QDateTime finished; ///< UTC, invalid while running
+    QDateTime finished;  ///< UTC, invalid while running
     int attempts = 0;
     /// The effect was found already applied (an earlier attempt's response was lost), so it was
     /// not submitted again.
@@ -80,7 +91,7 @@ struct ActionRecord
 /// Context handed to an executor for one attempt (worker thread).
 struct ActionContext
 {
-    int attempt = 1; ///< 1 for the first run; > 1 means "reconcile before submitting"
+    int attempt = 1;     ///< 1 for the first run; > 1 means "reconcile before submitting"
     QDateTime submitted; ///< UTC time of the first attempt
     std::function<void(const ActionProgress &)> progress;
     std::function<bool()> isCancelled;

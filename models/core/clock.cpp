@@ -17,8 +17,7 @@ struct SystemClock::Private
 SystemClock::SystemClock(QObject *parent)
     : QObject(parent)
     , d(std::make_unique<Private>())
-{
-}
+{}
 
 SystemClock::~SystemClock()
 {

@@ -16,10 +16,10 @@ struct SourceConfig
     QString url; ///< "https://cluster-mgmt.example.com" (ONTAP: the cluster management LIF)
     QString username;
     SecretRef password;
-    QString caFile; ///< PEM CA bundle to trust for this source, empty = system store
+    QString caFile;                     ///< PEM CA bundle to trust for this source, empty = system store
     bool insecureSkipTlsVerify = false; ///< explicit opt-in, shown as a warning in the UI
-    int configIntervalSeconds = 180; ///< inventory poll (volumes, SVMs, ...), >= 5
-    int perfIntervalSeconds = 60; ///< performance poll, >= 5
+    int configIntervalSeconds = 180;    ///< inventory poll (volumes, SVMs, ...), >= 5
+    int perfIntervalSeconds = 60;       ///< performance poll, >= 5
 
     bool operator==(const SourceConfig &) const = default;
 };

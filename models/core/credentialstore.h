@@ -14,7 +14,13 @@ namespace strata::core {
 /// `{"file": "/run/secrets/ontap"}`.
 struct SecretRef
 {
-    enum class Kind { None, Keychain, Env, File };
+    enum class Kind
+    {
+        None,
+        Keychain,
+        Env,
+        File
+    };
     Kind kind = Kind::None;
     QString value; ///< keychain key, environment variable name, or file path
 

@@ -5,7 +5,8 @@ namespace strata::core {
 QString sourceKindName(SourceKind kind)
 {
     switch (kind) {
-    case SourceKind::Ontap: return QStringLiteral("ontap");
+    case SourceKind::Ontap:
+        return QStringLiteral("ontap");
     }
     return {};
 }
@@ -21,11 +22,16 @@ std::optional<SourceKind> sourceKindFromName(const QString &name)
 QString healthName(Health health)
 {
     switch (health) {
-    case Health::Unknown: return QStringLiteral("unknown");
-    case Health::Ok: return QStringLiteral("ok");
-    case Health::Degraded: return QStringLiteral("degraded");
-    case Health::Unreachable: return QStringLiteral("unreachable");
-    case Health::AuthRequired: return QStringLiteral("auth_required");
+    case Health::Unknown:
+        return QStringLiteral("unknown");
+    case Health::Ok:
+        return QStringLiteral("ok");
+    case Health::Degraded:
+        return QStringLiteral("degraded");
+    case Health::Unreachable:
+        return QStringLiteral("unreachable");
+    case Health::AuthRequired:
+        return QStringLiteral("auth_required");
     }
     return {};
 }

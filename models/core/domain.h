@@ -13,17 +13,21 @@
 namespace strata::core {
 
 /// Kinds of system a source can connect to.
-enum class SourceKind { Ontap };
+enum class SourceKind
+{
+    Ontap
+};
 
 QString sourceKindName(SourceKind kind); ///< "ontap"
 std::optional<SourceKind> sourceKindFromName(const QString &name);
 
 /// Health of one source, worst-of over its pollers.
-enum class Health {
+enum class Health
+{
     Unknown, ///< not polled yet
     Ok,
-    Degraded, ///< some polls fail or data is late, last good data shown as stale
-    Unreachable, ///< transport/TLS/timeout failures in a row
+    Degraded,     ///< some polls fail or data is late, last good data shown as stale
+    Unreachable,  ///< transport/TLS/timeout failures in a row
     AuthRequired, ///< credentials rejected or missing; polling paused until they change
 };
 
@@ -36,12 +40,12 @@ struct SourceStatus
     SourceKind kind = SourceKind::Ontap;
     QString url;
     Health health = Health::Unknown;
-    bool stale = false; ///< last successful data is older than expected, or the last poll failed
-    QString lastError; ///< empty when the last poll succeeded
+    bool stale = false;    ///< last successful data is older than expected, or the last poll failed
+    QString lastError;     ///< empty when the last poll succeeded
     QDateTime lastSuccess; ///< UTC, invalid when never
     QDateTime lastAttempt; ///< UTC, invalid when never
     qint64 latencyMs = -1; ///< duration of the last successful poll, -1 when unknown
-    QString systemName; ///< cluster name reported by the system, may be empty
+    QString systemName;    ///< cluster name reported by the system, may be empty
     QString systemVersion; ///< "9.14.1", may be empty
     int consecutiveFailures = 0;
     QDateTime nextPoll; ///< UTC, invalid when paused
@@ -60,7 +64,7 @@ struct Volume
     int aggregateCount = 0;
     QString state; ///< "online", "offline", "restricted", "error", "mixed"
     QString style; ///< "flexvol", "flexgroup"
-    QString type; ///< "rw", "dp", "ls"
+    QString type;  ///< "rw", "dp", "ls"
     bool isFlexCache = false;
     qint64 sizeBytes = 0;
     qint64 usedBytes = 0;
@@ -69,10 +73,10 @@ struct Volume
     int snapshotReservePercent = 0;
     qint64 snapshotUsedBytes = 0;
     int snapshotCount = 0;
-    QString qosPolicy; ///< empty when none
+    QString qosPolicy;   ///< empty when none
     QString cloneParent; ///< "volume@snapshot" for a FlexClone, else empty
-    QString nasPath; ///< junction path, empty when unmounted
-    QDateTime created; ///< UTC, may be invalid
+    QString nasPath;     ///< junction path, empty when unmounted
+    QDateTime created;   ///< UTC, may be invalid
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const Volume &) const = default;
@@ -82,11 +86,11 @@ struct Volume
 struct VolumePerf
 {
     QString source;
-    QString id; ///< volume uuid
+    QString id;     ///< volume uuid
     QDateTime time; ///< UTC sample time
     double readIops = 0, writeIops = 0, totalIops = 0;
     double throughputBps = 0; ///< bytes per second, total
-    double latencyUs = 0; ///< microseconds, total average
+    double latencyUs = 0;     ///< microseconds, total average
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const VolumePerf &) const = default;
@@ -104,7 +108,7 @@ struct Snapshot
     QDateTime created; ///< UTC
     QString comment;
     QString snapmirrorLabel;
-    QString state; ///< "valid", "invalid", "partial" or empty
+    QString state;        ///< "valid", "invalid", "partial" or empty
     qint64 sizeBytes = 0; ///< 0 when the system does not report it
 
     [[nodiscard]] const QString &key() const { return id; }
@@ -149,7 +153,7 @@ struct QosPolicy
     qint64 maxMbps = 0; ///< fixed policies, MB/s, 0 = unlimited
     qint64 minIops = 0;
     qint64 expectedIopsPerTb = 0; ///< adaptive policies
-    qint64 peakIopsPerTb = 0; ///< adaptive policies
+    qint64 peakIopsPerTb = 0;     ///< adaptive policies
     int objectCount = 0;
 
     [[nodiscard]] const QString &key() const { return id; }
@@ -175,9 +179,9 @@ struct Event
 {
     QString source;
     QString id;
-    QDateTime time; ///< UTC
+    QDateTime time;   ///< UTC
     QString severity; ///< "emergency", "alert", "error", "notice", "informational", "debug"
-    QString name; ///< message name, e.g. "wafl.vol.full"
+    QString name;     ///< message name, e.g. "wafl.vol.full"
     QString message;
     QString node;
 

@@ -85,10 +85,11 @@ void Engine::startSource(const SourceConfig &config)
         Source *source = nullptr;
         switch (config.kind) {
         case SourceKind::Ontap:
-            source = new OntapSource(config,
-                                     secret.value_or(QString()),
-                                     OntapSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
-                                     self);
+            source = new OntapSource(
+                config,
+                secret.value_or(QString()),
+                OntapSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
+                self);
             break;
         }
         self->m_sources.insert(config.name, source);
@@ -111,7 +112,12 @@ void Engine::startSource(const SourceConfig &config)
         Q_EMIT self->sourceStatusChanged(name);
     };
     if (config.password.kind == SecretRef::Kind::None) {
-        QMetaObject::invokeMethod(this, [create] { create(std::nullopt, QString()); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [create] {
+                create(std::nullopt, QString());
+            },
+            Qt::QueuedConnection);
         return;
     }
     resolveSecret(config.password, m_deps.credentials, create);
@@ -174,13 +180,14 @@ void Engine::reloadCredentials(const QString &name)
         if (Source *s = m_sources.value(name)) {
             QPointer<Source> src(s);
             QPointer<Engine> self(this);
-            resolveSecret(c.password, m_deps.credentials, [src, self, name](std::optional<QString> secret, const QString &error) {
-                if (src && secret && error.isEmpty()) {
-                    src->setPassword(*secret);
-                } else if (self) {
-                    Q_EMIT self->sourceStatusChanged(name);
-                }
-            });
+            resolveSecret(
+                c.password, m_deps.credentials, [src, self, name](std::optional<QString> secret, const QString &error) {
+                    if (src && secret && error.isEmpty()) {
+                        src->setPassword(*secret);
+                    } else if (self) {
+                        Q_EMIT self->sourceStatusChanged(name);
+                    }
+                });
         } else {
             startSource(c);
         }

@@ -31,7 +31,7 @@ public:
         IClock &clock;
         ICredentialStore &credentials;
         HistoryService *history = nullptr; ///< optional
-        QString user; ///< recorded in the audit log
+        QString user;                      ///< recorded in the audit log
     };
 
     explicit Engine(Deps deps, QObject *parent = nullptr);

@@ -4,8 +4,7 @@ namespace strata::core {
 
 Estate::Estate(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 QString Estate::snapshotScope(const QString &source, const QString &volumeId)
 {
@@ -41,7 +40,9 @@ void Estate::publishVolumePerf(const QString &source, std::shared_ptr<const Keye
     }
 }
 
-void Estate::publishSnapshots(const QString &source, const QString &volumeId, std::shared_ptr<const KeyedList<Snapshot>> next)
+void Estate::publishSnapshots(const QString &source,
+                              const QString &volumeId,
+                              std::shared_ptr<const KeyedList<Snapshot>> next)
 {
     const bool first = !hasSnapshots(source, volumeId);
     SnapshotDiff d = m_snapshots.publish(snapshotScope(source, volumeId), std::move(next));

@@ -48,7 +48,8 @@ public:
                         const std::shared_ptr<const KeyedList<Volume>> &base = nullptr,
                         VolumeDiff *diff = nullptr);
     void publishVolumePerf(const QString &source, std::shared_ptr<const KeyedList<VolumePerf>> next);
-    void publishSnapshots(const QString &source, const QString &volumeId, std::shared_ptr<const KeyedList<Snapshot>> next);
+    void
+    publishSnapshots(const QString &source, const QString &volumeId, std::shared_ptr<const KeyedList<Snapshot>> next);
     void publishInventory(const QString &source,
                           std::shared_ptr<const KeyedList<Svm>> svms,
                           std::shared_ptr<const KeyedList<Aggregate>> aggregates,

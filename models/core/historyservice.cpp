@@ -29,7 +29,12 @@ HistoryService::~HistoryService()
 {
     flush();
     // The store's SQL connection belongs to the worker thread: close it there.
-    QMetaObject::invokeMethod(m_worker, [this] { m_store.reset(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this] {
+            m_store.reset();
+        },
+        Qt::BlockingQueuedConnection);
     m_worker->deleteLater();
     m_thread.quit();
     m_thread.wait();
@@ -49,17 +54,23 @@ void HistoryService::post(std::function<void(IHistoryStore &)> fn)
 
 void HistoryService::recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at)
 {
-    post([source, usage = std::move(usage), at](IHistoryStore &store) { store.recordVolumeUsage(source, usage, at); });
+    post([source, usage = std::move(usage), at](IHistoryStore &store) {
+        store.recordVolumeUsage(source, usage, at);
+    });
 }
 
 void HistoryService::appendAudit(const AuditEntry &entry)
 {
-    post([entry](IHistoryStore &store) { store.appendAudit(entry); });
+    post([entry](IHistoryStore &store) {
+        store.appendAudit(entry);
+    });
 }
 
 void HistoryService::applyRetention(const QDateTime &cutoff)
 {
-    post([cutoff](IHistoryStore &store) { store.applyRetention(cutoff); });
+    post([cutoff](IHistoryStore &store) {
+        store.applyRetention(cutoff);
+    });
 }
 
 void HistoryService::volumeUsage(const QString &source,
@@ -71,7 +82,12 @@ void HistoryService::volumeUsage(const QString &source,
 {
     QPointer<QObject> ctx(context);
     if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(context, [done] { done({}); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            context,
+            [done] {
+                done({});
+            },
+            Qt::QueuedConnection);
         return;
     }
     post([source, volumeId, from, to, ctx, done = std::move(done)](IHistoryStore &store) {
@@ -93,7 +109,12 @@ void HistoryService::auditLog(int limit,
 {
     QPointer<QObject> ctx(context);
     if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(context, [done] { done({}); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            context,
+            [done] {
+                done({});
+            },
+            Qt::QueuedConnection);
         return;
     }
     post([limit, source, ctx, done = std::move(done)](IHistoryStore &store) {
@@ -109,7 +130,8 @@ void HistoryService::auditLog(int limit,
 void HistoryService::flush()
 {
     if (m_thread.isRunning() && QThread::currentThread() != &m_thread) {
-        QMetaObject::invokeMethod(m_worker, [] {}, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [] {}, Qt::BlockingQueuedConnection);
     }
 }
 

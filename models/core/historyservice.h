@@ -36,7 +36,8 @@ public:
                      const QDateTime &to,
                      QObject *context,
                      std::function<void(std::vector<UsageSample>)> done);
-    void auditLog(int limit, const QString &source, QObject *context, std::function<void(std::vector<AuditEntry>)> done);
+    void
+    auditLog(int limit, const QString &source, QObject *context, std::function<void(std::vector<AuditEntry>)> done);
 
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();

@@ -27,17 +27,17 @@ struct VolumeUsage
 /// One audit record. Actions append one when they start and one when they end (same actionId).
 struct AuditEntry
 {
-    qint64 id = 0; ///< assigned by the store
-    QDateTime time; ///< UTC
-    QString user; ///< OS user (desktop), web user (server), "cli"
-    QString actionId; ///< Strata's uuid of the action, shared by its entries
-    QString source; ///< source name
-    QString kind; ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
-    QString target; ///< human-readable object, "svm_ai/chest_xray@daily.2024-03-01"
+    qint64 id = 0;     ///< assigned by the store
+    QDateTime time;    ///< UTC
+    QString user;      ///< OS user (desktop), web user (server), "cli"
+    QString actionId;  ///< Strata's uuid of the action, shared by its entries
+    QString source;    ///< source name
+    QString kind;      ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
+    QString target;    ///< human-readable object, "svm_ai/chest_xray@daily.2024-03-01"
     QString fromState; ///< what it was ("" when not applicable)
-    QString toState; ///< what it becomes
-    QString outcome; ///< "started", "succeeded", "failed", "reconciled"
-    QString message; ///< error or result detail
+    QString toState;   ///< what it becomes
+    QString outcome;   ///< "started", "succeeded", "failed", "reconciled"
+    QString message;   ///< error or result detail
 
     bool operator==(const AuditEntry &) const = default;
 };
@@ -61,10 +61,8 @@ public:
                                    const QDateTime &at,
                                    qint64 heartbeatSeconds = 3600) = 0;
     /// Samples of one volume in [from, to], oldest first.
-    virtual std::vector<UsageSample> volumeUsage(const QString &source,
-                                                 const QString &volumeId,
-                                                 const QDateTime &from,
-                                                 const QDateTime &to) = 0;
+    virtual std::vector<UsageSample>
+    volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
     /// Deletes samples older than `cutoff`; returns how many went.
     virtual qint64 applyRetention(const QDateTime &cutoff) = 0;
 
@@ -94,10 +92,8 @@ public:
                            const std::vector<VolumeUsage> &usage,
                            const QDateTime &at,
                            qint64 heartbeatSeconds = 3600) override;
-    std::vector<UsageSample> volumeUsage(const QString &source,
-                                         const QString &volumeId,
-                                         const QDateTime &from,
-                                         const QDateTime &to) override;
+    std::vector<UsageSample>
+    volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override;
     qint64 applyRetention(const QDateTime &cutoff) override;
     qint64 appendAudit(const AuditEntry &entry) override;
     std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;

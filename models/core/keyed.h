@@ -9,12 +9,10 @@
 
 namespace strata::core {
 
-template<class T>
-using Ptr = std::shared_ptr<const T>;
+template <class T> using Ptr = std::shared_ptr<const T>;
 
 /// Key of a record within the whole estate: "<source>/<id>". Ids are only unique per source.
-template<class T>
-QString estateKey(const T &record)
+template <class T> QString estateKey(const T &record)
 {
     return record.source + QLatin1Char('/') + record.id;
 }
@@ -22,8 +20,7 @@ QString estateKey(const T &record)
 /// An immutable, published list of records of one type from one scope (a source, or a source's
 /// volume for snapshots), in the order the system returned them, indexed by estate key.
 /// Built once off the GUI thread, then shared read-only.
-template<class T>
-class KeyedList
+template <class T> class KeyedList
 {
 public:
     KeyedList() = default;
@@ -51,12 +48,11 @@ private:
 
 /// What one publish changed, by estate key. Consumers (item models, the web API) apply it
 /// instead of reloading.
-template<class T>
-struct Diff
+template <class T> struct Diff
 {
-    std::vector<Ptr<T>> added; ///< new records, in source order
+    std::vector<Ptr<T>> added;   ///< new records, in source order
     std::vector<Ptr<T>> changed; ///< new values of records whose content changed
-    QStringList removed; ///< estate keys of records that disappeared
+    QStringList removed;         ///< estate keys of records that disappeared
 
     [[nodiscard]] bool isEmpty() const { return added.empty() && changed.empty() && removed.isEmpty(); }
     [[nodiscard]] std::size_t size() const
@@ -67,8 +63,7 @@ struct Diff
 
 /// Keyed diff of two publishes of the same scope; O(n) with hashing, value comparison only for
 /// records present in both (pointer equality short-circuits unchanged shared records).
-template<class T>
-Diff<T> diffOf(const KeyedList<T> *before, const KeyedList<T> &after)
+template <class T> Diff<T> diffOf(const KeyedList<T> *before, const KeyedList<T> &after)
 {
     Diff<T> d;
     for (const Ptr<T> &item : after.items()) {
@@ -92,8 +87,7 @@ Diff<T> diffOf(const KeyedList<T> *before, const KeyedList<T> &after)
 
 /// The current published lists of one record type, per scope, plus a merged view. Lives on the
 /// owner (GUI) thread; publish() is the only mutation.
-template<class T>
-class Table
+template <class T> class Table
 {
 public:
     [[nodiscard]] std::shared_ptr<const KeyedList<T>> scope(const QString &scopeKey) const

@@ -35,14 +35,30 @@ FetchError toFetchError(const http::HttpError &e)
 {
     FetchError f;
     switch (e.kind) {
-    case http::HttpError::Kind::Transport: f.kind = FetchError::Kind::Transport; break;
-    case http::HttpError::Kind::Timeout: f.kind = FetchError::Kind::Timeout; break;
-    case http::HttpError::Kind::Tls: f.kind = FetchError::Kind::Tls; break;
-    case http::HttpError::Kind::Http: f.kind = FetchError::Kind::Http; break;
-    case http::HttpError::Kind::Api: f.kind = FetchError::Kind::Api; break;
-    case http::HttpError::Kind::Parse: f.kind = FetchError::Kind::Parse; break;
-    case http::HttpError::Kind::Auth: f.kind = FetchError::Kind::Auth; break;
-    case http::HttpError::Kind::Cancelled: f.kind = FetchError::Kind::Cancelled; break;
+    case http::HttpError::Kind::Transport:
+        f.kind = FetchError::Kind::Transport;
+        break;
+    case http::HttpError::Kind::Timeout:
+        f.kind = FetchError::Kind::Timeout;
+        break;
+    case http::HttpError::Kind::Tls:
+        f.kind = FetchError::Kind::Tls;
+        break;
+    case http::HttpError::Kind::Http:
+        f.kind = FetchError::Kind::Http;
+        break;
+    case http::HttpError::Kind::Api:
+        f.kind = FetchError::Kind::Api;
+        break;
+    case http::HttpError::Kind::Parse:
+        f.kind = FetchError::Kind::Parse;
+        break;
+    case http::HttpError::Kind::Auth:
+        f.kind = FetchError::Kind::Auth;
+        break;
+    case http::HttpError::Kind::Cancelled:
+        f.kind = FetchError::Kind::Cancelled;
+        break;
     }
     f.message = qs(e.message);
     f.retryAfterSeconds = e.retryAfterSeconds;
@@ -107,8 +123,7 @@ Snapshot toSnapshot(const ontap::Snapshot &s, const QString &source, const QStri
     return out;
 }
 
-template<class T>
-std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
+template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
 {
     return std::make_shared<const KeyedList<T>>(std::move(items));
 }
@@ -167,139 +182,158 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
     SystemPoller::Options inventoryOptions;
     inventoryOptions.name = source + QStringLiteral("/inventory");
     inventoryOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
-    m_inventory = new SystemPoller(inventoryOptions, m_deps.clock, m_deps.pool, [this, self, source] {
-        auto conn = m_connection;
-        const http::CancelToken token = makeToken();
-        const auto base = m_deps.estate.volumes().scope(source);
-        PollJob job;
-        job.cancel = [token] { token.cancel(); };
-        job.run = [conn, token, base, source, self]() -> PollOutcome {
-            PollOutcome out;
-            auto &client = *conn->client;
-            auto cluster = client.cluster(token);
-            if (!cluster) {
-                out.error = toFetchError(cluster.error());
-                return out;
-            }
-            auto svms = client.listSvms(token);
-            if (!svms) {
-                out.error = toFetchError(svms.error());
-                return out;
-            }
-            auto aggregates = client.listAggregates(token);
-            if (!aggregates) {
-                out.error = toFetchError(aggregates.error());
-                return out;
-            }
-            auto volumes = client.listVolumes(false, token);
-            if (!volumes) {
-                out.error = toFetchError(volumes.error());
-                return out;
-            }
-            auto qos = client.listQosPolicies(token);
-            if (!qos) {
-                out.error = toFetchError(qos.error());
-                return out;
-            }
-            // FlexCache needs a licence on some systems: its absence must not fail the poll.
-            auto flexCaches = client.listFlexCaches(token);
-
-            std::vector<Ptr<Svm>> svmList;
-            for (const auto &s : *svms) {
-                svmList.push_back(std::make_shared<const Svm>(Svm{source, qs(s.uuid), qs(s.name), qs(s.state)}));
-            }
-            std::vector<Ptr<Aggregate>> aggrList;
-            for (const auto &a : *aggregates) {
-                aggrList.push_back(std::make_shared<const Aggregate>(Aggregate{source,
-                                                                               qs(a.uuid),
-                                                                               qs(a.name),
-                                                                               qs(a.node),
-                                                                               qs(a.state),
-                                                                               a.sizeBytes,
-                                                                               a.usedBytes,
-                                                                               a.availableBytes}));
-            }
-            std::vector<Ptr<QosPolicy>> qosList;
-            for (const auto &p : *qos) {
-                QosPolicy q;
-                q.source = source;
-                q.id = qs(p.uuid);
-                q.name = qs(p.name);
-                q.svm = qs(p.svm.name);
-                q.adaptive = p.isAdaptive;
-                q.maxIops = p.maxIops;
-                q.maxMbps = p.maxMbps;
-                q.minIops = p.minIops;
-                q.expectedIopsPerTb = p.expectedIopsPerTb;
-                q.peakIopsPerTb = p.peakIopsPerTb;
-                q.objectCount = p.objectCount;
-                qosList.push_back(std::make_shared<const QosPolicy>(std::move(q)));
-            }
-            std::vector<Ptr<FlexCache>> cacheList;
-            QSet<QString> cacheIds;
-            if (flexCaches) {
-                for (const auto &f : *flexCaches) {
-                    FlexCache c;
-                    c.source = source;
-                    c.id = qs(f.uuid);
-                    c.name = qs(f.name);
-                    c.svm = qs(f.svm.name);
-                    c.sizeBytes = f.sizeBytes;
-                    c.path = qs(f.path);
-                    if (!f.origins.empty()) {
-                        const auto &o = f.origins.front();
-                        c.origin = qs(o.clusterName) + QLatin1Char(':') + qs(o.svmName) + QLatin1Char(':') + qs(o.volumeName);
-                    }
-                    cacheIds.insert(c.id);
-                    cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
-                }
-            }
-            std::vector<Ptr<Volume>> volumeList;
-            volumeList.reserve(volumes->size());
-            auto usage = std::make_shared<std::vector<VolumeUsage>>();
-            usage->reserve(volumes->size());
-            for (const auto &v : *volumes) {
-                auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
-                // Reuse the previous record when nothing changed, so unchanged rows share memory
-                // and the diff short-circuits on pointer equality next time.
-                if (base) {
-                    if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
-                        vol = old;
-                    }
-                }
-                usage->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
-                volumeList.push_back(std::move(vol));
-            }
-            auto volumesKeyed = keyed(std::move(volumeList));
-            auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
-            auto svmsKeyed = keyed(std::move(svmList));
-            auto aggrKeyed = keyed(std::move(aggrList));
-            auto qosKeyed = keyed(std::move(qosList));
-            auto cacheKeyed = keyed(std::move(cacheList));
-            out.systemName = qs(cluster->name);
-            out.systemVersion = QStringLiteral("%1.%2.%3")
-                                    .arg(cluster->versionGeneration)
-                                    .arg(cluster->versionMajor)
-                                    .arg(cluster->versionMinor);
-            const QString systemName = out.systemName;
-            const QString systemVersion = out.systemVersion;
-            out.apply = [self, source, volumesKeyed, base, diff, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed, usage, systemName, systemVersion] {
-                if (!self) {
-                    return;
-                }
-                self->m_systemName = systemName;
-                self->m_systemVersion = systemVersion;
-                Estate &estate = self->m_deps.estate;
-                estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
-                estate.publishVolumes(source, volumesKeyed, base, diff.get());
-                if (self->m_deps.history) {
-                    self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
-                }
+    m_inventory = new SystemPoller(
+        inventoryOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_connection;
+            const http::CancelToken token = makeToken();
+            const auto base = m_deps.estate.volumes().scope(source);
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
             };
-            return out;
-        };
-        return job;
-    }, this);
+            job.run = [conn, token, base, source, self]() -> PollOutcome {
+                PollOutcome out;
+                auto &client = *conn->client;
+                auto cluster = client.cluster(token);
+                if (!cluster) {
+                    out.error = toFetchError(cluster.error());
+                    return out;
+                }
+                auto svms = client.listSvms(token);
+                if (!svms) {
+                    out.error = toFetchError(svms.error());
+                    return out;
+                }
+                auto aggregates = client.listAggregates(token);
+                if (!aggregates) {
+                    out.error = toFetchError(aggregates.error());
+                    return out;
+                }
+                auto volumes = client.listVolumes(false, token);
+                if (!volumes) {
+                    out.error = toFetchError(volumes.error());
+                    return out;
+                }
+                auto qos = client.listQosPolicies(token);
+                if (!qos) {
+                    out.error = toFetchError(qos.error());
+                    return out;
+                }
+                // FlexCache needs a licence on some systems: its absence must not fail the poll.
+                auto flexCaches = client.listFlexCaches(token);
+
+                std::vector<Ptr<Svm>> svmList;
+                for (const auto &s : *svms) {
+                    svmList.push_back(std::make_shared<const Svm>(Svm{source, qs(s.uuid), qs(s.name), qs(s.state)}));
+                }
+                std::vector<Ptr<Aggregate>> aggrList;
+                for (const auto &a : *aggregates) {
+                    aggrList.push_back(std::make_shared<const Aggregate>(Aggregate{source,
+                                                                                   qs(a.uuid),
+                                                                                   qs(a.name),
+                                                                                   qs(a.node),
+                                                                                   qs(a.state),
+                                                                                   a.sizeBytes,
+                                                                                   a.usedBytes,
+                                                                                   a.availableBytes}));
+                }
+                std::vector<Ptr<QosPolicy>> qosList;
+                for (const auto &p : *qos) {
+                    QosPolicy q;
+                    q.source = source;
+                    q.id = qs(p.uuid);
+                    q.name = qs(p.name);
+                    q.svm = qs(p.svm.name);
+                    q.adaptive = p.isAdaptive;
+                    q.maxIops = p.maxIops;
+                    q.maxMbps = p.maxMbps;
+                    q.minIops = p.minIops;
+                    q.expectedIopsPerTb = p.expectedIopsPerTb;
+                    q.peakIopsPerTb = p.peakIopsPerTb;
+                    q.objectCount = p.objectCount;
+                    qosList.push_back(std::make_shared<const QosPolicy>(std::move(q)));
+                }
+                std::vector<Ptr<FlexCache>> cacheList;
+                QSet<QString> cacheIds;
+                if (flexCaches) {
+                    for (const auto &f : *flexCaches) {
+                        FlexCache c;
+                        c.source = source;
+                        c.id = qs(f.uuid);
+                        c.name = qs(f.name);
+                        c.svm = qs(f.svm.name);
+                        c.sizeBytes = f.sizeBytes;
+                        c.path = qs(f.path);
+                        if (!f.origins.empty()) {
+                            const auto &o = f.origins.front();
+                            c.origin = qs(o.clusterName) + QLatin1Char(':') + qs(o.svmName) + QLatin1Char(':')
+                                       + qs(o.volumeName);
+                        }
+                        cacheIds.insert(c.id);
+                        cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
+                    }
+                }
+                std::vector<Ptr<Volume>> volumeList;
+                volumeList.reserve(volumes->size());
+                auto usage = std::make_shared<std::vector<VolumeUsage>>();
+                usage->reserve(volumes->size());
+                for (const auto &v : *volumes) {
+                    auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
+                    // Reuse the previous record when nothing changed, so unchanged rows share memory
+                    // and the diff short-circuits on pointer equality next time.
+                    if (base) {
+                        if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
+                            vol = old;
+                        }
+                    }
+                    usage->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                    volumeList.push_back(std::move(vol));
+                }
+                auto volumesKeyed = keyed(std::move(volumeList));
+                auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+                auto svmsKeyed = keyed(std::move(svmList));
+                auto aggrKeyed = keyed(std::move(aggrList));
+                auto qosKeyed = keyed(std::move(qosList));
+                auto cacheKeyed = keyed(std::move(cacheList));
+                out.systemName = qs(cluster->name);
+                out.systemVersion = QStringLiteral("%1.%2.%3")
+                                        .arg(cluster->versionGeneration)
+                                        .arg(cluster->versionMajor)
+                                        .arg(cluster->versionMinor);
+                const QString systemName = out.systemName;
+                const QString systemVersion = out.systemVersion;
+                out.apply = [self,
+                             source,
+                             volumesKeyed,
+                             base,
+                             diff,
+                             svmsKeyed,
+                             aggrKeyed,
+                             qosKeyed,
+                             cacheKeyed,
+                             usage,
+                             systemName,
+                             systemVersion] {
+                    if (!self) {
+                        return;
+                    }
+                    self->m_systemName = systemName;
+                    self->m_systemVersion = systemVersion;
+                    Estate &estate = self->m_deps.estate;
+                    estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
+                    estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                    if (self->m_deps.history) {
+                        self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
     connect(m_inventory, &SystemPoller::polled, this, [this](bool ok) {
         m_polledOnce = true;
         Q_EMIT inventoryPolled(ok);
@@ -309,87 +343,101 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
     perfOptions.name = source + QStringLiteral("/performance");
     perfOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
     perfOptions.onDemand = true;
-    m_perf = new SystemPoller(perfOptions, m_deps.clock, m_deps.pool, [this, self, source] {
-        auto conn = m_connection;
-        const http::CancelToken token = makeToken();
-        const QDateTime now = m_deps.clock.now();
-        PollJob job;
-        job.cancel = [token] { token.cancel(); };
-        job.run = [conn, token, source, self, now]() -> PollOutcome {
-            PollOutcome out;
-            auto volumes = conn->client->listVolumes(true, token);
-            if (!volumes) {
-                out.error = toFetchError(volumes.error());
-                return out;
-            }
-            std::vector<Ptr<VolumePerf>> list;
-            list.reserve(volumes->size());
-            for (const auto &v : *volumes) {
-                if (!v.metric) {
-                    continue;
-                }
-                VolumePerf p;
-                p.source = source;
-                p.id = qs(v.uuid);
-                p.time = parseTime(v.metric->timestamp);
-                if (!p.time.isValid()) {
-                    p.time = now;
-                }
-                p.readIops = v.metric->readIops;
-                p.writeIops = v.metric->writeIops;
-                p.totalIops = v.metric->totalIops;
-                p.throughputBps = v.metric->totalThroughputBps;
-                p.latencyUs = v.metric->totalLatencyUs;
-                list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
-            }
-            auto keyedList = keyed(std::move(list));
-            out.apply = [self, source, keyedList] {
-                if (self) {
-                    self->m_deps.estate.publishVolumePerf(source, keyedList);
-                }
+    m_perf = new SystemPoller(
+        perfOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_connection;
+            const http::CancelToken token = makeToken();
+            const QDateTime now = m_deps.clock.now();
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
             };
-            return out;
-        };
-        return job;
-    }, this);
+            job.run = [conn, token, source, self, now]() -> PollOutcome {
+                PollOutcome out;
+                auto volumes = conn->client->listVolumes(true, token);
+                if (!volumes) {
+                    out.error = toFetchError(volumes.error());
+                    return out;
+                }
+                std::vector<Ptr<VolumePerf>> list;
+                list.reserve(volumes->size());
+                for (const auto &v : *volumes) {
+                    if (!v.metric) {
+                        continue;
+                    }
+                    VolumePerf p;
+                    p.source = source;
+                    p.id = qs(v.uuid);
+                    p.time = parseTime(v.metric->timestamp);
+                    if (!p.time.isValid()) {
+                        p.time = now;
+                    }
+                    p.readIops = v.metric->readIops;
+                    p.writeIops = v.metric->writeIops;
+                    p.totalIops = v.metric->totalIops;
+                    p.throughputBps = v.metric->totalThroughputBps;
+                    p.latencyUs = v.metric->totalLatencyUs;
+                    list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
+                }
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, keyedList] {
+                    if (self) {
+                        self->m_deps.estate.publishVolumePerf(source, keyedList);
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
 
     SystemPoller::Options eventOptions;
     eventOptions.name = source + QStringLiteral("/events");
     eventOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
-    m_events = new SystemPoller(eventOptions, m_deps.clock, m_deps.pool, [this, self, source] {
-        auto conn = m_connection;
-        const http::CancelToken token = makeToken();
-        PollJob job;
-        job.cancel = [token] { token.cancel(); };
-        job.run = [conn, token, source, self]() -> PollOutcome {
-            PollOutcome out;
-            auto events = conn->client->listEmsEvents(200, token);
-            if (!events) {
-                out.error = toFetchError(events.error());
-                return out;
-            }
-            std::vector<Ptr<Event>> list;
-            for (const auto &e : *events) {
-                Event ev;
-                ev.source = source;
-                ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
-                ev.time = parseTime(e.time);
-                ev.severity = qs(e.severity);
-                ev.name = qs(e.messageName);
-                ev.message = qs(e.logMessage);
-                ev.node = qs(e.node);
-                list.push_back(std::make_shared<const Event>(std::move(ev)));
-            }
-            auto keyedList = keyed(std::move(list));
-            out.apply = [self, source, keyedList] {
-                if (self) {
-                    self->m_deps.estate.publishEvents(source, keyedList);
-                }
+    m_events = new SystemPoller(
+        eventOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_connection;
+            const http::CancelToken token = makeToken();
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
             };
-            return out;
-        };
-        return job;
-    }, this);
+            job.run = [conn, token, source, self]() -> PollOutcome {
+                PollOutcome out;
+                auto events = conn->client->listEmsEvents(200, token);
+                if (!events) {
+                    out.error = toFetchError(events.error());
+                    return out;
+                }
+                std::vector<Ptr<Event>> list;
+                for (const auto &e : *events) {
+                    Event ev;
+                    ev.source = source;
+                    ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
+                    ev.time = parseTime(e.time);
+                    ev.severity = qs(e.severity);
+                    ev.name = qs(e.messageName);
+                    ev.message = qs(e.logMessage);
+                    ev.node = qs(e.node);
+                    list.push_back(std::make_shared<const Event>(std::move(ev)));
+                }
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, keyedList] {
+                    if (self) {
+                        self->m_deps.estate.publishEvents(source, keyedList);
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
 
     for (SystemPoller *p : {m_inventory, m_perf, m_events}) {
         connect(p, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
@@ -406,33 +454,40 @@ SystemPoller *OntapSource::makeSnapshotPoller(const QString &volumeId)
     options.name = source + QStringLiteral("/snapshots/") + volumeId;
     options.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
     options.onDemand = true;
-    auto *poller = new SystemPoller(options, m_deps.clock, m_deps.pool, [this, self, source, volumeId] {
-        auto conn = m_connection;
-        const http::CancelToken token = makeToken();
-        const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
-        PollJob job;
-        job.cancel = [token] { token.cancel(); };
-        job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
-            PollOutcome out;
-            auto snapshots = conn->client->listSnapshots(ss(volumeId), token);
-            if (!snapshots) {
-                out.error = toFetchError(snapshots.error());
-                return out;
-            }
-            std::vector<Ptr<Snapshot>> list;
-            for (const auto &s : *snapshots) {
-                list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
-            }
-            auto keyedList = keyed(std::move(list));
-            out.apply = [self, source, volumeId, keyedList] {
-                if (self) {
-                    self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
-                }
+    auto *poller = new SystemPoller(
+        options,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source, volumeId] {
+            auto conn = m_connection;
+            const http::CancelToken token = makeToken();
+            const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
             };
-            return out;
-        };
-        return job;
-    }, this);
+            job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
+                PollOutcome out;
+                auto snapshots = conn->client->listSnapshots(ss(volumeId), token);
+                if (!snapshots) {
+                    out.error = toFetchError(snapshots.error());
+                    return out;
+                }
+                std::vector<Ptr<Snapshot>> list;
+                for (const auto &s : *snapshots) {
+                    list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
+                }
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, volumeId, keyedList] {
+                    if (self) {
+                        self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
     connect(poller, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
     return poller;
 }
@@ -459,9 +514,9 @@ SourceStatus OntapSource::status() const
     s.systemName = m_systemName;
     s.systemVersion = m_systemVersion;
     const QDateTime now = m_deps.clock.now();
-    s.stale = inv.stale
-        || (inv.lastSuccess.isValid()
-            && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    s.stale =
+        inv.stale
+        || (inv.lastSuccess.isValid() && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
     // Secondary pollers can only make things look worse, never better.
     QList<const SystemPoller *> others{m_events};
     if (m_perf->subscriberCount() > 0) {
@@ -624,8 +679,8 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
     const auto snapshots = estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
     const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
-        ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
-        : nullptr;
+                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+                                       : nullptr;
     const QString volumeLabel = volume ? volume->svm + QLatin1Char('/') + volume->name : request.volumeId;
 
     switch (request.kind) {
@@ -649,7 +704,8 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     }
     if (request.kind != ActionKind::SnapshotCreate) {
         if (!snapshot) {
-            p.blockedReason = tr("Snapshot %1 of %2 is not in the loaded snapshot list.").arg(request.snapshotId, volumeLabel);
+            p.blockedReason =
+                tr("Snapshot %1 of %2 is not in the loaded snapshot list.").arg(request.snapshotId, volumeLabel);
             return p;
         }
         p.target = volumeLabel + QLatin1Char('@') + snapshot->name;
@@ -662,11 +718,14 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
         p.toState = tr("%n snapshot(s)", nullptr, count + 1);
         p.effects << tr("ONTAP takes snapshot \"%1\" of %2 (%3 used) through an asynchronous job.")
                          .arg(request.name, volumeLabel, formatBytes(volume->usedBytes));
-        p.effects << tr("It takes no space at first; it then holds the blocks that change (snapshot reserve %1%, %2 used by snapshots now).")
+        p.effects << tr("It takes no space at first; it then holds the blocks that change (snapshot reserve %1%, %2 "
+                        "used by snapshots now).")
                          .arg(volume->snapshotReservePercent)
                          .arg(formatBytes(volume->snapshotUsedBytes));
         if (!snapshotNamePattern().match(request.name).hasMatch()) {
-            p.blockedReason = tr("\"%1\" is not a valid snapshot name (letters, digits, _ . -; at most 255 characters).").arg(request.name);
+            p.blockedReason =
+                tr("\"%1\" is not a valid snapshot name (letters, digits, _ . -; at most 255 characters).")
+                    .arg(request.name);
         } else if (snapshots) {
             for (const Ptr<Snapshot> &s : snapshots->items()) {
                 if (s->name == request.name) {
@@ -675,7 +734,8 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
             }
         }
         if (volume->state != QLatin1String("online") && p.blockedReason.isEmpty()) {
-            p.blockedReason = tr("Volume %1 is %2; ONTAP can only snapshot an online volume.").arg(volumeLabel, volume->state);
+            p.blockedReason =
+                tr("Volume %1 is %2; ONTAP can only snapshot an online volume.").arg(volumeLabel, volume->state);
         }
         break;
     }
@@ -683,17 +743,20 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
         p.destructive = true;
         p.fromState = tr("%n snapshot(s)", nullptr, count);
         p.toState = tr("%n snapshot(s)", nullptr, count - 1);
-        p.effects << tr("ONTAP deletes snapshot \"%1\" (taken %2) of %3.").arg(snapshot->name, timeText(snapshot->created), volumeLabel);
+        p.effects << tr("ONTAP deletes snapshot \"%1\" (taken %2) of %3.")
+                         .arg(snapshot->name, timeText(snapshot->created), volumeLabel);
         if (snapshot->sizeBytes > 0) {
             p.effects << tr("About %1 held only by this snapshot is freed.").arg(formatBytes(snapshot->sizeBytes));
         }
         p.warnings << tr("The snapshot cannot be recovered once deleted.");
         if (!snapshot->snapmirrorLabel.isEmpty()) {
-            p.warnings << tr("It carries the SnapMirror label \"%1\": a protection relationship may expect it.").arg(snapshot->snapmirrorLabel);
+            p.warnings << tr("It carries the SnapMirror label \"%1\": a protection relationship may expect it.")
+                              .arg(snapshot->snapmirrorLabel);
         }
         for (const Ptr<Volume> &v : estate.volumes().all(request.source + QLatin1Char('/'))) {
             if (v->source == request.source && v->cloneParent == volume->name + QLatin1Char('@') + snapshot->name) {
-                p.blockedReason = tr("FlexClone %1/%2 depends on this snapshot; split or delete the clone first.").arg(v->svm, v->name);
+                p.blockedReason = tr("FlexClone %1/%2 depends on this snapshot; split or delete the clone first.")
+                                      .arg(v->svm, v->name);
             }
         }
         break;
@@ -702,7 +765,8 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
         p.destructive = true;
         p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
         p.toState = tr("contents of %1 (%2)").arg(snapshot->name, timeText(snapshot->created));
-        p.effects << tr("ONTAP reverts %1 to snapshot \"%2\" (SnapRestore of the whole volume).").arg(volumeLabel, snapshot->name);
+        p.effects << tr("ONTAP reverts %1 to snapshot \"%2\" (SnapRestore of the whole volume).")
+                         .arg(volumeLabel, snapshot->name);
         p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, timeText(snapshot->created));
         QStringList newer;
         if (snapshots && snapshot->created.isValid()) {
@@ -719,14 +783,16 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
             }
             for (const QString &name : std::as_const(newer)) {
                 if (v->cloneParent == volume->name + QLatin1Char('@') + name) {
-                    p.blockedReason = tr("Newer snapshot \"%1\" backs FlexClone %2/%3, so ONTAP cannot restore past it; split or delete the clone first.")
+                    p.blockedReason = tr("Newer snapshot \"%1\" backs FlexClone %2/%3, so ONTAP cannot restore past "
+                                         "it; split or delete the clone first.")
                                           .arg(name, v->svm, v->name);
                 }
             }
         }
         if (!newer.isEmpty()) {
             p.warnings << tr("%n newer snapshot(s) will be deleted: %1", nullptr, int(newer.size()))
-                              .arg(newer.mid(0, 8).join(QStringLiteral(", ")) + (newer.size() > 8 ? QStringLiteral(", …") : QString()));
+                              .arg(newer.mid(0, 8).join(QStringLiteral(", "))
+                                   + (newer.size() > 8 ? QStringLiteral(", …") : QString()));
         }
         p.warnings << tr("Clients that have the volume mounted may need to remount.");
         if (volume->state != QLatin1String("online") && p.blockedReason.isEmpty()) {
@@ -739,9 +805,11 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
         p.toState = tr("FlexClone %1/%2 of %3").arg(volume->svm, request.name, p.target);
         p.effects << tr("ONTAP creates FlexClone volume %1/%2 from %3.").arg(volume->svm, request.name, p.target);
         p.effects << tr("The clone shares blocks with its parent and uses no space until data diverges.");
-        p.warnings << tr("Snapshot \"%1\" cannot be deleted while the clone exists (until it is split).").arg(snapshot->name);
+        p.warnings
+            << tr("Snapshot \"%1\" cannot be deleted while the clone exists (until it is split).").arg(snapshot->name);
         if (!volumeNamePattern().match(request.name).hasMatch()) {
-            p.blockedReason = tr("\"%1\" is not a valid volume name (a letter or _, then letters, digits or _).").arg(request.name);
+            p.blockedReason =
+                tr("\"%1\" is not a valid volume name (a letter or _, then letters, digits or _).").arg(request.name);
         }
         for (const Ptr<Volume> &v : estate.volumes().all(request.source)) {
             if (v->source == request.source && v->svm == volume->svm && v->name == request.name) {
@@ -821,8 +889,8 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
     const Ptr<Volume> volume = m_deps.estate.volume(request.source, request.volumeId);
     const auto snapshots = m_deps.estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
     const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
-        ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
-        : nullptr;
+                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+                                       : nullptr;
     const QString volumeName = volume ? volume->name : QString();
     const QString svmName = volume ? volume->svm : QString();
     const QString snapshotName = snapshot ? snapshot->name : QString();
@@ -844,8 +912,12 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             }
             return false;
         };
-        auto byName = [&](const ontap::Snapshot &s) { return qs(s.name) == request.name; };
-        auto byUuid = [&](const ontap::Snapshot &s) { return qs(s.uuid) == request.snapshotId; };
+        auto byName = [&](const ontap::Snapshot &s) {
+            return qs(s.name) == request.name;
+        };
+        auto byUuid = [&](const ontap::Snapshot &s) {
+            return qs(s.uuid) == request.snapshotId;
+        };
         auto cloneExists = [&]() -> std::optional<bool> {
             auto list = client.findVolumesByName(ss(svmName), ss(request.name));
             if (!list) {
@@ -859,44 +931,60 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             const std::string glob = "POST /api/storage/volumes/" + volumeUuid + "/snapshots*";
             if (ctx.attempt > 1) {
                 if (snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.").arg(request.name));
+                    return reconciledOk(
+                        QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.")
+                            .arg(request.name));
                 }
                 if (auto job = rec.followLostJob(glob); job && *job && snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" was created by an earlier attempt.").arg(request.name));
+                    return reconciledOk(
+                        QObject::tr("Snapshot \"%1\" was created by an earlier attempt.").arg(request.name));
                 }
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
             auto r = client.createSnapshot(volumeUuid, ss(request.name), ss(request.comment), rec.jobProgress());
             if (r) {
-                return ActionResult{true, false, QObject::tr("Snapshot \"%1\" of %2/%3 created.").arg(request.name, svmName, volumeName)};
+                return ActionResult{
+                    true,
+                    false,
+                    QObject::tr("Snapshot \"%1\" of %2/%3 created.").arg(request.name, svmName, volumeName)};
             }
             if (r.error().outcomeUnknown) {
                 rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).").arg(request.name));
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                                            .arg(request.name));
                 }
                 if (snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).").arg(request.name));
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                                            .arg(request.name));
                 }
-                return failed(QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.").arg(qs(r.error().message), request.name));
+                return failed(QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.")
+                                  .arg(qs(r.error().message), request.name));
             }
             return failed(qs(r.error().message));
         }
         case ActionKind::SnapshotDelete: {
             if (ctx.attempt > 1 && snapshotExists(byUuid) == std::optional<bool>(false)) {
-                return reconciledOk(QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
+                return reconciledOk(
+                    QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
             auto r = client.deleteSnapshot(volumeUuid, ss(request.snapshotId), rec.jobProgress());
             if (r) {
-                return ActionResult{true, false, QObject::tr("Snapshot \"%1\" of %2/%3 deleted.").arg(snapshotName, svmName, volumeName)};
+                return ActionResult{
+                    true,
+                    false,
+                    QObject::tr("Snapshot \"%1\" of %2/%3 deleted.").arg(snapshotName, svmName, volumeName)};
             }
             if (r.error().outcomeUnknown) {
-                rec.followLostJob("DELETE /api/storage/volumes/" + volumeUuid + "/snapshots/" + ss(request.snapshotId) + "*");
+                rec.followLostJob("DELETE /api/storage/volumes/" + volumeUuid + "/snapshots/" + ss(request.snapshotId)
+                                  + "*");
                 if (snapshotExists(byUuid) == std::optional<bool>(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).").arg(snapshotName));
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).")
+                                            .arg(snapshotName));
                 }
-                return failed(QObject::tr("%1. The snapshot still exists, so retrying is safe.").arg(qs(r.error().message)));
+                return failed(
+                    QObject::tr("%1. The snapshot still exists, so retrying is safe.").arg(qs(r.error().message)));
             }
             return failed(qs(r.error().message));
         }
@@ -904,43 +992,60 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             const std::string glob = "PATCH /api/storage/volumes/" + volumeUuid + "*";
             if (ctx.attempt > 1) {
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(QObject::tr("%1/%2 was already restored to \"%3\" by an earlier attempt; not restored again.").arg(svmName, volumeName, snapshotName));
+                    return reconciledOk(
+                        QObject::tr("%1/%2 was already restored to \"%3\" by an earlier attempt; not restored again.")
+                            .arg(svmName, volumeName, snapshotName));
                 }
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
             auto r = client.restoreSnapshot(volumeUuid, ss(request.snapshotId), rec.jobProgress());
             if (r) {
-                return ActionResult{true, false, QObject::tr("%1/%2 restored to snapshot \"%3\".").arg(svmName, volumeName, snapshotName)};
+                return ActionResult{
+                    true,
+                    false,
+                    QObject::tr("%1/%2 restored to snapshot \"%3\".").arg(svmName, volumeName, snapshotName)};
             }
             if (r.error().outcomeUnknown) {
                 rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).").arg(svmName, volumeName, snapshotName));
+                    return reconciledOk(QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).")
+                                            .arg(svmName, volumeName, snapshotName));
                 }
-                return failed(QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.").arg(qs(r.error().message)));
+                return failed(QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.")
+                                  .arg(qs(r.error().message)));
             }
             return failed(qs(r.error().message));
         }
         case ActionKind::VolumeClone: {
             if (ctx.attempt > 1) {
                 if (cloneExists().value_or(false)) {
-                    return reconciledOk(QObject::tr("Volume %1/%2 already exists (an earlier attempt created it); not cloned again.").arg(svmName, request.name));
+                    return reconciledOk(
+                        QObject::tr("Volume %1/%2 already exists (an earlier attempt created it); not cloned again.")
+                            .arg(svmName, request.name));
                 }
-                if (auto job = rec.followLostJob("POST /api/storage/volumes*"); job && *job && cloneExists().value_or(false)) {
-                    return reconciledOk(QObject::tr("FlexClone %1/%2 was created by an earlier attempt.").arg(svmName, request.name));
+                if (auto job = rec.followLostJob("POST /api/storage/volumes*");
+                    job && *job && cloneExists().value_or(false)) {
+                    return reconciledOk(
+                        QObject::tr("FlexClone %1/%2 was created by an earlier attempt.").arg(svmName, request.name));
                 }
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
-            auto r = client.createClone(ss(svmName), ss(request.name), ss(volumeName), ss(snapshotName), rec.jobProgress());
+            auto r =
+                client.createClone(ss(svmName), ss(request.name), ss(volumeName), ss(snapshotName), rec.jobProgress());
             if (r) {
-                return ActionResult{true, false, QObject::tr("FlexClone %1/%2 created from %3@%4.").arg(svmName, request.name, volumeName, snapshotName)};
+                return ActionResult{true,
+                                    false,
+                                    QObject::tr("FlexClone %1/%2 created from %3@%4.")
+                                        .arg(svmName, request.name, volumeName, snapshotName)};
             }
             if (r.error().outcomeUnknown) {
                 rec.followLostJob("POST /api/storage/volumes*");
                 if (cloneExists().value_or(false)) {
-                    return reconciledOk(QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).").arg(svmName, request.name));
+                    return reconciledOk(QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).")
+                                            .arg(svmName, request.name));
                 }
-                return failed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.").arg(qs(r.error().message), svmName, request.name));
+                return failed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.")
+                                  .arg(qs(r.error().message), svmName, request.name));
             }
             return failed(qs(r.error().message));
         }

@@ -19,8 +19,7 @@ public:
     explicit Source(SourceConfig config, QObject *parent = nullptr)
         : QObject(parent)
         , m_config(std::move(config))
-    {
-    }
+    {}
 
     [[nodiscard]] const SourceConfig &config() const { return m_config; }
     [[nodiscard]] QString name() const { return m_config.name; }

@@ -215,9 +215,10 @@ void SystemPoller::finish(quint64 generation, PollOutcome outcome, qint64 durati
 void SystemPoller::updateStale()
 {
     const QDateTime now = m_clock.now();
-    m_state.stale = !m_state.lastSuccess.isValid() ? m_state.consecutiveFailures > 0
-                                                   : (m_state.consecutiveFailures > 0
-                                                      || m_state.lastSuccess.msecsTo(now) > 2 * m_options.interval.count());
+    m_state.stale =
+        !m_state.lastSuccess.isValid()
+            ? m_state.consecutiveFailures > 0
+            : (m_state.consecutiveFailures > 0 || m_state.lastSuccess.msecsTo(now) > 2 * m_options.interval.count());
 }
 
 } // namespace strata::core

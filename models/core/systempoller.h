@@ -16,9 +16,19 @@ namespace strata::core {
 /// Why a poll (or an action step) failed, in the model layer's own terms.
 struct FetchError
 {
-    enum class Kind { Transport, Timeout, Tls, Http, Api, Parse, Auth, Cancelled };
+    enum class Kind
+    {
+        Transport,
+        Timeout,
+        Tls,
+        Http,
+        Api,
+        Parse,
+        Auth,
+        Cancelled
+    };
     Kind kind = Kind::Transport;
-    QString message; ///< one user-presentable line
+    QString message;            ///< one user-presentable line
     int retryAfterSeconds = -1; ///< server's Retry-After, -1 when none
 
     /// Failures that mean "cannot reach the system" rather than "it answered badly".
@@ -57,7 +67,7 @@ struct PollerState
     QString lastError;
     QDateTime lastSuccess; ///< UTC
     QDateTime lastAttempt; ///< UTC
-    QDateTime nextPoll; ///< UTC, invalid when not scheduled
+    QDateTime nextPoll;    ///< UTC, invalid when not scheduled
     qint64 lastDurationMs = -1;
 };
 

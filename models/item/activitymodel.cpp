@@ -47,26 +47,38 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
     }
     switch (role) {
     case KeyRole:
-    case IdRole: return r->id;
-    case SourceRole: return r->request.source;
-    case StatusRole: return core::actionStateName(r->state);
+    case IdRole:
+        return r->id;
+    case SourceRole:
+        return r->request.source;
+    case StatusRole:
+        return core::actionStateName(r->state);
     case RawValueRole:
         switch (index.column()) {
-        case Progress: return r->progress.percent;
-        case Started: return r->submitted;
-        case Finished: return r->finished;
-        default: break;
+        case Progress:
+            return r->progress.percent;
+        case Started:
+            return r->submitted;
+        case Finished:
+            return r->finished;
+        default:
+            break;
         }
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Action: return r->preview.title;
-        case Target: return QString(r->request.source + QStringLiteral(": ") + r->preview.target);
+        case Action:
+            return r->preview.title;
+        case Target:
+            return QString(r->request.source + QStringLiteral(": ") + r->preview.target);
         case State:
             switch (r->state) {
-            case core::ActionState::Running: return tr("Running");
-            case core::ActionState::Succeeded: return r->reconciled ? tr("Succeeded (reconciled)") : tr("Succeeded");
-            case core::ActionState::Failed: return tr("Failed");
+            case core::ActionState::Running:
+                return tr("Running");
+            case core::ActionState::Succeeded:
+                return r->reconciled ? tr("Succeeded (reconciled)") : tr("Succeeded");
+            case core::ActionState::Failed:
+                return tr("Failed");
             }
             return {};
         case Progress:
@@ -74,15 +86,21 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
                 return QString();
             }
             return r->progress.text.isEmpty() ? tr("Starting…") : r->progress.text;
-        case Message: return r->message;
-        case Started: return r->submitted.toLocalTime().toString(QStringLiteral("hh:mm:ss"));
-        case Finished: return r->finished.isValid() ? r->finished.toLocalTime().toString(QStringLiteral("hh:mm:ss")) : QString();
-        case User: return r->user;
-        default: return {};
+        case Message:
+            return r->message;
+        case Started:
+            return r->submitted.toLocalTime().toString(QStringLiteral("hh:mm:ss"));
+        case Finished:
+            return r->finished.isValid() ? r->finished.toLocalTime().toString(QStringLiteral("hh:mm:ss")) : QString();
+        case User:
+            return r->user;
+        default:
+            return {};
         }
     case Qt::ToolTipRole:
         return r->preview.effects.join(QLatin1Char('\n'));
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -92,15 +110,24 @@ QVariant ActivityModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     }
     switch (section) {
-    case Action: return tr("Action");
-    case Target: return tr("Target");
-    case State: return tr("State");
-    case Progress: return tr("Progress");
-    case Message: return tr("Result");
-    case Started: return tr("Started");
-    case Finished: return tr("Finished");
-    case User: return tr("User");
-    default: return {};
+    case Action:
+        return tr("Action");
+    case Target:
+        return tr("Target");
+    case State:
+        return tr("State");
+    case Progress:
+        return tr("Progress");
+    case Message:
+        return tr("Result");
+    case Started:
+        return tr("Started");
+    case Finished:
+        return tr("Finished");
+    case User:
+        return tr("User");
+    default:
+        return {};
     }
 }
 

@@ -14,7 +14,18 @@ class ActivityModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(ActivityModel)
 
 public:
-    enum Column { Action, Target, State, Progress, Message, Started, Finished, User, ColumnCount };
+    enum Column
+    {
+        Action,
+        Target,
+        State,
+        Progress,
+        Message,
+        Started,
+        Finished,
+        User,
+        ColumnCount
+    };
 
     explicit ActivityModel(core::ActionManager &actions, QObject *parent = nullptr);
 

@@ -10,7 +10,9 @@ EventTableModel::EventTableModel(core::Estate &estate, QObject *parent)
     core::EventDiff initial;
     initial.added = estate.events().all();
     applyDiff(initial);
-    connect(&estate, &core::Estate::eventsChanged, this, [this](const core::EventDiff &diff) { applyDiff(diff); });
+    connect(&estate, &core::Estate::eventsChanged, this, [this](const core::EventDiff &diff) {
+        applyDiff(diff);
+    });
 }
 
 int EventTableModel::severityRank(const QString &severity)
@@ -37,30 +39,43 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         return {};
     }
     switch (role) {
-    case KeyRole: return core::estateKey(*e);
-    case SourceRole: return e->source;
+    case KeyRole:
+        return core::estateKey(*e);
+    case SourceRole:
+        return e->source;
     case StatusRole: {
         const int rank = severityRank(e->severity);
         return rank <= 2 ? QStringLiteral("critical") : rank == 3 ? QStringLiteral("warning") : QStringLiteral("ok");
     }
-    case FilterTextRole: return QString(e->name + QLatin1Char(' ') + e->message + QLatin1Char(' ') + e->source);
+    case FilterTextRole:
+        return QString(e->name + QLatin1Char(' ') + e->message + QLatin1Char(' ') + e->source);
     case RawValueRole:
         switch (index.column()) {
-        case Time: return e->time;
-        case Severity: return severityRank(e->severity);
-        default: break;
+        case Time:
+            return e->time;
+        case Severity:
+            return severityRank(e->severity);
+        default:
+            break;
         }
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Time: return e->time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
-        case Severity: return e->severity;
-        case Source: return e->source;
-        case Name: return e->name;
-        case Message: return e->message;
-        default: return {};
+        case Time:
+            return e->time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+        case Severity:
+            return e->severity;
+        case Source:
+            return e->source;
+        case Name:
+            return e->name;
+        case Message:
+            return e->message;
+        default:
+            return {};
         }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -70,12 +85,18 @@ QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     }
     switch (section) {
-    case Time: return tr("Time");
-    case Severity: return tr("Severity");
-    case Source: return tr("Source");
-    case Name: return tr("Event");
-    case Message: return tr("Message");
-    default: return {};
+    case Time:
+        return tr("Time");
+    case Severity:
+        return tr("Severity");
+    case Source:
+        return tr("Source");
+    case Name:
+        return tr("Event");
+    case Message:
+        return tr("Message");
+    default:
+        return {};
     }
 }
 

@@ -12,7 +12,15 @@ class EventTableModel final : public KeyedTableModel<core::Event>
     Q_DISABLE_COPY_MOVE(EventTableModel)
 
 public:
-    enum Column { Time, Severity, Source, Name, Message, ColumnCount };
+    enum Column
+    {
+        Time,
+        Severity,
+        Source,
+        Name,
+        Message,
+        ColumnCount
+    };
 
     explicit EventTableModel(core::Estate &estate, QObject *parent = nullptr);
 

@@ -13,8 +13,7 @@ namespace strata::models {
 /// core Diff into the minimal row-level signals: removals as contiguous ranges from the bottom,
 /// changes as coalesced dataChanged ranges (the whole table when more than half changed, as
 /// qBittorrent does), additions appended with one insert. Never a reset on a poll.
-template<class T>
-class KeyedTableModel : public QAbstractTableModel
+template <class T> class KeyedTableModel : public QAbstractTableModel
 {
 public:
     using QAbstractTableModel::QAbstractTableModel;
@@ -88,7 +87,8 @@ protected:
         std::size_t start = 0;
         for (std::size_t i = 1; i <= rows.size(); ++i) {
             if (i == rows.size() || rows[i] != rows[i - 1] + 1) {
-                Q_EMIT this->dataChanged(this->index(rows[start], firstColumn), this->index(rows[i - 1], lastColumn), roles);
+                Q_EMIT this->dataChanged(
+                    this->index(rows[start], firstColumn), this->index(rows[i - 1], lastColumn), roles);
                 start = i;
             }
         }

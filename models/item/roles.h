@@ -6,15 +6,16 @@ namespace strata::models {
 
 /// Roles shared by Strata's item models. Models return semantic values only (no QColor/QIcon):
 /// delegates in views/ map StatusRole to colours and icons.
-enum Role {
+enum Role
+{
     RawValueRole = Qt::UserRole + 1, ///< sortable raw value (qint64 bytes, double percent, QDateTime)
-    KeyRole, ///< estate key "<source>/<id>" (QString)
-    SourceRole, ///< source name (QString)
-    IdRole, ///< the system's stable id (QString)
+    KeyRole,                         ///< estate key "<source>/<id>" (QString)
+    SourceRole,                      ///< source name (QString)
+    IdRole,                          ///< the system's stable id (QString)
     /// Semantic state of the row/cell: "ok", "warning", "critical", "offline", "stale",
     /// "running", "failed", "succeeded", "unknown" (QString)
     StatusRole,
-    StaleRole, ///< bool: the row's source is stale
+    StaleRole,      ///< bool: the row's source is stale
     FilterTextRole, ///< text a free-text filter matches against (QString)
 };
 

@@ -47,31 +47,46 @@ QVariant SnapshotListModel::data(const QModelIndex &index, int role) const
         return {};
     }
     switch (role) {
-    case KeyRole: return core::estateKey(*s);
-    case IdRole: return s->id;
-    case SourceRole: return s->source;
+    case KeyRole:
+        return core::estateKey(*s);
+    case IdRole:
+        return s->id;
+    case SourceRole:
+        return s->source;
     case StatusRole:
-        return s->state.isEmpty() || s->state == QLatin1String("valid") ? QStringLiteral("ok") : QStringLiteral("warning");
+        return s->state.isEmpty() || s->state == QLatin1String("valid") ? QStringLiteral("ok")
+                                                                        : QStringLiteral("warning");
     case RawValueRole:
         switch (index.column()) {
-        case Created: return s->created;
-        case Size: return s->sizeBytes;
-        default: break;
+        case Created:
+            return s->created;
+        case Size:
+            return s->sizeBytes;
+        default:
+            break;
         }
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return s->name;
-        case Created: return s->created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
-        case Size: return s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QString();
-        case Label: return s->snapmirrorLabel;
-        case Comment: return s->comment;
-        case State: return s->state;
-        default: return {};
+        case Name:
+            return s->name;
+        case Created:
+            return s->created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
+        case Size:
+            return s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QString();
+        case Label:
+            return s->snapmirrorLabel;
+        case Comment:
+            return s->comment;
+        case State:
+            return s->state;
+        default:
+            return {};
         }
     case Qt::TextAlignmentRole:
         return index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -81,13 +96,20 @@ QVariant SnapshotListModel::headerData(int section, Qt::Orientation orientation,
         return {};
     }
     switch (section) {
-    case Name: return tr("Name");
-    case Created: return tr("Created");
-    case Size: return tr("Size");
-    case Label: return tr("SnapMirror label");
-    case Comment: return tr("Comment");
-    case State: return tr("State");
-    default: return {};
+    case Name:
+        return tr("Name");
+    case Created:
+        return tr("Created");
+    case Size:
+        return tr("Size");
+    case Label:
+        return tr("SnapMirror label");
+    case Comment:
+        return tr("Comment");
+    case State:
+        return tr("State");
+    default:
+        return {};
     }
 }
 

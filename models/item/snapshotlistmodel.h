@@ -13,7 +13,16 @@ class SnapshotListModel final : public KeyedTableModel<core::Snapshot>
     Q_DISABLE_COPY_MOVE(SnapshotListModel)
 
 public:
-    enum Column { Name, Created, Size, Label, Comment, State, ColumnCount };
+    enum Column
+    {
+        Name,
+        Created,
+        Size,
+        Label,
+        Comment,
+        State,
+        ColumnCount
+    };
 
     explicit SnapshotListModel(core::Estate &estate, QObject *parent = nullptr);
 

@@ -16,11 +16,16 @@ SourceTableModel::SourceTableModel(core::Engine &engine, QObject *parent)
 QString SourceTableModel::healthText(core::Health health)
 {
     switch (health) {
-    case core::Health::Unknown: return tr("Connecting…");
-    case core::Health::Ok: return tr("OK");
-    case core::Health::Degraded: return tr("Degraded");
-    case core::Health::Unreachable: return tr("Unreachable");
-    case core::Health::AuthRequired: return tr("Authentication required");
+    case core::Health::Unknown:
+        return tr("Connecting…");
+    case core::Health::Ok:
+        return tr("OK");
+    case core::Health::Degraded:
+        return tr("Degraded");
+    case core::Health::Unreachable:
+        return tr("Unreachable");
+    case core::Health::AuthRequired:
+        return tr("Authentication required");
     }
     return {};
 }
@@ -103,42 +108,64 @@ QVariant SourceTableModel::data(const QModelIndex &index, int role) const
     const core::SourceStatus &s = m_rows[index.row()];
     switch (role) {
     case KeyRole:
-    case SourceRole: return s.name;
-    case StaleRole: return s.stale;
+    case SourceRole:
+        return s.name;
+    case StaleRole:
+        return s.stale;
     case StatusRole:
         switch (s.health) {
-        case core::Health::Ok: return s.stale ? QStringLiteral("stale") : QStringLiteral("ok");
-        case core::Health::Degraded: return QStringLiteral("warning");
+        case core::Health::Ok:
+            return s.stale ? QStringLiteral("stale") : QStringLiteral("ok");
+        case core::Health::Degraded:
+            return QStringLiteral("warning");
         case core::Health::Unreachable:
-        case core::Health::AuthRequired: return QStringLiteral("critical");
-        case core::Health::Unknown: return QStringLiteral("unknown");
+        case core::Health::AuthRequired:
+            return QStringLiteral("critical");
+        case core::Health::Unknown:
+            return QStringLiteral("unknown");
         }
         return {};
-    case Qt::ToolTipRole: return s.lastError.isEmpty() ? QVariant() : QVariant(s.lastError);
+    case Qt::ToolTipRole:
+        return s.lastError.isEmpty() ? QVariant() : QVariant(s.lastError);
     case RawValueRole:
         switch (index.column()) {
-        case LastPoll: return s.lastSuccess;
-        case Latency: return s.latencyMs;
-        case Health: return int(s.health);
-        default: break;
+        case LastPoll:
+            return s.lastSuccess;
+        case Latency:
+            return s.latencyMs;
+        case Health:
+            return int(s.health);
+        default:
+            break;
         }
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return s.name;
-        case Kind: return core::sourceKindName(s.kind);
-        case Url: return s.url;
-        case Health: return QString(healthText(s.health) + (s.stale && s.health == core::Health::Ok ? tr(" (stale)") : QString()));
-        case System: return s.systemName;
-        case Version: return s.systemVersion;
+        case Name:
+            return s.name;
+        case Kind:
+            return core::sourceKindName(s.kind);
+        case Url:
+            return s.url;
+        case Health:
+            return QString(healthText(s.health)
+                           + (s.stale && s.health == core::Health::Ok ? tr(" (stale)") : QString()));
+        case System:
+            return s.systemName;
+        case Version:
+            return s.systemVersion;
         case LastPoll:
             return s.lastSuccess.isValid() ? s.lastSuccess.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))
                                            : QString();
-        case Latency: return s.latencyMs >= 0 ? tr("%1 ms").arg(s.latencyMs) : QString();
-        case Error: return s.lastError;
-        default: return {};
+        case Latency:
+            return s.latencyMs >= 0 ? tr("%1 ms").arg(s.latencyMs) : QString();
+        case Error:
+            return s.lastError;
+        default:
+            return {};
         }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -148,16 +175,26 @@ QVariant SourceTableModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     }
     switch (section) {
-    case Name: return tr("Name");
-    case Kind: return tr("Kind");
-    case Url: return tr("URL");
-    case Health: return tr("Health");
-    case System: return tr("System");
-    case Version: return tr("Version");
-    case LastPoll: return tr("Last successful poll");
-    case Latency: return tr("Poll time");
-    case Error: return tr("Last error");
-    default: return {};
+    case Name:
+        return tr("Name");
+    case Kind:
+        return tr("Kind");
+    case Url:
+        return tr("URL");
+    case Health:
+        return tr("Health");
+    case System:
+        return tr("System");
+    case Version:
+        return tr("Version");
+    case LastPoll:
+        return tr("Last successful poll");
+    case Latency:
+        return tr("Poll time");
+    case Error:
+        return tr("Last error");
+    default:
+        return {};
     }
 }
 

@@ -14,7 +14,19 @@ class SourceTableModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(SourceTableModel)
 
 public:
-    enum Column { Name, Kind, Url, Health, System, Version, LastPoll, Latency, Error, ColumnCount };
+    enum Column
+    {
+        Name,
+        Kind,
+        Url,
+        Health,
+        System,
+        Version,
+        LastPoll,
+        Latency,
+        Error,
+        ColumnCount
+    };
 
     explicit SourceTableModel(core::Engine &engine, QObject *parent = nullptr);
 

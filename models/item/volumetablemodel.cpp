@@ -22,7 +22,9 @@ VolumeTableModel::VolumeTableModel(core::Estate &estate, QObject *parent)
     core::VolumePerfDiff perf;
     perf.added = estate.volumePerf().all();
     applyPerf(perf);
-    connect(&estate, &core::Estate::volumesChanged, this, [this](const core::VolumeDiff &diff) { applyDiff(diff); });
+    connect(&estate, &core::Estate::volumesChanged, this, [this](const core::VolumeDiff &diff) {
+        applyDiff(diff);
+    });
     connect(&estate, &core::Estate::volumePerfChanged, this, &VolumeTableModel::applyPerf);
 }
 
@@ -57,10 +59,14 @@ QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
     const core::Ptr<core::VolumePerf> perf = m_perf.value(key);
 
     switch (role) {
-    case KeyRole: return key;
-    case SourceRole: return v->source;
-    case IdRole: return v->id;
-    case StaleRole: return stale;
+    case KeyRole:
+        return key;
+    case SourceRole:
+        return v->source;
+    case IdRole:
+        return v->id;
+    case StaleRole:
+        return stale;
     case FilterTextRole:
         return QString(v->name + QLatin1Char(' ') + v->svm + QLatin1Char(' ') + v->source + QLatin1Char(' ')
                        + v->qosPolicy + QLatin1Char(' ') + v->nasPath);
@@ -90,41 +96,69 @@ QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
         case Snapshots:
         case Iops:
         case Throughput:
-        case Latency: return int(Qt::AlignRight | Qt::AlignVCenter);
-        default: return {};
+        case Latency:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
         }
     case RawValueRole:
         switch (index.column()) {
-        case Size: return v->sizeBytes;
-        case Used: return v->usedBytes;
-        case PercentUsed: return v->percentUsed;
-        case Available: return v->availableBytes;
-        case Snapshots: return v->snapshotCount;
-        case Iops: return perf ? perf->totalIops : -1.0;
-        case Throughput: return perf ? perf->throughputBps : -1.0;
-        case Latency: return perf ? perf->latencyUs : -1.0;
-        default: break;
+        case Size:
+            return v->sizeBytes;
+        case Used:
+            return v->usedBytes;
+        case PercentUsed:
+            return v->percentUsed;
+        case Available:
+            return v->availableBytes;
+        case Snapshots:
+            return v->snapshotCount;
+        case Iops:
+            return perf ? perf->totalIops : -1.0;
+        case Throughput:
+            return perf ? perf->throughputBps : -1.0;
+        case Latency:
+            return perf ? perf->latencyUs : -1.0;
+        default:
+            break;
         }
         [[fallthrough]];
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return v->name;
-        case Source: return v->source;
-        case Svm: return v->svm;
-        case State: return v->state;
-        case Style: return v->isFlexCache ? QStringLiteral("flexcache") : v->style;
-        case Size: return core::formatBytes(v->sizeBytes);
-        case Used: return core::formatBytes(v->usedBytes);
-        case PercentUsed: return QString(QString::number(v->percentUsed, 'f', 1) + QStringLiteral(" %"));
-        case Available: return core::formatBytes(v->availableBytes);
-        case Qos: return v->qosPolicy;
-        case Snapshots: return v->snapshotCount;
-        case Iops: return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
-        case Throughput: return perf ? formatRate(perf->throughputBps) : QString();
-        case Latency: return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms")) : QString();
-        default: return {};
+        case Name:
+            return v->name;
+        case Source:
+            return v->source;
+        case Svm:
+            return v->svm;
+        case State:
+            return v->state;
+        case Style:
+            return v->isFlexCache ? QStringLiteral("flexcache") : v->style;
+        case Size:
+            return core::formatBytes(v->sizeBytes);
+        case Used:
+            return core::formatBytes(v->usedBytes);
+        case PercentUsed:
+            return QString(QString::number(v->percentUsed, 'f', 1) + QStringLiteral(" %"));
+        case Available:
+            return core::formatBytes(v->availableBytes);
+        case Qos:
+            return v->qosPolicy;
+        case Snapshots:
+            return v->snapshotCount;
+        case Iops:
+            return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
+        case Throughput:
+            return perf ? formatRate(perf->throughputBps) : QString();
+        case Latency:
+            return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms"))
+                        : QString();
+        default:
+            return {};
         }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -134,21 +168,36 @@ QVariant VolumeTableModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     }
     switch (section) {
-    case Name: return tr("Name");
-    case Source: return tr("Source");
-    case Svm: return tr("SVM");
-    case State: return tr("State");
-    case Style: return tr("Style");
-    case Size: return tr("Size");
-    case Used: return tr("Used");
-    case PercentUsed: return tr("% Used");
-    case Available: return tr("Available");
-    case Qos: return tr("QoS policy");
-    case Snapshots: return tr("Snapshots");
-    case Iops: return tr("IOPS");
-    case Throughput: return tr("Throughput");
-    case Latency: return tr("Latency");
-    default: return {};
+    case Name:
+        return tr("Name");
+    case Source:
+        return tr("Source");
+    case Svm:
+        return tr("SVM");
+    case State:
+        return tr("State");
+    case Style:
+        return tr("Style");
+    case Size:
+        return tr("Size");
+    case Used:
+        return tr("Used");
+    case PercentUsed:
+        return tr("% Used");
+    case Available:
+        return tr("Available");
+    case Qos:
+        return tr("QoS policy");
+    case Snapshots:
+        return tr("Snapshots");
+    case Iops:
+        return tr("IOPS");
+    case Throughput:
+        return tr("Throughput");
+    case Latency:
+        return tr("Latency");
+    default:
+        return {};
     }
 }
 

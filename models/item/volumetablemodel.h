@@ -14,21 +14,22 @@ class VolumeTableModel final : public KeyedTableModel<core::Volume>
     Q_DISABLE_COPY_MOVE(VolumeTableModel)
 
 public:
-    enum Column {
+    enum Column
+    {
         Name,
         Source,
         Svm,
         State,
         Style,
-        Size, ///< provisioned bytes
-        Used, ///< bytes
+        Size,        ///< provisioned bytes
+        Used,        ///< bytes
         PercentUsed, ///< 0..100
-        Available, ///< bytes
-        Qos, ///< QoS policy name
-        Snapshots, ///< count
-        Iops, ///< total IOPS (performance poll)
-        Throughput, ///< bytes/s (performance poll)
-        Latency, ///< µs average (performance poll)
+        Available,   ///< bytes
+        Qos,         ///< QoS policy name
+        Snapshots,   ///< count
+        Iops,        ///< total IOPS (performance poll)
+        Throughput,  ///< bytes/s (performance poll)
+        Latency,     ///< µs average (performance poll)
         ColumnCount
     };
 

@@ -18,27 +18,48 @@ constexpr qsizetype MaxHeadBytes = 64 * 1024;
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "Payload Too Large";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "Status";
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 409:
+        return "Conflict";
+    case 410:
+        return "Gone";
+    case 413:
+        return "Payload Too Large";
+    case 422:
+        return "Unprocessable Entity";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "Status";
     }
 }
 
@@ -195,10 +216,10 @@ private:
         }
         if (!hasDate) {
             head += "Date: "
-                + QLocale::c()
-                      .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
-                      .toLatin1()
-                + "\r\n";
+                    + QLocale::c()
+                          .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+                          .toLatin1()
+                    + "\r\n";
         }
         head += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
         head += m_keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
@@ -402,8 +423,7 @@ private:
 Responder::Responder(Connection *connection, quint64 requestSerial)
     : m_connection(connection)
     , m_serial(requestSerial)
-{
-}
+{}
 
 void Responder::send(Response response) const
 {
@@ -438,8 +458,7 @@ bool Responder::isConnected() const
 
 HttpServer::HttpServer(QObject *parent)
     : QObject(parent)
-{
-}
+{}
 
 HttpServer::~HttpServer() = default;
 
@@ -510,7 +529,7 @@ bool HttpServer::isTls() const
 QString HttpServer::baseUrl() const
 {
     return (m_useTls ? QStringLiteral("https://127.0.0.1:") : QStringLiteral("http://127.0.0.1:"))
-        + QString::number(port());
+           + QString::number(port());
 }
 
 QString HttpServer::errorString() const

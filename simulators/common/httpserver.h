@@ -26,7 +26,7 @@ struct Request
     /// Percent-decoded path with repeated slashes collapsed ("/api//x" -> "/api/x"), as ONTAP
     /// tolerates them and Ansible sends them.
     QString path;
-    QUrlQuery query; ///< fully decoded on access via QUrl::FullyDecoded
+    QUrlQuery query;                       ///< fully decoded on access via QUrl::FullyDecoded
     QHash<QByteArray, QByteArray> headers; ///< lower-case names
     QByteArray body;
     quint64 connectionId = 0; ///< same for requests on one keep-alive connection
@@ -37,12 +37,13 @@ struct Request
 };
 
 /// Ways a response can misbehave, for fault injection.
-enum class Fault {
+enum class Fault
+{
     None,
-    Reset, ///< close the connection without answering (after `delay`)
-    Truncate, ///< send headers with the full Content-Length, then half the body, then close
+    Reset,     ///< close the connection without answering (after `delay`)
+    Truncate,  ///< send headers with the full Content-Length, then half the body, then close
     Malformed, ///< replace the body with invalid JSON of the same length class
-    Stall, ///< never answer; the client must time out
+    Stall,     ///< never answer; the client must time out
 };
 
 struct Response

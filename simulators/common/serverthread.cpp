@@ -24,7 +24,9 @@ ServerThread::~ServerThread()
 
 QObject *ServerThread::start(const std::function<QObject *()> &factory)
 {
-    runBlocking([this, &factory] { m_root = factory(); });
+    runBlocking([this, &factory] {
+        m_root = factory();
+    });
     return m_root;
 }
 

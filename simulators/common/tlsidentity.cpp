@@ -5,6 +5,7 @@
 #include <QSslCertificate>
 #include <QSslKey>
 
+#include <memory>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -13,14 +14,11 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include <memory>
-
 namespace strata::sim {
 
 namespace {
 
-template<class T, void (*Free)(T *)>
-struct Deleter
+template <class T, void (*Free)(T *)> struct Deleter
 {
     void operator()(T *p) const { Free(p); }
 };
@@ -71,8 +69,10 @@ TlsIdentity TlsIdentity::generate(const QString &commonName, const QStringList &
     X509_set_pubkey(cert.get(), key.get());
     X509_NAME *name = X509_get_subject_name(cert.get());
     const QByteArray cn = commonName.toUtf8();
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("Strata simulators"), -1, -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char *>(cn.constData()), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(
+        name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("Strata simulators"), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(
+        name, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char *>(cn.constData()), -1, -1, 0);
     X509_set_issuer_name(cert.get(), name);
 
     QByteArray san;

@@ -20,9 +20,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <sys/resource.h>
-
 #include <cstdio>
+#include <sys/resource.h>
 
 using namespace strata;
 
@@ -72,8 +71,14 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption volumesOption(QStringLiteral("volumes"), QStringLiteral("Volumes in the simulated cluster."), QStringLiteral("n"), QStringLiteral("50000"));
-    const QCommandLineOption roundsOption(QStringLiteral("rounds"), QStringLiteral("Steady-state polls after the first."), QStringLiteral("n"), QStringLiteral("3"));
+    const QCommandLineOption volumesOption(QStringLiteral("volumes"),
+                                           QStringLiteral("Volumes in the simulated cluster."),
+                                           QStringLiteral("n"),
+                                           QStringLiteral("50000"));
+    const QCommandLineOption roundsOption(QStringLiteral("rounds"),
+                                          QStringLiteral("Steady-state polls after the first."),
+                                          QStringLiteral("n"),
+                                          QStringLiteral("3"));
     parser.addOptions({volumesOption, roundsOption});
     parser.process(app);
     const int volumes = parser.value(volumesOption).toInt();
@@ -118,7 +123,10 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "listVolumes: %s\n", list.error().message.c_str());
                 return 1;
             }
-            std::printf("  connector listVolumes (%zu)     %7lld ms%s\n", list->size(), timer.elapsed(), i == 0 ? " (cold)" : "");
+            std::printf("  connector listVolumes (%zu)     %7lld ms%s\n",
+                        list->size(),
+                        timer.elapsed(),
+                        i == 0 ? " (cold)" : "");
         }
     }
 
@@ -132,7 +140,9 @@ int main(int argc, char **argv)
     QElapsedTimer applyTimer;
     qint64 applyMs = 0;
     int applied = 0;
-    QObject::connect(&engine.estate(), &core::Estate::volumesChanged, &engine, [&] { applyTimer.start(); });
+    QObject::connect(&engine.estate(), &core::Estate::volumesChanged, &engine, [&] {
+        applyTimer.start();
+    });
     models::VolumeTableModel model(engine.estate());
     QObject::connect(&engine.estate(), &core::Estate::volumesChanged, &model, [&](const core::VolumeDiff &diff) {
         applyMs = applyTimer.elapsed();
@@ -148,7 +158,12 @@ int main(int argc, char **argv)
     source.configIntervalSeconds = 3600;
     timer.restart();
     engine.setSources({source});
-    if (!waitUntil(engine, [&] { return engine.allPolledOnce(); }, 300'000)) {
+    if (!waitUntil(
+            engine,
+            [&] {
+                return engine.allPolledOnce();
+            },
+            300'000)) {
         std::fprintf(stderr, "first poll timed out\n");
         return 1;
     }
@@ -170,17 +185,23 @@ int main(int argc, char **argv)
         const QDateTime before = engine.status(QStringLiteral("bench"))->lastSuccess;
         timer.restart();
         engine.refresh();
-        if (!waitUntil(engine, [&] { return engine.status(QStringLiteral("bench"))->lastSuccess != before; }, 300'000)) {
+        if (!waitUntil(
+                engine,
+                [&] {
+                    return engine.status(QStringLiteral("bench"))->lastSuccess != before;
+                },
+                300'000)) {
             std::fprintf(stderr, "poll %d timed out\n", round + 2);
             return 1;
         }
         const core::SourceStatus s = *engine.status(QStringLiteral("bench"));
-        std::printf("  steady poll %d, end to end         %7lld ms  (worker: %lld ms; model apply %lld ms; diff %d records)\n",
-                    round + 1,
-                    timer.elapsed(),
-                    s.latencyMs,
-                    applyMs,
-                    applied);
+        std::printf(
+            "  steady poll %d, end to end         %7lld ms  (worker: %lld ms; model apply %lld ms; diff %d records)\n",
+            round + 1,
+            timer.elapsed(),
+            s.latencyMs,
+            applyMs,
+            applied);
     }
     std::printf("  RSS: simulator alone %ld MiB, now %ld MiB, peak %ld MiB (simulator and client share the process)\n",
                 baseRss,

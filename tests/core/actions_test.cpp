@@ -75,12 +75,21 @@ protected:
 
     ActionRequest request() const
     {
-        return ActionRequest{ActionKind::SnapshotCreate, QStringLiteral("ontap-ai"), QStringLiteral("vol1"), {}, QStringLiteral("snap1"), {}};
+        return ActionRequest{ActionKind::SnapshotCreate,
+                             QStringLiteral("ontap-ai"),
+                             QStringLiteral("vol1"),
+                             {},
+                             QStringLiteral("snap1"),
+                             {}};
     }
 
     bool waitFinished(const QString &id)
     {
-        return QTest::qWaitFor([&] { return manager.find(id) && manager.find(id)->state != ActionState::Running; }, 5000);
+        return QTest::qWaitFor(
+            [&] {
+                return manager.find(id) && manager.find(id)->state != ActionState::Running;
+            },
+            5000);
     }
 
     std::vector<AuditEntry> audit()
@@ -91,7 +100,11 @@ protected:
             out = std::move(e);
             done = true;
         });
-        EXPECT_TRUE(QTest::qWaitFor([&] { return done; }, 5000));
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                return done;
+            },
+            5000));
         return out;
     }
 };

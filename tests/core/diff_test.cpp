@@ -49,7 +49,8 @@ TEST(Diff, AddedChangedRemoved_ByKey)
 
 TEST(Diff, SameIdOnTwoSources_AreDistinctKeys)
 {
-    const auto after = list({vol(QStringLiteral("a"), 1, QStringLiteral("s1")), vol(QStringLiteral("a"), 1, QStringLiteral("s2"))});
+    const auto after =
+        list({vol(QStringLiteral("a"), 1, QStringLiteral("s1")), vol(QStringLiteral("a"), 1, QStringLiteral("s2"))});
     EXPECT_EQ(after->size(), 2u);
     EXPECT_NE(after->find(QStringLiteral("s1/a")), nullptr);
     EXPECT_NE(after->find(QStringLiteral("s2/a")), nullptr);

@@ -38,7 +38,9 @@ struct Script
                     outcomes.pop_front();
                 }
                 if (!out.error) {
-                    out.apply = [this] { applied++; };
+                    out.apply = [this] {
+                        applied++;
+                    };
                 }
                 return out;
             };
@@ -93,8 +95,11 @@ TEST_F(PollerTest, Start_PollsAtOnceThenEveryIntervalAfterCompletion)
 TEST_F(PollerTest, Failures_BackOffExponentiallyThenRecover)
 {
     auto poller = make({.name = QStringLiteral("t"), .interval = 180s, .minBackoff = 5s, .maxBackoff = 40s});
-    script.outcomes = {error(FetchError::Kind::Http), error(FetchError::Kind::Http), error(FetchError::Kind::Http),
-                       error(FetchError::Kind::Http), error(FetchError::Kind::Http)};
+    script.outcomes = {error(FetchError::Kind::Http),
+                       error(FetchError::Kind::Http),
+                       error(FetchError::Kind::Http),
+                       error(FetchError::Kind::Http),
+                       error(FetchError::Kind::Http)};
     poller->start();
     ASSERT_TRUE(pollCompletes(clock, *poller, 0ms));
     EXPECT_EQ(poller->state().health, Health::Degraded);
@@ -167,7 +172,9 @@ TEST_F(PollerTest, PollNowWhileRunning_DropsTheSupersededResult)
                 }
             }
             PollOutcome out;
-            out.apply = [&, n] { applied += n; };
+            out.apply = [&, n] {
+                applied += n;
+            };
             return out;
         };
         return job;
@@ -175,7 +182,11 @@ TEST_F(PollerTest, PollNowWhileRunning_DropsTheSupersededResult)
     QSignalSpy spy(&poller, &SystemPoller::polled);
     poller.start();
     clock.advance(0ms);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return started == 1; }, 5000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return started == 1;
+        },
+        5000));
     poller.pollNow(); // supersedes poll 1
     clock.advance(0ms);
     ASSERT_TRUE(spy.wait(5000));

@@ -32,7 +32,8 @@ protected:
                            {QStringLiteral("kind"), QStringLiteral("ontap")},
                            {QStringLiteral("url"), url},
                            {QStringLiteral("username"), simulator->options().username},
-                           {QStringLiteral("password"), QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_IT_ONTAP_PASSWORD")}}},
+                           {QStringLiteral("password"),
+                            QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_IT_ONTAP_PASSWORD")}}},
                            {QStringLiteral("ca_file"), caFile}};
     }
 
@@ -80,7 +81,8 @@ TEST_F(CliTest, GetVolumesJson_ListsEveryVolumeWithTheDocumentedKeys)
     bool found = false;
     for (const QJsonValue &value : volumes) {
         const QJsonObject v = value.toObject();
-        for (const char *key : {"source", "id", "name", "svm", "state", "style", "size_bytes", "used_bytes", "available_bytes"}) {
+        for (const char *key :
+             {"source", "id", "name", "svm", "state", "style", "size_bytes", "used_bytes", "available_bytes"}) {
             ASSERT_TRUE(v.contains(QLatin1String(key))) << key;
         }
         EXPECT_TRUE(v.value(QStringLiteral("size_bytes")).isDouble());
@@ -109,7 +111,12 @@ TEST_F(CliTest, GetSnapshotsCsv_OneRowPerSnapshotOfTheVolume)
 {
     const auto v = simulator->volumeByName(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"));
     ASSERT_TRUE(v);
-    const Run r = run({QStringLiteral("get"), QStringLiteral("snapshots"), QStringLiteral("--volume"), QStringLiteral("chest_xray"), QStringLiteral("-o"), QStringLiteral("csv")});
+    const Run r = run({QStringLiteral("get"),
+                       QStringLiteral("snapshots"),
+                       QStringLiteral("--volume"),
+                       QStringLiteral("chest_xray"),
+                       QStringLiteral("-o"),
+                       QStringLiteral("csv")});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     const QStringList lines = r.out.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     ASSERT_FALSE(lines.isEmpty());
@@ -119,8 +126,14 @@ TEST_F(CliTest, GetSnapshotsCsv_OneRowPerSnapshotOfTheVolume)
 
 TEST_F(CliTest, FailingSource_ExitsNonZeroWithOneLineAndStillPrintsHealthyData)
 {
-    writeConfig({sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl()), sourceJson(QStringLiteral("gone"), QStringLiteral("https://127.0.0.1:1"))});
-    const Run r = run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("--timeout"), QStringLiteral("60")});
+    writeConfig({sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl()),
+                 sourceJson(QStringLiteral("gone"), QStringLiteral("https://127.0.0.1:1"))});
+    const Run r = run({QStringLiteral("get"),
+                       QStringLiteral("volumes"),
+                       QStringLiteral("-o"),
+                       QStringLiteral("json"),
+                       QStringLiteral("--timeout"),
+                       QStringLiteral("60")});
     EXPECT_EQ(r.code, 1);
     const QStringList errLines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(errLines.size(), 1) << r.err.toStdString();
@@ -139,9 +152,13 @@ TEST_F(CliTest, WrongPassword_ExitsNonZeroNamingCredentials)
 
 TEST_F(CliTest, UsageErrors_ExitTwo)
 {
-    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("--source"), QStringLiteral("nope")}).code, 2);
+    EXPECT_EQ(
+        run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("--source"), QStringLiteral("nope")})
+            .code,
+        2);
     EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("bananas")}).code, 2);
-    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("xml")}).code, 2);
+    EXPECT_EQ(run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("xml")}).code,
+              2);
     QJsonObject literal = sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl());
     literal.insert(QStringLiteral("password"), QStringLiteral("plaintext"));
     writeConfig({literal});
@@ -158,7 +175,13 @@ TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
     process.setProcessEnvironment(env);
-    process.start(binary, {QStringLiteral("--config"), configPath, QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json")});
+    process.start(binary,
+                  {QStringLiteral("--config"),
+                   configPath,
+                   QStringLiteral("get"),
+                   QStringLiteral("volumes"),
+                   QStringLiteral("-o"),
+                   QStringLiteral("json")});
     ASSERT_TRUE(process.waitForFinished(60000));
     EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
     EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());

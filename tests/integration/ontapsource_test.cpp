@@ -21,8 +21,10 @@ protected:
     void SetUp() override
     {
         SimFixture::SetUp();
-        history = std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
-        engine = std::make_unique<core::Engine>(core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("tester")});
+        history = std::make_unique<core::HistoryService>(
+            std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+        engine = std::make_unique<core::Engine>(
+            core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("tester")});
     }
 
     void TearDown() override
@@ -36,7 +38,9 @@ protected:
     void startAndWait()
     {
         engine->setSources({sourceConfig()});
-        ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); })) << "first poll never finished";
+        ASSERT_TRUE(waitFor([&] {
+            return engine->allPolledOnce();
+        })) << "first poll never finished";
     }
 
     core::Ptr<core::Volume> volumeNamed(const QString &name)
@@ -57,7 +61,9 @@ protected:
             EXPECT_TRUE(error.isEmpty()) << error.toStdString();
             done = true;
         });
-        ASSERT_TRUE(waitFor([&] { return done; }));
+        ASSERT_TRUE(waitFor([&] {
+            return done;
+        }));
     }
 
     const core::ActionRecord *runAction(const core::ActionRequest &request)
@@ -67,7 +73,11 @@ protected:
         QString error;
         const QString id = engine->actions().submit(request, &error);
         EXPECT_FALSE(id.isEmpty()) << error.toStdString();
-        EXPECT_TRUE(waitFor([&] { return engine->actions().find(id)->state != core::ActionState::Running; }, 30000));
+        EXPECT_TRUE(waitFor(
+            [&] {
+                return engine->actions().find(id)->state != core::ActionState::Running;
+            },
+            30000));
         return engine->actions().find(id);
     }
 
@@ -79,7 +89,9 @@ protected:
             out = std::move(e);
             done = true;
         });
-        EXPECT_TRUE(waitFor([&] { return done; }));
+        EXPECT_TRUE(waitFor([&] {
+            return done;
+        }));
         return out;
     }
 };
@@ -115,7 +127,12 @@ TEST_F(OntapSourceTest, CreateSnapshot_RunsTheJobAndAudits)
     ASSERT_TRUE(v);
     loadSnapshots(*v);
     const int before = simulator->snapshotCount(v->id);
-    core::ActionRequest r{core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("strata_it_1"), QStringLiteral("from test")};
+    core::ActionRequest r{core::ActionKind::SnapshotCreate,
+                          v->source,
+                          v->id,
+                          {},
+                          QStringLiteral("strata_it_1"),
+                          QStringLiteral("from test")};
     const core::ActionRecord *rec = runAction(r);
     ASSERT_EQ(rec->state, core::ActionState::Succeeded) << rec->message.toStdString();
     EXPECT_FALSE(rec->reconciled);
@@ -150,7 +167,8 @@ TEST_F(OntapSourceTest, FailingOntapJob_FailsTheActionWithOntapsMessage)
     rule.count = 1;
     simulator->addFaultRule(rule);
     const int before = simulator->snapshotCount(v->id);
-    const core::ActionRecord *rec = runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("doomed"), {}});
+    const core::ActionRecord *rec =
+        runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("doomed"), {}});
     ASSERT_EQ(rec->state, core::ActionState::Failed);
     EXPECT_TRUE(rec->message.contains(QStringLiteral("out of space"))) << rec->message.toStdString();
     EXPECT_EQ(simulator->snapshotCount(v->id), before);
@@ -169,7 +187,8 @@ TEST_F(OntapSourceTest, LostResponse_IsReconciledAndNeverAppliedTwice)
     rule.kind = FaultRule::Kind::ApplyThenReset;
     rule.count = 1;
     simulator->addFaultRule(rule);
-    const core::ActionRecord *rec = runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("once_only"), {}});
+    const core::ActionRecord *rec =
+        runAction({core::ActionKind::SnapshotCreate, v->source, v->id, {}, QStringLiteral("once_only"), {}});
     ASSERT_EQ(rec->state, core::ActionState::Succeeded) << rec->message.toStdString();
     EXPECT_TRUE(rec->reconciled);
     EXPECT_EQ(simulator->snapshotNames(v->id).count(QStringLiteral("once_only")), 1);
@@ -195,21 +214,28 @@ TEST_F(OntapSourceTest, DeleteRestoreAndClone_ApplyOnTheCluster)
         newest = s->created > newest->created ? s : newest;
     }
 
-    const core::ActionRecord *clone = runAction({core::ActionKind::VolumeClone, v->source, v->id, newest->id, QStringLiteral("tusimple_clone_it"), {}});
+    const core::ActionRecord *clone = runAction(
+        {core::ActionKind::VolumeClone, v->source, v->id, newest->id, QStringLiteral("tusimple_clone_it"), {}});
     ASSERT_EQ(clone->state, core::ActionState::Succeeded) << clone->message.toStdString();
     EXPECT_TRUE(simulator->volumeByName(v->svm, QStringLiteral("tusimple_clone_it")).has_value());
 
     // The clone now depends on the newest snapshot: ONTAP cannot restore past it, and the
     // preview says so before anything is sent.
-    ASSERT_TRUE(waitFor([&] { return volumeNamed(QStringLiteral("tusimple_clone_it")) != nullptr; }));
-    const core::ActionPreview blocked = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
+    ASSERT_TRUE(waitFor([&] {
+        return volumeNamed(QStringLiteral("tusimple_clone_it")) != nullptr;
+    }));
+    const core::ActionPreview blocked =
+        engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, oldest->id, {}, {}});
     EXPECT_FALSE(blocked.allowed());
-    EXPECT_TRUE(blocked.blockedReason.contains(QStringLiteral("tusimple_clone_it"))) << blocked.blockedReason.toStdString();
+    EXPECT_TRUE(blocked.blockedReason.contains(QStringLiteral("tusimple_clone_it")))
+        << blocked.blockedReason.toStdString();
 
-    const core::ActionPreview restorePreview = engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
+    const core::ActionPreview restorePreview =
+        engine->actions().preview({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
     EXPECT_TRUE(restorePreview.destructive);
     EXPECT_FALSE(restorePreview.warnings.isEmpty());
-    const core::ActionRecord *restore = runAction({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
+    const core::ActionRecord *restore =
+        runAction({core::ActionKind::SnapshotRestore, v->source, v->id, newest->id, {}, {}});
     ASSERT_EQ(restore->state, core::ActionState::Succeeded) << restore->message.toStdString();
 
     loadSnapshots(*v);
@@ -239,13 +265,23 @@ TEST_F(OntapSourceTest, ServerErrors_KeepDataVisibleAndMarkItStale_ThenRecover)
     rule.message = QStringLiteral("internal error from test");
     const int id = simulator->addFaultRule(rule);
     engine->refresh();
-    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Degraded; }, 30000)) << status().lastError.toStdString();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return status().health == core::Health::Degraded;
+        },
+        30000))
+        << status().lastError.toStdString();
     EXPECT_TRUE(status().stale);
-    EXPECT_TRUE(status().lastError.contains(QStringLiteral("internal error from test"))) << status().lastError.toStdString();
+    EXPECT_TRUE(status().lastError.contains(QStringLiteral("internal error from test")))
+        << status().lastError.toStdString();
     EXPECT_EQ(engine->estate().volumes().all().size(), count) << "stale data stays visible";
     simulator->removeFaultRule(id);
     engine->refresh();
-    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }, 30000));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return status().health == core::Health::Ok;
+        },
+        30000));
     EXPECT_FALSE(status().stale);
 }
 
@@ -260,12 +296,21 @@ TEST_F(OntapSourceTest, TruncatedAndMalformedBodies_GiveClearErrorsWithoutLosing
         rule.kind = kind;
         const int id = simulator->addFaultRule(rule);
         engine->refresh();
-        ASSERT_TRUE(waitFor([&] { return status().health != core::Health::Ok; }, 30000)) << FaultRule::kindName(kind).toStdString();
+        ASSERT_TRUE(waitFor(
+            [&] {
+                return status().health != core::Health::Ok;
+            },
+            30000))
+            << FaultRule::kindName(kind).toStdString();
         EXPECT_FALSE(status().lastError.isEmpty());
         EXPECT_EQ(engine->estate().volumes().all().size(), count);
         simulator->removeFaultRule(id);
         engine->refresh();
-        ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }, 30000));
+        ASSERT_TRUE(waitFor(
+            [&] {
+                return status().health == core::Health::Ok;
+            },
+            30000));
     }
 }
 
@@ -273,13 +318,17 @@ TEST_F(OntapSourceTest, WrongPassword_PausesInAuthRequiredUntilFixed)
 {
     credentials.set(core::credentialKey(QStringLiteral("ontap-ai")), QStringLiteral("wrong"));
     engine->setSources({sourceConfig()});
-    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::AuthRequired; }));
+    ASSERT_TRUE(waitFor([&] {
+        return status().health == core::Health::AuthRequired;
+    }));
     const int requests = simulator->requestCount();
     QTest::qWait(300);
     EXPECT_EQ(simulator->requestCount(), requests) << "no retries with bad credentials";
     credentials.set(core::credentialKey(QStringLiteral("ontap-ai")), simulator->options().password);
     engine->reloadCredentials(QStringLiteral("ontap-ai"));
-    ASSERT_TRUE(waitFor([&] { return status().health == core::Health::Ok; }));
+    ASSERT_TRUE(waitFor([&] {
+        return status().health == core::Health::Ok;
+    }));
     EXPECT_FALSE(engine->estate().volumes().all().empty());
 }
 
@@ -288,7 +337,9 @@ TEST_F(OntapSourceTest, UntrustedCertificate_IsRefusedWithATlsError)
     core::SourceConfig s = sourceConfig();
     s.caFile.clear(); // the system store does not know the simulator's certificate
     engine->setSources({s});
-    ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); }));
+    ASSERT_TRUE(waitFor([&] {
+        return engine->allPolledOnce();
+    }));
     EXPECT_NE(status().health, core::Health::Ok);
     EXPECT_TRUE(status().lastError.contains(QStringLiteral("TLS"), Qt::CaseInsensitive)
                 || status().lastError.contains(QStringLiteral("certificate"), Qt::CaseInsensitive))
@@ -301,7 +352,9 @@ TEST_F(OntapSourceTest, MissingSecret_IsReportedAsAuthRequired)
     core::SourceConfig s = sourceConfig();
     s.password = core::SecretRef{core::SecretRef::Kind::Keychain, QStringLiteral("strata/nobody/password")};
     engine->setSources({s});
-    ASSERT_TRUE(waitFor([&] { return engine->allPolledOnce(); }));
+    ASSERT_TRUE(waitFor([&] {
+        return engine->allPolledOnce();
+    }));
     EXPECT_EQ(status().health, core::Health::AuthRequired);
     EXPECT_FALSE(status().lastError.isEmpty());
 }

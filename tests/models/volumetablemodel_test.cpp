@@ -185,8 +185,9 @@ TEST_F(VolumeModelTest, Perf_UpdatesOnlyPerfColumns)
     p.totalIops = 1234;
     p.throughputBps = 10 * 1024 * 1024;
     p.latencyUs = 420;
-    estate.publishVolumePerf(QStringLiteral("c1"), std::make_shared<const core::KeyedList<core::VolumePerf>>(
-                                                       std::vector<Ptr<core::VolumePerf>>{std::make_shared<const core::VolumePerf>(p)}));
+    estate.publishVolumePerf(QStringLiteral("c1"),
+                             std::make_shared<const core::KeyedList<core::VolumePerf>>(
+                                 std::vector<Ptr<core::VolumePerf>>{std::make_shared<const core::VolumePerf>(p)}));
     ASSERT_EQ(changed.count(), 1);
     const auto topLeft = changed.at(0).at(0).value<QModelIndex>();
     const auto bottomRight = changed.at(0).at(1).value<QModelIndex>();
@@ -214,8 +215,14 @@ TEST(SnapshotListModel, FollowsSelectedVolumeOnly)
     model.setVolume(QStringLiteral("c1"), QStringLiteral("v1"));
     EXPECT_FALSE(model.isLoaded());
     QSignalSpy loaded(&model, &models::SnapshotListModel::loaded);
-    estate.publishSnapshots(QStringLiteral("c1"), QStringLiteral("v1"), std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{snap(QStringLiteral("v1"), QStringLiteral("a"))}));
-    estate.publishSnapshots(QStringLiteral("c1"), QStringLiteral("v2"), std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{snap(QStringLiteral("v2"), QStringLiteral("b"))}));
+    estate.publishSnapshots(
+        QStringLiteral("c1"),
+        QStringLiteral("v1"),
+        std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{snap(QStringLiteral("v1"), QStringLiteral("a"))}));
+    estate.publishSnapshots(
+        QStringLiteral("c1"),
+        QStringLiteral("v2"),
+        std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{snap(QStringLiteral("v2"), QStringLiteral("b"))}));
     EXPECT_EQ(loaded.count(), 1);
     EXPECT_TRUE(model.isLoaded());
     ASSERT_EQ(model.rowCount(), 1);
@@ -223,7 +230,8 @@ TEST(SnapshotListModel, FollowsSelectedVolumeOnly)
     model.setVolume(QStringLiteral("c1"), QStringLiteral("v2"));
     ASSERT_EQ(model.rowCount(), 1);
     EXPECT_EQ(model.index(0, 0).data().toString(), QStringLiteral("daily.b"));
-    estate.publishSnapshots(QStringLiteral("c1"), QStringLiteral("v2"), std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{}));
+    estate.publishSnapshots(
+        QStringLiteral("c1"), QStringLiteral("v2"), std::make_shared<const L>(std::vector<Ptr<core::Snapshot>>{}));
     EXPECT_EQ(model.rowCount(), 0);
 }
 
@@ -237,8 +245,11 @@ TEST(EventTableModel, SeverityRanksAndStatus)
     e.id = QStringLiteral("n1/1");
     e.severity = QStringLiteral("alert");
     e.name = QStringLiteral("wafl.vol.full");
-    estate.publishEvents(QStringLiteral("c1"), std::make_shared<const core::KeyedList<core::Event>>(std::vector<Ptr<core::Event>>{std::make_shared<const core::Event>(e)}));
+    estate.publishEvents(QStringLiteral("c1"),
+                         std::make_shared<const core::KeyedList<core::Event>>(
+                             std::vector<Ptr<core::Event>>{std::make_shared<const core::Event>(e)}));
     ASSERT_EQ(model.rowCount(), 1);
     EXPECT_EQ(model.index(0, 0).data(models::StatusRole).toString(), QStringLiteral("critical"));
-    EXPECT_LT(models::EventTableModel::severityRank(QStringLiteral("alert")), models::EventTableModel::severityRank(QStringLiteral("notice")));
+    EXPECT_LT(models::EventTableModel::severityRank(QStringLiteral("alert")),
+              models::EventTableModel::severityRank(QStringLiteral("notice")));
 }

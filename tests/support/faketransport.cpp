@@ -31,7 +31,10 @@ void FakeTransport::enqueueHang(Method method, const std::string &path)
     m_queues[{method, path}].push_back(std::move(s));
 }
 
-void FakeTransport::enqueueDelayed(Method method, const std::string &path, std::chrono::milliseconds delay, Result<HttpResponse> response)
+void FakeTransport::enqueueDelayed(Method method,
+                                   const std::string &path,
+                                   std::chrono::milliseconds delay,
+                                   Result<HttpResponse> response)
 {
     std::lock_guard lock(m_mutex);
     Scripted s{std::move(response)};

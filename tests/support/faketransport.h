@@ -26,11 +26,17 @@ public:
     /// Queue a JSON 200 (or `status`) response.
     void enqueueJson(http::Method method, const std::string &path, std::string body, int status = 200);
     /// Queue a transport error of `kind`.
-    void enqueueError(http::Method method, const std::string &path, http::HttpError::Kind kind, std::string message = "scripted failure");
+    void enqueueError(http::Method method,
+                      const std::string &path,
+                      http::HttpError::Kind kind,
+                      std::string message = "scripted failure");
     /// The next matching request blocks until its CancelToken fires, then returns Cancelled.
     void enqueueHang(http::Method method, const std::string &path);
     /// The next matching response is delivered after `delay`.
-    void enqueueDelayed(http::Method method, const std::string &path, std::chrono::milliseconds delay, http::Result<http::HttpResponse> response);
+    void enqueueDelayed(http::Method method,
+                        const std::string &path,
+                        std::chrono::milliseconds delay,
+                        http::Result<http::HttpResponse> response);
     /// Consulted before the queues; return nullopt to fall through.
     void setOverride(Override override);
 

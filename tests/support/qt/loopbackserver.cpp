@@ -43,14 +43,18 @@ std::string LoopbackServer::writeCaFile() const
 int LoopbackServer::requestCount()
 {
     int n = 0;
-    m_thread.runBlocking([&] { n = m_server->requestCount(); });
+    m_thread.runBlocking([&] {
+        n = m_server->requestCount();
+    });
     return n;
 }
 
 int LoopbackServer::connectionCount()
 {
     int n = 0;
-    m_thread.runBlocking([&] { n = m_server->connectionCount(); });
+    m_thread.runBlocking([&] {
+        n = m_server->connectionCount();
+    });
     return n;
 }
 

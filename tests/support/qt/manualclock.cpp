@@ -7,10 +7,10 @@ namespace strata::testsupport {
 
 ManualClock::ManualClock(QDateTime start)
     : m_now(std::move(start))
-{
-}
+{}
 
-core::IClock::TimerId ManualClock::callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn)
+core::IClock::TimerId
+ManualClock::callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn)
 {
     const TimerId id = m_nextId++;
     m_timers.emplace(id, Timer{m_now.addMSecs(delay.count()), context, std::move(fn)});
