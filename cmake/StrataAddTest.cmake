@@ -22,6 +22,8 @@ function(strata_add_test name)
         STRATA_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
         STRATA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
         STRATA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time; the
+    # price is that LABELS do not reach the discovered tests (select with ctest -R instead).
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
         PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}")
 endfunction()

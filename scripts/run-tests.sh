@@ -29,6 +29,6 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 stamp "ASan + UBSan tests"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --preset asan -j "$jobs" --timeout 900 -LE slow
+  ctest --preset asan -j "$jobs" --timeout 900
 
 stamp "done"

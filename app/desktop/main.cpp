@@ -43,10 +43,21 @@ QString currentUser()
     return user.isEmpty() ? qEnvironmentVariable("USERNAME") : user;
 }
 
+/// Loads :/i18n/strata_<locale>.qm for the system locale when one is embedded; an absent
+/// catalogue leaves the English source strings.
+void installTranslator(QTranslator &translator)
+{
+    if (translator.load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+        QCoreApplication::installTranslator(&translator);
+    }
+}
+
 int runCli(int argc, char **argv, const QStringList &arguments)
 {
     QCoreApplication app(argc, argv);
     setIdentity();
+    QTranslator translator;
+    installTranslator(translator);
     strata::desktop::KeychainCredentialStore keychain;
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -83,11 +94,8 @@ int main(int argc, char **argv)
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Strata"));
     QGuiApplication::setDesktopFileName(QStringLiteral("strata"));
 
-    // Translations are optional: an absent catalogue leaves the English source strings.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
-        QCoreApplication::installTranslator(&translator);
-    }
+    installTranslator(translator);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("main", "Strata: storage and GPUs behind AI work."));

@@ -441,7 +441,7 @@ bool SqliteHistoryStore::recordVolumeUsage(const QString &source,
             if (!insert.add(source, notNull(volume.volumeId))) {
                 return abort(QStringLiteral("cannot add volumes of %1").arg(source), insert.lastError());
             }
-            // Placeholder so a volume listed twice is inserted once; the id is filled below.
+            // Reserve the slot so a volume listed twice is inserted once; the id is filled below.
             last.insert(volume.volumeId, Private::LastSample{});
             newSeries = true;
         }

@@ -186,3 +186,35 @@ TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
     EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
     EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
 }
+
+TEST_F(CliTest, GermanLocale_DesktopBinaryLoadsItsEmbeddedCatalogue)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/desktop/strata");
+    if (!QFile::exists(binary)) {
+        if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {
+            FAIL() << "missing " << binary.toStdString();
+        }
+        GTEST_SKIP() << "desktop app not built";
+    }
+    for (const auto &[lang, expected] :
+         {std::pair{"de_DE.UTF-8", "keine Quelle namens"}, std::pair{"C", "no source named"}}) {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LANGUAGE"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.insert(QStringLiteral("LC_ALL"), QString::fromLatin1(lang));
+        env.insert(QStringLiteral("LANG"), QString::fromLatin1(lang));
+        process.setProcessEnvironment(env);
+        process.start(binary,
+                      {QStringLiteral("--config"),
+                       configPath,
+                       QStringLiteral("get"),
+                       QStringLiteral("volumes"),
+                       QStringLiteral("--source"),
+                       QStringLiteral("nope")});
+        ASSERT_TRUE(process.waitForFinished(60000));
+        EXPECT_EQ(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        EXPECT_TRUE(err.contains(QLatin1String(expected))) << lang << ": " << err.toStdString();
+    }
+}
