@@ -139,7 +139,12 @@ void CapacityChart::setSamples(std::vector<core::UsageSample> samples,
     m_used->replace(used);
     m_size->replace(size);
     const QDateTime right = now.isValid() ? now : samples.back().time;
-    const QDateTime left = std::min(right.addDays(-days), samples.front().time);
+    // Fit the axis to the recorded history (a new source has minutes, not days), showing at
+    // least ten minutes and at most `days`.
+    QDateTime left = std::max(right.addDays(-days), samples.front().time);
+    if (left.secsTo(right) < 600) {
+        left = right.addSecs(-600);
+    }
     m_timeAxis->setRange(left.toLocalTime(), right.toLocalTime());
     m_timeAxis->setFormat(left.daysTo(right) <= 1 ? QStringLiteral("hh:mm") : QStringLiteral("MMM d"));
     const double top = double(maxBytes) / unit.divisor;

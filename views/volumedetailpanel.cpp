@@ -109,7 +109,7 @@ VolumeDetailPanel::VolumeDetailPanel(models::SnapshotListModel *snapshots, QWidg
     capacity->addWidget(capacityTitle);
     capacity->addWidget(m_capacityBar);
     capacity->addWidget(m_capacityLabel);
-    auto *historyTitle = new QLabel(tr("Capacity, last 7 days"), overview);
+    auto *historyTitle = new QLabel(tr("Capacity over time (up to 7 days)"), overview);
     historyTitle->setFont(bold);
     capacity->addWidget(historyTitle);
     capacity->addWidget(m_chart, 1);

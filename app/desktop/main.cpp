@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTextStream>
+#include <QTimer>
 #include <QTranslator>
 
 #include <algorithm>
@@ -166,8 +167,16 @@ int main(int argc, char **argv)
     }
 
     strata::core::HistoryService history(std::make_unique<strata::core::SqliteHistoryStore>(historyPath));
+    // Retention runs at start and then daily, on the history thread, for sessions left open.
+    QTimer retentionTimer;
     if (history.openError().isEmpty()) {
-        history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-config.historyRetentionDays));
+        const int retentionDays = config.historyRetentionDays;
+        auto applyRetention = [&history, retentionDays] {
+            history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-retentionDays));
+        };
+        applyRetention();
+        QObject::connect(&retentionTimer, &QTimer::timeout, &history, applyRetention);
+        retentionTimer.start(std::chrono::hours(24));
     } else {
         qWarning("strata: history store unavailable: %s", qPrintable(history.openError()));
     }
