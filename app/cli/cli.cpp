@@ -12,6 +12,9 @@
 #include <QEventLoop>
 #include <QTimer>
 
+#include <algorithm>
+#include <tuple>
+
 namespace strata::cli {
 
 namespace {
@@ -366,6 +369,10 @@ int run(const QStringList &arguments,
             << '\n';
         return 1;
     }
+    // Stable, readable order whatever order the systems answered in (kubectl lists by name).
+    std::sort(volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
+        return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
+    });
     if (resource == QLatin1String("volumes")) {
         write(volumeRows(volumes), format, out);
         return exitCode;
@@ -398,6 +405,11 @@ int run(const QStringList &arguments,
             snapshots.insert(snapshots.end(), list->items().begin(), list->items().end());
         }
     }
+    std::stable_sort(
+        snapshots.begin(), snapshots.end(), [](const core::Ptr<core::Snapshot> &a, const core::Ptr<core::Snapshot> &b) {
+            return std::tie(a->source, a->svm, a->volumeName, a->created)
+                   < std::tie(b->source, b->svm, b->volumeName, b->created);
+        });
     for (const QString &e : std::as_const(snapshotErrors)) {
         err << programName << ": " << e << '\n';
         exitCode = 1;
