@@ -307,6 +307,18 @@ Result<std::vector<Volume>> OntapClient::listVolumes(bool withMetric, const Canc
     return queryVolumes({}, withMetric, "listing ONTAP volumes", cancel);
 }
 
+Result<std::vector<Volume>> OntapClient::listVolumeMetrics(const CancelToken &cancel)
+{
+    constexpr std::string_view what = "reading ONTAP volume performance";
+    const std::string common = "&max_records=" + std::to_string(m_options.pageSize);
+    const std::string fields = "/api/storage/volumes?fields=" + urlEncode("uuid,name,metric");
+    auto volumes = listAll<Volume>(fields + "&is_constituent=false" + common, what, cancel);
+    if (!volumes && rejectsNewerFields(volumes.error())) {
+        volumes = listAll<Volume>(fields + common, what, cancel);
+    }
+    return volumes;
+}
+
 Result<Volume> OntapClient::volume(const std::string &uuid, const CancelToken &cancel)
 {
     const std::string what = "reading ONTAP volume " + uuid;

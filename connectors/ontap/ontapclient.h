@@ -72,6 +72,9 @@ public:
     /// poll it less often). A cluster that rejects `is_constituent` or `space.percent_used`
     /// with 400 (pre-9.8/9.9) is asked once more without them; percentUsed is then derived.
     http::Result<std::vector<Volume>> listVolumes(bool withMetric = false, const http::CancelToken &cancel = {});
+    /// uuid, name and the latest `metric` (15 s average) of every volume: the light listing for
+    /// the performance poll, about a tenth of listVolumes(true)'s payload.
+    http::Result<std::vector<Volume>> listVolumeMetrics(const http::CancelToken &cancel = {});
     http::Result<Volume> volume(const std::string &uuid, const http::CancelToken &cancel = {});
     /// Volumes whose name matches exactly (for reconciliation after an uncertain create).
     http::Result<std::vector<Volume>>

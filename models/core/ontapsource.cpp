@@ -357,7 +357,7 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
             };
             job.run = [conn, token, source, self, now]() -> PollOutcome {
                 PollOutcome out;
-                auto volumes = conn->client->listVolumes(true, token);
+                auto volumes = conn->client->listVolumeMetrics(token);
                 if (!volumes) {
                     out.error = toFetchError(volumes.error());
                     return out;

@@ -358,3 +358,20 @@ TEST_F(OntapSourceTest, MissingSecret_IsReportedAsAuthRequired)
     EXPECT_EQ(status().health, core::Health::AuthRequired);
     EXPECT_FALSE(status().lastError.isEmpty());
 }
+
+TEST_F(OntapSourceTest, PerformanceIsPolledOnlyWhileSomeoneWatches)
+{
+    startAndWait();
+    QTest::qWait(200);
+    EXPECT_TRUE(engine->estate().volumePerf().all().empty()) << "no subscriber, no performance poll";
+    engine->subscribePerformance();
+    ASSERT_TRUE(waitFor([&] {
+        return !engine->estate().volumePerf().all().empty();
+    }));
+    const auto perf = engine->estate().volumePerf().all();
+    const auto online = std::count_if(perf.begin(), perf.end(), [](const core::Ptr<core::VolumePerf> &p) {
+        return p->totalIops > 0;
+    });
+    EXPECT_GT(online, 0);
+    engine->unsubscribePerformance();
+}

@@ -478,3 +478,31 @@ TEST(OntapError, ErrorBodyWithArguments_UsesTopLevelMessage)
 
 } // namespace
 } // namespace strata::ontap::test
+
+namespace strata::ontap::test {
+namespace {
+
+TEST_F(OntapClientTest, ListVolumeMetrics_AsksOnlyForUuidNameAndMetricAndParsesIt)
+{
+    const std::string record =
+        R"({"uuid":"v1","name":"chest_xray","metric":{"timestamp":"2024-03-01T10:15:00Z",)"
+        R"("duration":"PT15S","status":"ok","iops":{"read":100,"write":20,"other":5,"total":125},)"
+        R"("latency":{"read":250,"write":400,"other":10,"total":280},)"
+        R"("throughput":{"read":1048576,"write":524288,"other":0,"total":1572864}}})";
+    transport.enqueueJson(
+        Method::Get, kVolumes, page(record, "/api/storage/volumes?start.uuid=v1&fields=uuid,name,metric"));
+    transport.enqueueJson(Method::Get, kVolumes, page(R"({"uuid":"v2","name":"criteo"})", ""));
+    const auto volumes = client().listVolumeMetrics();
+    ASSERT_TRUE(volumes) << volumes.error().message;
+    ASSERT_EQ(volumes->size(), 2u);
+    ASSERT_TRUE((*volumes)[0].metric.has_value());
+    EXPECT_DOUBLE_EQ((*volumes)[0].metric->totalIops, 125);
+    EXPECT_DOUBLE_EQ((*volumes)[0].metric->totalThroughputBps, 1572864);
+    EXPECT_DOUBLE_EQ((*volumes)[0].metric->totalLatencyUs, 280);
+    EXPECT_FALSE((*volumes)[1].metric.has_value()) << "a volume without a sample is not an error";
+    EXPECT_EQ(query(transport.requests().front(), "fields"), "uuid,name,metric");
+    EXPECT_EQ(query(transport.requests().front(), "is_constituent"), "false");
+}
+
+} // namespace
+} // namespace strata::ontap::test
