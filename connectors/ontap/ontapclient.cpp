@@ -219,7 +219,11 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
             if (!records->is_array()) {
                 return fail(parseError(what, "\"records\" is not an array", 200));
             }
-            out.reserve(out.size() + records->size());
+            // Grow geometrically: reserving exactly one page more on every page would move all
+            // records read so far once per page (quadratic over 125 pages of 50,000 volumes).
+            if (const std::size_t need = out.size() + records->size(); out.capacity() < need) {
+                out.reserve(std::max(need, out.capacity() * 2));
+            }
             for (std::size_t i = 0; i < records->size(); ++i) {
                 const json &record = (*records)[i];
                 try {
