@@ -3,6 +3,7 @@
 #include "models/item/activitymodel.h"
 #include "models/item/roles.h"
 #include "views/statusdelegate.h"
+#include "views/tableviewstyle.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,17 +24,8 @@ ActivityPanel::ActivityPanel(models::ActivityModel *activity, QWidget *parent)
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("activityTableView"));
     m_view->setModel(m_activity);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    applyTableStyle(m_view, 8);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setShowGrid(false);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->setItemDelegate(new StatusDelegate(m_view));
     m_view->setItemDelegateForColumn(ActivityModel::State, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
     m_view->setColumnWidth(ActivityModel::Action, 190);
     m_view->setColumnWidth(ActivityModel::Target, 300);

@@ -3,6 +3,7 @@
 #include "models/item/eventtablemodel.h"
 #include "views/eventfilterproxy.h"
 #include "views/statusdelegate.h"
+#include "views/tableviewstyle.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -40,18 +41,9 @@ EventsPage::EventsPage(models::EventTableModel *events, QWidget *parent)
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("eventTableView"));
     m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    applyTableStyle(m_view, 8);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(EventTableModel::Time, Qt::DescendingOrder);
-    m_view->setAlternatingRowColors(true);
-    m_view->setShowGrid(false);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->setItemDelegate(new StatusDelegate(m_view));
     m_view->setItemDelegateForColumn(EventTableModel::Severity,
                                      new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
     m_view->setColumnWidth(EventTableModel::Time, 150);

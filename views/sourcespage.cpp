@@ -3,6 +3,7 @@
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
 #include "views/statusdelegate.h"
+#include "views/tableviewstyle.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -31,17 +32,8 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, QWidget *parent)
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("sourceTableView"));
     m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    applyTableStyle(m_view, 10);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setShowGrid(false);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 10);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->setItemDelegate(new StatusDelegate(m_view));
     m_view->setItemDelegateForColumn(SourceTableModel::Health, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
     m_view->setColumnWidth(SourceTableModel::Name, 140);
     m_view->setColumnWidth(SourceTableModel::Kind, 60);

@@ -5,6 +5,7 @@
 #include "models/item/volumetablemodel.h"
 #include "views/capacitychart.h"
 #include "views/statusdelegate.h"
+#include "views/tableviewstyle.h"
 
 #include <QEvent>
 #include <QFormLayout>
@@ -149,20 +150,11 @@ VolumeDetailPanel::VolumeDetailPanel(models::SnapshotListModel *snapshots, QWidg
     m_snapshotView = new QTableView(snapshotTab);
     m_snapshotView->setObjectName(QStringLiteral("snapshotTableView"));
     m_snapshotView->setModel(m_snapshotProxy);
-    m_snapshotView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    applyTableStyle(m_snapshotView, 8);
     m_snapshotView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_snapshotView->setSortingEnabled(true);
     m_snapshotView->sortByColumn(models::SnapshotListModel::Created, Qt::DescendingOrder);
-    m_snapshotView->setAlternatingRowColors(true);
-    m_snapshotView->setShowGrid(false);
-    m_snapshotView->setWordWrap(false);
     m_snapshotView->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_snapshotView->verticalHeader()->hide();
-    m_snapshotView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_snapshotView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_snapshotView->horizontalHeader()->setStretchLastSection(true);
-    m_snapshotView->horizontalHeader()->setHighlightSections(false);
-    m_snapshotView->setItemDelegate(new StatusDelegate(m_snapshotView));
     m_snapshotView->setColumnWidth(models::SnapshotListModel::Name, 260);
     m_snapshotView->setColumnWidth(models::SnapshotListModel::Created, 130);
     m_snapshotView->setColumnWidth(models::SnapshotListModel::Size, 80);

@@ -1181,6 +1181,30 @@ void OntapSimulator::completeJob(const QString &uuid)
     });
 }
 
+const Svm *OntapSimulator::svmForNewVolume(const std::shared_ptr<Exchange> &ex,
+                                           const QJsonObject &body,
+                                           const QString &name,
+                                           const std::function<const Svm *(const QString &)> &svmLookup,
+                                           const std::function<const Svm *(const QString &)> &svmByName)
+{
+    auto svmResult = resolveRef<Svm>(body.value(QStringLiteral("svm")), QStringLiteral("svm"), svmLookup, svmByName);
+    if (auto *error = std::get_if<OntapError>(&svmResult)) {
+        sendError(ex, *error);
+        return nullptr;
+    }
+    const Svm *svm = std::get<const Svm *>(svmResult);
+    if (!svm) {
+        sendError(ex, missingField(QStringLiteral("svm.name")));
+        return nullptr;
+    }
+    if (m_estate->volumeByName(svm->name, name)) {
+        sendError(
+            ex, duplicate(QStringLiteral("volume \"%1\" in SVM \"%2\"").arg(name, svm->name), QStringLiteral("name")));
+        return nullptr;
+    }
+    return svm;
+}
+
 void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
 {
     auto parsed = parseBody(*ex);
@@ -1227,19 +1251,8 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     auto svmByName = [this](const QString &n) {
         return m_estate->svmByName(n);
     };
-    auto svmResult = resolveRef<Svm>(body.value(QStringLiteral("svm")), QStringLiteral("svm"), svmLookup, svmByName);
-    if (auto *error = std::get_if<OntapError>(&svmResult)) {
-        sendError(ex, *error);
-        return;
-    }
-    const Svm *svm = std::get<const Svm *>(svmResult);
+    const Svm *svm = svmForNewVolume(ex, body, name, svmLookup, svmByName);
     if (!svm) {
-        sendError(ex, missingField(QStringLiteral("svm.name")));
-        return;
-    }
-    if (m_estate->volumeByName(svm->name, name)) {
-        sendError(
-            ex, duplicate(QStringLiteral("volume \"%1\" in SVM \"%2\"").arg(name, svm->name), QStringLiteral("name")));
         return;
     }
 
@@ -2016,19 +2029,8 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
     auto svmByName = [this](const QString &n) {
         return m_estate->svmByName(n);
     };
-    auto svmResult = resolveRef<Svm>(body.value(QStringLiteral("svm")), QStringLiteral("svm"), svmLookup, svmByName);
-    if (auto *error = std::get_if<OntapError>(&svmResult)) {
-        sendError(ex, *error);
-        return;
-    }
-    const Svm *svm = std::get<const Svm *>(svmResult);
+    const Svm *svm = svmForNewVolume(ex, body, name, svmLookup, svmByName);
     if (!svm) {
-        sendError(ex, missingField(QStringLiteral("svm.name")));
-        return;
-    }
-    if (m_estate->volumeByName(svm->name, name)) {
-        sendError(
-            ex, duplicate(QStringLiteral("volume \"%1\" in SVM \"%2\"").arg(name, svm->name), QStringLiteral("name")));
         return;
     }
     const QJsonObject origin = body.value(QStringLiteral("origins")).toArray().first().toObject();

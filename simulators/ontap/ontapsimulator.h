@@ -145,6 +145,13 @@ private:
     void patchSnapshot(const std::shared_ptr<Exchange> &ex, Volume &volume, Snapshot &snapshot);
     void deleteSnapshot(const std::shared_ptr<Exchange> &ex, Volume &volume, Snapshot &snapshot);
     void postFlexCache(const std::shared_ptr<Exchange> &ex);
+    /// The SVM a new volume (or FlexCache) goes into, from `body.svm`; answers the request with
+    /// the ONTAP error and returns nullptr when it is missing, unknown, or already has `name`.
+    const Svm *svmForNewVolume(const std::shared_ptr<Exchange> &ex,
+                               const QJsonObject &body,
+                               const QString &name,
+                               const std::function<const Svm *(const QString &)> &svmLookup,
+                               const std::function<const Svm *(const QString &)> &svmByName);
 
     using Effect = std::function<std::optional<OntapError>()>;
     /// Queues a job applying `effect` when it completes and answers the request (202, or the
