@@ -8,14 +8,19 @@ build_pkgs=(
   cmake g++ make ccache pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-websockets-dev qt6-httpserver-dev
   qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite
-  qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev libssl-dev
+  qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev libssl-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev
 )
 run_pkgs=(gnome-keyring dbus xvfb xauth)
 test_pkgs=(
   dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
-  ansible python3-requests
+  ansible python3-requests prometheus
 )
+# kubectl for the Kubernetes simulator's fidelity tests: an existing one (e.g. google-cloud-sdk's)
+# is used as is, else Debian's kubernetes-client.
+if ! command -v kubectl >/dev/null 2>&1; then
+  test_pkgs+=(kubernetes-client)
+fi
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")
 if [[ "${1:-}" == "--test" ]]; then
