@@ -19,6 +19,12 @@ QString actionKindName(ActionKind kind)
         return QStringLiteral("snapshot.restore");
     case ActionKind::VolumeClone:
         return QStringLiteral("volume.clone");
+    case ActionKind::JobSubmit:
+        return QStringLiteral("job.submit");
+    case ActionKind::JobDelete:
+        return QStringLiteral("job.delete");
+    case ActionKind::ProjectQuotaEdit:
+        return QStringLiteral("project.quota");
     }
     return {};
 }

@@ -22,10 +22,43 @@ enum class ActionKind
     SnapshotCreate,
     SnapshotDelete,
     SnapshotRestore,
-    VolumeClone
+    VolumeClone,
+    JobSubmit,       ///< Kubernetes: submit a workload to a project
+    JobDelete,       ///< Kubernetes: delete one or several jobs of a source
+    ProjectQuotaEdit ///< Kubernetes: set a project's guaranteed GPUs
 };
 
-QString actionKindName(ActionKind kind); ///< "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone"
+/// "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone", "job.submit",
+/// "job.delete", "project.quota"
+QString actionKindName(ActionKind kind);
+
+/// A PVC mounted into a submitted job.
+struct PvcMount
+{
+    QString claim; ///< PVC name in the project's namespace
+    QString path;  ///< mount path in the container, "/mnt/data"
+    bool readOnly = false;
+
+    bool operator==(const PvcMount &) const = default;
+};
+
+/// What `runai submit` takes that makes sense on Kubernetes (TR-4858 1.1.1).
+struct JobSpec
+{
+    QString name;    ///< DNS-1123 label, unique in the project
+    QString project; ///< project (queue) name
+    QString image;
+    MilliGpu gpus = 1000; ///< whole GPUs (multiples of 1000) or a fraction below 1000
+    JobType type = JobType::Train;
+    QStringList command; ///< entrypoint override, may be empty
+    QStringList args;
+    QList<PvcMount> pvcs;
+    QString user; ///< recorded as the job's `user` label; empty = the Strata user
+    /// Simulator hint written as an annotation (demo only): seconds until it completes, 0 = none.
+    int durationSeconds = 0;
+
+    bool operator==(const JobSpec &) const = default;
+};
 
 /// What the user asked for. Ids are the source's stable ids (ONTAP uuids).
 struct ActionRequest
@@ -36,6 +69,10 @@ struct ActionRequest
     QString snapshotId; ///< delete, restore, clone
     QString name;       ///< new snapshot name (create) or new volume name (clone)
     QString comment;    ///< snapshot comment (create), optional
+    JobSpec job;        ///< JobSubmit
+    QStringList jobIds; ///< JobDelete: "<namespace>/<name>" ids of one source
+    QString project;    ///< ProjectQuotaEdit
+    MilliGpu quota = 0; ///< ProjectQuotaEdit: new guaranteed GPUs
 
     bool operator==(const ActionRequest &) const = default;
 };

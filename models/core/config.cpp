@@ -22,7 +22,7 @@ constexpr int kMinimumIntervalSeconds = 5;
 // For error messages; extend with every SourceKind.
 QString knownKinds()
 {
-    return sourceKindName(SourceKind::Ontap);
+    return sourceKindName(SourceKind::Ontap) + QStringLiteral(", ") + sourceKindName(SourceKind::Kubernetes);
 }
 
 QString quoted(const QString &text)
@@ -157,16 +157,31 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
     }
     source->kind = *parsedKind;
 
+    QString message;
+    // A Kubernetes source may take its server, CA and credentials from a kubeconfig instead.
+    const bool urlOptional = source->kind == SourceKind::Kubernetes;
     const QJsonValue url = object.value(QLatin1String("url"));
-    if (!url.isString() || url.toString().isEmpty()) {
+    if (!urlOptional && (!url.isString() || url.toString().isEmpty())) {
         return fail(QStringLiteral("missing \"url\""));
     }
-    if (!isHttpUrl(url.toString())) {
-        return fail(QStringLiteral("url %1 is not an http:// or https:// URL").arg(quoted(url.toString())));
+    if (url.isString() && !url.toString().isEmpty()) {
+        if (!isHttpUrl(url.toString())) {
+            return fail(QStringLiteral("url %1 is not an http:// or https:// URL").arg(quoted(url.toString())));
+        }
+        source->url = url.toString();
+    } else if (!url.isUndefined() && !url.isNull() && !url.isString()) {
+        return fail(QStringLiteral("\"url\" must be a string"));
     }
-    source->url = url.toString();
+    if (!readString(object, QStringLiteral("kubeconfig"), &source->kubeconfig, &message)
+        || !readString(object, QStringLiteral("context"), &source->kubeContext, &message)
+        || !readString(object, QStringLiteral("prometheus_url"), &source->prometheusUrl, &message)) {
+        return fail(message);
+    }
+    if (!source->prometheusUrl.isEmpty() && !isHttpUrl(source->prometheusUrl)) {
+        return fail(
+            QStringLiteral("prometheus_url %1 is not an http:// or https:// URL").arg(quoted(source->prometheusUrl)));
+    }
 
-    QString message;
     if (!readString(object, QStringLiteral("username"), &source->username, &message)
         || !readSecretRef(object.value(QLatin1String("password")), &source->password, &message)
         || !readString(object, QStringLiteral("ca_file"), &source->caFile, &message)) {
@@ -318,14 +333,25 @@ QByteArray AppConfig::toJson() const
         QJsonObject object{
             {QStringLiteral("name"), source.name},
             {QStringLiteral("kind"), sourceKindName(source.kind)},
-            {QStringLiteral("url"), source.url},
             {QStringLiteral("insecure_skip_tls_verify"), source.insecureSkipTlsVerify},
             {QStringLiteral("poll"),
              QJsonObject{{QStringLiteral("config_seconds"), source.configIntervalSeconds},
                          {QStringLiteral("performance_seconds"), source.perfIntervalSeconds}}},
         };
+        if (!source.url.isEmpty()) {
+            object.insert(QStringLiteral("url"), source.url);
+        }
         if (!source.username.isEmpty()) {
             object.insert(QStringLiteral("username"), source.username);
+        }
+        if (!source.kubeconfig.isEmpty()) {
+            object.insert(QStringLiteral("kubeconfig"), source.kubeconfig);
+        }
+        if (!source.kubeContext.isEmpty()) {
+            object.insert(QStringLiteral("context"), source.kubeContext);
+        }
+        if (!source.prometheusUrl.isEmpty()) {
+            object.insert(QStringLiteral("prometheus_url"), source.prometheusUrl);
         }
         if (source.password.kind != SecretRef::Kind::None) {
             object.insert(QStringLiteral("password"), secretRefToJson(source.password));

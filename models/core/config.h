@@ -20,6 +20,11 @@ struct SourceConfig
     bool insecureSkipTlsVerify = false; ///< explicit opt-in, shown as a warning in the UI
     int configIntervalSeconds = 180;    ///< inventory poll (volumes, SVMs, ...), >= 5
     int perfIntervalSeconds = 60;       ///< performance poll, >= 5
+    /// Kubernetes: kubeconfig file to read the cluster, CA and credentials from; empty = $KUBECONFIG
+    /// or ~/.kube/config. Ignored when `url` is set (then `password` holds a bearer token).
+    QString kubeconfig;
+    QString kubeContext;   ///< Kubernetes: context in that kubeconfig, empty = its current-context
+    QString prometheusUrl; ///< Kubernetes: Prometheus with DCGM exporter metrics, empty = none
 
     bool operator==(const SourceConfig &) const = default;
 };

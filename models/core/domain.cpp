@@ -1,5 +1,8 @@
 #include "models/core/domain.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace strata::core {
 
 QString sourceKindName(SourceKind kind)
@@ -7,6 +10,8 @@ QString sourceKindName(SourceKind kind)
     switch (kind) {
     case SourceKind::Ontap:
         return QStringLiteral("ontap");
+    case SourceKind::Kubernetes:
+        return QStringLiteral("kubernetes");
     }
     return {};
 }
@@ -15,6 +20,9 @@ std::optional<SourceKind> sourceKindFromName(const QString &name)
 {
     if (name == QLatin1String("ontap")) {
         return SourceKind::Ontap;
+    }
+    if (name == QLatin1String("kubernetes")) {
+        return SourceKind::Kubernetes;
     }
     return std::nullopt;
 }
@@ -49,6 +57,85 @@ QString formatBytes(qint64 bytes)
         return QString::number(bytes) + QStringLiteral(" B");
     }
     return QString::number(value, 'f', 1) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+QString formatGpus(MilliGpu milli)
+{
+    const bool negative = milli < 0;
+    const MilliGpu abs = negative ? -milli : milli;
+    // Round to hundredths, then drop trailing zeros.
+    const MilliGpu hundredths = (abs + 5) / 10;
+    QString text = QString::number(hundredths / 100);
+    const MilliGpu frac = hundredths % 100;
+    if (frac != 0) {
+        text += QLatin1Char('.') + QString::number(frac).rightJustified(2, QLatin1Char('0'));
+        while (text.endsWith(QLatin1Char('0'))) {
+            text.chop(1);
+        }
+    }
+    return negative ? QLatin1Char('-') + text : text;
+}
+
+QString jobTypeName(JobType type)
+{
+    return type == JobType::Interactive ? QStringLiteral("interactive") : QStringLiteral("train");
+}
+
+QString jobStatusName(JobStatus status)
+{
+    switch (status) {
+    case JobStatus::Pending:
+        return QStringLiteral("pending");
+    case JobStatus::Preempted:
+        return QStringLiteral("preempted");
+    case JobStatus::ContainerCreating:
+        return QStringLiteral("container_creating");
+    case JobStatus::Running:
+        return QStringLiteral("running");
+    case JobStatus::Succeeded:
+        return QStringLiteral("succeeded");
+    case JobStatus::Failed:
+        return QStringLiteral("failed");
+    case JobStatus::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand)
+{
+    const qsizetype n = quota.size();
+    QList<MilliGpu> share(n, 0);
+    MilliGpu spare = capacity;
+    for (qsizetype i = 0; i < n; ++i) {
+        share[i] = std::min(std::max<MilliGpu>(quota[i], 0), demand.value(i));
+        spare -= share[i];
+    }
+    // Each round either satisfies a project or spends all spare GPUs, so n rounds suffice.
+    for (qsizetype round = 0; round < n && spare > 0; ++round) {
+        MilliGpu hungryQuota = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            if (demand.value(i) > share[i]) {
+                hungryQuota += std::max<MilliGpu>(quota[i], 0);
+            }
+        }
+        if (hungryQuota == 0) {
+            break;
+        }
+        MilliGpu given = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            if (demand.value(i) > share[i] && quota[i] > 0) {
+                const MilliGpu portion = std::min(spare * quota[i] / hungryQuota, demand.value(i) - share[i]);
+                share[i] += portion;
+                given += portion;
+            }
+        }
+        spare -= given;
+        if (given == 0) {
+            break;
+        }
+    }
+    return share;
 }
 
 } // namespace strata::core

@@ -15,10 +15,11 @@ namespace strata::core {
 /// Kinds of system a source can connect to.
 enum class SourceKind
 {
-    Ontap
+    Ontap,
+    Kubernetes ///< a Kubernetes GPU cluster (KAI/Run:ai queues or namespace GPU quotas) + optional Prometheus
 };
 
-QString sourceKindName(SourceKind kind); ///< "ontap"
+QString sourceKindName(SourceKind kind); ///< "ontap", "kubernetes"
 std::optional<SourceKind> sourceKindFromName(const QString &name);
 
 /// Health of one source, worst-of over its pollers.
@@ -184,10 +185,191 @@ struct Event
     QString name;     ///< message name, e.g. "wafl.vol.full"
     QString message;
     QString node;
+    QString object; ///< what it concerns, "Pod runai-team-a/a-1-g" (Kubernetes); empty for EMS
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const Event &) const = default;
 };
+
+// ---- Compute: Kubernetes GPU clusters, projects and jobs (TR-4858 / Run:ai semantics) ----
+
+/// GPU amounts are milli-GPUs (1000 = one GPU), so 0.6 + 0.4 == 1 exactly.
+using MilliGpu = qint64;
+
+/// "0.6", "2", "3.25": up to two decimals, no trailing zeros, '.' whatever the locale (it is
+/// the document's notation, e.g. "8/4").
+QString formatGpus(MilliGpu milli);
+
+/// A Kubernetes cluster. Key: the source name (one cluster per source).
+struct GpuCluster
+{
+    QString source;
+    QString id; ///< = source
+    QString name;
+    QString version;     ///< "v1.34.1"
+    bool hasKai = false; ///< projects come from scheduling.run.ai/v2 Queues (else namespace quotas)
+    int nodeCount = 0;
+    int gpuNodeCount = 0;
+    MilliGpu gpuTotal = 0;     ///< allocatable nvidia.com/gpu over Ready nodes
+    MilliGpu gpuAllocated = 0; ///< held by bound pods
+    /// Allocated GPUs whose DCGM utilization is below 10 % (0 when utilization is unknown).
+    MilliGpu gpuIdleAllocated = 0;
+    MilliGpu quotaTotal = 0; ///< sum of project quotas; should equal gpuTotal (SCHEDULING.md 3.2.4)
+    int runningJobs = 0;
+    int pendingJobs = 0;           ///< pending, preempted and container-creating
+    double utilization = -1;       ///< mean DCGM GPU utilization % over allocated GPUs, -1 unknown
+    bool metricsAvailable = false; ///< a Prometheus answered the last metrics poll
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const GpuCluster &) const = default;
+};
+
+/// One physical GPU of a node and what is packed on it.
+struct GpuSlot
+{
+    int index = 0;
+    MilliGpu used = 0;       ///< 0..1000
+    QStringList jobs;        ///< "b-1-g06 0.6" per job on this GPU
+    double utilization = -1; ///< DCGM %, -1 unknown
+
+    bool operator==(const GpuSlot &) const = default;
+};
+
+/// A GPU node. Key: node name.
+struct GpuNode
+{
+    QString source;
+    QString id; ///< node name
+    QString name;
+    QString gpuProduct;   ///< "Tesla-V100-SXM2-32GB" (nvidia.com/gpu.product), may be empty
+    int gpuMemoryMiB = 0; ///< per GPU, 0 unknown
+    int gpuCount = 0;     ///< capacity nvidia.com/gpu
+    MilliGpu allocatable = 0;
+    MilliGpu allocated = 0;
+    QList<GpuSlot> slots;    ///< one per physical GPU, index order
+    double utilization = -1; ///< mean over its GPUs, -1 unknown
+    bool ready = false;
+    bool schedulable = true;
+    int runningJobs = 0;
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const GpuNode &) const = default;
+};
+
+/// Where a project comes from.
+enum class ProjectOrigin
+{
+    KaiQueue,      ///< a scheduling.run.ai/v2 Queue
+    NamespaceQuota ///< a namespace with a requests.nvidia.com/gpu ResourceQuota
+};
+
+/// A project (team): guaranteed GPUs, what it holds and what it waits for. Key: project name.
+struct Project
+{
+    QString source;
+    QString id; ///< project name (queue name, or namespace)
+    QString name;
+    QString namespaceName; ///< where its jobs run ("runai-team-a"), may be empty
+    ProjectOrigin origin = ProjectOrigin::KaiQueue;
+    MilliGpu quota = 0;         ///< deserved / guaranteed GPUs; -1 = no quota set
+    MilliGpu limit = -1;        ///< hard limit, -1 = none
+    double overQuotaWeight = 1; ///< KAI share of spare GPUs (SCHEDULING.md R4 uses the quota)
+    MilliGpu allocated = 0;     ///< GPUs held by its running and starting jobs
+    MilliGpu inQuota = 0;       ///< min(allocated, quota)
+    MilliGpu overQuota = 0;     ///< max(0, allocated - quota)
+    MilliGpu pending = 0;       ///< GPUs requested by its queued jobs
+    /// Water-filling fair share of the cluster (SCHEDULING.md R4) from quotas and demand.
+    MilliGpu fairShare = 0;
+    int runningJobs = 0;
+    int queuedJobs = 0;
+    double utilization = -1;    ///< mean DCGM % over its allocated GPUs, -1 unknown
+    MilliGpu idleAllocated = 0; ///< allocated GPUs below 10 % utilization
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Project &) const = default;
+};
+
+enum class JobType
+{
+    Train,      ///< preemptible, may run over quota
+    Interactive ///< non-preemptible, within quota
+};
+
+enum class JobStatus
+{
+    Pending,           ///< new, waiting for its first start
+    Preempted,         ///< was running, paused to give GPUs back, waiting to run again
+    ContainerCreating, ///< bound to a node, starting
+    Running,
+    Succeeded,
+    Failed,
+    Unknown
+};
+
+QString jobTypeName(JobType type);       ///< "train", "interactive"
+QString jobStatusName(JobStatus status); ///< "pending", "preempted", "container_creating", ...
+
+/// A workload (batch Job and its pod). Key: "<namespace>/<name>".
+struct Job
+{
+    QString source;
+    QString id; ///< "<namespace>/<name>"
+    QString name;
+    QString namespaceName;
+    QString project;
+    QString user; ///< may be empty
+    JobType type = JobType::Train;
+    JobStatus status = JobStatus::Unknown;
+    MilliGpu gpusRequested = 0;
+    MilliGpu gpusAllocated = 0; ///< 0 unless bound
+    QString node;               ///< empty while pending
+    QString gpuIndices;         ///< "3" or "0,1" on its node, empty when unknown
+    QString image;
+    QStringList command;   ///< command then args
+    QStringList pvcs;      ///< claim names it mounts (same namespace)
+    QString podName;       ///< the current pod, may be empty
+    QDateTime created;     ///< UTC, job creation (wait and age count from here)
+    QDateTime started;     ///< UTC, start of the current run; invalid when not running
+    QDateTime finished;    ///< UTC, invalid unless succeeded/failed
+    QString pendingReason; ///< why it waits, empty when not pending
+    bool createdByCli = false;
+    QString createdBy;          ///< "cli", "strata" or empty
+    double gpuUtilization = -1; ///< DCGM % over its GPUs, -1 unknown
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Job &) const = default;
+};
+
+/// A PersistentVolumeClaim joined to its PV and, through the CSI volume handle or Trident's
+/// internalName, to the storage volume behind it. Key: "<namespace>/<name>".
+struct Pvc
+{
+    QString source;
+    QString id;
+    QString namespaceName;
+    QString name;
+    QString phase; ///< "Bound", "Pending", "Lost"
+    QString storageClass;
+    qint64 capacityBytes = 0; ///< status capacity, else the request
+    QString accessModes;      ///< "RWX", "RWO,ROX"
+    QString pvName;
+    QString csiDriver; ///< "csi.trident.netapp.io"
+    QString volumeHandle;
+    QString backendVolume; ///< storage-side volume name (Trident internalName, NFS path leaf)
+    QString nfsServer;
+    QString nfsPath;
+    QString storageSource;   ///< Strata source holding that volume (joined), empty when unknown
+    QString storageVolumeId; ///< the volume's id in that source, empty when unknown
+    QStringList usedBy;      ///< job names mounting it
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Pvc &) const = default;
+};
+
+/// Water-filling fair share (SCHEDULING.md R4): each project gets min(demand, quota), the rest
+/// of `capacity` is split in proportion to quota among projects still wanting more, repeatedly.
+/// `quota` and `demand` are parallel; the result is parallel to them. Quotas < 0 count as 0.
+QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand);
 
 /// Formats bytes as "1.5 GiB" (binary units, one decimal).
 QString formatBytes(qint64 bytes);

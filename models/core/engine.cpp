@@ -91,6 +91,11 @@ void Engine::startSource(const SourceConfig &config)
                 OntapSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
                 self);
             break;
+        case SourceKind::Kubernetes:
+            break;
+        }
+        if (!source) {
+            return;
         }
         self->m_sources.insert(config.name, source);
         self->m_actions->setExecutor(config.name, source->actionExecutor());

@@ -76,6 +76,29 @@ void Estate::publishEvents(const QString &source, std::shared_ptr<const KeyedLis
     }
 }
 
+void Estate::publishCompute(const QString &source, ComputePublish next)
+{
+    bool changed = false;
+    auto apply = [&](auto &table, auto list, auto signal) {
+        if (!list) {
+            return;
+        }
+        auto d = table.publish(source, std::move(list));
+        if (!d.isEmpty()) {
+            changed = true;
+            Q_EMIT(this->*signal)(d);
+        }
+    };
+    apply(m_clusters, std::move(next.clusters), &Estate::gpuClustersChanged);
+    apply(m_nodes, std::move(next.nodes), &Estate::gpuNodesChanged);
+    apply(m_projects, std::move(next.projects), &Estate::projectsChanged);
+    apply(m_jobs, std::move(next.jobs), &Estate::jobsChanged);
+    apply(m_pvcs, std::move(next.pvcs), &Estate::pvcsChanged);
+    if (changed) {
+        Q_EMIT computeChanged(source);
+    }
+}
+
 void Estate::removeSource(const QString &source)
 {
     if (VolumeDiff d = m_volumes.clear(source); !d.isEmpty()) {
@@ -100,6 +123,22 @@ void Estate::removeSource(const QString &source)
         Q_EMIT eventsChanged(d);
     }
     Q_EMIT inventoryChanged(source);
+    bool computeCleared = false;
+    auto clear = [&](auto &table, auto signal) {
+        auto d = table.clear(source);
+        if (!d.isEmpty()) {
+            computeCleared = true;
+            Q_EMIT(this->*signal)(d);
+        }
+    };
+    clear(m_clusters, &Estate::gpuClustersChanged);
+    clear(m_nodes, &Estate::gpuNodesChanged);
+    clear(m_projects, &Estate::projectsChanged);
+    clear(m_jobs, &Estate::jobsChanged);
+    clear(m_pvcs, &Estate::pvcsChanged);
+    if (computeCleared) {
+        Q_EMIT computeChanged(source);
+    }
 }
 
 } // namespace strata::core

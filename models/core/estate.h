@@ -11,6 +11,22 @@ using VolumeDiff = Diff<Volume>;
 using VolumePerfDiff = Diff<VolumePerf>;
 using SnapshotDiff = Diff<Snapshot>;
 using EventDiff = Diff<Event>;
+using GpuClusterDiff = Diff<GpuCluster>;
+using GpuNodeDiff = Diff<GpuNode>;
+using ProjectDiff = Diff<Project>;
+using JobDiff = Diff<Job>;
+using PvcDiff = Diff<Pvc>;
+
+/// One consistent publish of a Kubernetes source's compute state (all lists from one view of
+/// the cluster, so the GPU chart and the job queue never disagree).
+struct ComputePublish
+{
+    std::shared_ptr<const KeyedList<GpuCluster>> clusters;
+    std::shared_ptr<const KeyedList<GpuNode>> nodes;
+    std::shared_ptr<const KeyedList<Project>> projects;
+    std::shared_ptr<const KeyedList<Job>> jobs;
+    std::shared_ptr<const KeyedList<Pvc>> pvcs;
+};
 
 /// Everything Strata currently knows, as immutable per-source lists, on the owner (GUI)
 /// thread. Pollers publish here; item models and the web layer listen to the per-publish diff
@@ -35,6 +51,11 @@ public:
     [[nodiscard]] const Table<QosPolicy> &qosPolicies() const { return m_qos; }
     [[nodiscard]] const Table<FlexCache> &flexCaches() const { return m_flexCaches; }
     [[nodiscard]] const Table<Event> &events() const { return m_events; }
+    [[nodiscard]] const Table<GpuCluster> &gpuClusters() const { return m_clusters; }
+    [[nodiscard]] const Table<GpuNode> &gpuNodes() const { return m_nodes; }
+    [[nodiscard]] const Table<Project> &projects() const { return m_projects; }
+    [[nodiscard]] const Table<Job> &jobs() const { return m_jobs; }
+    [[nodiscard]] const Table<Pvc> &pvcs() const { return m_pvcs; }
 
     /// Convenience lookup of one volume by source and id (nullptr when unknown).
     [[nodiscard]] Ptr<Volume> volume(const QString &source, const QString &id) const;
@@ -56,6 +77,9 @@ public:
                           std::shared_ptr<const KeyedList<QosPolicy>> qos,
                           std::shared_ptr<const KeyedList<FlexCache>> flexCaches);
     void publishEvents(const QString &source, std::shared_ptr<const KeyedList<Event>> next);
+    /// Publishes a Kubernetes source's compute state; null members leave that list unchanged.
+    /// Emits the per-type signals whose lists changed, then computeChanged(source) once.
+    void publishCompute(const QString &source, ComputePublish next);
     /// Removes everything of a source (it was deleted from the config).
     void removeSource(const QString &source);
 
@@ -66,6 +90,13 @@ Q_SIGNALS:
     void eventsChanged(const strata::core::EventDiff &diff);
     /// SVMs, aggregates, QoS policies or FlexCaches of `source` were republished.
     void inventoryChanged(const QString &source);
+    void gpuClustersChanged(const strata::core::GpuClusterDiff &diff);
+    void gpuNodesChanged(const strata::core::GpuNodeDiff &diff);
+    void projectsChanged(const strata::core::ProjectDiff &diff);
+    void jobsChanged(const strata::core::JobDiff &diff);
+    void pvcsChanged(const strata::core::PvcDiff &diff);
+    /// After any publishCompute() that changed something of `source`.
+    void computeChanged(const QString &source);
 
 private:
     Table<Volume> m_volumes;
@@ -76,6 +107,11 @@ private:
     Table<QosPolicy> m_qos;
     Table<FlexCache> m_flexCaches;
     Table<Event> m_events;
+    Table<GpuCluster> m_clusters;
+    Table<GpuNode> m_nodes;
+    Table<Project> m_projects;
+    Table<Job> m_jobs;
+    Table<Pvc> m_pvcs;
 };
 
 } // namespace strata::core

@@ -697,6 +697,12 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::VolumeClone:
         p.title = tr("Clone volume from snapshot");
         break;
+    case ActionKind::JobSubmit:
+    case ActionKind::JobDelete:
+    case ActionKind::ProjectQuotaEdit:
+        p.title = actionKindName(request.kind);
+        p.blockedReason = tr("%1 is an ONTAP cluster: it runs no jobs.").arg(request.source);
+        return p;
     }
     if (!volume) {
         p.blockedReason = tr("Volume %1 is not known to %2 (yet).").arg(request.volumeId, request.source);
@@ -737,6 +743,10 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
             p.blockedReason =
                 tr("Volume %1 is %2; ONTAP can only snapshot an online volume.").arg(volumeLabel, volume->state);
         }
+        break;
+    case ActionKind::JobSubmit:
+    case ActionKind::JobDelete:
+    case ActionKind::ProjectQuotaEdit:
         break;
     }
     case ActionKind::SnapshotDelete: {
@@ -1049,6 +1059,10 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             }
             return failed(qs(r.error().message));
         }
+        case ActionKind::JobSubmit:
+        case ActionKind::JobDelete:
+        case ActionKind::ProjectQuotaEdit:
+            break;
         }
         return failed(QStringLiteral("unknown action"));
     };
