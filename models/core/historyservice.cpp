@@ -59,6 +59,42 @@ void HistoryService::recordVolumeUsage(const QString &source, std::vector<Volume
     });
 }
 
+void HistoryService::recordProjectSamples(const QString &source,
+                                          std::vector<ProjectSample> samples,
+                                          const QDateTime &at)
+{
+    post([source, samples = std::move(samples), at](IHistoryStore &store) {
+        store.recordProjectSamples(source, samples, at);
+    });
+}
+
+void HistoryService::projectHistory(const QString &source,
+                                    const QString &project,
+                                    const QDateTime &from,
+                                    const QDateTime &to,
+                                    QObject *context,
+                                    std::function<void(std::vector<ProjectSample>)> done)
+{
+    QPointer<QObject> ctx(context);
+    if (!m_openError.isEmpty()) {
+        QMetaObject::invokeMethod(
+            context,
+            [done] {
+                done({});
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    post([source, project, from, to, ctx, done = std::move(done)](IHistoryStore &store) {
+        auto samples = store.projectHistory(source, project, from, to);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, samples = std::move(samples)]() mutable {
+            if (ctx) {
+                done(std::move(samples));
+            }
+        });
+    });
+}
+
 void HistoryService::appendAudit(const AuditEntry &entry)
 {
     post([entry](IHistoryStore &store) {

@@ -28,6 +28,14 @@ public:
 
     void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
     void appendAudit(const AuditEntry &entry);
+    void recordProjectSamples(const QString &source, std::vector<ProjectSample> samples, const QDateTime &at);
+    /// Empty `project` = all projects of `source`; `done` gets them by project, then time.
+    void projectHistory(const QString &source,
+                        const QString &project,
+                        const QDateTime &from,
+                        const QDateTime &to,
+                        QObject *context,
+                        std::function<void(std::vector<ProjectSample>)> done);
     void applyRetention(const QDateTime &cutoff);
 
     void volumeUsage(const QString &source,

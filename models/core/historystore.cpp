@@ -9,6 +9,7 @@
 #include <QSqlQuery>
 
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -67,6 +68,19 @@ const char *const kMigrationV1[] = {
     " BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
 };
 
+// GPU allocation per project over time; a handful of projects per cluster, so flat rows.
+const char *const kMigrationV2[] = {
+    "CREATE TABLE project_sample ("
+    " source TEXT NOT NULL,"
+    " project TEXT NOT NULL,"
+    " t BIGINT NOT NULL,"
+    " allocated BIGINT NOT NULL,"
+    " quota BIGINT NOT NULL,"
+    " pending BIGINT NOT NULL,"
+    " utilization REAL,"
+    " PRIMARY KEY (source, project, t)) WITHOUT ROWID",
+};
+
 struct Migration
 {
     const char *const *begin;
@@ -75,6 +89,7 @@ struct Migration
 
 const Migration kMigrations[] = {
     {std::begin(kMigrationV1), std::end(kMigrationV1)},
+    {std::begin(kMigrationV2), std::end(kMigrationV2)},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -190,6 +205,8 @@ struct SqliteHistoryStore::Private
     };
 
     QString path;
+    /// Last written project sample per "source/project", for change-only writes.
+    QHash<QString, ProjectSample> lastProject;
     QString connectionName;
     QSqlDatabase db;
     bool opened = false;
@@ -567,6 +584,14 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
         d->fail(QStringLiteral("cannot apply retention"), series.lastError());
         return 0;
     }
+    QSqlQuery projects(d->db);
+    projects.prepare(QStringLiteral("DELETE FROM project_sample WHERE t < ?"));
+    projects.addBindValue(cutoff.toMSecsSinceEpoch());
+    if (!projects.exec()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot apply retention"), projects.lastError());
+        return 0;
+    }
     if (!d->db.commit()) {
         d->rollback();
         d->fail(QStringLiteral("cannot commit retention"), d->db.lastError());
@@ -574,6 +599,7 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
     }
     // Series ids and last samples may be gone: reload them on the next record.
     d->lastSamples.clear();
+    d->lastProject.clear();
     d->lastError.clear();
     return removed;
 }
@@ -654,6 +680,106 @@ std::vector<AuditEntry> SqliteHistoryStore::auditLog(int limit, const QString &s
     }
     d->lastError.clear();
     return entries;
+}
+
+bool SqliteHistoryStore::recordProjectSamples(const QString &source,
+                                              const std::vector<ProjectSample> &samples,
+                                              const QDateTime &at,
+                                              qint64 heartbeatSeconds)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    const qint64 t = at.toMSecsSinceEpoch();
+    if (!d->db.transaction()) {
+        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+        return false;
+    }
+    QSqlQuery insert(d->db);
+    insert.prepare(
+        QStringLiteral("INSERT INTO project_sample (source, project, t, allocated, quota, pending, utilization)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT (source, project, t) DO UPDATE SET allocated = excluded.allocated,"
+                       " quota = excluded.quota, pending = excluded.pending,"
+                       " utilization = excluded.utilization"));
+    QList<QPair<QString, ProjectSample>> written;
+    for (const ProjectSample &sample : samples) {
+        const QString key = source + QLatin1Char('/') + sample.project;
+        const auto last = d->lastProject.constFind(key);
+        if (last != d->lastProject.cend()) {
+            const ProjectSample &prev = *last;
+            const bool same = prev.allocated == sample.allocated && prev.quota == sample.quota
+                              && prev.pending == sample.pending
+                              && std::abs(prev.utilization - sample.utilization) < 0.5;
+            if (same && t - prev.time.toMSecsSinceEpoch() < heartbeatSeconds * 1000) {
+                continue;
+            }
+        }
+        insert.addBindValue(source);
+        insert.addBindValue(sample.project);
+        insert.addBindValue(t);
+        insert.addBindValue(sample.allocated);
+        insert.addBindValue(sample.quota);
+        insert.addBindValue(sample.pending);
+        insert.addBindValue(sample.utilization < 0 ? QVariant() : QVariant(sample.utilization));
+        if (!insert.exec()) {
+            d->rollback();
+            d->fail(QStringLiteral("cannot record project samples of %1").arg(source), insert.lastError());
+            return false;
+        }
+        ProjectSample stored = sample;
+        stored.time = at;
+        written.append({key, stored});
+    }
+    if (!d->db.commit()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot commit project samples of %1").arg(source), d->db.lastError());
+        return false;
+    }
+    for (const auto &[key, sample] : written) {
+        d->lastProject.insert(key, sample);
+    }
+    d->lastError.clear();
+    return true;
+}
+
+std::vector<ProjectSample> SqliteHistoryStore::projectHistory(const QString &source,
+                                                              const QString &project,
+                                                              const QDateTime &from,
+                                                              const QDateTime &to)
+{
+    std::vector<ProjectSample> samples;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return samples;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT project, t, allocated, quota, pending, utilization FROM project_sample"
+                                 " WHERE source = ? AND (? = '' OR project = ?) AND t >= ? AND t <= ?"
+                                 " ORDER BY project, t"));
+    query.addBindValue(source);
+    query.addBindValue(project);
+    query.addBindValue(project);
+    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read project history of %1").arg(source), query.lastError());
+        return samples;
+    }
+    while (query.next()) {
+        ProjectSample s;
+        s.project = query.value(0).toString();
+        s.time = fromUnixMs(query.value(1).toLongLong());
+        s.allocated = query.value(2).toLongLong();
+        s.quota = query.value(3).toLongLong();
+        s.pending = query.value(4).toLongLong();
+        s.utilization = query.value(5).isNull() ? -1.0 : query.value(5).toDouble();
+        samples.push_back(std::move(s));
+    }
+    d->lastError.clear();
+    return samples;
 }
 
 } // namespace strata::core

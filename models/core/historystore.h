@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/domain.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -45,6 +47,19 @@ struct AuditEntry
 /// Persistent history: volume capacity over time and the audit log. Implementations: SQLite
 /// (WAL; the default, embedded) and, later, PostgreSQL for several strata-server replicas, both
 /// through Qt SQL. Not thread-safe: use an instance from the thread that opened it.
+/// GPU allocation of one project at one time (GPU page's allocation-over-time chart).
+struct ProjectSample
+{
+    QString project;
+    QDateTime time;          ///< UTC
+    MilliGpu allocated = 0;  ///< milli-GPUs held
+    MilliGpu quota = 0;      ///< guaranteed milli-GPUs at that time, -1 = none
+    MilliGpu pending = 0;    ///< milli-GPUs queued
+    double utilization = -1; ///< mean DCGM % over its GPUs, -1 unknown
+
+    bool operator==(const ProjectSample &) const = default;
+};
+
 class IHistoryStore
 {
 public:
@@ -65,6 +80,18 @@ public:
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
     /// Deletes samples older than `cutoff`; returns how many went.
     virtual qint64 applyRetention(const QDateTime &cutoff) = 0;
+
+    /// Records one sample per project of `source` at `at` (one transaction; `time` of each
+    /// sample is ignored in favour of `at`). A sample equal to the project's previous one is
+    /// skipped unless `heartbeatSeconds` passed since, so a quiet cluster costs little.
+    virtual bool recordProjectSamples(const QString &source,
+                                      const std::vector<ProjectSample> &samples,
+                                      const QDateTime &at,
+                                      qint64 heartbeatSeconds = 600) = 0;
+    /// Samples of one project (empty `project` = every project of the source), by project then
+    /// time, within [from, to] (invalid bounds = open).
+    virtual std::vector<ProjectSample>
+    projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) = 0;
 
     /// Appends an audit entry; returns its id, or -1 on failure.
     virtual qint64 appendAudit(const AuditEntry &entry) = 0;
@@ -95,6 +122,12 @@ public:
     std::vector<UsageSample>
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override;
     qint64 applyRetention(const QDateTime &cutoff) override;
+    bool recordProjectSamples(const QString &source,
+                              const std::vector<ProjectSample> &samples,
+                              const QDateTime &at,
+                              qint64 heartbeatSeconds = 600) override;
+    std::vector<ProjectSample>
+    projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override;
     qint64 appendAudit(const AuditEntry &entry) override;
     std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
 
