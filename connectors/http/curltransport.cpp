@@ -154,12 +154,33 @@ struct Transfer
     bool outOfMemory = false;
     const CancelToken *cancel = nullptr;
     const LogSink *log = nullptr;
+    /// stream(): receives 2xx bodies; `stopped` records that it asked to end the transfer.
+    const BodySink *sink = nullptr;
+    CURL *easy = nullptr;
+    bool stopped = false;
+    bool sinkFailed = false;
 };
 
 size_t writeCallback(char *data, size_t size, size_t count, void *userdata)
 {
     auto *transfer = static_cast<Transfer *>(userdata);
     const size_t bytes = size * count;
+    if (transfer->sink) {
+        long status = 0;
+        curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+        if (status >= 200 && status < 300) {
+            try {
+                if (!(*transfer->sink)(std::string_view(data, bytes))) {
+                    transfer->stopped = true;
+                    return 0;
+                }
+            } catch (...) {
+                transfer->sinkFailed = true;
+                return 0;
+            }
+            return bytes;
+        }
+    }
     if (transfer->maxBytes > 0 && transfer->body.size() + bytes > transfer->maxBytes) {
         transfer->tooLarge = true;
         return 0; // anything but `bytes` makes libcurl abort with CURLE_WRITE_ERROR
@@ -452,7 +473,7 @@ struct CurlTransport::Private
         Slot &m_slot;
     };
 
-    Result<HttpResponse> perform(const HttpRequest &request, const CancelToken &cancel);
+    Result<HttpResponse> perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink);
 
     TransportOptions options;
     int maxInFlight;
@@ -464,7 +485,8 @@ struct CurlTransport::Private
     std::vector<Slot> idle;
 };
 
-Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel)
+Result<HttpResponse>
+CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink)
 {
     const char *method = methodName(request.method);
     const std::string shownUrl = displayUrl(request.url);
@@ -501,6 +523,8 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
     transfer.maxBytes = options.maxResponseBytes;
     transfer.cancel = &cancel;
     transfer.log = options.log ? &options.log : nullptr;
+    transfer.sink = sink;
+    transfer.easy = easy;
     std::array<char, CURL_ERROR_SIZE> errorBuffer{};
 
     setString(easy, CURLOPT_URL, request.url.c_str());
@@ -514,16 +538,40 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
     setString(easy, CURLOPT_ACCEPT_ENCODING, ""); // every encoding this libcurl can decode
     setLong(easy, CURLOPT_TCP_KEEPALIVE, 1L);
     setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::max<long long>(options.connectTimeout.count(), 0)));
-    const auto total = request.totalTimeout.value_or(options.totalTimeout);
+    // A stream (watch) lives as long as the server keeps it open; a silent one is caught by the
+    // low-speed check instead.
+    const auto total = request.totalTimeout.value_or(sink ? std::chrono::milliseconds{0} : options.totalTimeout);
     setLong(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(total.count(), 0)));
+    if (sink && options.streamIdleTimeout.count() > 0) {
+        setLong(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        setLong(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>((options.streamIdleTimeout.count() + 999) / 1000));
+    }
+    // Blobs are copied by libcurl (CURL_BLOB_COPY), so the structs may be temporaries.
+    const auto setBlob = [easy](CURLoption option, const std::string &pem) {
+        curl_blob blob{const_cast<char *>(pem.data()), pem.size(), CURL_BLOB_COPY};
+        curl_easy_setopt(easy, option, &blob);
+    };
     if (options.insecureSkipTlsVerify) {
         setLong(easy, CURLOPT_SSL_VERIFYPEER, 0L);
         setLong(easy, CURLOPT_SSL_VERIFYHOST, 0L);
     } else {
         setLong(easy, CURLOPT_SSL_VERIFYPEER, 1L);
         setLong(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-        if (!options.caFile.empty()) {
+        if (!options.caPem.empty()) {
+            setBlob(CURLOPT_CAINFO_BLOB, options.caPem);
+        } else if (!options.caFile.empty()) {
             setString(easy, CURLOPT_CAINFO, options.caFile.c_str());
+        }
+    }
+    const bool requestIdentity = !request.clientCertPem.empty();
+    const std::string &clientCert = requestIdentity ? request.clientCertPem : options.clientCertPem;
+    const std::string &clientKey = requestIdentity ? request.clientKeyPem : options.clientKeyPem;
+    if (!clientCert.empty()) {
+        setString(easy, CURLOPT_SSLCERTTYPE, "PEM");
+        setBlob(CURLOPT_SSLCERT_BLOB, clientCert);
+        if (!clientKey.empty()) {
+            setString(easy, CURLOPT_SSLKEYTYPE, "PEM");
+            setBlob(CURLOPT_SSLKEY_BLOB, clientKey);
         }
     }
     setPointer(easy, CURLOPT_ERRORBUFFER, errorBuffer.data());
@@ -573,7 +621,7 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
         setLong(easy, CURLOPT_FRESH_CONNECT, 1L);
     }
     // A HEAD answer announces the size of a body it does not send: only cap real bodies up front.
-    if (options.maxResponseBytes > 0 && request.method != Method::Head) {
+    if (options.maxResponseBytes > 0 && request.method != Method::Head && !sink) {
         setOffset(easy, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.maxResponseBytes));
     }
 
@@ -670,7 +718,8 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
         }
     };
 
-    if (!cancelledHere && code == CURLE_OK && !transfer.outOfMemory) {
+    const bool stoppedByCaller = transfer.stopped && code == CURLE_WRITE_ERROR;
+    if (!cancelledHere && (code == CURLE_OK || stoppedByCaller) && !transfer.outOfMemory) {
         HttpResponse response;
         response.status = static_cast<int>(status);
         response.headers = std::move(transfer.headers);
@@ -693,6 +742,9 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
                                "Response to " + what + " exceeds the limit of "
                                    + std::to_string(options.maxResponseBytes) + " bytes",
                                CURLE_FILESIZE_EXCEEDED);
+    } else if (transfer.sinkFailed) {
+        error =
+            transportError(HttpError::Kind::Transport, "Processing the streamed response to " + what + " failed", code);
     } else if (transfer.outOfMemory) {
         error = transportError(HttpError::Kind::Transport, "Out of memory receiving the response to " + what, code);
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
@@ -705,9 +757,11 @@ Result<HttpResponse> CurlTransport::Private::perform(const HttpRequest &request,
     } else if (code == CURLE_PEER_FAILED_VERIFICATION) {
         error = transportError(HttpError::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
     } else if (code == CURLE_SSL_CACERT_BADFILE) {
-        error = transportError(HttpError::Kind::Tls,
-                               "CA file \"" + options.caFile + "\" for " + origin + " cannot be used: " + detail,
-                               code);
+        const std::string source = options.caPem.empty() ? "CA file \"" + options.caFile + "\"" : "CA certificate data";
+        error = transportError(HttpError::Kind::Tls, source + " for " + origin + " cannot be used: " + detail, code);
+    } else if (code == CURLE_SSL_CERTPROBLEM) {
+        error = transportError(
+            HttpError::Kind::Tls, "Client certificate or key for " + origin + " cannot be used: " + detail, code);
     } else if (isTlsError(code)) {
         error = transportError(HttpError::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
     } else {
@@ -763,7 +817,19 @@ CurlTransport::~CurlTransport() = default;
 Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
 {
     try {
-        return d->perform(request, cancel);
+        return d->perform(request, cancel, nullptr);
+    } catch (const std::exception &e) {
+        return fail(HttpError::make(HttpError::Kind::Transport,
+                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
+                                        + " failed inside the HTTP client: " + e.what()));
+    }
+}
+
+Result<HttpResponse>
+CurlTransport::stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
+{
+    try {
+        return d->perform(request, cancel, &onBody);
     } catch (const std::exception &e) {
         return fail(HttpError::make(HttpError::Kind::Transport,
                                     std::string(methodName(request.method)) + " " + displayUrl(request.url)

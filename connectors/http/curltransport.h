@@ -15,6 +15,13 @@ struct TransportOptions
     /// PEM bundle of CAs trusted for this source (replaces the system store, so a pinned
     /// self-signed certificate works), empty for the system store.
     std::string caFile;
+    /// PEM text of the trusted CAs (kubeconfig certificate-authority-data), used instead of
+    /// caFile when set; like caFile it replaces the system store.
+    std::string caPem;
+    /// TLS client identity (kubeconfig client-certificate-data / client-key-data), PEM text;
+    /// both or neither. HttpRequest::clientCertPem/clientKeyPem override them per request.
+    std::string clientCertPem;
+    std::string clientKeyPem;
     /// Explicit opt-in to skip certificate and hostname verification.
     bool insecureSkipTlsVerify = false;
     std::chrono::milliseconds connectTimeout{10'000};
@@ -23,6 +30,10 @@ struct TransportOptions
     /// Bodies larger than this (decoded bytes) fail with Kind::Transport instead of exhausting
     /// memory; 0 = no limit.
     std::size_t maxResponseBytes = 256u * 1024u * 1024u;
+    /// stream() only: a streamed transfer that receives no byte for this long fails with
+    /// Kind::Timeout, so a dead watch connection is noticed (libcurl's low-speed check, whole
+    /// seconds, rounded up; 0 = never). stream() has no total timeout unless the request sets one.
+    std::chrono::milliseconds streamIdleTimeout{120'000};
     /// Requests in flight at once on this source (values below 1 mean 1); further callers wait
     /// their turn, and a cancelled waiter returns Kind::Cancelled without sending.
     int maxInFlight = 4;
@@ -51,6 +62,8 @@ public:
     CurlTransport &operator=(const CurlTransport &) = delete;
 
     Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) override;
+    /// Streams a 2xx body to `onBody` as libcurl receives it (see IHttpTransport::stream).
+    Result<HttpResponse> stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel) override;
 
     [[nodiscard]] const TransportOptions &options() const;
     /// Requests currently holding an in-flight slot (for tests and diagnostics).

@@ -62,6 +62,10 @@ struct HttpRequest
     /// Set to declare a PUT/DELETE idempotent for retries; GET and HEAD always are, POST and
     /// PATCH never are unless this is explicitly true.
     std::optional<bool> idempotent;
+    /// TLS client identity for this request (PEM text, both or neither), overriding the
+    /// transport's: credentials an exec plugin hands out at run time. Never logged.
+    std::string clientCertPem;
+    std::string clientKeyPem;
 
     [[nodiscard]] bool isIdempotent() const;
 };

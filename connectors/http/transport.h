@@ -9,6 +9,9 @@
 
 namespace strata::http {
 
+/// Receives a streamed body piece by piece (Kubernetes watch); return false to stop the transfer.
+using BodySink = std::function<bool(std::string_view chunk)>;
+
 /// The single seam between connectors and the network. Implementations block the calling
 /// thread until the response is complete, the request fails, or `cancel` fires. Any HTTP status
 /// is a successful Result: mapping statuses to errors is the caller's business.
@@ -17,6 +20,27 @@ class IHttpTransport
 public:
     virtual ~IHttpTransport() = default;
     virtual Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) = 0;
+
+    /// Like send(), but a 2xx body is handed to `onBody` as it arrives (chunks of any size, in
+    /// order) instead of being collected: the returned response carries status and headers and
+    /// an empty body. A non-2xx body (an error document) is collected into the response as with
+    /// send(). The size cap does not apply to streamed bodies. `onBody` returning false ends the
+    /// transfer early; that is still a successful Result. `cancel` ends it with Kind::Cancelled.
+    /// A failure after part of the body was delivered returns the error (the caller decides
+    /// whether what it already got counts).
+    /// The default implementation calls send() and delivers the whole body in one chunk.
+    virtual Result<HttpResponse> stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
+    {
+        Result<HttpResponse> result = send(request, cancel);
+        if (result && result->isSuccess()) {
+            std::string body = std::move(result->body);
+            result->body.clear();
+            if (!body.empty() && !cancel.isCancelled()) {
+                (void)onBody(body);
+            }
+        }
+        return result;
+    }
 };
 
 enum class LogLevel

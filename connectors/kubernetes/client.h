@@ -1,0 +1,269 @@
+#pragma once
+
+#include "connectors/http/curltransport.h"
+#include "connectors/http/retry.h"
+#include "connectors/http/transport.h"
+#include "connectors/kubernetes/kubeconfig.h"
+
+// WatchEvent holds a json by value, so the full type is needed here.
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata::kubernetes {
+
+/// A REST resource of the API server: core group when `group` is empty (/api/v1), else
+/// /apis/<group>/<version>.
+struct ResourceType
+{
+    std::string group;
+    std::string version;
+    std::string plural;
+    std::string kind;
+    bool namespaced = true;
+
+    /// "v1" or "batch/v1".
+    [[nodiscard]] std::string apiVersion() const;
+    /// "pods", "jobs.batch", "queues.scheduling.run.ai" (kubectl's resource.group), for messages.
+    [[nodiscard]] std::string displayName() const;
+};
+
+inline const ResourceType kNodes{"", "v1", "nodes", "Node", false};
+inline const ResourceType kNamespaces{"", "v1", "namespaces", "Namespace", false};
+inline const ResourceType kPods{"", "v1", "pods", "Pod", true};
+inline const ResourceType kJobs{"batch", "v1", "jobs", "Job", true};
+inline const ResourceType kEvents{"", "v1", "events", "Event", true};
+inline const ResourceType kResourceQuotas{"", "v1", "resourcequotas", "ResourceQuota", true};
+inline const ResourceType kPvcs{"", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true};
+inline const ResourceType kPvs{"", "v1", "persistentvolumes", "PersistentVolume", false};
+inline const ResourceType kStorageClasses{"storage.k8s.io", "v1", "storageclasses", "StorageClass", false};
+inline const ResourceType kVolumeSnapshots{"snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", true};
+/// KAI Scheduler queues (Run:ai projects), cluster-scoped.
+inline const ResourceType kQueues{"scheduling.run.ai", "v2", "queues", "Queue", false};
+/// KAI PodGroups as Strata's simulator serves them (scheduling.run.ai/v2). Upstream KAI serves
+/// PodGroups as v2alpha2: see kPodGroupsV2alpha2 and Discovery::support().
+inline const ResourceType kPodGroups{"scheduling.run.ai", "v2", "podgroups", "PodGroup", true};
+inline const ResourceType kPodGroupsV2alpha2{"scheduling.run.ai", "v2alpha2", "podgroups", "PodGroup", true};
+
+/// GET /version.
+struct VersionInfo
+{
+    std::string major, minor; ///< "1", "34" (minor may carry a "+")
+    std::string gitVersion;   ///< "v1.34.1"
+    std::string platform;     ///< "linux/amd64"
+};
+
+/// One API group as /apis lists it.
+struct ApiGroupInfo
+{
+    std::string name;                  ///< "batch", "scheduling.run.ai"
+    std::vector<std::string> versions; ///< served versions, "v1", "v2alpha2", ...
+    std::string preferredVersion;
+};
+
+/// What the server serves: the core group (always v1) plus /apis.
+struct Discovery
+{
+    enum class Support
+    {
+        Served,         ///< group and version are served
+        GroupMissing,   ///< the group is not served at all (e.g. no KAI installed)
+        UnknownVersion, ///< the group is served, but only in other versions than Strata reads
+    };
+
+    std::vector<ApiGroupInfo> groups; ///< without the core group
+
+    [[nodiscard]] Support support(const ResourceType &type) const;
+    [[nodiscard]] bool serves(const ResourceType &type) const { return support(type) == Support::Served; }
+    /// Empty when served; else a sentence for the user, e.g. `scheduling.run.ai is served only
+    /// in version v2alpha2; Strata reads scheduling.run.ai/v2 (unknown CRD version)` or
+    /// `the API server does not serve scheduling.run.ai (KAI Scheduler not installed?)`.
+    [[nodiscard]] std::string explain(const ResourceType &type) const;
+    [[nodiscard]] const ApiGroupInfo *group(const std::string &name) const;
+};
+
+/// Options of one list call. Namespaced types list one namespace when `namespace_` is set, all
+/// namespaces otherwise; cluster-scoped types ignore it.
+struct ListOptions
+{
+    std::string namespace_;
+    std::string labelSelector;
+    std::string fieldSelector;
+    /// Page size (limit=); 0 = let the server decide (no limit parameter).
+    int limit = 500;
+    /// listPage(): continue token from the previous page.
+    std::string continueToken;
+    /// resourceVersion= (e.g. "0" for the watch cache); empty = most recent (quorum read).
+    std::string resourceVersion;
+};
+
+/// One page of a list. Items are the raw objects, each with `kind` and `apiVersion` filled in
+/// (the server omits them in lists), in server order.
+struct ListPage
+{
+    std::vector<nlohmann::json> items;
+    std::string resourceVersion; ///< the list's metadata.resourceVersion: watch from here
+    std::string continueToken;   ///< empty on the last page
+    /// Items dropped because they were not objects with metadata.name: one sentence each.
+    std::vector<std::string> skipped;
+};
+
+struct WatchOptions
+{
+    std::string namespace_; ///< as ListOptions
+    std::string labelSelector;
+    std::string fieldSelector;
+    /// Start from this resourceVersion (the list's or the last event's); empty = "now".
+    std::string resourceVersion;
+    /// Server-side end of the stream (the server closes it, and the caller re-watches); 0 = none.
+    int timeoutSeconds = 300;
+    bool allowBookmarks = true;
+    /// Called for each line that is not a valid watch event (Kind::Parse); the stream goes on.
+    std::function<void(const http::HttpError &)> onSkipped;
+};
+
+struct WatchEvent
+{
+    /// Error events end the watch and are not delivered: a Status with code 410 becomes
+    /// WatchEnd::Expired, any other becomes an Api error.
+    enum class Type
+    {
+        Added,
+        Modified,
+        Deleted,
+        Bookmark,
+        Error
+    } type = Type::Added;
+    /// The object (with kind/apiVersion); for a Bookmark only kind, apiVersion and
+    /// metadata.resourceVersion (+ annotations) are meaningful.
+    nlohmann::json object;
+};
+
+/// How a watch ended without an error.
+enum class WatchEnd
+{
+    Closed,  ///< the server ended the stream (timeoutSeconds, dropped connection), or the handler
+             ///< returned false: re-watch from the last resourceVersion seen
+    Expired, ///< 410 Gone (HTTP status or ERROR event): the resourceVersion is too old, re-list
+};
+
+/// All complete events of one received chunk, in order; return false to stop watching.
+using WatchBatchHandler = std::function<bool(std::vector<WatchEvent> &events)>;
+
+struct KubeClientOptions
+{
+    http::RetryPolicy retry;
+    http::Sleeper sleeper; ///< empty = realSleeper()
+    /// Runs exec plugins (tests); empty = runExecPlugin.
+    CredentialProvider::Runner execRunner;
+    /// Per-request timeout for non-watch calls (lists of many thousands of pods take a while).
+    std::chrono::milliseconds requestTimeout{60'000};
+};
+
+/// Blocking client of the Kubernetes API server. Plain C++, errors as values, thread-safe when
+/// the transport is (calls share only the credential cache).
+///
+/// TLS settings of the endpoint (CA, client certificate, insecure-skip-tls-verify) belong to the
+/// transport: build the CurlTransport with transportOptions(endpoint). Credentials are added per
+/// request: `Authorization: Bearer` for a token, the client identity of an exec plugin per
+/// request. After a 401 with exec credentials the plugin is run again and the request repeated
+/// once.
+///
+/// Errors:
+/// - transport failures pass through (connection refused -> Kind::Transport, Kind::Tls, ...);
+/// - 401/403 -> Kind::Auth; a Status body -> Kind::Api with apiCode = reason ("NotFound",
+///   "AlreadyExists", "Expired") and message "<what>: <Status message>"; other non-2xx ->
+///   Kind::Http; 404 of a whole resource type adds that the server does not serve it;
+/// - 2xx with malformed JSON -> Kind::Parse.
+/// GET/LIST (and DELETE, which is idempotent here) are retried per `retry` on 429/5xx/transport
+/// errors, honouring Retry-After through the sleeper; POST and PATCH are sent once.
+class KubeClient
+{
+public:
+    KubeClient(http::IHttpTransport &transport,
+               ClusterEndpoint endpoint,
+               http::RetryPolicy retry = {},
+               http::Sleeper sleeper = {});
+    KubeClient(http::IHttpTransport &transport, ClusterEndpoint endpoint, KubeClientOptions options);
+    ~KubeClient();
+    KubeClient(const KubeClient &) = delete;
+    KubeClient &operator=(const KubeClient &) = delete;
+
+    Result<VersionInfo> version(const http::CancelToken &cancel);
+    /// GET /apis (the aggregated group list); the core group is implied.
+    Result<Discovery> discover(const http::CancelToken &cancel);
+
+    Result<ListPage> listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel);
+    /// Follows continue tokens until the last page (options.continueToken is ignored). A 410 on
+    /// an expired continue token restarts the whole list once; a second 410 is returned. The
+    /// result's resourceVersion is the first page's (the snapshot all pages belong to).
+    Result<ListPage> listAll(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel);
+
+    /// Streams watch events (watch=1, allowWatchBookmarks, timeoutSeconds) until the server ends
+    /// the stream, the handler returns false, or `cancel` fires (-> Kind::Cancelled). Events are
+    /// newline-delimited JSON; a line split across chunks is joined. A connection that drops after
+    /// the stream started ends as Closed (re-watch from the last RV); failures before that are
+    /// errors (429 is not retried here: the caller backs off).
+    Result<WatchEnd> watch(const ResourceType &type,
+                           const WatchOptions &options,
+                           const std::function<bool(WatchEvent)> &onEvent,
+                           const http::CancelToken &cancel);
+    /// As watch(), delivering the complete events of each received chunk together.
+    Result<WatchEnd> watchBatches(const ResourceType &type,
+                                  const WatchOptions &options,
+                                  const WatchBatchHandler &onBatch,
+                                  const http::CancelToken &cancel);
+
+    /// `ns` is ignored for cluster-scoped types.
+    Result<nlohmann::json>
+    get(const ResourceType &type, const std::string &ns, const std::string &name, const http::CancelToken &cancel);
+    /// POST, never retried (a lost answer sets outcomeUnknown).
+    Result<nlohmann::json> create(const ResourceType &type,
+                                  const std::string &ns,
+                                  const nlohmann::json &object,
+                                  const http::CancelToken &cancel);
+    /// DELETE with propagationPolicy=Background; 404 counts as success (already gone).
+    Result<void>
+    remove(const ResourceType &type, const std::string &ns, const std::string &name, const http::CancelToken &cancel);
+    /// PATCH application/merge-patch+json, never retried.
+    Result<nlohmann::json> mergePatch(const ResourceType &type,
+                                      const std::string &ns,
+                                      const std::string &name,
+                                      const nlohmann::json &patch,
+                                      const http::CancelToken &cancel);
+
+    [[nodiscard]] const ClusterEndpoint &endpoint() const { return m_endpoint; }
+    [[nodiscard]] CredentialProvider &credentials() { return *m_credentials; }
+
+    /// "/api/v1/namespaces/ns/pods", "/apis/batch/v1/jobs" (all namespaces, ns empty),
+    /// "/api/v1/nodes/name"; names and namespaces are percent-encoded.
+    static std::string path(const ResourceType &type, const std::string &ns = {}, const std::string &name = {});
+
+private:
+    Result<http::HttpResponse> send(http::HttpRequest request, const http::CancelToken &cancel);
+    Result<nlohmann::json>
+    sendJson(http::HttpRequest request, const std::string &what, const http::CancelToken &cancel);
+    Result<http::HttpRequest> authorize(http::HttpRequest request, const http::CancelToken &cancel);
+    [[nodiscard]] std::string url(const std::string &pathAndQuery) const;
+
+    http::IHttpTransport &m_transport;
+    ClusterEndpoint m_endpoint;
+    KubeClientOptions m_options;
+    std::unique_ptr<CredentialProvider> m_credentials;
+};
+
+/// TLS settings of `endpoint` applied to `base`: caPem, insecureSkipTlsVerify, client identity.
+http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::TransportOptions base = {});
+
+/// Maps a non-2xx response (with a Status body or not) to an HttpError; see KubeClient.
+http::HttpError statusError(const http::HttpResponse &response, const std::string &what);
+
+/// "ns/name" for namespaced objects, "name" otherwise (metadata of `object`); empty when the
+/// object has no metadata.name.
+std::string objectKey(const nlohmann::json &object);
+
+} // namespace strata::kubernetes
