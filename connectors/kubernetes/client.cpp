@@ -1,14 +1,118 @@
 #include "connectors/kubernetes/client.h"
 
-#include <nlohmann/json.hpp>
+#include "connectors/http/httpclient.h"
+
+#include <algorithm>
 
 namespace strata::kubernetes {
 
+using http::HttpError;
+using http::HttpRequest;
+using http::HttpResponse;
+using nlohmann::json;
+
 namespace {
-http::HttpError notYet(const std::string &what)
+
+std::string stringField(const json &object, const char *key)
 {
-    return http::HttpError::make(http::HttpError::Kind::Http, what + " is not implemented yet");
+    if (object.is_object()) {
+        const auto it = object.find(key);
+        if (it != object.end() && it->is_string()) {
+            return it->get<std::string>();
+        }
+    }
+    return {};
 }
+
+const json *objectField(const json &object, const char *key)
+{
+    if (!object.is_object()) {
+        return nullptr;
+    }
+    const auto it = object.find(key);
+    return it != object.end() && it->is_object() ? &*it : nullptr;
+}
+
+void addQuery(std::string &query, const char *key, const std::string &value)
+{
+    if (value.empty()) {
+        return;
+    }
+    query += query.empty() ? '?' : '&';
+    query += key;
+    query += '=';
+    query += http::urlEncode(value);
+}
+
+std::string scopeText(const ResourceType &type, const std::string &ns)
+{
+    if (!type.namespaced) {
+        return type.displayName();
+    }
+    return type.displayName() + (ns.empty() ? " in all namespaces" : " in namespace " + ns);
+}
+
+std::string objectText(const ResourceType &type, const std::string &ns, const std::string &name)
+{
+    return type.kind + " " + (type.namespaced && !ns.empty() ? ns + "/" + name : name);
+}
+
+// Why an item cannot be used, or empty when it can.
+std::string itemProblem(const json &item)
+{
+    if (!item.is_object()) {
+        return "is not a JSON object";
+    }
+    const json *metadata = objectField(item, "metadata");
+    if (!metadata) {
+        return "has no metadata";
+    }
+    if (stringField(*metadata, "name").empty()) {
+        return "has no metadata.name";
+    }
+    return {};
+}
+
+void fillKind(json &item, const ResourceType &type)
+{
+    if (!item.contains("kind")) {
+        item["kind"] = type.kind;
+    }
+    if (!item.contains("apiVersion")) {
+        item["apiVersion"] = type.apiVersion();
+    }
+}
+
+std::optional<WatchEvent::Type> eventType(const std::string &text)
+{
+    if (text == "ADDED") {
+        return WatchEvent::Type::Added;
+    }
+    if (text == "MODIFIED") {
+        return WatchEvent::Type::Modified;
+    }
+    if (text == "DELETED") {
+        return WatchEvent::Type::Deleted;
+    }
+    if (text == "BOOKMARK") {
+        return WatchEvent::Type::Bookmark;
+    }
+    if (text == "ERROR") {
+        return WatchEvent::Type::Error;
+    }
+    return std::nullopt;
+}
+
+std::string excerpt(std::string_view text)
+{
+    constexpr std::size_t limit = 80;
+    std::string out(text.substr(0, limit));
+    if (text.size() > limit) {
+        out += "...";
+    }
+    return out;
+}
+
 } // namespace
 
 std::string ResourceType::apiVersion() const
@@ -21,19 +125,54 @@ std::string ResourceType::displayName() const
     return group.empty() ? plural : plural + "." + group;
 }
 
-Discovery::Support Discovery::support(const ResourceType &) const
+const ApiGroupInfo *Discovery::group(const std::string &name) const
 {
-    return Support::GroupMissing;
+    const auto it = std::find_if(groups.begin(), groups.end(), [&name](const ApiGroupInfo &g) {
+        return g.name == name;
+    });
+    return it == groups.end() ? nullptr : &*it;
 }
 
-std::string Discovery::explain(const ResourceType &) const
+Discovery::Support Discovery::support(const ResourceType &type) const
 {
+    if (type.group.empty()) {
+        return type.version == "v1" ? Support::Served : Support::UnknownVersion;
+    }
+    const ApiGroupInfo *info = group(type.group);
+    if (!info) {
+        return Support::GroupMissing;
+    }
+    const bool served = std::find(info->versions.begin(), info->versions.end(), type.version) != info->versions.end();
+    return served ? Support::Served : Support::UnknownVersion;
+}
+
+std::string Discovery::explain(const ResourceType &type) const
+{
+    switch (support(type)) {
+    case Support::Served:
+        return {};
+    case Support::GroupMissing: {
+        std::string text = "the API server does not serve " + type.group;
+        if (type.group == "scheduling.run.ai") {
+            text += " (KAI Scheduler not installed?)";
+        } else if (type.group == "snapshot.storage.k8s.io") {
+            text += " (CSI snapshot CRDs not installed?)";
+        }
+        return text;
+    }
+    case Support::UnknownVersion: {
+        std::string versions;
+        if (const ApiGroupInfo *info = group(type.group)) {
+            for (const auto &v : info->versions) {
+                versions += (versions.empty() ? "" : ", ") + v;
+            }
+        }
+        const std::string name = type.group.empty() ? "the core API" : type.group;
+        return name + " is served only in version" + (versions.find(',') == std::string::npos ? " " : "s ") + versions
+               + "; Strata reads " + type.apiVersion() + " " + type.plural + " (unknown CRD version)";
+    }
+    }
     return {};
-}
-
-const ApiGroupInfo *Discovery::group(const std::string &) const
-{
-    return nullptr;
 }
 
 KubeClient::KubeClient(http::IHttpTransport &transport,
@@ -48,73 +187,470 @@ KubeClient::KubeClient(http::IHttpTransport &transport, ClusterEndpoint endpoint
     , m_endpoint(std::move(endpoint))
     , m_options(std::move(options))
     , m_credentials(std::make_unique<CredentialProvider>(m_endpoint, m_options.execRunner))
-{}
+{
+    while (!m_endpoint.server.empty() && m_endpoint.server.back() == '/') {
+        m_endpoint.server.pop_back();
+    }
+}
 
 KubeClient::~KubeClient() = default;
 
-Result<VersionInfo> KubeClient::version(const http::CancelToken &)
+std::string KubeClient::path(const ResourceType &type, const std::string &ns, const std::string &name)
 {
-    return http::fail(notYet("version"));
+    std::string out = type.group.empty() ? "/api/" + type.version : "/apis/" + type.group + "/" + type.version;
+    if (type.namespaced && !ns.empty()) {
+        out += "/namespaces/" + http::urlEncode(ns);
+    }
+    out += "/" + type.plural;
+    if (!name.empty()) {
+        out += "/" + http::urlEncode(name);
+    }
+    return out;
 }
 
-Result<Discovery> KubeClient::discover(const http::CancelToken &)
+std::string KubeClient::url(const std::string &pathAndQuery) const
 {
-    return http::fail(notYet("discover"));
+    return m_endpoint.server + pathAndQuery;
 }
 
-Result<ListPage> KubeClient::listPage(const ResourceType &, const ListOptions &, const http::CancelToken &)
+Result<HttpRequest> KubeClient::authorize(HttpRequest request, const http::CancelToken &cancel)
 {
-    return http::fail(notYet("listPage"));
+    auto credentials = m_credentials->credentials(cancel);
+    if (!credentials) {
+        return http::fail(credentials.error());
+    }
+    if (!credentials->token.empty()) {
+        request.bearer = http::BearerAuth{credentials->token};
+    } else {
+        request.bearer.reset();
+    }
+    // Static client certificates live in the transport; only plugin-issued ones go per request.
+    if (!credentials->clientCertPem.empty() && credentials->clientCertPem != m_endpoint.clientCertPem) {
+        request.clientCertPem = credentials->clientCertPem;
+        request.clientKeyPem = credentials->clientKeyPem;
+    }
+    return request;
 }
 
-Result<ListPage> KubeClient::listAll(const ResourceType &, const ListOptions &, const http::CancelToken &)
+Result<HttpResponse> KubeClient::send(HttpRequest request, const http::CancelToken &cancel)
 {
-    return http::fail(notYet("listAll"));
+    request.url = url(request.url);
+    if (!http::findHeader(request.headers, "Accept")) {
+        request.headers.emplace_back("Accept", "application/json");
+    }
+    if (!request.totalTimeout) {
+        request.totalTimeout = m_options.requestTimeout;
+    }
+    const http::Sleeper sleeper = m_options.sleeper ? m_options.sleeper : http::realSleeper();
+    for (int attempt = 0;; ++attempt) {
+        auto authorized = authorize(request, cancel);
+        if (!authorized) {
+            return http::fail(authorized.error());
+        }
+        auto result = http::sendWithRetry(m_transport, *authorized, m_options.retry, cancel, sleeper);
+        // An exec plugin's token may have been revoked before its expiry: ask the plugin again.
+        if (attempt == 0 && result && result->status == 401 && m_credentials->invalidate()) {
+            continue;
+        }
+        return result;
+    }
 }
 
-Result<WatchEnd> KubeClient::watch(const ResourceType &,
-                                   const WatchOptions &,
-                                   const std::function<bool(WatchEvent)> &,
-                                   const http::CancelToken &)
+Result<json> KubeClient::sendJson(HttpRequest request, const std::string &what, const http::CancelToken &cancel)
 {
-    return http::fail(notYet("watch"));
+    auto response = send(std::move(request), cancel);
+    if (!response) {
+        return http::fail(response.error());
+    }
+    if (!response->isSuccess()) {
+        return http::fail(statusError(*response, what));
+    }
+    return http::HttpClient::parseJson(*response, what);
 }
 
-Result<WatchEnd> KubeClient::watchBatches(const ResourceType &,
-                                          const WatchOptions &,
-                                          const WatchBatchHandler &,
-                                          const http::CancelToken &)
+Result<VersionInfo> KubeClient::version(const http::CancelToken &cancel)
 {
-    return http::fail(notYet("watch"));
+    HttpRequest request;
+    request.url = "/version";
+    auto body = sendJson(std::move(request), "Read the API server version", cancel);
+    if (!body) {
+        return http::fail(body.error());
+    }
+    if (!body->is_object()) {
+        return http::fail(HttpError::make(HttpError::Kind::Parse, "API server version: not a JSON object", 200));
+    }
+    VersionInfo info;
+    info.major = stringField(*body, "major");
+    info.minor = stringField(*body, "minor");
+    info.gitVersion = stringField(*body, "gitVersion");
+    info.platform = stringField(*body, "platform");
+    return info;
 }
 
-Result<nlohmann::json>
-KubeClient::get(const ResourceType &, const std::string &, const std::string &, const http::CancelToken &)
+Result<Discovery> KubeClient::discover(const http::CancelToken &cancel)
 {
-    return http::fail(notYet("get"));
+    HttpRequest request;
+    request.url = "/apis";
+    auto body = sendJson(std::move(request), "Discover the API groups", cancel);
+    if (!body) {
+        return http::fail(body.error());
+    }
+    const auto groups = body->is_object() ? body->find("groups") : body->end();
+    if (!body->is_object() || groups == body->end() || !groups->is_array()) {
+        return http::fail(HttpError::make(HttpError::Kind::Parse, "API group list (/apis) has no groups array", 200));
+    }
+    Discovery discovery;
+    for (const auto &g : *groups) {
+        ApiGroupInfo info;
+        info.name = stringField(g, "name");
+        if (info.name.empty()) {
+            continue;
+        }
+        if (const auto versions = g.find("versions"); versions != g.end() && versions->is_array()) {
+            for (const auto &v : *versions) {
+                if (auto version = stringField(v, "version"); !version.empty()) {
+                    info.versions.push_back(std::move(version));
+                }
+            }
+        }
+        if (const json *preferred = objectField(g, "preferredVersion")) {
+            info.preferredVersion = stringField(*preferred, "version");
+        }
+        discovery.groups.push_back(std::move(info));
+    }
+    return discovery;
 }
 
-Result<nlohmann::json>
-KubeClient::create(const ResourceType &, const std::string &, const nlohmann::json &, const http::CancelToken &)
+Result<ListPage>
+KubeClient::listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
 {
-    return http::fail(notYet("create"));
+    std::string query;
+    if (options.limit > 0) {
+        addQuery(query, "limit", std::to_string(options.limit));
+    }
+    addQuery(query, "continue", options.continueToken);
+    addQuery(query, "labelSelector", options.labelSelector);
+    addQuery(query, "fieldSelector", options.fieldSelector);
+    addQuery(query, "resourceVersion", options.resourceVersion);
+    HttpRequest request;
+    request.url = path(type, options.namespace_) + query;
+    const std::string what = "List " + scopeText(type, options.namespace_);
+    auto response = send(std::move(request), cancel);
+    if (!response) {
+        return http::fail(response.error());
+    }
+    if (!response->isSuccess()) {
+        HttpError error = statusError(*response, what);
+        if (response->status == 404) {
+            error.message += " (the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
+        }
+        return http::fail(std::move(error));
+    }
+    auto body = http::HttpClient::parseJson(*response, what);
+    if (!body) {
+        return http::fail(body.error());
+    }
+    if (!body->is_object()) {
+        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": the answer is not a JSON object", 200));
+    }
+    ListPage page;
+    if (const json *metadata = objectField(*body, "metadata")) {
+        page.resourceVersion = stringField(*metadata, "resourceVersion");
+        page.continueToken = stringField(*metadata, "continue");
+    }
+    const auto items = body->find("items");
+    if (items == body->end() || items->is_null()) {
+        return page; // an empty list may come as "items": null
+    }
+    if (!items->is_array()) {
+        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": \"items\" is not an array", 200));
+    }
+    page.items.reserve(items->size());
+    std::size_t index = 0;
+    for (auto &item : *items) {
+        const std::string problem = itemProblem(item);
+        if (problem.empty()) {
+            fillKind(item, type);
+            page.items.push_back(std::move(item));
+        } else {
+            page.skipped.push_back(what + ": item " + std::to_string(index) + " " + problem + ", skipped");
+        }
+        ++index;
+    }
+    return page;
 }
 
-Result<void>
-KubeClient::remove(const ResourceType &, const std::string &, const std::string &, const http::CancelToken &)
+Result<ListPage>
+KubeClient::listAll(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
 {
-    return http::fail(notYet("remove"));
+    bool restarted = false;
+    for (;;) {
+        ListOptions pageOptions = options;
+        pageOptions.continueToken.clear();
+        ListPage all;
+        bool restart = false;
+        for (bool first = true;; first = false) {
+            auto page = listPage(type, pageOptions, cancel);
+            if (!page) {
+                // The continue token expired between pages: the snapshot is gone, so start again.
+                if (page.error().httpStatus == 410 && !pageOptions.continueToken.empty() && !restarted) {
+                    restart = true;
+                    break;
+                }
+                return http::fail(page.error());
+            }
+            if (first) {
+                all.resourceVersion = page->resourceVersion;
+            }
+            std::move(page->items.begin(), page->items.end(), std::back_inserter(all.items));
+            std::move(page->skipped.begin(), page->skipped.end(), std::back_inserter(all.skipped));
+            if (page->continueToken.empty()) {
+                return all;
+            }
+            if (page->continueToken == pageOptions.continueToken) {
+                return http::fail(HttpError::make(HttpError::Kind::Parse,
+                                                  "List " + scopeText(type, options.namespace_)
+                                                      + ": the server repeated a continue token",
+                                                  200));
+            }
+            pageOptions.continueToken = page->continueToken;
+        }
+        if (!restart) {
+            return all;
+        }
+        restarted = true;
+    }
 }
 
-Result<nlohmann::json> KubeClient::mergePatch(
-    const ResourceType &, const std::string &, const std::string &, const nlohmann::json &, const http::CancelToken &)
+Result<WatchEnd> KubeClient::watch(const ResourceType &type,
+                                   const WatchOptions &options,
+                                   const std::function<bool(WatchEvent)> &onEvent,
+                                   const http::CancelToken &cancel)
 {
-    return http::fail(notYet("mergePatch"));
+    return watchBatches(
+        type,
+        options,
+        [&onEvent](std::vector<WatchEvent> &events) {
+            for (auto &event : events) {
+                if (!onEvent(std::move(event))) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        cancel);
 }
 
-std::string KubeClient::path(const ResourceType &, const std::string &, const std::string &)
+Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
+                                          const WatchOptions &options,
+                                          const WatchBatchHandler &onBatch,
+                                          const http::CancelToken &cancel)
 {
-    return {};
+    std::string query = "?watch=1";
+    if (options.allowBookmarks) {
+        query += "&allowWatchBookmarks=true";
+    }
+    addQuery(query, "resourceVersion", options.resourceVersion);
+    if (options.timeoutSeconds > 0) {
+        addQuery(query, "timeoutSeconds", std::to_string(options.timeoutSeconds));
+    }
+    addQuery(query, "labelSelector", options.labelSelector);
+    addQuery(query, "fieldSelector", options.fieldSelector);
+    const std::string what = "Watch " + scopeText(type, options.namespace_);
+
+    HttpRequest base;
+    base.url = url(path(type, options.namespace_) + query);
+    base.headers.emplace_back("Accept", "application/json");
+
+    std::string buffer;
+    bool gotBytes = false;
+    bool expired = false;
+    std::optional<HttpError> streamError;
+    std::vector<WatchEvent> events;
+
+    const auto skip = [&](const std::string &message) {
+        if (options.onSkipped) {
+            options.onSkipped(HttpError::make(HttpError::Kind::Parse, what + ": " + message, 200));
+        }
+    };
+    // Parses one line into `events`; false once the stream must end (ERROR event).
+    const auto takeLine = [&](std::string_view line) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+            line.remove_suffix(1);
+        }
+        if (line.empty()) {
+            return true;
+        }
+        json parsed = json::parse(line, nullptr, false);
+        if (parsed.is_discarded() || !parsed.is_object()) {
+            skip("malformed watch event \"" + excerpt(line) + "\", skipped");
+            return true;
+        }
+        const auto kind = eventType(stringField(parsed, "type"));
+        const auto object = parsed.find("object");
+        if (!kind || object == parsed.end() || !object->is_object()) {
+            skip("watch event without a known type and an object \"" + excerpt(line) + "\", skipped");
+            return true;
+        }
+        if (*kind == WatchEvent::Type::Error) {
+            const int code = object->value("code", 0);
+            if (code == 410) {
+                expired = true;
+            } else {
+                HttpResponse status = HttpResponse::withStatus(code > 0 ? code : 500, object->dump());
+                streamError = statusError(status, what);
+            }
+            return false;
+        }
+        if (*kind != WatchEvent::Type::Bookmark) {
+            if (const std::string problem = itemProblem(*object); !problem.empty()) {
+                skip("watch event object " + problem + ", skipped");
+                return true;
+            }
+            fillKind(*object, type);
+        }
+        WatchEvent event;
+        event.type = *kind;
+        event.object = std::move(*object);
+        events.push_back(std::move(event));
+        return true;
+    };
+    bool stoppedByHandler = false;
+    const http::BodySink sink = [&](std::string_view chunk) {
+        gotBytes = true;
+        buffer.append(chunk);
+        std::size_t start = 0;
+        bool goOn = true;
+        for (std::size_t newline; goOn && (newline = buffer.find('\n', start)) != std::string::npos;
+             start = newline + 1) {
+            goOn = takeLine(std::string_view(buffer).substr(start, newline - start));
+        }
+        buffer.erase(0, start);
+        if (!events.empty()) {
+            const bool more = onBatch(events);
+            events.clear();
+            if (!more) {
+                stoppedByHandler = true;
+                return false;
+            }
+        }
+        return goOn;
+    };
+
+    Result<HttpResponse> result = http::fail(HttpError{});
+    for (int attempt = 0;; ++attempt) {
+        auto request = authorize(base, cancel);
+        if (!request) {
+            return http::fail(request.error());
+        }
+        result = m_transport.stream(*request, sink, cancel);
+        if (attempt == 0 && result && result->status == 401 && m_credentials->invalidate()) {
+            continue;
+        }
+        break;
+    }
+    if (expired) {
+        return WatchEnd::Expired;
+    }
+    if (streamError) {
+        return http::fail(*streamError);
+    }
+    if (!result) {
+        if (result.error().kind == HttpError::Kind::Cancelled || !gotBytes) {
+            return http::fail(result.error());
+        }
+        // The stream was established and then lost (reset, idle timeout): the caller re-watches
+        // from the last resourceVersion it saw, as client-go does on an unexpected EOF.
+        return WatchEnd::Closed;
+    }
+    if (!result->isSuccess()) {
+        if (result->status == 410) {
+            return WatchEnd::Expired;
+        }
+        HttpError error = statusError(*result, what);
+        if (result->status == 404) {
+            error.message += " (the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
+        }
+        return http::fail(std::move(error));
+    }
+    if (!stoppedByHandler && !buffer.empty()) {
+        // A last event without its newline.
+        takeLine(buffer);
+        buffer.clear();
+        if (expired) {
+            return WatchEnd::Expired;
+        }
+        if (streamError) {
+            return http::fail(*streamError);
+        }
+        if (!events.empty()) {
+            (void)onBatch(events);
+        }
+    }
+    return WatchEnd::Closed;
+}
+
+Result<json> KubeClient::get(const ResourceType &type,
+                             const std::string &ns,
+                             const std::string &name,
+                             const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.url = path(type, ns, name);
+    return sendJson(std::move(request), "Get " + objectText(type, ns, name), cancel);
+}
+
+Result<json>
+KubeClient::create(const ResourceType &type, const std::string &ns, const json &object, const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.method = http::Method::Post;
+    request.url = path(type, ns);
+    request.body = object.dump();
+    request.headers.emplace_back("Content-Type", "application/json");
+    request.idempotent = false;
+    std::string name;
+    if (const json *metadata = objectField(object, "metadata")) {
+        name = stringField(*metadata, "name");
+        if (name.empty()) {
+            name = stringField(*metadata, "generateName") + "*";
+        }
+    }
+    return sendJson(std::move(request), "Create " + objectText(type, ns, name), cancel);
+}
+
+Result<void> KubeClient::remove(const ResourceType &type,
+                                const std::string &ns,
+                                const std::string &name,
+                                const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.method = http::Method::Delete;
+    request.url = path(type, ns, name) + "?propagationPolicy=Background";
+    request.idempotent = true;
+    auto response = send(std::move(request), cancel);
+    if (!response) {
+        return http::fail(response.error());
+    }
+    if (response->isSuccess() || response->status == 404) {
+        return {};
+    }
+    return http::fail(statusError(*response, "Delete " + objectText(type, ns, name)));
+}
+
+Result<json> KubeClient::mergePatch(const ResourceType &type,
+                                    const std::string &ns,
+                                    const std::string &name,
+                                    const json &patch,
+                                    const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.method = http::Method::Patch;
+    request.url = path(type, ns, name);
+    request.body = patch.dump();
+    request.headers.emplace_back("Content-Type", "application/merge-patch+json");
+    request.idempotent = false;
+    return sendJson(std::move(request), "Patch " + objectText(type, ns, name), cancel);
 }
 
 http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::TransportOptions base)
@@ -126,14 +662,59 @@ http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::T
     return base;
 }
 
-http::HttpError statusError(const http::HttpResponse &response, const std::string &what)
+HttpError statusError(const HttpResponse &response, const std::string &what)
 {
-    return http::HttpError::make(http::HttpError::Kind::Http, what + " failed", response.status);
+    std::string statusMessage;
+    std::string reason;
+    int retryAfter = http::parseRetryAfter(response.header("Retry-After"));
+    bool isStatus = false;
+    const json body = json::parse(response.body, nullptr, false);
+    if (body.is_object() && (stringField(body, "kind") == "Status" || body.contains("reason"))) {
+        isStatus = true;
+        statusMessage = stringField(body, "message");
+        reason = stringField(body, "reason");
+        if (const json *details = objectField(body, "details"); details && retryAfter < 0) {
+            const auto seconds = details->find("retryAfterSeconds");
+            if (seconds != details->end() && seconds->is_number_integer()) {
+                retryAfter = seconds->get<int>();
+            }
+        }
+    }
+    const int status = response.status;
+    std::string message = what + ": ";
+    HttpError::Kind kind = isStatus ? HttpError::Kind::Api : HttpError::Kind::Http;
+    if (status == 401) {
+        kind = HttpError::Kind::Auth;
+        message += "the API server rejected the credentials (401 Unauthorized)";
+        if (!statusMessage.empty() && statusMessage != "Unauthorized") {
+            message += ": " + statusMessage;
+        }
+    } else if (status == 403) {
+        kind = HttpError::Kind::Auth;
+        message += statusMessage.empty() ? "forbidden (403)" : statusMessage;
+    } else if (!statusMessage.empty()) {
+        message += statusMessage;
+    } else {
+        message += "HTTP " + std::to_string(status) + (reason.empty() ? "" : " (" + reason + ")");
+    }
+    HttpError error = HttpError::make(kind, std::move(message), status);
+    error.apiCode = reason;
+    error.retryAfterSeconds = retryAfter;
+    return error;
 }
 
-std::string objectKey(const nlohmann::json &)
+std::string objectKey(const json &object)
 {
-    return {};
+    const json *metadata = objectField(object, "metadata");
+    if (!metadata) {
+        return {};
+    }
+    const std::string name = stringField(*metadata, "name");
+    if (name.empty()) {
+        return {};
+    }
+    const std::string ns = stringField(*metadata, "namespace");
+    return ns.empty() ? name : ns + "/" + name;
 }
 
 } // namespace strata::kubernetes

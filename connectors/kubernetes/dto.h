@@ -27,7 +27,7 @@ std::optional<std::int64_t> quantityMilli(std::string_view text);
 /// Quantity rounded up to a whole unit (Kubernetes' Value): "1Gi" -> 1073741824, "1.5" -> 2.
 std::optional<std::int64_t> quantityValue(std::string_view text);
 /// A quantity given as a JSON string or number (CRDs use both), in milli-units; nullopt if neither.
-std::optional<std::int64_t> quantityMilli(const nlohmann::json &value);
+std::optional<std::int64_t> quantityMilliOf(const nlohmann::json &value);
 
 /// metadata of every object.
 struct ObjectMeta

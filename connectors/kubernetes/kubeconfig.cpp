@@ -1,59 +1,761 @@
 #include "connectors/kubernetes/kubeconfig.h"
 
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+extern char **environ;
+
 namespace strata::kubernetes {
 
-namespace {
-http::HttpError notYet(const std::string &what)
-{
-    return http::HttpError::make(http::HttpError::Kind::Parse, what + " is not implemented yet");
-}
-} // namespace
+using http::HttpError;
 
-Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &) const
+namespace {
+
+HttpError
+configError(const std::string &source, const std::string &message, HttpError::Kind kind = HttpError::Kind::Parse)
 {
-    return http::fail(notYet("Kubeconfig::endpoint"));
+    return HttpError::make(kind, "kubeconfig " + source + ": " + message);
 }
+
+std::string scalar(const YAML::Node &node, const char *key)
+{
+    const YAML::Node value = node[key];
+    if (!value || !value.IsScalar()) {
+        return {};
+    }
+    return value.as<std::string>();
+}
+
+bool boolScalar(const YAML::Node &node, const char *key)
+{
+    const std::string value = scalar(node, key);
+    return value == "true" || value == "True" || value == "TRUE" || value == "yes";
+}
+
+std::string resolvePath(const std::string &path, const std::string &baseDir)
+{
+    if (path.empty() || path.front() == '/' || baseDir.empty()) {
+        return path;
+    }
+    if (path.rfind("~/", 0) == 0) {
+        if (const char *home = std::getenv("HOME")) {
+            return std::string(home) + path.substr(1);
+        }
+    }
+    return baseDir + "/" + path;
+}
+
+std::string dirName(const std::string &path)
+{
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos) {
+        return ".";
+    }
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::optional<std::string> readFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::ostringstream out;
+    out << in.rdbuf();
+    if (in.bad()) {
+        return std::nullopt;
+    }
+    return out.str();
+}
+
+std::optional<std::string> base64Decode(std::string_view text)
+{
+    const auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') {
+            return c - 'A';
+        }
+        if (c >= 'a' && c <= 'z') {
+            return c - 'a' + 26;
+        }
+        if (c >= '0' && c <= '9') {
+            return c - '0' + 52;
+        }
+        if (c == '+' || c == '-') {
+            return 62;
+        }
+        if (c == '/' || c == '_') {
+            return 63;
+        }
+        return -1;
+    };
+    std::string out;
+    unsigned buffer = 0;
+    int bits = 0;
+    bool padding = false;
+    for (const char c : text) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            continue;
+        }
+        if (c == '=') {
+            padding = true;
+            continue;
+        }
+        const int v = value(c);
+        if (v < 0 || padding) {
+            return std::nullopt;
+        }
+        buffer = (buffer << 6) | static_cast<unsigned>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(static_cast<char>((buffer >> bits) & 0xFF));
+        }
+    }
+    return out;
+}
+
+std::string base64Encode(std::string_view data)
+{
+    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    std::size_t i = 0;
+    for (; i + 2 < data.size(); i += 3) {
+        const unsigned n = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8)
+                           | static_cast<unsigned char>(data[i + 2]);
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        out += alphabet[(n >> 6) & 63];
+        out += alphabet[n & 63];
+    }
+    if (i + 1 == data.size()) {
+        const unsigned n = static_cast<unsigned char>(data[i]) << 16;
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        out += "==";
+    } else if (i + 2 == data.size()) {
+        const unsigned n = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8);
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        out += alphabet[(n >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
+
+std::string trimRight(std::string text)
+{
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) {
+        text.pop_back();
+    }
+    return text;
+}
+
+/// "2024-05-01T12:00:00Z", with optional fraction and numeric offset.
+std::optional<std::chrono::system_clock::time_point> parseRfc3339(std::string_view text)
+{
+    const auto number = [&text](std::size_t pos, std::size_t len) -> std::optional<int> {
+        if (pos + len > text.size()) {
+            return std::nullopt;
+        }
+        int v = 0;
+        for (std::size_t i = pos; i < pos + len; ++i) {
+            if (text[i] < '0' || text[i] > '9') {
+                return std::nullopt;
+            }
+            v = v * 10 + (text[i] - '0');
+        }
+        return v;
+    };
+    const auto year = number(0, 4), month = number(5, 2), day = number(8, 2);
+    const auto hour = number(11, 2), minute = number(14, 2), second = number(17, 2);
+    if (!year || !month || !day || !hour || !minute || !second || text.size() < 20 || text[4] != '-' || text[7] != '-'
+        || (text[10] != 'T' && text[10] != 't' && text[10] != ' ') || text[13] != ':' || text[16] != ':') {
+        return std::nullopt;
+    }
+    std::size_t pos = 19;
+    if (pos < text.size() && text[pos] == '.') {
+        ++pos;
+        while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+            ++pos;
+        }
+    }
+    int offsetMinutes = 0;
+    if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
+        ++pos;
+    } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+        const auto oh = number(pos + 1, 2), om = number(pos + 4, 2);
+        if (!oh || !om) {
+            return std::nullopt;
+        }
+        offsetMinutes = (*oh * 60 + *om) * (text[pos] == '-' ? -1 : 1);
+        pos += 6;
+    } else {
+        return std::nullopt;
+    }
+    if (pos != text.size()) {
+        return std::nullopt;
+    }
+    const std::chrono::year_month_day date{std::chrono::year{*year},
+                                           std::chrono::month{static_cast<unsigned>(*month)},
+                                           std::chrono::day{static_cast<unsigned>(*day)}};
+    if (!date.ok()) {
+        return std::nullopt;
+    }
+    return std::chrono::sys_days{date} + std::chrono::hours{*hour} + std::chrono::minutes{*minute}
+           + std::chrono::seconds{*second} - std::chrono::minutes{offsetMinutes};
+}
+
+} // namespace
 
 std::vector<std::string> kubeconfigPaths()
 {
-    return {};
+    std::vector<std::string> paths;
+    if (const char *env = std::getenv("KUBECONFIG"); env && *env) {
+        std::string_view rest(env);
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const std::string_view part = rest.substr(0, colon);
+            if (!part.empty()) {
+                paths.emplace_back(part);
+            }
+            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        }
+        if (!paths.empty()) {
+            return paths;
+        }
+    }
+    const char *home = std::getenv("HOME");
+    paths.push_back(std::string(home ? home : "") + "/.kube/config");
+    return paths;
 }
 
-Result<Kubeconfig> loadKubeconfig(const std::vector<std::string> &)
+Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &baseDir, const std::string &sourceName)
 {
-    return http::fail(notYet("loadKubeconfig"));
+    const std::string source = sourceName.empty() ? baseDir : sourceName;
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(yaml));
+    } catch (const YAML::Exception &e) {
+        return http::fail(configError(source, std::string("not valid YAML: ") + e.what()));
+    }
+    Kubeconfig config;
+    config.source = source;
+    if (!root || root.IsNull()) {
+        return config; // an empty file is an empty config, as for kubectl
+    }
+    if (!root.IsMap()) {
+        return http::fail(configError(source, "not a kubeconfig (the document is not a mapping)"));
+    }
+    try {
+        config.currentContext = scalar(root, "current-context");
+        const auto entries = [&](const char *key) -> Result<std::vector<std::pair<std::string, YAML::Node>>> {
+            std::vector<std::pair<std::string, YAML::Node>> out;
+            const YAML::Node list = root[key];
+            if (!list || list.IsNull()) {
+                return out;
+            }
+            if (!list.IsSequence()) {
+                return http::fail(configError(source, std::string("\"") + key + "\" is not a list"));
+            }
+            for (const auto &entry : list) {
+                const std::string name = entry.IsMap() ? scalar(entry, "name") : std::string{};
+                if (name.empty()) {
+                    return http::fail(configError(source, std::string("an entry of \"") + key + "\" has no name"));
+                }
+                out.emplace_back(name, entry);
+            }
+            return out;
+        };
+        auto clusters = entries("clusters");
+        auto users = entries("users");
+        auto contexts = entries("contexts");
+        for (auto *list : {&clusters, &users, &contexts}) {
+            if (!*list) {
+                return http::fail(list->error());
+            }
+        }
+        for (const auto &[name, entry] : *clusters) {
+            const YAML::Node c = entry["cluster"];
+            KubeconfigCluster cluster;
+            cluster.sourceFile = source;
+            if (c && c.IsMap()) {
+                cluster.server = scalar(c, "server");
+                cluster.certificateAuthority = resolvePath(scalar(c, "certificate-authority"), baseDir);
+                cluster.certificateAuthorityData = scalar(c, "certificate-authority-data");
+                cluster.insecureSkipTlsVerify = boolScalar(c, "insecure-skip-tls-verify");
+                cluster.tlsServerName = scalar(c, "tls-server-name");
+            }
+            config.clusters.emplace(name, std::move(cluster));
+        }
+        for (const auto &[name, entry] : *users) {
+            const YAML::Node u = entry["user"];
+            KubeconfigUser user;
+            user.sourceFile = source;
+            if (u && u.IsMap()) {
+                user.token = scalar(u, "token");
+                user.tokenFile = resolvePath(scalar(u, "tokenFile"), baseDir);
+                user.clientCertificate = resolvePath(scalar(u, "client-certificate"), baseDir);
+                user.clientCertificateData = scalar(u, "client-certificate-data");
+                user.clientKey = resolvePath(scalar(u, "client-key"), baseDir);
+                user.clientKeyData = scalar(u, "client-key-data");
+                if (const YAML::Node provider = u["auth-provider"]; provider && provider.IsMap()) {
+                    user.authProvider = scalar(provider, "name");
+                    if (user.authProvider.empty()) {
+                        user.authProvider = "unnamed";
+                    }
+                }
+                if (const YAML::Node e = u["exec"]; e && e.IsMap()) {
+                    ExecConfig exec;
+                    exec.command = scalar(e, "command");
+                    exec.apiVersion = scalar(e, "apiVersion");
+                    exec.installHint = scalar(e, "installHint");
+                    exec.provideClusterInfo = boolScalar(e, "provideClusterInfo");
+                    if (const YAML::Node args = e["args"]; args && args.IsSequence()) {
+                        for (const auto &arg : args) {
+                            exec.args.push_back(arg.IsScalar() ? arg.as<std::string>() : std::string{});
+                        }
+                    }
+                    if (const YAML::Node env = e["env"]; env && env.IsSequence()) {
+                        for (const auto &var : env) {
+                            if (var.IsMap() && !scalar(var, "name").empty()) {
+                                exec.env.emplace_back(scalar(var, "name"), scalar(var, "value"));
+                            }
+                        }
+                    }
+                    if (exec.command.empty()) {
+                        return http::fail(
+                            configError(source, "user \"" + name + "\" has an exec entry without command"));
+                    }
+                    user.exec = std::move(exec);
+                }
+            }
+            config.users.emplace(name, std::move(user));
+        }
+        for (const auto &[name, entry] : *contexts) {
+            const YAML::Node c = entry["context"];
+            KubeconfigContext context;
+            context.sourceFile = source;
+            if (c && c.IsMap()) {
+                context.cluster = scalar(c, "cluster");
+                context.user = scalar(c, "user");
+                context.namespace_ = scalar(c, "namespace");
+            }
+            if (config.contextEntries.emplace(name, std::move(context)).second) {
+                config.contexts.push_back(name);
+            }
+        }
+    } catch (const YAML::Exception &e) {
+        return http::fail(configError(source, std::string("malformed entry: ") + e.what()));
+    }
+    return config;
 }
 
-Result<Kubeconfig> parseKubeconfig(std::string_view, const std::string &, const std::string &)
+Result<Kubeconfig> loadKubeconfig(const std::vector<std::string> &paths)
 {
-    return http::fail(notYet("parseKubeconfig"));
+    Kubeconfig merged;
+    std::string looked;
+    bool found = false;
+    for (const auto &path : paths) {
+        looked += (looked.empty() ? "" : ":") + path;
+        struct stat info
+        {
+        };
+        if (::stat(path.c_str(), &info) != 0) {
+            continue; // kubectl skips missing files in KUBECONFIG
+        }
+        const auto text = readFile(path);
+        if (!text) {
+            return http::fail(configError(path, std::string("cannot be read: ") + std::strerror(errno)));
+        }
+        auto config = parseKubeconfig(*text, dirName(path), path);
+        if (!config) {
+            return http::fail(config.error());
+        }
+        found = true;
+        if (merged.currentContext.empty()) {
+            merged.currentContext = config->currentContext;
+        }
+        for (const auto &name : config->contexts) {
+            if (merged.contextEntries.emplace(name, config->contextEntries.at(name)).second) {
+                merged.contexts.push_back(name);
+            }
+        }
+        merged.clusters.insert(config->clusters.begin(), config->clusters.end());
+        merged.users.insert(config->users.begin(), config->users.end());
+    }
+    merged.source = looked;
+    if (!found) {
+        return http::fail(HttpError::make(
+            HttpError::Kind::Parse, "No kubeconfig found (looked at " + (looked.empty() ? "nothing" : looked) + ")"));
+    }
+    return merged;
 }
 
-Result<ExecCredential>
-runExecPlugin(const ExecConfig &, const ClusterEndpoint &, std::chrono::milliseconds, const http::CancelToken &)
+Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
 {
-    return http::fail(notYet("runExecPlugin"));
+    const std::string name = context.empty() ? currentContext : context;
+    if (name.empty()) {
+        return http::fail(configError(source, "no current-context is set and no context was chosen"));
+    }
+    const auto ctx = contextEntries.find(name);
+    if (ctx == contextEntries.end()) {
+        return http::fail(configError(source, "context \"" + name + "\" not found"));
+    }
+    const std::string &file = ctx->second.sourceFile;
+    const auto cluster = clusters.find(ctx->second.cluster);
+    if (ctx->second.cluster.empty() || cluster == clusters.end()) {
+        return http::fail(configError(
+            file, "context \"" + name + "\" refers to cluster \"" + ctx->second.cluster + "\", which is not defined"));
+    }
+    ClusterEndpoint endpoint;
+    endpoint.contextName = name;
+    endpoint.clusterName = ctx->second.cluster;
+    endpoint.userName = ctx->second.user;
+    endpoint.defaultNamespace = ctx->second.namespace_;
+    endpoint.server = cluster->second.server;
+    while (!endpoint.server.empty() && endpoint.server.back() == '/') {
+        endpoint.server.pop_back();
+    }
+    if (endpoint.server.empty()) {
+        return http::fail(
+            configError(cluster->second.sourceFile, "cluster \"" + endpoint.clusterName + "\" has no server"));
+    }
+    endpoint.insecureSkipTlsVerify = cluster->second.insecureSkipTlsVerify;
+    endpoint.tlsServerName = cluster->second.tlsServerName;
+    const std::string clusterWhat = "cluster \"" + endpoint.clusterName + "\"";
+    if (!cluster->second.certificateAuthorityData.empty()) {
+        auto pem = base64Decode(cluster->second.certificateAuthorityData);
+        if (!pem) {
+            return http::fail(configError(cluster->second.sourceFile,
+                                          clusterWhat + ": certificate-authority-data is not valid base64",
+                                          HttpError::Kind::Tls));
+        }
+        endpoint.caPem = std::move(*pem);
+    } else if (!cluster->second.certificateAuthority.empty()) {
+        auto pem = readFile(cluster->second.certificateAuthority);
+        if (!pem) {
+            return http::fail(configError(cluster->second.sourceFile,
+                                          clusterWhat + ": certificate-authority file \""
+                                              + cluster->second.certificateAuthority + "\" cannot be read",
+                                          HttpError::Kind::Tls));
+        }
+        endpoint.caPem = std::move(*pem);
+    }
+    if (endpoint.userName.empty()) {
+        return endpoint; // anonymous
+    }
+    const auto user = users.find(endpoint.userName);
+    if (user == users.end()) {
+        return http::fail(configError(
+            file, "context \"" + name + "\" refers to user \"" + endpoint.userName + "\", which is not defined"));
+    }
+    const KubeconfigUser &u = user->second;
+    endpoint.baseDir = dirName(u.sourceFile);
+    const std::string userWhat = "user \"" + endpoint.userName + "\"";
+    const auto credentialError = [&](const std::string &message) {
+        return configError(u.sourceFile, userWhat + ": " + message, HttpError::Kind::Auth);
+    };
+    if (!u.token.empty()) {
+        endpoint.token = u.token;
+    } else if (!u.tokenFile.empty()) {
+        auto token = readFile(u.tokenFile);
+        if (!token) {
+            return http::fail(credentialError("tokenFile \"" + u.tokenFile + "\" cannot be read"));
+        }
+        endpoint.token = trimRight(std::move(*token));
+    }
+    const auto pemOf = [&](const std::string &data, const std::string &file, const char *what) -> Result<std::string> {
+        if (!data.empty()) {
+            auto pem = base64Decode(data);
+            if (!pem) {
+                return http::fail(credentialError(std::string(what) + "-data is not valid base64"));
+            }
+            return std::move(*pem);
+        }
+        if (!file.empty()) {
+            auto pem = readFile(file);
+            if (!pem) {
+                return http::fail(credentialError(std::string(what) + " file \"" + file + "\" cannot be read"));
+            }
+            return std::move(*pem);
+        }
+        return std::string{};
+    };
+    auto cert = pemOf(u.clientCertificateData, u.clientCertificate, "client-certificate");
+    if (!cert) {
+        return http::fail(cert.error());
+    }
+    auto key = pemOf(u.clientKeyData, u.clientKey, "client-key");
+    if (!key) {
+        return http::fail(key.error());
+    }
+    if (cert->empty() != key->empty()) {
+        return http::fail(credentialError(cert->empty() ? "client-key without client-certificate"
+                                                        : "client-certificate without client-key"));
+    }
+    endpoint.clientCertPem = std::move(*cert);
+    endpoint.clientKeyPem = std::move(*key);
+    endpoint.exec = u.exec;
+    if (!u.authProvider.empty() && endpoint.token.empty() && endpoint.clientCertPem.empty() && !endpoint.exec) {
+        return http::fail(credentialError("uses the auth-provider \"" + u.authProvider
+                                          + "\", which Strata does not support; use an exec credential plugin "
+                                            "(e.g. kubelogin) instead"));
+    }
+    return endpoint;
 }
 
-Result<ExecCredential> parseExecCredential(std::string_view, const std::string &)
+Result<ExecCredential> parseExecCredential(std::string_view text, const std::string &what)
 {
-    return http::fail(notYet("parseExecCredential"));
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+        return http::fail(HttpError::make(HttpError::Kind::Auth, what + " printed no ExecCredential JSON"));
+    }
+    const auto status = doc.find("status");
+    if (status == doc.end() || !status->is_object()) {
+        return http::fail(HttpError::make(HttpError::Kind::Auth, what + " printed an ExecCredential without status"));
+    }
+    const auto stringOf = [&status](const char *key) {
+        const auto it = status->find(key);
+        return it != status->end() && it->is_string() ? it->get<std::string>() : std::string{};
+    };
+    ExecCredential credential;
+    credential.token = stringOf("token");
+    credential.clientCertPem = stringOf("clientCertificateData");
+    credential.clientKeyPem = stringOf("clientKeyData");
+    if (credential.token.empty() && (credential.clientCertPem.empty() || credential.clientKeyPem.empty())) {
+        return http::fail(HttpError::make(HttpError::Kind::Auth,
+                                          what + " returned neither a token nor a client certificate and key"));
+    }
+    if (const std::string expiry = stringOf("expirationTimestamp"); !expiry.empty()) {
+        credential.expiry = parseRfc3339(expiry);
+        if (!credential.expiry) {
+            return http::fail(HttpError::make(HttpError::Kind::Auth,
+                                              what + " returned an unreadable expirationTimestamp \"" + expiry + "\""));
+        }
+    }
+    return credential;
+}
+
+Result<ExecCredential> runExecPlugin(const ExecConfig &exec,
+                                     const ClusterEndpoint &cluster,
+                                     std::chrono::milliseconds timeout,
+                                     const http::CancelToken &cancel)
+{
+    std::string command = exec.command;
+    if (command.find('/') != std::string::npos && command.front() != '/' && !cluster.baseDir.empty()) {
+        command = cluster.baseDir + "/" + command;
+    }
+    const std::string what = "exec credential plugin \"" + exec.command + "\""
+                             + (cluster.userName.empty() ? "" : " of user \"" + cluster.userName + "\"");
+    const auto authError = [](std::string message) {
+        return HttpError::make(HttpError::Kind::Auth, std::move(message));
+    };
+
+    nlohmann::json info = {
+        {"apiVersion", exec.apiVersion.empty() ? "client.authentication.k8s.io/v1beta1" : exec.apiVersion},
+        {"kind", "ExecCredential"},
+        {"spec", {{"interactive", false}}}};
+    if (exec.provideClusterInfo) {
+        nlohmann::json c = {{"server", cluster.server}, {"insecure-skip-tls-verify", cluster.insecureSkipTlsVerify}};
+        if (!cluster.caPem.empty()) {
+            c["certificate-authority-data"] = base64Encode(cluster.caPem);
+        }
+        if (!cluster.tlsServerName.empty()) {
+            c["tls-server-name"] = cluster.tlsServerName;
+        }
+        info["spec"]["cluster"] = std::move(c);
+    }
+
+    // Environment: inherited, minus what the plugin config overrides, plus the overrides.
+    std::vector<std::string> envStrings;
+    const auto overridden = [&exec](std::string_view entry) {
+        const auto eq = entry.find('=');
+        const std::string_view name = entry.substr(0, eq);
+        if (name == "KUBERNETES_EXEC_INFO") {
+            return true;
+        }
+        for (const auto &[key, value] : exec.env) {
+            if (name == key) {
+                return true;
+            }
+        }
+        return false;
+    };
+    for (char **e = environ; e && *e; ++e) {
+        if (!overridden(*e)) {
+            envStrings.emplace_back(*e);
+        }
+    }
+    for (const auto &[key, value] : exec.env) {
+        envStrings.push_back(key + "=" + value);
+    }
+    envStrings.push_back("KUBERNETES_EXEC_INFO=" + info.dump());
+    std::vector<char *> envp;
+    for (auto &s : envStrings) {
+        envp.push_back(s.data());
+    }
+    envp.push_back(nullptr);
+    std::vector<std::string> argStrings{command};
+    argStrings.insert(argStrings.end(), exec.args.begin(), exec.args.end());
+    std::vector<char *> argv;
+    for (auto &s : argStrings) {
+        argv.push_back(s.data());
+    }
+    argv.push_back(nullptr);
+
+    std::array<int, 2> out{-1, -1};
+    std::array<int, 2> err{-1, -1};
+    if (::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
+        for (int fd : {out[0], out[1], err[0], err[1]}) {
+            if (fd >= 0) {
+                ::close(fd);
+            }
+        }
+        return http::fail(authError(what + " cannot be started: " + std::strerror(errno)));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    pid_t pid = -1;
+    const int spawned = ::posix_spawnp(&pid, command.c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (spawned != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        std::string message = what + " cannot be started: " + std::strerror(spawned);
+        if (!exec.installHint.empty()) {
+            message += ". " + trimRight(exec.installHint);
+        }
+        return http::fail(authError(std::move(message)));
+    }
+
+    std::string stdoutText, stderrText;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    bool timedOut = false;
+    bool cancelled = false;
+    std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{err[0], POLLIN, 0}};
+    int open = 2;
+    while (open > 0) {
+        if (cancel.isCancelled()) {
+            cancelled = true;
+            break;
+        }
+        if (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
+            timedOut = true;
+            break;
+        }
+        const int ready = ::poll(fds.data(), fds.size(), 100);
+        if (ready < 0 && errno != EINTR) {
+            break;
+        }
+        for (auto &fd : fds) {
+            if (fd.fd < 0 || !(fd.revents & (POLLIN | POLLHUP | POLLERR))) {
+                continue;
+            }
+            std::array<char, 4096> buffer{};
+            const ssize_t n = ::read(fd.fd, buffer.data(), buffer.size());
+            if (n > 0) {
+                std::string &target = fd.fd == out[0] ? stdoutText : stderrText;
+                // A plugin gone wild must not exhaust memory.
+                if (target.size() < 4 * 1024 * 1024) {
+                    target.append(buffer.data(), static_cast<std::size_t>(n));
+                }
+            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                fd.fd = -1;
+                --open;
+            }
+        }
+    }
+    ::close(out[0]);
+    ::close(err[0]);
+    if (timedOut || cancelled) {
+        ::kill(pid, SIGKILL);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (cancelled) {
+        return http::fail(HttpError::make(HttpError::Kind::Cancelled, what + " was cancelled"));
+    }
+    if (timedOut) {
+        return http::fail(authError(what + " produced no credential within "
+                                    + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count())
+                                    + " s and was stopped"));
+    }
+    // The tail of stderr says why; plugins print usage or OAuth errors there.
+    std::string tail = trimRight(stderrText);
+    if (tail.size() > 500) {
+        tail = "..." + tail.substr(tail.size() - 500);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        const std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
+                                                  : "was killed by signal " + std::to_string(WTERMSIG(status));
+        return http::fail(authError(what + " " + how + (tail.empty() ? "" : ": " + tail)));
+    }
+    auto credential = parseExecCredential(stdoutText, what);
+    if (!credential && !tail.empty()) {
+        HttpError error = credential.error();
+        error.message += " (stderr: " + tail + ")";
+        return http::fail(std::move(error));
+    }
+    return credential;
 }
 
 CredentialProvider::CredentialProvider(ClusterEndpoint endpoint, Runner runner, Clock now)
     : m_endpoint(std::move(endpoint))
-    , m_runner(std::move(runner))
-    , m_now(std::move(now))
+    , m_runner(runner ? std::move(runner) : Runner(&runExecPlugin))
+    , m_now(now ? std::move(now) : Clock([] {
+        return std::chrono::system_clock::now();
+    }))
 {}
 
-Result<Credentials> CredentialProvider::credentials(const http::CancelToken &)
+Result<Credentials> CredentialProvider::credentials(const http::CancelToken &cancel)
 {
-    return Credentials{m_endpoint.token, m_endpoint.clientCertPem, m_endpoint.clientKeyPem};
+    if (!m_endpoint.exec) {
+        return Credentials{m_endpoint.token, m_endpoint.clientCertPem, m_endpoint.clientKeyPem};
+    }
+    std::lock_guard lock(m_mutex);
+    // Refresh a little early so a request never leaves with a token about to expire.
+    constexpr auto margin = std::chrono::seconds{30};
+    if (m_cached && (!m_cached->expiry || m_now() + margin < *m_cached->expiry)) {
+        return Credentials{m_cached->token, m_cached->clientCertPem, m_cached->clientKeyPem};
+    }
+    m_cached.reset();
+    ++m_runs;
+    auto credential = m_runner(*m_endpoint.exec, m_endpoint, execTimeout, cancel);
+    if (!credential) {
+        return http::fail(credential.error());
+    }
+    m_cached = std::move(*credential);
+    return Credentials{m_cached->token, m_cached->clientCertPem, m_cached->clientKeyPem};
 }
 
 bool CredentialProvider::invalidate()
 {
-    return false;
+    if (!m_endpoint.exec) {
+        return false;
+    }
+    std::lock_guard lock(m_mutex);
+    m_cached.reset();
+    return true;
 }
 
 int CredentialProvider::execRuns() const

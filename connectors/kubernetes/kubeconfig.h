@@ -103,8 +103,9 @@ struct Kubeconfig
     std::string source;
 
     /// Resolves `context` (empty = currentContext) to an endpoint, reading the files it names.
-    /// Errors (Kind::Auth for unreadable credentials, Kind::Parse otherwise) name the file and
-    /// the entry: `kubeconfig /x: context "foo" not found`.
+    /// Errors name the file and the entry (`kubeconfig /x: context "foo" not found`): Kind::Tls
+    /// for an unreadable CA, Kind::Auth for unreadable credentials or an unsupported
+    /// auth-provider, Kind::Parse otherwise.
     [[nodiscard]] Result<ClusterEndpoint> endpoint(const std::string &context = {}) const;
 };
 
