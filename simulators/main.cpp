@@ -2,7 +2,11 @@
 //   strata-sim ontap [--port N] [--host 127.0.0.1] [--volumes N | --demo] [--username admin]
 //                    [--password-file F | --password P] [--cert-out ca.pem]
 //                    [--tls-cert F --tls-key F] [--page-cap N]
+//   strata-sim kubernetes [--port N] [--preset dgx|scale|empty] [--token T] [--cert-out ca.pem]
+//                         [--kubeconfig-out FILE] [--prometheus-port N] [--tick-ms MS] [--speed N]
+//                         [--pods N --nodes N --namespaces N]
 
+#include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
 #include <QCommandLineParser>
@@ -53,6 +57,159 @@ int fail(const QString &message)
     return 1;
 }
 
+bool installSignalHandlers()
+{
+    // Signals reach the event loop through a socket pair: Qt is not async-signal-safe.
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
+        return false;
+    }
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, QCoreApplication::instance());
+    QObject::connect(notifier, &QSocketNotifier::activated, QCoreApplication::instance(), [] {
+        char byte = 0;
+        if (::read(g_signalPipe[0], &byte, 1) >= 0) {
+            QCoreApplication::quit();
+        }
+    });
+    struct sigaction action = {};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    return true;
+}
+
+bool writeFile(const QString &path, const QByteArray &data, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(data) < 0) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+int runKubernetes(const QCommandLineParser &parser)
+{
+    using strata::sim::kube::KubeSimulator;
+    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
+        const qint64 value = parser.value(name).toLongLong(ok);
+        *ok = *ok && value >= min && value <= max;
+        return value;
+    };
+    bool ok = true;
+    KubeSimulator::Options options;
+    options.port = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--port must be between 0 and 65535."));
+    }
+    options.prometheusPort = quint16(number(QStringLiteral("prometheus-port"), 0, 65535, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--prometheus-port must be between 0 and 65535."));
+    }
+    const QString host = parser.value(QStringLiteral("host"));
+    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
+    if (options.address.isNull()) {
+        return fail(Cli::tr("--host must be an IP address."));
+    }
+    const QString preset = parser.value(QStringLiteral("preset"));
+    if (preset == QLatin1String("dgx")) {
+        options.preset = KubeSimulator::Options::Preset::Dgx;
+    } else if (preset == QLatin1String("scale")) {
+        options.preset = KubeSimulator::Options::Preset::Scale;
+    } else if (preset == QLatin1String("empty")) {
+        options.preset = KubeSimulator::Options::Preset::Empty;
+    } else {
+        return fail(Cli::tr("--preset must be dgx, scale or empty."));
+    }
+    options.scalePods = int(number(QStringLiteral("pods"), 0, 1000000, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--pods must be between 0 and 1000000."));
+    }
+    options.scaleNodes = int(number(QStringLiteral("nodes"), 1, 100000, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--nodes must be between 1 and 100000."));
+    }
+    options.scaleNamespaces = int(number(QStringLiteral("namespaces"), 1, 10000, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--namespaces must be between 1 and 10000."));
+    }
+    options.seed = quint64(number(QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max(), &ok));
+    if (!ok) {
+        return fail(Cli::tr("--seed must be a non-negative number."));
+    }
+    // --tick-ms defaults to the ONTAP simulator's 5000; the cluster ticks every second unless told.
+    options.tickInterval = std::chrono::milliseconds(
+        parser.isSet(QStringLiteral("tick-ms")) ? number(QStringLiteral("tick-ms"), 0, 3600000, &ok) : 1000);
+    if (!ok) {
+        return fail(Cli::tr("--tick-ms must be between 0 and 3600000."));
+    }
+    options.tickStep = std::chrono::seconds(number(QStringLiteral("speed"), 1, 86400, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--speed must be between 1 and 86400."));
+    }
+    options.token = parser.isSet(QStringLiteral("token")) ? parser.value(QStringLiteral("token")) : randomPassword();
+    if (options.token.isEmpty()) {
+        return fail(Cli::tr("the token must not be empty."));
+    }
+    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
+        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    }
+    if (parser.isSet(QStringLiteral("tls-cert"))) {
+        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
+                                                     parser.value(QStringLiteral("tls-key")));
+        if (options.tls.isNull()) {
+            return fail(Cli::tr("cannot read the TLS certificate or key."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("verbose"))) {
+        QLoggingCategory::setFilterRules(QStringLiteral("strata.sim.kube.info=true"));
+    }
+
+    KubeSimulator simulator(options);
+    if (!simulator.start()) {
+        return fail(Cli::tr("cannot start the Kubernetes simulator: %1").arg(simulator.errorString()));
+    }
+    QString error;
+    const QString caPath =
+        parser.isSet(QStringLiteral("cert-out"))
+            ? parser.value(QStringLiteral("cert-out"))
+            : QDir::temp().filePath(QStringLiteral("strata-sim-kubernetes-%1-ca.pem").arg(simulator.port()));
+    if (!writeFile(caPath, simulator.caPem(), &error)) {
+        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    }
+    const QString kubeconfigPath =
+        parser.isSet(QStringLiteral("kubeconfig-out"))
+            ? parser.value(QStringLiteral("kubeconfig-out"))
+            : QDir::temp().filePath(QStringLiteral("strata-sim-kubernetes-%1.kubeconfig").arg(simulator.port()));
+    if (!writeFile(kubeconfigPath, simulator.kubeconfig(), &error)) {
+        return fail(Cli::tr("cannot write the kubeconfig to %1: %2").arg(kubeconfigPath, error));
+    }
+
+    QTextStream out(stdout);
+    out << Cli::tr("Kubernetes simulator (preset %1: %2 nodes, %3 pods) listening on %4")
+               .arg(preset)
+               .arg(simulator.objectCount(QStringLiteral("nodes")))
+               .arg(simulator.objectCount(QStringLiteral("pods")))
+               .arg(simulator.baseUrl())
+        << Qt::endl;
+    if (!simulator.prometheusUrl().isEmpty()) {
+        out << Cli::tr("Prometheus API and DCGM metrics: %1").arg(simulator.prometheusUrl()) << Qt::endl;
+    }
+    out << Cli::tr("CA certificate: %1").arg(QFileInfo(caPath).absoluteFilePath()) << Qt::endl;
+    out << Cli::tr("Kubeconfig: %1 (kubectl --kubeconfig %1 get pods -A)")
+               .arg(QFileInfo(kubeconfigPath).absoluteFilePath())
+        << Qt::endl;
+    out << Cli::tr("Token: %1").arg(options.token) << Qt::endl;
+    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
+    if (!installSignalHandlers()) {
+        return fail(Cli::tr("cannot install signal handlers."));
+    }
+    const int rc = QCoreApplication::exec();
+    out << Cli::tr("Stopped.") << Qt::endl;
+    return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -65,7 +222,7 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(Cli::tr("Runs a protocol-faithful simulator of a system Strata talks to."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("system"), Cli::tr("The system to simulate: ontap."));
+    parser.addPositionalArgument(QStringLiteral("system"), Cli::tr("The system to simulate: ontap or kubernetes."));
     const QCommandLineOption portOption(QStringLiteral("port"),
                                         Cli::tr("TCP port to listen on (0 = any free port)."),
                                         Cli::tr("port"),
@@ -111,6 +268,39 @@ int main(int argc, char **argv)
                                         Cli::tr("Period of background changes in milliseconds (0 = none)."),
                                         Cli::tr("ms"),
                                         QStringLiteral("5000"));
+    const QCommandLineOption presetOption(QStringLiteral("preset"),
+                                          Cli::tr("kubernetes: dgx (TR-4858 demo), scale or empty."),
+                                          Cli::tr("name"),
+                                          QStringLiteral("dgx"));
+    const QCommandLineOption tokenOption(
+        QStringLiteral("token"), Cli::tr("kubernetes: the bearer token clients must send."), Cli::tr("token"));
+    const QCommandLineOption kubeconfigOutOption(QStringLiteral("kubeconfig-out"),
+                                                 Cli::tr("kubernetes: write a kubeconfig for the simulator here."),
+                                                 Cli::tr("file"));
+    const QCommandLineOption prometheusPortOption(QStringLiteral("prometheus-port"),
+                                                  Cli::tr("kubernetes: port of the Prometheus/DCGM endpoint."),
+                                                  Cli::tr("port"),
+                                                  QStringLiteral("0"));
+    const QCommandLineOption speedOption(QStringLiteral("speed"),
+                                         Cli::tr("kubernetes: simulated seconds per tick."),
+                                         Cli::tr("seconds"),
+                                         QStringLiteral("1"));
+    const QCommandLineOption podsOption(
+        QStringLiteral("pods"), Cli::tr("kubernetes scale preset: pods."), Cli::tr("N"), QStringLiteral("50000"));
+    const QCommandLineOption nodesOption(
+        QStringLiteral("nodes"), Cli::tr("kubernetes scale preset: nodes."), Cli::tr("N"), QStringLiteral("2000"));
+    const QCommandLineOption namespacesOption(QStringLiteral("namespaces"),
+                                              Cli::tr("kubernetes scale preset: namespaces."),
+                                              Cli::tr("N"),
+                                              QStringLiteral("20"));
+    parser.addOptions({presetOption,
+                       tokenOption,
+                       kubeconfigOutOption,
+                       prometheusPortOption,
+                       speedOption,
+                       podsOption,
+                       nodesOption,
+                       namespacesOption});
     parser.addOptions({portOption,
                        hostOption,
                        volumesOption,
@@ -130,8 +320,9 @@ int main(int argc, char **argv)
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1 || positional.front() != QLatin1String("ontap")) {
-        return fail(Cli::tr("name the system to simulate; supported: ontap. See --help."));
+    if (positional.size() != 1
+        || (positional.front() != QLatin1String("ontap") && positional.front() != QLatin1String("kubernetes"))) {
+        return fail(Cli::tr("name the system to simulate; supported: ontap, kubernetes. See --help."));
     }
 
     auto number = [&](const QCommandLineOption &option, qint64 min, qint64 max, bool *ok) {
@@ -140,6 +331,9 @@ int main(int argc, char **argv)
         return value;
     };
     bool ok = true;
+    if (positional.front() == QLatin1String("kubernetes")) {
+        return runKubernetes(parser);
+    }
     strata::sim::ontap::OntapSimulator::Options options;
     options.port = quint16(number(portOption, 0, 65535, &ok));
     if (!ok) {
@@ -241,24 +435,9 @@ int main(int argc, char **argv)
     out << Cli::tr("Password: %1").arg(passwordSource) << Qt::endl;
     out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
 
-    // Signals reach the event loop through a socket pair: Qt is not async-signal-safe.
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0) {
+    if (!installSignalHandlers()) {
         return fail(Cli::tr("cannot install signal handlers."));
     }
-    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, &app, [] {
-        char byte = 0;
-        if (::read(g_signalPipe[0], &byte, 1) >= 0) {
-            QCoreApplication::quit();
-        }
-    });
-    struct sigaction action = {};
-    action.sa_handler = onSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
-
     const int rc = app.exec();
     out << Cli::tr("Stopped.") << Qt::endl;
     return rc;
