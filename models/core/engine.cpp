@@ -1,6 +1,7 @@
 #include "models/core/engine.h"
 
 #include "models/core/credentialstore.h"
+#include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
 
 #include <QPointer>
@@ -92,6 +93,11 @@ void Engine::startSource(const SourceConfig &config)
                 self);
             break;
         case SourceKind::Kubernetes:
+            source = new KubernetesSource(
+                config,
+                secret.value_or(QString()),
+                KubernetesSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
+                self);
             break;
         }
         if (!source) {

@@ -2,6 +2,7 @@
 
 #include "connectors/http/curltransport.h"
 #include "connectors/ontap/ontapclient.h"
+#include "models/core/connectorerror.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/systempoller.h"
@@ -29,40 +30,6 @@ QString qs(const std::string &s)
 std::string ss(const QString &s)
 {
     return s.toStdString();
-}
-
-FetchError toFetchError(const http::HttpError &e)
-{
-    FetchError f;
-    switch (e.kind) {
-    case http::HttpError::Kind::Transport:
-        f.kind = FetchError::Kind::Transport;
-        break;
-    case http::HttpError::Kind::Timeout:
-        f.kind = FetchError::Kind::Timeout;
-        break;
-    case http::HttpError::Kind::Tls:
-        f.kind = FetchError::Kind::Tls;
-        break;
-    case http::HttpError::Kind::Http:
-        f.kind = FetchError::Kind::Http;
-        break;
-    case http::HttpError::Kind::Api:
-        f.kind = FetchError::Kind::Api;
-        break;
-    case http::HttpError::Kind::Parse:
-        f.kind = FetchError::Kind::Parse;
-        break;
-    case http::HttpError::Kind::Auth:
-        f.kind = FetchError::Kind::Auth;
-        break;
-    case http::HttpError::Kind::Cancelled:
-        f.kind = FetchError::Kind::Cancelled;
-        break;
-    }
-    f.message = qs(e.message);
-    f.retryAfterSeconds = e.retryAfterSeconds;
-    return f;
 }
 
 QDateTime parseTime(const std::string &iso)

@@ -1,0 +1,1105 @@
+#include "models/core/kubernetessource.h"
+
+#include "connectors/http/curltransport.h"
+#include "connectors/kubernetes/client.h"
+#include "connectors/kubernetes/dto.h"
+#include "connectors/kubernetes/kubeconfig.h"
+#include "connectors/kubernetes/reflector.h"
+#include "connectors/prometheus/client.h"
+#include "connectors/prometheus/dcgm.h"
+#include "models/core/connectorerror.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/kubecompute.h"
+#include "models/core/systempoller.h"
+
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QThreadPool>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+Q_LOGGING_CATEGORY(lcKube, "strata.kubernetes", QtInfoMsg)
+
+namespace strata::core {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+constexpr std::size_t kMaxEvents = 2000;
+constexpr std::size_t kPublishedEvents = 500;
+constexpr auto kHistoryInterval = 60s;
+
+// Waits up to `duration`, returning early (false) when cancelled.
+bool sleepFor(const http::CancelToken &cancel, std::chrono::milliseconds duration)
+{
+    const auto until = std::chrono::steady_clock::now() + duration;
+    while (std::chrono::steady_clock::now() < until) {
+        if (cancel.isCancelled()) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(50ms, duration));
+    }
+    return !cancel.isCancelled();
+}
+
+http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &config, const QString &token)
+{
+    if (!config.url.isEmpty()) {
+        kubernetes::ClusterEndpoint endpoint;
+        endpoint.contextName = endpoint.clusterName = ss(config.name);
+        endpoint.server = ss(config.url);
+        while (!endpoint.server.empty() && endpoint.server.back() == '/') {
+            endpoint.server.pop_back();
+        }
+        endpoint.token = ss(token);
+        endpoint.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+        if (!config.caFile.isEmpty()) {
+            std::ifstream in(ss(config.caFile), std::ios::binary);
+            if (!in) {
+                http::HttpError error;
+                error.kind = http::HttpError::Kind::Tls;
+                error.message = "cannot read the CA file " + ss(config.caFile);
+                return Unexpected(std::move(error));
+            }
+            std::ostringstream text;
+            text << in.rdbuf();
+            endpoint.caPem = text.str();
+        }
+        return endpoint;
+    }
+    const std::vector<std::string> paths =
+        config.kubeconfig.isEmpty() ? kubernetes::kubeconfigPaths() : std::vector<std::string>{ss(config.kubeconfig)};
+    auto kubeconfig = kubernetes::loadKubeconfig(paths);
+    if (!kubeconfig) {
+        return Unexpected(kubeconfig.error());
+    }
+    return kubeconfig->endpoint(ss(config.kubeContext));
+}
+
+// Applies one reflector batch to a cache map of parsed objects.
+template <class Map, class Parse>
+void applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std::vector<std::string> &skipped)
+{
+    if (batch.replace) {
+        map.clear();
+    }
+    for (const json &object : batch.upserts) {
+        auto parsed = parse(object);
+        if (!parsed) {
+            skipped.push_back(parsed.error().message);
+            continue;
+        }
+        const std::string key = parsed->key();
+        map.insert_or_assign(key, std::move(*parsed));
+    }
+    for (const std::string &key : batch.deletedKeys) {
+        map.erase(key);
+    }
+}
+
+QString eventSeverity(const std::string &type)
+{
+    return type == "Warning" ? QStringLiteral("warning") : QStringLiteral("informational");
+}
+
+const QRegularExpression &jobNamePattern()
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    return re;
+}
+
+} // namespace
+
+struct KubernetesSource::Shared
+{
+    SourceConfig config;
+    QString token;
+    http::CancelToken cancel;
+
+    std::mutex mutex;
+    kube::ClusterCache cache;
+    std::unordered_map<std::string, kubernetes::EventDto> events;
+    struct Stream
+    {
+        bool synced = false;
+        std::optional<FetchError> error;
+    };
+    std::map<std::string, Stream> streams;
+    std::optional<FetchError> bootstrapError;
+    QString kaiNote; ///< why KAI objects are not read, when the group exists in another version
+    QDateTime lastChange;
+    std::vector<std::thread> threads;
+
+    std::atomic<bool> connected{false};
+    std::atomic<bool> notifyPending{false};
+    std::unique_ptr<http::CurlTransport> transport;
+    std::unique_ptr<kubernetes::KubeClient> client; ///< set once before `connected`
+    std::unique_ptr<http::CurlTransport> promTransport;
+    std::unique_ptr<prometheus::PrometheusClient> prom;
+    std::string kaiPodGroupVersion;
+
+    ComputePublish previous; ///< builder-only (one build at a time)
+    std::function<void()> notify;
+
+    bool allSynced() const
+    {
+        if (streams.empty()) {
+            return false;
+        }
+        for (const auto &[name, stream] : streams) {
+            if (!stream.synced) {
+                return false;
+            }
+        }
+        return true;
+    }
+};
+
+KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps, QObject *parent)
+    : Source(std::move(config), parent)
+    , m_deps(deps)
+    , m_token(std::move(token))
+{
+    m_publishTimer.setSingleShot(true);
+    connect(&m_publishTimer, &QTimer::timeout, this, &KubernetesSource::buildAndPublish);
+    connect(&m_deps.estate, &Estate::volumesChanged, this, [this] {
+        m_storageDirty = true;
+    });
+
+    SystemPoller::Options metricsOptions;
+    metricsOptions.name = m_config.name + QStringLiteral("/metrics");
+    metricsOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
+    metricsOptions.minBackoff = 5s;
+    metricsOptions.maxBackoff = 120s;
+    m_metrics = new SystemPoller(
+        metricsOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this] {
+            std::shared_ptr<Shared> shared = m_shared;
+            const http::CancelToken token;
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [shared, token]() -> PollOutcome {
+                PollOutcome out;
+                if (!shared || !shared->prom) {
+                    return out;
+                }
+                auto metrics = prometheus::queryGpuMetrics(*shared->prom, token);
+                if (!metrics) {
+                    out.error = toFetchError(metrics.error());
+                    out.error->message = QStringLiteral("Prometheus: ") + out.error->message;
+                    return out;
+                }
+                out.apply = [shared, gpus = std::move(*metrics)]() mutable {
+                    {
+                        std::lock_guard lock(shared->mutex);
+                        shared->cache.gpuMetrics = std::move(gpus);
+                        shared->cache.metricsAvailable = true;
+                    }
+                    if (shared->notify) {
+                        shared->notify();
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+    connect(m_metrics, &SystemPoller::stateChanged, this, &KubernetesSource::onMetricsStateChanged);
+}
+
+KubernetesSource::~KubernetesSource()
+{
+    shutdown();
+}
+
+void KubernetesSource::setPublishInterval(std::chrono::milliseconds interval)
+{
+    m_publishInterval = interval;
+}
+
+void KubernetesSource::start()
+{
+    if (m_shared) {
+        return;
+    }
+    launch();
+}
+
+void KubernetesSource::stop()
+{
+    shutdown();
+    Q_EMIT statusChanged();
+}
+
+void KubernetesSource::refresh()
+{
+    // Watches keep the cache current; a refresh re-reads metrics and restarts the streams so a
+    // user who suspects drift gets a fresh list.
+    shutdown();
+    launch();
+    m_metrics->pollNow();
+}
+
+void KubernetesSource::setPassword(const QString &password)
+{
+    m_token = password;
+    refresh();
+}
+
+void KubernetesSource::fetchSnapshots(const QString &, std::function<void(QString error)> done)
+{
+    if (done) {
+        done(tr("%1 is a Kubernetes cluster: it has no volume snapshots.").arg(m_config.name));
+    }
+}
+
+void KubernetesSource::launch()
+{
+    auto shared = std::make_shared<Shared>();
+    shared->config = m_config;
+    shared->token = m_token;
+    QPointer<KubernetesSource> self(this);
+    std::weak_ptr<Shared> weak = shared;
+    shared->notify = [self, weak] {
+        auto s = weak.lock();
+        if (!s || s->notifyPending.exchange(true)) {
+            return;
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self] {
+                if (self) {
+                    self->onCacheChanged();
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    if (!m_config.prometheusUrl.isEmpty()) {
+        shared->promTransport = std::make_unique<http::CurlTransport>();
+        http::ClientOptions options;
+        options.baseUrl = ss(m_config.prometheusUrl);
+        shared->prom = std::make_unique<prometheus::PrometheusClient>(*shared->promTransport, options);
+    }
+    m_shared = shared;
+
+    // Bootstrap: resolve the endpoint, reach the server, discover KAI, then one reflector thread
+    // per resource type.
+    m_threads.emplace_back([shared] {
+        const http::CancelToken &cancel = shared->cancel;
+        auto fail = [&](const http::HttpError &error) {
+            {
+                std::lock_guard lock(shared->mutex);
+                shared->bootstrapError = toFetchError(error);
+            }
+            shared->notify();
+        };
+        std::chrono::milliseconds backoff = 1s;
+        kubernetes::Discovery discovery;
+        std::string version;
+        while (!cancel.isCancelled()) {
+            auto endpoint = resolveEndpoint(shared->config, shared->token);
+            if (!endpoint) {
+                fail(endpoint.error());
+            } else {
+                http::TransportOptions base;
+                base.totalTimeout = 60s;
+                base.maxInFlight = 16; // one long-lived watch per resource type, plus lists
+                shared->transport =
+                    std::make_unique<http::CurlTransport>(kubernetes::transportOptions(*endpoint, std::move(base)));
+                shared->client = std::make_unique<kubernetes::KubeClient>(*shared->transport, *endpoint);
+                auto v = shared->client->version(cancel);
+                auto d =
+                    v ? shared->client->discover(cancel) : http::Result<kubernetes::Discovery>(Unexpected(v.error()));
+                if (v && d) {
+                    version = v->gitVersion;
+                    discovery = std::move(*d);
+                    break;
+                }
+                fail(v ? d.error() : v.error());
+                shared->client.reset();
+                shared->transport.reset();
+            }
+            if (!sleepFor(cancel, backoff)) {
+                return;
+            }
+            backoff = std::min<std::chrono::milliseconds>(backoff * 2, 30s);
+        }
+        if (cancel.isCancelled()) {
+            return;
+        }
+        const bool hasKai = discovery.serves(kubernetes::kQueues);
+        const kubernetes::ResourceType podGroups =
+            discovery.serves(kubernetes::kPodGroups) ? kubernetes::kPodGroups : kubernetes::kPodGroupsV2alpha2;
+        {
+            std::lock_guard lock(shared->mutex);
+            shared->bootstrapError.reset();
+            shared->cache.version = version;
+            shared->cache.hasKai = hasKai;
+            if (!hasKai && discovery.group("scheduling.run.ai")) {
+                shared->kaiNote = qs(discovery.explain(kubernetes::kQueues));
+            }
+        }
+        shared->connected = true;
+
+        struct Spec
+        {
+            kubernetes::ResourceType type;
+            std::function<void(kubernetes::Reflector::Batch &, std::vector<std::string> &)> apply;
+        };
+        auto &c = shared->cache;
+        std::vector<Spec> specs{
+            {kubernetes::kNodes,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.nodes, b, kubernetes::parseNode, s);
+             }},
+            {kubernetes::kNamespaces,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
+             }},
+            {kubernetes::kPods,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.pods, b, kubernetes::parsePod, s);
+             }},
+            {kubernetes::kJobs,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.jobs, b, kubernetes::parseJob, s);
+             }},
+            {kubernetes::kResourceQuotas,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
+             }},
+            {kubernetes::kPvcs,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
+             }},
+            {kubernetes::kPvs,
+             [&c](auto &b, auto &s) {
+                 applyBatch(c.pvs, b, kubernetes::parsePv, s);
+             }},
+            {kubernetes::kEvents,
+             [shared](auto &b, auto &s) {
+                 applyBatch(shared->events, b, kubernetes::parseEvent, s);
+                 if (shared->events.size() > kMaxEvents) {
+                     // Keep the newest: events are for the timeline, not an archive.
+                     std::vector<std::pair<std::string, std::string>> byTime;
+                     byTime.reserve(shared->events.size());
+                     for (const auto &[key, e] : shared->events) {
+                         byTime.emplace_back(e.timestamp, key);
+                     }
+                     std::sort(byTime.begin(), byTime.end());
+                     for (std::size_t i = 0; i + kMaxEvents < byTime.size(); ++i) {
+                         shared->events.erase(byTime[i].second);
+                     }
+                 }
+             }},
+        };
+        if (hasKai) {
+            specs.push_back({kubernetes::kQueues, [&c](auto &b, auto &s) {
+                                 applyBatch(c.queues, b, kubernetes::parseQueue, s);
+                             }});
+            if (discovery.serves(podGroups)) {
+                specs.push_back({podGroups, [&c](auto &b, auto &s) {
+                                     applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
+                                 }});
+            }
+        }
+        {
+            std::lock_guard lock(shared->mutex);
+            for (const Spec &spec : specs) {
+                shared->streams[spec.type.plural] = {};
+            }
+        }
+        std::lock_guard threadsLock(shared->mutex);
+        for (Spec &spec : specs) {
+            shared->threads.emplace_back([shared, spec = std::move(spec)] {
+                const std::string name = spec.type.plural;
+                kubernetes::Reflector::Options options;
+                options.list.limit = 500;
+                kubernetes::Reflector reflector(
+                    *shared->client,
+                    spec.type,
+                    options,
+                    [shared, &spec, name](kubernetes::Reflector::Batch &&batch) {
+                        std::vector<std::string> skipped;
+                        {
+                            std::lock_guard lock(shared->mutex);
+                            spec.apply(batch, skipped);
+                            auto &stream = shared->streams[name];
+                            stream.synced = true;
+                            stream.error.reset();
+                            if (!skipped.empty()) {
+                                FetchError e;
+                                e.kind = FetchError::Kind::Parse;
+                                e.message = QStringLiteral("%1: %2 malformed object(s) skipped: %3")
+                                                .arg(qs(name))
+                                                .arg(skipped.size())
+                                                .arg(qs(skipped.front()));
+                                stream.error = e;
+                            }
+                            shared->lastChange = QDateTime::currentDateTimeUtc();
+                        }
+                        shared->notify();
+                    },
+                    [shared, name](const http::HttpError &error) {
+                        if (error.kind == http::HttpError::Kind::Cancelled) {
+                            return;
+                        }
+                        {
+                            std::lock_guard lock(shared->mutex);
+                            FetchError e = toFetchError(error);
+                            e.message = qs(name) + QStringLiteral(": ") + e.message;
+                            shared->streams[name].error = e;
+                        }
+                        shared->notify();
+                    });
+                reflector.run(shared->cancel);
+            });
+        }
+    });
+    m_metrics->start();
+    Q_EMIT statusChanged();
+}
+
+void KubernetesSource::shutdown()
+{
+    m_metrics->stop();
+    m_publishTimer.stop();
+    if (!m_shared) {
+        return;
+    }
+    m_shared->cancel.cancel();
+    for (std::thread &t : m_threads) {
+        t.join();
+    }
+    m_threads.clear();
+    std::vector<std::thread> reflectors;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        reflectors.swap(m_shared->threads);
+    }
+    for (std::thread &t : reflectors) {
+        t.join();
+    }
+    m_shared.reset();
+    m_building = false;
+}
+
+void KubernetesSource::onCacheChanged()
+{
+    if (!m_shared) {
+        return;
+    }
+    m_shared->notifyPending = false;
+    Q_EMIT statusChanged();
+    if (!m_publishTimer.isActive()) {
+        // The first view goes out as soon as it is complete; later ones are coalesced.
+        m_publishTimer.start(m_publishCount == 0 ? 0ms : m_publishInterval);
+    }
+}
+
+void KubernetesSource::onMetricsStateChanged()
+{
+    if (!m_shared) {
+        return;
+    }
+    if (!m_metrics->state().lastError.isEmpty()) {
+        {
+            std::lock_guard lock(m_shared->mutex);
+            m_shared->cache.metricsAvailable = false;
+        }
+        onCacheChanged();
+    }
+    Q_EMIT statusChanged();
+}
+
+void KubernetesSource::buildAndPublish()
+{
+    if (!m_shared) {
+        return;
+    }
+    {
+        std::lock_guard lock(m_shared->mutex);
+        if (!m_shared->allSynced()) {
+            return; // publish the first view only once every type was listed
+        }
+    }
+    if (m_building) {
+        m_dirtyWhileBuilding = true;
+        return;
+    }
+    m_building = true;
+    m_dirtyWhileBuilding = false;
+
+    static QHash<QString, kube::StorageVolumeRef> storage; // rebuilt below when volumes change
+    if (m_storageDirty) {
+        storage.clear();
+        for (const Ptr<Volume> &v : m_deps.estate.volumes().all()) {
+            storage.insert(v->name, kube::StorageVolumeRef{v->source, v->id});
+        }
+        m_storageDirty = false;
+    }
+    std::shared_ptr<Shared> shared = m_shared;
+    const QString source = m_config.name;
+    const QDateTime now = m_deps.clock.now();
+    QPointer<KubernetesSource> self(this);
+    m_deps.pool.start([shared, source, storageCopy = storage, now, self] {
+        ComputePublish next;
+        std::vector<Ptr<Event>> events;
+        {
+            std::lock_guard lock(shared->mutex);
+            next = kube::build(source, shared->cache, storageCopy, now, &shared->previous);
+            std::vector<const kubernetes::EventDto *> sorted;
+            sorted.reserve(shared->events.size());
+            for (const auto &[key, e] : shared->events) {
+                sorted.push_back(&e);
+            }
+            std::sort(sorted.begin(), sorted.end(), [](const auto *a, const auto *b) {
+                return a->timestamp > b->timestamp;
+            });
+            for (std::size_t i = 0; i < sorted.size() && i < kPublishedEvents; ++i) {
+                const kubernetes::EventDto &e = *sorted[i];
+                Event event;
+                event.source = source;
+                event.id = qs(e.uid.empty() ? e.key() : e.uid);
+                event.time = kube::parseTime(e.timestamp);
+                event.severity = eventSeverity(e.type);
+                event.name = qs(e.reason);
+                event.message = qs(e.message);
+                event.object = qs(e.involvedKind) + QLatin1Char(' ')
+                               + (e.involvedNamespace.empty() ? qs(e.involvedName)
+                                                              : qs(e.involvedNamespace + "/" + e.involvedName));
+                if (e.involvedKind == "Node") {
+                    event.node = qs(e.involvedName);
+                }
+                events.push_back(std::make_shared<const Event>(std::move(event)));
+            }
+        }
+        shared->previous = next;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, shared, next = std::move(next), events = std::move(events), source]() mutable {
+                if (!self || self->m_shared != shared) {
+                    return;
+                }
+                self->m_deps.estate.publishCompute(source, std::move(next));
+                self->m_deps.estate.publishEvents(source, std::make_shared<const KeyedList<Event>>(std::move(events)));
+                ++self->m_publishCount;
+                if (!self->m_firstFullView.isValid()) {
+                    self->m_firstFullView = QDateTime::currentDateTimeUtc();
+                }
+                self->m_building = false;
+                self->recordHistory();
+                if (!self->m_polledOnce) {
+                    self->m_polledOnce = true;
+                    Q_EMIT self->inventoryPolled(true);
+                }
+                Q_EMIT self->statusChanged();
+                if (self->m_dirtyWhileBuilding) {
+                    self->m_publishTimer.start(self->m_publishInterval);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void KubernetesSource::recordHistory()
+{
+    if (!m_deps.history) {
+        return;
+    }
+    const QDateTime now = m_deps.clock.now();
+    // Change-only writes happen in the store; this only caps the rate.
+    if (m_lastHistory.isValid() && m_lastHistory.msecsTo(now) < 1000) {
+        return;
+    }
+    const auto projects = m_deps.estate.projects().scope(m_config.name);
+    if (!projects) {
+        return;
+    }
+    std::vector<ProjectSample> samples;
+    for (const Ptr<Project> &p : projects->items()) {
+        samples.push_back(ProjectSample{p->name, now, p->allocated, p->quota, p->pending, p->utilization});
+    }
+    const bool heartbeat =
+        !m_lastHistory.isValid() || m_lastHistory.secsTo(now) >= std::chrono::seconds(kHistoryInterval).count();
+    Q_UNUSED(heartbeat)
+    m_deps.history->recordProjectSamples(m_config.name, std::move(samples), now);
+    m_lastHistory = now;
+}
+
+SourceStatus KubernetesSource::status() const
+{
+    SourceStatus s;
+    s.name = m_config.name;
+    s.kind = SourceKind::Kubernetes;
+    s.url = m_config.url.isEmpty()
+                ? (m_config.kubeconfig.isEmpty() ? QStringLiteral("kubeconfig") : m_config.kubeconfig)
+                      + (m_config.kubeContext.isEmpty() ? QString() : QLatin1Char('#') + m_config.kubeContext)
+                : m_config.url;
+    if (!m_shared) {
+        s.health = Health::Unknown;
+        return s;
+    }
+    std::lock_guard lock(m_shared->mutex);
+    s.systemName = m_config.name;
+    s.systemVersion = qs(m_shared->cache.version);
+    s.lastSuccess = m_shared->lastChange;
+    s.lastAttempt = m_shared->lastChange;
+    QStringList errors;
+    int connectivity = 0;
+    bool auth = false;
+    auto consider = [&](const FetchError &e) {
+        errors.append(e.message);
+        connectivity += e.isConnectivity() ? 1 : 0;
+        auth |= e.kind == FetchError::Kind::Auth;
+    };
+    if (!m_shared->connected) {
+        if (m_shared->bootstrapError) {
+            consider(*m_shared->bootstrapError);
+            s.health = auth                                         ? Health::AuthRequired
+                       : m_shared->bootstrapError->isConnectivity() ? Health::Unreachable
+                                                                    : Health::Degraded;
+            s.consecutiveFailures = 1;
+        }
+        s.lastError = errors.join(QStringLiteral("; "));
+        s.stale = m_polledOnce;
+        return s;
+    }
+    int streams = 0;
+    for (const auto &[name, stream] : m_shared->streams) {
+        ++streams;
+        if (stream.error) {
+            consider(*stream.error);
+        }
+    }
+    const PollerState &metrics = m_metrics->state();
+    if (!metrics.lastError.isEmpty()) {
+        errors.append(metrics.lastError);
+    }
+    if (!m_shared->kaiNote.isEmpty()) {
+        errors.append(m_shared->kaiNote);
+    }
+    s.lastError = errors.join(QStringLiteral("; "));
+    if (auth) {
+        s.health = Health::AuthRequired;
+    } else if (streams > 0 && connectivity == streams) {
+        s.health = Health::Unreachable;
+    } else if (!errors.isEmpty()) {
+        s.health = Health::Degraded;
+    } else if (m_shared->allSynced()) {
+        s.health = Health::Ok;
+    }
+    s.stale = connectivity > 0 || auth;
+    s.consecutiveFailures = errors.isEmpty() ? 0 : 1;
+    return s;
+}
+
+// ---- Actions ----
+
+ActionPreview KubernetesSource::preview(const ActionRequest &request) const
+{
+    ActionPreview p;
+    const Estate &estate = m_deps.estate;
+    const QString source = m_config.name;
+    const auto clusterList = estate.gpuClusters().scope(source);
+    const Ptr<GpuCluster> cluster = clusterList && clusterList->size() ? clusterList->items().front() : nullptr;
+    auto findProject = [&](const QString &name) {
+        return estate.projects().find(source, source + QLatin1Char('/') + name);
+    };
+    auto gpuText = [](MilliGpu m) {
+        return formatGpus(m);
+    };
+
+    switch (request.kind) {
+    case ActionKind::JobSubmit: {
+        const JobSpec &spec = request.job;
+        p.title = tr("Submit job");
+        const Ptr<Project> project = findProject(spec.project);
+        const QString ns = project && !project->namespaceName.isEmpty() ? project->namespaceName
+                                                                        : kube::namespaceOfProject(spec.project);
+        p.target = source + QLatin1Char('/') + ns + QLatin1Char('/') + spec.name;
+        if (!project) {
+            p.blockedReason = tr("Project %1 is not known on %2.").arg(spec.project, source);
+            return p;
+        }
+        if (!jobNamePattern().match(spec.name).hasMatch()) {
+            p.blockedReason = tr("\"%1\" is not a valid job name: use lower-case letters, digits and '-', at most 63 "
+                                 "characters, starting and ending with a letter or digit.")
+                                  .arg(spec.name);
+            return p;
+        }
+        if (estate.jobs().find(source, source + QLatin1Char('/') + ns + QLatin1Char('/') + spec.name)) {
+            p.blockedReason = tr("A job named %1 already exists in project %2.").arg(spec.name, spec.project);
+            return p;
+        }
+        if (spec.image.trimmed().isEmpty()) {
+            p.blockedReason = tr("An image is required.");
+            return p;
+        }
+        if (spec.gpus <= 0 || (spec.gpus > 1000 && spec.gpus % 1000 != 0)) {
+            p.blockedReason = tr("Ask for whole GPUs (1, 2, ...) or a fraction of one GPU (0.1 to 0.9).");
+            return p;
+        }
+        int largestNode = 0;
+        if (const auto nodes = estate.gpuNodes().scope(source)) {
+            for (const Ptr<GpuNode> &n : nodes->items()) {
+                largestNode = std::max(largestNode, n->gpuCount);
+            }
+        }
+        if (largestNode > 0 && spec.gpus > MilliGpu(largestNode) * 1000) {
+            p.blockedReason = tr("No node of %1 has %2 GPUs: the largest has %3, and a job's GPUs sit on one node.")
+                                  .arg(source, gpuText(spec.gpus))
+                                  .arg(largestNode);
+            return p;
+        }
+        for (const PvcMount &mount : spec.pvcs) {
+            const Ptr<Pvc> pvc =
+                estate.pvcs().find(source, source + QLatin1Char('/') + ns + QLatin1Char('/') + mount.claim);
+            if (!pvc) {
+                p.blockedReason = tr("PVC %1 does not exist in namespace %2.").arg(mount.claim, ns);
+                return p;
+            }
+            if (pvc->phase != QLatin1String("Bound")) {
+                p.warnings << tr("PVC %1 is %2: the job waits until it is bound.").arg(mount.claim, pvc->phase);
+            }
+        }
+        const bool train = spec.type == JobType::Train;
+        p.effects << tr("Creates Job %1 in namespace %2: image %3, %4 GPU(s), %5.")
+                         .arg(spec.name,
+                              ns,
+                              spec.image,
+                              gpuText(spec.gpus),
+                              train ? tr("training (preemptible)") : tr("interactive (not preemptible)"));
+        for (const PvcMount &mount : spec.pvcs) {
+            p.effects << tr("Mounts PVC %1 at %2%3.")
+                             .arg(mount.claim, mount.path, mount.readOnly ? tr(" (read-only)") : QString());
+        }
+        const MilliGpu after = project->allocated + spec.gpus;
+        const MilliGpu free = cluster ? cluster->gpuTotal - cluster->gpuAllocated : 0;
+        p.fromState =
+            tr("%1: %2/%3 GPUs, %n queued", nullptr, project->queuedJobs)
+                .arg(spec.project, gpuText(project->allocated), gpuText(std::max<MilliGpu>(project->quota, 0)));
+        if (project->quota >= 0 && after <= project->quota) {
+            p.toState = tr("%1: %2/%3 GPUs").arg(spec.project, gpuText(after), gpuText(project->quota));
+            p.effects << tr("Within the project's guaranteed quota: it starts as soon as a node has room, reclaiming "
+                            "GPUs from over-quota training jobs of other projects if needed.");
+        } else if (spec.gpus <= free) {
+            p.toState = tr("%1: %2/%3 GPUs (over quota)").arg(spec.project, gpuText(after), gpuText(project->quota));
+            if (train) {
+                p.warnings << tr(
+                    "It runs over quota on idle GPUs and may be preempted when another project reclaims its "
+                    "guaranteed GPUs.");
+            } else {
+                p.warnings << tr("Interactive jobs only run within quota: it will queue.");
+            }
+        } else {
+            p.toState =
+                tr("%1: queued (%2 GPUs free in the cluster)").arg(spec.project, gpuText(std::max<MilliGpu>(free, 0)));
+            p.warnings << tr("The cluster has no room for it now: it queues until GPUs free up.");
+        }
+        return p;
+    }
+    case ActionKind::JobDelete: {
+        p.title =
+            request.jobIds.size() == 1 ? tr("Delete job") : tr("Delete %n job(s)", nullptr, int(request.jobIds.size()));
+        p.destructive = true;
+        if (request.jobIds.isEmpty()) {
+            p.blockedReason = tr("No job selected.");
+            return p;
+        }
+        MilliGpu freed = 0;
+        QStringList names;
+        for (const QString &id : request.jobIds) {
+            const Ptr<Job> job = estate.jobs().find(source, source + QLatin1Char('/') + id);
+            if (!job) {
+                p.blockedReason = tr("Job %1 is not known on %2.").arg(id, source);
+                return p;
+            }
+            names << job->name;
+            freed += job->gpusAllocated;
+            p.effects << (job->gpusAllocated > 0
+                              ? tr("Deletes %1 (%2, running on %3): frees %4 GPU(s).")
+                                    .arg(job->name, job->project, job->node, gpuText(job->gpusAllocated))
+                              : tr("Deletes %1 (%2, %3).").arg(job->name, job->project, jobStatusName(job->status)));
+        }
+        p.target = source + QStringLiteral(": ") + names.join(QStringLiteral(", "));
+        p.fromState = tr("%n job(s)", nullptr, int(request.jobIds.size()));
+        p.toState = freed > 0 ? tr("deleted, %1 GPU(s) free for queued jobs").arg(gpuText(freed)) : tr("deleted");
+        p.warnings << tr("Running work is stopped and its pods are deleted; this cannot be undone.");
+        return p;
+    }
+    case ActionKind::ProjectQuotaEdit: {
+        p.title = tr("Change project quota");
+        p.target = source + QLatin1Char('/') + request.project;
+        const Ptr<Project> project = findProject(request.project);
+        if (!project) {
+            p.blockedReason = tr("Project %1 is not known on %2.").arg(request.project, source);
+            return p;
+        }
+        if (request.quota < 0) {
+            p.blockedReason = tr("A quota cannot be negative.");
+            return p;
+        }
+        p.fromState = tr("guaranteed %1 GPU(s)").arg(gpuText(std::max<MilliGpu>(project->quota, 0)));
+        p.toState = tr("guaranteed %1 GPU(s)").arg(gpuText(request.quota));
+        p.effects << (project->origin == ProjectOrigin::KaiQueue
+                          ? tr("Sets spec.resources.gpu.quota of KAI queue %1.").arg(request.project)
+                          : tr("Sets requests.nvidia.com/gpu of the ResourceQuota in namespace %1.")
+                                .arg(project->namespaceName));
+        if (request.quota < project->allocated && project->quota >= 0) {
+            p.warnings << tr("The project holds %1 GPU(s): its training jobs above the new quota become preemptible.")
+                              .arg(gpuText(project->allocated));
+        }
+        if (cluster) {
+            const MilliGpu total = cluster->quotaTotal - std::max<MilliGpu>(project->quota, 0) + request.quota;
+            if (total != cluster->gpuTotal) {
+                p.warnings << tr("Quotas would add up to %1 GPUs while the cluster has %2.")
+                                  .arg(gpuText(total), gpuText(cluster->gpuTotal));
+            }
+        }
+        return p;
+    }
+    case ActionKind::SnapshotCreate:
+    case ActionKind::SnapshotDelete:
+    case ActionKind::SnapshotRestore:
+    case ActionKind::VolumeClone:
+        break;
+    }
+    p.title = actionKindName(request.kind);
+    p.blockedReason = tr("%1 is a Kubernetes cluster: it has no volumes to snapshot.").arg(source);
+    return p;
+}
+
+namespace {
+
+json jobObject(const JobSpec &spec, const QString &ns, bool kai, const QString &user, const QDateTime &submitted)
+{
+    json labels = {{"strata.io/created-by", "strata"}};
+    if (kai) {
+        labels["kai.scheduler/queue"] = ss(spec.project);
+    }
+    if (!user.isEmpty()) {
+        labels["user"] = ss(user);
+    }
+    json annotations = {{"strata.io/submitted-at", ss(submitted.toString(Qt::ISODateWithMs))}};
+    if (spec.durationSeconds > 0) {
+        annotations["strata.io/sim-duration-seconds"] = std::to_string(spec.durationSeconds);
+    }
+    json podAnnotations = json::object();
+    json container = {{"name", ss(spec.name)}, {"image", ss(spec.image)}};
+    if (spec.gpus >= 1000) {
+        container["resources"] = {{"limits", {{"nvidia.com/gpu", std::to_string(spec.gpus / 1000)}}}};
+    } else {
+        podAnnotations["gpu-fraction"] = ss(formatGpus(spec.gpus));
+    }
+    auto toArray = [](const QStringList &list) {
+        json array = json::array();
+        for (const QString &item : list) {
+            array.push_back(ss(item));
+        }
+        return array;
+    };
+    if (!spec.command.isEmpty()) {
+        container["command"] = toArray(spec.command);
+    }
+    if (!spec.args.isEmpty()) {
+        container["args"] = toArray(spec.args);
+    }
+    json volumes = json::array();
+    json mounts = json::array();
+    for (qsizetype i = 0; i < spec.pvcs.size(); ++i) {
+        const PvcMount &m = spec.pvcs[i];
+        const std::string volume = "pvc-" + std::to_string(i);
+        volumes.push_back(
+            {{"name", volume}, {"persistentVolumeClaim", {{"claimName", ss(m.claim)}, {"readOnly", m.readOnly}}}});
+        mounts.push_back({{"name", volume}, {"mountPath", ss(m.path)}, {"readOnly", m.readOnly}});
+    }
+    if (!mounts.empty()) {
+        container["volumeMounts"] = mounts;
+    }
+    json podSpec = {{"restartPolicy", "Never"}, {"containers", json::array({container})}};
+    if (kai) {
+        podSpec["schedulerName"] = "kai-scheduler";
+        podSpec["priorityClassName"] = spec.type == JobType::Interactive ? "build" : "train";
+    }
+    if (!volumes.empty()) {
+        podSpec["volumes"] = volumes;
+    }
+    json podMeta = {{"labels", labels}};
+    if (!podAnnotations.empty()) {
+        podMeta["annotations"] = podAnnotations;
+    }
+    return {{"apiVersion", "batch/v1"},
+            {"kind", "Job"},
+            {"metadata",
+             {{"name", ss(spec.name)}, {"namespace", ss(ns)}, {"labels", labels}, {"annotations", annotations}}},
+            {"spec", {{"backoffLimit", 0}, {"template", {{"metadata", podMeta}, {"spec", podSpec}}}}}};
+}
+
+ActionResult failed(const QString &message)
+{
+    return ActionResult{false, false, message};
+}
+
+} // namespace
+
+std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(const ActionRequest &request)
+{
+    std::shared_ptr<Shared> shared = m_shared;
+    const QString source = m_config.name;
+    const Ptr<Project> project = m_deps.estate.projects().find(
+        source,
+        source + QLatin1Char('/') + (request.kind == ActionKind::JobSubmit ? request.job.project : request.project));
+    const bool kai = project && project->origin == ProjectOrigin::KaiQueue;
+    const QString ns =
+        project && !project->namespaceName.isEmpty()
+            ? project->namespaceName
+            : kube::namespaceOfProject(request.kind == ActionKind::JobSubmit ? request.job.project : request.project);
+    return [shared, request, kai, ns](const ActionContext &ctx) -> ActionResult {
+        if (!shared || !shared->connected) {
+            return failed(QObject::tr("Not connected to the cluster."));
+        }
+        kubernetes::KubeClient &client = *shared->client;
+        const http::CancelToken cancel;
+        switch (request.kind) {
+        case ActionKind::JobSubmit: {
+            const JobSpec &spec = request.job;
+            const std::string submittedAt = ss(ctx.submitted.toString(Qt::ISODateWithMs));
+            // Ours when it carries this action's submission time: a lost answer or a retry must
+            // not create a second job, and must not claim someone else's job either.
+            auto existing = [&]() -> std::optional<bool> {
+                auto got = client.get(kubernetes::kJobs, ss(ns), ss(spec.name), cancel);
+                if (!got) {
+                    return got.error().apiCode == "NotFound" ? std::optional<bool>(false) : std::nullopt;
+                }
+                const json *annotation = nullptr;
+                const json &meta = (*got)["metadata"];
+                if (meta.contains("annotations") && meta["annotations"].contains("strata.io/submitted-at")) {
+                    annotation = &meta["annotations"]["strata.io/submitted-at"];
+                }
+                return annotation && annotation->is_string() && annotation->get<std::string>() == submittedAt;
+            };
+            if (ctx.attempt > 1 && existing() == std::optional<bool>(true)) {
+                return ActionResult{
+                    true,
+                    true,
+                    QObject::tr("Job %1 already exists (an earlier attempt created it); not submitted again.")
+                        .arg(spec.name)};
+            }
+            ctx.progress(ActionProgress{-1, QObject::tr("Creating Job %1 in %2").arg(spec.name, ns)});
+            const QString user = spec.user;
+            auto created =
+                client.create(kubernetes::kJobs, ss(ns), jobObject(spec, ns, kai, user, ctx.submitted), cancel);
+            if (!created) {
+                const http::HttpError &e = created.error();
+                if (e.apiCode == "AlreadyExists" || e.outcomeUnknown) {
+                    const auto ours = existing();
+                    if (ours == std::optional<bool>(true)) {
+                        return ActionResult{
+                            true,
+                            true,
+                            QObject::tr("Job %1 submitted (confirmed after the response was lost).").arg(spec.name)};
+                    }
+                    if (e.apiCode == "AlreadyExists") {
+                        return failed(QObject::tr("A job named %1 already exists in %2.").arg(spec.name, ns));
+                    }
+                }
+                return failed(qs(e.message));
+            }
+            return ActionResult{
+                true, false, QObject::tr("Job %1 submitted to project %2.").arg(spec.name, spec.project)};
+        }
+        case ActionKind::JobDelete: {
+            int done = 0;
+            QStringList errors;
+            for (const QString &id : request.jobIds) {
+                const QString jobNs = id.section(QLatin1Char('/'), 0, 0);
+                const QString name = id.section(QLatin1Char('/'), 1);
+                ctx.progress(
+                    ActionProgress{int(100 * done / request.jobIds.size()), QObject::tr("Deleting %1").arg(name)});
+                // DELETE is idempotent here: 404 (already gone) counts as done.
+                auto removed = client.remove(kubernetes::kJobs, ss(jobNs), ss(name), cancel);
+                if (!removed) {
+                    errors << name + QStringLiteral(": ") + qs(removed.error().message);
+                } else {
+                    ++done;
+                }
+            }
+            if (!errors.isEmpty()) {
+                return failed(QObject::tr("%1 of %2 job(s) deleted; %3")
+                                  .arg(done)
+                                  .arg(request.jobIds.size())
+                                  .arg(errors.join(QStringLiteral("; "))));
+            }
+            return ActionResult{true, false, QObject::tr("%n job(s) deleted.", nullptr, done)};
+        }
+        case ActionKind::ProjectQuotaEdit: {
+            const std::string quota = ss(formatGpus(request.quota));
+            http::Result<json> patched = json::object();
+            if (kai) {
+                json patch = {{"spec", {{"resources", {{"gpu", {{"quota", std::stod(quota)}}}}}}}};
+                patched = client.mergePatch(kubernetes::kQueues, {}, ss(request.project), patch, cancel);
+            } else {
+                auto quotas = client.listAll(
+                    kubernetes::kResourceQuotas, kubernetes::ListOptions{ss(ns), {}, {}, 0, {}, {}}, cancel);
+                if (!quotas) {
+                    return failed(qs(quotas.error().message));
+                }
+                std::string name;
+                for (const json &q : quotas->items) {
+                    if (q["spec"].contains("hard") && q["spec"]["hard"].contains("requests.nvidia.com/gpu")) {
+                        name = q["metadata"]["name"].get<std::string>();
+                        break;
+                    }
+                }
+                if (name.empty()) {
+                    return failed(QObject::tr("Namespace %1 has no GPU ResourceQuota.").arg(ns));
+                }
+                json patch = {{"spec", {{"hard", {{"requests.nvidia.com/gpu", quota}}}}}};
+                patched = client.mergePatch(kubernetes::kResourceQuotas, ss(ns), name, patch, cancel);
+            }
+            if (!patched) {
+                return failed(qs(patched.error().message));
+            }
+            return ActionResult{
+                true, false, QObject::tr("Project %1 now guarantees %2 GPU(s).").arg(request.project, qs(quota))};
+        }
+        case ActionKind::SnapshotCreate:
+        case ActionKind::SnapshotDelete:
+        case ActionKind::SnapshotRestore:
+        case ActionKind::VolumeClone:
+            break;
+        }
+        return failed(QObject::tr("A Kubernetes cluster cannot run this action."));
+    };
+}
+
+void KubernetesSource::afterSuccess(const ActionRequest &)
+{
+    // Watches deliver the change; nothing to poll.
+}
+
+} // namespace strata::core
