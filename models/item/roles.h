@@ -13,10 +13,13 @@ enum Role
     SourceRole,                      ///< source name (QString)
     IdRole,                          ///< the system's stable id (QString)
     /// Semantic state of the row/cell: "ok", "warning", "critical", "offline", "stale",
-    /// "running", "failed", "succeeded", "unknown" (QString)
+    /// "running", "failed", "succeeded", "unknown", and for jobs "pending", "preempted",
+    /// "starting" (QString)
     StatusRole,
     StaleRole,      ///< bool: the row's source is stale
     FilterTextRole, ///< text a free-text filter matches against (QString)
+    ProjectRole,    ///< compute rows: the project (queue) name (QString)
+    JobStatusRole,  ///< jobs: int(core::JobStatus) of the row, whatever the column
 };
 
 } // namespace strata::models
