@@ -530,7 +530,13 @@ QByteArray DcgmExporter::metricsText() const
 
 bool DcgmExporter::handle(const Request &request, const Responder &responder) const
 {
-    const QString &path = request.path;
+    QString path = request.path;
+    if (!m_options.pathPrefix.isEmpty()) {
+        if (!path.startsWith(m_options.pathPrefix + QLatin1Char('/'))) {
+            return false;
+        }
+        path = path.mid(m_options.pathPrefix.size());
+    }
     const bool getOrPost = request.method == "GET" || request.method == "POST";
 
     if (path == QLatin1String("/metrics")) {
@@ -554,11 +560,7 @@ bool DcgmExporter::handle(const Request &request, const Responder &responder) co
     const bool instant = path == QLatin1String("/api/v1/query");
     const bool range = path == QLatin1String("/api/v1/query_range");
     if (!instant && !range) {
-        if (path.startsWith(QLatin1String("/api/v1/"))) {
-            responder.send(
-                apiError(QStringLiteral("the simulated Prometheus does not implement %1").arg(path), 404, "not_found"));
-            return true;
-        }
+        // Not even a 404 for other /api/v1/ paths: they belong to the Kubernetes API on a shared port.
         return false;
     }
     if (!getOrPost) {

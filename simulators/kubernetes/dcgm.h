@@ -58,8 +58,10 @@ struct DcgmGpuSample
 ///   scrape in (t - lookback, t]; a GPU missing from that scrape has no sample (Prometheus'
 ///   staleness). Results are sorted by labels, __name__ included, values as strings;
 /// - GET /api/v1/status/buildinfo.
-/// Anything else under /api/v1/ (aggregations, functions, unknown metrics are fine: they just
-/// match nothing) gets {"status":"error","errorType":"bad_data","error":...} with HTTP 400.
+/// A query that is not such a selector (aggregations, functions, operators; unknown metric names
+/// are fine, they match nothing) gets {"status":"error","errorType":"bad_data","error":...} with
+/// HTTP 400, as do unparseable time/start/end/step values. Other paths, including the rest of
+/// /api/v1/ (the Kubernetes core API lives there), are left to the caller.
 ///
 /// Not thread-safe: use it on the simulator's thread.
 class DcgmExporter
@@ -71,6 +73,11 @@ public:
         std::chrono::milliseconds retention{24 * 3600 * 1000};
         std::size_t maxScrapes = 10'000;
         std::chrono::milliseconds lookback{5 * 60 * 1000}; ///< Prometheus' default lookback delta
+        /// Serve under this path prefix (no trailing slash), e.g.
+        /// "/api/v1/namespaces/gpu-operator/services/prometheus:9090/proxy" to appear where the
+        /// Kubernetes API server proxies an in-cluster Prometheus; empty = at the root. Needed
+        /// when sharing a port with the API server, which has its own /metrics.
+        QString pathPrefix;
     };
 
     DcgmExporter();
@@ -79,8 +86,9 @@ public:
     /// Records all GPUs at simulated time `at`; a time before the newest record is ignored.
     void record(const QDateTime &at, QList<DcgmGpuSample> gpus);
 
-    /// Answers GET /metrics, /api/v1/query, /api/v1/query_range and /api/v1/status/buildinfo and
-    /// returns true; returns false without answering for any other path.
+    /// Answers [pathPrefix]/metrics, /api/v1/query, /api/v1/query_range and
+    /// /api/v1/status/buildinfo and returns true; returns false without answering for any other
+    /// path. Call it first from the simulator's request handler and fall through on false.
     bool handle(const Request &request, const Responder &responder) const;
 
     /// The /metrics body for the newest record (empty exposition before the first record).
