@@ -356,7 +356,7 @@ std::optional<std::int64_t> roundUp(long double value)
 {
     // Tolerate the binary representation error of decimal fractions ("0.6" * 1000).
     const long double nearest = std::round(value);
-    const long double rounded = std::fabs(value - nearest) < 1e-6L ? nearest : std::ceil(value);
+    const long double rounded = std::fabs(value - nearest) < 1e-9L ? nearest : std::ceil(value);
     if (!std::isfinite(rounded) || rounded > static_cast<long double>(std::numeric_limits<std::int64_t>::max())
         || rounded < static_cast<long double>(std::numeric_limits<std::int64_t>::min())) {
         return std::nullopt;
