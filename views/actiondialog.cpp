@@ -2,7 +2,9 @@
 
 #include "views/statusdelegate.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +12,8 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace strata::views {
 
@@ -99,6 +103,31 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         inputs->addRow(m_confirmEdit);
         okText = m_request.kind == core::ActionKind::SnapshotDelete ? tr("Delete") : tr("Restore");
         break;
+    case core::ActionKind::JobSubmit:
+        // The spec was entered in JobSubmitDialog; this step only shows what will happen.
+        okText = tr("Submit");
+        break;
+    case core::ActionKind::JobDelete:
+        m_confirmCheck = new QCheckBox(
+            m_request.jobIds.size() == 1
+                ? tr("Delete this job; its running work stops")
+                : tr("Delete these %n jobs; their running work stops", nullptr, int(m_request.jobIds.size())),
+            this);
+        m_confirmCheck->setObjectName(QStringLiteral("confirmDeleteCheckBox"));
+        inputs->addRow(m_confirmCheck);
+        okText = tr("Delete");
+        break;
+    case core::ActionKind::ProjectQuotaEdit:
+        m_quotaSpin = new QDoubleSpinBox(this);
+        m_quotaSpin->setObjectName(QStringLiteral("quotaDoubleSpinBox"));
+        m_quotaSpin->setDecimals(2);
+        m_quotaSpin->setRange(0, 100000);
+        m_quotaSpin->setSingleStep(1);
+        m_quotaSpin->setSuffix(tr(" GPUs"));
+        m_quotaSpin->setValue(double(std::max<core::MilliGpu>(m_request.quota, 0)) / 1000.0);
+        inputs->addRow(tr("Guaranteed &GPUs:"), m_quotaSpin);
+        okText = tr("Apply");
+        break;
     }
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -106,7 +135,7 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
     m_buttons->button(QDialogButtonBox::Ok)->setText(okText);
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("actionOkButton"));
     // Destructive actions never confirm on Enter by accident: Cancel is their default.
-    if (m_confirmEdit) {
+    if (m_confirmEdit || m_confirmCheck) {
         m_buttons->button(QDialogButtonBox::Ok)->setAutoDefault(false);
         m_buttons->button(QDialogButtonBox::Cancel)->setDefault(true);
     }
@@ -140,6 +169,17 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
     if (m_confirmEdit) {
         connect(m_confirmEdit, &QLineEdit::textChanged, this, &ActionDialog::updateOk);
         m_confirmEdit->setFocus();
+    }
+    if (m_confirmCheck) {
+        connect(m_confirmCheck, &QCheckBox::toggled, this, &ActionDialog::updateOk);
+    }
+    if (m_quotaSpin) {
+        connect(m_quotaSpin, &QDoubleSpinBox::valueChanged, this, [this](double gpus) {
+            m_request.quota = core::MilliGpu(std::llround(gpus * 1000.0));
+            refresh();
+        });
+        m_quotaSpin->selectAll();
+        m_quotaSpin->setFocus();
     }
     refresh();
 }
@@ -179,7 +219,10 @@ bool ActionDialog::canConfirm() const
     if (m_confirmEdit && m_confirmEdit->text() != m_confirmationText) {
         return false;
     }
-    if (m_preview.destructive && !m_confirmEdit) {
+    if (m_confirmCheck && !m_confirmCheck->isChecked()) {
+        return false;
+    }
+    if (m_preview.destructive && !m_confirmEdit && !m_confirmCheck) {
         return false; // a destructive action this dialog cannot ask to confirm explicitly
     }
     return true;

@@ -6,7 +6,9 @@
 
 #include <functional>
 
+class QCheckBox;
 class QDialogButtonBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 
@@ -15,8 +17,10 @@ namespace strata::views {
 /// Confirmation step of every action (preview -> confirm -> progress -> result): shows what the
 /// model layer's preview says the action will do (title, target, from -> to, effects, warnings
 /// with a warning icon, and a blocked reason that disables OK), with the inputs the action needs:
-/// a snapshot name and comment (create), a clone name (clone), or, for destructive actions
-/// (delete, restore), the snapshot's name typed again. Every edit re-runs the preview, so
+/// a snapshot name and comment (create), a clone name (clone), for destructive snapshot actions
+/// (delete, restore) the snapshot's name typed again, for a job deletion an explicit check box,
+/// and for a quota edit the new guaranteed GPUs (two decimals). A job submission arrives
+/// complete from JobSubmitDialog and is only previewed here. Every edit re-runs the preview, so
 /// validation is the model layer's. Emits confirmed() on OK; running it is the controller's job.
 class ActionDialog final : public QDialog
 {
@@ -63,6 +67,8 @@ private:
     QLineEdit *m_nameEdit = nullptr;
     QLineEdit *m_commentEdit = nullptr;
     QLineEdit *m_confirmEdit = nullptr;
+    QCheckBox *m_confirmCheck = nullptr;   ///< JobDelete: explicit "delete these jobs"
+    QDoubleSpinBox *m_quotaSpin = nullptr; ///< ProjectQuotaEdit: new quota in GPUs
     QDialogButtonBox *m_buttons = nullptr;
 };
 

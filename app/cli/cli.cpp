@@ -1,5 +1,6 @@
 #include "app/cli/cli.h"
 
+#include "app/cli/computerows.h"
 #include "app/cli/demo.h"
 #include "app/cli/output.h"
 #include "models/core/clock.h"
@@ -27,8 +28,21 @@ const QStringList &verbs()
 
 const QStringList &resources()
 {
-    static const QStringList r{QStringLiteral("sources"), QStringLiteral("volumes"), QStringLiteral("snapshots")};
+    static const QStringList r{QStringLiteral("sources"),
+                               QStringLiteral("volumes"),
+                               QStringLiteral("snapshots"),
+                               QStringLiteral("clusters"),
+                               QStringLiteral("nodes"),
+                               QStringLiteral("projects"),
+                               QStringLiteral("jobs"),
+                               QStringLiteral("pvcs")};
     return r;
+}
+
+bool isComputeResource(const QString &r)
+{
+    return r == QLatin1String("clusters") || r == QLatin1String("nodes") || r == QLatin1String("projects")
+           || r == QLatin1String("jobs") || r == QLatin1String("pvcs");
 }
 
 QString normaliseResource(const QString &r)
@@ -42,6 +56,21 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("snapshot") || r == QLatin1String("snap") || r == QLatin1String("snaps")) {
         return QStringLiteral("snapshots");
+    }
+    if (r == QLatin1String("cluster")) {
+        return QStringLiteral("clusters");
+    }
+    if (r == QLatin1String("node") || r == QLatin1String("no")) {
+        return QStringLiteral("nodes");
+    }
+    if (r == QLatin1String("project") || r == QLatin1String("proj")) {
+        return QStringLiteral("projects");
+    }
+    if (r == QLatin1String("job") || r == QLatin1String("workloads") || r == QLatin1String("workload")) {
+        return QStringLiteral("jobs");
+    }
+    if (r == QLatin1String("pvc") || r == QLatin1String("persistentvolumeclaims")) {
+        return QStringLiteral("pvcs");
     }
     return r;
 }
@@ -219,6 +248,10 @@ int run(const QStringList &arguments,
         QStringLiteral("volume"),
         QCoreApplication::translate("cli", "Only this volume (name or id; repeatable)."),
         QStringLiteral("name"));
+    const QCommandLineOption projectOption(
+        QStringList{QStringLiteral("p"), QStringLiteral("project")},
+        QCoreApplication::translate("cli", "Only this project (projects, jobs, pvcs; repeatable)."),
+        QStringLiteral("name"));
     const QCommandLineOption outputOption(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                           QCoreApplication::translate("cli", "Output format: table, json or csv."),
                                           QStringLiteral("format"),
@@ -228,10 +261,12 @@ int run(const QStringList &arguments,
         QCoreApplication::translate("cli", "Give up after this many seconds (default 120)."),
         QStringLiteral("seconds"),
         QStringLiteral("120"));
-    parser.addOptions({configOption, demoOption, sourceOption, volumeOption, outputOption, timeoutOption});
+    parser.addOptions(
+        {configOption, demoOption, sourceOption, volumeOption, projectOption, outputOption, timeoutOption});
     parser.addPositionalArgument(QStringLiteral("verb"), QCoreApplication::translate("cli", "get"));
-    parser.addPositionalArgument(QStringLiteral("resource"),
-                                 QCoreApplication::translate("cli", "sources, volumes or snapshots"));
+    parser.addPositionalArgument(
+        QStringLiteral("resource"),
+        QCoreApplication::translate("cli", "sources, volumes, snapshots, clusters, nodes, projects, jobs or pvcs"));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -251,9 +286,11 @@ int run(const QStringList &arguments,
     if (positional.size() != 2 || !verbs().contains(positional[0])
         || !resources().contains(normaliseResource(positional[1]))) {
         err << programName << ": "
-            << QCoreApplication::translate("cli",
-                                           "usage: %1 [--config PATH | --demo] get sources|volumes|snapshots [--source "
-                                           "NAME] [--volume NAME] [-o table|json|csv]")
+            << QCoreApplication::translate(
+                   "cli",
+                   "usage: %1 [--config PATH | --demo] get "
+                   "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] "
+                   "[--volume NAME] [--project NAME] [-o table|json|csv]")
                    .arg(programName)
             << '\n';
         return 2;
@@ -344,6 +381,40 @@ int run(const QStringList &arguments,
 
     if (resource == QLatin1String("sources")) {
         write(sourceRows(engine.statuses()), format, out);
+        return exitCode;
+    }
+
+    if (isComputeResource(resource)) {
+        ComputeFilter filter;
+        filter.projects = parser.values(projectOption);
+        for (const core::SourceConfig &s : std::as_const(selected)) {
+            if (s.kind == core::SourceKind::Kubernetes && !failed.contains(s.name)) {
+                filter.sources << s.name;
+            }
+        }
+        if (filter.sources.isEmpty()) {
+            // Nothing to list from (no Kubernetes source, or all failed): never all of the estate.
+            filter.sources << QString();
+        }
+        const QStringList unknown = unknownProjects(engine.estate(), filter);
+        if (!unknown.isEmpty() && resource != QLatin1String("clusters") && resource != QLatin1String("nodes")
+            && exitCode == 0) {
+            err << programName << ": "
+                << QCoreApplication::translate("cli", "no project named %1").arg(unknown.join(QStringLiteral(", ")))
+                << '\n';
+            return 1;
+        }
+        if (resource == QLatin1String("clusters")) {
+            write(clusterRows(engine.estate(), filter), format, out);
+        } else if (resource == QLatin1String("nodes")) {
+            write(nodeRows(engine.estate(), filter), format, out);
+        } else if (resource == QLatin1String("projects")) {
+            write(projectRows(engine.estate(), filter), format, out);
+        } else if (resource == QLatin1String("jobs")) {
+            write(jobRows(engine.estate(), filter, clock.now()), format, out);
+        } else {
+            write(pvcRows(engine.estate(), filter), format, out);
+        }
         return exitCode;
     }
 

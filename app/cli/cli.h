@@ -13,10 +13,12 @@ namespace strata::cli {
 /// or `--help`/`--version`, rather than the desktop app or the server.
 bool isCommand(const QStringList &arguments);
 
-/// Runs `strata [--config PATH | --demo] get sources|volumes|snapshots [--source NAME]
-/// [--volume NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
+/// Runs `strata [--config PATH | --demo] get
+/// sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME]
+/// [--project NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
 /// 0 success, 1 a source failed (one line per failure on `err`; data from healthy sources is
-/// still printed), 2 usage or configuration error. Blocks in a local event loop; call from
+/// still printed; also an unknown --project or a --volume that matches nothing), 2 usage or
+/// configuration error. Blocks in a local event loop; call from
 /// the main thread with a Q(Core)Application running.
 int run(const QStringList &arguments,
         const QString &programName,

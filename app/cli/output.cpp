@@ -27,6 +27,8 @@ QJsonValue jsonValue(const QVariant &v)
         const QDateTime t = v.toDateTime();
         return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null);
     }
+    case QMetaType::QStringList:
+        return QJsonArray::fromStringList(v.toStringList());
     default:
         return v.toString();
     }
@@ -40,6 +42,9 @@ QString textValue(const QVariant &v)
     }
     if (v.typeId() == QMetaType::Bool) {
         return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    if (v.typeId() == QMetaType::QStringList) {
+        return v.toStringList().join(QLatin1Char(','));
     }
     return v.toString();
 }

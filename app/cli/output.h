@@ -17,7 +17,8 @@ enum class Format
 };
 
 /// Rows of one `get` result: machine keys (JSON/CSV), human headers (table) and typed values.
-/// Numbers stay numbers in JSON; table cells use the display text when one is given.
+/// Numbers stay numbers in JSON, a QStringList becomes a JSON array (comma-joined in CSV and
+/// tables); table cells use the display text when one is given.
 struct ResultSet
 {
     struct Column

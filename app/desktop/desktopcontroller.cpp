@@ -238,6 +238,19 @@ void DesktopController::fetchCapacityHistory(const QString &source, const QStrin
 
 void DesktopController::openActionDialog(core::ActionRequest request)
 {
+    core::ActionManager *actions = &m_engine.actions();
+    auto previewer = [actions](const core::ActionRequest &r) {
+        return actions->preview(r);
+    };
+    if (request.kind == core::ActionKind::JobSubmit || request.kind == core::ActionKind::JobDelete
+        || request.kind == core::ActionKind::ProjectQuotaEdit) {
+        // Compute actions arrive complete from the GPU and Jobs pages; the dialog previews them.
+        auto *dialog = new views::ActionDialog(request, previewer, {}, m_window.get());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &views::ActionDialog::confirmed, this, &DesktopController::submitAction);
+        dialog->open();
+        return;
+    }
     const core::Estate &estate = m_engine.estate();
     const core::Ptr<core::Volume> volume = estate.volume(request.source, request.volumeId);
     if (!volume) {
@@ -280,15 +293,12 @@ void DesktopController::openActionDialog(core::ActionRequest request)
         confirmation = snapshot->name;
         break;
     }
+    case core::ActionKind::JobSubmit:
+    case core::ActionKind::JobDelete:
+    case core::ActionKind::ProjectQuotaEdit:
+        return; // handled above
     }
-    core::ActionManager *actions = &m_engine.actions();
-    auto *dialog = new views::ActionDialog(
-        request,
-        [actions](const core::ActionRequest &r) {
-            return actions->preview(r);
-        },
-        confirmation,
-        m_window.get());
+    auto *dialog = new views::ActionDialog(request, previewer, confirmation, m_window.get());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &views::ActionDialog::confirmed, this, &DesktopController::submitAction);
     dialog->open();

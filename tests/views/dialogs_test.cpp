@@ -48,12 +48,11 @@ QPushButton *okButton(QDialog &dialog)
 
 TEST(ActionDialog, Create_ValidatesNameLiveThroughThePreview)
 {
-    core::ActionRequest request{core::ActionKind::SnapshotCreate,
-                                QStringLiteral("s"),
-                                QStringLiteral("v"),
-                                {},
-                                QStringLiteral("strata_2026-11-22_1530"),
-                                {}};
+    core::ActionRequest request;
+    request.kind = core::ActionKind::SnapshotCreate;
+    request.source = QStringLiteral("s");
+    request.volumeId = QStringLiteral("v");
+    request.name = QStringLiteral("strata_2026-11-22_1530");
     views::ActionDialog dialog(request, fakePreview);
     dialog.show();
     auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("snapshotNameLineEdit"));
@@ -86,8 +85,11 @@ TEST(ActionDialog, Create_ValidatesNameLiveThroughThePreview)
 
 TEST(ActionDialog, Delete_RequiresTypingTheSnapshotName)
 {
-    core::ActionRequest request{
-        core::ActionKind::SnapshotDelete, QStringLiteral("s"), QStringLiteral("v"), QStringLiteral("snap-id"), {}, {}};
+    core::ActionRequest request;
+    request.kind = core::ActionKind::SnapshotDelete;
+    request.source = QStringLiteral("s");
+    request.volumeId = QStringLiteral("v");
+    request.snapshotId = QStringLiteral("snap-id");
     views::ActionDialog dialog(request, fakePreview, QStringLiteral("daily.0"));
     dialog.show();
     auto *confirm = dialog.findChild<QLineEdit *>(QStringLiteral("confirmNameLineEdit"));

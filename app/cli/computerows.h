@@ -1,0 +1,43 @@
+#pragma once
+
+#include "app/cli/output.h"
+
+#include <QDateTime>
+#include <QStringList>
+
+namespace strata::core {
+class Estate;
+}
+
+namespace strata::cli {
+
+/// What `strata get clusters|nodes|projects|jobs|pvcs` lists: only these sources (empty = all
+/// Kubernetes sources in the estate) and, for projects, jobs and PVCs, only these projects
+/// (empty = all; a project's PVCs are those of its namespace).
+struct ComputeFilter
+{
+    QStringList sources;
+    QStringList projects;
+};
+
+/// The compute `get` kinds, built from the estate only. Rows are in a stable order (source,
+/// then name; jobs by source, project, name; PVCs by source, namespace, name) whatever order the
+/// cluster answered in. GPU amounts are numbers of GPUs with decimals in JSON/CSV (0.6) and
+/// formatGpus text in tables; job statuses are jobStatusName() values; unknown utilization is
+/// null. Keys are snake_case.
+ResultSet clusterRows(const core::Estate &estate, const ComputeFilter &filter);
+ResultSet nodeRows(const core::Estate &estate, const ComputeFilter &filter);
+/// Keys: source, name, namespace, quota (null = none), limit (null = none), allocated, in_quota,
+/// over_quota, pending, fair_share, running_jobs, queued_jobs, utilization, idle_allocated.
+ResultSet projectRows(const core::Estate &estate, const ComputeFilter &filter);
+/// Keys: source, name, namespace, project, user, type, status, gpus_requested, gpus_allocated,
+/// node, gpu_indices, image, created, age_seconds, wait_seconds (null unless queued),
+/// run_seconds (null until it runs), pending_reason, created_by_cli, gpu_utilization, pvcs
+/// (array of claim names). `now` is the reference for the ages.
+ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const QDateTime &now);
+ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter);
+
+/// Project names of `filter.projects` that no selected source knows.
+QStringList unknownProjects(const core::Estate &estate, const ComputeFilter &filter);
+
+} // namespace strata::cli

@@ -1,0 +1,181 @@
+// `strata get clusters|nodes|projects|jobs|pvcs`: the result sets built from an estate holding
+// the TR-4858 states (no cluster needed; the CLI end to end runs in tests/integration).
+
+#include "app/cli/computerows.h"
+#include "app/cli/output.h"
+#include "models/core/estate.h"
+#include "tests/models/computefixture.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+using cli::ComputeFilter;
+
+namespace {
+
+QJsonObject objectNamed(const QJsonArray &array, const QString &name)
+{
+    for (const QJsonValue &v : array) {
+        if (v.toObject().value(QStringLiteral("name")).toString() == name) {
+            return v.toObject();
+        }
+    }
+    return {};
+}
+
+QString table(const cli::ResultSet &rows)
+{
+    QString text;
+    QTextStream out(&text);
+    cli::write(rows, cli::Format::Table, out);
+    return text;
+}
+
+} // namespace
+
+TEST(CliCompute, ProjectsJson_HasDocumentedKeysAndDecimalGpus)
+{
+    core::Estate estate;
+    testsupport::state410().publish(estate);
+    const QJsonArray projects = cli::toJson(cli::projectRows(estate, {}));
+    ASSERT_EQ(projects.size(), 4);
+    EXPECT_EQ(projects[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("team-a"));
+    const QJsonObject a = objectNamed(projects, QStringLiteral("team-a"));
+    for (const char *key : {"name",
+                            "quota",
+                            "allocated",
+                            "in_quota",
+                            "over_quota",
+                            "pending",
+                            "fair_share",
+                            "running_jobs",
+                            "queued_jobs",
+                            "utilization"}) {
+        EXPECT_TRUE(a.contains(QLatin1String(key))) << key;
+    }
+    EXPECT_EQ(a.value(QStringLiteral("allocated")).toDouble(), 8.0);
+    EXPECT_EQ(a.value(QStringLiteral("quota")).toDouble(), 4.0);
+    EXPECT_EQ(a.value(QStringLiteral("over_quota")).toDouble(), 4.0);
+    const QJsonObject b = objectNamed(projects, QStringLiteral("team-b"));
+    EXPECT_EQ(b.value(QStringLiteral("queued_jobs")).toInt(), 1);
+    EXPECT_EQ(b.value(QStringLiteral("pending")).toDouble(), 2.0);
+    EXPECT_EQ(objectNamed(projects, QStringLiteral("team-d")).value(QStringLiteral("allocated")).toDouble(), 0.0);
+
+    // The table uses the document's allocated/quota notation.
+    const QString text = table(cli::projectRows(estate, {}));
+    EXPECT_TRUE(text.contains(QStringLiteral("8/4"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("0/8"))) << text.toStdString();
+}
+
+TEST(CliCompute, JobsJson_FractionsStatusesAndTimes)
+{
+    core::Estate estate;
+    testsupport::state49().publish(estate);
+    const QJsonArray jobs = cli::toJson(cli::jobRows(estate, {}, testsupport::computeNow()));
+    ASSERT_EQ(jobs.size(), 14);
+    const QJsonObject b1 = objectNamed(jobs, QStringLiteral("b-1-g06"));
+    for (const char *key : {"name",
+                            "namespace",
+                            "project",
+                            "user",
+                            "type",
+                            "status",
+                            "gpus_requested",
+                            "gpus_allocated",
+                            "node",
+                            "image",
+                            "age_seconds",
+                            "wait_seconds",
+                            "run_seconds",
+                            "pending_reason",
+                            "pvcs"}) {
+        EXPECT_TRUE(b1.contains(QLatin1String(key))) << key;
+    }
+    EXPECT_DOUBLE_EQ(b1.value(QStringLiteral("gpus_requested")).toDouble(), 0.6);
+    EXPECT_EQ(b1.value(QStringLiteral("status")).toString(), QStringLiteral("running"));
+    EXPECT_EQ(b1.value(QStringLiteral("type")).toString(), QStringLiteral("interactive"));
+    EXPECT_EQ(b1.value(QStringLiteral("namespace")).toString(), QStringLiteral("runai-team-b"));
+    EXPECT_TRUE(b1.value(QStringLiteral("wait_seconds")).isNull());
+    EXPECT_EQ(b1.value(QStringLiteral("run_seconds")).toInt(), 3600 - 3 * 60 - 5);
+    EXPECT_EQ(b1.value(QStringLiteral("pvcs")).toArray(), QJsonArray{QStringLiteral("data")});
+
+    const QJsonObject c4 = objectNamed(jobs, QStringLiteral("c-4-gg"));
+    EXPECT_EQ(c4.value(QStringLiteral("status")).toString(), QStringLiteral("preempted"));
+    EXPECT_EQ(c4.value(QStringLiteral("wait_seconds")).toInt(), 3000);
+    EXPECT_TRUE(c4.value(QStringLiteral("run_seconds")).isNull());
+    EXPECT_EQ(c4.value(QStringLiteral("pending_reason")).toString(),
+              QStringLiteral("preempted by team-d reclaiming its quota"));
+
+    // Stable order: source, project, name.
+    EXPECT_EQ(jobs[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("a-1-1-jupyter"));
+    EXPECT_EQ(jobs[13].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("d-2-gg"));
+
+    const QString text = table(cli::jobRows(estate, {}, testsupport::computeNow()));
+    EXPECT_TRUE(text.startsWith(QStringLiteral("NAME"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("0.6"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("preempted"))) << text.toStdString();
+}
+
+TEST(CliCompute, ProjectFilterLimitsJobsAndPvcsAndReportsUnknownNames)
+{
+    core::Estate estate;
+    testsupport::state48().publish(estate);
+    ComputeFilter filter;
+    filter.projects = {QStringLiteral("team-b")};
+    const cli::ResultSet jobs = cli::jobRows(estate, filter, testsupport::computeNow());
+    EXPECT_EQ(jobs.values.size(), 4);
+    const QJsonArray pvcs = cli::toJson(cli::pvcRows(estate, filter));
+    ASSERT_EQ(pvcs.size(), 1);
+    EXPECT_EQ(pvcs[0].toObject().value(QStringLiteral("namespace")).toString(), QStringLiteral("runai-team-b"));
+    EXPECT_EQ(pvcs[0].toObject().value(QStringLiteral("storage_source")).toString(), QStringLiteral("ontap-ai"));
+    EXPECT_TRUE(cli::unknownProjects(estate, filter).isEmpty());
+    filter.projects << QStringLiteral("team-z");
+    EXPECT_EQ(cli::unknownProjects(estate, filter), QStringList{QStringLiteral("team-z")});
+    filter.sources = {QStringLiteral("other-cluster")};
+    EXPECT_EQ(cli::jobRows(estate, filter, testsupport::computeNow()).values.size(), 0);
+}
+
+TEST(CliCompute, ClustersAndNodes_TotalsPackingAndQuotaInvariant)
+{
+    core::Estate estate;
+    testsupport::state48().publish(estate);
+    const QJsonArray clusters = cli::toJson(cli::clusterRows(estate, {}));
+    ASSERT_EQ(clusters.size(), 1);
+    const QJsonObject c = clusters[0].toObject();
+    EXPECT_EQ(c.value(QStringLiteral("gpus_total")).toDouble(), 16.0);
+    EXPECT_EQ(c.value(QStringLiteral("gpus_allocated")).toDouble(), 16.0);
+    EXPECT_TRUE(c.value(QStringLiteral("quota_matches_gpus")).toBool());
+    EXPECT_EQ(c.value(QStringLiteral("running_jobs")).toInt(), 13);
+
+    const QJsonArray nodes = cli::toJson(cli::nodeRows(estate, {}));
+    ASSERT_EQ(nodes.size(), 2);
+    EXPECT_EQ(nodes[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("dgx1-1"));
+    const QJsonArray slots = nodes[0].toObject().value(QStringLiteral("gpu_slots")).toArray();
+    EXPECT_TRUE(slots.contains(QStringLiteral("4:b-1-g06 0.6 + b-2-g04 0.4")));
+
+    // A quota sum that differs from the GPUs is flagged in the table.
+    auto s = testsupport::state48();
+    s.quotas[QStringLiteral("team-d")] = 6000;
+    s.publish(estate);
+    EXPECT_FALSE(
+        cli::toJson(cli::clusterRows(estate, {}))[0].toObject().value(QStringLiteral("quota_matches_gpus")).toBool());
+    EXPECT_TRUE(table(cli::clusterRows(estate, {})).contains(QStringLiteral("14!")));
+}
+
+TEST(CliCompute, CsvListsJoinWithCommas)
+{
+    core::Estate estate;
+    auto s = testsupport::state48();
+    s.pvcClaims = {QStringLiteral("data"), QStringLiteral("scratch")};
+    s.publish(estate);
+    QString text;
+    QTextStream out(&text);
+    ComputeFilter filter;
+    filter.projects = {QStringLiteral("team-d")};
+    cli::write(cli::jobRows(estate, filter, testsupport::computeNow()), cli::Format::Csv, out);
+    EXPECT_TRUE(text.contains(QStringLiteral("\"data,scratch\""))) << text.toStdString();
+}
