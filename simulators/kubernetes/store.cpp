@@ -118,6 +118,8 @@ void ObjectStore::record(StoreEvent event)
 
 void ObjectStore::compact()
 {
+    // A new revision marks the compaction, so every token issued before it is older than it.
+    ++m_rv;
     m_history.clear();
     m_watchFloor = m_rv;
     m_compactedRv = m_rv;
