@@ -90,15 +90,15 @@ struct Discovery
 /// namespaces otherwise; cluster-scoped types ignore it.
 struct ListOptions
 {
-    std::string namespace_;
-    std::string labelSelector;
-    std::string fieldSelector;
+    std::string namespace_{};
+    std::string labelSelector{};
+    std::string fieldSelector{};
     /// Page size (limit=); 0 = let the server decide (no limit parameter).
     int limit = 500;
     /// listPage(): continue token from the previous page.
-    std::string continueToken;
+    std::string continueToken{};
     /// resourceVersion= (e.g. "0" for the watch cache); empty = most recent (quorum read).
-    std::string resourceVersion;
+    std::string resourceVersion{};
 };
 
 /// One page of a list. Items are the raw objects, each with `kind` and `apiVersion` filled in
@@ -114,16 +114,16 @@ struct ListPage
 
 struct WatchOptions
 {
-    std::string namespace_; ///< as ListOptions
-    std::string labelSelector;
-    std::string fieldSelector;
+    std::string namespace_{}; ///< as ListOptions
+    std::string labelSelector{};
+    std::string fieldSelector{};
     /// Start from this resourceVersion (the list's or the last event's); empty = "now".
-    std::string resourceVersion;
+    std::string resourceVersion{};
     /// Server-side end of the stream (the server closes it, and the caller re-watches); 0 = none.
     int timeoutSeconds = 300;
     bool allowBookmarks = true;
     /// Called for each line that is not a valid watch event (Kind::Parse); the stream goes on.
-    std::function<void(const http::HttpError &)> onSkipped;
+    std::function<void(const http::HttpError &)> onSkipped{};
 };
 
 struct WatchEvent
