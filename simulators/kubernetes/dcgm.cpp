@@ -50,9 +50,19 @@ QByteArray formatFloat(double value)
     return QByteArray(buffer, static_cast<qsizetype>(result.ptr - buffer));
 }
 
+// Prometheus' marshalTimestamp: whole seconds, then exactly three fraction digits when non-zero.
 QByteArray formatTime(qint64 ms)
 {
-    return formatFloat(static_cast<double>(ms) / 1000.0);
+    QByteArray out;
+    if (ms < 0) {
+        out.append('-');
+        ms = -ms;
+    }
+    out.append(QByteArray::number(ms / 1000));
+    if (const qint64 fraction = ms % 1000; fraction != 0) {
+        out.append('.').append(QByteArray::number(fraction).rightJustified(3, '0'));
+    }
+    return out;
 }
 
 QByteArray jsonString(const QString &text)
@@ -577,7 +587,7 @@ bool DcgmExporter::handle(const Request &request, const Responder &responder) co
         return true;
     }
 
-    // The newest scrape in (t - lookback, t], or nullptr.
+    // The newest scrape in [t - lookback, t], or nullptr (Prometheus 2.x includes the left edge; 3.x does not).
     const auto scrapeAt = [this](qint64 t) -> const Scrape * {
         auto it = std::upper_bound(m_scrapes.begin(), m_scrapes.end(), t, [](qint64 value, const Scrape &s) {
             return value < s.timeMs;
@@ -586,7 +596,7 @@ bool DcgmExporter::handle(const Request &request, const Responder &responder) co
             return nullptr;
         }
         --it;
-        return it->timeMs > t - m_options.lookback.count() ? &*it : nullptr;
+        return it->timeMs >= t - m_options.lookback.count() ? &*it : nullptr;
     };
     // Every series the selector matches in `scrape`, sorted by labels.
     const auto evaluate = [&](const Scrape &scrape) {

@@ -55,7 +55,7 @@ struct DcgmGpuSample
 ///   as "30s"/"1m"): only bare selectors of the five metrics, optionally with matchers
 ///   (`DCGM_FI_DEV_GPU_UTIL{namespace="runai-team-a",gpu!="3",Hostname=~"node-[12]"}`; =, !=,
 ///   =~, !~ with fully anchored RE2-like regexes). An instant selector at time t sees the newest
-///   scrape in (t - lookback, t]; a GPU missing from that scrape has no sample (Prometheus'
+///   scrape in [t - lookback, t]; a GPU missing from that scrape has no sample (Prometheus'
 ///   staleness). Results are sorted by labels, __name__ included, values as strings;
 /// - GET /api/v1/status/buildinfo.
 /// A query that is not such a selector (aggregations, functions, operators; unknown metric names

@@ -154,10 +154,10 @@ TEST_F(DcgmExporterTest, QueryGpuMetrics_AtEarlierTime_SeesTheScrapeThenAndNothi
     const auto before = queryGpuMetrics(client(), {}, tickSeconds(0) - 1);
     ASSERT_TRUE(before) << before.error().message;
     EXPECT_TRUE(before->empty());
-    const auto stale = queryGpuMetrics(client(), {}, tickSeconds(40) + 300);
+    const auto stale = queryGpuMetrics(client(), {}, tickSeconds(40) + 300.001);
     ASSERT_TRUE(stale) << stale.error().message;
     EXPECT_TRUE(stale->empty());
-    const auto justInside = queryGpuMetrics(client(), {}, tickSeconds(40) + 299);
+    const auto justInside = queryGpuMetrics(client(), {}, tickSeconds(40) + 300);
     ASSERT_TRUE(justInside) << justInside.error().message;
     EXPECT_EQ(justInside->size(), 16u);
 }
@@ -189,6 +189,19 @@ TEST_F(DcgmExporterTest, InstantQuery_GetWithRfc3339Time_AnswersInPrometheusJson
     EXPECT_DOUBLE_EQ(element["value"][0].get<double>(), tickSeconds(1));
     ASSERT_TRUE(element["value"][1].is_string()) << "values travel as strings";
     EXPECT_EQ(element["value"][1], "16");
+}
+
+TEST_F(DcgmExporterTest, Timestamps_RenderedWithPrometheusDigits)
+{
+    // Recorded from Prometheus 2.42 (tests/fixtures/prometheus/query-vector.json):
+    // "value":[1795354380.500,"2"]: whole seconds, then three fraction digits when non-zero.
+    feed(0, 0);
+    const auto half = get("/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL%7Bgpu%3D%220%22%7D&time=1767225600.5");
+    EXPECT_NE(half.body.find(R"("value":[1767225600.500,")"), std::string::npos) << half.body;
+    const auto whole = get("/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL%7Bgpu%3D%220%22%7D&time=1767225601");
+    EXPECT_NE(whole.body.find(R"("value":[1767225601,")"), std::string::npos) << whole.body;
+    const auto small = get("/api/v1/query?query=DCGM_FI_DEV_GPU_UTIL%7Bgpu%3D%220%22%7D&time=1767225601.07");
+    EXPECT_NE(small.body.find(R"("value":[1767225601.070,")"), std::string::npos) << small.body;
 }
 
 TEST_F(DcgmExporterTest, Matchers_EqualNotEqualAnchoredRegex)
