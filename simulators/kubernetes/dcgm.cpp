@@ -682,12 +682,19 @@ bool DcgmExporter::handle(const Request &request, const Responder &responder) co
     }
 
     std::map<Labels, QByteArray> series; // labels -> "[t,\"v\"],..."
+    const Scrape *evaluated = nullptr;
+    std::vector<std::pair<Labels, double>> matched;
     for (qint64 t = *start; t <= *end; t += *step) {
         const Scrape *scrape = scrapeAt(t);
         if (!scrape) {
             continue;
         }
-        for (auto &[labels, value] : evaluate(*scrape)) {
+        // Steps finer than the scrape interval see the same scrape repeatedly.
+        if (scrape != evaluated) {
+            matched = evaluate(*scrape);
+            evaluated = scrape;
+        }
+        for (const auto &[labels, value] : matched) {
             QByteArray &points = series[labels];
             if (!points.isEmpty()) {
                 points.append(',');
