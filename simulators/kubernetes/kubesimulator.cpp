@@ -6,6 +6,7 @@
 #include "simulators/kubernetes/resources.h"
 #include "simulators/kubernetes/selectors.h"
 #include "simulators/kubernetes/store.h"
+#include "simulators/kubernetes/table.h"
 
 #include <QHostInfo>
 #include <QJsonArray>
@@ -81,6 +82,8 @@ struct KubeExchange
     QString path;                  ///< normalised, without a trailing slash
     std::vector<std::string> segs; ///< path segments
     std::string version;           ///< API version named in the path (podgroups: v2 or v2alpha2)
+    bool table = false;            ///< Accept asks for a meta.k8s.io Table (kubectl's human output)
+    std::string includeObject;     ///< Table rows: None, Metadata (default) or Object
 };
 
 /// One open watch stream.
@@ -95,6 +98,9 @@ struct KubeWatch
     bool bookmarks = false;
     Responder responder;
     std::unique_ptr<QTimer> timeout;
+    bool table = false;
+    bool sentColumns = false;
+    std::string includeObject;
 };
 
 namespace {
@@ -609,6 +615,22 @@ std::string objectBytesFor(const StoredObject &object, const ResourceInfo &info,
     return copy.dump();
 }
 
+/// What a watch event carries for `object`: the object, or a one-row Table for kubectl.
+std::string watchObject(KubeWatch &w, const StoredObject &object, const ResourceInfo &info, std::int64_t nowMs)
+{
+    if (!w.table) {
+        return objectBytesFor(object, info, w.version);
+    }
+    const std::string apiVersion = info.group.empty() ? w.version : info.group + '/' + w.version;
+    json table{{"kind", "Table"},
+               {"apiVersion", "meta.k8s.io/v1"},
+               {"metadata", {{"resourceVersion", std::to_string(object.rv)}}},
+               {"columnDefinitions", w.sentColumns ? json::array() : tableColumns(w.resource)},
+               {"rows", json::array({tableRow(w.resource, object.obj(), nowMs, w.includeObject, apiVersion)})}};
+    w.sentColumns = true;
+    return table.dump();
+}
+
 bool watchMatches(const KubeWatch &w, const json &object)
 {
     if (!w.ns.empty() && metaString(object, "namespace") != w.ns) {
@@ -653,7 +675,7 @@ void KubeSimulator::onStoreEvent(const StoreEvent &event)
         if (!type) {
             continue;
         }
-        if (!w.responder.writeChunk(watchLine(type, objectBytesFor(*event.object, info, w.version)))) {
+        if (!w.responder.writeChunk(watchLine(type, watchObject(w, *event.object, info, m_nowMs)))) {
             gone.push_back(entry.first);
         }
     }
@@ -963,6 +985,9 @@ void KubeSimulator::route(const std::shared_ptr<KubeExchange> &ex)
     if (handled) {
         return;
     }
+    const QByteArray accept = ex->request.header("accept");
+    ex->table = accept.contains("as=Table") && accept.contains("g=meta.k8s.io");
+    ex->includeObject = str(ex->request.queryValue(QStringLiteral("includeObject")));
     const auto &s = ex->segs;
     std::string group;
     std::size_t i = 0;
@@ -1284,13 +1309,7 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
     const auto &objects = m_store->all(resource);
     const std::string prefix = ns.empty() ? std::string() : ns + '/';
     auto it = objects.lower_bound(std::max(prefix, start));
-    std::string body;
-    body.reserve(4096);
-    body += "{\"kind\":\"" + info.kind + "List\",\"apiVersion\":\"";
-    body += info.group.empty() ? ex->version : info.group + '/' + ex->version;
-    body += "\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(listRv) + '"';
-    std::string items = "[";
-    qint64 n = 0;
+    std::vector<const StoredObject *> page;
     std::string lastKey;
     bool more = false;
     const bool filtered = !labels->empty() || !fields->empty();
@@ -1302,21 +1321,18 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
         if (filtered && !(labels->matches(o) && fields->matches(o))) {
             continue;
         }
-        if (limit > 0 && n == limit) {
+        if (limit > 0 && static_cast<qint64>(page.size()) == limit) {
             more = true;
             break;
         }
-        if (n > 0) {
-            items += ',';
-        }
-        items += objectBytesFor(*it->second, info, ex->version);
+        page.push_back(it->second.get());
         lastKey = it->first;
-        ++n;
     }
+    json listMeta{{"resourceVersion", std::to_string(listRv)}};
     if (more) {
         // The token's start key is relative to the namespace, as the real server's is.
         const std::string relative = prefix.empty() ? lastKey : lastKey.substr(prefix.size());
-        body += ",\"continue\":\"" + encodeContinue(static_cast<std::int64_t>(listRv), relative + '\0') + '"';
+        listMeta["continue"] = encodeContinue(static_cast<std::int64_t>(listRv), relative + '\0');
         if (!filtered) {
             std::size_t remaining = 0;
             for (auto r = it; r != objects.end(); ++r) {
@@ -1325,10 +1341,35 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
                 }
                 ++remaining;
             }
-            body += ",\"remainingItemCount\":" + std::to_string(remaining);
+            listMeta["remainingItemCount"] = remaining;
         }
     }
-    body += "},\"items\":" + items + "]}";
+    const std::string apiVersion = info.group.empty() ? ex->version : info.group + '/' + ex->version;
+    if (ex->table) {
+        json rows = json::array();
+        for (const StoredObject *o : page) {
+            rows.push_back(tableRow(resource, o->obj(), m_nowMs, ex->includeObject, apiVersion));
+        }
+        const json table{{"kind", "Table"},
+                         {"apiVersion", "meta.k8s.io/v1"},
+                         {"metadata", listMeta},
+                         {"columnDefinitions", tableColumns(resource)},
+                         {"rows", rows}};
+        sendJson(ex, 200, bytes(table.dump()));
+        return;
+    }
+    std::string body;
+    body.reserve(4096 + page.size() * 2048);
+    body += "{\"kind\":\"" + info.kind + "List\",\"apiVersion\":\"" + apiVersion + "\",\"metadata\":";
+    body += listMeta.dump();
+    body += ",\"items\":[";
+    for (std::size_t n = 0; n < page.size(); ++n) {
+        if (n > 0) {
+            body += ',';
+        }
+        body += objectBytesFor(*page[n], info, ex->version);
+    }
+    body += "]}";
     sendJson(ex, 200, bytes(body));
 }
 
@@ -1362,6 +1403,8 @@ void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource,
     const QString bm = ex->request.queryValue(QStringLiteral("allowWatchBookmarks"));
     w->bookmarks = bm == QLatin1String("true") || bm == QLatin1String("1");
     w->responder = ex->responder;
+    w->table = ex->table;
+    w->includeObject = ex->includeObject;
     ex->responder.beginStream(200,
                               {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")},
                                {QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-cache, private")}});
@@ -1376,7 +1419,7 @@ void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource,
                 break;
             }
             if (watchMatches(*w, it->second->obj())) {
-                w->responder.writeChunk(watchLine("ADDED", objectBytesFor(*it->second, info, w->version)));
+                w->responder.writeChunk(watchLine("ADDED", watchObject(*w, *it->second, info, m_nowMs)));
             }
         }
         const QString initial = ex->request.queryValue(QStringLiteral("sendInitialEvents"));
@@ -1411,7 +1454,7 @@ void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource,
                 type = eventTypeName(event.type);
             }
             if (type) {
-                w->responder.writeChunk(watchLine(type, objectBytesFor(*event.object, info, w->version)));
+                w->responder.writeChunk(watchLine(type, watchObject(*w, *event.object, info, m_nowMs)));
             }
         }
     }
@@ -1444,6 +1487,16 @@ void KubeSimulator::getOne(const std::shared_ptr<KubeExchange> &ex,
                    "NotFound",
                    info.qualifiedName() + " \"" + name + "\" not found",
                    bytes(detailsFor(info, name).dump()));
+        return;
+    }
+    if (ex->table) {
+        const std::string apiVersion = info.group.empty() ? ex->version : info.group + '/' + ex->version;
+        const json table{{"kind", "Table"},
+                         {"apiVersion", "meta.k8s.io/v1"},
+                         {"metadata", {{"resourceVersion", std::to_string(o->rv)}}},
+                         {"columnDefinitions", tableColumns(resource)},
+                         {"rows", json::array({tableRow(resource, o->obj(), m_nowMs, ex->includeObject, apiVersion)})}};
+        sendJson(ex, 200, bytes(table.dump()));
         return;
     }
     sendJson(ex, 200, bytes(objectBytesFor(*o, info, ex->version)));

@@ -794,3 +794,50 @@ TEST_F(KubeApiServer, GpuMetrics_TrainingJobsAreBusyOnThePrometheusEndpoint)
     }
     EXPECT_EQ(busy, 4);
 }
+
+TEST_F(KubeApiServer, Table_ServerSidePrintingForKubectl)
+{
+    start(Preset::Dgx);
+    (*sim)->tick(1, std::chrono::seconds(150));
+    const HttpResult table = http->send("GET", QStringLiteral("/api/v1/namespaces/runai-team-d/pods"), {});
+    ASSERT_EQ(table.status, 200);
+    EXPECT_EQ(table.json.value(QStringLiteral("kind")).toString(), QStringLiteral("PodList")); // no Accept: plain list
+
+    strata::testsupport::ontapsim::QnamClient client((*sim)->baseUrl(), (*sim)->caPem(), QString(), QString());
+    client.setAuthorization("Bearer " + (*sim)->token().toUtf8());
+    client.setAccept("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,"
+                     "application/json");
+    const HttpResult pods = client.get(QStringLiteral("/api/v1/namespaces/runai-team-d/pods"));
+    ASSERT_EQ(pods.status, 200);
+    EXPECT_EQ(pods.json.value(QStringLiteral("kind")).toString(), QStringLiteral("Table"));
+    EXPECT_EQ(pods.json.value(QStringLiteral("apiVersion")).toString(), QStringLiteral("meta.k8s.io/v1"));
+    QStringList columns;
+    for (const QJsonValue &c : pods.json.value(QStringLiteral("columnDefinitions")).toArray()) {
+        if (c.toObject().value(QStringLiteral("priority")).toInt() == 0) {
+            columns.append(c.toObject().value(QStringLiteral("name")).toString());
+        }
+    }
+    EXPECT_EQ(columns,
+              (QStringList{QStringLiteral("Name"),
+                           QStringLiteral("Ready"),
+                           QStringLiteral("Status"),
+                           QStringLiteral("Restarts"),
+                           QStringLiteral("Age")}));
+    const QJsonArray rows = pods.json.value(QStringLiteral("rows")).toArray();
+    ASSERT_EQ(rows.size(), 1);
+    const QJsonArray cells = rows[0].toObject().value(QStringLiteral("cells")).toArray();
+    EXPECT_TRUE(cells[0].toString().startsWith(QStringLiteral("d-1-gggg-")));
+    EXPECT_EQ(cells[1].toString(), QStringLiteral("1/1"));
+    EXPECT_EQ(cells[2].toString(), QStringLiteral("Running"));
+    EXPECT_EQ(cells[4].toString(), QStringLiteral("2m30s"));
+    EXPECT_EQ(cells[6].toString(), QStringLiteral("dgx1-2"));
+    const QJsonObject partial = rows[0].toObject().value(QStringLiteral("object")).toObject();
+    EXPECT_EQ(partial.value(QStringLiteral("kind")).toString(), QStringLiteral("PartialObjectMetadata"));
+    EXPECT_EQ(obj(partial.value(QStringLiteral("metadata"))).value(QStringLiteral("namespace")),
+              QStringLiteral("runai-team-d"));
+
+    const HttpResult queue = client.get(QStringLiteral("/apis/scheduling.run.ai/v2/queues/team-a"));
+    EXPECT_EQ(
+        queue.json.value(QStringLiteral("rows")).toArray()[0].toObject().value(QStringLiteral("cells")).toArray()[2],
+        QStringLiteral("default-parent-queue"));
+}
