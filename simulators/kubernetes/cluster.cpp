@@ -549,40 +549,115 @@ void Cluster::buildPreset()
             m_store.create(RNamespaces, namespaceJson(std::string("runai-") + project, project));
             m_store.create(RQueues, queueJson(project, 8.0 * nodes / namespaces, "default-parent-queue"));
         }
+        // One template copied per pod: building each from initializer lists costs 5x more.
         const std::string now = m_store.timestamp();
-        for (int p = 0; p < m_options.scalePods; ++p) {
-            const int n = p % namespaces;
+        const json podTemplate{
+            {"apiVersion", "v1"},
+            {"kind", "Pod"},
+            {"metadata",
+             {{"name", ""}, {"namespace", ""}, {"labels", json::object()}, {"annotations", json::object()}}},
+            {"spec",
+             {{"schedulerName", "kai-scheduler"},
+              {"priorityClassName", "train"},
+              {"nodeName", ""},
+              {"restartPolicy", "Never"},
+              {"containers",
+               {{{"name", "main"},
+                 {"image", "nvcr.io/nvidia/pytorch:24.05-py3"},
+                 {"resources", {{"limits", {{"nvidia.com/gpu", "1"}}}}}}}}}},
+            {"status",
+             {{"phase", "Running"},
+              {"startTime", now},
+              {"conditions", {condition("PodScheduled", "True", now), condition("Ready", "True", now)}}}}};
+        std::vector<std::string> projects;
+        for (int n = 0; n < namespaces; ++n) {
             char project[32];
             std::snprintf(project, sizeof project, "project-%02d", n + 1);
+            projects.emplace_back(project);
+        }
+        // The template's own serialisation, cut at the per-pod values, is reassembled per pod.
+        json marked = podTemplate;
+        marked["metadata"]["name"] = "\x01";
+        marked["metadata"]["namespace"] = "\x02";
+        marked["metadata"]["labels"]["kai.scheduler/queue"] = "\x03";
+        marked["metadata"]["labels"]["user"] = "\x04";
+        marked["metadata"]["annotations"]["runai-gpu"] = "\x05";
+        marked["spec"]["nodeName"] = "\x06";
+        marked["metadata"]["uid"] = "\x07";
+        marked["metadata"]["resourceVersion"] = "\x0b";
+        marked["metadata"]["creationTimestamp"] = "\x0e";
+        const std::string text = marked.dump(-1, ' ', false, json::error_handler_t::strict);
+        // dump() escapes these control characters as \u00XX (not \b, \t, \n, \f, \r); split there.
+        std::vector<std::string> pieces;
+        std::vector<int> slots;
+        std::size_t from = 0;
+        for (std::size_t i = text.find("\\u00", 0); i != std::string::npos; i = text.find("\\u00", from)) {
+            pieces.push_back(text.substr(from, i - from));
+            slots.push_back(std::stoi(text.substr(i + 4, 2), nullptr, 16));
+            from = i + 6;
+        }
+        pieces.push_back(text.substr(from));
+        for (int p = 0; p < m_options.scalePods; ++p) {
+            const std::string &project = projects[static_cast<std::size_t>(p % namespaces)];
             char podName[48];
             std::snprintf(podName, sizeof podName, "job-%06d-%s", p, m_store.randomSuffix().c_str());
             char node[32];
             std::snprintf(node, sizeof node, "gpu-node-%04d", p % nodes + 1);
-            const std::string ns = std::string("runai-") + project;
-            m_store.create(
-                RPods,
-                json{{"apiVersion", "v1"},
-                     {"kind", "Pod"},
-                     {"metadata",
-                      {{"name", podName},
-                       {"namespace", ns},
-                       {"labels", {{"kai.scheduler/queue", project}, {"user", "user" + std::to_string(p % 97)}}},
-                       {"annotations", {{"runai-gpu", std::to_string((p / nodes) % 8)}}}}},
-                     {"spec",
-                      {{"schedulerName", "kai-scheduler"},
-                       {"priorityClassName", "train"},
-                       {"nodeName", node},
-                       {"restartPolicy", "Never"},
-                       {"containers",
-                        {{{"name", "main"},
-                          {"image", "nvcr.io/nvidia/pytorch:24.05-py3"},
-                          {"resources", {{"limits", {{"nvidia.com/gpu", "1"}}}}}}}}}},
-                     {"status",
-                      {{"phase", "Running"},
-                       {"startTime", now},
-                       {"conditions", {condition("PodScheduled", "True", now), condition("Ready", "True", now)}}}}});
+            const std::string ns = "runai-" + project;
+            const std::string user = "user" + std::to_string(p % 97);
+            const std::string gpu = std::to_string((p / nodes) % 8);
+            json pod = podTemplate;
+            json &meta = pod["metadata"];
+            meta["name"] = podName;
+            meta["namespace"] = ns;
+            meta["labels"]["kai.scheduler/queue"] = project;
+            meta["labels"]["user"] = user;
+            meta["annotations"]["runai-gpu"] = gpu;
+            pod["spec"]["nodeName"] = node;
+            m_store.createRendered(
+                RPods, std::move(pod), [&](const std::string &uid, const std::string &rv, const std::string &created) {
+                    std::string out = pieces[0];
+                    for (std::size_t i = 0; i < slots.size(); ++i) {
+                        switch (slots[i]) {
+                        case 1:
+                            out += podName;
+                            break;
+                        case 2:
+                            out += ns;
+                            break;
+                        case 3:
+                            out += project;
+                            break;
+                        case 4:
+                            out += user;
+                            break;
+                        case 5:
+                            out += gpu;
+                            break;
+                        case 6:
+                            out += node;
+                            break;
+                        case 7:
+                            out += uid;
+                            break;
+                        case 0x0b:
+                            out += rv;
+                            break;
+                        default:
+                            out += created;
+                            break;
+                        }
+                        out += pieces[i + 1];
+                    }
+                    return out;
+                });
         }
         m_store.setRecording(true);
+        syncNodes();
+        for (const auto &entry : m_store.all(RQueues)) {
+            syncQueue(entry.second->obj(), false);
+        }
+        m_dirty = false;
     }
     --m_selfDepth;
 }

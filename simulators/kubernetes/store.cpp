@@ -62,6 +62,28 @@ ObjectPtr ObjectStore::create(int resource, json object)
     return stored;
 }
 
+ObjectPtr ObjectStore::createRendered(
+    int resource,
+    json object,
+    const std::function<std::string(const std::string &, const std::string &, const std::string &)> &render)
+{
+    json &meta = object["metadata"];
+    const std::string uid = newUid();
+    const std::string created = timestamp();
+    auto stored = std::make_shared<StoredObject>();
+    stored->rv = ++m_rv;
+    const std::string rv = std::to_string(stored->rv);
+    meta["uid"] = uid;
+    meta["creationTimestamp"] = created;
+    meta["resourceVersion"] = rv;
+    const std::string k = key(meta.value("namespace", std::string()), meta.value("name", std::string()));
+    stored->bytes = render(uid, rv, created);
+    stored->json = std::make_shared<const json>(std::move(object));
+    m_objects[static_cast<std::size_t>(resource)][k] = stored;
+    record(StoreEvent{stored->rv, resource, EventType::Added, stored, nullptr});
+    return stored;
+}
+
 ObjectPtr ObjectStore::replace(int resource, json object)
 {
     json &meta = object["metadata"];

@@ -78,6 +78,14 @@ public:
     /// Stores a new object (the caller checked it does not exist): sets metadata.uid (unless set),
     /// resourceVersion, creationTimestamp (unless set), generation 1 when the kind has a spec.
     ObjectPtr create(int resource, nlohmann::json object);
+    /// Bulk loading: stores `object` whose compact JSON the caller rendered itself (`render` gets
+    /// the uid, resourceVersion and creationTimestamp the store assigns and returns the bytes, which
+    /// must equal object.dump() with those set). Skips nlohmann's serializer, the cost of 50,000 pods.
+    ObjectPtr createRendered(
+        int resource,
+        nlohmann::json object,
+        const std::function<std::string(
+            const std::string &uid, const std::string &resourceVersion, const std::string &creationTimestamp)> &render);
     /// Replaces an existing object: bumps resourceVersion, keeps uid and creationTimestamp.
     ObjectPtr replace(int resource, nlohmann::json object);
     /// Removes an object; returns its last version (with a fresh resourceVersion), or nullptr.
