@@ -353,17 +353,17 @@ TEST(KubeDto, QueueWithFractionalQuotaAndPodGroupStates)
 }
 })j"));
     ASSERT_TRUE(pending);
-EXPECT_EQ(pending->queue, "team-b");
-EXPECT_EQ(pending->preemptibility, "preemptible");
-EXPECT_EQ(pending->phase, "Pending");
-EXPECT_EQ(pending->pendingMessage, "project team-b is at or over its fair share (2/2 GPUs)");
-EXPECT_FALSE(pending->evicted);
+    EXPECT_EQ(pending->queue, "team-b");
+    EXPECT_EQ(pending->preemptibility, "preemptible");
+    EXPECT_EQ(pending->phase, "Pending");
+    EXPECT_EQ(pending->pendingMessage, "project team-b is at or over its fair share (2/2 GPUs)");
+    EXPECT_FALSE(pending->evicted);
 
-const auto evicted = parsePodGroup(json::parse(R"j({"metadata": {"name": "pg-train-2", "namespace": "runai-team-b"},
+    const auto evicted = parsePodGroup(json::parse(R"j({"metadata": {"name": "pg-train-2", "namespace": "runai-team-b"},
       "spec": {"queue": "team-b"},
       "status": {"phase": "Pending", "conditions": [{"type": "Evicted", "status": "True", "reason": "Preempted",
                                                      "message": "Preempted by team-d reclaiming its quota"}]}})j"));
-ASSERT_TRUE(evicted);
-EXPECT_TRUE(evicted->evicted);
-EXPECT_EQ(evicted->evictedMessage, "Preempted by team-d reclaiming its quota");
+    ASSERT_TRUE(evicted);
+    EXPECT_TRUE(evicted->evicted);
+    EXPECT_EQ(evicted->evictedMessage, "Preempted by team-d reclaiming its quota");
 }
