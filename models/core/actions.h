@@ -63,6 +63,22 @@ struct JobSpec
 /// What the user asked for. Ids are the source's stable ids (ONTAP uuids).
 struct ActionRequest
 {
+    ActionRequest() = default;
+    /// The volume actions' short form: {kind, source, volumeId, snapshotId, name, comment}.
+    ActionRequest(ActionKind kind,
+                  QString source,
+                  QString volumeId = {},
+                  QString snapshotId = {},
+                  QString name = {},
+                  QString comment = {})
+        : kind(kind)
+        , source(std::move(source))
+        , volumeId(std::move(volumeId))
+        , snapshotId(std::move(snapshotId))
+        , name(std::move(name))
+        , comment(std::move(comment))
+    {}
+
     ActionKind kind = ActionKind::SnapshotCreate;
     QString source;
     QString volumeId;
