@@ -5,6 +5,9 @@
 #include "models/item/sourcetablemodel.h"
 #include "views/activitypanel.h"
 #include "views/eventspage.h"
+#include "views/gpupage.h"
+#include "views/jobspage.h"
+#include "views/overviewpage.h"
 #include "views/sourcespage.h"
 #include "views/statusdelegate.h"
 #include "views/volumedetailpanel.h"
@@ -105,37 +108,89 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     m_volumesPage = new VolumesPage(m_models.volumes, m_models.snapshots, m_models.sources, this);
     m_sourcesPage = new SourcesPage(m_models.sources, this);
     m_eventsPage = new EventsPage(m_models.events, this);
+    const bool compute = m_models.estate && m_models.jobs && m_models.projects;
+    if (compute) {
+        m_overviewPage = new OverviewPage(m_models.estate, m_models.sources, this);
+        m_gpuPage = new GpuPage(m_models.estate, m_models.projects, this);
+        m_jobsPage = new JobsPage(m_models.estate, m_models.jobs, this);
+    }
 
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
     m_navigation->setIconSize(QSize(24, 24));
     m_navigation->setFrameShape(QFrame::NoFrame);
     m_navigation->setSpacing(2);
-    auto addNav = [this](const QString &text, const QIcon &icon, const QString &tip) {
-        auto *item = new QListWidgetItem(icon, text, m_navigation);
-        item->setToolTip(tip);
-        item->setSizeHint(QSize(0, fontMetrics().height() + 18));
-    };
-    addNav(tr("Volumes"),
-           themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()),
-           tr("Volumes of every source (Ctrl+1)"));
-    addNav(tr("Sources"),
-           themedIcon(QStringLiteral("network-server"), QStyle::SP_DriveNetIcon, style()),
-           tr("Connected systems and their health (Ctrl+2)"));
-    addNav(tr("Events"),
-           themedIcon(QStringLiteral("dialog-information"), QStyle::SP_MessageBoxInformation, style()),
-           tr("Events of every source, newest first (Ctrl+3)"));
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("pageStackedWidget"));
+    if (compute) {
+        addPage(Page::Overview,
+                m_overviewPage,
+                tr("Overview"),
+                themedIcon(QStringLiteral("go-home"), QStyle::SP_DirHomeIcon, style()),
+                tr("GPU clusters, jobs and storage at a glance"));
+        addPage(Page::Gpus,
+                m_gpuPage,
+                tr("GPUs"),
+                themedIcon(QStringLiteral("video-display"), QStyle::SP_ComputerIcon, style()),
+                tr("GPUs per project, allocation over time and node packing"));
+        addPage(Page::Jobs,
+                m_jobsPage,
+                tr("Jobs"),
+                themedIcon(QStringLiteral("system-run"), QStyle::SP_MediaPlay, style()),
+                tr("Running and queued jobs of every project"));
+    }
+    addPage(Page::Volumes,
+            m_volumesPage,
+            tr("Volumes"),
+            themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()),
+            tr("Volumes of every source"));
+    addPage(Page::Sources,
+            m_sourcesPage,
+            tr("Sources"),
+            themedIcon(QStringLiteral("network-server"), QStyle::SP_DriveNetIcon, style()),
+            tr("Connected systems and their health"));
+    addPage(Page::Events,
+            m_eventsPage,
+            tr("Events"),
+            themedIcon(QStringLiteral("dialog-information"), QStyle::SP_MessageBoxInformation, style()),
+            tr("Events of every source, newest first"));
+    for (int i = 0; i < m_navigation->count(); ++i) {
+        QListWidgetItem *item = m_navigation->item(i);
+        item->setToolTip(tr("%1 (Ctrl+%2)").arg(item->toolTip()).arg(i + 1));
+    }
     int navWidth = 0;
     for (int i = 0; i < m_navigation->count(); ++i) {
         navWidth = std::max(navWidth, fontMetrics().horizontalAdvance(m_navigation->item(i)->text()));
     }
     m_navigation->setFixedWidth(navWidth + 24 + 48);
-
-    m_stack = new QStackedWidget(this);
-    m_stack->setObjectName(QStringLiteral("pageStackedWidget"));
-    m_stack->addWidget(m_volumesPage);
-    m_stack->addWidget(m_sourcesPage);
-    m_stack->addWidget(m_eventsPage);
+    if (compute) {
+        connect(m_overviewPage, &OverviewPage::gpuPageRequested, this, [this](const QString &source) {
+            if (!source.isEmpty()) {
+                m_gpuPage->setCluster(source);
+            }
+            showPage(Page::Gpus);
+        });
+        connect(m_overviewPage, &OverviewPage::jobsPageRequested, this, [this](const QString &source, bool queued) {
+            m_jobsPage->showJobs(source, {}, queued);
+            showPage(Page::Jobs);
+        });
+        connect(m_overviewPage, &OverviewPage::volumesPageRequested, this, [this] {
+            showPage(Page::Volumes);
+        });
+        connect(m_overviewPage, &OverviewPage::sourcesPageRequested, this, [this] {
+            showPage(Page::Sources);
+        });
+        connect(m_gpuPage, &GpuPage::jobsRequested, this, [this](const QString &source, const QString &project) {
+            m_jobsPage->showJobs(source, project);
+            showPage(Page::Jobs);
+        });
+        connect(m_jobsPage, &JobsPage::volumeRequested, this, [this](const QString &source, const QString &id) {
+            if (!showVolume(source, id)) {
+                showNotification(tr("The volume behind this claim is not in the Volumes list (source %1).").arg(source),
+                                 false);
+            }
+        });
+    }
     connect(m_navigation, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
 
     // Failures stay visible here until dismissed, without a modal box in the way.
@@ -238,12 +293,12 @@ void MainWindow::createMenus()
     });
     connect(m_volumesPage, &VolumesPage::refreshRequested, m_refreshAction, &QAction::trigger);
     view->addSeparator();
-    const QStringList pages{tr("&Volumes"), tr("&Sources"), tr("&Events")};
-    for (int i = 0; i < pages.size(); ++i) {
-        QAction *go = view->addAction(pages[i]);
+    for (int i = 0; i < m_navigation->count(); ++i) {
+        QAction *go = view->addAction(QLatin1Char('&') + m_navigation->item(i)->text());
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
-        connect(go, &QAction::triggered, this, [this, i] {
-            showPage(Page(i));
+        const Page page = m_pageOrder[i];
+        connect(go, &QAction::triggered, this, [this, page] {
+            showPage(page);
         });
     }
     view->addSeparator();
@@ -278,14 +333,32 @@ void MainWindow::showAbout()
                            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
+void MainWindow::addPage(Page page, QWidget *widget, const QString &text, const QIcon &icon, const QString &tip)
+{
+    auto *item = new QListWidgetItem(icon, text, m_navigation);
+    item->setToolTip(tip);
+    item->setSizeHint(QSize(0, fontMetrics().height() + 18));
+    m_stack->addWidget(widget);
+    m_pageOrder.append(page);
+}
+
 void MainWindow::showPage(Page page)
 {
-    m_navigation->setCurrentRow(int(page));
+    const int row = int(m_pageOrder.indexOf(page));
+    if (row >= 0) {
+        m_navigation->setCurrentRow(row);
+    }
 }
 
 MainWindow::Page MainWindow::currentPage() const
 {
-    return Page(m_stack->currentIndex());
+    return m_pageOrder.value(m_stack->currentIndex(), Page::Volumes);
+}
+
+bool MainWindow::showVolume(const QString &source, const QString &volumeId)
+{
+    showPage(Page::Volumes);
+    return m_volumesPage->selectVolume(source + QLatin1Char('/') + volumeId);
 }
 
 void MainWindow::showNotification(const QString &text, bool error)
@@ -391,6 +464,10 @@ QVariantMap MainWindow::layoutState() const
     state.insert(QStringLiteral("sources/header"), m_sourcesPage->headerState());
     state.insert(QStringLiteral("events/header"), m_eventsPage->headerState());
     state.insert(QStringLiteral("activity/header"), m_activityPanel->headerState());
+    if (m_jobsPage) {
+        state.insert(QStringLiteral("jobs/header"), m_jobsPage->headerState());
+        state.insert(QStringLiteral("projects/header"), m_gpuPage->headerState());
+    }
     return state;
 }
 
@@ -405,7 +482,7 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
         restoreState(windowState);
     }
     if (state.contains(QStringLiteral("window/page"))) {
-        showPage(Page(std::clamp(state.value(QStringLiteral("window/page")).toInt(), 0, 2)));
+        showPage(Page(state.value(QStringLiteral("window/page")).toInt()));
     }
     m_volumesPage->restoreHeaderState(state.value(QStringLiteral("volumes/header")).toByteArray());
     m_volumesPage->restoreSplitterState(state.value(QStringLiteral("volumes/splitter")).toByteArray());
@@ -414,6 +491,10 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     m_sourcesPage->restoreHeaderState(state.value(QStringLiteral("sources/header")).toByteArray());
     m_eventsPage->restoreHeaderState(state.value(QStringLiteral("events/header")).toByteArray());
     m_activityPanel->restoreHeaderState(state.value(QStringLiteral("activity/header")).toByteArray());
+    if (m_jobsPage) {
+        m_jobsPage->restoreHeaderState(state.value(QStringLiteral("jobs/header")).toByteArray());
+        m_gpuPage->restoreHeaderState(state.value(QStringLiteral("projects/header")).toByteArray());
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

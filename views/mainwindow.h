@@ -12,9 +12,15 @@ class QLabel;
 class QListWidget;
 class QStackedWidget;
 
+namespace strata::core {
+class Estate;
+}
+
 namespace strata::models {
 class ActivityModel;
 class EventTableModel;
+class JobTableModel;
+class ProjectTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class VolumeTableModel;
@@ -24,13 +30,16 @@ namespace strata::views {
 
 class ActivityPanel;
 class EventsPage;
+class GpuPage;
+class JobsPage;
+class OverviewPage;
 class SourcesPage;
 class VolumesPage;
 
-/// Strata's main window: navigation on the left (Volumes, Sources, Events), the pages in a
-/// stack, the Activity dock at the bottom, a status bar summarising source health with the
-/// worst state coloured, a non-modal notification bar for failures, and the menus (File, View
-/// with Refresh F5 and Activity, Help). It binds the item models it is given and turns menu
+/// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Volumes, Sources,
+/// Events; the first three only when compute models are given), the pages in a stack, the Activity dock at the bottom,
+/// a status bar summarising source health with the worst state coloured, a non-modal notification bar for failures, and
+/// the menus (File, View with Refresh F5 and Activity, Help). It binds the item models it is given and turns menu
 /// actions into signals; app/desktop wires them and persists layoutState().
 class MainWindow final : public QMainWindow
 {
@@ -45,13 +54,21 @@ public:
         models::SourceTableModel *sources = nullptr;
         models::ActivityModel *activity = nullptr;
         models::EventTableModel *events = nullptr;
+        /// Compute pages (Overview, GPUs, Jobs) are created only when all three are set.
+        core::Estate *estate = nullptr;
+        models::JobTableModel *jobs = nullptr;
+        models::ProjectTableModel *projects = nullptr;
     };
 
+    /// Stable values (saved in the layout); the navigation order is pageOrder().
     enum class Page
     {
         Volumes,
         Sources,
-        Events
+        Events,
+        Overview,
+        Gpus,
+        Jobs
     };
 
     explicit MainWindow(const Models &models, QWidget *parent = nullptr);
@@ -60,12 +77,22 @@ public:
     [[nodiscard]] VolumesPage *volumesPage() const { return m_volumesPage; }
     [[nodiscard]] SourcesPage *sourcesPage() const { return m_sourcesPage; }
     [[nodiscard]] EventsPage *eventsPage() const { return m_eventsPage; }
+    /// nullptr without compute models.
+    [[nodiscard]] OverviewPage *overviewPage() const { return m_overviewPage; }
+    [[nodiscard]] GpuPage *gpuPage() const { return m_gpuPage; }
+    [[nodiscard]] JobsPage *jobsPage() const { return m_jobsPage; }
+    /// Pages in navigation order (Ctrl+1 is the first).
+    [[nodiscard]] QList<Page> pageOrder() const { return m_pageOrder; }
     [[nodiscard]] ActivityPanel *activityPanel() const { return m_activityPanel; }
     [[nodiscard]] QDockWidget *activityDock() const { return m_activityDock; }
     [[nodiscard]] QAction *refreshAction() const { return m_refreshAction; }
 
+    /// Ignored for a page this window does not have.
     void showPage(Page page);
     [[nodiscard]] Page currentPage() const;
+    /// Volumes page with the volume "<source>/<id>" selected (from a job's PVC); false when the
+    /// volume is not in the table.
+    bool showVolume(const QString &source, const QString &volumeId);
 
     /// A failure or notice that stays until dismissed, without blocking the window.
     void showNotification(const QString &text, bool error = true);
@@ -94,6 +121,7 @@ protected:
 
 private:
     void createMenus();
+    void addPage(Page page, QWidget *widget, const QString &text, const QIcon &icon, const QString &tip);
     void updateHealthSummary();
     void showAbout();
 
@@ -103,6 +131,10 @@ private:
     VolumesPage *m_volumesPage = nullptr;
     SourcesPage *m_sourcesPage = nullptr;
     EventsPage *m_eventsPage = nullptr;
+    OverviewPage *m_overviewPage = nullptr;
+    GpuPage *m_gpuPage = nullptr;
+    JobsPage *m_jobsPage = nullptr;
+    QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;
     QDockWidget *m_activityDock = nullptr;
     QFrame *m_notification = nullptr;

@@ -42,8 +42,15 @@ QColor StatusDelegate::colorFor(const QString &status, const QPalette &palette, 
     if (status == QLatin1String("warning")) {
         return dark ? QColor(0xff, 0xb7, 0x4d) : QColor(0xb2, 0x5c, 0x00);
     }
-    if (status == QLatin1String("running")) {
+    if (status == QLatin1String("running") || status == QLatin1String("starting")) {
         return dark ? QColor(0x64, 0xb5, 0xf6) : QColor(0x15, 0x65, 0xc0);
+    }
+    if (status == QLatin1String("preempted")) {
+        // Distinct from a new pending job and from warnings: paused work that will run again.
+        return dark ? QColor(0xce, 0x93, 0xd8) : QColor(0x8e, 0x24, 0xaa);
+    }
+    if (status == QLatin1String("pending")) {
+        return dark ? QColor(0xb0, 0xbe, 0xc5) : QColor(0x54, 0x6e, 0x7a);
     }
     if (status == QLatin1String("offline") || status == QLatin1String("unknown") || status == QLatin1String("stale")) {
         return palette.color(QPalette::Disabled, QPalette::Text);

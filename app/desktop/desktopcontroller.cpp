@@ -7,11 +7,15 @@
 #include "models/core/source.h"
 #include "models/item/activitymodel.h"
 #include "models/item/eventtablemodel.h"
+#include "models/item/jobtablemodel.h"
+#include "models/item/projecttablemodel.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "views/actiondialog.h"
 #include "views/activitypanel.h"
+#include "views/gpupage.h"
+#include "views/jobspage.h"
 #include "views/mainwindow.h"
 #include "views/sourcedialog.h"
 #include "views/sourcespage.h"
@@ -42,9 +46,20 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     , m_sources(std::make_unique<models::SourceTableModel>(engine))
     , m_activity(std::make_unique<models::ActivityModel>(engine.actions()))
     , m_events(std::make_unique<models::EventTableModel>(engine.estate()))
+    , m_jobs(std::make_unique<models::JobTableModel>(engine.estate(),
+                                                     [&engine] {
+                                                         return engine.clock().now();
+                                                     }))
+    , m_projects(std::make_unique<models::ProjectTableModel>(engine.estate()))
 {
-    m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{
-        m_volumes.get(), m_snapshots.get(), m_sources.get(), m_activity.get(), m_events.get()});
+    m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{m_volumes.get(),
+                                                                             m_snapshots.get(),
+                                                                             m_sources.get(),
+                                                                             m_activity.get(),
+                                                                             m_events.get(),
+                                                                             &engine.estate(),
+                                                                             m_jobs.get(),
+                                                                             m_projects.get()});
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     connectSources();
     connectViews();
@@ -115,6 +130,14 @@ void DesktopController::connectViews()
     connect(sources, &views::SourcesPage::refreshRequested, this, [this](const QString &name) {
         m_engine.refresh(name);
     });
+
+    if (views::GpuPage *gpus = w->gpuPage()) {
+        connect(gpus, &views::GpuPage::projectHistoryWanted, this, &DesktopController::fetchProjectHistory);
+        connect(gpus, &views::GpuPage::actionRequested, this, &DesktopController::openActionDialog);
+    }
+    if (views::JobsPage *jobs = w->jobsPage()) {
+        connect(jobs, &views::JobsPage::actionRequested, this, &DesktopController::openActionDialog);
+    }
 
     connect(w->activityPanel(), &views::ActivityPanel::retryRequested, this, [this](const QString &id) {
         if (!m_engine.actions().retry(id)) {
@@ -234,6 +257,32 @@ void DesktopController::fetchCapacityHistory(const QString &source, const QStrin
                                  m_window->volumesPage()->detailPanel()->setCapacityHistory(std::move(samples));
                              }
                          });
+}
+
+void DesktopController::fetchProjectHistory(const QString &source, qint64 rangeSeconds)
+{
+    views::GpuPage *page = m_window->gpuPage();
+    core::HistoryService *history = m_engine.history();
+    if (!page) {
+        return;
+    }
+    if (!history) {
+        page->setProjectHistoryMessage(tr("GPU allocation history is not recorded in this session."));
+        return;
+    }
+    if (!history->openError().isEmpty()) {
+        page->setProjectHistoryMessage(tr("GPU allocation history is unavailable: %1").arg(history->openError()));
+        return;
+    }
+    const int request = ++m_projectHistoryRequest;
+    const QDateTime now = m_engine.clock().now();
+    const QDateTime from = now.addSecs(-rangeSeconds);
+    history->projectHistory(
+        source, {}, from, now, this, [this, request, source, from, now](std::vector<core::ProjectSample> samples) {
+            if (request == m_projectHistoryRequest && m_window->gpuPage()) {
+                m_window->gpuPage()->setProjectHistory(source, std::move(samples), from, now);
+            }
+        });
 }
 
 void DesktopController::openActionDialog(core::ActionRequest request)

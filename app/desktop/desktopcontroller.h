@@ -18,6 +18,8 @@ class Source;
 namespace strata::models {
 class ActivityModel;
 class EventTableModel;
+class JobTableModel;
+class ProjectTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class VolumeTableModel;
@@ -79,6 +81,7 @@ private:
     void onSnapshotsWanted(const QString &source, const QString &volumeId);
     void onSnapshotsUnwanted(const QString &source, const QString &volumeId);
     void fetchCapacityHistory(const QString &source, const QString &volumeId);
+    void fetchProjectHistory(const QString &source, qint64 rangeSeconds);
     void updateSnapshotError();
     void openActionDialog(core::ActionRequest request);
     void submitAction(const core::ActionRequest &request);
@@ -100,12 +103,15 @@ private:
     std::unique_ptr<models::SourceTableModel> m_sources;
     std::unique_ptr<models::ActivityModel> m_activity;
     std::unique_ptr<models::EventTableModel> m_events;
+    std::unique_ptr<models::JobTableModel> m_jobs;
+    std::unique_ptr<models::ProjectTableModel> m_projects;
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
     QHash<QString, QPointer<core::Source>> m_watched;
     QString m_selectedSource;
     QString m_selectedVolume;
     int m_historyRequest = 0;
+    int m_projectHistoryRequest = 0;
     bool m_perfSubscribed = false;
 };
 

@@ -93,6 +93,9 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
     window.resize(1400, 900);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    // The Overview comes first now; the volume work happens on the Volumes page.
+    EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Overview);
+    window.showPage(views::MainWindow::Page::Volumes);
     QAbstractItemModelTester volumeTester(&controller->volumeModel(),
                                           QAbstractItemModelTester::FailureReportingMode::Fatal);
     QAbstractItemModelTester snapshotTester(&controller->snapshotModel(),

@@ -1,0 +1,361 @@
+#include "views/overviewpage.h"
+
+#include "models/core/estate.h"
+#include "models/item/roles.h"
+#include "models/item/sourcetablemodel.h"
+#include "views/mainwindow.h"
+#include "views/statusdelegate.h"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace strata::views {
+
+namespace {
+
+constexpr int kTilesPerRow = 4;
+
+QString percent(double value)
+{
+    return value >= 0 ? QString::number(value, 'f', 0) + QStringLiteral(" %") : QStringLiteral("–");
+}
+
+} // namespace
+
+OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QWidget *parent)
+    : QWidget(parent)
+    , m_estate(estate)
+    , m_sources(sources)
+{
+    setObjectName(QStringLiteral("overviewPage"));
+    m_healthLabel = new QLabel(this);
+    m_healthLabel->setObjectName(QStringLiteral("overviewHealthLabel"));
+    m_healthLabel->setCursor(Qt::PointingHandCursor);
+    m_healthLabel->installEventFilter(this);
+    m_targets.insert(m_healthLabel, Target{Target::Sources, {}});
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("overviewScrollArea"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_content = new QWidget(scroll);
+    m_contentLayout = new QVBoxLayout(m_content);
+    scroll->setWidget(m_content);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_healthLabel);
+    layout->addWidget(scroll, 1);
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(200);
+    connect(m_refreshTimer, &QTimer::timeout, this, &OverviewPage::refresh);
+    if (m_estate) {
+        connect(m_estate, &core::Estate::computeChanged, this, &OverviewPage::scheduleRefresh);
+        connect(m_estate, &core::Estate::volumesChanged, this, &OverviewPage::scheduleRefresh);
+    }
+    if (m_sources) {
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(m_sources, signal, this, &OverviewPage::updateHealth);
+        }
+        connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::updateHealth);
+        connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::updateHealth);
+    }
+    refresh();
+}
+
+OverviewPage::~OverviewPage() = default;
+
+void OverviewPage::scheduleRefresh()
+{
+    if (!m_refreshTimer->isActive()) {
+        m_refreshTimer->start();
+    }
+}
+
+QFrame *OverviewPage::addTile(QWidget *parent,
+                              const QString &objectName,
+                              const QString &title,
+                              const QString &value,
+                              const QString &detail,
+                              Target target,
+                              const QString &status)
+{
+    auto *tile = new QFrame(parent);
+    tile->setObjectName(objectName);
+    tile->setFrameShape(QFrame::StyledPanel);
+    tile->setAutoFillBackground(true);
+    tile->setBackgroundRole(QPalette::Base);
+    tile->setCursor(Qt::PointingHandCursor);
+    tile->setFocusPolicy(Qt::StrongFocus);
+    tile->setMinimumWidth(150);
+    tile->installEventFilter(this);
+    auto *titleLabel = new QLabel(title, tile);
+    auto *valueLabel = new QLabel(value, tile);
+    valueLabel->setObjectName(objectName + QStringLiteral("_value"));
+    QFont big = valueLabel->font();
+    big.setPointSizeF(big.pointSizeF() * 1.8);
+    big.setBold(true);
+    valueLabel->setFont(big);
+    if (!status.isEmpty()) {
+        QPalette pal = valueLabel->palette();
+        pal.setColor(QPalette::WindowText, StatusDelegate::colorFor(status, palette(), true));
+        valueLabel->setPalette(pal);
+    }
+    auto *detailLabel = new QLabel(detail, tile);
+    detailLabel->setWordWrap(true);
+    detailLabel->setEnabled(false);
+    auto *layout = new QVBoxLayout(tile);
+    layout->addWidget(titleLabel);
+    layout->addWidget(valueLabel);
+    layout->addWidget(detailLabel);
+    layout->addStretch(1);
+    m_targets.insert(tile, target);
+    m_values.insert(objectName, valueLabel);
+    tile->setToolTip(target.kind == Target::Gpu       ? tr("Open the GPU page")
+                     : target.kind == Target::Volumes ? tr("Open the Volumes page")
+                                                      : tr("Open the Jobs page"));
+    return tile;
+}
+
+void OverviewPage::refresh()
+{
+    // Tiles are few: rebuild them instead of tracking each value.
+    for (auto it = m_targets.begin(); it != m_targets.end();) {
+        it = it.key() == m_healthLabel ? std::next(it) : m_targets.erase(it);
+    }
+    m_values.clear();
+    m_warnings.clear();
+    while (QLayoutItem *item = m_contentLayout->takeAt(0)) {
+        if (item->widget()) {
+            item->widget()->deleteLater();
+        }
+        delete item;
+    }
+
+    std::vector<core::Ptr<core::GpuCluster>> clusters;
+    if (m_estate) {
+        clusters = m_estate->gpuClusters().all();
+    }
+    std::sort(clusters.begin(), clusters.end(), [](const auto &a, const auto &b) {
+        return a->source < b->source;
+    });
+
+    auto addGroup = [this](const QString &title, const core::GpuCluster &c, const QString &source, const QString &id) {
+        auto *group = new QGroupBox(title, m_content);
+        group->setObjectName(QStringLiteral("overview_") + id);
+        auto *grid = new QGridLayout(group);
+        int n = 0;
+        auto place = [&](QFrame *tile) {
+            grid->addWidget(tile, n / kTilesPerRow, n % kTilesPerRow);
+            ++n;
+        };
+        const QString prefix = QStringLiteral("tile_") + id + QLatin1Char('_');
+        place(addTile(group,
+                      prefix + QStringLiteral("nodes"),
+                      tr("Nodes"),
+                      QString::number(c.nodeCount),
+                      tr("%n with GPUs", nullptr, c.gpuNodeCount),
+                      Target{Target::Gpu, source}));
+        place(addTile(group,
+                      prefix + QStringLiteral("gpus"),
+                      tr("GPUs allocated"),
+                      core::formatGpus(c.gpuAllocated) + QLatin1Char('/') + core::formatGpus(c.gpuTotal),
+                      tr("%1 free").arg(core::formatGpus(std::max<core::MilliGpu>(0, c.gpuTotal - c.gpuAllocated))),
+                      Target{Target::Gpu, source}));
+        place(addTile(group,
+                      prefix + QStringLiteral("idle"),
+                      tr("Idle allocated GPUs"),
+                      c.utilization >= 0 ? core::formatGpus(c.gpuIdleAllocated) : QStringLiteral("–"),
+                      c.utilization >= 0 ? tr("allocated, below 10 % utilization") : tr("no GPU metrics"),
+                      Target{Target::Gpu, source},
+                      c.gpuIdleAllocated > 0 && c.utilization >= 0 ? QStringLiteral("warning") : QString()));
+        place(addTile(group,
+                      prefix + QStringLiteral("utilization"),
+                      tr("GPU utilization"),
+                      percent(c.utilization),
+                      c.metricsAvailable ? tr("mean over allocated GPUs") : tr("no Prometheus/DCGM answer"),
+                      Target{Target::Gpu, source}));
+        place(addTile(group,
+                      prefix + QStringLiteral("running"),
+                      tr("Running jobs"),
+                      QString::number(c.runningJobs),
+                      tr("training and interactive"),
+                      Target{Target::Jobs, source}));
+        place(addTile(group,
+                      prefix + QStringLiteral("pending"),
+                      tr("Pending jobs"),
+                      QString::number(c.pendingJobs),
+                      tr("queued or preempted"),
+                      Target{Target::Queue, source},
+                      c.pendingJobs > 0 ? QStringLiteral("pending") : QString()));
+        const bool quotaOk = c.quotaTotal == c.gpuTotal;
+        place(addTile(group,
+                      prefix + QStringLiteral("quota"),
+                      tr("Σ project quotas"),
+                      core::formatGpus(c.quotaTotal),
+                      quotaOk ? tr("= %1 GPUs in the cluster").arg(core::formatGpus(c.gpuTotal))
+                              : tr("≠ %1 GPUs in the cluster").arg(core::formatGpus(c.gpuTotal)),
+                      Target{Target::Gpu, source},
+                      quotaOk ? QString() : QStringLiteral("warning")));
+        if (!quotaOk) {
+            m_warnings << tr("%1: project quotas add up to %2 GPUs, the cluster has %3")
+                              .arg(title, core::formatGpus(c.quotaTotal), core::formatGpus(c.gpuTotal));
+        }
+        m_contentLayout->addWidget(group);
+    };
+
+    if (clusters.size() > 1) {
+        core::GpuCluster total;
+        double utilWeighted = 0;
+        core::MilliGpu utilGpus = 0;
+        for (const auto &c : clusters) {
+            total.nodeCount += c->nodeCount;
+            total.gpuNodeCount += c->gpuNodeCount;
+            total.gpuTotal += c->gpuTotal;
+            total.gpuAllocated += c->gpuAllocated;
+            total.gpuIdleAllocated += c->gpuIdleAllocated;
+            total.quotaTotal += c->quotaTotal;
+            total.runningJobs += c->runningJobs;
+            total.pendingJobs += c->pendingJobs;
+            total.metricsAvailable = total.metricsAvailable || c->metricsAvailable;
+            if (c->utilization >= 0) {
+                utilWeighted += c->utilization * double(c->gpuAllocated);
+                utilGpus += c->gpuAllocated;
+            }
+        }
+        total.utilization = utilGpus > 0 ? utilWeighted / double(utilGpus) : -1;
+        addGroup(tr("All clusters"), total, QString(), QStringLiteral("total"));
+        m_warnings.clear(); // per cluster below; a total mismatch only repeats them
+    }
+    for (const auto &c : clusters) {
+        const QString title =
+            c->name.isEmpty() || c->name == c->source ? c->source : tr("%1 (%2)").arg(c->source, c->name);
+        addGroup(
+            title + (c->version.isEmpty() ? QString() : QStringLiteral(" · ") + c->version), *c, c->source, c->source);
+    }
+    if (clusters.empty()) {
+        auto *hint = new QLabel(tr("No Kubernetes GPU cluster is connected. Add a Kubernetes source to see GPUs, "
+                                   "projects and jobs here."),
+                                m_content);
+        hint->setObjectName(QStringLiteral("overviewEmptyLabel"));
+        hint->setWordWrap(true);
+        hint->setEnabled(false);
+        m_contentLayout->addWidget(hint);
+    }
+
+    if (m_estate) {
+        auto *storage = new QGroupBox(tr("Storage"), m_content);
+        storage->setObjectName(QStringLiteral("overview_storage"));
+        auto *grid = new QGridLayout(storage);
+        const auto volumes = m_estate->volumes().all();
+        qint64 used = 0;
+        qint64 size = 0;
+        for (const auto &v : volumes) {
+            used += v->usedBytes;
+            size += v->sizeBytes;
+        }
+        grid->addWidget(addTile(storage,
+                                QStringLiteral("tile_storage_volumes"),
+                                tr("Volumes"),
+                                QString::number(volumes.size()),
+                                tr("%1 used of %2").arg(core::formatBytes(used), core::formatBytes(size)),
+                                Target{Target::Volumes, {}}),
+                        0,
+                        0);
+        grid->setColumnStretch(kTilesPerRow, 1);
+        m_contentLayout->addWidget(storage);
+    }
+    m_contentLayout->addStretch(1);
+    updateHealth();
+}
+
+void OverviewPage::updateHealth()
+{
+    QList<core::Health> healths;
+    if (m_sources) {
+        for (int row = 0; row < m_sources->rowCount(); ++row) {
+            healths << core::Health(
+                m_sources->index(row, models::SourceTableModel::Health).data(models::RawValueRole).toInt());
+        }
+    }
+    QString worst;
+    const QString summary = MainWindow::healthSummary(healths, &worst);
+    QString text = summary;
+    if (!m_warnings.isEmpty()) {
+        text += QStringLiteral("  ·  ⚠ ") + m_warnings.join(QStringLiteral("; "));
+    }
+    m_healthLabel->setText(text);
+    QPalette pal = m_healthLabel->palette();
+    const QColor color = StatusDelegate::colorFor(
+        worst == QLatin1String("ok") && m_warnings.isEmpty() ? QStringLiteral("ok") : QStringLiteral("warning"),
+        palette(),
+        false);
+    pal.setColor(QPalette::WindowText, color.isValid() ? color : palette().color(QPalette::WindowText));
+    m_healthLabel->setPalette(pal);
+}
+
+QString OverviewPage::healthText() const
+{
+    return m_healthLabel->text();
+}
+
+QStringList OverviewPage::tileValues() const
+{
+    QStringList out;
+    for (auto it = m_values.cbegin(); it != m_values.cend(); ++it) {
+        out << it.key() + QLatin1Char('=') + it.value()->text();
+    }
+    out.sort();
+    return out;
+}
+
+bool OverviewPage::activateTile(const QString &objectName)
+{
+    for (auto it = m_targets.cbegin(); it != m_targets.cend(); ++it) {
+        if (it.key()->objectName() == objectName) {
+            const Target t = it.value();
+            switch (t.kind) {
+            case Target::Gpu:
+                Q_EMIT gpuPageRequested(t.source);
+                break;
+            case Target::Jobs:
+                Q_EMIT jobsPageRequested(t.source, false);
+                break;
+            case Target::Queue:
+                Q_EMIT jobsPageRequested(t.source, true);
+                break;
+            case Target::Volumes:
+                Q_EMIT volumesPageRequested();
+                break;
+            case Target::Sources:
+                Q_EMIT sourcesPageRequested();
+                break;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+bool OverviewPage::eventFilter(QObject *watched, QEvent *event)
+{
+    const bool click = event->type() == QEvent::MouseButtonRelease;
+    const bool key = event->type() == QEvent::KeyPress
+                     && (static_cast<QKeyEvent *>(event)->key() == Qt::Key_Return
+                         || static_cast<QKeyEvent *>(event)->key() == Qt::Key_Enter
+                         || static_cast<QKeyEvent *>(event)->key() == Qt::Key_Space);
+    if ((click || key) && m_targets.contains(watched)) {
+        activateTile(watched->objectName());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace strata::views
