@@ -10,10 +10,10 @@ class QAbstractItemView;
 namespace strata::views {
 
 /// Maps the models' semantic StatusRole ("ok", "warning", "critical", "offline", "stale",
-/// "running", "failed", "succeeded", "unknown", and for jobs "starting", "pending", "preempted") to colours chosen for the current palette, and
-/// shows stale rows (StaleRole) dimmed and in italics. The one place Strata picks colours: other
-/// widgets ask colorFor(). Light or dark is decided from the window colour's lightness, and the
-/// colours are re-evaluated when the view's palette changes (system theme switch).
+/// "running", "failed", "succeeded", "unknown", and for jobs "starting", "pending",
+/// "preempted") to colours chosen for the current palette, and shows stale rows (StaleRole) dimmed and in italics. The
+/// one place Strata picks colours: other widgets ask colorFor(). Light or dark is decided from the window colour's
+/// lightness, and the colours are re-evaluated when the view's palette changes (system theme switch).
 ///
 /// In Badge mode the cell also gets a coloured dot before its text (health/state columns); in
 /// Text mode only non-"ok" states colour the text.
