@@ -2,6 +2,7 @@
 
 #include "models/core/credentialstore.h"
 #include "simulators/common/serverthread.h"
+#include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
 #include <QDir>
@@ -29,6 +30,10 @@ struct DemoEstate::Private
     QTemporaryDir dir{QDir::tempPath() + QStringLiteral("/strata-demo-XXXXXX")};
     sim::ServerThread thread;
     sim::ontap::OntapSimulator *ontap = nullptr;
+    // The Kubernetes simulator ticks every second and schedules; its own thread keeps it from
+    // delaying ONTAP answers.
+    sim::ServerThread kubeThread;
+    sim::kube::KubeSimulator *kube = nullptr;
     core::InMemoryCredentialStore credentials;
     core::AppConfig config;
 };
@@ -83,6 +88,34 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     source.perfIntervalSeconds = 10;
     p.credentials.set(source.password.value, ontap.password);
     p.config.sources = {source};
+
+    // `dgx`: TR-4858's two DGX-1 nodes, four team queues and the 13 jobs of section 4.8.
+    sim::kube::KubeSimulatorOptions kube;
+    kube.preset = sim::kube::KubeSimulatorOptions::Preset::Dgx;
+    kube.token = randomPassword();
+    kube.tickInterval = std::chrono::milliseconds(qint64(1000 / std::max(0.1, options.speed)));
+    p.kube = sim::kube::KubeSimulator::startOnThread(p.kubeThread, kube, &simError);
+    if (!p.kube) {
+        *error = QStringLiteral("Kubernetes simulator: %1").arg(simError);
+        return nullptr;
+    }
+    const QString kubeCaFile = p.dir.filePath(QStringLiteral("dgx-ca.pem"));
+    QFile kubeCa(kubeCaFile);
+    if (!kubeCa.open(QIODevice::WriteOnly) || kubeCa.write(p.kube->caPem()) < 0) {
+        *error = QStringLiteral("cannot write %1").arg(kubeCaFile);
+        return nullptr;
+    }
+    kubeCa.close();
+    core::SourceConfig dgx;
+    dgx.name = QStringLiteral("dgx");
+    dgx.kind = core::SourceKind::Kubernetes;
+    dgx.url = p.kube->baseUrl();
+    dgx.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(dgx.name)};
+    dgx.caFile = kubeCaFile;
+    dgx.prometheusUrl = p.kube->prometheusUrl();
+    dgx.perfIntervalSeconds = 5;
+    p.credentials.set(dgx.password.value, kube.token);
+    p.config.sources.append(dgx);
     p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
     return demo;
 }
@@ -95,6 +128,11 @@ core::AppConfig DemoEstate::config() const
 core::InMemoryCredentialStore &DemoEstate::credentials()
 {
     return d->credentials;
+}
+
+sim::kube::KubeSimulator *DemoEstate::kubernetes() const
+{
+    return d->kube;
 }
 
 QString DemoEstate::ontapUrl() const

@@ -9,6 +9,9 @@
 namespace strata::core {
 class InMemoryCredentialStore;
 }
+namespace strata::sim::kube {
+class KubeSimulator;
+}
 
 namespace strata::cli {
 
@@ -37,6 +40,8 @@ public:
     /// Sources pointing at the simulators (passwords as keychain refs into credentials()).
     [[nodiscard]] core::AppConfig config() const;
     [[nodiscard]] core::InMemoryCredentialStore &credentials();
+    /// The `dgx` cluster's simulator (for tests and the scenario player's status line).
+    [[nodiscard]] sim::kube::KubeSimulator *kubernetes() const;
     /// Base URL of the ONTAP simulator, "https://127.0.0.1:<port>".
     [[nodiscard]] QString ontapUrl() const;
 

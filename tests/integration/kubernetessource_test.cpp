@@ -3,6 +3,7 @@
 // them from the estate, job submit/delete and quota actions through the action framework, PVCs
 // joined to storage, DCGM utilization from the simulator's Prometheus API, and faults.
 
+#include "app/cli/demoscenario.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -142,26 +143,6 @@ protected:
         }));
         return engine->actions().find(id);
     }
-
-    core::ActionRequest requestFor(const tr::ScenarioStep &step) const
-    {
-        core::ActionRequest r;
-        r.source = QString::fromLatin1(kSource);
-        if (step.op == tr::ScenarioStep::Op::Delete) {
-            r.kind = core::ActionKind::JobDelete;
-            r.jobIds << QString::fromStdString(tr::namespaceOf(step.job.project) + "/" + step.job.name);
-            return r;
-        }
-        r.kind = core::ActionKind::JobSubmit;
-        r.job.name = QString::fromStdString(step.job.name);
-        r.job.project = QString::fromStdString(step.job.project);
-        r.job.image = QString::fromStdString(step.job.image);
-        r.job.gpus = step.job.gpus;
-        r.job.type =
-            step.job.kind == sim::kube::JobKind::Interactive ? core::JobType::Interactive : core::JobType::Train;
-        r.job.user = QString::fromStdString(step.job.user);
-        return r;
-    }
 };
 
 TEST_F(KubernetesSourceTest, FirstViewShowsTheSection48EndStateAsThePaperPrintsIt)
@@ -205,11 +186,14 @@ TEST_F(KubernetesSourceTest, GoldenTablesOfSections49And410ThroughActionsAndWatc
 {
     startSimulator();
     startAndWait();
+    // The desktop demo's "play next step" sequence: sections 4.9 and 4.10 after the preset's 4.8.
+    cli::DemoScenario scenario;
     const std::vector<tr::ScenarioStep> all = tr::allSteps();
-    for (std::size_t i = tr::section48().size(); i < all.size(); ++i) {
+    ASSERT_EQ(std::size_t(scenario.stepCount()), all.size() - tr::section48().size());
+    for (std::size_t i = tr::section48().size(); i < all.size(); ++i, scenario.advance()) {
         const tr::ScenarioStep &step = all[i];
         SCOPED_TRACE(step.title);
-        const core::ActionRecord *record = runAction(requestFor(step));
+        const core::ActionRecord *record = runAction(scenario.nextRequest());
         ASSERT_TRUE(record);
         ASSERT_EQ(record->state, core::ActionState::Succeeded) << record->message.toStdString();
         // Let the simulator schedule and start what it can (ContainerCreating takes 3 s).
@@ -235,8 +219,7 @@ TEST_F(KubernetesSourceTest, PreemptedJobIsToldApartFromNewPendingWithItsReason)
 {
     startSimulator();
     startAndWait();
-    const std::vector<tr::ScenarioStep> s49 = tr::section49();
-    const core::ActionRecord *record = runAction(requestFor(s49.front())); // d-2-gg
+    const core::ActionRecord *record = runAction(cli::DemoScenario().nextRequest()); // d-2-gg
     ASSERT_EQ(record->state, core::ActionState::Succeeded) << record->message.toStdString();
     simulator->tick(5);
     ASSERT_TRUE(waitFor([&] {
