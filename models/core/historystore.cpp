@@ -759,9 +759,11 @@ std::vector<ProjectSample> SqliteHistoryStore::projectHistory(const QString &sou
     query.prepare(QStringLiteral("SELECT project, t, allocated, quota, pending, utilization FROM project_sample"
                                  " WHERE source = ? AND (? = '' OR project = ?) AND t >= ? AND t <= ?"
                                  " ORDER BY project, t"));
+    // A null QString binds as SQL NULL, for which "= ''" is never true.
+    const QString projectOrEmpty = project.isEmpty() ? QStringLiteral("") : project;
     query.addBindValue(source);
-    query.addBindValue(project);
-    query.addBindValue(project);
+    query.addBindValue(projectOrEmpty);
+    query.addBindValue(projectOrEmpty);
     query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
     query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
     if (!query.exec()) {

@@ -115,6 +115,27 @@ TEST(AppConfig, MinimalSourceGetsDefaults)
     EXPECT_TRUE(empty.sources.isEmpty());
 }
 
+TEST(AppConfig, KubernetesSourceFromAKubeconfigNeedsNoUrlAndRoundTrips)
+{
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "dgx", "kind": "kubernetes",
+        "kubeconfig": "/home/me/.kube/config", "context": "dgx-admin",
+        "prometheus_url": "http://prometheus.monitoring:9090"})"),
+                                 &config,
+                                 &error))
+        << error.toStdString();
+    const SourceConfig &source = config.sources.front();
+    EXPECT_EQ(source.kind, SourceKind::Kubernetes);
+    EXPECT_TRUE(source.url.isEmpty());
+    EXPECT_EQ(source.kubeconfig, QStringLiteral("/home/me/.kube/config"));
+    EXPECT_EQ(source.kubeContext, QStringLiteral("dgx-admin"));
+    EXPECT_EQ(source.prometheusUrl, QStringLiteral("http://prometheus.monitoring:9090"));
+    AppConfig again;
+    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    EXPECT_EQ(again.sources, config.sources);
+}
+
 TEST(AppConfig, RoundTripsThroughJsonAndFile)
 {
     const AppConfig original = sampleConfig();
@@ -269,8 +290,11 @@ INSTANTIATE_TEST_SUITE_P(
             "missing kind", withSource(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
         InvalidCase{"unknown kind",
                     withSource(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
-                    "source \"a\": unknown kind \"netbackup\" (known: ontap)"},
+                    "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes)"},
         InvalidCase{"missing url", withSource(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
+        InvalidCase{"prometheus url",
+                    withSource(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
+                    "source \"a\": prometheus_url \"prom:9090\" is not an http:// or https:// URL"},
         InvalidCase{"ftp url",
                     withSource(R"({"name": "a", "kind": "ontap", "url": "ftp://a"})"),
                     "source \"a\": url \"ftp://a\" is not an http:// or https:// URL"},

@@ -518,3 +518,56 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
                 static_cast<double>(sampleBytes) / kSamples,
                 static_cast<double>(seriesBytes) / kVolumes);
 }
+
+namespace {
+
+ProjectSample projectSample(const char *project, MilliGpu allocated, MilliGpu quota, MilliGpu pending, double util)
+{
+    return ProjectSample{QString::fromLatin1(project), {}, allocated, quota, pending, util};
+}
+
+} // namespace
+
+TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    {
+        SqliteHistoryStore store(path);
+        QString error;
+        ASSERT_TRUE(store.open(&error)) << error.toStdString();
+        // §4.8 end, then §4.9 after d-2-gg: team-c drops to 2/2, team-d rises to 6/8.
+        ASSERT_TRUE(store.recordProjectSamples(
+            QStringLiteral("dgx"),
+            {projectSample("team-c", 4000, 2000, 0, 97.5), projectSample("team-d", 4000, 8000, 0, -1)},
+            minutes(0)));
+        // Unchanged a minute later: nothing written (heartbeat 10 min).
+        ASSERT_TRUE(store.recordProjectSamples(
+            QStringLiteral("dgx"),
+            {projectSample("team-c", 4000, 2000, 0, 97.6), projectSample("team-d", 4000, 8000, 0, -1)},
+            minutes(1)));
+        ASSERT_TRUE(store.recordProjectSamples(
+            QStringLiteral("dgx"),
+            {projectSample("team-c", 2000, 2000, 2000, 96.0), projectSample("team-d", 6000, 8000, 0, -1)},
+            minutes(2)));
+    }
+    SqliteHistoryStore store(path);
+    QString error;
+    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    const std::vector<ProjectSample> c = store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {});
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0].time, minutes(0));
+    EXPECT_EQ(c[0].allocated, 4000);
+    EXPECT_DOUBLE_EQ(c[0].utilization, 97.5);
+    EXPECT_EQ(c[1].time, minutes(2));
+    EXPECT_EQ(c[1].allocated, 2000);
+    EXPECT_EQ(c[1].pending, 2000);
+    const std::vector<ProjectSample> all = store.projectHistory(QStringLiteral("dgx"), {}, minutes(1), {});
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].project, QStringLiteral("team-c"));
+    EXPECT_EQ(all[1].project, QStringLiteral("team-d"));
+    EXPECT_EQ(all[1].allocated, 6000);
+    EXPECT_DOUBLE_EQ(all[1].utilization, -1);
+    EXPECT_EQ(store.applyRetention(minutes(1)), 0); // volume samples only are counted
+    EXPECT_EQ(store.projectHistory(QStringLiteral("dgx"), {}, {}, {}).size(), 2u);
+}
