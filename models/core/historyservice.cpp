@@ -5,6 +5,40 @@
 
 namespace strata::core {
 
+namespace {
+
+// Runs `read` on the store's thread and hands its result to `done` on `context`'s thread (via
+// the application object, checking the context there: it may die on its own thread meanwhile);
+// an empty result at once when the store never opened.
+template <class Result, class Read>
+void ask(bool opened,
+         QObject *context,
+         std::function<void(Result)> done,
+         Read read,
+         const std::function<void(std::function<void(IHistoryStore &)>)> &post)
+{
+    QPointer<QObject> ctx(context);
+    if (!opened) {
+        QMetaObject::invokeMethod(
+            context,
+            [done] {
+                done({});
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    post([ctx, done = std::move(done), read = std::move(read)](IHistoryStore &store) {
+        Result result = read(store);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result = std::move(result)]() mutable {
+            if (ctx) {
+                done(std::move(result));
+            }
+        });
+    });
+}
+
+} // namespace
+
 HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent)
     : QObject(parent)
     , m_store(std::move(store))
@@ -75,24 +109,16 @@ void HistoryService::projectHistory(const QString &source,
                                     QObject *context,
                                     std::function<void(std::vector<ProjectSample>)> done)
 {
-    QPointer<QObject> ctx(context);
-    if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(
-            context,
-            [done] {
-                done({});
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    post([source, project, from, to, ctx, done = std::move(done)](IHistoryStore &store) {
-        auto samples = store.projectHistory(source, project, from, to);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, samples = std::move(samples)]() mutable {
-            if (ctx) {
-                done(std::move(samples));
-            }
+    ask<std::vector<ProjectSample>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [source, project, from, to](IHistoryStore &store) {
+            return store.projectHistory(source, project, from, to);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
         });
-    });
 }
 
 void HistoryService::appendAudit(const AuditEntry &entry)
@@ -116,26 +142,16 @@ void HistoryService::volumeUsage(const QString &source,
                                  QObject *context,
                                  std::function<void(std::vector<UsageSample>)> done)
 {
-    QPointer<QObject> ctx(context);
-    if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(
-            context,
-            [done] {
-                done({});
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    post([source, volumeId, from, to, ctx, done = std::move(done)](IHistoryStore &store) {
-        auto samples = store.volumeUsage(source, volumeId, from, to);
-        // Deliver via the application object and check the context there: the context may die
-        // on its own thread while this runs.
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, samples = std::move(samples)]() mutable {
-            if (ctx) {
-                done(std::move(samples));
-            }
+    ask<std::vector<UsageSample>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [source, volumeId, from, to](IHistoryStore &store) {
+            return store.volumeUsage(source, volumeId, from, to);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
         });
-    });
 }
 
 void HistoryService::auditLog(int limit,
@@ -143,24 +159,16 @@ void HistoryService::auditLog(int limit,
                               QObject *context,
                               std::function<void(std::vector<AuditEntry>)> done)
 {
-    QPointer<QObject> ctx(context);
-    if (!m_openError.isEmpty()) {
-        QMetaObject::invokeMethod(
-            context,
-            [done] {
-                done({});
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    post([limit, source, ctx, done = std::move(done)](IHistoryStore &store) {
-        auto entries = store.auditLog(limit, source);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, entries = std::move(entries)]() mutable {
-            if (ctx) {
-                done(std::move(entries));
-            }
+    ask<std::vector<AuditEntry>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [limit, source](IHistoryStore &store) {
+            return store.auditLog(limit, source);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
         });
-    });
 }
 
 void HistoryService::flush()
