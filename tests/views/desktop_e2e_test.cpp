@@ -113,7 +113,8 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
         << "volumes shown: " << table->model()->rowCount();
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
-            return window.healthSummaryText() == QStringLiteral("1 source: 1 OK");
+            // The demo is the ONTAP system and the dgx GPU cluster.
+            return window.healthSummaryText() == QStringLiteral("2 sources: 2 OK");
         },
         kTimeoutMs))
         << window.healthSummaryText().toStdString();
