@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/cli/demoscenario.h"
 #include "models/core/actions.h"
 #include "models/core/config.h"
 
@@ -94,6 +95,8 @@ private:
     void testConfiguredSource(const QString &name);
     bool saveConfig();
     void restoreLayout();
+    /// Demo mode: a Demo menu that plays TR-4858's sections 4.9 and 4.10 step by step on `dgx`.
+    void addDemoScenarioMenu();
 
     core::Engine &m_engine;
     core::AppConfig m_config;
@@ -105,6 +108,7 @@ private:
     std::unique_ptr<models::EventTableModel> m_events;
     std::unique_ptr<models::JobTableModel> m_jobs;
     std::unique_ptr<models::ProjectTableModel> m_projects;
+    std::unique_ptr<cli::DemoScenario> m_scenario; ///< demo mode only
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
     QHash<QString, QPointer<core::Source>> m_watched;
