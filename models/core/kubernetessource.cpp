@@ -13,6 +13,7 @@
 #include "models/core/kubecompute.h"
 #include "models/core/systempoller.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QPointer>
 #include <QRegularExpression>
@@ -1100,6 +1101,114 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
 void KubernetesSource::afterSuccess(const ActionRequest &)
 {
     // Watches deliver the change; nothing to poll.
+}
+
+void KubernetesSource::testConnection(const SourceConfig &config,
+                                      const QString &token,
+                                      QThreadPool &pool,
+                                      QObject *context,
+                                      std::function<void(bool ok, QString message)> done)
+{
+    QPointer<QObject> ctx(context);
+    pool.start([config, token, ctx, done] {
+        const auto started = std::chrono::steady_clock::now();
+        bool ok = false;
+        QString message;
+        auto endpoint = resolveEndpoint(config, token);
+        if (!endpoint) {
+            message = qs(endpoint.error().message);
+        } else {
+            // The user is waiting on a button: one attempt, a short deadline.
+            http::TransportOptions base;
+            base.connectTimeout = 10s;
+            base.totalTimeout = 20s;
+            http::CurlTransport transport(kubernetes::transportOptions(*endpoint, std::move(base)));
+            kubernetes::KubeClientOptions options;
+            options.retry.maxAttempts = 1;
+            options.requestTimeout = 20s;
+            kubernetes::KubeClient client(transport, *endpoint, options);
+            const http::CancelToken cancel;
+            auto version = client.version(cancel);
+            auto discovery =
+                version ? client.discover(cancel) : http::Result<kubernetes::Discovery>(Unexpected(version.error()));
+            const auto ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+            if (!version || !discovery) {
+                message = QObject::tr("%1: %2").arg(qs(endpoint->server),
+                                                    qs(version ? discovery.error().message : version.error().message));
+            } else {
+                ok = true;
+                const QString where =
+                    config.url.isEmpty()
+                        ? QObject::tr(" at %1 (context %2)").arg(qs(endpoint->server), qs(endpoint->contextName))
+                        : QString();
+                message =
+                    QObject::tr("Connected to %1%2 in %3 ms; %4.")
+                        .arg(qs(version->gitVersion), where)
+                        .arg(ms.count())
+                        .arg(discovery->serves(kubernetes::kQueues) ? QObject::tr("KAI queues found")
+                                                                    : qs(discovery->explain(kubernetes::kQueues)));
+            }
+        }
+        if (!config.prometheusUrl.isEmpty()) {
+            http::TransportOptions promTransportOptions;
+            promTransportOptions.connectTimeout = 10s;
+            promTransportOptions.totalTimeout = 15s;
+            http::CurlTransport promTransport(promTransportOptions);
+            http::ClientOptions promOptions;
+            promOptions.baseUrl = ss(config.prometheusUrl);
+            promOptions.retry.maxAttempts = 1;
+            prometheus::PrometheusClient prom(promTransport, promOptions);
+            auto build = prom.buildInfo();
+            if (build) {
+                message +=
+                    QLatin1Char(' ')
+                    + QObject::tr("Prometheus %1 reachable at %2.").arg(qs(build->version), config.prometheusUrl);
+            } else {
+                // A wrong Prometheus URL leaves the GPU utilization empty: fail the test.
+                ok = false;
+                message += QLatin1Char(' ')
+                           + QObject::tr("Prometheus at %1 is unreachable: %2")
+                                 .arg(config.prometheusUrl, qs(build.error().message));
+            }
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
+            if (ctx) {
+                done(ok, message);
+            }
+        });
+    });
+}
+
+QStringList KubernetesSource::kubeconfigContexts(const QString &path, QString *currentContext, QString *error)
+{
+    if (currentContext) {
+        currentContext->clear();
+    }
+    if (error) {
+        error->clear();
+    }
+    const std::vector<std::string> paths =
+        path.isEmpty() ? kubernetes::kubeconfigPaths() : std::vector<std::string>{ss(path)};
+    auto kubeconfig = kubernetes::loadKubeconfig(paths);
+    if (!kubeconfig) {
+        if (error) {
+            *error = qs(kubeconfig.error().message);
+        }
+        return {};
+    }
+    QStringList contexts;
+    contexts.reserve(int(kubeconfig->contexts.size()));
+    for (const std::string &name : kubeconfig->contexts) {
+        contexts << qs(name);
+    }
+    if (currentContext) {
+        *currentContext = qs(kubeconfig->currentContext);
+    }
+    if (contexts.isEmpty() && error) {
+        *error = QObject::tr("%1 defines no contexts.").arg(qs(kubeconfig->source));
+    }
+    return contexts;
 }
 
 } // namespace strata::core

@@ -3,8 +3,10 @@
 #include "models/core/source.h"
 
 #include <QDateTime>
+#include <QStringList>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -64,6 +66,25 @@ public:
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
     [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
     void afterSuccess(const ActionRequest &request) override;
+
+    /// Checks what the Sources page's "Test" button promises: resolves the endpoint like the
+    /// source does (url + `token` + caFile, or the kubeconfig and its context, running an exec
+    /// plugin if the user entry has one), then GET /version and /apis once each (no retries,
+    /// 20 s per request). On a pool thread; `done(ok, message)` runs on the GUI thread unless
+    /// `context` is gone by then. Success: "Connected to v1.34.1 in 42 ms; KAI queues found."
+    /// (kubeconfig: the server and context are named too); otherwise the connector's error with
+    /// the server URL. With a `prometheusUrl`, /api/v1/status/buildinfo is asked as well: its
+    /// version is appended, or the error is, and then `ok` is false.
+    static void testConnection(const SourceConfig &config,
+                               const QString &token,
+                               QThreadPool &pool,
+                               QObject *context,
+                               std::function<void(bool ok, QString message)> done);
+    /// Context names of the kubeconfig at `path` (empty = $KUBECONFIG or ~/.kube/config,
+    /// merged as kubectl does), in file order. `currentContext` gets its current-context (maybe
+    /// empty). On failure returns none and sets `error` (file missing, YAML invalid, no
+    /// contexts). Blocking file I/O: call it on a pool thread, never on the GUI thread.
+    static QStringList kubeconfigContexts(const QString &path, QString *currentContext, QString *error);
 
     /// Minimum time between two publishes of compute records (coalescing window). Default 250 ms.
     void setPublishInterval(std::chrono::milliseconds interval);
