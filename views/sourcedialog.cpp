@@ -14,12 +14,33 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStyle>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace strata::views {
 
 namespace {
+
+bool isWebUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    return url.isValid() && !url.host().isEmpty()
+           && (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"));
+}
+
+// A form row of a line edit and its Browse… button, as one widget so the row can be hidden.
+QWidget *browseRow(QLineEdit *edit, QPushButton *button, QWidget *parent)
+{
+    auto *row = new QWidget(parent);
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    edit->setParent(row);
+    button->setParent(row);
+    layout->addWidget(edit, 1);
+    layout->addWidget(button);
+    return row;
+}
 
 void setLabelStatus(QLabel *label, const QString &status)
 {
@@ -45,6 +66,25 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     m_kindCombo = new QComboBox(this);
     m_kindCombo->setObjectName(QStringLiteral("sourceKindComboBox"));
     m_kindCombo->addItem(tr("NetApp ONTAP"), core::sourceKindName(core::SourceKind::Ontap));
+    m_kindCombo->addItem(tr("Kubernetes cluster"), core::sourceKindName(core::SourceKind::Kubernetes));
+
+    m_connectCombo = new QComboBox(this);
+    m_connectCombo->setObjectName(QStringLiteral("sourceConnectComboBox"));
+    m_connectCombo->addItem(tr("Kubeconfig"), QStringLiteral("kubeconfig"));
+    m_connectCombo->addItem(tr("API server URL and token"), QStringLiteral("url"));
+    m_kubeconfigEdit = new QLineEdit(this);
+    m_kubeconfigEdit->setObjectName(QStringLiteral("sourceKubeconfigLineEdit"));
+    m_kubeconfigEdit->setPlaceholderText(tr("$KUBECONFIG or ~/.kube/config"));
+    m_kubeconfigEdit->setToolTip(
+        tr("The cluster, CA and credentials (token, client certificate or exec plugin) come from this file."));
+    m_kubeconfigBrowseButton = new QPushButton(tr("Browse…"), this);
+    m_kubeconfigBrowseButton->setObjectName(QStringLiteral("sourceKubeconfigBrowseButton"));
+    m_kubeconfigRow = browseRow(m_kubeconfigEdit, m_kubeconfigBrowseButton, this);
+    m_contextCombo = new QComboBox(this);
+    m_contextCombo->setObjectName(QStringLiteral("sourceContextComboBox"));
+    m_contextsTimer = new QTimer(this);
+    m_contextsTimer->setSingleShot(true);
+    m_contextsTimer->setInterval(400); // read the file once the user stops typing
     m_urlEdit = new QLineEdit(this);
     m_urlEdit->setObjectName(QStringLiteral("sourceUrlLineEdit"));
     m_urlEdit->setPlaceholderText(tr("https://cluster-mgmt.example.com"));
@@ -61,9 +101,7 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     m_caFileEdit->setPlaceholderText(tr("System certificate store"));
     m_caBrowseButton = new QPushButton(tr("Browse…"), this);
     m_caBrowseButton->setObjectName(QStringLiteral("sourceCaFileBrowseButton"));
-    auto *caRow = new QHBoxLayout();
-    caRow->addWidget(m_caFileEdit, 1);
-    caRow->addWidget(m_caBrowseButton);
+    m_caRow = browseRow(m_caFileEdit, m_caBrowseButton, this);
 
     m_insecureCheck = new QCheckBox(tr("Skip TLS verification (insecure)"), this);
     m_insecureCheck->setObjectName(QStringLiteral("sourceInsecureCheckBox"));
@@ -86,6 +124,10 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     m_perfInterval->setRange(5, 86400);
     m_perfInterval->setValue(60);
     m_perfInterval->setSuffix(tr(" s"));
+    m_prometheusEdit = new QLineEdit(this);
+    m_prometheusEdit->setObjectName(QStringLiteral("sourcePrometheusLineEdit"));
+    m_prometheusEdit->setPlaceholderText(tr("Optional, e.g. http://prometheus.monitoring:9090"));
+    m_prometheusEdit->setToolTip(tr("Prometheus with the DCGM exporter's metrics, for GPU utilization."));
 
     m_testButton = new QPushButton(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("&Test connection"), this);
     m_testButton->setObjectName(QStringLiteral("sourceTestButton"));
@@ -98,16 +140,21 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     testRow->addWidget(m_testResult, 1);
 
     auto *form = new QFormLayout();
+    m_form = form;
     form->addRow(tr("&Name:"), m_nameEdit);
     form->addRow(tr("&Kind:"), m_kindCombo);
+    form->addRow(tr("Connect &with:"), m_connectCombo);
+    form->addRow(tr("Kube&config:"), m_kubeconfigRow);
+    form->addRow(tr("Con&text:"), m_contextCombo);
     form->addRow(tr("&URL:"), m_urlEdit);
     form->addRow(tr("&Username:"), m_usernameEdit);
     form->addRow(tr("&Password:"), m_passwordEdit);
-    form->addRow(tr("&CA file:"), caRow);
+    form->addRow(tr("&CA file:"), m_caRow);
     form->addRow(QString(), m_insecureCheck);
     form->addRow(QString(), m_insecureWarning);
     form->addRow(tr("&Inventory poll every:"), m_configInterval);
     form->addRow(tr("P&erformance poll every:"), m_perfInterval);
+    form->addRow(tr("P&rometheus URL:"), m_prometheusEdit);
 
     m_validationLabel = new QLabel(this);
     m_validationLabel->setObjectName(QStringLiteral("sourceValidationLabel"));
@@ -123,11 +170,21 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     layout->addStretch(1);
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_nameEdit, m_urlEdit, m_usernameEdit, m_passwordEdit, m_caFileEdit}) {
+    for (QLineEdit *edit : {m_nameEdit, m_urlEdit, m_usernameEdit, m_passwordEdit, m_caFileEdit, m_prometheusEdit}) {
         connect(edit, &QLineEdit::textChanged, this, &SourceDialog::validate);
     }
     connect(m_insecureCheck, &QCheckBox::toggled, this, &SourceDialog::validate);
     connect(m_caBrowseButton, &QPushButton::clicked, this, &SourceDialog::browseCaFile);
+    connect(m_kindCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::updateKind);
+    connect(m_connectCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::updateKind);
+    connect(m_contextCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::validate);
+    connect(m_kubeconfigEdit, &QLineEdit::textChanged, this, [this] {
+        m_contextsTimer->start();
+        validate();
+    });
+    connect(m_kubeconfigEdit, &QLineEdit::editingFinished, this, &SourceDialog::requestContexts);
+    connect(m_contextsTimer, &QTimer::timeout, this, &SourceDialog::requestContexts);
+    connect(m_kubeconfigBrowseButton, &QPushButton::clicked, this, &SourceDialog::browseKubeconfig);
     connect(m_testButton, &QPushButton::clicked, this, [this] {
         m_testButton->setEnabled(false);
         m_testResult->setText(tr("Testing…"));
@@ -138,7 +195,7 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SourceDialog::reject);
     setLabelStatus(m_insecureWarning, QStringLiteral("warning"));
     setLabelStatus(m_validationLabel, QStringLiteral("critical"));
-    validate();
+    updateKind();
 }
 
 SourceDialog::~SourceDialog() = default;
@@ -152,18 +209,36 @@ void SourceDialog::setSource(const core::SourceConfig &config)
     m_nameEdit->setText(config.name);
     m_nameEdit->setReadOnly(true);
     m_nameEdit->setToolTip(tr("The name keys the stored password; remove and add the source to rename it."));
+    const bool kube = config.kind == core::SourceKind::Kubernetes;
+    if (kube) {
+        // The stored context stays selectable until the kubeconfig's contexts arrive.
+        m_contextCombo->clear();
+        if (!config.kubeContext.isEmpty()) {
+            m_contextCombo->addItem(config.kubeContext);
+        }
+        m_connectCombo->setCurrentIndex(config.url.isEmpty() ? 0 : 1);
+        m_kubeconfigEdit->setText(config.kubeconfig);
+        m_prometheusEdit->setText(config.prometheusUrl);
+        m_requestedPath.reset();
+    }
     m_kindCombo->setCurrentIndex(std::max(0, m_kindCombo->findData(core::sourceKindName(config.kind))));
     m_urlEdit->setText(config.url);
     m_usernameEdit->setText(config.username);
     m_passwordEdit->clear();
-    m_passwordEdit->setPlaceholderText(config.password.kind == core::SecretRef::Kind::None
-                                           ? tr("No password stored")
-                                           : tr("Leave empty to keep the stored password"));
+    if (kube) {
+        m_passwordEdit->setPlaceholderText(config.password.kind == core::SecretRef::Kind::None
+                                               ? tr("No token stored")
+                                               : tr("Leave empty to keep the stored token"));
+    } else {
+        m_passwordEdit->setPlaceholderText(config.password.kind == core::SecretRef::Kind::None
+                                               ? tr("No password stored")
+                                               : tr("Leave empty to keep the stored password"));
+    }
     m_caFileEdit->setText(config.caFile);
     m_insecureCheck->setChecked(config.insecureSkipTlsVerify);
     m_configInterval->setValue(config.configIntervalSeconds);
     m_perfInterval->setValue(config.perfIntervalSeconds);
-    validate();
+    updateKind();
 }
 
 core::SourceConfig SourceDialog::config() const
@@ -180,12 +255,45 @@ core::SourceConfig SourceDialog::config() const
     c.insecureSkipTlsVerify = m_insecureCheck->isChecked();
     c.configIntervalSeconds = m_configInterval->value();
     c.perfIntervalSeconds = m_perfInterval->value();
+    if (c.kind != core::SourceKind::Kubernetes) {
+        c.kubeconfig.clear();
+        c.kubeContext.clear();
+        c.prometheusUrl.clear();
+        return c;
+    }
+    c.username.clear();
+    c.prometheusUrl = m_prometheusEdit->text().trimmed();
+    while (c.prometheusUrl.endsWith(QLatin1Char('/'))) {
+        c.prometheusUrl.chop(1);
+    }
+    if (usesKubeconfig()) {
+        // The kubeconfig carries server, CA, TLS settings and credentials.
+        c.url.clear();
+        c.caFile.clear();
+        c.insecureSkipTlsVerify = false;
+        c.password = {};
+        c.kubeconfig = m_kubeconfigEdit->text().trimmed();
+        c.kubeContext = m_contextCombo->currentText();
+    } else {
+        c.kubeconfig.clear();
+        c.kubeContext.clear();
+    }
     return c;
 }
 
 QString SourceDialog::password() const
 {
-    return m_passwordEdit->text();
+    return isKubernetes() && usesKubeconfig() ? QString() : m_passwordEdit->text();
+}
+
+bool SourceDialog::isKubernetes() const
+{
+    return m_kindCombo->currentData().toString() == core::sourceKindName(core::SourceKind::Kubernetes);
+}
+
+bool SourceDialog::usesKubeconfig() const
+{
+    return m_connectCombo->currentData().toString() == QLatin1String("kubeconfig");
 }
 
 QString SourceDialog::validationError() const
@@ -200,6 +308,39 @@ QString SourceDialog::validationError() const
     }
     if (!m_edit && m_existingNames.contains(c.name)) {
         return tr("A source named %1 already exists.").arg(c.name);
+    }
+    if (c.kind == core::SourceKind::Kubernetes) {
+        if (usesKubeconfig()) {
+            if (m_contextsPending || m_requestedPath != c.kubeconfig) {
+                return tr("Reading the kubeconfig…");
+            }
+            if (!m_contextsError.isEmpty()) {
+                return tr("Cannot use the kubeconfig: %1").arg(m_contextsError);
+            }
+            if (c.kubeContext.isEmpty()) {
+                return tr("Choose a context.");
+            }
+            if (!m_contexts.contains(c.kubeContext)) {
+                return tr("The kubeconfig has no context named %1.").arg(c.kubeContext);
+            }
+        } else {
+            if (c.url.isEmpty()) {
+                return tr("Enter the URL of the Kubernetes API server.");
+            }
+            if (!isWebUrl(c.url)) {
+                return tr("The URL must look like https://api.cluster.example.com:6443.");
+            }
+            const bool storedToken = m_edit && m_original.kind == core::SourceKind::Kubernetes
+                                     && !m_original.url.isEmpty()
+                                     && m_original.password.kind != core::SecretRef::Kind::None;
+            if (m_passwordEdit->text().isEmpty() && !storedToken) {
+                return tr("Enter the bearer token.");
+            }
+        }
+        if (!c.prometheusUrl.isEmpty() && !isWebUrl(c.prometheusUrl)) {
+            return tr("The Prometheus URL must look like http://prometheus.monitoring:9090.");
+        }
+        return {};
     }
     const QUrl url(c.url, QUrl::StrictMode);
     if (c.url.isEmpty()) {
@@ -224,9 +365,91 @@ void SourceDialog::validate()
     m_validationLabel->setText(error);
     m_validationLabel->setVisible(!error.isEmpty() && (!m_nameEdit->text().isEmpty() || m_edit));
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(error.isEmpty());
-    m_insecureWarning->setVisible(m_insecureCheck->isChecked());
+    const bool kube = isKubernetes();
+    const bool kubeconfig = kube && usesKubeconfig();
+    m_form->setRowVisible(m_insecureWarning, !kubeconfig && m_insecureCheck->isChecked());
     const core::SourceConfig c = config();
-    m_testButton->setEnabled(!c.url.isEmpty() && !c.username.isEmpty());
+    if (!kube) {
+        m_testButton->setEnabled(!c.url.isEmpty() && !c.username.isEmpty());
+    } else if (kubeconfig) {
+        m_testButton->setEnabled(!m_contextsPending && m_contextsError.isEmpty() && m_contexts.contains(c.kubeContext));
+    } else {
+        m_testButton->setEnabled(!c.url.isEmpty());
+    }
+}
+
+void SourceDialog::updateKind()
+{
+    const bool kube = isKubernetes();
+    const bool kubeconfig = kube && usesKubeconfig();
+    m_form->setRowVisible(m_connectCombo, kube);
+    m_form->setRowVisible(m_kubeconfigRow, kubeconfig);
+    m_form->setRowVisible(m_contextCombo, kubeconfig);
+    m_form->setRowVisible(m_urlEdit, !kubeconfig);
+    m_form->setRowVisible(m_usernameEdit, !kube);
+    m_form->setRowVisible(m_passwordEdit, !kubeconfig);
+    m_form->setRowVisible(m_caRow, !kubeconfig);
+    m_form->setRowVisible(m_insecureCheck, !kubeconfig);
+    m_form->setRowVisible(m_configInterval, !kube);
+    m_form->setRowVisible(m_prometheusEdit, kube);
+    if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_passwordEdit))) {
+        label->setText(kube ? tr("&Token:") : tr("&Password:"));
+    }
+    if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_perfInterval))) {
+        label->setText(kube ? tr("GPU m&etrics every:") : tr("P&erformance poll every:"));
+    }
+    m_urlEdit->setPlaceholderText(kube ? tr("https://api.cluster.example.com:6443")
+                                       : tr("https://cluster-mgmt.example.com"));
+    m_passwordEdit->setToolTip(kube ? tr("A ServiceAccount bearer token. Stored in the system keychain, never in the "
+                                         "configuration file.")
+                                    : tr("Stored in the system keychain, never in the configuration file."));
+    if (kubeconfig && m_requestedPath != m_kubeconfigEdit->text().trimmed()) {
+        requestContexts();
+        return;
+    }
+    validate();
+}
+
+void SourceDialog::requestContexts()
+{
+    m_contextsTimer->stop();
+    const QString path = m_kubeconfigEdit->text().trimmed();
+    if (!isKubernetes() || !usesKubeconfig() || (m_requestedPath == path && m_contextsError.isEmpty())) {
+        validate();
+        return;
+    }
+    m_requestedPath = path;
+    m_contextsPending = true;
+    m_contextsError.clear();
+    validate();
+    Q_EMIT contextsWanted(path);
+}
+
+void SourceDialog::setContexts(const QStringList &contexts, const QString &currentContext, const QString &error)
+{
+    m_contextsPending = false;
+    m_contexts = contexts;
+    m_contextsError = error;
+    const QString previous = m_contextCombo->currentText();
+    const QSignalBlocker blocker(m_contextCombo);
+    m_contextCombo->clear();
+    m_contextCombo->addItems(contexts);
+    const int current = contexts.indexOf(currentContext);
+    if (current >= 0) {
+        m_contextCombo->setItemData(current, tr("The kubeconfig's current-context"), Qt::ToolTipRole);
+    }
+    // Keep what the user chose when the file still has it. An edited source's context that the
+    // file lost stays selected (and refused) rather than silently pointing at another cluster.
+    int index = contexts.indexOf(previous);
+    if (index < 0 && m_edit && !previous.isEmpty() && previous == m_original.kubeContext && error.isEmpty()) {
+        m_contextCombo->insertItem(0, previous);
+        index = 0;
+    }
+    if (index < 0) {
+        index = current >= 0 ? current : (contexts.isEmpty() ? -1 : 0);
+    }
+    m_contextCombo->setCurrentIndex(index);
+    validate();
 }
 
 void SourceDialog::setTestResult(bool ok, const QString &message)
@@ -244,6 +467,16 @@ void SourceDialog::browseCaFile()
                                                       tr("PEM certificates (*.pem *.crt *.cer);;All files (*)"));
     if (!path.isEmpty()) {
         m_caFileEdit->setText(path);
+    }
+}
+
+void SourceDialog::browseKubeconfig()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Kubeconfig"), m_kubeconfigEdit->text(), tr("All files (*)"));
+    if (!path.isEmpty()) {
+        m_kubeconfigEdit->setText(path);
+        requestContexts();
     }
 }
 

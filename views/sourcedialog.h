@@ -4,13 +4,17 @@
 
 #include <QDialog>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 
 namespace strata::views {
 
@@ -18,6 +22,13 @@ namespace strata::views {
 /// verification" (with a visible warning) and poll intervals, plus a Test button. The password
 /// is only handed to the controller (for the keychain), never put into the returned config; on
 /// edit an empty password keeps the stored one. Validation happens as the user types.
+///
+/// A Kubernetes cluster connects either through a kubeconfig (path, empty = $KUBECONFIG or
+/// ~/.kube/config, and one of its contexts) or through an API server URL with a bearer token
+/// (the password field, labelled "Token"), CA file and "skip TLS verification"; Prometheus
+/// (DCGM metrics) is optional. The username and inventory interval belong to ONTAP only. The
+/// dialog reads no file itself: it asks for the kubeconfig's contexts with contextsWanted()
+/// and shows them when setContexts() answers.
 class SourceDialog final : public QDialog
 {
     Q_OBJECT
@@ -44,12 +55,25 @@ public:
 
     void accept() override;
 
+    /// Answers the latest contextsWanted(): the kubeconfig's contexts in file order, its
+    /// current-context, or why it could not be read (then `contexts` is empty). Selects the
+    /// edited source's context when listed, else `currentContext`.
+    void setContexts(const QStringList &contexts, const QString &currentContext, const QString &error);
+
 Q_SIGNALS:
     void testRequested(const strata::core::SourceConfig &config, const QString &password);
+    /// The contexts of the kubeconfig at `path` (empty = the default) are needed; answer with
+    /// setContexts(). Sent when Kubernetes + kubeconfig is chosen and when the path changes.
+    void contextsWanted(const QString &path);
 
 private:
+    [[nodiscard]] bool isKubernetes() const;
+    [[nodiscard]] bool usesKubeconfig() const;
     void validate();
+    void updateKind();
+    void requestContexts();
     void browseCaFile();
+    void browseKubeconfig();
 
     QStringList m_existingNames;
     bool m_edit = false;
@@ -57,19 +81,34 @@ private:
 
     QLineEdit *m_nameEdit = nullptr;
     QComboBox *m_kindCombo = nullptr;
+    QComboBox *m_connectCombo = nullptr;
+    QLineEdit *m_kubeconfigEdit = nullptr;
+    QPushButton *m_kubeconfigBrowseButton = nullptr;
+    QWidget *m_kubeconfigRow = nullptr;
+    QComboBox *m_contextCombo = nullptr;
+    QTimer *m_contextsTimer = nullptr;
     QLineEdit *m_urlEdit = nullptr;
     QLineEdit *m_usernameEdit = nullptr;
     QLineEdit *m_passwordEdit = nullptr;
     QLineEdit *m_caFileEdit = nullptr;
     QPushButton *m_caBrowseButton = nullptr;
+    QWidget *m_caRow = nullptr;
     QCheckBox *m_insecureCheck = nullptr;
     QLabel *m_insecureWarning = nullptr;
     QSpinBox *m_configInterval = nullptr;
     QSpinBox *m_perfInterval = nullptr;
+    QLineEdit *m_prometheusEdit = nullptr;
+    QFormLayout *m_form = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_testResult = nullptr;
     QLabel *m_validationLabel = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
+
+    /// Kubeconfig path of the last contextsWanted(); the answer is pending until setContexts().
+    std::optional<QString> m_requestedPath;
+    bool m_contextsPending = false;
+    QStringList m_contexts;
+    QString m_contextsError;
 };
 
 } // namespace strata::views

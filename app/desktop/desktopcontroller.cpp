@@ -3,6 +3,7 @@
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
+#include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
 #include "models/core/source.h"
 #include "models/item/activitymodel.h"
@@ -22,6 +23,7 @@
 #include "views/volumedetailpanel.h"
 #include "views/volumespage.h"
 
+#include <QCoreApplication>
 #include <QSettings>
 
 namespace strata::desktop {
@@ -409,6 +411,20 @@ void DesktopController::openSourceDialog(const QString &name)
                     }
                 });
             });
+    connect(dialog, &views::SourceDialog::contextsWanted, this, [this, dialog](const QString &path) {
+        // Reading the kubeconfig is file I/O (maybe on a network home): off the GUI thread.
+        QPointer<views::SourceDialog> guard(dialog);
+        m_engine.pool().start([guard, path] {
+            QString current;
+            QString error;
+            const QStringList contexts = core::KubernetesSource::kubeconfigContexts(path, &current, &error);
+            QMetaObject::invokeMethod(QCoreApplication::instance(), [guard, contexts, current, error] {
+                if (guard) {
+                    guard->setContexts(contexts, current, error);
+                }
+            });
+        });
+    });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         applySource(dialog->config(), dialog->password());
     });
@@ -423,7 +439,12 @@ void DesktopController::testSource(const core::SourceConfig &config,
     QPointer<QObject> guard(context);
     core::Engine *engine = &m_engine;
     auto run = [engine, config, guard, done](const QString &secret) {
-        if (guard) {
+        if (!guard) {
+            return;
+        }
+        if (config.kind == core::SourceKind::Kubernetes) {
+            core::KubernetesSource::testConnection(config, secret, engine->pool(), guard, done);
+        } else {
             core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
         }
     };
