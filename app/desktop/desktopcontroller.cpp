@@ -23,7 +23,10 @@
 #include "views/volumedetailpanel.h"
 #include "views/volumespage.h"
 
+#include <QAction>
 #include <QCoreApplication>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 
 namespace strata::desktop {
@@ -66,6 +69,9 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     connectSources();
     connectViews();
     restoreLayout();
+    if (m_options.demo) {
+        addDemoScenarioMenu();
+    }
     if (m_config.sources.isEmpty()) {
         m_window->showPage(views::MainWindow::Page::Sources);
     }
@@ -575,6 +581,42 @@ bool DesktopController::saveConfig()
         return false;
     }
     return true;
+}
+
+void DesktopController::addDemoScenarioMenu()
+{
+    m_scenario = std::make_unique<cli::DemoScenario>(QStringLiteral("dgx"));
+    QMenu *menu = m_window->menuBar()->addMenu(tr("&Demo"));
+    QAction *next = menu->addAction(QString());
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
+    auto update = [this, next] {
+        if (m_scenario->atEnd()) {
+            next->setText(tr("TR-4858 scenario played to the end"));
+            next->setEnabled(false);
+            return;
+        }
+        next->setText(tr("Play step %1 of %2: %3")
+                          .arg(m_scenario->nextIndex() + 1)
+                          .arg(m_scenario->stepCount())
+                          .arg(m_scenario->nextTitle()));
+        next->setToolTip(m_scenario->nextCommand());
+        next->setStatusTip(m_scenario->nextCommand());
+    };
+    update();
+    // The step counts as played once its action was submitted (the dialog may be cancelled).
+    connect(&m_engine.actions(), &core::ActionManager::actionAdded, this, [this, update](const QString &id) {
+        const core::ActionRecord *record = m_engine.actions().find(id);
+        if (record && !m_scenario->atEnd() && record->request == m_scenario->nextRequest()) {
+            m_scenario->advance();
+            update();
+        }
+    });
+    connect(next, &QAction::triggered, this, [this] {
+        if (!m_scenario->atEnd()) {
+            m_window->showPage(views::MainWindow::Page::Gpus);
+            openActionDialog(m_scenario->nextRequest());
+        }
+    });
 }
 
 } // namespace strata::desktop
