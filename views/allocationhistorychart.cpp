@@ -252,9 +252,10 @@ void AllocationHistoryChart::setHistory(const std::vector<core::ProjectSample> &
         axis->setFormat(format);
         axis->setTickCount(7);
     }
-    const double ceiling = std::ceil(top * 1.1);
+    // Five ticks on whole GPUs: more do not fit the chart's height and get elided to "...".
+    const double ceiling = std::max(4.0, std::ceil(top * 1.1 / 4.0) * 4.0);
     m_allocationValue->setRange(0, ceiling);
-    m_allocationValue->setTickCount(std::min(9, int(ceiling) + 1));
+    m_allocationValue->setTickCount(5);
     m_allocationValue->setLabelFormat(QStringLiteral("%.0f"));
     applyPalette();
     m_stack->setCurrentWidget(m_charts);

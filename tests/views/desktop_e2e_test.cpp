@@ -9,6 +9,7 @@
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"
+#include "simulators/kubernetes/kubesimulator.h"
 #include "views/actiondialog.h"
 #include "views/capacitychart.h"
 #include "views/mainwindow.h"
@@ -16,6 +17,7 @@
 #include "views/volumespage.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QGuiApplication>
@@ -298,4 +300,50 @@ TEST_F(DesktopDemo, LayoutIsSavedAndRestored)
     options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
     controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
     EXPECT_EQ(controller->window().currentPage(), views::MainWindow::Page::Events);
+}
+
+TEST_F(DesktopDemo, DemoMenuPlaysTheNextTr4858StepThroughTheActionDialog)
+{
+    views::MainWindow &window = controller->window();
+    window.resize(1400, 900);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return engine->estate().jobs().all().size() == 13;
+        },
+        kTimeoutMs));
+    QAction *play = nullptr;
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->text().startsWith(QStringLiteral("Play step 1 of 9"))) {
+            play = action;
+        }
+    }
+    ASSERT_TRUE(play);
+    EXPECT_TRUE(play->text().contains(QStringLiteral("d-2-gg"))) << play->text().toStdString();
+    play->trigger();
+    EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Gpus);
+    views::ActionDialog *dialog = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            dialog = window.findChild<views::ActionDialog *>(QStringLiteral("actionDialog"));
+            return dialog && dialog->isVisible();
+        },
+        kTimeoutMs));
+    EXPECT_EQ(dialog->preview().title, QStringLiteral("Submit job"));
+    auto *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    ASSERT_TRUE(ok->isEnabled()) << dialog->preview().blockedReason.toStdString();
+    QTest::mouseClick(ok, Qt::LeftButton);
+    EXPECT_TRUE(play->text().startsWith(QStringLiteral("Play step 2 of 9"))) << play->text().toStdString();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return engine->estate().jobs().find(QStringLiteral("dgx"), QStringLiteral("dgx/runai-team-d/d-2-gg"))
+                   != nullptr;
+        },
+        kTimeoutMs));
+    if (const QByteArray shot = qgetenv("STRATA_GPU_SCREENSHOT"); !shot.isEmpty()) {
+        demo->kubernetes()->tick(5);
+        QTest::qWait(1500);
+        window.grab().save(QString::fromLocal8Bit(shot));
+    }
 }
