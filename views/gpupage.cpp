@@ -125,7 +125,7 @@ GpuPage::GpuPage(core::Estate *estate, models::ProjectTableModel *projects, QWid
     m_rangeCombo->setObjectName(QStringLiteral("historyRangeComboBox"));
     m_rangeCombo->addItems(
         {tr("Last hour"), tr("Last 6 hours"), tr("Last 24 hours"), tr("Last 7 days"), tr("Last 30 days")});
-    m_rangeCombo->setCurrentIndex(2);
+    m_rangeCombo->setCurrentIndex(0); // the last hour: where a demo or a fresh install has data
     m_history = new AllocationHistoryChart(this);
     auto *historyBox = new QWidget(this);
     auto *historyLayout = new QVBoxLayout(historyBox);

@@ -261,7 +261,7 @@ TEST(GpuPage, KpisQuotaInvariantAndHistoryRequests)
     EXPECT_EQ(page.cluster(), kCluster);
     ASSERT_GE(wanted.count(), 1);
     EXPECT_EQ(wanted.last().at(0).toString(), kCluster);
-    EXPECT_EQ(wanted.last().at(1).toLongLong(), 24 * 3600);
+    EXPECT_EQ(wanted.last().at(1).toLongLong(), 3600);
     EXPECT_TRUE(page.kpiText().contains(QStringLiteral("16/16 GPUs allocated"))) << page.kpiText().toStdString();
     EXPECT_TRUE(page.quotaWarning().isEmpty());
     EXPECT_EQ(labels(page.projectChart()->currentLayout()), strs({"4/4", "4/2", "4/2", "4/8"}));
