@@ -1,99 +1,178 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
     <name>QObject</name>
     <message>
         <source>an unknown time</source>
-        <translation type="unfinished" />
+        <translation>unbekannter Zeitpunkt</translation>
     </message>
     <message>
         <source>ONTAP job %1: %2</source>
-        <translation type="unfinished" />
+        <translation>ONTAP-Job %1: %2</translation>
     </message>
     <message>
-        <source>Snapshot "%1" already exists (an earlier attempt succeeded); not created again.</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; already exists (an earlier attempt succeeded); not created again.</source>
+        <translation>Snapshot „%1“ existiert bereits (ein früherer Versuch war erfolgreich); nicht erneut erstellt.</translation>
     </message>
     <message>
-        <source>Snapshot "%1" was created by an earlier attempt.</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; was created by an earlier attempt.</source>
+        <translation>Snapshot „%1“ wurde von einem früheren Versuch erstellt.</translation>
     </message>
     <message>
         <source>Submitting to ONTAP</source>
         <translation>Wird an ONTAP übermittelt</translation>
     </message>
     <message>
-        <source>Snapshot "%1" of %2/%3 created.</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; of %2/%3 created.</source>
+        <translation>Snapshot „%1“ von %2/%3 erstellt.</translation>
     </message>
     <message>
         <source>Response lost; checking what ONTAP did</source>
-        <translation type="unfinished" />
+        <translation>Antwort verloren; prüfe, was ONTAP ausgeführt hat</translation>
     </message>
     <message>
-        <source>Snapshot "%1" created (confirmed after the response was lost).</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; created (confirmed after the response was lost).</source>
+        <translation>Snapshot „%1“ erstellt (nach verlorener Antwort bestätigt).</translation>
     </message>
     <message>
-        <source>%1. ONTAP has no snapshot "%2": it was not applied, so retrying is safe.</source>
-        <translation type="unfinished" />
+        <source>%1. ONTAP has no snapshot &quot;%2&quot;: it was not applied, so retrying is safe.</source>
+        <translation>%1. ONTAP hat keinen Snapshot „%2“: Er wurde nicht angelegt, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
-        <source>Snapshot "%1" is already gone; nothing to delete.</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; is already gone; nothing to delete.</source>
+        <translation>Snapshot „%1“ ist bereits entfernt; nichts zu löschen.</translation>
     </message>
     <message>
-        <source>Snapshot "%1" of %2/%3 deleted.</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; of %2/%3 deleted.</source>
+        <translation>Snapshot „%1“ von %2/%3 gelöscht.</translation>
     </message>
     <message>
-        <source>Snapshot "%1" deleted (confirmed after the response was lost).</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; deleted (confirmed after the response was lost).</source>
+        <translation>Snapshot „%1“ gelöscht (nach verlorener Antwort bestätigt).</translation>
     </message>
     <message>
         <source>%1. The snapshot still exists, so retrying is safe.</source>
-        <translation type="unfinished" />
+        <translation>%1. Der Snapshot existiert noch, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
-        <source>%1/%2 was already restored to "%3" by an earlier attempt; not restored again.</source>
-        <translation type="unfinished" />
+        <source>%1/%2 was already restored to &quot;%3&quot; by an earlier attempt; not restored again.</source>
+        <translation>%1/%2 wurde bereits von einem früheren Versuch auf „%3“ zurückgesetzt; nicht erneut wiederhergestellt.</translation>
     </message>
     <message>
-        <source>%1/%2 restored to snapshot "%3".</source>
-        <translation type="unfinished" />
+        <source>%1/%2 restored to snapshot &quot;%3&quot;.</source>
+        <translation>%1/%2 auf Snapshot „%3“ wiederhergestellt.</translation>
     </message>
     <message>
-        <source>%1/%2 restored to "%3" (confirmed after the response was lost).</source>
-        <translation type="unfinished" />
+        <source>%1/%2 restored to &quot;%3&quot; (confirmed after the response was lost).</source>
+        <translation>%1/%2 auf „%3“ wiederhergestellt (nach verlorener Antwort bestätigt).</translation>
     </message>
     <message>
         <source>%1. No restore job for this volume was found on ONTAP, so retrying is safe.</source>
-        <translation type="unfinished" />
+        <translation>%1. Auf ONTAP wurde kein Wiederherstellungs-Job für dieses Volume gefunden, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
         <source>Volume %1/%2 already exists (an earlier attempt created it); not cloned again.</source>
-        <translation type="unfinished" />
+        <translation>Volume %1/%2 existiert bereits (von einem früheren Versuch erstellt); nicht erneut geklont.</translation>
     </message>
     <message>
         <source>FlexClone %1/%2 was created by an earlier attempt.</source>
-        <translation type="unfinished" />
+        <translation>FlexClone %1/%2 wurde von einem früheren Versuch erstellt.</translation>
     </message>
     <message>
         <source>FlexClone %1/%2 created from %3@%4.</source>
-        <translation type="unfinished" />
+        <translation>FlexClone %1/%2 aus %3@%4 erstellt.</translation>
     </message>
     <message>
         <source>FlexClone %1/%2 created (confirmed after the response was lost).</source>
-        <translation type="unfinished" />
+        <translation>FlexClone %1/%2 erstellt (nach verlorener Antwort bestätigt).</translation>
     </message>
     <message>
         <source>%1. ONTAP has no volume %2/%3, so retrying is safe.</source>
-        <translation type="unfinished" />
+        <translation>%1. ONTAP hat kein Volume %2/%3, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
         <source>Connected to %1 (ONTAP %2.%3.%4) in %5 ms.</source>
-        <translation type="unfinished" />
+        <translation>Verbunden mit %1 (ONTAP %2.%3.%4) in %5 ms.</translation>
+    </message>
+    <message>
+        <source>Not connected to the cluster.</source>
+        <translation>Nicht mit dem Cluster verbunden.</translation>
+    </message>
+    <message>
+        <source>Job %1 already exists (an earlier attempt created it); not submitted again.</source>
+        <translation>Job %1 existiert bereits (von einem früheren Versuch erstellt); nicht erneut übermittelt.</translation>
+    </message>
+    <message>
+        <source>Creating Job %1 in %2</source>
+        <translation>Job %1 wird in %2 erstellt</translation>
+    </message>
+    <message>
+        <source>Job %1 submitted (confirmed after the response was lost).</source>
+        <translation>Job %1 übermittelt (nach verlorener Antwort bestätigt).</translation>
+    </message>
+    <message>
+        <source>A job named %1 already exists in %2.</source>
+        <translation>In %2 existiert bereits ein Job namens %1.</translation>
+    </message>
+    <message>
+        <source>Job %1 submitted to project %2.</source>
+        <translation>Job %1 an Projekt %2 übermittelt.</translation>
+    </message>
+    <message>
+        <source>Deleting %1</source>
+        <translation>%1 wird gelöscht</translation>
+    </message>
+    <message>
+        <source>%1 of %2 job(s) deleted; %3</source>
+        <translation>%1 von %2 Job(s) gelöscht; %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) deleted.</source>
+        <translation>
+            <numerusform>%n Job gelöscht.</numerusform>
+            <numerusform>%n Jobs gelöscht.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Namespace %1 has no GPU ResourceQuota.</source>
+        <translation>Namespace %1 hat kein GPU-ResourceQuota.</translation>
+    </message>
+    <message>
+        <source>Project %1 now guarantees %2 GPU(s).</source>
+        <translation>Projekt %1 garantiert jetzt %2 GPU(s).</translation>
+    </message>
+    <message>
+        <source>A Kubernetes cluster cannot run this action.</source>
+        <translation>Ein Kubernetes-Cluster kann diese Aktion nicht ausführen.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source> at %1 (context %2)</source>
+        <translation> unter %1 (Kontext %2)</translation>
+    </message>
+    <message>
+        <source>Connected to %1%2 in %3 ms; %4.</source>
+        <translation>Verbunden mit %1%2 in %3 ms; %4.</translation>
+    </message>
+    <message>
+        <source>KAI queues found</source>
+        <translation>KAI-Queues gefunden</translation>
+    </message>
+    <message>
+        <source>Prometheus %1 reachable at %2.</source>
+        <translation>Prometheus %1 erreichbar unter %2.</translation>
+    </message>
+    <message>
+        <source>Prometheus at %1 is unreachable: %2</source>
+        <translation>Prometheus unter %1 ist nicht erreichbar: %2</translation>
+    </message>
+    <message>
+        <source>%1 defines no contexts.</source>
+        <translation>%1 definiert keine Kontexte.</translation>
     </message>
 </context>
 <context>
@@ -108,7 +187,7 @@
     </message>
     <message>
         <source>Use the built-in simulated estate instead of a config file.</source>
-        <translation type="unfinished" />
+        <translation>Die eingebaute simulierte Umgebung statt einer Konfigurationsdatei verwenden.</translation>
     </message>
     <message>
         <source>Only this source (repeatable).</source>
@@ -116,7 +195,7 @@
     </message>
     <message>
         <source>Only this volume (name or id; repeatable).</source>
-        <translation type="unfinished" />
+        <translation>Nur dieses Volume (Name oder ID; wiederholbar).</translation>
     </message>
     <message>
         <source>Output format: table, json or csv.</source>
@@ -124,39 +203,31 @@
     </message>
     <message>
         <source>Give up after this many seconds (default 120).</source>
-        <translation type="unfinished" />
+        <translation>Nach so vielen Sekunden aufgeben (Standard 120).</translation>
     </message>
     <message>
         <source>get</source>
-        <translation type="unfinished" />
+        <translation>get</translation>
     </message>
     <message>
-        <source>sources, volumes or snapshots</source>
-        <translation>sources, volumes oder snapshots</translation>
-    </message>
-    <message>
-        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots [--source NAME] [--volume NAME] [-o table|json|csv]</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <source>unknown output format "%1" (table, json, csv)</source>
-        <translation type="unfinished" />
+        <source>unknown output format &quot;%1&quot; (table, json, csv)</source>
+        <translation>unbekanntes Ausgabeformat „%1“ (table, json, csv)</translation>
     </message>
     <message>
         <source>--timeout needs a positive number of seconds</source>
-        <translation type="unfinished" />
+        <translation>--timeout erfordert eine positive Anzahl Sekunden</translation>
     </message>
     <message>
         <source>cannot start the demo estate: %1</source>
         <translation>die Demo-Umgebung kann nicht starten: %1</translation>
     </message>
     <message>
-        <source>no source named "%1" is configured</source>
+        <source>no source named &quot;%1&quot; is configured</source>
         <translation>keine Quelle namens „%1“ konfiguriert</translation>
     </message>
     <message>
         <source>timed out after %1 s waiting for the sources</source>
-        <translation type="unfinished" />
+        <translation>Zeitüberschreitung nach %1 s beim Warten auf die Quellen</translation>
     </message>
     <message>
         <source>no answer yet</source>
@@ -173,6 +244,22 @@
     <message>
         <source>timed out listing snapshots</source>
         <translation>Zeitüberschreitung beim Auflisten der Snapshots</translation>
+    </message>
+    <message>
+        <source>Only this project (projects, jobs, pvcs; repeatable).</source>
+        <translation>Nur dieses Projekt (projects, jobs, pvcs; wiederholbar).</translation>
+    </message>
+    <message>
+        <source>sources, volumes, snapshots, clusters, nodes, projects, jobs or pvcs</source>
+        <translation>sources, volumes, snapshots, clusters, nodes, projects, jobs oder pvcs</translation>
+    </message>
+    <message>
+        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]</source>
+        <translation>Aufruf: %1 [--config PFAD | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]</translation>
+    </message>
+    <message>
+        <source>no project named %1</source>
+        <translation>kein Projekt namens %1</translation>
     </message>
 </context>
 <context>
@@ -191,15 +278,15 @@
     </message>
     <message>
         <source>With --demo: a generated cluster with this many volumes (scale checks).</source>
-        <translation type="unfinished" />
+        <translation>Mit --demo: ein generierter Cluster mit so vielen Volumes (Skalierungstests).</translation>
     </message>
     <message>
         <source>Same as --demo.</source>
-        <translation type="unfinished" />
+        <translation>Wie --demo.</translation>
     </message>
     <message>
-        <source>strata: unknown argument "%1"</source>
-        <translation type="unfinished" />
+        <source>strata: unknown argument &quot;%1&quot;</source>
+        <translation>strata: unbekanntes Argument „%1“</translation>
     </message>
     <message>
         <source>Strata</source>
@@ -207,16 +294,17 @@
     </message>
     <message>
         <source>The demo estate could not start: %1</source>
-        <translation type="unfinished" />
+        <translation>Die Demo-Umgebung konnte nicht starten: %1</translation>
     </message>
     <message>
         <source>The configuration cannot be read:
 %1</source>
-        <translation type="unfinished" />
+        <translation>Die Konfiguration kann nicht gelesen werden:
+%1</translation>
     </message>
     <message>
         <source>Capacity history and the audit log are not recorded: %1</source>
-        <translation type="unfinished" />
+        <translation>Kapazitätsverlauf und Audit-Log werden nicht aufgezeichnet: %1</translation>
     </message>
 </context>
 <context>
@@ -227,7 +315,7 @@
     </message>
     <message>
         <source>attempt %1</source>
-        <translation type="unfinished" />
+        <translation>Versuch %1</translation>
     </message>
 </context>
 <context>
@@ -238,14 +326,190 @@
     </message>
     <message>
         <source>Cannot read the password of %1: %2</source>
-        <translation type="unfinished" />
+        <translation>Das Passwort von %1 kann nicht gelesen werden: %2</translation>
     </message>
 </context>
 <context>
     <name>strata::core::HistoryService</name>
     <message>
         <source>could not open the history store</source>
-        <translation type="unfinished" />
+        <translation>der Verlaufsspeicher konnte nicht geöffnet werden</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::KubernetesSource</name>
+    <message>
+        <source>%1 is a Kubernetes cluster: it has no volume snapshots.</source>
+        <translation>%1 ist ein Kubernetes-Cluster: Er hat keine Volume-Snapshots.</translation>
+    </message>
+    <message>
+        <source>Submit job</source>
+        <translation>Job übermitteln</translation>
+    </message>
+    <message>
+        <source>Project %1 is not known on %2.</source>
+        <translation>Projekt %1 ist auf %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid job name: use lower-case letters, digits and &apos;-&apos;, at most 63 characters, starting and ending with a letter or digit.</source>
+        <translation>„%1“ ist kein gültiger Job-Name: Kleinbuchstaben, Ziffern und '-' verwenden, höchstens 63 Zeichen, Anfang und Ende mit Buchstabe oder Ziffer.</translation>
+    </message>
+    <message>
+        <source>A job named %1 already exists in project %2.</source>
+        <translation>In Projekt %2 existiert bereits ein Job namens %1.</translation>
+    </message>
+    <message>
+        <source>An image is required.</source>
+        <translation>Ein Image ist erforderlich.</translation>
+    </message>
+    <message>
+        <source>Ask for whole GPUs (1, 2, ...) or a fraction of one GPU (0.1 to 0.9).</source>
+        <translation>Ganze GPUs (1, 2, …) oder einen Bruchteil einer GPU (0.1 bis 0.9) anfordern.</translation>
+    </message>
+    <message>
+        <source>No node of %1 has %2 GPUs: the largest has %3, and a job&apos;s GPUs sit on one node.</source>
+        <translation>Kein Node von %1 hat %2 GPUs: Der größte hat %3, und die GPUs eines Jobs liegen auf einem Node.</translation>
+    </message>
+    <message>
+        <source>PVC %1 does not exist in namespace %2.</source>
+        <translation>PVC %1 existiert nicht in Namespace %2.</translation>
+    </message>
+    <message>
+        <source>PVC %1 is %2: the job waits until it is bound.</source>
+        <translation>PVC %1 ist %2: Der Job wartet, bis er gebunden ist.</translation>
+    </message>
+    <message>
+        <source>Creates Job %1 in namespace %2: image %3, %4 GPU(s), %5.</source>
+        <translation>Erstellt Job %1 in Namespace %2: Image %3, %4 GPU(s), %5.</translation>
+    </message>
+    <message>
+        <source>training (preemptible)</source>
+        <translation>Training (verdrängbar)</translation>
+    </message>
+    <message>
+        <source>interactive (not preemptible)</source>
+        <translation>interaktiv (nicht verdrängbar)</translation>
+    </message>
+    <message>
+        <source>Mounts PVC %1 at %2%3.</source>
+        <translation>Hängt PVC %1 unter %2%3 ein.</translation>
+    </message>
+    <message>
+        <source> (read-only)</source>
+        <translation> (schreibgeschützt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2/%3 GPUs, %n queued</source>
+        <translation>
+            <numerusform>%1: %2/%3 GPUs, %n wartend</numerusform>
+            <numerusform>%1: %2/%3 GPUs, %n wartend</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2/%3 GPUs</source>
+        <translation>%1: %2/%3 GPUs</translation>
+    </message>
+    <message>
+        <source>Within the project&apos;s guaranteed quota: it starts as soon as a node has room, reclaiming GPUs from over-quota training jobs of other projects if needed.</source>
+        <translation>Innerhalb des garantierten Kontingents des Projekts: Er startet, sobald ein Node Platz hat, und holt bei Bedarf GPUs von Training-Jobs anderer Projekte über Kontingent zurück.</translation>
+    </message>
+    <message>
+        <source>%1: %2/%3 GPUs (over quota)</source>
+        <translation>%1: %2/%3 GPUs (über Kontingent)</translation>
+    </message>
+    <message>
+        <source>It runs over quota on idle GPUs and may be preempted when another project reclaims its guaranteed GPUs.</source>
+        <translation>Er läuft über Kontingent auf freien GPUs und kann verdrängt werden, wenn ein anderes Projekt seine garantierten GPUs zurückfordert.</translation>
+    </message>
+    <message>
+        <source>Interactive jobs only run within quota: it will queue.</source>
+        <translation>Interaktive Jobs laufen nur innerhalb des Kontingents: Er wird warten.</translation>
+    </message>
+    <message>
+        <source>%1: queued (%2 GPUs free in the cluster)</source>
+        <translation>%1: wartend (%2 GPUs im Cluster frei)</translation>
+    </message>
+    <message>
+        <source>The cluster has no room for it now: it queues until GPUs free up.</source>
+        <translation>Der Cluster hat derzeit keinen Platz: Der Job wartet, bis GPUs frei werden.</translation>
+    </message>
+    <message>
+        <source>Delete job</source>
+        <translation>Job löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n job(s)</source>
+        <translation>
+            <numerusform>%n Job löschen</numerusform>
+            <numerusform>%n Jobs löschen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No job selected.</source>
+        <translation>Kein Job ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Job %1 is not known on %2.</source>
+        <translation>Job %1 ist auf %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Deletes %1 (%2, running on %3): frees %4 GPU(s).</source>
+        <translation>Löscht %1 (%2, läuft auf %3): gibt %4 GPU(s) frei.</translation>
+    </message>
+    <message>
+        <source>Deletes %1 (%2, %3).</source>
+        <translation>Löscht %1 (%2, %3).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s)</source>
+        <translation>
+            <numerusform>%n Job</numerusform>
+            <numerusform>%n Jobs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>deleted, %1 GPU(s) free for queued jobs</source>
+        <translation>gelöscht, %1 GPU(s) frei für wartende Jobs</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>gelöscht</translation>
+    </message>
+    <message>
+        <source>Running work is stopped and its pods are deleted; this cannot be undone.</source>
+        <translation>Laufende Arbeit wird beendet und die Pods werden gelöscht; dies kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>Change project quota</source>
+        <translation>Projektkontingent ändern</translation>
+    </message>
+    <message>
+        <source>A quota cannot be negative.</source>
+        <translation>Ein Kontingent kann nicht negativ sein.</translation>
+    </message>
+    <message>
+        <source>guaranteed %1 GPU(s)</source>
+        <translation>garantiert %1 GPU(s)</translation>
+    </message>
+    <message>
+        <source>Sets spec.resources.gpu.quota of KAI queue %1.</source>
+        <translation>Setzt spec.resources.gpu.quota der KAI-Queue %1.</translation>
+    </message>
+    <message>
+        <source>Sets requests.nvidia.com/gpu of the ResourceQuota in namespace %1.</source>
+        <translation>Setzt requests.nvidia.com/gpu des ResourceQuota in Namespace %1.</translation>
+    </message>
+    <message>
+        <source>The project holds %1 GPU(s): its training jobs above the new quota become preemptible.</source>
+        <translation>Das Projekt belegt %1 GPU(s): Seine Training-Jobs über dem neuen Kontingent werden verdrängbar.</translation>
+    </message>
+    <message>
+        <source>Quotas would add up to %1 GPUs while the cluster has %2.</source>
+        <translation>Die Kontingente ergäben zusammen %1 GPUs, der Cluster hat aber %2.</translation>
+    </message>
+    <message>
+        <source>%1 is a Kubernetes cluster: it has no volumes to snapshot.</source>
+        <translation>%1 ist ein Kubernetes-Cluster: Er hat keine Volumes für Snapshots.</translation>
     </message>
 </context>
 <context>
@@ -268,89 +532,89 @@
     </message>
     <message>
         <source>Volume %1 is not known to %2 (yet).</source>
-        <translation type="unfinished" />
+        <translation>Volume %1 ist %2 (noch) nicht bekannt.</translation>
     </message>
     <message>
         <source>Snapshot %1 of %2 is not in the loaded snapshot list.</source>
-        <translation type="unfinished" />
+        <translation>Snapshot %1 von %2 ist nicht in der geladenen Snapshot-Liste.</translation>
     </message>
     <message numerus="yes">
         <source>%n snapshot(s)</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%n Snapshot</numerusform>
+            <numerusform>%n Snapshots</numerusform>
         </translation>
     </message>
     <message>
-        <source>ONTAP takes snapshot "%1" of %2 (%3 used) through an asynchronous job.</source>
-        <translation type="unfinished" />
+        <source>ONTAP takes snapshot &quot;%1&quot; of %2 (%3 used) through an asynchronous job.</source>
+        <translation>ONTAP erstellt Snapshot „%1“ von %2 (%3 belegt) über einen asynchronen Job.</translation>
     </message>
     <message>
         <source>It takes no space at first; it then holds the blocks that change (snapshot reserve %1%, %2 used by snapshots now).</source>
-        <translation type="unfinished" />
+        <translation>Er belegt anfangs keinen Platz; danach hält er die geänderten Blöcke (Snapshot-Reserve %1 %, derzeit %2 durch Snapshots belegt).</translation>
     </message>
     <message>
-        <source>"%1" is not a valid snapshot name (letters, digits, _ . -; at most 255 characters).</source>
-        <translation type="unfinished" />
+        <source>&quot;%1&quot; is not a valid snapshot name (letters, digits, _ . -; at most 255 characters).</source>
+        <translation>„%1“ ist kein gültiger Snapshot-Name (Buchstaben, Ziffern, _ . -; höchstens 255 Zeichen).</translation>
     </message>
     <message>
-        <source>%1 already has a snapshot named "%2".</source>
-        <translation type="unfinished" />
+        <source>%1 already has a snapshot named &quot;%2&quot;.</source>
+        <translation>%1 hat bereits einen Snapshot namens „%2“.</translation>
     </message>
     <message>
         <source>Volume %1 is %2; ONTAP can only snapshot an online volume.</source>
-        <translation type="unfinished" />
+        <translation>Volume %1 ist %2; ONTAP kann nur von einem Online-Volume einen Snapshot erstellen.</translation>
     </message>
     <message>
-        <source>ONTAP deletes snapshot "%1" (taken %2) of %3.</source>
-        <translation type="unfinished" />
+        <source>ONTAP deletes snapshot &quot;%1&quot; (taken %2) of %3.</source>
+        <translation>ONTAP löscht Snapshot „%1“ (erstellt: %2) von %3.</translation>
     </message>
     <message>
         <source>About %1 held only by this snapshot is freed.</source>
-        <translation type="unfinished" />
+        <translation>Etwa %1, die nur dieser Snapshot belegt, werden freigegeben.</translation>
     </message>
     <message>
         <source>The snapshot cannot be recovered once deleted.</source>
-        <translation type="unfinished" />
+        <translation>Der Snapshot kann nach dem Löschen nicht wiederhergestellt werden.</translation>
     </message>
     <message>
-        <source>It carries the SnapMirror label "%1": a protection relationship may expect it.</source>
-        <translation type="unfinished" />
+        <source>It carries the SnapMirror label &quot;%1&quot;: a protection relationship may expect it.</source>
+        <translation>Er trägt das SnapMirror-Label „%1“: Eine Schutzbeziehung erwartet ihn möglicherweise.</translation>
     </message>
     <message>
         <source>FlexClone %1/%2 depends on this snapshot; split or delete the clone first.</source>
-        <translation type="unfinished" />
+        <translation>FlexClone %1/%2 hängt von diesem Snapshot ab; zuerst den Klon abspalten oder löschen.</translation>
     </message>
     <message>
         <source>current contents (%1 used)</source>
-        <translation type="unfinished" />
+        <translation>aktueller Inhalt (%1 belegt)</translation>
     </message>
     <message>
         <source>contents of %1 (%2)</source>
-        <translation type="unfinished" />
+        <translation>Inhalt von %1 (%2)</translation>
     </message>
     <message>
-        <source>ONTAP reverts %1 to snapshot "%2" (SnapRestore of the whole volume).</source>
-        <translation type="unfinished" />
+        <source>ONTAP reverts %1 to snapshot &quot;%2&quot; (SnapRestore of the whole volume).</source>
+        <translation>ONTAP setzt %1 auf Snapshot „%2“ zurück (SnapRestore des gesamten Volumes).</translation>
     </message>
     <message>
         <source>Everything written to %1 after %2 is lost.</source>
-        <translation type="unfinished" />
+        <translation>Alle Schreibvorgänge auf %1 nach dem Snapshot (%2) gehen verloren.</translation>
     </message>
     <message>
-        <source>Newer snapshot "%1" backs FlexClone %2/%3, so ONTAP cannot restore past it; split or delete the clone first.</source>
-        <translation type="unfinished" />
+        <source>Newer snapshot &quot;%1&quot; backs FlexClone %2/%3, so ONTAP cannot restore past it; split or delete the clone first.</source>
+        <translation>Der neuere Snapshot „%1“ ist Basis von FlexClone %2/%3, daher kann ONTAP nicht hinter ihn zurücksetzen; zuerst den Klon abspalten oder löschen.</translation>
     </message>
     <message numerus="yes">
         <source>%n newer snapshot(s) will be deleted: %1</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%n neuerer Snapshot wird gelöscht: %1</numerusform>
+            <numerusform>%n neuere Snapshots werden gelöscht: %1</numerusform>
         </translation>
     </message>
     <message>
         <source>Clients that have the volume mounted may need to remount.</source>
-        <translation type="unfinished" />
+        <translation>Clients, die das Volume eingehängt haben, müssen es eventuell neu einhängen.</translation>
     </message>
     <message>
         <source>Volume %1 is %2.</source>
@@ -358,31 +622,35 @@
     </message>
     <message>
         <source>no volume %1 in %2</source>
-        <translation type="unfinished" />
+        <translation>kein Volume %1 in %2</translation>
     </message>
     <message>
         <source>FlexClone %1/%2 of %3</source>
-        <translation type="unfinished" />
+        <translation>FlexClone %1/%2 von %3</translation>
     </message>
     <message>
         <source>ONTAP creates FlexClone volume %1/%2 from %3.</source>
-        <translation type="unfinished" />
+        <translation>ONTAP erstellt FlexClone-Volume %1/%2 aus %3.</translation>
     </message>
     <message>
         <source>The clone shares blocks with its parent and uses no space until data diverges.</source>
-        <translation type="unfinished" />
+        <translation>Der Klon teilt Blöcke mit seinem Parent und belegt keinen Platz, bis die Daten abweichen.</translation>
     </message>
     <message>
-        <source>Snapshot "%1" cannot be deleted while the clone exists (until it is split).</source>
-        <translation type="unfinished" />
+        <source>Snapshot &quot;%1&quot; cannot be deleted while the clone exists (until it is split).</source>
+        <translation>Snapshot „%1“ kann nicht gelöscht werden, solange der Klon existiert (bis er abgespalten ist).</translation>
     </message>
     <message>
-        <source>"%1" is not a valid volume name (a letter or _, then letters, digits or _).</source>
-        <translation type="unfinished" />
+        <source>&quot;%1&quot; is not a valid volume name (a letter or _, then letters, digits or _).</source>
+        <translation>„%1“ ist kein gültiger Volume-Name (ein Buchstabe oder _, dann Buchstaben, Ziffern oder _).</translation>
     </message>
     <message>
         <source>SVM %1 already has a volume named %2.</source>
-        <translation type="unfinished" />
+        <translation>SVM %1 hat bereits ein Volume namens %2.</translation>
+    </message>
+    <message>
+        <source>%1 is an ONTAP cluster: it runs no jobs.</source>
+        <translation>%1 ist ein ONTAP-Cluster: Er führt keine Jobs aus.</translation>
     </message>
 </context>
 <context>
@@ -397,51 +665,51 @@
     </message>
     <message>
         <source>This action cannot be retried: its source is not connected or it did not fail.</source>
-        <translation type="unfinished" />
+        <translation>Diese Aktion kann nicht wiederholt werden: Ihre Quelle ist nicht verbunden oder sie ist nicht fehlgeschlagen.</translation>
     </message>
     <message>
         <source>source %1 is not connected.</source>
-        <translation type="unfinished" />
+        <translation>Quelle %1 ist nicht verbunden.</translation>
     </message>
     <message>
         <source>Capacity history is not recorded in this session.</source>
-        <translation type="unfinished" />
+        <translation>Der Kapazitätsverlauf wird in dieser Sitzung nicht aufgezeichnet.</translation>
     </message>
     <message>
         <source>Capacity history is unavailable: %1</source>
-        <translation type="unfinished" />
+        <translation>Kapazitätsverlauf nicht verfügbar: %1</translation>
     </message>
     <message>
         <source>The volume is no longer known to %1.</source>
-        <translation type="unfinished" />
+        <translation>Das Volume ist %1 nicht mehr bekannt.</translation>
     </message>
     <message>
         <source>The snapshot is no longer in the list of %1.</source>
-        <translation type="unfinished" />
+        <translation>Der Snapshot ist nicht mehr in der Liste von %1.</translation>
     </message>
     <message>
         <source>The action was not started: %1</source>
-        <translation type="unfinished" />
+        <translation>Die Aktion wurde nicht gestartet: %1</translation>
     </message>
     <message>
         <source>%1 started: %2</source>
-        <translation type="unfinished" />
+        <translation>%1 gestartet: %2</translation>
     </message>
     <message>
         <source>%1 succeeded: %2</source>
-        <translation type="unfinished" />
+        <translation>%1 erfolgreich: %2</translation>
     </message>
     <message>
         <source>%1 failed: %2. %3</source>
-        <translation type="unfinished" />
+        <translation>%1 fehlgeschlagen: %2. %3</translation>
     </message>
     <message>
         <source>Select it in the Activity panel to retry.</source>
-        <translation type="unfinished" />
+        <translation>Zum Wiederholen im Aktivitätsbereich auswählen.</translation>
     </message>
     <message>
         <source>No password is stored for this source.</source>
-        <translation type="unfinished" />
+        <translation>Für diese Quelle ist kein Passwort gespeichert.</translation>
     </message>
     <message>
         <source>%1: connection OK</source>
@@ -453,7 +721,7 @@
     </message>
     <message>
         <source>The password of %1 could not be stored: %2</source>
-        <translation type="unfinished" />
+        <translation>Das Passwort von %1 konnte nicht gespeichert werden: %2</translation>
     </message>
     <message>
         <source>Source %1 updated.</source>
@@ -465,7 +733,7 @@
     </message>
     <message>
         <source>Source %1 was removed, but its password could not be deleted from the keychain: %2</source>
-        <translation type="unfinished" />
+        <translation>Quelle %1 wurde entfernt, aber ihr Passwort konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
     </message>
     <message>
         <source>Source %1 removed.</source>
@@ -473,7 +741,27 @@
     </message>
     <message>
         <source>The configuration could not be saved: %1</source>
-        <translation type="unfinished" />
+        <translation>Die Konfiguration konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>GPU allocation history is not recorded in this session.</source>
+        <translation>Der GPU-Belegungsverlauf wird in dieser Sitzung nicht aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>GPU allocation history is unavailable: %1</source>
+        <translation>GPU-Belegungsverlauf nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Demo</source>
+        <translation>De&amp;mo</translation>
+    </message>
+    <message>
+        <source>TR-4858 scenario played to the end</source>
+        <translation>TR-4858-Szenario vollständig abgespielt</translation>
+    </message>
+    <message>
+        <source>Play step %1 of %2: %3</source>
+        <translation>Schritt %1 von %2 abspielen: %3</translation>
     </message>
 </context>
 <context>
@@ -552,6 +840,228 @@
     <message>
         <source>Message</source>
         <translation>Meldung</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::JobTableModel</name>
+    <message>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <source>Preempted</source>
+        <translation>Verdrängt</translation>
+    </message>
+    <message>
+        <source>ContainerCreating</source>
+        <translation>ContainerCreating</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Erfolgreich</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>Unbekannt</translation>
+    </message>
+    <message>
+        <source>%1d %2h</source>
+        <translation>%1 T %2 h</translation>
+    </message>
+    <message>
+        <source>%1h %2m</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1m %2s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>GPU %1 on %2</source>
+        <translation>GPU %1 auf %2</translation>
+    </message>
+    <message>
+        <source>Interactive</source>
+        <translation>Interaktiv</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>Ja</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Nein</translation>
+    </message>
+    <message>
+        <source>GPUs allocated while the job holds them, else GPUs requested; fractions share one GPU</source>
+        <translation>Zugewiesene GPUs, solange der Job sie hält, sonst angeforderte GPUs; Bruchteile teilen sich eine GPU</translation>
+    </message>
+    <message>
+        <source>Place in its project&apos;s queue: first come, first served; preempted jobs keep their place</source>
+        <translation>Platz in der Warteschlange des Projekts: wer zuerst kommt, läuft zuerst; verdrängte Jobs behalten ihren Platz</translation>
+    </message>
+    <message>
+        <source>Time since the job was submitted, while it waits</source>
+        <translation>Zeit seit der Übermittlung des Jobs, während er wartet</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Age</source>
+        <translation>Alter</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Created by CLI</source>
+        <translation>Per CLI erstellt</translation>
+    </message>
+    <message>
+        <source>Run time</source>
+        <translation>Laufzeit</translation>
+    </message>
+    <message>
+        <source>GPU util.</source>
+        <translation>GPU-Ausl.</translation>
+    </message>
+    <message>
+        <source>Wait time</source>
+        <translation>Wartezeit</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Queue #</source>
+        <translation>Warteschl. #</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::ProjectTableModel</name>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 GPUs allocated of a %2 GPU quota: %3 in quota, %4 over quota</source>
+        <translation>%1 GPUs von einem Kontingent von %2 GPUs zugewiesen: %3 im Kontingent, %4 über Kontingent</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Training jobs running over the quota may be preempted when another project reclaims its quota</source>
+        <translation>Training-Jobs, die über dem Kontingent laufen, können verdrängt werden, wenn ein anderes Projekt sein Kontingent zurückfordert</translation>
+    </message>
+    <message>
+        <source>Water-filling share of the cluster from quotas and current demand</source>
+        <translation>Water-Filling-Anteil am Cluster aus Kontingenten und aktuellem Bedarf</translation>
+    </message>
+    <message>
+        <source>Namespace %1</source>
+        <translation>Namespace %1</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Allocated/Quota</source>
+        <translation>Zugewiesen/Kontingent</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>Zugewiesen</translation>
+    </message>
+    <message>
+        <source>In quota</source>
+        <translation>Im Kontingent</translation>
+    </message>
+    <message>
+        <source>Over quota</source>
+        <translation>Über Kontingent</translation>
+    </message>
+    <message>
+        <source>Pending GPUs</source>
+        <translation>Ausstehende GPUs</translation>
+    </message>
+    <message>
+        <source>Fair share</source>
+        <translation>Fair Share</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>GPU util.</source>
+        <translation>GPU-Ausl.</translation>
+    </message>
+    <message>
+        <source>Idle allocated</source>
+        <translation>Ungenutzt zugewiesen</translation>
     </message>
 </context>
 <context>
@@ -660,7 +1170,7 @@
     </message>
     <message>
         <source>FlexClone of %1</source>
-        <translation type="unfinished" />
+        <translation>FlexClone von %1</translation>
     </message>
     <message>
         <source>Name</source>
@@ -757,6 +1267,33 @@
         <source>Restore</source>
         <translation>Wiederherstellen</translation>
     </message>
+    <message>
+        <source>Submit</source>
+        <translation>Übermitteln</translation>
+    </message>
+    <message>
+        <source>Delete this job; its running work stops</source>
+        <translation>Diesen Job löschen; seine laufende Arbeit wird beendet</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete these %n jobs; their running work stops</source>
+        <translation>
+            <numerusform>Diesen %n Job löschen; seine laufende Arbeit wird beendet</numerusform>
+            <numerusform>Diese %n Jobs löschen; ihre laufende Arbeit wird beendet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> GPUs</translation>
+    </message>
+    <message>
+        <source>Guaranteed &amp;GPUs:</source>
+        <translation>Garantierte &amp;GPUs:</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::ActivityPanel</name>
@@ -766,7 +1303,34 @@
     </message>
     <message>
         <source>Run the failed action again; Strata first checks whether it already took effect.</source>
-        <translation type="unfinished" />
+        <translation>Die fehlgeschlagene Aktion erneut ausführen; Strata prüft zuerst, ob sie bereits wirksam wurde.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::AllocationHistoryChart</name>
+    <message>
+        <source>GPUs allocated (dashed: quota)</source>
+        <translation>Zugewiesene GPUs (gestrichelt: Kontingent)</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU-Auslastung</translation>
+    </message>
+    <message>
+        <source>No cluster selected.</source>
+        <translation>Kein Cluster ausgewählt.</translation>
+    </message>
+    <message>
+        <source>No GPU allocation recorded for this cluster yet.</source>
+        <translation>Für diesen Cluster wurde noch keine GPU-Belegung aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>%1 quota</source>
+        <translation>Kontingent %1</translation>
     </message>
 </context>
 <context>
@@ -808,21 +1372,503 @@
     </message>
     <message numerus="yes">
         <source>%Ln event</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Ereignis</numerusform>
+            <numerusform>%Ln Ereignisse</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%Ln events</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Ereignis</numerusform>
+            <numerusform>%Ln Ereignisse</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 of %2 events</source>
         <translation>%1 von %2 Ereignissen</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::GpuPage</name>
+    <message>
+        <source>Kubernetes cluster</source>
+        <translation>Kubernetes-Cluster</translation>
+    </message>
+    <message>
+        <source>Edit &amp;quota…</source>
+        <translation>&amp;Kontingent bearbeiten…</translation>
+    </message>
+    <message>
+        <source>Change the selected project&apos;s guaranteed GPUs</source>
+        <translation>Garantierte GPUs des ausgewählten Projekts ändern</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last 6 hours</source>
+        <translation>Letzte 6 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Allocation over time</source>
+        <translation>Belegung im Zeitverlauf</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No Kubernetes cluster</source>
+        <translation>Kein Kubernetes-Cluster</translation>
+    </message>
+    <message>
+        <source>Add a Kubernetes source to see its GPUs, projects and jobs.</source>
+        <translation>Eine Kubernetes-Quelle hinzufügen, um ihre GPUs, Projekte und Jobs zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1/%2 GPUs allocated</source>
+        <translation>%1/%2 GPUs zugewiesen</translation>
+    </message>
+    <message>
+        <source>%1 idle allocated</source>
+        <translation>%1 ungenutzt zugewiesen</translation>
+    </message>
+    <message>
+        <source>idle allocated unknown (no GPU metrics)</source>
+        <translation>ungenutzt zugewiesen unbekannt (keine GPU-Metriken)</translation>
+    </message>
+    <message>
+        <source>utilization %1 %</source>
+        <translation>Auslastung %1 %</translation>
+    </message>
+    <message>
+        <source>utilization unknown</source>
+        <translation>Auslastung unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 pending jobs</source>
+        <translation>%1 laufende, %2 ausstehende Jobs</translation>
+    </message>
+    <message>
+        <source>Project quotas add up to %1 GPUs, but the cluster has %2: guarantees cannot all be met at once, or GPUs are left unassigned.</source>
+        <translation>Die Projektkontingente ergeben zusammen %1 GPUs, der Cluster hat aber %2: Entweder können nicht alle Garantien gleichzeitig erfüllt werden, oder GPUs bleiben unzugeteilt.</translation>
+    </message>
+    <message>
+        <source>Σ quota = %1 GPUs = cluster GPUs</source>
+        <translation>Σ Kontingente = %1 GPUs = GPUs des Clusters</translation>
+    </message>
+    <message>
+        <source>No Kubernetes cluster.</source>
+        <translation>Kein Kubernetes-Cluster.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::GpuProjectChart</name>
+    <message>
+        <source>Project %1: %2 GPUs allocated</source>
+        <translation>Projekt %1: %2 GPUs zugewiesen</translation>
+    </message>
+    <message>
+        <source>No quota</source>
+        <translation>Kein Kontingent</translation>
+    </message>
+    <message>
+        <source>Quota: %1 GPUs</source>
+        <translation>Kontingent: %1 GPUs</translation>
+    </message>
+    <message>
+        <source>In quota: %1, over quota: %2</source>
+        <translation>Im Kontingent: %1, über Kontingent: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pending demand: %1 GPUs in %Ln queued jobs</source>
+        <translation>
+            <numerusform>Ausstehender Bedarf: %1 GPUs in %Ln wartendem Job</numerusform>
+            <numerusform>Ausstehender Bedarf: %1 GPUs in %Ln wartenden Jobs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fair share: %1 GPUs</source>
+        <translation>Fair Share: %1 GPUs</translation>
+    </message>
+    <message>
+        <source>Running jobs: %1</source>
+        <translation>Laufende Jobs: %1</translation>
+    </message>
+    <message>
+        <source>GPU utilization: %1 %</source>
+        <translation>GPU-Auslastung: %1 %</translation>
+    </message>
+    <message>
+        <source>GPU utilization: unknown</source>
+        <translation>GPU-Auslastung: unbekannt</translation>
+    </message>
+    <message>
+        <source>No projects in this cluster</source>
+        <translation>Keine Projekte in diesem Cluster</translation>
+    </message>
+    <message>
+        <source>In quota</source>
+        <translation>Im Kontingent</translation>
+    </message>
+    <message>
+        <source>Over quota</source>
+        <translation>Über Kontingent</translation>
+    </message>
+    <message>
+        <source>Pending demand</source>
+        <translation>Ausstehender Bedarf</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Kontingent</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::JobDetailPanel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Object</source>
+        <translation>Objekt</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>Status:</translation>
+    </message>
+    <message>
+        <source>Job:</source>
+        <translation>Job:</translation>
+    </message>
+    <message>
+        <source>Placement:</source>
+        <translation>Platzierung:</translation>
+    </message>
+    <message>
+        <source>Times:</source>
+        <translation>Zeiten:</translation>
+    </message>
+    <message>
+        <source>Waiting because:</source>
+        <translation>Wartet, weil:</translation>
+    </message>
+    <message>
+        <source>Volumes:</source>
+        <translation>Volumes:</translation>
+    </message>
+    <message>
+        <source>Events of the job and its pods:</source>
+        <translation>Ereignisse des Jobs und seiner Pods:</translation>
+    </message>
+    <message>
+        <source>No job selected</source>
+        <translation>Kein Job ausgewählt</translation>
+    </message>
+    <message>
+        <source>project %1, namespace %2, cluster %3</source>
+        <translation>Projekt %1, Namespace %2, Cluster %3</translation>
+    </message>
+    <message>
+        <source>%1 job by %2</source>
+        <translation>%1, Job von %2</translation>
+    </message>
+    <message>
+        <source>Interactive (non-preemptible)</source>
+        <translation>Interaktiv (nicht verdrängbar)</translation>
+    </message>
+    <message>
+        <source>Training (preemptible)</source>
+        <translation>Training (verdrängbar)</translation>
+    </message>
+    <message>
+        <source>an unknown user</source>
+        <translation>einem unbekannten Benutzer</translation>
+    </message>
+    <message>
+        <source>image %1</source>
+        <translation>Image %1</translation>
+    </message>
+    <message>
+        <source>command %1</source>
+        <translation>Befehl %1</translation>
+    </message>
+    <message>
+        <source>submitted with the CLI</source>
+        <translation>per CLI übermittelt</translation>
+    </message>
+    <message>
+        <source>submitted from Strata</source>
+        <translation>aus Strata übermittelt</translation>
+    </message>
+    <message>
+        <source>submitted by another tool</source>
+        <translation>von einem anderen Tool übermittelt</translation>
+    </message>
+    <message>
+        <source>%1 GPUs requested</source>
+        <translation>%1 GPUs angefordert</translation>
+    </message>
+    <message>
+        <source>on %1, GPU %2 (%3 allocated)</source>
+        <translation>auf %1, GPU %2 (%3 zugewiesen)</translation>
+    </message>
+    <message>
+        <source>not placed on a node</source>
+        <translation>keinem Node zugewiesen</translation>
+    </message>
+    <message>
+        <source>GPU utilization %1 %</source>
+        <translation>GPU-Auslastung %1 %</translation>
+    </message>
+    <message>
+        <source>the scheduler gave no reason yet</source>
+        <translation>der Scheduler hat noch keinen Grund angegeben</translation>
+    </message>
+    <message>
+        <source>not waiting</source>
+        <translation>wartet nicht</translation>
+    </message>
+    <message>
+        <source>Preempted: paused to give GPUs back, waiting to run again</source>
+        <translation>Verdrängt: pausiert, um GPUs zurückzugeben, wartet auf erneuten Start</translation>
+    </message>
+    <message>
+        <source>age %1</source>
+        <translation>Alter %1</translation>
+    </message>
+    <message>
+        <source>waiting %1</source>
+        <translation>Wartezeit %1</translation>
+    </message>
+    <message>
+        <source>running %1</source>
+        <translation>Laufzeit %1</translation>
+    </message>
+    <message>
+        <source>created %1</source>
+        <translation>erstellt am %1</translation>
+    </message>
+    <message>
+        <source>%1 (claim not found)</source>
+        <translation>%1 (Claim nicht gefunden)</translation>
+    </message>
+    <message>
+        <source>unbound</source>
+        <translation>nicht gebunden</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::JobSubmitDialog</name>
+    <message>
+        <source>Submit job</source>
+        <translation>Job übermitteln</translation>
+    </message>
+    <message>
+        <source>Whole GPUs, or a fraction of one GPU such as 0.5 (shared with other jobs)</source>
+        <translation>Ganze GPUs oder ein Bruchteil einer GPU wie 0.5 (mit anderen Jobs geteilt)</translation>
+    </message>
+    <message>
+        <source>Training (preemptible, may use idle GPUs over quota)</source>
+        <translation>Training (verdrängbar, darf freie GPUs über Kontingent nutzen)</translation>
+    </message>
+    <message>
+        <source>Interactive (non-preemptible, within quota)</source>
+        <translation>Interaktiv (nicht verdrängbar, innerhalb des Kontingents)</translation>
+    </message>
+    <message>
+        <source>Optional: overrides the image&apos;s entrypoint</source>
+        <translation>Optional: überschreibt den Entrypoint des Images</translation>
+    </message>
+    <message>
+        <source>Optional, e.g. --epochs 10</source>
+        <translation>Optional, z. B. --epochs 10</translation>
+    </message>
+    <message>
+        <source>Claim</source>
+        <translation>Claim</translation>
+    </message>
+    <message>
+        <source>Mount path</source>
+        <translation>Mount-Pfad</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>C&amp;luster:</source>
+        <translation>C&amp;luster:</translation>
+    </message>
+    <message>
+        <source>&amp;Project:</source>
+        <translation>&amp;Projekt:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Image:</source>
+        <translation>&amp;Image:</translation>
+    </message>
+    <message>
+        <source>&amp;GPUs:</source>
+        <translation>&amp;GPUs:</translation>
+    </message>
+    <message>
+        <source>&amp;Type:</source>
+        <translation>&amp;Typ:</translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation>&amp;Befehl:</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments:</source>
+        <translation>&amp;Argumente:</translation>
+    </message>
+    <message>
+        <source>&amp;Volumes:</source>
+        <translation>&amp;Volumes:</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>Prüfen…</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>Choose a project.</source>
+        <translation>Ein Projekt auswählen.</translation>
+    </message>
+    <message>
+        <source>Enter a job name.</source>
+        <translation>Einen Job-Namen eingeben.</translation>
+    </message>
+    <message>
+        <source>The name must be lower-case letters, digits and &apos;-&apos;, start and end with a letter or digit, at most 63 characters.</source>
+        <translation>Der Name darf nur Kleinbuchstaben, Ziffern und '-' enthalten, muss mit einem Buchstaben oder einer Ziffer beginnen und enden und darf höchstens 63 Zeichen lang sein.</translation>
+    </message>
+    <message>
+        <source>Project %1 already has a job named %2.</source>
+        <translation>Projekt %1 hat bereits einen Job namens %2.</translation>
+    </message>
+    <message>
+        <source>Enter a container image.</source>
+        <translation>Ein Container-Image eingeben.</translation>
+    </message>
+    <message>
+        <source>Request more than 0 GPUs.</source>
+        <translation>Mehr als 0 GPUs anfordern.</translation>
+    </message>
+    <message>
+        <source>More than one GPU must be whole GPUs; a fraction is only possible below one GPU (e.g. 0.5).</source>
+        <translation>Mehr als eine GPU muss aus ganzen GPUs bestehen; ein Bruchteil ist nur unter einer GPU möglich (z. B. 0.5).</translation>
+    </message>
+    <message>
+        <source>The mount path of %1 must be absolute.</source>
+        <translation>Der Mount-Pfad von %1 muss absolut sein.</translation>
+    </message>
+    <message>
+        <source>Two volumes are mounted at %1.</source>
+        <translation>Zwei Volumes sind unter %1 eingehängt.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::JobsPage</name>
+    <message>
+        <source>All statuses</source>
+        <translation>Alle Status</translation>
+    </message>
+    <message>
+        <source>Filter by name, user, node, image…</source>
+        <translation>Filtern nach Name, Benutzer, Node, Image…</translation>
+    </message>
+    <message>
+        <source>&amp;Submit…</source>
+        <translation>Ü&amp;bermitteln…</translation>
+    </message>
+    <message>
+        <source>Submit a training or interactive job to a project</source>
+        <translation>Einen Training- oder interaktiven Job an ein Projekt übermitteln</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen…</translation>
+    </message>
+    <message>
+        <source>Delete the selected jobs (Del)</source>
+        <translation>Ausgewählte Jobs löschen (Entf)</translation>
+    </message>
+    <message>
+        <source>Project:</source>
+        <translation>Projekt:</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>Alle Projekte</translation>
+    </message>
+    <message>
+        <source>Queued per project: %1</source>
+        <translation>Wartend pro Projekt: %1</translation>
+    </message>
+    <message>
+        <source>Running and finished (%1)</source>
+        <translation>Laufend und beendet (%1)</translation>
+    </message>
+    <message>
+        <source>Pending and queued (%1)</source>
+        <translation>Ausstehend und wartend (%1)</translation>
+    </message>
+    <message>
+        <source>Select the jobs to delete.</source>
+        <translation>Die zu löschenden Jobs auswählen.</translation>
+    </message>
+    <message>
+        <source>Select jobs of one cluster at a time.</source>
+        <translation>Jobs jeweils nur eines Clusters auswählen.</translation>
     </message>
 </context>
 <context>
@@ -833,19 +1879,19 @@
     </message>
     <message>
         <source>connecting</source>
-        <translation type="unfinished" />
+        <translation>verbinde</translation>
     </message>
     <message>
         <source>degraded</source>
-        <translation type="unfinished" />
+        <translation>beeinträchtigt</translation>
     </message>
     <message>
         <source>unreachable</source>
-        <translation type="unfinished" />
+        <translation>nicht erreichbar</translation>
     </message>
     <message>
         <source>authentication required</source>
-        <translation type="unfinished" />
+        <translation>Anmeldung erforderlich</translation>
     </message>
     <message>
         <source>Strata</source>
@@ -856,24 +1902,12 @@
         <translation>Volumes</translation>
     </message>
     <message>
-        <source>Volumes of every source (Ctrl+1)</source>
-        <translation>Volumes aller Quellen (Strg+1)</translation>
-    </message>
-    <message>
         <source>Sources</source>
         <translation>Quellen</translation>
     </message>
     <message>
-        <source>Connected systems and their health (Ctrl+2)</source>
-        <translation type="unfinished" />
-    </message>
-    <message>
         <source>Events</source>
         <translation>Ereignisse</translation>
-    </message>
-    <message>
-        <source>Events of every source, newest first (Ctrl+3)</source>
-        <translation type="unfinished" />
     </message>
     <message>
         <source>Dismiss</source>
@@ -912,18 +1946,6 @@
         <translation>Alle Quellen werden aktualisiert…</translation>
     </message>
     <message>
-        <source>&amp;Volumes</source>
-        <translation>&amp;Volumes</translation>
-    </message>
-    <message>
-        <source>&amp;Sources</source>
-        <translation>&amp;Quellen</translation>
-    </message>
-    <message>
-        <source>&amp;Events</source>
-        <translation>&amp;Ereignisse</translation>
-    </message>
-    <message>
         <source>&amp;Activity</source>
         <translation>&amp;Aktivität</translation>
     </message>
@@ -941,7 +1963,7 @@
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished" />
+        <translation>Hauptsymbolleiste</translation>
     </message>
     <message>
         <source>About Strata</source>
@@ -949,7 +1971,7 @@
     </message>
     <message>
         <source>&lt;h3&gt;Strata %1&lt;/h3&gt;&lt;p&gt;One console for the storage and the GPUs behind AI work.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation type="unfinished" />
+        <translation>&lt;h3&gt;Strata %1&lt;/h3&gt;&lt;p&gt;Eine Konsole für Speicher und GPUs hinter KI-Arbeit.&lt;/p&gt;&lt;p&gt;Erstellt mit Qt %2.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>No sources configured</source>
@@ -957,17 +1979,221 @@
     </message>
     <message numerus="yes">
         <source>%Ln source: %1</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Quelle: %1</numerusform>
+            <numerusform>%Ln Quellen: %1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%Ln sources: %1</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Quelle: %1</numerusform>
+            <numerusform>%Ln Quellen: %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>GPU clusters, jobs and storage at a glance</source>
+        <translation>GPU-Cluster, Jobs und Speicher auf einen Blick</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>GPUs per project, allocation over time and node packing</source>
+        <translation>GPUs pro Projekt, Belegung im Zeitverlauf und Verteilung auf Nodes</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>Running and queued jobs of every project</source>
+        <translation>Laufende und wartende Jobs aller Projekte</translation>
+    </message>
+    <message>
+        <source>Volumes of every source</source>
+        <translation>Volumes aller Quellen</translation>
+    </message>
+    <message>
+        <source>Connected systems and their health</source>
+        <translation>Verbundene Systeme und ihr Zustand</translation>
+    </message>
+    <message>
+        <source>Events of every source, newest first</source>
+        <translation>Ereignisse aller Quellen, neueste zuerst</translation>
+    </message>
+    <message>
+        <source>%1 (Ctrl+%2)</source>
+        <translation>%1 (Strg+%2)</translation>
+    </message>
+    <message>
+        <source>The volume behind this claim is not in the Volumes list (source %1).</source>
+        <translation>Das Volume hinter diesem Claim ist nicht in der Volume-Liste (Quelle %1).</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::NodePackingView</name>
+    <message>
+        <source>%1/%2 GPUs allocated</source>
+        <translation>%1/%2 GPUs zugewiesen</translation>
+    </message>
+    <message>
+        <source>utilization %1 %</source>
+        <translation>Auslastung %1 %</translation>
+    </message>
+    <message>
+        <source>not ready</source>
+        <translation>nicht bereit</translation>
+    </message>
+    <message>
+        <source>cordoned</source>
+        <translation>gesperrt (cordoned)</translation>
+    </message>
+    <message>
+        <source>No GPU nodes in this cluster</source>
+        <translation>Keine GPU-Nodes in diesem Cluster</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>+%n weiterer</numerusform>
+            <numerusform>+%n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>ungenutzt</translation>
+    </message>
+    <message>
+        <source>%1, GPU %2: %3 of 1 GPU used</source>
+        <translation>%1, GPU %2: %3 von 1 GPU belegt</translation>
+    </message>
+    <message>
+        <source>Utilization %1 %</source>
+        <translation>Auslastung %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::OverviewPage</name>
+    <message>
+        <source>Open the GPU page</source>
+        <translation>GPU-Seite öffnen</translation>
+    </message>
+    <message>
+        <source>Open the Volumes page</source>
+        <translation>Volumes-Seite öffnen</translation>
+    </message>
+    <message>
+        <source>Open the Jobs page</source>
+        <translation>Jobs-Seite öffnen</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with GPUs</source>
+        <translation>
+            <numerusform>%n mit GPUs</numerusform>
+            <numerusform>%n mit GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>GPUs allocated</source>
+        <translation>Zugewiesene GPUs</translation>
+    </message>
+    <message>
+        <source>%1 free</source>
+        <translation>%1 frei</translation>
+    </message>
+    <message>
+        <source>Idle allocated GPUs</source>
+        <translation>Ungenutzt zugewiesene GPUs</translation>
+    </message>
+    <message>
+        <source>allocated, below 10 % utilization</source>
+        <translation>zugewiesen, unter 10 % Auslastung</translation>
+    </message>
+    <message>
+        <source>no GPU metrics</source>
+        <translation>keine GPU-Metriken</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>GPU-Auslastung</translation>
+    </message>
+    <message>
+        <source>mean over allocated GPUs</source>
+        <translation>Mittelwert über zugewiesene GPUs</translation>
+    </message>
+    <message>
+        <source>no Prometheus/DCGM answer</source>
+        <translation>keine Antwort von Prometheus/DCGM</translation>
+    </message>
+    <message>
+        <source>Running jobs</source>
+        <translation>Laufende Jobs</translation>
+    </message>
+    <message>
+        <source>training and interactive</source>
+        <translation>Training und interaktiv</translation>
+    </message>
+    <message>
+        <source>Pending jobs</source>
+        <translation>Ausstehende Jobs</translation>
+    </message>
+    <message>
+        <source>queued or preempted</source>
+        <translation>wartend oder verdrängt</translation>
+    </message>
+    <message>
+        <source>Σ project quotas</source>
+        <translation>Σ Projektkontingente</translation>
+    </message>
+    <message>
+        <source>= %1 GPUs in the cluster</source>
+        <translation>= %1 GPUs im Cluster</translation>
+    </message>
+    <message>
+        <source>≠ %1 GPUs in the cluster</source>
+        <translation>≠ %1 GPUs im Cluster</translation>
+    </message>
+    <message>
+        <source>%1: project quotas add up to %2 GPUs, the cluster has %3</source>
+        <translation>%1: Projektkontingente ergeben zusammen %2 GPUs, der Cluster hat %3</translation>
+    </message>
+    <message>
+        <source>All clusters</source>
+        <translation>Alle Cluster</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>No Kubernetes GPU cluster is connected. Add a Kubernetes source to see GPUs, projects and jobs here.</source>
+        <translation>Kein Kubernetes-GPU-Cluster ist verbunden. Eine Kubernetes-Quelle hinzufügen, um hier GPUs, Projekte und Jobs zu sehen.</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Volumes</source>
+        <translation>Volumes</translation>
+    </message>
+    <message>
+        <source>%1 used of %2</source>
+        <translation>%1 von %2 belegt</translation>
     </message>
 </context>
 <context>
@@ -978,7 +2204,7 @@
     </message>
     <message>
         <source>e.g. ontap-prod</source>
-        <translation type="unfinished" />
+        <translation>z. B. ontap-prod</translation>
     </message>
     <message>
         <source>NetApp ONTAP</source>
@@ -986,15 +2212,15 @@
     </message>
     <message>
         <source>https://cluster-mgmt.example.com</source>
-        <translation type="unfinished" />
+        <translation>https://cluster-mgmt.example.com</translation>
     </message>
     <message>
         <source>e.g. admin</source>
-        <translation type="unfinished" />
+        <translation>z. B. admin</translation>
     </message>
     <message>
         <source>Stored in the system keychain, never in the configuration file.</source>
-        <translation type="unfinished" />
+        <translation>Im Schlüsselbund des Systems gespeichert, nie in der Konfigurationsdatei.</translation>
     </message>
     <message>
         <source>System certificate store</source>
@@ -1010,11 +2236,11 @@
     </message>
     <message>
         <source>Anyone on the network path can impersonate this system and read its password. Prefer a CA file.</source>
-        <translation type="unfinished" />
+        <translation>Jeder auf dem Netzwerkpfad kann sich als dieses System ausgeben und sein Passwort mitlesen. Besser eine CA-Datei verwenden.</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished" />
+        <translation> s</translation>
     </message>
     <message>
         <source>&amp;Test connection</source>
@@ -1070,7 +2296,7 @@
     </message>
     <message>
         <source>The name keys the stored password; remove and add the source to rename it.</source>
-        <translation type="unfinished" />
+        <translation>Der Name ist der Schlüssel des gespeicherten Passworts; zum Umbenennen die Quelle entfernen und neu hinzufügen.</translation>
     </message>
     <message>
         <source>No password stored</source>
@@ -1085,8 +2311,8 @@
         <translation>Namen eingeben.</translation>
     </message>
     <message>
-        <source>The name may only contain letters, digits, '.', '_' and '-'.</source>
-        <translation type="unfinished" />
+        <source>The name may only contain letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>Der Name darf nur Buchstaben, Ziffern, '.', '_' und '-' enthalten.</translation>
     </message>
     <message>
         <source>A source named %1 already exists.</source>
@@ -1094,11 +2320,11 @@
     </message>
     <message>
         <source>Enter the URL of the cluster management interface.</source>
-        <translation type="unfinished" />
+        <translation>Die URL der Cluster-Management-Schnittstelle eingeben.</translation>
     </message>
     <message>
         <source>The URL must look like https://cluster-mgmt.example.com.</source>
-        <translation type="unfinished" />
+        <translation>Die URL muss wie https://cluster-mgmt.example.com aussehen.</translation>
     </message>
     <message>
         <source>Enter a username.</source>
@@ -1114,14 +2340,122 @@
     </message>
     <message>
         <source>PEM certificates (*.pem *.crt *.cer);;All files (*)</source>
-        <translation type="unfinished" />
+        <translation>PEM-Zertifikate (*.pem *.crt *.cer);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Kubernetes cluster</source>
+        <translation>Kubernetes-Cluster</translation>
+    </message>
+    <message>
+        <source>Kubeconfig</source>
+        <translation>Kubeconfig</translation>
+    </message>
+    <message>
+        <source>API server URL and token</source>
+        <translation>API-Server-URL und Token</translation>
+    </message>
+    <message>
+        <source>$KUBECONFIG or ~/.kube/config</source>
+        <translation>$KUBECONFIG oder ~/.kube/config</translation>
+    </message>
+    <message>
+        <source>The cluster, CA and credentials (token, client certificate or exec plugin) come from this file.</source>
+        <translation>Cluster, CA und Anmeldedaten (Token, Client-Zertifikat oder Exec-Plugin) stammen aus dieser Datei.</translation>
+    </message>
+    <message>
+        <source>Optional, e.g. http://prometheus.monitoring:9090</source>
+        <translation>Optional, z. B. http://prometheus.monitoring:9090</translation>
+    </message>
+    <message>
+        <source>Prometheus with the DCGM exporter&apos;s metrics, for GPU utilization.</source>
+        <translation>Prometheus mit den Metriken des DCGM-Exporters, für die GPU-Auslastung.</translation>
+    </message>
+    <message>
+        <source>Connect &amp;with:</source>
+        <translation>&amp;Verbinden über:</translation>
+    </message>
+    <message>
+        <source>Kube&amp;config:</source>
+        <translation>&amp;Kubeconfig:</translation>
+    </message>
+    <message>
+        <source>Con&amp;text:</source>
+        <translation>Kont&amp;ext:</translation>
+    </message>
+    <message>
+        <source>P&amp;rometheus URL:</source>
+        <translation>P&amp;rometheus-URL:</translation>
+    </message>
+    <message>
+        <source>No token stored</source>
+        <translation>Kein Token gespeichert</translation>
+    </message>
+    <message>
+        <source>Leave empty to keep the stored token</source>
+        <translation>Leer lassen, um das gespeicherte Token zu behalten</translation>
+    </message>
+    <message>
+        <source>Reading the kubeconfig…</source>
+        <translation>Kubeconfig wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Cannot use the kubeconfig: %1</source>
+        <translation>Kubeconfig kann nicht verwendet werden: %1</translation>
+    </message>
+    <message>
+        <source>Choose a context.</source>
+        <translation>Einen Kontext auswählen.</translation>
+    </message>
+    <message>
+        <source>The kubeconfig has no context named %1.</source>
+        <translation>Die Kubeconfig hat keinen Kontext namens %1.</translation>
+    </message>
+    <message>
+        <source>Enter the URL of the Kubernetes API server.</source>
+        <translation>Die URL des Kubernetes-API-Servers eingeben.</translation>
+    </message>
+    <message>
+        <source>The URL must look like https://api.cluster.example.com:6443.</source>
+        <translation>Die URL muss wie https://api.cluster.example.com:6443 aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the bearer token.</source>
+        <translation>Das Bearer-Token eingeben.</translation>
+    </message>
+    <message>
+        <source>The Prometheus URL must look like http://prometheus.monitoring:9090.</source>
+        <translation>Die Prometheus-URL muss wie http://prometheus.monitoring:9090 aussehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation>T&amp;oken:</translation>
+    </message>
+    <message>
+        <source>GPU m&amp;etrics every:</source>
+        <translation>&amp;GPU-Metriken alle:</translation>
+    </message>
+    <message>
+        <source>https://api.cluster.example.com:6443</source>
+        <translation>https://api.cluster.example.com:6443</translation>
+    </message>
+    <message>
+        <source>A ServiceAccount bearer token. Stored in the system keychain, never in the configuration file.</source>
+        <translation>Ein ServiceAccount-Bearer-Token. Im Schlüsselbund des Systems gespeichert, nie in der Konfigurationsdatei.</translation>
+    </message>
+    <message>
+        <source>The kubeconfig&apos;s current-context</source>
+        <translation>current-context der Kubeconfig</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
     <name>strata::views::SourcesPage</name>
     <message>
-        <source>&lt;h3&gt;Add a source to get started&lt;/h3&gt;&lt;p&gt;Strata connects to your ONTAP clusters through their management interface.&lt;br&gt;Click &lt;b&gt;Add…&lt;/b&gt; and enter the cluster's URL and credentials; the password goes to the system keychain.&lt;/p&gt;&lt;p&gt;To look around first, start &lt;tt&gt;strata demo&lt;/tt&gt;.&lt;/p&gt;</source>
-        <translation type="unfinished" />
+        <source>&lt;h3&gt;Add a source to get started&lt;/h3&gt;&lt;p&gt;Strata connects to your ONTAP clusters through their management interface.&lt;br&gt;Click &lt;b&gt;Add…&lt;/b&gt; and enter the cluster&apos;s URL and credentials; the password goes to the system keychain.&lt;/p&gt;&lt;p&gt;To look around first, start &lt;tt&gt;strata demo&lt;/tt&gt;.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Zum Start eine Quelle hinzufügen&lt;/h3&gt;&lt;p&gt;Strata verbindet sich über die Management-Schnittstelle mit Ihren ONTAP-Clustern.&lt;br&gt;Auf &lt;b&gt;Hinzufügen…&lt;/b&gt; klicken und URL und Anmeldedaten des Clusters eingeben; das Passwort wird im Schlüsselbund des Systems gespeichert.&lt;/p&gt;&lt;p&gt;Zum Ausprobieren zuerst &lt;tt&gt;strata demo&lt;/tt&gt; starten.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;Add…</source>
@@ -1165,7 +2499,7 @@
     </message>
     <message>
         <source>Strata stops polling it, forgets its data and deletes its stored password. Nothing changes on the system itself.</source>
-        <translation type="unfinished" />
+        <translation>Strata fragt sie nicht mehr ab, verwirft ihre Daten und löscht ihr gespeichertes Passwort. Am System selbst ändert sich nichts.</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -1176,7 +2510,7 @@
     <name>strata::views::VolumeDetailPanel</name>
     <message>
         <source>Select a volume to see its capacity history and snapshots.</source>
-        <translation type="unfinished" />
+        <translation>Ein Volume auswählen, um Kapazitätsverlauf und Snapshots zu sehen.</translation>
     </message>
     <message>
         <source>SVM:</source>
@@ -1223,10 +2557,6 @@
         <translation>Kapazität</translation>
     </message>
     <message>
-        <source>Capacity, last 7 days</source>
-        <translation>Kapazität, letzte 7 Tage</translation>
-    </message>
-    <message>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1256,11 +2586,11 @@
     </message>
     <message>
         <source>Revert the whole volume to the selected snapshot (SnapRestore)</source>
-        <translation type="unfinished" />
+        <translation>Das gesamte Volume auf den ausgewählten Snapshot zurücksetzen (SnapRestore)</translation>
     </message>
     <message>
         <source>Create a FlexClone volume from the selected snapshot</source>
-        <translation type="unfinished" />
+        <translation>Ein FlexClone-Volume aus dem ausgewählten Snapshot erstellen</translation>
     </message>
     <message>
         <source>Snapshots</source>
@@ -1276,9 +2606,9 @@
     </message>
     <message numerus="yes">
         <source>%1 and %n more</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%1 und %n weiteres</numerusform>
+            <numerusform>%1 und %n weitere</numerusform>
         </translation>
     </message>
     <message>
@@ -1295,16 +2625,16 @@
     </message>
     <message numerus="yes">
         <source>%1 %, %2 used by %Ln snapshot</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%1 %, %2 durch %Ln Snapshot belegt</numerusform>
+            <numerusform>%1 %, %2 durch %Ln Snapshots belegt</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 %, %2 used by %Ln snapshots</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%1 %, %2 durch %Ln Snapshot belegt</numerusform>
+            <numerusform>%1 %, %2 durch %Ln Snapshots belegt</numerusform>
         </translation>
     </message>
     <message>
@@ -1331,12 +2661,16 @@
         <source>Snapshots (%1)</source>
         <translation>Snapshots (%1)</translation>
     </message>
+    <message>
+        <source>Capacity over time (up to 7 days)</source>
+        <translation>Kapazität im Zeitverlauf (bis zu 7 Tage)</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::VolumesPage</name>
     <message>
         <source>Filter by name, SVM, source, QoS policy or junction path</source>
-        <translation type="unfinished" />
+        <translation>Nach Name, SVM, Quelle, QoS-Richtlinie oder Junction-Pfad filtern</translation>
     </message>
     <message>
         <source>All states</source>
@@ -1364,16 +2698,16 @@
     </message>
     <message numerus="yes">
         <source>%Ln volume</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Volume</numerusform>
+            <numerusform>%Ln Volumes</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%Ln volumes</source>
-        <translation type="unfinished">
-            <numerusform />
-            <numerusform />
+        <translation>
+            <numerusform>%Ln Volume</numerusform>
+            <numerusform>%Ln Volumes</numerusform>
         </translation>
     </message>
     <message>
