@@ -43,6 +43,9 @@ struct ObjectMeta
 
     /// "ns/name" or "name" (the Reflector's key).
     [[nodiscard]] std::string key() const { return namespace_.empty() ? name : namespace_ + "/" + name; }
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const ObjectMeta &) const = default;
 };
 
 /// status.conditions[] entry (Pod, Job, Node, PodGroup ...).
@@ -53,6 +56,9 @@ struct Condition
     std::string reason;
     std::string message;
     std::string lastTransitionTime;
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const Condition &) const = default;
 };
 
 struct NodeDto : ObjectMeta
@@ -64,11 +70,17 @@ struct NodeDto : ObjectMeta
     bool ready = false;                   ///< condition Ready == True
     bool unschedulable = false;           ///< spec.unschedulable (cordoned)
     std::vector<Condition> conditions;
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const NodeDto &) const = default;
 };
 
 struct NamespaceDto : ObjectMeta
 {
     std::string phase; ///< "Active", "Terminating"
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const NamespaceDto &) const = default;
 };
 
 struct PodDto : ObjectMeta
@@ -101,6 +113,9 @@ struct PodDto : ObjectMeta
     bool disruptionTarget = false;
     std::string disruptionReason; ///< its reason, e.g. "PreemptionByScheduler"
     std::vector<Condition> conditions;
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const PodDto &) const = default;
 };
 
 struct JobDto : ObjectMeta
@@ -119,6 +134,9 @@ struct JobDto : ObjectMeta
     std::vector<Condition> conditions; ///< Complete, Failed, Suspended, ...
     bool complete = false;             ///< condition Complete True
     bool failedCondition = false;      ///< condition Failed True
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const JobDto &) const = default;
 };
 
 struct EventDto : ObjectMeta
@@ -131,12 +149,18 @@ struct EventDto : ObjectMeta
     std::string timestamp;
     int count = 1;
     std::string reportingComponent; ///< reportingComponent, else source.component
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const EventDto &) const = default;
 };
 
 struct ResourceQuotaDto : ObjectMeta
 {
     std::int64_t hardGpuMilli = -1; ///< spec.hard["requests.nvidia.com/gpu"], -1 when not set
     std::int64_t usedGpuMilli = 0;  ///< status.used["requests.nvidia.com/gpu"]
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const ResourceQuotaDto &) const = default;
 };
 
 struct PvcDto : ObjectMeta
@@ -148,6 +172,9 @@ struct PvcDto : ObjectMeta
     std::int64_t requestBytes = 0;  ///< spec.resources.requests.storage
     std::vector<std::string> accessModes;
     std::string dataSourceKind, dataSourceName; ///< spec.dataSource (restore from a VolumeSnapshot)
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const PvcDto &) const = default;
 };
 
 struct PvDto : ObjectMeta
@@ -160,6 +187,9 @@ struct PvDto : ObjectMeta
     std::int64_t capacityBytes = 0;
     std::string storageClass;
     std::string reclaimPolicy;
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const PvDto &) const = default;
 };
 
 struct StorageClassDto : ObjectMeta
@@ -169,6 +199,9 @@ struct StorageClassDto : ObjectMeta
     std::string reclaimPolicy;
     bool allowVolumeExpansion = false;
     bool isDefault = false; ///< annotation storageclass.kubernetes.io/is-default-class == "true"
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const StorageClassDto &) const = default;
 };
 
 struct VolumeSnapshotDto : ObjectMeta
@@ -180,6 +213,9 @@ struct VolumeSnapshotDto : ObjectMeta
     std::string snapshotContentName; ///< status.boundVolumeSnapshotContentName
     std::string creationTime;        ///< status.creationTime
     std::string errorMessage;        ///< status.error.message
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const VolumeSnapshotDto &) const = default;
 };
 
 /// KAI Queue (a Run:ai project or department).
@@ -193,6 +229,9 @@ struct QueueDto : ObjectMeta
     int priority = 0;
     std::int64_t allocatedGpuMilli = 0; ///< status.allocated["nvidia.com/gpu"] (or "gpu")
     std::int64_t requestedGpuMilli = 0; ///< status.requested[...]
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const QueueDto &) const = default;
 };
 
 /// KAI PodGroup: one per job, carries the scheduler's view of it.
@@ -209,6 +248,9 @@ struct PodGroupDto : ObjectMeta
     bool evicted = false; ///< condition Evicted True
     std::string evictedMessage;
     std::vector<Condition> conditions;
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const PodGroupDto &) const = default;
 };
 
 http::Result<ObjectMeta> parseMeta(const nlohmann::json &object, std::string_view kind);

@@ -96,12 +96,16 @@ http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &co
     return kubeconfig->endpoint(ss(config.kubeContext));
 }
 
-// Applies one reflector batch to a cache map of parsed objects.
+// Applies one reflector batch to a cache map of parsed objects. Returns whether anything Strata
+// reads changed: an update that only moves the resourceVersion (status heartbeats, churn in
+// fields no DTO keeps) must not cost a rebuild of every job.
 template <class Map, class Parse>
-void applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std::vector<std::string> &skipped)
+bool applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std::vector<std::string> &skipped)
 {
+    bool changed = false;
     if (batch.replace) {
         map.clear();
+        changed = true;
     }
     for (const json &object : batch.upserts) {
         auto parsed = parse(object);
@@ -109,12 +113,25 @@ void applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std:
             skipped.push_back(parsed.error().message);
             continue;
         }
-        const std::string key = parsed->key();
-        map.insert_or_assign(key, std::move(*parsed));
+        std::string key = parsed->key();
+        const auto it = map.find(key);
+        if (it != map.end()) {
+            const std::string resourceVersion = std::move(parsed->resourceVersion);
+            parsed->resourceVersion = it->second.resourceVersion;
+            if (*parsed == it->second) {
+                continue;
+            }
+            parsed->resourceVersion = resourceVersion;
+            it->second = std::move(*parsed);
+        } else {
+            map.emplace(std::move(key), std::move(*parsed));
+        }
+        changed = true;
     }
     for (const std::string &key : batch.deletedKeys) {
-        map.erase(key);
+        changed |= map.erase(key) > 0;
     }
+    return changed;
 }
 
 QString eventSeverity(const std::string &type)
@@ -368,41 +385,41 @@ void KubernetesSource::launch()
         struct Spec
         {
             kubernetes::ResourceType type;
-            std::function<void(kubernetes::Reflector::Batch &, std::vector<std::string> &)> apply;
+            std::function<bool(kubernetes::Reflector::Batch &, std::vector<std::string> &)> apply;
         };
         auto &c = shared->cache;
         std::vector<Spec> specs{
             {kubernetes::kNodes,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.nodes, b, kubernetes::parseNode, s);
+                 return applyBatch(c.nodes, b, kubernetes::parseNode, s);
              }},
             {kubernetes::kNamespaces,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
+                 return applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
              }},
             {kubernetes::kPods,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.pods, b, kubernetes::parsePod, s);
+                 return applyBatch(c.pods, b, kubernetes::parsePod, s);
              }},
             {kubernetes::kJobs,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.jobs, b, kubernetes::parseJob, s);
+                 return applyBatch(c.jobs, b, kubernetes::parseJob, s);
              }},
             {kubernetes::kResourceQuotas,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
+                 return applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
              }},
             {kubernetes::kPvcs,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
+                 return applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
              }},
             {kubernetes::kPvs,
              [&c](auto &b, auto &s) {
-                 applyBatch(c.pvs, b, kubernetes::parsePv, s);
+                 return applyBatch(c.pvs, b, kubernetes::parsePv, s);
              }},
             {kubernetes::kEvents,
              [shared](auto &b, auto &s) {
-                 applyBatch(shared->events, b, kubernetes::parseEvent, s);
+                 const bool changed = applyBatch(shared->events, b, kubernetes::parseEvent, s);
                  if (shared->events.size() > kMaxEvents) {
                      // Keep the newest: events are for the timeline, not an archive.
                      std::vector<std::pair<std::string, std::string>> byTime;
@@ -415,15 +432,16 @@ void KubernetesSource::launch()
                          shared->events.erase(byTime[i].second);
                      }
                  }
+                 return changed;
              }},
         };
         if (hasKai) {
             specs.push_back({kubernetes::kQueues, [&c](auto &b, auto &s) {
-                                 applyBatch(c.queues, b, kubernetes::parseQueue, s);
+                                 return applyBatch(c.queues, b, kubernetes::parseQueue, s);
                              }});
             if (discovery.serves(podGroups)) {
                 specs.push_back({podGroups, [&c](auto &b, auto &s) {
-                                     applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
+                                     return applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
                                  }});
             }
         }
@@ -447,8 +465,10 @@ void KubernetesSource::launch()
                         std::vector<std::string> skipped;
                         {
                             std::lock_guard lock(shared->mutex);
-                            spec.apply(batch, skipped);
+                            const bool changed = spec.apply(batch, skipped);
                             auto &stream = shared->streams[name];
+                            const bool firstSync = !stream.synced;
+                            const bool hadError = stream.error.has_value();
                             stream.synced = true;
                             stream.error.reset();
                             if (!skipped.empty()) {
@@ -461,6 +481,9 @@ void KubernetesSource::launch()
                                 stream.error = e;
                             }
                             shared->lastChange = QDateTime::currentDateTimeUtc();
+                            if (!changed && !firstSync && !hadError && !stream.error) {
+                                return; // nothing Strata shows moved: no rebuild, no status change
+                            }
                         }
                         shared->notify();
                     },
