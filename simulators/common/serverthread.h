@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QString>
 #include <QThread>
 
 #include <functional>
@@ -31,5 +32,27 @@ private:
     QObject *m_root = nullptr;
     QObject *m_context = nullptr;
 };
+
+/// Builds a `Simulator` from `options` on `thread` and starts it there (its `start()` returns
+/// false and sets `errorString()` on failure). Returns it (owned by the thread), or nullptr with
+/// `error` set. The shared body of every simulator's `startOnThread`.
+template <class Simulator, class Options>
+Simulator *startSimulatorOnThread(ServerThread &thread, Options options, QString *error)
+{
+    QString failure;
+    QObject *root = thread.start([&]() -> QObject * {
+        auto *simulator = new Simulator(std::move(options));
+        if (!simulator->start()) {
+            failure = simulator->errorString();
+            delete simulator;
+            return nullptr;
+        }
+        return simulator;
+    });
+    if (error) {
+        *error = failure;
+    }
+    return static_cast<Simulator *>(root);
+}
 
 } // namespace strata::sim

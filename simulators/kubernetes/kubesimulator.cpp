@@ -205,20 +205,7 @@ KubeSimulator::~KubeSimulator()
 
 KubeSimulator *KubeSimulator::startOnThread(ServerThread &thread, Options options, QString *error)
 {
-    QString failure;
-    QObject *root = thread.start([&]() -> QObject * {
-        auto *simulator = new KubeSimulator(std::move(options));
-        if (!simulator->start()) {
-            failure = simulator->errorString();
-            delete simulator;
-            return nullptr;
-        }
-        return simulator;
-    });
-    if (error) {
-        *error = failure;
-    }
-    return static_cast<KubeSimulator *>(root);
+    return startSimulatorOnThread<KubeSimulator>(thread, std::move(options), error);
 }
 
 bool KubeSimulator::start()

@@ -191,20 +191,7 @@ OntapSimulator::~OntapSimulator() = default;
 
 OntapSimulator *OntapSimulator::startOnThread(ServerThread &thread, Options options, QString *error)
 {
-    QString failure;
-    QObject *root = thread.start([&]() -> QObject * {
-        auto *simulator = new OntapSimulator(std::move(options));
-        if (!simulator->start()) {
-            failure = simulator->errorString();
-            delete simulator;
-            return nullptr;
-        }
-        return simulator;
-    });
-    if (error) {
-        *error = failure;
-    }
-    return static_cast<OntapSimulator *>(root);
+    return startSimulatorOnThread<OntapSimulator>(thread, std::move(options), error);
 }
 
 bool OntapSimulator::start()
