@@ -229,6 +229,11 @@ TEST_F(KubernetesSourceTest, PreemptedJobIsToldApartFromNewPendingWithItsReason)
     const auto c4 = job(QStringLiteral("runai-team-c"), QStringLiteral("c-4-gg"));
     EXPECT_TRUE(c4->pendingReason.contains(QStringLiteral("team-d"))) << c4->pendingReason.toStdString();
     EXPECT_EQ(c4->gpusAllocated, 0);
+    // The watch may deliver the preemption before d-2-gg's start: wait for both.
+    ASSERT_TRUE(waitFor([&] {
+        const auto d2 = job(QStringLiteral("runai-team-d"), QStringLiteral("d-2-gg"));
+        return d2 && d2->status == core::JobStatus::Running;
+    })) << chart();
     const auto d2 = job(QStringLiteral("runai-team-d"), QStringLiteral("d-2-gg"));
     ASSERT_TRUE(d2);
     EXPECT_EQ(d2->status, core::JobStatus::Running);
