@@ -17,7 +17,8 @@
 
 namespace {
 
-/// Starts the demo estate, polls it through the real engine, and checks that volumes arrive.
+/// Starts the demo estate, polls it through the real engine, and checks that volumes (ONTAP) and
+/// GPU nodes and jobs (Kubernetes) arrive.
 int selfTest(QTextStream &out, QTextStream &err)
 {
     using namespace strata;
@@ -41,11 +42,27 @@ int selfTest(QTextStream &out, QTextStream &err)
     }
     int failures = 0;
     for (const core::SourceStatus &s : engine.statuses()) {
-        const auto volumes = engine.estate().volumes().scope(s.name);
-        const std::size_t count = volumes ? volumes->size() : 0;
-        const bool ok = s.health == core::Health::Ok && count > 0;
-        out << (ok ? "ok   " : "FAIL ") << s.name << ": " << core::healthName(s.health) << ", " << count
-            << " volumes, ONTAP " << s.systemVersion;
+        // Each kind must deliver what its pages show: volumes from ONTAP, GPU nodes and jobs from
+        // a Kubernetes cluster.
+        bool ok = s.health == core::Health::Ok;
+        QString detail;
+        if (s.kind == core::SourceKind::Kubernetes) {
+            const auto nodes = engine.estate().gpuNodes().scope(s.name);
+            const auto jobs = engine.estate().jobs().scope(s.name);
+            const std::size_t nodeCount = nodes ? nodes->size() : 0;
+            const std::size_t jobCount = jobs ? jobs->size() : 0;
+            ok = ok && nodeCount > 0 && jobCount > 0;
+            detail = QStringLiteral("%1 GPU nodes, %2 jobs, Kubernetes %3")
+                         .arg(nodeCount)
+                         .arg(jobCount)
+                         .arg(s.systemVersion);
+        } else {
+            const auto volumes = engine.estate().volumes().scope(s.name);
+            const std::size_t count = volumes ? volumes->size() : 0;
+            ok = ok && count > 0;
+            detail = QStringLiteral("%1 volumes, ONTAP %2").arg(count).arg(s.systemVersion);
+        }
+        out << (ok ? "ok   " : "FAIL ") << s.name << ": " << core::healthName(s.health) << ", " << detail;
         if (!s.lastError.isEmpty()) {
             out << " (" << s.lastError << ')';
         }
