@@ -25,6 +25,8 @@ QString actionKindName(ActionKind kind)
         return QStringLiteral("job.delete");
     case ActionKind::ProjectQuotaEdit:
         return QStringLiteral("project.quota");
+    case ActionKind::ServiceLevelChange:
+        return QStringLiteral("volume.service_level");
     }
     return {};
 }

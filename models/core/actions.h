@@ -23,13 +23,14 @@ enum class ActionKind
     SnapshotDelete,
     SnapshotRestore,
     VolumeClone,
-    JobSubmit,       ///< Kubernetes: submit a workload to a project
-    JobDelete,       ///< Kubernetes: delete one or several jobs of a source
-    ProjectQuotaEdit ///< Kubernetes: set a project's guaranteed GPUs
+    JobSubmit,         ///< Kubernetes: submit a workload to a project
+    JobDelete,         ///< Kubernetes: delete one or several jobs of a source
+    ProjectQuotaEdit,  ///< Kubernetes: set a project's guaranteed GPUs
+    ServiceLevelChange ///< ANF: move the volume to a pool of another level; ONTAP: set its QoS policy
 };
 
 /// "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone", "job.submit",
-/// "job.delete", "project.quota"
+/// "job.delete", "project.quota", "volume.service_level"
 QString actionKindName(ActionKind kind);
 
 /// A PVC mounted into a submitted job.
@@ -89,6 +90,17 @@ struct ActionRequest
     QStringList jobIds; ///< JobDelete: "<namespace>/<name>" ids of one source
     QString project;    ///< ProjectQuotaEdit
     MilliGpu quota = 0; ///< ProjectQuotaEdit: new guaranteed GPUs
+    /// ServiceLevelChange: ANF "Standard", "Premium" or "Ultra"; ONTAP the QoS policy name
+    /// ("" = remove the policy).
+    QString targetLevel;
+    /// ServiceLevelChange, ANF: the capacity pool (name, same account) to move to; empty = the
+    /// pool of `targetLevel` with room that the preview names.
+    QString targetPool;
+    /// ServiceLevelChange, ANF: create `targetPool` of `poolSizeBytes` first (the preview's
+    /// offer when no pool of that level has room). Ignored when the pool exists.
+    bool createPool = false;
+    qint64 poolSizeBytes = 0;
+    qint64 scheduleId = 0; ///< the schedule that fired this action, 0 = a user's direct request
 
     bool operator==(const ActionRequest &) const = default;
 };

@@ -2,6 +2,7 @@
 
 #include "models/core/credentialstore.h"
 #include "models/core/domain.h"
+#include "models/core/ratecard.h"
 
 #include <QList>
 #include <QString>
@@ -25,6 +26,20 @@ struct SourceConfig
     QString kubeconfig;
     QString kubeContext;   ///< Kubernetes: context in that kubeconfig, empty = its current-context
     QString prometheusUrl; ///< Kubernetes: Prometheus with DCGM exporter metrics, empty = none
+    /// Kubernetes: the whole kubeconfig (YAML) is the secret behind `password` (a cluster added
+    /// from AKS's listClusterUserCredential), so its tokens and keys stay in the keychain.
+    bool kubeconfigInSecret = false;
+
+    // Azure (`url` = the ARM endpoint, default "https://management.azure.com").
+    QString subscriptionId; ///< Azure: subscription to read (ANF accounts, AKS clusters)
+    QString tenantId;       ///< Azure: Entra ID tenant (directory) id
+    QString clientId;       ///< Azure: app registration (service principal) id; `password` = its secret
+    /// Azure: the Entra ID authority, default "https://login.microsoftonline.com"; sovereign
+    /// clouds ("https://login.microsoftonline.us") and tests set their own.
+    QString authorityUrl;
+    /// Azure: where tokens come from: "client_secret" (default; tenant, client id and secret) or
+    /// "azure_cli" (`az account get-access-token`, the user's `az login`).
+    QString credentialSource;
 
     bool operator==(const SourceConfig &) const = default;
 };
@@ -36,6 +51,8 @@ struct AppConfig
     QList<SourceConfig> sources;
     QString historyPath; ///< SQLite file; empty = <AppDataLocation>/history.sqlite
     int historyRetentionDays = 90;
+    /// Prices and the service-level cool-down, key "rate_card" (RateCard::toJson form).
+    RateCard rateCard = RateCard::defaults();
 
     /// Parses a config file. Returns false and a one-line `error` naming the file and the
     /// offending source/key on failure (missing name, unknown kind, duplicate names, a

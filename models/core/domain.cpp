@@ -12,6 +12,8 @@ QString sourceKindName(SourceKind kind)
         return QStringLiteral("ontap");
     case SourceKind::Kubernetes:
         return QStringLiteral("kubernetes");
+    case SourceKind::Azure:
+        return QStringLiteral("azure");
     }
     return {};
 }
@@ -23,6 +25,9 @@ std::optional<SourceKind> sourceKindFromName(const QString &name)
     }
     if (name == QLatin1String("kubernetes")) {
         return SourceKind::Kubernetes;
+    }
+    if (name == QLatin1String("azure")) {
+        return SourceKind::Azure;
     }
     return std::nullopt;
 }

@@ -16,10 +16,11 @@ namespace strata::core {
 enum class SourceKind
 {
     Ontap,
-    Kubernetes ///< a Kubernetes GPU cluster (KAI/Run:ai queues or namespace GPU quotas) + optional Prometheus
+    Kubernetes, ///< a Kubernetes GPU cluster (KAI/Run:ai queues or namespace GPU quotas) + optional Prometheus
+    Azure       ///< an Azure subscription: Azure NetApp Files (accounts, pools, volumes) and AKS clusters
 };
 
-QString sourceKindName(SourceKind kind); ///< "ontap", "kubernetes"
+QString sourceKindName(SourceKind kind); ///< "ontap", "kubernetes", "azure"
 std::optional<SourceKind> sourceKindFromName(const QString &name);
 
 /// Health of one source, worst-of over its pollers.
@@ -54,14 +55,16 @@ struct SourceStatus
     bool operator==(const SourceStatus &) const = default;
 };
 
-/// Storage volume (ONTAP FlexVol/FlexGroup/FlexCache). Key: the ONTAP volume uuid.
+/// Storage volume (ONTAP FlexVol/FlexGroup/FlexCache, or an Azure NetApp Files volume). Key:
+/// the ONTAP volume uuid, or the ANF `fileSystemId`, which survives a pool change (the ARM id
+/// does not), so history and selection follow the volume across the move.
 struct Volume
 {
     QString source;
-    QString id; ///< ONTAP uuid
+    QString id; ///< ONTAP uuid; ANF fileSystemId
     QString name;
-    QString svm;
-    QString aggregate; ///< first aggregate; FlexGroups span several
+    QString svm;       ///< ONTAP SVM; ANF: the NetApp account name
+    QString aggregate; ///< ONTAP: first aggregate (FlexGroups span several); ANF: the capacity pool name
     int aggregateCount = 0;
     QString state; ///< "online", "offline", "restricted", "error", "mixed"
     QString style; ///< "flexvol", "flexgroup"
@@ -76,10 +79,21 @@ struct Volume
     int snapshotCount = 0;
     QString qosPolicy;   ///< empty when none
     QString cloneParent; ///< "volume@snapshot" for a FlexClone, else empty
-    QString nasPath;     ///< junction path, empty when unmounted
+    QString nasPath;     ///< junction path, empty when unmounted; ANF: "10.0.0.4:/criteo-data"
     QDateTime created;   ///< UTC, may be invalid
 
+    // Azure NetApp Files only (empty / -1 for ONTAP).
+    QString serviceLevel;        ///< "Standard", "Premium", "Ultra", "Flexible": the pool's level
+    QString armId;               ///< current ARM resource id (moves under the new pool after poolChange)
+    QString resourceGroup;       ///< ARM resource group
+    QString location;            ///< Azure region, "eastus"
+    QString protocols;           ///< "NFSv3", "NFSv4.1", "CIFS", comma-joined
+    QString qosType;             ///< the pool's "Auto" or "Manual"
+    double throughputMibps = -1; ///< ANF throughput cap in MiB/s, -1 unknown
+    QString provisioningState;   ///< ARM provisioningState, "Succeeded", "Updating", ...
+
     [[nodiscard]] const QString &key() const { return id; }
+    [[nodiscard]] bool isAnf() const { return !armId.isEmpty(); }
     bool operator==(const Volume &) const = default;
 };
 
@@ -159,6 +173,52 @@ struct QosPolicy
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const QosPolicy &) const = default;
+};
+
+/// An Azure NetApp Files capacity pool: the service level of the volumes in it. Key: ARM id
+/// (lower-case; ARM ids compare case-insensitively).
+struct CapacityPool
+{
+    QString source;
+    QString id;      ///< ARM id, lower-cased
+    QString armId;   ///< ARM id as the service returned it
+    QString name;    ///< pool name ("pool-premium"), not ARM's "account/pool"
+    QString account; ///< NetApp account name
+    QString resourceGroup;
+    QString location;
+    QString poolId;            ///< the service's uuid
+    QString serviceLevel;      ///< "Standard", "Premium", "Ultra", "Flexible"
+    QString qosType;           ///< "Auto", "Manual"
+    qint64 sizeBytes = 0;      ///< provisioned size (1 TiB steps; 4 TiB = 4398046511104)
+    qint64 allocatedBytes = 0; ///< sum of its volumes' quotas
+    int volumeCount = 0;
+    double totalThroughputMibps = 0;    ///< the pool's throughput budget
+    double utilizedThroughputMibps = 0; ///< assigned to its volumes
+    QString provisioningState;
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const CapacityPool &) const = default;
+};
+
+/// An AKS managed cluster of an Azure source. Key: ARM id, lower-cased.
+struct AksCluster
+{
+    QString source;
+    QString id;    ///< ARM id, lower-cased
+    QString armId; ///< as returned
+    QString name;
+    QString resourceGroup;
+    QString location;
+    QString kubernetesVersion; ///< "1.33.2"
+    QString fqdn;              ///< API server host
+    QString provisioningState;
+    QString powerState;       ///< "Running", "Stopped"
+    int nodeCount = 0;        ///< over all agent pools
+    QStringList agentPools;   ///< "gpupool: 3 x Standard_NC6s_v3", one per pool
+    QString kubernetesSource; ///< name of the Strata Kubernetes source added from it, empty = none
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const AksCluster &) const = default;
 };
 
 struct FlexCache

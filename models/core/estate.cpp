@@ -99,6 +99,22 @@ void Estate::publishCompute(const QString &source, ComputePublish next)
     }
 }
 
+void Estate::publishAzure(const QString &source,
+                          std::shared_ptr<const KeyedList<CapacityPool>> pools,
+                          std::shared_ptr<const KeyedList<AksCluster>> aks)
+{
+    if (pools) {
+        if (CapacityPoolDiff d = m_pools.publish(source, std::move(pools)); !d.isEmpty()) {
+            Q_EMIT capacityPoolsChanged(d);
+        }
+    }
+    if (aks) {
+        if (AksClusterDiff d = m_aks.publish(source, std::move(aks)); !d.isEmpty()) {
+            Q_EMIT aksClustersChanged(d);
+        }
+    }
+}
+
 void Estate::removeSource(const QString &source)
 {
     if (VolumeDiff d = m_volumes.clear(source); !d.isEmpty()) {
@@ -138,6 +154,12 @@ void Estate::removeSource(const QString &source)
     clear(m_pvcs, &Estate::pvcsChanged);
     if (computeCleared) {
         Q_EMIT computeChanged(source);
+    }
+    if (CapacityPoolDiff d = m_pools.clear(source); !d.isEmpty()) {
+        Q_EMIT capacityPoolsChanged(d);
+    }
+    if (AksClusterDiff d = m_aks.clear(source); !d.isEmpty()) {
+        Q_EMIT aksClustersChanged(d);
     }
 }
 

@@ -16,6 +16,8 @@ using GpuNodeDiff = Diff<GpuNode>;
 using ProjectDiff = Diff<Project>;
 using JobDiff = Diff<Job>;
 using PvcDiff = Diff<Pvc>;
+using CapacityPoolDiff = Diff<CapacityPool>;
+using AksClusterDiff = Diff<AksCluster>;
 
 /// One consistent publish of a Kubernetes source's compute state (all lists from one view of
 /// the cluster, so the GPU chart and the job queue never disagree).
@@ -56,6 +58,8 @@ public:
     [[nodiscard]] const Table<Project> &projects() const { return m_projects; }
     [[nodiscard]] const Table<Job> &jobs() const { return m_jobs; }
     [[nodiscard]] const Table<Pvc> &pvcs() const { return m_pvcs; }
+    [[nodiscard]] const Table<CapacityPool> &capacityPools() const { return m_pools; }
+    [[nodiscard]] const Table<AksCluster> &aksClusters() const { return m_aks; }
 
     /// Convenience lookup of one volume by source and id (nullptr when unknown).
     [[nodiscard]] Ptr<Volume> volume(const QString &source, const QString &id) const;
@@ -80,6 +84,10 @@ public:
     /// Publishes a Kubernetes source's compute state; null members leave that list unchanged.
     /// Emits the per-type signals whose lists changed, then computeChanged(source) once.
     void publishCompute(const QString &source, ComputePublish next);
+    /// Publishes an Azure source's capacity pools and AKS clusters; null leaves a list unchanged.
+    void publishAzure(const QString &source,
+                      std::shared_ptr<const KeyedList<CapacityPool>> pools,
+                      std::shared_ptr<const KeyedList<AksCluster>> aks);
     /// Removes everything of a source (it was deleted from the config).
     void removeSource(const QString &source);
 
@@ -97,6 +105,8 @@ Q_SIGNALS:
     void pvcsChanged(const strata::core::PvcDiff &diff);
     /// After any publishCompute() that changed something of `source`.
     void computeChanged(const QString &source);
+    void capacityPoolsChanged(const strata::core::CapacityPoolDiff &diff);
+    void aksClustersChanged(const strata::core::AksClusterDiff &diff);
 
 private:
     Table<Volume> m_volumes;
@@ -112,6 +122,8 @@ private:
     Table<Project> m_projects;
     Table<Job> m_jobs;
     Table<Pvc> m_pvcs;
+    Table<CapacityPool> m_pools;
+    Table<AksCluster> m_aks;
 };
 
 } // namespace strata::core

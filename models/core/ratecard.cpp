@@ -1,0 +1,121 @@
+#include "models/core/ratecard.h"
+
+#include <QJsonValue>
+
+namespace strata::core {
+
+namespace {
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+bool readPrices(const QJsonObject &json, const QString &key, QMap<QString, double> *prices, QString *error)
+{
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined()) {
+        return true;
+    }
+    if (!value.isObject()) {
+        *error = QStringLiteral("rate_card.%1 must be an object of prices").arg(key);
+        return false;
+    }
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!it.value().isDouble() || it.value().toDouble() < 0) {
+            *error = QStringLiteral("rate_card.%1.%2 must be a price >= 0").arg(key, it.key());
+            return false;
+        }
+        prices->insert(it.key(), it.value().toDouble());
+    }
+    return true;
+}
+
+QJsonObject pricesJson(const QMap<QString, double> &prices)
+{
+    QJsonObject object;
+    for (auto it = prices.begin(); it != prices.end(); ++it) {
+        object.insert(it.key(), it.value());
+    }
+    return object;
+}
+
+} // namespace
+
+double anfMibpsPerTib(const QString &serviceLevel)
+{
+    if (serviceLevel == QLatin1String("Standard")) {
+        return 16;
+    }
+    if (serviceLevel == QLatin1String("Premium")) {
+        return 64;
+    }
+    if (serviceLevel == QLatin1String("Ultra")) {
+        return 128;
+    }
+    return -1;
+}
+
+QStringList anfServiceLevels()
+{
+    return {QStringLiteral("Standard"), QStringLiteral("Premium"), QStringLiteral("Ultra")};
+}
+
+RateCard RateCard::defaults()
+{
+    RateCard card;
+    // Azure list prices, pay-as-you-go, East US (USD per GiB-month, 730 h).
+    card.anfPerGibMonth.insert(QStringLiteral("Standard"), 0.1475);
+    card.anfPerGibMonth.insert(QStringLiteral("Premium"), 0.2942);
+    card.anfPerGibMonth.insert(QStringLiteral("Ultra"), 0.3928);
+    return card;
+}
+
+QJsonObject RateCard::toJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("currency"), currency},
+        {QStringLiteral("anf_per_gib_month"), pricesJson(anfPerGibMonth)},
+        {QStringLiteral("ontap_per_gib_month"), pricesJson(ontapPerGibMonth)},
+        {QStringLiteral("cool_down_minutes"), coolDownMinutes},
+    };
+}
+
+bool RateCard::fromJson(const QJsonObject &json, RateCard *card, QString *error)
+{
+    RateCard next = defaults();
+    const QJsonValue currency = json.value(QStringLiteral("currency"));
+    if (!currency.isUndefined()) {
+        if (!currency.isString() || currency.toString().isEmpty()) {
+            *error = QStringLiteral("rate_card.currency must be a currency code such as \"USD\"");
+            return false;
+        }
+        next.currency = currency.toString();
+    }
+    if (!readPrices(json, QStringLiteral("anf_per_gib_month"), &next.anfPerGibMonth, error)
+        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, error)) {
+        return false;
+    }
+    const QJsonValue coolDown = json.value(QStringLiteral("cool_down_minutes"));
+    if (!coolDown.isUndefined()) {
+        if (!coolDown.isDouble() || coolDown.toInt(-1) < 0) {
+            *error = QStringLiteral("rate_card.cool_down_minutes must be a whole number >= 0");
+            return false;
+        }
+        next.coolDownMinutes = coolDown.toInt();
+    }
+    *card = std::move(next);
+    return true;
+}
+
+double RateCard::anfMonthly(const QString &serviceLevel, qint64 bytes) const
+{
+    const auto it = anfPerGibMonth.constFind(serviceLevel);
+    return it == anfPerGibMonth.constEnd() ? -1 : it.value() * (double(bytes) / GiB);
+}
+
+double RateCard::ontapMonthly(const QString &policy, qint64 bytes) const
+{
+    const auto it = ontapPerGibMonth.constFind(policy);
+    return it == ontapPerGibMonth.constEnd() ? -1 : it.value() * (double(bytes) / GiB);
+}
+
+} // namespace strata::core

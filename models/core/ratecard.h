@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace strata::core {
+
+/// Azure NetApp Files throughput per TiB of volume quota for a service level with auto QoS
+/// (Standard 16, Premium 64, Ultra 128 MiB/s); -1 for "Flexible" and unknown levels.
+double anfMibpsPerTib(const QString &serviceLevel);
+/// "Standard", "Premium", "Ultra": the levels a volume can move between, slowest first.
+QStringList anfServiceLevels();
+
+/// What storage costs per month, as the admin enters it (Settings > Rate card, config key
+/// "rate_card"). Prices are per provisioned GiB and month in `currency`. Defaults are Azure's
+/// pay-as-you-go list prices for ANF in East US; ONTAP volumes have no default price (on-prem
+/// chargeback rates are the admin's).
+struct RateCard
+{
+    QString currency = QStringLiteral("USD");
+    /// ANF price per GiB-month by service level ("Standard", "Premium", "Ultra").
+    QMap<QString, double> anfPerGibMonth;
+    /// ONTAP chargeback per GiB-month by QoS policy name; "" = volumes without a policy.
+    QMap<QString, double> ontapPerGibMonth;
+    /// Strata's rule: at least this many minutes between two level changes of one volume
+    /// (0 = none). Shown in the preview and enforced there.
+    int coolDownMinutes = 60;
+
+    static RateCard defaults();
+    /// {"currency":"USD","anf_per_gib_month":{"Standard":0.1475,...},"ontap_per_gib_month":{...},
+    ///  "cool_down_minutes":60}. fromJson() fills missing keys from defaults(); false + `error`
+    /// on a negative price or a wrong type.
+    [[nodiscard]] QJsonObject toJson() const;
+    static bool fromJson(const QJsonObject &json, RateCard *card, QString *error);
+
+    /// Monthly price of `bytes` at an ANF level, -1 when the level has no price.
+    [[nodiscard]] double anfMonthly(const QString &serviceLevel, qint64 bytes) const;
+    /// Monthly chargeback of an ONTAP volume of `bytes` under QoS policy `policy`, -1 none.
+    [[nodiscard]] double ontapMonthly(const QString &policy, qint64 bytes) const;
+
+    bool operator==(const RateCard &) const = default;
+};
+
+} // namespace strata::core
