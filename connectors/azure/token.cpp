@@ -1,0 +1,387 @@
+#include "connectors/azure/token.h"
+
+#include "connectors/http/httpclient.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace strata::azure {
+
+using http::HttpError;
+using Kind = http::HttpError::Kind;
+using nlohmann::json;
+using std::chrono::system_clock;
+
+namespace {
+
+system_clock::time_point nowOf(const Clock &clock)
+{
+    return clock ? clock() : system_clock::now();
+}
+
+std::string trimmed(std::string text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+        text.pop_back();
+    }
+    std::size_t start = 0;
+    while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) {
+        ++start;
+    }
+    return text.substr(start);
+}
+
+std::string firstLine(const std::string &text)
+{
+    const std::string t = trimmed(text);
+    return t.substr(0, t.find('\n'));
+}
+
+std::string hostOf(const std::string &url)
+{
+    auto start = url.find("://");
+    start = start == std::string::npos ? 0 : start + 3;
+    const auto end = url.find_first_of("/?#", start);
+    return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// A number or a numeric string ("3599"): the v1 endpoint and ADFS send expires_in as text.
+std::int64_t secondsField(const json &body, const char *key, std::int64_t fallback)
+{
+    const auto it = body.find(key);
+    if (it == body.end()) {
+        return fallback;
+    }
+    if (it->is_number()) {
+        return it->get<std::int64_t>();
+    }
+    if (it->is_string()) {
+        try {
+            return std::stoll(it->get<std::string>());
+        } catch (const std::exception &) {
+            return fallback;
+        }
+    }
+    return fallback;
+}
+
+} // namespace
+
+ClientSecretCredential::ClientSecretCredential(http::IHttpTransport &transport, ClientSecretOptions options)
+    : m_transport(transport)
+    , m_options(std::move(options))
+{}
+
+std::string ClientSecretCredential::tokenEndpoint() const
+{
+    std::string authority =
+        m_options.authorityUrl.empty() ? "https://login.microsoftonline.com" : m_options.authorityUrl;
+    while (!authority.empty() && authority.back() == '/') {
+        authority.pop_back();
+    }
+    const bool adfsAuthority = authority.size() >= 5 && authority.compare(authority.size() - 5, 5, "/adfs") == 0;
+    if (m_options.tenantId.empty() || m_options.tenantId == "adfs" || adfsAuthority) {
+        return authority + "/oauth2/v2.0/token";
+    }
+    return authority + "/" + http::urlEncode(m_options.tenantId) + "/oauth2/v2.0/token";
+}
+
+int ClientSecretCredential::requestCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_requests;
+}
+
+http::Result<AccessToken>
+ClientSecretCredential::token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh)
+{
+    // One request at a time: concurrent pollers asking at expiry share the one new token.
+    std::lock_guard lock(m_mutex);
+    const auto now = nowOf(m_options.now);
+    if (!forceRefresh) {
+        if (auto it = m_cache.find(scope); it != m_cache.end() && now < it->second.refreshAt) {
+            return it->second.token;
+        }
+    }
+    const std::string endpoint = tokenEndpoint();
+    const std::string host = hostOf(endpoint);
+    http::HttpRequest request;
+    request.method = http::Method::Post;
+    request.url = endpoint;
+    request.idempotent = true; // no side effects: safe to retry
+    request.headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+    request.headers.emplace_back("Accept", "application/json");
+    request.body = "client_id=" + http::urlEncode(m_options.clientId)
+                   + "&client_secret=" + http::urlEncode(m_options.clientSecret)
+                   + "&grant_type=client_credentials&scope=" + http::urlEncode(scope);
+    ++m_requests;
+    const http::Sleeper sleeper = m_options.sleeper ? m_options.sleeper : http::realSleeper();
+    auto response = http::sendWithRetry(m_transport, request, m_options.retry, cancel, sleeper);
+    if (!response) {
+        HttpError error = std::move(response).error();
+        if (error.kind != Kind::Cancelled) {
+            error.message = "Cannot get a token from Microsoft Entra ID at " + host + ": " + error.message;
+        }
+        return http::fail(std::move(error));
+    }
+    json body;
+    try {
+        body = json::parse(response->body);
+    } catch (const std::exception &) {
+        body = json();
+    }
+    if (!response->isSuccess()) {
+        const int status = response->status;
+        if (body.is_object() && body.contains("error") && body["error"].is_string()) {
+            const std::string code = body["error"].get<std::string>();
+            std::string description = body.value("error_description", std::string());
+            description = firstLine(description);
+            const bool rejected = status == 400 || status == 401 || status == 403;
+            HttpError error =
+                HttpError::make(rejected ? Kind::Auth : Kind::Http,
+                                rejected ? "Microsoft Entra ID rejected the client credentials: "
+                                               + (description.empty() ? code : description)
+                                         : "Microsoft Entra ID at " + host + " answered HTTP " + std::to_string(status)
+                                               + ": " + (description.empty() ? code : description),
+                                status);
+            error.apiCode = code;
+            error.retryAfterSeconds = http::parseRetryAfter(response->header("Retry-After"));
+            return http::fail(std::move(error));
+        }
+        HttpError error = HttpError::make(status == 401 || status == 403 ? Kind::Auth : Kind::Http,
+                                          "The token endpoint at " + host + " answered HTTP " + std::to_string(status),
+                                          status);
+        error.retryAfterSeconds = http::parseRetryAfter(response->header("Retry-After"));
+        return http::fail(std::move(error));
+    }
+    if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string()
+        || body["access_token"].get<std::string>().empty()) {
+        return http::fail(HttpError::make(
+            Kind::Parse, "The token endpoint at " + host + " sent an answer without access_token", response->status));
+    }
+    Cached cached;
+    cached.token.token = body["access_token"].get<std::string>();
+    const std::int64_t expiresIn = secondsField(body, "expires_in", 3600);
+    cached.token.expiresOn = now + std::chrono::seconds{expiresIn};
+    cached.refreshAt = cached.token.expiresOn - m_options.refreshMargin;
+    const std::int64_t refreshIn = secondsField(body, "refresh_in", -1);
+    if (refreshIn > 0) {
+        cached.refreshAt = std::min(cached.refreshAt, now + std::chrono::seconds{refreshIn});
+    }
+    m_cache[scope] = cached;
+    return cached.token;
+}
+
+// ---- Azure CLI ---------------------------------------------------------------------------------
+
+http::Result<ProcessOutput>
+runProcess(const std::vector<std::string> &argvIn, std::chrono::milliseconds timeout, const http::CancelToken &cancel)
+{
+    if (argvIn.empty()) {
+        return http::fail(HttpError::make(Kind::Transport, "No program to run"));
+    }
+    std::vector<std::string> args = argvIn;
+    std::vector<char *> argv;
+    for (auto &s : args) {
+        argv.push_back(s.data());
+    }
+    argv.push_back(nullptr);
+    std::array<int, 2> out{-1, -1};
+    std::array<int, 2> err{-1, -1};
+    if (::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
+        const std::string reason = std::strerror(errno);
+        for (int fd : {out[0], out[1], err[0], err[1]}) {
+            if (fd >= 0) {
+                ::close(fd);
+            }
+        }
+        return http::fail(HttpError::make(Kind::Transport, args[0] + " cannot be started: " + reason));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    pid_t pid = -1;
+    const int spawned = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (spawned != 0) {
+        ::close(out[0]);
+        ::close(err[0]);
+        HttpError error = HttpError::make(Kind::Transport, args[0] + " cannot be started: " + std::strerror(spawned));
+        error.apiCode = spawned == ENOENT ? "ENOENT" : "";
+        return http::fail(std::move(error));
+    }
+    ProcessOutput output;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    bool timedOut = false;
+    bool cancelled = false;
+    std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{err[0], POLLIN, 0}};
+    int open = 2;
+    while (open > 0) {
+        if (cancel.isCancelled()) {
+            cancelled = true;
+            break;
+        }
+        if (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
+            timedOut = true;
+            break;
+        }
+        const int ready = ::poll(fds.data(), fds.size(), 100);
+        if (ready < 0 && errno != EINTR) {
+            break;
+        }
+        for (auto &fd : fds) {
+            if (fd.fd < 0 || !(fd.revents & (POLLIN | POLLHUP | POLLERR))) {
+                continue;
+            }
+            std::array<char, 4096> buffer{};
+            const ssize_t n = ::read(fd.fd, buffer.data(), buffer.size());
+            if (n > 0) {
+                std::string &target = fd.fd == out[0] ? output.stdoutText : output.stderrText;
+                if (target.size() < 4 * 1024 * 1024) {
+                    target.append(buffer.data(), static_cast<std::size_t>(n));
+                }
+            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                fd.fd = -1;
+                --open;
+            }
+        }
+    }
+    ::close(out[0]);
+    ::close(err[0]);
+    if (timedOut || cancelled) {
+        ::kill(pid, SIGKILL);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (cancelled) {
+        return http::fail(HttpError::make(Kind::Cancelled, args[0] + " was cancelled"));
+    }
+    if (timedOut) {
+        return http::fail(HttpError::make(
+            Kind::Timeout,
+            args[0] + " did not finish within "
+                + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) + " s"));
+    }
+    output.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return output;
+}
+
+http::Result<AccessToken> parseCliToken(const std::string &text)
+{
+    json body;
+    try {
+        body = json::parse(text);
+    } catch (const std::exception &) {
+        return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no JSON"));
+    }
+    if (!body.is_object() || !body.contains("accessToken") || !body["accessToken"].is_string()) {
+        return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no accessToken"));
+    }
+    AccessToken token;
+    token.token = body["accessToken"].get<std::string>();
+    if (const auto it = body.find("expires_on"); it != body.end() && (it->is_number() || it->is_string())) {
+        std::int64_t epoch = 0;
+        try {
+            epoch = it->is_number() ? it->get<std::int64_t>() : std::stoll(it->get<std::string>());
+        } catch (const std::exception &) {
+            epoch = 0;
+        }
+        if (epoch > 0) {
+            token.expiresOn = system_clock::from_time_t(static_cast<std::time_t>(epoch));
+            return token;
+        }
+    }
+    if (const auto it = body.find("expiresOn"); it != body.end() && it->is_string()) {
+        // Older az prints local time without a zone: "2026-11-22 10:00:00.000000".
+        std::tm tm{};
+        const std::string value = it->get<std::string>();
+        if (::strptime(value.c_str(), "%Y-%m-%d %H:%M:%S", &tm) != nullptr) {
+            tm.tm_isdst = -1;
+            const std::time_t t = std::mktime(&tm);
+            if (t != static_cast<std::time_t>(-1)) {
+                token.expiresOn = system_clock::from_time_t(t);
+                return token;
+            }
+        }
+    }
+    return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no expiry time"));
+}
+
+AzureCliCredential::AzureCliCredential(AzureCliOptions options)
+    : m_options(std::move(options))
+{}
+
+int AzureCliCredential::runCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_runs;
+}
+
+http::Result<AccessToken>
+AzureCliCredential::token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh)
+{
+    std::lock_guard lock(m_mutex);
+    const auto now = nowOf(m_options.now);
+    if (!forceRefresh) {
+        if (auto it = m_cache.find(scope);
+            it != m_cache.end() && now + m_options.refreshMargin < it->second.expiresOn) {
+            return it->second;
+        }
+    }
+    const std::string az = m_options.azPath.empty() ? "az" : m_options.azPath;
+    std::vector<std::string> argv{az, "account", "get-access-token", "--scope", scope, "-o", "json"};
+    if (!m_options.tenantId.empty()) {
+        argv.insert(argv.end(), {"--tenant", m_options.tenantId});
+    }
+    ++m_runs;
+    const ProcessRunner &runner = m_options.runner;
+    auto output = runner ? runner(argv, m_options.timeout, cancel) : runProcess(argv, m_options.timeout, cancel);
+    if (!output) {
+        HttpError error = std::move(output).error();
+        if (error.kind == Kind::Cancelled) {
+            return http::fail(std::move(error));
+        }
+        if (error.kind == Kind::Transport) {
+            HttpError auth = HttpError::make(
+                Kind::Auth,
+                "Azure CLI (" + az + ") was not found or cannot be started; install azure-cli and run az login ("
+                    + error.message + ")");
+            return http::fail(std::move(auth));
+        }
+        error.kind = Kind::Auth;
+        error.message = "Azure CLI: " + error.message;
+        return http::fail(std::move(error));
+    }
+    if (output->exitCode != 0) {
+        const std::string line = firstLine(output->stderrText);
+        return http::fail(HttpError::make(Kind::Auth,
+                                          "Azure CLI could not get a token (exit status "
+                                              + std::to_string(output->exitCode) + ")"
+                                              + (line.empty() ? std::string() : ": " + line)));
+    }
+    auto token = parseCliToken(output->stdoutText);
+    if (!token) {
+        return token;
+    }
+    m_cache[scope] = *token;
+    return token;
+}
+
+} // namespace strata::azure
