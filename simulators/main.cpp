@@ -5,7 +5,10 @@
 //   strata-sim kubernetes [--port N] [--preset dgx|scale|empty] [--token T] [--cert-out ca.pem]
 //                         [--kubeconfig-out FILE] [--prometheus-port N] [--tick-ms MS] [--speed N]
 //                         [--pods N --nodes N --namespaces N]
+//   strata-sim azure [--port N] [--preset ailab|scale|empty] [--volumes N] [--cert-out ca.pem]
+//                    [--client-secret S] [--lro-ms MS] [--page-size N] [--kubeconfig-file F]
 
+#include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
@@ -14,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QSocketNotifier>
@@ -210,6 +214,134 @@ int runKubernetes(const QCommandLineParser &parser)
     return rc;
 }
 
+int runAzure(const QCommandLineParser &parser)
+{
+    using strata::sim::azure::AzureSimulator;
+    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
+        const qint64 value = parser.value(name).toLongLong(ok);
+        *ok = *ok && value >= min && value <= max;
+        return value;
+    };
+    bool ok = true;
+    AzureSimulator::Options options;
+    options.port = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--port must be between 0 and 65535."));
+    }
+    const QString host = parser.value(QStringLiteral("host"));
+    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
+    if (options.address.isNull()) {
+        return fail(Cli::tr("--host must be an IP address."));
+    }
+    const QString preset =
+        parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("ailab");
+    if (preset == QLatin1String("ailab")) {
+        options.preset = AzureSimulator::Options::Preset::AiLab;
+    } else if (preset == QLatin1String("scale")) {
+        options.preset = AzureSimulator::Options::Preset::Scale;
+    } else if (preset == QLatin1String("empty")) {
+        options.preset = AzureSimulator::Options::Preset::Empty;
+    } else {
+        return fail(Cli::tr("--preset must be ailab, scale or empty for azure."));
+    }
+    if (parser.isSet(QStringLiteral("volumes"))) {
+        options.scaleVolumes = int(number(QStringLiteral("volumes"), 0, 100000, &ok));
+        if (!ok) {
+            return fail(Cli::tr("--volumes must be between 0 and 100000."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("lro-ms"))) {
+        options.lroDuration = std::chrono::milliseconds(number(QStringLiteral("lro-ms"), 0, 3600000, &ok));
+        if (!ok) {
+            return fail(Cli::tr("--lro-ms must be between 0 and 3600000."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("page-size"))) {
+        options.pageSize = int(number(QStringLiteral("page-size"), 1, 100000, &ok));
+        if (!ok) {
+            return fail(Cli::tr("--page-size must be between 1 and 100000."));
+        }
+    }
+    options.seed = quint64(number(QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max(), &ok));
+    if (!ok) {
+        return fail(Cli::tr("--seed must be a non-negative number."));
+    }
+    options.clientSecret = parser.isSet(QStringLiteral("client-secret")) ? parser.value(QStringLiteral("client-secret"))
+                                                                         : randomPassword();
+    if (options.clientSecret.isEmpty()) {
+        return fail(Cli::tr("the client secret must not be empty."));
+    }
+    if (parser.isSet(QStringLiteral("kubeconfig-file"))) {
+        QFile file(parser.value(QStringLiteral("kubeconfig-file")));
+        if (!file.open(QIODevice::ReadOnly)) {
+            return fail(Cli::tr("cannot read the kubeconfig: %1").arg(file.errorString()));
+        }
+        options.aksKubeconfig = file.readAll();
+    }
+    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
+        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    }
+    if (parser.isSet(QStringLiteral("tls-cert"))) {
+        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
+                                                     parser.value(QStringLiteral("tls-key")));
+        if (options.tls.isNull()) {
+            return fail(Cli::tr("cannot read the TLS certificate or key."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("verbose"))) {
+        QLoggingCategory::setFilterRules(QStringLiteral("strata.sim.azure.info=true"));
+    }
+
+    AzureSimulator simulator(options);
+    if (!simulator.start()) {
+        return fail(Cli::tr("cannot start the Azure simulator: %1").arg(simulator.errorString()));
+    }
+    QString error;
+    const QString caPath =
+        parser.isSet(QStringLiteral("cert-out"))
+            ? parser.value(QStringLiteral("cert-out"))
+            : QDir::temp().filePath(QStringLiteral("strata-sim-azure-%1-ca.pem").arg(simulator.port()));
+    if (!writeFile(caPath, simulator.caPem(), &error)) {
+        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    }
+    const QJsonObject state = simulator.state();
+    const QString ca = QFileInfo(caPath).absoluteFilePath();
+    const QString base = simulator.baseUrl();
+    QTextStream out(stdout);
+    out << Cli::tr("Azure simulator (preset %1: subscription %2 \"%3\", %4 volumes, %5 AKS clusters) listening on %6")
+               .arg(preset, options.subscriptionId, options.subscriptionName)
+               .arg(state.value(QStringLiteral("volumes")).toInt())
+               .arg(state.value(QStringLiteral("managedClusters")).toInt())
+               .arg(base)
+        << Qt::endl;
+    out << Cli::tr("CA certificate: %1").arg(ca) << Qt::endl;
+    out << Cli::tr("Authority: %1 (token endpoint %1/oauth2/v2.0/token)").arg(simulator.authorityUrl()) << Qt::endl;
+    out << Cli::tr("Tenant: %1").arg(options.tenantId) << Qt::endl;
+    out << Cli::tr("Client id: %1").arg(options.clientId) << Qt::endl;
+    out << Cli::tr("Client secret: %1").arg(options.clientSecret) << Qt::endl;
+    out << Cli::tr("Subscription: %1").arg(options.subscriptionId) << Qt::endl;
+    out << Cli::tr("Azure CLI:") << Qt::endl;
+    out << QStringLiteral("  export AZURE_CONFIG_DIR=$(mktemp -d) AZURE_CORE_COLLECT_TELEMETRY=false "
+                          "REQUESTS_CA_BUNDLE=%1\n"
+                          "  az cloud register -n StrataSim --endpoint-resource-manager %2/ "
+                          "--endpoint-active-directory %2/adfs "
+                          "--endpoint-active-directory-resource-id https://management.core.windows.net/ "
+                          "--endpoint-active-directory-graph-resource-id https://graph.local/ "
+                          "--endpoint-management https://management.core.windows.net/\n"
+                          "  az cloud set -n StrataSim\n"
+                          "  az login --service-principal -u %3 -p '%4' --tenant adfs\n"
+                          "  az netappfiles volume list -g %5 -a anf-ai-lab -p pool-standard -o table")
+               .arg(ca, base, options.clientId, options.clientSecret, options.resourceGroup)
+        << Qt::endl;
+    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
+    if (!installSignalHandlers()) {
+        return fail(Cli::tr("cannot install signal handlers."));
+    }
+    const int rc = QCoreApplication::exec();
+    out << Cli::tr("Stopped.") << Qt::endl;
+    return rc;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -222,7 +354,8 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(Cli::tr("Runs a protocol-faithful simulator of a system Strata talks to."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("system"), Cli::tr("The system to simulate: ontap or kubernetes."));
+    parser.addPositionalArgument(QStringLiteral("system"),
+                                 Cli::tr("The system to simulate: ontap, kubernetes or azure."));
     const QCommandLineOption portOption(QStringLiteral("port"),
                                         Cli::tr("TCP port to listen on (0 = any free port)."),
                                         Cli::tr("port"),
@@ -268,10 +401,11 @@ int main(int argc, char **argv)
                                         Cli::tr("Period of background changes in milliseconds (0 = none)."),
                                         Cli::tr("ms"),
                                         QStringLiteral("5000"));
-    const QCommandLineOption presetOption(QStringLiteral("preset"),
-                                          Cli::tr("kubernetes: dgx (TR-4858 demo), scale or empty."),
-                                          Cli::tr("name"),
-                                          QStringLiteral("dgx"));
+    const QCommandLineOption presetOption(
+        QStringLiteral("preset"),
+        Cli::tr("kubernetes: dgx (TR-4858 demo), scale or empty; azure: ailab, scale or empty."),
+        Cli::tr("name"),
+        QStringLiteral("dgx"));
     const QCommandLineOption tokenOption(
         QStringLiteral("token"), Cli::tr("kubernetes: the bearer token clients must send."), Cli::tr("token"));
     const QCommandLineOption kubeconfigOutOption(QStringLiteral("kubeconfig-out"),
@@ -285,6 +419,18 @@ int main(int argc, char **argv)
                                          Cli::tr("kubernetes: simulated seconds per tick."),
                                          Cli::tr("seconds"),
                                          QStringLiteral("1"));
+    const QCommandLineOption clientSecretOption(QStringLiteral("client-secret"),
+                                                Cli::tr("azure: the client secret the token endpoint accepts."),
+                                                Cli::tr("secret"));
+    const QCommandLineOption lroOption(
+        QStringLiteral("lro-ms"), Cli::tr("azure: real time a long-running operation takes (ms)."), Cli::tr("ms"));
+    const QCommandLineOption pageSizeOption(
+        QStringLiteral("page-size"), Cli::tr("azure: items per list page before a nextLink."), Cli::tr("N"));
+    const QCommandLineOption kubeconfigFileOption(
+        QStringLiteral("kubeconfig-file"),
+        Cli::tr("azure: kubeconfig that listClusterUserCredential returns for aks-gpu."),
+        Cli::tr("file"));
+    parser.addOptions({clientSecretOption, lroOption, pageSizeOption, kubeconfigFileOption});
     const QCommandLineOption podsOption(
         QStringLiteral("pods"), Cli::tr("kubernetes scale preset: pods."), Cli::tr("N"), QStringLiteral("50000"));
     const QCommandLineOption nodesOption(
@@ -321,8 +467,9 @@ int main(int argc, char **argv)
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1
-        || (positional.front() != QLatin1String("ontap") && positional.front() != QLatin1String("kubernetes"))) {
-        return fail(Cli::tr("name the system to simulate; supported: ontap, kubernetes. See --help."));
+        || (positional.front() != QLatin1String("ontap") && positional.front() != QLatin1String("kubernetes")
+            && positional.front() != QLatin1String("azure"))) {
+        return fail(Cli::tr("name the system to simulate; supported: ontap, kubernetes, azure. See --help."));
     }
 
     auto number = [&](const QCommandLineOption &option, qint64 min, qint64 max, bool *ok) {
@@ -333,6 +480,9 @@ int main(int argc, char **argv)
     bool ok = true;
     if (positional.front() == QLatin1String("kubernetes")) {
         return runKubernetes(parser);
+    }
+    if (positional.front() == QLatin1String("azure")) {
+        return runAzure(parser);
     }
     strata::sim::ontap::OntapSimulator::Options options;
     options.port = quint16(number(portOption, 0, 65535, &ok));
