@@ -22,7 +22,8 @@ constexpr int kMinimumIntervalSeconds = 5;
 // For error messages; extend with every SourceKind.
 QString knownKinds()
 {
-    return sourceKindName(SourceKind::Ontap) + QStringLiteral(", ") + sourceKindName(SourceKind::Kubernetes);
+    return sourceKindName(SourceKind::Ontap) + QStringLiteral(", ") + sourceKindName(SourceKind::Kubernetes)
+           + QStringLiteral(", ") + sourceKindName(SourceKind::Azure);
 }
 
 QString quoted(const QString &text)
@@ -158,8 +159,9 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
     source->kind = *parsedKind;
 
     QString message;
-    // A Kubernetes source may take its server, CA and credentials from a kubeconfig instead.
-    const bool urlOptional = source->kind == SourceKind::Kubernetes;
+    // A Kubernetes source may take its server, CA and credentials from a kubeconfig instead; an
+    // Azure source defaults to the public cloud's ARM endpoint.
+    const bool urlOptional = source->kind == SourceKind::Kubernetes || source->kind == SourceKind::Azure;
     const QJsonValue url = object.value(QLatin1String("url"));
     if (!urlOptional && (!url.isString() || url.toString().isEmpty())) {
         return fail(QStringLiteral("missing \"url\""));
@@ -186,6 +188,57 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
         || !readSecretRef(object.value(QLatin1String("password")), &source->password, &message)
         || !readString(object, QStringLiteral("ca_file"), &source->caFile, &message)) {
         return fail(message);
+    }
+
+    const QJsonValue inSecret = object.value(QLatin1String("kubeconfig_in_secret"));
+    if (!inSecret.isUndefined() && !inSecret.isNull() && !inSecret.isBool()) {
+        return fail(QStringLiteral("\"kubeconfig_in_secret\" must be true or false"));
+    }
+    source->kubeconfigInSecret = inSecret.toBool(false);
+    if (source->kubeconfigInSecret) {
+        if (source->kind != SourceKind::Kubernetes) {
+            return fail(QStringLiteral("\"kubeconfig_in_secret\" is only for kubernetes sources"));
+        }
+        if (source->password.kind == SecretRef::Kind::None) {
+            return fail(
+                QStringLiteral("\"kubeconfig_in_secret\" needs a \"password\" reference holding the kubeconfig"));
+        }
+        if (!source->kubeconfig.isEmpty()) {
+            return fail(QStringLiteral("\"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"));
+        }
+    }
+
+    if (!readString(object, QStringLiteral("subscription_id"), &source->subscriptionId, &message)
+        || !readString(object, QStringLiteral("tenant_id"), &source->tenantId, &message)
+        || !readString(object, QStringLiteral("client_id"), &source->clientId, &message)
+        || !readString(object, QStringLiteral("authority_url"), &source->authorityUrl, &message)
+        || !readString(object, QStringLiteral("credential_source"), &source->credentialSource, &message)) {
+        return fail(message);
+    }
+    if (!source->authorityUrl.isEmpty() && !isHttpUrl(source->authorityUrl)) {
+        return fail(
+            QStringLiteral("authority_url %1 is not an http:// or https:// URL").arg(quoted(source->authorityUrl)));
+    }
+    if (source->kind == SourceKind::Azure) {
+        if (source->subscriptionId.isEmpty()) {
+            return fail(QStringLiteral("missing \"subscription_id\" (an Azure source reads one subscription)"));
+        }
+        const QString credential = source->credentialSource;
+        if (!credential.isEmpty() && credential != QLatin1String("client_secret")
+            && credential != QLatin1String("azure_cli")) {
+            return fail(QStringLiteral("unknown credential_source %1 (known: client_secret, azure_cli)")
+                            .arg(quoted(credential)));
+        }
+        if (credential != QLatin1String("azure_cli")) {
+            if (source->tenantId.isEmpty() || source->clientId.isEmpty()) {
+                return fail(QStringLiteral(
+                    "credential_source client_secret needs \"tenant_id\" and \"client_id\" (or use \"azure_cli\")"));
+            }
+            if (source->password.kind == SecretRef::Kind::None) {
+                return fail(QStringLiteral("credential_source client_secret needs a \"password\" reference to the "
+                                           "client secret"));
+            }
+        }
     }
 
     const QJsonValue insecure = object.value(QLatin1String("insecure_skip_tls_verify"));
@@ -301,6 +354,17 @@ bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
         }
     }
 
+    const QJsonValue rateCard = root.value(QLatin1String("rate_card"));
+    if (!rateCard.isUndefined() && !rateCard.isNull()) {
+        if (!rateCard.isObject()) {
+            message = QStringLiteral("\"rate_card\" must be an object");
+            return fail();
+        }
+        if (!RateCard::fromJson(rateCard.toObject(), &parsed.rateCard, &message)) {
+            return fail();
+        }
+    }
+
     if (config) {
         *config = std::move(parsed);
     }
@@ -359,13 +423,32 @@ QByteArray AppConfig::toJson() const
         if (!source.caFile.isEmpty()) {
             object.insert(QStringLiteral("ca_file"), source.caFile);
         }
+        if (source.kubeconfigInSecret) {
+            object.insert(QStringLiteral("kubeconfig_in_secret"), true);
+        }
+        const std::pair<QString, const QString *> azureKeys[] = {
+            {QStringLiteral("subscription_id"), &source.subscriptionId},
+            {QStringLiteral("tenant_id"), &source.tenantId},
+            {QStringLiteral("client_id"), &source.clientId},
+            {QStringLiteral("authority_url"), &source.authorityUrl},
+            {QStringLiteral("credential_source"), &source.credentialSource},
+        };
+        for (const auto &[key, value] : azureKeys) {
+            if (!value->isEmpty()) {
+                object.insert(key, *value);
+            }
+        }
         sourceArray.append(object);
     }
     QJsonObject history{{QStringLiteral("retention_days"), historyRetentionDays}};
     if (!historyPath.isEmpty()) {
         history.insert(QStringLiteral("path"), historyPath);
     }
-    const QJsonObject root{{QStringLiteral("sources"), sourceArray}, {QStringLiteral("history"), history}};
+    QJsonObject root{{QStringLiteral("sources"), sourceArray}, {QStringLiteral("history"), history}};
+    // Untouched defaults stay out of the file, so a later release's prices reach the user.
+    if (!(rateCard == RateCard::defaults())) {
+        root.insert(QStringLiteral("rate_card"), rateCard.toJson());
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -136,6 +136,90 @@ TEST(AppConfig, KubernetesSourceFromAKubeconfigNeedsNoUrlAndRoundTrips)
     EXPECT_EQ(again.sources, config.sources);
 }
 
+TEST(AppConfig, AzureSourceParsesAndRoundTrips)
+{
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "azure-ai", "kind": "azure",
+        "subscription_id": "11111111-2222-3333-4444-555555555555",
+        "tenant_id": "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "client_id": "strata-reader",
+        "password": {"keychain": "strata/azure-ai/password"},
+        "authority_url": "https://login.microsoftonline.us", "credential_source": "client_secret",
+        "poll": {"config_seconds": 300}})"),
+                                 &config,
+                                 &error))
+        << error.toStdString();
+    const SourceConfig &source = config.sources.front();
+    EXPECT_EQ(source.kind, SourceKind::Azure);
+    EXPECT_TRUE(source.url.isEmpty()) << "ARM endpoint defaults in the source, not in the file";
+    EXPECT_EQ(source.subscriptionId, QStringLiteral("11111111-2222-3333-4444-555555555555"));
+    EXPECT_EQ(source.tenantId, QStringLiteral("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"));
+    EXPECT_EQ(source.clientId, QStringLiteral("strata-reader"));
+    EXPECT_EQ(source.authorityUrl, QStringLiteral("https://login.microsoftonline.us"));
+    EXPECT_EQ(source.credentialSource, QStringLiteral("client_secret"));
+    EXPECT_EQ(source.configIntervalSeconds, 300);
+    AppConfig again;
+    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    EXPECT_EQ(again.sources, config.sources);
+
+    // The Azure CLI's login needs neither an app registration nor a secret.
+    AppConfig cli;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "azure-me", "kind": "azure",
+        "subscription_id": "s", "credential_source": "azure_cli", "url": "https://management.usgovcloudapi.net"})"),
+                                 &cli,
+                                 &error))
+        << error.toStdString();
+    EXPECT_EQ(cli.sources.front().credentialSource, QStringLiteral("azure_cli"));
+    EXPECT_EQ(cli.sources.front().url, QStringLiteral("https://management.usgovcloudapi.net"));
+    EXPECT_FALSE(cli.toJson().contains("tenant_id"));
+}
+
+TEST(AppConfig, KubeconfigInSecretRoundTrips)
+{
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "aks-gpu", "kind": "kubernetes",
+        "kubeconfig_in_secret": true, "password": {"keychain": "strata/aks-gpu/password"}})"),
+                                 &config,
+                                 &error))
+        << error.toStdString();
+    EXPECT_TRUE(config.sources.front().kubeconfigInSecret);
+    EXPECT_TRUE(config.toJson().contains("\"kubeconfig_in_secret\": true"));
+    AppConfig again;
+    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    EXPECT_EQ(again.sources, config.sources);
+
+    AppConfig plain;
+    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "k", "kind": "kubernetes"})"), &plain, &error));
+    EXPECT_FALSE(plain.sources.front().kubeconfigInSecret);
+    EXPECT_FALSE(plain.toJson().contains("kubeconfig_in_secret"));
+}
+
+TEST(AppConfig, RateCardDefaultsStayOutOfTheFileAndEditsRoundTrip)
+{
+    AppConfig config;
+    QString error;
+    ASSERT_TRUE(AppConfig::parse("{}", &config, &error));
+    EXPECT_EQ(config.rateCard, RateCard::defaults());
+    EXPECT_FALSE(config.toJson().contains("rate_card"));
+
+    ASSERT_TRUE(AppConfig::parse(R"({"rate_card": {"currency": "EUR", "anf_per_gib_month": {"Premium": 0.25},
+        "ontap_per_gib_month": {"gold": 0.08, "": 0.02}, "cool_down_minutes": 30}})",
+                                 &config,
+                                 &error))
+        << error.toStdString();
+    EXPECT_EQ(config.rateCard.currency, QStringLiteral("EUR"));
+    EXPECT_DOUBLE_EQ(config.rateCard.anfPerGibMonth.value(QStringLiteral("Premium")), 0.25);
+    // Levels the file does not name keep their defaults.
+    EXPECT_DOUBLE_EQ(config.rateCard.anfPerGibMonth.value(QStringLiteral("Standard")),
+                     RateCard::defaults().anfPerGibMonth.value(QStringLiteral("Standard")));
+    EXPECT_DOUBLE_EQ(config.rateCard.ontapPerGibMonth.value(QString()), 0.02);
+    EXPECT_EQ(config.rateCard.coolDownMinutes, 30);
+    AppConfig again;
+    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    EXPECT_EQ(again.rateCard, config.rateCard);
+}
+
 TEST(AppConfig, RoundTripsThroughJsonAndFile)
 {
     const AppConfig original = sampleConfig();
@@ -290,7 +374,7 @@ INSTANTIATE_TEST_SUITE_P(
             "missing kind", withSource(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
         InvalidCase{"unknown kind",
                     withSource(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
-                    "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes)"},
+                    "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes, azure)"},
         InvalidCase{"missing url", withSource(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
         InvalidCase{"prometheus url",
                     withSource(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
@@ -349,6 +433,46 @@ INSTANTIATE_TEST_SUITE_P(
                     R"({"sources": [{"name": "good", "kind": "ontap", "url": "https://a"},
                                     {"name": "bad", "kind": "ontap", "url": "gopher://b"}]})",
                     "source \"bad\": url"},
+        InvalidCase{"azure without subscription",
+                    withSource(R"({"name": "a", "kind": "azure", "credential_source": "azure_cli"})"),
+                    "source \"a\": missing \"subscription_id\""},
+        InvalidCase{"azure secret without tenant",
+                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s", "client_id": "c",
+                                  "password": {"env": "X"}})"),
+                    "source \"a\": credential_source client_secret needs \"tenant_id\" and \"client_id\""},
+        InvalidCase{"azure secret without password",
+                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s", "tenant_id": "t",
+                                  "client_id": "c"})"),
+                    "source \"a\": credential_source client_secret needs a \"password\" reference"},
+        InvalidCase{"azure unknown credential source",
+                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s",
+                                  "credential_source": "managed_identity"})"),
+                    "source \"a\": unknown credential_source \"managed_identity\" (known: client_secret, azure_cli)"},
+        InvalidCase{"azure authority not url",
+                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s",
+                                  "credential_source": "azure_cli", "authority_url": "login"})"),
+                    "source \"a\": authority_url \"login\" is not an http:// or https:// URL"},
+        InvalidCase{"azure subscription not string",
+                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": 7})"),
+                    "source \"a\": \"subscription_id\" must be a string"},
+        InvalidCase{"kubeconfig in secret not bool",
+                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": "yes"})"),
+                    "source \"a\": \"kubeconfig_in_secret\" must be true or false"},
+        InvalidCase{"kubeconfig in secret without password",
+                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true})"),
+                    "source \"a\": \"kubeconfig_in_secret\" needs a \"password\" reference"},
+        InvalidCase{"kubeconfig in secret and path",
+                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true,
+                                  "kubeconfig": "/k", "password": {"keychain": "k"}})"),
+                    "source \"a\": \"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"},
+        InvalidCase{"kubeconfig in secret on ontap",
+                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "kubeconfig_in_secret": true,
+                                  "password": {"keychain": "k"}})"),
+                    "source \"a\": \"kubeconfig_in_secret\" is only for kubernetes sources"},
+        InvalidCase{"rate card not object", R"({"rate_card": 3})", "\"rate_card\" must be an object"},
+        InvalidCase{"rate card negative price",
+                    R"({"rate_card": {"anf_per_gib_month": {"Premium": -1}}})",
+                    "rate_card.anf_per_gib_month.Premium must be a price >= 0"},
         InvalidCase{"history not object", R"({"history": []})", "\"history\" must be an object"},
         InvalidCase{"retention zero",
                     R"({"history": {"retention_days": 0}})",
