@@ -15,14 +15,15 @@ void ask(bool opened,
          QObject *context,
          std::function<void(Result)> done,
          Read read,
-         const std::function<void(std::function<void(IHistoryStore &)>)> &post)
+         const std::function<void(std::function<void(IHistoryStore &)>)> &post,
+         Result failed = {})
 {
     QPointer<QObject> ctx(context);
     if (!opened) {
         QMetaObject::invokeMethod(
             context,
-            [done] {
-                done({});
+            [done, failed] {
+                done(failed);
             },
             Qt::QueuedConnection);
         return;
@@ -169,6 +170,126 @@ void HistoryService::auditLog(int limit,
         [this](std::function<void(IHistoryStore &)> fn) {
             post(std::move(fn));
         });
+}
+
+void HistoryService::recordVolumePerf(const QString &source, std::vector<VolumePerfSample> samples, const QDateTime &at)
+{
+    post([source, samples = std::move(samples), at](IHistoryStore &store) {
+        store.recordVolumePerf(source, samples, at);
+    });
+}
+
+void HistoryService::volumePerfHistory(const QString &source,
+                                       const QString &volumeId,
+                                       const QDateTime &from,
+                                       const QDateTime &to,
+                                       QObject *context,
+                                       std::function<void(std::vector<VolumePerfSample>)> done)
+{
+    ask<std::vector<VolumePerfSample>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [source, volumeId, from, to](IHistoryStore &store) {
+            return store.volumePerfHistory(source, volumeId, from, to);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        });
+}
+
+void HistoryService::volumePerfStats(const QDateTime &from,
+                                     const QDateTime &to,
+                                     QObject *context,
+                                     std::function<void(std::vector<VolumePerfStats>)> done)
+{
+    ask<std::vector<VolumePerfStats>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [from, to](IHistoryStore &store) {
+            return store.volumePerfStats(from, to);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        });
+}
+
+void HistoryService::auditLogOfKind(const QString &kind,
+                                    const QDateTime &since,
+                                    QObject *context,
+                                    std::function<void(std::vector<AuditEntry>)> done)
+{
+    ask<std::vector<AuditEntry>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [kind, since](IHistoryStore &store) {
+            return store.auditLogOfKind(kind, since);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        });
+}
+
+void HistoryService::saveSchedule(const ServiceLevelSchedule &schedule,
+                                  QObject *context,
+                                  std::function<void(qint64 id)> done)
+{
+    ask<qint64>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [schedule](IHistoryStore &store) {
+            return store.saveSchedule(schedule);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        },
+        qint64(-1));
+}
+
+void HistoryService::removeSchedule(qint64 id)
+{
+    post([id](IHistoryStore &store) {
+        store.removeSchedule(id);
+    });
+}
+
+void HistoryService::schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done)
+{
+    ask<std::vector<ServiceLevelSchedule>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [](IHistoryStore &store) {
+            return store.schedules();
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        });
+}
+
+void HistoryService::markScheduleFired(
+    qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done)
+{
+    if (!done) {
+        post([id, edge, outcome](IHistoryStore &store) {
+            store.markScheduleFired(id, edge, outcome);
+        });
+        return;
+    }
+    ask<bool>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [id, edge, outcome](IHistoryStore &store) {
+            return store.markScheduleFired(id, edge, outcome);
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        },
+        false);
 }
 
 void HistoryService::flush()

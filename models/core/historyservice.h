@@ -47,6 +47,33 @@ public:
     void
     auditLog(int limit, const QString &source, QObject *context, std::function<void(std::vector<AuditEntry>)> done);
 
+    /// Perf samples of one poll (see IHistoryStore::recordVolumePerf; 1 h heartbeat).
+    void recordVolumePerf(const QString &source, std::vector<VolumePerfSample> samples, const QDateTime &at);
+    void volumePerfHistory(const QString &source,
+                           const QString &volumeId,
+                           const QDateTime &from,
+                           const QDateTime &to,
+                           QObject *context,
+                           std::function<void(std::vector<VolumePerfSample>)> done);
+    void volumePerfStats(const QDateTime &from,
+                         const QDateTime &to,
+                         QObject *context,
+                         std::function<void(std::vector<VolumePerfStats>)> done);
+    void auditLogOfKind(const QString &kind,
+                        const QDateTime &since,
+                        QObject *context,
+                        std::function<void(std::vector<AuditEntry>)> done);
+
+    /// Inserts or updates a schedule; `done(id)` gets its id, -1 on failure (also when the store
+    /// never opened).
+    void saveSchedule(const ServiceLevelSchedule &schedule, QObject *context, std::function<void(qint64 id)> done);
+    void removeSchedule(qint64 id);
+    void schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done);
+    /// Persists lastFired/lastOutcome; `done(ok)` (may be empty) runs after the write committed,
+    /// so a caller can act only once the edge is on disk.
+    void markScheduleFired(
+        qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done);
+
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();
 

@@ -8,6 +8,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -81,6 +82,38 @@ const char *const kMigrationV2[] = {
     " PRIMARY KEY (source, project, t)) WITHOUT ROWID",
 };
 
+// Service levels: volume performance (throughput against the cap in force, for p95 and the
+// observed-vs-cap chart) and planned level changes. Perf samples are flat rows keyed by
+// (source, volume, t): they come every 5 minutes at most, and a flat table keeps retention and
+// the per-volume statistics one simple scan.
+const char *const kMigrationV3[] = {
+    "CREATE TABLE volume_perf_sample ("
+    " source TEXT NOT NULL,"
+    " volume_id TEXT NOT NULL,"
+    " t BIGINT NOT NULL,"
+    " throughput_bps REAL NOT NULL,"
+    " iops REAL NOT NULL,"
+    " latency_us REAL,"
+    " cap_bps REAL,"
+    " PRIMARY KEY (source, volume_id, t)) WITHOUT ROWID",
+    "CREATE INDEX volume_perf_sample_t ON volume_perf_sample (t)",
+    "CREATE TABLE level_schedule ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " source TEXT NOT NULL,"
+    " volume_id TEXT NOT NULL,"
+    " volume_name TEXT NOT NULL,"
+    " level TEXT NOT NULL,"
+    " revert_level TEXT NOT NULL,"
+    " start_t BIGINT NOT NULL,"
+    " end_t BIGINT,"
+    " recurrence TEXT NOT NULL,"
+    " enabled INTEGER NOT NULL,"
+    " created_by TEXT NOT NULL,"
+    " created_t BIGINT NOT NULL,"
+    " last_fired_t BIGINT,"
+    " last_outcome TEXT NOT NULL)",
+};
+
 struct Migration
 {
     const char *const *begin;
@@ -90,6 +123,7 @@ struct Migration
 const Migration kMigrations[] = {
     {std::begin(kMigrationV1), std::end(kMigrationV1)},
     {std::begin(kMigrationV2), std::end(kMigrationV2)},
+    {std::begin(kMigrationV3), std::end(kMigrationV3)},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -213,6 +247,9 @@ struct SqliteHistoryStore::Private
     QString lastError;
     /// source -> volume id -> last sample; a source is loaded on its first record.
     QHash<QString, QHash<QString, LastSample>> lastSamples;
+    /// source -> volume id -> last written perf sample (time in `time`), for change-only writes.
+    /// Not loaded from disk: after a restart the first sample of each volume is written again.
+    QHash<QString, QHash<QString, VolumePerfSample>> lastPerf;
 
     bool fail(const QString &what, const QSqlError &error)
     {
@@ -584,13 +621,16 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
         d->fail(QStringLiteral("cannot apply retention"), series.lastError());
         return 0;
     }
-    QSqlQuery projects(d->db);
-    projects.prepare(QStringLiteral("DELETE FROM project_sample WHERE t < ?"));
-    projects.addBindValue(cutoff.toMSecsSinceEpoch());
-    if (!projects.exec()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot apply retention"), projects.lastError());
-        return 0;
+    for (const QString &sql : {QStringLiteral("DELETE FROM project_sample WHERE t < ?"),
+                               QStringLiteral("DELETE FROM volume_perf_sample WHERE t < ?")}) {
+        QSqlQuery old(d->db);
+        old.prepare(sql);
+        old.addBindValue(cutoff.toMSecsSinceEpoch());
+        if (!old.exec()) {
+            d->rollback();
+            d->fail(QStringLiteral("cannot apply retention"), old.lastError());
+            return 0;
+        }
     }
     if (!d->db.commit()) {
         d->rollback();
@@ -600,6 +640,7 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
     // Series ids and last samples may be gone: reload them on the next record.
     d->lastSamples.clear();
     d->lastProject.clear();
+    d->lastPerf.clear();
     d->lastError.clear();
     return removed;
 }
@@ -782,6 +823,340 @@ std::vector<ProjectSample> SqliteHistoryStore::projectHistory(const QString &sou
     }
     d->lastError.clear();
     return samples;
+}
+
+std::vector<AuditEntry> SqliteHistoryStore::auditLogOfKind(const QString &kind, const QDateTime &since)
+{
+    std::vector<AuditEntry> entries;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return entries;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT id, t, user_name, action_id, source, kind, target, from_state, to_state,"
+                                 " outcome, message FROM audit_log WHERE kind = ? AND t >= ? ORDER BY id DESC"));
+    query.addBindValue(notNull(kind));
+    query.addBindValue(since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
+        return entries;
+    }
+    while (query.next()) {
+        AuditEntry entry;
+        entry.id = query.value(0).toLongLong();
+        entry.time = fromUnixMs(query.value(1).toLongLong());
+        entry.user = query.value(2).toString();
+        entry.actionId = query.value(3).toString();
+        entry.source = query.value(4).toString();
+        entry.kind = query.value(5).toString();
+        entry.target = query.value(6).toString();
+        entry.fromState = query.value(7).toString();
+        entry.toState = query.value(8).toString();
+        entry.outcome = query.value(9).toString();
+        entry.message = query.value(10).toString();
+        entries.push_back(std::move(entry));
+    }
+    d->lastError.clear();
+    return entries;
+}
+
+bool SqliteHistoryStore::recordVolumePerf(const QString &source,
+                                          const std::vector<VolumePerfSample> &samples,
+                                          const QDateTime &at,
+                                          qint64 heartbeatSeconds)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    if (!at.isValid()) {
+        d->lastError = QStringLiteral("recordVolumePerf: invalid time");
+        return false;
+    }
+    const qint64 t = at.toMSecsSinceEpoch();
+    QHash<QString, VolumePerfSample> &last = d->lastPerf[source];
+    const auto same = [](const VolumePerfSample &a, const VolumePerfSample &b) {
+        return a.throughputBps == b.throughputBps && a.iops == b.iops && a.latencyUs == b.latencyUs
+               && a.capBps == b.capBps;
+    };
+    if (!d->db.transaction()) {
+        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    }
+    BatchInsert insert(d->db,
+                       QStringLiteral("INSERT INTO volume_perf_sample (source, volume_id, t, throughput_bps, iops,"
+                                      " latency_us, cap_bps)"),
+                       7,
+                       QStringLiteral("ON CONFLICT (source, volume_id, t) DO UPDATE SET"
+                                      " throughput_bps = excluded.throughput_bps, iops = excluded.iops,"
+                                      " latency_us = excluded.latency_us, cap_bps = excluded.cap_bps"));
+    QList<VolumePerfSample> written;
+    for (const VolumePerfSample &sample : samples) {
+        const auto previous = last.constFind(sample.volumeId);
+        if (previous != last.cend() && same(*previous, sample)
+            && t - previous->time.toMSecsSinceEpoch() < heartbeatSeconds * 1000) {
+            continue;
+        }
+        if (!insert.add(source,
+                        notNull(sample.volumeId),
+                        t,
+                        sample.throughputBps,
+                        sample.iops,
+                        sample.latencyUs < 0 ? QVariant() : QVariant(sample.latencyUs),
+                        sample.capBps < 0 ? QVariant() : QVariant(sample.capBps))) {
+            d->rollback();
+            return d->fail(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+        }
+        VolumePerfSample stored = sample;
+        stored.time = at;
+        written.append(stored);
+    }
+    if (!insert.flush()) {
+        d->rollback();
+        return d->fail(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+    }
+    if (!d->db.commit()) {
+        d->rollback();
+        return d->fail(QStringLiteral("cannot commit volume performance of %1").arg(source), d->db.lastError());
+    }
+    for (const VolumePerfSample &sample : std::as_const(written)) {
+        last.insert(sample.volumeId, sample);
+    }
+    d->lastError.clear();
+    return true;
+}
+
+namespace {
+
+VolumePerfSample perfFromQuery(const QSqlQuery &query, int first)
+{
+    VolumePerfSample s;
+    s.time = fromUnixMs(query.value(first).toLongLong());
+    s.throughputBps = query.value(first + 1).toDouble();
+    s.iops = query.value(first + 2).toDouble();
+    s.latencyUs = query.value(first + 3).isNull() ? -1.0 : query.value(first + 3).toDouble();
+    s.capBps = query.value(first + 4).isNull() ? -1.0 : query.value(first + 4).toDouble();
+    return s;
+}
+
+// Nearest-rank percentile of an unsorted list (sorted in place).
+double percentile(std::vector<double> &values, double p)
+{
+    if (values.empty()) {
+        return -1;
+    }
+    std::sort(values.begin(), values.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(p * double(values.size())));
+    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+} // namespace
+
+std::vector<VolumePerfSample> SqliteHistoryStore::volumePerfHistory(const QString &source,
+                                                                    const QString &volumeId,
+                                                                    const QDateTime &from,
+                                                                    const QDateTime &to)
+{
+    std::vector<VolumePerfSample> samples;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return samples;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT t, throughput_bps, iops, latency_us, cap_bps FROM volume_perf_sample"
+                                 " WHERE source = ? AND volume_id = ? AND t >= ? AND t <= ? ORDER BY t"));
+    query.addBindValue(source);
+    query.addBindValue(volumeId);
+    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read performance of volume %1 of %2").arg(volumeId, source), query.lastError());
+        return samples;
+    }
+    while (query.next()) {
+        VolumePerfSample s = perfFromQuery(query, 0);
+        s.volumeId = volumeId;
+        samples.push_back(std::move(s));
+    }
+    d->lastError.clear();
+    return samples;
+}
+
+std::vector<VolumePerfStats> SqliteHistoryStore::volumePerfStats(const QDateTime &from, const QDateTime &to)
+{
+    std::vector<VolumePerfStats> stats;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return stats;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT source, volume_id, t, throughput_bps, iops FROM volume_perf_sample"
+                                 " WHERE t >= ? AND t <= ? ORDER BY source, volume_id, t"));
+    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
+    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read volume performance statistics"), query.lastError());
+        return stats;
+    }
+    std::vector<double> throughput;
+    std::vector<double> iops;
+    const auto close = [&] {
+        if (!stats.empty() && stats.back().samples > 0) {
+            stats.back().p95ThroughputBps = percentile(throughput, 0.95);
+            stats.back().p95Iops = percentile(iops, 0.95);
+        }
+        throughput.clear();
+        iops.clear();
+    };
+    while (query.next()) {
+        const QString source = query.value(0).toString();
+        const QString volumeId = query.value(1).toString();
+        const QDateTime time = fromUnixMs(query.value(2).toLongLong());
+        if (stats.empty() || stats.back().source != source || stats.back().volumeId != volumeId) {
+            close();
+            VolumePerfStats next;
+            next.source = source;
+            next.volumeId = volumeId;
+            next.first = time;
+            stats.push_back(std::move(next));
+        }
+        VolumePerfStats &current = stats.back();
+        current.samples++;
+        current.last = time;
+        throughput.push_back(query.value(3).toDouble());
+        iops.push_back(query.value(4).toDouble());
+    }
+    close();
+    d->lastError.clear();
+    return stats;
+}
+
+qint64 SqliteHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return -1;
+    }
+    const auto ms = [](const QDateTime &t) {
+        return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant();
+    };
+    QSqlQuery query(d->db);
+    const QString columns = QStringLiteral("source = ?, volume_id = ?, volume_name = ?, level = ?, revert_level = ?,"
+                                           " start_t = ?, end_t = ?, recurrence = ?, enabled = ?, created_by = ?,"
+                                           " created_t = ?, last_fired_t = ?, last_outcome = ?");
+    if (schedule.id == 0) {
+        query.prepare(QStringLiteral("INSERT INTO level_schedule (source, volume_id, volume_name, level, revert_level,"
+                                     " start_t, end_t, recurrence, enabled, created_by, created_t, last_fired_t,"
+                                     " last_outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    } else {
+        query.prepare(QStringLiteral("UPDATE level_schedule SET ") + columns + QStringLiteral(" WHERE id = ?"));
+    }
+    query.addBindValue(notNull(schedule.source));
+    query.addBindValue(notNull(schedule.volumeId));
+    query.addBindValue(notNull(schedule.volumeName));
+    query.addBindValue(notNull(schedule.level));
+    query.addBindValue(notNull(schedule.revertLevel));
+    query.addBindValue(schedule.start.isValid() ? schedule.start.toMSecsSinceEpoch() : qint64(0));
+    query.addBindValue(ms(schedule.end));
+    query.addBindValue(recurrenceName(schedule.recurrence));
+    query.addBindValue(schedule.enabled ? 1 : 0);
+    query.addBindValue(notNull(schedule.createdBy));
+    query.addBindValue(schedule.created.isValid() ? schedule.created.toMSecsSinceEpoch() : qint64(0));
+    query.addBindValue(ms(schedule.lastFired));
+    query.addBindValue(notNull(schedule.lastOutcome));
+    if (schedule.id != 0) {
+        query.addBindValue(schedule.id);
+    }
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot save schedule of %1").arg(schedule.volumeName), query.lastError());
+        return -1;
+    }
+    if (schedule.id != 0 && query.numRowsAffected() == 0) {
+        d->lastError = QStringLiteral("schedule %1 does not exist").arg(schedule.id);
+        return -1;
+    }
+    d->lastError.clear();
+    return schedule.id != 0 ? schedule.id : query.lastInsertId().toLongLong();
+}
+
+bool SqliteHistoryStore::removeSchedule(qint64 id)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral("DELETE FROM level_schedule WHERE id = ?"));
+    query.addBindValue(id);
+    if (!query.exec()) {
+        return d->fail(QStringLiteral("cannot remove schedule %1").arg(id), query.lastError());
+    }
+    d->lastError.clear();
+    return true;
+}
+
+std::vector<ServiceLevelSchedule> SqliteHistoryStore::schedules()
+{
+    std::vector<ServiceLevelSchedule> out;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return out;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT id, source, volume_id, volume_name, level, revert_level, start_t, end_t,"
+                                   " recurrence, enabled, created_by, created_t, last_fired_t, last_outcome"
+                                   " FROM level_schedule ORDER BY id"))) {
+        d->fail(QStringLiteral("cannot read schedules"), query.lastError());
+        return out;
+    }
+    const auto time = [&query](int column) {
+        return query.isNull(column) ? QDateTime() : fromUnixMs(query.value(column).toLongLong());
+    };
+    while (query.next()) {
+        ServiceLevelSchedule s;
+        s.id = query.value(0).toLongLong();
+        s.source = query.value(1).toString();
+        s.volumeId = query.value(2).toString();
+        s.volumeName = query.value(3).toString();
+        s.level = query.value(4).toString();
+        s.revertLevel = query.value(5).toString();
+        s.start = time(6);
+        s.end = time(7);
+        s.recurrence = recurrenceFromName(query.value(8).toString()).value_or(Recurrence::Once);
+        s.enabled = query.value(9).toInt() != 0;
+        s.createdBy = query.value(10).toString();
+        s.created = time(11);
+        s.lastFired = time(12);
+        s.lastOutcome = query.value(13).toString();
+        out.push_back(std::move(s));
+    }
+    d->lastError.clear();
+    return out;
+}
+
+bool SqliteHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral("UPDATE level_schedule SET last_fired_t = ?, last_outcome = ? WHERE id = ?"));
+    query.addBindValue(edge.toMSecsSinceEpoch());
+    query.addBindValue(notNull(outcome));
+    query.addBindValue(id);
+    if (!query.exec()) {
+        return d->fail(QStringLiteral("cannot update schedule %1").arg(id), query.lastError());
+    }
+    if (query.numRowsAffected() == 0) {
+        d->lastError = QStringLiteral("schedule %1 does not exist").arg(id);
+        return false;
+    }
+    d->lastError.clear();
+    return true;
 }
 
 } // namespace strata::core

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/schedule.h"
 
 #include <QDateTime>
 #include <QString>
@@ -44,9 +45,6 @@ struct AuditEntry
     bool operator==(const AuditEntry &) const = default;
 };
 
-/// Persistent history: volume capacity over time and the audit log. Implementations: SQLite
-/// (WAL; the default, embedded) and, later, PostgreSQL for several strata-server replicas, both
-/// through Qt SQL. Not thread-safe: use an instance from the thread that opened it.
 /// GPU allocation of one project at one time (GPU page's allocation-over-time chart).
 struct ProjectSample
 {
@@ -60,6 +58,37 @@ struct ProjectSample
     bool operator==(const ProjectSample &) const = default;
 };
 
+/// One performance sample of a volume (ONTAP perf poll, Azure Monitor PT5M point).
+struct VolumePerfSample
+{
+    QString volumeId;         ///< Volume::id; set when recording, filled when reading
+    QDateTime time;           ///< UTC; ignored when recording (the `at` of the call wins)
+    double throughputBps = 0; ///< bytes per second, read + write
+    double iops = 0;          ///< operations per second, read + write
+    double latencyUs = -1;    ///< average latency in microseconds, -1 unknown
+    double capBps = -1;       ///< throughput cap in force then (bytes/s), -1 none or unknown
+
+    bool operator==(const VolumePerfSample &) const = default;
+};
+
+/// Per-volume summary of the perf samples in a time window (service-level flags).
+struct VolumePerfStats
+{
+    QString source;
+    QString volumeId;
+    int samples = 0;
+    double p95ThroughputBps = -1; ///< 95th percentile (nearest rank) of throughput_bps
+    double p95Iops = -1;
+    QDateTime first; ///< UTC of the oldest sample in the window
+    QDateTime last;  ///< UTC of the newest sample in the window
+
+    bool operator==(const VolumePerfStats &) const = default;
+};
+
+/// Persistent history: volume capacity and performance over time, GPU allocation, the audit
+/// log and service-level schedules. Implementations: SQLite (WAL; the default, embedded) and,
+/// later, PostgreSQL for several strata-server replicas, both through Qt SQL. Not thread-safe:
+/// use an instance from the thread that opened it.
 class IHistoryStore
 {
 public:
@@ -97,6 +126,31 @@ public:
     virtual qint64 appendAudit(const AuditEntry &entry) = 0;
     /// Newest first, at most `limit`; empty `source` = all sources.
     virtual std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) = 0;
+    /// Entries of one `kind` ("volume.service_level") at or after `since` (invalid = all), newest first.
+    virtual std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) = 0;
+
+    /// Records one perf sample per volume of `source` at `at` (one transaction). A sample equal
+    /// to the volume's previous one is skipped unless `heartbeatSeconds` passed since. Subject to
+    /// applyRetention().
+    virtual bool recordVolumePerf(const QString &source,
+                                  const std::vector<VolumePerfSample> &samples,
+                                  const QDateTime &at,
+                                  qint64 heartbeatSeconds = 3600) = 0;
+    /// Perf samples of one volume in [from, to] (invalid bounds = open), oldest first.
+    virtual std::vector<VolumePerfSample>
+    volumePerfHistory(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
+    /// Per-volume statistics of every volume with samples in [from, to].
+    virtual std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) = 0;
+
+    /// Inserts (`schedule.id` == 0) or updates a service-level schedule; returns its id, -1 on failure.
+    virtual qint64 saveSchedule(const ServiceLevelSchedule &schedule) = 0;
+    /// Deletes a schedule; false when it failed (an unknown id is not a failure).
+    virtual bool removeSchedule(qint64 id) = 0;
+    /// Every schedule, by id.
+    virtual std::vector<ServiceLevelSchedule> schedules() = 0;
+    /// Records that the edge at `edge` of schedule `id` was handled (`lastFired`, `lastOutcome`).
+    /// false when it failed or the schedule is gone.
+    virtual bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) = 0;
 };
 
 /// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON).
@@ -130,6 +184,20 @@ public:
     projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override;
     qint64 appendAudit(const AuditEntry &entry) override;
     std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
+    std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) override;
+    bool recordVolumePerf(const QString &source,
+                          const std::vector<VolumePerfSample> &samples,
+                          const QDateTime &at,
+                          qint64 heartbeatSeconds = 3600) override;
+    std::vector<VolumePerfSample> volumePerfHistory(const QString &source,
+                                                    const QString &volumeId,
+                                                    const QDateTime &from,
+                                                    const QDateTime &to) override;
+    std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) override;
+    qint64 saveSchedule(const ServiceLevelSchedule &schedule) override;
+    bool removeSchedule(qint64 id) override;
+    std::vector<ServiceLevelSchedule> schedules() override;
+    bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) override;
 
     /// The schema version this build creates and migrates to.
     static int latestSchemaVersion();

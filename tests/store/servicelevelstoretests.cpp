@@ -1,0 +1,229 @@
+#include "models/core/historystore.h"
+
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace strata::core;
+
+namespace {
+
+const QDateTime kT0(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
+
+QDateTime minutes(int m)
+{
+    return kT0.addSecs(m * 60LL);
+}
+
+VolumePerfSample perf(const QString &volume, double mibps, double capMibps = -1)
+{
+    VolumePerfSample s;
+    s.volumeId = volume;
+    s.throughputBps = mibps * 1048576.0;
+    s.iops = mibps * 10;
+    s.latencyUs = 250;
+    s.capBps = capMibps < 0 ? -1 : capMibps * 1048576.0;
+    return s;
+}
+
+ServiceLevelSchedule window()
+{
+    ServiceLevelSchedule s;
+    s.source = QStringLiteral("anf");
+    s.volumeId = QStringLiteral("fs-criteo");
+    s.volumeName = QStringLiteral("criteo-data");
+    s.level = QStringLiteral("Premium");
+    s.revertLevel = QStringLiteral("Standard");
+    s.start = minutes(60);
+    s.end = minutes(180);
+    s.recurrence = Recurrence::Weekdays;
+    s.createdBy = QStringLiteral("alice");
+    s.created = kT0;
+    return s;
+}
+
+// Runs SQL on a file with a private connection, as an older Strata would have left it.
+bool execAll(const QString &path, const QStringList &statements)
+{
+    const QString name = QStringLiteral("servicelevelstore-setup");
+    bool ok = true;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        ok = db.open();
+        for (const QString &sql : statements) {
+            QSqlQuery q(db);
+            ok = ok && q.exec(sql);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return ok;
+}
+
+} // namespace
+
+TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v2.sqlite"));
+    {
+        SqliteHistoryStore store(path);
+        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kT0));
+    }
+    // Roll the file back to what schema version 2 had.
+    ASSERT_TRUE(execAll(path,
+                        {QStringLiteral("DROP TABLE volume_perf_sample"),
+                         QStringLiteral("DROP TABLE level_schedule"),
+                         QStringLiteral("UPDATE schema_version SET version = 2")}));
+    SqliteHistoryStore store(path);
+    QString error;
+    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 3);
+    EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
+    EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kT0));
+    EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
+    EXPECT_GT(store.saveSchedule(window()), 0);
+}
+
+TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    const QString src = QStringLiteral("anf");
+    ASSERT_TRUE(
+        store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 1)}, minutes(0)));
+    // Same values 5 minutes later: skipped; a change of one volume: only that one written.
+    ASSERT_TRUE(
+        store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 2)}, minutes(5)));
+    // After the heartbeat an unchanged volume is written again.
+    ASSERT_TRUE(store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625)}, minutes(65)));
+
+    const auto a = store.volumePerfHistory(src, QStringLiteral("a"), {}, {});
+    ASSERT_EQ(a.size(), 2U);
+    EXPECT_EQ(a[0].time, minutes(0));
+    EXPECT_EQ(a[1].time, minutes(65));
+    EXPECT_DOUBLE_EQ(a[0].throughputBps, 10 * 1048576.0);
+    EXPECT_DOUBLE_EQ(a[0].capBps, 15.625 * 1048576.0);
+    EXPECT_DOUBLE_EQ(a[0].latencyUs, 250);
+    EXPECT_EQ(a[0].volumeId, QStringLiteral("a"));
+
+    const auto b = store.volumePerfHistory(src, QStringLiteral("b"), minutes(1), minutes(10));
+    ASSERT_EQ(b.size(), 1U);
+    EXPECT_EQ(b[0].time, minutes(5));
+    EXPECT_DOUBLE_EQ(b[0].capBps, -1) << "an unknown cap reads back as -1";
+    EXPECT_TRUE(store.volumePerfHistory(QStringLiteral("other"), QStringLiteral("a"), {}, {}).empty());
+}
+
+TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    // 1..20 MiB/s: the 95th percentile by nearest rank is the 19th value.
+    for (int i = 1; i <= 20; ++i) {
+        ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 21 - i)}, minutes(5 * i)));
+    }
+    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("a"), 3)}, minutes(7)));
+    const auto stats = store.volumePerfStats(minutes(0), minutes(1000));
+    ASSERT_EQ(stats.size(), 2U);
+    EXPECT_EQ(stats[0].source, QStringLiteral("anf"));
+    EXPECT_EQ(stats[0].samples, 20);
+    EXPECT_DOUBLE_EQ(stats[0].p95ThroughputBps, 19 * 1048576.0);
+    EXPECT_DOUBLE_EQ(stats[0].p95Iops, 190);
+    EXPECT_EQ(stats[0].first, minutes(5));
+    EXPECT_EQ(stats[0].last, minutes(100));
+    EXPECT_EQ(stats[1].source, QStringLiteral("ontap"));
+    EXPECT_DOUBLE_EQ(stats[1].p95ThroughputBps, 3 * 1048576.0);
+
+    const auto window = store.volumePerfStats(minutes(90), minutes(100));
+    ASSERT_EQ(window.size(), 1U);
+    EXPECT_EQ(window[0].samples, 3);
+}
+
+TEST(ServiceLevelStore, RetentionAppliesToPerfSamples)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutes(0)));
+    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutes(100)));
+    store.applyRetention(minutes(50));
+    const auto left = store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {});
+    ASSERT_EQ(left.size(), 1U);
+    EXPECT_EQ(left[0].time, minutes(100));
+    // Recording continues, and an unchanged value after retention is written again.
+    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutes(105)));
+    EXPECT_EQ(store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {}).size(), 2U);
+}
+
+TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    qint64 id = 0;
+    ServiceLevelSchedule at = window();
+    at.end = {};
+    at.revertLevel.clear();
+    at.recurrence = Recurrence::Once;
+    at.level = QStringLiteral("Ultra");
+    qint64 atId = 0;
+    {
+        SqliteHistoryStore store(path);
+        ASSERT_TRUE(store.open(nullptr));
+        id = store.saveSchedule(window());
+        atId = store.saveSchedule(at);
+        ASSERT_GT(id, 0);
+        ASSERT_GT(atId, id);
+        ServiceLevelSchedule changed = window();
+        changed.id = id;
+        changed.enabled = false;
+        changed.level = QStringLiteral("Ultra");
+        EXPECT_EQ(store.saveSchedule(changed), id);
+        EXPECT_TRUE(store.markScheduleFired(id, minutes(60), QStringLiteral("submitted")));
+        EXPECT_FALSE(store.markScheduleFired(9999, minutes(60), QStringLiteral("submitted")));
+        ServiceLevelSchedule unknown = window();
+        unknown.id = 9999;
+        EXPECT_EQ(store.saveSchedule(unknown), -1);
+    }
+    SqliteHistoryStore store(path);
+    ASSERT_TRUE(store.open(nullptr));
+    auto all = store.schedules();
+    ASSERT_EQ(all.size(), 2U);
+    ServiceLevelSchedule expected = window();
+    expected.id = id;
+    expected.enabled = false;
+    expected.level = QStringLiteral("Ultra");
+    expected.lastFired = minutes(60);
+    expected.lastOutcome = QStringLiteral("submitted");
+    EXPECT_EQ(all[0], expected);
+    EXPECT_FALSE(all[1].isWindow());
+    EXPECT_FALSE(all[1].lastFired.isValid());
+    EXPECT_EQ(all[1].recurrence, Recurrence::Once);
+    EXPECT_TRUE(store.removeSchedule(id));
+    all = store.schedules();
+    ASSERT_EQ(all.size(), 1U);
+    EXPECT_EQ(all[0].id, atId);
+}
+
+TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    for (int i = 0; i < 4; ++i) {
+        AuditEntry e;
+        e.time = minutes(i * 10);
+        e.user = QStringLiteral("alice");
+        e.actionId = QString::number(i);
+        e.source = QStringLiteral("anf");
+        e.kind = i == 2 ? QStringLiteral("snapshot.create") : QStringLiteral("volume.service_level");
+        e.outcome = QStringLiteral("succeeded");
+        ASSERT_GT(store.appendAudit(e), 0);
+    }
+    const auto entries = store.auditLogOfKind(QStringLiteral("volume.service_level"), minutes(5));
+    ASSERT_EQ(entries.size(), 2U);
+    EXPECT_EQ(entries[0].actionId, QStringLiteral("3"));
+    EXPECT_EQ(entries[1].actionId, QStringLiteral("1"));
+    EXPECT_EQ(store.auditLogOfKind(QStringLiteral("volume.service_level"), {}).size(), 3U);
+}
