@@ -45,8 +45,9 @@ std::string trimmed(std::string text)
 
 std::string firstLine(const std::string &text)
 {
+    // Entra ID separates the description from its trace lines with CRLF.
     const std::string t = trimmed(text);
-    return t.substr(0, t.find('\n'));
+    return trimmed(t.substr(0, t.find_first_of("\r\n")));
 }
 
 std::string hostOf(const std::string &url)
