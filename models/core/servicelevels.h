@@ -75,6 +75,28 @@ struct ThroughputPoint
     double capMibps = -1; ///< the cap in force then, -1 unknown
 };
 
+/// The cap a volume has at its current level (see ServiceLevels for the rules).
+struct LevelCap
+{
+    double mibps = -1; ///< throughput cap in MiB/s, -1 none or not throughput-based
+    double iops = -1;  ///< IOPS cap, -1 none
+    bool adaptive = false;
+    QString detail; ///< ServiceLevelRow::levelDetail
+};
+
+/// Cap of `volume` from the estate: ANF = Volume::throughputMibps, else quota (TiB) x
+/// anfMibpsPerTib(level); ONTAP = its QoS policy (fixed: max MB/s converted to MiB/s and max
+/// IOPS; adaptive: peak IOPS per TB (ONTAP's TB = 2^40 bytes) x volume size, no MiB/s cap).
+LevelCap levelCapOf(const Estate &estate, const Volume &volume);
+
+/// Audit target of a ServiceLevelChange: "<label> [volume <volumeId>]". Sources' previews get it
+/// through ServiceLevels::annotatePreview(), so the audit log (which stores the preview's target)
+/// names the volume by its stable id: the cool-down and "last change" read it back with
+/// volumeIdFromAuditTarget(), whatever the volume was called or where it lived then.
+QString serviceLevelAuditTarget(const QString &label, const QString &volumeId);
+/// The volume id of a serviceLevelAuditTarget() string, empty when `target` has none.
+QString volumeIdFromAuditTarget(const QString &target);
+
 /// The service-level view over the estate (ANF and ONTAP volumes): levels, caps, observed
 /// throughput, flags, prices, and the shared part of a ServiceLevelChange preview. Owner (GUI)
 /// thread; p95 figures and last-change times are refreshed from the history store in the
@@ -115,6 +137,12 @@ public:
 
     /// Re-reads p95 figures and last-change times now (also runs every 5 minutes).
     void refreshStatistics();
+    /// A level change of the volume succeeded at `at` (UTC), so the cool-down holds at once,
+    /// before the next statistics refresh reads it from the audit log. The Engine calls it.
+    void noteLevelChange(const QString &source, const QString &volumeId, const QDateTime &at);
+
+    /// Statistics refresh period.
+    static constexpr int kRefreshSeconds = 300;
 
 Q_SIGNALS:
     /// rows() changed (volumes, perf, pools, rate card or statistics).

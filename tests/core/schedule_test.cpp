@@ -1,0 +1,342 @@
+#include "models/core/actions.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/scheduleservice.h"
+#include "tests/support/qt/manualclock.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QTemporaryDir>
+#include <QThreadPool>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+using namespace strata::core;
+using strata::testsupport::ManualClock;
+
+namespace {
+
+// Monday 2 March 2026.
+const QDateTime kMonday(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
+
+QDateTime at(int day, int hour, int minute = 0)
+{
+    return QDateTime(QDate(2026, 3, day), QTime(hour, minute), Qt::UTC);
+}
+
+template <class Pred> bool waitFor(Pred pred)
+{
+    QDeadlineTimer deadline(5000);
+    while (!pred() && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return pred();
+}
+
+ServiceLevelSchedule schedule(Recurrence recurrence, const QDateTime &start, const QDateTime &end = {})
+{
+    ServiceLevelSchedule s;
+    s.id = 7;
+    s.source = QStringLiteral("azure");
+    s.volumeId = QStringLiteral("fs-criteo");
+    s.volumeName = QStringLiteral("criteo-data");
+    s.level = QStringLiteral("Premium");
+    s.revertLevel = end.isValid() ? QStringLiteral("Standard") : QString();
+    s.start = start;
+    s.end = end;
+    s.recurrence = recurrence;
+    return s;
+}
+
+QList<QDateTime> times(const QList<UpcomingChange> &edges)
+{
+    QList<QDateTime> out;
+    for (const UpcomingChange &e : edges) {
+        out << e.time;
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(ScheduleEdges, OnceAndWindow)
+{
+    const auto once = nextEdges(schedule(Recurrence::Once, at(2, 10)), kMonday, 5);
+    ASSERT_EQ(once.size(), 1);
+    EXPECT_EQ(once[0].time, at(2, 10));
+    EXPECT_EQ(once[0].toLevel, QStringLiteral("Premium"));
+    EXPECT_FALSE(once[0].revert);
+    EXPECT_EQ(once[0].scheduleId, 7);
+    EXPECT_TRUE(nextEdges(schedule(Recurrence::Once, at(2, 10)), at(2, 10), 5).isEmpty()) << "strictly after";
+
+    const auto window = nextEdges(schedule(Recurrence::Once, at(2, 10), at(2, 14)), at(2, 11), 5);
+    ASSERT_EQ(window.size(), 1);
+    EXPECT_EQ(window[0].time, at(2, 14));
+    EXPECT_TRUE(window[0].revert);
+    EXPECT_EQ(window[0].toLevel, QStringLiteral("Standard"));
+}
+
+TEST(ScheduleEdges, DailyWeekdaysAndWeeklyRecur)
+{
+    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Daily, at(2, 22), at(3, 2)), at(3, 1), 4)),
+              (QList<QDateTime>{at(3, 2), at(3, 22), at(4, 2), at(4, 22)}))
+        << "a window across midnight";
+    // Friday 6 March 09:00, inside Friday's window: its end, then Monday's window.
+    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Weekdays, at(2, 8), at(2, 10)), at(6, 9), 4)),
+              (QList<QDateTime>{at(6, 10), at(9, 8), at(9, 10), at(10, 8)}));
+    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Weekly, at(2, 8)), at(3, 0), 2)),
+              (QList<QDateTime>{at(9, 8), at(16, 8)}));
+    // Far in the future it skips ahead instead of walking every day.
+    const QDateTime later(QDate(2031, 3, 2), QTime(9, 0), Qt::UTC);
+    const auto far = nextEdges(schedule(Recurrence::Daily, at(2, 8)), later, 2);
+    ASSERT_EQ(far.size(), 2);
+    EXPECT_EQ(far[0].time, QDateTime(QDate(2031, 3, 3), QTime(8, 0), Qt::UTC));
+    EXPECT_EQ(recurrenceFromName(QStringLiteral("weekdays")), Recurrence::Weekdays);
+    EXPECT_EQ(recurrenceFromName(QStringLiteral("hourly")), std::nullopt);
+}
+
+namespace {
+
+/// Applies service-level changes by counting them; checks, when asked, that the store already
+/// marks the edge fired at the moment the action is prepared.
+class LevelExecutor final : public IActionExecutor
+{
+public:
+    std::atomic<int> applied{0};
+    QStringList levels;
+    QString storePath;
+    bool firedBeforeSubmit = true;
+
+    ActionPreview preview(const ActionRequest &request) const override
+    {
+        ActionPreview p;
+        p.title = QStringLiteral("Change service level");
+        p.target = request.volumeId;
+        return p;
+    }
+
+    std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override
+    {
+        levels << request.targetLevel;
+        if (!storePath.isEmpty()) {
+            SqliteHistoryStore peek(storePath);
+            bool fired = peek.open(nullptr);
+            for (const ServiceLevelSchedule &s : peek.schedules()) {
+                fired = fired && s.id == request.scheduleId && s.lastFired.isValid();
+            }
+            firedBeforeSubmit = firedBeforeSubmit && fired;
+        }
+        return [this](const ActionContext &) {
+            applied++;
+            return ActionResult{true, false, QStringLiteral("changed")};
+        };
+    }
+};
+
+class ScheduleServiceTest : public ::testing::Test
+{
+protected:
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("history.sqlite"));
+    ManualClock clock{kMonday};
+    QThreadPool pool;
+    Estate estate;
+    LevelExecutor executor;
+    std::unique_ptr<HistoryService> history;
+    std::unique_ptr<ActionManager> actions;
+    std::unique_ptr<ScheduleService> service;
+
+    void SetUp() override
+    {
+        Volume v;
+        v.source = QStringLiteral("azure");
+        v.id = QStringLiteral("fs-criteo");
+        v.name = QStringLiteral("criteo-data");
+        estate.publishVolumes(
+            QStringLiteral("azure"),
+            std::make_shared<const KeyedList<Volume>>(std::vector<Ptr<Volume>>{std::make_shared<const Volume>(v)}));
+        executor.storePath = path;
+    }
+
+    void TearDown() override { stop(); }
+
+    /// Starts Strata on the file: history, actions and schedules, and waits for the load.
+    void boot()
+    {
+        history = std::make_unique<HistoryService>(std::make_unique<SqliteHistoryStore>(path));
+        ASSERT_TRUE(history->openError().isEmpty());
+        actions = std::make_unique<ActionManager>(clock, pool, history.get(), QStringLiteral("alice"));
+        actions->setExecutor(QStringLiteral("azure"), &executor);
+        service = std::make_unique<ScheduleService>(*actions, estate, clock, history.get());
+        service->start();
+        ASSERT_TRUE(waitFor([this] {
+            return service->isLoaded();
+        }));
+    }
+
+    /// Strata exits (or dies: the store keeps what was written).
+    void stop()
+    {
+        pool.waitForDone();
+        QCoreApplication::processEvents();
+        service.reset();
+        actions.reset();
+        if (history) {
+            history->flush();
+        }
+        history.reset();
+    }
+
+    qint64 add(ServiceLevelSchedule s)
+    {
+        qint64 id = 0;
+        QString error = QStringLiteral("pending");
+        QObject context;
+        service->add(std::move(s), &context, [&](qint64 i, QString e) {
+            id = i;
+            error = e;
+        });
+        EXPECT_TRUE(waitFor([&] {
+            return error != QLatin1String("pending");
+        }));
+        EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+        return id;
+    }
+
+    /// Writes a schedule straight into the file, as an earlier run would have left it.
+    qint64 seed(ServiceLevelSchedule s)
+    {
+        SqliteHistoryStore store(path);
+        EXPECT_TRUE(store.open(nullptr));
+        s.id = 0;
+        return store.saveSchedule(s);
+    }
+
+    QString outcome(qint64 id) const { return service->schedule(id).value_or(ServiceLevelSchedule{}).lastOutcome; }
+};
+
+} // namespace
+
+TEST_F(ScheduleServiceTest, FiresAnEdgeExactlyOnceAcrossARestart)
+{
+    boot();
+    const qint64 id = add(schedule(Recurrence::Once, kMonday.addSecs(600)));
+    ASSERT_GT(id, 0);
+    ASSERT_EQ(service->upcoming(5).size(), 1);
+    clock.advance(std::chrono::minutes(9));
+    EXPECT_EQ(executor.applied, 0);
+    clock.advance(std::chrono::minutes(1));
+    ASSERT_TRUE(waitFor([&] {
+        return outcome(id) == QLatin1String("succeeded");
+    })) << outcome(id).toStdString();
+    EXPECT_EQ(executor.applied, 1);
+    EXPECT_EQ(executor.levels, QStringList{QStringLiteral("Premium")});
+    EXPECT_TRUE(executor.firedBeforeSubmit) << "lastFired must be on disk before the action is submitted";
+    EXPECT_TRUE(service->upcoming(5).isEmpty());
+
+    stop();
+    boot();
+    clock.advance(std::chrono::hours(2));
+    QCoreApplication::processEvents();
+    pool.waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(executor.applied, 1) << "the restart must not submit the edge again";
+    EXPECT_EQ(outcome(id), QStringLiteral("succeeded"));
+    EXPECT_EQ(service->schedule(id)->lastFired, kMonday.addSecs(600));
+}
+
+TEST_F(ScheduleServiceTest, AnEdgeMarkedFiredBeforeACrashIsNotSubmittedAgain)
+{
+    ServiceLevelSchedule s = schedule(Recurrence::Once, kMonday.addSecs(60));
+    s.lastFired = s.start;
+    s.lastOutcome = QStringLiteral("submitted");
+    const qint64 id = seed(s);
+    clock.advance(std::chrono::minutes(2));
+    boot();
+    pool.waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(executor.applied, 0);
+    EXPECT_EQ(outcome(id), QStringLiteral("submitted"));
+}
+
+TEST_F(ScheduleServiceTest, MissedEdgesAtStartUp)
+{
+    // Strata was down from 08:00 to 09:00.
+    const qint64 late = seed(schedule(Recurrence::Once, at(2, 8, 30)));   // 30 min late: missed
+    const qint64 onTime = seed(schedule(Recurrence::Once, at(2, 8, 50))); // 10 min late: runs
+    ServiceLevelSchedule inWindow = schedule(Recurrence::Once, at(2, 8, 10), at(2, 12));
+    const qint64 window = seed(inWindow); // started while down, still open: apply now
+    clock.advance(std::chrono::hours(1));
+    boot();
+    ASSERT_TRUE(waitFor([&] {
+        return outcome(onTime) == QLatin1String("succeeded") && outcome(window) == QLatin1String("succeeded");
+    })) << outcome(onTime).toStdString()
+        << " / " << outcome(window).toStdString();
+    EXPECT_EQ(outcome(late), QStringLiteral("missed"));
+    EXPECT_EQ(executor.applied, 2);
+
+    // The window's end reverts the level, once.
+    clock.advance(std::chrono::hours(3));
+    ASSERT_TRUE(waitFor([&] {
+        return executor.applied == 3 && outcome(window) == QLatin1String("succeeded");
+    }));
+    EXPECT_EQ(executor.levels.last(), QStringLiteral("Standard"));
+    EXPECT_EQ(service->schedule(window)->lastFired, at(2, 12));
+
+    stop();
+    boot();
+    EXPECT_EQ(service->schedule(late)->lastOutcome, QStringLiteral("missed")) << "persisted";
+}
+
+TEST_F(ScheduleServiceTest, DailyScheduleFiresEachDay)
+{
+    boot();
+    const qint64 id = add(schedule(Recurrence::Daily, at(2, 9), at(2, 11)));
+    const auto upcoming = service->upcoming(3);
+    EXPECT_EQ(times(upcoming), (QList<QDateTime>{at(2, 9), at(2, 11), at(3, 9)}));
+    clock.advance(std::chrono::hours(24) + std::chrono::minutes(90)); // to Tuesday 09:30
+    ASSERT_TRUE(waitFor([&] {
+        return executor.applied == 3;
+    }));
+    EXPECT_EQ(executor.levels,
+              (QStringList{QStringLiteral("Premium"), QStringLiteral("Standard"), QStringLiteral("Premium")}));
+    EXPECT_EQ(service->schedule(id)->lastFired, at(3, 9));
+
+    // Disabled: nothing more fires, and nothing is upcoming.
+    service->setEnabled(id, false);
+    clock.advance(std::chrono::hours(48));
+    pool.waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(executor.applied, 3);
+    EXPECT_TRUE(service->upcoming(3).isEmpty());
+}
+
+TEST_F(ScheduleServiceTest, RefusesInvalidSchedules)
+{
+    boot();
+    QObject context;
+    const auto refused = [&](ServiceLevelSchedule s) {
+        QString error;
+        bool done = false;
+        service->add(std::move(s), &context, [&](qint64 id, QString e) {
+            EXPECT_EQ(id, 0);
+            error = e;
+            done = true;
+        });
+        EXPECT_TRUE(waitFor([&] {
+            return done;
+        }));
+        return error;
+    };
+    EXPECT_EQ(refused(schedule(Recurrence::Once, kMonday.addSecs(-60))),
+              QStringLiteral("The time 2026-03-02 07:59 UTC has already passed."));
+    EXPECT_EQ(refused(schedule(Recurrence::Once, at(2, 12), at(2, 10))),
+              QStringLiteral("The window must end after it starts."));
+    ServiceLevelSchedule unknown = schedule(Recurrence::Once, at(2, 12));
+    unknown.volumeId = QStringLiteral("fs-gone");
+    unknown.volumeName = QStringLiteral("gone");
+    EXPECT_EQ(refused(unknown), QStringLiteral("Volume gone is not known to azure."));
+    EXPECT_TRUE(service->schedules().isEmpty());
+}

@@ -1,0 +1,375 @@
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/servicelevels.h"
+#include "tests/support/qt/manualclock.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+
+#include <gtest/gtest.h>
+
+using namespace strata::core;
+using strata::testsupport::ManualClock;
+
+namespace {
+
+constexpr qint64 kGiB = 1024LL * 1024 * 1024;
+constexpr double kMiB = 1024.0 * 1024.0;
+const QDateTime kNow(QDate(2026, 3, 2), QTime(8, 36), Qt::UTC);
+
+template <class Pred> bool waitFor(Pred pred)
+{
+    QDeadlineTimer deadline(5000);
+    while (!pred() && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return pred();
+}
+
+Ptr<Volume> anfVolume(
+    const QString &id, const QString &name, const QString &level, const QString &pool, qint64 gib, double throughput)
+{
+    Volume v;
+    v.source = QStringLiteral("azure");
+    v.id = id;
+    v.name = name;
+    v.svm = QStringLiteral("anf-ai-lab");
+    v.aggregate = pool;
+    v.state = QStringLiteral("online");
+    v.style = QStringLiteral("anf");
+    v.sizeBytes = gib * kGiB;
+    v.serviceLevel = level;
+    v.armId = QStringLiteral("/subscriptions/s/resourceGroups/ai-lab-rg/providers/Microsoft.NetApp/netAppAccounts/"
+                             "anf-ai-lab/capacityPools/%1/volumes/%2")
+                  .arg(pool, name);
+    v.qosType = QStringLiteral("Auto");
+    v.throughputMibps = throughput;
+    return std::make_shared<const Volume>(v);
+}
+
+Ptr<CapacityPool> pool(const QString &name, const QString &level, qint64 tib, qint64 allocatedGib)
+{
+    CapacityPool p;
+    p.source = QStringLiteral("azure");
+    p.id = name;
+    p.name = name;
+    p.account = QStringLiteral("anf-ai-lab");
+    p.serviceLevel = level;
+    p.qosType = QStringLiteral("Auto");
+    p.sizeBytes = tib * 1024 * kGiB;
+    p.allocatedBytes = allocatedGib * kGiB;
+    return std::make_shared<const CapacityPool>(p);
+}
+
+Ptr<Volume> ontapVolume(const QString &id, const QString &name, const QString &policy, qint64 gib)
+{
+    Volume v;
+    v.source = QStringLiteral("ontap");
+    v.id = id;
+    v.name = name;
+    v.svm = QStringLiteral("svm_ai");
+    v.state = QStringLiteral("online");
+    v.sizeBytes = gib * kGiB;
+    v.qosPolicy = policy;
+    return std::make_shared<const Volume>(v);
+}
+
+Ptr<QosPolicy> policy(const QString &name, bool adaptive, qint64 maxMbps, qint64 maxIops, qint64 peakPerTb)
+{
+    QosPolicy q;
+    q.source = QStringLiteral("ontap");
+    q.id = name + QStringLiteral("-uuid");
+    q.name = name;
+    q.svm = QStringLiteral("svm_ai");
+    q.adaptive = adaptive;
+    q.maxMbps = maxMbps;
+    q.maxIops = maxIops;
+    q.peakIopsPerTb = peakPerTb;
+    return std::make_shared<const QosPolicy>(q);
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> list(std::vector<Ptr<T>> items)
+{
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+class ServiceLevelsTest : public ::testing::Test
+{
+protected:
+    ManualClock clock{kNow};
+    Estate estate;
+    HistoryService history{std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"))};
+    std::unique_ptr<ServiceLevels> levels;
+
+    void SetUp() override
+    {
+        ASSERT_TRUE(history.openError().isEmpty());
+        estate.publishVolumes(QStringLiteral("azure"),
+                              list<Volume>({anfVolume(QStringLiteral("fs-criteo"),
+                                                      QStringLiteral("criteo-data"),
+                                                      QStringLiteral("Standard"),
+                                                      QStringLiteral("pool-standard"),
+                                                      1000,
+                                                      15.625),
+                                            anfVolume(QStringLiteral("fs-tusimple"),
+                                                      QStringLiteral("tusimple"),
+                                                      QStringLiteral("Premium"),
+                                                      QStringLiteral("pool-premium"),
+                                                      500,
+                                                      -1),
+                                            anfVolume(QStringLiteral("fs-new"),
+                                                      QStringLiteral("new-data"),
+                                                      QStringLiteral("Premium"),
+                                                      QStringLiteral("pool-premium"),
+                                                      500,
+                                                      31.25)}));
+        estate.publishAzure(
+            QStringLiteral("azure"),
+            list<CapacityPool>({pool(QStringLiteral("pool-standard"), QStringLiteral("Standard"), 4, 1500),
+                                pool(QStringLiteral("pool-premium"), QStringLiteral("Premium"), 4, 1000)}),
+            nullptr);
+        estate.publishVolumes(
+            QStringLiteral("ontap"),
+            list<Volume>(
+                {ontapVolume(QStringLiteral("u-fixed"), QStringLiteral("train"), QStringLiteral("gold"), 1024),
+                 ontapVolume(QStringLiteral("u-adaptive"), QStringLiteral("scratch"), QStringLiteral("extreme"), 2048),
+                 ontapVolume(QStringLiteral("u-none"), QStringLiteral("home"), QString(), 100)}));
+        estate.publishInventory(QStringLiteral("ontap"),
+                                list<Svm>({}),
+                                list<Aggregate>({}),
+                                list<QosPolicy>({policy(QStringLiteral("gold"), false, 100, 5000, 0),
+                                                 policy(QStringLiteral("extreme"), true, 0, 0, 4096)}),
+                                list<FlexCache>({}));
+        levels = std::make_unique<ServiceLevels>(estate, clock, &history);
+    }
+
+    /// Perf samples every 5 minutes from `hours` ago until now at `mibps`.
+    void recordFlat(const QString &source, const QString &volume, double hours, double mibps)
+    {
+        for (QDateTime t = kNow.addSecs(qint64(-hours * 3600)); t <= kNow; t = t.addSecs(300)) {
+            VolumePerfSample s;
+            s.volumeId = volume;
+            s.throughputBps = mibps * kMiB;
+            s.iops = 100;
+            history.recordVolumePerf(source, {s}, t);
+        }
+    }
+
+    /// Refreshes statistics and waits until both answers arrived.
+    void refresh()
+    {
+        int changes = 0;
+        auto c = QObject::connect(levels.get(), &ServiceLevels::changed, [&changes] {
+            ++changes;
+        });
+        levels->refreshStatistics();
+        EXPECT_TRUE(waitFor([&] {
+            return changes >= 2;
+        }));
+        QObject::disconnect(c);
+    }
+
+    ServiceLevelRow row(const QString &source, const QString &id) const
+    {
+        auto r = levels->row(source, id);
+        EXPECT_TRUE(r.has_value());
+        return r.value_or(ServiceLevelRow{});
+    }
+};
+
+ActionRequest change(const QString &source, const QString &volume, const QString &level)
+{
+    ActionRequest r(ActionKind::ServiceLevelChange, source, volume);
+    r.targetLevel = level;
+    return r;
+}
+
+} // namespace
+
+TEST_F(ServiceLevelsTest, CapsFromAnfThroughputQuotaAndOntapPolicies)
+{
+    EXPECT_DOUBLE_EQ(row(QStringLiteral("azure"), QStringLiteral("fs-criteo")).capMibps, 15.625);
+    // No throughput reported: quota 500 GiB x 64 MiB/s per TiB.
+    const ServiceLevelRow tusimple = row(QStringLiteral("azure"), QStringLiteral("fs-tusimple"));
+    EXPECT_DOUBLE_EQ(tusimple.capMibps, 31.25);
+    EXPECT_EQ(tusimple.levelDetail, QStringLiteral("64 MiB/s per TiB (auto QoS)"));
+    EXPECT_EQ(tusimple.container, QStringLiteral("anf-ai-lab/pool-premium"));
+    EXPECT_EQ(tusimple.kind, SourceKind::Azure);
+
+    const ServiceLevelRow fixed = row(QStringLiteral("ontap"), QStringLiteral("u-fixed"));
+    EXPECT_NEAR(fixed.capMibps, 100e6 / kMiB, 1e-9) << "MB/s converted to MiB/s";
+    EXPECT_DOUBLE_EQ(fixed.capIops, 5000);
+    EXPECT_EQ(fixed.levelDetail, QStringLiteral("fixed: 100 MB/s, 5,000 IOPS"));
+    const ServiceLevelRow adaptive = row(QStringLiteral("ontap"), QStringLiteral("u-adaptive"));
+    EXPECT_DOUBLE_EQ(adaptive.capMibps, -1);
+    EXPECT_DOUBLE_EQ(adaptive.capIops, 4096.0 * 2) << "peak IOPS per TB x 2 TB";
+    EXPECT_TRUE(adaptive.adaptive);
+    const ServiceLevelRow none = row(QStringLiteral("ontap"), QStringLiteral("u-none"));
+    EXPECT_DOUBLE_EQ(none.capMibps, -1);
+    EXPECT_EQ(none.levelDetail, QStringLiteral("no QoS policy"));
+
+    const QList<ServiceLevelRow> all = levels->rows();
+    ASSERT_EQ(all.size(), 6);
+    EXPECT_EQ(all.first().volumeName, QStringLiteral("criteo-data")) << "sorted by source, then name";
+    EXPECT_EQ(all.last().volumeName, QStringLiteral("train"));
+}
+
+TEST_F(ServiceLevelsTest, CostFromTheRateCard)
+{
+    EXPECT_NEAR(row(QStringLiteral("azure"), QStringLiteral("fs-criteo")).costPerMonth, 147.5, 1e-9);
+    EXPECT_DOUBLE_EQ(row(QStringLiteral("ontap"), QStringLiteral("u-fixed")).costPerMonth, -1) << "no ONTAP default";
+    RateCard card = RateCard::defaults();
+    card.ontapPerGibMonth.insert(QStringLiteral("gold"), 0.05);
+    levels->setRateCard(card);
+    EXPECT_NEAR(row(QStringLiteral("ontap"), QStringLiteral("u-fixed")).costPerMonth, 51.2, 1e-9);
+}
+
+TEST_F(ServiceLevelsTest, P95AndFlagsFromTheLastDay)
+{
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-criteo"), 25, 15.5);  // at its cap
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-tusimple"), 25, 1.0); // far below, a day long
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-new"), 2, 1.0);       // far below, but only 2 h
+    refresh();
+
+    const ServiceLevelRow criteo = row(QStringLiteral("azure"), QStringLiteral("fs-criteo"));
+    EXPECT_NEAR(criteo.p95Mibps, 15.5, 1e-9);
+    EXPECT_EQ(criteo.flag, LevelFlag::AtCap);
+    EXPECT_EQ(criteo.flagReason, QStringLiteral("p95 15.5 of 15.6 MiB/s for the last day"));
+    EXPECT_EQ(levelFlagName(criteo.flag), QStringLiteral("at_cap"));
+
+    const ServiceLevelRow tusimple = row(QStringLiteral("azure"), QStringLiteral("fs-tusimple"));
+    EXPECT_EQ(tusimple.flag, LevelFlag::FarBelow);
+    EXPECT_TRUE(tusimple.flagReason.contains(QLatin1String("Standard costs less")))
+        << tusimple.flagReason.toStdString();
+
+    EXPECT_EQ(row(QStringLiteral("azure"), QStringLiteral("fs-new")).flag, LevelFlag::None)
+        << "not a full day of samples yet";
+
+    // The latest sample alone flags a volume at its cap, before any history exists.
+    VolumePerf p;
+    p.source = QStringLiteral("ontap");
+    p.id = QStringLiteral("u-fixed");
+    p.throughputBps = 95 * kMiB;
+    estate.publishVolumePerf(QStringLiteral("ontap"), list<VolumePerf>({std::make_shared<const VolumePerf>(p)}));
+    const ServiceLevelRow fixed = row(QStringLiteral("ontap"), QStringLiteral("u-fixed"));
+    EXPECT_EQ(fixed.flag, LevelFlag::AtCap);
+    EXPECT_DOUBLE_EQ(fixed.observedMibps, 95);
+    EXPECT_DOUBLE_EQ(fixed.p95Mibps, -1);
+}
+
+TEST_F(ServiceLevelsTest, OptionsNameAPoolWithRoom)
+{
+    const QList<LevelOption> options = levels->options(QStringLiteral("azure"), QStringLiteral("fs-criteo"));
+    ASSERT_EQ(options.size(), 3);
+    EXPECT_TRUE(options[0].current);
+    EXPECT_EQ(options[1].level, QStringLiteral("Premium"));
+    EXPECT_EQ(options[1].pool, QStringLiteral("pool-premium"));
+    EXPECT_TRUE(options[1].poolHasRoom);
+    EXPECT_DOUBLE_EQ(options[1].capMibps, 62.5);
+    EXPECT_NEAR(options[1].costPerMonth, 294.2, 1e-9);
+    EXPECT_FALSE(options[2].poolExists) << "no Ultra pool";
+    EXPECT_TRUE(options[2].pool.isEmpty());
+
+    const QList<LevelOption> ontap = levels->options(QStringLiteral("ontap"), QStringLiteral("u-fixed"));
+    ASSERT_EQ(ontap.size(), 3);
+    EXPECT_TRUE(ontap[0].level.isEmpty()) << "no policy first";
+    EXPECT_EQ(ontap[1].level, QStringLiteral("extreme"));
+    EXPECT_TRUE(ontap[2].current);
+}
+
+TEST_F(ServiceLevelsTest, PreviewShowsCapAgainstP95AndCost)
+{
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-criteo"), 25, 15.5);
+    refresh();
+    ActionPreview p;
+    p.target = QStringLiteral("anf-ai-lab/criteo-data");
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium")),
+                            &p);
+    EXPECT_TRUE(p.effects.contains(
+        QStringLiteral("Throughput cap 15.6 -> 62.5 MiB/s (observed p95 over the last 24 h: 15.5 MiB/s)")))
+        << p.effects.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(p.effects.contains(QStringLiteral("Cost per month $147.50 -> $294.20 (rate card)")))
+        << p.effects.join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(p.target, QStringLiteral("anf-ai-lab/criteo-data [volume fs-criteo]"));
+    EXPECT_EQ(volumeIdFromAuditTarget(p.target), QStringLiteral("fs-criteo"));
+    EXPECT_TRUE(p.allowed());
+    EXPECT_EQ(p.fromState, QStringLiteral("Standard"));
+    EXPECT_EQ(p.toState, QStringLiteral("Premium"));
+}
+
+TEST_F(ServiceLevelsTest, CoolDownFromTheAuditLogBlocksUntilItEnds)
+{
+    AuditEntry e;
+    e.time = kNow.addSecs(-12 * 60);
+    e.user = QStringLiteral("alice");
+    e.actionId = QStringLiteral("a1");
+    e.source = QStringLiteral("azure");
+    e.kind = QStringLiteral("volume.service_level");
+    e.target = serviceLevelAuditTarget(QStringLiteral("anf-ai-lab/criteo-data"), QStringLiteral("fs-criteo"));
+    e.outcome = QStringLiteral("succeeded");
+    history.appendAudit(e);
+    e.outcome = QStringLiteral("failed");
+    e.target = serviceLevelAuditTarget(QStringLiteral("anf-ai-lab/tusimple"), QStringLiteral("fs-tusimple"));
+    history.appendAudit(e);
+    refresh();
+
+    EXPECT_EQ(row(QStringLiteral("azure"), QStringLiteral("fs-criteo")).lastChange, e.time);
+    ActionPreview p;
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium")),
+                            &p);
+    EXPECT_EQ(p.blockedReason,
+              QStringLiteral("criteo-data was changed 12 min ago; the rate card's cool-down is 60 min: possible from "
+                             "09:24 UTC."));
+    ActionPreview other;
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-tusimple"), QStringLiteral("Standard")),
+                            &other);
+    EXPECT_TRUE(other.allowed()) << "a failed change starts no cool-down";
+
+    clock.advance(std::chrono::minutes(48));
+    ActionPreview later;
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium")),
+                            &later);
+    EXPECT_TRUE(later.allowed()) << later.blockedReason.toStdString();
+
+    // A change that just succeeded in this process holds at once.
+    levels->noteLevelChange(QStringLiteral("azure"), QStringLiteral("fs-tusimple"), clock.now());
+    ActionPreview now;
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-tusimple"), QStringLiteral("Standard")),
+                            &now);
+    EXPECT_FALSE(now.allowed());
+    RateCard card = RateCard::defaults();
+    card.coolDownMinutes = 0;
+    levels->setRateCard(card);
+    ActionPreview off;
+    levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-tusimple"), QStringLiteral("Standard")),
+                            &off);
+    EXPECT_TRUE(off.allowed());
+}
+
+TEST_F(ServiceLevelsTest, ThroughputHistoryConvertsToMibps)
+{
+    VolumePerfSample s;
+    s.volumeId = QStringLiteral("fs-criteo");
+    s.throughputBps = 10 * kMiB;
+    s.capBps = 15.625 * kMiB;
+    history.recordVolumePerf(QStringLiteral("azure"), {s}, kNow);
+    std::vector<ThroughputPoint> points;
+    bool done = false;
+    QObject context;
+    levels->throughputHistory(QStringLiteral("azure"),
+                              QStringLiteral("fs-criteo"),
+                              kNow.addDays(-1),
+                              kNow,
+                              &context,
+                              [&](std::vector<ThroughputPoint> p) {
+                                  points = std::move(p);
+                                  done = true;
+                              });
+    ASSERT_TRUE(waitFor([&] {
+        return done;
+    }));
+    ASSERT_EQ(points.size(), 1U);
+    EXPECT_DOUBLE_EQ(points[0].mibps, 10);
+    EXPECT_DOUBLE_EQ(points[0].capMibps, 15.625);
+    EXPECT_EQ(points[0].time, kNow);
+}
