@@ -634,6 +634,22 @@ Result<MutationResult> OntapClient::restoreSnapshot(const std::string &volumeUui
         std::move(request), "restoring volume " + volumeUuid + " to Snapshot copy " + snapshotUuid, progress, cancel);
 }
 
+Result<MutationResult> OntapClient::setVolumeQosPolicy(const std::string &volumeUuid,
+                                                       const std::string &policyName,
+                                                       const JobProgress &progress,
+                                                       const CancelToken &cancel)
+{
+    HttpRequest request =
+        makeRequest(Method::Patch, "/api/storage/volumes/" + urlEncode(volumeUuid) + "?return_timeout=0");
+    const json body = {{"qos", {{"policy", {{"name", policyName.empty() ? std::string("none") : policyName}}}}}};
+    request.body = body.dump();
+    return mutate(std::move(request),
+                  "setting QoS policy " + (policyName.empty() ? std::string("none") : policyName) + " on volume "
+                      + volumeUuid,
+                  progress,
+                  cancel);
+}
+
 Result<MutationResult> OntapClient::createClone(const std::string &svmName,
                                                 const std::string &cloneName,
                                                 const std::string &parentVolumeName,

@@ -104,6 +104,13 @@ public:
                                                  const std::string &snapshotUuid,
                                                  const JobProgress &progress = {},
                                                  const http::CancelToken &cancel = {});
+    /// Sets the volume's QoS policy (its service level on ONTAP): PATCH
+    /// /api/storage/volumes/{uuid} with {"qos":{"policy":{"name":...}}} (a 202 job). An empty
+    /// `policyName` removes the policy (ONTAP's name "none").
+    http::Result<MutationResult> setVolumeQosPolicy(const std::string &volumeUuid,
+                                                    const std::string &policyName,
+                                                    const JobProgress &progress = {},
+                                                    const http::CancelToken &cancel = {});
     /// FlexClone `cloneName` in `svmName` from `parentVolumeName`@`parentSnapshotName` (empty
     /// snapshot name: ONTAP takes a new one). Nested body: name, svm.name, clone.{is_flexclone,
     /// parent_volume.name, parent_snapshot.name, parent_svm.name}.

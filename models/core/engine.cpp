@@ -3,6 +3,8 @@
 #include "models/core/credentialstore.h"
 #include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
+#include "models/core/scheduleservice.h"
+#include "models/core/servicelevels.h"
 
 #include <QPointer>
 
@@ -13,10 +15,27 @@ Engine::Engine(Deps deps, QObject *parent)
     , m_deps(std::move(deps))
     , m_estate(std::make_unique<Estate>())
     , m_actions(std::make_unique<ActionManager>(m_deps.clock, m_pool, m_deps.history, m_deps.user))
+    , m_serviceLevels(std::make_unique<ServiceLevels>(*m_estate, m_deps.clock, m_deps.history))
+    , m_schedules(std::make_unique<ScheduleService>(*m_actions, *m_estate, m_deps.clock, m_deps.history))
 {
     // Connector calls block on network I/O, not CPU: more threads than cores keeps one slow
     // source from delaying the others.
     m_pool.setMaxThreadCount(8);
+    // The cool-down must hold from the moment a change succeeds, not from the next refresh.
+    connect(m_actions.get(), &ActionManager::actionFinished, this, [this](const QString &id, bool ok) {
+        const ActionRecord *record = m_actions->find(id);
+        if (ok && record && record->request.kind == ActionKind::ServiceLevelChange) {
+            m_serviceLevels->noteLevelChange(record->request.source, record->request.volumeId, record->finished);
+        }
+    });
+    if (m_deps.runSchedules) {
+        connect(this, &Engine::allSourcesPolled, m_schedules.get(), &ScheduleService::start);
+    }
+}
+
+void Engine::setRateCard(const RateCard &card)
+{
+    m_serviceLevels->setRateCard(card);
 }
 
 Engine::~Engine()
@@ -86,11 +105,14 @@ void Engine::startSource(const SourceConfig &config)
         Source *source = nullptr;
         switch (config.kind) {
         case SourceKind::Ontap:
-            source = new OntapSource(
-                config,
-                secret.value_or(QString()),
-                OntapSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
-                self);
+            source = new OntapSource(config,
+                                     secret.value_or(QString()),
+                                     OntapSource::Deps{*self->m_estate,
+                                                       self->m_deps.clock,
+                                                       self->m_pool,
+                                                       self->m_deps.history,
+                                                       self->m_serviceLevels.get()},
+                                     self);
             break;
         case SourceKind::Kubernetes:
             source = new KubernetesSource(
@@ -99,6 +121,8 @@ void Engine::startSource(const SourceConfig &config)
                 KubernetesSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
                 self);
             break;
+        case SourceKind::Azure:
+            break; // AzureSource lands with the Azure connector
         }
         if (!source) {
             return;

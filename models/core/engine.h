@@ -15,6 +15,8 @@ namespace strata::core {
 
 class HistoryService;
 class ICredentialStore;
+class ScheduleService;
+class ServiceLevels;
 class Source;
 
 /// The model layer's composition root, shared by the desktop app, the CLI and strata-server:
@@ -32,6 +34,9 @@ public:
         ICredentialStore &credentials;
         HistoryService *history = nullptr; ///< optional
         QString user;                      ///< recorded in the audit log
+        /// Run service-level schedules (desktop, strata-server): ScheduleService starts after
+        /// the first poll of every source. One-shot CLI commands leave it off.
+        bool runSchedules = false;
     };
 
     explicit Engine(Deps deps, QObject *parent = nullptr);
@@ -43,6 +48,13 @@ public:
     [[nodiscard]] HistoryService *history() const { return m_deps.history; }
     [[nodiscard]] IClock &clock() const { return m_deps.clock; }
     [[nodiscard]] ICredentialStore &credentials() const { return m_deps.credentials; }
+    /// Levels, caps, flags and prices of every ANF and ONTAP volume; sources annotate
+    /// ServiceLevelChange previews through it.
+    [[nodiscard]] ServiceLevels &serviceLevels() { return *m_serviceLevels; }
+    /// Planned service-level changes (started per Deps::runSchedules, or by calling start()).
+    [[nodiscard]] ScheduleService &schedules() { return *m_schedules; }
+    /// The rate card from AppConfig (prices and the cool-down), applied to serviceLevels().
+    void setRateCard(const RateCard &card);
 
     /// Replaces the configured sources: unchanged ones keep running, changed ones restart,
     /// removed ones stop and their data leaves the estate.
@@ -84,6 +96,8 @@ private:
     QThreadPool m_pool;
     std::unique_ptr<Estate> m_estate;
     std::unique_ptr<ActionManager> m_actions;
+    std::unique_ptr<ServiceLevels> m_serviceLevels;
+    std::unique_ptr<ScheduleService> m_schedules;
     QList<SourceConfig> m_configs;
     QHash<QString, Source *> m_sources;
     /// Status of sources that could not start (no secret), keyed by name.

@@ -5,6 +5,7 @@
 #include "models/core/connectorerror.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/servicelevels.h"
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>
@@ -306,6 +307,63 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         Q_EMIT inventoryPolled(ok);
     });
 
+    // Performance: every perf interval while someone watches (m_perf, on demand), and at least
+    // every kPerfHistorySeconds regardless (m_perfHistory), so service-level p95 figures and the
+    // observed-vs-cap chart have history from the start. The background poll stays idle while
+    // the on-demand one runs at least as often.
+    const bool foregroundCoversHistory = m_config.perfIntervalSeconds <= kPerfHistorySeconds;
+    const auto perfJob = [this, self, source, foregroundCoversHistory](bool background) {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        const QDateTime now = m_deps.clock.now();
+        PollJob job;
+        job.cancel = [token] {
+            token.cancel();
+        };
+        job.run = [conn, token, source, self, now]() -> PollOutcome {
+            PollOutcome out;
+            auto volumes = conn->client->listVolumeMetrics(token);
+            if (!volumes) {
+                out.error = toFetchError(volumes.error());
+                return out;
+            }
+            std::vector<Ptr<VolumePerf>> list;
+            list.reserve(volumes->size());
+            for (const auto &v : *volumes) {
+                if (!v.metric) {
+                    continue;
+                }
+                VolumePerf p;
+                p.source = source;
+                p.id = qs(v.uuid);
+                p.time = parseTime(v.metric->timestamp);
+                if (!p.time.isValid()) {
+                    p.time = now;
+                }
+                p.readIops = v.metric->readIops;
+                p.writeIops = v.metric->writeIops;
+                p.totalIops = v.metric->totalIops;
+                p.throughputBps = v.metric->totalThroughputBps;
+                p.latencyUs = v.metric->totalLatencyUs;
+                list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
+            }
+            auto keyedList = keyed(std::move(list));
+            out.apply = [self, source, keyedList] {
+                if (self) {
+                    self->m_deps.estate.publishVolumePerf(source, keyedList);
+                    self->recordPerf(*keyedList);
+                }
+            };
+            return out;
+        };
+        if (background && foregroundCoversHistory && m_perf->subscriberCount() > 0) {
+            job.run = [] {
+                return PollOutcome{};
+            };
+        }
+        return job;
+    };
+
     SystemPoller::Options perfOptions;
     perfOptions.name = source + QStringLiteral("/performance");
     perfOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
@@ -314,50 +372,20 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         perfOptions,
         m_deps.clock,
         m_deps.pool,
-        [this, self, source] {
-            auto conn = m_connection;
-            const http::CancelToken token = makeToken();
-            const QDateTime now = m_deps.clock.now();
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, source, self, now]() -> PollOutcome {
-                PollOutcome out;
-                auto volumes = conn->client->listVolumeMetrics(token);
-                if (!volumes) {
-                    out.error = toFetchError(volumes.error());
-                    return out;
-                }
-                std::vector<Ptr<VolumePerf>> list;
-                list.reserve(volumes->size());
-                for (const auto &v : *volumes) {
-                    if (!v.metric) {
-                        continue;
-                    }
-                    VolumePerf p;
-                    p.source = source;
-                    p.id = qs(v.uuid);
-                    p.time = parseTime(v.metric->timestamp);
-                    if (!p.time.isValid()) {
-                        p.time = now;
-                    }
-                    p.readIops = v.metric->readIops;
-                    p.writeIops = v.metric->writeIops;
-                    p.totalIops = v.metric->totalIops;
-                    p.throughputBps = v.metric->totalThroughputBps;
-                    p.latencyUs = v.metric->totalLatencyUs;
-                    list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
-                }
-                auto keyedList = keyed(std::move(list));
-                out.apply = [self, source, keyedList] {
-                    if (self) {
-                        self->m_deps.estate.publishVolumePerf(source, keyedList);
-                    }
-                };
-                return out;
-            };
-            return job;
+        [perfJob] {
+            return perfJob(false);
+        },
+        this);
+
+    SystemPoller::Options perfHistoryOptions;
+    perfHistoryOptions.name = source + QStringLiteral("/performance-history");
+    perfHistoryOptions.interval = std::chrono::seconds(kPerfHistorySeconds);
+    m_perfHistory = new SystemPoller(
+        perfHistoryOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [perfJob] {
+            return perfJob(true);
         },
         this);
 
@@ -412,6 +440,34 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
 }
 
 OntapSource::~OntapSource() = default;
+
+void OntapSource::recordPerf(const KeyedList<VolumePerf> &perf)
+{
+    if (!m_deps.history) {
+        return;
+    }
+    const QDateTime now = m_deps.clock.now();
+    // Both perf pollers land here; history keeps one sample per ~5 minutes.
+    if (m_lastPerfRecord.isValid() && m_lastPerfRecord.secsTo(now) < kPerfHistorySeconds - 60) {
+        return;
+    }
+    m_lastPerfRecord = now;
+    std::vector<VolumePerfSample> samples;
+    samples.reserve(perf.size());
+    for (const Ptr<VolumePerf> &p : perf.items()) {
+        VolumePerfSample s;
+        s.volumeId = p->id;
+        s.throughputBps = p->throughputBps;
+        s.iops = p->totalIops;
+        s.latencyUs = p->latencyUs;
+        if (const Ptr<Volume> volume = m_deps.estate.volume(p->source, p->id)) {
+            const LevelCap cap = levelCapOf(m_deps.estate, *volume);
+            s.capBps = cap.mibps > 0 ? cap.mibps * 1024.0 * 1024.0 : -1;
+        }
+        samples.push_back(std::move(s));
+    }
+    m_deps.history->recordVolumePerf(m_config.name, std::move(samples), now);
+}
 
 SystemPoller *OntapSource::makeSnapshotPoller(const QString &volumeId)
 {
@@ -513,6 +569,7 @@ void OntapSource::start()
 {
     m_inventory->start();
     m_perf->start();
+    m_perfHistory->start();
     m_events->start();
     for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
         p->start();
@@ -523,6 +580,7 @@ void OntapSource::stop()
 {
     m_inventory->stop();
     m_perf->stop();
+    m_perfHistory->stop();
     m_events->stop();
     for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
         p->stop();
@@ -546,7 +604,7 @@ void OntapSource::refresh()
 void OntapSource::setPassword(const QString &password)
 {
     m_connection = Connection::make(m_config, password);
-    for (SystemPoller *p : {m_inventory, m_perf, m_events}) {
+    for (SystemPoller *p : {m_inventory, m_perf, m_perfHistory, m_events}) {
         p->resume();
     }
     for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
@@ -639,8 +697,69 @@ QString timeText(const QDateTime &t)
 
 } // namespace
 
+ActionPreview OntapSource::previewServiceLevel(const ActionRequest &request) const
+{
+    ActionPreview p;
+    p.title = tr("Change QoS policy");
+    const Estate &estate = m_deps.estate;
+    const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
+    if (!volume) {
+        p.target = request.volumeId;
+        p.blockedReason = tr("Volume %1 is not known to %2 (yet).").arg(request.volumeId, request.source);
+        return p;
+    }
+    const QString volumeLabel = volume->svm + QLatin1Char('/') + volume->name;
+    p.target = serviceLevelAuditTarget(volumeLabel, volume->id);
+    const auto policyText = [](const QString &name) {
+        return name.isEmpty() ? tr("no QoS policy") : tr("QoS policy \"%1\"").arg(name);
+    };
+    p.fromState = policyText(volume->qosPolicy);
+    p.toState = policyText(request.targetLevel);
+    Ptr<QosPolicy> policy;
+    if (!request.targetLevel.isEmpty()) {
+        if (const auto policies = estate.qosPolicies().scope(request.source)) {
+            for (const Ptr<QosPolicy> &q : policies->items()) {
+                if (q->name == request.targetLevel && (q->svm == volume->svm || q->svm.isEmpty())) {
+                    policy = q;
+                }
+            }
+        }
+        if (!policy) {
+            p.blockedReason = tr("SVM %1 has no QoS policy \"%2\" (create it on the cluster first).")
+                                  .arg(volume->svm, request.targetLevel);
+            return p;
+        }
+    }
+    if (request.targetLevel == volume->qosPolicy) {
+        p.effects << tr("%1 already has %2: nothing changes.").arg(volumeLabel, policyText(request.targetLevel));
+    } else if (policy) {
+        p.effects << tr("ONTAP applies QoS policy \"%1\" to %2 through an asynchronous job; clients stay connected "
+                        "and no data moves.")
+                         .arg(policy->name, volumeLabel);
+        if (policy->adaptive) {
+            p.effects << tr("The policy is adaptive: its IOPS limit grows with the volume's size.");
+        } else if (policy->objectCount > 0) {
+            p.effects << tr("The policy is shared: its limit covers all %n object(s) under it together.",
+                            nullptr,
+                            policy->objectCount + 1);
+        }
+    } else {
+        p.effects << tr("ONTAP removes the QoS policy from %1: its throughput is no longer limited.").arg(volumeLabel);
+    }
+    if (volume->state != QLatin1String("online")) {
+        p.blockedReason = tr("Volume %1 is %2.").arg(volumeLabel, volume->state);
+    }
+    if (m_deps.serviceLevels) {
+        m_deps.serviceLevels->annotatePreview(request, &p);
+    }
+    return p;
+}
+
 ActionPreview OntapSource::preview(const ActionRequest &request) const
 {
+    if (request.kind == ActionKind::ServiceLevelChange) {
+        return previewServiceLevel(request);
+    }
     ActionPreview p;
     const Estate &estate = m_deps.estate;
     const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
@@ -667,6 +786,7 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::ServiceLevelChange:
         p.title = actionKindName(request.kind);
         p.blockedReason = tr("%1 is an ONTAP cluster: it runs no jobs.").arg(request.source);
         return p;
@@ -714,6 +834,7 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::ServiceLevelChange:
         break;
     }
     case ActionKind::SnapshotDelete: {
@@ -1023,6 +1144,41 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                 }
                 return failed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.")
                                   .arg(qs(r.error().message), svmName, request.name));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::ServiceLevelChange: {
+            const QString label = svmName + QLatin1Char('/') + volumeName;
+            const QString target = request.targetLevel.isEmpty()
+                                       ? QObject::tr("no QoS policy")
+                                       : QObject::tr("QoS policy \"%1\"").arg(request.targetLevel);
+            auto hasTarget = [&]() -> std::optional<bool> {
+                auto v = client.volume(volumeUuid);
+                if (!v) {
+                    return std::nullopt;
+                }
+                const std::string current = v->qosPolicy ? v->qosPolicy->name : std::string();
+                return qs(current == "none" ? std::string() : current) == request.targetLevel;
+            };
+            // Setting a policy twice is harmless, but a volume already there needs no job (and
+            // a retry after a lost response must not report a change it did not make).
+            if (hasTarget().value_or(false)) {
+                return reconciledOk(QObject::tr("%1 already has %2; nothing to change.").arg(label, target));
+            }
+            rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            auto r = client.setVolumeQosPolicy(volumeUuid, ss(request.targetLevel), rec.jobProgress());
+            if (r) {
+                return ActionResult{true, false, QObject::tr("%1 now has %2.").arg(label, target)};
+            }
+            if (r.error().outcomeUnknown) {
+                rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
+                rec.followLostJob("PATCH /api/storage/volumes/" + volumeUuid + "*");
+                if (hasTarget().value_or(false)) {
+                    return reconciledOk(
+                        QObject::tr("%1 now has %2 (confirmed after the response was lost).").arg(label, target));
+                }
+                return failed(QObject::tr("%1. The volume does not have %2, so retrying is safe.")
+                                  .arg(qs(r.error().message), target));
             }
             return failed(qs(r.error().message));
         }

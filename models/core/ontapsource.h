@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/keyed.h"
 #include "models/core/source.h"
 
 #include <QHash>
@@ -13,12 +14,14 @@ namespace strata::core {
 
 class Estate;
 class HistoryService;
+class ServiceLevels;
 class SystemPoller;
 
 /// ONTAP cluster source: polls the inventory (cluster, SVMs, aggregates, volumes, QoS policies,
-/// FlexCaches) every config interval, EMS events and, while someone watches, volume performance
-/// every performance interval, and watched volumes' snapshots; records capacity history; runs
-/// snapshot and clone actions idempotently.
+/// FlexCaches) every config interval, EMS events, volume performance every performance interval
+/// while someone watches and every 5 minutes regardless, and watched volumes' snapshots; records
+/// capacity and performance history; runs snapshot, clone and QoS policy (service level)
+/// actions idempotently.
 class OntapSource final : public Source, public IActionExecutor
 {
     Q_OBJECT
@@ -31,6 +34,9 @@ public:
         IClock &clock;
         QThreadPool &pool;
         HistoryService *history = nullptr; ///< optional
+        /// Optional: annotates ServiceLevelChange previews (caps, cost, cool-down) and gives the
+        /// cap recorded with each perf sample.
+        ServiceLevels *serviceLevels = nullptr;
     };
 
     OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
@@ -64,14 +70,21 @@ public:
 
     struct Connection;
 
+    /// Perf is polled at least this often (seconds) even without subscribers, for history.
+    static constexpr int kPerfHistorySeconds = 300;
+
 private:
     SystemPoller *makeSnapshotPoller(const QString &volumeId);
+    void recordPerf(const KeyedList<VolumePerf> &perf);
+    [[nodiscard]] ActionPreview previewServiceLevel(const ActionRequest &request) const;
     void onPollerStateChanged();
 
     Deps m_deps;
     std::shared_ptr<Connection> m_connection;
     SystemPoller *m_inventory = nullptr;
     SystemPoller *m_perf = nullptr;
+    SystemPoller *m_perfHistory = nullptr; ///< always on, every kPerfHistorySeconds
+    QDateTime m_lastPerfRecord;
     SystemPoller *m_events = nullptr;
     QHash<QString, SystemPoller *> m_snapshotPollers;
     QString m_systemName;
