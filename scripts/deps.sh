@@ -21,6 +21,11 @@ test_pkgs=(
 if ! command -v kubectl >/dev/null 2>&1; then
   test_pkgs+=(kubernetes-client)
 fi
+# The Azure CLI for the Azure simulator's fidelity test (az netappfiles against the simulator):
+# an existing az is used as is, else Debian's azure-cli (about 80 s to install).
+if ! command -v az >/dev/null 2>&1; then
+  test_pkgs+=(azure-cli)
+fi
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")
 if [[ "${1:-}" == "--test" ]]; then

@@ -1051,7 +1051,6 @@ struct AzureState
 
     void serveToken(const std::shared_ptr<AzureExchange> &ex, const QString &tenant)
     {
-        ++tokenRequests;
         if (ex->request.method != "POST") {
             aadError(ex,
                      405,
@@ -1282,6 +1281,9 @@ struct AzureState
         }
         ex->segs = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
         ex->write = request.method != "GET" && request.method != "HEAD";
+        if (isTokenPath(ex->segs)) {
+            ++tokenRequests; // faults included: a client's retries show here
+        }
         if (!ex->segs.isEmpty() && ex->segs.front() == QLatin1String("_sim")) {
             handleControl(ex);
             return;
