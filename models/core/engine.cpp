@@ -1,5 +1,6 @@
 #include "models/core/engine.h"
 
+#include "models/core/azuresource.h"
 #include "models/core/credentialstore.h"
 #include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
@@ -122,7 +123,12 @@ void Engine::startSource(const SourceConfig &config)
                 self);
             break;
         case SourceKind::Azure:
-            break; // AzureSource lands with the Azure connector
+            source = new AzureSource(
+                config,
+                secret.value_or(QString()),
+                AzureSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history, nullptr},
+                self);
+            break;
         }
         if (!source) {
             return;

@@ -64,6 +64,22 @@ bool sleepFor(const http::CancelToken &cancel, std::chrono::milliseconds duratio
 
 http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &config, const QString &token)
 {
+    if (config.kubeconfigInSecret) {
+        // The secret is a whole kubeconfig (AKS's listClusterUserCredential): its tokens and
+        // keys live in the keychain, never in a file. Messages name the source, not the text.
+        const std::string where = "the kubeconfig stored for source " + ss(config.name);
+        if (token.trimmed().isEmpty()) {
+            http::HttpError error;
+            error.kind = http::HttpError::Kind::Auth;
+            error.message = where + " is empty; add the cluster again or paste its kubeconfig";
+            return Unexpected(std::move(error));
+        }
+        auto kubeconfig = kubernetes::parseKubeconfig(ss(token), std::string(), where);
+        if (!kubeconfig) {
+            return Unexpected(kubeconfig.error());
+        }
+        return kubeconfig->endpoint(ss(config.kubeContext));
+    }
     if (!config.url.isEmpty()) {
         kubernetes::ClusterEndpoint endpoint;
         endpoint.contextName = endpoint.clusterName = ss(config.name);
@@ -679,7 +695,8 @@ SourceStatus KubernetesSource::status() const
     SourceStatus s;
     s.name = m_config.name;
     s.kind = SourceKind::Kubernetes;
-    s.url = m_config.url.isEmpty()
+    s.url = m_config.kubeconfigInSecret ? QStringLiteral("kubeconfig (stored secret)")
+            : m_config.url.isEmpty()
                 ? (m_config.kubeconfig.isEmpty() ? QStringLiteral("kubeconfig") : m_config.kubeconfig)
                       + (m_config.kubeContext.isEmpty() ? QString() : QLatin1Char('#') + m_config.kubeContext)
                 : m_config.url;
@@ -909,6 +926,7 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
     case ActionKind::SnapshotCreate:
     case ActionKind::SnapshotDelete:
     case ActionKind::SnapshotRestore:
+    case ActionKind::ServiceLevelChange:
     case ActionKind::VolumeClone:
         break;
     }
@@ -1114,6 +1132,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
         case ActionKind::SnapshotCreate:
         case ActionKind::SnapshotDelete:
         case ActionKind::SnapshotRestore:
+        case ActionKind::ServiceLevelChange:
         case ActionKind::VolumeClone:
             break;
         }

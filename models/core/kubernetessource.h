@@ -30,7 +30,9 @@ class SystemPoller;
 /// framework, idempotently.
 ///
 /// Where the cluster comes from: `url` + bearer token (the secret) + `caFile`, or else the
-/// kubeconfig (`kubeconfig` path or $KUBECONFIG / ~/.kube/config) and its `kubeContext`.
+/// kubeconfig (`kubeconfig` path or $KUBECONFIG / ~/.kube/config) and its `kubeContext`, or,
+/// with `kubeconfigInSecret`, the kubeconfig YAML that is the secret itself (an AKS cluster
+/// added from its Azure source).
 class KubernetesSource final : public Source, public IActionExecutor
 {
     Q_OBJECT
@@ -45,7 +47,8 @@ public:
         HistoryService *history = nullptr; ///< optional
     };
 
-    /// `token` is the bearer token when the config has a `url`; ignored with a kubeconfig.
+    /// `token` is the bearer token when the config has a `url`, the kubeconfig YAML with
+    /// `kubeconfigInSecret`; ignored with a kubeconfig file.
     KubernetesSource(SourceConfig config, QString token, Deps deps, QObject *parent = nullptr);
     ~KubernetesSource() override;
 

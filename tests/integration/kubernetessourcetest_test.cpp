@@ -229,3 +229,49 @@ TEST_F(KubernetesSourceTestConnection, NoAnswerOnceTheContextIsGone)
     QCoreApplication::processEvents();
     EXPECT_FALSE(called);
 }
+
+TEST_F(KubernetesSourceTestConnection, KubeconfigInSecretIsTheWholeYamlAndNeverEchoed)
+{
+    startSimulator();
+    // What AKS's listClusterUserCredential hands out: CA and token inline, no files.
+    const QByteArray yaml =
+        QStringLiteral("apiVersion: v1\n"
+                       "kind: Config\n"
+                       "current-context: aks-gpu\n"
+                       "clusters:\n"
+                       "- name: aks-gpu\n"
+                       "  cluster:\n"
+                       "    server: %1\n"
+                       "    certificate-authority-data: %2\n"
+                       "users:\n"
+                       "- name: clusterUser_ai-lab-rg_aks-gpu\n"
+                       "  user:\n"
+                       "    token: %3\n"
+                       "contexts:\n"
+                       "- name: aks-gpu\n"
+                       "  context:\n"
+                       "    cluster: aks-gpu\n"
+                       "    user: clusterUser_ai-lab-rg_aks-gpu\n")
+            .arg(simulator->baseUrl(), QString::fromLatin1(simulator->caPem().toBase64()), simulator->token())
+            .toUtf8();
+    core::SourceConfig config;
+    config.name = QStringLiteral("aks-gpu");
+    config.kind = core::SourceKind::Kubernetes;
+    config.kubeconfigInSecret = true;
+    auto outcome = test(config, QString::fromUtf8(yaml));
+    ASSERT_TRUE(outcome);
+    EXPECT_TRUE(outcome->ok) << outcome->message.toStdString();
+    EXPECT_TRUE(outcome->message.contains(QStringLiteral("(context aks-gpu)"))) << outcome->message.toStdString();
+
+    outcome = test(config, QString());
+    ASSERT_TRUE(outcome);
+    EXPECT_FALSE(outcome->ok);
+    EXPECT_TRUE(outcome->message.contains(QStringLiteral("is empty"))) << outcome->message.toStdString();
+
+    const QString garbage = QStringLiteral("s3cr3t-not-yaml: [unclosed");
+    outcome = test(config, garbage);
+    ASSERT_TRUE(outcome);
+    EXPECT_FALSE(outcome->ok);
+    EXPECT_TRUE(outcome->message.contains(QStringLiteral("aks-gpu"))) << outcome->message.toStdString();
+    EXPECT_FALSE(outcome->message.contains(QStringLiteral("s3cr3t"))) << outcome->message.toStdString();
+}

@@ -1,0 +1,1361 @@
+#include "models/core/azuresource.h"
+
+#include "connectors/azure/azureclient.h"
+#include "connectors/http/curltransport.h"
+#include "models/core/connectorerror.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/ratecard.h"
+#include "models/core/servicelevels.h"
+#include "models/core/systempoller.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+#include <QThreadPool>
+
+#include <cmath>
+#include <mutex>
+
+Q_LOGGING_CATEGORY(lcAzure, "strata.azure", QtInfoMsg)
+
+namespace strata::core {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr qint64 kGiB = 1024LL * 1024 * 1024;
+constexpr qint64 kTiB = 1024 * kGiB;
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr int kMaxVolumesPerPool = 500;
+const char *const kDefaultArm = "https://management.azure.com";
+const char *const kDefaultAuthority = "https://login.microsoftonline.com";
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+QString lowerId(const std::string &id)
+{
+    return qs(id).toLower();
+}
+
+QDateTime parseTime(const std::string &iso)
+{
+    if (iso.empty()) {
+        return {};
+    }
+    QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODate);
+    return t.isValid() ? t.toUTC() : QDateTime();
+}
+
+std::chrono::system_clock::time_point toTimePoint(const QDateTime &t)
+{
+    return std::chrono::system_clock::time_point(std::chrono::milliseconds(t.toMSecsSinceEpoch()));
+}
+
+/// Last segment of an ARM "a/b/c" name or id.
+QString lastSegment(const std::string &name)
+{
+    const QString text = qs(name);
+    return text.mid(text.lastIndexOf(QLatin1Char('/')) + 1);
+}
+
+/// The pool name in an ARM id below a pool ("pool-premium"), empty when none.
+QString poolNameOf(const std::string &armId)
+{
+    const auto id = azure::ArmId::parse(armId);
+    return id ? qs(id->pool) : QString();
+}
+
+/// "/subscriptions/s/resourceGroups/rg/providers/Microsoft.NetApp/netAppAccounts/a" of any id below it.
+QString accountIdOf(const QString &armId)
+{
+    static const QRegularExpression re(QStringLiteral("^(.*/netAppAccounts/[^/]+)"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    const auto m = re.match(armId);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+QString volumeState(const std::string &provisioningState)
+{
+    if (provisioningState == "Succeeded" || provisioningState.empty()) {
+        return QStringLiteral("online");
+    }
+    if (provisioningState == "Failed") {
+        return QStringLiteral("error");
+    }
+    return qs(provisioningState).toLower(); // "updating", "creating", "deleting"
+}
+
+double capOf(const azure::AnfVolume &v)
+{
+    if (v.throughputMibps) {
+        return *v.throughputMibps;
+    }
+    return v.actualThroughputMibps.value_or(-1);
+}
+
+struct PoolInfo
+{
+    QString name;
+    QString account;
+    QString qosType;
+};
+
+Volume toVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &source, qint64 usedBytes)
+{
+    Volume out;
+    out.source = source;
+    out.id = qs(v.fileSystemId);
+    out.name = lastSegment(v.name);
+    out.svm = pool.account;
+    out.aggregate = pool.name;
+    out.aggregateCount = 1;
+    out.state = volumeState(v.provisioningState);
+    out.style = QStringLiteral("anf");
+    out.type = QStringLiteral("rw");
+    out.sizeBytes = v.usageThresholdBytes;
+    out.usedBytes = std::max<qint64>(0, usedBytes);
+    out.availableBytes = std::max<qint64>(0, out.sizeBytes - out.usedBytes);
+    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(out.usedBytes) / double(out.sizeBytes) : 0.0;
+    if (!v.mountIps.empty() && !v.creationToken.empty()) {
+        out.nasPath = qs(v.mountIps.front()) + QStringLiteral(":/") + qs(v.creationToken);
+    }
+    out.serviceLevel = qs(v.serviceLevel);
+    out.armId = qs(v.id);
+    if (const auto id = azure::ArmId::parse(v.id)) {
+        out.resourceGroup = qs(id->resourceGroup);
+    }
+    out.location = qs(v.location);
+    QStringList protocols;
+    for (const std::string &p : v.protocolTypes) {
+        protocols << qs(p);
+    }
+    out.protocols = protocols.join(QLatin1Char(','));
+    out.qosType = pool.qosType;
+    out.throughputMibps = capOf(v);
+    out.provisioningState = qs(v.provisioningState);
+    return out;
+}
+
+Snapshot toSnapshot(const azure::AnfSnapshot &s, const QString &source, const Volume *volume, const QString &volumeId)
+{
+    Snapshot out;
+    out.source = source;
+    out.name = lastSegment(s.name);
+    // The uuid survives the pool change that moves the snapshot's ARM id with its volume.
+    out.id = s.snapshotId.empty() ? out.name : qs(s.snapshotId);
+    out.volumeId = volumeId;
+    out.volumeName = volume ? volume->name : QString();
+    out.svm = volume ? volume->svm : QString();
+    out.created = parseTime(s.created);
+    out.state = s.provisioningState == "Succeeded" || s.provisioningState.empty() ? QStringLiteral("valid")
+                                                                                  : qs(s.provisioningState).toLower();
+    return out;
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
+{
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+/// The latest grain that has a value, nullopt when none has.
+std::optional<std::pair<std::string, double>> latest(const azure::MetricSeries &series)
+{
+    for (auto it = series.points.rbegin(); it != series.points.rend(); ++it) {
+        if (it->average) {
+            return std::make_pair(it->timeStamp, *it->average);
+        }
+    }
+    return std::nullopt;
+}
+
+bool isNotFound(const http::HttpError &e)
+{
+    return e.apiCode == "ResourceNotFound" || e.apiCode == "NotFound" || e.httpStatus == 404;
+}
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes >= kTiB && bytes % kTiB == 0) {
+        return QStringLiteral("%1 TiB").arg(bytes / kTiB);
+    }
+    return formatBytes(bytes);
+}
+
+QString mibps(double value)
+{
+    return value < 0 ? QObject::tr("unknown") : QStringLiteral("%1 MiB/s").arg(value, 0, 'f', 1);
+}
+
+} // namespace
+
+/// Transport, token provider and ARM client of one source with one secret. Immutable: a new
+/// secret makes a new Connection while running jobs finish with the old one.
+struct AzureSource::Connection
+{
+    std::unique_ptr<http::CurlTransport> transport;
+    std::unique_ptr<azure::ITokenProvider> tokens;
+    std::unique_ptr<azure::AzureClient> client;
+
+    /// `interactive`: the Test button, one attempt and short deadlines.
+    static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &secret, bool interactive)
+    {
+        auto c = std::make_shared<Connection>();
+        http::TransportOptions t;
+        t.caFile = ss(config.caFile);
+        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+        t.connectTimeout = 10s;
+        t.totalTimeout = interactive ? 20s : 120s;
+        t.maxInFlight = 4;
+        if (lcAzure().isDebugEnabled()) {
+            const QString name = config.name;
+            t.log = [name](http::LogLevel, std::string_view line) {
+                qCDebug(lcAzure).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
+            };
+        }
+        c->transport = std::make_unique<http::CurlTransport>(std::move(t));
+        http::RetryPolicy retry;
+        retry.maxAttempts = interactive ? 1 : 3;
+        retry.baseDelay = 500ms;
+        retry.maxElapsed = 60s;
+        if (config.credentialSource == QLatin1String("azure_cli")) {
+            azure::AzureCliOptions o;
+            o.tenantId = ss(config.tenantId);
+            c->tokens = std::make_unique<azure::AzureCliCredential>(std::move(o));
+        } else {
+            azure::ClientSecretOptions o;
+            o.authorityUrl = config.authorityUrl.isEmpty() ? std::string(kDefaultAuthority) : ss(config.authorityUrl);
+            o.tenantId = ss(config.tenantId);
+            o.clientId = ss(config.clientId);
+            o.clientSecret = ss(secret);
+            o.retry = retry;
+            c->tokens = std::make_unique<azure::ClientSecretCredential>(*c->transport, std::move(o));
+        }
+        azure::AzureClientOptions o;
+        o.http.baseUrl = config.url.isEmpty() ? std::string(kDefaultArm) : ss(config.url);
+        o.http.retry = retry;
+        o.subscriptionId = ss(config.subscriptionId);
+        c->client = std::make_unique<azure::AzureClient>(*c->transport, *c->tokens, std::move(o));
+        return c;
+    }
+};
+
+/// Logical sizes from the last performance poll (Azure Monitor is the only source of "used"),
+/// read by the inventory poll on a worker thread.
+struct AzureSource::UsageCache
+{
+    std::mutex mutex;
+    QHash<QString, qint64> usedBytes; ///< by fileSystemId
+
+    qint64 get(const QString &id)
+    {
+        std::lock_guard lock(mutex);
+        return usedBytes.value(id, 0);
+    }
+};
+
+AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject *parent)
+    : Source(std::move(config), parent)
+    , m_deps(deps)
+    , m_connection(Connection::make(m_config, secret, false))
+    , m_usage(std::make_shared<UsageCache>())
+{
+    const QString source = m_config.name;
+    QPointer<AzureSource> self(this);
+
+    SystemPoller::Options inventoryOptions;
+    inventoryOptions.name = source + QStringLiteral("/inventory");
+    inventoryOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
+    m_inventory = new SystemPoller(
+        inventoryOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_connection;
+            auto usage = m_usage;
+            const http::CancelToken token;
+            const auto base = m_deps.estate.volumes().scope(source);
+            const bool needName = m_systemName.isEmpty();
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [conn, usage, token, base, source, self, needName]() -> PollOutcome {
+                PollOutcome out;
+                auto &client = *conn->client;
+                QString subscriptionName;
+                if (needName) {
+                    auto sub = client.subscription(token);
+                    if (!sub) {
+                        out.error = toFetchError(sub.error());
+                        return out;
+                    }
+                    subscriptionName = sub->displayName.empty() ? qs(sub->subscriptionId) : qs(sub->displayName);
+                }
+                auto accounts = client.listAccounts(token);
+                if (!accounts) {
+                    out.error = toFetchError(accounts.error());
+                    return out;
+                }
+                std::vector<Ptr<Volume>> volumeList;
+                std::vector<Ptr<CapacityPool>> poolList;
+                auto history = std::make_shared<std::vector<VolumeUsage>>();
+                for (const azure::NetAppAccount &account : *accounts) {
+                    auto pools = client.listPools(account.id, token);
+                    if (!pools) {
+                        out.error = toFetchError(pools.error());
+                        return out;
+                    }
+                    for (const azure::CapacityPool &p : *pools) {
+                        auto volumes = client.listVolumes(p.id, token);
+                        if (!volumes) {
+                            out.error = toFetchError(volumes.error());
+                            return out;
+                        }
+                        CapacityPool pool;
+                        pool.source = source;
+                        pool.id = lowerId(p.id);
+                        pool.armId = qs(p.id);
+                        pool.name = lastSegment(p.name);
+                        pool.account = qs(account.name);
+                        if (const auto id = azure::ArmId::parse(p.id)) {
+                            pool.resourceGroup = qs(id->resourceGroup);
+                        }
+                        pool.location = qs(p.location);
+                        pool.poolId = qs(p.poolId);
+                        pool.serviceLevel = qs(p.serviceLevel);
+                        pool.qosType = qs(p.qosType);
+                        pool.sizeBytes = p.sizeBytes;
+                        pool.totalThroughputMibps = p.totalThroughputMibps;
+                        pool.utilizedThroughputMibps = p.utilizedThroughputMibps;
+                        pool.provisioningState = qs(p.provisioningState);
+                        const PoolInfo info{pool.name, pool.account, pool.qosType};
+                        for (const azure::AnfVolume &v : *volumes) {
+                            pool.allocatedBytes += v.usageThresholdBytes;
+                            ++pool.volumeCount;
+                            auto vol = std::make_shared<const Volume>(
+                                toVolume(v, info, source, usage->get(qs(v.fileSystemId))));
+                            if (base) {
+                                if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
+                                    vol = old;
+                                }
+                            }
+                            history->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                            volumeList.push_back(std::move(vol));
+                        }
+                        poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
+                    }
+                }
+                std::shared_ptr<const KeyedList<AksCluster>> aksKeyed;
+                auto clusters = client.listManagedClusters(token);
+                if (clusters) {
+                    std::vector<Ptr<AksCluster>> aksList;
+                    for (const azure::ManagedCluster &m : *clusters) {
+                        AksCluster c;
+                        c.source = source;
+                        c.id = lowerId(m.id);
+                        c.armId = qs(m.id);
+                        c.name = qs(m.name);
+                        if (const auto id = azure::ArmId::parse(m.id)) {
+                            c.resourceGroup = qs(id->resourceGroup);
+                        }
+                        c.location = qs(m.location);
+                        c.kubernetesVersion = qs(m.kubernetesVersion);
+                        c.fqdn = qs(m.fqdn);
+                        c.provisioningState = qs(m.provisioningState);
+                        c.powerState = qs(m.powerState);
+                        for (const azure::AgentPool &a : m.agentPools) {
+                            c.nodeCount += a.count;
+                            c.agentPools
+                                << QStringLiteral("%1: %2 x %3").arg(qs(a.name)).arg(a.count).arg(qs(a.vmSize));
+                        }
+                        aksList.push_back(std::make_shared<const AksCluster>(std::move(c)));
+                    }
+                    aksKeyed = keyed(std::move(aksList));
+                } else if (clusters.error().kind != http::HttpError::Kind::Auth) {
+                    out.error = toFetchError(clusters.error());
+                    return out;
+                } else {
+                    // A principal allowed to read ANF but not AKS still gets its storage.
+                    qCInfo(lcAzure).noquote() << source << "AKS clusters not readable:" << qs(clusters.error().message);
+                }
+                auto volumesKeyed = keyed(std::move(volumeList));
+                auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+                auto poolsKeyed = keyed(std::move(poolList));
+                out.systemName = subscriptionName;
+                out.apply = [self, source, volumesKeyed, base, diff, poolsKeyed, aksKeyed, history, subscriptionName] {
+                    if (!self) {
+                        return;
+                    }
+                    if (!subscriptionName.isEmpty()) {
+                        self->m_systemName = subscriptionName;
+                    }
+                    Estate &estate = self->m_deps.estate;
+                    estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                    estate.publishAzure(source, poolsKeyed, aksKeyed);
+                    if (self->m_deps.history) {
+                        self->m_deps.history->recordVolumeUsage(source, std::move(*history), self->m_deps.clock.now());
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+    connect(m_inventory, &SystemPoller::polled, this, [this](bool ok) {
+        m_polledOnce = true;
+        // Metrics are asked per volume: only once the volumes are known.
+        if (ok && m_started && !m_perfStarted) {
+            m_perfStarted = true;
+            m_perf->start();
+        }
+        Q_EMIT inventoryPolled(ok);
+    });
+
+    SystemPoller::Options perfOptions;
+    perfOptions.name = source + QStringLiteral("/performance");
+    perfOptions.interval = std::chrono::seconds(kPerfIntervalSeconds);
+    m_perf = new SystemPoller(
+        perfOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_connection;
+            auto usage = m_usage;
+            const http::CancelToken token;
+            const QDateTime now = m_deps.clock.now();
+            const auto volumes = m_deps.estate.volumes().scope(source);
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [conn, usage, token, source, self, now, volumes]() -> PollOutcome {
+                PollOutcome out;
+                std::vector<Ptr<VolumePerf>> list;
+                auto samples = std::make_shared<std::vector<VolumePerfSample>>();
+                auto used = std::make_shared<QHash<QString, qint64>>();
+                if (volumes) {
+                    for (const Ptr<Volume> &v : volumes->items()) {
+                        if (!v->isAnf()) {
+                            continue;
+                        }
+                        auto series = conn->client->volumeMetrics(
+                            ss(v->armId), toTimePoint(now.addSecs(-1800)), toTimePoint(now), token);
+                        if (!series) {
+                            if (isNotFound(series.error())) {
+                                continue; // moved or deleted since the inventory: next inventory tells
+                            }
+                            out.error = toFetchError(series.error());
+                            return out;
+                        }
+                        QHash<QString, double> value;
+                        std::string stamp;
+                        for (const azure::MetricSeries &s : *series) {
+                            if (const auto last = latest(s)) {
+                                value.insert(qs(s.name), last->second);
+                                stamp = std::max(stamp, last->first);
+                            }
+                        }
+                        if (value.contains(QStringLiteral("VolumeLogicalSize"))) {
+                            used->insert(v->id, qint64(value.value(QStringLiteral("VolumeLogicalSize"))));
+                        }
+                        const bool hasIo = value.contains(QStringLiteral("ReadThroughput"))
+                                           || value.contains(QStringLiteral("WriteThroughput"));
+                        if (!hasIo) {
+                            continue;
+                        }
+                        VolumePerf p;
+                        p.source = source;
+                        p.id = v->id;
+                        p.time = parseTime(stamp);
+                        if (!p.time.isValid()) {
+                            p.time = now;
+                        }
+                        p.readIops = value.value(QStringLiteral("ReadIops"));
+                        p.writeIops = value.value(QStringLiteral("WriteIops"));
+                        p.totalIops = p.readIops + p.writeIops;
+                        p.throughputBps = value.value(QStringLiteral("ReadThroughput"))
+                                          + value.value(QStringLiteral("WriteThroughput"));
+                        // Monitor reports milliseconds per direction; weigh them by their IOPS.
+                        const double readMs = value.value(QStringLiteral("AverageReadLatency"));
+                        const double writeMs = value.value(QStringLiteral("AverageWriteLatency"));
+                        p.latencyUs = p.totalIops > 0
+                                          ? 1000.0 * (readMs * p.readIops + writeMs * p.writeIops) / p.totalIops
+                                          : 1000.0 * std::max(readMs, writeMs);
+                        VolumePerfSample sample;
+                        sample.volumeId = v->id;
+                        sample.time = p.time;
+                        sample.throughputBps = p.throughputBps;
+                        sample.iops = p.totalIops;
+                        sample.latencyUs = p.latencyUs;
+                        sample.capBps = v->throughputMibps >= 0 ? v->throughputMibps * kMiB : -1;
+                        samples->push_back(sample);
+                        list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
+                    }
+                }
+                {
+                    std::lock_guard lock(usage->mutex);
+                    for (auto it = used->cbegin(); it != used->cend(); ++it) {
+                        usage->usedBytes.insert(it.key(), it.value());
+                    }
+                }
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, keyedList, samples, used] {
+                    if (!self) {
+                        return;
+                    }
+                    Estate &estate = self->m_deps.estate;
+                    estate.publishVolumePerf(source, keyedList);
+                    // Used bytes only come with metrics: patch the current volume records.
+                    if (const auto current = estate.volumes().scope(source); current && !used->isEmpty()) {
+                        std::vector<Ptr<Volume>> next;
+                        bool changed = false;
+                        for (const Ptr<Volume> &v : current->items()) {
+                            const auto it = used->constFind(v->id);
+                            if (it == used->cend() || it.value() == v->usedBytes) {
+                                next.push_back(v);
+                                continue;
+                            }
+                            Volume copy = *v;
+                            copy.usedBytes = it.value();
+                            copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - copy.usedBytes);
+                            copy.percentUsed =
+                                copy.sizeBytes > 0 ? 100.0 * double(copy.usedBytes) / double(copy.sizeBytes) : 0.0;
+                            next.push_back(std::make_shared<const Volume>(std::move(copy)));
+                            changed = true;
+                        }
+                        if (changed) {
+                            estate.publishVolumes(source, keyed(std::move(next)));
+                        }
+                    }
+                    if (self->m_deps.history && !samples->empty()) {
+                        self->m_deps.history->recordVolumePerf(source, std::move(*samples), self->m_deps.clock.now());
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+
+    for (SystemPoller *p : {m_inventory, m_perf}) {
+        connect(p, &SystemPoller::stateChanged, this, &AzureSource::onPollerStateChanged);
+    }
+}
+
+AzureSource::~AzureSource() = default;
+
+SystemPoller *AzureSource::makeSnapshotPoller(const QString &volumeId)
+{
+    const QString source = m_config.name;
+    QPointer<AzureSource> self(this);
+    SystemPoller::Options options;
+    options.name = source + QStringLiteral("/snapshots/") + volumeId;
+    options.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
+    options.onDemand = true;
+    auto *poller = new SystemPoller(
+        options,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source, volumeId] {
+            auto conn = m_connection;
+            const http::CancelToken token;
+            const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
+                PollOutcome out;
+                if (!volume) {
+                    out.error =
+                        FetchError{FetchError::Kind::Api, QObject::tr("Volume %1 is not known yet.").arg(volumeId)};
+                    return out;
+                }
+                auto snapshots = conn->client->listSnapshots(ss(volume->armId), token);
+                if (!snapshots) {
+                    out.error = toFetchError(snapshots.error());
+                    return out;
+                }
+                std::vector<Ptr<Snapshot>> list;
+                for (const auto &s : *snapshots) {
+                    list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volume.get(), volumeId)));
+                }
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, volumeId, keyedList] {
+                    if (self) {
+                        self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+    connect(poller, &SystemPoller::stateChanged, this, &AzureSource::onPollerStateChanged);
+    return poller;
+}
+
+void AzureSource::onPollerStateChanged()
+{
+    Q_EMIT statusChanged();
+}
+
+SourceStatus AzureSource::status() const
+{
+    SourceStatus s;
+    s.name = m_config.name;
+    s.kind = SourceKind::Azure;
+    s.url = m_config.url.isEmpty() ? QString::fromLatin1(kDefaultArm) : m_config.url;
+    const PollerState &inv = m_inventory->state();
+    s.health = inv.health;
+    s.lastError = inv.lastError;
+    s.lastSuccess = inv.lastSuccess;
+    s.lastAttempt = inv.lastAttempt;
+    s.latencyMs = inv.lastDurationMs;
+    s.consecutiveFailures = inv.consecutiveFailures;
+    s.nextPoll = inv.nextPoll;
+    s.systemName = m_systemName;
+    s.systemVersion = QStringLiteral("ANF API %1").arg(qs(m_connection->client->options().apiVersion));
+    const QDateTime now = m_deps.clock.now();
+    s.stale =
+        inv.stale
+        || (inv.lastSuccess.isValid() && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    QList<const SystemPoller *> others{m_perf};
+    for (const SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        if (p->subscriberCount() > 0) {
+            others.append(p);
+        }
+    }
+    // Secondary pollers can only make things look worse, never better.
+    for (const SystemPoller *p : std::as_const(others)) {
+        const PollerState &st = p->state();
+        if (st.health == Health::AuthRequired || st.health == Health::Unreachable) {
+            if (s.health == Health::Ok || s.health == Health::Degraded || s.health == Health::Unknown) {
+                s.health = st.health;
+                s.lastError = st.lastError;
+            }
+        } else if (st.health == Health::Degraded && s.health == Health::Ok) {
+            s.health = Health::Degraded;
+            s.lastError = st.lastError;
+        }
+    }
+    return s;
+}
+
+void AzureSource::start()
+{
+    m_started = true;
+    m_inventory->start();
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->start();
+    }
+}
+
+void AzureSource::stop()
+{
+    m_started = false;
+    m_perfStarted = false;
+    m_inventory->stop();
+    m_perf->stop();
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->stop();
+    }
+}
+
+void AzureSource::refresh()
+{
+    m_inventory->pollNow();
+    if (m_perfStarted) {
+        m_perf->pollNow();
+    }
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        if (p->subscriberCount() > 0) {
+            p->pollNow();
+        }
+    }
+}
+
+void AzureSource::setPassword(const QString &password)
+{
+    m_connection = Connection::make(m_config, password, false);
+    for (SystemPoller *p : {m_inventory, m_perf}) {
+        p->resume();
+    }
+    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
+        p->resume();
+    }
+}
+
+void AzureSource::subscribeSnapshots(const QString &volumeId)
+{
+    SystemPoller *&poller = m_snapshotPollers[volumeId];
+    if (!poller) {
+        poller = makeSnapshotPoller(volumeId);
+        poller->start();
+    }
+    poller->addSubscriber();
+}
+
+void AzureSource::unsubscribeSnapshots(const QString &volumeId)
+{
+    if (SystemPoller *poller = m_snapshotPollers.value(volumeId)) {
+        poller->removeSubscriber();
+        if (poller->subscriberCount() == 0) {
+            m_snapshotPollers.remove(volumeId);
+            poller->stop();
+            poller->deleteLater();
+        }
+    }
+}
+
+void AzureSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
+{
+    const QString source = m_config.name;
+    auto conn = m_connection;
+    const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
+    QPointer<AzureSource> self(this);
+    m_deps.pool.start([conn, source, volumeId, volume, self, done] {
+        QString error;
+        std::shared_ptr<const KeyedList<Snapshot>> list;
+        if (!volume) {
+            error = QObject::tr("Volume %1 is not known to %2 (yet).").arg(volumeId, source);
+        } else if (auto snapshots = conn->client->listSnapshots(ss(volume->armId)); !snapshots) {
+            error = qs(snapshots.error().message);
+        } else {
+            std::vector<Ptr<Snapshot>> items;
+            for (const auto &s : *snapshots) {
+                items.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volume.get(), volumeId)));
+            }
+            list = keyed(std::move(items));
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, source, volumeId, list, error, done] {
+            if (self && list) {
+                self->m_deps.estate.publishSnapshots(source, volumeId, list);
+            }
+            if (done) {
+                done(self ? error : QStringLiteral("source removed"));
+            }
+        });
+    });
+}
+
+void AzureSource::fetchAksKubeconfig(const QString &clusterArmId,
+                                     QObject *context,
+                                     std::function<void(QString yaml, QString error)> done)
+{
+    auto conn = m_connection;
+    QPointer<QObject> ctx(context);
+    m_deps.pool.start([conn, clusterArmId, ctx, done] {
+        auto yaml = conn->client->clusterUserKubeconfig(ss(clusterArmId));
+        const QString text = yaml ? qs(*yaml) : QString();
+        const QString error = yaml ? QString() : qs(yaml.error().message);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, text, error] {
+            if (ctx) {
+                done(text, error);
+            }
+        });
+    });
+}
+
+void AzureSource::testConnection(const SourceConfig &config,
+                                 const QString &secret,
+                                 QThreadPool &pool,
+                                 QObject *context,
+                                 std::function<void(bool ok, QString message)> done)
+{
+    QPointer<QObject> ctx(context);
+    pool.start([config, secret, ctx, done] {
+        auto conn = Connection::make(config, secret, true);
+        QElapsedTimer timer;
+        timer.start();
+        bool ok = false;
+        QString message;
+        auto sub = conn->client->subscription();
+        if (!sub) {
+            message = qs(sub.error().message);
+        } else if (auto accounts = conn->client->listAccounts(); !accounts) {
+            message = qs(accounts.error().message);
+        } else {
+            auto clusters = conn->client->listManagedClusters();
+            ok = true;
+            const QString aks = clusters
+                                    ? QObject::tr("%n AKS cluster(s)", nullptr, int(clusters->size()))
+                                    : QObject::tr("AKS clusters not readable (%1)").arg(qs(clusters.error().message));
+            message =
+                QObject::tr("Connected to subscription %1 (%2) in %3 ms: %4, %5.")
+                    .arg(sub->displayName.empty() ? qs(sub->subscriptionId) : qs(sub->displayName), qs(sub->state))
+                    .arg(timer.elapsed())
+                    .arg(QObject::tr("%n NetApp account(s)", nullptr, int(accounts->size())), aks);
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
+            if (ctx) {
+                done(ok, message);
+            }
+        });
+    });
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+namespace {
+
+const QRegularExpression &snapshotNamePattern()
+{
+    // ANF: starts with a letter or digit; letters, digits, '_', '-' and '.'; at most 255.
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.\\-]{0,254}$"));
+    return re;
+}
+
+const QRegularExpression &poolNamePattern()
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}$"));
+    return re;
+}
+
+QString timeText(const QDateTime &t)
+{
+    return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
+}
+
+/// Where a ServiceLevelChange goes, decided from the estate (owner thread, no I/O).
+struct PoolChoice
+{
+    QString name;        ///< target pool name; empty = none
+    QString armId;       ///< its ARM id (computed when it is to be created)
+    bool exists = false; ///< false: created first (request.createPool)
+    qint64 sizeBytes = 0;
+    qint64 freeBytes = 0;
+    int volumeCount = 0;
+    QString blockedReason;
+};
+
+PoolChoice choosePool(const Estate &estate, const ActionRequest &request, const Volume &volume)
+{
+    PoolChoice choice;
+    const auto pools = estate.capacityPools().scope(request.source);
+    std::vector<Ptr<CapacityPool>> sameAccount;
+    if (pools) {
+        for (const Ptr<CapacityPool> &p : pools->items()) {
+            if (p->account == volume.svm && p->resourceGroup.compare(volume.resourceGroup, Qt::CaseInsensitive) == 0) {
+                sameAccount.push_back(p);
+            }
+        }
+    }
+    auto fill = [&choice](const CapacityPool &p) {
+        choice.name = p.name;
+        choice.armId = p.armId;
+        choice.exists = true;
+        choice.sizeBytes = p.sizeBytes;
+        choice.freeBytes = p.sizeBytes - p.allocatedBytes;
+        choice.volumeCount = p.volumeCount;
+    };
+    if (!request.targetPool.isEmpty()) {
+        for (const Ptr<CapacityPool> &p : sameAccount) {
+            if (p->name == request.targetPool) {
+                fill(*p);
+                if (p->serviceLevel != request.targetLevel) {
+                    choice.blockedReason =
+                        QObject::tr("Pool %1 is %2, not %3.").arg(p->name, p->serviceLevel, request.targetLevel);
+                }
+                return choice;
+            }
+        }
+        if (!request.createPool) {
+            choice.blockedReason =
+                QObject::tr("Account %1 has no capacity pool named %2.").arg(volume.svm, request.targetPool);
+            return choice;
+        }
+        choice.name = request.targetPool;
+    } else {
+        // The pool of that level with the most room that can take the volume.
+        const CapacityPool *best = nullptr;
+        for (const Ptr<CapacityPool> &p : sameAccount) {
+            if (p->serviceLevel != request.targetLevel) {
+                continue;
+            }
+            const bool fits =
+                p->sizeBytes - p->allocatedBytes >= volume.sizeBytes && p->volumeCount < kMaxVolumesPerPool;
+            if (fits && (!best || p->sizeBytes - p->allocatedBytes > best->sizeBytes - best->allocatedBytes)) {
+                best = p.get();
+            }
+        }
+        if (best) {
+            fill(*best);
+            return choice;
+        }
+        if (!request.createPool) {
+            const qint64 suggested = std::max<qint64>(kTiB, (volume.sizeBytes + kTiB - 1) / kTiB * kTiB);
+            choice.blockedReason = QObject::tr("No %1 capacity pool in account %2 has %3 free; create one (e.g. "
+                                               "pool-%4 of %5) or free space in one first.")
+                                       .arg(request.targetLevel,
+                                            volume.svm,
+                                            formatBytes(volume.sizeBytes),
+                                            request.targetLevel.toLower(),
+                                            sizeText(suggested));
+            return choice;
+        }
+        choice.name = QStringLiteral("pool-") + request.targetLevel.toLower();
+        for (const Ptr<CapacityPool> &p : sameAccount) {
+            if (p->name == choice.name) {
+                choice.blockedReason =
+                    QObject::tr("Pool %1 exists and cannot take %2; name the new pool.").arg(p->name, volume.name);
+                return choice;
+            }
+        }
+    }
+    // A pool to create.
+    choice.exists = false;
+    choice.sizeBytes = request.poolSizeBytes > 0 ? request.poolSizeBytes
+                                                 : std::max<qint64>(kTiB, (volume.sizeBytes + kTiB - 1) / kTiB * kTiB);
+    choice.freeBytes = choice.sizeBytes;
+    choice.armId = accountIdOf(volume.armId) + QStringLiteral("/capacityPools/") + choice.name;
+    if (!poolNamePattern().match(choice.name).hasMatch()) {
+        choice.blockedReason =
+            QObject::tr("\"%1\" is not a valid pool name (letters, digits, _ and -; at most 64).").arg(choice.name);
+    } else if (choice.sizeBytes % kTiB != 0 || choice.sizeBytes < kTiB) {
+        choice.blockedReason = QObject::tr("A capacity pool is sized in whole TiB (at least 1 TiB); %1 is not.")
+                                   .arg(formatBytes(choice.sizeBytes));
+    }
+    return choice;
+}
+
+} // namespace
+
+ActionPreview AzureSource::preview(const ActionRequest &request) const
+{
+    ActionPreview p;
+    const Estate &estate = m_deps.estate;
+    const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
+    const auto snapshots = estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
+    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
+                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+                                       : nullptr;
+    const QString volumeLabel = volume ? volume->svm + QLatin1Char('/') + volume->name : request.volumeId;
+
+    switch (request.kind) {
+    case ActionKind::SnapshotCreate:
+        p.title = tr("Create snapshot");
+        p.target = volumeLabel + QLatin1Char('@') + request.name;
+        break;
+    case ActionKind::SnapshotDelete:
+        p.title = tr("Delete snapshot");
+        break;
+    case ActionKind::SnapshotRestore:
+        p.title = tr("Revert volume to snapshot");
+        break;
+    case ActionKind::ServiceLevelChange:
+        p.title = tr("Change service level");
+        p.target = volumeLabel;
+        break;
+    case ActionKind::VolumeClone:
+    case ActionKind::JobSubmit:
+    case ActionKind::JobDelete:
+    case ActionKind::ProjectQuotaEdit:
+        p.title = actionKindName(request.kind);
+        p.blockedReason = tr("%1 is an Azure source: Strata does not run %2 there.")
+                              .arg(request.source, actionKindName(request.kind));
+        return p;
+    }
+    if (!volume) {
+        p.blockedReason = tr("Volume %1 is not known to %2 (yet).").arg(request.volumeId, request.source);
+        return p;
+    }
+    if (request.kind == ActionKind::SnapshotDelete || request.kind == ActionKind::SnapshotRestore) {
+        if (!snapshot) {
+            p.blockedReason =
+                tr("Snapshot %1 of %2 is not in the loaded snapshot list.").arg(request.snapshotId, volumeLabel);
+            return p;
+        }
+        p.target = volumeLabel + QLatin1Char('@') + snapshot->name;
+    }
+    const int count = snapshots ? int(snapshots->size()) : volume->snapshotCount;
+    const bool busy = !volume->provisioningState.isEmpty() && volume->provisioningState != QLatin1String("Succeeded");
+
+    switch (request.kind) {
+    case ActionKind::SnapshotCreate:
+        p.fromState = tr("%n snapshot(s)", nullptr, count);
+        p.toState = tr("%n snapshot(s)", nullptr, count + 1);
+        p.effects << tr("Azure NetApp Files takes snapshot \"%1\" of %2 (%3 used).")
+                         .arg(request.name, volumeLabel, formatBytes(volume->usedBytes));
+        p.effects << tr("It takes no space at first; it then holds the blocks that change.");
+        if (!snapshotNamePattern().match(request.name).hasMatch()) {
+            p.blockedReason =
+                tr("\"%1\" is not a valid snapshot name (a letter or digit, then letters, digits, _ . -; at most "
+                   "255 characters).")
+                    .arg(request.name);
+        } else if (snapshots) {
+            for (const Ptr<Snapshot> &s : snapshots->items()) {
+                if (s->name == request.name) {
+                    p.blockedReason = tr("%1 already has a snapshot named \"%2\".").arg(volumeLabel, request.name);
+                }
+            }
+        }
+        break;
+    case ActionKind::SnapshotDelete:
+        p.destructive = true;
+        p.fromState = tr("%n snapshot(s)", nullptr, count);
+        p.toState = tr("%n snapshot(s)", nullptr, count - 1);
+        p.effects << tr("Azure NetApp Files deletes snapshot \"%1\" (taken %2) of %3.")
+                         .arg(snapshot->name, timeText(snapshot->created), volumeLabel);
+        p.warnings << tr("The snapshot cannot be recovered once deleted.");
+        break;
+    case ActionKind::SnapshotRestore: {
+        p.destructive = true;
+        p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
+        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, timeText(snapshot->created));
+        p.effects << tr("Azure NetApp Files reverts %1 to snapshot \"%2\" in place.").arg(volumeLabel, snapshot->name);
+        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, timeText(snapshot->created));
+        QStringList newer;
+        if (snapshots && snapshot->created.isValid()) {
+            for (const Ptr<Snapshot> &s : snapshots->items()) {
+                if (s->created.isValid() && s->created > snapshot->created) {
+                    newer << s->name;
+                }
+            }
+        }
+        if (!newer.isEmpty()) {
+            p.warnings << tr("%n newer snapshot(s) will be deleted: %1", nullptr, int(newer.size()))
+                              .arg(newer.mid(0, 8).join(QStringLiteral(", "))
+                                   + (newer.size() > 8 ? QStringLiteral(", …") : QString()));
+        }
+        p.warnings << tr("Clients that have the volume mounted may need to remount.");
+        break;
+    }
+    case ActionKind::ServiceLevelChange: {
+        p.fromState =
+            tr("%1 (pool %2, cap %3)").arg(volume->serviceLevel, volume->aggregate, mibps(volume->throughputMibps));
+        if (!volume->isAnf()) {
+            p.blockedReason = tr("%1 is not an Azure NetApp Files volume.").arg(volumeLabel);
+            break;
+        }
+        if (!anfServiceLevels().contains(request.targetLevel)) {
+            p.blockedReason = tr("\"%1\" is not a service level a volume can move to (%2).")
+                                  .arg(request.targetLevel, anfServiceLevels().join(QStringLiteral(", ")));
+            break;
+        }
+        if (request.targetLevel == volume->serviceLevel && request.targetPool.isEmpty()) {
+            p.toState = p.fromState;
+            p.blockedReason =
+                tr("%1 is already at %2 (pool %3).").arg(volumeLabel, volume->serviceLevel, volume->aggregate);
+            break;
+        }
+        const PoolChoice choice = choosePool(estate, request, *volume);
+        const double rate = anfMibpsPerTib(request.targetLevel);
+        const double newCap = volume->qosType == QLatin1String("Manual")
+                                  ? volume->throughputMibps
+                                  : rate * double(volume->sizeBytes) / double(kTiB);
+        p.toState = tr("%1 (pool %2, cap %3)").arg(request.targetLevel, choice.name, mibps(newCap));
+        if (!choice.name.isEmpty()) {
+            if (!choice.exists) {
+                p.effects << tr("Azure creates capacity pool %1 (%2, %3, auto QoS) in account %4 first; the pool is "
+                                "billed from then on.")
+                                 .arg(choice.name, request.targetLevel, sizeText(choice.sizeBytes), volume->svm);
+            }
+            p.effects << tr("Azure moves %1 (%2 quota) from pool %3 to pool %4 (%5 free of %6, %7 of %8 volumes).")
+                             .arg(volumeLabel,
+                                  formatBytes(volume->sizeBytes),
+                                  volume->aggregate,
+                                  choice.name,
+                                  formatBytes(choice.freeBytes),
+                                  sizeText(choice.sizeBytes))
+                             .arg(choice.volumeCount)
+                             .arg(kMaxVolumesPerPool);
+            p.effects << tr("The volume stays mounted; no data is copied.");
+            p.effects << tr("Its ARM id becomes %1; Strata follows it by its file system id, so its history continues.")
+                             .arg(choice.armId + QStringLiteral("/volumes/") + volume->name);
+        }
+        if (!choice.blockedReason.isEmpty()) {
+            p.blockedReason = choice.blockedReason;
+        } else if (choice.exists && choice.freeBytes < volume->sizeBytes) {
+            p.blockedReason =
+                tr("Pool %1 has %2 free; %3 needs %4.")
+                    .arg(choice.name, formatBytes(choice.freeBytes), volume->name, formatBytes(volume->sizeBytes));
+        } else if (choice.exists && choice.volumeCount >= kMaxVolumesPerPool) {
+            p.blockedReason =
+                tr("Pool %1 already holds %2 volumes, the most ANF allows.").arg(choice.name).arg(kMaxVolumesPerPool);
+        }
+        if (m_deps.serviceLevels) {
+            m_deps.serviceLevels->annotatePreview(request, &p);
+        }
+        break;
+    }
+    case ActionKind::VolumeClone:
+    case ActionKind::JobSubmit:
+    case ActionKind::JobDelete:
+    case ActionKind::ProjectQuotaEdit:
+        break;
+    }
+    if (busy && p.blockedReason.isEmpty()) {
+        p.blockedReason = tr("Volume %1 is %2; wait until Azure finishes.").arg(volumeLabel, volume->provisioningState);
+    }
+    return p;
+}
+
+namespace {
+
+ActionResult failed(const QString &message)
+{
+    return ActionResult{false, false, message};
+}
+
+ActionResult reconciledOk(const QString &message)
+{
+    return ActionResult{true, true, message};
+}
+
+struct AzureReconciler
+{
+    azure::AzureClient &client;
+    const ActionContext &ctx;
+
+    void progress(int percent, const QString &text) const
+    {
+        if (ctx.progress) {
+            ctx.progress(ActionProgress{percent, text});
+        }
+    }
+
+    azure::LroProgress lroProgress(const QString &what) const
+    {
+        return [this, what](const azure::LroStatus &s) {
+            const int percent = s.percentComplete >= 0 ? int(std::lround(s.percentComplete)) : -1;
+            progress(percent, QObject::tr("%1: Azure reports %2").arg(what, qs(s.status)));
+        };
+    }
+
+    /// The volume now, found by its fileSystemId: first at `armId`, else (moved by a pool
+    /// change) among the account's pools. nullopt value = gone.
+    http::Result<std::optional<azure::AnfVolume>> findVolume(const QString &fileSystemId, const QString &armId) const
+    {
+        auto direct = client.volume(ss(armId));
+        if (direct && qs(direct->fileSystemId) == fileSystemId) {
+            return std::optional<azure::AnfVolume>(*direct);
+        }
+        if (!direct && !isNotFound(direct.error())) {
+            return http::fail(direct.error());
+        }
+        auto pools = client.listPools(ss(accountIdOf(armId)));
+        if (!pools) {
+            return http::fail(pools.error());
+        }
+        for (const azure::CapacityPool &p : *pools) {
+            auto volumes = client.listVolumes(p.id);
+            if (!volumes) {
+                return http::fail(volumes.error());
+            }
+            for (const azure::AnfVolume &v : *volumes) {
+                if (qs(v.fileSystemId) == fileSystemId) {
+                    return std::optional<azure::AnfVolume>(v);
+                }
+            }
+        }
+        return std::optional<azure::AnfVolume>();
+    }
+};
+
+} // namespace
+
+std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const ActionRequest &request)
+{
+    auto conn = m_connection;
+    const Ptr<Volume> volume = m_deps.estate.volume(request.source, request.volumeId);
+    const auto snapshots = m_deps.estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
+    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
+                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
+                                       : nullptr;
+    const QString snapshotName = snapshot ? snapshot->name : QString();
+    PoolChoice choice;
+    if (volume && request.kind == ActionKind::ServiceLevelChange) {
+        choice = choosePool(m_deps.estate, request, *volume);
+    }
+
+    return [conn, request, volume, snapshotName, choice](const ActionContext &ctx) -> ActionResult {
+        if (!volume) {
+            return failed(QObject::tr("Volume %1 is not known to %2.").arg(request.volumeId, request.source));
+        }
+        azure::AzureClient &client = *conn->client;
+        const AzureReconciler rec{client, ctx};
+        const QString label = volume->svm + QLatin1Char('/') + volume->name;
+        // The volume's ARM id may have moved since the estate saw it (a pool change).
+        auto currentArmId = [&]() -> QString {
+            auto found = rec.findVolume(volume->id, volume->armId);
+            return found && *found ? qs((*found)->id) : volume->armId;
+        };
+
+        switch (request.kind) {
+        case ActionKind::SnapshotCreate: {
+            const QString armId = ctx.attempt > 1 ? currentArmId() : volume->armId;
+            auto exists = [&]() -> std::optional<bool> {
+                auto list = client.listSnapshots(ss(armId));
+                if (!list) {
+                    return std::nullopt;
+                }
+                for (const auto &s : *list) {
+                    if (lastSegment(s.name) == request.name) {
+                        return true;
+                    }
+                }
+                return false;
+            };
+            if (ctx.attempt > 1 && exists().value_or(false)) {
+                return reconciledOk(
+                    QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.")
+                        .arg(request.name));
+            }
+            rec.progress(0, QObject::tr("Submitting to Azure"));
+            auto r = client.createSnapshot(
+                ss(armId), ss(request.name), ss(volume->location), rec.lroProgress(QObject::tr("Snapshot")));
+            if (r) {
+                return ActionResult{
+                    true, false, QObject::tr("Snapshot \"%1\" of %2 created.").arg(request.name, label)};
+            }
+            if (r.error().outcomeUnknown) {
+                if (exists().value_or(false)) {
+                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                                            .arg(request.name));
+                }
+                return failed(QObject::tr("%1. Azure has no snapshot \"%2\", so retrying is safe.")
+                                  .arg(qs(r.error().message), request.name));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::SnapshotDelete: {
+            const QString armId = currentArmId();
+            const std::string snapshotArmId = ss(armId + QStringLiteral("/snapshots/") + snapshotName);
+            rec.progress(0, QObject::tr("Submitting to Azure"));
+            auto r = client.deleteSnapshot(snapshotArmId, rec.lroProgress(QObject::tr("Snapshot deletion")));
+            if (r) {
+                return ActionResult{
+                    true, false, QObject::tr("Snapshot \"%1\" of %2 deleted.").arg(snapshotName, label)};
+            }
+            if (isNotFound(r.error())) {
+                return reconciledOk(
+                    QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::SnapshotRestore: {
+            const QString armId = currentArmId();
+            const std::string snapshotArmId = ss(armId + QStringLiteral("/snapshots/") + snapshotName);
+            rec.progress(0, QObject::tr("Submitting to Azure"));
+            auto r = client.revertVolume(ss(armId), snapshotArmId, rec.lroProgress(QObject::tr("Revert")));
+            if (r) {
+                return ActionResult{
+                    true, false, QObject::tr("%1 reverted to snapshot \"%2\".").arg(label, snapshotName)};
+            }
+            if (r.error().outcomeUnknown) {
+                // A revert leaves no trace to check; say so rather than guess.
+                return failed(QObject::tr("%1. Azure accepted the revert; check the volume's contents before "
+                                          "reverting again.")
+                                  .arg(qs(r.error().message)));
+            }
+            return failed(qs(r.error().message));
+        }
+        case ActionKind::ServiceLevelChange: {
+            if (choice.name.isEmpty() || !choice.blockedReason.isEmpty()) {
+                return failed(choice.blockedReason.isEmpty() ? QObject::tr("No target pool.") : choice.blockedReason);
+            }
+            auto arrived = [&](const azure::AnfVolume &v) {
+                return qs(v.serviceLevel) == request.targetLevel
+                       && (request.targetPool.isEmpty() || poolNameOf(v.id) == choice.name);
+            };
+            auto found = rec.findVolume(volume->id, volume->armId);
+            if (!found) {
+                return failed(qs(found.error().message));
+            }
+            if (!*found) {
+                return failed(QObject::tr("%1 no longer exists in Azure (deleted elsewhere).").arg(label));
+            }
+            const azure::AnfVolume current = **found;
+            const QString fromPool = poolNameOf(current.id);
+            if (arrived(current)) {
+                return reconciledOk(QObject::tr("%1 is already in pool %2 (%3); nothing to move.")
+                                        .arg(label, fromPool, request.targetLevel));
+            }
+            if (!choice.exists) {
+                auto existing = client.pool(ss(choice.armId));
+                if (!existing && !isNotFound(existing.error())) {
+                    return failed(qs(existing.error().message));
+                }
+                if (!existing) {
+                    rec.progress(0, QObject::tr("Creating pool %1").arg(choice.name));
+                    auto created = client.createPool(ss(accountIdOf(qs(current.id))),
+                                                     ss(choice.name),
+                                                     current.location,
+                                                     ss(request.targetLevel),
+                                                     choice.sizeBytes,
+                                                     "Auto",
+                                                     rec.lroProgress(QObject::tr("Pool creation")));
+                    if (!created) {
+                        return failed(
+                            QObject::tr("Creating pool %1 failed: %2").arg(choice.name, qs(created.error().message)));
+                    }
+                } else if (qs(existing->serviceLevel) != request.targetLevel) {
+                    return failed(QObject::tr("Pool %1 exists as %2, not %3.")
+                                      .arg(choice.name, qs(existing->serviceLevel), request.targetLevel));
+                }
+            }
+            rec.progress(0, QObject::tr("Moving %1 to pool %2").arg(label, choice.name));
+            auto moved = client.poolChange(current.id, ss(choice.armId), rec.lroProgress(QObject::tr("Pool change")));
+            auto after = rec.findVolume(volume->id, moved ? qs(*moved) : qs(current.id));
+            if (!moved) {
+                const http::HttpError &e = moved.error();
+                if (after && *after && arrived(**after)) {
+                    return reconciledOk(QObject::tr("%1 moved to pool %2 (%3) (confirmed after: %4).")
+                                            .arg(label, choice.name, request.targetLevel, qs(e.message)));
+                }
+                if (after && !*after) {
+                    return failed(QObject::tr("%1: the volume was deleted during the change.").arg(qs(e.message)));
+                }
+                if (e.outcomeUnknown) {
+                    return failed(QObject::tr("%1. %2 is still in pool %3, so retrying is safe.")
+                                      .arg(qs(e.message), label, fromPool));
+                }
+                return failed(qs(e.message));
+            }
+            QString capText;
+            if (after && *after) {
+                capText =
+                    QObject::tr("; throughput cap %1 -> %2").arg(mibps(volume->throughputMibps), mibps(capOf(**after)));
+            }
+            return ActionResult{
+                true,
+                false,
+                QObject::tr("%1 moved from pool %2 (%3) to pool %4 (%5)%6.")
+                    .arg(label, fromPool, qs(current.serviceLevel), choice.name, request.targetLevel, capText)};
+        }
+        case ActionKind::VolumeClone:
+        case ActionKind::JobSubmit:
+        case ActionKind::JobDelete:
+        case ActionKind::ProjectQuotaEdit:
+            break;
+        }
+        return failed(QStringLiteral("unknown action"));
+    };
+}
+
+void AzureSource::afterSuccess(const ActionRequest &request)
+{
+    if (request.kind != ActionKind::ServiceLevelChange) {
+        if (SystemPoller *p = m_snapshotPollers.value(request.volumeId)) {
+            p->pollNow();
+        } else {
+            fetchSnapshots(request.volumeId, {});
+        }
+    }
+    // A pool change moves the ARM id: the inventory finds the volume under the new one.
+    m_inventory->pollNow();
+}
+
+} // namespace strata::core
