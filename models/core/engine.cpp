@@ -123,11 +123,14 @@ void Engine::startSource(const SourceConfig &config)
                 self);
             break;
         case SourceKind::Azure:
-            source = new AzureSource(
-                config,
-                secret.value_or(QString()),
-                AzureSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history, nullptr},
-                self);
+            source = new AzureSource(config,
+                                     secret.value_or(QString()),
+                                     AzureSource::Deps{*self->m_estate,
+                                                       self->m_deps.clock,
+                                                       self->m_pool,
+                                                       self->m_deps.history,
+                                                       self->m_serviceLevels.get()},
+                                     self);
             break;
         }
         if (!source) {

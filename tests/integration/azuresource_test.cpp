@@ -465,3 +465,82 @@ TEST_F(AzureSourceTest, AksKubeconfigBecomesAKubernetesSourceThatReachesTheClust
         << engine->status(kubeName)->lastError.toStdString();
     EXPECT_EQ(engine->status(kubeName)->url, QStringLiteral("kubeconfig (stored secret)"));
 }
+
+TEST_F(AzureSourceTest, ServiceLevelChangeCreatesTheTargetPoolWhenAskedTo)
+{
+    startSimulator();
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("tusimple"));
+    ASSERT_TRUE(v);
+    core::ActionRequest request;
+    request.kind = core::ActionKind::ServiceLevelChange;
+    request.source = name;
+    request.volumeId = v->id;
+    request.targetLevel = QStringLiteral("Ultra");
+
+    // No Ultra pool: the preview says what to do instead of failing later.
+    core::ActionPreview preview = engine->actions().preview(request);
+    EXPECT_FALSE(preview.allowed());
+    EXPECT_TRUE(preview.blockedReason.contains(QStringLiteral("No Ultra capacity pool")))
+        << preview.blockedReason.toStdString();
+    EXPECT_TRUE(preview.blockedReason.contains(QStringLiteral("pool-ultra of 1 TiB")))
+        << preview.blockedReason.toStdString();
+
+    request.createPool = true;
+    preview = engine->actions().preview(request);
+    ASSERT_TRUE(preview.allowed()) << preview.blockedReason.toStdString();
+    EXPECT_TRUE(preview.effects.join(QLatin1Char('\n')).contains(QStringLiteral("creates capacity pool pool-ultra")))
+        << preview.effects.join(QLatin1Char('\n')).toStdString();
+
+    const core::ActionRecord *rec = runAction(request);
+    ASSERT_EQ(rec->state, core::ActionState::Succeeded) << rec->message.toStdString();
+    const auto pool = simulator->pool(simulator->poolId(QStringLiteral("anf-ai-lab"), QStringLiteral("pool-ultra")));
+    ASSERT_TRUE(pool);
+    EXPECT_EQ(pool->value(QStringLiteral("properties")).toObject().value(QStringLiteral("serviceLevel")).toString(),
+              QStringLiteral("Ultra"));
+    EXPECT_TRUE(waitFor([&] {
+        const auto moved = engine->estate().volume(name, v->id);
+        const auto ultra = poolNamed(QStringLiteral("pool-ultra"));
+        return moved && moved->serviceLevel == QLatin1String("Ultra") && ultra && ultra->volumeCount == 1;
+    }));
+}
+
+TEST_F(AzureSourceTest, FailedOrVanishedPoolChangeFailsWithAzuresReasonAndMovesNothing)
+{
+    startSimulator();
+    startAndWait();
+    const auto v = volumeNamed(QStringLiteral("criteo-data"));
+    ASSERT_TRUE(v);
+    core::ActionRequest request;
+    request.kind = core::ActionKind::ServiceLevelChange;
+    request.source = name;
+    request.volumeId = v->id;
+    request.targetLevel = QStringLiteral("Premium");
+
+    QString error;
+    ASSERT_GE(simulator->addFaultRule(QJsonObject{{QStringLiteral("method"), QStringLiteral("POST")},
+                                                  {QStringLiteral("path"), QStringLiteral("/poolChange$")},
+                                                  {QStringLiteral("kind"), QStringLiteral("lroFail")},
+                                                  {QStringLiteral("code"), QStringLiteral("InternalServerError")},
+                                                  {QStringLiteral("message"), QStringLiteral("Pool change aborted")},
+                                                  {QStringLiteral("count"), 1}},
+                                      &error),
+              0)
+        << error.toStdString();
+    const core::ActionRecord *rec = runAction(request);
+    ASSERT_EQ(rec->state, core::ActionState::Failed);
+    EXPECT_TRUE(rec->message.contains(QStringLiteral("Pool change aborted"))) << rec->message.toStdString();
+    EXPECT_EQ(simulator->volume(v->id)->value(QStringLiteral("id")).toString().toLower(), v->armId.toLower());
+
+    // Deleted elsewhere while Strata is about to move it.
+    QString id;
+    id = engine->actions().submit(request, &error);
+    ASSERT_FALSE(id.isEmpty()) << error.toStdString();
+    ASSERT_TRUE(simulator->deleteVolume(v->id));
+    ASSERT_TRUE(waitFor([&] {
+        return engine->actions().find(id)->state != core::ActionState::Running;
+    }));
+    EXPECT_EQ(engine->actions().find(id)->state, core::ActionState::Failed);
+    EXPECT_TRUE(engine->actions().find(id)->message.contains(QStringLiteral("deleted")))
+        << engine->actions().find(id)->message.toStdString();
+}
