@@ -2,7 +2,7 @@
 //   strata-sim ontap [--port N] [--host 127.0.0.1] [--volumes N | --demo] [--username admin]
 //                    [--password-file F | --password P] [--cert-out ca.pem]
 //                    [--tls-cert F --tls-key F] [--page-cap N]
-//   strata-sim kubernetes [--port N] [--preset dgx|scale|empty] [--token T] [--cert-out ca.pem]
+//   strata-sim kubernetes [--port N] [--preset dgx|scale|aks|empty] [--token T] [--cert-out ca.pem]
 //                         [--kubeconfig-out FILE] [--prometheus-port N] [--tick-ms MS] [--speed N]
 //                         [--pods N --nodes N --namespaces N]
 //   strata-sim azure [--port N] [--preset ailab|scale|empty] [--volumes N] [--cert-out ca.pem]
@@ -123,8 +123,10 @@ int runKubernetes(const QCommandLineParser &parser)
         options.preset = KubeSimulator::Options::Preset::Scale;
     } else if (preset == QLatin1String("empty")) {
         options.preset = KubeSimulator::Options::Preset::Empty;
+    } else if (preset == QLatin1String("aks")) {
+        options.preset = KubeSimulator::Options::Preset::Aks;
     } else {
-        return fail(Cli::tr("--preset must be dgx, scale or empty."));
+        return fail(Cli::tr("--preset must be dgx, scale, aks or empty."));
     }
     options.scalePods = int(number(QStringLiteral("pods"), 0, 1000000, &ok));
     if (!ok) {
@@ -403,7 +405,7 @@ int main(int argc, char **argv)
                                         QStringLiteral("5000"));
     const QCommandLineOption presetOption(
         QStringLiteral("preset"),
-        Cli::tr("kubernetes: dgx (TR-4858 demo), scale or empty; azure: ailab, scale or empty."),
+        Cli::tr("kubernetes: dgx (TR-4858 demo), scale, aks or empty; azure: ailab, scale or empty."),
         Cli::tr("name"),
         QStringLiteral("dgx"));
     const QCommandLineOption tokenOption(

@@ -641,7 +641,7 @@ struct AzureState
                                            QStringLiteral("Standard_NC6s_v3"),
                                            QStringLiteral("User"),
                                            110,
-                                           QStringList{QStringLiteral("sku=gpu:NoSchedule")}});
+                                           QStringList{}});
         aks.modifiedMs = created;
         clusters.push_back(aks);
 

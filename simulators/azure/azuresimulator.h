@@ -92,7 +92,7 @@ struct AzureSimulatorOptions
 /// authority (`<baseUrl>/<tenant>` or `<baseUrl>/adfs`) and the ARM endpoint.
 ///
 /// ARM behaviour follows the real service: api-version required on every ARM call
-/// (Microsoft.NetApp accepts 2022-05-01 .. 2025-12-01), bearer token required (expired ->
+/// (Microsoft.NetApp accepts 2022-05-01 .. 2025-12-15), bearer token required (expired ->
 /// 401 InvalidAuthenticationTokenExpired), ARM error bodies {"error":{code,message,details}},
 /// nextLink paging, ETags, x-ms-ratelimit-remaining-* headers. Writes are long-running operations:
 /// PUT create -> 201 + Azure-AsyncOperation; DELETE and POST actions -> 202 + Azure-AsyncOperation +

@@ -533,6 +533,74 @@ void Cluster::buildPreset()
             }
         }
         m_dirty = false;
+    } else if (m_options.preset == Preset::Aks) {
+        const auto aksNode = [](const std::string &name,
+                                const std::string &pool,
+                                int gpus,
+                                int index,
+                                const std::string &vmSize,
+                                const std::string &cpu,
+                                const std::string &memory) {
+            json node = nodeJson(name, gpus, index, "Tesla-V100-PCIE-16GB", 16384);
+            json &labels = node["metadata"]["labels"];
+            labels["agentpool"] = pool;
+            labels["kubernetes.azure.com/agentpool"] = pool;
+            labels["kubernetes.azure.com/mode"] = gpus > 0 ? "user" : "system";
+            labels["kubernetes.azure.com/cluster"] = "MC_ai-lab-rg_aks-gpu_eastus";
+            labels["kubernetes.azure.com/os-sku"] = "Ubuntu";
+            labels["node.kubernetes.io/instance-type"] = vmSize;
+            labels["beta.kubernetes.io/instance-type"] = vmSize;
+            labels["topology.kubernetes.io/region"] = "eastus";
+            labels["topology.kubernetes.io/zone"] = "0";
+            labels.erase("node-role.kubernetes.io/runai-gpu-worker");
+            if (gpus > 0) {
+                labels["kubernetes.azure.com/accelerator"] = "nvidia";
+            } else {
+                for (const char *key : {"nvidia.com/gpu.present",
+                                        "nvidia.com/gpu.product",
+                                        "nvidia.com/gpu.memory",
+                                        "nvidia.com/gpu.count",
+                                        "nvidia.com/gpu.family",
+                                        "nvidia.com/mig.capable"}) {
+                    labels.erase(key);
+                }
+            }
+            node["spec"]["providerID"] = "azure:///subscriptions/8a1b2c3d-4e5f-4a6b-9c7d-0e1f2a3b4c5d/resourceGroups/"
+                                         "mc_ai-lab-rg_aks-gpu_eastus/providers/Microsoft.Compute/"
+                                         "virtualMachineScaleSets/aks-"
+                                         + pool + "-38146290-vmss/virtualMachines/" + std::to_string(index);
+            for (const char *section : {"capacity", "allocatable"}) {
+                json &r = node["status"][section];
+                r["cpu"] = cpu;
+                r["memory"] = memory;
+                if (gpus == 0) {
+                    r.erase("nvidia.com/gpu");
+                }
+            }
+            node["status"]["addresses"][0]["address"] = "10.224.0." + std::to_string(4 + index);
+            node["status"]["nodeInfo"]["kubeletVersion"] = "v1.30.6";
+            node["status"]["nodeInfo"]["kubeProxyVersion"] = "v1.30.6";
+            return node;
+        };
+        m_store.create(RNodes,
+                       aksNode("aks-system-38146290-vmss000000", "system", 0, 0, "Standard_D4s_v5", "4", "16365312Ki"));
+        for (int i = 0; i < 3; ++i) {
+            m_store.create(RNodes,
+                           aksNode("aks-gpupool-38146290-vmss00000" + std::to_string(i),
+                                   "gpupool",
+                                   1,
+                                   i + 1,
+                                   "Standard_NC6s_v3",
+                                   "6",
+                                   "115496400Ki"));
+        }
+        m_store.create(RNamespaces, namespaceJson("ml-team", "ml-team"));
+        m_store.create(RQueues, queueJson("ml-team", 3.0, "default-parent-queue"));
+        syncNodes();
+        for (const auto &entry : m_store.all(RQueues)) {
+            syncQueue(entry.second->obj(), false);
+        }
+        m_dirty = false;
     } else if (m_options.preset == Preset::Scale) {
         // Built straight into the store: no history, no scheduler (pods bound round-robin).
         m_store.setRecording(false);

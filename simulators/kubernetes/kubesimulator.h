@@ -75,6 +75,12 @@ struct KubeSimulatorOptions
         Empty, ///< namespaces default/kube-system/kube-public and the KAI default queues only
         Dgx,   ///< TR-4858: two DGX-1 nodes, four team projects, datasets, the §4.8 jobs Running
         Scale, ///< `scaleNodes` nodes and `scalePods` bound pods in `scaleNamespaces` namespaces
+        /// The AKS cluster "aks-gpu" of the Azure simulator's AiLab estate: a system node
+        /// (Standard_D4s_v5) and the gpupool's three Standard_NC6s_v3 nodes
+        /// aks-gpupool-38146290-vmss00000{0,1,2} with one Tesla V100-PCIE-16GB each (AKS and GPU
+        /// feature-discovery labels), namespace "ml-team" with KAI queue "ml-team" (quota 3 GPUs);
+        /// no jobs.
+        Aks,
     };
 
     Preset preset = Preset::Dgx;
