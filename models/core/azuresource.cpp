@@ -418,6 +418,12 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
         if (ok && m_started && !m_perfStarted) {
             m_perfStarted = true;
             m_perf->start();
+        } else if (ok && m_perfAfterInventory && m_perfStarted) {
+            // The moved volume's metrics live under its new ARM id, known only now.
+            m_perf->pollNow();
+        }
+        if (ok) {
+            m_perfAfterInventory = false;
         }
         Q_EMIT inventoryPolled(ok);
     });
@@ -1354,7 +1360,11 @@ void AzureSource::afterSuccess(const ActionRequest &request)
             fetchSnapshots(request.volumeId, {});
         }
     }
-    // A pool change moves the ARM id: the inventory finds the volume under the new one.
+    // A pool change moves the ARM id: the inventory finds the volume under the new one, then
+    // its metrics (and the new cap in the perf history) follow at once.
+    if (request.kind == ActionKind::ServiceLevelChange) {
+        m_perfAfterInventory = true;
+    }
     m_inventory->pollNow();
 }
 

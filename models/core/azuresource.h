@@ -115,7 +115,8 @@ private:
     QString m_systemName;
     bool m_polledOnce = false;
     bool m_started = false;
-    bool m_perfStarted = false; ///< after the first good inventory (metrics are per volume)
+    bool m_perfStarted = false;        ///< after the first good inventory (metrics are per volume)
+    bool m_perfAfterInventory = false; ///< a pool change: poll metrics after the next inventory
 };
 
 } // namespace strata::core

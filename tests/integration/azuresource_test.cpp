@@ -283,8 +283,8 @@ TEST_F(AzureSourceTest, ServiceLevelChangeMovesTheVolumeAndStrataFollowsIt)
     ASSERT_TRUE(simVolume);
     EXPECT_EQ(simVolume->value(QStringLiteral("id")).toString().toLower(), after->armId.toLower());
 
-    // History continues under the same id: perf samples at the old cap, then at the new one
-    // once the performance poll reads the volume under its new ARM id.
+    // History continues under the same id: perf samples at the old cap, then at the new one:
+    // the source polls the metrics under the new ARM id right after the move (not 5 min later).
     const double mib = 1024.0 * 1024.0;
     auto hasCap = [&](double capMibps) {
         for (const core::VolumePerfSample &sample : perfHistory(before->id)) {
@@ -297,7 +297,6 @@ TEST_F(AzureSourceTest, ServiceLevelChangeMovesTheVolumeAndStrataFollowsIt)
     EXPECT_TRUE(waitFor([&] {
         return hasCap(before->throughputMibps);
     }));
-    engine->source(name)->refresh();
     EXPECT_TRUE(waitFor([&] {
         return hasCap(after->throughputMibps);
     })) << status().lastError.toStdString();
