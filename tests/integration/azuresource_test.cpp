@@ -423,6 +423,7 @@ TEST_F(AzureSourceTest, AksKubeconfigBecomesAKubernetesSourceThatReachesTheClust
 {
     sim::ServerThread kubeThread;
     sim::kube::KubeSimulatorOptions kubeOptions;
+    kubeOptions.preset = sim::kube::KubeSimulatorOptions::Preset::Aks;
     kubeOptions.tickInterval = std::chrono::milliseconds(0);
     QString error;
     auto *kube = sim::kube::KubeSimulator::startOnThread(kubeThread, kubeOptions, &error);
@@ -463,6 +464,15 @@ TEST_F(AzureSourceTest, AksKubeconfigBecomesAKubernetesSourceThatReachesTheClust
         30000))
         << engine->status(kubeName)->lastError.toStdString();
     EXPECT_EQ(engine->status(kubeName)->url, QStringLiteral("kubeconfig (stored secret)"));
+    // The three gpupool nodes, one V100 each (the system node has no GPU).
+    ASSERT_TRUE(waitFor([&] {
+        return engine->estate().gpuNodes().all(kubeName).size() == 3u;
+    }));
+    for (const auto &node : engine->estate().gpuNodes().all(kubeName)) {
+        EXPECT_TRUE(node->name.startsWith(QStringLiteral("aks-gpupool-"))) << node->name.toStdString();
+        EXPECT_EQ(node->gpuCount, 1);
+        EXPECT_TRUE(node->gpuProduct.contains(QStringLiteral("V100"))) << node->gpuProduct.toStdString();
+    }
 }
 
 TEST_F(AzureSourceTest, ServiceLevelChangeCreatesTheTargetPoolWhenAskedTo)
