@@ -128,6 +128,24 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         inputs->addRow(tr("Guaranteed &GPUs:"), m_quotaSpin);
         okText = tr("Apply");
         break;
+    case core::ActionKind::ServiceLevelChange:
+        // The level was chosen in LevelChangeDialog; a pool it would need is created only on request.
+        if (!m_request.targetPool.isEmpty() && m_request.poolSizeBytes > 0) {
+            const qint64 tib = 1024LL * 1024 * 1024 * 1024;
+            m_createPoolCheck = new QCheckBox(tr("Create pool %1 of %2 TiB (%3) first")
+                                                  .arg(m_request.targetPool)
+                                                  .arg(QLocale().toString(double(m_request.poolSizeBytes) / double(tib),
+                                                                          'f',
+                                                                          m_request.poolSizeBytes % tib ? 1 : 0))
+                                                  .arg(m_request.targetLevel),
+                                              this);
+            m_createPoolCheck->setObjectName(QStringLiteral("createPoolCheckBox"));
+            m_createPoolCheck->setChecked(m_request.createPool);
+            m_createPoolCheck->setToolTip(tr("A capacity pool is billed for its whole size, used or not."));
+            inputs->addRow(m_createPoolCheck);
+        }
+        okText = tr("Change level");
+        break;
     }
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -172,6 +190,12 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
     }
     if (m_confirmCheck) {
         connect(m_confirmCheck, &QCheckBox::toggled, this, &ActionDialog::updateOk);
+    }
+    if (m_createPoolCheck) {
+        connect(m_createPoolCheck, &QCheckBox::toggled, this, [this](bool on) {
+            m_request.createPool = on;
+            refresh();
+        });
     }
     if (m_quotaSpin) {
         connect(m_quotaSpin, &QDoubleSpinBox::valueChanged, this, [this](double gpus) {

@@ -19,7 +19,9 @@ namespace strata::views {
 /// with a warning icon, and a blocked reason that disables OK), with the inputs the action needs:
 /// a snapshot name and comment (create), a clone name (clone), for destructive snapshot actions
 /// (delete, restore) the snapshot's name typed again, for a job deletion an explicit check box,
-/// and for a quota edit the new guaranteed GPUs (two decimals). A job submission arrives
+/// for a quota edit the new guaranteed GPUs (two decimals), and for a service-level change whose
+/// request offers a new capacity pool (targetPool + poolSizeBytes) a "Create pool … of N TiB"
+/// check box that sets request.createPool. A job submission arrives
 /// complete from JobSubmitDialog and is only previewed here. Every edit re-runs the preview, so
 /// validation is the model layer's. Emits confirmed() on OK; running it is the controller's job.
 class ActionDialog final : public QDialog
@@ -67,8 +69,9 @@ private:
     QLineEdit *m_nameEdit = nullptr;
     QLineEdit *m_commentEdit = nullptr;
     QLineEdit *m_confirmEdit = nullptr;
-    QCheckBox *m_confirmCheck = nullptr;   ///< JobDelete: explicit "delete these jobs"
-    QDoubleSpinBox *m_quotaSpin = nullptr; ///< ProjectQuotaEdit: new quota in GPUs
+    QCheckBox *m_confirmCheck = nullptr;    ///< JobDelete: explicit "delete these jobs"
+    QDoubleSpinBox *m_quotaSpin = nullptr;  ///< ProjectQuotaEdit: new quota in GPUs
+    QCheckBox *m_createPoolCheck = nullptr; ///< ServiceLevelChange: create the offered ANF pool first
     QDialogButtonBox *m_buttons = nullptr;
 };
 

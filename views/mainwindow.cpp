@@ -8,6 +8,7 @@
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/overviewpage.h"
+#include "views/servicelevelspage.h"
 #include "views/sourcespage.h"
 #include "views/statusdelegate.h"
 #include "views/volumedetailpanel.h"
@@ -106,7 +107,10 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     setWindowIcon(themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()));
 
     m_volumesPage = new VolumesPage(m_models.volumes, m_models.snapshots, m_models.sources, this);
-    m_sourcesPage = new SourcesPage(m_models.sources, this);
+    m_sourcesPage = new SourcesPage(m_models.sources, m_models.aksClusters, this);
+    if (m_models.serviceLevels) {
+        m_serviceLevelsPage = new ServiceLevelsPage(m_models.serviceLevels, m_models.sources, this);
+    }
     m_eventsPage = new EventsPage(m_models.events, this);
     const bool compute = m_models.estate && m_models.jobs && m_models.projects;
     if (compute) {
@@ -144,6 +148,13 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
             tr("Volumes"),
             themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()),
             tr("Volumes of every source"));
+    if (m_serviceLevelsPage) {
+        addPage(Page::ServiceLevels,
+                m_serviceLevelsPage,
+                tr("Service levels"),
+                themedIcon(QStringLiteral("speedometer"), QStyle::SP_ArrowUp, style()),
+                tr("Throughput caps, observed throughput and scheduled level changes of every volume"));
+    }
     addPage(Page::Sources,
             m_sourcesPage,
             tr("Sources"),
@@ -308,6 +319,15 @@ void MainWindow::createMenus()
     activity->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     view->addAction(activity);
 
+    QMenu *settings = menuBar()->addMenu(tr("&Settings"));
+    m_rateCardAction = settings->addAction(tr("&Rate card…"));
+    m_rateCardAction->setObjectName(QStringLiteral("rateCardAction"));
+    m_rateCardAction->setToolTip(tr("Prices per GiB and month, and the cool-down between level changes"));
+    m_rateCardAction->setEnabled(m_serviceLevelsPage != nullptr);
+    if (m_serviceLevelsPage) {
+        connect(m_rateCardAction, &QAction::triggered, m_serviceLevelsPage, &ServiceLevelsPage::rateCardRequested);
+    }
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Strata"));
     about->setObjectName(QStringLiteral("aboutAction"));
@@ -464,6 +484,9 @@ QVariantMap MainWindow::layoutState() const
     state.insert(QStringLiteral("sources/header"), m_sourcesPage->headerState());
     state.insert(QStringLiteral("events/header"), m_eventsPage->headerState());
     state.insert(QStringLiteral("activity/header"), m_activityPanel->headerState());
+    if (m_serviceLevelsPage) {
+        state.insert(QStringLiteral("levels/header"), m_serviceLevelsPage->headerState());
+    }
     if (m_jobsPage) {
         state.insert(QStringLiteral("jobs/header"), m_jobsPage->headerState());
         state.insert(QStringLiteral("projects/header"), m_gpuPage->headerState());
@@ -491,6 +514,9 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     m_sourcesPage->restoreHeaderState(state.value(QStringLiteral("sources/header")).toByteArray());
     m_eventsPage->restoreHeaderState(state.value(QStringLiteral("events/header")).toByteArray());
     m_activityPanel->restoreHeaderState(state.value(QStringLiteral("activity/header")).toByteArray());
+    if (m_serviceLevelsPage) {
+        m_serviceLevelsPage->restoreHeaderState(state.value(QStringLiteral("levels/header")).toByteArray());
+    }
     if (m_jobsPage) {
         m_jobsPage->restoreHeaderState(state.value(QStringLiteral("jobs/header")).toByteArray());
         m_gpuPage->restoreHeaderState(state.value(QStringLiteral("projects/header")).toByteArray());

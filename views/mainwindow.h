@@ -18,9 +18,11 @@ class Estate;
 
 namespace strata::models {
 class ActivityModel;
+class AksClusterModel;
 class EventTableModel;
 class JobTableModel;
 class ProjectTableModel;
+class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class VolumeTableModel;
@@ -33,14 +35,16 @@ class EventsPage;
 class GpuPage;
 class JobsPage;
 class OverviewPage;
+class ServiceLevelsPage;
 class SourcesPage;
 class VolumesPage;
 
-/// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Volumes, Sources,
-/// Events; the first three only when compute models are given), the pages in a stack, the Activity dock at the bottom,
+/// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Volumes, Service levels,
+/// Sources, Events; the first three only when compute models are given, Service levels only
+/// with its model), the pages in a stack, the Activity dock at the bottom,
 /// a status bar summarising source health with the worst state coloured, a non-modal notification bar for failures, and
-/// the menus (File, View with Refresh F5 and Activity, Help). It binds the item models it is given and turns menu
-/// actions into signals; app/desktop wires them and persists layoutState().
+/// the menus (File, View with Refresh F5 and Activity, Settings with the rate card, Help). It binds the item models it
+/// is given and turns menu actions into signals; app/desktop wires them and persists layoutState().
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -58,6 +62,10 @@ public:
         core::Estate *estate = nullptr;
         models::JobTableModel *jobs = nullptr;
         models::ProjectTableModel *projects = nullptr;
+        /// The Service levels page is created only when set.
+        models::ServiceLevelTableModel *serviceLevels = nullptr;
+        /// AKS clusters on the Sources page (optional).
+        models::AksClusterModel *aksClusters = nullptr;
     };
 
     /// Stable values (saved in the layout); the navigation order is pageOrder().
@@ -68,7 +76,8 @@ public:
         Events,
         Overview,
         Gpus,
-        Jobs
+        Jobs,
+        ServiceLevels
     };
 
     explicit MainWindow(const Models &models, QWidget *parent = nullptr);
@@ -81,6 +90,10 @@ public:
     [[nodiscard]] OverviewPage *overviewPage() const { return m_overviewPage; }
     [[nodiscard]] GpuPage *gpuPage() const { return m_gpuPage; }
     [[nodiscard]] JobsPage *jobsPage() const { return m_jobsPage; }
+    /// nullptr without a service-level model.
+    [[nodiscard]] ServiceLevelsPage *serviceLevelsPage() const { return m_serviceLevelsPage; }
+    /// Settings > Rate card… (disabled without the Service levels page).
+    [[nodiscard]] QAction *rateCardAction() const { return m_rateCardAction; }
     /// Pages in navigation order (Ctrl+1 is the first).
     [[nodiscard]] QList<Page> pageOrder() const { return m_pageOrder; }
     [[nodiscard]] ActivityPanel *activityPanel() const { return m_activityPanel; }
@@ -134,6 +147,8 @@ private:
     OverviewPage *m_overviewPage = nullptr;
     GpuPage *m_gpuPage = nullptr;
     JobsPage *m_jobsPage = nullptr;
+    ServiceLevelsPage *m_serviceLevelsPage = nullptr;
+    QAction *m_rateCardAction = nullptr;
     QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;
     QDockWidget *m_activityDock = nullptr;

@@ -67,6 +67,28 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     m_kindCombo->setObjectName(QStringLiteral("sourceKindComboBox"));
     m_kindCombo->addItem(tr("NetApp ONTAP"), core::sourceKindName(core::SourceKind::Ontap));
     m_kindCombo->addItem(tr("Kubernetes cluster"), core::sourceKindName(core::SourceKind::Kubernetes));
+    m_kindCombo->addItem(tr("Azure subscription"), core::sourceKindName(core::SourceKind::Azure));
+
+    m_subscriptionEdit = new QLineEdit(this);
+    m_subscriptionEdit->setObjectName(QStringLiteral("sourceSubscriptionLineEdit"));
+    m_subscriptionEdit->setPlaceholderText(tr("00000000-0000-0000-0000-000000000000"));
+    m_subscriptionEdit->setToolTip(tr("The subscription with the Azure NetApp Files accounts and AKS clusters."));
+    m_credentialCombo = new QComboBox(this);
+    m_credentialCombo->setObjectName(QStringLiteral("sourceCredentialComboBox"));
+    m_credentialCombo->addItem(tr("Service principal (client secret)"), QStringLiteral("client_secret"));
+    m_credentialCombo->addItem(tr("Azure CLI login (az login)"), QStringLiteral("azure_cli"));
+    m_tenantEdit = new QLineEdit(this);
+    m_tenantEdit->setObjectName(QStringLiteral("sourceTenantLineEdit"));
+    m_tenantEdit->setPlaceholderText(tr("Directory (tenant) id or domain"));
+    m_clientIdEdit = new QLineEdit(this);
+    m_clientIdEdit->setObjectName(QStringLiteral("sourceClientIdLineEdit"));
+    m_clientIdEdit->setPlaceholderText(tr("Application (client) id"));
+    m_advancedCheck = new QCheckBox(tr("Show advanced settings"), this);
+    m_advancedCheck->setObjectName(QStringLiteral("sourceAdvancedCheckBox"));
+    m_authorityEdit = new QLineEdit(this);
+    m_authorityEdit->setObjectName(QStringLiteral("sourceAuthorityLineEdit"));
+    m_authorityEdit->setPlaceholderText(QStringLiteral("https://login.microsoftonline.com"));
+    m_authorityEdit->setToolTip(tr("Microsoft Entra ID authority; change it for sovereign clouds or Azure Stack."));
 
     m_connectCombo = new QComboBox(this);
     m_connectCombo->setObjectName(QStringLiteral("sourceConnectComboBox"));
@@ -146,6 +168,12 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     form->addRow(tr("Connect &with:"), m_connectCombo);
     form->addRow(tr("Kube&config:"), m_kubeconfigRow);
     form->addRow(tr("Con&text:"), m_contextCombo);
+    form->addRow(tr("&Subscription id:"), m_subscriptionEdit);
+    form->addRow(tr("Cre&dentials:"), m_credentialCombo);
+    form->addRow(tr("&Tenant id:"), m_tenantEdit);
+    form->addRow(tr("C&lient id:"), m_clientIdEdit);
+    form->addRow(QString(), m_advancedCheck);
+    form->addRow(tr("&Authority URL:"), m_authorityEdit);
     form->addRow(tr("&URL:"), m_urlEdit);
     form->addRow(tr("&Username:"), m_usernameEdit);
     form->addRow(tr("&Password:"), m_passwordEdit);
@@ -170,13 +198,24 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     layout->addStretch(1);
     layout->addWidget(m_buttons);
 
-    for (QLineEdit *edit : {m_nameEdit, m_urlEdit, m_usernameEdit, m_passwordEdit, m_caFileEdit, m_prometheusEdit}) {
+    for (QLineEdit *edit : {m_nameEdit,
+                            m_urlEdit,
+                            m_usernameEdit,
+                            m_passwordEdit,
+                            m_caFileEdit,
+                            m_prometheusEdit,
+                            m_subscriptionEdit,
+                            m_tenantEdit,
+                            m_clientIdEdit,
+                            m_authorityEdit}) {
         connect(edit, &QLineEdit::textChanged, this, &SourceDialog::validate);
     }
     connect(m_insecureCheck, &QCheckBox::toggled, this, &SourceDialog::validate);
     connect(m_caBrowseButton, &QPushButton::clicked, this, &SourceDialog::browseCaFile);
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::updateKind);
     connect(m_connectCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::updateKind);
+    connect(m_credentialCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::updateKind);
+    connect(m_advancedCheck, &QCheckBox::toggled, this, &SourceDialog::updateKind);
     connect(m_contextCombo, &QComboBox::currentIndexChanged, this, &SourceDialog::validate);
     connect(m_kubeconfigEdit, &QLineEdit::textChanged, this, [this] {
         m_contextsTimer->start();
@@ -216,16 +255,38 @@ void SourceDialog::setSource(const core::SourceConfig &config)
         if (!config.kubeContext.isEmpty()) {
             m_contextCombo->addItem(config.kubeContext);
         }
-        m_connectCombo->setCurrentIndex(config.url.isEmpty() ? 0 : 1);
+        if (config.kubeconfigInSecret) {
+            // Added from AKS: the kubeconfig itself is the keychain secret; only Prometheus and
+            // the interval are editable here.
+            m_connectCombo->addItem(tr("Kubeconfig in the keychain (from AKS)"), QStringLiteral("secret"));
+            m_connectCombo->setCurrentIndex(m_connectCombo->count() - 1);
+        } else {
+            m_connectCombo->setCurrentIndex(config.url.isEmpty() ? 0 : 1);
+        }
         m_kubeconfigEdit->setText(config.kubeconfig);
         m_prometheusEdit->setText(config.prometheusUrl);
         m_requestedPath.reset();
+    }
+    if (config.kind == core::SourceKind::Azure) {
+        m_subscriptionEdit->setText(config.subscriptionId);
+        m_tenantEdit->setText(config.tenantId);
+        m_clientIdEdit->setText(config.clientId);
+        m_authorityEdit->setText(config.authorityUrl);
+        m_credentialCombo->setCurrentIndex(
+            std::max(0,
+                     m_credentialCombo->findData(config.credentialSource.isEmpty() ? QStringLiteral("client_secret")
+                                                                                   : config.credentialSource)));
+        m_advancedCheck->setChecked(!config.url.isEmpty() || !config.authorityUrl.isEmpty());
     }
     m_kindCombo->setCurrentIndex(std::max(0, m_kindCombo->findData(core::sourceKindName(config.kind))));
     m_urlEdit->setText(config.url);
     m_usernameEdit->setText(config.username);
     m_passwordEdit->clear();
-    if (kube) {
+    if (config.kind == core::SourceKind::Azure) {
+        m_passwordEdit->setPlaceholderText(config.password.kind == core::SecretRef::Kind::None
+                                               ? tr("No client secret stored")
+                                               : tr("Leave empty to keep the stored client secret"));
+    } else if (kube) {
         m_passwordEdit->setPlaceholderText(config.password.kind == core::SecretRef::Kind::None
                                                ? tr("No token stored")
                                                : tr("Leave empty to keep the stored token"));
@@ -255,16 +316,47 @@ core::SourceConfig SourceDialog::config() const
     c.insecureSkipTlsVerify = m_insecureCheck->isChecked();
     c.configIntervalSeconds = m_configInterval->value();
     c.perfIntervalSeconds = m_perfInterval->value();
+    if (c.kind != core::SourceKind::Azure) {
+        c.subscriptionId.clear();
+        c.tenantId.clear();
+        c.clientId.clear();
+        c.authorityUrl.clear();
+        c.credentialSource.clear();
+    } else {
+        c.username.clear();
+        c.subscriptionId = m_subscriptionEdit->text().trimmed();
+        c.tenantId = m_tenantEdit->text().trimmed();
+        c.clientId = m_clientIdEdit->text().trimmed();
+        c.credentialSource = m_credentialCombo->currentData().toString();
+        c.authorityUrl = m_authorityEdit->text().trimmed();
+        while (c.authorityUrl.endsWith(QLatin1Char('/'))) {
+            c.authorityUrl.chop(1);
+        }
+        if (usesAzureCli()) {
+            // The Azure CLI holds the credentials; no secret of Strata's is involved.
+            c.clientId.clear();
+            c.password = {};
+        }
+    }
     if (c.kind != core::SourceKind::Kubernetes) {
         c.kubeconfig.clear();
         c.kubeContext.clear();
         c.prometheusUrl.clear();
+        c.kubeconfigInSecret = false;
         return c;
     }
     c.username.clear();
     c.prometheusUrl = m_prometheusEdit->text().trimmed();
     while (c.prometheusUrl.endsWith(QLatin1Char('/'))) {
         c.prometheusUrl.chop(1);
+    }
+    c.kubeconfigInSecret = usesSecretKubeconfig();
+    if (c.kubeconfigInSecret) {
+        c.url.clear();
+        c.caFile.clear();
+        c.insecureSkipTlsVerify = false;
+        c.kubeconfig.clear();
+        return c;
     }
     if (usesKubeconfig()) {
         // The kubeconfig carries server, CA, TLS settings and credentials.
@@ -283,7 +375,25 @@ core::SourceConfig SourceDialog::config() const
 
 QString SourceDialog::password() const
 {
-    return isKubernetes() && usesKubeconfig() ? QString() : m_passwordEdit->text();
+    if ((isKubernetes() && (usesKubeconfig() || usesSecretKubeconfig())) || (isAzure() && usesAzureCli())) {
+        return {};
+    }
+    return m_passwordEdit->text();
+}
+
+bool SourceDialog::usesSecretKubeconfig() const
+{
+    return isKubernetes() && m_connectCombo->currentData().toString() == QLatin1String("secret");
+}
+
+bool SourceDialog::isAzure() const
+{
+    return m_kindCombo->currentData().toString() == core::sourceKindName(core::SourceKind::Azure);
+}
+
+bool SourceDialog::usesAzureCli() const
+{
+    return m_credentialCombo->currentData().toString() == QLatin1String("azure_cli");
 }
 
 bool SourceDialog::isKubernetes() const
@@ -310,7 +420,9 @@ QString SourceDialog::validationError() const
         return tr("A source named %1 already exists.").arg(c.name);
     }
     if (c.kind == core::SourceKind::Kubernetes) {
-        if (usesKubeconfig()) {
+        if (c.kubeconfigInSecret) {
+            // Nothing to check: the stored kubeconfig is tested with Test connection.
+        } else if (usesKubeconfig()) {
             if (m_contextsPending || m_requestedPath != c.kubeconfig) {
                 return tr("Reading the kubeconfig…");
             }
@@ -342,6 +454,36 @@ QString SourceDialog::validationError() const
         }
         return {};
     }
+    if (c.kind == core::SourceKind::Azure) {
+        static const QRegularExpression guid(
+            QStringLiteral("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"));
+        if (c.subscriptionId.isEmpty()) {
+            return tr("Enter the subscription id.");
+        }
+        if (!guid.match(c.subscriptionId).hasMatch()) {
+            return tr("The subscription id looks like 00000000-0000-0000-0000-000000000000.");
+        }
+        if (!usesAzureCli()) {
+            if (c.tenantId.isEmpty()) {
+                return tr("Enter the tenant id.");
+            }
+            if (c.clientId.isEmpty()) {
+                return tr("Enter the client id of the service principal.");
+            }
+            const bool storedSecret = m_edit && m_original.kind == core::SourceKind::Azure
+                                      && m_original.password.kind != core::SecretRef::Kind::None;
+            if (m_passwordEdit->text().isEmpty() && !storedSecret) {
+                return tr("Enter the client secret.");
+            }
+        }
+        if (!c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
+            return tr("The authority URL must look like https://login.microsoftonline.com.");
+        }
+        if (!c.url.isEmpty() && !isWebUrl(c.url)) {
+            return tr("The ARM URL must look like https://management.azure.com.");
+        }
+        return {};
+    }
     const QUrl url(c.url, QUrl::StrictMode);
     if (c.url.isEmpty()) {
         return tr("Enter the URL of the cluster management interface.");
@@ -369,8 +511,13 @@ void SourceDialog::validate()
     const bool kubeconfig = kube && usesKubeconfig();
     m_form->setRowVisible(m_insecureWarning, !kubeconfig && m_insecureCheck->isChecked());
     const core::SourceConfig c = config();
-    if (!kube) {
+    if (isAzure()) {
+        m_testButton->setEnabled(!c.subscriptionId.isEmpty()
+                                 && (usesAzureCli() || (!c.tenantId.isEmpty() && !c.clientId.isEmpty())));
+    } else if (!kube) {
         m_testButton->setEnabled(!c.url.isEmpty() && !c.username.isEmpty());
+    } else if (usesSecretKubeconfig()) {
+        m_testButton->setEnabled(true);
     } else if (kubeconfig) {
         m_testButton->setEnabled(!m_contextsPending && m_contextsError.isEmpty() && m_contexts.contains(c.kubeContext));
     } else {
@@ -381,29 +528,46 @@ void SourceDialog::validate()
 void SourceDialog::updateKind()
 {
     const bool kube = isKubernetes();
-    const bool kubeconfig = kube && usesKubeconfig();
+    const bool kubeconfig = kube && (usesKubeconfig() || usesSecretKubeconfig());
+    const bool azure = isAzure();
+    const bool cli = azure && usesAzureCli();
+    const bool advanced = m_advancedCheck->isChecked();
+    m_form->setRowVisible(m_subscriptionEdit, azure);
+    m_form->setRowVisible(m_credentialCombo, azure);
+    m_form->setRowVisible(m_tenantEdit, azure);
+    m_form->setRowVisible(m_clientIdEdit, azure && !cli);
+    m_form->setRowVisible(m_advancedCheck, azure);
+    m_form->setRowVisible(m_authorityEdit, azure && advanced && !cli);
+    m_tenantEdit->setPlaceholderText(cli ? tr("Optional: the az login's default tenant")
+                                         : tr("Directory (tenant) id or domain"));
     m_form->setRowVisible(m_connectCombo, kube);
-    m_form->setRowVisible(m_kubeconfigRow, kubeconfig);
-    m_form->setRowVisible(m_contextCombo, kubeconfig);
-    m_form->setRowVisible(m_urlEdit, !kubeconfig);
-    m_form->setRowVisible(m_usernameEdit, !kube);
-    m_form->setRowVisible(m_passwordEdit, !kubeconfig);
+    m_form->setRowVisible(m_kubeconfigRow, kubeconfig && !usesSecretKubeconfig());
+    m_form->setRowVisible(m_contextCombo, kubeconfig && !usesSecretKubeconfig());
+    m_form->setRowVisible(m_urlEdit, !kubeconfig && (!azure || advanced));
+    m_form->setRowVisible(m_usernameEdit, !kube && !azure);
+    m_form->setRowVisible(m_passwordEdit, !kubeconfig && !cli);
     m_form->setRowVisible(m_caRow, !kubeconfig);
     m_form->setRowVisible(m_insecureCheck, !kubeconfig);
     m_form->setRowVisible(m_configInterval, !kube);
+    if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_urlEdit))) {
+        label->setText(azure ? tr("A&RM URL:") : tr("&URL:"));
+    }
     m_form->setRowVisible(m_prometheusEdit, kube);
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_passwordEdit))) {
-        label->setText(kube ? tr("&Token:") : tr("&Password:"));
+        label->setText(azure ? tr("Client &secret:") : kube ? tr("&Token:") : tr("&Password:"));
     }
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_perfInterval))) {
         label->setText(kube ? tr("GPU m&etrics every:") : tr("P&erformance poll every:"));
     }
-    m_urlEdit->setPlaceholderText(kube ? tr("https://api.cluster.example.com:6443")
-                                       : tr("https://cluster-mgmt.example.com"));
-    m_passwordEdit->setToolTip(kube ? tr("A ServiceAccount bearer token. Stored in the system keychain, never in the "
-                                         "configuration file.")
-                                    : tr("Stored in the system keychain, never in the configuration file."));
-    if (kubeconfig && m_requestedPath != m_kubeconfigEdit->text().trimmed()) {
+    m_urlEdit->setPlaceholderText(azure  ? QStringLiteral("https://management.azure.com")
+                                  : kube ? tr("https://api.cluster.example.com:6443")
+                                         : tr("https://cluster-mgmt.example.com"));
+    m_passwordEdit->setToolTip(azure ? tr("The service principal's client secret. Stored in the system keychain, never "
+                                          "in the configuration file.")
+                               : kube ? tr("A ServiceAccount bearer token. Stored in the system keychain, never in the "
+                                           "configuration file.")
+                                      : tr("Stored in the system keychain, never in the configuration file."));
+    if (kubeconfig && !usesSecretKubeconfig() && m_requestedPath != m_kubeconfigEdit->text().trimmed()) {
         requestContexts();
         return;
     }

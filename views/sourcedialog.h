@@ -27,6 +27,10 @@ namespace strata::views {
 /// ~/.kube/config, and one of its contexts) or through an API server URL with a bearer token
 /// (the password field, labelled "Token"), CA file and "skip TLS verification"; Prometheus
 /// (DCGM metrics) is optional. The username and inventory interval belong to ONTAP only. The
+/// An Azure subscription needs its subscription id and, with the default "client secret"
+/// credential, the tenant id, client (application) id and client secret (the password field,
+/// keychain); with "Azure CLI" tokens come from the user's `az login`. Advanced settings: the
+/// Entra ID authority URL (sovereign clouds, tests) and the ARM URL (`url`). The
 /// dialog reads no file itself: it asks for the kubeconfig's contexts with contextsWanted()
 /// and shows them when setContexts() answers.
 class SourceDialog final : public QDialog
@@ -68,6 +72,10 @@ Q_SIGNALS:
 
 private:
     [[nodiscard]] bool isKubernetes() const;
+    [[nodiscard]] bool isAzure() const;
+    /// An AKS cluster added from Azure: the kubeconfig is the keychain secret.
+    [[nodiscard]] bool usesSecretKubeconfig() const;
+    [[nodiscard]] bool usesAzureCli() const;
     [[nodiscard]] bool usesKubeconfig() const;
     void validate();
     void updateKind();
@@ -98,6 +106,12 @@ private:
     QSpinBox *m_configInterval = nullptr;
     QSpinBox *m_perfInterval = nullptr;
     QLineEdit *m_prometheusEdit = nullptr;
+    QLineEdit *m_subscriptionEdit = nullptr;
+    QComboBox *m_credentialCombo = nullptr;
+    QLineEdit *m_tenantEdit = nullptr;
+    QLineEdit *m_clientIdEdit = nullptr;
+    QCheckBox *m_advancedCheck = nullptr;
+    QLineEdit *m_authorityEdit = nullptr;
     QFormLayout *m_form = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_testResult = nullptr;

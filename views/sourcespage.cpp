@@ -1,5 +1,6 @@
 #include "views/sourcespage.h"
 
+#include "models/item/aksclustermodel.h"
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
 #include "views/statusdelegate.h"
@@ -20,9 +21,10 @@ namespace strata::views {
 
 using models::SourceTableModel;
 
-SourcesPage::SourcesPage(models::SourceTableModel *sources, QWidget *parent)
+SourcesPage::SourcesPage(models::SourceTableModel *sources, models::AksClusterModel *aks, QWidget *parent)
     : QWidget(parent)
     , m_sources(sources)
+    , m_aks(aks)
 {
     setObjectName(QStringLiteral("sourcesPage"));
     m_proxy = new QSortFilterProxyModel(this);
@@ -83,6 +85,58 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, QWidget *parent)
     layout->addLayout(buttons);
     layout->addWidget(m_stack, 1);
     layout->addWidget(m_resultLabel);
+
+    if (m_aks) {
+        m_aksSection = new QWidget(this);
+        m_aksSection->setObjectName(QStringLiteral("aksSection"));
+        auto *title = new QLabel(tr("<b>Clusters in Azure</b>"), m_aksSection);
+        auto *hint = new QLabel(tr("AKS clusters of your Azure subscriptions. Add one as a Kubernetes source to see "
+                                   "its GPUs and jobs; its kubeconfig is stored in the system keychain."),
+                                m_aksSection);
+        hint->setWordWrap(true);
+        m_aksView = new QTableView(m_aksSection);
+        m_aksView->setObjectName(QStringLiteral("aksTableView"));
+        auto *aksProxy = new QSortFilterProxyModel(this);
+        aksProxy->setSourceModel(m_aks);
+        aksProxy->setSortRole(models::RawValueRole);
+        m_aksView->setModel(aksProxy);
+        applyTableStyle(m_aksView, 8);
+        m_aksView->setSelectionMode(QAbstractItemView::SingleSelection);
+        m_aksView->setItemDelegateForColumn(models::AksClusterModel::State,
+                                            new StatusDelegate(m_aksView, StatusDelegate::Mode::Badge));
+        m_aksView->setColumnWidth(models::AksClusterModel::Name, 140);
+        m_aksView->setColumnWidth(models::AksClusterModel::AgentPools, 260);
+        m_aksView->setMinimumHeight(110);
+        m_addAksButton = new QPushButton(
+            st->standardIcon(QStyle::SP_FileDialogNewFolder), tr("Add as &Kubernetes source…"), m_aksSection);
+        m_addAksButton->setObjectName(QStringLiteral("aksAddButton"));
+        auto *aksBar = new QHBoxLayout();
+        aksBar->addWidget(title);
+        aksBar->addStretch(1);
+        aksBar->addWidget(m_addAksButton);
+        auto *aksLayout = new QVBoxLayout(m_aksSection);
+        aksLayout->setContentsMargins(0, 8, 0, 0);
+        aksLayout->addLayout(aksBar);
+        aksLayout->addWidget(hint);
+        aksLayout->addWidget(m_aksView);
+        layout->addWidget(m_aksSection);
+        auto addSelected = [this] {
+            const QModelIndexList rows = m_aksView->selectionModel()->selectedRows();
+            if (!rows.isEmpty()) {
+                Q_EMIT addAksClusterRequested(rows.first().data(models::SourceRole).toString(),
+                                              rows.first().data(models::IdRole).toString());
+            }
+        };
+        connect(m_addAksButton, &QPushButton::clicked, this, addSelected);
+        connect(m_aksView, &QTableView::activated, this, addSelected);
+        connect(m_aksView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &SourcesPage::updateAks);
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(aksProxy, signal, this, &SourcesPage::updateAks);
+        }
+        connect(aksProxy, &QAbstractItemModel::dataChanged, this, &SourcesPage::updateAks);
+        connect(aksProxy, &QAbstractItemModel::modelReset, this, &SourcesPage::updateAks);
+        updateAks();
+    }
 
     connect(m_addButton, &QPushButton::clicked, this, &SourcesPage::addRequested);
     connect(m_editButton, &QPushButton::clicked, this, [this] {
@@ -160,6 +214,37 @@ void SourcesPage::updateButtons()
     m_editButton->setEnabled(selected);
     m_testButton->setEnabled(selected);
     m_removeButton->setEnabled(selected);
+}
+
+bool SourcesPage::selectAksCluster(const QString &key)
+{
+    if (!m_aksView) {
+        return false;
+    }
+    QAbstractItemModel *model = m_aksView->model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 0).data(models::KeyRole).toString() == key) {
+            m_aksView->selectRow(row);
+            return true;
+        }
+    }
+    return false;
+}
+
+void SourcesPage::updateAks()
+{
+    if (!m_aksSection) {
+        return;
+    }
+    m_aksSection->setVisible(m_aks->rowCount() > 0);
+    const QModelIndexList rows = m_aksView->selectionModel()->selectedRows();
+    const QString added =
+        rows.isEmpty() ? QString()
+                       : rows.first().siblingAtColumn(models::AksClusterModel::KubernetesSource).data().toString();
+    m_addAksButton->setEnabled(!rows.isEmpty() && added.isEmpty());
+    m_addAksButton->setToolTip(added.isEmpty() ? tr("Fetch the cluster's user kubeconfig and add the cluster as a "
+                                                    "Kubernetes source")
+                                               : tr("Already added as %1").arg(added));
 }
 
 void SourcesPage::updateEmptyState()

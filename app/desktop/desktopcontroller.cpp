@@ -1,15 +1,20 @@
 #include "app/desktop/desktopcontroller.h"
 
+#include "models/core/azuresource.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
+#include "models/core/scheduleservice.h"
+#include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "models/item/activitymodel.h"
+#include "models/item/aksclustermodel.h"
 #include "models/item/eventtablemodel.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
+#include "models/item/servicelevelmodel.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
 #include "models/item/volumetablemodel.h"
@@ -17,7 +22,11 @@
 #include "views/activitypanel.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
+#include "views/levelchangedialog.h"
 #include "views/mainwindow.h"
+#include "views/ratecarddialog.h"
+#include "views/scheduledialog.h"
+#include "views/servicelevelspage.h"
 #include "views/sourcedialog.h"
 #include "views/sourcespage.h"
 #include "views/volumedetailpanel.h"
@@ -56,6 +65,8 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                          return engine.clock().now();
                                                      }))
     , m_projects(std::make_unique<models::ProjectTableModel>(engine.estate()))
+    , m_levels(std::make_unique<models::ServiceLevelTableModel>(&engine.serviceLevels()))
+    , m_aks(std::make_unique<models::AksClusterModel>(engine.estate()))
 {
     m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{m_volumes.get(),
                                                                              m_snapshots.get(),
@@ -64,7 +75,9 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_events.get(),
                                                                              &engine.estate(),
                                                                              m_jobs.get(),
-                                                                             m_projects.get()});
+                                                                             m_projects.get(),
+                                                                             m_levels.get(),
+                                                                             m_aks.get()});
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     connectSources();
     connectViews();
@@ -138,6 +151,34 @@ void DesktopController::connectViews()
     connect(sources, &views::SourcesPage::refreshRequested, this, [this](const QString &name) {
         m_engine.refresh(name);
     });
+    connect(
+        sources, &views::SourcesPage::addAksClusterRequested, this, [this](const QString &source, const QString &id) {
+            addAksCluster(source, id);
+        });
+
+    if (views::ServiceLevelsPage *levels = w->serviceLevelsPage()) {
+        connect(
+            levels, &views::ServiceLevelsPage::changeLevelRequested, this, &DesktopController::openLevelChangeDialog);
+        connect(levels, &views::ServiceLevelsPage::scheduleRequested, this, &DesktopController::openScheduleDialog);
+        connect(levels, &views::ServiceLevelsPage::upcomingRequested, this, &DesktopController::openUpcomingDialog);
+        connect(levels, &views::ServiceLevelsPage::rateCardRequested, this, &DesktopController::openRateCardDialog);
+        connect(levels,
+                &views::ServiceLevelsPage::throughputHistoryWanted,
+                this,
+                &DesktopController::fetchThroughputHistory);
+        connect(&m_engine.schedules(), &core::ScheduleService::changed, this, &DesktopController::updateUpcoming);
+        connect(&m_engine.schedules(), &core::ScheduleService::loaded, this, &DesktopController::updateUpcoming);
+        // A change that ran shows in the chart without re-selecting the volume.
+        connect(&m_engine.actions(), &core::ActionManager::actionFinished, this, [this, levels](const QString &id) {
+            const core::ActionRecord *record = m_engine.actions().find(id);
+            const core::ServiceLevelRow *row = levels->currentRow();
+            if (record && row && record->request.kind == core::ActionKind::ServiceLevelChange
+                && record->request.source == row->source && record->request.volumeId == row->volumeId) {
+                fetchThroughputHistory(row->source, row->volumeId, levels->rangeSeconds());
+            }
+        });
+        updateUpcoming();
+    }
 
     if (views::GpuPage *gpus = w->gpuPage()) {
         connect(gpus, &views::GpuPage::projectHistoryWanted, this, &DesktopController::fetchProjectHistory);
@@ -300,8 +341,9 @@ void DesktopController::openActionDialog(core::ActionRequest request)
         return actions->preview(r);
     };
     if (request.kind == core::ActionKind::JobSubmit || request.kind == core::ActionKind::JobDelete
-        || request.kind == core::ActionKind::ProjectQuotaEdit) {
-        // Compute actions arrive complete from the GPU and Jobs pages; the dialog previews them.
+        || request.kind == core::ActionKind::ProjectQuotaEdit || request.kind == core::ActionKind::ServiceLevelChange) {
+        // Compute actions arrive complete from the GPU and Jobs pages, level changes from
+        // LevelChangeDialog; the dialog previews them.
         auto *dialog = new views::ActionDialog(request, previewer, {}, m_window.get());
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &views::ActionDialog::confirmed, this, &DesktopController::submitAction);
@@ -353,6 +395,7 @@ void DesktopController::openActionDialog(core::ActionRequest request)
     case core::ActionKind::JobSubmit:
     case core::ActionKind::JobDelete:
     case core::ActionKind::ProjectQuotaEdit:
+    case core::ActionKind::ServiceLevelChange:
         return; // handled above
     }
     auto *dialog = new views::ActionDialog(request, previewer, confirmation, m_window.get());
@@ -448,10 +491,16 @@ void DesktopController::testSource(const core::SourceConfig &config,
         if (!guard) {
             return;
         }
-        if (config.kind == core::SourceKind::Kubernetes) {
+        switch (config.kind) {
+        case core::SourceKind::Kubernetes:
             core::KubernetesSource::testConnection(config, secret, engine->pool(), guard, done);
-        } else {
+            break;
+        case core::SourceKind::Azure:
+            core::AzureSource::testConnection(config, secret, engine->pool(), guard, done);
+            break;
+        case core::SourceKind::Ontap:
             core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
+            break;
         }
     };
     if (!password.isEmpty() || config.password.kind == core::SecretRef::Kind::None) {
@@ -568,6 +617,201 @@ void DesktopController::removeSource(const QString &name)
         });
     }
     m_window->showStatusMessage(tr("Source %1 removed.").arg(name));
+}
+
+void DesktopController::openLevelChangeDialog(const QString &source, const QString &volumeId)
+{
+    core::ServiceLevels &levels = m_engine.serviceLevels();
+    const std::optional<core::ServiceLevelRow> row = levels.row(source, volumeId);
+    if (!row) {
+        m_window->showNotification(tr("The volume is no longer known to %1.").arg(source));
+        return;
+    }
+    const QList<core::LevelOption> options = levels.options(source, volumeId);
+    QStringList pools;
+    if (const auto list = m_engine.estate().capacityPools().scope(source)) {
+        const QString account = row->container.section(QLatin1Char('/'), 0, 0);
+        for (const core::Ptr<core::CapacityPool> &pool : list->items()) {
+            if (pool->account == account) {
+                pools << pool->name;
+            }
+        }
+    }
+    auto *dialog = new views::LevelChangeDialog(*row, options, levels.rateCard().currency, pools, m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        openActionDialog(dialog->request());
+    });
+    dialog->open();
+}
+
+void DesktopController::openScheduleDialog(const QString &source, const QString &volumeId)
+{
+    core::ServiceLevels &levels = m_engine.serviceLevels();
+    const std::optional<core::ServiceLevelRow> row = levels.row(source, volumeId);
+    if (!row) {
+        m_window->showNotification(tr("The volume is no longer known to %1.").arg(source));
+        return;
+    }
+    QStringList names;
+    for (const core::LevelOption &o : levels.options(source, volumeId)) {
+        names << o.level;
+    }
+    auto *dialog = new views::ScheduleDialog(*row, names, m_engine.clock().now(), m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &views::ScheduleDialog::saveRequested, this, [this, dialog](core::ServiceLevelSchedule schedule) {
+        QPointer<views::ScheduleDialog> guard(dialog);
+        m_engine.schedules().add(schedule, this, [this, guard, schedule](qint64 id, const QString &error) {
+            if (!error.isEmpty()) {
+                if (guard) {
+                    guard->setSaveError(error);
+                } else {
+                    m_window->showNotification(tr("The schedule was not saved: %1").arg(error));
+                }
+                return;
+            }
+            m_window->showStatusMessage(
+                tr("Scheduled #%1: %2 to %3.").arg(id).arg(schedule.volumeName, schedule.level));
+            if (guard) {
+                guard->done(QDialog::Accepted);
+            }
+        });
+    });
+    dialog->open();
+}
+
+void DesktopController::openUpcomingDialog()
+{
+    if (!m_upcomingDialog) {
+        m_upcomingDialog = new views::UpcomingChangesDialog(m_window.get());
+        m_upcomingDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_upcomingDialog, &views::UpcomingChangesDialog::removeRequested, this, [this](qint64 id) {
+            m_engine.schedules().remove(id);
+            m_window->showStatusMessage(tr("Schedule #%1 removed.").arg(id));
+        });
+    }
+    updateUpcoming();
+    m_upcomingDialog->show();
+    m_upcomingDialog->raise();
+}
+
+void DesktopController::updateUpcoming()
+{
+    const QList<core::UpcomingChange> upcoming = m_engine.schedules().upcoming(200);
+    if (views::ServiceLevelsPage *page = m_window->serviceLevelsPage()) {
+        page->setUpcoming(upcoming);
+    }
+    if (m_upcomingDialog) {
+        m_upcomingDialog->setUpcoming(upcoming);
+    }
+}
+
+void DesktopController::openRateCardDialog()
+{
+    QStringList policies;
+    for (const core::Ptr<core::QosPolicy> &p : m_engine.estate().qosPolicies().all()) {
+        if (!policies.contains(p->name)) {
+            policies << p->name;
+        }
+    }
+    policies.sort(Qt::CaseInsensitive);
+    auto *dialog = new views::RateCardDialog(m_config.rateCard, policies, m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        applyRateCard(dialog->rateCard());
+    });
+    dialog->open();
+}
+
+void DesktopController::applyRateCard(const core::RateCard &card)
+{
+    if (card == m_config.rateCard) {
+        return;
+    }
+    m_config.rateCard = card;
+    saveConfig();
+    m_engine.setRateCard(card);
+    m_window->showStatusMessage(tr("Rate card saved."));
+}
+
+void DesktopController::fetchThroughputHistory(const QString &source, const QString &volumeId, qint64 rangeSeconds)
+{
+    views::ServiceLevelsPage *page = m_window->serviceLevelsPage();
+    if (!page) {
+        return;
+    }
+    if (!m_engine.history()) {
+        page->setThroughputMessage(tr("Throughput history is not recorded in this session."));
+        return;
+    }
+    const int request = ++m_throughputRequest;
+    const QDateTime to = m_engine.clock().now();
+    const QDateTime from = to.addSecs(-rangeSeconds);
+    m_engine.serviceLevels().throughputHistory(
+        source,
+        volumeId,
+        from,
+        to,
+        this,
+        [this, request, source, volumeId, from, to](std::vector<core::ThroughputPoint> points) {
+            if (request == m_throughputRequest && m_window->serviceLevelsPage()) {
+                m_window->serviceLevelsPage()->setThroughputHistory(source, volumeId, points, from, to);
+            }
+        });
+}
+
+void DesktopController::addAksCluster(const QString &source,
+                                      const QString &clusterId,
+                                      const QString &name,
+                                      std::function<void(QString)> done)
+{
+    auto fail = [this, done](const QString &text) {
+        m_window->showNotification(text);
+        if (done) {
+            done(text);
+        }
+    };
+    const auto clusters = m_engine.estate().aksClusters().scope(source);
+    const core::Ptr<core::AksCluster> cluster =
+        clusters ? clusters->find(source + QLatin1Char('/') + clusterId) : nullptr;
+    auto *azure = qobject_cast<core::AzureSource *>(m_engine.source(source));
+    if (!cluster || !azure) {
+        fail(tr("The AKS cluster is no longer listed by %1.").arg(source));
+        return;
+    }
+    QString sourceName = name.isEmpty() ? cluster->name : name;
+    if (name.isEmpty()) {
+        for (int n = 2; m_config.source(sourceName); ++n) {
+            sourceName = cluster->name + QLatin1Char('-') + QString::number(n);
+        }
+    } else if (m_config.source(sourceName)) {
+        fail(tr("A source named %1 already exists.").arg(sourceName));
+        return;
+    }
+    m_window->showStatusMessage(tr("Fetching the kubeconfig of %1…").arg(cluster->name));
+    QPointer<DesktopController> self(this);
+    const QString clusterName = cluster->name;
+    azure->fetchAksKubeconfig(
+        cluster->armId, this, [self, sourceName, clusterName, done](const QString &yaml, const QString &error) {
+            if (!self) {
+                return;
+            }
+            if (!error.isEmpty() || yaml.isEmpty()) {
+                const QString text = tr("The kubeconfig of %1 could not be fetched: %2")
+                                         .arg(clusterName, error.isEmpty() ? tr("the answer was empty") : error);
+                self->m_window->showNotification(text);
+                if (done) {
+                    done(text);
+                }
+                return;
+            }
+            core::SourceConfig config;
+            config.name = sourceName;
+            config.kind = core::SourceKind::Kubernetes;
+            config.kubeconfigInSecret = true;
+            // The kubeconfig (with its token) goes to the keychain as the source's secret.
+            self->applySource(config, yaml, done);
+        });
 }
 
 bool DesktopController::saveConfig()

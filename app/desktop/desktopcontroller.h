@@ -18,9 +18,11 @@ class Source;
 
 namespace strata::models {
 class ActivityModel;
+class AksClusterModel;
 class EventTableModel;
 class JobTableModel;
 class ProjectTableModel;
+class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class VolumeTableModel;
@@ -29,6 +31,7 @@ class VolumeTableModel;
 namespace strata::views {
 class MainWindow;
 class SourceDialog;
+class UpcomingChangesDialog;
 } // namespace strata::views
 
 namespace strata::desktop {
@@ -37,8 +40,10 @@ namespace strata::desktop {
 /// views ask for to the model layer. Pages and dialogs only emit intents; this turns them into
 /// Engine calls (refresh, performance and snapshot subscriptions), ActionManager previews,
 /// submits and retries, HistoryService queries for the capacity chart, keychain writes, and
-/// config saves (never in demo mode). Results come back as model updates, status-bar messages
-/// and, for failures, the window's notification bar.
+/// config saves (never in demo mode). Service levels: the change dialog into the action preview,
+/// schedules through ScheduleService, the rate card into the config and ServiceLevels, and AKS
+/// clusters added as Kubernetes sources with their kubeconfig in the keychain. Results come back as model updates,
+/// status-bar messages and, for failures, the window's notification bar.
 class DesktopController final : public QObject
 {
     Q_OBJECT
@@ -63,6 +68,7 @@ public:
     [[nodiscard]] models::SnapshotListModel &snapshotModel() { return *m_snapshots; }
     [[nodiscard]] models::SourceTableModel &sourceModel() { return *m_sources; }
     [[nodiscard]] models::ActivityModel &activityModel() { return *m_activity; }
+    [[nodiscard]] models::ServiceLevelTableModel &serviceLevelModel() { return *m_levels; }
     [[nodiscard]] const core::AppConfig &config() const { return m_config; }
 
     /// Adds or replaces a source: stores `password` (when not empty) in the credential store
@@ -71,6 +77,15 @@ public:
     void applySource(const core::SourceConfig &config, const QString &password, std::function<void(QString)> done = {});
     /// Removes a source, saves the config and deletes its keychain entry.
     void removeSource(const QString &name);
+    /// Saves the rate card into the config and applies it to the service levels.
+    void applyRateCard(const core::RateCard &card);
+    /// Fetches the user kubeconfig of the AKS cluster `clusterId` of the Azure source `source`
+    /// and adds the cluster as Kubernetes source `name` (empty = the cluster's name, made
+    /// unique) with the kubeconfig as its keychain secret. `done(error)` as for applySource().
+    void addAksCluster(const QString &source,
+                       const QString &clusterId,
+                       const QString &name = {},
+                       std::function<void(QString)> done = {});
     /// Persists the window layout now (also done when the window closes).
     void saveLayout();
 
@@ -88,6 +103,12 @@ private:
     void submitAction(const core::ActionRequest &request);
     void onActionFinished(const QString &id, bool ok);
     void openSourceDialog(const QString &name);
+    void openLevelChangeDialog(const QString &source, const QString &volumeId);
+    void openScheduleDialog(const QString &source, const QString &volumeId);
+    void openUpcomingDialog();
+    void openRateCardDialog();
+    void fetchThroughputHistory(const QString &source, const QString &volumeId, qint64 rangeSeconds);
+    void updateUpcoming();
     void testSource(const core::SourceConfig &config,
                     const QString &password,
                     QObject *context,
@@ -108,6 +129,8 @@ private:
     std::unique_ptr<models::EventTableModel> m_events;
     std::unique_ptr<models::JobTableModel> m_jobs;
     std::unique_ptr<models::ProjectTableModel> m_projects;
+    std::unique_ptr<models::ServiceLevelTableModel> m_levels;
+    std::unique_ptr<models::AksClusterModel> m_aks;
     std::unique_ptr<cli::DemoScenario> m_scenario; ///< demo mode only
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
@@ -116,6 +139,8 @@ private:
     QString m_selectedVolume;
     int m_historyRequest = 0;
     int m_projectHistoryRequest = 0;
+    int m_throughputRequest = 0;
+    QPointer<views::UpcomingChangesDialog> m_upcomingDialog;
     bool m_perfSubscribed = false;
 };
 

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "models/core/domain.h"
+#include "models/core/estate.h"
+#include "models/item/keyedtablemodel.h"
+
+namespace strata::models {
+
+/// The AKS clusters of every Azure source (Estate::aksClusters()), updated by estate diffs,
+/// for the Sources page's "Clusters in Azure" list.
+class AksClusterModel final : public KeyedTableModel<core::AksCluster>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AksClusterModel)
+
+public:
+    enum Column
+    {
+        Name,
+        Source,
+        ResourceGroup,
+        Location,
+        Version,
+        Nodes,
+        AgentPools,       ///< "gpupool: 3 x Standard_NC6s_v3; …"
+        State,            ///< power state, else provisioning state
+        KubernetesSource, ///< the Strata source added from it, empty = none
+        ColumnCount
+    };
+
+    explicit AksClusterModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+} // namespace strata::models

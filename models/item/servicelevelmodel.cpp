@@ -1,0 +1,325 @@
+#include "models/item/servicelevelmodel.h"
+
+#include "models/item/roles.h"
+
+#include <QLocale>
+
+#include <algorithm>
+
+namespace strata::models {
+
+ServiceLevelTableModel::ServiceLevelTableModel(core::ServiceLevels *levels, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_levels(levels)
+{
+    if (m_levels) {
+        connect(m_levels, &core::ServiceLevels::changed, this, &ServiceLevelTableModel::reload);
+        reload();
+    }
+}
+
+ServiceLevelTableModel::~ServiceLevelTableModel() = default;
+
+void ServiceLevelTableModel::reload()
+{
+    setCurrency(m_levels->rateCard().currency);
+    setRows(m_levels->rows());
+}
+
+int ServiceLevelTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ServiceLevelTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ServiceLevelTableModel::key(const core::ServiceLevelRow &row)
+{
+    return row.source + QLatin1Char('/') + row.volumeId;
+}
+
+const core::ServiceLevelRow *ServiceLevelTableModel::rowAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? &m_rows[row] : nullptr;
+}
+
+double ServiceLevelTableModel::capUse(const core::ServiceLevelRow &row)
+{
+    if (row.capMibps <= 0) {
+        return -1;
+    }
+    const double observed = row.p95Mibps >= 0 ? row.p95Mibps : row.observedMibps;
+    return observed < 0 ? -1 : observed / row.capMibps * 100.0;
+}
+
+QString ServiceLevelTableModel::flagText(core::LevelFlag flag)
+{
+    switch (flag) {
+    case core::LevelFlag::AtCap:
+        return tr("At cap – raise?");
+    case core::LevelFlag::FarBelow:
+        return tr("Far below – lower?");
+    case core::LevelFlag::None:
+        break;
+    }
+    return {};
+}
+
+QString ServiceLevelTableModel::formatMibps(double mibps)
+{
+    if (mibps < 0) {
+        return QStringLiteral("–");
+    }
+    return tr("%1 MiB/s").arg(QLocale().toString(mibps, 'f', mibps < 100 ? 1 : 0));
+}
+
+QString ServiceLevelTableModel::formatMoney(double amount, const QString &currency)
+{
+    if (amount < 0) {
+        return QStringLiteral("–");
+    }
+    const QString number = QLocale().toString(amount, 'f', 2);
+    if (currency == QLatin1String("USD")) {
+        return QStringLiteral("$") + number;
+    }
+    if (currency == QLatin1String("EUR")) {
+        return number + QStringLiteral(" €");
+    }
+    if (currency == QLatin1String("GBP")) {
+        return QStringLiteral("£") + number;
+    }
+    return number + QLatin1Char(' ') + currency;
+}
+
+void ServiceLevelTableModel::setCurrency(const QString &currency)
+{
+    if (currency == m_currency) {
+        return;
+    }
+    m_currency = currency;
+    if (!m_rows.isEmpty()) {
+        Q_EMIT dataChanged(index(0, Cost), index(int(m_rows.size()) - 1, Cost));
+    }
+}
+
+void ServiceLevelTableModel::setRows(const QList<core::ServiceLevelRow> &rows)
+{
+    QHash<QString, int> next;
+    next.reserve(rows.size());
+    for (int i = 0; i < rows.size(); ++i) {
+        next.insert(key(rows[i]), i);
+    }
+    // Removals from the bottom so the remaining row numbers stay valid while removing.
+    std::vector<int> gone;
+    for (int r = 0; r < m_rows.size(); ++r) {
+        if (!next.contains(key(m_rows[r]))) {
+            gone.push_back(r);
+        }
+    }
+    for (auto it = gone.rbegin(); it != gone.rend();) {
+        int last = *it;
+        int first = last;
+        ++it;
+        while (it != gone.rend() && *it == first - 1) {
+            first = *it;
+            ++it;
+        }
+        beginRemoveRows(QModelIndex(), first, last);
+        m_rows.remove(first, last - first + 1);
+        endRemoveRows();
+    }
+    m_index.clear();
+    for (int r = 0; r < m_rows.size(); ++r) {
+        m_index.insert(key(m_rows[r]), r);
+    }
+    // Changes in place, coalesced into contiguous dataChanged ranges.
+    int start = -1;
+    auto flush = [this, &start](int end) {
+        if (start >= 0) {
+            Q_EMIT dataChanged(index(start, 0), index(end, ColumnCount - 1));
+            start = -1;
+        }
+    };
+    for (int r = 0; r < m_rows.size(); ++r) {
+        const core::ServiceLevelRow &incoming = rows[next.value(key(m_rows[r]))];
+        if (!(incoming == m_rows[r])) {
+            m_rows[r] = incoming;
+            if (start < 0) {
+                start = r;
+            }
+        } else {
+            flush(r - 1);
+        }
+    }
+    flush(int(m_rows.size()) - 1);
+    QList<core::ServiceLevelRow> added;
+    for (const core::ServiceLevelRow &row : rows) {
+        if (!m_index.contains(key(row))) {
+            added.append(row);
+        }
+    }
+    if (!added.isEmpty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
+        for (const core::ServiceLevelRow &row : std::as_const(added)) {
+            m_index.insert(key(row), int(m_rows.size()));
+            m_rows.append(row);
+        }
+        endInsertRows();
+    }
+}
+
+QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
+{
+    const core::ServiceLevelRow *r = rowAt(index.row());
+    if (!r || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QLocale locale;
+    switch (role) {
+    case KeyRole:
+        return key(*r);
+    case SourceRole:
+        return r->source;
+    case IdRole:
+        return r->volumeId;
+    case FilterTextRole:
+        return QString(r->volumeName + QLatin1Char(' ') + r->container + QLatin1Char(' ') + r->source + QLatin1Char(' ')
+                       + r->level);
+    case StatusRole:
+        if (index.column() == Flag || index.column() == CapUse) {
+            switch (r->flag) {
+            case core::LevelFlag::AtCap:
+                return QStringLiteral("warning");
+            case core::LevelFlag::FarBelow:
+                return QStringLiteral("unknown");
+            case core::LevelFlag::None:
+                break;
+            }
+        }
+        return QStringLiteral("ok");
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case Flag:
+        case CapUse:
+            return r->flagReason.isEmpty() ? QVariant() : QVariant(r->flagReason);
+        case LevelDetail:
+            return r->levelDetail;
+        case Cap:
+            return r->capIops > 0 ? tr("%1 IOPS").arg(locale.toString(r->capIops, 'f', 0)) : QVariant();
+        case LastChange:
+            return r->lastChange.isValid() ? QVariant(locale.toString(r->lastChange.toLocalTime(), QLocale::LongFormat))
+                                           : QVariant();
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case Cap:
+        case Observed:
+        case P95:
+        case CapUse:
+        case Cost:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+        }
+    case RawValueRole:
+        switch (index.column()) {
+        case Cap:
+            return r->capMibps;
+        case Observed:
+            return r->observedMibps;
+        case P95:
+            return r->p95Mibps;
+        case CapUse:
+            return capUse(*r);
+        case Cost:
+            return r->costPerMonth;
+        case Flag:
+            return int(r->flag);
+        case LastChange:
+            return r->lastChange;
+        default:
+            break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Source:
+            return r->source;
+        case Volume:
+            return r->volumeName;
+        case Container:
+            return r->container;
+        case Level:
+            if (r->level.isEmpty()) {
+                return r->kind == core::SourceKind::Ontap ? tr("(no policy)") : QString();
+            }
+            return r->level;
+        case LevelDetail:
+            return r->levelDetail;
+        case Cap:
+            return formatMibps(r->capMibps);
+        case Observed:
+            return formatMibps(r->observedMibps);
+        case P95:
+            return formatMibps(r->p95Mibps);
+        case CapUse: {
+            const double use = capUse(*r);
+            return use < 0 ? QStringLiteral("–") : QString(locale.toString(use, 'f', 0) + QStringLiteral(" %"));
+        }
+        case Cost:
+            return formatMoney(r->costPerMonth, m_currency);
+        case Flag:
+            return flagText(r->flag);
+        case LastChange:
+            return r->lastChange.isValid() ? locale.toString(r->lastChange.toLocalTime(), QLocale::ShortFormat)
+                                           : QString();
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant ServiceLevelTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Source:
+        return tr("Source");
+    case Volume:
+        return tr("Volume");
+    case Container:
+        return tr("SVM / pool");
+    case Level:
+        return tr("Level");
+    case LevelDetail:
+        return tr("Level detail");
+    case Cap:
+        return tr("Cap");
+    case Observed:
+        return tr("Observed");
+    case P95:
+        return tr("p95 24 h");
+    case CapUse:
+        return tr("Cap use");
+    case Cost:
+        return tr("Cost/month");
+    case Flag:
+        return tr("Flag");
+    case LastChange:
+        return tr("Last change");
+    default:
+        return {};
+    }
+}
+
+} // namespace strata::models

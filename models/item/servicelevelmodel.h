@@ -1,0 +1,76 @@
+#pragma once
+
+#include "models/core/servicelevels.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+namespace strata::models {
+
+/// Every volume's service level (ServiceLevels::rows()): level, cap, observed throughput, p95,
+/// cap use, price and flag. Updated by keyed diffs on ServiceLevels::changed (rows matched by
+/// "<source>/<volumeId>"): removals, in-place changes and appends, never a reset, so selection
+/// and sorting survive every poll.
+class ServiceLevelTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ServiceLevelTableModel)
+
+public:
+    enum Column
+    {
+        Source,
+        Volume,
+        Container,   ///< ONTAP SVM, ANF "account/pool"
+        Level,       ///< ANF service level or ONTAP QoS policy
+        LevelDetail, ///< "16 MiB/s per TiB (auto QoS)", "fixed: 500 MB/s", ...
+        Cap,         ///< MiB/s (raw double, -1 none)
+        Observed,    ///< latest MiB/s
+        P95,         ///< p95 of the last 24 h, MiB/s
+        CapUse,      ///< p95 (or latest) / cap, 0..100+
+        Cost,        ///< per month in the rate card's currency
+        Flag,        ///< "At cap – raise?", "Far below – lower?"
+        LastChange,  ///< UTC of the last level change
+        ColumnCount
+    };
+
+    /// `levels` may be null (rows only through setRows(), e.g. tests).
+    explicit ServiceLevelTableModel(core::ServiceLevels *levels, QObject *parent = nullptr);
+    ~ServiceLevelTableModel() override;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Applies `rows` as a keyed diff against what is shown.
+    void setRows(const QList<core::ServiceLevelRow> &rows);
+    /// ISO code shown with prices ("USD"), from the rate card.
+    void setCurrency(const QString &currency);
+
+    [[nodiscard]] const core::ServiceLevelRow *rowAt(int row) const;
+    /// Row of "<source>/<volumeId>", or -1.
+    [[nodiscard]] int rowOf(const QString &key) const { return m_index.value(key, -1); }
+    [[nodiscard]] core::ServiceLevels *serviceLevels() const { return m_levels; }
+
+    static QString key(const core::ServiceLevelRow &row);
+    /// Cap use in percent (p95, else the latest sample, over the cap), -1 when unknown.
+    static double capUse(const core::ServiceLevelRow &row);
+    /// "At cap – raise?", "Far below – lower?", "".
+    static QString flagText(core::LevelFlag flag);
+    /// "12.5 MiB/s", "–" for negative values.
+    static QString formatMibps(double mibps);
+    /// "$147.50" style with the currency code when it is not USD/EUR/GBP; "–" for negative.
+    static QString formatMoney(double amount, const QString &currency);
+
+private:
+    void reload();
+
+    core::ServiceLevels *m_levels;
+    QList<core::ServiceLevelRow> m_rows;
+    QHash<QString, int> m_index;
+    QString m_currency = QStringLiteral("USD");
+};
+
+} // namespace strata::models
