@@ -82,6 +82,7 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     connectSources();
     connectViews();
     restoreLayout();
+    setAksSource({}, {});
     if (m_options.demo) {
         addDemoScenarioMenu();
     }
@@ -605,6 +606,7 @@ void DesktopController::removeSource(const QString &name)
     saveConfig();
     m_engine.setSources(m_config.sources);
     m_watched.remove(name);
+    setAksSource({}, {}); // forgets clusters added as the removed source
     // Only the entry Strata itself created is deleted; env and file secrets belong to the admin.
     if (secret.kind == core::SecretRef::Kind::Keychain && secret.value == core::credentialKey(name)) {
         QPointer<DesktopController> self(this);
@@ -791,8 +793,9 @@ void DesktopController::addAksCluster(const QString &source,
     m_window->showStatusMessage(tr("Fetching the kubeconfig of %1…").arg(cluster->name));
     QPointer<DesktopController> self(this);
     const QString clusterName = cluster->name;
+    const QString key = core::estateKey(*cluster);
     azure->fetchAksKubeconfig(
-        cluster->armId, this, [self, sourceName, clusterName, done](const QString &yaml, const QString &error) {
+        cluster->armId, this, [self, sourceName, clusterName, key, done](const QString &yaml, const QString &error) {
             if (!self) {
                 return;
             }
@@ -810,8 +813,42 @@ void DesktopController::addAksCluster(const QString &source,
             config.kind = core::SourceKind::Kubernetes;
             config.kubeconfigInSecret = true;
             // The kubeconfig (with its token) goes to the keychain as the source's secret.
-            self->applySource(config, yaml, done);
+            self->applySource(config, yaml, [self, key, sourceName, done](const QString &applyError) {
+                if (self && applyError.isEmpty()) {
+                    self->setAksSource(key, sourceName);
+                }
+                if (done) {
+                    done(applyError);
+                }
+            });
         });
+}
+
+void DesktopController::setAksSource(const QString &clusterKey, const QString &sourceName)
+{
+    // Which Kubernetes source came from which AKS cluster is shown on the Sources page only, so
+    // it lives with the window settings rather than in the config.
+    QHash<QString, QString> added;
+    const std::unique_ptr<QSettings> settings = openSettings(m_options.settingsPath);
+    const QVariantMap stored = settings->value(QStringLiteral("aks/addedSources")).toMap();
+    for (auto it = stored.cbegin(); it != stored.cend(); ++it) {
+        if (m_config.source(it.value().toString())) {
+            added.insert(it.key(), it.value().toString());
+        }
+    }
+    if (!clusterKey.isEmpty()) {
+        if (sourceName.isEmpty()) {
+            added.remove(clusterKey);
+        } else {
+            added.insert(clusterKey, sourceName);
+        }
+    }
+    QVariantMap next;
+    for (auto it = added.cbegin(); it != added.cend(); ++it) {
+        next.insert(it.key(), it.value());
+    }
+    settings->setValue(QStringLiteral("aks/addedSources"), next);
+    m_aks->setAddedSources(added);
 }
 
 bool DesktopController::saveConfig()

@@ -109,6 +109,9 @@ private:
     void openRateCardDialog();
     void fetchThroughputHistory(const QString &source, const QString &volumeId, qint64 rangeSeconds);
     void updateUpcoming();
+    /// Records (or, with an empty name, forgets) the source added from an AKS cluster and
+    /// drops records of sources no longer configured.
+    void setAksSource(const QString &clusterKey, const QString &sourceName);
     void testSource(const core::SourceConfig &config,
                     const QString &password,
                     QObject *context,

@@ -77,13 +77,31 @@ QVariant AksClusterModel::data(const QModelIndex &index, int role) const
         case State:
             return c->powerState.isEmpty() ? c->provisioningState : c->powerState;
         case KubernetesSource:
-            return c->kubernetesSource;
+            return c->kubernetesSource.isEmpty() ? m_added.value(core::estateKey(*c)) : c->kubernetesSource;
         default:
             return {};
         }
     default:
         return {};
     }
+}
+
+void AksClusterModel::setAddedSources(const QHash<QString, QString> &added)
+{
+    std::vector<int> rows;
+    for (int row = 0; row < rowCount(); ++row) {
+        const QString key = core::estateKey(*recordAt(row));
+        if (added.value(key) != m_added.value(key)) {
+            rows.push_back(row);
+        }
+    }
+    m_added = added;
+    emitChanged(std::move(rows), KubernetesSource, KubernetesSource);
+}
+
+QString AksClusterModel::addedSource(const QString &key) const
+{
+    return m_added.value(key);
 }
 
 QVariant AksClusterModel::headerData(int section, Qt::Orientation orientation, int role) const
