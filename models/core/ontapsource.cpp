@@ -307,10 +307,10 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         Q_EMIT inventoryPolled(ok);
     });
 
-    // Performance: every perf interval while someone watches (m_perf, on demand), and at least
-    // every kPerfHistorySeconds regardless (m_perfHistory), so service-level p95 figures and the
-    // observed-vs-cap chart have history from the start. The background poll stays idle while
-    // the on-demand one runs at least as often.
+    // Performance: every perf interval while someone watches (m_perf, on demand, published to
+    // the estate), and at least every kPerfHistorySeconds regardless (m_perfHistory, recorded
+    // only), so service-level p95 figures and the observed-vs-cap chart have history from the
+    // start. The background poll stays idle while the on-demand one runs at least as often.
     const bool foregroundCoversHistory = m_config.perfIntervalSeconds <= kPerfHistorySeconds;
     const auto perfJob = [this, self, source, foregroundCoversHistory](bool background) {
         auto conn = m_connection;
@@ -320,7 +320,7 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         job.cancel = [token] {
             token.cancel();
         };
-        job.run = [conn, token, source, self, now]() -> PollOutcome {
+        job.run = [conn, token, source, self, now, background]() -> PollOutcome {
             PollOutcome out;
             auto volumes = conn->client->listVolumeMetrics(token);
             if (!volumes) {
@@ -348,11 +348,15 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                 list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
             }
             auto keyedList = keyed(std::move(list));
-            out.apply = [self, source, keyedList] {
-                if (self) {
-                    self->m_deps.estate.publishVolumePerf(source, keyedList);
-                    self->recordPerf(*keyedList);
+            // The background poll only feeds history: views show performance while they watch.
+            out.apply = [self, source, keyedList, background] {
+                if (!self) {
+                    return;
                 }
+                if (!background) {
+                    self->m_deps.estate.publishVolumePerf(source, keyedList);
+                }
+                self->recordPerf(*keyedList);
             };
             return out;
         };

@@ -19,9 +19,9 @@ class SystemPoller;
 
 /// ONTAP cluster source: polls the inventory (cluster, SVMs, aggregates, volumes, QoS policies,
 /// FlexCaches) every config interval, EMS events, volume performance every performance interval
-/// while someone watches and every 5 minutes regardless, and watched volumes' snapshots; records
-/// capacity and performance history; runs snapshot, clone and QoS policy (service level)
-/// actions idempotently.
+/// while someone watches (and every 5 minutes regardless, into history only), and watched
+/// volumes' snapshots; records capacity and performance history; runs snapshot, clone and QoS
+/// policy (service level) actions idempotently.
 class OntapSource final : public Source, public IActionExecutor
 {
     Q_OBJECT

@@ -169,6 +169,26 @@ TEST_F(OntapMutationTest, RestoreSnapshot_Request_IsPatchWithRestoreToSnapshotUu
     EXPECT_EQ(json::parse(patch.body), json::object());
 }
 
+TEST_F(OntapMutationTest, SetVolumeQosPolicy_IsPatchOfQosPolicyNameAndNoneRemovesIt)
+{
+    const std::string volumePath = std::string("/api/storage/volumes/") + kVolumeUuid;
+    enqueueAccepted(Method::Patch, volumePath);
+    enqueueJob("job_success.json");
+    const auto set = client().setVolumeQosPolicy(kVolumeUuid, "ai-training");
+    ASSERT_TRUE(set) << set.error().message;
+    const auto patch = transport.requests().front();
+    EXPECT_EQ(patch.method, Method::Patch);
+    EXPECT_EQ(FakeTransport::pathOf(patch.url), volumePath);
+    EXPECT_EQ(query(patch, "return_timeout"), "0");
+    EXPECT_EQ(json::parse(patch.body), json::parse(R"({"qos":{"policy":{"name":"ai-training"}}})"));
+
+    enqueueAccepted(Method::Patch, volumePath);
+    enqueueJob("job_success.json");
+    const std::size_t before = transport.requests().size();
+    ASSERT_TRUE(client().setVolumeQosPolicy(kVolumeUuid, ""));
+    EXPECT_EQ(json::parse(transport.requests().at(before).body), json::parse(R"({"qos":{"policy":{"name":"none"}}})"));
+}
+
 TEST_F(OntapMutationTest, RestoreSnapshot_VolumeBusy_ReturnsApiErrorWithoutRetry)
 {
     transport.enqueueJson(
