@@ -2,15 +2,23 @@
 
 #include "app/cli/computerows.h"
 #include "app/cli/demo.h"
+#include "app/cli/levelrows.h"
 #include "app/cli/output.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/schedule.h"
+#include "models/core/servicelevels.h"
 #include "models/core/source.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include <algorithm>
@@ -22,7 +30,7 @@ namespace {
 
 const QStringList &verbs()
 {
-    static const QStringList v{QStringLiteral("get")};
+    static const QStringList v{QStringLiteral("get"), QStringLiteral("set")};
     return v;
 }
 
@@ -35,7 +43,11 @@ const QStringList &resources()
                                QStringLiteral("nodes"),
                                QStringLiteral("projects"),
                                QStringLiteral("jobs"),
-                               QStringLiteral("pvcs")};
+                               QStringLiteral("pvcs"),
+                               QStringLiteral("service-levels"),
+                               QStringLiteral("pools"),
+                               QStringLiteral("aks"),
+                               QStringLiteral("schedules")};
     return r;
 }
 
@@ -71,6 +83,19 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("pvc") || r == QLatin1String("persistentvolumeclaims")) {
         return QStringLiteral("pvcs");
+    }
+    if (r == QLatin1String("service-level") || r == QLatin1String("servicelevels") || r == QLatin1String("sl")
+        || r == QLatin1String("levels")) {
+        return QStringLiteral("service-levels");
+    }
+    if (r == QLatin1String("pool") || r == QLatin1String("capacitypools") || r == QLatin1String("capacity-pools")) {
+        return QStringLiteral("pools");
+    }
+    if (r == QLatin1String("managedclusters") || r == QLatin1String("aks-clusters")) {
+        return QStringLiteral("aks");
+    }
+    if (r == QLatin1String("schedule")) {
+        return QStringLiteral("schedules");
     }
     return r;
 }
@@ -210,7 +235,275 @@ bool waitFor(const std::function<bool()> &done, QObject *signalSource, int timeo
     return done();
 }
 
+/// Waits for one emission of `signal` from `sender` (or the timeout); false on timeout.
+template <class Sender, class Signal> bool waitForSignal(Sender *sender, Signal signal, int timeoutMs)
+{
+    QEventLoop loop;
+    bool fired = false;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(sender, signal, &loop, [&] {
+        fired = true;
+        loop.quit();
+    });
+    deadline.start(timeoutMs);
+    loop.exec();
+    return fired;
+}
+
+/// What `set service-level` was asked to do.
+struct LevelChangeArgs
+{
+    QString volume; ///< name, "svm/name", "account/pool/name" or id
+    QString to;
+    QString then; ///< window: the level after it (default: the current level)
+    QString pool;
+    bool createPool = false;
+    double poolSizeTiB = 0;
+    QString at;
+    QString window;
+    core::Recurrence recurrence = core::Recurrence::Once;
+    bool dryRun = false;
+};
+
+QString currentLevel(const core::Volume &v)
+{
+    return v.isAnf() ? v.serviceLevel : v.qosPolicy;
+}
+
+int setServiceLevel(core::Engine &engine,
+                    const LevelChangeArgs &args,
+                    const QStringList &sources,
+                    Format format,
+                    const QString &programName,
+                    const QString &user,
+                    int timeoutSeconds,
+                    QTextStream &out,
+                    QTextStream &err)
+{
+    auto fail = [&](const QString &message, int code) {
+        err << programName << ": " << message << '\n';
+        return code;
+    };
+    std::vector<core::Ptr<core::Volume>> matches;
+    for (const QString &source : sources) {
+        const auto list = engine.estate().volumes().scope(source);
+        if (!list) {
+            continue;
+        }
+        for (const core::Ptr<core::Volume> &v : list->items()) {
+            const QString qualified = v->svm + QLatin1Char('/') + v->name;
+            const QString anfQualified = v->svm + QLatin1Char('/') + v->aggregate + QLatin1Char('/') + v->name;
+            if (v->name == args.volume || v->id == args.volume || qualified == args.volume
+                || anfQualified == args.volume || v->armId.compare(args.volume, Qt::CaseInsensitive) == 0) {
+                matches.push_back(v);
+            }
+        }
+    }
+    if (matches.empty()) {
+        return fail(QCoreApplication::translate("cli", "no volume matches %1").arg(args.volume), 1);
+    }
+    if (matches.size() > 1) {
+        QStringList names;
+        for (const auto &v : matches) {
+            names << v->source + QLatin1Char('/') + v->svm + QLatin1Char('/') + v->name;
+        }
+        return fail(
+            QCoreApplication::translate("cli", "%1 matches several volumes (%2): name one with --source or svm/name")
+                .arg(args.volume, names.join(QStringLiteral(", "))),
+            2);
+    }
+    const core::Volume &volume = *matches.front();
+    const QList<core::LevelOption> options = engine.serviceLevels().options(volume.source, volume.id);
+    QStringList levels;
+    for (const core::LevelOption &o : options) {
+        levels << (o.level.isEmpty() ? QStringLiteral("none") : o.level);
+    }
+    const QString to = args.to == QLatin1String("none") && !volume.isAnf() ? QString() : args.to;
+    if (!levels.contains(args.to)) {
+        return fail(QCoreApplication::translate("cli", "%1 is not a service level of %2; choose one of: %3")
+                        .arg(args.to, volume.name, levels.join(QStringLiteral(", "))),
+                    2);
+    }
+
+    core::ActionRequest request(core::ActionKind::ServiceLevelChange, volume.source, volume.id);
+    request.targetLevel = to;
+    request.targetPool = args.pool;
+    request.createPool = args.createPool;
+    request.poolSizeBytes = qint64(args.poolSizeTiB * 1024.0 * 1024.0 * 1024.0 * 1024.0);
+    const core::ActionPreview preview = engine.actions().preview(request);
+
+    const QDateTime now = engine.clock().now();
+    // The CLI only stores a schedule: the desktop app or strata-server that runs the source
+    // fires it (a short-lived CLI process must not start changes it cannot see through).
+    auto saveSchedule = [&](const core::ServiceLevelSchedule &schedule) -> qint64 {
+        core::HistoryService *history = engine.history();
+        if (!history) {
+            return -1;
+        }
+        qint64 id = 0;
+        bool done = false;
+        history->saveSchedule(schedule, &engine, [&](qint64 newId) {
+            id = newId;
+            done = true;
+        });
+        waitFor(
+            [&] {
+                return done;
+            },
+            &engine,
+            timeoutSeconds);
+        return done ? id : -1;
+    };
+    if (!args.at.isEmpty() || !args.window.isEmpty()) {
+        core::ServiceLevelSchedule schedule;
+        schedule.source = volume.source;
+        schedule.volumeId = volume.id;
+        schedule.volumeName = volume.name;
+        schedule.level = to;
+        schedule.recurrence = args.recurrence;
+        schedule.createdBy = user;
+        schedule.created = now;
+        if (!args.at.isEmpty()) {
+            const auto when = parseWhen(args.at, now);
+            if (!when) {
+                return fail(
+                    QCoreApplication::translate(
+                        "cli", "--at needs an ISO 8601 time (2026-11-23T08:00, 2026-11-23T08:00Z) or +30m, +2h, +1d")
+                        .arg(args.at),
+                    2);
+            }
+            schedule.start = *when;
+        } else {
+            const auto window = parseWindow(args.window, now);
+            if (!window) {
+                return fail(QCoreApplication::translate("cli", "--window needs START..END with END after START"), 2);
+            }
+            schedule.start = window->first;
+            schedule.end = window->second;
+            schedule.revertLevel = args.then.isEmpty() ? currentLevel(volume) : args.then;
+        }
+        if (schedule.recurrence == core::Recurrence::Once && schedule.start <= now) {
+            return fail(
+                QCoreApplication::translate("cli", "that time has passed; without --repeat a schedule must lie ahead"),
+                2);
+        }
+        if (format == Format::Json) {
+            QJsonObject o{{QStringLiteral("preview_now"), previewJson(preview)},
+                          {QStringLiteral("dry_run"), args.dryRun}};
+            QJsonArray edges;
+            for (const core::UpcomingChange &e : core::nextEdges(schedule, now, 4)) {
+                edges.append(QJsonObject{{QStringLiteral("time"), e.time.toString(Qt::ISODate)},
+                                         {QStringLiteral("to"), e.toLevel},
+                                         {QStringLiteral("revert"), e.revert}});
+            }
+            o.insert(QStringLiteral("upcoming"), edges);
+            if (!args.dryRun) {
+                const qint64 id = saveSchedule(schedule);
+                if (id <= 0) {
+                    return fail(
+                        QCoreApplication::translate("cli", "the schedule could not be saved in the history store"), 1);
+                }
+                o.insert(QStringLiteral("schedule_id"), id);
+            }
+            out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+            return 0;
+        }
+        writePreview(preview, out);
+        out << QCoreApplication::translate("cli", "Upcoming:") << '\n';
+        for (const core::UpcomingChange &e : core::nextEdges(schedule, now, 4)) {
+            out << "  " << e.time.toLocalTime().toString(Qt::ISODate) << "  " << volume.name << " -> "
+                << (e.toLevel.isEmpty() ? QStringLiteral("none") : e.toLevel) << '\n';
+        }
+        if (args.dryRun) {
+            out << QCoreApplication::translate("cli", "Dry run: nothing was scheduled.") << '\n';
+            return 0;
+        }
+        const qint64 id = saveSchedule(schedule);
+        if (id <= 0) {
+            return fail(QCoreApplication::translate("cli", "the schedule could not be saved in the history store"), 1);
+        }
+        out << QCoreApplication::translate(
+                   "cli",
+                   "Scheduled as #%1. It runs in the Strata desktop app or strata-server that has source %2; "
+                   "the preview is checked again when it runs.")
+                   .arg(id)
+                   .arg(volume.source)
+            << '\n';
+        return 0;
+    }
+
+    if (format == Format::Json && args.dryRun) {
+        out << QJsonDocument(
+                   QJsonObject{{QStringLiteral("preview"), previewJson(preview)}, {QStringLiteral("dry_run"), true}})
+                   .toJson(QJsonDocument::Indented);
+        return preview.allowed() ? 0 : 1;
+    }
+    if (format != Format::Json) {
+        writePreview(preview, out);
+    }
+    if (args.dryRun) {
+        out << QCoreApplication::translate("cli", "Dry run: nothing was changed.") << '\n';
+        return preview.allowed() ? 0 : 1;
+    }
+    if (!preview.allowed()) {
+        return fail(preview.blockedReason, 1);
+    }
+    QString error;
+    const QString id = engine.actions().submit(request, &error);
+    if (id.isEmpty()) {
+        return fail(error, 1);
+    }
+    QString lastProgress;
+    QObject::connect(&engine.actions(), &core::ActionManager::actionChanged, &engine, [&](const QString &changed) {
+        const core::ActionRecord *r = engine.actions().find(changed);
+        if (changed == id && r && !r->progress.text.isEmpty() && r->progress.text != lastProgress) {
+            lastProgress = r->progress.text;
+            err << "  "
+                << (r->progress.percent >= 0 ? QString::number(r->progress.percent) + QStringLiteral("% ") : QString())
+                << r->progress.text << '\n';
+            err.flush();
+        }
+    });
+    const bool finished = waitFor(
+        [&] {
+            const core::ActionRecord *r = engine.actions().find(id);
+            return r && r->state != core::ActionState::Running;
+        },
+        &engine,
+        timeoutSeconds);
+    const core::ActionRecord *record = engine.actions().find(id);
+    if (!finished || !record) {
+        return fail(
+            QCoreApplication::translate("cli", "still running after %1 s; see the audit log").arg(timeoutSeconds), 1);
+    }
+    const bool ok = record->state == core::ActionState::Succeeded;
+    if (format == Format::Json) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), previewJson(preview)},
+                                         {QStringLiteral("action_id"), id},
+                                         {QStringLiteral("state"), core::actionStateName(record->state)},
+                                         {QStringLiteral("message"), record->message}})
+                   .toJson(QJsonDocument::Indented);
+    } else {
+        out << (ok ? QCoreApplication::translate("cli", "Done: %1") : QCoreApplication::translate("cli", "Failed: %1"))
+                   .arg(record->message)
+            << '\n';
+    }
+    return ok ? 0 : 1;
+}
+
 } // namespace
+
+QString historyPathFor(const core::AppConfig &config)
+{
+    if (!config.historyPath.isEmpty()) {
+        return config.historyPath;
+    }
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/history.sqlite");
+}
 
 bool isCommand(const QStringList &arguments)
 {
@@ -261,12 +554,69 @@ int run(const QStringList &arguments,
         QCoreApplication::translate("cli", "Give up after this many seconds (default 120)."),
         QStringLiteral("seconds"),
         QStringLiteral("120"));
-    parser.addOptions(
-        {configOption, demoOption, sourceOption, volumeOption, projectOption, outputOption, timeoutOption});
-    parser.addPositionalArgument(QStringLiteral("verb"), QCoreApplication::translate("cli", "get"));
-    parser.addPositionalArgument(
-        QStringLiteral("resource"),
-        QCoreApplication::translate("cli", "sources, volumes, snapshots, clusters, nodes, projects, jobs or pvcs"));
+    const QCommandLineOption toOption(
+        QStringLiteral("to"),
+        QCoreApplication::translate("cli",
+                                    "set service-level: the new level (ANF Standard, Premium, Ultra; ONTAP a QoS "
+                                    "policy name or none)."),
+        QStringLiteral("level"));
+    const QCommandLineOption atOption(
+        QStringLiteral("at"),
+        QCoreApplication::translate("cli",
+                                    "set service-level: schedule it at this time (ISO 8601, or +30m, +2h, +1d)."),
+        QStringLiteral("time"));
+    const QCommandLineOption windowOption(
+        QStringLiteral("window"),
+        QCoreApplication::translate("cli",
+                                    "set service-level: raise for a window START..END, then return to the current "
+                                    "level (or --then)."),
+        QStringLiteral("start..end"));
+    const QCommandLineOption thenOption(
+        QStringLiteral("then"),
+        QCoreApplication::translate("cli", "set service-level --window: the level after the window."),
+        QStringLiteral("level"));
+    const QCommandLineOption repeatOption(
+        QStringLiteral("repeat"),
+        QCoreApplication::translate("cli", "set service-level --at/--window: once, daily, weekdays or weekly."),
+        QStringLiteral("recurrence"),
+        QStringLiteral("once"));
+    const QCommandLineOption poolOption(
+        QStringLiteral("pool"),
+        QCoreApplication::translate("cli", "set service-level (ANF): the capacity pool to move to."),
+        QStringLiteral("name"));
+    const QCommandLineOption createPoolOption(
+        QStringLiteral("create-pool"),
+        QCoreApplication::translate("cli", "set service-level (ANF): create the target pool when none has room."));
+    const QCommandLineOption poolSizeOption(
+        QStringLiteral("pool-size"),
+        QCoreApplication::translate("cli",
+                                    "set service-level --create-pool: its size in TiB (default: the preview's)."),
+        QStringLiteral("tib"));
+    const QCommandLineOption dryRunOption(
+        QStringLiteral("dry-run"),
+        QCoreApplication::translate("cli", "set service-level: show the preview and change nothing."));
+    parser.addOptions({configOption,
+                       demoOption,
+                       sourceOption,
+                       volumeOption,
+                       projectOption,
+                       outputOption,
+                       timeoutOption,
+                       toOption,
+                       atOption,
+                       windowOption,
+                       thenOption,
+                       repeatOption,
+                       poolOption,
+                       createPoolOption,
+                       poolSizeOption,
+                       dryRunOption});
+    parser.addPositionalArgument(QStringLiteral("verb"), QCoreApplication::translate("cli", "get or set"));
+    parser.addPositionalArgument(QStringLiteral("resource"),
+                                 QCoreApplication::translate("cli",
+                                                             "get: sources, volumes, snapshots, clusters, nodes, "
+                                                             "projects, jobs, pvcs, service-levels, pools, aks, "
+                                                             "schedules; set: service-level VOLUME"));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -283,19 +633,49 @@ int run(const QStringList &arguments,
         return 0;
     }
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2 || !verbs().contains(positional[0])
-        || !resources().contains(normaliseResource(positional[1]))) {
+    const bool setVerb = !positional.isEmpty() && positional[0] == QLatin1String("set");
+    const bool usageOk = setVerb ? positional.size() == 3
+                                       && normaliseResource(positional[1]) == QLatin1String("service-levels")
+                                       && parser.isSet(toOption)
+                                 : positional.size() == 2 && positional[0] == QLatin1String("get")
+                                       && resources().contains(normaliseResource(positional[1]));
+    if (!usageOk) {
         err << programName << ": "
             << QCoreApplication::translate(
                    "cli",
                    "usage: %1 [--config PATH | --demo] get "
-                   "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] "
-                   "[--volume NAME] [--project NAME] [-o table|json|csv]")
+                   "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules "
+                   "[--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]\n"
+                   "       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
+                   "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
+                   "[--pool-size TIB]] [--dry-run] [-o json]")
                    .arg(programName)
             << '\n';
         return 2;
     }
     const QString resource = normaliseResource(positional[1]);
+    LevelChangeArgs levelArgs;
+    if (setVerb) {
+        levelArgs.volume = positional[2];
+        levelArgs.to = parser.value(toOption);
+        levelArgs.then = parser.value(thenOption);
+        levelArgs.pool = parser.value(poolOption);
+        levelArgs.createPool = parser.isSet(createPoolOption);
+        levelArgs.poolSizeTiB = parser.value(poolSizeOption).toDouble();
+        levelArgs.at = parser.value(atOption);
+        levelArgs.window = parser.value(windowOption);
+        levelArgs.dryRun = parser.isSet(dryRunOption);
+        const auto recurrence = core::recurrenceFromName(parser.value(repeatOption));
+        if (!recurrence || (!levelArgs.at.isEmpty() && !levelArgs.window.isEmpty())) {
+            err << programName << ": "
+                << QCoreApplication::translate("cli",
+                                               "use --at or --window (not both), and --repeat once, daily, weekdays "
+                                               "or weekly")
+                << '\n';
+            return 2;
+        }
+        levelArgs.recurrence = *recurrence;
+    }
     const QString formatName = parser.value(outputOption);
     Format format = Format::Table;
     if (formatName == QLatin1String("json")) {
@@ -353,8 +733,50 @@ int run(const QStringList &arguments,
         }
     }
 
+    // Service levels need the history store: p95 throughput, the cool-down's last change, and
+    // schedules (shared with the desktop app and strata-server through the same SQLite file).
+    std::unique_ptr<core::HistoryService> history;
+    if (setVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")) {
+        history =
+            std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
+        if (!history->openError().isEmpty()) {
+            err << programName << ": "
+                << QCoreApplication::translate("cli", "history store unavailable: %1").arg(history->openError())
+                << '\n';
+            if (resource == QLatin1String("schedules") || !levelArgs.at.isEmpty() || !levelArgs.window.isEmpty()) {
+                return 1;
+            }
+            history.reset();
+        }
+    }
     core::SystemClock clock;
-    core::Engine engine({clock, *store, nullptr, user});
+    core::Engine engine({clock, *store, history.get(), user});
+    engine.setRateCard(config.rateCard);
+    if (resource == QLatin1String("schedules")) {
+        std::vector<core::ServiceLevelSchedule> stored;
+        bool done = false;
+        history->schedules(&engine, [&](std::vector<core::ServiceLevelSchedule> list) {
+            stored = std::move(list);
+            done = true;
+        });
+        if (!waitFor(
+                [&] {
+                    return done;
+                },
+                &engine,
+                timeoutSeconds)) {
+            err << programName << ": " << QCoreApplication::translate("cli", "timed out reading the schedules") << '\n';
+            return 1;
+        }
+        QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
+        if (!wanted.isEmpty()) {
+            list.removeIf([&](const core::ServiceLevelSchedule &s) {
+                return !wanted.contains(s.source);
+            });
+        }
+        write(scheduleRows(list, clock.now()), format, out);
+        return 0;
+    }
     engine.setSources(selected);
     if (!waitFor(
             [&] {
@@ -381,6 +803,46 @@ int run(const QStringList &arguments,
 
     if (resource == QLatin1String("sources")) {
         write(sourceRows(engine.statuses()), format, out);
+        return exitCode;
+    }
+
+    QStringList healthy;
+    for (const core::SourceConfig &s : std::as_const(selected)) {
+        if (!failed.contains(s.name)) {
+            healthy << s.name;
+        }
+    }
+    if (healthy.isEmpty()) {
+        healthy << QString(); // nothing to list from: never all of the estate
+    }
+    if (setVerb) {
+        if (history) {
+            // The preview's p95 and cool-down come from history: let the first read land.
+            engine.serviceLevels().refreshStatistics();
+            waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
+        }
+        return setServiceLevel(engine, levelArgs, healthy, format, programName, user, timeoutSeconds, out, err);
+    }
+    if (resource == QLatin1String("service-levels")) {
+        if (history) {
+            engine.serviceLevels().refreshStatistics();
+            waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
+        }
+        QList<core::ServiceLevelRow> rows;
+        for (const core::ServiceLevelRow &r : engine.serviceLevels().rows()) {
+            if (healthy.contains(r.source)) {
+                rows << r;
+            }
+        }
+        write(serviceLevelRows(rows, engine.serviceLevels().rateCard()), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("pools")) {
+        write(poolRows(engine.estate(), healthy), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("aks")) {
+        write(aksRows(engine.estate(), healthy), format, out);
         return exitCode;
     }
 

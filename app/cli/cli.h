@@ -5,9 +5,15 @@
 
 namespace strata::core {
 class ICredentialStore;
-}
+struct AppConfig;
+} // namespace strata::core
 
 namespace strata::cli {
+
+/// The history store (SQLite) of `config`: its history path, else
+/// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and
+/// strata-server share it, so a schedule set from the CLI is run by the desktop app.
+QString historyPathFor(const core::AppConfig &config);
 
 /// True when the arguments (argv without the program name) ask for a CLI verb (`get`, ...)
 /// or `--help`/`--version`, rather than the desktop app or the server.

@@ -1,6 +1,7 @@
 #include "app/cli/demo.h"
 
 #include "models/core/credentialstore.h"
+#include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
@@ -34,6 +35,11 @@ struct DemoEstate::Private
     // delaying ONTAP answers.
     sim::ServerThread kubeThread;
     sim::kube::KubeSimulator *kube = nullptr;
+    // `ai-lab`: Azure (Entra ID + ARM) and the AKS cluster `aks-gpu` behind it.
+    sim::ServerThread azureThread;
+    sim::azure::AzureSimulator *azure = nullptr;
+    sim::ServerThread aksThread;
+    sim::kube::KubeSimulator *aks = nullptr;
     core::InMemoryCredentialStore credentials;
     core::AppConfig config;
 };
@@ -116,6 +122,48 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     dgx.perfIntervalSeconds = 5;
     p.credentials.set(dgx.password.value, kube.token);
     p.config.sources.append(dgx);
+
+    // `ai-lab` (TR-4896/TR-4904): ANF account with a Standard and a Premium 4 TiB pool, and the
+    // AKS cluster `aks-gpu` whose user kubeconfig leads to a second Kubernetes simulator.
+    sim::kube::KubeSimulatorOptions aks;
+    aks.preset = sim::kube::KubeSimulatorOptions::Preset::Aks;
+    aks.token = randomPassword();
+    aks.tickInterval = kube.tickInterval;
+    p.aks = sim::kube::KubeSimulator::startOnThread(p.aksThread, aks, &simError);
+    if (!p.aks) {
+        *error = QStringLiteral("AKS Kubernetes simulator: %1").arg(simError);
+        return nullptr;
+    }
+    sim::azure::AzureSimulatorOptions azure;
+    azure.clientSecret = randomPassword();
+    azure.aksKubeconfig = p.aks->kubeconfig(QStringLiteral("aks-gpu"));
+    p.azure = sim::azure::AzureSimulator::startOnThread(p.azureThread, azure, &simError);
+    if (!p.azure) {
+        *error = QStringLiteral("Azure simulator: %1").arg(simError);
+        return nullptr;
+    }
+    const QString azureCaFile = p.dir.filePath(QStringLiteral("ai-lab-ca.pem"));
+    QFile azureCa(azureCaFile);
+    if (!azureCa.open(QIODevice::WriteOnly) || azureCa.write(p.azure->caPem()) < 0) {
+        *error = QStringLiteral("cannot write %1").arg(azureCaFile);
+        return nullptr;
+    }
+    azureCa.close();
+    core::SourceConfig aiLab;
+    aiLab.name = QStringLiteral("ai-lab");
+    aiLab.kind = core::SourceKind::Azure;
+    aiLab.url = p.azure->baseUrl();
+    aiLab.authorityUrl = p.azure->baseUrl();
+    aiLab.tenantId = azure.tenantId;
+    aiLab.clientId = azure.clientId;
+    aiLab.subscriptionId = azure.subscriptionId;
+    aiLab.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(aiLab.name)};
+    aiLab.caFile = azureCaFile;
+    aiLab.configIntervalSeconds = 15;
+    aiLab.perfIntervalSeconds = 60;
+    p.credentials.set(aiLab.password.value, azure.clientSecret);
+    p.config.sources.append(aiLab);
+
     p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
     return demo;
 }
@@ -133,6 +181,16 @@ core::InMemoryCredentialStore &DemoEstate::credentials()
 sim::kube::KubeSimulator *DemoEstate::kubernetes() const
 {
     return d->kube;
+}
+
+sim::azure::AzureSimulator *DemoEstate::azure() const
+{
+    return d->azure;
+}
+
+sim::kube::KubeSimulator *DemoEstate::aks() const
+{
+    return d->aks;
 }
 
 QString DemoEstate::ontapUrl() const

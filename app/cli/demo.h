@@ -12,6 +12,9 @@ class InMemoryCredentialStore;
 namespace strata::sim::kube {
 class KubeSimulator;
 }
+namespace strata::sim::azure {
+class AzureSimulator;
+}
 
 namespace strata::cli {
 
@@ -42,6 +45,10 @@ public:
     [[nodiscard]] core::InMemoryCredentialStore &credentials();
     /// The `dgx` cluster's simulator (for tests and the scenario player's status line).
     [[nodiscard]] sim::kube::KubeSimulator *kubernetes() const;
+    /// The `ai-lab` subscription's Azure simulator (Entra ID + ARM).
+    [[nodiscard]] sim::azure::AzureSimulator *azure() const;
+    /// The Kubernetes simulator behind AKS `aks-gpu` (reached through its fetched kubeconfig).
+    [[nodiscard]] sim::kube::KubeSimulator *aks() const;
     /// Base URL of the ONTAP simulator, "https://127.0.0.1:<port>".
     [[nodiscard]] QString ontapUrl() const;
 

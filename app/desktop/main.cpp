@@ -68,16 +68,6 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     return code;
 }
 
-QString historyPathFor(const strata::core::AppConfig &config)
-{
-    if (!config.historyPath.isEmpty()) {
-        return config.historyPath;
-    }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    return dir + QStringLiteral("/history.sqlite");
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -163,7 +153,7 @@ int main(int argc, char **argv)
         }
         keychain = std::make_unique<strata::desktop::KeychainCredentialStore>();
         credentials = keychain.get();
-        historyPath = historyPathFor(config);
+        historyPath = strata::cli::historyPathFor(config);
     }
 
     strata::core::HistoryService history(std::make_unique<strata::core::SqliteHistoryStore>(historyPath));
@@ -181,7 +171,10 @@ int main(int argc, char **argv)
         qWarning("strata: history store unavailable: %s", qPrintable(history.openError()));
     }
     strata::core::SystemClock clock;
-    strata::core::Engine engine({clock, *credentials, &history, currentUser()});
+    strata::core::Engine::Deps deps{clock, *credentials, &history, currentUser()};
+    deps.runSchedules = true; // the desktop app runs planned service-level changes
+    strata::core::Engine engine(deps);
+    engine.setRateCard(config.rateCard);
     engine.setSources(config.sources);
 
     strata::desktop::DesktopController::Options options;

@@ -17,8 +17,8 @@
 
 namespace {
 
-/// Starts the demo estate, polls it through the real engine, and checks that volumes (ONTAP) and
-/// GPU nodes and jobs (Kubernetes) arrive.
+/// Starts the demo estate, polls it through the real engine, and checks that volumes (ONTAP), GPU
+/// nodes and jobs (Kubernetes), and ANF volumes, capacity pools and AKS clusters (Azure) arrive.
 int selfTest(QTextStream &out, QTextStream &err)
 {
     using namespace strata;
@@ -56,6 +56,18 @@ int selfTest(QTextStream &out, QTextStream &err)
                          .arg(nodeCount)
                          .arg(jobCount)
                          .arg(s.systemVersion);
+        } else if (s.kind == core::SourceKind::Azure) {
+            const auto volumes = engine.estate().volumes().scope(s.name);
+            const auto pools = engine.estate().capacityPools().scope(s.name);
+            const auto aks = engine.estate().aksClusters().scope(s.name);
+            const std::size_t volumeCount = volumes ? volumes->size() : 0;
+            const std::size_t poolCount = pools ? pools->size() : 0;
+            const std::size_t aksCount = aks ? aks->size() : 0;
+            ok = ok && volumeCount > 0 && poolCount > 0 && aksCount > 0;
+            detail = QStringLiteral("%1 ANF volumes in %2 capacity pools, %3 AKS clusters")
+                         .arg(volumeCount)
+                         .arg(poolCount)
+                         .arg(aksCount);
         } else {
             const auto volumes = engine.estate().volumes().scope(s.name);
             const std::size_t count = volumes ? volumes->size() : 0;
