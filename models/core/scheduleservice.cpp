@@ -66,6 +66,12 @@ void ScheduleService::start()
         }
         m_schedules = merged;
         m_loaded = true;
+        if (m_history && !m_reloadTimer) {
+            // Real time, not the IClock: this only notices other processes' writes.
+            m_reloadTimer = new QTimer(this);
+            connect(m_reloadTimer, &QTimer::timeout, this, &ScheduleService::reload);
+            m_reloadTimer->start(std::chrono::seconds(kReloadSeconds));
+        }
         Q_EMIT loaded();
         Q_EMIT changed();
         process();
@@ -290,6 +296,38 @@ void ScheduleService::process()
         }
     }
     arm();
+}
+
+void ScheduleService::reload()
+{
+    if (!m_history || !m_loaded) {
+        return;
+    }
+    m_history->schedules(this, [this](std::vector<ServiceLevelSchedule> stored) {
+        bool changedAny = false;
+        QList<ServiceLevelSchedule> merged;
+        merged.reserve(qsizetype(stored.size()));
+        for (ServiceLevelSchedule &s : stored) {
+            const auto local =
+                std::find_if(m_schedules.cbegin(), m_schedules.cend(), [&](const ServiceLevelSchedule &l) {
+                    return l.id == s.id;
+                });
+            if (local == m_schedules.cend()) {
+                changedAny = true; // added by another process (the CLI)
+                merged.append(std::move(s));
+            } else {
+                // This process fires its schedules and writes before it submits: its copy is
+                // at least as new as the stored one.
+                merged.append(*local);
+            }
+        }
+        changedAny = changedAny || merged.size() != m_schedules.size();
+        m_schedules = std::move(merged);
+        if (changedAny) {
+            Q_EMIT changed();
+        }
+        process();
+    });
 }
 
 void ScheduleService::arm()

@@ -5,6 +5,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QTimer>
 
 #include <functional>
 
@@ -42,6 +43,9 @@ public:
     static constexpr qint64 kGraceSeconds = 15 * 60;
     /// Longest timer wait, so a wall-clock jump is noticed within this many seconds.
     static constexpr qint64 kMaxWaitSeconds = 3600;
+    /// How often the store is read again for schedules another process added or removed
+    /// (`strata set service-level --at/--window` from the CLI).
+    static constexpr qint64 kReloadSeconds = 60;
 
     /// `history` may be null. Call start() once sources are configured.
     ScheduleService(
@@ -61,6 +65,11 @@ public:
     void remove(qint64 id);
     /// Enables or disables a schedule.
     void setEnabled(qint64 id, bool enabled);
+
+    /// Re-reads the store and merges schedules another process added or removed (the CLI's
+    /// `set service-level --at/--window`), then runs what is due. Also runs every
+    /// kReloadSeconds of real time once loaded.
+    void reload();
 
     /// By id.
     [[nodiscard]] QList<ServiceLevelSchedule> schedules() const;
@@ -93,6 +102,7 @@ private:
     QHash<QString, std::pair<qint64, QDateTime>> m_pending;
     quint64 m_timer = 0;
     qint64 m_nextLocalId = 1;
+    QTimer *m_reloadTimer = nullptr;
     bool m_loaded = false;
     bool m_started = false;
 };

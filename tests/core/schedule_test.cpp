@@ -313,6 +313,25 @@ TEST_F(ScheduleServiceTest, DailyScheduleFiresEachDay)
     EXPECT_TRUE(service->upcoming(3).isEmpty());
 }
 
+TEST_F(ScheduleServiceTest, PicksUpAScheduleAnotherProcessStored)
+{
+    boot();
+    // `strata set service-level --window` writes straight into the shared store.
+    const qint64 id = seed(schedule(Recurrence::Once, kMonday.addSecs(3 * 3600)));
+    ASSERT_GT(id, 0);
+    EXPECT_FALSE(service->schedule(id).has_value());
+    service->reload(); // what the kReloadSeconds timer does
+    ASSERT_TRUE(waitFor([&] {
+        return service->schedule(id).has_value();
+    }));
+    EXPECT_EQ(service->upcoming(5).size(), 1);
+    clock.advance(std::chrono::hours(3));
+    ASSERT_TRUE(waitFor([&] {
+        return outcome(id) == QLatin1String("succeeded");
+    })) << outcome(id).toStdString();
+    EXPECT_EQ(executor.applied, 1);
+}
+
 TEST_F(ScheduleServiceTest, RefusesInvalidSchedules)
 {
     boot();
