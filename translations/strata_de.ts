@@ -174,6 +174,188 @@
         <source>%1 defines no contexts.</source>
         <translation>%1 definiert keine Kontexte.</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Volume %1 is not known yet.</source>
+        <translation>Volume %1 ist noch nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Volume %1 is not known to %2 (yet).</source>
+        <translation>Volume %1 ist %2 (noch) nicht bekannt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n AKS cluster(s)</source>
+        <translation>
+            <numerusform>%n AKS-Cluster</numerusform>
+            <numerusform>%n AKS-Cluster</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>AKS clusters not readable (%1)</source>
+        <translation>AKS-Cluster nicht lesbar (%1)</translation>
+    </message>
+    <message>
+        <source>Connected to subscription %1 (%2) in %3 ms: %4, %5.</source>
+        <translation>Verbunden mit Abonnement %1 (%2) in %3 ms: %4, %5.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n NetApp account(s)</source>
+        <translation>
+            <numerusform>%n NetApp-Konto</numerusform>
+            <numerusform>%n NetApp-Konten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pool %1 is %2, not %3.</source>
+        <translation>Pool %1 ist %2, nicht %3.</translation>
+    </message>
+    <message>
+        <source>Account %1 has no capacity pool named %2.</source>
+        <translation>Konto %1 hat keinen Kapazitätspool namens %2.</translation>
+    </message>
+    <message>
+        <source>No %1 capacity pool in account %2 has %3 free; create one (e.g. pool-%4 of %5) or free space in one first.</source>
+        <translation>Kein %1-Kapazitätspool im Konto %2 hat %3 frei; zuerst einen erstellen (z. B. pool-%4 mit %5) oder in einem Pool Platz freigeben.</translation>
+    </message>
+    <message>
+        <source>Pool %1 exists and cannot take %2; name the new pool.</source>
+        <translation>Pool %1 existiert und kann %2 nicht aufnehmen; einen Namen für den neuen Pool angeben.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid pool name (letters, digits, _ and -; at most 64).</source>
+        <translation>„%1“ ist kein gültiger Pool-Name (Buchstaben, Ziffern, _ und -; höchstens 64).</translation>
+    </message>
+    <message>
+        <source>A capacity pool is sized in whole TiB (at least 1 TiB); %1 is not.</source>
+        <translation>Die Größe eines Kapazitätspools wird in ganzen TiB angegeben (mindestens 1 TiB); %1 ist das nicht.</translation>
+    </message>
+    <message>
+        <source>%1: Azure reports %2</source>
+        <translation>%1: Azure meldet %2</translation>
+    </message>
+    <message>
+        <source>Volume %1 is not known to %2.</source>
+        <translation>Volume %1 ist %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Submitting to Azure</source>
+        <translation>Wird an Azure übermittelt</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>Snapshot</translation>
+    </message>
+    <message>
+        <source>Snapshot &quot;%1&quot; of %2 created.</source>
+        <translation>Snapshot „%1“ von %2 erstellt.</translation>
+    </message>
+    <message>
+        <source>%1. Azure has no snapshot &quot;%2&quot;, so retrying is safe.</source>
+        <translation>%1. Azure hat keinen Snapshot „%2“, ein erneuter Versuch ist daher sicher.</translation>
+    </message>
+    <message>
+        <source>Snapshot deletion</source>
+        <translation>Snapshot-Löschung</translation>
+    </message>
+    <message>
+        <source>Snapshot &quot;%1&quot; of %2 deleted.</source>
+        <translation>Snapshot „%1“ von %2 gelöscht.</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>%1 reverted to snapshot &quot;%2&quot;.</source>
+        <translation>%1 auf Snapshot „%2“ zurückgesetzt.</translation>
+    </message>
+    <message>
+        <source>%1. Azure accepted the revert; check the volume&apos;s contents before reverting again.</source>
+        <translation>%1. Azure hat das Zurücksetzen angenommen; vor einem erneuten Zurücksetzen den Inhalt des Volumes prüfen.</translation>
+    </message>
+    <message>
+        <source>No target pool.</source>
+        <translation>Kein Ziel-Pool.</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists in Azure (deleted elsewhere).</source>
+        <translation>%1 existiert in Azure nicht mehr (anderweitig gelöscht).</translation>
+    </message>
+    <message>
+        <source>%1 is already in pool %2 (%3); nothing to move.</source>
+        <translation>%1 befindet sich bereits in Pool %2 (%3); nichts zu verschieben.</translation>
+    </message>
+    <message>
+        <source>Creating pool %1</source>
+        <translation>Pool %1 wird erstellt</translation>
+    </message>
+    <message>
+        <source>Pool creation</source>
+        <translation>Pool-Erstellung</translation>
+    </message>
+    <message>
+        <source>Creating pool %1 failed: %2</source>
+        <translation>Erstellen von Pool %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>Pool %1 exists as %2, not %3.</source>
+        <translation>Pool %1 existiert als %2, nicht als %3.</translation>
+    </message>
+    <message>
+        <source>Moving %1 to pool %2</source>
+        <translation>%1 wird in Pool %2 verschoben</translation>
+    </message>
+    <message>
+        <source>Pool change</source>
+        <translation>Pool-Wechsel</translation>
+    </message>
+    <message>
+        <source>%1 moved to pool %2 (%3) (confirmed after: %4).</source>
+        <translation>%1 in Pool %2 (%3) verschoben (bestätigt nach: %4).</translation>
+    </message>
+    <message>
+        <source>%1: the volume was deleted during the change.</source>
+        <translation>%1: Das Volume wurde während der Änderung gelöscht.</translation>
+    </message>
+    <message>
+        <source>%1. %2 is still in pool %3, so retrying is safe.</source>
+        <translation>%1. %2 befindet sich noch in Pool %3, ein erneuter Versuch ist daher sicher.</translation>
+    </message>
+    <message>
+        <source>; throughput cap %1 -&gt; %2</source>
+        <translation>; Durchsatzobergrenze %1 -&gt; %2</translation>
+    </message>
+    <message>
+        <source>%1 moved from pool %2 (%3) to pool %4 (%5)%6.</source>
+        <translation>%1 von Pool %2 (%3) in Pool %4 (%5) verschoben%6.</translation>
+    </message>
+    <message>
+        <source>no QoS policy</source>
+        <translation>keine QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>QoS policy &quot;%1&quot;</source>
+        <translation>QoS-Richtlinie „%1“</translation>
+    </message>
+    <message>
+        <source>%1 already has %2; nothing to change.</source>
+        <translation>%1 hat bereits %2; nichts zu ändern.</translation>
+    </message>
+    <message>
+        <source>%1 now has %2.</source>
+        <translation>%1 hat jetzt %2.</translation>
+    </message>
+    <message>
+        <source>%1 now has %2 (confirmed after the response was lost).</source>
+        <translation>%1 hat jetzt %2 (nach verlorener Antwort bestätigt).</translation>
+    </message>
+    <message>
+        <source>%1. The volume does not have %2, so retrying is safe.</source>
+        <translation>%1. Das Volume hat %2 noch nicht, ein erneuter Versuch ist daher sicher.</translation>
+    </message>
 </context>
 <context>
     <name>cli</name>
@@ -204,10 +386,6 @@
     <message>
         <source>Give up after this many seconds (default 120).</source>
         <translation>Nach so vielen Sekunden aufgeben (Standard 120).</translation>
-    </message>
-    <message>
-        <source>get</source>
-        <translation>get</translation>
     </message>
     <message>
         <source>unknown output format &quot;%1&quot; (table, json, csv)</source>
@@ -250,16 +428,122 @@
         <translation>Nur dieses Projekt (projects, jobs, pvcs; wiederholbar).</translation>
     </message>
     <message>
-        <source>sources, volumes, snapshots, clusters, nodes, projects, jobs or pvcs</source>
-        <translation>sources, volumes, snapshots, clusters, nodes, projects, jobs oder pvcs</translation>
-    </message>
-    <message>
-        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]</source>
-        <translation>Aufruf: %1 [--config PFAD | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]</translation>
-    </message>
-    <message>
         <source>no project named %1</source>
         <translation>kein Projekt namens %1</translation>
+    </message>
+    <message>
+        <source>%1 matches several volumes (%2): name one with --source or svm/name</source>
+        <translation>%1 passt zu mehreren Volumes (%2): eines mit --source oder svm/name angeben</translation>
+    </message>
+    <message>
+        <source>%1 is not a service level of %2; choose one of: %3</source>
+        <translation>%1 ist kein Servicelevel von %2; mögliche Werte: %3</translation>
+    </message>
+    <message>
+        <source>--at needs an ISO 8601 time (2026-11-23T08:00, 2026-11-23T08:00Z) or +30m, +2h, +1d</source>
+        <translation>--at erfordert eine Zeit nach ISO 8601 (2026-11-23T08:00, 2026-11-23T08:00Z) oder +30m, +2h, +1d</translation>
+    </message>
+    <message>
+        <source>--window needs START..END with END after START</source>
+        <translation>--window erfordert START..END mit END nach START</translation>
+    </message>
+    <message>
+        <source>that time has passed; without --repeat a schedule must lie ahead</source>
+        <translation>dieser Zeitpunkt ist bereits vorbei; ohne --repeat muss ein Zeitplan in der Zukunft liegen</translation>
+    </message>
+    <message>
+        <source>the schedule could not be saved in the history store</source>
+        <translation>der Zeitplan konnte nicht im Verlaufsspeicher gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Upcoming:</source>
+        <translation>Anstehend:</translation>
+    </message>
+    <message>
+        <source>Dry run: nothing was scheduled.</source>
+        <translation>Probelauf: Es wurde nichts eingeplant.</translation>
+    </message>
+    <message>
+        <source>Scheduled as #%1. It runs in the Strata desktop app or strata-server that has source %2; the preview is checked again when it runs.</source>
+        <translation>Als #%1 eingeplant. Die Änderung läuft in der Strata-Desktop-App oder im strata-server mit der Quelle %2; die Vorschau wird bei der Ausführung erneut geprüft.</translation>
+    </message>
+    <message>
+        <source>Dry run: nothing was changed.</source>
+        <translation>Probelauf: Es wurde nichts geändert.</translation>
+    </message>
+    <message>
+        <source>still running after %1 s; see the audit log</source>
+        <translation>läuft nach %1 s noch; siehe Audit-Log</translation>
+    </message>
+    <message>
+        <source>Done: %1</source>
+        <translation>Erledigt: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>set service-level: the new level (ANF Standard, Premium, Ultra; ONTAP a QoS policy name or none).</source>
+        <translation>set service-level: das neue Servicelevel (ANF: Standard, Premium, Ultra; ONTAP: Name einer QoS-Richtlinie oder none).</translation>
+    </message>
+    <message>
+        <source>set service-level: schedule it at this time (ISO 8601, or +30m, +2h, +1d).</source>
+        <translation>set service-level: die Änderung zu diesem Zeitpunkt einplanen (ISO 8601 oder +30m, +2h, +1d).</translation>
+    </message>
+    <message>
+        <source>set service-level: raise for a window START..END, then return to the current level (or --then).</source>
+        <translation>set service-level: für ein Zeitfenster START..END anheben, danach zum aktuellen Servicelevel (oder zu --then) zurückkehren.</translation>
+    </message>
+    <message>
+        <source>set service-level --window: the level after the window.</source>
+        <translation>set service-level --window: das Servicelevel nach dem Zeitfenster.</translation>
+    </message>
+    <message>
+        <source>set service-level --at/--window: once, daily, weekdays or weekly.</source>
+        <translation>set service-level --at/--window: once, daily, weekdays oder weekly.</translation>
+    </message>
+    <message>
+        <source>set service-level (ANF): the capacity pool to move to.</source>
+        <translation>set service-level (ANF): der Kapazitätspool, in den verschoben wird.</translation>
+    </message>
+    <message>
+        <source>set service-level (ANF): create the target pool when none has room.</source>
+        <translation>set service-level (ANF): den Ziel-Pool erstellen, wenn keiner Platz hat.</translation>
+    </message>
+    <message>
+        <source>set service-level --create-pool: its size in TiB (default: the preview&apos;s).</source>
+        <translation>set service-level --create-pool: seine Größe in TiB (Standard: die aus der Vorschau).</translation>
+    </message>
+    <message>
+        <source>set service-level: show the preview and change nothing.</source>
+        <translation>set service-level: die Vorschau anzeigen und nichts ändern.</translation>
+    </message>
+    <message>
+        <source>get or set</source>
+        <translation>get oder set</translation>
+    </message>
+    <message>
+        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules; set: service-level VOLUME</source>
+        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules; set: service-level VOLUME</translation>
+    </message>
+    <message>
+        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]
+       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
+        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]
+        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
+    </message>
+    <message>
+        <source>use --at or --window (not both), and --repeat once, daily, weekdays or weekly</source>
+        <translation>--at oder --window verwenden (nicht beides) und --repeat once, daily, weekdays oder weekly</translation>
+    </message>
+    <message>
+        <source>history store unavailable: %1</source>
+        <translation>Verlaufsspeicher nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>timed out reading the schedules</source>
+        <translation>Zeitüberschreitung beim Lesen der Zeitpläne</translation>
     </message>
 </context>
 <context>
@@ -319,6 +603,139 @@
     </message>
 </context>
 <context>
+    <name>strata::core::AzureSource</name>
+    <message>
+        <source>Create snapshot</source>
+        <translation>Snapshot erstellen</translation>
+    </message>
+    <message>
+        <source>Delete snapshot</source>
+        <translation>Snapshot löschen</translation>
+    </message>
+    <message>
+        <source>Revert volume to snapshot</source>
+        <translation>Volume auf Snapshot zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Change service level</source>
+        <translation>Servicelevel ändern</translation>
+    </message>
+    <message>
+        <source>%1 is an Azure source: Strata does not run %2 there.</source>
+        <translation>%1 ist eine Azure-Quelle: Strata führt %2 dort nicht aus.</translation>
+    </message>
+    <message>
+        <source>Volume %1 is not known to %2 (yet).</source>
+        <translation>Volume %1 ist %2 (noch) nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Snapshot %1 of %2 is not in the loaded snapshot list.</source>
+        <translation>Snapshot %1 von %2 ist nicht in der geladenen Snapshot-Liste.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n snapshot(s)</source>
+        <translation>
+            <numerusform>%n Snapshot</numerusform>
+            <numerusform>%n Snapshots</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Azure NetApp Files takes snapshot &quot;%1&quot; of %2 (%3 used).</source>
+        <translation>Azure NetApp Files erstellt Snapshot „%1“ von %2 (%3 belegt).</translation>
+    </message>
+    <message>
+        <source>It takes no space at first; it then holds the blocks that change.</source>
+        <translation>Er belegt anfangs keinen Platz; danach hält er die geänderten Blöcke.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid snapshot name (a letter or digit, then letters, digits, _ . -; at most 255 characters).</source>
+        <translation>„%1“ ist kein gültiger Snapshot-Name (ein Buchstabe oder eine Ziffer, dann Buchstaben, Ziffern, _ . -; höchstens 255 Zeichen).</translation>
+    </message>
+    <message>
+        <source>%1 already has a snapshot named &quot;%2&quot;.</source>
+        <translation>%1 hat bereits einen Snapshot namens „%2“.</translation>
+    </message>
+    <message>
+        <source>Azure NetApp Files deletes snapshot &quot;%1&quot; (taken %2) of %3.</source>
+        <translation>Azure NetApp Files löscht Snapshot „%1“ (erstellt: %2) von %3.</translation>
+    </message>
+    <message>
+        <source>The snapshot cannot be recovered once deleted.</source>
+        <translation>Der Snapshot kann nach dem Löschen nicht wiederhergestellt werden.</translation>
+    </message>
+    <message>
+        <source>current contents (%1 used)</source>
+        <translation>aktueller Inhalt (%1 belegt)</translation>
+    </message>
+    <message>
+        <source>contents of %1 (%2)</source>
+        <translation>Inhalt von %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Azure NetApp Files reverts %1 to snapshot &quot;%2&quot; in place.</source>
+        <translation>Azure NetApp Files setzt %1 direkt auf Snapshot „%2“ zurück.</translation>
+    </message>
+    <message>
+        <source>Everything written to %1 after %2 is lost.</source>
+        <translation>Alle Schreibvorgänge auf %1 nach dem Snapshot (%2) gehen verloren.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n newer snapshot(s) will be deleted: %1</source>
+        <translation>
+            <numerusform>%n neuerer Snapshot wird gelöscht: %1</numerusform>
+            <numerusform>%n neuere Snapshots werden gelöscht: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Clients that have the volume mounted may need to remount.</source>
+        <translation>Clients, die das Volume eingehängt haben, müssen es eventuell neu einhängen.</translation>
+    </message>
+    <message>
+        <source>%1 (pool %2, cap %3)</source>
+        <translation>%1 (Pool %2, Obergrenze %3)</translation>
+    </message>
+    <message>
+        <source>%1 is not an Azure NetApp Files volume.</source>
+        <translation>%1 ist kein Volume von Azure NetApp Files.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a service level a volume can move to (%2).</source>
+        <translation>„%1“ ist kein Servicelevel, in das ein Volume wechseln kann (%2).</translation>
+    </message>
+    <message>
+        <source>%1 is already at %2 (pool %3).</source>
+        <translation>%1 hat bereits %2 (Pool %3).</translation>
+    </message>
+    <message>
+        <source>Azure creates capacity pool %1 (%2, %3, auto QoS) in account %4 first; the pool is billed from then on.</source>
+        <translation>Azure erstellt zuerst den Kapazitätspool %1 (%2, %3, Auto-QoS) im Konto %4; der Pool wird ab dann abgerechnet.</translation>
+    </message>
+    <message>
+        <source>Azure moves %1 (%2 quota) from pool %3 to pool %4 (%5 free of %6, %7 of %8 volumes).</source>
+        <translation>Azure verschiebt %1 (%2 Kontingent) von Pool %3 in Pool %4 (%5 von %6 frei, %7 von %8 Volumes).</translation>
+    </message>
+    <message>
+        <source>The volume stays mounted; no data is copied.</source>
+        <translation>Das Volume bleibt eingehängt; es werden keine Daten kopiert.</translation>
+    </message>
+    <message>
+        <source>Its ARM id becomes %1; Strata follows it by its file system id, so its history continues.</source>
+        <translation>Seine ARM-ID wird zu %1; Strata verfolgt es über seine Dateisystem-ID, sodass sein Verlauf erhalten bleibt.</translation>
+    </message>
+    <message>
+        <source>Pool %1 has %2 free; %3 needs %4.</source>
+        <translation>Pool %1 hat %2 frei; %3 benötigt %4.</translation>
+    </message>
+    <message>
+        <source>Pool %1 already holds %2 volumes, the most ANF allows.</source>
+        <translation>Pool %1 enthält bereits %2 Volumes, das Maximum, das ANF zulässt.</translation>
+    </message>
+    <message>
+        <source>Volume %1 is %2; wait until Azure finishes.</source>
+        <translation>Volume %1 ist %2; warten, bis Azure fertig ist.</translation>
+    </message>
+</context>
+<context>
     <name>strata::core::Engine</name>
     <message>
         <source>No password is stored for %1.</source>
@@ -352,7 +769,7 @@
     </message>
     <message>
         <source>&quot;%1&quot; is not a valid job name: use lower-case letters, digits and &apos;-&apos;, at most 63 characters, starting and ending with a letter or digit.</source>
-        <translation>„%1“ ist kein gültiger Job-Name: Kleinbuchstaben, Ziffern und '-' verwenden, höchstens 63 Zeichen, Anfang und Ende mit Buchstabe oder Ziffer.</translation>
+        <translation>„%1“ ist kein gültiger Job-Name: Kleinbuchstaben, Ziffern und &apos;-&apos; verwenden, höchstens 63 Zeichen, Anfang und Ende mit Buchstabe oder Ziffer.</translation>
     </message>
     <message>
         <source>A job named %1 already exists in project %2.</source>
@@ -652,6 +1069,167 @@
         <source>%1 is an ONTAP cluster: it runs no jobs.</source>
         <translation>%1 ist ein ONTAP-Cluster: Er führt keine Jobs aus.</translation>
     </message>
+    <message>
+        <source>Change QoS policy</source>
+        <translation>QoS-Richtlinie ändern</translation>
+    </message>
+    <message>
+        <source>no QoS policy</source>
+        <translation>keine QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>QoS policy &quot;%1&quot;</source>
+        <translation>QoS-Richtlinie „%1“</translation>
+    </message>
+    <message>
+        <source>SVM %1 has no QoS policy &quot;%2&quot; (create it on the cluster first).</source>
+        <translation>SVM %1 hat keine QoS-Richtlinie „%2“ (zuerst auf dem Cluster erstellen).</translation>
+    </message>
+    <message>
+        <source>%1 already has %2: nothing changes.</source>
+        <translation>%1 hat bereits %2: Es ändert sich nichts.</translation>
+    </message>
+    <message>
+        <source>ONTAP applies QoS policy &quot;%1&quot; to %2 through an asynchronous job; clients stay connected and no data moves.</source>
+        <translation>ONTAP weist %2 die QoS-Richtlinie „%1“ über einen asynchronen Job zu; Clients bleiben verbunden und es werden keine Daten verschoben.</translation>
+    </message>
+    <message>
+        <source>The policy is adaptive: its IOPS limit grows with the volume&apos;s size.</source>
+        <translation>Die Richtlinie ist adaptiv: Ihr IOPS-Limit wächst mit der Größe des Volumes.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The policy is shared: its limit covers all %n object(s) under it together.</source>
+        <translation>
+            <numerusform>Die Richtlinie wird gemeinsam genutzt: Ihr Limit gilt für das %n zugeordnete Objekt.</numerusform>
+            <numerusform>Die Richtlinie wird gemeinsam genutzt: Ihr Limit gilt für alle %n zugeordneten Objekte zusammen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>ONTAP removes the QoS policy from %1: its throughput is no longer limited.</source>
+        <translation>ONTAP entfernt die QoS-Richtlinie von %1: Der Durchsatz wird nicht mehr begrenzt.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::ScheduleService</name>
+    <message>
+        <source>A schedule needs a source and a volume.</source>
+        <translation>Ein Zeitplan benötigt eine Quelle und ein Volume.</translation>
+    </message>
+    <message>
+        <source>Volume %1 is not known to %2.</source>
+        <translation>Volume %1 ist %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>The schedule has no start time.</source>
+        <translation>Der Zeitplan hat keine Startzeit.</translation>
+    </message>
+    <message>
+        <source>The window must end after it starts.</source>
+        <translation>Das Zeitfenster muss nach seinem Beginn enden.</translation>
+    </message>
+    <message>
+        <source>A window needs the level to return to at its end.</source>
+        <translation>Ein Zeitfenster benötigt das Servicelevel, zu dem an seinem Ende zurückgekehrt wird.</translation>
+    </message>
+    <message>
+        <source>The time %1 UTC has already passed.</source>
+        <translation>Der Zeitpunkt %1 UTC ist bereits vorbei.</translation>
+    </message>
+    <message>
+        <source>The schedule could not be saved in the history store.</source>
+        <translation>Der Zeitplan konnte nicht im Verlaufsspeicher gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>failed: the schedule could not be updated in the history store</source>
+        <translation>fehlgeschlagen: Der Zeitplan konnte im Verlaufsspeicher nicht aktualisiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::ServiceLevels</name>
+    <message>
+        <source>no QoS policy</source>
+        <translation>keine QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>adaptive: %1 peak IOPS/TB</source>
+        <translation>adaptiv: %1 Spitzen-IOPS/TB</translation>
+    </message>
+    <message>
+        <source>%1 MB/s</source>
+        <translation>%1 MB/s</translation>
+    </message>
+    <message>
+        <source>%1 IOPS</source>
+        <translation>%1 IOPS</translation>
+    </message>
+    <message>
+        <source>fixed: no limit</source>
+        <translation>fest: kein Limit</translation>
+    </message>
+    <message>
+        <source>fixed: %1</source>
+        <translation>fest: %1</translation>
+    </message>
+    <message>
+        <source>manual QoS</source>
+        <translation>manuelle QoS</translation>
+    </message>
+    <message>
+        <source>%1 MiB/s per TiB (auto QoS)</source>
+        <translation>%1 MiB/s pro TiB (Auto-QoS)</translation>
+    </message>
+    <message>
+        <source>p95 %1 of %2 MiB/s for the last day</source>
+        <translation>p95 %1 von %2 MiB/s am letzten Tag</translation>
+    </message>
+    <message>
+        <source>now %1 of %2 MiB/s</source>
+        <translation>aktuell %1 von %2 MiB/s</translation>
+    </message>
+    <message>
+        <source>now %1 of %2 IOPS</source>
+        <translation>aktuell %1 von %2 IOPS</translation>
+    </message>
+    <message>
+        <source>p95 %1 of %2 MiB/s for the last day; %3 costs less</source>
+        <translation>p95 %1 von %2 MiB/s am letzten Tag; %3 kostet weniger</translation>
+    </message>
+    <message>
+        <source>observed p95 over the last 24 h: %1 MiB/s</source>
+        <translation>beobachteter p95-Wert der letzten 24 h: %1 MiB/s</translation>
+    </message>
+    <message>
+        <source>no observed throughput history yet</source>
+        <translation>noch kein beobachteter Durchsatzverlauf</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Throughput cap %1 -&gt; %2 MiB/s (%3)</source>
+        <translation>Durchsatzobergrenze %1 -&gt; %2 MiB/s (%3)</translation>
+    </message>
+    <message>
+        <source>IOPS cap %1 -&gt; %2</source>
+        <translation>IOPS-Obergrenze %1 -&gt; %2</translation>
+    </message>
+    <message>
+        <source>The new cap is at or below what the volume used (p95 %1 MiB/s): it will be throttled.</source>
+        <translation>Die neue Obergrenze liegt bei oder unter der bisherigen Nutzung des Volumes (p95 %1 MiB/s): Es wird gedrosselt.</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>kein Preis</translation>
+    </message>
+    <message>
+        <source>Cost per month %1 -&gt; %2 (rate card)</source>
+        <translation>Kosten pro Monat %1 -&gt; %2 (Preisliste)</translation>
+    </message>
+    <message>
+        <source>%1 was changed %2 min ago; the rate card&apos;s cool-down is %3 min: possible from %4 UTC.</source>
+        <translation>%1 wurde vor %2 min geändert; die Sperrfrist der Preisliste beträgt %3 min: möglich ab %4 UTC.</translation>
+    </message>
 </context>
 <context>
     <name>strata::desktop::DesktopController</name>
@@ -763,6 +1341,46 @@
         <source>Play step %1 of %2: %3</source>
         <translation>Schritt %1 von %2 abspielen: %3</translation>
     </message>
+    <message>
+        <source>The schedule was not saved: %1</source>
+        <translation>Der Zeitplan wurde nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Scheduled #%1: %2 to %3.</source>
+        <translation>#%1 eingeplant: %2 auf %3.</translation>
+    </message>
+    <message>
+        <source>Schedule #%1 removed.</source>
+        <translation>Zeitplan #%1 entfernt.</translation>
+    </message>
+    <message>
+        <source>Rate card saved.</source>
+        <translation>Preisliste gespeichert.</translation>
+    </message>
+    <message>
+        <source>Throughput history is not recorded in this session.</source>
+        <translation>Der Durchsatzverlauf wird in dieser Sitzung nicht aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>The AKS cluster is no longer listed by %1.</source>
+        <translation>Der AKS-Cluster wird von %1 nicht mehr aufgeführt.</translation>
+    </message>
+    <message>
+        <source>A source named %1 already exists.</source>
+        <translation>Eine Quelle namens %1 existiert bereits.</translation>
+    </message>
+    <message>
+        <source>Fetching the kubeconfig of %1…</source>
+        <translation>Kubeconfig von %1 wird abgerufen…</translation>
+    </message>
+    <message>
+        <source>The kubeconfig of %1 could not be fetched: %2</source>
+        <translation>Die Kubeconfig von %1 konnte nicht abgerufen werden: %2</translation>
+    </message>
+    <message>
+        <source>the answer was empty</source>
+        <translation>die Antwort war leer</translation>
+    </message>
 </context>
 <context>
     <name>strata::models::ActivityModel</name>
@@ -817,6 +1435,45 @@
     <message>
         <source>User</source>
         <translation>Benutzer</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::AksClusterModel</name>
+    <message>
+        <source>AKS cluster</source>
+        <translation>AKS-Cluster</translation>
+    </message>
+    <message>
+        <source>Azure source</source>
+        <translation>Azure-Quelle</translation>
+    </message>
+    <message>
+        <source>Resource group</source>
+        <translation>Ressourcengruppe</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>Standort</translation>
+    </message>
+    <message>
+        <source>Kubernetes</source>
+        <translation>Kubernetes</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message>
+        <source>Node pools</source>
+        <translation>Node-Pools</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Added as</source>
+        <translation>Hinzugefügt als</translation>
     </message>
 </context>
 <context>
@@ -1065,6 +1722,77 @@
     </message>
 </context>
 <context>
+    <name>strata::models::ServiceLevelTableModel</name>
+    <message>
+        <source>At cap – raise?</source>
+        <translation>An der Obergrenze – anheben?</translation>
+    </message>
+    <message>
+        <source>Far below – lower?</source>
+        <translation>Weit darunter – senken?</translation>
+    </message>
+    <message>
+        <source>%1 MiB/s</source>
+        <translation>%1 MiB/s</translation>
+    </message>
+    <message>
+        <source>%1 IOPS</source>
+        <translation>%1 IOPS</translation>
+    </message>
+    <message>
+        <source>(no policy)</source>
+        <translation>(keine Richtlinie)</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>SVM / pool</source>
+        <translation>SVM / Pool</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Servicelevel</translation>
+    </message>
+    <message>
+        <source>Level detail</source>
+        <translation>Servicelevel-Details</translation>
+    </message>
+    <message>
+        <source>Cap</source>
+        <translation>Obergrenze</translation>
+    </message>
+    <message>
+        <source>Observed</source>
+        <translation>Beobachtet</translation>
+    </message>
+    <message>
+        <source>p95 24 h</source>
+        <translation>p95 24 h</translation>
+    </message>
+    <message>
+        <source>Cap use</source>
+        <translation>Ausschöpfung</translation>
+    </message>
+    <message>
+        <source>Cost/month</source>
+        <translation>Kosten/Monat</translation>
+    </message>
+    <message>
+        <source>Flag</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <source>Last change</source>
+        <translation>Letzte Änderung</translation>
+    </message>
+</context>
+<context>
     <name>strata::models::SnapshotListModel</name>
     <message>
         <source>Name</source>
@@ -1293,6 +2021,18 @@
     <message>
         <source>Apply</source>
         <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>Create pool %1 of %2 TiB (%3) first</source>
+        <translation>Zuerst Pool %1 mit %2 TiB (%3) erstellen</translation>
+    </message>
+    <message>
+        <source>A capacity pool is billed for its whole size, used or not.</source>
+        <translation>Ein Kapazitätspool wird für seine gesamte Größe abgerechnet, ob belegt oder nicht.</translation>
+    </message>
+    <message>
+        <source>Change level</source>
+        <translation>Servicelevel ändern</translation>
     </message>
 </context>
 <context>
@@ -1789,7 +2529,7 @@
     </message>
     <message>
         <source>The name must be lower-case letters, digits and &apos;-&apos;, start and end with a letter or digit, at most 63 characters.</source>
-        <translation>Der Name darf nur Kleinbuchstaben, Ziffern und '-' enthalten, muss mit einem Buchstaben oder einer Ziffer beginnen und enden und darf höchstens 63 Zeichen lang sein.</translation>
+        <translation>Der Name darf nur Kleinbuchstaben, Ziffern und &apos;-&apos; enthalten, muss mit einem Buchstaben oder einer Ziffer beginnen und enden und darf höchstens 63 Zeichen lang sein.</translation>
     </message>
     <message>
         <source>Project %1 already has a job named %2.</source>
@@ -1869,6 +2609,89 @@
     <message>
         <source>Select jobs of one cluster at a time.</source>
         <translation>Jobs jeweils nur eines Clusters auswählen.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::LevelChangeDialog</name>
+    <message>
+        <source>Change service level of %1</source>
+        <translation>Servicelevel von %1 ändern</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) is in a &lt;b&gt;%3&lt;/b&gt; pool. Choose the level to move it to; the next step previews the change.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) liegt in einem &lt;b&gt;%3&lt;/b&gt;-Pool. Das Servicelevel wählen, in das es wechseln soll; der nächste Schritt zeigt eine Vorschau der Änderung.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (SVM %2) has the QoS policy &lt;b&gt;%3&lt;/b&gt;. Choose the policy to set; the next step previews the change.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (SVM %2) hat die QoS-Richtlinie &lt;b&gt;%3&lt;/b&gt;. Die zu setzende Richtlinie wählen; der nächste Schritt zeigt eine Vorschau der Änderung.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>Servicelevel</translation>
+    </message>
+    <message>
+        <source>QoS policy</source>
+        <translation>QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>Cap</source>
+        <translation>Obergrenze</translation>
+    </message>
+    <message>
+        <source>Cost/month</source>
+        <translation>Kosten/Monat</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Pool</translation>
+    </message>
+    <message>
+        <source>(no policy)</source>
+        <translation>(keine Richtlinie)</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (aktuell)</translation>
+    </message>
+    <message>
+        <source>%1 IOPS</source>
+        <translation>%1 IOPS</translation>
+    </message>
+    <message>
+        <source>no pool of this level</source>
+        <translation>kein Pool mit diesem Servicelevel</translation>
+    </message>
+    <message>
+        <source>%1 (full)</source>
+        <translation>%1 (voll)</translation>
+    </message>
+    <message>
+        <source>%1 (has room)</source>
+        <translation>%1 (hat Platz)</translation>
+    </message>
+    <message>
+        <source> TiB</source>
+        <translation> TiB</translation>
+    </message>
+    <message>
+        <source>Capacity pools are sized in whole TiB and billed for their full size.</source>
+        <translation>Kapazitätspools werden in ganzen TiB bemessen und für ihre volle Größe abgerechnet.</translation>
+    </message>
+    <message>
+        <source>New pool &amp;size:</source>
+        <translation>&amp;Größe des neuen Pools:</translation>
+    </message>
+    <message>
+        <source>&amp;Preview…</source>
+        <translation>&amp;Vorschau…</translation>
+    </message>
+    <message>
+        <source>No %1 pool in this account has room for the volume. The preview offers to create the pool %2 first.</source>
+        <translation>Kein %1-Pool in diesem Konto hat Platz für das Volume. Die Vorschau bietet an, zuerst den Pool %2 zu erstellen.</translation>
     </message>
 </context>
 <context>
@@ -2035,6 +2858,26 @@
         <source>The volume behind this claim is not in the Volumes list (source %1).</source>
         <translation>Das Volume hinter diesem Claim ist nicht in der Volume-Liste (Quelle %1).</translation>
     </message>
+    <message>
+        <source>Service levels</source>
+        <translation>Servicelevel</translation>
+    </message>
+    <message>
+        <source>Throughput caps, observed throughput and scheduled level changes of every volume</source>
+        <translation>Durchsatzobergrenzen, beobachteter Durchsatz und geplante Servicelevel-Änderungen aller Volumes</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Rate card…</source>
+        <translation>&amp;Preisliste…</translation>
+    </message>
+    <message>
+        <source>Prices per GiB and month, and the cool-down between level changes</source>
+        <translation>Preise pro GiB und Monat sowie die Sperrfrist zwischen Servicelevel-Änderungen</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::NodePackingView</name>
@@ -2197,6 +3040,353 @@
     </message>
 </context>
 <context>
+    <name>strata::views::RateCardDialog</name>
+    <message>
+        <source>(no policy)</source>
+        <translation>(keine Richtlinie)</translation>
+    </message>
+    <message>
+        <source>Rate card</source>
+        <translation>Preisliste</translation>
+    </message>
+    <message>
+        <source>ISO 4217 code, e.g. USD or EUR</source>
+        <translation>ISO-4217-Code, z. B. USD oder EUR</translation>
+    </message>
+    <message>
+        <source>Azure NetApp Files, per GiB of quota and month</source>
+        <translation>Azure NetApp Files, pro GiB Kontingent und Monat</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>ONTAP chargeback, per GiB and month, by QoS policy</source>
+        <translation>ONTAP-Leistungsverrechnung (Chargeback), pro GiB und Monat, nach QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>QoS policy</source>
+        <translation>QoS-Richtlinie</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <source>Leave the price empty for volumes that are not charged. &quot;%1&quot; prices volumes without a QoS policy.</source>
+        <translation>Den Preis für Volumes, die nicht verrechnet werden, leer lassen. „%1“ gibt den Preis für Volumes ohne QoS-Richtlinie an.</translation>
+    </message>
+    <message>
+        <source>&amp;Add policy</source>
+        <translation>Richtlinie &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Strata refuses a level change of a volume this soon after its last change (Azure allows a pool change at most every few hours per volume).</source>
+        <translation>Strata lehnt eine Servicelevel-Änderung eines Volumes so kurz nach seiner letzten Änderung ab (Azure erlaubt einen Pool-Wechsel höchstens alle paar Stunden pro Volume).</translation>
+    </message>
+    <message>
+        <source>&amp;Currency:</source>
+        <translation>&amp;Währung:</translation>
+    </message>
+    <message>
+        <source>C&amp;ool-down between changes:</source>
+        <translation>Sperr&amp;frist zwischen Änderungen:</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>policy-name</source>
+        <translation>richtlinienname</translation>
+    </message>
+    <message>
+        <source>Enter a three-letter currency code.</source>
+        <translation>Einen dreistelligen Währungscode eingeben.</translation>
+    </message>
+    <message>
+        <source>Row %1: enter the QoS policy name.</source>
+        <translation>Zeile %1: Den Namen der QoS-Richtlinie eingeben.</translation>
+    </message>
+    <message>
+        <source>The policy %1 is listed twice.</source>
+        <translation>Die Richtlinie %1 ist doppelt aufgeführt.</translation>
+    </message>
+    <message>
+        <source>Row %1: the price must be a number of 0 or more.</source>
+        <translation>Zeile %1: Der Preis muss eine Zahl größer oder gleich 0 sein.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::ScheduleDialog</name>
+    <message>
+        <source>(no policy)</source>
+        <translation>(keine Richtlinie)</translation>
+    </message>
+    <message>
+        <source>Schedule a level change of %1</source>
+        <translation>Servicelevel-Änderung von %1 planen</translation>
+    </message>
+    <message>
+        <source>At a time</source>
+        <translation>Zu einem Zeitpunkt</translation>
+    </message>
+    <message>
+        <source>For a window (change, then change back)</source>
+        <translation>Für ein Zeitfenster (ändern, danach zurückwechseln)</translation>
+    </message>
+    <message>
+        <source>Once</source>
+        <translation>Einmalig</translation>
+    </message>
+    <message>
+        <source>Every day</source>
+        <translation>Täglich</translation>
+    </message>
+    <message>
+        <source>Monday to Friday</source>
+        <translation>Montag bis Freitag</translation>
+    </message>
+    <message>
+        <source>Every week</source>
+        <translation>Wöchentlich</translation>
+    </message>
+    <message>
+        <source>&amp;When:</source>
+        <translation>&amp;Wann:</translation>
+    </message>
+    <message>
+        <source>Change &amp;to:</source>
+        <translation>Ändern &amp;auf:</translation>
+    </message>
+    <message>
+        <source>&amp;Start:</source>
+        <translation>&amp;Beginn:</translation>
+    </message>
+    <message>
+        <source>&amp;End:</source>
+        <translation>&amp;Ende:</translation>
+    </message>
+    <message>
+        <source>After the window &amp;back to:</source>
+        <translation>Nach dem Zeitfenster &amp;zurück auf:</translation>
+    </message>
+    <message>
+        <source>&amp;Repeat:</source>
+        <translation>Wieder&amp;holung:</translation>
+    </message>
+    <message>
+        <source>&amp;Schedule</source>
+        <translation>Ein&amp;planen</translation>
+    </message>
+    <message>
+        <source>Each change runs like one started by hand: with the same checks as its preview, shown in the Activity panel and in the audit log. Strata must be running (this desktop or strata-server with this source) at that time.</source>
+        <translation>Jede Änderung läuft wie eine manuell gestartete: mit denselben Prüfungen wie ihre Vorschau, angezeigt im Aktivitätsbereich und im Audit-Log. Strata muss zu diesem Zeitpunkt laufen (diese Desktop-App oder strata-server mit dieser Quelle).</translation>
+    </message>
+    <message>
+        <source>Choose a level.</source>
+        <translation>Ein Servicelevel wählen.</translation>
+    </message>
+    <message>
+        <source>The start must be in the future.</source>
+        <translation>Der Beginn muss in der Zukunft liegen.</translation>
+    </message>
+    <message>
+        <source>The end must be after the start.</source>
+        <translation>Das Ende muss nach dem Beginn liegen.</translation>
+    </message>
+    <message>
+        <source>The level for the window must differ from the level after it.</source>
+        <translation>Das Servicelevel für das Zeitfenster muss sich vom Servicelevel danach unterscheiden.</translation>
+    </message>
+    <message>
+        <source>A daily window must be shorter than a day.</source>
+        <translation>Ein tägliches Zeitfenster muss kürzer als ein Tag sein.</translation>
+    </message>
+    <message>
+        <source>A weekly window must be shorter than a week.</source>
+        <translation>Ein wöchentliches Zeitfenster muss kürzer als eine Woche sein.</translation>
+    </message>
+    <message>
+        <source>The volume already has this level.</source>
+        <translation>Das Volume hat bereits dieses Servicelevel.</translation>
+    </message>
+    <message>
+        <source>&amp;At:</source>
+        <translation>&amp;Um:</translation>
+    </message>
+    <message>
+        <source>%1 goes to %2 at %3 and back to %4 at %5.</source>
+        <translation>%1 wechselt am %3 auf %2 und am %5 zurück auf %4.</translation>
+    </message>
+    <message>
+        <source>%1 goes to %2 at %3.</source>
+        <translation>%1 wechselt am %3 auf %2.</translation>
+    </message>
+    <message>
+        <source>Repeats every day.</source>
+        <translation>Wird täglich wiederholt.</translation>
+    </message>
+    <message>
+        <source>Repeats Monday to Friday.</source>
+        <translation>Wird montags bis freitags wiederholt.</translation>
+    </message>
+    <message>
+        <source>Repeats every week.</source>
+        <translation>Wird wöchentlich wiederholt.</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::ServiceLevelsPage</name>
+    <message>
+        <source>Filter by volume, SVM, pool, source or level</source>
+        <translation>Nach Volume, SVM, Pool, Quelle oder Servicelevel filtern</translation>
+    </message>
+    <message>
+        <source>All volumes</source>
+        <translation>Alle Volumes</translation>
+    </message>
+    <message>
+        <source>Flagged</source>
+        <translation>Mit Hinweis</translation>
+    </message>
+    <message>
+        <source>At cap</source>
+        <translation>An der Obergrenze</translation>
+    </message>
+    <message>
+        <source>Far below cap</source>
+        <translation>Weit unter der Obergrenze</translation>
+    </message>
+    <message>
+        <source>&amp;Change level…</source>
+        <translation>Servicelevel &amp;ändern…</translation>
+    </message>
+    <message>
+        <source>Move the volume to another service level, with a preview first</source>
+        <translation>Das Volume in ein anderes Servicelevel verschieben, zuerst mit Vorschau</translation>
+    </message>
+    <message>
+        <source>&amp;Schedule…</source>
+        <translation>Ein&amp;planen…</translation>
+    </message>
+    <message>
+        <source>Change the level at a time, or raise it for a window and lower it after</source>
+        <translation>Das Servicelevel zu einem Zeitpunkt ändern oder für ein Zeitfenster anheben und danach wieder senken</translation>
+    </message>
+    <message>
+        <source>&amp;Upcoming changes…</source>
+        <translation>&amp;Anstehende Änderungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Rate card…</source>
+        <translation>Preis&amp;liste…</translation>
+    </message>
+    <message>
+        <source>Prices per GiB and month, and the cool-down between changes</source>
+        <translation>Preise pro GiB und Monat sowie die Sperrfrist zwischen Änderungen</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>Letzte 30 Tage</translation>
+    </message>
+    <message>
+        <source>This volume&apos;s scheduled level changes</source>
+        <translation>Geplante Servicelevel-Änderungen dieses Volumes</translation>
+    </message>
+    <message>
+        <source>Scheduled changes:</source>
+        <translation>Geplante Änderungen:</translation>
+    </message>
+    <message>
+        <source>%1 — %2, cap %3</source>
+        <translation>%1 — %2, Obergrenze %3</translation>
+    </message>
+    <message>
+        <source>no level</source>
+        <translation>kein Servicelevel</translation>
+    </message>
+    <message>
+        <source>No volume selected</source>
+        <translation>Kein Volume ausgewählt</translation>
+    </message>
+    <message>
+        <source>Select a volume to see its throughput against its cap.</source>
+        <translation>Ein Volume auswählen, um seinen Durchsatz im Vergleich zur Obergrenze zu sehen.</translation>
+    </message>
+    <message>
+        <source>Loading throughput history…</source>
+        <translation>Durchsatzverlauf wird geladen…</translation>
+    </message>
+    <message>
+        <source>%1  %2 → %3</source>
+        <translation>%1  %2 → %3</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>(no policy)</source>
+        <translation>(keine Richtlinie)</translation>
+    </message>
+    <message>
+        <source>(end of window)</source>
+        <translation>(Ende des Zeitfensters)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln volume</source>
+        <translation>
+            <numerusform>%Ln Volume</numerusform>
+            <numerusform>%Ln Volumes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln volumes</source>
+        <translation>
+            <numerusform>%Ln Volume</numerusform>
+            <numerusform>%Ln Volumes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 volumes</source>
+        <translation>%1 von %2 Volumes</translation>
+    </message>
+    <message>
+        <source>All sources</source>
+        <translation>Alle Quellen</translation>
+    </message>
+</context>
+<context>
     <name>strata::views::SourceDialog</name>
     <message>
         <source>Add source</source>
@@ -2312,7 +3502,7 @@
     </message>
     <message>
         <source>The name may only contain letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
-        <translation>Der Name darf nur Buchstaben, Ziffern, '.', '_' und '-' enthalten.</translation>
+        <translation>Der Name darf nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; enthalten.</translation>
     </message>
     <message>
         <source>A source named %1 already exists.</source>
@@ -2450,6 +3640,118 @@
         <source>All files (*)</source>
         <translation>Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Azure subscription</source>
+        <translation>Azure-Abonnement</translation>
+    </message>
+    <message>
+        <source>00000000-0000-0000-0000-000000000000</source>
+        <translation>00000000-0000-0000-0000-000000000000</translation>
+    </message>
+    <message>
+        <source>The subscription with the Azure NetApp Files accounts and AKS clusters.</source>
+        <translation>Das Abonnement mit den Konten von Azure NetApp Files und den AKS-Clustern.</translation>
+    </message>
+    <message>
+        <source>Service principal (client secret)</source>
+        <translation>Dienstprinzipal (geheimer Clientschlüssel)</translation>
+    </message>
+    <message>
+        <source>Azure CLI login (az login)</source>
+        <translation>Anmeldung über die Azure CLI (az login)</translation>
+    </message>
+    <message>
+        <source>Directory (tenant) id or domain</source>
+        <translation>Verzeichnis-ID (Mandant) oder Domäne</translation>
+    </message>
+    <message>
+        <source>Application (client) id</source>
+        <translation>Anwendungs-ID (Client)</translation>
+    </message>
+    <message>
+        <source>Show advanced settings</source>
+        <translation>Erweiterte Einstellungen anzeigen</translation>
+    </message>
+    <message>
+        <source>Microsoft Entra ID authority; change it for sovereign clouds or Azure Stack.</source>
+        <translation>Autorität von Microsoft Entra ID; für souveräne Clouds oder Azure Stack ändern.</translation>
+    </message>
+    <message>
+        <source>&amp;Subscription id:</source>
+        <translation>&amp;Abonnement-ID:</translation>
+    </message>
+    <message>
+        <source>Cre&amp;dentials:</source>
+        <translation>Anmelde&amp;daten:</translation>
+    </message>
+    <message>
+        <source>&amp;Tenant id:</source>
+        <translation>&amp;Mandanten-ID:</translation>
+    </message>
+    <message>
+        <source>C&amp;lient id:</source>
+        <translation>&amp;Client-ID:</translation>
+    </message>
+    <message>
+        <source>&amp;Authority URL:</source>
+        <translation>A&amp;utoritäts-URL:</translation>
+    </message>
+    <message>
+        <source>Kubeconfig in the keychain (from AKS)</source>
+        <translation>Kubeconfig im Schlüsselbund (aus AKS)</translation>
+    </message>
+    <message>
+        <source>No client secret stored</source>
+        <translation>Kein geheimer Clientschlüssel gespeichert</translation>
+    </message>
+    <message>
+        <source>Leave empty to keep the stored client secret</source>
+        <translation>Leer lassen, um den gespeicherten geheimen Clientschlüssel zu behalten</translation>
+    </message>
+    <message>
+        <source>Enter the subscription id.</source>
+        <translation>Die Abonnement-ID eingeben.</translation>
+    </message>
+    <message>
+        <source>The subscription id looks like 00000000-0000-0000-0000-000000000000.</source>
+        <translation>Die Abonnement-ID hat die Form 00000000-0000-0000-0000-000000000000.</translation>
+    </message>
+    <message>
+        <source>Enter the tenant id.</source>
+        <translation>Die Mandanten-ID eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the client id of the service principal.</source>
+        <translation>Die Client-ID des Dienstprinzipals eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the client secret.</source>
+        <translation>Den geheimen Clientschlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>The authority URL must look like https://login.microsoftonline.com.</source>
+        <translation>Die Autoritäts-URL muss wie https://login.microsoftonline.com aussehen.</translation>
+    </message>
+    <message>
+        <source>The ARM URL must look like https://management.azure.com.</source>
+        <translation>Die ARM-URL muss wie https://management.azure.com aussehen.</translation>
+    </message>
+    <message>
+        <source>Optional: the az login&apos;s default tenant</source>
+        <translation>Optional: der Standardmandant von az login</translation>
+    </message>
+    <message>
+        <source>A&amp;RM URL:</source>
+        <translation>A&amp;RM-URL:</translation>
+    </message>
+    <message>
+        <source>Client &amp;secret:</source>
+        <translation>Geheimer Client&amp;schlüssel:</translation>
+    </message>
+    <message>
+        <source>The service principal&apos;s client secret. Stored in the system keychain, never in the configuration file.</source>
+        <translation>Der geheime Clientschlüssel des Dienstprinzipals. Im Schlüsselbund des Systems gespeichert, nie in der Konfigurationsdatei.</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::SourcesPage</name>
@@ -2500,6 +3802,108 @@
     <message>
         <source>Strata stops polling it, forgets its data and deletes its stored password. Nothing changes on the system itself.</source>
         <translation>Strata fragt sie nicht mehr ab, verwirft ihre Daten und löscht ihr gespeichertes Passwort. Am System selbst ändert sich nichts.</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Clusters in Azure&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Cluster in Azure&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>AKS clusters of your Azure subscriptions. Add one as a Kubernetes source to see its GPUs and jobs; its kubeconfig is stored in the system keychain.</source>
+        <translation>AKS-Cluster der verbundenen Azure-Abonnements. Einen Cluster als Kubernetes-Quelle hinzufügen, um seine GPUs und Jobs zu sehen; seine Kubeconfig wird im Schlüsselbund des Systems gespeichert.</translation>
+    </message>
+    <message>
+        <source>Add as &amp;Kubernetes source…</source>
+        <translation>Als &amp;Kubernetes-Quelle hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Fetch the cluster&apos;s user kubeconfig and add the cluster as a Kubernetes source</source>
+        <translation>Die Benutzer-Kubeconfig des Clusters abrufen und den Cluster als Kubernetes-Quelle hinzufügen</translation>
+    </message>
+    <message>
+        <source>Already added as %1</source>
+        <translation>Bereits als %1 hinzugefügt</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::ThroughputChart</name>
+    <message>
+        <source>MiB/s</source>
+        <translation>MiB/s</translation>
+    </message>
+    <message>
+        <source>Observed</source>
+        <translation>Beobachtet</translation>
+    </message>
+    <message>
+        <source>Cap</source>
+        <translation>Obergrenze</translation>
+    </message>
+    <message>
+        <source>Select a volume to see its throughput against its cap.</source>
+        <translation>Ein Volume auswählen, um seinen Durchsatz im Vergleich zur Obergrenze zu sehen.</translation>
+    </message>
+    <message>
+        <source>No throughput recorded for this volume in this period yet.</source>
+        <translation>Für dieses Volume wurde in diesem Zeitraum noch kein Durchsatz aufgezeichnet.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::UpcomingChangesDialog</name>
+    <message>
+        <source>Upcoming level changes</source>
+        <translation>Anstehende Servicelevel-Änderungen</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Change to</source>
+        <translation>Ändern auf</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Zeitplan</translation>
+    </message>
+    <message>
+        <source>No level changes are scheduled.</source>
+        <translation>Es sind keine Servicelevel-Änderungen geplant.</translation>
+    </message>
+    <message>
+        <source>&amp;Remove schedule…</source>
+        <translation>Zeitplan &amp;entfernen…</translation>
+    </message>
+    <message>
+        <source>Removes the schedule this change belongs to, with all its occurrences</source>
+        <translation>Entfernt den Zeitplan, zu dem diese Änderung gehört, mit allen seinen Ausführungen</translation>
+    </message>
+    <message>
+        <source>%1 (end of window)</source>
+        <translation>%1 (Ende des Zeitfensters)</translation>
+    </message>
+    <message>
+        <source>Remove schedule</source>
+        <translation>Zeitplan entfernen</translation>
+    </message>
+    <message>
+        <source>Remove schedule #%1 of %2?</source>
+        <translation>Zeitplan #%1 von %2 entfernen?</translation>
+    </message>
+    <message>
+        <source>None of its changes will run. Changes already made stay as they are.</source>
+        <translation>Keine seiner Änderungen wird ausgeführt. Bereits vorgenommene Änderungen bleiben bestehen.</translation>
     </message>
     <message>
         <source>Remove</source>
