@@ -21,7 +21,8 @@ function(strata_add_test name)
     target_compile_definitions(${name} PRIVATE
         STRATA_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
         STRATA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-        STRATA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+        STRATA_BINARY_DIR="${PROJECT_BINARY_DIR}"
+        $<$<BOOL:${STRATA_BUILD_DESKTOP}>:STRATA_HAVE_DESKTOP=1>)
     # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time; the
     # price is that LABELS do not reach the discovered tests (select with ctest -R instead).
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60

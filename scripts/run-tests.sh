@@ -28,7 +28,9 @@ if ldd build/ci/app/server/strata-server | grep -E 'libQt6(Gui|Widgets|Charts)|l
 fi
 env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= build/ci/app/server/strata-server --self-test
 
-stamp "ASan + UBSan build"
+# Connectors, simulators, models, CLI and server under ASan/UBSan, configured without Qt Widgets
+# (so this build is also the headless one); the Widgets layer runs in the Debug suite above.
+stamp "ASan + UBSan build (no Widgets)"
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 stamp "ASan + UBSan tests"
