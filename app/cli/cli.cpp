@@ -661,7 +661,18 @@ int run(const QStringList &arguments,
         levelArgs.then = parser.value(thenOption);
         levelArgs.pool = parser.value(poolOption);
         levelArgs.createPool = parser.isSet(createPoolOption);
-        levelArgs.poolSizeTiB = parser.value(poolSizeOption).toDouble();
+        if (parser.isSet(poolSizeOption)) {
+            bool sizeOk = false;
+            const int tib = parser.value(poolSizeOption).toInt(&sizeOk);
+            // ANF pools come in whole TiB, at least 1.
+            if (!sizeOk || tib < 1) {
+                err << programName << ": "
+                    << QCoreApplication::translate("cli", "--pool-size needs a whole number of TiB, at least 1")
+                    << '\n';
+                return 2;
+            }
+            levelArgs.poolSizeTiB = tib;
+        }
         levelArgs.at = parser.value(atOption);
         levelArgs.window = parser.value(windowOption);
         levelArgs.dryRun = parser.isSet(dryRunOption);

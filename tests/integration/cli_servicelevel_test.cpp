@@ -229,4 +229,15 @@ TEST_F(CliServiceLevelTest, SetServiceLevel_UnknownLevelOrVolumeIsAUsageError)
     EXPECT_EQ(volume.code, 1);
     const Run noTo = run({QStringLiteral("set"), QStringLiteral("service-level"), QStringLiteral("criteo-data")});
     EXPECT_EQ(noTo.code, 2);
+    const Run badSize = run({QStringLiteral("set"),
+                             QStringLiteral("service-level"),
+                             QStringLiteral("criteo-data"),
+                             QStringLiteral("--to"),
+                             QStringLiteral("Ultra"),
+                             QStringLiteral("--create-pool"),
+                             QStringLiteral("--pool-size"),
+                             QStringLiteral("1.5x")});
+    EXPECT_EQ(badSize.code, 2);
+    EXPECT_TRUE(badSize.err.contains(QStringLiteral("--pool-size"))) << badSize.err.toStdString();
+    EXPECT_EQ(azure->operationCount(), 0);
 }
