@@ -628,24 +628,14 @@ void OntapSource::unsubscribePerformance()
 
 void OntapSource::subscribeSnapshots(const QString &volumeId)
 {
-    SystemPoller *&poller = m_snapshotPollers[volumeId];
-    if (!poller) {
-        poller = makeSnapshotPoller(volumeId);
-        poller->start();
-    }
-    poller->addSubscriber();
+    subscribeKeyedPoller(m_snapshotPollers, volumeId, [this, volumeId] {
+        return makeSnapshotPoller(volumeId);
+    });
 }
 
 void OntapSource::unsubscribeSnapshots(const QString &volumeId)
 {
-    if (SystemPoller *poller = m_snapshotPollers.value(volumeId)) {
-        poller->removeSubscriber();
-        if (poller->subscriberCount() == 0) {
-            m_snapshotPollers.remove(volumeId);
-            poller->stop();
-            poller->deleteLater();
-        }
-    }
+    unsubscribeKeyedPoller(m_snapshotPollers, volumeId);
 }
 
 void OntapSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)

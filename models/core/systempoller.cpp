@@ -221,4 +221,28 @@ void SystemPoller::updateStale()
             : (m_state.consecutiveFailures > 0 || m_state.lastSuccess.msecsTo(now) > 2 * m_options.interval.count());
 }
 
+void subscribeKeyedPoller(QHash<QString, SystemPoller *> &pollers,
+                          const QString &key,
+                          const std::function<SystemPoller *()> &make)
+{
+    SystemPoller *&poller = pollers[key];
+    if (!poller) {
+        poller = make();
+        poller->start();
+    }
+    poller->addSubscriber();
+}
+
+void unsubscribeKeyedPoller(QHash<QString, SystemPoller *> &pollers, const QString &key)
+{
+    if (SystemPoller *poller = pollers.value(key)) {
+        poller->removeSubscriber();
+        if (poller->subscriberCount() == 0) {
+            pollers.remove(key);
+            poller->stop();
+            poller->deleteLater();
+        }
+    }
+}
+
 } // namespace strata::core

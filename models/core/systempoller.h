@@ -3,6 +3,7 @@
 #include "models/core/clock.h"
 #include "models/core/domain.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <chrono>
@@ -143,5 +144,13 @@ private:
     bool m_started = false;
     std::shared_ptr<bool> m_alive;
 };
+
+/// One subscriber more for the on-demand poller of `key` (a volume's snapshot list), created by
+/// `make` and started on first use.
+void subscribeKeyedPoller(QHash<QString, SystemPoller *> &pollers,
+                          const QString &key,
+                          const std::function<SystemPoller *()> &make);
+/// One subscriber less; the poller stops and is deleted with its last subscriber.
+void unsubscribeKeyedPoller(QHash<QString, SystemPoller *> &pollers, const QString &key);
 
 } // namespace strata::core
