@@ -502,6 +502,8 @@ void DesktopController::testSource(const core::SourceConfig &config,
         case core::SourceKind::Ontap:
             core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
             break;
+        case core::SourceKind::StorageGrid:
+            break;
         }
     };
     if (!password.isEmpty() || config.password.kind == core::SecretRef::Kind::None) {

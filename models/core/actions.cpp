@@ -27,6 +27,12 @@ QString actionKindName(ActionKind kind)
         return QStringLiteral("project.quota");
     case ActionKind::ServiceLevelChange:
         return QStringLiteral("volume.service_level");
+    case ActionKind::DatasetCommit:
+        return QStringLiteral("dataset.commit");
+    case ActionKind::CacheCommit:
+        return QStringLiteral("cache.load");
+    case ActionKind::CacheEvict:
+        return QStringLiteral("cache.evict");
     }
     return {};
 }

@@ -26,11 +26,15 @@ enum class ActionKind
     JobSubmit,         ///< Kubernetes: submit a workload to a project
     JobDelete,         ///< Kubernetes: delete one or several jobs of a source
     ProjectQuotaEdit,  ///< Kubernetes: set a project's guaranteed GPUs
-    ServiceLevelChange ///< ANF: move the volume to a pool of another level; ONTAP: set its QoS policy
+    ServiceLevelChange, ///< ANF: move the volume to a pool of another level; ONTAP: set its QoS policy
+    DatasetCommit,      ///< StorageGRID: write a commit manifest of the dataset's current objects
+    CacheCommit,        ///< Kubernetes: load a commit onto a cache target (loader Job)
+    CacheEvict          ///< Kubernetes: clear a cached commit from its target (evictor Job)
 };
 
 /// "snapshot.create", "snapshot.delete", "snapshot.restore", "volume.clone", "job.submit",
-/// "job.delete", "project.quota", "volume.service_level"
+/// "job.delete", "project.quota", "volume.service_level", "dataset.commit", "cache.load",
+/// "cache.evict"
 QString actionKindName(ActionKind kind);
 
 /// A PVC mounted into a submitted job.
@@ -101,6 +105,14 @@ struct ActionRequest
     bool createPool = false;
     qint64 poolSizeBytes = 0;
     qint64 scheduleId = 0; ///< the schedule that fired this action, 0 = a user's direct request
+    /// DatasetCommit: the dataset id (Dataset::id) in `source`; `comment` is the message.
+    /// CacheCommit/CacheEvict: the dataset of `commitId`.
+    QString datasetId;
+    QString datasetSource; ///< CacheCommit/CacheEvict: the source holding the dataset
+    QString commitId;      ///< CacheCommit/CacheEvict: the commit (64 hex for S3 datasets)
+    QString cacheTarget;   ///< CacheCommit/CacheEvict: the target's name (`source` = its Kubernetes source)
+    /// CacheEvict: why ("unused for 3 days", "over the high watermark", "" = a user's request).
+    QString evictReason;
 
     bool operator==(const ActionRequest &) const = default;
 };

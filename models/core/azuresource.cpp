@@ -958,6 +958,9 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::DatasetCommit:
+    case ActionKind::CacheCommit:
+    case ActionKind::CacheEvict:
         p.title = actionKindName(request.kind);
         p.blockedReason = tr("%1 is an Azure source: Strata does not run %2 there.")
                               .arg(request.source, actionKindName(request.kind));
@@ -1090,6 +1093,9 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::DatasetCommit:
+    case ActionKind::CacheCommit:
+    case ActionKind::CacheEvict:
         break;
     }
     if (busy && p.blockedReason.isEmpty()) {
@@ -1335,6 +1341,9 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
         case ActionKind::JobSubmit:
         case ActionKind::JobDelete:
         case ActionKind::ProjectQuotaEdit:
+        case ActionKind::DatasetCommit:
+        case ActionKind::CacheCommit:
+        case ActionKind::CacheEvict:
             break;
         }
         return failed(QStringLiteral("unknown action"));

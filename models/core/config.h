@@ -41,7 +41,41 @@ struct SourceConfig
     /// "azure_cli" (`az account get-access-token`, the user's `az login`).
     QString credentialSource;
 
+    // StorageGRID (`url` = the admin node, "https://admin.datalake.example"; `username` and
+    // `password` = a grid administrator, who reads grid health, alerts, tenants and usage).
+    /// StorageGRID: S3 endpoint of the dataset hub, "https://s3.datalake.example:10443"; empty =
+    /// no dataset hub (grid pages only).
+    QString s3Url;
+    QString s3Region;         ///< StorageGRID: SigV4 region, empty = "us-east-1"
+    QString s3AccessKey;      ///< StorageGRID: S3 access key id of the tenant holding the datasets
+    SecretRef s3Secret;       ///< StorageGRID: that key's secret (keychain "strata/<name>/s3_secret")
+    bool s3PathStyle = true;  ///< StorageGRID: path-style ("host/bucket/key"), else virtual-hosted
+    /// Where datasets live, key "dataset_roots": "bucket/*" = every top-level prefix of the bucket
+    /// is a dataset; "bucket" = the whole bucket is one dataset; "bucket/some/prefix/" = that
+    /// prefix is one dataset. ONTAP: volume names ("svm_ai/chest_xray") that are file datasets
+    /// (commits are snapshots).
+    QStringList datasetRoots;
+
     bool operator==(const SourceConfig &) const = default;
+};
+
+/// A cache target ("NFS connected"), key "cache_targets" of the config: a volume next to a
+/// Kubernetes cluster, mounted there through `pvc`, onto which commits are cached.
+struct CacheTargetConfig
+{
+    QString name;              ///< unique among targets, [a-z0-9-]+ (used in Job names)
+    QString kubernetesSource;  ///< the Kubernetes source of the cluster that mounts it
+    QString namespaceName;     ///< namespace of the PVC and of the loader Jobs
+    QString pvc;               ///< claim name
+    /// Kubernetes Secret (same namespace) with keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
+    /// that loader pods use to read the object store; Strata never copies S3 secrets itself.
+    QString s3CredentialsSecret = QStringLiteral("strata-s3");
+    /// Image of the loader Job (runs the loader script from the ConfigMap "strata-cache-loader").
+    QString loaderImage = QStringLiteral("python:3.12-alpine");
+    int evictAfterDays = 3;        ///< 1..365
+    int highWatermarkPercent = 90; ///< 50..100
+
+    bool operator==(const CacheTargetConfig &) const = default;
 };
 
 /// The config file: `{"sources": [ {...}, ... ], "history": {"path": ..., "retention_days": 30}}`.
@@ -53,6 +87,8 @@ struct AppConfig
     int historyRetentionDays = 90;
     /// Prices and the service-level cool-down, key "rate_card" (RateCard::toJson form).
     RateCard rateCard = RateCard::defaults();
+    /// Cache targets for cached commits, key "cache_targets".
+    QList<CacheTargetConfig> cacheTargets;
 
     /// Parses a config file. Returns false and a one-line `error` naming the file and the
     /// offending source/key on failure (missing name, unknown kind, duplicate names, a

@@ -1,6 +1,7 @@
 #include "models/core/domain.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace strata::core {
@@ -14,6 +15,8 @@ QString sourceKindName(SourceKind kind)
         return QStringLiteral("kubernetes");
     case SourceKind::Azure:
         return QStringLiteral("azure");
+    case SourceKind::StorageGrid:
+        return QStringLiteral("storagegrid");
     }
     return {};
 }
@@ -28,6 +31,41 @@ std::optional<SourceKind> sourceKindFromName(const QString &name)
     }
     if (name == QLatin1String("azure")) {
         return SourceKind::Azure;
+    }
+    if (name == QLatin1String("storagegrid")) {
+        return SourceKind::StorageGrid;
+    }
+    return std::nullopt;
+}
+
+QString datasetKindName(DatasetKind kind)
+{
+    switch (kind) {
+    case DatasetKind::S3Prefix:
+        return QStringLiteral("s3_prefix");
+    case DatasetKind::S3Bucket:
+        return QStringLiteral("s3_bucket");
+    case DatasetKind::OntapVolume:
+        return QStringLiteral("ontap_volume");
+    }
+    return {};
+}
+
+namespace {
+constexpr std::array<const char *, 6> cacheStateNames{"requested", "loading", "ready", "evicting", "evicted", "failed"};
+}
+
+QString cacheStateName(CacheState state)
+{
+    return QString::fromLatin1(cacheStateNames.at(static_cast<std::size_t>(state)));
+}
+
+std::optional<CacheState> cacheStateFromName(const QString &name)
+{
+    for (std::size_t i = 0; i < cacheStateNames.size(); ++i) {
+        if (name == QLatin1String(cacheStateNames.at(i))) {
+            return static_cast<CacheState>(i);
+        }
     }
     return std::nullopt;
 }

@@ -17,10 +17,11 @@ enum class SourceKind
 {
     Ontap,
     Kubernetes, ///< a Kubernetes GPU cluster (KAI/Run:ai queues or namespace GPU quotas) + optional Prometheus
-    Azure       ///< an Azure subscription: Azure NetApp Files (accounts, pools, volumes) and AKS clusters
+    Azure,      ///< an Azure subscription: Azure NetApp Files (accounts, pools, volumes) and AKS clusters
+    StorageGrid ///< a StorageGRID grid: management API (grid health, alerts, tenants, buckets) + S3 dataset hub
 };
 
-QString sourceKindName(SourceKind kind); ///< "ontap", "kubernetes", "azure"
+QString sourceKindName(SourceKind kind); ///< "ontap", "kubernetes", "azure", "storagegrid"
 std::optional<SourceKind> sourceKindFromName(const QString &name);
 
 /// Health of one source, worst-of over its pollers.
@@ -251,6 +252,222 @@ struct Event
     bool operator==(const Event &) const = default;
 };
 
+// ---- Object storage: StorageGRID grids, tenants and buckets ----
+
+/// A StorageGRID grid's summary (`/grid/health`, product version, topology). Key: the source
+/// name (one grid per source).
+struct GridSummary
+{
+    QString source;
+    QString id;            ///< = source
+    QString gridName;      ///< topology root name, "datalake"
+    QString productVersion; ///< "11.8.0.2-20240131.1852.bbc9e4a"
+    QString apiVersion;    ///< "v4" or "v3", from /api/versions
+    int alertsCritical = 0, alertsMajor = 0, alertsMinor = 0; ///< active alerts by severity
+    int nodesConnected = 0, nodesAdminDown = 0, nodesUnknown = 0;
+    QString activeIlmPolicy; ///< name of the active ILM policy, empty when unknown
+    qint64 usableBytes = -1; ///< storage usable space over all storage nodes, -1 unknown
+    qint64 usedBytes = -1;   ///< object data bytes stored, -1 unknown
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const GridSummary &) const = default;
+};
+
+/// A grid node (`/grid/node-health`). Key: node id.
+struct GridNode
+{
+    QString source;
+    QString id;
+    QString name;     ///< "dc1-sn1"
+    QString site;     ///< site name
+    QString type;     ///< "primaryAdminNode", "storageNode", "gatewayNode", ... (may be empty)
+    QString severity; ///< "normal", "minor", "major", "critical"
+    QString state;    ///< "connected", "administratively-down", "unknown"
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const GridNode &) const = default;
+};
+
+/// A StorageGRID alert, active (`/grid/alerts`) or resolved (`/grid/alert-history`). Key: the
+/// grid's alert id.
+struct GridAlert
+{
+    QString source;
+    QString id;
+    QString name;        ///< rule name, "Low object data storage"
+    QString severity;    ///< "critical", "major", "minor"
+    QString summary;     ///< annotations.summary
+    QString description; ///< annotations.description
+    QString node;        ///< labels.instance / node name, may be empty
+    QString site;        ///< may be empty
+    QDateTime startsAt;  ///< UTC
+    QDateTime endsAt;    ///< UTC, invalid while active
+    bool resolved = false;
+    bool silenced = false;
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const GridAlert &) const = default;
+};
+
+/// A tenant account with usage (`/grid/accounts-cache`, `/grid/accounts/{id}/usage`). Key: the
+/// 20-digit account id.
+struct Tenant
+{
+    QString source;
+    QString id;
+    QString name;
+    QString description;
+    QStringList capabilities; ///< "management", "s3"
+    qint64 quotaBytes = -1;   ///< -1 = no quota
+    qint64 dataBytes = 0;
+    qint64 objectCount = 0;
+    int bucketCount = 0;
+    /// Data bytes added over the last 7 days (metric-query-range), negative when it shrank;
+    /// nullopt when the grid did not answer.
+    std::optional<qint64> growth7dBytes;
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Tenant &) const = default;
+};
+
+/// An S3 bucket of a tenant (usage with includeBucketDetail). Key: "<tenantId>/<bucket>".
+struct Bucket
+{
+    QString source;
+    QString id; ///< "<tenantId>/<name>"
+    QString tenantId;
+    QString tenantName;
+    QString name;
+    QString region;
+    bool versioning = false;
+    qint64 objectCount = 0;
+    qint64 dataBytes = 0;
+    qint64 quotaBytes = -1;              ///< -1 = no quota
+    std::optional<qint64> growth7dBytes; ///< as Tenant::growth7dBytes
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Bucket &) const = default;
+};
+
+// ---- Data: datasets, commits, cache targets and cached commits (TR-4841) ----
+
+enum class DatasetKind
+{
+    S3Prefix,  ///< a prefix in a bucket ("datasets/fraud_jun/"); commits are manifests beside it
+    S3Bucket,  ///< a whole bucket; commits are manifests under ".strata/commits/"
+    OntapVolume ///< an ONTAP volume; commits are its snapshots, caching is a FlexClone
+};
+
+QString datasetKindName(DatasetKind kind); ///< "s3_prefix", "s3_bucket", "ontap_volume"
+
+/// A versioned dataset. Key: "<bucket>/<prefix>" for S3 datasets ("datasets/fraud_jun/"),
+/// "<bucket>/" for a bucket, the volume uuid for ONTAP.
+struct Dataset
+{
+    QString source; ///< the StorageGRID (or ONTAP) source holding it
+    QString id;
+    QString name; ///< "fraud_jun": the prefix's last component, bucket or volume name
+    DatasetKind kind = DatasetKind::S3Prefix;
+    QString bucket;   ///< S3 kinds
+    QString prefix;   ///< S3Prefix: "fraud_jun/" (ends with '/'); empty for a bucket
+    QString volumeId; ///< OntapVolume: the volume uuid
+    int commitCount = 0;
+    QString headCommit;      ///< newest commit id, empty when none
+    qint64 sizeBytes = 0;    ///< bytes of the head commit (0 when no commit)
+    qint64 objectCount = 0;  ///< objects of the head commit
+    QDateTime lastActivity;  ///< UTC: newest commit or cache use, invalid when none
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Dataset &) const = default;
+};
+
+/// An immutable dataset version. S3: a manifest object (connectors/dataset/manifest.h), id =
+/// the SHA-256 (64 lower-case hex) of the manifest's bytes. ONTAP: a snapshot (id = uuid).
+/// Key: the id.
+struct Commit
+{
+    QString source;
+    QString id;
+    QString datasetId;
+    QString datasetName;
+    QString parent;  ///< parent commit id, empty for the first
+    QString author;
+    QString message;
+    QDateTime time;  ///< UTC commit time
+    qint64 objectCount = 0;
+    qint64 bytes = 0;    ///< sum of the objects' sizes
+    QString manifestKey; ///< S3: key of the manifest object; ONTAP: snapshot name
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const Commit &) const = default;
+};
+
+/// A volume next to a compute cluster that holds cached commits ("NFS connected"), registered in
+/// the config (AppConfig::cacheTargets) and mounted by that cluster through a PVC. Key: the
+/// target's name; `source` is the Kubernetes source of its cluster.
+struct CacheTarget
+{
+    QString source; ///< Kubernetes source name
+    QString id;     ///< target name, unique in the config, "dgx-cache-1"
+    QString namespaceName;
+    QString pvc;            ///< claim name in `namespaceName`
+    QString pvcPhase;       ///< "Bound", ... empty when the claim was not found
+    QString storageSource;  ///< joined storage source (ONTAP/Azure), empty when unknown
+    QString storageVolumeId;
+    QString volumeName;     ///< "svm_cache/cache_01" or the ANF volume, empty when unknown
+    qint64 capacityBytes = 0; ///< the volume's size, else the PVC capacity
+    qint64 usedBytes = 0;     ///< the volume's used bytes (all content), 0 when unknown
+    qint64 cachedBytes = 0;   ///< bytes of cached commits on it (loading counts what is done)
+    int evictAfterDays = 3;   ///< unused for this long => evicted
+    int highWatermarkPercent = 90; ///< above this usage, least recently used are evicted first
+    QString problem; ///< why it cannot take caches now ("PVC not found"), empty when fine
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const CacheTarget &) const = default;
+};
+
+enum class CacheState
+{
+    Requested,
+    Loading,
+    Ready,
+    Evicting,
+    Evicted,
+    Failed
+};
+
+QString cacheStateName(CacheState state); ///< "requested", "loading", "ready", "evicting", "evicted", "failed"
+std::optional<CacheState> cacheStateFromName(const QString &name);
+
+/// A commit cached (or being cached) on a target. Its state lives in the target's cluster: the
+/// ConfigMap "strata-cache-<target>" and the loader/evictor Jobs. Key: "<target>/<commitId>";
+/// `source` is the target's Kubernetes source.
+struct CachedCommit
+{
+    QString source;
+    QString id; ///< "<target>/<commitId>"
+    QString target;
+    QString commitId;
+    QString datasetSource; ///< the StorageGRID/ONTAP source of the dataset
+    QString datasetId;
+    QString datasetName;
+    CacheState state = CacheState::Requested;
+    qint64 objectsDone = 0, objectsTotal = 0;
+    qint64 bytesDone = 0, bytesTotal = 0;
+    QString path;       ///< directory on the cache volume (= mount subPath), "fraud_jun/3f2a9c01d4e5b6a7"
+    QString job;        ///< current loader or evictor Job "<namespace>/<name>", may be empty
+    QString reason;     ///< Failed: why ("ETag of fraud_jun/x.csv changed since the commit")
+    QDateTime requested; ///< UTC
+    QDateTime readyAt;   ///< UTC, invalid unless it became ready
+    QDateTime lastUsed;  ///< UTC: newest start/finish of a pod mounting it, invalid = never
+    QStringList usedBy;  ///< jobs ("<namespace>/<name>") that mounted it, newest first
+    QDateTime evictAt;   ///< UTC: when the policy will evict it, invalid = not planned
+    QString evictReason; ///< "unused for 3 days", "over the 90 % high watermark (LRU)"
+
+    [[nodiscard]] const QString &key() const { return id; }
+    bool operator==(const CachedCommit &) const = default;
+};
+
 // ---- Compute: Kubernetes GPU clusters, projects and jobs (TR-4858 / Run:ai semantics) ----
 
 /// GPU amounts are milli-GPUs (1000 = one GPU), so 0.6 + 0.4 == 1 exactly.
@@ -387,6 +604,7 @@ struct Job
     QString image;
     QStringList command;   ///< command then args
     QStringList pvcs;      ///< claim names it mounts (same namespace)
+    QStringList pvcSubPaths; ///< parallel to `pvcs`: the mount's subPath, empty when none
     QString podName;       ///< the current pod, may be empty
     QDateTime created;     ///< UTC, job creation (wait and age count from here)
     QDateTime started;     ///< UTC, start of the current run; invalid when not running

@@ -132,6 +132,8 @@ void Engine::startSource(const SourceConfig &config)
                                                        self->m_serviceLevels.get()},
                                      self);
             break;
+        case SourceKind::StorageGrid:
+            break;
         }
         if (!source) {
             return;

@@ -115,6 +115,69 @@ void Estate::publishAzure(const QString &source,
     }
 }
 
+void Estate::publishGrid(const QString &source, GridPublish next)
+{
+    bool changed = false;
+    auto apply = [&](auto &table, auto list, auto signal) {
+        if (!list) {
+            return;
+        }
+        auto d = table.publish(source, std::move(list));
+        if (!d.isEmpty()) {
+            changed = true;
+            Q_EMIT(this->*signal)(d);
+        }
+    };
+    apply(m_grids, std::move(next.summary), &Estate::gridSummariesChanged);
+    apply(m_gridNodes, std::move(next.nodes), &Estate::gridNodesChanged);
+    apply(m_gridAlerts, std::move(next.alerts), &Estate::gridAlertsChanged);
+    apply(m_tenants, std::move(next.tenants), &Estate::tenantsChanged);
+    apply(m_buckets, std::move(next.buckets), &Estate::bucketsChanged);
+    if (changed) {
+        Q_EMIT gridChanged(source);
+    }
+}
+
+void Estate::publishDatasets(const QString &source, DatasetPublish next)
+{
+    bool changed = false;
+    if (next.datasets) {
+        if (DatasetDiff d = m_datasets.publish(source, std::move(next.datasets)); !d.isEmpty()) {
+            changed = true;
+            Q_EMIT datasetsChanged(d);
+        }
+    }
+    if (next.commits) {
+        if (CommitDiff d = m_commits.publish(source, std::move(next.commits)); !d.isEmpty()) {
+            changed = true;
+            Q_EMIT commitsChanged(d);
+        }
+    }
+    if (changed) {
+        Q_EMIT hubChanged();
+    }
+}
+
+void Estate::publishCaches(const QString &source, CachePublish next)
+{
+    bool changed = false;
+    if (next.targets) {
+        if (CacheTargetDiff d = m_cacheTargets.publish(source, std::move(next.targets)); !d.isEmpty()) {
+            changed = true;
+            Q_EMIT cacheTargetsChanged(d);
+        }
+    }
+    if (next.cachedCommits) {
+        if (CachedCommitDiff d = m_cachedCommits.publish(source, std::move(next.cachedCommits)); !d.isEmpty()) {
+            changed = true;
+            Q_EMIT cachedCommitsChanged(d);
+        }
+    }
+    if (changed) {
+        Q_EMIT hubChanged();
+    }
+}
+
 void Estate::removeSource(const QString &source)
 {
     if (VolumeDiff d = m_volumes.clear(source); !d.isEmpty()) {
@@ -160,6 +223,37 @@ void Estate::removeSource(const QString &source)
     }
     if (AksClusterDiff d = m_aks.clear(source); !d.isEmpty()) {
         Q_EMIT aksClustersChanged(d);
+    }
+    bool gridCleared = false;
+    auto clearGrid = [&](auto &table, auto signal) {
+        auto d = table.clear(source);
+        if (!d.isEmpty()) {
+            gridCleared = true;
+            Q_EMIT(this->*signal)(d);
+        }
+    };
+    clearGrid(m_grids, &Estate::gridSummariesChanged);
+    clearGrid(m_gridNodes, &Estate::gridNodesChanged);
+    clearGrid(m_gridAlerts, &Estate::gridAlertsChanged);
+    clearGrid(m_tenants, &Estate::tenantsChanged);
+    clearGrid(m_buckets, &Estate::bucketsChanged);
+    if (gridCleared) {
+        Q_EMIT gridChanged(source);
+    }
+    bool hubCleared = false;
+    auto clearHub = [&](auto &table, auto signal) {
+        auto d = table.clear(source);
+        if (!d.isEmpty()) {
+            hubCleared = true;
+            Q_EMIT(this->*signal)(d);
+        }
+    };
+    clearHub(m_datasets, &Estate::datasetsChanged);
+    clearHub(m_commits, &Estate::commitsChanged);
+    clearHub(m_cacheTargets, &Estate::cacheTargetsChanged);
+    clearHub(m_cachedCommits, &Estate::cachedCommitsChanged);
+    if (hubCleared) {
+        Q_EMIT hubChanged();
     }
 }
 

@@ -18,6 +18,40 @@ using JobDiff = Diff<Job>;
 using PvcDiff = Diff<Pvc>;
 using CapacityPoolDiff = Diff<CapacityPool>;
 using AksClusterDiff = Diff<AksCluster>;
+using GridSummaryDiff = Diff<GridSummary>;
+using GridNodeDiff = Diff<GridNode>;
+using GridAlertDiff = Diff<GridAlert>;
+using TenantDiff = Diff<Tenant>;
+using BucketDiff = Diff<Bucket>;
+using DatasetDiff = Diff<Dataset>;
+using CommitDiff = Diff<Commit>;
+using CacheTargetDiff = Diff<CacheTarget>;
+using CachedCommitDiff = Diff<CachedCommit>;
+
+/// One publish of a StorageGRID source's grid state; null members leave that list unchanged.
+struct GridPublish
+{
+    std::shared_ptr<const KeyedList<GridSummary>> summary;
+    std::shared_ptr<const KeyedList<GridNode>> nodes;
+    std::shared_ptr<const KeyedList<GridAlert>> alerts; ///< active and recently resolved
+    std::shared_ptr<const KeyedList<Tenant>> tenants;
+    std::shared_ptr<const KeyedList<Bucket>> buckets;
+};
+
+/// One publish of a source's datasets and their commits (StorageGRID hub or ONTAP file
+/// datasets); null members leave that list unchanged.
+struct DatasetPublish
+{
+    std::shared_ptr<const KeyedList<Dataset>> datasets;
+    std::shared_ptr<const KeyedList<Commit>> commits;
+};
+
+/// One publish of a Kubernetes source's cache targets and cached commits (null = unchanged).
+struct CachePublish
+{
+    std::shared_ptr<const KeyedList<CacheTarget>> targets;
+    std::shared_ptr<const KeyedList<CachedCommit>> cachedCommits;
+};
 
 /// One consistent publish of a Kubernetes source's compute state (all lists from one view of
 /// the cluster, so the GPU chart and the job queue never disagree).
@@ -60,6 +94,15 @@ public:
     [[nodiscard]] const Table<Pvc> &pvcs() const { return m_pvcs; }
     [[nodiscard]] const Table<CapacityPool> &capacityPools() const { return m_pools; }
     [[nodiscard]] const Table<AksCluster> &aksClusters() const { return m_aks; }
+    [[nodiscard]] const Table<GridSummary> &gridSummaries() const { return m_grids; }
+    [[nodiscard]] const Table<GridNode> &gridNodes() const { return m_gridNodes; }
+    [[nodiscard]] const Table<GridAlert> &gridAlerts() const { return m_gridAlerts; }
+    [[nodiscard]] const Table<Tenant> &tenants() const { return m_tenants; }
+    [[nodiscard]] const Table<Bucket> &buckets() const { return m_buckets; }
+    [[nodiscard]] const Table<Dataset> &datasets() const { return m_datasets; }
+    [[nodiscard]] const Table<Commit> &commits() const { return m_commits; }
+    [[nodiscard]] const Table<CacheTarget> &cacheTargets() const { return m_cacheTargets; }
+    [[nodiscard]] const Table<CachedCommit> &cachedCommits() const { return m_cachedCommits; }
 
     /// Convenience lookup of one volume by source and id (nullptr when unknown).
     [[nodiscard]] Ptr<Volume> volume(const QString &source, const QString &id) const;
@@ -88,6 +131,13 @@ public:
     void publishAzure(const QString &source,
                       std::shared_ptr<const KeyedList<CapacityPool>> pools,
                       std::shared_ptr<const KeyedList<AksCluster>> aks);
+    /// Publishes a StorageGRID source's grid state. Emits the per-type signals whose lists
+    /// changed, then gridChanged(source) once when anything did.
+    void publishGrid(const QString &source, GridPublish next);
+    /// Publishes a source's datasets and commits (per-type signals, then datasetsPublished).
+    void publishDatasets(const QString &source, DatasetPublish next);
+    /// Publishes a Kubernetes source's cache targets and cached commits.
+    void publishCaches(const QString &source, CachePublish next);
     /// Removes everything of a source (it was deleted from the config).
     void removeSource(const QString &source);
 
@@ -107,6 +157,19 @@ Q_SIGNALS:
     void computeChanged(const QString &source);
     void capacityPoolsChanged(const strata::core::CapacityPoolDiff &diff);
     void aksClustersChanged(const strata::core::AksClusterDiff &diff);
+    void gridSummariesChanged(const strata::core::GridSummaryDiff &diff);
+    void gridNodesChanged(const strata::core::GridNodeDiff &diff);
+    void gridAlertsChanged(const strata::core::GridAlertDiff &diff);
+    void tenantsChanged(const strata::core::TenantDiff &diff);
+    void bucketsChanged(const strata::core::BucketDiff &diff);
+    /// After any publishGrid() that changed something of `source`.
+    void gridChanged(const QString &source);
+    void datasetsChanged(const strata::core::DatasetDiff &diff);
+    void commitsChanged(const strata::core::CommitDiff &diff);
+    void cacheTargetsChanged(const strata::core::CacheTargetDiff &diff);
+    void cachedCommitsChanged(const strata::core::CachedCommitDiff &diff);
+    /// After any publishDatasets()/publishCaches() that changed something (the hub header).
+    void hubChanged();
 
 private:
     Table<Volume> m_volumes;
@@ -124,6 +187,15 @@ private:
     Table<Pvc> m_pvcs;
     Table<CapacityPool> m_pools;
     Table<AksCluster> m_aks;
+    Table<GridSummary> m_grids;
+    Table<GridNode> m_gridNodes;
+    Table<GridAlert> m_gridAlerts;
+    Table<Tenant> m_tenants;
+    Table<Bucket> m_buckets;
+    Table<Dataset> m_datasets;
+    Table<Commit> m_commits;
+    Table<CacheTarget> m_cacheTargets;
+    Table<CachedCommit> m_cachedCommits;
 };
 
 } // namespace strata::core

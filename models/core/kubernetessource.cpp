@@ -928,6 +928,9 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
     case ActionKind::SnapshotRestore:
     case ActionKind::ServiceLevelChange:
     case ActionKind::VolumeClone:
+    case ActionKind::DatasetCommit:
+    case ActionKind::CacheCommit:
+    case ActionKind::CacheEvict:
         break;
     }
     p.title = actionKindName(request.kind);
@@ -1133,6 +1136,9 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
         case ActionKind::SnapshotDelete:
         case ActionKind::SnapshotRestore:
         case ActionKind::ServiceLevelChange:
+        case ActionKind::DatasetCommit:
+        case ActionKind::CacheCommit:
+        case ActionKind::CacheEvict:
         case ActionKind::VolumeClone:
             break;
         }

@@ -780,6 +780,9 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::DatasetCommit:
+    case ActionKind::CacheCommit:
+    case ActionKind::CacheEvict:
     case ActionKind::ServiceLevelChange:
         p.title = actionKindName(request.kind);
         p.blockedReason = tr("%1 is an ONTAP cluster: it runs no jobs.").arg(request.source);
@@ -828,6 +831,9 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::JobSubmit:
     case ActionKind::JobDelete:
     case ActionKind::ProjectQuotaEdit:
+    case ActionKind::DatasetCommit:
+    case ActionKind::CacheCommit:
+    case ActionKind::CacheEvict:
     case ActionKind::ServiceLevelChange:
         break;
     }
@@ -1179,6 +1185,9 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         case ActionKind::JobSubmit:
         case ActionKind::JobDelete:
         case ActionKind::ProjectQuotaEdit:
+        case ActionKind::DatasetCommit:
+        case ActionKind::CacheCommit:
+        case ActionKind::CacheEvict:
             break;
         }
         return failed(QStringLiteral("unknown action"));
