@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <QUrl>
 
+#include <algorithm>
 #include <cmath>
 
 namespace strata::core {
@@ -286,6 +287,94 @@ QJsonValue secretRefToJson(const SecretRef &ref)
     return QJsonValue::Null;
 }
 
+// Parses one entry of "cache_targets"; `sources` are the parsed sources (the target's cluster
+// must be one of the Kubernetes sources).
+bool parseCacheTarget(
+    const QJsonValue &value, int index, const QList<SourceConfig> &sources, CacheTargetConfig *target, QString *error)
+{
+    QString where = QStringLiteral("cache_targets[%1]").arg(index);
+    const auto fail = [&where, error](const QString &message) {
+        *error = where + QStringLiteral(": ") + message;
+        return false;
+    };
+    if (!value.isObject()) {
+        return fail(QStringLiteral("must be an object"));
+    }
+    const QJsonObject object = value.toObject();
+    QString message;
+    if (!readString(object, QStringLiteral("name"), &target->name, &message)) {
+        return fail(message);
+    }
+    // The name becomes part of Job, ConfigMap and label values (63 characters at most).
+    static const QRegularExpression pattern(QStringLiteral("^[a-z0-9]([a-z0-9-]{0,28}[a-z0-9])?$"));
+    if (target->name.isEmpty()) {
+        return fail(QStringLiteral("missing \"name\""));
+    }
+    if (!pattern.match(target->name).hasMatch()) {
+        return fail(QStringLiteral("invalid name %1 (lower-case letters, digits and '-', at most 30 characters)")
+                        .arg(quoted(target->name)));
+    }
+    where = QStringLiteral("cache target ") + quoted(target->name);
+    if (!readString(object, QStringLiteral("kubernetes_source"), &target->kubernetesSource, &message)
+        || !readString(object, QStringLiteral("namespace"), &target->namespaceName, &message)
+        || !readString(object, QStringLiteral("pvc"), &target->pvc, &message)
+        || !readString(object, QStringLiteral("s3_credentials_secret"), &target->s3CredentialsSecret, &message)
+        || !readString(object, QStringLiteral("loader_image"), &target->loaderImage, &message)
+        || !readInt(object,
+                    QStringLiteral("evict_after_days"),
+                    QStringLiteral("evict_after_days"),
+                    1,
+                    &target->evictAfterDays,
+                    &message)
+        || !readInt(object,
+                    QStringLiteral("high_watermark_percent"),
+                    QStringLiteral("high_watermark_percent"),
+                    50,
+                    &target->highWatermarkPercent,
+                    &message)) {
+        return fail(message);
+    }
+    if (target->kubernetesSource.isEmpty()) {
+        return fail(QStringLiteral("missing \"kubernetes_source\" (the cluster that mounts the cache volume)"));
+    }
+    const auto cluster = std::find_if(sources.cbegin(), sources.cend(), [&](const SourceConfig &s) {
+        return s.name == target->kubernetesSource;
+    });
+    if (cluster == sources.cend() || cluster->kind != SourceKind::Kubernetes) {
+        return fail(QStringLiteral("kubernetes_source %1 is not a configured kubernetes source")
+                        .arg(quoted(target->kubernetesSource)));
+    }
+    if (target->namespaceName.isEmpty() || target->pvc.isEmpty()) {
+        return fail(QStringLiteral("missing \"namespace\" or \"pvc\" (the claim through which the cluster mounts "
+                                   "the cache volume)"));
+    }
+    if (target->s3CredentialsSecret.isEmpty() || target->loaderImage.isEmpty()) {
+        return fail(QStringLiteral("\"s3_credentials_secret\" and \"loader_image\" cannot be empty"));
+    }
+    if (target->evictAfterDays > 365) {
+        return fail(QStringLiteral("evict_after_days must be at most 365 (got %1)").arg(target->evictAfterDays));
+    }
+    if (target->highWatermarkPercent > 100) {
+        return fail(
+            QStringLiteral("high_watermark_percent must be at most 100 (got %1)").arg(target->highWatermarkPercent));
+    }
+    return true;
+}
+
+QJsonObject cacheTargetToJson(const CacheTargetConfig &target)
+{
+    return QJsonObject{
+        {QStringLiteral("name"), target.name},
+        {QStringLiteral("kubernetes_source"), target.kubernetesSource},
+        {QStringLiteral("namespace"), target.namespaceName},
+        {QStringLiteral("pvc"), target.pvc},
+        {QStringLiteral("s3_credentials_secret"), target.s3CredentialsSecret},
+        {QStringLiteral("loader_image"), target.loaderImage},
+        {QStringLiteral("evict_after_days"), target.evictAfterDays},
+        {QStringLiteral("high_watermark_percent"), target.highWatermarkPercent},
+    };
+}
+
 } // namespace
 
 bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
@@ -362,6 +451,28 @@ bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
         }
         if (!RateCard::fromJson(rateCard.toObject(), &parsed.rateCard, &message)) {
             return fail();
+        }
+    }
+
+    const QJsonValue cacheTargets = root.value(QLatin1String("cache_targets"));
+    if (!cacheTargets.isUndefined() && !cacheTargets.isNull()) {
+        if (!cacheTargets.isArray()) {
+            message = QStringLiteral("\"cache_targets\" must be an array");
+            return fail();
+        }
+        const QJsonArray targetArray = cacheTargets.toArray();
+        for (int i = 0; i < targetArray.size(); ++i) {
+            CacheTargetConfig target;
+            if (!parseCacheTarget(targetArray.at(i), i, parsed.sources, &target, &message)) {
+                return fail();
+            }
+            for (const CacheTargetConfig &other : std::as_const(parsed.cacheTargets)) {
+                if (other.name == target.name) {
+                    message = QStringLiteral("cache target %1: duplicate name").arg(quoted(target.name));
+                    return fail();
+                }
+            }
+            parsed.cacheTargets.append(std::move(target));
         }
     }
 
@@ -448,6 +559,13 @@ QByteArray AppConfig::toJson() const
     // Untouched defaults stay out of the file, so a later release's prices reach the user.
     if (!(rateCard == RateCard::defaults())) {
         root.insert(QStringLiteral("rate_card"), rateCard.toJson());
+    }
+    if (!cacheTargets.isEmpty()) {
+        QJsonArray targetArray;
+        for (const CacheTargetConfig &target : cacheTargets) {
+            targetArray.append(cacheTargetToJson(target));
+        }
+        root.insert(QStringLiteral("cache_targets"), targetArray);
     }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
