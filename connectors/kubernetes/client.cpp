@@ -624,9 +624,21 @@ Result<void> KubeClient::remove(const ResourceType &type,
                                 const std::string &name,
                                 const http::CancelToken &cancel)
 {
+    return remove(type, ns, name, Propagation::Background, cancel);
+}
+
+Result<void> KubeClient::remove(const ResourceType &type,
+                                const std::string &ns,
+                                const std::string &name,
+                                Propagation propagation,
+                                const http::CancelToken &cancel)
+{
+    const char *policy = propagation == Propagation::Foreground ? "Foreground"
+                         : propagation == Propagation::Orphan   ? "Orphan"
+                                                                : "Background";
     HttpRequest request;
     request.method = http::Method::Delete;
-    request.url = path(type, ns, name) + "?propagationPolicy=Background";
+    request.url = path(type, ns, name) + "?propagationPolicy=" + policy;
     request.idempotent = true;
     auto response = send(std::move(request), cancel);
     if (!response) {
@@ -651,6 +663,112 @@ Result<json> KubeClient::mergePatch(const ResourceType &type,
     request.headers.emplace_back("Content-Type", "application/merge-patch+json");
     request.idempotent = false;
     return sendJson(std::move(request), "Patch " + objectText(type, ns, name), cancel);
+}
+
+Result<json> KubeClient::replace(const ResourceType &type,
+                                 const std::string &ns,
+                                 const std::string &name,
+                                 const json &object,
+                                 const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.method = http::Method::Put;
+    request.url = path(type, ns, name);
+    request.body = object.dump();
+    request.headers.emplace_back("Content-Type", "application/json");
+    request.idempotent = false;
+    return sendJson(std::move(request), "Replace " + objectText(type, ns, name), cancel);
+}
+
+namespace {
+
+// The typed calls accept objects without kind/apiVersion (or metadata.namespace).
+json completed(const json &object, const ResourceType &type)
+{
+    json out = object.is_object() ? object : json::object();
+    out["kind"] = type.kind;
+    out["apiVersion"] = type.apiVersion();
+    return out;
+}
+
+} // namespace
+
+Result<json> KubeClient::getConfigMap(const std::string &ns, const std::string &name, const http::CancelToken &cancel)
+{
+    return get(kConfigMaps, ns, name, cancel);
+}
+
+Result<json> KubeClient::createConfigMap(const std::string &ns, const json &configMap, const http::CancelToken &cancel)
+{
+    return create(kConfigMaps, ns, completed(configMap, kConfigMaps), cancel);
+}
+
+Result<json> KubeClient::replaceConfigMap(const std::string &ns,
+                                          const std::string &name,
+                                          const json &configMap,
+                                          const http::CancelToken &cancel)
+{
+    return replace(kConfigMaps, ns, name, completed(configMap, kConfigMaps), cancel);
+}
+
+Result<ListPage>
+KubeClient::listConfigMaps(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel)
+{
+    ListOptions options;
+    options.namespace_ = ns;
+    options.labelSelector = labelSelector;
+    return listAll(kConfigMaps, options, cancel);
+}
+
+Result<json> KubeClient::createJob(const std::string &ns, const json &job, const http::CancelToken &cancel)
+{
+    return create(kJobs, ns, completed(job, kJobs), cancel);
+}
+
+Result<void> KubeClient::deleteJob(const std::string &ns,
+                                   const std::string &name,
+                                   const http::CancelToken &cancel,
+                                   Propagation propagation)
+{
+    return remove(kJobs, ns, name, propagation, cancel);
+}
+
+Result<ListPage>
+KubeClient::listJobs(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel)
+{
+    ListOptions options;
+    options.namespace_ = ns;
+    options.labelSelector = labelSelector;
+    return listAll(kJobs, options, cancel);
+}
+
+Result<ListPage>
+KubeClient::listPods(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel)
+{
+    ListOptions options;
+    options.namespace_ = ns;
+    options.labelSelector = labelSelector;
+    return listAll(kPods, options, cancel);
+}
+
+Result<std::string>
+KubeClient::podLog(const std::string &ns, const std::string &pod, int tailLines, const http::CancelToken &cancel)
+{
+    std::string query;
+    if (tailLines > 0) {
+        addQuery(query, "tailLines", std::to_string(tailLines));
+    }
+    HttpRequest request;
+    request.url = path(kPods, ns, pod) + "/log" + query;
+    request.headers.emplace_back("Accept", "text/plain, */*");
+    auto response = send(std::move(request), cancel);
+    if (!response) {
+        return http::fail(response.error());
+    }
+    if (!response->isSuccess()) {
+        return http::fail(statusError(*response, "Read the log of pod " + ns + "/" + pod));
+    }
+    return std::move(response->body);
 }
 
 http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::TransportOptions base)

@@ -48,6 +48,16 @@ inline const ResourceType kQueues{"scheduling.run.ai", "v2", "queues", "Queue", 
 /// PodGroups as v2alpha2: see kPodGroupsV2alpha2 and Discovery::support().
 inline const ResourceType kPodGroups{"scheduling.run.ai", "v2", "podgroups", "PodGroup", true};
 inline const ResourceType kPodGroupsV2alpha2{"scheduling.run.ai", "v2alpha2", "podgroups", "PodGroup", true};
+inline const ResourceType kConfigMaps{"", "v1", "configmaps", "ConfigMap", true};
+inline const ResourceType kSecrets{"", "v1", "secrets", "Secret", true};
+
+/// DELETE propagationPolicy: what happens to dependents (a Job's pods).
+enum class Propagation
+{
+    Background, ///< the object goes at once, the garbage collector removes dependents afterwards
+    Foreground, ///< dependents first, then the object
+    Orphan,     ///< dependents stay
+};
 
 /// GET /version.
 struct VersionInfo
@@ -235,6 +245,60 @@ public:
                                       const std::string &name,
                                       const nlohmann::json &patch,
                                       const http::CancelToken &cancel);
+
+    /// PUT of a whole object, never retried. With metadata.resourceVersion set the server
+    /// refuses a stale write: 409 -> Kind::Api, apiCode "Conflict", httpStatus 409 (re-read and
+    /// re-apply). A 404 is apiCode "NotFound".
+    Result<nlohmann::json> replace(const ResourceType &type,
+                                   const std::string &ns,
+                                   const std::string &name,
+                                   const nlohmann::json &object,
+                                   const http::CancelToken &cancel);
+    /// DELETE with the given propagation; 404 counts as success (already gone).
+    Result<void> remove(const ResourceType &type,
+                        const std::string &ns,
+                        const std::string &name,
+                        Propagation propagation,
+                        const http::CancelToken &cancel);
+
+    // Typed shorthands (cached commits: state ConfigMaps, loader/evictor Jobs, their pods' logs).
+    // Objects are raw JSON as the server returns them; parse with dto.h. Errors as above: a
+    // missing object is Kind::Api with apiCode "NotFound" (httpStatus 404), an existing name on
+    // create is apiCode "AlreadyExists" (httpStatus 409), a stale resourceVersion on replace is
+    // apiCode "Conflict" (httpStatus 409).
+
+    /// GET /api/v1/namespaces/{ns}/configmaps/{name}.
+    Result<nlohmann::json>
+    getConfigMap(const std::string &ns, const std::string &name, const http::CancelToken &cancel);
+    /// POST a ConfigMap (`configMap` with metadata.name; kind/apiVersion may be omitted).
+    Result<nlohmann::json>
+    createConfigMap(const std::string &ns, const nlohmann::json &configMap, const http::CancelToken &cancel);
+    /// PUT a ConfigMap; carry the resourceVersion read last so a concurrent writer gets a 409.
+    Result<nlohmann::json> replaceConfigMap(const std::string &ns,
+                                            const std::string &name,
+                                            const nlohmann::json &configMap,
+                                            const http::CancelToken &cancel);
+    /// ConfigMaps of a namespace (all namespaces when empty) matching `labelSelector` (all pages).
+    Result<ListPage>
+    listConfigMaps(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel);
+    /// POST a batch/v1 Job. Never retried: a lost answer sets outcomeUnknown; a repeat with the
+    /// same name answers AlreadyExists, which callers with deterministic names treat as submitted.
+    Result<nlohmann::json> createJob(const std::string &ns, const nlohmann::json &job, const http::CancelToken &cancel);
+    /// DELETE a Job (Background by default, so its pods go too); 404 counts as success.
+    Result<void> deleteJob(const std::string &ns,
+                           const std::string &name,
+                           const http::CancelToken &cancel,
+                           Propagation propagation = Propagation::Background);
+    /// Jobs of a namespace (all namespaces when empty) matching `labelSelector` (all pages).
+    Result<ListPage> listJobs(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel);
+    /// Pods of a namespace (all namespaces when empty) matching `labelSelector` (all pages).
+    Result<ListPage> listPods(const std::string &ns, const std::string &labelSelector, const http::CancelToken &cancel);
+    /// GET /api/v1/namespaces/{ns}/pods/{pod}/log: the pod's (first container's) log as text.
+    /// `tailLines` > 0 = only the last that many lines; 0 = the whole log. A pod whose container
+    /// has not started yet answers 400 (Kind::Api, apiCode "BadRequest", the server's message,
+    /// e.g. `container "x" in pod "y" is waiting to start: ContainerCreating`).
+    Result<std::string>
+    podLog(const std::string &ns, const std::string &pod, int tailLines, const http::CancelToken &cancel);
 
     [[nodiscard]] const ClusterEndpoint &endpoint() const { return m_endpoint; }
     [[nodiscard]] CredentialProvider &credentials() { return *m_credentials; }

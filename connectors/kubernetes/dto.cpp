@@ -177,9 +177,28 @@ HttpError parseError(std::string message)
 struct PodSpecSummary
 {
     std::int64_t gpuMilli = 0;
-    std::vector<std::string> images, command, args, pvcClaims;
+    std::vector<std::string> images, command, args, pvcClaims, pvcSubPaths;
     std::string priorityClassName, schedulerName;
 };
+
+// The subPath of the first container mount of volume `volume` (cached commits are mounted as
+// `subPath: <dataset>/<commit16>`), empty when mounted whole or not at all.
+std::string subPathOf(const json *spec, const std::string &volume)
+{
+    if (volume.empty()) {
+        return {};
+    }
+    for (const char *list : {"containers", "initContainers"}) {
+        for (const auto &container : arrayOrEmpty(spec ? field(*spec, list) : nullptr)) {
+            for (const auto &mount : arrayOrEmpty(field(container, "volumeMounts"))) {
+                if (str(mount, "name") == volume) {
+                    return str(mount, "subPath");
+                }
+            }
+        }
+    }
+    return {};
+}
 
 PodSpecSummary summarizePodSpec(const json *spec, const ObjectMeta &podMeta)
 {
@@ -213,6 +232,7 @@ PodSpecSummary summarizePodSpec(const json *spec, const ObjectMeta &podMeta)
     for (const auto &volume : arrayOrEmpty(spec ? field(*spec, "volumes") : nullptr)) {
         if (auto claim = str(path(volume, {"persistentVolumeClaim"}), "claimName"); !claim.empty()) {
             out.pvcClaims.push_back(std::move(claim));
+            out.pvcSubPaths.push_back(subPathOf(spec, str(volume, "name")));
         }
     }
     return out;
@@ -497,6 +517,7 @@ http::Result<PodDto> parsePod(const json &object){
                           pod.command = std::move(summary.command);
                           pod.args = std::move(summary.args);
                           pod.pvcClaims = std::move(summary.pvcClaims);
+                          pod.pvcSubPaths = std::move(summary.pvcSubPaths);
                           pod.gpuIndices = parseIndices(annotation(pod, "runai-gpu"));
                           pod.startTime = str(status, "startTime");
                           for (const auto &cs : arrayOrEmpty(status ? field(*status, "containerStatuses") : nullptr)) {
@@ -557,6 +578,8 @@ http::Result<JobDto> parseJob(const json &object){
                           job.command = std::move(summary.command);
                           job.args = std::move(summary.args);
                           job.pvcClaims = std::move(summary.pvcClaims);
+                          job.pvcSubPaths = std::move(summary.pvcSubPaths);
+                          job.backoffLimit = integer(spec, "backoffLimit", 6);
                           job.completions = integer(spec, "completions", 1);
                           job.suspended = boolean(spec, "suspend");
                           job.active = integer(status, "active");
@@ -741,36 +764,56 @@ http::Result<QueueDto> parseQueue(const json &object){
                           return queue;
                       })}
 
-http::Result<PodGroupDto> parsePodGroup(const json &object)
+http::Result<PodGroupDto> parsePodGroup(const json &object){
+    STRATA_KUBE_GUARD("PodGroup",
+                      {
+                          auto meta = parseMeta(object, "PodGroup");
+                          if (!meta) {
+                              return http::fail(meta.error());
+                          }
+                          PodGroupDto group;
+                          static_cast<ObjectMeta &>(group) = std::move(*meta);
+                          const json *spec = field(object, "spec");
+                          const json *status = field(object, "status");
+                          group.queue = str(spec, "queue");
+                          group.preemptibility = str(spec, "preemptibility");
+                          group.priorityClassName = str(spec, "priorityClassName");
+                          group.minMember = integer(spec, "minMember", 1);
+                          group.phase = str(status, "phase");
+                          for (const auto &c :
+                               arrayOrEmpty(status ? field(*status, "schedulingConditions") : nullptr)) {
+                              if (auto message = str(c, "message"); !message.empty()) {
+                                  group.pendingMessage = std::move(message);
+                                  group.pendingReason = str(c, "reason");
+                                  break;
+                              }
+                          }
+                          group.conditions = conditions(status ? field(*status, "conditions") : nullptr);
+                          if (const Condition *evicted = findCondition(group.conditions, "Evicted");
+                              evicted && evicted->status == "True") {
+                              group.evicted = true;
+                              group.evictedMessage = evicted->message;
+                          }
+                          return group;
+                      })}
+
+http::Result<ConfigMapDto> parseConfigMap(const json &object)
 {
-    STRATA_KUBE_GUARD("PodGroup", {
-        auto meta = parseMeta(object, "PodGroup");
+    STRATA_KUBE_GUARD("ConfigMap", {
+        auto meta = parseMeta(object, "ConfigMap");
         if (!meta) {
             return http::fail(meta.error());
         }
-        PodGroupDto group;
-        static_cast<ObjectMeta &>(group) = std::move(*meta);
-        const json *spec = field(object, "spec");
-        const json *status = field(object, "status");
-        group.queue = str(spec, "queue");
-        group.preemptibility = str(spec, "preemptibility");
-        group.priorityClassName = str(spec, "priorityClassName");
-        group.minMember = integer(spec, "minMember", 1);
-        group.phase = str(status, "phase");
-        for (const auto &c : arrayOrEmpty(status ? field(*status, "schedulingConditions") : nullptr)) {
-            if (auto message = str(c, "message"); !message.empty()) {
-                group.pendingMessage = std::move(message);
-                group.pendingReason = str(c, "reason");
-                break;
+        ConfigMapDto configMap;
+        static_cast<ObjectMeta &>(configMap) = std::move(*meta);
+        if (const json *data = field(object, "data"); data && data->is_object()) {
+            for (const auto &[key, value] : data->items()) {
+                if (value.is_string()) {
+                    configMap.data.emplace(key, value.get<std::string>());
+                }
             }
         }
-        group.conditions = conditions(status ? field(*status, "conditions") : nullptr);
-        if (const Condition *evicted = findCondition(group.conditions, "Evicted");
-            evicted && evicted->status == "True") {
-            group.evicted = true;
-            group.evictedMessage = evicted->message;
-        }
-        return group;
+        return configMap;
     })
 }
 

@@ -103,6 +103,9 @@ struct PodDto : ObjectMeta
     std::vector<std::string> command;   ///< first container's command
     std::vector<std::string> args;      ///< first container's args
     std::vector<std::string> pvcClaims; ///< volumes[].persistentVolumeClaim.claimName
+    /// Parallel to pvcClaims: the subPath of the first container mount of that volume (in
+    /// container order), empty when mounted whole or not mounted by any container.
+    std::vector<std::string> pvcSubPaths;
     std::string startTime;
     /// First waiting container's reason ("ContainerCreating", "ImagePullBackOff"), else empty.
     std::string waitingReason;
@@ -127,8 +130,10 @@ struct JobDto : ObjectMeta
     std::string image; ///< first container's
     std::vector<std::string> command, args;
     std::vector<std::string> pvcClaims;
+    std::vector<std::string> pvcSubPaths; ///< parallel to pvcClaims, as PodDto::pvcSubPaths
     int active = 0, succeeded = 0, failed = 0;
-    int completions = 1; ///< spec.completions (1 when unset)
+    int backoffLimit = 6; ///< spec.backoffLimit (6 when unset): failed pods retried up to this
+    int completions = 1;  ///< spec.completions (1 when unset)
     bool suspended = false;
     std::string startTime, completionTime;
     std::vector<Condition> conditions; ///< Complete, Failed, Suspended, ...
@@ -253,6 +258,15 @@ struct PodGroupDto : ObjectMeta
     bool operator==(const PodGroupDto &) const = default;
 };
 
+/// A ConfigMap's string data (binaryData is ignored).
+struct ConfigMapDto : ObjectMeta
+{
+    std::map<std::string, std::string> data; ///< data; a non-string value is skipped
+
+    /// Field-wise; callers that ignore resourceVersion-only updates copy it over first.
+    bool operator==(const ConfigMapDto &) const = default;
+};
+
 http::Result<ObjectMeta> parseMeta(const nlohmann::json &object, std::string_view kind);
 http::Result<NodeDto> parseNode(const nlohmann::json &object);
 http::Result<NamespaceDto> parseNamespace(const nlohmann::json &object);
@@ -266,6 +280,7 @@ http::Result<StorageClassDto> parseStorageClass(const nlohmann::json &object);
 http::Result<VolumeSnapshotDto> parseVolumeSnapshot(const nlohmann::json &object);
 http::Result<QueueDto> parseQueue(const nlohmann::json &object);
 http::Result<PodGroupDto> parsePodGroup(const nlohmann::json &object);
+http::Result<ConfigMapDto> parseConfigMap(const nlohmann::json &object);
 
 /// Parses every object of a list with `parse`, keeping the good ones and describing each bad
 /// one in `skipped` (one sentence each).

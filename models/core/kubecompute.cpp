@@ -303,6 +303,7 @@ ComputePublish build(const QString &source,
         job.image = qs(jobDto ? jobDto->image : (pod->images.empty() ? std::string() : pod->images.front()));
         job.command = qsl(jobDto ? jobDto->command : pod->command) + qsl(jobDto ? jobDto->args : pod->args);
         job.pvcs = qsl(jobDto ? jobDto->pvcClaims : pod->pvcClaims);
+        job.pvcSubPaths = qsl(jobDto ? jobDto->pvcSubPaths : pod->pvcSubPaths);
         job.gpusRequested = jobDto ? jobDto->gpuMilli : pod->gpuLimitMilli;
         if (job.gpusRequested == 0 && pod) {
             job.gpusRequested = pod->gpuLimitMilli;
