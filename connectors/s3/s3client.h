@@ -13,6 +13,10 @@
 
 namespace strata::s3 {
 
+namespace detail {
+struct S3Call; ///< one request as S3Client builds it (s3client.cpp)
+}
+
 /// Where and how to reach one S3 endpoint (StorageGRID, Ceph RGW, AWS, the simulator).
 /// TLS (CA file, insecure opt-in) is the transport's business: see http::TransportOptions.
 struct S3Config
@@ -165,8 +169,7 @@ public:
     [[nodiscard]] std::string objectUrl(const std::string &bucket, const std::string &key) const;
 
 private:
-    struct Call;
-    http::Result<http::HttpResponse> send(const Call &call, const http::CancelToken &cancel);
+    http::Result<http::HttpResponse> send(const detail::S3Call &call, const http::CancelToken &cancel);
 
     S3Config m_config;
     std::shared_ptr<http::IHttpTransport> m_transport;
