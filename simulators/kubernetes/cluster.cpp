@@ -49,6 +49,11 @@ struct Cluster::JobRun
     bool evicted = false;
     std::string evictedMessage;
     int podSerial = 0;
+    json job;                              ///< as created, for the workload runner
+    std::unique_ptr<SimWorkload> workload; ///< the current pod's program, null = sleeps
+    std::int64_t lastStepMs = 0;           ///< workload: when it was last stepped
+    int failedPods = 0;                    ///< status.failed
+    int backoffLimit = 6;                  ///< spec.backoffLimit
 };
 
 namespace {
@@ -770,6 +775,22 @@ void Cluster::admit(int resource, json &object) const
         if (!object.contains("status")) {
             object["status"] = json{{"readyToUse", false}};
         }
+    } else if (resource == RSecrets) {
+        // The API server folds the write-only stringData into base64 data.
+        if (const auto it = object.find("stringData"); it != object.end()) {
+            if (it->is_object()) {
+                for (const auto &[key, value] : it->items()) {
+                    if (value.is_string()) {
+                        object["data"][key] =
+                            QByteArray::fromStdString(value.get<std::string>()).toBase64().toStdString();
+                    }
+                }
+            }
+            object.erase("stringData");
+        }
+        if (!object.contains("type")) {
+            object["type"] = "Opaque";
+        }
     }
 }
 
@@ -911,6 +932,10 @@ void Cluster::onJobAdded(const json &job)
     run->uid = meta.value("uid", std::string());
     const json spec = job.value("spec", json::object());
     run->podTemplate = spec.value("template", json::object());
+    run->job = job;
+    if (const auto limit = spec.find("backoffLimit"); limit != spec.end() && limit->is_number_integer()) {
+        run->backoffLimit = std::max(0, limit->get<int>());
+    }
     std::string queue = labelOf(job, "kai.scheduler/queue");
     if (queue.empty()) {
         queue = labelOf(run->podTemplate, "kai.scheduler/queue");
@@ -974,6 +999,7 @@ void Cluster::onPodDeleted(const json &pod)
 {
     const json &meta = pod["metadata"];
     const std::string key = ObjectStore::key(meta.value("namespace", std::string()), meta.value("name", std::string()));
+    m_podLogs.erase(key);
     const auto owner = m_podToJob.find(key);
     if (owner == m_podToJob.end()) {
         return;
@@ -1048,6 +1074,7 @@ void Cluster::createPod(JobRun &run)
     run.pod = name;
     run.podSerial++;
     m_podToJob[ObjectStore::key(run.ns, name)] = run.id;
+    run.workload = m_runner ? m_runner(run.job) : nullptr;
 }
 
 bool Cluster::modify(int resource,
@@ -1097,6 +1124,9 @@ void Cluster::setJobStatus(const JobRun &run, bool running, bool succeeded)
         } else {
             status["active"] = 1;
             status["ready"] = running ? 1 : 0;
+        }
+        if (run.failedPods > 0) {
+            status["failed"] = run.failedPods;
         }
         status["terminating"] = 0;
         status["uncountedTerminatedPods"] = json::object();
@@ -1288,6 +1318,7 @@ void Cluster::startRunning(JobRun &run)
 {
     run.phase = JobRun::Phase::Running;
     run.phaseSinceMs = m_store.nowMs();
+    run.lastStepMs = run.phaseSinceMs;
     const std::string now = m_store.timestamp();
     const std::uint64_t podSeed = hashString(run.pod);
     char ip[32];
@@ -1430,6 +1461,8 @@ void Cluster::tick()
         JobRun &run = *entry.second;
         if (run.phase == JobRun::Phase::Creating && now - run.phaseSinceMs >= m_options.containerCreating.count()) {
             startRunning(run);
+        } else if (run.phase == JobRun::Phase::Running && run.workload) {
+            stepWorkload(run, now);
         } else if (run.phase == JobRun::Phase::Running && run.durationMs >= 0
                    && now - run.phaseSinceMs >= run.durationMs) {
             complete(run);
@@ -1439,6 +1472,117 @@ void Cluster::tick()
         schedule();
     }
     --m_selfDepth;
+}
+
+const std::vector<std::string> *Cluster::podLog(const std::string &key) const
+{
+    const auto it = m_podLogs.find(key);
+    return it == m_podLogs.end() ? nullptr : &it->second;
+}
+
+void Cluster::stepWorkload(JobRun &run, std::int64_t nowMs)
+{
+    if (nowMs <= run.lastStepMs) {
+        return;
+    }
+    const auto elapsed = std::chrono::milliseconds(nowMs - run.lastStepMs);
+    run.lastStepMs = nowMs;
+    SimWorkloadStep result = run.workload->step(elapsed);
+    if (!result.logLines.empty()) {
+        auto &log = m_podLogs[ObjectStore::key(run.ns, run.pod)];
+        std::move(result.logLines.begin(), result.logLines.end(), std::back_inserter(log));
+        // Like the kubelet's log rotation: a chatty pod keeps its recent lines.
+        constexpr std::size_t keep = 20000;
+        if (log.size() > keep) {
+            log.erase(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(log.size() - keep));
+        }
+    }
+    if (result.outcome == SimWorkloadStep::Outcome::Succeeded) {
+        run.workload.reset();
+        complete(run);
+    } else if (result.outcome == SimWorkloadStep::Outcome::Failed) {
+        run.workload.reset();
+        failPod(run, result.message);
+    }
+}
+
+void Cluster::failPod(JobRun &run, const std::string &message)
+{
+    const std::string now = m_store.timestamp();
+    m_scheduler->remove(run.id);
+    const std::string oldPod = run.pod;
+    modify(RPods, run.ns, oldPod, [&](json &pod) {
+        json &status = pod["status"];
+        status["phase"] = "Failed";
+        status["conditions"] = json::array({condition("PodReadyToStartContainers", "False", now),
+                                            condition("Initialized", "True", now),
+                                            condition("Ready", "False", now, "PodFailed"),
+                                            condition("ContainersReady", "False", now, "PodFailed"),
+                                            condition("PodScheduled", "True", now)});
+        for (json &cs : status["containerStatuses"]) {
+            const std::string started = cs["state"].value("running", json::object()).value("startedAt", now);
+            cs["ready"] = false;
+            cs["started"] = false;
+            json terminated{{"exitCode", 1},
+                            {"reason", "Error"},
+                            {"startedAt", started},
+                            {"finishedAt", now},
+                            {"containerID", cs.value("containerID", std::string())}};
+            if (!message.empty()) {
+                terminated["message"] = message;
+            }
+            cs["state"] = json{{"terminated", terminated}};
+        }
+    });
+    // The failed pod stays (as with restartPolicy Never); deleting it later must not start another.
+    m_podToJob.erase(ObjectStore::key(run.ns, oldPod));
+    run.failedPods++;
+    run.node.clear();
+    run.gpuIndices.clear();
+    run.pendingMessage.clear();
+    if (run.failedPods > run.backoffLimit) {
+        run.phase = JobRun::Phase::Done;
+        setPodGroupStatus(run, "Failed", {}, std::nullopt);
+        modify(RJobs, run.ns, run.name, [&](json &job) {
+            json &status = job["status"];
+            if (!status.is_object()) {
+                status = json::object();
+            }
+            status.erase("active");
+            status["ready"] = 0;
+            status["failed"] = run.failedPods;
+            status["conditions"] = json::array(
+                {condition("FailureTarget",
+                           "True",
+                           now,
+                           "BackoffLimitExceeded",
+                           "Job has reached the specified backoff limit"),
+                 condition(
+                     "Failed", "True", now, "BackoffLimitExceeded", "Job has reached the specified backoff limit")});
+            for (json &c : status["conditions"]) {
+                c["lastProbeTime"] = now;
+            }
+        });
+        if (const ObjectPtr job = m_store.get(RJobs, run.ns, run.name)) {
+            emitEvent(job->obj(),
+                      "BackoffLimitExceeded",
+                      "Job has reached the specified backoff limit",
+                      "Warning",
+                      "job-controller");
+        }
+        m_dirty = true;
+        return;
+    }
+    // The Job controller's retry: a new pod queues again.
+    run.phase = JobRun::Phase::Pending;
+    createPod(run);
+    if (const ObjectPtr job = m_store.get(RJobs, run.ns, run.name)) {
+        emitEvent(job->obj(), "SuccessfulCreate", "Created pod: " + run.pod, "Normal", "job-controller");
+    }
+    setPodGroupStatus(run, "Pending", {}, std::nullopt);
+    setJobStatus(run, false, false);
+    m_scheduler->submit(SchedJob{run.id, run.project, run.gpus, run.kind, 0});
+    m_dirty = true;
 }
 
 double Cluster::baseUtil(const JobRun &run) const

@@ -58,6 +58,10 @@ public:
     [[nodiscard]] QList<DcgmGpuSample> gpuSamples() const;
     /// Scheduler state for /_sim/state.
     [[nodiscard]] QJsonObject state() const;
+    /// Asked for every pod created from now on (see SimWorkloadRunner).
+    void setWorkloadRunner(SimWorkloadRunner runner) { m_runner = std::move(runner); }
+    /// Log lines of a pod ("<ns>/<pod>"), nullptr when it printed nothing (or is unknown).
+    [[nodiscard]] const std::vector<std::string> *podLog(const std::string &key) const;
 
 private:
     struct JobRun;
@@ -75,6 +79,9 @@ private:
     void updatePending();
     void startRunning(JobRun &run);
     void complete(JobRun &run);
+    /// The run's current pod exited non-zero: retry with a new pod or fail the Job (backoffLimit).
+    void failPod(JobRun &run, const std::string &message);
+    void stepWorkload(JobRun &run, std::int64_t nowMs);
     void setPodGroupStatus(const JobRun &run,
                            const std::string &phase,
                            const std::string &pendingMessage,
@@ -107,6 +114,8 @@ private:
     bool m_reconcileRequested = false;
     int m_selfDepth = 0; ///< > 0 while the cluster itself writes (its own events are not observed)
     std::deque<std::pair<std::string, std::string>> m_events; ///< (namespace, name), oldest first
+    SimWorkloadRunner m_runner;
+    std::map<std::string, std::vector<std::string>> m_podLogs; ///< "<ns>/<pod>" -> lines
 };
 
 } // namespace strata::sim::kube

@@ -517,6 +517,123 @@ QJsonObject KubeSimulator::schedulerState() const
     });
 }
 
+void KubeSimulator::setWorkloadRunner(SimWorkloadRunner runner)
+{
+    onOwnThread([&] {
+        m_cluster->setWorkloadRunner(std::move(runner));
+    });
+}
+
+std::optional<QStringList> KubeSimulator::podLog(const QString &ns, const QString &pod) const
+{
+    return onOwnThread([&]() -> std::optional<QStringList> {
+        if (!m_store->get(RPods, str(ns), str(pod))) {
+            return std::nullopt;
+        }
+        QStringList lines;
+        if (const auto *log = m_cluster->podLog(ObjectStore::key(str(ns), str(pod)))) {
+            for (const std::string &line : *log) {
+                lines.append(QString::fromStdString(line));
+            }
+        }
+        return lines;
+    });
+}
+
+bool KubeSimulator::createObject(const QString &plural, const QJsonObject &object, QString *error)
+{
+    return onOwnThread([&] {
+        const auto fail = [&](const QString &why) {
+            if (error) {
+                *error = why;
+            }
+            return false;
+        };
+        const std::string p = str(plural);
+        int resource = -1;
+        for (int r = 0; r < RResourceCount; ++r) {
+            if (resourceInfo(r).plural == p) {
+                resource = r;
+            }
+        }
+        if (resource < 0) {
+            return fail(QStringLiteral("unknown resource %1").arg(plural));
+        }
+        const ResourceInfo &info = resourceInfo(resource);
+        json o = json::parse(QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString(), nullptr, false);
+        if (!o.is_object() || !o.contains("metadata") || !o["metadata"].is_object()) {
+            return fail(QStringLiteral("the object has no metadata"));
+        }
+        o["kind"] = info.kind;
+        o["apiVersion"] = info.apiVersion();
+        const std::string name = metaString(o, "name");
+        const std::string ns = info.namespaced ? metaString(o, "namespace") : std::string();
+        if (name.empty() || (info.namespaced && ns.empty())) {
+            return fail(QStringLiteral("metadata.name (and metadata.namespace for %1) required").arg(plural));
+        }
+        if (info.namespaced && !m_store->get(RNamespaces, {}, ns)) {
+            return fail(QStringLiteral("namespace %1 not found").arg(QString::fromStdString(ns)));
+        }
+        if (m_store->get(resource, ns, name)) {
+            return fail(QStringLiteral("%1 %2 already exists").arg(plural, QString::fromStdString(name)));
+        }
+        m_cluster->admit(resource, o);
+        m_store->create(resource, std::move(o));
+        return true;
+    });
+}
+
+void KubeSimulator::servePodLog(const std::shared_ptr<KubeExchange> &ex, const std::string &ns, const std::string &name)
+{
+    const ObjectPtr pod = m_store->get(RPods, ns, name);
+    if (!pod) {
+        sendStatus(ex,
+                   404,
+                   "NotFound",
+                   "pods \"" + name + "\" not found",
+                   bytes(detailsFor(resourceInfo(RPods), name).dump()));
+        return;
+    }
+    const json &podJson = pod->obj();
+    const json status = podJson.value("status", json::object());
+    std::string container;
+    for (const json &c : podJson.value("spec", json::object()).value("containers", json::array())) {
+        container = c.value("name", std::string());
+        break;
+    }
+    if (status.value("phase", std::string()) == "Pending") {
+        std::string reason = "ContainerCreating";
+        for (const json &cs : status.value("containerStatuses", json::array())) {
+            reason = cs.value("state", json::object()).value("waiting", json::object()).value("reason", reason);
+        }
+        sendStatus(ex,
+                   400,
+                   "BadRequest",
+                   "container \"" + container + "\" in pod \"" + name + "\" is waiting to start: " + reason);
+        return;
+    }
+    int tail = -1;
+    if (const QString t = ex->request.queryValue(QStringLiteral("tailLines")); !t.isEmpty()) {
+        bool ok = false;
+        tail = t.toInt(&ok);
+        if (!ok || tail < 0) {
+            sendStatus(ex, 400, "BadRequest", "invalid tailLines: " + t.toStdString());
+            return;
+        }
+    }
+    QByteArray body;
+    if (const auto *log = m_cluster->podLog(ObjectStore::key(ns, name))) {
+        const std::size_t from = tail >= 0 && static_cast<std::size_t>(tail) < log->size()
+                                     ? log->size() - static_cast<std::size_t>(tail)
+                                     : 0;
+        for (std::size_t i = from; i < log->size(); ++i) {
+            body += QByteArray::fromStdString((*log)[i]);
+            body += '\n';
+        }
+    }
+    ex->responder.send(Response::text(200, body));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Simulated time, churn, watches
 
@@ -1020,6 +1137,10 @@ void KubeSimulator::route(const std::shared_ptr<KubeExchange> &ex)
         }
     }
     const int resource = plural.empty() ? -1 : findResource(group, ex->version, plural);
+    if (resource == RPods && sub == "log" && !name.empty() && !ns.empty() && ex->request.method == "GET") {
+        servePodLog(ex, ns, name);
+        return;
+    }
     if (resource < 0 || (!sub.empty() && sub != "status")) {
         sendStatus(ex, 404, "NotFound", "the server could not find the requested resource");
         return;

@@ -15,12 +15,17 @@
 #include <QThread>
 #include <QTimer>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 namespace strata::sim {
 class ServerThread;
@@ -66,6 +71,40 @@ struct KubeJobSpec
     int durationSeconds = -1; ///< simulated run time (annotation strata.io/sim-duration-seconds); -1 = forever
     int gpuUtilPct = -1;      ///< annotation strata.io/sim-gpu-util; -1 = by kind
 };
+
+/// What a workload did in one step: log lines it printed (the pod log, without '\n') and whether
+/// its container is still running, exited 0 or exited non-zero.
+struct SimWorkloadStep
+{
+    enum class Outcome
+    {
+        Running,
+        Succeeded,
+        Failed,
+    };
+    std::vector<std::string> logLines;
+    Outcome outcome = Outcome::Running;
+    /// Failed: the container's termination message (status.containerStatuses[].state.terminated
+    /// .message), e.g. the loader's failure reason; may be empty.
+    std::string message;
+};
+
+/// The program a Job's pod runs in the simulator, instead of sleeping for
+/// strata.io/sim-duration-seconds. One instance per pod: a pod the Job controller retries after a
+/// failure (backoffLimit) gets a new instance, so any resume state lives with the runner. Stepped
+/// on the simulator's thread once per tick while the pod is Running.
+class SimWorkload
+{
+public:
+    virtual ~SimWorkload() = default;
+    /// `elapsed` = simulated time since the container started or the previous step (> 0).
+    virtual SimWorkloadStep step(std::chrono::milliseconds elapsed) = 0;
+};
+
+/// Asked (on the simulator's thread) for every new pod of a Job, with the Job as stored (JSON with
+/// metadata, spec.template ...); nullptr = an ordinary pod (runs for its sim duration, or forever).
+/// Must not modify the simulator (it runs inside the Job controller); reading objects is fine.
+using SimWorkloadRunner = std::function<std::unique_ptr<SimWorkload>(const nlohmann::json &job)>;
 
 /// Start-up options of a KubeSimulator.
 struct KubeSimulatorOptions
@@ -132,9 +171,12 @@ struct KubeSimulatorOptions
 /// (prometheusUrl()). Lives on one thread (normally a ServerThread); the in-process API below may be
 /// called from any thread and runs on the simulator's thread (blocking).
 ///
-/// Resources: core v1 namespaces, nodes, pods, events, resourcequotas, persistentvolumeclaims,
-/// persistentvolumes; batch/v1 jobs; storage.k8s.io/v1 storageclasses; snapshot.storage.k8s.io/v1
-/// volumesnapshots; scheduling.run.ai/v2 queues and podgroups (podgroups also as v2alpha2).
+/// Resources: core v1 namespaces, nodes, pods (+ the pods/{name}/log subresource, tailLines),
+/// events, resourcequotas, persistentvolumeclaims, persistentvolumes, configmaps, secrets
+/// (stringData folded into base64 data); batch/v1 jobs (backoffLimit: a failed pod is replaced by
+/// a new one until status.failed exceeds it, then the Job gets Failed/BackoffLimitExceeded); storage.k8s.io/v1
+/// storageclasses; snapshot.storage.k8s.io/v1 volumesnapshots; scheduling.run.ai/v2 queues and podgroups (podgroups
+/// also as v2alpha2).
 ///
 /// Control endpoints (same bearer token), JSON bodies:
 /// - GET /_sim/state; POST /_sim/tick {"seconds":S,"count":N} (N ticks of S simulated seconds,
@@ -205,6 +247,13 @@ public:
     void clearFaultRules();
     /// Scheduler view: {"projects":[{name,quota,allocated,...}],"jobs":[...]} as /_sim/state shows it.
     QJsonObject schedulerState() const;
+    /// Installs (or, with an empty function, removes) the workload hook for pods created from now on.
+    void setWorkloadRunner(SimWorkloadRunner runner);
+    /// The pod's log lines (what GET .../pods/{name}/log serves), nullopt for an unknown pod.
+    std::optional<QStringList> podLog(const QString &ns, const QString &pod) const;
+    /// Creates an object as POST would (admission defaults, controllers react), e.g. a static NFS
+    /// PV and its PVC for a cache volume. Returns false with `error` set if it exists or is invalid.
+    bool createObject(const QString &plural, const QJsonObject &object, QString *error = nullptr);
 
 Q_SIGNALS:
     /// After each tick (simulated time moved).
@@ -223,6 +272,7 @@ private:
     void update(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
     void patch(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
     void remove(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
+    void servePodLog(const std::shared_ptr<KubeExchange> &ex, const std::string &ns, const std::string &name);
 
     void sendJson(const std::shared_ptr<KubeExchange> &ex, int status, const QByteArray &body) const;
     void sendStatus(const std::shared_ptr<KubeExchange> &ex,

@@ -27,6 +27,8 @@ const std::vector<ResourceInfo> &resourceTable()
         // KAI's queue CRD declares no short name; its PodGroup CRD is served as v2alpha2.
         {"scheduling.run.ai", "v2", "queues", "queue", "Queue", false, {}, {}, {}},
         {"scheduling.run.ai", "v2", "podgroups", "podgroup", "PodGroup", true, {"pg"}, {}, {"v2alpha2"}},
+        {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}, {}},
+        {"", "v1", "secrets", "secret", "Secret", true, {}, {}, {}},
     };
     return table;
 }

@@ -42,6 +42,8 @@ enum ResourceId : int
     RVolumeSnapshots,
     RQueues,
     RPodGroups,
+    RConfigMaps,
+    RSecrets,
     RResourceCount
 };
 
