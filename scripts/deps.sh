@@ -9,12 +9,13 @@ build_pkgs=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-websockets-dev qt6-httpserver-dev
   qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite
   qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev libssl-dev libyaml-cpp-dev
-  libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev
+  libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev libexpat1-dev
 )
 run_pkgs=(gnome-keyring dbus xvfb xauth)
 test_pkgs=(
   dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
   ansible python3-requests prometheus
+  ceph-mon ceph-osd radosgw ceph-common s3cmd
 )
 # kubectl for the Kubernetes simulator's fidelity tests: an existing one (e.g. google-cloud-sdk's)
 # is used as is, else Debian's kubernetes-client.
@@ -25,6 +26,12 @@ fi
 # an existing az is used as is, else Debian's azure-cli (about 80 s to install).
 if ! command -v az >/dev/null 2>&1; then
   test_pkgs+=(azure-cli)
+fi
+
+# The AWS CLI for the S3 fidelity tests against the simulator and Ceph RGW: an existing aws is
+# used as is, else Debian's awscli.
+if ! command -v aws >/dev/null 2>&1; then
+  test_pkgs+=(awscli)
 fi
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")
