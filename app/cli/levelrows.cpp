@@ -1,5 +1,6 @@
 #include "app/cli/levelrows.h"
 
+#include "app/cli/rowsupport.h"
 #include "models/core/actions.h"
 #include "models/core/estate.h"
 #include "models/core/ratecard.h"
@@ -30,20 +31,6 @@ QVariant optionalNumber(double value, int decimals = 1)
 QString numberText(double value, int decimals = 1)
 {
     return value < 0 ? QStringLiteral("-") : QString::number(value, 'f', decimals);
-}
-
-template <class T> std::vector<core::Ptr<T>> collect(const core::Table<T> &table, const QStringList &sources)
-{
-    std::vector<core::Ptr<T>> out;
-    for (const QString &source : table.scopes()) {
-        if (!sources.isEmpty() && !sources.contains(source)) {
-            continue;
-        }
-        if (const auto list = table.scope(source)) {
-            out.insert(out.end(), list->items().begin(), list->items().end());
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -109,7 +96,7 @@ ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core:
 
 ResultSet poolRows(const core::Estate &estate, const QStringList &sources)
 {
-    auto pools = collect(estate.capacityPools(), sources);
+    auto pools = collectRows(estate.capacityPools(), sources);
     std::sort(pools.begin(), pools.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->account, a->name) < std::tie(b->source, b->account, b->name);
     });
@@ -155,7 +142,7 @@ ResultSet poolRows(const core::Estate &estate, const QStringList &sources)
 
 ResultSet aksRows(const core::Estate &estate, const QStringList &sources)
 {
-    auto clusters = collect(estate.aksClusters(), sources);
+    auto clusters = collectRows(estate.aksClusters(), sources);
     std::sort(clusters.begin(), clusters.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name) < std::tie(b->source, b->name);
     });
