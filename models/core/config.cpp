@@ -24,7 +24,8 @@ constexpr int kMinimumIntervalSeconds = 5;
 QString knownKinds()
 {
     return sourceKindName(SourceKind::Ontap) + QStringLiteral(", ") + sourceKindName(SourceKind::Kubernetes)
-           + QStringLiteral(", ") + sourceKindName(SourceKind::Azure);
+           + QStringLiteral(", ") + sourceKindName(SourceKind::Azure) + QStringLiteral(", ")
+           + sourceKindName(SourceKind::StorageGrid);
 }
 
 QString quoted(const QString &text)
@@ -65,7 +66,10 @@ bool readString(const QJsonObject &object, const QString &key, QString *out, QSt
     return true;
 }
 
-bool readSecretRef(const QJsonValue &value, SecretRef *ref, QString *error)
+bool readSecretRef(const QJsonValue &value,
+                   SecretRef *ref,
+                   QString *error,
+                   const QString &key = QStringLiteral("password"))
 {
     if (value.isUndefined() || value.isNull()) {
         *ref = {};
@@ -73,12 +77,18 @@ bool readSecretRef(const QJsonValue &value, SecretRef *ref, QString *error)
     }
     if (value.isString()) {
         // Never echo the value: it is someone's password.
-        *error = QStringLiteral(
-            "passwords are not stored in the config file; use {\"keychain\": ...}, {\"env\": ...} or {\"file\": ...}");
+        *error = key == QLatin1String("password")
+                     ? QStringLiteral("passwords are not stored in the config file; use {\"keychain\": ...}, "
+                                      "{\"env\": ...} or {\"file\": ...}")
+                     : QStringLiteral("secrets are not stored in the config file; \"%1\" must be {\"keychain\": "
+                                      "...}, {\"env\": ...} or {\"file\": ...}")
+                           .arg(key);
         return false;
     }
-    const QString usage = QStringLiteral(
-        "\"password\" must be one of {\"keychain\": \"<key>\"}, {\"env\": \"<VARIABLE>\"} or {\"file\": \"<path>\"}");
+    const QString usage =
+        QStringLiteral(
+            "\"%1\" must be one of {\"keychain\": \"<key>\"}, {\"env\": \"<VARIABLE>\"} or {\"file\": \"<path>\"}")
+            .arg(key);
     if (!value.isObject()) {
         *error = usage;
         return false;
@@ -123,6 +133,110 @@ bool isHttpUrl(const QString &text)
     const QString scheme = url.scheme().toLower();
     return url.isValid() && (scheme == QLatin1String("http") || scheme == QLatin1String("https"))
            && !url.host().isEmpty();
+}
+
+const QRegularExpression &bucketPattern()
+{
+    // S3 bucket naming: 3-63 of lower-case letters, digits, '.' and '-', alphanumeric at both ends.
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"));
+    return re;
+}
+
+// A dataset root of a StorageGRID source: "bucket", "bucket/*" or "bucket/prefix/".
+bool isValidDatasetRoot(const QString &root)
+{
+    const qsizetype slash = root.indexOf(QLatin1Char('/'));
+    const QString bucket = slash < 0 ? root : root.left(slash);
+    if (!bucketPattern().match(bucket).hasMatch()) {
+        return false;
+    }
+    if (slash < 0) {
+        return true;
+    }
+    const QString rest = root.mid(slash + 1);
+    if (rest == QLatin1String("*")) {
+        return true;
+    }
+    return rest.endsWith(QLatin1Char('/')) && !rest.startsWith(QLatin1Char('/')) && !rest.contains(QLatin1String("//"))
+           && !rest.contains(QLatin1Char('*'));
+}
+
+// The StorageGRID keys (s3_url, s3_region, s3_access_key, s3_secret, s3_path_style) and
+// dataset_roots (StorageGRID and ONTAP).
+bool parseStorageGrid(const QJsonObject &object, SourceConfig *source, QString *error)
+{
+    if (!readString(object, QStringLiteral("s3_url"), &source->s3Url, error)
+        || !readString(object, QStringLiteral("s3_region"), &source->s3Region, error)
+        || !readString(object, QStringLiteral("s3_access_key"), &source->s3AccessKey, error)
+        || !readSecretRef(
+            object.value(QLatin1String("s3_secret")), &source->s3Secret, error, QStringLiteral("s3_secret"))) {
+        return false;
+    }
+    const QJsonValue pathStyle = object.value(QLatin1String("s3_path_style"));
+    if (!pathStyle.isUndefined() && !pathStyle.isNull() && !pathStyle.isBool()) {
+        *error = QStringLiteral("\"s3_path_style\" must be true or false");
+        return false;
+    }
+    source->s3PathStyle = pathStyle.toBool(true);
+    const QJsonValue roots = object.value(QLatin1String("dataset_roots"));
+    if (!roots.isUndefined() && !roots.isNull()) {
+        if (!roots.isArray()) {
+            *error = QStringLiteral("\"dataset_roots\" must be an array of strings");
+            return false;
+        }
+        for (const QJsonValue &root : roots.toArray()) {
+            if (!root.isString() || root.toString().isEmpty()) {
+                *error = QStringLiteral("\"dataset_roots\" must be an array of strings");
+                return false;
+            }
+            source->datasetRoots.append(root.toString());
+        }
+    }
+    const bool grid = source->kind == SourceKind::StorageGrid;
+    const bool hasS3Keys = !source->s3Url.isEmpty() || !source->s3Region.isEmpty() || !source->s3AccessKey.isEmpty()
+                           || source->s3Secret.kind != SecretRef::Kind::None || !pathStyle.isUndefined();
+    if (!grid && hasS3Keys) {
+        *error = QStringLiteral("the s3_* keys are only for storagegrid sources");
+        return false;
+    }
+    if (!grid && source->kind != SourceKind::Ontap && !source->datasetRoots.isEmpty()) {
+        *error = QStringLiteral("\"dataset_roots\" is only for storagegrid and ontap sources");
+        return false;
+    }
+    if (!grid) {
+        return true;
+    }
+    if (source->password.kind == SecretRef::Kind::None) {
+        *error = QStringLiteral("missing \"password\" reference (the grid administrator's password)");
+        return false;
+    }
+    if (source->username.isEmpty()) {
+        *error = QStringLiteral("missing \"username\" (a grid administrator)");
+        return false;
+    }
+    if (source->s3Url.isEmpty()) {
+        if (!source->datasetRoots.isEmpty()) {
+            *error = QStringLiteral("\"dataset_roots\" needs \"s3_url\" (the S3 endpoint holding the datasets)");
+            return false;
+        }
+        return true;
+    }
+    if (!isHttpUrl(source->s3Url)) {
+        *error = QStringLiteral("s3_url %1 is not an http:// or https:// URL").arg(quoted(source->s3Url));
+        return false;
+    }
+    if (source->s3AccessKey.isEmpty() || source->s3Secret.kind == SecretRef::Kind::None) {
+        *error = QStringLiteral("s3_url needs \"s3_access_key\" and an \"s3_secret\" reference");
+        return false;
+    }
+    for (const QString &root : std::as_const(source->datasetRoots)) {
+        if (!isValidDatasetRoot(root)) {
+            *error = QStringLiteral("dataset root %1 is not \"bucket\", \"bucket/*\" or \"bucket/prefix/\"")
+                         .arg(quoted(root));
+            return false;
+        }
+    }
+    return true;
 }
 
 // Parses one entry of "sources"; `where` is "sources[3]" until the name is known.
@@ -240,6 +354,10 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
                                            "client secret"));
             }
         }
+    }
+
+    if (!parseStorageGrid(object, source, &message)) {
+        return fail(message);
     }
 
     const QJsonValue insecure = object.value(QLatin1String("insecure_skip_tls_verify"));
@@ -548,6 +666,22 @@ QByteArray AppConfig::toJson() const
             if (!value->isEmpty()) {
                 object.insert(key, *value);
             }
+        }
+        if (!source.s3Url.isEmpty()) {
+            object.insert(QStringLiteral("s3_url"), source.s3Url);
+            object.insert(QStringLiteral("s3_path_style"), source.s3PathStyle);
+        }
+        if (!source.s3Region.isEmpty()) {
+            object.insert(QStringLiteral("s3_region"), source.s3Region);
+        }
+        if (!source.s3AccessKey.isEmpty()) {
+            object.insert(QStringLiteral("s3_access_key"), source.s3AccessKey);
+        }
+        if (source.s3Secret.kind != SecretRef::Kind::None) {
+            object.insert(QStringLiteral("s3_secret"), secretRefToJson(source.s3Secret));
+        }
+        if (!source.datasetRoots.isEmpty()) {
+            object.insert(QStringLiteral("dataset_roots"), QJsonArray::fromStringList(source.datasetRoots));
         }
         sourceArray.append(object);
     }

@@ -374,7 +374,7 @@ INSTANTIATE_TEST_SUITE_P(
             "missing kind", withSource(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
         InvalidCase{"unknown kind",
                     withSource(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
-                    "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes, azure)"},
+                    "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes, azure, storagegrid)"},
         InvalidCase{"missing url", withSource(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
         InvalidCase{"prometheus url",
                     withSource(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
