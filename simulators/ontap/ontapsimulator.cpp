@@ -312,6 +312,32 @@ std::optional<Volume> OntapSimulator::volumeByName(const QString &svmName, const
     });
 }
 
+OntapSimulator::SpaceChange OntapSimulator::changeVolumeUsed(
+    const QString &svmName, const QString &volumeName, qint64 deltaBytes, qint64 *usedAfter, qint64 *available)
+{
+    return onOwnThread([&] {
+        Volume *v = m_estate->volumeByName(svmName, volumeName);
+        if (!v) {
+            return SpaceChange::NoSuchVolume;
+        }
+        const qint64 usable = v->usableSize();
+        const qint64 next = std::max<qint64>(0, v->used + deltaBytes);
+        const bool fits = deltaBytes <= 0 || next <= usable;
+        if (fits && next != v->used) {
+            v->used = next;
+            m_estate->touch();
+            checkFullness(*v, QDateTime::currentMSecsSinceEpoch());
+        }
+        if (usedAfter) {
+            *usedAfter = v->used;
+        }
+        if (available) {
+            *available = std::max<qint64>(0, usable - v->used);
+        }
+        return fits ? SpaceChange::Changed : SpaceChange::NoSpace;
+    });
+}
+
 QStringList OntapSimulator::snapshotNames(const QString &volumeUuid) const
 {
     return onOwnThread([&] {

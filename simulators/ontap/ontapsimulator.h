@@ -117,6 +117,23 @@ public:
     void clearFaultRules();
     QList<FaultRule> faultRules() const;
 
+    /// Result of changeVolumeUsed().
+    enum class SpaceChange
+    {
+        Changed,
+        NoSuchVolume,
+        NoSpace, ///< the volume's active file system (size minus snapshot reserve) would overflow
+    };
+    /// Adds `deltaBytes` to a volume's used bytes (negative frees; never below 0), as if a client
+    /// wrote or removed files over NFS: what the cache loader runner does to a cache volume. A
+    /// write that would exceed usableSize() changes nothing and answers NoSpace; `usedAfter` and
+    /// `available` (usable minus used) are filled whenever the volume exists.
+    SpaceChange changeVolumeUsed(const QString &svmName,
+                                 const QString &volumeName,
+                                 qint64 deltaBytes,
+                                 qint64 *usedAfter = nullptr,
+                                 qint64 *available = nullptr);
+
     /// Changes the page cap (records per collection page at most) from now on.
     void setPageCap(int cap);
     /// Advances background behaviour by one step (what the tick timer does).
