@@ -6,6 +6,7 @@
 #include "models/core/ontapsource.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
+#include "models/core/storagegridsource.h"
 
 #include <QPointer>
 
@@ -133,6 +134,12 @@ void Engine::startSource(const SourceConfig &config)
                                      self);
             break;
         case SourceKind::StorageGrid:
+            source = new StorageGridSource(
+                config,
+                secret.value_or(QString()),
+                StorageGridSource::Deps{
+                    *self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history, self->m_deps.user},
+                self);
             break;
         }
         if (!source) {
@@ -155,6 +162,9 @@ void Engine::startSource(const SourceConfig &config)
             source->subscribePerformance();
         }
         source->start();
+        if (config.kind == SourceKind::StorageGrid) {
+            self->resolveS3Secret(config);
+        }
         Q_EMIT self->sourceStatusChanged(name);
     };
     if (config.password.kind == SecretRef::Kind::None) {
@@ -167,6 +177,43 @@ void Engine::startSource(const SourceConfig &config)
         return;
     }
     resolveSecret(config.password, m_deps.credentials, create);
+}
+
+void Engine::resolveS3Secret(const SourceConfig &config)
+{
+    if (config.s3Url.isEmpty()) {
+        return;
+    }
+    const QString name = config.name;
+    const quint64 generation = m_startGeneration.value(name);
+    QPointer<Engine> self(this);
+    auto deliver = [self, name, generation](std::optional<QString> secret, const QString &error) {
+        if (!self || self->m_startGeneration.value(name) != generation) {
+            return;
+        }
+        auto *grid = qobject_cast<StorageGridSource *>(self->m_sources.value(name));
+        if (!grid) {
+            return;
+        }
+        if (!error.isEmpty() || !secret) {
+            grid->setS3Secret(QString(),
+                              error.isEmpty() ? tr("No S3 secret is stored for %1.").arg(name)
+                                              : tr("Cannot read the S3 secret of %1: %2").arg(name, error));
+        } else {
+            grid->setS3Secret(*secret);
+        }
+        self->checkAllPolled();
+    };
+    if (config.s3Secret.kind == SecretRef::Kind::None) {
+        QMetaObject::invokeMethod(
+            this,
+            [deliver] {
+                deliver(std::nullopt, QString());
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    resolveSecret(config.s3Secret, m_deps.credentials, deliver);
 }
 
 void Engine::stopSource(const QString &name)
@@ -224,6 +271,9 @@ void Engine::reloadCredentials(const QString &name)
             continue;
         }
         if (Source *s = m_sources.value(name)) {
+            if (c.kind == SourceKind::StorageGrid) {
+                resolveS3Secret(c);
+            }
             QPointer<Source> src(s);
             QPointer<Engine> self(this);
             resolveSecret(

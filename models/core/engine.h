@@ -90,6 +90,8 @@ Q_SIGNALS:
 private:
     void startSource(const SourceConfig &config);
     void stopSource(const QString &name);
+    /// StorageGRID: resolves SourceConfig::s3Secret and hands it to the running source.
+    void resolveS3Secret(const SourceConfig &config);
     void checkAllPolled();
 
     Deps m_deps;

@@ -1,0 +1,839 @@
+#include "models/core/storagegridsource.h"
+
+#include "connectors/dataset/manifest.h"
+#include "connectors/http/curltransport.h"
+#include "connectors/s3/s3client.h"
+#include "models/core/connectorerror.h"
+#include "models/core/estate.h"
+#include "models/core/systempoller.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+
+Q_LOGGING_CATEGORY(lcGrid, "strata.storagegrid", QtInfoMsg)
+
+namespace strata::core {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::int64_t kHeaderRange = 4096;
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
+{
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+QDateTime parseTime(const std::string &iso)
+{
+    const QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODateWithMs);
+    return t.isValid() ? t.toUTC() : QDateTime();
+}
+
+/// A dataset found under a root: where it lives.
+struct DatasetLocation
+{
+    std::string bucket;
+    std::string prefix; ///< "" for a whole bucket, else ends with '/'
+    std::string name;
+    DatasetKind kind = DatasetKind::S3Prefix;
+
+    [[nodiscard]] QString id() const { return qs(bucket) + QLatin1Char('/') + qs(prefix); }
+};
+
+/// "fraud_jun" of "fraud_jun/", "bert" of "models/bert/".
+std::string lastComponent(const std::string &prefix)
+{
+    std::string p = prefix;
+    while (!p.empty() && p.back() == '/') {
+        p.pop_back();
+    }
+    const auto slash = p.rfind('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+/// The datasets under the configured roots, in root order (prefixes sorted per bucket).
+http::Result<std::vector<DatasetLocation>>
+discoverDatasets(s3::S3Client &client, const QStringList &roots, const http::CancelToken &cancel)
+{
+    std::vector<DatasetLocation> out;
+    std::set<std::string> seen;
+    auto add = [&](DatasetLocation d) {
+        if (seen.insert(d.bucket + "/" + d.prefix).second) {
+            out.push_back(std::move(d));
+        }
+    };
+    for (const QString &root : roots) {
+        const qsizetype slash = root.indexOf(QLatin1Char('/'));
+        const std::string bucket = ss(slash < 0 ? root : root.left(slash));
+        const std::string rest = slash < 0 ? std::string() : ss(root.mid(slash + 1));
+        if (slash < 0) {
+            // Fails with NoSuchBucket when the bucket is gone, like the other kinds.
+            auto v = client.bucketVersioning(bucket, cancel);
+            if (!v) {
+                return http::fail(v.error());
+            }
+            add(DatasetLocation{bucket, std::string(), bucket, DatasetKind::S3Bucket});
+        } else if (rest == "*") {
+            std::vector<std::string> prefixes;
+            auto listed = client.listAll(bucket, std::string(), "/", &prefixes, cancel);
+            if (!listed) {
+                return http::fail(listed.error());
+            }
+            std::sort(prefixes.begin(), prefixes.end());
+            for (const std::string &p : prefixes) {
+                if (p == dataset::metadataPrefix(std::string())) {
+                    continue; // the bucket-level ".strata/"
+                }
+                add(DatasetLocation{bucket, p, lastComponent(p), DatasetKind::S3Prefix});
+            }
+        } else {
+            auto v = client.bucketVersioning(bucket, cancel);
+            if (!v) {
+                return http::fail(v.error());
+            }
+            add(DatasetLocation{bucket, rest, lastComponent(rest), DatasetKind::S3Prefix});
+        }
+    }
+    return out;
+}
+
+/// A manifest object in `<prefix>.strata/commits/`.
+struct ManifestRef
+{
+    std::string id;
+    std::string key;
+};
+
+http::Result<std::vector<ManifestRef>>
+listManifests(s3::S3Client &client, const DatasetLocation &d, const http::CancelToken &cancel)
+{
+    const std::string prefix = dataset::commitsPrefix(d.prefix);
+    auto objects = client.listAll(d.bucket, prefix, std::string(), nullptr, cancel);
+    if (!objects) {
+        return http::fail(objects.error());
+    }
+    std::vector<ManifestRef> out;
+    for (const s3::ObjectInfo &o : *objects) {
+        const std::string name = o.key.substr(prefix.size());
+        constexpr std::string_view ext = ".jsonl";
+        if (name.size() != 64 + ext.size() || name.compare(64, ext.size(), ext) != 0) {
+            continue; // not ours (a temp file, a README): ignore
+        }
+        const std::string id = name.substr(0, 64);
+        if (dataset::isCommitId(id)) {
+            out.push_back(ManifestRef{id, o.key});
+        }
+    }
+    return out;
+}
+
+/// The header of one manifest: a ranged GET of its start, the whole object when the first
+/// line is longer than the range.
+http::Result<dataset::CommitHeader>
+readHeader(s3::S3Client &client, const std::string &bucket, const std::string &key, const http::CancelToken &cancel)
+{
+    auto head = client.getObject(bucket, key, std::string(), std::make_pair<std::int64_t>(0, kHeaderRange - 1), cancel);
+    if (!head) {
+        return http::fail(head.error());
+    }
+    if (head->find('\n') == std::string::npos && std::int64_t(head->size()) >= kHeaderRange) {
+        head = client.getObject(bucket, key, std::string(), std::nullopt, cancel);
+        if (!head) {
+            return http::fail(head.error());
+        }
+    }
+    auto header = dataset::parseHeaderLine(*head);
+    if (!header) {
+        http::HttpError e = header.error();
+        e.message = "Commit manifest " + bucket + "/" + key + ": " + e.message;
+        return http::fail(std::move(e));
+    }
+    return *header;
+}
+
+/// A whole manifest, verified against its id.
+http::Result<dataset::Manifest> readManifest(s3::S3Client &client,
+                                             const std::string &bucket,
+                                             const std::string &key,
+                                             const std::string &id,
+                                             const http::CancelToken &cancel = {})
+{
+    auto bytes = client.getObject(bucket, key, std::string(), std::nullopt, cancel);
+    if (!bytes) {
+        return http::fail(bytes.error());
+    }
+    if (dataset::commitId(*bytes) != id) {
+        return http::fail(http::HttpError::make(http::HttpError::Kind::Parse,
+                                                "Commit manifest " + bucket + "/" + key
+                                                    + " does not match its id (its SHA-256 differs): it was changed."));
+    }
+    auto manifest = dataset::parseManifest(*bytes);
+    if (!manifest) {
+        http::HttpError e = manifest.error();
+        e.message = "Commit manifest " + bucket + "/" + key + ": " + e.message;
+        return http::fail(std::move(e));
+    }
+    return std::move(*manifest);
+}
+
+/// The dataset's current objects: latest non-deleted versions on a versioned bucket (their
+/// version ids pin the content), else the plain listing. `<prefix>.strata/` is left out.
+http::Result<std::vector<dataset::ManifestEntry>> currentObjects(s3::S3Client &client,
+                                                                 const std::string &bucket,
+                                                                 const std::string &prefix,
+                                                                 const http::CancelToken &cancel)
+{
+    auto versioning = client.bucketVersioning(bucket, cancel);
+    if (!versioning) {
+        return http::fail(versioning.error());
+    }
+    const std::string metadata = dataset::metadataPrefix(prefix);
+    std::vector<dataset::ManifestEntry> entries;
+    auto keep = [&](const s3::ObjectInfo &o) {
+        if (o.key.compare(0, metadata.size(), metadata) == 0 || o.deleteMarker || !o.isLatest) {
+            return;
+        }
+        entries.push_back(dataset::ManifestEntry{o.key, o.size, o.etag, o.versionId == "null" ? "" : o.versionId});
+    };
+    if (*versioning == s3::Versioning::Never) {
+        auto objects = client.listAll(bucket, prefix, std::string(), nullptr, cancel);
+        if (!objects) {
+            return http::fail(objects.error());
+        }
+        for (const s3::ObjectInfo &o : *objects) {
+            keep(o);
+        }
+    } else {
+        auto versions = client.listAllVersions(bucket, prefix, cancel);
+        if (!versions) {
+            return http::fail(versions.error());
+        }
+        for (const s3::ObjectInfo &o : *versions) {
+            keep(o);
+        }
+    }
+    return entries;
+}
+
+Commit toCommit(const dataset::CommitHeader &h,
+                const std::string &id,
+                const std::string &key,
+                const QString &source,
+                const QString &datasetId)
+{
+    Commit c;
+    c.source = source;
+    c.id = qs(id);
+    c.datasetId = datasetId;
+    c.datasetName = qs(h.dataset);
+    c.parent = qs(h.parent);
+    c.author = qs(h.author);
+    c.message = qs(h.message);
+    c.time = parseTime(h.time);
+    c.objectCount = h.objects;
+    c.bytes = h.bytes;
+    c.manifestKey = qs(key);
+    return c;
+}
+
+/// The head: the newest commit that no other commit names as parent (a fork's newest tip).
+const Commit *headOf(const std::vector<Commit> &commits)
+{
+    std::set<QString> parents;
+    for (const Commit &c : commits) {
+        if (!c.parent.isEmpty()) {
+            parents.insert(c.parent);
+        }
+    }
+    const Commit *head = nullptr;
+    for (const Commit &c : commits) {
+        if (parents.count(c.id) != 0) {
+            continue;
+        }
+        if (!head || c.time > head->time || (c.time == head->time && c.id > head->id)) {
+            head = &c;
+        }
+    }
+    return head;
+}
+
+CommitDiffEntry diffEntry(const dataset::ManifestEntry *from, const dataset::ManifestEntry *to)
+{
+    CommitDiffEntry e;
+    e.key = qs(from ? from->key : to->key);
+    if (from) {
+        e.fromSize = from->size;
+        e.fromEtag = qs(from->etag);
+    }
+    if (to) {
+        e.toSize = to->size;
+        e.toEtag = qs(to->etag);
+    }
+    return e;
+}
+
+QString shortId(const QString &id)
+{
+    return id.left(12);
+}
+
+} // namespace
+
+/// Transport and S3 client of one source. Immutable: new credentials make a new Connection
+/// while running jobs finish with the old one.
+struct StorageGridSource::Connection
+{
+    std::shared_ptr<http::CurlTransport> transport;
+    std::unique_ptr<s3::S3Client> s3;
+
+    static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &s3Secret, bool interactive)
+    {
+        auto c = std::make_shared<Connection>();
+        http::TransportOptions t;
+        t.caFile = ss(config.caFile);
+        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+        t.connectTimeout = 10s;
+        t.totalTimeout = interactive ? 20s : 120s;
+        t.maxInFlight = 8;
+        c->transport = std::make_shared<http::CurlTransport>(std::move(t));
+        s3::S3Config s3config;
+        s3config.endpoint = ss(config.s3Url);
+        s3config.region = config.s3Region.isEmpty() ? std::string("us-east-1") : ss(config.s3Region);
+        s3config.accessKey = ss(config.s3AccessKey);
+        s3config.secretKey = ss(s3Secret);
+        s3config.pathStyle = config.s3PathStyle;
+        s3config.timeoutMs = interactive ? 20000 : 120000;
+        s3config.retry.maxAttempts = interactive ? 1 : 3;
+        c->s3 = std::make_unique<s3::S3Client>(std::move(s3config), c->transport);
+        return c;
+    }
+};
+
+/// Commit headers by "<bucket>/<manifest key>", kept for the source's lifetime: a manifest's
+/// key holds its SHA-256, so what is cached can never go out of date.
+struct StorageGridSource::HeaderCache
+{
+    std::mutex mutex;
+    std::map<std::string, dataset::CommitHeader> headers;
+
+    std::optional<dataset::CommitHeader> find(const std::string &key)
+    {
+        std::lock_guard lock(mutex);
+        const auto it = headers.find(key);
+        return it == headers.end() ? std::nullopt : std::optional<dataset::CommitHeader>(it->second);
+    }
+    void insert(const std::string &key, dataset::CommitHeader header)
+    {
+        std::lock_guard lock(mutex);
+        headers.insert_or_assign(key, std::move(header));
+    }
+};
+
+StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps deps, QObject *parent)
+    : Source(std::move(config), parent)
+    , m_deps(std::move(deps))
+    , m_password(std::move(password))
+    , m_headers(std::make_shared<HeaderCache>())
+{
+    if (m_config.s3Url.isEmpty()) {
+        return;
+    }
+    const QString source = m_config.name;
+    const QStringList roots = m_config.datasetRoots;
+    QPointer<StorageGridSource> self(this);
+    SystemPoller::Options options;
+    options.name = source + QStringLiteral("/hub");
+    options.interval = std::chrono::seconds(m_config.configIntervalSeconds);
+    m_hub = new SystemPoller(
+        options,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source, roots] {
+            auto conn = m_connection;
+            auto cache = m_headers;
+            const http::CancelToken token;
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [conn, cache, token, source, roots, self]() -> PollOutcome {
+                PollOutcome out;
+                if (!conn) {
+                    out.error = FetchError{FetchError::Kind::Auth, QObject::tr("The S3 secret is not known yet.")};
+                    return out;
+                }
+                s3::S3Client &client = *conn->s3;
+                auto datasets = discoverDatasets(client, roots, token);
+                if (!datasets) {
+                    out.error = toFetchError(datasets.error());
+                    return out;
+                }
+                std::vector<Ptr<Dataset>> datasetList;
+                std::vector<Ptr<Commit>> commitList;
+                for (const DatasetLocation &loc : *datasets) {
+                    auto manifests = listManifests(client, loc, token);
+                    if (!manifests) {
+                        out.error = toFetchError(manifests.error());
+                        return out;
+                    }
+                    const QString datasetId = loc.id();
+                    std::vector<Commit> commits;
+                    for (const ManifestRef &m : *manifests) {
+                        const std::string cacheKey = loc.bucket + "/" + m.key;
+                        std::optional<dataset::CommitHeader> header = cache->find(cacheKey);
+                        if (!header) {
+                            auto read = readHeader(client, loc.bucket, m.key, token);
+                            if (!read) {
+                                if (read.error().kind == http::HttpError::Kind::Parse) {
+                                    // One corrupt manifest must not hide the dataset's others.
+                                    qCWarning(lcGrid).noquote() << source << qs(read.error().message);
+                                    continue;
+                                }
+                                if (read.error().apiCode == "NoSuchKey") {
+                                    continue; // deleted between the listing and the GET
+                                }
+                                out.error = toFetchError(read.error());
+                                return out;
+                            }
+                            cache->insert(cacheKey, *read);
+                            header = std::move(*read);
+                        }
+                        commits.push_back(toCommit(*header, m.id, m.key, source, datasetId));
+                    }
+                    Dataset d;
+                    d.source = source;
+                    d.id = datasetId;
+                    d.name = qs(loc.name);
+                    d.kind = loc.kind;
+                    d.bucket = qs(loc.bucket);
+                    d.prefix = qs(loc.prefix);
+                    d.commitCount = int(commits.size());
+                    if (const Commit *head = headOf(commits)) {
+                        d.headCommit = head->id;
+                        d.sizeBytes = head->bytes;
+                        d.objectCount = head->objectCount;
+                    }
+                    for (const Commit &c : commits) {
+                        if (c.time.isValid() && (!d.lastActivity.isValid() || c.time > d.lastActivity)) {
+                            d.lastActivity = c.time;
+                        }
+                    }
+                    // Newest first: the order the dataset page lists them in.
+                    std::sort(commits.begin(), commits.end(), [](const Commit &a, const Commit &b) {
+                        return a.time != b.time ? a.time > b.time : a.id < b.id;
+                    });
+                    for (Commit &c : commits) {
+                        commitList.push_back(std::make_shared<const Commit>(std::move(c)));
+                    }
+                    datasetList.push_back(std::make_shared<const Dataset>(std::move(d)));
+                }
+                auto datasetsKeyed = keyed(std::move(datasetList));
+                auto commitsKeyed = keyed(std::move(commitList));
+                out.apply = [self, source, datasetsKeyed, commitsKeyed] {
+                    if (self) {
+                        self->m_deps.estate.publishDatasets(source, DatasetPublish{datasetsKeyed, commitsKeyed});
+                    }
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+    connect(m_hub, &SystemPoller::stateChanged, this, &StorageGridSource::onPollerStateChanged);
+    connect(m_hub, &SystemPoller::polled, this, [this](bool ok) {
+        m_hubPolledOnce = true;
+        Q_EMIT inventoryPolled(ok);
+    });
+}
+
+StorageGridSource::~StorageGridSource() = default;
+
+void StorageGridSource::onPollerStateChanged()
+{
+    Q_EMIT statusChanged();
+}
+
+bool StorageGridSource::hasPolledOnce() const
+{
+    // A hub that cannot start (no S3 secret) counts as polled: nothing more will come.
+    return !m_hub || m_hubPolledOnce || !m_s3Problem.isEmpty();
+}
+
+SourceStatus StorageGridSource::status() const
+{
+    SourceStatus s;
+    s.name = m_config.name;
+    s.kind = SourceKind::StorageGrid;
+    s.url = m_config.url;
+    s.systemName = m_config.name;
+    if (!m_hub) {
+        s.health = m_started ? Health::Ok : Health::Unknown;
+        return s;
+    }
+    const PollerState &hub = m_hub->state();
+    s.health = hub.health;
+    s.lastError = hub.lastError;
+    s.lastSuccess = hub.lastSuccess;
+    s.lastAttempt = hub.lastAttempt;
+    s.latencyMs = hub.lastDurationMs;
+    s.consecutiveFailures = hub.consecutiveFailures;
+    s.nextPoll = hub.nextPoll;
+    const QDateTime now = m_deps.clock.now();
+    s.stale =
+        hub.stale
+        || (hub.lastSuccess.isValid() && hub.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    if (!m_s3Problem.isEmpty()) {
+        s.health = Health::AuthRequired;
+        s.lastError = m_s3Problem;
+    }
+    return s;
+}
+
+void StorageGridSource::start()
+{
+    m_started = true;
+    if (m_hub && m_connection) {
+        m_hub->start();
+    }
+    Q_EMIT statusChanged();
+}
+
+void StorageGridSource::stop()
+{
+    m_started = false;
+    if (m_hub) {
+        m_hub->stop();
+    }
+}
+
+void StorageGridSource::refresh()
+{
+    if (m_hub && m_connection && m_started) {
+        m_hub->pollNow();
+    }
+}
+
+void StorageGridSource::setPassword(const QString &password)
+{
+    m_password = password;
+}
+
+void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
+{
+    if (!m_hub) {
+        return;
+    }
+    m_s3Problem = error;
+    if (!error.isEmpty()) {
+        m_connection.reset();
+        m_hub->stop();
+        Q_EMIT statusChanged();
+        Q_EMIT inventoryPolled(false);
+        return;
+    }
+    const bool first = !m_connection;
+    m_connection = Connection::make(m_config, secret, false);
+    if (!m_started) {
+        return;
+    }
+    if (first) {
+        m_hub->start();
+    } else {
+        m_hub->resume();
+        m_hub->pollNow();
+    }
+    Q_EMIT statusChanged();
+}
+
+void StorageGridSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
+{
+    Q_UNUSED(volumeId)
+    if (done) {
+        done(tr("%1 is a StorageGRID source: it has no volume snapshots.").arg(m_config.name));
+    }
+}
+
+// ---- diff ------------------------------------------------------------------------------------
+
+void StorageGridSource::diffCommits(const QString &datasetId,
+                                    const QString &fromId,
+                                    const QString &toId,
+                                    QObject *context,
+                                    std::function<void(CommitComparison comparison, QString error)> done)
+{
+    QPointer<QObject> ctx(context);
+    auto conn = m_connection;
+    const Estate &estate = m_deps.estate;
+    const QString source = m_config.name;
+    const Ptr<Dataset> dataset = estate.datasets().find(source, source + QLatin1Char('/') + datasetId);
+    const Ptr<Commit> from = estate.commits().find(source, source + QLatin1Char('/') + fromId);
+    const Ptr<Commit> to = estate.commits().find(source, source + QLatin1Char('/') + toId);
+    auto finish = [ctx, done](CommitComparison c, QString error) {
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, c = std::move(c), error] {
+            if (ctx) {
+                done(c, error);
+            }
+        });
+    };
+    QString problem;
+    if (!conn) {
+        problem = tr("The S3 side of %1 is not connected (no S3 secret).").arg(source);
+    } else if (!dataset) {
+        problem = tr("Dataset %1 is not known to %2.").arg(datasetId, source);
+    } else if (!from || !to || from->datasetId != datasetId || to->datasetId != datasetId) {
+        problem = tr("Both commits must be commits of %1.").arg(dataset->name);
+    }
+    if (!problem.isEmpty()) {
+        finish({}, problem);
+        return;
+    }
+    const std::string bucket = ss(dataset->bucket);
+    m_deps.pool.start([conn, bucket, datasetId, from, to, finish] {
+        auto a = readManifest(*conn->s3, bucket, ss(from->manifestKey), ss(from->id));
+        if (!a) {
+            finish({}, qs(a.error().message));
+            return;
+        }
+        auto b = readManifest(*conn->s3, bucket, ss(to->manifestKey), ss(to->id));
+        if (!b) {
+            finish({}, qs(b.error().message));
+            return;
+        }
+        const dataset::ManifestDiff d = dataset::diffManifests(*a, *b);
+        CommitComparison c;
+        c.datasetId = datasetId;
+        c.fromId = from->id;
+        c.toId = to->id;
+        for (const dataset::ManifestEntry &e : d.added) {
+            c.added.append(diffEntry(nullptr, &e));
+        }
+        for (const dataset::ManifestEntry &e : d.removed) {
+            c.removed.append(diffEntry(&e, nullptr));
+        }
+        for (const auto &[f, t] : d.changed) {
+            c.changed.append(diffEntry(&f, &t));
+        }
+        c.unchanged = d.unchanged;
+        c.bytesAdded = d.bytesAdded;
+        c.bytesRemoved = d.bytesRemoved;
+        c.bytesChanged = d.bytesChanged;
+        finish(std::move(c), QString());
+    });
+}
+
+// ---- test ------------------------------------------------------------------------------------
+
+void StorageGridSource::testConnection(const SourceConfig &config,
+                                       const QString &password,
+                                       const QString &s3Secret,
+                                       QThreadPool &pool,
+                                       QObject *context,
+                                       std::function<void(bool ok, QString message)> done)
+{
+    Q_UNUSED(password)
+    QPointer<QObject> ctx(context);
+    pool.start([config, s3Secret, ctx, done] {
+        bool ok = false;
+        QString message;
+        if (config.s3Url.isEmpty()) {
+            message = QObject::tr("No S3 endpoint is configured for %1.").arg(config.name);
+        } else {
+            QElapsedTimer timer;
+            timer.start();
+            auto conn = Connection::make(config, s3Secret, true);
+            auto buckets = conn->s3->listBuckets();
+            if (!buckets) {
+                message = qs(buckets.error().message);
+            } else if (auto datasets = discoverDatasets(*conn->s3, config.datasetRoots, {}); !datasets) {
+                message = qs(datasets.error().message);
+            } else {
+                ok = true;
+                message = QObject::tr("Connected to S3 at %1 in %2 ms: %3, %4.")
+                              .arg(config.s3Url)
+                              .arg(timer.elapsed())
+                              .arg(buckets->size() == 1 ? QObject::tr("1 bucket")
+                                                        : QObject::tr("%1 buckets").arg(buckets->size()),
+                                   datasets->size() == 1 ? QObject::tr("1 dataset")
+                                                         : QObject::tr("%1 datasets").arg(datasets->size()));
+            }
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
+            if (ctx) {
+                done(ok, message);
+            }
+        });
+    });
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+namespace {
+
+ActionResult failed(const QString &message)
+{
+    return ActionResult{false, false, message};
+}
+
+} // namespace
+
+ActionPreview StorageGridSource::preview(const ActionRequest &request) const
+{
+    ActionPreview p;
+    if (request.kind != ActionKind::DatasetCommit) {
+        p.title = actionKindName(request.kind);
+        p.blockedReason =
+            tr("%1 cannot run on StorageGRID source %2.").arg(actionKindName(request.kind), m_config.name);
+        return p;
+    }
+    p.title = tr("Commit dataset");
+    const QString source = m_config.name;
+    const Ptr<Dataset> dataset = m_deps.estate.datasets().find(source, source + QLatin1Char('/') + request.datasetId);
+    if (!dataset) {
+        p.target = request.datasetId;
+        p.blockedReason = tr("Dataset %1 is not known to %2.").arg(request.datasetId, source);
+        return p;
+    }
+    p.target = dataset->name;
+    p.fromState = dataset->commitCount == 1 ? tr("1 commit") : tr("%1 commits").arg(dataset->commitCount);
+    p.toState = dataset->commitCount + 1 == 1 ? tr("1 commit") : tr("%1 commits").arg(dataset->commitCount + 1);
+    const QString where = dataset->bucket + QLatin1Char('/') + dataset->prefix;
+    // The object count and size are only known once listed, at execution.
+    p.effects << tr("Lists %1 (object versions when the bucket is versioned) and writes a manifest of every object "
+                    "to %2.")
+                     .arg(where, where + QStringLiteral(".strata/commits/"));
+    p.effects << (dataset->headCommit.isEmpty() ? tr("This is the dataset's first commit.")
+                                                : tr("Parent: %1 (%2 objects, %3).")
+                                                      .arg(shortId(dataset->headCommit))
+                                                      .arg(dataset->objectCount)
+                                                      .arg(formatDecimalBytes(dataset->sizeBytes)));
+    p.effects << tr("Message: \"%1\"").arg(request.comment);
+    if (!m_connection) {
+        p.blockedReason = tr("The S3 side of %1 is not connected (no S3 secret).").arg(source);
+    } else if (request.comment.trimmed().isEmpty()) {
+        p.blockedReason = tr("A commit needs a message.");
+    } else if (std::size_t(request.comment.toUtf8().size()) > dataset::kMaxMessageBytes) {
+        p.blockedReason = tr("The message is longer than %1 bytes.").arg(dataset::kMaxMessageBytes);
+    } else if (std::size_t(m_deps.user.toUtf8().size()) > dataset::kMaxAuthorBytes) {
+        p.blockedReason = tr("The user name is longer than %1 bytes.").arg(dataset::kMaxAuthorBytes);
+    }
+    return p;
+}
+
+std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(const ActionRequest &request)
+{
+    auto conn = m_connection;
+    auto cache = m_headers;
+    const QString source = m_config.name;
+    const Ptr<Dataset> dataset = m_deps.estate.datasets().find(source, source + QLatin1Char('/') + request.datasetId);
+    const QString author = m_deps.user.isEmpty() ? QStringLiteral("strata") : m_deps.user;
+    IClock &clock = m_deps.clock;
+    return [conn, cache, dataset, request, author, source, &clock](const ActionContext &ctx) -> ActionResult {
+        if (request.kind != ActionKind::DatasetCommit) {
+            return failed(
+                QObject::tr("%1 cannot run on StorageGRID source %2.").arg(actionKindName(request.kind), source));
+        }
+        if (!conn) {
+            return failed(QObject::tr("The S3 side of %1 is not connected (no S3 secret).").arg(source));
+        }
+        if (!dataset) {
+            return failed(QObject::tr("Dataset %1 is not known to %2.").arg(request.datasetId, source));
+        }
+        s3::S3Client &client = *conn->s3;
+        const DatasetLocation loc{ss(dataset->bucket), ss(dataset->prefix), ss(dataset->name), dataset->kind};
+        const std::string parent = ss(dataset->headCommit);
+        const std::string message = ss(request.comment);
+        if (ctx.attempt > 1) {
+            // An earlier attempt may have written its manifest before its answer was lost.
+            auto manifests = listManifests(client, loc, {});
+            if (!manifests) {
+                return failed(qs(manifests.error().message));
+            }
+            for (const ManifestRef &m : *manifests) {
+                auto header = readHeader(client, loc.bucket, m.key, {});
+                if (!header) {
+                    continue;
+                }
+                const QDateTime t = parseTime(header->time);
+                if (header->message == message && header->author == ss(author) && header->parent == parent
+                    && t.isValid() && t >= ctx.submitted.addSecs(-1)) {
+                    return ActionResult{
+                        true,
+                        true,
+                        QObject::tr("Commit %1 of %2 already exists (an earlier attempt wrote it); not written again.")
+                            .arg(shortId(qs(m.id)), dataset->name)};
+                }
+            }
+        }
+        if (ctx.progress) {
+            ctx.progress(ActionProgress{-1, QObject::tr("Listing %1/%2").arg(dataset->bucket, dataset->prefix)});
+        }
+        auto entries = currentObjects(client, loc.bucket, loc.prefix, {});
+        if (!entries) {
+            return failed(qs(entries.error().message));
+        }
+        dataset::CommitHeader header;
+        header.dataset = loc.name;
+        header.bucket = loc.bucket;
+        header.prefix = loc.prefix;
+        header.parent = parent;
+        header.author = ss(author);
+        header.message = message;
+        header.time = dataset::isoUtcSeconds(clock.now().toSecsSinceEpoch());
+        if (auto valid = dataset::validateHeader(header); !valid) {
+            return failed(qs(valid.error().message));
+        }
+        const std::size_t count = entries->size();
+        const std::string bytes = dataset::serializeManifest(header, *entries);
+        const std::string id = dataset::commitId(bytes);
+        const std::string key = dataset::manifestKey(loc.prefix, id);
+        if (ctx.progress) {
+            ctx.progress(
+                ActionProgress{-1, QObject::tr("Writing manifest %1 (%2 objects)").arg(shortId(qs(id))).arg(count)});
+        }
+        // The key is the content's hash: writing it again is harmless.
+        auto put = client.putObject(loc.bucket, key, bytes, "application/x-ndjson", {});
+        if (!put) {
+            return failed(qs(put.error().message));
+        }
+        std::int64_t total = 0;
+        for (const dataset::ManifestEntry &e : *entries) {
+            total += e.size;
+        }
+        header.objects = std::int64_t(count);
+        header.bytes = total;
+        cache->insert(loc.bucket + "/" + key, header);
+        return ActionResult{true,
+                            false,
+                            QObject::tr("Commit %1 of %2: %3 objects, %4.")
+                                .arg(shortId(qs(id)), dataset->name)
+                                .arg(count)
+                                .arg(formatDecimalBytes(total))};
+    };
+}
+
+void StorageGridSource::afterSuccess(const ActionRequest &request)
+{
+    Q_UNUSED(request)
+    refresh();
+}
+
+} // namespace strata::core

@@ -1,0 +1,114 @@
+#pragma once
+
+#include "models/core/datasethub.h"
+#include "models/core/source.h"
+
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QThreadPool;
+
+namespace strata::core {
+
+class Estate;
+class HistoryService;
+class SystemPoller;
+
+/// StorageGRID source: the grid (management API) and its S3 dataset hub.
+///
+/// - Grid poll every config interval (when the grid management client is available): summary,
+///   nodes, alerts, tenants and buckets -> Estate::publishGrid.
+/// - Hub poll every config interval when `s3Url` is set: the datasets under
+///   SourceConfig::datasetRoots ("bucket/*": every top-level prefix; "bucket": the bucket;
+///   "bucket/prefix/": that prefix), each dataset's commit manifests
+///   (`<prefix>.strata/commits/<id>.jsonl`), whose headers are read once with a ranged GET and
+///   cached by manifest key forever (commits are immutable) -> Estate::publishDatasets.
+///   Dataset::sizeBytes/objectCount are those of the head commit (the newest commit that is no
+///   other commit's parent).
+/// - Action DatasetCommit: lists the dataset (object versions when the bucket is versioned),
+///   writes a manifest whose id is its SHA-256, parent = the head. Idempotent: a retried
+///   attempt first looks for a commit made since the first attempt with the same message,
+///   author and parent.
+///
+/// Credentials: `password` is the grid administrator's; the S3 secret (SourceConfig::s3Secret)
+/// comes separately through setS3Secret() (the Engine resolves it), and the hub polls only
+/// once it is known.
+class StorageGridSource final : public Source, public IActionExecutor
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(StorageGridSource)
+
+public:
+    struct Deps
+    {
+        Estate &estate;
+        IClock &clock;
+        QThreadPool &pool;
+        HistoryService *history = nullptr; ///< optional, unused for now
+        QString user;                      ///< commit author of DatasetCommit
+    };
+
+    StorageGridSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
+    ~StorageGridSource() override;
+
+    [[nodiscard]] SourceStatus status() const override;
+    void start() override;
+    void stop() override;
+    void refresh() override;
+    /// The grid administrator's password changed: resumes a paused grid poll.
+    void setPassword(const QString &password) override;
+    /// The S3 secret key (resolved by the Engine). Starts or resumes the hub poll. `error`
+    /// non-empty: the secret cannot be read; the hub shows AuthRequired with it.
+    void setS3Secret(const QString &secret, const QString &error = {});
+    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
+    void subscribePerformance() override {}
+    void unsubscribePerformance() override {}
+    void subscribeSnapshots(const QString &) override {}
+    void unsubscribeSnapshots(const QString &) override {}
+    /// StorageGRID has no volumes: `done` gets an error sentence.
+    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
+    [[nodiscard]] bool hasPolledOnce() const override;
+
+    // IActionExecutor
+    [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
+    [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
+    void afterSuccess(const ActionRequest &request) override;
+
+    /// Compares two commits of a dataset (Dataset::id) by reading both manifests (each verified
+    /// against its id) on the pool. `done(comparison, error)` runs on the GUI thread unless
+    /// `context` is gone; `error` is empty on success.
+    void diffCommits(const QString &datasetId,
+                     const QString &fromId,
+                     const QString &toId,
+                     QObject *context,
+                     std::function<void(CommitComparison comparison, QString error)> done);
+
+    /// The Sources page's "Test": lists the S3 buckets and counts the datasets under the roots
+    /// (no retries). "Connected to S3 at https://s3…: 2 buckets, 6 datasets." or the error.
+    /// `done(ok, message)` on the GUI thread unless `context` is gone.
+    static void testConnection(const SourceConfig &config,
+                               const QString &password,
+                               const QString &s3Secret,
+                               QThreadPool &pool,
+                               QObject *context,
+                               std::function<void(bool ok, QString message)> done);
+
+    struct Connection;
+    struct HeaderCache;
+
+private:
+    void onPollerStateChanged();
+
+    Deps m_deps;
+    QString m_password;
+    std::shared_ptr<Connection> m_connection; ///< null until the S3 secret is known
+    std::shared_ptr<HeaderCache> m_headers;
+    SystemPoller *m_hub = nullptr; ///< null without s3Url
+    QString m_s3Problem;           ///< the S3 secret could not be read
+    bool m_started = false;
+    bool m_hubPolledOnce = false;
+};
+
+} // namespace strata::core
