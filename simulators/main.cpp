@@ -7,10 +7,13 @@
 //                         [--pods N --nodes N --namespaces N]
 //   strata-sim azure [--port N] [--preset ailab|scale|empty] [--volumes N] [--cert-out ca.pem]
 //                    [--client-secret S] [--lro-ms MS] [--page-size N] [--kubeconfig-file F]
+//   strata-sim storagegrid [--port N] [--s3-port N] [--s3-tls] [--preset datalake|empty]
+//                          [--password P] [--token-ttl S] [--cert-out ca.pem] [--tls-cert F --tls-key F]
 
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "simulators/storagegrid/storagegridsimulator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -346,6 +349,115 @@ int runAzure(const QCommandLineParser &parser)
 
 } // namespace
 
+int runStorageGrid(const QCommandLineParser &parser)
+{
+    using strata::sim::storagegrid::StorageGridSimulator;
+    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
+        const qint64 value = parser.value(name).toLongLong(ok);
+        *ok = *ok && value >= min && value <= max;
+        return value;
+    };
+    bool ok = true;
+    StorageGridSimulator::Options options;
+    options.managementPort = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
+    if (!ok) {
+        return fail(Cli::tr("--port must be between 0 and 65535."));
+    }
+    if (parser.isSet(QStringLiteral("s3-port"))) {
+        options.s3Port = quint16(number(QStringLiteral("s3-port"), 0, 65535, &ok));
+        if (!ok) {
+            return fail(Cli::tr("--s3-port must be between 0 and 65535."));
+        }
+    }
+    options.s3Tls = parser.isSet(QStringLiteral("s3-tls"));
+    const QString host = parser.value(QStringLiteral("host"));
+    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
+    if (options.address.isNull()) {
+        return fail(Cli::tr("--host must be an IP address."));
+    }
+    const QString preset =
+        parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("datalake");
+    if (preset == QLatin1String("datalake")) {
+        options.preset = StorageGridSimulator::Options::Preset::Datalake;
+    } else if (preset == QLatin1String("empty")) {
+        options.preset = StorageGridSimulator::Options::Preset::Empty;
+    } else {
+        return fail(Cli::tr("--preset must be datalake or empty for storagegrid."));
+    }
+    if (parser.isSet(QStringLiteral("token-ttl"))) {
+        options.tokenTtl = std::chrono::seconds(number(QStringLiteral("token-ttl"), 1, 7 * 86400, &ok));
+        if (!ok) {
+            return fail(Cli::tr("--token-ttl must be between 1 and 604800 seconds."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("password"))) {
+        options.rootPassword = parser.value(QStringLiteral("password"));
+        if (options.rootPassword.isEmpty()) {
+            return fail(Cli::tr("the password must not be empty."));
+        }
+    }
+    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
+        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    }
+    if (parser.isSet(QStringLiteral("tls-cert"))) {
+        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
+                                                     parser.value(QStringLiteral("tls-key")));
+        if (options.tls.isNull()) {
+            return fail(Cli::tr("cannot read the TLS certificate or key."));
+        }
+    }
+
+    StorageGridSimulator simulator(options);
+    if (!simulator.start()) {
+        return fail(Cli::tr("cannot start the StorageGRID simulator: %1").arg(simulator.errorString()));
+    }
+    QString error;
+    const QString caPath =
+        parser.isSet(QStringLiteral("cert-out"))
+            ? parser.value(QStringLiteral("cert-out"))
+            : QDir::temp().filePath(QStringLiteral("strata-sim-storagegrid-%1-ca.pem").arg(simulator.managementPort()));
+    if (!writeFile(caPath, simulator.caPem(), &error)) {
+        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    }
+    const QString ca = QFileInfo(caPath).absoluteFilePath();
+    const auto &o = simulator.options();
+    QTextStream out(stdout);
+    out << Cli::tr("StorageGRID simulator (preset %1: grid \"%2\", %3 tenants)")
+               .arg(preset, o.gridName)
+               .arg(simulator.tenants().size())
+        << Qt::endl;
+    out << Cli::tr("Management API: %1/api/v4 (also /api/v3)").arg(simulator.managementUrl()) << Qt::endl;
+    out << Cli::tr("CA certificate: %1").arg(ca) << Qt::endl;
+    out << Cli::tr("Grid administrator: root / %1").arg(o.rootPassword) << Qt::endl;
+    for (const auto &t : simulator.tenants()) {
+        out << Cli::tr("Tenant %1: account id %2, user root / %3").arg(t.name, t.id, t.rootPassword) << Qt::endl;
+    }
+    out << Cli::tr("S3 endpoint: %1 (region %2, path-style; virtual-hosted as <bucket>.localhost:%3)")
+               .arg(simulator.s3Url(), o.s3Region)
+               .arg(simulator.s3Port())
+        << Qt::endl;
+    if (options.preset == StorageGridSimulator::Options::Preset::Datalake) {
+        out << Cli::tr("S3 keys of data-science: %1 / %2").arg(o.s3AccessKey, o.s3SecretKey) << Qt::endl;
+        out << Cli::tr("S3 keys of support-center: %1 / %2").arg(o.s3AccessKey2, o.s3SecretKey2) << Qt::endl;
+        out << Cli::tr("AWS CLI:") << Qt::endl;
+        out << QStringLiteral("  AWS_ACCESS_KEY_ID=%1 AWS_SECRET_ACCESS_KEY=%2 AWS_DEFAULT_REGION=%3 "
+                              "aws --endpoint-url %4%5 s3api list-objects-v2 --bucket datasets --prefix fraud_jun/")
+                   .arg(o.s3AccessKey,
+                        o.s3SecretKey,
+                        o.s3Region,
+                        simulator.s3Url(),
+                        o.s3Tls ? QStringLiteral(" --ca-bundle ") + ca : QString())
+            << Qt::endl;
+    }
+    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
+    if (!installSignalHandlers()) {
+        return fail(Cli::tr("cannot install signal handlers."));
+    }
+    const int rc = QCoreApplication::exec();
+    out << Cli::tr("Stopped.") << Qt::endl;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -357,7 +469,7 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("system"),
-                                 Cli::tr("The system to simulate: ontap, kubernetes or azure."));
+                                 Cli::tr("The system to simulate: ontap, kubernetes, azure or storagegrid."));
     const QCommandLineOption portOption(QStringLiteral("port"),
                                         Cli::tr("TCP port to listen on (0 = any free port)."),
                                         Cli::tr("port"),
@@ -405,7 +517,8 @@ int main(int argc, char **argv)
                                         QStringLiteral("5000"));
     const QCommandLineOption presetOption(
         QStringLiteral("preset"),
-        Cli::tr("kubernetes: dgx (TR-4858 demo), scale, aks or empty; azure: ailab, scale or empty."),
+        Cli::tr("kubernetes: dgx (TR-4858 demo), scale, aks or empty; azure: ailab, scale or empty; "
+                "storagegrid: datalake or empty."),
         Cli::tr("name"),
         QStringLiteral("dgx"));
     const QCommandLineOption tokenOption(
@@ -433,6 +546,13 @@ int main(int argc, char **argv)
         Cli::tr("azure: kubeconfig that listClusterUserCredential returns for aks-gpu."),
         Cli::tr("file"));
     parser.addOptions({clientSecretOption, lroOption, pageSizeOption, kubeconfigFileOption});
+    const QCommandLineOption s3PortOption(QStringLiteral("s3-port"),
+                                          Cli::tr("storagegrid: port of the S3 endpoint (0 = any free port)."),
+                                          Cli::tr("port"));
+    const QCommandLineOption s3TlsOption(QStringLiteral("s3-tls"), Cli::tr("storagegrid: serve S3 over HTTPS."));
+    const QCommandLineOption tokenTtlOption(
+        QStringLiteral("token-ttl"), Cli::tr("storagegrid: lifetime of management API tokens."), Cli::tr("seconds"));
+    parser.addOptions({s3PortOption, s3TlsOption, tokenTtlOption});
     const QCommandLineOption podsOption(
         QStringLiteral("pods"), Cli::tr("kubernetes scale preset: pods."), Cli::tr("N"), QStringLiteral("50000"));
     const QCommandLineOption nodesOption(
@@ -470,8 +590,9 @@ int main(int argc, char **argv)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1
         || (positional.front() != QLatin1String("ontap") && positional.front() != QLatin1String("kubernetes")
-            && positional.front() != QLatin1String("azure"))) {
-        return fail(Cli::tr("name the system to simulate; supported: ontap, kubernetes, azure. See --help."));
+            && positional.front() != QLatin1String("azure") && positional.front() != QLatin1String("storagegrid"))) {
+        return fail(
+            Cli::tr("name the system to simulate; supported: ontap, kubernetes, azure, storagegrid. See --help."));
     }
 
     auto number = [&](const QCommandLineOption &option, qint64 min, qint64 max, bool *ok) {
@@ -485,6 +606,9 @@ int main(int argc, char **argv)
     }
     if (positional.front() == QLatin1String("azure")) {
         return runAzure(parser);
+    }
+    if (positional.front() == QLatin1String("storagegrid")) {
+        return runStorageGrid(parser);
     }
     strata::sim::ontap::OntapSimulator::Options options;
     options.port = quint16(number(portOption, 0, 65535, &ok));

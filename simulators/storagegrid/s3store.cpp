@@ -109,13 +109,21 @@ std::string ObjectContent::read(std::int64_t offset, std::int64_t length) const
     }
     std::string out;
     out.resize(std::size_t(end - offset));
+    auto emit = [&](std::int64_t pos, unsigned char byte) {
+        out[std::size_t(pos - offset)] = textual ? TextAlphabet[byte & 15] : static_cast<char>(byte);
+    };
     std::int64_t pos = offset;
     while (pos < end) {
-        const std::int64_t block = pos / 8;
-        const std::uint64_t word = splitmix(seed ^ splitmix(std::uint64_t(block)));
+        const std::uint64_t word = splitmix(seed ^ splitmix(std::uint64_t(pos / 8)));
+        if (pos % 8 == 0 && end - pos >= 8) {
+            for (int i = 0; i < 8; ++i) {
+                emit(pos + i, static_cast<unsigned char>(word >> (8 * i)));
+            }
+            pos += 8;
+            continue;
+        }
         for (std::int64_t i = pos % 8; i < 8 && pos < end; ++i, ++pos) {
-            const auto byte = static_cast<unsigned char>(word >> (8 * i));
-            out[std::size_t(pos - offset)] = textual ? TextAlphabet[byte & 15] : static_cast<char>(byte);
+            emit(pos, static_cast<unsigned char>(word >> (8 * i)));
         }
     }
     return out;
@@ -360,13 +368,24 @@ std::optional<PutResult> S3Store::putContent(const std::string &bucket,
     }
     versions.push_back(std::move(v));
     const Version &stored = versions.back();
-    if (stored.etag.empty()) {
-        stored.etag = md5OfContent(stored.content);
-    }
     if (error) {
         *error = StoreError::None;
     }
     return PutResult{stored.etag, stored.id};
+}
+
+std::optional<ObjectContent> S3Store::latestContent(const std::string &bucket, const std::string &key) const
+{
+    std::lock_guard lock(m_impl->mutex);
+    const auto it = m_impl->buckets.find(bucket);
+    if (it == m_impl->buckets.end()) {
+        return std::nullopt;
+    }
+    const auto k = it->second.keys.find(key);
+    if (k == it->second.keys.end() || k->second.empty() || k->second.back().deleteMarker) {
+        return std::nullopt;
+    }
+    return k->second.back().content;
 }
 
 std::optional<StoredObject> S3Store::head(const std::string &bucket,
@@ -625,6 +644,49 @@ ListResult S3Store::listVersions(const std::string &bucket, const ListQuery &que
         result.nextVersionIdMarker.clear();
     }
     return result;
+}
+
+void S3Store::computeMissingEtags(const std::atomic<bool> *stop)
+{
+    struct Todo
+    {
+        std::string bucket, key, versionId;
+        ObjectContent content;
+    };
+    std::vector<Todo> todo;
+    {
+        std::lock_guard lock(m_impl->mutex);
+        for (const auto &[name, b] : m_impl->buckets) {
+            for (const auto &[key, versions] : b.keys) {
+                for (const Version &v : versions) {
+                    if (!v.deleteMarker && v.etag.empty()) {
+                        todo.push_back({name, key, v.id, v.content});
+                    }
+                }
+            }
+        }
+    }
+    for (const Todo &t : todo) {
+        if (stop && stop->load()) {
+            return;
+        }
+        // Hashing happens outside the lock so S3 requests are not held up.
+        const std::string etag = md5OfContent(t.content);
+        std::lock_guard lock(m_impl->mutex);
+        const auto b = m_impl->buckets.find(t.bucket);
+        if (b == m_impl->buckets.end()) {
+            continue;
+        }
+        const auto k = b->second.keys.find(t.key);
+        if (k == b->second.keys.end()) {
+            continue;
+        }
+        for (const Version &v : k->second) {
+            if (v.id == t.versionId && v.etag.empty() && v.content.sameAs(t.content)) {
+                v.etag = etag;
+            }
+        }
+    }
 }
 
 void S3Store::countOperation(const std::string &operation)

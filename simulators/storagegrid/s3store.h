@@ -5,6 +5,7 @@
 // simulator) and tests use it in-process. Every member function is thread-safe (one internal
 // mutex); nothing here is Qt.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -150,7 +151,8 @@ public:
                                        std::string body,
                                        const std::string &contentType = "application/octet-stream",
                                        StoreError *error = nullptr);
-    /// Same with generated or shared content (the ETag is computed lazily, once).
+    /// Same with generated or shared content. The ETag of generated content is computed lazily,
+    /// once, on first use (head/get/list); the returned PutResult::etag is then empty.
     std::optional<PutResult> putContent(const std::string &bucket,
                                         const std::string &key,
                                         ObjectContent content,
@@ -165,6 +167,8 @@ public:
                                                    const std::string &versionId = {},
                                                    StoreError *error = nullptr,
                                                    StoredObject *marker = nullptr) const;
+    /// The latest version's content without computing its ETag (nullopt when absent or deleted).
+    [[nodiscard]] std::optional<ObjectContent> latestContent(const std::string &bucket, const std::string &key) const;
     /// Same as head(); the bytes are in the returned object's `content`.
     [[nodiscard]] std::optional<StoredObject> get(const std::string &bucket,
                                                   const std::string &key,
@@ -187,6 +191,11 @@ public:
     ListResult list(const std::string &bucket, const ListQuery &query, StoreError *error = nullptr) const;
     /// Every version and delete marker, key order then newest first (ListObjectVersions).
     ListResult listVersions(const std::string &bucket, const ListQuery &query, StoreError *error = nullptr) const;
+
+    /// Computes the ETags of generated content not yet hashed, without holding the store lock
+    /// while hashing (the simulator runs it on a background thread after building a preset).
+    /// Returns early when `stop` becomes true.
+    void computeMissingEtags(const std::atomic<bool> *stop = nullptr);
 
     /// Requests served through the S3 endpoint per operation name ("GetObject", ...), for tests.
     void countOperation(const std::string &operation);
