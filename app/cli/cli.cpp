@@ -1,5 +1,6 @@
 #include "app/cli/cli.h"
 
+#include "app/cli/actionrun.h"
 #include "app/cli/computerows.h"
 #include "app/cli/demo.h"
 #include "app/cli/levelrows.h"
@@ -212,29 +213,6 @@ ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots)
     return rs;
 }
 
-/// Runs the event loop until `done()` or the deadline; returns false on timeout.
-bool waitFor(const std::function<bool()> &done, QObject *signalSource, int timeoutSeconds)
-{
-    if (done()) {
-        return true;
-    }
-    QEventLoop loop;
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
-    QTimer check;
-    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
-        if (done()) {
-            loop.quit();
-        }
-    });
-    Q_UNUSED(signalSource)
-    check.start(20);
-    deadline.start(timeoutSeconds * 1000);
-    loop.exec();
-    return done();
-}
-
 /// Waits for one emission of `signal` from `sender` (or the timeout); false on timeout.
 template <class Sender, class Signal> bool waitForSignal(Sender *sender, Signal signal, int timeoutMs)
 {
@@ -434,63 +412,7 @@ int setServiceLevel(core::Engine &engine,
         return 0;
     }
 
-    if (format == Format::Json && args.dryRun) {
-        out << QJsonDocument(
-                   QJsonObject{{QStringLiteral("preview"), previewJson(preview)}, {QStringLiteral("dry_run"), true}})
-                   .toJson(QJsonDocument::Indented);
-        return preview.allowed() ? 0 : 1;
-    }
-    if (format != Format::Json) {
-        writePreview(preview, out);
-    }
-    if (args.dryRun) {
-        out << QCoreApplication::translate("cli", "Dry run: nothing was changed.") << '\n';
-        return preview.allowed() ? 0 : 1;
-    }
-    if (!preview.allowed()) {
-        return fail(preview.blockedReason, 1);
-    }
-    QString error;
-    const QString id = engine.actions().submit(request, &error);
-    if (id.isEmpty()) {
-        return fail(error, 1);
-    }
-    QString lastProgress;
-    QObject::connect(&engine.actions(), &core::ActionManager::actionChanged, &engine, [&](const QString &changed) {
-        const core::ActionRecord *r = engine.actions().find(changed);
-        if (changed == id && r && !r->progress.text.isEmpty() && r->progress.text != lastProgress) {
-            lastProgress = r->progress.text;
-            err << "  "
-                << (r->progress.percent >= 0 ? QString::number(r->progress.percent) + QStringLiteral("% ") : QString())
-                << r->progress.text << '\n';
-            err.flush();
-        }
-    });
-    const bool finished = waitFor(
-        [&] {
-            const core::ActionRecord *r = engine.actions().find(id);
-            return r && r->state != core::ActionState::Running;
-        },
-        &engine,
-        timeoutSeconds);
-    const core::ActionRecord *record = engine.actions().find(id);
-    if (!finished || !record) {
-        return fail(
-            QCoreApplication::translate("cli", "still running after %1 s; see the audit log").arg(timeoutSeconds), 1);
-    }
-    const bool ok = record->state == core::ActionState::Succeeded;
-    if (format == Format::Json) {
-        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), previewJson(preview)},
-                                         {QStringLiteral("action_id"), id},
-                                         {QStringLiteral("state"), core::actionStateName(record->state)},
-                                         {QStringLiteral("message"), record->message}})
-                   .toJson(QJsonDocument::Indented);
-    } else {
-        out << (ok ? QCoreApplication::translate("cli", "Done: %1") : QCoreApplication::translate("cli", "Failed: %1"))
-                   .arg(record->message)
-            << '\n';
-    }
-    return ok ? 0 : 1;
+    return runAction(engine, request, preview, ActionRun{format, args.dryRun, timeoutSeconds, programName}, out, err);
 }
 
 } // namespace

@@ -1,0 +1,110 @@
+#include "app/cli/actionrun.h"
+
+#include "app/cli/levelrows.h"
+#include "models/core/actions.h"
+#include "models/core/engine.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+namespace strata::cli {
+
+bool waitFor(const std::function<bool()> &done, QObject *context, int timeoutSeconds)
+{
+    if (done()) {
+        return true;
+    }
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QTimer check;
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        if (done()) {
+            loop.quit();
+        }
+    });
+    Q_UNUSED(context)
+    check.start(20);
+    deadline.start(timeoutSeconds * 1000);
+    loop.exec();
+    return done();
+}
+
+int runAction(core::Engine &engine,
+              const core::ActionRequest &request,
+              const core::ActionPreview &preview,
+              const ActionRun &run,
+              QTextStream &out,
+              QTextStream &err)
+{
+    auto fail = [&](const QString &message) {
+        err << run.programName << ": " << message << '\n';
+        return 1;
+    };
+    if (run.format == Format::Json && run.dryRun) {
+        out << QJsonDocument(
+                   QJsonObject{{QStringLiteral("preview"), previewJson(preview)}, {QStringLiteral("dry_run"), true}})
+                   .toJson(QJsonDocument::Indented);
+        return preview.allowed() ? 0 : 1;
+    }
+    if (run.format != Format::Json) {
+        writePreview(preview, out);
+    }
+    if (run.dryRun) {
+        out << QCoreApplication::translate("cli", "Dry run: nothing was changed.") << '\n';
+        return preview.allowed() ? 0 : 1;
+    }
+    if (!preview.allowed()) {
+        return fail(preview.blockedReason);
+    }
+    QString error;
+    const QString id = engine.actions().submit(request, &error);
+    if (id.isEmpty()) {
+        return fail(error);
+    }
+    QString lastProgress;
+    const QMetaObject::Connection progress =
+        QObject::connect(&engine.actions(), &core::ActionManager::actionChanged, &engine, [&](const QString &changed) {
+            const core::ActionRecord *r = engine.actions().find(changed);
+            if (changed == id && r && !r->progress.text.isEmpty() && r->progress.text != lastProgress) {
+                lastProgress = r->progress.text;
+                err << "  "
+                    << (r->progress.percent >= 0 ? QString::number(r->progress.percent) + QStringLiteral("% ")
+                                                 : QString())
+                    << r->progress.text << '\n';
+                err.flush();
+            }
+        });
+    const bool finished = waitFor(
+        [&] {
+            const core::ActionRecord *r = engine.actions().find(id);
+            return r && r->state != core::ActionState::Running;
+        },
+        &engine,
+        run.timeoutSeconds);
+    QObject::disconnect(progress);
+    const core::ActionRecord *record = engine.actions().find(id);
+    if (!finished || !record) {
+        return fail(
+            QCoreApplication::translate("cli", "still running after %1 s; see the audit log").arg(run.timeoutSeconds));
+    }
+    const bool ok = record->state == core::ActionState::Succeeded;
+    if (run.format == Format::Json) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), previewJson(preview)},
+                                         {QStringLiteral("action_id"), id},
+                                         {QStringLiteral("state"), core::actionStateName(record->state)},
+                                         {QStringLiteral("message"), record->message}})
+                   .toJson(QJsonDocument::Indented);
+    } else {
+        out << (ok ? QCoreApplication::translate("cli", "Done: %1") : QCoreApplication::translate("cli", "Failed: %1"))
+                   .arg(record->message)
+            << '\n';
+    }
+    return ok ? 0 : 1;
+}
+
+} // namespace strata::cli
