@@ -1,6 +1,7 @@
 #include "models/core/engine.h"
 
 #include "models/core/azuresource.h"
+#include "models/core/cacheservice.h"
 #include "models/core/credentialstore.h"
 #include "models/core/kubernetessource.h"
 #include "models/core/ontapsource.h"
@@ -19,6 +20,7 @@ Engine::Engine(Deps deps, QObject *parent)
     , m_actions(std::make_unique<ActionManager>(m_deps.clock, m_pool, m_deps.history, m_deps.user))
     , m_serviceLevels(std::make_unique<ServiceLevels>(*m_estate, m_deps.clock, m_deps.history))
     , m_schedules(std::make_unique<ScheduleService>(*m_actions, *m_estate, m_deps.clock, m_deps.history))
+    , m_cacheService(std::make_unique<CacheService>(*m_actions, *m_estate, m_deps.clock))
 {
     // Connector calls block on network I/O, not CPU: more threads than cores keeps one slow
     // source from delaying the others.
@@ -32,7 +34,66 @@ Engine::Engine(Deps deps, QObject *parent)
     });
     if (m_deps.runSchedules) {
         connect(this, &Engine::allSourcesPolled, m_schedules.get(), &ScheduleService::start);
+        connect(this, &Engine::allSourcesPolled, m_cacheService.get(), &CacheService::start);
     }
+}
+
+void Engine::setCacheTargets(const QList<CacheTargetConfig> &targets)
+{
+    m_cacheTargets = targets;
+    for (Source *s : std::as_const(m_sources)) {
+        if (auto *kube = qobject_cast<KubernetesSource *>(s)) {
+            kube->setCacheTargets(targets);
+        }
+    }
+}
+
+std::optional<CommitLocation> Engine::resolveCommit(const QString &datasetSource,
+                                                    const QString &datasetId,
+                                                    const QString &commitId,
+                                                    QString *error) const
+{
+    const auto fail = [error](const QString &message) -> std::optional<CommitLocation> {
+        if (error) {
+            *error = message;
+        }
+        return std::nullopt;
+    };
+    const SourceConfig *config = nullptr;
+    for (const SourceConfig &c : m_configs) {
+        if (c.name == datasetSource) {
+            config = &c;
+        }
+    }
+    if (!config || config->kind != SourceKind::StorageGrid) {
+        return fail(tr("%1 is not a configured StorageGRID source.").arg(datasetSource));
+    }
+    if (config->s3Url.isEmpty()) {
+        return fail(tr("%1 has no S3 endpoint (s3_url) for its datasets.").arg(datasetSource));
+    }
+    const Ptr<Dataset> dataset =
+        m_estate->datasets().find(datasetSource, datasetSource + QLatin1Char('/') + datasetId);
+    if (!dataset) {
+        return fail(tr("Dataset %1 is not known to %2 (yet).").arg(datasetId, datasetSource));
+    }
+    const Ptr<Commit> commit = m_estate->commits().find(datasetSource, datasetSource + QLatin1Char('/') + commitId);
+    if (!commit || commit->datasetId != datasetId) {
+        return fail(tr("Commit %1 of %2 is not known to %3.").arg(commitId.left(8), dataset->name, datasetSource));
+    }
+    if (dataset->kind == DatasetKind::OntapVolume) {
+        return fail(tr("%1 is a file dataset on ONTAP: cache it as a FlexClone.").arg(dataset->name));
+    }
+    CommitLocation where;
+    where.s3Endpoint = config->s3Url;
+    where.s3Region = config->s3Region.isEmpty() ? QStringLiteral("us-east-1") : config->s3Region;
+    where.s3PathStyle = config->s3PathStyle;
+    where.bucket = dataset->bucket;
+    where.prefix = dataset->prefix;
+    where.manifestKey = commit->manifestKey;
+    where.datasetName = dataset->name;
+    where.objects = commit->objectCount;
+    where.bytes = commit->bytes;
+    return where;
 }
 
 void Engine::setRateCard(const RateCard &card)
@@ -117,12 +178,28 @@ void Engine::startSource(const SourceConfig &config)
                                      self);
             break;
         case SourceKind::Kubernetes:
-            source = new KubernetesSource(
+        {
+            auto *kube = new KubernetesSource(
                 config,
                 secret.value_or(QString()),
-                KubernetesSource::Deps{*self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history},
+                KubernetesSource::Deps{*self->m_estate,
+                                       self->m_deps.clock,
+                                       self->m_pool,
+                                       self->m_deps.history,
+                                       [self](const QString &datasetSource,
+                                              const QString &datasetId,
+                                              const QString &commitId,
+                                              QString *error) -> std::optional<CommitLocation> {
+                                           if (!self) {
+                                               return std::nullopt;
+                                           }
+                                           return self->resolveCommit(datasetSource, datasetId, commitId, error);
+                                       }},
                 self);
+            kube->setCacheTargets(self->m_cacheTargets);
+            source = kube;
             break;
+        }
         case SourceKind::Azure:
             source = new AzureSource(config,
                                      secret.value_or(QString()),

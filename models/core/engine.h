@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/actions.h"
+#include "models/core/cachepolicy.h"
 #include "models/core/config.h"
 #include "models/core/estate.h"
 
@@ -13,6 +14,7 @@
 
 namespace strata::core {
 
+class CacheService;
 class HistoryService;
 class ICredentialStore;
 class ScheduleService;
@@ -53,6 +55,19 @@ public:
     [[nodiscard]] ServiceLevels &serviceLevels() { return *m_serviceLevels; }
     /// Planned service-level changes (started per Deps::runSchedules, or by calling start()).
     [[nodiscard]] ScheduleService &schedules() { return *m_schedules; }
+    /// Clears cached commits when the eviction policy says so (started with the schedules).
+    [[nodiscard]] CacheService &cacheService() { return *m_cacheService; }
+    /// Cache targets (AppConfig::cacheTargets), handed to their Kubernetes sources (running
+    /// and started later).
+    void setCacheTargets(const QList<CacheTargetConfig> &targets);
+    [[nodiscard]] QList<CacheTargetConfig> cacheTargets() const { return m_cacheTargets; }
+    /// Where the objects of a commit are, for its loader Job: the S3 endpoint of the dataset's
+    /// StorageGRID source and the estate's dataset and commit records. nullopt with `error`
+    /// ("Commit 3f2a9c01 of fraud_jun is not known to datalake.") when something is missing.
+    std::optional<CommitLocation> resolveCommit(const QString &datasetSource,
+                                                const QString &datasetId,
+                                                const QString &commitId,
+                                                QString *error) const;
     /// The rate card from AppConfig (prices and the cool-down), applied to serviceLevels().
     void setRateCard(const RateCard &card);
 
@@ -100,6 +115,8 @@ private:
     std::unique_ptr<ActionManager> m_actions;
     std::unique_ptr<ServiceLevels> m_serviceLevels;
     std::unique_ptr<ScheduleService> m_schedules;
+    std::unique_ptr<CacheService> m_cacheService;
+    QList<CacheTargetConfig> m_cacheTargets;
     QList<SourceConfig> m_configs;
     QHash<QString, Source *> m_sources;
     /// Status of sources that could not start (no secret), keyed by name.

@@ -7,6 +7,7 @@
 #include "connectors/kubernetes/reflector.h"
 #include "connectors/prometheus/client.h"
 #include "connectors/prometheus/dcgm.h"
+#include "models/core/cachepolicy.h"
 #include "models/core/connectorerror.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
@@ -14,6 +15,7 @@
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QLoggingCategory>
 #include <QPointer>
 #include <QRegularExpression>
@@ -22,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <climits>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -520,12 +523,18 @@ void KubernetesSource::launch()
         }
     });
     m_metrics->start();
+    if (m_cachePoller) {
+        m_cachePoller->start();
+    }
     Q_EMIT statusChanged();
 }
 
 void KubernetesSource::shutdown()
 {
     m_metrics->stop();
+    if (m_cachePoller) {
+        m_cachePoller->stop();
+    }
     m_publishTimer.stop();
     if (!m_shared) {
         return;
@@ -743,6 +752,12 @@ SourceStatus KubernetesSource::status() const
     if (!m_shared->kaiNote.isEmpty()) {
         errors.append(m_shared->kaiNote);
     }
+    if (m_cachePoller && !m_cachePoller->state().lastError.isEmpty()) {
+        errors.append(tr("cached commits: %1").arg(m_cachePoller->state().lastError));
+    }
+    for (auto it = m_cacheErrors.cbegin(); it != m_cacheErrors.cend(); ++it) {
+        errors.append(tr("cache target %1: %2").arg(it.key(), it.value()));
+    }
     s.lastError = errors.join(QStringLiteral("; "));
     if (auth) {
         s.health = Health::AuthRequired;
@@ -758,10 +773,614 @@ SourceStatus KubernetesSource::status() const
     return s;
 }
 
+// ---- Cached commits ----
+
+namespace {
+
+const std::string kManagedBy = "app.kubernetes.io/managed-by";
+const std::string kRoleLabel = "strata.io/role";
+const std::string kRequestedAnnotation = "strata.io/requested";
+
+bool isCode(const http::HttpError &e, const char *code)
+{
+    return e.apiCode == code;
+}
+
+std::optional<CacheJobView> jobView(const json &object)
+{
+    auto dto = kubernetes::parseJob(object);
+    if (!dto) {
+        return std::nullopt;
+    }
+    CacheJobView view;
+    view.name = qs(dto->name);
+    view.active = dto->active;
+    view.failedPods = dto->failed;
+    view.complete = dto->succeeded >= std::max(1, dto->completions);
+    for (const kubernetes::Condition &c : dto->conditions) {
+        if (c.status != "True") {
+            continue;
+        }
+        if (c.type == "Complete") {
+            view.complete = true;
+        } else if (c.type == "Failed") {
+            view.failed = true;
+            view.failureMessage = qs(c.reason.empty() ? c.message : c.reason + ": " + c.message);
+        }
+    }
+    view.completionTime = kube::parseTime(dto->completionTime);
+    return view;
+}
+
+std::string requestedAnnotation(const json &job)
+{
+    const json &meta = job.value("metadata", json::object());
+    if (meta.contains("annotations") && meta["annotations"].is_object()) {
+        return meta["annotations"].value(kRequestedAnnotation, std::string());
+    }
+    return {};
+}
+
+json cacheLabels(const QString &role, const QString &commitId, const QString &target)
+{
+    return {{kManagedBy, "strata"},
+            {kRoleLabel, ss(role)},
+            {"strata.io/commit", ss(commitShort(commitId))},
+            {"strata.io/target", ss(target)}};
+}
+
+json loaderJobObject(const CacheTargetConfig &target,
+                     const CommitLocation &where,
+                     const ActionRequest &request,
+                     const QDateTime &requested)
+{
+    const QString name = loaderJobName(request.commitId, target.name);
+    const json labels = cacheLabels(QStringLiteral("cache-loader"), request.commitId, target.name);
+    auto env = [](const char *name, const QString &value) {
+        return json{{"name", name}, {"value", ss(value)}};
+    };
+    auto secretEnv = [&target](const char *name) {
+        return json{{"name", name},
+                    {"valueFrom", {{"secretKeyRef", {{"name", ss(target.s3CredentialsSecret)}, {"key", name}}}}}};
+    };
+    const json container = {
+        {"name", "loader"},
+        {"image", ss(target.loaderImage)},
+        {"command", json::array({"python3", "/loader/loader.py"})},
+        {"env",
+         json::array({env("S3_ENDPOINT", where.s3Endpoint),
+                      env("S3_REGION", where.s3Region.isEmpty() ? QStringLiteral("us-east-1") : where.s3Region),
+                      env("S3_BUCKET", where.bucket),
+                      env("S3_PATH_STYLE", where.s3PathStyle ? QStringLiteral("true") : QStringLiteral("false")),
+                      env("MANIFEST_KEY", where.manifestKey),
+                      env("COMMIT_ID", request.commitId),
+                      env("DEST", QStringLiteral("/cache/") + cachePath(where.datasetName, request.commitId)),
+                      env("DATASET_PREFIX", where.prefix),
+                      secretEnv("AWS_ACCESS_KEY_ID"),
+                      secretEnv("AWS_SECRET_ACCESS_KEY")})},
+        {"volumeMounts",
+         json::array({{{"name", "loader"}, {"mountPath", "/loader"}, {"readOnly", true}},
+                      {{"name", "cache"}, {"mountPath", "/cache"}}})}};
+    const json podSpec = {
+        {"restartPolicy", "Never"},
+        {"containers", json::array({container})},
+        {"volumes",
+         json::array({{{"name", "loader"}, {"configMap", {{"name", "strata-cache-loader"}}}},
+                      {{"name", "cache"}, {"persistentVolumeClaim", {{"claimName", ss(target.pvc)}}}}})}};
+    return {{"apiVersion", "batch/v1"},
+            {"kind", "Job"},
+            {"metadata",
+             {{"name", ss(name)},
+              {"namespace", ss(target.namespaceName)},
+              {"labels", labels},
+              {"annotations",
+               {{"strata.io/commit-id", ss(request.commitId)},
+                {"strata.io/dataset", ss(where.datasetName)},
+                {"strata.io/dataset-source", ss(request.datasetSource)},
+                {"strata.io/dataset-id", ss(request.datasetId)},
+                {kRequestedAnnotation, ss(requested.toString(Qt::ISODateWithMs))}}}}},
+            {"spec", {{"backoffLimit", 3}, {"template", {{"metadata", {{"labels", labels}}}, {"spec", podSpec}}}}}};
+}
+
+json evictorJobObject(const CacheTargetConfig &target, const CachedCommit &record, const QDateTime &requested)
+{
+    const json labels = cacheLabels(QStringLiteral("cache-evictor"), record.commitId, target.name);
+    const json container = {{"name", "evictor"},
+                            {"image", "busybox:1.36"},
+                            {"command", json::array({"rm", "-rf", ss(QStringLiteral("/cache/") + record.path)})},
+                            {"volumeMounts", json::array({{{"name", "cache"}, {"mountPath", "/cache"}}})}};
+    const json podSpec = {
+        {"restartPolicy", "Never"},
+        {"containers", json::array({container})},
+        {"volumes", json::array({{{"name", "cache"}, {"persistentVolumeClaim", {{"claimName", ss(target.pvc)}}}}})}};
+    return {{"apiVersion", "batch/v1"},
+            {"kind", "Job"},
+            {"metadata",
+             {{"name", ss(evictorJobName(record.commitId, target.name))},
+              {"namespace", ss(target.namespaceName)},
+              {"labels", labels},
+              {"annotations",
+               {{"strata.io/commit-id", ss(record.commitId)},
+                {"strata.io/dataset", ss(record.datasetName)},
+                {"strata.io/dataset-source", ss(record.datasetSource)},
+                {"strata.io/dataset-id", ss(record.datasetId)},
+                {kRequestedAnnotation, ss(requested.toString(Qt::ISODateWithMs))}}}}},
+            {"spec", {{"backoffLimit", 3}, {"template", {{"metadata", {{"labels", labels}}}, {"spec", podSpec}}}}}};
+}
+
+// The records of a state ConfigMap (data key = commit id). Malformed values are reported, not
+// dropped silently, and left alone in the map.
+QList<CachedCommit>
+recordsOf(const json &configMap, const QString &source, const QString &target, QStringList *problems)
+{
+    QList<CachedCommit> out;
+    const json data = configMap.value("data", json::object());
+    if (!data.is_object()) {
+        return out;
+    }
+    for (auto it = data.begin(); it != data.end(); ++it) {
+        if (!it.value().is_string()) {
+            continue;
+        }
+        QString error;
+        auto record = cacheRecordFromJson(QByteArray::fromStdString(it.value().get<std::string>()), &error);
+        if (!record) {
+            problems->append(QStringLiteral("%1 record %2: %3").arg(cacheConfigMapName(target), qs(it.key()), error));
+            continue;
+        }
+        record->source = source;
+        record->target = target;
+        record->commitId = qs(it.key());
+        record->id = target + QLatin1Char('/') + record->commitId;
+        out.append(std::move(*record));
+    }
+    return out;
+}
+
+json stateConfigMap(const QString &target, const QString &ns)
+{
+    return {{"apiVersion", "v1"},
+            {"kind", "ConfigMap"},
+            {"metadata",
+             {{"name", ss(cacheConfigMapName(target))},
+              {"namespace", ss(ns)},
+              {"labels", {{"strata.io/cache-target", ss(target)}, {kManagedBy, "strata"}}}}},
+            {"data", json::object()}};
+}
+
+// Read-modify-write of one target's state ConfigMap: `mutate` edits the data object (and may
+// refuse with an error); a 409 from a concurrent writer re-reads and re-applies (3 tries).
+http::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
+                                        const QString &target,
+                                        const QString &ns,
+                                        const std::function<bool(json &data)> &mutate,
+                                        const http::CancelToken &cancel)
+{
+    const std::string name = ss(cacheConfigMapName(target));
+    http::HttpError last;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        auto current = client.getConfigMap(ss(ns), name, cancel);
+        const bool missing = !current && isCode(current.error(), "NotFound");
+        if (!current && !missing) {
+            return Unexpected(current.error());
+        }
+        json object = missing ? stateConfigMap(target, ns) : *current;
+        if (!object.contains("data") || !object["data"].is_object()) {
+            object["data"] = json::object();
+        }
+        if (!mutate(object["data"])) {
+            return object; // nothing to write
+        }
+        auto written = missing ? client.createConfigMap(ss(ns), object, cancel)
+                               : client.replaceConfigMap(ss(ns), name, object, cancel);
+        if (written) {
+            return written;
+        }
+        last = written.error();
+        const bool raced = isCode(last, "Conflict") || isCode(last, "AlreadyExists") || last.httpStatus == 409;
+        if (!raced) {
+            return Unexpected(last);
+        }
+    }
+    return Unexpected(last);
+}
+
+// Creates a cache Job; an existing one of the same name counts as ours when it carries our
+// request time or is still running; a leftover of an earlier round (finished) is replaced.
+http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
+                                              const std::string &ns,
+                                              const json &object,
+                                              const http::CancelToken &cancel)
+{
+    const std::string name = object["metadata"]["name"].get<std::string>();
+    const std::string ours = requestedAnnotation(object);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        auto created = client.createJob(ns, object, cancel);
+        if (created) {
+            return false;
+        }
+        const http::HttpError &e = created.error();
+        if (!isCode(e, "AlreadyExists") && !e.outcomeUnknown) {
+            return Unexpected(e);
+        }
+        auto existing = client.get(kubernetes::kJobs, ns, name, cancel);
+        if (!existing) {
+            if (isCode(existing.error(), "NotFound") && e.outcomeUnknown) {
+                continue;
+            }
+            return Unexpected(existing.error());
+        }
+        const auto view = jobView(*existing);
+        if (requestedAnnotation(*existing) == ours || (view && !view->complete && !view->failed)) {
+            return true;
+        }
+        auto removed = client.deleteJob(ns, name, cancel);
+        if (!removed) {
+            return Unexpected(removed.error());
+        }
+        // Background deletion removes the Job object at once; wait for the name to be free.
+        for (int i = 0; i < 50; ++i) {
+            auto gone = client.get(kubernetes::kJobs, ns, name, cancel);
+            if (!gone && isCode(gone.error(), "NotFound")) {
+                break;
+            }
+            if (!sleepFor(cancel, 100ms)) {
+                break;
+            }
+        }
+    }
+    http::HttpError error;
+    error.kind = http::HttpError::Kind::Api;
+    error.message = "Job " + ns + "/" + name + " could not be replaced";
+    return Unexpected(std::move(error));
+}
+
+} // namespace
+
+struct KubernetesSource::CachePollResult
+{
+    QHash<QString, QList<CachedCommit>> records; ///< per target read successfully
+    QHash<QString, QString> errors;              ///< per target that could not be read
+};
+
+QByteArray KubernetesSource::loaderScript()
+{
+    QFile file(QStringLiteral(":/strata/cache-loader/loader.py"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void KubernetesSource::setCacheTargets(const QList<CacheTargetConfig> &targets)
+{
+    QList<CacheTargetConfig> mine;
+    for (const CacheTargetConfig &t : targets) {
+        if (t.kubernetesSource == m_config.name) {
+            mine.append(t);
+        }
+    }
+    if (mine == m_cacheTargets && (m_cachePoller || mine.isEmpty())) {
+        return;
+    }
+    m_cacheTargets = mine;
+    for (auto it = m_cacheRecords.begin(); it != m_cacheRecords.end();) {
+        const bool kept = std::any_of(mine.cbegin(), mine.cend(), [&](const CacheTargetConfig &t) {
+            return t.name == it.key();
+        });
+        it = kept ? std::next(it) : m_cacheRecords.erase(it);
+    }
+    delete m_cachePoller;
+    m_cachePoller = nullptr;
+    if (!mine.isEmpty()) {
+        SystemPoller::Options options;
+        options.name = m_config.name + QStringLiteral("/caches");
+        options.interval = m_cachePollInterval;
+        options.minBackoff = 2s;
+        options.maxBackoff = 60s;
+        m_cachePoller = new SystemPoller(
+            options,
+            m_deps.clock,
+            m_deps.pool,
+            [this] {
+                return cachePollJob();
+            },
+            this);
+        connect(m_cachePoller, &SystemPoller::stateChanged, this, &KubernetesSource::statusChanged);
+        if (m_shared) {
+            m_cachePoller->start();
+        }
+    }
+    publishCacheState();
+}
+
+void KubernetesSource::setCachePollInterval(std::chrono::milliseconds interval)
+{
+    m_cachePollInterval = interval;
+    const QList<CacheTargetConfig> targets = m_cacheTargets;
+    m_cacheTargets.clear();
+    delete m_cachePoller;
+    m_cachePoller = nullptr;
+    setCacheTargets(targets);
+}
+
+void KubernetesSource::refreshCaches()
+{
+    if (m_cachePoller && m_shared) {
+        m_cachePoller->pollNow();
+    }
+}
+
+PollJob KubernetesSource::cachePollJob()
+{
+    std::shared_ptr<Shared> shared = m_shared;
+    const QList<CacheTargetConfig> targets = m_cacheTargets;
+    const QString source = m_config.name;
+    const QDateTime now = m_deps.clock.now();
+    QList<Job> jobs;
+    if (const auto list = m_deps.estate.jobs().scope(source)) {
+        for (const Ptr<Job> &j : list->items()) {
+            jobs.append(*j);
+        }
+    }
+    const http::CancelToken token;
+    PollJob job;
+    job.cancel = [token] {
+        token.cancel();
+    };
+    QPointer<KubernetesSource> self(this);
+    job.run = [shared, targets, source, now, jobs, token, self]() -> PollOutcome {
+        PollOutcome out;
+        if (!shared || !shared->connected) {
+            out.error = FetchError{FetchError::Kind::Transport, QObject::tr("not connected to the cluster yet"), -1};
+            return out;
+        }
+        kubernetes::KubeClient &client = *shared->client;
+        auto result = std::make_shared<CachePollResult>();
+        QStringList namespaces;
+        for (const CacheTargetConfig &t : targets) {
+            if (!namespaces.contains(t.namespaceName)) {
+                namespaces.append(t.namespaceName);
+            }
+        }
+        std::optional<FetchError> firstError;
+        for (const QString &ns : namespaces) {
+            auto configMaps = client.listConfigMaps(ss(ns), "strata.io/cache-target", token);
+            auto jobList = configMaps ? client.listJobs(ss(ns), kManagedBy + "=strata", token)
+                                      : http::Result<kubernetes::ListPage>(Unexpected(configMaps.error()));
+            auto podList = jobList ? client.listPods(ss(ns), kRoleLabel + "=cache-loader", token)
+                                   : http::Result<kubernetes::ListPage>(Unexpected(jobList.error()));
+            if (!podList) {
+                FetchError e = toFetchError(podList.error());
+                e.message = QObject::tr("cache state in %1: %2").arg(ns, e.message);
+                for (const CacheTargetConfig &t : targets) {
+                    if (t.namespaceName == ns) {
+                        result->errors.insert(t.name, e.message);
+                    }
+                }
+                if (!firstError) {
+                    firstError = e;
+                }
+                continue;
+            }
+            std::map<std::string, CacheJobView> views;
+            for (const json &j : jobList->items) {
+                if (auto view = jobView(j)) {
+                    views.emplace(ss(view->name), *view);
+                }
+            }
+            for (const CacheTargetConfig &t : targets) {
+                if (t.namespaceName != ns) {
+                    continue;
+                }
+                // The newest loader pod of each commit of this target, for its log.
+                std::map<std::string, std::pair<std::string, std::string>> newestPod; // commit16 -> (created, pod)
+                for (const json &p : podList->items) {
+                    const json &meta = p.value("metadata", json::object());
+                    const json labels = meta.value("labels", json::object());
+                    if (!labels.is_object() || labels.value("strata.io/target", std::string()) != ss(t.name)) {
+                        continue;
+                    }
+                    const std::string commit = labels.value("strata.io/commit", std::string());
+                    const std::string created = meta.value("creationTimestamp", std::string());
+                    const std::string name = meta.value("name", std::string());
+                    auto &slot = newestPod[commit];
+                    if (slot.second.empty() || created > slot.first || (created == slot.first && name > slot.second)) {
+                        slot = {created, name};
+                    }
+                }
+                QStringList problems;
+                std::map<QString, std::optional<LoaderEvent>> events;     // read once, reused on a 409
+                std::vector<std::pair<std::string, std::string>> cleanup; // jobs of finished evictions
+                QList<CachedCommit> records;
+                auto reconcileAll = [&](json &data) {
+                    bool changed = false;
+                    records.clear();
+                    cleanup.clear();
+                    problems.clear();
+                    json configMap = {{"data", data}};
+                    const QList<CachedCommit> stored = recordsOf(configMap, source, t.name, &problems);
+                    for (const CachedCommit &before : stored) {
+                        const std::string loaderName = ss(loaderJobName(before.commitId, t.name));
+                        const std::string evictorName = ss(evictorJobName(before.commitId, t.name));
+                        const auto loader = views.find(loaderName);
+                        const auto evictor = views.find(evictorName);
+                        const bool wantsLog =
+                            loader != views.end()
+                            && (before.state == CacheState::Requested || before.state == CacheState::Loading
+                                || before.state == CacheState::Failed);
+                        if (wantsLog && !events.count(before.commitId)) {
+                            std::optional<LoaderEvent> event;
+                            const auto pod = newestPod.find(ss(commitShort(before.commitId)));
+                            if (pod != newestPod.end()) {
+                                // A pod still starting has no log yet (400): no progress to show.
+                                auto log = client.podLog(ss(ns), pod->second.second, 20, token);
+                                if (log) {
+                                    event = lastLoaderEvent(QByteArray::fromStdString(*log));
+                                }
+                            }
+                            events[before.commitId] = event;
+                        }
+                        Reconciled next = reconcileCacheRecord(before,
+                                                               loader != views.end() ? &loader->second : nullptr,
+                                                               wantsLog ? events[before.commitId] : std::nullopt,
+                                                               evictor != views.end() ? &evictor->second : nullptr,
+                                                               now);
+                        if (next.record.state != CacheState::Evicted) {
+                            applyUsage(next.record, jobs, t.namespaceName, t.pvc, now);
+                        }
+                        if (next.remove) {
+                            data.erase(ss(before.commitId));
+                            cleanup.emplace_back(ss(ns), loaderName);
+                            cleanup.emplace_back(ss(ns), evictorName);
+                            changed = true;
+                            continue;
+                        }
+                        const QByteArray value = cacheRecordToJson(next.record);
+                        if (value != cacheRecordToJson(before)) {
+                            data[ss(before.commitId)] = value.toStdString();
+                            changed = true;
+                        }
+                        records.append(next.record);
+                    }
+                    return changed;
+                };
+                const std::string cmName = ss(cacheConfigMapName(t.name));
+                json listed;
+                for (const json &cm : configMaps->items) {
+                    if (cm.value("metadata", json::object()).value("name", std::string()) == cmName) {
+                        listed = cm;
+                    }
+                }
+                if (listed.is_null()) {
+                    result->records.insert(t.name, {});
+                    continue; // nothing cached on this target yet
+                }
+                json data = listed.value("data", json::object());
+                if (!data.is_object()) {
+                    data = json::object();
+                }
+                QString error;
+                if (reconcileAll(data)) {
+                    listed["data"] = data;
+                    auto written = client.replaceConfigMap(ss(ns), cmName, listed, token);
+                    if (!written && (isCode(written.error(), "Conflict") || written.error().httpStatus == 409)) {
+                        written = updateStateConfigMap(client, t.name, ns, reconcileAll, token);
+                    }
+                    if (!written) {
+                        error = QObject::tr("cannot update %1: %2").arg(qs(cmName), qs(written.error().message));
+                    }
+                }
+                if (error.isEmpty()) {
+                    for (const auto &[jobNs, name] : cleanup) {
+                        client.deleteJob(jobNs, name, token);
+                    }
+                }
+                if (!problems.isEmpty()) {
+                    error = error.isEmpty() ? problems.join(QStringLiteral("; "))
+                                            : error + QStringLiteral("; ") + problems.join(QStringLiteral("; "));
+                }
+                result->records.insert(t.name, records);
+                if (!error.isEmpty()) {
+                    result->errors.insert(t.name, error);
+                }
+            }
+        }
+        if (firstError && result->records.isEmpty()) {
+            out.error = firstError;
+            return out;
+        }
+        out.apply = [self, result] {
+            if (self) {
+                self->applyCachePoll(*result);
+            }
+        };
+        return out;
+    };
+    return job;
+}
+
+void KubernetesSource::applyCachePoll(const CachePollResult &result)
+{
+    for (auto it = result.records.cbegin(); it != result.records.cend(); ++it) {
+        m_cacheRecords.insert(it.key(), it.value());
+    }
+    m_cacheErrors = result.errors;
+    publishCacheState();
+    Q_EMIT cachesPolled();
+}
+
+void KubernetesSource::publishCacheState()
+{
+    const QString source = m_config.name;
+    const Estate &estate = m_deps.estate;
+    const QDateTime now = m_deps.clock.now();
+    std::vector<Ptr<CacheTarget>> targets;
+    std::vector<Ptr<CachedCommit>> commits;
+    for (const CacheTargetConfig &cfg : std::as_const(m_cacheTargets)) {
+        CacheTarget t;
+        t.source = source;
+        t.id = cfg.name;
+        t.namespaceName = cfg.namespaceName;
+        t.pvc = cfg.pvc;
+        t.evictAfterDays = cfg.evictAfterDays;
+        t.highWatermarkPercent = cfg.highWatermarkPercent;
+        const Ptr<Pvc> pvc =
+            estate.pvcs().find(source, source + QLatin1Char('/') + cfg.namespaceName + QLatin1Char('/') + cfg.pvc);
+        if (pvc) {
+            t.pvcPhase = pvc->phase;
+            t.capacityBytes = pvc->capacityBytes;
+            const Ptr<Volume> volume =
+                pvc->storageSource.isEmpty() ? nullptr : estate.volume(pvc->storageSource, pvc->storageVolumeId);
+            if (volume) {
+                t.storageSource = volume->source;
+                t.storageVolumeId = volume->id;
+                t.volumeName = volume->svm.isEmpty() ? volume->name : volume->svm + QLatin1Char('/') + volume->name;
+                t.capacityBytes = volume->sizeBytes;
+                t.usedBytes = volume->usedBytes;
+            }
+            if (pvc->phase != QLatin1String("Bound")) {
+                t.problem = tr("PVC %1/%2 is %3").arg(cfg.namespaceName, cfg.pvc, pvc->phase);
+            }
+        } else if (m_polledOnce) {
+            t.problem = tr("PVC %1/%2 not found on %3").arg(cfg.namespaceName, cfg.pvc, source);
+        }
+        const QString error = m_cacheErrors.value(cfg.name);
+        if (!error.isEmpty()) {
+            t.problem = t.problem.isEmpty() ? error : t.problem + QStringLiteral("; ") + error;
+        }
+        QList<CachedCommit> records = m_cacheRecords.value(cfg.name);
+        for (const CachedCommit &c : std::as_const(records)) {
+            switch (c.state) {
+            case CacheState::Ready:
+            case CacheState::Evicting:
+                t.cachedBytes += c.bytesTotal > 0 ? c.bytesTotal : c.bytesDone;
+                break;
+            case CacheState::Requested:
+            case CacheState::Loading:
+            case CacheState::Failed:
+                t.cachedBytes += c.bytesDone;
+                break;
+            case CacheState::Evicted:
+                break;
+            }
+        }
+        applyEvictionPolicy(t, records, now);
+        for (CachedCommit &c : records) {
+            commits.push_back(std::make_shared<const CachedCommit>(std::move(c)));
+        }
+        targets.push_back(std::make_shared<const CacheTarget>(std::move(t)));
+    }
+    CachePublish next;
+    next.targets = std::make_shared<const KeyedList<CacheTarget>>(std::move(targets));
+    next.cachedCommits = std::make_shared<const KeyedList<CachedCommit>>(std::move(commits));
+    m_deps.estate.publishCaches(source, std::move(next));
+}
+
 // ---- Actions ----
 
 ActionPreview KubernetesSource::preview(const ActionRequest &request) const
 {
+    if (request.kind == ActionKind::CacheCommit || request.kind == ActionKind::CacheEvict) {
+        return previewCache(request, nullptr);
+    }
     ActionPreview p;
     const Estate &estate = m_deps.estate;
     const QString source = m_config.name;
@@ -1013,6 +1632,9 @@ ActionResult failed(const QString &message)
 
 std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(const ActionRequest &request)
 {
+    if (request.kind == ActionKind::CacheCommit || request.kind == ActionKind::CacheEvict) {
+        return prepareCache(request);
+    }
     std::shared_ptr<Shared> shared = m_shared;
     const QString source = m_config.name;
     const Ptr<Project> project = m_deps.estate.projects().find(
@@ -1146,9 +1768,443 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
     };
 }
 
-void KubernetesSource::afterSuccess(const ActionRequest &)
+// ---- Cache actions ----
+
+const CacheTargetConfig *KubernetesSource::cacheTarget(const QString &name) const
 {
-    // Watches deliver the change; nothing to poll.
+    for (const CacheTargetConfig &t : m_cacheTargets) {
+        if (t.name == name) {
+            return &t;
+        }
+    }
+    return nullptr;
+}
+
+ActionPreview KubernetesSource::previewCache(const ActionRequest &request, CacheActionPlan *plan) const
+{
+    ActionPreview p;
+    const Estate &estate = m_deps.estate;
+    const QString source = m_config.name;
+    const bool load = request.kind == ActionKind::CacheCommit;
+    p.title = load ? tr("Cache commit") : tr("Clear cached commit");
+    const CacheTargetConfig *target = cacheTarget(request.cacheTarget);
+    const Ptr<CachedCommit> cached = estate.cachedCommits().find(
+        source, source + QLatin1Char('/') + request.cacheTarget + QLatin1Char('/') + request.commitId);
+    QString datasetName = cached ? cached->datasetName : QString();
+    p.target = QStringLiteral("%1@%2 on %3").arg(datasetName, commitShort(request.commitId), request.cacheTarget);
+    if (!target) {
+        p.blockedReason = tr("Cache target %1 is not configured on %2.").arg(request.cacheTarget, source);
+        return p;
+    }
+    if (!QRegularExpression(QStringLiteral("^[0-9a-f]{64}$")).match(request.commitId).hasMatch()) {
+        p.blockedReason = tr("%1 is not a commit id (64 lower-case hex digits).").arg(request.commitId);
+        return p;
+    }
+    const Ptr<CacheTarget> published =
+        estate.cacheTargets().find(source, source + QLatin1Char('/') + request.cacheTarget);
+    QList<CachedCommit> onTarget;
+    for (const Ptr<CachedCommit> &c : estate.cachedCommits().all(source)) {
+        if (c->source == source && c->target == request.cacheTarget) {
+            onTarget.append(*c);
+        }
+    }
+    const QString where = published && !published->volumeName.isEmpty()
+                              ? tr("%1 (volume %2)").arg(request.cacheTarget, published->volumeName)
+                              : request.cacheTarget;
+
+    if (load) {
+        if (!m_deps.resolveCommit) {
+            p.blockedReason = tr("Caching needs the dataset hub, which this program does not run.");
+            return p;
+        }
+        QString error;
+        const std::optional<CommitLocation> location =
+            m_deps.resolveCommit(request.datasetSource, request.datasetId, request.commitId, &error);
+        if (!location) {
+            p.blockedReason = error;
+            return p;
+        }
+        datasetName = location->datasetName;
+        p.target = QStringLiteral("%1@%2 on %3").arg(datasetName, commitShort(request.commitId), request.cacheTarget);
+        if (cached) {
+            switch (cached->state) {
+            case CacheState::Ready:
+                p.blockedReason = tr("%1@%2 is already cached on %3 (ready).")
+                                      .arg(datasetName, commitShort(request.commitId), request.cacheTarget);
+                return p;
+            case CacheState::Requested:
+            case CacheState::Loading:
+                p.blockedReason = tr("%1@%2 is already being loaded onto %3.")
+                                      .arg(datasetName, commitShort(request.commitId), request.cacheTarget);
+                return p;
+            case CacheState::Evicting:
+                p.blockedReason = tr("%1@%2 is being cleared from %3; cache it again once that finished.")
+                                      .arg(datasetName, commitShort(request.commitId), request.cacheTarget);
+                return p;
+            case CacheState::Failed:
+                p.fromState = tr("failed: %1").arg(cached->reason);
+                p.effects << tr("Loads it again; what the failed attempt copied is kept and skipped.");
+                break;
+            case CacheState::Evicted:
+                break;
+            }
+        }
+        if (!published) {
+            p.blockedReason = tr("The state of cache target %1 has not been read yet.").arg(request.cacheTarget);
+            return p;
+        }
+        if (!published->problem.isEmpty() && published->capacityBytes <= 0) {
+            p.blockedReason = tr("Cache target %1 cannot take caches: %2").arg(request.cacheTarget, published->problem);
+            return p;
+        }
+        const qint64 needed = std::max<qint64>(0, location->bytes - (cached ? cached->bytesDone : 0));
+        const RoomPlan room = planRoom(*published, onTarget, needed);
+        if (!room.fits) {
+            p.blockedReason =
+                tr("%1@%2 needs %3 but %4 has %5 free, and clearing every cached commit the policy may evict frees "
+                   "only %6 more.")
+                    .arg(datasetName,
+                         commitShort(request.commitId),
+                         formatBytes(needed),
+                         request.cacheTarget,
+                         formatBytes(room.freeBytes),
+                         formatBytes(room.evictableBytes));
+            return p;
+        }
+        if (p.fromState.isEmpty()) {
+            p.fromState = tr("not cached on %1").arg(request.cacheTarget);
+        }
+        p.toState = tr("ready on %1 (%2)").arg(where, formatBytes(location->bytes));
+        const QString ns = target->namespaceName;
+        p.effects
+            << tr("Starts Job %1/%2 on %3 (image %4) mounting PVC %5.")
+                   .arg(ns, loaderJobName(request.commitId, target->name), source, target->loaderImage, target->pvc)
+            << tr("Copies %n object(s) (%1) from %2/%3/%4 into %5 on the cache volume.",
+                  nullptr,
+                  int(std::min<qint64>(location->objects, INT_MAX)))
+                   .arg(formatBytes(location->bytes),
+                        request.datasetSource,
+                        location->bucket,
+                        location->prefix,
+                        cachePath(datasetName, request.commitId))
+            << tr("Jobs then train from it by mounting %1 with subPath %2.")
+                   .arg(target->pvc, cachePath(datasetName, request.commitId));
+        if (!room.evict.isEmpty()) {
+            QStringList names;
+            for (const QString &id : room.evict) {
+                for (const CachedCommit &c : std::as_const(onTarget)) {
+                    if (c.commitId == id) {
+                        names << QStringLiteral("%1@%2").arg(c.datasetName, commitShort(id));
+                    }
+                }
+            }
+            p.warnings << tr("%1 has %2 free: the least recently used cached commit(s) %3 are cleared first (%4).")
+                              .arg(request.cacheTarget,
+                                   formatBytes(room.freeBytes),
+                                   names.join(QStringLiteral(", ")),
+                                   formatBytes(room.freedBytes));
+        }
+        if (plan) {
+            plan->target = *target;
+            plan->location = *location;
+            for (const QString &id : room.evict) {
+                for (const CachedCommit &c : std::as_const(onTarget)) {
+                    if (c.commitId == id) {
+                        plan->evict.append(c);
+                    }
+                }
+            }
+        }
+        return p;
+    }
+
+    // CacheEvict
+    if (!cached) {
+        p.blockedReason = tr("Commit %1 is not cached on %2.").arg(commitShort(request.commitId), request.cacheTarget);
+        return p;
+    }
+    switch (cached->state) {
+    case CacheState::Requested:
+    case CacheState::Loading:
+        p.blockedReason = tr("%1@%2 is still loading onto %3.")
+                              .arg(cached->datasetName, commitShort(request.commitId), request.cacheTarget);
+        return p;
+    case CacheState::Evicting:
+    case CacheState::Evicted:
+        p.blockedReason = tr("%1@%2 is already being cleared.").arg(cached->datasetName, commitShort(request.commitId));
+        return p;
+    case CacheState::Ready:
+    case CacheState::Failed:
+        break;
+    }
+    const qint64 bytes = cached->state == CacheState::Ready ? cached->bytesTotal : cached->bytesDone;
+    p.fromState = tr("%1 on %2 (%3)").arg(cacheStateName(cached->state), where, formatBytes(bytes));
+    p.toState = tr("cleared, %1 freed").arg(formatBytes(bytes));
+    p.effects << tr("Starts Job %1/%2 on %3 that deletes %4 from the cache volume.")
+                     .arg(target->namespaceName, evictorJobName(request.commitId, target->name), source, cached->path);
+    if (!request.evictReason.isEmpty()) {
+        p.effects << tr("Policy: %1.").arg(request.evictReason);
+    }
+    p.effects << tr("The commit stays in %1; it can be cached again at any time.").arg(cached->datasetSource);
+    const QDateTime now = m_deps.clock.now();
+    QStringList running;
+    QStringList recent;
+    for (const QString &jobId : cached->usedBy) {
+        const Ptr<Job> job = estate.jobs().find(source, source + QLatin1Char('/') + jobId);
+        if (job && (job->status == JobStatus::Running || job->status == JobStatus::ContainerCreating)) {
+            running << jobId;
+        } else if (job && job->finished.isValid() && job->finished.daysTo(now) <= 7) {
+            recent << jobId;
+        }
+    }
+    if (!recent.isEmpty()) {
+        p.effects << tr("Used in the last 7 days by %1.").arg(recent.join(QStringLiteral(", ")));
+    }
+    if (!running.isEmpty()) {
+        p.warnings << tr("Running job(s) %1 read from it and will fail to find their files.")
+                          .arg(running.join(QStringLiteral(", ")));
+    }
+    if (plan) {
+        plan->target = *target;
+        plan->evict.append(*cached);
+    }
+    return p;
+}
+
+namespace {
+
+// Sets a record to evicting (unless it is already) and starts its evictor.
+QString startEviction(kubernetes::KubeClient &client,
+                      const CacheTargetConfig &target,
+                      const CachedCommit &cached,
+                      const QDateTime &now,
+                      bool *alreadyRunning,
+                      const http::CancelToken &cancel)
+{
+    const QString ns = target.namespaceName;
+    const QString evictor = evictorJobName(cached.commitId, target.name);
+    bool gone = false;
+    bool wasEvicting = false;
+    auto written = updateStateConfigMap(
+        client,
+        target.name,
+        ns,
+        [&](json &data) {
+            const std::string key = ss(cached.commitId);
+            if (!data.contains(key) || !data[key].is_string()) {
+                gone = true;
+                return false;
+            }
+            auto record = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()));
+            if (!record) {
+                record = cached;
+            }
+            if (record->state == CacheState::Evicting) {
+                wasEvicting = true;
+                return false;
+            }
+            if (record->state == CacheState::Requested || record->state == CacheState::Loading) {
+                gone = true; // loading: never cleared underneath its loader
+                return false;
+            }
+            record->state = CacheState::Evicting;
+            record->job = ns + QLatin1Char('/') + evictor;
+            record->reason.clear();
+            data[key] = cacheRecordToJson(*record).toStdString();
+            return true;
+        },
+        cancel);
+    if (!written) {
+        return QObject::tr("cannot update %1: %2").arg(cacheConfigMapName(target.name), qs(written.error().message));
+    }
+    if (gone) {
+        *alreadyRunning = true;
+        return {};
+    }
+    auto created = createCacheJob(client, ss(ns), evictorJobObject(target, cached, now), cancel);
+    if (!created) {
+        return QObject::tr("cannot start %1: %2").arg(evictor, qs(created.error().message));
+    }
+    *alreadyRunning = wasEvicting && *created;
+    return {};
+}
+
+} // namespace
+
+std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCache(const ActionRequest &request)
+{
+    CacheActionPlan plan;
+    const ActionPreview preview = previewCache(request, &plan);
+    std::shared_ptr<Shared> shared = m_shared;
+    const QByteArray script = loaderScript();
+    IClock *clock = &m_deps.clock;
+    return [shared, request, preview, plan, script, clock](const ActionContext &ctx) -> ActionResult {
+        if (!preview.allowed()) {
+            // A retry after the state moved on (ready, cleared) is judged by the executor below;
+            // anything else blocked stays blocked.
+            const bool settled = preview.blockedReason.contains(QLatin1String("already"));
+            if (settled && ctx.attempt > 1) {
+                return ActionResult{true, true, preview.blockedReason};
+            }
+            return failed(preview.blockedReason);
+        }
+        if (!shared || !shared->connected) {
+            return failed(QObject::tr("Not connected to the cluster."));
+        }
+        kubernetes::KubeClient &client = *shared->client;
+        const http::CancelToken cancel;
+        const CacheTargetConfig &target = plan.target;
+        const QString ns = target.namespaceName;
+        const QDateTime now = clock->now();
+
+        if (request.kind == ActionKind::CacheEvict) {
+            ctx.progress(ActionProgress{-1, QObject::tr("Starting the evictor on %1").arg(target.name)});
+            bool already = false;
+            const QString error = startEviction(client, target, plan.evict.front(), now, &already, cancel);
+            if (!error.isEmpty()) {
+                return failed(error);
+            }
+            const CachedCommit &c = plan.evict.front();
+            if (already) {
+                return ActionResult{true,
+                                    true,
+                                    QObject::tr("%1@%2 was already being cleared from %3.")
+                                        .arg(c.datasetName, commitShort(c.commitId), target.name)};
+            }
+            return ActionResult{
+                true,
+                false,
+                QObject::tr("Clearing %1@%2 from %3 (Job %4).")
+                    .arg(c.datasetName, commitShort(c.commitId), target.name, evictorJobName(c.commitId, target.name))};
+        }
+
+        // CacheCommit
+        if (script.isEmpty()) {
+            return failed(QObject::tr("This build has no cache loader script (packaging/cache-loader/loader.py)."));
+        }
+        for (const CachedCommit &victim : plan.evict) {
+            ctx.progress(ActionProgress{
+                -1, QObject::tr("Making room: clearing %1@%2").arg(victim.datasetName, commitShort(victim.commitId))});
+            bool already = false;
+            const QString error = startEviction(client, target, victim, now, &already, cancel);
+            if (!error.isEmpty()) {
+                return failed(error);
+            }
+        }
+        ctx.progress(ActionProgress{-1, QObject::tr("Installing the loader script in %1").arg(ns)});
+        const json loaderMap = {
+            {"apiVersion", "v1"},
+            {"kind", "ConfigMap"},
+            {"metadata",
+             {{"name", "strata-cache-loader"}, {"namespace", ss(ns)}, {"labels", {{kManagedBy, "strata"}}}}},
+            {"data", {{"loader.py", script.toStdString()}}}};
+        auto current = client.getConfigMap(ss(ns), "strata-cache-loader", cancel);
+        if (!current && !isCode(current.error(), "NotFound")) {
+            return failed(qs(current.error().message));
+        }
+        if (!current) {
+            auto created = client.createConfigMap(ss(ns), loaderMap, cancel);
+            if (!created && !isCode(created.error(), "AlreadyExists")) {
+                return failed(
+                    QObject::tr("cannot create ConfigMap strata-cache-loader: %1").arg(qs(created.error().message)));
+            }
+        } else if (current->value("data", json::object()).value("loader.py", std::string()) != script.toStdString()) {
+            json replaced = *current;
+            replaced["data"] = loaderMap["data"];
+            auto written = client.replaceConfigMap(ss(ns), "strata-cache-loader", replaced, cancel);
+            if (!written) {
+                return failed(
+                    QObject::tr("cannot update ConfigMap strata-cache-loader: %1").arg(qs(written.error().message)));
+            }
+        }
+
+        ctx.progress(
+            ActionProgress{-1, QObject::tr("Recording the request in %1").arg(cacheConfigMapName(target.name))});
+        const CommitLocation &where = plan.location;
+        const QString jobName = loaderJobName(request.commitId, target.name);
+        QDateTime requested = now;
+        bool settled = false;
+        bool retryFailed = false;
+        auto written = updateStateConfigMap(
+            client,
+            target.name,
+            ns,
+            [&](json &data) {
+                const std::string key = ss(request.commitId);
+                std::optional<CachedCommit> existing;
+                if (data.contains(key) && data[key].is_string()) {
+                    existing = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()));
+                }
+                settled = false;
+                retryFailed = false;
+                if (existing && existing->state == CacheState::Requested && existing->requested.isValid()) {
+                    requested = existing->requested; // an earlier attempt wrote it: same Job
+                    return false;
+                }
+                if (existing
+                    && (existing->state == CacheState::Loading || existing->state == CacheState::Ready
+                        || existing->state == CacheState::Evicting)) {
+                    settled = true;
+                    return false;
+                }
+                retryFailed = existing && existing->state == CacheState::Failed;
+                CachedCommit record;
+                record.state = CacheState::Requested;
+                record.datasetName = where.datasetName;
+                record.datasetSource = request.datasetSource;
+                record.datasetId = request.datasetId;
+                record.objectsTotal = where.objects;
+                record.bytesTotal = where.bytes;
+                record.path = cachePath(where.datasetName, request.commitId);
+                record.job = ns + QLatin1Char('/') + jobName;
+                record.requested = now;
+                if (existing) {
+                    record.lastUsed = existing->lastUsed;
+                    record.usedBy = existing->usedBy;
+                }
+                data[key] = cacheRecordToJson(record).toStdString();
+                return true;
+            },
+            cancel);
+        if (!written) {
+            return failed(
+                QObject::tr("cannot update %1: %2").arg(cacheConfigMapName(target.name), qs(written.error().message)));
+        }
+        if (settled) {
+            return ActionResult{true,
+                                true,
+                                QObject::tr("%1@%2 is already on %3; not loaded again.")
+                                    .arg(where.datasetName, commitShort(request.commitId), target.name)};
+        }
+        if (retryFailed) {
+            // The failed loader's Job holds the name; the new one resumes from its files.
+            auto removed = client.deleteJob(ss(ns), ss(jobName), cancel);
+            if (!removed) {
+                return failed(qs(removed.error().message));
+            }
+        }
+        ctx.progress(ActionProgress{-1, QObject::tr("Creating Job %1 in %2").arg(jobName, ns)});
+        auto created = createCacheJob(client, ss(ns), loaderJobObject(target, where, request, requested), cancel);
+        if (!created) {
+            return failed(QObject::tr("cannot start %1: %2").arg(jobName, qs(created.error().message)));
+        }
+        const QString message = QObject::tr("Loading %1@%2 onto %3: Job %4/%5 copies %6.")
+                                    .arg(where.datasetName,
+                                         commitShort(request.commitId),
+                                         target.name,
+                                         ns,
+                                         jobName,
+                                         formatBytes(where.bytes));
+        return ActionResult{true, *created, message};
+    };
+}
+
+void KubernetesSource::afterSuccess(const ActionRequest &request)
+{
+    // Watches deliver compute changes; cache state is polled, so read it now.
+    if (request.kind == ActionKind::CacheCommit || request.kind == ActionKind::CacheEvict) {
+        refreshCaches();
+    }
 }
 
 void KubernetesSource::testConnection(const SourceConfig &config,

@@ -1,8 +1,12 @@
 #pragma once
 
+#include "models/core/cachepolicy.h"
+#include "models/core/config.h"
 #include "models/core/source.h"
+#include "models/core/systempoller.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QStringList>
 #include <QTimer>
 
@@ -45,6 +49,12 @@ public:
         IClock &clock;
         QThreadPool &pool;
         HistoryService *history = nullptr; ///< optional
+        /// Where a commit's objects are (CacheCommit): `datasetSource`, `datasetId`, `commitId`
+        /// of the request; nullopt and `error` when unknown. Owner thread. Unset = caching is
+        /// refused with a reason.
+        std::function<std::optional<CommitLocation>(
+            const QString &datasetSource, const QString &datasetId, const QString &commitId, QString *error)>
+            resolveCommit;
     };
 
     /// `token` is the bearer token when the config has a `url`, the kubeconfig YAML with
@@ -89,6 +99,20 @@ public:
     /// contexts). Blocking file I/O: call it on a pool thread, never on the GUI thread.
     static QStringList kubeconfigContexts(const QString &path, QString *currentContext, QString *error);
 
+    /// The cache targets ("NFS connected") this cluster mounts: their state ConfigMaps, loader
+    /// and evictor Jobs are read every cache poll, reconciled (the ConfigMap is rewritten when a
+    /// record moved) and published as CacheTarget/CachedCommit records with the eviction policy
+    /// applied. Targets of other sources are ignored.
+    void setCacheTargets(const QList<CacheTargetConfig> &targets);
+    [[nodiscard]] QList<CacheTargetConfig> cacheTargets() const { return m_cacheTargets; }
+    /// How often cache state is read (default 5 s; loads show progress at this pace).
+    void setCachePollInterval(std::chrono::milliseconds interval);
+    /// Reads cache state now.
+    void refreshCaches();
+    /// The loader script (packaging/cache-loader/loader.py) built into the binary; empty when
+    /// the build had none.
+    static QByteArray loaderScript();
+
     /// Minimum time between two publishes of compute records (coalescing window). Default 250 ms.
     void setPublishInterval(std::chrono::milliseconds interval);
     /// Time at which the first complete view (every reflector listed once) was published;
@@ -99,19 +123,44 @@ public:
 
     struct Shared;
 
+Q_SIGNALS:
+    /// A cache poll finished and its state was published (tests, the CLI).
+    void cachesPolled();
+
 private:
+    PollJob cachePollJob();
+    /// What a cache action acts on, worked out by its preview.
+    struct CacheActionPlan
+    {
+        CacheTargetConfig target;
+        CommitLocation location;   ///< CacheCommit
+        QList<CachedCommit> evict; ///< CacheEvict: the commit; CacheCommit: LRU commits cleared first
+    };
+    [[nodiscard]] const CacheTargetConfig *cacheTarget(const QString &name) const;
+    ActionPreview previewCache(const ActionRequest &request, CacheActionPlan *plan) const;
+    std::function<ActionResult(const ActionContext &)> prepareCache(const ActionRequest &request);
     void launch();
     void shutdown();
     void onCacheChanged();
     void buildAndPublish();
     void onMetricsStateChanged();
     void recordHistory();
+    void publishCacheState();
+    struct CachePollResult;
+    void applyCachePoll(const CachePollResult &result);
 
     Deps m_deps;
     QString m_token;
     std::shared_ptr<Shared> m_shared;
     std::vector<std::thread> m_threads;
     SystemPoller *m_metrics = nullptr;
+    SystemPoller *m_cachePoller = nullptr;
+    QList<CacheTargetConfig> m_cacheTargets;
+    /// Per target name: its records as last read and reconciled (no evictAt yet).
+    QHash<QString, QList<CachedCommit>> m_cacheRecords;
+    /// Per target name: why its state could not be read, empty when fine.
+    QHash<QString, QString> m_cacheErrors;
+    std::chrono::milliseconds m_cachePollInterval{5000};
     QTimer m_publishTimer;
     std::chrono::milliseconds m_publishInterval{250};
     bool m_building = false;
