@@ -20,6 +20,9 @@ enum Role
     FilterTextRole, ///< text a free-text filter matches against (QString)
     ProjectRole,    ///< compute rows: the project (queue) name (QString)
     JobStatusRole,  ///< jobs: int(core::JobStatus) of the row, whatever the column
+    /// A threshold on RawValueRole's scale for the same cell (double), e.g. a cache target's
+    /// high watermark in percent next to its usage; invalid when none.
+    LimitRole,
 };
 
 } // namespace strata::models

@@ -1,0 +1,397 @@
+#include "models/item/cachemodels.h"
+
+#include "models/item/commitmodel.h"
+#include "models/item/datasetmodel.h"
+#include "models/item/roles.h"
+
+#include <QLocale>
+
+namespace strata::models {
+
+namespace {
+
+QString targetKey(const core::CachedCommit &c)
+{
+    return c.source + QLatin1Char('/') + c.target;
+}
+
+bool occupiesTarget(core::CacheState state)
+{
+    return state != core::CacheState::Evicted && state != core::CacheState::Failed;
+}
+
+} // namespace
+
+CacheTargetModel::CacheTargetModel(core::Estate &estate, QObject *parent)
+    : KeyedTableModel(parent)
+    , m_estate(estate)
+{
+    recount();
+    core::CacheTargetDiff initial;
+    initial.added = estate.cacheTargets().all();
+    applyDiff(initial);
+    connect(&estate, &core::Estate::cacheTargetsChanged, this, [this](const core::CacheTargetDiff &diff) {
+        applyDiff(diff);
+    });
+    connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &) {
+        const QHash<QString, int> before = m_commits;
+        recount();
+        std::vector<int> rows;
+        for (int row = 0; row < rowCount(); ++row) {
+            const QString key = core::estateKey(*recordAt(row));
+            if (before.value(key) != m_commits.value(key)) {
+                rows.push_back(row);
+            }
+        }
+        emitChanged(std::move(rows), Commits, Commits);
+    });
+}
+
+void CacheTargetModel::recount()
+{
+    m_commits.clear();
+    for (const core::Ptr<core::CachedCommit> &c : m_estate.cachedCommits().all()) {
+        if (occupiesTarget(c->state)) {
+            ++m_commits[targetKey(*c)];
+        }
+    }
+}
+
+double CacheTargetModel::usagePercent(const core::CacheTarget &t)
+{
+    return t.capacityBytes > 0 ? 100.0 * double(t.usedBytes) / double(t.capacityBytes) : -1.0;
+}
+
+QString CacheTargetModel::policyText(const core::CacheTarget &t)
+{
+    return t.evictAfterDays == 1
+               ? tr("evict after 1 day unused, LRU above %1 %").arg(t.highWatermarkPercent)
+               : tr("evict after %1 days unused, LRU above %2 %").arg(t.evictAfterDays).arg(t.highWatermarkPercent);
+}
+
+int CacheTargetModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CacheTargetModel::data(const QModelIndex &index, int role) const
+{
+    const core::CacheTarget *t = recordAt(index.row());
+    if (!t || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QLocale locale;
+    const double usage = usagePercent(*t);
+    switch (role) {
+    case KeyRole:
+        return core::estateKey(*t);
+    case SourceRole:
+        return t->source;
+    case IdRole:
+        return t->id;
+    case LimitRole:
+        return index.column() == Usage ? QVariant(double(t->highWatermarkPercent)) : QVariant();
+    case StatusRole:
+        if (!t->problem.isEmpty()) {
+            return QStringLiteral("critical");
+        }
+        if (index.column() == Usage && usage >= t->highWatermarkPercent) {
+            return QStringLiteral("warning");
+        }
+        return QStringLiteral("ok");
+    case Qt::ToolTipRole:
+        if (index.column() == Usage) {
+            return tr("%1 of %2 used, %3 by cached commits; high watermark %4 %")
+                .arg(core::formatBytes(t->usedBytes), core::formatBytes(t->capacityBytes))
+                .arg(core::formatBytes(t->cachedBytes))
+                .arg(t->highWatermarkPercent);
+        }
+        if (index.column() == Claim && !t->pvcPhase.isEmpty()) {
+            return tr("Claim phase: %1").arg(t->pvcPhase);
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case Capacity:
+        case Used:
+        case Cached:
+        case Commits:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+        }
+    case RawValueRole:
+        switch (index.column()) {
+        case Usage:
+            return usage;
+        case Capacity:
+            return t->capacityBytes;
+        case Used:
+            return t->usedBytes;
+        case Cached:
+            return t->cachedBytes;
+        case Commits:
+            return m_commits.value(core::estateKey(*t));
+        default:
+            break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Name:
+            return t->id;
+        case Cluster:
+            return t->source;
+        case Claim:
+            return QString(t->namespaceName + QLatin1Char('/') + t->pvc);
+        case Volume:
+            return t->volumeName.isEmpty() ? t->storageVolumeId : t->volumeName;
+        case Usage:
+            return usage < 0 ? QString()
+                             : tr("%1 % (%2/%3 GB)")
+                                   .arg(locale.toString(usage, 'f', 1),
+                                        locale.toString(double(t->usedBytes) / 1e9, 'f', 2),
+                                        locale.toString(double(t->capacityBytes) / 1e9, 'f', 2));
+        case Capacity:
+            return DatasetModel::formatDecimalBytes(t->capacityBytes, 2);
+        case Used:
+            return DatasetModel::formatDecimalBytes(t->usedBytes, 2);
+        case Cached:
+            return DatasetModel::formatDecimalBytes(t->cachedBytes, 2);
+        case Commits:
+            return m_commits.value(core::estateKey(*t));
+        case Policy:
+            return policyText(*t);
+        case Problem:
+            return t->problem;
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant CacheTargetModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Name:
+        return tr("Target");
+    case Cluster:
+        return tr("Cluster");
+    case Claim:
+        return tr("Claim");
+    case Volume:
+        return tr("Volume");
+    case Usage:
+        return tr("Usage");
+    case Capacity:
+        return tr("Capacity");
+    case Used:
+        return tr("Used");
+    case Cached:
+        return tr("Cached");
+    case Commits:
+        return tr("Commits");
+    case Policy:
+        return tr("Eviction policy");
+    case Problem:
+        return tr("Problem");
+    default:
+        return {};
+    }
+}
+
+CachedCommitModel::CachedCommitModel(core::Estate &estate, Clock now, QObject *parent)
+    : KeyedTableModel(parent)
+    , m_clock(std::move(now))
+{
+    if (!m_clock) {
+        m_clock = [] {
+            return QDateTime::currentDateTimeUtc();
+        };
+    }
+    m_now = m_clock();
+    core::CachedCommitDiff initial;
+    initial.added = estate.cachedCommits().all();
+    applyDiff(initial);
+    connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &diff) {
+        applyDiff(diff);
+    });
+}
+
+void CachedCommitModel::tick()
+{
+    m_now = m_clock();
+    std::vector<int> rows;
+    for (int row = 0; row < rowCount(); ++row) {
+        if (recordAt(row)->evictAt.isValid()) {
+            rows.push_back(row);
+        }
+    }
+    emitChanged(std::move(rows), Eviction, Eviction);
+}
+
+QString CachedCommitModel::evictionText(const core::CachedCommit &c, const QDateTime &now)
+{
+    if (c.state == core::CacheState::Evicting) {
+        return tr("evicting");
+    }
+    if (c.state != core::CacheState::Ready || !c.evictAt.isValid()) {
+        return {};
+    }
+    const qint64 seconds = now.secsTo(c.evictAt);
+    QString when;
+    if (seconds <= 0) {
+        when = tr("evicts now");
+    } else if (seconds >= 86400) {
+        const int days = int((seconds + 43200) / 86400);
+        when = days == 1 ? tr("evicts in 1 day") : tr("evicts in %1 days").arg(days);
+    } else if (seconds >= 3600) {
+        const int hours = int((seconds + 1800) / 3600);
+        when = hours == 1 ? tr("evicts in 1 hour") : tr("evicts in %1 hours").arg(hours);
+    } else {
+        const int minutes = int(std::max<qint64>(1, (seconds + 30) / 60));
+        when = minutes == 1 ? tr("evicts in 1 minute") : tr("evicts in %1 minutes").arg(minutes);
+    }
+    return c.evictReason.isEmpty() ? when : tr("%1 (%2)").arg(when, c.evictReason);
+}
+
+int CachedCommitModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
+{
+    const core::CachedCommit *c = recordAt(index.row());
+    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QLocale locale;
+    switch (role) {
+    case KeyRole:
+        return core::estateKey(*c);
+    case SourceRole:
+        return c->source;
+    case IdRole:
+        return c->id;
+    case FilterTextRole:
+        return QStringList{c->datasetName, c->commitId, c->target, c->source}.join(QLatin1Char(' '));
+    case StatusRole:
+        if (index.column() == Eviction && c->evictAt.isValid() && c->state == core::CacheState::Ready) {
+            return m_now.secsTo(c->evictAt) < 86400 ? QStringLiteral("warning") : QStringLiteral("ok");
+        }
+        return CommitModel::cacheStatus(c->state);
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case Commit:
+            return c->commitId;
+        case State:
+        case Reason:
+            return c->reason;
+        case UsedBy:
+            return c->usedBy.join(QLatin1Char('\n'));
+        case Progress:
+            return c->job.isEmpty() ? QVariant() : QVariant(tr("Job %1").arg(c->job));
+        case Target:
+            return c->path.isEmpty() ? QVariant() : QVariant(tr("Path on the volume: %1").arg(c->path));
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        return index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    case RawValueRole:
+        switch (index.column()) {
+        case Dataset:
+            return QString(c->datasetSource + QLatin1Char('/') + c->datasetId);
+        case Commit:
+            return c->commitId;
+        case State:
+            return int(c->state);
+        case Progress:
+            return CommitModel::progressPercent(*c);
+        case Size:
+            return c->bytesTotal;
+        case LastUsed:
+            return c->lastUsed;
+        case Eviction:
+            return c->evictAt;
+        default:
+            break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Dataset:
+            return c->datasetName;
+        case Commit:
+            return DatasetModel::shortId(c->commitId);
+        case Target:
+            return c->target;
+        case State:
+            return CommitModel::cacheStateText(*c);
+        case Progress: {
+            const double p = CommitModel::progressPercent(*c);
+            if (p < 0) {
+                return QString();
+            }
+            return tr("%1 % · %2/%3 objects · %4/%5")
+                .arg(int(p))
+                .arg(locale.toString(c->objectsDone), locale.toString(c->objectsTotal))
+                .arg(DatasetModel::formatDecimalBytes(c->bytesDone), DatasetModel::formatDecimalBytes(c->bytesTotal));
+        }
+        case Size:
+            return DatasetModel::formatDecimalBytes(c->bytesTotal);
+        case LastUsed:
+            return c->lastUsed.isValid() ? locale.toString(c->lastUsed.toLocalTime(), QLocale::ShortFormat)
+                                         : tr("never");
+        case UsedBy:
+            return c->usedBy.join(QStringLiteral(", "));
+        case Eviction:
+            return evictionText(*c, m_now);
+        case Reason:
+            return c->reason;
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant CachedCommitModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Dataset:
+        return tr("Dataset");
+    case Commit:
+        return tr("Commit");
+    case Target:
+        return tr("Target");
+    case State:
+        return tr("State");
+    case Progress:
+        return tr("Progress");
+    case Size:
+        return tr("Size");
+    case LastUsed:
+        return tr("Last used");
+    case UsedBy:
+        return tr("Used by");
+    case Eviction:
+        return tr("Eviction");
+    case Reason:
+        return tr("Reason");
+    default:
+        return {};
+    }
+}
+
+} // namespace strata::models

@@ -1,0 +1,286 @@
+#include "models/item/commitmodel.h"
+
+#include "models/item/datasetmodel.h"
+#include "models/item/roles.h"
+
+#include <QLocale>
+
+namespace strata::models {
+
+CommitModel::CommitModel(core::Estate &estate, QObject *parent)
+    : KeyedTableModel(parent)
+    , m_estate(estate)
+{
+    connect(&estate, &core::Estate::commitsChanged, this, [this](const core::CommitDiff &diff) {
+        if (m_datasetId.isEmpty()) {
+            return;
+        }
+        core::CommitDiff mine;
+        for (const core::Ptr<core::Commit> &c : diff.added) {
+            if (inScope(*c)) {
+                mine.added.push_back(c);
+            }
+        }
+        for (const core::Ptr<core::Commit> &c : diff.changed) {
+            if (inScope(*c)) {
+                mine.changed.push_back(c);
+            }
+        }
+        // Removed keys carry no dataset; removeKeys ignores keys that are not shown.
+        mine.removed = diff.removed;
+        applyDiff(mine);
+    });
+    connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &) {
+        if (m_datasetId.isEmpty()) {
+            return;
+        }
+        const auto before = m_caches;
+        rebuildCaches();
+        std::vector<int> rows;
+        for (int row = 0; row < rowCount(); ++row) {
+            const QString id = recordAt(row)->id;
+            const auto a = before.value(id);
+            const auto b = m_caches.value(id);
+            bool same = a.size() == b.size();
+            for (qsizetype i = 0; same && i < a.size(); ++i) {
+                same = a[i] == b[i] || *a[i] == *b[i];
+            }
+            if (!same) {
+                rows.push_back(row);
+            }
+        }
+        emitChanged(std::move(rows), Cached, Cached);
+    });
+}
+
+bool CommitModel::inScope(const core::Commit &commit) const
+{
+    return commit.source == m_source && commit.datasetId == m_datasetId;
+}
+
+void CommitModel::setDataset(const QString &source, const QString &datasetId)
+{
+    if (source == m_source && datasetId == m_datasetId) {
+        return;
+    }
+    m_source = source;
+    m_datasetId = datasetId;
+    rebuildCaches();
+    std::vector<core::Ptr<core::Commit>> rows;
+    if (!datasetId.isEmpty()) {
+        for (const core::Ptr<core::Commit> &c : m_estate.commits().all(source)) {
+            if (inScope(*c)) {
+                rows.push_back(c);
+            }
+        }
+    }
+    resetRows(std::move(rows));
+}
+
+void CommitModel::rebuildCaches()
+{
+    m_caches.clear();
+    if (m_datasetId.isEmpty()) {
+        return;
+    }
+    for (const core::Ptr<core::CachedCommit> &c : m_estate.cachedCommits().all()) {
+        if (c->datasetSource == m_source && c->datasetId == m_datasetId) {
+            m_caches[c->commitId].append(c);
+        }
+    }
+    for (auto &list : m_caches) {
+        std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
+            return a->target < b->target;
+        });
+    }
+}
+
+int CommitModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double CommitModel::progressPercent(const core::CachedCommit &c)
+{
+    if (c.state == core::CacheState::Ready) {
+        return 100.0;
+    }
+    if (c.bytesTotal > 0) {
+        return 100.0 * double(c.bytesDone) / double(c.bytesTotal);
+    }
+    if (c.objectsTotal > 0) {
+        return 100.0 * double(c.objectsDone) / double(c.objectsTotal);
+    }
+    return -1.0;
+}
+
+QString CommitModel::cacheStateText(const core::CachedCommit &c)
+{
+    switch (c.state) {
+    case core::CacheState::Requested:
+        return tr("requested");
+    case core::CacheState::Loading: {
+        const double p = progressPercent(c);
+        return p < 0 ? tr("loading") : tr("loading %1 %").arg(int(p));
+    }
+    case core::CacheState::Ready:
+        return tr("ready");
+    case core::CacheState::Evicting:
+        return tr("evicting");
+    case core::CacheState::Evicted:
+        return tr("evicted");
+    case core::CacheState::Failed:
+        return tr("failed");
+    }
+    return {};
+}
+
+QString CommitModel::cacheStatus(core::CacheState state)
+{
+    switch (state) {
+    case core::CacheState::Requested:
+        return QStringLiteral("pending");
+    case core::CacheState::Loading:
+        return QStringLiteral("running");
+    case core::CacheState::Ready:
+        return QStringLiteral("ok");
+    case core::CacheState::Evicting:
+        return QStringLiteral("warning");
+    case core::CacheState::Evicted:
+        return QStringLiteral("offline");
+    case core::CacheState::Failed:
+        return QStringLiteral("failed");
+    }
+    return QStringLiteral("unknown");
+}
+
+QVariant CommitModel::data(const QModelIndex &index, int role) const
+{
+    const core::Commit *c = recordAt(index.row());
+    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QLocale locale;
+    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c->id);
+    switch (role) {
+    case KeyRole:
+        return core::estateKey(*c);
+    case SourceRole:
+        return c->source;
+    case IdRole:
+        return c->id;
+    case StatusRole:
+        if (index.column() == Cached && !caches.isEmpty()) {
+            // The most noteworthy copy: a failure, then work in progress, then ready.
+            for (core::CacheState s : {core::CacheState::Failed,
+                                       core::CacheState::Loading,
+                                       core::CacheState::Requested,
+                                       core::CacheState::Evicting,
+                                       core::CacheState::Ready}) {
+                for (const auto &cc : caches) {
+                    if (cc->state == s) {
+                        return cacheStatus(s);
+                    }
+                }
+            }
+            return QStringLiteral("offline");
+        }
+        return QStringLiteral("ok");
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case Id:
+            return c->id;
+        case Parent:
+            return c->parent;
+        case Message:
+            return c->message;
+        case Cached: {
+            QStringList lines;
+            for (const auto &cc : caches) {
+                QString line = cc->target + QStringLiteral(": ") + cacheStateText(*cc);
+                if (!cc->reason.isEmpty()) {
+                    line += QStringLiteral(" — ") + cc->reason;
+                }
+                lines << line;
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        return index.column() == Objects || index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                                   : QVariant();
+    case RawValueRole:
+        switch (index.column()) {
+        case Time:
+            return c->time;
+        case Objects:
+            return c->objectCount;
+        case Size:
+            return c->bytes;
+        case Cached:
+            return int(caches.size());
+        default:
+            break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Id:
+            return DatasetModel::shortId(c->id);
+        case Message:
+            return c->message.section(QLatin1Char('\n'), 0, 0);
+        case Author:
+            return c->author;
+        case Time:
+            return c->time.isValid() ? locale.toString(c->time.toLocalTime(), QLocale::ShortFormat) : QString();
+        case Objects:
+            return locale.toString(c->objectCount);
+        case Size:
+            return DatasetModel::formatDecimalBytes(c->bytes);
+        case Parent:
+            return DatasetModel::shortId(c->parent);
+        case Cached: {
+            QStringList parts;
+            for (const auto &cc : caches) {
+                parts << tr("%1 on %2").arg(cacheStateText(*cc), cc->target);
+            }
+            return parts.join(QStringLiteral("; "));
+        }
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant CommitModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Id:
+        return tr("Commit");
+    case Message:
+        return tr("Message");
+    case Author:
+        return tr("Author");
+    case Time:
+        return tr("Time");
+    case Objects:
+        return tr("Objects");
+    case Size:
+        return tr("Size");
+    case Parent:
+        return tr("Parent");
+    case Cached:
+        return tr("Cached");
+    default:
+        return {};
+    }
+}
+
+} // namespace strata::models

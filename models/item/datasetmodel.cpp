@@ -1,0 +1,223 @@
+#include "models/item/datasetmodel.h"
+
+#include "models/item/roles.h"
+
+#include <QLocale>
+
+namespace strata::models {
+
+DatasetModel::DatasetModel(core::Estate &estate, QObject *parent)
+    : KeyedTableModel(parent)
+    , m_estate(estate)
+{
+    recountCaches();
+    core::DatasetDiff initial;
+    initial.added = estate.datasets().all();
+    applyDiff(initial);
+    connect(&estate, &core::Estate::datasetsChanged, this, [this](const core::DatasetDiff &diff) {
+        recountCaches();
+        applyDiff(diff);
+    });
+    connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &) {
+        const QHash<QString, int> cached = m_cached;
+        const QHash<QString, int> loading = m_loading;
+        const QHash<QString, QDateTime> lastUsed = m_lastUsed;
+        recountCaches();
+        std::vector<int> rows;
+        for (int row = 0; row < rowCount(); ++row) {
+            const QString key = core::estateKey(*recordAt(row));
+            if (cached.value(key) != m_cached.value(key) || loading.value(key) != m_loading.value(key)
+                || lastUsed.value(key) != m_lastUsed.value(key)) {
+                rows.push_back(row);
+            }
+        }
+        emitChanged(rows, CachedCommits, CachedCommits);
+        emitChanged(std::move(rows), LastActive, LastActive);
+    });
+    connect(&estate, &core::Estate::hubChanged, this, &DatasetModel::headerChanged);
+}
+
+void DatasetModel::recountCaches()
+{
+    m_cached.clear();
+    m_loading.clear();
+    m_lastUsed.clear();
+    const core::HubSummary summary = core::summarize(m_estate);
+    for (auto it = summary.rows.cbegin(); it != summary.rows.cend(); ++it) {
+        m_cached.insert(it.key(), it->cachedCommits);
+        m_loading.insert(it.key(), it->loadingCommits);
+        m_lastUsed.insert(it.key(), it->lastActivity);
+    }
+}
+
+QDateTime DatasetModel::lastActive(const core::Dataset &dataset) const
+{
+    const QDateTime used = m_lastUsed.value(core::estateKey(dataset));
+    if (!dataset.lastActivity.isValid()) {
+        return used;
+    }
+    return used.isValid() && used > dataset.lastActivity ? used : dataset.lastActivity;
+}
+
+core::HubSummary DatasetModel::summary() const
+{
+    return core::summarize(m_estate);
+}
+
+int DatasetModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DatasetModel::data(const QModelIndex &index, int role) const
+{
+    const core::Dataset *d = recordAt(index.row());
+    if (!d || index.column() < 0 || index.column() >= ColumnCount) {
+        return {};
+    }
+    const QString key = core::estateKey(*d);
+    const QLocale locale;
+    switch (role) {
+    case KeyRole:
+        return key;
+    case SourceRole:
+        return d->source;
+    case IdRole:
+        return d->id;
+    case FilterTextRole:
+        return QStringList{d->name, d->source, d->bucket, d->prefix, kindText(d->kind)}.join(QLatin1Char(' '));
+    case StatusRole:
+        if (index.column() == CachedCommits) {
+            if (m_loading.value(key) > 0) {
+                return QStringLiteral("running");
+            }
+            return m_cached.value(key) > 0 ? QStringLiteral("ok") : QStringLiteral("unknown");
+        }
+        return QStringLiteral("ok");
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case Name:
+            return d->headCommit.isEmpty() ? tr("No commit yet") : tr("Head commit %1").arg(d->headCommit);
+        case CachedCommits:
+            if (m_loading.value(key) > 0) {
+                return tr("%n ready, %1 loading", nullptr, m_cached.value(key)).arg(m_loading.value(key));
+            }
+            return {};
+        case Size:
+            return core::formatBytes(d->sizeBytes);
+        default:
+            return {};
+        }
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case CachedCommits:
+        case Size:
+        case Objects:
+        case Commits:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return {};
+        }
+    case RawValueRole:
+        switch (index.column()) {
+        case CachedCommits:
+            return m_cached.value(key);
+        case Size:
+            return d->sizeBytes;
+        case Objects:
+            return d->objectCount;
+        case Commits:
+            return d->commitCount;
+        case LastActive:
+            return lastActive(*d);
+        default:
+            break;
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Name:
+            return d->name;
+        case Source:
+            return d->source;
+        case Kind:
+            return kindText(d->kind);
+        case Location:
+            return d->kind == core::DatasetKind::OntapVolume ? d->volumeId
+                                                             : QString(d->bucket + QLatin1Char('/') + d->prefix);
+        case CachedCommits: {
+            const int loading = m_loading.value(key);
+            return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)
+                               : QString::number(m_cached.value(key));
+        }
+        case Size:
+            return d->commitCount > 0 ? formatDecimalBytes(d->sizeBytes) : QString();
+        case Objects:
+            return d->commitCount > 0 ? locale.toString(d->objectCount) : QString();
+        case Commits:
+            return locale.toString(d->commitCount);
+        case LastActive: {
+            const QDateTime t = lastActive(*d);
+            return t.isValid() ? locale.toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
+        }
+        default:
+            return {};
+        }
+    default:
+        return {};
+    }
+}
+
+QVariant DatasetModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case Name:
+        return tr("Dataset");
+    case Source:
+        return tr("Source");
+    case Kind:
+        return tr("Kind");
+    case Location:
+        return tr("Location");
+    case CachedCommits:
+        return tr("Cached commits");
+    case Size:
+        return tr("Size");
+    case Objects:
+        return tr("Objects");
+    case Commits:
+        return tr("Commits");
+    case LastActive:
+        return tr("Last active");
+    default:
+        return {};
+    }
+}
+
+QString DatasetModel::formatDecimalBytes(qint64 bytes, int decimals)
+{
+    return core::formatDecimalBytes(bytes, decimals);
+}
+
+QString DatasetModel::shortId(const QString &commitId)
+{
+    return commitId.left(12);
+}
+
+QString DatasetModel::kindText(core::DatasetKind kind)
+{
+    switch (kind) {
+    case core::DatasetKind::S3Prefix:
+        return tr("Prefix");
+    case core::DatasetKind::S3Bucket:
+        return tr("Bucket");
+    case core::DatasetKind::OntapVolume:
+        return tr("ONTAP volume");
+    }
+    return {};
+}
+
+} // namespace strata::models

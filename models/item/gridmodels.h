@@ -1,0 +1,127 @@
+#pragma once
+
+#include "models/core/domain.h"
+#include "models/core/estate.h"
+#include "models/item/keyedtablemodel.h"
+
+namespace strata::models {
+
+/// The nodes of every StorageGRID grid (Estate::gridNodes()): name, site, type, connection
+/// state and alert severity. Updated by estate diffs.
+class GridNodeModel final : public KeyedTableModel<core::GridNode>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(GridNodeModel)
+
+public:
+    enum Column
+    {
+        Name,
+        Site,
+        Type,     ///< "Admin node (primary)", "Storage node", "Gateway node", or the raw type
+        State,    ///< "connected", "administratively down", "unknown"
+        Severity, ///< the node's worst alert: "normal", "minor", "major", "critical"
+        Grid,     ///< the source
+        ColumnCount
+    };
+
+    explicit GridNodeModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QString typeText(const QString &type);
+    /// StatusRole of an alert severity: critical "critical", major "critical", minor "warning",
+    /// anything else "ok".
+    static QString severityStatus(const QString &severity);
+};
+
+/// The alerts of every grid (Estate::gridAlerts()), active and resolved: severity, name,
+/// summary, node, site, started, resolved. Updated by estate diffs.
+class GridAlertModel final : public KeyedTableModel<core::GridAlert>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(GridAlertModel)
+
+public:
+    enum Column
+    {
+        Severity,
+        Name,
+        Summary,
+        Node,
+        Site,
+        Started,  ///< RawValueRole QDateTime UTC
+        Resolved, ///< end time, empty while active (RawValueRole QDateTime, invalid while active)
+        Grid,
+        ColumnCount
+    };
+
+    explicit GridAlertModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+/// The tenant accounts of every grid (Estate::tenants()) with usage, quota and 7-day growth.
+class TenantModel final : public KeyedTableModel<core::Tenant>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TenantModel)
+
+public:
+    enum Column
+    {
+        Name,
+        Id,
+        Buckets,
+        Objects,
+        Data,     ///< bytes
+        Quota,    ///< bytes, "–" for none (RawValueRole -1)
+        QuotaUse, ///< percent of the quota (RawValueRole double, -1 none)
+        Growth,   ///< bytes over the last 7 days, "+1.2 GB" (RawValueRole qint64; invalid unknown)
+        Grid,
+        ColumnCount
+    };
+
+    explicit TenantModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// "+1.2 GB", "−300.0 MB", "0 B"; "" when unknown.
+    static QString growthText(const std::optional<qint64> &growth);
+};
+
+/// The buckets of every grid's tenants (Estate::buckets()) with usage, quota and 7-day growth.
+class BucketModel final : public KeyedTableModel<core::Bucket>
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(BucketModel)
+
+public:
+    enum Column
+    {
+        Name,
+        Tenant,
+        Region,
+        Versioning, ///< "Enabled" / "Off"
+        Objects,
+        Data,
+        Quota,
+        Growth,
+        Grid,
+        ColumnCount
+    };
+
+    explicit BucketModel(core::Estate &estate, QObject *parent = nullptr);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+} // namespace strata::models

@@ -1,0 +1,308 @@
+#include "models/core/estate.h"
+#include "models/item/cachemodels.h"
+#include "models/item/commitmodel.h"
+#include "models/item/datasetmodel.h"
+#include "models/item/gridmodels.h"
+#include "models/item/roles.h"
+#include "tests/models/datasetfixture.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+using testsupport::HubFixture;
+
+namespace {
+
+constexpr auto Fatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+int rowNamed(const QAbstractItemModel &model, const QString &name, int column = 0)
+{
+    for (int r = 0; r < model.rowCount(); ++r) {
+        if (model.index(r, column).data().toString() == name) {
+            return r;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
+TEST(DatasetModel, HubHeaderMatchesTr4841)
+{
+    core::Estate estate;
+    models::DatasetModel model(estate);
+    QAbstractItemModelTester tester(&model, Fatal);
+    QSignalSpy header(&model, &models::DatasetModel::headerChanged);
+    HubFixture::publishDatasets(estate);
+    HubFixture::publishCaches(estate, {});
+    EXPECT_EQ(header.count(), 2);
+
+    const core::HubSummary h = model.summary();
+    EXPECT_EQ(h.datasets, 6);
+    EXPECT_EQ(h.totalBytes, 290'200'000);
+    EXPECT_EQ(h.targetsConnected, 3);
+    EXPECT_EQ(h.cachedBytes, 1'070'000'000);
+    EXPECT_EQ(h.capacityBytes, 360'770'000'000);
+    EXPECT_EQ(h.headerText(),
+              QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits"));
+}
+
+TEST(DatasetModel, HeaderCountsOnlyTargetsWithoutAProblem)
+{
+    core::Estate estate;
+    models::DatasetModel model(estate);
+    HubFixture::publishDatasets(estate);
+    auto targets = HubFixture::targets();
+    core::CacheTarget broken = *targets[2];
+    broken.problem = QStringLiteral("PVC not found");
+    targets[2] = std::make_shared<const core::CacheTarget>(broken);
+    core::CachePublish p;
+    p.targets = std::make_shared<const core::KeyedList<core::CacheTarget>>(std::move(targets));
+    estate.publishCaches(QStringLiteral("dgx"), std::move(p));
+    EXPECT_EQ(model.summary().targets, 3);
+    EXPECT_EQ(model.summary().targetsConnected, 2);
+    EXPECT_TRUE(model.summary().headerText().contains(QStringLiteral("| 2 NFS Connected |")));
+}
+
+TEST(DatasetModel, RowsShowSizeCommitsAndCachedCounts)
+{
+    core::Estate estate;
+    models::DatasetModel model(estate);
+    QAbstractItemModelTester tester(&model, Fatal);
+    HubFixture::publishDatasets(estate);
+    ASSERT_EQ(model.rowCount(), 6);
+    const int fraud = rowNamed(model, QStringLiteral("fraud_jun"));
+    ASSERT_GE(fraud, 0);
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data().toString(), QStringLiteral("32.4 MB"));
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data(models::RawValueRole).toLongLong(), 32'400'000);
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::Commits).data().toString(), QStringLiteral("4"));
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::Location).data().toString(),
+              QStringLiteral("datasets/fraud_jun/"));
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::CachedCommits).data().toString(), QStringLiteral("0"));
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    HubFixture::publishCaches(
+        estate,
+        {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
+         HubFixture::cached(QStringLiteral("dgx-cache-2"), core::CacheState::Loading, 1'000'000, 2)});
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_GE(changed.count(), 1);
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::CachedCommits).data().toString(),
+              QStringLiteral("1 (+1 loading)"));
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::CachedCommits).data(models::RawValueRole).toInt(), 1);
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::CachedCommits).data(models::StatusRole).toString(),
+              QStringLiteral("running"));
+    // Cache use (yesterday) is newer than the last commit (more than a day ago).
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::LastActive).data(models::RawValueRole).toDateTime(),
+              HubFixture::now().addDays(-1));
+    const int other = rowNamed(model, QStringLiteral("misc_base1"));
+    EXPECT_EQ(model.index(other, models::DatasetModel::CachedCommits).data().toString(), QStringLiteral("0"));
+}
+
+TEST(DatasetModel, RemovedDatasetLeavesWithoutReset)
+{
+    core::Estate estate;
+    models::DatasetModel model(estate);
+    QAbstractItemModelTester tester(&model, Fatal);
+    HubFixture::publishDatasets(estate);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    auto current = estate.datasets().scope(QStringLiteral("datalake"));
+    std::vector<core::Ptr<core::Dataset>> kept(current->items().begin() + 1, current->items().end());
+    core::DatasetPublish p;
+    p.datasets = std::make_shared<const core::KeyedList<core::Dataset>>(std::move(kept));
+    estate.publishDatasets(QStringLiteral("datalake"), std::move(p));
+    EXPECT_EQ(model.rowCount(), 5);
+    EXPECT_EQ(removed.count(), 1);
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_EQ(rowNamed(model, QStringLiteral("fraud_jun")), -1);
+}
+
+TEST(DatasetModel, DecimalBytes)
+{
+    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(0), QStringLiteral("0 B"));
+    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(999), QStringLiteral("999 B"));
+    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(1000), QStringLiteral("1.0 KB"));
+    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(102'700'000), QStringLiteral("102.7 MB"));
+    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(360'770'000'000, 2), QStringLiteral("360.77 GB"));
+}
+
+TEST(CommitModel, ScopedToOneDatasetAndFollowsCaches)
+{
+    core::Estate estate;
+    HubFixture::publishDatasets(estate);
+    models::CommitModel model(estate);
+    QAbstractItemModelTester tester(&model, Fatal);
+    EXPECT_EQ(model.rowCount(), 0);
+    model.setDataset(QStringLiteral("datalake"), HubFixture::datasetId("fraud_jun"));
+    ASSERT_EQ(model.rowCount(), 4);
+    const core::Commit head = HubFixture::commit(HubFixture::specs()[0], 3);
+    const int row = model.rowOf(core::estateKey(head));
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(model.index(row, models::CommitModel::Id).data().toString(), head.id.left(12));
+    EXPECT_EQ(model.index(row, models::CommitModel::Id).data(models::IdRole).toString(), head.id);
+    EXPECT_EQ(model.index(row, models::CommitModel::Parent).data().toString(), head.parent.left(12));
+    EXPECT_EQ(model.index(row, models::CommitModel::Size).data().toString(), QStringLiteral("32.4 MB"));
+    EXPECT_EQ(model.index(row, models::CommitModel::Author).data().toString(), QStringLiteral("bob"));
+    EXPECT_TRUE(model.index(row, models::CommitModel::Cached).data().toString().isEmpty());
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    HubFixture::publishCaches(
+        estate, {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Loading, 16'200'000)});
+    EXPECT_EQ(reset.count(), 0);
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.first().at(0).toModelIndex().row(), row);
+    EXPECT_EQ(changed.first().at(0).toModelIndex().column(), int(models::CommitModel::Cached));
+    EXPECT_EQ(model.index(row, models::CommitModel::Cached).data().toString(),
+              QStringLiteral("loading 50 % on dgx-cache-1"));
+    EXPECT_EQ(model.index(row, models::CommitModel::Cached).data(models::StatusRole).toString(),
+              QStringLiteral("running"));
+
+    // A new commit of another dataset does not show; one of this dataset is appended.
+    HubFixture::publishCaches(
+        estate, {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Failed, 16'200'000)});
+    EXPECT_EQ(model.index(row, models::CommitModel::Cached).data(models::StatusRole).toString(),
+              QStringLiteral("failed"));
+    model.setDataset(QStringLiteral("datalake"), HubFixture::datasetId("public_set12"));
+    EXPECT_EQ(model.rowCount(), 7);
+}
+
+TEST(CachedCommitModel, ProgressUpdatesAreRowChangesNotResets)
+{
+    core::Estate estate;
+    QDateTime now = HubFixture::now();
+    models::CachedCommitModel model(estate, [&now] {
+        return now;
+    });
+    QAbstractItemModelTester tester(&model, Fatal);
+    HubFixture::publishCaches(
+        estate,
+        {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
+         HubFixture::cached(QStringLiteral("dgx-cache-2"), core::CacheState::Loading, 8'100'000)});
+    ASSERT_EQ(model.rowCount(), 2);
+    const int loading = rowNamed(model, QStringLiteral("dgx-cache-2"), models::CachedCommitModel::Target);
+    ASSERT_GE(loading, 0);
+    EXPECT_DOUBLE_EQ(model.index(loading, models::CachedCommitModel::Progress).data(models::RawValueRole).toDouble(),
+                     25.0);
+    EXPECT_EQ(model.index(loading, models::CachedCommitModel::Progress).data().toString(),
+              QStringLiteral("25 % · 10/43 objects · 8.1 MB/32.4 MB"));
+
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    HubFixture::publishCaches(
+        estate,
+        {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
+         HubFixture::cached(QStringLiteral("dgx-cache-2"), core::CacheState::Loading, 24'300'000)});
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_EQ(inserted.count(), 0);
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.first().at(0).toModelIndex().row(), loading);
+    EXPECT_DOUBLE_EQ(model.index(loading, models::CachedCommitModel::Progress).data(models::RawValueRole).toDouble(),
+                     75.0);
+
+    const int ready = rowNamed(model, QStringLiteral("dgx-cache-1"), models::CachedCommitModel::Target);
+    EXPECT_EQ(model.index(ready, models::CachedCommitModel::Eviction).data().toString(),
+              QStringLiteral("evicts in 2 days (unused for 3 days)"));
+    EXPECT_EQ(model.index(ready, models::CachedCommitModel::State).data(models::StatusRole).toString(),
+              QStringLiteral("ok"));
+    now = now.addDays(1).addSecs(7200);
+    model.tick();
+    EXPECT_EQ(model.index(ready, models::CachedCommitModel::Eviction).data().toString(),
+              QStringLiteral("evicts in 22 hours (unused for 3 days)"));
+    EXPECT_EQ(model.index(ready, models::CachedCommitModel::Eviction).data(models::StatusRole).toString(),
+              QStringLiteral("warning"));
+}
+
+TEST(CachedCommitModel, EvictionTexts)
+{
+    core::CachedCommit c;
+    const QDateTime now = HubFixture::now();
+    c.state = core::CacheState::Ready;
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QString());
+    c.evictAt = now.addSecs(-5);
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QStringLiteral("evicts now"));
+    c.evictAt = now.addSecs(90);
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QStringLiteral("evicts in 2 minutes"));
+    c.evictAt = now.addDays(1);
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QStringLiteral("evicts in 1 day"));
+    c.state = core::CacheState::Evicting;
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QStringLiteral("evicting"));
+    c.state = core::CacheState::Loading;
+    EXPECT_EQ(models::CachedCommitModel::evictionText(c, now), QString());
+}
+
+TEST(CacheTargetModel, UsageWatermarkAndCommitCounts)
+{
+    core::Estate estate;
+    models::CacheTargetModel model(estate);
+    QAbstractItemModelTester tester(&model, Fatal);
+    HubFixture::publishCaches(estate,
+                              {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
+                               HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Failed, 0, 2)});
+    ASSERT_EQ(model.rowCount(), 3);
+    const int row = rowNamed(model, QStringLiteral("dgx-cache-1"));
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Usage).data(models::LimitRole).toDouble(), 90.0);
+    EXPECT_NEAR(model.index(row, models::CacheTargetModel::Usage).data(models::RawValueRole).toDouble(), 0.4166, 0.001);
+    // The failed load does not occupy the target.
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Commits).data().toInt(), 1);
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Cached).data().toString(), QStringLiteral("500.00 MB"));
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Policy).data().toString(),
+              QStringLiteral("evict after 3 days unused, LRU above 90 %"));
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Usage).data(models::StatusRole).toString(),
+              QStringLiteral("ok"));
+}
+
+TEST(GridModels, NodesAlertsTenantsBuckets)
+{
+    core::Estate estate;
+    models::GridNodeModel nodes(estate);
+    models::GridAlertModel alerts(estate);
+    models::TenantModel tenants(estate);
+    models::BucketModel buckets(estate);
+    QAbstractItemModelTester t1(&nodes, Fatal);
+    QAbstractItemModelTester t2(&alerts, Fatal);
+    QAbstractItemModelTester t3(&tenants, Fatal);
+    QAbstractItemModelTester t4(&buckets, Fatal);
+    HubFixture::publishGrid(estate, 1);
+    EXPECT_EQ(nodes.rowCount(), 5);
+    EXPECT_EQ(nodes.index(0, models::GridNodeModel::Type).data().toString(), QStringLiteral("Admin node (primary)"));
+    EXPECT_EQ(nodes.index(1, models::GridNodeModel::Severity).data(models::StatusRole).toString(),
+              QStringLiteral("warning"));
+    EXPECT_EQ(alerts.rowCount(), 2);
+    const int active = rowNamed(alerts, QStringLiteral("Low object data storage"), models::GridAlertModel::Name);
+    ASSERT_GE(active, 0);
+    EXPECT_EQ(alerts.index(active, models::GridAlertModel::Resolved).data().toString(), QStringLiteral("active"));
+    const int old = rowNamed(alerts, QStringLiteral("Low installed node memory"), models::GridAlertModel::Name);
+    EXPECT_EQ(alerts.index(old, models::GridAlertModel::Severity).data(models::StatusRole).toString(),
+              QStringLiteral("succeeded"));
+
+    const int ds = rowNamed(tenants, QStringLiteral("data-science"));
+    ASSERT_GE(ds, 0);
+    EXPECT_EQ(tenants.index(ds, models::TenantModel::Data).data().toString(), QStringLiteral("290.2 MB"));
+    EXPECT_EQ(tenants.index(ds, models::TenantModel::QuotaUse).data().toString(), QStringLiteral("29.0 %"));
+    EXPECT_EQ(tenants.index(ds, models::TenantModel::Growth).data().toString(), QStringLiteral("+48.5 MB"));
+    const int sc = rowNamed(tenants, QStringLiteral("support-center"));
+    EXPECT_EQ(tenants.index(sc, models::TenantModel::Quota).data().toString(), QStringLiteral("–"));
+    EXPECT_EQ(tenants.index(sc, models::TenantModel::Growth).data().toString(), QString());
+    EXPECT_EQ(buckets.rowCount(), 2);
+    EXPECT_EQ(
+        buckets.index(rowNamed(buckets, QStringLiteral("datasets")), models::BucketModel::Versioning).data().toString(),
+        QStringLiteral("Enabled"));
+
+    // The alert resolves: a change of one row, no reset.
+    QSignalSpy reset(&alerts, &QAbstractItemModel::modelReset);
+    QSignalSpy removed(&alerts, &QAbstractItemModel::rowsRemoved);
+    HubFixture::publishGrid(estate, 0);
+    EXPECT_EQ(reset.count(), 0);
+    EXPECT_EQ(removed.count(), 1);
+    EXPECT_EQ(alerts.rowCount(), 1);
+    EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(-300'000'000)), QStringLiteral("−300.0 MB"));
+    EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(0)), QStringLiteral("0 B"));
+}
