@@ -15,6 +15,8 @@
 #include <QSet>
 #include <QThreadPool>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcOntap, "strata.ontap", QtInfoMsg)
 
 namespace strata::core {
@@ -96,6 +98,68 @@ template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>>
     return std::make_shared<const KeyedList<T>>(std::move(items));
 }
 
+/// File datasets (SourceConfig::datasetRoots, "svm/volume" or "volume"): one Dataset per
+/// matching volume, its snapshots as commits (oldest first = the parent chain), as the
+/// DataOps Toolkit treats snapshots. Caching a commit is a FlexClone of its snapshot.
+struct FileDatasets
+{
+    std::vector<Ptr<Dataset>> datasets;
+    std::vector<Ptr<Commit>> commits;
+};
+
+http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
+                                            const KeyedList<Volume> &volumes,
+                                            const QStringList &roots,
+                                            const QString &source,
+                                            const http::CancelToken &token)
+{
+    FileDatasets out;
+    for (const Ptr<Volume> &v : volumes.items()) {
+        if (!roots.contains(v->svm + QLatin1Char('/') + v->name) && !roots.contains(v->name)) {
+            continue;
+        }
+        auto snapshots = client.listSnapshots(ss(v->id), token);
+        if (!snapshots) {
+            return http::fail(snapshots.error());
+        }
+        std::vector<ontap::Snapshot> sorted = *snapshots;
+        std::stable_sort(sorted.begin(), sorted.end(), [](const ontap::Snapshot &a, const ontap::Snapshot &b) {
+            return parseTime(a.createTime) < parseTime(b.createTime);
+        });
+        Dataset d;
+        d.source = source;
+        d.id = v->id;
+        d.name = v->name;
+        d.kind = DatasetKind::OntapVolume;
+        d.volumeId = v->id;
+        d.commitCount = int(sorted.size());
+        d.sizeBytes = v->usedBytes;
+        QString parent;
+        std::vector<Ptr<Commit>> commits;
+        for (const ontap::Snapshot &snapshot : sorted) {
+            Commit c;
+            c.source = source;
+            c.id = qs(snapshot.uuid);
+            c.datasetId = v->id;
+            c.datasetName = v->name;
+            c.parent = parent;
+            c.message = snapshot.comment.empty() ? qs(snapshot.name) : qs(snapshot.comment);
+            c.time = parseTime(snapshot.createTime);
+            c.manifestKey = qs(snapshot.name); // the snapshot a FlexClone is made from
+            parent = c.id;
+            d.headCommit = c.id;
+            if (c.time.isValid() && (!d.lastActivity.isValid() || c.time > d.lastActivity)) {
+                d.lastActivity = c.time;
+            }
+            commits.push_back(std::make_shared<const Commit>(std::move(c)));
+        }
+        // Newest first, like S3 datasets.
+        out.commits.insert(out.commits.end(), commits.rbegin(), commits.rend());
+        out.datasets.push_back(std::make_shared<const Dataset>(std::move(d)));
+    }
+    return out;
+}
+
 http::CancelToken makeToken()
 {
     return http::CancelToken();
@@ -158,11 +222,12 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
             auto conn = m_connection;
             const http::CancelToken token = makeToken();
             const auto base = m_deps.estate.volumes().scope(source);
+            const QStringList roots = m_config.datasetRoots;
             PollJob job;
             job.cancel = [token] {
                 token.cancel();
             };
-            job.run = [conn, token, base, source, self]() -> PollOutcome {
+            job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
                 PollOutcome out;
                 auto &client = *conn->client;
                 auto cluster = client.cluster(token);
@@ -266,6 +331,17 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                 auto aggrKeyed = keyed(std::move(aggrList));
                 auto qosKeyed = keyed(std::move(qosList));
                 auto cacheKeyed = keyed(std::move(cacheList));
+                std::shared_ptr<const KeyedList<Dataset>> datasetsKeyed;
+                std::shared_ptr<const KeyedList<Commit>> commitsKeyed;
+                if (!roots.isEmpty()) {
+                    auto files = readFileDatasets(client, *volumesKeyed, roots, source, token);
+                    if (!files) {
+                        out.error = toFetchError(files.error());
+                        return out;
+                    }
+                    datasetsKeyed = keyed(std::move(files->datasets));
+                    commitsKeyed = keyed(std::move(files->commits));
+                }
                 out.systemName = qs(cluster->name);
                 out.systemVersion = QStringLiteral("%1.%2.%3")
                                         .arg(cluster->versionGeneration)
@@ -284,7 +360,9 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                              cacheKeyed,
                              usage,
                              systemName,
-                             systemVersion] {
+                             systemVersion,
+                             datasetsKeyed,
+                             commitsKeyed] {
                     if (!self) {
                         return;
                     }
@@ -293,6 +371,9 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                     Estate &estate = self->m_deps.estate;
                     estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
                     estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                    if (datasetsKeyed) {
+                        estate.publishDatasets(source, DatasetPublish{datasetsKeyed, commitsKeyed});
+                    }
                     if (self->m_deps.history) {
                         self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
                     }
