@@ -200,11 +200,20 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
     apiVersion = QStringLiteral("%1.0").arg(version);
     const QString rest = bm.captured(2);
 
+    if (rest == QLatin1String("/versions")) {
+        // The Ansible collection asks under a versioned base path.
+        QJsonArray versions;
+        for (const int v : m_options.apiVersions) {
+            versions.append(v);
+        }
+        ok(versions);
+        return;
+    }
     if (rest == QLatin1String("/authorize")) {
         if (request.method == "DELETE") {
             const QByteArray auth = request.header("authorization");
             std::lock_guard lock(m_state->mutex);
-            m_state->tokens.remove(QString::fromLatin1(auth.mid(7)));
+            m_state->tokens.remove(QString::fromLatin1(auth.startsWith("Bearer ") ? auth.mid(7).trimmed() : auth.trimmed()));
             Response r;
             r.status = 204;
             responder.send(r);
@@ -269,11 +278,13 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
     std::optional<Token> token;
     {
         std::lock_guard lock(m_state->mutex);
-        if (authorization.startsWith("Bearer ")) {
-            const auto it = m_state->tokens.constFind(QString::fromLatin1(authorization.mid(7).trimmed()));
-            if (it != m_state->tokens.constEnd()) {
-                token = *it;
-            }
+        // "Bearer <token>" (Harvest, the UI) or the bare token (the Ansible collection sends
+        // its auth_token verbatim); StorageGRID takes both.
+        const QByteArray value =
+            authorization.startsWith("Bearer ") ? authorization.mid(7).trimmed() : authorization.trimmed();
+        const auto it = m_state->tokens.constFind(QString::fromLatin1(value));
+        if (!value.isEmpty() && it != m_state->tokens.constEnd()) {
+            token = *it;
         }
     }
     if (!token) {
@@ -473,7 +484,7 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
     auto evaluate =
         [&](const QString &query, std::vector<std::int64_t> times, bool matrix) -> std::optional<QJsonObject> {
         static const QRegularExpression agg(QStringLiteral(
-            "^\\s*(sum|min|max|avg|count)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*\\((.*)\\)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*$"));
+            "^\\s*(sum|min|max|avg|count)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*\\((.*?)\\)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*$"));
         const auto am = agg.match(query);
         const QString selectorText = am.hasMatch() ? am.captured(3) : query;
         const auto selector = parseSelector(selectorText);

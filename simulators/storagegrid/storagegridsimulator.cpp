@@ -82,7 +82,7 @@ bool StorageGridSimulator::start()
                      {"dc1-s3", "storageNode", false},
                      {"dc1-g1", "apiGatewayNode", false}};
         for (const auto &n : nodes) {
-            m_state->nodes.push_back({uuidFrom(stableHash(n.name, s), stableHash(n.type, s)),
+            m_state->nodes.push_back({uuidFrom(stableHash(n.name, s), stableHash(std::string(n.name) + n.type, s + 1)),
                                       QString::fromLatin1(n.name),
                                       QString::fromLatin1(n.type),
                                       n.primary});
