@@ -3,6 +3,7 @@
 #include "connectors/dataset/manifest.h"
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
+#include "connectors/storagegrid/storagegridclient.h"
 #include "models/core/connectorerror.h"
 #include "models/core/estate.h"
 #include "models/core/systempoller.h"
@@ -13,6 +14,7 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <set>
@@ -328,6 +330,97 @@ struct StorageGridSource::Connection
     }
 };
 
+/// Transport and management client of the grid administrator. Immutable like Connection.
+struct StorageGridSource::GridConnection
+{
+    std::shared_ptr<http::CurlTransport> transport;
+    std::unique_ptr<storagegrid::StorageGridClient> client;
+
+    static std::shared_ptr<GridConnection> make(const SourceConfig &config, const QString &password, bool interactive)
+    {
+        auto c = std::make_shared<GridConnection>();
+        http::TransportOptions t;
+        t.caFile = ss(config.caFile);
+        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+        t.connectTimeout = 10s;
+        t.totalTimeout = interactive ? 20s : 120s;
+        t.maxInFlight = 4;
+        c->transport = std::make_shared<http::CurlTransport>(std::move(t));
+        storagegrid::StorageGridOptions o;
+        o.http.baseUrl = ss(config.url);
+        o.http.retry.maxAttempts = interactive ? 1 : 3;
+        o.username = ss(config.username);
+        o.password = ss(password);
+        o.pageSize = 100;
+        c->client = std::make_unique<storagegrid::StorageGridClient>(c->transport, std::move(o));
+        return c;
+    }
+};
+
+namespace {
+
+std::chrono::system_clock::time_point toTimePoint(const QDateTime &t)
+{
+    return std::chrono::system_clock::time_point(std::chrono::milliseconds(t.toMSecsSinceEpoch()));
+}
+
+GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resolved)
+{
+    GridAlert out;
+    out.source = source;
+    out.id = qs(a.id);
+    out.name = qs(a.name);
+    out.severity = qs(a.severity);
+    out.summary = qs(a.summary);
+    out.description = qs(a.description);
+    out.node = qs(a.instance);
+    out.site = qs(a.siteName);
+    out.startsAt = parseTime(a.startsAt);
+    out.endsAt = resolved ? parseTime(a.endsAt) : QDateTime();
+    out.resolved = resolved;
+    out.silenced = a.silenced;
+    return out;
+}
+
+/// Growth over the range per label value (last sample minus first), from a matrix result.
+QHash<QString, qint64> growthBy(const storagegrid::MetricResult &result, const std::vector<std::string> &labels)
+{
+    QHash<QString, qint64> out;
+    for (const storagegrid::MetricSeries &series : result.series) {
+        if (series.samples.size() < 2) {
+            continue;
+        }
+        QStringList key;
+        for (const std::string &label : labels) {
+            const auto it = series.labels.find(label);
+            key << (it == series.labels.end() ? QString() : qs(it->second));
+        }
+        const double delta = series.samples.back().value - series.samples.front().value;
+        if (std::isfinite(delta)) {
+            out.insert(key.join(QLatin1Char('/')), qint64(std::llround(delta)));
+        }
+    }
+    return out;
+}
+
+/// The single value of an instant query ("sum(...)"), nullopt when absent.
+std::optional<qint64> scalarOf(const http::Result<storagegrid::MetricResult> &result)
+{
+    if (!result || result->series.empty() || result->series.front().samples.empty()) {
+        return std::nullopt;
+    }
+    const double v = result->series.front().samples.front().value;
+    return std::isfinite(v) ? std::optional<qint64>(qint64(std::llround(v))) : std::nullopt;
+}
+
+/// "11.8.0.2" of "11.8.0.2-20240131.1852.bbc9e4a".
+QString shortVersion(const QString &productVersion)
+{
+    return productVersion.section(QLatin1Char('-'), 0, 0);
+}
+
+} // namespace
+
 /// Commit headers by "<bucket>/<manifest key>", kept for the source's lifetime: a manifest's
 /// key holds its SHA-256, so what is cached can never go out of date.
 struct StorageGridSource::HeaderCache
@@ -352,14 +445,205 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
     : Source(std::move(config), parent)
     , m_deps(std::move(deps))
     , m_password(std::move(password))
+    , m_grid(GridConnection::make(m_config, m_password, false))
     , m_headers(std::make_shared<HeaderCache>())
 {
+    const QString source = m_config.name;
+    QPointer<StorageGridSource> self(this);
+    SystemPoller::Options gridOptions;
+    gridOptions.name = source + QStringLiteral("/grid");
+    gridOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
+    m_gridPoller = new SystemPoller(
+        gridOptions,
+        m_deps.clock,
+        m_deps.pool,
+        [this, self, source] {
+            auto conn = m_grid;
+            const http::CancelToken token;
+            const QDateTime now = m_deps.clock.now();
+            PollJob job;
+            job.cancel = [token] {
+                token.cancel();
+            };
+            job.run = [conn, token, source, self, now]() -> PollOutcome {
+                PollOutcome out;
+                storagegrid::StorageGridClient &c = *conn->client;
+                auto fail = [&out](const http::HttpError &e) {
+                    out.error = toFetchError(e);
+                    return out;
+                };
+                auto version = c.productVersion(token);
+                if (!version) {
+                    return fail(version.error());
+                }
+                auto health = c.health(token);
+                if (!health) {
+                    return fail(health.error());
+                }
+                auto gridName = c.topologyGridName(token);
+                if (!gridName) {
+                    return fail(gridName.error());
+                }
+                auto nodes = c.nodeHealth(token);
+                if (!nodes) {
+                    return fail(nodes.error());
+                }
+                auto active = c.alerts(token);
+                if (!active) {
+                    return fail(active.error());
+                }
+                auto resolved = c.alertHistory(token);
+                if (!resolved) {
+                    return fail(resolved.error());
+                }
+                auto accounts = c.accountsCache(token);
+                if (!accounts) {
+                    return fail(accounts.error());
+                }
+                GridSummary summary;
+                summary.source = source;
+                summary.id = source;
+                summary.gridName = qs(*gridName);
+                summary.productVersion = qs(*version);
+                summary.apiVersion = qs(c.apiVersion());
+                summary.alertsCritical = health->alertsCritical;
+                summary.alertsMajor = health->alertsMajor;
+                summary.alertsMinor = health->alertsMinor;
+                summary.nodesConnected = health->nodesConnected;
+                summary.nodesAdminDown = health->nodesAdminDown;
+                summary.nodesUnknown = health->nodesUnknown;
+                // Optional parts: a grid (or a user) without them still shows the rest.
+                if (auto ilm = c.ilmPolicies(token)) {
+                    for (const storagegrid::IlmPolicy &p : *ilm) {
+                        if (p.active) {
+                            summary.activeIlmPolicy = qs(p.name);
+                        }
+                    }
+                } else {
+                    qCInfo(lcGrid).noquote() << source << "ILM policies not readable:" << qs(ilm.error().message);
+                }
+                summary.usedBytes =
+                    scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_data_bytes)", {}, token)).value_or(-1);
+                summary.usableBytes =
+                    scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_usable_space_bytes)", {}, token))
+                        .value_or(-1);
+                const auto start = toTimePoint(now.addDays(-kHistoryDays));
+                const auto end = toTimePoint(now);
+                constexpr int kStep = 6 * 3600;
+                std::optional<QHash<QString, qint64>> tenantGrowth;
+                std::optional<QHash<QString, qint64>> bucketGrowth;
+                if (auto r = c.metricQueryRange("storagegrid_tenant_usage_data_bytes", start, end, kStep, token)) {
+                    tenantGrowth = growthBy(*r, {"tenant_id"});
+                }
+                if (auto r =
+                        c.metricQueryRange("storagegrid_tenant_bucket_usage_data_bytes", start, end, kStep, token)) {
+                    bucketGrowth = growthBy(*r, {"tenant_id", "bucket"});
+                }
+
+                std::vector<Ptr<GridNode>> nodeList;
+                for (const storagegrid::NodeHealth &n : *nodes) {
+                    GridNode g;
+                    g.source = source;
+                    g.id = qs(n.id);
+                    g.name = qs(n.name);
+                    g.site = qs(n.siteName);
+                    g.type = qs(n.type);
+                    g.severity = qs(n.severity);
+                    g.state = qs(n.state);
+                    nodeList.push_back(std::make_shared<const GridNode>(std::move(g)));
+                }
+                std::vector<Ptr<GridAlert>> alertList;
+                std::set<std::string> alertIds;
+                for (const storagegrid::Alert &a : *active) {
+                    if (alertIds.insert(a.id).second) {
+                        alertList.push_back(std::make_shared<const GridAlert>(toAlert(a, source, false)));
+                    }
+                }
+                const QDateTime since = now.addDays(-kHistoryDays);
+                for (const storagegrid::Alert &a : *resolved) {
+                    GridAlert alert = toAlert(a, source, true);
+                    const QDateTime when = alert.endsAt.isValid() ? alert.endsAt : alert.startsAt;
+                    if (when.isValid() && when < since) {
+                        continue;
+                    }
+                    if (alertIds.insert(a.id).second) {
+                        alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
+                    }
+                }
+                std::vector<Ptr<Tenant>> tenantList;
+                std::vector<Ptr<Bucket>> bucketList;
+                for (const storagegrid::Account &a : *accounts) {
+                    auto usage = c.accountUsage(a.id, true, token);
+                    if (!usage) {
+                        return fail(usage.error());
+                    }
+                    Tenant t;
+                    t.source = source;
+                    t.id = qs(a.id);
+                    t.name = qs(a.name);
+                    t.description = qs(a.description);
+                    for (const std::string &cap : a.capabilities) {
+                        t.capabilities << qs(cap);
+                    }
+                    t.quotaBytes = a.quotaObjectBytes.value_or(-1);
+                    t.dataBytes = usage->dataBytes;
+                    t.objectCount = usage->objectCount;
+                    t.bucketCount = int(usage->buckets.size());
+                    if (tenantGrowth && tenantGrowth->contains(t.id)) {
+                        t.growth7dBytes = tenantGrowth->value(t.id);
+                    }
+                    for (const storagegrid::BucketUsage &b : usage->buckets) {
+                        Bucket bucket;
+                        bucket.source = source;
+                        bucket.tenantId = t.id;
+                        bucket.tenantName = t.name;
+                        bucket.name = qs(b.name);
+                        bucket.id = t.id + QLatin1Char('/') + bucket.name;
+                        bucket.region = qs(b.region);
+                        bucket.versioning = b.versioningEnabled;
+                        bucket.objectCount = b.objectCount;
+                        bucket.dataBytes = b.dataBytes;
+                        bucket.quotaBytes = b.quotaObjectBytes.value_or(-1);
+                        if (bucketGrowth && bucketGrowth->contains(bucket.id)) {
+                            bucket.growth7dBytes = bucketGrowth->value(bucket.id);
+                        }
+                        bucketList.push_back(std::make_shared<const Bucket>(std::move(bucket)));
+                    }
+                    tenantList.push_back(std::make_shared<const Tenant>(std::move(t)));
+                }
+                GridPublish publish;
+                publish.summary = keyed(std::vector<Ptr<GridSummary>>{std::make_shared<const GridSummary>(summary)});
+                publish.nodes = keyed(std::move(nodeList));
+                publish.alerts = keyed(std::move(alertList));
+                publish.tenants = keyed(std::move(tenantList));
+                publish.buckets = keyed(std::move(bucketList));
+                out.systemName = summary.gridName;
+                out.systemVersion = summary.productVersion;
+                const QString name = summary.gridName;
+                const QString productVersion = summary.productVersion;
+                out.apply = [self, source, publish, name, productVersion] {
+                    if (!self) {
+                        return;
+                    }
+                    self->m_gridName = name;
+                    self->m_productVersion = productVersion;
+                    self->m_deps.estate.publishGrid(source, publish);
+                };
+                return out;
+            };
+            return job;
+        },
+        this);
+    connect(m_gridPoller, &SystemPoller::stateChanged, this, &StorageGridSource::onPollerStateChanged);
+    connect(m_gridPoller, &SystemPoller::polled, this, [this](bool ok) {
+        m_gridPolledOnce = true;
+        Q_EMIT inventoryPolled(ok);
+    });
+
     if (m_config.s3Url.isEmpty()) {
         return;
     }
-    const QString source = m_config.name;
     const QStringList roots = m_config.datasetRoots;
-    QPointer<StorageGridSource> self(this);
     SystemPoller::Options options;
     options.name = source + QStringLiteral("/hub");
     options.interval = std::chrono::seconds(m_config.configIntervalSeconds);
@@ -475,7 +759,7 @@ void StorageGridSource::onPollerStateChanged()
 bool StorageGridSource::hasPolledOnce() const
 {
     // A hub that cannot start (no S3 secret) counts as polled: nothing more will come.
-    return !m_hub || m_hubPolledOnce || !m_s3Problem.isEmpty();
+    return m_gridPolledOnce && (!m_hub || m_hubPolledOnce || !m_s3Problem.isEmpty());
 }
 
 SourceStatus StorageGridSource::status() const
@@ -484,26 +768,53 @@ SourceStatus StorageGridSource::status() const
     s.name = m_config.name;
     s.kind = SourceKind::StorageGrid;
     s.url = m_config.url;
-    s.systemName = m_config.name;
+    s.systemName = m_gridName;
+    s.systemVersion =
+        m_productVersion.isEmpty() ? QString() : QStringLiteral("StorageGRID ") + shortVersion(m_productVersion);
+    const PollerState &grid = m_gridPoller->state();
+    s.health = grid.health;
+    s.lastError = grid.lastError;
+    s.lastSuccess = grid.lastSuccess;
+    s.lastAttempt = grid.lastAttempt;
+    s.latencyMs = grid.lastDurationMs;
+    s.consecutiveFailures = grid.consecutiveFailures;
+    s.nextPoll = grid.nextPoll;
+    const QDateTime now = m_deps.clock.now();
+    const auto late = [&](const PollerState &p) {
+        return p.stale
+               || (p.lastSuccess.isValid() && p.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    };
+    s.stale = late(grid);
     if (!m_hub) {
-        s.health = m_started ? Health::Ok : Health::Unknown;
         return s;
     }
+    // The hub can only make things look worse, never better.
     const PollerState &hub = m_hub->state();
-    s.health = hub.health;
-    s.lastError = hub.lastError;
-    s.lastSuccess = hub.lastSuccess;
-    s.lastAttempt = hub.lastAttempt;
-    s.latencyMs = hub.lastDurationMs;
-    s.consecutiveFailures = hub.consecutiveFailures;
-    s.nextPoll = hub.nextPoll;
-    const QDateTime now = m_deps.clock.now();
-    s.stale =
-        hub.stale
-        || (hub.lastSuccess.isValid() && hub.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
+    Health hubHealth = hub.health;
+    QString hubError = hub.lastError;
     if (!m_s3Problem.isEmpty()) {
-        s.health = Health::AuthRequired;
-        s.lastError = m_s3Problem;
+        hubHealth = Health::AuthRequired;
+        hubError = m_s3Problem;
+    }
+    s.stale = s.stale || late(hub);
+    const auto rank = [](Health h) {
+        switch (h) {
+        case Health::Ok:
+            return 1;
+        case Health::Unknown:
+            return 0;
+        case Health::Degraded:
+            return 2;
+        case Health::Unreachable:
+            return 3;
+        case Health::AuthRequired:
+            return 4;
+        }
+        return 0;
+    };
+    if (rank(hubHealth) > rank(s.health) && !(hubHealth == Health::Unknown)) {
+        s.health = hubHealth;
+        s.lastError = QObject::tr("S3: %1").arg(hubError);
     }
     return s;
 }
@@ -511,6 +822,7 @@ SourceStatus StorageGridSource::status() const
 void StorageGridSource::start()
 {
     m_started = true;
+    m_gridPoller->start();
     if (m_hub && m_connection) {
         m_hub->start();
     }
@@ -520,6 +832,7 @@ void StorageGridSource::start()
 void StorageGridSource::stop()
 {
     m_started = false;
+    m_gridPoller->stop();
     if (m_hub) {
         m_hub->stop();
     }
@@ -527,6 +840,9 @@ void StorageGridSource::stop()
 
 void StorageGridSource::refresh()
 {
+    if (m_started) {
+        m_gridPoller->pollNow();
+    }
     if (m_hub && m_connection && m_started) {
         m_hub->pollNow();
     }
@@ -535,6 +851,8 @@ void StorageGridSource::refresh()
 void StorageGridSource::setPassword(const QString &password)
 {
     m_password = password;
+    m_grid = GridConnection::make(m_config, m_password, false);
+    m_gridPoller->resume();
 }
 
 void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
@@ -649,31 +967,42 @@ void StorageGridSource::testConnection(const SourceConfig &config,
                                        QObject *context,
                                        std::function<void(bool ok, QString message)> done)
 {
-    Q_UNUSED(password)
     QPointer<QObject> ctx(context);
-    pool.start([config, s3Secret, ctx, done] {
+    pool.start([config, password, s3Secret, ctx, done] {
         bool ok = false;
         QString message;
-        if (config.s3Url.isEmpty()) {
-            message = QObject::tr("No S3 endpoint is configured for %1.").arg(config.name);
+        QElapsedTimer timer;
+        timer.start();
+        auto grid = GridConnection::make(config, password, true);
+        auto version = grid->client->productVersion();
+        http::Result<std::string> name = version ? grid->client->topologyGridName() : http::fail(version.error());
+        auto tenants = name ? grid->client->accountsCache() : http::fail(name.error());
+        if (!tenants) {
+            message = qs(tenants.error().message);
         } else {
-            QElapsedTimer timer;
-            timer.start();
-            auto conn = Connection::make(config, s3Secret, true);
-            auto buckets = conn->s3->listBuckets();
-            if (!buckets) {
-                message = qs(buckets.error().message);
-            } else if (auto datasets = discoverDatasets(*conn->s3, config.datasetRoots, {}); !datasets) {
-                message = qs(datasets.error().message);
-            } else {
+            const qint64 gridMs = timer.elapsed();
+            const QString tenantText =
+                tenants->size() == 1 ? QObject::tr("1 tenant") : QObject::tr("%1 tenants").arg(tenants->size());
+            QString datasetText;
+            bool s3ok = true;
+            if (!config.s3Url.isEmpty()) {
+                auto conn = Connection::make(config, s3Secret, true);
+                if (auto datasets = discoverDatasets(*conn->s3, config.datasetRoots, {}); !datasets) {
+                    s3ok = false;
+                    message = QObject::tr("Connected to grid %1, but S3 at %2 failed: %3")
+                                  .arg(qs(*name), config.s3Url, qs(datasets.error().message));
+                } else {
+                    datasetText = datasets->size() == 1 ? QObject::tr("1 dataset")
+                                                        : QObject::tr("%1 datasets").arg(datasets->size());
+                }
+            }
+            if (s3ok) {
                 ok = true;
-                message = QObject::tr("Connected to S3 at %1 in %2 ms: %3, %4.")
-                              .arg(config.s3Url)
-                              .arg(timer.elapsed())
-                              .arg(buckets->size() == 1 ? QObject::tr("1 bucket")
-                                                        : QObject::tr("%1 buckets").arg(buckets->size()),
-                                   datasets->size() == 1 ? QObject::tr("1 dataset")
-                                                         : QObject::tr("%1 datasets").arg(datasets->size()));
+                message =
+                    QObject::tr("Connected to grid %1 (StorageGRID %2) in %3 ms: %4.")
+                        .arg(qs(*name), shortVersion(qs(*version)))
+                        .arg(gridMs)
+                        .arg(datasetText.isEmpty() ? tenantText : tenantText + QStringLiteral(", ") + datasetText);
             }
         }
         QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
