@@ -9,6 +9,7 @@
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
+#include "models/core/storagegridsource.h"
 #include "models/item/activitymodel.h"
 #include "models/item/aksclustermodel.h"
 #include "models/item/eventtablemodel.h"
@@ -502,8 +503,23 @@ void DesktopController::testSource(const core::SourceConfig &config,
         case core::SourceKind::Ontap:
             core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
             break;
-        case core::SourceKind::StorageGrid:
+        case core::SourceKind::StorageGrid: {
+            // The S3 secret is tested as stored (SourceConfig::s3Secret), like the Engine uses it.
+            auto test = [engine, config, secret, guard, done](const QString &s3Secret) {
+                if (guard) {
+                    core::StorageGridSource::testConnection(config, secret, s3Secret, engine->pool(), guard, done);
+                }
+            };
+            if (config.s3Url.isEmpty() || config.s3Secret.kind == core::SecretRef::Kind::None) {
+                test(QString());
+            } else {
+                core::resolveSecret(
+                    config.s3Secret, engine->credentials(), [test](std::optional<QString> s3Secret, const QString &) {
+                        test(s3Secret.value_or(QString()));
+                    });
+            }
             break;
+        }
         }
     };
     if (!password.isEmpty() || config.password.kind == core::SecretRef::Kind::None) {
