@@ -146,6 +146,21 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         }
         okText = tr("Change level");
         break;
+    case core::ActionKind::DatasetCommit:
+        m_commentEdit = new QLineEdit(m_request.comment, this);
+        m_commentEdit->setObjectName(QStringLiteral("commitMessageLineEdit"));
+        m_commentEdit->setPlaceholderText(tr("What changed in the data"));
+        m_commentEdit->setMaxLength(1000);
+        inputs->addRow(tr("Commit &message:"), m_commentEdit);
+        okText = tr("Commit");
+        break;
+    case core::ActionKind::CacheCommit:
+        // The target was chosen on the Datasets page; the preview shows the space it takes.
+        okText = tr("Cache");
+        break;
+    case core::ActionKind::CacheEvict:
+        okText = tr("Clear");
+        break;
     }
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -182,7 +197,14 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
     if (m_commentEdit) {
         connect(m_commentEdit, &QLineEdit::textChanged, this, [this](const QString &text) {
             m_request.comment = text;
+            // A commit's message is validated by the preview (required, at most 1000 bytes).
+            if (m_request.kind == core::ActionKind::DatasetCommit) {
+                refresh();
+            }
         });
+        if (!m_nameEdit) {
+            m_commentEdit->setFocus();
+        }
     }
     if (m_confirmEdit) {
         connect(m_confirmEdit, &QLineEdit::textChanged, this, &ActionDialog::updateOk);

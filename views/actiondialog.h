@@ -21,7 +21,8 @@ namespace strata::views {
 /// (delete, restore) the snapshot's name typed again, for a job deletion an explicit check box,
 /// for a quota edit the new guaranteed GPUs (two decimals), and for a service-level change whose
 /// request offers a new capacity pool (targetPool + poolSizeBytes) a "Create pool … of N TiB"
-/// check box that sets request.createPool. A job submission arrives
+/// check box that sets request.createPool; a dataset commit asks for its message (request.comment).
+/// Caching and clearing a commit arrive complete from the Datasets and Cache targets pages. A job submission arrives
 /// complete from JobSubmitDialog and is only previewed here. Every edit re-runs the preview, so
 /// validation is the model layer's. Emits confirmed() on OK; running it is the controller's job.
 class ActionDialog final : public QDialog

@@ -4,6 +4,8 @@
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
 #include "views/activitypanel.h"
+#include "views/cachetargetspage.h"
+#include "views/datasetspage.h"
 #include "views/eventspage.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
@@ -11,6 +13,7 @@
 #include "views/servicelevelspage.h"
 #include "views/sourcespage.h"
 #include "views/statusdelegate.h"
+#include "views/storagegridpage.h"
 #include "views/volumedetailpanel.h"
 #include "views/volumespage.h"
 
@@ -119,6 +122,16 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
         m_jobsPage = new JobsPage(m_models.estate, m_models.jobs, this);
     }
 
+    if (m_models.estate && m_models.datasets && m_models.commits && m_models.cachedCommits && m_models.cacheTargets) {
+        m_datasetsPage = new DatasetsPage(
+            m_models.estate, m_models.datasets, m_models.commits, m_models.cachedCommits, m_models.cacheTargets, this);
+        m_cacheTargetsPage = new CacheTargetsPage(m_models.cacheTargets, m_models.cachedCommits, this);
+    }
+    if (m_models.estate && m_models.gridNodes && m_models.gridAlerts && m_models.tenants && m_models.buckets) {
+        m_storageGridPage = new StorageGridPage(
+            m_models.estate, m_models.gridNodes, m_models.gridAlerts, m_models.tenants, m_models.buckets, this);
+    }
+
     m_navigation = new QListWidget(this);
     m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
     m_navigation->setIconSize(QSize(24, 24));
@@ -143,6 +156,18 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
                 themedIcon(QStringLiteral("system-run"), QStyle::SP_MediaPlay, style()),
                 tr("Running and queued jobs of every project"));
     }
+    if (m_datasetsPage) {
+        addPage(Page::Datasets,
+                m_datasetsPage,
+                tr("Datasets"),
+                themedIcon(QStringLiteral("folder-database"), QStyle::SP_DirIcon, style()),
+                tr("The dataset hub: datasets, their commits and where they are cached"));
+        addPage(Page::CacheTargets,
+                m_cacheTargetsPage,
+                tr("Cache targets"),
+                themedIcon(QStringLiteral("drive-multidisk"), QStyle::SP_DriveNetIcon, style()),
+                tr("Cache volumes next to the GPUs, what fills them and when it is evicted"));
+    }
     addPage(Page::Volumes,
             m_volumesPage,
             tr("Volumes"),
@@ -154,6 +179,13 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
                 tr("Service levels"),
                 themedIcon(QStringLiteral("speedometer"), QStyle::SP_ArrowUp, style()),
                 tr("Throughput caps, observed throughput and scheduled level changes of every volume"));
+    }
+    if (m_storageGridPage) {
+        addPage(Page::StorageGrid,
+                m_storageGridPage,
+                tr("StorageGRID"),
+                themedIcon(QStringLiteral("network-server-database"), QStyle::SP_DriveNetIcon, style()),
+                tr("Grid health, nodes, alerts, tenants and buckets"));
     }
     addPage(Page::Sources,
             m_sourcesPage,
@@ -487,6 +519,13 @@ QVariantMap MainWindow::layoutState() const
     if (m_serviceLevelsPage) {
         state.insert(QStringLiteral("levels/header"), m_serviceLevelsPage->headerState());
     }
+    if (m_datasetsPage) {
+        state.insert(QStringLiteral("datasets/header"), m_datasetsPage->headerState());
+        state.insert(QStringLiteral("caches/header"), m_cacheTargetsPage->headerState());
+    }
+    if (m_storageGridPage) {
+        state.insert(QStringLiteral("grid/header"), m_storageGridPage->headerState());
+    }
     if (m_jobsPage) {
         state.insert(QStringLiteral("jobs/header"), m_jobsPage->headerState());
         state.insert(QStringLiteral("projects/header"), m_gpuPage->headerState());
@@ -516,6 +555,13 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     m_activityPanel->restoreHeaderState(state.value(QStringLiteral("activity/header")).toByteArray());
     if (m_serviceLevelsPage) {
         m_serviceLevelsPage->restoreHeaderState(state.value(QStringLiteral("levels/header")).toByteArray());
+    }
+    if (m_datasetsPage) {
+        m_datasetsPage->restoreHeaderState(state.value(QStringLiteral("datasets/header")).toByteArray());
+        m_cacheTargetsPage->restoreHeaderState(state.value(QStringLiteral("caches/header")).toByteArray());
+    }
+    if (m_storageGridPage) {
+        m_storageGridPage->restoreHeaderState(state.value(QStringLiteral("grid/header")).toByteArray());
     }
     if (m_jobsPage) {
         m_jobsPage->restoreHeaderState(state.value(QStringLiteral("jobs/header")).toByteArray());

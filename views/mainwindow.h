@@ -19,29 +19,40 @@ class Estate;
 namespace strata::models {
 class ActivityModel;
 class AksClusterModel;
+class BucketModel;
+class CacheTargetModel;
+class CachedCommitModel;
+class CommitModel;
+class DatasetModel;
 class EventTableModel;
+class GridAlertModel;
+class GridNodeModel;
 class JobTableModel;
 class ProjectTableModel;
 class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
+class TenantModel;
 class VolumeTableModel;
 } // namespace strata::models
 
 namespace strata::views {
 
 class ActivityPanel;
+class CacheTargetsPage;
+class DatasetsPage;
 class EventsPage;
 class GpuPage;
 class JobsPage;
 class OverviewPage;
 class ServiceLevelsPage;
 class SourcesPage;
+class StorageGridPage;
 class VolumesPage;
 
-/// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Volumes, Service levels,
-/// Sources, Events; the first three only when compute models are given, Service levels only
-/// with its model), the pages in a stack, the Activity dock at the bottom,
+/// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Datasets, Cache targets,
+/// Volumes, Service levels, StorageGRID, Sources, Events; the first three only when compute
+/// models are given, the others only with their models), the pages in a stack, the Activity dock at the bottom,
 /// a status bar summarising source health with the worst state coloured, a non-modal notification bar for failures, and
 /// the menus (File, View with Refresh F5 and Activity, Settings with the rate card, Help). It binds the item models it
 /// is given and turns menu actions into signals; app/desktop wires them and persists layoutState().
@@ -66,6 +77,16 @@ public:
         models::ServiceLevelTableModel *serviceLevels = nullptr;
         /// AKS clusters on the Sources page (optional).
         models::AksClusterModel *aksClusters = nullptr;
+        /// The Datasets and Cache targets pages are created when `estate` and all four are set.
+        models::DatasetModel *datasets = nullptr;
+        models::CommitModel *commits = nullptr;
+        models::CachedCommitModel *cachedCommits = nullptr;
+        models::CacheTargetModel *cacheTargets = nullptr;
+        /// The StorageGRID page is created when `estate` and all four are set.
+        models::GridNodeModel *gridNodes = nullptr;
+        models::GridAlertModel *gridAlerts = nullptr;
+        models::TenantModel *tenants = nullptr;
+        models::BucketModel *buckets = nullptr;
     };
 
     /// Stable values (saved in the layout); the navigation order is pageOrder().
@@ -77,7 +98,10 @@ public:
         Overview,
         Gpus,
         Jobs,
-        ServiceLevels
+        ServiceLevels,
+        Datasets,
+        CacheTargets,
+        StorageGrid
     };
 
     explicit MainWindow(const Models &models, QWidget *parent = nullptr);
@@ -92,6 +116,11 @@ public:
     [[nodiscard]] JobsPage *jobsPage() const { return m_jobsPage; }
     /// nullptr without a service-level model.
     [[nodiscard]] ServiceLevelsPage *serviceLevelsPage() const { return m_serviceLevelsPage; }
+    /// nullptr without the dataset models.
+    [[nodiscard]] DatasetsPage *datasetsPage() const { return m_datasetsPage; }
+    [[nodiscard]] CacheTargetsPage *cacheTargetsPage() const { return m_cacheTargetsPage; }
+    /// nullptr without the grid models.
+    [[nodiscard]] StorageGridPage *storageGridPage() const { return m_storageGridPage; }
     /// Settings > Rate card… (disabled without the Service levels page).
     [[nodiscard]] QAction *rateCardAction() const { return m_rateCardAction; }
     /// Pages in navigation order (Ctrl+1 is the first).
@@ -148,6 +177,9 @@ private:
     GpuPage *m_gpuPage = nullptr;
     JobsPage *m_jobsPage = nullptr;
     ServiceLevelsPage *m_serviceLevelsPage = nullptr;
+    DatasetsPage *m_datasetsPage = nullptr;
+    CacheTargetsPage *m_cacheTargetsPage = nullptr;
+    StorageGridPage *m_storageGridPage = nullptr;
     QAction *m_rateCardAction = nullptr;
     QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;
