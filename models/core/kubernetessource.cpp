@@ -2036,7 +2036,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
     CacheActionPlan plan;
     const ActionPreview preview = previewCache(request, &plan);
     std::shared_ptr<Shared> shared = m_shared;
-    const QByteArray script = loaderScript();
+    const QByteArray script = m_loaderScript.isEmpty() ? loaderScript() : m_loaderScript;
     IClock *clock = &m_deps.clock;
     return [shared, request, preview, plan, script, clock](const ActionContext &ctx) -> ActionResult {
         if (!preview.allowed()) {

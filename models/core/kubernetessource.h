@@ -112,6 +112,9 @@ public:
     /// The loader script (packaging/cache-loader/loader.py) built into the binary; empty when
     /// the build had none.
     static QByteArray loaderScript();
+    /// Replaces the loader script CacheCommit installs (tests, or a site pinning its own
+    /// build); empty = loaderScript().
+    void setLoaderScript(const QByteArray &script) { m_loaderScript = script; }
 
     /// Minimum time between two publishes of compute records (coalescing window). Default 250 ms.
     void setPublishInterval(std::chrono::milliseconds interval);
@@ -161,6 +164,7 @@ private:
     /// Per target name: why its state could not be read, empty when fine.
     QHash<QString, QString> m_cacheErrors;
     std::chrono::milliseconds m_cachePollInterval{5000};
+    QByteArray m_loaderScript;
     QTimer m_publishTimer;
     std::chrono::milliseconds m_publishInterval{250};
     bool m_building = false;
