@@ -1,11 +1,12 @@
 include(GoogleTest)
 find_package(GTest REQUIRED)
 
-# strata_add_test(name [QT] [GUI] SOURCES ... LIBS ...)
+# strata_add_test(name [QT] [GUI] SOURCES ... LIBS ... [LABELS ...] [PROPERTIES ...])
 #   QT:  link the Qt test main (QCoreApplication) from tests/support
 #   GUI: link the QApplication test main instead (offscreen)
+#   PROPERTIES: extra ctest properties for every discovered test (e.g. FIXTURES_REQUIRED rgw)
 function(strata_add_test name)
-    cmake_parse_arguments(ARG "QT;GUI" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    cmake_parse_arguments(ARG "QT;GUI" "" "SOURCES;LIBS;LABELS;PROPERTIES" ${ARGN})
     if(NOT ARG_SOURCES)
         return()
     endif()
@@ -26,5 +27,5 @@ function(strata_add_test name)
     # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time; the
     # price is that LABELS do not reach the discovered tests (select with ctest -R instead).
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-        PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}")
+        PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}" ${ARG_PROPERTIES})
 endfunction()

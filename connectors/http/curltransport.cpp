@@ -629,7 +629,9 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         // "Name;" is libcurl's spelling of a header with an empty value ("Name:" would remove it).
         headersOk = headersOk && appendHeader(headers, value.empty() ? name + ";" : name + ": " + value);
     }
-    if (hasBody) {
+    // libcurl 7.88's SigV4 signs header-removal lines ("Expect:") as empty headers it then does not
+    // send, which S3 servers reject as SignatureDoesNotMatch: S3 callers set Content-Type themselves.
+    if (hasBody && !request.sigv4) {
         // Without these libcurl would add "Expect: 100-continue" (a one-second stall against servers
         // that ignore it) and a form-urlencoded Content-Type the caller never asked for.
         headersOk = headersOk && appendHeader(headers, "Expect:");

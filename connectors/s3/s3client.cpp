@@ -318,7 +318,8 @@ std::string S3Client::objectUrl(const std::string &bucket, const std::string &ke
                    + "/" + encodedKey;
         }
     }
-    return m_config.endpoint + "/" + s3Encode(bucket, false) + "/" + encodedKey;
+    // Bucket-level calls go to "/bucket" without a trailing slash: RGW signs that form.
+    return m_config.endpoint + "/" + s3Encode(bucket, false) + (key.empty() ? "" : "/" + encodedKey);
 }
 
 Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelToken &cancel)
@@ -339,6 +340,10 @@ Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelTo
     }
     request.headers = call.headers;
     request.body = call.body;
+    if (call.method == Method::Put && !http::findHeader(request.headers, "Content-Type")) {
+        // Otherwise libcurl sends its form-urlencoded default.
+        request.headers.emplace_back("Content-Type", "application/octet-stream");
+    }
     request.headers.emplace_back("x-amz-content-sha256",
                                  m_config.signPayload ? sha256Hex(call.body) : std::string("UNSIGNED-PAYLOAD"));
     request.sigv4 = http::AwsSigV4Auth{m_config.accessKey, m_config.secretKey, m_config.region, "s3"};
