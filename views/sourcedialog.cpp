@@ -68,6 +68,33 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     m_kindCombo->addItem(tr("NetApp ONTAP"), core::sourceKindName(core::SourceKind::Ontap));
     m_kindCombo->addItem(tr("Kubernetes cluster"), core::sourceKindName(core::SourceKind::Kubernetes));
     m_kindCombo->addItem(tr("Azure subscription"), core::sourceKindName(core::SourceKind::Azure));
+    m_kindCombo->addItem(tr("StorageGRID grid"), core::sourceKindName(core::SourceKind::StorageGrid));
+
+    m_s3UrlEdit = new QLineEdit(this);
+    m_s3UrlEdit->setObjectName(QStringLiteral("sourceS3UrlLineEdit"));
+    m_s3UrlEdit->setPlaceholderText(tr("Optional, e.g. https://s3.datalake.example:10443"));
+    m_s3UrlEdit->setToolTip(tr("The grid's S3 endpoint for the dataset hub; empty = grid pages only."));
+    m_s3RegionEdit = new QLineEdit(this);
+    m_s3RegionEdit->setObjectName(QStringLiteral("sourceS3RegionLineEdit"));
+    m_s3RegionEdit->setPlaceholderText(QStringLiteral("us-east-1"));
+    m_s3AccessKeyEdit = new QLineEdit(this);
+    m_s3AccessKeyEdit->setObjectName(QStringLiteral("sourceS3AccessKeyLineEdit"));
+    m_s3AccessKeyEdit->setToolTip(tr("S3 access key id of the tenant that holds the datasets."));
+    m_s3SecretEdit = new QLineEdit(this);
+    m_s3SecretEdit->setObjectName(QStringLiteral("sourceS3SecretLineEdit"));
+    m_s3SecretEdit->setEchoMode(QLineEdit::Password);
+    m_s3SecretEdit->setToolTip(tr("Stored in the system keychain, never in the configuration file."));
+    m_s3PathStyleCheck = new QCheckBox(tr("Path-style addressing (host/bucket/key)"), this);
+    m_s3PathStyleCheck->setObjectName(QStringLiteral("sourceS3PathStyleCheckBox"));
+    m_s3PathStyleCheck->setChecked(true);
+    m_s3PathStyleCheck->setToolTip(
+        tr("Off: virtual-hosted addressing (bucket.host/key), which needs DNS for every bucket."));
+    m_datasetRootsEdit = new QLineEdit(this);
+    m_datasetRootsEdit->setObjectName(QStringLiteral("sourceDatasetRootsLineEdit"));
+    m_datasetRootsEdit->setPlaceholderText(tr("e.g. datasets/*, sentiment"));
+    m_datasetRootsEdit->setToolTip(
+        tr("Where datasets live, separated by commas: \"bucket/*\" = every top-level prefix "
+           "is a dataset, \"bucket\" = the whole bucket, \"bucket/prefix/\" = that prefix."));
 
     m_subscriptionEdit = new QLineEdit(this);
     m_subscriptionEdit->setObjectName(QStringLiteral("sourceSubscriptionLineEdit"));
@@ -183,6 +210,12 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     form->addRow(tr("&Inventory poll every:"), m_configInterval);
     form->addRow(tr("P&erformance poll every:"), m_perfInterval);
     form->addRow(tr("P&rometheus URL:"), m_prometheusEdit);
+    form->addRow(tr("S&3 URL:"), m_s3UrlEdit);
+    form->addRow(tr("S3 re&gion:"), m_s3RegionEdit);
+    form->addRow(tr("S3 access &key:"), m_s3AccessKeyEdit);
+    form->addRow(tr("S3 secret ke&y:"), m_s3SecretEdit);
+    form->addRow(QString(), m_s3PathStyleCheck);
+    form->addRow(tr("&Dataset roots:"), m_datasetRootsEdit);
 
     m_validationLabel = new QLabel(this);
     m_validationLabel->setObjectName(QStringLiteral("sourceValidationLabel"));
@@ -207,7 +240,12 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
                             m_subscriptionEdit,
                             m_tenantEdit,
                             m_clientIdEdit,
-                            m_authorityEdit}) {
+                            m_authorityEdit,
+                            m_s3UrlEdit,
+                            m_s3RegionEdit,
+                            m_s3AccessKeyEdit,
+                            m_s3SecretEdit,
+                            m_datasetRootsEdit}) {
         connect(edit, &QLineEdit::textChanged, this, &SourceDialog::validate);
     }
     connect(m_insecureCheck, &QCheckBox::toggled, this, &SourceDialog::validate);
@@ -278,6 +316,16 @@ void SourceDialog::setSource(const core::SourceConfig &config)
                                                                                    : config.credentialSource)));
         m_advancedCheck->setChecked(!config.url.isEmpty() || !config.authorityUrl.isEmpty());
     }
+    if (config.kind == core::SourceKind::StorageGrid) {
+        m_s3UrlEdit->setText(config.s3Url);
+        m_s3RegionEdit->setText(config.s3Region);
+        m_s3AccessKeyEdit->setText(config.s3AccessKey);
+        m_s3PathStyleCheck->setChecked(config.s3PathStyle);
+        m_datasetRootsEdit->setText(config.datasetRoots.join(QStringLiteral(", ")));
+        m_s3SecretEdit->setPlaceholderText(config.s3Secret.kind == core::SecretRef::Kind::None
+                                               ? tr("No secret key stored")
+                                               : tr("Leave empty to keep the stored secret key"));
+    }
     m_kindCombo->setCurrentIndex(std::max(0, m_kindCombo->findData(core::sourceKindName(config.kind))));
     m_urlEdit->setText(config.url);
     m_usernameEdit->setText(config.username);
@@ -338,6 +386,32 @@ core::SourceConfig SourceDialog::config() const
             c.password = {};
         }
     }
+    if (c.kind != core::SourceKind::StorageGrid) {
+        c.s3Url.clear();
+        c.s3Region.clear();
+        c.s3AccessKey.clear();
+        c.s3Secret = {};
+        c.s3PathStyle = true;
+        c.datasetRoots.clear();
+    } else {
+        c.s3Url = m_s3UrlEdit->text().trimmed();
+        while (c.s3Url.endsWith(QLatin1Char('/'))) {
+            c.s3Url.chop(1);
+        }
+        c.s3Region = m_s3RegionEdit->text().trimmed();
+        c.s3AccessKey = m_s3AccessKeyEdit->text().trimmed();
+        c.s3PathStyle = m_s3PathStyleCheck->isChecked();
+        c.datasetRoots.clear();
+        const QStringList roots = m_datasetRootsEdit->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString &root : roots) {
+            if (!root.trimmed().isEmpty()) {
+                c.datasetRoots << root.trimmed();
+            }
+        }
+        if (c.s3Url.isEmpty()) {
+            c.s3Secret = {};
+        }
+    }
     if (c.kind != core::SourceKind::Kubernetes) {
         c.kubeconfig.clear();
         c.kubeContext.clear();
@@ -379,6 +453,16 @@ QString SourceDialog::password() const
         return {};
     }
     return m_passwordEdit->text();
+}
+
+QString SourceDialog::s3Secret() const
+{
+    return isStorageGrid() && !m_s3UrlEdit->text().trimmed().isEmpty() ? m_s3SecretEdit->text() : QString();
+}
+
+bool SourceDialog::isStorageGrid() const
+{
+    return m_kindCombo->currentData().toString() == core::sourceKindName(core::SourceKind::StorageGrid);
 }
 
 bool SourceDialog::usesSecretKubeconfig() const
@@ -484,6 +568,47 @@ QString SourceDialog::validationError() const
         }
         return {};
     }
+    if (c.kind == core::SourceKind::StorageGrid) {
+        if (c.url.isEmpty()) {
+            return tr("Enter the URL of the grid's admin node.");
+        }
+        if (!isWebUrl(c.url)) {
+            return tr("The admin node URL must look like https://admin.datalake.example.");
+        }
+        if (c.username.isEmpty()) {
+            return tr("Enter the grid administrator's username.");
+        }
+        if (m_passwordEdit->text().isEmpty()
+            && (!m_edit || m_original.kind != core::SourceKind::StorageGrid
+                || m_original.password.kind == core::SecretRef::Kind::None)) {
+            return tr("Enter the password.");
+        }
+        if (c.s3Url.isEmpty()) {
+            return {};
+        }
+        if (!isWebUrl(c.s3Url)) {
+            return tr("The S3 URL must look like https://s3.datalake.example:10443.");
+        }
+        if (c.s3AccessKey.isEmpty()) {
+            return tr("Enter the S3 access key.");
+        }
+        const bool storedSecret = m_edit && m_original.kind == core::SourceKind::StorageGrid
+                                  && m_original.s3Secret.kind != core::SecretRef::Kind::None;
+        if (m_s3SecretEdit->text().isEmpty() && !storedSecret) {
+            return tr("Enter the S3 secret key.");
+        }
+        if (c.datasetRoots.isEmpty()) {
+            return tr("Enter at least one dataset root, e.g. datasets/*.");
+        }
+        // S3 bucket names, then "/*", nothing, or a prefix ending in '/'.
+        static const QRegularExpression root(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\\*|/.*/)?$"));
+        for (const QString &r : c.datasetRoots) {
+            if (!root.match(r).hasMatch()) {
+                return tr("%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.").arg(r);
+            }
+        }
+        return {};
+    }
     const QUrl url(c.url, QUrl::StrictMode);
     if (c.url.isEmpty()) {
         return tr("Enter the URL of the cluster management interface.");
@@ -532,6 +657,11 @@ void SourceDialog::updateKind()
     const bool azure = isAzure();
     const bool cli = azure && usesAzureCli();
     const bool advanced = m_advancedCheck->isChecked();
+    const bool grid = isStorageGrid();
+    for (QWidget *field : std::initializer_list<QWidget *>{
+             m_s3UrlEdit, m_s3RegionEdit, m_s3AccessKeyEdit, m_s3SecretEdit, m_s3PathStyleCheck, m_datasetRootsEdit}) {
+        m_form->setRowVisible(field, grid);
+    }
     m_form->setRowVisible(m_subscriptionEdit, azure);
     m_form->setRowVisible(m_credentialCombo, azure);
     m_form->setRowVisible(m_tenantEdit, azure);
@@ -549,8 +679,12 @@ void SourceDialog::updateKind()
     m_form->setRowVisible(m_caRow, !kubeconfig);
     m_form->setRowVisible(m_insecureCheck, !kubeconfig);
     m_form->setRowVisible(m_configInterval, !kube);
+    m_form->setRowVisible(m_perfInterval, !grid);
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_urlEdit))) {
-        label->setText(azure ? tr("A&RM URL:") : tr("&URL:"));
+        label->setText(azure ? tr("A&RM URL:") : grid ? tr("Admin node &URL:") : tr("&URL:"));
+    }
+    if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_configInterval))) {
+        label->setText(grid ? tr("&Poll grid and datasets every:") : tr("&Inventory poll every:"));
     }
     m_form->setRowVisible(m_prometheusEdit, kube);
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_passwordEdit))) {
@@ -561,7 +695,10 @@ void SourceDialog::updateKind()
     }
     m_urlEdit->setPlaceholderText(azure  ? QStringLiteral("https://management.azure.com")
                                   : kube ? tr("https://api.cluster.example.com:6443")
+                                  : grid ? tr("https://admin.datalake.example")
                                          : tr("https://cluster-mgmt.example.com"));
+    m_usernameEdit->setToolTip(grid ? tr("A grid administrator: reads grid health, alerts, tenants and usage.")
+                                    : QString());
     m_passwordEdit->setToolTip(azure ? tr("The service principal's client secret. Stored in the system keychain, never "
                                           "in the configuration file.")
                                : kube ? tr("A ServiceAccount bearer token. Stored in the system keychain, never in the "

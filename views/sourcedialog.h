@@ -31,6 +31,9 @@ namespace strata::views {
 /// credential, the tenant id, client (application) id and client secret (the password field,
 /// keychain); with "Azure CLI" tokens come from the user's `az login`. Advanced settings: the
 /// Entra ID authority URL (sovereign clouds, tests) and the ARM URL (`url`). The
+/// A StorageGRID grid needs the admin node URL, a grid administrator and password, and for the
+/// dataset hub optionally the S3 URL, region, access key, secret key (keychain), path-style
+/// addressing and the dataset roots ("datasets/*, sentiment"). The
 /// dialog reads no file itself: it asks for the kubeconfig's contexts with contextsWanted()
 /// and shows them when setContexts() answers.
 class SourceDialog final : public QDialog
@@ -51,6 +54,9 @@ public:
     [[nodiscard]] core::SourceConfig config() const;
     /// Empty on edit = keep the stored password.
     [[nodiscard]] QString password() const;
+    /// StorageGRID: the S3 secret key entered (for the keychain, "strata/<name>/s3_secret");
+    /// empty = keep the stored one (or none without an S3 URL).
+    [[nodiscard]] QString s3Secret() const;
     /// Why OK is disabled, empty when the input is acceptable.
     [[nodiscard]] QString validationError() const;
 
@@ -73,6 +79,7 @@ Q_SIGNALS:
 private:
     [[nodiscard]] bool isKubernetes() const;
     [[nodiscard]] bool isAzure() const;
+    [[nodiscard]] bool isStorageGrid() const;
     /// An AKS cluster added from Azure: the kubeconfig is the keychain secret.
     [[nodiscard]] bool usesSecretKubeconfig() const;
     [[nodiscard]] bool usesAzureCli() const;
@@ -112,6 +119,12 @@ private:
     QLineEdit *m_clientIdEdit = nullptr;
     QCheckBox *m_advancedCheck = nullptr;
     QLineEdit *m_authorityEdit = nullptr;
+    QLineEdit *m_s3UrlEdit = nullptr;
+    QLineEdit *m_s3RegionEdit = nullptr;
+    QLineEdit *m_s3AccessKeyEdit = nullptr;
+    QLineEdit *m_s3SecretEdit = nullptr;
+    QCheckBox *m_s3PathStyleCheck = nullptr;
+    QLineEdit *m_datasetRootsEdit = nullptr;
     QFormLayout *m_form = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_testResult = nullptr;

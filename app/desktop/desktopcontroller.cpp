@@ -12,7 +12,11 @@
 #include "models/core/storagegridsource.h"
 #include "models/item/activitymodel.h"
 #include "models/item/aksclustermodel.h"
+#include "models/item/cachemodels.h"
+#include "models/item/commitmodel.h"
+#include "models/item/datasetmodel.h"
 #include "models/item/eventtablemodel.h"
+#include "models/item/gridmodels.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/servicelevelmodel.h"
@@ -21,6 +25,8 @@
 #include "models/item/volumetablemodel.h"
 #include "views/actiondialog.h"
 #include "views/activitypanel.h"
+#include "views/cachetargetspage.h"
+#include "views/datasetspage.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/levelchangedialog.h"
@@ -68,6 +74,17 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     , m_projects(std::make_unique<models::ProjectTableModel>(engine.estate()))
     , m_levels(std::make_unique<models::ServiceLevelTableModel>(&engine.serviceLevels()))
     , m_aks(std::make_unique<models::AksClusterModel>(engine.estate()))
+    , m_datasets(std::make_unique<models::DatasetModel>(engine.estate()))
+    , m_commits(std::make_unique<models::CommitModel>(engine.estate()))
+    , m_cachedCommits(std::make_unique<models::CachedCommitModel>(engine.estate(),
+                                                                  [&engine] {
+                                                                      return engine.clock().now();
+                                                                  }))
+    , m_cacheTargets(std::make_unique<models::CacheTargetModel>(engine.estate()))
+    , m_gridNodes(std::make_unique<models::GridNodeModel>(engine.estate()))
+    , m_gridAlerts(std::make_unique<models::GridAlertModel>(engine.estate()))
+    , m_tenants(std::make_unique<models::TenantModel>(engine.estate()))
+    , m_buckets(std::make_unique<models::BucketModel>(engine.estate()))
 {
     m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{m_volumes.get(),
                                                                              m_snapshots.get(),
@@ -78,7 +95,15 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_jobs.get(),
                                                                              m_projects.get(),
                                                                              m_levels.get(),
-                                                                             m_aks.get()});
+                                                                             m_aks.get(),
+                                                                             m_datasets.get(),
+                                                                             m_commits.get(),
+                                                                             m_cachedCommits.get(),
+                                                                             m_cacheTargets.get(),
+                                                                             m_gridNodes.get(),
+                                                                             m_gridAlerts.get(),
+                                                                             m_tenants.get(),
+                                                                             m_buckets.get()});
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     connectSources();
     connectViews();
@@ -188,6 +213,35 @@ void DesktopController::connectViews()
     }
     if (views::JobsPage *jobs = w->jobsPage()) {
         connect(jobs, &views::JobsPage::actionRequested, this, &DesktopController::openActionDialog);
+    }
+    if (views::DatasetsPage *datasets = w->datasetsPage()) {
+        connect(datasets, &views::DatasetsPage::actionRequested, this, &DesktopController::openActionDialog);
+        connect(
+            datasets,
+            &views::DatasetsPage::compareRequested,
+            this,
+            [this, datasets](const QString &source, const QString &datasetId, const QString &from, const QString &to) {
+                // The page matches the answer to its question by the two ids.
+                auto answer = [datasets, datasetId, from, to](core::CommitComparison comparison, QString error) {
+                    comparison.datasetId = datasetId;
+                    comparison.fromId = from;
+                    comparison.toId = to;
+                    datasets->showComparison(comparison, error);
+                };
+                auto *grid = qobject_cast<core::StorageGridSource *>(m_engine.source(source));
+                if (!grid) {
+                    answer({},
+                           m_engine.source(source)
+                               ? tr("commits of %1 are snapshots; compare them on the Volumes page.").arg(source)
+                               : tr("source %1 is not connected.").arg(source));
+                    return;
+                }
+                grid->diffCommits(datasetId, from, to, datasets, answer);
+            });
+        connect(w->cacheTargetsPage(),
+                &views::CacheTargetsPage::actionRequested,
+                this,
+                &DesktopController::openActionDialog);
     }
 
     connect(w->activityPanel(), &views::ActivityPanel::retryRequested, this, [this](const QString &id) {
@@ -343,9 +397,11 @@ void DesktopController::openActionDialog(core::ActionRequest request)
         return actions->preview(r);
     };
     if (request.kind == core::ActionKind::JobSubmit || request.kind == core::ActionKind::JobDelete
-        || request.kind == core::ActionKind::ProjectQuotaEdit || request.kind == core::ActionKind::ServiceLevelChange) {
+        || request.kind == core::ActionKind::ProjectQuotaEdit || request.kind == core::ActionKind::ServiceLevelChange
+        || request.kind == core::ActionKind::DatasetCommit || request.kind == core::ActionKind::CacheCommit
+        || request.kind == core::ActionKind::CacheEvict) {
         // Compute actions arrive complete from the GPU and Jobs pages, level changes from
-        // LevelChangeDialog; the dialog previews them.
+        // LevelChangeDialog, dataset and cache actions from their pages; the dialog previews them.
         auto *dialog = new views::ActionDialog(request, previewer, {}, m_window.get());
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &views::ActionDialog::confirmed, this, &DesktopController::submitAction);
@@ -398,6 +454,9 @@ void DesktopController::openActionDialog(core::ActionRequest request)
     case core::ActionKind::JobDelete:
     case core::ActionKind::ProjectQuotaEdit:
     case core::ActionKind::ServiceLevelChange:
+    case core::ActionKind::DatasetCommit:
+    case core::ActionKind::CacheCommit:
+    case core::ActionKind::CacheEvict:
         return; // handled above
     }
     auto *dialog = new views::ActionDialog(request, previewer, confirmation, m_window.get());
@@ -477,7 +536,7 @@ void DesktopController::openSourceDialog(const QString &name)
         });
     });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        applySource(dialog->config(), dialog->password());
+        applySource(dialog->config(), dialog->password(), {}, dialog->s3Secret());
     });
     dialog->open();
 }
@@ -559,7 +618,40 @@ void DesktopController::testConfiguredSource(const QString &name)
 
 void DesktopController::applySource(const core::SourceConfig &config,
                                     const QString &password,
-                                    std::function<void(QString)> done)
+                                    std::function<void(QString)> done,
+                                    const QString &s3Secret)
+{
+    if (!s3Secret.isEmpty()) {
+        // The S3 secret key goes to the keychain before the config names it.
+        core::SourceConfig withSecret = config;
+        withSecret.s3Secret = core::SecretRef{core::SecretRef::Kind::Keychain,
+                                              core::credentialKey(config.name, QStringLiteral("s3_secret"))};
+        QPointer<DesktopController> self(this);
+        m_engine.credentials().write(
+            withSecret.s3Secret.value, s3Secret, [self, withSecret, password, done](const QString &storeError) {
+                if (!self) {
+                    return;
+                }
+                if (!storeError.isEmpty()) {
+                    const QString text =
+                        tr("The S3 secret key of %1 could not be stored: %2").arg(withSecret.name, storeError);
+                    self->m_window->showNotification(text);
+                    if (done) {
+                        done(text);
+                    }
+                    return;
+                }
+                self->applySourceWithSecrets(withSecret, password, done, true);
+            });
+        return;
+    }
+    applySourceWithSecrets(config, password, std::move(done), false);
+}
+
+void DesktopController::applySourceWithSecrets(const core::SourceConfig &config,
+                                               const QString &password,
+                                               std::function<void(QString)> done,
+                                               bool newS3Secret)
 {
     core::SourceConfig next = config;
     const bool newPassword = !password.isEmpty();
@@ -567,7 +659,7 @@ void DesktopController::applySource(const core::SourceConfig &config,
         next.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(next.name)};
     }
     QPointer<DesktopController> self(this);
-    auto apply = [self, next, newPassword, done](const QString &storeError) {
+    auto apply = [self, next, newPassword, newS3Secret, done](const QString &storeError) {
         if (!self) {
             return;
         }
@@ -593,7 +685,7 @@ void DesktopController::applySource(const core::SourceConfig &config,
         }
         self->saveConfig();
         self->m_engine.setSources(self->m_config.sources);
-        if (unchanged && newPassword) {
+        if (unchanged && (newPassword || newS3Secret)) {
             // Same settings, new secret: setSources kept the source running, so hand it over.
             self->m_engine.reloadCredentials(next.name);
         }
@@ -618,6 +710,7 @@ void DesktopController::removeSource(const QString &name)
         return;
     }
     const core::SecretRef secret = config->password;
+    const core::SecretRef s3Secret = config->s3Secret;
     m_config.sources.removeIf([&name](const core::SourceConfig &c) {
         return c.name == name;
     });
@@ -632,6 +725,17 @@ void DesktopController::removeSource(const QString &name)
             if (self && !error.isEmpty()) {
                 self->m_window->showNotification(
                     tr("Source %1 was removed, but its password could not be deleted from the keychain: %2")
+                        .arg(name, error));
+            }
+        });
+    }
+    if (s3Secret.kind == core::SecretRef::Kind::Keychain
+        && s3Secret.value == core::credentialKey(name, QStringLiteral("s3_secret"))) {
+        QPointer<DesktopController> self(this);
+        m_engine.credentials().remove(s3Secret.value, [self, name](const QString &error) {
+            if (self && !error.isEmpty()) {
+                self->m_window->showNotification(
+                    tr("Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2")
                         .arg(name, error));
             }
         });

@@ -19,12 +19,20 @@ class Source;
 namespace strata::models {
 class ActivityModel;
 class AksClusterModel;
+class BucketModel;
+class CacheTargetModel;
+class CachedCommitModel;
+class CommitModel;
+class DatasetModel;
 class EventTableModel;
+class GridAlertModel;
+class GridNodeModel;
 class JobTableModel;
 class ProjectTableModel;
 class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
+class TenantModel;
 class VolumeTableModel;
 } // namespace strata::models
 
@@ -74,7 +82,11 @@ public:
     /// Adds or replaces a source: stores `password` (when not empty) in the credential store
     /// under credentialKey(name), saves the config, and restarts what changed. `done(error)`
     /// is called once it is applied (error empty) or refused.
-    void applySource(const core::SourceConfig &config, const QString &password, std::function<void(QString)> done = {});
+    /// StorageGRID: a non-empty `s3Secret` is stored under credentialKey(name, "s3_secret") first.
+    void applySource(const core::SourceConfig &config,
+                     const QString &password,
+                     std::function<void(QString)> done = {},
+                     const QString &s3Secret = {});
     /// Removes a source, saves the config and deletes its keychain entry.
     void removeSource(const QString &name);
     /// Saves the rate card into the config and applies it to the service levels.
@@ -90,6 +102,11 @@ public:
     void saveLayout();
 
 private:
+    /// applySource() once a new S3 secret (if any) is stored: stores the password and applies.
+    void applySourceWithSecrets(const core::SourceConfig &config,
+                                const QString &password,
+                                std::function<void(QString)> done,
+                                bool newS3Secret);
     void connectViews();
     void connectSources();
     void watchSource(const QString &name);
@@ -134,6 +151,14 @@ private:
     std::unique_ptr<models::ProjectTableModel> m_projects;
     std::unique_ptr<models::ServiceLevelTableModel> m_levels;
     std::unique_ptr<models::AksClusterModel> m_aks;
+    std::unique_ptr<models::DatasetModel> m_datasets;
+    std::unique_ptr<models::CommitModel> m_commits;
+    std::unique_ptr<models::CachedCommitModel> m_cachedCommits;
+    std::unique_ptr<models::CacheTargetModel> m_cacheTargets;
+    std::unique_ptr<models::GridNodeModel> m_gridNodes;
+    std::unique_ptr<models::GridAlertModel> m_gridAlerts;
+    std::unique_ptr<models::TenantModel> m_tenants;
+    std::unique_ptr<models::BucketModel> m_buckets;
     std::unique_ptr<cli::DemoScenario> m_scenario; ///< demo mode only
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
