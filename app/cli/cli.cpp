@@ -2,11 +2,14 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/computerows.h"
+#include "app/cli/datacommands.h"
+#include "app/cli/datarows.h"
 #include "app/cli/demo.h"
 #include "app/cli/levelrows.h"
 #include "app/cli/output.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
+#include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/schedule.h"
@@ -31,24 +34,25 @@ namespace {
 
 const QStringList &verbs()
 {
-    static const QStringList v{QStringLiteral("get"), QStringLiteral("set")};
+    static const QStringList v{QStringLiteral("get"),
+                               QStringLiteral("set"),
+                               QStringLiteral("commit"),
+                               QStringLiteral("cache"),
+                               QStringLiteral("evict"),
+                               QStringLiteral("diff")};
     return v;
 }
 
 const QStringList &resources()
 {
-    static const QStringList r{QStringLiteral("sources"),
-                               QStringLiteral("volumes"),
-                               QStringLiteral("snapshots"),
-                               QStringLiteral("clusters"),
-                               QStringLiteral("nodes"),
-                               QStringLiteral("projects"),
-                               QStringLiteral("jobs"),
-                               QStringLiteral("pvcs"),
-                               QStringLiteral("service-levels"),
-                               QStringLiteral("pools"),
-                               QStringLiteral("aks"),
-                               QStringLiteral("schedules")};
+    static const QStringList r{
+        QStringLiteral("sources"),       QStringLiteral("volumes"), QStringLiteral("snapshots"),
+        QStringLiteral("clusters"),      QStringLiteral("nodes"),   QStringLiteral("projects"),
+        QStringLiteral("jobs"),          QStringLiteral("pvcs"),    QStringLiteral("service-levels"),
+        QStringLiteral("pools"),         QStringLiteral("aks"),     QStringLiteral("schedules"),
+        QStringLiteral("datasets"),      QStringLiteral("commits"), QStringLiteral("caches"),
+        QStringLiteral("cache-targets"), QStringLiteral("grids"),   QStringLiteral("tenants"),
+        QStringLiteral("buckets"),       QStringLiteral("alerts")};
     return r;
 }
 
@@ -97,6 +101,30 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("schedule")) {
         return QStringLiteral("schedules");
+    }
+    if (r == QLatin1String("dataset") || r == QLatin1String("ds")) {
+        return QStringLiteral("datasets");
+    }
+    if (r == QLatin1String("commit")) {
+        return QStringLiteral("commits");
+    }
+    if (r == QLatin1String("cache") || r == QLatin1String("cached-commits")) {
+        return QStringLiteral("caches");
+    }
+    if (r == QLatin1String("cache-target") || r == QLatin1String("targets")) {
+        return QStringLiteral("cache-targets");
+    }
+    if (r == QLatin1String("grid")) {
+        return QStringLiteral("grids");
+    }
+    if (r == QLatin1String("tenant") || r == QLatin1String("accounts")) {
+        return QStringLiteral("tenants");
+    }
+    if (r == QLatin1String("bucket")) {
+        return QStringLiteral("buckets");
+    }
+    if (r == QLatin1String("alert")) {
+        return QStringLiteral("alerts");
     }
     return r;
 }
@@ -516,7 +544,18 @@ int run(const QStringList &arguments,
         QStringLiteral("tib"));
     const QCommandLineOption dryRunOption(
         QStringLiteral("dry-run"),
-        QCoreApplication::translate("cli", "set service-level: show the preview and change nothing."));
+        QCoreApplication::translate("cli", "set, commit, cache, evict: show the preview and change nothing."));
+    const QCommandLineOption messageOption(QStringList{QStringLiteral("m"), QStringLiteral("message")},
+                                           QCoreApplication::translate("cli", "commit: the commit message."),
+                                           QStringLiteral("text"));
+    const QCommandLineOption targetOption(
+        QStringLiteral("target"),
+        QCoreApplication::translate("cli", "cache, evict, get caches: the cache target (default: the only one)."),
+        QStringLiteral("name"));
+    const QCommandLineOption datasetOption(
+        QStringLiteral("dataset"),
+        QCoreApplication::translate("cli", "get commits: only this dataset (repeatable)."),
+        QStringLiteral("name"));
     parser.addOptions({configOption,
                        demoOption,
                        sourceOption,
@@ -532,13 +571,20 @@ int run(const QStringList &arguments,
                        poolOption,
                        createPoolOption,
                        poolSizeOption,
-                       dryRunOption});
-    parser.addPositionalArgument(QStringLiteral("verb"), QCoreApplication::translate("cli", "get or set"));
+                       dryRunOption,
+                       messageOption,
+                       targetOption,
+                       datasetOption});
+    parser.addPositionalArgument(QStringLiteral("verb"),
+                                 QCoreApplication::translate("cli", "get, set, commit, cache, evict or diff"));
     parser.addPositionalArgument(QStringLiteral("resource"),
                                  QCoreApplication::translate("cli",
                                                              "get: sources, volumes, snapshots, clusters, nodes, "
                                                              "projects, jobs, pvcs, service-levels, pools, aks, "
-                                                             "schedules; set: service-level VOLUME"));
+                                                             "schedules, datasets, commits, caches, cache-targets, "
+                                                             "grids, tenants, buckets, alerts; set: service-level "
+                                                             "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
+                                                             "TO"));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -556,18 +602,26 @@ int run(const QStringList &arguments,
     }
     const QStringList positional = parser.positionalArguments();
     const bool setVerb = !positional.isEmpty() && positional[0] == QLatin1String("set");
-    const bool usageOk = setVerb ? positional.size() == 3
-                                       && normaliseResource(positional[1]) == QLatin1String("service-levels")
-                                       && parser.isSet(toOption)
-                                 : positional.size() == 2 && positional[0] == QLatin1String("get")
-                                       && resources().contains(normaliseResource(positional[1]));
+    const bool dataVerb = !positional.isEmpty() && isDataVerb(positional[0]);
+    const bool usageOk =
+        dataVerb ? positional.size() == 1 + dataVerbOperands(positional[0])
+                       && (positional[0] != QLatin1String("commit") || !parser.value(messageOption).trimmed().isEmpty())
+        : setVerb ? positional.size() == 3 && normaliseResource(positional[1]) == QLatin1String("service-levels")
+                        && parser.isSet(toOption)
+                  : positional.size() == 2 && positional[0] == QLatin1String("get")
+                        && resources().contains(normaliseResource(positional[1]));
     if (!usageOk) {
         err << programName << ": "
             << QCoreApplication::translate(
                    "cli",
                    "usage: %1 [--config PATH | --demo] get "
-                   "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules "
-                   "[--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]\n"
+                   "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
+                   "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts "
+                   "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
+                   "[-o table|json|csv]\n"
+                   "       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]\n"
+                   "       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]\n"
+                   "       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]\n"
                    "       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
                    "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
                    "[--pool-size TIB]] [--dry-run] [-o json]")
@@ -575,7 +629,7 @@ int run(const QStringList &arguments,
             << '\n';
         return 2;
     }
-    const QString resource = normaliseResource(positional[1]);
+    const QString resource = dataVerb ? QString() : normaliseResource(positional[1]);
     LevelChangeArgs levelArgs;
     if (setVerb) {
         levelArgs.volume = positional[2];
@@ -669,7 +723,7 @@ int run(const QStringList &arguments,
     // Service levels need the history store: p95 throughput, the cool-down's last change, and
     // schedules (shared with the desktop app and strata-server through the same SQLite file).
     std::unique_ptr<core::HistoryService> history;
-    if (setVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")) {
+    if (setVerb || dataVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")) {
         history =
             std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
         if (!history->openError().isEmpty()) {
@@ -685,6 +739,7 @@ int run(const QStringList &arguments,
     core::SystemClock clock;
     core::Engine engine({clock, *store, history.get(), user});
     engine.setRateCard(config.rateCard);
+    engine.setCacheTargets(config.cacheTargets);
     if (resource == QLatin1String("schedules")) {
         std::vector<core::ServiceLevelSchedule> stored;
         bool done = false;
@@ -747,6 +802,50 @@ int run(const QStringList &arguments,
     }
     if (healthy.isEmpty()) {
         healthy << QString(); // nothing to list from: never all of the estate
+    }
+    if (dataVerb) {
+        const DataVerb verb{positional[0], positional.mid(1), parser.value(messageOption), parser.value(targetOption)};
+        return runDataVerb(engine,
+                           verb,
+                           healthy,
+                           ActionRun{format, parser.isSet(dryRunOption), timeoutSeconds, programName},
+                           out,
+                           err);
+    }
+    if (resource == QLatin1String("datasets")) {
+        if (format == Format::Table) {
+            out << core::summarize(engine.estate()).headerText() << "\n\n";
+        }
+        write(datasetRows(engine.estate(), healthy), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("commits")) {
+        write(commitRows(engine.estate(), healthy, parser.values(datasetOption)), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("caches")) {
+        write(cachedCommitRows(engine.estate(), parser.values(targetOption), clock.now()), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("cache-targets")) {
+        write(cacheTargetRows(engine.estate(), parser.values(targetOption)), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("grids")) {
+        write(gridRows(engine.estate(), healthy), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("tenants")) {
+        write(tenantRows(engine.estate(), healthy), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("buckets")) {
+        write(bucketRows(engine.estate(), healthy), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("alerts")) {
+        write(gridAlertRows(engine.estate(), healthy), format, out);
+        return exitCode;
     }
     if (setVerb) {
         if (history) {

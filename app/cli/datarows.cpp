@@ -1,6 +1,7 @@
 #include "app/cli/datarows.h"
 
 #include "app/cli/rowsupport.h"
+#include "models/core/datasethub.h"
 #include "models/core/estate.h"
 
 #include <QHash>
@@ -26,7 +27,7 @@ QVariant optionalBytes(qint64 bytes)
 
 QString bytesText(qint64 bytes)
 {
-    return bytes < 0 ? QStringLiteral("-") : formatDecimalBytes(bytes);
+    return bytes < 0 ? QStringLiteral("-") : core::formatDecimalBytes(bytes);
 }
 
 QString timeText(const QDateTime &t)
@@ -39,7 +40,7 @@ QString growthText(const std::optional<qint64> &growth)
     if (!growth) {
         return QStringLiteral("-");
     }
-    return (*growth >= 0 ? QStringLiteral("+") : QStringLiteral("-")) + formatDecimalBytes(std::abs(*growth));
+    return (*growth >= 0 ? QStringLiteral("+") : QStringLiteral("-")) + core::formatDecimalBytes(std::abs(*growth));
 }
 
 QVariant growthValue(const std::optional<qint64> &growth)
@@ -80,35 +81,13 @@ QHash<QString, QStringList> readyTargets(const core::Estate &estate)
 
 } // namespace
 
-QString formatDecimalBytes(qint64 bytes)
-{
-    static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    double value = double(bytes);
-    int unit = 0;
-    while (value >= 1000.0 && unit < 5) {
-        value /= 1000.0;
-        ++unit;
-    }
-    if (unit == 0) {
-        return QStringLiteral("%1 B").arg(bytes);
-    }
-    // Two decimals below 10 of a unit keep "1.07 GB" as TR-4841 prints it.
-    const int decimals = value < 10.0 ? 2 : 1;
-    return QStringLiteral("%1 %2").arg(QString::number(value, 'f', decimals), QLatin1String(units[unit]));
-}
-
 ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
 {
     auto datasets = collectRows(estate.datasets(), sources);
     std::sort(datasets.begin(), datasets.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name, a->id) < std::tie(b->source, b->name, b->id);
     });
-    QHash<QString, int> cached; // "<source>/<datasetId>" -> ready cached commits
-    for (const auto &c : estate.cachedCommits().all()) {
-        if (c->state == core::CacheState::Ready) {
-            ++cached[c->datasetSource + QLatin1Char('/') + c->datasetId];
-        }
-    }
+    const core::HubSummary hub = core::summarize(estate);
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("id"), QString()},
@@ -122,19 +101,20 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("last_activity"), QStringLiteral("LAST-ACTIVE")}};
     for (const auto &d : datasets) {
         QStringList display(rs.columns.size());
-        display[6] = formatDecimalBytes(d->sizeBytes);
+        display[6] = core::formatDecimalBytes(d->sizeBytes);
         display[8] = d->headCommit.isEmpty() ? QStringLiteral("-") : shortId(d->headCommit);
-        display[9] = timeText(d->lastActivity);
+        const QDateTime active = hub.rows.value(core::estateKey(*d)).lastActivity;
+        display[9] = timeText(active.isValid() ? active : d->lastActivity);
         rs.addRow({d->source,
                    d->id,
                    d->name,
                    core::datasetKindName(d->kind),
-                   cached.value(d->source + QLatin1Char('/') + d->id),
+                   hub.rows.value(core::estateKey(*d)).cachedCommits,
                    d->commitCount,
                    d->sizeBytes,
                    d->objectCount,
                    d->headCommit,
-                   d->lastActivity},
+                   active.isValid() ? active : d->lastActivity},
                   display);
     }
     return rs;
@@ -174,7 +154,7 @@ ResultSet commitRows(const core::Estate &estate, const QStringList &sources, con
         display[2] = shortId(c->id);
         display[3] = c->parent.isEmpty() ? QStringLiteral("-") : shortId(c->parent);
         display[5] = timeText(c->time);
-        display[7] = formatDecimalBytes(c->bytes);
+        display[7] = core::formatDecimalBytes(c->bytes);
         const QStringList on = ready.value(c->id);
         display[8] = on.isEmpty() ? QStringLiteral("-") : on.join(QLatin1Char(','));
         rs.addRow({c->source,
@@ -234,8 +214,8 @@ ResultSet cachedCommitRows(const core::Estate &estate, const QStringList &target
         display[3] = shortId(c->commitId);
         display[5] =
             progress.isNull() ? QStringLiteral("-") : QString::number(progress.toDouble(), 'f', 1) + QLatin1Char('%');
-        display[8] = formatDecimalBytes(c->bytesDone);
-        display[9] = formatDecimalBytes(c->bytesTotal);
+        display[8] = core::formatDecimalBytes(c->bytesDone);
+        display[9] = core::formatDecimalBytes(c->bytesTotal);
         display[11] = timeText(c->lastUsed);
         display[13] = c->state == core::CacheState::Ready ? inText(c->evictAt, now) : QStringLiteral("-");
         display[15] = c->reason.isEmpty() ? QStringLiteral("-") : c->reason;
@@ -297,9 +277,9 @@ ResultSet cacheTargetRows(const core::Estate &estate, const QStringList &targets
         QStringList display(rs.columns.size());
         display[3] = t->namespaceName + QLatin1Char('/') + t->pvc;
         display[5] = t->volumeName.isEmpty() ? QStringLiteral("-") : t->volumeName;
-        display[6] = formatDecimalBytes(t->capacityBytes);
-        display[7] = formatDecimalBytes(t->usedBytes);
-        display[8] = formatDecimalBytes(t->cachedBytes);
+        display[6] = core::formatDecimalBytes(t->capacityBytes);
+        display[7] = core::formatDecimalBytes(t->usedBytes);
+        display[8] = core::formatDecimalBytes(t->cachedBytes);
         display[10] = QStringLiteral("%1 d").arg(t->evictAfterDays);
         display[11] = QStringLiteral("%1 %").arg(t->highWatermarkPercent);
         display[12] = t->problem.isEmpty() ? QStringLiteral("-") : t->problem;
@@ -378,8 +358,8 @@ ResultSet tenantRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("capabilities"), QString()}};
     for (const auto &t : tenants) {
         QStringList display(rs.columns.size());
-        display[5] = formatDecimalBytes(t->dataBytes);
-        display[6] = t->quotaBytes < 0 ? QStringLiteral("none") : formatDecimalBytes(t->quotaBytes);
+        display[5] = core::formatDecimalBytes(t->dataBytes);
+        display[6] = t->quotaBytes < 0 ? QStringLiteral("none") : core::formatDecimalBytes(t->quotaBytes);
         display[7] = growthText(t->growth7dBytes);
         rs.addRow({t->source,
                    t->id,
@@ -414,8 +394,8 @@ ResultSet bucketRows(const core::Estate &estate, const QStringList &sources)
     for (const auto &b : buckets) {
         QStringList display(rs.columns.size());
         display[4] = b->versioning ? QStringLiteral("enabled") : QStringLiteral("off");
-        display[6] = formatDecimalBytes(b->dataBytes);
-        display[7] = b->quotaBytes < 0 ? QStringLiteral("none") : formatDecimalBytes(b->quotaBytes);
+        display[6] = core::formatDecimalBytes(b->dataBytes);
+        display[7] = b->quotaBytes < 0 ? QStringLiteral("none") : core::formatDecimalBytes(b->quotaBytes);
         display[8] = growthText(b->growth7dBytes);
         rs.addRow({b->source,
                    b->tenantName,

@@ -11,10 +11,6 @@ class Estate;
 
 namespace strata::cli {
 
-/// "32.4 MB", "1.07 GB": decimal units as TR-4841's hub shows them (datasets are counted in
-/// MB/GB, volumes in GiB elsewhere).
-QString formatDecimalBytes(qint64 bytes);
-
 /// `get datasets`: one row per dataset. Keys: source, id, name, kind, cached_commits (ready on
 /// any target), commits, size_bytes (head commit), objects, head_commit, last_activity (null).
 ResultSet datasetRows(const core::Estate &estate, const QStringList &sources);
