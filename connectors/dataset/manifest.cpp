@@ -117,6 +117,66 @@ bool isIsoUtc(std::string_view t)
     return rest.size() >= 2 && rest.front() == '.' && std::all_of(rest.begin() + 1, rest.end(), isDigit);
 }
 
+// Fast path for entry lines exactly as serializeManifest() writes them without escapes:
+// {"key":"…","size":N,"etag":"…","version":"…"}. Anything else (escapes, other key order,
+// whitespace, bad values) returns false and goes through the full JSON parser, which also
+// produces the error messages.
+bool readPlainString(std::string_view &rest, std::string &out)
+{
+    if (rest.empty() || rest.front() != '"') {
+        return false;
+    }
+    const auto end = rest.find('"', 1);
+    if (end == std::string_view::npos) {
+        return false;
+    }
+    const std::string_view value = rest.substr(1, end - 1);
+    for (const char c : value) {
+        if (c == '\\' || static_cast<unsigned char>(c) < 0x20) {
+            return false;
+        }
+    }
+    out.assign(value);
+    rest.remove_prefix(end + 1);
+    return true;
+}
+
+bool consume(std::string_view &rest, std::string_view literal)
+{
+    if (rest.substr(0, literal.size()) != literal) {
+        return false;
+    }
+    rest.remove_prefix(literal.size());
+    return true;
+}
+
+bool fastEntry(std::string_view line, ManifestEntry &entry)
+{
+    std::string_view rest = line;
+    if (!consume(rest, "{\"key\":") || !readPlainString(rest, entry.key) || !consume(rest, ",\"size\":")) {
+        return false;
+    }
+    std::size_t digits = 0;
+    std::int64_t size = 0;
+    while (digits < rest.size() && isDigit(rest[digits])) {
+        if (digits == 18 || (digits > 0 && size == 0)) {
+            return false; // long numbers and leading zeros: let the full parser judge
+        }
+        size = size * 10 + (rest[digits] - '0');
+        ++digits;
+    }
+    if (digits == 0) {
+        return false;
+    }
+    rest.remove_prefix(digits);
+    if (!consume(rest, ",\"etag\":") || !readPlainString(rest, entry.etag) || !consume(rest, ",\"version\":")
+        || !readPlainString(rest, entry.versionId) || rest != "}") {
+        return false;
+    }
+    entry.size = size;
+    return true;
+}
+
 std::string jsonType(const json &value)
 {
     return value.type_name();
@@ -166,6 +226,31 @@ Result<json> parseLine(std::string_view line, const std::string &where)
         return parseFail(where + ": a " + jsonType(value) + ", expected a JSON object");
     }
     return value;
+}
+
+Result<ManifestEntry> parseEntry(std::string_view text, const std::string &where)
+{
+    auto object = parseLine(text, where);
+    if (!object) {
+        return http::fail(object.error());
+    }
+    auto key = stringField(*object, "key", where);
+    if (!key) {
+        return http::fail(key.error());
+    }
+    auto size = countField(*object, "size", where);
+    if (!size) {
+        return http::fail(size.error());
+    }
+    auto etag = stringField(*object, "etag", where);
+    if (!etag) {
+        return http::fail(etag.error());
+    }
+    auto version = stringField(*object, "version", where);
+    if (!version) {
+        return http::fail(version.error());
+    }
+    return ManifestEntry{std::move(*key), *size, std::move(*etag), std::move(*version)};
 }
 
 Result<CommitHeader> headerFromLine(std::string_view line)
@@ -374,31 +459,14 @@ Result<Manifest> parseManifest(std::string_view bytes)
         if (text.empty()) {
             return parseFail(where() + ": empty line");
         }
-        auto object = parseLine(text, where());
-        if (!object) {
-            return http::fail(object.error());
-        }
         ManifestEntry entry;
-        auto key = stringField(*object, "key", where());
-        if (!key) {
-            return http::fail(key.error());
+        if (!fastEntry(text, entry)) {
+            auto parsed = parseEntry(text, where());
+            if (!parsed) {
+                return http::fail(parsed.error());
+            }
+            entry = std::move(*parsed);
         }
-        auto size = countField(*object, "size", where());
-        if (!size) {
-            return http::fail(size.error());
-        }
-        auto etag = stringField(*object, "etag", where());
-        if (!etag) {
-            return http::fail(etag.error());
-        }
-        auto version = stringField(*object, "version", where());
-        if (!version) {
-            return http::fail(version.error());
-        }
-        entry.key = std::move(*key);
-        entry.size = *size;
-        entry.etag = std::move(*etag);
-        entry.versionId = std::move(*version);
         if (entry.key.empty() || entry.key.compare(0, manifest.header.prefix.size(), manifest.header.prefix) != 0) {
             return parseFail(where() + ": key \"" + entry.key + "\" is not under the dataset prefix \""
                              + manifest.header.prefix + "\"");

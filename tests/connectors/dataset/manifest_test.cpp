@@ -307,3 +307,25 @@ TEST(Manifest, ValidateHeader_ForWriters)
     h.time = "yesterday";
     EXPECT_FALSE(validateHeader(h));
 }
+
+TEST(Manifest, ParseManifest_AcceptsAnyValidJsonForm)
+{
+    // Other writers may order keys differently, add spaces or escape characters: same result as
+    // the canonical form.
+    const std::string h2 = headerWith("", "", 3, 12);
+    const auto parsed = parseManifest(withLines(h2,
+                                                {R"({ "size": 5, "key": "d/a", "version": "", "etag": "e" })",
+                                                 R"({"key":"d\/b\u00e9","size":0,"etag":"x","version":"v"})",
+                                                 R"({"key":"d/c","size":7,"etag":"y","version":"w","extra":true})"}));
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_EQ(parsed->entries.size(), 3u);
+    EXPECT_EQ(parsed->entries[0], (ManifestEntry{"d/a", 5, "e", ""}));
+    EXPECT_EQ(parsed->entries[1], (ManifestEntry{"d/b\xc3\xa9", 0, "x", "v"}));
+    EXPECT_EQ(parsed->entries[2].versionId, "w");
+
+    const auto leadingZero = parseManifest(
+        withLines(headerWith("", "", 1, 5), {entryLine("d/a", 5).replace(entryLine("d/a", 5).find(":5"), 2, ":05")}));
+    ASSERT_FALSE(leadingZero);
+    EXPECT_NE(leadingZero.error().message.find("line 2: not valid JSON"), std::string::npos)
+        << leadingZero.error().message;
+}
