@@ -191,6 +191,12 @@ void CacheTargetsPage::onTargetChanged()
                                    ? tr("Cached commits on %1 (%2)").arg(t->id, CacheTargetModel::policyText(*t))
                                    : tr("Cached commits on %1 — %2").arg(t->id, t->problem));
     }
+    // Never leave a row of the previous target current (Clear would act on it).
+    m_cachedView->selectionModel()->clear();
+    if (m_cachedProxy->rowCount() > 0) {
+        m_cachedView->selectionModel()->setCurrentIndex(
+            m_cachedProxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
     updateButtons();
 }
 

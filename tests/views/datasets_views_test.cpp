@@ -101,8 +101,7 @@ TEST(DatasetsPage, HeaderAndOneRowPerDataset)
 {
     Hub hub;
     views::DatasetsPage page(&hub.estate, &hub.datasets, &hub.commits, &hub.cached, &hub.targets);
-    EXPECT_EQ(page.headerText(),
-              QStringLiteral("0 Datasets | 0 B | 0 NFS Connected | 0.00/0.00 B Used by cached commits"));
+    EXPECT_EQ(page.headerText(), QStringLiteral("0 Datasets | 0 B | 0 NFS Connected | 0/0 B Used by cached commits"));
     HubFixture::publishDatasets(hub.estate);
     HubFixture::publishCaches(hub.estate, {});
     EXPECT_EQ(page.headerText(),
@@ -359,9 +358,12 @@ TEST(CacheTargetsPage, TargetsAndWhatFillsThem)
     ASSERT_TRUE(page.selectTarget(QStringLiteral("dgx"), QStringLiteral("dgx-cache-2")));
     EXPECT_EQ(cached->rowCount(), 1);
     EXPECT_EQ(cached->index(0, models::CachedCommitModel::State).data().toString(), QStringLiteral("loading 25 %"));
-    EXPECT_FALSE(page.clearButton()->isEnabled()); // no row current yet
+    // The target's first cached commit is current: a load in progress can be cleared too.
+    EXPECT_EQ(page.cachedView()->selectionModel()->currentIndex().row(), 0);
+    EXPECT_TRUE(page.clearButton()->isEnabled());
     ASSERT_TRUE(page.selectTarget(QStringLiteral("dgx"), QStringLiteral("dgx-cache-3")));
     EXPECT_EQ(cached->rowCount(), 0);
+    EXPECT_FALSE(page.clearButton()->isEnabled());
 }
 
 TEST(StorageGridPage, HealthAlertsTenantsAndBuckets)
