@@ -119,7 +119,10 @@ HttpResult S3Http::request(const QByteArray &method,
     std::sort(params.begin(), params.end());
     QByteArray canonicalQuery;
     for (const auto &p : params) {
-        canonicalQuery += (canonicalQuery.isEmpty() ? "" : "&") + p.first + '=' + p.second;
+        if (!canonicalQuery.isEmpty()) {
+            canonicalQuery += '&';
+        }
+        canonicalQuery += p.first + '=' + p.second;
     }
     QByteArray payloadHash = options.unsignedPayload
                                  ? QByteArrayLiteral("UNSIGNED-PAYLOAD")
@@ -139,7 +142,10 @@ HttpResult S3Http::request(const QByteArray &method,
     QByteArray signedNames;
     for (const auto &h : signedHeaders) {
         canonicalHeaders += h.first + ':' + h.second + '\n';
-        signedNames += (signedNames.isEmpty() ? "" : ";") + h.first;
+        if (!signedNames.isEmpty()) {
+            signedNames += ';';
+        }
+        signedNames += h.first;
     }
     const QByteArray canonicalRequest = method + '\n' + encodedPath + '\n' + canonicalQuery + '\n' + canonicalHeaders
                                         + '\n' + signedNames + '\n' + payloadHash;

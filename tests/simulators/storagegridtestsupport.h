@@ -65,24 +65,25 @@ private:
     ontapsim::QnamClient m_client;
 };
 
+struct S3RequestOptions
+{
+    QString accessKey;         ///< default: the data-science key
+    QString secretKey;         ///< default: its secret
+    QDateTime signedAt;        ///< default: the simulator clock
+    QString virtualHostBucket; ///< non-empty: Host "<bucket>.localhost:<port>", path without bucket
+    bool unsignedPayload = false;
+    QByteArray payloadHashOverride; ///< sent (and signed) instead of the real hash
+    bool omitPayloadHash = false;   ///< no x-amz-content-sha256 at all
+    bool anonymous = false;         ///< no Authorization header
+};
+
 /// An S3 client that signs with AWS SigV4 (Qt's HMAC, independent of the simulator's OpenSSL
 /// verifier), path-style by default.
 class S3Http
 {
 public:
+    using Options = S3RequestOptions;
     explicit S3Http(const sim::storagegrid::StorageGridSimulator &simulator);
-
-    struct Options
-    {
-        QString accessKey;         ///< default: the data-science key
-        QString secretKey;         ///< default: its secret
-        QDateTime signedAt;        ///< default: the simulator clock
-        QString virtualHostBucket; ///< non-empty: Host "<bucket>.localhost:<port>", path without bucket
-        bool unsignedPayload = false;
-        QByteArray payloadHashOverride; ///< sent (and signed) instead of the real hash
-        bool omitPayloadHash = false;   ///< no x-amz-content-sha256 at all
-        bool anonymous = false;         ///< no Authorization header
-    };
 
     /// `path` is decoded ("/datasets/fraud_jun/a b.csv"); query items are decoded name/value pairs.
     HttpResult request(const QByteArray &method,
