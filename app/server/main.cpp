@@ -18,7 +18,8 @@
 namespace {
 
 /// Starts the demo estate, polls it through the real engine, and checks that volumes (ONTAP), GPU
-/// nodes and jobs (Kubernetes), and ANF volumes, capacity pools and AKS clusters (Azure) arrive.
+/// nodes and jobs (Kubernetes), ANF volumes, capacity pools and AKS clusters (Azure), and grid
+/// health, tenants and datasets (StorageGRID) arrive.
 int selfTest(QTextStream &out, QTextStream &err)
 {
     using namespace strata;
@@ -68,6 +69,26 @@ int selfTest(QTextStream &out, QTextStream &err)
                          .arg(volumeCount)
                          .arg(poolCount)
                          .arg(aksCount);
+        } else if (s.kind == core::SourceKind::StorageGrid) {
+            // The grid pages need the summary and tenants; the hub needs datasets when S3 is set.
+            const auto grids = engine.estate().gridSummaries().scope(s.name);
+            const auto tenants = engine.estate().tenants().scope(s.name);
+            const auto datasets = engine.estate().datasets().scope(s.name);
+            const auto commits = engine.estate().commits().scope(s.name);
+            const core::SourceConfig *config = nullptr;
+            for (const core::SourceConfig &c : demo->config().sources) {
+                config = c.name == s.name ? &c : config;
+            }
+            const bool hub = config && !config->s3Url.isEmpty();
+            const std::size_t tenantCount = tenants ? tenants->size() : 0;
+            const std::size_t datasetCount = datasets ? datasets->size() : 0;
+            ok = ok && grids && grids->size() == 1 && tenantCount > 0 && (!hub || datasetCount > 0);
+            detail = QStringLiteral("grid %1, %2 tenants, %3 datasets, %4 commits, %5")
+                         .arg(grids && grids->size() == 1 ? grids->items().front()->gridName : QStringLiteral("?"))
+                         .arg(tenantCount)
+                         .arg(datasetCount)
+                         .arg(commits ? commits->size() : 0)
+                         .arg(s.systemVersion);
         } else {
             const auto volumes = engine.estate().volumes().scope(s.name);
             const std::size_t count = volumes ? volumes->size() : 0;
