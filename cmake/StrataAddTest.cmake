@@ -26,6 +26,8 @@ function(strata_add_test name)
         $<$<BOOL:${STRATA_BUILD_DESKTOP}>:STRATA_HAVE_DESKTOP=1>)
     # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time; the
     # price is that LABELS do not reach the discovered tests (select with ctest -R instead).
+    # ARG_PROPERTIES come first: the list is flattened into name/value pairs, and the ';' inside
+    # ENVIRONMENT's value shifts every pair after it.
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-        PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}" ${ARG_PROPERTIES})
+        PROPERTIES ${ARG_PROPERTIES} ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}")
 endfunction()
