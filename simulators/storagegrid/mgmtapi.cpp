@@ -213,7 +213,8 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
         if (request.method == "DELETE") {
             const QByteArray auth = request.header("authorization");
             std::lock_guard lock(m_state->mutex);
-            m_state->tokens.remove(QString::fromLatin1(auth.startsWith("Bearer ") ? auth.mid(7).trimmed() : auth.trimmed()));
+            m_state->tokens.remove(
+                QString::fromLatin1(auth.startsWith("Bearer ") ? auth.mid(7).trimmed() : auth.trimmed()));
             Response r;
             r.status = 204;
             responder.send(r);
@@ -483,8 +484,8 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
     // Evaluates "[sum|min|max|avg|count] [by (labels)] (selector) [by (labels)]" or a selector.
     auto evaluate =
         [&](const QString &query, std::vector<std::int64_t> times, bool matrix) -> std::optional<QJsonObject> {
-        static const QRegularExpression agg(QStringLiteral(
-            "^\\s*(sum|min|max|avg|count)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*\\((.*?)\\)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*$"));
+        static const QRegularExpression agg(QStringLiteral("^\\s*(sum|min|max|avg|count)\\s*(?:by\\s*\\(([^)]*)\\))?"
+                                                           "\\s*\\((.*?)\\)\\s*(?:by\\s*\\(([^)]*)\\))?\\s*$"));
         const auto am = agg.match(query);
         const QString selectorText = am.hasMatch() ? am.captured(3) : query;
         const auto selector = parseSelector(selectorText);

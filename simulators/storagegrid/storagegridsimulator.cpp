@@ -203,7 +203,10 @@ bool StorageGridSimulator::applyDatasetRevision(const QString &name, int revisio
     for (;;) {
         const ListResult page = m_store->list("datasets", query);
         for (const StoredObject &o : page.objects) {
-            present.push_back(o.key);
+            // Commit manifests (<prefix>.strata/...) live beside the data but are not part of it.
+            if (o.key.compare(0, prefix.size() + 8, prefix + ".strata/") != 0) {
+                present.push_back(o.key);
+            }
         }
         if (!page.truncated) {
             break;

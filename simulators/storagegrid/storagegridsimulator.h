@@ -139,8 +139,9 @@ public:
 
     /// Sets prefix "<name>/" of bucket "datasets" to exactly revision `revision` (1..revisions
     /// of datalakeDatasets()) of that dataset: objects that differ are written as new versions,
-    /// objects not in the revision get delete markers. The last revision is the preset's
-    /// content. Returns false for an unknown name or revision.
+    /// objects not in the revision get delete markers; objects under "<name>/.strata/" (commit
+    /// manifests) are left alone. The last revision is the preset's content. Returns false for
+    /// an unknown name or revision.
     bool applyDatasetRevision(const QString &name, int revision);
 
     /// The next `count` S3 requests get 503 SlowDown.

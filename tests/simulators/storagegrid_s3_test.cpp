@@ -452,12 +452,18 @@ TEST_F(GridS3, ApplyDatasetRevision_ReplaysHistory_AndEndsAtTheCurrentContent)
             EXPECT_EQ(removed, 1) << "a staging file goes away in even revisions";
         }
     }
+    // Commit manifests beside the data survive revisions.
+    ASSERT_TRUE((*grid)->store().putObject("datasets", "public_set12/.strata/commits/abc.jsonl", "{}\n"));
+    ASSERT_TRUE((*grid)->applyDatasetRevision(QStringLiteral("public_set12"), 3));
+    EXPECT_TRUE((*grid)->store().head("datasets", "public_set12/.strata/commits/abc.jsonl"));
+    ASSERT_TRUE((*grid)->store().deleteObject("datasets", "public_set12/.strata/commits/abc.jsonl")
+                == StoreError::None);
     // Revision 1 again: old versions come back as new versions, nothing is lost.
     ASSERT_TRUE((*grid)->applyDatasetRevision(QStringLiteral("public_set12"), 1));
     EXPECT_EQ(snapshot("public_set12/"), states.front());
     const ListResult versions =
         (*grid)->store().listVersions("datasets", {"public_set12/README.md", {}, {}, {}, {}, 1000});
-    EXPECT_EQ(versions.objects.size(), 8u + 1u) << "preset + 7 replayed + back to 1";
+    EXPECT_EQ(versions.objects.size(), 8u + 2u) << "preset + 7 replayed + 3 + back to 1";
 }
 
 TEST(S3StoreApi, ThreadSafe_ConcurrentWritersAndReaders)
