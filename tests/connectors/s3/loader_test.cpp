@@ -132,14 +132,24 @@ protected:
         return id;
     }
 
-    LoaderRun runLoader(const std::string &commitId, const std::string &extraEnv = {})
+    /// Runs the loader; `cacheSizeKiB` > 0 first mounts a tmpfs of that size on the cache
+    /// directory in a private user and mount namespace (unshare -r -m: no root needed).
+    LoaderRun runLoader(const std::string &commitId, const std::string &extraEnv = {}, int cacheSizeKiB = 0)
     {
-        const std::string command =
+        std::string command =
             "env -i PATH=/usr/bin:/bin S3_ENDPOINT=" + shellQuote(m_server->endpoint) + " S3_REGION=us-east-1"
             + " S3_BUCKET=" + shellQuote(m_bucket) + " S3_PATH_STYLE=true MANIFEST_KEY=" + shellQuote(m_manifestKey)
             + " COMMIT_ID=" + commitId + " DEST=" + shellQuote(m_dest) + " DATASET_PREFIX=fraud_jun/"
             + " AWS_ACCESS_KEY_ID=" + shellQuote(m_server->accessKey) + " AWS_SECRET_ACCESS_KEY="
-            + shellQuote(m_server->secretKey) + " " + extraEnv + " python3 " + shellQuote(STRATA_LOADER_PY) + " 2>&1";
+            + shellQuote(m_server->secretKey) + " " + extraEnv + " python3 " + shellQuote(STRATA_LOADER_PY);
+        if (cacheSizeKiB > 0) {
+            const std::string cache = m_tmp + "/cache";
+            fs::create_directories(cache);
+            command = "unshare -r -m sh -c "
+                      + shellQuote("mount -t tmpfs -o size=" + std::to_string(cacheSizeKiB) + "k tmpfs "
+                                   + shellQuote(cache) + " && exec " + command);
+        }
+        command += " 2>&1";
         LoaderRun run;
         FILE *pipe = ::popen(command.c_str(), "r");
         if (!pipe) {
@@ -315,6 +325,26 @@ TEST_F(CacheLoader, KilledHalfwayThenResumesWithoutCopyingAgain)
         EXPECT_EQ(readFile(fs::path(m_dest) / entry.key.substr(std::string("fraud_jun/").size())), entry.body);
     }
     EXPECT_TRUE(fs::exists(fs::path(m_dest) / ".strata-ready"));
+}
+
+TEST_F(CacheLoader, CacheVolumeTooSmallFailsWithTheNoSpaceReason)
+{
+    std::vector<Entry> entries = dataset();
+    const std::string id = commit(entries, false);
+    std::int64_t bytes = 0;
+    for (const Entry &entry : entries) {
+        bytes += static_cast<std::int64_t>(entry.body.size());
+    }
+    const LoaderRun run = runLoader(id, {}, 128); // 128 KiB volume, ~305 KB commit
+    EXPECT_EQ(run.exitCode, 1) << run.raw;
+    EXPECT_EQ(run.last()["event"], "failed") << run.raw;
+    EXPECT_EQ(run.last()["reason"], "no space left on the cache volume (needs " + std::to_string(bytes) + " bytes)")
+        << run.raw;
+
+    // The same commit fits on a larger volume.
+    const LoaderRun fits = runLoader(id, {}, 1024);
+    EXPECT_EQ(fits.exitCode, 0) << fits.raw;
+    EXPECT_EQ(fits.last()["event"], "ready") << fits.raw;
 }
 
 } // namespace
