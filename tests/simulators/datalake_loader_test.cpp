@@ -542,3 +542,34 @@ TEST(DatalakeManifest, ParsesAndRejectsMalformedInput)
     EXPECT_FALSE(parseLoaderManifest(header + "\n\n", &error));
     EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
+
+TEST_F(DatalakeLoader, ClaimResolvedThroughItsPersistentVolumesNfsPath)
+{
+    // A cache PV made by someone else (no mapClaim): NFS export /cache_02 of svm_cache.
+    const json pv{{"metadata", {{"name", "nfs-cache-02"}}},
+                  {"spec",
+                   {{"capacity", {{"storage", "2Ti"}}},
+                    {"accessModes", {"ReadWriteMany"}},
+                    {"nfs", {{"server", "10.61.218.20"}, {"path", "/cache_02"}}},
+                    {"claimRef", {{"namespace", kNs}, {"name", "dgx-cache-2"}}}}},
+                  {"status", {{"phase", "Bound"}}}};
+    const json pvc{{"metadata", {{"name", "dgx-cache-2"}, {"namespace", kNs}}},
+                   {"spec",
+                    {{"accessModes", {"ReadWriteMany"}},
+                     {"resources", {{"requests", {{"storage", "2Ti"}}}}},
+                     {"volumeName", "nfs-cache-02"}}},
+                   {"status", {{"phase", "Bound"}}}};
+    QString error;
+    ASSERT_TRUE(m_kube->createObject(q("persistentvolumes"), toQt(pv), &error)) << error.toStdString();
+    ASSERT_TRUE(m_kube->createObject(q("persistentvolumeclaims"), toQt(pvc), &error)) << error.toStdString();
+    EXPECT_FALSE(m_kube->createObject(q("persistentvolumeclaims"), toQt(pvc), &error)) << "already exists";
+    const qint64 before = used(q("cache_02"));
+
+    const Commit commit = makeCommit("fraud_jun", 5);
+    submit(loaderJob(commit, "dgx-cache-2"));
+    runJob(loaderName(commit));
+    ASSERT_TRUE(jobHas(loaderName(commit), "Complete"));
+    EXPECT_EQ(used(q("cache_02")), before + commit.bytes);
+    EXPECT_EQ(used(q("cache_01")), m_usedBefore);
+    EXPECT_TRUE(m_wiring->cached(q("svm_cache"), q("cache_02"), QString::fromStdString(dir(commit))));
+}
