@@ -96,7 +96,7 @@ enum class Versioning
 ///   message "S3 <Code>: <Message> (<call> <bucket>[/<key>])"; kind Auth for 401/403
 ///   (SignatureDoesNotMatch, InvalidAccessKeyId, AccessDenied, RequestTimeTooSkewed), else Api
 ///   (NoSuchBucket, NoSuchKey, ...). A body-less error (HEAD) maps the status: 404 -> Api
-///   "NotFound"/"NoSuchKey", 403 -> Auth "AccessDenied", other -> Http.
+///   "NotFound", 403 -> Auth "AccessDenied", other -> Http (message "S3 <status> <reason> (<call>)").
 /// - a 2xx body that is not well-formed XML, is truncated, or misses required elements ->
 ///   Kind::Parse naming the call ("ListObjectsV2 datasets: ...").
 /// - SlowDown (503), InternalError (500), ServiceUnavailable, 429/502/504, timeouts and transport
@@ -136,8 +136,9 @@ public:
                                         const std::string &versionId = {},
                                         const http::CancelToken &cancel = {});
     /// The object's bytes; `range` = inclusive [first, last] byte offsets ("bytes=first-last"),
-    /// a range past the end returns what exists (a 416 for an empty object is an Api error
-    /// "InvalidRange").
+    /// a last offset past the end returns what exists; a first offset at or past the end is a 416
+    /// Api error "InvalidRange"; first > last is refused before sending. Bodies are held in memory
+    /// (capped by the transport's maxResponseBytes).
     http::Result<std::string> getObject(const std::string &bucket,
                                         const std::string &key,
                                         const std::string &versionId = {},

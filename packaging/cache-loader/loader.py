@@ -272,8 +272,8 @@ def main():
         raise LoadError(f"no space left on the cache volume (needs {needed} bytes)")
 
     os.makedirs(dest, exist_ok=True)
-    last_report = time.monotonic()
     emit("progress", **counters)
+    _last_report[0] = time.monotonic()
     copied = 0
     for key, size, etag, version, path in plan:
         if present(path, size):
@@ -284,9 +284,7 @@ def main():
             copy_object(s3, key, size, etag, version, path, counters)
             counters["objects_done"] += 1
             copied += 1
-        if time.monotonic() - last_report >= 1.0:
-            emit("progress", **counters)
-            last_report = time.monotonic()
+        report(counters)
         if fail_after and copied >= fail_after and counters["objects_done"] < objects_total:
             emit("progress", **counters)
             sys.stdout.flush()
@@ -299,6 +297,17 @@ def main():
     emit("progress", **counters)
     emit("ready", **counters)
     return 0
+
+
+_last_report = [0.0]
+
+
+def report(counters):
+    """A progress line at most about once a second (also inside a large object's copy)."""
+    now = time.monotonic()
+    if now - _last_report[0] >= 1.0:
+        emit("progress", **counters)
+        _last_report[0] = now
 
 
 def copy_object(s3, key, size, etag, version, path, counters):
@@ -327,6 +336,7 @@ def copy_object(s3, key, size, etag, version, path, counters):
                     digest.update(chunk)
                     written += len(chunk)
                     counters["bytes_done"] += len(chunk)
+                    report(counters)
         except OSError as error:
             if error.errno == 28:  # ENOSPC
                 raise LoadError(f"no space left on the cache volume (needs {counters['bytes_total'] - counters['bytes_done']} bytes)") from None
