@@ -6,16 +6,21 @@
 
 #include "tests/simulators/storagegridtestsupport.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUrl>
 
 #include <gtest/gtest.h>
+
+#include <csignal>
 
 using namespace strata::testsupport::gridsim;
 using namespace strata::sim::storagegrid;
@@ -353,4 +358,68 @@ TEST_F(GridClients, AnsibleCollection_ReadsGridAndTenantInfo)
                   .toInteger(),
               290'200'000);
     EXPECT_EQ((*grid)->authorizations(), 2);
+}
+
+TEST(StorageGridSimCli, PrintsUrlsAndCredentials_ServesBothPorts_StopsOnSigterm)
+{
+    const QString strataSim = QStringLiteral(STRATA_BINARY_DIR "/simulators/strata-sim");
+    if (!QFileInfo::exists(strataSim)) {
+        if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {
+            FAIL() << "strata-sim is not built: " << strataSim.toStdString();
+        }
+        GTEST_SKIP() << "strata-sim is not built";
+    }
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString caPath = dir.filePath(QStringLiteral("ca.pem"));
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(strataSim,
+                  {QStringLiteral("storagegrid"),
+                   QStringLiteral("--cert-out"),
+                   caPath,
+                   QStringLiteral("--password"),
+                   QStringLiteral("grid-pass")});
+    ASSERT_TRUE(process.waitForStarted(5000));
+    QByteArray output;
+    QDeadlineTimer deadline(60000);
+    while (!output.contains("Press Ctrl+C") && !deadline.hasExpired() && process.state() == QProcess::Running) {
+        process.waitForReadyRead(200);
+        output += process.readAll();
+    }
+    ASSERT_TRUE(output.contains("Press Ctrl+C")) << output.toStdString();
+    const auto management =
+        QRegularExpression(QStringLiteral("Management API: (https://\\S+)/api/v4")).match(QString::fromUtf8(output));
+    const auto s3 = QRegularExpression(QStringLiteral("S3 endpoint: (http://\\S+) ")).match(QString::fromUtf8(output));
+    ASSERT_TRUE(management.hasMatch() && s3.hasMatch()) << output.toStdString();
+    EXPECT_TRUE(output.contains("grid \"datalake\", 2 tenants")) << output.toStdString();
+    EXPECT_TRUE(output.contains("root / grid-pass"));
+    EXPECT_TRUE(output.contains("SGSIMDATASCIENCE0001 / strata-sim-s3-secret-datascience"));
+    EXPECT_TRUE(output.contains(QByteArray("aws --endpoint-url " + s3.captured(1).toUtf8()))) << output.toStdString();
+
+    QFile ca(caPath);
+    ASSERT_TRUE(ca.open(QIODevice::ReadOnly));
+    strata::testsupport::ontapsim::QnamClient api(management.captured(1), ca.readAll(), {}, {});
+    api.setAuthorization({});
+    const HttpResult versions = api.get(QStringLiteral("/api/versions"));
+    EXPECT_EQ(versions.status, 200) << versions.body.toStdString();
+    const HttpResult login = api.post(QStringLiteral("/api/v4/authorize"),
+                                      QJsonObject{{QStringLiteral("username"), QStringLiteral("root")},
+                                                  {QStringLiteral("password"), QStringLiteral("grid-pass")}});
+    EXPECT_EQ(login.status, 200) << login.body.toStdString();
+    strata::testsupport::ontapsim::QnamClient anonymous(s3.captured(1), {}, {}, {});
+    anonymous.setAuthorization({});
+    const HttpResult denied = anonymous.get(QStringLiteral("/datasets"));
+    EXPECT_EQ(denied.status, 403);
+    EXPECT_EQ(xmlValue(denied.body, QStringLiteral("Code")), QStringLiteral("AccessDenied"));
+
+    ::kill(pid_t(process.processId()), SIGTERM);
+    EXPECT_TRUE(process.waitForFinished(10000));
+    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit);
+    EXPECT_EQ(process.exitCode(), 0);
+
+    process.start(strataSim, {QStringLiteral("storagegrid"), QStringLiteral("--preset"), QStringLiteral("moon")});
+    ASSERT_TRUE(process.waitForFinished(10000));
+    EXPECT_NE(process.exitCode(), 0);
+    EXPECT_TRUE(process.readAll().contains("datalake or empty"));
 }

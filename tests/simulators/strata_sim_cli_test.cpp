@@ -103,7 +103,7 @@ TEST(StrataSimCli, BadArguments_ExplainAndFail)
     EXPECT_NE(process.exitCode(), 0);
     EXPECT_TRUE(process.readAll().contains("exclusive"));
 
-    process.start(strataSim(), {QStringLiteral("storagegrid")});
+    process.start(strataSim(), {QStringLiteral("netbackup")});
     ASSERT_TRUE(process.waitForFinished(5000));
     EXPECT_NE(process.exitCode(), 0);
 }
