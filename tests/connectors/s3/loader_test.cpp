@@ -4,16 +4,19 @@
 // killed halfway then resumed.
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
+#include "tests/support/qt/loopbackserver.h"
 #include "tests/support/rgwfixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <openssl/evp.h>
 #include <sys/wait.h>
 
 namespace strata::s3::test {
@@ -345,6 +348,76 @@ TEST_F(CacheLoader, CacheVolumeTooSmallFailsWithTheNoSpaceReason)
     const LoaderRun fits = runLoader(id, {}, 1024);
     EXPECT_EQ(fits.exitCode, 0) << fits.raw;
     EXPECT_EQ(fits.last()["event"], "ready") << fits.raw;
+}
+
+TEST(CacheLoaderScripted, SlowDownIsRetriedAndRequestsAreSigned)
+{
+    const std::string body = "id,amount\n1,2\n";
+    std::string etag; // single-part ETag = MD5 of the bytes
+    {
+        unsigned char out[EVP_MAX_MD_SIZE];
+        unsigned int size = 0;
+        EVP_Digest(body.data(), body.size(), out, &size, EVP_md5(), nullptr);
+        static const char digits[] = "0123456789abcdef";
+        for (unsigned int i = 0; i < size; ++i) {
+            etag += digits[out[i] >> 4];
+            etag += digits[out[i] & 15];
+        }
+    }
+    const std::string realManifest =
+        R"({"format":"strata.commit/1","dataset":"d","bucket":"b","prefix":"d/","parent":"","author":"a",)"
+        R"("message":"m","time":"2026-06-01T10:00:00Z","objects":1,"bytes":14})"
+        "\n"
+        R"({"key":"d/a.csv","size":14,"etag":")"
+        + etag + R"(","version":""})" + "\n";
+    std::atomic<int> objectCalls{0};
+    std::atomic<bool> unsignedSeen{false};
+    testsupport::LoopbackServer server([&](const sim::Request &request, const sim::Responder &responder) {
+        if (!request.header("authorization").startsWith("AWS4-HMAC-SHA256 Credential=AKID/")
+            || request.header("x-amz-content-sha256").isEmpty()) {
+            unsignedSeen = true;
+        }
+        if (request.path == QStringLiteral("/b/d/.strata/commits/m.jsonl")) {
+            responder.send(sim::Response::text(200, QByteArray::fromStdString(realManifest)));
+        } else if (request.path == QStringLiteral("/b/d/a.csv")) {
+            if (++objectCalls <= 2) {
+                responder.send(sim::Response::text(503,
+                                                   "<Error><Code>SlowDown</Code><Message>Reduce your request "
+                                                   "rate.</Message></Error>"));
+            } else {
+                responder.send(sim::Response::text(200, QByteArray::fromStdString(body))
+                                   .withHeader("ETag", QByteArray::fromStdString("\"" + etag + "\"")));
+            }
+        } else {
+            responder.send(sim::Response::text(404, "<Error><Code>NoSuchKey</Code><Message>no</Message></Error>"));
+        }
+    });
+    char pattern[] = "/tmp/strata-loader-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    const std::string dest = std::string(pattern) + "/d/0123456789abcdef";
+    const std::string command =
+        "env -i PATH=/usr/bin:/bin S3_ENDPOINT=" + server.url()
+        + " S3_BUCKET=b MANIFEST_KEY=d/.strata/commits/m.jsonl COMMIT_ID=" + sha256Hex(realManifest) + " DEST=" + dest
+        + " DATASET_PREFIX=d/ AWS_ACCESS_KEY_ID=AKID AWS_SECRET_ACCESS_KEY=s python3 " + shellQuote(STRATA_LOADER_PY)
+        + " 2>&1";
+    std::string output;
+    FILE *pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+        output.append(buffer, n);
+    }
+    const int status = ::pclose(pipe);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    EXPECT_NE(output.find(R"({"event":"ready","objects_done":1,"objects_total":1,"bytes_done":14)"), std::string::npos)
+        << output;
+    EXPECT_EQ(objectCalls.load(), 3);
+    EXPECT_FALSE(unsignedSeen.load());
+    std::ifstream in(dest + "/a.csv", std::ios::binary);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), body);
+    std::error_code ignored;
+    fs::remove_all(pattern, ignored);
 }
 
 } // namespace
