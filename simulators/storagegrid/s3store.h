@@ -179,7 +179,8 @@ public:
     }
     /// Without `versionId`: versioned buckets get a delete marker (returned with its id),
     /// unversioned ones lose the object. With `versionId`: that version is removed for good.
-    /// Deleting a missing key succeeds (S3 semantics). `deleteMarkerCreated` tells which.
+    /// Deleting a missing key succeeds (S3 semantics). `*deleteMarker` says whether a marker was made (or, by version
+    /// id, removed).
     StoreError deleteObject(const std::string &bucket,
                             const std::string &key,
                             const std::string &versionId = {},
