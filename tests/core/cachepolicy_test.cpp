@@ -1,5 +1,6 @@
 #include "models/core/cachepolicy.h"
 #include "models/core/config.h"
+#include "models/core/kubernetessource.h"
 
 #include <gtest/gtest.h>
 
@@ -440,4 +441,14 @@ TEST(CacheTargetsConfig, ParsesValidatesAndSaves)
     rejects(R"([{"name": "c1", "kubernetes_source": "dgx", "namespace": "n", "pvc": "p"},
                {"name": "c1", "kubernetes_source": "dgx", "namespace": "n", "pvc": "q"}])",
             "cache target \"c1\": duplicate name");
+}
+
+TEST(CacheLoaderScript, IsBuiltIntoTheBinary)
+{
+    // packaging/cache-loader/loader.py, embedded as a Qt resource: CacheCommit installs it as
+    // the ConfigMap strata-cache-loader.
+    const QByteArray script = KubernetesSource::loaderScript();
+    ASSERT_FALSE(script.isEmpty());
+    EXPECT_TRUE(script.contains("COMMIT_ID"));
+    EXPECT_TRUE(script.contains("MANIFEST_KEY"));
 }
