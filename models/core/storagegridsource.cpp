@@ -721,9 +721,32 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                             d.lastActivity = c.time;
                         }
                     }
-                    // Newest first: the order the dataset page lists them in.
-                    std::sort(commits.begin(), commits.end(), [](const Commit &a, const Commit &b) {
-                        return a.time != b.time ? a.time > b.time : a.id < b.id;
+                    // Newest first: the order the dataset page lists them in. Times have whole
+                    // seconds, so commits of one second are ordered by their place in the chain.
+                    std::map<QString, QString> parentOf;
+                    for (const Commit &c : commits) {
+                        parentOf.emplace(c.id, c.parent);
+                    }
+                    std::map<QString, int> depth;
+                    for (const Commit &c : commits) {
+                        int d = 0;
+                        for (QString at = c.parent; !at.isEmpty() && d <= int(commits.size());) {
+                            const auto it = parentOf.find(at);
+                            if (it == parentOf.end()) {
+                                break;
+                            }
+                            ++d;
+                            at = it->second;
+                        }
+                        depth[c.id] = d;
+                    }
+                    std::sort(commits.begin(), commits.end(), [&depth](const Commit &a, const Commit &b) {
+                        if (a.time != b.time) {
+                            return a.time > b.time;
+                        }
+                        const int da = depth[a.id];
+                        const int db = depth[b.id];
+                        return da != db ? da > db : a.id < b.id;
                     });
                     for (Commit &c : commits) {
                         commitList.push_back(std::make_shared<const Commit>(std::move(c)));
