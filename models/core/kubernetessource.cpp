@@ -1108,6 +1108,11 @@ void KubernetesSource::refreshCaches()
     }
 }
 
+bool KubernetesSource::hasPolledOnce() const
+{
+    return m_polledOnce && (!m_cachePoller || m_cachesReadOnce || !m_cachePoller->state().lastError.isEmpty());
+}
+
 PollJob KubernetesSource::cachePollJob()
 {
     std::shared_ptr<Shared> shared = m_shared;
@@ -1129,7 +1134,8 @@ PollJob KubernetesSource::cachePollJob()
     job.run = [shared, targets, source, now, jobs, token, self]() -> PollOutcome {
         PollOutcome out;
         if (!shared || !shared->connected) {
-            out.error = FetchError{FetchError::Kind::Transport, QObject::tr("not connected to the cluster yet"), -1};
+            // The cluster connection (and its errors) belong to the reflectors; the caches are
+            // read on the next round once it is up.
             return out;
         }
         kubernetes::KubeClient &client = *shared->client;
@@ -1299,6 +1305,12 @@ PollJob KubernetesSource::cachePollJob()
 
 void KubernetesSource::applyCachePoll(const CachePollResult &result)
 {
+    if (!m_cachesReadOnce) {
+        m_cachesReadOnce = true;
+        if (m_polledOnce) {
+            Q_EMIT inventoryPolled(true);
+        }
+    }
     for (auto it = result.records.cbegin(); it != result.records.cend(); ++it) {
         m_cacheRecords.insert(it.key(), it.value());
     }

@@ -73,7 +73,9 @@ public:
     void subscribeSnapshots(const QString &) override {}
     void unsubscribeSnapshots(const QString &) override {}
     void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
-    [[nodiscard]] bool hasPolledOnce() const override { return m_polledOnce; }
+    /// After the first full view of the cluster and, with cache targets, the first read of
+    /// their state (or its failure), so a one-shot CLI run sees the cached commits.
+    [[nodiscard]] bool hasPolledOnce() const override;
 
     // IActionExecutor
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
@@ -170,6 +172,7 @@ private:
     bool m_building = false;
     bool m_dirtyWhileBuilding = false;
     bool m_polledOnce = false;
+    bool m_cachesReadOnce = false;
     QDateTime m_firstFullView;
     QDateTime m_lastHistory;
     int m_publishCount = 0;
