@@ -1,14 +1,24 @@
 #include "app/cli/demo.h"
 
+#include "connectors/dataset/datasetstore.h"
+#include "connectors/http/curltransport.h"
+#include "connectors/s3/s3client.h"
+#include "models/core/cachepolicy.h"
 #include "models/core/credentialstore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
+#include "simulators/datalake/datalakewiring.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "simulators/storagegrid/storagegridsimulator.h"
 
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
+
+#include <map>
 
 namespace strata::cli {
 
@@ -22,6 +32,60 @@ QString randomPassword()
         out += alphabet.at(int(QRandomGenerator::system()->bounded(quint32(alphabet.size()))));
     }
     return out;
+}
+
+std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+bool writeCa(const QString &path, const QByteArray &pem, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(pem) < 0) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+/// Who committed what in the demo's history (TR-4841's data scientists at work).
+struct Revision
+{
+    const char *author;
+    const char *message;
+};
+
+const std::vector<Revision> &revisionNotes(const QString &dataset)
+{
+    static const std::map<QString, std::vector<Revision>> notes{
+        {QStringLiteral("fraud_jun"),
+         {{"maya.chen", "June transactions, first export"},
+          {"maya.chen", "Drop duplicated card-present rows"},
+          {"arjun.patel", "Add chargeback labels from the disputes feed"},
+          {"maya.chen", "Re-split train/validation 80/20 by customer"}}},
+        {QStringLiteral("fraud_may"),
+         {{"arjun.patel", "May transactions, first export"}, {"arjun.patel", "Mask PANs in the raw parts"}}},
+        {QStringLiteral("consumer_img1"),
+         {{"lena.fischer", "Product photos, batch 1"},
+          {"lena.fischer", "Remove blurred images (score < 0.3)"},
+          {"tom.okafor", "Add batch 2 from the March shoot"},
+          {"lena.fischer", "Relabel 'outdoor' class"}}},
+        {QStringLiteral("public_set12"),
+         {{"tom.okafor", "Import public set v12"},
+          {"tom.okafor", "Convert annotations to COCO"},
+          {"maya.chen", "Drop images with licence issues"},
+          {"tom.okafor", "Add validation split"},
+          {"lena.fischer", "Fix bounding boxes of class 17"},
+          {"tom.okafor", "Deduplicate near-identical frames"},
+          {"maya.chen", "Add test split for the leaderboard"}}},
+        {QStringLiteral("fraud_sim_base"),
+         {{"arjun.patel", "Simulated fraud base, seed 7"}, {"arjun.patel", "Regenerate with merchant categories"}}},
+        {QStringLiteral("misc_base1"), {{"lena.fischer", "Baseline misc features"}}},
+    };
+    static const std::vector<Revision> none;
+    const auto it = notes.find(dataset);
+    return it == notes.end() ? none : it->second;
 }
 
 } // namespace
@@ -40,8 +104,13 @@ struct DemoEstate::Private
     sim::azure::AzureSimulator *azure = nullptr;
     sim::ServerThread aksThread;
     sim::kube::KubeSimulator *aks = nullptr;
+    // `datalake`: StorageGRID's management API and S3 endpoint.
+    sim::ServerThread gridThread;
+    sim::storagegrid::StorageGridSimulator *grid = nullptr;
     core::InMemoryCredentialStore credentials;
     core::AppConfig config;
+    // Last: it unhooks the Kubernetes simulator's loader runner before the simulators stop.
+    std::unique_ptr<sim::datalake::DatalakeWiring> wiring;
 };
 
 DemoEstate::DemoEstate()
@@ -164,8 +233,189 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     p.credentials.set(aiLab.password.value, azure.clientSecret);
     p.config.sources.append(aiLab);
 
+    if (!demo->startDatalake(error)) {
+        return nullptr;
+    }
+
     p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
     return demo;
+}
+
+bool DemoEstate::startDatalake(QString *error)
+{
+    Private &p = *d;
+    sim::storagegrid::StorageGridSimulatorOptions options;
+    options.preset = sim::storagegrid::StorageGridSimulatorOptions::Preset::Datalake;
+    options.rootPassword = randomPassword();
+    options.s3SecretKey = randomPassword();
+    options.s3Tls = true;
+    QString simError;
+    p.grid = sim::storagegrid::StorageGridSimulator::startOnThread(p.gridThread, options, &simError);
+    if (!p.grid) {
+        *error = QStringLiteral("StorageGRID simulator: %1").arg(simError);
+        return false;
+    }
+    const QString caFile = p.dir.filePath(QStringLiteral("datalake-ca.pem"));
+    if (!writeCa(caFile, p.grid->caPem(), error)) {
+        return false;
+    }
+
+    // The datasets' history, committed with Strata's own manifest code so every commit id is
+    // the SHA-256 of a real manifest in the bucket: each revision is applied, then committed.
+    http::TransportOptions transport;
+    transport.caFile = ss(caFile);
+    s3::S3Config s3config;
+    s3config.endpoint = ss(p.grid->s3Url());
+    s3config.region = ss(options.s3Region);
+    s3config.accessKey = ss(options.s3AccessKey);
+    s3config.secretKey = ss(options.s3SecretKey);
+    s3::S3Client client(s3config, std::make_shared<http::CurlTransport>(transport));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QHash<QString, QStringList> commits; // dataset -> ids, oldest first
+    int datasetIndex = 0;
+    for (const sim::storagegrid::DatasetSpec &spec : sim::storagegrid::datalakeDatasets()) {
+        const std::vector<Revision> &notes = revisionNotes(spec.name);
+        std::string parent;
+        for (int revision = 1; revision <= spec.revisions; ++revision) {
+            if (!p.grid->applyDatasetRevision(spec.name, revision)) {
+                *error = QStringLiteral("StorageGRID simulator: no revision %1 of %2").arg(revision).arg(spec.name);
+                return false;
+            }
+            const Revision note = std::size_t(revision - 1) < notes.size() ? notes[std::size_t(revision - 1)]
+                                                                           : Revision{"maya.chen", "Refresh"};
+            // Newest revisions a few days back, older ones a week apart, datasets staggered.
+            const QDateTime when =
+                now.addDays(-(2 + 7 * (spec.revisions - revision))).addSecs(-3600 * (3 + 5 * datasetIndex));
+            auto created = dataset::createCommit(client,
+                                                 "datasets",
+                                                 ss(spec.name) + '/',
+                                                 ss(spec.name),
+                                                 parent,
+                                                 note.author,
+                                                 note.message,
+                                                 ss(when.toString(Qt::ISODate)));
+            if (!created) {
+                *error =
+                    QStringLiteral("committing %1: %2").arg(spec.name, QString::fromStdString(created.error().message));
+                return false;
+            }
+            parent = created->first;
+            commits[spec.name] << QString::fromStdString(created->first);
+        }
+        ++datasetIndex;
+    }
+
+    core::SourceConfig lake;
+    lake.name = QStringLiteral("datalake");
+    lake.kind = core::SourceKind::StorageGrid;
+    lake.url = p.grid->managementUrl();
+    lake.username = QStringLiteral("root");
+    lake.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(lake.name)};
+    lake.caFile = caFile;
+    lake.s3Url = p.grid->s3Url();
+    lake.s3Region = options.s3Region;
+    lake.s3AccessKey = options.s3AccessKey;
+    lake.s3Secret =
+        core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(lake.name, QStringLiteral("s3_secret"))};
+    lake.datasetRoots = {QStringLiteral("datasets/*")};
+    lake.configIntervalSeconds = 15;
+    lake.perfIntervalSeconds = 10;
+    p.credentials.set(lake.password.value, options.rootPassword);
+    p.credentials.set(lake.s3Secret.value, options.s3SecretKey);
+    p.config.sources.append(lake);
+
+    // Three NFS caches next to dgx (svm_cache/cache_01..03), one per team namespace, each
+    // mounted through claim "dataset-cache"; loader pods read the grid with the keys in Secret
+    // "strata-s3" of that namespace.
+    p.wiring = std::make_unique<sim::datalake::DatalakeWiring>(*p.kube, *p.ontap, p.grid->store());
+    p.wiring->install();
+    static const char *const namespaces[] = {"runai-team-a", "runai-team-b", "runai-team-d"};
+    for (int i = 0; i < 3; ++i) {
+        const QString ns = QLatin1String(namespaces[i]);
+        const QString volume = QStringLiteral("cache_0%1").arg(i + 1);
+        if (!p.wiring->addCacheVolume(
+                ns, QStringLiteral("dataset-cache"), QStringLiteral("svm_cache"), volume, error)) {
+            return false;
+        }
+        const QJsonObject secret{
+            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("Secret")},
+            {QStringLiteral("metadata"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("strata-s3")}, {QStringLiteral("namespace"), ns}}},
+            {QStringLiteral("type"), QStringLiteral("Opaque")},
+            {QStringLiteral("stringData"),
+             QJsonObject{{QStringLiteral("AWS_ACCESS_KEY_ID"), options.s3AccessKey},
+                         {QStringLiteral("AWS_SECRET_ACCESS_KEY"), options.s3SecretKey}}}};
+        if (!p.kube->createObject(QStringLiteral("secrets"), secret, error)) {
+            return false;
+        }
+        core::CacheTargetConfig target;
+        target.name = QStringLiteral("dgx-cache-%1").arg(i + 1);
+        target.kubernetesSource = QStringLiteral("dgx");
+        target.namespaceName = ns;
+        target.pvc = QStringLiteral("dataset-cache");
+        p.config.cacheTargets.append(target);
+    }
+
+    // TR-4841's cached commits (fraud_jun 2, public_set12 1, fraud_sim_base 1), loaded earlier:
+    // their state records say ready, used by jobs of the last days, so the policy's countdown
+    // ("evicts in 2 days") shows at once. Caching anything else loads it live.
+    struct Seed
+    {
+        const char *dataset;
+        int fromHead; ///< 0 = head commit
+        int target;   ///< index into the targets
+        int lastUsedHoursAgo;
+        const char *job;
+    };
+    static const Seed seeds[] = {{"fraud_jun", 0, 0, 20, "runai-team-a/fraud-xgb-train"},
+                                 {"fraud_jun", 1, 1, 47, "runai-team-b/fraud-baseline"},
+                                 {"public_set12", 0, 0, 5, "runai-team-a/detector-finetune"},
+                                 {"fraud_sim_base", 0, 2, 30, "runai-team-d/sim-pretrain"}};
+    QHash<int, QJsonObject> records; // target index -> ConfigMap data
+    for (const Seed &seed : seeds) {
+        const QString name = QLatin1String(seed.dataset);
+        const QStringList ids = commits.value(name);
+        if (ids.size() <= seed.fromHead) {
+            continue;
+        }
+        const QString commitId = ids.at(ids.size() - 1 - seed.fromHead);
+        const sim::storagegrid::DatasetSpec *spec = nullptr;
+        for (const auto &s : sim::storagegrid::datalakeDatasets()) {
+            if (s.name == name) {
+                spec = &s;
+            }
+        }
+        core::CachedCommit record;
+        record.commitId = commitId;
+        record.datasetSource = lake.name;
+        record.datasetId = QStringLiteral("datasets/%1/").arg(name);
+        record.datasetName = name;
+        record.state = core::CacheState::Ready;
+        record.bytesTotal = record.bytesDone = spec ? spec->totalBytes : 0;
+        record.path = core::cachePath(name, commitId);
+        record.requested = now.addDays(-3);
+        record.readyAt = record.requested.addSecs(90);
+        record.lastUsed = now.addSecs(-3600 * seed.lastUsedHoursAgo);
+        record.usedBy = {QLatin1String(seed.job)};
+        records[seed.target].insert(commitId, QString::fromUtf8(core::cacheRecordToJson(record)));
+    }
+    for (auto it = records.cbegin(); it != records.cend(); ++it) {
+        const core::CacheTargetConfig &target = p.config.cacheTargets.at(it.key());
+        const QJsonObject configMap{
+            {QStringLiteral("apiVersion"), QStringLiteral("v1")},
+            {QStringLiteral("kind"), QStringLiteral("ConfigMap")},
+            {QStringLiteral("metadata"),
+             QJsonObject{
+                 {QStringLiteral("name"), core::cacheConfigMapName(target.name)},
+                 {QStringLiteral("namespace"), target.namespaceName},
+                 {QStringLiteral("labels"), QJsonObject{{QStringLiteral("strata.io/cache-target"), target.name}}}}},
+            {QStringLiteral("data"), it.value()}};
+        if (!p.kube->createObject(QStringLiteral("configmaps"), configMap, error)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 core::AppConfig DemoEstate::config() const
@@ -191,6 +441,16 @@ sim::azure::AzureSimulator *DemoEstate::azure() const
 sim::kube::KubeSimulator *DemoEstate::aks() const
 {
     return d->aks;
+}
+
+sim::storagegrid::StorageGridSimulator *DemoEstate::grid() const
+{
+    return d->grid;
+}
+
+sim::datalake::DatalakeWiring *DemoEstate::datalake() const
+{
+    return d->wiring.get();
 }
 
 QString DemoEstate::ontapUrl() const

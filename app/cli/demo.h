@@ -15,6 +15,12 @@ class KubeSimulator;
 namespace strata::sim::azure {
 class AzureSimulator;
 }
+namespace strata::sim::storagegrid {
+class StorageGridSimulator;
+}
+namespace strata::sim::datalake {
+class DatalakeWiring;
+}
 
 namespace strata::cli {
 
@@ -49,11 +55,18 @@ public:
     [[nodiscard]] sim::azure::AzureSimulator *azure() const;
     /// The Kubernetes simulator behind AKS `aks-gpu` (reached through its fetched kubeconfig).
     [[nodiscard]] sim::kube::KubeSimulator *aks() const;
+    /// The `datalake` grid: StorageGRID management API and S3 (TR-4841's six datasets).
+    [[nodiscard]] sim::storagegrid::StorageGridSimulator *grid() const;
+    /// What runs loader/evictor Jobs on `dgx` and fills svm_cache/cache_01..03.
+    [[nodiscard]] sim::datalake::DatalakeWiring *datalake() const;
     /// Base URL of the ONTAP simulator, "https://127.0.0.1:<port>".
     [[nodiscard]] QString ontapUrl() const;
 
 private:
     DemoEstate();
+    /// Starts `datalake`, replays its datasets' history as commits, registers the three cache
+    /// targets on `dgx` and seeds the cached commits.
+    bool startDatalake(QString *error);
     struct Private;
     std::unique_ptr<Private> d;
 };

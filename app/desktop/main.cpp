@@ -175,6 +175,7 @@ int main(int argc, char **argv)
     deps.runSchedules = true; // the desktop app runs planned service-level changes
     strata::core::Engine engine(deps);
     engine.setRateCard(config.rateCard);
+    engine.setCacheTargets(config.cacheTargets);
     engine.setSources(config.sources);
 
     strata::desktop::DesktopController::Options options;

@@ -31,6 +31,7 @@ int selfTest(QTextStream &out, QTextStream &err)
     }
     core::SystemClock clock;
     core::Engine engine({clock, demo->credentials(), nullptr, QStringLiteral("self-test")});
+    engine.setCacheTargets(demo->config().cacheTargets);
     engine.setSources(demo->config().sources);
     QEventLoop loop;
     QTimer deadline;
@@ -52,10 +53,16 @@ int selfTest(QTextStream &out, QTextStream &err)
             const auto jobs = engine.estate().jobs().scope(s.name);
             const std::size_t nodeCount = nodes ? nodes->size() : 0;
             const std::size_t jobCount = jobs ? jobs->size() : 0;
+            const auto targets = engine.estate().cacheTargets().scope(s.name);
+            const auto cached = engine.estate().cachedCommits().scope(s.name);
+            const std::size_t targetCount = targets ? targets->size() : 0;
+            const std::size_t cachedCount = cached ? cached->size() : 0;
             ok = ok && nodeCount > 0 && jobCount > 0;
-            detail = QStringLiteral("%1 GPU nodes, %2 jobs, Kubernetes %3")
+            detail = QStringLiteral("%1 GPU nodes, %2 jobs, %3 cache targets with %4 cached commits, Kubernetes %5")
                          .arg(nodeCount)
                          .arg(jobCount)
+                         .arg(targetCount)
+                         .arg(cachedCount)
                          .arg(s.systemVersion);
         } else if (s.kind == core::SourceKind::Azure) {
             const auto volumes = engine.estate().volumes().scope(s.name);
