@@ -23,9 +23,9 @@ enum class ActionKind
     SnapshotDelete,
     SnapshotRestore,
     VolumeClone,
-    JobSubmit,         ///< Kubernetes: submit a workload to a project
-    JobDelete,         ///< Kubernetes: delete one or several jobs of a source
-    ProjectQuotaEdit,  ///< Kubernetes: set a project's guaranteed GPUs
+    JobSubmit,          ///< Kubernetes: submit a workload to a project
+    JobDelete,          ///< Kubernetes: delete one or several jobs of a source
+    ProjectQuotaEdit,   ///< Kubernetes: set a project's guaranteed GPUs
     ServiceLevelChange, ///< ANF: move the volume to a pool of another level; ONTAP: set its QoS policy
     DatasetCommit,      ///< StorageGRID: write a commit manifest of the dataset's current objects
     CacheCommit,        ///< Kubernetes: load a commit onto a cache target (loader Job)

@@ -46,10 +46,10 @@ struct SourceConfig
     /// StorageGRID: S3 endpoint of the dataset hub, "https://s3.datalake.example:10443"; empty =
     /// no dataset hub (grid pages only).
     QString s3Url;
-    QString s3Region;         ///< StorageGRID: SigV4 region, empty = "us-east-1"
-    QString s3AccessKey;      ///< StorageGRID: S3 access key id of the tenant holding the datasets
-    SecretRef s3Secret;       ///< StorageGRID: that key's secret (keychain "strata/<name>/s3_secret")
-    bool s3PathStyle = true;  ///< StorageGRID: path-style ("host/bucket/key"), else virtual-hosted
+    QString s3Region;        ///< StorageGRID: SigV4 region, empty = "us-east-1"
+    QString s3AccessKey;     ///< StorageGRID: S3 access key id of the tenant holding the datasets
+    SecretRef s3Secret;      ///< StorageGRID: that key's secret (keychain "strata/<name>/s3_secret")
+    bool s3PathStyle = true; ///< StorageGRID: path-style ("host/bucket/key"), else virtual-hosted
     /// Where datasets live, key "dataset_roots": "bucket/*" = every top-level prefix of the bucket
     /// is a dataset; "bucket" = the whole bucket is one dataset; "bucket/some/prefix/" = that
     /// prefix is one dataset. ONTAP: volume names ("svm_ai/chest_xray") that are file datasets
@@ -63,10 +63,10 @@ struct SourceConfig
 /// Kubernetes cluster, mounted there through `pvc`, onto which commits are cached.
 struct CacheTargetConfig
 {
-    QString name;              ///< unique among targets, [a-z0-9-]+ (used in Job names)
-    QString kubernetesSource;  ///< the Kubernetes source of the cluster that mounts it
-    QString namespaceName;     ///< namespace of the PVC and of the loader Jobs
-    QString pvc;               ///< claim name
+    QString name;             ///< unique among targets, [a-z0-9-]+ (used in Job names)
+    QString kubernetesSource; ///< the Kubernetes source of the cluster that mounts it
+    QString namespaceName;    ///< namespace of the PVC and of the loader Jobs
+    QString pvc;              ///< claim name
     /// Kubernetes Secret (same namespace) with keys AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
     /// that loader pods use to read the object store; Strata never copies S3 secrets itself.
     QString s3CredentialsSecret = QStringLiteral("strata-s3");

@@ -259,10 +259,10 @@ struct Event
 struct GridSummary
 {
     QString source;
-    QString id;            ///< = source
-    QString gridName;      ///< topology root name, "datalake"
-    QString productVersion; ///< "11.8.0.2-20240131.1852.bbc9e4a"
-    QString apiVersion;    ///< "v4" or "v3", from /api/versions
+    QString id;                                               ///< = source
+    QString gridName;                                         ///< topology root name, "datalake"
+    QString productVersion;                                   ///< "11.8.0.2-20240131.1852.bbc9e4a"
+    QString apiVersion;                                       ///< "v4" or "v3", from /api/versions
     int alertsCritical = 0, alertsMajor = 0, alertsMinor = 0; ///< active alerts by severity
     int nodesConnected = 0, nodesAdminDown = 0, nodesUnknown = 0;
     QString activeIlmPolicy; ///< name of the active ILM policy, empty when unknown
@@ -353,8 +353,8 @@ struct Bucket
 
 enum class DatasetKind
 {
-    S3Prefix,  ///< a prefix in a bucket ("datasets/fraud_jun/"); commits are manifests beside it
-    S3Bucket,  ///< a whole bucket; commits are manifests under ".strata/commits/"
+    S3Prefix,   ///< a prefix in a bucket ("datasets/fraud_jun/"); commits are manifests beside it
+    S3Bucket,   ///< a whole bucket; commits are manifests under ".strata/commits/"
     OntapVolume ///< an ONTAP volume; commits are its snapshots, caching is a FlexClone
 };
 
@@ -372,10 +372,10 @@ struct Dataset
     QString prefix;   ///< S3Prefix: "fraud_jun/" (ends with '/'); empty for a bucket
     QString volumeId; ///< OntapVolume: the volume uuid
     int commitCount = 0;
-    QString headCommit;      ///< newest commit id, empty when none
-    qint64 sizeBytes = 0;    ///< bytes of the head commit (0 when no commit)
-    qint64 objectCount = 0;  ///< objects of the head commit
-    QDateTime lastActivity;  ///< UTC: newest commit or cache use, invalid when none
+    QString headCommit;     ///< newest commit id, empty when none
+    qint64 sizeBytes = 0;   ///< bytes of the head commit (0 when no commit)
+    qint64 objectCount = 0; ///< objects of the head commit
+    QDateTime lastActivity; ///< UTC: newest commit or cache use, invalid when none
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const Dataset &) const = default;
@@ -390,10 +390,10 @@ struct Commit
     QString id;
     QString datasetId;
     QString datasetName;
-    QString parent;  ///< parent commit id, empty for the first
+    QString parent; ///< parent commit id, empty for the first
     QString author;
     QString message;
-    QDateTime time;  ///< UTC commit time
+    QDateTime time; ///< UTC commit time
     qint64 objectCount = 0;
     qint64 bytes = 0;    ///< sum of the objects' sizes
     QString manifestKey; ///< S3: key of the manifest object; ONTAP: snapshot name
@@ -410,17 +410,17 @@ struct CacheTarget
     QString source; ///< Kubernetes source name
     QString id;     ///< target name, unique in the config, "dgx-cache-1"
     QString namespaceName;
-    QString pvc;            ///< claim name in `namespaceName`
-    QString pvcPhase;       ///< "Bound", ... empty when the claim was not found
-    QString storageSource;  ///< joined storage source (ONTAP/Azure), empty when unknown
+    QString pvc;           ///< claim name in `namespaceName`
+    QString pvcPhase;      ///< "Bound", ... empty when the claim was not found
+    QString storageSource; ///< joined storage source (ONTAP/Azure), empty when unknown
     QString storageVolumeId;
-    QString volumeName;     ///< "svm_cache/cache_01" or the ANF volume, empty when unknown
-    qint64 capacityBytes = 0; ///< the volume's size, else the PVC capacity
-    qint64 usedBytes = 0;     ///< the volume's used bytes (all content), 0 when unknown
-    qint64 cachedBytes = 0;   ///< bytes of cached commits on it (loading counts what is done)
-    int evictAfterDays = 3;   ///< unused for this long => evicted
+    QString volumeName;            ///< "svm_cache/cache_01" or the ANF volume, empty when unknown
+    qint64 capacityBytes = 0;      ///< the volume's size, else the PVC capacity
+    qint64 usedBytes = 0;          ///< the volume's used bytes (all content), 0 when unknown
+    qint64 cachedBytes = 0;        ///< bytes of cached commits on it (loading counts what is done)
+    int evictAfterDays = 3;        ///< unused for this long => evicted
     int highWatermarkPercent = 90; ///< above this usage, least recently used are evicted first
-    QString problem; ///< why it cannot take caches now ("PVC not found"), empty when fine
+    QString problem;               ///< why it cannot take caches now ("PVC not found"), empty when fine
 
     [[nodiscard]] const QString &key() const { return id; }
     bool operator==(const CacheTarget &) const = default;
@@ -454,9 +454,9 @@ struct CachedCommit
     CacheState state = CacheState::Requested;
     qint64 objectsDone = 0, objectsTotal = 0;
     qint64 bytesDone = 0, bytesTotal = 0;
-    QString path;       ///< directory on the cache volume (= mount subPath), "fraud_jun/3f2a9c01d4e5b6a7"
-    QString job;        ///< current loader or evictor Job "<namespace>/<name>", may be empty
-    QString reason;     ///< Failed: why ("ETag of fraud_jun/x.csv changed since the commit")
+    QString path;        ///< directory on the cache volume (= mount subPath), "fraud_jun/3f2a9c01d4e5b6a7"
+    QString job;         ///< current loader or evictor Job "<namespace>/<name>", may be empty
+    QString reason;      ///< Failed: why ("ETag of fraud_jun/x.csv changed since the commit")
     QDateTime requested; ///< UTC
     QDateTime readyAt;   ///< UTC, invalid unless it became ready
     QDateTime lastUsed;  ///< UTC: newest start/finish of a pod mounting it, invalid = never
@@ -602,14 +602,14 @@ struct Job
     QString node;               ///< empty while pending
     QString gpuIndices;         ///< "3" or "0,1" on its node, empty when unknown
     QString image;
-    QStringList command;   ///< command then args
-    QStringList pvcs;      ///< claim names it mounts (same namespace)
+    QStringList command;     ///< command then args
+    QStringList pvcs;        ///< claim names it mounts (same namespace)
     QStringList pvcSubPaths; ///< parallel to `pvcs`: the mount's subPath, empty when none
-    QString podName;       ///< the current pod, may be empty
-    QDateTime created;     ///< UTC, job creation (wait and age count from here)
-    QDateTime started;     ///< UTC, start of the current run; invalid when not running
-    QDateTime finished;    ///< UTC, invalid unless succeeded/failed
-    QString pendingReason; ///< why it waits, empty when not pending
+    QString podName;         ///< the current pod, may be empty
+    QDateTime created;       ///< UTC, job creation (wait and age count from here)
+    QDateTime started;       ///< UTC, start of the current run; invalid when not running
+    QDateTime finished;      ///< UTC, invalid unless succeeded/failed
+    QString pendingReason;   ///< why it waits, empty when not pending
     bool createdByCli = false;
     QString createdBy;          ///< "cli", "strata" or empty
     double gpuUtilization = -1; ///< DCGM % over its GPUs, -1 unknown

@@ -71,8 +71,7 @@ std::optional<CommitLocation> Engine::resolveCommit(const QString &datasetSource
     if (config->s3Url.isEmpty()) {
         return fail(tr("%1 has no S3 endpoint (s3_url) for its datasets.").arg(datasetSource));
     }
-    const Ptr<Dataset> dataset =
-        m_estate->datasets().find(datasetSource, datasetSource + QLatin1Char('/') + datasetId);
+    const Ptr<Dataset> dataset = m_estate->datasets().find(datasetSource, datasetSource + QLatin1Char('/') + datasetId);
     if (!dataset) {
         return fail(tr("Dataset %1 is not known to %2 (yet).").arg(datasetId, datasetSource));
     }
@@ -177,8 +176,7 @@ void Engine::startSource(const SourceConfig &config)
                                                        self->m_serviceLevels.get()},
                                      self);
             break;
-        case SourceKind::Kubernetes:
-        {
+        case SourceKind::Kubernetes: {
             auto *kube = new KubernetesSource(
                 config,
                 secret.value_or(QString()),
