@@ -356,6 +356,138 @@
         <source>%1. The volume does not have %2, so retrying is safe.</source>
         <translation>%1. Das Volume hat %2 noch nicht, ein erneuter Versuch ist daher sicher.</translation>
     </message>
+    <message>
+        <source>1 Dataset</source>
+        <translation>1 Datensatz</translation>
+    </message>
+    <message>
+        <source>%1 Datasets</source>
+        <translation>%1 Datensätze</translation>
+    </message>
+    <message>
+        <source>%1 NFS Connected</source>
+        <translation>%1 über NFS verbunden</translation>
+    </message>
+    <message>
+        <source>%1/%2 %3 Used by cached commits</source>
+        <translation>%1/%2 %3 durch Commits im Cache belegt</translation>
+    </message>
+    <message>
+        <source>cache state in %1: %2</source>
+        <translation>Cache-Zustand in %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot update %1: %2</source>
+        <translation>%1 kann nicht aktualisiert werden: %2</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>Starting the evictor on %1</source>
+        <translation>Verdrängungs-Job wird auf %1 gestartet</translation>
+    </message>
+    <message>
+        <source>%1@%2 was already being cleared from %3.</source>
+        <translation>Das Entfernen von %1@%2 aus %3 lief bereits.</translation>
+    </message>
+    <message>
+        <source>Clearing %1@%2 from %3 (Job %4).</source>
+        <translation>%1@%2 wird aus %3 entfernt (Job %4).</translation>
+    </message>
+    <message>
+        <source>This build has no cache loader script (packaging/cache-loader/loader.py).</source>
+        <translation>Dieser Build enthält kein Cache-Loader-Skript (packaging/cache-loader/loader.py).</translation>
+    </message>
+    <message>
+        <source>Making room: clearing %1@%2</source>
+        <translation>Platz schaffen: %1@%2 wird entfernt</translation>
+    </message>
+    <message>
+        <source>Installing the loader script in %1</source>
+        <translation>Loader-Skript wird in %1 installiert</translation>
+    </message>
+    <message>
+        <source>cannot create ConfigMap strata-cache-loader: %1</source>
+        <translation>ConfigMap strata-cache-loader kann nicht erstellt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot update ConfigMap strata-cache-loader: %1</source>
+        <translation>ConfigMap strata-cache-loader kann nicht aktualisiert werden: %1</translation>
+    </message>
+    <message>
+        <source>Recording the request in %1</source>
+        <translation>Anforderung wird in %1 festgehalten</translation>
+    </message>
+    <message>
+        <source>%1@%2 is already on %3; not loaded again.</source>
+        <translation>%1@%2 liegt bereits auf %3; nicht erneut geladen.</translation>
+    </message>
+    <message>
+        <source>Loading %1@%2 onto %3: Job %4/%5 copies %6.</source>
+        <translation>%1@%2 wird auf %3 geladen: Job %4/%5 kopiert %6.</translation>
+    </message>
+    <message>
+        <source>The S3 secret is not known yet.</source>
+        <translation>Der geheime S3-Schlüssel ist noch nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>S3: %1</source>
+        <translation>S3: %1</translation>
+    </message>
+    <message>
+        <source>1 tenant</source>
+        <translation>1 Mandant</translation>
+    </message>
+    <message>
+        <source>%1 tenants</source>
+        <translation>%1 Mandanten</translation>
+    </message>
+    <message>
+        <source>Connected to grid %1, but S3 at %2 failed: %3</source>
+        <translation>Mit Grid %1 verbunden, aber S3 unter %2 ist fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>1 dataset</source>
+        <translation>1 Datensatz</translation>
+    </message>
+    <message>
+        <source>%1 datasets</source>
+        <translation>%1 Datensätze</translation>
+    </message>
+    <message>
+        <source>Connected to grid %1 (StorageGRID %2) in %3 ms: %4.</source>
+        <translation>Mit Grid %1 (StorageGRID %2) in %3 ms verbunden: %4.</translation>
+    </message>
+    <message>
+        <source>%1 cannot run on StorageGRID source %2.</source>
+        <translation>%1 kann nicht auf der StorageGRID-Quelle %2 ausgeführt werden.</translation>
+    </message>
+    <message>
+        <source>The S3 side of %1 is not connected (no S3 secret).</source>
+        <translation>Die S3-Seite von %1 ist nicht verbunden (kein geheimer S3-Schlüssel).</translation>
+    </message>
+    <message>
+        <source>Dataset %1 is not known to %2.</source>
+        <translation>Datensatz %1 ist %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Commit %1 of %2 already exists (an earlier attempt wrote it); not written again.</source>
+        <translation>Commit %1 von %2 existiert bereits (von einem früheren Versuch geschrieben); nicht erneut geschrieben.</translation>
+    </message>
+    <message>
+        <source>Listing %1/%2</source>
+        <translation>%1/%2 wird aufgelistet</translation>
+    </message>
+    <message>
+        <source>Writing manifest %1 (%2 objects)</source>
+        <translation>Manifest %1 wird geschrieben (%2 Objekte)</translation>
+    </message>
+    <message>
+        <source>Commit %1 of %2: %3 objects, %4.</source>
+        <translation>Commit %1 von %2: %3 Objekte, %4.</translation>
+    </message>
 </context>
 <context>
     <name>cli</name>
@@ -516,24 +648,6 @@
         <translation>set service-level --create-pool: seine Größe in TiB (Standard: die aus der Vorschau).</translation>
     </message>
     <message>
-        <source>set service-level: show the preview and change nothing.</source>
-        <translation>set service-level: die Vorschau anzeigen und nichts ändern.</translation>
-    </message>
-    <message>
-        <source>get or set</source>
-        <translation>get oder set</translation>
-    </message>
-    <message>
-        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules; set: service-level VOLUME</source>
-        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules; set: service-level VOLUME</translation>
-    </message>
-    <message>
-        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]
-       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
-        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules [--source NAME] [--volume NAME] [--project NAME] [-o table|json|csv]
-        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
-    </message>
-    <message>
         <source>use --at or --window (not both), and --repeat once, daily, weekdays or weekly</source>
         <translation>--at oder --window verwenden (nicht beides) und --repeat once, daily, weekdays oder weekly</translation>
     </message>
@@ -544,6 +658,106 @@
     <message>
         <source>timed out reading the schedules</source>
         <translation>Zeitüberschreitung beim Lesen der Zeitpläne</translation>
+    </message>
+    <message>
+        <source>set, commit, cache, evict: show the preview and change nothing.</source>
+        <translation>set, commit, cache, evict: die Vorschau anzeigen und nichts ändern.</translation>
+    </message>
+    <message>
+        <source>commit: the commit message.</source>
+        <translation>commit: die Commit-Nachricht.</translation>
+    </message>
+    <message>
+        <source>cache, evict, get caches: the cache target (default: the only one).</source>
+        <translation>cache, evict, get caches: das Cache-Ziel (Standard: das einzige).</translation>
+    </message>
+    <message>
+        <source>get commits: only this dataset (repeatable).</source>
+        <translation>get commits: nur dieser Datensatz (wiederholbar).</translation>
+    </message>
+    <message>
+        <source>get, set, commit, cache, evict or diff</source>
+        <translation>get, set, commit, cache, evict oder diff</translation>
+    </message>
+    <message>
+        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
+        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</translation>
+    </message>
+    <message>
+        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
+       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
+       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
+       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
+        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+        %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
+        %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
+        %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
+        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
+    </message>
+    <message>
+        <source>--pool-size needs a whole number of TiB, at least 1</source>
+        <translation>--pool-size erfordert eine ganze Zahl von TiB, mindestens 1</translation>
+    </message>
+    <message>
+        <source>no dataset named &quot;%1&quot; (see `get datasets`)</source>
+        <translation>kein Datensatz namens „%1“ (siehe `get datasets`)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; names several datasets: %2</source>
+        <translation>„%1“ bezeichnet mehrere Datensätze: %2</translation>
+    </message>
+    <message>
+        <source>dataset %1 has no commit yet (create one with `commit %1 -m MESSAGE`)</source>
+        <translation>Datensatz %1 hat noch keinen Commit (einen mit `commit %1 -m MESSAGE` erstellen)</translation>
+    </message>
+    <message>
+        <source>no commit or dataset matches &quot;%1&quot; (see `get commits`)</source>
+        <translation>kein Commit und kein Datensatz passt zu „%1“ (siehe `get commits`)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; matches %2 commits; give more digits</source>
+        <translation>„%1“ passt zu %2 Commits; mehr Ziffern angeben</translation>
+    </message>
+    <message>
+        <source>%1 and %2 belong to different datasets (%3, %4)</source>
+        <translation>%1 und %2 gehören zu verschiedenen Datensätzen (%3, %4)</translation>
+    </message>
+    <message>
+        <source>%1 is not an object-store dataset; diff compares manifests</source>
+        <translation>%1 ist kein Objektspeicher-Datensatz; diff vergleicht Manifeste</translation>
+    </message>
+    <message>
+        <source>timed out reading the manifests</source>
+        <translation>Zeitüberschreitung beim Lesen der Manifeste</translation>
+    </message>
+    <message>
+        <source>%1: %2 -&gt; %3</source>
+        <translation>%1: %2 -&gt; %3</translation>
+    </message>
+    <message>
+        <source>%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged</source>
+        <translation>%1 hinzugefügt (%2), %3 entfernt (%4), %5 geändert (%6), %7 unverändert</translation>
+    </message>
+    <message>
+        <source>commit %1 is not cached on any target</source>
+        <translation>Commit %1 ist auf keinem Ziel im Cache</translation>
+    </message>
+    <message>
+        <source>no cache target is configured (&quot;cache_targets&quot; in the config)</source>
+        <translation>kein Cache-Ziel konfiguriert („cache_targets“ in der Konfiguration)</translation>
+    </message>
+    <message>
+        <source>choose a target with --target: %1</source>
+        <translation>ein Ziel mit --target wählen: %1</translation>
+    </message>
+    <message>
+        <source>no cache target named &quot;%1&quot; (configured: %2)</source>
+        <translation>kein Cache-Ziel namens „%1“ (konfiguriert: %2)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
     </message>
 </context>
 <context>
@@ -745,6 +959,34 @@
         <source>Cannot read the password of %1: %2</source>
         <translation>Das Passwort von %1 kann nicht gelesen werden: %2</translation>
     </message>
+    <message>
+        <source>%1 is not a configured StorageGRID source.</source>
+        <translation>%1 ist keine konfigurierte StorageGRID-Quelle.</translation>
+    </message>
+    <message>
+        <source>%1 has no S3 endpoint (s3_url) for its datasets.</source>
+        <translation>%1 hat keinen S3-Endpunkt (s3_url) für seine Datensätze.</translation>
+    </message>
+    <message>
+        <source>Dataset %1 is not known to %2 (yet).</source>
+        <translation>Datensatz %1 ist %2 (noch) nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Commit %1 of %2 is not known to %3.</source>
+        <translation>Commit %1 von %2 ist %3 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>%1 is a file dataset on ONTAP: cache it as a FlexClone.</source>
+        <translation>%1 ist ein Datei-Datensatz auf ONTAP: als FlexClone in den Cache laden.</translation>
+    </message>
+    <message>
+        <source>No S3 secret is stored for %1.</source>
+        <translation>Für %1 ist kein geheimer S3-Schlüssel gespeichert.</translation>
+    </message>
+    <message>
+        <source>Cannot read the S3 secret of %1: %2</source>
+        <translation>Der geheime S3-Schlüssel von %1 kann nicht gelesen werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>strata::core::HistoryService</name>
@@ -927,6 +1169,145 @@
     <message>
         <source>%1 is a Kubernetes cluster: it has no volumes to snapshot.</source>
         <translation>%1 ist ein Kubernetes-Cluster: Er hat keine Volumes für Snapshots.</translation>
+    </message>
+    <message>
+        <source>cached commits: %1</source>
+        <translation>Commits im Cache: %1</translation>
+    </message>
+    <message>
+        <source>cache target %1: %2</source>
+        <translation>Cache-Ziel %1: %2</translation>
+    </message>
+    <message>
+        <source>PVC %1/%2 is %3</source>
+        <translation>PVC %1/%2 ist %3</translation>
+    </message>
+    <message>
+        <source>PVC %1/%2 not found on %3</source>
+        <translation>PVC %1/%2 auf %3 nicht gefunden</translation>
+    </message>
+    <message>
+        <source>Cache commit</source>
+        <translation>Commit in den Cache laden</translation>
+    </message>
+    <message>
+        <source>Clear cached commit</source>
+        <translation>Commit aus dem Cache entfernen</translation>
+    </message>
+    <message>
+        <source>Cache target %1 is not configured on %2.</source>
+        <translation>Cache-Ziel %1 ist auf %2 nicht konfiguriert.</translation>
+    </message>
+    <message>
+        <source>%1 is not a commit id (64 lower-case hex digits).</source>
+        <translation>%1 ist keine Commit-ID (64 Hexadezimalziffern in Kleinbuchstaben).</translation>
+    </message>
+    <message>
+        <source>%1 (volume %2)</source>
+        <translation>%1 (Volume %2)</translation>
+    </message>
+    <message>
+        <source>Caching needs the dataset hub, which this program does not run.</source>
+        <translation>Caching erfordert den Datensatz-Hub, den dieses Programm nicht ausführt.</translation>
+    </message>
+    <message>
+        <source>%1@%2 is already cached on %3 (ready).</source>
+        <translation>%1@%2 ist bereits auf %3 im Cache (bereit).</translation>
+    </message>
+    <message>
+        <source>%1@%2 is already being loaded onto %3.</source>
+        <translation>%1@%2 wird bereits auf %3 geladen.</translation>
+    </message>
+    <message>
+        <source>%1@%2 is being cleared from %3; cache it again once that finished.</source>
+        <translation>%1@%2 wird gerade aus %3 entfernt; danach erneut in den Cache laden.</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Loads it again; what the failed attempt copied is kept and skipped.</source>
+        <translation>Lädt ihn erneut; was der fehlgeschlagene Versuch kopiert hat, bleibt erhalten und wird übersprungen.</translation>
+    </message>
+    <message>
+        <source>The state of cache target %1 has not been read yet.</source>
+        <translation>Der Zustand von Cache-Ziel %1 wurde noch nicht gelesen.</translation>
+    </message>
+    <message>
+        <source>Cache target %1 cannot take caches: %2</source>
+        <translation>Cache-Ziel %1 kann keine Caches aufnehmen: %2</translation>
+    </message>
+    <message>
+        <source>%1@%2 needs %3 but %4 has %5 free, and clearing every cached commit the policy may evict frees only %6 more.</source>
+        <translation>%1@%2 benötigt %3, aber %4 hat %5 frei, und das Entfernen aller Commits im Cache, die die Richtlinie verdrängen darf, gibt nur %6 zusätzlich frei.</translation>
+    </message>
+    <message>
+        <source>not cached on %1</source>
+        <translation>nicht im Cache auf %1</translation>
+    </message>
+    <message>
+        <source>ready on %1 (%2)</source>
+        <translation>bereit auf %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Starts Job %1/%2 on %3 (image %4) mounting PVC %5.</source>
+        <translation>Startet Job %1/%2 auf %3 (Image %4), der PVC %5 einbindet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Copies %n object(s) (%1) from %2/%3/%4 into %5 on the cache volume.</source>
+        <translation>
+            <numerusform>Kopiert %n Objekt (%1) aus %2/%3/%4 nach %5 auf dem Cache-Volume.</numerusform>
+            <numerusform>Kopiert %n Objekte (%1) aus %2/%3/%4 nach %5 auf dem Cache-Volume.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Jobs then train from it by mounting %1 with subPath %2.</source>
+        <translation>Jobs trainieren anschließend damit, indem sie %1 mit subPath %2 einbinden.</translation>
+    </message>
+    <message>
+        <source>%1 has %2 free: the least recently used cached commit(s) %3 are cleared first (%4).</source>
+        <translation>%1 hat %2 frei: Die am längsten nicht genutzten Commits im Cache (%3) werden zuerst entfernt (%4).</translation>
+    </message>
+    <message>
+        <source>Commit %1 is not cached on %2.</source>
+        <translation>Commit %1 ist auf %2 nicht im Cache.</translation>
+    </message>
+    <message>
+        <source>%1@%2 is still loading onto %3.</source>
+        <translation>%1@%2 wird noch auf %3 geladen.</translation>
+    </message>
+    <message>
+        <source>%1@%2 is already being cleared.</source>
+        <translation>%1@%2 wird bereits entfernt.</translation>
+    </message>
+    <message>
+        <source>%1 on %2 (%3)</source>
+        <translation>%1 auf %2 (%3)</translation>
+    </message>
+    <message>
+        <source>cleared, %1 freed</source>
+        <translation>entfernt, %1 freigegeben</translation>
+    </message>
+    <message>
+        <source>Starts Job %1/%2 on %3 that deletes %4 from the cache volume.</source>
+        <translation>Startet Job %1/%2 auf %3, der %4 vom Cache-Volume löscht.</translation>
+    </message>
+    <message>
+        <source>Policy: %1.</source>
+        <translation>Richtlinie: %1.</translation>
+    </message>
+    <message>
+        <source>The commit stays in %1; it can be cached again at any time.</source>
+        <translation>Der Commit bleibt in %1; er kann jederzeit erneut in den Cache geladen werden.</translation>
+    </message>
+    <message>
+        <source>Used in the last 7 days by %1.</source>
+        <translation>In den letzten 7 Tagen genutzt von %1.</translation>
+    </message>
+    <message>
+        <source>Running job(s) %1 read from it and will fail to find their files.</source>
+        <translation>Die laufenden Jobs %1 lesen daraus und werden ihre Dateien nicht mehr finden.</translation>
     </message>
 </context>
 <context>
@@ -1232,6 +1613,69 @@
     </message>
 </context>
 <context>
+    <name>strata::core::StorageGridSource</name>
+    <message>
+        <source>%1 is a StorageGRID source: it has no volume snapshots.</source>
+        <translation>%1 ist eine StorageGRID-Quelle: Sie hat keine Volume-Snapshots.</translation>
+    </message>
+    <message>
+        <source>The S3 side of %1 is not connected (no S3 secret).</source>
+        <translation>Die S3-Seite von %1 ist nicht verbunden (kein geheimer S3-Schlüssel).</translation>
+    </message>
+    <message>
+        <source>Dataset %1 is not known to %2.</source>
+        <translation>Datensatz %1 ist %2 nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Both commits must be commits of %1.</source>
+        <translation>Beide Commits müssen zu %1 gehören.</translation>
+    </message>
+    <message>
+        <source>%1 cannot run on StorageGRID source %2.</source>
+        <translation>%1 kann nicht auf der StorageGRID-Quelle %2 ausgeführt werden.</translation>
+    </message>
+    <message>
+        <source>Commit dataset</source>
+        <translation>Commit für Datensatz erstellen</translation>
+    </message>
+    <message>
+        <source>1 commit</source>
+        <translation>1 Commit</translation>
+    </message>
+    <message>
+        <source>%1 commits</source>
+        <translation>%1 Commits</translation>
+    </message>
+    <message>
+        <source>Lists %1 (object versions when the bucket is versioned) and writes a manifest of every object to %2.</source>
+        <translation>Listet %1 auf (Objektversionen, wenn der Bucket versioniert ist) und schreibt ein Manifest aller Objekte nach %2.</translation>
+    </message>
+    <message>
+        <source>This is the dataset&apos;s first commit.</source>
+        <translation>Dies ist der erste Commit des Datensatzes.</translation>
+    </message>
+    <message>
+        <source>Parent: %1 (%2 objects, %3).</source>
+        <translation>Vorgänger: %1 (%2 Objekte, %3).</translation>
+    </message>
+    <message>
+        <source>Message: &quot;%1&quot;</source>
+        <translation>Nachricht: „%1“</translation>
+    </message>
+    <message>
+        <source>A commit needs a message.</source>
+        <translation>Ein Commit benötigt eine Nachricht.</translation>
+    </message>
+    <message>
+        <source>The message is longer than %1 bytes.</source>
+        <translation>Die Nachricht ist länger als %1 Byte.</translation>
+    </message>
+    <message>
+        <source>The user name is longer than %1 bytes.</source>
+        <translation>Der Benutzername ist länger als %1 Byte.</translation>
+    </message>
+</context>
+<context>
     <name>strata::desktop::DesktopController</name>
     <message>
         <source>Strata (demo)</source>
@@ -1381,6 +1825,18 @@
         <source>the answer was empty</source>
         <translation>die Antwort war leer</translation>
     </message>
+    <message>
+        <source>commits of %1 are snapshots; compare them on the Volumes page.</source>
+        <translation>Commits von %1 sind Snapshots; diese auf der Seite „Volumes“ vergleichen.</translation>
+    </message>
+    <message>
+        <source>The S3 secret key of %1 could not be stored: %2</source>
+        <translation>Der geheime S3-Schlüssel von %1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2</source>
+        <translation>Quelle %1 wurde entfernt, aber ihr geheimer S3-Schlüssel konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>strata::models::ActivityModel</name>
@@ -1477,6 +1933,352 @@
     </message>
 </context>
 <context>
+    <name>strata::models::BucketModel</name>
+    <message>
+        <source>Enabled</source>
+        <translation>Aktiviert</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>Bucket</translation>
+    </message>
+    <message>
+        <source>Tenant</source>
+        <translation>Mandant</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>Region</translation>
+    </message>
+    <message>
+        <source>Versioning</source>
+        <translation>Versionierung</translation>
+    </message>
+    <message>
+        <source>Objects</source>
+        <translation>Objekte</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Growth (7 days)</source>
+        <translation>Wachstum (7 Tage)</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::CacheTargetModel</name>
+    <message>
+        <source>evict after 1 day unused, LRU above %1 %</source>
+        <translation>nach 1 Tag ohne Nutzung verdrängen, LRU über %1 %</translation>
+    </message>
+    <message>
+        <source>evict after %1 days unused, LRU above %2 %</source>
+        <translation>nach %1 Tagen ohne Nutzung verdrängen, LRU über %2 %</translation>
+    </message>
+    <message>
+        <source>%1 of %2 used, %3 by cached commits; high watermark %4 %</source>
+        <translation>%1 von %2 belegt, %3 durch Commits im Cache; Hochwassermarke %4 %</translation>
+    </message>
+    <message>
+        <source>Claim phase: %1</source>
+        <translation>Claim-Phase: %1</translation>
+    </message>
+    <message>
+        <source>%1 % (%2/%3 GB)</source>
+        <translation>%1 % (%2/%3 GB)</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Claim</source>
+        <translation>Claim</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Belegung</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>Kapazität</translation>
+    </message>
+    <message>
+        <source>Used</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <source>Cached</source>
+        <translation>Im Cache</translation>
+    </message>
+    <message>
+        <source>Commits</source>
+        <translation>Commits</translation>
+    </message>
+    <message>
+        <source>Eviction policy</source>
+        <translation>Verdrängungsrichtlinie</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::CachedCommitModel</name>
+    <message>
+        <source>evicting</source>
+        <translation>wird verdrängt</translation>
+    </message>
+    <message>
+        <source>evicts now</source>
+        <translation>Verdrängung jetzt</translation>
+    </message>
+    <message>
+        <source>evicts in 1 day</source>
+        <translation>Verdrängung in 1 Tag</translation>
+    </message>
+    <message>
+        <source>evicts in %1 days</source>
+        <translation>Verdrängung in %1 Tagen</translation>
+    </message>
+    <message>
+        <source>evicts in 1 hour</source>
+        <translation>Verdrängung in 1 Stunde</translation>
+    </message>
+    <message>
+        <source>evicts in %1 hours</source>
+        <translation>Verdrängung in %1 Stunden</translation>
+    </message>
+    <message>
+        <source>evicts in 1 minute</source>
+        <translation>Verdrängung in 1 Minute</translation>
+    </message>
+    <message>
+        <source>evicts in %1 minutes</source>
+        <translation>Verdrängung in %1 Minuten</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Job %1</source>
+        <translation>Job %1</translation>
+    </message>
+    <message>
+        <source>Path on the volume: %1</source>
+        <translation>Pfad auf dem Volume: %1</translation>
+    </message>
+    <message>
+        <source>%1 % · %2/%3 objects · %4/%5</source>
+        <translation>%1 % · %2/%3 Objekte · %4/%5</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Commit</source>
+        <translation>Commit</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Zuletzt genutzt</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Genutzt von</translation>
+    </message>
+    <message>
+        <source>Eviction</source>
+        <translation>Verdrängung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::CommitModel</name>
+    <message>
+        <source>requested</source>
+        <translation>angefordert</translation>
+    </message>
+    <message>
+        <source>loading</source>
+        <translation>wird geladen</translation>
+    </message>
+    <message>
+        <source>loading %1 %</source>
+        <translation>wird geladen, %1 %</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <source>evicting</source>
+        <translation>wird verdrängt</translation>
+    </message>
+    <message>
+        <source>evicted</source>
+        <translation>verdrängt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>Commit</source>
+        <translation>Commit</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Nachricht</translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation>Autor</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Objects</source>
+        <translation>Objekte</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>Vorgänger</translation>
+    </message>
+    <message>
+        <source>Cached</source>
+        <translation>Im Cache</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::DatasetModel</name>
+    <message>
+        <source>No commit yet</source>
+        <translation>Noch kein Commit</translation>
+    </message>
+    <message>
+        <source>Head commit %1</source>
+        <translation>Head-Commit %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n ready, %1 loading</source>
+        <translation>
+            <numerusform>%n bereit, %1 ladend</numerusform>
+            <numerusform>%n bereit, %1 ladend</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (+%2 loading)</source>
+        <translation>%1 (+%2 ladend)</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>Speicherort</translation>
+    </message>
+    <message>
+        <source>Cached commits</source>
+        <translation>Commits im Cache</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Objects</source>
+        <translation>Objekte</translation>
+    </message>
+    <message>
+        <source>Commits</source>
+        <translation>Commits</translation>
+    </message>
+    <message>
+        <source>Last active</source>
+        <translation>Zuletzt aktiv</translation>
+    </message>
+    <message>
+        <source>Prefix</source>
+        <translation>Präfix</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>Bucket</translation>
+    </message>
+    <message>
+        <source>ONTAP volume</source>
+        <translation>ONTAP-Volume</translation>
+    </message>
+</context>
+<context>
     <name>strata::models::EventTableModel</name>
     <message>
         <source>Time</source>
@@ -1497,6 +2299,100 @@
     <message>
         <source>Message</source>
         <translation>Meldung</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::GridAlertModel</name>
+    <message>
+        <source>%1 (silenced)</source>
+        <translation>%1 (stummgeschaltet)</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>Warnmeldung</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Zusammenfassung</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>Standort</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Resolved</source>
+        <translation>Behoben</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::GridNodeModel</name>
+    <message>
+        <source>Admin node (primary)</source>
+        <translation>Admin-Node (primär)</translation>
+    </message>
+    <message>
+        <source>Admin node</source>
+        <translation>Admin-Node</translation>
+    </message>
+    <message>
+        <source>Storage node</source>
+        <translation>Storage-Node</translation>
+    </message>
+    <message>
+        <source>Gateway node</source>
+        <translation>Gateway-Node</translation>
+    </message>
+    <message>
+        <source>Archive node</source>
+        <translation>Archiv-Node</translation>
+    </message>
+    <message>
+        <source>administratively down</source>
+        <translation>administrativ deaktiviert</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <source>Site</source>
+        <translation>Standort</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
     </message>
 </context>
 <context>
@@ -1887,6 +2783,49 @@
     </message>
 </context>
 <context>
+    <name>strata::models::TenantModel</name>
+    <message>
+        <source>Capabilities: %1</source>
+        <translation>Funktionen: %1</translation>
+    </message>
+    <message>
+        <source>Tenant</source>
+        <translation>Mandant</translation>
+    </message>
+    <message>
+        <source>Account id</source>
+        <translation>Konto-ID</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>Buckets</translation>
+    </message>
+    <message>
+        <source>Objects</source>
+        <translation>Objekte</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>Daten</translation>
+    </message>
+    <message>
+        <source>Quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Quota used</source>
+        <translation>Kontingent belegt</translation>
+    </message>
+    <message>
+        <source>Growth (7 days)</source>
+        <translation>Wachstum (7 Tage)</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+</context>
+<context>
     <name>strata::models::VolumeTableModel</name>
     <message>
         <source>Data from %1 may be out of date: %2</source>
@@ -2034,6 +2973,26 @@
         <source>Change level</source>
         <translation>Servicelevel ändern</translation>
     </message>
+    <message>
+        <source>What changed in the data</source>
+        <translation>Was sich in den Daten geändert hat</translation>
+    </message>
+    <message>
+        <source>Commit &amp;message:</source>
+        <translation>Commit-&amp;Nachricht:</translation>
+    </message>
+    <message>
+        <source>Commit</source>
+        <translation>Commit erstellen</translation>
+    </message>
+    <message>
+        <source>Cache</source>
+        <translation>In Cache laden</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Entfernen</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::ActivityPanel</name>
@@ -2074,6 +3033,37 @@
     </message>
 </context>
 <context>
+    <name>strata::views::CacheTargetsPage</name>
+    <message>
+        <source>Select a cache target to see what fills it.</source>
+        <translation>Ein Cache-Ziel auswählen, um zu sehen, was es belegt.</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>En&amp;tfernen</translation>
+    </message>
+    <message>
+        <source>Remove the selected cached commit from this volume</source>
+        <translation>Den ausgewählten Commit im Cache von diesem Volume entfernen</translation>
+    </message>
+    <message>
+        <source>No cache targets. Add them under &quot;cache_targets&quot; in the configuration.</source>
+        <translation>Keine Cache-Ziele. Sie unter „cache_targets“ in der Konfiguration hinzufügen.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 targets connected · %3 of %4 used by cached commits</source>
+        <translation>%1 von %2 Zielen verbunden · %3 von %4 durch Commits im Cache belegt</translation>
+    </message>
+    <message>
+        <source>Cached commits on %1 (%2)</source>
+        <translation>Commits im Cache auf %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Cached commits on %1 — %2</source>
+        <translation>Commits im Cache auf %1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>strata::views::CapacityChart</name>
     <message>
         <source>Used</source>
@@ -2090,6 +3080,145 @@
     <message>
         <source>No capacity history recorded yet.</source>
         <translation>Noch kein Kapazitätsverlauf aufgezeichnet.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::DatasetsPage</name>
+    <message>
+        <source>Filter by dataset, bucket or source</source>
+        <translation>Nach Datensatz, Bucket oder Quelle filtern</translation>
+    </message>
+    <message>
+        <source>Select a dataset to see its commits.</source>
+        <translation>Einen Datensatz auswählen, um seine Commits zu sehen.</translation>
+    </message>
+    <message>
+        <source>Co&amp;mmit…</source>
+        <translation>Co&amp;mmit erstellen…</translation>
+    </message>
+    <message>
+        <source>Record the dataset&apos;s current objects as a new commit</source>
+        <translation>Die aktuellen Objekte des Datensatzes als neuen Commit festhalten</translation>
+    </message>
+    <message>
+        <source>Cac&amp;he on…</source>
+        <translation>In &amp;Cache laden…</translation>
+    </message>
+    <message>
+        <source>Copy the selected commit onto a cache volume next to the GPUs</source>
+        <translation>Den ausgewählten Commit auf ein Cache-Volume neben den GPUs kopieren</translation>
+    </message>
+    <message>
+        <source>Com&amp;pare…</source>
+        <translation>&amp;Vergleichen…</translation>
+    </message>
+    <message>
+        <source>Objects added, removed and changed between the two selected commits (or the selected one and its parent)</source>
+        <translation>Hinzugefügte, entfernte und geänderte Objekte zwischen den beiden ausgewählten Commits (oder dem ausgewählten und seinem Vorgänger)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>En&amp;tfernen</translation>
+    </message>
+    <message>
+        <source>Remove the selected cached copy from its cache volume</source>
+        <translation>Die ausgewählte Kopie im Cache von ihrem Cache-Volume entfernen</translation>
+    </message>
+    <message>
+        <source>Lineage</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>Detail</translation>
+    </message>
+    <message>
+        <source>Dataset → commit → cache volume → claim → job → project</source>
+        <translation>Datensatz → Commit → Cache-Volume → Claim → Job → Projekt</translation>
+    </message>
+    <message>
+        <source>Cached copies of the selected commit</source>
+        <translation>Kopien des ausgewählten Commits im Cache</translation>
+    </message>
+    <message>
+        <source>%1 — %2 in %3</source>
+        <translation>%1 — %2 in %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 free)</source>
+        <translation>%1 (%2, %3 frei)</translation>
+    </message>
+    <message>
+        <source>Compare %1 → %2</source>
+        <translation>%1 → %2 vergleichen</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Object</source>
+        <translation>Objekt</translation>
+    </message>
+    <message>
+        <source>Size before</source>
+        <translation>Größe vorher</translation>
+    </message>
+    <message>
+        <source>Size after</source>
+        <translation>Größe nachher</translation>
+    </message>
+    <message>
+        <source>The commits could not be compared: %1</source>
+        <translation>Die Commits konnten nicht verglichen werden: %1</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>The two commits hold the same objects (%1).</source>
+        <translation>Die beiden Commits enthalten dieselben Objekte (%1).</translation>
+    </message>
+    <message>
+        <source>%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged</source>
+        <translation>%1 hinzugefügt (%2), %3 entfernt (%4), %5 geändert (%6), %7 unverändert</translation>
+    </message>
+    <message>
+        <source>dataset in %1</source>
+        <translation>Datensatz in %1</translation>
+    </message>
+    <message>
+        <source>commit</source>
+        <translation>Commit</translation>
+    </message>
+    <message>
+        <source>cache volume %1, %2 (%3)</source>
+        <translation>Cache-Volume %1, %2 (%3)</translation>
+    </message>
+    <message>
+        <source>claim on %1</source>
+        <translation>Claim auf %1</translation>
+    </message>
+    <message>
+        <source>job, started %1</source>
+        <translation>Job, gestartet %1</translation>
+    </message>
+    <message>
+        <source>job (no longer in the cluster)</source>
+        <translation>Job (nicht mehr im Cluster)</translation>
+    </message>
+    <message>
+        <source>project</source>
+        <translation>Projekt</translation>
     </message>
 </context>
 <context>
@@ -2877,6 +4006,30 @@
     <message>
         <source>Prices per GiB and month, and the cool-down between level changes</source>
         <translation>Preise pro GiB und Monat sowie die Sperrfrist zwischen Servicelevel-Änderungen</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>Datensätze</translation>
+    </message>
+    <message>
+        <source>The dataset hub: datasets, their commits and where they are cached</source>
+        <translation>Der Datensatz-Hub: Datensätze, ihre Commits und wo sie im Cache liegen</translation>
+    </message>
+    <message>
+        <source>Cache targets</source>
+        <translation>Cache-Ziele</translation>
+    </message>
+    <message>
+        <source>Cache volumes next to the GPUs, what fills them and when it is evicted</source>
+        <translation>Cache-Volumes neben den GPUs, was sie belegt und wann es verdrängt wird</translation>
+    </message>
+    <message>
+        <source>StorageGRID</source>
+        <translation>StorageGRID</translation>
+    </message>
+    <message>
+        <source>Grid health, nodes, alerts, tenants and buckets</source>
+        <translation>Grid-Zustand, Nodes, Warnmeldungen, Mandanten und Buckets</translation>
     </message>
 </context>
 <context>
@@ -3752,6 +4905,114 @@
         <source>The service principal&apos;s client secret. Stored in the system keychain, never in the configuration file.</source>
         <translation>Der geheime Clientschlüssel des Dienstprinzipals. Im Schlüsselbund des Systems gespeichert, nie in der Konfigurationsdatei.</translation>
     </message>
+    <message>
+        <source>StorageGRID grid</source>
+        <translation>StorageGRID-Grid</translation>
+    </message>
+    <message>
+        <source>Optional, e.g. https://s3.datalake.example:10443</source>
+        <translation>Optional, z. B. https://s3.datalake.example:10443</translation>
+    </message>
+    <message>
+        <source>The grid&apos;s S3 endpoint for the dataset hub; empty = grid pages only.</source>
+        <translation>Der S3-Endpunkt des Grids für den Datensatz-Hub; leer = nur Grid-Seiten.</translation>
+    </message>
+    <message>
+        <source>S3 access key id of the tenant that holds the datasets.</source>
+        <translation>S3-Zugriffsschlüssel-ID des Mandanten, der die Datensätze enthält.</translation>
+    </message>
+    <message>
+        <source>Path-style addressing (host/bucket/key)</source>
+        <translation>Pfad-Adressierung (host/bucket/key)</translation>
+    </message>
+    <message>
+        <source>Off: virtual-hosted addressing (bucket.host/key), which needs DNS for every bucket.</source>
+        <translation>Aus: Virtual-Hosted-Adressierung (bucket.host/key), die DNS für jeden Bucket erfordert.</translation>
+    </message>
+    <message>
+        <source>e.g. datasets/*, sentiment</source>
+        <translation>z. B. datasets/*, sentiment</translation>
+    </message>
+    <message>
+        <source>Where datasets live, separated by commas: &quot;bucket/*&quot; = every top-level prefix is a dataset, &quot;bucket&quot; = the whole bucket, &quot;bucket/prefix/&quot; = that prefix.</source>
+        <translation>Wo Datensätze liegen, durch Kommas getrennt: „bucket/*“ = jedes Präfix der obersten Ebene ist ein Datensatz, „bucket“ = der ganze Bucket, „bucket/prefix/“ = dieses Präfix.</translation>
+    </message>
+    <message>
+        <source>S&amp;3 URL:</source>
+        <translation>S&amp;3-URL:</translation>
+    </message>
+    <message>
+        <source>S3 re&amp;gion:</source>
+        <translation>S3-Re&amp;gion:</translation>
+    </message>
+    <message>
+        <source>S3 access &amp;key:</source>
+        <translation>S3-&amp;Zugriffsschlüssel:</translation>
+    </message>
+    <message>
+        <source>S3 secret ke&amp;y:</source>
+        <translation>Geheimer S3-&amp;Schlüssel:</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset roots:</source>
+        <translation>&amp;Datensatz-Stammpfade:</translation>
+    </message>
+    <message>
+        <source>No secret key stored</source>
+        <translation>Kein geheimer Schlüssel gespeichert</translation>
+    </message>
+    <message>
+        <source>Leave empty to keep the stored secret key</source>
+        <translation>Leer lassen, um den gespeicherten geheimen Schlüssel zu behalten</translation>
+    </message>
+    <message>
+        <source>Enter the URL of the grid&apos;s admin node.</source>
+        <translation>Die URL des Admin-Nodes des Grids eingeben.</translation>
+    </message>
+    <message>
+        <source>The admin node URL must look like https://admin.datalake.example.</source>
+        <translation>Die Admin-Node-URL muss wie https://admin.datalake.example aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the grid administrator&apos;s username.</source>
+        <translation>Den Benutzernamen des Grid-Administrators eingeben.</translation>
+    </message>
+    <message>
+        <source>The S3 URL must look like https://s3.datalake.example:10443.</source>
+        <translation>Die S3-URL muss wie https://s3.datalake.example:10443 aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the S3 access key.</source>
+        <translation>Den S3-Zugriffsschlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the S3 secret key.</source>
+        <translation>Den geheimen S3-Schlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter at least one dataset root, e.g. datasets/*.</source>
+        <translation>Mindestens einen Datensatz-Stammpfad eingeben, z. B. datasets/*.</translation>
+    </message>
+    <message>
+        <source>%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.</source>
+        <translation>%1 ist kein Datensatz-Stammpfad: bucket/*, bucket oder bucket/prefix/ verwenden.</translation>
+    </message>
+    <message>
+        <source>Admin node &amp;URL:</source>
+        <translation>Admin-Node-&amp;URL:</translation>
+    </message>
+    <message>
+        <source>&amp;Poll grid and datasets every:</source>
+        <translation>Grid und Datensätze abf&amp;ragen alle:</translation>
+    </message>
+    <message>
+        <source>https://admin.datalake.example</source>
+        <translation>https://admin.datalake.example</translation>
+    </message>
+    <message>
+        <source>A grid administrator: reads grid health, alerts, tenants and usage.</source>
+        <translation>Ein Grid-Administrator: liest Grid-Zustand, Warnmeldungen, Mandanten und Nutzung.</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::SourcesPage</name>
@@ -3826,6 +5087,69 @@
     <message>
         <source>Already added as %1</source>
         <translation>Bereits als %1 hinzugefügt</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::StorageGridPage</name>
+    <message>
+        <source>Active alerts</source>
+        <translation>Aktive Warnmeldungen</translation>
+    </message>
+    <message>
+        <source>Resolved (last 7 days)</source>
+        <translation>Behoben (letzte 7 Tage)</translation>
+    </message>
+    <message>
+        <source>All alerts</source>
+        <translation>Alle Warnmeldungen</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes</source>
+        <translation>&amp;Nodes</translation>
+    </message>
+    <message>
+        <source>&amp;Alerts</source>
+        <translation>&amp;Warnmeldungen</translation>
+    </message>
+    <message>
+        <source>&amp;Tenants and buckets</source>
+        <translation>&amp;Mandanten und Buckets</translation>
+    </message>
+    <message>
+        <source>StorageGRID %1</source>
+        <translation>StorageGRID %1</translation>
+    </message>
+    <message>
+        <source>API %1</source>
+        <translation>API %1</translation>
+    </message>
+    <message>
+        <source>%1 nodes connected, %2 down</source>
+        <translation>%1 Nodes verbunden, %2 ausgefallen</translation>
+    </message>
+    <message>
+        <source>alerts: %1 critical, %2 major, %3 minor</source>
+        <translation>Warnmeldungen: %1 kritisch, %2 schwerwiegend, %3 geringfügig</translation>
+    </message>
+    <message>
+        <source>ILM: %1</source>
+        <translation>ILM: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 used</source>
+        <translation>%1 von %2 belegt</translation>
+    </message>
+    <message>
+        <source>No StorageGRID source has reported yet.</source>
+        <translation>Noch keine StorageGRID-Quelle hat Daten geliefert.</translation>
+    </message>
+    <message>
+        <source>Buckets of every tenant</source>
+        <translation>Buckets aller Mandanten</translation>
+    </message>
+    <message>
+        <source>Buckets of %1</source>
+        <translation>Buckets von %1</translation>
     </message>
 </context>
 <context>
