@@ -14,10 +14,12 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 Q_LOGGING_CATEGORY(lcGrid, "strata.storagegrid", QtInfoMsg)
 
@@ -119,6 +121,10 @@ discoverDatasets(s3::S3Client &client, const QStringList &roots, const http::Can
 }
 
 /// A manifest object in `<prefix>.strata/commits/`.
+/// Datasets listed (and their new commit headers read) at once by one hub poll; the transport
+/// allows 8 requests in flight per source.
+constexpr std::size_t kHubParallelReads = 8;
+
 struct ManifestRef
 {
     std::string id;
@@ -671,35 +677,67 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                     out.error = toFetchError(datasets.error());
                     return out;
                 }
+                // Listings and new headers are fetched for several datasets at once: a cold hub
+                // of 5,000 commits is 5,000 small GETs, latency-bound, not bandwidth-bound.
+                struct Fetched
+                {
+                    std::vector<ManifestRef> manifests;
+                    std::optional<http::HttpError> error;
+                };
+                std::vector<Fetched> fetched(datasets->size());
+                std::atomic<std::size_t> next{0};
+                auto worker = [&] {
+                    for (std::size_t i = next++; i < datasets->size() && !token.isCancelled(); i = next++) {
+                        const DatasetLocation &loc = (*datasets)[i];
+                        auto manifests = listManifests(client, loc, token);
+                        if (!manifests) {
+                            fetched[i].error = manifests.error();
+                            continue;
+                        }
+                        for (const ManifestRef &m : *manifests) {
+                            const std::string cacheKey = loc.bucket + "/" + m.key;
+                            if (cache->find(cacheKey)) {
+                                continue;
+                            }
+                            auto read = readHeader(client, loc.bucket, m.key, token);
+                            if (read) {
+                                cache->insert(cacheKey, *read);
+                            } else if (read.error().kind == http::HttpError::Kind::Parse) {
+                                // One corrupt manifest must not hide the dataset's others.
+                                qCWarning(lcGrid).noquote() << source << qs(read.error().message);
+                            } else if (read.error().apiCode != "NoSuchKey") { // NoSuchKey: deleted since the listing
+                                fetched[i].error = read.error();
+                                break;
+                            }
+                        }
+                        fetched[i].manifests = std::move(*manifests);
+                    }
+                };
+                {
+                    std::vector<std::thread> threads;
+                    const std::size_t parallel = std::min<std::size_t>(kHubParallelReads, datasets->size());
+                    for (std::size_t t = 1; t < parallel; ++t) {
+                        threads.emplace_back(worker);
+                    }
+                    worker();
+                    for (std::thread &t : threads) {
+                        t.join();
+                    }
+                }
                 std::vector<Ptr<Dataset>> datasetList;
                 std::vector<Ptr<Commit>> commitList;
-                for (const DatasetLocation &loc : *datasets) {
-                    auto manifests = listManifests(client, loc, token);
-                    if (!manifests) {
-                        out.error = toFetchError(manifests.error());
+                for (std::size_t i = 0; i < datasets->size(); ++i) {
+                    const DatasetLocation &loc = (*datasets)[i];
+                    if (fetched[i].error) {
+                        out.error = toFetchError(*fetched[i].error);
                         return out;
                     }
                     const QString datasetId = loc.id();
                     std::vector<Commit> commits;
-                    for (const ManifestRef &m : *manifests) {
-                        const std::string cacheKey = loc.bucket + "/" + m.key;
-                        std::optional<dataset::CommitHeader> header = cache->find(cacheKey);
+                    for (const ManifestRef &m : fetched[i].manifests) {
+                        const std::optional<dataset::CommitHeader> header = cache->find(loc.bucket + "/" + m.key);
                         if (!header) {
-                            auto read = readHeader(client, loc.bucket, m.key, token);
-                            if (!read) {
-                                if (read.error().kind == http::HttpError::Kind::Parse) {
-                                    // One corrupt manifest must not hide the dataset's others.
-                                    qCWarning(lcGrid).noquote() << source << qs(read.error().message);
-                                    continue;
-                                }
-                                if (read.error().apiCode == "NoSuchKey") {
-                                    continue; // deleted between the listing and the GET
-                                }
-                                out.error = toFetchError(read.error());
-                                return out;
-                            }
-                            cache->insert(cacheKey, *read);
-                            header = std::move(*read);
+                            continue; // corrupt or deleted: skipped above
                         }
                         commits.push_back(toCommit(*header, m.id, m.key, source, datasetId));
                     }
