@@ -24,10 +24,9 @@ function(strata_add_test name)
         STRATA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
         STRATA_BINARY_DIR="${PROJECT_BINARY_DIR}"
         $<$<BOOL:${STRATA_BUILD_DESKTOP}>:STRATA_HAVE_DESKTOP=1>)
-    # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time; the
-    # price is that LABELS do not reach the discovered tests (select with ctest -R instead).
-    # ARG_PROPERTIES come first: the list is flattened into name/value pairs, and the ';' inside
-    # ENVIRONMENT's value shifts every pair after it.
+    # PRE_TEST discovery keeps sanitizer builds from running test binaries at build time.
+    # The properties are flattened into name/value pairs, so a value may not contain ';': one
+    # ENVIRONMENT entry only (a second one shifted every later pair and dropped LABELS).
     gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-        PROPERTIES ${ARG_PROPERTIES} ENVIRONMENT "QT_QPA_PLATFORM=offscreen;LANG=C.UTF-8" LABELS "${ARG_LABELS}")
+        PROPERTIES ${ARG_PROPERTIES} ENVIRONMENT "QT_QPA_PLATFORM=offscreen" LABELS "${ARG_LABELS}")
 endfunction()

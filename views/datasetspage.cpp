@@ -331,11 +331,14 @@ void DatasetsPage::updateButtons()
     const core::Dataset *d = dataset ? m_datasets->recordAt(m_datasets->rowOf(m_datasetKey)) : nullptr;
     // ONTAP file datasets commit through snapshots on the Volumes page.
     m_commitButton->setEnabled(d && d->kind != core::DatasetKind::OntapVolume);
-    m_cacheButton->setEnabled(commits.size() == 1 && m_targets->rowCount() > 0);
+    const bool fileDataset = d && d->kind == core::DatasetKind::OntapVolume;
+    // A file dataset's commit is cached as a FlexClone of its snapshot, on its own cluster.
+    m_cacheButton->setEnabled(commits.size() == 1 && (fileDataset || m_targets->rowCount() > 0));
     const QModelIndex current = m_commitView->selectionModel()->currentIndex();
     const bool hasParent =
         current.isValid() && !m_commits->recordAt(m_commitProxy->mapToSource(current).row())->parent.isEmpty();
-    m_compareButton->setEnabled(commits.size() == 2 || (commits.size() == 1 && hasParent));
+    // Snapshots carry no per-file manifest to compare.
+    m_compareButton->setEnabled(!fileDataset && (commits.size() == 2 || (commits.size() == 1 && hasParent)));
     const core::CachedCommit *copy = currentCachedCopy();
     m_clearButton->setEnabled(copy && copy->state != core::CacheState::Evicting
                               && copy->state != core::CacheState::Evicted);
@@ -361,10 +364,41 @@ std::optional<core::ActionRequest> DatasetsPage::cacheRequest(const QString &tar
     return r;
 }
 
+std::optional<core::ActionRequest> DatasetsPage::cloneRequest() const
+{
+    const core::Dataset *d = m_datasetKey.isEmpty() ? nullptr : m_datasets->recordAt(m_datasets->rowOf(m_datasetKey));
+    const QModelIndex current = m_commitView->selectionModel()->currentIndex();
+    const core::Commit *c =
+        current.isValid() ? m_commits->recordAt(m_commitProxy->mapToSource(current).row()) : nullptr;
+    if (!d || !c || d->kind != core::DatasetKind::OntapVolume) {
+        return std::nullopt;
+    }
+    core::ActionRequest r;
+    r.kind = core::ActionKind::VolumeClone;
+    r.source = d->source;
+    r.volumeId = d->volumeId;
+    r.snapshotId = c->id;
+    return r;
+}
+
 void DatasetsPage::showCacheMenu()
 {
     QMenu menu(this);
     menu.setObjectName(QStringLiteral("cacheTargetMenu"));
+    if (const auto clone = cloneRequest()) {
+        const core::Dataset *d = m_datasets->recordAt(m_datasets->rowOf(m_datasetKey));
+        const QModelIndex current = m_commitView->selectionModel()->currentIndex();
+        const core::Commit *c = m_commits->recordAt(m_commitProxy->mapToSource(current).row());
+        QAction *action = menu.addAction(tr("FlexClone of snapshot \"%1\" on %2…").arg(c->manifestKey, d->source));
+        action->setObjectName(QStringLiteral("flexCloneAction"));
+        action->setToolTip(
+            tr("A writable clone that shares blocks with %1 and uses no space until data diverges.").arg(d->name));
+        connect(action, &QAction::triggered, this, [this, r = *clone] {
+            Q_EMIT actionRequested(r);
+        });
+        menu.exec(m_cacheButton->mapToGlobal(QPoint(0, m_cacheButton->height())));
+        return;
+    }
     for (int row = 0; row < m_targets->rowCount(); ++row) {
         const core::CacheTarget *t = m_targets->recordAt(row);
         QAction *action = menu.addAction(

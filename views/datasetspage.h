@@ -77,6 +77,9 @@ public:
     /// and name); nullopt when no commit is selected.
     [[nodiscard]] std::optional<core::ActionRequest> cacheRequest(const QString &targetSource,
                                                                   const QString &target) const;
+    /// For a file dataset (ONTAP volume): the request "FlexClone of the selected commit's
+    /// snapshot" (VolumeClone; the dialog names the clone); nullopt for S3 datasets or no commit.
+    [[nodiscard]] std::optional<core::ActionRequest> cloneRequest() const;
     /// Lineage lines as shown, indented by depth with two spaces ("fraud_jun", "  commit …").
     [[nodiscard]] QStringList lineageTexts() const;
     /// Shows the answer to compareRequested() in a dialog: the added, removed and changed

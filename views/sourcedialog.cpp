@@ -91,10 +91,6 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
         tr("Off: virtual-hosted addressing (bucket.host/key), which needs DNS for every bucket."));
     m_datasetRootsEdit = new QLineEdit(this);
     m_datasetRootsEdit->setObjectName(QStringLiteral("sourceDatasetRootsLineEdit"));
-    m_datasetRootsEdit->setPlaceholderText(tr("e.g. datasets/*, sentiment"));
-    m_datasetRootsEdit->setToolTip(
-        tr("Where datasets live, separated by commas: \"bucket/*\" = every top-level prefix "
-           "is a dataset, \"bucket\" = the whole bucket, \"bucket/prefix/\" = that prefix."));
 
     m_subscriptionEdit = new QLineEdit(this);
     m_subscriptionEdit->setObjectName(QStringLiteral("sourceSubscriptionLineEdit"));
@@ -316,6 +312,9 @@ void SourceDialog::setSource(const core::SourceConfig &config)
                                                                                    : config.credentialSource)));
         m_advancedCheck->setChecked(!config.url.isEmpty() || !config.authorityUrl.isEmpty());
     }
+    if (config.kind == core::SourceKind::Ontap) {
+        m_datasetRootsEdit->setText(config.datasetRoots.join(QStringLiteral(", ")));
+    }
     if (config.kind == core::SourceKind::StorageGrid) {
         m_s3UrlEdit->setText(config.s3Url);
         m_s3RegionEdit->setText(config.s3Region);
@@ -392,7 +391,7 @@ core::SourceConfig SourceDialog::config() const
         c.s3AccessKey.clear();
         c.s3Secret = {};
         c.s3PathStyle = true;
-        c.datasetRoots.clear();
+        c.datasetRoots = c.kind == core::SourceKind::Ontap ? datasetRoots() : QStringList();
     } else {
         c.s3Url = m_s3UrlEdit->text().trimmed();
         while (c.s3Url.endsWith(QLatin1Char('/'))) {
@@ -401,13 +400,7 @@ core::SourceConfig SourceDialog::config() const
         c.s3Region = m_s3RegionEdit->text().trimmed();
         c.s3AccessKey = m_s3AccessKeyEdit->text().trimmed();
         c.s3PathStyle = m_s3PathStyleCheck->isChecked();
-        c.datasetRoots.clear();
-        const QStringList roots = m_datasetRootsEdit->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
-        for (const QString &root : roots) {
-            if (!root.trimmed().isEmpty()) {
-                c.datasetRoots << root.trimmed();
-            }
-        }
+        c.datasetRoots = datasetRoots();
         if (c.s3Url.isEmpty()) {
             c.s3Secret = {};
         }
@@ -458,6 +451,17 @@ QString SourceDialog::password() const
 QString SourceDialog::s3Secret() const
 {
     return isStorageGrid() && !m_s3UrlEdit->text().trimmed().isEmpty() ? m_s3SecretEdit->text() : QString();
+}
+
+QStringList SourceDialog::datasetRoots() const
+{
+    QStringList out;
+    for (const QString &root : m_datasetRootsEdit->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!root.trimmed().isEmpty()) {
+            out << root.trimmed();
+        }
+    }
+    return out;
 }
 
 bool SourceDialog::isStorageGrid() const
@@ -659,9 +663,19 @@ void SourceDialog::updateKind()
     const bool advanced = m_advancedCheck->isChecked();
     const bool grid = isStorageGrid();
     for (QWidget *field : std::initializer_list<QWidget *>{
-             m_s3UrlEdit, m_s3RegionEdit, m_s3AccessKeyEdit, m_s3SecretEdit, m_s3PathStyleCheck, m_datasetRootsEdit}) {
+             m_s3UrlEdit, m_s3RegionEdit, m_s3AccessKeyEdit, m_s3SecretEdit, m_s3PathStyleCheck}) {
         m_form->setRowVisible(field, grid);
     }
+    // ONTAP: volumes that are file datasets (their snapshots are the commits).
+    const bool ontap = !kube && !azure && !grid;
+    m_form->setRowVisible(m_datasetRootsEdit, grid || ontap);
+    m_datasetRootsEdit->setPlaceholderText(ontap ? tr("e.g. svm_ai/chest_xray, imagenet")
+                                                 : tr("e.g. datasets/*, sentiment"));
+    m_datasetRootsEdit->setToolTip(
+        ontap ? tr("Volumes that are file datasets, separated by commas: \"svm/volume\" or \"volume\". Their "
+                   "snapshots are the dataset's commits; caching one is a FlexClone.")
+              : tr("Where datasets live, separated by commas: \"bucket/*\" = every top-level prefix "
+                   "is a dataset, \"bucket\" = the whole bucket, \"bucket/prefix/\" = that prefix."));
     m_form->setRowVisible(m_subscriptionEdit, azure);
     m_form->setRowVisible(m_credentialCombo, azure);
     m_form->setRowVisible(m_tenantEdit, azure);

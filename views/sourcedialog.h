@@ -80,6 +80,8 @@ private:
     [[nodiscard]] bool isKubernetes() const;
     [[nodiscard]] bool isAzure() const;
     [[nodiscard]] bool isStorageGrid() const;
+    /// The dataset roots field, split at commas and trimmed (StorageGRID and ONTAP sources).
+    [[nodiscard]] QStringList datasetRoots() const;
     /// An AKS cluster added from Azure: the kubeconfig is the keychain secret.
     [[nodiscard]] bool usesSecretKubeconfig() const;
     [[nodiscard]] bool usesAzureCli() const;

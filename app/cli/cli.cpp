@@ -550,7 +550,9 @@ int run(const QStringList &arguments,
                                            QStringLiteral("text"));
     const QCommandLineOption targetOption(
         QStringLiteral("target"),
-        QCoreApplication::translate("cli", "cache, evict, get caches: the cache target (default: the only one)."),
+        QCoreApplication::translate("cli",
+                                    "cache, evict, get caches: the cache target (default: the only one); cache of an "
+                                    "ONTAP snapshot commit: the FlexClone's name (default: <volume>_<snapshot>)."),
         QStringLiteral("name"));
     const QCommandLineOption datasetOption(
         QStringLiteral("dataset"),

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace strata::cli {
 
@@ -261,6 +262,28 @@ int runDataVerb(core::Engine &engine,
         return usage(lookup.error);
     }
     const bool evict = verb.verb == QLatin1String("evict");
+    const core::Ptr<core::Dataset> dataset =
+        engine.estate().datasets().find(commit->source, commit->source + QLatin1Char('/') + commit->datasetId);
+    if (dataset && dataset->kind == core::DatasetKind::OntapVolume) {
+        // A file dataset's commit is a snapshot: caching it is a FlexClone on its own cluster,
+        // named by --target (default "<volume>_<snapshot>").
+        if (evict) {
+            return usage(QCoreApplication::translate(
+                             "cli", "%1 is snapshot \"%2\" of ONTAP volume %3: its FlexClones are volumes of %4")
+                             .arg(commit->id.left(12), commit->manifestKey, dataset->name, dataset->source));
+        }
+        request.kind = core::ActionKind::VolumeClone;
+        request.source = dataset->source;
+        request.volumeId = dataset->volumeId;
+        request.snapshotId = commit->id;
+        request.name = verb.target;
+        if (request.name.isEmpty()) {
+            QString snapshot = commit->manifestKey;
+            snapshot.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_]")), QStringLiteral("_"));
+            request.name = dataset->name + QLatin1Char('_') + snapshot;
+        }
+        return runAction(engine, request, engine.actions().preview(request), run, out, err);
+    }
     QStringList candidates; // targets the verb can apply to
     if (evict) {
         for (const auto &c : engine.estate().cachedCommits().all()) {

@@ -137,6 +137,7 @@ ResultSet commitRows(const core::Estate &estate, const QStringList &sources, con
         return a->time > b->time;
     });
     const QHash<QString, QStringList> ready = readyTargets(estate);
+    const QHash<QString, QStringList> clones = core::flexCloneCopies(estate);
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QString()},
                   {QStringLiteral("dataset"), QStringLiteral("DATASET")},
@@ -155,7 +156,7 @@ ResultSet commitRows(const core::Estate &estate, const QStringList &sources, con
         display[3] = c->parent.isEmpty() ? QStringLiteral("-") : shortId(c->parent);
         display[5] = timeText(c->time);
         display[7] = core::formatDecimalBytes(c->bytes);
-        const QStringList on = ready.value(c->id);
+        const QStringList on = ready.value(c->id) + clones.value(core::estateKey(*c));
         display[8] = on.isEmpty() ? QStringLiteral("-") : on.join(QLatin1Char(','));
         rs.addRow({c->source,
                    c->datasetName,

@@ -161,6 +161,8 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     source.caFile = caFile;
     source.configIntervalSeconds = 15;
     source.perfIntervalSeconds = 10;
+    // chest_xray is a file dataset: its snapshots are commits, its FlexClones cached commits.
+    source.datasetRoots = {QStringLiteral("svm_ai/chest_xray")};
     p.credentials.set(source.password.value, ontap.password);
     p.config.sources = {source};
 

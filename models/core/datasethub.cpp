@@ -273,6 +273,36 @@ QList<LineageEntry> lineage(const Estate &estate, const CachedCommit &cached)
     return out;
 }
 
+QHash<QString, QStringList> flexCloneCopies(const Estate &estate)
+{
+    QHash<QString, QStringList> out;
+    for (const Ptr<Dataset> &d : estate.datasets().all()) {
+        if (d->kind != DatasetKind::OntapVolume) {
+            continue;
+        }
+        const std::vector<Ptr<Volume>> clones = clonesOf(estate, *d);
+        if (clones.empty()) {
+            continue;
+        }
+        QHash<QString, QString> commitBySnapshot;
+        for (const Ptr<Commit> &c : estate.commits().all(d->source)) {
+            if (c->datasetId == d->id) {
+                commitBySnapshot.insert(c->manifestKey, estateKey(*c));
+            }
+        }
+        for (const Ptr<Volume> &clone : clones) {
+            const QString commit = commitBySnapshot.value(clone->cloneParent.section(QLatin1Char('@'), 1));
+            if (!commit.isEmpty()) {
+                out[commit] << clone->svm + QLatin1Char('/') + clone->name;
+            }
+        }
+    }
+    for (QStringList &list : out) {
+        list.sort();
+    }
+    return out;
+}
+
 QList<LineageEntry> datasetLineage(const Estate &estate, const QString &datasetSource, const QString &datasetId)
 {
     QList<LineageEntry> out;

@@ -88,6 +88,11 @@ QList<LineageEntry> lineage(const Estate &estate, const CachedCommit &cached);
 /// Newest first.
 QList<LineageEntry> datasetLineage(const Estate &estate, const QString &datasetSource, const QString &datasetId);
 
+/// ONTAP file datasets' commits held as FlexClones: estate key of the commit
+/// ("<source>/<snapshot uuid>") -> the clones ("svm/volume") made from its snapshot, sorted.
+/// O(volumes + commits of OntapVolume datasets).
+QHash<QString, QStringList> flexCloneCopies(const Estate &estate);
+
 /// One object that differs between two commits.
 struct CommitDiffEntry
 {

@@ -160,6 +160,37 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
     return out;
 }
 
+/// The request's snapshot: from the list the Volumes page loaded, else from the volume's file
+/// dataset (a commit of an OntapVolume dataset is a snapshot: id = uuid, manifestKey = name),
+/// so "Cache on… FlexClone" works from the Datasets page without opening the volume first.
+Ptr<Snapshot> findSnapshot(const Estate &estate, const ActionRequest &request)
+{
+    if (request.snapshotId.isEmpty()) {
+        return nullptr;
+    }
+    const QString key = request.source + QLatin1Char('/') + request.snapshotId;
+    if (const auto snapshots = estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId))) {
+        if (Ptr<Snapshot> s = snapshots->find(key)) {
+            return s;
+        }
+    }
+    const Ptr<Commit> commit = estate.commits().find(request.source, key);
+    const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
+    if (!commit || !volume || commit->datasetId != request.volumeId) {
+        return nullptr;
+    }
+    Snapshot s;
+    s.source = request.source;
+    s.id = request.snapshotId;
+    s.volumeId = volume->id;
+    s.volumeName = volume->name;
+    s.svm = volume->svm;
+    s.name = commit->manifestKey;
+    s.created = commit->time;
+    s.comment = commit->message;
+    return std::make_shared<const Snapshot>(std::move(s));
+}
+
 http::CancelToken makeToken()
 {
     return http::CancelToken();
@@ -839,9 +870,7 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     const Estate &estate = m_deps.estate;
     const Ptr<Volume> volume = estate.volume(request.source, request.volumeId);
     const auto snapshots = estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
-    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
-                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
-                                       : nullptr;
+    const Ptr<Snapshot> snapshot = findSnapshot(estate, request);
     const QString volumeLabel = volume ? volume->svm + QLatin1Char('/') + volume->name : request.volumeId;
 
     switch (request.kind) {
@@ -1066,10 +1095,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
 {
     auto conn = m_connection;
     const Ptr<Volume> volume = m_deps.estate.volume(request.source, request.volumeId);
-    const auto snapshots = m_deps.estate.snapshots().scope(Estate::snapshotScope(request.source, request.volumeId));
-    const Ptr<Snapshot> snapshot = snapshots && !request.snapshotId.isEmpty()
-                                       ? snapshots->find(request.source + QLatin1Char('/') + request.snapshotId)
-                                       : nullptr;
+    const Ptr<Snapshot> snapshot = findSnapshot(m_deps.estate, request);
     const QString volumeName = volume ? volume->name : QString();
     const QString svmName = volume ? volume->svm : QString();
     const QString snapshotName = snapshot ? snapshot->name : QString();

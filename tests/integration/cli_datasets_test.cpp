@@ -1,5 +1,6 @@
 // The dataset verbs of the CLI on the demo estate (`--demo`): TR-4841's hub as `get datasets`
-// prints it, a commit, a cache load through the simulated cluster's loader Job, and usage errors.
+// prints it (its six S3 datasets plus the ONTAP file dataset chest_xray), a commit, a cache load
+// through the simulated cluster's loader Job, a FlexClone of a snapshot commit, and usage errors.
 
 #include "app/cli/cli.h"
 #include "models/core/credentialstore.h"
@@ -49,13 +50,26 @@ TEST(CliDatasets, GetDatasets_ShowsTr4841sSixDatasetsCommitsAndCachedCommits)
 {
     const CliRun table = runDemo({QStringLiteral("get"), QStringLiteral("datasets")});
     ASSERT_EQ(table.code, 0) << table.err.toStdString();
-    EXPECT_TRUE(table.out.startsWith(QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | ")))
+    EXPECT_TRUE(table.out.startsWith(QStringLiteral("7 Datasets | "))
+                && table.out.contains(QStringLiteral(" | 3 NFS Connected | ")))
         << table.out.left(200).toStdString();
 
     const CliRun json =
         runDemo({QStringLiteral("get"), QStringLiteral("datasets"), QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(json.code, 0) << json.err.toStdString();
-    const QJsonArray rows = parse(json.out).array();
+    QJsonArray rows = parse(json.out).array();
+    ASSERT_EQ(rows.size(), 7);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const QJsonObject d = rows.at(i).toObject();
+        if (d.value(QStringLiteral("name")).toString() == QStringLiteral("chest_xray")) {
+            // The file dataset: snapshots are its commits, the experiment FlexClone its cached commit.
+            EXPECT_EQ(d.value(QStringLiteral("kind")).toString(), QStringLiteral("ontap_volume"));
+            EXPECT_GE(d.value(QStringLiteral("commits")).toInt(), 2);
+            EXPECT_EQ(d.value(QStringLiteral("cached_commits")).toInt(), 1);
+            rows.removeAt(i);
+            break;
+        }
+    }
     ASSERT_EQ(rows.size(), 6);
     // name -> {commits, cached commits, size in bytes}: ARCHITECTURE.md's demo estate.
     const QHash<QString, std::tuple<int, int, qint64>> expected{{QStringLiteral("fraud_jun"), {4, 2, 32'400'000}},
@@ -111,4 +125,49 @@ TEST(CliDatasets, UnknownNamesAndMissingMessageAreUsageErrors)
         {QStringLiteral("cache"), QStringLiteral("fraud_jun"), QStringLiteral("--target"), QStringLiteral("nowhere")});
     EXPECT_EQ(target.code, 2);
     EXPECT_TRUE(target.err.contains(QStringLiteral("dgx-cache-1"))) << target.err.toStdString();
+}
+
+TEST(CliDatasets, CachingAnOntapSnapshotCommitIsAFlexClone)
+{
+    // The commit the experiment clone was made from lists that clone where it is cached.
+    const CliRun commits = runDemo({QStringLiteral("get"),
+                                    QStringLiteral("commits"),
+                                    QStringLiteral("--dataset"),
+                                    QStringLiteral("chest_xray"),
+                                    QStringLiteral("-o"),
+                                    QStringLiteral("json")});
+    ASSERT_EQ(commits.code, 0) << commits.err.toStdString();
+    int cloned = 0;
+    for (const QJsonValue &v : parse(commits.out).array()) {
+        cloned += v.toObject().value(QStringLiteral("cached_on")).toArray()
+                  == QJsonArray{QStringLiteral("svm_ai/chest_xray_exp42")};
+    }
+    EXPECT_EQ(cloned, 1) << commits.out.left(400).toStdString();
+
+    const CliRun preview = runDemo({QStringLiteral("cache"),
+                                    QStringLiteral("chest_xray"),
+                                    QStringLiteral("--dry-run"),
+                                    QStringLiteral("-o"),
+                                    QStringLiteral("json")});
+    ASSERT_EQ(preview.code, 0) << preview.err.toStdString() << preview.out.toStdString();
+    EXPECT_TRUE(preview.out.contains(QStringLiteral("svm_ai/chest_xray@hourly."))) << preview.out.toStdString();
+
+    const CliRun clone = runDemo({QStringLiteral("cache"),
+                                  QStringLiteral("chest_xray"),
+                                  QStringLiteral("--target"),
+                                  QStringLiteral("chest_xray_cli_clone"),
+                                  QStringLiteral("-o"),
+                                  QStringLiteral("json")});
+    ASSERT_EQ(clone.code, 0) << clone.err.toStdString() << clone.out.toStdString();
+    const QJsonObject result = parse(clone.out).object();
+    EXPECT_EQ(result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+    EXPECT_TRUE(result.value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("FlexClone svm_ai/chest_xray_cli_clone")))
+        << result.value(QStringLiteral("message")).toString().toStdString();
+
+    // Evicting a snapshot commit is refused with the reason, not attempted.
+    const CliRun evict = runDemo({QStringLiteral("evict"), QStringLiteral("chest_xray")});
+    EXPECT_EQ(evict.code, 2);
+    EXPECT_TRUE(evict.err.contains(QStringLiteral("FlexClones are volumes of ontap-ai"))) << evict.err.toStdString();
 }

@@ -249,6 +249,53 @@ TEST(DatasetsPage, ButtonsAskForTheActions)
                     .contains(QStringLiteral("does not match its id")));
 }
 
+TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
+{
+    Hub hub;
+    core::Dataset d;
+    d.source = QStringLiteral("ontap-ai");
+    d.id = QStringLiteral("vol-uuid-1");
+    d.name = QStringLiteral("chest_xray");
+    d.kind = core::DatasetKind::OntapVolume;
+    d.volumeId = d.id;
+    d.commitCount = 1;
+    d.headCommit = QStringLiteral("snap-uuid-1");
+    core::Commit c;
+    c.source = d.source;
+    c.id = d.headCommit;
+    c.datasetId = d.id;
+    c.datasetName = d.name;
+    c.time = HubFixture::now();
+    c.manifestKey = QStringLiteral("daily.2026-06-10_0010");
+    core::DatasetPublish p;
+    p.datasets = std::make_shared<const core::KeyedList<core::Dataset>>(
+        std::vector<core::Ptr<core::Dataset>>{std::make_shared<const core::Dataset>(d)});
+    p.commits = std::make_shared<const core::KeyedList<core::Commit>>(
+        std::vector<core::Ptr<core::Commit>>{std::make_shared<const core::Commit>(c)});
+    hub.estate.publishDatasets(d.source, std::move(p));
+
+    views::DatasetsPage page(&hub.estate, &hub.datasets, &hub.commits, &hub.cached, &hub.targets);
+    ASSERT_TRUE(page.selectDataset(QStringLiteral("ontap-ai/vol-uuid-1")));
+    ASSERT_TRUE(page.selectCommit(c.id));
+    // No Kubernetes cache target is configured: the clone needs none.
+    EXPECT_EQ(hub.targets.rowCount(), 0);
+    EXPECT_TRUE(page.cacheButton()->isEnabled());
+    EXPECT_FALSE(page.commitButton()->isEnabled()); // snapshots are taken on the Volumes page
+    EXPECT_FALSE(page.compareButton()->isEnabled());
+    const auto clone = page.cloneRequest();
+    ASSERT_TRUE(clone.has_value());
+    EXPECT_EQ(clone->kind, core::ActionKind::VolumeClone);
+    EXPECT_EQ(clone->source, QStringLiteral("ontap-ai"));
+    EXPECT_EQ(clone->volumeId, QStringLiteral("vol-uuid-1"));
+    EXPECT_EQ(clone->snapshotId, QStringLiteral("snap-uuid-1"));
+
+    // An S3 dataset never offers a clone.
+    HubFixture::publishDatasets(hub.estate);
+    ASSERT_TRUE(page.selectDataset(datasetKey("fraud_jun")));
+    ASSERT_TRUE(page.selectCommit(head().id));
+    EXPECT_FALSE(page.cloneRequest().has_value());
+}
+
 TEST(DatasetsPage, LineageFromDatasetToProject)
 {
     Hub hub;
