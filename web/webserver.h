@@ -1,0 +1,95 @@
+#pragma once
+
+#include "web/auth.h"
+
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QObject>
+#include <QStringList>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+
+class QHttpServerRequest;
+
+namespace strata::core {
+class Engine;
+}
+
+namespace strata::web {
+
+class LiveFeed;
+
+struct WebServerOptions
+{
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 0; ///< 0 = any free port (see WebServer::port())
+    /// PEM certificate chain and key; both empty = plain HTTP (loopback and tests only; the
+    /// session cookie is then not marked Secure).
+    QString tlsCertFile;
+    QString tlsKeyFile;
+    /// Origins ("https://strata.example.com") allowed to open the WebSocket and to send
+    /// state-changing requests, besides the server's own origin (scheme://host:port of the
+    /// request's Host header).
+    QStringList allowedOrigins;
+    /// Responses to static assets are cached this long by browsers (index.html never).
+    int staticMaxAgeSeconds = 3600;
+};
+
+/// strata-server's HTTP side on QHttpServer (TLS through QSslServer), one port:
+///
+///   GET  /                         the web console (qrc :/www/index.html), no login needed
+///   GET  /static/<file>            bundled JS/CSS (qrc :/www/...)
+///   GET  /healthz                  200 "ok" when every source polled once and none is down, else
+///                                  503 with the failing sources (no login: for probes)
+///   GET  /metrics                  Prometheus text format (no login; web/metrics.h)
+///   POST /api/v1/login             {"user","password"} -> 200 {"user","role","csrf_token"} + cookie;
+///                                  401 wrong; 429 + Retry-After when throttled
+///   POST /api/v1/logout            ends the session
+///   GET  /api/v1/session           {"user","role","csrf_token"} or 401
+///   GET  /api/v1/<resource>        rows as `strata get <resource> -o json` prints them
+///   GET  /api/v1/history/...       GPU allocation and volume history from the history store
+///   GET  /api/v1/audit             the audit log (who, what, outcome)
+///   POST /api/v1/actions/preview   ActionRequest JSON -> preview (operator)
+///   POST /api/v1/actions           ActionRequest JSON -> {"id"}; audited with the session's user
+///   GET  /api/v1/actions/<id>      state, progress, message
+///   GET  /api/v1/live?since=<rev>  WebSocket: LiveFeed diffs (web/livefeed.h)
+///
+/// Every /api/v1 route needs a session (401 otherwise) and the route's role (403 otherwise).
+/// POST/PUT/DELETE need the session's X-CSRF-Token and, when sent, an allowed Origin (403).
+/// Responses carry Content-Security-Policy "default-src 'self'", X-Content-Type-Options nosniff,
+/// Referrer-Policy no-referrer and (TLS) Strict-Transport-Security. Secrets never appear in a
+/// response: source configs are served without passwords, keys or secret references.
+class WebServer final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WebServer)
+
+public:
+    WebServer(core::Engine &engine, UserStore &users, WebServerOptions options, QObject *parent = nullptr);
+    ~WebServer() override;
+
+    /// Binds and listens. false + error (port in use, unreadable certificate or key).
+    bool listen(QString *error = nullptr);
+    [[nodiscard]] quint16 port() const;
+    /// "https://127.0.0.1:8443" (or http://).
+    [[nodiscard]] QUrl url() const;
+
+    /// A read-only JSON route under /api/v1/ (path without that prefix, e.g. "sentiment/calls").
+    /// Query parameters are available from the request. The handler runs on the owner thread
+    /// and must not block.
+    using JsonHandler = std::function<QJsonValue(const QHttpServerRequest &request, const Session &session)>;
+    void addGetRoute(const QString &path, Role role, JsonHandler handler);
+
+    /// The live update channel (also used by features to publish their own resources).
+    [[nodiscard]] LiveFeed &feed();
+    [[nodiscard]] SessionManager &sessions();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace strata::web
