@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Strata needs, only those missing (idempotent).
 #   scripts/deps.sh          build + run the desktop app
-#   scripts/deps.sh --test   also everything the test suite needs (keyring, Xvfb, Ansible, ...)
+#   scripts/deps.sh --test   also everything the test suite needs (keyring, Xvfb, Ansible, Chromium, ...)
+# Then installs the web console's pinned npm packages (web/package-lock.json) into web/node_modules
+# when they are missing or older than the lockfile.
 set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 build_pkgs=(
   cmake g++ make ccache pkg-config
@@ -16,7 +19,13 @@ test_pkgs=(
   dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
   ansible python3-requests prometheus
   ceph-mon ceph-osd radosgw ceph-common s3cmd
+  chromium
 )
+# Node and npm install the web console's charting library (uPlot) and Playwright; an existing
+# node/npm (e.g. a newer one from NodeSource) is used as is.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  build_pkgs+=(nodejs npm)
+fi
 # kubectl for the Kubernetes simulator's fidelity tests: an existing one (e.g. google-cloud-sdk's)
 # is used as is, else Debian's kubernetes-client.
 if ! command -v kubectl >/dev/null 2>&1; then
@@ -52,14 +61,25 @@ fi
 
 if ((${#missing[@]} == 0)); then
   echo "deps: all ${#want[@]} packages present"
-  exit 0
+else
+  echo "deps: installing ${missing[*]}"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "deps: installing ${missing[*]}"
-sudo=""
-if [[ $(id -u) -ne 0 ]]; then
-  sudo="sudo"
+# The web console's npm packages, exactly as web/package-lock.json pins them.
+web="$repo/web"
+if [[ -f "$web/package-lock.json" ]]; then
+  if [[ ! -d "$web/node_modules" || "$web/package-lock.json" -nt "$web/node_modules" ]]; then
+    echo "deps: npm ci in web/"
+    (cd "$web" && npm ci --no-audit --no-fund)
+    touch "$web/node_modules"
+  else
+    echo "deps: web/node_modules up to date"
+  fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
