@@ -1,0 +1,57 @@
+// JSON API client: same-origin fetches with the session cookie; every state-changing request
+// carries the session's CSRF token (kept in memory only, never in storage).
+
+let csrfToken = null;
+
+export function setCsrf(token) {
+  csrfToken = token || null;
+}
+
+export class ApiError extends Error {
+  constructor(status, message, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
+function query(params) {
+  if (!params) return '';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v != null && v !== '') q.set(k, v);
+  const s = q.toString();
+  return s ? '?' + s : '';
+}
+
+async function handle(res) {
+  let body = null;
+  const text = await res.text();
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  if (!res.ok) {
+    const msg = (body && body.error) || text || res.statusText || 'HTTP ' + res.status;
+    if (res.status === 401) window.dispatchEvent(new CustomEvent('strata:unauthorized'));
+    throw new ApiError(res.status, msg, res.headers.get('Retry-After'));
+  }
+  return body;
+}
+
+export async function get(path, params) {
+  const res = await fetch('/api/v1/' + path + query(params), {
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+    cache: 'no-store',
+  });
+  return handle(res);
+}
+
+export async function post(path, body) {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  const res = await fetch('/api/v1/' + path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers,
+    body: JSON.stringify(body ?? {}),
+  });
+  return handle(res);
+}

@@ -1,0 +1,110 @@
+// Time-series charts on uPlot (bundled from npm, loaded as a classic script: window.uPlot).
+import { h } from './util.js';
+
+export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const LABEL_COLORS = { positive: '#2e9d5b', neutral: '#8a94a6', negative: '#d64545' };
+
+function cssVar(name, fallback) {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+/// A time chart in `container`: series [{label, color, dash, stepped, fill}], data [xs(seconds), ...ys].
+/// update() keeps the chart when the series are the same, else rebuilds it.
+export class TimeChart {
+  constructor(container, { height = 220, yFormat = (v) => String(v), yRange = null, ariaLabel = 'chart' } = {}) {
+    this.container = container;
+    this.height = height;
+    this.yFormat = yFormat;
+    this.yRange = yRange;
+    this.plot = null;
+    this.signature = '';
+    this.el = h('div', { class: 'chart', role: 'img', 'aria-label': ariaLabel });
+    this.empty = h('p', { class: 'empty', hidden: true }, 'No samples in this range yet.');
+    container.append(this.el, this.empty);
+    this.ro = new ResizeObserver(() => {
+      if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
+    });
+    this.ro.observe(container);
+  }
+
+  width() {
+    return Math.max(200, this.el.clientWidth || this.container.clientWidth - 28);
+  }
+
+  update(series, data, { empty = false } = {}) {
+    this.empty.hidden = !empty;
+    this.el.hidden = empty;
+    const sig = series.map((s) => s.label + '|' + (s.color || '')).join(';');
+    if (this.plot && sig === this.signature) {
+      this.plot.setData(data);
+      return;
+    }
+    this.signature = sig;
+    if (this.plot) this.plot.destroy();
+    const text = cssVar('--muted', '#667');
+    const grid = cssVar('--grid', 'rgba(128,128,128,.2)');
+    const fmt = this.yFormat;
+    const U = window.uPlot;
+    const opts = {
+      width: this.width(),
+      height: this.height,
+      scales: { x: { time: true }, y: this.yRange ? { range: this.yRange } : { range: (u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.1 : 1] } },
+      axes: [
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } },
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 64, values: (u, vals) => vals.map((v) => fmt(v)) },
+      ],
+      series: [
+        { value: (u, v) => (v == null ? '–' : new Date(v * 1000).toLocaleString('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' })) },
+        ...series.map((s, i) => ({
+          label: s.label,
+          stroke: s.color || PALETTE[i % PALETTE.length],
+          width: s.width || 1.5,
+          dash: s.dash,
+          fill: s.fill,
+          spanGaps: false,
+          paths: s.stepped && U.paths?.stepped ? U.paths.stepped({ align: 1 }) : undefined,
+          value: s.value || ((u, v) => (v == null ? '–' : fmt(v))),
+        })),
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: true, y: false } },
+    };
+    this.plot = new U(opts, data, this.el);
+  }
+
+  destroy() {
+    this.ro.disconnect();
+    if (this.plot) this.plot.destroy();
+    this.plot = null;
+  }
+}
+
+/// Rows [{time, <group>, value...}] to uPlot columns: xs sorted, one array per group (null gaps).
+export function pivot(rows, { groupOf, valueOf, timeOf = (r) => r.time }) {
+  const times = new Set();
+  const groups = new Map();
+  for (const r of rows) {
+    const t = Math.floor(new Date(timeOf(r)).getTime() / 1000);
+    if (!Number.isFinite(t)) continue;
+    times.add(t);
+    const g = groupOf(r);
+    if (!groups.has(g)) groups.set(g, new Map());
+    groups.get(g).set(t, valueOf(r));
+  }
+  const xs = [...times].sort((a, b) => a - b);
+  const names = [...groups.keys()].sort();
+  const ys = names.map((g) => xs.map((t) => {
+    const v = groups.get(g).get(t);
+    return v == null ? null : v;
+  }));
+  return { xs, names, ys };
+}
+
+/// Carries each group's last value forward over gaps (step series sampled at different times).
+export function fillForward(ys) {
+  return ys.map((col) => {
+    let last = null;
+    return col.map((v) => (v == null ? last : (last = v)));
+  });
+}

@@ -1,0 +1,156 @@
+// A sortable, filterable table whose rows are updated in place by key (live diffs keep focus and
+// scroll position; changed rows flash briefly).
+import { h, clear } from './util.js';
+
+export class DataTable {
+  /// columns: [{key, label, value(row) -> sortable, render(row) -> Node|string, align, width}]
+  /// actions(row) -> [Node] (operator buttons) or null; emptyText; filter: true for a search box.
+  constructor(container, { columns, actions = null, emptyText = 'Nothing here.', filter = true, caption, sort, rowKey, onRowClick = null, limit = 500 }) {
+    this.columns = columns;
+    this.actions = actions;
+    this.rowKey = rowKey;
+    this.onRowClick = onRowClick;
+    this.sortKey = sort?.key ?? columns[0].key;
+    this.sortDir = sort?.dir ?? 1;
+    this.query = '';
+    this.limit = limit;
+    this.rows = [];
+    this.trs = new Map();
+    this.emptyText = emptyText;
+
+    this.tbody = h('tbody');
+    this.ths = columns.map((c) => {
+      const btn = h('button', { type: 'button', class: 'sort', onclick: () => this.sortBy(c.key) }, c.label);
+      return h('th', { scope: 'col', class: c.align === 'right' ? 'num' : '', style: c.width ? { width: c.width } : null, dataset: { key: c.key } }, btn);
+    });
+    const head = h('tr', {}, this.ths, actions ? h('th', { scope: 'col', class: 'actions-col' }, h('span', { class: 'sr-only' }, 'Actions')) : null);
+    this.table = h('table', { class: 'data' }, caption ? h('caption', { class: 'sr-only' }, caption) : null, h('thead', {}, head), this.tbody);
+    this.count = h('span', { class: 'count', 'aria-live': 'polite' });
+    const tools = filter
+      ? h('div', { class: 'table-tools' },
+          h('input', { type: 'search', placeholder: 'Filter…', 'aria-label': 'Filter ' + (caption || 'rows'), oninput: (e) => { this.query = e.target.value.toLowerCase(); this.render(); } }),
+          this.count)
+      : null;
+    this.root = h('div', { class: 'table-wrap' }, tools, h('div', { class: 'scroll' }, this.table));
+    container.append(this.root);
+    this.updateHeaders();
+  }
+
+  sortBy(key) {
+    if (this.sortKey === key) this.sortDir = -this.sortDir;
+    else { this.sortKey = key; this.sortDir = 1; }
+    this.updateHeaders();
+    this.render();
+  }
+
+  updateHeaders() {
+    for (const th of this.ths) {
+      const on = th.dataset.key === this.sortKey;
+      th.setAttribute('aria-sort', on ? (this.sortDir > 0 ? 'ascending' : 'descending') : 'none');
+    }
+  }
+
+  value(col, row) {
+    return col.value ? col.value(row) : row[col.key];
+  }
+
+  setRows(rows, changed = null) {
+    this.rows = rows;
+    this.render(changed);
+  }
+
+  matches(row) {
+    if (!this.query) return true;
+    return this.columns.some((c) => {
+      const v = this.value(c, row);
+      return v != null && String(v).toLowerCase().includes(this.query);
+    });
+  }
+
+  render(changed = null) {
+    const col = this.columns.find((c) => c.key === this.sortKey) || this.columns[0];
+    const rows = this.rows.filter((r) => this.matches(r));
+    rows.sort((a, b) => {
+      const x = this.value(col, a), y = this.value(col, b);
+      if (x == null && y == null) return 0;
+      if (x == null) return 1;
+      if (y == null) return -1;
+      return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'en', { numeric: true })) * this.sortDir;
+    });
+    const shown = rows.slice(0, this.limit);
+    const seen = new Set();
+    let prev = null;
+    for (const row of shown) {
+      const k = this.rowKey(row);
+      seen.add(k);
+      let entry = this.trs.get(k);
+      if (!entry || entry.row !== row) {
+        const tr = this.buildRow(row, k);
+        if (entry) {
+          entry.tr.replaceWith(tr);
+          if (changed && changed.has(k)) flash(tr);
+        } else if (changed && changed.has(k)) flash(tr);
+        entry = { tr, row };
+        this.trs.set(k, entry);
+      }
+      const want = prev ? prev.nextSibling : this.tbody.firstChild;
+      if (want !== entry.tr) this.tbody.insertBefore(entry.tr, want);
+      prev = entry.tr;
+    }
+    for (const [k, entry] of this.trs) {
+      if (!seen.has(k)) { entry.tr.remove(); this.trs.delete(k); }
+    }
+    if (!shown.length) {
+      this.tbody.append(h('tr', { class: 'empty-row' }, h('td', { colspan: this.columns.length + (this.actions ? 1 : 0) }, this.rows.length ? 'No rows match the filter.' : this.emptyText)));
+    } else {
+      for (const tr of [...this.tbody.querySelectorAll('tr.empty-row')]) tr.remove();
+    }
+    this.count.textContent = rows.length === this.rows.length ? `${rows.length} rows` : `${rows.length} of ${this.rows.length} rows`;
+    if (rows.length > shown.length) this.count.textContent += ` (first ${shown.length} shown)`;
+  }
+
+  buildRow(row, k) {
+    const tds = this.columns.map((c) => {
+      const content = c.render ? c.render(row) : this.value(c, row);
+      const plain = typeof content === 'string' || typeof content === 'number';
+      return h('td', { class: c.align === 'right' ? 'num' : '', title: plain && String(content).length > 24 ? String(content) : null }, content == null || content === '' ? '–' : content);
+    });
+    const tr = h('tr', { dataset: { key: k } }, tds);
+    if (this.actions) {
+      const btns = this.actions(row);
+      tr.append(h('td', { class: 'actions-col' }, btns || ''));
+    }
+    if (this.onRowClick) {
+      tr.classList.add('clickable');
+      tr.tabIndex = 0;
+      tr.addEventListener('click', (e) => { if (!e.target.closest('button')) this.onRowClick(row); });
+      tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target === tr) this.onRowClick(row); });
+    }
+    return tr;
+  }
+
+  destroy() {
+    this.root.remove();
+  }
+}
+
+export function flash(el) {
+  el.classList.remove('flash');
+  void el.offsetWidth;
+  el.classList.add('flash');
+}
+
+export function card(title, { actions = null, id = null, wide = false, subtitle = null } = {}) {
+  const body = h('div', { class: 'card-body' });
+  const headId = id ? id + '-title' : null;
+  const el = h('section', { class: 'card' + (wide ? ' wide' : ''), id, 'aria-labelledby': headId },
+    h('header', { class: 'card-head' }, h('h2', { id: headId }, title), subtitle ? h('span', { class: 'sub' }, subtitle) : null, actions ? h('div', { class: 'card-actions' }, actions) : null),
+    body);
+  return { el, body };
+}
+
+export function errorBox(err) {
+  return h('p', { class: 'error', role: 'alert' }, err?.message || String(err));
+}
+
+export { clear };
