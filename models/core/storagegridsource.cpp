@@ -1,5 +1,6 @@
 #include "models/core/storagegridsource.h"
 
+#include "connectors/dataset/datasetstore.h"
 #include "connectors/dataset/manifest.h"
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
@@ -28,8 +29,6 @@ namespace strata::core {
 namespace {
 
 using namespace std::chrono_literals;
-
-constexpr std::int64_t kHeaderRange = 4096;
 
 QString qs(const std::string &s)
 {
@@ -63,184 +62,33 @@ struct DatasetLocation
     [[nodiscard]] QString id() const { return qs(bucket) + QLatin1Char('/') + qs(prefix); }
 };
 
-/// "fraud_jun" of "fraud_jun/", "bert" of "models/bert/".
-std::string lastComponent(const std::string &prefix)
-{
-    std::string p = prefix;
-    while (!p.empty() && p.back() == '/') {
-        p.pop_back();
-    }
-    const auto slash = p.rfind('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-}
-
-/// The datasets under the configured roots, in root order (prefixes sorted per bucket).
+/// The datasets under the configured roots, in root order, each once (connectors/dataset).
 http::Result<std::vector<DatasetLocation>>
 discoverDatasets(s3::S3Client &client, const QStringList &roots, const http::CancelToken &cancel)
 {
     std::vector<DatasetLocation> out;
     std::set<std::string> seen;
-    auto add = [&](DatasetLocation d) {
-        if (seen.insert(d.bucket + "/" + d.prefix).second) {
-            out.push_back(std::move(d));
-        }
-    };
     for (const QString &root : roots) {
-        const qsizetype slash = root.indexOf(QLatin1Char('/'));
-        const std::string bucket = ss(slash < 0 ? root : root.left(slash));
-        const std::string rest = slash < 0 ? std::string() : ss(root.mid(slash + 1));
-        if (slash < 0) {
-            // Fails with NoSuchBucket when the bucket is gone, like the other kinds.
-            auto v = client.bucketVersioning(bucket, cancel);
-            if (!v) {
-                return http::fail(v.error());
+        auto found = dataset::discoverDatasets(client, ss(root), cancel);
+        if (!found) {
+            return http::fail(found.error());
+        }
+        for (dataset::DatasetRef &d : *found) {
+            if (seen.insert(d.bucket + "/" + d.prefix).second) {
+                out.push_back(DatasetLocation{std::move(d.bucket),
+                                              std::move(d.prefix),
+                                              std::move(d.name),
+                                              d.kind == dataset::DatasetKind::Bucket ? DatasetKind::S3Bucket
+                                                                                     : DatasetKind::S3Prefix});
             }
-            add(DatasetLocation{bucket, std::string(), bucket, DatasetKind::S3Bucket});
-        } else if (rest == "*") {
-            std::vector<std::string> prefixes;
-            auto listed = client.listAll(bucket, std::string(), "/", &prefixes, cancel);
-            if (!listed) {
-                return http::fail(listed.error());
-            }
-            std::sort(prefixes.begin(), prefixes.end());
-            for (const std::string &p : prefixes) {
-                if (p == dataset::metadataPrefix(std::string())) {
-                    continue; // the bucket-level ".strata/"
-                }
-                add(DatasetLocation{bucket, p, lastComponent(p), DatasetKind::S3Prefix});
-            }
-        } else {
-            auto v = client.bucketVersioning(bucket, cancel);
-            if (!v) {
-                return http::fail(v.error());
-            }
-            add(DatasetLocation{bucket, rest, lastComponent(rest), DatasetKind::S3Prefix});
         }
     }
     return out;
 }
 
-/// A manifest object in `<prefix>.strata/commits/`.
 /// Datasets listed (and their new commit headers read) at once by one hub poll; the transport
 /// allows 8 requests in flight per source.
 constexpr std::size_t kHubParallelReads = 8;
-
-struct ManifestRef
-{
-    std::string id;
-    std::string key;
-};
-
-http::Result<std::vector<ManifestRef>>
-listManifests(s3::S3Client &client, const DatasetLocation &d, const http::CancelToken &cancel)
-{
-    const std::string prefix = dataset::commitsPrefix(d.prefix);
-    auto objects = client.listAll(d.bucket, prefix, std::string(), nullptr, cancel);
-    if (!objects) {
-        return http::fail(objects.error());
-    }
-    std::vector<ManifestRef> out;
-    for (const s3::ObjectInfo &o : *objects) {
-        const std::string name = o.key.substr(prefix.size());
-        constexpr std::string_view ext = ".jsonl";
-        if (name.size() != 64 + ext.size() || name.compare(64, ext.size(), ext) != 0) {
-            continue; // not ours (a temp file, a README): ignore
-        }
-        const std::string id = name.substr(0, 64);
-        if (dataset::isCommitId(id)) {
-            out.push_back(ManifestRef{id, o.key});
-        }
-    }
-    return out;
-}
-
-/// The header of one manifest: a ranged GET of its start, the whole object when the first
-/// line is longer than the range.
-http::Result<dataset::CommitHeader>
-readHeader(s3::S3Client &client, const std::string &bucket, const std::string &key, const http::CancelToken &cancel)
-{
-    auto head = client.getObject(bucket, key, std::string(), std::make_pair<std::int64_t>(0, kHeaderRange - 1), cancel);
-    if (!head) {
-        return http::fail(head.error());
-    }
-    if (head->find('\n') == std::string::npos && std::int64_t(head->size()) >= kHeaderRange) {
-        head = client.getObject(bucket, key, std::string(), std::nullopt, cancel);
-        if (!head) {
-            return http::fail(head.error());
-        }
-    }
-    auto header = dataset::parseHeaderLine(*head);
-    if (!header) {
-        http::HttpError e = header.error();
-        e.message = "Commit manifest " + bucket + "/" + key + ": " + e.message;
-        return http::fail(std::move(e));
-    }
-    return *header;
-}
-
-/// A whole manifest, verified against its id.
-http::Result<dataset::Manifest> readManifest(s3::S3Client &client,
-                                             const std::string &bucket,
-                                             const std::string &key,
-                                             const std::string &id,
-                                             const http::CancelToken &cancel = {})
-{
-    auto bytes = client.getObject(bucket, key, std::string(), std::nullopt, cancel);
-    if (!bytes) {
-        return http::fail(bytes.error());
-    }
-    if (dataset::commitId(*bytes) != id) {
-        return http::fail(http::HttpError::make(http::HttpError::Kind::Parse,
-                                                "Commit manifest " + bucket + "/" + key
-                                                    + " does not match its id (its SHA-256 differs): it was changed."));
-    }
-    auto manifest = dataset::parseManifest(*bytes);
-    if (!manifest) {
-        http::HttpError e = manifest.error();
-        e.message = "Commit manifest " + bucket + "/" + key + ": " + e.message;
-        return http::fail(std::move(e));
-    }
-    return std::move(*manifest);
-}
-
-/// The dataset's current objects: latest non-deleted versions on a versioned bucket (their
-/// version ids pin the content), else the plain listing. `<prefix>.strata/` is left out.
-http::Result<std::vector<dataset::ManifestEntry>> currentObjects(s3::S3Client &client,
-                                                                 const std::string &bucket,
-                                                                 const std::string &prefix,
-                                                                 const http::CancelToken &cancel)
-{
-    auto versioning = client.bucketVersioning(bucket, cancel);
-    if (!versioning) {
-        return http::fail(versioning.error());
-    }
-    const std::string metadata = dataset::metadataPrefix(prefix);
-    std::vector<dataset::ManifestEntry> entries;
-    auto keep = [&](const s3::ObjectInfo &o) {
-        if (o.key.compare(0, metadata.size(), metadata) == 0 || o.deleteMarker || !o.isLatest) {
-            return;
-        }
-        entries.push_back(dataset::ManifestEntry{o.key, o.size, o.etag, o.versionId == "null" ? "" : o.versionId});
-    };
-    if (*versioning == s3::Versioning::Never) {
-        auto objects = client.listAll(bucket, prefix, std::string(), nullptr, cancel);
-        if (!objects) {
-            return http::fail(objects.error());
-        }
-        for (const s3::ObjectInfo &o : *objects) {
-            keep(o);
-        }
-    } else {
-        auto versions = client.listAllVersions(bucket, prefix, cancel);
-        if (!versions) {
-            return http::fail(versions.error());
-        }
-        for (const s3::ObjectInfo &o : *versions) {
-            keep(o);
-        }
-    }
-    return entries;
-}
 
 Commit toCommit(const dataset::CommitHeader &h,
                 const std::string &id,
@@ -681,7 +529,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 // of 5,000 commits is 5,000 small GETs, latency-bound, not bandwidth-bound.
                 struct Fetched
                 {
-                    std::vector<ManifestRef> manifests;
+                    std::vector<dataset::CommitRef> manifests;
                     std::optional<http::HttpError> error;
                 };
                 std::vector<Fetched> fetched(datasets->size());
@@ -689,17 +537,17 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 auto worker = [&] {
                     for (std::size_t i = next++; i < datasets->size() && !token.isCancelled(); i = next++) {
                         const DatasetLocation &loc = (*datasets)[i];
-                        auto manifests = listManifests(client, loc, token);
+                        auto manifests = dataset::listCommits(client, loc.bucket, loc.prefix, token);
                         if (!manifests) {
                             fetched[i].error = manifests.error();
                             continue;
                         }
-                        for (const ManifestRef &m : *manifests) {
+                        for (const dataset::CommitRef &m : *manifests) {
                             const std::string cacheKey = loc.bucket + "/" + m.key;
                             if (cache->find(cacheKey)) {
                                 continue;
                             }
-                            auto read = readHeader(client, loc.bucket, m.key, token);
+                            auto read = dataset::readCommitHeader(client, loc.bucket, m.key, token);
                             if (read) {
                                 cache->insert(cacheKey, *read);
                             } else if (read.error().kind == http::HttpError::Kind::Parse) {
@@ -734,7 +582,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                     }
                     const QString datasetId = loc.id();
                     std::vector<Commit> commits;
-                    for (const ManifestRef &m : fetched[i].manifests) {
+                    for (const dataset::CommitRef &m : fetched[i].manifests) {
                         const std::optional<dataset::CommitHeader> header = cache->find(loc.bucket + "/" + m.key);
                         if (!header) {
                             continue; // corrupt or deleted: skipped above
@@ -987,12 +835,12 @@ void StorageGridSource::diffCommits(const QString &datasetId,
     }
     const std::string bucket = ss(dataset->bucket);
     m_deps.pool.start([conn, bucket, datasetId, from, to, finish] {
-        auto a = readManifest(*conn->s3, bucket, ss(from->manifestKey), ss(from->id));
+        auto a = dataset::readManifest(*conn->s3, bucket, ss(from->manifestKey));
         if (!a) {
             finish({}, qs(a.error().message));
             return;
         }
-        auto b = readManifest(*conn->s3, bucket, ss(to->manifestKey), ss(to->id));
+        auto b = dataset::readManifest(*conn->s3, bucket, ss(to->manifestKey));
         if (!b) {
             finish({}, qs(b.error().message));
             return;
@@ -1153,12 +1001,12 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
         const std::string message = ss(request.comment);
         if (ctx.attempt > 1) {
             // An earlier attempt may have written its manifest before its answer was lost.
-            auto manifests = listManifests(client, loc, {});
+            auto manifests = dataset::listCommits(client, loc.bucket, loc.prefix);
             if (!manifests) {
                 return failed(qs(manifests.error().message));
             }
-            for (const ManifestRef &m : *manifests) {
-                auto header = readHeader(client, loc.bucket, m.key, {});
+            for (const dataset::CommitRef &m : *manifests) {
+                auto header = dataset::readCommitHeader(client, loc.bucket, m.key);
                 if (!header) {
                     continue;
                 }
@@ -1176,7 +1024,7 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
         if (ctx.progress) {
             ctx.progress(ActionProgress{-1, QObject::tr("Listing %1/%2").arg(dataset->bucket, dataset->prefix)});
         }
-        auto entries = currentObjects(client, loc.bucket, loc.prefix, {});
+        auto entries = dataset::currentObjects(client, loc.bucket, loc.prefix);
         if (!entries) {
             return failed(qs(entries.error().message));
         }
