@@ -493,6 +493,84 @@ QJsonObject cacheTargetToJson(const CacheTargetConfig &target)
     };
 }
 
+// Parses "sentiment"; `sources` are the parsed sources (it names one of them).
+bool parseSentiment(const QJsonValue &value, const QList<SourceConfig> &sources, SentimentConfig *out, QString *error)
+{
+    if (!value.isObject()) {
+        *error = QStringLiteral("\"sentiment\" must be an object");
+        return false;
+    }
+    const QJsonObject object = value.toObject();
+    SentimentConfig parsed;
+    QString detail;
+    if (!readString(object, QStringLiteral("source"), &parsed.source, &detail)
+        || !readString(object, QStringLiteral("bucket"), &parsed.bucket, &detail)
+        || !readString(object, QStringLiteral("prefix"), &parsed.prefix, &detail)
+        || !readString(object, QStringLiteral("s3_access_key"), &parsed.s3AccessKey, &detail)
+        || !readSecretRef(
+            object.value(QLatin1String("s3_secret")), &parsed.s3Secret, &detail, QStringLiteral("s3_secret"))
+        || !readInt(object,
+                    QStringLiteral("poll_ms"),
+                    QStringLiteral("sentiment.poll_ms"),
+                    100,
+                    &parsed.pollMilliseconds,
+                    &detail)) {
+        *error = QStringLiteral("sentiment: ") + detail;
+        return false;
+    }
+    if (parsed.pollMilliseconds > 60000) {
+        *error = QStringLiteral("sentiment: \"poll_ms\" must be at most 60000");
+        return false;
+    }
+    if (parsed.source.isEmpty()) {
+        *error = QStringLiteral("sentiment: \"source\" (a StorageGRID source name) is required");
+        return false;
+    }
+    const auto found = std::find_if(sources.cbegin(), sources.cend(), [&parsed](const SourceConfig &s) {
+        return s.name == parsed.source;
+    });
+    if (found == sources.cend()) {
+        *error = QStringLiteral("sentiment: source %1 is not configured").arg(quoted(parsed.source));
+        return false;
+    }
+    if (found->kind != SourceKind::StorageGrid || found->s3Url.isEmpty()) {
+        *error = QStringLiteral("sentiment: source %1 must be a StorageGRID source with an \"s3_url\"")
+                     .arg(quoted(parsed.source));
+        return false;
+    }
+    static const QRegularExpression bucketName(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"));
+    if (!bucketName.match(parsed.bucket).hasMatch()) {
+        *error = QStringLiteral("sentiment: %1 is not a valid bucket name").arg(quoted(parsed.bucket));
+        return false;
+    }
+    if (parsed.s3AccessKey.isEmpty() != (parsed.s3Secret.kind == SecretRef::Kind::None)) {
+        *error =
+            QStringLiteral("sentiment: \"s3_access_key\" and \"s3_secret\" go together (both unset = the source's)");
+        return false;
+    }
+    *out = std::move(parsed);
+    return true;
+}
+
+QJsonObject sentimentToJson(const SentimentConfig &config)
+{
+    QJsonObject object{
+        {QStringLiteral("source"), config.source},
+        {QStringLiteral("bucket"), config.bucket},
+        {QStringLiteral("prefix"), config.prefix},
+    };
+    if (config.pollMilliseconds != SentimentConfig{}.pollMilliseconds) {
+        object.insert(QStringLiteral("poll_ms"), config.pollMilliseconds);
+    }
+    if (!config.s3AccessKey.isEmpty()) {
+        object.insert(QStringLiteral("s3_access_key"), config.s3AccessKey);
+    }
+    if (config.s3Secret.kind != SecretRef::Kind::None) {
+        object.insert(QStringLiteral("s3_secret"), secretRefToJson(config.s3Secret));
+    }
+    return object;
+}
+
 } // namespace
 
 bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
@@ -592,6 +670,15 @@ bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
             }
             parsed.cacheTargets.append(std::move(target));
         }
+    }
+
+    const QJsonValue sentiment = root.value(QLatin1String("sentiment"));
+    if (!sentiment.isUndefined() && !sentiment.isNull()) {
+        SentimentConfig parsedSentiment;
+        if (!parseSentiment(sentiment, parsed.sources, &parsedSentiment, &message)) {
+            return fail();
+        }
+        parsed.sentiment = std::move(parsedSentiment);
     }
 
     if (config) {
@@ -700,6 +787,9 @@ QByteArray AppConfig::toJson() const
             targetArray.append(cacheTargetToJson(target));
         }
         root.insert(QStringLiteral("cache_targets"), targetArray);
+    }
+    if (sentiment) {
+        root.insert(QStringLiteral("sentiment"), sentimentToJson(*sentiment));
     }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

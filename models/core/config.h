@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace strata::core {
 
 /// One configured connection, as stored in the config file. Secrets are references only.
@@ -78,6 +80,23 @@ struct CacheTargetConfig
     bool operator==(const CacheTargetConfig &) const = default;
 };
 
+/// Where the support-center sentiment results are read from (TR-4910), key "sentiment":
+/// `{"source": "datalake", "bucket": "sentiment", "prefix": "calls/", "s3_access_key": ...,
+/// "s3_secret": {...}}`. The source must be a StorageGRID source with an S3 endpoint; the access
+/// key and secret default to that source's (a tenant with its own key sets both). Objects follow
+/// docs/sentiment-schema.md.
+struct SentimentConfig
+{
+    QString source; ///< name of a StorageGRID source (its S3 endpoint, TLS)
+    QString bucket = QStringLiteral("sentiment");
+    QString prefix = QStringLiteral("calls/"); ///< object key prefix, "" = the whole bucket
+    QString s3AccessKey;                       ///< empty = the source's s3_access_key
+    SecretRef s3Secret;                        ///< Kind::None = the source's s3_secret
+    int pollMilliseconds = 500;                ///< key "poll_ms", 100..60000
+
+    bool operator==(const SentimentConfig &) const = default;
+};
+
 /// The config file: `{"sources": [ {...}, ... ], "history": {"path": ..., "retention_days": 30}}`.
 /// Unknown keys are ignored on load and dropped on save.
 struct AppConfig
@@ -89,6 +108,8 @@ struct AppConfig
     RateCard rateCard = RateCard::defaults();
     /// Cache targets for cached commits, key "cache_targets".
     QList<CacheTargetConfig> cacheTargets;
+    /// The sentiment results bucket, key "sentiment"; unset = no sentiment dashboards.
+    std::optional<SentimentConfig> sentiment;
 
     /// Parses a config file. Returns false and a one-line `error` naming the file and the
     /// offending source/key on failure (missing name, unknown kind, duplicate names, a
