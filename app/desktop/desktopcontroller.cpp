@@ -515,11 +515,16 @@ void DesktopController::openSourceDialog(const QString &name)
             this,
             [this, dialog](const core::SourceConfig &config, const QString &password) {
                 QPointer<views::SourceDialog> guard(dialog);
-                testSource(config, password, dialog, [guard](bool ok, const QString &message) {
-                    if (guard) {
-                        guard->setTestResult(ok, message);
-                    }
-                });
+                testSource(
+                    config,
+                    password,
+                    dialog,
+                    [guard](bool ok, const QString &message) {
+                        if (guard) {
+                            guard->setTestResult(ok, message);
+                        }
+                    },
+                    dialog->s3Secret());
             });
     connect(dialog, &views::SourceDialog::contextsWanted, this, [this, dialog](const QString &path) {
         // Reading the kubeconfig is file I/O (maybe on a network home): off the GUI thread.
@@ -544,11 +549,12 @@ void DesktopController::openSourceDialog(const QString &name)
 void DesktopController::testSource(const core::SourceConfig &config,
                                    const QString &password,
                                    QObject *context,
-                                   std::function<void(bool, QString)> done)
+                                   std::function<void(bool, QString)> done,
+                                   const QString &typedS3Secret)
 {
     QPointer<QObject> guard(context);
     core::Engine *engine = &m_engine;
-    auto run = [engine, config, guard, done](const QString &secret) {
+    auto run = [engine, config, guard, done, typedS3Secret](const QString &secret) {
         if (!guard) {
             return;
         }
@@ -563,13 +569,15 @@ void DesktopController::testSource(const core::SourceConfig &config,
             core::OntapSource::testConnection(config, secret, engine->pool(), guard, done);
             break;
         case core::SourceKind::StorageGrid: {
-            // The S3 secret is tested as stored (SourceConfig::s3Secret), like the Engine uses it.
+            // A secret typed in the dialog is tested as typed; otherwise the stored one.
             auto test = [engine, config, secret, guard, done](const QString &s3Secret) {
                 if (guard) {
                     core::StorageGridSource::testConnection(config, secret, s3Secret, engine->pool(), guard, done);
                 }
             };
-            if (config.s3Url.isEmpty() || config.s3Secret.kind == core::SecretRef::Kind::None) {
+            if (!typedS3Secret.isEmpty()) {
+                test(typedS3Secret);
+            } else if (config.s3Url.isEmpty() || config.s3Secret.kind == core::SecretRef::Kind::None) {
                 test(QString());
             } else {
                 core::resolveSecret(

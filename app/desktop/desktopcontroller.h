@@ -129,10 +129,13 @@ private:
     /// Records (or, with an empty name, forgets) the source added from an AKS cluster and
     /// drops records of sources no longer configured.
     void setAksSource(const QString &clusterKey, const QString &sourceName);
+    /// Tests a source as configured in the dialog: `password` and `typedS3Secret` as typed, or
+    /// (empty) the stored secrets.
     void testSource(const core::SourceConfig &config,
                     const QString &password,
                     QObject *context,
-                    std::function<void(bool, QString)> done);
+                    std::function<void(bool, QString)> done,
+                    const QString &typedS3Secret = {});
     void testConfiguredSource(const QString &name);
     bool saveConfig();
     void restoreLayout();
