@@ -1,0 +1,399 @@
+#include "simulators/sentiment/sentimentstream.h"
+
+#include "simulators/storagegrid/s3store.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <iomanip>
+#include <random>
+#include <sstream>
+
+namespace strata::sim::sentiment {
+
+namespace {
+
+// What agents and customers say, by label (index label + 1).
+const char *const kCustomer[3][8] = {
+    {"I have been waiting on hold for forty minutes.",
+     "This is the third time I am calling about the same problem.",
+     "You charged my card twice this month.",
+     "Nobody ever called me back like they promised.",
+     "Honestly, this is really frustrating.",
+     "The service keeps dropping every evening.",
+     "I want to cancel if this is not fixed today.",
+     "That makes no sense to me at all."},
+    {"I am calling about my last invoice.",
+     "My account number should be on the screen.",
+     "I restarted the router this morning.",
+     "It started on Tuesday, I think.",
+     "Can you tell me what the next step is?",
+     "I am using the mobile app.",
+     "The email address is the same as before.",
+     "Okay, let me check that."},
+    {"Thank you, that is much clearer now.",
+     "Great, it is working again.",
+     "I really appreciate you sorting this out.",
+     "That is exactly what I needed.",
+     "You have been very helpful today.",
+     "Perfect, thanks for your patience.",
+     "Wonderful, the refund shows up already.",
+     "That was quicker than I expected, thanks."},
+};
+const char *const kAgent[3][8] = {
+    {"I am afraid that is not something I can change.",
+     "Unfortunately the system does not let me do that.",
+     "You will have to call the other department.",
+     "I cannot see any record of that request.",
+     "That is against our policy, sorry.",
+     "There is nothing more I can do today.",
+     "The outage is still ongoing, I have no date for you.",
+     "I can't refund that charge."},
+    {"Can I have your account number, please?",
+     "Let me pull up your account.",
+     "I am checking the line from here now.",
+     "Could you confirm the address on file?",
+     "I will put a note on the ticket.",
+     "One moment while I look at the billing history.",
+     "The ticket number is in the email I just sent.",
+     "I see two charges on the twelfth."},
+    {"Thank you for calling, how can I help you today?",
+     "I am sorry about that, let me fix it right away.",
+     "Good news, I have refunded the duplicate charge.",
+     "The line looks healthy again from our side.",
+     "I have credited your account for the trouble.",
+     "Happy to help, is there anything else?",
+     "I have escalated it and you will hear back within the hour.",
+     "Thanks for your patience, everything is set."},
+};
+
+// Agent, team and how well the agent turns a call around (-0.2 .. +0.5).
+struct Agent
+{
+    const char *name;
+    const char *team;
+    double skill;
+};
+const Agent kAgents[] = {
+    {"Maya Okafor", "Billing", 0.45},
+    {"Daniel Reyes", "Billing", 0.25},
+    {"Priya Natarajan", "Billing", 0.35},
+    {"Tom Becker", "Billing", -0.10},
+    {"Lena Fischer", "Technical Support", 0.40},
+    {"Samuel Adeyemi", "Technical Support", 0.15},
+    {"Hiro Tanaka", "Technical Support", 0.30},
+    {"Chloe Martin", "Technical Support", 0.05},
+    {"Aisha Rahman", "Accounts", 0.35},
+    {"Marco Rossi", "Accounts", 0.20},
+    {"Julia Nowak", "Accounts", -0.05},
+    {"Kwame Mensah", "Accounts", 0.30},
+    {"Sofia Lindqvist", "Escalations", 0.50},
+    {"Ravi Kumar", "Escalations", 0.10},
+    {"Grace O'Neill", "Escalations", 0.25},
+};
+
+std::tm utc(std::int64_t epochMs)
+{
+    const std::time_t seconds = static_cast<std::time_t>(epochMs / 1000);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    return tm;
+}
+
+std::string escaped(const std::string &text)
+{
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+const char *labelName(int label)
+{
+    return label > 0 ? "positive" : label < 0 ? "negative" : "neutral";
+}
+
+int labelOf(double mood)
+{
+    return mood > 0.35 ? 1 : mood < -0.35 ? -1 : 0;
+}
+
+} // namespace
+
+const std::vector<std::pair<std::string, std::string>> &supportAgents()
+{
+    static const std::vector<std::pair<std::string, std::string>> agents = [] {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const Agent &a : kAgents) {
+            out.emplace_back(a.name, a.team);
+        }
+        return out;
+    }();
+    return agents;
+}
+
+std::string streamKey(const std::string &prefix, std::int64_t callStartMs, const std::string &call, int seq)
+{
+    const std::tm t = utc(callStartMs);
+    char buffer[160];
+    std::snprintf(buffer,
+                  sizeof buffer,
+                  "%04d/%02d/%02d/%04d%02d%02dT%02d%02d%02dZ-",
+                  t.tm_year + 1900,
+                  t.tm_mon + 1,
+                  t.tm_mday,
+                  t.tm_year + 1900,
+                  t.tm_mon + 1,
+                  t.tm_mday,
+                  t.tm_hour,
+                  t.tm_min,
+                  t.tm_sec);
+    char suffix[24];
+    std::snprintf(suffix, sizeof suffix, "-%06d.jsonl", seq);
+    return prefix + buffer + call + suffix;
+}
+
+std::string jsonLine(const GeneratedSentence &s, const std::string &model)
+{
+    const std::tm t = utc(s.callStartMs);
+    char callStart[96];
+    std::snprintf(callStart,
+                  sizeof callStart,
+                  "%04d-%02d-%02dT%02d:%02d:%02dZ",
+                  t.tm_year + 1900,
+                  t.tm_mon + 1,
+                  t.tm_mday,
+                  t.tm_hour,
+                  t.tm_min,
+                  t.tm_sec);
+    std::ostringstream numbers;
+    numbers << std::fixed << std::setprecision(2) << "\"index\":" << s.index << ",\"start\":" << s.start
+            << ",\"end\":" << s.end << ",\"call_start\":\"" << callStart << "\",";
+    std::ostringstream confidence;
+    confidence << std::fixed << std::setprecision(3) << s.confidence;
+    std::string line = "{\"call\":\"" + escaped(s.call) + "\",\"agent\":\"" + escaped(s.agent) + "\",\"team\":\""
+                       + escaped(s.team) + "\",\"speaker\":\"" + (s.agentSpeaking ? "agent" : "customer") + "\","
+                       + numbers.str() + "\"text\":\"" + escaped(s.text) + "\",\"label\":\"" + labelName(s.label)
+                       + "\",\"confidence\":" + confidence.str() + ",\"model\":\"" + escaped(model) + "\"";
+    if (s.groundTruth) {
+        line += std::string(",\"ground_truth\":\"") + labelName(*s.groundTruth) + "\"";
+    }
+    return line + "}";
+}
+
+std::vector<GeneratedSentence> generateCall(std::uint64_t seed,
+                                            int number,
+                                            std::int64_t callStartMs,
+                                            bool withGroundTruth,
+                                            const StreamOptions &options,
+                                            bool liveTiming)
+{
+    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(number));
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::normal_distribution<double> noise(0.0, 0.35);
+    const Agent &agent = kAgents[rng() % (sizeof kAgents / sizeof kAgents[0])];
+    char id[32];
+    std::snprintf(id, sizeof id, "sc-%05d", number);
+    const int count = 10 + static_cast<int>(rng() % 31); // 10..40 sentences
+    // Customers mostly call with a problem; a skilled agent turns the mood around.
+    const double opening = -0.9 + 0.9 * unit(rng);
+    const double turn = (agent.skill + 0.25) * 1.6;
+    std::vector<GeneratedSentence> out;
+    double clock = 0;
+    bool agentTurn = true; // the agent greets
+    const double minGap = options.minGap.count() / 1000.0;
+    const double maxGap = std::max(minGap, options.maxGap.count() / 1000.0);
+    for (int i = 0; i < count; ++i) {
+        GeneratedSentence s;
+        s.call = id;
+        s.agent = agent.name;
+        s.team = agent.team;
+        s.callStartMs = callStartMs;
+        s.index = i;
+        s.agentSpeaking = agentTurn;
+        const double progress = count > 1 ? double(i) / double(count - 1) : 1.0;
+        const double mood = agentTurn ? 0.25 + agent.skill * 0.8 + noise(rng) : opening + turn * progress + noise(rng);
+        const int truth = labelOf(mood);
+        // The model is right about 84% of the time; its mistakes are near misses.
+        int predicted = truth;
+        if (unit(rng) > 0.84) {
+            predicted = truth == 0 ? (unit(rng) < 0.5 ? -1 : 1) : (unit(rng) < 0.8 ? 0 : -truth);
+        }
+        s.label = predicted;
+        s.confidence = predicted == truth ? 0.70 + 0.29 * unit(rng) : 0.40 + 0.30 * unit(rng);
+        if (withGroundTruth) {
+            s.groundTruth = truth;
+        }
+        const auto &texts = agentTurn ? kAgent : kCustomer;
+        s.text = texts[predicted + 1][rng() % 8];
+        if (liveTiming) {
+            const double gap = minGap + (maxGap - minGap) * unit(rng);
+            s.end = clock + gap;
+            s.start = s.end - std::min(gap * 0.9, 0.8 + 1.7 * unit(rng));
+        } else {
+            s.start = clock + 0.2 + 1.3 * unit(rng);
+            s.end = s.start + 1.5 + 4.5 * unit(rng);
+        }
+        s.start = std::round(s.start * 100) / 100;
+        s.end = std::round(s.end * 100) / 100;
+        clock = s.end;
+        out.push_back(std::move(s));
+        // Mostly alternating, sometimes one side says two sentences in a row.
+        if (unit(rng) < 0.8) {
+            agentTurn = !agentTurn;
+        }
+    }
+    return out;
+}
+
+SentimentStream::SentimentStream(storagegrid::S3Store &store, StreamOptions options)
+    : m_store(store)
+    , m_options(std::move(options))
+{}
+
+SentimentStream::~SentimentStream()
+{
+    stop();
+}
+
+std::int64_t SentimentStream::now() const
+{
+    if (m_options.clockMs) {
+        return m_options.clockMs();
+    }
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+int SentimentStream::writeHistory()
+{
+    const std::int64_t nowMs = now();
+    constexpr std::int64_t Day = 24LL * 3600 * 1000;
+    const std::int64_t today = nowMs - nowMs % Day;
+    std::mt19937_64 rng(m_options.seed);
+    std::vector<std::int64_t> starts;
+    while (static_cast<int>(starts.size()) < m_options.historicalCalls) {
+        const std::int64_t day = today - static_cast<std::int64_t>(rng() % std::uint64_t(m_options.historyDays)) * Day;
+        // Business hours 08:00-18:00 UTC, fewer calls at weekends.
+        const std::int64_t at = day + 8 * 3600 * 1000 + static_cast<std::int64_t>(rng() % (10ULL * 3600 * 1000));
+        const std::tm t = utc(at);
+        const bool weekend = t.tm_wday == 0 || t.tm_wday == 6;
+        if ((weekend && rng() % 3 != 0) || at > nowMs - 30 * 60 * 1000) {
+            continue;
+        }
+        starts.push_back(at - at % 1000);
+    }
+    std::sort(starts.begin(), starts.end());
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int written = 0;
+    for (int i = 0; i < static_cast<int>(starts.size()); ++i) {
+        const bool truth = unit(rng) < m_options.groundTruthShare;
+        const auto sentences = generateCall(m_options.seed, i + 1, starts[std::size_t(i)], truth, m_options, false);
+        std::string body;
+        for (const GeneratedSentence &s : sentences) {
+            body += jsonLine(s, m_options.model) + '\n';
+        }
+        m_store.putObject(m_options.bucket,
+                          streamKey(m_options.prefix, starts[std::size_t(i)], sentences.front().call, 0),
+                          std::move(body),
+                          "application/x-ndjson");
+        written += static_cast<int>(sentences.size());
+    }
+    return written;
+}
+
+void SentimentStream::start()
+{
+    std::lock_guard lock(m_mutex);
+    if (m_thread.joinable()) {
+        return;
+    }
+    m_stopping = false;
+    m_thread = std::thread([this] {
+        run();
+    });
+}
+
+void SentimentStream::stop()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) {
+        m_thread.join();
+    }
+}
+
+void SentimentStream::run()
+{
+    struct Line
+    {
+        std::vector<GeneratedSentence> call;
+        std::size_t next = 0;
+        std::int64_t freeAt = 0;
+    };
+    std::vector<Line> lines(std::size_t(std::max(1, m_options.concurrentLiveCalls)));
+    const std::int64_t begin = now();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i].freeAt = begin + static_cast<std::int64_t>(i) * 7000;
+    }
+    std::mt19937_64 rng(m_options.seed ^ 0x51ED5EEDULL);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        lock.unlock();
+        const std::int64_t t = now();
+        std::int64_t wakeAt = t + 250;
+        for (Line &line : lines) {
+            if (line.call.empty() && t >= line.freeAt) {
+                const int number = m_options.historicalCalls + ++m_liveCalls;
+                line.call = generateCall(
+                    m_options.seed, number, t - t % 1000, unit(rng) < m_options.groundTruthShare, m_options, true);
+                line.next = 0;
+            }
+            while (!line.call.empty() && line.next < line.call.size()) {
+                const GeneratedSentence &s = line.call[line.next];
+                const std::int64_t due = s.callStartMs + static_cast<std::int64_t>(s.end * 1000.0);
+                if (due > t) {
+                    wakeAt = std::min(wakeAt, due);
+                    break;
+                }
+                m_store.putObject(m_options.bucket,
+                                  streamKey(m_options.prefix, s.callStartMs, s.call, s.index),
+                                  jsonLine(s, m_options.model) + '\n',
+                                  "application/x-ndjson");
+                ++m_liveSentences;
+                ++line.next;
+            }
+            if (!line.call.empty() && line.next >= line.call.size()) {
+                line.call.clear();
+                line.freeAt = t + m_options.betweenCalls.count();
+            }
+            if (line.call.empty()) {
+                wakeAt = std::min(wakeAt, std::max(line.freeAt, t + 10));
+            }
+        }
+        lock.lock();
+        m_wake.wait_for(lock, std::chrono::milliseconds(std::max<std::int64_t>(1, wakeAt - now())), [this] {
+            return m_stopping;
+        });
+    }
+}
+
+} // namespace strata::sim::sentiment
