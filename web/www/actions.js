@@ -116,6 +116,9 @@ export function openAction(spec) {
     } finally {
       dlg.dataset.busy = '0';
       closeBtn.textContent = 'Close';
+      runBtn.hidden = true;
+      previewBtn.hidden = true;
+      closeBtn.focus();
     }
   }
 

@@ -77,6 +77,8 @@ function route() {
     else a.removeAttribute('aria-current');
   }
   if (unmount) { unmount(); unmount = null; }
+  const dlg = document.getElementById('action-dialog');
+  if (dlg?.open) dlg.close(); // a running action keeps going; its toast still appears
   const main = $('main');
   clear(main);
   document.title = `${r.title} · Strata`;

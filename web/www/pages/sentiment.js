@@ -139,7 +139,9 @@ export function mount(main, ctx) {
 
   async function loadSummary() {
     try {
-      renderKpis(await api.get('sentiment/summary', { range }));
+      const s = await api.get('sentiment/summary', { range });
+      renderKpis(s);
+      if (s.status?.state === 'error') kpis.append(h('p', { class: 'error', role: 'alert' }, 'Reading results failed: ' + s.status.error + ' (showing what was read before)'));
     } catch (err) {
       clear(kpis, errorBox(err.status === 404 ? new Error('Sentiment is not configured on this server.') : err));
     }
@@ -245,6 +247,10 @@ export function mount(main, ctx) {
     refreshSoon();
   }));
 
+  // The feed's sentiment_calls diffs: a call started or ended (live flag) -> refresh the picker.
+  const callsSoon = debounce(() => loadCalls(), 500);
+  unsubs.push(store.onStream('sentiment_calls', () => callsSoon()));
+
   async function loadAgents() {
     try {
       agentsTable.setRows((await api.get('sentiment/agents')) || []);
@@ -289,7 +295,8 @@ export function mount(main, ctx) {
     const bucket = range <= 3600 ? 300 : range <= 86400 ? 3600 : range <= 604800 ? 21600 : 86400;
     let teams;
     try {
-      teams = (await api.get('sentiment/teams', { range, bucket })) || [];
+      const answer = await api.get('sentiment/teams', { range, bucket });
+      teams = (Array.isArray(answer) ? answer : answer?.teams) || [];
     } catch (err) {
       clear(teamsCard.body, errorBox(err));
       teamCharts.forEach((c) => c.chart.destroy());
@@ -310,7 +317,7 @@ export function mount(main, ctx) {
       }
       const n = counts(t.counts);
       clear(c.title, t.team, ' ', h('small', { class: 'muted' }, `${fmtNum(n.positive + n.neutral + n.negative)} sentences`), ' ', distribution(t.counts, t.team));
-      const buckets = (t.buckets || []).map((b) => ({ t: ms(b.start ?? b.start_ms ?? b.time) / 1000, c: counts(b.counts) })).filter((b) => b.t).sort((a, b) => a.t - b.t);
+      const buckets = (t.buckets || []).map((b) => ({ t: ms(b.time ?? b.start ?? b.start_ms) / 1000, c: counts(b.counts ?? b) })).filter((b) => b.t).sort((a, b) => a.t - b.t);
       const xs = buckets.map((b) => b.t);
       const share = (b, l) => { const tot = b.c.positive + b.c.neutral + b.c.negative; return tot ? (b.c[l] / tot) * 100 : null; };
       // Stacked: each series is the cumulative share; the legend shows the band's own share.
@@ -345,7 +352,7 @@ export function mount(main, ctx) {
       return;
     }
     const rows = LABELS.map((l, i) => ({ label: l, ...get(l, i) }));
-    const conf = m.confusion;
+    const conf = Array.isArray(m.confusion) ? m.confusion : m.confusion?.matrix;
     clear(metricsCard.body,
       h('div', { class: 'kpis compact', role: 'list' },
         [['Mean sentiment difference', fmtScore(m.mean_sentiment_difference), m.mean_sentiment_difference > 0 ? 'model reads calls more positively than people' : m.mean_sentiment_difference < 0 ? 'model reads calls more negatively than people' : 'no bias'],

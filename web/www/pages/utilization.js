@@ -35,7 +35,9 @@ export function mount(main, ctx) {
   const utilCard = card('GPU utilization over time', { id: 'card-util', subtitle: 'mean over each project\'s allocated GPUs' });
   const idleCard = card('Idle allocated GPUs', { id: 'card-idle', subtitle: `running jobs below ${IDLE_UTILIZATION} % GPU utilization` });
   const storageCard = card('Storage per system', { id: 'card-storage', subtitle: 'capacity used and throughput now' });
-  const tputCard = card('Storage throughput over time', { id: 'card-tput' });
+  const storageMetric = h('select', { id: 'storage-metric', 'aria-label': 'Storage history shows' },
+    h('option', { value: 'tput' }, 'Throughput'), h('option', { value: 'used' }, 'Capacity used'));
+  const tputCard = card('Storage over time', { id: 'card-tput', actions: [storageMetric] });
   const cacheCard = card('Cache usage', { id: 'card-cache', wide: true, subtitle: 'dataset cache targets and cached commits' });
   grid.append(quotaCard.el, allocCard.el, utilCard.el, idleCard.el, storageCard.el, tputCard.el, cacheCard.el);
 
@@ -68,6 +70,7 @@ export function mount(main, ctx) {
   storageCard.body.append(storageList);
   const tputChart = new TimeChart(tputCard.body, { height: 220, yFormat: (v) => fmtRate(v), ariaLabel: 'Storage throughput per system over time' });
   tputChart.el.id = 'chart-throughput';
+  storageMetric.addEventListener('change', () => renderVolumeHistory());
   const tputNote = h('p', { class: 'muted small' });
   tputCard.body.append(tputNote);
 
@@ -163,32 +166,66 @@ export function mount(main, ctx) {
     historyTimer = setTimeout(loadHistory, Math.min(300000, Math.max(60000, range * 1000 / 200)));
   }
 
+  let volumeHistory = [];
   async function loadVolumeHistory() {
-    const storageSources = store.rows('sources').filter((s) => s.kind !== 'kubernetes' && s.kind !== 'prometheus');
-    const perSource = [];
-    for (const s of storageSources) {
-      try {
-        const rows = await api.get('history/volumes', { source: s.name, range });
-        perSource.push([s.name, rows || []]);
-      } catch (err) {
-        tputNote.textContent = 'History unavailable: ' + err.message;
+    // The history store answers per volume: read every volume's samples (a few at a time) and
+    // add them up per system in buckets of about 1/300 of the range.
+    const vols = store.rows('volumes');
+    const grain = Math.max(300, Math.round(range / 300));
+    const queue = [...vols];
+    const results = [];
+    let failed = null;
+    async function worker() {
+      while (queue.length) {
+        const v = queue.shift();
+        try {
+          results.push([v, await api.get('history/volumes', { source: v.source, volume: v.id, range })]);
+        } catch (err) {
+          failed = err;
+        }
       }
     }
-    // Sum the volumes of each system at each sample time.
-    const all = [];
-    for (const [name, rows] of perSource) {
-      const sums = new Map();
-      for (const r of rows) {
-        const bps = r.throughput_bps ?? (r.throughput_mibps != null ? r.throughput_mibps * 1048576 : null);
-        if (bps == null || !r.time) continue;
-        const t = Math.floor(new Date(r.time).getTime() / 300000) * 300; // 5 min grain
-        sums.set(t, (sums.get(t) || 0) + bps);
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    const perSystem = new Map(); // system -> Map(bucket -> {tput, used: Map(volume -> used)})
+    for (const [v, answer] of results) {
+      const sys = perSystem.get(v.source) || new Map();
+      perSystem.set(v.source, sys);
+      const cell = (t) => {
+        const b = Math.floor(new Date(t).getTime() / 1000 / grain) * grain;
+        if (!sys.has(b)) sys.set(b, { tput: new Map(), used: new Map() });
+        return sys.get(b);
+      };
+      for (const p of answer?.perf || []) {
+        if (p.throughput_bytes_per_second == null) continue;
+        const c = cell(p.time);
+        const acc = c.tput.get(v.id) || [0, 0];
+        c.tput.set(v.id, [acc[0] + p.throughput_bytes_per_second, acc[1] + 1]);
       }
-      for (const [t, v] of sums) all.push({ time: t * 1000, system: name, v });
+      for (const u of answer?.usage || []) cell(u.time).used.set(v.id, u.used_bytes);
     }
-    const p = pivot(all, { groupOf: (r) => r.system, valueOf: (r) => r.v });
-    tputChart.update(p.names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length] })), [p.xs, ...p.ys], { empty: !p.xs.length });
-    if (perSource.length) tputNote.textContent = `${all.length} samples (read + write, 5-minute grain).`;
+    volumeHistory = [];
+    for (const [system, buckets] of perSystem) {
+      const lastUsed = new Map();
+      for (const b of [...buckets.keys()].sort((a, b2) => a - b2)) {
+        const c = buckets.get(b);
+        let tput = null;
+        for (const [, [sum, n]] of c.tput) tput = (tput || 0) + sum / n;
+        for (const [id, used] of c.used) lastUsed.set(id, used);
+        const used = lastUsed.size ? [...lastUsed.values()].reduce((a, x) => a + x, 0) : null;
+        volumeHistory.push({ time: b * 1000, system, tput, used });
+      }
+    }
+    renderVolumeHistory();
+    tputNote.textContent = failed ? 'Some volumes have no history: ' + failed.message
+      : `${results.length} volumes, ${grain >= 3600 ? grain / 3600 + ' h' : grain / 60 + ' min'} buckets.`;
+  }
+
+  function renderVolumeHistory() {
+    const showUsed = storageMetric.value === 'used';
+    const rows = volumeHistory.filter((r) => (showUsed ? r.used : r.tput) != null);
+    const p = pivot(rows, { groupOf: (r) => r.system, valueOf: (r) => (showUsed ? r.used : r.tput) });
+    tputChart.yFormat = showUsed ? fmtBytes : fmtRate;
+    tputChart.update(p.names.map((n, i) => ({ label: n + (showUsed ? ' used' : ''), color: PALETTE[i % PALETTE.length] })), [p.xs, ...(showUsed ? fillForward(p.ys) : p.ys)], { empty: !p.xs.length });
   }
 
   function setRange(secs) {
@@ -216,7 +253,11 @@ export function mount(main, ctx) {
     if (!source || (!names.includes(source) && source !== '')) source = names[0] || '';
     sourceSelect.value = names.includes(prev) ? prev : source;
     source = sourceSelect.value;
-    if (!historyStarted) { historyStarted = true; loadHistory(); loadVolumeHistory(); }
+    if (!historyStarted) {
+      historyStarted = true;
+      loadHistory();
+      store.ensure('volumes').then(loadVolumeHistory, () => {});
+    }
   }));
   sourceSelect.addEventListener('change', () => {
     source = sourceSelect.value;
