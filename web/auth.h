@@ -59,8 +59,8 @@ public:
     bool load(QString *error = nullptr);
     /// Adds or replaces (new password, new role) a user and saves. false + error for an
     /// invalid name, a password shorter than 8 characters, or a write failure.
-    bool addUser(const QString &name, const QString &password, Role role, QString *error = nullptr,
-                 int iterations = 600000);
+    bool
+    addUser(const QString &name, const QString &password, Role role, QString *error = nullptr, int iterations = 600000);
     bool removeUser(const QString &name, QString *error = nullptr);
     [[nodiscard]] std::optional<User> find(const QString &name) const;
     [[nodiscard]] QList<User> users() const;
@@ -70,9 +70,13 @@ public:
     [[nodiscard]] QString path() const { return m_path; }
 
 private:
+    void refreshDummyHash();
+    bool save(const QHash<QString, User> &users, QString *error) const;
+
     QString m_path;
     QHash<QString, User> m_users;
-    QString m_dummyHash;
+    QString m_dummyHash;   ///< same iteration count as a real user's hash, matches no password
+    bool m_broken = false; ///< the file was unreadable: writes would lose its users, so refuse them
 };
 
 /// A logged-in browser: the id travels in the HttpOnly cookie "strata_session", the CSRF token
@@ -80,7 +84,7 @@ private:
 /// "X-CSRF-Token" header of every state-changing request.
 struct Session
 {
-    QString id;        ///< 32 random bytes, base64url (no padding)
+    QString id; ///< 32 random bytes, base64url (no padding)
     QString user;
     Role role = Role::Viewer;
     QString csrfToken; ///< 32 random bytes, base64url
@@ -112,11 +116,17 @@ private:
 };
 
 /// Login throttling per client address and per user name: after `maxFailures` failures within
-/// `window`, further attempts wait until the oldest failure leaves the window.
+/// `window`, further attempts wait until the oldest failure leaves the window. A client is
+/// counted over all the names it tries and a name over all clients, so neither guessing many
+/// names from one address nor one name from many addresses escapes. A success forgets only
+/// that (client, user) pair's failures: logging in to one's own account does not unlock the
+/// client's guesses at other accounts.
 class LoginLimiter
 {
 public:
-    explicit LoginLimiter(core::IClock &clock, int maxFailures = 5, std::chrono::seconds window = std::chrono::minutes(5));
+    explicit LoginLimiter(core::IClock &clock,
+                          int maxFailures = 5,
+                          std::chrono::seconds window = std::chrono::minutes(5));
 
     /// 0 = may try now; otherwise the seconds to put in Retry-After (>= 1).
     [[nodiscard]] std::chrono::seconds retryAfter(const QString &client, const QString &user) const;
@@ -125,15 +135,34 @@ public:
     void recordSuccess(const QString &client, const QString &user);
 
 private:
+    struct Failure
+    {
+        QDateTime time;
+        QString other; ///< the user (in m_byClient) or the client (in m_byUser)
+    };
+    [[nodiscard]] std::chrono::seconds wait(const QList<Failure> &failures) const;
+    void prune(QHash<QString, QList<Failure>> &byKey, const QString &key);
+    void sweep();
+
     core::IClock &m_clock;
     int m_maxFailures;
     std::chrono::seconds m_window;
-    QHash<QString, QList<QDateTime>> m_failures; ///< key "c:<client>" and "u:<user>"
+    QHash<QString, QList<Failure>> m_byClient; ///< failures by client address, oldest first
+    QHash<QString, QList<Failure>> m_byUser;   ///< failures by user name, oldest first
+    int m_recordedSinceSweep = 0;
 };
 
 /// `strata-server user add NAME --role viewer|operator|admin [--users PATH]` (password from
-/// STRATA_NEW_PASSWORD, else read from stdin without echo), `user remove NAME`, `user list`.
-/// Returns the exit code (0, 1 error, 2 usage). `args` starts after "user".
-int runUserCommand(const QStringList &args, const QString &defaultUsersPath, QTextStream &in, QTextStream &out, QTextStream &err);
+/// STRATA_NEW_PASSWORD, else one line read from `in`, without echo when `in` is a terminal),
+/// `user remove NAME [--users PATH]`, `user list [--users PATH]` (name, role, created; never
+/// the hash). Returns the exit code (0, 1 error, 2 usage). `args` starts after "user".
+/// A running server reads the users file at start, so changes apply at its next start.
+/// `iterations` is the PBKDF2 cost of new hashes (lowered only by tests).
+int runUserCommand(const QStringList &args,
+                   const QString &defaultUsersPath,
+                   QTextStream &in,
+                   QTextStream &out,
+                   QTextStream &err,
+                   int iterations = 600000);
 
 } // namespace strata::web

@@ -1,0 +1,743 @@
+#include "web/auth.h"
+
+#include "models/core/clock.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <algorithm>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <termios.h>
+#include <unistd.h>
+
+namespace strata::web {
+
+namespace {
+
+const QString kScheme = QStringLiteral("pbkdf2-sha256");
+constexpr int kSaltBytes = 16;
+constexpr int kHashBytes = 32;
+constexpr int kTokenBytes = 32;
+// A hash read from a tampered users file must not turn one login into minutes of CPU.
+constexpr int kMaxIterations = 100'000'000;
+constexpr int kMinPasswordLength = 8;
+
+QByteArray randomBytes(int count)
+{
+    QByteArray bytes(count, Qt::Uninitialized);
+    if (RAND_bytes(reinterpret_cast<unsigned char *>(bytes.data()), count) != 1) {
+        // Without a working CSPRNG every salt, session id and CSRF token would be guessable.
+        qFatal("strata-server: OpenSSL RAND_bytes failed");
+    }
+    return bytes;
+}
+
+QString randomToken()
+{
+    return QString::fromLatin1(
+        randomBytes(kTokenBytes).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+// The password's UTF-8 copy is wiped as soon as the derivation is done.
+class SecretBytes
+{
+public:
+    explicit SecretBytes(const QString &text)
+        : m_bytes(text.toUtf8())
+    {}
+    ~SecretBytes() { OPENSSL_cleanse(m_bytes.data(), size_t(m_bytes.size())); }
+    SecretBytes(const SecretBytes &) = delete;
+    SecretBytes &operator=(const SecretBytes &) = delete;
+    [[nodiscard]] const QByteArray &bytes() const { return m_bytes; }
+
+private:
+    QByteArray m_bytes;
+};
+
+QByteArray derive(const QString &password, const QByteArray &salt, int iterations)
+{
+    const SecretBytes secret(password);
+    QByteArray out(kHashBytes, Qt::Uninitialized);
+    if (PKCS5_PBKDF2_HMAC(secret.bytes().constData(),
+                          int(secret.bytes().size()),
+                          reinterpret_cast<const unsigned char *>(salt.constData()),
+                          int(salt.size()),
+                          iterations,
+                          EVP_sha256(),
+                          kHashBytes,
+                          reinterpret_cast<unsigned char *>(out.data()))
+        != 1) {
+        return {};
+    }
+    return out;
+}
+
+QString encode(int iterations, const QByteArray &salt, const QByteArray &hash)
+{
+    return kScheme + u'$' + QString::number(iterations) + u'$' + QString::fromLatin1(salt.toBase64()) + u'$'
+           + QString::fromLatin1(hash.toBase64());
+}
+
+struct Decoded
+{
+    int iterations = 0;
+    QByteArray salt;
+    QByteArray hash;
+};
+
+std::optional<QByteArray> strictBase64(const QString &text)
+{
+    if (text.isEmpty()) {
+        return std::nullopt;
+    }
+    auto result = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!result || result.decoded.isEmpty()) {
+        return std::nullopt;
+    }
+    return result.decoded;
+}
+
+std::optional<Decoded> decode(const QString &encoded)
+{
+    const QStringList parts = encoded.split(u'$');
+    if (parts.size() != 4 || parts[0] != kScheme) {
+        return std::nullopt;
+    }
+    // Digits only: toInt would also take "+5" or " 5", which hashPassword never writes.
+    static const QRegularExpression digits(QStringLiteral("^[1-9][0-9]{0,9}$"));
+    if (!digits.match(parts[1]).hasMatch()) {
+        return std::nullopt;
+    }
+    bool ok = false;
+    const qlonglong iterations = parts[1].toLongLong(&ok);
+    if (!ok || iterations < 1 || iterations > kMaxIterations) {
+        return std::nullopt;
+    }
+    const auto salt = strictBase64(parts[2]);
+    const auto hash = strictBase64(parts[3]);
+    if (!salt || !hash || hash->size() != kHashBytes) {
+        return std::nullopt;
+    }
+    return Decoded{int(iterations), *salt, *hash};
+}
+
+bool validName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._@-]{1,64}$"));
+    return re.match(name).hasMatch();
+}
+
+void setError(QString *error, const QString &message)
+{
+    if (error) {
+        *error = message;
+    }
+}
+
+} // namespace
+
+QString roleName(Role role)
+{
+    switch (role) {
+    case Role::Viewer:
+        return QStringLiteral("viewer");
+    case Role::Operator:
+        return QStringLiteral("operator");
+    case Role::Admin:
+        return QStringLiteral("admin");
+    }
+    return QStringLiteral("viewer");
+}
+
+std::optional<Role> roleFromName(const QString &name)
+{
+    const QString n = name.trimmed().toLower();
+    for (Role role : {Role::Viewer, Role::Operator, Role::Admin}) {
+        if (n == roleName(role)) {
+            return role;
+        }
+    }
+    return std::nullopt;
+}
+
+QString hashPassword(const QString &password, int iterations)
+{
+    iterations = std::clamp(iterations, 1, kMaxIterations);
+    const QByteArray salt = randomBytes(kSaltBytes);
+    const QByteArray hash = derive(password, salt, iterations);
+    if (hash.isEmpty()) {
+        qFatal("strata-server: OpenSSL PKCS5_PBKDF2_HMAC failed");
+    }
+    return encode(iterations, salt, hash);
+}
+
+bool verifyPassword(const QString &password, const QString &encoded)
+{
+    const auto decoded = decode(encoded);
+    if (!decoded) {
+        return false;
+    }
+    const QByteArray actual = derive(password, decoded->salt, decoded->iterations);
+    if (actual.size() != kHashBytes) {
+        return false;
+    }
+    return CRYPTO_memcmp(actual.constData(), decoded->hash.constData(), kHashBytes) == 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// UserStore
+
+UserStore::UserStore(QString path)
+    : m_path(std::move(path))
+{
+    refreshDummyHash();
+}
+
+void UserStore::refreshDummyHash()
+{
+    // A real user's iteration count makes an unknown name cost exactly what a known one does;
+    // the all-zero hash matches no password in practice.
+    int iterations = 600000;
+    if (!m_users.isEmpty()) {
+        if (const auto decoded = decode(m_users.cbegin()->passwordHash)) {
+            iterations = decoded->iterations;
+        }
+    }
+    m_dummyHash = encode(iterations, randomBytes(kSaltBytes), QByteArray(kHashBytes, '\0'));
+}
+
+bool UserStore::load(QString *error)
+{
+    m_users.clear();
+    m_broken = false;
+    QFile file(m_path);
+    if (!file.exists()) {
+        refreshDummyHash();
+        return true;
+    }
+    const auto fail = [&](const QString &message) {
+        m_users.clear();
+        m_broken = true;
+        refreshDummyHash();
+        setError(error, QStringLiteral("%1: %2").arg(m_path, message));
+        return false;
+    };
+    if (!file.open(QIODevice::ReadOnly)) {
+        return fail(file.errorString());
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        return fail(QStringLiteral("not JSON (%1)").arg(parseError.errorString()));
+    }
+    if (!doc.isObject() || !doc.object().value(QStringLiteral("users")).isArray()) {
+        return fail(QStringLiteral("expected {\"users\": [...]}"));
+    }
+    QHash<QString, User> users;
+    const QJsonArray array = doc.object().value(QStringLiteral("users")).toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonObject o = array.at(i).toObject();
+        User user;
+        user.name = o.value(QStringLiteral("name")).toString();
+        const auto role = roleFromName(o.value(QStringLiteral("role")).toString());
+        user.passwordHash = o.value(QStringLiteral("password_hash")).toString();
+        user.created = QDateTime::fromString(o.value(QStringLiteral("created")).toString(), Qt::ISODate);
+        const QString where = QStringLiteral("user %1").arg(i + 1);
+        if (!validName(user.name)) {
+            return fail(where + QStringLiteral(": invalid or missing name"));
+        }
+        if (!role) {
+            return fail(where + QStringLiteral(": role must be viewer, operator or admin"));
+        }
+        if (!decode(user.passwordHash)) {
+            return fail(where + QStringLiteral(": password_hash is not a pbkdf2-sha256 hash"));
+        }
+        if (users.contains(user.name)) {
+            return fail(where + QStringLiteral(": duplicate name %1").arg(user.name));
+        }
+        user.role = *role;
+        user.created = user.created.isValid() ? user.created.toUTC() : QDateTime();
+        users.insert(user.name, user);
+    }
+    m_users = users;
+    refreshDummyHash();
+    return true;
+}
+
+bool UserStore::save(const QHash<QString, User> &users, QString *error) const
+{
+    QList<User> sorted = users.values();
+    std::sort(sorted.begin(), sorted.end(), [](const User &a, const User &b) {
+        return a.name < b.name;
+    });
+    QJsonArray array;
+    for (const User &user : sorted) {
+        array.append(QJsonObject{{QStringLiteral("name"), user.name},
+                                 {QStringLiteral("role"), roleName(user.role)},
+                                 {QStringLiteral("password_hash"), user.passwordHash},
+                                 {QStringLiteral("created"), user.created.toUTC().toString(Qt::ISODate)}});
+    }
+    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("users"), array}}).toJson();
+
+    const QFileInfo info(m_path);
+    if (!QDir().mkpath(info.absolutePath())) {
+        setError(error, QStringLiteral("cannot create %1").arg(info.absolutePath()));
+        return false;
+    }
+    QSaveFile file(m_path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        setError(error, QStringLiteral("%1: %2").arg(m_path, file.errorString()));
+        return false;
+    }
+    // Set on the temporary file before the rename, so the hashes are never readable by others,
+    // not even for a moment; QSaveFile would otherwise copy an existing file's looser mode.
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        file.cancelWriting();
+        setError(error, QStringLiteral("%1: cannot restrict permissions to 0600").arg(m_path));
+        return false;
+    }
+    if (file.write(json) != json.size() || !file.commit()) {
+        setError(error, QStringLiteral("%1: %2").arg(m_path, file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+bool UserStore::addUser(const QString &name, const QString &password, Role role, QString *error, int iterations)
+{
+    if (m_broken) {
+        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
+        return false;
+    }
+    if (!validName(name)) {
+        setError(error,
+                 QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80)));
+        return false;
+    }
+    if (password.size() < kMinPasswordLength) {
+        setError(error, QStringLiteral("the password must have at least %1 characters").arg(kMinPasswordLength));
+        return false;
+    }
+    QHash<QString, User> users = m_users;
+    User user;
+    user.name = name;
+    user.role = role;
+    user.passwordHash = hashPassword(password, iterations);
+    // A replaced user keeps the date the account was first created.
+    const auto existing = m_users.constFind(name);
+    if (existing != m_users.cend() && existing->created.isValid()) {
+        user.created = existing->created;
+    } else {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        user.created =
+            QDateTime(now.date(), QTime(now.time().hour(), now.time().minute(), now.time().second()), Qt::UTC);
+    }
+    users.insert(name, user);
+    if (!save(users, error)) {
+        return false;
+    }
+    m_users = users;
+    refreshDummyHash();
+    return true;
+}
+
+bool UserStore::removeUser(const QString &name, QString *error)
+{
+    if (m_broken) {
+        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
+        return false;
+    }
+    if (!m_users.contains(name)) {
+        setError(error, QStringLiteral("no user \"%1\"").arg(name.left(80)));
+        return false;
+    }
+    QHash<QString, User> users = m_users;
+    users.remove(name);
+    if (!save(users, error)) {
+        return false;
+    }
+    m_users = users;
+    refreshDummyHash();
+    return true;
+}
+
+std::optional<User> UserStore::find(const QString &name) const
+{
+    const auto it = m_users.constFind(name);
+    if (it == m_users.cend()) {
+        return std::nullopt;
+    }
+    return *it;
+}
+
+QList<User> UserStore::users() const
+{
+    QList<User> list = m_users.values();
+    std::sort(list.begin(), list.end(), [](const User &a, const User &b) {
+        return a.name < b.name;
+    });
+    return list;
+}
+
+std::optional<User> UserStore::authenticate(const QString &name, const QString &password) const
+{
+    if (m_users.isEmpty()) {
+        return std::nullopt; // nothing to reveal: every name is unknown
+    }
+    const auto it = m_users.constFind(name);
+    if (it == m_users.cend()) {
+        (void)verifyPassword(password, m_dummyHash);
+        return std::nullopt;
+    }
+    if (!verifyPassword(password, it->passwordHash)) {
+        return std::nullopt;
+    }
+    return *it;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SessionManager
+
+SessionManager::SessionManager(core::IClock &clock, std::chrono::seconds idle, std::chrono::seconds absolute)
+    : m_clock(clock)
+    , m_idle(idle)
+    , m_absolute(absolute)
+{}
+
+Session SessionManager::create(const User &user)
+{
+    // Expired sessions are otherwise dropped only when their id comes back.
+    const QDateTime now = m_clock.now();
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (it->lastSeen.secsTo(now) >= m_idle.count() || it->created.secsTo(now) >= m_absolute.count()) {
+            it = m_sessions.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    Session session;
+    do {
+        session.id = randomToken();
+    } while (m_sessions.contains(session.id));
+    session.user = user.name;
+    session.role = user.role;
+    session.csrfToken = randomToken();
+    session.created = now;
+    session.lastSeen = now;
+    m_sessions.insert(session.id, session);
+    return session;
+}
+
+std::optional<Session> SessionManager::find(const QString &id)
+{
+    const auto it = m_sessions.find(id);
+    if (it == m_sessions.end()) {
+        return std::nullopt;
+    }
+    const QDateTime now = m_clock.now();
+    const qint64 idleMs = it->lastSeen.msecsTo(now);
+    const qint64 ageMs = it->created.msecsTo(now);
+    if (idleMs >= qint64(m_idle.count()) * 1000 || ageMs >= qint64(m_absolute.count()) * 1000) {
+        m_sessions.erase(it);
+        return std::nullopt;
+    }
+    it->lastSeen = now;
+    return *it;
+}
+
+void SessionManager::remove(const QString &id)
+{
+    m_sessions.remove(id);
+}
+
+void SessionManager::removeUser(const QString &name)
+{
+    m_sessions.removeIf([&](const QHash<QString, Session>::iterator &it) {
+        return it->user == name;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// LoginLimiter
+
+LoginLimiter::LoginLimiter(core::IClock &clock, int maxFailures, std::chrono::seconds window)
+    : m_clock(clock)
+    , m_maxFailures(std::max(1, maxFailures))
+    , m_window(window)
+{}
+
+std::chrono::seconds LoginLimiter::wait(const QList<Failure> &failures) const
+{
+    const QDateTime now = m_clock.now();
+    const qint64 windowMs = qint64(m_window.count()) * 1000;
+    QList<QDateTime> recent;
+    for (const Failure &f : failures) {
+        if (f.time.msecsTo(now) < windowMs) {
+            recent.append(f.time);
+        }
+    }
+    if (recent.size() < m_maxFailures) {
+        return std::chrono::seconds(0);
+    }
+    // Allowed again once fewer than maxFailures remain in the window.
+    const QDateTime freeAt = recent.at(recent.size() - m_maxFailures).addMSecs(windowMs);
+    const qint64 ms = now.msecsTo(freeAt);
+    return std::chrono::seconds(std::max<qint64>(1, (ms + 999) / 1000));
+}
+
+std::chrono::seconds LoginLimiter::retryAfter(const QString &client, const QString &user) const
+{
+    return std::max(wait(m_byClient.value(client)), wait(m_byUser.value(user)));
+}
+
+void LoginLimiter::prune(QHash<QString, QList<Failure>> &byKey, const QString &key)
+{
+    const auto it = byKey.find(key);
+    if (it == byKey.end()) {
+        return;
+    }
+    const QDateTime now = m_clock.now();
+    const qint64 windowMs = qint64(m_window.count()) * 1000;
+    it->removeIf([&](const Failure &f) {
+        return f.time.msecsTo(now) >= windowMs;
+    });
+    if (it->isEmpty()) {
+        byKey.erase(it);
+    }
+}
+
+void LoginLimiter::sweep()
+{
+    // Guesses from many addresses or at many names must not grow the tables without bound.
+    for (auto *byKey : {&m_byClient, &m_byUser}) {
+        const QStringList keys = byKey->keys();
+        for (const QString &key : keys) {
+            prune(*byKey, key);
+        }
+    }
+}
+
+void LoginLimiter::recordFailure(const QString &client, const QString &user)
+{
+    if (++m_recordedSinceSweep >= 1024) {
+        m_recordedSinceSweep = 0;
+        sweep();
+    }
+    prune(m_byClient, client);
+    prune(m_byUser, user);
+    const QDateTime now = m_clock.now();
+    m_byClient[client].append(Failure{now, user});
+    m_byUser[user].append(Failure{now, client});
+}
+
+void LoginLimiter::recordSuccess(const QString &client, const QString &user)
+{
+    if (auto it = m_byClient.find(client); it != m_byClient.end()) {
+        it->removeIf([&](const Failure &f) {
+            return f.other == user;
+        });
+    }
+    if (auto it = m_byUser.find(user); it != m_byUser.end()) {
+        it->removeIf([&](const Failure &f) {
+            return f.other == client;
+        });
+    }
+    prune(m_byClient, client);
+    prune(m_byUser, user);
+}
+
+// ---------------------------------------------------------------------------------------------
+// strata-server user ...
+
+namespace {
+
+const char *const kUserUsage = "usage: strata-server user add NAME --role viewer|operator|admin [--users PATH]\n"
+                               "       strata-server user remove NAME [--users PATH]\n"
+                               "       strata-server user list [--users PATH]\n"
+                               "The new password comes from STRATA_NEW_PASSWORD, else one line on stdin.\n";
+
+// Turns terminal echo off while the password is typed, when `in` is an interactive terminal.
+class EchoOff
+{
+public:
+    explicit EchoOff(QTextStream &in)
+    {
+        auto *file = qobject_cast<QFile *>(in.device());
+        if (!file || file->handle() < 0 || !isatty(file->handle())) {
+            return;
+        }
+        m_fd = file->handle();
+        if (tcgetattr(m_fd, &m_saved) != 0) {
+            m_fd = -1;
+            return;
+        }
+        termios quiet = m_saved;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        if (tcsetattr(m_fd, TCSAFLUSH, &quiet) != 0) {
+            m_fd = -1;
+        }
+    }
+    ~EchoOff()
+    {
+        if (m_fd >= 0) {
+            tcsetattr(m_fd, TCSAFLUSH, &m_saved);
+        }
+    }
+    EchoOff(const EchoOff &) = delete;
+    EchoOff &operator=(const EchoOff &) = delete;
+    [[nodiscard]] bool active() const { return m_fd >= 0; }
+
+private:
+    int m_fd = -1;
+    termios m_saved{};
+};
+
+} // namespace
+
+int runUserCommand(const QStringList &args,
+                   const QString &defaultUsersPath,
+                   QTextStream &in,
+                   QTextStream &out,
+                   QTextStream &err,
+                   int iterations)
+{
+    const auto usage = [&](const QString &problem) {
+        if (!problem.isEmpty()) {
+            err << "strata-server user: " << problem << "\n";
+        }
+        err << kUserUsage;
+        err.flush();
+        return 2;
+    };
+    const auto fail = [&](const QString &message) {
+        err << "strata-server user: " << message << "\n";
+        err.flush();
+        return 1;
+    };
+
+    if (args.isEmpty()) {
+        return usage({});
+    }
+    const QString verb = args.first();
+    if (verb != QLatin1String("add") && verb != QLatin1String("remove") && verb != QLatin1String("list")) {
+        return usage(QStringLiteral("unknown command \"%1\"").arg(verb));
+    }
+    QString usersPath = defaultUsersPath;
+    QString roleText;
+    QStringList positional;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        const auto takeValue = [&](const QString &option, QString *value) {
+            if (arg.startsWith(option + u'=')) {
+                *value = arg.mid(option.size() + 1);
+                return true;
+            }
+            if (i + 1 >= args.size()) {
+                return false;
+            }
+            *value = args.at(++i);
+            return true;
+        };
+        if (arg == QLatin1String("--users") || arg.startsWith(QLatin1String("--users="))) {
+            if (!takeValue(QStringLiteral("--users"), &usersPath) || usersPath.isEmpty()) {
+                return usage(QStringLiteral("--users needs a path"));
+            }
+        } else if (verb == QLatin1String("add")
+                   && (arg == QLatin1String("--role") || arg.startsWith(QLatin1String("--role=")))) {
+            if (!takeValue(QStringLiteral("--role"), &roleText)) {
+                return usage(QStringLiteral("--role needs a value"));
+            }
+        } else if (arg.startsWith(u'-') && arg.size() > 1) {
+            return usage(QStringLiteral("unknown option %1").arg(arg));
+        } else {
+            positional.append(arg);
+        }
+    }
+    if (usersPath.isEmpty()) {
+        return usage(QStringLiteral("no users file: pass --users PATH"));
+    }
+    const qsizetype wantPositional = verb == QLatin1String("list") ? 0 : 1;
+    if (positional.size() != wantPositional) {
+        return usage(wantPositional ? QStringLiteral("%1 takes exactly one user name").arg(verb)
+                                    : QStringLiteral("list takes no user name"));
+    }
+
+    UserStore store(usersPath);
+    QString error;
+    if (!store.load(&error)) {
+        return fail(error);
+    }
+
+    if (verb == QLatin1String("list")) {
+        const QList<User> users = store.users();
+        qsizetype nameWidth = 4;
+        for (const User &u : users) {
+            nameWidth = std::max(nameWidth, u.name.size());
+        }
+        out << QStringLiteral("NAME").leftJustified(nameWidth + 2) << QStringLiteral("ROLE").leftJustified(10)
+            << "CREATED\n";
+        for (const User &u : users) {
+            out << u.name.leftJustified(nameWidth + 2) << roleName(u.role).leftJustified(10)
+                << (u.created.isValid() ? u.created.toUTC().toString(Qt::ISODate) : QStringLiteral("-")) << "\n";
+        }
+        out.flush();
+        return 0;
+    }
+
+    const QString name = positional.first();
+    if (verb == QLatin1String("remove")) {
+        if (!store.removeUser(name, &error)) {
+            return fail(error);
+        }
+        out << "removed user " << name << "\n";
+        out.flush();
+        return 0;
+    }
+
+    if (roleText.isEmpty()) {
+        return usage(QStringLiteral("add needs --role viewer|operator|admin"));
+    }
+    const auto role = roleFromName(roleText);
+    if (!role) {
+        return usage(QStringLiteral("unknown role \"%1\" (viewer, operator or admin)").arg(roleText));
+    }
+    QString password;
+    if (qEnvironmentVariableIsSet("STRATA_NEW_PASSWORD")) {
+        password = qEnvironmentVariable("STRATA_NEW_PASSWORD");
+    } else {
+        const EchoOff echoOff(in);
+        if (echoOff.active()) {
+            err << "Password for " << name << ": ";
+            err.flush();
+        }
+        password = in.readLine();
+        if (echoOff.active()) {
+            err << "\n";
+            err.flush();
+        }
+        if (password.endsWith(u'\r')) {
+            password.chop(1);
+        }
+    }
+    if (password.isEmpty()) {
+        return fail(QStringLiteral("no password: set STRATA_NEW_PASSWORD or give one line on stdin"));
+    }
+    const bool existed = store.find(name).has_value();
+    if (!store.addUser(name, password, *role, &error, iterations)) {
+        return fail(error);
+    }
+    out << (existed ? "updated user " : "added user ") << name << " (" << roleName(*role) << ")\n";
+    out.flush();
+    return 0;
+}
+
+} // namespace strata::web
