@@ -36,6 +36,10 @@ struct WebServerOptions
     QStringList allowedOrigins;
     /// Responses to static assets are cached this long by browsers (index.html never).
     int staticMaxAgeSeconds = 3600;
+    /// LiveFeed tuning (web/livefeed.h): estate changes are coalesced this long, and this many
+    /// diffs are kept for clients that reconnect with ?since=.
+    int liveCoalesceMs = 200;
+    int liveKeptDiffs = 4096;
 };
 
 /// strata-server's HTTP side on QHttpServer (TLS through QSslServer), one port:

@@ -443,6 +443,23 @@ int setServiceLevel(core::Engine &engine,
     return runAction(engine, request, preview, ActionRun{format, args.dryRun, timeoutSeconds, programName}, out, err);
 }
 
+std::vector<core::Ptr<core::Snapshot>> snapshotsOf(const core::Estate &estate,
+                                                   const std::vector<core::Ptr<core::Volume>> &volumes)
+{
+    std::vector<core::Ptr<core::Snapshot>> snapshots;
+    for (const core::Ptr<core::Volume> &v : volumes) {
+        if (const auto list = estate.snapshots().scope(core::Estate::snapshotScope(v->source, v->id))) {
+            snapshots.insert(snapshots.end(), list->items().begin(), list->items().end());
+        }
+    }
+    std::stable_sort(
+        snapshots.begin(), snapshots.end(), [](const core::Ptr<core::Snapshot> &a, const core::Ptr<core::Snapshot> &b) {
+            return std::tie(a->source, a->svm, a->volumeName, a->created)
+                   < std::tie(b->source, b->svm, b->volumeName, b->created);
+        });
+    return snapshots;
+}
+
 } // namespace
 
 QString historyPathFor(const core::AppConfig &config)
@@ -453,6 +470,111 @@ QString historyPathFor(const core::AppConfig &config)
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dir);
     return dir + QStringLiteral("/history.sqlite");
+}
+
+const QStringList &resourceNames()
+{
+    return resources();
+}
+
+std::optional<ResultSet>
+resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now)
+{
+    QStringList sources = filter.sources;
+    if (sources.isEmpty()) {
+        for (const core::SourceStatus &s : engine.statuses()) {
+            sources << s.name;
+        }
+        if (sources.isEmpty()) {
+            sources << QString(); // nothing configured: never "all of the estate"
+        }
+    }
+    const core::Estate &estate = engine.estate();
+    if (resource == QLatin1String("sources")) {
+        QList<core::SourceStatus> statuses = engine.statuses();
+        statuses.removeIf([&](const core::SourceStatus &s) {
+            return !sources.contains(s.name);
+        });
+        return sourceRows(statuses);
+    }
+    if (resource == QLatin1String("datasets")) {
+        return datasetRows(estate, sources);
+    }
+    if (resource == QLatin1String("commits")) {
+        return commitRows(estate, sources, filter.datasets);
+    }
+    if (resource == QLatin1String("caches")) {
+        return cachedCommitRows(estate, filter.targets, now);
+    }
+    if (resource == QLatin1String("cache-targets")) {
+        return cacheTargetRows(estate, filter.targets);
+    }
+    if (resource == QLatin1String("grids")) {
+        return gridRows(estate, sources);
+    }
+    if (resource == QLatin1String("tenants")) {
+        return tenantRows(estate, sources);
+    }
+    if (resource == QLatin1String("buckets")) {
+        return bucketRows(estate, sources);
+    }
+    if (resource == QLatin1String("alerts")) {
+        return gridAlertRows(estate, sources);
+    }
+    if (resource == QLatin1String("pools")) {
+        return poolRows(estate, sources);
+    }
+    if (resource == QLatin1String("aks")) {
+        return aksRows(estate, sources);
+    }
+    if (resource == QLatin1String("service-levels")) {
+        QList<core::ServiceLevelRow> rows;
+        for (const core::ServiceLevelRow &r : engine.serviceLevels().rows()) {
+            if (sources.contains(r.source)) {
+                rows << r;
+            }
+        }
+        return serviceLevelRows(rows, engine.serviceLevels().rateCard());
+    }
+    if (isComputeResource(resource)) {
+        const ComputeFilter compute{sources, filter.projects};
+        if (resource == QLatin1String("clusters")) {
+            return clusterRows(estate, compute);
+        }
+        if (resource == QLatin1String("nodes")) {
+            return nodeRows(estate, compute);
+        }
+        if (resource == QLatin1String("projects")) {
+            return projectRows(estate, compute);
+        }
+        if (resource == QLatin1String("jobs")) {
+            return jobRows(estate, compute, now);
+        }
+        return pvcRows(estate, compute);
+    }
+    if (resource != QLatin1String("volumes") && resource != QLatin1String("snapshots")) {
+        return std::nullopt;
+    }
+    std::vector<core::Ptr<core::Volume>> volumes;
+    for (const QString &source : std::as_const(sources)) {
+        const auto list = estate.volumes().scope(source);
+        if (!list) {
+            continue;
+        }
+        for (const core::Ptr<core::Volume> &v : list->items()) {
+            if (filter.volumes.isEmpty() || filter.volumes.contains(v->name) || filter.volumes.contains(v->id)) {
+                volumes.push_back(v);
+            }
+        }
+    }
+    // Stable, readable order whatever order the systems answered in (kubectl lists by name).
+    std::sort(volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
+        return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
+    });
+    if (resource == QLatin1String("volumes")) {
+        return volumeRows(volumes);
+    }
+    return snapshotRows(snapshotsOf(estate, volumes));
 }
 
 bool isCommand(const QStringList &arguments)
@@ -814,39 +936,19 @@ int run(const QStringList &arguments,
                            out,
                            err);
     }
-    if (resource == QLatin1String("datasets")) {
-        if (format == Format::Table) {
-            out << core::summarize(engine.estate()).headerText() << "\n\n";
-        }
-        write(datasetRows(engine.estate(), healthy), format, out);
-        return exitCode;
+    const ResourceFilter listFilter{healthy,
+                                    parser.values(volumeOption),
+                                    parser.values(projectOption),
+                                    parser.values(datasetOption),
+                                    parser.values(targetOption)};
+    if (resource == QLatin1String("datasets") && format == Format::Table) {
+        out << core::summarize(engine.estate()).headerText() << "\n\n";
     }
-    if (resource == QLatin1String("commits")) {
-        write(commitRows(engine.estate(), healthy, parser.values(datasetOption)), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("caches")) {
-        write(cachedCommitRows(engine.estate(), parser.values(targetOption), clock.now()), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("cache-targets")) {
-        write(cacheTargetRows(engine.estate(), parser.values(targetOption)), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("grids")) {
-        write(gridRows(engine.estate(), healthy), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("tenants")) {
-        write(tenantRows(engine.estate(), healthy), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("buckets")) {
-        write(bucketRows(engine.estate(), healthy), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("alerts")) {
-        write(gridAlertRows(engine.estate(), healthy), format, out);
+    if (resource == QLatin1String("datasets") || resource == QLatin1String("commits")
+        || resource == QLatin1String("caches") || resource == QLatin1String("cache-targets")
+        || resource == QLatin1String("grids") || resource == QLatin1String("tenants")
+        || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
+        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
         return exitCode;
     }
     if (setVerb) {
@@ -862,21 +964,11 @@ int run(const QStringList &arguments,
             engine.serviceLevels().refreshStatistics();
             waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
         }
-        QList<core::ServiceLevelRow> rows;
-        for (const core::ServiceLevelRow &r : engine.serviceLevels().rows()) {
-            if (healthy.contains(r.source)) {
-                rows << r;
-            }
-        }
-        write(serviceLevelRows(rows, engine.serviceLevels().rateCard()), format, out);
+        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
         return exitCode;
     }
-    if (resource == QLatin1String("pools")) {
-        write(poolRows(engine.estate(), healthy), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("aks")) {
-        write(aksRows(engine.estate(), healthy), format, out);
+    if (resource == QLatin1String("pools") || resource == QLatin1String("aks")) {
+        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
         return exitCode;
     }
 
@@ -966,17 +1058,7 @@ int run(const QStringList &arguments,
             timeoutSeconds)) {
         snapshotErrors << QCoreApplication::translate("cli", "timed out listing snapshots");
     }
-    std::vector<core::Ptr<core::Snapshot>> snapshots;
-    for (const core::Ptr<core::Volume> &v : volumes) {
-        if (const auto list = engine.estate().snapshots().scope(core::Estate::snapshotScope(v->source, v->id))) {
-            snapshots.insert(snapshots.end(), list->items().begin(), list->items().end());
-        }
-    }
-    std::stable_sort(
-        snapshots.begin(), snapshots.end(), [](const core::Ptr<core::Snapshot> &a, const core::Ptr<core::Snapshot> &b) {
-            return std::tie(a->source, a->svm, a->volumeName, a->created)
-                   < std::tie(b->source, b->svm, b->volumeName, b->created);
-        });
+    const std::vector<core::Ptr<core::Snapshot>> snapshots = snapshotsOf(engine.estate(), volumes);
     for (const QString &e : std::as_const(snapshotErrors)) {
         err << programName << ": " << e << '\n';
         exitCode = 1;

@@ -1,18 +1,34 @@
-// strata-server: the headless entry point. Today it carries the CLI verbs (with secrets from
-// the environment or mounted files instead of a desktop keychain) and a self-test used by CI
-// and by packagers to prove a host can run Strata without a display.
+// strata-server: the headless entry point. `serve` runs the web console (the engine, its history
+// store and schedules, and the WebServer); `user` manages the console's users; the CLI verbs run
+// with secrets from the environment or mounted files instead of a desktop keychain; and a
+// self-test proves a host can run Strata without a display.
+
+#include "web/auth.h"
+#include "web/webserver.h"
 
 #include "app/cli/cli.h"
 #include "app/cli/demo.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -113,6 +129,230 @@ int selfTest(QTextStream &out, QTextStream &err)
     return failures == 0 ? 0 : 1;
 }
 
+QString defaultUsersPath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/users.json");
+}
+
+/// "HOST:PORT", ":PORT" or "PORT"; "[::1]:8443" for IPv6.
+bool parseListen(const QString &text, strata::web::WebServerOptions *options)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    QString host = colon >= 0 ? text.left(colon) : QString();
+    const QString portText = colon >= 0 ? text.mid(colon + 1) : text;
+    bool ok = false;
+    const uint port = portText.toUInt(&ok);
+    if (!ok || port > 65535) {
+        return false;
+    }
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']'))) {
+        host = host.mid(1, host.size() - 2);
+    }
+    if (!host.isEmpty()) {
+        const QHostAddress address(host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : host);
+        if (address.isNull()) {
+            return false;
+        }
+        options->address = address;
+    }
+    options->port = quint16(port);
+    return true;
+}
+
+/// A random password of 16 characters from an alphabet without look-alikes.
+QString randomPassword()
+{
+    static const QString alphabet = QStringLiteral("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+    QString out;
+    for (int i = 0; i < 16; ++i) {
+        out += alphabet.at(int(QRandomGenerator::system()->bounded(quint32(alphabet.size()))));
+    }
+    return out;
+}
+
+/// `strata-server serve`: the web console until SIGINT/SIGTERM.
+int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    using namespace strata;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("strata-server serve: the Strata web console."));
+    parser.addHelpOption();
+    const QCommandLineOption configOption(
+        QStringLiteral("config"), QStringLiteral("Config file."), QStringLiteral("path"));
+    const QCommandLineOption demoOption(QStringLiteral("demo"), QStringLiteral("Serve the built-in simulated estate."));
+    const QCommandLineOption listenOption(
+        QStringLiteral("listen"),
+        QStringLiteral("HOST:PORT to listen on (default 127.0.0.1:8080; 8443 with TLS)."),
+        QStringLiteral("host:port"));
+    const QCommandLineOption certOption(
+        QStringLiteral("tls-cert"), QStringLiteral("PEM certificate chain."), QStringLiteral("file"));
+    const QCommandLineOption keyOption(
+        QStringLiteral("tls-key"), QStringLiteral("PEM private key."), QStringLiteral("file"));
+    const QCommandLineOption usersOption(
+        QStringLiteral("users"), QStringLiteral("Users file (JSON)."), QStringLiteral("path"));
+    const QCommandLineOption originOption(
+        QStringLiteral("allow-origin"),
+        QStringLiteral("Another origin allowed to use the API and WebSocket (repeatable)."),
+        QStringLiteral("url"));
+    parser.addOptions({configOption, demoOption, listenOption, certOption, keyOption, usersOption, originOption});
+    if (!parser.parse(QStringList{QStringLiteral("strata-server serve")} + arguments)) {
+        err << "strata-server serve: " << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "strata-server serve: unexpected argument " << parser.positionalArguments().first() << '\n';
+        return 2;
+    }
+
+    // Settings: command line, then environment, then the config file's "web" object.
+    core::AppConfig config;
+    QJsonObject webConfig;
+    std::unique_ptr<cli::DemoEstate> demo;
+    std::unique_ptr<core::EnvFileCredentialStore> envCredentials;
+    core::ICredentialStore *credentials = nullptr;
+    QString historyPath;
+    const bool demoMode = parser.isSet(demoOption);
+    if (demoMode) {
+        QString error;
+        demo = cli::DemoEstate::start({}, &error);
+        if (!demo) {
+            err << "strata-server: the demo estate could not start: " << error << '\n';
+            return 1;
+        }
+        config = demo->config();
+        credentials = &demo->credentials();
+        historyPath = QStringLiteral(":memory:");
+    } else {
+        const QString path = parser.isSet(configOption)
+                                 ? parser.value(configOption)
+                                 : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
+        QString error;
+        if (!core::AppConfig::load(path, &config, &error)) {
+            err << "strata-server: " << error << '\n';
+            return 2;
+        }
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly)) {
+            webConfig = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("web")).toObject();
+        }
+        envCredentials = std::make_unique<core::EnvFileCredentialStore>();
+        credentials = envCredentials.get();
+        historyPath = cli::historyPathFor(config);
+    }
+    const auto setting = [&](const QCommandLineOption &option, const char *env, const char *key) {
+        if (parser.isSet(option)) {
+            return parser.value(option);
+        }
+        if (qEnvironmentVariableIsSet(env)) {
+            return qEnvironmentVariable(env);
+        }
+        return webConfig.value(QLatin1String(key)).toString();
+    };
+    web::WebServerOptions options;
+    options.tlsCertFile = setting(certOption, "STRATA_TLS_CERT", "tls_cert");
+    options.tlsKeyFile = setting(keyOption, "STRATA_TLS_KEY", "tls_key");
+    if (options.tlsCertFile.isEmpty() != options.tlsKeyFile.isEmpty()) {
+        err << "strata-server: --tls-cert and --tls-key go together\n";
+        return 2;
+    }
+    options.address = QHostAddress::LocalHost;
+    options.port = options.tlsCertFile.isEmpty() ? 8080 : 8443;
+    const QString listen = setting(listenOption, "STRATA_LISTEN", "listen");
+    if (!listen.isEmpty() && !parseListen(listen, &options)) {
+        err << "strata-server: --listen wants HOST:PORT, not \"" << listen << "\"\n";
+        return 2;
+    }
+    options.allowedOrigins = parser.values(originOption);
+    for (const QString &o :
+         qEnvironmentVariable("STRATA_ALLOWED_ORIGINS").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        options.allowedOrigins << o.trimmed();
+    }
+    for (const QJsonValue &o : webConfig.value(QLatin1String("allowed_origins")).toArray()) {
+        options.allowedOrigins << o.toString();
+    }
+
+    // Users: a file; the demo without one gets admin/operator/viewer in a throwaway file with
+    // STRATA_DEMO_PASSWORD or random passwords printed once.
+    QTemporaryDir demoUsersDir;
+    QString usersPath = setting(usersOption, "STRATA_USERS", "users");
+    if (usersPath.isEmpty() && demoMode) {
+        usersPath = demoUsersDir.filePath(QStringLiteral("users.json"));
+        web::UserStore demoUsers(usersPath);
+        const QString shared = qEnvironmentVariable("STRATA_DEMO_PASSWORD");
+        for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
+                                         std::pair{QStringLiteral("operator"), web::Role::Operator},
+                                         std::pair{QStringLiteral("viewer"), web::Role::Viewer}}) {
+            const QString password = shared.isEmpty() ? randomPassword() : shared;
+            QString error;
+            if (!demoUsers.addUser(name, password, role, &error)) {
+                err << "strata-server: demo user " << name << ": " << error << '\n';
+                return 1;
+            }
+            if (shared.isEmpty()) {
+                out << "demo user " << name << " (" << web::roleName(role) << "), password " << password << '\n';
+            }
+        }
+    }
+    if (usersPath.isEmpty()) {
+        usersPath = defaultUsersPath();
+    }
+    web::UserStore users(usersPath);
+    QString usersError;
+    if (!users.load(&usersError)) {
+        err << "strata-server: users file " << usersPath << ": " << usersError << '\n';
+        return 2;
+    }
+    if (users.users().isEmpty()) {
+        err << "strata-server: no users in " << usersPath
+            << " yet: add one with `strata-server user add NAME --role admin`\n";
+    }
+
+    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(historyPath));
+    QTimer retentionTimer;
+    if (history.openError().isEmpty()) {
+        const int retentionDays = config.historyRetentionDays;
+        auto applyRetention = [&history, retentionDays] {
+            history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-retentionDays));
+        };
+        applyRetention();
+        QObject::connect(&retentionTimer, &QTimer::timeout, &history, applyRetention);
+        retentionTimer.start(std::chrono::hours(24));
+    } else {
+        err << "strata-server: history store unavailable: " << history.openError() << '\n';
+    }
+    core::SystemClock clock;
+    core::Engine::Deps deps{
+        clock, *credentials, history.openError().isEmpty() ? &history : nullptr, QStringLiteral("strata-server")};
+    deps.runSchedules = true;
+    core::Engine engine(deps);
+    engine.setRateCard(config.rateCard);
+    engine.setCacheTargets(config.cacheTargets);
+    engine.setSources(config.sources);
+
+    web::WebServer server(engine, users, options);
+    QString error;
+    if (!server.listen(&error)) {
+        err << "strata-server: " << error << '\n';
+        return 1;
+    }
+    out << "strata-server: serving the web console on " << server.url().toString() << '\n';
+    out.flush();
+    err.flush();
+
+    for (const int sig : {SIGINT, SIGTERM}) {
+        std::signal(sig, [](int) {
+            QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
+        });
+    }
+    return QCoreApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -128,9 +368,23 @@ int main(int argc, char **argv)
     if (arguments.contains(QStringLiteral("--self-test"))) {
         return selfTest(out, err);
     }
+    if (!arguments.isEmpty() && arguments.first() == QLatin1String("serve")) {
+        return serve(arguments.mid(1), out, err);
+    }
+    if (!arguments.isEmpty() && arguments.first() == QLatin1String("user")) {
+        QTextStream in(stdin);
+        const int code = strata::web::runUserCommand(arguments.mid(1), defaultUsersPath(), in, out, err);
+        out.flush();
+        err.flush();
+        return code;
+    }
     if (!strata::cli::isCommand(arguments)) {
-        err << "usage: strata-server [--config PATH | --demo] get sources|volumes|snapshots [--source NAME] "
-               "[--volume NAME] [-o table|json|csv]\n"
+        err << "usage: strata-server serve [--config PATH | --demo] [--listen HOST:PORT] [--tls-cert FILE --tls-key "
+               "FILE]\n"
+               "                          [--users PATH] [--allow-origin URL]...\n"
+               "       strata-server user add NAME --role viewer|operator|admin | user remove NAME | user list "
+               "[--users PATH]\n"
+               "       strata-server [--config PATH | --demo] get RESOURCE [--source NAME] [-o table|json|csv]\n"
                "       strata-server --self-test\n"
                "Secrets come from STRATA_SECRET_<SOURCE>_PASSWORD or $STRATA_SECRETS_DIR/<source>/password.\n";
         return 2;

@@ -86,7 +86,7 @@ ActionPreview ActionManager::preview(const ActionRequest &request) const
     return executor->preview(request);
 }
 
-QString ActionManager::submit(const ActionRequest &request, QString *error)
+QString ActionManager::submit(const ActionRequest &request, QString *error, const QString &user)
 {
     for (const ActionRecord &r : std::as_const(m_records)) {
         if (r.state == ActionState::Running && r.request == request) {
@@ -104,7 +104,7 @@ QString ActionManager::submit(const ActionRequest &request, QString *error)
     record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     record.request = request;
     record.preview = p;
-    record.user = m_user;
+    record.user = user.isEmpty() ? m_user : user;
     record.submitted = m_clock.now();
     m_index.insert(record.id, m_records.size());
     m_records.append(record);
@@ -208,7 +208,7 @@ void ActionManager::audit(const ActionRecord &record, const QString &outcome)
     }
     AuditEntry entry;
     entry.time = m_clock.now();
-    entry.user = m_user;
+    entry.user = record.user.isEmpty() ? m_user : record.user;
     entry.actionId = record.id;
     entry.source = record.request.source;
     entry.kind = actionKindName(record.request.kind);

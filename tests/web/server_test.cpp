@@ -1,0 +1,403 @@
+// strata-server's HTTP API and live feed against a real engine polling the ONTAP simulator:
+// the rows `strata get` prints, health and metrics, actions audited with the web user's name,
+// and live diffs with catch-up and reload.
+
+#include "web/api.h"
+#include "web/livefeed.h"
+#include "webfixture.h"
+
+#include "app/cli/cli.h"
+
+#include <QElapsedTimer>
+
+#include <iostream>
+
+namespace strata::testsupport {
+namespace {
+
+using WebServerTest = WebFixture;
+
+QJsonArray withoutKeys(QJsonArray rows)
+{
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        QJsonObject o = rows.at(i).toObject();
+        o.remove(QStringLiteral("key"));
+        rows.replace(i, o);
+    }
+    return rows;
+}
+
+TEST_F(WebServerTest, ServesTheRowsTheCliPrintsWithAKeyPerRow)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const Reply r = get(QStringLiteral("/api/v1/volumes"), viewer);
+    ASSERT_EQ(r.status, 200) << r.body.toStdString();
+    const QJsonArray rows = r.json().array();
+    ASSERT_GT(rows.size(), 3);
+    const auto expected = cli::resourceRows(*engine, QStringLiteral("volumes"), {}, clock.now());
+    ASSERT_TRUE(expected.has_value());
+    EXPECT_EQ(withoutKeys(rows), cli::toJson(*expected));
+    for (const QJsonValue &v : rows) {
+        const QJsonObject row = v.toObject();
+        EXPECT_EQ(row.value(QLatin1String("key")).toString(),
+                  QStringLiteral("ontap-ai/") + row.value(QLatin1String("id")).toString());
+    }
+    EXPECT_FALSE(r.header("X-Strata-Revision").isEmpty());
+
+    // The CLI's filters are query parameters.
+    const QString name = rows.first().toObject().value(QLatin1String("name")).toString();
+    const Reply one = get(QStringLiteral("/api/v1/volumes?volume=") + name, viewer);
+    ASSERT_EQ(one.status, 200);
+    EXPECT_EQ(one.json().array().size(), 1);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/volumes?source=elsewhere"), viewer).json().array().size(), 0);
+
+    EXPECT_EQ(get(QStringLiteral("/api/v1/no-such-thing"), viewer).status, 404);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/sources"), viewer).json().array().size(), 1);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/service-levels"), viewer).status, 200);
+    const Reply schedules = get(QStringLiteral("/api/v1/schedules"), viewer);
+    EXPECT_EQ(schedules.status, 200);
+    EXPECT_TRUE(schedules.json().isArray());
+}
+
+TEST_F(WebServerTest, HealthzMetricsAndTheConsolePageNeedNoLogin)
+{
+    startServer();
+    const Reply health = get(QStringLiteral("/healthz"));
+    EXPECT_EQ(health.status, 200);
+    EXPECT_EQ(health.body.trimmed(), QByteArray("ok"));
+    const Reply metrics = get(QStringLiteral("/metrics"));
+    EXPECT_EQ(metrics.status, 200);
+    EXPECT_TRUE(metrics.header("Content-Type").startsWith("text/plain"));
+    EXPECT_TRUE(metrics.body.contains("strata_source_up")) << metrics.body.left(400).toStdString();
+    const Reply page = get(QStringLiteral("/"));
+    if (QFile::exists(QStringLiteral(":/www/index.html"))) {
+        EXPECT_EQ(page.status, 200);
+        EXPECT_TRUE(page.header("Content-Type").startsWith("text/html"));
+    }
+    EXPECT_EQ(page.header("Content-Security-Policy").left(18), QByteArray("default-src 'self'"));
+    EXPECT_EQ(page.header("X-Content-Type-Options"), QByteArray("nosniff"));
+    EXPECT_EQ(get(QStringLiteral("/static/../webserver.cpp")).status, 404);
+
+    // A source that stops answering makes /healthz fail for probes.
+    sim::ontap::FaultRule rule;
+    rule.kind = sim::ontap::FaultRule::Kind::Status;
+    rule.status = 401; // credentials rejected: the source is down, not just late
+    simulator->addFaultRule(rule);
+    engine->refresh();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return get(QStringLiteral("/healthz")).status == 503;
+        },
+        30000));
+}
+
+TEST_F(WebServerTest, ALiveDiffArrivesAfterTheSimulatorChangesAVolume)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    auto live = openLive(viewer, ownOrigin());
+    ASSERT_TRUE(waitFor([&] {
+        return !live->messages.isEmpty();
+    }));
+    const QJsonObject hello = live->messages.first();
+    EXPECT_EQ(hello.value(QLatin1String("type")).toString(), QStringLiteral("hello"));
+    const qint64 start = qint64(hello.value(QLatin1String("revision")).toDouble());
+
+    const QJsonObject volume = get(QStringLiteral("/api/v1/volumes"), viewer).json().array().first().toObject();
+    const QString key = volume.value(QLatin1String("key")).toString();
+    const qint64 usedBefore = qint64(volume.value(QLatin1String("used_bytes")).toDouble());
+    qint64 usedAfter = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(volume.value(QLatin1String("svm")).toString(),
+                                          volume.value(QLatin1String("name")).toString(),
+                                          qint64(1) << 30,
+                                          &usedAfter),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    ASSERT_NE(usedAfter, usedBefore);
+    QElapsedTimer timer;
+    timer.start();
+    engine->refresh(QStringLiteral("ontap-ai"));
+    QJsonObject diff;
+    ASSERT_TRUE(waitFor([&] {
+        for (const QJsonObject &m : std::as_const(live->messages)) {
+            if (m.value(QLatin1String("resource")).toString() != QLatin1String("volumes")) {
+                continue;
+            }
+            for (const QJsonValue &row : m.value(QLatin1String("upsert")).toArray()) {
+                if (row.toObject().value(QLatin1String("key")).toString() == key
+                    && qint64(row.toObject().value(QLatin1String("used_bytes")).toDouble()) == usedAfter) {
+                    diff = m;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }));
+    std::cout << "[ measure  ] poll + diff delivered " << timer.elapsed() << " ms after the refresh\n";
+    EXPECT_EQ(diff.value(QLatin1String("type")).toString(), QStringLiteral("diff"));
+    EXPECT_GT(qint64(diff.value(QLatin1String("revision")).toDouble()), start);
+    // Only what changed travels: not every volume.
+    EXPECT_LT(diff.value(QLatin1String("upsert")).toArray().size(),
+              get(QStringLiteral("/api/v1/volumes"), viewer).json().array().size());
+}
+
+TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    web::LiveFeed &feed = server->feed();
+    // Features publish their own resources through the same feed.
+    const qint64 before = feed.revision();
+    const auto sentence = [](const QString &key) {
+        return QJsonArray{QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("text"), QStringLiteral("hello")}}};
+    };
+    feed.append(QStringLiteral("sentences"), sentence(QStringLiteral("call-1/0")));
+    ASSERT_TRUE(waitFor([&] {
+        return feed.rows(QStringLiteral("sentences")).size() == 1;
+    }));
+    QTest::qWait(250); // the next append is a diff of its own
+    feed.append(QStringLiteral("sentences"), sentence(QStringLiteral("call-1/1")));
+    ASSERT_TRUE(waitFor([&] {
+        return feed.rows(QStringLiteral("sentences")).size() == 2;
+    }));
+    const qint64 after = feed.revision();
+    ASSERT_GE(after, before + 2);
+
+    auto live = openLive(viewer, ownOrigin(), QStringLiteral("since=%1").arg(before));
+    ASSERT_TRUE(waitFor([&] {
+        return live->messages.size() >= 1 + (after - before);
+    }));
+    EXPECT_EQ(live->messages.at(0).value(QLatin1String("type")).toString(), QStringLiteral("hello"));
+    QStringList sentences;
+    for (qint64 i = 1; i <= after - before; ++i) {
+        const QJsonObject m = live->messages.at(i);
+        EXPECT_EQ(qint64(m.value(QLatin1String("revision")).toDouble()), before + i); // in order, none missing
+        if (m.value(QLatin1String("resource")).toString() == QLatin1String("sentences")) {
+            for (const QJsonValue &row : m.value(QLatin1String("upsert")).toArray()) {
+                sentences << row.toObject().value(QLatin1String("key")).toString();
+            }
+        }
+    }
+    EXPECT_EQ(sentences, (QStringList{QStringLiteral("call-1/0"), QStringLiteral("call-1/1")}));
+
+    // Up to date: hello only.
+    auto current = openLive(viewer, ownOrigin(), QStringLiteral("since=%1").arg(feed.revision()));
+    ASSERT_TRUE(waitFor([&] {
+        return !current->messages.isEmpty();
+    }));
+    QTest::qWait(300);
+    EXPECT_EQ(current->messages.size(), 1);
+}
+
+TEST_F(WebServerTest, AViewerTooFarBehindIsToldToReload)
+{
+    web::WebServerOptions options;
+    options.liveCoalesceMs = 1;
+    options.liveKeptDiffs = 2;
+    startServer(options);
+    const Login viewer = login(QStringLiteral("viewer"));
+    web::LiveFeed &feed = server->feed();
+    const qint64 before = feed.revision();
+    for (int i = 0; i < 4; ++i) {
+        feed.append(QStringLiteral("sentences"), QJsonArray{QJsonObject{{QStringLiteral("key"), QString::number(i)}}});
+        ASSERT_TRUE(waitFor([&] {
+            return feed.revision() >= before + i + 1;
+        }));
+    }
+    QList<QByteArray> diffs;
+    EXPECT_FALSE(feed.diffsSince(before, &diffs));
+    EXPECT_TRUE(feed.diffsSince(feed.revision() - 2, &diffs));
+    EXPECT_EQ(diffs.size(), 2);
+    EXPECT_FALSE(feed.diffsSince(feed.revision() + 1, &diffs));
+
+    for (const QString &since : {QString::number(before), QString::number(feed.revision() + 5), QStringLiteral("x")}) {
+        auto live = openLive(viewer, ownOrigin(), QStringLiteral("since=") + since);
+        ASSERT_TRUE(waitFor([&] {
+            return live->messages.size() >= 2;
+        })) << since.toStdString();
+        EXPECT_EQ(live->messages.at(1).value(QLatin1String("type")).toString(), QStringLiteral("reload"));
+        EXPECT_EQ(qint64(live->messages.at(1).value(QLatin1String("revision")).toDouble()), feed.revision());
+    }
+}
+
+TEST_F(WebServerTest, AnOperatorsActionRunsAndTheAuditLogNamesThem)
+{
+    startServer();
+    const Login op = login(QStringLiteral("operator"));
+    const QJsonObject volume = get(QStringLiteral("/api/v1/volumes"), op).json().array().first().toObject();
+    const QJsonObject body{{QStringLiteral("kind"), QStringLiteral("snapshot.create")},
+                           {QStringLiteral("source"), QStringLiteral("ontap-ai")},
+                           {QStringLiteral("volume_id"), volume.value(QLatin1String("id")).toString()},
+                           {QStringLiteral("name"), QStringLiteral("from-the-web")}};
+    const Reply preview = post(QStringLiteral("/api/v1/actions/preview"), body, op);
+    ASSERT_EQ(preview.status, 200) << preview.body.toStdString();
+    EXPECT_FALSE(preview.json().object().value(QLatin1String("title")).toString().isEmpty());
+    EXPECT_TRUE(preview.json().object().value(QLatin1String("blocked_reason")).toString().isEmpty());
+
+    const Reply submitted = post(QStringLiteral("/api/v1/actions"), body, op);
+    ASSERT_EQ(submitted.status, 202) << submitted.body.toStdString();
+    const QString id = submitted.json().object().value(QLatin1String("id")).toString();
+    ASSERT_FALSE(id.isEmpty());
+    QJsonObject state;
+    ASSERT_TRUE(waitFor([&] {
+        state = get(QStringLiteral("/api/v1/actions/") + id, op).json().object();
+        return state.value(QLatin1String("state")).toString() != QLatin1String("running");
+    }));
+    EXPECT_EQ(state.value(QLatin1String("state")).toString(), QStringLiteral("succeeded"))
+        << state.value(QLatin1String("message")).toString().toStdString();
+    EXPECT_EQ(state.value(QLatin1String("user")).toString(), QStringLiteral("operator"));
+    EXPECT_TRUE(simulator->snapshotNames(volume.value(QLatin1String("id")).toString())
+                    .contains(QStringLiteral("from-the-web")));
+
+    QJsonArray audit;
+    ASSERT_TRUE(waitFor([&] {
+        audit = get(QStringLiteral("/api/v1/audit?limit=10"), op).json().array();
+        return audit.size() >= 2;
+    }));
+    bool found = false;
+    for (const QJsonValue &v : audit) {
+        const QJsonObject e = v.toObject();
+        EXPECT_EQ(e.value(QLatin1String("user")).toString(), QStringLiteral("operator"));
+        found = found
+                || (e.value(QLatin1String("action")).toString() == QLatin1String("snapshot.create")
+                    && e.value(QLatin1String("outcome")).toString() == QLatin1String("succeeded"));
+    }
+    EXPECT_TRUE(found);
+
+    // Kinds the console does not offer are refused.
+    QJsonObject restore = body;
+    restore.insert(QStringLiteral("kind"), QStringLiteral("snapshot.restore"));
+    EXPECT_EQ(post(QStringLiteral("/api/v1/actions"), restore, op).status, 400);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/actions/no-such-id"), op).status, 404);
+}
+
+TEST_F(WebServerTest, HistoryRoutesAnswerFromTheHistoryStore)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const Reply projects = get(QStringLiteral("/api/v1/history/projects?source=ontap-ai&range=3600"), viewer);
+    ASSERT_EQ(projects.status, 200);
+    EXPECT_TRUE(projects.json().isArray());
+    const QString volumeId = get(QStringLiteral("/api/v1/volumes"), viewer)
+                                 .json()
+                                 .array()
+                                 .first()
+                                 .toObject()
+                                 .value(QLatin1String("id"))
+                                 .toString();
+    QJsonObject volumes;
+    ASSERT_TRUE(waitFor([&] {
+        const Reply r =
+            get(QStringLiteral("/api/v1/history/volumes?source=ontap-ai&range=86400&volume=") + volumeId, viewer);
+        volumes = r.json().object();
+        return r.status == 200 && !volumes.value(QLatin1String("usage")).toArray().isEmpty();
+    }));
+    EXPECT_GT(volumes.value(QLatin1String("usage"))
+                  .toArray()
+                  .first()
+                  .toObject()
+                  .value(QLatin1String("size_bytes"))
+                  .toDouble(),
+              0);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/history/volumes?source=ontap-ai"), viewer).status, 400);
+}
+
+TEST_F(WebServerTest, AdminsListUsersWithoutTheirHashes)
+{
+    startServer();
+    const Reply r = get(QStringLiteral("/api/v1/users"), login(QStringLiteral("admin")));
+    ASSERT_EQ(r.status, 200);
+    const QJsonArray list = r.json().array();
+    ASSERT_EQ(list.size(), 3);
+    EXPECT_EQ(list.at(0).toObject().value(QLatin1String("name")).toString(), QStringLiteral("admin"));
+    EXPECT_EQ(list.at(1).toObject().value(QLatin1String("role")).toString(), QStringLiteral("operator"));
+    EXPECT_FALSE(r.body.contains("pbkdf2"));
+    EXPECT_FALSE(r.body.contains("hash"));
+    EXPECT_EQ(get(QStringLiteral("/api/v1/users"), login(QStringLiteral("operator"))).status, 403);
+}
+
+TEST_F(WebServerTest, FeaturesAddTheirOwnRoutes)
+{
+    startServer();
+    server->addGetRoute(
+        QStringLiteral("sentiment/agents"), web::Role::Viewer, [](const QHttpServerRequest &, const web::Session &s) {
+            return QJsonValue(QJsonArray{s.user});
+        });
+    server->addGetRoute(
+        QStringLiteral("secrets"), web::Role::Admin, [](const QHttpServerRequest &, const web::Session &) {
+            return QJsonValue(QJsonObject{});
+        });
+    const Login viewer = login(QStringLiteral("viewer"));
+    const Reply r = get(QStringLiteral("/api/v1/sentiment/agents"), viewer);
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.json().array().first().toString(), QStringLiteral("viewer"));
+    EXPECT_EQ(get(QStringLiteral("/api/v1/sentiment/agents")).status, 401);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/secrets"), viewer).status, 403);
+}
+
+TEST(LiveFeedTest, KeyedDiffsCarryOnlyChangedAndRemovedRows)
+{
+    core::SystemClock clock;
+    core::InMemoryCredentialStore credentials;
+    core::Engine engine({clock, credentials, nullptr, QStringLiteral("test")});
+    web::LiveFeed feed(engine, 1, 16);
+    QJsonArray rows{QJsonObject{{QStringLiteral("key"), QStringLiteral("a")}, {QStringLiteral("v"), 1}},
+                    QJsonObject{{QStringLiteral("key"), QStringLiteral("b")}, {QStringLiteral("v"), 2}}};
+    feed.addResource(QStringLiteral("things"), [&] {
+        return rows;
+    });
+    EXPECT_EQ(feed.revision(), 0); // the first read is the baseline, not a diff
+    QList<QByteArray> sent;
+    QObject::connect(&feed, &web::LiveFeed::diffReady, [&](qint64, const QByteArray &m) {
+        sent << m;
+    });
+    feed.markDirty(QStringLiteral("things")); // nothing changed: no diff
+    QTest::qWait(30);
+    EXPECT_TRUE(sent.isEmpty());
+    rows = QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("a")}, {QStringLiteral("v"), 5}},
+                      QJsonObject{{QStringLiteral("key"), QStringLiteral("c")}, {QStringLiteral("v"), 3}}};
+    feed.markDirty(QStringLiteral("things"));
+    feed.markDirty(QStringLiteral("things")); // coalesced
+    ASSERT_TRUE(QTest::qWaitFor([&] {
+        return !sent.isEmpty();
+    }));
+    QTest::qWait(30);
+    ASSERT_EQ(sent.size(), 1);
+    const QJsonObject diff = QJsonDocument::fromJson(sent.first()).object();
+    EXPECT_EQ(diff.value(QLatin1String("revision")).toInt(), 1);
+    EXPECT_EQ(diff.value(QLatin1String("resource")).toString(), QStringLiteral("things"));
+    EXPECT_EQ(diff.value(QLatin1String("upsert")).toArray().size(), 2); // a changed, c new
+    EXPECT_EQ(diff.value(QLatin1String("remove")).toArray(), QJsonArray{QStringLiteral("b")});
+    EXPECT_EQ(feed.rows(QStringLiteral("things")), rows);
+}
+
+TEST(ApiTest, RowKeysAndActionRequests)
+{
+    EXPECT_EQ(web::rowKey(QStringLiteral("jobs"),
+                          QJsonObject{{QStringLiteral("source"), QStringLiteral("dgx")},
+                                      {QStringLiteral("namespace"), QStringLiteral("runai-a")},
+                                      {QStringLiteral("name"), QStringLiteral("train")}}),
+              QStringLiteral("dgx/runai-a/train"));
+    EXPECT_EQ(web::rowKey(QStringLiteral("sources"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ontap-ai")}}),
+              QStringLiteral("ontap-ai"));
+    QString error;
+    const auto r =
+        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.load")},
+                                               {QStringLiteral("source"), QStringLiteral("dgx")},
+                                               {QStringLiteral("dataset_source"), QStringLiteral("datalake")},
+                                               {QStringLiteral("dataset_id"), QStringLiteral("ds")},
+                                               {QStringLiteral("commit_id"), QStringLiteral("c1")},
+                                               {QStringLiteral("cache_target"), QStringLiteral("t1")}},
+                                   &error);
+    ASSERT_TRUE(r.has_value()) << error.toStdString();
+    EXPECT_EQ(r->kind, core::ActionKind::CacheCommit);
+    EXPECT_EQ(r->cacheTarget, QStringLiteral("t1"));
+    EXPECT_FALSE(web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("job.submit")},
+                                                        {QStringLiteral("source"), QStringLiteral("dgx")}},
+                                            &error));
+    EXPECT_FALSE(
+        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
+}
+
+} // namespace
+} // namespace strata::testsupport

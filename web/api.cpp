@@ -1,0 +1,222 @@
+#include "web/api.h"
+
+#include "models/core/historystore.h"
+
+#include <QHash>
+#include <QJsonValue>
+
+namespace strata::web {
+
+namespace {
+
+/// Natural key columns per resource; rows of other resources (features' own) use "key" as given
+/// or source + id/name.
+const QHash<QString, QStringList> &keyColumns()
+{
+    static const QHash<QString, QStringList> k{
+        {QStringLiteral("sources"), {QStringLiteral("name")}},
+        {QStringLiteral("volumes"), {QStringLiteral("source"), QStringLiteral("id")}},
+        {QStringLiteral("snapshots"), {QStringLiteral("source"), QStringLiteral("volume_id"), QStringLiteral("id")}},
+        {QStringLiteral("clusters"), {QStringLiteral("source"), QStringLiteral("name")}},
+        {QStringLiteral("nodes"), {QStringLiteral("source"), QStringLiteral("name")}},
+        {QStringLiteral("projects"), {QStringLiteral("source"), QStringLiteral("name")}},
+        {QStringLiteral("jobs"), {QStringLiteral("source"), QStringLiteral("namespace"), QStringLiteral("name")}},
+        {QStringLiteral("pvcs"), {QStringLiteral("source"), QStringLiteral("namespace"), QStringLiteral("name")}},
+        {QStringLiteral("service-levels"), {QStringLiteral("source"), QStringLiteral("volume_id")}},
+        {QStringLiteral("pools"), {QStringLiteral("source"), QStringLiteral("id")}},
+        {QStringLiteral("aks"), {QStringLiteral("source"), QStringLiteral("id")}},
+        {QStringLiteral("schedules"), {QStringLiteral("id")}},
+        {QStringLiteral("datasets"), {QStringLiteral("source"), QStringLiteral("id")}},
+        {QStringLiteral("commits"), {QStringLiteral("source"), QStringLiteral("dataset"), QStringLiteral("id")}},
+        {QStringLiteral("caches"),
+         {QStringLiteral("source"), QStringLiteral("target"), QStringLiteral("dataset"), QStringLiteral("commit")}},
+        {QStringLiteral("cache-targets"), {QStringLiteral("source"), QStringLiteral("name")}},
+        {QStringLiteral("grids"), {QStringLiteral("source")}},
+        {QStringLiteral("tenants"), {QStringLiteral("source"), QStringLiteral("id")}},
+        {QStringLiteral("buckets"), {QStringLiteral("source"), QStringLiteral("tenant"), QStringLiteral("name")}},
+        {QStringLiteral("alerts"), {QStringLiteral("source"), QStringLiteral("id")}},
+    };
+    return k;
+}
+
+QString text(const QJsonValue &v)
+{
+    if (v.isString()) {
+        return v.toString();
+    }
+    if (v.isDouble()) {
+        return QString::number(v.toDouble(), 'g', 17);
+    }
+    if (v.isBool()) {
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    return {};
+}
+
+QJsonValue gpus(core::MilliGpu milli)
+{
+    return double(milli) / 1000.0;
+}
+
+QJsonValue timeOrNull(const QDateTime &t)
+{
+    return t.isValid() ? QJsonValue(t.toUTC().toString(Qt::ISODateWithMs)) : QJsonValue();
+}
+
+} // namespace
+
+QString rowKey(const QString &resource, const QJsonObject &row)
+{
+    if (row.contains(QLatin1String("key"))) {
+        return row.value(QLatin1String("key")).toString();
+    }
+    QStringList columns = keyColumns().value(resource);
+    if (columns.isEmpty()) {
+        columns = {QStringLiteral("source"),
+                   row.contains(QLatin1String("id")) ? QStringLiteral("id") : QStringLiteral("name")};
+    }
+    QStringList parts;
+    for (const QString &c : std::as_const(columns)) {
+        if (row.contains(c)) {
+            parts << text(row.value(c));
+        }
+    }
+    return parts.join(QLatin1Char('/'));
+}
+
+QJsonArray keyedRows(const QString &resource, const cli::ResultSet &rows)
+{
+    QJsonArray out = cli::toJson(rows);
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        QJsonObject row = out.at(i).toObject();
+        row.insert(QStringLiteral("key"), rowKey(resource, row));
+        out.replace(i, row);
+    }
+    return out;
+}
+
+bool webActionAllowed(core::ActionKind kind)
+{
+    using K = core::ActionKind;
+    return kind == K::CacheCommit || kind == K::CacheEvict || kind == K::JobDelete || kind == K::ServiceLevelChange
+           || kind == K::SnapshotCreate || kind == K::VolumeClone || kind == K::DatasetCommit;
+}
+
+std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json, QString *error)
+{
+    static const QList<core::ActionKind> kinds{core::ActionKind::SnapshotCreate,
+                                               core::ActionKind::SnapshotDelete,
+                                               core::ActionKind::SnapshotRestore,
+                                               core::ActionKind::VolumeClone,
+                                               core::ActionKind::JobSubmit,
+                                               core::ActionKind::JobDelete,
+                                               core::ActionKind::ProjectQuotaEdit,
+                                               core::ActionKind::ServiceLevelChange,
+                                               core::ActionKind::DatasetCommit,
+                                               core::ActionKind::CacheCommit,
+                                               core::ActionKind::CacheEvict};
+    const QString kindName = json.value(QLatin1String("kind")).toString();
+    std::optional<core::ActionKind> kind;
+    for (const core::ActionKind k : kinds) {
+        if (core::actionKindName(k) == kindName) {
+            kind = k;
+        }
+    }
+    if (!kind) {
+        if (error) {
+            *error = QStringLiteral("unknown action kind \"%1\"").arg(kindName);
+        }
+        return std::nullopt;
+    }
+    if (!webActionAllowed(*kind)) {
+        if (error) {
+            *error = QStringLiteral("action \"%1\" is not available from the web console").arg(kindName);
+        }
+        return std::nullopt;
+    }
+    const auto str = [&](const char *key) {
+        return json.value(QLatin1String(key)).toString();
+    };
+    core::ActionRequest r;
+    r.kind = *kind;
+    r.source = str("source");
+    r.volumeId = str("volume_id");
+    r.snapshotId = str("snapshot_id");
+    r.name = str("name");
+    r.comment = str("comment");
+    r.project = str("project");
+    for (const QJsonValue &v : json.value(QLatin1String("job_ids")).toArray()) {
+        r.jobIds << v.toString();
+    }
+    if (json.value(QLatin1String("job")).isString()) {
+        r.jobIds << str("job");
+    }
+    r.targetLevel = str("level");
+    r.targetPool = str("pool");
+    r.datasetSource = str("dataset_source");
+    r.datasetId = str("dataset_id");
+    r.commitId = str("commit_id");
+    r.cacheTarget = str("cache_target");
+    if (r.source.isEmpty()) {
+        if (error) {
+            *error = QStringLiteral("\"source\" is required");
+        }
+        return std::nullopt;
+    }
+    return r;
+}
+
+QJsonObject previewToJson(const core::ActionPreview &preview)
+{
+    return QJsonObject{{QStringLiteral("title"), preview.title},
+                       {QStringLiteral("target"), preview.target},
+                       {QStringLiteral("from"), preview.fromState},
+                       {QStringLiteral("to"), preview.toState},
+                       {QStringLiteral("effects"), QJsonArray::fromStringList(preview.effects)},
+                       {QStringLiteral("warnings"), QJsonArray::fromStringList(preview.warnings)},
+                       {QStringLiteral("destructive"), preview.destructive},
+                       {QStringLiteral("blocked_reason"), preview.blockedReason}};
+}
+
+QJsonObject actionRecordToJson(const core::ActionRecord &record)
+{
+    return QJsonObject{
+        {QStringLiteral("id"), record.id},
+        {QStringLiteral("kind"), core::actionKindName(record.request.kind)},
+        {QStringLiteral("source"), record.request.source},
+        {QStringLiteral("target"), record.preview.target},
+        {QStringLiteral("state"), core::actionStateName(record.state)},
+        {QStringLiteral("progress"), record.progress.percent >= 0 ? QJsonValue(record.progress.percent) : QJsonValue()},
+        {QStringLiteral("progress_text"), record.progress.text},
+        {QStringLiteral("message"), record.message},
+        {QStringLiteral("user"), record.user},
+        {QStringLiteral("submitted"), timeOrNull(record.submitted)},
+        {QStringLiteral("finished"), timeOrNull(record.finished)}};
+}
+
+QJsonObject auditEntryToJson(const core::AuditEntry &entry)
+{
+    return QJsonObject{{QStringLiteral("time"), timeOrNull(entry.time)},
+                       {QStringLiteral("user"), entry.user},
+                       {QStringLiteral("action"), entry.kind},
+                       {QStringLiteral("source"), entry.source},
+                       {QStringLiteral("target"), entry.target},
+                       {QStringLiteral("from"), entry.fromState},
+                       {QStringLiteral("to"), entry.toState},
+                       {QStringLiteral("outcome"), entry.outcome},
+                       {QStringLiteral("message"), entry.message},
+                       {QStringLiteral("action_id"), entry.actionId}};
+}
+
+QJsonObject projectSampleToJson(const core::ProjectSample &sample)
+{
+    return QJsonObject{{QStringLiteral("time"), timeOrNull(sample.time)},
+                       {QStringLiteral("project"), sample.project},
+                       {QStringLiteral("allocated"), gpus(sample.allocated)},
+                       {QStringLiteral("quota"), sample.quota >= 0 ? gpus(sample.quota) : QJsonValue()},
+                       {QStringLiteral("pending"), gpus(sample.pending)},
+                       {QStringLiteral("utilization"),
+                        sample.utilization >= 0 ? QJsonValue(sample.utilization / 100.0) : QJsonValue()}};
+}
+
+} // namespace strata::web

@@ -1,0 +1,875 @@
+#include "web/webserver.h"
+
+#include "web/api.h"
+#include "web/livefeed.h"
+#include "web/metrics.h"
+
+#include "app/cli/cli.h"
+#include "app/cli/levelrows.h"
+#include "models/core/clock.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
+#include "models/core/schedule.h"
+#include "models/core/source.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHttpServer>
+#include <QHttpServerRequest>
+#include <QHttpServerResponder>
+#include <QHttpServerResponse>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
+#include <QTcpServer>
+#include <QUrlQuery>
+#include <QWebSocket>
+
+#include <algorithm>
+
+namespace strata::web {
+
+namespace {
+
+using Status = QHttpServerResponder::StatusCode;
+
+const QByteArray kCookieName = QByteArrayLiteral("strata_session");
+const QByteArray kJson = QByteArrayLiteral("application/json");
+
+QByteArray header(const QList<QPair<QByteArray, QByteArray>> &headers, const QByteArray &name)
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0) {
+            return value;
+        }
+    }
+    return {};
+}
+
+QByteArray header(const QHttpServerRequest &request, const QByteArray &name)
+{
+    return header(request.headers(), name);
+}
+
+QString cookieValue(const QByteArray &cookieHeader, const QByteArray &name)
+{
+    for (const QByteArray &part : cookieHeader.split(';')) {
+        const QByteArray trimmed = part.trimmed();
+        const qsizetype eq = trimmed.indexOf('=');
+        if (eq > 0 && trimmed.left(eq) == name) {
+            return QString::fromLatin1(trimmed.mid(eq + 1));
+        }
+    }
+    return {};
+}
+
+QByteArray mimeFor(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("html")) {
+        return "text/html; charset=utf-8";
+    }
+    if (suffix == QLatin1String("js") || suffix == QLatin1String("mjs")) {
+        return "text/javascript; charset=utf-8";
+    }
+    if (suffix == QLatin1String("css")) {
+        return "text/css; charset=utf-8";
+    }
+    if (suffix == QLatin1String("svg")) {
+        return "image/svg+xml";
+    }
+    if (suffix == QLatin1String("png")) {
+        return "image/png";
+    }
+    if (suffix == QLatin1String("ico")) {
+        return "image/x-icon";
+    }
+    if (suffix == QLatin1String("json")) {
+        return kJson;
+    }
+    if (suffix == QLatin1String("woff2")) {
+        return "font/woff2";
+    }
+    return "application/octet-stream";
+}
+
+QJsonObject sessionJson(const Session &s)
+{
+    return QJsonObject{{QStringLiteral("user"), s.user},
+                       {QStringLiteral("role"), roleName(s.role)},
+                       {QStringLiteral("csrf_token"), s.csrfToken}};
+}
+
+} // namespace
+
+struct WebServer::Private
+{
+    Private(WebServer *owner, core::Engine &engine, UserStore &users, WebServerOptions options)
+        : q(owner)
+        , engine(engine)
+        , users(users)
+        , options(std::move(options))
+        , sessions(engine.clock())
+        , limiter(engine.clock())
+        , feed(engine, this->options.liveCoalesceMs, this->options.liveKeptDiffs)
+    {}
+
+    WebServer *q;
+    core::Engine &engine;
+    UserStore &users;
+    WebServerOptions options;
+    QHttpServer http;
+    QTcpServer *server = nullptr; ///< owned by `http` after bind()
+    SessionManager sessions;
+    LoginLimiter limiter;
+    LiveFeed feed;
+    struct ExtraRoute
+    {
+        Role role;
+        JsonHandler handler;
+    };
+    QHash<QString, ExtraRoute> extraRoutes;
+    QList<QPointer<QWebSocket>> viewers;
+
+    [[nodiscard]] bool tls() const { return !options.tlsCertFile.isEmpty(); }
+
+    void reply(QHttpServerResponder &&responder,
+               Status status,
+               const QByteArray &mime,
+               const QByteArray &body,
+               const QList<std::pair<QByteArray, QByteArray>> &extra = {}) const
+    {
+        QHttpServerResponse response(mime, body, status);
+        response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("Referrer-Policy", "no-referrer");
+        response.setHeader("X-Frame-Options", "DENY");
+        if (tls()) {
+            response.setHeader("Strict-Transport-Security", "max-age=31536000");
+        }
+        bool cacheSet = false;
+        for (const auto &[name, value] : extra) {
+            if (name.compare("Set-Cookie", Qt::CaseInsensitive) == 0) {
+                response.addHeader(name, value); // several cookies must stay separate headers
+            } else {
+                response.setHeader(name, value);
+            }
+            cacheSet = cacheSet || name.compare("Cache-Control", Qt::CaseInsensitive) == 0;
+        }
+        if (!cacheSet) {
+            response.setHeader("Cache-Control", "no-store");
+        }
+        response.write(std::move(responder));
+    }
+
+    void replyJson(QHttpServerResponder &&responder,
+                   const QJsonValue &value,
+                   Status status = Status::Ok,
+                   const QList<std::pair<QByteArray, QByteArray>> &extra = {}) const
+    {
+        const QByteArray body = value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                                : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+        reply(std::move(responder), status, kJson, body, extra);
+    }
+
+    void replyError(QHttpServerResponder &&responder,
+                    Status status,
+                    const QString &message,
+                    const QList<std::pair<QByteArray, QByteArray>> &extra = {}) const
+    {
+        replyJson(std::move(responder), QJsonObject{{QStringLiteral("error"), message}}, status, extra);
+    }
+
+    /// The server's own origin as the browser sends it, from the Host header.
+    [[nodiscard]] bool originAllowed(const QByteArray &origin, const QByteArray &host) const
+    {
+        const QString o = QString::fromLatin1(origin).trimmed();
+        if (o.isEmpty() || o == QLatin1String("null")) {
+            return false;
+        }
+        const QString own =
+            (tls() ? QStringLiteral("https://") : QStringLiteral("http://")) + QString::fromLatin1(host);
+        if (!host.isEmpty() && o.compare(own, Qt::CaseInsensitive) == 0) {
+            return true;
+        }
+        for (QString allowed : options.allowedOrigins) {
+            while (allowed.endsWith(QLatin1Char('/'))) {
+                allowed.chop(1);
+            }
+            if (o.compare(allowed, Qt::CaseInsensitive) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// The session of a request that may go on, or nullopt after answering 401/403.
+    std::optional<Session>
+    authorize(const QHttpServerRequest &request, QHttpServerResponder &responder, Role role, bool stateChanging)
+    {
+        const QString id = cookieValue(header(request, "Cookie"), kCookieName);
+        std::optional<Session> session = id.isEmpty() ? std::nullopt : sessions.find(id);
+        if (!session) {
+            replyError(std::move(responder), Status::Unauthorized, QStringLiteral("login required"));
+            return std::nullopt;
+        }
+        if (stateChanging) {
+            const QByteArray origin = header(request, "Origin");
+            if (!origin.isEmpty() && !originAllowed(origin, header(request, "Host"))) {
+                replyError(std::move(responder), Status::Forbidden, QStringLiteral("origin not allowed"));
+                return std::nullopt;
+            }
+            const QByteArray token = header(request, "X-CSRF-Token");
+            if (token.isEmpty() || QString::fromLatin1(token) != session->csrfToken) {
+                replyError(std::move(responder), Status::Forbidden, QStringLiteral("missing or wrong CSRF token"));
+                return std::nullopt;
+            }
+        }
+        if (int(session->role) < int(role)) {
+            replyError(
+                std::move(responder), Status::Forbidden, QStringLiteral("the %1 role is required").arg(roleName(role)));
+            return std::nullopt;
+        }
+        return session;
+    }
+
+    [[nodiscard]] QByteArray sessionCookie(const QString &value, bool expire) const
+    {
+        QByteArray c = kCookieName + '=' + value.toLatin1() + "; Path=/; HttpOnly; SameSite=Strict";
+        if (tls()) {
+            c += "; Secure";
+        }
+        if (expire) {
+            c += "; Max-Age=0";
+        }
+        return c;
+    }
+
+    void registerRoutes();
+    void login(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void getResource(const QString &resource, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void audit(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void action(bool preview, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void liveHandshake(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void acceptViewers();
+    void healthz(QHttpServerResponder &&responder);
+};
+
+void WebServer::Private::registerRoutes()
+{
+    using Method = QHttpServerRequest::Method;
+    http.route(QStringLiteral("/"), Method::Get, [this](QHttpServerResponder &&responder) {
+        QFile f(QStringLiteral(":/www/index.html"));
+        if (!f.open(QIODevice::ReadOnly)) {
+            replyError(std::move(responder), Status::NotFound, QStringLiteral("the web console is not bundled"));
+            return;
+        }
+        reply(std::move(responder), Status::Ok, mimeFor(f.fileName()), f.readAll(), {{"Cache-Control", "no-cache"}});
+    });
+    http.route(
+        QStringLiteral("/static/<arg>"), Method::Get, [this](const QUrl &file, QHttpServerResponder &&responder) {
+            const QString path = file.path();
+            if (path.contains(QLatin1String("..")) || path.startsWith(QLatin1Char('/'))) {
+                replyError(std::move(responder), Status::NotFound, QStringLiteral("not found"));
+                return;
+            }
+            QFile f(QStringLiteral(":/www/") + path);
+            if (!f.open(QIODevice::ReadOnly)) {
+                replyError(std::move(responder), Status::NotFound, QStringLiteral("not found"));
+                return;
+            }
+            reply(std::move(responder),
+                  Status::Ok,
+                  mimeFor(path),
+                  f.readAll(),
+                  {{"Cache-Control", "max-age=" + QByteArray::number(options.staticMaxAgeSeconds)}});
+        });
+    http.route(QStringLiteral("/healthz"), Method::Get, [this](QHttpServerResponder &&responder) {
+        healthz(std::move(responder));
+    });
+    http.route(QStringLiteral("/metrics"), Method::Get, [this](QHttpServerResponder &&responder) {
+        reply(std::move(responder), Status::Ok, "text/plain; version=0.0.4; charset=utf-8", prometheusText(engine));
+    });
+    http.route(QStringLiteral("/api/v1/login"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   login(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/logout"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   const auto session = authorize(request, responder, Role::Viewer, true);
+                   if (!session) {
+                       return;
+                   }
+                   sessions.remove(session->id);
+                   replyJson(std::move(responder),
+                             QJsonObject{{QStringLiteral("ok"), true}},
+                             Status::Ok,
+                             {{"Set-Cookie", sessionCookie(QString(), true)}});
+               });
+    http.route(QStringLiteral("/api/v1/session"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   if (const auto session = authorize(request, responder, Role::Viewer, false)) {
+                       replyJson(std::move(responder), sessionJson(*session));
+                   }
+               });
+    http.route(QStringLiteral("/api/v1/users"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   if (!authorize(request, responder, Role::Admin, false)) {
+                       return;
+                   }
+                   QJsonArray out;
+                   QList<User> list = users.users();
+                   std::sort(list.begin(), list.end(), [](const User &a, const User &b) {
+                       return a.name < b.name;
+                   });
+                   for (const User &u : std::as_const(list)) {
+                       out.append(QJsonObject{{QStringLiteral("name"), u.name},
+                                              {QStringLiteral("role"), roleName(u.role)},
+                                              {QStringLiteral("created"), u.created.toString(Qt::ISODate)}});
+                   }
+                   replyJson(std::move(responder), out);
+               });
+    http.route(QStringLiteral("/api/v1/history/projects"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   projectHistory(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/history/volumes"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   volumeHistory(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/audit"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   audit(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/actions/preview"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   action(true, request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/actions"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   action(false, request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/actions/<arg>"),
+               Method::Get,
+               [this](const QString &id, const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   if (!authorize(request, responder, Role::Viewer, false)) {
+                       return;
+                   }
+                   const core::ActionRecord *record = engine.actions().find(id);
+                   if (!record) {
+                       replyError(std::move(responder), Status::NotFound, QStringLiteral("no such action"));
+                       return;
+                   }
+                   replyJson(std::move(responder), actionRecordToJson(*record));
+               });
+    http.route(QStringLiteral("/api/v1/live"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   liveHandshake(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/<arg>"),
+               Method::Get,
+               [this](const QString &resource, const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   getResource(resource, request, std::move(responder));
+               });
+    QObject::connect(&http, &QHttpServer::newWebSocketConnection, q, [this] {
+        acceptViewers();
+    });
+    QObject::connect(&feed, &LiveFeed::diffReady, q, [this](qint64, const QByteArray &message) {
+        const QString text = QString::fromUtf8(message); // once for every viewer
+        for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
+            if (ws) {
+                ws->sendTextMessage(text);
+            }
+        }
+    });
+}
+
+void WebServer::Private::healthz(QHttpServerResponder &&responder)
+{
+    QStringList failing;
+    for (const core::SourceStatus &s : engine.statuses()) {
+        if (s.health != core::Health::Ok && s.health != core::Health::Degraded) {
+            failing << s.name + QStringLiteral(": ")
+                           + (s.lastError.isEmpty() ? core::healthName(s.health) : s.lastError);
+        }
+    }
+    if (failing.isEmpty() && engine.allPolledOnce()) {
+        reply(std::move(responder), Status::Ok, "text/plain; charset=utf-8", "ok\n");
+        return;
+    }
+    if (failing.isEmpty()) {
+        failing << QStringLiteral("not every source has been polled yet");
+    }
+    reply(std::move(responder),
+          Status::ServiceUnavailable,
+          "text/plain; charset=utf-8",
+          failing.join(QLatin1Char('\n')).toUtf8() + '\n');
+}
+
+void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    const QByteArray origin = header(request, "Origin");
+    if (!origin.isEmpty() && !originAllowed(origin, header(request, "Host"))) {
+        replyError(std::move(responder), Status::Forbidden, QStringLiteral("origin not allowed"));
+        return;
+    }
+    const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
+    const QString name = body.value(QLatin1String("user")).toString();
+    const QString password = body.value(QLatin1String("password")).toString();
+    const QString client = request.remoteAddress().toString();
+    if (const auto wait = limiter.retryAfter(client, name); wait.count() > 0) {
+        replyError(std::move(responder),
+                   Status::TooManyRequests,
+                   QStringLiteral("too many failed logins; try again in %1 s").arg(wait.count()),
+                   {{"Retry-After", QByteArray::number(qint64(wait.count()))}});
+        return;
+    }
+    const std::optional<User> user = users.authenticate(name, password);
+    if (!user) {
+        limiter.recordFailure(client, name);
+        replyError(std::move(responder), Status::Unauthorized, QStringLiteral("wrong user name or password"));
+        return;
+    }
+    limiter.recordSuccess(client, name);
+    const Session session = sessions.create(*user);
+    replyJson(
+        std::move(responder), sessionJson(session), Status::Ok, {{"Set-Cookie", sessionCookie(session.id, false)}});
+}
+
+void WebServer::Private::getResource(const QString &resource,
+                                     const QHttpServerRequest &request,
+                                     QHttpServerResponder &&responder)
+{
+    if (const auto it = extraRoutes.constFind(resource); it != extraRoutes.constEnd()) {
+        if (const auto session = authorize(request, responder, it->role, false)) {
+            replyJson(std::move(responder), it->handler(request, *session));
+        }
+        return;
+    }
+    if (!authorize(request, responder, Role::Viewer, false)) {
+        return;
+    }
+    const QUrlQuery query = request.query();
+    const auto values = [&](const char *key) {
+        QStringList out;
+        for (const QString &v : query.allQueryItemValues(QString::fromLatin1(key), QUrl::FullyDecoded)) {
+            out << v.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        }
+        return out;
+    };
+    const QList<std::pair<QByteArray, QByteArray>> revision{{"X-Strata-Revision", QByteArray::number(feed.revision())}};
+    if (resource == QLatin1String("schedules")) {
+        core::HistoryService *history = engine.history();
+        if (!history) {
+            replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+            return;
+        }
+        const QStringList sources = values("source");
+        auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+        history->schedules(q, [this, holder, sources, revision](std::vector<core::ServiceLevelSchedule> stored) {
+            QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
+            list.removeIf([&](const core::ServiceLevelSchedule &s) {
+                return !sources.isEmpty() && !sources.contains(s.source);
+            });
+            replyJson(std::move(*holder),
+                      keyedRows(QStringLiteral("schedules"), cli::scheduleRows(list, engine.clock().now())),
+                      Status::Ok,
+                      revision);
+        });
+        return;
+    }
+    const cli::ResourceFilter filter{
+        values("source"), values("volume"), values("project"), values("dataset"), values("target")};
+    const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, filter, engine.clock().now());
+    if (!rows) {
+        replyError(std::move(responder), Status::NotFound, QStringLiteral("no resource named \"%1\"").arg(resource));
+        return;
+    }
+    replyJson(std::move(responder), keyedRows(resource, *rows), Status::Ok, revision);
+}
+
+namespace {
+
+/// ?range=SECONDS (an hour to a year; default a day) ending now.
+std::pair<QDateTime, QDateTime> rangeOf(const QUrlQuery &query, const QDateTime &now)
+{
+    bool ok = false;
+    qint64 seconds = query.queryItemValue(QStringLiteral("range")).toLongLong(&ok);
+    if (!ok) {
+        seconds = 86400;
+    }
+    seconds = std::clamp<qint64>(seconds, 3600, 31536000);
+    return {now.addSecs(-seconds), now};
+}
+
+} // namespace
+
+void WebServer::Private::projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    if (!authorize(request, responder, Role::Viewer, false)) {
+        return;
+    }
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+        return;
+    }
+    const QUrlQuery query = request.query();
+    QString source = query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded);
+    if (source.isEmpty()) {
+        for (const core::SourceStatus &s : engine.statuses()) {
+            if (s.kind == core::SourceKind::Kubernetes) {
+                source = s.name;
+                break;
+            }
+        }
+    }
+    const auto [from, to] = rangeOf(query, engine.clock().now());
+    auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+    history->projectHistory(source,
+                            query.queryItemValue(QStringLiteral("project"), QUrl::FullyDecoded),
+                            from,
+                            to,
+                            q,
+                            [this, holder, source](std::vector<core::ProjectSample> samples) {
+                                QJsonArray out;
+                                for (const core::ProjectSample &s : samples) {
+                                    QJsonObject o = projectSampleToJson(s);
+                                    o.insert(QStringLiteral("source"), source);
+                                    out.append(o);
+                                }
+                                replyJson(std::move(*holder), out);
+                            });
+}
+
+void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    if (!authorize(request, responder, Role::Viewer, false)) {
+        return;
+    }
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+        return;
+    }
+    const QUrlQuery query = request.query();
+    const QString source = query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded);
+    const QString volume = query.queryItemValue(QStringLiteral("volume"), QUrl::FullyDecoded);
+    if (source.isEmpty() || volume.isEmpty()) {
+        replyError(std::move(responder), Status::BadRequest, QStringLiteral("source and volume (id) are required"));
+        return;
+    }
+    const auto [from, to] = rangeOf(query, engine.clock().now());
+    // Capacity and throughput come from two tables; answer once both reads are back.
+    struct Pending
+    {
+        QHttpServerResponder responder;
+        QJsonArray usage;
+        QJsonArray perf;
+        int left = 2;
+    };
+    auto pending = std::make_shared<Pending>(Pending{std::move(responder), {}, {}, 2});
+    const auto finish = [this, pending] {
+        if (--pending->left == 0) {
+            replyJson(std::move(pending->responder),
+                      QJsonObject{{QStringLiteral("usage"), pending->usage}, {QStringLiteral("perf"), pending->perf}});
+        }
+    };
+    history->volumeUsage(source, volume, from, to, q, [pending, finish](std::vector<core::UsageSample> samples) {
+        for (const core::UsageSample &s : samples) {
+            pending->usage.append(QJsonObject{{QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
+                                              {QStringLiteral("used_bytes"), s.usedBytes},
+                                              {QStringLiteral("size_bytes"), s.sizeBytes}});
+        }
+        finish();
+    });
+    history->volumePerfHistory(
+        source, volume, from, to, q, [pending, finish](std::vector<core::VolumePerfSample> samples) {
+            for (const core::VolumePerfSample &s : samples) {
+                pending->perf.append(QJsonObject{
+                    {QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
+                    {QStringLiteral("throughput_bytes_per_second"), s.throughputBps},
+                    {QStringLiteral("iops"), s.iops},
+                    {QStringLiteral("latency_us"), s.latencyUs >= 0 ? QJsonValue(s.latencyUs) : QJsonValue()},
+                    {QStringLiteral("cap_bytes_per_second"), s.capBps >= 0 ? QJsonValue(s.capBps) : QJsonValue()}});
+            }
+            finish();
+        });
+}
+
+void WebServer::Private::audit(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    if (!authorize(request, responder, Role::Viewer, false)) {
+        return;
+    }
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+        return;
+    }
+    const QUrlQuery query = request.query();
+    bool ok = false;
+    int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+    limit = ok ? std::clamp(limit, 1, 10000) : 200;
+    auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+    history->auditLog(limit,
+                      query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded),
+                      q,
+                      [this, holder](std::vector<core::AuditEntry> entries) {
+                          QJsonArray out;
+                          for (const core::AuditEntry &e : entries) {
+                              out.append(auditEntryToJson(e));
+                          }
+                          replyJson(std::move(*holder), out);
+                      });
+}
+
+void WebServer::Private::action(bool preview, const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Operator, true);
+    if (!session) {
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body(), &parseError);
+    if (!doc.isObject()) {
+        replyError(std::move(responder), Status::BadRequest, QStringLiteral("the body must be a JSON object"));
+        return;
+    }
+    QString error;
+    const std::optional<core::ActionRequest> actionRequest = actionRequestFromJson(doc.object(), &error);
+    if (!actionRequest) {
+        replyError(std::move(responder), Status::BadRequest, error);
+        return;
+    }
+    if (preview) {
+        replyJson(std::move(responder), previewToJson(engine.actions().preview(*actionRequest)));
+        return;
+    }
+    const QString id = engine.actions().submit(*actionRequest, &error, session->user);
+    if (id.isEmpty()) {
+        replyError(std::move(responder), Status::Conflict, error);
+        return;
+    }
+    replyJson(std::move(responder), QJsonObject{{QStringLiteral("id"), id}}, Status::Accepted);
+}
+
+void WebServer::Private::liveHandshake(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    // Qt 6.4 hands the socket to its WebSocket server only when a route handles the upgrade;
+    // a refused handshake is answered here (the browser sees 401/403, not 101) and the socket
+    // is closed, and acceptViewers() checks the same again on the upgraded socket.
+    const bool upgrade = header(request, "Upgrade").compare("websocket", Qt::CaseInsensitive) == 0;
+    const QByteArray origin = header(request, "Origin");
+    const QString id = cookieValue(header(request, "Cookie"), kCookieName);
+    const bool hasSession = !id.isEmpty() && sessions.find(id).has_value();
+    if (!upgrade) {
+        replyError(std::move(responder), Status::BadRequest, QStringLiteral("WebSocket upgrade expected"));
+        return;
+    }
+    if (!hasSession || (!origin.isEmpty() && !originAllowed(origin, header(request, "Host")))) {
+        QTcpSocket *socket = responder.socket();
+        replyError(std::move(responder),
+                   hasSession ? Status::Forbidden : Status::Unauthorized,
+                   hasSession ? QStringLiteral("origin not allowed") : QStringLiteral("login required"));
+        if (socket) {
+            socket->disconnectFromHost();
+        }
+    }
+}
+
+void WebServer::Private::acceptViewers()
+{
+    while (http.hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> owned = http.nextPendingWebSocketConnection();
+        QWebSocket *ws = owned.release();
+        ws->setParent(q);
+        const QNetworkRequest handshake = ws->request();
+        const QByteArray origin = handshake.rawHeader("Origin");
+        const QString id = cookieValue(handshake.rawHeader("Cookie"), kCookieName);
+        const bool hasSession = !id.isEmpty() && sessions.find(id).has_value();
+        const bool originOk = origin.isEmpty() || originAllowed(origin, handshake.rawHeader("Host"));
+        if (!hasSession || !originOk || ws->state() != QAbstractSocket::ConnectedState) {
+            ws->close(QWebSocketProtocol::CloseCodePolicyViolated,
+                      hasSession ? QStringLiteral("origin not allowed") : QStringLiteral("login required"));
+            ws->deleteLater();
+            continue;
+        }
+        QObject::connect(ws, &QWebSocket::disconnected, q, [this, ws] {
+            viewers.removeAll(QPointer<QWebSocket>(ws));
+            ws->deleteLater();
+        });
+        viewers.append(ws);
+        const qint64 now = feed.revision();
+        ws->sendTextMessage(
+            QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")},
+                                                        {QStringLiteral("revision"), now}})
+                                  .toJson(QJsonDocument::Compact)));
+        const QString sinceText = QUrlQuery(handshake.url()).queryItemValue(QStringLiteral("since"));
+        if (sinceText.isEmpty()) {
+            continue;
+        }
+        bool ok = false;
+        const qint64 since = sinceText.toLongLong(&ok);
+        QList<QByteArray> diffs;
+        if (ok && feed.diffsSince(since, &diffs)) {
+            for (const QByteArray &d : std::as_const(diffs)) {
+                ws->sendTextMessage(QString::fromUtf8(d));
+            }
+        } else {
+            ws->sendTextMessage(
+                QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("reload")},
+                                                            {QStringLiteral("revision"), now}})
+                                      .toJson(QJsonDocument::Compact)));
+        }
+    }
+}
+
+WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions options, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(this, engine, users, std::move(options)))
+{
+    d->registerRoutes();
+    // Every resource `strata get` lists from the estate is live; schedules change only through
+    // actions and are re-read over HTTP.
+    for (const QString &resource : cli::resourceNames()) {
+        if (resource == QLatin1String("schedules")) {
+            continue;
+        }
+        d->feed.addResource(resource, [this, resource] {
+            const auto rows = cli::resourceRows(d->engine, resource, {}, d->engine.clock().now());
+            return rows ? keyedRows(resource, *rows) : QJsonArray();
+        });
+    }
+}
+
+WebServer::~WebServer()
+{
+    for (const QPointer<QWebSocket> &ws : std::as_const(d->viewers)) {
+        if (ws) {
+            ws->disconnect(this);
+        }
+    }
+}
+
+bool WebServer::listen(QString *error)
+{
+    const auto fail = [error](const QString &why) {
+        if (error) {
+            *error = why;
+        }
+        return false;
+    };
+    if (d->tls()) {
+        QFile certFile(d->options.tlsCertFile);
+        QFile keyFile(d->options.tlsKeyFile);
+        if (!certFile.open(QIODevice::ReadOnly)) {
+            return fail(QStringLiteral("cannot read the TLS certificate %1: %2")
+                            .arg(d->options.tlsCertFile, certFile.errorString()));
+        }
+        if (!keyFile.open(QIODevice::ReadOnly)) {
+            return fail(
+                QStringLiteral("cannot read the TLS key %1: %2").arg(d->options.tlsKeyFile, keyFile.errorString()));
+        }
+        const QList<QSslCertificate> chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
+        const QByteArray keyPem = keyFile.readAll();
+        QSslKey key(keyPem, QSsl::Rsa, QSsl::Pem);
+        if (key.isNull()) {
+            key = QSslKey(keyPem, QSsl::Ec, QSsl::Pem);
+        }
+        if (chain.isEmpty() || chain.first().isNull()) {
+            return fail(QStringLiteral("%1 holds no PEM certificate").arg(d->options.tlsCertFile));
+        }
+        if (key.isNull()) {
+            return fail(QStringLiteral("%1 holds no PEM RSA or EC private key").arg(d->options.tlsKeyFile));
+        }
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        config.setLocalCertificateChain(chain);
+        config.setPrivateKey(key);
+        config.setPeerVerifyMode(QSslSocket::VerifyNone);
+        config.setProtocol(QSsl::TlsV1_2OrLater);
+        auto *ssl = new QSslServer(&d->http);
+        ssl->setSslConfiguration(config);
+        d->server = ssl;
+    } else {
+        d->server = new QTcpServer(&d->http);
+    }
+    if (!d->server->listen(d->options.address, d->options.port)) {
+        const QString why = d->server->errorString();
+        delete d->server;
+        d->server = nullptr;
+        return fail(QStringLiteral("cannot listen on %1:%2: %3")
+                        .arg(d->options.address.toString())
+                        .arg(d->options.port)
+                        .arg(why));
+    }
+    d->http.bind(d->server);
+    return true;
+}
+
+quint16 WebServer::port() const
+{
+    return d->server ? d->server->serverPort() : 0;
+}
+
+QUrl WebServer::url() const
+{
+    QUrl u;
+    u.setScheme(d->tls() ? QStringLiteral("https") : QStringLiteral("http"));
+    QHostAddress host = d->options.address;
+    if (host == QHostAddress::Any || host == QHostAddress::AnyIPv4) {
+        host = QHostAddress::LocalHost;
+    } else if (host == QHostAddress::AnyIPv6) {
+        host = QHostAddress::LocalHostIPv6;
+    }
+    u.setHost(host.toString());
+    u.setPort(port());
+    u.setPath(QStringLiteral("/"));
+    return u;
+}
+
+void WebServer::addGetRoute(const QString &path, Role role, JsonHandler handler)
+{
+    if (!path.contains(QLatin1Char('/'))) {
+        d->extraRoutes.insert(path, Private::ExtraRoute{role, std::move(handler)});
+        return;
+    }
+    d->http.route(QStringLiteral("/api/v1/") + path,
+                  QHttpServerRequest::Method::Get,
+                  [this, role, handler = std::move(handler)](const QHttpServerRequest &request,
+                                                             QHttpServerResponder &&responder) {
+                      if (const auto session = d->authorize(request, responder, role, false)) {
+                          d->replyJson(std::move(responder), handler(request, *session));
+                      }
+                  });
+}
+
+LiveFeed &WebServer::feed()
+{
+    return d->feed;
+}
+
+SessionManager &WebServer::sessions()
+{
+    return d->sessions;
+}
+
+} // namespace strata::web
