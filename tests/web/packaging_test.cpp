@@ -1,0 +1,434 @@
+// Headless deployment files checked by their real tools: the systemd unit with
+// `systemd-analyze verify` and the offline `systemd-analyze security` assessment, its sysusers.d
+// entry with `systemd-sysusers --root`, and the Helm chart with a real Helm 3 (`helm lint
+// --strict`, `helm template`), the rendered manifests read back as YAML by python3.
+// Each skips when its tool is missing, unless STRATA_REQUIRE_ALL is set
+// (packaging/helm/install-helm.sh installs helm).
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+namespace strata::web::test {
+namespace {
+
+const QString kSourceDir = QStringLiteral(STRATA_SOURCE_DIR);
+
+#define SKIP_OR_FAIL_WITHOUT(tool, hint)                                                                               \
+    if (QStandardPaths::findExecutable(QStringLiteral(tool)).isEmpty()) {                                              \
+        if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {                                                         \
+            FAIL() << tool " is needed (" hint ") and STRATA_REQUIRE_ALL is set";                                      \
+        }                                                                                                              \
+        GTEST_SKIP() << tool " is not installed (" hint ")";                                                           \
+    }
+
+struct ToolRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+ToolRun run(const QString &program, const QStringList &arguments, const QByteArray &input = {}, const QString &cwd = {})
+{
+    QProcess process;
+    if (!cwd.isEmpty()) {
+        process.setWorkingDirectory(cwd);
+    }
+    process.start(QStandardPaths::findExecutable(program), arguments);
+    ToolRun result;
+    if (!process.waitForStarted(10000)) {
+        result.err = process.errorString().toUtf8();
+        return result;
+    }
+    if (!input.isEmpty()) {
+        process.write(input);
+    }
+    process.closeWriteChannel();
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// ---- systemd ----
+
+class SystemdUnit : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        m_template = readFile(kSourceDir + QStringLiteral("/packaging/systemd/strata-server.service.in"));
+        ASSERT_FALSE(m_template.isEmpty());
+    }
+
+    /// The unit as CMake installs it, with ExecStart pointing at an executable that exists here
+    /// (verify checks it): the built strata-server, else /bin/true.
+    QString render(QByteArray text, const QString &name = QStringLiteral("strata-server.service"))
+    {
+        QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+        if (!QFileInfo(binary).isExecutable()) {
+            binary = QStandardPaths::findExecutable(QStringLiteral("true"));
+        }
+        text.replace("@STRATA_SERVER_BINARY@", binary.toUtf8());
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        return path;
+    }
+
+    QTemporaryDir m_dir;
+    QByteArray m_template;
+};
+
+TEST_F(SystemdUnit, Verify_AcceptsTheUnitWithoutWarnings)
+{
+    SKIP_OR_FAIL_WITHOUT("systemd-analyze", "apt-get install systemd");
+    const ToolRun verify = run(QStringLiteral("systemd-analyze"), {QStringLiteral("verify"), render(m_template)});
+    EXPECT_EQ(verify.exitCode, 0) << verify.err.toStdString();
+    // Unknown keys are only warnings (exit 0): none may be printed.
+    EXPECT_TRUE(verify.err.trimmed().isEmpty()) << verify.err.toStdString();
+    EXPECT_TRUE(verify.out.trimmed().isEmpty()) << verify.out.toStdString();
+
+    // The same check reports a misspelled hardening key and a missing binary.
+    QByteArray misspelled = m_template;
+    misspelled.replace("ProtectSystem=strict", "ProtectSystm=strict");
+    const ToolRun bad = run(QStringLiteral("systemd-analyze"),
+                            {QStringLiteral("verify"), render(misspelled, QStringLiteral("bad.service"))});
+    EXPECT_TRUE(bad.err.contains("Unknown key 'ProtectSystm'")) << bad.err.toStdString();
+    QByteArray missing = m_template;
+    missing.replace("@STRATA_SERVER_BINARY@", "/nonexistent/strata-server");
+    const ToolRun gone = run(QStringLiteral("systemd-analyze"),
+                             {QStringLiteral("verify"), render(missing, QStringLiteral("gone.service"))});
+    EXPECT_NE(gone.exitCode, 0);
+}
+
+TEST_F(SystemdUnit, SecurityAssessment_ExposureAtMostTwo)
+{
+    SKIP_OR_FAIL_WITHOUT("systemd-analyze", "apt-get install systemd");
+    // --threshold is in tenths: exposure 2.0 ("OK") or better, else a non-zero exit.
+    const ToolRun security = run(QStringLiteral("systemd-analyze"),
+                                 {QStringLiteral("security"),
+                                  QStringLiteral("--offline=yes"),
+                                  QStringLiteral("--threshold=20"),
+                                  render(m_template)});
+    EXPECT_EQ(security.exitCode, 0) << security.out.toStdString() << security.err.toStdString();
+    EXPECT_TRUE(security.out.contains("Overall exposure level for strata-server.service"))
+        << security.out.toStdString();
+
+    // Dropping the hardening raises the exposure over the threshold: the check can fail.
+    QByteArray soft;
+    for (const QByteArray &line : m_template.split('\n')) {
+        if (line.startsWith("ExecStart") || line.startsWith('[') || line.startsWith("Type=")) {
+            soft += line + '\n';
+        }
+    }
+    const ToolRun weak = run(QStringLiteral("systemd-analyze"),
+                             {QStringLiteral("security"),
+                              QStringLiteral("--offline=yes"),
+                              QStringLiteral("--threshold=20"),
+                              render(soft, QStringLiteral("soft.service"))});
+    EXPECT_NE(weak.exitCode, 0) << weak.out.toStdString();
+}
+
+TEST_F(SystemdUnit, Unit_RunsServeWithConfigStateAndCredentials)
+{
+    const QString unit = QString::fromUtf8(m_template);
+    for (const char *line : {
+             "ExecStart=@STRATA_SERVER_BINARY@ serve --config /etc/strata/config.json --users "
+             "/var/lib/strata/users.json",
+             "User=strata",
+             "StateDirectory=strata",
+             "ConfigurationDirectory=strata",
+             "Environment=STRATA_SECRETS_DIR=%d",
+             "ProtectSystem=strict",
+             "NoNewPrivileges=yes",
+             "CapabilityBoundingSet=",
+             "[Install]",
+         }) {
+        EXPECT_TRUE(unit.split(QLatin1Char('\n')).contains(QString::fromUtf8(line))) << line;
+    }
+}
+
+TEST(SystemdSysusers, CreatesTheStrataSystemUserInAnImageRoot)
+{
+    SKIP_OR_FAIL_WITHOUT("systemd-sysusers", "apt-get install systemd");
+    QTemporaryDir root;
+    ASSERT_TRUE(root.isValid());
+    ASSERT_TRUE(QDir(root.path()).mkpath(QStringLiteral("etc")));
+    const ToolRun sysusers = run(QStringLiteral("systemd-sysusers"),
+                                 {QStringLiteral("--root=") + root.path(),
+                                  kSourceDir + QStringLiteral("/packaging/systemd/strata-server.sysusers.conf")});
+    ASSERT_EQ(sysusers.exitCode, 0) << sysusers.err.toStdString();
+    const QByteArray passwd = readFile(root.filePath(QStringLiteral("etc/passwd")));
+    const QList<QByteArray> fields = passwd.trimmed().split(':');
+    ASSERT_EQ(fields.size(), 7) << passwd.toStdString();
+    EXPECT_EQ(fields[0], "strata");
+    EXPECT_LT(fields[2].toInt(), 1000); // a system user
+    EXPECT_EQ(fields[5], "/var/lib/strata");
+    EXPECT_TRUE(fields[6].endsWith("nologin"));
+}
+
+// ---- Helm ----
+
+const QString kChart = kSourceDir + QStringLiteral("/packaging/helm/strata-server");
+
+/// `helm template` with `sets`, the documents as JSON objects (python3's yaml reads the YAML).
+QJsonArray renderChart(const QStringList &sets, QString *error)
+{
+    QStringList arguments{QStringLiteral("template"),
+                          QStringLiteral("demo"),
+                          kChart,
+                          QStringLiteral("--namespace"),
+                          QStringLiteral("strata"),
+                          QStringLiteral("--api-versions"),
+                          QStringLiteral("monitoring.coreos.com/v1")};
+    for (const QString &set : sets) {
+        arguments << QStringLiteral("--set") << set;
+    }
+    const ToolRun helm = run(QStringLiteral("helm"), arguments);
+    if (helm.exitCode != 0) {
+        *error = QString::fromUtf8(helm.err);
+        return {};
+    }
+    const ToolRun python =
+        run(QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sys, json, yaml\n"
+                            "json.dump([d for d in yaml.safe_load_all(sys.stdin) if d], sys.stdout)")},
+            helm.out);
+    if (python.exitCode != 0) {
+        *error = QString::fromUtf8(python.err);
+        return {};
+    }
+    return QJsonDocument::fromJson(python.out).array();
+}
+
+QJsonObject documentOfKind(const QJsonArray &documents, const QString &kind)
+{
+    for (const QJsonValue &d : documents) {
+        if (d.toObject().value(QStringLiteral("kind")).toString() == kind) {
+            return d.toObject();
+        }
+    }
+    return {};
+}
+
+QStringList kinds(const QJsonArray &documents)
+{
+    QStringList out;
+    for (const QJsonValue &d : documents) {
+        out.append(d.toObject().value(QStringLiteral("kind")).toString());
+    }
+    out.sort();
+    return out;
+}
+
+class HelmChart : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        for (const char *tool : {"helm", "python3"}) {
+            if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty()) {
+                if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {
+                    FAIL() << tool << " is needed (packaging/helm/install-helm.sh) and STRATA_REQUIRE_ALL is set";
+                }
+                GTEST_SKIP() << tool << " is not installed (packaging/helm/install-helm.sh)";
+            }
+        }
+        const ToolRun yaml = run(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral("import yaml")});
+        if (yaml.exitCode != 0) {
+            if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {
+                FAIL() << "python3-yaml is needed and STRATA_REQUIRE_ALL is set";
+            }
+            GTEST_SKIP() << "python3-yaml is not installed";
+        }
+    }
+};
+
+TEST_F(HelmChart, LintStrict_DefaultAndFullValues)
+{
+    const ToolRun plain = run(QStringLiteral("helm"), {QStringLiteral("lint"), QStringLiteral("--strict"), kChart});
+    EXPECT_EQ(plain.exitCode, 0) << plain.out.toStdString() << plain.err.toStdString();
+    const ToolRun full =
+        run(QStringLiteral("helm"),
+            {QStringLiteral("lint"),
+             QStringLiteral("--strict"),
+             kChart,
+             QStringLiteral("--set"),
+             QStringLiteral("ingress.enabled=true,serviceMonitor.enabled=true,tls.secretName=strata-tls,"
+                            "secrets.ontap-ai.password=pw,existingSecret=ext,"
+                            "existingSecretKeys[0]=k8s.ai.token")});
+    EXPECT_EQ(full.exitCode, 0) << full.out.toStdString() << full.err.toStdString();
+}
+
+TEST_F(HelmChart, Defaults_DeploymentServiceConfigMapAndClaim_NonRootReadOnly)
+{
+    QString error;
+    const QJsonArray docs = renderChart({}, &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    EXPECT_EQ(kinds(docs),
+              (QStringList{QStringLiteral("ConfigMap"),
+                           QStringLiteral("Deployment"),
+                           QStringLiteral("PersistentVolumeClaim"),
+                           QStringLiteral("Service")}));
+
+    const QJsonObject deployment = documentOfKind(docs, QStringLiteral("Deployment"));
+    const QJsonObject pod =
+        deployment[QStringLiteral("spec")][QStringLiteral("template")][QStringLiteral("spec")].toObject();
+    EXPECT_TRUE(pod[QStringLiteral("securityContext")][QStringLiteral("runAsNonRoot")].toBool());
+    EXPECT_FALSE(pod[QStringLiteral("automountServiceAccountToken")].toBool(true));
+    const QJsonObject container = pod[QStringLiteral("containers")].toArray().at(0).toObject();
+    const QJsonObject security = container[QStringLiteral("securityContext")].toObject();
+    EXPECT_TRUE(security[QStringLiteral("readOnlyRootFilesystem")].toBool());
+    EXPECT_FALSE(security[QStringLiteral("allowPrivilegeEscalation")].toBool(true));
+    EXPECT_EQ(security[QStringLiteral("capabilities")][QStringLiteral("drop")].toArray().at(0).toString(),
+              QStringLiteral("ALL"));
+    EXPECT_EQ(container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("path")].toString(),
+              QStringLiteral("/healthz"));
+    EXPECT_EQ(
+        container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("scheme")].toString(),
+        QStringLiteral("HTTP"));
+    QStringList args;
+    for (const QJsonValue &a : container[QStringLiteral("args")].toArray()) {
+        args.append(a.toString());
+    }
+    EXPECT_EQ(args.mid(0, 5),
+              (QStringList{QStringLiteral("serve"),
+                           QStringLiteral("--config"),
+                           QStringLiteral("/etc/strata/config.json"),
+                           QStringLiteral("--listen"),
+                           QStringLiteral("0.0.0.0:8080")}));
+    EXPECT_FALSE(args.contains(QStringLiteral("--tls-cert")));
+
+    // The config is valid JSON in the ConfigMap; no secrets volume without secrets.
+    const QJsonObject configMap = documentOfKind(docs, QStringLiteral("ConfigMap"));
+    QJsonParseError parse;
+    QJsonDocument::fromJson(configMap[QStringLiteral("data")][QStringLiteral("config.json")].toString().toUtf8(),
+                            &parse);
+    EXPECT_EQ(parse.error, QJsonParseError::NoError);
+    for (const QJsonValue &v : pod[QStringLiteral("volumes")].toArray()) {
+        EXPECT_NE(v[QStringLiteral("name")].toString(), QStringLiteral("secrets"));
+    }
+}
+
+TEST_F(HelmChart, Secrets_MountedAsSourceKindFiles_NotInTheConfigMap)
+{
+    QString error;
+    const QJsonArray docs =
+        renderChart({QStringLiteral("secrets.ontap-ai.password=s3cr3t-pw"),
+                     QStringLiteral("secrets.datalake.s3_secret=s3-key"),
+                     QStringLiteral("existingSecret=corp-secrets"),
+                     QStringLiteral("existingSecretKeys[0]=k8s.ai.token"),
+                     QStringLiteral("config.sources[0].name=ontap-ai"),
+                     QStringLiteral("config.sources[0].kind=ontap"),
+                     QStringLiteral("config.sources[0].password.keychain=strata/ontap-ai/password")},
+                    &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    const QJsonObject secret = documentOfKind(docs, QStringLiteral("Secret"));
+    const QJsonObject data = secret[QStringLiteral("data")].toObject();
+    EXPECT_EQ(QByteArray::fromBase64(data[QStringLiteral("ontap-ai.password")].toString().toLatin1()), "s3cr3t-pw");
+    EXPECT_EQ(QByteArray::fromBase64(data[QStringLiteral("datalake.s3_secret")].toString().toLatin1()), "s3-key");
+
+    const QJsonObject configMap = documentOfKind(docs, QStringLiteral("ConfigMap"));
+    const QString config = configMap[QStringLiteral("data")][QStringLiteral("config.json")].toString();
+    EXPECT_FALSE(config.contains(QStringLiteral("s3cr3t-pw")));
+    const QJsonObject parsed = QJsonDocument::fromJson(config.toUtf8()).object();
+    EXPECT_EQ(parsed[QStringLiteral("sources")][0][QStringLiteral("password")][QStringLiteral("keychain")].toString(),
+              QStringLiteral("strata/ontap-ai/password"));
+
+    const QJsonObject pod =
+        documentOfKind(
+            docs,
+            QStringLiteral("Deployment"))[QStringLiteral("spec")][QStringLiteral("template")][QStringLiteral("spec")]
+            .toObject();
+    QStringList paths;
+    for (const QJsonValue &v : pod[QStringLiteral("volumes")].toArray()) {
+        if (v[QStringLiteral("name")].toString() != QLatin1String("secrets")) {
+            continue;
+        }
+        for (const QJsonValue &source : v[QStringLiteral("projected")][QStringLiteral("sources")].toArray()) {
+            for (const QJsonValue &item : source[QStringLiteral("secret")][QStringLiteral("items")].toArray()) {
+                paths.append(source[QStringLiteral("secret")][QStringLiteral("name")].toString() + QLatin1Char(':')
+                             + item[QStringLiteral("key")].toString() + QStringLiteral("->")
+                             + item[QStringLiteral("path")].toString());
+            }
+        }
+    }
+    paths.sort();
+    EXPECT_EQ(paths,
+              (QStringList{QStringLiteral("corp-secrets:k8s.ai.token->k8s.ai/token"),
+                           QStringLiteral("demo-strata-server:datalake.s3_secret->datalake/s3_secret"),
+                           QStringLiteral("demo-strata-server:ontap-ai.password->ontap-ai/password")}));
+    const QJsonObject container = pod[QStringLiteral("containers")].toArray().at(0).toObject();
+    bool secretsDir = false;
+    for (const QJsonValue &e : container[QStringLiteral("env")].toArray()) {
+        if (e[QStringLiteral("name")].toString() == QLatin1String("STRATA_SECRETS_DIR")) {
+            secretsDir = e[QStringLiteral("value")].toString() == QLatin1String("/var/run/strata/secrets");
+        }
+    }
+    EXPECT_TRUE(secretsDir);
+    bool mounted = false;
+    for (const QJsonValue &m : container[QStringLiteral("volumeMounts")].toArray()) {
+        mounted |= m[QStringLiteral("name")].toString() == QLatin1String("secrets")
+                   && m[QStringLiteral("mountPath")].toString() == QLatin1String("/var/run/strata/secrets");
+    }
+    EXPECT_TRUE(mounted);
+}
+
+TEST_F(HelmChart, IngressServiceMonitorAndTls_WhenEnabled)
+{
+    QString error;
+    const QJsonArray docs = renderChart({QStringLiteral("ingress.enabled=true"),
+                                         QStringLiteral("ingress.host=strata.corp.example"),
+                                         QStringLiteral("serviceMonitor.enabled=true"),
+                                         QStringLiteral("tls.secretName=strata-tls")},
+                                        &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    EXPECT_TRUE(kinds(docs).contains(QStringLiteral("Ingress")));
+    const QJsonObject monitor = documentOfKind(docs, QStringLiteral("ServiceMonitor"));
+    const QJsonObject endpoint = monitor[QStringLiteral("spec")][QStringLiteral("endpoints")][0].toObject();
+    EXPECT_EQ(endpoint[QStringLiteral("path")].toString(), QStringLiteral("/metrics"));
+    EXPECT_EQ(endpoint[QStringLiteral("scheme")].toString(), QStringLiteral("https"));
+    EXPECT_EQ(monitor[QStringLiteral("spec")][QStringLiteral("selector")][QStringLiteral("matchLabels")]
+                     [QStringLiteral("app.kubernetes.io/instance")]
+                         .toString(),
+              QStringLiteral("demo"));
+
+    const QJsonObject container =
+        documentOfKind(docs, QStringLiteral("Deployment"))[QStringLiteral("spec")][QStringLiteral("template")]
+                                                          [QStringLiteral("spec")][QStringLiteral("containers")][0]
+                                                              .toObject();
+    QStringList args;
+    for (const QJsonValue &a : container[QStringLiteral("args")].toArray()) {
+        args.append(a.toString());
+    }
+    EXPECT_TRUE(args.contains(QStringLiteral("/etc/strata/tls/tls.crt")));
+    EXPECT_EQ(args.at(args.indexOf(QStringLiteral("--allow-origin")) + 1),
+              QStringLiteral("https://strata.corp.example"));
+    EXPECT_EQ(
+        container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("scheme")].toString(),
+        QStringLiteral("HTTPS"));
+}
+
+} // namespace
+} // namespace strata::web::test
