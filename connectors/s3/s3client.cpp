@@ -410,6 +410,59 @@ Result<ListPage> S3Client::listObjectsV2(const std::string &bucket,
                                          int maxKeys,
                                          const http::CancelToken &cancel)
 {
+    return listPageV2(bucket, prefix, delimiter, continuationToken, {}, maxKeys, cancel);
+}
+
+Result<std::vector<ObjectInfo>> S3Client::listAfter(const std::string &bucket,
+                                                    const std::string &prefix,
+                                                    const std::string &startAfter,
+                                                    std::size_t maxObjects,
+                                                    bool *truncated,
+                                                    const http::CancelToken &cancel)
+{
+    std::vector<ObjectInfo> objects;
+    std::set<std::string> seenTokens;
+    std::string token;
+    if (truncated) {
+        *truncated = false;
+    }
+    for (int pages = 1;; ++pages) {
+        // start-after is ignored by S3 once a continuation token is sent; send it on every page
+        // anyway (harmless) so a server that honours only one of them still resumes correctly.
+        auto page = listPageV2(bucket, prefix, {}, token, startAfter, 1000, cancel);
+        if (!page) {
+            return http::fail(page.error());
+        }
+        for (auto &object : page->objects) {
+            if (objects.size() >= maxObjects) {
+                if (truncated) {
+                    *truncated = true;
+                }
+                return objects;
+            }
+            objects.push_back(std::move(object));
+        }
+        if (!page->truncated) {
+            return objects;
+        }
+        token = page->nextContinuationToken;
+        if (!seenTokens.insert(token).second) {
+            return http::fail(HttpError::make(HttpError::Kind::Parse,
+                                              "ListObjectsV2 " + bucket
+                                                  + ": the server repeated a continuation token after "
+                                                  + std::to_string(pages) + " pages; stopped listing"));
+        }
+    }
+}
+
+Result<ListPage> S3Client::listPageV2(const std::string &bucket,
+                                      const std::string &prefix,
+                                      const std::string &delimiter,
+                                      const std::string &continuationToken,
+                                      const std::string &startAfter,
+                                      int maxKeys,
+                                      const http::CancelToken &cancel)
+{
     Call call;
     call.name = "ListObjectsV2";
     call.bucket = bucket;
@@ -422,6 +475,9 @@ Result<ListPage> S3Client::listObjectsV2(const std::string &bucket,
     }
     if (!continuationToken.empty()) {
         call.query.emplace_back("continuation-token", continuationToken);
+    }
+    if (!startAfter.empty()) {
+        call.query.emplace_back("start-after", startAfter);
     }
     auto response = send(call, cancel);
     if (!response) {

@@ -120,6 +120,15 @@ public:
                                                   const std::string &delimiter = {},
                                                   std::vector<std::string> *commonPrefixes = nullptr,
                                                   const http::CancelToken &cancel = {});
+    /// Every object under `prefix` whose key sorts after `startAfter` (ListObjectsV2 start-after,
+    /// exclusive; empty = from the start), all pages, at most `maxObjects` (the listing stops
+    /// early, `*truncated` set when given). Incremental readers list only what is new.
+    http::Result<std::vector<ObjectInfo>> listAfter(const std::string &bucket,
+                                                    const std::string &prefix,
+                                                    const std::string &startAfter,
+                                                    std::size_t maxObjects = 100000,
+                                                    bool *truncated = nullptr,
+                                                    const http::CancelToken &cancel = {});
     /// One page of ListObjectVersions (versions and delete markers merged in key order, newest
     /// first per key).
     http::Result<ListPage> listObjectVersions(const std::string &bucket,
@@ -171,6 +180,13 @@ public:
 
 private:
     http::Result<http::HttpResponse> send(const detail::S3Call &call, const http::CancelToken &cancel);
+    http::Result<ListPage> listPageV2(const std::string &bucket,
+                                      const std::string &prefix,
+                                      const std::string &delimiter,
+                                      const std::string &continuationToken,
+                                      const std::string &startAfter,
+                                      int maxKeys,
+                                      const http::CancelToken &cancel);
 
     S3Config m_config;
     std::shared_ptr<http::IHttpTransport> m_transport;

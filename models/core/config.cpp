@@ -509,12 +509,8 @@ bool parseSentiment(const QJsonValue &value, const QList<SourceConfig> &sources,
         || !readString(object, QStringLiteral("s3_access_key"), &parsed.s3AccessKey, &detail)
         || !readSecretRef(
             object.value(QLatin1String("s3_secret")), &parsed.s3Secret, &detail, QStringLiteral("s3_secret"))
-        || !readInt(object,
-                    QStringLiteral("poll_ms"),
-                    QStringLiteral("sentiment.poll_ms"),
-                    100,
-                    &parsed.pollMilliseconds,
-                    &detail)) {
+        || !readInt(
+            object, QStringLiteral("poll_ms"), QStringLiteral("\"poll_ms\""), 100, &parsed.pollMilliseconds, &detail)) {
         *error = QStringLiteral("sentiment: ") + detail;
         return false;
     }
