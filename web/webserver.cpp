@@ -23,11 +23,15 @@
 #include <QJsonDocument>
 #include <QNetworkRequest>
 #include <QPointer>
+#include <QSet>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
 #include <QSslServer>
+#include <QSslSocket>
 #include <QTcpServer>
+#include <QTcpSocket>
+#include <QThreadPool>
 #include <QUrlQuery>
 #include <QWebSocket>
 
@@ -99,6 +103,19 @@ QByteArray mimeFor(const QString &path)
     return "application/octet-stream";
 }
 
+/// A response answered later (history store reads, password checks on the worker pool). The
+/// client may have gone by then: its socket is checked before writing.
+struct Deferred
+{
+    explicit Deferred(QHttpServerResponder &&r)
+        : responder(std::move(r))
+        , socket(responder.socket())
+    {}
+
+    QHttpServerResponder responder;
+    QPointer<QTcpSocket> socket;
+};
+
 QJsonObject sessionJson(const Session &s)
 {
     return QJsonObject{{QStringLiteral("user"), s.user},
@@ -136,6 +153,11 @@ struct WebServer::Private
     };
     QHash<QString, ExtraRoute> extraRoutes;
     QList<QPointer<QWebSocket>> viewers;
+    /// PBKDF2 takes ~0.4 s: checked off the event loop so live updates keep flowing; one check
+    /// in flight per client address bounds what parallel guessing could do before the limiter
+    /// has counted the failures.
+    QThreadPool loginPool;
+    QSet<QString> loginsInFlight;
 
     [[nodiscard]] bool tls() const { return !options.tlsCertFile.isEmpty(); }
 
@@ -442,16 +464,43 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
                    {{"Retry-After", QByteArray::number(qint64(wait.count()))}});
         return;
     }
-    const std::optional<User> user = users.authenticate(name, password);
-    if (!user) {
-        limiter.recordFailure(client, name);
-        replyError(std::move(responder), Status::Unauthorized, QStringLiteral("wrong user name or password"));
+    if (loginsInFlight.contains(client)) {
+        replyError(std::move(responder),
+                   Status::TooManyRequests,
+                   QStringLiteral("a login from this address is being checked"),
+                   {{"Retry-After", "1"}});
         return;
     }
-    limiter.recordSuccess(client, name);
-    const Session session = sessions.create(*user);
-    replyJson(
-        std::move(responder), sessionJson(session), Status::Ok, {{"Set-Cookie", sessionCookie(session.id, false)}});
+    loginsInFlight.insert(client);
+    auto held = std::make_shared<Deferred>(std::move(responder));
+    const UserStore *store = &users;
+    loginPool.start([this, held, store, name, password, client] {
+        std::optional<User> user = store->authenticate(name, password);
+        QMetaObject::invokeMethod(
+            q,
+            [this, held, name, client, user = std::move(user)] {
+                loginsInFlight.remove(client);
+                if (!user) {
+                    limiter.recordFailure(client, name);
+                    if (held->socket) {
+                        replyError(std::move(held->responder),
+                                   Status::Unauthorized,
+                                   QStringLiteral("wrong user name or password"));
+                    }
+                    return;
+                }
+                limiter.recordSuccess(client, name);
+                if (!held->socket) {
+                    return;
+                }
+                const Session session = sessions.create(*user);
+                replyJson(std::move(held->responder),
+                          sessionJson(session),
+                          Status::Ok,
+                          {{"Set-Cookie", sessionCookie(session.id, false)}});
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void WebServer::Private::getResource(const QString &resource,
@@ -483,13 +532,16 @@ void WebServer::Private::getResource(const QString &resource,
             return;
         }
         const QStringList sources = values("source");
-        auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+        auto holder = std::make_shared<Deferred>(std::move(responder));
         history->schedules(q, [this, holder, sources, revision](std::vector<core::ServiceLevelSchedule> stored) {
+            if (!holder->socket) {
+                return;
+            }
             QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
             list.removeIf([&](const core::ServiceLevelSchedule &s) {
                 return !sources.isEmpty() && !sources.contains(s.source);
             });
-            replyJson(std::move(*holder),
+            replyJson(std::move(holder->responder),
                       keyedRows(QStringLiteral("schedules"), cli::scheduleRows(list, engine.clock().now())),
                       Status::Ok,
                       revision);
@@ -543,20 +595,23 @@ void WebServer::Private::projectHistory(const QHttpServerRequest &request, QHttp
         }
     }
     const auto [from, to] = rangeOf(query, engine.clock().now());
-    auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+    auto holder = std::make_shared<Deferred>(std::move(responder));
     history->projectHistory(source,
                             query.queryItemValue(QStringLiteral("project"), QUrl::FullyDecoded),
                             from,
                             to,
                             q,
                             [this, holder, source](std::vector<core::ProjectSample> samples) {
+                                if (!holder->socket) {
+                                    return;
+                                }
                                 QJsonArray out;
                                 for (const core::ProjectSample &s : samples) {
                                     QJsonObject o = projectSampleToJson(s);
                                     o.insert(QStringLiteral("source"), source);
                                     out.append(o);
                                 }
-                                replyJson(std::move(*holder), out);
+                                replyJson(std::move(holder->responder), out);
                             });
 }
 
@@ -581,15 +636,15 @@ void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpS
     // Capacity and throughput come from two tables; answer once both reads are back.
     struct Pending
     {
-        QHttpServerResponder responder;
+        Deferred held;
         QJsonArray usage;
         QJsonArray perf;
         int left = 2;
     };
-    auto pending = std::make_shared<Pending>(Pending{std::move(responder), {}, {}, 2});
+    auto pending = std::make_shared<Pending>(Pending{Deferred(std::move(responder)), {}, {}, 2});
     const auto finish = [this, pending] {
-        if (--pending->left == 0) {
-            replyJson(std::move(pending->responder),
+        if (--pending->left == 0 && pending->held.socket) {
+            replyJson(std::move(pending->held.responder),
                       QJsonObject{{QStringLiteral("usage"), pending->usage}, {QStringLiteral("perf"), pending->perf}});
         }
     };
@@ -629,16 +684,19 @@ void WebServer::Private::audit(const QHttpServerRequest &request, QHttpServerRes
     bool ok = false;
     int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
     limit = ok ? std::clamp(limit, 1, 10000) : 200;
-    auto holder = std::make_shared<QHttpServerResponder>(std::move(responder));
+    auto holder = std::make_shared<Deferred>(std::move(responder));
     history->auditLog(limit,
                       query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded),
                       q,
                       [this, holder](std::vector<core::AuditEntry> entries) {
+                          if (!holder->socket) {
+                              return;
+                          }
                           QJsonArray out;
                           for (const core::AuditEntry &e : entries) {
                               out.append(auditEntryToJson(e));
                           }
-                          replyJson(std::move(*holder), out);
+                          replyJson(std::move(holder->responder), out);
                       });
 }
 
@@ -763,6 +821,7 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
 
 WebServer::~WebServer()
 {
+    d->loginPool.waitForDone();
     for (const QPointer<QWebSocket> &ws : std::as_const(d->viewers)) {
         if (ws) {
             ws->disconnect(this);

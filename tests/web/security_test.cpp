@@ -71,6 +71,35 @@ TEST_F(WebSecurityTest, WrongPasswordsAre401ThenThrottledWith429AndRetryAfter)
     EXPECT_TRUE(throttled.header("Set-Cookie").isEmpty());
 }
 
+TEST_F(WebSecurityTest, OnePasswordCheckAtATimePerClientAddress)
+{
+    // A realistic hash cost, so that the two requests overlap.
+    ASSERT_TRUE(users->addUser(
+        QStringLiteral("slowpoke"), QStringLiteral("slowpoke-password"), web::Role::Viewer, nullptr, 200000));
+    startServer();
+    // Password hashes are checked off the event loop; parallel guesses from one address do not
+    // get ahead of the limiter.
+    QList<QNetworkReply *> replies;
+    for (int i = 0; i < 2; ++i) {
+        QNetworkRequest r(url(QStringLiteral("/api/v1/login")));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        replies << nam.post(r, QByteArrayLiteral("{\"user\":\"slowpoke\",\"password\":\"wrong-password\"}"));
+    }
+    ASSERT_TRUE(waitFor([&] {
+        return replies.at(0)->isFinished() && replies.at(1)->isFinished();
+    }));
+    QList<int> statuses;
+    for (QNetworkReply *reply : std::as_const(replies)) {
+        statuses << reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (statuses.last() == 429) {
+            EXPECT_EQ(reply->rawHeader("Retry-After"), QByteArray("1"));
+        }
+        reply->deleteLater();
+    }
+    std::sort(statuses.begin(), statuses.end());
+    EXPECT_EQ(statuses, (QList<int>{401, 429}));
+}
+
 TEST_F(WebSecurityTest, LoginSetsAnHttpOnlySameSiteCookieAndSecurityHeaders)
 {
     startServer();
