@@ -333,6 +333,11 @@ void WebServer::Private::registerRoutes()
                        return;
                    }
                    sessions.remove(session->id);
+                   for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
+                       if (ws && ws->property("strata_session").toString() == session->id) {
+                           ws->close(QWebSocketProtocol::CloseCodeNormal, QStringLiteral("logged out"));
+                       }
+                   }
                    replyJson(std::move(responder),
                              QJsonObject{{QStringLiteral("ok"), true}},
                              Status::Ok,
@@ -775,6 +780,7 @@ void WebServer::Private::acceptViewers()
             viewers.removeAll(QPointer<QWebSocket>(ws));
             ws->deleteLater();
         });
+        ws->setProperty("strata_session", id);
         viewers.append(ws);
         const qint64 now = feed.revision();
         ws->sendTextMessage(

@@ -45,11 +45,18 @@ TEST_F(WebSecurityTest, WithoutASessionTheApiAnswers401)
     EXPECT_EQ(request("GET", QStringLiteral("/api/v1/volumes"), {}, {{"Cookie", "strata_session=forged"}}).status, 401);
     EXPECT_EQ(post(QStringLiteral("/api/v1/actions"), QJsonObject{}, Login{}).status, 401);
 
-    // Logging out ends the session for good.
+    // Logging out ends the session for good, and its live updates.
     const Login viewer = login(QStringLiteral("viewer"));
     EXPECT_EQ(get(QStringLiteral("/api/v1/session"), viewer).status, 200);
+    auto live = openLive(viewer, ownOrigin());
+    ASSERT_TRUE(waitFor([&] {
+        return !live->messages.isEmpty();
+    }));
     EXPECT_EQ(post(QStringLiteral("/api/v1/logout"), QJsonObject{}, viewer).status, 200);
     EXPECT_EQ(get(QStringLiteral("/api/v1/session"), viewer).status, 401);
+    EXPECT_TRUE(waitFor([&] {
+        return live->closed;
+    }));
 }
 
 TEST_F(WebSecurityTest, WrongPasswordsAre401ThenThrottledWith429AndRetryAfter)
