@@ -12,7 +12,9 @@ function cssVar(name, fallback) {
 /// A time chart in `container`: series [{label, color, dash, stepped, fill}], data [xs(seconds), ...ys].
 /// update() keeps the chart when the series are the same, else rebuilds it.
 export class TimeChart {
-  constructor(container, { height = 220, yFormat = (v) => String(v), yRange = null, ariaLabel = 'chart' } = {}) {
+  constructor(container, { height = 220, yFormat = (v) => String(v), yRange = null, xRange = null, axisSize = 64, ariaLabel = 'chart' } = {}) {
+    this.xRange = xRange; // () => [from, to] in seconds: the selected time range, whatever the data
+    this.axisSize = axisSize;
     this.container = container;
     this.height = height;
     this.yFormat = yFormat;
@@ -49,10 +51,10 @@ export class TimeChart {
     const opts = {
       width: this.width(),
       height: this.height,
-      scales: { x: { time: true }, y: this.yRange ? { range: this.yRange } : { range: (u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.1 : 1] } },
+      scales: { x: this.xRange ? { time: true, range: () => this.xRange() } : { time: true }, y: this.yRange ? { range: this.yRange } : { range: (u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } },
-        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 64, values: (u, vals) => vals.map((v) => fmt(v)) },
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: this.axisSize, values: (u, vals) => vals.map((v) => fmt(v)) },
       ],
       series: [
         { value: (u, v) => (v == null ? '–' : new Date(v * 1000).toLocaleString('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' })) },

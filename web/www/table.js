@@ -100,10 +100,9 @@ export class DataTable {
     for (const [k, entry] of this.trs) {
       if (!seen.has(k)) { entry.tr.remove(); this.trs.delete(k); }
     }
+    for (const tr of [...this.tbody.querySelectorAll('tr.empty-row')]) tr.remove();
     if (!shown.length) {
       this.tbody.append(h('tr', { class: 'empty-row' }, h('td', { colspan: this.columns.length + (this.actions ? 1 : 0) }, this.rows.length ? 'No rows match the filter.' : this.emptyText)));
-    } else {
-      for (const tr of [...this.tbody.querySelectorAll('tr.empty-row')]) tr.remove();
     }
     this.count.textContent = rows.length === this.rows.length ? `${rows.length} rows` : `${rows.length} of ${this.rows.length} rows`;
     if (rows.length > shown.length) this.count.textContent += ` (first ${shown.length} shown)`;

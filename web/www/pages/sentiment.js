@@ -143,7 +143,7 @@ export function mount(main, ctx) {
       renderKpis(s);
       if (s.status?.state === 'error') kpis.append(h('p', { class: 'error', role: 'alert' }, 'Reading results failed: ' + s.status.error + ' (showing what was read before)'));
     } catch (err) {
-      clear(kpis, errorBox(err.status === 404 ? new Error('Sentiment is not configured on this server.') : err));
+      clear(kpis, errorBox(err));
     }
   }
 
@@ -385,13 +385,23 @@ export function mount(main, ctx) {
   callSelect.addEventListener('change', () => { follow = false; followBox.checked = false; selectCall(callSelect.value); });
   followBox.addEventListener('change', () => { follow = followBox.checked; if (follow) loadCalls(); });
 
-  loadSummary();
-  loadCalls();
-  loadAgents();
-  loadTeams();
-  loadMetrics();
-  timers.push(setInterval(loadCalls, 10000));
-  timers.push(setInterval(() => { loadTeams(); loadMetrics(); }, 30000));
+  // A server without a sentiment reader answers 404: say so once instead of in every card.
+  api.get('sentiment/summary', { range }).then(() => {
+    loadSummary();
+    loadCalls();
+    loadAgents();
+    loadTeams();
+    loadMetrics();
+    timers.push(setInterval(loadCalls, 10000));
+    timers.push(setInterval(() => { loadTeams(); loadMetrics(); }, 30000));
+  }, (err) => {
+    if (err.status !== 404) { loadSummary(); return; }
+    grid.hidden = true;
+    rangeGroup.hidden = true;
+    clear(kpis, h('div', { class: 'card wide notice', role: 'status' },
+      h('h2', {}, 'Sentiment is not configured on this server'),
+      h('p', {}, 'The sentiment dashboards read TR-4910 sentence results (JSON Lines) from a StorageGRID bucket. Add a "sentiment" section to the server\'s configuration file: {"source": "<StorageGRID source>", "bucket": "sentiment", "prefix": "calls/"}.')));
+  });
 
   return () => {
     timers.forEach(clearInterval);

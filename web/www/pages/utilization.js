@@ -17,6 +17,7 @@ export function mount(main, ctx) {
   let source = prefs.get('gpuSource', '');
   let history = [];
   let historyTimer = null;
+  let historyLoaded = false;
 
   // Header: source and time range.
   const sourceSelect = h('select', { id: 'gpu-source', 'aria-label': 'GPU source' });
@@ -43,9 +44,10 @@ export function mount(main, ctx) {
 
   const quotaList = h('div', { class: 'bars', id: 'project-bars' });
   quotaCard.body.append(quotaList, h('p', { class: 'legend' }, chip('in quota', 'good'), ' ', chip('over quota', 'over'), ' ', h('span', { class: 'legend-mark' }, '│ quota')));
-  const allocChart = new TimeChart(allocCard.body, { height: 240, yFormat: (v) => fmtGpus(v), ariaLabel: 'GPUs allocated per project over time' });
+  const selected = () => [Math.floor(Date.now() / 1000) - range, Math.ceil(Date.now() / 1000)];
+  const allocChart = new TimeChart(allocCard.body, { height: 240, xRange: selected, yFormat: (v) => fmtGpus(v), ariaLabel: 'GPUs allocated per project over time' });
   allocChart.el.id = 'chart-allocation';
-  const utilChart = new TimeChart(utilCard.body, { height: 240, yFormat: (v) => fmtPct(v), yRange: [0, 100], ariaLabel: 'GPU utilization per project over time' });
+  const utilChart = new TimeChart(utilCard.body, { height: 240, xRange: selected, yFormat: (v) => fmtPct(v), yRange: [0, 100], ariaLabel: 'GPU utilization per project over time' });
   utilChart.el.id = 'chart-utilization';
   const historyNote = h('p', { class: 'muted small', 'aria-live': 'polite' });
   allocCard.body.append(historyNote);
@@ -68,7 +70,7 @@ export function mount(main, ctx) {
 
   const storageList = h('div', { class: 'bars', id: 'storage-bars' });
   storageCard.body.append(storageList);
-  const tputChart = new TimeChart(tputCard.body, { height: 220, yFormat: (v) => fmtRate(v), ariaLabel: 'Storage throughput per system over time' });
+  const tputChart = new TimeChart(tputCard.body, { height: 220, xRange: selected, axisSize: 84, yFormat: (v) => fmtRate(v), ariaLabel: 'Storage throughput per system over time' });
   tputChart.el.id = 'chart-throughput';
   storageMetric.addEventListener('change', () => renderVolumeHistory());
   const tputNote = h('p', { class: 'muted small' });
@@ -162,7 +164,10 @@ export function mount(main, ctx) {
       history = [];
       historyNote.textContent = 'History unavailable: ' + err.message;
     }
-    renderHistory();
+    // The chart ends at the estate as it is now (the store records on its own schedule).
+    historyLoaded = true;
+    if (store.isLoaded('projects')) appendLivePoint(store.rows('projects'));
+    else renderHistory();
     historyTimer = setTimeout(loadHistory, Math.min(300000, Math.max(60000, range * 1000 / 200)));
   }
 
@@ -271,7 +276,7 @@ export function mount(main, ctx) {
   unsubs.push(store.subscribe('projects', (rows, changed, err) => {
     if (err) { clear(quotaList, errorBox(err)); return; }
     renderProjects(rows);
-    if (!firstProjects && changed) appendLivePoint(rows);
+    if ((!firstProjects && changed) || (firstProjects && historyLoaded)) appendLivePoint(rows);
     firstProjects = false;
   }));
 

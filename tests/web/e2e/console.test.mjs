@@ -1,0 +1,238 @@
+// End-to-end browser test of the web console: the real strata-server (--demo) driven by Debian's
+// Chromium through playwright-core. Screenshots of every dashboard go to STRATA_WEB_ARTIFACTS.
+//
+//   STRATA_SERVER=build/dev/app/server/strata-server STRATA_WEB_ARTIFACTS=/tmp/shots \
+//     node tests/web/e2e/console.test.mjs
+//
+// Environment: STRATA_SERVER (required), STRATA_CHROMIUM (default /usr/bin/chromium),
+// STRATA_WEB_ARTIFACTS (default ./web-artifacts).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../../..');
+const { chromium } = await import(path.join(repo, 'web/node_modules/playwright-core/index.mjs'));
+
+const serverBin = process.env.STRATA_SERVER;
+const chromiumBin = process.env.STRATA_CHROMIUM || '/usr/bin/chromium';
+const artifacts = path.resolve(process.env.STRATA_WEB_ARTIFACTS || 'web-artifacts');
+const password = 'e2e-' + Math.random().toString(36).slice(2, 12);
+// Flags that work for Debian's Chromium in containers (ecosystem.md section 5).
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+let server = null;
+let serverLog = '';
+let baseUrl = null;
+let browser = null;
+const pageErrors = [];
+const t0 = Date.now();
+const elapsed = () => ((Date.now() - t0) / 1000).toFixed(1) + ' s';
+
+function startServer() {
+  assert.ok(serverBin && fs.existsSync(serverBin), `STRATA_SERVER must name the strata-server binary (got ${serverBin})`);
+  // A private HOME/XDG tree: the demo's history store and settings never touch the user's.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'strata-e2e-'));
+  const env = { ...process.env, STRATA_DEMO_PASSWORD: password, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'), XDG_CACHE_HOME: path.join(home, '.cache'), QT_QPA_PLATFORM: 'offscreen' };
+  server = spawn(serverBin, ['serve', '--demo', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('strata-server printed no URL within 150 s:\n' + serverLog)), 150000);
+    const onData = (chunk) => {
+      serverLog += chunk.toString();
+      const m = serverLog.match(/serving the web console on (https?:\/\/[^\s]+)/);
+      if (m && !baseUrl) {
+        baseUrl = m[1].replace(/\/$/, '');
+        clearTimeout(timer);
+        resolve(baseUrl);
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', (c) => { serverLog += c.toString(); });
+    server.on('exit', (code, signal) => {
+      if (!baseUrl) { clearTimeout(timer); reject(new Error(`strata-server exited (${code ?? signal}) before serving:\n${serverLog}`)); }
+    });
+  });
+}
+
+async function newPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    // A refused WebSocket while the server restarts a poll is normal; script errors are not.
+    if (m.type() === 'error' && !/WebSocket|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+  return page;
+}
+
+async function login(page, user, pass = password) {
+  await page.goto(baseUrl + '/');
+  await page.locator('#login-user').fill(user);
+  await page.locator('#login-password').fill(pass);
+  await page.locator('#login-submit').click();
+}
+
+async function shot(page, name) {
+  await page.waitForTimeout(400); // let charts finish their first draw
+  const file = path.join(artifacts, name + '.png');
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+before(async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await startServer();
+  browser = await chromium.launch({ executablePath: chromiumBin, args: chromiumArgs });
+  console.log(`# server ${baseUrl} and browser up after ${elapsed()}`);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server && server.exitCode == null) {
+    server.kill('SIGTERM');
+    await new Promise((r) => { const t = setTimeout(() => { server.kill('SIGKILL'); r(); }, 10000); server.on('exit', () => { clearTimeout(t); r(); }); });
+  }
+  fs.writeFileSync(path.join(artifacts, 'server.log'), serverLog);
+  console.log(`# done after ${elapsed()}; screenshots in ${artifacts}`);
+});
+
+test('wrong password is refused with a message', async () => {
+  const page = await newPage();
+  await login(page, 'viewer', 'not-the-password');
+  await page.locator('#login-error').filter({ hasText: /wrong user name or password|too many attempts/i }).waitFor({ timeout: 15000 });
+  assert.equal(await page.locator('#app-view').isVisible(), false);
+  await page.context().close();
+});
+
+test('viewer: dashboards, GPU chart, live update, refused action', async () => {
+  const page = await newPage();
+  await login(page, 'viewer');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  assert.equal(await page.locator('#user-role').textContent(), 'viewer');
+
+  // Utilization: project bars against quota and the allocation chart drawn by uPlot.
+  await page.locator('#project-bars .bar-row').first().waitFor({ timeout: 60000 });
+  assert.ok((await page.locator('#project-bars .bar-row').count()) >= 1);
+  await page.locator('#chart-allocation canvas').waitFor({ timeout: 30000 });
+  const box = await page.locator('#chart-allocation canvas').boundingBox();
+  assert.ok(box && box.width > 200 && box.height > 100, 'allocation chart has a size');
+  await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
+  // Every range from an hour to a year answers from the history store.
+  for (const label of ['1h', '7d', '1y', '24h']) {
+    const wait = page.waitForResponse((r) => r.url().includes('/api/v1/history/projects') && r.url().includes('range='), { timeout: 20000 });
+    await page.locator('.segmented button', { hasText: label }).first().click();
+    assert.equal((await wait).status(), 200, `history for ${label}`);
+  }
+  await page.locator('#cache-bars .bar-row').first().waitFor({ timeout: 30000 });
+  await shot(page, 'utilization');
+
+  // Live: the demo estate moves on its own (job utilization, states, cache loads). Without
+  // reloading, a diff arrives over the WebSocket and a row on the Jobs page changes.
+  await page.goto(baseUrl + '/#/jobs');
+  await page.locator('#card-jobs tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  await page.evaluate(() => {
+    window.__e2eMarker = 'same page';
+    window.__e2eDiffs = [];
+    window.addEventListener('strata:diff', (e) => window.__e2eDiffs.push(e.detail));
+  });
+  const before = await page.locator('#card-jobs tbody').innerText();
+  const liveStart = Date.now();
+  await page.waitForFunction((prev) => {
+    const jobsDiff = (window.__e2eDiffs || []).some((d) => d.resource === 'jobs');
+    return jobsDiff && document.querySelector('#card-jobs tbody').innerText !== prev;
+  }, before, { timeout: 120000, polling: 250 });
+  assert.equal(await page.evaluate(() => window.__e2eMarker), 'same page', 'the page was not reloaded');
+  console.log(`# live jobs diff shown ${((Date.now() - liveStart) / 1000).toFixed(1)} s after watching began`);
+  await shot(page, 'jobs');
+
+  // A viewer gets no action buttons, and the API refuses the action itself.
+  assert.equal(await page.locator('#card-jobs button', { hasText: 'Delete' }).count(), 0);
+  await page.locator('#read-only').waitFor();
+  const refused = await page.evaluate(async () => {
+    const s = await (await fetch('/api/v1/session')).json();
+    const job = document.querySelector('#card-jobs tbody tr[data-key]').dataset.key;
+    const body = JSON.stringify({ kind: 'job.delete', source: job.split('/')[0], job: job.split('/').slice(1).join('/') });
+    const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': s.csrf_token };
+    const preview = await fetch('/api/v1/actions/preview', { method: 'POST', headers, body });
+    const run = await fetch('/api/v1/actions', { method: 'POST', headers, body });
+    return [preview.status, run.status];
+  });
+  assert.deepEqual(refused, [403, 403]);
+
+  for (const [route, ready] of [['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error'], ['datasets', '#card-datasets tbody tr[data-key]'],
+    ['service-levels', '#card-service-levels tbody tr[data-key]'], ['audit', '#card-audit tbody tr']]) {
+    await page.goto(baseUrl + '/#/' + route);
+    await page.locator(ready).first().waitFor({ timeout: 30000 });
+    if (route === 'sentiment') await liveSentences(page);
+    assert.equal(await page.locator('#card-' + (route === 'sentiment' ? 'agents' : route === 'audit' ? 'audit' : route) + ' button', { hasText: /^(Delete|Evict|Commit|Change level|Cache on…)$/ }).count(), 0);
+    await shot(page, route);
+  }
+  await page.locator('#logout').click();
+  await page.locator('#login-view').waitFor({ state: 'visible' });
+  assert.equal((await page.request.get(baseUrl + '/api/v1/jobs')).status(), 401, 'signed out: the API answers 401');
+  await page.context().close();
+});
+
+// With the demo's support-center stream running, a live call's new sentences appear on screen
+// as the feed delivers them (no reload, no polling).
+async function liveSentences(page) {
+  const summary = await page.evaluate(async () => {
+    const r = await fetch('/api/v1/sentiment/summary');
+    return r.ok ? r.json() : null;
+  });
+  if (!summary || !summary.live_calls) {
+    console.log('# sentiment: no live call on this server, live sentence check skipped');
+    return;
+  }
+  await page.locator('#sentences li').first().waitFor({ timeout: 30000 });
+  const count = await page.locator('#sentences li').count();
+  const call = await page.locator('#live-call').inputValue();
+  const start = Date.now();
+  await page.waitForFunction(([n, c]) => document.querySelectorAll('#sentences li').length > n || document.querySelector('#live-call').value !== c,
+    [count, call], { timeout: 90000, polling: 100 });
+  console.log(`# sentiment: a new sentence or call was on screen ${((Date.now() - start) / 1000).toFixed(1)} s after watching began`);
+  await page.locator('#sentences li').first().waitFor({ timeout: 30000 });
+}
+
+test('operator: runs an action after its preview and finds it in the audit log', async () => {
+  const page = await newPage();
+  await login(page, 'operator');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.goto(baseUrl + '/#/jobs');
+  const row = page.locator('#card-jobs tbody tr[data-key]').filter({ has: page.locator('button', { hasText: 'Delete' }) }).first();
+  await row.waitFor({ timeout: 30000 });
+  const key = await row.getAttribute('data-key');
+  const jobName = key.split('/').pop();
+  await row.locator('button', { hasText: 'Delete' }).click();
+
+  const dialog = page.locator('#action-dialog');
+  await dialog.locator('.preview h3').waitFor({ timeout: 30000 });
+  const previewText = await dialog.locator('.preview').innerText();
+  assert.match(previewText, new RegExp(jobName), 'the preview names the job');
+  await shot(page, 'action-preview');
+  await dialog.locator('button', { hasText: 'Run' }).click();
+  await dialog.locator('.progress-text').filter({ hasText: /^(Done|Failed)/ }).waitFor({ timeout: 90000 });
+  const outcome = await dialog.locator('.progress-text').innerText();
+  assert.match(outcome, /^Done/, 'the action succeeded: ' + outcome);
+  await dialog.locator('button', { hasText: 'Close' }).click();
+
+  // The live feed removes the job from the table without a reload.
+  await page.locator(`#card-jobs tbody tr[data-key="${key}"]`).waitFor({ state: 'detached', timeout: 60000 });
+
+  await page.goto(baseUrl + '/#/audit');
+  const entry = page.locator('#card-audit tbody tr').filter({ hasText: 'job.delete' }).filter({ hasText: 'operator' }).filter({ hasText: jobName });
+  await entry.first().waitFor({ timeout: 30000 });
+  assert.ok(await entry.filter({ hasText: 'succeeded' }).count() >= 1, 'a succeeded audit entry by operator');
+  await shot(page, 'audit-after-action');
+  await page.context().close();
+});
+
+test('no script errors on any page', () => {
+  assert.deepEqual(pageErrors, []);
+});
