@@ -183,6 +183,15 @@ void EnvFileCredentialStore::read(const QString &key, ReadCallback done)
             error = QStringLiteral("invalid credential key \"%1\"").arg(key);
         } else {
             FileRead result = readSecretFile(path);
+            if (!result.secret && result.error.isEmpty()) {
+                // systemd credentials (LoadCredential=, $STRATA_SECRETS_DIR=%d) and Secret keys
+                // cannot contain '/': "ontap-ai.password" stands for "ontap-ai/password".
+                const QString flat =
+                    filePathFor(kKeyPrefix + keyWithoutPrefix(key).replace(QLatin1Char('/'), QLatin1Char('.')));
+                if (!flat.isEmpty() && flat != path) {
+                    result = readSecretFile(flat);
+                }
+            }
             secret = std::move(result.secret);
             error = std::move(result.error);
         }

@@ -76,8 +76,9 @@ private:
 /// Headless store (strata-server, CLI on hosts without a Secret Service): key
 /// "strata/<source>/<kind>" is read from the environment variable STRATA_SECRET_<SOURCE>_<KIND>
 /// (upper-cased, non-alphanumerics as '_'), else from the file `<dir>/<source>/<kind>` where
-/// `dir` is $STRATA_SECRETS_DIR (a mounted Kubernetes Secret). write() stores into that
-/// directory with mode 0600; remove() deletes the file.
+/// `dir` is $STRATA_SECRETS_DIR (a mounted Kubernetes Secret), else from `<dir>/<source>.<kind>`
+/// (systemd's LoadCredential= directory and Secret keys, whose names cannot contain '/').
+/// write() stores into that directory (nested form) with mode 0600; remove() deletes the file.
 class EnvFileCredentialStore final : public QObject, public ICredentialStore
 {
     Q_OBJECT

@@ -256,6 +256,33 @@ TEST(EnvFileCredentialStore, UsesStrataSecretsDirWhenNoDirGiven)
     EXPECT_EQ(read.secret.value_or(QString()), QStringLiteral("k8s-secret"));
 }
 
+TEST(EnvFileCredentialStore, FlatSourceDotKindFile_ForSystemdCredentials)
+{
+    // LoadCredential=ontap-ai.password:... puts the file at $CREDENTIALS_DIRECTORY/ontap-ai.password.
+    QTemporaryDir dir;
+    writeFile(dir.filePath(QStringLiteral("flat-src.password")), "from-systemd\n");
+    writeFile(dir.filePath(QStringLiteral("both/password")), "nested-wins");
+    writeFile(dir.filePath(QStringLiteral("both.password")), "flat-loses");
+    ScopedEnv flatVariable("STRATA_SECRET_FLAT_SRC_PASSWORD", std::nullopt);
+    ScopedEnv bothVariable("STRATA_SECRET_BOTH_PASSWORD", std::nullopt);
+    EnvFileCredentialStore store(dir.path());
+    ReadResult flat;
+    store.read(credentialKey(QStringLiteral("flat-src")), flat.callback());
+    ASSERT_TRUE(flat.wait());
+    EXPECT_EQ(flat.secret.value_or(QString()), QStringLiteral("from-systemd"));
+    EXPECT_TRUE(flat.error.isEmpty());
+    ReadResult both;
+    store.read(credentialKey(QStringLiteral("both")), both.callback());
+    ASSERT_TRUE(both.wait());
+    EXPECT_EQ(both.secret.value_or(QString()), QStringLiteral("nested-wins"));
+    // Neither form: not found, no error.
+    ReadResult none;
+    store.read(credentialKey(QStringLiteral("flat-src"), QStringLiteral("token")), none.callback());
+    ASSERT_TRUE(none.wait());
+    EXPECT_FALSE(none.secret.has_value());
+    EXPECT_TRUE(none.error.isEmpty());
+}
+
 TEST(EnvFileCredentialStore, WriteCreatesOwnerOnlyFile_OverwriteAndRemove)
 {
     QTemporaryDir dir;
