@@ -57,7 +57,17 @@ function startApp(s) {
   store = new Store();
   live = new LiveFeed(store, setLiveState);
   live.start();
+  store.subscribe('sources', renderSourceBanner);
   route();
+}
+
+// Sources that are down or stale: every page's numbers are only as fresh as these.
+function renderSourceBanner(rows) {
+  const bad = (rows || []).filter((s) => (s.health && !['ok', 'unknown'].includes(s.health)) || s.stale);
+  const banner = $('source-banner');
+  banner.hidden = !bad.length;
+  clear(banner, bad.length ? [h('strong', {}, bad.length === 1 ? '1 source needs attention: ' : `${bad.length} sources need attention: `),
+    bad.map((s, i) => [i ? '; ' : '', h('span', { title: s.last_error || '' }, `${s.name} ${s.stale ? 'stale' : s.health}${s.last_error ? ' (' + s.last_error + ')' : ''}`)])] : []);
 }
 
 function setLiveState(state) {

@@ -124,7 +124,7 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   assert.ok(box && box.width > 200 && box.height > 100, 'allocation chart has a size');
   await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
   // Every range from an hour to a year answers from the history store.
-  for (const label of ['1h', '7d', '1y', '24h']) {
+  for (const label of ['24h', '7d', '1y', '1h']) {
     const wait = page.waitForResponse((r) => r.url().includes('/api/v1/history/projects') && r.url().includes('range='), { timeout: 20000 });
     await page.locator('.segmented button', { hasText: label }).first().click();
     assert.equal((await wait).status(), 200, `history for ${label}`);
@@ -165,7 +165,7 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   });
   assert.deepEqual(refused, [403, 403]);
 
-  for (const [route, ready] of [['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error'], ['datasets', '#card-datasets tbody tr[data-key]'],
+  for (const [route, ready] of [['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error, #sentiment-kpis .notice'], ['datasets', '#card-datasets tbody tr[data-key]'],
     ['service-levels', '#card-service-levels tbody tr[data-key]'], ['audit', '#card-audit tbody tr']]) {
     await page.goto(baseUrl + '/#/' + route);
     await page.locator(ready).first().waitFor({ timeout: 30000 });
