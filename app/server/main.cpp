@@ -23,6 +23,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QSocketNotifier>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -30,6 +31,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 namespace {
 
@@ -345,11 +347,20 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     out.flush();
     err.flush();
 
-    for (const int sig : {SIGINT, SIGTERM}) {
-        std::signal(sig, [](int) {
-            QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit, Qt::QueuedConnection);
-        });
+    // SIGTERM (systemd, Kubernetes) and SIGINT end the event loop so the history store is
+    // flushed; the handler only writes to a pipe (async-signal-safe).
+    static int signalPipe[2] = {-1, -1};
+    if (::pipe(signalPipe) == 0) {
+        for (const int sig : {SIGINT, SIGTERM}) {
+            std::signal(sig, [](int) {
+                const char c = 1;
+                [[maybe_unused]] const auto n = ::write(signalPipe[1], &c, 1);
+            });
+        }
     }
+    QSocketNotifier stop(signalPipe[0], QSocketNotifier::Read);
+    stop.setEnabled(signalPipe[0] >= 0);
+    QObject::connect(&stop, &QSocketNotifier::activated, QCoreApplication::instance(), &QCoreApplication::quit);
     return QCoreApplication::exec();
 }
 
