@@ -23,8 +23,9 @@ namespace strata::web {
 ///   {"type":"diff","revision":N,"resource":"jobs","upsert":[row...],"remove":["key"...]}
 ///   {"type":"reload","revision":N}                    `since` is older than the kept history:
 ///                                                     re-read every resource over HTTP
-/// A row is exactly one element of GET /api/v1/<resource>; its key is row["key"] (added by
-/// the feed: "<source>/<id>" or the resource's natural key). Revisions increase by one per
+/// A row is exactly one element of GET /api/v1/<resource>; its key is row["key"] (the
+/// WebServer adds it with web/api.h rowKey: "<source>/<id>" or the resource's natural key; rows
+/// given to append() carry their own). Revisions increase by one per
 /// diff; a client that saw revision r reconnects with ?since=r and receives r+1.. in order.
 ///
 /// Estate publishes are coalesced (at most one diff per resource per `coalesceMs`); each diff is

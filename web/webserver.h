@@ -54,14 +54,29 @@ struct WebServerOptions
 ///   POST /api/v1/logout            ends the session
 ///   GET  /api/v1/session           {"user","role","csrf_token"} or 401
 ///   GET  /api/v1/<resource>        rows as `strata get <resource> -o json` prints them
-///   GET  /api/v1/history/...       GPU allocation and volume history from the history store
-///   GET  /api/v1/audit             the audit log (who, what, outcome)
-///   POST /api/v1/actions/preview   ActionRequest JSON -> preview (operator)
-///   POST /api/v1/actions           ActionRequest JSON -> {"id"}; audited with the session's user
-///   GET  /api/v1/actions/<id>      state, progress, message
-///   GET  /api/v1/live?since=<rev>  WebSocket: LiveFeed diffs (web/livefeed.h)
+///                                  (cli::resourceRows) plus "key" (web/api.h rowKey); query
+///                                  parameters source, volume, project, dataset, target as the
+///                                  CLI flags (repeatable or comma-separated); header
+///                                  X-Strata-Revision = the feed's revision when read
+///   GET  /api/v1/history/projects  ?source=S&project=P&range=SECONDS (3600..31536000, default a
+///                                  day): [{"time","source","project","allocated","quota",
+///                                  "pending","utilization" 0..1|null}] (GPUs)
+///   GET  /api/v1/history/volumes   ?source=S&volume=ID&range=SECONDS: {"usage":[{"time",
+///                                  "used_bytes","size_bytes"}],"perf":[{"time",
+///                                  "throughput_bytes_per_second","iops","latency_us",
+///                                  "cap_bytes_per_second"}]}
+///   GET  /api/v1/audit?limit=N     the audit log, newest first (web/api.h auditEntryToJson)
+///   GET  /api/v1/users             names, roles and creation times (admin; never hashes)
+///   POST /api/v1/actions/preview   ActionRequest JSON (web/api.h) -> preview (operator)
+///   POST /api/v1/actions           ActionRequest JSON -> 202 {"id"}; audited with the session's
+///                                  user; 400 unknown/not offered kind, 409 blocked
+///   GET  /api/v1/actions/<id>      state, progress, message, user
+///   GET  /api/v1/live?since=<rev>  WebSocket: LiveFeed diffs (web/livefeed.h); refused (401/403
+///                                  on the handshake) without a session or from a foreign Origin
 ///
 /// Every /api/v1 route needs a session (401 otherwise) and the route's role (403 otherwise).
+/// Logins are throttled (web/auth.h LoginLimiter: 429 + Retry-After) and checked on a worker
+/// thread, one at a time per client address; logging out closes that session's WebSockets.
 /// POST/PUT/DELETE need the session's X-CSRF-Token and, when sent, an allowed Origin (403).
 /// Responses carry Content-Security-Policy "default-src 'self'", X-Content-Type-Options nosniff,
 /// Referrer-Policy no-referrer and (TLS) Strict-Transport-Security. Secrets never appear in a
