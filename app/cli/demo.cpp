@@ -10,6 +10,7 @@
 #include "simulators/datalake/datalakewiring.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "simulators/sentiment/sentimentstream.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 
 #include <QDir>
@@ -109,6 +110,8 @@ struct DemoEstate::Private
     sim::storagegrid::StorageGridSimulator *grid = nullptr;
     core::InMemoryCredentialStore credentials;
     core::AppConfig config;
+    // TR-4910's support-center calls, written into the grid's bucket `sentiment`.
+    std::unique_ptr<sim::sentiment::SentimentStream> sentiment;
     // Last: it unhooks the Kubernetes simulator's loader runner before the simulators stop.
     std::unique_ptr<sim::datalake::DatalakeWiring> wiring;
 };
@@ -250,6 +253,7 @@ bool DemoEstate::startDatalake(QString *error)
     options.preset = sim::storagegrid::StorageGridSimulatorOptions::Preset::Datalake;
     options.rootPassword = randomPassword();
     options.s3SecretKey = randomPassword();
+    options.s3SecretKey2 = randomPassword();
     options.s3Tls = true;
     QString simError;
     p.grid = sim::storagegrid::StorageGridSimulator::startOnThread(p.gridThread, options, &simError);
@@ -325,6 +329,19 @@ bool DemoEstate::startDatalake(QString *error)
     p.credentials.set(lake.password.value, options.rootPassword);
     p.credentials.set(lake.s3Secret.value, options.s3SecretKey);
     p.config.sources.append(lake);
+
+    // The support-center sentiment stream (TR-4910): 560 calls over the last 30 days, then live
+    // calls whose sentences arrive every 1-3 s; read with tenant support-center's own S3 key.
+    p.sentiment = std::make_unique<sim::sentiment::SentimentStream>(p.grid->store(), sim::sentiment::StreamOptions{});
+    p.sentiment->writeHistory();
+    p.sentiment->start();
+    core::SentimentConfig sentiment;
+    sentiment.source = lake.name;
+    sentiment.s3AccessKey = options.s3AccessKey2;
+    sentiment.s3Secret = core::SecretRef{core::SecretRef::Kind::Keychain,
+                                         core::credentialKey(lake.name, QStringLiteral("sentiment_s3_secret"))};
+    p.credentials.set(sentiment.s3Secret.value, options.s3SecretKey2);
+    p.config.sentiment = sentiment;
 
     // Three NFS caches next to dgx (svm_cache/cache_01..03), one per team namespace, each
     // mounted through claim "dataset-cache"; loader pods read the grid with the keys in Secret
