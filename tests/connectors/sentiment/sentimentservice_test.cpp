@@ -415,3 +415,55 @@ TEST_F(SentimentServiceTest, TheDemoStreamIsReadWhole)
     }));
     live.stop();
 }
+
+TEST_F(SentimentServiceTest, ALateObjectOfAnOldCallIsPickedUpByTheFullRelisting)
+{
+    using L = sn::Label;
+    put({sentence("old", base - 2 * 3600 * 1000, 0, L::Neutral)}, 0);
+    put({sentence("new", base, 0, L::Positive)}, 0);
+    core::SentimentService::Options options;
+    options.overlapMs = 60 * 1000;   // "old" started long before the window
+    options.fullRelistMs = 3 * 1000; // ... so only the full listing finds its late object
+    service = std::make_unique<core::SentimentService>(*engine, sentimentConfig(), options);
+    service->start();
+    ASSERT_TRUE(waitFor([&] {
+        return service->status().sentences == 2;
+    }));
+    put({sentence("old", base - 2 * 3600 * 1000, 1, L::Negative)}, 1);
+    waitPolls(2);
+    EXPECT_EQ(service->status().sentences, 2); // not yet: outside the overlap window
+    QElapsedTimer timer;
+    timer.start();
+    ASSERT_TRUE(waitFor([&] {
+        return service->status().sentences == 3;
+    }));
+    EXPECT_LT(timer.elapsed(), 4000);
+    EXPECT_EQ(service->status().objectsRead, 3);
+    EXPECT_EQ(service->sentences(QStringLiteral("old")).size(), 2);
+}
+
+TEST_F(SentimentServiceTest, TheMemoryBoundDropsTheOldestCallsWhole)
+{
+    using L = sn::Label;
+    for (int c = 0; c < 5; ++c) {
+        std::vector<sn::Sentence> s;
+        for (int i = 0; i < 4; ++i) {
+            s.push_back(sentence("call-" + std::to_string(c), base + c * 60'000, i, L::Neutral));
+        }
+        put(s, 0);
+    }
+    core::SentimentService::Options options;
+    options.maxSentences = 10;
+    service = std::make_unique<core::SentimentService>(*engine, sentimentConfig(), options);
+    service->start();
+    ASSERT_TRUE(waitFor([&] {
+        return service->status().droppedSentences == 12;
+    }));
+    waitPolls(3);
+    const core::SentimentStatus s = service->status();
+    EXPECT_EQ(s.sentences, 8); // calls 3 and 4 stay, 0..2 dropped whole and not read again
+    EXPECT_EQ(s.calls, 2);
+    EXPECT_EQ(s.droppedSentences, 12);
+    EXPECT_FALSE(service->call(QStringLiteral("call-2")));
+    EXPECT_TRUE(service->call(QStringLiteral("call-3")));
+}
