@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QJsonValue>
+#include <QUrl>
 
 namespace strata::web {
 
@@ -90,6 +91,11 @@ QJsonArray keyedRows(const QString &resource, const cli::ResultSet &rows)
     for (qsizetype i = 0; i < out.size(); ++i) {
         QJsonObject row = out.at(i).toObject();
         row.insert(QStringLiteral("key"), rowKey(resource, row));
+        if (resource == QLatin1String("sources") && row.contains(QLatin1String("url"))) {
+            // A URL written as https://user:password@host must not carry the password out.
+            row.insert(QStringLiteral("url"),
+                       QUrl(row.value(QLatin1String("url")).toString()).adjusted(QUrl::RemoveUserInfo).toString());
+        }
         out.replace(i, row);
     }
     return out;

@@ -397,6 +397,13 @@ TEST(ApiTest, RowKeysAndActionRequests)
                                             &error));
     EXPECT_FALSE(
         web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
+
+    cli::ResultSet sources;
+    sources.columns = {{QStringLiteral("name"), QString()}, {QStringLiteral("url"), QString()}};
+    sources.addRow({QStringLiteral("s"), QStringLiteral("https://admin:hunter22@ontap.example:443/api")});
+    const QJsonArray rows = web::keyedRows(QStringLiteral("sources"), sources);
+    EXPECT_EQ(rows.first().toObject().value(QLatin1String("url")).toString(),
+              QStringLiteral("https://ontap.example:443/api"));
 }
 
 } // namespace
