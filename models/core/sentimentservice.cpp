@@ -55,6 +55,8 @@ struct SentimentService::CallData
     QString model;
     qint64 callStartMs = 0;
     std::map<int, SentimentSentence> sentences; // by index
+    std::string lastKey;                        // greatest object key read for this call
+    qint64 lastEndMs = 0;                       // when its last known sentence ended (epoch ms)
 };
 
 /// The S3 client of one set of credentials; replaced whole on reconnect() while a poll may
@@ -216,17 +218,35 @@ void SentimentService::pollOnce(const std::shared_ptr<Connection> &connection)
     const qint64 started = nowMs();
     const std::string bucket = ss(m_config.bucket);
     const std::string prefix = ss(m_config.prefix);
-    std::string startAfter;
+    // What to list: everything (first poll, then every fullRelistMs); else the keys after the
+    // newest one read (new calls) plus, per call still receiving sentences, the keys after its
+    // last one (its keys sort before newer calls'), and every windowListMs the overlap window.
+    struct Listing
+    {
+        std::string prefix;
+        std::string startAfter;
+    };
+    std::vector<Listing> listings;
     bool full = false;
+    bool window = false;
     {
         std::lock_guard lock(m_mutex);
         full = m_newestCallStartMs == 0 || started - m_lastFullListMs >= m_options.fullRelistMs;
-        qint64 from = full ? -1 : m_newestCallStartMs - m_options.overlapMs;
+        window = full || started - m_lastWindowListMs >= m_options.windowListMs;
+        qint64 floorMs = full ? -1 : m_newestCallStartMs - m_options.overlapMs;
         if (m_droppedBeforeMs >= 0) {
-            from = std::max(from, m_droppedBeforeMs + 1000);
+            floorMs = std::max(floorMs, m_droppedBeforeMs + 1000);
         }
-        if (from >= 0) {
-            startAfter = sentiment::keyFloor(prefix, from);
+        if (window) {
+            listings.push_back({prefix, floorMs >= 0 ? sentiment::keyFloor(prefix, floorMs) : std::string()});
+        } else {
+            listings.push_back({prefix, m_readKeys.empty() ? std::string() : *m_readKeys.rbegin()});
+            for (const auto &[id, data] : m_calls) {
+                if (!data->lastKey.empty() && started - data->lastEndMs <= m_options.openCallMs) {
+                    const std::string callPrefix = sentiment::keyFloor(prefix, data->callStartMs) + '-' + ss(id) + '-';
+                    listings.push_back({callPrefix, data->lastKey});
+                }
+            }
         }
     }
 
@@ -235,20 +255,24 @@ void SentimentService::pollOnce(const std::shared_ptr<Connection> &connection)
     qint64 invalidLines = 0;
     qint64 objectsRead = 0;
     QList<SentimentSentence> arrived;
-    auto listing = connection->s3->listAfter(bucket, prefix, startAfter, 1000000, nullptr, connection->cancel);
-    if (!listing) {
-        error = tr("Sentiment: listing %1/%2 failed: %3")
-                    .arg(m_config.bucket, m_config.prefix, qs(listing.error().message));
-    } else {
-        std::vector<std::string> fresh;
-        {
-            std::lock_guard lock(m_mutex);
-            for (const s3::ObjectInfo &object : *listing) {
-                if (!m_readKeys.count(object.key)) {
-                    fresh.push_back(object.key);
-                }
+    std::vector<std::string> fresh;
+    for (const Listing &l : listings) {
+        auto listing = connection->s3->listAfter(bucket, l.prefix, l.startAfter, 1000000, nullptr, connection->cancel);
+        if (!listing) {
+            error = tr("Sentiment: listing %1/%2 failed: %3")
+                        .arg(m_config.bucket, m_config.prefix, qs(listing.error().message));
+            break;
+        }
+        std::lock_guard lock(m_mutex);
+        for (const s3::ObjectInfo &object : *listing) {
+            if (!m_readKeys.count(object.key)) {
+                fresh.push_back(object.key);
             }
         }
+    }
+    std::sort(fresh.begin(), fresh.end());
+    fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
+    if (error.isEmpty()) {
         // Reads are latency-bound (a cold start reads every call): kParallelReads GETs at a
         // time, ingested in key order.
         std::vector<std::future<http::Result<std::string>>> reads;
@@ -330,6 +354,8 @@ void SentimentService::pollOnce(const std::shared_ptr<Connection> &connection)
                     ++m_sentenceCount;
                 }
                 m_newestCallStartMs = std::max(m_newestCallStartMs, slot->callStartMs);
+                slot->lastKey = std::max(slot->lastKey, key);
+                slot->lastEndMs = std::max<qint64>(slot->lastEndMs, in.endMs());
                 touched.insert(slot.get());
                 added.emplace_back(slot.get(), in.index);
             }
@@ -383,6 +409,9 @@ void SentimentService::pollOnce(const std::shared_ptr<Connection> &connection)
             m_status.lastSuccessMs = finished;
             if (full) {
                 m_lastFullListMs = started;
+            }
+            if (window) {
+                m_lastWindowListMs = started;
             }
         } else if (!connection->cancel.isCancelled()) {
             m_status.state = SentimentStatus::State::Error;

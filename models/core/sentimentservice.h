@@ -168,11 +168,13 @@ struct SentimentStatus
 /// Reads TR-4910 sentence results (docs/sentiment-schema.md) from one S3 bucket incrementally
 /// and answers the sentiment dashboards' questions.
 ///
-/// A worker thread polls every SentimentConfig::pollMilliseconds (500 ms): ListObjectsV2 with
-/// start-after = the key floor of (newest call start seen - overlapMs) re-lists every object of
-/// calls that started within the overlap window (objects of ongoing calls, whose keys sort before
-/// newer calls', and late objects), and a full listing every fullRelistMs catches anything older;
-/// keys already read are skipped, so every object is read once. Queries never wait for S3: they
+/// A worker thread polls every SentimentConfig::pollMilliseconds (500 ms) with ListObjectsV2
+/// start-after: the keys after the newest key read (new calls and the newest call's objects), and
+/// for each call whose last sentence ended within openCallMs, the keys after its last one under
+/// its own key prefix (an ongoing call's keys sort before newer calls'). Every windowListMs the
+/// objects of all calls that started within overlapMs of the newest call are re-listed (late
+/// objects), and every fullRelistMs the whole prefix. Keys already read are skipped, so every
+/// object is read once. Queries never wait for S3: they
 /// read the in-memory state under a mutex. Nothing here blocks the owner (GUI) thread.
 ///
 /// Memory bound: at most maxSentences sentences (default 200,000, about 40 MB with transcripts);
@@ -190,7 +192,10 @@ public:
     struct Options
     {
         qint64 overlapMs = 15 * 60 * 1000;
+        qint64 windowListMs = 5 * 1000; ///< how often the overlap window is re-listed
         qint64 fullRelistMs = 5 * 60 * 1000;
+        /// A call whose last sentence ended less than this ago is followed by its own listing.
+        qint64 openCallMs = 60 * 1000;
         qint64 maxSentences = 200000;
         qint64 liveWindowMs = 30 * 1000; ///< a call is live until its last sentence is this old
     };
@@ -254,6 +259,7 @@ private:
     qint64 m_newestCallStartMs = 0;
     qint64 m_droppedBeforeMs = -1; ///< calls starting at or before this were dropped
     qint64 m_lastFullListMs = 0;
+    qint64 m_lastWindowListMs = 0;
     qint64 m_sentenceCount = 0;
     SentimentStatus m_status;
     std::thread m_worker;

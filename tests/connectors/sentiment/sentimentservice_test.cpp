@@ -212,9 +212,14 @@ TEST_F(SentimentServiceTest, ASentenceIsVisibleWithinOnePoll)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const std::int64_t start = now - now % 1000 - 10'000;
     put({sentence("live-1", start, 0, L::Neutral)}, 0);
+    // A call that started later: live-1's new keys sort before its keys, so they are found by
+    // live-1's own listing, not by "after the newest key".
+    sn::Sentence other = sentence("live-2", start + 5000, 0, L::Neutral);
+    other.end = 4;
+    put({other}, 0);
     startService(sentimentConfig());
     ASSERT_TRUE(waitFor([&] {
-        return service->status().sentences == 1;
+        return service->status().sentences == 2;
     }));
     QList<QList<core::SentimentSentence>> arrived;
     QObject::connect(service.get(),
@@ -247,9 +252,9 @@ TEST_F(SentimentServiceTest, ASentenceIsVisibleWithinOnePoll)
                 static_cast<long long>(worst));
     EXPECT_LT(worst, 1000); // one 500 ms poll plus the listing and the GET
     const auto live = service->calls(true, {}, 10);
-    ASSERT_EQ(live.size(), 1);
-    EXPECT_EQ(live.first().call, QStringLiteral("live-1"));
-    EXPECT_EQ(service->summary(3600 * 1000).liveCalls, 1);
+    ASSERT_EQ(live.size(), 2);
+    EXPECT_EQ(live.last().call, QStringLiteral("live-1"));
+    EXPECT_EQ(service->summary(3600 * 1000).liveCalls, 2);
 }
 
 TEST_F(SentimentServiceTest, MetricsOfAHandMadeSetAreExact)
