@@ -4,6 +4,7 @@
 // self-test proves a host can run Strata without a display.
 
 #include "web/auth.h"
+#include "web/sentimentroutes.h"
 #include "web/webserver.h"
 
 #include "app/cli/cli.h"
@@ -13,6 +14,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "models/core/sentimentservice.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -342,6 +344,13 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (!server.listen(&error)) {
         err << "strata-server: " << error << '\n';
         return 1;
+    }
+    // The support-center sentiment dashboards (TR-4910), when the config names the bucket.
+    std::unique_ptr<core::SentimentService> sentiment;
+    if (config.sentiment) {
+        sentiment = std::make_unique<core::SentimentService>(engine, *config.sentiment);
+        web::registerSentimentRoutes(server, *sentiment);
+        sentiment->start();
     }
     out << "strata-server: serving the web console on " << server.url().toString() << '\n';
     out.flush();
