@@ -95,7 +95,7 @@ export function mount(main, ctx) {
   const callChart = new TimeChart(callChartBox, { height: 200, yRange: [-1, 1], yFormat: (v) => fmtScore(v), ariaLabel: 'Running sentiment of the call' });
 
   // ---- Agents ------------------------------------------------------------------------------
-  const agentsCard = card('Agents', { id: 'card-agents', subtitle: 'calls, sentiment and daily trend' });
+  const agentsCard = card('Agents', { id: 'card-agents', wide: true, subtitle: 'calls, sentiment and daily trend' });
   const agentDetail = h('div', { class: 'agent-detail', 'aria-live': 'polite' });
   const agentsTable = new DataTable(agentsCard.body, {
     caption: 'Agents',
@@ -116,13 +116,15 @@ export function mount(main, ctx) {
   agentsCard.body.append(agentDetail);
 
   // ---- Teams -------------------------------------------------------------------------------
-  const teamsCard = card('Distribution over time per team', { id: 'card-teams', subtitle: 'share of sentences by label' });
+  const teamsCard = card('Distribution over time per team', { id: 'card-teams', wide: true, subtitle: 'share of sentences by label' });
   const teamCharts = new Map();
 
   // ---- Model quality -----------------------------------------------------------------------
-  const metricsCard = card('Model quality against ground truth', { id: 'card-metrics', subtitle: 'where people labelled sentences' });
+  const metricsCard = card('Model quality against ground truth', { id: 'card-metrics', wide: true, subtitle: 'where people labelled sentences' });
 
   grid.append(liveCard.el, agentsCard.el, teamsCard.el, metricsCard.el);
+  teamsCard.body.classList.add('team-grid');
+  metricsCard.body.classList.add('metrics-body');
 
   // ---- Data --------------------------------------------------------------------------------
   function renderKpis(s) {
@@ -186,10 +188,10 @@ export function mount(main, ctx) {
     }
   }
 
-  function sentenceItem(s) {
+  function sentenceItem(s, fresh) {
     const l = labelName(s.label);
     const gt = labelName(s.ground_truth);
-    return h('li', { class: 'sentence ' + (s.speaker === 'agent' ? 'agent' : 'customer'), dataset: { index: s.index } },
+    return h('li', { class: 'sentence ' + (s.speaker === 'agent' ? 'agent' : 'customer') + (fresh && fresh.has(s.index) ? ' new' : ''), dataset: { index: s.index } },
       h('span', { class: 'at' }, clock(s.start)),
       h('span', { class: 'who' }, s.speaker === 'agent' ? 'Agent' : 'Customer'),
       h('span', { class: 'text' }, s.text != null && s.text !== '' ? s.text : h('em', { class: 'muted' }, 'transcript withheld')),
@@ -198,7 +200,7 @@ export function mount(main, ctx) {
       gt && gt !== l ? h('span', { class: 'gt', title: 'human label' }, 'human: ' + gt) : null);
   }
 
-  function renderCall() {
+  function renderCall(fresh = null) {
     const list = [...sentences.values()].sort((a, b) => a.index - b.index);
     const first = list[0] || callInfo || {};
     if (!selectedCall) {
@@ -214,7 +216,7 @@ export function mount(main, ctx) {
           ` · ${list.length} sentences · ${fmtDuration(duration)}`),
         h('div', { class: 'call-score' }, 'Mean ', chip(fmtScore(mean), scoreKind(mean)), ' · last ', list.length ? chip(labelName(list[list.length - 1].label), statusKind(labelName(list[list.length - 1].label))) : '–'));
     }
-    clear(sentenceList, list.map(sentenceItem));
+    clear(sentenceList, list.map((s) => sentenceItem(s, fresh)));
     sentenceList.parentElement.scrollTop = sentenceList.parentElement.scrollHeight;
     // Running mean over the call, plotted at each sentence's end time.
     const start = ms(callInfo?.call_start ?? first.call_start) || 0;
@@ -236,13 +238,13 @@ export function mount(main, ctx) {
 
   const refreshSoon = debounce(() => { loadSummary(); loadAgents(); }, 2000);
   unsubs.push(store.onStream('sentences', (rows) => {
-    let mine = false;
+    const fresh = new Set();
     let newCall = false;
     for (const s of rows) {
       if (!knownCalls.has(s.call)) { knownCalls.add(s.call); newCall = true; }
-      if (s.call === selectedCall) { sentences.set(s.index, s); mine = true; }
+      if (s.call === selectedCall) { sentences.set(s.index, s); fresh.add(s.index); }
     }
-    if (mine) renderCall();
+    if (fresh.size) renderCall(fresh);
     if (newCall) loadCalls();
     refreshSoon();
   }));
@@ -329,9 +331,9 @@ export function mount(main, ctx) {
         return fmtPct(arrs[0][idx] - (arrs[1] ? arrs[1][idx] : 0));
       };
       c.chart.update([
-        { label: 'positive', color: LABEL_COLORS.positive, fill: LABEL_COLORS.positive + '55', stepped: true, value: own([all, neu]) },
-        { label: 'neutral', color: LABEL_COLORS.neutral, fill: LABEL_COLORS.neutral + '77', stepped: true, value: own([neu, neg]) },
-        { label: 'negative', color: LABEL_COLORS.negative, fill: LABEL_COLORS.negative + '99', stepped: true, value: own([neg]) },
+        { label: 'positive', color: LABEL_COLORS.positive, fill: LABEL_COLORS.positive, bars: true, value: own([all, neu]) },
+        { label: 'neutral', color: LABEL_COLORS.neutral, fill: LABEL_COLORS.neutral, bars: true, value: own([neu, neg]) },
+        { label: 'negative', color: LABEL_COLORS.negative, fill: LABEL_COLORS.negative, bars: true, value: own([neg]) },
       ], [xs, all, neu, neg], { empty: !xs.length });
     }
     if (!teams.length) clear(teamsCard.body, h('p', { class: 'empty' }, 'No calls in this range.'));
