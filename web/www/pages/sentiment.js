@@ -191,7 +191,7 @@ export function mount(main, ctx) {
   function sentenceItem(s, fresh) {
     const l = labelName(s.label);
     const gt = labelName(s.ground_truth);
-    return h('li', { class: 'sentence ' + (s.speaker === 'agent' ? 'agent' : 'customer') + (fresh && fresh.has(s.index) ? ' new' : ''), dataset: { index: s.index } },
+    return h('li', { class: 'sentence ' + (s.speaker === 'agent' ? 'agent' : 'customer') + (fresh && fresh.has(s.index) ? ' new' : ''), dataset: { index: s.index, endMs: (ms(s.call_start) || 0) + Math.round((s.end || 0) * 1000) } },
       h('span', { class: 'at' }, clock(s.start)),
       h('span', { class: 'who' }, s.speaker === 'agent' ? 'Agent' : 'Customer'),
       h('span', { class: 'text' }, s.text != null && s.text !== '' ? s.text : h('em', { class: 'muted' }, 'transcript withheld')),
