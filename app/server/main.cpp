@@ -181,7 +181,12 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("strata-server serve: the Strata web console."));
+    parser.setApplicationDescription(QStringLiteral(
+        "strata-server serve: the Strata web console.\n"
+        "Settings come from the options, else the environment (STRATA_CONFIG, STRATA_LISTEN, STRATA_TLS_CERT,\n"
+        "STRATA_TLS_KEY, STRATA_USERS, STRATA_ALLOWED_ORIGINS comma-separated), else the config file's \"web\"\n"
+        "object (listen, tls_cert, tls_key, users, allowed_origins). --demo without --users creates the users\n"
+        "admin, operator and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once."));
     parser.addHelpOption();
     const QCommandLineOption configOption(
         QStringLiteral("config"), QStringLiteral("Config file."), QStringLiteral("path"));
