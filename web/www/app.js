@@ -161,4 +161,7 @@ function init() {
   checkSession();
 }
 
+// For the console and the browser tests: the live connection (revision, state, reconnects).
+Object.defineProperty(window, 'strataLive', { get: () => live });
+
 init();

@@ -149,6 +149,17 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   }, before, { timeout: 120000, polling: 250 });
   assert.equal(await page.evaluate(() => window.__e2eMarker), 'same page', 'the page was not reloaded');
   console.log(`# live jobs diff shown ${((Date.now() - liveStart) / 1000).toFixed(1)} s after watching began`);
+
+  // The connection drops: the page says so, reconnects with ?since=<last revision> and carries on
+  // from there (the catch-up diffs follow in order; no reload).
+  const sockets = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  const revision = await page.evaluate(() => { const r = window.strataLive.revision; window.strataLive.ws.close(); return r; });
+  await page.locator('#live-pill[data-state="reconnecting"]').waitFor({ timeout: 5000 });
+  await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
+  assert.ok(sockets.some((u) => u.includes('since=' + revision) || /since=\d+/.test(u)), 'reconnected with since=: ' + sockets.join(' '));
+  await page.waitForFunction((r) => window.strataLive.revision > r, revision, { timeout: 60000, polling: 250 });
+  assert.equal(await page.evaluate(() => window.__e2eMarker), 'same page', 'still no reload after reconnecting');
   await shot(page, 'jobs');
 
   // A viewer gets no action buttons, and the API refuses the action itself.
