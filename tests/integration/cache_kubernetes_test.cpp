@@ -373,6 +373,38 @@ TEST_F(CacheKubernetes, LoaderFailingHalfwayIsNotReadyThenResumes)
     EXPECT_EQ(used(), usedBefore + kObjects * kObjectBytes) << "resumed: nothing counted twice";
 }
 
+TEST_F(CacheKubernetes, ConcurrentStateWriteConflictIsReReadNotLost)
+{
+    const MadeCommit first = makeCommit("fraud_jun", 'a');
+    run(request(core::ActionKind::CacheCommit, first));
+    ASSERT_TRUE(tickUntil([&] {
+        return stateIs(first, core::CacheState::Ready);
+    }));
+
+    // Another writer updates the state ConfigMap between Strata's read and its write: the next
+    // two replaces answer 409 Conflict, so Strata re-reads and re-applies.
+    QJsonObject rule{
+        {QStringLiteral("method"), QStringLiteral("PUT")},
+        {QStringLiteral("path"),
+         QStringLiteral("^/api/v1/namespaces/%1/configmaps/%2$").arg(q(kNs), core::cacheConfigMapName(q(kTarget)))},
+        {QStringLiteral("kind"), QStringLiteral("status")},
+        {QStringLiteral("status"), 409},
+        {QStringLiteral("message"), QStringLiteral("the object has been modified")},
+        {QStringLiteral("count"), 2}};
+    QString error;
+    ASSERT_GE(kube->addFaultRule(rule, &error), 0) << error.toStdString();
+
+    const MadeCommit second = makeCommit("misc_base1", 'm');
+    run(request(core::ActionKind::CacheCommit, second));
+    ASSERT_TRUE(tickUntil([&] {
+        return stateIs(second, core::CacheState::Ready);
+    }));
+    // Neither record was lost to the race, and the load ran once.
+    EXPECT_EQ(storedState(first), QStringLiteral("ready"));
+    EXPECT_EQ(storedState(second), QStringLiteral("ready"));
+    EXPECT_EQ(used(), usedBefore + 2 * kObjects * kObjectBytes);
+}
+
 TEST_F(CacheKubernetes, ObjectChangedAfterTheCommitFailsWithTheReason)
 {
     const MadeCommit commit = makeCommit("consumer_img1", 'p');
