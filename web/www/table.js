@@ -84,14 +84,28 @@ export class DataTable {
       const k = this.rowKey(row);
       seen.add(k);
       let entry = this.trs.get(k);
-      if (!entry || entry.row !== row) {
+      if (!entry) {
         const tr = this.buildRow(row, k);
-        if (entry) {
-          entry.tr.replaceWith(tr);
-          if (changed && changed.has(k)) flash(tr);
-        } else if (changed && changed.has(k)) flash(tr);
+        if (changed && changed.has(k)) flash(tr);
         entry = { tr, row };
         this.trs.set(k, entry);
+      } else if (entry.row !== row) {
+        // Patch the cells in place: the row's buttons stay under the pointer and keep focus.
+        const fresh = this.buildRow(row, k);
+        const oldCells = [...entry.tr.children];
+        const newCells = [...fresh.children];
+        let differs = false;
+        newCells.forEach((td, i) => {
+          const old = oldCells[i];
+          if (!old) { entry.tr.append(td); differs = true; return; }
+          const isActions = old.classList.contains('actions-col');
+          if (old.textContent === td.textContent && (isActions || old.innerHTML === td.innerHTML)) return;
+          if (isActions && old.contains(document.activeElement)) return;
+          old.replaceWith(td);
+          differs = true;
+        });
+        entry.row = row;
+        if (differs && changed && changed.has(k)) flash(entry.tr);
       }
       const want = prev ? prev.nextSibling : this.tbody.firstChild;
       if (want !== entry.tr) this.tbody.insertBefore(entry.tr, want);

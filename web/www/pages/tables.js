@@ -182,6 +182,15 @@ export function mountJobs(main, ctx) {
 
 // ---- Service levels ------------------------------------------------------------------------
 const ANF_LEVELS = ['Standard', 'Premium', 'Ultra'];
+
+// The QoS policies in use on the volume's cluster (what an operator picks from), plus none.
+function ontapPolicyField(ctx, r) {
+  const policies = [...new Set(ctx.store.rows('service-levels')
+    .filter((x) => x.source === r.source && x.container === r.container && x.kind !== 'azure' && x.level && x.level !== 'none').map((x) => x.level))].sort();
+  const options = [...policies.map((p) => [p, p]), ['', 'none (remove the policy)']];
+  const current = r.level && r.level !== 'none' ? r.level : '';
+  return { name: 'level', label: 'QoS policy', type: 'select', options, value: options.find(([v]) => v !== current)?.[0] ?? '' };
+}
 export function mountServiceLevels(main, ctx) {
   const unsubs = [];
   head(main, 'Service levels', ctx);
@@ -207,11 +216,11 @@ export function mountServiceLevels(main, ctx) {
       actionButton('Change level', {
         title: `Change the service level of ${r.volume}`,
         ariaLabel: `Change the service level of ${r.volume}`,
-        description: r.kind === 'azure' ? 'Moves the volume to a capacity pool of the chosen level (no downtime).' : 'Sets the volume\'s QoS policy group (empty removes it).',
+        description: r.kind === 'azure' ? 'Moves the volume to a capacity pool of the chosen level (no downtime).' : 'Sets the volume\'s QoS policy group (policies of its SVM; none removes it).',
         request: { kind: 'volume.service_level', source: r.source, volume_id: r.volume_id },
         fields: [r.kind === 'azure'
           ? { name: 'level', label: 'Service level', type: 'select', options: ANF_LEVELS, value: ANF_LEVELS.find((l) => l !== r.level) }
-          : { name: 'level', label: 'QoS policy', value: r.level && r.level !== 'none' ? r.level : '', placeholder: 'policy name, empty = none' }],
+          : ontapPolicyField(ctx, r)],
       }),
     ] : null,
   });
