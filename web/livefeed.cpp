@@ -24,6 +24,8 @@ struct LiveFeed::Resource
 
 namespace {
 
+constexpr qsizetype kAppendedRowsKept = 20000;
+
 QString keyOf(const QJsonObject &row)
 {
     return row.value(QLatin1String("key")).toString();
@@ -176,6 +178,16 @@ void LiveFeed::flush()
             upsert.append(row);
         }
         r.appended = {};
+        if (!r.rows && r.order.size() > kAppendedRowsKept) {
+            // Append-only rows (sentences) are history the feature serves itself; the feed keeps
+            // the newest for rows(), so a long-running server does not grow without bound.
+            const qsizetype drop = r.order.size() - kAppendedRowsKept;
+            for (qsizetype i = 0; i < drop; ++i) {
+                r.current.remove(r.order.at(i));
+                r.published.remove(r.order.at(i));
+            }
+            r.order.remove(0, drop);
+        }
         if (upsert.isEmpty() && remove.isEmpty()) {
             continue;
         }

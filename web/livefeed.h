@@ -48,6 +48,7 @@ public:
     /// Re-read a resource at the next coalescing tick (for features with their own data).
     void markDirty(const QString &resource);
     /// Publishes rows that are only ever added (e.g. sentiment sentences) without re-reading.
+    /// rows() keeps the newest 20,000 of such a resource (viewers get every one as a diff).
     void append(const QString &resource, const QJsonArray &rows);
 
     [[nodiscard]] qint64 revision() const { return m_revision; }

@@ -179,7 +179,9 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
         const QString id = query.queryItemValue(QStringLiteral("id"), QUrl::FullyDecoded);
         const auto c = service.call(id);
         if (!c) {
-            return error(QStringLiteral("No call with id \"%1\".").arg(id.left(64)));
+            QJsonObject missing = error(QStringLiteral("No call with id \"%1\".").arg(id.left(64)));
+            missing.insert(QStringLiteral("status"), 404);
+            return missing;
         }
         QJsonObject row = sentimentCallJson(*c);
         QJsonArray sentences;
@@ -292,7 +294,9 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
             {QStringLiteral("models"), QJsonArray::fromStringList(m.models)},
         };
     }
-    return error(QStringLiteral("Unknown sentiment resource \"%1\".").arg(route.left(64)));
+    QJsonObject unknown = error(QStringLiteral("Unknown sentiment resource \"%1\".").arg(route.left(64)));
+    unknown.insert(QStringLiteral("status"), 404);
+    return unknown;
 }
 
 void registerSentimentRoutes(WebServer &server, core::SentimentService &service)

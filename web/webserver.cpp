@@ -200,6 +200,20 @@ struct WebServer::Private
         reply(std::move(responder), status, kJson, body, extra);
     }
 
+    /// A feature route's answer: {"error": sentence[, "status": 4xx]} is an error (400 unless
+    /// the handler says otherwise), anything else 200.
+    void replyHandled(QHttpServerResponder &&responder, const QJsonValue &value) const
+    {
+        const QJsonObject object = value.toObject();
+        if (value.isObject() && object.contains(QStringLiteral("error")) && object.size() <= 2) {
+            const int code = object.value(QStringLiteral("status")).toInt(400);
+            const Status status = code >= 400 && code < 600 ? Status(code) : Status::BadRequest;
+            replyError(std::move(responder), status, object.value(QStringLiteral("error")).toString());
+            return;
+        }
+        replyJson(std::move(responder), value);
+    }
+
     void replyError(QHttpServerResponder &&responder,
                     Status status,
                     const QString &message,
@@ -514,7 +528,7 @@ void WebServer::Private::getResource(const QString &resource,
 {
     if (const auto it = extraRoutes.constFind(resource); it != extraRoutes.constEnd()) {
         if (const auto session = authorize(request, responder, it->role, false)) {
-            replyJson(std::move(responder), it->handler(request, *session));
+            replyHandled(std::move(responder), it->handler(request, *session));
         }
         return;
     }
@@ -922,7 +936,7 @@ void WebServer::addGetRoute(const QString &path, Role role, JsonHandler handler)
                   [this, role, handler = std::move(handler)](const QHttpServerRequest &request,
                                                              QHttpServerResponder &&responder) {
                       if (const auto session = d->authorize(request, responder, role, false)) {
-                          d->replyJson(std::move(responder), handler(request, *session));
+                          d->replyHandled(std::move(responder), handler(request, *session));
                       }
                   });
 }

@@ -98,7 +98,8 @@ public:
 
     /// A read-only JSON route under /api/v1/ (path without that prefix, e.g. "sentiment/calls").
     /// Query parameters are available from the request. The handler runs on the owner thread
-    /// and must not block.
+    /// and must not block. Returning {"error": sentence} answers 400 with it, {"error": sentence,
+    /// "status": 404} that status.
     using JsonHandler = std::function<QJsonValue(const QHttpServerRequest &request, const Session &session)>;
     void addGetRoute(const QString &path, Role role, JsonHandler handler);
 

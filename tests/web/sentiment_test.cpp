@@ -141,11 +141,9 @@ TEST_F(SentimentRoutesTest, ViewersReadTheDashboardsJson)
         EXPECT_TRUE(s.contains(QLatin1String("ground_truth")));
         EXPECT_EQ(s.value(QLatin1String("model")).toString(), QStringLiteral("riva-sentiment-bert-base"));
     }
-    EXPECT_TRUE(getJson(QStringLiteral("/api/v1/sentiment/call?id=nope"), viewer)
-                    .object()
-                    .value(QLatin1String("error"))
-                    .toString()
-                    .contains(QStringLiteral("nope")));
+    const Reply missing = get(QStringLiteral("/api/v1/sentiment/call?id=nope"), viewer);
+    EXPECT_EQ(missing.status, 404);
+    EXPECT_TRUE(missing.json().object().value(QLatin1String("error")).toString().contains(QStringLiteral("nope")));
 
     const QJsonArray agents = getJson(QStringLiteral("/api/v1/sentiment/agents"), viewer).array();
     ASSERT_FALSE(agents.isEmpty());
@@ -170,8 +168,9 @@ TEST_F(SentimentRoutesTest, ViewersReadTheDashboardsJson)
         }
     }
     EXPECT_EQ(inBuckets, historySentences);
-    EXPECT_TRUE(
-        getJson(QStringLiteral("/api/v1/sentiment/teams?range=5"), viewer).object().contains(QLatin1String("error")));
+    const Reply badRange = get(QStringLiteral("/api/v1/sentiment/teams?range=5"), viewer);
+    EXPECT_EQ(badRange.status, 400);
+    EXPECT_TRUE(badRange.json().object().contains(QLatin1String("error")));
 
     const QJsonObject metrics = getJson(QStringLiteral("/api/v1/sentiment/metrics"), viewer).object();
     const core::SentimentMetrics m = service->metrics();

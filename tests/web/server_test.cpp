@@ -371,6 +371,30 @@ TEST(LiveFeedTest, KeyedDiffsCarryOnlyChangedAndRemovedRows)
     EXPECT_EQ(feed.rows(QStringLiteral("things")), rows);
 }
 
+TEST(LiveFeedTest, AppendOnlyRowsKeepTheNewestTwentyThousand)
+{
+    core::SystemClock clock;
+    core::InMemoryCredentialStore credentials;
+    core::Engine engine({clock, credentials, nullptr, QStringLiteral("test")});
+    web::LiveFeed feed(engine, 1, 16);
+    int upserts = 0;
+    QObject::connect(&feed, &web::LiveFeed::diffReady, [&](qint64, const QByteArray &m) {
+        upserts += int(QJsonDocument::fromJson(m).object().value(QLatin1String("upsert")).toArray().size());
+    });
+    QJsonArray batch;
+    for (int i = 0; i < 20010; ++i) {
+        batch.append(QJsonObject{{QStringLiteral("key"), QString::number(i)}});
+    }
+    feed.append(QStringLiteral("sentences"), batch);
+    ASSERT_TRUE(QTest::qWaitFor([&] {
+        return upserts == 20010; // viewers get every row
+    }));
+    const QJsonArray kept = feed.rows(QStringLiteral("sentences"));
+    ASSERT_EQ(kept.size(), 20000);
+    EXPECT_EQ(kept.first().toObject().value(QLatin1String("key")).toString(), QStringLiteral("10"));
+    EXPECT_EQ(kept.last().toObject().value(QLatin1String("key")).toString(), QStringLiteral("20009"));
+}
+
 TEST(ApiTest, RowKeysAndActionRequests)
 {
     EXPECT_EQ(web::rowKey(QStringLiteral("jobs"),
