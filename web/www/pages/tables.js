@@ -201,9 +201,8 @@ export function mountServiceLevels(main, ctx) {
   const table = new DataTable(c.body, {
     caption: 'Service levels', rowKey, sort: { key: 'cap_used_percent', dir: -1 },
     columns: [
-      { key: 'volume', label: 'Volume' },
+      { key: 'volume', label: 'Volume', render: (r) => h('span', { title: `${r.container}/${r.volume}` }, r.volume, h('small', { class: 'muted' }, ' ' + r.container)) },
       { key: 'source', label: 'System' },
-      { key: 'container', label: 'Pool / SVM' },
       { key: 'level', label: 'Level', render: (r) => h('span', { title: r.level_detail }, r.level || 'none') },
       { key: 'observed_mibps', label: 'Now', align: 'right', render: (r) => (r.observed_mibps == null ? '–' : fmtNum(r.observed_mibps, 1) + ' MiB/s') },
       { key: 'p95_mibps', label: 'p95', align: 'right', render: (r) => (r.p95_mibps == null ? '–' : fmtNum(r.p95_mibps, 1) + ' MiB/s') },
