@@ -2,6 +2,7 @@
 # Strata's developer entry point (see README "Quick start").
 #   ./strata.sh demo   install what is missing, build, start the desktop app on the simulated estate
 #   ./strata.sh test   install what is missing, build (Debug and ASan/UBSan), run every test
+#   ./strata.sh web    install what is missing, build, serve the web console on the simulated estate
 #   ./strata.sh build  build the everyday Debug preset only
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
@@ -25,6 +26,12 @@ case "${1:-}" in
     shift
     exec scripts/run-demo.sh "$@"
     ;;
+  web)
+    scripts/deps.sh
+    build dev strata-server
+    shift
+    exec build/dev/app/server/strata-server serve --demo --listen "${STRATA_LISTEN:-127.0.0.1:8080}" "$@"
+    ;;
   test)
     scripts/deps.sh --test
     exec scripts/run-tests.sh
@@ -34,7 +41,7 @@ case "${1:-}" in
     build dev
     ;;
   *)
-    echo "usage: $0 demo|test|build" >&2
+    echo "usage: $0 demo|test|web|build" >&2
     exit 2
     ;;
 esac

@@ -13,6 +13,8 @@ No display found, so the desktop window cannot open here. Ways to use Strata on 
         $bin --demo get sources
         $bin --demo get volumes -o json
         $bin --demo get snapshots --volume chest_xray
+  * the web console in a browser (http://127.0.0.1:8080; its users' passwords are printed):
+        ./strata.sh web
   * a standalone ONTAP simulator for your own tools (Ansible, curl):
         build/dev/simulators/strata-sim ontap --port 8443 --cert-out /tmp/ontap-ca.pem
 
