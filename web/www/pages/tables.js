@@ -35,7 +35,7 @@ export function mountDatasets(main, ctx) {
 
   const dsTable = new DataTable(dsCard.body, {
     caption: 'Datasets', rowKey, sort: { key: 'name' },
-    onRowClick: (r) => { selected = r; renderCommits(); },
+    onRowClick: (r) => select(r),
     columns: [
       { key: 'name', label: 'Dataset' },
       { key: 'source', label: 'Source' },
@@ -57,6 +57,19 @@ export function mountDatasets(main, ctx) {
     ] : null,
   });
   subscribeTable(ctx, 'datasets', dsTable, unsubs, err);
+  function select(r) {
+    selected = r;
+    for (const [k, entry] of dsTable.trs) {
+      entry.tr.classList.toggle('selected', k === rowKey(r));
+      entry.tr.setAttribute('aria-selected', String(k === rowKey(r)));
+    }
+    renderCommits();
+  }
+  // Start with the most recently active dataset's commits.
+  unsubs.push(store.subscribe('datasets', (rows) => {
+    if (selected || !rows.length) return;
+    select([...rows].sort((a, b) => String(b.last_activity).localeCompare(String(a.last_activity)))[0]);
+  }));
 
   const commitsTable = new DataTable(commitsCard.body, {
     caption: 'Commits', rowKey, sort: { key: 'time', dir: -1 },
@@ -71,7 +84,7 @@ export function mountDatasets(main, ctx) {
       { key: 'cached_on', label: 'Cached on', value: (r) => (r.cached_on || []).join(', ') },
     ],
     actions: ctx.canAct ? (r) => [
-      h('button', { type: 'button', class: 'btn small', 'aria-label': `Cache commit ${shortId(r.id)} on a target`, onclick: () => cacheCommit(r) }, 'Cache on…'),
+      h('button', { type: 'button', class: 'btn small', 'aria-label': `Cache commit ${shortId(r.id)}`, onclick: () => cacheCommit(r) }, 'Cache on…'),
     ] : null,
   });
 
@@ -82,6 +95,16 @@ export function mountDatasets(main, ctx) {
   function cacheCommit(commit) {
     const targets = store.rows('cache-targets');
     const ds = datasetOf(commit);
+    if (ds?.kind === 'ontap_volume') {
+      // An ONTAP file dataset's commit is a snapshot: it is cached as a FlexClone of it.
+      openAction({
+        title: `Cache ${commit.dataset} @ ${commit.message || shortId(commit.id)} as a FlexClone`,
+        description: 'Creates a FlexClone volume from the commit\'s snapshot: no copy, ready at once.',
+        request: { kind: 'volume.clone', source: ds.source, volume_id: ds.id, snapshot_id: commit.id },
+        fields: [{ name: 'name', label: 'Clone volume name', value: `${commit.dataset}_${String(commit.message || shortId(commit.id)).replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 60), required: true }],
+      });
+      return;
+    }
     openAction({
       title: `Cache ${commit.dataset} @ ${shortId(commit.id)}`,
       description: 'Loads the commit\'s exact object versions onto a cache target next to the GPUs.',
