@@ -668,10 +668,6 @@
         <translation>commit: die Commit-Nachricht.</translation>
     </message>
     <message>
-        <source>cache, evict, get caches: the cache target (default: the only one).</source>
-        <translation>cache, evict, get caches: das Cache-Ziel (Standard: das einzige).</translation>
-    </message>
-    <message>
         <source>get commits: only this dataset (repeatable).</source>
         <translation>get commits: nur dieser Datensatz (wiederholbar).</translation>
     </message>
@@ -758,6 +754,14 @@
     <message>
         <source>none</source>
         <translation>keine</translation>
+    </message>
+    <message>
+        <source>cache, evict, get caches: the cache target (default: the only one); cache of an ONTAP snapshot commit: the FlexClone&apos;s name (default: &lt;volume&gt;_&lt;snapshot&gt;).</source>
+        <translation>cache, evict, get caches: das Cache-Ziel (Standard: das einzige); cache eines ONTAP-Snapshot-Commits: der Name des FlexClones (Standard: &lt;Volume&gt;_&lt;Snapshot&gt;).</translation>
+    </message>
+    <message>
+        <source>%1 is snapshot &quot;%2&quot; of ONTAP volume %3: its FlexClones are volumes of %4</source>
+        <translation>%1 ist Snapshot „%2“ des ONTAP-Volumes %3: seine FlexClones sind Volumes von %4</translation>
     </message>
 </context>
 <context>
@@ -1523,6 +1527,37 @@
     <message>
         <source>failed: the schedule could not be updated in the history store</source>
         <translation>fehlgeschlagen: Der Zeitplan konnte im Verlaufsspeicher nicht aktualisiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::SentimentService</name>
+    <message>
+        <source>Sentiment: %1 is not a StorageGRID source with an S3 endpoint.</source>
+        <translation>Stimmung: %1 ist keine StorageGRID-Quelle mit S3-Endpunkt.</translation>
+    </message>
+    <message>
+        <source>Sentiment: the S3 secret for %1 is not set.</source>
+        <translation>Stimmung: Der S3-Geheimschlüssel für %1 ist nicht gesetzt.</translation>
+    </message>
+    <message>
+        <source>Sentiment: %1</source>
+        <translation>Stimmung: %1</translation>
+    </message>
+    <message>
+        <source>Sentiment: listing %1/%2 failed: %3</source>
+        <translation>Stimmung: Auflisten von %1/%2 fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>Sentiment: reading %1 failed: %2</source>
+        <translation>Stimmung: Lesen von %1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>%1 line %2: %3</source>
+        <translation>%1 Zeile %2: %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 more malformed lines</source>
+        <translation>%1: %2 weitere fehlerhafte Zeilen</translation>
     </message>
 </context>
 <context>
@@ -3219,6 +3254,14 @@
     <message>
         <source>project</source>
         <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>FlexClone of snapshot &quot;%1&quot; on %2…</source>
+        <translation>FlexClone von Snapshot „%1“ auf %2…</translation>
+    </message>
+    <message>
+        <source>A writable clone that shares blocks with %1 and uses no space until data diverges.</source>
+        <translation>Ein beschreibbarer Klon, der Blöcke mit %1 teilt und erst Platz belegt, wenn sich Daten ändern.</translation>
     </message>
 </context>
 <context>
@@ -5012,6 +5055,14 @@
     <message>
         <source>A grid administrator: reads grid health, alerts, tenants and usage.</source>
         <translation>Ein Grid-Administrator: liest Grid-Zustand, Warnmeldungen, Mandanten und Nutzung.</translation>
+    </message>
+    <message>
+        <source>e.g. svm_ai/chest_xray, imagenet</source>
+        <translation>z. B. svm_ai/chest_xray, imagenet</translation>
+    </message>
+    <message>
+        <source>Volumes that are file datasets, separated by commas: &quot;svm/volume&quot; or &quot;volume&quot;. Their snapshots are the dataset&apos;s commits; caching one is a FlexClone.</source>
+        <translation>Volumes, die Datei-Datasets sind, durch Kommas getrennt: „svm/volume“ oder „volume“. Ihre Snapshots sind die Commits des Datasets; einen zu cachen ist ein FlexClone.</translation>
     </message>
 </context>
 <context>
