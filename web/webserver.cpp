@@ -214,6 +214,20 @@ struct WebServer::Private
         replyJson(std::move(responder), value);
     }
 
+    /// The history store for a viewer's read; nullptr when it already answered (401, 403, or 503
+    /// without a store).
+    core::HistoryService *viewerHistory(const QHttpServerRequest &request, QHttpServerResponder &responder)
+    {
+        if (!authorize(request, responder, Role::Viewer, false)) {
+            return nullptr;
+        }
+        core::HistoryService *history = engine.history();
+        if (!history) {
+            replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+        }
+        return history;
+    }
+
     void replyError(QHttpServerResponder &&responder,
                     Status status,
                     const QString &message,
@@ -595,12 +609,8 @@ std::pair<QDateTime, QDateTime> rangeOf(const QUrlQuery &query, const QDateTime 
 
 void WebServer::Private::projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    if (!authorize(request, responder, Role::Viewer, false)) {
-        return;
-    }
-    core::HistoryService *history = engine.history();
+    core::HistoryService *history = viewerHistory(request, responder);
     if (!history) {
-        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
         return;
     }
     const QUrlQuery query = request.query();
@@ -636,12 +646,8 @@ void WebServer::Private::projectHistory(const QHttpServerRequest &request, QHttp
 
 void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    if (!authorize(request, responder, Role::Viewer, false)) {
-        return;
-    }
-    core::HistoryService *history = engine.history();
+    core::HistoryService *history = viewerHistory(request, responder);
     if (!history) {
-        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
         return;
     }
     const QUrlQuery query = request.query();
@@ -691,12 +697,8 @@ void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpS
 
 void WebServer::Private::audit(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    if (!authorize(request, responder, Role::Viewer, false)) {
-        return;
-    }
-    core::HistoryService *history = engine.history();
+    core::HistoryService *history = viewerHistory(request, responder);
     if (!history) {
-        replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
         return;
     }
     const QUrlQuery query = request.query();

@@ -2,13 +2,13 @@
 
 #include "simulators/storagegrid/s3store.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <iomanip>
 #include <random>
-#include <sstream>
 
 namespace strata::sim::sentiment {
 
@@ -101,27 +101,6 @@ std::tm utc(std::int64_t epochMs)
     return tm;
 }
 
-std::string escaped(const std::string &text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 const char *labelName(int label)
 {
     return label > 0 ? "positive" : label < 0 ? "negative" : "neutral";
@@ -180,19 +159,25 @@ std::string jsonLine(const GeneratedSentence &s, const std::string &model)
                   t.tm_hour,
                   t.tm_min,
                   t.tm_sec);
-    std::ostringstream numbers;
-    numbers << std::fixed << std::setprecision(2) << "\"index\":" << s.index << ",\"start\":" << s.start
-            << ",\"end\":" << s.end << ",\"call_start\":\"" << callStart << "\",";
-    std::ostringstream confidence;
-    confidence << std::fixed << std::setprecision(3) << s.confidence;
-    std::string line = "{\"call\":\"" + escaped(s.call) + "\",\"agent\":\"" + escaped(s.agent) + "\",\"team\":\""
-                       + escaped(s.team) + "\",\"speaker\":\"" + (s.agentSpeaking ? "agent" : "customer") + "\","
-                       + numbers.str() + "\"text\":\"" + escaped(s.text) + "\",\"label\":\"" + labelName(s.label)
-                       + "\",\"confidence\":" + confidence.str() + ",\"model\":\"" + escaped(model) + "\"";
+    const auto rounded = [](double value, double scale) {
+        return std::round(value * scale) / scale;
+    };
+    nlohmann::ordered_json line{{"call", s.call},
+                                {"agent", s.agent},
+                                {"team", s.team},
+                                {"speaker", s.agentSpeaking ? "agent" : "customer"},
+                                {"index", s.index},
+                                {"start", rounded(s.start, 100)},
+                                {"end", rounded(s.end, 100)},
+                                {"call_start", callStart},
+                                {"text", s.text},
+                                {"label", labelName(s.label)},
+                                {"confidence", rounded(s.confidence, 1000)},
+                                {"model", model}};
     if (s.groundTruth) {
-        line += std::string(",\"ground_truth\":\"") + labelName(*s.groundTruth) + "\"";
+        line["ground_truth"] = labelName(*s.groundTruth);
     }
-    return line + "}";
+    return line.dump();
 }
 
 std::vector<GeneratedSentence> generateCall(std::uint64_t seed,
