@@ -7,6 +7,9 @@
 #include "app/cli/cli.h"
 #include "app/cli/levelrows.h"
 #include "models/core/clock.h"
+#include "models/core/config.h"
+#include "models/core/credentialstore.h"
+#include "models/core/domain.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
@@ -23,6 +26,7 @@
 #include <QJsonDocument>
 #include <QNetworkRequest>
 #include <QPointer>
+#include <QSaveFile>
 #include <QSet>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -304,6 +308,13 @@ struct WebServer::Private
     void registerRoutes();
     void login(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void getResource(const QString &resource, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void putSource(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void removeSource(const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    bool checkSources(const QJsonArray &sources, core::AppConfig *parsed, QJsonObject *file, QString *error) const;
+    bool saveSources(const QJsonObject &file, QString *error) const;
+    void auditSourceChange(
+        const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to);
+    [[nodiscard]] QJsonObject sourceRow(const QString &name) const;
     void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void audit(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -395,6 +406,16 @@ void WebServer::Private::registerRoutes()
                                               {QStringLiteral("created"), u.created.toString(Qt::ISODate)}});
                    }
                    replyJson(std::move(responder), out);
+               });
+    http.route(QStringLiteral("/api/v1/sources"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   putSource(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/sources/<arg>"),
+               Method::Delete,
+               [this](const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   removeSource(name, request, std::move(responder));
                });
     http.route(QStringLiteral("/api/v1/history/projects"),
                Method::Get,
@@ -534,6 +555,244 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
             },
             Qt::QueuedConnection);
     });
+}
+
+namespace {
+
+/// The engine's sources in the config-file form (secret refs, never secrets).
+QJsonArray sourcesJson(const QList<core::SourceConfig> &sources)
+{
+    core::AppConfig config;
+    config.sources = sources;
+    return QJsonDocument::fromJson(config.toJson()).object().value(QLatin1String("sources")).toArray();
+}
+
+/// Writes (or, with a null secret, removes) credentials one after the other; `done(error)` with
+/// the first failure or an empty error. Removal failures are not errors: the key may not exist.
+void storeSecrets(core::ICredentialStore &store,
+                  QList<std::pair<QString, std::optional<QString>>> pending,
+                  std::function<void(QString)> done)
+{
+    if (pending.isEmpty()) {
+        done(QString());
+        return;
+    }
+    const auto [key, secret] = pending.takeFirst();
+    auto next = [&store, pending, done, remove = !secret](const QString &error) {
+        if (!error.isEmpty() && !remove) {
+            done(error);
+            return;
+        }
+        storeSecrets(store, pending, done);
+    };
+    if (secret) {
+        store.write(key, *secret, next);
+    } else {
+        store.remove(key, next);
+    }
+}
+
+const std::pair<QLatin1String, QLatin1String> kSecretKeys[] = {
+    {QLatin1String("password"), QLatin1String("password")},
+    {QLatin1String("s3_secret"), QLatin1String("s3_secret")},
+};
+
+} // namespace
+
+bool WebServer::Private::checkSources(const QJsonArray &sources,
+                                      core::AppConfig *parsed,
+                                      QJsonObject *file,
+                                      QString *error) const
+{
+    if (!options.configPath.isEmpty()) {
+        QFile f(options.configPath);
+        if (f.open(QIODevice::ReadOnly)) {
+            *file = QJsonDocument::fromJson(f.readAll()).object();
+        }
+    }
+    // The whole file is checked so a change cannot leave one that the next start refuses.
+    file->insert(QStringLiteral("sources"), sources);
+    return core::AppConfig::parse(QJsonDocument(*file).toJson(QJsonDocument::Compact), parsed, error);
+}
+
+bool WebServer::Private::saveSources(const QJsonObject &file, QString *error) const
+{
+    if (options.configPath.isEmpty()) {
+        return true;
+    }
+    QSaveFile f(options.configPath);
+    if (!f.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(options.configPath, f.errorString());
+        return false;
+    }
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    f.write(QJsonDocument(file).toJson(QJsonDocument::Indented));
+    if (!f.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(options.configPath, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void WebServer::Private::auditSourceChange(
+    const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to)
+{
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        return;
+    }
+    core::AuditEntry e;
+    e.time = engine.clock().now().toUTC();
+    e.user = by.user;
+    e.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    e.source = QStringLiteral("strata-server");
+    e.kind = kind;
+    e.target = name;
+    e.fromState = from;
+    e.toState = to;
+    e.outcome = QStringLiteral("succeeded");
+    history->appendAudit(e);
+}
+
+QJsonObject WebServer::Private::sourceRow(const QString &name) const
+{
+    const cli::ResourceFilter filter{{name}, {}, {}, {}, {}};
+    const std::optional<cli::ResultSet> rows =
+        cli::resourceRows(engine, QStringLiteral("sources"), filter, engine.clock().now());
+    const QJsonArray keyed = rows ? keyedRows(QStringLiteral("sources"), *rows) : QJsonArray();
+    return keyed.isEmpty() ? QJsonObject{{QStringLiteral("name"), name}} : keyed.first().toObject();
+}
+
+void WebServer::Private::putSource(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Admin, true);
+    if (!session) {
+        return;
+    }
+    QJsonObject body = QJsonDocument::fromJson(request.body()).object();
+    const QString name = body.value(QLatin1String("name")).toString();
+    const QList<core::SourceConfig> before = engine.sourceConfigs();
+    const auto old = std::find_if(before.begin(), before.end(), [&](const core::SourceConfig &s) {
+        return s.name == name;
+    });
+    QJsonArray sources = sourcesJson(before);
+    QJsonObject previous;
+    qsizetype at = sources.size();
+    for (qsizetype i = 0; i < sources.size(); ++i) {
+        if (sources.at(i).toObject().value(QLatin1String("name")).toString() == name) {
+            previous = sources.at(i).toObject();
+            at = i;
+        }
+    }
+    // Secret strings are taken out before parsing (the parser refuses literal secrets) and
+    // replaced by keychain refs to where they will be stored; a replace without them keeps the
+    // old refs.
+    QList<std::pair<QString, std::optional<QString>>> secrets;
+    for (const auto &[field, kind] : kSecretKeys) {
+        const QJsonValue value = body.value(field);
+        if (value.isString() && !value.toString().isEmpty()) {
+            const QString key = core::credentialKey(name, kind);
+            secrets.append({key, value.toString()});
+            body.insert(field, QJsonObject{{QStringLiteral("keychain"), key}});
+        } else if ((value.isUndefined() || value.isString()) && previous.contains(field)) {
+            body.insert(field, previous.value(field));
+        } else if (value.isString()) {
+            body.remove(field);
+        }
+    }
+    if (at < sources.size()) {
+        sources.replace(at, body);
+    } else {
+        sources.append(body);
+    }
+    core::AppConfig parsed;
+    QJsonObject file;
+    QString error;
+    if (name.isEmpty() || !checkSources(sources, &parsed, &file, &error)) {
+        replyError(std::move(responder),
+                   Status::BadRequest,
+                   name.isEmpty() ? QStringLiteral("the source needs a \"name\"") : error);
+        return;
+    }
+    const bool replaced = old != before.end();
+    const QString kind = core::sourceKindName(parsed.source(name)->kind);
+    const QString oldKind = replaced ? core::sourceKindName(old->kind) : QString();
+    auto held = std::make_shared<Deferred>(std::move(responder));
+    const QPointer<WebServer> alive(q);
+    const Session by = *session;
+    storeSecrets(
+        engine.credentials(),
+        secrets,
+        [this, alive, held, by, name, kind, oldKind, replaced, parsed, file](const QString &failure) {
+            if (!alive) {
+                return;
+            }
+            QString error = failure;
+            if (error.isEmpty()) {
+                engine.setSources(parsed.sources);
+                if (!saveSources(file, &error)) {
+                    error = QStringLiteral("the source is in use but was not saved: ") + error;
+                }
+            }
+            if (!error.isEmpty()) {
+                if (held->socket) {
+                    replyError(std::move(held->responder), Status::InternalServerError, error);
+                }
+                return;
+            }
+            auditSourceChange(
+                by, replaced ? QStringLiteral("source.replace") : QStringLiteral("source.add"), name, oldKind, kind);
+            if (held->socket) {
+                QJsonObject row = sourceRow(name);
+                row.insert(QStringLiteral("saved"), !options.configPath.isEmpty());
+                replyJson(std::move(held->responder), row, replaced ? Status::Ok : Status::Created);
+            }
+        });
+}
+
+void WebServer::Private::removeSource(const QString &name,
+                                      const QHttpServerRequest &request,
+                                      QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Admin, true);
+    if (!session) {
+        return;
+    }
+    QList<core::SourceConfig> sources = engine.sourceConfigs();
+    const auto it = std::find_if(sources.begin(), sources.end(), [&](const core::SourceConfig &s) {
+        return s.name == name;
+    });
+    if (it == sources.end()) {
+        replyError(std::move(responder), Status::NotFound, QStringLiteral("no source \"%1\"").arg(name.left(64)));
+        return;
+    }
+    // Only the secrets this source keeps under its own keys go; refs elsewhere may be shared.
+    QList<std::pair<QString, std::optional<QString>>> secrets;
+    for (const core::SecretRef &ref : {it->password, it->s3Secret}) {
+        for (const auto &[field, kind] : kSecretKeys) {
+            if (ref.kind == core::SecretRef::Kind::Keychain && ref.value == core::credentialKey(name, kind)) {
+                secrets.append({ref.value, std::nullopt});
+            }
+        }
+    }
+    const QString oldKind = core::sourceKindName(it->kind);
+    sources.erase(it);
+    core::AppConfig parsed;
+    QJsonObject file;
+    QString error;
+    if (!checkSources(sourcesJson(sources), &parsed, &file, &error)) {
+        replyError(std::move(responder), Status::Conflict, error);
+        return;
+    }
+    engine.setSources(parsed.sources);
+    if (!saveSources(file, &error)) {
+        replyError(std::move(responder), Status::InternalServerError, error);
+        return;
+    }
+    storeSecrets(engine.credentials(), secrets, [](const QString &) {});
+    auditSourceChange(*session, QStringLiteral("source.remove"), name, oldKind, QString());
+    replyJson(std::move(responder),
+              QJsonObject{{QStringLiteral("removed"), name}, {QStringLiteral("saved"), !options.configPath.isEmpty()}});
 }
 
 void WebServer::Private::getResource(const QString &resource,

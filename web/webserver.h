@@ -40,6 +40,10 @@ struct WebServerOptions
     /// diffs are kept for clients that reconnect with ?since=.
     int liveCoalesceMs = 200;
     int liveKeptDiffs = 4096;
+    /// The config file that POST/DELETE /api/v1/sources rewrite (its "sources" array only; the
+    /// other keys, "web" included, are kept). Empty = source changes live in memory only
+    /// (--demo, tests) and their replies say {"saved": false}.
+    QString configPath;
 };
 
 /// strata-server's HTTP side on QHttpServer (TLS through QSslServer), one port:
@@ -67,6 +71,15 @@ struct WebServerOptions
 ///                                  "cap_bytes_per_second"}]}
 ///   GET  /api/v1/audit?limit=N     the audit log, newest first (web/api.h auditEntryToJson)
 ///   GET  /api/v1/users             names, roles and creation times (admin; never hashes)
+///   POST /api/v1/sources           a source object in the config-file format (core::AppConfig),
+///                                  plus optional "password" and "s3_secret" strings -> 201 new /
+///                                  200 replaced: the sources row + "saved"; the secrets go to the
+///                                  engine's credential store under core::credentialKey and the
+///                                  source refers to them as keychain refs (a replace without them
+///                                  keeps the old refs); 400 with the parser's sentence (admin)
+///   DELETE /api/v1/sources/<name>  removes the source and the secrets it stored (admin)
+///                                  Both are audited (source.add/replace/remove), never with a
+///                                  secret, and rewrite WebServerOptions::configPath when set.
 ///   POST /api/v1/actions/preview   ActionRequest JSON (web/api.h) -> preview (operator)
 ///   POST /api/v1/actions           ActionRequest JSON -> 202 {"id"}; audited with the session's
 ///                                  user; 400 unknown/not offered kind, 409 blocked

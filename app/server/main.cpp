@@ -221,6 +221,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
 
     // Settings: command line, then environment, then the config file's "web" object.
     core::AppConfig config;
+    QString configPath; ///< empty with --demo: source changes from the web stay in memory
     QJsonObject webConfig;
     std::unique_ptr<cli::DemoEstate> demo;
     std::unique_ptr<core::EnvFileCredentialStore> envCredentials;
@@ -250,6 +251,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         if (f.open(QIODevice::ReadOnly)) {
             webConfig = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("web")).toObject();
         }
+        configPath = path;
         envCredentials = std::make_unique<core::EnvFileCredentialStore>();
         credentials = envCredentials.get();
         historyPath = cli::historyPathFor(config);
@@ -264,6 +266,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return webConfig.value(QLatin1String(key)).toString();
     };
     web::WebServerOptions options;
+    options.configPath = configPath;
     options.tlsCertFile = setting(certOption, "STRATA_TLS_CERT", "tls_cert");
     options.tlsKeyFile = setting(keyOption, "STRATA_TLS_KEY", "tls_key");
     if (options.tlsCertFile.isEmpty() != options.tlsKeyFile.isEmpty()) {
