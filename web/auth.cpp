@@ -312,7 +312,33 @@ bool UserStore::save(const QHash<QString, User> &users, QString *error) const
     return true;
 }
 
+bool UserStore::validateNewUser(const QString &name, const QString &password, QString *error)
+{
+    if (!validName(name)) {
+        setError(error,
+                 QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80)));
+        return false;
+    }
+    if (password.size() < kMinPasswordLength) {
+        setError(error, QStringLiteral("the password must have at least %1 characters").arg(kMinPasswordLength));
+        return false;
+    }
+    return true;
+}
+
 bool UserStore::addUser(const QString &name, const QString &password, Role role, QString *error, int iterations)
+{
+    if (m_broken) {
+        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
+        return false;
+    }
+    if (!validateNewUser(name, password, error)) {
+        return false;
+    }
+    return addHashedUser(name, hashPassword(password, iterations), role, error);
+}
+
+bool UserStore::addHashedUser(const QString &name, const QString &passwordHash, Role role, QString *error)
 {
     if (m_broken) {
         setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
@@ -323,15 +349,11 @@ bool UserStore::addUser(const QString &name, const QString &password, Role role,
                  QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80)));
         return false;
     }
-    if (password.size() < kMinPasswordLength) {
-        setError(error, QStringLiteral("the password must have at least %1 characters").arg(kMinPasswordLength));
-        return false;
-    }
     QHash<QString, User> users = m_users;
     User user;
     user.name = name;
     user.role = role;
-    user.passwordHash = hashPassword(password, iterations);
+    user.passwordHash = passwordHash;
     // A replaced user keeps the date the account was first created.
     const auto existing = m_users.constFind(name);
     if (existing != m_users.cend() && existing->created.isValid()) {

@@ -61,6 +61,11 @@ public:
     /// invalid name, a password shorter than 8 characters, or a write failure.
     bool
     addUser(const QString &name, const QString &password, Role role, QString *error = nullptr, int iterations = 600000);
+    /// Adds or replaces a user whose password was hashed already (hashPassword(), e.g. on a
+    /// worker thread); the name rules of addUser().
+    bool addHashedUser(const QString &name, const QString &passwordHash, Role role, QString *error = nullptr);
+    /// addUser()'s name and password rules, without hashing.
+    static bool validateNewUser(const QString &name, const QString &password, QString *error = nullptr);
     bool removeUser(const QString &name, QString *error = nullptr);
     [[nodiscard]] std::optional<User> find(const QString &name) const;
     [[nodiscard]] QList<User> users() const;

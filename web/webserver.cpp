@@ -37,6 +37,7 @@
 #include <QTcpSocket>
 #include <QThreadPool>
 #include <QUrlQuery>
+#include <QUuid>
 #include <QWebSocket>
 
 #include <algorithm>
@@ -308,12 +309,15 @@ struct WebServer::Private
     void registerRoutes();
     void login(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void getResource(const QString &resource, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void addUser(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void removeUser(const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    /// Audits an admin's change of a user or source (never with a secret in it).
+    void auditAdminChange(
+        const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to);
     void putSource(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void removeSource(const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder);
     bool checkSources(const QJsonArray &sources, core::AppConfig *parsed, QJsonObject *file, QString *error) const;
     bool saveSources(const QJsonObject &file, QString *error) const;
-    void auditSourceChange(
-        const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to);
     [[nodiscard]] QJsonObject sourceRow(const QString &name) const;
     void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -406,6 +410,16 @@ void WebServer::Private::registerRoutes()
                                               {QStringLiteral("created"), u.created.toString(Qt::ISODate)}});
                    }
                    replyJson(std::move(responder), out);
+               });
+    http.route(QStringLiteral("/api/v1/users"),
+               Method::Post,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   addUser(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/users/<arg>"),
+               Method::Delete,
+               [this](const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   removeUser(name, request, std::move(responder));
                });
     http.route(QStringLiteral("/api/v1/sources"),
                Method::Post,
@@ -557,6 +571,111 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     });
 }
 
+void WebServer::Private::auditAdminChange(
+    const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to)
+{
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        return;
+    }
+    core::AuditEntry e;
+    e.time = engine.clock().now().toUTC();
+    e.user = by.user;
+    e.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    e.source = QStringLiteral("strata-server");
+    e.kind = kind;
+    e.target = name;
+    e.fromState = from;
+    e.toState = to;
+    e.outcome = QStringLiteral("succeeded");
+    history->appendAudit(e);
+}
+
+void WebServer::Private::addUser(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Admin, true);
+    if (!session) {
+        return;
+    }
+    const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
+    const QString name = body.value(QLatin1String("name")).toString();
+    const QString password = body.value(QLatin1String("password")).toString();
+    const auto role = roleFromName(body.value(QLatin1String("role")).toString());
+    QString error;
+    if (!role) {
+        replyError(std::move(responder), Status::BadRequest, QStringLiteral("role must be viewer, operator or admin"));
+        return;
+    }
+    if (!UserStore::validateNewUser(name, password, &error)) {
+        replyError(std::move(responder), Status::BadRequest, error);
+        return;
+    }
+    // The slow hash runs on the login pool so live updates keep flowing meanwhile.
+    auto held = std::make_shared<Deferred>(std::move(responder));
+    const Session by = *session;
+    loginPool.start([this, held, by, name, password, role = *role] {
+        QString hash = hashPassword(password);
+        QMetaObject::invokeMethod(
+            q,
+            [this, held, by, name, role, hash = std::move(hash)] {
+                const std::optional<User> before = users.find(name);
+                QString error;
+                if (!users.addHashedUser(name, hash, role, &error)) {
+                    if (held->socket) {
+                        replyError(std::move(held->responder), Status::InternalServerError, error);
+                    }
+                    return;
+                }
+                // A replaced user signs in again with the new password or role.
+                sessions.removeUser(name);
+                auditAdminChange(by,
+                                 before ? QStringLiteral("user.replace") : QStringLiteral("user.add"),
+                                 name,
+                                 before ? roleName(before->role) : QString(),
+                                 roleName(role));
+                if (held->socket) {
+                    replyJson(std::move(held->responder),
+                              QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), roleName(role)}},
+                              before ? Status::Ok : Status::Created);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void WebServer::Private::removeUser(const QString &name,
+                                    const QHttpServerRequest &request,
+                                    QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Admin, true);
+    if (!session) {
+        return;
+    }
+    const std::optional<User> user = users.find(name);
+    if (!user) {
+        replyError(std::move(responder), Status::NotFound, QStringLiteral("no user \"%1\"").arg(name.left(64)));
+        return;
+    }
+    if (name == session->user) {
+        // Removing yourself could leave the server without an administrator.
+        replyError(std::move(responder), Status::Conflict, QStringLiteral("you cannot remove your own account"));
+        return;
+    }
+    QString error;
+    if (!users.removeUser(name, &error)) {
+        replyError(std::move(responder), Status::InternalServerError, error);
+        return;
+    }
+    sessions.removeUser(name);
+    for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
+        if (ws && ws->property("strata_user").toString() == name) {
+            ws->close(QWebSocketProtocol::CloseCodePolicyViolated, QStringLiteral("account removed"));
+        }
+    }
+    auditAdminChange(*session, QStringLiteral("user.remove"), name, roleName(user->role), QString());
+    replyJson(std::move(responder), QJsonObject{{QStringLiteral("removed"), name}});
+}
+
 namespace {
 
 /// The engine's sources in the config-file form (secret refs, never secrets).
@@ -632,26 +751,6 @@ bool WebServer::Private::saveSources(const QJsonObject &file, QString *error) co
         return false;
     }
     return true;
-}
-
-void WebServer::Private::auditSourceChange(
-    const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to)
-{
-    core::HistoryService *history = engine.history();
-    if (!history) {
-        return;
-    }
-    core::AuditEntry e;
-    e.time = engine.clock().now().toUTC();
-    e.user = by.user;
-    e.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    e.source = QStringLiteral("strata-server");
-    e.kind = kind;
-    e.target = name;
-    e.fromState = from;
-    e.toState = to;
-    e.outcome = QStringLiteral("succeeded");
-    history->appendAudit(e);
 }
 
 QJsonObject WebServer::Private::sourceRow(const QString &name) const
@@ -740,7 +839,7 @@ void WebServer::Private::putSource(const QHttpServerRequest &request, QHttpServe
                 }
                 return;
             }
-            auditSourceChange(
+            auditAdminChange(
                 by, replaced ? QStringLiteral("source.replace") : QStringLiteral("source.add"), name, oldKind, kind);
             if (held->socket) {
                 QJsonObject row = sourceRow(name);
@@ -790,7 +889,7 @@ void WebServer::Private::removeSource(const QString &name,
         return;
     }
     storeSecrets(engine.credentials(), secrets, [](const QString &) {});
-    auditSourceChange(*session, QStringLiteral("source.remove"), name, oldKind, QString());
+    auditAdminChange(*session, QStringLiteral("source.remove"), name, oldKind, QString());
     replyJson(std::move(responder),
               QJsonObject{{QStringLiteral("removed"), name}, {QStringLiteral("saved"), !options.configPath.isEmpty()}});
 }
@@ -1043,7 +1142,8 @@ void WebServer::Private::acceptViewers()
         const QNetworkRequest handshake = ws->request();
         const QByteArray origin = handshake.rawHeader("Origin");
         const QString id = cookieValue(handshake.rawHeader("Cookie"), kCookieName);
-        const bool hasSession = !id.isEmpty() && sessions.find(id).has_value();
+        const std::optional<Session> viewerSession = id.isEmpty() ? std::nullopt : sessions.find(id);
+        const bool hasSession = viewerSession.has_value();
         const bool originOk = origin.isEmpty() || originAllowed(origin, handshake.rawHeader("Host"));
         if (!hasSession || !originOk || ws->state() != QAbstractSocket::ConnectedState) {
             ws->close(QWebSocketProtocol::CloseCodePolicyViolated,
@@ -1056,6 +1156,7 @@ void WebServer::Private::acceptViewers()
             ws->deleteLater();
         });
         ws->setProperty("strata_session", id);
+        ws->setProperty("strata_user", viewerSession->user);
         viewers.append(ws);
         const qint64 now = feed.revision();
         ws->sendTextMessage(

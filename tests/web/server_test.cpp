@@ -316,6 +316,64 @@ TEST_F(WebServerTest, AdminsListUsersWithoutTheirHashes)
     EXPECT_EQ(get(QStringLiteral("/api/v1/users"), login(QStringLiteral("operator"))).status, 403);
 }
 
+TEST_F(WebServerTest, AdminsAddReplaceAndRemoveUsersAndTheAuditLogNamesThem)
+{
+    startServer();
+    const Login admin = login(QStringLiteral("admin"));
+    const QJsonObject analyst{{QStringLiteral("name"), QStringLiteral("analyst")},
+                              {QStringLiteral("password"), QStringLiteral("analyst-secret-1")},
+                              {QStringLiteral("role"), QStringLiteral("operator")}};
+    // Only admins, only with the CSRF token, only valid input.
+    EXPECT_EQ(post(QStringLiteral("/api/v1/users"), analyst, login(QStringLiteral("operator"))).status, 403);
+    EXPECT_EQ(post(QStringLiteral("/api/v1/users"), analyst, admin, false).status, 403);
+    QJsonObject badRole = analyst;
+    badRole.insert(QStringLiteral("role"), QStringLiteral("root"));
+    EXPECT_EQ(post(QStringLiteral("/api/v1/users"), badRole, admin).status, 400);
+    QJsonObject shortPassword = analyst;
+    shortPassword.insert(QStringLiteral("password"), QStringLiteral("short"));
+    EXPECT_EQ(post(QStringLiteral("/api/v1/users"), shortPassword, admin).status, 400);
+
+    const Reply added = post(QStringLiteral("/api/v1/users"), analyst, admin);
+    ASSERT_EQ(added.status, 201) << added.body.toStdString();
+    EXPECT_FALSE(added.body.contains("secret"));
+    const Reply first = loginReply(QStringLiteral("analyst"), QStringLiteral("analyst-secret-1"));
+    ASSERT_EQ(first.status, 200);
+    EXPECT_EQ(first.json().object().value(QLatin1String("role")).toString(), QStringLiteral("operator"));
+    Login analystLogin;
+    analystLogin.cookie = first.header("Set-Cookie").left(first.header("Set-Cookie").indexOf(';'));
+
+    // Replacing the user (new role) ends their sessions.
+    QJsonObject demoted = analyst;
+    demoted.insert(QStringLiteral("role"), QStringLiteral("viewer"));
+    ASSERT_EQ(post(QStringLiteral("/api/v1/users"), demoted, admin).status, 200);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/session"), analystLogin).status, 401);
+
+    const QList<std::pair<QByteArray, QByteArray>> adminHeaders{{"Cookie", admin.cookie}, {"X-CSRF-Token", admin.csrf}};
+    EXPECT_EQ(request("DELETE", QStringLiteral("/api/v1/users/analyst"), {}, {{"Cookie", admin.cookie}}).status, 403);
+    EXPECT_EQ(request("DELETE", QStringLiteral("/api/v1/users/analyst"), {}, adminHeaders).status, 200);
+    EXPECT_EQ(loginReply(QStringLiteral("analyst"), QStringLiteral("analyst-secret-1")).status, 401);
+    EXPECT_EQ(request("DELETE", QStringLiteral("/api/v1/users/analyst"), {}, adminHeaders).status, 404);
+    EXPECT_EQ(request("DELETE", QStringLiteral("/api/v1/users/admin"), {}, adminHeaders).status, 409);
+
+    QJsonArray audit;
+    ASSERT_TRUE(waitFor([&] {
+        audit = get(QStringLiteral("/api/v1/audit?limit=20"), admin).json().array();
+        return audit.size() >= 3;
+    }));
+    QStringList kinds;
+    for (const QJsonValue &v : audit) {
+        const QJsonObject e = v.toObject();
+        if (e.value(QLatin1String("target")).toString() == QLatin1String("analyst")) {
+            EXPECT_EQ(e.value(QLatin1String("user")).toString(), QStringLiteral("admin"));
+            kinds << e.value(QLatin1String("action")).toString();
+        }
+    }
+    kinds.sort();
+    EXPECT_EQ(kinds,
+              (QStringList{QStringLiteral("user.add"), QStringLiteral("user.remove"), QStringLiteral("user.replace")}));
+    EXPECT_FALSE(get(QStringLiteral("/api/v1/audit?limit=20"), admin).body.contains("analyst-secret"));
+}
+
 TEST_F(WebServerTest, FeaturesAddTheirOwnRoutes)
 {
     startServer();

@@ -55,3 +55,10 @@ export async function post(path, body) {
   });
   return handle(res);
 }
+
+export async function del(path) {
+  const headers = { Accept: 'application/json' };
+  if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  const res = await fetch('/api/v1/' + path, { method: 'DELETE', credentials: 'same-origin', headers });
+  return handle(res);
+}

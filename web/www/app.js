@@ -6,6 +6,7 @@ import { LiveFeed } from './live.js';
 import * as utilization from './pages/utilization.js';
 import * as sentiment from './pages/sentiment.js';
 import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './pages/tables.js';
+import * as admin from './pages/admin.js';
 
 const ROUTES = {
   utilization: { title: 'Utilization', mount: utilization.mount },
@@ -14,6 +15,7 @@ const ROUTES = {
   jobs: { title: 'Jobs', mount: mountJobs },
   'service-levels': { title: 'Service levels', mount: mountServiceLevels },
   audit: { title: 'Audit', mount: mountAudit },
+  admin: { title: 'Administration', mount: admin.mount, role: 'admin' },
 };
 
 // UI preferences only (time range, cluster): never credentials or tokens.
@@ -54,6 +56,7 @@ function startApp(s) {
   $('user-name').textContent = s.user;
   $('user-role').textContent = s.role;
   $('user-role').className = 'chip role-' + s.role;
+  for (const a of document.querySelectorAll('nav.main-nav a[data-role]')) a.hidden = a.dataset.role !== s.role;
   store = new Store();
   live = new LiveFeed(store, setLiveState);
   live.start();
@@ -80,8 +83,10 @@ function setLiveState(state) {
 function route() {
   if (!session) return;
   const name = (location.hash.replace(/^#\/?/, '') || 'utilization').split('?')[0];
-  const r = ROUTES[name] || ROUTES.utilization;
-  const key = ROUTES[name] ? name : 'utilization';
+  // A page for another role (the server refuses its calls anyway) falls back to Utilization.
+  const allowed = ROUTES[name] && (!ROUTES[name].role || ROUTES[name].role === session.role);
+  const r = allowed ? ROUTES[name] : ROUTES.utilization;
+  const key = allowed ? name : 'utilization';
   for (const a of document.querySelectorAll('nav.main-nav a')) {
     if (a.dataset.route === key) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

@@ -255,6 +255,35 @@ test('operator: runs an action after its preview and finds it in the audit log',
   await page.context().close();
 });
 
+test('admin: adds a user from the Admin page, who then signs in with that role', async () => {
+  const page = await newPage();
+  await login(page, 'admin');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.locator('nav.main-nav a[data-route="admin"]').click();
+  await page.locator('#card-users tbody tr[data-key="viewer"]').waitFor({ timeout: 20000 });
+  await page.locator('#new-user-name').fill('analyst');
+  await page.locator('#new-user-password').fill('analyst-password-1');
+  await page.locator('#new-user-role').selectOption('operator');
+  await page.locator('#card-users button[type="submit"]').click();
+  await page.locator('#card-users tbody tr[data-key="analyst"]').filter({ hasText: 'operator' }).waitFor({ timeout: 30000 });
+  await page.locator('#card-sources tbody tr[data-key]').first().waitFor({ timeout: 20000 });
+  await shot(page, 'admin');
+
+  const other = await newPage();
+  await login(other, 'analyst', 'analyst-password-1');
+  await other.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  assert.equal(await other.locator('#user-role').innerText(), 'operator');
+  // Not an admin: no Admin page, and the users API refuses.
+  assert.equal(await other.locator('nav.main-nav a[data-route="admin"]').isVisible(), false);
+  const status = await other.evaluate(async () => (await fetch('/api/v1/users', { credentials: 'same-origin' })).status);
+  assert.equal(status, 403);
+  await other.context().close();
+
+  await page.goto(baseUrl + '/#/audit');
+  await page.locator('#card-audit tbody tr').filter({ hasText: 'user.add' }).filter({ hasText: 'analyst' }).first().waitFor({ timeout: 30000 });
+  await page.context().close();
+});
+
 test('no script errors on any page', () => {
   assert.deepEqual(pageErrors, []);
 });
