@@ -102,11 +102,10 @@ int selfTest(QTextStream &out, QTextStream &err)
             const auto tenants = engine.estate().tenants().scope(s.name);
             const auto datasets = engine.estate().datasets().scope(s.name);
             const auto commits = engine.estate().commits().scope(s.name);
-            const core::SourceConfig *config = nullptr;
+            bool hub = false;
             for (const core::SourceConfig &c : demo->config().sources) {
-                config = c.name == s.name ? &c : config;
+                hub = hub || (c.name == s.name && !c.s3Url.isEmpty());
             }
-            const bool hub = config && !config->s3Url.isEmpty();
             const std::size_t tenantCount = tenants ? tenants->size() : 0;
             const std::size_t datasetCount = datasets ? datasets->size() : 0;
             ok = ok && grids && grids->size() == 1 && tenantCount > 0 && (!hub || datasetCount > 0);
