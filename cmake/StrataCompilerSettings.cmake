@@ -23,6 +23,12 @@ if(STRATA_SANITIZE)
     add_link_options(-fsanitize=address,undefined)
 endif()
 
+# lld links the ASan-instrumented test executables several times faster than ld.bfd.
+find_program(STRATA_LLD ld.lld)
+if(STRATA_LLD)
+    add_link_options(-fuse-ld=lld)
+endif()
+
 # Precompiled Qt headers: most translation units include QtCore, so this halves rebuild time on 2 cores.
 function(strata_qt_pch target)
     target_precompile_headers(${target} PRIVATE

@@ -58,7 +58,7 @@ void appendNumber(QByteArray &out, double value)
     out.append(buffer, static_cast<qsizetype>(result.ptr - buffer));
 }
 
-double gpus(core::MilliGpu milli)
+double gpuCount(core::MilliGpu milli)
 {
     return static_cast<double>(milli) / 1000.0;
 }
@@ -178,11 +178,11 @@ void writeCompute(QByteArray &out, const core::Estate &estate)
     const auto clusters = sortedById(estate.gpuClusters().all());
     Family clusterGpus(out, "strata_cluster_gpus", "Allocatable GPUs on the cluster's Ready nodes.");
     for (const auto &c : clusters) {
-        clusterGpus.add({{"source", c->source}, {"cluster", c->name}}, gpus(c->gpuTotal));
+        clusterGpus.add({{"source", c->source}, {"cluster", c->name}}, gpuCount(c->gpuTotal));
     }
     Family clusterAllocated(out, "strata_cluster_gpus_allocated", "GPUs held by bound pods of the cluster.");
     for (const auto &c : clusters) {
-        clusterAllocated.add({{"source", c->source}, {"cluster", c->name}}, gpus(c->gpuAllocated));
+        clusterAllocated.add({{"source", c->source}, {"cluster", c->name}}, gpuCount(c->gpuAllocated));
     }
 
     const auto nodes = sortedByName(estate.gpuNodes().all());
@@ -191,11 +191,11 @@ void writeCompute(QByteArray &out, const core::Estate &estate)
     };
     Family nodeGpus(out, "strata_node_gpus", "Allocatable GPUs of the node.");
     for (const auto &n : nodes) {
-        nodeGpus.add(nodeLabels(*n), gpus(n->allocatable));
+        nodeGpus.add(nodeLabels(*n), gpuCount(n->allocatable));
     }
     Family nodeAllocated(out, "strata_node_gpus_allocated", "GPUs of the node held by bound pods.");
     for (const auto &n : nodes) {
-        nodeAllocated.add(nodeLabels(*n), gpus(n->allocated));
+        nodeAllocated.add(nodeLabels(*n), gpuCount(n->allocated));
     }
     Family nodeUtil(out, "strata_node_gpu_utilization_ratio", "Mean DCGM GPU utilization of the node's GPUs (0..1).");
     for (const auto &n : nodes) {
@@ -210,27 +210,27 @@ void writeCompute(QByteArray &out, const core::Estate &estate)
     };
     Family allocated(out, "strata_project_gpus_allocated", "GPUs held by the project's running and starting jobs.");
     for (const auto &p : projects) {
-        allocated.add(projectLabels(*p), gpus(p->allocated));
+        allocated.add(projectLabels(*p), gpuCount(p->allocated));
     }
     Family quota(out, "strata_project_gpu_quota", "GPUs guaranteed to the project (deserved quota).");
     for (const auto &p : projects) {
         if (p->quota >= 0) {
-            quota.add(projectLabels(*p), gpus(p->quota));
+            quota.add(projectLabels(*p), gpuCount(p->quota));
         }
     }
     Family overQuota(out, "strata_project_gpus_over_quota", "GPUs the project holds beyond its quota.");
     for (const auto &p : projects) {
-        overQuota.add(projectLabels(*p), gpus(p->overQuota));
+        overQuota.add(projectLabels(*p), gpuCount(p->overQuota));
     }
     Family idle(out,
                 "strata_project_gpus_idle_allocated",
                 "GPUs allocated to the project with DCGM utilization below 10 percent.");
     for (const auto &p : projects) {
-        idle.add(projectLabels(*p), gpus(p->idleAllocated));
+        idle.add(projectLabels(*p), gpuCount(p->idleAllocated));
     }
     Family pending(out, "strata_project_gpus_pending", "GPUs requested by the project's queued jobs.");
     for (const auto &p : projects) {
-        pending.add(projectLabels(*p), gpus(p->pending));
+        pending.add(projectLabels(*p), gpuCount(p->pending));
     }
     Family util(
         out, "strata_project_gpu_utilization_ratio", "Mean DCGM utilization of the project's allocated GPUs (0..1).");

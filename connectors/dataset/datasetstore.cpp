@@ -10,11 +10,6 @@ using Kind = http::HttpError::Kind;
 
 namespace {
 
-Unexpected<HttpError> parseFail(std::string message)
-{
-    return http::fail(HttpError::make(Kind::Parse, std::move(message)));
-}
-
 constexpr std::int64_t kHeaderRange = 4096;
 constexpr std::int64_t kMaxHeaderBytes = 1024 * 1024;
 
@@ -48,7 +43,7 @@ discoverDatasets(s3::S3Client &client, const std::string &root, const http::Canc
     const auto slash = root.find('/');
     const std::string bucket = root.substr(0, slash);
     if (bucket.empty()) {
-        return parseFail("dataset root \"" + root + "\" names no bucket");
+        return http::failParse("dataset root \"" + root + "\" names no bucket");
     }
     std::string rest = slash == std::string::npos ? std::string() : root.substr(slash + 1);
     std::vector<DatasetRef> out;
@@ -72,7 +67,7 @@ discoverDatasets(s3::S3Client &client, const std::string &root, const http::Canc
         rest.push_back('/');
     }
     if (rest.find('*') != std::string::npos) {
-        return parseFail("dataset root \"" + root + "\": '*' is only allowed as the last component");
+        return http::failParse("dataset root \"" + root + "\": '*' is only allowed as the last component");
     }
     auto probe = client.listObjectsV2(bucket, rest, {}, {}, 1, cancel);
     if (!probe) {
@@ -134,8 +129,8 @@ Result<CommitHeader> readCommitHeader(s3::S3Client &client,
             break;
         }
         if (want >= kMaxHeaderBytes) {
-            return parseFail("commit manifest " + manifestKey + ": no end of the header line in the first "
-                             + std::to_string(head.size()) + " bytes");
+            return http::failParse("commit manifest " + manifestKey + ": no end of the header line in the first "
+                                   + std::to_string(head.size()) + " bytes");
         }
         want = std::min(want * 4, kMaxHeaderBytes);
     }
@@ -155,7 +150,8 @@ Result<Manifest> readManifest(s3::S3Client &client,
 {
     const std::string id = idFromKey(manifestKey);
     if (id.empty()) {
-        return parseFail("\"" + manifestKey + "\" is not a commit manifest key (<prefix>.strata/commits/<id>.jsonl)");
+        return http::failParse("\"" + manifestKey
+                               + "\" is not a commit manifest key (<prefix>.strata/commits/<id>.jsonl)");
     }
     auto bytes = client.getObject(bucket, manifestKey, {}, std::nullopt, cancel);
     if (!bytes) {
@@ -163,8 +159,8 @@ Result<Manifest> readManifest(s3::S3Client &client,
     }
     const std::string actual = commitId(*bytes);
     if (actual != id) {
-        return parseFail("commit manifest " + manifestKey + " does not match its id (its SHA-256 is " + actual
-                         + "): it was altered after the commit");
+        return http::failParse("commit manifest " + manifestKey + " does not match its id (its SHA-256 is " + actual
+                               + "): it was altered after the commit");
     }
     auto manifest = parseManifest(*bytes);
     if (!manifest) {

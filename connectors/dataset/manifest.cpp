@@ -18,11 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-Unexpected<HttpError> parseFail(std::string message)
-{
-    return http::fail(HttpError::make(Kind::Parse, std::move(message)));
-}
-
 void appendEscaped(std::string &out, std::string_view text)
 {
     static constexpr char hex[] = "0123456789abcdef";
@@ -186,10 +181,10 @@ Result<std::string> stringField(const json &object, const char *name, const std:
 {
     const auto it = object.find(name);
     if (it == object.end()) {
-        return parseFail(where + ": missing \"" + name + "\"");
+        return http::failParse(where + ": missing \"" + name + "\"");
     }
     if (!it->is_string()) {
-        return parseFail(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a string");
+        return http::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a string");
     }
     return it->get<std::string>();
 }
@@ -198,20 +193,20 @@ Result<std::int64_t> countField(const json &object, const char *name, const std:
 {
     const auto it = object.find(name);
     if (it == object.end()) {
-        return parseFail(where + ": missing \"" + name + "\"");
+        return http::failParse(where + ": missing \"" + name + "\"");
     }
     if (it->is_number_unsigned()) {
         if (it->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            return parseFail(where + ": \"" + name + "\" is out of range");
+            return http::failParse(where + ": \"" + name + "\" is out of range");
         }
         return static_cast<std::int64_t>(it->get<std::uint64_t>());
     }
     if (!it->is_number_integer()) {
-        return parseFail(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a whole number");
+        return http::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a whole number");
     }
     const auto value = it->get<std::int64_t>();
     if (value < 0) {
-        return parseFail(where + ": \"" + name + "\" is negative (" + std::to_string(value) + ")");
+        return http::failParse(where + ": \"" + name + "\" is negative (" + std::to_string(value) + ")");
     }
     return value;
 }
@@ -220,10 +215,10 @@ Result<json> parseLine(std::string_view line, const std::string &where)
 {
     json value = json::parse(line, nullptr, false);
     if (value.is_discarded()) {
-        return parseFail(where + ": not valid JSON");
+        return http::failParse(where + ": not valid JSON");
     }
     if (!value.is_object()) {
-        return parseFail(where + ": a " + jsonType(value) + ", expected a JSON object");
+        return http::failParse(where + ": a " + jsonType(value) + ", expected a JSON object");
     }
     return value;
 }
@@ -281,7 +276,7 @@ Result<CommitHeader> headerFromLine(std::string_view line)
         }
         *text.target = std::move(*value);
         if (text.target == &header.format && header.format != kFormat) {
-            return parseFail(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
+            return http::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
         }
     }
     auto objects = countField(*object, "objects", where);
@@ -306,30 +301,31 @@ Result<void> validateHeader(const CommitHeader &header)
 {
     const std::string where = "commit manifest header";
     if (header.format != kFormat) {
-        return parseFail(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
+        return http::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
     }
     if (header.dataset.empty()) {
-        return parseFail(where + ": the dataset name is empty");
+        return http::failParse(where + ": the dataset name is empty");
     }
     if (header.bucket.empty()) {
-        return parseFail(where + ": the bucket is empty");
+        return http::failParse(where + ": the bucket is empty");
     }
     if (!header.prefix.empty() && header.prefix.back() != '/') {
-        return parseFail(where + ": prefix \"" + header.prefix + "\" does not end with '/'");
+        return http::failParse(where + ": prefix \"" + header.prefix + "\" does not end with '/'");
     }
     if (!header.parent.empty() && !isCommitId(header.parent)) {
-        return parseFail(where + ": parent \"" + header.parent + "\" is not a commit id (64 lower-case hex digits)");
+        return http::failParse(where + ": parent \"" + header.parent
+                               + "\" is not a commit id (64 lower-case hex digits)");
     }
     if (header.author.size() > kMaxAuthorBytes) {
-        return parseFail(where + ": the author is " + std::to_string(header.author.size()) + " bytes, at most "
-                         + std::to_string(kMaxAuthorBytes) + " are allowed");
+        return http::failParse(where + ": the author is " + std::to_string(header.author.size()) + " bytes, at most "
+                               + std::to_string(kMaxAuthorBytes) + " are allowed");
     }
     if (header.message.size() > kMaxMessageBytes) {
-        return parseFail(where + ": the message is " + std::to_string(header.message.size()) + " bytes, at most "
-                         + std::to_string(kMaxMessageBytes) + " are allowed");
+        return http::failParse(where + ": the message is " + std::to_string(header.message.size()) + " bytes, at most "
+                               + std::to_string(kMaxMessageBytes) + " are allowed");
     }
     if (!isIsoUtc(header.time)) {
-        return parseFail(where + ": time \"" + header.time + "\" is not UTC ISO 8601 (2026-06-01T10:00:00Z)");
+        return http::failParse(where + ": time \"" + header.time + "\" is not UTC ISO 8601 (2026-06-01T10:00:00Z)");
     }
     return {};
 }
@@ -420,10 +416,10 @@ Result<CommitHeader> parseHeaderLine(std::string_view firstBytes)
     const auto newline = firstBytes.find('\n');
     if (newline == std::string_view::npos) {
         if (firstBytes.empty()) {
-            return parseFail("commit manifest header: the manifest is empty");
+            return http::failParse("commit manifest header: the manifest is empty");
         }
-        return parseFail("commit manifest header: no complete first line in the first "
-                         + std::to_string(firstBytes.size()) + " bytes");
+        return http::failParse("commit manifest header: no complete first line in the first "
+                               + std::to_string(firstBytes.size()) + " bytes");
     }
     return headerFromLine(firstBytes.substr(0, newline));
 }
@@ -437,7 +433,7 @@ Result<Manifest> parseManifest(std::string_view bytes)
     }
     manifest.header = std::move(*header);
     if (bytes.back() != '\n') {
-        return parseFail("commit manifest: truncated (the last line does not end with a newline)");
+        return http::failParse("commit manifest: truncated (the last line does not end with a newline)");
     }
     const std::string metadata = metadataPrefix(manifest.header.prefix);
     if (manifest.header.objects > 0) {
@@ -457,7 +453,7 @@ Result<Manifest> parseManifest(std::string_view bytes)
             return "commit manifest line " + std::to_string(line);
         };
         if (text.empty()) {
-            return parseFail(where() + ": empty line");
+            return http::failParse(where() + ": empty line");
         }
         ManifestEntry entry;
         if (!fastEntry(text, entry)) {
@@ -468,30 +464,30 @@ Result<Manifest> parseManifest(std::string_view bytes)
             entry = std::move(*parsed);
         }
         if (entry.key.empty() || entry.key.compare(0, manifest.header.prefix.size(), manifest.header.prefix) != 0) {
-            return parseFail(where() + ": key \"" + entry.key + "\" is not under the dataset prefix \""
-                             + manifest.header.prefix + "\"");
+            return http::failParse(where() + ": key \"" + entry.key + "\" is not under the dataset prefix \""
+                                   + manifest.header.prefix + "\"");
         }
         if (entry.key.compare(0, metadata.size(), metadata) == 0) {
-            return parseFail(where() + ": key \"" + entry.key + "\" is Strata metadata, not dataset content");
+            return http::failParse(where() + ": key \"" + entry.key + "\" is Strata metadata, not dataset content");
         }
         if (!manifest.entries.empty() && !keyLess(manifest.entries.back(), entry)) {
-            return parseFail(where() + ": key \"" + entry.key + "\" "
-                             + (manifest.entries.back().key == entry.key ? "appears twice" : "is out of order"));
+            return http::failParse(where() + ": key \"" + entry.key + "\" "
+                                   + (manifest.entries.back().key == entry.key ? "appears twice" : "is out of order"));
         }
         if (total > std::numeric_limits<std::int64_t>::max() - entry.size) {
-            return parseFail(where() + ": the total size overflows");
+            return http::failParse(where() + ": the total size overflows");
         }
         total += entry.size;
         manifest.entries.push_back(std::move(entry));
     }
     const auto count = static_cast<std::int64_t>(manifest.entries.size());
     if (count != manifest.header.objects) {
-        return parseFail("commit manifest: the header says " + std::to_string(manifest.header.objects)
-                         + " objects, the manifest lists " + std::to_string(count));
+        return http::failParse("commit manifest: the header says " + std::to_string(manifest.header.objects)
+                               + " objects, the manifest lists " + std::to_string(count));
     }
     if (total != manifest.header.bytes) {
-        return parseFail("commit manifest: the header says " + std::to_string(manifest.header.bytes)
-                         + " bytes, the objects add up to " + std::to_string(total));
+        return http::failParse("commit manifest: the header says " + std::to_string(manifest.header.bytes)
+                               + " bytes, the objects add up to " + std::to_string(total));
     }
     return manifest;
 }

@@ -35,20 +35,6 @@ bool equalsNoCase(std::string_view a, std::string_view b)
     });
 }
 
-std::string_view trimmed(std::string_view text)
-{
-    const auto isSpace = [](char c) {
-        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-    };
-    while (!text.empty() && isSpace(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && isSpace(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
 // curl_easy_setopt is variadic and unchecked in C++: these pin the argument type per option kind.
 void setLong(CURL *easy, CURLoption option, long value)
 {
@@ -198,7 +184,7 @@ size_t headerCallback(char *data, size_t size, size_t count, void *userdata)
 {
     auto *transfer = static_cast<Transfer *>(userdata);
     const size_t bytes = size * count;
-    const std::string_view line = trimmed(std::string_view(data, bytes));
+    const std::string_view line = trimHttpSpace(std::string_view(data, bytes));
     try {
         if (line.substr(0, 5) == "HTTP/") {
             // A new status line: keep only the final response's headers (after 1xx and redirects).
@@ -206,8 +192,8 @@ size_t headerCallback(char *data, size_t size, size_t count, void *userdata)
         } else if (!line.empty()) {
             const auto colon = line.find(':');
             if (colon != std::string_view::npos) {
-                transfer->headers.emplace_back(std::string(trimmed(line.substr(0, colon))),
-                                               std::string(trimmed(line.substr(colon + 1))));
+                transfer->headers.emplace_back(std::string(trimHttpSpace(line.substr(0, colon))),
+                                               std::string(trimHttpSpace(line.substr(colon + 1))));
             }
         }
     } catch (...) {
@@ -269,7 +255,7 @@ int debugCallback(CURL *, curl_infotype type, char *data, size_t size, void *use
         std::string_view rest(data, size);
         while (!rest.empty()) {
             const auto newline = rest.find('\n');
-            const std::string_view line = trimmed(rest.substr(0, newline));
+            const std::string_view line = trimHttpSpace(rest.substr(0, newline));
             rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
             if (!line.empty()) {
                 (*transfer->log)(LogLevel::Debug,
@@ -345,7 +331,7 @@ std::string redactHeaderLine(std::string_view line)
     if (colon == std::string_view::npos) {
         return std::string(line);
     }
-    const std::string_view name = trimmed(line.substr(0, colon));
+    const std::string_view name = trimHttpSpace(line.substr(0, colon));
     const bool secret = std::any_of(sensitive.begin(), sensitive.end(), [name](std::string_view s) {
         return equalsNoCase(name, s);
     });

@@ -51,4 +51,10 @@ inline Unexpected<HttpError> fail(HttpError error)
     return Unexpected<HttpError>{std::move(error)};
 }
 
+/// Shorthand for a Parse error (a malformed body or document) as a Result<T> return.
+inline Unexpected<HttpError> failParse(std::string message)
+{
+    return fail(HttpError::make(HttpError::Kind::Parse, std::move(message)));
+}
+
 } // namespace strata::http

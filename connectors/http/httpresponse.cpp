@@ -6,9 +6,7 @@
 
 namespace strata::http {
 
-namespace {
-
-std::string_view trimmed(std::string_view text)
+std::string_view trimHttpSpace(std::string_view text)
 {
     const auto isSpace = [](char c) {
         return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -21,6 +19,8 @@ std::string_view trimmed(std::string_view text)
     }
     return text;
 }
+
+namespace {
 
 bool parseFixedInt(std::string_view text, int &out)
 {
@@ -96,7 +96,7 @@ int parseRetryAfter(const std::optional<std::string> &value, std::chrono::system
     if (!value) {
         return -1;
     }
-    const std::string_view text = trimmed(*value);
+    const std::string_view text = trimHttpSpace(*value);
     if (!text.empty() && text.front() >= '0' && text.front() <= '9') {
         long long seconds = 0;
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);

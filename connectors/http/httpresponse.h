@@ -29,4 +29,7 @@ int parseRetryAfter(const std::optional<std::string> &value);
 /// As above, with an explicit "now" for HTTP-dates (tests).
 int parseRetryAfter(const std::optional<std::string> &value, std::chrono::system_clock::time_point now);
 
+/// `text` without leading and trailing spaces, tabs, CR and LF (header lines and values).
+std::string_view trimHttpSpace(std::string_view text);
+
 } // namespace strata::http

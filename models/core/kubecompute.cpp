@@ -1,5 +1,7 @@
 #include "models/core/kubecompute.h"
 
+#include "models/core/convert.h"
+
 #include <QTimeZone>
 
 #include <algorithm>
@@ -9,11 +11,6 @@
 namespace strata::core::kube {
 
 namespace {
-
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 QStringList qsl(const std::vector<std::string> &list)
 {

@@ -9,6 +9,7 @@
 #include "connectors/prometheus/dcgm.h"
 #include "models/core/cachepolicy.h"
 #include "models/core/connectorerror.h"
+#include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubecompute.h"
@@ -37,16 +38,6 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 
 namespace {
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string ss(const QString &s)
-{
-    return s.toStdString();
-}
 
 constexpr std::size_t kMaxEvents = 2000;
 constexpr std::size_t kPublishedEvents = 500;
@@ -1635,11 +1626,6 @@ json jobObject(const JobSpec &spec, const QString &ns, bool kai, const QString &
             {"spec", {{"backoffLimit", 0}, {"template", {{"metadata", podMeta}, {"spec", podSpec}}}}}};
 }
 
-ActionResult failed(const QString &message)
-{
-    return ActionResult{false, false, message};
-}
-
 } // namespace
 
 std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(const ActionRequest &request)
@@ -1659,7 +1645,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
             : kube::namespaceOfProject(request.kind == ActionKind::JobSubmit ? request.job.project : request.project);
     return [shared, request, kai, ns](const ActionContext &ctx) -> ActionResult {
         if (!shared || !shared->connected) {
-            return failed(QObject::tr("Not connected to the cluster."));
+            return actionFailed(QObject::tr("Not connected to the cluster."));
         }
         kubernetes::KubeClient &client = *shared->client;
         const http::CancelToken cancel;
@@ -1703,10 +1689,10 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                             QObject::tr("Job %1 submitted (confirmed after the response was lost).").arg(spec.name)};
                     }
                     if (e.apiCode == "AlreadyExists") {
-                        return failed(QObject::tr("A job named %1 already exists in %2.").arg(spec.name, ns));
+                        return actionFailed(QObject::tr("A job named %1 already exists in %2.").arg(spec.name, ns));
                     }
                 }
-                return failed(qs(e.message));
+                return actionFailed(qs(e.message));
             }
             return ActionResult{
                 true, false, QObject::tr("Job %1 submitted to project %2.").arg(spec.name, spec.project)};
@@ -1728,10 +1714,10 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                 }
             }
             if (!errors.isEmpty()) {
-                return failed(QObject::tr("%1 of %2 job(s) deleted; %3")
-                                  .arg(done)
-                                  .arg(request.jobIds.size())
-                                  .arg(errors.join(QStringLiteral("; "))));
+                return actionFailed(QObject::tr("%1 of %2 job(s) deleted; %3")
+                                        .arg(done)
+                                        .arg(request.jobIds.size())
+                                        .arg(errors.join(QStringLiteral("; "))));
             }
             return ActionResult{true, false, QObject::tr("%n job(s) deleted.", nullptr, done)};
         }
@@ -1745,7 +1731,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                 auto quotas = client.listAll(
                     kubernetes::kResourceQuotas, kubernetes::ListOptions{ss(ns), {}, {}, 0, {}, {}}, cancel);
                 if (!quotas) {
-                    return failed(qs(quotas.error().message));
+                    return actionFailed(qs(quotas.error().message));
                 }
                 std::string name;
                 for (const json &q : quotas->items) {
@@ -1755,13 +1741,13 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                     }
                 }
                 if (name.empty()) {
-                    return failed(QObject::tr("Namespace %1 has no GPU ResourceQuota.").arg(ns));
+                    return actionFailed(QObject::tr("Namespace %1 has no GPU ResourceQuota.").arg(ns));
                 }
                 json patch = {{"spec", {{"hard", {{"requests.nvidia.com/gpu", quota}}}}}};
                 patched = client.mergePatch(kubernetes::kResourceQuotas, ss(ns), name, patch, cancel);
             }
             if (!patched) {
-                return failed(qs(patched.error().message));
+                return actionFailed(qs(patched.error().message));
             }
             return ActionResult{
                 true, false, QObject::tr("Project %1 now guarantees %2 GPU(s).").arg(request.project, qs(quota))};
@@ -1776,7 +1762,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
         case ActionKind::VolumeClone:
             break;
         }
-        return failed(QObject::tr("A Kubernetes cluster cannot run this action."));
+        return actionFailed(QObject::tr("A Kubernetes cluster cannot run this action."));
     };
 }
 
@@ -2058,10 +2044,10 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             if (settled && ctx.attempt > 1) {
                 return ActionResult{true, true, preview.blockedReason};
             }
-            return failed(preview.blockedReason);
+            return actionFailed(preview.blockedReason);
         }
         if (!shared || !shared->connected) {
-            return failed(QObject::tr("Not connected to the cluster."));
+            return actionFailed(QObject::tr("Not connected to the cluster."));
         }
         kubernetes::KubeClient &client = *shared->client;
         const http::CancelToken cancel;
@@ -2074,7 +2060,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             bool already = false;
             const QString error = startEviction(client, target, plan.evict.front(), now, &already, cancel);
             if (!error.isEmpty()) {
-                return failed(error);
+                return actionFailed(error);
             }
             const CachedCommit &c = plan.evict.front();
             if (already) {
@@ -2092,7 +2078,8 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
 
         // CacheCommit
         if (script.isEmpty()) {
-            return failed(QObject::tr("This build has no cache loader script (packaging/cache-loader/loader.py)."));
+            return actionFailed(
+                QObject::tr("This build has no cache loader script (packaging/cache-loader/loader.py)."));
         }
         for (const CachedCommit &victim : plan.evict) {
             ctx.progress(ActionProgress{
@@ -2100,7 +2087,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             bool already = false;
             const QString error = startEviction(client, target, victim, now, &already, cancel);
             if (!error.isEmpty()) {
-                return failed(error);
+                return actionFailed(error);
             }
         }
         ctx.progress(ActionProgress{-1, QObject::tr("Installing the loader script in %1").arg(ns)});
@@ -2112,12 +2099,12 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             {"data", {{"loader.py", script.toStdString()}}}};
         auto current = client.getConfigMap(ss(ns), "strata-cache-loader", cancel);
         if (!current && !isCode(current.error(), "NotFound")) {
-            return failed(qs(current.error().message));
+            return actionFailed(qs(current.error().message));
         }
         if (!current) {
             auto created = client.createConfigMap(ss(ns), loaderMap, cancel);
             if (!created && !isCode(created.error(), "AlreadyExists")) {
-                return failed(
+                return actionFailed(
                     QObject::tr("cannot create ConfigMap strata-cache-loader: %1").arg(qs(created.error().message)));
             }
         } else if (current->value("data", json::object()).value("loader.py", std::string()) != script.toStdString()) {
@@ -2125,7 +2112,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             replaced["data"] = loaderMap["data"];
             auto written = client.replaceConfigMap(ss(ns), "strata-cache-loader", replaced, cancel);
             if (!written) {
-                return failed(
+                return actionFailed(
                     QObject::tr("cannot update ConfigMap strata-cache-loader: %1").arg(qs(written.error().message)));
             }
         }
@@ -2179,7 +2166,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             },
             cancel);
         if (!written) {
-            return failed(
+            return actionFailed(
                 QObject::tr("cannot update %1: %2").arg(cacheConfigMapName(target.name), qs(written.error().message)));
         }
         if (settled) {
@@ -2192,13 +2179,13 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             // The failed loader's Job holds the name; the new one resumes from its files.
             auto removed = client.deleteJob(ss(ns), ss(jobName), cancel);
             if (!removed) {
-                return failed(qs(removed.error().message));
+                return actionFailed(qs(removed.error().message));
             }
         }
         ctx.progress(ActionProgress{-1, QObject::tr("Creating Job %1 in %2").arg(jobName, ns)});
         auto created = createCacheJob(client, ss(ns), loaderJobObject(target, where, request, requested), cancel);
         if (!created) {
-            return failed(QObject::tr("cannot start %1: %2").arg(jobName, qs(created.error().message)));
+            return actionFailed(QObject::tr("cannot start %1: %2").arg(jobName, qs(created.error().message)));
         }
         const QString message = QObject::tr("Loading %1@%2 onto %3: Job %4/%5 copies %6.")
                                     .arg(where.datasetName,

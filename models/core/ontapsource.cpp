@@ -3,6 +3,7 @@
 #include "connectors/http/curltransport.h"
 #include "connectors/ontap/ontapclient.h"
 #include "models/core/connectorerror.h"
+#include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
@@ -25,17 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string ss(const QString &s)
-{
-    return s.toStdString();
-}
-
-QDateTime parseTime(const std::string &iso)
+QDateTime parseOntapTime(const std::string &iso)
 {
     if (iso.empty()) {
         return {};
@@ -72,7 +63,7 @@ Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QStrin
         }
     }
     out.nasPath = qs(v.nasPath);
-    out.created = parseTime(v.createTime);
+    out.created = parseOntapTime(v.createTime);
     return out;
 }
 
@@ -85,17 +76,12 @@ Snapshot toSnapshot(const ontap::Snapshot &s, const QString &source, const QStri
     out.volumeName = s.volume.name.empty() && volume ? volume->name : qs(s.volume.name);
     out.svm = s.svm.name.empty() && volume ? volume->svm : qs(s.svm.name);
     out.name = qs(s.name);
-    out.created = parseTime(s.createTime);
+    out.created = parseOntapTime(s.createTime);
     out.comment = qs(s.comment);
     out.snapmirrorLabel = qs(s.snapmirrorLabel);
     out.state = qs(s.state);
     out.sizeBytes = s.sizeBytes;
     return out;
-}
-
-template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
-{
-    return std::make_shared<const KeyedList<T>>(std::move(items));
 }
 
 /// File datasets (SourceConfig::datasetRoots, "svm/volume" or "volume"): one Dataset per
@@ -124,7 +110,7 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
         }
         std::vector<ontap::Snapshot> sorted = *snapshots;
         std::stable_sort(sorted.begin(), sorted.end(), [](const ontap::Snapshot &a, const ontap::Snapshot &b) {
-            return parseTime(a.createTime) < parseTime(b.createTime);
+            return parseOntapTime(a.createTime) < parseOntapTime(b.createTime);
         });
         Dataset d;
         d.source = source;
@@ -144,7 +130,7 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
             c.datasetName = v->name;
             c.parent = parent;
             c.message = snapshot.comment.empty() ? qs(snapshot.name) : qs(snapshot.comment);
-            c.time = parseTime(snapshot.createTime);
+            c.time = parseOntapTime(snapshot.createTime);
             c.manifestKey = qs(snapshot.name); // the snapshot a FlexClone is made from
             parent = c.id;
             d.headCommit = c.id;
@@ -448,7 +434,7 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                 VolumePerf p;
                 p.source = source;
                 p.id = qs(v.uuid);
-                p.time = parseTime(v.metric->timestamp);
+                p.time = parseOntapTime(v.metric->timestamp);
                 if (!p.time.isValid()) {
                     p.time = now;
                 }
@@ -531,7 +517,7 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                     Event ev;
                     ev.source = source;
                     ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
-                    ev.time = parseTime(e.time);
+                    ev.time = parseOntapTime(e.time);
                     ev.severity = qs(e.severity);
                     ev.name = qs(e.messageName);
                     ev.message = qs(e.logMessage);
@@ -1063,7 +1049,7 @@ struct Reconciler
         // ONTAP clocks and ours differ: accept jobs started shortly before our first attempt.
         const QDateTime since = ctx.submitted.addSecs(-300);
         for (const ontap::Job &job : *jobs) {
-            const QDateTime started = parseTime(job.startTime);
+            const QDateTime started = parseOntapTime(job.startTime);
             if (started.isValid() && started < since) {
                 continue;
             }
@@ -1078,11 +1064,6 @@ struct Reconciler
         return std::nullopt;
     }
 };
-
-ActionResult failed(const QString &message)
-{
-    return ActionResult{false, false, message};
-}
 
 ActionResult reconciledOk(const QString &message)
 {
@@ -1163,10 +1144,11 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                     return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
                                             .arg(request.name));
                 }
-                return failed(QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.")
-                                  .arg(qs(r.error().message), request.name));
+                return actionFailed(
+                    QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.")
+                        .arg(qs(r.error().message), request.name));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::SnapshotDelete: {
             if (ctx.attempt > 1 && snapshotExists(byUuid) == std::optional<bool>(false)) {
@@ -1188,10 +1170,10 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                     return reconciledOk(QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).")
                                             .arg(snapshotName));
                 }
-                return failed(
+                return actionFailed(
                     QObject::tr("%1. The snapshot still exists, so retrying is safe.").arg(qs(r.error().message)));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::SnapshotRestore: {
             const std::string glob = "PATCH /api/storage/volumes/" + volumeUuid + "*";
@@ -1216,10 +1198,11 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                     return reconciledOk(QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).")
                                             .arg(svmName, volumeName, snapshotName));
                 }
-                return failed(QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.")
-                                  .arg(qs(r.error().message)));
+                return actionFailed(
+                    QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.")
+                        .arg(qs(r.error().message)));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::VolumeClone: {
             if (ctx.attempt > 1) {
@@ -1249,10 +1232,10 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                     return reconciledOk(QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).")
                                             .arg(svmName, request.name));
                 }
-                return failed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.")
-                                  .arg(qs(r.error().message), svmName, request.name));
+                return actionFailed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.")
+                                        .arg(qs(r.error().message), svmName, request.name));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::ServiceLevelChange: {
             const QString label = svmName + QLatin1Char('/') + volumeName;
@@ -1284,10 +1267,10 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                     return reconciledOk(
                         QObject::tr("%1 now has %2 (confirmed after the response was lost).").arg(label, target));
                 }
-                return failed(QObject::tr("%1. The volume does not have %2, so retrying is safe.")
-                                  .arg(qs(r.error().message), target));
+                return actionFailed(QObject::tr("%1. The volume does not have %2, so retrying is safe.")
+                                        .arg(qs(r.error().message), target));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::JobSubmit:
         case ActionKind::JobDelete:
@@ -1297,7 +1280,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         case ActionKind::CacheEvict:
             break;
         }
-        return failed(QStringLiteral("unknown action"));
+        return actionFailed(QStringLiteral("unknown action"));
     };
 }
 

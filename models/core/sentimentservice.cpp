@@ -5,6 +5,7 @@
 #include "connectors/sentiment/metrics.h"
 #include "connectors/sentiment/sentence.h"
 #include "models/core/clock.h"
+#include "models/core/convert.h"
 #include "models/core/engine.h"
 
 #include <QDateTime>
@@ -20,16 +21,6 @@
 namespace strata::core {
 
 namespace {
-
-std::string ss(const QString &s)
-{
-    return s.toStdString();
-}
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 constexpr int kMaxProblems = 50;
 constexpr std::size_t kParallelReads = 8;

@@ -6,6 +6,7 @@
 #include "connectors/s3/s3client.h"
 #include "connectors/storagegrid/storagegridclient.h"
 #include "models/core/connectorerror.h"
+#include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/systempoller.h"
 
@@ -30,22 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string ss(const QString &s)
-{
-    return s.toStdString();
-}
-
-template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
-{
-    return std::make_shared<const KeyedList<T>>(std::move(items));
-}
-
-QDateTime parseTime(const std::string &iso)
+QDateTime parseGridTime(const std::string &iso)
 {
     const QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODateWithMs);
     return t.isValid() ? t.toUTC() : QDateTime();
@@ -104,7 +90,7 @@ Commit toCommit(const dataset::CommitHeader &h,
     c.parent = qs(h.parent);
     c.author = qs(h.author);
     c.message = qs(h.message);
-    c.time = parseTime(h.time);
+    c.time = parseGridTime(h.time);
     c.objectCount = h.objects;
     c.bytes = h.bytes;
     c.manifestKey = qs(key);
@@ -229,8 +215,8 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
     out.description = qs(a.description);
     out.node = qs(a.instance);
     out.site = qs(a.siteName);
-    out.startsAt = parseTime(a.startsAt);
-    out.endsAt = resolved ? parseTime(a.endsAt) : QDateTime();
+    out.startsAt = parseGridTime(a.startsAt);
+    out.endsAt = resolved ? parseGridTime(a.endsAt) : QDateTime();
     out.resolved = resolved;
     out.silenced = a.silenced;
     return out;
@@ -924,14 +910,7 @@ void StorageGridSource::testConnection(const SourceConfig &config,
 
 // ---- actions ---------------------------------------------------------------------------------
 
-namespace {
-
-ActionResult failed(const QString &message)
-{
-    return ActionResult{false, false, message};
-}
-
-} // namespace
+namespace {} // namespace
 
 ActionPreview StorageGridSource::preview(const ActionRequest &request) const
 {
@@ -986,14 +965,14 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
     IClock &clock = m_deps.clock;
     return [conn, cache, dataset, request, author, source, &clock](const ActionContext &ctx) -> ActionResult {
         if (request.kind != ActionKind::DatasetCommit) {
-            return failed(
+            return actionFailed(
                 QObject::tr("%1 cannot run on StorageGRID source %2.").arg(actionKindName(request.kind), source));
         }
         if (!conn) {
-            return failed(QObject::tr("The S3 side of %1 is not connected (no S3 secret).").arg(source));
+            return actionFailed(QObject::tr("The S3 side of %1 is not connected (no S3 secret).").arg(source));
         }
         if (!dataset) {
-            return failed(QObject::tr("Dataset %1 is not known to %2.").arg(request.datasetId, source));
+            return actionFailed(QObject::tr("Dataset %1 is not known to %2.").arg(request.datasetId, source));
         }
         s3::S3Client &client = *conn->s3;
         const DatasetLocation loc{ss(dataset->bucket), ss(dataset->prefix), ss(dataset->name), dataset->kind};
@@ -1003,14 +982,14 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
             // An earlier attempt may have written its manifest before its answer was lost.
             auto manifests = dataset::listCommits(client, loc.bucket, loc.prefix);
             if (!manifests) {
-                return failed(qs(manifests.error().message));
+                return actionFailed(qs(manifests.error().message));
             }
             for (const dataset::CommitRef &m : *manifests) {
                 auto header = dataset::readCommitHeader(client, loc.bucket, m.key);
                 if (!header) {
                     continue;
                 }
-                const QDateTime t = parseTime(header->time);
+                const QDateTime t = parseGridTime(header->time);
                 if (header->message == message && header->author == ss(author) && header->parent == parent
                     && t.isValid() && t >= ctx.submitted.addSecs(-1)) {
                     return ActionResult{
@@ -1026,7 +1005,7 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
         }
         auto entries = dataset::currentObjects(client, loc.bucket, loc.prefix);
         if (!entries) {
-            return failed(qs(entries.error().message));
+            return actionFailed(qs(entries.error().message));
         }
         dataset::CommitHeader header;
         header.dataset = loc.name;
@@ -1037,7 +1016,7 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
         header.message = message;
         header.time = dataset::isoUtcSeconds(clock.now().toSecsSinceEpoch());
         if (auto valid = dataset::validateHeader(header); !valid) {
-            return failed(qs(valid.error().message));
+            return actionFailed(qs(valid.error().message));
         }
         const std::size_t count = entries->size();
         const std::string bytes = dataset::serializeManifest(header, *entries);
@@ -1050,7 +1029,7 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
         // The key is the content's hash: writing it again is harmless.
         auto put = client.putObject(loc.bucket, key, bytes, "application/x-ndjson", {});
         if (!put) {
-            return failed(qs(put.error().message));
+            return actionFailed(qs(put.error().message));
         }
         std::int64_t total = 0;
         for (const dataset::ManifestEntry &e : *entries) {

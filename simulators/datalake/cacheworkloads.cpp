@@ -31,7 +31,9 @@ std::string s3ErrorReason(storagegrid::StoreError error)
     }
 }
 
-const json *member(const json &object, const char *key)
+} // namespace
+
+const json *jsonMember(const json &object, const char *key)
 {
     if (!object.is_object()) {
         return nullptr;
@@ -39,8 +41,6 @@ const json *member(const json &object, const char *key)
     const auto it = object.find(key);
     return it == object.end() ? nullptr : &*it;
 }
-
-} // namespace
 
 std::string sha256Hex(const std::string &data)
 {
@@ -82,7 +82,7 @@ std::optional<LoaderManifest> parseLoaderManifest(const std::string &bytes, std:
             return fail(lineNo, "not a JSON object");
         }
         const auto text = [&](const char *key, std::string *out) {
-            const json *v = member(object, key);
+            const json *v = jsonMember(object, key);
             if (!v || !v->is_string()) {
                 return false;
             }
@@ -90,7 +90,7 @@ std::optional<LoaderManifest> parseLoaderManifest(const std::string &bytes, std:
             return true;
         };
         const auto number = [&](const char *key, std::int64_t *out) {
-            const json *v = member(object, key);
+            const json *v = jsonMember(object, key);
             if (!v || !v->is_number_integer() || v->get<std::int64_t>() < 0) {
                 return false;
             }
@@ -114,7 +114,7 @@ std::optional<LoaderManifest> parseLoaderManifest(const std::string &bytes, std:
             || !text("etag", &entry.etag)) {
             return fail(lineNo, "object without key, size or etag");
         }
-        if (member(object, "version") && !text("version", &entry.versionId)) {
+        if (jsonMember(object, "version") && !text("version", &entry.versionId)) {
             return fail(lineNo, "version is not a string");
         }
         sum += entry.size;
@@ -200,18 +200,18 @@ std::optional<CacheLoaderWorkload::Config> CacheLoaderWorkload::configFromJob(co
 {
     std::map<std::string, std::string> env;
     const json *containers = nullptr;
-    if (const json *spec = member(job, "spec")) {
-        if (const json *templ = member(*spec, "template")) {
-            if (const json *podSpec = member(*templ, "spec")) {
-                containers = member(*podSpec, "containers");
+    if (const json *spec = jsonMember(job, "spec")) {
+        if (const json *templ = jsonMember(*spec, "template")) {
+            if (const json *podSpec = jsonMember(*templ, "spec")) {
+                containers = jsonMember(*podSpec, "containers");
             }
         }
     }
     if (containers && containers->is_array() && !containers->empty()) {
-        if (const json *list = member(containers->front(), "env"); list && list->is_array()) {
+        if (const json *list = jsonMember(containers->front(), "env"); list && list->is_array()) {
             for (const json &e : *list) {
-                const json *name = member(e, "name");
-                const json *value = member(e, "value");
+                const json *name = jsonMember(e, "name");
+                const json *value = jsonMember(e, "value");
                 if (name && name->is_string() && value && value->is_string()) {
                     env[name->get<std::string>()] = value->get<std::string>();
                 }

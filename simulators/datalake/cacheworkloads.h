@@ -51,6 +51,9 @@ struct LoaderManifest
 /// the header's objects/bytes do not match the entries.
 std::optional<LoaderManifest> parseLoaderManifest(const std::string &bytes, std::string *error);
 
+/// `object[key]` when `object` is an object holding `key`, else nullptr.
+const nlohmann::json *jsonMember(const nlohmann::json &object, const char *key);
+
 /// Lower-case hex SHA-256 of `data` (the commit id of a manifest).
 std::string sha256Hex(const std::string &data);
 

@@ -1,5 +1,6 @@
 #include "simulators/datalake/datalakewiring.h"
 
+#include "simulators/datalake/cacheworkloads.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
@@ -15,18 +16,9 @@ using nlohmann::json;
 
 namespace {
 
-const json *member(const json &object, const char *key)
-{
-    if (!object.is_object()) {
-        return nullptr;
-    }
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
 std::string text(const json *object, const char *key)
 {
-    const json *v = object ? member(*object, key) : nullptr;
+    const json *v = object ? jsonMember(*object, key) : nullptr;
     return v && v->is_string() ? v->get<std::string>() : std::string();
 }
 
@@ -60,18 +52,18 @@ private:
 std::string cacheClaim(const json &job)
 {
     const json *podSpec = nullptr;
-    if (const json *spec = member(job, "spec")) {
-        if (const json *templ = member(*spec, "template")) {
-            podSpec = member(*templ, "spec");
+    if (const json *spec = jsonMember(job, "spec")) {
+        if (const json *templ = jsonMember(*spec, "template")) {
+            podSpec = jsonMember(*templ, "spec");
         }
     }
     if (!podSpec) {
         return {};
     }
     std::string volumeName;
-    if (const json *containers = member(*podSpec, "containers"); containers && containers->is_array()) {
+    if (const json *containers = jsonMember(*podSpec, "containers"); containers && containers->is_array()) {
         for (const json &c : *containers) {
-            if (const json *mounts = member(c, "volumeMounts"); mounts && mounts->is_array()) {
+            if (const json *mounts = jsonMember(c, "volumeMounts"); mounts && mounts->is_array()) {
                 for (const json &m : *mounts) {
                     if (text(&m, "mountPath") == "/cache") {
                         volumeName = text(&m, "name");
@@ -82,9 +74,9 @@ std::string cacheClaim(const json &job)
         }
     }
     std::string first;
-    if (const json *volumes = member(*podSpec, "volumes"); volumes && volumes->is_array()) {
+    if (const json *volumes = jsonMember(*podSpec, "volumes"); volumes && volumes->is_array()) {
         for (const json &v : *volumes) {
-            const std::string claim = text(member(v, "persistentVolumeClaim"), "claimName");
+            const std::string claim = text(jsonMember(v, "persistentVolumeClaim"), "claimName");
             if (claim.empty()) {
                 continue;
             }
@@ -272,7 +264,7 @@ DatalakeWiring::resolveClaim(const std::string &ns, const std::string &claim, st
         return std::nullopt;
     }
     const json pvcJson = toJson(*pvc);
-    const std::string pvName = text(member(pvcJson, "spec"), "volumeName");
+    const std::string pvName = text(jsonMember(pvcJson, "spec"), "volumeName");
     const auto pv = pvName.empty()
                         ? std::nullopt
                         : m_kube.object(QStringLiteral("persistentvolumes"), {}, QString::fromStdString(pvName));
@@ -281,17 +273,17 @@ DatalakeWiring::resolveClaim(const std::string &ns, const std::string &claim, st
         return std::nullopt;
     }
     const json pvJson = toJson(*pv);
-    const json *spec = member(pvJson, "spec");
+    const json *spec = jsonMember(pvJson, "spec");
     std::vector<std::string> candidates;
-    std::string nfsPath = text(spec ? member(*spec, "nfs") : nullptr, "path");
+    std::string nfsPath = text(spec ? jsonMember(*spec, "nfs") : nullptr, "path");
     while (!nfsPath.empty() && nfsPath.front() == '/') {
         nfsPath.erase(0, 1);
     }
     if (!nfsPath.empty() && nfsPath.find('/') == std::string::npos) {
         candidates.push_back(nfsPath);
     }
-    const json *csi = spec ? member(*spec, "csi") : nullptr;
-    if (const std::string internal = text(csi ? member(*csi, "volumeAttributes") : nullptr, "internalName");
+    const json *csi = spec ? jsonMember(*spec, "csi") : nullptr;
+    if (const std::string internal = text(csi ? jsonMember(*csi, "volumeAttributes") : nullptr, "internalName");
         !internal.empty()) {
         candidates.push_back(internal);
     }
@@ -317,8 +309,8 @@ DatalakeWiring::resolveClaim(const std::string &ns, const std::string &claim, st
 
 std::unique_ptr<kube::SimWorkload> DatalakeWiring::runnerFor(const json &job)
 {
-    const json *meta = member(job, "metadata");
-    const std::string role = text(meta ? member(*meta, "labels") : nullptr, "strata.io/role");
+    const json *meta = jsonMember(job, "metadata");
+    const std::string role = text(meta ? jsonMember(*meta, "labels") : nullptr, "strata.io/role");
     if (role != "cache-loader" && role != "cache-evictor") {
         return nullptr;
     }
@@ -339,12 +331,12 @@ std::unique_ptr<kube::SimWorkload> DatalakeWiring::runnerFor(const json &job)
         }
         // command: ["rm", "-rf", "/cache/<dataset>/<commit16>"]
         std::string dir;
-        const json *spec = member(job, "spec");
-        const json *templ = spec ? member(*spec, "template") : nullptr;
-        const json *podSpec = templ ? member(*templ, "spec") : nullptr;
-        const json *containers = podSpec ? member(*podSpec, "containers") : nullptr;
+        const json *spec = jsonMember(job, "spec");
+        const json *templ = spec ? jsonMember(*spec, "template") : nullptr;
+        const json *podSpec = templ ? jsonMember(*templ, "spec") : nullptr;
+        const json *containers = podSpec ? jsonMember(*podSpec, "containers") : nullptr;
         if (containers && containers->is_array() && !containers->empty()) {
-            if (const json *command = member(containers->front(), "command"); command && command->is_array()) {
+            if (const json *command = jsonMember(containers->front(), "command"); command && command->is_array()) {
                 for (const json &arg : *command) {
                     if (arg.is_string() && arg.get<std::string>().rfind("/cache/", 0) == 0) {
                         dir = arg.get<std::string>().substr(7);

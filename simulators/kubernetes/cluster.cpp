@@ -58,11 +58,6 @@ struct Cluster::JobRun
 
 namespace {
 
-std::string str(const QString &s)
-{
-    return s.toStdString();
-}
-
 std::string gpuAmount(MilliGpu milli)
 {
     // Whole GPUs as an integer quantity ("2"), fractions as a decimal ("0.6").
@@ -295,11 +290,11 @@ std::string annotationOf(const json &object, const char *key)
 
 json jobManifestJson(const KubeJobSpec &spec)
 {
-    json labels{{"kai.scheduler/queue", str(spec.queue)}, {"user", str(spec.user)}};
+    json labels{{"kai.scheduler/queue", toStd(spec.queue)}, {"user", toStd(spec.user)}};
     if (!spec.createdBy.isEmpty()) {
-        labels["strata.io/created-by"] = str(spec.createdBy);
+        labels["strata.io/created-by"] = toStd(spec.createdBy);
     }
-    json container{{"name", str(spec.name)}, {"image", str(spec.image)}, {"imagePullPolicy", "Always"}};
+    json container{{"name", toStd(spec.name)}, {"image", toStd(spec.image)}, {"imagePullPolicy", "Always"}};
     json podAnnotations = json::object();
     if (spec.gpuMilli >= kMilliPerGpu) {
         container["resources"] = json{{"limits", {{"nvidia.com/gpu", gpuAmount(spec.gpuMilli)}}}};
@@ -309,22 +304,22 @@ json jobManifestJson(const KubeJobSpec &spec)
     if (!spec.command.isEmpty()) {
         json c = json::array();
         for (const QString &s : spec.command) {
-            c.push_back(str(s));
+            c.push_back(toStd(s));
         }
         container["command"] = c;
     }
     if (!spec.args.isEmpty()) {
         json a = json::array();
         for (const QString &s : spec.args) {
-            a.push_back(str(s));
+            a.push_back(toStd(s));
         }
         container["args"] = a;
     }
     json volumes = json::array();
     json mounts = json::array();
     for (const QString &claim : spec.pvcClaims) {
-        volumes.push_back(json{{"name", str(claim)}, {"persistentVolumeClaim", {{"claimName", str(claim)}}}});
-        mounts.push_back(json{{"name", str(claim)}, {"mountPath", "/mnt/" + str(claim)}});
+        volumes.push_back(json{{"name", toStd(claim)}, {"persistentVolumeClaim", {{"claimName", toStd(claim)}}}});
+        mounts.push_back(json{{"name", toStd(claim)}, {"mountPath", "/mnt/" + toStd(claim)}});
     }
     if (!mounts.empty()) {
         container["volumeMounts"] = mounts;
@@ -340,7 +335,7 @@ json jobManifestJson(const KubeJobSpec &spec)
     if (!podAnnotations.empty()) {
         templateMeta["annotations"] = podAnnotations;
     }
-    json jobMeta{{"name", str(spec.name)}, {"namespace", str(spec.namespace_)}, {"labels", labels}};
+    json jobMeta{{"name", toStd(spec.name)}, {"namespace", toStd(spec.namespace_)}, {"labels", labels}};
     json jobAnnotations = json::object();
     if (spec.durationSeconds >= 0) {
         jobAnnotations["strata.io/sim-duration-seconds"] = std::to_string(spec.durationSeconds);
@@ -395,7 +390,7 @@ void Cluster::buildPreset()
         m_store.create(RStorageClasses,
                        json{{"apiVersion", "storage.k8s.io/v1"},
                             {"kind", "StorageClass"},
-                            {"metadata", {{"name", str(m_options.storageClass)}}},
+                            {"metadata", {{"name", toStd(m_options.storageClass)}}},
                             {"provisioner", "csi.trident.netapp.io"},
                             {"parameters", {{"backendType", "ontap-nas"}, {"fsType", "nfs"}}},
                             {"reclaimPolicy", "Delete"},
@@ -428,13 +423,13 @@ void Cluster::buildPreset()
             }
         }
         for (const KubeDataset &ds : datasets) {
-            const std::string uid = str(ds.claimUid);
+            const std::string uid = toStd(ds.claimUid);
             const std::string pvName = "pvc-" + uid;
             std::string internal = "trident_pvc_" + uid;
             std::replace(internal.begin(), internal.end(), '-', '_');
             const std::string size = std::to_string(ds.capacityGiB) + "Gi";
-            const std::string mode = str(ds.accessMode);
-            const std::string ns = str(ds.namespace_);
+            const std::string mode = toStd(ds.accessMode);
+            const std::string ns = toStd(ds.namespace_);
             if (!m_store.get(RNamespaces, {}, ns)) {
                 m_store.create(RNamespaces, namespaceJson(ns));
             }
@@ -449,13 +444,13 @@ void Cluster::buildPreset()
                                  {{"capacity", {{"storage", size}}},
                                   {"accessModes", {mode}},
                                   {"persistentVolumeReclaimPolicy", "Delete"},
-                                  {"storageClassName", str(m_options.storageClass)},
+                                  {"storageClassName", toStd(m_options.storageClass)},
                                   {"volumeMode", "Filesystem"},
                                   {"claimRef",
                                    {{"kind", "PersistentVolumeClaim"},
                                     {"apiVersion", "v1"},
                                     {"namespace", ns},
-                                    {"name", str(ds.claimName)},
+                                    {"name", toStd(ds.claimName)},
                                     {"uid", uid}}},
                                   {"csi",
                                    {{"driver", "csi.trident.netapp.io"},
@@ -473,7 +468,7 @@ void Cluster::buildPreset()
                 json{{"apiVersion", "v1"},
                      {"kind", "PersistentVolumeClaim"},
                      {"metadata",
-                      {{"name", str(ds.claimName)},
+                      {{"name", toStd(ds.claimName)},
                        {"namespace", ns},
                        {"uid", uid},
                        {"annotations",
@@ -485,7 +480,7 @@ void Cluster::buildPreset()
                      {"spec",
                       {{"accessModes", {mode}},
                        {"resources", {{"requests", {{"storage", size}}}}},
-                       {"storageClassName", str(m_options.storageClass)},
+                       {"storageClassName", toStd(m_options.storageClass)},
                        {"volumeMode", "Filesystem"},
                        {"volumeName", pvName}}},
                      {"status", {{"phase", "Bound"}, {"accessModes", {mode}}, {"capacity", {{"storage", size}}}}}});
@@ -497,9 +492,10 @@ void Cluster::buildPreset()
                 RVolumeSnapshots,
                 json{{"apiVersion", "snapshot.storage.k8s.io/v1"},
                      {"kind", "VolumeSnapshot"},
-                     {"metadata", {{"name", str(first.claimName) + "-snap-1"}, {"namespace", str(first.namespace_)}}},
+                     {"metadata",
+                      {{"name", toStd(first.claimName) + "-snap-1"}, {"namespace", toStd(first.namespace_)}}},
                      {"spec",
-                      {{"source", {{"persistentVolumeClaimName", str(first.claimName)}}},
+                      {{"source", {{"persistentVolumeClaimName", toStd(first.claimName)}}},
                        {"volumeSnapshotClassName", "trident-snapshotclass"}}},
                      {"status",
                       {{"boundVolumeSnapshotContentName", "snapcontent-" + contentUid},

@@ -20,6 +20,12 @@
 
 namespace strata::sim::kube {
 
+/// UTF-8 bytes of `s`, for the simulator's nlohmann::json documents.
+inline std::string toStd(const QString &s)
+{
+    return s.toStdString();
+}
+
 class ObjectStore;
 class Scheduler;
 struct DcgmGpuSample;

@@ -111,11 +111,6 @@ constexpr const char *ContinueTooOld =
     "results. Continuing with the provided token results in an inconsistent list - objects that were created, "
     "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
-std::string str(const QString &s)
-{
-    return s.toStdString();
-}
-
 QByteArray bytes(const std::string &s)
 {
     return QByteArray(s.data(), static_cast<qsizetype>(s.size()));
@@ -360,7 +355,7 @@ int KubeSimulator::objectCount(const QString &plural) const
     return onOwnThread([&] {
         const auto &table = resourceTable();
         for (std::size_t i = 0; i < table.size(); ++i) {
-            if (table[i].plural == str(plural)) {
+            if (table[i].plural == toStd(plural)) {
                 return static_cast<int>(m_store->count(static_cast<int>(i)));
             }
         }
@@ -373,8 +368,8 @@ std::optional<QJsonObject> KubeSimulator::object(const QString &plural, const QS
     return onOwnThread([&]() -> std::optional<QJsonObject> {
         const auto &table = resourceTable();
         for (std::size_t i = 0; i < table.size(); ++i) {
-            if (table[i].plural == str(plural)) {
-                const ObjectPtr o = m_store->get(static_cast<int>(i), str(ns), str(name));
+            if (table[i].plural == toStd(plural)) {
+                const ObjectPtr o = m_store->get(static_cast<int>(i), toStd(ns), toStd(name));
                 if (!o) {
                     return std::nullopt;
                 }
@@ -527,11 +522,11 @@ void KubeSimulator::setWorkloadRunner(SimWorkloadRunner runner)
 std::optional<QStringList> KubeSimulator::podLog(const QString &ns, const QString &pod) const
 {
     return onOwnThread([&]() -> std::optional<QStringList> {
-        if (!m_store->get(RPods, str(ns), str(pod))) {
+        if (!m_store->get(RPods, toStd(ns), toStd(pod))) {
             return std::nullopt;
         }
         QStringList lines;
-        if (const auto *log = m_cluster->podLog(ObjectStore::key(str(ns), str(pod)))) {
+        if (const auto *log = m_cluster->podLog(ObjectStore::key(toStd(ns), toStd(pod)))) {
             for (const std::string &line : *log) {
                 lines.append(QString::fromStdString(line));
             }
@@ -549,7 +544,7 @@ bool KubeSimulator::createObject(const QString &plural, const QJsonObject &objec
             }
             return false;
         };
-        const std::string p = str(plural);
+        const std::string p = toStd(plural);
         int resource = -1;
         for (int r = 0; r < RResourceCount; ++r) {
             if (resourceInfo(r).plural == p) {
@@ -888,7 +883,7 @@ void KubeSimulator::handle(const Request &request, const Responder &responder)
     }
     ex->path = path;
     for (const QString &s : path.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
-        ex->segs.push_back(str(s));
+        ex->segs.push_back(toStd(s));
     }
 
     if (path == QLatin1String("/healthz") || path == QLatin1String("/livez") || path == QLatin1String("/readyz")) {
@@ -933,7 +928,7 @@ void KubeSimulator::handle(const Request &request, const Responder &responder)
         }
         if (f.kind == QLatin1String("status")) {
             const char *reason = "InternalError";
-            std::string message = str(f.message);
+            std::string message = toStd(f.message);
             switch (f.status) {
             case 429:
                 reason = "TooManyRequests";
@@ -1006,7 +1001,7 @@ void KubeSimulator::handleControl(const std::shared_ptr<KubeExchange> &ex)
             QString error;
             const int id = addFaultRule(body, &error);
             if (id < 0) {
-                sendStatus(ex, 400, "BadRequest", str(error));
+                sendStatus(ex, 400, "BadRequest", toStd(error));
                 return;
             }
             ok(QJsonObject{{QStringLiteral("id"), id}});
@@ -1091,7 +1086,7 @@ void KubeSimulator::route(const std::shared_ptr<KubeExchange> &ex)
     }
     const QByteArray accept = ex->request.header("accept");
     ex->table = accept.contains("as=Table") && accept.contains("g=meta.k8s.io");
-    ex->includeObject = str(ex->request.queryValue(QStringLiteral("includeObject")));
+    ex->includeObject = toStd(ex->request.queryValue(QStringLiteral("includeObject")));
     const auto &s = ex->segs;
     std::string group;
     std::size_t i = 0;
@@ -1371,13 +1366,13 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
 {
     const ResourceInfo &info = resourceInfo(resource);
     std::string error;
-    const auto labels = LabelSelector::parse(str(ex->request.queryValue(QStringLiteral("labelSelector"))), &error);
+    const auto labels = LabelSelector::parse(toStd(ex->request.queryValue(QStringLiteral("labelSelector"))), &error);
     if (!labels) {
         sendStatus(ex, 400, "BadRequest", "unable to parse requirement: " + error);
         return;
     }
     const auto fields =
-        FieldSelector::parse(str(ex->request.queryValue(QStringLiteral("fieldSelector"))), resource, &error);
+        FieldSelector::parse(toStd(ex->request.queryValue(QStringLiteral("fieldSelector"))), resource, &error);
     if (!fields) {
         sendStatus(ex, 400, "BadRequest", error);
         return;
@@ -1394,7 +1389,7 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
     const QString cont = ex->request.queryValue(QStringLiteral("continue"));
     if (!cont.isEmpty()) {
         std::int64_t rv = 0;
-        if (!decodeContinue(str(cont), &rv, &start)) {
+        if (!decodeContinue(toStd(cont), &rv, &start)) {
             sendStatus(ex,
                        400,
                        "BadRequest",
@@ -1484,12 +1479,13 @@ void KubeSimulator::list(const std::shared_ptr<KubeExchange> &ex, int resource, 
 void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns)
 {
     std::string error;
-    auto labels = LabelSelector::parse(str(ex->request.queryValue(QStringLiteral("labelSelector"))), &error);
+    auto labels = LabelSelector::parse(toStd(ex->request.queryValue(QStringLiteral("labelSelector"))), &error);
     if (!labels) {
         sendStatus(ex, 400, "BadRequest", "unable to parse requirement: " + error);
         return;
     }
-    auto fields = FieldSelector::parse(str(ex->request.queryValue(QStringLiteral("fieldSelector"))), resource, &error);
+    auto fields =
+        FieldSelector::parse(toStd(ex->request.queryValue(QStringLiteral("fieldSelector"))), resource, &error);
     if (!fields) {
         sendStatus(ex, 400, "BadRequest", error);
         return;
@@ -1498,7 +1494,7 @@ void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource,
     bool rvOk = true;
     const std::uint64_t rv = rvText.isEmpty() ? 0 : rvText.toULongLong(&rvOk);
     if (!rvOk) {
-        sendStatus(ex, 400, "BadRequest", "invalid resource version: " + str(rvText));
+        sendStatus(ex, 400, "BadRequest", "invalid resource version: " + toStd(rvText));
         return;
     }
     auto w = std::make_unique<KubeWatch>();
@@ -1859,7 +1855,7 @@ void KubeSimulator::remove(const std::shared_ptr<KubeExchange> &ex,
                    bytes(detailsFor(info, name).dump()));
         return;
     }
-    std::string policy = str(ex->request.queryValue(QStringLiteral("propagationPolicy")));
+    std::string policy = toStd(ex->request.queryValue(QStringLiteral("propagationPolicy")));
     const json options = json::parse(ex->request.body.toStdString(), nullptr, false);
     if (policy.empty() && options.is_object()) {
         policy = options.value("propagationPolicy", std::string());

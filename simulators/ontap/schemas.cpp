@@ -14,7 +14,7 @@ namespace {
 
 constexpr bool Cheap = false;
 constexpr bool Costly = true;
-constexpr qint64 DayMs = 24LL * 3600 * 1000;
+constexpr qint64 SchemaDayMs = 24LL * 3600 * 1000;
 
 quint64 mix(quint64 x)
 {
@@ -135,7 +135,7 @@ PerfSample volumePerf(const Volume &v, qint64 atMs, int durationSeconds)
         return s;
     }
     const qint64 bucket = atMs / 15000;
-    const double hour = double(atMs % DayMs) / 3600000.0;
+    const double hour = double(atMs % SchemaDayMs) / 3600000.0;
     const double diurnal = 0.8 + 0.2 * std::sin((hour - 8.0) / 24.0 * 2.0 * std::numbers::pi);
     // Short windows are noisy; long windows average the noise out.
     const double spread = durationSeconds <= 15 ? 0.35 : (durationSeconds <= 1800 ? 0.15 : 0.06);

@@ -22,7 +22,7 @@ template <class T> std::shared_ptr<const KeyedList<T>> listOf(std::vector<T> ite
     return std::make_shared<const KeyedList<T>>(std::move(out));
 }
 
-QDateTime at(const char *iso)
+QDateTime atDatasethub(const char *iso)
 {
     return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toUTC();
 }
@@ -39,11 +39,11 @@ Dataset s3Dataset(const QString &name, qint64 bytes, int commits)
     d.headCommit = name + QStringLiteral("-head");
     d.sizeBytes = bytes;
     d.objectCount = 10;
-    d.lastActivity = at("2026-06-01T10:00:00Z");
+    d.lastActivity = atDatasethub("2026-06-01T10:00:00Z");
     return d;
 }
 
-CacheTarget target(const QString &name, qint64 capacity, qint64 cached, const QString &problem = {})
+CacheTarget targetDatasethub(const QString &name, qint64 capacity, qint64 cached, const QString &problem = {})
 {
     CacheTarget t;
     t.source = QStringLiteral("dgx");
@@ -74,7 +74,7 @@ cached(const QString &target, const QString &dataset, const QString &commit, Cac
     c.bytesTotal = bytes;
     c.bytesDone = state == CacheState::Ready ? bytes : bytes / 2;
     c.path = dataset + QLatin1Char('/') + commit.left(16);
-    c.requested = at("2026-06-02T09:00:00Z");
+    c.requested = atDatasethub("2026-06-02T09:00:00Z");
     return c;
 }
 
@@ -89,7 +89,7 @@ Job job(const QString &name, const QString &project, const QString &pvc, const Q
     j.status = JobStatus::Running;
     j.pvcs = {pvc};
     j.pvcSubPaths = {subPath};
-    j.started = at(started);
+    j.started = atDatasethub(started);
     return j;
 }
 
@@ -113,9 +113,9 @@ protected:
         // 360.77 GB of cache capacity over three NFS volumes, 1.07 GB of cached commits.
         estate.publishCaches(
             QStringLiteral("dgx"),
-            CachePublish{listOf<CacheTarget>({target(QStringLiteral("cache-1"), 120'000'000'000, 700'000'000),
-                                              target(QStringLiteral("cache-2"), 120'000'000'000, 370'000'000),
-                                              target(QStringLiteral("cache-3"), 120'770'000'000, 0)}),
+            CachePublish{listOf<CacheTarget>({targetDatasethub(QStringLiteral("cache-1"), 120'000'000'000, 700'000'000),
+                                              targetDatasethub(QStringLiteral("cache-2"), 120'000'000'000, 370'000'000),
+                                              targetDatasethub(QStringLiteral("cache-3"), 120'770'000'000, 0)}),
                          listOf<CachedCommit>({
                              cached(QStringLiteral("cache-1"),
                                     QStringLiteral("fraud_jun"),
@@ -185,9 +185,10 @@ TEST_F(DatasetHubTest, TargetWithAProblemIsNotConnected)
 {
     estate.publishCaches(
         QStringLiteral("dgx"),
-        CachePublish{listOf<CacheTarget>({target(QStringLiteral("a"), 1000, 10),
-                                          target(QStringLiteral("b"), 2000, 0, QStringLiteral("PVC not found"))}),
-                     nullptr});
+        CachePublish{
+            listOf<CacheTarget>({targetDatasethub(QStringLiteral("a"), 1000, 10),
+                                 targetDatasethub(QStringLiteral("b"), 2000, 0, QStringLiteral("PVC not found"))}),
+            nullptr});
     const HubSummary s = summarize(estate);
     EXPECT_EQ(s.targets, 2);
     EXPECT_EQ(s.targetsConnected, 1);
@@ -209,7 +210,7 @@ TEST_F(DatasetHubTest, PerDatasetRowsCountDistinctCommits)
     EXPECT_EQ(jun.cachedBytes, 32 * kMB + 32 * kMB + 15 * kMB + 5 * kMB + 10 * kMB);
     EXPECT_EQ(jun.targets,
               (QStringList{QStringLiteral("cache-1"), QStringLiteral("cache-2"), QStringLiteral("cache-3")}));
-    EXPECT_EQ(jun.lastActivity, at("2026-06-02T09:00:00Z"));
+    EXPECT_EQ(jun.lastActivity, atDatasethub("2026-06-02T09:00:00Z"));
 
     const DatasetHubRow &pub = s.rows.value(QStringLiteral("datalake/datasets/public_set12/"));
     EXPECT_EQ(pub.cachedCommits, 0);
@@ -219,7 +220,7 @@ TEST_F(DatasetHubTest, PerDatasetRowsCountDistinctCommits)
     const DatasetHubRow &misc = s.rows.value(QStringLiteral("datalake/datasets/misc_base1/"));
     EXPECT_EQ(misc.cachedCommits, 0);
     EXPECT_TRUE(misc.targets.isEmpty());
-    EXPECT_EQ(misc.lastActivity, at("2026-06-01T10:00:00Z"));
+    EXPECT_EQ(misc.lastActivity, atDatasethub("2026-06-01T10:00:00Z"));
 }
 
 TEST_F(DatasetHubTest, LineageFollowsSubPathsThroughTheTargetPvc)
@@ -307,7 +308,7 @@ TEST_F(DatasetHubTest, OntapFileDatasetCachedAsFlexClone)
     clone.svm = QStringLiteral("svm_ai");
     clone.cloneParent = QStringLiteral("chest_xray@v2");
     clone.usedBytes = 4 * kMB;
-    clone.created = at("2026-06-05T08:00:00Z");
+    clone.created = atDatasethub("2026-06-05T08:00:00Z");
     Volume unrelated = clone;
     unrelated.id = QStringLiteral("uuid-other");
     unrelated.name = QStringLiteral("other_clone");
@@ -354,7 +355,7 @@ TEST_F(DatasetHubTest, OntapFileDatasetCachedAsFlexClone)
     EXPECT_EQ(row.cachedCommits, 1);
     EXPECT_EQ(row.cachedBytes, 4 * kMB);
     EXPECT_EQ(row.targets, QStringList{QStringLiteral("svm_ai/chest_xray_clone")});
-    EXPECT_EQ(row.lastActivity, at("2026-06-05T08:00:00Z"));
+    EXPECT_EQ(row.lastActivity, atDatasethub("2026-06-05T08:00:00Z"));
 
     const QList<LineageEntry> entries = datasetLineage(estate, QStringLiteral("ontap-ai"), QStringLiteral("uuid-xray"));
     ASSERT_EQ(entries.size(), 1);

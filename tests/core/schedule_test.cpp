@@ -21,7 +21,7 @@ namespace {
 // Monday 2 March 2026.
 const QDateTime kMonday(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
 
-QDateTime at(int day, int hour, int minute = 0)
+QDateTime atSchedule(int day, int hour, int minute = 0)
 {
     return QDateTime(QDate(2026, 3, day), QTime(hour, minute), Qt::UTC);
 }
@@ -63,34 +63,37 @@ QList<QDateTime> times(const QList<UpcomingChange> &edges)
 
 TEST(ScheduleEdges, OnceAndWindow)
 {
-    const auto once = nextEdges(schedule(Recurrence::Once, at(2, 10)), kMonday, 5);
+    const auto once = nextEdges(schedule(Recurrence::Once, atSchedule(2, 10)), kMonday, 5);
     ASSERT_EQ(once.size(), 1);
-    EXPECT_EQ(once[0].time, at(2, 10));
+    EXPECT_EQ(once[0].time, atSchedule(2, 10));
     EXPECT_EQ(once[0].toLevel, QStringLiteral("Premium"));
     EXPECT_FALSE(once[0].revert);
     EXPECT_EQ(once[0].scheduleId, 7);
-    EXPECT_TRUE(nextEdges(schedule(Recurrence::Once, at(2, 10)), at(2, 10), 5).isEmpty()) << "strictly after";
+    EXPECT_TRUE(nextEdges(schedule(Recurrence::Once, atSchedule(2, 10)), atSchedule(2, 10), 5).isEmpty())
+        << "strictly after";
 
-    const auto window = nextEdges(schedule(Recurrence::Once, at(2, 10), at(2, 14)), at(2, 11), 5);
+    const auto window =
+        nextEdges(schedule(Recurrence::Once, atSchedule(2, 10), atSchedule(2, 14)), atSchedule(2, 11), 5);
     ASSERT_EQ(window.size(), 1);
-    EXPECT_EQ(window[0].time, at(2, 14));
+    EXPECT_EQ(window[0].time, atSchedule(2, 14));
     EXPECT_TRUE(window[0].revert);
     EXPECT_EQ(window[0].toLevel, QStringLiteral("Standard"));
 }
 
 TEST(ScheduleEdges, DailyWeekdaysAndWeeklyRecur)
 {
-    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Daily, at(2, 22), at(3, 2)), at(3, 1), 4)),
-              (QList<QDateTime>{at(3, 2), at(3, 22), at(4, 2), at(4, 22)}))
+    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Daily, atSchedule(2, 22), atSchedule(3, 2)), atSchedule(3, 1), 4)),
+              (QList<QDateTime>{atSchedule(3, 2), atSchedule(3, 22), atSchedule(4, 2), atSchedule(4, 22)}))
         << "a window across midnight";
     // Friday 6 March 09:00, inside Friday's window: its end, then Monday's window.
-    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Weekdays, at(2, 8), at(2, 10)), at(6, 9), 4)),
-              (QList<QDateTime>{at(6, 10), at(9, 8), at(9, 10), at(10, 8)}));
-    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Weekly, at(2, 8)), at(3, 0), 2)),
-              (QList<QDateTime>{at(9, 8), at(16, 8)}));
+    EXPECT_EQ(
+        times(nextEdges(schedule(Recurrence::Weekdays, atSchedule(2, 8), atSchedule(2, 10)), atSchedule(6, 9), 4)),
+        (QList<QDateTime>{atSchedule(6, 10), atSchedule(9, 8), atSchedule(9, 10), atSchedule(10, 8)}));
+    EXPECT_EQ(times(nextEdges(schedule(Recurrence::Weekly, atSchedule(2, 8)), atSchedule(3, 0), 2)),
+              (QList<QDateTime>{atSchedule(9, 8), atSchedule(16, 8)}));
     // Far in the future it skips ahead instead of walking every day.
     const QDateTime later(QDate(2031, 3, 2), QTime(9, 0), Qt::UTC);
-    const auto far = nextEdges(schedule(Recurrence::Daily, at(2, 8)), later, 2);
+    const auto far = nextEdges(schedule(Recurrence::Daily, atSchedule(2, 8)), later, 2);
     ASSERT_EQ(far.size(), 2);
     EXPECT_EQ(far[0].time, QDateTime(QDate(2031, 3, 3), QTime(8, 0), Qt::UTC));
     EXPECT_EQ(recurrenceFromName(QStringLiteral("weekdays")), Recurrence::Weekdays);
@@ -264,9 +267,9 @@ TEST_F(ScheduleServiceTest, AnEdgeMarkedFiredBeforeACrashIsNotSubmittedAgain)
 TEST_F(ScheduleServiceTest, MissedEdgesAtStartUp)
 {
     // Strata was down from 08:00 to 09:00.
-    const qint64 late = seed(schedule(Recurrence::Once, at(2, 8, 30)));   // 30 min late: missed
-    const qint64 onTime = seed(schedule(Recurrence::Once, at(2, 8, 50))); // 10 min late: runs
-    ServiceLevelSchedule inWindow = schedule(Recurrence::Once, at(2, 8, 10), at(2, 12));
+    const qint64 late = seed(schedule(Recurrence::Once, atSchedule(2, 8, 30)));   // 30 min late: missed
+    const qint64 onTime = seed(schedule(Recurrence::Once, atSchedule(2, 8, 50))); // 10 min late: runs
+    ServiceLevelSchedule inWindow = schedule(Recurrence::Once, atSchedule(2, 8, 10), atSchedule(2, 12));
     const qint64 window = seed(inWindow); // started while down, still open: apply now
     clock.advance(std::chrono::hours(1));
     boot();
@@ -283,7 +286,7 @@ TEST_F(ScheduleServiceTest, MissedEdgesAtStartUp)
         return executor.applied == 3 && outcome(window) == QLatin1String("succeeded");
     }));
     EXPECT_EQ(executor.levels.last(), QStringLiteral("Standard"));
-    EXPECT_EQ(service->schedule(window)->lastFired, at(2, 12));
+    EXPECT_EQ(service->schedule(window)->lastFired, atSchedule(2, 12));
 
     stop();
     boot();
@@ -293,16 +296,16 @@ TEST_F(ScheduleServiceTest, MissedEdgesAtStartUp)
 TEST_F(ScheduleServiceTest, DailyScheduleFiresEachDay)
 {
     boot();
-    const qint64 id = add(schedule(Recurrence::Daily, at(2, 9), at(2, 11)));
+    const qint64 id = add(schedule(Recurrence::Daily, atSchedule(2, 9), atSchedule(2, 11)));
     const auto upcoming = service->upcoming(3);
-    EXPECT_EQ(times(upcoming), (QList<QDateTime>{at(2, 9), at(2, 11), at(3, 9)}));
+    EXPECT_EQ(times(upcoming), (QList<QDateTime>{atSchedule(2, 9), atSchedule(2, 11), atSchedule(3, 9)}));
     clock.advance(std::chrono::hours(24) + std::chrono::minutes(90)); // to Tuesday 09:30
     ASSERT_TRUE(waitFor([&] {
         return executor.applied == 3;
     }));
     EXPECT_EQ(executor.levels,
               (QStringList{QStringLiteral("Premium"), QStringLiteral("Standard"), QStringLiteral("Premium")}));
-    EXPECT_EQ(service->schedule(id)->lastFired, at(3, 9));
+    EXPECT_EQ(service->schedule(id)->lastFired, atSchedule(3, 9));
 
     // Disabled: nothing more fires, and nothing is upcoming.
     service->setEnabled(id, false);
@@ -351,9 +354,9 @@ TEST_F(ScheduleServiceTest, RefusesInvalidSchedules)
     };
     EXPECT_EQ(refused(schedule(Recurrence::Once, kMonday.addSecs(-60))),
               QStringLiteral("The time 2026-03-02 07:59 UTC has already passed."));
-    EXPECT_EQ(refused(schedule(Recurrence::Once, at(2, 12), at(2, 10))),
+    EXPECT_EQ(refused(schedule(Recurrence::Once, atSchedule(2, 12), atSchedule(2, 10))),
               QStringLiteral("The window must end after it starts."));
-    ServiceLevelSchedule unknown = schedule(Recurrence::Once, at(2, 12));
+    ServiceLevelSchedule unknown = schedule(Recurrence::Once, atSchedule(2, 12));
     unknown.volumeId = QStringLiteral("fs-gone");
     unknown.volumeName = QStringLiteral("gone");
     EXPECT_EQ(refused(unknown), QStringLiteral("Volume gone is not known to azure."));

@@ -17,7 +17,7 @@ constexpr qint64 kGiB = 1024LL * 1024 * 1024;
 constexpr double kMiB = 1024.0 * 1024.0;
 const QDateTime kNow(QDate(2026, 3, 2), QTime(8, 36), Qt::UTC);
 
-template <class Pred> bool waitFor(Pred pred)
+template <class Pred> bool waitForServicelevels(Pred pred)
 {
     QDeadlineTimer deadline(5000);
     while (!pred() && !deadline.hasExpired()) {
@@ -88,7 +88,7 @@ Ptr<QosPolicy> policy(const QString &name, bool adaptive, qint64 maxMbps, qint64
     return std::make_shared<const QosPolicy>(q);
 }
 
-template <class T> std::shared_ptr<const KeyedList<T>> list(std::vector<Ptr<T>> items)
+template <class T> std::shared_ptr<const KeyedList<T>> listServicelevels(std::vector<Ptr<T>> items)
 {
     return std::make_shared<const KeyedList<T>>(std::move(items));
 }
@@ -105,41 +105,41 @@ protected:
     {
         ASSERT_TRUE(history.openError().isEmpty());
         estate.publishVolumes(QStringLiteral("azure"),
-                              list<Volume>({anfVolume(QStringLiteral("fs-criteo"),
-                                                      QStringLiteral("criteo-data"),
-                                                      QStringLiteral("Standard"),
-                                                      QStringLiteral("pool-standard"),
-                                                      1000,
-                                                      15.625),
-                                            anfVolume(QStringLiteral("fs-tusimple"),
-                                                      QStringLiteral("tusimple"),
-                                                      QStringLiteral("Premium"),
-                                                      QStringLiteral("pool-premium"),
-                                                      500,
-                                                      -1),
-                                            anfVolume(QStringLiteral("fs-new"),
-                                                      QStringLiteral("new-data"),
-                                                      QStringLiteral("Premium"),
-                                                      QStringLiteral("pool-premium"),
-                                                      500,
-                                                      31.25)}));
+                              listServicelevels<Volume>({anfVolume(QStringLiteral("fs-criteo"),
+                                                                   QStringLiteral("criteo-data"),
+                                                                   QStringLiteral("Standard"),
+                                                                   QStringLiteral("pool-standard"),
+                                                                   1000,
+                                                                   15.625),
+                                                         anfVolume(QStringLiteral("fs-tusimple"),
+                                                                   QStringLiteral("tusimple"),
+                                                                   QStringLiteral("Premium"),
+                                                                   QStringLiteral("pool-premium"),
+                                                                   500,
+                                                                   -1),
+                                                         anfVolume(QStringLiteral("fs-new"),
+                                                                   QStringLiteral("new-data"),
+                                                                   QStringLiteral("Premium"),
+                                                                   QStringLiteral("pool-premium"),
+                                                                   500,
+                                                                   31.25)}));
         estate.publishAzure(
             QStringLiteral("azure"),
-            list<CapacityPool>({pool(QStringLiteral("pool-standard"), QStringLiteral("Standard"), 4, 1500),
-                                pool(QStringLiteral("pool-premium"), QStringLiteral("Premium"), 4, 1000)}),
+            listServicelevels<CapacityPool>({pool(QStringLiteral("pool-standard"), QStringLiteral("Standard"), 4, 1500),
+                                             pool(QStringLiteral("pool-premium"), QStringLiteral("Premium"), 4, 1000)}),
             nullptr);
         estate.publishVolumes(
             QStringLiteral("ontap"),
-            list<Volume>(
+            listServicelevels<Volume>(
                 {ontapVolume(QStringLiteral("u-fixed"), QStringLiteral("train"), QStringLiteral("gold"), 1024),
                  ontapVolume(QStringLiteral("u-adaptive"), QStringLiteral("scratch"), QStringLiteral("extreme"), 2048),
                  ontapVolume(QStringLiteral("u-none"), QStringLiteral("home"), QString(), 100)}));
         estate.publishInventory(QStringLiteral("ontap"),
-                                list<Svm>({}),
-                                list<Aggregate>({}),
-                                list<QosPolicy>({policy(QStringLiteral("gold"), false, 100, 5000, 0),
-                                                 policy(QStringLiteral("extreme"), true, 0, 0, 4096)}),
-                                list<FlexCache>({}));
+                                listServicelevels<Svm>({}),
+                                listServicelevels<Aggregate>({}),
+                                listServicelevels<QosPolicy>({policy(QStringLiteral("gold"), false, 100, 5000, 0),
+                                                              policy(QStringLiteral("extreme"), true, 0, 0, 4096)}),
+                                listServicelevels<FlexCache>({}));
         levels = std::make_unique<ServiceLevels>(estate, clock, &history);
     }
 
@@ -163,7 +163,7 @@ protected:
             ++changes;
         });
         levels->refreshStatistics();
-        EXPECT_TRUE(waitFor([&] {
+        EXPECT_TRUE(waitForServicelevels([&] {
             return changes >= 2;
         }));
         QObject::disconnect(c);
@@ -250,7 +250,8 @@ TEST_F(ServiceLevelsTest, P95AndFlagsFromTheLastDay)
     p.source = QStringLiteral("ontap");
     p.id = QStringLiteral("u-fixed");
     p.throughputBps = 95 * kMiB;
-    estate.publishVolumePerf(QStringLiteral("ontap"), list<VolumePerf>({std::make_shared<const VolumePerf>(p)}));
+    estate.publishVolumePerf(QStringLiteral("ontap"),
+                             listServicelevels<VolumePerf>({std::make_shared<const VolumePerf>(p)}));
     const ServiceLevelRow fixed = row(QStringLiteral("ontap"), QStringLiteral("u-fixed"));
     EXPECT_EQ(fixed.flag, LevelFlag::AtCap);
     EXPECT_DOUBLE_EQ(fixed.observedMibps, 95);
@@ -365,7 +366,7 @@ TEST_F(ServiceLevelsTest, ThroughputHistoryConvertsToMibps)
                                   points = std::move(p);
                                   done = true;
                               });
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForServicelevels([&] {
         return done;
     }));
     ASSERT_EQ(points.size(), 1U);

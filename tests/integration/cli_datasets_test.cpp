@@ -3,11 +3,14 @@
 // through the simulated cluster's loader Job, a FlexClone of a snapshot commit, and usage errors.
 
 #include "app/cli/cli.h"
+#include "app/cli/demo.h"
+#include "models/core/config.h"
 #include "models/core/credentialstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTextStream>
 
 #include <gtest/gtest.h>
@@ -23,18 +26,76 @@ struct CliRun
     QString err;
 };
 
-CliRun runDemo(QStringList args)
+/// One demo estate per test process, written to a config file: every run of a test talks to
+/// the same simulators through `--config`, as a user's successive commands would, instead of
+/// starting a fresh demo (half a minute under ASan) per command.
+class SharedDemo
 {
-    core::InMemoryCredentialStore unused; // --demo brings its own in-memory secrets
-    CliRun r;
-    QTextStream out(&r.out);
-    QTextStream err(&r.err);
-    args.prepend(QStringLiteral("--demo"));
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
-    out.flush();
-    err.flush();
-    return r;
+public:
+    /// The process's demo, started on first use; ended by CliDatasets::TearDownTestSuite while
+    /// the QCoreApplication still runs (its simulators own threads and sockets).
+    static SharedDemo &instance()
+    {
+        if (!s_demo) {
+            s_demo.reset(new SharedDemo);
+        }
+        return *s_demo;
+    }
+    static void end() { s_demo.reset(); }
+
+    CliRun run(QStringList args)
+    {
+        CliRun r;
+        if (!m_demo) {
+            r.err = m_error;
+            return r;
+        }
+        QTextStream out(&r.out);
+        QTextStream err(&r.err);
+        args.prepend(m_configPath);
+        args.prepend(QStringLiteral("--config"));
+        r.code = cli::run(args, QStringLiteral("strata"), m_demo->credentials(), QStringLiteral("cli-test"), out, err);
+        out.flush();
+        err.flush();
+        return r;
+    }
+
+private:
+    SharedDemo()
+    {
+        m_demo = cli::DemoEstate::start({}, &m_error);
+        if (!m_demo || !m_dir.isValid()) {
+            m_demo.reset();
+            m_error = QStringLiteral("demo estate did not start: ") + m_error;
+            return;
+        }
+        core::AppConfig config = m_demo->config();
+        config.historyPath = m_dir.filePath(QStringLiteral("history.sqlite"));
+        m_configPath = m_dir.filePath(QStringLiteral("strata.json"));
+        QString error;
+        if (!config.save(m_configPath, &error)) {
+            m_demo.reset();
+            m_error = error;
+        }
+    }
+
+    static inline std::unique_ptr<SharedDemo> s_demo;
+    QTemporaryDir m_dir;
+    std::unique_ptr<cli::DemoEstate> m_demo;
+    QString m_configPath;
+    QString m_error;
+};
+
+CliRun runDemo(const QStringList &args)
+{
+    return SharedDemo::instance().run(args);
 }
+
+class CliDatasets : public ::testing::Test
+{
+protected:
+    static void TearDownTestSuite() { SharedDemo::end(); }
+};
 
 QJsonDocument parse(const QString &text)
 {
@@ -46,7 +107,7 @@ QJsonDocument parse(const QString &text)
 
 } // namespace
 
-TEST(CliDatasets, GetDatasets_ShowsTr4841sSixDatasetsCommitsAndCachedCommits)
+TEST_F(CliDatasets, GetDatasets_ShowsTr4841sSixDatasetsCommitsAndCachedCommits)
 {
     const CliRun table = runDemo({QStringLiteral("get"), QStringLiteral("datasets")});
     ASSERT_EQ(table.code, 0) << table.err.toStdString();
@@ -90,7 +151,7 @@ TEST(CliDatasets, GetDatasets_ShowsTr4841sSixDatasetsCommitsAndCachedCommits)
     }
 }
 
-TEST(CliDatasets, CommitWritesAManifestAndCacheLoadsItOntoATarget)
+TEST_F(CliDatasets, CommitWritesAManifestAndCacheLoadsItOntoATarget)
 {
     const CliRun commit = runDemo({QStringLiteral("commit"),
                                    QStringLiteral("fraud_may"),
@@ -114,7 +175,7 @@ TEST(CliDatasets, CommitWritesAManifestAndCacheLoadsItOntoATarget)
         << result.value(QStringLiteral("message")).toString().toStdString();
 }
 
-TEST(CliDatasets, UnknownNamesAndMissingMessageAreUsageErrors)
+TEST_F(CliDatasets, UnknownNamesAndMissingMessageAreUsageErrors)
 {
     const CliRun noMessage = runDemo({QStringLiteral("commit"), QStringLiteral("fraud_jun")});
     EXPECT_EQ(noMessage.code, 2);
@@ -127,7 +188,7 @@ TEST(CliDatasets, UnknownNamesAndMissingMessageAreUsageErrors)
     EXPECT_TRUE(target.err.contains(QStringLiteral("dgx-cache-1"))) << target.err.toStdString();
 }
 
-TEST(CliDatasets, CachingAnOntapSnapshotCommitIsAFlexClone)
+TEST_F(CliDatasets, CachingAnOntapSnapshotCommitIsAFlexClone)
 {
     // The commit the experiment clone was made from lists that clone where it is cached.
     const CliRun commits = runDemo({QStringLiteral("get"),

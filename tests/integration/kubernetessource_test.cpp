@@ -25,7 +25,7 @@ namespace tr = strata::sim::kube::tr4858;
 
 namespace {
 
-constexpr auto kSource = "dgx";
+constexpr auto kSourceKubernetessource = "dgx";
 
 class KubernetesSourceTest : public ::testing::Test
 {
@@ -50,7 +50,7 @@ protected:
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
         f.write(simulator->caPem());
         f.close();
-        credentials.set(core::credentialKey(QString::fromLatin1(kSource)), simulator->token());
+        credentials.set(core::credentialKey(QString::fromLatin1(kSourceKubernetessource)), simulator->token());
         history = std::make_unique<core::HistoryService>(
             std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
         engine = std::make_unique<core::Engine>(
@@ -66,11 +66,11 @@ protected:
     core::SourceConfig sourceConfig() const
     {
         core::SourceConfig s;
-        s.name = QString::fromLatin1(kSource);
+        s.name = QString::fromLatin1(kSourceKubernetessource);
         s.kind = core::SourceKind::Kubernetes;
         s.url = simulator->baseUrl();
-        s.password =
-            core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(QString::fromLatin1(kSource))};
+        s.password = core::SecretRef{core::SecretRef::Kind::Keychain,
+                                     core::credentialKey(QString::fromLatin1(kSourceKubernetessource))};
         s.caFile = caFile;
         s.prometheusUrl = simulator->prometheusUrl();
         s.perfIntervalSeconds = 5;
@@ -88,20 +88,20 @@ protected:
         ASSERT_TRUE(waitFor([&] {
             return engine->allPolledOnce();
         })) << "first full view never published: "
-            << engine->status(QString::fromLatin1(kSource))->lastError.toStdString();
+            << engine->status(QString::fromLatin1(kSourceKubernetessource))->lastError.toStdString();
     }
 
     core::Ptr<core::Project> project(const QString &name) const
     {
-        return engine->estate().projects().find(QString::fromLatin1(kSource),
-                                                QString::fromLatin1(kSource) + QLatin1Char('/') + name);
+        return engine->estate().projects().find(QString::fromLatin1(kSourceKubernetessource),
+                                                QString::fromLatin1(kSourceKubernetessource) + QLatin1Char('/') + name);
     }
 
     core::Ptr<core::Job> job(const QString &ns, const QString &name) const
     {
-        return engine->estate().jobs().find(QString::fromLatin1(kSource),
-                                            QString::fromLatin1(kSource) + QLatin1Char('/') + ns + QLatin1Char('/')
-                                                + name);
+        return engine->estate().jobs().find(QString::fromLatin1(kSourceKubernetessource),
+                                            QString::fromLatin1(kSourceKubernetessource) + QLatin1Char('/') + ns
+                                                + QLatin1Char('/') + name);
     }
 
     /// "team-a 4/4 q0, team-b 4/2 q0, ..." as the GPU chart and queue counters show it.
@@ -167,8 +167,9 @@ TEST_F(KubernetesSourceTest, FirstViewShowsTheSection48EndStateAsThePaperPrintsI
     ASSERT_TRUE(b1);
     EXPECT_EQ(b1->gpusAllocated, 600);
     EXPECT_EQ(b1->status, core::JobStatus::Running);
-    const auto node = engine->estate().gpuNodes().find(QString::fromLatin1(kSource),
-                                                       QString::fromLatin1(kSource) + QLatin1Char('/') + b1->node);
+    const auto node =
+        engine->estate().gpuNodes().find(QString::fromLatin1(kSourceKubernetessource),
+                                         QString::fromLatin1(kSourceKubernetessource) + QLatin1Char('/') + b1->node);
     ASSERT_TRUE(node);
     EXPECT_EQ(node->gpuCount, 8);
     EXPECT_EQ(node->gpuProduct, QStringLiteral("Tesla-V100-SXM2-32GB"));
@@ -246,7 +247,7 @@ TEST_F(KubernetesSourceTest, QuotaEditPatchesTheQueueAndTheChartFollows)
     startAndWait();
     core::ActionRequest r;
     r.kind = core::ActionKind::ProjectQuotaEdit;
-    r.source = QString::fromLatin1(kSource);
+    r.source = QString::fromLatin1(kSourceKubernetessource);
     r.project = QStringLiteral("team-b");
     r.quota = 3000;
     const core::ActionPreview preview = engine->actions().preview(r);
@@ -268,7 +269,7 @@ TEST_F(KubernetesSourceTest, SubmitIsNeverAppliedTwiceAndNamesAreChecked)
     startAndWait();
     core::ActionRequest r;
     r.kind = core::ActionKind::JobSubmit;
-    r.source = QString::fromLatin1(kSource);
+    r.source = QString::fromLatin1(kSourceKubernetessource);
     r.job.name = QStringLiteral("a-1-g"); // exists
     r.job.project = QStringLiteral("team-a");
     r.job.image = QStringLiteral("gcr.io/run-ai-demo/quickstart");
@@ -299,7 +300,7 @@ TEST_F(KubernetesSourceTest, SubmitIsNeverAppliedTwiceAndNamesAreChecked)
               QStringLiteral("team-a"));
     // A second attempt of the same submission (its response was lost) reconciles instead of
     // creating a second job; the same name from another submission is refused.
-    core::IActionExecutor *executor = engine->source(QString::fromLatin1(kSource))->actionExecutor();
+    core::IActionExecutor *executor = engine->source(QString::fromLatin1(kSourceKubernetessource))->actionExecutor();
     core::ActionContext ctx;
     ctx.attempt = 2;
     ctx.submitted = record->submitted;
@@ -323,11 +324,11 @@ TEST_F(KubernetesSourceTest, DcgmUtilizationReachesJobsNodesAndProjects)
     startSimulator();
     startAndWait();
     simulator->tick(3); // GPU samples for the running jobs
-    engine->refresh(QString::fromLatin1(kSource));
+    engine->refresh(QString::fromLatin1(kSourceKubernetessource));
     EXPECT_TRUE(waitFor([&] {
         const auto clusters = engine->estate().gpuClusters().all();
         return !clusters.empty() && clusters[0]->metricsAvailable && clusters[0]->utilization > 0;
-    })) << engine->status(QString::fromLatin1(kSource))->lastError.toStdString();
+    })) << engine->status(QString::fromLatin1(kSourceKubernetessource))->lastError.toStdString();
     const auto a = project(QStringLiteral("team-a"));
     ASSERT_TRUE(a);
     EXPECT_GT(a->utilization, 0);
@@ -349,11 +350,11 @@ TEST_F(KubernetesSourceTest, PvcsJoinTheirTridentVolumeName)
 TEST_F(KubernetesSourceTest, RejectedTokenIsAuthRequiredAndUnreachableIsUnreachable)
 {
     startSimulator();
-    credentials.set(core::credentialKey(QString::fromLatin1(kSource)), QStringLiteral("wrong-token"));
+    credentials.set(core::credentialKey(QString::fromLatin1(kSourceKubernetessource)), QStringLiteral("wrong-token"));
     engine->setSources({sourceConfig()});
     EXPECT_TRUE(waitFor([&] {
-        return engine->status(QString::fromLatin1(kSource))->health == core::Health::AuthRequired;
-    })) << engine->status(QString::fromLatin1(kSource))->lastError.toStdString();
+        return engine->status(QString::fromLatin1(kSourceKubernetessource))->health == core::Health::AuthRequired;
+    })) << engine->status(QString::fromLatin1(kSourceKubernetessource))->lastError.toStdString();
 
     core::SourceConfig gone = sourceConfig();
     gone.name = QStringLiteral("gone");
@@ -374,7 +375,7 @@ TEST_F(KubernetesSourceTest, ExpiredWatchesRelistAndDroppedWatchesResumeWithoutL
     // A change after the re-list still arrives through the new watch.
     core::ActionRequest r;
     r.kind = core::ActionKind::JobDelete;
-    r.source = QString::fromLatin1(kSource);
+    r.source = QString::fromLatin1(kSourceKubernetessource);
     r.jobIds << QStringLiteral("runai-team-a/a-1-g");
     const core::ActionRecord *record = runAction(r);
     ASSERT_EQ(record->state, core::ActionState::Succeeded) << record->message.toStdString();
@@ -382,8 +383,8 @@ TEST_F(KubernetesSourceTest, ExpiredWatchesRelistAndDroppedWatchesResumeWithoutL
         return job(QStringLiteral("runai-team-a"), QStringLiteral("a-1-g")) == nullptr;
     }));
     EXPECT_EQ(engine->estate().jobs().all().size(), 12u);
-    EXPECT_EQ(engine->status(QString::fromLatin1(kSource))->health, core::Health::Ok)
-        << engine->status(QString::fromLatin1(kSource))->lastError.toStdString();
+    EXPECT_EQ(engine->status(QString::fromLatin1(kSourceKubernetessource))->health, core::Health::Ok)
+        << engine->status(QString::fromLatin1(kSourceKubernetessource))->lastError.toStdString();
 }
 
 } // namespace

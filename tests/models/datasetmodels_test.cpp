@@ -16,9 +16,9 @@ using testsupport::HubFixture;
 
 namespace {
 
-constexpr auto Fatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+constexpr auto FatalDatasetmodels = QAbstractItemModelTester::FailureReportingMode::Fatal;
 
-int rowNamed(const QAbstractItemModel &model, const QString &name, int column = 0)
+int rowNamedDatasetmodels(const QAbstractItemModel &model, const QString &name, int column = 0)
 {
     for (int r = 0; r < model.rowCount(); ++r) {
         if (model.index(r, column).data().toString() == name) {
@@ -34,7 +34,7 @@ TEST(DatasetModel, HubHeaderMatchesTr4841)
 {
     core::Estate estate;
     models::DatasetModel model(estate);
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     QSignalSpy header(&model, &models::DatasetModel::headerChanged);
     HubFixture::publishDatasets(estate);
     HubFixture::publishCaches(estate, {});
@@ -71,10 +71,10 @@ TEST(DatasetModel, RowsShowSizeCommitsAndCachedCounts)
 {
     core::Estate estate;
     models::DatasetModel model(estate);
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     HubFixture::publishDatasets(estate);
     ASSERT_EQ(model.rowCount(), 6);
-    const int fraud = rowNamed(model, QStringLiteral("fraud_jun"));
+    const int fraud = rowNamedDatasetmodels(model, QStringLiteral("fraud_jun"));
     ASSERT_GE(fraud, 0);
     EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data().toString(), QStringLiteral("32.4 MB"));
     EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data(models::RawValueRole).toLongLong(), 32'400'000);
@@ -99,7 +99,7 @@ TEST(DatasetModel, RowsShowSizeCommitsAndCachedCounts)
     // Cache use (yesterday) is newer than the last commit (more than a day ago).
     EXPECT_EQ(model.index(fraud, models::DatasetModel::LastActive).data(models::RawValueRole).toDateTime(),
               HubFixture::now().addDays(-1));
-    const int other = rowNamed(model, QStringLiteral("misc_base1"));
+    const int other = rowNamedDatasetmodels(model, QStringLiteral("misc_base1"));
     EXPECT_EQ(model.index(other, models::DatasetModel::CachedCommits).data().toString(), QStringLiteral("0"));
 }
 
@@ -107,7 +107,7 @@ TEST(DatasetModel, RemovedDatasetLeavesWithoutReset)
 {
     core::Estate estate;
     models::DatasetModel model(estate);
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     HubFixture::publishDatasets(estate);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
@@ -119,7 +119,7 @@ TEST(DatasetModel, RemovedDatasetLeavesWithoutReset)
     EXPECT_EQ(model.rowCount(), 5);
     EXPECT_EQ(removed.count(), 1);
     EXPECT_EQ(reset.count(), 0);
-    EXPECT_EQ(rowNamed(model, QStringLiteral("fraud_jun")), -1);
+    EXPECT_EQ(rowNamedDatasetmodels(model, QStringLiteral("fraud_jun")), -1);
 }
 
 TEST(DatasetModel, DecimalBytes)
@@ -136,7 +136,7 @@ TEST(CommitModel, ScopedToOneDatasetAndFollowsCaches)
     core::Estate estate;
     HubFixture::publishDatasets(estate);
     models::CommitModel model(estate);
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     EXPECT_EQ(model.rowCount(), 0);
     model.setDataset(QStringLiteral("datalake"), HubFixture::datasetId("fraud_jun"));
     ASSERT_EQ(model.rowCount(), 4);
@@ -179,13 +179,13 @@ TEST(CachedCommitModel, ProgressUpdatesAreRowChangesNotResets)
     models::CachedCommitModel model(estate, [&now] {
         return now;
     });
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     HubFixture::publishCaches(
         estate,
         {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
          HubFixture::cached(QStringLiteral("dgx-cache-2"), core::CacheState::Loading, 8'100'000)});
     ASSERT_EQ(model.rowCount(), 2);
-    const int loading = rowNamed(model, QStringLiteral("dgx-cache-2"), models::CachedCommitModel::Target);
+    const int loading = rowNamedDatasetmodels(model, QStringLiteral("dgx-cache-2"), models::CachedCommitModel::Target);
     ASSERT_GE(loading, 0);
     EXPECT_DOUBLE_EQ(model.index(loading, models::CachedCommitModel::Progress).data(models::RawValueRole).toDouble(),
                      25.0);
@@ -206,7 +206,7 @@ TEST(CachedCommitModel, ProgressUpdatesAreRowChangesNotResets)
     EXPECT_DOUBLE_EQ(model.index(loading, models::CachedCommitModel::Progress).data(models::RawValueRole).toDouble(),
                      75.0);
 
-    const int ready = rowNamed(model, QStringLiteral("dgx-cache-1"), models::CachedCommitModel::Target);
+    const int ready = rowNamedDatasetmodels(model, QStringLiteral("dgx-cache-1"), models::CachedCommitModel::Target);
     EXPECT_EQ(model.index(ready, models::CachedCommitModel::Eviction).data().toString(),
               QStringLiteral("evicts in 2 days (unused for 3 days)"));
     EXPECT_EQ(model.index(ready, models::CachedCommitModel::State).data(models::StatusRole).toString(),
@@ -241,12 +241,12 @@ TEST(CacheTargetModel, UsageWatermarkAndCommitCounts)
 {
     core::Estate estate;
     models::CacheTargetModel model(estate);
-    QAbstractItemModelTester tester(&model, Fatal);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
     HubFixture::publishCaches(estate,
                               {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
                                HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Failed, 0, 2)});
     ASSERT_EQ(model.rowCount(), 3);
-    const int row = rowNamed(model, QStringLiteral("dgx-cache-1"));
+    const int row = rowNamedDatasetmodels(model, QStringLiteral("dgx-cache-1"));
     ASSERT_GE(row, 0);
     EXPECT_EQ(model.index(row, models::CacheTargetModel::Usage).data(models::LimitRole).toDouble(), 90.0);
     EXPECT_NEAR(model.index(row, models::CacheTargetModel::Usage).data(models::RawValueRole).toDouble(), 0.4166, 0.001);
@@ -266,35 +266,38 @@ TEST(GridModels, NodesAlertsTenantsBuckets)
     models::GridAlertModel alerts(estate);
     models::TenantModel tenants(estate);
     models::BucketModel buckets(estate);
-    QAbstractItemModelTester t1(&nodes, Fatal);
-    QAbstractItemModelTester t2(&alerts, Fatal);
-    QAbstractItemModelTester t3(&tenants, Fatal);
-    QAbstractItemModelTester t4(&buckets, Fatal);
+    QAbstractItemModelTester t1(&nodes, FatalDatasetmodels);
+    QAbstractItemModelTester t2(&alerts, FatalDatasetmodels);
+    QAbstractItemModelTester t3(&tenants, FatalDatasetmodels);
+    QAbstractItemModelTester t4(&buckets, FatalDatasetmodels);
     HubFixture::publishGrid(estate, 1);
     EXPECT_EQ(nodes.rowCount(), 5);
     EXPECT_EQ(nodes.index(0, models::GridNodeModel::Type).data().toString(), QStringLiteral("Admin node (primary)"));
     EXPECT_EQ(nodes.index(1, models::GridNodeModel::Severity).data(models::StatusRole).toString(),
               QStringLiteral("warning"));
     EXPECT_EQ(alerts.rowCount(), 2);
-    const int active = rowNamed(alerts, QStringLiteral("Low object data storage"), models::GridAlertModel::Name);
+    const int active =
+        rowNamedDatasetmodels(alerts, QStringLiteral("Low object data storage"), models::GridAlertModel::Name);
     ASSERT_GE(active, 0);
     EXPECT_EQ(alerts.index(active, models::GridAlertModel::Resolved).data().toString(), QStringLiteral("active"));
-    const int old = rowNamed(alerts, QStringLiteral("Low installed node memory"), models::GridAlertModel::Name);
+    const int old =
+        rowNamedDatasetmodels(alerts, QStringLiteral("Low installed node memory"), models::GridAlertModel::Name);
     EXPECT_EQ(alerts.index(old, models::GridAlertModel::Severity).data(models::StatusRole).toString(),
               QStringLiteral("succeeded"));
 
-    const int ds = rowNamed(tenants, QStringLiteral("data-science"));
+    const int ds = rowNamedDatasetmodels(tenants, QStringLiteral("data-science"));
     ASSERT_GE(ds, 0);
     EXPECT_EQ(tenants.index(ds, models::TenantModel::Data).data().toString(), QStringLiteral("290.2 MB"));
     EXPECT_EQ(tenants.index(ds, models::TenantModel::QuotaUse).data().toString(), QStringLiteral("29.0 %"));
     EXPECT_EQ(tenants.index(ds, models::TenantModel::Growth).data().toString(), QStringLiteral("+48.5 MB"));
-    const int sc = rowNamed(tenants, QStringLiteral("support-center"));
+    const int sc = rowNamedDatasetmodels(tenants, QStringLiteral("support-center"));
     EXPECT_EQ(tenants.index(sc, models::TenantModel::Quota).data().toString(), QStringLiteral("–"));
     EXPECT_EQ(tenants.index(sc, models::TenantModel::Growth).data().toString(), QString());
     EXPECT_EQ(buckets.rowCount(), 2);
-    EXPECT_EQ(
-        buckets.index(rowNamed(buckets, QStringLiteral("datasets")), models::BucketModel::Versioning).data().toString(),
-        QStringLiteral("Enabled"));
+    EXPECT_EQ(buckets.index(rowNamedDatasetmodels(buckets, QStringLiteral("datasets")), models::BucketModel::Versioning)
+                  .data()
+                  .toString(),
+              QStringLiteral("Enabled"));
 
     // The alert resolves: a change of one row, no reset.
     QSignalSpy reset(&alerts, &QAbstractItemModel::modelReset);

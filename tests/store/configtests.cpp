@@ -56,7 +56,7 @@ QByteArray readFile(const QString &path)
 }
 
 /// Wraps one source object into a config document.
-QByteArray withSource(const char *sourceJson)
+QByteArray withSourceConfig(const char *sourceJson)
 {
     return QByteArray(R"({"sources": [)") + sourceJson + "]}";
 }
@@ -100,7 +100,8 @@ TEST(AppConfig, MinimalSourceGetsDefaults)
 {
     AppConfig config;
     QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "a", "kind": "ontap", "url": "https://a"})"), &config, &error))
+    ASSERT_TRUE(
+        AppConfig::parse(withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a"})"), &config, &error))
         << error.toStdString();
     const SourceConfig &source = config.sources.front();
     EXPECT_EQ(source.password.kind, SecretRef::Kind::None);
@@ -119,7 +120,7 @@ TEST(AppConfig, KubernetesSourceFromAKubeconfigNeedsNoUrlAndRoundTrips)
 {
     AppConfig config;
     QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "dgx", "kind": "kubernetes",
+    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "dgx", "kind": "kubernetes",
         "kubeconfig": "/home/me/.kube/config", "context": "dgx-admin",
         "prometheus_url": "http://prometheus.monitoring:9090"})"),
                                  &config,
@@ -140,7 +141,7 @@ TEST(AppConfig, AzureSourceParsesAndRoundTrips)
 {
     AppConfig config;
     QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "azure-ai", "kind": "azure",
+    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "azure-ai", "kind": "azure",
         "subscription_id": "11111111-2222-3333-4444-555555555555",
         "tenant_id": "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "client_id": "strata-reader",
         "password": {"keychain": "strata/azure-ai/password"},
@@ -164,7 +165,7 @@ TEST(AppConfig, AzureSourceParsesAndRoundTrips)
 
     // The Azure CLI's login needs neither an app registration nor a secret.
     AppConfig cli;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "azure-me", "kind": "azure",
+    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "azure-me", "kind": "azure",
         "subscription_id": "s", "credential_source": "azure_cli", "url": "https://management.usgovcloudapi.net"})"),
                                  &cli,
                                  &error))
@@ -178,7 +179,7 @@ TEST(AppConfig, KubeconfigInSecretRoundTrips)
 {
     AppConfig config;
     QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "aks-gpu", "kind": "kubernetes",
+    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "aks-gpu", "kind": "kubernetes",
         "kubeconfig_in_secret": true, "password": {"keychain": "strata/aks-gpu/password"}})"),
                                  &config,
                                  &error))
@@ -190,7 +191,7 @@ TEST(AppConfig, KubeconfigInSecretRoundTrips)
     EXPECT_EQ(again.sources, config.sources);
 
     AppConfig plain;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "k", "kind": "kubernetes"})"), &plain, &error));
+    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "k", "kind": "kubernetes"})"), &plain, &error));
     EXPECT_FALSE(plain.sources.front().kubeconfigInSecret);
     EXPECT_FALSE(plain.toJson().contains("kubeconfig_in_secret"));
 }
@@ -305,7 +306,8 @@ TEST(AppConfig, LoadErrorsNameTheFile)
     {
         QFile file(bad);
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write(withSource(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"));
+        file.write(
+            withSourceConfig(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"));
     }
     EXPECT_FALSE(AppConfig::load(bad, &config, &error));
     EXPECT_TRUE(error.startsWith(bad + QStringLiteral(": source \"ontap-ai\": "))) << error.toStdString();
@@ -318,7 +320,7 @@ TEST(AppConfig, LiteralPasswordIsRejectedWithoutEchoingIt)
     const AppConfig before = config;
     QString error;
     EXPECT_FALSE(AppConfig::parse(
-        withSource(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"),
+        withSourceConfig(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"),
         &config,
         &error));
     EXPECT_EQ(error,
@@ -358,115 +360,119 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"not an object", "[]", "top level must be a JSON object"},
         InvalidCase{"sources not array", R"({"sources": {}})", "\"sources\" must be an array"},
         InvalidCase{"source not object", R"({"sources": [42]})", "sources[0]: must be an object"},
-        InvalidCase{
-            "missing name", withSource(R"({"kind": "ontap", "url": "https://a"})"), "sources[0]: missing \"name\""},
+        InvalidCase{"missing name",
+                    withSourceConfig(R"({"kind": "ontap", "url": "https://a"})"),
+                    "sources[0]: missing \"name\""},
         InvalidCase{"empty name",
-                    withSource(R"({"name": "", "kind": "ontap", "url": "https://a"})"),
+                    withSourceConfig(R"({"name": "", "kind": "ontap", "url": "https://a"})"),
                     "sources[0]: missing \"name\""},
         InvalidCase{"invalid name",
-                    withSource(R"({"name": "ontap ai/1", "kind": "ontap", "url": "https://a"})"),
+                    withSourceConfig(R"({"name": "ontap ai/1", "kind": "ontap", "url": "https://a"})"),
                     "sources[0]: invalid name \"ontap ai/1\""},
         InvalidCase{"duplicate names",
                     R"({"sources": [{"name": "a", "kind": "ontap", "url": "https://a"},
                                     {"name": "a", "kind": "ontap", "url": "https://b"}]})",
                     "source \"a\": duplicate name (sources[0] and sources[1])"},
         InvalidCase{
-            "missing kind", withSource(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
+            "missing kind", withSourceConfig(R"({"name": "a", "url": "https://a"})"), "source \"a\": missing \"kind\""},
         InvalidCase{"unknown kind",
-                    withSource(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
                     "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes, azure, storagegrid)"},
-        InvalidCase{"missing url", withSource(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
+        InvalidCase{
+            "missing url", withSourceConfig(R"({"name": "a", "kind": "ontap"})"), "source \"a\": missing \"url\""},
         InvalidCase{"prometheus url",
-                    withSource(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
                     "source \"a\": prometheus_url \"prom:9090\" is not an http:// or https:// URL"},
         InvalidCase{"ftp url",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "ftp://a"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "ftp://a"})"),
                     "source \"a\": url \"ftp://a\" is not an http:// or https:// URL"},
         InvalidCase{"url without host",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://"})"),
                     "is not an http:// or https:// URL"},
         InvalidCase{"url without scheme",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "cluster.example.com"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "cluster.example.com"})"),
                     "is not an http:// or https:// URL"},
         InvalidCase{"literal password",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": "x"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": "x"})"),
                     "source \"a\": passwords are not stored in the config file"},
-        InvalidCase{"password unknown ref",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"vault": "x"}})"),
-                    "source \"a\": \"password\" must be one of"},
+        InvalidCase{
+            "password unknown ref",
+            withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"vault": "x"}})"),
+            "source \"a\": \"password\" must be one of"},
         InvalidCase{"password two refs",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a",
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a",
                                   "password": {"env": "X", "file": "/y"}})"),
                     "source \"a\": \"password\" must be one of"},
         InvalidCase{"password empty ref",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"env": ""}})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": {"env": ""}})"),
                     "source \"a\": \"password\" must be one of"},
         InvalidCase{"password number",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": 1234})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "password": 1234})"),
                     "source \"a\": \"password\" must be one of"},
         InvalidCase{"username not string",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "username": 7})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "username": 7})"),
                     "source \"a\": \"username\" must be a string"},
+        InvalidCase{"insecure not bool",
+                    withSourceConfig(
+                        R"({"name": "a", "kind": "ontap", "url": "https://a", "insecure_skip_tls_verify": "yes"})"),
+                    "source \"a\": \"insecure_skip_tls_verify\" must be true or false"},
         InvalidCase{
-            "insecure not bool",
-            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "insecure_skip_tls_verify": "yes"})"),
-            "source \"a\": \"insecure_skip_tls_verify\" must be true or false"},
-        InvalidCase{"config interval too short",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 4}})"),
-                    "source \"a\": poll.config_seconds must be a whole number >= 5 (got 4)"},
-        InvalidCase{
-            "perf interval too short",
-            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"performance_seconds": 1}})"),
-            "source \"a\": poll.performance_seconds must be a whole number >= 5 (got 1)"},
+            "config interval too short",
+            withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 4}})"),
+            "source \"a\": poll.config_seconds must be a whole number >= 5 (got 4)"},
+        InvalidCase{"perf interval too short",
+                    withSourceConfig(
+                        R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"performance_seconds": 1}})"),
+                    "source \"a\": poll.performance_seconds must be a whole number >= 5 (got 1)"},
         InvalidCase{
             "interval fractional",
-            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 7.5}})"),
+            withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": 7.5}})"),
             "poll.config_seconds must be a whole number >= 5"},
         InvalidCase{
             "interval string",
-            withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": "60"}})"),
+            withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": {"config_seconds": "60"}})"),
             "poll.config_seconds must be a whole number >= 5"},
         InvalidCase{"poll not object",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": 60})"),
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "poll": 60})"),
                     "source \"a\": \"poll\" must be an object"},
         InvalidCase{"error names the right source",
                     R"({"sources": [{"name": "good", "kind": "ontap", "url": "https://a"},
                                     {"name": "bad", "kind": "ontap", "url": "gopher://b"}]})",
                     "source \"bad\": url"},
         InvalidCase{"azure without subscription",
-                    withSource(R"({"name": "a", "kind": "azure", "credential_source": "azure_cli"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "credential_source": "azure_cli"})"),
                     "source \"a\": missing \"subscription_id\""},
         InvalidCase{"azure secret without tenant",
-                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s", "client_id": "c",
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "subscription_id": "s", "client_id": "c",
                                   "password": {"env": "X"}})"),
                     "source \"a\": credential_source client_secret needs \"tenant_id\" and \"client_id\""},
         InvalidCase{"azure secret without password",
-                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s", "tenant_id": "t",
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "subscription_id": "s", "tenant_id": "t",
                                   "client_id": "c"})"),
                     "source \"a\": credential_source client_secret needs a \"password\" reference"},
         InvalidCase{"azure unknown credential source",
-                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s",
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "subscription_id": "s",
                                   "credential_source": "managed_identity"})"),
                     "source \"a\": unknown credential_source \"managed_identity\" (known: client_secret, azure_cli)"},
         InvalidCase{"azure authority not url",
-                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": "s",
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "subscription_id": "s",
                                   "credential_source": "azure_cli", "authority_url": "login"})"),
                     "source \"a\": authority_url \"login\" is not an http:// or https:// URL"},
         InvalidCase{"azure subscription not string",
-                    withSource(R"({"name": "a", "kind": "azure", "subscription_id": 7})"),
+                    withSourceConfig(R"({"name": "a", "kind": "azure", "subscription_id": 7})"),
                     "source \"a\": \"subscription_id\" must be a string"},
         InvalidCase{"kubeconfig in secret not bool",
-                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": "yes"})"),
+                    withSourceConfig(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": "yes"})"),
                     "source \"a\": \"kubeconfig_in_secret\" must be true or false"},
         InvalidCase{"kubeconfig in secret without password",
-                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true})"),
+                    withSourceConfig(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true})"),
                     "source \"a\": \"kubeconfig_in_secret\" needs a \"password\" reference"},
         InvalidCase{"kubeconfig in secret and path",
-                    withSource(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true,
+                    withSourceConfig(R"({"name": "a", "kind": "kubernetes", "kubeconfig_in_secret": true,
                                   "kubeconfig": "/k", "password": {"keychain": "k"}})"),
                     "source \"a\": \"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"},
         InvalidCase{"kubeconfig in secret on ontap",
-                    withSource(R"({"name": "a", "kind": "ontap", "url": "https://a", "kubeconfig_in_secret": true,
+                    withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a", "kubeconfig_in_secret": true,
                                   "password": {"keychain": "k"}})"),
                     "source \"a\": \"kubeconfig_in_secret\" is only for kubernetes sources"},
         InvalidCase{"rate card not object", R"({"rate_card": 3})", "\"rate_card\" must be an object"},

@@ -91,7 +91,7 @@ void writeFile(const QString &path, const QByteArray &content)
     file.write(content);
 }
 
-QByteArray readFile(const QString &path)
+QByteArray readFileCredentialstore(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -297,7 +297,7 @@ TEST(EnvFileCredentialStore, WriteCreatesOwnerOnlyFile_OverwriteAndRemove)
     EXPECT_FALSE(written.called) << "callback must not run inside write()";
     ASSERT_TRUE(written.wait());
     ASSERT_TRUE(written.error.isEmpty()) << written.error.toStdString();
-    EXPECT_EQ(readFile(path), QByteArray("first"));
+    EXPECT_EQ(readFileCredentialstore(path), QByteArray("first"));
     EXPECT_EQ(unixMode(path), kOwnerOnly);
 
     // An existing, too-open file is tightened on overwrite.
@@ -306,7 +306,7 @@ TEST(EnvFileCredentialStore, WriteCreatesOwnerOnlyFile_OverwriteAndRemove)
     store.write(key, QStringLiteral("second"), overwritten.callback());
     ASSERT_TRUE(overwritten.wait());
     EXPECT_TRUE(overwritten.error.isEmpty());
-    EXPECT_EQ(readFile(path), QByteArray("second"));
+    EXPECT_EQ(readFileCredentialstore(path), QByteArray("second"));
     EXPECT_EQ(unixMode(path), kOwnerOnly);
 
     ReadResult read;

@@ -12,7 +12,7 @@ namespace {
 
 const QDateTime kT0(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
 
-QDateTime minutes(int m)
+QDateTime minutesServicelevelstore(int m)
 {
     return kT0.addSecs(m * 60LL);
 }
@@ -36,8 +36,8 @@ ServiceLevelSchedule window()
     s.volumeName = QStringLiteral("criteo-data");
     s.level = QStringLiteral("Premium");
     s.revertLevel = QStringLiteral("Standard");
-    s.start = minutes(60);
-    s.end = minutes(180);
+    s.start = minutesServicelevelstore(60);
+    s.end = minutesServicelevelstore(180);
     s.recurrence = Recurrence::Weekdays;
     s.createdBy = QStringLiteral("alice");
     s.created = kT0;
@@ -94,26 +94,27 @@ TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
     SqliteHistoryStore store(QStringLiteral(":memory:"));
     ASSERT_TRUE(store.open(nullptr));
     const QString src = QStringLiteral("anf");
-    ASSERT_TRUE(
-        store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 1)}, minutes(0)));
+    ASSERT_TRUE(store.recordVolumePerf(
+        src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 1)}, minutesServicelevelstore(0)));
     // Same values 5 minutes later: skipped; a change of one volume: only that one written.
-    ASSERT_TRUE(
-        store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 2)}, minutes(5)));
+    ASSERT_TRUE(store.recordVolumePerf(
+        src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 2)}, minutesServicelevelstore(5)));
     // After the heartbeat an unchanged volume is written again.
-    ASSERT_TRUE(store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625)}, minutes(65)));
+    ASSERT_TRUE(store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625)}, minutesServicelevelstore(65)));
 
     const auto a = store.volumePerfHistory(src, QStringLiteral("a"), {}, {});
     ASSERT_EQ(a.size(), 2U);
-    EXPECT_EQ(a[0].time, minutes(0));
-    EXPECT_EQ(a[1].time, minutes(65));
+    EXPECT_EQ(a[0].time, minutesServicelevelstore(0));
+    EXPECT_EQ(a[1].time, minutesServicelevelstore(65));
     EXPECT_DOUBLE_EQ(a[0].throughputBps, 10 * 1048576.0);
     EXPECT_DOUBLE_EQ(a[0].capBps, 15.625 * 1048576.0);
     EXPECT_DOUBLE_EQ(a[0].latencyUs, 250);
     EXPECT_EQ(a[0].volumeId, QStringLiteral("a"));
 
-    const auto b = store.volumePerfHistory(src, QStringLiteral("b"), minutes(1), minutes(10));
+    const auto b =
+        store.volumePerfHistory(src, QStringLiteral("b"), minutesServicelevelstore(1), minutesServicelevelstore(10));
     ASSERT_EQ(b.size(), 1U);
-    EXPECT_EQ(b[0].time, minutes(5));
+    EXPECT_EQ(b[0].time, minutesServicelevelstore(5));
     EXPECT_DOUBLE_EQ(b[0].capBps, -1) << "an unknown cap reads back as -1";
     EXPECT_TRUE(store.volumePerfHistory(QStringLiteral("other"), QStringLiteral("a"), {}, {}).empty());
 }
@@ -124,21 +125,23 @@ TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
     ASSERT_TRUE(store.open(nullptr));
     // 1..20 MiB/s: the 95th percentile by nearest rank is the 19th value.
     for (int i = 1; i <= 20; ++i) {
-        ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 21 - i)}, minutes(5 * i)));
+        ASSERT_TRUE(store.recordVolumePerf(
+            QStringLiteral("anf"), {perf(QStringLiteral("a"), 21 - i)}, minutesServicelevelstore(5 * i)));
     }
-    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("a"), 3)}, minutes(7)));
-    const auto stats = store.volumePerfStats(minutes(0), minutes(1000));
+    ASSERT_TRUE(
+        store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("a"), 3)}, minutesServicelevelstore(7)));
+    const auto stats = store.volumePerfStats(minutesServicelevelstore(0), minutesServicelevelstore(1000));
     ASSERT_EQ(stats.size(), 2U);
     EXPECT_EQ(stats[0].source, QStringLiteral("anf"));
     EXPECT_EQ(stats[0].samples, 20);
     EXPECT_DOUBLE_EQ(stats[0].p95ThroughputBps, 19 * 1048576.0);
     EXPECT_DOUBLE_EQ(stats[0].p95Iops, 190);
-    EXPECT_EQ(stats[0].first, minutes(5));
-    EXPECT_EQ(stats[0].last, minutes(100));
+    EXPECT_EQ(stats[0].first, minutesServicelevelstore(5));
+    EXPECT_EQ(stats[0].last, minutesServicelevelstore(100));
     EXPECT_EQ(stats[1].source, QStringLiteral("ontap"));
     EXPECT_DOUBLE_EQ(stats[1].p95ThroughputBps, 3 * 1048576.0);
 
-    const auto window = store.volumePerfStats(minutes(90), minutes(100));
+    const auto window = store.volumePerfStats(minutesServicelevelstore(90), minutesServicelevelstore(100));
     ASSERT_EQ(window.size(), 1U);
     EXPECT_EQ(window[0].samples, 3);
 }
@@ -147,14 +150,17 @@ TEST(ServiceLevelStore, RetentionAppliesToPerfSamples)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"));
     ASSERT_TRUE(store.open(nullptr));
-    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutes(0)));
-    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutes(100)));
-    store.applyRetention(minutes(50));
+    ASSERT_TRUE(
+        store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutesServicelevelstore(0)));
+    ASSERT_TRUE(
+        store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutesServicelevelstore(100)));
+    store.applyRetention(minutesServicelevelstore(50));
     const auto left = store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {});
     ASSERT_EQ(left.size(), 1U);
-    EXPECT_EQ(left[0].time, minutes(100));
+    EXPECT_EQ(left[0].time, minutesServicelevelstore(100));
     // Recording continues, and an unchanged value after retention is written again.
-    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutes(105)));
+    ASSERT_TRUE(
+        store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutesServicelevelstore(105)));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {}).size(), 2U);
 }
 
@@ -181,8 +187,8 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
         changed.enabled = false;
         changed.level = QStringLiteral("Ultra");
         EXPECT_EQ(store.saveSchedule(changed), id);
-        EXPECT_TRUE(store.markScheduleFired(id, minutes(60), QStringLiteral("submitted")));
-        EXPECT_FALSE(store.markScheduleFired(9999, minutes(60), QStringLiteral("submitted")));
+        EXPECT_TRUE(store.markScheduleFired(id, minutesServicelevelstore(60), QStringLiteral("submitted")));
+        EXPECT_FALSE(store.markScheduleFired(9999, minutesServicelevelstore(60), QStringLiteral("submitted")));
         ServiceLevelSchedule unknown = window();
         unknown.id = 9999;
         EXPECT_EQ(store.saveSchedule(unknown), -1);
@@ -195,7 +201,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     expected.id = id;
     expected.enabled = false;
     expected.level = QStringLiteral("Ultra");
-    expected.lastFired = minutes(60);
+    expected.lastFired = minutesServicelevelstore(60);
     expected.lastOutcome = QStringLiteral("submitted");
     EXPECT_EQ(all[0], expected);
     EXPECT_FALSE(all[1].isWindow());
@@ -213,7 +219,7 @@ TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
     ASSERT_TRUE(store.open(nullptr));
     for (int i = 0; i < 4; ++i) {
         AuditEntry e;
-        e.time = minutes(i * 10);
+        e.time = minutesServicelevelstore(i * 10);
         e.user = QStringLiteral("alice");
         e.actionId = QString::number(i);
         e.source = QStringLiteral("anf");
@@ -221,7 +227,7 @@ TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
         e.outcome = QStringLiteral("succeeded");
         ASSERT_GT(store.appendAudit(e), 0);
     }
-    const auto entries = store.auditLogOfKind(QStringLiteral("volume.service_level"), minutes(5));
+    const auto entries = store.auditLogOfKind(QStringLiteral("volume.service_level"), minutesServicelevelstore(5));
     ASSERT_EQ(entries.size(), 2U);
     EXPECT_EQ(entries[0].actionId, QStringLiteral("3"));
     EXPECT_EQ(entries[1].actionId, QStringLiteral("1"));

@@ -37,7 +37,9 @@ using namespace strata;
 
 namespace {
 
-constexpr int kTimeoutMs = 20000;
+// Generous: qWaitFor returns as soon as the condition holds; under ASan on a loaded 2-core CI
+// machine the demo estate's first full poll alone has taken close to 20 s.
+constexpr int kTimeoutMs = 60000;
 
 /// Row of the first proxy row whose Name column reads `name`, or -1.
 int rowNamed(const QAbstractItemModel *model, const QString &name)

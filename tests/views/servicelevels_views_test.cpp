@@ -52,7 +52,7 @@ template <class W> W *child(QWidget &parent, const char *name)
     return parent.findChild<W *>(QString::fromLatin1(name));
 }
 
-QPushButton *okButton(QDialog &dialog)
+QPushButton *okButtonServicelevelsViews(QDialog &dialog)
 {
     return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
 }
@@ -180,7 +180,7 @@ core::ServiceLevelRow makeRow(const QString &name, core::LevelFlag flag, double 
     return r;
 }
 
-int rowNamed(const QAbstractItemModel &model, const QString &name)
+int rowNamedServicelevelsViews(const QAbstractItemModel &model, const QString &name)
 {
     for (int row = 0; row < model.rowCount(); ++row) {
         if (model.index(row, models::ServiceLevelTableModel::Volume).data().toString() == name) {
@@ -205,8 +205,8 @@ TEST(ServiceLevelsPage, ListsAnfAndOntapVolumesWithTheirCaps)
 
     ASSERT_EQ(model.rowCount(), 3);
     EXPECT_EQ(page.countText(), QStringLiteral("3 volumes"));
-    const int criteo = rowNamed(model, QStringLiteral("criteo-data"));
-    const int xray = rowNamed(model, QStringLiteral("chest_xray"));
+    const int criteo = rowNamedServicelevelsViews(model, QStringLiteral("criteo-data"));
+    const int xray = rowNamedServicelevelsViews(model, QStringLiteral("chest_xray"));
     ASSERT_GE(criteo, 0);
     ASSERT_GE(xray, 0);
     using M = models::ServiceLevelTableModel;
@@ -294,15 +294,16 @@ TEST(ServiceLevelsPage, FlagsShowAsBadgesWithTheirReasonAndFilter)
                    makeRow(QStringLiteral("tusimple"), core::LevelFlag::FarBelow, 7.8, 0.4),
                    makeRow(QStringLiteral("quiet"), core::LevelFlag::None, 7.8, 3)});
     using M = models::ServiceLevelTableModel;
-    const int criteo = rowNamed(model, QStringLiteral("criteo-data"));
-    const int tusimple = rowNamed(model, QStringLiteral("tusimple"));
+    const int criteo = rowNamedServicelevelsViews(model, QStringLiteral("criteo-data"));
+    const int tusimple = rowNamedServicelevelsViews(model, QStringLiteral("tusimple"));
     EXPECT_EQ(model.index(criteo, M::Flag).data().toString(), QStringLiteral("At cap – raise?"));
     EXPECT_EQ(model.index(criteo, M::Flag).data(Qt::ToolTipRole).toString(),
               QStringLiteral("p95 15.5 of 15.6 MiB/s for the last day"));
     EXPECT_EQ(model.index(criteo, M::Flag).data(models::StatusRole).toString(), QStringLiteral("warning"));
     EXPECT_EQ(model.index(criteo, M::CapUse).data().toString(), QStringLiteral("99 %"));
     EXPECT_EQ(model.index(tusimple, M::Flag).data().toString(), QStringLiteral("Far below – lower?"));
-    EXPECT_EQ(model.index(rowNamed(model, QStringLiteral("quiet")), M::Flag).data().toString(), QString());
+    EXPECT_EQ(model.index(rowNamedServicelevelsViews(model, QStringLiteral("quiet")), M::Flag).data().toString(),
+              QString());
 
     auto *flags = child<QComboBox>(page, "levelFlagComboBox");
     flags->setCurrentIndex(flags->findData(int(views::ServiceLevelFilterProxy::FlagFilter::Flagged)));
@@ -429,12 +430,12 @@ TEST(LevelChangeDialog, ProducesTheServiceLevelChangeRequest)
     auto *create = child<QCheckBox>(preview, "createPoolCheckBox");
     ASSERT_TRUE(create);
     EXPECT_EQ(create->text(), QStringLiteral("Create pool pool-ultra of 2 TiB (Ultra) first"));
-    EXPECT_FALSE(okButton(preview)->isEnabled());
+    EXPECT_FALSE(okButtonServicelevelsViews(preview)->isEnabled());
     create->setChecked(true);
     EXPECT_TRUE(seen.createPool);
-    ASSERT_TRUE(okButton(preview)->isEnabled());
+    ASSERT_TRUE(okButtonServicelevelsViews(preview)->isEnabled());
     QSignalSpy confirmed(&preview, &views::ActionDialog::confirmed);
-    QTest::mouseClick(okButton(preview), Qt::LeftButton);
+    QTest::mouseClick(okButtonServicelevelsViews(preview), Qt::LeftButton);
     ASSERT_EQ(confirmed.count(), 1);
     const auto sent = confirmed.at(0).at(0).value<core::ActionRequest>();
     EXPECT_TRUE(sent.createPool);
@@ -458,7 +459,7 @@ TEST(ScheduleDialog, ProducesTheSchedule)
     EXPECT_EQ(s.start, QDateTime(QDate(2026, 11, 22), QTime(11, 0), Qt::UTC));
     EXPECT_FALSE(s.isWindow());
     EXPECT_EQ(s.recurrence, core::Recurrence::Once);
-    EXPECT_TRUE(okButton(dialog)->isEnabled());
+    EXPECT_TRUE(okButtonServicelevelsViews(dialog)->isEnabled());
 
     // A weekday window: Ultra from 06:00 to 18:00 UTC, back to Standard.
     dialog.setMode(views::ScheduleDialog::Mode::Window);
@@ -477,7 +478,7 @@ TEST(ScheduleDialog, ProducesTheSchedule)
     EXPECT_EQ(dialog.validationError(), QString());
 
     QSignalSpy save(&dialog, &views::ScheduleDialog::saveRequested);
-    QTest::mouseClick(okButton(dialog), Qt::LeftButton);
+    QTest::mouseClick(okButtonServicelevelsViews(dialog), Qt::LeftButton);
     ASSERT_EQ(save.count(), 1);
     EXPECT_EQ(save.at(0).at(0).value<core::ServiceLevelSchedule>(), s);
     dialog.setSaveError(QStringLiteral("database is locked"));
@@ -487,7 +488,7 @@ TEST(ScheduleDialog, ProducesTheSchedule)
     // Bad input is refused as the user types.
     dialog.setEnd(QDateTime(QDate(2026, 11, 23), QTime(5, 0), Qt::UTC));
     EXPECT_EQ(dialog.validationError(), QStringLiteral("The end must be after the start."));
-    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_FALSE(okButtonServicelevelsViews(dialog)->isEnabled());
     dialog.setEnd(QDateTime(QDate(2026, 11, 23), QTime(18, 0), Qt::UTC));
     dialog.setRevertLevel(QStringLiteral("Ultra"));
     EXPECT_FALSE(dialog.validationError().isEmpty());
@@ -580,7 +581,7 @@ TEST(RateCardDialog, RoundTrip)
         }
     }
     EXPECT_FALSE(dialog.validationError().isEmpty());
-    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_FALSE(okButtonServicelevelsViews(dialog)->isEnabled());
 }
 
 TEST(SourceDialogAzure, FieldsBecomeTheSourceConfig)
@@ -624,7 +625,7 @@ TEST(SourceDialogAzure, FieldsBecomeTheSourceConfig)
     url->setText(QStringLiteral("https://127.0.0.1:8443"));
     child<QLineEdit>(dialog, "sourceCaFileLineEdit")->setText(QStringLiteral("/tmp/sim-ca.pem"));
     EXPECT_EQ(dialog.validationError(), QString());
-    EXPECT_TRUE(okButton(dialog)->isEnabled());
+    EXPECT_TRUE(okButtonServicelevelsViews(dialog)->isEnabled());
 
     core::SourceConfig c = dialog.config();
     EXPECT_EQ(c.name, QStringLiteral("azure-lab"));

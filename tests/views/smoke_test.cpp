@@ -45,22 +45,22 @@ struct EmptyEstate
     views::MainWindow::Models models() { return {&volumes, &snapshots, &sources, &activity, &events}; }
 };
 
-constexpr auto Fatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+constexpr auto FatalSmoke = QAbstractItemModelTester::FailureReportingMode::Fatal;
 
 } // namespace
 
 TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
 {
     EmptyEstate e;
-    QAbstractItemModelTester t1(&e.volumes, Fatal);
-    QAbstractItemModelTester t2(&e.snapshots, Fatal);
-    QAbstractItemModelTester t3(&e.sources, Fatal);
-    QAbstractItemModelTester t4(&e.activity, Fatal);
-    QAbstractItemModelTester t5(&e.events, Fatal);
+    QAbstractItemModelTester t1(&e.volumes, FatalSmoke);
+    QAbstractItemModelTester t2(&e.snapshots, FatalSmoke);
+    QAbstractItemModelTester t3(&e.sources, FatalSmoke);
+    QAbstractItemModelTester t4(&e.activity, FatalSmoke);
+    QAbstractItemModelTester t5(&e.events, FatalSmoke);
 
     views::VolumesPage volumes(&e.volumes, &e.snapshots, &e.sources);
     volumes.show();
-    QAbstractItemModelTester t6(volumes.proxy(), Fatal);
+    QAbstractItemModelTester t6(volumes.proxy(), FatalSmoke);
     EXPECT_EQ(volumes.countText(), QStringLiteral("0 volumes"));
     EXPECT_FALSE(volumes.detailPanel()->volume());
 
@@ -75,7 +75,7 @@ TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
 
     views::EventsPage events(&e.events);
     events.show();
-    QAbstractItemModelTester t7(events.proxy(), Fatal);
+    QAbstractItemModelTester t7(events.proxy(), FatalSmoke);
 
     views::ActivityPanel activity(&e.activity);
     activity.show();
@@ -206,7 +206,7 @@ TEST(ViewsSmoke, StatusBarShowsSourcesThatCannotStart)
     b.password.value = core::credentialKey(QStringLiteral("b"));
     e.engine.setSources({a, b});
     views::MainWindow window(e.models());
-    QAbstractItemModelTester tester(&e.sources, Fatal);
+    QAbstractItemModelTester tester(&e.sources, FatalSmoke);
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
             return window.healthSummaryText() == QStringLiteral("2 sources: 2 authentication required");

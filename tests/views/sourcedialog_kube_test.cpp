@@ -21,19 +21,19 @@ using namespace strata;
 
 namespace {
 
-QPushButton *okButton(QDialog &dialog)
+QPushButton *okButtonSourcedialogKube(QDialog &dialog)
 {
     return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
 }
 
-template <class W> W *child(QDialog &dialog, const char *name)
+template <class W> W *childSourcedialogKube(QDialog &dialog, const char *name)
 {
     return dialog.findChild<W *>(QString::fromLatin1(name));
 }
 
 void chooseKubernetes(views::SourceDialog &dialog)
 {
-    auto *kind = child<QComboBox>(dialog, "sourceKindComboBox");
+    auto *kind = childSourcedialogKube<QComboBox>(dialog, "sourceKindComboBox");
     kind->setCurrentIndex(kind->findData(core::sourceKindName(core::SourceKind::Kubernetes)));
 }
 
@@ -43,18 +43,18 @@ TEST(SourceDialogKubernetes, FieldsFollowKindAndConnectionMode)
 {
     views::SourceDialog dialog({});
     dialog.show();
-    auto *kind = child<QComboBox>(dialog, "sourceKindComboBox");
+    auto *kind = childSourcedialogKube<QComboBox>(dialog, "sourceKindComboBox");
     ASSERT_GE(kind->findData(core::sourceKindName(core::SourceKind::Kubernetes)), 0);
-    auto *connectWith = child<QComboBox>(dialog, "sourceConnectComboBox");
-    auto *kubeconfig = child<QLineEdit>(dialog, "sourceKubeconfigLineEdit");
-    auto *context = child<QComboBox>(dialog, "sourceContextComboBox");
-    auto *url = child<QLineEdit>(dialog, "sourceUrlLineEdit");
-    auto *user = child<QLineEdit>(dialog, "sourceUsernameLineEdit");
-    auto *password = child<QLineEdit>(dialog, "sourcePasswordLineEdit");
-    auto *ca = child<QLineEdit>(dialog, "sourceCaFileLineEdit");
-    auto *insecure = child<QCheckBox>(dialog, "sourceInsecureCheckBox");
-    auto *prometheus = child<QLineEdit>(dialog, "sourcePrometheusLineEdit");
-    auto *inventory = child<QSpinBox>(dialog, "sourceConfigIntervalSpinBox");
+    auto *connectWith = childSourcedialogKube<QComboBox>(dialog, "sourceConnectComboBox");
+    auto *kubeconfig = childSourcedialogKube<QLineEdit>(dialog, "sourceKubeconfigLineEdit");
+    auto *context = childSourcedialogKube<QComboBox>(dialog, "sourceContextComboBox");
+    auto *url = childSourcedialogKube<QLineEdit>(dialog, "sourceUrlLineEdit");
+    auto *user = childSourcedialogKube<QLineEdit>(dialog, "sourceUsernameLineEdit");
+    auto *password = childSourcedialogKube<QLineEdit>(dialog, "sourcePasswordLineEdit");
+    auto *ca = childSourcedialogKube<QLineEdit>(dialog, "sourceCaFileLineEdit");
+    auto *insecure = childSourcedialogKube<QCheckBox>(dialog, "sourceInsecureCheckBox");
+    auto *prometheus = childSourcedialogKube<QLineEdit>(dialog, "sourcePrometheusLineEdit");
+    auto *inventory = childSourcedialogKube<QSpinBox>(dialog, "sourceConfigIntervalSpinBox");
     ASSERT_TRUE(connectWith && kubeconfig && context && url && user && password && ca && insecure && prometheus
                 && inventory);
 
@@ -94,32 +94,33 @@ TEST(SourceDialogKubernetes, KubeconfigAndContextMakeTheConfig)
     views::SourceDialog dialog({});
     dialog.show();
     QSignalSpy wanted(&dialog, &views::SourceDialog::contextsWanted);
-    child<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
+    childSourcedialogKube<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
     chooseKubernetes(dialog);
-    EXPECT_FALSE(okButton(dialog)->isEnabled()) << "accepted before the contexts were read";
-    EXPECT_FALSE(child<QPushButton>(dialog, "sourceTestButton")->isEnabled());
+    EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled()) << "accepted before the contexts were read";
+    EXPECT_FALSE(childSourcedialogKube<QPushButton>(dialog, "sourceTestButton")->isEnabled());
 
-    auto *kubeconfig = child<QLineEdit>(dialog, "sourceKubeconfigLineEdit");
+    auto *kubeconfig = childSourcedialogKube<QLineEdit>(dialog, "sourceKubeconfigLineEdit");
     kubeconfig->setText(QStringLiteral("/home/me/.kube/dgx.yaml"));
     ASSERT_TRUE(wanted.wait(5000)) << "no contextsWanted after typing a path";
     EXPECT_EQ(wanted.last().at(0).toString(), QStringLiteral("/home/me/.kube/dgx.yaml"));
-    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled());
 
     dialog.setContexts({}, {}, QStringLiteral("kubeconfig /home/me/.kube/dgx.yaml: cannot read"));
-    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled());
     EXPECT_TRUE(dialog.validationError().contains(QStringLiteral("cannot read")))
         << dialog.validationError().toStdString();
 
     dialog.setContexts(
         {QStringLiteral("lab"), QStringLiteral("dgx-admin"), QStringLiteral("prod")}, QStringLiteral("dgx-admin"), {});
-    auto *context = child<QComboBox>(dialog, "sourceContextComboBox");
+    auto *context = childSourcedialogKube<QComboBox>(dialog, "sourceContextComboBox");
     EXPECT_EQ(context->count(), 3);
     EXPECT_EQ(context->currentText(), QStringLiteral("dgx-admin")) << "current-context not preselected";
-    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
-    EXPECT_TRUE(child<QPushButton>(dialog, "sourceTestButton")->isEnabled());
+    EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    EXPECT_TRUE(childSourcedialogKube<QPushButton>(dialog, "sourceTestButton")->isEnabled());
 
     context->setCurrentIndex(context->findText(QStringLiteral("prod")));
-    child<QLineEdit>(dialog, "sourcePrometheusLineEdit")->setText(QStringLiteral("http://prometheus.monitoring:9090/"));
+    childSourcedialogKube<QLineEdit>(dialog, "sourcePrometheusLineEdit")
+        ->setText(QStringLiteral("http://prometheus.monitoring:9090/"));
     const core::SourceConfig config = dialog.config();
     EXPECT_EQ(config.kind, core::SourceKind::Kubernetes);
     EXPECT_EQ(config.kubeconfig, QStringLiteral("/home/me/.kube/dgx.yaml"));
@@ -135,7 +136,7 @@ TEST(SourceDialogKubernetes, KubeconfigAndContextMakeTheConfig)
     EXPECT_EQ(context->currentText(), QStringLiteral("prod"));
 
     QSignalSpy test(&dialog, &views::SourceDialog::testRequested);
-    QTest::mouseClick(child<QPushButton>(dialog, "sourceTestButton"), Qt::LeftButton);
+    QTest::mouseClick(childSourcedialogKube<QPushButton>(dialog, "sourceTestButton"), Qt::LeftButton);
     ASSERT_EQ(test.count(), 1);
     EXPECT_EQ(test.at(0).at(0).value<core::SourceConfig>().kubeContext, QStringLiteral("prod"));
 }
@@ -144,17 +145,17 @@ TEST(SourceDialogKubernetes, UrlAndTokenMakeTheConfigAndTheTokenStaysOut)
 {
     views::SourceDialog dialog({});
     dialog.show();
-    child<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
+    childSourcedialogKube<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
     chooseKubernetes(dialog);
-    auto *connectWith = child<QComboBox>(dialog, "sourceConnectComboBox");
+    auto *connectWith = childSourcedialogKube<QComboBox>(dialog, "sourceConnectComboBox");
     connectWith->setCurrentIndex(connectWith->findData(QStringLiteral("url")));
-    auto *url = child<QLineEdit>(dialog, "sourceUrlLineEdit");
-    auto *token = child<QLineEdit>(dialog, "sourcePasswordLineEdit");
+    auto *url = childSourcedialogKube<QLineEdit>(dialog, "sourceUrlLineEdit");
+    auto *token = childSourcedialogKube<QLineEdit>(dialog, "sourcePasswordLineEdit");
     url->setText(QStringLiteral("https://api.dgx.example.com:6443/"));
-    EXPECT_FALSE(okButton(dialog)->isEnabled()) << "accepted without a token";
+    EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled()) << "accepted without a token";
     token->setText(QStringLiteral("eyJhbGciOi-token"));
-    child<QLineEdit>(dialog, "sourceCaFileLineEdit")->setText(QStringLiteral("/etc/dgx/ca.crt"));
-    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    childSourcedialogKube<QLineEdit>(dialog, "sourceCaFileLineEdit")->setText(QStringLiteral("/etc/dgx/ca.crt"));
+    EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
 
     const core::SourceConfig config = dialog.config();
     EXPECT_EQ(config.kind, core::SourceKind::Kubernetes);
@@ -169,29 +170,29 @@ TEST(SourceDialogKubernetes, UrlAndTokenMakeTheConfigAndTheTokenStaysOut)
     EXPECT_FALSE(app.toJson().contains("eyJhbGciOi-token"));
 
     url->setText(QStringLiteral("api.dgx.example.com:6443"));
-    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled());
 }
 
 TEST(SourceDialogKubernetes, BadPrometheusUrlIsRefused)
 {
     views::SourceDialog dialog({});
     dialog.show();
-    child<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
+    childSourcedialogKube<QLineEdit>(dialog, "sourceNameLineEdit")->setText(QStringLiteral("dgx"));
     chooseKubernetes(dialog);
     dialog.setContexts({QStringLiteral("dgx")}, QStringLiteral("dgx"), {});
-    ASSERT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
-    auto *prometheus = child<QLineEdit>(dialog, "sourcePrometheusLineEdit");
+    ASSERT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    auto *prometheus = childSourcedialogKube<QLineEdit>(dialog, "sourcePrometheusLineEdit");
     for (const QString &bad :
          {QStringLiteral("prometheus:9090"), QStringLiteral("ftp://prometheus:9090"), QStringLiteral("http://")}) {
         prometheus->setText(bad);
-        EXPECT_FALSE(okButton(dialog)->isEnabled()) << bad.toStdString();
+        EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled()) << bad.toStdString();
         EXPECT_TRUE(dialog.validationError().contains(QStringLiteral("Prometheus")))
             << dialog.validationError().toStdString();
     }
     prometheus->setText(QStringLiteral("https://rancher.example.com/k8s/clusters/c-1/prometheus"));
-    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
     prometheus->clear();
-    EXPECT_TRUE(okButton(dialog)->isEnabled()) << "Prometheus is optional";
+    EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << "Prometheus is optional";
 }
 
 TEST(SourceDialogKubernetes, EditKeepsTheStoredContextAndToken)
@@ -211,12 +212,12 @@ TEST(SourceDialogKubernetes, EditKeepsTheStoredContextAndToken)
         EXPECT_EQ(wanted.last().at(0).toString(), kc.kubeconfig);
         dialog.setContexts({QStringLiteral("lab"), QStringLiteral("prod")}, QStringLiteral("lab"), {});
         EXPECT_EQ(dialog.config(), kc) << "the stored context was replaced by current-context";
-        EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+        EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
 
         // The file lost the context: keep it visible and refuse, never switch clusters silently.
         dialog.setContexts({QStringLiteral("lab")}, QStringLiteral("lab"), {});
         EXPECT_EQ(dialog.config().kubeContext, QStringLiteral("prod"));
-        EXPECT_FALSE(okButton(dialog)->isEnabled());
+        EXPECT_FALSE(okButtonSourcedialogKube(dialog)->isEnabled());
     }
 
     core::SourceConfig url;
@@ -227,7 +228,7 @@ TEST(SourceDialogKubernetes, EditKeepsTheStoredContextAndToken)
     views::SourceDialog dialog({url.name});
     dialog.setSource(url);
     dialog.show();
-    EXPECT_TRUE(child<QLineEdit>(dialog, "sourcePasswordLineEdit")->isVisible());
-    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    EXPECT_TRUE(childSourcedialogKube<QLineEdit>(dialog, "sourcePasswordLineEdit")->isVisible());
+    EXPECT_TRUE(okButtonSourcedialogKube(dialog)->isEnabled()) << dialog.validationError().toStdString();
     EXPECT_EQ(dialog.config(), url);
 }

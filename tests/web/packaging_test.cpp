@@ -61,7 +61,7 @@ ToolRun run(const QString &program, const QStringList &arguments, const QByteArr
     return result;
 }
 
-QByteArray readFile(const QString &path)
+QByteArray readFilePackaging(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -75,7 +75,7 @@ protected:
     void SetUp() override
     {
         ASSERT_TRUE(m_dir.isValid());
-        m_template = readFile(kSourceDir + QStringLiteral("/packaging/systemd/strata-server.service.in"));
+        m_template = readFilePackaging(kSourceDir + QStringLiteral("/packaging/systemd/strata-server.service.in"));
         ASSERT_FALSE(m_template.isEmpty());
     }
 
@@ -178,7 +178,7 @@ TEST(SystemdSysusers, CreatesTheStrataSystemUserInAnImageRoot)
                                  {QStringLiteral("--root=") + root.path(),
                                   kSourceDir + QStringLiteral("/packaging/systemd/strata-server.sysusers.conf")});
     ASSERT_EQ(sysusers.exitCode, 0) << sysusers.err.toStdString();
-    const QByteArray passwd = readFile(root.filePath(QStringLiteral("etc/passwd")));
+    const QByteArray passwd = readFilePackaging(root.filePath(QStringLiteral("etc/passwd")));
     const QList<QByteArray> fields = passwd.trimmed().split(':');
     ASSERT_EQ(fields.size(), 7) << passwd.toStdString();
     EXPECT_EQ(fields[0], "strata");

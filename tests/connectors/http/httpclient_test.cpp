@@ -31,7 +31,7 @@ ClientOptions optionsFor(std::string baseUrl)
     return options;
 }
 
-HttpRequest get(const std::string &path)
+HttpRequest getHttpclient(const std::string &path)
 {
     HttpRequest request;
     request.url = path;
@@ -79,7 +79,7 @@ TEST(HttpClient, Send_NoAuthOnRequest_AddsBasicFromOptionsAndJsonAccept)
     options.basic = BasicAuth{"admin", "pw"};
     const HttpClient client(transport, options);
 
-    ASSERT_TRUE(client.send(get("/api/cluster"), CancelToken{}));
+    ASSERT_TRUE(client.send(getHttpclient("/api/cluster"), CancelToken{}));
 
     const auto sent = transport.requests();
     ASSERT_EQ(sent.size(), 1u);
@@ -99,11 +99,11 @@ TEST(HttpClient, Send_BearerSet_PreferredOverBasicAndRequestAuthKept)
     options.basic = BasicAuth{"admin", "pw"};
     HttpClient client(transport, options);
     client.setBearer(BearerAuth{"grid-token"});
-    HttpRequest own = get("/b");
+    HttpRequest own = getHttpclient("/b");
     own.headers = {{"Accept", "application/hal+json"}};
     own.bearer = BearerAuth{"request-token"};
 
-    ASSERT_TRUE(client.send(get("/a"), CancelToken{}));
+    ASSERT_TRUE(client.send(getHttpclient("/a"), CancelToken{}));
     ASSERT_TRUE(client.send(own, CancelToken{}));
 
     const auto sent = transport.requests();
@@ -127,7 +127,7 @@ TEST(HttpClient, Send_BodyWithoutContentType_SendsJsonContentType)
     FakeTransport transport;
     transport.enqueueJson(Method::Patch, "/api/storage/volumes/1", "{}", 202);
     const HttpClient client(transport, optionsFor("https://cluster.example"));
-    HttpRequest patch = get("/api/storage/volumes/1");
+    HttpRequest patch = getHttpclient("/api/storage/volumes/1");
     patch.method = Method::Patch;
     patch.body = R"({"size":1})";
 

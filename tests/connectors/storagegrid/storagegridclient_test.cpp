@@ -192,7 +192,7 @@ StorageGridOptions gridOptions(const std::string &url, RecordingSleeper &sleeper
     return options;
 }
 
-struct Harness
+struct HarnessStoragegridclient
 {
     FakeGrid grid;
     RecordingSleeper sleeper;
@@ -213,7 +213,7 @@ void answer(FakeGrid &grid, const std::string &path, const json &data)
 
 TEST(StorageGridClient, DiscoverApiVersion_PicksTheHighestSupported)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     auto client = h.client();
     auto version = client.discoverApiVersion();
     ASSERT_TRUE(version) << version.error().message;
@@ -247,7 +247,7 @@ TEST(StorageGridClient, DiscoverApiVersion_PicksTheHighestSupported)
 
 TEST(StorageGridClient, V3Grid_UsesV3PathsEverywhere)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     h.grid.setVersions(json::array({2, 3}));
     answer(h.grid, "grid/health", json::object());
     auto client = h.client();
@@ -260,7 +260,7 @@ TEST(StorageGridClient, V3Grid_UsesV3PathsEverywhere)
 
 TEST(StorageGridClient, Authorize_GridAdminBodyThenBearerOnEveryCall)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid,
            "grid/health",
            {{"alarms", {{"critical", 0}, {"major", 1}, {"minor", 2}, {"notice", 3}}},
@@ -293,7 +293,7 @@ TEST(StorageGridClient, Authorize_GridAdminBodyThenBearerOnEveryCall)
 
 TEST(StorageGridClient, Authorize_TenantSendsAccountIdAndUsesOrgPaths)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid, "org/config/product-version", {{"productVersion", "11.8.0.2-20240131.1852.bbc9e4a"}});
     answer(h.grid,
            "org/containers",
@@ -336,7 +336,7 @@ TEST(StorageGridClient, Authorize_TenantSendsAccountIdAndUsesOrgPaths)
 
 TEST(StorageGridClient, ExpiredToken_ReauthorizesOnceAndRetries)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid, "grid/health/topology", {{"name", "datalake"}, {"type", "grid"}});
     auto client = h.client();
     ASSERT_TRUE(client.topologyGridName());
@@ -357,7 +357,7 @@ TEST(StorageGridClient, ExpiredToken_ReauthorizesOnceAndRetries)
 
 TEST(StorageGridClient, TokenRefusedTwice_AuthErrorWithoutLooping)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid, "grid/health", json::object());
     h.grid.setRejectAllTokens(true);
     auto client = h.client();
@@ -374,7 +374,7 @@ TEST(StorageGridClient, TokenRefusedTwice_AuthErrorWithoutLooping)
 
 TEST(StorageGridClient, WrongPassword_AuthErrorWithTheGridsTextAndNoSecret)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     h.grid.setPassword("other");
     auto client = h.client();
     const auto result = client.authorize();
@@ -396,7 +396,7 @@ TEST(StorageGridClient, WrongPassword_AuthErrorWithTheGridsTextAndNoSecret)
 
 TEST(StorageGridClient, ErrorEnvelopes_404And400AndBareStatus)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     h.grid.route("grid/accounts/123/usage", [](const Request &, const Responder &responder) {
         responder.send(Response::json(400, bytes(errorEnvelope(400, "Invalid account id", "error.invalid_account"))));
     });
@@ -436,7 +436,7 @@ TEST(StorageGridClient, ErrorEnvelopes_404And400AndBareStatus)
 
 TEST(StorageGridClient, ServiceUnavailable_RetriedThenSucceeds)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     std::atomic<int> calls{0};
     h.grid.route("grid/node-health", [&calls](const Request &, const Responder &responder) {
         if (++calls <= 2) {
@@ -476,7 +476,7 @@ TEST(StorageGridClient, ServiceUnavailable_RetriedThenSucceeds)
 
 TEST(StorageGridClient, Paging_LimitMarkerUntilEmpty)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     std::vector<json> all;
     for (int i = 1; i <= 5; ++i) {
         all.push_back({{"id", "0000000000000000000" + std::to_string(i)},
@@ -525,7 +525,7 @@ TEST(StorageGridClient, Paging_LimitMarkerUntilEmpty)
 
 TEST(StorageGridClient, Paging_RepeatedMarkerIsAParseErrorNotAnEndlessLoop)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     h.grid.route("grid/accounts", [](const Request &, const Responder &responder) {
         responder.send(Response::json(200, bytes(envelope(json::array({{{"id", "1"}, {"name", "same"}}})))));
     });
@@ -545,7 +545,7 @@ TEST(StorageGridClient, Paging_RepeatedMarkerIsAParseErrorNotAnEndlessLoop)
 
 TEST(StorageGridClient, AccountsCache_HarvestFixtureWithNulls)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     const std::string fixture = testsupport::fixture("storagegrid/accounts-cache.json");
     ASSERT_FALSE(fixture.empty());
     h.grid.route("grid/accounts-cache", [fixture](const Request &, const Responder &responder) {
@@ -571,7 +571,7 @@ TEST(StorageGridClient, AccountsCache_HarvestFixtureWithNulls)
 
 TEST(StorageGridClient, AccountUsage_BucketDetail)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid,
            "grid/accounts/27500541853349137040/usage",
            {{"calculationTime", "2026-06-01T09:58:00.000Z"},
@@ -612,7 +612,7 @@ TEST(StorageGridClient, AccountUsage_BucketDetail)
 
 TEST(StorageGridClient, AlertsAndHistory_Fields)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     const json active =
         json::array({{{"id", "a1"},
                       {"name", "Low installed node memory"},
@@ -655,7 +655,7 @@ TEST(StorageGridClient, AlertsAndHistory_Fields)
 
 TEST(StorageGridClient, IlmPolicies_RulesAsStringsOrObjects)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid,
            "grid/ilm-policies",
            json::array({{{"id", "p1"},
@@ -682,7 +682,7 @@ TEST(StorageGridClient, IlmPolicies_RulesAsStringsOrObjects)
 
 TEST(StorageGridClient, MetricQuery_VectorWithTimeParameter)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid,
            "grid/metric-query",
            {{"resultType", "vector"},
@@ -717,7 +717,7 @@ TEST(StorageGridClient, MetricQuery_VectorWithTimeParameter)
 
 TEST(StorageGridClient, MetricQueryRange_MatrixAndBadShapes)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid,
            "grid/metric-query-range",
            {{"resultType", "matrix"},
@@ -772,7 +772,7 @@ TEST(StorageGridClient, MetricQueryRange_MatrixAndBadShapes)
 
 TEST(StorageGridClient, MalformedTruncatedAndMissingData)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     auto client = h.client();
 
     h.grid.route("grid/health", [](const Request &, const Responder &responder) {
@@ -839,7 +839,7 @@ TEST(StorageGridClient, Timeout_IsReportedAsTimeout)
 
 TEST(StorageGridClient, Logout_DeletesTheTokenAndTheNextCallAuthorizesAgain)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     h.grid.route("authorize", [](const Request &request, const Responder &responder) {
         EXPECT_EQ(request.method, "DELETE");
         responder.send(Response::text(204, ""));
@@ -862,7 +862,7 @@ TEST(StorageGridClient, Logout_DeletesTheTokenAndTheNextCallAuthorizesAgain)
 
 TEST(StorageGridClient, ConcurrentExpiry_AuthorizesOnce)
 {
-    Harness h;
+    HarnessStoragegridclient h;
     answer(h.grid, "grid/health", json::object());
     auto client = h.client();
     ASSERT_TRUE(client.health());

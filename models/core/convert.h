@@ -1,0 +1,37 @@
+#pragma once
+
+#include "models/core/actions.h"
+#include "models/core/keyed.h"
+
+#include <QString>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+/// Small conversions the model layer's sources share when they translate connector DTOs
+/// (std::string, UTF-8) into domain records (QString) and publish keyed lists.
+namespace strata::core {
+
+inline QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+inline std::string ss(const QString &s)
+{
+    return s.toStdString();
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
+{
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+/// A failed, not reconciled action result with `message`.
+inline ActionResult actionFailed(const QString &message)
+{
+    return ActionResult{false, false, message};
+}
+
+} // namespace strata::core
