@@ -16,7 +16,7 @@ namespace strata::views {
 
 namespace {
 
-constexpr qreal kMargin = 8;
+constexpr qreal kChartMargin = 8;
 
 /// A readable grid step in GPUs for `scaleGpus` over `width` pixels.
 int tickStep(qreal scaleGpus, qreal width, qreal labelWidth)
@@ -98,17 +98,18 @@ GpuProjectChart::computeLayout(const QList<core::Project> &projects, const QRect
     layout.scaleMax = (scale + 999) / 1000 * 1000;
     nameWidth = std::min(nameWidth, area.width() * 0.3);
 
-    const qreal legendHeight = lineHeight + kMargin;
+    const qreal legendHeight = lineHeight + kChartMargin;
     const qreal axisHeight = lineHeight + 4;
     const qreal rowHeight = std::round(lineHeight * 1.9);
     const qreal barHeight = std::round(lineHeight * 1.1);
-    const qreal left = area.left() + kMargin + nameWidth + kMargin;
-    const qreal right = area.right() - kMargin - labelWidth - (utilWidth > 0 ? utilWidth + kMargin : 0) - kMargin;
-    layout.plot = QRectF(QPointF(left, area.top() + kMargin),
-                         QPointF(std::max(left + 1, right), area.top() + kMargin + rowHeight * projects.size()));
-    layout.legend = QRectF(area.left() + kMargin,
-                           layout.plot.bottom() + axisHeight + kMargin / 2,
-                           area.width() - 2 * kMargin,
+    const qreal left = area.left() + kChartMargin + nameWidth + kChartMargin;
+    const qreal right =
+        area.right() - kChartMargin - labelWidth - (utilWidth > 0 ? utilWidth + kChartMargin : 0) - kChartMargin;
+    layout.plot = QRectF(QPointF(left, area.top() + kChartMargin),
+                         QPointF(std::max(left + 1, right), area.top() + kChartMargin + rowHeight * projects.size()));
+    layout.legend = QRectF(area.left() + kChartMargin,
+                           layout.plot.bottom() + axisHeight + kChartMargin / 2,
+                           area.width() - 2 * kChartMargin,
                            legendHeight);
 
     const qreal scaleGpus = qreal(layout.scaleMax) / 1000.0;
@@ -133,7 +134,7 @@ GpuProjectChart::computeLayout(const QList<core::Project> &projects, const QRect
         const qreal top = layout.plot.top() + i * rowHeight;
         bar.row = QRectF(area.left(), top, area.width(), rowHeight);
         const qreal barTop = top + (rowHeight - barHeight) / 2;
-        bar.nameRect = QRectF(area.left() + kMargin, top, nameWidth, rowHeight);
+        bar.nameRect = QRectF(area.left() + kChartMargin, top, nameWidth, rowHeight);
         const qreal x0 = layout.plot.left();
         const qreal xIn = layout.xFor(bar.inQuota);
         const qreal xAlloc = layout.xFor(bar.inQuota + bar.overQuota);
@@ -144,7 +145,8 @@ GpuProjectChart::computeLayout(const QList<core::Project> &projects, const QRect
                                                    QPointF(layout.xFor(p.allocated + p.pending), barTop + barHeight))
                                           : QRectF();
         bar.quotaX = p.quota >= 0 ? layout.xFor(p.quota) : -1;
-        bar.labelRect = QRectF(layout.plot.right() + kMargin, top, labelWidth + kMargin + utilWidth, rowHeight);
+        bar.labelRect =
+            QRectF(layout.plot.right() + kChartMargin, top, labelWidth + kChartMargin + utilWidth, rowHeight);
         layout.bars.append(bar);
     }
     return layout;
@@ -159,13 +161,14 @@ QSize GpuProjectChart::sizeHint() const
 {
     const QFontMetricsF fm(font());
     const int rows = std::max<int>(1, int(m_projects.size()));
-    return {480, int(fm.height() * 1.9 * rows + fm.height() * 3 + 4 * kMargin)};
+    return {480, int(fm.height() * 1.9 * rows + fm.height() * 3 + 4 * kChartMargin)};
 }
 
 QSize GpuProjectChart::minimumSizeHint() const
 {
     const QFontMetricsF fm(font());
-    return {240, int(fm.height() * 1.9 * std::max<int>(1, int(m_projects.size())) + fm.height() * 3 + 3 * kMargin)};
+    return {240,
+            int(fm.height() * 1.9 * std::max<int>(1, int(m_projects.size())) + fm.height() * 3 + 3 * kChartMargin)};
 }
 
 void GpuProjectChart::paintEvent(QPaintEvent *)
@@ -245,7 +248,7 @@ void GpuProjectChart::paintEvent(QPaintEvent *)
         draw(box);
         painter.setPen(text);
         painter.drawText(QPointF(box.right() + 4, y + swatch / 2 + fm.ascent() / 2 - 1), name);
-        x = box.right() + 4 + fm.horizontalAdvance(name) + 2 * kMargin;
+        x = box.right() + 4 + fm.horizontalAdvance(name) + 2 * kChartMargin;
     };
     legendItem(tr("In quota"), [&](const QRectF &box) {
         painter.setPen(Qt::NoPen);

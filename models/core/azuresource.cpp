@@ -3,6 +3,7 @@
 #include "connectors/azure/azureclient.h"
 #include "connectors/http/curltransport.h"
 #include "models/core/connectorerror.h"
+#include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/ratecard.h"
@@ -26,9 +27,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr qint64 kGiB = 1024LL * 1024 * 1024;
-constexpr qint64 kTiB = 1024 * kGiB;
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr qint64 kAnfGiB = 1024LL * 1024 * 1024;
+constexpr qint64 kAnfTiB = 1024 * kAnfGiB;
+constexpr double kAnfMiB = 1024.0 * 1024.0;
 constexpr int kMaxVolumesPerPool = 500;
 const char *const kDefaultArm = "https://management.azure.com";
 const char *const kDefaultAuthority = "https://login.microsoftonline.com";
@@ -57,7 +58,7 @@ QDateTime parseTime(const std::string &iso)
     return t.isValid() ? t.toUTC() : QDateTime();
 }
 
-std::chrono::system_clock::time_point toTimePoint(const QDateTime &t)
+std::chrono::system_clock::time_point anfTimePoint(const QDateTime &t)
 {
     return std::chrono::system_clock::time_point(std::chrono::milliseconds(t.toMSecsSinceEpoch()));
 }
@@ -111,7 +112,7 @@ struct PoolInfo
     QString qosType;
 };
 
-Volume toVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &source, qint64 usedBytes)
+Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &source, qint64 usedBytes)
 {
     Volume out;
     out.source = source;
@@ -147,7 +148,8 @@ Volume toVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &
     return out;
 }
 
-Snapshot toSnapshot(const azure::AnfSnapshot &s, const QString &source, const Volume *volume, const QString &volumeId)
+Snapshot
+toAnfSnapshot(const azure::AnfSnapshot &s, const QString &source, const Volume *volume, const QString &volumeId)
 {
     Snapshot out;
     out.source = source;
@@ -186,13 +188,13 @@ bool isNotFound(const http::HttpError &e)
 
 QString sizeText(qint64 bytes)
 {
-    if (bytes >= kTiB && bytes % kTiB == 0) {
-        return QStringLiteral("%1 TiB").arg(bytes / kTiB);
+    if (bytes >= kAnfTiB && bytes % kAnfTiB == 0) {
+        return QStringLiteral("%1 TiB").arg(bytes / kAnfTiB);
     }
     return formatBytes(bytes);
 }
 
-QString mibps(double value)
+QString anfMibps(double value)
 {
     return value < 0 ? QObject::tr("unknown") : QStringLiteral("%1 MiB/s").arg(value, 0, 'f', 1);
 }
@@ -344,7 +346,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                             pool.allocatedBytes += v.usageThresholdBytes;
                             ++pool.volumeCount;
                             auto vol = std::make_shared<const Volume>(
-                                toVolume(v, info, source, usage->get(qs(v.fileSystemId))));
+                                toAnfVolume(v, info, source, usage->get(qs(v.fileSystemId))));
                             if (base) {
                                 if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
                                     vol = old;
@@ -456,7 +458,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                             continue;
                         }
                         auto series = conn->client->volumeMetrics(
-                            ss(v->armId), toTimePoint(now.addSecs(-1800)), toTimePoint(now), token);
+                            ss(v->armId), anfTimePoint(now.addSecs(-1800)), anfTimePoint(now), token);
                         if (!series) {
                             if (isNotFound(series.error())) {
                                 continue; // moved or deleted since the inventory: next inventory tells
@@ -504,7 +506,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                         sample.throughputBps = p.throughputBps;
                         sample.iops = p.totalIops;
                         sample.latencyUs = p.latencyUs;
-                        sample.capBps = v->throughputMibps >= 0 ? v->throughputMibps * kMiB : -1;
+                        sample.capBps = v->throughputMibps >= 0 ? v->throughputMibps * kAnfMiB : -1;
                         samples->push_back(sample);
                         list.push_back(std::make_shared<const VolumePerf>(std::move(p)));
                     }
@@ -595,7 +597,7 @@ SystemPoller *AzureSource::makeSnapshotPoller(const QString &volumeId)
                 }
                 std::vector<Ptr<Snapshot>> list;
                 for (const auto &s : *snapshots) {
-                    list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volume.get(), volumeId)));
+                    list.push_back(std::make_shared<const Snapshot>(toAnfSnapshot(s, source, volume.get(), volumeId)));
                 }
                 auto keyedList = keyed(std::move(list));
                 out.apply = [self, source, volumeId, keyedList] {
@@ -731,7 +733,7 @@ void AzureSource::fetchSnapshots(const QString &volumeId, std::function<void(QSt
         } else {
             std::vector<Ptr<Snapshot>> items;
             for (const auto &s : *snapshots) {
-                items.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volume.get(), volumeId)));
+                items.push_back(std::make_shared<const Snapshot>(toAnfSnapshot(s, source, volume.get(), volumeId)));
             }
             list = keyed(std::move(items));
         }
@@ -806,7 +808,7 @@ void AzureSource::testConnection(const SourceConfig &config,
 
 namespace {
 
-const QRegularExpression &snapshotNamePattern()
+const QRegularExpression &anfSnapshotNamePattern()
 {
     // ANF: starts with a letter or digit; letters, digits, '_', '-' and '.'; at most 255.
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_.\\-]{0,254}$"));
@@ -819,7 +821,7 @@ const QRegularExpression &poolNamePattern()
     return re;
 }
 
-QString timeText(const QDateTime &t)
+QString anfTimeText(const QDateTime &t)
 {
     return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
 }
@@ -891,7 +893,7 @@ PoolChoice choosePool(const Estate &estate, const ActionRequest &request, const 
             return choice;
         }
         if (!request.createPool) {
-            const qint64 suggested = std::max<qint64>(kTiB, (volume.sizeBytes + kTiB - 1) / kTiB * kTiB);
+            const qint64 suggested = std::max<qint64>(kAnfTiB, (volume.sizeBytes + kAnfTiB - 1) / kAnfTiB * kAnfTiB);
             choice.blockedReason = QObject::tr("No %1 capacity pool in account %2 has %3 free; create one (e.g. "
                                                "pool-%4 of %5) or free space in one first.")
                                        .arg(request.targetLevel,
@@ -912,14 +914,15 @@ PoolChoice choosePool(const Estate &estate, const ActionRequest &request, const 
     }
     // A pool to create.
     choice.exists = false;
-    choice.sizeBytes = request.poolSizeBytes > 0 ? request.poolSizeBytes
-                                                 : std::max<qint64>(kTiB, (volume.sizeBytes + kTiB - 1) / kTiB * kTiB);
+    choice.sizeBytes = request.poolSizeBytes > 0
+                           ? request.poolSizeBytes
+                           : std::max<qint64>(kAnfTiB, (volume.sizeBytes + kAnfTiB - 1) / kAnfTiB * kAnfTiB);
     choice.freeBytes = choice.sizeBytes;
     choice.armId = accountIdOf(volume.armId) + QStringLiteral("/capacityPools/") + choice.name;
     if (!poolNamePattern().match(choice.name).hasMatch()) {
         choice.blockedReason =
             QObject::tr("\"%1\" is not a valid pool name (letters, digits, _ and -; at most 64).").arg(choice.name);
-    } else if (choice.sizeBytes % kTiB != 0 || choice.sizeBytes < kTiB) {
+    } else if (choice.sizeBytes % kAnfTiB != 0 || choice.sizeBytes < kAnfTiB) {
         choice.blockedReason = QObject::tr("A capacity pool is sized in whole TiB (at least 1 TiB); %1 is not.")
                                    .arg(formatBytes(choice.sizeBytes));
     }
@@ -988,7 +991,7 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
         p.effects << tr("Azure NetApp Files takes snapshot \"%1\" of %2 (%3 used).")
                          .arg(request.name, volumeLabel, formatBytes(volume->usedBytes));
         p.effects << tr("It takes no space at first; it then holds the blocks that change.");
-        if (!snapshotNamePattern().match(request.name).hasMatch()) {
+        if (!anfSnapshotNamePattern().match(request.name).hasMatch()) {
             p.blockedReason =
                 tr("\"%1\" is not a valid snapshot name (a letter or digit, then letters, digits, _ . -; at most "
                    "255 characters).")
@@ -1006,15 +1009,15 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
         p.fromState = tr("%n snapshot(s)", nullptr, count);
         p.toState = tr("%n snapshot(s)", nullptr, count - 1);
         p.effects << tr("Azure NetApp Files deletes snapshot \"%1\" (taken %2) of %3.")
-                         .arg(snapshot->name, timeText(snapshot->created), volumeLabel);
+                         .arg(snapshot->name, anfTimeText(snapshot->created), volumeLabel);
         p.warnings << tr("The snapshot cannot be recovered once deleted.");
         break;
     case ActionKind::SnapshotRestore: {
         p.destructive = true;
         p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
-        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, timeText(snapshot->created));
+        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, anfTimeText(snapshot->created));
         p.effects << tr("Azure NetApp Files reverts %1 to snapshot \"%2\" in place.").arg(volumeLabel, snapshot->name);
-        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, timeText(snapshot->created));
+        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, anfTimeText(snapshot->created));
         QStringList newer;
         if (snapshots && snapshot->created.isValid()) {
             for (const Ptr<Snapshot> &s : snapshots->items()) {
@@ -1033,7 +1036,7 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
     }
     case ActionKind::ServiceLevelChange: {
         p.fromState =
-            tr("%1 (pool %2, cap %3)").arg(volume->serviceLevel, volume->aggregate, mibps(volume->throughputMibps));
+            tr("%1 (pool %2, cap %3)").arg(volume->serviceLevel, volume->aggregate, anfMibps(volume->throughputMibps));
         if (!volume->isAnf()) {
             p.blockedReason = tr("%1 is not an Azure NetApp Files volume.").arg(volumeLabel);
             break;
@@ -1053,8 +1056,8 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
         const double rate = anfMibpsPerTib(request.targetLevel);
         const double newCap = volume->qosType == QLatin1String("Manual")
                                   ? volume->throughputMibps
-                                  : rate * double(volume->sizeBytes) / double(kTiB);
-        p.toState = tr("%1 (pool %2, cap %3)").arg(request.targetLevel, choice.name, mibps(newCap));
+                                  : rate * double(volume->sizeBytes) / double(kAnfTiB);
+        p.toState = tr("%1 (pool %2, cap %3)").arg(request.targetLevel, choice.name, anfMibps(newCap));
         if (!choice.name.isEmpty()) {
             if (!choice.exists) {
                 p.effects << tr("Azure creates capacity pool %1 (%2, %3, auto QoS) in account %4 first; the pool is "
@@ -1109,11 +1112,6 @@ namespace {
 ActionResult failed(const QString &message)
 {
     return ActionResult{false, false, message};
-}
-
-ActionResult reconciledOk(const QString &message)
-{
-    return ActionResult{true, true, message};
 }
 
 struct AzureReconciler
@@ -1211,7 +1209,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                 return false;
             };
             if (ctx.attempt > 1 && exists().value_or(false)) {
-                return reconciledOk(
+                return actionReconciled(
                     QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.")
                         .arg(request.name));
             }
@@ -1224,8 +1222,9 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             }
             if (r.error().outcomeUnknown) {
                 if (exists().value_or(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
-                                            .arg(request.name));
+                    return actionReconciled(
+                        QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                            .arg(request.name));
                 }
                 return failed(QObject::tr("%1. Azure has no snapshot \"%2\", so retrying is safe.")
                                   .arg(qs(r.error().message), request.name));
@@ -1242,7 +1241,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                     true, false, QObject::tr("Snapshot \"%1\" of %2 deleted.").arg(snapshotName, label)};
             }
             if (isNotFound(r.error())) {
-                return reconciledOk(
+                return actionReconciled(
                     QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
             }
             return failed(qs(r.error().message));
@@ -1282,8 +1281,8 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             const azure::AnfVolume current = **found;
             const QString fromPool = poolNameOf(current.id);
             if (arrived(current)) {
-                return reconciledOk(QObject::tr("%1 is already in pool %2 (%3); nothing to move.")
-                                        .arg(label, fromPool, request.targetLevel));
+                return actionReconciled(QObject::tr("%1 is already in pool %2 (%3); nothing to move.")
+                                            .arg(label, fromPool, request.targetLevel));
             }
             if (!choice.exists) {
                 auto existing = client.pool(ss(choice.armId));
@@ -1314,8 +1313,8 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             if (!moved) {
                 const http::HttpError &e = moved.error();
                 if (after && *after && arrived(**after)) {
-                    return reconciledOk(QObject::tr("%1 moved to pool %2 (%3) (confirmed after: %4).")
-                                            .arg(label, choice.name, request.targetLevel, qs(e.message)));
+                    return actionReconciled(QObject::tr("%1 moved to pool %2 (%3) (confirmed after: %4).")
+                                                .arg(label, choice.name, request.targetLevel, qs(e.message)));
                 }
                 if (after && !*after) {
                     return failed(QObject::tr("%1: the volume was deleted during the change.").arg(qs(e.message)));
@@ -1328,8 +1327,8 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             }
             QString capText;
             if (after && *after) {
-                capText =
-                    QObject::tr("; throughput cap %1 -> %2").arg(mibps(volume->throughputMibps), mibps(capOf(**after)));
+                capText = QObject::tr("; throughput cap %1 -> %2")
+                              .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after)));
             }
             return ActionResult{
                 true,

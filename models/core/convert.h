@@ -34,4 +34,10 @@ inline ActionResult actionFailed(const QString &message)
     return ActionResult{false, false, message};
 }
 
+/// A successful action result that found its effect already applied (reconciled).
+inline ActionResult actionReconciled(const QString &message)
+{
+    return ActionResult{true, true, message};
+}
+
 } // namespace strata::core

@@ -1065,11 +1065,6 @@ struct Reconciler
     }
 };
 
-ActionResult reconciledOk(const QString &message)
-{
-    return ActionResult{true, true, message};
-}
-
 } // namespace
 
 std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const ActionRequest &request)
@@ -1117,12 +1112,12 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             const std::string glob = "POST /api/storage/volumes/" + volumeUuid + "/snapshots*";
             if (ctx.attempt > 1) {
                 if (snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("Snapshot \"%1\" already exists (an earlier attempt succeeded); not created again.")
                             .arg(request.name));
                 }
                 if (auto job = rec.followLostJob(glob); job && *job && snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("Snapshot \"%1\" was created by an earlier attempt.").arg(request.name));
                 }
             }
@@ -1137,12 +1132,14 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             if (r.error().outcomeUnknown) {
                 rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
-                                            .arg(request.name));
+                    return actionReconciled(
+                        QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                            .arg(request.name));
                 }
                 if (snapshotExists(byName).value_or(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
-                                            .arg(request.name));
+                    return actionReconciled(
+                        QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
+                            .arg(request.name));
                 }
                 return actionFailed(
                     QObject::tr("%1. ONTAP has no snapshot \"%2\": it was not applied, so retrying is safe.")
@@ -1152,7 +1149,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         }
         case ActionKind::SnapshotDelete: {
             if (ctx.attempt > 1 && snapshotExists(byUuid) == std::optional<bool>(false)) {
-                return reconciledOk(
+                return actionReconciled(
                     QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
@@ -1167,8 +1164,9 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                 rec.followLostJob("DELETE /api/storage/volumes/" + volumeUuid + "/snapshots/" + ss(request.snapshotId)
                                   + "*");
                 if (snapshotExists(byUuid) == std::optional<bool>(false)) {
-                    return reconciledOk(QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).")
-                                            .arg(snapshotName));
+                    return actionReconciled(
+                        QObject::tr("Snapshot \"%1\" deleted (confirmed after the response was lost).")
+                            .arg(snapshotName));
                 }
                 return actionFailed(
                     QObject::tr("%1. The snapshot still exists, so retrying is safe.").arg(qs(r.error().message)));
@@ -1179,7 +1177,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             const std::string glob = "PATCH /api/storage/volumes/" + volumeUuid + "*";
             if (ctx.attempt > 1) {
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("%1/%2 was already restored to \"%3\" by an earlier attempt; not restored again.")
                             .arg(svmName, volumeName, snapshotName));
                 }
@@ -1195,8 +1193,9 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             if (r.error().outcomeUnknown) {
                 rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
                 if (auto job = rec.followLostJob(glob); job && *job) {
-                    return reconciledOk(QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).")
-                                            .arg(svmName, volumeName, snapshotName));
+                    return actionReconciled(
+                        QObject::tr("%1/%2 restored to \"%3\" (confirmed after the response was lost).")
+                            .arg(svmName, volumeName, snapshotName));
                 }
                 return actionFailed(
                     QObject::tr("%1. No restore job for this volume was found on ONTAP, so retrying is safe.")
@@ -1207,13 +1206,13 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         case ActionKind::VolumeClone: {
             if (ctx.attempt > 1) {
                 if (cloneExists().value_or(false)) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("Volume %1/%2 already exists (an earlier attempt created it); not cloned again.")
                             .arg(svmName, request.name));
                 }
                 if (auto job = rec.followLostJob("POST /api/storage/volumes*");
                     job && *job && cloneExists().value_or(false)) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("FlexClone %1/%2 was created by an earlier attempt.").arg(svmName, request.name));
                 }
             }
@@ -1229,8 +1228,9 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             if (r.error().outcomeUnknown) {
                 rec.followLostJob("POST /api/storage/volumes*");
                 if (cloneExists().value_or(false)) {
-                    return reconciledOk(QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).")
-                                            .arg(svmName, request.name));
+                    return actionReconciled(
+                        QObject::tr("FlexClone %1/%2 created (confirmed after the response was lost).")
+                            .arg(svmName, request.name));
                 }
                 return actionFailed(QObject::tr("%1. ONTAP has no volume %2/%3, so retrying is safe.")
                                         .arg(qs(r.error().message), svmName, request.name));
@@ -1253,7 +1253,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
             // Setting a policy twice is harmless, but a volume already there needs no job (and
             // a retry after a lost response must not report a change it did not make).
             if (hasTarget().value_or(false)) {
-                return reconciledOk(QObject::tr("%1 already has %2; nothing to change.").arg(label, target));
+                return actionReconciled(QObject::tr("%1 already has %2; nothing to change.").arg(label, target));
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
             auto r = client.setVolumeQosPolicy(volumeUuid, ss(request.targetLevel), rec.jobProgress());
@@ -1264,7 +1264,7 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                 rec.progress(-1, QObject::tr("Response lost; checking what ONTAP did"));
                 rec.followLostJob("PATCH /api/storage/volumes/" + volumeUuid + "*");
                 if (hasTarget().value_or(false)) {
-                    return reconciledOk(
+                    return actionReconciled(
                         QObject::tr("%1 now has %2 (confirmed after the response was lost).").arg(label, target));
                 }
                 return actionFailed(QObject::tr("%1. The volume does not have %2, so retrying is safe.")

@@ -16,7 +16,7 @@ using strata::sim::azure::AzureSimulator;
 
 namespace {
 
-constexpr qint64 GiB = qint64(1) << 30;
+constexpr qint64 kArmGiB = qint64(1) << 30;
 constexpr qint64 TiB = qint64(1) << 40;
 
 class AzureSimTest : public ::testing::Test
@@ -183,7 +183,7 @@ TEST_F(AzureSimTest, AiLabEstateAndAks)
     ASSERT_EQ(criteo.status, 200);
     EXPECT_TRUE(criteo.headers.value("etag").startsWith("W/\"datetime'"));
     const QJsonObject p = criteo.json.value(QStringLiteral("properties")).toObject();
-    EXPECT_EQ(p.value(QStringLiteral("usageThreshold")).toDouble(), double(1000 * GiB));
+    EXPECT_EQ(p.value(QStringLiteral("usageThreshold")).toDouble(), double(1000 * kArmGiB));
     EXPECT_DOUBLE_EQ(p.value(QStringLiteral("throughputMibps")).toDouble(), 15.625);
     EXPECT_EQ(p.value(QStringLiteral("protocolTypes")).toArray().first().toString(), QStringLiteral("NFSv3"));
     EXPECT_EQ(p.value(QStringLiteral("mountTargets"))
@@ -385,7 +385,7 @@ TEST_F(AzureSimTest, AnfLimits)
     EXPECT_EQ(r.status, 400);
     EXPECT_EQ(code(r), QStringLiteral("InvalidPoolSize"));
     r = http->put(api(account + QStringLiteral("/capacityPools/tiny")),
-                  poolBody(512.0 * double(GiB), QStringLiteral("Premium")));
+                  poolBody(512.0 * double(kArmGiB), QStringLiteral("Premium")));
     EXPECT_EQ(code(r), QStringLiteral("InvalidPoolSize"));
 
     r = http->put(api(account + QStringLiteral("/capacityPools/pool-ultra")),
@@ -412,16 +412,17 @@ TEST_F(AzureSimTest, AnfLimits)
                                                         "Microsoft.Network/virtualNetworks/v/subnets/s")}}}};
     };
     const QString ultra = account + QStringLiteral("/capacityPools/pool-ultra/volumes/");
-    r = http->put(api(ultra + QStringLiteral("small")), volumeBody(50.0 * double(GiB), QStringLiteral("small")));
+    r = http->put(api(ultra + QStringLiteral("small")), volumeBody(50.0 * double(kArmGiB), QStringLiteral("small")));
     EXPECT_EQ(code(r), QStringLiteral("InvalidVolumeQuota"));
-    r = http->put(api(ultra + QStringLiteral("scratch")), volumeBody(200.0 * double(GiB), QStringLiteral("scratch")));
+    r = http->put(api(ultra + QStringLiteral("scratch")),
+                  volumeBody(200.0 * double(kArmGiB), QStringLiteral("scratch")));
     ASSERT_EQ(r.status, 201) << r.body.toStdString();
     EXPECT_DOUBLE_EQ(
         r.json.value(QStringLiteral("properties")).toObject().value(QStringLiteral("throughputMibps")).toDouble(), 25);
-    r = http->put(api(ultra + QStringLiteral("big")), volumeBody(900.0 * double(GiB), QStringLiteral("big")));
+    r = http->put(api(ultra + QStringLiteral("big")), volumeBody(900.0 * double(kArmGiB), QStringLiteral("big")));
     EXPECT_EQ(code(r), QStringLiteral("PoolSizeTooSmall"));
 
-    // criteo-data (1000 GiB) does not fit the 1 TiB pool next to a 200 GiB volume.
+    // criteo-data (1000 kArmGiB) does not fit the 1 TiB pool next to a 200 kArmGiB volume.
     r = http->post(
         api(volume(QStringLiteral("pool-standard"), QStringLiteral("criteo-data")) + QStringLiteral("/poolChange")),
         QJsonObject{{QStringLiteral("newPoolResourceId"), pool(QStringLiteral("pool-ultra"))}});
@@ -613,7 +614,7 @@ TEST_F(AzureSimTest, MetricsFollowTheLoadModel)
         EXPECT_GT(points(2).at(i).toObject().value(QStringLiteral("average")).toDouble(), 3.0) << "throttled latency";
     }
     EXPECT_NEAR(
-        points(3).at(0).toObject().value(QStringLiteral("average")).toDouble() / double(1000 * GiB), 0.88, 0.07);
+        points(3).at(0).toObject().value(QStringLiteral("average")).toDouble() / double(1000 * kArmGiB), 0.88, 0.07);
     EXPECT_EQ(metrics(QStringLiteral("criteo-data")).body, criteo.body) << "deterministic";
 
     const HttpResult tusimple = metrics(QStringLiteral("tusimple"));

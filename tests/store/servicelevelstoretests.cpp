@@ -10,11 +10,11 @@ using namespace strata::core;
 
 namespace {
 
-const QDateTime kT0(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
+const QDateTime kLevelT0(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
 
 QDateTime minutesServicelevelstore(int m)
 {
-    return kT0.addSecs(m * 60LL);
+    return kLevelT0.addSecs(m * 60LL);
 }
 
 VolumePerfSample perf(const QString &volume, double mibps, double capMibps = -1)
@@ -40,7 +40,7 @@ ServiceLevelSchedule window()
     s.end = minutesServicelevelstore(180);
     s.recurrence = Recurrence::Weekdays;
     s.createdBy = QStringLiteral("alice");
-    s.created = kT0;
+    s.created = kLevelT0;
     return s;
 }
 
@@ -72,7 +72,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     {
         SqliteHistoryStore store(path);
         ASSERT_TRUE(store.open(nullptr));
-        ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kT0));
+        ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kLevelT0));
     }
     // Roll the file back to what schema version 2 had.
     ASSERT_TRUE(execAll(path,
@@ -84,7 +84,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
     EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 3);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
-    EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kT0));
+    EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_GT(store.saveSchedule(window()), 0);
 }
