@@ -1,14 +1,17 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/estate.h"
 #include "models/core/historystore.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -44,6 +47,12 @@ enum class TimelineSeverity
 
 QString timelineSeverityName(TimelineSeverity severity); ///< "critical", "error", "warning", "info"
 std::optional<TimelineSeverity> timelineSeverityFromName(const QString &name);
+
+/// A system's own severity word, normalised. ONTAP EMS (and Kubernetes, whose Warning events
+/// arrive as "warning", Normal ones as "informational"): emergency/alert -> Critical, error ->
+/// Error, warning/notice -> Warning, informational/debug/anything else -> Info. StorageGRID
+/// alerts: critical -> Critical, major -> Error, minor -> Warning.
+TimelineSeverity severityFromSystem(const QString &system, const QString &severity);
 
 /// One entry of the merged triage timeline. Key: `id`, stable across polls and processes for
 /// entries the systems report (so re-polling never duplicates), e.g. "event:ontap-ai:node1/4711",
@@ -117,13 +126,25 @@ public:
 
     /// Every entry, newest first.
     [[nodiscard]] std::vector<TimelineEntry> entries(const TimelineFilter &filter = {}) const;
+    /// The entry with this id, nullopt when there is none (any more).
+    [[nodiscard]] std::optional<TimelineEntry> entry(const QString &id) const;
     [[nodiscard]] int size() const;
     /// True once the audit log's recent entries were read from the history store (or there is
     /// no history store): the CLI waits for it before printing.
     [[nodiscard]] bool auditLoaded() const;
 
     /// Replaces everything with `entries` and stops observing (an opened support bundle).
+    /// Retention and capacity are not applied to restored entries.
     void restore(std::vector<TimelineEntry> entries);
+    /// True until restore() was called.
+    [[nodiscard]] bool isLive() const;
+    /// The engine clock's time (UTC): what "the last hour" counts back from.
+    [[nodiscard]] QDateTime now() const;
+
+    /// Entries older than `seconds` before the clock's now go at the next change (default 7 days).
+    void setRetention(qint64 seconds);
+    /// At most `entries` are kept, the oldest go first (default 50,000).
+    void setCapacity(int entries);
 
     /// Active alerts needing attention per system: StorageGRID alerts that are not resolved,
     /// ONTAP EMS error-or-worse of the last 24 h, Kubernetes Warning events of the last hour,
@@ -136,10 +157,20 @@ public:
     [[nodiscard]] QHash<QString, AlertCounts> attentionBySystem(const QDateTime &now) const;
 
 Q_SIGNALS:
+    /// auditLoaded() became true.
+    void auditLoadedChanged();
     /// Entries were added (keys of the new ones) or removed (`removed`); one signal per batch.
     void entriesChanged(const QStringList &added, const QStringList &removed);
 
 private:
+    /// Adds what is new (by id), drops what retention and capacity say, emits one change.
+    void add(std::vector<TimelineEntry> entries);
+    [[nodiscard]] TimelineEntry fromAudit(const AuditEntry &entry) const;
+    void onJobs(const JobDiff &diff);
+    void onCaches(const CachedCommitDiff &diff);
+    void onVolumes(const VolumeDiff &diff);
+    void onSourceStatus(const QString &name);
+
     struct Private;
     std::unique_ptr<Private> d;
 };
