@@ -1239,8 +1239,11 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
         if (resource == QLatin1String("schedules")) {
             continue;
         }
-        d->feed.addResource(resource, [this, resource] {
-            const auto rows = cli::resourceRows(d->engine, resource, {}, d->engine.clock().now());
+        // The timeline can hold 50,000 entries: the feed carries the newest, pages read the rest.
+        cli::ResourceFilter all;
+        all.limit = resource == QLatin1String("events") ? 2000 : 0;
+        d->feed.addResource(resource, [this, resource, all] {
+            const auto rows = cli::resourceRows(d->engine, resource, all, d->engine.clock().now());
             return rows ? keyedRows(resource, *rows) : QJsonArray();
         });
     }
