@@ -256,6 +256,28 @@ void JobsPage::showJobs(const QString &source, const QString &project, bool queu
     }
 }
 
+bool JobsPage::selectJob(const QString &source, const QString &jobId)
+{
+    showJobs({}, {});
+    const int sourceRow = m_jobs->rowOf(source + QLatin1Char('/') + jobId);
+    if (sourceRow < 0) {
+        return false;
+    }
+    const QModelIndex modelIndex = m_jobs->index(sourceRow, 0);
+    for (const auto &[view, proxy] :
+         {std::pair{m_runningView, m_runningProxy}, std::pair{m_queuedView, m_queuedProxy}}) {
+        const QModelIndex index = proxy->mapFromSource(modelIndex);
+        if (index.isValid()) {
+            view->setFocus();
+            view->selectionModel()->setCurrentIndex(index,
+                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            view->scrollTo(index);
+            return true;
+        }
+    }
+    return false;
+}
+
 void JobsPage::applyFilters()
 {
     const QString key = m_projectCombo->currentData().toString();

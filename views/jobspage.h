@@ -46,6 +46,9 @@ public:
     /// Shows one cluster's project (empty project = all projects of all clusters); `queuedOnly`
     /// sets the status filter to the queue (pending and preempted).
     void showJobs(const QString &source, const QString &project, bool queuedOnly = false);
+    /// Clears the filters and selects the job "<namespace>/<name>" of `source` in the table that
+    /// shows it (running or queued); false when no table has it.
+    bool selectJob(const QString &source, const QString &jobId);
 
     [[nodiscard]] QTableView *runningView() const { return m_runningView; }
     [[nodiscard]] QTableView *queuedView() const { return m_queuedView; }

@@ -3,10 +3,10 @@
 #include "models/item/activitymodel.h"
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "views/activitypanel.h"
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
-#include "views/eventspage.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/overviewpage.h"
@@ -14,6 +14,7 @@
 #include "views/sourcespage.h"
 #include "views/statusdelegate.h"
 #include "views/storagegridpage.h"
+#include "views/triagepage.h"
 #include "views/volumedetailpanel.h"
 #include "views/volumespage.h"
 
@@ -114,7 +115,9 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     if (m_models.serviceLevels) {
         m_serviceLevelsPage = new ServiceLevelsPage(m_models.serviceLevels, m_models.sources, this);
     }
-    m_eventsPage = new EventsPage(m_models.events, this);
+    if (m_models.timeline) {
+        m_triagePage = new TriagePage(m_models.timeline, this);
+    }
     const bool compute = m_models.estate && m_models.jobs && m_models.projects;
     if (compute) {
         m_overviewPage = new OverviewPage(m_models.estate, m_models.sources, this);
@@ -192,11 +195,21 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
             tr("Sources"),
             themedIcon(QStringLiteral("network-server"), QStyle::SP_DriveNetIcon, style()),
             tr("Connected systems and their health"));
-    addPage(Page::Events,
-            m_eventsPage,
-            tr("Events"),
-            themedIcon(QStringLiteral("dialog-information"), QStyle::SP_MessageBoxInformation, style()),
-            tr("Events of every source, newest first"));
+    if (m_triagePage) {
+        addPage(Page::Events,
+                m_triagePage,
+                tr("Triage"),
+                themedIcon(QStringLiteral("dialog-warning"), QStyle::SP_MessageBoxWarning, style()),
+                tr("Events, alerts, operations, scheduler decisions and changes of every system on one timeline"));
+        connect(m_triagePage,
+                &TriagePage::objectRequested,
+                this,
+                [this](const QString &kind, const QString &source, const QString &id) {
+                    if (!showObject(kind, source, id)) {
+                        showNotification(tr("%1 is not shown on any page now.").arg(id.isEmpty() ? kind : id), false);
+                    }
+                });
+    }
     for (int i = 0; i < m_navigation->count(); ++i) {
         QListWidgetItem *item = m_navigation->item(i);
         item->setToolTip(tr("%1 (Ctrl+%2)").arg(item->toolTip()).arg(i + 1));
@@ -223,6 +236,13 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
         connect(m_overviewPage, &OverviewPage::sourcesPageRequested, this, [this] {
             showPage(Page::Sources);
         });
+        if (m_triagePage) {
+            m_overviewPage->setTimeline(&m_models.timeline->timeline());
+            connect(m_overviewPage, &OverviewPage::triageRequested, this, [this](const QString &system) {
+                m_triagePage->showSystem(system);
+                showPage(Page::Events);
+            });
+        }
         connect(m_gpuPage, &GpuPage::jobsRequested, this, [this](const QString &source, const QString &project) {
             m_jobsPage->showJobs(source, project);
             showPage(Page::Jobs);
@@ -413,6 +433,45 @@ bool MainWindow::showVolume(const QString &source, const QString &volumeId)
     return m_volumesPage->selectVolume(source + QLatin1Char('/') + volumeId);
 }
 
+bool MainWindow::showObject(const QString &kind, const QString &source, const QString &id)
+{
+    if (kind == QLatin1String("volume")) {
+        return showVolume(source, id);
+    }
+    if (kind == QLatin1String("pool")) {
+        showPage(Page::Volumes);
+        return true;
+    }
+    if ((kind == QLatin1String("job") || kind == QLatin1String("project")) && m_jobsPage) {
+        showPage(Page::Jobs);
+        if (kind == QLatin1String("project")) {
+            m_jobsPage->showJobs(source, id);
+            return true;
+        }
+        return m_jobsPage->selectJob(source, id);
+    }
+    if (kind == QLatin1String("node") && m_gpuPage && m_models.estate->gpuClusters().scope(source)) {
+        m_gpuPage->setCluster(source);
+        showPage(Page::Gpus);
+        return true;
+    }
+    if (kind == QLatin1String("alert") && m_storageGridPage) {
+        showPage(Page::StorageGrid);
+        return true;
+    }
+    if (kind == QLatin1String("cached_commit") && m_cacheTargetsPage) {
+        showPage(Page::CacheTargets);
+        m_cacheTargetsPage->selectTarget(source, id.section(QLatin1Char('/'), 0, 0));
+        return m_cacheTargetsPage->selectCachedCommit(id.section(QLatin1Char('/'), 1));
+    }
+    if (kind == QLatin1String("source")) {
+        showPage(Page::Sources);
+        m_sourcesPage->selectSource(id);
+        return true;
+    }
+    return false;
+}
+
 void MainWindow::showNotification(const QString &text, bool error)
 {
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
@@ -514,7 +573,9 @@ QVariantMap MainWindow::layoutState() const
     state.insert(QStringLiteral("volumes/splitter"), m_volumesPage->splitterState());
     state.insert(QStringLiteral("snapshots/header"), m_volumesPage->detailPanel()->snapshotHeaderState());
     state.insert(QStringLiteral("sources/header"), m_sourcesPage->headerState());
-    state.insert(QStringLiteral("events/header"), m_eventsPage->headerState());
+    if (m_triagePage) {
+        state.insert(QStringLiteral("triage/header"), m_triagePage->headerState());
+    }
     state.insert(QStringLiteral("activity/header"), m_activityPanel->headerState());
     if (m_serviceLevelsPage) {
         state.insert(QStringLiteral("levels/header"), m_serviceLevelsPage->headerState());
@@ -551,7 +612,9 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     m_volumesPage->detailPanel()->restoreSnapshotHeaderState(
         state.value(QStringLiteral("snapshots/header")).toByteArray());
     m_sourcesPage->restoreHeaderState(state.value(QStringLiteral("sources/header")).toByteArray());
-    m_eventsPage->restoreHeaderState(state.value(QStringLiteral("events/header")).toByteArray());
+    if (m_triagePage) {
+        m_triagePage->restoreHeaderState(state.value(QStringLiteral("triage/header")).toByteArray());
+    }
     m_activityPanel->restoreHeaderState(state.value(QStringLiteral("activity/header")).toByteArray());
     if (m_serviceLevelsPage) {
         m_serviceLevelsPage->restoreHeaderState(state.value(QStringLiteral("levels/header")).toByteArray());

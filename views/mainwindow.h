@@ -24,7 +24,6 @@ class CacheTargetModel;
 class CachedCommitModel;
 class CommitModel;
 class DatasetModel;
-class EventTableModel;
 class GridAlertModel;
 class GridNodeModel;
 class JobTableModel;
@@ -33,6 +32,7 @@ class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class TenantModel;
+class TimelineModel;
 class VolumeTableModel;
 } // namespace strata::models
 
@@ -41,17 +41,17 @@ namespace strata::views {
 class ActivityPanel;
 class CacheTargetsPage;
 class DatasetsPage;
-class EventsPage;
 class GpuPage;
 class JobsPage;
 class OverviewPage;
 class ServiceLevelsPage;
 class SourcesPage;
 class StorageGridPage;
+class TriagePage;
 class VolumesPage;
 
 /// Strata's main window: navigation on the left (Overview, GPUs, Jobs, Datasets, Cache targets,
-/// Volumes, Service levels, StorageGRID, Sources, Events; the first three only when compute
+/// Volumes, Service levels, StorageGRID, Sources, Triage; the first three only when compute
 /// models are given, the others only with their models), the pages in a stack, the Activity dock at the bottom,
 /// a status bar summarising source health with the worst state coloured, a non-modal notification bar for failures, and
 /// the menus (File, View with Refresh F5 and Activity, Settings with the rate card, Help). It binds the item models it
@@ -68,7 +68,8 @@ public:
         models::SnapshotListModel *snapshots = nullptr;
         models::SourceTableModel *sources = nullptr;
         models::ActivityModel *activity = nullptr;
-        models::EventTableModel *events = nullptr;
+        /// The Triage page (the merged timeline) is created only when set.
+        models::TimelineModel *timeline = nullptr;
         /// Compute pages (Overview, GPUs, Jobs) are created only when all three are set.
         core::Estate *estate = nullptr;
         models::JobTableModel *jobs = nullptr;
@@ -94,7 +95,7 @@ public:
     {
         Volumes,
         Sources,
-        Events,
+        Events, ///< the Triage page (the merged timeline; it grew out of the Events page)
         Overview,
         Gpus,
         Jobs,
@@ -109,7 +110,8 @@ public:
 
     [[nodiscard]] VolumesPage *volumesPage() const { return m_volumesPage; }
     [[nodiscard]] SourcesPage *sourcesPage() const { return m_sourcesPage; }
-    [[nodiscard]] EventsPage *eventsPage() const { return m_eventsPage; }
+    /// nullptr without a timeline model.
+    [[nodiscard]] TriagePage *triagePage() const { return m_triagePage; }
     /// nullptr without compute models.
     [[nodiscard]] OverviewPage *overviewPage() const { return m_overviewPage; }
     [[nodiscard]] GpuPage *gpuPage() const { return m_gpuPage; }
@@ -135,6 +137,11 @@ public:
     /// Volumes page with the volume "<source>/<id>" selected (from a job's PVC); false when the
     /// volume is not in the table.
     bool showVolume(const QString &source, const QString &volumeId);
+    /// Switches to the page of an object named by a timeline entry (TimelineEntry::objectKind:
+    /// "volume", "job", "project", "node", "alert", "cached_commit", "source", "pool") and
+    /// selects it where the page can (volumes, jobs, sources, cached commits). false when
+    /// there is no page for it or it is not in that page's table.
+    bool showObject(const QString &kind, const QString &source, const QString &id);
 
     /// A failure or notice that stays until dismissed, without blocking the window.
     void showNotification(const QString &text, bool error = true);
@@ -172,7 +179,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     VolumesPage *m_volumesPage = nullptr;
     SourcesPage *m_sourcesPage = nullptr;
-    EventsPage *m_eventsPage = nullptr;
+    TriagePage *m_triagePage = nullptr;
     OverviewPage *m_overviewPage = nullptr;
     GpuPage *m_gpuPage = nullptr;
     JobsPage *m_jobsPage = nullptr;

@@ -1,8 +1,10 @@
 #include "views/overviewpage.h"
 
 #include "models/core/estate.h"
+#include "models/core/timeline.h"
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "views/mainwindow.h"
 #include "views/statusdelegate.h"
 
@@ -48,8 +50,16 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
     m_contentLayout = new QVBoxLayout(m_content);
     scroll->setWidget(m_content);
 
+    m_attentionLabel = new QLabel(this);
+    m_attentionLabel->setObjectName(QStringLiteral("overviewAttentionLabel"));
+    m_attentionLabel->setTextFormat(Qt::RichText);
+    m_attentionLabel->setWordWrap(true);
+    m_attentionLabel->hide();
+    connect(m_attentionLabel, &QLabel::linkActivated, this, &OverviewPage::openAttention);
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_healthLabel);
+    layout->addWidget(m_attentionLabel);
     layout->addWidget(scroll, 1);
 
     m_refreshTimer = new QTimer(this);
@@ -299,6 +309,79 @@ void OverviewPage::updateHealth()
         false);
     pal.setColor(QPalette::WindowText, color.isValid() ? color : palette().color(QPalette::WindowText));
     m_healthLabel->setPalette(pal);
+}
+
+void OverviewPage::setTimeline(core::Timeline *timeline)
+{
+    m_timeline = timeline;
+    if (!m_attentionTimer) {
+        m_attentionTimer = new QTimer(this);
+        m_attentionTimer->setSingleShot(true);
+        m_attentionTimer->setInterval(200);
+        connect(m_attentionTimer, &QTimer::timeout, this, &OverviewPage::updateAttention);
+        // The windows ("last hour", "last day") slide even when nothing new arrives.
+        auto *slide = new QTimer(this);
+        slide->setInterval(60 * 1000);
+        connect(slide, &QTimer::timeout, this, &OverviewPage::updateAttention);
+        slide->start();
+    }
+    if (m_timeline) {
+        connect(m_timeline, &core::Timeline::entriesChanged, m_attentionTimer, qOverload<>(&QTimer::start));
+    }
+    updateAttention();
+}
+
+QStringList OverviewPage::attentionLines() const
+{
+    return m_attentionLines;
+}
+
+void OverviewPage::openAttention(const QString &system)
+{
+    Q_EMIT triageRequested(system);
+}
+
+void OverviewPage::updateAttention()
+{
+    m_attentionLines.clear();
+    if (!m_timeline) {
+        m_attentionLabel->hide();
+        return;
+    }
+    const auto attention = m_timeline->attentionBySystem(m_timeline->now());
+    QStringList links;
+    for (const char *name : {"ontap", "storagegrid", "azure", "kubernetes", "strata"}) {
+        const QString system = QString::fromLatin1(name);
+        const auto it = attention.constFind(system);
+        if (it == attention.cend()) {
+            continue;
+        }
+        const bool grid = system == QLatin1String("storagegrid");
+        QStringList parts;
+        // Without a loaded catalogue %n does not pluralise: spell out singular and plural.
+        const auto count = [](int n, const QString &one, const QString &many) {
+            return (n == 1 ? one : many).arg(n);
+        };
+        if (it->critical > 0) {
+            parts << (grid ? count(it->critical, tr("%1 critical alert"), tr("%1 critical alerts"))
+                           : count(it->critical, tr("%1 critical"), tr("%1 critical")));
+        }
+        if (it->error > 0) {
+            parts << (grid ? count(it->error, tr("%1 major alert"), tr("%1 major alerts"))
+                           : count(it->error, tr("%1 error"), tr("%1 errors")));
+        }
+        if (it->warning > 0) {
+            parts << (grid ? count(it->warning, tr("%1 minor alert"), tr("%1 minor alerts"))
+                           : count(it->warning, tr("%1 warning"), tr("%1 warnings")));
+        }
+        const QString line =
+            tr("%1: %2").arg(models::TimelineModel::systemLabel(system), parts.join(QStringLiteral(" · ")));
+        m_attentionLines << line;
+        links << QStringLiteral("<a href=\"%1\">%2</a>").arg(system, line.toHtmlEscaped());
+    }
+    m_attentionLabel->setVisible(!links.isEmpty());
+    m_attentionLabel->setText(QStringLiteral("<b>%1</b> %2")
+                                  .arg(tr("Needs attention:").toHtmlEscaped(), links.join(QStringLiteral(" &nbsp; "))));
 }
 
 QString OverviewPage::healthText() const

@@ -11,7 +11,8 @@ class QVBoxLayout;
 
 namespace strata::core {
 class Estate;
-}
+class Timeline;
+} // namespace strata::core
 
 namespace strata::views {
 
@@ -42,12 +43,23 @@ public:
     /// Warnings shown (quota invariant), one per cluster that breaks it.
     [[nodiscard]] QStringList warnings() const { return m_warnings; }
 
+    /// Shows "Needs attention" per system from the timeline (Timeline::attentionBySystem:
+    /// unresolved StorageGRID alerts, recent ONTAP errors and Kubernetes warnings, unhealthy
+    /// sources), e.g. "ONTAP: 1 critical · 2 errors"; each links to the Triage page.
+    void setTimeline(core::Timeline *timeline);
+    /// The attention lines as shown, one per system, plain text ("" when nothing needs it).
+    [[nodiscard]] QStringList attentionLines() const;
+    /// What clicking a system's attention line does.
+    void openAttention(const QString &system);
+
 Q_SIGNALS:
     void gpuPageRequested(const QString &source);
     /// `queued`: show the queue (pending/preempted) rather than all jobs.
     void jobsPageRequested(const QString &source, bool queued);
     void volumesPageRequested();
     void sourcesPageRequested();
+    /// The Triage page, filtered to `system` ("ontap", "storagegrid", ...).
+    void triageRequested(const QString &system);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -74,10 +86,15 @@ private:
                     const QString &status = {});
     void scheduleRefresh();
     void updateHealth();
+    void updateAttention();
 
     core::Estate *m_estate;
     QAbstractItemModel *m_sources;
     QLabel *m_healthLabel = nullptr;
+    core::Timeline *m_timeline = nullptr;
+    QLabel *m_attentionLabel = nullptr;
+    QTimer *m_attentionTimer = nullptr;
+    QStringList m_attentionLines;
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
     QTimer *m_refreshTimer = nullptr;

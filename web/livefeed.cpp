@@ -2,6 +2,7 @@
 
 #include "models/core/engine.h"
 #include "models/core/estate.h"
+#include "models/core/timeline.h"
 
 #include <QJsonDocument>
 #include <QTimer>
@@ -53,6 +54,7 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
         return QString::fromLatin1(name);
     };
     connect(&engine, &core::Engine::sourceStatusChanged, this, dirty({s("sources")}));
+    connect(&engine.timeline(), &core::Timeline::entriesChanged, this, dirty({s("events")}));
     connect(&engine, &core::Engine::sourcesChanged, this, [this] {
         const QStringList all = m_resources.keys();
         for (const QString &r : all) {

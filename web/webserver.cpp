@@ -6,6 +6,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/levelrows.h"
+#include "app/cli/triagerows.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
@@ -15,6 +16,7 @@
 #include "models/core/historystore.h"
 #include "models/core/schedule.h"
 #include "models/core/source.h"
+#include "models/core/timeline.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -755,7 +757,8 @@ bool WebServer::Private::saveSources(const QJsonObject &file, QString *error) co
 
 QJsonObject WebServer::Private::sourceRow(const QString &name) const
 {
-    const cli::ResourceFilter filter{{name}, {}, {}, {}, {}};
+    cli::ResourceFilter filter;
+    filter.sources = QStringList{name};
     const std::optional<cli::ResultSet> rows =
         cli::resourceRows(engine, QStringLiteral("sources"), filter, engine.clock().now());
     const QJsonArray keyed = rows ? keyedRows(QStringLiteral("sources"), *rows) : QJsonArray();
@@ -939,8 +942,50 @@ void WebServer::Private::getResource(const QString &resource,
         });
         return;
     }
-    const cli::ResourceFilter filter{
-        values("source"), values("volume"), values("project"), values("dataset"), values("target")};
+    cli::ResourceFilter filter;
+    filter.sources = values("source");
+    filter.volumes = values("volume");
+    filter.projects = values("project");
+    filter.datasets = values("dataset");
+    filter.targets = values("target");
+    if (resource == QLatin1String("events")) {
+        // The same facets and checks as `strata get events`.
+        filter.systems = values("system");
+        for (const QString &system : std::as_const(filter.systems)) {
+            if (!cli::timelineSystemNames().contains(system)) {
+                replyError(
+                    std::move(responder), Status::BadRequest, QStringLiteral("unknown system \"%1\"").arg(system));
+                return;
+            }
+        }
+        filter.severity = query.queryItemValue(QStringLiteral("severity"), QUrl::FullyDecoded);
+        if (!filter.severity.isEmpty() && !core::timelineSeverityFromName(filter.severity)) {
+            replyError(std::move(responder),
+                       Status::BadRequest,
+                       QStringLiteral("unknown severity \"%1\" (critical, error, warning, info)").arg(filter.severity));
+            return;
+        }
+        for (const auto &[key, bound] : {std::pair{"since", &filter.since}, std::pair{"until", &filter.until}}) {
+            const QString text = query.queryItemValue(QString::fromLatin1(key), QUrl::FullyDecoded);
+            if (text.isEmpty()) {
+                continue;
+            }
+            const auto t = cli::parseTimeBound(text, engine.clock().now());
+            if (!t) {
+                replyError(
+                    std::move(responder),
+                    Status::BadRequest,
+                    QStringLiteral("%1 needs an ISO 8601 time or a duration ago like 2h").arg(QLatin1String(key)));
+                return;
+            }
+            *bound = *t;
+        }
+        filter.jobs = values("job");
+        filter.search = query.queryItemValue(QStringLiteral("search"), QUrl::FullyDecoded);
+        bool limitOk = false;
+        const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&limitOk);
+        filter.limit = limitOk ? std::max(0, limit) : 0;
+    }
     const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, filter, engine.clock().now());
     if (!rows) {
         replyError(std::move(responder), Status::NotFound, QStringLiteral("no resource named \"%1\"").arg(resource));
@@ -1194,8 +1239,11 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
         if (resource == QLatin1String("schedules")) {
             continue;
         }
-        d->feed.addResource(resource, [this, resource] {
-            const auto rows = cli::resourceRows(d->engine, resource, {}, d->engine.clock().now());
+        // The timeline can hold 50,000 entries: the feed carries the newest, pages read the rest.
+        cli::ResourceFilter all;
+        all.limit = resource == QLatin1String("events") ? 2000 : 0;
+        d->feed.addResource(resource, [this, resource, all] {
+            const auto rows = cli::resourceRows(d->engine, resource, all, d->engine.clock().now());
             return rows ? keyedRows(resource, *rows) : QJsonArray();
         });
     }

@@ -62,6 +62,11 @@ struct WebServerOptions
 ///                                  parameters source, volume, project, dataset, target as the
 ///                                  CLI flags (repeatable or comma-separated); header
 ///                                  X-Strata-Revision = the feed's revision when read
+///   GET  /api/v1/events            the Triage timeline (`strata get events`), newest first, key =
+///                                  the entry id; also ?system=, severity= (that and worse), job=,
+///                                  since=/until= (ISO 8601 or 2h, 30m, 7d ago), search=, limit=N;
+///                                  unknown system/severity or a malformed time -> 400. The live
+///                                  feed's "events" holds the newest 2,000.
 ///   GET  /api/v1/history/projects  ?source=S&project=P&range=SECONDS (3600..31536000, default a
 ///                                  day): [{"time","source","project","allocated","quota",
 ///                                  "pending","utilization" 0..1|null}] (GPUs)

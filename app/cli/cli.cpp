@@ -7,6 +7,7 @@
 #include "app/cli/demo.h"
 #include "app/cli/levelrows.h"
 #include "app/cli/output.h"
+#include "app/cli/triagerows.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/datasethub.h"
@@ -15,6 +16,7 @@
 #include "models/core/schedule.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
+#include "models/core/timeline.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -52,7 +54,7 @@ const QStringList &resources()
         QStringLiteral("pools"),         QStringLiteral("aks"),     QStringLiteral("schedules"),
         QStringLiteral("datasets"),      QStringLiteral("commits"), QStringLiteral("caches"),
         QStringLiteral("cache-targets"), QStringLiteral("grids"),   QStringLiteral("tenants"),
-        QStringLiteral("buckets"),       QStringLiteral("alerts")};
+        QStringLiteral("buckets"),       QStringLiteral("alerts"),  QStringLiteral("events")};
     return r;
 }
 
@@ -125,6 +127,9 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("alert")) {
         return QStringLiteral("alerts");
+    }
+    if (r == QLatin1String("event") || r == QLatin1String("timeline") || r == QLatin1String("ev")) {
+        return QStringLiteral("events");
     }
     return r;
 }
@@ -239,6 +244,51 @@ ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots)
                   display);
     }
     return rs;
+}
+
+/// The options `get events` reads, for eventFilterFromOptions().
+struct EventOptions
+{
+    const QCommandLineOption &system, &severity, &since, &until, &search, &job, &source, &volume, &project;
+};
+
+/// `get events` flags as a filter; a usage error (unknown system or severity, malformed time)
+/// as the returned text, empty when they are fine.
+QString eventFilterFromOptions(const QCommandLineParser &parser, const EventOptions &options, ResourceFilter *filter)
+{
+    for (const QString &system : parser.values(options.system)) {
+        if (!timelineSystemNames().contains(system)) {
+            return QCoreApplication::translate("cli", "unknown --system \"%1\" (%2)")
+                .arg(system, timelineSystemNames().join(QStringLiteral(", ")));
+        }
+    }
+    filter->systems = parser.values(options.system);
+    filter->severity = parser.value(options.severity);
+    if (parser.isSet(options.severity) && !core::timelineSeverityFromName(filter->severity)) {
+        return QCoreApplication::translate("cli", "unknown --severity \"%1\" (critical, error, warning, info)")
+            .arg(filter->severity);
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (const auto &[option, bound] :
+         {std::pair{&options.since, &filter->since}, std::pair{&options.until, &filter->until}}) {
+        if (!parser.isSet(*option)) {
+            continue;
+        }
+        const auto t = parseTimeBound(parser.value(*option), now);
+        if (!t) {
+            return QCoreApplication::translate("cli",
+                                               "--%1 needs an ISO 8601 time (2026-11-22T10:00:00Z) or a duration "
+                                               "ago like 30m, 2h, 7d, not \"%2\"")
+                .arg(option->names().constFirst(), parser.value(*option));
+        }
+        *bound = *t;
+    }
+    filter->search = parser.value(options.search);
+    filter->jobs = parser.values(options.job);
+    filter->sources = parser.values(options.source);
+    filter->volumes = parser.values(options.volume);
+    filter->projects = parser.values(options.project);
+    return {};
 }
 
 /// Waits for one emission of `signal` from `sender` (or the timeout); false on timeout.
@@ -490,6 +540,21 @@ resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter
         }
     }
     const core::Estate &estate = engine.estate();
+    if (resource == QLatin1String("events")) {
+        // Strata's own entries have no source: only an explicit --source narrows by source.
+        core::TimelineFilter timeline;
+        timeline.systems = filter.systems;
+        timeline.sources = filter.sources;
+        timeline.minSeverity = core::timelineSeverityFromName(filter.severity);
+        timeline.projects = filter.projects;
+        timeline.volumes = filter.volumes;
+        timeline.jobs = filter.jobs;
+        timeline.since = filter.since;
+        timeline.until = filter.until;
+        timeline.search = filter.search;
+        timeline.limit = filter.limit;
+        return eventRows(engine.timeline(), timeline);
+    }
     if (resource == QLatin1String("sources")) {
         QList<core::SourceStatus> statuses = engine.statuses();
         statuses.removeIf([&](const core::SourceStatus &s) {
@@ -680,6 +745,35 @@ int run(const QStringList &arguments,
         QStringLiteral("dataset"),
         QCoreApplication::translate("cli", "get commits: only this dataset (repeatable)."),
         QStringLiteral("name"));
+    const QCommandLineOption systemOption(
+        QStringLiteral("system"),
+        QCoreApplication::translate("cli",
+                                    "get events: only this system: ontap, storagegrid, azure, kubernetes or strata "
+                                    "(repeatable)."),
+        QStringLiteral("name"));
+    const QCommandLineOption severityOption(
+        QStringLiteral("severity"),
+        QCoreApplication::translate("cli", "get events: this severity and worse: critical, error, warning or info."),
+        QStringLiteral("level"));
+    const QCommandLineOption sinceOption(
+        QStringLiteral("since"),
+        QCoreApplication::translate("cli", "get events: from this time (ISO 8601, or 30m, 2h, 7d ago)."),
+        QStringLiteral("time"));
+    const QCommandLineOption untilOption(
+        QStringLiteral("until"),
+        QCoreApplication::translate("cli", "get events: up to this time (ISO 8601, or 30m, 2h, 7d ago)."),
+        QStringLiteral("time"));
+    const QCommandLineOption searchOption(
+        QStringLiteral("search"),
+        QCoreApplication::translate("cli",
+                                    "get events: only entries whose title, message, object or source contain "
+                                    "this text."),
+        QStringLiteral("text"));
+    const QCommandLineOption jobOption(
+        QStringLiteral("job"),
+        QCoreApplication::translate("cli", "get events: only this job (<namespace>/<name> or name; repeatable)."),
+        QStringLiteral("name"));
+    parser.addOptions({systemOption, severityOption, sinceOption, untilOption, searchOption, jobOption});
     parser.addOptions({configOption,
                        demoOption,
                        sourceOption,
@@ -701,14 +795,15 @@ int run(const QStringList &arguments,
                        datasetOption});
     parser.addPositionalArgument(QStringLiteral("verb"),
                                  QCoreApplication::translate("cli", "get, set, commit, cache, evict or diff"));
-    parser.addPositionalArgument(QStringLiteral("resource"),
-                                 QCoreApplication::translate("cli",
-                                                             "get: sources, volumes, snapshots, clusters, nodes, "
-                                                             "projects, jobs, pvcs, service-levels, pools, aks, "
-                                                             "schedules, datasets, commits, caches, cache-targets, "
-                                                             "grids, tenants, buckets, alerts; set: service-level "
-                                                             "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
-                                                             "TO"));
+    parser.addPositionalArgument(
+        QStringLiteral("resource"),
+        QCoreApplication::translate("cli",
+                                    "get: sources, volumes, snapshots, clusters, nodes, "
+                                    "projects, jobs, pvcs, service-levels, pools, aks, "
+                                    "schedules, datasets, commits, caches, cache-targets, "
+                                    "grids, tenants, buckets, alerts, events; set: service-level "
+                                    "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
+                                    "TO"));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -740,9 +835,11 @@ int run(const QStringList &arguments,
                    "cli",
                    "usage: %1 [--config PATH | --demo] get "
                    "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
-                   "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts "
+                   "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events "
                    "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
                    "[-o table|json|csv]\n"
+                   "       %1 [--config PATH | --demo] get events [--system NAME] [--severity "
+                   "critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]\n"
                    "       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]\n"
                    "       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]\n"
                    "       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]\n"
@@ -799,6 +896,24 @@ int run(const QStringList &arguments,
             << '\n';
         return 2;
     }
+    ResourceFilter eventFilter;
+    if (resource == QLatin1String("events")) {
+        const QString usageError = eventFilterFromOptions(parser,
+                                                          EventOptions{systemOption,
+                                                                       severityOption,
+                                                                       sinceOption,
+                                                                       untilOption,
+                                                                       searchOption,
+                                                                       jobOption,
+                                                                       sourceOption,
+                                                                       volumeOption,
+                                                                       projectOption},
+                                                          &eventFilter);
+        if (!usageError.isEmpty()) {
+            err << programName << ": " << usageError << '\n';
+            return 2;
+        }
+    }
     bool timeoutOk = false;
     const int timeoutSeconds = parser.value(timeoutOption).toInt(&timeoutOk);
     if (!timeoutOk || timeoutSeconds <= 0) {
@@ -847,7 +962,8 @@ int run(const QStringList &arguments,
     // Service levels need the history store: p95 throughput, the cool-down's last change, and
     // schedules (shared with the desktop app and strata-server through the same SQLite file).
     std::unique_ptr<core::HistoryService> history;
-    if (setVerb || dataVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")) {
+    if (setVerb || dataVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")
+        || resource == QLatin1String("events")) {
         history =
             std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
         if (!history->openError().isEmpty()) {
@@ -936,11 +1052,23 @@ int run(const QStringList &arguments,
                            out,
                            err);
     }
-    const ResourceFilter listFilter{healthy,
-                                    parser.values(volumeOption),
-                                    parser.values(projectOption),
-                                    parser.values(datasetOption),
-                                    parser.values(targetOption)};
+    if (resource == QLatin1String("events")) {
+        // The audit log is read asynchronously: Strata's own operations belong in the listing.
+        waitFor(
+            [&] {
+                return engine.timeline().auditLoaded();
+            },
+            &engine,
+            timeoutSeconds);
+        write(*resourceRows(engine, resource, eventFilter, clock.now()), format, out);
+        return exitCode;
+    }
+    ResourceFilter listFilter;
+    listFilter.sources = healthy;
+    listFilter.volumes = parser.values(volumeOption);
+    listFilter.projects = parser.values(projectOption);
+    listFilter.datasets = parser.values(datasetOption);
+    listFilter.targets = parser.values(targetOption);
     if (resource == QLatin1String("datasets") && format == Format::Table) {
         out << core::summarize(engine.estate()).headerText() << "\n\n";
     }

@@ -18,7 +18,7 @@ namespace strata::cli {
 
 /// The resources `strata get` lists: sources, volumes, snapshots, clusters, nodes, projects,
 /// jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets,
-/// grids, tenants, buckets, alerts.
+/// grids, tenants, buckets, alerts, events.
 const QStringList &resourceNames();
 
 /// What `get` narrows a listing to (the --source, --volume, --project, --dataset and --target
@@ -30,6 +30,14 @@ struct ResourceFilter
     QStringList projects;
     QStringList datasets;
     QStringList targets;
+    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=).
+    QStringList systems; ///< timelineSystemNames() values
+    QString severity;    ///< "critical", "error", "warning" or "info": that and worse; empty = all
+    QStringList jobs;    ///< "<namespace>/<name>" or names
+    QDateTime since;     ///< UTC, invalid = open
+    QDateTime until;     ///< UTC, invalid = open
+    QString search;      ///< case-insensitive substring
+    int limit = 0;       ///< newest `limit` entries, 0 = all
 };
 
 /// The rows of `resource` from the engine's estate as `strata get <resource>` builds them (the

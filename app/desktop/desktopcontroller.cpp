@@ -15,13 +15,13 @@
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"
-#include "models/item/eventtablemodel.h"
 #include "models/item/gridmodels.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/servicelevelmodel.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "views/actiondialog.h"
 #include "views/activitypanel.h"
@@ -66,7 +66,7 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     , m_snapshots(std::make_unique<models::SnapshotListModel>(engine.estate()))
     , m_sources(std::make_unique<models::SourceTableModel>(engine))
     , m_activity(std::make_unique<models::ActivityModel>(engine.actions()))
-    , m_events(std::make_unique<models::EventTableModel>(engine.estate()))
+    , m_timeline(std::make_unique<models::TimelineModel>(engine.timeline()))
     , m_jobs(std::make_unique<models::JobTableModel>(engine.estate(),
                                                      [&engine] {
                                                          return engine.clock().now();
@@ -90,7 +90,7 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_snapshots.get(),
                                                                              m_sources.get(),
                                                                              m_activity.get(),
-                                                                             m_events.get(),
+                                                                             m_timeline.get(),
                                                                              &engine.estate(),
                                                                              m_jobs.get(),
                                                                              m_projects.get(),

@@ -24,7 +24,6 @@ class CacheTargetModel;
 class CachedCommitModel;
 class CommitModel;
 class DatasetModel;
-class EventTableModel;
 class GridAlertModel;
 class GridNodeModel;
 class JobTableModel;
@@ -33,6 +32,7 @@ class ServiceLevelTableModel;
 class SnapshotListModel;
 class SourceTableModel;
 class TenantModel;
+class TimelineModel;
 class VolumeTableModel;
 } // namespace strata::models
 
@@ -149,7 +149,7 @@ private:
     std::unique_ptr<models::SnapshotListModel> m_snapshots;
     std::unique_ptr<models::SourceTableModel> m_sources;
     std::unique_ptr<models::ActivityModel> m_activity;
-    std::unique_ptr<models::EventTableModel> m_events;
+    std::unique_ptr<models::TimelineModel> m_timeline;
     std::unique_ptr<models::JobTableModel> m_jobs;
     std::unique_ptr<models::ProjectTableModel> m_projects;
     std::unique_ptr<models::ServiceLevelTableModel> m_levels;

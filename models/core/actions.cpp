@@ -203,9 +203,6 @@ void ActionManager::finish(const QString &id, const ActionResult &result)
 
 void ActionManager::audit(const ActionRecord &record, const QString &outcome)
 {
-    if (!m_history) {
-        return;
-    }
     AuditEntry entry;
     entry.time = m_clock.now();
     entry.user = record.user.isEmpty() ? m_user : record.user;
@@ -219,7 +216,10 @@ void ActionManager::audit(const ActionRecord &record, const QString &outcome)
     entry.message = outcome == QLatin1String("started")
                         ? (record.attempts > 1 ? tr("attempt %1").arg(record.attempts) : QString())
                         : record.message;
-    m_history->appendAudit(entry);
+    if (m_history) {
+        m_history->appendAudit(entry);
+    }
+    Q_EMIT audited(entry);
 }
 
 const ActionRecord *ActionManager::find(const QString &id) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/clock.h"
+#include "models/core/historystore.h"
 #include "models/core/systempoller.h"
 
 #include <QHash>
@@ -232,6 +233,9 @@ Q_SIGNALS:
     void actionAdded(const QString &id);
     void actionChanged(const QString &id);
     void actionFinished(const QString &id, bool ok);
+    /// An audit record was written (or would be, without a history store): an action started,
+    /// succeeded, was reconciled or failed. The Triage timeline follows this.
+    void audited(const strata::core::AuditEntry &entry);
 
 private:
     void run(ActionRecord &record);

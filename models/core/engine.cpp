@@ -8,6 +8,7 @@
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/storagegridsource.h"
+#include "models/core/timeline.h"
 
 #include <QPointer>
 
@@ -32,6 +33,7 @@ Engine::Engine(Deps deps, QObject *parent)
             m_serviceLevels->noteLevelChange(record->request.source, record->request.volumeId, record->finished);
         }
     });
+    m_timeline = std::make_unique<Timeline>(*this);
     if (m_deps.runSchedules) {
         connect(this, &Engine::allSourcesPolled, m_schedules.get(), &ScheduleService::start);
         connect(this, &Engine::allSourcesPolled, m_cacheService.get(), &CacheService::start);
@@ -102,6 +104,7 @@ void Engine::setRateCard(const RateCard &card)
 
 Engine::~Engine()
 {
+    m_timeline.reset();
     for (Source *s : std::as_const(m_sources)) {
         s->stop();
     }

@@ -20,6 +20,7 @@ class ICredentialStore;
 class ScheduleService;
 class ServiceLevels;
 class Source;
+class Timeline;
 
 /// The model layer's composition root, shared by the desktop app, the CLI and strata-server:
 /// turns the configured sources into running Sources (resolving their secrets), owns the estate,
@@ -57,6 +58,9 @@ public:
     [[nodiscard]] ScheduleService &schedules() { return *m_schedules; }
     /// Clears cached commits when the eviction policy says so (started with the schedules).
     [[nodiscard]] CacheService &cacheService() { return *m_cacheService; }
+    /// The merged triage timeline (events, alerts, actions, scheduler decisions, cache,
+    /// service-level and health changes) of this engine's estate.
+    [[nodiscard]] Timeline &timeline() { return *m_timeline; }
     /// Cache targets (AppConfig::cacheTargets), handed to their Kubernetes sources (running
     /// and started later).
     void setCacheTargets(const QList<CacheTargetConfig> &targets);
@@ -124,6 +128,8 @@ private:
     /// Bumped per (re)start so a late secret callback for a replaced source is ignored.
     QHash<QString, quint64> m_startGeneration;
     int m_perfSubscribers = 0;
+    /// Last member: it observes the others and goes first.
+    std::unique_ptr<Timeline> m_timeline;
 };
 
 } // namespace strata::core

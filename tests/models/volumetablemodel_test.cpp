@@ -1,8 +1,11 @@
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
 #include "models/core/estate.h"
-#include "models/item/eventtablemodel.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
+#include "models/item/timelinemodel.h"
 #include "models/item/volumetablemodel.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -235,21 +238,58 @@ TEST(SnapshotListModel, FollowsSelectedVolumeOnly)
     EXPECT_EQ(model.rowCount(), 0);
 }
 
-TEST(EventTableModel, SeverityRanksAndStatus)
+TEST(TimelineModel, FollowsTheTimelineWithoutResets)
 {
-    core::Estate estate;
-    models::EventTableModel model(estate);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    core::Event e;
-    e.source = QStringLiteral("c1");
-    e.id = QStringLiteral("n1/1");
-    e.severity = QStringLiteral("alert");
-    e.name = QStringLiteral("wafl.vol.full");
+    testsupport::ManualClock clock(QDateTime(QDate(2026, 3, 1), QTime(12, 0), Qt::UTC));
+    core::InMemoryCredentialStore credentials;
+    core::Engine engine{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    core::Estate &estate = engine.estate();
+    const auto event = [&](const QString &id, const QString &severity, int secondsAgo) {
+        core::Event e;
+        e.source = QStringLiteral("c1");
+        e.id = id;
+        e.time = clock.now().addSecs(-secondsAgo);
+        e.severity = severity;
+        e.name = QStringLiteral("wafl.vol.full");
+        return std::make_shared<const core::Event>(e);
+    };
+    using EL = core::KeyedList<core::Event>;
     estate.publishEvents(QStringLiteral("c1"),
-                         std::make_shared<const core::KeyedList<core::Event>>(
-                             std::vector<Ptr<core::Event>>{std::make_shared<const core::Event>(e)}));
+                         std::make_shared<const EL>(std::vector<Ptr<core::Event>>{
+                             event(QStringLiteral("n1/1"), QStringLiteral("alert"), 60)}));
+    models::TimelineModel model(engine.timeline());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    models::TimelineFilterModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserts(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removals(&model, &QAbstractItemModel::rowsRemoved);
     ASSERT_EQ(model.rowCount(), 1);
-    EXPECT_EQ(model.index(0, 0).data(models::StatusRole).toString(), QStringLiteral("critical"));
-    EXPECT_LT(models::EventTableModel::severityRank(QStringLiteral("alert")),
-              models::EventTableModel::severityRank(QStringLiteral("notice")));
+    EXPECT_EQ(model.index(0, models::TimelineModel::Severity).data(models::StatusRole).toString(),
+              QStringLiteral("critical"));
+    EXPECT_EQ(model.index(0, models::TimelineModel::Severity).data().toString(), QStringLiteral("Critical"));
+    EXPECT_EQ(model.index(0, models::TimelineModel::System).data().toString(), QStringLiteral("ONTAP"));
+    EXPECT_EQ(model.index(0, models::TimelineModel::Title).data().toString(), QStringLiteral("wafl.vol.full"));
+
+    estate.publishEvents(QStringLiteral("c1"),
+                         std::make_shared<const EL>(std::vector<Ptr<core::Event>>{
+                             event(QStringLiteral("n1/1"), QStringLiteral("alert"), 60),
+                             event(QStringLiteral("n1/2"), QStringLiteral("notice"), 30),
+                             event(QStringLiteral("n1/3"), QStringLiteral("debug"), 10)}));
+    EXPECT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(inserts.count(), 1);
+    core::TimelineFilter warnings;
+    warnings.minSeverity = core::TimelineSeverity::Warning;
+    proxy.setFilter(warnings);
+    EXPECT_EQ(proxy.rowCount(), 2);
+
+    // A restored bundle replaces rows by removal and insertion, still without a reset.
+    core::TimelineEntry bundled = *engine.timeline().entry(QStringLiteral("event:c1:n1/3"));
+    engine.timeline().restore({bundled});
+    EXPECT_EQ(model.rowCount(), 1);
+    EXPECT_EQ(model.rowOfId(bundled.id), 0);
+    EXPECT_GE(removals.count(), 1);
+    EXPECT_EQ(proxy.rowCount(), 0);
+    EXPECT_EQ(resets.count(), 0);
 }

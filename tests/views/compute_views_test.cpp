@@ -4,12 +4,12 @@
 #include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/item/activitymodel.h"
-#include "models/item/eventtablemodel.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/models/computefixture.h"
 #include "tests/support/qt/manualclock.h"
@@ -590,10 +590,11 @@ TEST(MainWindowCompute, OverviewFirstAndTilesOpenTheirPages)
     models::SnapshotListModel snapshots{engine.estate()};
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
-    models::EventTableModel events{engine.estate()};
+    models::TimelineModel timeline{engine.timeline()};
     JobTableModel jobs{engine.estate()};
     models::ProjectTableModel projects{engine.estate()};
-    views::MainWindow window({&volumes, &snapshots, &sources, &activity, &events, &engine.estate(), &jobs, &projects});
+    views::MainWindow window(
+        {&volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects});
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Overview);

@@ -13,13 +13,13 @@
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"
-#include "models/item/eventtablemodel.h"
 #include "models/item/gridmodels.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/models/datasetfixture.h"
 #include "tests/support/qt/manualclock.h"
@@ -462,7 +462,7 @@ TEST(MainWindowDatasets, HubPagesAreInTheNavigation)
     models::SnapshotListModel snapshots{estate};
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
-    models::EventTableModel events{estate};
+    models::TimelineModel timeline{engine.timeline()};
     models::JobTableModel jobs{estate};
     models::ProjectTableModel projects{estate};
     models::DatasetModel datasets{estate};
@@ -477,7 +477,7 @@ TEST(MainWindowDatasets, HubPagesAreInTheNavigation)
                               &snapshots,
                               &sources,
                               &activity,
-                              &events,
+                              &timeline,
                               &estate,
                               &jobs,
                               &projects,

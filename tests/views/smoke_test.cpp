@@ -1,17 +1,16 @@
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/item/activitymodel.h"
-#include "models/item/eventtablemodel.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/views/viewtestutil.h"
 #include "views/activitypanel.h"
-#include "views/eventfilterproxy.h"
-#include "views/eventspage.h"
 #include "views/mainwindow.h"
 #include "views/sourcespage.h"
+#include "views/triagepage.h"
 #include "views/volumedetailpanel.h"
 #include "views/volumefilterproxy.h"
 #include "views/volumespage.h"
@@ -19,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
@@ -40,9 +40,9 @@ struct EmptyEstate
     models::SnapshotListModel snapshots{engine.estate()};
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
-    models::EventTableModel events{engine.estate()};
+    models::TimelineModel timeline{engine.timeline()};
 
-    views::MainWindow::Models models() { return {&volumes, &snapshots, &sources, &activity, &events}; }
+    views::MainWindow::Models models() { return {&volumes, &snapshots, &sources, &activity, &timeline}; }
 };
 
 constexpr auto FatalSmoke = QAbstractItemModelTester::FailureReportingMode::Fatal;
@@ -56,7 +56,7 @@ TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
     QAbstractItemModelTester t2(&e.snapshots, FatalSmoke);
     QAbstractItemModelTester t3(&e.sources, FatalSmoke);
     QAbstractItemModelTester t4(&e.activity, FatalSmoke);
-    QAbstractItemModelTester t5(&e.events, FatalSmoke);
+    QAbstractItemModelTester t5(&e.timeline, FatalSmoke);
 
     views::VolumesPage volumes(&e.volumes, &e.snapshots, &e.sources);
     volumes.show();
@@ -73,9 +73,11 @@ TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
     EXPECT_TRUE(hint->text().contains(QStringLiteral("Add a source to get started")));
     EXPECT_FALSE(sources.findChild<QWidget *>(QStringLiteral("sourceEditButton"))->isEnabled());
 
-    views::EventsPage events(&e.events);
-    events.show();
-    QAbstractItemModelTester t7(events.proxy(), FatalSmoke);
+    views::TriagePage triage(&e.timeline);
+    triage.show();
+    QAbstractItemModelTester t7(triage.proxy(), FatalSmoke);
+    EXPECT_EQ(triage.countText(), QStringLiteral("0 entries"));
+    EXPECT_FALSE(triage.goToButton()->isEnabled());
 
     views::ActivityPanel activity(&e.activity);
     activity.show();
@@ -88,25 +90,13 @@ TEST(ViewsSmoke, MainWindowFindsWidgetsByObjectName)
     views::MainWindow window(e.models());
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    for (const char *name : {"volumeTableView",
-                             "volumeFilterLineEdit",
-                             "volumeSourceComboBox",
-                             "volumeStateComboBox",
-                             "volumeCountLabel",
-                             "snapshotTableView",
-                             "snapshotCreateButton",
-                             "snapshotDeleteButton",
-                             "snapshotRestoreButton",
-                             "snapshotCloneButton",
-                             "sourceTableView",
-                             "sourceAddButton",
-                             "eventTableView",
-                             "eventFilterLineEdit",
-                             "activityTableView",
-                             "activityRetryButton",
-                             "navigationListWidget",
-                             "pageStackedWidget",
-                             "sourceHealthLabel"}) {
+    for (const char *name :
+         {"volumeTableView",       "volumeFilterLineEdit", "volumeSourceComboBox", "volumeStateComboBox",
+          "volumeCountLabel",      "snapshotTableView",    "snapshotCreateButton", "snapshotDeleteButton",
+          "snapshotRestoreButton", "snapshotCloneButton",  "sourceTableView",      "sourceAddButton",
+          "triageTableView",       "triageSearchLineEdit", "triageSystemComboBox", "triageGoToButton",
+          "activityTableView",     "activityRetryButton",  "navigationListWidget", "pageStackedWidget",
+          "sourceHealthLabel"}) {
         EXPECT_TRUE(window.findChild<QWidget *>(QString::fromLatin1(name))) << name;
     }
     EXPECT_TRUE(window.findChild<QDockWidget *>(QStringLiteral("activityDockWidget"))->isVisible());
@@ -116,7 +106,7 @@ TEST(ViewsSmoke, MainWindowFindsWidgetsByObjectName)
 
     window.showPage(views::MainWindow::Page::Events);
     EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Events);
-    EXPECT_TRUE(window.eventsPage()->isVisible());
+    EXPECT_TRUE(window.triagePage()->isVisible());
     EXPECT_FALSE(window.volumesPage()->isVisible());
 }
 

@@ -7,6 +7,7 @@ import * as utilization from './pages/utilization.js';
 import * as sentiment from './pages/sentiment.js';
 import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './pages/tables.js';
 import * as admin from './pages/admin.js';
+import * as triage from './pages/triage.js';
 
 const ROUTES = {
   utilization: { title: 'Utilization', mount: utilization.mount },
@@ -14,6 +15,7 @@ const ROUTES = {
   datasets: { title: 'Datasets', mount: mountDatasets },
   jobs: { title: 'Jobs', mount: mountJobs },
   'service-levels': { title: 'Service levels', mount: mountServiceLevels },
+  triage: { title: 'Triage', mount: triage.mount },
   audit: { title: 'Audit', mount: mountAudit },
   admin: { title: 'Administration', mount: admin.mount, role: 'admin' },
 };

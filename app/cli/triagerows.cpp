@@ -1,0 +1,89 @@
+#include "app/cli/triagerows.h"
+
+#include "models/core/timeline.h"
+
+#include <QRegularExpression>
+
+namespace strata::cli {
+
+const QStringList &timelineSystemNames()
+{
+    static const QStringList names{QStringLiteral("ontap"),
+                                   QStringLiteral("storagegrid"),
+                                   QStringLiteral("azure"),
+                                   QStringLiteral("kubernetes"),
+                                   QStringLiteral("strata")};
+    return names;
+}
+
+std::optional<QDateTime> parseTimeBound(const QString &text, const QDateTime &now)
+{
+    static const QRegularExpression relative(QStringLiteral("^(\\d{1,7})([smhd])$"));
+    const QString trimmed = text.trimmed();
+    const QRegularExpressionMatch m = relative.match(trimmed);
+    if (m.hasMatch()) {
+        const qint64 n = m.captured(1).toLongLong();
+        const QChar unit = m.captured(2).at(0);
+        const qint64 seconds = unit == QLatin1Char('s')   ? n
+                               : unit == QLatin1Char('m') ? n * 60
+                               : unit == QLatin1Char('h') ? n * 3600
+                                                          : n * 86400;
+        return now.toUTC().addSecs(-seconds);
+    }
+    QDateTime t = QDateTime::fromString(trimmed, Qt::ISODateWithMs);
+    if (!t.isValid()) {
+        t = QDateTime::fromString(trimmed, Qt::ISODate);
+    }
+    if (!t.isValid()) {
+        return std::nullopt;
+    }
+    if (t.timeSpec() == Qt::LocalTime) {
+        t = QDateTime(t.date(), t.time(), Qt::UTC); // no offset given: UTC, not this machine's zone
+    }
+    return t.toUTC();
+}
+
+ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &filter)
+{
+    ResultSet rs;
+    rs.columns = {{QStringLiteral("time"), QStringLiteral("TIME")},
+                  {QStringLiteral("severity"), QStringLiteral("SEVERITY")},
+                  {QStringLiteral("system"), QStringLiteral("SYSTEM")},
+                  {QStringLiteral("source"), QStringLiteral("SOURCE")},
+                  {QStringLiteral("category"), QStringLiteral("CATEGORY")},
+                  {QStringLiteral("title"), QStringLiteral("TITLE")},
+                  {QStringLiteral("object_name"), QStringLiteral("OBJECT")},
+                  {QStringLiteral("message"), QStringLiteral("MESSAGE")},
+                  {QStringLiteral("object_kind"), QString()},
+                  {QStringLiteral("object_id"), QString()},
+                  {QStringLiteral("project"), QString()},
+                  {QStringLiteral("volume"), QString()},
+                  {QStringLiteral("job"), QString()},
+                  {QStringLiteral("user"), QString()},
+                  {QStringLiteral("id"), QString()}};
+    for (const core::TimelineEntry &e : timeline.entries(filter)) {
+        QStringList display(rs.columns.size());
+        display[0] = e.time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        // A table row stays one line: messages can carry newlines (EMS, Kubernetes).
+        display[7] = QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        rs.addRow({e.time,
+                   core::timelineSeverityName(e.severity),
+                   e.system,
+                   e.source,
+                   core::timelineCategoryName(e.category),
+                   e.title,
+                   e.objectName,
+                   e.message,
+                   e.objectKind,
+                   e.objectId,
+                   e.project,
+                   e.volume,
+                   e.job,
+                   e.user,
+                   e.id},
+                  display);
+    }
+    return rs;
+}
+
+} // namespace strata::cli

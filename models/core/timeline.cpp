@@ -1,0 +1,929 @@
+#include "models/core/timeline.h"
+
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/servicelevels.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace strata::core {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("strata::core::Timeline", text);
+}
+
+QString ms(const QDateTime &t)
+{
+    return QString::number(t.toMSecsSinceEpoch());
+}
+
+QString statusKeyOf(const QString &source, const QString &id)
+{
+    return source + QLatin1Char('/') + id;
+}
+
+struct VolumeLevel
+{
+    QString serviceLevel;
+    QString qosPolicy;
+    QString aggregate;
+    bool operator==(const VolumeLevel &) const = default;
+};
+
+QString actionLabel(const QString &kind)
+{
+    static const QHash<QString, const char *> labels{
+        {QStringLiteral("snapshot.create"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Create snapshot")},
+        {QStringLiteral("snapshot.delete"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Delete snapshot")},
+        {QStringLiteral("snapshot.restore"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Restore snapshot")},
+        {QStringLiteral("volume.clone"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Clone volume")},
+        {QStringLiteral("job.submit"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Submit job")},
+        {QStringLiteral("job.delete"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Delete jobs")},
+        {QStringLiteral("project.quota"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Change project quota")},
+        {QStringLiteral("volume.service_level"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Change service level")},
+        {QStringLiteral("dataset.commit"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Commit dataset")},
+        {QStringLiteral("cache.load"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Cache commit")},
+        {QStringLiteral("cache.evict"), QT_TRANSLATE_NOOP("strata::core::Timeline", "Evict cached commit")},
+    };
+    const auto it = labels.constFind(kind);
+    return it == labels.cend() ? kind : tr(*it);
+}
+
+QString outcomeWord(const QString &outcome)
+{
+    if (outcome == QLatin1String("started")) {
+        return tr("started");
+    }
+    if (outcome == QLatin1String("succeeded")) {
+        return tr("succeeded");
+    }
+    if (outcome == QLatin1String("reconciled")) {
+        return tr("already applied");
+    }
+    if (outcome == QLatin1String("failed")) {
+        return tr("failed");
+    }
+    return outcome;
+}
+
+QString cacheTitle(CacheState state)
+{
+    switch (state) {
+    case CacheState::Requested:
+        return tr("Cache requested");
+    case CacheState::Loading:
+        return tr("Cache loading");
+    case CacheState::Ready:
+        return tr("Cache ready");
+    case CacheState::Evicting:
+        return tr("Cache evicting");
+    case CacheState::Evicted:
+        return tr("Cache evicted");
+    case CacheState::Failed:
+        return tr("Cache failed");
+    }
+    return {};
+}
+
+QString healthTitle(Health health)
+{
+    switch (health) {
+    case Health::Ok:
+        return tr("Source healthy");
+    case Health::Degraded:
+        return tr("Source degraded");
+    case Health::Unreachable:
+        return tr("Source unreachable");
+    case Health::AuthRequired:
+        return tr("Source needs authentication");
+    case Health::Unknown:
+        break;
+    }
+    return tr("Source state unknown");
+}
+
+TimelineSeverity healthSeverity(Health health)
+{
+    switch (health) {
+    case Health::Degraded:
+        return TimelineSeverity::Warning;
+    case Health::Unreachable:
+    case Health::AuthRequired:
+        return TimelineSeverity::Error;
+    case Health::Ok:
+    case Health::Unknown:
+        break;
+    }
+    return TimelineSeverity::Info;
+}
+
+} // namespace
+
+QString timelineCategoryName(TimelineCategory category)
+{
+    switch (category) {
+    case TimelineCategory::SystemEvent:
+        return QStringLiteral("event");
+    case TimelineCategory::Alert:
+        return QStringLiteral("alert");
+    case TimelineCategory::Operation:
+        return QStringLiteral("operation");
+    case TimelineCategory::Scheduler:
+        return QStringLiteral("scheduler");
+    case TimelineCategory::Cache:
+        return QStringLiteral("cache");
+    case TimelineCategory::ServiceLevel:
+        return QStringLiteral("service_level");
+    case TimelineCategory::Health:
+        return QStringLiteral("health");
+    }
+    return {};
+}
+
+std::optional<TimelineCategory> timelineCategoryFromName(const QString &name)
+{
+    for (const TimelineCategory c : {TimelineCategory::SystemEvent,
+                                     TimelineCategory::Alert,
+                                     TimelineCategory::Operation,
+                                     TimelineCategory::Scheduler,
+                                     TimelineCategory::Cache,
+                                     TimelineCategory::ServiceLevel,
+                                     TimelineCategory::Health}) {
+        if (timelineCategoryName(c) == name) {
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+QString timelineSeverityName(TimelineSeverity severity)
+{
+    switch (severity) {
+    case TimelineSeverity::Critical:
+        return QStringLiteral("critical");
+    case TimelineSeverity::Error:
+        return QStringLiteral("error");
+    case TimelineSeverity::Warning:
+        return QStringLiteral("warning");
+    case TimelineSeverity::Info:
+        return QStringLiteral("info");
+    }
+    return {};
+}
+
+std::optional<TimelineSeverity> timelineSeverityFromName(const QString &name)
+{
+    for (const TimelineSeverity s :
+         {TimelineSeverity::Critical, TimelineSeverity::Error, TimelineSeverity::Warning, TimelineSeverity::Info}) {
+        if (timelineSeverityName(s) == name) {
+            return s;
+        }
+    }
+    return std::nullopt;
+}
+
+TimelineSeverity severityFromSystem(const QString &system, const QString &severity)
+{
+    const QString s = severity.toLower();
+    if (system == QLatin1String("storagegrid")) {
+        if (s == QLatin1String("critical")) {
+            return TimelineSeverity::Critical;
+        }
+        if (s == QLatin1String("major")) {
+            return TimelineSeverity::Error;
+        }
+        if (s == QLatin1String("minor")) {
+            return TimelineSeverity::Warning;
+        }
+    }
+    if (s == QLatin1String("emergency") || s == QLatin1String("alert") || s == QLatin1String("critical")) {
+        return TimelineSeverity::Critical;
+    }
+    if (s == QLatin1String("error")) {
+        return TimelineSeverity::Error;
+    }
+    if (s == QLatin1String("warning") || s == QLatin1String("notice")) {
+        return TimelineSeverity::Warning;
+    }
+    return TimelineSeverity::Info;
+}
+
+bool TimelineFilter::matches(const TimelineEntry &entry) const
+{
+    if (!systems.isEmpty() && !systems.contains(entry.system)) {
+        return false;
+    }
+    if (!sources.isEmpty() && !sources.contains(entry.source)) {
+        return false;
+    }
+    if (!categories.isEmpty() && !categories.contains(timelineCategoryName(entry.category))) {
+        return false;
+    }
+    if (minSeverity && entry.severity > *minSeverity) {
+        return false;
+    }
+    if (!projects.isEmpty() && !projects.contains(entry.project)) {
+        return false;
+    }
+    if (!volumes.isEmpty()) {
+        const bool volumeObject = entry.objectKind == QLatin1String("volume");
+        if (!(volumes.contains(entry.volume) && !entry.volume.isEmpty())
+            && !(volumeObject && volumes.contains(entry.objectId))) {
+            return false;
+        }
+    }
+    if (!jobs.isEmpty()) {
+        if (entry.job.isEmpty()) {
+            return false;
+        }
+        const QString name = entry.job.section(QLatin1Char('/'), -1);
+        if (!jobs.contains(entry.job) && !jobs.contains(name)) {
+            return false;
+        }
+    }
+    if (since.isValid() && entry.time < since) {
+        return false;
+    }
+    if (until.isValid() && entry.time > until) {
+        return false;
+    }
+    if (!search.isEmpty()) {
+        const auto has = [this](const QString &text) {
+            return text.contains(search, Qt::CaseInsensitive);
+        };
+        if (!has(entry.title) && !has(entry.message) && !has(entry.objectName) && !has(entry.source)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void sortTimeline(std::vector<TimelineEntry> &entries)
+{
+    std::sort(entries.begin(), entries.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
+        if (a.time != b.time) {
+            return a.time > b.time;
+        }
+        return a.id < b.id;
+    });
+}
+
+struct Timeline::Private
+{
+    explicit Private(Engine &e)
+        : engine(e)
+    {}
+
+    Engine &engine;
+    QHash<QString, TimelineEntry> entries;
+    bool live = true;
+    bool auditLoaded = false;
+    qint64 retentionSeconds = 7 * 24 * 3600;
+    int capacity = 50000;
+    // Last state seen per record ("<source>/<id>"), to turn diffs into transitions.
+    QHash<QString, JobStatus> jobStatus;
+    QHash<QString, CacheState> cacheState;
+    QHash<QString, VolumeLevel> volumeLevel;
+    QHash<QString, Health> health;
+
+    [[nodiscard]] QString systemOf(const QString &source, const QString &fallback) const
+    {
+        for (const SourceConfig &c : engine.sourceConfigs()) {
+            if (c.name == source) {
+                return sourceKindName(c.kind);
+            }
+        }
+        return fallback;
+    }
+};
+
+Timeline::Timeline(Engine &engine, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(engine))
+{
+    Estate &estate = engine.estate();
+    connect(&estate, &Estate::eventsChanged, this, [this](const EventDiff &diff) {
+        std::vector<TimelineEntry> out;
+        for (const auto *list : {&diff.added, &diff.changed}) {
+            for (const Ptr<Event> &e : *list) {
+                const QString system = d->systemOf(
+                    e->source, e->object.isEmpty() ? QStringLiteral("ontap") : QStringLiteral("kubernetes"));
+                TimelineEntry t;
+                t.id = QStringLiteral("event:") + e->source + QLatin1Char(':') + e->id;
+                t.time = e->time.isValid() ? e->time.toUTC() : d->engine.clock().now();
+                t.category = TimelineCategory::SystemEvent;
+                t.severity = severityFromSystem(system, e->severity);
+                t.system = system;
+                t.source = e->source;
+                t.title = e->name;
+                t.message = e->message;
+                if (!e->object.isEmpty()) {
+                    // Kubernetes: "<Kind> <namespace>/<name>" or "<Kind> <name>".
+                    const QString kind = e->object.section(QLatin1Char(' '), 0, 0);
+                    const QString name = e->object.section(QLatin1Char(' '), 1);
+                    t.objectName = name;
+                    const QString ns =
+                        name.contains(QLatin1Char('/')) ? name.section(QLatin1Char('/'), 0, 0) : QString();
+                    const QString leaf = name.section(QLatin1Char('/'), -1);
+                    if (kind == QLatin1String("Node")) {
+                        t.objectKind = QStringLiteral("node");
+                        t.objectId = leaf;
+                    } else if (kind == QLatin1String("Pod") || kind == QLatin1String("Job")) {
+                        Ptr<Job> job;
+                        if (const auto jobs = d->engine.estate().jobs().scope(e->source)) {
+                            job = jobs->find(statusKeyOf(e->source, name));
+                            if (!job && kind == QLatin1String("Pod")) {
+                                for (const Ptr<Job> &j : jobs->items()) {
+                                    if (j->namespaceName == ns
+                                        && (j->podName == leaf || leaf.startsWith(j->name + QLatin1Char('-')))) {
+                                        job = j;
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        if (job) {
+                            t.objectKind = QStringLiteral("job");
+                            t.objectId = job->id;
+                            t.objectName = job->id;
+                            t.job = job->id;
+                            t.project = job->project;
+                            t.user = job->user;
+                        }
+                    } else if (kind == QLatin1String("PersistentVolumeClaim")) {
+                        t.objectKind = QStringLiteral("pvc");
+                        t.objectId = name;
+                    }
+                } else if (!e->node.isEmpty()) {
+                    t.objectKind = QStringLiteral("node");
+                    t.objectId = e->node;
+                    t.objectName = e->node;
+                }
+                out.push_back(std::move(t));
+            }
+        }
+        add(std::move(out));
+    });
+    connect(&estate, &Estate::gridAlertsChanged, this, [this](const GridAlertDiff &diff) {
+        std::vector<TimelineEntry> out;
+        for (const auto *list : {&diff.added, &diff.changed}) {
+            for (const Ptr<GridAlert> &a : *list) {
+                TimelineEntry t;
+                t.category = TimelineCategory::Alert;
+                t.system = QStringLiteral("storagegrid");
+                t.source = a->source;
+                t.objectKind = QStringLiteral("alert");
+                t.objectId = a->id;
+                t.objectName =
+                    a->node.isEmpty() ? a->name : a->name + QStringLiteral(" (") + a->node + QLatin1Char(')');
+                t.message = a->summary.isEmpty() ? a->description : a->summary;
+                const QString base = QStringLiteral("alert:") + a->source + QLatin1Char(':') + a->id;
+                if (a->startsAt.isValid()) {
+                    TimelineEntry fired = t;
+                    fired.id = base + QStringLiteral(":fired");
+                    fired.time = a->startsAt.toUTC();
+                    fired.severity = severityFromSystem(t.system, a->severity);
+                    fired.title = tr("Alert fired: %1").arg(a->name);
+                    out.push_back(std::move(fired));
+                }
+                if (a->resolved) {
+                    TimelineEntry resolved = t;
+                    resolved.id = base + QStringLiteral(":resolved");
+                    resolved.time = a->endsAt.isValid() ? a->endsAt.toUTC() : d->engine.clock().now();
+                    resolved.severity = TimelineSeverity::Info;
+                    resolved.title = tr("Alert resolved: %1").arg(a->name);
+                    out.push_back(std::move(resolved));
+                }
+            }
+        }
+        add(std::move(out));
+    });
+    connect(&estate, &Estate::jobsChanged, this, [this](const JobDiff &diff) {
+        onJobs(diff);
+    });
+    connect(&estate, &Estate::cachedCommitsChanged, this, [this](const CachedCommitDiff &diff) {
+        onCaches(diff);
+    });
+    connect(&estate, &Estate::volumesChanged, this, [this](const VolumeDiff &diff) {
+        onVolumes(diff);
+    });
+    connect(&engine, &Engine::sourceStatusChanged, this, [this](const QString &name) {
+        onSourceStatus(name);
+    });
+    connect(&engine.actions(), &ActionManager::audited, this, [this](const AuditEntry &entry) {
+        std::vector<TimelineEntry> out;
+        out.push_back(fromAudit(entry));
+        add(std::move(out));
+    });
+    if (HistoryService *history = engine.history()) {
+        history->auditLog(500, {}, this, [this](std::vector<AuditEntry> log) {
+            if (d->live) {
+                std::vector<TimelineEntry> out;
+                out.reserve(log.size());
+                for (const AuditEntry &entry : log) {
+                    out.push_back(fromAudit(entry));
+                }
+                add(std::move(out));
+            }
+            d->auditLoaded = true;
+            Q_EMIT auditLoadedChanged();
+        });
+    } else {
+        d->auditLoaded = true;
+    }
+}
+
+Timeline::~Timeline() = default;
+
+std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
+{
+    std::vector<TimelineEntry> out;
+    for (const TimelineEntry &e : std::as_const(d->entries)) {
+        if (filter.matches(e)) {
+            out.push_back(e);
+        }
+    }
+    sortTimeline(out);
+    if (filter.limit > 0 && out.size() > std::size_t(filter.limit)) {
+        out.resize(std::size_t(filter.limit));
+    }
+    return out;
+}
+
+std::optional<TimelineEntry> Timeline::entry(const QString &id) const
+{
+    const auto it = d->entries.constFind(id);
+    return it == d->entries.cend() ? std::nullopt : std::optional<TimelineEntry>(*it);
+}
+
+int Timeline::size() const
+{
+    return int(d->entries.size());
+}
+
+bool Timeline::auditLoaded() const
+{
+    return d->auditLoaded;
+}
+
+bool Timeline::isLive() const
+{
+    return d->live;
+}
+
+QDateTime Timeline::now() const
+{
+    return d->engine.clock().now();
+}
+
+void Timeline::setRetention(qint64 seconds)
+{
+    d->retentionSeconds = seconds;
+}
+
+void Timeline::setCapacity(int entries)
+{
+    d->capacity = std::max(1, entries);
+}
+
+void Timeline::restore(std::vector<TimelineEntry> entries)
+{
+    d->live = false;
+    QStringList removed = d->entries.keys();
+    d->entries.clear();
+    QStringList added;
+    for (TimelineEntry &e : entries) {
+        if (!d->entries.contains(e.id)) {
+            added << e.id;
+        }
+        d->entries.insert(e.id, std::move(e));
+    }
+    // A key in both lists was replaced: views drop it, then show the restored one.
+    Q_EMIT entriesChanged(added, removed);
+    if (!d->auditLoaded) {
+        d->auditLoaded = true;
+        Q_EMIT auditLoadedChanged();
+    }
+}
+
+QHash<QString, Timeline::AlertCounts> Timeline::attentionBySystem(const QDateTime &now) const
+{
+    QHash<QString, AlertCounts> out;
+    const auto count = [&out](const QString &system, TimelineSeverity severity) {
+        AlertCounts &c = out[system];
+        switch (severity) {
+        case TimelineSeverity::Critical:
+            ++c.critical;
+            break;
+        case TimelineSeverity::Error:
+            ++c.error;
+            break;
+        case TimelineSeverity::Warning:
+            ++c.warning;
+            break;
+        case TimelineSeverity::Info:
+            break;
+        }
+    };
+    // Latest health entry per source: its severity is the source's current state.
+    QHash<QString, const TimelineEntry *> latestHealth;
+    for (const TimelineEntry &e : std::as_const(d->entries)) {
+        switch (e.category) {
+        case TimelineCategory::Alert:
+            if (e.id.endsWith(QLatin1String(":fired"))) {
+                const QString resolved = e.id.chopped(int(qstrlen(":fired"))) + QStringLiteral(":resolved");
+                if (!d->entries.contains(resolved)) {
+                    count(e.system, e.severity);
+                }
+            }
+            break;
+        case TimelineCategory::SystemEvent:
+            if (e.system == QLatin1String("kubernetes")) {
+                if (e.severity <= TimelineSeverity::Warning && e.time >= now.addSecs(-3600)) {
+                    count(e.system, e.severity);
+                }
+            } else if (e.severity <= TimelineSeverity::Error && e.time >= now.addSecs(-24 * 3600)) {
+                count(e.system, e.severity);
+            }
+            break;
+        case TimelineCategory::Health: {
+            const TimelineEntry *&latest = latestHealth[e.source];
+            if (!latest || latest->time < e.time || (latest->time == e.time && latest->id < e.id)) {
+                latest = &e;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (const TimelineEntry *e : std::as_const(latestHealth)) {
+        count(e->system, e->severity);
+    }
+    // Systems with nothing worth attention do not appear.
+    out.removeIf([](const QHash<QString, AlertCounts>::iterator &it) {
+        return it.value() == AlertCounts{};
+    });
+    return out;
+}
+
+void Timeline::add(std::vector<TimelineEntry> entries)
+{
+    if (!d->live) {
+        return;
+    }
+    const QDateTime now = d->engine.clock().now();
+    const QDateTime cutoff = now.addSecs(-d->retentionSeconds);
+    QStringList added;
+    for (TimelineEntry &e : entries) {
+        if (e.id.isEmpty() || !e.time.isValid() || e.time < cutoff || d->entries.contains(e.id)) {
+            continue;
+        }
+        added << e.id;
+        d->entries.insert(e.id, std::move(e));
+    }
+    QStringList removed;
+    for (auto it = d->entries.begin(); it != d->entries.end();) {
+        if (it->time < cutoff) {
+            removed << it.key();
+            it = d->entries.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (d->entries.size() > d->capacity) {
+        std::vector<std::pair<QDateTime, QString>> byAge;
+        byAge.reserve(std::size_t(d->entries.size()));
+        for (auto it = d->entries.cbegin(); it != d->entries.cend(); ++it) {
+            byAge.emplace_back(it->time, it.key());
+        }
+        const auto excess = std::size_t(d->entries.size() - d->capacity);
+        std::nth_element(byAge.begin(), byAge.begin() + qsizetype(excess) - 1, byAge.end());
+        for (std::size_t i = 0; i < excess; ++i) {
+            d->entries.remove(byAge[i].second);
+            removed << byAge[i].second;
+        }
+    }
+    if (!removed.isEmpty()) {
+        // An entry added and dropped in the same batch was never shown.
+        QStringList stillAdded;
+        for (const QString &id : std::as_const(added)) {
+            if (d->entries.contains(id)) {
+                stillAdded << id;
+            }
+        }
+        QStringList gone;
+        for (const QString &id : std::as_const(removed)) {
+            if (!added.contains(id)) {
+                gone << id;
+            }
+        }
+        added = stillAdded;
+        removed = gone;
+    }
+    if (!added.isEmpty() || !removed.isEmpty()) {
+        Q_EMIT entriesChanged(added, removed);
+    }
+}
+
+TimelineEntry Timeline::fromAudit(const AuditEntry &a) const
+{
+    TimelineEntry t;
+    t.id = QStringLiteral("operation:") + a.actionId + QLatin1Char(':') + a.outcome + QLatin1Char(':') + ms(a.time);
+    t.time = a.time.toUTC();
+    t.category = TimelineCategory::Operation;
+    t.severity = a.outcome == QLatin1String("failed") ? TimelineSeverity::Error : TimelineSeverity::Info;
+    t.system = a.source.isEmpty() ? QStringLiteral("strata") : d->systemOf(a.source, QStringLiteral("strata"));
+    t.source = a.source;
+    t.title = actionLabel(a.kind) + QLatin1Char(' ') + outcomeWord(a.outcome);
+    QStringList parts;
+    if (!a.fromState.isEmpty() || !a.toState.isEmpty()) {
+        parts << QStringLiteral("%1 → %2").arg(a.fromState, a.toState);
+    }
+    if (!a.message.isEmpty()) {
+        parts << a.message;
+    }
+    t.message = parts.join(QStringLiteral("; "));
+    t.user = a.user;
+    t.objectName = a.target;
+    const bool volumeKind =
+        a.kind.startsWith(QLatin1String("volume.")) || a.kind.startsWith(QLatin1String("snapshot."));
+    if (volumeKind) {
+        Ptr<Volume> volume;
+        const QString id = volumeIdFromAuditTarget(a.target);
+        if (!id.isEmpty()) {
+            volume = d->engine.estate().volume(a.source, id);
+        }
+        // Other volume actions name it "<svm or account>/<volume>[@snapshot]".
+        const QString label = a.target.section(QLatin1Char('@'), 0, 0).section(QLatin1Char(' '), 0, 0);
+        if (!volume) {
+            if (const auto list = d->engine.estate().volumes().scope(a.source)) {
+                for (const Ptr<Volume> &v : list->items()) {
+                    if (v->svm + QLatin1Char('/') + v->name == label) {
+                        volume = v;
+                        break;
+                    }
+                }
+            }
+        }
+        t.objectKind = QStringLiteral("volume");
+        t.objectId = volume ? volume->id : id;
+        t.volume = volume ? volume->name : label.section(QLatin1Char('/'), -1);
+    } else if (a.kind.startsWith(QLatin1String("job.submit"))) {
+        // "<source>/<namespace>/<name>"
+        const QString job = a.target.section(QLatin1Char('/'), 1);
+        t.objectKind = QStringLiteral("job");
+        t.objectId = job;
+        t.job = job;
+        if (const Ptr<Job> j = d->engine.estate().jobs().find(a.source, statusKeyOf(a.source, job))) {
+            t.project = j->project;
+        }
+    } else if (a.kind == QLatin1String("project.quota")) {
+        t.objectKind = QStringLiteral("project");
+        t.objectId = a.target.section(QLatin1Char('/'), -1);
+        t.project = t.objectId;
+    } else if (a.kind.startsWith(QLatin1String("cache."))) {
+        t.objectKind = QStringLiteral("cached_commit");
+    }
+    return t;
+}
+
+void Timeline::onJobs(const JobDiff &diff)
+{
+    std::vector<TimelineEntry> out;
+    const QDateTime now = d->engine.clock().now();
+    const auto make = [&out](const Job &job, const QString &what, const QDateTime &when) -> TimelineEntry & {
+        TimelineEntry t;
+        t.id = QStringLiteral("scheduler:") + job.source + QLatin1Char(':') + job.id + QLatin1Char(':') + what
+               + QLatin1Char(':') + ms(when);
+        t.time = when.toUTC();
+        t.category = TimelineCategory::Scheduler;
+        t.system = QStringLiteral("kubernetes");
+        t.source = job.source;
+        t.objectKind = QStringLiteral("job");
+        t.objectId = job.id;
+        t.objectName = job.id;
+        t.project = job.project;
+        t.job = job.id;
+        t.user = job.user;
+        out.push_back(std::move(t));
+        return out.back();
+    };
+    const auto gpus = [](const Job &job) {
+        return formatGpus(job.gpusRequested);
+    };
+    const auto queued = [&](const Job &job) {
+        TimelineEntry &t = make(job, QStringLiteral("queued"), job.created);
+        t.title = tr("Job queued");
+        t.message =
+            tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus(job), job.project);
+    };
+    const auto started = [&](const Job &job) {
+        TimelineEntry &t = make(job, QStringLiteral("started"), job.started.isValid() ? job.started : now);
+        t.title = tr("Job started");
+        t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus(job))
+                                       : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus(job), job.node);
+    };
+    const auto preempted = [&](const Job &job) {
+        TimelineEntry &t = make(job, QStringLiteral("preempted"), now);
+        t.title = tr("Job preempted");
+        t.severity = TimelineSeverity::Warning;
+        t.message = job.pendingReason.isEmpty()
+                        ? tr("%1 of project %2 gave its %3 GPUs back").arg(job.id, job.project, gpus(job))
+                        : tr("%1 of project %2 gave its %3 GPUs back: %4")
+                              .arg(job.id, job.project, gpus(job), job.pendingReason);
+    };
+    const auto ended = [&](const Job &job) {
+        const bool failed = job.status == JobStatus::Failed;
+        TimelineEntry &t = make(job,
+                                failed ? QStringLiteral("failed") : QStringLiteral("finished"),
+                                job.finished.isValid() ? job.finished : now);
+        t.title = failed ? tr("Job failed") : tr("Job finished");
+        t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
+        t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
+    };
+    const auto isEnded = [](JobStatus s) {
+        return s == JobStatus::Succeeded || s == JobStatus::Failed;
+    };
+    const auto isStarting = [](JobStatus s) {
+        return s == JobStatus::ContainerCreating || s == JobStatus::Running;
+    };
+    for (const auto *list : {&diff.added, &diff.changed}) {
+        for (const Ptr<Job> &job : *list) {
+            const QString key = estateKey(*job);
+            const auto it = d->jobStatus.constFind(key);
+            if (it == d->jobStatus.cend()) {
+                // First sight (a one-shot CLI sees only this): what the timestamps tell.
+                if (job->created.isValid()) {
+                    queued(*job);
+                }
+                if (job->started.isValid()) {
+                    started(*job);
+                }
+                if (isEnded(job->status)) {
+                    ended(*job);
+                }
+            } else if (*it != job->status) {
+                const JobStatus before = *it;
+                if (isStarting(job->status) && !isStarting(before)) {
+                    started(*job);
+                } else if (job->status == JobStatus::Preempted && isStarting(before)) {
+                    preempted(*job);
+                } else if (isEnded(job->status) && !isEnded(before)) {
+                    ended(*job);
+                }
+            }
+            d->jobStatus.insert(key, job->status);
+        }
+    }
+    for (const QString &key : diff.removed) {
+        d->jobStatus.remove(key);
+    }
+    add(std::move(out));
+}
+
+void Timeline::onCaches(const CachedCommitDiff &diff)
+{
+    std::vector<TimelineEntry> out;
+    const QDateTime now = d->engine.clock().now();
+    const auto make = [&out](const CachedCommit &c, CacheState state, const QDateTime &when) {
+        TimelineEntry t;
+        t.id = QStringLiteral("cache:") + c.source + QLatin1Char(':') + c.id + QLatin1Char(':') + cacheStateName(state)
+               + QLatin1Char(':') + ms(when);
+        t.time = when.toUTC();
+        t.category = TimelineCategory::Cache;
+        t.severity = state == CacheState::Failed ? TimelineSeverity::Error : TimelineSeverity::Info;
+        t.system = QStringLiteral("kubernetes");
+        t.source = c.source;
+        t.title = cacheTitle(state);
+        t.objectKind = QStringLiteral("cached_commit");
+        t.objectId = c.id;
+        t.objectName = QStringLiteral("%1@%2 on %3").arg(c.datasetName, c.commitId.left(8), c.target);
+        t.message = state == CacheState::Failed && !c.reason.isEmpty()
+                        ? tr("%1: %2").arg(t.objectName, c.reason)
+                        : (state == CacheState::Evicting && !c.evictReason.isEmpty()
+                               ? tr("%1: %2").arg(t.objectName, c.evictReason)
+                               : t.objectName);
+        out.push_back(std::move(t));
+    };
+    for (const auto *list : {&diff.added, &diff.changed}) {
+        for (const Ptr<CachedCommit> &c : *list) {
+            const QString key = estateKey(*c);
+            const auto it = d->cacheState.constFind(key);
+            if (it == d->cacheState.cend()) {
+                if (c->requested.isValid()) {
+                    make(*c, CacheState::Requested, c->requested);
+                }
+                if (c->readyAt.isValid()) {
+                    make(*c, CacheState::Ready, c->readyAt);
+                }
+                if (c->state == CacheState::Failed) {
+                    make(*c, CacheState::Failed, now);
+                }
+            } else if (*it != c->state) {
+                const QDateTime when = c->state == CacheState::Ready && c->readyAt.isValid() ? c->readyAt : now;
+                make(*c, c->state, when);
+            }
+            d->cacheState.insert(key, c->state);
+        }
+    }
+    for (const QString &key : diff.removed) {
+        d->cacheState.remove(key);
+    }
+    add(std::move(out));
+}
+
+void Timeline::onVolumes(const VolumeDiff &diff)
+{
+    std::vector<TimelineEntry> out;
+    const QDateTime now = d->engine.clock().now();
+    for (const auto *list : {&diff.added, &diff.changed}) {
+        for (const Ptr<Volume> &v : *list) {
+            const QString key = estateKey(*v);
+            const VolumeLevel level{v->serviceLevel, v->qosPolicy, v->aggregate};
+            const auto it = d->volumeLevel.constFind(key);
+            if (it != d->volumeLevel.cend() && !(*it == level)) {
+                const VolumeLevel &before = *it;
+                QStringList changes;
+                QString title;
+                if (before.serviceLevel != level.serviceLevel) {
+                    changes << tr("service level %1 → %2").arg(before.serviceLevel, level.serviceLevel);
+                    title = tr("Service level changed");
+                }
+                if (before.aggregate != level.aggregate) {
+                    changes << (v->isAnf() ? tr("capacity pool %1 → %2") : tr("aggregate %1 → %2"))
+                                   .arg(before.aggregate, level.aggregate);
+                    if (title.isEmpty()) {
+                        title = v->isAnf() ? tr("Capacity pool changed") : tr("Volume moved");
+                    }
+                }
+                if (before.qosPolicy != level.qosPolicy) {
+                    const QString none = tr("none");
+                    changes << tr("QoS policy %1 → %2")
+                                   .arg(before.qosPolicy.isEmpty() ? none : before.qosPolicy,
+                                        level.qosPolicy.isEmpty() ? none : level.qosPolicy);
+                    if (title.isEmpty()) {
+                        title = tr("QoS policy changed");
+                    }
+                }
+                TimelineEntry t;
+                t.id = QStringLiteral("service_level:") + v->source + QLatin1Char(':') + v->id + QLatin1Char(':')
+                       + ms(now);
+                t.time = now;
+                t.category = TimelineCategory::ServiceLevel;
+                t.system = v->isAnf() ? QStringLiteral("azure") : d->systemOf(v->source, QStringLiteral("ontap"));
+                t.source = v->source;
+                t.title = title;
+                t.message = tr("%1/%2: %3").arg(v->svm, v->name, changes.join(QStringLiteral(", ")));
+                t.objectKind = QStringLiteral("volume");
+                t.objectId = v->id;
+                t.objectName = v->svm + QLatin1Char('/') + v->name;
+                t.volume = v->name;
+                out.push_back(std::move(t));
+            }
+            d->volumeLevel.insert(key, level);
+        }
+    }
+    for (const QString &key : diff.removed) {
+        d->volumeLevel.remove(key);
+    }
+    add(std::move(out));
+}
+
+void Timeline::onSourceStatus(const QString &name)
+{
+    const std::optional<SourceStatus> status = d->engine.status(name);
+    if (!status || status->health == Health::Unknown) {
+        return;
+    }
+    const auto it = d->health.constFind(name);
+    const bool changed = it == d->health.cend() ? status->health != Health::Ok : *it != status->health;
+    d->health.insert(name, status->health);
+    if (!changed) {
+        return;
+    }
+    const QDateTime now = d->engine.clock().now();
+    TimelineEntry t;
+    t.id =
+        QStringLiteral("health:") + name + QLatin1Char(':') + healthName(status->health) + QLatin1Char(':') + ms(now);
+    t.time = now;
+    t.category = TimelineCategory::Health;
+    t.severity = healthSeverity(status->health);
+    t.system = sourceKindName(status->kind);
+    t.source = name;
+    t.title = healthTitle(status->health);
+    t.message = status->lastError;
+    t.objectKind = QStringLiteral("source");
+    t.objectId = name;
+    t.objectName = name;
+    std::vector<TimelineEntry> out;
+    out.push_back(std::move(t));
+    add(std::move(out));
+}
+
+} // namespace strata::core

@@ -1,0 +1,70 @@
+// Triage: the merged timeline of every system (GET /api/v1/events, the rows `strata get events`
+// prints), narrowed on the server by system, severity, time range and search. Re-read when the
+// live feed says the timeline changed.
+import * as api from '../api.js';
+import { h, clear, fmtTime, chip, debounce } from '../util.js';
+import { DataTable, card, errorBox } from '../table.js';
+
+const SYSTEMS = [['', 'All systems'], ['ontap', 'ONTAP'], ['storagegrid', 'StorageGRID'], ['azure', 'Azure'],
+  ['kubernetes', 'Kubernetes'], ['strata', 'Strata']];
+const SEVERITIES = [['', 'All severities'], ['critical', 'Critical'], ['error', 'Errors and worse'], ['warning', 'Warnings and worse']];
+const RANGES = [['1h', 'Last hour'], ['6h', 'Last 6 hours'], ['24h', 'Last 24 hours'], ['7d', 'Last 7 days'], ['', 'All time']];
+const SEVERITY_KIND = { critical: 'bad', error: 'bad', warning: 'warn', info: '' };
+
+function select(id, label, options, value) {
+  const el = h('select', { id, 'aria-label': label }, options.map(([v, text]) => h('option', { value: v }, text)));
+  el.value = value;
+  return el;
+}
+
+export function mount(main, ctx) {
+  const params = new URLSearchParams((location.hash.split('?')[1]) || '');
+  const system = select('triage-system', 'System', SYSTEMS, params.get('system') || '');
+  const severity = select('triage-severity', 'Severity', SEVERITIES, params.get('severity') || '');
+  const range = select('triage-range', 'Time range', RANGES, params.get('since') ?? '24h');
+  const search = h('input', { id: 'triage-search', type: 'search', placeholder: 'Search title, message, object', 'aria-label': 'Search' });
+  search.value = params.get('search') || '';
+  main.append(h('div', { class: 'page-head' }, h('h1', {}, 'Triage'),
+    h('div', { class: 'page-tools' }, system, severity, range, search)));
+  const c = card('Timeline', { id: 'card-events', wide: true, subtitle: 'events, alerts, operations, scheduler decisions and changes, newest first' });
+  const err = h('div');
+  c.body.append(err);
+  main.append(h('div', { class: 'grid' }, c.el));
+  const table = new DataTable(c.body, {
+    caption: 'Triage timeline', rowKey: (r) => r.key || r.id, sort: { key: 'time', dir: -1 }, filter: false,
+    emptyText: 'Nothing on the timeline for these filters.',
+    columns: [
+      { key: 'time', label: 'Time', render: (r) => fmtTime(r.time) },
+      { key: 'severity', label: 'Severity', render: (r) => chip(r.severity, SEVERITY_KIND[r.severity] || '') },
+      { key: 'system', label: 'System' },
+      { key: 'source', label: 'Source' },
+      { key: 'category', label: 'Category' },
+      { key: 'title', label: 'Title' },
+      { key: 'object_name', label: 'Object' },
+      { key: 'message', label: 'Message' },
+    ],
+  });
+  let generation = 0;
+  async function load() {
+    const mine = ++generation;
+    const query = { limit: 1000 };
+    if (system.value) query.system = system.value;
+    if (severity.value) query.severity = severity.value;
+    if (range.value) query.since = range.value;
+    if (search.value.trim()) query.search = search.value.trim();
+    try {
+      const rows = (await api.get('events', query)) || [];
+      if (mine !== generation) return; // a newer filter answered first
+      table.setRows(rows);
+      clear(err);
+    } catch (e) {
+      clear(err, errorBox(e));
+    }
+  }
+  const reload = debounce(load, 300);
+  for (const el of [system, severity, range]) el.addEventListener('change', load);
+  search.addEventListener('input', reload);
+  const unsub = ctx.store.subscribe('events', () => reload());
+  load();
+  return () => { unsub(); generation++; };
+}
