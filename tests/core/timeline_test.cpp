@@ -12,7 +12,7 @@ using strata::testsupport::ManualClock;
 
 namespace {
 
-template <class T> std::shared_ptr<const KeyedList<T>> listOf(std::vector<T> items)
+template <class T> std::shared_ptr<const KeyedList<T>> timelineListOf(std::vector<T> items)
 {
     std::vector<Ptr<T>> ptrs;
     for (T &item : items) {
@@ -34,7 +34,7 @@ Event ems(const QString &id, const QDateTime &time, const QString &severity, con
     return e;
 }
 
-Job job(const QString &name, JobStatus status, const QDateTime &created)
+Job timelineJob(const QString &name, JobStatus status, const QDateTime &created)
 {
     Job j;
     j.source = QStringLiteral("dgx");
@@ -217,7 +217,7 @@ TEST_F(TimelineTest, RepublishingTheSameEventsAddsNothing)
     const std::vector<Event> first{
         ems(QStringLiteral("node1/1"), t0.addSecs(-120), QStringLiteral("error"), QStringLiteral("wafl.vol.full")),
         ems(QStringLiteral("node1/2"), t0.addSecs(-60), QStringLiteral("notice"), QStringLiteral("snapmirror.done"))};
-    engine.estate().publishEvents(QStringLiteral("ontap-ai"), listOf(first));
+    engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(first));
     ASSERT_EQ(timeline.size(), 2);
     ASSERT_EQ(changed.size(), 1);
     EXPECT_EQ(changed.at(0).at(0).toStringList().size(), 2);
@@ -225,12 +225,12 @@ TEST_F(TimelineTest, RepublishingTheSameEventsAddsNothing)
     // A re-poll: new list objects, same content, plus one newer event.
     std::vector<Event> second = first;
     second.push_back(ems(QStringLiteral("node1/3"), t0, QStringLiteral("emergency"), QStringLiteral("disk.failed")));
-    engine.estate().publishEvents(QStringLiteral("ontap-ai"), listOf(second));
+    engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(second));
     EXPECT_EQ(timeline.size(), 3);
     ASSERT_EQ(changed.size(), 2);
     EXPECT_EQ(changed.at(1).at(0).toStringList(), QStringList{QStringLiteral("event:ontap-ai:node1/3")});
     // An event that rolls out of the system's list stays on the timeline.
-    engine.estate().publishEvents(QStringLiteral("ontap-ai"), listOf(std::vector<Event>{second.back()}));
+    engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(std::vector<Event>{second.back()}));
     EXPECT_EQ(timeline.size(), 3);
 
     const auto newest = timeline.entries();
@@ -243,7 +243,7 @@ TEST_F(TimelineTest, RepublishingTheSameEventsAddsNothing)
 
     // Another process that sees the same events gives them the same ids.
     Engine other{{clock, credentials, nullptr, QStringLiteral("tester")}};
-    other.estate().publishEvents(QStringLiteral("ontap-ai"), listOf(second));
+    other.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(second));
     std::vector<TimelineEntry> mine = timeline.entries();
     EXPECT_EQ(other.timeline().entries(), mine);
 }
@@ -251,9 +251,9 @@ TEST_F(TimelineTest, RepublishingTheSameEventsAddsNothing)
 TEST_F(TimelineTest, KubernetesEventsPointAtTheirJob)
 {
     ComputePublish compute;
-    Job j = job(QStringLiteral("a-1"), JobStatus::Running, t0.addSecs(-600));
+    Job j = timelineJob(QStringLiteral("a-1"), JobStatus::Running, t0.addSecs(-600));
     j.podName = QStringLiteral("a-1-xk2p9");
-    compute.jobs = listOf(std::vector<Job>{j});
+    compute.jobs = timelineListOf(std::vector<Job>{j});
     engine.estate().publishCompute(QStringLiteral("dgx"), compute);
     Event e;
     e.source = QStringLiteral("dgx");
@@ -263,7 +263,7 @@ TEST_F(TimelineTest, KubernetesEventsPointAtTheirJob)
     e.name = QStringLiteral("FailedScheduling");
     e.message = QStringLiteral("0/4 nodes are available");
     e.object = QStringLiteral("Pod runai-team-a/a-1-xk2p9");
-    engine.estate().publishEvents(QStringLiteral("dgx"), listOf(std::vector<Event>{e}));
+    engine.estate().publishEvents(QStringLiteral("dgx"), timelineListOf(std::vector<Event>{e}));
     const auto events = ofCategory(TimelineCategory::SystemEvent);
     ASSERT_EQ(events.size(), 1U);
     EXPECT_EQ(events[0].system, QStringLiteral("kubernetes"));
@@ -275,14 +275,14 @@ TEST_F(TimelineTest, KubernetesEventsPointAtTheirJob)
 
 TEST_F(TimelineTest, JobsAreReconstructedThenFollowed)
 {
-    Job done = job(QStringLiteral("a-0"), JobStatus::Failed, t0.addSecs(-3600));
+    Job done = timelineJob(QStringLiteral("a-0"), JobStatus::Failed, t0.addSecs(-3600));
     done.started = t0.addSecs(-3000);
     done.finished = t0.addSecs(-2000);
-    Job running = job(QStringLiteral("a-1"), JobStatus::Running, t0.addSecs(-600));
+    Job running = timelineJob(QStringLiteral("a-1"), JobStatus::Running, t0.addSecs(-600));
     running.started = t0.addSecs(-500);
     running.node = QStringLiteral("dgx-1");
     ComputePublish compute;
-    compute.jobs = listOf(std::vector<Job>{done, running});
+    compute.jobs = timelineListOf(std::vector<Job>{done, running});
     engine.estate().publishCompute(QStringLiteral("dgx"), compute);
 
     auto scheduler = ofCategory(TimelineCategory::Scheduler);
@@ -308,7 +308,7 @@ TEST_F(TimelineTest, JobsAreReconstructedThenFollowed)
     preempted.started = {};
     preempted.node.clear();
     preempted.pendingReason = QStringLiteral("reclaimed by team-b");
-    compute.jobs = listOf(std::vector<Job>{done, preempted});
+    compute.jobs = timelineListOf(std::vector<Job>{done, preempted});
     engine.estate().publishCompute(QStringLiteral("dgx"), compute);
     scheduler = ofCategory(TimelineCategory::Scheduler);
     ASSERT_EQ(scheduler.size(), 6U);
@@ -330,7 +330,7 @@ TEST_F(TimelineTest, GridAlertFiresAndResolves)
     a.summary = QStringLiteral("Storage nodes are running out of space");
     a.startsAt = t0.addSecs(-300);
     GridPublish grid;
-    grid.alerts = listOf(std::vector<GridAlert>{a});
+    grid.alerts = timelineListOf(std::vector<GridAlert>{a});
     engine.estate().publishGrid(QStringLiteral("datalake"), grid);
     auto alerts = ofCategory(TimelineCategory::Alert);
     ASSERT_EQ(alerts.size(), 1U);
@@ -341,7 +341,7 @@ TEST_F(TimelineTest, GridAlertFiresAndResolves)
 
     a.resolved = true;
     a.endsAt = t0.addSecs(-10);
-    grid.alerts = listOf(std::vector<GridAlert>{a});
+    grid.alerts = timelineListOf(std::vector<GridAlert>{a});
     engine.estate().publishGrid(QStringLiteral("datalake"), grid);
     alerts = ofCategory(TimelineCategory::Alert);
     ASSERT_EQ(alerts.size(), 2U);
@@ -361,12 +361,12 @@ TEST_F(TimelineTest, PoolAndQosChangesAreServiceLevelEntries)
     anf.armId = QStringLiteral("/subscriptions/x/volumes/criteo-data");
     anf.aggregate = QStringLiteral("pool-premium");
     anf.serviceLevel = QStringLiteral("Premium");
-    engine.estate().publishVolumes(QStringLiteral("azure-ai"), listOf(std::vector<Volume>{anf}));
+    engine.estate().publishVolumes(QStringLiteral("azure-ai"), timelineListOf(std::vector<Volume>{anf}));
     EXPECT_TRUE(ofCategory(TimelineCategory::ServiceLevel).empty());
     clock.advance(std::chrono::seconds(5));
     anf.aggregate = QStringLiteral("pool-standard");
     anf.serviceLevel = QStringLiteral("Standard");
-    engine.estate().publishVolumes(QStringLiteral("azure-ai"), listOf(std::vector<Volume>{anf}));
+    engine.estate().publishVolumes(QStringLiteral("azure-ai"), timelineListOf(std::vector<Volume>{anf}));
     const auto levels = ofCategory(TimelineCategory::ServiceLevel);
     ASSERT_EQ(levels.size(), 1U);
     EXPECT_EQ(levels[0].system, QStringLiteral("azure"));
@@ -392,12 +392,12 @@ TEST_F(TimelineTest, CachedCommitStates)
     c.state = CacheState::Loading;
     c.requested = t0.addSecs(-60);
     CachePublish caches;
-    caches.cachedCommits = listOf(std::vector<CachedCommit>{c});
+    caches.cachedCommits = timelineListOf(std::vector<CachedCommit>{c});
     engine.estate().publishCaches(QStringLiteral("dgx"), caches);
     ASSERT_EQ(ofCategory(TimelineCategory::Cache).size(), 1U);
     c.state = CacheState::Failed;
     c.reason = QStringLiteral("ETag changed");
-    caches.cachedCommits = listOf(std::vector<CachedCommit>{c});
+    caches.cachedCommits = timelineListOf(std::vector<CachedCommit>{c});
     engine.estate().publishCaches(QStringLiteral("dgx"), caches);
     const auto cache = ofCategory(TimelineCategory::Cache);
     ASSERT_EQ(cache.size(), 2U);
@@ -443,7 +443,7 @@ TEST_F(TimelineTest, RetentionAndCapacityDropTheOldest)
     // Older than the 7-day retention: never shown.
     engine.estate().publishEvents(
         QStringLiteral("ontap-ai"),
-        listOf(std::vector<Event>{
+        timelineListOf(std::vector<Event>{
             ems(QStringLiteral("node1/1"), t0.addDays(-8), QStringLiteral("error"), QStringLiteral("old"))}));
     EXPECT_EQ(timeline.size(), 0);
     EXPECT_EQ(changed.size(), 0);
@@ -457,8 +457,8 @@ TEST_F(TimelineTest, RetentionAndCapacityDropTheOldest)
                              QStringLiteral("e%1").arg(i)));
     }
     engine.estate().publishEvents(QStringLiteral("ontap-ai"),
-                                  listOf(std::vector<Event>(events.begin(), events.begin() + 2)));
-    engine.estate().publishEvents(QStringLiteral("ontap-ai"), listOf(events));
+                                  timelineListOf(std::vector<Event>(events.begin(), events.begin() + 2)));
+    engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(events));
     ASSERT_EQ(timeline.size(), 3);
     QStringList titles;
     for (const TimelineEntry &e : timeline.entries()) {
@@ -475,7 +475,7 @@ TEST_F(TimelineTest, RetentionAndCapacityDropTheOldest)
     clock.advance(std::chrono::hours(24 * 7 + 1));
     engine.estate().publishEvents(
         QStringLiteral("ontap-ai"),
-        listOf(std::vector<Event>{
+        timelineListOf(std::vector<Event>{
             ems(QStringLiteral("node1/99"), clock.now(), QStringLiteral("error"), QStringLiteral("fresh"))}));
     ASSERT_EQ(timeline.size(), 1);
     EXPECT_EQ(timeline.entries()[0].title, QStringLiteral("fresh"));
@@ -485,7 +485,7 @@ TEST_F(TimelineTest, RestoreReplacesAndStopsObserving)
 {
     engine.estate().publishEvents(
         QStringLiteral("ontap-ai"),
-        listOf(
+        timelineListOf(
             std::vector<Event>{ems(QStringLiteral("node1/1"), t0, QStringLiteral("error"), QStringLiteral("live"))}));
     ASSERT_EQ(timeline.size(), 1);
     TimelineEntry bundled;
@@ -508,7 +508,7 @@ TEST_F(TimelineTest, RestoreReplacesAndStopsObserving)
 
     engine.estate().publishEvents(
         QStringLiteral("ontap-ai"),
-        listOf(
+        timelineListOf(
             std::vector<Event>{ems(QStringLiteral("node1/2"), t0, QStringLiteral("error"), QStringLiteral("after"))}));
     EXPECT_EQ(timeline.size(), 1);
 }
@@ -517,7 +517,7 @@ TEST_F(TimelineTest, AttentionCountsRecentTroubleBySystem)
 {
     engine.estate().publishEvents(
         QStringLiteral("ontap-ai"),
-        listOf(std::vector<Event>{
+        timelineListOf(std::vector<Event>{
             ems(QStringLiteral("node1/1"), t0.addSecs(-3600), QStringLiteral("emergency"), QStringLiteral("a")),
             ems(QStringLiteral("node1/2"), t0.addSecs(-60), QStringLiteral("error"), QStringLiteral("b")),
             ems(QStringLiteral("node1/3"), t0.addSecs(-60), QStringLiteral("error"), QStringLiteral("c")),

@@ -17,17 +17,17 @@ using namespace strata;
 
 namespace {
 
-struct CliRun
+struct EventsCliRun
 {
     int code = -1;
     QString out;
     QString err;
 };
 
-CliRun runDemo(QStringList args, bool demo = true)
+EventsCliRun runEventsDemo(QStringList args, bool demo = true)
 {
     core::InMemoryCredentialStore unused; // --demo brings its own in-memory secrets
-    CliRun r;
+    EventsCliRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     if (demo) {
@@ -51,8 +51,8 @@ QJsonArray parseArray(const QString &text)
 
 TEST(CliEvents, DemoTimelineMergesEverySystemNewestFirst)
 {
-    const CliRun r =
-        runDemo({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-o"), QStringLiteral("json")});
+    const EventsCliRun r =
+        runEventsDemo({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     const QJsonArray rows = parseArray(r.out);
     ASSERT_FALSE(rows.isEmpty());
@@ -97,16 +97,16 @@ TEST(CliEvents, DemoTimelineMergesEverySystemNewestFirst)
 
 TEST(CliEvents, FiltersNarrowTheTimeline)
 {
-    const CliRun r = runDemo({QStringLiteral("get"),
-                              QStringLiteral("events"),
-                              QStringLiteral("--system"),
-                              QStringLiteral("storagegrid"),
-                              QStringLiteral("--severity"),
-                              QStringLiteral("warning"),
-                              QStringLiteral("--since"),
-                              QStringLiteral("7d"),
-                              QStringLiteral("-o"),
-                              QStringLiteral("json")});
+    const EventsCliRun r = runEventsDemo({QStringLiteral("get"),
+                                          QStringLiteral("events"),
+                                          QStringLiteral("--system"),
+                                          QStringLiteral("storagegrid"),
+                                          QStringLiteral("--severity"),
+                                          QStringLiteral("warning"),
+                                          QStringLiteral("--since"),
+                                          QStringLiteral("7d"),
+                                          QStringLiteral("-o"),
+                                          QStringLiteral("json")});
     ASSERT_EQ(r.code, 0) << r.err.toStdString();
     const QJsonArray rows = parseArray(r.out);
     ASSERT_FALSE(rows.isEmpty()) << "the demo grid's major alert fires every ten minutes";
@@ -125,7 +125,7 @@ TEST(CliEvents, UnknownValuesAreUsageErrors)
                                      QStringList{QStringLiteral("--system"), QStringLiteral("netapp")},
                                      QStringList{QStringLiteral("--since"), QStringLiteral("yesterday")},
                                      QStringList{QStringLiteral("--until"), QStringLiteral("2h ago")}}) {
-        const CliRun r = runDemo(QStringList{QStringLiteral("get"), QStringLiteral("events")} + flags);
+        const EventsCliRun r = runEventsDemo(QStringList{QStringLiteral("get"), QStringLiteral("events")} + flags);
         EXPECT_EQ(r.code, 2) << flags.join(QLatin1Char(' ')).toStdString();
         EXPECT_TRUE(r.err.contains(flags.front())) << r.err.toStdString();
         EXPECT_TRUE(r.out.isEmpty());

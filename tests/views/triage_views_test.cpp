@@ -34,7 +34,7 @@ using namespace strata;
 
 namespace {
 
-constexpr auto Fatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+constexpr auto FatalTriage = QAbstractItemModelTester::FailureReportingMode::Fatal;
 
 struct TriageEstate
 {
@@ -118,8 +118,8 @@ TEST(TriageViews, RowsArriveAsDiffsAndTheFilterBarNarrowsThem)
     TriageEstate e;
     views::TriagePage page(&e.timeline);
     page.show();
-    QAbstractItemModelTester modelTester(&e.timeline, Fatal);
-    QAbstractItemModelTester proxyTester(page.proxy(), Fatal);
+    QAbstractItemModelTester modelTester(&e.timeline, FatalTriage);
+    QAbstractItemModelTester proxyTester(page.proxy(), FatalTriage);
     QSignalSpy resets(&e.timeline, &QAbstractItemModel::modelReset);
 
     e.publishEms(QStringLiteral("n1/1"), QStringLiteral("emergency"), 7200);

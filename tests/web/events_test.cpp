@@ -12,7 +12,7 @@ namespace {
 
 using WebEventsTest = WebFixture;
 
-QJsonArray withoutKeys(QJsonArray rows)
+QJsonArray eventRowsWithoutKeys(QJsonArray rows)
 {
     for (qsizetype i = 0; i < rows.size(); ++i) {
         QJsonObject o = rows.at(i).toObject();
@@ -44,11 +44,11 @@ TEST_F(WebEventsTest, ServesTheCliRowsWithItsFilters)
         rows = r.json().array();
         const auto cliRows = cli::resourceRows(*engine, QStringLiteral("events"), filter, clock.now());
         expected = cliRows ? cli::toJson(*cliRows) : QJsonArray();
-        return status == 200 && withoutKeys(rows) == expected;
+        return status == 200 && eventRowsWithoutKeys(rows) == expected;
     })) << status;
     ASSERT_FALSE(rows.isEmpty());
     EXPECT_LE(rows.size(), 5);
-    EXPECT_EQ(withoutKeys(rows), expected);
+    EXPECT_EQ(eventRowsWithoutKeys(rows), expected);
     for (const QJsonValue &v : rows) {
         const QJsonObject row = v.toObject();
         EXPECT_EQ(row.value(QLatin1String("system")).toString(), QStringLiteral("ontap"));
