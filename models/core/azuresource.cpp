@@ -34,16 +34,6 @@ constexpr int kMaxVolumesPerPool = 500;
 const char *const kDefaultArm = "https://management.azure.com";
 const char *const kDefaultAuthority = "https://login.microsoftonline.com";
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-std::string ss(const QString &s)
-{
-    return s.toStdString();
-}
-
 QString lowerId(const std::string &id)
 {
     return qs(id).toLower();
@@ -163,11 +153,6 @@ toAnfSnapshot(const azure::AnfSnapshot &s, const QString &source, const Volume *
     out.state = s.provisioningState == "Succeeded" || s.provisioningState.empty() ? QStringLiteral("valid")
                                                                                   : qs(s.provisioningState).toLower();
     return out;
-}
-
-template <class T> std::shared_ptr<const KeyedList<T>> keyed(std::vector<Ptr<T>> items)
-{
-    return std::make_shared<const KeyedList<T>>(std::move(items));
 }
 
 /// The latest grain that has a value, nullopt when none has.
@@ -1109,11 +1094,6 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
 
 namespace {
 
-ActionResult failed(const QString &message)
-{
-    return ActionResult{false, false, message};
-}
-
 struct AzureReconciler
 {
     azure::AzureClient &client;
@@ -1182,7 +1162,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
 
     return [conn, request, volume, snapshotName, choice](const ActionContext &ctx) -> ActionResult {
         if (!volume) {
-            return failed(QObject::tr("Volume %1 is not known to %2.").arg(request.volumeId, request.source));
+            return actionFailed(QObject::tr("Volume %1 is not known to %2.").arg(request.volumeId, request.source));
         }
         azure::AzureClient &client = *conn->client;
         const AzureReconciler rec{client, ctx};
@@ -1226,10 +1206,10 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                         QObject::tr("Snapshot \"%1\" created (confirmed after the response was lost).")
                             .arg(request.name));
                 }
-                return failed(QObject::tr("%1. Azure has no snapshot \"%2\", so retrying is safe.")
-                                  .arg(qs(r.error().message), request.name));
+                return actionFailed(QObject::tr("%1. Azure has no snapshot \"%2\", so retrying is safe.")
+                                        .arg(qs(r.error().message), request.name));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::SnapshotDelete: {
             const QString armId = currentArmId();
@@ -1244,7 +1224,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                 return actionReconciled(
                     QObject::tr("Snapshot \"%1\" is already gone; nothing to delete.").arg(snapshotName));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::SnapshotRestore: {
             const QString armId = currentArmId();
@@ -1257,15 +1237,16 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             }
             if (r.error().outcomeUnknown) {
                 // A revert leaves no trace to check; say so rather than guess.
-                return failed(QObject::tr("%1. Azure accepted the revert; check the volume's contents before "
-                                          "reverting again.")
-                                  .arg(qs(r.error().message)));
+                return actionFailed(QObject::tr("%1. Azure accepted the revert; check the volume's contents before "
+                                                "reverting again.")
+                                        .arg(qs(r.error().message)));
             }
-            return failed(qs(r.error().message));
+            return actionFailed(qs(r.error().message));
         }
         case ActionKind::ServiceLevelChange: {
             if (choice.name.isEmpty() || !choice.blockedReason.isEmpty()) {
-                return failed(choice.blockedReason.isEmpty() ? QObject::tr("No target pool.") : choice.blockedReason);
+                return actionFailed(choice.blockedReason.isEmpty() ? QObject::tr("No target pool.")
+                                                                   : choice.blockedReason);
             }
             auto arrived = [&](const azure::AnfVolume &v) {
                 return qs(v.serviceLevel) == request.targetLevel
@@ -1273,10 +1254,10 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             };
             auto found = rec.findVolume(volume->id, volume->armId);
             if (!found) {
-                return failed(qs(found.error().message));
+                return actionFailed(qs(found.error().message));
             }
             if (!*found) {
-                return failed(QObject::tr("%1 no longer exists in Azure (deleted elsewhere).").arg(label));
+                return actionFailed(QObject::tr("%1 no longer exists in Azure (deleted elsewhere).").arg(label));
             }
             const azure::AnfVolume current = **found;
             const QString fromPool = poolNameOf(current.id);
@@ -1287,7 +1268,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             if (!choice.exists) {
                 auto existing = client.pool(ss(choice.armId));
                 if (!existing && !isNotFound(existing.error())) {
-                    return failed(qs(existing.error().message));
+                    return actionFailed(qs(existing.error().message));
                 }
                 if (!existing) {
                     rec.progress(0, QObject::tr("Creating pool %1").arg(choice.name));
@@ -1299,12 +1280,12 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                                                      "Auto",
                                                      rec.lroProgress(QObject::tr("Pool creation")));
                     if (!created) {
-                        return failed(
+                        return actionFailed(
                             QObject::tr("Creating pool %1 failed: %2").arg(choice.name, qs(created.error().message)));
                     }
                 } else if (qs(existing->serviceLevel) != request.targetLevel) {
-                    return failed(QObject::tr("Pool %1 exists as %2, not %3.")
-                                      .arg(choice.name, qs(existing->serviceLevel), request.targetLevel));
+                    return actionFailed(QObject::tr("Pool %1 exists as %2, not %3.")
+                                            .arg(choice.name, qs(existing->serviceLevel), request.targetLevel));
                 }
             }
             rec.progress(0, QObject::tr("Moving %1 to pool %2").arg(label, choice.name));
@@ -1317,13 +1298,14 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                                                 .arg(label, choice.name, request.targetLevel, qs(e.message)));
                 }
                 if (after && !*after) {
-                    return failed(QObject::tr("%1: the volume was deleted during the change.").arg(qs(e.message)));
+                    return actionFailed(
+                        QObject::tr("%1: the volume was deleted during the change.").arg(qs(e.message)));
                 }
                 if (e.outcomeUnknown) {
-                    return failed(QObject::tr("%1. %2 is still in pool %3, so retrying is safe.")
-                                      .arg(qs(e.message), label, fromPool));
+                    return actionFailed(QObject::tr("%1. %2 is still in pool %3, so retrying is safe.")
+                                            .arg(qs(e.message), label, fromPool));
                 }
-                return failed(qs(e.message));
+                return actionFailed(qs(e.message));
             }
             QString capText;
             if (after && *after) {
@@ -1345,7 +1327,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
         case ActionKind::CacheEvict:
             break;
         }
-        return failed(QStringLiteral("unknown action"));
+        return actionFailed(QStringLiteral("unknown action"));
     };
 }
 
