@@ -1,5 +1,6 @@
 #include "models/core/bundle.h"
 
+#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
@@ -14,6 +15,7 @@
 #include <QSaveFile>
 #include <QSet>
 #include <QSysInfo>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUrl>
 
@@ -1306,7 +1308,9 @@ struct Keyed
     QHash<QString, QJsonObject> byId;
 };
 
-QString valueText(const QJsonValue &v)
+} // namespace
+
+QString diffValueText(const QJsonValue &v)
 {
     if (v.isUndefined() || v.isNull()) {
         return QStringLiteral("(none)");
@@ -1324,6 +1328,8 @@ QString valueText(const QJsonValue &v)
     const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
     return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
 }
+
+namespace {
 
 void diffKeyed(const Keyed &a,
                const Keyed &b,
@@ -1699,6 +1705,71 @@ std::optional<Bundle> openBundle(const QString &path, QString *error)
     return decodeBundle(file.readAll(), error);
 }
 
+namespace {
+
+/// Runs `work` on the global pool and hands its result to `done` on the main thread while
+/// `context` lives.
+template <class Result> void offThread(QObject *context, std::function<Result()> work, std::function<void(Result)> done)
+{
+    QPointer<QObject> ctx(context);
+    QThreadPool::globalInstance()->start([ctx, work = std::move(work), done = std::move(done)]() mutable {
+        auto result = std::make_shared<Result>(work());
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result] {
+            if (ctx) {
+                done(std::move(*result));
+            }
+        });
+    });
+}
+
+} // namespace
+
+void openBundleAsync(const QString &path,
+                     QObject *context,
+                     std::function<void(std::optional<Bundle> bundle, QString error)> done)
+{
+    using Result = std::pair<std::optional<Bundle>, QString>;
+    offThread<Result>(
+        context,
+        [path] {
+            Result r;
+            r.first = openBundle(path, &r.second);
+            return r;
+        },
+        [done = std::move(done)](Result r) {
+            done(std::move(r.first), r.second);
+        });
+}
+
+void diffBundleFilesAsync(const QString &before,
+                          const QString &after,
+                          QObject *context,
+                          std::function<void(std::optional<BundleDiff> diff, QString error)> done)
+{
+    using Result = std::pair<std::optional<BundleDiff>, QString>;
+    offThread<Result>(
+        context,
+        [before, after] {
+            Result r;
+            QString error;
+            const std::optional<Bundle> a = openBundle(before, &error);
+            if (!a) {
+                r.second = before + QStringLiteral(": ") + error;
+                return r;
+            }
+            const std::optional<Bundle> b = openBundle(after, &error);
+            if (!b) {
+                r.second = after + QStringLiteral(": ") + error;
+                return r;
+            }
+            r.first = diffBundles(*a, *b);
+            return r;
+        },
+        [done = std::move(done)](Result r) {
+            done(std::move(r.first), r.second);
+        });
+}
+
 QString readOnlyReason(const Bundle &bundle)
 {
     return QCoreApplication::translate("strata::core::Bundle", "read-only: this is a support bundle from %1")
@@ -1708,6 +1779,67 @@ QString readOnlyReason(const Bundle &bundle)
 std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle)
 {
     return std::make_unique<BundleHistoryStore>(bundle.history);
+}
+
+FrozenClock::FrozenClock(QDateTime at)
+    : m_at(std::move(at))
+    , m_timers(std::make_unique<SystemClock>())
+{}
+
+FrozenClock::~FrozenClock() = default;
+
+IClock::TimerId FrozenClock::callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn)
+{
+    return m_timers->callAfter(delay, context, std::move(fn));
+}
+
+void FrozenClock::cancel(TimerId id)
+{
+    m_timers->cancel(id);
+}
+
+struct OfflineEngine::Private
+{
+    Private(const Bundle &bundle, const QString &user)
+        : meta(bundle.meta)
+        , clock(bundle.meta.created)
+        , history(makeBundleHistoryStore(bundle))
+        , engine({clock, credentials, &history, user})
+    {}
+
+    BundleMeta meta;
+    FrozenClock clock;
+    InMemoryCredentialStore credentials; // never read: nothing connects
+    HistoryService history;
+    Engine engine;
+};
+
+OfflineEngine::OfflineEngine(const Bundle &bundle, const QString &user)
+    : d(std::make_unique<Private>(bundle, user))
+{
+    loadBundle(d->engine, bundle);
+}
+
+OfflineEngine::~OfflineEngine() = default;
+
+Engine &OfflineEngine::engine()
+{
+    return d->engine;
+}
+
+HistoryService &OfflineEngine::history()
+{
+    return d->history;
+}
+
+IClock &OfflineEngine::clock()
+{
+    return d->clock;
+}
+
+const BundleMeta &OfflineEngine::meta() const
+{
+    return d->meta;
 }
 
 void loadBundle(Engine &engine, const Bundle &bundle)
@@ -1840,7 +1972,8 @@ QString BundleDiff::summary() const
         for (const RecordChange &c : r.changed) {
             QStringList parts;
             for (const FieldChange &f : c.fields) {
-                parts << f.field + QLatin1Char(' ') + valueText(f.before) + QStringLiteral(" -> ") + valueText(f.after);
+                parts << f.field + QLatin1Char(' ') + diffValueText(f.before) + QStringLiteral(" -> ")
+                             + diffValueText(f.after);
             }
             out += QStringLiteral("  ~ ") + c.name + QStringLiteral(": ") + parts.join(QStringLiteral(", "))
                    + QLatin1Char('\n');

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/domain.h"
 #include "models/core/historystore.h"
@@ -22,6 +23,7 @@ class QObject;
 namespace strata::core {
 
 class Engine;
+class HistoryService;
 
 /// Records of one type as the estate held them: scope key (the source name; snapshots:
 /// Estate::snapshotScope "<source>/<volumeId>") -> the published list, in the system's order.
@@ -193,6 +195,12 @@ std::optional<Bundle> decodeBundle(const QByteArray &bytes, QString *error);
 /// Reads and decodes `path` (file I/O: never the GUI thread).
 std::optional<Bundle> openBundle(const QString &path, QString *error);
 
+/// openBundle() on a worker thread (QThreadPool::globalInstance()); `done` runs on the main
+/// thread, and only when `context` still exists then.
+void openBundleAsync(const QString &path,
+                     QObject *context,
+                     std::function<void(std::optional<Bundle> bundle, QString error)> done);
+
 /// "read-only: this is a support bundle from 2026-11-23 00:36 UTC": what actions answer offline.
 QString readOnlyReason(const Bundle &bundle);
 
@@ -200,6 +208,46 @@ QString readOnlyReason(const Bundle &bundle);
 /// the store's thread); every write is refused. Hand it to a HistoryService for an offline
 /// engine.
 std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle);
+
+/// The clock of an opened bundle: now() stays at the bundle's moment, so ages, waits and history
+/// windows read as they did when it was made; timers run in real time.
+class FrozenClock final : public IClock
+{
+public:
+    explicit FrozenClock(QDateTime at);
+    ~FrozenClock() override;
+    FrozenClock(const FrozenClock &) = delete;
+    FrozenClock &operator=(const FrozenClock &) = delete;
+
+    [[nodiscard]] QDateTime now() const override { return m_at; }
+    TimerId callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn) override;
+    void cancel(TimerId id) override;
+
+private:
+    QDateTime m_at;
+    std::unique_ptr<SystemClock> m_timers;
+};
+
+/// An opened bundle ready to show: a FrozenClock at its time, a HistoryService over its
+/// samples and an Engine loaded with it (loadBundle()). Owner (GUI) thread; construct it from
+/// a Bundle that was read off that thread.
+class OfflineEngine final
+{
+public:
+    explicit OfflineEngine(const Bundle &bundle, const QString &user = {});
+    ~OfflineEngine();
+    OfflineEngine(const OfflineEngine &) = delete;
+    OfflineEngine &operator=(const OfflineEngine &) = delete;
+
+    [[nodiscard]] Engine &engine();
+    [[nodiscard]] HistoryService &history();
+    [[nodiscard]] IClock &clock();
+    [[nodiscard]] const BundleMeta &meta() const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
 
 /// Turns `engine` (constructed with no sources, its history service over
 /// makeBundleHistoryStore(bundle)) into a read-only view of the bundle: every list is
@@ -257,9 +305,20 @@ struct BundleDiff
     [[nodiscard]] QString summary() const;
 };
 
+/// A field value as diffs print it: strings as they are, whole numbers without a fraction,
+/// arrays and objects as compact JSON, "(none)" when absent.
+QString diffValueText(const QJsonValue &value);
+
 /// Keyed diff of every resource of every source in `a` and `b` (a source present in one only
 /// shows all its records appeared or disappeared). Volume performance is left out unless
 /// `includePerf`: it changes at every poll.
 BundleDiff diffBundles(const Bundle &a, const Bundle &b, bool includePerf = false);
+
+/// Opens both files and diffs them on a worker thread; `done` as for openBundleAsync(), with
+/// `error` "<path>: <why>" when a file cannot be opened.
+void diffBundleFilesAsync(const QString &before,
+                          const QString &after,
+                          QObject *context,
+                          std::function<void(std::optional<BundleDiff> diff, QString error)> done);
 
 } // namespace strata::core
