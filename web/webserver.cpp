@@ -1098,7 +1098,6 @@ void WebServer::Private::supportBundle(const QHttpServerRequest &request, QHttpS
     auto holder = std::make_shared<Deferred>(std::move(responder));
     core::BundleOptions options;
     options.user = session->user;
-    // Timeline merge point: options.events = <JSON array of engine.timeline().entries()>.
     core::collectBundle(engine, options, q, [this, holder](core::Bundle bundle, const QString &) {
         const QString name = QStringLiteral("strata-%1.strata-bundle")
                                  .arg(bundle.meta.created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));

@@ -55,9 +55,6 @@ int exportBundleFile(core::Engine &engine,
     options.hours = hours;
     options.user = user;
     options.timeoutMs = timeoutSeconds * 1000;
-    // Timeline merge point: once Engine::timeline() exists, pass its entries as TimelineEntry
-    // JSON objects here, newest first:
-    //   options.events = <JSON array of engine.timeline().entries()>;
     std::optional<core::Bundle> bundle;
     QString collectError;
     core::collectBundle(engine, options, &engine, [&](core::Bundle b, QString error) {

@@ -95,8 +95,6 @@ int runBundleWindow(QApplication &app, const QString &path)
         return 2;
     }
     strata::core::OfflineEngine offline(*bundle, currentUser());
-    // Lead, at the timeline merge: hand the bundle's events back to the Triage page here:
-    //   offline.engine().timeline().restore(<TimelineEntry list parsed from bundle->events>);
     strata::core::AppConfig config;
     config.sources = bundle->sources;
     config.rateCard = bundle->rateCard;

@@ -1515,6 +1515,9 @@ void collectBundle(Engine &engine,
             out.insert(scope, list);
         }
     });
+    // TIMELINE MERGE POINT (export; the CLI, the desktop and strata-server all come here): once
+    // Engine::timeline() exists, fill the events from it when the caller passed none:
+    //   if (b.events.isEmpty()) b.events = <TimelineEntry JSON array of engine.timeline().entries()>;
     b.events = options.events;
     b.rateCard = engine.serviceLevels().rateCard();
     b.cacheTargets = engine.cacheTargets();
@@ -1818,6 +1821,9 @@ OfflineEngine::OfflineEngine(const Bundle &bundle, const QString &user)
     : d(std::make_unique<Private>(bundle, user))
 {
     loadBundle(d->engine, bundle);
+    // TIMELINE MERGE POINT (open; `strata --bundle` and the desktop window both come here): once
+    // Engine::timeline() exists, hand the bundle's events back to the Triage page:
+    //   d->engine.timeline().restore(<TimelineEntry list parsed from bundle.events>);
 }
 
 OfflineEngine::~OfflineEngine() = default;

@@ -112,10 +112,10 @@ struct Bundle
     BundleHistory history;
     /// The triage timeline's entries (TimelineEntry as JSON objects: id, time, category,
     /// severity, system, source, title, message, object_kind, object_id, object_name, project,
-    /// volume, job, user), newest first. Carried opaquely here: the exporter passes the
-    /// timeline's entries already serialised, and whoever opens the bundle hands them to
-    /// Timeline::restore() after parsing them (the TimelineEntry <-> JSON step lives with the
-    /// timeline).
+    /// volume, job, user), newest first. Carried opaquely here (the TimelineEntry <-> JSON step
+    /// lives with the timeline): collectBundle() takes them from BundleOptions::events, and
+    /// OfflineEngine is where they go back to Timeline::restore(); both places are marked
+    /// "TIMELINE MERGE POINT".
     QJsonArray events;
     RateCard rateCard;
     QList<CacheTargetConfig> cacheTargets;
