@@ -22,6 +22,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -280,9 +282,22 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     m_notification->hide();
     connect(close, &QToolButton::clicked, m_notification, &QWidget::hide);
 
+    m_readOnlyBanner = new QLabel(this);
+    m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
+    m_readOnlyBanner->setAlignment(Qt::AlignCenter);
+    m_readOnlyBanner->setMargin(6);
+    m_readOnlyBanner->setAutoFillBackground(true);
+    m_readOnlyBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_readOnlyBanner->setForegroundRole(QPalette::ToolTipText);
+    QFont bannerFont = m_readOnlyBanner->font();
+    bannerFont.setBold(true);
+    m_readOnlyBanner->setFont(bannerFont);
+    m_readOnlyBanner->hide();
+
     auto *pages = new QWidget(this);
     auto *pagesLayout = new QVBoxLayout(pages);
     pagesLayout->setContentsMargins(0, 0, 0, 0);
+    pagesLayout->addWidget(m_readOnlyBanner);
     pagesLayout->addWidget(m_notification);
     pagesLayout->addWidget(m_stack, 1);
     auto *central = new QWidget(this);
@@ -326,15 +341,55 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::setReadOnlyBanner(const QString &text)
+{
+    m_readOnlyBanner->setText(text);
+    m_readOnlyBanner->setVisible(!text.isEmpty());
+    m_addSourceAction->setEnabled(text.isEmpty());
+    m_refreshAction->setEnabled(text.isEmpty());
+}
+
+QString MainWindow::readOnlyBannerText() const
+{
+    return m_readOnlyBanner->isVisibleTo(this) ? m_readOnlyBanner->text() : QString();
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *addSource = file->addAction(
         themedIcon(QStringLiteral("list-add"), QStyle::SP_FileDialogNewFolder, style()), tr("&Add source…"));
     addSource->setObjectName(QStringLiteral("addSourceAction"));
+    m_addSourceAction = addSource;
     connect(addSource, &QAction::triggered, this, [this] {
         showPage(Page::Sources);
         Q_EMIT m_sourcesPage->addRequested();
+    });
+    file->addSeparator();
+    const QString bundleFilter = tr("Strata support bundles (*.strata-bundle);;All files (*)");
+    QAction *openBundle = file->addAction(
+        themedIcon(QStringLiteral("document-open"), QStyle::SP_DialogOpenButton, style()), tr("&Open support bundle…"));
+    openBundle->setObjectName(QStringLiteral("openBundleAction"));
+    openBundle->setToolTip(tr("Show a support bundle read-only, in a new window, without connecting to anything"));
+    connect(openBundle, &QAction::triggered, this, [this, bundleFilter] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open support bundle"), QString(), bundleFilter);
+        if (!path.isEmpty()) {
+            Q_EMIT openBundleRequested(path);
+        }
+    });
+    QAction *compareBundles = file->addAction(tr("&Compare support bundles…"));
+    compareBundles->setObjectName(QStringLiteral("compareBundlesAction"));
+    connect(compareBundles, &QAction::triggered, this, [this, bundleFilter] {
+        const QString before =
+            QFileDialog::getOpenFileName(this, tr("Compare support bundles: the older one"), QString(), bundleFilter);
+        if (before.isEmpty()) {
+            return;
+        }
+        const QString after = QFileDialog::getOpenFileName(
+            this, tr("Compare support bundles: the newer one"), QFileInfo(before).absolutePath(), bundleFilter);
+        if (!after.isEmpty()) {
+            Q_EMIT compareBundlesRequested(before, after);
+        }
     });
     file->addSeparator();
     QAction *quit = file->addAction(

@@ -146,6 +146,11 @@ public:
     /// A failure or notice that stays until dismissed, without blocking the window.
     void showNotification(const QString &text, bool error = true);
     [[nodiscard]] QString notificationText() const;
+    /// An opened support bundle: a banner above the pages that stays ("Support bundle from
+    /// <time> (<host>) — read-only snapshot"), and Add source and Refresh disabled.
+    void setReadOnlyBanner(const QString &text);
+    /// Empty when the window shows live systems.
+    [[nodiscard]] QString readOnlyBannerText() const;
     /// A transient status-bar message.
     void showStatusMessage(const QString &text, int timeoutMs = 8000);
 
@@ -161,6 +166,10 @@ public:
 
 Q_SIGNALS:
     void refreshRequested();
+    /// File ▸ Open support bundle…: the file the user picked.
+    void openBundleRequested(const QString &path);
+    /// File ▸ Compare support bundles…: the older and the newer bundle the user picked.
+    void compareBundlesRequested(const QString &before, const QString &after);
     /// The window is closing: persist layoutState() now.
     void closing();
 
@@ -197,6 +206,8 @@ private:
     QLabel *m_healthLabel = nullptr;
     QString m_healthPlain;
     QAction *m_refreshAction = nullptr;
+    QAction *m_addSourceAction = nullptr;
+    QLabel *m_readOnlyBanner = nullptr;
 };
 
 } // namespace strata::views

@@ -7,6 +7,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/levelrows.h"
 #include "app/cli/triagerows.h"
+#include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
@@ -18,6 +19,7 @@
 #include "models/core/source.h"
 #include "models/core/timeline.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QHttpServer>
@@ -324,6 +326,9 @@ struct WebServer::Private
     void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void audit(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    /// GET /api/v1/bundle (operators and admins): a support bundle of the estate now, as a
+    /// download.
+    void supportBundle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void action(bool preview, const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void liveHandshake(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void acceptViewers();
@@ -447,6 +452,11 @@ void WebServer::Private::registerRoutes()
                Method::Get,
                [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
                    audit(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/bundle"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   supportBundle(request, std::move(responder));
                });
     http.route(QStringLiteral("/api/v1/actions/preview"),
                Method::Post,
@@ -1122,6 +1132,37 @@ void WebServer::Private::audit(const QHttpServerRequest &request, QHttpServerRes
                           }
                           replyJson(std::move(holder->responder), out);
                       });
+}
+
+void WebServer::Private::supportBundle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    const auto session = authorize(request, responder, Role::Operator, false);
+    if (!session) {
+        return;
+    }
+    auto holder = std::make_shared<Deferred>(std::move(responder));
+    core::BundleOptions options;
+    options.user = session->user;
+    core::collectBundle(engine, options, q, [this, holder](core::Bundle bundle, const QString &) {
+        const QString name = QStringLiteral("strata-%1.strata-bundle")
+                                 .arg(bundle.meta.created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        QPointer<QObject> self(q);
+        // Compressing a large estate takes a while: not on the thread that serves every request.
+        QThreadPool::globalInstance()->start([this, self, holder, name, bundle = std::move(bundle)] {
+            auto bytes = std::make_shared<QByteArray>(core::encodeBundle(bundle));
+            QMetaObject::invokeMethod(QCoreApplication::instance(), [this, self, holder, name, bytes] {
+                if (!self || !holder->socket) {
+                    return;
+                }
+                reply(std::move(holder->responder),
+                      Status::Ok,
+                      "application/gzip",
+                      *bytes,
+                      {{"Content-Disposition", "attachment; filename=\"" + name.toLatin1() + '"'},
+                       {"Cache-Control", "no-store"}});
+            });
+        });
+    });
 }
 
 void WebServer::Private::action(bool preview, const QHttpServerRequest &request, QHttpServerResponder &&responder)

@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include "app/cli/actionrun.h"
+#include "app/cli/bundlecommand.h"
 #include "app/cli/computerows.h"
 #include "app/cli/datacommands.h"
 #include "app/cli/datarows.h"
@@ -41,7 +42,8 @@ const QStringList &verbs()
                                QStringLiteral("commit"),
                                QStringLiteral("cache"),
                                QStringLiteral("evict"),
-                               QStringLiteral("diff")};
+                               QStringLiteral("diff"),
+                               QStringLiteral("bundle")};
     return v;
 }
 
@@ -774,6 +776,16 @@ int run(const QStringList &arguments,
         QCoreApplication::translate("cli", "get events: only this job (<namespace>/<name> or name; repeatable)."),
         QStringLiteral("name"));
     parser.addOptions({systemOption, severityOption, sinceOption, untilOption, searchOption, jobOption});
+    const QCommandLineOption bundleOption(
+        QStringLiteral("bundle"),
+        QCoreApplication::translate("cli", "Answer from this support bundle, offline and read-only."),
+        QStringLiteral("file"));
+    const QCommandLineOption hoursOption(
+        QStringLiteral("hours"),
+        QCoreApplication::translate("cli", "bundle export: hours of history to include (default 24)."),
+        QStringLiteral("n"),
+        QStringLiteral("24"));
+    parser.addOptions({bundleOption, hoursOption});
     parser.addOptions({configOption,
                        demoOption,
                        sourceOption,
@@ -822,9 +834,13 @@ int run(const QStringList &arguments,
     const QStringList positional = parser.positionalArguments();
     const bool setVerb = !positional.isEmpty() && positional[0] == QLatin1String("set");
     const bool dataVerb = !positional.isEmpty() && isDataVerb(positional[0]);
+    const bool bundleVerb = !positional.isEmpty() && positional[0] == QLatin1String("bundle");
     const bool usageOk =
-        dataVerb ? positional.size() == 1 + dataVerbOperands(positional[0])
-                       && (positional[0] != QLatin1String("commit") || !parser.value(messageOption).trimmed().isEmpty())
+        bundleVerb ? (positional.size() == 3 && positional[1] == QLatin1String("export"))
+                         || (positional.size() == 4 && positional[1] == QLatin1String("diff"))
+        : dataVerb
+            ? positional.size() == 1 + dataVerbOperands(positional[0])
+                  && (positional[0] != QLatin1String("commit") || !parser.value(messageOption).trimmed().isEmpty())
         : setVerb ? positional.size() == 3 && normaliseResource(positional[1]) == QLatin1String("service-levels")
                         && parser.isSet(toOption)
                   : positional.size() == 2 && positional[0] == QLatin1String("get")
@@ -845,12 +861,15 @@ int run(const QStringList &arguments,
                    "       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]\n"
                    "       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
                    "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
-                   "[--pool-size TIB]] [--dry-run] [-o json]")
+                   "[--pool-size TIB]] [--dry-run] [-o json]\n"
+                   "       %1 [--config PATH | --demo] bundle export FILE [--hours N]\n"
+                   "       %1 bundle diff A B [-o table|json]\n"
+                   "       %1 --bundle FILE get RESOURCE [...]")
                    .arg(programName)
             << '\n';
         return 2;
     }
-    const QString resource = dataVerb ? QString() : normaliseResource(positional[1]);
+    const QString resource = dataVerb || bundleVerb ? QString() : normaliseResource(positional[1]);
     LevelChangeArgs levelArgs;
     if (setVerb) {
         levelArgs.volume = positional[2];
@@ -922,6 +941,31 @@ int run(const QStringList &arguments,
         return 2;
     }
 
+    if (bundleVerb && positional[1] == QLatin1String("diff")) {
+        return diffBundleFiles(positional[2], positional[3], format, programName, out, err);
+    }
+    bool hoursOk = false;
+    const int hours = parser.value(hoursOption).toInt(&hoursOk);
+    if (!hoursOk || hours < 1) {
+        err << programName << ": " << QCoreApplication::translate("cli", "--hours needs a whole number, at least 1")
+            << '\n';
+        return 2;
+    }
+    if (parser.isSet(bundleOption)) {
+        if (positional[0] != QLatin1String("get")) {
+            err << programName << ": "
+                << QCoreApplication::translate("cli", "a support bundle is read-only: only get answers from it")
+                << '\n';
+            return 2;
+        }
+        const ResourceFilter bundleFilter{parser.values(sourceOption),
+                                          parser.values(volumeOption),
+                                          parser.values(projectOption),
+                                          parser.values(datasetOption),
+                                          parser.values(targetOption)};
+        return getFromBundle(parser.value(bundleOption), resource, bundleFilter, format, programName, out, err);
+    }
+
     core::AppConfig config;
     std::unique_ptr<DemoEstate> demo;
     core::ICredentialStore *store = &credentials;
@@ -962,8 +1006,8 @@ int run(const QStringList &arguments,
     // Service levels need the history store: p95 throughput, the cool-down's last change, and
     // schedules (shared with the desktop app and strata-server through the same SQLite file).
     std::unique_ptr<core::HistoryService> history;
-    if (setVerb || dataVerb || resource == QLatin1String("service-levels") || resource == QLatin1String("schedules")
-        || resource == QLatin1String("events")) {
+    if (setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
+        || resource == QLatin1String("schedules") || resource == QLatin1String("events")) {
         history =
             std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
         if (!history->openError().isEmpty()) {
@@ -1032,6 +1076,10 @@ int run(const QStringList &arguments,
     if (resource == QLatin1String("sources")) {
         write(sourceRows(engine.statuses()), format, out);
         return exitCode;
+    }
+    if (bundleVerb) {
+        // A failing source is what a support bundle is made for: its status goes in, exit 0.
+        return exportBundleFile(engine, positional[2], hours, user, timeoutSeconds, programName, out, err);
     }
 
     QStringList healthy;

@@ -25,6 +25,7 @@
 #include "models/item/volumetablemodel.h"
 #include "views/actiondialog.h"
 #include "views/activitypanel.h"
+#include "views/bundlediffdialog.h"
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
 #include "views/gpupage.h"
@@ -41,8 +42,11 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProcess>
 #include <QSettings>
 
 namespace strata::desktop {
@@ -105,6 +109,12 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_tenants.get(),
                                                                              m_buckets.get()});
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
+    if (m_options.bundle) {
+        const QString when = QLocale().toString(m_options.bundle->created.toLocalTime(), QLocale::ShortFormat);
+        m_window->setWindowTitle(tr("Strata — support bundle from %1 (read-only)").arg(when));
+        m_window->setReadOnlyBanner(
+            tr("Support bundle from %1 (%2) — read-only snapshot").arg(when, m_options.bundle->host));
+    }
     connectSources();
     connectViews();
     restoreLayout();
@@ -149,6 +159,8 @@ void DesktopController::connectViews()
         m_engine.refresh();
     });
     connect(w, &views::MainWindow::closing, this, &DesktopController::saveLayout);
+    connect(w, &views::MainWindow::openBundleRequested, this, &DesktopController::openSupportBundle);
+    connect(w, &views::MainWindow::compareBundlesRequested, this, &DesktopController::compareSupportBundles);
 
     views::VolumesPage *volumes = w->volumesPage();
     connect(volumes, &views::VolumesPage::performanceWanted, this, [this](bool wanted) {
@@ -624,11 +636,56 @@ void DesktopController::testConfiguredSource(const QString &name)
     });
 }
 
+void DesktopController::openSupportBundle(const QString &path)
+{
+    m_window->showStatusMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    QPointer<DesktopController> self(this);
+    core::openBundleAsync(path, this, [self, path](std::optional<core::Bundle> bundle, const QString &error) {
+        if (!self) {
+            return;
+        }
+        if (!bundle) {
+            self->m_window->showNotification(tr("Cannot open the support bundle %1: %2").arg(path, error));
+            return;
+        }
+        // Its own window and process: a snapshot never mixes with the live estate shown here.
+        if (!QProcess::startDetached(QCoreApplication::applicationFilePath(), {QStringLiteral("--bundle"), path})) {
+            self->m_window->showNotification(tr("Cannot start a window for the support bundle %1.").arg(path));
+        }
+    });
+}
+
+void DesktopController::compareSupportBundles(const QString &before, const QString &after)
+{
+    m_window->showStatusMessage(tr("Comparing support bundles…"));
+    QPointer<DesktopController> self(this);
+    core::diffBundleFilesAsync(
+        before, after, this, [self, before, after](std::optional<core::BundleDiff> diff, const QString &error) {
+            if (!self) {
+                return;
+            }
+            if (!diff) {
+                self->m_window->showNotification(tr("Cannot compare the support bundles: %1").arg(error));
+                return;
+            }
+            auto *dialog = new views::BundleDiffDialog(
+                *diff, QFileInfo(before).fileName(), QFileInfo(after).fileName(), self->m_window.get());
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+        });
+}
+
 void DesktopController::applySource(const core::SourceConfig &config,
                                     const QString &password,
                                     std::function<void(QString)> done,
                                     const QString &s3Secret)
 {
+    if (!m_engine.readOnlyReason().isEmpty()) {
+        if (done) {
+            done(m_engine.readOnlyReason());
+        }
+        return;
+    }
     if (!s3Secret.isEmpty()) {
         // The S3 secret key goes to the keychain before the config names it.
         core::SourceConfig withSecret = config;
@@ -713,6 +770,10 @@ void DesktopController::applySourceWithSecrets(const core::SourceConfig &config,
 
 void DesktopController::removeSource(const QString &name)
 {
+    if (!m_engine.readOnlyReason().isEmpty()) {
+        m_window->showNotification(m_engine.readOnlyReason(), false);
+        return;
+    }
     const core::SourceConfig *config = m_config.source(name);
     if (!config) {
         return;

@@ -2,6 +2,7 @@
 
 #include "app/cli/demoscenario.h"
 #include "models/core/actions.h"
+#include "models/core/bundle.h"
 #include "models/core/config.h"
 
 #include <QHash>
@@ -65,6 +66,9 @@ public:
         bool demo = false;
         /// QSettings INI file for the window layout; empty = QSettings("Strata", "strata").
         QString settingsPath;
+        /// Set when `engine` shows an opened support bundle (OfflineEngine): the window says so
+        /// in its title and a banner, and nothing is saved or changed.
+        std::optional<core::BundleMeta> bundle;
     };
 
     /// `engine` must outlive the controller and already have `config.sources` set.
@@ -100,6 +104,13 @@ public:
                        std::function<void(QString)> done = {});
     /// Persists the window layout now (also done when the window closes).
     void saveLayout();
+    /// File ▸ Open support bundle…: checks the file off the GUI thread, then shows it in a new
+    /// read-only window (`strata --bundle FILE`); a file that cannot be opened is reported in
+    /// the notification bar.
+    void openSupportBundle(const QString &path);
+    /// File ▸ Compare support bundles…: reads and diffs both off the GUI thread, then shows the
+    /// BundleDiffDialog (or the reason in the notification bar).
+    void compareSupportBundles(const QString &before, const QString &after);
 
 private:
     /// applySource() once a new S3 secret (if any) is stored: stores the password and applies.

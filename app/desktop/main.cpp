@@ -2,6 +2,7 @@
 #include "app/cli/demo.h"
 #include "app/desktop/desktopcontroller.h"
 #include "app/desktop/keychaincredentialstore.h"
+#include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
@@ -13,6 +14,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
@@ -68,6 +70,42 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     return code;
 }
 
+/// `strata --bundle FILE`: the bundle in a read-only window that connects to nothing.
+int runBundleWindow(QApplication &app, const QString &path)
+{
+    std::optional<strata::core::Bundle> bundle;
+    QString error;
+    bool read = false;
+    QEventLoop loop;
+    // Read off the GUI thread; the event loop keeps running meanwhile.
+    strata::core::openBundleAsync(path, &loop, [&](std::optional<strata::core::Bundle> b, const QString &e) {
+        bundle = std::move(b);
+        error = e;
+        read = true;
+        loop.quit();
+    });
+    if (!read) {
+        loop.exec();
+    }
+    if (!bundle) {
+        QMessageBox::critical(
+            nullptr,
+            QCoreApplication::translate("main", "Strata"),
+            QCoreApplication::translate("main", "The support bundle %1 cannot be opened: %2").arg(path, error));
+        return 2;
+    }
+    strata::core::OfflineEngine offline(*bundle, currentUser());
+    strata::core::AppConfig config;
+    config.sources = bundle->sources;
+    config.rateCard = bundle->rateCard;
+    config.cacheTargets = bundle->cacheTargets;
+    strata::desktop::DesktopController::Options options;
+    options.bundle = bundle->meta;
+    strata::desktop::DesktopController controller(offline.engine(), config, options);
+    controller.window().show();
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -102,7 +140,11 @@ int main(int argc, char **argv)
         QStringLiteral("demo-volumes"),
         QCoreApplication::translate("main", "With --demo: a generated cluster with this many volumes (scale checks)."),
         QStringLiteral("count"));
-    parser.addOptions({demoOption, configOption, demoVolumesOption});
+    const QCommandLineOption bundleOption(
+        QStringLiteral("bundle"),
+        QCoreApplication::translate("main", "Show this support bundle read-only, connecting to nothing."),
+        QStringLiteral("file"));
+    parser.addOptions({demoOption, configOption, demoVolumesOption, bundleOption});
     parser.addPositionalArgument(
         QStringLiteral("demo"), QCoreApplication::translate("main", "Same as --demo."), QStringLiteral("[demo]"));
     parser.process(app);
@@ -113,6 +155,9 @@ int main(int argc, char **argv)
                                 << '\n';
             return 2;
         }
+    }
+    if (parser.isSet(bundleOption)) {
+        return runBundleWindow(app, parser.value(bundleOption));
     }
     const bool demoMode = parser.isSet(demoOption) || positional.contains(QStringLiteral("demo"));
 

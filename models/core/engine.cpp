@@ -14,6 +14,35 @@
 
 namespace strata::core {
 
+namespace {
+
+/// Every source of an offline engine: previews say why nothing can run.
+class ReadOnlyExecutor final : public IActionExecutor
+{
+public:
+    explicit ReadOnlyExecutor(QString reason)
+        : m_reason(std::move(reason))
+    {}
+    [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override
+    {
+        ActionPreview p;
+        p.title = actionKindName(request.kind);
+        p.blockedReason = m_reason;
+        return p;
+    }
+    [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &) override
+    {
+        return [reason = m_reason](const ActionContext &) {
+            return ActionResult{false, false, reason};
+        };
+    }
+
+private:
+    QString m_reason;
+};
+
+} // namespace
+
 Engine::Engine(Deps deps, QObject *parent)
     : QObject(parent)
     , m_deps(std::move(deps))
@@ -115,6 +144,9 @@ Engine::~Engine()
 
 void Engine::setSources(const QList<SourceConfig> &sources)
 {
+    if (!m_readOnlyReason.isEmpty()) {
+        return;
+    }
     QHash<QString, SourceConfig> next;
     for (const SourceConfig &c : sources) {
         next.insert(c.name, c);
@@ -344,6 +376,9 @@ void Engine::refresh(const QString &name)
 
 void Engine::reloadCredentials(const QString &name)
 {
+    if (!m_readOnlyReason.isEmpty()) {
+        return;
+    }
     for (const SourceConfig &c : std::as_const(m_configs)) {
         if (c.name != name) {
             continue;
@@ -401,8 +436,32 @@ void Engine::unsubscribeSnapshots(const QString &source, const QString &volumeId
     }
 }
 
+void Engine::setOffline(const QList<SourceConfig> &configs,
+                        const QList<SourceStatus> &statuses,
+                        const QString &readOnlyReason)
+{
+    for (const QString &name : m_sources.keys()) {
+        stopSource(name);
+    }
+    m_readOnlyReason = readOnlyReason;
+    m_readOnlyExecutor = std::make_unique<ReadOnlyExecutor>(readOnlyReason);
+    m_configs = configs;
+    m_blocked.clear();
+    for (const SourceStatus &s : statuses) {
+        m_blocked.insert(s.name, s);
+    }
+    for (const SourceConfig &c : configs) {
+        m_actions->setExecutor(c.name, m_readOnlyExecutor.get());
+    }
+    Q_EMIT sourcesChanged();
+    Q_EMIT allSourcesPolled();
+}
+
 bool Engine::allPolledOnce() const
 {
+    if (!m_readOnlyReason.isEmpty()) {
+        return true;
+    }
     for (const SourceConfig &c : m_configs) {
         if (Source *s = m_sources.value(c.name)) {
             if (!s->hasPolledOnce()) {

@@ -96,8 +96,18 @@ public:
     void unsubscribeSnapshots(const QString &source, const QString &volumeId);
 
     /// True when every configured source finished its first inventory poll, or cannot start
-    /// (missing secret).
+    /// (missing secret). Always true offline.
     [[nodiscard]] bool allPolledOnce() const;
+
+    /// Offline mode (an opened support bundle, see bundle.h loadBundle()): stops every source
+    /// and from then on runs none (setSources() and reloadCredentials() are ignored);
+    /// sourceConfigs() and statuses() report `configs` and `statuses`, and every action is
+    /// refused with `readOnlyReason`. The caller publishes the estate.
+    void
+    setOffline(const QList<SourceConfig> &configs, const QList<SourceStatus> &statuses, const QString &readOnlyReason);
+    /// Empty while live; offline, why actions are refused ("read-only: this is a support
+    /// bundle from ...").
+    [[nodiscard]] QString readOnlyReason() const { return m_readOnlyReason; }
 
 Q_SIGNALS:
     /// Sources were added, removed or replaced.
@@ -128,6 +138,8 @@ private:
     /// Bumped per (re)start so a late secret callback for a replaced source is ignored.
     QHash<QString, quint64> m_startGeneration;
     int m_perfSubscribers = 0;
+    QString m_readOnlyReason;
+    std::unique_ptr<IActionExecutor> m_readOnlyExecutor;
     /// Last member: it observes the others and goes first.
     std::unique_ptr<Timeline> m_timeline;
 };

@@ -17,6 +17,8 @@ struct UsageSample
     QDateTime time; ///< UTC
     qint64 usedBytes = 0;
     qint64 sizeBytes = 0;
+
+    bool operator==(const UsageSample &) const = default;
 };
 
 /// Capacity of one volume at poll time, as handed to the store.

@@ -187,6 +187,54 @@ std::optional<TimelineSeverity> timelineSeverityFromName(const QString &name)
     return std::nullopt;
 }
 
+QJsonObject timelineEntryToJson(const TimelineEntry &entry)
+{
+    return QJsonObject{{QStringLiteral("id"), entry.id},
+                       {QStringLiteral("time"), entry.time.toUTC().toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("category"), timelineCategoryName(entry.category)},
+                       {QStringLiteral("severity"), timelineSeverityName(entry.severity)},
+                       {QStringLiteral("system"), entry.system},
+                       {QStringLiteral("source"), entry.source},
+                       {QStringLiteral("title"), entry.title},
+                       {QStringLiteral("message"), entry.message},
+                       {QStringLiteral("object_kind"), entry.objectKind},
+                       {QStringLiteral("object_id"), entry.objectId},
+                       {QStringLiteral("object_name"), entry.objectName},
+                       {QStringLiteral("project"), entry.project},
+                       {QStringLiteral("volume"), entry.volume},
+                       {QStringLiteral("job"), entry.job},
+                       {QStringLiteral("user"), entry.user}};
+}
+
+std::optional<TimelineEntry> timelineEntryFromJson(const QJsonObject &object)
+{
+    const auto text = [&object](const char *key) {
+        return object.value(QLatin1String(key)).toString();
+    };
+    TimelineEntry e;
+    e.id = text("id");
+    e.time = QDateTime::fromString(text("time"), Qt::ISODateWithMs).toUTC();
+    const auto category = timelineCategoryFromName(text("category"));
+    const auto severity = timelineSeverityFromName(text("severity"));
+    if (e.id.isEmpty() || !e.time.isValid() || !category || !severity) {
+        return std::nullopt;
+    }
+    e.category = *category;
+    e.severity = *severity;
+    e.system = text("system");
+    e.source = text("source");
+    e.title = text("title");
+    e.message = text("message");
+    e.objectKind = text("object_kind");
+    e.objectId = text("object_id");
+    e.objectName = text("object_name");
+    e.project = text("project");
+    e.volume = text("volume");
+    e.job = text("job");
+    e.user = text("user");
+    return e;
+}
+
 TimelineSeverity severityFromSystem(const QString &system, const QString &severity)
 {
     const QString s = severity.toLower();

@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -102,6 +103,14 @@ struct TimelineFilter
 
     [[nodiscard]] bool matches(const TimelineEntry &entry) const;
 };
+
+/// An entry as a JSON object with the keys `strata get events -o json` prints (id, time ISO-8601
+/// UTC with ms, category, severity, system, source, title, message, object_kind, object_id,
+/// object_name, project, volume, job, user): support bundles carry the timeline this way.
+QJsonObject timelineEntryToJson(const TimelineEntry &entry);
+/// The entry of timelineEntryToJson(); nullopt when `id`, `time`, `category` or `severity` is
+/// missing or invalid. Unknown keys are ignored.
+std::optional<TimelineEntry> timelineEntryFromJson(const QJsonObject &object);
 
 /// Newest first, then by id: the order every view shows.
 void sortTimeline(std::vector<TimelineEntry> &entries);

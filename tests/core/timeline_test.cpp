@@ -211,6 +211,36 @@ TEST(TimelineSort, NewestFirstThenById)
               (QStringList{QStringLiteral("new"), QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("old")}));
 }
 
+TEST(TimelineJson, EntriesRoundTripAndIncompleteOnesAreRefused)
+{
+    TimelineEntry e;
+    e.id = QStringLiteral("scheduler:dgx:runai-team-a/a-1:preempted:1772359200000");
+    e.time = QDateTime(QDate(2026, 3, 1), QTime(10, 0, 0, 250), Qt::UTC);
+    e.category = TimelineCategory::Scheduler;
+    e.severity = TimelineSeverity::Warning;
+    e.system = QStringLiteral("kubernetes");
+    e.source = QStringLiteral("dgx");
+    e.title = QStringLiteral("Job preempted");
+    e.message = QStringLiteral("gave 2 GPUs back to team-b");
+    e.objectKind = QStringLiteral("job");
+    e.objectId = QStringLiteral("runai-team-a/a-1");
+    e.objectName = QStringLiteral("runai-team-a/a-1");
+    e.project = QStringLiteral("team-a");
+    e.job = QStringLiteral("runai-team-a/a-1");
+    const QJsonObject json = timelineEntryToJson(e);
+    EXPECT_EQ(json.value(QStringLiteral("category")).toString(), QStringLiteral("scheduler"));
+    EXPECT_EQ(timelineEntryFromJson(json), e);
+
+    for (const char *key : {"id", "time", "category", "severity"}) {
+        QJsonObject broken = json;
+        broken.insert(QLatin1String(key), QStringLiteral("not-valid-here"));
+        if (QLatin1String(key) == QLatin1String("id")) {
+            broken.remove(QLatin1String(key));
+        }
+        EXPECT_FALSE(timelineEntryFromJson(broken)) << key;
+    }
+}
+
 TEST_F(TimelineTest, RepublishingTheSameEventsAddsNothing)
 {
     QSignalSpy changed(&timeline, &Timeline::entriesChanged);

@@ -1,0 +1,182 @@
+#include "app/cli/bundlecommand.h"
+
+#include "app/cli/actionrun.h"
+#include "app/cli/levelrows.h"
+#include "models/core/bundle.h"
+#include "models/core/datasethub.h"
+#include "models/core/engine.h"
+#include "models/core/servicelevels.h"
+#include "models/core/source.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QTimer>
+
+namespace strata::cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("cli", text);
+}
+
+} // namespace
+
+int exportBundleFile(core::Engine &engine,
+                     const QString &path,
+                     int hours,
+                     const QString &user,
+                     int timeoutSeconds,
+                     const QString &programName,
+                     QTextStream &out,
+                     QTextStream &err)
+{
+    // Snapshots are listed per volume on demand; a bundle holds all of them so `get snapshots`
+    // answers from it as it would live.
+    int pending = 0;
+    for (const core::Ptr<core::Volume> &v : engine.estate().volumes().all()) {
+        if (core::Source *source = engine.source(v->source); source && v->armId.isEmpty()) {
+            ++pending;
+            source->fetchSnapshots(v->id, [&pending](const QString &) {
+                --pending;
+            });
+        }
+    }
+    waitFor(
+        [&] {
+            return pending == 0;
+        },
+        &engine,
+        timeoutSeconds);
+
+    core::BundleOptions options;
+    options.hours = hours;
+    options.user = user;
+    options.timeoutMs = timeoutSeconds * 1000;
+    std::optional<core::Bundle> bundle;
+    QString collectError;
+    core::collectBundle(engine, options, &engine, [&](core::Bundle b, QString error) {
+        bundle = std::move(b);
+        collectError = error;
+    });
+    waitFor(
+        [&] {
+            return bundle.has_value();
+        },
+        &engine,
+        timeoutSeconds + 1);
+    if (!bundle) {
+        err << programName << ": " << tr("timed out collecting the bundle") << '\n';
+        return 1;
+    }
+    if (!collectError.isEmpty()) {
+        err << programName << ": " << collectError << '\n';
+    }
+    core::BundleWritten written;
+    QString error;
+    if (!core::writeBundle(*bundle, path, &written, &error)) {
+        err << programName << ": " << error << '\n';
+        return 1;
+    }
+    out << tr("Wrote support bundle %1").arg(path) << '\n';
+    for (auto it = written.objectsPerSource.cbegin(); it != written.objectsPerSource.cend(); ++it) {
+        out << "  " << tr("%1: %2 objects").arg(it.key()).arg(it.value()) << '\n';
+    }
+    out << "  " << tr("%1 bytes, sha256 %2").arg(written.bytes).arg(written.sha256) << '\n';
+    return 0;
+}
+
+int diffBundleFiles(
+    const QString &a, const QString &b, Format format, const QString &programName, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    const std::optional<core::Bundle> before = core::openBundle(a, &error);
+    if (!before) {
+        err << programName << ": " << tr("cannot open %1: %2").arg(a, error) << '\n';
+        return 2;
+    }
+    const std::optional<core::Bundle> after = core::openBundle(b, &error);
+    if (!after) {
+        err << programName << ": " << tr("cannot open %1: %2").arg(b, error) << '\n';
+        return 2;
+    }
+    const core::BundleDiff diff = core::diffBundles(*before, *after);
+    if (format == Format::Json) {
+        out << QJsonDocument(diff.toJson()).toJson(QJsonDocument::Indented);
+    } else {
+        out << diff.summary();
+    }
+    return 0;
+}
+
+int getFromBundle(const QString &path,
+                  const QString &resource,
+                  const ResourceFilter &filter,
+                  Format format,
+                  const QString &programName,
+                  QTextStream &out,
+                  QTextStream &err)
+{
+    QString error;
+    const std::optional<core::Bundle> bundle = core::openBundle(path, &error);
+    if (!bundle) {
+        err << programName << ": " << tr("cannot open %1: %2").arg(path, error) << '\n';
+        return 2;
+    }
+    core::OfflineEngine offline(*bundle, QStringLiteral("cli"));
+    core::Engine &engine = offline.engine();
+    const QDateTime now = bundle->meta.created;
+    for (const QString &name : filter.sources) {
+        if (!engine.status(name)) {
+            err << programName << ": " << tr("the bundle has no source named \"%1\"").arg(name) << '\n';
+            return 2;
+        }
+    }
+    int exitCode = 0;
+    ResourceFilter listFilter = filter;
+    listFilter.sources.clear();
+    for (const core::SourceStatus &s : engine.statuses()) {
+        if (!filter.sources.isEmpty() && !filter.sources.contains(s.name)) {
+            continue;
+        }
+        // As live: a failing source is reported and left out of the listing.
+        if (s.health != core::Health::Ok) {
+            const QString why = s.lastError.isEmpty() ? tr("no answer yet") : s.lastError;
+            err << programName << ": " << tr("source %1: %2").arg(s.name, why) << '\n';
+            exitCode = 1;
+            if (resource != QLatin1String("sources")) {
+                continue;
+            }
+        }
+        listFilter.sources << s.name;
+    }
+    if (listFilter.sources.isEmpty()) {
+        listFilter.sources << QString(); // nothing to list from: never all of the estate
+    }
+    if (resource == QLatin1String("schedules")) {
+        // Schedules live in the exporter's history store; a bundle carries none.
+        write(scheduleRows({}, now), format, out);
+        return exitCode;
+    }
+    if (resource == QLatin1String("service-levels")) {
+        QEventLoop loop;
+        QObject::connect(&engine.serviceLevels(), &core::ServiceLevels::changed, &loop, &QEventLoop::quit);
+        QTimer::singleShot(5000, &loop, &QEventLoop::quit);
+        engine.serviceLevels().refreshStatistics();
+        loop.exec();
+    }
+    const std::optional<ResultSet> rows = resourceRows(engine, resource, listFilter, now);
+    if (!rows) {
+        err << programName << ": " << tr("unknown resource \"%1\"").arg(resource) << '\n';
+        return 2;
+    }
+    if (resource == QLatin1String("datasets") && format == Format::Table) {
+        out << core::summarize(engine.estate()).headerText() << "\n\n";
+    }
+    write(*rows, format, out);
+    return exitCode;
+}
+
+} // namespace strata::cli

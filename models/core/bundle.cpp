@@ -1,0 +1,2062 @@
+#include "models/core/bundle.h"
+
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+#include "models/core/servicelevels.h"
+#include "models/core/timeline.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSet>
+#include <QSysInfo>
+#include <QThreadPool>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <tuple>
+#include <type_traits>
+#include <zlib.h>
+
+namespace strata::core {
+
+namespace {
+
+const auto kFormat = QStringLiteral("strata-bundle");
+constexpr int kVersion = 1;
+// A bundle of a 50,000-volume estate with a day of history is tens of MB; anything beyond
+// this is not a bundle but a decompression bomb.
+constexpr qint64 kMaxInflated = qint64(2) * 1024 * 1024 * 1024 - 1;
+
+// ---- Field lists: one per struct, read by both directions ----
+
+template <class T, class M> struct Field
+{
+    const char *name;
+    M T::*member;
+};
+
+template <class T, class M> constexpr Field<T, M> field(const char *name, M T::*member)
+{
+    return {name, member};
+}
+
+template <class T> struct Fields;
+
+template <> struct Fields<SourceStatus>
+{
+    static auto list()
+    {
+        using S = SourceStatus;
+        return std::make_tuple(field("name", &S::name),
+                               field("kind", &S::kind),
+                               field("url", &S::url),
+                               field("health", &S::health),
+                               field("stale", &S::stale),
+                               field("last_error", &S::lastError),
+                               field("last_success", &S::lastSuccess),
+                               field("last_attempt", &S::lastAttempt),
+                               field("latency_ms", &S::latencyMs),
+                               field("system_name", &S::systemName),
+                               field("system_version", &S::systemVersion),
+                               field("consecutive_failures", &S::consecutiveFailures),
+                               field("next_poll", &S::nextPoll));
+    }
+};
+
+template <> struct Fields<Volume>
+{
+    static auto list()
+    {
+        using S = Volume;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("svm", &S::svm),
+                               field("aggregate", &S::aggregate),
+                               field("aggregate_count", &S::aggregateCount),
+                               field("state", &S::state),
+                               field("style", &S::style),
+                               field("type", &S::type),
+                               field("is_flexcache", &S::isFlexCache),
+                               field("size_bytes", &S::sizeBytes),
+                               field("used_bytes", &S::usedBytes),
+                               field("available_bytes", &S::availableBytes),
+                               field("percent_used", &S::percentUsed),
+                               field("snapshot_reserve_percent", &S::snapshotReservePercent),
+                               field("snapshot_used_bytes", &S::snapshotUsedBytes),
+                               field("snapshot_count", &S::snapshotCount),
+                               field("qos_policy", &S::qosPolicy),
+                               field("clone_parent", &S::cloneParent),
+                               field("nas_path", &S::nasPath),
+                               field("created", &S::created),
+                               field("service_level", &S::serviceLevel),
+                               field("arm_id", &S::armId),
+                               field("resource_group", &S::resourceGroup),
+                               field("location", &S::location),
+                               field("protocols", &S::protocols),
+                               field("qos_type", &S::qosType),
+                               field("throughput_mibps", &S::throughputMibps),
+                               field("provisioning_state", &S::provisioningState));
+    }
+};
+
+template <> struct Fields<VolumePerf>
+{
+    static auto list()
+    {
+        using S = VolumePerf;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("time", &S::time),
+                               field("read_iops", &S::readIops),
+                               field("write_iops", &S::writeIops),
+                               field("total_iops", &S::totalIops),
+                               field("throughput_bps", &S::throughputBps),
+                               field("latency_us", &S::latencyUs));
+    }
+};
+
+template <> struct Fields<Snapshot>
+{
+    static auto list()
+    {
+        using S = Snapshot;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("volume_id", &S::volumeId),
+                               field("volume_name", &S::volumeName),
+                               field("svm", &S::svm),
+                               field("name", &S::name),
+                               field("created", &S::created),
+                               field("comment", &S::comment),
+                               field("snapmirror_label", &S::snapmirrorLabel),
+                               field("state", &S::state),
+                               field("size_bytes", &S::sizeBytes));
+    }
+};
+
+template <> struct Fields<Svm>
+{
+    static auto list()
+    {
+        using S = Svm;
+        return std::make_tuple(
+            field("source", &S::source), field("id", &S::id), field("name", &S::name), field("state", &S::state));
+    }
+};
+
+template <> struct Fields<Aggregate>
+{
+    static auto list()
+    {
+        using S = Aggregate;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("node", &S::node),
+                               field("state", &S::state),
+                               field("size_bytes", &S::sizeBytes),
+                               field("used_bytes", &S::usedBytes),
+                               field("available_bytes", &S::availableBytes));
+    }
+};
+
+template <> struct Fields<QosPolicy>
+{
+    static auto list()
+    {
+        using S = QosPolicy;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("svm", &S::svm),
+                               field("adaptive", &S::adaptive),
+                               field("max_iops", &S::maxIops),
+                               field("max_mbps", &S::maxMbps),
+                               field("min_iops", &S::minIops),
+                               field("expected_iops_per_tb", &S::expectedIopsPerTb),
+                               field("peak_iops_per_tb", &S::peakIopsPerTb),
+                               field("object_count", &S::objectCount));
+    }
+};
+
+template <> struct Fields<FlexCache>
+{
+    static auto list()
+    {
+        using S = FlexCache;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("svm", &S::svm),
+                               field("size_bytes", &S::sizeBytes),
+                               field("path", &S::path),
+                               field("origin", &S::origin));
+    }
+};
+
+template <> struct Fields<Event>
+{
+    static auto list()
+    {
+        using S = Event;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("time", &S::time),
+                               field("severity", &S::severity),
+                               field("name", &S::name),
+                               field("message", &S::message),
+                               field("node", &S::node),
+                               field("object", &S::object));
+    }
+};
+
+template <> struct Fields<GpuCluster>
+{
+    static auto list()
+    {
+        using S = GpuCluster;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("version", &S::version),
+                               field("has_kai", &S::hasKai),
+                               field("node_count", &S::nodeCount),
+                               field("gpu_node_count", &S::gpuNodeCount),
+                               field("gpu_total", &S::gpuTotal),
+                               field("gpu_allocated", &S::gpuAllocated),
+                               field("gpu_idle_allocated", &S::gpuIdleAllocated),
+                               field("quota_total", &S::quotaTotal),
+                               field("running_jobs", &S::runningJobs),
+                               field("pending_jobs", &S::pendingJobs),
+                               field("utilization", &S::utilization),
+                               field("metrics_available", &S::metricsAvailable));
+    }
+};
+
+template <> struct Fields<GpuSlot>
+{
+    static auto list()
+    {
+        using S = GpuSlot;
+        return std::make_tuple(field("index", &S::index),
+                               field("used", &S::used),
+                               field("jobs", &S::jobs),
+                               field("utilization", &S::utilization));
+    }
+};
+
+template <> struct Fields<GpuNode>
+{
+    static auto list()
+    {
+        using S = GpuNode;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("gpu_product", &S::gpuProduct),
+                               field("gpu_memory_mib", &S::gpuMemoryMiB),
+                               field("gpu_count", &S::gpuCount),
+                               field("allocatable", &S::allocatable),
+                               field("allocated", &S::allocated),
+                               field("slots", &S::slots),
+                               field("utilization", &S::utilization),
+                               field("ready", &S::ready),
+                               field("schedulable", &S::schedulable),
+                               field("running_jobs", &S::runningJobs));
+    }
+};
+
+template <> struct Fields<Project>
+{
+    static auto list()
+    {
+        using S = Project;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("namespace", &S::namespaceName),
+                               field("origin", &S::origin),
+                               field("quota", &S::quota),
+                               field("limit", &S::limit),
+                               field("over_quota_weight", &S::overQuotaWeight),
+                               field("allocated", &S::allocated),
+                               field("in_quota", &S::inQuota),
+                               field("over_quota", &S::overQuota),
+                               field("pending", &S::pending),
+                               field("fair_share", &S::fairShare),
+                               field("running_jobs", &S::runningJobs),
+                               field("queued_jobs", &S::queuedJobs),
+                               field("utilization", &S::utilization),
+                               field("idle_allocated", &S::idleAllocated));
+    }
+};
+
+template <> struct Fields<Job>
+{
+    static auto list()
+    {
+        using S = Job;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("namespace", &S::namespaceName),
+                               field("project", &S::project),
+                               field("user", &S::user),
+                               field("type", &S::type),
+                               field("status", &S::status),
+                               field("gpus_requested", &S::gpusRequested),
+                               field("gpus_allocated", &S::gpusAllocated),
+                               field("node", &S::node),
+                               field("gpu_indices", &S::gpuIndices),
+                               field("image", &S::image),
+                               field("command", &S::command),
+                               field("pvcs", &S::pvcs),
+                               field("pvc_sub_paths", &S::pvcSubPaths),
+                               field("pod_name", &S::podName),
+                               field("created", &S::created),
+                               field("started", &S::started),
+                               field("finished", &S::finished),
+                               field("pending_reason", &S::pendingReason),
+                               field("created_by_cli", &S::createdByCli),
+                               field("created_by", &S::createdBy),
+                               field("gpu_utilization", &S::gpuUtilization));
+    }
+};
+
+template <> struct Fields<Pvc>
+{
+    static auto list()
+    {
+        using S = Pvc;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("namespace", &S::namespaceName),
+                               field("name", &S::name),
+                               field("phase", &S::phase),
+                               field("storage_class", &S::storageClass),
+                               field("capacity_bytes", &S::capacityBytes),
+                               field("access_modes", &S::accessModes),
+                               field("pv_name", &S::pvName),
+                               field("csi_driver", &S::csiDriver),
+                               field("volume_handle", &S::volumeHandle),
+                               field("backend_volume", &S::backendVolume),
+                               field("nfs_server", &S::nfsServer),
+                               field("nfs_path", &S::nfsPath),
+                               field("storage_source", &S::storageSource),
+                               field("storage_volume_id", &S::storageVolumeId),
+                               field("used_by", &S::usedBy));
+    }
+};
+
+template <> struct Fields<CapacityPool>
+{
+    static auto list()
+    {
+        using S = CapacityPool;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("arm_id", &S::armId),
+                               field("name", &S::name),
+                               field("account", &S::account),
+                               field("resource_group", &S::resourceGroup),
+                               field("location", &S::location),
+                               field("pool_id", &S::poolId),
+                               field("service_level", &S::serviceLevel),
+                               field("qos_type", &S::qosType),
+                               field("size_bytes", &S::sizeBytes),
+                               field("allocated_bytes", &S::allocatedBytes),
+                               field("volume_count", &S::volumeCount),
+                               field("total_throughput_mibps", &S::totalThroughputMibps),
+                               field("utilized_throughput_mibps", &S::utilizedThroughputMibps),
+                               field("provisioning_state", &S::provisioningState));
+    }
+};
+
+template <> struct Fields<AksCluster>
+{
+    static auto list()
+    {
+        using S = AksCluster;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("arm_id", &S::armId),
+                               field("name", &S::name),
+                               field("resource_group", &S::resourceGroup),
+                               field("location", &S::location),
+                               field("kubernetes_version", &S::kubernetesVersion),
+                               field("fqdn", &S::fqdn),
+                               field("provisioning_state", &S::provisioningState),
+                               field("power_state", &S::powerState),
+                               field("node_count", &S::nodeCount),
+                               field("agent_pools", &S::agentPools),
+                               field("kubernetes_source", &S::kubernetesSource));
+    }
+};
+
+template <> struct Fields<GridSummary>
+{
+    static auto list()
+    {
+        using S = GridSummary;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("grid_name", &S::gridName),
+                               field("product_version", &S::productVersion),
+                               field("api_version", &S::apiVersion),
+                               field("alerts_critical", &S::alertsCritical),
+                               field("alerts_major", &S::alertsMajor),
+                               field("alerts_minor", &S::alertsMinor),
+                               field("nodes_connected", &S::nodesConnected),
+                               field("nodes_admin_down", &S::nodesAdminDown),
+                               field("nodes_unknown", &S::nodesUnknown),
+                               field("active_ilm_policy", &S::activeIlmPolicy),
+                               field("usable_bytes", &S::usableBytes),
+                               field("used_bytes", &S::usedBytes));
+    }
+};
+
+template <> struct Fields<GridNode>
+{
+    static auto list()
+    {
+        using S = GridNode;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("site", &S::site),
+                               field("type", &S::type),
+                               field("severity", &S::severity),
+                               field("state", &S::state));
+    }
+};
+
+template <> struct Fields<GridAlert>
+{
+    static auto list()
+    {
+        using S = GridAlert;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("severity", &S::severity),
+                               field("summary", &S::summary),
+                               field("description", &S::description),
+                               field("node", &S::node),
+                               field("site", &S::site),
+                               field("starts_at", &S::startsAt),
+                               field("ends_at", &S::endsAt),
+                               field("resolved", &S::resolved),
+                               field("silenced", &S::silenced));
+    }
+};
+
+template <> struct Fields<Tenant>
+{
+    static auto list()
+    {
+        using S = Tenant;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("description", &S::description),
+                               field("capabilities", &S::capabilities),
+                               field("quota_bytes", &S::quotaBytes),
+                               field("data_bytes", &S::dataBytes),
+                               field("object_count", &S::objectCount),
+                               field("bucket_count", &S::bucketCount),
+                               field("growth_7d_bytes", &S::growth7dBytes));
+    }
+};
+
+template <> struct Fields<Bucket>
+{
+    static auto list()
+    {
+        using S = Bucket;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("tenant_id", &S::tenantId),
+                               field("tenant_name", &S::tenantName),
+                               field("name", &S::name),
+                               field("region", &S::region),
+                               field("versioning", &S::versioning),
+                               field("object_count", &S::objectCount),
+                               field("data_bytes", &S::dataBytes),
+                               field("quota_bytes", &S::quotaBytes),
+                               field("growth_7d_bytes", &S::growth7dBytes));
+    }
+};
+
+template <> struct Fields<Dataset>
+{
+    static auto list()
+    {
+        using S = Dataset;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("name", &S::name),
+                               field("kind", &S::kind),
+                               field("bucket", &S::bucket),
+                               field("prefix", &S::prefix),
+                               field("volume_id", &S::volumeId),
+                               field("commit_count", &S::commitCount),
+                               field("head_commit", &S::headCommit),
+                               field("size_bytes", &S::sizeBytes),
+                               field("object_count", &S::objectCount),
+                               field("last_activity", &S::lastActivity));
+    }
+};
+
+template <> struct Fields<Commit>
+{
+    static auto list()
+    {
+        using S = Commit;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("dataset_id", &S::datasetId),
+                               field("dataset_name", &S::datasetName),
+                               field("parent", &S::parent),
+                               field("author", &S::author),
+                               field("message", &S::message),
+                               field("time", &S::time),
+                               field("object_count", &S::objectCount),
+                               field("bytes", &S::bytes),
+                               field("manifest_key", &S::manifestKey));
+    }
+};
+
+template <> struct Fields<CacheTarget>
+{
+    static auto list()
+    {
+        using S = CacheTarget;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("namespace", &S::namespaceName),
+                               field("pvc", &S::pvc),
+                               field("pvc_phase", &S::pvcPhase),
+                               field("storage_source", &S::storageSource),
+                               field("storage_volume_id", &S::storageVolumeId),
+                               field("volume_name", &S::volumeName),
+                               field("capacity_bytes", &S::capacityBytes),
+                               field("used_bytes", &S::usedBytes),
+                               field("cached_bytes", &S::cachedBytes),
+                               field("evict_after_days", &S::evictAfterDays),
+                               field("high_watermark_percent", &S::highWatermarkPercent),
+                               field("problem", &S::problem));
+    }
+};
+
+template <> struct Fields<CachedCommit>
+{
+    static auto list()
+    {
+        using S = CachedCommit;
+        return std::make_tuple(field("source", &S::source),
+                               field("id", &S::id),
+                               field("target", &S::target),
+                               field("commit_id", &S::commitId),
+                               field("dataset_source", &S::datasetSource),
+                               field("dataset_id", &S::datasetId),
+                               field("dataset_name", &S::datasetName),
+                               field("state", &S::state),
+                               field("objects_done", &S::objectsDone),
+                               field("objects_total", &S::objectsTotal),
+                               field("bytes_done", &S::bytesDone),
+                               field("bytes_total", &S::bytesTotal),
+                               field("path", &S::path),
+                               field("job", &S::job),
+                               field("reason", &S::reason),
+                               field("requested", &S::requested),
+                               field("ready_at", &S::readyAt),
+                               field("last_used", &S::lastUsed),
+                               field("used_by", &S::usedBy),
+                               field("evict_at", &S::evictAt),
+                               field("evict_reason", &S::evictReason));
+    }
+};
+
+template <> struct Fields<ProjectSample>
+{
+    static auto list()
+    {
+        using S = ProjectSample;
+        return std::make_tuple(field("project", &S::project),
+                               field("time", &S::time),
+                               field("allocated", &S::allocated),
+                               field("quota", &S::quota),
+                               field("pending", &S::pending),
+                               field("utilization", &S::utilization));
+    }
+};
+
+template <> struct Fields<UsageSample>
+{
+    static auto list()
+    {
+        using S = UsageSample;
+        return std::make_tuple(
+            field("time", &S::time), field("used_bytes", &S::usedBytes), field("size_bytes", &S::sizeBytes));
+    }
+};
+
+template <> struct Fields<VolumePerfSample>
+{
+    static auto list()
+    {
+        using S = VolumePerfSample;
+        return std::make_tuple(field("volume_id", &S::volumeId),
+                               field("time", &S::time),
+                               field("throughput_bps", &S::throughputBps),
+                               field("iops", &S::iops),
+                               field("latency_us", &S::latencyUs),
+                               field("cap_bps", &S::capBps));
+    }
+};
+
+template <> struct Fields<AuditEntry>
+{
+    static auto list()
+    {
+        using S = AuditEntry;
+        return std::make_tuple(field("id", &S::id),
+                               field("time", &S::time),
+                               field("user", &S::user),
+                               field("action_id", &S::actionId),
+                               field("source", &S::source),
+                               field("kind", &S::kind),
+                               field("target", &S::target),
+                               field("from_state", &S::fromState),
+                               field("to_state", &S::toState),
+                               field("outcome", &S::outcome),
+                               field("message", &S::message));
+    }
+};
+
+// Secrets (password, s3Secret) and the S3 access key are not in this list, so no bundle can
+// carry them whatever the caller passes.
+template <> struct Fields<SourceConfig>
+{
+    static auto list()
+    {
+        using S = SourceConfig;
+        return std::make_tuple(field("name", &S::name),
+                               field("kind", &S::kind),
+                               field("url", &S::url),
+                               field("username", &S::username),
+                               field("ca_file", &S::caFile),
+                               field("insecure_skip_tls_verify", &S::insecureSkipTlsVerify),
+                               field("config_seconds", &S::configIntervalSeconds),
+                               field("performance_seconds", &S::perfIntervalSeconds),
+                               field("kubeconfig", &S::kubeconfig),
+                               field("kube_context", &S::kubeContext),
+                               field("prometheus_url", &S::prometheusUrl),
+                               field("kubeconfig_in_secret", &S::kubeconfigInSecret),
+                               field("subscription_id", &S::subscriptionId),
+                               field("tenant_id", &S::tenantId),
+                               field("client_id", &S::clientId),
+                               field("authority_url", &S::authorityUrl),
+                               field("credential_source", &S::credentialSource),
+                               field("s3_url", &S::s3Url),
+                               field("s3_region", &S::s3Region),
+                               field("s3_path_style", &S::s3PathStyle),
+                               field("dataset_roots", &S::datasetRoots));
+    }
+};
+
+template <> struct Fields<CacheTargetConfig>
+{
+    static auto list()
+    {
+        using S = CacheTargetConfig;
+        return std::make_tuple(field("name", &S::name),
+                               field("kubernetes_source", &S::kubernetesSource),
+                               field("namespace", &S::namespaceName),
+                               field("pvc", &S::pvc),
+                               field("s3_credentials_secret", &S::s3CredentialsSecret),
+                               field("loader_image", &S::loaderImage),
+                               field("evict_after_days", &S::evictAfterDays),
+                               field("high_watermark_percent", &S::highWatermarkPercent));
+    }
+};
+
+// ---- Enum names (the domain's own name functions; the reverse by trying every value) ----
+
+QString projectOriginName(ProjectOrigin origin)
+{
+    return origin == ProjectOrigin::KaiQueue ? QStringLiteral("kai_queue") : QStringLiteral("namespace_quota");
+}
+
+template <class E> struct EnumNames;
+template <> struct EnumNames<SourceKind>
+{
+    static QString name(SourceKind v) { return sourceKindName(v); }
+    static constexpr int count = int(SourceKind::StorageGrid) + 1;
+};
+template <> struct EnumNames<Health>
+{
+    static QString name(Health v) { return healthName(v); }
+    static constexpr int count = int(Health::AuthRequired) + 1;
+};
+template <> struct EnumNames<DatasetKind>
+{
+    static QString name(DatasetKind v) { return datasetKindName(v); }
+    static constexpr int count = int(DatasetKind::OntapVolume) + 1;
+};
+template <> struct EnumNames<CacheState>
+{
+    static QString name(CacheState v) { return cacheStateName(v); }
+    static constexpr int count = int(CacheState::Failed) + 1;
+};
+template <> struct EnumNames<JobType>
+{
+    static QString name(JobType v) { return jobTypeName(v); }
+    static constexpr int count = int(JobType::Interactive) + 1;
+};
+template <> struct EnumNames<JobStatus>
+{
+    static QString name(JobStatus v) { return jobStatusName(v); }
+    static constexpr int count = int(JobStatus::Unknown) + 1;
+};
+template <> struct EnumNames<ProjectOrigin>
+{
+    static QString name(ProjectOrigin v) { return projectOriginName(v); }
+    static constexpr int count = int(ProjectOrigin::NamespaceQuota) + 1;
+};
+
+// ---- Value codecs. An invalid time and an empty optional are left out of the object, so a
+// missing key always means "the default". ----
+
+QString timeText(const QDateTime &t)
+{
+    return t.toUTC().toString(Qt::ISODateWithMs);
+}
+
+template <class V> struct Codec;
+
+template <> struct Codec<QString>
+{
+    static QJsonValue encode(const QString &v) { return v; }
+    static bool decode(const QJsonValue &j, QString *v)
+    {
+        *v = j.toString();
+        return j.isString();
+    }
+};
+template <> struct Codec<bool>
+{
+    static QJsonValue encode(bool v) { return v; }
+    static bool decode(const QJsonValue &j, bool *v)
+    {
+        *v = j.toBool();
+        return j.isBool();
+    }
+};
+template <> struct Codec<int>
+{
+    static QJsonValue encode(int v) { return v; }
+    static bool decode(const QJsonValue &j, int *v)
+    {
+        *v = int(j.toInteger());
+        return j.isDouble();
+    }
+};
+template <> struct Codec<qint64>
+{
+    static QJsonValue encode(qint64 v) { return v; }
+    static bool decode(const QJsonValue &j, qint64 *v)
+    {
+        *v = j.toInteger();
+        return j.isDouble();
+    }
+};
+template <> struct Codec<double>
+{
+    static QJsonValue encode(double v) { return v; }
+    static bool decode(const QJsonValue &j, double *v)
+    {
+        *v = j.toDouble();
+        return j.isDouble();
+    }
+};
+template <> struct Codec<QDateTime>
+{
+    static QJsonValue encode(const QDateTime &v) { return v.isValid() ? QJsonValue(timeText(v)) : QJsonValue(); }
+    static bool decode(const QJsonValue &j, QDateTime *v)
+    {
+        *v = QDateTime::fromString(j.toString(), Qt::ISODateWithMs);
+        return j.isString() && v->isValid();
+    }
+};
+template <> struct Codec<QStringList>
+{
+    static QJsonValue encode(const QStringList &v) { return QJsonArray::fromStringList(v); }
+    static bool decode(const QJsonValue &j, QStringList *v)
+    {
+        v->clear();
+        for (const QJsonValue &item : j.toArray()) {
+            if (!item.isString()) {
+                return false;
+            }
+            v->append(item.toString());
+        }
+        return j.isArray();
+    }
+};
+template <> struct Codec<std::optional<qint64>>
+{
+    static QJsonValue encode(const std::optional<qint64> &v) { return v ? QJsonValue(*v) : QJsonValue(); }
+    static bool decode(const QJsonValue &j, std::optional<qint64> *v)
+    {
+        *v = j.toInteger();
+        return j.isDouble();
+    }
+};
+template <> struct Codec<QList<GpuSlot>>
+{
+    static QJsonValue encode(const QList<GpuSlot> &v)
+    {
+        QJsonArray a;
+        for (const GpuSlot &slot : v) {
+            a.append(recordToJson(slot));
+        }
+        return a;
+    }
+    static bool decode(const QJsonValue &j, QList<GpuSlot> *v)
+    {
+        v->clear();
+        QString ignored;
+        for (const QJsonValue &item : j.toArray()) {
+            GpuSlot slot;
+            if (!item.isObject() || !recordFromJson(item.toObject(), &slot, &ignored)) {
+                return false;
+            }
+            v->append(slot);
+        }
+        return j.isArray();
+    }
+};
+
+template <class E>
+requires std::is_enum_v<E>
+struct Codec<E>
+{
+    static QJsonValue encode(E v) { return EnumNames<E>::name(v); }
+    static bool decode(const QJsonValue &j, E *v)
+    {
+        for (int i = 0; i < EnumNames<E>::count; ++i) {
+            if (EnumNames<E>::name(E(i)) == j.toString()) {
+                *v = E(i);
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+template <class T> QJsonObject encodeFields(const T &record)
+{
+    QJsonObject o;
+    std::apply(
+        [&](const auto &...f) {
+            auto put = [&](const char *name, const QJsonValue &value) {
+                if (!value.isUndefined() && !value.isNull()) {
+                    o.insert(QLatin1StringView(name), value);
+                }
+            };
+            (put(f.name, Codec<std::remove_cvref_t<decltype(record.*(f.member))>>::encode(record.*(f.member))), ...);
+        },
+        Fields<T>::list());
+    return o;
+}
+
+template <class T> bool decodeFields(const QJsonObject &json, T *record, QString *error)
+{
+    T out;
+    bool ok = true;
+    std::apply(
+        [&](const auto &...f) {
+            auto take = [&](const char *name, auto *member) {
+                if (!ok) {
+                    return;
+                }
+                const QJsonValue value = json.value(QLatin1StringView(name));
+                if (value.isUndefined() || value.isNull()) {
+                    return;
+                }
+                if (!Codec<std::remove_cvref_t<decltype(*member)>>::decode(value, member)) {
+                    ok = false;
+                    if (error) {
+                        *error =
+                            QStringLiteral("%1: unexpected value %2")
+                                .arg(QLatin1StringView(name),
+                                     QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+                                         .mid(1)
+                                         .chopped(1));
+                    }
+                }
+            };
+            (take(f.name, &(out.*(f.member))), ...);
+        },
+        Fields<T>::list());
+    if (ok) {
+        *record = std::move(out);
+    }
+    return ok;
+}
+
+// ---- The estate's tables ----
+
+template <class T> struct TableDesc
+{
+    using Record = T;
+    const char *name;
+    ScopedRecords<T> EstateRecords::*records;
+    const Table<T> &(Estate::*table)() const;
+};
+
+auto tables()
+{
+    return std::make_tuple(
+        TableDesc<Volume>{"volumes", &EstateRecords::volumes, &Estate::volumes},
+        TableDesc<VolumePerf>{"volume_perf", &EstateRecords::volumePerf, &Estate::volumePerf},
+        TableDesc<Snapshot>{"snapshots", &EstateRecords::snapshots, &Estate::snapshots},
+        TableDesc<Svm>{"svms", &EstateRecords::svms, &Estate::svms},
+        TableDesc<Aggregate>{"aggregates", &EstateRecords::aggregates, &Estate::aggregates},
+        TableDesc<QosPolicy>{"qos_policies", &EstateRecords::qosPolicies, &Estate::qosPolicies},
+        TableDesc<FlexCache>{"flexcaches", &EstateRecords::flexCaches, &Estate::flexCaches},
+        TableDesc<Event>{"events", &EstateRecords::events, &Estate::events},
+        TableDesc<GpuCluster>{"gpu_clusters", &EstateRecords::gpuClusters, &Estate::gpuClusters},
+        TableDesc<GpuNode>{"gpu_nodes", &EstateRecords::gpuNodes, &Estate::gpuNodes},
+        TableDesc<Project>{"projects", &EstateRecords::projects, &Estate::projects},
+        TableDesc<Job>{"jobs", &EstateRecords::jobs, &Estate::jobs},
+        TableDesc<Pvc>{"pvcs", &EstateRecords::pvcs, &Estate::pvcs},
+        TableDesc<CapacityPool>{"capacity_pools", &EstateRecords::capacityPools, &Estate::capacityPools},
+        TableDesc<AksCluster>{"aks_clusters", &EstateRecords::aksClusters, &Estate::aksClusters},
+        TableDesc<GridSummary>{"grid_summaries", &EstateRecords::gridSummaries, &Estate::gridSummaries},
+        TableDesc<GridNode>{"grid_nodes", &EstateRecords::gridNodes, &Estate::gridNodes},
+        TableDesc<GridAlert>{"grid_alerts", &EstateRecords::gridAlerts, &Estate::gridAlerts},
+        TableDesc<Tenant>{"tenants", &EstateRecords::tenants, &Estate::tenants},
+        TableDesc<Bucket>{"buckets", &EstateRecords::buckets, &Estate::buckets},
+        TableDesc<Dataset>{"datasets", &EstateRecords::datasets, &Estate::datasets},
+        TableDesc<Commit>{"commits", &EstateRecords::commits, &Estate::commits},
+        TableDesc<CacheTarget>{"cache_targets", &EstateRecords::cacheTargets, &Estate::cacheTargets},
+        TableDesc<CachedCommit>{"cached_commits", &EstateRecords::cachedCommits, &Estate::cachedCommits});
+}
+
+template <class F> void forEachTable(F &&f)
+{
+    std::apply(
+        [&](const auto &...d) {
+            (f(d), ...);
+        },
+        tables());
+}
+
+template <class T> QJsonArray arrayOf(const std::vector<T> &items)
+{
+    QJsonArray a;
+    for (const T &item : items) {
+        a.append(encodeFields(item));
+    }
+    return a;
+}
+
+template <class T> QJsonArray arrayOf(const QList<T> &items)
+{
+    QJsonArray a;
+    for (const T &item : items) {
+        a.append(encodeFields(item));
+    }
+    return a;
+}
+
+template <class Container> bool readArray(const QJsonValue &json, Container *out, const QString &where, QString *error)
+{
+    if (!json.isArray() && !json.isUndefined()) {
+        *error = where + QStringLiteral(": not an array");
+        return false;
+    }
+    const QJsonArray array = json.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        typename Container::value_type item;
+        QString why;
+        if (!array[i].isObject() || !decodeFields(array[i].toObject(), &item, &why)) {
+            *error = QStringLiteral("%1[%2]: %3")
+                         .arg(where)
+                         .arg(i)
+                         .arg(why.isEmpty() ? QStringLiteral("not an object") : why);
+            return false;
+        }
+        out->push_back(std::move(item));
+    }
+    return true;
+}
+
+QJsonObject bodyOf(const Bundle &b)
+{
+    QJsonObject estate;
+    forEachTable([&](const auto &d) {
+        QJsonObject scopes;
+        const auto &records = b.estate.*(d.records);
+        for (auto it = records.cbegin(); it != records.cend(); ++it) {
+            scopes.insert(it.key(), arrayOf(it.value()));
+        }
+        estate.insert(QLatin1StringView(d.name), scopes);
+    });
+    QJsonObject projectSamples;
+    for (auto it = b.history.projectSamples.cbegin(); it != b.history.projectSamples.cend(); ++it) {
+        projectSamples.insert(it.key(), arrayOf(it.value()));
+    }
+    auto perVolume = [](const auto &map) {
+        QJsonObject bySource;
+        for (auto s = map.cbegin(); s != map.cend(); ++s) {
+            QJsonObject byVolume;
+            for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
+                byVolume.insert(v.key(), arrayOf(v.value()));
+            }
+            bySource.insert(s.key(), byVolume);
+        }
+        return bySource;
+    };
+    return QJsonObject{
+        {QStringLiteral("sources"), arrayOf(b.sources)},
+        {QStringLiteral("statuses"), arrayOf(b.statuses)},
+        {QStringLiteral("estate"), estate},
+        {QStringLiteral("history"),
+         QJsonObject{{QStringLiteral("project_samples"), projectSamples},
+                     {QStringLiteral("volume_usage"), perVolume(b.history.volumeUsage)},
+                     {QStringLiteral("volume_perf"), perVolume(b.history.volumePerf)},
+                     {QStringLiteral("audit"), arrayOf(b.history.audit)}}},
+        {QStringLiteral("events"), b.events},
+        {QStringLiteral("rate_card"), b.rateCard.toJson()},
+        {QStringLiteral("cache_targets"), arrayOf(b.cacheTargets)},
+    };
+}
+
+bool readBody(const QJsonObject &body, Bundle *b, QString *error)
+{
+    if (!readArray(body.value(QStringLiteral("sources")), &b->sources, QStringLiteral("body.sources"), error)
+        || !readArray(body.value(QStringLiteral("statuses")), &b->statuses, QStringLiteral("body.statuses"), error)
+        || !readArray(body.value(QStringLiteral("cache_targets")),
+                      &b->cacheTargets,
+                      QStringLiteral("body.cache_targets"),
+                      error)) {
+        return false;
+    }
+    const QJsonObject estate = body.value(QStringLiteral("estate")).toObject();
+    bool ok = true;
+    forEachTable([&](const auto &d) {
+        const QJsonObject scopes = estate.value(QLatin1StringView(d.name)).toObject();
+        auto &records = b->estate.*(d.records);
+        for (auto it = scopes.constBegin(); ok && it != scopes.constEnd(); ++it) {
+            typename std::remove_cvref_t<decltype(records)>::mapped_type list;
+            ok = readArray(
+                it.value(), &list, QStringLiteral("body.estate.%1.%2").arg(QLatin1StringView(d.name), it.key()), error);
+            records.insert(it.key(), list);
+        }
+    });
+    if (!ok) {
+        return false;
+    }
+    const QJsonObject history = body.value(QStringLiteral("history")).toObject();
+    const QJsonObject projects = history.value(QStringLiteral("project_samples")).toObject();
+    for (auto it = projects.constBegin(); it != projects.constEnd(); ++it) {
+        if (!readArray(it.value(),
+                       &b->history.projectSamples[it.key()],
+                       QStringLiteral("body.history.project_samples.") + it.key(),
+                       error)) {
+            return false;
+        }
+    }
+    auto perVolume = [&](const QString &key, auto *map) {
+        const QJsonObject bySource = history.value(key).toObject();
+        for (auto s = bySource.constBegin(); s != bySource.constEnd(); ++s) {
+            const QJsonObject byVolume = s.value().toObject();
+            for (auto v = byVolume.constBegin(); v != byVolume.constEnd(); ++v) {
+                if (!readArray(v.value(),
+                               &(*map)[s.key()][v.key()],
+                               QStringLiteral("body.history.%1.%2.%3").arg(key, s.key(), v.key()),
+                               error)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    };
+    if (!perVolume(QStringLiteral("volume_usage"), &b->history.volumeUsage)
+        || !perVolume(QStringLiteral("volume_perf"), &b->history.volumePerf)
+        || !readArray(
+            history.value(QStringLiteral("audit")), &b->history.audit, QStringLiteral("body.history.audit"), error)) {
+        return false;
+    }
+    b->events = body.value(QStringLiteral("events")).toArray();
+    QString why;
+    if (!RateCard::fromJson(body.value(QStringLiteral("rate_card")).toObject(), &b->rateCard, &why)) {
+        *error = QStringLiteral("body.rate_card: ") + why;
+        return false;
+    }
+    return true;
+}
+
+QByteArray gzip(const QByteArray &data)
+{
+    z_stream zs{};
+    // windowBits 15 + 16: a gzip header and trailer (RFC 1952), so `zcat` and `gunzip` read it.
+    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        return {};
+    }
+    QByteArray out;
+    out.resize(qsizetype(deflateBound(&zs, uLong(data.size()))));
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
+    zs.avail_in = uInt(data.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = uInt(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(qsizetype(zs.total_out));
+    deflateEnd(&zs);
+    return rc == Z_STREAM_END ? out : QByteArray();
+}
+
+/// nullopt when the stream ends early or fails its CRC.
+std::optional<QByteArray> gunzip(const QByteArray &data)
+{
+    z_stream zs{};
+    if (inflateInit2(&zs, 15 + 16) != Z_OK) {
+        return std::nullopt;
+    }
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
+    zs.avail_in = uInt(data.size());
+    QByteArray out;
+    int rc = Z_OK;
+    char chunk[64 * 1024];
+    while (rc == Z_OK) {
+        zs.next_out = reinterpret_cast<Bytef *>(chunk);
+        zs.avail_out = sizeof chunk;
+        rc = inflate(&zs, Z_NO_FLUSH);
+        out.append(chunk, qsizetype(sizeof chunk - zs.avail_out));
+        if (out.size() > kMaxInflated) {
+            rc = Z_DATA_ERROR;
+        }
+        if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+            rc = Z_BUF_ERROR; // input exhausted before the end of the stream: truncated
+        }
+    }
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+QString sha256Of(const QJsonObject &body)
+{
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QJsonDocument(body).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+            .toHex());
+}
+
+QString scrubUrl(const QString &url)
+{
+    if (url.isEmpty()) {
+        return url;
+    }
+    QUrl u(url);
+    if (!u.isValid()) {
+        return scrubUrls(url);
+    }
+    u.setUserInfo(QString());
+    u.setQuery(QString());
+    u.setFragment(QString());
+    return u.toString();
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> listOf(const ScopedRecords<T> &records, const QString &scope)
+{
+    const auto it = records.constFind(scope);
+    if (it == records.cend()) {
+        return nullptr;
+    }
+    std::vector<Ptr<T>> items;
+    items.reserve(std::size_t(it->size()));
+    for (const T &item : *it) {
+        items.push_back(std::make_shared<const T>(item));
+    }
+    return std::make_shared<const KeyedList<T>>(std::move(items));
+}
+
+template <class T> std::shared_ptr<const KeyedList<T>> orEmpty(std::shared_ptr<const KeyedList<T>> list)
+{
+    return list ? list : std::make_shared<const KeyedList<T>>();
+}
+
+/// Answers from a bundle's samples; refuses every write (a bundle is a read-only snapshot).
+class BundleHistoryStore final : public IHistoryStore
+{
+public:
+    explicit BundleHistoryStore(BundleHistory history)
+        : m_history(std::move(history))
+        , m_store(QStringLiteral(":memory:"))
+    {}
+
+    bool open(QString *error) override
+    {
+        if (!m_store.open(error)) {
+            return false;
+        }
+        // Heartbeat 0: every sample of the bundle is kept as it was exported.
+        for (auto it = m_history.projectSamples.cbegin(); it != m_history.projectSamples.cend(); ++it) {
+            for (const ProjectSample &s : it.value()) {
+                m_store.recordProjectSamples(it.key(), {s}, s.time, 0);
+            }
+        }
+        for (auto s = m_history.volumeUsage.cbegin(); s != m_history.volumeUsage.cend(); ++s) {
+            for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
+                for (const UsageSample &u : v.value()) {
+                    m_store.recordVolumeUsage(s.key(), {VolumeUsage{v.key(), u.usedBytes, u.sizeBytes}}, u.time, 0);
+                }
+            }
+        }
+        for (auto s = m_history.volumePerf.cbegin(); s != m_history.volumePerf.cend(); ++s) {
+            for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
+                for (const VolumePerfSample &p : v.value()) {
+                    m_store.recordVolumePerf(s.key(), {p}, p.time, 0);
+                }
+            }
+        }
+        // Stored newest first; appended oldest first so the store's order matches.
+        for (auto it = m_history.audit.crbegin(); it != m_history.audit.crend(); ++it) {
+            m_store.appendAudit(*it);
+        }
+        m_history = {};
+        return true;
+    }
+    bool recordVolumeUsage(const QString &, const std::vector<VolumeUsage> &, const QDateTime &, qint64) override
+    {
+        return false;
+    }
+    std::vector<UsageSample>
+    volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override
+    {
+        return m_store.volumeUsage(source, volumeId, from, to);
+    }
+    qint64 applyRetention(const QDateTime &) override { return 0; }
+    bool recordProjectSamples(const QString &, const std::vector<ProjectSample> &, const QDateTime &, qint64) override
+    {
+        return false;
+    }
+    std::vector<ProjectSample>
+    projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override
+    {
+        return m_store.projectHistory(source, project, from, to);
+    }
+    qint64 appendAudit(const AuditEntry &) override { return -1; }
+    std::vector<AuditEntry> auditLog(int limit, const QString &source) override
+    {
+        return m_store.auditLog(limit, source);
+    }
+    std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) override
+    {
+        return m_store.auditLogOfKind(kind, since);
+    }
+    bool recordVolumePerf(const QString &, const std::vector<VolumePerfSample> &, const QDateTime &, qint64) override
+    {
+        return false;
+    }
+    std::vector<VolumePerfSample> volumePerfHistory(const QString &source,
+                                                    const QString &volumeId,
+                                                    const QDateTime &from,
+                                                    const QDateTime &to) override
+    {
+        return m_store.volumePerfHistory(source, volumeId, from, to);
+    }
+    std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) override
+    {
+        return m_store.volumePerfStats(from, to);
+    }
+    qint64 saveSchedule(const ServiceLevelSchedule &) override { return -1; }
+    bool removeSchedule(qint64) override { return false; }
+    std::vector<ServiceLevelSchedule> schedules() override { return {}; }
+    bool markScheduleFired(qint64, const QDateTime &, const QString &) override { return false; }
+
+private:
+    BundleHistory m_history;
+    SqliteHistoryStore m_store;
+};
+
+// ---- Diff ----
+
+/// Status fields that change at every poll without anything happening.
+bool isPollNoise(const QString &field)
+{
+    return field == QLatin1String("last_attempt") || field == QLatin1String("next_poll")
+           || field == QLatin1String("last_success") || field == QLatin1String("latency_ms");
+}
+
+struct Keyed
+{
+    QStringList order;
+    QHash<QString, QJsonObject> byId;
+};
+
+} // namespace
+
+QString diffValueText(const QJsonValue &v)
+{
+    if (v.isUndefined() || v.isNull()) {
+        return QStringLiteral("(none)");
+    }
+    if (v.isString()) {
+        return v.toString();
+    }
+    if (v.isBool()) {
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        return d == double(v.toInteger()) ? QString::number(v.toInteger()) : QString::number(d);
+    }
+    const QJsonDocument doc = v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject());
+    return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
+}
+
+namespace {
+
+void diffKeyed(const Keyed &a,
+               const Keyed &b,
+               ResourceDiff *out,
+               const std::function<bool(const QString &)> &ignoreField = {})
+{
+    for (const QString &id : b.order) {
+        if (!a.byId.contains(id)) {
+            out->appeared << id;
+        }
+    }
+    for (const QString &id : a.order) {
+        const auto other = b.byId.constFind(id);
+        if (other == b.byId.cend()) {
+            out->disappeared << id;
+            continue;
+        }
+        const QJsonObject &before = a.byId[id];
+        const QJsonObject &after = *other;
+        if (before == after) {
+            continue;
+        }
+        RecordChange change;
+        change.id = id;
+        change.name = after.value(QStringLiteral("name")).toString(id);
+        QStringList keys = before.keys() + after.keys();
+        keys.sort();
+        keys.removeDuplicates();
+        for (const QString &key : std::as_const(keys)) {
+            if (ignoreField && ignoreField(key)) {
+                continue;
+            }
+            if (before.value(key) != after.value(key)) {
+                change.fields.append({key, before.value(key), after.value(key)});
+            }
+        }
+        if (!change.fields.isEmpty()) {
+            out->changed.append(change);
+        }
+    }
+}
+
+} // namespace
+
+// ---- Public API ----
+
+template <class T> QJsonObject recordToJson(const T &record)
+{
+    return encodeFields(record);
+}
+
+template <class T> bool recordFromJson(const QJsonObject &json, T *record, QString *error)
+{
+    return decodeFields(json, record, error);
+}
+
+#define STRATA_BUNDLE_RECORD(T)                                                                                        \
+    template QJsonObject recordToJson<T>(const T &);                                                                   \
+    template bool recordFromJson<T>(const QJsonObject &, T *, QString *);
+STRATA_BUNDLE_RECORD(Volume)
+STRATA_BUNDLE_RECORD(VolumePerf)
+STRATA_BUNDLE_RECORD(Snapshot)
+STRATA_BUNDLE_RECORD(Svm)
+STRATA_BUNDLE_RECORD(Aggregate)
+STRATA_BUNDLE_RECORD(QosPolicy)
+STRATA_BUNDLE_RECORD(FlexCache)
+STRATA_BUNDLE_RECORD(Event)
+STRATA_BUNDLE_RECORD(GpuCluster)
+STRATA_BUNDLE_RECORD(GpuSlot)
+STRATA_BUNDLE_RECORD(GpuNode)
+STRATA_BUNDLE_RECORD(Project)
+STRATA_BUNDLE_RECORD(Job)
+STRATA_BUNDLE_RECORD(Pvc)
+STRATA_BUNDLE_RECORD(CapacityPool)
+STRATA_BUNDLE_RECORD(AksCluster)
+STRATA_BUNDLE_RECORD(GridSummary)
+STRATA_BUNDLE_RECORD(GridNode)
+STRATA_BUNDLE_RECORD(GridAlert)
+STRATA_BUNDLE_RECORD(Tenant)
+STRATA_BUNDLE_RECORD(Bucket)
+STRATA_BUNDLE_RECORD(Dataset)
+STRATA_BUNDLE_RECORD(Commit)
+STRATA_BUNDLE_RECORD(CacheTarget)
+STRATA_BUNDLE_RECORD(CachedCommit)
+#undef STRATA_BUNDLE_RECORD
+
+QJsonObject toJson(const SourceStatus &status)
+{
+    return encodeFields(status);
+}
+
+bool fromJson(const QJsonObject &json, SourceStatus *status, QString *error)
+{
+    return decodeFields(json, status, error);
+}
+
+QStringList bundleResourceNames()
+{
+    QStringList names;
+    forEachTable([&](const auto &d) {
+        names << QString::fromLatin1(d.name);
+    });
+    return names;
+}
+
+int EstateRecords::countOf(const QString &source) const
+{
+    int n = 0;
+    forEachTable([&](const auto &d) {
+        for (const auto &list : this->*(d.records)) {
+            for (const auto &record : list) {
+                n += record.source == source ? 1 : 0;
+            }
+        }
+    });
+    return n;
+}
+
+QString scrubUrls(const QString &text)
+{
+    static const QRegularExpression userInfo(QStringLiteral(R"(([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*@)"));
+    QString out = text;
+    return out.replace(userInfo, QStringLiteral("\\1"));
+}
+
+SourceConfig scrubbedConfig(const SourceConfig &config)
+{
+    SourceConfig c = config;
+    c.password = {};
+    c.s3Secret = {};
+    c.s3AccessKey.clear();
+    c.url = scrubUrl(c.url);
+    c.prometheusUrl = scrubUrl(c.prometheusUrl);
+    c.authorityUrl = scrubUrl(c.authorityUrl);
+    c.s3Url = scrubUrl(c.s3Url);
+    if (c.kubeconfigInSecret) {
+        c.kubeconfig.clear();
+    }
+    return c;
+}
+
+void collectBundle(Engine &engine,
+                   const BundleOptions &options,
+                   QObject *context,
+                   std::function<void(Bundle bundle, QString error)> done)
+{
+    struct State
+    {
+        Bundle bundle;
+        int pending = 0;
+        bool finished = false;
+        std::function<void(Bundle, QString)> done;
+    };
+    auto state = std::make_shared<State>();
+    state->done = std::move(done);
+    Bundle &b = state->bundle;
+    const QDateTime now = options.now.isValid() ? options.now.toUTC() : engine.clock().now().toUTC();
+    b.meta.created = now;
+    b.meta.strataVersion = QCoreApplication::applicationVersion();
+    b.meta.host = QSysInfo::machineHostName();
+    b.meta.user = options.user;
+    b.meta.hours = std::max(1, options.hours);
+    for (const SourceConfig &c : engine.sourceConfigs()) {
+        b.sources.append(scrubbedConfig(c));
+    }
+    for (SourceStatus s : engine.statuses()) {
+        s.url = scrubUrl(s.url);
+        s.lastError = scrubUrls(s.lastError);
+        b.statuses.append(s);
+    }
+    const Estate &estate = engine.estate();
+    forEachTable([&](const auto &d) {
+        using T = typename std::remove_cvref_t<decltype(d)>::Record;
+        const Table<T> &table = (estate.*(d.table))();
+        auto &out = b.estate.*(d.records);
+        for (const QString &scope : table.scopes()) {
+            QList<T> list;
+            if (const auto items = table.scope(scope)) {
+                for (const Ptr<T> &item : items->items()) {
+                    list.append(*item);
+                }
+            }
+            out.insert(scope, list);
+        }
+    });
+    b.events = options.events;
+    if (b.events.isEmpty()) {
+        // Health entries quote source errors, which can name a URL with its credentials.
+        for (TimelineEntry entry : engine.timeline().entries()) {
+            entry.message = scrubUrls(entry.message);
+            b.events.append(timelineEntryToJson(entry));
+        }
+    }
+    b.rateCard = engine.serviceLevels().rateCard();
+    b.cacheTargets = engine.cacheTargets();
+
+    QPointer<QObject> guard(context);
+    auto finish = [state, guard](const QString &error) {
+        if (state->finished || !guard) {
+            return;
+        }
+        state->finished = true;
+        state->done(std::move(state->bundle), error);
+    };
+    HistoryService *history = engine.history();
+    if (!history) {
+        QTimer::singleShot(0, context, [finish] {
+            finish(QString());
+        });
+        return;
+    }
+    const QDateTime from = now.addSecs(-qint64(b.meta.hours) * 3600);
+    auto settle = [state, finish] {
+        if (--state->pending == 0) {
+            finish(QString());
+        }
+    };
+    state->pending = 1; // released after every query is queued
+    for (const SourceConfig &c : engine.sourceConfigs()) {
+        if (c.kind == SourceKind::Kubernetes) {
+            state->pending++;
+            const QString source = c.name;
+            history->projectHistory(source, {}, from, now, context, [state, settle, source](auto samples) {
+                if (!samples.empty()) {
+                    state->bundle.history.projectSamples.insert(source, std::move(samples));
+                }
+                settle();
+            });
+        }
+    }
+    for (const Ptr<Volume> &v : estate.volumes().all()) {
+        const QString source = v->source;
+        const QString id = v->id;
+        state->pending += 2;
+        history->volumeUsage(source, id, from, now, context, [state, settle, source, id](auto samples) {
+            if (!samples.empty()) {
+                state->bundle.history.volumeUsage[source].insert(id, std::move(samples));
+            }
+            settle();
+        });
+        history->volumePerfHistory(source, id, from, now, context, [state, settle, source, id](auto samples) {
+            if (!samples.empty()) {
+                state->bundle.history.volumePerf[source].insert(id, std::move(samples));
+            }
+            settle();
+        });
+    }
+    state->pending++;
+    history->auditLog(0, {}, context, [state, settle, from](std::vector<AuditEntry> entries) {
+        std::erase_if(entries, [&](const AuditEntry &e) {
+            return e.time < from;
+        });
+        state->bundle.history.audit = std::move(entries);
+        settle();
+    });
+    settle();
+    QTimer::singleShot(std::max(1, options.timeoutMs), context, [state, finish] {
+        if (!state->finished) {
+            finish(QCoreApplication::translate("strata::core::Bundle",
+                                               "the history store did not answer %n queries in time",
+                                               nullptr,
+                                               state->pending));
+        }
+    });
+}
+
+QByteArray encodeBundle(const Bundle &bundle)
+{
+    const QJsonObject body = bodyOf(bundle);
+    const QJsonObject doc{
+        {QStringLiteral("format"), kFormat},
+        {QStringLiteral("version"), kVersion},
+        {QStringLiteral("created"), timeText(bundle.meta.created)},
+        {QStringLiteral("strata_version"), bundle.meta.strataVersion},
+        {QStringLiteral("host"), bundle.meta.host},
+        {QStringLiteral("user"), bundle.meta.user},
+        {QStringLiteral("hours"), bundle.meta.hours},
+        {QStringLiteral("checksum"),
+         QJsonObject{{QStringLiteral("algorithm"), QStringLiteral("sha256")},
+                     {QStringLiteral("value"), sha256Of(body)}}},
+        {QStringLiteral("body"), body},
+    };
+    return gzip(QJsonDocument(doc).toJson(QJsonDocument::Compact));
+}
+
+bool writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written, QString *error)
+{
+    const QByteArray bytes = encodeBundle(bundle);
+    if (bytes.isEmpty()) {
+        *error = QCoreApplication::translate("strata::core::Bundle", "compressing the bundle failed");
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error =
+            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    // Before the first byte, so the content is never readable by others, not even briefly.
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || file.write(bytes) != bytes.size()
+        || !file.commit()) {
+        *error =
+            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    if (written) {
+        written->bytes = bytes.size();
+        written->sha256 = sha256Of(bodyOf(bundle));
+        written->objectsPerSource.clear();
+        for (const SourceStatus &s : bundle.statuses) {
+            written->objectsPerSource.insert(s.name, bundle.estate.countOf(s.name));
+        }
+    }
+    return true;
+}
+
+std::optional<Bundle> decodeBundle(const QByteArray &bytes, QString *error)
+{
+    auto fail = [error](const QString &message) -> std::optional<Bundle> {
+        if (error) {
+            *error = message;
+        }
+        return std::nullopt;
+    };
+    const char *ctx = "strata::core::Bundle";
+    if (bytes.size() < 2 || uchar(bytes[0]) != 0x1f || uchar(bytes[1]) != 0x8b) {
+        return fail(QCoreApplication::translate(ctx, "not a Strata support bundle"));
+    }
+    const std::optional<QByteArray> json = gunzip(bytes);
+    if (!json) {
+        return fail(QCoreApplication::translate(ctx, "the bundle is truncated or corrupt"));
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(*json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        return fail(QCoreApplication::translate(ctx, "malformed JSON: %1 at offset %2")
+                        .arg(parseError.errorString())
+                        .arg(parseError.offset));
+    }
+    const QJsonObject root = doc.object();
+    if (!doc.isObject() || root.value(QStringLiteral("format")).toString() != kFormat) {
+        return fail(QCoreApplication::translate(ctx, "not a Strata support bundle"));
+    }
+    const int version = root.value(QStringLiteral("version")).toInt(-1);
+    if (version != kVersion) {
+        return fail(QCoreApplication::translate(ctx, "unsupported bundle version %1 (this Strata reads %2)")
+                        .arg(version)
+                        .arg(kVersion));
+    }
+    const QJsonObject body = root.value(QStringLiteral("body")).toObject();
+    const QJsonObject checksum = root.value(QStringLiteral("checksum")).toObject();
+    if (checksum.value(QStringLiteral("algorithm")).toString() != QLatin1String("sha256")
+        || checksum.value(QStringLiteral("value")).toString() != sha256Of(body)) {
+        return fail(QCoreApplication::translate(ctx, "checksum mismatch: the bundle was modified"));
+    }
+    Bundle b;
+    b.meta.created = QDateTime::fromString(root.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
+    b.meta.strataVersion = root.value(QStringLiteral("strata_version")).toString();
+    b.meta.host = root.value(QStringLiteral("host")).toString();
+    b.meta.user = root.value(QStringLiteral("user")).toString();
+    b.meta.hours = root.value(QStringLiteral("hours")).toInt(24);
+    QString why;
+    if (!readBody(body, &b, &why)) {
+        return fail(why);
+    }
+    return b;
+}
+
+std::optional<Bundle> openBundle(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error) {
+            *error =
+                QCoreApplication::translate("strata::core::Bundle", "cannot read %1: %2").arg(path, file.errorString());
+        }
+        return std::nullopt;
+    }
+    return decodeBundle(file.readAll(), error);
+}
+
+namespace {
+
+/// Runs `work` on the global pool and hands its result to `done` on the main thread while
+/// `context` lives.
+template <class Result> void offThread(QObject *context, std::function<Result()> work, std::function<void(Result)> done)
+{
+    QPointer<QObject> ctx(context);
+    QThreadPool::globalInstance()->start([ctx, work = std::move(work), done = std::move(done)]() mutable {
+        auto result = std::make_shared<Result>(work());
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result] {
+            if (ctx) {
+                done(std::move(*result));
+            }
+        });
+    });
+}
+
+} // namespace
+
+void openBundleAsync(const QString &path,
+                     QObject *context,
+                     std::function<void(std::optional<Bundle> bundle, QString error)> done)
+{
+    using Result = std::pair<std::optional<Bundle>, QString>;
+    offThread<Result>(
+        context,
+        [path] {
+            Result r;
+            r.first = openBundle(path, &r.second);
+            return r;
+        },
+        [done = std::move(done)](Result r) {
+            done(std::move(r.first), r.second);
+        });
+}
+
+void diffBundleFilesAsync(const QString &before,
+                          const QString &after,
+                          QObject *context,
+                          std::function<void(std::optional<BundleDiff> diff, QString error)> done)
+{
+    using Result = std::pair<std::optional<BundleDiff>, QString>;
+    offThread<Result>(
+        context,
+        [before, after] {
+            Result r;
+            QString error;
+            const std::optional<Bundle> a = openBundle(before, &error);
+            if (!a) {
+                r.second = before + QStringLiteral(": ") + error;
+                return r;
+            }
+            const std::optional<Bundle> b = openBundle(after, &error);
+            if (!b) {
+                r.second = after + QStringLiteral(": ") + error;
+                return r;
+            }
+            r.first = diffBundles(*a, *b);
+            return r;
+        },
+        [done = std::move(done)](Result r) {
+            done(std::move(r.first), r.second);
+        });
+}
+
+QString readOnlyReason(const Bundle &bundle)
+{
+    return QCoreApplication::translate("strata::core::Bundle", "read-only: this is a support bundle from %1")
+        .arg(bundle.meta.created.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+}
+
+std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle)
+{
+    return std::make_unique<BundleHistoryStore>(bundle.history);
+}
+
+FrozenClock::FrozenClock(QDateTime at)
+    : m_at(std::move(at))
+    , m_timers(std::make_unique<SystemClock>())
+{}
+
+FrozenClock::~FrozenClock() = default;
+
+IClock::TimerId FrozenClock::callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn)
+{
+    return m_timers->callAfter(delay, context, std::move(fn));
+}
+
+void FrozenClock::cancel(TimerId id)
+{
+    m_timers->cancel(id);
+}
+
+struct OfflineEngine::Private
+{
+    Private(const Bundle &bundle, const QString &user)
+        : meta(bundle.meta)
+        , clock(bundle.meta.created)
+        , history(makeBundleHistoryStore(bundle))
+        , engine({clock, credentials, &history, user})
+    {}
+
+    BundleMeta meta;
+    FrozenClock clock;
+    InMemoryCredentialStore credentials; // never read: nothing connects
+    HistoryService history;
+    Engine engine;
+};
+
+OfflineEngine::OfflineEngine(const Bundle &bundle, const QString &user)
+    : d(std::make_unique<Private>(bundle, user))
+{
+    loadBundle(d->engine, bundle);
+    std::vector<TimelineEntry> entries;
+    entries.reserve(std::size_t(bundle.events.size()));
+    for (const QJsonValue &v : bundle.events) {
+        if (auto entry = timelineEntryFromJson(v.toObject())) {
+            entries.push_back(std::move(*entry));
+        }
+    }
+    d->engine.timeline().restore(std::move(entries));
+}
+
+OfflineEngine::~OfflineEngine() = default;
+
+Engine &OfflineEngine::engine()
+{
+    return d->engine;
+}
+
+HistoryService &OfflineEngine::history()
+{
+    return d->history;
+}
+
+IClock &OfflineEngine::clock()
+{
+    return d->clock;
+}
+
+const BundleMeta &OfflineEngine::meta() const
+{
+    return d->meta;
+}
+
+void loadBundle(Engine &engine, const Bundle &bundle)
+{
+    engine.setRateCard(bundle.rateCard);
+    engine.setCacheTargets(bundle.cacheTargets);
+    engine.setOffline(bundle.sources, bundle.statuses, readOnlyReason(bundle));
+    Estate &estate = engine.estate();
+    const EstateRecords &r = bundle.estate;
+    QStringList sources;
+    for (const SourceConfig &c : bundle.sources) {
+        sources << c.name;
+    }
+    forEachTable([&](const auto &d) {
+        if (QLatin1StringView(d.name) == QLatin1String("snapshots")) {
+            return;
+        }
+        for (const QString &scope : (r.*(d.records)).keys()) {
+            if (!sources.contains(scope)) {
+                sources << scope;
+            }
+        }
+    });
+    for (const QString &s : std::as_const(sources)) {
+        if (auto list = listOf(r.volumes, s)) {
+            estate.publishVolumes(s, std::move(list));
+        }
+        if (auto list = listOf(r.volumePerf, s)) {
+            estate.publishVolumePerf(s, std::move(list));
+        }
+        auto svms = listOf(r.svms, s);
+        auto aggregates = listOf(r.aggregates, s);
+        auto qos = listOf(r.qosPolicies, s);
+        auto flexCaches = listOf(r.flexCaches, s);
+        if (svms || aggregates || qos || flexCaches) {
+            estate.publishInventory(s, orEmpty(svms), orEmpty(aggregates), orEmpty(qos), orEmpty(flexCaches));
+        }
+        if (auto list = listOf(r.events, s)) {
+            estate.publishEvents(s, std::move(list));
+        }
+        ComputePublish compute{listOf(r.gpuClusters, s),
+                               listOf(r.gpuNodes, s),
+                               listOf(r.projects, s),
+                               listOf(r.jobs, s),
+                               listOf(r.pvcs, s)};
+        if (compute.clusters || compute.nodes || compute.projects || compute.jobs || compute.pvcs) {
+            estate.publishCompute(s, std::move(compute));
+        }
+        auto pools = listOf(r.capacityPools, s);
+        auto aks = listOf(r.aksClusters, s);
+        if (pools || aks) {
+            estate.publishAzure(s, std::move(pools), std::move(aks));
+        }
+        GridPublish grid{listOf(r.gridSummaries, s),
+                         listOf(r.gridNodes, s),
+                         listOf(r.gridAlerts, s),
+                         listOf(r.tenants, s),
+                         listOf(r.buckets, s)};
+        if (grid.summary || grid.nodes || grid.alerts || grid.tenants || grid.buckets) {
+            estate.publishGrid(s, std::move(grid));
+        }
+        DatasetPublish data{listOf(r.datasets, s), listOf(r.commits, s)};
+        if (data.datasets || data.commits) {
+            estate.publishDatasets(s, std::move(data));
+        }
+        CachePublish caches{listOf(r.cacheTargets, s), listOf(r.cachedCommits, s)};
+        if (caches.targets || caches.cachedCommits) {
+            estate.publishCaches(s, std::move(caches));
+        }
+    }
+    for (auto it = r.snapshots.cbegin(); it != r.snapshots.cend(); ++it) {
+        // Scope "<source>/<volumeId>": source names never contain '/'.
+        const qsizetype slash = it.key().indexOf(QLatin1Char('/'));
+        if (slash > 0) {
+            estate.publishSnapshots(it.key().left(slash), it.key().mid(slash + 1), listOf(r.snapshots, it.key()));
+        }
+    }
+}
+
+QJsonObject BundleDiff::toJson() const
+{
+    auto meta = [](const BundleMeta &m) {
+        return QJsonObject{{QStringLiteral("created"), timeText(m.created)}, {QStringLiteral("host"), m.host}};
+    };
+    QJsonArray changes;
+    for (const ResourceDiff &r : resources) {
+        QJsonArray changed;
+        for (const RecordChange &c : r.changed) {
+            QJsonArray fields;
+            for (const FieldChange &f : c.fields) {
+                fields.append(QJsonObject{{QStringLiteral("field"), f.field},
+                                          {QStringLiteral("before"), f.before.isUndefined() ? QJsonValue() : f.before},
+                                          {QStringLiteral("after"), f.after.isUndefined() ? QJsonValue() : f.after}});
+            }
+            changed.append(QJsonObject{
+                {QStringLiteral("id"), c.id}, {QStringLiteral("name"), c.name}, {QStringLiteral("fields"), fields}});
+        }
+        changes.append(QJsonObject{{QStringLiteral("system"), r.system},
+                                   {QStringLiteral("source"), r.source},
+                                   {QStringLiteral("resource"), r.resource},
+                                   {QStringLiteral("appeared"), QJsonArray::fromStringList(r.appeared)},
+                                   {QStringLiteral("disappeared"), QJsonArray::fromStringList(r.disappeared)},
+                                   {QStringLiteral("changed"), changed}});
+    }
+    return QJsonObject{{QStringLiteral("before"), meta(before)},
+                       {QStringLiteral("after"), meta(after)},
+                       {QStringLiteral("changes"), changes}};
+}
+
+QString BundleDiff::summary() const
+{
+    const char *ctx = "strata::core::Bundle";
+    if (resources.isEmpty()) {
+        return QCoreApplication::translate(ctx, "No differences.") + QLatin1Char('\n');
+    }
+    QString out;
+    for (const ResourceDiff &r : resources) {
+        out += QCoreApplication::translate(ctx, "%1 / %2 / %3: %4 appeared, %5 disappeared, %6 changed")
+                   .arg(r.system, r.source, r.resource)
+                   .arg(r.appeared.size())
+                   .arg(r.disappeared.size())
+                   .arg(r.changed.size())
+               + QLatin1Char('\n');
+        for (const QString &id : r.appeared) {
+            out += QStringLiteral("  + ") + id + QLatin1Char('\n');
+        }
+        for (const QString &id : r.disappeared) {
+            out += QStringLiteral("  - ") + id + QLatin1Char('\n');
+        }
+        for (const RecordChange &c : r.changed) {
+            QStringList parts;
+            for (const FieldChange &f : c.fields) {
+                parts << f.field + QLatin1Char(' ') + diffValueText(f.before) + QStringLiteral(" -> ")
+                             + diffValueText(f.after);
+            }
+            out += QStringLiteral("  ~ ") + c.name + QStringLiteral(": ") + parts.join(QStringLiteral(", "))
+                   + QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+BundleDiff diffBundles(const Bundle &a, const Bundle &b, bool includePerf)
+{
+    BundleDiff diff;
+    diff.before = a.meta;
+    diff.after = b.meta;
+    QHash<QString, QString> systemOf;
+    for (const Bundle *x : {&a, &b}) {
+        for (const SourceConfig &c : x->sources) {
+            systemOf.insert(c.name, sourceKindName(c.kind));
+        }
+        for (const SourceStatus &s : x->statuses) {
+            systemOf.insert(s.name, sourceKindName(s.kind));
+        }
+    }
+    // (source, resource) -> keyed records of each side.
+    QMap<std::pair<QString, QString>, std::pair<Keyed, Keyed>> groups;
+    auto add = [](Keyed &k, const QString &id, const QJsonObject &json) {
+        if (!k.byId.contains(id)) {
+            k.order << id;
+        }
+        k.byId.insert(id, json);
+    };
+    for (int side = 0; side < 2; ++side) {
+        const Bundle &x = side == 0 ? a : b;
+        for (const SourceStatus &s : x.statuses) {
+            auto &g = groups[{s.name, QStringLiteral("sources")}];
+            add(side == 0 ? g.first : g.second, s.name, toJson(s));
+        }
+        forEachTable([&](const auto &d) {
+            const QString resource = QString::fromLatin1(d.name);
+            if (!includePerf && resource == QLatin1String("volume_perf")) {
+                return;
+            }
+            for (const auto &list : x.estate.*(d.records)) {
+                for (const auto &record : list) {
+                    auto &g = groups[{record.source, resource}];
+                    add(side == 0 ? g.first : g.second, record.id, encodeFields(record));
+                }
+            }
+        });
+    }
+    for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
+        ResourceDiff r;
+        r.source = it.key().first;
+        r.resource = it.key().second;
+        r.system = systemOf.value(r.source, QStringLiteral("unknown"));
+        if (r.resource == QLatin1String("sources")) {
+            diffKeyed(it.value().first, it.value().second, &r, isPollNoise);
+        } else {
+            diffKeyed(it.value().first, it.value().second, &r);
+        }
+        if (!r.appeared.isEmpty() || !r.disappeared.isEmpty() || !r.changed.isEmpty()) {
+            diff.resources.append(r);
+        }
+    }
+    std::stable_sort(diff.resources.begin(), diff.resources.end(), [](const ResourceDiff &x, const ResourceDiff &y) {
+        return std::tie(x.system, x.source, x.resource) < std::tie(y.system, y.source, y.resource);
+    });
+    return diff;
+}
+
+} // namespace strata::core

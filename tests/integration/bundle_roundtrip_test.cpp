@@ -1,0 +1,236 @@
+// Support bundles of the live demo estate (ONTAP, dgx, ai-lab with aks-gpu, datalake): every
+// `get` listing answered from the opened bundle equals the live one at the moment of export,
+// and the CLI's bundle export / --bundle get / bundle diff work end to end.
+
+#include "app/cli/cli.h"
+#include "app/cli/demo.h"
+#include "app/cli/output.h"
+#include "models/core/bundle.h"
+#include "models/core/clock.h"
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
+#include "models/core/source.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+template <class Pred> bool waitFor(Pred pred, int ms = kTimeoutMs)
+{
+    QDeadlineTimer deadline(ms);
+    while (!pred() && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return pred();
+}
+
+QString rowsText(core::Engine &engine, const QString &resource, const QDateTime &now)
+{
+    const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, {}, now);
+    if (!rows) {
+        return QStringLiteral("<unknown resource>");
+    }
+    QString text;
+    QTextStream out(&text);
+    cli::write(*rows, cli::Format::Json, out);
+    out.flush();
+    return text;
+}
+
+struct CliRun
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+CliRun runCli(const QStringList &args)
+{
+    core::InMemoryCredentialStore unused;
+    CliRun r;
+    QTextStream out(&r.out);
+    QTextStream err(&r.err);
+    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    out.flush();
+    err.flush();
+    return r;
+}
+
+} // namespace
+
+TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
+{
+    QString error;
+    std::unique_ptr<cli::DemoEstate> demo = cli::DemoEstate::start({}, &error);
+    ASSERT_TRUE(demo) << error.toStdString();
+    core::SystemClock clock;
+    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
+    core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
+    live.setRateCard(demo->config().rateCard);
+    live.setCacheTargets(demo->config().cacheTargets);
+    live.setSources(demo->config().sources);
+    ASSERT_TRUE(waitFor([&] {
+        return live.allPolledOnce();
+    }));
+    // Snapshots of every ONTAP volume, as `get snapshots` lists them.
+    int pending = 0;
+    for (const core::Ptr<core::Volume> &v : live.estate().volumes().all()) {
+        if (core::Source *source = live.source(v->source); source && !v->isAnf()) {
+            ++pending;
+            source->fetchSnapshots(v->id, [&pending](const QString &) {
+                --pending;
+            });
+        }
+    }
+    ASSERT_TRUE(waitFor([&] {
+        return pending == 0;
+    }));
+
+    // The live rows and the bundle come from the same moment: nothing runs in between.
+    const QDateTime now = clock.now();
+    QStringList resources = cli::resourceNames();
+    resources.removeAll(QStringLiteral("schedules")); // the history store's, not the estate's
+    QHash<QString, QString> liveRows;
+    for (const QString &r : std::as_const(resources)) {
+        liveRows.insert(r, rowsText(live, r, now));
+    }
+    std::optional<core::Bundle> bundle;
+    core::BundleOptions options;
+    options.now = now;
+    options.user = QStringLiteral("tester");
+    core::collectBundle(live, options, &live, [&](core::Bundle b, QString collectError) {
+        EXPECT_TRUE(collectError.isEmpty()) << collectError.toStdString();
+        bundle = std::move(b);
+    });
+    ASSERT_TRUE(waitFor([&] {
+        return bundle.has_value();
+    }));
+    EXPECT_GT(bundle->estate.countOf(QStringLiteral("ontap-ai")), 10);
+    EXPECT_GT(bundle->estate.countOf(QStringLiteral("dgx")), 10);
+    EXPECT_GT(bundle->estate.countOf(QStringLiteral("datalake")), 10);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("demo.strata-bundle"));
+    core::BundleWritten written;
+    ASSERT_TRUE(core::writeBundle(*bundle, path, &written, &error)) << error.toStdString();
+    const std::optional<core::Bundle> opened = core::openBundle(path, &error);
+    ASSERT_TRUE(opened) << error.toStdString();
+    EXPECT_TRUE(*opened == *bundle) << "the file holds exactly what was collected";
+
+    core::OfflineEngine offline(*opened, QStringLiteral("support"));
+    EXPECT_EQ(offline.clock().now(), now);
+    int compared = 0;
+    for (const QString &r : std::as_const(resources)) {
+        if (r == QLatin1String("service-levels")) {
+            continue; // below, once the statistics were read from the bundle's history
+        }
+        const QString fromBundle = rowsText(offline.engine(), r, now);
+        EXPECT_EQ(fromBundle.toStdString(), liveRows.value(r).toStdString()) << r.toStdString();
+        EXPECT_GT(liveRows.value(r).size(), 10) << r.toStdString() << " has rows";
+        ++compared;
+    }
+    EXPECT_EQ(compared, resources.size() - 1);
+    // Service levels: the same volumes (their p95 flags come from statistics read later).
+    const qsizetype liveLevels = liveRows.value(QStringLiteral("service-levels")).count(QStringLiteral("\"volume\""));
+    EXPECT_GT(liveLevels, 0);
+    EXPECT_EQ(rowsText(offline.engine(), QStringLiteral("service-levels"), now).count(QStringLiteral("\"volume\"")),
+              liveLevels);
+}
+
+TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("estate.strata-bundle"));
+    const CliRun exported = runCli({QStringLiteral("--demo"),
+                                    QStringLiteral("bundle"),
+                                    QStringLiteral("export"),
+                                    path,
+                                    QStringLiteral("--hours"),
+                                    QStringLiteral("6")});
+    ASSERT_EQ(exported.code, 0) << exported.err.toStdString();
+    EXPECT_TRUE(exported.out.startsWith(QStringLiteral("Wrote support bundle ") + path)) << exported.out.toStdString();
+    EXPECT_TRUE(exported.out.contains(QStringLiteral("  ontap-ai: "))) << exported.out.toStdString();
+    EXPECT_TRUE(exported.out.contains(QStringLiteral("  dgx: "))) << exported.out.toStdString();
+    EXPECT_TRUE(exported.out.contains(QString::number(QFileInfo(path).size()) + QStringLiteral(" bytes, sha256 ")))
+        << exported.out.toStdString();
+    QString error;
+    const std::optional<core::Bundle> bundle = core::openBundle(path, &error);
+    ASSERT_TRUE(bundle) << error.toStdString();
+    EXPECT_EQ(bundle->meta.hours, 6);
+    EXPECT_EQ(bundle->meta.user, QStringLiteral("cli-test"));
+    EXPECT_FALSE(bundle->estate.snapshots.isEmpty()) << "every volume's snapshots are in";
+
+    const CliRun volumes = runCli({QStringLiteral("--bundle"),
+                                   path,
+                                   QStringLiteral("get"),
+                                   QStringLiteral("volumes"),
+                                   QStringLiteral("-o"),
+                                   QStringLiteral("json")});
+    ASSERT_EQ(volumes.code, 0) << volumes.err.toStdString();
+    const QJsonArray rows = QJsonDocument::fromJson(volumes.out.toUtf8()).array();
+    qsizetype expected = 0;
+    for (const auto &list : bundle->estate.volumes) {
+        expected += list.size();
+    }
+    EXPECT_EQ(rows.size(), expected);
+    EXPECT_GT(rows.size(), 5);
+
+    const CliRun datasets =
+        runCli({QStringLiteral("--bundle"), path, QStringLiteral("get"), QStringLiteral("datasets")});
+    ASSERT_EQ(datasets.code, 0) << datasets.err.toStdString();
+    EXPECT_TRUE(datasets.out.startsWith(QStringLiteral("7 Datasets | "))) << datasets.out.left(200).toStdString();
+
+    const CliRun refused = runCli({QStringLiteral("--bundle"),
+                                   path,
+                                   QStringLiteral("set"),
+                                   QStringLiteral("service-level"),
+                                   QStringLiteral("chest_xray"),
+                                   QStringLiteral("--to"),
+                                   QStringLiteral("none")});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_TRUE(refused.err.contains(QStringLiteral("read-only"))) << refused.err.toStdString();
+
+    const CliRun same = runCli({QStringLiteral("bundle"), QStringLiteral("diff"), path, path});
+    ASSERT_EQ(same.code, 0) << same.err.toStdString();
+    EXPECT_EQ(same.out, QStringLiteral("No differences.\n"));
+
+    // A second bundle with a volume less (as if it was deleted) diffs to exactly that.
+    core::Bundle changed = *bundle;
+    const QString ontap = QStringLiteral("ontap-ai");
+    const core::Volume gone = changed.estate.volumes[ontap].takeLast();
+    const QString path2 = dir.filePath(QStringLiteral("later.strata-bundle"));
+    ASSERT_TRUE(core::writeBundle(changed, path2, nullptr, &error)) << error.toStdString();
+    const CliRun diff = runCli(
+        {QStringLiteral("bundle"), QStringLiteral("diff"), path, path2, QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(diff.code, 0) << diff.err.toStdString();
+    const QJsonArray changes =
+        QJsonDocument::fromJson(diff.out.toUtf8()).object().value(QStringLiteral("changes")).toArray();
+    ASSERT_EQ(changes.size(), 1) << diff.out.toStdString();
+    EXPECT_EQ(changes[0].toObject().value(QStringLiteral("resource")).toString(), QStringLiteral("volumes"));
+    EXPECT_EQ(changes[0].toObject().value(QStringLiteral("disappeared")).toArray(), QJsonArray{gone.id});
+
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadWrite));
+    file.resize(file.size() / 2);
+    file.close();
+    const CliRun truncated = runCli({QStringLiteral("--bundle"), path, QStringLiteral("get"), QStringLiteral("jobs")});
+    EXPECT_EQ(truncated.code, 2);
+    EXPECT_TRUE(truncated.err.contains(QStringLiteral("the bundle is truncated or corrupt")))
+        << truncated.err.toStdString();
+}
