@@ -149,6 +149,7 @@ void addImageFinding(const Estate &estate, const Job &job, QList<DiagnosisFindin
                             || job.pendingReason.contains(QLatin1String("ImagePullBackOff"));
     QString message;
     bool eventSays = false;
+    bool haveDetail = false;
     if (!job.podName.isEmpty()) {
         const QString object = QStringLiteral("Pod %1/%2").arg(job.namespaceName, job.podName);
         if (const auto events = estate.events().scope(job.source)) {
@@ -163,9 +164,15 @@ void addImageFinding(const Estate &estate, const Job &job, QList<DiagnosisFindin
                                       && e->message.contains(QLatin1String("pull"), Qt::CaseInsensitive));
                 if (pull) {
                     eventSays = true;
-                    if (!newest.isValid() || e->time > newest) {
-                        newest = e->time;
-                        message = e->message;
+                    // The kubelet's "Failed to pull image ...: <registry error>" says why; the
+                    // later back-off events only repeat that it failed.
+                    const bool detailed = e->message.startsWith(QLatin1String("Failed to pull image"));
+                    if (detailed || (!haveDetail && (!newest.isValid() || e->time > newest))) {
+                        if (!detailed || !haveDetail || e->time > newest) {
+                            newest = e->time;
+                            message = e->message;
+                        }
+                        haveDetail = haveDetail || detailed;
                     }
                 }
             }
