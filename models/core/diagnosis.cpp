@@ -273,9 +273,21 @@ JobDiagnosis diagnosePending(const Estate &estate, const QString &source, const 
                                          formatGpus(quota),
                                          formatGpus(project->fairShare),
                                          formatGpus(request));
-                    f.action = tr("Wait for another project's over-quota jobs to finish, or for %1's own running jobs "
-                                  "to end.")
-                                   .arg(project->name);
+                    QStringList overQuota;
+                    if (const auto projects = estate.projects().scope(source)) {
+                        for (const Ptr<Project> &other : projects->items()) {
+                            if (other->name != project->name
+                                && other->allocated > std::max<MilliGpu>(0, other->quota)) {
+                                overQuota << other->name;
+                            }
+                        }
+                    }
+                    f.action = overQuota.isEmpty()
+                                   ? tr("Wait for %1's own running jobs to end; no other project runs over its quota.")
+                                         .arg(project->name)
+                                   : tr("Wait for the over-quota jobs of %1 to finish, or for %2's own running jobs "
+                                        "to end.")
+                                         .arg(overQuota.join(QStringLiteral(", ")), project->name);
                     f.actionKind = QStringLiteral("wait");
                 }
                 f.actionTarget = project->name;

@@ -121,12 +121,21 @@ TEST(Diagnosis, PendingOverFairShare_FairShareIsDecisiveWithNumbers)
             {project(QStringLiteral("team-a"), 4000, 4000, 4000)},
             {job(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-a/a-3-gg"));
+    // With team-b running over its quota, that is what to wait for.
+    publish(estate,
+            {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})},
+            {project(QStringLiteral("team-a"), 4000, 4000, 4000), project(QStringLiteral("team-b"), 2000, 4000, 4000)},
+            {job(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
+    EXPECT_EQ(diagnosePending(estate, kSource, QStringLiteral("runai-team-a/a-3-gg")).nextAction,
+              QStringLiteral("Wait for the over-quota jobs of team-b to finish, or for team-a's own running jobs to "
+                             "end."));
     EXPECT_EQ(d.verdict, Verdict::Pending);
     ASSERT_EQ(rules(d), (QStringList{QStringLiteral("fair_share"), QStringLiteral("no_node_fits")}));
     EXPECT_EQ(d.findings.front().summary,
               QStringLiteral("Project team-a holds 4 of its 4 guaranteed GPUs and its fair share is 4; this job asks "
                              "for 2 more."));
-    EXPECT_TRUE(d.nextAction.contains(QStringLiteral("over-quota jobs")));
+    EXPECT_EQ(d.nextAction,
+              QStringLiteral("Wait for team-a's own running jobs to end; no other project runs over its quota."));
 }
 
 TEST(Diagnosis, InteractiveJob_InQuotaRuleEvenBelowFairShare)
