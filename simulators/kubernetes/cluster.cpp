@@ -1605,8 +1605,10 @@ std::string Cluster::unboundClaim(const JobRun &run) const
             continue;
         }
         const std::string name = claim->value("claimName", std::string());
+        // A claim that does not exist at all is left to the workload (the datalake loader reports
+        // it itself); one that exists but is not Bound holds the pod.
         const ObjectPtr pvc = m_store.get(RPvcs, run.ns, name);
-        if (!pvc || pvc->obj()["status"].value("phase", std::string()) != "Bound") {
+        if (pvc && pvc->obj()["status"].value("phase", std::string()) != "Bound") {
             return name;
         }
     }
