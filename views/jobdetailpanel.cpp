@@ -1,10 +1,13 @@
 #include "views/jobdetailpanel.h"
 
+#include "models/core/diagnosis.h"
 #include "models/core/estate.h"
 #include "models/item/jobtablemodel.h"
+#include "views/diagnosisview.h"
 #include "views/statusdelegate.h"
 
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -67,9 +70,18 @@ JobDetailPanel::JobDetailPanel(core::Estate *estate, QWidget *parent)
     form->addRow(tr("Times:"), m_timingsLabel);
     form->addRow(tr("Waiting because:"), m_reasonLabel);
     form->addRow(tr("Volumes:"), m_volumesLabel);
+    m_diagnosisBox = new QGroupBox(this);
+    m_diagnosisBox->setObjectName(QStringLiteral("jobDiagnosisBox"));
+    m_diagnosis = new DiagnosisView(m_diagnosisBox);
+    auto *diagnosisLayout = new QVBoxLayout(m_diagnosisBox);
+    diagnosisLayout->addWidget(m_diagnosis);
+    connect(
+        m_diagnosis, &DiagnosisView::changeServiceLevelRequested, this, &JobDetailPanel::changeServiceLevelRequested);
+    connect(m_diagnosis, &DiagnosisView::endSessionRequested, this, &JobDetailPanel::endSessionRequested);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_titleLabel);
     layout->addLayout(form);
+    layout->addWidget(m_diagnosisBox);
     layout->addWidget(new QLabel(tr("Events of the job and its pods:"), this));
     layout->addWidget(m_events, 1);
     setJob(nullptr, {});
@@ -102,6 +114,7 @@ void JobDetailPanel::setJob(core::Ptr<core::Job> job, const QDateTime &now)
         }
         m_events->clear();
         m_volumeLines.clear();
+        m_diagnosisBox->hide();
         return;
     }
     const core::Job &j = *m_job;
@@ -260,6 +273,43 @@ void JobDetailPanel::refreshRelated()
         html << lineHtml;
     }
     m_volumesLabel->setText(html.isEmpty() ? tr("none") : html.join(QStringLiteral("<br>")));
+    refreshDiagnosis();
+}
+
+void JobDetailPanel::refreshDiagnosis()
+{
+    const core::Job &j = *m_job;
+    const bool waiting = j.status == core::JobStatus::Pending || j.status == core::JobStatus::Preempted
+                         || j.status == core::JobStatus::ContainerCreating;
+    const bool underused =
+        j.status == core::JobStatus::Running && j.gpusAllocated > 0 && j.gpuUtilization < core::kLowUtilizationPercent;
+    if (!waiting && !underused) {
+        m_diagnosisBox->hide();
+        return;
+    }
+    m_diagnosisBox->setTitle(waiting ? tr("Why pending?") : tr("Why idle?"));
+    const core::JobVolume where = core::jobVolume(*m_estate, j.source, j.id);
+    const QString key = where.volumeId.isEmpty() ? QString() : where.source + QLatin1Char('/') + where.volumeId;
+    if (key != m_historyKey) {
+        m_historyKey = key;
+        m_history.clear();
+        if (underused && !key.isEmpty()) {
+            Q_EMIT volumeHistoryWanted(where.source, where.volumeId);
+        }
+    }
+    m_diagnosis->setDiagnosis(core::diagnoseJob(*m_estate, j.source, j.id, m_history));
+    m_diagnosisBox->show();
+}
+
+void JobDetailPanel::setVolumeHistory(const QString &source,
+                                      const QString &volumeId,
+                                      std::vector<core::VolumePerfSample> samples)
+{
+    if (!m_job || source + QLatin1Char('/') + volumeId != m_historyKey) {
+        return;
+    }
+    m_history = std::move(samples);
+    refreshDiagnosis();
 }
 
 QStringList JobDetailPanel::eventLines() const

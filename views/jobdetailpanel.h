@@ -1,10 +1,12 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/historystore.h"
 #include "models/core/keyed.h"
 
 #include <QWidget>
 
+class QGroupBox;
 class QLabel;
 class QTreeWidget;
 
@@ -14,12 +16,17 @@ class Estate;
 
 namespace strata::views {
 
+class DiagnosisView;
+
 /// Details of the job selected in the Jobs page: identity (project, namespace, user, type,
 /// image, command), placement (node, GPUs and physical GPU indices, utilization), timings (age,
 /// wait, run; updated by updateTimes() once a second), why it waits (preempted shown as such),
 /// the events of the job, its pods and its PodGroup (estate events whose `object` names them),
 /// and its volumes: each PVC -> PV -> the storage volume behind it, as a link that asks to show
-/// that volume (volumeRequested). Reads the estate only.
+/// that volume (volumeRequested). For a waiting job, and a running one whose GPUs are below
+/// core::kLowUtilizationPercent (or unknown), a "Why pending?" / "Why idle?" section shows its
+/// diagnosis (DiagnosisView); the volume's perf history for its chart is asked for with
+/// volumeHistoryWanted() and handed in with setVolumeHistory(). Reads the estate only.
 class JobDetailPanel final : public QWidget
 {
     Q_OBJECT
@@ -41,6 +48,13 @@ public:
     /// one of its pods, or its PodGroup ("pg-<job>"), in the job's namespace.
     static bool eventConcerns(const core::Event &event, const core::Job &job);
 
+    /// The perf history of `source`/`volumeId` (oldest first) for the diagnosis chart; ignored
+    /// when the shown job no longer reads that volume.
+    void setVolumeHistory(const QString &source, const QString &volumeId, std::vector<core::VolumePerfSample> samples);
+    /// The "Why pending?" / "Why idle?" section (hidden when it does not apply).
+    [[nodiscard]] QGroupBox *diagnosisBox() const { return m_diagnosisBox; }
+    [[nodiscard]] DiagnosisView *diagnosisView() const { return m_diagnosis; }
+
     /// Rendered lines, for tests: "<reason>: <message>" newest first, and
     /// "<claim> → <pv> → <source>: <volume>".
     [[nodiscard]] QStringList eventLines() const;
@@ -51,8 +65,15 @@ public:
 Q_SIGNALS:
     /// The user clicked a volume: show it (Volumes page, key "<source>/<volumeId>").
     void volumeRequested(const QString &source, const QString &volumeId);
+    /// The diagnosis chart wants this volume's perf history (answer with setVolumeHistory()).
+    void volumeHistoryWanted(const QString &source, const QString &volumeId);
+    /// The diagnosis' action buttons.
+    void changeServiceLevelRequested(const QString &source, const QString &volumeId);
+    void endSessionRequested(const QString &source, const QString &jobId);
 
 private:
+    void refreshDiagnosis();
+
     core::Estate *m_estate;
     core::Ptr<core::Job> m_job;
     QDateTime m_now;
@@ -65,6 +86,10 @@ private:
     QLabel *m_volumesLabel = nullptr;
     QTreeWidget *m_events = nullptr;
     QStringList m_volumeLines;
+    QGroupBox *m_diagnosisBox = nullptr;
+    DiagnosisView *m_diagnosis = nullptr;
+    QString m_historyKey; ///< "<source>/<volumeId>" of m_history
+    std::vector<core::VolumePerfSample> m_history;
 };
 
 } // namespace strata::views

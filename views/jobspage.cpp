@@ -156,6 +156,16 @@ JobsPage::JobsPage(core::Estate *estate, models::JobTableModel *jobs, QWidget *p
     connect(m_submitButton, &QPushButton::clicked, this, &JobsPage::openSubmitDialog);
     connect(m_deleteButton, &QPushButton::clicked, this, &JobsPage::requestDelete);
     connect(m_detail, &JobDetailPanel::volumeRequested, this, &JobsPage::volumeRequested);
+    connect(m_detail, &JobDetailPanel::volumeHistoryWanted, this, &JobsPage::volumeHistoryWanted);
+    connect(m_detail, &JobDetailPanel::changeServiceLevelRequested, this, &JobsPage::changeServiceLevelRequested);
+    connect(m_detail, &JobDetailPanel::endSessionRequested, this, [this](const QString &source, const QString &jobId) {
+        // Ending a session is deleting its job: previewed and confirmed like Delete.
+        core::ActionRequest request;
+        request.kind = core::ActionKind::JobDelete;
+        request.source = source;
+        request.jobIds = {jobId};
+        Q_EMIT actionRequested(request);
+    });
     auto *deleteAction = new QAction(this);
     deleteAction->setShortcut(QKeySequence::Delete);
     deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);

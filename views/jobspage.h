@@ -76,6 +76,9 @@ Q_SIGNALS:
     void actionRequested(const strata::core::ActionRequest &request);
     /// Show this storage volume (from the detail panel's volume links).
     void volumeRequested(const QString &source, const QString &volumeId);
+    /// From the detail panel's diagnosis (see JobDetailPanel).
+    void volumeHistoryWanted(const QString &source, const QString &volumeId);
+    void changeServiceLevelRequested(const QString &source, const QString &volumeId);
 
 protected:
     void showEvent(QShowEvent *event) override;

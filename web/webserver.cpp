@@ -11,6 +11,7 @@
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
+#include "models/core/diagnosis.h"
 #include "models/core/domain.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
@@ -325,6 +326,12 @@ struct WebServer::Private
     [[nodiscard]] QJsonObject sourceRow(const QString &name) const;
     void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    /// GET /api/v1/jobs/<source>/<ns>/<name>/diagnosis and /api/v1/diagnosis?source=&job=: the
+    /// JSON of `strata why -o json` (viewer role).
+    void diagnosis(const QString &source,
+                   const QString &jobId,
+                   const QHttpServerRequest &request,
+                   QHttpServerResponder &&responder);
     void audit(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     /// GET /api/v1/bundle (operators and admins): a support bundle of the estate now, as a
     /// download.
@@ -447,6 +454,24 @@ void WebServer::Private::registerRoutes()
                Method::Get,
                [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
                    volumeHistory(request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/jobs/<arg>/<arg>/<arg>/diagnosis"),
+               Method::Get,
+               [this](const QString &source,
+                      const QString &ns,
+                      const QString &name,
+                      const QHttpServerRequest &request,
+                      QHttpServerResponder &&responder) {
+                   diagnosis(source, ns + QLatin1Char('/') + name, request, std::move(responder));
+               });
+    http.route(QStringLiteral("/api/v1/diagnosis"),
+               Method::Get,
+               [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+                   const QUrlQuery query = request.query();
+                   diagnosis(query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded),
+                             query.queryItemValue(QStringLiteral("job"), QUrl::FullyDecoded),
+                             request,
+                             std::move(responder));
                });
     http.route(QStringLiteral("/api/v1/audit"),
                Method::Get,
@@ -1106,6 +1131,35 @@ void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpS
             }
             finish();
         });
+}
+
+void WebServer::Private::diagnosis(const QString &source,
+                                   const QString &jobId,
+                                   const QHttpServerRequest &request,
+                                   QHttpServerResponder &&responder)
+{
+    if (!authorize(request, responder, Role::Viewer, false)) {
+        return;
+    }
+    if (source.isEmpty() || !jobId.contains(QLatin1Char('/'))) {
+        replyError(std::move(responder),
+                   Status::BadRequest,
+                   QStringLiteral("source and job (<namespace>/<name>) are required"));
+        return;
+    }
+    if (!engine.estate().jobs().find(source, source + QLatin1Char('/') + jobId)) {
+        replyJson(std::move(responder),
+                  core::diagnosisToJson(core::diagnoseJob(engine.estate(), source, jobId)),
+                  Status::NotFound);
+        return;
+    }
+    // The volume's perf history comes from the store's thread; answer when it is back.
+    auto holder = std::make_shared<Deferred>(std::move(responder));
+    core::diagnoseJobAsync(engine.estate(), engine.history(), source, jobId, q, [this, holder](core::JobDiagnosis d) {
+        if (holder->socket) {
+            replyJson(std::move(holder->responder), core::diagnosisToJson(d));
+        }
+    });
 }
 
 void WebServer::Private::audit(const QHttpServerRequest &request, QHttpServerResponder &&responder)

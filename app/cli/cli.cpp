@@ -9,6 +9,7 @@
 #include "app/cli/levelrows.h"
 #include "app/cli/output.h"
 #include "app/cli/triagerows.h"
+#include "app/cli/whycommand.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/datasethub.h"
@@ -43,7 +44,8 @@ const QStringList &verbs()
                                QStringLiteral("cache"),
                                QStringLiteral("evict"),
                                QStringLiteral("diff"),
-                               QStringLiteral("bundle")};
+                               QStringLiteral("bundle"),
+                               QStringLiteral("why")};
     return v;
 }
 
@@ -835,9 +837,11 @@ int run(const QStringList &arguments,
     const bool setVerb = !positional.isEmpty() && positional[0] == QLatin1String("set");
     const bool dataVerb = !positional.isEmpty() && isDataVerb(positional[0]);
     const bool bundleVerb = !positional.isEmpty() && positional[0] == QLatin1String("bundle");
+    const bool whyVerb = !positional.isEmpty() && positional[0] == QLatin1String("why");
     const bool usageOk =
         bundleVerb ? (positional.size() == 3 && positional[1] == QLatin1String("export"))
                          || (positional.size() == 4 && positional[1] == QLatin1String("diff"))
+        : whyVerb ? positional.size() == 2
         : dataVerb
             ? positional.size() == 1 + dataVerbOperands(positional[0])
                   && (positional[0] != QLatin1String("commit") || !parser.value(messageOption).trimmed().isEmpty())
@@ -859,6 +863,7 @@ int run(const QStringList &arguments,
                    "       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]\n"
                    "       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]\n"
                    "       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]\n"
+                   "       %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]\n"
                    "       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
                    "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
                    "[--pool-size TIB]] [--dry-run] [-o json]\n"
@@ -869,7 +874,7 @@ int run(const QStringList &arguments,
             << '\n';
         return 2;
     }
-    const QString resource = dataVerb || bundleVerb ? QString() : normaliseResource(positional[1]);
+    const QString resource = dataVerb || bundleVerb || whyVerb ? QString() : normaliseResource(positional[1]);
     LevelChangeArgs levelArgs;
     if (setVerb) {
         levelArgs.volume = positional[2];
@@ -1090,6 +1095,9 @@ int run(const QStringList &arguments,
     }
     if (healthy.isEmpty()) {
         healthy << QString(); // nothing to list from: never all of the estate
+    }
+    if (whyVerb) {
+        return runWhy(engine, positional[1], healthy, format, timeoutSeconds, programName, out, err);
     }
     if (dataVerb) {
         const DataVerb verb{positional[0], positional.mid(1), parser.value(messageOption), parser.value(targetOption)};

@@ -14,6 +14,7 @@
 #include "simulators/storagegrid/storagegridsimulator.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -203,6 +204,8 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     aks.preset = sim::kube::KubeSimulatorOptions::Preset::Aks;
     aks.token = randomPassword();
     aks.tickInterval = kube.tickInterval;
+    // An NGC tag that was never published: bert-serve's pod waits in ImagePullBackOff.
+    aks.unpullableImages = {QStringLiteral("nvcr.io/nvidia/pytorch:24.13-py3")};
     p.aks = sim::kube::KubeSimulator::startOnThread(p.aksThread, aks, &simError);
     if (!p.aks) {
         *error = QStringLiteral("AKS Kubernetes simulator: %1").arg(simError);
@@ -239,6 +242,9 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     p.config.sources.append(aiLab);
 
     if (!demo->startDatalake(error)) {
+        return nullptr;
+    }
+    if (!demo->startTriage(error)) {
         return nullptr;
     }
 
@@ -434,6 +440,128 @@ bool DemoEstate::startDatalake(QString *error)
             return false;
         }
     }
+    return true;
+}
+
+bool DemoEstate::startTriage(QString *error)
+{
+    Private &p = *d;
+    const QString caFile = p.dir.filePath(QStringLiteral("aks-gpu-ca.pem"));
+    if (!writeCa(caFile, p.aks->caPem(), error)) {
+        return false;
+    }
+    core::SourceConfig aksSource;
+    aksSource.name = QStringLiteral("aks-gpu");
+    aksSource.kind = core::SourceKind::Kubernetes;
+    aksSource.url = p.aks->baseUrl();
+    aksSource.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(aksSource.name)};
+    aksSource.caFile = caFile;
+    aksSource.prometheusUrl = p.aks->prometheusUrl();
+    aksSource.perfIntervalSeconds = 5;
+    p.credentials.set(aksSource.password.value, p.aks->token());
+    p.config.sources.append(aksSource);
+
+    const QString ns = QStringLiteral("ml-team");
+    const QJsonArray rwx{QStringLiteral("ReadWriteMany")};
+    // A static NFS PV bound to its claim; `server:/path` names where the data lives (the
+    // criteo-data PV is the ANF volume of ai-lab's Standard pool, so Strata joins them).
+    const auto nfsClaim = [&](const QString &claim, const QString &server, const QString &path, const QString &size) {
+        const QString pvName = QStringLiteral("nfs-") + claim;
+        const QJsonObject pv{
+            {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("name"), pvName}}},
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("capacity"), QJsonObject{{QStringLiteral("storage"), size}}},
+                         {QStringLiteral("accessModes"), rwx},
+                         {QStringLiteral("persistentVolumeReclaimPolicy"), QStringLiteral("Retain")},
+                         {QStringLiteral("storageClassName"), QString()},
+                         {QStringLiteral("nfs"),
+                          QJsonObject{{QStringLiteral("server"), server}, {QStringLiteral("path"), path}}},
+                         {QStringLiteral("claimRef"),
+                          QJsonObject{{QStringLiteral("kind"), QStringLiteral("PersistentVolumeClaim")},
+                                      {QStringLiteral("namespace"), ns},
+                                      {QStringLiteral("name"), claim}}}}},
+            {QStringLiteral("status"), QJsonObject{{QStringLiteral("phase"), QStringLiteral("Bound")}}}};
+        const QJsonObject pvc{
+            {QStringLiteral("metadata"),
+             QJsonObject{{QStringLiteral("name"), claim}, {QStringLiteral("namespace"), ns}}},
+            {QStringLiteral("spec"),
+             QJsonObject{{QStringLiteral("accessModes"), rwx},
+                         {QStringLiteral("resources"),
+                          QJsonObject{{QStringLiteral("requests"), QJsonObject{{QStringLiteral("storage"), size}}}}},
+                         {QStringLiteral("storageClassName"), QString()},
+                         {QStringLiteral("volumeName"), pvName}}},
+            {QStringLiteral("status"),
+             QJsonObject{{QStringLiteral("phase"), QStringLiteral("Bound")},
+                         {QStringLiteral("accessModes"), rwx},
+                         {QStringLiteral("capacity"), QJsonObject{{QStringLiteral("storage"), size}}}}}};
+        return p.aks->createObject(QStringLiteral("persistentvolumes"), pv, error)
+               && p.aks->createObject(QStringLiteral("persistentvolumeclaims"), pvc, error);
+    };
+    if (!nfsClaim(QStringLiteral("criteo-data"),
+                  QStringLiteral("10.0.1.4"),
+                  QStringLiteral("/criteo-data"),
+                  QStringLiteral("1000Gi"))
+        || !nfsClaim(QStringLiteral("criteo-cache"),
+                     QStringLiteral("10.224.0.50"),
+                     QStringLiteral("/cache/criteo"),
+                     QStringLiteral("500Gi"))) {
+        return false;
+    }
+    // A claim of a class no provisioner serves: it stays Pending, and so does its job.
+    const QJsonObject scratch{
+        {QStringLiteral("metadata"),
+         QJsonObject{{QStringLiteral("name"), QStringLiteral("scratch-ultra")}, {QStringLiteral("namespace"), ns}}},
+        {QStringLiteral("spec"),
+         QJsonObject{{QStringLiteral("accessModes"), rwx},
+                     {QStringLiteral("resources"),
+                      QJsonObject{{QStringLiteral("requests"),
+                                   QJsonObject{{QStringLiteral("storage"), QStringLiteral("2Ti")}}}}},
+                     {QStringLiteral("storageClassName"), QStringLiteral("azure-netapp-ultra")}}}};
+    if (!p.aks->createObject(QStringLiteral("persistentvolumeclaims"), scratch, error)) {
+        return false;
+    }
+
+    // allegro.ai's pair (seed 001): the same training reading a cached, pre-decoded copy runs
+    // its GPU at 97.3 %; decoding criteo-data on the fly from the capped ANF volume, 58.1 %.
+    struct Workload
+    {
+        const char *name;
+        const char *image;
+        qint64 gpuMilli;
+        bool interactive;
+        const char *claim; ///< nullptr = none
+        int utilTenths;    ///< DCGM utilization x 10, -1 = by kind
+    };
+    static const Workload workloads[] = {
+        {kCachedTrainJob, "nvcr.io/nvidia/pytorch:24.05-py3", 1000, false, "criteo-cache", 973},
+        {kUncachedTrainJob, "nvcr.io/nvidia/pytorch:24.05-py3", 1000, false, "criteo-data", 581},
+        {kIdleNotebook, "jupyter/base-notebook", 500, true, nullptr, 0},
+        {kImagePullJob, "nvcr.io/nvidia/pytorch:24.13-py3", 500, true, nullptr, -1},
+        {kFairShareJob, "nvcr.io/nvidia/pytorch:24.05-py3", 1000, false, "criteo-data", -1},
+        {kUnboundPvcJob, "nvcr.io/nvidia/pytorch:24.05-py3", 1000, false, "scratch-ultra", -1},
+    };
+    for (const Workload &w : workloads) {
+        sim::kube::KubeJobSpec spec;
+        spec.namespace_ = ns;
+        spec.name = QLatin1String(w.name);
+        spec.queue = ns;
+        spec.user = w.interactive ? QStringLiteral("maya.chen") : QStringLiteral("arjun.patel");
+        spec.createdBy = QString();
+        spec.image = QLatin1String(w.image);
+        spec.gpuMilli = w.gpuMilli;
+        spec.interactive = w.interactive;
+        if (w.claim) {
+            spec.pvcClaims = {QLatin1String(w.claim)};
+        }
+        spec.gpuUtilPct = w.utilTenths / 10.0;
+        const QJsonObject job = sim::kube::KubeSimulator::jobManifest(spec);
+        if (!p.aks->createObject(QStringLiteral("jobs"), job, error)) {
+            return false;
+        }
+        // Submission order decides who gets the GPUs: let each one be scheduled before the next.
+        p.aks->tick();
+    }
+    p.aks->tick(5);
     return true;
 }
 

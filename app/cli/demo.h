@@ -55,6 +55,15 @@ public:
     [[nodiscard]] sim::azure::AzureSimulator *azure() const;
     /// The Kubernetes simulator behind AKS `aks-gpu` (reached through its fetched kubeconfig).
     [[nodiscard]] sim::kube::KubeSimulator *aks() const;
+    /// The triage workloads on `aks-gpu` (namespace ml-team): names of the allegro.ai pair
+    /// (97.3 % reading a cached copy, 58.1 % decoding criteo-data from ANF on the fly), the idle
+    /// notebook, and the pending jobs (fair share, unbound PVC, unpullable image).
+    static constexpr const char *kCachedTrainJob = "ctr-train-cached";
+    static constexpr const char *kUncachedTrainJob = "ctr-train-uncached";
+    static constexpr const char *kIdleNotebook = "notebook-maya";
+    static constexpr const char *kFairShareJob = "llm-finetune";
+    static constexpr const char *kUnboundPvcJob = "tokenizer-prep";
+    static constexpr const char *kImagePullJob = "bert-serve";
     /// The `datalake` grid: StorageGRID management API and S3 (TR-4841's six datasets).
     [[nodiscard]] sim::storagegrid::StorageGridSimulator *grid() const;
     /// What runs loader/evictor Jobs on `dgx` and fills svm_cache/cache_01..03.
@@ -67,6 +76,10 @@ private:
     /// Starts `datalake`, replays its datasets' history as commits, registers the three cache
     /// targets on `dgx` and seeds the cached commits.
     bool startDatalake(QString *error);
+    /// Adds `aks-gpu` as a Kubernetes source and starts the triage workloads on it (the
+    /// allegro.ai pair, an idle notebook, and jobs held by quota, an unbound PVC and an image
+    /// that cannot be pulled), so `strata why` has every verdict to explain.
+    bool startTriage(QString *error);
     struct Private;
     std::unique_ptr<Private> d;
 };

@@ -29,6 +29,7 @@
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
 #include "views/gpupage.h"
+#include "views/jobdetailpanel.h"
 #include "views/jobspage.h"
 #include "views/levelchangedialog.h"
 #include "views/mainwindow.h"
@@ -225,6 +226,27 @@ void DesktopController::connectViews()
     }
     if (views::JobsPage *jobs = w->jobsPage()) {
         connect(jobs, &views::JobsPage::actionRequested, this, &DesktopController::openActionDialog);
+        connect(jobs, &views::JobsPage::changeServiceLevelRequested, this, &DesktopController::openLevelChangeDialog);
+        connect(jobs,
+                &views::JobsPage::volumeHistoryWanted,
+                this,
+                [this, jobs](const QString &source, const QString &volumeId) {
+                    core::HistoryService *history = m_engine.history();
+                    if (!history) {
+                        return;
+                    }
+                    // The diagnosis chart's hour of volume I/O, read on the store's thread.
+                    const QDateTime to = m_engine.clock().now();
+                    history->volumePerfHistory(source,
+                                               volumeId,
+                                               to.addSecs(-3600),
+                                               to,
+                                               jobs,
+                                               [jobs, source, volumeId](std::vector<core::VolumePerfSample> samples) {
+                                                   jobs->detailPanel()->setVolumeHistory(
+                                                       source, volumeId, std::move(samples));
+                                               });
+                });
     }
     if (views::DatasetsPage *datasets = w->datasetsPage()) {
         connect(datasets, &views::DatasetsPage::actionRequested, this, &DesktopController::openActionDialog);

@@ -54,6 +54,8 @@ struct Cluster::JobRun
     std::int64_t lastStepMs = 0;           ///< workload: when it was last stepped
     int failedPods = 0;                    ///< status.failed
     int backoffLimit = 6;                  ///< spec.backoffLimit
+    bool heldForVolumes = false;           ///< not given to the scheduler: a claim is not Bound
+    int pullFailures = 0;                  ///< image pulls that failed (1 ErrImagePull, 2 ImagePullBackOff)
 };
 
 namespace {
@@ -341,7 +343,7 @@ json jobManifestJson(const KubeJobSpec &spec)
         jobAnnotations["strata.io/sim-duration-seconds"] = std::to_string(spec.durationSeconds);
     }
     if (spec.gpuUtilPct >= 0) {
-        jobAnnotations["strata.io/sim-gpu-util"] = std::to_string(spec.gpuUtilPct);
+        jobAnnotations["strata.io/sim-gpu-util"] = QString::number(spec.gpuUtilPct).toStdString();
     }
     if (!jobAnnotations.empty()) {
         jobMeta["annotations"] = jobAnnotations;
@@ -973,7 +975,7 @@ void Cluster::onJobAdded(const json &job)
     createPodGroup(r, job);
     createPod(r);
     setJobStatus(r, false, false);
-    m_scheduler->submit(SchedJob{id, r.project, r.gpus, r.kind, 0});
+    submitOrHold(r);
     m_dirty = true;
 }
 
@@ -1018,7 +1020,7 @@ void Cluster::onPodDeleted(const json &pod)
     run.gpuIndices.clear();
     run.pendingMessage.clear();
     createPod(run);
-    m_scheduler->submit(SchedJob{run.id, run.project, run.gpus, run.kind, 0});
+    submitOrHold(run);
     m_dirty = true;
 }
 
@@ -1455,8 +1457,17 @@ void Cluster::tick()
     const std::int64_t now = m_store.nowMs();
     for (auto &entry : m_runs) {
         JobRun &run = *entry.second;
-        if (run.phase == JobRun::Phase::Creating && now - run.phaseSinceMs >= m_options.containerCreating.count()) {
-            startRunning(run);
+        if (run.phase == JobRun::Phase::Pending && run.heldForVolumes && unboundClaim(run).empty()) {
+            run.heldForVolumes = false;
+            m_scheduler->submit(SchedJob{run.id, run.project, run.gpus, run.kind, 0});
+            m_dirty = true;
+        } else if (run.phase == JobRun::Phase::Creating
+                   && now - run.phaseSinceMs >= m_options.containerCreating.count()) {
+            if (m_options.unpullableImages.contains(QString::fromStdString(run.image))) {
+                failImagePull(run);
+            } else {
+                startRunning(run);
+            }
         } else if (run.phase == JobRun::Phase::Running && run.workload) {
             stepWorkload(run, now);
         } else if (run.phase == JobRun::Phase::Running && run.durationMs >= 0
@@ -1577,8 +1588,87 @@ void Cluster::failPod(JobRun &run, const std::string &message)
     }
     setPodGroupStatus(run, "Pending", {}, std::nullopt);
     setJobStatus(run, false, false);
-    m_scheduler->submit(SchedJob{run.id, run.project, run.gpus, run.kind, 0});
+    submitOrHold(run);
     m_dirty = true;
+}
+
+std::string Cluster::unboundClaim(const JobRun &run) const
+{
+    const json spec = run.podTemplate.value("spec", json::object());
+    for (const json &volume : spec.value("volumes", json::array())) {
+        const auto claim = volume.find("persistentVolumeClaim");
+        if (claim == volume.end() || !claim->is_object()) {
+            continue;
+        }
+        const std::string name = claim->value("claimName", std::string());
+        // A claim that does not exist at all is left to the workload (the datalake loader reports
+        // it itself); one that exists but is not Bound holds the pod.
+        const ObjectPtr pvc = m_store.get(RPvcs, run.ns, name);
+        if (pvc && pvc->obj()["status"].value("phase", std::string()) != "Bound") {
+            return name;
+        }
+    }
+    return {};
+}
+
+void Cluster::submitOrHold(JobRun &run)
+{
+    // The default scheduler's volume binding filter: a pod with an unbound immediate claim is
+    // never placed, whatever GPUs are free.
+    const std::string claim = unboundClaim(run);
+    if (claim.empty()) {
+        m_scheduler->submit(SchedJob{run.id, run.project, run.gpus, run.kind, 0});
+        return;
+    }
+    run.heldForVolumes = true;
+    const std::size_t nodes = m_scheduler->nodes().size();
+    const std::string message = "0/" + std::to_string(nodes)
+                                + " nodes are available: pod has unbound immediate PersistentVolumeClaims. "
+                                  "preemption: 0/"
+                                + std::to_string(nodes) + " nodes are available: " + std::to_string(nodes)
+                                + " Preemption is not helpful for scheduling.";
+    run.pendingMessage = message;
+    const std::string now = m_store.timestamp();
+    modify(RPods, run.ns, run.pod, [&](json &pod) {
+        setCondition(pod["status"]["conditions"], condition("PodScheduled", "False", now, "Unschedulable", message));
+    });
+    setPodGroupStatus(run, "Pending", message, std::nullopt);
+    if (const ObjectPtr pod = m_store.get(RPods, run.ns, run.pod)) {
+        emitEvent(pod->obj(), "FailedScheduling", message, "Warning", "kai-scheduler");
+    }
+}
+
+void Cluster::failImagePull(JobRun &run)
+{
+    // The kubelet's pull failure, then its back-off: the pod stays bound (holding its GPUs) with
+    // the container waiting, as on a real node.
+    if (run.pullFailures >= 2) {
+        return;
+    }
+    ++run.pullFailures;
+    const bool first = run.pullFailures == 1;
+    const std::string reason = first ? "ErrImagePull" : "ImagePullBackOff";
+    const std::string pullError = "rpc error: code = NotFound desc = failed to pull and unpack image \"" + run.image
+                                  + "\": failed to resolve reference \"" + run.image + "\": " + run.image
+                                  + ": not found";
+    const std::string waitingMessage = first ? pullError : "Back-off pulling image \"" + run.image + "\"";
+    modify(RPods, run.ns, run.pod, [&](json &pod) {
+        for (json &c : pod["status"]["containerStatuses"]) {
+            c["state"] = json{{"waiting", {{"reason", reason}, {"message", waitingMessage}}}};
+        }
+    });
+    if (const ObjectPtr pod = m_store.get(RPods, run.ns, run.pod)) {
+        json withNode = pod->obj();
+        withNode["metadata"]["nodeName"] = run.node;
+        if (first) {
+            emitEvent(
+                withNode, "Failed", "Failed to pull image \"" + run.image + "\": " + pullError, "Warning", "kubelet");
+            emitEvent(withNode, "Failed", "Error: ErrImagePull", "Warning", "kubelet");
+        } else {
+            emitEvent(withNode, "BackOff", "Back-off pulling image \"" + run.image + "\"", "Normal", "kubelet");
+            emitEvent(withNode, "Failed", "Error: ImagePullBackOff", "Warning", "kubelet");
+        }
+    }
 }
 
 double Cluster::baseUtil(const JobRun &run) const
@@ -1627,6 +1717,7 @@ QList<DcgmGpuSample> Cluster::gpuSamples() const
             double util = 0;
             double fb = 0;
             MilliGpu largest = 0;
+            bool exact = !slot.jobs.empty();
             for (const auto &[jobId, share] : slot.jobs) {
                 const auto it = m_runs.find(jobId);
                 if (it == m_runs.end()) {
@@ -1634,9 +1725,14 @@ QList<DcgmGpuSample> Cluster::gpuSamples() const
                 }
                 const JobRun &run = *it->second;
                 const double fraction = double(share) / double(kMilliPerGpu);
+                exact = exact && run.utilPct >= 0;
                 if (run.phase == JobRun::Phase::Running) {
+                    // A job with a set utilization (sim-gpu-util) reports exactly that.
                     const double noise =
-                        2.0 * unit(hashString(jobId) + std::uint64_t(second) * 7919 + std::uint64_t(slot.index)) - 1.0;
+                        run.utilPct >= 0
+                            ? 0.0
+                            : 2.0 * unit(hashString(jobId) + std::uint64_t(second) * 7919 + std::uint64_t(slot.index))
+                                  - 1.0;
                     util += std::clamp(baseUtil(run) + noise, 0.0, 100.0) * fraction;
                     const double fbShare = run.kind == JobKind::Train ? 0.78 : 0.22;
                     fb += totalMiB * fbShare * fraction;
@@ -1651,7 +1747,7 @@ QList<DcgmGpuSample> Cluster::gpuSamples() const
                 }
             }
             util = std::clamp(util, 0.0, 100.0);
-            s.utilPct = std::round(util);
+            s.utilPct = exact ? std::round(util * 10) / 10 : std::round(util);
             s.fbUsedMiB = std::round(std::min(fb, totalMiB));
             s.fbFreeMiB = totalMiB - s.fbUsedMiB;
             s.powerW = std::round((42.0 + 2.55 * util) * 10) / 10;

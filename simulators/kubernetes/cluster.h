@@ -104,6 +104,12 @@ private:
                 const std::string &name,
                 const std::function<void(nlohmann::json &)> &fn);
     double baseUtil(const JobRun &run) const;
+    /// The first claim the run's pod mounts that exists but is not Bound, empty when none.
+    [[nodiscard]] std::string unboundClaim(const JobRun &run) const;
+    /// Gives the run to the scheduler, or holds it Unschedulable while a claim is unbound.
+    void submitOrHold(JobRun &run);
+    /// The kubelet failing to pull the run's image (ErrImagePull, then ImagePullBackOff).
+    void failImagePull(JobRun &run);
 
     ObjectStore &m_store;
     const KubeSimulatorOptions &m_options;

@@ -69,7 +69,7 @@ struct KubeJobSpec
     QStringList args;
     QStringList pvcClaims;    ///< mounted at /mnt/<claim>
     int durationSeconds = -1; ///< simulated run time (annotation strata.io/sim-duration-seconds); -1 = forever
-    int gpuUtilPct = -1;      ///< annotation strata.io/sim-gpu-util; -1 = by kind
+    double gpuUtilPct = -1;   ///< annotation strata.io/sim-gpu-util (DCGM %, reported exactly); -1 = by kind
 };
 
 /// What a workload did in one step: log lines it printed (the pod log, without '\n') and whether
@@ -151,6 +151,10 @@ struct KubeSimulatorOptions
     std::chrono::milliseconds bookmarkInterval{15000};
     /// Events kept at most (oldest deleted first), like the real server's event TTL.
     int maxEvents = 5000;
+    /// Image references no registry serves: a pod using one is bound, then its container waits
+    /// in ErrImagePull and ImagePullBackOff with the kubelet's Failed/BackOff events, holding its
+    /// GPUs (e.g. "nvcr.io/nvidia/pytorch:24.13-py3", a tag that was never published).
+    QStringList unpullableImages;
 
     // Dgx preset
     QString storageClass = QStringLiteral("ontap-nas");

@@ -167,9 +167,35 @@ export function mountJobs(main, ctx) {
   const c = card('Jobs', { id: 'card-jobs', wide: true });
   const err = h('div');
   c.body.append(err);
-  main.append(h('div', { class: 'grid' }, c.el));
+  // "Why pending? / Why idle?": the selected job's diagnosis (the JSON of `strata why -o json`).
+  const why = card('Why?', { id: 'card-job-diagnosis', wide: true, subtitle: 'select a job' });
+  main.append(h('div', { class: 'grid' }, c.el, why.el));
+  let asked = 0;
+  async function explain(r) {
+    const mine = ++asked;
+    clear(why.body, h('p', { class: 'muted' }, `Diagnosing ${r.namespace}/${r.name}…`));
+    try {
+      const d = await api.get(`jobs/${encodeURIComponent(r.source)}/${encodeURIComponent(r.namespace)}/${encodeURIComponent(r.name)}/diagnosis`);
+      if (mine !== asked) return;
+      const findings = (d.findings || []).map((f) => h('li', { class: 'diagnosis-finding', 'data-rule': f.rule }, f.summary,
+        f.action ? h('div', { class: 'muted' }, f.action) : null));
+      const evidence = d.status === 'running' ? h('p', { class: 'muted' }, [
+        `GPU ${d.gpu_utilization == null ? 'unknown' : d.gpu_utilization + ' %'}`,
+        d.volume ? ` · volume ${d.volume}: ${d.throughput_mbps ?? '?'} MB/s` + (d.cap_mbps != null ? ` of ${d.cap_mbps} MB/s cap` : '') + (d.latency_ms != null ? `, ${d.latency_ms} ms` : '') : '',
+        d.cached ? ` · reads cached commit ${d.cached_commit}` : '',
+      ].join('')) : null;
+      clear(why.body,
+        h('p', { id: 'job-diagnosis-verdict' }, chip(d.verdict.replace(/_/g, ' '), d.verdict === 'compute_bound' ? 'good' : 'warn'), ' ', h('strong', {}, d.headline)),
+        evidence,
+        findings.length ? h('ol', {}, findings) : null,
+        d.next_action ? h('p', {}, h('strong', {}, 'Next: '), d.next_action) : null);
+    } catch (e) {
+      if (mine === asked) clear(why.body, errorBox(e));
+    }
+  }
   const table = new DataTable(c.body, {
     caption: 'Jobs', rowKey, sort: { key: 'project' },
+    onRowClick: (r) => explain(r),
     columns: [
       { key: 'name', label: 'Job' },
       { key: 'project', label: 'Project' },

@@ -1,0 +1,150 @@
+#include "app/cli/whycommand.h"
+
+#include "app/cli/actionrun.h"
+#include "models/core/diagnosis.h"
+#include "models/core/engine.h"
+#include "models/core/estate.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+namespace strata::cli {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("cli", text);
+}
+
+struct Match
+{
+    QString source;
+    QString jobId;
+};
+
+QList<Match> findJobs(const core::Estate &estate, const QString &job, const QStringList &sources)
+{
+    QList<Match> matches;
+    for (const QString &source : sources) {
+        const auto jobs = estate.jobs().scope(source);
+        if (!jobs) {
+            continue;
+        }
+        for (const core::Ptr<core::Job> &j : jobs->items()) {
+            if (j->id == job || (!job.contains(QLatin1Char('/')) && j->name == job)) {
+                matches.append({source, j->id});
+            }
+        }
+    }
+    return matches;
+}
+
+QString cell(double value, int decimals = 1)
+{
+    return value < 0 ? QStringLiteral("-") : QString::number(value, 'f', decimals);
+}
+
+void writeTable(const core::JobDiagnosis &d, QTextStream &out)
+{
+    out << tr("JOB:      %1 (%2)").arg(d.jobId, d.source) << '\n';
+    out << tr("STATUS:   %1, %2 %3 GPU")
+               .arg(core::jobStatusName(d.status), core::jobTypeName(d.type), core::formatGpus(d.gpus))
+        << '\n';
+    out << tr("VERDICT:  %1").arg(core::verdictName(d.verdict)) << '\n';
+    out << '\n' << d.headline << '\n';
+    if (!d.findings.isEmpty()) {
+        out << '\n' << tr("FINDINGS (decisive first)") << '\n';
+        int n = 0;
+        for (const core::DiagnosisFinding &f : d.findings) {
+            out << QStringLiteral("%1. [%2] %3").arg(++n).arg(f.rule, f.summary) << '\n';
+            if (!f.action.isEmpty()) {
+                out << QStringLiteral("   -> ") << f.action << '\n';
+            }
+        }
+    }
+    if (!d.nextAction.isEmpty()) {
+        out << '\n' << tr("NEXT:     %1").arg(d.nextAction) << '\n';
+    }
+    if (d.status == core::JobStatus::Running && !d.series.isEmpty()) {
+        out << '\n'
+            << tr("TIMELINE (volume %1)").arg(d.volumeName.isEmpty() ? QStringLiteral("-") : d.volumeName) << '\n';
+        ResultSet rs;
+        rs.columns = {{QStringLiteral("time"), tr("TIME")},
+                      {QStringLiteral("gpu"), tr("GPU %")},
+                      {QStringLiteral("mbps"), tr("MB/S")},
+                      {QStringLiteral("cap"), tr("CAP MB/S")},
+                      {QStringLiteral("latency"), tr("LATENCY MS")}};
+        for (const core::DiagnosisPoint &p : d.series) {
+            rs.addRow({p.time.toString(Qt::ISODate),
+                       cell(p.gpuPercent),
+                       cell(p.throughputMBps),
+                       cell(p.capMBps),
+                       cell(p.latencyMs, 2)});
+        }
+        write(rs, Format::Table, out);
+    }
+}
+
+} // namespace
+
+int runWhy(core::Engine &engine,
+           const QString &job,
+           const QStringList &sources,
+           Format format,
+           int timeoutSeconds,
+           const QString &programName,
+           QTextStream &out,
+           QTextStream &err)
+{
+    if (format == Format::Csv) {
+        err << programName << ": " << tr("why prints table or json") << '\n';
+        return 2;
+    }
+    const core::Estate &estate = engine.estate();
+    const QList<Match> matches = findJobs(estate, job, sources);
+    if (matches.size() > 1) {
+        QStringList where;
+        for (const Match &m : matches) {
+            where << m.source + QLatin1Char(':') + m.jobId;
+        }
+        err << programName << ": "
+            << tr("job name %1 is not unique (%2): use <namespace>/<name> and --source")
+                   .arg(job, where.join(QStringLiteral(", ")))
+            << '\n';
+        return 1;
+    }
+    if (matches.isEmpty()) {
+        const core::JobDiagnosis unknown = core::diagnoseJob(estate, sources.value(0), job);
+        if (format == Format::Json) {
+            out << QJsonDocument(core::diagnosisToJson(unknown)).toJson(QJsonDocument::Indented);
+        }
+        err << programName << ": " << tr("no job %1 in %2").arg(job, sources.join(QStringLiteral(", "))) << '\n';
+        return 1;
+    }
+    const Match m = matches.front();
+    // A running job's utilization comes with the next metrics poll and its volume's perf with the
+    // storage source's: give them a moment rather than answer "unknown".
+    waitFor(
+        [&] {
+            const core::Ptr<core::Job> j = estate.jobs().find(m.source, m.source + QLatin1Char('/') + m.jobId);
+            if (!j || j->status != core::JobStatus::Running) {
+                return true;
+            }
+            const core::JobVolume v = core::jobVolume(estate, m.source, m.jobId);
+            const bool perf =
+                v.volumeId.isEmpty() || estate.volumePerf().find(v.source, v.source + QLatin1Char('/') + v.volumeId);
+            return j->gpuUtilization >= 0 && perf;
+        },
+        &engine,
+        std::min(timeoutSeconds, 30));
+    const core::JobDiagnosis d = core::diagnoseJob(estate, m.source, m.jobId);
+    if (format == Format::Json) {
+        out << QJsonDocument(core::diagnosisToJson(d)).toJson(QJsonDocument::Indented);
+    } else {
+        writeTable(d, out);
+    }
+    return 0;
+}
+
+} // namespace strata::cli
