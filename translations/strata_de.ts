@@ -676,22 +676,6 @@
         <translation>get, set, commit, cache, evict oder diff</translation>
     </message>
     <message>
-        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
-        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</translation>
-    </message>
-    <message>
-        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
-       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
-       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
-       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
-        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-        %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
-        %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
-        %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
-        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
-    </message>
-    <message>
         <source>--pool-size needs a whole number of TiB, at least 1</source>
         <translation>--pool-size erfordert eine ganze Zahl von TiB, mindestens 1</translation>
     </message>
@@ -763,6 +747,75 @@
         <source>%1 is snapshot &quot;%2&quot; of ONTAP volume %3: its FlexClones are volumes of %4</source>
         <translation>%1 ist Snapshot „%2“ des ONTAP-Volumes %3: seine FlexClones sind Volumes von %4</translation>
     </message>
+    <message>
+        <source>unknown --system &quot;%1&quot; (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown --severity &quot;%1&quot; (critical, error, warning, info)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 needs an ISO 8601 time (2026-11-22T10:00:00Z) or a duration ago like 30m, 2h, 7d, not &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: only this system: ontap, storagegrid, azure, kubernetes or strata (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: this severity and worse: critical, error, warning or info.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: from this time (ISO 8601, or 30m, 2h, 7d ago).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: up to this time (ISO 8601, or 30m, 2h, 7d ago).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: only entries whose title, message, object or source contain this text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get events: only this job (&lt;namespace&gt;/&lt;name&gt; or name; repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer from this support bundle, offline and read-only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle export: hours of history to include (default 24).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+       %1 [--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
+       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
+       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
+       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
+       %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]
+       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]
+       %1 [--config PATH | --demo] bundle export FILE [--hours N]
+       %1 bundle diff A B [-o table|json]
+       %1 --bundle FILE get RESOURCE [...]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--hours needs a whole number, at least 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a support bundle is read-only: only get answers from it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -807,6 +860,392 @@
     <message>
         <source>Capacity history and the audit log are not recorded: %1</source>
         <translation>Kapazitätsverlauf und Audit-Log werden nicht aufgezeichnet: %1</translation>
+    </message>
+    <message>
+        <source>The support bundle %1 cannot be opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this support bundle read-only, connecting to nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>strata::cli</name>
+    <message>
+        <source>timed out collecting the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote support bundle %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes, sha256 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the bundle has no source named &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer yet</source>
+        <translation type="unfinished">noch keine Antwort</translation>
+    </message>
+    <message>
+        <source>source %1: %2</source>
+        <translation type="unfinished">Quelle %1: %2</translation>
+    </message>
+    <message>
+        <source>unknown resource &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JOB:      %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STATUS:   %1, %2 %3 GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VERDICT:  %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FINDINGS (decisive first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NEXT:     %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TIMELINE (volume %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MB/S</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CAP MB/S</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LATENCY MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>why prints table or json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>job name %1 is not unique (%2): use &lt;namespace&gt;/&lt;name&gt; and --source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no job %1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>strata::core</name>
+    <message>
+        <source>No job %1 in source %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 is not pending: it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job mounts PVC %1, which does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create PVC %1, or remove the mount from the job.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PVC %1 is %2: it names no storage class and no volume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind PVC %1: give it a storage class or create a PersistentVolume for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PVC %1 is %2: no claim of storage class %3 was ever bound here, so nothing provisions it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind PVC %1: its storage class %2 has no provisioner.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind PVC %1: its storage class %2 has no provisioner; use %3 instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PVC %1 is %2 (storage class %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind PVC %1: check its provisioner&apos;s events for errors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 cannot be pulled (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 cannot be pulled: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its pod holds %1 GPU on %2 meanwhile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the image name or tag, or give the node access to the registry (imagePullSecrets).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project %1 holds %2 of its %3 guaranteed GPUs; this interactive job asks for %4 more and interactive jobs must stay within the quota.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End another interactive session of %1, or lower the request to %2 GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End another session or job of %1, or raise its quota.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project %1 holds %2 of its %3 guaranteed GPUs and its fair share is %4; this job asks for %5 more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for %1&apos;s own running jobs to end; no other project runs over its quota.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for the over-quota jobs of %1 to finish, or for %2&apos;s own running jobs to end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No node has %1 free GPU together: every schedulable GPU is taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No node has %1 free GPU together; the largest free block is %2 GPU on %3 (%4 free in the cluster).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lower its request to %1 GPU, or wait until jobs on one node end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait until running jobs end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for over-quota jobs of other projects to be preempted, or for running jobs to end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scheduler says: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 is starting on %2; nothing holds it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 waits for %2 GPU, but no rule holds it now: it should be scheduled on the next cycle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 is %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raise the service level of %1 (move it to a Premium or Ultra capacity pool).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raise the service level of %1 (a QoS policy with a higher limit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 runs on %2 GPU, but its utilization is unknown: no DCGM metrics were reported for its GPUs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No DCGM utilization for %1&apos;s GPUs on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configure the source&apos;s Prometheus URL (dcgm-exporter) to see GPU utilization.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 keeps its %2 GPU %3 % busy: compute-bound, not a problem.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its volume %1 delivers %2 MB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storage does not hold it back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>and it reads cached commit %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU utilization %1 % (at least %2 %). %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interactive session %1 holds %2 GPU at %3 % with no I/O: it is idle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU utilization %1 % and %2 MB/s from storage since %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End the session %1 to give its %2 GPU back to the queue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1&apos;s GPUs wait for data: %2 % busy while volume %3 </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>runs at %1 of its %2 MB/s cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answers in %1 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume %1 delivers %2 MB/s against its cap of %3 MB/s (%4 %) while the GPUs are %5 % busy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume %1 answers in %2 ms on average (slow from %3 ms).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 keeps its GPUs %2 % busy; its volume %3 is below its limits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1 keeps its GPUs only %2 % busy, and storage does not hold it back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job reads no cached commit and no known storage volume: its data comes straight from the source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job reads its data uncached from %1, decoding it on the fly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache the dataset&apos;s commit on a cache target next to the cluster and mount it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU utilization %1 % with storage below its limits: the job&apos;s own input pipeline (CPU decoding, small batches) keeps the GPUs waiting.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile the data loader: more loader workers, larger batches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished">fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cache requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache loading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache evicting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache evicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source healthy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source degraded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source needs authentication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source state unknown</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -951,6 +1390,32 @@
     <message>
         <source>Volume %1 is %2; wait until Azure finishes.</source>
         <translation>Volume %1 ist %2; warten, bis Azure fertig ist.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::Bundle</name>
+    <message numerus="yes">
+        <source>the history store did not answer %n queries in time</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>compressing the bundle failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only: this is a support bundle from %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1711,6 +2176,153 @@
     </message>
 </context>
 <context>
+    <name>strata::core::Timeline</name>
+    <message>
+        <source>Create snapshot</source>
+        <translation type="unfinished">Snapshot erstellen</translation>
+    </message>
+    <message>
+        <source>Delete snapshot</source>
+        <translation type="unfinished">Snapshot löschen</translation>
+    </message>
+    <message>
+        <source>Restore snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clone volume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submit job</source>
+        <translation type="unfinished">Job übermitteln</translation>
+    </message>
+    <message>
+        <source>Delete jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change project quota</source>
+        <translation type="unfinished">Projektkontingent ändern</translation>
+    </message>
+    <message>
+        <source>Change service level</source>
+        <translation type="unfinished">Servicelevel ändern</translation>
+    </message>
+    <message>
+        <source>Commit dataset</source>
+        <translation type="unfinished">Commit für Datensatz erstellen</translation>
+    </message>
+    <message>
+        <source>Cache commit</source>
+        <translation type="unfinished">Commit in den Cache laden</translation>
+    </message>
+    <message>
+        <source>Evict cached commit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert fired: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert resolved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 GPUs) queued in project %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 GPUs) started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 GPUs) started on %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job preempted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of project %2 gave its %3 GPUs back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of project %2 gave its %3 GPUs back: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>service level %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Service level changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>capacity pool %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>aggregate %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity pool changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume moved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">keine</translation>
+    </message>
+    <message>
+        <source>QoS policy %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QoS policy changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/%2: %3</source>
+        <translation type="unfinished">%1: %3 {1/%2:?}</translation>
+    </message>
+</context>
+<context>
     <name>strata::desktop::DesktopController</name>
     <message>
         <source>Strata (demo)</source>
@@ -1871,6 +2483,34 @@
     <message>
         <source>Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2</source>
         <translation>Quelle %1 wurde entfernt, aber ihr geheimer S3-Schlüssel konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Strata — support bundle from %1 (read-only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Support bundle from %1 (%2) — read-only snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the support bundle %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot start a window for the support bundle %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing support bundles…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot compare the support bundles: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2311,29 +2951,6 @@
     <message>
         <source>ONTAP volume</source>
         <translation>ONTAP-Volume</translation>
-    </message>
-</context>
-<context>
-    <name>strata::models::EventTableModel</name>
-    <message>
-        <source>Time</source>
-        <translation>Zeit</translation>
-    </message>
-    <message>
-        <source>Severity</source>
-        <translation>Schweregrad</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>Quelle</translation>
-    </message>
-    <message>
-        <source>Event</source>
-        <translation>Ereignis</translation>
-    </message>
-    <message>
-        <source>Message</source>
-        <translation>Meldung</translation>
     </message>
 </context>
 <context>
@@ -2861,6 +3478,105 @@
     </message>
 </context>
 <context>
+    <name>strata::models::TimelineModel</name>
+    <message>
+        <source>ONTAP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>StorageGRID</source>
+        <translation type="unfinished">StorageGRID</translation>
+    </message>
+    <message>
+        <source>Azure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kubernetes</source>
+        <translation type="unfinished">Kubernetes</translation>
+    </message>
+    <message>
+        <source>Strata</source>
+        <translation type="unfinished">Strata</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished">Ereignis</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation type="unfinished">Warnmeldung</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache</source>
+        <translation type="unfinished">In Cache laden</translation>
+    </message>
+    <message>
+        <source>Service level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation type="unfinished">Zustand</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished">Fehler</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished">Zeit</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished">Schweregrad</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation type="unfinished">System</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished">Quelle</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Object</source>
+        <translation type="unfinished">Objekt</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>strata::models::VolumeTableModel</name>
     <message>
         <source>Data from %1 may be out of date: %2</source>
@@ -3068,6 +3784,50 @@
     </message>
 </context>
 <context>
+    <name>strata::views::BundleDiffDialog</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished">%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Compare support bundles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From %1, %2
+to %3, %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished">Änderung</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No differences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 appeared, %3 disappeared, %4 changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Appeared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disappeared</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>strata::views::CacheTargetsPage</name>
     <message>
         <source>Select a cache target to see what fills it.</source>
@@ -3265,40 +4025,42 @@
     </message>
 </context>
 <context>
-    <name>strata::views::EventsPage</name>
+    <name>strata::views::DiagnosisView</name>
     <message>
-        <source>Filter by event name, message or source</source>
-        <translation>Nach Ereignis, Meldung oder Quelle filtern</translation>
-    </message>
-    <message>
-        <source>All severities</source>
-        <translation>Alle Schweregrade</translation>
+        <source>MB/s, ms</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Errors and worse</source>
-        <translation>Fehler und schlimmer</translation>
+        <source>GPU %</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Notices and worse</source>
-        <translation>Hinweise und schlimmer</translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln event</source>
-        <translation>
-            <numerusform>%Ln Ereignis</numerusform>
-            <numerusform>%Ln Ereignisse</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln events</source>
-        <translation>
-            <numerusform>%Ln Ereignis</numerusform>
-            <numerusform>%Ln Ereignisse</numerusform>
-        </translation>
+        <source>Volume MB/s</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 of %2 events</source>
-        <translation>%1 von %2 Ereignissen</translation>
+        <source>Cap MB/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU % now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change service level…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End session…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3604,6 +4366,14 @@
         <source>none</source>
         <translation>keine</translation>
     </message>
+    <message>
+        <source>Why pending?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why idle?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>strata::views::JobSubmitDialog</name>
@@ -3901,10 +4671,6 @@
         <translation>Quellen</translation>
     </message>
     <message>
-        <source>Events</source>
-        <translation>Ereignisse</translation>
-    </message>
-    <message>
         <source>Dismiss</source>
         <translation>Schließen</translation>
     </message>
@@ -4019,10 +4785,6 @@
         <translation>Verbundene Systeme und ihr Zustand</translation>
     </message>
     <message>
-        <source>Events of every source, newest first</source>
-        <translation>Ereignisse aller Quellen, neueste zuerst</translation>
-    </message>
-    <message>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1 (Strg+%2)</translation>
     </message>
@@ -4073,6 +4835,46 @@
     <message>
         <source>Grid health, nodes, alerts, tenants and buckets</source>
         <translation>Grid-Zustand, Nodes, Warnmeldungen, Mandanten und Buckets</translation>
+    </message>
+    <message>
+        <source>Triage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events, alerts, operations, scheduler decisions and changes of every system on one timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not shown on any page now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strata support bundles (*.strata-bundle);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open support bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show a support bundle read-only, in a new window, without connecting to anything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open support bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare support bundles…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare support bundles: the older one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare support bundles: the newer one</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4233,6 +5035,58 @@
     <message>
         <source>%1 used of %2</source>
         <translation>%1 von %2 belegt</translation>
+    </message>
+    <message>
+        <source>%1 critical alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 critical alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 critical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 major alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 major alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 minor alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 minor alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>Needs attention:</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5224,6 +6078,95 @@
     <message>
         <source>No throughput recorded for this volume in this period yet.</source>
         <translation>Für dieses Volume wurde in diesem Zeitraum noch kein Durchsatz aufgezeichnet.</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::TriagePage</name>
+    <message>
+        <source>All systems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All severities</source>
+        <translation type="unfinished">Alle Schweregrade</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors and worse</source>
+        <translation type="unfinished">Fehler und schlimmer</translation>
+    </message>
+    <message>
+        <source>Warnings and worse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All categories</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation type="unfinished">Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last 6 hours</source>
+        <translation type="unfinished">Letzte 6 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation type="unfinished">Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished">Letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation type="unfinished">Projekt</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation type="unfinished">Volume</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search title, message, object or source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Go to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the selected entry&apos;s volume, job, alert or source on its page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entry</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln entries</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 entries</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
