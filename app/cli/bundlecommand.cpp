@@ -2,6 +2,7 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/levelrows.h"
+#include "app/cli/translate.h"
 #include "models/core/bundle.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
@@ -15,14 +16,7 @@
 
 namespace strata::cli {
 
-namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("cli", text);
-}
-
-} // namespace
+namespace {} // namespace
 
 int exportBundleFile(core::Engine &engine,
                      const QString &path,

@@ -1,6 +1,7 @@
 #include "app/cli/whycommand.h"
 
 #include "app/cli/actionrun.h"
+#include "app/cli/translate.h"
 #include "models/core/diagnosis.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
@@ -11,11 +12,6 @@
 namespace strata::cli {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("cli", text);
-}
 
 struct Match
 {

@@ -737,7 +737,7 @@ template <> struct EnumNames<ProjectOrigin>
 // ---- Value codecs. An invalid time and an empty optional are left out of the object, so a
 // missing key always means "the default". ----
 
-QString timeText(const QDateTime &t)
+QString bundleTimeText(const QDateTime &t)
 {
     return t.toUTC().toString(Qt::ISODateWithMs);
 }
@@ -791,7 +791,7 @@ template <> struct Codec<double>
 };
 template <> struct Codec<QDateTime>
 {
-    static QJsonValue encode(const QDateTime &v) { return v.isValid() ? QJsonValue(timeText(v)) : QJsonValue(); }
+    static QJsonValue encode(const QDateTime &v) { return v.isValid() ? QJsonValue(bundleTimeText(v)) : QJsonValue(); }
     static bool decode(const QJsonValue &j, QDateTime *v)
     {
         *v = QDateTime::fromString(j.toString(), Qt::ISODateWithMs);
@@ -1603,7 +1603,7 @@ QByteArray encodeBundle(const Bundle &bundle)
     const QJsonObject doc{
         {QStringLiteral("format"), kFormat},
         {QStringLiteral("version"), kVersion},
-        {QStringLiteral("created"), timeText(bundle.meta.created)},
+        {QStringLiteral("created"), bundleTimeText(bundle.meta.created)},
         {QStringLiteral("strata_version"), bundle.meta.strataVersion},
         {QStringLiteral("host"), bundle.meta.host},
         {QStringLiteral("user"), bundle.meta.user},
@@ -1938,7 +1938,7 @@ void loadBundle(Engine &engine, const Bundle &bundle)
 QJsonObject BundleDiff::toJson() const
 {
     auto meta = [](const BundleMeta &m) {
-        return QJsonObject{{QStringLiteral("created"), timeText(m.created)}, {QStringLiteral("host"), m.host}};
+        return QJsonObject{{QStringLiteral("created"), bundleTimeText(m.created)}, {QStringLiteral("host"), m.host}};
     };
     QJsonArray changes;
     for (const ResourceDiff &r : resources) {

@@ -2,6 +2,7 @@
 
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/translate.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -14,12 +15,7 @@ namespace strata::core {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("strata::core::Diagnosis", text);
-}
-
-QString number(double value)
+QString diagnosisNumber(double value)
 {
     return QString::number(value, 'f', 1);
 }
@@ -489,69 +485,73 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
                                   {}));
     } else if (util >= kComputeBoundPercent) {
         d.verdict = Verdict::ComputeBound;
-        d.headline =
-            tr("Job %1 keeps its %2 GPU %3 % busy: compute-bound, not a problem.").arg(job.name, gpus, number(util));
-        QString storage = d.throughputMBps >= 0
-                              ? tr("Its volume %1 delivers %2 MB/s").arg(d.volumeName, number(d.throughputMBps))
-                              : tr("Storage does not hold it back");
+        d.headline = tr("Job %1 keeps its %2 GPU %3 % busy: compute-bound, not a problem.")
+                         .arg(job.name, gpus, diagnosisNumber(util));
+        QString storage =
+            d.throughputMBps >= 0
+                ? tr("Its volume %1 delivers %2 MB/s").arg(d.volumeName, diagnosisNumber(d.throughputMBps))
+                : tr("Storage does not hold it back");
         if (d.cached) {
             storage += QLatin1Char(' ') + tr("and it reads cached commit %1.").arg(d.cachedCommit);
         } else {
             storage += QLatin1Char('.');
         }
-        d.findings.append(finding(
-            QStringLiteral("gpu_busy"),
-            tr("GPU utilization %1 % (at least %2 %). %3").arg(number(util), number(kComputeBoundPercent), storage),
-            {},
-            {},
-            {}));
+        d.findings.append(finding(QStringLiteral("gpu_busy"),
+                                  tr("GPU utilization %1 % (at least %2 %). %3")
+                                      .arg(diagnosisNumber(util), diagnosisNumber(kComputeBoundPercent), storage),
+                                  {},
+                                  {},
+                                  {}));
     } else if (job.type == JobType::Interactive && util < kIdlePercent && noIo) {
         d.verdict = Verdict::IdleSession;
         d.headline = tr("Interactive session %1 holds %2 GPU at %3 % with no I/O: it is idle.")
-                         .arg(job.name, gpus, number(util));
-        d.findings.append(
-            finding(QStringLiteral("idle_session"),
-                    tr("GPU utilization %1 % and %2 MB/s from storage since %3.")
-                        .arg(number(util), number(std::max(0.0, d.throughputMBps)), job.started.toString(Qt::ISODate)),
-                    tr("End the session %1 to give its %2 GPU back to the queue.").arg(job.name, gpus),
-                    QStringLiteral("end_session"),
-                    jobId));
+                         .arg(job.name, gpus, diagnosisNumber(util));
+        d.findings.append(finding(QStringLiteral("idle_session"),
+                                  tr("GPU utilization %1 % and %2 MB/s from storage since %3.")
+                                      .arg(diagnosisNumber(util),
+                                           diagnosisNumber(std::max(0.0, d.throughputMBps)),
+                                           job.started.toString(Qt::ISODate)),
+                                  tr("End the session %1 to give its %2 GPU back to the queue.").arg(job.name, gpus),
+                                  QStringLiteral("end_session"),
+                                  jobId));
     } else if (atCap || slow) {
         d.verdict = Verdict::DataBound;
-        d.headline =
-            tr("Job %1's GPUs wait for data: %2 % busy while volume %3 ").arg(job.name, number(util), d.volumeName)
-            + (atCap ? tr("runs at %1 of its %2 MB/s cap.").arg(number(d.throughputMBps), number(d.capMBps))
-                     : tr("answers in %1 ms.").arg(number(d.latencyMs)));
+        d.headline = tr("Job %1's GPUs wait for data: %2 % busy while volume %3 ")
+                         .arg(job.name, diagnosisNumber(util), d.volumeName)
+                     + (atCap ? tr("runs at %1 of its %2 MB/s cap.")
+                                    .arg(diagnosisNumber(d.throughputMBps), diagnosisNumber(d.capMBps))
+                              : tr("answers in %1 ms.").arg(diagnosisNumber(d.latencyMs)));
         if (atCap) {
             d.findings.append(finding(QStringLiteral("storage_at_cap"),
                                       tr("Volume %1 delivers %2 MB/s against its cap of %3 MB/s (%4 %) while the GPUs "
                                          "are %5 % busy.")
                                           .arg(d.volumeName,
-                                               number(d.throughputMBps),
-                                               number(d.capMBps),
-                                               number(100.0 * d.throughputMBps / d.capMBps),
-                                               number(util)),
+                                               diagnosisNumber(d.throughputMBps),
+                                               diagnosisNumber(d.capMBps),
+                                               diagnosisNumber(100.0 * d.throughputMBps / d.capMBps),
+                                               diagnosisNumber(util)),
                                       levelAction,
                                       QStringLiteral("change_service_level"),
                                       levelTarget));
         }
         if (slow) {
-            d.findings.append(finding(QStringLiteral("storage_latency"),
-                                      tr("Volume %1 answers in %2 ms on average (slow from %3 ms).")
-                                          .arg(d.volumeName, number(d.latencyMs), number(kHighLatencyMs)),
-                                      levelAction,
-                                      QStringLiteral("change_service_level"),
-                                      levelTarget));
+            d.findings.append(
+                finding(QStringLiteral("storage_latency"),
+                        tr("Volume %1 answers in %2 ms on average (slow from %3 ms).")
+                            .arg(d.volumeName, diagnosisNumber(d.latencyMs), diagnosisNumber(kHighLatencyMs)),
+                        levelAction,
+                        QStringLiteral("change_service_level"),
+                        levelTarget));
         }
     } else if (!d.cached && !d.volumeId.isEmpty()) {
         // Storage is not saturated, but the job decodes its data from the source volume on the fly.
         d.verdict = Verdict::LowUtilization;
         d.headline = tr("Job %1 keeps its GPUs %2 % busy; its volume %3 is below its limits.")
-                         .arg(job.name, number(util), d.volumeName);
+                         .arg(job.name, diagnosisNumber(util), d.volumeName);
     } else {
         d.verdict = Verdict::LowUtilization;
-        d.headline =
-            tr("Job %1 keeps its GPUs only %2 % busy, and storage does not hold it back.").arg(job.name, number(util));
+        d.headline = tr("Job %1 keeps its GPUs only %2 % busy, and storage does not hold it back.")
+                         .arg(job.name, diagnosisNumber(util));
     }
 
     if (d.verdict == Verdict::DataBound || d.verdict == Verdict::LowUtilization) {
@@ -571,7 +571,7 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
             d.findings.append(finding(QStringLiteral("input_pipeline"),
                                       tr("GPU utilization %1 % with storage below its limits: the job's own input "
                                          "pipeline (CPU decoding, small batches) keeps the GPUs waiting.")
-                                          .arg(number(util)),
+                                          .arg(diagnosisNumber(util)),
                                       tr("Profile the data loader: more loader workers, larger batches."),
                                       {},
                                       {}));

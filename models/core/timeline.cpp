@@ -3,6 +3,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
+#include "models/core/translate.h"
 
 #include <QCoreApplication>
 
@@ -11,11 +12,6 @@
 namespace strata::core {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("strata::core::Timeline", text);
-}
 
 QString ms(const QDateTime &t)
 {

@@ -23,9 +23,9 @@ using strata::testsupport::ManualClock;
 
 namespace {
 
-const QDateTime kNow(QDate(2026, 11, 23), QTime(0, 36, 13, 250), Qt::UTC);
+const QDateTime kBundleNow(QDate(2026, 11, 23), QTime(0, 36, 13, 250), Qt::UTC);
 
-template <class Pred> bool waitFor(Pred pred, int ms = 5000)
+template <class Pred> bool waitForBundle(Pred pred, int ms = 5000)
 {
     QDeadlineTimer deadline(ms);
     while (!pred() && !deadline.hasExpired()) {
@@ -73,7 +73,7 @@ QByteArray gzipped(const QByteArray &data)
 Bundle sampleBundle()
 {
     Bundle b;
-    b.meta.created = kNow;
+    b.meta.created = kBundleNow;
     b.meta.strataVersion = QStringLiteral("1.2.3");
     b.meta.host = QStringLiteral("support-laptop");
     b.meta.user = QStringLiteral("alice");
@@ -111,8 +111,8 @@ Bundle sampleBundle()
         s.health = c.kind == SourceKind::Azure ? Health::Degraded : Health::Ok;
         s.stale = c.kind == SourceKind::Azure;
         s.lastError = c.kind == SourceKind::Azure ? QStringLiteral("timeout") : QString();
-        s.lastSuccess = kNow.addSecs(-30);
-        s.lastAttempt = kNow.addSecs(-5);
+        s.lastSuccess = kBundleNow.addSecs(-30);
+        s.lastAttempt = kBundleNow.addSecs(-5);
         s.latencyMs = 412;
         s.systemName = c.name + QStringLiteral("-sys");
         s.systemVersion = QStringLiteral("9.14.1");
@@ -137,7 +137,7 @@ Bundle sampleBundle()
     v.snapshotReservePercent = 5;
     v.snapshotCount = 12;
     v.qosPolicy = QStringLiteral("gold");
-    v.created = kNow.addDays(-40);
+    v.created = kBundleNow.addDays(-40);
     v.throughputMibps = -1;
     Volume v2 = v;
     v2.id = QStringLiteral("uuid-2");
@@ -157,7 +157,7 @@ Bundle sampleBundle()
     VolumePerf perf;
     perf.source = QStringLiteral("ontap-ai");
     perf.id = QStringLiteral("uuid-1");
-    perf.time = kNow;
+    perf.time = kBundleNow;
     perf.readIops = 1200.25;
     perf.throughputBps = 3.5e8;
     perf.latencyUs = 410.125;
@@ -169,7 +169,7 @@ Bundle sampleBundle()
     snap.volumeId = QStringLiteral("uuid-1");
     snap.volumeName = QStringLiteral("chest_xray");
     snap.name = QStringLiteral("daily.2026-11-22");
-    snap.created = kNow.addDays(-1);
+    snap.created = kBundleNow.addDays(-1);
     snap.sizeBytes = 4096;
     b.estate.snapshots.insert(Estate::snapshotScope(QStringLiteral("ontap-ai"), QStringLiteral("uuid-1")), {snap});
     b.estate.snapshots.insert(Estate::snapshotScope(QStringLiteral("ontap-ai"), QStringLiteral("uuid-2")), {});
@@ -200,7 +200,7 @@ Bundle sampleBundle()
     Event ev;
     ev.source = QStringLiteral("ontap-ai");
     ev.id = QStringLiteral("node1/4711");
-    ev.time = kNow.addSecs(-600);
+    ev.time = kBundleNow.addSecs(-600);
     ev.severity = QStringLiteral("error");
     ev.name = QStringLiteral("wafl.vol.full");
     ev.message = QStringLiteral("Volume full — “quoted” ünïcode");
@@ -246,7 +246,7 @@ Bundle sampleBundle()
     job.command = {QStringLiteral("python"), QStringLiteral("train.py")};
     job.pvcs = {QStringLiteral("data")};
     job.pvcSubPaths = {QString()};
-    job.created = kNow.addSecs(-3600);
+    job.created = kBundleNow.addSecs(-3600);
     job.createdByCli = true;
     Job job2 = job;
     job2.id = QStringLiteral("runai-team-a/a-2");
@@ -268,7 +268,7 @@ Bundle sampleBundle()
     cached.source = QStringLiteral("dgx");
     cached.id = QStringLiteral("dgx-cache-1/abc");
     cached.state = CacheState::Loading;
-    cached.requested = kNow.addSecs(-20);
+    cached.requested = kBundleNow.addSecs(-20);
     cached.usedBy = {QStringLiteral("ns/j")};
     b.estate.cachedCommits.insert(QStringLiteral("dgx"), {cached});
 
@@ -300,9 +300,9 @@ Bundle sampleBundle()
     alert.source = QStringLiteral("datalake");
     alert.id = QStringLiteral("al-1");
     alert.name = QStringLiteral("Low object data storage");
-    alert.startsAt = kNow.addSecs(-7200);
+    alert.startsAt = kBundleNow.addSecs(-7200);
     alert.resolved = true;
-    alert.endsAt = kNow.addSecs(-60);
+    alert.endsAt = kBundleNow.addSecs(-60);
     b.estate.gridAlerts.insert(QStringLiteral("datalake"), {alert});
     Tenant tenant;
     tenant.source = QStringLiteral("datalake");
@@ -325,29 +325,29 @@ Bundle sampleBundle()
     ds.id = QStringLiteral("datasets/fraud_jun/");
     ds.name = QStringLiteral("fraud_jun");
     ds.kind = DatasetKind::S3Bucket;
-    ds.lastActivity = kNow.addSecs(-86400);
+    ds.lastActivity = kBundleNow.addSecs(-86400);
     b.estate.datasets.insert(QStringLiteral("datalake"), {ds});
     Commit commit;
     commit.source = QStringLiteral("datalake");
     commit.id = QStringLiteral("3f2a9c01d4e5b6a7");
     commit.datasetId = ds.id;
-    commit.time = kNow.addSecs(-86400);
+    commit.time = kBundleNow.addSecs(-86400);
     commit.bytes = 123456789;
     b.estate.commits.insert(QStringLiteral("datalake"), {commit});
 
     b.history.projectSamples.insert(
         QStringLiteral("dgx"),
-        {ProjectSample{QStringLiteral("team-a"), kNow.addSecs(-7200), 2000, 4000, 0, 55.5},
-         ProjectSample{QStringLiteral("team-a"), kNow.addSecs(-3600), 3000, 4000, 1000, -1}});
+        {ProjectSample{QStringLiteral("team-a"), kBundleNow.addSecs(-7200), 2000, 4000, 0, 55.5},
+         ProjectSample{QStringLiteral("team-a"), kBundleNow.addSecs(-3600), 3000, 4000, 1000, -1}});
     b.history.volumeUsage[QStringLiteral("ontap-ai")].insert(
         QStringLiteral("uuid-1"),
-        {UsageSample{kNow.addSecs(-7200), 1000, 5000}, UsageSample{kNow.addSecs(-3600), 2000, 5000}});
+        {UsageSample{kBundleNow.addSecs(-7200), 1000, 5000}, UsageSample{kBundleNow.addSecs(-3600), 2000, 5000}});
     b.history.volumePerf[QStringLiteral("ontap-ai")].insert(
         QStringLiteral("uuid-1"),
-        {VolumePerfSample{QStringLiteral("uuid-1"), kNow.addSecs(-3600), 1.5e8, 900, 350.5, -1}});
+        {VolumePerfSample{QStringLiteral("uuid-1"), kBundleNow.addSecs(-3600), 1.5e8, 900, 350.5, -1}});
     AuditEntry audit;
     audit.id = 7;
-    audit.time = kNow.addSecs(-300);
+    audit.time = kBundleNow.addSecs(-300);
     audit.user = QStringLiteral("alice");
     audit.actionId = QStringLiteral("act-1");
     audit.source = QStringLiteral("ontap-ai");
@@ -538,7 +538,7 @@ TEST(BundleDiff, ReportsExactlyTheKnownChanges)
 {
     const Bundle a = sampleBundle();
     Bundle b = sampleBundle();
-    b.meta.created = kNow.addSecs(3600);
+    b.meta.created = kBundleNow.addSecs(3600);
     // A volume added, a job gone, a project's quota changed; poll bookkeeping moved on.
     Volume added = a.estate.volumes.value(QStringLiteral("ontap-ai")).at(0);
     added.id = QStringLiteral("uuid-3");
@@ -688,11 +688,11 @@ TEST(BundleSecrets, ExportedBytesHoldNoSecretOfAnyConfiguredSource)
     azure.clientId = QStringLiteral("client");
     azure.password = {SecretRef::Kind::Keychain, QStringLiteral("strata/azure/password")};
 
-    ManualClock clock(kNow);
+    ManualClock clock(kBundleNow);
     HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:")));
     Engine engine({clock, store, &history, QStringLiteral("alice")});
     engine.setSources({ontap, grid, kube, aks, azure});
-    waitFor(
+    waitForBundle(
         [&] {
             int failing = 0;
             for (const SourceStatus &s : engine.statuses()) {
@@ -706,7 +706,7 @@ TEST(BundleSecrets, ExportedBytesHoldNoSecretOfAnyConfiguredSource)
     collectBundle(engine, BundleOptions{}, &engine, [&](Bundle b, QString) {
         bundle = std::move(b);
     });
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForBundle([&] {
         return bundle.has_value();
     }));
     ASSERT_EQ(bundle->sources.size(), 5);
@@ -731,7 +731,7 @@ TEST(BundleSecrets, ExportedBytesHoldNoSecretOfAnyConfiguredSource)
 TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
 {
     const Bundle bundle = sampleBundle();
-    ManualClock clock(kNow.addDays(3));
+    ManualClock clock(kBundleNow.addDays(3));
     InMemoryCredentialStore store;
     HistoryService history(makeBundleHistoryStore(bundle));
     ASSERT_TRUE(history.openError().isEmpty()) << history.openError().toStdString();
@@ -749,10 +749,10 @@ TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
     // Every list of the estate is back, per scope, in order.
     std::optional<Bundle> again;
     collectBundle(
-        engine, BundleOptions{24, QStringLiteral("bob"), bundle.events, kNow}, &engine, [&](Bundle b, QString) {
+        engine, BundleOptions{24, QStringLiteral("bob"), bundle.events, kBundleNow}, &engine, [&](Bundle b, QString) {
             again = std::move(b);
         });
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForBundle([&] {
         return again.has_value();
     }));
     EXPECT_TRUE(again->estate == bundle.estate);

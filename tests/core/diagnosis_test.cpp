@@ -11,7 +11,7 @@ namespace {
 
 const QString kSource = QStringLiteral("dgx");
 
-template <class T> std::shared_ptr<const KeyedList<T>> listOf(std::vector<T> items)
+template <class T> std::shared_ptr<const KeyedList<T>> diagnosisListOf(std::vector<T> items)
 {
     std::vector<Ptr<T>> out;
     for (T &item : items) {
@@ -49,7 +49,8 @@ Project project(const QString &name, MilliGpu quota, MilliGpu allocated, MilliGp
     return p;
 }
 
-Job job(const QString &name, const QString &proj, JobStatus status, MilliGpu gpus, JobType type = JobType::Train)
+Job diagnosisJob(
+    const QString &name, const QString &proj, JobStatus status, MilliGpu gpus, JobType type = JobType::Train)
 {
     Job j;
     j.source = kSource;
@@ -75,10 +76,10 @@ void publish(Estate &estate,
              std::vector<Pvc> pvcs = {})
 {
     ComputePublish c;
-    c.nodes = listOf(std::move(nodes));
-    c.projects = listOf(std::move(projects));
-    c.jobs = listOf(std::move(jobs));
-    c.pvcs = listOf(std::move(pvcs));
+    c.nodes = diagnosisListOf(std::move(nodes));
+    c.projects = diagnosisListOf(std::move(projects));
+    c.jobs = diagnosisListOf(std::move(jobs));
+    c.pvcs = diagnosisListOf(std::move(pvcs));
     estate.publishCompute(kSource, c);
 }
 
@@ -106,7 +107,8 @@ TEST(Diagnosis, UnknownJob_SaysSo)
 TEST(Diagnosis, FinishedJob_IsNotPending)
 {
     Estate estate;
-    publish(estate, {}, {}, {job(QStringLiteral("done"), QStringLiteral("team-a"), JobStatus::Succeeded, 1000)});
+    publish(
+        estate, {}, {}, {diagnosisJob(QStringLiteral("done"), QStringLiteral("team-a"), JobStatus::Succeeded, 1000)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-a/done"));
     EXPECT_EQ(d.verdict, Verdict::NotPending);
     EXPECT_TRUE(d.headline.contains(QStringLiteral("not pending")));
@@ -119,13 +121,13 @@ TEST(Diagnosis, PendingOverFairShare_FairShareIsDecisiveWithNumbers)
     publish(estate,
             {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})},
             {project(QStringLiteral("team-a"), 4000, 4000, 4000)},
-            {job(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
+            {diagnosisJob(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-a/a-3-gg"));
     // With team-b running over its quota, that is what to wait for.
     publish(estate,
             {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000})},
             {project(QStringLiteral("team-a"), 4000, 4000, 4000), project(QStringLiteral("team-b"), 2000, 4000, 4000)},
-            {job(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
+            {diagnosisJob(QStringLiteral("a-3-gg"), QStringLiteral("team-a"), JobStatus::Pending, 2000)});
     EXPECT_EQ(diagnosePending(estate, kSource, QStringLiteral("runai-team-a/a-3-gg")).nextAction,
               QStringLiteral("Wait for the over-quota jobs of team-b to finish, or for team-a's own running jobs to "
                              "end."));
@@ -145,7 +147,8 @@ TEST(Diagnosis, InteractiveJob_InQuotaRuleEvenBelowFairShare)
     publish(estate,
             {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000})},
             {project(QStringLiteral("team-a"), 4000, 4000, 6000)},
-            {job(QStringLiteral("jupyter"), QStringLiteral("team-a"), JobStatus::Pending, 1000, JobType::Interactive)});
+            {diagnosisJob(
+                QStringLiteral("jupyter"), QStringLiteral("team-a"), JobStatus::Pending, 1000, JobType::Interactive)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-a/jupyter"));
     ASSERT_FALSE(d.findings.isEmpty());
     EXPECT_EQ(d.findings.front().rule, QStringLiteral("quota"));
@@ -164,7 +167,7 @@ TEST(Diagnosis, NoNodeFits_NamesLargestBlockAndSuggestsSmallerRequest)
                  return n;
              }()},
             {project(QStringLiteral("team-d"), 8000, 2000, 8000)},
-            {job(QStringLiteral("d-2-gg"), QStringLiteral("team-d"), JobStatus::Pending, 3000)});
+            {diagnosisJob(QStringLiteral("d-2-gg"), QStringLiteral("team-d"), JobStatus::Pending, 3000)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-d/d-2-gg"));
     ASSERT_EQ(rules(d), QStringList{QStringLiteral("no_node_fits")});
     EXPECT_TRUE(d.findings.front().summary.contains(QStringLiteral("largest free block is 2 GPU on dgx1-2")))
@@ -177,7 +180,7 @@ TEST(Diagnosis, NoNodeFits_NamesLargestBlockAndSuggestsSmallerRequest)
 TEST(Diagnosis, UnboundPvcComesFirstAndNamesTheClassWithoutProvisioner)
 {
     Estate estate;
-    Job j = job(QStringLiteral("prep"), QStringLiteral("team-a"), JobStatus::Pending, 1000);
+    Job j = diagnosisJob(QStringLiteral("prep"), QStringLiteral("team-a"), JobStatus::Pending, 1000);
     j.pvcs = {QStringLiteral("scratch"), QStringLiteral("missing")};
     Pvc bound;
     bound.source = kSource;
@@ -208,7 +211,7 @@ TEST(Diagnosis, UnboundPvcComesFirstAndNamesTheClassWithoutProvisioner)
 TEST(Diagnosis, ImagePullFromEvents)
 {
     Estate estate;
-    Job j = job(QStringLiteral("serve"), QStringLiteral("team-a"), JobStatus::ContainerCreating, 1000);
+    Job j = diagnosisJob(QStringLiteral("serve"), QStringLiteral("team-a"), JobStatus::ContainerCreating, 1000);
     j.podName = QStringLiteral("serve-x1");
     j.node = QStringLiteral("dgx1-1");
     j.gpusAllocated = 1000;
@@ -227,7 +230,7 @@ TEST(Diagnosis, ImagePullFromEvents)
     Event other = e;
     other.id = QStringLiteral("e2");
     other.object = QStringLiteral("Pod runai-team-a/someone-else");
-    estate.publishEvents(kSource, listOf<Event>({e, other}));
+    estate.publishEvents(kSource, diagnosisListOf<Event>({e, other}));
     const JobDiagnosis d = diagnosePending(estate, kSource, j.id);
     ASSERT_EQ(rules(d), QStringList{QStringLiteral("image_pull")});
     EXPECT_TRUE(d.findings.front().summary.contains(QStringLiteral("not found")));
@@ -238,7 +241,7 @@ TEST(Diagnosis, ImagePullFromEvents)
 TEST(Diagnosis, PendingWithoutAnyRule_ReportsTheSchedulerMessage)
 {
     Estate estate;
-    Job j = job(QStringLiteral("x"), QStringLiteral("team-a"), JobStatus::Pending, 1000);
+    Job j = diagnosisJob(QStringLiteral("x"), QStringLiteral("team-a"), JobStatus::Pending, 1000);
     j.pendingReason = QStringLiteral("node affinity mismatch");
     publish(estate, {node(QStringLiteral("dgx1-1"), 8, {})}, {project(QStringLiteral("team-a"), 4000, 0, 4000)}, {j});
     const JobDiagnosis d = diagnosePending(estate, kSource, j.id);
@@ -249,7 +252,7 @@ TEST(Diagnosis, PendingWithoutAnyRule_ReportsTheSchedulerMessage)
 TEST(Diagnosis, RunningWithoutMetrics_SaysUtilizationUnknown)
 {
     Estate estate;
-    publish(estate, {}, {}, {job(QStringLiteral("t"), QStringLiteral("team-a"), JobStatus::Running, 1000)});
+    publish(estate, {}, {}, {diagnosisJob(QStringLiteral("t"), QStringLiteral("team-a"), JobStatus::Running, 1000)});
     const JobDiagnosis d = diagnoseIdle(estate, kSource, QStringLiteral("runai-team-a/t"));
     EXPECT_EQ(d.verdict, Verdict::UtilizationUnknown);
     EXPECT_TRUE(d.headline.contains(QStringLiteral("unknown")));
@@ -266,14 +269,14 @@ TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
     v.svm = QStringLiteral("ai-account");
     v.armId = QStringLiteral("/subscriptions/x/volumes/criteo-data");
     v.throughputMibps = 16;
-    estate.publishVolumes(v.source, listOf<Volume>({v}));
+    estate.publishVolumes(v.source, diagnosisListOf<Volume>({v}));
     VolumePerf perf;
     perf.source = v.source;
     perf.id = v.id;
     perf.time = QDateTime::currentDateTimeUtc();
     perf.throughputBps = 16.0 * 1048576 * 0.97;
     perf.latencyUs = 1500;
-    estate.publishVolumePerf(v.source, listOf<VolumePerf>({perf}));
+    estate.publishVolumePerf(v.source, diagnosisListOf<VolumePerf>({perf}));
 
     Pvc pvc;
     pvc.source = kSource;
@@ -284,14 +287,15 @@ TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
     pvc.storageSource = v.source;
     pvc.storageVolumeId = v.id;
 
-    Job slow = job(QStringLiteral("slow"), QStringLiteral("team-a"), JobStatus::Running, 1000);
+    Job slow = diagnosisJob(QStringLiteral("slow"), QStringLiteral("team-a"), JobStatus::Running, 1000);
     slow.gpuUtilization = 58.1;
     slow.pvcs = {QStringLiteral("criteo")};
     Job busy = slow;
     busy.name = QStringLiteral("busy");
     busy.id = QStringLiteral("runai-team-a/busy");
     busy.gpuUtilization = 97.3;
-    Job notebook = job(QStringLiteral("nb"), QStringLiteral("team-a"), JobStatus::Running, 500, JobType::Interactive);
+    Job notebook =
+        diagnosisJob(QStringLiteral("nb"), QStringLiteral("team-a"), JobStatus::Running, 500, JobType::Interactive);
     notebook.gpuUtilization = 0;
     Job loader = slow;
     loader.name = QStringLiteral("loader");
@@ -351,10 +355,10 @@ TEST(Diagnosis, CachedCommitMountIsRecognised)
     c.state = CacheState::Ready;
     c.path = QStringLiteral("fraud_jun/abc");
     CachePublish cp;
-    cp.targets = listOf<CacheTarget>({t});
-    cp.cachedCommits = listOf<CachedCommit>({c});
+    cp.targets = diagnosisListOf<CacheTarget>({t});
+    cp.cachedCommits = diagnosisListOf<CachedCommit>({c});
     estate.publishCaches(kSource, cp);
-    Job j = job(QStringLiteral("train"), QStringLiteral("team-a"), JobStatus::Running, 1000);
+    Job j = diagnosisJob(QStringLiteral("train"), QStringLiteral("team-a"), JobStatus::Running, 1000);
     j.pvcs = {QStringLiteral("dataset-cache")};
     j.pvcSubPaths = {QStringLiteral("fraud_jun/abc")};
     j.gpuUtilization = 95;

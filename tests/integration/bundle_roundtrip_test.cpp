@@ -29,9 +29,9 @@ using namespace strata;
 
 namespace {
 
-constexpr int kTimeoutMs = 60000;
+constexpr int kBundleTimeoutMs = 60000;
 
-template <class Pred> bool waitFor(Pred pred, int ms = kTimeoutMs)
+template <class Pred> bool waitForBundle(Pred pred, int ms = kBundleTimeoutMs)
 {
     QDeadlineTimer deadline(ms);
     while (!pred() && !deadline.hasExpired()) {
@@ -53,17 +53,17 @@ QString rowsText(core::Engine &engine, const QString &resource, const QDateTime 
     return text;
 }
 
-struct CliRun
+struct BundleCliRun
 {
     int code = -1;
     QString out;
     QString err;
 };
 
-CliRun runCli(const QStringList &args)
+BundleCliRun runCli(const QStringList &args)
 {
     core::InMemoryCredentialStore unused;
-    CliRun r;
+    BundleCliRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
@@ -85,7 +85,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     live.setRateCard(demo->config().rateCard);
     live.setCacheTargets(demo->config().cacheTargets);
     live.setSources(demo->config().sources);
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForBundle([&] {
         return live.allPolledOnce();
     }));
     // Snapshots of every ONTAP volume, as `get snapshots` lists them.
@@ -98,7 +98,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
             });
         }
     }
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForBundle([&] {
         return pending == 0;
     }));
 
@@ -118,7 +118,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
         EXPECT_TRUE(collectError.isEmpty()) << collectError.toStdString();
         bundle = std::move(b);
     });
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForBundle([&] {
         return bundle.has_value();
     }));
     EXPECT_GT(bundle->estate.countOf(QStringLiteral("ontap-ai")), 10);
@@ -157,12 +157,12 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("estate.strata-bundle"));
-    const CliRun exported = runCli({QStringLiteral("--demo"),
-                                    QStringLiteral("bundle"),
-                                    QStringLiteral("export"),
-                                    path,
-                                    QStringLiteral("--hours"),
-                                    QStringLiteral("6")});
+    const BundleCliRun exported = runCli({QStringLiteral("--demo"),
+                                          QStringLiteral("bundle"),
+                                          QStringLiteral("export"),
+                                          path,
+                                          QStringLiteral("--hours"),
+                                          QStringLiteral("6")});
     ASSERT_EQ(exported.code, 0) << exported.err.toStdString();
     EXPECT_TRUE(exported.out.startsWith(QStringLiteral("Wrote support bundle ") + path)) << exported.out.toStdString();
     EXPECT_TRUE(exported.out.contains(QStringLiteral("  ontap-ai: "))) << exported.out.toStdString();
@@ -176,12 +176,12 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     EXPECT_EQ(bundle->meta.user, QStringLiteral("cli-test"));
     EXPECT_FALSE(bundle->estate.snapshots.isEmpty()) << "every volume's snapshots are in";
 
-    const CliRun volumes = runCli({QStringLiteral("--bundle"),
-                                   path,
-                                   QStringLiteral("get"),
-                                   QStringLiteral("volumes"),
-                                   QStringLiteral("-o"),
-                                   QStringLiteral("json")});
+    const BundleCliRun volumes = runCli({QStringLiteral("--bundle"),
+                                         path,
+                                         QStringLiteral("get"),
+                                         QStringLiteral("volumes"),
+                                         QStringLiteral("-o"),
+                                         QStringLiteral("json")});
     ASSERT_EQ(volumes.code, 0) << volumes.err.toStdString();
     const QJsonArray rows = QJsonDocument::fromJson(volumes.out.toUtf8()).array();
     qsizetype expected = 0;
@@ -191,22 +191,22 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     EXPECT_EQ(rows.size(), expected);
     EXPECT_GT(rows.size(), 5);
 
-    const CliRun datasets =
+    const BundleCliRun datasets =
         runCli({QStringLiteral("--bundle"), path, QStringLiteral("get"), QStringLiteral("datasets")});
     ASSERT_EQ(datasets.code, 0) << datasets.err.toStdString();
     EXPECT_TRUE(datasets.out.startsWith(QStringLiteral("7 Datasets | "))) << datasets.out.left(200).toStdString();
 
-    const CliRun refused = runCli({QStringLiteral("--bundle"),
-                                   path,
-                                   QStringLiteral("set"),
-                                   QStringLiteral("service-level"),
-                                   QStringLiteral("chest_xray"),
-                                   QStringLiteral("--to"),
-                                   QStringLiteral("none")});
+    const BundleCliRun refused = runCli({QStringLiteral("--bundle"),
+                                         path,
+                                         QStringLiteral("set"),
+                                         QStringLiteral("service-level"),
+                                         QStringLiteral("chest_xray"),
+                                         QStringLiteral("--to"),
+                                         QStringLiteral("none")});
     EXPECT_EQ(refused.code, 2);
     EXPECT_TRUE(refused.err.contains(QStringLiteral("read-only"))) << refused.err.toStdString();
 
-    const CliRun same = runCli({QStringLiteral("bundle"), QStringLiteral("diff"), path, path});
+    const BundleCliRun same = runCli({QStringLiteral("bundle"), QStringLiteral("diff"), path, path});
     ASSERT_EQ(same.code, 0) << same.err.toStdString();
     EXPECT_EQ(same.out, QStringLiteral("No differences.\n"));
 
@@ -216,7 +216,7 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     const core::Volume gone = changed.estate.volumes[ontap].takeLast();
     const QString path2 = dir.filePath(QStringLiteral("later.strata-bundle"));
     ASSERT_TRUE(core::writeBundle(changed, path2, nullptr, &error)) << error.toStdString();
-    const CliRun diff = runCli(
+    const BundleCliRun diff = runCli(
         {QStringLiteral("bundle"), QStringLiteral("diff"), path, path2, QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(diff.code, 0) << diff.err.toStdString();
     const QJsonArray changes =
@@ -229,7 +229,8 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     ASSERT_TRUE(file.open(QIODevice::ReadWrite));
     file.resize(file.size() / 2);
     file.close();
-    const CliRun truncated = runCli({QStringLiteral("--bundle"), path, QStringLiteral("get"), QStringLiteral("jobs")});
+    const BundleCliRun truncated =
+        runCli({QStringLiteral("--bundle"), path, QStringLiteral("get"), QStringLiteral("jobs")});
     EXPECT_EQ(truncated.code, 2);
     EXPECT_TRUE(truncated.err.contains(QStringLiteral("the bundle is truncated or corrupt")))
         << truncated.err.toStdString();

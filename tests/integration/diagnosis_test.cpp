@@ -27,7 +27,7 @@ using namespace strata;
 
 namespace {
 
-constexpr int kTimeoutMs = 60000;
+constexpr int kDiagnosisTimeoutMs = 60000;
 
 QString jobId(const char *name)
 {
@@ -64,7 +64,7 @@ protected:
             [] {
                 return s_engine->allPolledOnce();
             },
-            kTimeoutMs));
+            kDiagnosisTimeoutMs));
     }
 
     static void TearDownTestSuite()
@@ -86,7 +86,7 @@ protected:
                 d = core::diagnoseJob(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(name));
                 return ok(d);
             },
-            kTimeoutMs);
+            kDiagnosisTimeoutMs);
         return d;
     }
 
@@ -267,7 +267,7 @@ TEST(DiagnosisSim, NoNodeHasTwoFreeGpusTogether)
             d = core::diagnoseJob(engine.estate(), QStringLiteral("aks"), QStringLiteral("ml-team/wide"));
             return !d.findings.isEmpty();
         },
-        kTimeoutMs))
+        kDiagnosisTimeoutMs))
         << describe(d);
     EXPECT_EQ(d.verdict, core::Verdict::Pending);
     // 1 + 2 is within the quota of 3: the node shape alone holds it.
@@ -283,17 +283,17 @@ TEST(DiagnosisSim, NoNodeHasTwoFreeGpusTogether)
 
 namespace {
 
-struct CliRun
+struct WhyCliRun
 {
     int code = -1;
     QString out;
     QString err;
 };
 
-CliRun runDemo(QStringList args)
+WhyCliRun runWhyDemo(QStringList args)
 {
     core::InMemoryCredentialStore unused;
-    CliRun r;
+    WhyCliRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     args.prepend(QStringLiteral("--demo"));
@@ -307,10 +307,10 @@ CliRun runDemo(QStringList args)
 
 TEST(CliWhy, DemoPairIsDataBoundUncachedAndComputeBoundCached)
 {
-    const CliRun uncached = runDemo({QStringLiteral("why"),
-                                     QStringLiteral("ml-team/ctr-train-uncached"),
-                                     QStringLiteral("-o"),
-                                     QStringLiteral("json")});
+    const WhyCliRun uncached = runWhyDemo({QStringLiteral("why"),
+                                           QStringLiteral("ml-team/ctr-train-uncached"),
+                                           QStringLiteral("-o"),
+                                           QStringLiteral("json")});
     ASSERT_EQ(uncached.code, 0) << uncached.err.toStdString();
     const QJsonObject a = QJsonDocument::fromJson(uncached.out.toUtf8()).object();
     EXPECT_EQ(a.value(QStringLiteral("verdict")).toString(), QStringLiteral("data_bound"))
@@ -320,7 +320,7 @@ TEST(CliWhy, DemoPairIsDataBoundUncachedAndComputeBoundCached)
               QStringLiteral("storage_at_cap"));
 
     // A unique job name works without the namespace, and a table is the default.
-    const CliRun cached = runDemo(
+    const WhyCliRun cached = runWhyDemo(
         {QStringLiteral("why"), QStringLiteral("ctr-train-cached"), QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(cached.code, 0) << cached.err.toStdString();
     const QJsonObject b = QJsonDocument::fromJson(cached.out.toUtf8()).object();
@@ -331,9 +331,9 @@ TEST(CliWhy, DemoPairIsDataBoundUncachedAndComputeBoundCached)
 
 TEST(CliWhy, UnknownJobExitsOneAndUsageTwo)
 {
-    const CliRun unknown = runDemo({QStringLiteral("why"), QStringLiteral("ml-team/nope")});
+    const WhyCliRun unknown = runWhyDemo({QStringLiteral("why"), QStringLiteral("ml-team/nope")});
     EXPECT_EQ(unknown.code, 1);
     EXPECT_TRUE(unknown.err.contains(QStringLiteral("no job ml-team/nope"))) << unknown.err.toStdString();
-    const CliRun usage = runDemo({QStringLiteral("why")});
+    const WhyCliRun usage = runWhyDemo({QStringLiteral("why")});
     EXPECT_EQ(usage.code, 2);
 }

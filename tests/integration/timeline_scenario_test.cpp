@@ -30,7 +30,7 @@ constexpr std::int64_t kCycleMs = 10 * 60 * 1000; // the grid simulator's alert 
 constexpr std::int64_t kFiresAtMs = 2 * 60 * 1000;
 constexpr std::int64_t kLastsMs = 4 * 60 * 1000;
 
-bool waitFor(const std::function<bool()> &done, int timeoutMs = 30000)
+bool waitForTimeline(const std::function<bool()> &done, int timeoutMs = 30000)
 {
     return QTest::qWaitFor(done, timeoutMs);
 }
@@ -119,17 +119,17 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     a.perfIntervalSeconds = 3600;
 
     engine.setSources({g, k, a});
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         return engine.allPolledOnce();
     }));
     core::Timeline &timeline = engine.timeline();
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         return timeline.auditLoaded();
     }));
 
     // 1. The alert is firing.
     QString alertId;
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         for (const auto &alert : engine.estate().gridAlerts().all(g.name)) {
             if (alert->startsAt.toMSecsSinceEpoch() == windowStart && !alert->resolved) {
                 alertId = alert->id;
@@ -140,7 +140,7 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     // 2. Four minutes later on the grid it is resolved.
     grid->advanceClock(std::chrono::milliseconds(kLastsMs));
     engine.refresh(g.name);
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         const auto alert = engine.estate().gridAlerts().find(g.name, g.name + QLatin1Char('/') + alertId);
         return alert && alert->resolved;
     }));
@@ -149,11 +149,11 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     const core::ActionRequest submit = cli::DemoScenario().nextRequest();
     const QString submitted = engine.actions().submit(submit, &error);
     ASSERT_FALSE(submitted.isEmpty()) << error.toStdString();
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         return engine.actions().find(submitted)->state != core::ActionState::Running;
     }));
     kube->tick(5);
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         const auto c4 = engine.estate().jobs().find(k.name, k.name + QStringLiteral("/runai-team-c/c-4-gg"));
         return c4 && c4->status == core::JobStatus::Preempted;
     }));
@@ -174,12 +174,12 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     move.targetLevel = QStringLiteral("Premium");
     const QString moved = engine.actions().submit(move, &error);
     ASSERT_FALSE(moved.isEmpty()) << error.toStdString();
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         return engine.actions().find(moved)->state != core::ActionState::Running;
     }));
     ASSERT_EQ(engine.actions().find(moved)->state, core::ActionState::Succeeded)
         << engine.actions().find(moved)->message.toStdString();
-    ASSERT_TRUE(waitFor([&] {
+    ASSERT_TRUE(waitForTimeline([&] {
         core::TimelineFilter f;
         f.categories = {QStringLiteral("service_level")};
         return !timeline.entries(f).empty();

@@ -32,7 +32,7 @@ using namespace strata;
 
 namespace {
 
-constexpr int kTimeoutMs = 30000;
+constexpr int kBundleTimeoutMs = 30000;
 
 /// What the pages show that a support engineer compares.
 QStringList pageNumbers(views::MainWindow &w)
@@ -84,7 +84,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
                    && liveWindow.datasetsPage()->headerText().startsWith(QStringLiteral("7 Datasets | "))
                    && !liveWindow.gpuPage()->kpiText().isEmpty();
         },
-        kTimeoutMs))
+        kBundleTimeoutMs))
         << liveWindow.healthSummaryText().toStdString() << " / "
         << liveWindow.datasetsPage()->headerText().toStdString();
 
@@ -106,7 +106,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
             [&] {
                 return collected.has_value();
             },
-            kTimeoutMs));
+            kBundleTimeoutMs));
         QTest::qWait(400);
         if (pageNumbers(liveWindow) == liveNumbers) {
             bundle = std::move(collected);
@@ -129,7 +129,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
         [&] {
             return opened.has_value() || !error.isEmpty();
         },
-        kTimeoutMs))
+        kBundleTimeoutMs))
         << error.toStdString();
     ASSERT_TRUE(opened) << error.toStdString();
 
@@ -197,7 +197,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
             dialog = window.findChild<views::BundleDiffDialog *>();
             return dialog != nullptr;
         },
-        kTimeoutMs))
+        kBundleTimeoutMs))
         << window.notificationText().toStdString();
     QTreeWidget *tree = dialog->tree();
     ASSERT_EQ(tree->topLevelItemCount(), 2);
@@ -222,5 +222,5 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
         [&] {
             return window.notificationText().contains(QStringLiteral("Cannot compare the support bundles"));
         },
-        kTimeoutMs));
+        kBundleTimeoutMs));
 }

@@ -14,7 +14,7 @@ namespace {
 
 using DiagnosisApiTest = testsupport::WebFixture;
 
-template <class T> std::shared_ptr<const core::KeyedList<T>> listOf(std::vector<T> items)
+template <class T> std::shared_ptr<const core::KeyedList<T>> diagnosisListOf(std::vector<T> items)
 {
     std::vector<core::Ptr<T>> out;
     for (T &item : items) {
@@ -47,10 +47,10 @@ TEST_F(DiagnosisApiTest, DiagnosisOfAJobIsWhatStrataWhyPrints)
     job.status = core::JobStatus::Pending;
     job.gpusRequested = 2000;
     core::ComputePublish c;
-    c.nodes = listOf<core::GpuNode>({node});
-    c.projects = listOf<core::Project>({project});
-    c.jobs = listOf<core::Job>({job});
-    c.pvcs = listOf<core::Pvc>({});
+    c.nodes = diagnosisListOf<core::GpuNode>({node});
+    c.projects = diagnosisListOf<core::Project>({project});
+    c.jobs = diagnosisListOf<core::Job>({job});
+    c.pvcs = diagnosisListOf<core::Pvc>({});
     engine->estate().publishCompute(node.source, c);
 
     EXPECT_EQ(get(QStringLiteral("/api/v1/jobs/dgx/runai-team-a/a-3-gg/diagnosis"), Login{}).status, 401);
