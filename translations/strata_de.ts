@@ -749,51 +749,51 @@
     </message>
     <message>
         <source>unknown --system &quot;%1&quot; (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekanntes --system „%1“ (%2)</translation>
     </message>
     <message>
         <source>unknown --severity &quot;%1&quot; (critical, error, warning, info)</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannte --severity „%1“ (critical, error, warning, info)</translation>
     </message>
     <message>
         <source>--%1 needs an ISO 8601 time (2026-11-22T10:00:00Z) or a duration ago like 30m, 2h, 7d, not &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>--%1 erwartet eine ISO-8601-Zeit (2026-11-22T10:00:00Z) oder eine Dauer in der Vergangenheit wie 30m, 2h, 7d, nicht „%2“</translation>
     </message>
     <message>
         <source>get events: only this system: ontap, storagegrid, azure, kubernetes or strata (repeatable).</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: nur dieses System: ontap, storagegrid, azure, kubernetes oder strata (wiederholbar).</translation>
     </message>
     <message>
         <source>get events: this severity and worse: critical, error, warning or info.</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: dieser Schweregrad und schlimmer: critical, error, warning oder info.</translation>
     </message>
     <message>
         <source>get events: from this time (ISO 8601, or 30m, 2h, 7d ago).</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: ab diesem Zeitpunkt (ISO 8601 oder vor 30m, 2h, 7d).</translation>
     </message>
     <message>
         <source>get events: up to this time (ISO 8601, or 30m, 2h, 7d ago).</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: bis zu diesem Zeitpunkt (ISO 8601 oder vor 30m, 2h, 7d).</translation>
     </message>
     <message>
         <source>get events: only entries whose title, message, object or source contain this text.</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: nur Einträge, deren Titel, Nachricht, Objekt oder Quelle diesen Text enthält.</translation>
     </message>
     <message>
         <source>get events: only this job (&lt;namespace&gt;/&lt;name&gt; or name; repeatable).</source>
-        <translation type="unfinished"></translation>
+        <translation>get events: nur dieser Job (&lt;namespace&gt;/&lt;name&gt; oder Name; wiederholbar).</translation>
     </message>
     <message>
         <source>Answer from this support bundle, offline and read-only.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus diesem Support-Bundle antworten, offline und schreibgeschützt.</translation>
     </message>
     <message>
         <source>bundle export: hours of history to include (default 24).</source>
-        <translation type="unfinished"></translation>
+        <translation>bundle export: einzuschließender Verlauf in Stunden (Standard 24).</translation>
     </message>
     <message>
         <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
-        <translation type="unfinished"></translation>
+        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</translation>
     </message>
     <message>
         <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
@@ -806,15 +806,24 @@
        %1 [--config PATH | --demo] bundle export FILE [--hours N]
        %1 bundle diff A B [-o table|json]
        %1 --bundle FILE get RESOURCE [...]</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+        %1 [--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
+        %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
+        %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
+        %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
+        %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]
+        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]
+        %1 [--config PATH | --demo] bundle export FILE [--hours N]
+        %1 bundle diff A B [-o table|json]
+        %1 --bundle FILE get RESOURCE [...]</translation>
     </message>
     <message>
         <source>--hours needs a whole number, at least 1</source>
-        <translation type="unfinished"></translation>
+        <translation>--hours erwartet eine ganze Zahl, mindestens 1</translation>
     </message>
     <message>
         <source>a support bundle is read-only: only get answers from it</source>
-        <translation type="unfinished"></translation>
+        <translation>ein Support-Bundle ist schreibgeschützt: nur get beantwortet daraus</translation>
     </message>
 </context>
 <context>
@@ -863,389 +872,389 @@
     </message>
     <message>
         <source>The support bundle %1 cannot be opened: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Support-Bundle %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>Show this support bundle read-only, connecting to nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieses Support-Bundle schreibgeschützt anzeigen, ohne Verbindung zu irgendetwas.</translation>
     </message>
 </context>
 <context>
     <name>strata::cli</name>
     <message>
         <source>timed out collecting the bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitüberschreitung beim Erstellen des Bundles</translation>
     </message>
     <message>
         <source>Wrote support bundle %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundle %1 geschrieben</translation>
     </message>
     <message>
         <source>%1: %2 objects</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2 Objekte</translation>
     </message>
     <message>
         <source>%1 bytes, sha256 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Bytes, sha256 %2</translation>
     </message>
     <message>
         <source>cannot open %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>the bundle has no source named &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>das Bundle hat keine Quelle namens „%1“</translation>
     </message>
     <message>
         <source>no answer yet</source>
-        <translation type="unfinished">noch keine Antwort</translation>
+        <translation>noch keine Antwort</translation>
     </message>
     <message>
         <source>source %1: %2</source>
-        <translation type="unfinished">Quelle %1: %2</translation>
+        <translation>Quelle %1: %2</translation>
     </message>
     <message>
         <source>unknown resource &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannte Ressource „%1“</translation>
     </message>
     <message>
         <source>JOB:      %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>JOB:      %1 (%2)</translation>
     </message>
     <message>
         <source>STATUS:   %1, %2 %3 GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>STATUS:   %1, %2 %3 GPU</translation>
     </message>
     <message>
         <source>VERDICT:  %1</source>
-        <translation type="unfinished"></translation>
+        <translation>BEFUND:   %1</translation>
     </message>
     <message>
         <source>FINDINGS (decisive first)</source>
-        <translation type="unfinished"></translation>
+        <translation>FESTSTELLUNGEN (entscheidende zuerst)</translation>
     </message>
     <message>
         <source>NEXT:     %1</source>
-        <translation type="unfinished"></translation>
+        <translation>NÄCHSTES: %1</translation>
     </message>
     <message>
         <source>TIMELINE (volume %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>ZEITVERLAUF (Volume %1)</translation>
     </message>
     <message>
         <source>TIME</source>
-        <translation type="unfinished"></translation>
+        <translation>ZEIT</translation>
     </message>
     <message>
         <source>GPU %</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %</translation>
     </message>
     <message>
         <source>MB/S</source>
-        <translation type="unfinished"></translation>
+        <translation>MB/S</translation>
     </message>
     <message>
         <source>CAP MB/S</source>
-        <translation type="unfinished"></translation>
+        <translation>LIMIT MB/S</translation>
     </message>
     <message>
         <source>LATENCY MS</source>
-        <translation type="unfinished"></translation>
+        <translation>LATENZ MS</translation>
     </message>
     <message>
         <source>why prints table or json</source>
-        <translation type="unfinished"></translation>
+        <translation>why gibt table oder json aus</translation>
     </message>
     <message>
         <source>job name %1 is not unique (%2): use &lt;namespace&gt;/&lt;name&gt; and --source</source>
-        <translation type="unfinished"></translation>
+        <translation>Job-Name %1 ist nicht eindeutig (%2): &lt;namespace&gt;/&lt;name&gt; und --source verwenden</translation>
     </message>
     <message>
         <source>no job %1 in %2</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Job %1 in %2</translation>
     </message>
 </context>
 <context>
     <name>strata::core</name>
     <message>
         <source>No job %1 in source %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Job %1 in Quelle %2.</translation>
     </message>
     <message>
         <source>Job %1 is not pending: it is %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 ist nicht ausstehend: Er ist %2.</translation>
     </message>
     <message>
         <source>The job mounts PVC %1, which does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Job bindet PVC %1 ein, der nicht existiert.</translation>
     </message>
     <message>
         <source>Create PVC %1, or remove the mount from the job.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 erstellen oder die Einbindung aus dem Job entfernen.</translation>
     </message>
     <message>
         <source>PVC %1 is %2: it names no storage class and no volume.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 ist %2: Er nennt keine Storage-Klasse und kein Volume.</translation>
     </message>
     <message>
         <source>Bind PVC %1: give it a storage class or create a PersistentVolume for it.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 binden: ihm eine Storage-Klasse geben oder ein PersistentVolume dafür erstellen.</translation>
     </message>
     <message>
         <source>PVC %1 is %2: no claim of storage class %3 was ever bound here, so nothing provisions it.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 ist %2: Hier wurde nie ein Claim der Storage-Klasse %3 gebunden, daher stellt ihn nichts bereit.</translation>
     </message>
     <message>
         <source>Bind PVC %1: its storage class %2 has no provisioner.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 binden: Seine Storage-Klasse %2 hat keinen Provisioner.</translation>
     </message>
     <message>
         <source>Bind PVC %1: its storage class %2 has no provisioner; use %3 instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 binden: Seine Storage-Klasse %2 hat keinen Provisioner; stattdessen %3 verwenden.</translation>
     </message>
     <message>
         <source>PVC %1 is %2 (storage class %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 ist %2 (Storage-Klasse %3).</translation>
     </message>
     <message>
         <source>Bind PVC %1: check its provisioner&apos;s events for errors.</source>
-        <translation type="unfinished"></translation>
+        <translation>PVC %1 binden: die Ereignisse seines Provisioners auf Fehler prüfen.</translation>
     </message>
     <message>
         <source>Image %1 cannot be pulled (%2).</source>
-        <translation type="unfinished"></translation>
+        <translation>Image %1 kann nicht abgerufen werden (%2).</translation>
     </message>
     <message>
         <source>Image %1 cannot be pulled: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Image %1 kann nicht abgerufen werden: %2</translation>
     </message>
     <message>
         <source>Its pod holds %1 GPU on %2 meanwhile.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sein Pod belegt währenddessen %1 GPU auf %2.</translation>
     </message>
     <message>
         <source>Fix the image name or tag, or give the node access to the registry (imagePullSecrets).</source>
-        <translation type="unfinished"></translation>
+        <translation>Image-Namen oder -Tag korrigieren oder dem Node Zugriff auf die Registry geben (imagePullSecrets).</translation>
     </message>
     <message>
         <source>Project %1 holds %2 of its %3 guaranteed GPUs; this interactive job asks for %4 more and interactive jobs must stay within the quota.</source>
-        <translation type="unfinished"></translation>
+        <translation>Projekt %1 belegt %2 seiner %3 garantierten GPUs; dieser interaktive Job fordert %4 weitere an, und interaktive Jobs müssen innerhalb des Kontingents bleiben.</translation>
     </message>
     <message>
         <source>End another interactive session of %1, or lower the request to %2 GPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine andere interaktive Sitzung von %1 beenden oder die Anforderung auf %2 GPU senken.</translation>
     </message>
     <message>
         <source>End another session or job of %1, or raise its quota.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine andere Sitzung oder einen anderen Job von %1 beenden oder sein Kontingent erhöhen.</translation>
     </message>
     <message>
         <source>Project %1 holds %2 of its %3 guaranteed GPUs and its fair share is %4; this job asks for %5 more.</source>
-        <translation type="unfinished"></translation>
+        <translation>Projekt %1 belegt %2 seiner %3 garantierten GPUs und sein fairer Anteil ist %4; dieser Job fordert %5 weitere an.</translation>
     </message>
     <message>
         <source>Wait for %1&apos;s own running jobs to end; no other project runs over its quota.</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten, bis die eigenen laufenden Jobs von %1 enden; kein anderes Projekt läuft über seinem Kontingent.</translation>
     </message>
     <message>
         <source>Wait for the over-quota jobs of %1 to finish, or for %2&apos;s own running jobs to end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten, bis die Jobs von %1 über dem Kontingent fertig sind oder die eigenen laufenden Jobs von %2 enden.</translation>
     </message>
     <message>
         <source>No node has %1 free GPU together: every schedulable GPU is taken.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Node hat %1 freie GPU zusammen: Jede planbare GPU ist belegt.</translation>
     </message>
     <message>
         <source>No node has %1 free GPU together; the largest free block is %2 GPU on %3 (%4 free in the cluster).</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Node hat %1 freie GPU zusammen; der größte freie Block ist %2 GPU auf %3 (%4 frei im Cluster).</translation>
     </message>
     <message>
         <source>Lower its request to %1 GPU, or wait until jobs on one node end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Anforderung auf %1 GPU senken oder warten, bis Jobs auf einem Node enden.</translation>
     </message>
     <message>
         <source>Wait until running jobs end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten, bis laufende Jobs enden.</translation>
     </message>
     <message>
         <source>Wait for over-quota jobs of other projects to be preempted, or for running jobs to end.</source>
-        <translation type="unfinished"></translation>
+        <translation>Warten, bis Jobs anderer Projekte über dem Kontingent verdrängt werden oder laufende Jobs enden.</translation>
     </message>
     <message>
         <source>The scheduler says: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Scheduler meldet: %1</translation>
     </message>
     <message>
         <source>Job %1 is starting on %2; nothing holds it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 startet auf %2; nichts hält ihn auf.</translation>
     </message>
     <message>
         <source>Job %1 waits for %2 GPU, but no rule holds it now: it should be scheduled on the next cycle.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 wartet auf %2 GPU, aber derzeit hält ihn keine Regel auf: Er sollte im nächsten Zyklus eingeplant werden.</translation>
     </message>
     <message>
         <source>Job %1 is %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 ist %2: %3</translation>
     </message>
     <message>
         <source>Raise the service level of %1 (move it to a Premium or Ultra capacity pool).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Servicelevel von %1 erhöhen (in einen Premium- oder Ultra-Kapazitätspool verschieben).</translation>
     </message>
     <message>
         <source>Raise the service level of %1 (a QoS policy with a higher limit).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Servicelevel von %1 erhöhen (eine QoS-Richtlinie mit höherem Limit).</translation>
     </message>
     <message>
         <source>Job %1 runs on %2 GPU, but its utilization is unknown: no DCGM metrics were reported for its GPUs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 läuft auf %2 GPU, aber seine Auslastung ist unbekannt: Für seine GPUs wurden keine DCGM-Metriken gemeldet.</translation>
     </message>
     <message>
         <source>No DCGM utilization for %1&apos;s GPUs on %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine DCGM-Auslastung für die GPUs von %1 auf %2.</translation>
     </message>
     <message>
         <source>Configure the source&apos;s Prometheus URL (dcgm-exporter) to see GPU utilization.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Prometheus-URL der Quelle (dcgm-exporter) konfigurieren, um die GPU-Auslastung zu sehen.</translation>
     </message>
     <message>
         <source>Job %1 keeps its %2 GPU %3 % busy: compute-bound, not a problem.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 lastet seine %2 GPU zu %3 % aus: rechengebunden, kein Problem.</translation>
     </message>
     <message>
         <source>Its volume %1 delivers %2 MB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Sein Volume %1 liefert %2 MB/s</translation>
     </message>
     <message>
         <source>Storage does not hold it back</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Speicher bremst ihn nicht</translation>
     </message>
     <message>
         <source>and it reads cached commit %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>und er liest den Commit %1 aus dem Cache.</translation>
     </message>
     <message>
         <source>GPU utilization %1 % (at least %2 %). %3</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Auslastung %1 % (mindestens %2 %). %3</translation>
     </message>
     <message>
         <source>Interactive session %1 holds %2 GPU at %3 % with no I/O: it is idle.</source>
-        <translation type="unfinished"></translation>
+        <translation>Interaktive Sitzung %1 belegt %2 GPU bei %3 % ohne I/O: Sie ist untätig.</translation>
     </message>
     <message>
         <source>GPU utilization %1 % and %2 MB/s from storage since %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Auslastung %1 % und %2 MB/s aus dem Speicher seit %3.</translation>
     </message>
     <message>
         <source>End the session %1 to give its %2 GPU back to the queue.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung %1 beenden, um ihre %2 GPU an die Warteschlange zurückzugeben.</translation>
     </message>
     <message>
         <source>Job %1&apos;s GPUs wait for data: %2 % busy while volume %3 </source>
-        <translation type="unfinished"></translation>
+        <translation>Die GPUs von Job %1 warten auf Daten: %2 % ausgelastet, während Volume %3 </translation>
     </message>
     <message>
         <source>runs at %1 of its %2 MB/s cap.</source>
-        <translation type="unfinished"></translation>
+        <translation>mit %1 seiner Obergrenze von %2 MB/s läuft.</translation>
     </message>
     <message>
         <source>answers in %1 ms.</source>
-        <translation type="unfinished"></translation>
+        <translation>in %1 ms antwortet.</translation>
     </message>
     <message>
         <source>Volume %1 delivers %2 MB/s against its cap of %3 MB/s (%4 %) while the GPUs are %5 % busy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume %1 liefert %2 MB/s bei einer Obergrenze von %3 MB/s (%4 %), während die GPUs zu %5 % ausgelastet sind.</translation>
     </message>
     <message>
         <source>Volume %1 answers in %2 ms on average (slow from %3 ms).</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume %1 antwortet im Mittel in %2 ms (langsam ab %3 ms).</translation>
     </message>
     <message>
         <source>Job %1 keeps its GPUs %2 % busy; its volume %3 is below its limits.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 lastet seine GPUs zu %2 % aus; sein Volume %3 liegt unter seinen Limits.</translation>
     </message>
     <message>
         <source>Job %1 keeps its GPUs only %2 % busy, and storage does not hold it back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Job %1 lastet seine GPUs nur zu %2 % aus, und der Speicher bremst ihn nicht.</translation>
     </message>
     <message>
         <source>The job reads no cached commit and no known storage volume: its data comes straight from the source.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Job liest keinen Commit aus dem Cache und kein bekanntes Speicher-Volume: Seine Daten kommen direkt von der Quelle.</translation>
     </message>
     <message>
         <source>The job reads its data uncached from %1, decoding it on the fly.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Job liest seine Daten ohne Cache aus %1 und dekodiert sie dabei.</translation>
     </message>
     <message>
         <source>Cache the dataset&apos;s commit on a cache target next to the cluster and mount it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Commit des Datensatzes auf ein Cache-Ziel neben dem Cluster laden und einbinden.</translation>
     </message>
     <message>
         <source>GPU utilization %1 % with storage below its limits: the job&apos;s own input pipeline (CPU decoding, small batches) keeps the GPUs waiting.</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU-Auslastung %1 % bei Speicher unter seinen Limits: Die eigene Eingabe-Pipeline des Jobs (CPU-Dekodierung, kleine Batches) lässt die GPUs warten.</translation>
     </message>
     <message>
         <source>Profile the data loader: more loader workers, larger batches.</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Data Loader profilieren: mehr Loader-Worker, größere Batches.</translation>
     </message>
     <message>
         <source>started</source>
-        <translation type="unfinished"></translation>
+        <translation>gestartet</translation>
     </message>
     <message>
         <source>succeeded</source>
-        <translation type="unfinished"></translation>
+        <translation>erfolgreich</translation>
     </message>
     <message>
         <source>already applied</source>
-        <translation type="unfinished"></translation>
+        <translation>bereits angewendet</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished">fehlgeschlagen</translation>
+        <translation>fehlgeschlagen</translation>
     </message>
     <message>
         <source>Cache requested</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache angefordert</translation>
     </message>
     <message>
         <source>Cache loading</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache wird geladen</translation>
     </message>
     <message>
         <source>Cache ready</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache bereit</translation>
     </message>
     <message>
         <source>Cache evicting</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache wird verdrängt</translation>
     </message>
     <message>
         <source>Cache evicted</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache verdrängt</translation>
     </message>
     <message>
         <source>Cache failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache fehlgeschlagen</translation>
     </message>
     <message>
         <source>Source healthy</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelle fehlerfrei</translation>
     </message>
     <message>
         <source>Source degraded</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelle beeinträchtigt</translation>
     </message>
     <message>
         <source>Source unreachable</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelle nicht erreichbar</translation>
     </message>
     <message>
         <source>Source needs authentication</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelle erfordert Authentifizierung</translation>
     </message>
     <message>
         <source>Source state unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>Quellenzustand unbekannt</translation>
     </message>
 </context>
 <context>
@@ -1396,26 +1405,26 @@
     <name>strata::core::Bundle</name>
     <message numerus="yes">
         <source>the history store did not answer %n queries in time</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Der Verlaufsspeicher hat %n Abfrage nicht rechtzeitig beantwortet</numerusform>
+            <numerusform>Der Verlaufsspeicher hat %n Abfragen nicht rechtzeitig beantwortet</numerusform>
         </translation>
     </message>
     <message>
         <source>compressing the bundle failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Komprimieren des Bundles fehlgeschlagen</translation>
     </message>
     <message>
         <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>read-only: this is a support bundle from %1</source>
-        <translation type="unfinished"></translation>
+        <translation>schreibgeschützt: Dies ist ein Support-Bundle von %1</translation>
     </message>
 </context>
 <context>
@@ -2179,147 +2188,147 @@
     <name>strata::core::Timeline</name>
     <message>
         <source>Create snapshot</source>
-        <translation type="unfinished">Snapshot erstellen</translation>
+        <translation>Snapshot erstellen</translation>
     </message>
     <message>
         <source>Delete snapshot</source>
-        <translation type="unfinished">Snapshot löschen</translation>
+        <translation>Snapshot löschen</translation>
     </message>
     <message>
         <source>Restore snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>Snapshot wiederherstellen</translation>
     </message>
     <message>
         <source>Clone volume</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume klonen</translation>
     </message>
     <message>
         <source>Submit job</source>
-        <translation type="unfinished">Job übermitteln</translation>
+        <translation>Job übermitteln</translation>
     </message>
     <message>
         <source>Delete jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Jobs löschen</translation>
     </message>
     <message>
         <source>Change project quota</source>
-        <translation type="unfinished">Projektkontingent ändern</translation>
+        <translation>Projektkontingent ändern</translation>
     </message>
     <message>
         <source>Change service level</source>
-        <translation type="unfinished">Servicelevel ändern</translation>
+        <translation>Servicelevel ändern</translation>
     </message>
     <message>
         <source>Commit dataset</source>
-        <translation type="unfinished">Commit für Datensatz erstellen</translation>
+        <translation>Commit für Datensatz erstellen</translation>
     </message>
     <message>
         <source>Cache commit</source>
-        <translation type="unfinished">Commit in den Cache laden</translation>
+        <translation>Commit in den Cache laden</translation>
     </message>
     <message>
         <source>Evict cached commit</source>
-        <translation type="unfinished"></translation>
+        <translation>Commit aus dem Cache verdrängen</translation>
     </message>
     <message>
         <source>Alert fired: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnmeldung ausgelöst: %1</translation>
     </message>
     <message>
         <source>Alert resolved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnmeldung behoben: %1</translation>
     </message>
     <message>
         <source>Job queued</source>
-        <translation type="unfinished"></translation>
+        <translation>Job wartet</translation>
     </message>
     <message>
         <source>%1 (%2, %3 GPUs) queued in project %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2, %3 GPUs) wartet in Projekt %4</translation>
     </message>
     <message>
         <source>Job started</source>
-        <translation type="unfinished"></translation>
+        <translation>Job gestartet</translation>
     </message>
     <message>
         <source>%1 (%2 GPUs) started</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 GPUs) gestartet</translation>
     </message>
     <message>
         <source>%1 (%2 GPUs) started on %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2 GPUs) auf %3 gestartet</translation>
     </message>
     <message>
         <source>Job preempted</source>
-        <translation type="unfinished"></translation>
+        <translation>Job verdrängt</translation>
     </message>
     <message>
         <source>%1 of project %2 gave its %3 GPUs back</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von Projekt %2 hat seine %3 GPUs zurückgegeben</translation>
     </message>
     <message>
         <source>%1 of project %2 gave its %3 GPUs back: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von Projekt %2 hat seine %3 GPUs zurückgegeben: %4</translation>
     </message>
     <message>
         <source>Job failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Job fehlgeschlagen</translation>
     </message>
     <message>
         <source>Job finished</source>
-        <translation type="unfinished"></translation>
+        <translation>Job beendet</translation>
     </message>
     <message>
         <source>%1 failed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 fehlgeschlagen</translation>
     </message>
     <message>
         <source>%1 succeeded</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 erfolgreich</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>service level %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicelevel %1 → %2</translation>
     </message>
     <message>
         <source>Service level changed</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicelevel geändert</translation>
     </message>
     <message>
         <source>capacity pool %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Kapazitätspool %1 → %2</translation>
     </message>
     <message>
         <source>aggregate %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Aggregat %1 → %2</translation>
     </message>
     <message>
         <source>Capacity pool changed</source>
-        <translation type="unfinished"></translation>
+        <translation>Kapazitätspool geändert</translation>
     </message>
     <message>
         <source>Volume moved</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume verschoben</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">keine</translation>
+        <translation>keine</translation>
     </message>
     <message>
         <source>QoS policy %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>QoS-Richtlinie %1 → %2</translation>
     </message>
     <message>
         <source>QoS policy changed</source>
-        <translation type="unfinished"></translation>
+        <translation>QoS-Richtlinie geändert</translation>
     </message>
     <message>
         <source>%1/%2: %3</source>
-        <translation type="unfinished">%1: %3 {1/%2:?}</translation>
+        <translation>%1/%2: %3</translation>
     </message>
 </context>
 <context>
@@ -2486,31 +2495,31 @@
     </message>
     <message>
         <source>Strata — support bundle from %1 (read-only)</source>
-        <translation type="unfinished"></translation>
+        <translation>Strata — Support-Bundle von %1 (schreibgeschützt)</translation>
     </message>
     <message>
         <source>Support bundle from %1 (%2) — read-only snapshot</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundle von %1 (%2) — schreibgeschützte Momentaufnahme</translation>
     </message>
     <message>
         <source>Opening %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird geöffnet…</translation>
     </message>
     <message>
         <source>Cannot open the support bundle %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Support-Bundle %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>Cannot start a window for the support bundle %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für das Support-Bundle %1 kann kein Fenster geöffnet werden.</translation>
     </message>
     <message>
         <source>Comparing support bundles…</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundles werden verglichen…</translation>
     </message>
     <message>
         <source>Cannot compare the support bundles: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Support-Bundles können nicht verglichen werden: %1</translation>
     </message>
 </context>
 <context>
@@ -3481,99 +3490,99 @@
     <name>strata::models::TimelineModel</name>
     <message>
         <source>ONTAP</source>
-        <translation type="unfinished"></translation>
+        <translation>ONTAP</translation>
     </message>
     <message>
         <source>StorageGRID</source>
-        <translation type="unfinished">StorageGRID</translation>
+        <translation>StorageGRID</translation>
     </message>
     <message>
         <source>Azure</source>
-        <translation type="unfinished"></translation>
+        <translation>Azure</translation>
     </message>
     <message>
         <source>Kubernetes</source>
-        <translation type="unfinished">Kubernetes</translation>
+        <translation>Kubernetes</translation>
     </message>
     <message>
         <source>Strata</source>
-        <translation type="unfinished">Strata</translation>
+        <translation>Strata</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished">Ereignis</translation>
+        <translation>Ereignis</translation>
     </message>
     <message>
         <source>Alert</source>
-        <translation type="unfinished">Warnmeldung</translation>
+        <translation>Warnmeldung</translation>
     </message>
     <message>
         <source>Operation</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorgang</translation>
     </message>
     <message>
         <source>Scheduler</source>
-        <translation type="unfinished"></translation>
+        <translation>Scheduler</translation>
     </message>
     <message>
         <source>Cache</source>
-        <translation type="unfinished">In Cache laden</translation>
+        <translation>Cache</translation>
     </message>
     <message>
         <source>Service level</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicelevel</translation>
     </message>
     <message>
         <source>Health</source>
-        <translation type="unfinished">Zustand</translation>
+        <translation>Zustand</translation>
     </message>
     <message>
         <source>Critical</source>
-        <translation type="unfinished"></translation>
+        <translation>Kritisch</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished">Fehler</translation>
+        <translation>Fehler</translation>
     </message>
     <message>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnung</translation>
     </message>
     <message>
         <source>Info</source>
-        <translation type="unfinished"></translation>
+        <translation>Info</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished">Zeit</translation>
+        <translation>Zeit</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished">Schweregrad</translation>
+        <translation>Schweregrad</translation>
     </message>
     <message>
         <source>System</source>
-        <translation type="unfinished">System</translation>
+        <translation>System</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished">Quelle</translation>
+        <translation>Quelle</translation>
     </message>
     <message>
         <source>Category</source>
-        <translation type="unfinished"></translation>
+        <translation>Kategorie</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished"></translation>
+        <translation>Titel</translation>
     </message>
     <message>
         <source>Object</source>
-        <translation type="unfinished">Objekt</translation>
+        <translation>Objekt</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Nachricht</translation>
     </message>
 </context>
 <context>
@@ -3787,44 +3796,45 @@
     <name>strata::views::BundleDiffDialog</name>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished">%1 (%2)</translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>Compare support bundles</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundles vergleichen</translation>
     </message>
     <message>
         <source>From %1, %2
 to %3, %4</source>
-        <translation type="unfinished"></translation>
+        <translation>Von %1, %2
+bis %3, %4</translation>
     </message>
     <message>
         <source>Change</source>
-        <translation type="unfinished">Änderung</translation>
+        <translation>Änderung</translation>
     </message>
     <message>
         <source>Before</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorher</translation>
     </message>
     <message>
         <source>After</source>
-        <translation type="unfinished"></translation>
+        <translation>Nachher</translation>
     </message>
     <message>
         <source>No differences</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Unterschiede</translation>
     </message>
     <message>
         <source>%1: %2 appeared, %3 disappeared, %4 changed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2 hinzugekommen, %3 verschwunden, %4 geändert</translation>
     </message>
     <message>
         <source>Appeared</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinzugekommen</translation>
     </message>
     <message>
         <source>Disappeared</source>
-        <translation type="unfinished"></translation>
+        <translation>Verschwunden</translation>
     </message>
 </context>
 <context>
@@ -4028,39 +4038,39 @@ to %3, %4</source>
     <name>strata::views::DiagnosisView</name>
     <message>
         <source>MB/s, ms</source>
-        <translation type="unfinished"></translation>
+        <translation>MB/s, ms</translation>
     </message>
     <message>
         <source>GPU %</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %</translation>
     </message>
     <message>
         <source>Volume MB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume MB/s</translation>
     </message>
     <message>
         <source>Cap MB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>Obergrenze MB/s</translation>
     </message>
     <message>
         <source>Latency ms</source>
-        <translation type="unfinished"></translation>
+        <translation>Latenz ms</translation>
     </message>
     <message>
         <source>GPU % now</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU % aktuell</translation>
     </message>
     <message>
         <source>Next: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Nächster Schritt: %1</translation>
     </message>
     <message>
         <source>Change service level…</source>
-        <translation type="unfinished"></translation>
+        <translation>Servicelevel ändern…</translation>
     </message>
     <message>
         <source>End session…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung beenden…</translation>
     </message>
 </context>
 <context>
@@ -4368,11 +4378,11 @@ to %3, %4</source>
     </message>
     <message>
         <source>Why pending?</source>
-        <translation type="unfinished"></translation>
+        <translation>Warum ausstehend?</translation>
     </message>
     <message>
         <source>Why idle?</source>
-        <translation type="unfinished"></translation>
+        <translation>Warum untätig?</translation>
     </message>
 </context>
 <context>
@@ -4838,43 +4848,43 @@ to %3, %4</source>
     </message>
     <message>
         <source>Triage</source>
-        <translation type="unfinished"></translation>
+        <translation>Triage</translation>
     </message>
     <message>
         <source>Events, alerts, operations, scheduler decisions and changes of every system on one timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>Ereignisse, Warnmeldungen, Vorgänge, Scheduler-Entscheidungen und Änderungen aller Systeme in einem Zeitverlauf</translation>
     </message>
     <message>
         <source>%1 is not shown on any page now.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird derzeit auf keiner Seite angezeigt.</translation>
     </message>
     <message>
         <source>Strata support bundles (*.strata-bundle);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Strata-Support-Bundles (*.strata-bundle);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>&amp;Open support bundle…</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundle ö&amp;ffnen…</translation>
     </message>
     <message>
         <source>Show a support bundle read-only, in a new window, without connecting to anything</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Support-Bundle schreibgeschützt in einem neuen Fenster anzeigen, ohne Verbindung zu irgendetwas</translation>
     </message>
     <message>
         <source>Open support bundle</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundle öffnen</translation>
     </message>
     <message>
         <source>&amp;Compare support bundles…</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundles &amp;vergleichen…</translation>
     </message>
     <message>
         <source>Compare support bundles: the older one</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundles vergleichen: das ältere</translation>
     </message>
     <message>
         <source>Compare support bundles: the newer one</source>
-        <translation type="unfinished"></translation>
+        <translation>Support-Bundles vergleichen: das neuere</translation>
     </message>
 </context>
 <context>
@@ -5038,55 +5048,55 @@ to %3, %4</source>
     </message>
     <message>
         <source>%1 critical alert</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kritische Warnmeldung</translation>
     </message>
     <message>
         <source>%1 critical alerts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kritische Warnmeldungen</translation>
     </message>
     <message>
         <source>%1 critical</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kritisch</translation>
     </message>
     <message>
         <source>%1 major alert</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 schwere Warnmeldung</translation>
     </message>
     <message>
         <source>%1 major alerts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 schwere Warnmeldungen</translation>
     </message>
     <message>
         <source>%1 error</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Fehler</translation>
     </message>
     <message>
         <source>%1 errors</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Fehler</translation>
     </message>
     <message>
         <source>%1 minor alert</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 leichte Warnmeldung</translation>
     </message>
     <message>
         <source>%1 minor alerts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 leichte Warnmeldungen</translation>
     </message>
     <message>
         <source>%1 warning</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Warnung</translation>
     </message>
     <message>
         <source>%1 warnings</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Warnungen</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1: %2</translation>
+        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Needs attention:</source>
-        <translation type="unfinished"></translation>
+        <translation>Erfordert Aufmerksamkeit:</translation>
     </message>
 </context>
 <context>
@@ -6084,89 +6094,89 @@ to %3, %4</source>
     <name>strata::views::TriagePage</name>
     <message>
         <source>All systems</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Systeme</translation>
     </message>
     <message>
         <source>All severities</source>
-        <translation type="unfinished">Alle Schweregrade</translation>
+        <translation>Alle Schweregrade</translation>
     </message>
     <message>
         <source>Critical</source>
-        <translation type="unfinished"></translation>
+        <translation>Kritisch</translation>
     </message>
     <message>
         <source>Errors and worse</source>
-        <translation type="unfinished">Fehler und schlimmer</translation>
+        <translation>Fehler und schlimmer</translation>
     </message>
     <message>
         <source>Warnings and worse</source>
-        <translation type="unfinished"></translation>
+        <translation>Warnungen und schlimmer</translation>
     </message>
     <message>
         <source>All categories</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Kategorien</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished">Letzte Stunde</translation>
+        <translation>Letzte Stunde</translation>
     </message>
     <message>
         <source>Last 6 hours</source>
-        <translation type="unfinished">Letzte 6 Stunden</translation>
+        <translation>Letzte 6 Stunden</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished">Letzte 24 Stunden</translation>
+        <translation>Letzte 24 Stunden</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished">Letzte 7 Tage</translation>
+        <translation>Letzte 7 Tage</translation>
     </message>
     <message>
         <source>All time</source>
-        <translation type="unfinished"></translation>
+        <translation>Gesamter Zeitraum</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished">Projekt</translation>
+        <translation>Projekt</translation>
     </message>
     <message>
         <source>Volume</source>
-        <translation type="unfinished">Volume</translation>
+        <translation>Volume</translation>
     </message>
     <message>
         <source>Job</source>
-        <translation type="unfinished"></translation>
+        <translation>Job</translation>
     </message>
     <message>
         <source>Search title, message, object or source</source>
-        <translation type="unfinished"></translation>
+        <translation>Titel, Nachricht, Objekt oder Quelle durchsuchen</translation>
     </message>
     <message>
         <source>&amp;Go to</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Gehe zu</translation>
     </message>
     <message>
         <source>Show the selected entry&apos;s volume, job, alert or source on its page</source>
-        <translation type="unfinished"></translation>
+        <translation>Volume, Job, Warnmeldung oder Quelle des ausgewählten Eintrags auf seiner Seite anzeigen</translation>
     </message>
     <message numerus="yes">
         <source>%Ln entry</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%Ln Eintrag</numerusform>
+            <numerusform>%Ln Einträge</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%Ln entries</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%Ln Eintrag</numerusform>
+            <numerusform>%Ln Einträge</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 of %2 entries</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 von %2 Einträgen</translation>
     </message>
 </context>
 <context>
