@@ -23,6 +23,13 @@ if(STRATA_SANITIZE)
     add_link_options(-fsanitize=address,undefined)
 endif()
 
+# In a unity build a type from a file's anonymous namespace, used in a class or a test fixture of
+# that file, sits in an included file, which GCC flags (-Wsubobject-linkage) although each file
+# stays its own logical unit.
+if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-subobject-linkage)
+endif()
+
 # lld links the ASan-instrumented test executables several times faster than ld.bfd.
 find_program(STRATA_LLD ld.lld)
 if(STRATA_LLD)
