@@ -963,11 +963,12 @@ int run(const QStringList &arguments,
                 << '\n';
             return 2;
         }
-        const ResourceFilter bundleFilter{parser.values(sourceOption),
-                                          parser.values(volumeOption),
-                                          parser.values(projectOption),
-                                          parser.values(datasetOption),
-                                          parser.values(targetOption)};
+        ResourceFilter bundleFilter = eventFilter; // `get events` keeps its --system, --severity, ...
+        bundleFilter.sources = parser.values(sourceOption);
+        bundleFilter.volumes = parser.values(volumeOption);
+        bundleFilter.projects = parser.values(projectOption);
+        bundleFilter.datasets = parser.values(datasetOption);
+        bundleFilter.targets = parser.values(targetOption);
         return getFromBundle(parser.value(bundleOption), resource, bundleFilter, format, programName, out, err);
     }
 

@@ -6,13 +6,13 @@ namespace strata::cli {
 
 namespace {
 
-namespace tr = sim::kube::tr4858;
+namespace golden = sim::kube::tr4858;
 
-const std::vector<tr::ScenarioStep> &steps()
+const std::vector<golden::ScenarioStep> &steps()
 {
-    static const std::vector<tr::ScenarioStep> all = [] {
-        std::vector<tr::ScenarioStep> out = tr::section49();
-        const std::vector<tr::ScenarioStep> s410 = tr::section410();
+    static const std::vector<golden::ScenarioStep> all = [] {
+        std::vector<golden::ScenarioStep> out = golden::section49();
+        const std::vector<golden::ScenarioStep> s410 = golden::section410();
         out.insert(out.end(), s410.begin(), s410.end());
         return out;
     }();
@@ -35,7 +35,7 @@ QString DemoScenario::nextTitle() const
     if (atEnd()) {
         return {};
     }
-    const tr::ScenarioStep &step = steps()[std::size_t(m_next)];
+    const golden::ScenarioStep &step = steps()[std::size_t(m_next)];
     return QStringLiteral("§%1 %2").arg(QString::fromStdString(step.section), QString::fromStdString(step.title));
 }
 
@@ -50,11 +50,11 @@ core::ActionRequest DemoScenario::nextRequest() const
     if (atEnd()) {
         return r;
     }
-    const tr::ScenarioStep &step = steps()[std::size_t(m_next)];
+    const golden::ScenarioStep &step = steps()[std::size_t(m_next)];
     r.source = m_source;
-    if (step.op == tr::ScenarioStep::Op::Delete) {
+    if (step.op == golden::ScenarioStep::Op::Delete) {
         r.kind = core::ActionKind::JobDelete;
-        r.jobIds << QString::fromStdString(tr::namespaceOf(step.job.project) + "/" + step.job.name);
+        r.jobIds << QString::fromStdString(golden::namespaceOf(step.job.project) + "/" + step.job.name);
         return r;
     }
     r.kind = core::ActionKind::JobSubmit;
