@@ -15,7 +15,7 @@ using namespace strata;
 
 namespace {
 
-const QString kCluster = QStringLiteral("dgx");
+const QString kDiagnosisCluster = QStringLiteral("dgx");
 
 template <class T> std::shared_ptr<const core::KeyedList<T>> listOf(std::vector<T> items)
 {
@@ -29,7 +29,7 @@ template <class T> std::shared_ptr<const core::KeyedList<T>> listOf(std::vector<
 core::Job job(const QString &name, core::JobStatus status, core::MilliGpu gpus)
 {
     core::Job j;
-    j.source = kCluster;
+    j.source = kDiagnosisCluster;
     j.namespaceName = QStringLiteral("runai-team-a");
     j.name = name;
     j.id = j.namespaceName + QLatin1Char('/') + name;
@@ -45,12 +45,12 @@ TEST(JobDiagnosisPanel, PendingJobShowsWhyPendingWithTheDecisiveRule)
 {
     core::Estate estate;
     core::GpuNode node;
-    node.source = kCluster;
+    node.source = kDiagnosisCluster;
     node.id = node.name = QStringLiteral("dgx1-1");
     node.ready = true;
     node.allocatable = node.allocated = 8000;
     core::Project project;
-    project.source = kCluster;
+    project.source = kDiagnosisCluster;
     project.id = project.name = QStringLiteral("team-a");
     project.quota = project.allocated = project.fairShare = 4000;
     core::Job running = job(QStringLiteral("busy"), core::JobStatus::Running, 1000);
@@ -61,10 +61,11 @@ TEST(JobDiagnosisPanel, PendingJobShowsWhyPendingWithTheDecisiveRule)
     c.projects = listOf<core::Project>({project});
     c.jobs = listOf<core::Job>({job(QStringLiteral("a-3-gg"), core::JobStatus::Pending, 2000), running});
     c.pvcs = listOf<core::Pvc>({});
-    estate.publishCompute(kCluster, c);
+    estate.publishCompute(kDiagnosisCluster, c);
 
     views::JobDetailPanel panel(&estate);
-    panel.setJob(estate.jobs().find(kCluster, kCluster + QStringLiteral("/runai-team-a/a-3-gg")), QDateTime());
+    panel.setJob(estate.jobs().find(kDiagnosisCluster, kDiagnosisCluster + QStringLiteral("/runai-team-a/a-3-gg")),
+                 QDateTime());
     ASSERT_FALSE(panel.diagnosisBox()->isHidden());
     EXPECT_EQ(panel.diagnosisBox()->title(), QStringLiteral("Why pending?"));
     const views::DiagnosisView *view = panel.diagnosisView();
@@ -78,7 +79,8 @@ TEST(JobDiagnosisPanel, PendingJobShowsWhyPendingWithTheDecisiveRule)
     EXPECT_FALSE(view->showsChart());
 
     // A busy running job needs no explanation: the section goes away.
-    panel.setJob(estate.jobs().find(kCluster, kCluster + QStringLiteral("/runai-team-a/busy")), QDateTime());
+    panel.setJob(estate.jobs().find(kDiagnosisCluster, kDiagnosisCluster + QStringLiteral("/runai-team-a/busy")),
+                 QDateTime());
     EXPECT_TRUE(panel.diagnosisBox()->isHidden());
 }
 
@@ -93,7 +95,7 @@ TEST(JobDiagnosisPanel, DataBoundJobChartsItsVolumeAndOffersTheLevelChange)
     v.throughputMibps = 16;
     estate.publishVolumes(v.source, listOf<core::Volume>({v}));
     core::Pvc pvc;
-    pvc.source = kCluster;
+    pvc.source = kDiagnosisCluster;
     pvc.namespaceName = QStringLiteral("runai-team-a");
     pvc.name = QStringLiteral("criteo");
     pvc.id = QStringLiteral("runai-team-a/criteo");
@@ -107,12 +109,13 @@ TEST(JobDiagnosisPanel, DataBoundJobChartsItsVolumeAndOffersTheLevelChange)
     core::ComputePublish c;
     c.jobs = listOf<core::Job>({slow});
     c.pvcs = listOf<core::Pvc>({pvc});
-    estate.publishCompute(kCluster, c);
+    estate.publishCompute(kDiagnosisCluster, c);
 
     views::JobDetailPanel panel(&estate);
     QSignalSpy wanted(&panel, &views::JobDetailPanel::volumeHistoryWanted);
     QSignalSpy level(&panel, &views::JobDetailPanel::changeServiceLevelRequested);
-    panel.setJob(estate.jobs().find(kCluster, kCluster + QStringLiteral("/runai-team-a/slow")), QDateTime());
+    panel.setJob(estate.jobs().find(kDiagnosisCluster, kDiagnosisCluster + QStringLiteral("/runai-team-a/slow")),
+                 QDateTime());
     ASSERT_EQ(wanted.count(), 1);
     EXPECT_EQ(wanted.at(0).at(1).toString(), QStringLiteral("fs-1"));
     EXPECT_EQ(panel.diagnosisBox()->title(), QStringLiteral("Why idle?"));
