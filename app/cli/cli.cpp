@@ -22,6 +22,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QEventLoop>
 #include <QJsonDocument>
@@ -30,6 +31,12 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
 #include <tuple>
 
 namespace strata::cli {
@@ -662,7 +669,8 @@ int run(const QStringList &arguments,
         core::ICredentialStore &credentials,
         const QString &user,
         QTextStream &out,
-        QTextStream &err)
+        QTextStream &err,
+        const RunHooks &hooks)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("cli", "Strata: storage and GPUs behind AI work."));
@@ -692,9 +700,12 @@ int run(const QStringList &arguments,
                                           QStringLiteral("table"));
     const QCommandLineOption timeoutOption(
         QStringLiteral("timeout"),
-        QCoreApplication::translate("cli", "Give up after this many seconds (default 120)."),
-        QStringLiteral("seconds"),
-        QStringLiteral("120"));
+        QCoreApplication::translate("cli",
+                                    "Give up after this many seconds: get, why and bundle export wait this long for "
+                                    "the sources, then print what arrived and name the rest (default %1); a change "
+                                    "is followed this long (default 120).")
+            .arg(kDefaultReadTimeoutSeconds),
+        QStringLiteral("seconds"));
     const QCommandLineOption toOption(
         QStringLiteral("to"),
         QCoreApplication::translate("cli",
@@ -938,8 +949,11 @@ int run(const QStringList &arguments,
             return 2;
         }
     }
-    bool timeoutOk = false;
-    const int timeoutSeconds = parser.value(timeoutOption).toInt(&timeoutOk);
+    bool timeoutOk = true;
+    const bool changes = setVerb || dataVerb;
+    const int timeoutSeconds = parser.isSet(timeoutOption) ? parser.value(timeoutOption).toInt(&timeoutOk)
+                               : changes                   ? 120
+                                                           : kDefaultReadTimeoutSeconds;
     if (!timeoutOk || timeoutSeconds <= 0) {
         err << programName << ": " << QCoreApplication::translate("cli", "--timeout needs a positive number of seconds")
             << '\n';
@@ -1030,226 +1044,289 @@ int run(const QStringList &arguments,
     core::Engine engine({clock, *store, history.get(), user});
     engine.setRateCard(config.rateCard);
     engine.setCacheTargets(config.cacheTargets);
-    if (resource == QLatin1String("schedules")) {
-        std::vector<core::ServiceLevelSchedule> stored;
-        bool done = false;
-        history->schedules(&engine, [&](std::vector<core::ServiceLevelSchedule> list) {
-            stored = std::move(list);
-            done = true;
-        });
-        if (!waitFor(
-                [&] {
-                    return done;
-                },
-                &engine,
-                timeoutSeconds)) {
-            err << programName << ": " << QCoreApplication::translate("cli", "timed out reading the schedules") << '\n';
-            return 1;
-        }
-        QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
-        if (!wanted.isEmpty()) {
-            list.removeIf([&](const core::ServiceLevelSchedule &s) {
-                return !wanted.contains(s.source);
+    // The answer is computed while the engine lives; the hook runs before its sources (and the
+    // demo estate) are torn down.
+    const int answerCode = [&]() -> int {
+        if (resource == QLatin1String("schedules")) {
+            std::vector<core::ServiceLevelSchedule> stored;
+            bool done = false;
+            history->schedules(&engine, [&](std::vector<core::ServiceLevelSchedule> list) {
+                stored = std::move(list);
+                done = true;
             });
+            if (!waitFor(
+                    [&] {
+                        return done;
+                    },
+                    &engine,
+                    timeoutSeconds)) {
+                err << programName << ": " << QCoreApplication::translate("cli", "timed out reading the schedules")
+                    << '\n';
+                return 1;
+            }
+            QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
+            if (!wanted.isEmpty()) {
+                list.removeIf([&](const core::ServiceLevelSchedule &s) {
+                    return !wanted.contains(s.source);
+                });
+            }
+            write(scheduleRows(list, clock.now()), format, out);
+            return 0;
         }
-        write(scheduleRows(list, clock.now()), format, out);
-        return 0;
-    }
-    engine.setSources(selected);
-    if (!waitFor(
+        engine.setSources(selected);
+        // One deadline for the whole answer: the sources, then what a verb reads after them.
+        const QDeadlineTimer deadline{std::chrono::seconds(timeoutSeconds)};
+        const auto remainingSeconds = [&deadline] {
+            return std::max(1, int((deadline.remainingTime() + 999) / 1000));
+        };
+        waitFor(
             [&] {
                 return engine.allPolledOnce();
             },
             &engine,
-            timeoutSeconds)) {
-        err << programName << ": "
-            << QCoreApplication::translate("cli", "timed out after %1 s waiting for the sources").arg(timeoutSeconds)
-            << '\n';
-    }
+            timeoutSeconds);
 
-    int exitCode = 0;
-    QStringList failed;
-    for (const core::SourceStatus &s : engine.statuses()) {
-        if (s.health != core::Health::Ok) {
+        // A source that failed, or has not finished its first poll by the deadline, is named with what
+        // went wrong; what it did return (a degraded Kubernetes cluster's other resources) is listed
+        // with everything else.
+        int exitCode = 0;
+        QStringList failed;
+        for (const core::SourceStatus &s : engine.statuses()) {
+            const core::Source *source = engine.source(s.name);
+            const bool answered = !source || source->hasPolledOnce();
+            if (s.health == core::Health::Ok && answered) {
+                continue;
+            }
             failed << s.name;
-            const QString why =
-                s.lastError.isEmpty() ? QCoreApplication::translate("cli", "no answer yet") : s.lastError;
+            QString why = s.lastError;
+            if (!answered) {
+                const QString stalled = QCoreApplication::translate("cli", "no complete answer within %1 s (--timeout)")
+                                            .arg(timeoutSeconds);
+                why = why.isEmpty() ? stalled : stalled + QStringLiteral("; ") + why;
+            } else if (why.isEmpty()) {
+                why = core::healthName(s.health);
+            }
             err << programName << ": " << QCoreApplication::translate("cli", "source %1: %2").arg(s.name, why) << '\n';
             exitCode = 1;
         }
-    }
 
-    if (resource == QLatin1String("sources")) {
-        write(sourceRows(engine.statuses()), format, out);
-        return exitCode;
-    }
-    if (bundleVerb) {
-        // A failing source is what a support bundle is made for: its status goes in, exit 0.
-        return exportBundleFile(engine, positional[2], hours, user, timeoutSeconds, programName, out, err);
-    }
+        if (resource == QLatin1String("sources")) {
+            write(sourceRows(engine.statuses()), format, out);
+            return exitCode;
+        }
+        if (bundleVerb) {
+            // A failing source is what a support bundle is made for: the bundle is written with its
+            // status in it, and the exit code says it is partial, as for get.
+            const int written =
+                exportBundleFile(engine, positional[2], hours, user, remainingSeconds(), programName, out, err);
+            return written != 0 ? written : exitCode;
+        }
 
-    QStringList healthy;
-    for (const core::SourceConfig &s : std::as_const(selected)) {
-        if (!failed.contains(s.name)) {
-            healthy << s.name;
-        }
-    }
-    if (healthy.isEmpty()) {
-        healthy << QString(); // nothing to list from: never all of the estate
-    }
-    if (whyVerb) {
-        return runWhy(engine, positional[1], healthy, format, timeoutSeconds, programName, out, err);
-    }
-    if (dataVerb) {
-        const DataVerb verb{positional[0], positional.mid(1), parser.value(messageOption), parser.value(targetOption)};
-        return runDataVerb(engine,
-                           verb,
-                           healthy,
-                           ActionRun{format, parser.isSet(dryRunOption), timeoutSeconds, programName},
-                           out,
-                           err);
-    }
-    if (resource == QLatin1String("events")) {
-        // The audit log is read asynchronously: Strata's own operations belong in the listing.
-        waitFor(
-            [&] {
-                return engine.timeline().auditLoaded();
-            },
-            &engine,
-            timeoutSeconds);
-        write(*resourceRows(engine, resource, eventFilter, clock.now()), format, out);
-        return exitCode;
-    }
-    ResourceFilter listFilter;
-    listFilter.sources = healthy;
-    listFilter.volumes = parser.values(volumeOption);
-    listFilter.projects = parser.values(projectOption);
-    listFilter.datasets = parser.values(datasetOption);
-    listFilter.targets = parser.values(targetOption);
-    if (resource == QLatin1String("datasets") && format == Format::Table) {
-        out << core::summarize(engine.estate()).headerText() << "\n\n";
-    }
-    if (resource == QLatin1String("datasets") || resource == QLatin1String("commits")
-        || resource == QLatin1String("caches") || resource == QLatin1String("cache-targets")
-        || resource == QLatin1String("grids") || resource == QLatin1String("tenants")
-        || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
-        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
-        return exitCode;
-    }
-    if (setVerb) {
-        if (history) {
-            // The preview's p95 and cool-down come from history: let the first read land.
-            engine.serviceLevels().refreshStatistics();
-            waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
-        }
-        return setServiceLevel(engine, levelArgs, healthy, format, programName, user, timeoutSeconds, out, err);
-    }
-    if (resource == QLatin1String("service-levels")) {
-        if (history) {
-            engine.serviceLevels().refreshStatistics();
-            waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
-        }
-        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
-        return exitCode;
-    }
-    if (resource == QLatin1String("pools") || resource == QLatin1String("aks")) {
-        write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
-        return exitCode;
-    }
-
-    if (isComputeResource(resource)) {
-        ComputeFilter filter;
-        filter.projects = parser.values(projectOption);
+        // Reads list what every source returned; changes act only on sources that answered in full.
+        QStringList listed;
+        QStringList healthy;
         for (const core::SourceConfig &s : std::as_const(selected)) {
-            if (s.kind == core::SourceKind::Kubernetes && !failed.contains(s.name)) {
-                filter.sources << s.name;
+            listed << s.name;
+            if (!failed.contains(s.name)) {
+                healthy << s.name;
             }
         }
-        if (filter.sources.isEmpty()) {
-            // Nothing to list from (no Kubernetes source, or all failed): never all of the estate.
-            filter.sources << QString();
+        for (QStringList *names : {&listed, &healthy}) {
+            if (names->isEmpty()) {
+                *names << QString(); // nothing to list from: never all of the estate
+            }
         }
-        const QStringList unknown = unknownProjects(engine.estate(), filter);
-        if (!unknown.isEmpty() && resource != QLatin1String("clusters") && resource != QLatin1String("nodes")
-            && exitCode == 0) {
+        if (whyVerb) {
+            const int answered =
+                runWhy(engine, positional[1], listed, format, remainingSeconds(), programName, out, err);
+            return answered != 0 ? answered : exitCode;
+        }
+        if (dataVerb) {
+            const DataVerb verb{
+                positional[0], positional.mid(1), parser.value(messageOption), parser.value(targetOption)};
+            return runDataVerb(engine,
+                               verb,
+                               healthy,
+                               ActionRun{format, parser.isSet(dryRunOption), timeoutSeconds, programName},
+                               out,
+                               err);
+        }
+        if (resource == QLatin1String("events")) {
+            // The audit log is read asynchronously: Strata's own operations belong in the listing.
+            waitFor(
+                [&] {
+                    return engine.timeline().auditLoaded();
+                },
+                &engine,
+                remainingSeconds());
+            write(*resourceRows(engine, resource, eventFilter, clock.now()), format, out);
+            return exitCode;
+        }
+        ResourceFilter listFilter;
+        listFilter.sources = listed;
+        listFilter.volumes = parser.values(volumeOption);
+        listFilter.projects = parser.values(projectOption);
+        listFilter.datasets = parser.values(datasetOption);
+        listFilter.targets = parser.values(targetOption);
+        if (resource == QLatin1String("datasets") && format == Format::Table) {
+            out << core::summarize(engine.estate()).headerText() << "\n\n";
+        }
+        if (resource == QLatin1String("datasets") || resource == QLatin1String("commits")
+            || resource == QLatin1String("caches") || resource == QLatin1String("cache-targets")
+            || resource == QLatin1String("grids") || resource == QLatin1String("tenants")
+            || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
+            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            return exitCode;
+        }
+        if (setVerb) {
+            if (history) {
+                // The preview's p95 and cool-down come from history: let the first read land.
+                engine.serviceLevels().refreshStatistics();
+                waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
+            }
+            return setServiceLevel(engine, levelArgs, healthy, format, programName, user, timeoutSeconds, out, err);
+        }
+        if (resource == QLatin1String("service-levels")) {
+            if (history) {
+                engine.serviceLevels().refreshStatistics();
+                waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
+            }
+            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            return exitCode;
+        }
+        if (resource == QLatin1String("pools") || resource == QLatin1String("aks")) {
+            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            return exitCode;
+        }
+
+        if (isComputeResource(resource)) {
+            ComputeFilter filter;
+            filter.projects = parser.values(projectOption);
+            for (const core::SourceConfig &s : std::as_const(selected)) {
+                if (s.kind == core::SourceKind::Kubernetes) {
+                    filter.sources << s.name;
+                }
+            }
+            if (filter.sources.isEmpty()) {
+                // Nothing to list from (no Kubernetes source): never all of the estate.
+                filter.sources << QString();
+            }
+            const QStringList unknown = unknownProjects(engine.estate(), filter);
+            if (!unknown.isEmpty() && resource != QLatin1String("clusters") && resource != QLatin1String("nodes")
+                && exitCode == 0) {
+                err << programName << ": "
+                    << QCoreApplication::translate("cli", "no project named %1").arg(unknown.join(QStringLiteral(", ")))
+                    << '\n';
+                return 1;
+            }
+            if (resource == QLatin1String("clusters")) {
+                write(clusterRows(engine.estate(), filter), format, out);
+            } else if (resource == QLatin1String("nodes")) {
+                write(nodeRows(engine.estate(), filter), format, out);
+            } else if (resource == QLatin1String("projects")) {
+                write(projectRows(engine.estate(), filter), format, out);
+            } else if (resource == QLatin1String("jobs")) {
+                write(jobRows(engine.estate(), filter, clock.now()), format, out);
+            } else {
+                write(pvcRows(engine.estate(), filter), format, out);
+            }
+            return exitCode;
+        }
+
+        std::vector<core::Ptr<core::Volume>> volumes;
+        const QStringList volumeFilter = parser.values(volumeOption);
+        for (const core::SourceConfig &s : std::as_const(selected)) {
+            const auto list = engine.estate().volumes().scope(s.name);
+            if (!list) {
+                continue;
+            }
+            for (const core::Ptr<core::Volume> &v : list->items()) {
+                if (volumeFilter.isEmpty() || volumeFilter.contains(v->name) || volumeFilter.contains(v->id)) {
+                    volumes.push_back(v);
+                }
+            }
+        }
+        if (!volumeFilter.isEmpty() && volumes.empty() && exitCode == 0) {
             err << programName << ": "
-                << QCoreApplication::translate("cli", "no project named %1").arg(unknown.join(QStringLiteral(", ")))
+                << QCoreApplication::translate("cli", "no volume matches %1")
+                       .arg(volumeFilter.join(QStringLiteral(", ")))
                 << '\n';
             return 1;
         }
-        if (resource == QLatin1String("clusters")) {
-            write(clusterRows(engine.estate(), filter), format, out);
-        } else if (resource == QLatin1String("nodes")) {
-            write(nodeRows(engine.estate(), filter), format, out);
-        } else if (resource == QLatin1String("projects")) {
-            write(projectRows(engine.estate(), filter), format, out);
-        } else if (resource == QLatin1String("jobs")) {
-            write(jobRows(engine.estate(), filter, clock.now()), format, out);
-        } else {
-            write(pvcRows(engine.estate(), filter), format, out);
+        // Stable, readable order whatever order the systems answered in (kubectl lists by name).
+        std::sort(
+            volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
+                return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
+            });
+        if (resource == QLatin1String("volumes")) {
+            write(volumeRows(volumes), format, out);
+            return exitCode;
         }
-        return exitCode;
-    }
 
-    std::vector<core::Ptr<core::Volume>> volumes;
-    const QStringList volumeFilter = parser.values(volumeOption);
-    for (const core::SourceConfig &s : std::as_const(selected)) {
-        if (failed.contains(s.name)) {
-            continue;
+        // Snapshots: one listing per volume, run concurrently (the transport caps in-flight requests).
+        // The state outlives this frame: a listing that answers after the deadline finds it still there.
+        struct SnapshotListing
+        {
+            QStringList pending; ///< labels of the volumes still listing
+            QStringList errors;
+        };
+        const auto listing = std::make_shared<SnapshotListing>();
+        for (const core::Ptr<core::Volume> &v : volumes) {
+            core::Source *source = engine.source(v->source);
+            const QString label = v->source + QLatin1Char('/') + v->svm + QLatin1Char('/') + v->name;
+            listing->pending << label;
+            source->fetchSnapshots(v->id, [listing, label](const QString &error) {
+                if (!error.isEmpty()) {
+                    listing->errors << label + QStringLiteral(": ") + error;
+                }
+                listing->pending.removeOne(label);
+            });
         }
-        const auto list = engine.estate().volumes().scope(s.name);
-        if (!list) {
-            continue;
-        }
-        for (const core::Ptr<core::Volume> &v : list->items()) {
-            if (volumeFilter.isEmpty() || volumeFilter.contains(v->name) || volumeFilter.contains(v->id)) {
-                volumes.push_back(v);
+        if (!waitFor(
+                [&] {
+                    return listing->pending.isEmpty();
+                },
+                &engine,
+                remainingSeconds())) {
+            for (const QString &label : std::as_const(listing->pending)) {
+                listing->errors << QCoreApplication::translate("cli", "%1: no snapshot listing within %2 s (--timeout)")
+                                       .arg(label)
+                                       .arg(timeoutSeconds);
             }
         }
-    }
-    if (!volumeFilter.isEmpty() && volumes.empty() && exitCode == 0) {
-        err << programName << ": "
-            << QCoreApplication::translate("cli", "no volume matches %1").arg(volumeFilter.join(QStringLiteral(", ")))
-            << '\n';
-        return 1;
-    }
-    // Stable, readable order whatever order the systems answered in (kubectl lists by name).
-    std::sort(volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
-        return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
-    });
-    if (resource == QLatin1String("volumes")) {
-        write(volumeRows(volumes), format, out);
+        const std::vector<core::Ptr<core::Snapshot>> snapshots = snapshotsOf(engine.estate(), volumes);
+        for (const QString &e : std::as_const(listing->errors)) {
+            err << programName << ": " << e << '\n';
+            exitCode = 1;
+        }
+        write(snapshotRows(snapshots), format, out);
         return exitCode;
+    }();
+    if (hooks.answered) {
+        hooks.answered(answerCode);
     }
+    return answerCode;
+}
 
-    // Snapshots: one listing per volume, run concurrently (the transport caps in-flight requests).
-    int pending = int(volumes.size());
-    QStringList snapshotErrors;
-    for (const core::Ptr<core::Volume> &v : volumes) {
-        core::Source *source = engine.source(v->source);
-        const QString label = v->source + QLatin1Char('/') + v->svm + QLatin1Char('/') + v->name;
-        source->fetchSnapshots(v->id, [&pending, &snapshotErrors, label](const QString &error) {
-            if (!error.isEmpty()) {
-                snapshotErrors << label + QStringLiteral(": ") + error;
-            }
-            --pending;
-        });
-    }
-    if (!waitFor(
-            [&] {
-                return pending == 0;
-            },
-            &engine,
-            timeoutSeconds)) {
-        snapshotErrors << QCoreApplication::translate("cli", "timed out listing snapshots");
-    }
-    const std::vector<core::Ptr<core::Snapshot>> snapshots = snapshotsOf(engine.estate(), volumes);
-    for (const QString &e : std::as_const(snapshotErrors)) {
-        err << programName << ": " << e << '\n';
-        exitCode = 1;
-    }
-    write(snapshotRows(snapshots), format, out);
-    return exitCode;
+void armExitWatchdog(int exitCode, int graceSeconds, const QString &programName, QTextStream &out, QTextStream &err)
+{
+    out.flush();
+    err.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const QString text =
+        programName + QStringLiteral(": ")
+        + QCoreApplication::translate("cli", "a source did not stop within %1 s after the answer; exiting")
+              .arg(graceSeconds)
+        + QLatin1Char('\n');
+    const std::string message = text.toStdString();
+    std::thread([exitCode, graceSeconds, message] {
+        std::this_thread::sleep_for(std::chrono::seconds(graceSeconds));
+        std::fflush(stdout);
+        std::fputs(message.c_str(), stderr);
+        std::fflush(stderr);
+        std::_Exit(exitCode);
+    }).detach();
 }
 
 } // namespace strata::cli

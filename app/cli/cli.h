@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <functional>
 #include <optional>
 
 namespace strata::core {
@@ -57,18 +58,39 @@ QString historyPathFor(const core::AppConfig &config);
 /// or `--help`/`--version`, rather than the desktop app or the server.
 bool isCommand(const QStringList &arguments);
 
+/// Hooks of the process that runs the CLI (the `strata` and `strata-server` binaries); tests that
+/// call run() in-process leave them empty.
+struct RunHooks
+{
+    /// Called once the answer is printed, before the sources and the demo estate are torn down,
+    /// with the exit code run() is about to return. The binaries arm an exit watchdog here, so
+    /// a source stuck on a server that stopped answering cannot keep a finished command alive.
+    std::function<void(int exitCode)> answered;
+};
+
+/// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for
+/// the sources, in seconds. Verbs that change something follow their action for 120 s.
+inline constexpr int kDefaultReadTimeoutSeconds = 30;
+
 /// Runs `strata [--config PATH | --demo] get
 /// sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME]
 /// [--project NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
-/// 0 success, 1 a source failed (one line per failure on `err`; data from healthy sources is
-/// still printed; also an unknown --project or a --volume that matches nothing), 2 usage or
-/// configuration error. Blocks in a local event loop; call from
-/// the main thread with a Q(Core)Application running.
+/// 0 success, 1 a source failed or did not answer before the deadline (one line per source on
+/// `err`, naming it and what failed; what every source returned, a degraded one's other
+/// resources included, is still printed; also an unknown --project or a --volume that matches
+/// nothing), 2 usage or configuration error. Blocks in a local event loop; call from the main
+/// thread with a Q(Core)Application running.
 int run(const QStringList &arguments,
         const QString &programName,
         core::ICredentialStore &credentials,
         const QString &user,
         QTextStream &out,
-        QTextStream &err);
+        QTextStream &err,
+        const RunHooks &hooks = {});
+
+/// Ends the process with `exitCode` if it is still running `graceSeconds` from now, after
+/// flushing `out` and `err` and saying on stderr that `programName` gave up waiting for its
+/// sources to stop. For the binaries' RunHooks::answered; never call it in a test process.
+void armExitWatchdog(int exitCode, int graceSeconds, const QString &programName, QTextStream &out, QTextStream &err);
 
 } // namespace strata::cli

@@ -55,6 +55,9 @@ void installTranslator(QTranslator &translator)
     }
 }
 
+/// How long a one-shot command may take to stop its sources after printing its answer.
+constexpr int kTeardownGraceSeconds = 10;
+
 int runCli(int argc, char **argv, const QStringList &arguments)
 {
     QCoreApplication app(argc, argv);
@@ -64,7 +67,11 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     strata::desktop::KeychainCredentialStore keychain;
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err);
+    strata::cli::RunHooks hooks;
+    hooks.answered = [&out, &err](int exitCode) {
+        strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata"), out, err);
+    };
+    const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err, hooks);
     out.flush();
     err.flush();
     return code;

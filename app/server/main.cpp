@@ -15,6 +15,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/sentimentservice.h"
+#include "models/core/source.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -37,10 +38,16 @@
 
 namespace {
 
+/// How long a one-shot run (a CLI verb, the self-test) may take to stop its sources after its
+/// answer is printed.
+constexpr int kTeardownGraceSeconds = 10;
+
 /// Starts the demo estate, polls it through the real engine, and checks that volumes (ONTAP), GPU
 /// nodes and jobs (Kubernetes), ANF volumes, capacity pools and AKS clusters (Azure), and grid
 /// health, tenants and datasets (StorageGRID) arrive.
-int selfTest(QTextStream &out, QTextStream &err)
+/// Waits at most `timeoutSeconds` for the first poll of every source; a source still without a
+/// complete answer then is reported as FAIL with "no complete answer within N s".
+int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
     QString error;
@@ -58,7 +65,7 @@ int selfTest(QTextStream &out, QTextStream &err)
     deadline.setSingleShot(true);
     QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
     QObject::connect(&engine, &core::Engine::allSourcesPolled, &loop, &QEventLoop::quit);
-    deadline.start(60'000);
+    deadline.start(timeoutSeconds * 1000);
     if (!engine.allPolledOnce()) {
         loop.exec();
     }
@@ -66,7 +73,9 @@ int selfTest(QTextStream &out, QTextStream &err)
     for (const core::SourceStatus &s : engine.statuses()) {
         // Each kind must deliver what its pages show: volumes from ONTAP, GPU nodes and jobs from
         // a Kubernetes cluster.
-        bool ok = s.health == core::Health::Ok;
+        const core::Source *source = engine.source(s.name);
+        const bool answered = source && source->hasPolledOnce();
+        bool ok = s.health == core::Health::Ok && answered;
         QString detail;
         if (s.kind == core::SourceKind::Kubernetes) {
             const auto nodes = engine.estate().gpuNodes().scope(s.name);
@@ -122,14 +131,18 @@ int selfTest(QTextStream &out, QTextStream &err)
             detail = QStringLiteral("%1 volumes, ONTAP %2").arg(count).arg(s.systemVersion);
         }
         out << (ok ? "ok   " : "FAIL ") << s.name << ": " << core::healthName(s.health) << ", " << detail;
+        if (!answered) {
+            out << " (" << QStringLiteral("no complete answer within %1 s").arg(timeoutSeconds) << ')';
+        }
         if (!s.lastError.isEmpty()) {
             out << " (" << s.lastError << ')';
         }
         out << '\n';
         failures += ok ? 0 : 1;
     }
-    out.flush();
-    return failures == 0 ? 0 : 1;
+    const int code = failures == 0 ? 0 : 1;
+    cli::armExitWatchdog(code, kTeardownGraceSeconds, QStringLiteral("strata-server"), out, err);
+    return code;
 }
 
 QString defaultUsersPath()
@@ -393,7 +406,16 @@ int main(int argc, char **argv)
     QTextStream err(stderr);
     QStringList arguments = QCoreApplication::arguments().mid(1);
     if (arguments.contains(QStringLiteral("--self-test"))) {
-        return selfTest(out, err);
+        int timeoutSeconds = 60;
+        if (const qsizetype at = arguments.indexOf(QStringLiteral("--timeout")); at >= 0) {
+            bool ok = false;
+            timeoutSeconds = arguments.value(at + 1).toInt(&ok);
+            if (!ok || timeoutSeconds <= 0) {
+                err << "strata-server: --timeout needs a positive number of seconds\n";
+                return 2;
+            }
+        }
+        return selfTest(timeoutSeconds, out, err);
     }
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("serve")) {
         return serve(arguments.mid(1), out, err);
@@ -412,13 +434,17 @@ int main(int argc, char **argv)
                "       strata-server user add NAME --role viewer|operator|admin | user remove NAME | user list "
                "[--users PATH]\n"
                "       strata-server [--config PATH | --demo] get RESOURCE [--source NAME] [-o table|json|csv]\n"
-               "       strata-server --self-test\n"
+               "       strata-server --self-test [--timeout SECONDS]\n"
                "Secrets come from STRATA_SECRET_<SOURCE>_PASSWORD or $STRATA_SECRETS_DIR/<source>/password.\n";
         return 2;
     }
     strata::core::EnvFileCredentialStore credentials;
     const QString user = qEnvironmentVariable("USER", QStringLiteral("strata-server"));
-    const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err);
+    strata::cli::RunHooks hooks;
+    hooks.answered = [&out, &err](int exitCode) {
+        strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata-server"), out, err);
+    };
+    const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err, hooks);
     out.flush();
     err.flush();
     return code;

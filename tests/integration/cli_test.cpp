@@ -4,10 +4,13 @@
 #include "app/cli/cli.h"
 #include "tests/integration/simfixture.h"
 
+#include <QElapsedTimer>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTcpServer>
 
 using namespace strata;
 using namespace strata::testsupport;
@@ -185,6 +188,49 @@ TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
     ASSERT_TRUE(process.waitForFinished(60000));
     EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
     EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
+}
+
+// A server that takes the connection and never answers (the kernel accepts it into the backlog;
+// nothing reads it): the binary names that source after --timeout, prints what the healthy
+// source returned and exits, rather than waiting for the stalled one.
+TEST_F(CliTest, ServerBinary_StalledSourceIsNamedAndTheRestPrintedByTheDeadline)
+{
+    QTcpServer silent;
+    ASSERT_TRUE(silent.listen(QHostAddress::LocalHost));
+    writeConfig(
+        {sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl()),
+         sourceJson(QStringLiteral("stalled"), QStringLiteral("https://127.0.0.1:%1").arg(silent.serverPort()))});
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
+    process.setProcessEnvironment(env);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    process.start(binary,
+                  {QStringLiteral("--config"),
+                   configPath,
+                   QStringLiteral("get"),
+                   QStringLiteral("volumes"),
+                   QStringLiteral("-o"),
+                   QStringLiteral("json"),
+                   QStringLiteral("--timeout"),
+                   QStringLiteral("3")});
+    // Generous for ASan: the deadline is 3 s and the teardown watchdog 10 s.
+    const bool finished = process.waitForFinished(90000);
+    if (!finished) {
+        process.kill();
+        process.waitForFinished();
+    }
+    ASSERT_TRUE(finished) << "strata-server get hung on a source that never answers";
+    const QString err = QString::fromUtf8(process.readAllStandardError());
+    EXPECT_EQ(process.exitCode(), 1) << err.toStdString();
+    EXPECT_TRUE(err.contains(QStringLiteral("strata-server: source stalled: no complete answer within 3 s")))
+        << err.toStdString();
+    EXPECT_FALSE(err.contains(QStringLiteral("source ontap-ai"))) << err.toStdString();
+    EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
+    EXPECT_LT(elapsed.elapsed(), 60000);
 }
 
 TEST_F(CliTest, GermanLocale_DesktopBinaryLoadsItsEmbeddedCatalogue)
