@@ -4,7 +4,9 @@ use and validates every answer against the vendor's published description, never
 code:
 
   ontap        ONTAP 9.6 Swagger (tests/fixtures/ontap/swagger-9.6-subset.json): the response schema
-               of the Swagger path the request matches (200 or `default` error_response).
+               of the Swagger path the request matches (200 or `default` error_response); a field the
+               Swagger lacks passes where a recorded ONTAP answer (tests/fixtures/ontap/recorded/)
+               carries it with the same shape.
   kubernetes   Kubernetes 1.34 OpenAPI v2 (tests/fixtures/kubernetes-openapi/) for core, batch,
                storage.k8s.io and discovery; the KAI Queue/PodGroup CRDs (tests/fixtures/kai/) and the
                VolumeSnapshot CRD for custom resources; WatchEvent lines and Status errors.
