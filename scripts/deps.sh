@@ -18,6 +18,7 @@ run_pkgs=(gnome-keyring dbus xvfb xauth)
 test_pkgs=(
   dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
   ansible python3-requests prometheus
+  python3-jsonschema python3-yaml
   ceph-mon ceph-osd radosgw ceph-common s3cmd
   chromium
 )

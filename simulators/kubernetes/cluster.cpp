@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace strata::sim::kube {
@@ -164,6 +165,23 @@ json namespaceJson(const std::string &name, const std::string &queue = {})
 json nodeJson(const std::string &name, int gpus, int index, const std::string &product, int memoryMiB)
 {
     const std::string gpuText = std::to_string(gpus);
+    // NodeSystemInfo requires machineID, systemUUID and bootID (Kubernetes OpenAPI
+    // io.k8s.api.core.v1.NodeSystemInfo): stable per node name, shaped like a kubelet's.
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (const char c : name) {
+        hash = (hash ^ std::uint8_t(c)) * 1099511628211ULL;
+    }
+    char machineId[33];
+    std::snprintf(machineId,
+                  sizeof machineId,
+                  "%016llx%016llx",
+                  static_cast<unsigned long long>(hash),
+                  static_cast<unsigned long long>(hash * 31 + std::uint64_t(index)));
+    const std::string hex(machineId);
+    const auto uuidOf = [](const std::string &h) {
+        return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-"
+               + h.substr(20, 12);
+    };
     return json{{"apiVersion", "v1"},
                 {"kind", "Node"},
                 {"metadata",
@@ -217,7 +235,10 @@ json nodeJson(const std::string &name, int gpus, int index, const std::string &p
                    {{{"type", "InternalIP"}, {"address", "10.61.218." + std::to_string(151 + index % 100)}},
                     {{"type", "Hostname"}, {"address", name}}}},
                   {"nodeInfo",
-                   {{"kubeletVersion", "v1.32.4"},
+                   {{"machineID", hex},
+                    {"systemUUID", uuidOf(hex)},
+                    {"bootID", uuidOf(hex.substr(16) + hex.substr(0, 16))},
+                    {"kubeletVersion", "v1.32.4"},
                     {"kubeProxyVersion", "v1.32.4"},
                     {"containerRuntimeVersion", "containerd://1.7.24"},
                     {"osImage", "Ubuntu 22.04.5 LTS"},
