@@ -209,6 +209,11 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
     GridAlert out;
     out.source = source;
     out.id = qs(a.id);
+    // A resolved record's id is the fingerprint of its labels, shared by every recurrence of the
+    // alert (and by the active one): its eventId tells the occurrences apart.
+    if (resolved && a.eventId) {
+        out.id += QLatin1Char('/') + QString::number(*a.eventId);
+    }
     out.name = qs(a.name);
     out.severity = qs(a.severity);
     out.summary = qs(a.summary);
@@ -332,7 +337,8 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 if (!active) {
                     return fail(active.error());
                 }
-                auto resolved = c.alertHistory(token);
+                // The API's own filter keeps the answer to the window (it is on trigger time).
+                auto resolved = c.alertHistory(toTimePoint(now.addDays(-kHistoryDays)), token);
                 if (!resolved) {
                     return fail(resolved.error());
                 }
@@ -644,7 +650,10 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
     });
 }
 
-StorageGridSource::~StorageGridSource() = default;
+StorageGridSource::~StorageGridSource()
+{
+    logoutGrid();
+}
 
 void StorageGridSource::onPollerStateChanged()
 {
@@ -731,6 +740,26 @@ void StorageGridSource::stop()
     if (m_hub) {
         m_hub->stop();
     }
+    logoutGrid();
+    // A later start() authorizes on a fresh client; the old one keeps its logout to itself.
+    m_grid = GridConnection::make(m_config, m_password, false);
+}
+
+void StorageGridSource::logoutGrid()
+{
+    auto grid = m_grid;
+    if (!grid || !grid->client->hasSession()) {
+        return;
+    }
+    // On the pool, never the GUI thread; the Engine waits for its pool when it goes, so a
+    // one-shot run still closes the session before the process exits.
+    const QString source = m_config.name;
+    m_deps.pool.start([grid, source] {
+        auto done = grid->client->logout({}, kLogoutTimeout);
+        if (!done) {
+            qCInfo(lcGrid).noquote() << source << "grid logout failed:" << qs(done.error().message);
+        }
+    });
 }
 
 void StorageGridSource::refresh()
@@ -745,6 +774,7 @@ void StorageGridSource::refresh()
 
 void StorageGridSource::setPassword(const QString &password)
 {
+    logoutGrid();
     m_password = password;
     m_grid = GridConnection::make(m_config, m_password, false);
     m_gridPoller->resume();

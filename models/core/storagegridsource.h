@@ -5,6 +5,7 @@
 
 #include <QPointer>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -55,10 +56,14 @@ public:
     };
 
     StorageGridSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
+    /// Logs the grid session out (see stop()).
     ~StorageGridSource() override;
 
     [[nodiscard]] SourceStatus status() const override;
     void start() override;
+    /// Stops both polls and logs the grid session out (`DELETE /api/v<N>/authorize`, at most
+    /// kLogoutTimeout, on Deps::pool) so that a one-shot run leaves no session open. Nothing is
+    /// sent when no session is open. A later start() authorizes again.
     void stop() override;
     void refresh() override;
     /// The grid administrator's password changed: resumes a paused grid poll.
@@ -106,9 +111,13 @@ public:
 
     /// Days of resolved alerts and of usage growth the grid poll reads.
     static constexpr int kHistoryDays = 7;
+    /// Longest a logout may take (stop(), the destructor, a new password).
+    static constexpr std::chrono::milliseconds kLogoutTimeout{3000};
 
 private:
     void onPollerStateChanged();
+    /// Posts a logout of the current grid session to the pool (no-op without a session).
+    void logoutGrid();
 
     Deps m_deps;
     QString m_password;
