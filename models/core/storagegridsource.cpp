@@ -412,7 +412,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                     if (when.isValid() && when < since) {
                         continue;
                     }
-                    if (alertIds.insert(a.id).second) {
+                    if (alertIds.insert(ss(alert.id)).second) {
                         alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
                     }
                 }
