@@ -208,12 +208,6 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
 {
     GridAlert out;
     out.source = source;
-    out.id = qs(a.id);
-    // A resolved record's id is the fingerprint of its labels, shared by every recurrence of the
-    // alert (and by the active one): its eventId tells the occurrences apart.
-    if (resolved && a.eventId) {
-        out.id += QLatin1Char('/') + QString::number(*a.eventId);
-    }
     out.name = qs(a.name);
     out.severity = qs(a.severity);
     out.summary = qs(a.summary);
@@ -224,6 +218,12 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
     out.endsAt = resolved ? parseGridTime(a.endsAt) : QDateTime();
     out.resolved = resolved;
     out.silenced = a.silenced;
+    // The grid's id is the fingerprint of the alert's labels, the same for every occurrence of
+    // the alert on its node: the trigger time tells occurrences apart and stays when one resolves.
+    out.id = qs(a.id);
+    if (out.startsAt.isValid()) {
+        out.id += QLatin1Char('@') + QString::number(out.startsAt.toMSecsSinceEpoch());
+    }
     return out;
 }
 
@@ -401,8 +401,9 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 std::vector<Ptr<GridAlert>> alertList;
                 std::set<std::string> alertIds;
                 for (const storagegrid::Alert &a : *active) {
-                    if (alertIds.insert(a.id).second) {
-                        alertList.push_back(std::make_shared<const GridAlert>(toAlert(a, source, false)));
+                    GridAlert alert = toAlert(a, source, false);
+                    if (alertIds.insert(ss(alert.id)).second) {
+                        alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
                     }
                 }
                 const QDateTime since = now.addDays(-kHistoryDays);
@@ -935,6 +936,8 @@ void StorageGridSource::testConnection(const SourceConfig &config,
                 done(ok, message);
             }
         });
+        // The test's session is not needed again (the answer is on its way already).
+        (void)grid->client->logout({}, kLogoutTimeout);
     });
 }
 

@@ -21,7 +21,9 @@ class SystemPoller;
 ///
 /// - Grid poll every config interval (grid management API as the grid administrator): health
 ///   summary, product and API version, grid name, nodes, active alerts and those resolved in the
-///   last 7 days, tenants (accounts-cache) with usage and buckets (includeBucketDetail), the
+///   last 7 days (asked with the API's timeTriggeredEarliest filter; an alert's key is the grid's
+///   id, a fingerprint shared by its occurrences, plus "@<trigger time in ms>"), every tenant
+///   (accounts-cache, completed by paging grid/accounts) with usage and buckets, the
 ///   active ILM policy, used/usable bytes and 7-day growth per tenant and bucket from
 ///   metric-query(-range) -> Estate::publishGrid. ILM and metrics are optional (a grid or user
 ///   without them still gets the rest).
@@ -97,7 +99,8 @@ public:
     /// The Sources page's "Test": authorizes on the grid, reads its name, version and tenants,
     /// then (when `s3Url` is set) counts the datasets under the roots (no retries): "Connected
     /// to grid datalake (StorageGRID 11.8.0.2) in 42 ms: 2 tenants, 6 datasets." or the error.
-    /// `done(ok, message)` on the GUI thread unless `context` is gone.
+    /// `done(ok, message)` on the GUI thread unless `context` is gone. The test's grid session is
+    /// logged out afterwards.
     static void testConnection(const SourceConfig &config,
                                const QString &password,
                                const QString &s3Secret,

@@ -456,6 +456,8 @@ TEST_F(StorageGridSourceTest, TestButtonCountsBucketsAndDatasets)
     }));
     EXPECT_TRUE(ok) << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("6 datasets"))) << message.toStdString();
+    pool.waitForDone();
+    EXPECT_EQ(simulator->logouts(), 1) << "the test leaves no grid session open";
 
     done = false;
     core::StorageGridSource::testConnection(
