@@ -177,7 +177,7 @@ std::set<std::string> growSimTenants(sg::StorageGridSimulator &sim, int total)
     return ids;
 }
 
-std::set<std::string> idsOf(const std::vector<Account> &accounts)
+std::set<std::string> sgAccountIds(const std::vector<Account> &accounts)
 {
     std::set<std::string> ids;
     for (const Account &a : accounts) {
@@ -197,13 +197,13 @@ TEST_F(StorageGridSimE2E, ThirtyAndThousandTenants_AllListed)
         const auto cache = c.accountsCache();
         ASSERT_TRUE(cache) << cache.error().message;
         EXPECT_EQ(cache->size(), static_cast<std::size_t>(total));
-        EXPECT_EQ(idsOf(*cache), expected);
+        EXPECT_EQ(sgAccountIds(*cache), expected);
         for (const Account &a : *cache) {
             EXPECT_TRUE(a.dataBytes.has_value()) << a.name;
         }
         const auto accounts = c.accounts();
         ASSERT_TRUE(accounts) << accounts.error().message;
-        EXPECT_EQ(idsOf(*accounts), expected);
+        EXPECT_EQ(sgAccountIds(*accounts), expected);
     }
 }
 
