@@ -223,7 +223,10 @@ NodeHealth parseNodeHealth(const json &item)
     return n;
 }
 
-Alert parseAlert(const json &item)
+namespace {
+
+// Fields both alert lists share.
+Alert parseAlertCommon(const json &item)
 {
     requireObject(item, "alert");
     Alert a;
@@ -240,13 +243,33 @@ Alert parseAlert(const json &item)
     const json &annotations = optObject(item, "annotations");
     a.summary = optString(annotations, "summary");
     a.description = optString(annotations, "description");
-    a.startsAt = optString(item, "startsAt");
-    a.endsAt = optString(item, "endsAt");
-    if (a.endsAt.empty()) {
-        a.endsAt = optString(item, "resolvedAt");
-    }
     a.status = optString(item, "status");
+    a.inhibited = optBool(item, "inhibited");
+    return a;
+}
+
+} // namespace
+
+Alert parseAlert(const json &item)
+{
+    Alert a = parseAlertCommon(item);
+    a.startsAt = optString(item, "startsAt");
     a.silenced = optBool(item, "silenced");
+    return a;
+}
+
+Alert parseResolvedAlert(const json &item)
+{
+    Alert a = parseAlertCommon(item);
+    if (a.severity.empty()) {
+        a.severity = optString(item, "severity");
+    }
+    if (a.instance.empty()) {
+        a.instance = optString(item, "instance");
+    }
+    a.startsAt = optString(item, "startTime");
+    a.endsAt = optString(item, "endTime");
+    a.eventId = optCount(item, "eventId");
     return a;
 }
 

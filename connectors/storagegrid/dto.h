@@ -39,20 +39,28 @@ struct NodeHealth
     std::string state;    ///< "connected", "administratively-down", "unknown"
 };
 
-/// One alert of `GET /grid/alerts` (active) or `/grid/alert-history` (resolved). Required: id.
+/// One alert: an active one of `GET /grid/alerts` (parseAlert) or a resolved record of
+/// `GET /grid/alert-history` (parseResolvedAlert). Required: id.
+///
+/// The two lists name their times differently (StorageGRID Management API swagger, models
+/// `Alert` and `ResolvedAlertRecord`): an active alert has `startsAt`; a resolved record has
+/// `startTime` and `endTime` and an `eventId`, and its `id` is the fingerprint of its labels, so
+/// every recurrence of one alert on one node shares it.
 struct Alert
 {
-    std::string id;
+    std::string id;          ///< active: the alert's id; resolved: the fingerprint of its labels
     std::string name;        ///< rule name, "Low installed node memory"
-    std::string severity;    ///< labels.severity: "critical", "major", "minor"
+    std::string severity;    ///< labels.severity (else the record's severity): critical, major, minor
     std::string summary;     ///< annotations.summary
     std::string description; ///< annotations.description
-    std::string instance;    ///< labels.instance (node name), may be empty
+    std::string instance;    ///< labels.instance (else the record's instance): node name, may be empty
     std::string siteName;    ///< labels.site_name, may be empty
-    std::string startsAt;    ///< ISO 8601
-    std::string endsAt;      ///< ISO 8601 when resolved (endsAt or resolvedAt), else empty
+    std::string startsAt;    ///< ISO 8601: active `startsAt`, resolved `startTime` (when triggered)
+    std::string endsAt;      ///< ISO 8601: resolved `endTime` (when resolved); empty for an active alert
     std::string status;      ///< "active", "resolved", ... as sent
-    bool silenced = false;
+    bool silenced = false;   ///< active alerts only
+    bool inhibited = false;
+    std::optional<std::int64_t> eventId;       ///< resolved records: the record's own id
     std::map<std::string, std::string> labels; ///< every string label
 };
 
@@ -134,6 +142,7 @@ struct MetricResult
 GridHealth parseGridHealth(const nlohmann::json &data);
 NodeHealth parseNodeHealth(const nlohmann::json &item);
 Alert parseAlert(const nlohmann::json &item);
+Alert parseResolvedAlert(const nlohmann::json &item);
 Account parseAccount(const nlohmann::json &item);
 BucketUsage parseBucketUsage(const nlohmann::json &item);
 AccountUsage parseAccountUsage(const nlohmann::json &data);

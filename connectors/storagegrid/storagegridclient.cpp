@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -355,7 +356,13 @@ Result<StorageGridClient::Session> StorageGridClient::reauthorize(int staleGener
     return authorizeLocked(cancel);
 }
 
-Result<void> StorageGridClient::logout(const CancelToken &cancel)
+bool StorageGridClient::hasSession() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_session.token.empty();
+}
+
+Result<void> StorageGridClient::logout(const CancelToken &cancel, std::optional<std::chrono::milliseconds> timeout)
 {
     Session session;
     std::string version;
@@ -371,7 +378,14 @@ Result<void> StorageGridClient::logout(const CancelToken &cancel)
     request.method = Method::Delete;
     request.url = "/api/" + version + "/authorize";
     request.bearer = http::BearerAuth{session.token};
-    auto response = m_http.send(std::move(request), cancel);
+    request.totalTimeout = timeout;
+    // Sent once: a logout is best effort and must not outlast its timeout with retries.
+    http::ClientOptions once = m_options.http;
+    once.basic.reset();
+    once.bearer.reset();
+    once.retry.maxAttempts = 1;
+    const http::HttpClient client(*m_transport, std::move(once));
+    auto response = client.send(std::move(request), cancel);
     {
         std::lock_guard lock(m_mutex);
         if (m_session.generation == session.generation) {
@@ -548,14 +562,19 @@ Result<std::vector<Alert>> StorageGridClient::alerts(const CancelToken &cancel)
     return parseList<Alert>(*data, what, parseAlert);
 }
 
-Result<std::vector<Alert>> StorageGridClient::alertHistory(const CancelToken &cancel)
+Result<std::vector<Alert>> StorageGridClient::alertHistory(std::chrono::system_clock::time_point triggeredSince,
+                                                           const CancelToken &cancel)
 {
     const std::string what = "StorageGRID alert history";
-    auto data = getData("grid/alert-history", what, cancel);
+    std::string path = "grid/alert-history";
+    if (triggeredSince.time_since_epoch().count() != 0) {
+        path += "?timeTriggeredEarliest=" + http::urlEncode(isoUtcMillis(triggeredSince));
+    }
+    auto data = getData(path, what, cancel);
     if (!data) {
         return http::fail(data.error());
     }
-    return parseList<Alert>(*data, what, parseAlert);
+    return parseList<Alert>(*data, what, parseResolvedAlert);
 }
 
 Result<std::vector<Account>> StorageGridClient::accounts(const CancelToken &cancel)
@@ -571,11 +590,51 @@ Result<std::vector<Account>> StorageGridClient::accounts(const CancelToken &canc
 Result<std::vector<Account>> StorageGridClient::accountsCache(const CancelToken &cancel)
 {
     const std::string what = "StorageGRID tenant accounts (cache)";
-    auto data = getData("grid/accounts-cache", what, cancel);
-    if (!data) {
-        return http::fail(data.error());
+    const int limit = std::clamp(m_options.pageSize, 1, 1000);
+    auto cacheWithLimit = [&](std::size_t n) -> Result<std::vector<Account>> {
+        auto data = getData("grid/accounts-cache?limit=" + std::to_string(n), what, cancel);
+        if (!data) {
+            return http::fail(data.error());
+        }
+        return parseList<Account>(*data, what, parseAccount);
+    };
+    auto first = cacheWithLimit(static_cast<std::size_t>(limit));
+    if (!first || first->size() < static_cast<std::size_t>(limit)) {
+        return first;
     }
-    return parseList<Account>(*data, what, parseAccount);
+    // A full page may be a cut list: the cache cannot be paged (no marker), grid/accounts can.
+    auto all = accounts(cancel);
+    if (!all) {
+        return http::fail(all.error());
+    }
+    std::vector<Account> cached = std::move(*first);
+    if (all->size() >= cached.size()) {
+        auto again = cacheWithLimit(all->size() + 1);
+        if (!again) {
+            return http::fail(again.error());
+        }
+        cached = std::move(*again);
+    }
+    std::map<std::string, Account> byId;
+    for (Account &a : cached) {
+        const std::string id = a.id;
+        byId.insert_or_assign(id, std::move(a));
+    }
+    std::vector<Account> out;
+    out.reserve(std::max(all->size(), byId.size()));
+    for (Account &a : *all) {
+        if (auto it = byId.find(a.id); it != byId.end()) {
+            out.push_back(std::move(it->second));
+            byId.erase(it);
+        } else {
+            out.push_back(std::move(a));
+        }
+    }
+    // Created between the two lists: in the cache only.
+    for (auto &entry : byId) {
+        out.push_back(std::move(entry.second));
+    }
+    return out;
 }
 
 Result<AccountUsage>

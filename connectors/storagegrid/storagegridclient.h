@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,8 +63,13 @@ public:
     http::Result<std::string> discoverApiVersion(const http::CancelToken &cancel = {});
     /// POST authorize (discovering the version first when needed); stores the token.
     http::Result<void> authorize(const http::CancelToken &cancel = {});
-    /// DELETE authorize and forget the token; nothing to do when not authorized.
-    http::Result<void> logout(const http::CancelToken &cancel = {});
+    /// DELETE authorize (sent once, no retries) and forget the token; nothing to do when not
+    /// authorized. `timeout` bounds the round trip (nullopt = the transport's total timeout). A
+    /// 401 counts as success: the token had expired anyway.
+    http::Result<void> logout(const http::CancelToken &cancel = {},
+                              std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+    /// True while the client holds a token (authorized and not logged out).
+    [[nodiscard]] bool hasSession() const;
 
     /// GET `/api/<v>/<path>` (path "grid/health", may carry a query) and return `data`.
     http::Result<nlohmann::json>
@@ -82,11 +88,22 @@ public:
     http::Result<std::vector<NodeHealth>> nodeHealth(const http::CancelToken &cancel = {});
     /// Active alerts (grid/alerts).
     http::Result<std::vector<Alert>> alerts(const http::CancelToken &cancel = {});
-    /// Resolved alerts (grid/alert-history).
-    http::Result<std::vector<Alert>> alertHistory(const http::CancelToken &cancel = {});
-    /// grid/accounts, paged with limit/marker.
+    /// Resolved alerts (grid/alert-history, records parsed by parseResolvedAlert), newest first
+    /// as the grid sends them. `triggeredSince` non-zero adds the API's own filter
+    /// `timeTriggeredEarliest=<ISO 8601>` (alerts triggered at or after it); zero asks for the
+    /// grid's whole history. The API documents no limit for this list.
+    http::Result<std::vector<Alert>> alertHistory(std::chrono::system_clock::time_point triggeredSince = {},
+                                                  const http::CancelToken &cancel = {});
+    /// grid/accounts: every tenant, paged with limit (options.pageSize) and marker (the last
+    /// record's id) until a page comes back empty.
     http::Result<std::vector<Account>> accounts(const http::CancelToken &cancel = {});
-    /// grid/accounts-cache: every tenant with objectCount and dataBytes (cached by the grid).
+    /// grid/accounts-cache: every tenant, with objectCount and dataBytes where the grid's cache
+    /// has them. The API's only parameter is `limit` (default 25, no marker), so the client
+    /// sends limit=options.pageSize; a full page means the list may be cut, and then the
+    /// tenants are listed with accounts() (paged) and the cache is asked again with a limit
+    /// above their number. Tenants the cache still lacks (new ones take up to 15 minutes to
+    /// appear in it) come from grid/accounts with objectCount/dataBytes nullopt. Order: by
+    /// grid/accounts (id) in that case, else as the cache sent them.
     http::Result<std::vector<Account>> accountsCache(const http::CancelToken &cancel = {});
     /// grid/accounts/{id}/usage[?includeBucketDetail=true].
     http::Result<AccountUsage>

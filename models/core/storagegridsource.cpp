@@ -208,7 +208,6 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
 {
     GridAlert out;
     out.source = source;
-    out.id = qs(a.id);
     out.name = qs(a.name);
     out.severity = qs(a.severity);
     out.summary = qs(a.summary);
@@ -219,6 +218,12 @@ GridAlert toAlert(const storagegrid::Alert &a, const QString &source, bool resol
     out.endsAt = resolved ? parseGridTime(a.endsAt) : QDateTime();
     out.resolved = resolved;
     out.silenced = a.silenced;
+    // The grid's id is the fingerprint of the alert's labels, the same for every occurrence of
+    // the alert on its node: the trigger time tells occurrences apart and stays when one resolves.
+    out.id = qs(a.id);
+    if (out.startsAt.isValid()) {
+        out.id += QLatin1Char('@') + QString::number(out.startsAt.toMSecsSinceEpoch());
+    }
     return out;
 }
 
@@ -332,7 +337,8 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 if (!active) {
                     return fail(active.error());
                 }
-                auto resolved = c.alertHistory(token);
+                // The API's own filter keeps the answer to the window (it is on trigger time).
+                auto resolved = c.alertHistory(toTimePoint(now.addDays(-kHistoryDays)), token);
                 if (!resolved) {
                     return fail(resolved.error());
                 }
@@ -395,8 +401,9 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 std::vector<Ptr<GridAlert>> alertList;
                 std::set<std::string> alertIds;
                 for (const storagegrid::Alert &a : *active) {
-                    if (alertIds.insert(a.id).second) {
-                        alertList.push_back(std::make_shared<const GridAlert>(toAlert(a, source, false)));
+                    GridAlert alert = toAlert(a, source, false);
+                    if (alertIds.insert(ss(alert.id)).second) {
+                        alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
                     }
                 }
                 const QDateTime since = now.addDays(-kHistoryDays);
@@ -406,7 +413,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                     if (when.isValid() && when < since) {
                         continue;
                     }
-                    if (alertIds.insert(a.id).second) {
+                    if (alertIds.insert(ss(alert.id)).second) {
                         alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
                     }
                 }
@@ -644,7 +651,10 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
     });
 }
 
-StorageGridSource::~StorageGridSource() = default;
+StorageGridSource::~StorageGridSource()
+{
+    logoutGrid();
+}
 
 void StorageGridSource::onPollerStateChanged()
 {
@@ -731,6 +741,26 @@ void StorageGridSource::stop()
     if (m_hub) {
         m_hub->stop();
     }
+    logoutGrid();
+    // A later start() authorizes on a fresh client; the old one keeps its logout to itself.
+    m_grid = GridConnection::make(m_config, m_password, false);
+}
+
+void StorageGridSource::logoutGrid()
+{
+    auto grid = m_grid;
+    if (!grid || !grid->client->hasSession()) {
+        return;
+    }
+    // On the pool, never the GUI thread; the Engine waits for its pool when it goes, so a
+    // one-shot run still closes the session before the process exits.
+    const QString source = m_config.name;
+    m_deps.pool.start([grid, source] {
+        auto done = grid->client->logout({}, kLogoutTimeout);
+        if (!done) {
+            qCInfo(lcGrid).noquote() << source << "grid logout failed:" << qs(done.error().message);
+        }
+    });
 }
 
 void StorageGridSource::refresh()
@@ -745,6 +775,7 @@ void StorageGridSource::refresh()
 
 void StorageGridSource::setPassword(const QString &password)
 {
+    logoutGrid();
     m_password = password;
     m_grid = GridConnection::make(m_config, m_password, false);
     m_gridPoller->resume();
@@ -905,6 +936,8 @@ void StorageGridSource::testConnection(const SourceConfig &config,
                 done(ok, message);
             }
         });
+        // The test's session is not needed again (the answer is on its way already).
+        (void)grid->client->logout({}, kLogoutTimeout);
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include <QPointer>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -20,7 +21,9 @@ class SystemPoller;
 ///
 /// - Grid poll every config interval (grid management API as the grid administrator): health
 ///   summary, product and API version, grid name, nodes, active alerts and those resolved in the
-///   last 7 days, tenants (accounts-cache) with usage and buckets (includeBucketDetail), the
+///   last 7 days (asked with the API's timeTriggeredEarliest filter; an alert's key is the grid's
+///   id, a fingerprint shared by its occurrences, plus "@<trigger time in ms>"), every tenant
+///   (accounts-cache, completed by paging grid/accounts) with usage and buckets, the
 ///   active ILM policy, used/usable bytes and 7-day growth per tenant and bucket from
 ///   metric-query(-range) -> Estate::publishGrid. ILM and metrics are optional (a grid or user
 ///   without them still gets the rest).
@@ -55,10 +58,14 @@ public:
     };
 
     StorageGridSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
+    /// Logs the grid session out (see stop()).
     ~StorageGridSource() override;
 
     [[nodiscard]] SourceStatus status() const override;
     void start() override;
+    /// Stops both polls and logs the grid session out (`DELETE /api/v<N>/authorize`, at most
+    /// kLogoutTimeout, on Deps::pool) so that a one-shot run leaves no session open. Nothing is
+    /// sent when no session is open. A later start() authorizes again.
     void stop() override;
     void refresh() override;
     /// The grid administrator's password changed: resumes a paused grid poll.
@@ -92,7 +99,8 @@ public:
     /// The Sources page's "Test": authorizes on the grid, reads its name, version and tenants,
     /// then (when `s3Url` is set) counts the datasets under the roots (no retries): "Connected
     /// to grid datalake (StorageGRID 11.8.0.2) in 42 ms: 2 tenants, 6 datasets." or the error.
-    /// `done(ok, message)` on the GUI thread unless `context` is gone.
+    /// `done(ok, message)` on the GUI thread unless `context` is gone. The test's grid session is
+    /// logged out afterwards.
     static void testConnection(const SourceConfig &config,
                                const QString &password,
                                const QString &s3Secret,
@@ -106,9 +114,13 @@ public:
 
     /// Days of resolved alerts and of usage growth the grid poll reads.
     static constexpr int kHistoryDays = 7;
+    /// Longest a logout may take (stop(), the destructor, a new password).
+    static constexpr std::chrono::milliseconds kLogoutTimeout{3000};
 
 private:
     void onPollerStateChanged();
+    /// Posts a logout of the current grid session to the pool (no-op without a session).
+    void logoutGrid();
 
     Deps m_deps;
     QString m_password;

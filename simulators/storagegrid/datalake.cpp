@@ -151,6 +151,18 @@ std::vector<DatasetObject> sentimentObjects(std::uint64_t seed)
     return out;
 }
 
+namespace {
+
+// Alertmanager identifies an alert by the fingerprint of its labels, so every occurrence of one
+// rule on one node has the same id.
+QString alertFingerprint(const char *alertName, const QString &node, std::uint64_t seed)
+{
+    return QStringLiteral("%1").arg(
+        QString::number(stableHash(std::string(alertName) + "/" + node.toStdString(), seed), 16), 16, QLatin1Char('0'));
+}
+
+} // namespace
+
 std::vector<AlertInstance> modelAlerts(const StorageGridSimulatorOptions &options,
                                        const std::vector<GridNode> &nodes,
                                        std::int64_t fromMs,
@@ -181,8 +193,8 @@ std::vector<AlertInstance> modelAlerts(const StorageGridSimulatorOptions &option
             break;
         }
         AlertInstance a;
-        a.id = QStringLiteral("%1").arg(
-            QString::number(stableHash("mem", std::uint64_t(c) ^ options.seed), 16), 16, QLatin1Char('0'));
+        a.id = alertFingerprint("NodeLowInstalledMemory", nodeNamed(QStringLiteral("dc1-s3")), options.seed);
+        a.eventId = c * 4 + 1;
         a.name = QStringLiteral("Low installed node memory");
         a.alertName = QStringLiteral("NodeLowInstalledMemory");
         a.severity = QStringLiteral("major");
@@ -199,7 +211,8 @@ std::vector<AlertInstance> modelAlerts(const StorageGridSimulatorOptions &option
     const std::int64_t netEnd = netStart + 25LL * 60 * 1000;
     if (netEnd >= fromMs && netStart <= toMs) {
         AlertInstance a;
-        a.id = QString::number(stableHash("net", std::uint64_t(netStart) ^ options.seed), 16);
+        a.id = alertFingerprint("NodeNetworkConnectivityError", nodeNamed(QStringLiteral("dc1-g1")), options.seed);
+        a.eventId = (netStart / Cycle) * 4 + 2;
         a.name = QStringLiteral("Node network connectivity error");
         a.alertName = QStringLiteral("NodeNetworkConnectivityError");
         a.severity = QStringLiteral("critical");
@@ -208,6 +221,23 @@ std::vector<AlertInstance> modelAlerts(const StorageGridSimulatorOptions &option
         a.description = QStringLiteral("Network interface eth0 on %1 lost its link.").arg(a.node);
         a.startsMs = netStart;
         a.endsMs = netEnd;
+        out.push_back(a);
+    }
+    // One resolved alert older than a week.
+    const std::int64_t lowStart = (nowMs / Cycle) * Cycle - 9LL * 24 * 3600 * 1000;
+    const std::int64_t lowEnd = lowStart + 60LL * 60 * 1000;
+    if (lowEnd >= fromMs && lowStart <= toMs) {
+        AlertInstance a;
+        a.id = alertFingerprint("StorageLowObjectDataStorage", nodeNamed(QStringLiteral("dc1-s1")), options.seed);
+        a.eventId = (lowStart / Cycle) * 4 + 3;
+        a.name = QStringLiteral("Low object data storage");
+        a.alertName = QStringLiteral("StorageLowObjectDataStorage");
+        a.severity = QStringLiteral("minor");
+        a.node = nodeNamed(QStringLiteral("dc1-s1"));
+        a.summary = QStringLiteral("Low object data storage");
+        a.description = QStringLiteral("The space available for object data on %1 is low.").arg(a.node);
+        a.startsMs = lowStart;
+        a.endsMs = lowEnd;
         out.push_back(a);
     }
     std::sort(out.begin(), out.end(), [](const AlertInstance &a, const AlertInstance &b) {

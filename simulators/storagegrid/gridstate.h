@@ -46,7 +46,8 @@ struct ManagementFault
 /// One alert occurrence (active when endsMs is 0 or in the future).
 struct AlertInstance
 {
-    QString id;
+    QString id;               ///< fingerprint of the labels: the same for every occurrence
+    std::int64_t eventId = 0; ///< this occurrence's record id (alert-history eventId)
     QString name;
     QString alertName; ///< Prometheus alertname label
     QString severity;  ///< critical, major, minor
@@ -66,6 +67,7 @@ struct GridState
     QHash<QString, Token> tokens;
     std::vector<ManagementFault> faults;
     int authorizations = 0;
+    int logouts = 0;
     int managementRequests = 0;
     int s3Requests = 0;
     int slowDownRemaining = 0;
@@ -76,9 +78,14 @@ struct GridState
     std::vector<std::pair<std::string, std::pair<std::string, QString>>> s3Keys;
 };
 
+/// Days of resolved alerts /grid/alert-history keeps (the API documents no figure; a filter
+/// cannot reach further back).
+constexpr int kAlertHistoryRetentionDays = 10;
+
 /// Alerts of the model that overlap [fromMs, toMs] (firing and resolved), newest first.
-/// "Low installed node memory" on dc1-s3 fires for 4 minutes of every 10 (from minute 2), and
-/// "Node network connectivity error" on dc1-g1 fired once for 25 minutes two days before `nowMs`.
+/// "Low installed node memory" on dc1-s3 fires for 4 minutes of every 10 (from minute 2),
+/// "Node network connectivity error" on dc1-g1 fired once for 25 minutes two days before `nowMs`,
+/// and "Low object data storage" on dc1-s1 fired once for an hour nine days before `nowMs`.
 std::vector<AlertInstance> modelAlerts(const StorageGridSimulatorOptions &options,
                                        const std::vector<GridNode> &nodes,
                                        std::int64_t fromMs,

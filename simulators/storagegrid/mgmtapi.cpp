@@ -213,6 +213,7 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
         if (request.method == "DELETE") {
             const QByteArray auth = request.header("authorization");
             std::lock_guard lock(m_state->mutex);
+            m_state->logouts++;
             m_state->tokens.remove(
                 QString::fromLatin1(auth.startsWith("Bearer ") ? auth.mid(7).trimmed() : auth.trimmed()));
             Response r;
@@ -344,33 +345,48 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
         }
         return QString();
     };
+    auto alertLabels = [&](const AlertInstance &a) {
+        return QJsonObject{{QStringLiteral("alertname"), a.alertName},
+                           {QStringLiteral("severity"), a.severity},
+                           {QStringLiteral("instance"), a.node},
+                           {QStringLiteral("node_id"), nodeId(a.node)},
+                           {QStringLiteral("site_id"), siteId},
+                           {QStringLiteral("site_name"), QStringLiteral("dc1")},
+                           {QStringLiteral("job"), QStringLiteral("storagegrid")}};
+    };
+    auto alertAnnotations = [&](const AlertInstance &a) {
+        return QJsonObject{{QStringLiteral("summary"), a.summary},
+                           {QStringLiteral("description"), a.description},
+                           {QStringLiteral("recommendedActions"),
+                            QStringLiteral("See the StorageGRID alert reference for %1.").arg(a.name)}};
+    };
+    // swagger model Alert (GET /grid/alerts).
     auto alertJson = [&](const AlertInstance &a) {
-        QJsonObject o{{QStringLiteral("id"), a.id},
-                      {QStringLiteral("name"), a.name},
-                      {QStringLiteral("labels"),
-                       QJsonObject{{QStringLiteral("alertname"), a.alertName},
-                                   {QStringLiteral("severity"), a.severity},
-                                   {QStringLiteral("instance"), a.node},
-                                   {QStringLiteral("node_id"), nodeId(a.node)},
-                                   {QStringLiteral("site_id"), siteId},
-                                   {QStringLiteral("site_name"), QStringLiteral("dc1")},
-                                   {QStringLiteral("job"), QStringLiteral("storagegrid")}}},
-                      {QStringLiteral("annotations"),
-                       QJsonObject{{QStringLiteral("summary"), a.summary},
-                                   {QStringLiteral("description"), a.description},
-                                   {QStringLiteral("recommendedActions"),
-                                    QStringLiteral("See the StorageGRID alert reference for %1.").arg(a.name)}}},
-                      {QStringLiteral("startsAt"), isoMs(a.startsMs)},
-                      {QStringLiteral("status"), a.endsMs == 0 ? QStringLiteral("active") : QStringLiteral("resolved")},
-                      {QStringLiteral("silenced"), false},
-                      {QStringLiteral("silencedBy"), QJsonArray{}},
-                      {QStringLiteral("inhibited"), false},
-                      {QStringLiteral("inhibitedBy"), QJsonArray{}}};
-        if (a.endsMs != 0) {
-            o.insert(QStringLiteral("endsAt"), isoMs(a.endsMs));
-            o.insert(QStringLiteral("resolvedAt"), isoMs(a.endsMs));
-        }
-        return o;
+        return QJsonObject{{QStringLiteral("id"), a.id},
+                           {QStringLiteral("name"), a.name},
+                           {QStringLiteral("labels"), alertLabels(a)},
+                           {QStringLiteral("annotations"), alertAnnotations(a)},
+                           {QStringLiteral("startsAt"), isoMs(a.startsMs)},
+                           {QStringLiteral("status"), QStringLiteral("active")},
+                           {QStringLiteral("silenced"), false},
+                           {QStringLiteral("silencedBy"), QJsonArray{}},
+                           {QStringLiteral("inhibited"), false},
+                           {QStringLiteral("inhibitedBy"), QJsonArray{}}};
+    };
+    // swagger model ResolvedAlertRecord (GET /grid/alert-history).
+    auto resolvedAlertJson = [&](const AlertInstance &a) {
+        return QJsonObject{{QStringLiteral("eventId"), qint64(a.eventId)},
+                           {QStringLiteral("name"), a.name},
+                           {QStringLiteral("instance"), a.node},
+                           {QStringLiteral("severity"), a.severity},
+                           {QStringLiteral("event"), QStringLiteral("triggered")},
+                           {QStringLiteral("labels"), alertLabels(a)},
+                           {QStringLiteral("annotations"), alertAnnotations(a)},
+                           {QStringLiteral("inhibited"), false},
+                           {QStringLiteral("status"), QStringLiteral("resolved")},
+                           {QStringLiteral("id"), a.id},
+                           {QStringLiteral("startTime"), isoMs(a.startsMs)},
+                           {QStringLiteral("endTime"), isoMs(a.endsMs)}};
     };
     auto tenantUsage = [&](const TenantSpec &t, bool buckets) {
         std::int64_t objects = 0;
@@ -658,26 +674,27 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
         return;
     }
     if (rest == QLatin1String("/grid/alert-history")) {
-        bool limitOk = true;
-        const int limit = request.queryValue(QStringLiteral("limit"), QStringLiteral("100")).toInt(&limitOk);
-        if (!limitOk || limit < 1) {
-            error(400, QStringLiteral("limit must be a positive integer"), QStringLiteral("error.validation"));
-            return;
-        }
-        std::int64_t from = now - 7LL * 86400000;
-        if (request.query.hasQueryItem(QStringLiteral("resolvedAfter"))) {
-            const auto t = parseTimeMs(request.queryValue(QStringLiteral("resolvedAfter")));
-            if (!t) {
-                error(
-                    400, QStringLiteral("resolvedAfter must be an ISO 8601 time"), QStringLiteral("error.validation"));
+        // Filters on the time an alert was triggered; no limit is documented.
+        std::optional<std::int64_t> earliest;
+        std::optional<std::int64_t> latest;
+        for (const auto &[key, bound] : {std::pair{QStringLiteral("timeTriggeredEarliest"), &earliest},
+                                         std::pair{QStringLiteral("timeTriggeredLatest"), &latest}}) {
+            if (!request.query.hasQueryItem(key)) {
+                continue;
+            }
+            *bound = parseTimeMs(request.queryValue(key));
+            if (!*bound) {
+                error(400, key + QStringLiteral(" must be a date-time"), QStringLiteral("error.validation"));
                 return;
             }
-            from = *t;
         }
+        const std::int64_t retained = now - std::int64_t(kAlertHistoryRetentionDays) * 86400000;
+        const std::int64_t from = std::max(retained, earliest.value_or(retained));
+        const std::int64_t to = std::min(now, latest.value_or(now));
         QJsonArray out;
-        for (const AlertInstance &a : modelAlerts(m_options, nodes, from, now, now)) {
-            if (a.endsMs != 0 && a.endsMs >= from && out.size() < limit) {
-                out.append(alertJson(a));
+        for (const AlertInstance &a : modelAlerts(m_options, nodes, from, to, now)) {
+            if (a.endsMs != 0 && a.startsMs >= from && a.startsMs <= to) {
+                out.append(resolvedAlertJson(a));
             }
         }
         ok(out);
@@ -691,9 +708,11 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
             error(400, QStringLiteral("limit must be a positive integer"), QStringLiteral("error.validation"));
             return;
         }
-        const QString marker = request.queryValue(QStringLiteral("marker"));
-        const bool includeMarker = request.queryValue(QStringLiteral("includeMarker")) == QLatin1String("true");
-        const bool desc = request.queryValue(QStringLiteral("order")) == QLatin1String("desc");
+        // accounts-cache documents `limit` only: marker, includeMarker and order are not its own.
+        const QString marker = cache ? QString() : request.queryValue(QStringLiteral("marker"));
+        const bool includeMarker =
+            !cache && request.queryValue(QStringLiteral("includeMarker")) == QLatin1String("true");
+        const bool desc = !cache && request.queryValue(QStringLiteral("order")) == QLatin1String("desc");
         if (desc && marker.isEmpty()) {
             error(400, QStringLiteral("order=desc requires a marker"), QStringLiteral("error.validation"));
             return;
@@ -710,7 +729,7 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
                     continue;
                 }
             }
-            if (out.size() >= limit && !cache) {
+            if (out.size() >= limit) {
                 break;
             }
             QJsonObject o = accountJson(t);

@@ -275,4 +275,10 @@ int StorageGridSimulator::authorizations() const
     return m_state->authorizations;
 }
 
+int StorageGridSimulator::logouts() const
+{
+    std::lock_guard lock(m_state->mutex);
+    return m_state->logouts;
+}
+
 } // namespace strata::sim::storagegrid

@@ -158,6 +158,8 @@ public:
     [[nodiscard]] int s3Requests() const;
     /// Authorize calls that issued a token.
     [[nodiscard]] int authorizations() const;
+    /// `DELETE /authorize` calls (logouts), with or without a valid token.
+    [[nodiscard]] int logouts() const;
 
 private:
     void handleManagement(const Request &request, const Responder &responder);

@@ -13,7 +13,9 @@
 #include "simulators/storagegrid/storagegridsimulator.h"
 #include "tests/integration/simfixture.h"
 
+#include <QSet>
 #include <QThreadPool>
+#include <QTimeZone>
 
 using namespace strata;
 using namespace std::chrono_literals;
@@ -454,6 +456,8 @@ TEST_F(StorageGridSourceTest, TestButtonCountsBucketsAndDatasets)
     }));
     EXPECT_TRUE(ok) << message.toStdString();
     EXPECT_TRUE(message.contains(QStringLiteral("6 datasets"))) << message.toStdString();
+    pool.waitForDone();
+    EXPECT_EQ(simulator->logouts(), 1) << "the test leaves no grid session open";
 
     done = false;
     core::StorageGridSource::testConnection(
@@ -545,4 +549,56 @@ TEST_F(StorageGridSourceTest, WrongGridPasswordIsAuthRequired)
         return status().health == core::Health::AuthRequired;
     })) << status().lastError.toStdString();
     EXPECT_TRUE(engine->estate().gridSummaries().all(name).empty());
+}
+
+TEST_F(StorageGridSourceTest, GridPollListsEveryTenantBeyondTheApisDefaultPage)
+{
+    for (int i = 0; i < 28; ++i) {
+        simulator->addTenant({{}, QStringLiteral("bulk-%1").arg(i), {}, {}, -1});
+    }
+    startAndWait(config());
+    ASSERT_EQ(status().health, core::Health::Ok) << status().lastError.toStdString();
+    const auto tenants = engine->estate().tenants().all(name);
+    EXPECT_EQ(tenants.size(), 30u);
+    QSet<QString> names;
+    for (const auto &t : tenants) {
+        names.insert(t->name);
+    }
+    EXPECT_TRUE(names.contains(QStringLiteral("bulk-27")));
+    EXPECT_TRUE(names.contains(QStringLiteral("data-science")));
+}
+
+TEST_F(StorageGridSourceTest, ResolvedAlertsKeepTheirTimesAndOlderThanAWeekAreNotKept)
+{
+    startAndWait(config());
+    const QDateTime weekAgo = QDateTime::fromMSecsSinceEpoch(simulator->nowMs(), QTimeZone::utc())
+                                  .addDays(-core::StorageGridSource::kHistoryDays);
+    int resolved = 0;
+    QSet<QString> ids;
+    for (const auto &a : engine->estate().gridAlerts().all(name)) {
+        EXPECT_FALSE(ids.contains(a->id)) << a->id.toStdString();
+        ids.insert(a->id);
+        if (!a->resolved) {
+            continue;
+        }
+        ++resolved;
+        ASSERT_TRUE(a->startsAt.isValid()) << a->name.toStdString();
+        ASSERT_TRUE(a->endsAt.isValid()) << a->name.toStdString();
+        EXPECT_LE(a->startsAt, a->endsAt);
+        EXPECT_GE(a->startsAt, weekAgo) << a->name.toStdString();
+        EXPECT_NE(a->name, QStringLiteral("Low object data storage")) << "triggered nine days ago";
+    }
+    // The memory alert resolves every ten minutes (one record each) and the network one two days ago.
+    EXPECT_GT(resolved, 100);
+}
+
+TEST_F(StorageGridSourceTest, OneShotPollThenTeardownLogsOutOnce)
+{
+    startAndWait(config());
+    EXPECT_EQ(simulator->logouts(), 0);
+    const int authorized = simulator->authorizations();
+    EXPECT_GE(authorized, 1);
+    engine.reset(); // what a one-shot CLI run does at its end: stop, delete, wait for the pool
+    EXPECT_EQ(simulator->logouts(), 1);
+    EXPECT_EQ(simulator->authorizations(), authorized);
 }

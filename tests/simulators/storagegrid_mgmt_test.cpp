@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+#include <QTimeZone>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -18,6 +19,11 @@ namespace {
 
 const QString DataScience = QStringLiteral("27842394817204129340");
 const QString SupportCenter = QStringLiteral("61020483957721640118");
+
+QDateTime gridMgmtIso(const QString &text)
+{
+    return QDateTime::fromString(text, Qt::ISODateWithMs);
+}
 
 class GridMgmt : public ::testing::Test
 {
@@ -214,21 +220,70 @@ TEST_F(GridMgmt, Alerts_FireAndResolve_AsTheClockAdvances)
 
     (*grid)->advanceClock(std::chrono::minutes(4));
     EXPECT_EQ(data(QStringLiteral("/api/v4/grid/alerts")).toArray().size(), 0);
-    const QJsonArray history = data(QStringLiteral("/api/v4/grid/alert-history?limit=5")).toArray();
-    ASSERT_EQ(history.size(), 5);
+    const QJsonArray history = data(QStringLiteral("/api/v4/grid/alert-history")).toArray();
+    ASSERT_GE(history.size(), 5);
     const QJsonObject resolved = history[0].toObject();
-    EXPECT_EQ(resolved.value(QStringLiteral("id")).toString(), id) << "the alert that just resolved comes first";
+    EXPECT_EQ(resolved.value(QStringLiteral("id")).toString(), id)
+        << "the alert that just resolved comes first, its id the fingerprint the active one had";
+    EXPECT_EQ(history[1].toObject().value(QStringLiteral("id")).toString(), id)
+        << "the same alert, ten minutes earlier";
+    EXPECT_NE(history[1].toObject().value(QStringLiteral("eventId")), resolved.value(QStringLiteral("eventId")));
+    // swagger ResolvedAlertRecord: exactly these members.
+    QStringList keys = resolved.keys();
+    keys.sort();
+    EXPECT_EQ(keys,
+              (QStringList{QStringLiteral("annotations"),
+                           QStringLiteral("endTime"),
+                           QStringLiteral("event"),
+                           QStringLiteral("eventId"),
+                           QStringLiteral("id"),
+                           QStringLiteral("inhibited"),
+                           QStringLiteral("instance"),
+                           QStringLiteral("labels"),
+                           QStringLiteral("name"),
+                           QStringLiteral("severity"),
+                           QStringLiteral("startTime"),
+                           QStringLiteral("status")}));
+    EXPECT_TRUE(resolved.value(QStringLiteral("eventId")).isDouble());
     EXPECT_EQ(resolved.value(QStringLiteral("status")).toString(), QStringLiteral("resolved"));
-    EXPECT_TRUE(resolved.contains(QStringLiteral("endsAt")));
-    bool critical = false;
-    for (const QJsonValue &v : data(QStringLiteral("/api/v4/grid/alert-history?limit=2000")).toArray()) {
-        critical = critical
-                   || v.toObject().value(QStringLiteral("name")).toString()
-                          == QLatin1String("Node network connectivity error");
+    EXPECT_EQ(resolved.value(QStringLiteral("event")).toString(), QStringLiteral("triggered"));
+    EXPECT_EQ(resolved.value(QStringLiteral("severity")).toString(), QStringLiteral("major"));
+    EXPECT_EQ(resolved.value(QStringLiteral("instance")).toString(), QStringLiteral("dc1-s3"));
+    const auto started = gridMgmtIso(resolved.value(QStringLiteral("startTime")).toString());
+    const auto ended = gridMgmtIso(resolved.value(QStringLiteral("endTime")).toString());
+    ASSERT_TRUE(started.isValid() && ended.isValid());
+    EXPECT_EQ(started.msecsTo(ended), 4 * 60 * 1000);
+
+    QSet<QString> everything;
+    for (const QJsonValue &v : history) {
+        everything.insert(v.toObject().value(QStringLiteral("name")).toString());
     }
-    EXPECT_TRUE(critical) << "the week's history holds the older critical alert";
-    expectEnvelopeError(
-        api->get(QStringLiteral("/api/v4/grid/alert-history?limit=zero")), 400, QStringLiteral("error.validation"));
+    EXPECT_TRUE(everything.contains(QStringLiteral("Node network connectivity error")));
+    EXPECT_TRUE(everything.contains(QStringLiteral("Low object data storage"))) << "nine days old, kept";
+
+    // timeTriggeredEarliest/-Latest bound the trigger time.
+    const QDateTime gridNow = QDateTime::fromMSecsSinceEpoch((*grid)->nowMs(), QTimeZone::utc());
+    const QString weekAgo = gridNow.addDays(-7).toString(Qt::ISODateWithMs);
+    const QJsonArray week = data(QStringLiteral("/api/v4/grid/alert-history?timeTriggeredEarliest=")
+                                 + QString::fromLatin1(QUrl::toPercentEncoding(weekAgo)))
+                                .toArray();
+    ASSERT_FALSE(week.isEmpty());
+    for (const QJsonValue &v : week) {
+        EXPECT_GE(gridMgmtIso(v.toObject().value(QStringLiteral("startTime")).toString()), gridNow.addDays(-7));
+        EXPECT_NE(v.toObject().value(QStringLiteral("name")).toString(), QStringLiteral("Low object data storage"));
+    }
+    EXPECT_LT(week.size(), history.size());
+    const QString threeDaysAgo = gridNow.addDays(-3).toString(Qt::ISODateWithMs);
+    const QJsonArray older = data(QStringLiteral("/api/v4/grid/alert-history?timeTriggeredLatest=")
+                                  + QString::fromLatin1(QUrl::toPercentEncoding(threeDaysAgo)))
+                                 .toArray();
+    ASSERT_FALSE(older.isEmpty());
+    for (const QJsonValue &v : older) {
+        EXPECT_LE(gridMgmtIso(v.toObject().value(QStringLiteral("startTime")).toString()), gridNow.addDays(-3));
+    }
+    expectEnvelopeError(api->get(QStringLiteral("/api/v4/grid/alert-history?timeTriggeredEarliest=yesterday")),
+                        400,
+                        QStringLiteral("error.validation"));
 }
 
 TEST_F(GridMgmt, Accounts_PageWithLimitAndMarker_UntilEmpty)
@@ -268,6 +323,22 @@ TEST_F(GridMgmt, Accounts_PageWithLimitAndMarker_UntilEmpty)
     EXPECT_EQ(withMarker[0].toObject().value(QStringLiteral("id")).toString(), DataScience);
     expectEnvelopeError(
         api->get(QStringLiteral("/api/v4/grid/accounts?order=desc")), 400, QStringLiteral("error.validation"));
+
+    // Without a limit both lists stop at the documented default, 25; the cache takes no marker.
+    for (int i = 3; i < 28; ++i) {
+        (*grid)->addTenant({{}, QStringLiteral("extra-%1").arg(i), {}, {}, -1});
+    }
+    EXPECT_EQ(data(QStringLiteral("/api/v4/grid/accounts")).toArray().size(), 25);
+    const QJsonArray cache = data(QStringLiteral("/api/v4/grid/accounts-cache")).toArray();
+    ASSERT_EQ(cache.size(), 25);
+    EXPECT_TRUE(cache[0].toObject().contains(QStringLiteral("dataBytes")));
+    EXPECT_EQ(data(QStringLiteral("/api/v4/grid/accounts-cache?limit=31")).toArray().size(), 30);
+    const QJsonArray ignoringMarker = data(QStringLiteral("/api/v4/grid/accounts-cache?limit=2&marker=")
+                                           + cache[0].toObject().value(QStringLiteral("id")).toString())
+                                          .toArray();
+    ASSERT_EQ(ignoringMarker.size(), 2);
+    EXPECT_EQ(ignoringMarker[0].toObject().value(QStringLiteral("id")),
+              cache[0].toObject().value(QStringLiteral("id")));
     expectEnvelopeError(
         api->get(QStringLiteral("/api/v4/grid/accounts?limit=-1")), 400, QStringLiteral("error.validation"));
 }

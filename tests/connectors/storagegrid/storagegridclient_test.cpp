@@ -11,9 +11,11 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace strata;
@@ -621,13 +623,12 @@ TEST(StorageGridClient, AlertsAndHistory_Fields)
                       {"startsAt", "2026-06-01T09:00:00.000Z"},
                       {"status", "active"},
                       {"silenced", false}}});
-    const json resolved = json::array({{{"id", "a0"},
-                                        {"labels", {{"alertname", "Storage volume offline"}, {"severity", "critical"}}},
-                                        {"startsAt", "2026-05-31T09:00:00.000Z"},
-                                        {"resolvedAt", "2026-05-31T09:30:00.000Z"},
-                                        {"silenced", true}}});
+    const std::string fixture = testsupport::fixture("storagegrid/alert-history.json");
+    ASSERT_FALSE(fixture.empty());
     answer(h.grid, "grid/alerts", active);
-    answer(h.grid, "grid/alert-history", resolved);
+    h.grid.route("grid/alert-history", [fixture](const Request &, const Responder &responder) {
+        responder.send(Response::json(200, QByteArray::fromStdString(fixture)));
+    });
     auto client = h.client();
     const auto alerts = client.alerts();
     ASSERT_TRUE(alerts) << alerts.error().message;
@@ -637,13 +638,53 @@ TEST(StorageGridClient, AlertsAndHistory_Fields)
     EXPECT_EQ((*alerts)[0].siteName, "dc1");
     EXPECT_EQ((*alerts)[0].summary, "Low memory");
     EXPECT_EQ((*alerts)[0].description, "8 GB installed");
+    EXPECT_EQ((*alerts)[0].startsAt, "2026-06-01T09:00:00.000Z");
     EXPECT_EQ((*alerts)[0].endsAt, "");
+
+    // Resolved records (the swagger's ResolvedAlertRecord) carry startTime and endTime.
     const auto history = client.alertHistory();
     ASSERT_TRUE(history) << history.error().message;
-    ASSERT_EQ(history->size(), 1u);
-    EXPECT_EQ((*history)[0].name, "Storage volume offline");
-    EXPECT_EQ((*history)[0].endsAt, "2026-05-31T09:30:00.000Z");
-    EXPECT_TRUE((*history)[0].silenced);
+    ASSERT_EQ(history->size(), 2u);
+    const Alert &memory = (*history)[0];
+    EXPECT_EQ(memory.id, "6b5c2d9e0f7a8e31");
+    EXPECT_EQ(memory.eventId, 2734);
+    EXPECT_EQ(memory.name, "Low installed node memory");
+    EXPECT_EQ(memory.severity, "major");
+    EXPECT_EQ(memory.instance, "dc1-sn2");
+    EXPECT_EQ(memory.siteName, "dc1");
+    EXPECT_EQ(memory.status, "resolved");
+    EXPECT_EQ(memory.startsAt, "2026-05-31T09:02:00.000Z");
+    EXPECT_EQ(memory.endsAt, "2026-05-31T09:06:00.000Z");
+    EXPECT_EQ(memory.labels.at("service"), "ldr");
+    const Alert &network = (*history)[1];
+    EXPECT_EQ(network.name, "Node network connectivity error");
+    EXPECT_EQ(network.severity, "critical");
+    EXPECT_EQ(network.instance, "");
+    EXPECT_TRUE(network.inhibited);
+    EXPECT_EQ(network.startsAt, "2026-05-30T14:10:00.000Z");
+    EXPECT_EQ(network.endsAt, "2026-05-30T14:35:00.000Z");
+
+    // The record's own severity and instance stand in for missing labels; names no vendor
+    // document uses for this list (startsAt, endsAt, resolvedAt) are not read.
+    answer(h.grid,
+           "grid/alert-history",
+           json::array({{{"id", "f1"},
+                         {"eventId", "77"},
+                         {"name", "Low metadata storage"},
+                         {"severity", "minor"},
+                         {"instance", "dc1-sn3"},
+                         {"labels", json::object()},
+                         {"startsAt", "2026-05-31T09:00:00.000Z"},
+                         {"endsAt", "2026-05-31T09:30:00.000Z"},
+                         {"resolvedAt", "2026-05-31T09:30:00.000Z"}}}));
+    const auto other = client.alertHistory();
+    ASSERT_TRUE(other) << other.error().message;
+    ASSERT_EQ(other->size(), 1u);
+    EXPECT_EQ((*other)[0].severity, "minor");
+    EXPECT_EQ((*other)[0].instance, "dc1-sn3");
+    EXPECT_EQ((*other)[0].eventId, 77);
+    EXPECT_EQ((*other)[0].startsAt, "");
+    EXPECT_EQ((*other)[0].endsAt, "");
 
     answer(h.grid, "grid/alerts", json::array({{{"id", "a1"}, {"labels", "major"}}}));
     const auto bad = client.alerts();
@@ -886,4 +927,178 @@ TEST(StorageGridClient, IsoUtcMillis)
     EXPECT_EQ(isoUtcMillis(std::chrono::system_clock::time_point(std::chrono::milliseconds(1780308000123))),
               "2026-06-01T10:00:00.123Z");
     EXPECT_EQ(isoUtcMillis(std::chrono::system_clock::time_point(std::chrono::seconds(0))), "1970-01-01T00:00:00.000Z");
+}
+
+TEST(StorageGridClient, AlertHistory_AsksWithTheApisTriggerTimeFilter)
+{
+    HarnessStoragegridclient h;
+    answer(h.grid, "grid/alert-history", json::array());
+    auto client = h.client();
+    const auto since = std::chrono::system_clock::time_point(std::chrono::milliseconds(1780218000123LL));
+    ASSERT_TRUE(client.alertHistory(since));
+    const Request asked = h.grid.requests().back();
+    EXPECT_EQ(pathOf(asked), "/api/v4/grid/alert-history");
+    EXPECT_EQ(queryOf(asked, "timeTriggeredEarliest"), isoUtcMillis(since));
+    EXPECT_EQ(queryOf(asked, "timeTriggeredEarliest"), "2026-05-31T09:00:00.123Z");
+    EXPECT_FALSE(asked.query.hasQueryItem(QStringLiteral("limit")));
+
+    ASSERT_TRUE(client.alertHistory());
+    EXPECT_FALSE(h.grid.requests().back().query.hasQueryItem(QStringLiteral("timeTriggeredEarliest")));
+}
+
+namespace {
+
+json sgTenantRecord(int i)
+{
+    char id[32];
+    std::snprintf(id, sizeof id, "%020d", 10000 + i);
+    return {{"id", id},
+            {"name", "tenant-" + std::to_string(i)},
+            {"capabilities", {"management", "s3"}},
+            {"policy", {{"quotaObjectBytes", nullptr}}}};
+}
+
+/// A grid with `count` tenants that lists them as the swagger documents: grid/accounts with
+/// limit (default 25), marker (an id) and includeMarker; grid/accounts-cache with limit only
+/// (default 25), in id order, objectCount and dataBytes added. `cached` (<= count) tenants are
+/// in the cache; the rest are too new for it.
+void routeSgTenants(FakeGrid &grid, int count, int cached)
+{
+    std::vector<json> all;
+    for (int i = 0; i < count; ++i) {
+        all.push_back(sgTenantRecord(i));
+    }
+    auto limitOf = [](const Request &request) {
+        const std::string limit = queryOf(request, "limit");
+        return limit.empty() ? 25 : std::stoi(limit);
+    };
+    grid.route("grid/accounts", [all, limitOf](const Request &request, const Responder &responder) {
+        const std::string marker = queryOf(request, "marker");
+        const bool includeMarker = queryOf(request, "includeMarker") == "true";
+        json page = json::array();
+        for (const json &t : all) {
+            const std::string id = t["id"];
+            if (!marker.empty() && !(id > marker || (includeMarker && id == marker))) {
+                continue;
+            }
+            if (static_cast<int>(page.size()) >= limitOf(request)) {
+                break;
+            }
+            page.push_back(t);
+        }
+        responder.send(Response::json(200, bytes(envelope(page))));
+    });
+    grid.route("grid/accounts-cache", [all, cached, limitOf](const Request &request, const Responder &responder) {
+        json page = json::array();
+        for (int i = 0; i < cached && static_cast<int>(page.size()) < limitOf(request); ++i) {
+            json t = all[static_cast<std::size_t>(i)];
+            t["objectCount"] = i;
+            t["dataBytes"] = 1000 * i;
+            page.push_back(std::move(t));
+        }
+        responder.send(Response::json(200, bytes(envelope(page))));
+    });
+}
+
+void expectEverySgTenant(const std::vector<Account> &accounts, int count, int cached)
+{
+    ASSERT_EQ(accounts.size(), static_cast<std::size_t>(count));
+    std::set<std::string> ids;
+    for (int i = 0; i < count; ++i) {
+        const Account &a = accounts[static_cast<std::size_t>(i)];
+        EXPECT_EQ(a.id, sgTenantRecord(i)["id"].get<std::string>());
+        ids.insert(a.id);
+        if (i < cached) {
+            EXPECT_EQ(a.objectCount, i) << a.name;
+            EXPECT_EQ(a.dataBytes, 1000 * i) << a.name;
+        } else {
+            EXPECT_FALSE(a.objectCount.has_value()) << a.name;
+        }
+    }
+    EXPECT_EQ(ids.size(), static_cast<std::size_t>(count));
+}
+
+} // namespace
+
+TEST(StorageGridClient, AccountsCache_ThirtyTenants_AllListedNotTheDefault25)
+{
+    HarnessStoragegridclient h;
+    routeSgTenants(h.grid, 30, 30);
+    auto client = h.client(); // pageSize 25, the API's default
+    const auto accounts = client.accountsCache();
+    ASSERT_TRUE(accounts) << accounts.error().message;
+    expectEverySgTenant(*accounts, 30, 30);
+    std::vector<std::string> cacheLimits;
+    for (const Request &request : h.grid.requests()) {
+        if (pathOf(request) == "/api/v4/grid/accounts-cache") {
+            cacheLimits.push_back(queryOf(request, "limit"));
+            EXPECT_FALSE(request.query.hasQueryItem(QStringLiteral("marker")));
+        }
+    }
+    EXPECT_EQ(cacheLimits, (std::vector<std::string>{"25", "31"}));
+
+    // A grid with fewer tenants than a page: one request.
+    HarnessStoragegridclient small;
+    routeSgTenants(small.grid, 24, 24);
+    auto smallClient = small.client();
+    const auto few = smallClient.accountsCache();
+    ASSERT_TRUE(few) << few.error().message;
+    expectEverySgTenant(*few, 24, 24);
+    EXPECT_EQ(small.grid.requests().size(), 3u); // versions, authorize, accounts-cache
+}
+
+TEST(StorageGridClient, AccountsCache_ThousandTenants_AllListed)
+{
+    HarnessStoragegridclient h;
+    routeSgTenants(h.grid, 1000, 1000);
+    auto options = gridOptions(h.grid.url(), h.sleeper);
+    options.pageSize = 100;
+    auto client = h.client(options);
+    const auto accounts = client.accountsCache();
+    ASSERT_TRUE(accounts) << accounts.error().message;
+    expectEverySgTenant(*accounts, 1000, 1000);
+
+    const auto listed = client.accounts();
+    ASSERT_TRUE(listed) << listed.error().message;
+    ASSERT_EQ(listed->size(), 1000u);
+    EXPECT_EQ(listed->back().name, "tenant-999");
+}
+
+TEST(StorageGridClient, AccountsCache_TenantsTooNewForTheCacheStillListed)
+{
+    HarnessStoragegridclient h;
+    routeSgTenants(h.grid, 40, 33);
+    auto client = h.client();
+    const auto accounts = client.accountsCache();
+    ASSERT_TRUE(accounts) << accounts.error().message;
+    expectEverySgTenant(*accounts, 40, 33);
+}
+
+TEST(StorageGridClient, Logout_SentOnceWithoutRetries_BoundedByItsTimeout)
+{
+    FakeGrid grid;
+    std::atomic<int> deletes{0};
+    grid.route("authorize", [&deletes](const Request &, const Responder &responder) {
+        ++deletes;
+        Response response = Response::text(204, "");
+        response.fault = sim::Fault::Stall;
+        responder.send(response);
+    });
+    answer(grid, "grid/health", json::object());
+    RecordingSleeper sleeper;
+    StorageGridClient client(std::make_shared<CurlTransport>(fastTransport()), gridOptions(grid.url(), sleeper, 3));
+    EXPECT_FALSE(client.hasSession());
+    ASSERT_TRUE(client.health());
+    EXPECT_TRUE(client.hasSession());
+    const auto started = std::chrono::steady_clock::now();
+    const auto out = client.logout({}, 300ms);
+    const auto took = std::chrono::steady_clock::now() - started;
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().kind, Kind::Timeout) << out.error().message;
+    EXPECT_LT(took, 2s);
+    EXPECT_EQ(deletes.load(), 1);
+    EXPECT_TRUE(sleeper.delays().empty());
+    EXPECT_FALSE(client.hasSession()); // forgotten either way
+    ASSERT_TRUE(client.logout({}, 300ms));
+    EXPECT_EQ(deletes.load(), 1);
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 using namespace strata;
 using namespace strata::storagegrid;
@@ -159,4 +160,73 @@ TEST_F(StorageGridSimE2E, TenantToken_ListsTheTenantsBuckets)
     const auto usage = c.tenantUsage();
     ASSERT_TRUE(usage) << usage.error().message;
     EXPECT_GE(usage->dataBytes, 290'200'000);
+}
+
+namespace {
+
+/// Adds tenants "bulk-0".. until the simulator has `total`; returns every id.
+std::set<std::string> growSimTenants(sg::StorageGridSimulator &sim, int total)
+{
+    for (int i = static_cast<int>(sim.tenants().size()); i < total; ++i) {
+        sim.addTenant({{}, QStringLiteral("bulk-%1").arg(i), {}, {}, -1});
+    }
+    std::set<std::string> ids;
+    for (const auto &t : sim.tenants()) {
+        ids.insert(t.id.toStdString());
+    }
+    return ids;
+}
+
+std::set<std::string> sgAccountIds(const std::vector<Account> &accounts)
+{
+    std::set<std::string> ids;
+    for (const Account &a : accounts) {
+        ids.insert(a.id);
+    }
+    return ids;
+}
+
+} // namespace
+
+TEST_F(StorageGridSimE2E, ThirtyAndThousandTenants_AllListed)
+{
+    for (const int total : {30, 1000}) {
+        const std::set<std::string> expected = growSimTenants(*m_sim, total);
+        ASSERT_EQ(expected.size(), static_cast<std::size_t>(total));
+        auto c = client(); // pageSize 25: the API's default page
+        const auto cache = c.accountsCache();
+        ASSERT_TRUE(cache) << cache.error().message;
+        EXPECT_EQ(cache->size(), static_cast<std::size_t>(total));
+        EXPECT_EQ(sgAccountIds(*cache), expected);
+        for (const Account &a : *cache) {
+            EXPECT_TRUE(a.dataBytes.has_value()) << a.name;
+        }
+        const auto accounts = c.accounts();
+        ASSERT_TRUE(accounts) << accounts.error().message;
+        EXPECT_EQ(sgAccountIds(*accounts), expected);
+    }
+}
+
+TEST_F(StorageGridSimE2E, AlertHistory_TimesAndTheWeekFilter)
+{
+    auto c = client();
+    const auto now = std::chrono::system_clock::time_point(std::chrono::milliseconds(m_sim->nowMs()));
+    const auto weekAgo = now - 24h * 7;
+    const auto week = c.alertHistory(weekAgo);
+    ASSERT_TRUE(week) << week.error().message;
+    ASSERT_FALSE(week->empty());
+    for (const Alert &a : *week) {
+        EXPECT_FALSE(a.startsAt.empty()) << a.name;
+        EXPECT_FALSE(a.endsAt.empty()) << a.name;
+        EXPECT_GE(a.startsAt, isoUtcMillis(weekAgo)) << a.name; // same format: text order is time order
+        EXPECT_LE(a.startsAt, a.endsAt);
+        EXPECT_TRUE(a.eventId.has_value());
+        EXPECT_EQ(a.status, "resolved");
+        EXPECT_NE(a.name, "Low object data storage");
+    }
+    const auto all = c.alertHistory();
+    ASSERT_TRUE(all) << all.error().message;
+    EXPECT_TRUE(std::any_of(all->begin(), all->end(), [](const Alert &a) {
+        return a.name == "Low object data storage";
+    })) << "the nine-day-old alert is in the unfiltered history";
 }
