@@ -25,6 +25,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
@@ -860,6 +861,22 @@ int run(const QStringList &arguments,
                         && parser.isSet(toOption)
                   : positional.size() == 2 && positional[0] == QLatin1String("get")
                         && resources().contains(normaliseResource(positional[1]));
+    // Name the word that is wrong before the whole usage: "get widgets" is a typo, not a lost user.
+    if (!usageOk && !positional.isEmpty() && !verbs().contains(positional[0])) {
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "unknown command \"%1\"; commands: %2 (see %3 --help)")
+                   .arg(positional[0], verbs().join(QStringLiteral(", ")), programName)
+            << '\n';
+        return 2;
+    }
+    if (!usageOk && positional.size() == 2 && positional[0] == QLatin1String("get")
+        && !resources().contains(normaliseResource(positional[1]))) {
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "unknown resource \"%1\"; get lists: %2")
+                   .arg(positional[1], resources().join(QStringLiteral(", ")))
+            << '\n';
+        return 2;
+    }
     if (!usageOk) {
         err << programName << ": "
             << QCoreApplication::translate(
@@ -1002,6 +1019,16 @@ int run(const QStringList &arguments,
     } else {
         const QString path = parser.isSet(configOption) ? parser.value(configOption) : core::AppConfig::defaultPath();
         QString error;
+        if (!parser.isSet(configOption) && !QFileInfo::exists(path)) {
+            err << programName << ": "
+                << QCoreApplication::translate("cli",
+                                               "no sources configured yet (%1 does not exist). Add them on the "
+                                               "desktop app's Sources page or write that file (see the README), "
+                                               "pass --config PATH, or try the simulated estate: %2 --demo %3")
+                       .arg(path, programName, arguments.join(QLatin1Char(' ')))
+                << '\n';
+            return 2;
+        }
         if (!core::AppConfig::load(path, &config, &error)) {
             err << programName << ": " << error << '\n';
             return 2;

@@ -115,6 +115,27 @@ int runBundleWindow(QApplication &app, const QString &path)
 
 } // namespace
 
+/// The first bare word of a desktop start that is neither `demo` nor an option's value: an
+/// unknown command such as `what-if`, told before a window (and a display) is needed.
+QString unknownWord(const QStringList &arguments)
+{
+    static const QStringList withValue{QStringLiteral("--config"),
+                                       QStringLiteral("-config"),
+                                       QStringLiteral("--demo-volumes"),
+                                       QStringLiteral("-demo-volumes"),
+                                       QStringLiteral("--bundle"),
+                                       QStringLiteral("-bundle")};
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &a = arguments[i];
+        if (withValue.contains(a)) {
+            ++i;
+        } else if (!a.startsWith(QLatin1Char('-')) && a != QLatin1String("demo")) {
+            return a;
+        }
+    }
+    return {};
+}
+
 int main(int argc, char **argv)
 {
     QStringList arguments;
@@ -122,6 +143,10 @@ int main(int argc, char **argv)
         arguments << QString::fromLocal8Bit(argv[i]);
     }
     if (strata::cli::isCommand(arguments)) {
+        return runCli(argc, argv, arguments);
+    }
+    if (const QString word = unknownWord(arguments); !word.isEmpty()) {
+        // Through the CLI, which names the word and lists the commands (exit 2).
         return runCli(argc, argv, arguments);
     }
 

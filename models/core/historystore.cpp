@@ -18,7 +18,7 @@ namespace strata::core {
 
 namespace {
 
-Q_LOGGING_CATEGORY(lcHistory, "strata.history")
+Q_LOGGING_CATEGORY(lcHistory, "strata.history", QtInfoMsg)
 
 const QLatin1String kMemoryPath(":memory:");
 

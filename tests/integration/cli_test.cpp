@@ -170,6 +170,53 @@ TEST_F(CliTest, UsageErrors_ExitTwo)
     EXPECT_FALSE(r.err.isEmpty());
 }
 
+TEST_F(CliTest, UnknownResourceOrCommand_IsNamedNotTheWholeUsage)
+{
+    const Run widgets = run({QStringLiteral("get"), QStringLiteral("widgets")});
+    EXPECT_EQ(widgets.code, 2);
+    EXPECT_TRUE(widgets.err.startsWith(QStringLiteral("strata: unknown resource \"widgets\"; get lists: sources, ")))
+        << widgets.err.toStdString();
+    EXPECT_FALSE(widgets.err.contains(QStringLiteral("usage:"))) << widgets.err.toStdString();
+
+    const Run whatIf = run({QStringLiteral("what-if"), QStringLiteral("volumes")});
+    EXPECT_EQ(whatIf.code, 2);
+    EXPECT_TRUE(whatIf.err.startsWith(QStringLiteral("strata: unknown command \"what-if\"; commands: get, set")))
+        << whatIf.err.toStdString();
+}
+
+// A first run without a config file says where it looked and what to do, and the desktop binary
+// names an unknown command instead of trying to open a window without a display.
+TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/desktop/strata");
+#ifndef STRATA_HAVE_DESKTOP
+    GTEST_SKIP() << "this build has no desktop app (STRATA_BUILD_DESKTOP=OFF)";
+#endif
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("empty-config")));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const auto runBinary = [&](const QStringList &args) {
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(binary, args);
+        EXPECT_TRUE(process.waitForFinished(60000));
+        return std::make_pair(process.exitCode(), QString::fromUtf8(process.readAllStandardError()));
+    };
+    const auto [noConfigCode, noConfig] = runBinary({QStringLiteral("get"), QStringLiteral("volumes")});
+    EXPECT_EQ(noConfigCode, 2);
+    EXPECT_TRUE(noConfig.contains(QStringLiteral("no sources configured yet"))) << noConfig.toStdString();
+    EXPECT_TRUE(noConfig.contains(dir.filePath(QStringLiteral("empty-config")))) << noConfig.toStdString();
+    EXPECT_TRUE(noConfig.contains(QStringLiteral("strata --demo get volumes"))) << noConfig.toStdString();
+
+    const auto [whatIfCode, whatIf] = runBinary({QStringLiteral("--demo"), QStringLiteral("what-if")});
+    EXPECT_EQ(whatIfCode, 2);
+    EXPECT_TRUE(whatIf.contains(QStringLiteral("unknown command \"what-if\""))) << whatIf.toStdString();
+    EXPECT_FALSE(whatIf.contains(QStringLiteral("platform plugin"))) << whatIf.toStdString();
+}
+
 TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
 {
     const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
