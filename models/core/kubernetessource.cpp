@@ -10,6 +10,7 @@
 #include "models/core/cachepolicy.h"
 #include "models/core/connectorerror.h"
 #include "models/core/convert.h"
+#include "models/core/diagnosis.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubecompute.h"
@@ -1574,7 +1575,16 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
         p.fromState =
             tr("%1: %2/%3 GPUs, %n queued", nullptr, project->queuedJobs)
                 .arg(spec.project, gpuText(project->allocated), gpuText(std::max<MilliGpu>(project->quota, 0)));
-        if (project->quota >= 0 && after <= project->quota) {
+        // R8: an interactive job is held only by the project's other interactive GPUs.
+        const MilliGpu nonPreemptibleAfter = nonPreemptibleAllocated(estate, source, spec.project) + spec.gpus;
+        if (!train && project->quota >= 0 && nonPreemptibleAfter <= project->quota && after > project->quota
+            && spec.gpus <= free) {
+            p.toState = tr("%1: %2/%3 GPUs (over quota)").arg(spec.project, gpuText(after), gpuText(project->quota));
+            p.effects
+                << tr("Its interactive jobs stay within the quota (%1 of %2 GPUs): it starts on idle GPUs although "
+                      "the project's training jobs run over quota, and it is never preempted.")
+                       .arg(gpuText(nonPreemptibleAfter), gpuText(project->quota));
+        } else if (project->quota >= 0 && after <= project->quota) {
             p.toState = tr("%1: %2/%3 GPUs").arg(spec.project, gpuText(after), gpuText(project->quota));
             p.effects << tr("Within the project's guaranteed quota: it starts as soon as a node has room, reclaiming "
                             "GPUs from over-quota training jobs of other projects if needed.");
@@ -1585,7 +1595,9 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
                     "It runs over quota on idle GPUs and may be preempted when another project reclaims its "
                     "guaranteed GPUs.");
             } else {
-                p.warnings << tr("Interactive jobs only run within quota: it will queue.");
+                p.warnings << tr("The project's interactive jobs would hold %1 of its %2 guaranteed GPUs; interactive "
+                                 "jobs only run within quota: it will queue.")
+                                  .arg(gpuText(nonPreemptibleAfter), gpuText(project->quota));
             }
         } else {
             p.toState =
