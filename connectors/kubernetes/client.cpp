@@ -125,6 +125,13 @@ std::string ResourceType::displayName() const
     return group.empty() ? plural : plural + "." + group;
 }
 
+std::vector<std::string> ResourceType::readableVersions() const
+{
+    std::vector<std::string> out{version};
+    out.insert(out.end(), olderVersions.begin(), olderVersions.end());
+    return out;
+}
+
 const ApiGroupInfo *Discovery::group(const std::string &name) const
 {
     const auto it = std::find_if(groups.begin(), groups.end(), [&name](const ApiGroupInfo &g) {
@@ -133,22 +140,115 @@ const ApiGroupInfo *Discovery::group(const std::string &name) const
     return it == groups.end() ? nullptr : &*it;
 }
 
-Discovery::Support Discovery::support(const ResourceType &type) const
+namespace {
+
+bool kubeListHas(const std::vector<std::string> &list, const std::string &value)
+{
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+std::string kubeJoined(const std::vector<std::string> &list)
+{
+    std::string out;
+    for (const auto &item : list) {
+        out += (out.empty() ? "" : ", ") + item;
+    }
+    return out;
+}
+
+bool listsResource(const ApiGroupInfo &info, const std::string &version, const std::string &plural)
+{
+    const auto it = info.resources.find(version);
+    if (it == info.resources.end()) {
+        return false;
+    }
+    return std::any_of(it->second.begin(), it->second.end(), [&plural](const ApiResourceInfo &r) {
+        return r.name == plural;
+    });
+}
+
+// The group's served versions in the order a client should try them: preferred first.
+std::vector<std::string> versionsByPreference(const ApiGroupInfo &info)
+{
+    std::vector<std::string> out;
+    if (!info.preferredVersion.empty() && kubeListHas(info.versions, info.preferredVersion)) {
+        out.push_back(info.preferredVersion);
+    }
+    for (const auto &v : info.versions) {
+        if (!kubeListHas(out, v)) {
+            out.push_back(v);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<ResourceType> Discovery::resolve(const ResourceType &type) const
 {
     if (type.group.empty()) {
-        return type.version == "v1" ? Support::Served : Support::UnknownVersion;
+        if (type.version == "v1") {
+            return type;
+        }
+        return std::nullopt;
+    }
+    const ApiGroupInfo *info = group(type.group);
+    if (!info) {
+        return std::nullopt;
+    }
+    const std::vector<std::string> readable = type.readableVersions();
+    for (const auto &v : versionsByPreference(*info)) {
+        if (kubeListHas(readable, v) && listsResource(*info, v, type.plural)) {
+            ResourceType resolved = type;
+            resolved.version = v;
+            return resolved;
+        }
+    }
+    return std::nullopt;
+}
+
+Discovery::Support Discovery::support(const ResourceType &type) const
+{
+    if (resolve(type)) {
+        return Support::Served;
+    }
+    if (type.group.empty()) {
+        return Support::UnknownVersion;
     }
     const ApiGroupInfo *info = group(type.group);
     if (!info) {
         return Support::GroupMissing;
     }
-    const bool served = std::find(info->versions.begin(), info->versions.end(), type.version) != info->versions.end();
-    return served ? Support::Served : Support::UnknownVersion;
+    const std::vector<std::string> readable = type.readableVersions();
+    bool readableServed = false;
+    bool unread = false;
+    bool elsewhere = false;
+    for (const auto &v : info->versions) {
+        readableServed |= kubeListHas(readable, v);
+        if (info->resources.count(v) == 0) {
+            unread = true;
+        } else {
+            elsewhere |= listsResource(*info, v, type.plural); // resolve() failed, so not readable
+        }
+    }
+    if (elsewhere) {
+        return Support::UnknownVersion;
+    }
+    if (!unread) {
+        return Support::ResourceMissing;
+    }
+    return readableServed ? Support::NotDiscovered : Support::UnknownVersion;
 }
 
 std::string Discovery::explain(const ResourceType &type) const
 {
-    switch (support(type)) {
+    const Support support = this->support(type);
+    if (support == Support::Served) {
+        return {};
+    }
+    const std::string name = type.displayName();
+    const ApiGroupInfo *info = group(type.group);
+    switch (support) {
     case Support::Served:
         return {};
     case Support::GroupMissing: {
@@ -161,18 +261,68 @@ std::string Discovery::explain(const ResourceType &type) const
         return text;
     }
     case Support::UnknownVersion: {
-        std::string versions;
-        if (const ApiGroupInfo *info = group(type.group)) {
-            for (const auto &v : info->versions) {
-                versions += (versions.empty() ? "" : ", ") + v;
+        if (type.group.empty()) {
+            return "the core API serves v1 only; Strata reads " + type.apiVersion() + " " + type.plural;
+        }
+        // Name the versions that serve the resource when they are known, else the group's.
+        std::vector<std::string> versions;
+        for (const auto &v : info->versions) {
+            if (listsResource(*info, v, type.plural)) {
+                versions.push_back(v);
             }
         }
-        const std::string name = type.group.empty() ? "the core API" : type.group;
-        return name + " is served only in version" + (versions.find(',') == std::string::npos ? " " : "s ") + versions
-               + "; Strata reads " + type.apiVersion() + " " + type.plural + " (unknown CRD version)";
+        const std::string subject = versions.empty() ? type.group : name;
+        if (versions.empty()) {
+            versions = info->versions;
+        }
+        return subject + " is served only in version" + (versions.size() == 1 ? " " : "s ") + kubeJoined(versions)
+               + "; Strata reads " + kubeJoined(type.readableVersions()) + " (unknown CRD version)";
+    }
+    case Support::ResourceMissing:
+        return type.group + " is served, but no version Strata reads (" + kubeJoined(type.readableVersions())
+               + ") serves " + type.plural + " (CRD " + name + " not installed?)";
+    case Support::NotDiscovered: {
+        std::string text = "cannot tell which version of " + type.group + " serves " + type.plural;
+        for (const auto &v : info->versions) {
+            if (const auto it = info->resourceErrors.find(v); it != info->resourceErrors.end()) {
+                text += ": " + it->second;
+                return text;
+            }
+        }
+        return text + " (its resource lists were not read)";
     }
     }
     return {};
+}
+
+Result<std::vector<ApiResourceInfo>> parseApiResourceList(const std::string &body, const std::string &what)
+{
+    const json parsed = json::parse(body, nullptr, false);
+    const auto resources = parsed.is_object() ? parsed.find("resources") : parsed.end();
+    if (!parsed.is_object() || resources == parsed.end() || !resources->is_array()) {
+        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": not an APIResourceList", 200));
+    }
+    std::vector<ApiResourceInfo> out;
+    for (const auto &r : *resources) {
+        ApiResourceInfo info;
+        info.name = stringField(r, "name");
+        if (info.name.empty() || info.name.find('/') != std::string::npos) {
+            continue;
+        }
+        info.kind = stringField(r, "kind");
+        if (const auto namespaced = r.find("namespaced"); namespaced != r.end() && namespaced->is_boolean()) {
+            info.namespaced = namespaced->get<bool>();
+        }
+        if (const auto verbs = r.find("verbs"); verbs != r.end() && verbs->is_array()) {
+            for (const auto &verb : *verbs) {
+                if (verb.is_string()) {
+                    info.verbs.push_back(verb.get<std::string>());
+                }
+            }
+        }
+        out.push_back(std::move(info));
+    }
+    return out;
 }
 
 KubeClient::KubeClient(http::IHttpTransport &transport,
@@ -321,6 +471,52 @@ Result<Discovery> KubeClient::discover(const http::CancelToken &cancel)
     return discovery;
 }
 
+Result<Discovery> KubeClient::discover(const http::CancelToken &cancel, const std::vector<ResourceType> &types)
+{
+    auto discovery = discover(cancel);
+    if (!discovery) {
+        return discovery;
+    }
+    std::vector<std::string> wanted;
+    for (const ResourceType &type : types) {
+        if (!type.group.empty() && !kubeListHas(wanted, type.group)) {
+            wanted.push_back(type.group);
+        }
+    }
+    for (ApiGroupInfo &info : discovery->groups) {
+        if (!kubeListHas(wanted, info.name)) {
+            continue;
+        }
+        for (const std::string &version : info.versions) {
+            auto resources = apiResources(info.name, version, cancel);
+            if (resources) {
+                info.resources[version] = std::move(*resources);
+            } else if (resources.error().kind == HttpError::Kind::Cancelled) {
+                return http::fail(resources.error());
+            } else {
+                info.resourceErrors[version] = resources.error().message;
+            }
+        }
+    }
+    return discovery;
+}
+
+Result<std::vector<ApiResourceInfo>>
+KubeClient::apiResources(const std::string &group, const std::string &version, const http::CancelToken &cancel)
+{
+    HttpRequest request;
+    request.url = group.empty() ? "/api/" + version : "/apis/" + group + "/" + version;
+    const std::string what = "Discover the resources of " + (group.empty() ? version : group + "/" + version);
+    auto response = send(std::move(request), cancel);
+    if (!response) {
+        return http::fail(response.error());
+    }
+    if (!response->isSuccess()) {
+        return http::fail(statusError(*response, what));
+    }
+    return parseApiResourceList(response->body, what);
+}
+
 Result<ListPage>
 KubeClient::listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
 {
@@ -342,7 +538,7 @@ KubeClient::listPage(const ResourceType &type, const ListOptions &options, const
     if (!response->isSuccess()) {
         HttpError error = statusError(*response, what);
         if (response->status == 404) {
-            error.message += " (the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
+            error.message += " (404: the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
         }
         return http::fail(std::move(error));
     }
@@ -569,7 +765,7 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
         }
         HttpError error = statusError(*result, what);
         if (result->status == 404) {
-            error.message += " (the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
+            error.message += " (404: the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
         }
         return http::fail(std::move(error));
     }

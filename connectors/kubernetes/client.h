@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,10 @@ namespace strata::kubernetes {
 
 /// A REST resource of the API server: core group when `group` is empty (/api/v1), else
 /// /apis/<group>/<version>.
+///
+/// The constants below name the version Strata reads first. Optional resources (CRDs, groups a
+/// cluster may lack) must be resolved against the server with Discovery::resolve(), which
+/// picks the version that really serves the resource among `version` and `olderVersions`.
 struct ResourceType
 {
     std::string group;
@@ -25,31 +30,37 @@ struct ResourceType
     std::string plural;
     std::string kind;
     bool namespaced = true;
+    /// Further versions whose objects Strata reads the same way (same schema for the fields
+    /// Strata uses), newest first; empty = only `version`.
+    std::vector<std::string> olderVersions{};
 
     /// "v1" or "batch/v1".
     [[nodiscard]] std::string apiVersion() const;
     /// "pods", "jobs.batch", "queues.scheduling.run.ai" (kubectl's resource.group), for messages.
     [[nodiscard]] std::string displayName() const;
+    /// `version` followed by `olderVersions`.
+    [[nodiscard]] std::vector<std::string> readableVersions() const;
 };
 
-inline const ResourceType kNodes{"", "v1", "nodes", "Node", false};
-inline const ResourceType kNamespaces{"", "v1", "namespaces", "Namespace", false};
-inline const ResourceType kPods{"", "v1", "pods", "Pod", true};
-inline const ResourceType kJobs{"batch", "v1", "jobs", "Job", true};
-inline const ResourceType kEvents{"", "v1", "events", "Event", true};
-inline const ResourceType kResourceQuotas{"", "v1", "resourcequotas", "ResourceQuota", true};
-inline const ResourceType kPvcs{"", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true};
-inline const ResourceType kPvs{"", "v1", "persistentvolumes", "PersistentVolume", false};
-inline const ResourceType kStorageClasses{"storage.k8s.io", "v1", "storageclasses", "StorageClass", false};
-inline const ResourceType kVolumeSnapshots{"snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", true};
-/// KAI Scheduler queues (Run:ai projects), cluster-scoped.
-inline const ResourceType kQueues{"scheduling.run.ai", "v2", "queues", "Queue", false};
-/// KAI PodGroups as Strata's simulator serves them (scheduling.run.ai/v2). Upstream KAI serves
-/// PodGroups as v2alpha2: see kPodGroupsV2alpha2 and Discovery::support().
-inline const ResourceType kPodGroups{"scheduling.run.ai", "v2", "podgroups", "PodGroup", true};
-inline const ResourceType kPodGroupsV2alpha2{"scheduling.run.ai", "v2alpha2", "podgroups", "PodGroup", true};
-inline const ResourceType kConfigMaps{"", "v1", "configmaps", "ConfigMap", true};
-inline const ResourceType kSecrets{"", "v1", "secrets", "Secret", true};
+inline const ResourceType kNodes{"", "v1", "nodes", "Node", false, {}};
+inline const ResourceType kNamespaces{"", "v1", "namespaces", "Namespace", false, {}};
+inline const ResourceType kPods{"", "v1", "pods", "Pod", true, {}};
+inline const ResourceType kJobs{"batch", "v1", "jobs", "Job", true, {}};
+inline const ResourceType kEvents{"", "v1", "events", "Event", true, {}};
+inline const ResourceType kResourceQuotas{"", "v1", "resourcequotas", "ResourceQuota", true, {}};
+inline const ResourceType kPvcs{"", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true, {}};
+inline const ResourceType kPvs{"", "v1", "persistentvolumes", "PersistentVolume", false, {}};
+inline const ResourceType kStorageClasses{"storage.k8s.io", "v1", "storageclasses", "StorageClass", false, {}};
+/// external-snapshotter served v1beta1 (same spec/status fields) before v1 (v4.0, 2021).
+inline const ResourceType kVolumeSnapshots{
+    "snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", true, {"v1beta1"}};
+/// KAI Scheduler queues (Run:ai projects), cluster-scoped; KAI's CRD serves them in v2 only.
+inline const ResourceType kQueues{"scheduling.run.ai", "v2", "queues", "Queue", false, {}};
+/// KAI PodGroups; KAI's CRD serves them in v2alpha2 only, although the group's preferred
+/// version is v2 (where the queues are): resolve, never assume the group's version.
+inline const ResourceType kPodGroups{"scheduling.run.ai", "v2alpha2", "podgroups", "PodGroup", true, {}};
+inline const ResourceType kConfigMaps{"", "v1", "configmaps", "ConfigMap", true, {}};
+inline const ResourceType kSecrets{"", "v1", "secrets", "Secret", true, {}};
 
 /// DELETE propagationPolicy: what happens to dependents (a Job's pods).
 enum class Propagation
@@ -67,34 +78,63 @@ struct VersionInfo
     std::string platform;     ///< "linux/amd64"
 };
 
-/// One API group as /apis lists it.
+/// One resource of a group version as GET /apis/<group>/<version> (an APIResourceList) lists
+/// it. Subresources ("pods/status") are left out.
+struct ApiResourceInfo
+{
+    std::string name; ///< plural, "podgroups"
+    std::string kind; ///< "PodGroup"
+    bool namespaced = true;
+    std::vector<std::string> verbs; ///< "get", "list", "watch", ...
+};
+
+/// One API group as /apis lists it, with the resources of the versions that were read.
 struct ApiGroupInfo
 {
     std::string name;                  ///< "batch", "scheduling.run.ai"
-    std::vector<std::string> versions; ///< served versions, "v1", "v2alpha2", ...
+    std::vector<std::string> versions; ///< served versions, in the server's order (priority)
     std::string preferredVersion;
+    /// Resources per version, for the versions whose APIResourceList was read (see
+    /// KubeClient::discover()); a version missing here was not read or failed.
+    std::map<std::string, std::vector<ApiResourceInfo>> resources{};
+    /// Versions whose APIResourceList could not be read: the error message.
+    std::map<std::string, std::string> resourceErrors{};
 };
 
-/// What the server serves: the core group (always v1) plus /apis.
+/// What the server serves: the core group (always v1) plus /apis, and for the groups asked
+/// for, each version's resources.
 struct Discovery
 {
     enum class Support
     {
-        Served,         ///< group and version are served
-        GroupMissing,   ///< the group is not served at all (e.g. no KAI installed)
-        UnknownVersion, ///< the group is served, but only in other versions than Strata reads
+        Served,          ///< a version Strata reads serves the resource (see resolve())
+        GroupMissing,    ///< the group is not served at all (e.g. no KAI installed)
+        UnknownVersion,  ///< the group (or the resource) is served, but only in versions Strata cannot read
+        ResourceMissing, ///< the group is served, but none of its versions lists the resource
+        NotDiscovered,   ///< the resource lists of the group were not read, or reading them failed
     };
 
     std::vector<ApiGroupInfo> groups; ///< without the core group
 
+    /// `type` at the version that serves it: the group's preferred version if Strata reads it
+    /// and it lists the resource, else the first other served version (server order) that
+    /// Strata reads and that lists it. Core types resolve to themselves when they are v1.
+    /// nullopt when not served (see support() and explain()).
+    [[nodiscard]] std::optional<ResourceType> resolve(const ResourceType &type) const;
     [[nodiscard]] Support support(const ResourceType &type) const;
-    [[nodiscard]] bool serves(const ResourceType &type) const { return support(type) == Support::Served; }
-    /// Empty when served; else a sentence for the user, e.g. `scheduling.run.ai is served only
-    /// in version v2alpha2; Strata reads scheduling.run.ai/v2 (unknown CRD version)` or
-    /// `the API server does not serve scheduling.run.ai (KAI Scheduler not installed?)`.
+    [[nodiscard]] bool serves(const ResourceType &type) const { return resolve(type).has_value(); }
+    /// Empty when served; else a sentence for the user naming the resource, e.g.
+    /// `queues.scheduling.run.ai is served only in versions v2alpha1, v1; Strata reads v2
+    /// (unknown CRD version)`, `the API server does not serve scheduling.run.ai (KAI Scheduler
+    /// not installed?)` or `scheduling.run.ai is served, but no version Strata reads (v2alpha2)
+    /// serves podgroups (CRD podgroups.scheduling.run.ai not installed?)`.
     [[nodiscard]] std::string explain(const ResourceType &type) const;
     [[nodiscard]] const ApiGroupInfo *group(const std::string &name) const;
 };
+
+/// Parses an APIResourceList body (GET /apis/<group>/<version> or /api/v1); subresources and
+/// entries without a name are skipped. Kind::Parse when it has no "resources" array.
+Result<std::vector<ApiResourceInfo>> parseApiResourceList(const std::string &body, const std::string &what);
 
 /// Options of one list call. Namespaced types list one namespace when `namespace_` is set, all
 /// namespaces otherwise; cluster-scoped types ignore it.
@@ -204,8 +244,19 @@ public:
     KubeClient &operator=(const KubeClient &) = delete;
 
     Result<VersionInfo> version(const http::CancelToken &cancel);
-    /// GET /apis (the aggregated group list); the core group is implied.
+    /// GET /apis (the group list); the core group is implied. No resource lists are read, so
+    /// non-core types are NotDiscovered (or GroupMissing/UnknownVersion): use the overload below
+    /// to resolve them.
     Result<Discovery> discover(const http::CancelToken &cancel);
+    /// GET /apis, then GET /apis/<group>/<version> (APIResourceList, as kubectl discovers) for
+    /// every served version of each group that one of `types` belongs to, so Discovery::resolve()
+    /// knows which version serves which resource. A resource list that fails (404, 503 of an
+    /// aggregated API, timeout) is recorded in ApiGroupInfo::resourceErrors and does not fail the
+    /// discovery; only /apis failing or cancellation does.
+    Result<Discovery> discover(const http::CancelToken &cancel, const std::vector<ResourceType> &types);
+    /// GET /apis/<group>/<version> (/api/v1 for the core group).
+    Result<std::vector<ApiResourceInfo>>
+    apiResources(const std::string &group, const std::string &version, const http::CancelToken &cancel);
 
     Result<ListPage> listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel);
     /// Follows continue tokens until the last page (options.continueToken is ignored). A 410 on

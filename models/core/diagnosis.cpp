@@ -216,6 +216,19 @@ QString verdictName(Verdict verdict)
     return QStringLiteral("unknown_job");
 }
 
+MilliGpu nonPreemptibleAllocated(const Estate &estate, const QString &source, const QString &project)
+{
+    MilliGpu held = 0;
+    if (const auto jobs = estate.jobs().scope(source)) {
+        for (const Ptr<Job> &j : jobs->items()) {
+            if (j->project == project && j->type == JobType::Interactive) {
+                held += j->gpusAllocated;
+            }
+        }
+    }
+    return held;
+}
+
 JobDiagnosis diagnosePending(const Estate &estate, const QString &source, const QString &jobId)
 {
     const Ptr<Job> found = findJob(estate, source, jobId);
@@ -242,23 +255,28 @@ JobDiagnosis diagnosePending(const Estate &estate, const QString &source, const 
     if (job.status != JobStatus::ContainerCreating && request > 0) {
         const Ptr<Project> project =
             job.project.isEmpty() ? nullptr : estate.projects().find(source, source + QLatin1Char('/') + job.project);
-        // The rule that holds the project's jobs: SCHEDULING.md R1/R5 (train) and R8 (interactive).
+        // The rule that holds the project's jobs: SCHEDULING.md R1/R5 (train) and R8 (interactive:
+        // only the project's non-preemptible GPUs count against its quota, as KAI checks it).
         if (project && project->quota >= 0) {
             const MilliGpu quota = project->quota;
-            const MilliGpu allowed = job.type == JobType::Interactive ? quota : std::max(quota, project->fairShare);
-            if (project->allocated + request > allowed) {
+            const bool interactive = job.type == JobType::Interactive;
+            const MilliGpu held =
+                interactive ? nonPreemptibleAllocated(estate, source, project->name) : project->allocated;
+            const MilliGpu allowed = interactive ? quota : std::max(quota, project->fairShare);
+            if (held + request > allowed) {
                 DiagnosisFinding f;
-                if (job.type == JobType::Interactive) {
+                if (interactive) {
                     f.rule = QStringLiteral("quota");
-                    f.summary =
-                        tr("Project %1 holds %2 of its %3 guaranteed GPUs; this interactive job asks for %4 "
-                           "more and interactive jobs must stay within the quota.")
-                            .arg(project->name, formatGpus(project->allocated), formatGpus(quota), formatGpus(request));
-                    const MilliGpu room = std::max<MilliGpu>(0, quota - project->allocated);
-                    f.action = room > 0
-                                   ? tr("End another interactive session of %1, or lower the request to %2 GPU.")
-                                         .arg(project->name, formatGpus(room))
-                                   : tr("End another session or job of %1, or raise its quota.").arg(project->name);
+                    f.summary = tr("Project %1's interactive jobs hold %2 of its %3 guaranteed GPUs; this interactive "
+                                   "job asks for %4 more and interactive (non-preemptible) jobs must stay within the "
+                                   "quota. Training jobs do not count against this limit.")
+                                    .arg(project->name, formatGpus(held), formatGpus(quota), formatGpus(request));
+                    const MilliGpu room = std::max<MilliGpu>(0, quota - held);
+                    f.action = room > 0 ? tr("End another interactive session of %1, or lower the request to %2 GPU.")
+                                              .arg(project->name, formatGpus(room))
+                                        : tr("End another interactive session of %1, submit this one as a training "
+                                             "(preemptible) job, or raise its quota.")
+                                              .arg(project->name);
                     f.actionKind = room > 0 ? QStringLiteral("reduce_request") : QStringLiteral("wait");
                 } else {
                     f.rule = QStringLiteral("fair_share");

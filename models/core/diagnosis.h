@@ -112,6 +112,11 @@ struct JobDiagnosis
     bool operator==(const JobDiagnosis &) const = default;
 };
 
+/// GPUs the project's running interactive (non-preemptible) jobs hold on `source`: KAI's
+/// AllocatedNotPreemptible. An interactive job is admitted while this plus its request stays
+/// within the project's quota (SCHEDULING.md R8); training GPUs do not count.
+MilliGpu nonPreemptibleAllocated(const Estate &estate, const QString &source, const QString &project);
+
 /// Explains why a pending (also preempted or container-creating) job does not run: PVC not
 /// bound, image not pullable, project over its quota (interactive) or fair share (train), no
 /// node with enough free GPUs together. `jobId` is "<namespace>/<name>". A job that is not

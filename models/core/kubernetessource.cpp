@@ -10,6 +10,7 @@
 #include "models/core/cachepolicy.h"
 #include "models/core/connectorerror.h"
 #include "models/core/convert.h"
+#include "models/core/diagnosis.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubecompute.h"
@@ -149,6 +150,19 @@ QString eventSeverity(const std::string &type)
     return type == "Warning" ? QStringLiteral("warning") : QStringLiteral("informational");
 }
 
+// The Test button's KAI sentence: what the source will read, or why not.
+QString kaiDiscoveryFinding(const kubernetes::Discovery &discovery)
+{
+    if (!discovery.serves(kubernetes::kQueues)) {
+        return qs(discovery.explain(kubernetes::kQueues));
+    }
+    const auto podGroups = discovery.resolve(kubernetes::kPodGroups);
+    if (!podGroups) {
+        return QObject::tr("KAI queues found, but %1").arg(qs(discovery.explain(kubernetes::kPodGroups)));
+    }
+    return QObject::tr("KAI queues found (podgroups in %1)").arg(qs(podGroups->apiVersion()));
+}
+
 const QRegularExpression &jobNamePattern()
 {
     static const QRegularExpression re(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
@@ -168,12 +182,19 @@ struct KubernetesSource::Shared
     std::unordered_map<std::string, kubernetes::EventDto> events;
     struct Stream
     {
-        bool synced = false;
+        bool synced = false; ///< listed at least once
+        /// Listed, or its first list failed or ran past the first-sync deadline: the first
+        /// view does not wait for it any longer.
+        bool settled = false;
         std::optional<FetchError> error;
     };
+    /// Keyed by ResourceType::displayName() ("pods", "podgroups.scheduling.run.ai").
     std::map<std::string, Stream> streams;
     std::optional<FetchError> bootstrapError;
-    QString kaiNote; ///< why KAI objects are not read, when the group exists in another version
+    /// Why KAI objects (or some of them) are not read although the group exists: another
+    /// version, or a missing CRD. Empty when all are read or KAI is not installed.
+    QString kaiNote;
+    kubernetes::ResourceType queueType = kubernetes::kQueues; ///< as resolved by discovery
     QDateTime lastChange;
     std::vector<std::thread> threads;
 
@@ -183,7 +204,6 @@ struct KubernetesSource::Shared
     std::unique_ptr<kubernetes::KubeClient> client; ///< set once before `connected`
     std::unique_ptr<http::CurlTransport> promTransport;
     std::unique_ptr<prometheus::PrometheusClient> prom;
-    std::string kaiPodGroupVersion;
 
     ComputePublish previous; ///< builder-only (one build at a time)
     std::function<void()> notify;
@@ -200,6 +220,19 @@ struct KubernetesSource::Shared
         }
         return true;
     }
+    /// Every stream listed or given up on for the first view.
+    bool allSettled() const
+    {
+        if (streams.empty()) {
+            return false;
+        }
+        for (const auto &[name, stream] : streams) {
+            if (!stream.settled) {
+                return false;
+            }
+        }
+        return true;
+    }
 };
 
 KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps, QObject *parent)
@@ -209,6 +242,8 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
 {
     m_publishTimer.setSingleShot(true);
     connect(&m_publishTimer, &QTimer::timeout, this, &KubernetesSource::buildAndPublish);
+    m_firstSyncTimer.setSingleShot(true);
+    connect(&m_firstSyncTimer, &QTimer::timeout, this, &KubernetesSource::onFirstSyncDeadline);
     connect(&m_deps.estate, &Estate::volumesChanged, this, [this] {
         m_storageDirty = true;
     });
@@ -309,6 +344,7 @@ void KubernetesSource::launch()
     auto shared = std::make_shared<Shared>();
     shared->config = m_config;
     shared->token = m_token;
+    const Timeouts timeouts = m_timeouts;
     QPointer<KubernetesSource> self(this);
     std::weak_ptr<Shared> weak = shared;
     shared->notify = [self, weak] {
@@ -335,7 +371,7 @@ void KubernetesSource::launch()
 
     // Bootstrap: resolve the endpoint, reach the server, discover KAI, then one reflector thread
     // per resource type.
-    m_threads.emplace_back([shared] {
+    m_threads.emplace_back([shared, timeouts] {
         const http::CancelToken &cancel = shared->cancel;
         auto fail = [&](const http::HttpError &error) {
             {
@@ -353,14 +389,19 @@ void KubernetesSource::launch()
                 fail(endpoint.error());
             } else {
                 http::TransportOptions base;
-                base.totalTimeout = 60s;
+                base.totalTimeout = timeouts.request;
+                base.streamIdleTimeout = timeouts.watchIdle;
                 base.maxInFlight = 16; // one long-lived watch per resource type, plus lists
                 shared->transport =
                     std::make_unique<http::CurlTransport>(kubernetes::transportOptions(*endpoint, std::move(base)));
-                shared->client = std::make_unique<kubernetes::KubeClient>(*shared->transport, *endpoint);
+                kubernetes::KubeClientOptions clientOptions;
+                clientOptions.requestTimeout = timeouts.request;
+                shared->client =
+                    std::make_unique<kubernetes::KubeClient>(*shared->transport, *endpoint, std::move(clientOptions));
                 auto v = shared->client->version(cancel);
-                auto d =
-                    v ? shared->client->discover(cancel) : http::Result<kubernetes::Discovery>(Unexpected(v.error()));
+                // Resource lists of the optional groups: which version serves which resource.
+                auto d = v ? shared->client->discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
+                           : http::Result<kubernetes::Discovery>(Unexpected(v.error()));
                 if (v && d) {
                     version = v->gitVersion;
                     discovery = std::move(*d);
@@ -378,16 +419,21 @@ void KubernetesSource::launch()
         if (cancel.isCancelled()) {
             return;
         }
-        const bool hasKai = discovery.serves(kubernetes::kQueues);
-        const kubernetes::ResourceType podGroups =
-            discovery.serves(kubernetes::kPodGroups) ? kubernetes::kPodGroups : kubernetes::kPodGroupsV2alpha2;
+        const std::optional<kubernetes::ResourceType> queues = discovery.resolve(kubernetes::kQueues);
+        const std::optional<kubernetes::ResourceType> podGroups = discovery.resolve(kubernetes::kPodGroups);
+        const bool hasKai = queues.has_value();
         {
             std::lock_guard lock(shared->mutex);
             shared->bootstrapError.reset();
             shared->cache.version = version;
             shared->cache.hasKai = hasKai;
+            if (queues) {
+                shared->queueType = *queues;
+            }
             if (!hasKai && discovery.group("scheduling.run.ai")) {
                 shared->kaiNote = qs(discovery.explain(kubernetes::kQueues));
+            } else if (hasKai && !podGroups) {
+                shared->kaiNote = qs(discovery.explain(kubernetes::kPodGroups));
             }
         }
         shared->connected = true;
@@ -446,11 +492,11 @@ void KubernetesSource::launch()
              }},
         };
         if (hasKai) {
-            specs.push_back({kubernetes::kQueues, [&c](auto &b, auto &s) {
+            specs.push_back({*queues, [&c](auto &b, auto &s) {
                                  return applyBatch(c.queues, b, kubernetes::parseQueue, s);
                              }});
-            if (discovery.serves(podGroups)) {
-                specs.push_back({podGroups, [&c](auto &b, auto &s) {
+            if (podGroups) {
+                specs.push_back({*podGroups, [&c](auto &b, auto &s) {
                                      return applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
                                  }});
             }
@@ -458,13 +504,13 @@ void KubernetesSource::launch()
         {
             std::lock_guard lock(shared->mutex);
             for (const Spec &spec : specs) {
-                shared->streams[spec.type.plural] = {};
+                shared->streams[spec.type.displayName()] = {};
             }
         }
         std::lock_guard threadsLock(shared->mutex);
         for (Spec &spec : specs) {
             shared->threads.emplace_back([shared, spec = std::move(spec)] {
-                const std::string name = spec.type.plural;
+                const std::string name = spec.type.displayName();
                 kubernetes::Reflector::Options options;
                 options.list.limit = 500;
                 kubernetes::Reflector reflector(
@@ -480,6 +526,7 @@ void KubernetesSource::launch()
                             const bool firstSync = !stream.synced;
                             const bool hadError = stream.error.has_value();
                             stream.synced = true;
+                            stream.settled = true;
                             stream.error.reset();
                             if (!skipped.empty()) {
                                 FetchError e;
@@ -505,7 +552,10 @@ void KubernetesSource::launch()
                             std::lock_guard lock(shared->mutex);
                             FetchError e = toFetchError(error);
                             e.message = qs(name) + QStringLiteral(": ") + e.message;
-                            shared->streams[name].error = e;
+                            auto &stream = shared->streams[name];
+                            stream.error = e;
+                            // A failed first list must not hold the first view back for ever.
+                            stream.settled = true;
                         }
                         shared->notify();
                     });
@@ -517,6 +567,9 @@ void KubernetesSource::launch()
     if (m_cachePoller) {
         m_cachePoller->start();
     }
+    if (!m_polledOnce) {
+        m_firstSyncTimer.start(m_timeouts.firstSync);
+    }
     Q_EMIT statusChanged();
 }
 
@@ -527,6 +580,7 @@ void KubernetesSource::shutdown()
         m_cachePoller->stop();
     }
     m_publishTimer.stop();
+    m_firstSyncTimer.stop();
     if (!m_shared) {
         return;
     }
@@ -553,6 +607,15 @@ void KubernetesSource::onCacheChanged()
         return;
     }
     m_shared->notifyPending = false;
+    bool bootstrapFailed = false;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        bootstrapFailed = !m_shared->connected && m_shared->bootstrapError.has_value();
+    }
+    if (bootstrapFailed) {
+        // Unreachable, rejected or misconfigured: the first poll is over, and failed.
+        markPolledOnce(false);
+    }
     Q_EMIT statusChanged();
     if (!m_publishTimer.isActive()) {
         // The first view goes out as soon as it is complete; later ones are coalesced.
@@ -582,8 +645,8 @@ void KubernetesSource::buildAndPublish()
     }
     {
         std::lock_guard lock(m_shared->mutex);
-        if (!m_shared->allSynced()) {
-            return; // publish the first view only once every type was listed
+        if (!m_shared->allSettled()) {
+            return; // publish the first view only once every type was listed or given up on
         }
     }
     if (m_building) {
@@ -652,10 +715,12 @@ void KubernetesSource::buildAndPublish()
                 }
                 self->m_building = false;
                 self->recordHistory();
-                if (!self->m_polledOnce) {
-                    self->m_polledOnce = true;
-                    Q_EMIT self->inventoryPolled(true);
+                bool complete = false;
+                {
+                    std::lock_guard lock(shared->mutex);
+                    complete = shared->allSynced();
                 }
+                self->markPolledOnce(complete);
                 Q_EMIT self->statusChanged();
                 if (self->m_dirtyWhileBuilding) {
                     self->m_publishTimer.start(self->m_publishInterval);
@@ -663,6 +728,51 @@ void KubernetesSource::buildAndPublish()
             },
             Qt::QueuedConnection);
     });
+}
+
+void KubernetesSource::markPolledOnce(bool ok)
+{
+    if (m_polledOnce) {
+        return;
+    }
+    m_polledOnce = true;
+    m_firstSyncTimer.stop();
+    Q_EMIT inventoryPolled(ok);
+}
+
+void KubernetesSource::onFirstSyncDeadline()
+{
+    if (!m_shared || m_polledOnce) {
+        return;
+    }
+    const QString seconds = QString::number(
+        std::max<qint64>(1, std::chrono::duration_cast<std::chrono::seconds>(m_timeouts.firstSync).count()));
+    {
+        std::lock_guard lock(m_shared->mutex);
+        if (!m_shared->connected) {
+            if (!m_shared->bootstrapError) {
+                FetchError e;
+                e.kind = FetchError::Kind::Timeout;
+                e.message = tr("the API server did not answer /version and discovery within %1 s").arg(seconds);
+                m_shared->bootstrapError = e;
+            }
+        } else {
+            for (auto &[name, stream] : m_shared->streams) {
+                if (stream.settled) {
+                    continue;
+                }
+                stream.settled = true;
+                if (!stream.error) {
+                    FetchError e;
+                    e.kind = FetchError::Kind::Timeout;
+                    e.message = tr("%1: not listed within %2 s (the list has not answered; still trying)")
+                                    .arg(qs(name), seconds);
+                    stream.error = e;
+                }
+            }
+        }
+    }
+    onCacheChanged();
 }
 
 void KubernetesSource::recordHistory()
@@ -1465,7 +1575,16 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
         p.fromState =
             tr("%1: %2/%3 GPUs, %n queued", nullptr, project->queuedJobs)
                 .arg(spec.project, gpuText(project->allocated), gpuText(std::max<MilliGpu>(project->quota, 0)));
-        if (project->quota >= 0 && after <= project->quota) {
+        // R8: an interactive job is held only by the project's other interactive GPUs.
+        const MilliGpu nonPreemptibleAfter = nonPreemptibleAllocated(estate, source, spec.project) + spec.gpus;
+        if (!train && project->quota >= 0 && nonPreemptibleAfter <= project->quota && after > project->quota
+            && spec.gpus <= free) {
+            p.toState = tr("%1: %2/%3 GPUs (over quota)").arg(spec.project, gpuText(after), gpuText(project->quota));
+            p.effects
+                << tr("Its interactive jobs stay within the quota (%1 of %2 GPUs): it starts on idle GPUs although "
+                      "the project's training jobs run over quota, and it is never preempted.")
+                       .arg(gpuText(nonPreemptibleAfter), gpuText(project->quota));
+        } else if (project->quota >= 0 && after <= project->quota) {
             p.toState = tr("%1: %2/%3 GPUs").arg(spec.project, gpuText(after), gpuText(project->quota));
             p.effects << tr("Within the project's guaranteed quota: it starts as soon as a node has room, reclaiming "
                             "GPUs from over-quota training jobs of other projects if needed.");
@@ -1476,7 +1595,9 @@ ActionPreview KubernetesSource::preview(const ActionRequest &request) const
                     "It runs over quota on idle GPUs and may be preempted when another project reclaims its "
                     "guaranteed GPUs.");
             } else {
-                p.warnings << tr("Interactive jobs only run within quota: it will queue.");
+                p.warnings << tr("The project's interactive jobs would hold %1 of its %2 guaranteed GPUs; interactive "
+                                 "jobs only run within quota: it will queue.")
+                                  .arg(gpuText(nonPreemptibleAfter), gpuText(project->quota));
             }
         } else {
             p.toState =
@@ -1726,7 +1847,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
             http::Result<json> patched = json::object();
             if (kai) {
                 json patch = {{"spec", {{"resources", {{"gpu", {{"quota", std::stod(quota)}}}}}}}};
-                patched = client.mergePatch(kubernetes::kQueues, {}, ss(request.project), patch, cancel);
+                patched = client.mergePatch(shared->queueType, {}, ss(request.project), patch, cancel);
             } else {
                 auto quotas = client.listAll(
                     kubernetes::kResourceQuotas, kubernetes::ListOptions{ss(ns), {}, {}, 0, {}, {}}, cancel);
@@ -2232,8 +2353,8 @@ void KubernetesSource::testConnection(const SourceConfig &config,
             kubernetes::KubeClient client(transport, *endpoint, options);
             const http::CancelToken cancel;
             auto version = client.version(cancel);
-            auto discovery =
-                version ? client.discover(cancel) : http::Result<kubernetes::Discovery>(Unexpected(version.error()));
+            auto discovery = version ? client.discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
+                                     : http::Result<kubernetes::Discovery>(Unexpected(version.error()));
             const auto ms =
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (!version || !discovery) {
@@ -2245,12 +2366,10 @@ void KubernetesSource::testConnection(const SourceConfig &config,
                     config.url.isEmpty()
                         ? QObject::tr(" at %1 (context %2)").arg(qs(endpoint->server), qs(endpoint->contextName))
                         : QString();
-                message =
-                    QObject::tr("Connected to %1%2 in %3 ms; %4.")
-                        .arg(qs(version->gitVersion), where)
-                        .arg(ms.count())
-                        .arg(discovery->serves(kubernetes::kQueues) ? QObject::tr("KAI queues found")
-                                                                    : qs(discovery->explain(kubernetes::kQueues)));
+                message = QObject::tr("Connected to %1%2 in %3 ms; %4.")
+                              .arg(qs(version->gitVersion), where)
+                              .arg(ms.count())
+                              .arg(kaiDiscoveryFinding(*discovery));
             }
         }
         if (!config.prometheusUrl.isEmpty()) {

@@ -24,7 +24,8 @@ class HistoryService;
 class SystemPoller;
 
 /// Kubernetes GPU cluster source. Keeps nodes, namespaces, pods, Jobs, events, ResourceQuotas,
-/// PVCs, PVs and (when the cluster runs KAI) scheduling.run.ai/v2 Queues and PodGroups current
+/// PVCs, PVs and (when the cluster runs KAI) its Queues and PodGroups (at the versions discovery
+/// finds serving them: KAI serves queues in v2, podgroups in v2alpha2) current
 /// with one list-then-watch reflector per type (pages and watches, never repeated full lists),
 /// each on its own thread. Changes are coalesced and turned into the estate's compute records
 /// (clusters, GPU nodes, projects, jobs, PVCs) off the GUI thread at most every
@@ -120,6 +121,26 @@ public:
 
     /// Minimum time between two publishes of compute records (coalescing window). Default 250 ms.
     void setPublishInterval(std::chrono::milliseconds interval);
+
+    /// How long the source waits on the API server. A resource whose list fails (404, 403, ...)
+    /// or has not answered by `firstSync` is reported in status() (Degraded, lastError
+    /// "podgroups.scheduling.run.ai: ...") and the first view goes out without it, so
+    /// hasPolledOnce() turns true and one-shot CLI commands return; its reflector keeps trying
+    /// and its data joins the view once listed. An unreachable server counts as polled after
+    /// the first failed attempt to connect, as other sources do.
+    struct Timeouts
+    {
+        /// Whole-request limit of lists, gets and patches (> 0).
+        std::chrono::milliseconds request{60'000};
+        /// A watch stream that received no byte for this long is dropped and reported (> 0).
+        std::chrono::milliseconds watchIdle{120'000};
+        /// From start(): resources not listed by then (and a server that has not answered
+        /// /version and discovery) are reported and the first view is published without them.
+        std::chrono::milliseconds firstSync{30'000};
+    };
+    /// Takes effect at the next start() or refresh().
+    void setTimeouts(const Timeouts &timeouts) { m_timeouts = timeouts; }
+    [[nodiscard]] const Timeouts &timeouts() const { return m_timeouts; }
     /// Time at which the first complete view (every reflector listed once) was published;
     /// invalid before (benchmarks).
     [[nodiscard]] QDateTime firstFullView() const { return m_firstFullView; }
@@ -149,6 +170,8 @@ private:
     void onCacheChanged();
     void buildAndPublish();
     void onMetricsStateChanged();
+    void onFirstSyncDeadline();
+    void markPolledOnce(bool ok);
     void recordHistory();
     void publishCacheState();
     struct CachePollResult;
@@ -168,6 +191,8 @@ private:
     std::chrono::milliseconds m_cachePollInterval{5000};
     QByteArray m_loaderScript;
     QTimer m_publishTimer;
+    QTimer m_firstSyncTimer;
+    Timeouts m_timeouts;
     std::chrono::milliseconds m_publishInterval{250};
     bool m_building = false;
     bool m_dirtyWhileBuilding = false;

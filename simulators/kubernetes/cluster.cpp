@@ -1049,7 +1049,7 @@ void Cluster::createPodGroup(const JobRun &run, const json &job)
 {
     (void)job;
     m_store.create(RPodGroups,
-                   json{{"apiVersion", "scheduling.run.ai/v2"},
+                   json{{"apiVersion", "scheduling.run.ai/v2alpha2"},
                         {"kind", "PodGroup"},
                         {"metadata",
                          {{"name", "pg-" + run.name},

@@ -81,7 +81,7 @@ struct KubeExchange
     std::optional<KubeFaultRule> fault;
     QString path;                  ///< normalised, without a trailing slash
     std::vector<std::string> segs; ///< path segments
-    std::string version;           ///< API version named in the path (podgroups: v2 or v2alpha2)
+    std::string version;           ///< API version named in the path ("v1", "v2alpha2")
     bool table = false;            ///< Accept asks for a meta.k8s.io Table (kubectl's human output)
     std::string includeObject;     ///< Table rows: None, Metadata (default) or Object
 };

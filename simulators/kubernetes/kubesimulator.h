@@ -179,8 +179,8 @@ struct KubeSimulatorOptions
 /// events, resourcequotas, persistentvolumeclaims, persistentvolumes, configmaps, secrets
 /// (stringData folded into base64 data); batch/v1 jobs (backoffLimit: a failed pod is replaced by
 /// a new one until status.failed exceeds it, then the Job gets Failed/BackoffLimitExceeded); storage.k8s.io/v1
-/// storageclasses; snapshot.storage.k8s.io/v1 volumesnapshots; scheduling.run.ai/v2 queues and podgroups (podgroups
-/// also as v2alpha2).
+/// storageclasses; snapshot.storage.k8s.io/v1 volumesnapshots; scheduling.run.ai/v2 queues and
+/// scheduling.run.ai/v2alpha2 podgroups (only those versions, as KAI's CRDs serve them).
 ///
 /// Control endpoints (same bearer token), JSON bodies:
 /// - GET /_sim/state; POST /_sim/tick {"seconds":S,"count":N} (N ticks of S simulated seconds,

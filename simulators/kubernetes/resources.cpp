@@ -24,9 +24,11 @@ const std::vector<ResourceInfo> &resourceTable()
         {"batch", "v1", "jobs", "job", "Job", true, {}, {"all"}, {}},
         {"storage.k8s.io", "v1", "storageclasses", "storageclass", "StorageClass", false, {"sc"}, {}, {}},
         {"snapshot.storage.k8s.io", "v1", "volumesnapshots", "volumesnapshot", "VolumeSnapshot", true, {"vs"}, {}, {}},
-        // KAI's queue CRD declares no short name; its PodGroup CRD is served as v2alpha2.
+        // KAI's CRDs (deployments/kai-scheduler/crds/scheduling.run.ai_{queues,podgroups}.yaml):
+        // queues only in v2 and without a short name, podgroups only in v2alpha2. A client that
+        // reads podgroups under v2 because queues live there gets 404, as from a real cluster.
         {"scheduling.run.ai", "v2", "queues", "queue", "Queue", false, {}, {}, {}},
-        {"scheduling.run.ai", "v2", "podgroups", "podgroup", "PodGroup", true, {"pg"}, {}, {"v2alpha2"}},
+        {"scheduling.run.ai", "v2alpha2", "podgroups", "podgroup", "PodGroup", true, {"pg"}, {}, {}},
         {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}, {}},
         {"", "v1", "secrets", "secret", "Secret", true, {}, {}, {}},
     };

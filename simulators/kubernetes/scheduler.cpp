@@ -115,15 +115,27 @@ std::optional<Placement> place(const Scheduler::Occupancy &occ, MilliGpu need)
     return std::nullopt;
 }
 
-std::string pendingReasonFor(const JobStatus &job, MilliGpu allocated, MilliGpu quota, MilliGpu fairShare)
+// SCHEDULING.md R8, as KAI's capacity policy checks it (NVIDIA/KAI-Scheduler@72de64fc,
+// pkg/scheduler/plugins/proportion/capacity_policy/quota_check.go, isAllocatedNonPreemptibleOverQuota):
+// a non-preemptible job is admitted only while AllocatedNotPreemptible + request <= Deserved.
+// Training (preemptible) GPUs do not count.
+bool nonPreemptibleOverQuota(const JobStatus &job, MilliGpu nonPreemptible, MilliGpu quota)
+{
+    return job.job.kind == JobKind::Interactive && nonPreemptible + job.job.gpus > quota;
+}
+
+std::string
+pendingReasonFor(const JobStatus &job, MilliGpu allocated, MilliGpu nonPreemptible, MilliGpu quota, MilliGpu fairShare)
 {
     const MilliGpu g = job.job.gpus;
     const std::string &p = job.job.project;
     if (job.preempted)
         return "preempted by " + job.preemptedBy + " reclaiming its quota";
-    if (job.job.kind == JobKind::Interactive && allocated + g > quota)
-        return "project " + p + " is at or over its quota for non-preemptible jobs (" + formatGpus(allocated) + "/"
-               + formatGpus(quota) + " GPUs)";
+    if (nonPreemptibleOverQuota(job, nonPreemptible, quota))
+        // KAI's message (pkg/scheduler/api/unschedule_info.go, GetBuildOverCapacityMessageForQueue).
+        return "Non-preemptible workload is over quota. Workload requested " + formatGpus(g) + " GPUs, but " + p
+               + " quota is " + formatGpus(quota) + " GPUs, while " + formatGpus(nonPreemptible)
+               + " GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.";
     if (allocated + g > fairShare)
         return "project " + p + " is at or over its fair share (" + formatGpus(allocated) + "/" + formatGpus(fairShare)
                + " GPUs)";
@@ -250,6 +262,8 @@ std::map<std::string, Scheduler::ProjectCalc> Scheduler::calcProjects() const
         p.demand += job.job.gpus;
         if (job.state == JobState::Running) {
             p.allocated += job.job.gpus;
+            if (job.job.kind == JobKind::Interactive)
+                p.nonPreemptible += job.job.gpus;
             ++p.running;
         } else {
             p.pending += job.job.gpus;
@@ -395,7 +409,7 @@ bool Scheduler::startOne(bool withinFairShare, std::vector<Decision> &out)
             continue;
         for (JobStatus *job : pendingInQueueOrder(name)) {
             const MilliGpu after = p.allocated + job->job.gpus;
-            if (job->job.kind == JobKind::Interactive && after > p.quota)
+            if (nonPreemptibleOverQuota(*job, p.nonPreemptible, p.quota))
                 continue;
             if ((after <= p.fairShare) != withinFairShare)
                 continue;
@@ -554,7 +568,7 @@ void Scheduler::refreshReasons()
             continue;
         }
         const auto &p = calc.at(job.job.project);
-        job.pendingReason = pendingReasonFor(job, p.allocated, p.quota, p.fairShare);
+        job.pendingReason = pendingReasonFor(job, p.allocated, p.nonPreemptible, p.quota, p.fairShare);
     }
 }
 

@@ -58,7 +58,10 @@ struct JobStatus
     /// Pending only, human readable, one of:
     ///   "preempted by <project> reclaiming its quota" (kept while `preempted`)
     ///   "project <p> is at or over its fair share (<alloc>/<fairshare> GPUs)"
-    ///   "project <p> is at or over its quota for non-preemptible jobs (<alloc>/<quota> GPUs)"
+    ///   "Non-preemptible workload is over quota. Workload requested <g> GPUs, but <p> quota is <q>
+    ///   GPUs, while <n> GPUs are already allocated for non-preemptible pods. Use a preemptible
+    ///   workload to go over quota." (KAI's own wording; <n> counts only the project's running
+    ///   interactive jobs, SCHEDULING.md R8)
     ///   "no node has <N> free GPUs together" (whole GPUs) / "no GPU has <f> free" (fractions)
     std::string pendingReason;
     std::uint64_t startSeq = 0; ///< Running only: increases with every start (newer = larger)
@@ -154,6 +157,8 @@ private:
     struct ProjectCalc
     {
         MilliGpu quota = 0, allocated = 0, demand = 0, fairShare = 0, pending = 0;
+        /// Running interactive (non-preemptible) jobs only: KAI's AllocatedNotPreemptible.
+        MilliGpu nonPreemptible = 0;
         int running = 0, queued = 0;
     };
     std::map<std::string, ProjectCalc> calcProjects() const;

@@ -143,16 +143,55 @@ TEST(Diagnosis, PendingOverFairShare_FairShareIsDecisiveWithNumbers)
 TEST(Diagnosis, InteractiveJob_InQuotaRuleEvenBelowFairShare)
 {
     Estate estate;
-    // Fair share 6 would let a train job run; an interactive one must fit the quota of 4.
-    publish(estate,
-            {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000})},
-            {project(QStringLiteral("team-a"), 4000, 4000, 6000)},
-            {diagnosisJob(
-                QStringLiteral("jupyter"), QStringLiteral("team-a"), JobStatus::Pending, 1000, JobType::Interactive)});
+    // Fair share 6 would let a train job run; an interactive one must fit the quota of 4, which
+    // the project's running notebooks fill.
+    publish(
+        estate,
+        {node(QStringLiteral("dgx1-1"), 8, {1000, 1000, 1000, 1000})},
+        {project(QStringLiteral("team-a"), 4000, 4000, 6000)},
+        {diagnosisJob(QStringLiteral("nb"), QStringLiteral("team-a"), JobStatus::Running, 4000, JobType::Interactive),
+         diagnosisJob(
+             QStringLiteral("jupyter"), QStringLiteral("team-a"), JobStatus::Pending, 1000, JobType::Interactive)});
     const JobDiagnosis d = diagnosePending(estate, kSource, QStringLiteral("runai-team-a/jupyter"));
     ASSERT_FALSE(d.findings.isEmpty());
     EXPECT_EQ(d.findings.front().rule, QStringLiteral("quota"));
     EXPECT_TRUE(d.findings.front().summary.contains(QStringLiteral("within the quota")));
+}
+
+// SCHEDULING.md R8 as KAI checks it (AllocatedNotPreemptible + request <= Deserved): the
+// project's training GPUs do not hold a notebook back, its other notebooks do.
+TEST(Diagnosis, InteractiveJob_OnlyNonPreemptibleGpusCountAgainstTheQuota)
+{
+    Estate estate;
+    // One 8-GPU node, quota 1, a 1-GPU training job running, a 0.2-GPU notebook waiting.
+    publish(
+        estate,
+        {node(QStringLiteral("dgx1-1"), 8, {1000})},
+        {project(QStringLiteral("team-b"), 1000, 1000, 1000)},
+        {diagnosisJob(QStringLiteral("b-3-g"), QStringLiteral("team-b"), JobStatus::Running, 1000),
+         diagnosisJob(QStringLiteral("nb"), QStringLiteral("team-b"), JobStatus::Pending, 200, JobType::Interactive)});
+    EXPECT_EQ(nonPreemptibleAllocated(estate, kSource, QStringLiteral("team-b")), 0);
+    const JobDiagnosis free = diagnosePending(estate, kSource, QStringLiteral("runai-team-b/nb"));
+    EXPECT_FALSE(rules(free).contains(QStringLiteral("quota"))) << free.headline.toStdString();
+
+    // A running 0.9-GPU notebook leaves 0.1 of the quota for notebooks.
+    publish(
+        estate,
+        {node(QStringLiteral("dgx1-1"), 8, {1000, 900})},
+        {project(QStringLiteral("team-b"), 1000, 1900, 1900)},
+        {diagnosisJob(QStringLiteral("b-3-g"), QStringLiteral("team-b"), JobStatus::Running, 1000),
+         diagnosisJob(QStringLiteral("nb-1"), QStringLiteral("team-b"), JobStatus::Running, 900, JobType::Interactive),
+         diagnosisJob(QStringLiteral("nb"), QStringLiteral("team-b"), JobStatus::Pending, 200, JobType::Interactive)});
+    EXPECT_EQ(nonPreemptibleAllocated(estate, kSource, QStringLiteral("team-b")), 900);
+    const JobDiagnosis held = diagnosePending(estate, kSource, QStringLiteral("runai-team-b/nb"));
+    ASSERT_FALSE(held.findings.isEmpty());
+    EXPECT_EQ(held.findings.front().rule, QStringLiteral("quota"));
+    EXPECT_EQ(held.findings.front().summary,
+              QStringLiteral("Project team-b's interactive jobs hold 0.9 of its 1 guaranteed GPUs; this interactive "
+                             "job asks for 0.2 more and interactive (non-preemptible) jobs must stay within the "
+                             "quota. Training jobs do not count against this limit."));
+    EXPECT_EQ(held.findings.front().action,
+              QStringLiteral("End another interactive session of team-b, or lower the request to 0.1 GPU."));
 }
 
 TEST(Diagnosis, NoNodeFits_NamesLargestBlockAndSuggestsSmallerRequest)

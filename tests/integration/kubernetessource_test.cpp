@@ -3,6 +3,7 @@
 // them from the estate, job submit/delete and quota actions through the action framework, PVCs
 // joined to storage, DCGM utilization from the simulator's Prometheus API, and faults.
 
+#include "app/cli/cli.h"
 #include "app/cli/demoscenario.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
@@ -15,6 +16,8 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -183,6 +186,68 @@ TEST_F(KubernetesSourceTest, FirstViewShowsTheSection48EndStateAsThePaperPrintsI
     EXPECT_TRUE(packed);
 }
 
+// The simulator serves KAI's CRDs at their real versions (queues v2, podgroups only v2alpha2):
+// `strata get projects` returns, exits 0 and prints the TR-4858 4.8 table (SCHEDULING.md 3.5).
+TEST_F(KubernetesSourceTest, CliGetProjectsPrintsTheSection48TableFromKaiCrdVersions)
+{
+    startSimulator();
+    qputenv("STRATA_IT_KUBE_TOKEN", simulator->token().toUtf8());
+    const QString configPath = dir.filePath(QStringLiteral("config.json"));
+    {
+        QFile f(configPath);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        const QJsonObject source{
+            {QStringLiteral("name"), QString::fromLatin1(kSourceKubernetessource)},
+            {QStringLiteral("kind"), QStringLiteral("kubernetes")},
+            {QStringLiteral("url"), simulator->baseUrl()},
+            {QStringLiteral("password"), QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_IT_KUBE_TOKEN")}}},
+            {QStringLiteral("ca_file"), caFile}};
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("sources"), QJsonArray{source}}}).toJson());
+    }
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    const int code = cli::run({QStringLiteral("--config"),
+                               configPath,
+                               QStringLiteral("get"),
+                               QStringLiteral("projects"),
+                               QStringLiteral("--timeout"),
+                               QStringLiteral("60")},
+                              QStringLiteral("strata"),
+                              credentials,
+                              QStringLiteral("cli-test"),
+                              out,
+                              err);
+    out.flush();
+    err.flush();
+    ASSERT_EQ(code, 0) << errText.toStdString() << outText.toStdString();
+    const QStringList lines = outText.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_FALSE(lines.isEmpty());
+    const QStringList header = lines.front().simplified().split(QLatin1Char(' '));
+    const qsizetype nameColumn = header.indexOf(QStringLiteral("NAME"));
+    const qsizetype allocatedColumn = header.indexOf(QStringLiteral("ALLOCATED"));
+    const qsizetype queuedColumn = header.indexOf(QStringLiteral("QUEUED"));
+    ASSERT_GE(nameColumn, 0) << lines.front().toStdString();
+    ASSERT_GE(allocatedColumn, 0) << lines.front().toStdString();
+    ASSERT_GE(queuedColumn, 0) << lines.front().toStdString();
+    std::map<QString, QStringList> rows;
+    for (const QString &line : lines.mid(1)) {
+        const QStringList cells = line.simplified().split(QLatin1Char(' '));
+        if (cells.size() == header.size()) {
+            rows[cells.at(nameColumn)] = cells;
+        }
+    }
+    for (const tr::ExpectedProject &want : tr::expectedAfter(tr::section48().size() - 1)) {
+        const QString name = QString::fromStdString(want.project);
+        ASSERT_EQ(rows.count(name), 1u) << name.toStdString() << " missing in\n" << outText.toStdString();
+        EXPECT_EQ(rows[name].at(allocatedColumn),
+                  core::formatGpus(want.allocated) + QLatin1Char('/') + core::formatGpus(want.quota))
+            << outText.toStdString();
+        EXPECT_EQ(rows[name].at(queuedColumn), QString::number(want.queued)) << outText.toStdString();
+    }
+}
+
 TEST_F(KubernetesSourceTest, GoldenTablesOfSections49And410ThroughActionsAndWatches)
 {
     startSimulator();
@@ -261,6 +326,48 @@ TEST_F(KubernetesSourceTest, QuotaEditPatchesTheQueueAndTheChartFollows)
     }));
     const auto queue = simulator->object(QStringLiteral("queues"), {}, QStringLiteral("team-b"));
     ASSERT_TRUE(queue);
+}
+
+// SCHEDULING.md R8 as KAI checks it: team-b runs 4 GPUs on a quota of 2, but only its notebooks
+// (0.6 + 0.4) count against the quota for interactive jobs, so a 1-GPU notebook starts on the
+// GPUs team-d freed. The preview says so and the simulator's scheduler agrees.
+TEST_F(KubernetesSourceTest, NotebookOfAProjectWhoseTrainingRunsOverQuotaStartsOnIdleGpus)
+{
+    startSimulator();
+    startAndWait();
+    core::ActionRequest del;
+    del.kind = core::ActionKind::JobDelete;
+    del.source = QString::fromLatin1(kSourceKubernetessource);
+    del.jobIds << QStringLiteral("runai-team-d/d-1-gggg");
+    ASSERT_EQ(runAction(del)->state, core::ActionState::Succeeded);
+    ASSERT_TRUE(waitFor([&] {
+        const auto d = project(QStringLiteral("team-d"));
+        return d && d->allocated == 0;
+    }));
+
+    core::ActionRequest r;
+    r.kind = core::ActionKind::JobSubmit;
+    r.source = QString::fromLatin1(kSourceKubernetessource);
+    r.job.name = QStringLiteral("b-9-nb");
+    r.job.project = QStringLiteral("team-b");
+    r.job.image = QStringLiteral("jupyter/base-notebook");
+    r.job.type = core::JobType::Interactive;
+    r.job.gpus = 1000;
+    const core::ActionPreview preview = engine->actions().preview(r);
+    ASSERT_TRUE(preview.allowed()) << preview.blockedReason.toStdString();
+    EXPECT_TRUE(preview.effects.join(QLatin1Char(' ')).contains(QStringLiteral("(2 of 2 GPUs)")))
+        << preview.effects.join(QLatin1Char(' ')).toStdString();
+    EXPECT_TRUE(preview.warnings.isEmpty()) << preview.warnings.join(QLatin1Char(' ')).toStdString();
+    ASSERT_EQ(runAction(r)->state, core::ActionState::Succeeded);
+    simulator->tick(5, std::chrono::seconds(1));
+    EXPECT_TRUE(waitFor([&] {
+        const auto j = job(QStringLiteral("runai-team-b"), QStringLiteral("b-9-nb"));
+        return j && j->status == core::JobStatus::Running;
+    })) <<
+        [&] {
+            const auto j = job(QStringLiteral("runai-team-b"), QStringLiteral("b-9-nb"));
+            return j ? j->pendingReason.toStdString() : std::string("missing");
+        }();
 }
 
 TEST_F(KubernetesSourceTest, SubmitIsNeverAppliedTwiceAndNamesAreChecked)

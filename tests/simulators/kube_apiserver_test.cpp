@@ -153,8 +153,14 @@ TEST_F(KubeApiServer, Discovery_ResourcesWithShortAndSingularNames)
     EXPECT_EQ(findResource(kai, QStringLiteral("queues")).value(QStringLiteral("singularName")),
               QStringLiteral("queue"));
     EXPECT_FALSE(findResource(kai, QStringLiteral("queues")).value(QStringLiteral("namespaced")).toBool());
-    EXPECT_EQ(findResource(kai, QStringLiteral("podgroups")).value(QStringLiteral("shortNames")).toArray().first(),
+    // KAI's CRDs: podgroups live only in v2alpha2, queues only in v2 (one group, two versions).
+    EXPECT_TRUE(findResource(kai, QStringLiteral("podgroups")).isEmpty());
+    const HttpResult kaiAlpha = http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2"));
+    EXPECT_EQ(findResource(kaiAlpha, QStringLiteral("podgroups")).value(QStringLiteral("shortNames")).toArray().first(),
               QStringLiteral("pg"));
+    EXPECT_TRUE(findResource(kaiAlpha, QStringLiteral("queues")).isEmpty());
+    EXPECT_EQ(http->get(QStringLiteral("/apis/scheduling.run.ai/v2/namespaces/runai-team-a/podgroups")).status, 404);
+    EXPECT_EQ(http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/queues")).status, 404);
     const HttpResult snap = http->get(QStringLiteral("/apis/snapshot.storage.k8s.io/v1"));
     EXPECT_EQ(
         findResource(snap, QStringLiteral("volumesnapshots")).value(QStringLiteral("shortNames")).toArray().first(),
@@ -516,16 +522,12 @@ TEST_F(KubeApiServer, Job_BecomesPodGroupAndPodThatRunsAndCompletesOverTicks)
                   .value(QStringLiteral("reason")),
               QStringLiteral("ContainerCreating"));
     const HttpResult pg =
-        http->get(QStringLiteral("/apis/scheduling.run.ai/v2/namespaces/runai-team-a/podgroups/pg-train-1"));
+        http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/namespaces/runai-team-a/podgroups/pg-train-1"));
     ASSERT_EQ(pg.status, 200);
     EXPECT_EQ(obj(pg.json.value(QStringLiteral("spec"))).value(QStringLiteral("queue")), QStringLiteral("team-a"));
     EXPECT_EQ(obj(pg.json.value(QStringLiteral("spec"))).value(QStringLiteral("preemptibility")),
               QStringLiteral("preemptible"));
-    // The real CRD's version serves the same object.
-    const HttpResult pgAlpha =
-        http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/namespaces/runai-team-a/podgroups/pg-train-1"));
-    EXPECT_EQ(pgAlpha.json.value(QStringLiteral("apiVersion")).toString(),
-              QStringLiteral("scheduling.run.ai/v2alpha2"));
+    EXPECT_EQ(pg.json.value(QStringLiteral("apiVersion")).toString(), QStringLiteral("scheduling.run.ai/v2alpha2"));
 
     (*sim)->tick(3, std::chrono::seconds(1));
     pod = jobPods(QStringLiteral("runai-team-a"), QStringLiteral("train-1"))[0].toObject();
@@ -572,7 +574,7 @@ TEST_F(KubeApiServer, Job_PendingOverQuotaShowsTheSchedulersReason)
     EXPECT_EQ(scheduled.value(QStringLiteral("message")).toString(),
               QStringLiteral("project team-b is at or over its fair share (4/4 GPUs)"));
     const HttpResult pg =
-        http->get(QStringLiteral("/apis/scheduling.run.ai/v2/namespaces/runai-team-b/podgroups/pg-b-extra"));
+        http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/namespaces/runai-team-b/podgroups/pg-b-extra"));
     EXPECT_EQ(obj(pg.json.value(QStringLiteral("status"))).value(QStringLiteral("phase")), QStringLiteral("Pending"));
     EXPECT_EQ(
         condition(pg.json, QStringLiteral("Unschedulable"), "schedulingConditions").value(QStringLiteral("message")),
@@ -616,7 +618,7 @@ TEST_F(KubeApiServer, Preemption_Section49FirstStepThroughTheApi)
               QStringLiteral("preempted by team-d reclaiming its quota"));
 
     const HttpResult pg =
-        http->get(QStringLiteral("/apis/scheduling.run.ai/v2/namespaces/runai-team-c/podgroups/pg-c-4-gg"));
+        http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/namespaces/runai-team-c/podgroups/pg-c-4-gg"));
     const QJsonObject evicted = condition(pg.json, QStringLiteral("Evicted"));
     EXPECT_EQ(evicted.value(QStringLiteral("status")), QStringLiteral("True"));
     EXPECT_EQ(evicted.value(QStringLiteral("reason")), QStringLiteral("Preempted"));
@@ -671,7 +673,8 @@ TEST_F(KubeApiServer, DeleteJob_RemovesItsPodsAndPodGroupAndFreesGpus)
     EXPECT_EQ(del.status, 200);
     EXPECT_TRUE(jobPods(QStringLiteral("runai-team-d"), QStringLiteral("d-1-gggg")).isEmpty());
     EXPECT_EQ(
-        http->get(QStringLiteral("/apis/scheduling.run.ai/v2/namespaces/runai-team-d/podgroups/pg-d-1-gggg")).status,
+        http->get(QStringLiteral("/apis/scheduling.run.ai/v2alpha2/namespaces/runai-team-d/podgroups/pg-d-1-gggg"))
+            .status,
         404);
     (*sim)->tick(1, std::chrono::milliseconds(0));
     for (const QJsonValue &p : (*sim)->schedulerState().value(QStringLiteral("projects")).toArray()) {

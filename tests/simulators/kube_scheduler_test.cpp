@@ -389,8 +389,74 @@ TEST(KubeScheduler, InteractiveJobsAreNeverPreempted)
     const auto decisions = t.schedule();
     EXPECT_EQ(decisions.size(), 2u);
     EXPECT_EQ(t.job("x/i2")->state, JobState::Pending);
-    EXPECT_EQ(t.job("x/i2")->pendingReason, "project x is at or over its quota for non-preemptible jobs (2/1 GPUs)");
+    EXPECT_EQ(t.job("x/i2")->pendingReason,
+              "Non-preemptible workload is over quota. Workload requested 1 GPUs, but x quota is 1 GPUs, while 1 GPUs "
+              "are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.");
     EXPECT_EQ(t.job("x/t1")->state, JobState::Running);
+}
+
+// R8 exactly as KAI checks it (capacity_policy/quota_check.go): AllocatedNotPreemptible + request
+// <= Deserved. The project's training GPUs do not count, so training over quota does not keep a
+// notebook off idle GPUs.
+TEST(KubeScheduler, InteractiveJobCountsOnlyNonPreemptibleGpusAgainstTheQuota)
+{
+    Scheduler s;
+    s.setNodes({{"n1", 8}});
+    s.setProject("x", 1000);
+    s.submit(train("x/t1", "x", 1000));
+    s.schedule();
+    ASSERT_EQ(s.job("x/t1")->state, JobState::Running);
+    s.submit(interactive("x/i1", "x", 200));
+    s.schedule();
+    EXPECT_EQ(s.job("x/i1")->state, JobState::Running) << s.job("x/i1")->pendingReason;
+
+    // 0.2 + 0.8 = 1 fills the quota exactly; one more notebook does not fit, whatever is idle.
+    s.submit(interactive("x/i2", "x", 800));
+    s.submit(interactive("x/i3", "x", 100));
+    s.schedule();
+    EXPECT_EQ(s.job("x/i2")->state, JobState::Running) << s.job("x/i2")->pendingReason;
+    EXPECT_EQ(s.job("x/i3")->state, JobState::Pending);
+    EXPECT_EQ(s.job("x/i3")->pendingReason,
+              "Non-preemptible workload is over quota. Workload requested 0.1 GPUs, but x quota is 1 GPUs, while 1 "
+              "GPUs are already allocated for non-preemptible pods. Use a preemptible workload to go over quota.");
+    EXPECT_EQ(byName(s).at("x").allocated, 2000);
+}
+
+// TR-4858 4.8 with team-b's training jobs submitted before its notebooks: the notebooks still
+// start (they are b's only non-preemptible GPUs, 1 of its quota of 2), and the end state is the
+// document's.
+TEST(KubeScheduler, Tr4858NotebooksAfterTrainingOverQuotaStillStart)
+{
+    auto steps = tr4858::section48();
+    const auto at = [&](const std::string &name) {
+        return std::find_if(steps.begin(), steps.end(), [&](const tr4858::ScenarioStep &step) {
+            return step.job.name == name;
+        });
+    };
+    // b-1-g06, b-2-g04, b-3-g, b-4-gg -> b-3-g, b-4-gg, b-1-g06, b-2-g04
+    std::rotate(at("b-1-g06"), at("b-3-g"), at("b-4-gg") + 1);
+    ASSERT_EQ(at("b-3-g") + 2, at("b-1-g06"));
+
+    Scheduler s;
+    s.setNodes(tr4858::nodes());
+    for (const auto &q : tr4858::queues())
+        s.setProject(q.project, q.quota);
+    for (const auto &step : steps) {
+        ASSERT_TRUE(s.submit(tr4858::toSchedJob(step.job))) << step.title;
+        s.schedule();
+        if (step.job.name == "b-2-g04") {
+            EXPECT_EQ(byName(s).at("team-b").allocated, 4000); // 1 + 2 training, 0.6 + 0.4 notebooks
+        }
+    }
+    for (const char *id : {"runai-team-b/b-1-g06", "runai-team-b/b-2-g04"}) {
+        ASSERT_NE(s.job(id), nullptr) << id;
+        EXPECT_EQ(s.job(id)->state, JobState::Running) << id << ": " << s.job(id)->pendingReason;
+    }
+    const auto projects = byName(s);
+    for (const auto &want : tr4858::expectedAfter(tr4858::section48().size() - 1)) {
+        EXPECT_EQ(projects.at(want.project).allocated, want.allocated) << want.project;
+        EXPECT_EQ(projects.at(want.project).queued, want.queued) << want.project;
+    }
 }
 
 TEST(KubeScheduler, PreemptionSkipsInteractiveVictims)
@@ -401,13 +467,11 @@ TEST(KubeScheduler, PreemptionSkipsInteractiveVictims)
     s.setProject("y", 2000);
     s.submit(train("x/t1", "x", 2000));
     s.schedule();
-    s.submit(interactive("x/i1", "x", 2000)); // x at 2/2: interactive may not go over quota
-    s.schedule();
-    EXPECT_EQ(s.job("x/i1")->state, JobState::Pending);
-    s.setProject("x", 4000);
+    // R8: x's training GPUs do not count against the quota for non-preemptible jobs (0 + 2 <= 2),
+    // so the notebook takes the idle GPUs although x then runs 4 on a quota of 2.
+    s.submit(interactive("x/i1", "x", 2000));
     s.schedule();
     ASSERT_EQ(s.job("x/i1")->state, JobState::Running); // started last, but not preemptible
-    s.setProject("x", 2000);
     s.submit(train("y/y1", "y", 2000));
     const auto decisions = s.schedule();
     ASSERT_EQ(decisions.size(), 2u);

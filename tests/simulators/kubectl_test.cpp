@@ -205,6 +205,17 @@ TEST_F(Kubectl, GetNamespacesPvcsQueuesAndPodGroupsByShortName)
         run({QStringLiteral("get"), QStringLiteral("pg"), QStringLiteral("-n"), QStringLiteral("runai-team-c")});
     ASSERT_EQ(pg.exitCode, 0) << pg.err.toStdString();
     EXPECT_TRUE(pg.out.contains("pg-c-4-gg"));
+    // kubectl finds podgroups through discovery in v2alpha2 (KAI's only version), not the
+    // group's preferred v2.
+    const KubectlResult podgroups = run({QStringLiteral("get"),
+                                         QStringLiteral("podgroups"),
+                                         QStringLiteral("-n"),
+                                         QStringLiteral("runai-team-c"),
+                                         QStringLiteral("-o"),
+                                         QStringLiteral("json")});
+    ASSERT_EQ(podgroups.exitCode, 0) << podgroups.err.toStdString();
+    EXPECT_TRUE(podgroups.out.contains("pg-c-4-gg"));
+    EXPECT_TRUE(podgroups.out.contains("scheduling.run.ai/v2alpha2"));
     const KubectlResult vs = run({QStringLiteral("get"), QStringLiteral("vs"), QStringLiteral("-A")});
     ASSERT_EQ(vs.exitCode, 0) << vs.err.toStdString();
     EXPECT_TRUE(vs.out.contains("imagenet-train-scratch-snap-1"));

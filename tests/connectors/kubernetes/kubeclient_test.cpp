@@ -1,4 +1,5 @@
 // KubeClient against scripted sim::HttpServer handlers on a loopback port.
+#include "tests/connectors/kubernetes/kaiapiserver.h"
 #include "tests/connectors/kubernetes/kubetestsupport.h"
 
 #include <QTimer>
@@ -30,7 +31,7 @@ TEST(KubeClient, Path_NamespacedClusterScopedAndAllNamespaces)
     EXPECT_EQ(KubeClient::path(kNodes, "ignored", "dgx-01"), "/api/v1/nodes/dgx-01");
     EXPECT_EQ(KubeClient::path(kJobs), "/apis/batch/v1/jobs");
     EXPECT_EQ(KubeClient::path(kQueues, "x"), "/apis/scheduling.run.ai/v2/queues");
-    EXPECT_EQ(KubeClient::path(kPodGroups, "ns"), "/apis/scheduling.run.ai/v2/namespaces/ns/podgroups");
+    EXPECT_EQ(KubeClient::path(kPodGroups, "ns"), "/apis/scheduling.run.ai/v2alpha2/namespaces/ns/podgroups");
     EXPECT_EQ(KubeClient::path(kVolumeSnapshots, "ns", "s"),
               "/apis/snapshot.storage.k8s.io/v1/namespaces/ns/volumesnapshots/s");
     EXPECT_EQ(KubeClient::path(kStorageClasses), "/apis/storage.k8s.io/v1/storageclasses");
@@ -303,7 +304,7 @@ TEST(KubeClient, ClusterUnreachable_TransportError)
 
 TEST(KubeClient, Discover_UnknownCrdVersion_FlaggedNotFatal)
 {
-    LoopbackServer server([](const Request &, const Responder &responder) {
+    LoopbackServer server([](const Request &request, const Responder &responder) {
         const json groups = {
             {"kind", "APIGroupList"},
             {"apiVersion", "v1"},
@@ -317,23 +318,178 @@ TEST(KubeClient, Discover_UnknownCrdVersion_FlaggedNotFatal)
                  {{"groupVersion", "scheduling.run.ai/v1"}, {"version", "v1"}}}},
                {"preferredVersion", {{"groupVersion", "scheduling.run.ai/v2alpha1"}, {"version", "v2alpha1"}}}},
               {{"name", "broken"}, {"versions", "garbage"}}}}};
-        responder.send(Response::json(200, toBytes(groups)));
+        const auto resources = [](const std::string &gv, const json &list) {
+            return json{{"kind", "APIResourceList"}, {"groupVersion", gv}, {"resources", list}};
+        };
+        if (request.path == QStringLiteral("/apis")) {
+            responder.send(Response::json(200, toBytes(groups)));
+        } else if (request.path == QStringLiteral("/apis/batch/v1")) {
+            responder.send(Response::json(
+                200, toBytes(resources("batch/v1", {{{"name", "jobs"}, {"kind", "Job"}, {"namespaced", true}}}))));
+        } else if (request.path == QStringLiteral("/apis/scheduling.run.ai/v2alpha1")) {
+            responder.send(Response::json(
+                200,
+                toBytes(resources("scheduling.run.ai/v2alpha1",
+                                  {{{"name", "queues"}, {"kind", "Queue"}, {"namespaced", false}},
+                                   {{"name", "queues/status"}, {"kind", "Queue"}, {"namespaced", false}}}))));
+        } else if (request.path == QStringLiteral("/apis/scheduling.run.ai/v1")) {
+            responder.send(Response::json(200, toBytes(resources("scheduling.run.ai/v1", json::array()))));
+        } else {
+            responder.send(Response::json(404, toBytes(status(404, "NotFound", "the server could not find it"))));
+        }
     });
     CurlTransport transport(fastTransport());
     KubeClient client(transport, endpointFor(server), fastRetry());
 
-    const auto discovery = client.discover(CancelToken{});
+    const auto groupsOnly = client.discover(CancelToken{});
+    ASSERT_TRUE(groupsOnly) << groupsOnly.error().message;
+    // Without the resource lists nothing tells which version serves jobs.
+    EXPECT_EQ(groupsOnly->support(kJobs), Discovery::Support::NotDiscovered);
+    EXPECT_TRUE(groupsOnly->serves(kPods));
+
+    const auto discovery = client.discover(CancelToken{}, {kJobs, kQueues, kPodGroups, kVolumeSnapshots});
 
     ASSERT_TRUE(discovery) << discovery.error().message;
     EXPECT_TRUE(discovery->serves(kJobs));
     EXPECT_TRUE(discovery->serves(kPods));
     EXPECT_EQ(discovery->support(kQueues), Discovery::Support::UnknownVersion);
+    EXPECT_EQ(discovery->support(kPodGroups), Discovery::Support::ResourceMissing);
     EXPECT_EQ(discovery->support(kVolumeSnapshots), Discovery::Support::GroupMissing);
     EXPECT_EQ(discovery->explain(kQueues),
-              "scheduling.run.ai is served only in versions v2alpha1, v1; Strata reads scheduling.run.ai/v2 queues "
-              "(unknown CRD version)");
+              "queues.scheduling.run.ai is served only in version v2alpha1; Strata reads v2 (unknown CRD version)");
+    EXPECT_EQ(groupsOnly->explain(kQueues),
+              "scheduling.run.ai is served only in versions v2alpha1, v1; Strata reads v2 (unknown CRD version)");
     EXPECT_NE(discovery->explain(kVolumeSnapshots).find("does not serve snapshot.storage.k8s.io"), std::string::npos);
     EXPECT_TRUE(discovery->explain(kJobs).empty());
+}
+
+// KAI's CRDs put queues in v2 and podgroups in v2alpha2 of one group whose preferred version is
+// v2. Checking only that the group serves a version picked v2 for podgroups: 404, and a source
+// that waited for that list for ever.
+TEST(KubeClient, Discover_KaiCrds_EachResourceResolvesToTheVersionThatServesIt)
+{
+    const std::vector<ScriptedResource> served = kaiClusterResources();
+    const json queues = json::parse(testsupport::fixture("kubernetes-objects/kai-default-queues.json"));
+    SeenRequests seen;
+    LoopbackServer server([&](const Request &request, const Responder &responder) {
+        seen.add(request);
+        const std::string path = request.path.toStdString();
+        if (const auto doc = scriptedDiscoveryDocument(path, served)) {
+            responder.send(Response::json(200, toBytes(*doc)));
+            return;
+        }
+        const auto collection = scriptedCollection(path, served);
+        if (!collection) {
+            responder.send(Response::json(
+                404, toBytes(status(404, "NotFound", "the server could not find the requested resource"))));
+            return;
+        }
+        json items = collection->plural == "queues" ? queues : json::array();
+        responder.send(Response::json(
+            200,
+            toBytes(
+                {{"kind", collection->kind + "List"}, {"metadata", {{"resourceVersion", "7"}}}, {"items", items}})));
+    });
+    CurlTransport transport(fastTransport());
+    KubeClient client(transport, endpointFor(server), fastRetry());
+
+    const auto discovery = client.discover(CancelToken{}, {kQueues, kPodGroups});
+
+    ASSERT_TRUE(discovery) << discovery.error().message;
+    const ApiGroupInfo *kai = discovery->group("scheduling.run.ai");
+    ASSERT_NE(kai, nullptr);
+    EXPECT_EQ(kai->preferredVersion, "v2");
+    EXPECT_EQ(kai->versions, (std::vector<std::string>{"v2", "v2alpha2"}));
+    ASSERT_EQ(kai->resources.count("v2alpha2"), 1u);
+    ASSERT_EQ(kai->resources.at("v2alpha2").size(), 1u); // podgroups/status is a subresource
+    EXPECT_EQ(kai->resources.at("v2alpha2")[0].name, "podgroups");
+    EXPECT_TRUE(kai->resources.at("v2alpha2")[0].namespaced);
+
+    const auto queueType = discovery->resolve(kQueues);
+    const auto podGroupType = discovery->resolve(kPodGroups);
+    ASSERT_TRUE(queueType);
+    ASSERT_TRUE(podGroupType);
+    EXPECT_EQ(queueType->apiVersion(), "scheduling.run.ai/v2");
+    EXPECT_EQ(podGroupType->apiVersion(), "scheduling.run.ai/v2alpha2");
+    // The group's preferred version does not serve podgroups.
+    ResourceType podGroupsAtV2 = kPodGroups;
+    podGroupsAtV2.version = "v2";
+    EXPECT_EQ(discovery->support(podGroupsAtV2), Discovery::Support::UnknownVersion);
+
+    const auto listed = client.listAll(*podGroupType, ListOptions{}, CancelToken{});
+    ASSERT_TRUE(listed) << listed.error().message;
+    EXPECT_EQ(seen.last().path, QStringLiteral("/apis/scheduling.run.ai/v2alpha2/podgroups"));
+    const auto queueList = client.listAll(*queueType, ListOptions{}, CancelToken{});
+    ASSERT_TRUE(queueList) << queueList.error().message;
+    EXPECT_EQ(queueList->items.size(), queues.size());
+    const auto wrong = client.listAll(podGroupsAtV2, ListOptions{}, CancelToken{});
+    ASSERT_FALSE(wrong);
+    EXPECT_EQ(wrong.error().httpStatus, 404);
+}
+
+TEST(KubeClient, Discover_MissingCrdAndFailingResourceListAreExplainedNotFatal)
+{
+    // KAI's group with only the queue CRD installed, and a snapshot group whose resource list
+    // fails (an aggregated API whose backend is down answers 503).
+    std::vector<ScriptedResource> served;
+    for (const auto &r : kaiClusterResources({{"snapshot.storage.k8s.io",
+                                               "v1",
+                                               "volumesnapshots",
+                                               "volumesnapshot",
+                                               "VolumeSnapshot",
+                                               true,
+                                               {"vs"},
+                                               true}})) {
+        if (r.plural != "podgroups") {
+            served.push_back(r);
+        }
+    }
+    LoopbackServer server([&](const Request &request, const Responder &responder) {
+        const std::string path = request.path.toStdString();
+        if (path == "/apis/snapshot.storage.k8s.io/v1") {
+            responder.send(Response::json(503, toBytes(status(503, "ServiceUnavailable", "the backend is down"))));
+        } else if (const auto doc = scriptedDiscoveryDocument(path, served)) {
+            responder.send(Response::json(200, toBytes(*doc)));
+        } else {
+            responder.send(Response::json(404, toBytes(status(404, "NotFound", "not found"))));
+        }
+    });
+    CurlTransport transport(fastTransport());
+    KubeClient client(transport, endpointFor(server), fastRetry(1));
+
+    const auto discovery = client.discover(CancelToken{}, {kQueues, kPodGroups, kVolumeSnapshots});
+
+    ASSERT_TRUE(discovery) << discovery.error().message;
+    EXPECT_TRUE(discovery->serves(kQueues));
+    EXPECT_EQ(discovery->support(kPodGroups), Discovery::Support::ResourceMissing);
+    EXPECT_EQ(discovery->explain(kPodGroups),
+              "scheduling.run.ai is served, but no version Strata reads (v2alpha2) serves podgroups (CRD "
+              "podgroups.scheduling.run.ai not installed?)");
+    EXPECT_EQ(discovery->support(kVolumeSnapshots), Discovery::Support::NotDiscovered);
+    EXPECT_NE(discovery->explain(kVolumeSnapshots).find("the backend is down"), std::string::npos)
+        << discovery->explain(kVolumeSnapshots);
+}
+
+TEST(KubeClient, ApiResourceList_OfTheRealServerSkipsSubresources)
+{
+    // The shape of io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList (Kubernetes OpenAPI):
+    // name, singularName, namespaced, kind, verbs required; subresources are "<plural>/<sub>".
+    const std::string body = R"({"kind":"APIResourceList","apiVersion":"v1","groupVersion":"batch/v1",
+        "resources":[{"name":"cronjobs","singularName":"cronjob","namespaced":true,"kind":"CronJob",
+        "verbs":["create","delete","deletecollection","get","list","patch","update","watch"],
+        "shortNames":["cj"],"categories":["all"],"storageVersionHash":"sd5LIXh4Fjs="},
+        {"name":"cronjobs/status","singularName":"","namespaced":true,"kind":"CronJob","verbs":["get","patch","update"]},
+        {"name":"jobs","singularName":"job","namespaced":true,"kind":"Job",
+        "verbs":["create","delete","deletecollection","get","list","patch","update","watch"],
+        "categories":["all"],"storageVersionHash":"mudhfqk/qZY="},
+        {"name":"jobs/status","singularName":"","namespaced":true,"kind":"Job","verbs":["get","patch","update"]}]})";
+    const auto parsed = parseApiResourceList(body, "batch/v1");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_EQ(parsed->size(), 2u);
+    EXPECT_EQ((*parsed)[1].name, "jobs");
+    EXPECT_EQ((*parsed)[1].kind, "Job");
+    EXPECT_EQ((*parsed)[1].verbs.size(), 8u);
+    EXPECT_FALSE(parseApiResourceList(R"({"kind":"Status"})", "x"));
 }
 
 TEST(KubeClient, List_TypeNotServed_404SaysSo)
@@ -349,7 +505,8 @@ TEST(KubeClient, List_TypeNotServed_404SaysSo)
 
     ASSERT_FALSE(list);
     EXPECT_EQ(list.error().httpStatus, 404);
-    EXPECT_NE(list.error().message.find("does not serve scheduling.run.ai/v2 queues"), std::string::npos)
+    EXPECT_NE(list.error().message.find("404: the API server does not serve scheduling.run.ai/v2 queues"),
+              std::string::npos)
         << list.error().message;
 }
 

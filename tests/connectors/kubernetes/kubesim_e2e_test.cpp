@@ -69,11 +69,15 @@ TEST_F(KubeEndToEnd, DgxPreset_ListsTypedObjectsThroughKubeconfig)
     ASSERT_TRUE(version) << version.error().message;
     EXPECT_EQ(version->major, "1");
 
-    const auto discovery = m_client->discover(CancelToken{});
+    const auto discovery = m_client->discover(CancelToken{}, {kQueues, kPodGroups, kVolumeSnapshots, kStorageClasses});
     ASSERT_TRUE(discovery) << discovery.error().message;
     EXPECT_TRUE(discovery->serves(kQueues)) << discovery->explain(kQueues);
     EXPECT_TRUE(discovery->serves(kPodGroups)) << discovery->explain(kPodGroups);
     EXPECT_TRUE(discovery->serves(kVolumeSnapshots)) << discovery->explain(kVolumeSnapshots);
+    EXPECT_TRUE(discovery->serves(kStorageClasses)) << discovery->explain(kStorageClasses);
+    // As KAI's CRDs: podgroups in v2alpha2 only, though the group prefers v2 (its queues).
+    EXPECT_EQ(discovery->resolve(kPodGroups)->version, "v2alpha2");
+    EXPECT_EQ(discovery->resolve(kQueues)->version, "v2");
 
     ListOptions paged;
     paged.limit = 1; // one node per page: exercises continue tokens

@@ -1,0 +1,294 @@
+// KubernetesSource against a scripted API server (sim::HttpServer) that serves KAI's CRDs at
+// their real versions (queues v2, podgroups v2alpha2; fixture kai-crds.json) and misbehaves for
+// one resource: 404, a list that never answers, a watch that hangs after its headers. The source
+// must end its first poll (so one-shot CLI commands return), name the resource in its status,
+// keep the other resources' data, and shut down promptly whatever hangs.
+
+#include "models/core/clock.h"
+#include "models/core/estate.h"
+#include "models/core/kubernetessource.h"
+#include "tests/connectors/kubernetes/kaiapiserver.h"
+#include "tests/support/qt/loopbackserver.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+#include <QThreadPool>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+
+using namespace strata;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+enum class KubeFault
+{
+    None,
+    NotFound,  ///< list and watch answer 404 with a NotFound Status
+    Stall,     ///< the list never answers
+    WatchHang, ///< the list answers, the watch sends its headers and then nothing
+};
+
+/// A cluster with KAI's CRDs, empty but for KAI's two default queues and TR-4858's team-a queue
+/// (KAI's default-queue with a GPU quota of 4), and per-resource faults.
+class ScriptedKaiCluster
+{
+public:
+    static json kaiQueues()
+    {
+        json queues = json::parse(testsupport::fixture("kubernetes-objects/kai-default-queues.json"));
+        json team = queues.at(1);
+        team["metadata"]["name"] = "team-a";
+        team["spec"]["resources"]["gpu"]["quota"] = 4;
+        queues.push_back(team);
+        return queues;
+    }
+
+    explicit ScriptedKaiCluster(std::map<std::string, KubeFault> faults = {})
+        : m_faults(std::move(faults))
+        , m_served(kubernetes::test::kaiClusterResources())
+        , m_queues(kaiQueues())
+        , m_server([this](const sim::Request &request, const sim::Responder &responder) {
+            handle(request, responder);
+        })
+    {}
+
+    [[nodiscard]] QString baseUrl() const { return m_server.baseUrl(); }
+
+    /// Paths of every list and watch request so far.
+    [[nodiscard]] std::vector<std::string> collectionPaths()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_paths;
+    }
+
+private:
+    void handle(const sim::Request &request, const sim::Responder &responder)
+    {
+        const std::string path = request.path.toStdString();
+        const auto notFound = [&] {
+            responder.send(sim::Response::json(404,
+                                               QByteArray::fromStdString(json{
+                                                   {"kind", "Status"},
+                                                   {"apiVersion", "v1"},
+                                                   {"metadata", json::object()},
+                                                   {"status", "Failure"},
+                                                   {"message", "the server could not find the requested resource"},
+                                                   {"reason", "NotFound"},
+                                                   {"details", json::object()},
+                                                   {"code", 404}}.dump())));
+        };
+        if (path == "/version") {
+            responder.send(sim::Response::json(
+                200, R"({"major":"1","minor":"34","gitVersion":"v1.34.1","platform":"linux/amd64"})"));
+            return;
+        }
+        if (const auto doc = kubernetes::test::scriptedDiscoveryDocument(path, m_served)) {
+            responder.send(sim::Response::json(200, QByteArray::fromStdString(doc->dump())));
+            return;
+        }
+        const auto collection = kubernetes::test::scriptedCollection(path, m_served);
+        if (!collection) {
+            notFound();
+            return;
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            m_paths.push_back(path);
+        }
+        const auto fault = m_faults.find(collection->plural);
+        const KubeFault kind = fault == m_faults.end() ? KubeFault::None : fault->second;
+        const bool watch = request.queryValue(QStringLiteral("watch")) == QLatin1String("1");
+        if (kind == KubeFault::NotFound) {
+            notFound();
+        } else if (!watch && kind == KubeFault::Stall) {
+            sim::Response stall;
+            stall.fault = sim::Fault::Stall;
+            responder.send(stall);
+        } else if (!watch) {
+            const json items = collection->plural == "queues" ? m_queues : json::array();
+            responder.send(sim::Response::json(
+                200,
+                QByteArray::fromStdString(
+                    json{{"kind", "List"}, {"metadata", {{"resourceVersion", "10"}}}, {"items", items}}.dump())));
+        } else if (kind == KubeFault::WatchHang) {
+            responder.beginStream(200, {{"Content-Type", "application/json"}});
+        } else {
+            // A quiet watch the server closes at once: the client watches again later.
+            responder.send(sim::Response::json(200, QByteArray()));
+        }
+    }
+
+    std::map<std::string, KubeFault> m_faults;
+    std::vector<kubernetes::test::ScriptedResource> m_served;
+    json m_queues;
+    std::mutex m_mutex;
+    std::vector<std::string> m_paths;
+    testsupport::LoopbackServer m_server; // last: its thread calls handle()
+};
+
+class KubernetesSourceFaults : public ::testing::Test
+{
+protected:
+    core::Estate estate;
+    core::SystemClock clock;
+    QThreadPool pool;
+    std::unique_ptr<core::KubernetesSource> source;
+
+    void start(const QString &url, core::KubernetesSource::Timeouts timeouts = {})
+    {
+        core::SourceConfig config;
+        config.name = QStringLiteral("kai");
+        config.kind = core::SourceKind::Kubernetes;
+        config.url = url;
+        source = std::make_unique<core::KubernetesSource>(
+            config, QStringLiteral("t0ken"), core::KubernetesSource::Deps{estate, clock, pool, nullptr, {}});
+        source->setPublishInterval(20ms);
+        source->setTimeouts(timeouts);
+        source->start();
+    }
+
+    void TearDown() override
+    {
+        source.reset();
+        pool.waitForDone();
+    }
+
+    bool polledOnce(int timeoutMs = 15000)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                return source->hasPolledOnce();
+            },
+            timeoutMs);
+    }
+
+    QStringList projectNames() const
+    {
+        QStringList out;
+        if (const auto projects = estate.projects().scope(QStringLiteral("kai"))) {
+            for (const auto &p : projects->items()) {
+                out << p->name;
+            }
+        }
+        out.sort();
+        return out;
+    }
+
+    /// Milliseconds it takes to destroy the source.
+    qint64 destroySource()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        source.reset();
+        return timer.elapsed();
+    }
+};
+
+TEST_F(KubernetesSourceFaults, KaiCrdVersions_PodGroupsAreReadAtV2alpha2AndTheSourceIsOk)
+{
+    ScriptedKaiCluster cluster;
+    start(cluster.baseUrl());
+
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    EXPECT_EQ(source->status().health, core::Health::Ok) << source->status().lastError.toStdString();
+    EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
+    const auto paths = cluster.collectionPaths();
+    EXPECT_NE(std::find(paths.begin(), paths.end(), "/apis/scheduling.run.ai/v2alpha2/podgroups"), paths.end());
+    EXPECT_NE(std::find(paths.begin(), paths.end(), "/apis/scheduling.run.ai/v2/queues"), paths.end());
+    EXPECT_EQ(std::find(paths.begin(), paths.end(), "/apis/scheduling.run.ai/v2/podgroups"), paths.end());
+}
+
+TEST_F(KubernetesSourceFaults, ResourceAnswering404_FirstPollEndsDegradedNamingItAndTheRestIsLive)
+{
+    ScriptedKaiCluster cluster({{"podgroups", KubeFault::NotFound}});
+    start(cluster.baseUrl());
+
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    const core::SourceStatus status = source->status();
+    EXPECT_EQ(status.health, core::Health::Degraded);
+    EXPECT_TRUE(status.lastError.contains(QStringLiteral("podgroups.scheduling.run.ai: ")))
+        << status.lastError.toStdString();
+    EXPECT_TRUE(status.lastError.contains(QStringLiteral("404"))) << status.lastError.toStdString();
+    // The queues were listed: the projects are there.
+    EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
+    EXPECT_LT(destroySource(), 3000);
+}
+
+TEST_F(KubernetesSourceFaults, ListThatNeverAnswers_FirstSyncDeadlineEndsTheFirstPoll)
+{
+    ScriptedKaiCluster cluster({{"pods", KubeFault::Stall}});
+    core::KubernetesSource::Timeouts timeouts;
+    timeouts.firstSync = 1s; // the request timeout (60 s) is not what ends the wait
+    start(cluster.baseUrl(), timeouts);
+
+    QElapsedTimer timer;
+    timer.start();
+    ASSERT_TRUE(polledOnce(10000)) << source->status().lastError.toStdString();
+    EXPECT_LT(timer.elapsed(), 8000);
+    const core::SourceStatus status = source->status();
+    EXPECT_EQ(status.health, core::Health::Degraded);
+    EXPECT_TRUE(status.lastError.contains(QStringLiteral("pods: not listed within 1 s")))
+        << status.lastError.toStdString();
+    EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
+    // The list is still hanging: cancelling it must reach the transport.
+    EXPECT_LT(destroySource(), 3000);
+}
+
+TEST_F(KubernetesSourceFaults, ListRequestTimeout_IsReportedForThatResource)
+{
+    ScriptedKaiCluster cluster({{"podgroups", KubeFault::Stall}});
+    core::KubernetesSource::Timeouts timeouts;
+    timeouts.request = 500ms;
+    start(cluster.baseUrl(), timeouts);
+
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return source->status().lastError.contains(QStringLiteral("podgroups.scheduling.run.ai: "));
+        },
+        15000))
+        << source->status().lastError.toStdString();
+    EXPECT_EQ(source->status().health, core::Health::Degraded);
+    EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
+}
+
+TEST_F(KubernetesSourceFaults, WatchHangingAfterHeaders_IsReportedAndShutdownDoesNotWait)
+{
+    ScriptedKaiCluster cluster({{"podgroups", KubeFault::WatchHang}});
+    core::KubernetesSource::Timeouts timeouts;
+    timeouts.watchIdle = 1s;
+    start(cluster.baseUrl(), timeouts);
+
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const core::SourceStatus s = source->status();
+            return s.health == core::Health::Degraded
+                   && s.lastError.contains(QStringLiteral("podgroups.scheduling.run.ai: "));
+        },
+        15000))
+        << source->status().lastError.toStdString();
+    EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
+
+    // With the default idle limit (120 s) the watch is still hanging when the source goes.
+    start(cluster.baseUrl());
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    QTest::qWait(500);
+    EXPECT_LT(destroySource(), 3000);
+}
+
+TEST_F(KubernetesSourceFaults, UnreachableServer_FirstPollEndsUnreachable)
+{
+    start(QStringLiteral("http://127.0.0.1:1"));
+
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    EXPECT_EQ(source->status().health, core::Health::Unreachable) << source->status().lastError.toStdString();
+    EXPECT_LT(destroySource(), 3000);
+}
+
+} // namespace
