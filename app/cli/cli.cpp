@@ -1068,7 +1068,9 @@ int run(const QStringList &arguments,
         }
     }
     core::SystemClock clock;
-    core::Engine engine({clock, *store, history.get(), user});
+    // Sources name what they still lack a little before the command's own deadline, so the answer
+    // says which resource stalled, not only which source.
+    core::Engine engine({clock, *store, history.get(), user, false, std::chrono::milliseconds(timeoutSeconds * 750)});
     engine.setRateCard(config.rateCard);
     engine.setCacheTargets(config.cacheTargets);
     // The answer is computed while the engine lives; the hook runs before its sources (and the

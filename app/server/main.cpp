@@ -57,7 +57,12 @@ int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
         return 1;
     }
     core::SystemClock clock;
-    core::Engine engine({clock, demo->credentials(), nullptr, QStringLiteral("self-test")});
+    core::Engine engine({clock,
+                         demo->credentials(),
+                         nullptr,
+                         QStringLiteral("self-test"),
+                         false,
+                         std::chrono::milliseconds(timeoutSeconds * 750)});
     engine.setCacheTargets(demo->config().cacheTargets);
     engine.setSources(demo->config().sources);
     QEventLoop loop;

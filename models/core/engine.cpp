@@ -230,6 +230,11 @@ void Engine::startSource(const SourceConfig &config)
                                        }},
                 self);
             kube->setCacheTargets(self->m_cacheTargets);
+            if (self->m_deps.firstPollDeadline.count() > 0) {
+                KubernetesSource::Timeouts timeouts = kube->timeouts();
+                timeouts.firstSync = self->m_deps.firstPollDeadline;
+                kube->setTimeouts(timeouts);
+            }
             source = kube;
             break;
         }

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -40,6 +41,10 @@ public:
         /// Run service-level schedules (desktop, strata-server): ScheduleService starts after
         /// the first poll of every source. One-shot CLI commands leave it off.
         bool runSchedules = false;
+        /// One-shot commands: how long a source may take for its first poll before it reports
+        /// what it has not received and publishes the rest (Kubernetes resources not listed by
+        /// then are named in its status). 0 = the sources' own default (30 s).
+        std::chrono::milliseconds firstPollDeadline{0};
     };
 
     explicit Engine(Deps deps, QObject *parent = nullptr);
