@@ -87,12 +87,12 @@ QString volumeState(const std::string &provisioningState)
     return qs(provisioningState).toLower(); // "updating", "creating", "deleting"
 }
 
-double capOf(const azure::AnfVolume &v)
+double capOf(const azure::AnfVolume &v, const QString &poolQosType)
 {
-    if (v.throughputMibps) {
-        return *v.throughputMibps;
-    }
-    return v.actualThroughputMibps.value_or(-1);
+    return anfVolumeCapMibps(v.throughputMibps ? v.throughputMibps : v.actualThroughputMibps,
+                             poolQosType,
+                             qs(v.serviceLevel),
+                             v.usageThresholdBytes);
 }
 
 struct PoolInfo
@@ -133,7 +133,7 @@ Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QStrin
     }
     out.protocols = protocols.join(QLatin1Char(','));
     out.qosType = pool.qosType;
-    out.throughputMibps = capOf(v);
+    out.throughputMibps = capOf(v, pool.qosType);
     out.provisioningState = qs(v.provisioningState);
     return out;
 }
@@ -1038,10 +1038,9 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
             break;
         }
         const PoolChoice choice = choosePool(estate, request, *volume);
-        const double rate = anfMibpsPerTib(request.targetLevel);
         const double newCap = volume->qosType == QLatin1String("Manual")
                                   ? volume->throughputMibps
-                                  : rate * double(volume->sizeBytes) / double(kAnfTiB);
+                                  : anfAutoQosMibps(request.targetLevel, volume->sizeBytes);
         p.toState = tr("%1 (pool %2, cap %3)").arg(request.targetLevel, choice.name, anfMibps(newCap));
         if (!choice.name.isEmpty()) {
             if (!choice.exists) {
@@ -1310,7 +1309,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             QString capText;
             if (after && *after) {
                 capText = QObject::tr("; throughput cap %1 -> %2")
-                              .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after)));
+                              .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after, volume->qosType)));
             }
             return ActionResult{
                 true,
