@@ -115,9 +115,10 @@ Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QStrin
     out.style = QStringLiteral("anf");
     out.type = QStringLiteral("rw");
     out.sizeBytes = v.usageThresholdBytes;
-    out.usedBytes = std::max<qint64>(0, usedBytes);
-    out.availableBytes = std::max<qint64>(0, out.sizeBytes - out.usedBytes);
-    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(out.usedBytes) / double(out.sizeBytes) : 0.0;
+    const qint64 used = std::max<qint64>(0, usedBytes);
+    out.usedBytes = used;
+    out.availableBytes = std::max<qint64>(0, out.sizeBytes - used);
+    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(used) / double(out.sizeBytes) : 0.0;
     if (!v.mountIps.empty() && !v.creationToken.empty()) {
         out.nasPath = qs(v.mountIps.front()) + QStringLiteral(":/") + qs(v.creationToken);
     }
@@ -337,7 +338,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                                     vol = old;
                                 }
                             }
-                            history->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                            history->push_back(VolumeUsage{vol->id, vol->usedBytes.value_or(0), vol->sizeBytes});
                             volumeList.push_back(std::move(vol));
                         }
                         poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
@@ -521,9 +522,9 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                             }
                             Volume copy = *v;
                             copy.usedBytes = it.value();
-                            copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - copy.usedBytes);
+                            copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - it.value());
                             copy.percentUsed =
-                                copy.sizeBytes > 0 ? 100.0 * double(copy.usedBytes) / double(copy.sizeBytes) : 0.0;
+                                copy.sizeBytes > 0 ? 100.0 * double(it.value()) / double(copy.sizeBytes) : 0.0;
                             next.push_back(std::make_shared<const Volume>(std::move(copy)));
                             changed = true;
                         }

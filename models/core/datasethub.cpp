@@ -140,7 +140,7 @@ HubSummary summarize(const Estate &estate)
             QSet<QString> snapshots;
             for (const Ptr<Volume> &clone : clonesOf(estate, *d)) {
                 snapshots.insert(clone->cloneParent);
-                row.cachedBytes += clone->usedBytes;
+                row.cachedBytes += clone->usedBytes.value_or(0);
                 row.targets.append(clone->svm + QLatin1Char('/') + clone->name);
                 newest(row.lastActivity, clone->created);
             }

@@ -51,7 +51,7 @@ Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QStrin
     out.sizeBytes = v.sizeBytes;
     out.usedBytes = v.usedBytes;
     out.availableBytes = v.availableBytes;
-    out.percentUsed = v.percentUsed.value_or(v.sizeBytes > 0 ? 100.0 * double(v.usedBytes) / double(v.sizeBytes) : 0.0);
+    out.percentUsed = v.percentUsed;
     out.snapshotReservePercent = v.snapshotReservePercent;
     out.snapshotUsedBytes = v.snapshotUsedBytes;
     out.snapshotCount = v.snapshotCount;
@@ -119,7 +119,7 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
         d.kind = DatasetKind::OntapVolume;
         d.volumeId = v->id;
         d.commitCount = int(sorted.size());
-        d.sizeBytes = v->usedBytes;
+        d.sizeBytes = v->usedBytes.value_or(0);
         QString parent;
         std::vector<Ptr<Commit>> commits;
         for (const ontap::Snapshot &snapshot : sorted) {
@@ -339,7 +339,10 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                             vol = old;
                         }
                     }
-                    usage->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                    // An offline volume reports no space: no sample, rather than a false drop to 0.
+                    if (vol->usedBytes) {
+                        usage->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
+                    }
                     volumeList.push_back(std::move(vol));
                 }
                 auto volumesKeyed = keyed(std::move(volumeList));
