@@ -373,6 +373,10 @@
         <translation>%1/%2 %3 durch Commits im Cache belegt</translation>
     </message>
     <message>
+        <source>%1 / %2 Used by cached commits</source>
+        <translation>%1 / %2 durch Commits im Cache belegt</translation>
+    </message>
+    <message>
         <source>cache state in %1: %2</source>
         <translation>Cache-Zustand in %1: %2</translation>
     </message>

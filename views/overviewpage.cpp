@@ -268,8 +268,11 @@ void OverviewPage::refresh()
         qint64 used = 0;
         qint64 size = 0;
         for (const auto &v : volumes) {
-            used += v->usedBytes;
-            size += v->sizeBytes;
+            // Volumes without space figures (offline) count in neither total.
+            if (v->usedBytes) {
+                used += *v->usedBytes;
+                size += v->sizeBytes;
+            }
         }
         grid->addWidget(addTile(storage,
                                 QStringLiteral("tile_storage_volumes"),

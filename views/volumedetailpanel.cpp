@@ -236,10 +236,12 @@ void VolumeDetailPanel::setCapacityHistory(std::vector<core::UsageSample> sample
     if (!m_volume) {
         return;
     }
+    // No "now" point while the volume reports no space (offline): the chart ends at the last
+    // known sample instead of dropping to 0.
     core::UsageSample current;
-    current.usedBytes = m_volume->usedBytes;
+    current.usedBytes = m_volume->usedBytes.value_or(0);
     current.sizeBytes = m_volume->sizeBytes;
-    m_chart->setSamples(m_history, QDateTime::currentDateTimeUtc(), &current);
+    m_chart->setSamples(m_history, QDateTime::currentDateTimeUtc(), m_volume->usedBytes ? &current : nullptr);
 }
 
 void VolumeDetailPanel::setCapacityHistoryMessage(const QString &message)
@@ -365,10 +367,12 @@ void VolumeDetailPanel::updateFields()
     m_createdLabel->setText(v.created.isValid() ? QLocale().toString(v.created.toLocalTime(), QLocale::ShortFormat)
                                                 : QStringLiteral("—"));
 
-    m_capacityBar->setValue(int(std::clamp(v.percentUsed, 0.0, 100.0) * 10));
-    m_capacityBar->setFormat(tr("%1 of %2 used (%3 %)")
-                                 .arg(core::formatBytes(v.usedBytes), core::formatBytes(v.sizeBytes))
-                                 .arg(v.percentUsed, 0, 'f', 1));
+    m_capacityBar->setValue(int(std::clamp(v.percentUsed.value_or(0.0), 0.0, 100.0) * 10));
+    m_capacityBar->setFormat(
+        tr("%1 of %2 used (%3 %)")
+            .arg(core::formatBytes(v.usedBytes),
+                 core::formatBytes(v.sizeBytes),
+                 v.percentUsed ? QString::number(*v.percentUsed, 'f', 1) : QString::fromUtf16(core::kUnknownText)));
     QPalette barPalette = palette();
     barPalette.setColor(QPalette::Highlight,
                         StatusDelegate::colorFor(models::VolumeTableModel::capacityStatus(v), palette(), true));

@@ -272,7 +272,9 @@ void writeVolumes(QByteArray &out, const core::Estate &estate)
     }
     Family used(out, "strata_volume_used_bytes", "Bytes used in the volume.");
     for (const auto &v : volumes) {
-        used.add(labelsOf.value(core::estateKey(*v)), static_cast<double>(v->usedBytes));
+        if (v->usedBytes) { // none while the volume reports no space (offline): absent, not 0
+            used.add(labelsOf.value(core::estateKey(*v)), static_cast<double>(*v->usedBytes));
+        }
     }
 
     // Performance samples of volumes the estate knows (a sample can outlive its volume briefly).

@@ -196,12 +196,13 @@ ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
                   {QStringLiteral("clone_parent"), QString()},
                   {QStringLiteral("nas_path"), QStringLiteral("PATH")}};
     for (const core::Ptr<core::Volume> &v : volumes) {
-        const double pct = std::round(v->percentUsed * 10.0) / 10.0;
+        // Space the system did not report (an offline ONTAP volume) is null in JSON, "—" in tables.
+        const QVariant pct = v->percentUsed ? QVariant(std::round(*v->percentUsed * 10.0) / 10.0) : QVariant();
         QStringList display(rs.columns.size());
         display[7] = core::formatBytes(v->sizeBytes);
         display[8] = core::formatBytes(v->usedBytes);
         display[9] = core::formatBytes(v->availableBytes);
-        display[10] = QString::number(pct, 'f', 1);
+        display[10] = v->percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
         rs.addRow({v->source,
                    v->id,
                    v->name,
@@ -210,8 +211,8 @@ ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
                    v->style,
                    v->type,
                    v->sizeBytes,
-                   v->usedBytes,
-                   v->availableBytes,
+                   v->usedBytes ? QVariant(*v->usedBytes) : QVariant(),
+                   v->availableBytes ? QVariant(*v->availableBytes) : QVariant(),
                    pct,
                    v->snapshotCount,
                    v->snapshotReservePercent,

@@ -143,8 +143,8 @@ void from_json(const json &j, Volume &v)
     read(j, {"space", "available"}, v.availableBytes);
     read(j, {"space", "percent_used"}, v.percentUsed);
     // space.percent_used arrived in 9.9; older clusters only send used and size.
-    if (!v.percentUsed && find(j, {"space", "used"}) && v.sizeBytes > 0) {
-        v.percentUsed = 100.0 * static_cast<double>(v.usedBytes) / static_cast<double>(v.sizeBytes);
+    if (!v.percentUsed && v.usedBytes && v.sizeBytes > 0) {
+        v.percentUsed = 100.0 * static_cast<double>(*v.usedBytes) / static_cast<double>(v.sizeBytes);
     }
     read(j, {"space", "snapshot", "reserve_percent"}, v.snapshotReservePercent);
     read(j, {"space", "snapshot", "used"}, v.snapshotUsedBytes);

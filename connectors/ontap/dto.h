@@ -76,9 +76,12 @@ struct Volume
     std::string style;                 ///< "flexvol", "flexgroup", "flexgroup_constituent"
     std::string type;                  ///< "rw", "dp", "ls"
     std::int64_t sizeBytes = 0;        ///< `size` (else space.size), provisioned bytes; 0 when absent
-    std::int64_t usedBytes = 0;        ///< space.used
-    std::int64_t availableBytes = 0;   ///< space.available
-    /// space.percent_used (0..100); ONTAP < 9.9 lacks it, then derived from used/size.
+    /// space.used; nullopt when absent. `space` is optional in the Swagger and ONTAP leaves it
+    /// out for an offline volume: unknown, not 0.
+    std::optional<std::int64_t> usedBytes;
+    std::optional<std::int64_t> availableBytes; ///< space.available; nullopt when absent
+    /// space.percent_used (0..100); ONTAP < 9.9 lacks it, then derived from used/size; nullopt
+    /// when neither is there.
     std::optional<double> percentUsed;
     int snapshotReservePercent = 0;               ///< space.snapshot.reserve_percent (0..90)
     std::int64_t snapshotUsedBytes = 0;           ///< space.snapshot.used

@@ -87,12 +87,12 @@ QString volumeState(const std::string &provisioningState)
     return qs(provisioningState).toLower(); // "updating", "creating", "deleting"
 }
 
-double capOf(const azure::AnfVolume &v)
+double capOf(const azure::AnfVolume &v, const QString &poolQosType)
 {
-    if (v.throughputMibps) {
-        return *v.throughputMibps;
-    }
-    return v.actualThroughputMibps.value_or(-1);
+    return anfVolumeCapMibps(v.throughputMibps ? v.throughputMibps : v.actualThroughputMibps,
+                             poolQosType,
+                             qs(v.serviceLevel),
+                             v.usageThresholdBytes);
 }
 
 struct PoolInfo
@@ -115,9 +115,10 @@ Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QStrin
     out.style = QStringLiteral("anf");
     out.type = QStringLiteral("rw");
     out.sizeBytes = v.usageThresholdBytes;
-    out.usedBytes = std::max<qint64>(0, usedBytes);
-    out.availableBytes = std::max<qint64>(0, out.sizeBytes - out.usedBytes);
-    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(out.usedBytes) / double(out.sizeBytes) : 0.0;
+    const qint64 used = std::max<qint64>(0, usedBytes);
+    out.usedBytes = used;
+    out.availableBytes = std::max<qint64>(0, out.sizeBytes - used);
+    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(used) / double(out.sizeBytes) : 0.0;
     if (!v.mountIps.empty() && !v.creationToken.empty()) {
         out.nasPath = qs(v.mountIps.front()) + QStringLiteral(":/") + qs(v.creationToken);
     }
@@ -133,7 +134,7 @@ Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QStrin
     }
     out.protocols = protocols.join(QLatin1Char(','));
     out.qosType = pool.qosType;
-    out.throughputMibps = capOf(v);
+    out.throughputMibps = capOf(v, pool.qosType);
     out.provisioningState = qs(v.provisioningState);
     return out;
 }
@@ -337,7 +338,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                                     vol = old;
                                 }
                             }
-                            history->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                            history->push_back(VolumeUsage{vol->id, vol->usedBytes.value_or(0), vol->sizeBytes});
                             volumeList.push_back(std::move(vol));
                         }
                         poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
@@ -521,9 +522,9 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                             }
                             Volume copy = *v;
                             copy.usedBytes = it.value();
-                            copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - copy.usedBytes);
+                            copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - it.value());
                             copy.percentUsed =
-                                copy.sizeBytes > 0 ? 100.0 * double(copy.usedBytes) / double(copy.sizeBytes) : 0.0;
+                                copy.sizeBytes > 0 ? 100.0 * double(it.value()) / double(copy.sizeBytes) : 0.0;
                             next.push_back(std::make_shared<const Volume>(std::move(copy)));
                             changed = true;
                         }
@@ -1038,10 +1039,9 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
             break;
         }
         const PoolChoice choice = choosePool(estate, request, *volume);
-        const double rate = anfMibpsPerTib(request.targetLevel);
         const double newCap = volume->qosType == QLatin1String("Manual")
                                   ? volume->throughputMibps
-                                  : rate * double(volume->sizeBytes) / double(kAnfTiB);
+                                  : anfAutoQosMibps(request.targetLevel, volume->sizeBytes);
         p.toState = tr("%1 (pool %2, cap %3)").arg(request.targetLevel, choice.name, anfMibps(newCap));
         if (!choice.name.isEmpty()) {
             if (!choice.exists) {
@@ -1310,7 +1310,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             QString capText;
             if (after && *after) {
                 capText = QObject::tr("; throughput cap %1 -> %2")
-                              .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after)));
+                              .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after, volume->qosType)));
             }
             return ActionResult{
                 true,

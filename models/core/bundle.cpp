@@ -822,6 +822,15 @@ template <> struct Codec<std::optional<qint64>>
         return j.isDouble();
     }
 };
+template <> struct Codec<std::optional<double>>
+{
+    static QJsonValue encode(const std::optional<double> &v) { return v ? QJsonValue(*v) : QJsonValue(); }
+    static bool decode(const QJsonValue &j, std::optional<double> *v)
+    {
+        *v = j.toDouble();
+        return j.isDouble();
+    }
+};
 template <> struct Codec<QList<GpuSlot>>
 {
     static QJsonValue encode(const QList<GpuSlot> &v)

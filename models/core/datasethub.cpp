@@ -109,14 +109,19 @@ QString formatDecimalBytes(qint64 bytes, int decimals)
 
 QString HubSummary::headerText() const
 {
-    // The cached part uses the capacity's unit, so "1.07/360.77 GB" reads as one fraction.
-    const int unit = decimalUnit(std::max(capacityBytes, cachedBytes));
+    // One shared unit ("1.07/360.77 GB", TR-4841) only when both figures fall in it: in the
+    // capacity's unit a few megabytes cached would print as "0.00/6.60 TB", which reads as empty.
+    const int unit = decimalUnit(capacityBytes);
+    const QString used =
+        decimalUnit(cachedBytes) == unit
+            ? QObject::tr("%1/%2 %3 Used by cached commits")
+                  .arg(inUnit(cachedBytes, unit, 2), inUnit(capacityBytes, unit, 2), QLatin1String(kDecimalUnits[unit]))
+            : QObject::tr("%1 / %2 Used by cached commits")
+                  .arg(formatDecimalBytes(cachedBytes), formatDecimalBytes(capacityBytes, 2));
     const QString count =
         datasets == 1 ? QObject::tr("1 Dataset") : QObject::tr("%1 Datasets").arg(datasets); // TR-4841's wording
     return count + QStringLiteral(" | ") + formatDecimalBytes(totalBytes) + QStringLiteral(" | ")
-           + QObject::tr("%1 NFS Connected").arg(targetsConnected) + QStringLiteral(" | ")
-           + QObject::tr("%1/%2 %3 Used by cached commits")
-                 .arg(inUnit(cachedBytes, unit, 2), inUnit(capacityBytes, unit, 2), QLatin1String(kDecimalUnits[unit]));
+           + QObject::tr("%1 NFS Connected").arg(targetsConnected) + QStringLiteral(" | ") + used;
 }
 
 HubSummary summarize(const Estate &estate)
@@ -135,7 +140,7 @@ HubSummary summarize(const Estate &estate)
             QSet<QString> snapshots;
             for (const Ptr<Volume> &clone : clonesOf(estate, *d)) {
                 snapshots.insert(clone->cloneParent);
-                row.cachedBytes += clone->usedBytes;
+                row.cachedBytes += clone->usedBytes.value_or(0);
                 row.targets.append(clone->svm + QLatin1Char('/') + clone->name);
                 newest(row.lastActivity, clone->created);
             }

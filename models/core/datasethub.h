@@ -48,7 +48,9 @@ struct HubSummary
     QHash<QString, DatasetHubRow> rows;
 
     /// The header line as TR-4841 prints it, decimal units:
-    /// "6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits".
+    /// "6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits". The
+    /// cached/capacity pair shares one unit only when both figures fall in it; otherwise each has
+    /// its own ("97.5 MB / 6.60 TB"), so a little cached data never reads as "0.00".
     [[nodiscard]] QString headerText() const;
 };
 

@@ -102,6 +102,16 @@ QString formatBytes(qint64 bytes)
     return QString::number(value, 'f', 1) + QLatin1Char(' ') + QLatin1String(units[unit]);
 }
 
+QString formatBytes(const std::optional<qint64> &bytes)
+{
+    return bytes ? formatBytes(*bytes) : QString::fromUtf16(kUnknownText);
+}
+
+QString formatPercent(const std::optional<double> &percent)
+{
+    return percent ? QString::number(*percent, 'f', 1) + QStringLiteral(" %") : QString::fromUtf16(kUnknownText);
+}
+
 QString formatGpus(MilliGpu milli)
 {
     const bool negative = milli < 0;

@@ -72,9 +72,11 @@ struct Volume
     QString type;  ///< "rw", "dp", "ls"
     bool isFlexCache = false;
     qint64 sizeBytes = 0;
-    qint64 usedBytes = 0;
-    qint64 availableBytes = 0;
-    double percentUsed = 0; ///< 0..100
+    // Space as the system reports it; nullopt = unknown (ONTAP leaves `space` out for an offline
+    // volume). Shown as null in JSON and "—" in tables and charts, never as 0.
+    std::optional<qint64> usedBytes;
+    std::optional<qint64> availableBytes;
+    std::optional<double> percentUsed; ///< 0..100
     int snapshotReservePercent = 0;
     qint64 snapshotUsedBytes = 0;
     int snapshotCount = 0;
@@ -651,6 +653,12 @@ QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, cons
 
 /// Formats bytes as "1.5 GiB" (binary units, one decimal).
 QString formatBytes(qint64 bytes);
+/// As formatBytes, "—" (kUnknownText) when unknown.
+QString formatBytes(const std::optional<qint64> &bytes);
+/// "42.0 %" (one decimal), "—" when unknown.
+QString formatPercent(const std::optional<double> &percent);
+/// What every table and chart shows for a figure the system did not report (never "0").
+inline constexpr char16_t kUnknownText[] = u"\u2014";
 
 } // namespace strata::core
 

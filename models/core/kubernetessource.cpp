@@ -1447,7 +1447,7 @@ void KubernetesSource::publishCacheState()
                 t.storageVolumeId = volume->id;
                 t.volumeName = volume->svm.isEmpty() ? volume->name : volume->svm + QLatin1Char('/') + volume->name;
                 t.capacityBytes = volume->sizeBytes;
-                t.usedBytes = volume->usedBytes;
+                t.usedBytes = volume->usedBytes.value_or(0); // CacheTarget: 0 = unknown
             }
             if (pvc->phase != QLatin1String("Bound")) {
                 t.problem = tr("PVC %1/%2 is %3").arg(cfg.namespaceName, cfg.pvc, pvc->phase);

@@ -51,7 +51,7 @@ Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QStrin
     out.sizeBytes = v.sizeBytes;
     out.usedBytes = v.usedBytes;
     out.availableBytes = v.availableBytes;
-    out.percentUsed = v.percentUsed.value_or(v.sizeBytes > 0 ? 100.0 * double(v.usedBytes) / double(v.sizeBytes) : 0.0);
+    out.percentUsed = v.percentUsed;
     out.snapshotReservePercent = v.snapshotReservePercent;
     out.snapshotUsedBytes = v.snapshotUsedBytes;
     out.snapshotCount = v.snapshotCount;
@@ -119,7 +119,7 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
         d.kind = DatasetKind::OntapVolume;
         d.volumeId = v->id;
         d.commitCount = int(sorted.size());
-        d.sizeBytes = v->usedBytes;
+        d.sizeBytes = v->usedBytes.value_or(0);
         QString parent;
         std::vector<Ptr<Commit>> commits;
         for (const ontap::Snapshot &snapshot : sorted) {
@@ -191,14 +191,15 @@ struct OntapSource::Connection
     std::unique_ptr<http::CurlTransport> transport;
     std::unique_ptr<ontap::OntapClient> client;
 
-    static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &password)
+    static std::shared_ptr<Connection>
+    make(const SourceConfig &config, const QString &password, std::chrono::milliseconds requestTimeout)
     {
         auto c = std::make_shared<Connection>();
         http::TransportOptions t;
         t.caFile = ss(config.caFile);
         t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
-        t.connectTimeout = 10s;
-        t.totalTimeout = 120s;
+        t.connectTimeout = std::min<std::chrono::milliseconds>(10s, requestTimeout);
+        t.totalTimeout = requestTimeout;
         t.maxInFlight = 4;
         // A log sink switches on libcurl's verbose trace: only pay for it when asked
         // (QT_LOGGING_RULES="strata.ontap.debug=true"). Lines arrive already redacted.
@@ -223,7 +224,7 @@ struct OntapSource::Connection
 OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent)
     : Source(std::move(config), parent)
     , m_deps(deps)
-    , m_connection(Connection::make(m_config, password))
+    , m_connection(Connection::make(m_config, password, deps.requestTimeout))
 {
     const QString source = m_config.name;
     QPointer<OntapSource> self(this);
@@ -339,7 +340,10 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                             vol = old;
                         }
                     }
-                    usage->push_back(VolumeUsage{vol->id, vol->usedBytes, vol->sizeBytes});
+                    // An offline volume reports no space: no sample, rather than a false drop to 0.
+                    if (vol->usedBytes) {
+                        usage->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
+                    }
                     volumeList.push_back(std::move(vol));
                 }
                 auto volumesKeyed = keyed(std::move(volumeList));
@@ -705,7 +709,7 @@ void OntapSource::refresh()
 
 void OntapSource::setPassword(const QString &password)
 {
-    m_connection = Connection::make(m_config, password);
+    m_connection = Connection::make(m_config, password, m_deps.requestTimeout);
     for (SystemPoller *p : {m_inventory, m_perf, m_perfHistory, m_events}) {
         p->resume();
     }
@@ -1302,7 +1306,7 @@ void OntapSource::testConnection(const SourceConfig &config,
 {
     QPointer<QObject> ctx(context);
     pool.start([config, password, ctx, done] {
-        auto conn = Connection::make(config, password);
+        auto conn = Connection::make(config, password, kDefaultRequestTimeout);
         QElapsedTimer timer;
         timer.start();
         auto cluster = conn->client->cluster();

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QPointer>
 
+#include <chrono>
 #include <memory>
 
 class QThreadPool;
@@ -28,6 +29,9 @@ class OntapSource final : public Source, public IActionExecutor
     Q_DISABLE_COPY_MOVE(OntapSource)
 
 public:
+    /// Default whole-transfer limit of one request to the cluster.
+    static constexpr std::chrono::seconds kDefaultRequestTimeout{120};
+
     struct Deps
     {
         Estate &estate;
@@ -37,6 +41,10 @@ public:
         /// Optional: annotates ServiceLevelChange previews (caps, cost, cool-down) and gives the
         /// cap recorded with each perf sample.
         ServiceLevels *serviceLevels = nullptr;
+        /// Whole-transfer limit of each request to the cluster (connect included): a cluster that
+        /// stalls mid-answer fails the request with a timeout after it (then the retry policy: GETs
+        /// are retried while less than 60 s have passed). Tests shorten it.
+        std::chrono::milliseconds requestTimeout{kDefaultRequestTimeout};
     };
 
     OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);

@@ -54,6 +54,29 @@ double anfMibpsPerTib(const QString &serviceLevel)
     return -1;
 }
 
+double anfAutoQosMibps(const QString &serviceLevel, qint64 quotaBytes)
+{
+    const double perTib = anfMibpsPerTib(serviceLevel);
+    return perTib < 0 ? -1 : perTib * double(quotaBytes) / (1024.0 * GiB);
+}
+
+double anfVolumeCapMibps(std::optional<double> reportedMibps,
+                         const QString &poolQosType,
+                         const QString &serviceLevel,
+                         qint64 quotaBytes)
+{
+    const bool manual = poolQosType.compare(QLatin1String("Manual"), Qt::CaseInsensitive) == 0;
+    if (reportedMibps && (*reportedMibps > 0 || manual)) {
+        return *reportedMibps;
+    }
+    if (!manual) {
+        if (const double computed = anfAutoQosMibps(serviceLevel, quotaBytes); computed > 0) {
+            return computed;
+        }
+    }
+    return reportedMibps.value_or(-1);
+}
+
 QStringList anfServiceLevels()
 {
     return {QStringLiteral("Standard"), QStringLiteral("Premium"), QStringLiteral("Ultra")};

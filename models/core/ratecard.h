@@ -5,11 +5,25 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace strata::core {
 
-/// Azure NetApp Files throughput per TiB of volume quota for a service level with auto QoS
-/// (Standard 16, Premium 64, Ultra 128 MiB/s); -1 for "Flexible" and unknown levels.
+/// Azure NetApp Files throughput per TiB (2^40 bytes) of volume quota for a service level with
+/// auto QoS (Standard 16, Premium 64, Ultra 128 MiB/s); -1 for "Flexible" and unknown levels.
 double anfMibpsPerTib(const QString &serviceLevel);
+/// Auto-QoS throughput cap in MiB/s of `quotaBytes` at `serviceLevel`: anfMibpsPerTib x quota in
+/// TiB, as ANF itself reports it (a 4 TiB Premium pool: 256 MiB/s; a 100 GiB Premium volume:
+/// 6.25 MiB/s); -1 for "Flexible" and unknown levels. The one place Strata computes it.
+double anfAutoQosMibps(const QString &serviceLevel, qint64 quotaBytes);
+/// The cap of an ANF volume from what ARM reported: `reportedMibps` (properties.throughputMibps,
+/// else actualThroughputMibps; nullopt when absent). When it is absent, or 0 on a pool that is not
+/// Manual QoS (older api-versions), the cap follows from the level and quota (anfAutoQosMibps),
+/// since no auto-QoS volume has a cap of 0. -1 when neither is known.
+double anfVolumeCapMibps(std::optional<double> reportedMibps,
+                         const QString &poolQosType,
+                         const QString &serviceLevel,
+                         qint64 quotaBytes);
 /// "Standard", "Premium", "Ultra": the levels a volume can move between, slowest first.
 QStringList anfServiceLevels();
 

@@ -97,12 +97,6 @@ LevelCap capOfPolicy(const QosPolicy *policy, qint64 sizeBytes)
     return cap;
 }
 
-double anfAutoCap(const QString &level, qint64 sizeBytes)
-{
-    const double perTib = anfMibpsPerTib(level);
-    return perTib < 0 ? -1 : perTib * double(sizeBytes) / kTiB;
-}
-
 } // namespace
 
 QString levelFlagName(LevelFlag flag)
@@ -123,8 +117,8 @@ LevelCap levelCapOf(const Estate &estate, const Volume &volume)
     if (volume.isAnf()) {
         LevelCap cap;
         const bool manual = volume.qosType.compare(QLatin1String("Manual"), Qt::CaseInsensitive) == 0;
-        cap.mibps =
-            volume.throughputMibps >= 0 ? volume.throughputMibps : anfAutoCap(volume.serviceLevel, volume.sizeBytes);
+        cap.mibps = volume.throughputMibps >= 0 ? volume.throughputMibps
+                                                : anfAutoQosMibps(volume.serviceLevel, volume.sizeBytes);
         if (manual) {
             cap.detail = ServiceLevels::tr("manual QoS");
         } else if (anfMibpsPerTib(volume.serviceLevel) > 0) {
@@ -283,7 +277,7 @@ QList<LevelOption> ServiceLevels::options(const QString &source, const QString &
             LevelOption o;
             o.level = level;
             o.current = level == v->serviceLevel;
-            o.capMibps = o.current ? levelCapOf(m_estate, *v).mibps : anfAutoCap(level, v->sizeBytes);
+            o.capMibps = o.current ? levelCapOf(m_estate, *v).mibps : anfAutoQosMibps(level, v->sizeBytes);
             o.costPerMonth = m_rateCard.anfMonthly(level, v->sizeBytes);
             if (o.current) {
                 o.pool = v->aggregate;

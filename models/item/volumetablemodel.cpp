@@ -38,10 +38,13 @@ QString VolumeTableModel::capacityStatus(const core::Volume &volume)
     if (volume.state != QLatin1String("online")) {
         return QStringLiteral("offline");
     }
-    if (volume.percentUsed >= 95.0) {
+    if (!volume.percentUsed) {
+        return QStringLiteral("unknown");
+    }
+    if (*volume.percentUsed >= 95.0) {
         return QStringLiteral("critical");
     }
-    if (volume.percentUsed >= 85.0) {
+    if (*volume.percentUsed >= 85.0) {
         return QStringLiteral("warning");
     }
     return QStringLiteral("ok");
@@ -105,12 +108,13 @@ QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Size:
             return v->sizeBytes;
+        // Unknown space is a null QVariant, which sorts before every figure.
         case Used:
-            return v->usedBytes;
+            return v->usedBytes ? QVariant(*v->usedBytes) : QVariant();
         case PercentUsed:
-            return v->percentUsed;
+            return v->percentUsed ? QVariant(*v->percentUsed) : QVariant();
         case Available:
-            return v->availableBytes;
+            return v->availableBytes ? QVariant(*v->availableBytes) : QVariant();
         case Snapshots:
             return v->snapshotCount;
         case Iops:
@@ -140,7 +144,7 @@ QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
         case Used:
             return core::formatBytes(v->usedBytes);
         case PercentUsed:
-            return QString(QString::number(v->percentUsed, 'f', 1) + QStringLiteral(" %"));
+            return core::formatPercent(v->percentUsed);
         case Available:
             return core::formatBytes(v->availableBytes);
         case Qos:

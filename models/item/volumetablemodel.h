@@ -44,7 +44,8 @@ public:
     /// Latest performance sample of a volume, or nullptr.
     [[nodiscard]] core::Ptr<core::VolumePerf> perf(const QString &key) const { return m_perf.value(key); }
 
-    /// Capacity state of a volume: "offline", "critical" (>= 95 %), "warning" (>= 85 %), "ok".
+    /// Capacity state of a volume: "offline", "unknown" (online but no space reported), "critical"
+    /// (>= 95 %), "warning" (>= 85 %), "ok".
     static QString capacityStatus(const core::Volume &volume);
 
 private:

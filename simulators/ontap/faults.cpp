@@ -19,6 +19,7 @@ constexpr KindName KindNames[] = {
     {FaultRule::Kind::Truncate, "truncate"},
     {FaultRule::Kind::Malformed, "malformed"},
     {FaultRule::Kind::Stall, "stall"},
+    {FaultRule::Kind::StallBody, "stall_body"},
     {FaultRule::Kind::JobFailure, "job_failure"},
     {FaultRule::Kind::ApplyThenReset, "apply_then_reset"},
 };

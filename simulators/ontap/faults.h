@@ -19,12 +19,15 @@ struct FaultRule
 {
     enum class Kind
     {
-        Latency,        ///< answer normally after `latencyMs`
-        Status,         ///< answer `status` (500/503/...) with an ONTAP error body; nothing is applied
-        Reset,          ///< close the connection without answering; nothing is applied
-        Truncate,       ///< apply the request, then send half the body and close
-        Malformed,      ///< apply the request, then send invalid JSON
-        Stall,          ///< never answer; nothing is applied
+        Latency,   ///< answer normally after `latencyMs`
+        Status,    ///< answer `status` (500/503/...) with an ONTAP error body; nothing is applied
+        Reset,     ///< close the connection without answering; nothing is applied
+        Truncate,  ///< apply the request, then send half the body and close
+        Malformed, ///< apply the request, then send invalid JSON
+        Stall,     ///< never answer; nothing is applied
+        /// apply the request, send the status line, headers and the first half of the body
+        /// (chunked), then go silent with the connection open: a cluster that hangs mid-answer
+        StallBody,
         JobFailure,     ///< (mutations) the job ends in `failure` with `message`/`code`; nothing is applied
         ApplyThenReset, ///< (mutations) the job runs to completion and applies, then the connection is reset
     };

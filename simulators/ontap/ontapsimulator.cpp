@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QTimer>
 
 #include <algorithm>
 #include <utility>
@@ -458,6 +459,17 @@ void OntapSimulator::finish(const std::shared_ptr<Exchange> &ex, Response respon
         case FaultRule::Kind::ApplyThenReset:
             response.fault = Fault::Reset;
             break;
+        case FaultRule::Kind::StallBody: {
+            // Headers and part of the JSON, then silence; the stream is never ended.
+            const Responder responder = ex->responder;
+            const QByteArray part = response.body.left(std::max<qsizetype>(1, response.body.size() / 2));
+            QTimer::singleShot(
+                response.delay, this, [responder, status = response.status, headers = response.headers, part] {
+                    responder.beginStream(status, headers);
+                    responder.writeChunk(part);
+                });
+            return;
+        }
         default:
             break;
         }

@@ -55,6 +55,13 @@ QJsonValue optIf(bool present, const QJsonValue &value)
     return present ? value : QJsonValue(QJsonValue::Undefined);
 }
 
+// ONTAP leaves `space` out of an offline volume's record (its Swagger marks none of it
+// required; NetApp/trident#151: an offline volume does not send back its size attributes).
+bool reportsSpace(const Volume &v)
+{
+    return v.state != QLatin1String("offline");
+}
+
 QJsonValue integer(double value)
 {
     return QJsonValue(qint64(std::llround(value)));
@@ -344,31 +351,38 @@ const Schema<Volume> &volumeSchema()
             F_INT("constituent_count",
                   Costly,
                   optIf(r.style == QLatin1String("flexgroup") && r.constituentCount > 0, r.constituentCount)),
-            F_INT("space.size", Cheap, r.size),
-            F_INT("space.available", Cheap, std::max<qint64>(0, r.usableSize() - r.used)),
-            F_INT("space.used", Cheap, r.used),
-            F_INT("space.percent_used", Cheap, percentOf(r.used, r.usableSize())),
-            F_INT("space.afs_total", Cheap, r.usableSize()),
-            F_INT("space.physical_used", Cheap, Estate::footprint(r) - r.size / 200),
-            F_INT("space.physical_used_percent", Cheap, percentOf(Estate::footprint(r) - r.size / 200, r.size)),
-            F_INT("space.footprint", Costly, Estate::footprint(r)),
-            F_INT("space.metadata", Costly, r.size / 200),
-            F_INT("space.over_provisioned", Costly, 0),
-            F_INT("space.block_storage_inactive_user_data", Costly, 0),
-            F_INT("space.capacity_tier_footprint", Costly, 0),
-            F_INT("space.logical_space.used", Costly, r.used * 135 / 100),
-            F_INT("space.logical_space.used_by_afs", Costly, r.used),
-            F_INT("space.logical_space.available", Costly, std::max<qint64>(0, r.usableSize() - r.used)),
-            F_INT("space.logical_space.used_percent", Costly, percentOf(r.used * 135 / 100, r.usableSize())),
-            F_BOOL("space.logical_space.enforcement", Costly, false),
-            F_BOOL("space.logical_space.reporting", Costly, false),
-            F_INT("space.snapshot.used", Costly, r.snapshotBytes),
-            F_INT("space.snapshot.reserve_percent", Costly, r.snapshotReservePercent),
-            F_INT("space.snapshot.reserve_size", Costly, r.size * r.snapshotReservePercent / 100),
+            F_INT("space.size", Cheap, optIf(reportsSpace(r), r.size)),
+            F_INT("space.available", Cheap, optIf(reportsSpace(r), std::max<qint64>(0, r.usableSize() - r.used))),
+            F_INT("space.used", Cheap, optIf(reportsSpace(r), r.used)),
+            F_INT("space.percent_used", Cheap, optIf(reportsSpace(r), percentOf(r.used, r.usableSize()))),
+            F_INT("space.afs_total", Cheap, optIf(reportsSpace(r), r.usableSize())),
+            F_INT("space.physical_used", Cheap, optIf(reportsSpace(r), Estate::footprint(r) - r.size / 200)),
+            F_INT("space.physical_used_percent",
+                  Cheap,
+                  optIf(reportsSpace(r), percentOf(Estate::footprint(r) - r.size / 200, r.size))),
+            F_INT("space.footprint", Costly, optIf(reportsSpace(r), Estate::footprint(r))),
+            F_INT("space.metadata", Costly, optIf(reportsSpace(r), r.size / 200)),
+            F_INT("space.over_provisioned", Costly, optIf(reportsSpace(r), 0)),
+            F_INT("space.block_storage_inactive_user_data", Costly, optIf(reportsSpace(r), 0)),
+            F_INT("space.capacity_tier_footprint", Costly, optIf(reportsSpace(r), 0)),
+            F_INT("space.logical_space.used", Costly, optIf(reportsSpace(r), r.used * 135 / 100)),
+            F_INT("space.logical_space.used_by_afs", Costly, optIf(reportsSpace(r), r.used)),
+            F_INT("space.logical_space.available",
+                  Costly,
+                  optIf(reportsSpace(r), std::max<qint64>(0, r.usableSize() - r.used))),
+            F_INT("space.logical_space.used_percent",
+                  Costly,
+                  optIf(reportsSpace(r), percentOf(r.used * 135 / 100, r.usableSize()))),
+            F_BOOL("space.logical_space.enforcement", Costly, optIf(reportsSpace(r), false)),
+            F_BOOL("space.logical_space.reporting", Costly, optIf(reportsSpace(r), false)),
+            F_INT("space.snapshot.used", Costly, optIf(reportsSpace(r), r.snapshotBytes)),
+            F_INT("space.snapshot.reserve_percent", Costly, optIf(reportsSpace(r), r.snapshotReservePercent)),
+            F_INT(
+                "space.snapshot.reserve_size", Costly, optIf(reportsSpace(r), r.size * r.snapshotReservePercent / 100)),
             F_INT("space.snapshot.space_used_percent",
                   Costly,
-                  percentOf(r.snapshotBytes, r.size * r.snapshotReservePercent / 100)),
-            F_BOOL("space.snapshot.autodelete_enabled", Costly, false),
+                  optIf(reportsSpace(r), percentOf(r.snapshotBytes, r.size * r.snapshotReservePercent / 100))),
+            F_BOOL("space.snapshot.autodelete_enabled", Costly, optIf(reportsSpace(r), false)),
             F_STR("qos.policy.name", Costly, opt(r.qosPolicy.name)),
             F_STR("qos.policy.uuid", Costly, opt(r.qosPolicy.uuid)),
             F_INT("qos.policy.max_throughput_iops", Costly, fixedQos(r, ctx, &QosPolicy::maxIops)),

@@ -193,7 +193,21 @@ TEST_F(DatasetHubTest, TargetWithAProblemIsNotConnected)
     EXPECT_EQ(s.targets, 2);
     EXPECT_EQ(s.targetsConnected, 1);
     EXPECT_EQ(s.headerText(),
-              QStringLiteral("0 Datasets | 0 B | 1 NFS Connected | 0.01/3.00 KB Used by cached commits"));
+              QStringLiteral("0 Datasets | 0 B | 1 NFS Connected | 10 B / 3.00 KB Used by cached commits"));
+}
+
+// Issue 14 #8: megabytes cached on terabytes of targets read "0.00/6.60 TB", as if nothing were
+// cached; each figure now gets its own unit when they differ.
+TEST_F(DatasetHubTest, HeaderGivesEachFigureItsOwnUnitWhenTheyDiffer)
+{
+    estate.publishCaches(
+        QStringLiteral("dgx"),
+        CachePublish{listOf<CacheTarget>({targetDatasethub(QStringLiteral("a"), 3'300'000'000'000, 97'500'000),
+                                          targetDatasethub(QStringLiteral("b"), 3'300'000'000'000, 0)}),
+                     nullptr});
+    const HubSummary s = summarize(estate);
+    EXPECT_EQ(s.headerText(),
+              QStringLiteral("0 Datasets | 0 B | 2 NFS Connected | 97.5 MB / 6.60 TB Used by cached commits"));
 }
 
 TEST_F(DatasetHubTest, PerDatasetRowsCountDistinctCommits)

@@ -100,6 +100,39 @@ TEST_F(CliTest, GetVolumesJson_ListsEveryVolumeWithTheDocumentedKeys)
     EXPECT_TRUE(found);
 }
 
+// Issue 14 #6: ONTAP sends no `space` for an offline volume (the simulator follows the real
+// cluster here); its used/available/%used are unknown: null in JSON, "—" in the table, never 0.
+TEST_F(CliTest, GetVolumes_OfflineVolumeHasNullSpaceInJsonAndDashInTheTable)
+{
+    const Run json =
+        run({QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(json.code, 0) << json.err.toStdString();
+    QJsonObject offline;
+    for (const QJsonValue &value : QJsonDocument::fromJson(json.out.toUtf8()).array()) {
+        if (value.toObject().value(QStringLiteral("name")).toString() == QLatin1String("mnist_legacy")) {
+            offline = value.toObject();
+        }
+    }
+    ASSERT_FALSE(offline.isEmpty()) << json.out.left(300).toStdString();
+    EXPECT_EQ(offline.value(QStringLiteral("state")).toString(), QStringLiteral("offline"));
+    EXPECT_TRUE(offline.value(QStringLiteral("used_bytes")).isNull()) << "unknown, not 0";
+    EXPECT_TRUE(offline.value(QStringLiteral("available_bytes")).isNull());
+    EXPECT_TRUE(offline.value(QStringLiteral("percent_used")).isNull());
+    EXPECT_GT(offline.value(QStringLiteral("size_bytes")).toDouble(), 0) << "`size` is outside `space`";
+
+    const Run table = run({QStringLiteral("get"), QStringLiteral("volumes")});
+    ASSERT_EQ(table.code, 0) << table.err.toStdString();
+    QString row;
+    for (const QString &line : table.out.split(QLatin1Char('\n'))) {
+        if (line.contains(QStringLiteral("mnist_legacy"))) {
+            row = line;
+        }
+    }
+    ASSERT_FALSE(row.isEmpty()) << table.out.toStdString();
+    EXPECT_EQ(row.count(QChar(0x2014)), 3) << row.toStdString(); // USED, AVAILABLE, %USED
+    EXPECT_FALSE(row.contains(QStringLiteral(" 0 B"))) << row.toStdString();
+}
+
 TEST_F(CliTest, GetSourcesTable_ShowsHealth)
 {
     const Run r = run({QStringLiteral("get"), QStringLiteral("sources")});

@@ -1,9 +1,14 @@
 // The model layer against the ONTAP simulator over real HTTPS: polling, health, staleness and
 // the snapshot/clone actions, including a failing ONTAP job and a lost response.
 
+#include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/ontapsource.h"
 #include "models/core/source.h"
 #include "tests/integration/simfixture.h"
+
+#include <QElapsedTimer>
+#include <QThreadPool>
 
 using namespace strata;
 using namespace strata::testsupport;
@@ -376,4 +381,92 @@ TEST_F(OntapSourceTest, PerformanceIsPolledOnlyWhileSomeoneWatches)
     });
     EXPECT_GT(online, 0);
     engine->unsubscribePerformance();
+}
+
+// Issue 14 #6: the offline volume (ONTAP sends no `space` for it) has unknown used/available/%used
+// and gets no capacity sample: its history does not drop to 0 while it is offline.
+TEST_F(OntapSourceTest, OfflineVolume_HasUnknownSpaceAndRecordsNoCapacitySample)
+{
+    startAndWait();
+    const auto offline = volumeNamed(QStringLiteral("mnist_legacy"));
+    const auto online = volumeNamed(QStringLiteral("chest_xray"));
+    ASSERT_TRUE(offline && online);
+    EXPECT_EQ(offline->state, QStringLiteral("offline"));
+    EXPECT_FALSE(offline->usedBytes.has_value());
+    EXPECT_FALSE(offline->availableBytes.has_value());
+    EXPECT_FALSE(offline->percentUsed.has_value());
+    EXPECT_GT(offline->sizeBytes, 0);
+    ASSERT_TRUE(online->usedBytes.has_value());
+
+    const QDateTime from = QDateTime::currentDateTimeUtc().addDays(-1);
+    const QDateTime to = QDateTime::currentDateTimeUtc().addDays(1);
+    auto samplesOf = [&](const core::Volume &v) {
+        std::optional<std::vector<core::UsageSample>> out;
+        history->volumeUsage(v.source, v.id, from, to, engine.get(), [&](std::vector<core::UsageSample> s) {
+            out = std::move(s);
+        });
+        EXPECT_TRUE(waitFor([&] {
+            return out.has_value();
+        }));
+        return out.value_or(std::vector<core::UsageSample>{});
+    };
+    ASSERT_TRUE(waitFor([&] {
+        return !samplesOf(*online).empty();
+    })) << "the online volume's sample is recorded";
+    EXPECT_TRUE(samplesOf(*offline).empty()) << "no 0 sample for a volume without space figures";
+}
+
+// Issue 14 #2 (ONTAP): a cluster that sends the headers and part of the JSON, then goes silent,
+// fails the poll with a timeout within the request timeout (and its retries), names the source,
+// does not hang, and the last good data stays visible, marked stale.
+TEST_F(OntapSourceTest, BodyThatStallsMidway_FailsThePollInTimeAndKeepsTheDataStale)
+{
+    using namespace std::chrono_literals;
+    core::Estate estate;
+    QThreadPool pool;
+    core::OntapSource::Deps deps{estate, clock, pool, nullptr, nullptr};
+    deps.requestTimeout = 1s;
+    core::OntapSource source(sourceConfig(), simulator->options().password, deps);
+    source.start();
+    ASSERT_TRUE(waitFor([&] {
+        return source.status().lastSuccess.isValid();
+    })) << source.status().lastError.toStdString();
+    const std::size_t count = estate.volumes().all().size();
+    ASSERT_GT(count, 0u);
+
+    FaultRule rule;
+    rule.method = QStringLiteral("GET");
+    rule.path = QStringLiteral("^/api/storage/volumes$");
+    rule.kind = FaultRule::Kind::StallBody;
+    const int id = simulator->addFaultRule(rule);
+    QElapsedTimer timer;
+    timer.start();
+    source.refresh();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return source.status().health != core::Health::Ok;
+        },
+        20000))
+        << "the poll hangs";
+    // 3 attempts of 1 s plus the 0.5 s and 1 s back-off, with slack for a loaded machine.
+    EXPECT_LT(timer.elapsed(), 9000);
+    const core::SourceStatus s = source.status();
+    EXPECT_EQ(s.health, core::Health::Degraded);
+    EXPECT_TRUE(s.stale);
+    EXPECT_EQ(s.name, QStringLiteral("ontap-ai"));
+    EXPECT_TRUE(s.lastError.contains(QStringLiteral("ontap-ai")) || s.lastError.contains(simulator->baseUrl()))
+        << "the error names the source: " << s.lastError.toStdString();
+    EXPECT_TRUE(s.lastError.contains(QStringLiteral("time"), Qt::CaseInsensitive)) << s.lastError.toStdString();
+    EXPECT_EQ(estate.volumes().all().size(), count) << "the last good data stays visible";
+    EXPECT_GT(simulator->faultRules().front().fired, 0);
+
+    simulator->removeFaultRule(id);
+    source.refresh();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return source.status().health == core::Health::Ok;
+        },
+        20000))
+        << source.status().lastError.toStdString();
+    EXPECT_FALSE(source.status().stale);
 }

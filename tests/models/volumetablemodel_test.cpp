@@ -88,6 +88,31 @@ TEST_F(VolumeModelTest, FirstPoll_InsertsAllRowsWithOneSignal)
     expectConsistent();
 }
 
+// Issue 14 #6: a volume without space figures (ONTAP offline) shows "—", not "0 B" / "0.0 %".
+TEST_F(VolumeModelTest, UnknownSpace_ShowsADashAndSortsAsNull)
+{
+    Volume v = *vol(1);
+    v.state = QStringLiteral("offline");
+    v.usedBytes.reset();
+    v.availableBytes.reset();
+    v.percentUsed.reset();
+    estate.publishVolumes(QStringLiteral("c1"), list({std::make_shared<const Volume>(v), vol(2, 0)}));
+    ASSERT_EQ(model.rowCount(), 2);
+    const int unknown = model.rowOf(core::estateKey(v));
+    const int zero = model.rowOf(core::estateKey(*vol(2, 0)));
+    ASSERT_GE(unknown, 0);
+    ASSERT_GE(zero, 0);
+    for (const int column :
+         {models::VolumeTableModel::Used, models::VolumeTableModel::Available, models::VolumeTableModel::PercentUsed}) {
+        EXPECT_EQ(model.index(unknown, column).data().toString(), QStringLiteral("\u2014")) << column;
+        EXPECT_FALSE(model.index(unknown, column).data(models::RawValueRole).isValid()) << column;
+    }
+    EXPECT_EQ(model.index(zero, models::VolumeTableModel::Used).data().toString(), QStringLiteral("0 B"));
+    EXPECT_EQ(model.index(zero, models::VolumeTableModel::PercentUsed).data().toString(), QStringLiteral("0.0 %"));
+    v.state = QStringLiteral("online");
+    EXPECT_EQ(models::VolumeTableModel::capacityStatus(v), QStringLiteral("unknown"));
+}
+
 TEST_F(VolumeModelTest, Poll_AppliesScatteredChangesRemovalsAndAdditionsWithoutReset)
 {
     std::vector<Ptr<Volume>> items;

@@ -30,7 +30,7 @@ inline std::shared_ptr<const core::KeyedList<core::Volume>> syntheticVolumes(con
         // 9 GiB, 10 GiB, 100 GiB...: "9.0 GiB" > "10.0 GiB" as text, not as bytes.
         v.sizeBytes = qint64((i % 13) + 1) * 9 * 1024 * 1024 * 1024LL + i;
         v.usedBytes = v.sizeBytes / 100 * (i % 100);
-        v.availableBytes = v.sizeBytes - v.usedBytes;
+        v.availableBytes = v.sizeBytes - *v.usedBytes;
         v.percentUsed = double(i % 100);
         v.snapshotCount = i % 5;
         v.nasPath = QLatin1Char('/') + v.name;

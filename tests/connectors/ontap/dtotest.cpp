@@ -119,7 +119,7 @@ TEST(OntapDto, Volume_FlexGroupRecord_KeepsEveryAggregate)
     EXPECT_FALSE(fg.qosPolicy.has_value());
 }
 
-TEST(OntapDto, Volume_OfflineWithoutSpace_LeavesSpaceAtDefaults)
+TEST(OntapDto, Volume_OfflineWithoutSpace_LeavesSpaceUnknown)
 {
     const auto vols = records<Volume>("volumes_page2.json");
     ASSERT_EQ(vols.size(), 2u);
@@ -127,9 +127,20 @@ TEST(OntapDto, Volume_OfflineWithoutSpace_LeavesSpaceAtDefaults)
     EXPECT_EQ(offline.name, "vol_archive_2019");
     EXPECT_EQ(offline.state, "offline");
     EXPECT_EQ(offline.sizeBytes, 2199023255552);
-    EXPECT_EQ(offline.usedBytes, 0);
+    EXPECT_FALSE(offline.usedBytes.has_value()) << "space omitted: unknown, not 0";
+    EXPECT_FALSE(offline.availableBytes.has_value());
     EXPECT_FALSE(offline.percentUsed.has_value()) << "no space.used: nothing to derive from";
     EXPECT_TRUE(offline.nasPath.empty());
+}
+
+TEST(OntapDto, Volume_OfflineSingleRecord_HasSizeButNoSpaceFigures)
+{
+    const auto v = load("volume_offline.json").get<Volume>();
+    EXPECT_EQ(v.state, "offline");
+    EXPECT_EQ(v.sizeBytes, 2199023255552);
+    EXPECT_FALSE(v.usedBytes.has_value());
+    EXPECT_FALSE(v.availableBytes.has_value());
+    EXPECT_FALSE(v.percentUsed.has_value());
 }
 
 TEST(OntapDto, Volume_WithoutPercentUsed_DerivesItFromUsedAndSize)

@@ -297,8 +297,11 @@ export function mount(main, ctx) {
     const bySource = new Map();
     for (const v of vols) {
       const s = bySource.get(v.source) || { used: 0, size: 0, count: 0 };
-      s.used += v.used_bytes || 0;
-      s.size += v.size_bytes || 0;
+      // An offline volume reports no space (used_bytes null): it counts in neither total.
+      if (v.used_bytes != null) {
+        s.used += v.used_bytes;
+        s.size += v.size_bytes || 0;
+      }
       s.count++;
       bySource.set(v.source, s);
     }
