@@ -28,7 +28,7 @@ QDateTime atSchedule(int day, int hour, int minute = 0)
 
 template <class Pred> bool waitFor(Pred pred)
 {
-    QDeadlineTimer deadline(5000);
+    QDeadlineTimer deadline(30000); // generous: a loaded CI machine runs three suites at once
     while (!pred() && !deadline.hasExpired()) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     }

@@ -215,7 +215,7 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
         [&] {
             return got.has_value();
         },
-        10000));
+        kDiagnosisTimeoutMs));
     ASSERT_GE(got->series.size(), 3);
     EXPECT_NEAR(got->series.at(0).throughputMBps, 16.0, 0.01);
     EXPECT_NEAR(got->series.at(0).latencyMs, 3.0, 0.01);
