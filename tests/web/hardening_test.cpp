@@ -406,7 +406,7 @@ TEST_F(WebHardeningTest, AttackersFillingTheHashQueueCannotDelayARealLogin)
 {
     // The real cost class: each check of admin's password takes a noticeable time.
     ASSERT_TRUE(
-        users->addUser(QStringLiteral("admin"), QStringLiteral("admin-password"), web::Role::Admin, nullptr, 400000));
+        users->addUser(QStringLiteral("admin"), QStringLiteral("admin-password"), web::Role::Admin, nullptr, 1000000));
     web::WebServerOptions options;
     options.loginWorkers = 1;
     options.loginQueueLimit = 2;
