@@ -491,90 +491,141 @@ void SessionManager::removeUser(const QString &name)
 // ---------------------------------------------------------------------------------------------
 // LoginLimiter
 
-LoginLimiter::LoginLimiter(core::IClock &clock, int maxFailures, std::chrono::seconds window)
+LoginLimiter::LoginLimiter(core::IClock &clock, LoginLimits limits)
     : m_clock(clock)
-    , m_maxFailures(std::max(1, maxFailures))
-    , m_window(window)
+    , m_limits(limits)
+{
+    m_limits.perUserAndClient = std::max(1, m_limits.perUserAndClient);
+    m_limits.perClient = std::max(m_limits.perUserAndClient, m_limits.perClient);
+    m_limits.global = std::max(1, m_limits.global);
+}
+
+LoginLimiter::LoginLimiter(core::IClock &clock, int maxFailures, std::chrono::seconds window)
+    : LoginLimiter(clock, LoginLimits{maxFailures, 4 * maxFailures, 20 * maxFailures, window})
 {}
 
-std::chrono::seconds LoginLimiter::wait(const QList<Failure> &failures) const
+QList<QDateTime> LoginLimiter::recent(const QList<Failure> &failures, const QString *user) const
 {
     const QDateTime now = m_clock.now();
-    const qint64 windowMs = qint64(m_window.count()) * 1000;
-    QList<QDateTime> recent;
+    const qint64 windowMs = qint64(m_limits.window.count()) * 1000;
+    QList<QDateTime> out;
     for (const Failure &f : failures) {
-        if (f.time.msecsTo(now) < windowMs) {
-            recent.append(f.time);
+        if (f.time.msecsTo(now) < windowMs && (!user || f.user == *user)) {
+            out.append(f.time);
         }
     }
-    if (recent.size() < m_maxFailures) {
+    return out;
+}
+
+std::chrono::seconds LoginLimiter::wait(const QList<QDateTime> &recentFailures, int limit) const
+{
+    if (recentFailures.size() < limit) {
         return std::chrono::seconds(0);
     }
-    // Allowed again once fewer than maxFailures remain in the window.
-    const QDateTime freeAt = recent.at(recent.size() - m_maxFailures).addMSecs(windowMs);
-    const qint64 ms = now.msecsTo(freeAt);
+    // Allowed again once fewer than `limit` remain in the window.
+    const qint64 windowMs = qint64(m_limits.window.count()) * 1000;
+    const QDateTime freeAt = recentFailures.at(recentFailures.size() - limit).addMSecs(windowMs);
+    const qint64 ms = m_clock.now().msecsTo(freeAt);
     return std::chrono::seconds(std::max<qint64>(1, (ms + 999) / 1000));
+}
+
+bool LoginLimiter::hasRecentFailures(const QString &client) const
+{
+    return !recent(m_byClient.value(client), nullptr).isEmpty();
 }
 
 std::chrono::seconds LoginLimiter::retryAfter(const QString &client, const QString &user) const
 {
-    return std::max(wait(m_byClient.value(client)), wait(m_byUser.value(user)));
+    const QList<Failure> failures = m_byClient.value(client);
+    const QList<QDateTime> fromClient = recent(failures, nullptr);
+    std::chrono::seconds out =
+        std::max(wait(recent(failures, &user), m_limits.perUserAndClient), wait(fromClient, m_limits.perClient));
+    if (!fromClient.isEmpty()) {
+        QList<QDateTime> global;
+        const qint64 windowMs = qint64(m_limits.window.count()) * 1000;
+        const QDateTime now = m_clock.now();
+        for (const QDateTime &t : m_global) {
+            if (t.msecsTo(now) < windowMs) {
+                global.append(t);
+            }
+        }
+        // Past the global limit a failing address waits until the count drops or its own
+        // failures leave the window, whichever comes first.
+        const std::chrono::seconds globalWait = wait(global, m_limits.global);
+        if (globalWait.count() > 0) {
+            const qint64 ownMs = now.msecsTo(fromClient.last().addMSecs(windowMs));
+            out = std::max(out, std::min(globalWait, std::chrono::seconds(std::max<qint64>(1, (ownMs + 999) / 1000))));
+        }
+    }
+    return out;
 }
 
-void LoginLimiter::prune(QHash<QString, QList<Failure>> &byKey, const QString &key)
+void LoginLimiter::prune(const QString &client)
 {
-    const auto it = byKey.find(key);
-    if (it == byKey.end()) {
+    const auto it = m_byClient.find(client);
+    if (it == m_byClient.end()) {
         return;
     }
     const QDateTime now = m_clock.now();
-    const qint64 windowMs = qint64(m_window.count()) * 1000;
+    const qint64 windowMs = qint64(m_limits.window.count()) * 1000;
     it->removeIf([&](const Failure &f) {
         return f.time.msecsTo(now) >= windowMs;
     });
     if (it->isEmpty()) {
-        byKey.erase(it);
+        m_byClient.erase(it);
+    }
+}
+
+void LoginLimiter::pruneGlobal()
+{
+    const QDateTime now = m_clock.now();
+    const qint64 windowMs = qint64(m_limits.window.count()) * 1000;
+    while (!m_global.isEmpty() && m_global.first().msecsTo(now) >= windowMs) {
+        m_global.removeFirst();
     }
 }
 
 void LoginLimiter::sweep()
 {
-    // Guesses from many addresses or at many names must not grow the tables without bound.
-    for (auto *byKey : {&m_byClient, &m_byUser}) {
-        const QStringList keys = byKey->keys();
-        for (const QString &key : keys) {
-            prune(*byKey, key);
-        }
+    // Guesses from many addresses must not grow the table without bound.
+    const QStringList keys = m_byClient.keys();
+    for (const QString &key : keys) {
+        prune(key);
     }
 }
 
-void LoginLimiter::recordFailure(const QString &client, const QString &user)
+LoginLockout LoginLimiter::recordFailure(const QString &client, const QString &user)
 {
     if (++m_recordedSinceSweep >= 1024) {
         m_recordedSinceSweep = 0;
         sweep();
     }
-    prune(m_byClient, client);
-    prune(m_byUser, user);
+    prune(client);
+    pruneGlobal();
     const QDateTime now = m_clock.now();
-    m_byClient[client].append(Failure{now, user});
-    m_byUser[user].append(Failure{now, client});
+    QList<Failure> &failures = m_byClient[client];
+    failures.append(Failure{now, user});
+    m_global.append(now);
+    if (recent(failures, &user).size() == m_limits.perUserAndClient) {
+        return LoginLockout::UserFromClient;
+    }
+    if (failures.size() == m_limits.perClient) {
+        return LoginLockout::Client;
+    }
+    if (m_global.size() == m_limits.global) {
+        return LoginLockout::Global;
+    }
+    return LoginLockout::None;
 }
 
 void LoginLimiter::recordSuccess(const QString &client, const QString &user)
 {
     if (auto it = m_byClient.find(client); it != m_byClient.end()) {
         it->removeIf([&](const Failure &f) {
-            return f.other == user;
+            return f.user == user;
         });
     }
-    if (auto it = m_byUser.find(user); it != m_byUser.end()) {
-        it->removeIf([&](const Failure &f) {
-            return f.other == client;
-        });
-    }
-    prune(m_byClient, client);
-    prune(m_byUser, user);
+    prune(client);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,40 +120,65 @@ private:
     QHash<QString, Session> m_sessions;
 };
 
-/// Login throttling per client address and per user name: after `maxFailures` failures within
-/// `window`, further attempts wait until the oldest failure leaves the window. A client is
-/// counted over all the names it tries and a name over all clients, so neither guessing many
-/// names from one address nor one name from many addresses escapes. A success forgets only
-/// that (client, user) pair's failures: logging in to one's own account does not unlock the
-/// client's guesses at other accounts.
+/// Limits of LoginLimiter. Counts are failures within `window`.
+struct LoginLimits
+{
+    int perUserAndClient = 5; ///< one name from one address
+    int perClient = 20;       ///< all names from one address (password spraying)
+    int global = 100;         ///< all addresses: then addresses with a failure in the window wait
+    std::chrono::seconds window = std::chrono::minutes(5);
+};
+
+/// Why a failure started a lockout (LoginLimiter::recordFailure).
+enum class LoginLockout
+{
+    None,
+    UserFromClient, ///< this name from this address
+    Client,         ///< this address, for every name
+    Global          ///< every address that failed recently
+};
+
+/// Login throttling that an attacker cannot turn against a user: failures count per (name,
+/// client address) and per address over all names, never per name alone, so wrong passwords
+/// from elsewhere cannot lock a user out of their own address. A global limit bounds guessing
+/// from many addresses: past it, addresses with a failure in the window wait too, while an
+/// address without failures (a user who has not mistyped) still gets in. After `limit`
+/// failures, further attempts wait until the oldest failure leaves the window. A success
+/// forgets only that (client, user) pair's failures: logging in to one's own account does not
+/// unlock the client's guesses at other accounts.
 class LoginLimiter
 {
 public:
-    explicit LoginLimiter(core::IClock &clock,
-                          int maxFailures = 5,
-                          std::chrono::seconds window = std::chrono::minutes(5));
+    explicit LoginLimiter(core::IClock &clock, LoginLimits limits = {});
+    /// `maxFailures` per (user, client); 4x that per client, 20x globally.
+    LoginLimiter(core::IClock &clock, int maxFailures, std::chrono::seconds window);
 
     /// 0 = may try now; otherwise the seconds to put in Retry-After (>= 1).
     [[nodiscard]] std::chrono::seconds retryAfter(const QString &client, const QString &user) const;
-    void recordFailure(const QString &client, const QString &user);
+    /// True when the client failed within the window (its checks queue behind the others').
+    [[nodiscard]] bool hasRecentFailures(const QString &client) const;
+    /// Counts a failure; says when it is the one that started a lockout.
+    LoginLockout recordFailure(const QString &client, const QString &user);
     /// Clears the user's failures from this client.
     void recordSuccess(const QString &client, const QString &user);
+    [[nodiscard]] const LoginLimits &limits() const { return m_limits; }
 
 private:
     struct Failure
     {
         QDateTime time;
-        QString other; ///< the user (in m_byClient) or the client (in m_byUser)
+        QString user;
     };
-    [[nodiscard]] std::chrono::seconds wait(const QList<Failure> &failures) const;
-    void prune(QHash<QString, QList<Failure>> &byKey, const QString &key);
+    [[nodiscard]] std::chrono::seconds wait(const QList<QDateTime> &recentFailures, int limit) const;
+    [[nodiscard]] QList<QDateTime> recent(const QList<Failure> &failures, const QString *user) const;
+    void prune(const QString &client);
+    void pruneGlobal();
     void sweep();
 
     core::IClock &m_clock;
-    int m_maxFailures;
-    std::chrono::seconds m_window;
+    LoginLimits m_limits;
     QHash<QString, QList<Failure>> m_byClient; ///< failures by client address, oldest first
-    QHash<QString, QList<Failure>> m_byUser;   ///< failures by user name, oldest first
+    QList<QDateTime> m_global;                 ///< every failure in the window, oldest first
     int m_recordedSinceSweep = 0;
 };
 

@@ -200,8 +200,10 @@ void LiveFeed::flush()
                                   {QStringLiteral("upsert"), upsert},
                                   {QStringLiteral("remove"), remove}};
         QByteArray bytes = QJsonDocument(message).toJson(QJsonDocument::Compact);
+        m_keptBytes += bytes.size();
         m_history.emplace_back(m_revision, bytes);
-        while (int(m_history.size()) > m_keptDiffs) {
+        while (!m_history.empty() && (int(m_history.size()) > m_keptDiffs || m_keptBytes > m_maxKeptBytes)) {
+            m_keptBytes -= m_history.front().second.size();
             m_history.pop_front();
         }
         Q_EMIT diffReady(m_revision, bytes);

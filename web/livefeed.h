@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <functional>
+#include <limits>
 
 namespace strata::core {
 class Engine;
@@ -51,6 +52,12 @@ public:
     /// rows() keeps the newest 20,000 of such a resource (viewers get every one as a diff).
     void append(const QString &resource, const QJsonArray &rows);
 
+    /// Caps the kept history in bytes as well (default unlimited): the oldest diffs go first,
+    /// and a client that needs them reloads.
+    void setMaxKeptBytes(qint64 bytes) { m_maxKeptBytes = bytes; }
+    /// Bytes of the diffs kept for catch-up.
+    [[nodiscard]] qint64 keptBytes() const { return m_keptBytes; }
+
     [[nodiscard]] qint64 revision() const { return m_revision; }
     /// Serialized diffs after `since`, oldest first; false when `since` is older than the kept
     /// history (the client must reload) or newer than revision().
@@ -71,6 +78,8 @@ private:
     int m_keptDiffs;
     qint64 m_revision = 0;
     std::deque<std::pair<qint64, QByteArray>> m_history;
+    qint64 m_keptBytes = 0;
+    qint64 m_maxKeptBytes = std::numeric_limits<qint64>::max();
     QHash<QString, std::shared_ptr<Resource>> m_resources;
     bool m_flushScheduled = false;
 };

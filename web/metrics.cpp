@@ -387,4 +387,111 @@ QByteArray prometheusText(core::Engine &engine)
     return out;
 }
 
+namespace {
+
+/// A family of WebServerCounters: HELP and TYPE, then one series per known label value (0 when it
+/// never happened) and any other value the server counted, in that order.
+void writeWebFamily(QByteArray &out,
+                    const char *name,
+                    const char *type,
+                    const char *help,
+                    const char *label,
+                    std::initializer_list<const char *> known,
+                    const QMap<QByteArray, qint64> &values)
+{
+    out += "# HELP ";
+    out += name;
+    out += ' ';
+    out += help;
+    out += "\n# TYPE ";
+    out += name;
+    out += ' ';
+    out += type;
+    out += '\n';
+    QList<QByteArray> keys;
+    for (const char *k : known) {
+        keys << QByteArray(k);
+    }
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+        if (!keys.contains(it.key())) {
+            keys << it.key();
+        }
+    }
+    for (const QByteArray &key : std::as_const(keys)) {
+        out += name;
+        out += '{';
+        out += label;
+        out += "=\"";
+        appendEscapedLabel(out, QString::fromLatin1(key));
+        out += "\"} ";
+        appendNumber(out, double(values.value(key)));
+        out += '\n';
+    }
+}
+
+void writeWebGauge(QByteArray &out, const char *name, const char *help, qint64 value)
+{
+    out += "# HELP ";
+    out += name;
+    out += ' ';
+    out += help;
+    out += "\n# TYPE ";
+    out += name;
+    out += " gauge\n";
+    out += name;
+    out += ' ';
+    appendNumber(out, double(value));
+    out += '\n';
+}
+
+} // namespace
+
+QByteArray webServerMetricsText(const WebServerCounters &c)
+{
+    QByteArray out;
+    writeWebGauge(
+        out, "strata_web_connections", "Open connections to strata-server, WebSockets included.", c.connections);
+    writeWebFamily(out,
+                   "strata_web_refused_connections_total",
+                   "counter",
+                   "Connections strata-server closed to protect itself, by reason.",
+                   "reason",
+                   {"per_client_limit", "total_limit", "evicted", "header_timeout", "idle_timeout", "accept_error"},
+                   c.refusedConnections);
+    writeWebFamily(out,
+                   "strata_web_refused_requests_total",
+                   "counter",
+                   "Requests answered with an error before reaching a route, by reason.",
+                   "reason",
+                   {"header_too_large",
+                    "url_too_long",
+                    "body_too_large",
+                    "login_required",
+                    "host_not_allowed",
+                    "bad_request",
+                    "websocket_refused",
+                    "login_throttled",
+                    "login_busy"},
+                   c.refusedRequests);
+    writeWebFamily(out,
+                   "strata_web_login_lockouts_total",
+                   "counter",
+                   "Login lockouts started after repeated wrong passwords, by scope.",
+                   "scope",
+                   {"user_from_address", "address", "global"},
+                   c.loginLockouts);
+    writeWebGauge(out, "strata_web_live_viewers", "Connected live-feed viewers.", c.liveViewers);
+    writeWebGauge(
+        out, "strata_web_live_queued_bytes", "Live-feed bytes queued for viewers and not yet sent.", c.liveQueuedBytes);
+    writeWebGauge(out, "strata_web_live_kept_bytes", "Live-feed diffs kept for catch-up, in bytes.", c.liveKeptBytes);
+    writeWebFamily(out,
+                   "strata_web_live_viewers_dropped_total",
+                   "counter",
+                   "Live-feed viewers disconnected by the server, by reason.",
+                   "reason",
+                   {"send_queue", "memory_budget"},
+                   c.droppedViewers);
+    return out;
+}
+
 } // namespace strata::web

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QMap>
 
 namespace strata::core {
 class Engine;
@@ -40,5 +41,41 @@ inline constexpr const char *kPrometheusContentType = "text/plain; version=0.0.4
 /// series is duplicated. Label values are escaped per the format (backslash, quote, newline).
 /// O(objects); runs on the Engine's thread.
 QByteArray prometheusText(core::Engine &engine);
+
+/// What strata-server refused, closed or dropped to protect itself, and its connection and
+/// live-feed gauges (web/httpguard.h, web/webserver.h). Counters only grow.
+struct WebServerCounters
+{
+    /// Connections closed by the server, by reason: per_client_limit, total_limit (refused at
+    /// accept), evicted (the oldest waiting one, to admit a new one at the total limit),
+    /// header_timeout, idle_timeout, accept_error (the descriptor limit was hit).
+    QMap<QByteArray, qint64> refusedConnections;
+    /// Requests answered with an error before reaching a route, by reason: header_too_large,
+    /// url_too_long, body_too_large, login_required (an API body without a session),
+    /// host_not_allowed, bad_request, websocket_refused, login_throttled, login_busy.
+    QMap<QByteArray, qint64> refusedRequests;
+    /// Login lockouts started, by scope: user_from_address, address, global.
+    QMap<QByteArray, qint64> loginLockouts;
+    /// Live viewers disconnected by the server, by reason: send_queue (its unsent bytes passed
+    /// the per-viewer cap), memory_budget (all viewers' unsent bytes passed the budget).
+    QMap<QByteArray, qint64> droppedViewers;
+    // Gauges, filled in when the text is produced.
+    qint64 connections = 0;
+    qint64 liveViewers = 0;
+    qint64 liveQueuedBytes = 0;
+    qint64 liveKeptBytes = 0;
+};
+
+/// WebServerCounters as exposition text (appended to prometheusText() on /metrics):
+///   strata_web_connections                               open connections (gauge)
+///   strata_web_refused_connections_total{reason}         counter
+///   strata_web_refused_requests_total{reason}            counter
+///   strata_web_login_lockouts_total{scope}               counter
+///   strata_web_live_viewers                              connected viewers (gauge)
+///   strata_web_live_queued_bytes                         their unsent bytes (gauge)
+///   strata_web_live_kept_bytes                           diffs kept for catch-up (gauge)
+///   strata_web_live_viewers_dropped_total{reason}        counter
+/// Every reason listed above is present (0 until it happens), in a stable order.
+QByteArray webServerMetricsText(const WebServerCounters &counters);
 
 } // namespace strata::web

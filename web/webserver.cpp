@@ -1,6 +1,7 @@
 #include "web/webserver.h"
 
 #include "web/api.h"
+#include "web/httpguard.h"
 #include "web/livefeed.h"
 #include "web/metrics.h"
 
@@ -23,6 +24,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QHostInfo>
 #include <QHttpServer>
 #include <QHttpServerRequest>
 #include <QHttpServerResponder>
@@ -46,6 +48,7 @@
 #include <QWebSocket>
 
 #include <algorithm>
+#include <deque>
 
 namespace strata::web {
 
@@ -143,9 +146,16 @@ struct WebServer::Private
         , users(users)
         , options(std::move(options))
         , sessions(engine.clock())
-        , limiter(engine.clock())
+        , limiter(engine.clock(),
+                  LoginLimits{this->options.loginMaxFailures,
+                              this->options.loginClientMaxFailures,
+                              this->options.loginGlobalMaxFailures,
+                              std::chrono::seconds(std::max(1, this->options.loginWindowSeconds))})
         , feed(engine, this->options.liveCoalesceMs, this->options.liveKeptDiffs)
-    {}
+    {
+        feed.setMaxKeptBytes(this->options.liveKeptDiffBytes);
+        loginPool.setMaxThreadCount(std::max(1, this->options.loginWorkers));
+    }
 
     WebServer *q;
     core::Engine &engine;
@@ -163,11 +173,28 @@ struct WebServer::Private
     };
     QHash<QString, ExtraRoute> extraRoutes;
     QList<QPointer<QWebSocket>> viewers;
-    /// PBKDF2 takes ~0.4 s: checked off the event loop so live updates keep flowing; one check
-    /// in flight per client address bounds what parallel guessing could do before the limiter
-    /// has counted the failures.
+    WebServerCounters counters;
+    std::unique_ptr<HttpGuard> guard;
+    /// Host names (lower case) the Host header may carry besides IP literals (hostAllowed()).
+    QStringList hostNames;
+    /// PBKDF2 takes ~0.3 s: checked off the event loop so live updates keep flowing, by
+    /// loginWorkers threads. One check in flight per client address bounds what parallel
+    /// guessing could do before the limiter has counted the failures. Checks wait in three
+    /// lanes of at most loginQueueLimit each, served in this order: addresses a user logged in
+    /// from before (trusted), addresses without recent failures (clean), addresses that failed
+    /// recently (suspect). A full lane refuses at once (429), so attackers cannot make a real
+    /// login wait behind all of their guesses.
     QThreadPool loginPool;
     QSet<QString> loginsInFlight;
+    enum class Lane
+    {
+        Trusted,
+        Clean,
+        Suspect
+    };
+    std::deque<std::function<void()>> lanes[3];
+    QHash<QString, QDateTime> trustedClients; ///< address -> last successful login (bounded)
+    int hashing = 0;
 
     [[nodiscard]] bool tls() const { return !options.tlsCertFile.isEmpty(); }
 
@@ -312,6 +339,22 @@ struct WebServer::Private
     }
 
     void registerRoutes();
+    /// Whether a Host header (with or without port) names this server (DNS rebinding).
+    [[nodiscard]] bool hostAllowed(const QByteArray &host) const;
+    /// HttpGuard's check of a complete header block: Host, WebSocket upgrades, body limits.
+    HeadVerdict checkHead(const RequestHead &head);
+    /// Queues a password hash (work runs on loginPool); false when the lane is full.
+    bool enqueueHash(Lane lane, std::function<void()> work, bool force = false);
+    [[nodiscard]] Lane laneOf(const QString &client) const;
+    void trust(const QString &client);
+    void pumpHashes();
+    /// Ends every session and live connection of a user (removed, new password or role).
+    void endUserConnections(const QString &name, const QString &why);
+    /// Sends one diff to every viewer within the send-queue cap and the memory budget.
+    void broadcast(const QByteArray &message);
+    void dropViewer(QWebSocket *ws, const QByteArray &reason);
+    void auditLockout(LoginLockout lockout, const QString &client, const QString &name);
+    [[nodiscard]] QByteArray metricsText();
     void login(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void getResource(const QString &resource, const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void addUser(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -375,7 +418,7 @@ void WebServer::Private::registerRoutes()
         healthz(std::move(responder));
     });
     http.route(QStringLiteral("/metrics"), Method::Get, [this](QHttpServerResponder &&responder) {
-        reply(std::move(responder), Status::Ok, "text/plain; version=0.0.4; charset=utf-8", prometheusText(engine));
+        reply(std::move(responder), Status::Ok, "text/plain; version=0.0.4; charset=utf-8", metricsText());
     });
     http.route(QStringLiteral("/api/v1/login"),
                Method::Post,
@@ -520,13 +563,308 @@ void WebServer::Private::registerRoutes()
         acceptViewers();
     });
     QObject::connect(&feed, &LiveFeed::diffReady, q, [this](qint64, const QByteArray &message) {
-        const QString text = QString::fromUtf8(message); // once for every viewer
-        for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
-            if (ws) {
-                ws->sendTextMessage(text);
+        broadcast(message);
+    });
+}
+
+bool WebServer::Private::hostAllowed(const QByteArray &hostHeader) const
+{
+    QString host = QString::fromLatin1(hostHeader).trimmed().toLower();
+    QString name;
+    if (host.startsWith(QLatin1Char('['))) {
+        const qsizetype close = host.indexOf(QLatin1Char(']'));
+        if (close < 0 || (close + 1 < host.size() && host.at(close + 1) != QLatin1Char(':'))) {
+            return false;
+        }
+        name = host.mid(1, close - 1);
+    } else {
+        const qsizetype colon = host.indexOf(QLatin1Char(':'));
+        if (colon >= 0 && host.indexOf(QLatin1Char(':'), colon + 1) >= 0) {
+            return false;
+        }
+        name = colon >= 0 ? host.left(colon) : host;
+    }
+    if (name.endsWith(QLatin1Char('.'))) {
+        name.chop(1);
+    }
+    if (name.isEmpty()) {
+        return false;
+    }
+    const QHostAddress listen = options.address;
+    const bool wildcard =
+        listen == QHostAddress::Any || listen == QHostAddress::AnyIPv4 || listen == QHostAddress::AnyIPv6;
+    QHostAddress literal;
+    if (literal.setAddress(name)) {
+        // A rebinding attacker's page carries its own name, never an IP literal: any address
+        // the server listens on is fine.
+        return wildcard || literal.isEqual(listen, QHostAddress::TolerantConversion)
+               || (literal.isLoopback() && listen.isLoopback());
+    }
+    if ((wildcard || listen.isLoopback())
+        && (name == QLatin1String("localhost") || name.endsWith(QLatin1String(".localhost")))) {
+        return true;
+    }
+    for (const QString &allowed : hostNames) {
+        if (allowed == name
+            || (allowed.startsWith(QLatin1String("*.")) && name.endsWith(allowed.mid(1))
+                && !name.left(name.size() - allowed.size() + 1).contains(QLatin1Char('.')))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+HeadVerdict WebServer::Private::checkHead(const RequestHead &head)
+{
+    HeadVerdict v;
+    const QByteArray host = head.header("Host");
+    if (host.isEmpty() && head.version != "HTTP/1.0") {
+        v.status = 400;
+        v.message = QStringLiteral("a Host header is required");
+        v.reason = "bad_request";
+        return v;
+    }
+    if (!host.isEmpty() && !hostAllowed(host)) {
+        v.status = 421;
+        v.message = QStringLiteral("this server does not answer to the host \"%1\"; add it with --allow-host")
+                        .arg(QString::fromLatin1(host.left(128)));
+        v.reason = "host_not_allowed";
+        return v;
+    }
+    const QByteArray path = head.path();
+    const QString id = cookieValue(head.header("Cookie"), kCookieName);
+    if (head.websocketUpgrade()) {
+        // Refused here, once, before QHttpServer could answer the handshake with 101.
+        v.reason = "websocket_refused";
+        if (path != "/api/v1/live") {
+            v.status = 404;
+            v.message = QStringLiteral("WebSockets are served at /api/v1/live only");
+            return v;
+        }
+        if (id.isEmpty() || !sessions.find(id)) {
+            v.status = 401;
+            v.message = QStringLiteral("login required");
+            return v;
+        }
+        const QByteArray origin = head.header("Origin");
+        if (!origin.isEmpty() && !originAllowed(origin, host)) {
+            v.status = 403;
+            v.message = QStringLiteral("origin not allowed");
+            return v;
+        }
+        v.reason.clear();
+        v.upgrade = true;
+        return v;
+    }
+    const bool writes =
+        head.method == "POST" || head.method == "PUT" || head.method == "PATCH" || head.method == "DELETE";
+    if (writes && path == "/api/v1/login") {
+        v.maxBodyBytes = options.maxLoginBodyBytes;
+    } else if (writes && path.startsWith("/api/v1/")) {
+        if (!id.isEmpty() && sessions.find(id)) {
+            v.maxBodyBytes = options.maxApiBodyBytes;
+        } else {
+            // Without a session the route answers 401 anyway: not worth a large body.
+            v.maxBodyBytes = options.maxLoginBodyBytes;
+            v.tooLargeStatus = 401;
+            v.tooLargeMessage = QStringLiteral("login required");
+            v.tooLargeReason = "login_required";
+        }
+    } else {
+        v.maxBodyBytes = options.maxOtherBodyBytes;
+    }
+    return v;
+}
+
+WebServer::Private::Lane WebServer::Private::laneOf(const QString &client) const
+{
+    if (limiter.hasRecentFailures(client)) {
+        return Lane::Suspect;
+    }
+    const auto it = trustedClients.constFind(client);
+    if (it != trustedClients.constEnd() && it->daysTo(engine.clock().now()) <= 30) {
+        return Lane::Trusted;
+    }
+    return Lane::Clean;
+}
+
+void WebServer::Private::trust(const QString &client)
+{
+    constexpr qsizetype kTrustedKept = 4096;
+    trustedClients.insert(client, engine.clock().now());
+    if (trustedClients.size() > kTrustedKept) {
+        // Forget the address that logged in longest ago.
+        auto oldest = trustedClients.begin();
+        for (auto it = trustedClients.begin(); it != trustedClients.end(); ++it) {
+            if (it.value() < oldest.value()) {
+                oldest = it;
             }
         }
+        trustedClients.erase(oldest);
+    }
+}
+
+bool WebServer::Private::enqueueHash(Lane lane, std::function<void()> work, bool force)
+{
+    auto &queue = lanes[int(lane)];
+    if (!force && hashing >= loginPool.maxThreadCount() && int(queue.size()) >= std::max(0, options.loginQueueLimit)) {
+        return false;
+    }
+    queue.push_back(std::move(work));
+    pumpHashes();
+    return true;
+}
+
+void WebServer::Private::pumpHashes()
+{
+    while (hashing < loginPool.maxThreadCount()) {
+        auto next = std::find_if(std::begin(lanes), std::end(lanes), [](const auto &queue) {
+            return !queue.empty();
+        });
+        if (next == std::end(lanes)) {
+            return;
+        }
+        std::function<void()> work = std::move(next->front());
+        next->pop_front();
+        ++hashing;
+        loginPool.start([this, work = std::move(work)] {
+            work();
+            QMetaObject::invokeMethod(
+                q,
+                [this] {
+                    --hashing;
+                    pumpHashes();
+                },
+                Qt::QueuedConnection);
+        });
+    }
+}
+
+void WebServer::Private::endUserConnections(const QString &name, const QString &why)
+{
+    sessions.removeUser(name);
+    const QList<QPointer<QWebSocket>> current = viewers;
+    for (const QPointer<QWebSocket> &ws : current) {
+        if (ws && ws->property("strata_user").toString() == name) {
+            ws->close(QWebSocketProtocol::CloseCodePolicyViolated, why);
+        }
+    }
+}
+
+void WebServer::Private::dropViewer(QWebSocket *ws, const QByteArray &reason)
+{
+    ++counters.droppedViewers[reason];
+    viewers.removeAll(QPointer<QWebSocket>(ws));
+    // The browser reconnects with ?since= and catches up (or reloads).
+    ws->abort();
+    ws->deleteLater();
+}
+
+void WebServer::Private::broadcast(const QByteArray &message)
+{
+    const qint64 size = message.size();
+    struct Pending
+    {
+        QWebSocket *ws;
+        qint64 queued;
+    };
+    std::vector<Pending> all;
+    qint64 total = 0;
+    for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
+        if (ws) {
+            all.push_back({ws.data(), ws->bytesToWrite()});
+            total += all.back().queued;
+        }
+    }
+    // Over the budget, the viewers furthest behind go first.
+    std::sort(all.begin(), all.end(), [](const Pending &a, const Pending &b) {
+        return a.queued > b.queued;
     });
+    std::size_t first = 0;
+    while (first < all.size() && all[first].queued > 0
+           && total + size * qint64(all.size() - first) > options.liveQueuedBytesBudget) {
+        total -= all[first].queued;
+        dropViewer(all[first].ws, "memory_budget");
+        ++first;
+    }
+    const QString text = QString::fromUtf8(message); // once for every viewer
+    for (std::size_t i = first; i < all.size(); ++i) {
+        if (all[i].queued + size > options.liveSendQueueBytes) {
+            dropViewer(all[i].ws, "send_queue");
+            continue;
+        }
+        all[i].ws->sendTextMessage(text);
+    }
+}
+
+void WebServer::Private::auditLockout(LoginLockout lockout, const QString &client, const QString &name)
+{
+    if (lockout == LoginLockout::None) {
+        return;
+    }
+    const LoginLimits &limits = limiter.limits();
+    const QString user = name.left(64);
+    QByteArray scope;
+    QString message;
+    const qint64 window = qint64(limits.window.count());
+    switch (lockout) {
+    case LoginLockout::UserFromClient:
+        scope = "user_from_address";
+        message = QStringLiteral("%1 wrong passwords for %2 from %3 within %4 s: that address waits")
+                      .arg(limits.perUserAndClient)
+                      .arg(user, client)
+                      .arg(window);
+        break;
+    case LoginLockout::Client:
+        scope = "address";
+        message = QStringLiteral("%1 failed logins from %2 within %3 s: that address waits for every user")
+                      .arg(limits.perClient)
+                      .arg(client)
+                      .arg(window);
+        break;
+    case LoginLockout::Global:
+        scope = "global";
+        message = QStringLiteral("%1 failed logins from all addresses within %2 s: addresses that failed wait")
+                      .arg(limits.global)
+                      .arg(window);
+        break;
+    case LoginLockout::None:
+        return;
+    }
+    ++counters.loginLockouts[scope];
+    qWarning("strata-server: login lockout: %s", qUtf8Printable(message));
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        return;
+    }
+    core::AuditEntry e;
+    e.time = engine.clock().now().toUTC();
+    e.user = user;
+    e.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    e.source = QStringLiteral("strata-server");
+    e.kind = QStringLiteral("login.lockout");
+    e.target = QStringLiteral("%1 from %2").arg(user, client);
+    e.toState = QString::fromLatin1(scope);
+    e.outcome = QStringLiteral("refused");
+    e.message = message;
+    history->appendAudit(e);
+}
+
+QByteArray WebServer::Private::metricsText()
+{
+    counters.connections = guard ? guard->connections() : 0;
+    qint64 queued = 0;
+    qint64 live = 0;
+    for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
+        if (ws) {
+            ++live;
+            queued += ws->bytesToWrite();
+        }
+    }
+    counters.liveViewers = live;
+    counters.liveQueuedBytes = queued;
+    counters.liveKeptBytes = feed.keptBytes();
+    return prometheusText(engine) + webServerMetricsText(counters);
 }
 
 void WebServer::Private::healthz(QHttpServerResponder &&responder)
@@ -561,8 +899,9 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
     const QString name = body.value(QLatin1String("user")).toString();
     const QString password = body.value(QLatin1String("password")).toString();
-    const QString client = request.remoteAddress().toString();
+    const QString client = clientKey(request.remoteAddress());
     if (const auto wait = limiter.retryAfter(client, name); wait.count() > 0) {
+        ++counters.refusedRequests["login_throttled"];
         replyError(std::move(responder),
                    Status::TooManyRequests,
                    QStringLiteral("too many failed logins; try again in %1 s").arg(wait.count()),
@@ -570,23 +909,23 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
         return;
     }
     if (loginsInFlight.contains(client)) {
+        ++counters.refusedRequests["login_busy"];
         replyError(std::move(responder),
                    Status::TooManyRequests,
                    QStringLiteral("a login from this address is being checked"),
                    {{"Retry-After", "1"}});
         return;
     }
-    loginsInFlight.insert(client);
     auto held = std::make_shared<Deferred>(std::move(responder));
     const UserStore *store = &users;
-    loginPool.start([this, held, store, name, password, client] {
+    const bool queued = enqueueHash(laneOf(client), [this, held, store, name, password, client] {
         std::optional<User> user = store->authenticate(name, password);
         QMetaObject::invokeMethod(
             q,
             [this, held, name, client, user = std::move(user)] {
                 loginsInFlight.remove(client);
                 if (!user) {
-                    limiter.recordFailure(client, name);
+                    auditLockout(limiter.recordFailure(client, name), client, name);
                     if (held->socket) {
                         replyError(std::move(held->responder),
                                    Status::Unauthorized,
@@ -595,6 +934,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
                     return;
                 }
                 limiter.recordSuccess(client, name);
+                trust(client);
                 if (!held->socket) {
                     return;
                 }
@@ -606,6 +946,15 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
             },
             Qt::QueuedConnection);
     });
+    if (!queued) {
+        ++counters.refusedRequests["login_busy"];
+        replyError(std::move(held->responder),
+                   Status::TooManyRequests,
+                   QStringLiteral("too many logins are being checked; try again in a moment"),
+                   {{"Retry-After", "1"}});
+        return;
+    }
+    loginsInFlight.insert(client);
 }
 
 void WebServer::Private::auditAdminChange(
@@ -650,34 +999,37 @@ void WebServer::Private::addUser(const QHttpServerRequest &request, QHttpServerR
     // The slow hash runs on the login pool so live updates keep flowing meanwhile.
     auto held = std::make_shared<Deferred>(std::move(responder));
     const Session by = *session;
-    loginPool.start([this, held, by, name, password, role = *role] {
-        QString hash = hashPassword(password);
-        QMetaObject::invokeMethod(
-            q,
-            [this, held, by, name, role, hash = std::move(hash)] {
-                const std::optional<User> before = users.find(name);
-                QString error;
-                if (!users.addHashedUser(name, hash, role, &error)) {
-                    if (held->socket) {
-                        replyError(std::move(held->responder), Status::InternalServerError, error);
+    enqueueHash(
+        Lane::Trusted,
+        [this, held, by, name, password, role = *role] {
+            QString hash = hashPassword(password);
+            QMetaObject::invokeMethod(
+                q,
+                [this, held, by, name, role, hash = std::move(hash)] {
+                    const std::optional<User> before = users.find(name);
+                    QString error;
+                    if (!users.addHashedUser(name, hash, role, &error)) {
+                        if (held->socket) {
+                            replyError(std::move(held->responder), Status::InternalServerError, error);
+                        }
+                        return;
                     }
-                    return;
-                }
-                // A replaced user signs in again with the new password or role.
-                sessions.removeUser(name);
-                auditAdminChange(by,
-                                 before ? QStringLiteral("user.replace") : QStringLiteral("user.add"),
-                                 name,
-                                 before ? roleName(before->role) : QString(),
-                                 roleName(role));
-                if (held->socket) {
-                    replyJson(std::move(held->responder),
-                              QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), roleName(role)}},
-                              before ? Status::Ok : Status::Created);
-                }
-            },
-            Qt::QueuedConnection);
-    });
+                    // A replaced user signs in again with the new password or role, everywhere.
+                    endUserConnections(name, QStringLiteral("password or role changed"));
+                    auditAdminChange(by,
+                                     before ? QStringLiteral("user.replace") : QStringLiteral("user.add"),
+                                     name,
+                                     before ? roleName(before->role) : QString(),
+                                     roleName(role));
+                    if (held->socket) {
+                        replyJson(std::move(held->responder),
+                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), roleName(role)}},
+                                  before ? Status::Ok : Status::Created);
+                    }
+                },
+                Qt::QueuedConnection);
+        },
+        true);
 }
 
 void WebServer::Private::removeUser(const QString &name,
@@ -703,12 +1055,7 @@ void WebServer::Private::removeUser(const QString &name,
         replyError(std::move(responder), Status::InternalServerError, error);
         return;
     }
-    sessions.removeUser(name);
-    for (const QPointer<QWebSocket> &ws : std::as_const(viewers)) {
-        if (ws && ws->property("strata_user").toString() == name) {
-            ws->close(QWebSocketProtocol::CloseCodePolicyViolated, QStringLiteral("account removed"));
-        }
-    }
+    endUserConnections(name, QStringLiteral("account removed"));
     auditAdminChange(*session, QStringLiteral("user.remove"), name, roleName(user->role), QString());
     replyJson(std::move(responder), QJsonObject{{QStringLiteral("removed"), name}});
 }
@@ -1251,25 +1598,13 @@ void WebServer::Private::action(bool preview, const QHttpServerRequest &request,
 
 void WebServer::Private::liveHandshake(const QHttpServerRequest &request, QHttpServerResponder &&responder)
 {
-    // Qt 6.4 hands the socket to its WebSocket server only when a route handles the upgrade;
-    // a refused handshake is answered here (the browser sees 401/403, not 101) and the socket
-    // is closed, and acceptViewers() checks the same again on the upgraded socket.
-    const bool upgrade = header(request, "Upgrade").compare("websocket", Qt::CaseInsensitive) == 0;
-    const QByteArray origin = header(request, "Origin");
-    const QString id = cookieValue(header(request, "Cookie"), kCookieName);
-    const bool hasSession = !id.isEmpty() && sessions.find(id).has_value();
+    // A WebSocket upgrade reaches this route only after the connection guard (checkHead())
+    // accepted its session, Origin and Host: refusing here as well would answer the handshake
+    // twice (Qt 6.4 still switches protocols after the route). acceptViewers() checks again.
+    const bool upgrade = header(request, "Upgrade").compare("websocket", Qt::CaseInsensitive) == 0
+                         && header(request, "Connection").toLower().contains("upgrade");
     if (!upgrade) {
         replyError(std::move(responder), Status::BadRequest, QStringLiteral("WebSocket upgrade expected"));
-        return;
-    }
-    if (!hasSession || (!origin.isEmpty() && !originAllowed(origin, header(request, "Host")))) {
-        QTcpSocket *socket = responder.socket();
-        replyError(std::move(responder),
-                   hasSession ? Status::Forbidden : Status::Unauthorized,
-                   hasSession ? QStringLiteral("origin not allowed") : QStringLiteral("login required"));
-        if (socket) {
-            socket->disconnectFromHost();
-        }
     }
 }
 
@@ -1279,6 +1614,9 @@ void WebServer::Private::acceptViewers()
         std::unique_ptr<QWebSocket> owned = http.nextPendingWebSocketConnection();
         QWebSocket *ws = owned.release();
         ws->setParent(q);
+        // Viewers only listen: a large frame or message from one is an attack, refused with 1009.
+        ws->setMaxAllowedIncomingFrameSize(quint64(std::max<qint64>(125, options.liveMaxIncomingBytes)));
+        ws->setMaxAllowedIncomingMessageSize(quint64(std::max<qint64>(125, options.liveMaxIncomingBytes)));
         const QNetworkRequest handshake = ws->request();
         const QByteArray origin = handshake.rawHeader("Origin");
         const QString id = cookieValue(handshake.rawHeader("Cookie"), kCookieName);
@@ -1310,7 +1648,14 @@ void WebServer::Private::acceptViewers()
         bool ok = false;
         const qint64 since = sinceText.toLongLong(&ok);
         QList<QByteArray> diffs;
+        qint64 catchUp = 0;
         if (ok && feed.diffsSince(since, &diffs)) {
+            for (const QByteArray &d : std::as_const(diffs)) {
+                catchUp += d.size();
+            }
+        }
+        // A catch-up larger than a viewer's send queue is cheaper as a reload over HTTP.
+        if (ok && catchUp <= options.liveSendQueueBytes / 2 && feed.diffsSince(since, nullptr)) {
             for (const QByteArray &d : std::as_const(diffs)) {
                 ws->sendTextMessage(QString::fromUtf8(d));
             }
@@ -1362,6 +1707,33 @@ bool WebServer::listen(QString *error)
         }
         return false;
     };
+    // The names the Host header may carry (besides IP literals and localhost).
+    d->hostNames.clear();
+    const auto addHostName = [this](QString name) {
+        name = name.trimmed().toLower();
+        while (name.endsWith(QLatin1Char('.'))) {
+            name.chop(1);
+        }
+        if (!name.isEmpty() && !d->hostNames.contains(name)) {
+            d->hostNames << name;
+        }
+    };
+    for (const QString &host : std::as_const(d->options.allowedHosts)) {
+        addHostName(host);
+    }
+    for (const QString &origin : std::as_const(d->options.allowedOrigins)) {
+        addHostName(QUrl(origin.trimmed()).host());
+    }
+    const QHostAddress listenAddress = d->options.address;
+    if (listenAddress == QHostAddress::Any || listenAddress == QHostAddress::AnyIPv4
+        || listenAddress == QHostAddress::AnyIPv6) {
+        const QString machine = QHostInfo::localHostName();
+        addHostName(machine);
+        if (!QHostInfo::localDomainName().isEmpty()) {
+            addHostName(machine + QLatin1Char('.') + QHostInfo::localDomainName());
+        }
+    }
+    std::optional<QSslConfiguration> tlsConfig;
     if (d->tls()) {
         QFile certFile(d->options.tlsCertFile);
         QFile keyFile(d->options.tlsKeyFile);
@@ -1390,12 +1762,36 @@ bool WebServer::listen(QString *error)
         config.setPrivateKey(key);
         config.setPeerVerifyMode(QSslSocket::VerifyNone);
         config.setProtocol(QSsl::TlsV1_2OrLater);
-        auto *ssl = new QSslServer(&d->http);
-        ssl->setSslConfiguration(config);
-        d->server = ssl;
-    } else {
-        d->server = new QTcpServer(&d->http);
+        tlsConfig = config;
+        // The certificate's names are names the server goes by.
+        for (const QString &name : chain.first().subjectAlternativeNames().values(QSsl::DnsEntry)) {
+            addHostName(name);
+        }
     }
+    HttpGuardLimits limits;
+    limits.maxHeaderBytes = d->options.maxHeaderBytes;
+    limits.maxUrlBytes = d->options.maxUrlBytes;
+    limits.headerTimeoutMs = std::max(1, d->options.headerTimeoutMs);
+    limits.idleTimeoutMs = std::max(1, d->options.idleTimeoutMs);
+    limits.maxConnections = d->options.maxConnections;
+    limits.maxConnectionsPerClient = d->options.maxConnectionsPerClient;
+    limits.responseHeaders = {{"Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"},
+                              {"X-Content-Type-Options", "nosniff"},
+                              {"Referrer-Policy", "no-referrer"},
+                              {"X-Frame-Options", "DENY"}};
+    if (d->tls()) {
+        limits.responseHeaders.append(
+            qMakePair(QByteArray("Strict-Transport-Security"), QByteArray("max-age=31536000")));
+    }
+    Private *p = d.get();
+    d->guard = std::make_unique<HttpGuard>(
+        limits,
+        [p](const RequestHead &head, const QHostAddress &) {
+            return p->checkHead(head);
+        },
+        d->counters);
+    d->server = d->guard->createServer(&d->http, tlsConfig ? &*tlsConfig : nullptr);
+    d->server->setParent(&d->http);
     if (!d->server->listen(d->options.address, d->options.port)) {
         const QString why = d->server->errorString();
         delete d->server;

@@ -44,6 +44,40 @@ struct WebServerOptions
     /// other keys, "web" included, are kept). Empty = source changes live in memory only
     /// (--demo, tests) and their replies say {"saved": false}.
     QString configPath;
+
+    /// Host names the server answers to besides its listen address, localhost (when listening
+    /// on loopback or every address), the machine's own name, the hosts of allowedOrigins and
+    /// the TLS certificate's DNS names. Any other Host header is refused with 421 before any
+    /// route (DNS rebinding). Case-insensitive, without port.
+    QStringList allowedHosts;
+
+    // Request limits, checked on the header block before any byte of a body is read. A request
+    // over one is answered with the status named and the connection closed.
+    int maxHeaderBytes = 16 * 1024;       ///< request line + headers; 431
+    int maxUrlBytes = 8 * 1024;           ///< the request target (path and query); 414
+    qint64 maxLoginBodyBytes = 4 * 1024;  ///< POST /api/v1/login; 413
+    qint64 maxApiBodyBytes = 1024 * 1024; ///< other /api/v1 requests with a live session; 413
+    qint64 maxOtherBodyBytes = 1024;      ///< every other route; 413 (/api/v1 without a session: 401)
+
+    // Connection limits.
+    int headerTimeoutMs = 10000;      ///< a complete header block within this of its first byte (408)
+    int idleTimeoutMs = 60000;        ///< no byte either way for this long closes the connection
+    int maxConnections = 1000;        ///< at once (WebSockets included); lowered to fit RLIMIT_NOFILE
+    int maxConnectionsPerClient = 64; ///< at once from one address; excess closed at accept
+
+    // Logins (web/auth.h LoginLimiter, and the PBKDF2 work queue).
+    int loginMaxFailures = 5;         ///< per (user, address) within the window, then 429
+    int loginClientMaxFailures = 20;  ///< per address over all names within the window
+    int loginGlobalMaxFailures = 100; ///< over all addresses; then addresses that failed wait
+    int loginWindowSeconds = 300;
+    int loginWorkers = 2;    ///< password hashes checked at once (threads)
+    int loginQueueLimit = 8; ///< checks waiting per lane (addresses that failed / the others); 429
+
+    // Live feed memory.
+    qint64 liveMaxIncomingBytes = 64 * 1024;          ///< largest frame and message a viewer may send
+    qint64 liveSendQueueBytes = 8 * 1024 * 1024;      ///< unsent bytes per viewer, then it is dropped
+    qint64 liveQueuedBytesBudget = 192 * 1024 * 1024; ///< unsent bytes of all viewers together
+    qint64 liveKeptDiffBytes = 64 * 1024 * 1024;      ///< diffs kept for ?since= catch-up, in bytes
 };
 
 /// strata-server's HTTP side on QHttpServer (TLS through QSslServer), one port:
@@ -52,7 +86,8 @@ struct WebServerOptions
 ///   GET  /static/<file>            bundled JS/CSS (qrc :/www/...)
 ///   GET  /healthz                  200 "ok" when every source polled once and none is down, else
 ///                                  503 with the failing sources (no login: for probes)
-///   GET  /metrics                  Prometheus text format (no login; web/metrics.h)
+///   GET  /metrics                  Prometheus text format (no login; web/metrics.h): the estate
+///                                  and the server's own refusals (webServerMetricsText)
 ///   POST /api/v1/login             {"user","password"} -> 200 {"user","role","csrf_token"} + cookie;
 ///                                  401 wrong; 429 + Retry-After when throttled
 ///   POST /api/v1/logout            ends the session
@@ -89,12 +124,24 @@ struct WebServerOptions
 ///   POST /api/v1/actions           ActionRequest JSON -> 202 {"id"}; audited with the session's
 ///                                  user; 400 unknown/not offered kind, 409 blocked
 ///   GET  /api/v1/actions/<id>      state, progress, message, user
-///   GET  /api/v1/live?since=<rev>  WebSocket: LiveFeed diffs (web/livefeed.h); refused (401/403
-///                                  on the handshake) without a session or from a foreign Origin
+///   GET  /api/v1/live?since=<rev>  WebSocket: LiveFeed diffs (web/livefeed.h); refused with one
+///                                  401/403 on the handshake without a session or from a foreign
+///                                  Origin. A viewer may send at most liveMaxIncomingBytes per
+///                                  frame/message (else closed, 1009); one whose unsent diffs pass
+///                                  liveSendQueueBytes, or the furthest behind when all viewers'
+///                                  pass liveQueuedBytesBudget, is disconnected and catches up
+///                                  through ?since= when it reconnects
 ///
+/// Every connection passes web/httpguard.h first: connection caps, header deadline and idle
+/// timeout, header/URL/body limits per route (431/414/413 before a body is read), and a Host
+/// the server goes by (421; WebServerOptions::allowedHosts).
 /// Every /api/v1 route needs a session (401 otherwise) and the route's role (403 otherwise).
-/// Logins are throttled (web/auth.h LoginLimiter: 429 + Retry-After) and checked on a worker
-/// thread, one at a time per client address; logging out closes that session's WebSockets.
+/// Logins are throttled per (user, address), per address and globally (web/auth.h
+/// LoginLimiter: 429 + Retry-After; lockouts audited as "login.lockout" and counted on
+/// /metrics) and checked on loginWorkers threads, one at a time per client address, queued in
+/// lanes that keep attackers' guesses behind real users (429 + Retry-After when full). Logging
+/// out closes that session's WebSockets; a removed user, or a new password or role, ends every
+/// session and WebSocket of that user.
 /// POST/PUT/DELETE need the session's X-CSRF-Token and, when sent, an allowed Origin (403).
 /// Responses carry Content-Security-Policy "default-src 'self'", X-Content-Type-Options nosniff,
 /// Referrer-Policy no-referrer and (TLS) Strict-Transport-Security. Secrets never appear in a

@@ -4,6 +4,7 @@
 // self-test proves a host can run Strata without a display.
 
 #include "web/auth.h"
+#include "web/httpguard.h"
 #include "web/sentimentroutes.h"
 #include "web/webserver.h"
 
@@ -34,6 +35,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <tuple>
 #include <unistd.h>
 
 namespace {
@@ -201,9 +203,10 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     parser.setApplicationDescription(QStringLiteral(
         "strata-server serve: the Strata web console.\n"
         "Settings come from the options, else the environment (STRATA_CONFIG, STRATA_LISTEN, STRATA_TLS_CERT,\n"
-        "STRATA_TLS_KEY, STRATA_USERS, STRATA_ALLOWED_ORIGINS comma-separated), else the config file's \"web\"\n"
-        "object (listen, tls_cert, tls_key, users, allowed_origins). --demo without --users creates the users\n"
-        "admin, operator and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once."));
+        "STRATA_TLS_KEY, STRATA_USERS, STRATA_ALLOWED_ORIGINS and STRATA_ALLOWED_HOSTS comma-separated), else the\n"
+        "config file's \"web\" object (listen, tls_cert, tls_key, users, allowed_origins, allowed_hosts,\n"
+        "max_connections, max_connections_per_client). --demo without --users creates the users admin, operator\n"
+        "and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once."));
     parser.addHelpOption();
     const QCommandLineOption configOption(
         QStringLiteral("config"), QStringLiteral("Config file."), QStringLiteral("path"));
@@ -222,7 +225,29 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("allow-origin"),
         QStringLiteral("Another origin allowed to use the API and WebSocket (repeatable)."),
         QStringLiteral("url"));
-    parser.addOptions({configOption, demoOption, listenOption, certOption, keyOption, usersOption, originOption});
+    const QCommandLineOption hostOption(
+        QStringLiteral("allow-host"),
+        QStringLiteral("Another host name clients reach the server by (repeatable). The listen address, localhost, the "
+                       "allowed origins' hosts, the certificate's names and, listening on every address, this "
+                       "machine's name are allowed already; other Host headers get 421."),
+        QStringLiteral("name"));
+    const QCommandLineOption maxConnectionsOption(
+        QStringLiteral("max-connections"),
+        QStringLiteral("Connections at once, WebSockets included (default 1000; lowered to fit the open-file limit)."),
+        QStringLiteral("n"));
+    const QCommandLineOption maxPerClientOption(QStringLiteral("max-connections-per-client"),
+                                                QStringLiteral("Connections at once from one address (default 64)."),
+                                                QStringLiteral("n"));
+    parser.addOptions({configOption,
+                       demoOption,
+                       listenOption,
+                       certOption,
+                       keyOption,
+                       usersOption,
+                       originOption,
+                       hostOption,
+                       maxConnectionsOption,
+                       maxPerClientOption});
     if (!parser.parse(QStringList{QStringLiteral("strata-server serve")} + arguments)) {
         err << "strata-server serve: " << parser.errorText() << '\n';
         return 2;
@@ -304,6 +329,34 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
     for (const QJsonValue &o : webConfig.value(QLatin1String("allowed_origins")).toArray()) {
         options.allowedOrigins << o.toString();
+    }
+    options.allowedHosts = parser.values(hostOption);
+    for (const QString &h : qEnvironmentVariable("STRATA_ALLOWED_HOSTS").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        options.allowedHosts << h.trimmed();
+    }
+    for (const QJsonValue &h : webConfig.value(QLatin1String("allowed_hosts")).toArray()) {
+        options.allowedHosts << h.toString();
+    }
+    for (const auto &[option, key, target] :
+         {std::tuple{&maxConnectionsOption, "max_connections", &options.maxConnections},
+          std::tuple{&maxPerClientOption, "max_connections_per_client", &options.maxConnectionsPerClient}}) {
+        if (!parser.isSet(*option) && !webConfig.contains(QLatin1String(key))) {
+            continue;
+        }
+        bool ok = true;
+        const int value =
+            parser.isSet(*option) ? parser.value(*option).toInt(&ok) : webConfig.value(QLatin1String(key)).toInt(0);
+        if (!ok || value < 1) {
+            err << "strata-server: --" << option->names().first() << " wants a positive number\n";
+            return 2;
+        }
+        *target = value;
+    }
+    // Each connection is a descriptor: use what the hard limit allows (systemd's LimitNOFILE,
+    // the container runtime's default in Kubernetes).
+    const qint64 openFiles = web::raiseOpenFileLimit();
+    if (openFiles > 0 && openFiles < 1024) {
+        err << "strata-server: only " << openFiles << " open files allowed (ulimit -n): fewer connections fit\n";
     }
 
     // Users: a file; the demo without one gets admin/operator/viewer in a throwaway file with

@@ -521,38 +521,63 @@ TEST(LoginLimiter, SuccessClearsThatUsersFailuresFromThatClient)
 TEST(LoginLimiter, OwnLoginDoesNotUnlockGuessesAtOtherNames)
 {
     ManualClock clock;
-    LoginLimiter limiter(clock, 5, 5min);
+    LoginLimiter limiter(clock, LoginLimits{5, 20, 100, 5min});
     const QString client = QStringLiteral("10.0.0.66");
-    for (const char *name : {"a", "b", "c", "d"}) {
-        limiter.recordFailure(client, QString::fromLatin1(name));
+    for (int i = 0; i < 19; ++i) {
+        EXPECT_EQ(limiter.recordFailure(client, QStringLiteral("name%1").arg(i)), LoginLockout::None);
     }
     limiter.recordSuccess(client, QStringLiteral("mallory"));
-    limiter.recordFailure(client, QStringLiteral("e"));
-    // Five different names from one client: the client is blocked for every name.
+    // Twenty different names from one client: the client is blocked for every name.
+    EXPECT_EQ(limiter.recordFailure(client, QStringLiteral("e")), LoginLockout::Client);
     EXPECT_GT(limiter.retryAfter(client, QStringLiteral("f")), 0s);
     EXPECT_GT(limiter.retryAfter(client, QStringLiteral("mallory")), 0s);
     EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.0.2"), QStringLiteral("f")), 0s);
 }
 
-TEST(LoginLimiter, PerUserLimitAcrossClients)
+TEST(LoginLimiter, FailuresFromOtherAddressesNeverLockAUserOut)
 {
     ManualClock clock;
-    LoginLimiter limiter(clock, 5, 5min);
-    for (int i = 0; i < 5; ++i) {
-        limiter.recordFailure(QStringLiteral("10.0.1.%1").arg(i), QStringLiteral("alice"));
+    LoginLimiter limiter(clock, LoginLimits{5, 20, 1000, 5min});
+    // An attacker guessing alice's password from 20 addresses, five times each.
+    for (int round = 0; round < 5; ++round) {
+        for (int i = 0; i < 20; ++i) {
+            const LoginLockout lockout =
+                limiter.recordFailure(QStringLiteral("10.0.1.%1").arg(i), QStringLiteral("alice"));
+            EXPECT_EQ(lockout, round == 4 ? LoginLockout::UserFromClient : LoginLockout::None);
+        }
         clock.advance(1s);
     }
-    const auto wait = limiter.retryAfter(QStringLiteral("10.0.2.1"), QStringLiteral("alice"));
+    // Each attacking address is locked out of alice, alice's own address is not.
+    const auto wait = limiter.retryAfter(QStringLiteral("10.0.1.3"), QStringLiteral("alice"));
     EXPECT_GT(wait, 0s);
     EXPECT_LE(wait, 300s);
-    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.2.1"), QStringLiteral("bob")), 0s);
-    // A success from one address clears only that address's attempt on alice.
-    limiter.recordSuccess(QStringLiteral("10.0.1.0"), QStringLiteral("alice"));
     EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.2.1"), QStringLiteral("alice")), 0s);
-    limiter.recordFailure(QStringLiteral("10.0.3.1"), QStringLiteral("alice"));
-    EXPECT_GT(limiter.retryAfter(QStringLiteral("10.0.2.1"), QStringLiteral("alice")), 0s);
+    EXPECT_FALSE(limiter.hasRecentFailures(QStringLiteral("10.0.2.1")));
+    EXPECT_TRUE(limiter.hasRecentFailures(QStringLiteral("10.0.1.3")));
+    // The attacking address may still try other names (its own account, say).
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.1.3"), QStringLiteral("bob")), 0s);
     clock.advance(5min);
-    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.2.1"), QStringLiteral("alice")), 0s);
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.1.3"), QStringLiteral("alice")), 0s);
+    EXPECT_FALSE(limiter.hasRecentFailures(QStringLiteral("10.0.1.3")));
+}
+
+TEST(LoginLimiter, PastTheGlobalLimitOnlyAddressesThatFailedWait)
+{
+    ManualClock clock;
+    LoginLimiter limiter(clock, LoginLimits{5, 20, 10, 5min});
+    for (int i = 0; i < 9; ++i) {
+        EXPECT_EQ(limiter.recordFailure(QStringLiteral("10.0.3.%1").arg(i), QStringLiteral("alice")),
+                  LoginLockout::None);
+    }
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.3.0"), QStringLiteral("alice")), 0s);
+    clock.advance(10s);
+    EXPECT_EQ(limiter.recordFailure(QStringLiteral("10.0.3.9"), QStringLiteral("alice")), LoginLockout::Global);
+    // Failing addresses wait until the first failures leave the window; new ones do not.
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.3.0"), QStringLiteral("alice")), 290s);
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.3.0"), QStringLiteral("bob")), 290s);
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.4.1"), QStringLiteral("alice")), 0s);
+    clock.advance(290s);
+    EXPECT_EQ(limiter.retryAfter(QStringLiteral("10.0.3.9"), QStringLiteral("alice")), 0s);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -376,7 +376,12 @@ TEST_F(MetricsTest, Promtool_CheckMetrics_AcceptsTheExpositionWithoutLintProblem
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
     ASSERT_TRUE(process.waitForStarted(10000));
-    process.write(prometheusText(engine));
+    // The estate and the web server's own families, as /metrics serves them together.
+    WebServerCounters counters;
+    counters.refusedRequests["body_too_large"] = 3;
+    counters.loginLockouts["global"] = 1;
+    counters.connections = 7;
+    process.write(prometheusText(engine) + webServerMetricsText(counters));
     process.closeWriteChannel();
     ASSERT_TRUE(process.waitForFinished(30000));
     const QByteArray output = process.readAll();

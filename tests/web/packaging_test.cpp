@@ -162,6 +162,7 @@ TEST_F(SystemdUnit, Unit_RunsServeWithConfigStateAndCredentials)
              "ProtectSystem=strict",
              "NoNewPrivileges=yes",
              "CapabilityBoundingSet=",
+             "LimitNOFILE=65536", // room for --max-connections (issue 16)
              "[Install]",
          }) {
         EXPECT_TRUE(unit.split(QLatin1Char('\n')).contains(QString::fromUtf8(line))) << line;
@@ -319,6 +320,16 @@ TEST_F(HelmChart, Defaults_DeploymentServiceConfigMapAndClaim_NonRootReadOnly)
                            QStringLiteral("--listen"),
                            QStringLiteral("0.0.0.0:8080")}));
     EXPECT_FALSE(args.contains(QStringLiteral("--tls-cert")));
+    // In-cluster clients reach it by the Service's names; other Host headers are refused.
+    QStringList hosts;
+    for (qsizetype i = args.indexOf(QStringLiteral("--allow-host")); i >= 0 && i + 1 < args.size();
+         i = args.indexOf(QStringLiteral("--allow-host"), i + 1)) {
+        hosts << args.at(i + 1);
+    }
+    EXPECT_TRUE(hosts.contains(QStringLiteral("demo-strata-server.strata.svc"))) << hosts.join(u' ').toStdString();
+    EXPECT_TRUE(hosts.contains(QStringLiteral("demo-strata-server.strata.svc.cluster.local")));
+    EXPECT_EQ(args.value(args.indexOf(QStringLiteral("--max-connections")) + 1), QStringLiteral("1000"));
+    EXPECT_EQ(args.value(args.indexOf(QStringLiteral("--max-connections-per-client")) + 1), QStringLiteral("64"));
 
     // The config is valid JSON in the ConfigMap; no secrets volume without secrets.
     const QJsonObject configMap = documentOfKind(docs, QStringLiteral("ConfigMap"));
@@ -425,6 +436,8 @@ TEST_F(HelmChart, IngressServiceMonitorAndTls_WhenEnabled)
     EXPECT_TRUE(args.contains(QStringLiteral("/etc/strata/tls/tls.crt")));
     EXPECT_EQ(args.at(args.indexOf(QStringLiteral("--allow-origin")) + 1),
               QStringLiteral("https://strata.corp.example"));
+    // Behind the Ingress every connection comes from the controller: no per-address cap below the total.
+    EXPECT_EQ(args.value(args.indexOf(QStringLiteral("--max-connections-per-client")) + 1), QStringLiteral("1000"));
     EXPECT_EQ(
         container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("scheme")].toString(),
         QStringLiteral("HTTPS"));

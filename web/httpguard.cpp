@@ -1,0 +1,807 @@
+#include "web/httpguard.h"
+
+#include "web/metrics.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QSslServer>
+#include <QSslSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <algorithm>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace strata::web {
+
+namespace {
+
+/// Descriptors kept free for everything else the server opens (sources, history store, files).
+constexpr qint64 kGuardReservedDescriptors = 128;
+/// How long a refused connection is still read (and dropped) so the client sees the answer
+/// before the close, instead of a reset that can discard it.
+constexpr int kGuardLingerMs = 2000;
+
+QByteArray guardReasonPhrase(int status)
+{
+    switch (status) {
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 408:
+        return "Request Timeout";
+    case 413:
+        return "Payload Too Large";
+    case 414:
+        return "URI Too Long";
+    case 421:
+        return "Misdirected Request";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    default:
+        return "Error";
+    }
+}
+
+bool guardIsHttpToken(const QByteArray &method)
+{
+    if (method.isEmpty() || method.size() > 16) {
+        return false;
+    }
+    return std::all_of(method.begin(), method.end(), [](char ch) {
+        return ch >= 'A' && ch <= 'Z';
+    });
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// RequestHead
+
+QByteArray RequestHead::header(const QByteArray &name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0) {
+            return value;
+        }
+    }
+    return {};
+}
+
+QByteArray RequestHead::path() const
+{
+    const qsizetype q = target.indexOf('?');
+    return q < 0 ? target : target.left(q);
+}
+
+bool RequestHead::websocketUpgrade() const
+{
+    return header("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0
+           && header("Connection").toLower().contains("upgrade");
+}
+
+QString clientKey(const QHostAddress &address)
+{
+    bool v4 = false;
+    const quint32 ipv4 = address.toIPv4Address(&v4);
+    if (v4) {
+        return QHostAddress(ipv4).toString();
+    }
+    Q_IPV6ADDR bytes = address.toIPv6Address();
+    for (int i = 8; i < 16; ++i) {
+        bytes[i] = 0;
+    }
+    return QHostAddress(bytes).toString() + QStringLiteral("/64");
+}
+
+qint64 raiseOpenFileLimit()
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        return -1;
+    }
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) {
+            limit = raised;
+        }
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? std::numeric_limits<qint64>::max() : qint64(limit.rlim_cur);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers and the per-connection state
+
+/// A child of each guarded socket: tells the guard when the socket is gone, whoever deletes it
+/// (QHttpServer on disconnect, the WebSocket that took it over). A destroyed() connection would
+/// not do: QHttpServer disconnects every signal of a socket it upgrades.
+class ConnSentinel final : public QObject
+{
+public:
+    ConnSentinel(HttpGuard *guard, QTcpSocket *socket)
+        : QObject(socket)
+        , m_guard(guard)
+        , m_socket(socket)
+    {}
+    ~ConnSentinel() override
+    {
+        if (m_guard) {
+            m_guard->forget(m_socket);
+        }
+    }
+    ConnSentinel(const ConnSentinel &) = delete;
+    ConnSentinel &operator=(const ConnSentinel &) = delete;
+
+private:
+    QPointer<HttpGuard> m_guard;
+    QTcpSocket *m_socket; ///< only a key once the socket is being destroyed
+};
+
+class GuardedTcpServer final : public QTcpServer
+{
+public:
+    GuardedTcpServer(HttpGuard *guard, QObject *parent)
+        : QTcpServer(parent)
+        , m_guard(guard)
+    {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        if (!m_guard || !m_guard->admit(descriptor)) {
+            return;
+        }
+        auto *socket = new QTcpSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            ::close(int(descriptor));
+            return;
+        }
+        m_guard->adopt(socket, false);
+        addPendingConnection(socket); // QHttpServer connects its readyRead now, after the guard's
+        m_guard->attach(socket);
+    }
+
+private:
+    QPointer<HttpGuard> m_guard;
+};
+
+class GuardedSslServer final : public QSslServer
+{
+public:
+    GuardedSslServer(HttpGuard *guard, QObject *parent)
+        : QSslServer(parent)
+        , m_guard(guard)
+    {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        if (!m_guard || !m_guard->admit(descriptor)) {
+            return;
+        }
+        QSslServer::incomingConnection(descriptor);
+        // QSslServer made the socket as its newest child; QHttpServer gets it after the handshake.
+        const QObjectList &kids = children();
+        auto *socket = kids.isEmpty() ? nullptr : qobject_cast<QSslSocket *>(kids.last());
+        if (!socket || socket->socketDescriptor() != descriptor) {
+            return;
+        }
+        m_guard->adopt(socket, true);
+        HttpGuard *guard = m_guard;
+        // Connected after QSslServer's own encrypted() slot, which hands the socket to QHttpServer.
+        QObject::connect(socket, &QSslSocket::encrypted, guard, [guard, socket] {
+            guard->attach(socket);
+        });
+    }
+
+private:
+    QPointer<HttpGuard> m_guard;
+};
+
+struct HttpGuard::Conn
+{
+    enum class Phase
+    {
+        Handshake, ///< TLS handshake: the bytes are not HTTP yet
+        Head,      ///< reading a request line and headers (or idle between requests)
+        Body,      ///< a Content-Length body
+        Chunked,   ///< a chunked body
+        Upgraded,  ///< a WebSocket now: not guarded, still counted
+        Closing    ///< refused or timed out: dropping what arrives until closed
+    };
+    enum class ChunkState
+    {
+        Size,
+        Data,
+        DataEnd,
+        Trailer
+    };
+
+    QTcpSocket *socket = nullptr;
+    QHostAddress peer;
+    QString client;
+    bool counted = true;
+    Phase phase = Phase::Head;
+    QByteArray head;      ///< the header block so far
+    qint64 bodyLeft = 0;  ///< Body: bytes still to come
+    qint64 bodyLimit = 0; ///< Chunked: data bytes allowed
+    qint64 bodySeen = 0;  ///< Chunked: data bytes so far
+    HeadVerdict verdict;  ///< of the request being read
+    ChunkState chunk = ChunkState::Size;
+    QByteArray chunkLine;
+    qint64 chunkLeft = 0;
+    qint64 leftover = 0;   ///< bytes QHttpServer's parser left unread after its last turn
+    bool awaiting = false; ///< a complete request is being answered
+    bool started = false;  ///< at least one request was read on this connection
+    qint64 deadline = 0;   ///< m_clock ms; 0 = none
+    QByteArray deadlineReason;
+    qint64 since = 0; ///< when it began waiting for its current request (eviction order)
+    QList<QMetaObject::Connection> links;
+};
+
+// ---------------------------------------------------------------------------------------------
+// HttpGuard
+
+HttpGuard::HttpGuard(HttpGuardLimits limits, HeadCheck check, WebServerCounters &counters, QObject *parent)
+    : QObject(parent)
+    , m_limits(std::move(limits))
+    , m_check(std::move(check))
+    , m_counters(counters)
+{
+    m_clock.start();
+    m_maxConnections = std::max(1, m_limits.maxConnections);
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        // Two descriptors per connection would be too cautious: one is the socket, the listener
+        // and the rest are in the reserve.
+        const qint64 fits = std::max<qint64>(32, qint64(limit.rlim_cur) - kGuardReservedDescriptors);
+        if (fits < m_maxConnections) {
+            qWarning("strata-server: at most %lld connections (RLIMIT_NOFILE %lld), not %d",
+                     static_cast<long long>(fits),
+                     static_cast<long long>(limit.rlim_cur),
+                     m_maxConnections);
+            m_maxConnections = int(fits);
+        }
+    }
+    m_limits.maxConnectionsPerClient = std::max(1, m_limits.maxConnectionsPerClient);
+    m_sweep.setInterval(std::clamp(std::min(m_limits.headerTimeoutMs, m_limits.idleTimeoutMs) / 4, 20, 1000));
+    connect(&m_sweep, &QTimer::timeout, this, &HttpGuard::sweep);
+}
+
+HttpGuard::~HttpGuard()
+{
+    for (auto &[socket, conn] : m_conns) {
+        for (const QMetaObject::Connection &link : std::as_const(conn->links)) {
+            QObject::disconnect(link);
+        }
+    }
+}
+
+QTcpServer *HttpGuard::createServer(QObject *http, const QSslConfiguration *tls)
+{
+    m_http = http;
+    QTcpServer *server = nullptr;
+    if (tls) {
+        auto *ssl = new GuardedSslServer(this, nullptr);
+        ssl->setSslConfiguration(*tls);
+        ssl->setHandshakeTimeout(m_limits.headerTimeoutMs);
+        server = ssl;
+    } else {
+        server = new GuardedTcpServer(this, nullptr);
+    }
+    // Out of descriptors, Qt stops accepting for good; try again shortly (the caps above should
+    // keep this from happening, other descriptors of the process may not).
+    connect(server, &QTcpServer::acceptError, this, [this, server](QAbstractSocket::SocketError) {
+        ++m_counters.refusedConnections["accept_error"];
+        QTimer::singleShot(100, server, [server] {
+            server->resumeAccepting();
+        });
+    });
+    return server;
+}
+
+bool HttpGuard::admit(qintptr descriptor)
+{
+    sockaddr_storage storage{};
+    socklen_t length = sizeof storage;
+    QHostAddress peer;
+    if (::getpeername(int(descriptor), reinterpret_cast<sockaddr *>(&storage), &length) == 0) {
+        peer = QHostAddress(reinterpret_cast<const sockaddr *>(&storage));
+    }
+    const QString client = clientKey(peer);
+    if (m_perClient.value(client) >= m_limits.maxConnectionsPerClient) {
+        ++m_counters.refusedConnections["per_client_limit"];
+        ::close(int(descriptor));
+        return false;
+    }
+    if (m_open >= m_maxConnections && !evictOne()) {
+        ++m_counters.refusedConnections["total_limit"];
+        ::close(int(descriptor));
+        return false;
+    }
+    return true;
+}
+
+void HttpGuard::adopt(QTcpSocket *socket, bool tls)
+{
+    auto conn = std::make_unique<Conn>();
+    Conn &c = *conn;
+    c.socket = socket;
+    c.peer = socket->peerAddress();
+    c.client = clientKey(c.peer);
+    c.phase = tls ? Conn::Phase::Handshake : Conn::Phase::Head;
+    c.since = now();
+    c.deadline = now() + m_limits.headerTimeoutMs;
+    c.deadlineReason = "header_timeout";
+    ++m_open;
+    ++m_perClient[c.client];
+    m_conns.emplace(socket, std::move(conn));
+    new ConnSentinel(this, socket);
+    // Connected before QHttpServer's own readyRead slot: the guard sees each byte first.
+    c.links << connect(socket, &QIODevice::readyRead, this, [this, socket] {
+        onReadyRead(socket);
+    });
+    c.links << connect(socket, &QIODevice::bytesWritten, this, [this, socket] {
+        onWritten(socket);
+    });
+    armSweep();
+}
+
+void HttpGuard::attach(QTcpSocket *socket)
+{
+    const auto it = m_conns.find(socket);
+    if (it == m_conns.end()) {
+        return;
+    }
+    Conn &c = *it->second;
+    if (c.phase == Conn::Phase::Handshake) {
+        c.phase = Conn::Phase::Head;
+    }
+    // After QHttpServer's parser: what it left unread is not new the next time.
+    c.links << connect(socket, &QIODevice::readyRead, this, [this, socket] {
+        const auto found = m_conns.find(socket);
+        if (found != m_conns.end()) {
+            found->second->leftover = socket->bytesAvailable();
+        }
+    });
+}
+
+void HttpGuard::forget(QTcpSocket *socket)
+{
+    const auto it = m_conns.find(socket);
+    if (it == m_conns.end()) {
+        return;
+    }
+    release(*it->second);
+    m_conns.erase(it);
+    if (m_conns.empty()) {
+        m_sweep.stop();
+    }
+}
+
+void HttpGuard::release(Conn &c)
+{
+    if (!c.counted) {
+        return;
+    }
+    c.counted = false;
+    --m_open;
+    if (--m_perClient[c.client] <= 0) {
+        m_perClient.remove(c.client);
+    }
+}
+
+void HttpGuard::armSweep()
+{
+    if (!m_sweep.isActive()) {
+        m_sweep.start();
+    }
+}
+
+void HttpGuard::onReadyRead(QTcpSocket *socket)
+{
+    const auto it = m_conns.find(socket);
+    if (it == m_conns.end()) {
+        return;
+    }
+    Conn &c = *it->second;
+    if (c.phase == Conn::Phase::Handshake || c.phase == Conn::Phase::Upgraded) {
+        return;
+    }
+    if (c.phase == Conn::Phase::Closing) {
+        // Refused: drop what still arrives (the parser is no longer connected).
+        if (socket->isTransactionStarted()) {
+            socket->commitTransaction();
+        }
+        socket->skip(socket->bytesAvailable());
+        return;
+    }
+    const qint64 available = socket->bytesAvailable();
+    if (available <= c.leftover) {
+        c.leftover = available;
+        return;
+    }
+    const QByteArray fresh = socket->peek(available).mid(c.leftover);
+    c.leftover = available;
+    scan(c, fresh);
+}
+
+void HttpGuard::onWritten(QTcpSocket *socket)
+{
+    const auto it = m_conns.find(socket);
+    if (it == m_conns.end()) {
+        return;
+    }
+    Conn &c = *it->second;
+    if (c.phase == Conn::Phase::Closing) {
+        const auto *ssl = qobject_cast<QSslSocket *>(socket);
+        if (socket->bytesToWrite() == 0 && (!ssl || ssl->encryptedBytesToWrite() == 0)) {
+            // The answer is out: end our side, keep reading until the client closes.
+            ::shutdown(int(socket->socketDescriptor()), SHUT_WR);
+        }
+        return;
+    }
+    if (c.phase != Conn::Phase::Head || !c.head.isEmpty()) {
+        return;
+    }
+    // Answering, or idle after the answer: the idle timeout runs from the last byte written.
+    if (socket->bytesToWrite() == 0) {
+        c.awaiting = false;
+    }
+    c.deadline = now() + m_limits.idleTimeoutMs;
+    c.deadlineReason = "idle_timeout";
+    c.since = now();
+}
+
+void HttpGuard::scan(Conn &c, const QByteArray &bytes)
+{
+    qsizetype i = 0;
+    const qsizetype n = bytes.size();
+    while (i < n) {
+        switch (c.phase) {
+        case Conn::Phase::Head: {
+            if (c.head.isEmpty()) {
+                // QHttpServer skips whitespace before a request line.
+                while (i < n
+                       && (bytes[i] == '\r' || bytes[i] == '\n' || bytes[i] == ' ' || bytes[i] == '\t'
+                           || bytes[i] == '\v')) {
+                    ++i;
+                }
+                if (i == n) {
+                    return;
+                }
+                if (c.started || c.awaiting) {
+                    // The next request on a kept-alive connection: its own header deadline.
+                    c.deadline = now() + m_limits.headerTimeoutMs;
+                    c.deadlineReason = "header_timeout";
+                }
+            }
+            // Take at most one byte more than the limit; look for the blank line after the
+            // request line and headers (CRLF or bare LF, as QHttpServer accepts).
+            const qsizetype room = qsizetype(m_limits.maxHeaderBytes) + 1 - c.head.size();
+            const qsizetype take = std::min<qsizetype>(n - i, std::max<qsizetype>(room, 0));
+            const qsizetype searchFrom = std::max<qsizetype>(0, c.head.size() - 3);
+            c.head.append(bytes.constData() + i, take);
+            qsizetype end = -1;
+            for (qsizetype p = std::max<qsizetype>(searchFrom, 1); p < c.head.size(); ++p) {
+                if (c.head[p] != '\n') {
+                    continue;
+                }
+                if (c.head[p - 1] == '\n' || (p >= 2 && c.head[p - 1] == '\r' && c.head[p - 2] == '\n')) {
+                    end = p + 1;
+                    break;
+                }
+            }
+            if (end < 0) {
+                const qsizetype lineEnd = c.head.indexOf('\n');
+                if (lineEnd < 0 && c.head.size() > qsizetype(m_limits.maxUrlBytes) + 32) {
+                    refuse(c, 414, QStringLiteral("the request URL is too long"), "url_too_long");
+                    return;
+                }
+                if (c.head.size() > m_limits.maxHeaderBytes) {
+                    refuse(c, 431, QStringLiteral("the request headers are too large"), "header_too_large");
+                    return;
+                }
+                return; // the rest of the header block comes later
+            }
+            // Bytes after the blank line belong to the body or the next request.
+            const qsizetype extra = c.head.size() - end;
+            c.head.truncate(end);
+            i += take - extra;
+            if (!headComplete(c)) {
+                return;
+            }
+            break;
+        }
+        case Conn::Phase::Body: {
+            const qint64 take = std::min<qint64>(c.bodyLeft, n - i);
+            c.bodyLeft -= take;
+            i += qsizetype(take);
+            c.deadline = now() + m_limits.idleTimeoutMs;
+            c.deadlineReason = "idle_timeout";
+            if (c.bodyLeft == 0) {
+                requestDone(c);
+            }
+            break;
+        }
+        case Conn::Phase::Chunked: {
+            c.deadline = now() + m_limits.idleTimeoutMs;
+            c.deadlineReason = "idle_timeout";
+            if (c.chunk == Conn::ChunkState::Data) {
+                const qint64 take = std::min<qint64>(c.chunkLeft, n - i);
+                c.chunkLeft -= take;
+                i += qsizetype(take);
+                if (c.chunkLeft == 0) {
+                    c.chunk = Conn::ChunkState::DataEnd;
+                    c.chunkLine.clear();
+                }
+                break;
+            }
+            const char ch = bytes[i++];
+            if (ch != '\n') {
+                if (c.chunkLine.size() > 256) {
+                    refuse(c, 400, QStringLiteral("malformed chunked body"), "bad_request");
+                    return;
+                }
+                c.chunkLine += ch;
+                break;
+            }
+            const QByteArray line = c.chunkLine.trimmed();
+            c.chunkLine.clear();
+            if (c.chunk == Conn::ChunkState::DataEnd) {
+                c.chunk = Conn::ChunkState::Size;
+                break;
+            }
+            if (c.chunk == Conn::ChunkState::Trailer) {
+                if (line.isEmpty()) {
+                    requestDone(c);
+                }
+                break;
+            }
+            const qsizetype semicolon = line.indexOf(';');
+            bool ok = false;
+            const qint64 size = (semicolon < 0 ? line : line.left(semicolon)).trimmed().toLongLong(&ok, 16);
+            if (!ok || size < 0) {
+                refuse(c, 400, QStringLiteral("malformed chunked body"), "bad_request");
+                return;
+            }
+            c.bodySeen += size;
+            if (c.bodySeen > c.bodyLimit) {
+                refuse(c, c.verdict.tooLargeStatus, c.verdict.tooLargeMessage, c.verdict.tooLargeReason);
+                return;
+            }
+            if (size == 0) {
+                c.chunk = Conn::ChunkState::Trailer;
+            } else {
+                c.chunk = Conn::ChunkState::Data;
+                c.chunkLeft = size;
+            }
+            break;
+        }
+        case Conn::Phase::Handshake:
+        case Conn::Phase::Upgraded:
+        case Conn::Phase::Closing:
+            return;
+        }
+    }
+}
+
+bool HttpGuard::headComplete(Conn &c)
+{
+    c.started = true;
+    const QByteArray block = std::exchange(c.head, QByteArray());
+    QList<QByteArray> lines = block.split('\n');
+    for (QByteArray &line : lines) {
+        if (line.endsWith('\r')) {
+            line.chop(1);
+        }
+    }
+    RequestHead head;
+    const QList<QByteArray> requestLine = lines.value(0).split(' ');
+    if (requestLine.size() != 3 || !guardIsHttpToken(requestLine.at(0)) || !requestLine.at(2).startsWith("HTTP/1.")) {
+        refuse(c, 400, QStringLiteral("malformed request line"), "bad_request");
+        return false;
+    }
+    head.method = requestLine.at(0);
+    head.target = requestLine.at(1);
+    head.version = requestLine.at(2);
+    if (head.target.size() > m_limits.maxUrlBytes) {
+        refuse(c, 414, QStringLiteral("the request URL is too long"), "url_too_long");
+        return false;
+    }
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+        const QByteArray &line = lines.at(l);
+        if (line.isEmpty()) {
+            continue;
+        }
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0) {
+            refuse(c, 400, QStringLiteral("malformed header line"), "bad_request");
+            return false;
+        }
+        head.headers.append({line.left(colon).trimmed(), line.mid(colon + 1).trimmed()});
+    }
+    const bool chunked = head.header("Transfer-Encoding").toLower().contains("chunked");
+    const QByteArray lengthText = head.header("Content-Length");
+    bool lengthOk = true;
+    const qint64 length = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&lengthOk);
+    if (!lengthOk || length < 0) {
+        refuse(c, 400, QStringLiteral("malformed Content-Length"), "bad_request");
+        return false;
+    }
+    HeadVerdict verdict = m_check(head, c.peer);
+    if (verdict.status != 0) {
+        refuse(c, verdict.status, verdict.message, verdict.reason, verdict.headers);
+        return false;
+    }
+    if (verdict.upgrade) {
+        // The WebSocket server takes the socket over (and has frame limits of its own).
+        c.phase = Conn::Phase::Upgraded;
+        c.deadline = 0;
+        for (const QMetaObject::Connection &link : std::as_const(c.links)) {
+            QObject::disconnect(link);
+        }
+        c.links.clear();
+        // Nobody deletes a socket QHttpServer handed to its WebSocket server (the QWebSocket does
+        // not own it): once it has (QHttpServer disconnects all its signals first), delete it when
+        // it closes, which also ends its place in the connection count.
+        QPointer<QTcpSocket> socket = c.socket;
+        QTimer::singleShot(0, this, [socket] {
+            if (!socket) {
+                return;
+            }
+            if (socket->state() == QAbstractSocket::UnconnectedState) {
+                socket->deleteLater();
+                return;
+            }
+            QObject::connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
+        });
+        return false;
+    }
+    if (verdict.tooLargeMessage.isEmpty()) {
+        verdict.tooLargeMessage = QStringLiteral("the request body is larger than %1 bytes").arg(verdict.maxBodyBytes);
+    }
+    c.verdict = verdict;
+    if (chunked) {
+        c.phase = Conn::Phase::Chunked;
+        c.chunk = Conn::ChunkState::Size;
+        c.chunkLine.clear();
+        c.bodyLimit = verdict.maxBodyBytes;
+        c.bodySeen = 0;
+        c.deadline = now() + m_limits.idleTimeoutMs;
+        c.deadlineReason = "idle_timeout";
+        return true;
+    }
+    if (length > verdict.maxBodyBytes) {
+        refuse(c, verdict.tooLargeStatus, verdict.tooLargeMessage, verdict.tooLargeReason);
+        return false;
+    }
+    if (length > 0) {
+        c.phase = Conn::Phase::Body;
+        c.bodyLeft = length;
+        c.deadline = now() + m_limits.idleTimeoutMs;
+        c.deadlineReason = "idle_timeout";
+        return true;
+    }
+    requestDone(c);
+    return true;
+}
+
+void HttpGuard::requestDone(Conn &c)
+{
+    c.phase = Conn::Phase::Head;
+    c.awaiting = true;
+    c.deadline = 0; // the route answers in its own time; the idle timeout starts when it writes
+    c.since = now();
+}
+
+void HttpGuard::refuse(Conn &c,
+                       int status,
+                       const QString &message,
+                       const QByteArray &reason,
+                       const QList<QPair<QByteArray, QByteArray>> &extra,
+                       bool connectionCounter)
+{
+    QTcpSocket *socket = c.socket;
+    ++(connectionCounter ? m_counters.refusedConnections : m_counters.refusedRequests)[reason];
+    // QHttpServer's parser never sees this request (nor anything after it).
+    if (m_http) {
+        QObject::disconnect(socket, &QIODevice::readyRead, m_http, nullptr);
+    }
+    c.phase = Conn::Phase::Closing;
+    c.head.clear();
+    c.deadline = now() + kGuardLingerMs;
+    c.deadlineReason.clear();
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{QStringLiteral("error"), message}}).toJson(QJsonDocument::Compact);
+    QByteArray response = "HTTP/1.1 " + QByteArray::number(status) + ' ' + guardReasonPhrase(status) + "\r\n";
+    for (const auto &[name, value] : m_limits.responseHeaders) {
+        response += name + ": " + value + "\r\n";
+    }
+    for (const auto &[name, value] : extra) {
+        response += name + ": " + value + "\r\n";
+    }
+    response += "Cache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: "
+                + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    // What was buffered for the parser is dropped now.
+    if (socket->isTransactionStarted()) {
+        socket->commitTransaction();
+    }
+    socket->skip(socket->bytesAvailable());
+    socket->write(response);
+}
+
+void HttpGuard::closeQuietly(Conn &c, const QByteArray &reason)
+{
+    ++m_counters.refusedConnections[reason];
+    if (m_http) {
+        QObject::disconnect(c.socket, &QIODevice::readyRead, m_http, nullptr);
+    }
+    c.phase = Conn::Phase::Closing;
+    c.deadline = now() + kGuardLingerMs;
+    c.deadlineReason.clear();
+    c.socket->disconnectFromHost();
+}
+
+bool HttpGuard::evictOne()
+{
+    Conn *oldest = nullptr;
+    for (auto &[socket, conn] : m_conns) {
+        Conn &c = *conn;
+        const bool waiting =
+            c.counted && !c.awaiting && (c.phase == Conn::Phase::Head || c.phase == Conn::Phase::Handshake);
+        if (waiting && (!oldest || c.since < oldest->since)) {
+            oldest = &c;
+        }
+    }
+    if (!oldest) {
+        return false;
+    }
+    ++m_counters.refusedConnections["evicted"];
+    oldest->phase = Conn::Phase::Closing;
+    oldest->deadline = 0;
+    release(*oldest);
+    oldest->socket->abort();
+    return true;
+}
+
+void HttpGuard::sweep()
+{
+    const qint64 t = now();
+    QList<QTcpSocket *> due;
+    for (const auto &[socket, conn] : m_conns) {
+        if (conn->deadline != 0 && conn->deadline <= t) {
+            due << socket;
+        }
+    }
+    for (QTcpSocket *socket : std::as_const(due)) {
+        const auto it = m_conns.find(socket);
+        if (it == m_conns.end()) {
+            continue;
+        }
+        Conn &c = *it->second;
+        if (c.phase == Conn::Phase::Closing) {
+            c.deadline = 0;
+            release(c);
+            socket->abort();
+        } else if (c.phase == Conn::Phase::Head && !c.head.isEmpty()) {
+            refuse(c, 408, QStringLiteral("the request headers did not arrive in time"), c.deadlineReason, {}, true);
+        } else {
+            closeQuietly(c, c.deadlineReason);
+        }
+    }
+}
+
+} // namespace strata::web

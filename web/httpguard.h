@@ -1,0 +1,157 @@
+#pragma once
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QHostAddress>
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+class QSslConfiguration;
+class QTcpServer;
+class QTcpSocket;
+
+namespace strata::web {
+
+struct WebServerCounters;
+
+/// The request line and headers of one request, as HttpGuard read them before any body byte.
+struct RequestHead
+{
+    QByteArray method;                            ///< as sent, e.g. "POST"
+    QByteArray target;                            ///< as sent: path and query, e.g. "/api/v1/login"
+    QByteArray version;                           ///< "HTTP/1.1" or "HTTP/1.0"
+    QList<QPair<QByteArray, QByteArray>> headers; ///< in order, values trimmed
+
+    /// The first header of that name (case-insensitive); empty when missing.
+    [[nodiscard]] QByteArray header(const QByteArray &name) const;
+    /// target without its query.
+    [[nodiscard]] QByteArray path() const;
+    /// Connection: upgrade and Upgrade: websocket, the two QHttpServer hands to its WebSocket server.
+    [[nodiscard]] bool websocketUpgrade() const;
+};
+
+/// The server's decision on a complete header block (HttpGuard::HeadCheck).
+struct HeadVerdict
+{
+    int status = 0;                               ///< 0 = let through; otherwise answered with this status and closed
+    QString message;                              ///< refusal: the sentence of the JSON body {"error": message}
+    QByteArray reason;                            ///< refusal: label of strata_web_refused_requests_total
+    QList<QPair<QByteArray, QByteArray>> headers; ///< refusal: extra response headers
+    /// Let through: the body's limit in bytes (declared or, chunked, counted as it arrives).
+    qint64 maxBodyBytes = 0;
+    /// Let through: how a body over maxBodyBytes is answered (413 unless the route says so).
+    int tooLargeStatus = 413;
+    QString tooLargeMessage;
+    QByteArray tooLargeReason = "body_too_large";
+    /// Let through as a WebSocket upgrade: the connection leaves HTTP guarding (the WebSocket
+    /// has limits of its own) but stays counted until it closes.
+    bool upgrade = false;
+};
+
+/// Limits of HttpGuard (WebServerOptions carries the documented defaults).
+struct HttpGuardLimits
+{
+    int maxHeaderBytes = 16 * 1024;
+    int maxUrlBytes = 8 * 1024;
+    int headerTimeoutMs = 10000;
+    int idleTimeoutMs = 60000;
+    int maxConnections = 1000;
+    int maxConnectionsPerClient = 64;
+    /// Security headers every refusal carries (the server's usual ones).
+    QList<QPair<QByteArray, QByteArray>> responseHeaders;
+};
+
+/// The address a client is counted under: IPv4 (IPv4-mapped IPv6 included) as is, IPv6 by its
+/// /64 prefix ("2001:db8:1:2::/64"), since one host commonly holds a whole /64.
+QString clientKey(const QHostAddress &address);
+
+/// Raises this process's soft RLIMIT_NOFILE to its hard limit (best effort: a seccomp filter
+/// or a container may refuse) and returns the soft limit in force afterwards (-1 unknown).
+qint64 raiseOpenFileLimit();
+
+/// Guards QHttpServer (Qt 6.4 reads whole requests without limits) on the connection level.
+/// Its servers (createServer) accept each connection themselves and look at every byte before
+/// QHttpServer's parser does (QIODevice::peek, a readyRead slot connected first):
+///   - connections: at most maxConnectionsPerClient per clientKey() and maxConnections in all
+///     (lowered to fit RLIMIT_NOFILE); the excess is closed at accept, except that at the total
+///     limit the connection waiting longest for a request is closed to make room;
+///   - a complete header block within headerTimeoutMs of its first byte (of the connection, for
+///     the first request), else 408; no byte either way for idleTimeoutMs closes a connection;
+///   - request line and headers: a target over maxUrlBytes is 414, a header block over
+///     maxHeaderBytes 431, before more of it is read;
+///   - the HeadCheck's verdict on the complete header block (Host, WebSocket upgrades, the
+///     route's body limit), then a declared Content-Length over the limit is refused before the
+///     body is read, and a chunked body as soon as it passes the limit.
+/// A refusal is one JSON response with Connection: close; the parser never sees the request,
+/// what the client still sends is read and dropped for a moment (so it receives the answer),
+/// then the connection closes. Counters go to WebServerCounters (strata_web_refused_*).
+/// Owner thread only.
+class HttpGuard final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HttpGuard)
+
+public:
+    using HeadCheck = std::function<HeadVerdict(const RequestHead &head, const QHostAddress &peer)>;
+
+    HttpGuard(HttpGuardLimits limits, HeadCheck check, WebServerCounters &counters, QObject *parent = nullptr);
+    ~HttpGuard() override;
+
+    /// A listening-ready TCP server (TLS when `tls` is given) whose connections pass this guard
+    /// on their way to `http` (the QAbstractHttpServer it is then bound to). Owned by the caller.
+    QTcpServer *createServer(QObject *http, const QSslConfiguration *tls);
+
+    /// Connections open now (WebSockets included).
+    [[nodiscard]] int connections() const { return m_open; }
+    /// maxConnections as applied (after fitting it to RLIMIT_NOFILE).
+    [[nodiscard]] int maxConnections() const { return m_maxConnections; }
+
+private:
+    struct Conn;
+    friend class GuardedTcpServer;
+    friend class GuardedSslServer;
+    friend class ConnSentinel;
+
+    bool admit(qintptr descriptor);
+    void adopt(QTcpSocket *socket, bool tls);
+    void attach(QTcpSocket *socket);
+    void forget(QTcpSocket *socket);
+    void onReadyRead(QTcpSocket *socket);
+    void onWritten(QTcpSocket *socket);
+    void scan(Conn &c, const QByteArray &bytes);
+    bool headComplete(Conn &c);
+    void requestDone(Conn &c);
+    void refuse(Conn &c,
+                int status,
+                const QString &message,
+                const QByteArray &reason,
+                const QList<QPair<QByteArray, QByteArray>> &extra = {},
+                bool connectionCounter = false);
+    void closeQuietly(Conn &c, const QByteArray &reason);
+    void release(Conn &c);
+    bool evictOne();
+    void sweep();
+    void armSweep();
+    [[nodiscard]] qint64 now() const { return m_clock.elapsed(); }
+
+    HttpGuardLimits m_limits;
+    HeadCheck m_check;
+    WebServerCounters &m_counters;
+    QObject *m_http = nullptr;
+    int m_maxConnections = 0;
+    int m_open = 0;
+    QHash<QString, int> m_perClient;
+    std::unordered_map<QTcpSocket *, std::unique_ptr<Conn>> m_conns;
+    QElapsedTimer m_clock;
+    QTimer m_sweep;
+};
+
+} // namespace strata::web
