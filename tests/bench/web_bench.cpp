@@ -287,6 +287,10 @@ int main(int argc, char **argv)
     }
     web::WebServerOptions options;
     options.liveCoalesceMs = o.coalesceMs;
+    // Every simulated viewer comes from 127.0.0.1: lift the per-address and total connection caps
+    // above the viewer count, as a deployment behind one reverse proxy would.
+    options.maxConnections = o.viewers + 64;
+    options.maxConnectionsPerClient = o.viewers + 64;
     web::WebServer server(engine, users, options);
     if (!server.listen(&error)) {
         std::fprintf(stderr, "cannot listen: %s\n", qPrintable(error));
