@@ -55,6 +55,37 @@ protected:
         QString err;
     };
 
+    struct BinaryRun
+    {
+        bool finished = false;
+        int code = -1;
+        QByteArray out;
+        QString err;
+    };
+
+    /// `strata-server --config <configPath> ARGS` with the ONTAP password in its environment; a
+    /// run still going after `timeoutMs` is killed and reported as not finished.
+    BinaryRun runServerBinary(const QStringList &args, int timeoutMs = 60000)
+    {
+        BinaryRun r;
+        const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+        EXPECT_TRUE(QFile::exists(binary)) << binary.toStdString();
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
+        process.setProcessEnvironment(env);
+        process.start(binary, QStringList{QStringLiteral("--config"), configPath} + args);
+        r.finished = process.waitForFinished(timeoutMs);
+        if (!r.finished) {
+            process.kill();
+            process.waitForFinished();
+        }
+        r.code = process.exitCode();
+        r.out = process.readAllStandardOutput();
+        r.err = QString::fromUtf8(process.readAllStandardError());
+        return r;
+    }
+
     Run run(QStringList args)
     {
         Run r;
@@ -252,22 +283,11 @@ TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)
 
 TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
 {
-    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
-    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
-    process.setProcessEnvironment(env);
-    process.start(binary,
-                  {QStringLiteral("--config"),
-                   configPath,
-                   QStringLiteral("get"),
-                   QStringLiteral("volumes"),
-                   QStringLiteral("-o"),
-                   QStringLiteral("json")});
-    ASSERT_TRUE(process.waitForFinished(60000));
-    EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
-    EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
+    const BinaryRun r = runServerBinary(
+        {QStringLiteral("get"), QStringLiteral("volumes"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.code, 0) << r.err.toStdString();
+    EXPECT_EQ(QJsonDocument::fromJson(r.out).array().size(), simulator->volumeCount());
 }
 
 // A server that takes the connection and never answers (the kernel accepts it into the backlog;
@@ -280,36 +300,22 @@ TEST_F(CliTest, ServerBinary_StalledSourceIsNamedAndTheRestPrintedByTheDeadline)
     writeConfig(
         {sourceJson(QStringLiteral("ontap-ai"), simulator->baseUrl()),
          sourceJson(QStringLiteral("stalled"), QStringLiteral("https://127.0.0.1:%1").arg(silent.serverPort()))});
-    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
-    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("STRATA_IT_ONTAP_PASSWORD"), simulator->options().password);
-    process.setProcessEnvironment(env);
     QElapsedTimer elapsed;
     elapsed.start();
-    process.start(binary,
-                  {QStringLiteral("--config"),
-                   configPath,
-                   QStringLiteral("get"),
-                   QStringLiteral("volumes"),
-                   QStringLiteral("-o"),
-                   QStringLiteral("json"),
-                   QStringLiteral("--timeout"),
-                   QStringLiteral("3")});
     // Generous for ASan: the deadline is 3 s and the teardown watchdog 10 s.
-    const bool finished = process.waitForFinished(90000);
-    if (!finished) {
-        process.kill();
-        process.waitForFinished();
-    }
-    ASSERT_TRUE(finished) << "strata-server get hung on a source that never answers";
-    const QString err = QString::fromUtf8(process.readAllStandardError());
-    EXPECT_EQ(process.exitCode(), 1) << err.toStdString();
-    EXPECT_TRUE(err.contains(QStringLiteral("strata-server: source stalled: no complete answer within 3 s")))
-        << err.toStdString();
-    EXPECT_FALSE(err.contains(QStringLiteral("source ontap-ai"))) << err.toStdString();
-    EXPECT_EQ(QJsonDocument::fromJson(process.readAllStandardOutput()).array().size(), simulator->volumeCount());
+    const BinaryRun r = runServerBinary({QStringLiteral("get"),
+                                         QStringLiteral("volumes"),
+                                         QStringLiteral("-o"),
+                                         QStringLiteral("json"),
+                                         QStringLiteral("--timeout"),
+                                         QStringLiteral("3")},
+                                        90000);
+    ASSERT_TRUE(r.finished) << "strata-server get hung on a source that never answers";
+    EXPECT_EQ(r.code, 1) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QStringLiteral("strata-server: source stalled: no complete answer within 3 s")))
+        << r.err.toStdString();
+    EXPECT_FALSE(r.err.contains(QStringLiteral("source ontap-ai"))) << r.err.toStdString();
+    EXPECT_EQ(QJsonDocument::fromJson(r.out).array().size(), simulator->volumeCount());
     EXPECT_LT(elapsed.elapsed(), 60000);
 }
 
