@@ -1,8 +1,9 @@
 #include "simulators/azure/azuresimulator.h"
 
-#include "simulators/azure/azuremodel.h"
+#include "simulators/azure/azurestate.h"
 #include "simulators/common/serverthread.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -13,8 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <functional>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -24,27 +24,13 @@ namespace strata::sim::azure {
 
 namespace {
 
-constexpr int MaxVolumesPerPool = 500;
-constexpr qint64 MinVolumeQuota = 100 * GiB;
-constexpr qint64 MaxVolumeQuota = 100 * TiB;
-constexpr qint64 MaxPoolSize = 2048 * TiB;
-const QString NetAppMinApi = QStringLiteral("2022-05-01");
-const QString NetAppMaxApi = QStringLiteral("2025-12-15");
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
-
 QByteArray base64Url(const QByteArray &data)
 {
     return data.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
+
+const QString NetAppMinApi = QStringLiteral("2022-05-01");
+const QString NetAppMaxApi = QStringLiteral("2025-12-15");
 
 bool isApiVersion(const QString &v)
 {
@@ -54,2871 +40,2764 @@ bool isApiVersion(const QString &v)
 
 } // namespace
 
-struct FaultRule
+QJsonObject FaultRule::toJson() const
 {
-    int id = 0;
-    QString method;
-    QString path;
-    QRegularExpression regex;
-    QString kind = QStringLiteral("status");
-    int status = 503;
-    int retryAfterSeconds = 1;
-    QString code;
-    QString message;
-    int latencyMs = 0;
-    int count = -1;
-    int fired = 0;
-
-    [[nodiscard]] bool isLro() const { return kind == QLatin1String("lroFail") || kind == QLatin1String("lroHang"); }
-    [[nodiscard]] bool matches(const Request &request) const
-    {
-        return (method.isEmpty() || method.toLatin1() == request.method)
-               && (path.isEmpty() || regex.match(request.path).hasMatch());
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("kind"), kind},
+                  {QStringLiteral("count"), count},
+                  {QStringLiteral("fired"), fired}};
+    if (!method.isEmpty()) {
+        o.insert(QStringLiteral("method"), method);
     }
-    QJsonObject toJson() const
-    {
-        QJsonObject o{{QStringLiteral("id"), id},
-                      {QStringLiteral("kind"), kind},
-                      {QStringLiteral("count"), count},
-                      {QStringLiteral("fired"), fired}};
-        if (!method.isEmpty()) {
-            o.insert(QStringLiteral("method"), method);
-        }
-        if (!path.isEmpty()) {
-            o.insert(QStringLiteral("path"), path);
-        }
-        if (kind == QLatin1String("status")) {
-            o.insert(QStringLiteral("status"), status);
-            o.insert(QStringLiteral("retryAfterSeconds"), retryAfterSeconds);
-        }
-        if (!code.isEmpty()) {
-            o.insert(QStringLiteral("code"), code);
-        }
-        if (!message.isEmpty()) {
-            o.insert(QStringLiteral("message"), message);
-        }
-        if (latencyMs > 0) {
-            o.insert(QStringLiteral("latency_ms"), latencyMs);
-        }
-        return o;
+    if (!path.isEmpty()) {
+        o.insert(QStringLiteral("path"), path);
     }
-};
+    if (kind == QLatin1String("status")) {
+        o.insert(QStringLiteral("status"), status);
+        o.insert(QStringLiteral("retryAfterSeconds"), retryAfterSeconds);
+    }
+    if (!code.isEmpty()) {
+        o.insert(QStringLiteral("code"), code);
+    }
+    if (!message.isEmpty()) {
+        o.insert(QStringLiteral("message"), message);
+    }
+    if (latencyMs > 0) {
+        o.insert(QStringLiteral("latency_ms"), latencyMs);
+    }
+    return o;
+}
 
-struct ArmError
+QString AzureState::accountId(const QString &rg, const QString &a) const
 {
-    QString code;
-    QString message;
-};
+    return rgPrefix(rg) + QStringLiteral("/providers/Microsoft.NetApp/netAppAccounts/") + a;
+}
 
-struct Operation
+QString AzureState::poolId(const Pool &p) const
 {
-    QString id;
-    QString resourceId;
-    QString action;        ///< CREATE, UPDATE, DELETE, POOLCHANGE, REVERT
-    QString runningStatus; ///< Creating, Deleting, InProgress
-    QString busyKey;       ///< fileSystemId of the volume it works on (one operation per volume)
-    qint64 startMs = 0;
-    qint64 endMs = 0;
-    qint64 durationMs = 0;
-    bool done = false;
-    bool hang = false;
-    std::optional<ArmError> error; ///< set when Failed
-    std::optional<ArmError> injected;
-    std::function<std::optional<ArmError>()> apply; ///< on success; an error turns it into Failed
-    std::function<void()> onFailed;
-    std::function<std::optional<QJsonObject>()> result; ///< final resource (creates), else 204
-};
+    return accountId(p.resourceGroup, p.account) + QStringLiteral("/capacityPools/") + p.name;
+}
 
-/// One request in flight.
-struct AzureExchange
+QString AzureState::volumeId(const Volume &v) const
 {
-    Request request;
-    Responder responder;
-    std::optional<FaultRule> fault;
-    QStringList segs;
-    QString apiVersion;
-    bool write = false;
-};
+    return accountId(v.resourceGroup, v.account) + QStringLiteral("/capacityPools/") + v.pool
+           + QStringLiteral("/volumes/") + v.name;
+}
 
-struct AzureState
+QString AzureState::clusterId(const ManagedCluster &c) const
 {
-    AzureState(AzureSimulator *simulator, const AzureSimulatorOptions &options)
-        : sim(simulator)
-        , opt(options)
-        , rng(options.seed)
-    {}
+    return rgPrefix(c.resourceGroup) + QStringLiteral("/providers/Microsoft.ContainerService/managedClusters/")
+           + c.name;
+}
 
-    AzureSimulator *sim;
-    const AzureSimulatorOptions &opt;
-    QString baseUrl;
-    Rng rng;
-    QStringList resourceGroups;
-    std::vector<Account> accounts;
-    std::vector<Pool> pools;
-    std::vector<std::unique_ptr<Volume>> volumes;
-    std::vector<ManagedCluster> clusters;
-    std::map<QString, Operation> operations;
-    int operationCounter = 0;
-    QHash<QString, qint64> tokens; ///< access token -> expiry (ms)
-    int tokenRequests = 0;
-    int requests = 0;
-    std::vector<FaultRule> rules;
-    int nextRuleId = 1;
-    std::deque<qint64> reads;
-    std::deque<qint64> writes;
+QString AzureState::operationPath(const QString &opId) const
+{
+    return subPrefix() + QStringLiteral("/providers/Microsoft.NetApp/locations/") + opt.location
+           + QStringLiteral("/operationResults/") + opId;
+}
 
-    // ---- ids --------------------------------------------------------------------------------
-    QString subPrefix() const { return QStringLiteral("/subscriptions/") + opt.subscriptionId; }
-    QString rgPrefix(const QString &rg) const { return subPrefix() + QStringLiteral("/resourceGroups/") + rg; }
-    QString accountId(const QString &rg, const QString &a) const
-    {
-        return rgPrefix(rg) + QStringLiteral("/providers/Microsoft.NetApp/netAppAccounts/") + a;
+QString AzureState::findRg(const QString &rg) const
+{
+    for (const QString &r : resourceGroups) {
+        if (same(r, rg)) {
+            return r;
+        }
     }
-    QString poolId(const Pool &p) const
-    {
-        return accountId(p.resourceGroup, p.account) + QStringLiteral("/capacityPools/") + p.name;
-    }
-    QString volumeId(const Volume &v) const
-    {
-        return accountId(v.resourceGroup, v.account) + QStringLiteral("/capacityPools/") + v.pool
-               + QStringLiteral("/volumes/") + v.name;
-    }
-    QString clusterId(const ManagedCluster &c) const
-    {
-        return rgPrefix(c.resourceGroup) + QStringLiteral("/providers/Microsoft.ContainerService/managedClusters/")
-               + c.name;
-    }
-    QString operationPath(const QString &opId) const
-    {
-        return subPrefix() + QStringLiteral("/providers/Microsoft.NetApp/locations/") + opt.location
-               + QStringLiteral("/operationResults/") + opId;
-    }
+    return {};
+}
 
-    // ---- lookups ----------------------------------------------------------------------------
-    QString findRg(const QString &rg) const
-    {
-        for (const QString &r : resourceGroups) {
-            if (same(r, rg)) {
-                return r;
-            }
+Account *AzureState::findAccount(const QString &rg, const QString &a)
+{
+    for (Account &x : accounts) {
+        if (same(x.resourceGroup, rg) && same(x.name, a)) {
+            return &x;
         }
-        return {};
     }
-    Account *findAccount(const QString &rg, const QString &a)
-    {
-        for (Account &x : accounts) {
-            if (same(x.resourceGroup, rg) && same(x.name, a)) {
-                return &x;
-            }
+    return nullptr;
+}
+
+Pool *AzureState::findPool(const QString &rg, const QString &a, const QString &p)
+{
+    for (Pool &x : pools) {
+        if (same(x.resourceGroup, rg) && same(x.account, a) && same(x.name, p)) {
+            return &x;
         }
-        return nullptr;
     }
-    Pool *findPool(const QString &rg, const QString &a, const QString &p)
-    {
-        for (Pool &x : pools) {
-            if (same(x.resourceGroup, rg) && same(x.account, a) && same(x.name, p)) {
-                return &x;
-            }
+    return nullptr;
+}
+
+Pool *AzureState::findPoolByUuid(const QString &uuid)
+{
+    for (Pool &x : pools) {
+        if (x.poolId == uuid) {
+            return &x;
         }
-        return nullptr;
     }
-    Pool *findPoolByUuid(const QString &uuid)
-    {
-        for (Pool &x : pools) {
-            if (x.poolId == uuid) {
-                return &x;
-            }
+    return nullptr;
+}
+
+Volume *AzureState::findVolume(const QString &rg, const QString &a, const QString &p, const QString &name)
+{
+    for (auto &x : volumes) {
+        if (same(x->resourceGroup, rg) && same(x->account, a) && same(x->pool, p) && same(x->name, name)) {
+            return x.get();
         }
-        return nullptr;
     }
-    Pool *poolOf(const Volume &v) { return findPool(v.resourceGroup, v.account, v.pool); }
-    Volume *findVolume(const QString &rg, const QString &a, const QString &p, const QString &name)
-    {
-        for (auto &x : volumes) {
-            if (same(x->resourceGroup, rg) && same(x->account, a) && same(x->pool, p) && same(x->name, name)) {
-                return x.get();
-            }
+    return nullptr;
+}
+
+Volume *AzureState::findVolumeByFsid(const QString &fsid)
+{
+    for (auto &x : volumes) {
+        if (x->fileSystemId == fsid) {
+            return x.get();
         }
-        return nullptr;
     }
-    Volume *findVolumeByFsid(const QString &fsid)
-    {
-        for (auto &x : volumes) {
-            if (x->fileSystemId == fsid) {
-                return x.get();
-            }
-        }
-        return nullptr;
+    return nullptr;
+}
+
+Volume *AzureState::findVolumeAny(const QString &idOrFsid)
+{
+    if (Volume *v = findVolumeByFsid(idOrFsid)) {
+        return v;
     }
-    Volume *findVolumeAny(const QString &idOrFsid)
-    {
-        if (Volume *v = findVolumeByFsid(idOrFsid)) {
-            return v;
+    for (auto &x : volumes) {
+        if (same(volumeId(*x), idOrFsid)) {
+            return x.get();
         }
-        for (auto &x : volumes) {
-            if (same(volumeId(*x), idOrFsid)) {
-                return x.get();
-            }
-        }
-        return nullptr;
     }
-    ManagedCluster *findCluster(const QString &rg, const QString &name)
-    {
-        for (ManagedCluster &c : clusters) {
-            if (same(c.resourceGroup, rg) && same(c.name, name)) {
-                return &c;
-            }
+    return nullptr;
+}
+
+ManagedCluster *AzureState::findCluster(const QString &rg, const QString &name)
+{
+    for (ManagedCluster &c : clusters) {
+        if (same(c.resourceGroup, rg) && same(c.name, name)) {
+            return &c;
         }
-        return nullptr;
     }
-    std::vector<Volume *> volumesIn(const Pool &p)
-    {
-        std::vector<Volume *> out;
-        for (auto &x : volumes) {
-            if (same(x->resourceGroup, p.resourceGroup) && same(x->account, p.account) && same(x->pool, p.name)) {
-                out.push_back(x.get());
-            }
+    return nullptr;
+}
+
+std::vector<Volume *> AzureState::volumesIn(const Pool &p)
+{
+    std::vector<Volume *> out;
+    for (auto &x : volumes) {
+        if (same(x->resourceGroup, p.resourceGroup) && same(x->account, p.account) && same(x->pool, p.name)) {
+            out.push_back(x.get());
         }
-        std::sort(out.begin(), out.end(), [](const Volume *a, const Volume *b) {
-            return a->name.compare(b->name, Qt::CaseInsensitive) < 0;
+    }
+    std::sort(out.begin(), out.end(), [](const Volume *a, const Volume *b) {
+        return a->name.compare(b->name, Qt::CaseInsensitive) < 0;
+    });
+    return out;
+}
+
+qint64 AzureState::allocated(const Pool &p, const Volume *except)
+{
+    qint64 sum = 0;
+    for (Volume *v : volumesIn(p)) {
+        if (v != except) {
+            sum += v->usageThreshold;
+        }
+    }
+    return sum;
+}
+
+bool AzureState::busy(const QString &fsid) const
+{
+    for (const auto &[id, op] : operations) {
+        if (!op.done && op.busyKey == fsid) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::map<QString, QString> AzureState::parseId(const QString &id)
+{
+    std::map<QString, QString> out;
+    const QStringList segs = id.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i + 1 < segs.size(); i += 2) {
+        if (same(segs[i], QStringLiteral("providers"))) {
+            out[QStringLiteral("provider")] = segs[i + 1];
+            continue;
+        }
+        out[segs[i].toLower()] = segs[i + 1];
+    }
+    return out;
+}
+
+QJsonObject AzureState::accountJson(const Account &a) const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), accountId(a.resourceGroup, a.name)},
+        {QStringLiteral("name"), a.name},
+        {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts")},
+        {QStringLiteral("location"), a.location},
+        {QStringLiteral("etag"), etagFor(a.modifiedMs)},
+        {QStringLiteral("tags"), QJsonObject{}},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("provisioningState"), a.provisioningState},
+                     {QStringLiteral("encryption"),
+                      QJsonObject{{QStringLiteral("keySource"), QStringLiteral("Microsoft.NetApp")}}},
+                     {QStringLiteral("disableShowmount"), true}}},
+    };
+}
+
+QJsonObject AzureState::poolJson(Pool &p)
+{
+    double utilized = 0;
+    for (Volume *v : volumesIn(p)) {
+        utilized += v->throughputMibps;
+    }
+    const double total = autoThroughput(p.serviceLevel, p.size);
+    return QJsonObject{
+        {QStringLiteral("id"), poolId(p)},
+        {QStringLiteral("name"), QString(p.account + QLatin1Char('/') + p.name)},
+        {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools")},
+        {QStringLiteral("location"), p.location},
+        {QStringLiteral("etag"), etagFor(p.modifiedMs)},
+        {QStringLiteral("tags"), QJsonObject{}},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("poolId"), p.poolId},
+             {QStringLiteral("serviceLevel"), p.serviceLevel},
+             {QStringLiteral("size"), double(p.size)},
+             {QStringLiteral("qosType"), p.qosType},
+             {QStringLiteral("totalThroughputMibps"), std::round(total * 1000) / 1000},
+             {QStringLiteral("utilizedThroughputMibps"), std::round(utilized * 1000) / 1000},
+             {QStringLiteral("coolAccess"), false},
+             {QStringLiteral("encryptionType"), QStringLiteral("Single")},
+             {QStringLiteral("provisioningState"), p.provisioningState},
+         }},
+    };
+}
+
+QJsonObject AzureState::volumeJson(const Volume &v) const
+{
+    QJsonArray protocols;
+    for (const QString &p : v.protocolTypes) {
+        protocols.append(p);
+    }
+    const QJsonObject mountTarget{{QStringLiteral("mountTargetId"), v.networkSiblingSetId},
+                                  {QStringLiteral("fileSystemId"), v.fileSystemId},
+                                  {QStringLiteral("ipAddress"), v.mountIp}};
+    const QJsonObject exportRule{{QStringLiteral("ruleIndex"), 1},
+                                 {QStringLiteral("unixReadOnly"), false},
+                                 {QStringLiteral("unixReadWrite"), true},
+                                 {QStringLiteral("nfsv3"), v.protocolTypes.contains(QStringLiteral("NFSv3"))},
+                                 {QStringLiteral("nfsv41"), v.protocolTypes.contains(QStringLiteral("NFSv4.1"))},
+                                 {QStringLiteral("cifs"), false},
+                                 {QStringLiteral("allowedClients"), QStringLiteral("0.0.0.0/0")},
+                                 {QStringLiteral("hasRootAccess"), true}};
+    return QJsonObject{
+        {QStringLiteral("id"), volumeId(v)},
+        {QStringLiteral("name"), QString(v.account + QLatin1Char('/') + v.pool + QLatin1Char('/') + v.name)},
+        {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes")},
+        {QStringLiteral("location"), v.location},
+        {QStringLiteral("etag"), etagFor(v.modifiedMs)},
+        {QStringLiteral("tags"), QJsonObject{}},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("fileSystemId"), v.fileSystemId},
+             {QStringLiteral("creationToken"), v.creationToken},
+             {QStringLiteral("serviceLevel"), v.serviceLevel},
+             {QStringLiteral("usageThreshold"), double(v.usageThreshold)},
+             {QStringLiteral("throughputMibps"), std::round(v.throughputMibps * 1000) / 1000},
+             {QStringLiteral("actualThroughputMibps"), std::round(v.throughputMibps * 1000) / 1000},
+             {QStringLiteral("protocolTypes"), protocols},
+             {QStringLiteral("subnetId"), v.subnetId},
+             {QStringLiteral("networkFeatures"), QStringLiteral("Standard")},
+             {QStringLiteral("networkSiblingSetId"), v.networkSiblingSetId},
+             {QStringLiteral("storageToNetworkProximity"), QStringLiteral("T2")},
+             {QStringLiteral("mountTargets"), QJsonArray{mountTarget}},
+             {QStringLiteral("exportPolicy"), QJsonObject{{QStringLiteral("rules"), QJsonArray{exportRule}}}},
+             {QStringLiteral("snapshotDirectoryVisible"), true},
+             {QStringLiteral("securityStyle"), QStringLiteral("unix")},
+             {QStringLiteral("encryptionKeySource"), QStringLiteral("Microsoft.NetApp")},
+             {QStringLiteral("coolAccess"), false},
+             {QStringLiteral("provisioningState"), v.provisioningState},
+         }},
+    };
+}
+
+QJsonObject AzureState::snapshotJson(const Volume &v, const Snapshot &s) const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), QString(volumeId(v) + QStringLiteral("/snapshots/") + s.name)},
+        {QStringLiteral("name"),
+         QString(v.account + QLatin1Char('/') + v.pool + QLatin1Char('/') + v.name + QLatin1Char('/') + s.name)},
+        {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes/snapshots")},
+        {QStringLiteral("location"), v.location},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("snapshotId"), s.snapshotId},
+                     {QStringLiteral("created"), isoTime(s.createdMs)},
+                     {QStringLiteral("provisioningState"), s.provisioningState}}},
+    };
+}
+
+QJsonObject AzureState::agentPoolProperties(const ManagedCluster &c, const AgentPool &p) const
+{
+    QJsonArray taints;
+    for (const QString &t : p.nodeTaints) {
+        taints.append(t);
+    }
+    return QJsonObject{
+        {QStringLiteral("count"), p.count},
+        {QStringLiteral("vmSize"), p.vmSize},
+        {QStringLiteral("osDiskSizeGB"), 128},
+        {QStringLiteral("osDiskType"), QStringLiteral("Managed")},
+        {QStringLiteral("kubeletDiskType"), QStringLiteral("OS")},
+        {QStringLiteral("maxPods"), p.maxPods},
+        {QStringLiteral("type"), QStringLiteral("VirtualMachineScaleSets")},
+        {QStringLiteral("enableAutoScaling"), false},
+        {QStringLiteral("provisioningState"), QStringLiteral("Succeeded")},
+        {QStringLiteral("powerState"), QJsonObject{{QStringLiteral("code"), QStringLiteral("Running")}}},
+        {QStringLiteral("orchestratorVersion"), c.kubernetesVersion},
+        {QStringLiteral("currentOrchestratorVersion"), c.kubernetesVersion},
+        {QStringLiteral("enableNodePublicIP"), false},
+        {QStringLiteral("nodeTaints"), taints},
+        {QStringLiteral("mode"), p.mode},
+        {QStringLiteral("osType"), QStringLiteral("Linux")},
+        {QStringLiteral("osSKU"), QStringLiteral("Ubuntu")},
+        {QStringLiteral("nodeImageVersion"), QStringLiteral("AKSUbuntu-2204gen2containerd-202411.12.0")},
+        {QStringLiteral("enableFIPS"), false},
+    };
+}
+
+QJsonObject AzureState::clusterJson(const ManagedCluster &c) const
+{
+    QJsonArray profiles;
+    for (const AgentPool &p : c.agentPools) {
+        QJsonObject o = agentPoolProperties(c, p);
+        o.insert(QStringLiteral("name"), p.name);
+        profiles.append(o);
+    }
+    return QJsonObject{
+        {QStringLiteral("id"), clusterId(c)},
+        {QStringLiteral("location"), c.location},
+        {QStringLiteral("name"), c.name},
+        {QStringLiteral("type"), QStringLiteral("Microsoft.ContainerService/ManagedClusters")},
+        {QStringLiteral("sku"),
+         QJsonObject{{QStringLiteral("name"), QStringLiteral("Base")},
+                     {QStringLiteral("tier"), QStringLiteral("Free")}}},
+        {QStringLiteral("identity"), QJsonObject{{QStringLiteral("type"), QStringLiteral("SystemAssigned")}}},
+        {QStringLiteral("properties"),
+         QJsonObject{
+             {QStringLiteral("provisioningState"), QStringLiteral("Succeeded")},
+             {QStringLiteral("powerState"), QJsonObject{{QStringLiteral("code"), QStringLiteral("Running")}}},
+             {QStringLiteral("kubernetesVersion"), c.kubernetesVersion},
+             {QStringLiteral("currentKubernetesVersion"), c.kubernetesVersion},
+             {QStringLiteral("dnsPrefix"), c.dnsPrefix},
+             {QStringLiteral("fqdn"), c.fqdn},
+             {QStringLiteral("azurePortalFQDN"),
+              QString(c.fqdn.section(QLatin1Char('.'), 0, 0) + QStringLiteral(".portal.hcp.")
+                      + c.fqdn.section(QLatin1Char('.'), 2))},
+             {QStringLiteral("agentPoolProfiles"), profiles},
+             {QStringLiteral("nodeResourceGroup"),
+              QStringLiteral("MC_%1_%2_%3").arg(c.resourceGroup, c.name, c.location)},
+             {QStringLiteral("enableRBAC"), true},
+             {QStringLiteral("supportPlan"), QStringLiteral("KubernetesOfficial")},
+             {QStringLiteral("networkProfile"),
+              QJsonObject{{QStringLiteral("networkPlugin"), QStringLiteral("azure")},
+                          {QStringLiteral("loadBalancerSku"), QStringLiteral("standard")},
+                          {QStringLiteral("serviceCidr"), QStringLiteral("10.0.0.0/16")},
+                          {QStringLiteral("dnsServiceIP"), QStringLiteral("10.0.0.10")},
+                          {QStringLiteral("outboundType"), QStringLiteral("loadBalancer")}}},
+             {QStringLiteral("maxAgentPools"), 100},
+         }},
+    };
+}
+
+QByteArray AzureState::kubeconfigFor(const ManagedCluster &c) const
+{
+    if (same(c.name, QStringLiteral("aks-gpu")) && !opt.aksKubeconfig.isEmpty()) {
+        return opt.aksKubeconfig;
+    }
+    const QString user = QStringLiteral("clusterUser_%1_%2").arg(c.resourceGroup, c.name);
+    const QString token =
+        QString::number(quint64(noise(opt.seed, c.name, 0, 7) * 1e18), 16).rightJustified(16, QLatin1Char('0'));
+    return QStringLiteral("apiVersion: v1\n"
+                          "clusters:\n"
+                          "- cluster:\n"
+                          "    certificate-authority-data: %1\n"
+                          "    server: https://%2:443\n"
+                          "  name: %3\n"
+                          "contexts:\n"
+                          "- context:\n"
+                          "    cluster: %3\n"
+                          "    user: %4\n"
+                          "  name: %3\n"
+                          "current-context: %3\n"
+                          "kind: Config\n"
+                          "preferences: {}\n"
+                          "users:\n"
+                          "- name: %4\n"
+                          "  user:\n"
+                          "    token: %5\n")
+        .arg(QString::fromLatin1(opt.tls.certificatePem.toBase64()), c.fqdn, c.name, user, token)
+        .toUtf8();
+}
+
+Pool &
+AzureState::addPool(const QString &rg, const QString &account, const QString &name, const QString &level, qint64 size)
+{
+    Pool p;
+    p.resourceGroup = rg;
+    p.account = account;
+    p.name = name;
+    p.location = opt.location;
+    p.poolId = rng.uuid();
+    p.serviceLevel = level;
+    p.size = size;
+    p.modifiedMs = nowMs() - 30LL * 86400000;
+    pools.push_back(p);
+    return pools.back();
+}
+
+Volume &
+AzureState::addVolume(const Pool &pool, const QString &name, qint64 quota, const QString &mountIp, qint64 createdMs)
+{
+    auto v = std::make_unique<Volume>();
+    v->resourceGroup = pool.resourceGroup;
+    v->account = pool.account;
+    v->pool = pool.name;
+    v->name = name;
+    v->location = pool.location;
+    v->fileSystemId = rng.uuid();
+    v->networkSiblingSetId = rng.uuid();
+    v->creationToken = name;
+    v->usageThreshold = quota;
+    v->serviceLevel = pool.serviceLevel;
+    v->throughputMibps = autoThroughput(pool.serviceLevel, quota);
+    v->mountIp = mountIp;
+    v->subnetId = rgPrefix(pool.resourceGroup)
+                  + QStringLiteral("/providers/Microsoft.Network/virtualNetworks/%1-vnet/subnets/anf-delegated")
+                        .arg(pool.resourceGroup);
+    v->createdMs = createdMs;
+    v->modifiedMs = createdMs;
+    v->demandMibps = 0.5 + 8 * noise(opt.seed, v->fileSystemId, 0, 10);
+    v->readFraction = 0.6 + 0.35 * noise(opt.seed, v->fileSystemId, 0, 11);
+    v->usedFraction = 0.2 + 0.6 * noise(opt.seed, v->fileSystemId, 0, 12);
+    v->phase = 6.28 * noise(opt.seed, v->fileSystemId, 0, 13);
+    v->capHistory.push_back({createdMs, v->throughputMibps});
+    volumes.push_back(std::move(v));
+    return *volumes.back();
+}
+
+void AzureState::addSnapshot(Volume &v, const QString &name, qint64 createdMs)
+{
+    Snapshot s;
+    s.name = name;
+    s.snapshotId = rng.uuid();
+    s.createdMs = createdMs;
+    v.snapshots.push_back(s);
+}
+
+void AzureState::buildPreset()
+{
+    const qint64 now = nowMs();
+    const qint64 created = now - 30LL * 86400000;
+    resourceGroups.append(opt.resourceGroup);
+    if (opt.preset == AzureSimulatorOptions::Preset::Empty) {
+        return;
+    }
+    const QString rg = opt.resourceGroup;
+    accounts.push_back(Account{rg, QStringLiteral("anf-ai-lab"), opt.location, QStringLiteral("Succeeded"), created});
+    Pool &standard =
+        addPool(rg, QStringLiteral("anf-ai-lab"), QStringLiteral("pool-standard"), QStringLiteral("Standard"), 4 * TiB);
+    const Pool standardCopy = standard;
+    addPool(rg, QStringLiteral("anf-ai-lab"), QStringLiteral("pool-premium"), QStringLiteral("Premium"), 4 * TiB);
+    auto snapName = [now](int daysAgo) -> QString {
+        return QStringLiteral("daily-")
+               + QDateTime::fromMSecsSinceEpoch(now - qint64(daysAgo) * 86400000, Qt::UTC)
+                     .toString(QStringLiteral("yyyy-MM-dd"));
+    };
+    Volume &criteo =
+        addVolume(standardCopy, QStringLiteral("criteo-data"), 1000 * GiB, QStringLiteral("10.0.1.4"), created);
+    criteo.demandMibps = 40;
+    criteo.readFraction = 0.92;
+    criteo.ioKiB = 256;
+    criteo.usedFraction = 0.82;
+    criteo.phase = 0.5;
+    addSnapshot(criteo, snapName(2), now - 2 * 86400000);
+    addSnapshot(criteo, snapName(1), now - 86400000);
+    Volume &tusimple =
+        addVolume(standardCopy, QStringLiteral("tusimple"), 500 * GiB, QStringLiteral("10.0.1.5"), created);
+    tusimple.demandMibps = 1.2;
+    tusimple.readFraction = 0.7;
+    tusimple.ioKiB = 64;
+    tusimple.usedFraction = 0.64;
+    tusimple.phase = 2.0;
+    addSnapshot(tusimple, snapName(2), now - 2 * 86400000 + 600000);
+    addSnapshot(tusimple, snapName(1), now - 86400000 + 600000);
+
+    ManagedCluster aks;
+    aks.resourceGroup = rg;
+    aks.name = QStringLiteral("aks-gpu");
+    aks.location = opt.location;
+    aks.dnsPrefix = QStringLiteral("aks-gpu-%1-%2").arg(rg, opt.subscriptionId.left(6));
+    const QString hash = QString::number(quint64(noise(opt.seed, aks.name, 0, 5) * 4294967295.0), 16);
+    aks.fqdn = QStringLiteral("%1-%2.hcp.%3.azmk8s.io").arg(aks.dnsPrefix, hash, opt.location);
+    aks.agentPools.push_back(
+        AgentPool{QStringLiteral("system"), 1, QStringLiteral("Standard_D4s_v5"), QStringLiteral("System"), 30, {}});
+    aks.agentPools.push_back(AgentPool{
+        QStringLiteral("gpupool"), 3, QStringLiteral("Standard_NC6s_v3"), QStringLiteral("User"), 110, QStringList{}});
+    aks.modifiedMs = created;
+    clusters.push_back(aks);
+
+    if (opt.preset != AzureSimulatorOptions::Preset::Scale || opt.scaleVolumes <= 0) {
+        return;
+    }
+    const QString scaleRg = QStringLiteral("scale-rg");
+    resourceGroups.append(scaleRg);
+    accounts.push_back(
+        Account{scaleRg, QStringLiteral("anf-scale"), opt.location, QStringLiteral("Succeeded"), created});
+    static const char *levels[] = {"Standard", "Premium", "Ultra"};
+    const int perPool = 100;
+    const int poolCount = (opt.scaleVolumes + perPool - 1) / perPool;
+    int made = 0;
+    for (int p = 0; p < poolCount; ++p) {
+        const Pool pool = addPool(scaleRg,
+                                  QStringLiteral("anf-scale"),
+                                  QStringLiteral("pool-%1").arg(p + 1, 3, 10, QLatin1Char('0')),
+                                  QLatin1String(levels[p % 3]),
+                                  10 * TiB);
+        for (int i = 0; i < perPool && made < opt.scaleVolumes; ++i, ++made) {
+            addVolume(pool,
+                      QStringLiteral("vol-%1").arg(made + 1, 5, 10, QLatin1Char('0')),
+                      100 * GiB,
+                      QStringLiteral("10.1.%1.%2").arg(4 + made / 250).arg(4 + made % 250),
+                      created);
+        }
+    }
+}
+
+void AzureState::addArmHeaders(Response &r, const AzureExchange &ex)
+{
+    const QByteArray requestId = rng.uuid().toLatin1();
+    r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-cache")});
+    r.headers.append({QByteArrayLiteral("Pragma"), QByteArrayLiteral("no-cache")});
+    r.headers.append({QByteArrayLiteral("Expires"), QByteArrayLiteral("-1")});
+    r.headers.append({QByteArrayLiteral("x-ms-request-id"), requestId});
+    const QByteArray correlation = ex.request.header("x-ms-client-request-id");
+    r.headers.append(
+        {QByteArrayLiteral("x-ms-correlation-request-id"), correlation.isEmpty() ? requestId : correlation});
+    r.headers.append({QByteArrayLiteral("x-ms-routing-request-id"),
+                      QByteArrayLiteral("EASTUS:")
+                          + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmss")).toLatin1()
+                          + QByteArrayLiteral("Z:") + requestId});
+    r.headers.append(
+        {QByteArrayLiteral("Strict-Transport-Security"), QByteArrayLiteral("max-age=31536000; includeSubDomains")});
+    r.headers.append({QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff")});
+    const int readLimit = opt.readsPerHour > 0 ? opt.readsPerHour : 12000;
+    if (ex.write) {
+        r.headers.append({QByteArrayLiteral("x-ms-ratelimit-remaining-subscription-writes"),
+                          QByteArray::number(std::max<qint64>(0, 1200 - qint64(writes.size())))});
+    } else {
+        r.headers.append({QByteArrayLiteral("x-ms-ratelimit-remaining-subscription-reads"),
+                          QByteArray::number(std::max<qint64>(0, readLimit - qint64(reads.size())))});
+    }
+}
+
+void AzureState::send(const std::shared_ptr<AzureExchange> &ex, Response r)
+{
+    if (ex->fault) {
+        if (ex->fault->latencyMs > 0) {
+            r.delay = std::chrono::milliseconds(ex->fault->latencyMs);
+        }
+        if (ex->fault->kind == QLatin1String("malformed")) {
+            r.fault = Fault::Malformed;
+        } else if (ex->fault->kind == QLatin1String("truncate")) {
+            r.fault = Fault::Truncate;
+        }
+    }
+    qCInfo(lcAzureSim).noquote() << QString::fromLatin1(ex->request.method) << QString::fromUtf8(ex->request.target)
+                                 << "->" << r.status;
+    ex->responder.send(std::move(r));
+}
+
+void AzureState::sendArm(const std::shared_ptr<AzureExchange> &ex,
+                         int status,
+                         const QByteArray &body,
+                         const QList<QPair<QByteArray, QByteArray>> &extra)
+{
+    Response r = Response::json(status, body);
+    if (body.isEmpty()) {
+        r.headers.clear();
+    } else {
+        r.headers.clear();
+        r.headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json; charset=utf-8")});
+    }
+    addArmHeaders(r, *ex);
+    for (const auto &h : extra) {
+        r.headers.append(h);
+    }
+    send(ex, std::move(r));
+}
+
+void AzureState::sendJson(const std::shared_ptr<AzureExchange> &ex,
+                          int status,
+                          const QJsonObject &o,
+                          const QList<QPair<QByteArray, QByteArray>> &extra)
+{
+    sendArm(ex, status, compact(o), extra);
+}
+
+void AzureState::armError(const std::shared_ptr<AzureExchange> &ex,
+                          int status,
+                          const QString &code,
+                          const QString &message,
+                          const QList<QPair<QByteArray, QByteArray>> &extra)
+{
+    QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
+    sendJson(ex, status, QJsonObject{{QStringLiteral("error"), error}}, extra);
+}
+
+void AzureState::notFound(const std::shared_ptr<AzureExchange> &ex, const QString &type, const QString &rg)
+{
+    armError(ex,
+             404,
+             QStringLiteral("ResourceNotFound"),
+             QStringLiteral("The Resource '%1' under resource group '%2' was not found. For more details please go "
+                            "to https://aka.ms/ARMResourceNotFoundFix")
+                 .arg(type, rg));
+}
+
+void AzureState::methodNotAllowed(const std::shared_ptr<AzureExchange> &ex)
+{
+    armError(ex,
+             405,
+             QStringLiteral("MethodNotAllowed"),
+             QStringLiteral("The requested resource does not support http method '%1'.")
+                 .arg(QString::fromLatin1(ex->request.method)));
+}
+
+void AzureState::invalidResourceType(const std::shared_ptr<AzureExchange> &ex, const QString &ns, const QString &type)
+{
+    armError(ex,
+             404,
+             QStringLiteral("InvalidResourceType"),
+             QStringLiteral("The resource type '%1' could not be found in the namespace '%2' for api version '%3'.")
+                 .arg(type, ns, ex->apiVersion));
+}
+
+void AzureState::sendList(const std::shared_ptr<AzureExchange> &ex, const QJsonArray &items)
+{
+    bool ok = true;
+    const QString token = ex->request.queryValue(QStringLiteral("$skiptoken"));
+    const int skip = token.isEmpty() ? 0 : token.toInt(&ok);
+    if (!ok || skip < 0) {
+        armError(ex,
+                 400,
+                 QStringLiteral("InvalidSkipToken"),
+                 QStringLiteral("The provided $skiptoken '%1' is not valid.").arg(token));
+        return;
+    }
+    const int pageSize = std::max(1, opt.pageSize);
+    QJsonArray page;
+    for (qsizetype i = skip; i < items.size() && i < qsizetype(skip) + pageSize; ++i) {
+        page.append(items[i]);
+    }
+    QJsonObject body{{QStringLiteral("value"), page}};
+    if (qsizetype(skip) + pageSize < items.size()) {
+        QUrlQuery q;
+        q.addQueryItem(QStringLiteral("api-version"), ex->apiVersion);
+        q.addQueryItem(QStringLiteral("$skiptoken"), QString::number(skip + pageSize));
+        body.insert(QStringLiteral("nextLink"),
+                    QString(baseUrl + QString::fromUtf8(QUrl::toPercentEncoding(ex->request.path, "/"))
+                            + QLatin1Char('?') + q.toString(QUrl::FullyEncoded)));
+    }
+    sendJson(ex, 200, body);
+}
+
+std::optional<QJsonObject> AzureState::bodyObject(const std::shared_ptr<AzureExchange> &ex)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(ex->request.body, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+        armError(ex,
+                 400,
+                 QStringLiteral("InvalidRequestContent"),
+                 QStringLiteral("The request content was invalid and could not be deserialized: '%1'.")
+                     .arg(error.error != QJsonParseError::NoError ? error.errorString()
+                                                                  : QStringLiteral("not a JSON object")));
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+Operation &AzureState::startOperation(const std::shared_ptr<AzureExchange> &ex,
+                                      const QString &resourceId,
+                                      const QString &action,
+                                      const QString &runningStatus)
+{
+    Operation op;
+    op.id = rng.uuid();
+    op.resourceId = resourceId;
+    op.action = action;
+    op.runningStatus = runningStatus;
+    op.startMs = nowMs();
+    op.durationMs = std::max<qint64>(0, opt.lroDuration.count());
+    for (auto it = rules.begin(); it != rules.end(); ++it) {
+        if (!it->isLro() || !it->matches(ex->request)) {
+            continue;
+        }
+        it->fired++;
+        if (it->kind == QLatin1String("lroHang")) {
+            op.hang = true;
+        } else {
+            op.injected =
+                ArmError{it->code.isEmpty() ? QStringLiteral("InternalServerError") : it->code,
+                         it->message.isEmpty() ? QStringLiteral("The operation failed (simulated).") : it->message};
+        }
+        if (it->count > 0 && --it->count == 0) {
+            rules.erase(it);
+        }
+        break;
+    }
+    ++operationCounter;
+    const QString id = op.id;
+    auto [pos, inserted] = operations.emplace(id, std::move(op));
+    if (!pos->second.hang) {
+        QTimer::singleShot(std::chrono::milliseconds(pos->second.durationMs), sim, [this, id] {
+            finishOperation(id);
         });
-        return out;
     }
-    qint64 allocated(const Pool &p, const Volume *except = nullptr)
-    {
-        qint64 sum = 0;
-        for (Volume *v : volumesIn(p)) {
-            if (v != except) {
-                sum += v->usageThreshold;
-            }
-        }
-        return sum;
+    return pos->second;
+}
+
+void AzureState::finishOperation(const QString &id)
+{
+    auto it = operations.find(id);
+    if (it == operations.end() || it->second.done) {
+        return;
     }
-    bool busy(const QString &fsid) const
-    {
-        for (const auto &[id, op] : operations) {
-            if (!op.done && op.busyKey == fsid) {
-                return true;
-            }
+    Operation &op = it->second;
+    std::optional<ArmError> error = op.injected;
+    if (!error && op.apply) {
+        error = op.apply();
+    }
+    if (error && op.onFailed) {
+        op.onFailed();
+    }
+    op.error = error;
+    op.done = true;
+    op.endMs = nowMs();
+}
+
+QList<QPair<QByteArray, QByteArray>>
+AzureState::lroHeaders(const Operation &op, const QString &apiVersion, bool location)
+{
+    const QString base = baseUrl + operationPath(op.id) + QStringLiteral("?api-version=") + apiVersion;
+    QList<QPair<QByteArray, QByteArray>> h{{QByteArrayLiteral("Azure-AsyncOperation"), base.toUtf8()}};
+    if (location) {
+        h.append(
+            {QByteArrayLiteral("Location"), (base + QStringLiteral("&operationResultResponseType=Location")).toUtf8()});
+    }
+    h.append({QByteArrayLiteral("Retry-After"), QByteArray::number(opt.lroRetryAfterSeconds)});
+    return h;
+}
+
+QJsonObject AzureState::operationJson(const Operation &op) const
+{
+    QString status = op.runningStatus;
+    double percent = 0;
+    if (op.done) {
+        status = op.error ? QStringLiteral("Failed") : QStringLiteral("Succeeded");
+        percent = 100;
+    } else if (op.durationMs > 0) {
+        percent = std::min(99.0, std::floor(100.0 * double(nowMs() - op.startMs) / double(op.durationMs)));
+    }
+    QJsonObject o{
+        {QStringLiteral("id"), operationPath(op.id)},
+        {QStringLiteral("name"), op.id},
+        {QStringLiteral("status"), status},
+        {QStringLiteral("startTime"), isoTime(op.startMs, true)},
+        {QStringLiteral("endTime"), op.done ? isoTime(op.endMs, true) : QStringLiteral("0001-01-01T00:00:00Z")},
+        {QStringLiteral("percentComplete"), percent},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("resourceName"), op.resourceId}, {QStringLiteral("action"), op.action}}},
+    };
+    if (op.done && op.error) {
+        o.insert(QStringLiteral("error"),
+                 QJsonObject{{QStringLiteral("code"), op.error->code},
+                             {QStringLiteral("message"), op.error->message},
+                             {QStringLiteral("details"),
+                              QJsonArray{QJsonObject{{QStringLiteral("code"), op.error->code},
+                                                     {QStringLiteral("message"), op.error->message}}}}});
+    }
+    return o;
+}
+
+void AzureState::serveOperation(const std::shared_ptr<AzureExchange> &ex, const QString &opId)
+{
+    if (ex->request.method != "GET") {
+        methodNotAllowed(ex);
+        return;
+    }
+    auto it = operations.find(opId.toLower());
+    if (it == operations.end()) {
+        armError(ex,
+                 404,
+                 QStringLiteral("OperationNotFound"),
+                 QStringLiteral("The operation '%1' could not be found.").arg(opId));
+        return;
+    }
+    const Operation &op = it->second;
+    const bool locationForm =
+        same(ex->request.queryValue(QStringLiteral("operationResultResponseType")), QStringLiteral("Location"));
+    if (!locationForm) {
+        QList<QPair<QByteArray, QByteArray>> extra;
+        if (!op.done) {
+            extra.append({QByteArrayLiteral("Retry-After"), QByteArray::number(opt.lroRetryAfterSeconds)});
         }
+        sendJson(ex, 200, operationJson(op), extra);
+        return;
+    }
+    if (!op.done) {
+        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true).mid(1));
+        return;
+    }
+    if (op.error) {
+        armError(
+            ex, op.error->code == QLatin1String("ResourceNotFound") ? 404 : 400, op.error->code, op.error->message);
+        return;
+    }
+    if (op.result) {
+        if (std::optional<QJsonObject> body = op.result()) {
+            sendJson(ex, 200, *body);
+            return;
+        }
+    }
+    sendArm(ex, 204, {});
+}
+
+void AzureState::aadError(
+    const std::shared_ptr<AzureExchange> &ex, int status, const QString &error, int code, const QString &description)
+{
+    const QString now = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ssZ"));
+    const QString trace = rng.uuid();
+    const QString correlation = rng.uuid();
+    QJsonObject o{
+        {QStringLiteral("error"), error},
+        {QStringLiteral("error_description"),
+         QStringLiteral("AADSTS%1: %2 Trace ID: %3 Correlation ID: %4 Timestamp: %5")
+             .arg(code)
+             .arg(description, trace, correlation, now)},
+        {QStringLiteral("error_codes"), QJsonArray{code}},
+        {QStringLiteral("timestamp"), now},
+        {QStringLiteral("trace_id"), trace},
+        {QStringLiteral("correlation_id"), correlation},
+        {QStringLiteral("error_uri"), QString(baseUrl + QStringLiteral("/error?code=") + QString::number(code))},
+    };
+    Response r = Response::json(status, compact(o));
+    r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store, no-cache")});
+    send(ex, std::move(r));
+}
+
+void AzureState::serveOpenIdConfiguration(const std::shared_ptr<AzureExchange> &ex, const QString &authority, bool adfs)
+{
+    const QString base = baseUrl + QLatin1Char('/') + authority;
+    const QString oauth = adfs ? base + QStringLiteral("/oauth2") : base + QStringLiteral("/oauth2/v2.0");
+    QJsonObject o{
+        {QStringLiteral("token_endpoint"), QString(oauth + QStringLiteral("/token"))},
+        {QStringLiteral("token_endpoint_auth_methods_supported"),
+         QJsonArray{QStringLiteral("client_secret_post"),
+                    QStringLiteral("private_key_jwt"),
+                    QStringLiteral("client_secret_basic")}},
+        {QStringLiteral("jwks_uri"), QString(base + QStringLiteral("/discovery/v2.0/keys"))},
+        {QStringLiteral("response_modes_supported"),
+         QJsonArray{QStringLiteral("query"), QStringLiteral("fragment"), QStringLiteral("form_post")}},
+        {QStringLiteral("subject_types_supported"), QJsonArray{QStringLiteral("pairwise")}},
+        {QStringLiteral("id_token_signing_alg_values_supported"), QJsonArray{QStringLiteral("RS256")}},
+        {QStringLiteral("response_types_supported"),
+         QJsonArray{QStringLiteral("code"),
+                    QStringLiteral("id_token"),
+                    QStringLiteral("code id_token"),
+                    QStringLiteral("id_token token")}},
+        {QStringLiteral("scopes_supported"),
+         QJsonArray{QStringLiteral("openid"),
+                    QStringLiteral("profile"),
+                    QStringLiteral("email"),
+                    QStringLiteral("offline_access")}},
+        {QStringLiteral("issuer"), adfs ? base : QString(base + QStringLiteral("/v2.0"))},
+        {QStringLiteral("request_uri_parameter_supported"), false},
+        {QStringLiteral("userinfo_endpoint"), QString(baseUrl + QStringLiteral("/oidc/userinfo"))},
+        {QStringLiteral("authorization_endpoint"), QString(oauth + QStringLiteral("/authorize"))},
+        {QStringLiteral("device_authorization_endpoint"), QString(oauth + QStringLiteral("/devicecode"))},
+        {QStringLiteral("http_logout_supported"), true},
+        {QStringLiteral("frontchannel_logout_supported"), true},
+        {QStringLiteral("end_session_endpoint"), QString(oauth + QStringLiteral("/logout"))},
+        {QStringLiteral("claims_supported"),
+         QJsonArray{QStringLiteral("sub"),
+                    QStringLiteral("iss"),
+                    QStringLiteral("aud"),
+                    QStringLiteral("exp"),
+                    QStringLiteral("iat"),
+                    QStringLiteral("tid")}},
+        {QStringLiteral("tenant_region_scope"), QStringLiteral("NA")},
+        {QStringLiteral("cloud_instance_name"), QStringLiteral("microsoftonline.com")},
+        {QStringLiteral("cloud_graph_host_name"), QStringLiteral("graph.windows.net")},
+        {QStringLiteral("msgraph_host"), QStringLiteral("graph.microsoft.com")},
+    };
+    send(ex, Response::json(200, compact(o)));
+}
+
+void AzureState::serveToken(const std::shared_ptr<AzureExchange> &ex, const QString &tenant)
+{
+    if (ex->request.method != "POST") {
+        aadError(ex,
+                 405,
+                 QStringLiteral("invalid_request"),
+                 900561,
+                 QStringLiteral("The endpoint only accepts POST requests. Received a %1 request.")
+                     .arg(QString::fromLatin1(ex->request.method)));
+        return;
+    }
+    const bool adfs = same(tenant, QStringLiteral("adfs"));
+    if (!adfs && !same(tenant, opt.tenantId)) {
+        aadError(ex,
+                 400,
+                 QStringLiteral("invalid_request"),
+                 90002,
+                 QStringLiteral("Tenant '%1' not found. Check to make sure you have the correct tenant ID and are "
+                                "signing into the correct cloud.")
+                     .arg(tenant));
+        return;
+    }
+    QByteArray body = ex->request.body;
+    body.replace('+', "%20");
+    const QUrlQuery form(QString::fromUtf8(body));
+    auto field = [&](const char *name) {
+        return form.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
+    };
+    const QString grant = field("grant_type");
+    const QString clientId = field("client_id");
+    const QString secret = field("client_secret");
+    QString scope = field("scope");
+    if (grant != QLatin1String("client_credentials")) {
+        aadError(ex,
+                 400,
+                 QStringLiteral("unsupported_grant_type"),
+                 70003,
+                 QStringLiteral("The app requested an unsupported grant type '%1'.").arg(grant));
+        return;
+    }
+    if (clientId != opt.clientId) {
+        aadError(ex,
+                 400,
+                 QStringLiteral("unauthorized_client"),
+                 700016,
+                 QStringLiteral("Application with identifier '%1' was not found in the directory '%2'. This can "
+                                "happen if the application has not been installed by the administrator of the "
+                                "tenant or consented to by any user in the tenant.")
+                     .arg(clientId, opt.tenantId));
+        return;
+    }
+    if (secret.isEmpty()) {
+        aadError(ex,
+                 401,
+                 QStringLiteral("invalid_client"),
+                 7000216,
+                 QStringLiteral("'client_assertion', 'client_secret' or 'request' is required for the "
+                                "'client_credentials' grant type."));
+        return;
+    }
+    if (secret != opt.clientSecret) {
+        aadError(ex,
+                 401,
+                 QStringLiteral("invalid_client"),
+                 7000215,
+                 QStringLiteral("Invalid client secret provided. Ensure the secret being sent in the request is "
+                                "the client secret value, not the client secret ID, for a secret added to app "
+                                "'%1'.")
+                     .arg(opt.clientId));
+        return;
+    }
+    if (scope.isEmpty() && !field("resource").isEmpty()) {
+        scope = field("resource") + QStringLiteral("/.default");
+    }
+    if (scope.isEmpty()) {
+        aadError(ex,
+                 400,
+                 QStringLiteral("invalid_request"),
+                 900144,
+                 QStringLiteral("The request body must contain the following parameter: 'scope'."));
+        return;
+    }
+    const QString resourceScope = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts).value(0);
+    if (!resourceScope.endsWith(QLatin1String("/.default"))) {
+        aadError(ex,
+                 400,
+                 QStringLiteral("invalid_scope"),
+                 1002012,
+                 QStringLiteral("The provided value for scope %1 is not valid. Client credential flows must have "
+                                "a scope value with /.default suffixed to the resource identifier (application "
+                                "ID URI).")
+                     .arg(scope));
+        return;
+    }
+    const qint64 now = nowMs();
+    const int lifetime = std::clamp(opt.tokenLifetimeSeconds, 1, 86400);
+    const qint64 iat = now / 1000;
+    const QJsonObject header{{QStringLiteral("typ"), QStringLiteral("JWT")},
+                             {QStringLiteral("alg"), QStringLiteral("RS256")},
+                             {QStringLiteral("x5t"), QStringLiteral("strata-sim")},
+                             {QStringLiteral("kid"), QStringLiteral("strata-sim")}};
+    const QString oid = rng.uuid();
+    const QJsonObject payload{
+        {QStringLiteral("aud"), resourceScope.chopped(int(qstrlen("/.default")))},
+        {QStringLiteral("iss"), QString(baseUrl + QLatin1Char('/') + opt.tenantId + QLatin1Char('/'))},
+        {QStringLiteral("iat"), iat},
+        {QStringLiteral("nbf"), iat},
+        {QStringLiteral("exp"), iat + lifetime},
+        {QStringLiteral("appid"), opt.clientId},
+        {QStringLiteral("appidacr"), QStringLiteral("1")},
+        {QStringLiteral("idtyp"), QStringLiteral("app")},
+        {QStringLiteral("oid"), oid},
+        {QStringLiteral("sub"), oid},
+        {QStringLiteral("tid"), opt.tenantId},
+        {QStringLiteral("uti"), rng.uuid()},
+        {QStringLiteral("ver"), QStringLiteral("1.0")},
+    };
+    QByteArray signature(32, '\0');
+    for (int i = 0; i < 32; i += 8) {
+        const std::uint64_t r = rng.next();
+        for (int j = 0; j < 8; ++j) {
+            signature[i + j] = char((r >> (8 * j)) & 0xff);
+        }
+    }
+    const QByteArray token =
+        base64Url(compact(header)) + '.' + base64Url(compact(payload)) + '.' + base64Url(signature);
+    tokens.insert(QString::fromLatin1(token), now + qint64(lifetime) * 1000);
+    QJsonObject o{{QStringLiteral("token_type"), QStringLiteral("Bearer")},
+                  {QStringLiteral("expires_in"), lifetime},
+                  {QStringLiteral("ext_expires_in"), lifetime},
+                  {QStringLiteral("access_token"), QString::fromLatin1(token)}};
+    if (lifetime >= 7200) {
+        o.insert(QStringLiteral("refresh_in"), lifetime / 2);
+    }
+    Response r = Response::json(200, compact(o));
+    r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store, no-cache")});
+    send(ex, std::move(r));
+}
+
+bool AzureState::authorise(const std::shared_ptr<AzureExchange> &ex)
+{
+    const QByteArray auth = ex->request.header("authorization").trimmed();
+    const QByteArray challenge =
+        QByteArrayLiteral("Bearer authorization_uri=\"") + baseUrl.toUtf8() + '/' + opt.tenantId.toUtf8()
+        + QByteArrayLiteral("\", error=\"invalid_token\", error_description=\"The authentication failed\"");
+    if (auth.isEmpty()) {
+        armError(ex,
+                 401,
+                 QStringLiteral("AuthenticationFailed"),
+                 QStringLiteral("Authentication failed. The 'Authorization' header is missing."),
+                 {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
         return false;
     }
+    const qsizetype space = auth.indexOf(' ');
+    if (space <= 0 || auth.left(space).toLower() != "bearer") {
+        armError(ex,
+                 401,
+                 QStringLiteral("AuthenticationFailed"),
+                 QStringLiteral("Authentication failed. The 'Authorization' header is provided in an invalid "
+                                "format."),
+                 {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
+        return false;
+    }
+    const QString token = QString::fromLatin1(auth.mid(space + 1).trimmed());
+    const auto it = tokens.constFind(token);
+    if (it == tokens.constEnd()) {
+        armError(ex,
+                 401,
+                 QStringLiteral("InvalidAuthenticationToken"),
+                 QStringLiteral("The access token is invalid."),
+                 {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
+        return false;
+    }
+    const qint64 now = nowMs();
+    if (it.value() <= now) {
+        const QString format = QStringLiteral("MM/dd/yyyy HH:mm:ss");
+        armError(ex,
+                 401,
+                 QStringLiteral("InvalidAuthenticationTokenExpired"),
+                 QStringLiteral("The access token expiry UTC time '%1' is earlier than current UTC time '%2'.")
+                     .arg(QDateTime::fromMSecsSinceEpoch(it.value(), Qt::UTC).toString(format),
+                          QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(format)),
+                 {{QByteArrayLiteral("WWW-Authenticate"),
+                   challenge.left(challenge.indexOf("error="))
+                       + QByteArrayLiteral("error=\"invalid_token\", "
+                                           "error_description=\"The "
+                                           "access token has expired.\"")}});
+        return false;
+    }
+    return true;
+}
 
-    /// Segments of an ARM id by type name ("resourceGroups" -> "ai-lab-rg"), case-insensitive.
-    static std::map<QString, QString> parseId(const QString &id)
-    {
-        std::map<QString, QString> out;
-        const QStringList segs = id.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        for (qsizetype i = 0; i + 1 < segs.size(); i += 2) {
-            if (same(segs[i], QStringLiteral("providers"))) {
-                out[QStringLiteral("provider")] = segs[i + 1];
-                continue;
-            }
-            out[segs[i].toLower()] = segs[i + 1];
+bool AzureState::admit(const std::shared_ptr<AzureExchange> &ex)
+{
+    const qint64 now = nowMs();
+    auto &window = ex->write ? writes : reads;
+    while (!window.empty() && window.front() <= now - 3600000) {
+        window.pop_front();
+    }
+    if (!ex->write && opt.readsPerHour > 0 && qint64(reads.size()) >= opt.readsPerHour) {
+        const qint64 retry = std::max<qint64>(1, (reads.front() + 3600000 - now + 999) / 1000);
+        armError(ex,
+                 429,
+                 QStringLiteral("SubscriptionRequestsThrottled"),
+                 QStringLiteral("Number of 'read' requests for subscription '%1' actor '%2' exceeded. Please try "
+                                "again after '%3' seconds after the first request. The throttling limit is %4 "
+                                "requests per hour.")
+                     .arg(opt.subscriptionId, opt.clientId)
+                     .arg(retry)
+                     .arg(opt.readsPerHour),
+                 {{QByteArrayLiteral("Retry-After"), QByteArray::number(retry)}});
+        return false;
+    }
+    window.push_back(now);
+    return true;
+}
+
+void AzureState::handle(const Request &request, const Responder &responder)
+{
+    ++requests;
+    auto ex = std::make_shared<AzureExchange>();
+    ex->request = request;
+    ex->responder = responder;
+    QString path = request.path;
+    while (path.size() > 1 && path.endsWith(QLatin1Char('/'))) {
+        path.chop(1);
+    }
+    ex->segs = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    ex->write = request.method != "GET" && request.method != "HEAD";
+    if (isTokenPath(ex->segs)) {
+        ++tokenRequests; // faults included: a client's retries show here
+    }
+    if (!ex->segs.isEmpty() && ex->segs.front() == QLatin1String("_sim")) {
+        handleControl(ex);
+        return;
+    }
+    for (auto it = rules.begin(); it != rules.end(); ++it) {
+        if (it->isLro() || !it->matches(request)) {
+            continue;
         }
-        return out;
-    }
-
-    // ---- JSON -------------------------------------------------------------------------------
-    double autoThroughput(const QString &level, qint64 quota) const { return mibpsPerTiB(level) * double(quota) / TiB; }
-
-    QJsonObject accountJson(const Account &a) const
-    {
-        return QJsonObject{
-            {QStringLiteral("id"), accountId(a.resourceGroup, a.name)},
-            {QStringLiteral("name"), a.name},
-            {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts")},
-            {QStringLiteral("location"), a.location},
-            {QStringLiteral("etag"), etagFor(a.modifiedMs)},
-            {QStringLiteral("tags"), QJsonObject{}},
-            {QStringLiteral("properties"),
-             QJsonObject{{QStringLiteral("provisioningState"), a.provisioningState},
-                         {QStringLiteral("encryption"),
-                          QJsonObject{{QStringLiteral("keySource"), QStringLiteral("Microsoft.NetApp")}}},
-                         {QStringLiteral("disableShowmount"), true}}},
-        };
-    }
-
-    QJsonObject poolJson(Pool &p)
-    {
-        double utilized = 0;
-        for (Volume *v : volumesIn(p)) {
-            utilized += v->throughputMibps;
+        it->fired++;
+        ex->fault = *it;
+        if (it->count > 0 && --it->count == 0) {
+            rules.erase(it);
         }
-        const double total = autoThroughput(p.serviceLevel, p.size);
-        return QJsonObject{
-            {QStringLiteral("id"), poolId(p)},
-            {QStringLiteral("name"), QString(p.account + QLatin1Char('/') + p.name)},
-            {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools")},
-            {QStringLiteral("location"), p.location},
-            {QStringLiteral("etag"), etagFor(p.modifiedMs)},
-            {QStringLiteral("tags"), QJsonObject{}},
-            {QStringLiteral("properties"),
-             QJsonObject{
-                 {QStringLiteral("poolId"), p.poolId},
-                 {QStringLiteral("serviceLevel"), p.serviceLevel},
-                 {QStringLiteral("size"), double(p.size)},
-                 {QStringLiteral("qosType"), p.qosType},
-                 {QStringLiteral("totalThroughputMibps"), std::round(total * 1000) / 1000},
-                 {QStringLiteral("utilizedThroughputMibps"), std::round(utilized * 1000) / 1000},
-                 {QStringLiteral("coolAccess"), false},
-                 {QStringLiteral("encryptionType"), QStringLiteral("Single")},
-                 {QStringLiteral("provisioningState"), p.provisioningState},
-             }},
-        };
+        break;
     }
-
-    QJsonObject volumeJson(const Volume &v) const
-    {
-        QJsonArray protocols;
-        for (const QString &p : v.protocolTypes) {
-            protocols.append(p);
-        }
-        const QJsonObject mountTarget{{QStringLiteral("mountTargetId"), v.networkSiblingSetId},
-                                      {QStringLiteral("fileSystemId"), v.fileSystemId},
-                                      {QStringLiteral("ipAddress"), v.mountIp}};
-        const QJsonObject exportRule{{QStringLiteral("ruleIndex"), 1},
-                                     {QStringLiteral("unixReadOnly"), false},
-                                     {QStringLiteral("unixReadWrite"), true},
-                                     {QStringLiteral("nfsv3"), v.protocolTypes.contains(QStringLiteral("NFSv3"))},
-                                     {QStringLiteral("nfsv41"), v.protocolTypes.contains(QStringLiteral("NFSv4.1"))},
-                                     {QStringLiteral("cifs"), false},
-                                     {QStringLiteral("allowedClients"), QStringLiteral("0.0.0.0/0")},
-                                     {QStringLiteral("hasRootAccess"), true}};
-        return QJsonObject{
-            {QStringLiteral("id"), volumeId(v)},
-            {QStringLiteral("name"), QString(v.account + QLatin1Char('/') + v.pool + QLatin1Char('/') + v.name)},
-            {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes")},
-            {QStringLiteral("location"), v.location},
-            {QStringLiteral("etag"), etagFor(v.modifiedMs)},
-            {QStringLiteral("tags"), QJsonObject{}},
-            {QStringLiteral("properties"),
-             QJsonObject{
-                 {QStringLiteral("fileSystemId"), v.fileSystemId},
-                 {QStringLiteral("creationToken"), v.creationToken},
-                 {QStringLiteral("serviceLevel"), v.serviceLevel},
-                 {QStringLiteral("usageThreshold"), double(v.usageThreshold)},
-                 {QStringLiteral("throughputMibps"), std::round(v.throughputMibps * 1000) / 1000},
-                 {QStringLiteral("actualThroughputMibps"), std::round(v.throughputMibps * 1000) / 1000},
-                 {QStringLiteral("protocolTypes"), protocols},
-                 {QStringLiteral("subnetId"), v.subnetId},
-                 {QStringLiteral("networkFeatures"), QStringLiteral("Standard")},
-                 {QStringLiteral("networkSiblingSetId"), v.networkSiblingSetId},
-                 {QStringLiteral("storageToNetworkProximity"), QStringLiteral("T2")},
-                 {QStringLiteral("mountTargets"), QJsonArray{mountTarget}},
-                 {QStringLiteral("exportPolicy"), QJsonObject{{QStringLiteral("rules"), QJsonArray{exportRule}}}},
-                 {QStringLiteral("snapshotDirectoryVisible"), true},
-                 {QStringLiteral("securityStyle"), QStringLiteral("unix")},
-                 {QStringLiteral("encryptionKeySource"), QStringLiteral("Microsoft.NetApp")},
-                 {QStringLiteral("coolAccess"), false},
-                 {QStringLiteral("provisioningState"), v.provisioningState},
-             }},
-        };
-    }
-
-    QJsonObject snapshotJson(const Volume &v, const Snapshot &s) const
-    {
-        return QJsonObject{
-            {QStringLiteral("id"), QString(volumeId(v) + QStringLiteral("/snapshots/") + s.name)},
-            {QStringLiteral("name"),
-             QString(v.account + QLatin1Char('/') + v.pool + QLatin1Char('/') + v.name + QLatin1Char('/') + s.name)},
-            {QStringLiteral("type"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes/snapshots")},
-            {QStringLiteral("location"), v.location},
-            {QStringLiteral("properties"),
-             QJsonObject{{QStringLiteral("snapshotId"), s.snapshotId},
-                         {QStringLiteral("created"), isoTime(s.createdMs)},
-                         {QStringLiteral("provisioningState"), s.provisioningState}}},
-        };
-    }
-
-    QJsonObject agentPoolProperties(const ManagedCluster &c, const AgentPool &p) const
-    {
-        QJsonArray taints;
-        for (const QString &t : p.nodeTaints) {
-            taints.append(t);
-        }
-        return QJsonObject{
-            {QStringLiteral("count"), p.count},
-            {QStringLiteral("vmSize"), p.vmSize},
-            {QStringLiteral("osDiskSizeGB"), 128},
-            {QStringLiteral("osDiskType"), QStringLiteral("Managed")},
-            {QStringLiteral("kubeletDiskType"), QStringLiteral("OS")},
-            {QStringLiteral("maxPods"), p.maxPods},
-            {QStringLiteral("type"), QStringLiteral("VirtualMachineScaleSets")},
-            {QStringLiteral("enableAutoScaling"), false},
-            {QStringLiteral("provisioningState"), QStringLiteral("Succeeded")},
-            {QStringLiteral("powerState"), QJsonObject{{QStringLiteral("code"), QStringLiteral("Running")}}},
-            {QStringLiteral("orchestratorVersion"), c.kubernetesVersion},
-            {QStringLiteral("currentOrchestratorVersion"), c.kubernetesVersion},
-            {QStringLiteral("enableNodePublicIP"), false},
-            {QStringLiteral("nodeTaints"), taints},
-            {QStringLiteral("mode"), p.mode},
-            {QStringLiteral("osType"), QStringLiteral("Linux")},
-            {QStringLiteral("osSKU"), QStringLiteral("Ubuntu")},
-            {QStringLiteral("nodeImageVersion"), QStringLiteral("AKSUbuntu-2204gen2containerd-202411.12.0")},
-            {QStringLiteral("enableFIPS"), false},
-        };
-    }
-
-    QJsonObject clusterJson(const ManagedCluster &c) const
-    {
-        QJsonArray profiles;
-        for (const AgentPool &p : c.agentPools) {
-            QJsonObject o = agentPoolProperties(c, p);
-            o.insert(QStringLiteral("name"), p.name);
-            profiles.append(o);
-        }
-        return QJsonObject{
-            {QStringLiteral("id"), clusterId(c)},
-            {QStringLiteral("location"), c.location},
-            {QStringLiteral("name"), c.name},
-            {QStringLiteral("type"), QStringLiteral("Microsoft.ContainerService/ManagedClusters")},
-            {QStringLiteral("sku"),
-             QJsonObject{{QStringLiteral("name"), QStringLiteral("Base")},
-                         {QStringLiteral("tier"), QStringLiteral("Free")}}},
-            {QStringLiteral("identity"), QJsonObject{{QStringLiteral("type"), QStringLiteral("SystemAssigned")}}},
-            {QStringLiteral("properties"),
-             QJsonObject{
-                 {QStringLiteral("provisioningState"), QStringLiteral("Succeeded")},
-                 {QStringLiteral("powerState"), QJsonObject{{QStringLiteral("code"), QStringLiteral("Running")}}},
-                 {QStringLiteral("kubernetesVersion"), c.kubernetesVersion},
-                 {QStringLiteral("currentKubernetesVersion"), c.kubernetesVersion},
-                 {QStringLiteral("dnsPrefix"), c.dnsPrefix},
-                 {QStringLiteral("fqdn"), c.fqdn},
-                 {QStringLiteral("azurePortalFQDN"),
-                  QString(c.fqdn.section(QLatin1Char('.'), 0, 0) + QStringLiteral(".portal.hcp.")
-                          + c.fqdn.section(QLatin1Char('.'), 2))},
-                 {QStringLiteral("agentPoolProfiles"), profiles},
-                 {QStringLiteral("nodeResourceGroup"),
-                  QStringLiteral("MC_%1_%2_%3").arg(c.resourceGroup, c.name, c.location)},
-                 {QStringLiteral("enableRBAC"), true},
-                 {QStringLiteral("supportPlan"), QStringLiteral("KubernetesOfficial")},
-                 {QStringLiteral("networkProfile"),
-                  QJsonObject{{QStringLiteral("networkPlugin"), QStringLiteral("azure")},
-                              {QStringLiteral("loadBalancerSku"), QStringLiteral("standard")},
-                              {QStringLiteral("serviceCidr"), QStringLiteral("10.0.0.0/16")},
-                              {QStringLiteral("dnsServiceIP"), QStringLiteral("10.0.0.10")},
-                              {QStringLiteral("outboundType"), QStringLiteral("loadBalancer")}}},
-                 {QStringLiteral("maxAgentPools"), 100},
-             }},
-        };
-    }
-
-    QByteArray kubeconfigFor(const ManagedCluster &c) const
-    {
-        if (same(c.name, QStringLiteral("aks-gpu")) && !opt.aksKubeconfig.isEmpty()) {
-            return opt.aksKubeconfig;
-        }
-        const QString user = QStringLiteral("clusterUser_%1_%2").arg(c.resourceGroup, c.name);
-        const QString token =
-            QString::number(quint64(noise(opt.seed, c.name, 0, 7) * 1e18), 16).rightJustified(16, QLatin1Char('0'));
-        return QStringLiteral("apiVersion: v1\n"
-                              "clusters:\n"
-                              "- cluster:\n"
-                              "    certificate-authority-data: %1\n"
-                              "    server: https://%2:443\n"
-                              "  name: %3\n"
-                              "contexts:\n"
-                              "- context:\n"
-                              "    cluster: %3\n"
-                              "    user: %4\n"
-                              "  name: %3\n"
-                              "current-context: %3\n"
-                              "kind: Config\n"
-                              "preferences: {}\n"
-                              "users:\n"
-                              "- name: %4\n"
-                              "  user:\n"
-                              "    token: %5\n")
-            .arg(QString::fromLatin1(opt.tls.certificatePem.toBase64()), c.fqdn, c.name, user, token)
-            .toUtf8();
-    }
-
-    // ---- presets ----------------------------------------------------------------------------
-    Pool &addPool(const QString &rg, const QString &account, const QString &name, const QString &level, qint64 size)
-    {
-        Pool p;
-        p.resourceGroup = rg;
-        p.account = account;
-        p.name = name;
-        p.location = opt.location;
-        p.poolId = rng.uuid();
-        p.serviceLevel = level;
-        p.size = size;
-        p.modifiedMs = nowMs() - 30LL * 86400000;
-        pools.push_back(p);
-        return pools.back();
-    }
-
-    Volume &addVolume(const Pool &pool, const QString &name, qint64 quota, const QString &mountIp, qint64 createdMs)
-    {
-        auto v = std::make_unique<Volume>();
-        v->resourceGroup = pool.resourceGroup;
-        v->account = pool.account;
-        v->pool = pool.name;
-        v->name = name;
-        v->location = pool.location;
-        v->fileSystemId = rng.uuid();
-        v->networkSiblingSetId = rng.uuid();
-        v->creationToken = name;
-        v->usageThreshold = quota;
-        v->serviceLevel = pool.serviceLevel;
-        v->throughputMibps = autoThroughput(pool.serviceLevel, quota);
-        v->mountIp = mountIp;
-        v->subnetId = rgPrefix(pool.resourceGroup)
-                      + QStringLiteral("/providers/Microsoft.Network/virtualNetworks/%1-vnet/subnets/anf-delegated")
-                            .arg(pool.resourceGroup);
-        v->createdMs = createdMs;
-        v->modifiedMs = createdMs;
-        v->demandMibps = 0.5 + 8 * noise(opt.seed, v->fileSystemId, 0, 10);
-        v->readFraction = 0.6 + 0.35 * noise(opt.seed, v->fileSystemId, 0, 11);
-        v->usedFraction = 0.2 + 0.6 * noise(opt.seed, v->fileSystemId, 0, 12);
-        v->phase = 6.28 * noise(opt.seed, v->fileSystemId, 0, 13);
-        v->capHistory.push_back({createdMs, v->throughputMibps});
-        volumes.push_back(std::move(v));
-        return *volumes.back();
-    }
-
-    void addSnapshot(Volume &v, const QString &name, qint64 createdMs)
-    {
-        Snapshot s;
-        s.name = name;
-        s.snapshotId = rng.uuid();
-        s.createdMs = createdMs;
-        v.snapshots.push_back(s);
-    }
-
-    void buildPreset()
-    {
-        const qint64 now = nowMs();
-        const qint64 created = now - 30LL * 86400000;
-        resourceGroups.append(opt.resourceGroup);
-        if (opt.preset == AzureSimulatorOptions::Preset::Empty) {
+    if (ex->fault) {
+        const FaultRule &f = *ex->fault;
+        if (f.kind == QLatin1String("stall") || f.kind == QLatin1String("reset")) {
+            Response r;
+            r.delay = std::chrono::milliseconds(f.latencyMs);
+            r.fault = f.kind == QLatin1String("stall") ? Fault::Stall : Fault::Reset;
+            responder.send(std::move(r));
             return;
         }
-        const QString rg = opt.resourceGroup;
-        accounts.push_back(
-            Account{rg, QStringLiteral("anf-ai-lab"), opt.location, QStringLiteral("Succeeded"), created});
-        Pool &standard = addPool(
-            rg, QStringLiteral("anf-ai-lab"), QStringLiteral("pool-standard"), QStringLiteral("Standard"), 4 * TiB);
-        const Pool standardCopy = standard;
-        addPool(rg, QStringLiteral("anf-ai-lab"), QStringLiteral("pool-premium"), QStringLiteral("Premium"), 4 * TiB);
-        auto snapName = [now](int daysAgo) -> QString {
-            return QStringLiteral("daily-")
-                   + QDateTime::fromMSecsSinceEpoch(now - qint64(daysAgo) * 86400000, Qt::UTC)
-                         .toString(QStringLiteral("yyyy-MM-dd"));
-        };
-        Volume &criteo =
-            addVolume(standardCopy, QStringLiteral("criteo-data"), 1000 * GiB, QStringLiteral("10.0.1.4"), created);
-        criteo.demandMibps = 40;
-        criteo.readFraction = 0.92;
-        criteo.ioKiB = 256;
-        criteo.usedFraction = 0.82;
-        criteo.phase = 0.5;
-        addSnapshot(criteo, snapName(2), now - 2 * 86400000);
-        addSnapshot(criteo, snapName(1), now - 86400000);
-        Volume &tusimple =
-            addVolume(standardCopy, QStringLiteral("tusimple"), 500 * GiB, QStringLiteral("10.0.1.5"), created);
-        tusimple.demandMibps = 1.2;
-        tusimple.readFraction = 0.7;
-        tusimple.ioKiB = 64;
-        tusimple.usedFraction = 0.64;
-        tusimple.phase = 2.0;
-        addSnapshot(tusimple, snapName(2), now - 2 * 86400000 + 600000);
-        addSnapshot(tusimple, snapName(1), now - 86400000 + 600000);
-
-        ManagedCluster aks;
-        aks.resourceGroup = rg;
-        aks.name = QStringLiteral("aks-gpu");
-        aks.location = opt.location;
-        aks.dnsPrefix = QStringLiteral("aks-gpu-%1-%2").arg(rg, opt.subscriptionId.left(6));
-        const QString hash = QString::number(quint64(noise(opt.seed, aks.name, 0, 5) * 4294967295.0), 16);
-        aks.fqdn = QStringLiteral("%1-%2.hcp.%3.azmk8s.io").arg(aks.dnsPrefix, hash, opt.location);
-        aks.agentPools.push_back(AgentPool{
-            QStringLiteral("system"), 1, QStringLiteral("Standard_D4s_v5"), QStringLiteral("System"), 30, {}});
-        aks.agentPools.push_back(AgentPool{QStringLiteral("gpupool"),
-                                           3,
-                                           QStringLiteral("Standard_NC6s_v3"),
-                                           QStringLiteral("User"),
-                                           110,
-                                           QStringList{}});
-        aks.modifiedMs = created;
-        clusters.push_back(aks);
-
-        if (opt.preset != AzureSimulatorOptions::Preset::Scale || opt.scaleVolumes <= 0) {
+        if (f.kind == QLatin1String("status")) {
+            serveStatusFault(ex);
             return;
         }
-        const QString scaleRg = QStringLiteral("scale-rg");
-        resourceGroups.append(scaleRg);
-        accounts.push_back(
-            Account{scaleRg, QStringLiteral("anf-scale"), opt.location, QStringLiteral("Succeeded"), created});
-        static const char *levels[] = {"Standard", "Premium", "Ultra"};
-        const int perPool = 100;
-        const int poolCount = (opt.scaleVolumes + perPool - 1) / perPool;
-        int made = 0;
-        for (int p = 0; p < poolCount; ++p) {
-            const Pool pool = addPool(scaleRg,
-                                      QStringLiteral("anf-scale"),
-                                      QStringLiteral("pool-%1").arg(p + 1, 3, 10, QLatin1Char('0')),
-                                      QLatin1String(levels[p % 3]),
-                                      10 * TiB);
-            for (int i = 0; i < perPool && made < opt.scaleVolumes; ++i, ++made) {
-                addVolume(pool,
-                          QStringLiteral("vol-%1").arg(made + 1, 5, 10, QLatin1Char('0')),
-                          100 * GiB,
-                          QStringLiteral("10.1.%1.%2").arg(4 + made / 250).arg(4 + made % 250),
-                          created);
-            }
-        }
     }
+    route(ex);
+}
 
-    // ---- transport --------------------------------------------------------------------------
-    void addArmHeaders(Response &r, const AzureExchange &ex)
-    {
-        const QByteArray requestId = rng.uuid().toLatin1();
-        r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-cache")});
-        r.headers.append({QByteArrayLiteral("Pragma"), QByteArrayLiteral("no-cache")});
-        r.headers.append({QByteArrayLiteral("Expires"), QByteArrayLiteral("-1")});
-        r.headers.append({QByteArrayLiteral("x-ms-request-id"), requestId});
-        const QByteArray correlation = ex.request.header("x-ms-client-request-id");
-        r.headers.append(
-            {QByteArrayLiteral("x-ms-correlation-request-id"), correlation.isEmpty() ? requestId : correlation});
-        r.headers.append({QByteArrayLiteral("x-ms-routing-request-id"),
-                          QByteArrayLiteral("EASTUS:")
-                              + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmss")).toLatin1()
-                              + QByteArrayLiteral("Z:") + requestId});
-        r.headers.append(
-            {QByteArrayLiteral("Strict-Transport-Security"), QByteArrayLiteral("max-age=31536000; includeSubDomains")});
-        r.headers.append({QByteArrayLiteral("X-Content-Type-Options"), QByteArrayLiteral("nosniff")});
-        const int readLimit = opt.readsPerHour > 0 ? opt.readsPerHour : 12000;
-        if (ex.write) {
-            r.headers.append({QByteArrayLiteral("x-ms-ratelimit-remaining-subscription-writes"),
-                              QByteArray::number(std::max<qint64>(0, 1200 - qint64(writes.size())))});
-        } else {
-            r.headers.append({QByteArrayLiteral("x-ms-ratelimit-remaining-subscription-reads"),
-                              QByteArray::number(std::max<qint64>(0, readLimit - qint64(reads.size())))});
-        }
+void AzureState::serveStatusFault(const std::shared_ptr<AzureExchange> &ex)
+{
+    const FaultRule &f = *ex->fault;
+    QList<QPair<QByteArray, QByteArray>> extra;
+    if (f.status == 429 || f.status == 503) {
+        extra.append({QByteArrayLiteral("Retry-After"), QByteArray::number(f.retryAfterSeconds)});
     }
-
-    void send(const std::shared_ptr<AzureExchange> &ex, Response r)
-    {
-        if (ex->fault) {
-            if (ex->fault->latencyMs > 0) {
-                r.delay = std::chrono::milliseconds(ex->fault->latencyMs);
-            }
-            if (ex->fault->kind == QLatin1String("malformed")) {
-                r.fault = Fault::Malformed;
-            } else if (ex->fault->kind == QLatin1String("truncate")) {
-                r.fault = Fault::Truncate;
-            }
-        }
-        qCInfo(lcAzureSim).noquote() << QString::fromLatin1(ex->request.method) << QString::fromUtf8(ex->request.target)
-                                     << "->" << r.status;
-        ex->responder.send(std::move(r));
-    }
-
-    void sendArm(const std::shared_ptr<AzureExchange> &ex,
-                 int status,
-                 const QByteArray &body,
-                 const QList<QPair<QByteArray, QByteArray>> &extra = {})
-    {
-        Response r = Response::json(status, body);
-        if (body.isEmpty()) {
-            r.headers.clear();
-        } else {
-            r.headers.clear();
-            r.headers.append({QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json; charset=utf-8")});
-        }
-        addArmHeaders(r, *ex);
-        for (const auto &h : extra) {
-            r.headers.append(h);
-        }
+    if (isTokenPath(ex->segs)) {
+        Response r = Response::json(
+            f.status,
+            compact(QJsonObject{
+                {QStringLiteral("error"), f.code.isEmpty() ? QStringLiteral("temporarily_unavailable") : f.code},
+                {QStringLiteral("error_description"),
+                 f.message.isEmpty() ? QStringLiteral("AADSTS50196: The server terminated an "
+                                                      "operation because it encountered a client "
+                                                      "request loop.")
+                                     : f.message}}));
+        r.headers.append(extra);
         send(ex, std::move(r));
+        return;
     }
-
-    void sendJson(const std::shared_ptr<AzureExchange> &ex,
-                  int status,
-                  const QJsonObject &o,
-                  const QList<QPair<QByteArray, QByteArray>> &extra = {})
-    {
-        sendArm(ex, status, compact(o), extra);
-    }
-
-    void armError(const std::shared_ptr<AzureExchange> &ex,
-                  int status,
-                  const QString &code,
-                  const QString &message,
-                  const QList<QPair<QByteArray, QByteArray>> &extra = {})
-    {
-        QJsonObject error{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}};
-        sendJson(ex, status, QJsonObject{{QStringLiteral("error"), error}}, extra);
-    }
-
-    void notFound(const std::shared_ptr<AzureExchange> &ex, const QString &type, const QString &rg)
-    {
-        armError(ex,
-                 404,
-                 QStringLiteral("ResourceNotFound"),
-                 QStringLiteral("The Resource '%1' under resource group '%2' was not found. For more details please go "
-                                "to https://aka.ms/ARMResourceNotFoundFix")
-                     .arg(type, rg));
-    }
-
-    void methodNotAllowed(const std::shared_ptr<AzureExchange> &ex)
-    {
-        armError(ex,
-                 405,
-                 QStringLiteral("MethodNotAllowed"),
-                 QStringLiteral("The requested resource does not support http method '%1'.")
-                     .arg(QString::fromLatin1(ex->request.method)));
-    }
-
-    void invalidResourceType(const std::shared_ptr<AzureExchange> &ex, const QString &ns, const QString &type)
-    {
-        armError(ex,
-                 404,
-                 QStringLiteral("InvalidResourceType"),
-                 QStringLiteral("The resource type '%1' could not be found in the namespace '%2' for api version '%3'.")
-                     .arg(type, ns, ex->apiVersion));
-    }
-
-    /// A list page: items [skip, skip + pageSize) and a nextLink when more follow.
-    void sendList(const std::shared_ptr<AzureExchange> &ex, const QJsonArray &items)
-    {
-        bool ok = true;
-        const QString token = ex->request.queryValue(QStringLiteral("$skiptoken"));
-        const int skip = token.isEmpty() ? 0 : token.toInt(&ok);
-        if (!ok || skip < 0) {
-            armError(ex,
-                     400,
-                     QStringLiteral("InvalidSkipToken"),
-                     QStringLiteral("The provided $skiptoken '%1' is not valid.").arg(token));
-            return;
-        }
-        const int pageSize = std::max(1, opt.pageSize);
-        QJsonArray page;
-        for (qsizetype i = skip; i < items.size() && i < qsizetype(skip) + pageSize; ++i) {
-            page.append(items[i]);
-        }
-        QJsonObject body{{QStringLiteral("value"), page}};
-        if (qsizetype(skip) + pageSize < items.size()) {
-            QUrlQuery q;
-            q.addQueryItem(QStringLiteral("api-version"), ex->apiVersion);
-            q.addQueryItem(QStringLiteral("$skiptoken"), QString::number(skip + pageSize));
-            body.insert(QStringLiteral("nextLink"),
-                        QString(baseUrl + QString::fromUtf8(QUrl::toPercentEncoding(ex->request.path, "/"))
-                                + QLatin1Char('?') + q.toString(QUrl::FullyEncoded)));
-        }
-        sendJson(ex, 200, body);
-    }
-
-    std::optional<QJsonObject> bodyObject(const std::shared_ptr<AzureExchange> &ex)
-    {
-        QJsonParseError error{};
-        const QJsonDocument doc = QJsonDocument::fromJson(ex->request.body, &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("InvalidRequestContent"),
-                     QStringLiteral("The request content was invalid and could not be deserialized: '%1'.")
-                         .arg(error.error != QJsonParseError::NoError ? error.errorString()
-                                                                      : QStringLiteral("not a JSON object")));
-            return std::nullopt;
-        }
-        return doc.object();
-    }
-
-    // ---- long-running operations --------------------------------------------------------------
-    Operation &startOperation(const std::shared_ptr<AzureExchange> &ex,
-                              const QString &resourceId,
-                              const QString &action,
-                              const QString &runningStatus)
-    {
-        Operation op;
-        op.id = rng.uuid();
-        op.resourceId = resourceId;
-        op.action = action;
-        op.runningStatus = runningStatus;
-        op.startMs = nowMs();
-        op.durationMs = std::max<qint64>(0, opt.lroDuration.count());
-        for (auto it = rules.begin(); it != rules.end(); ++it) {
-            if (!it->isLro() || !it->matches(ex->request)) {
-                continue;
-            }
-            it->fired++;
-            if (it->kind == QLatin1String("lroHang")) {
-                op.hang = true;
-            } else {
-                op.injected =
-                    ArmError{it->code.isEmpty() ? QStringLiteral("InternalServerError") : it->code,
-                             it->message.isEmpty() ? QStringLiteral("The operation failed (simulated).") : it->message};
-            }
-            if (it->count > 0 && --it->count == 0) {
-                rules.erase(it);
-            }
+    QString code = f.code;
+    QString message = f.message;
+    if (code.isEmpty()) {
+        switch (f.status) {
+        case 429:
+            code = QStringLiteral("TooManyRequests");
             break;
+        case 409:
+            code = QStringLiteral("Conflict");
+            break;
+        case 503:
+            code = QStringLiteral("ServiceUnavailable");
+            break;
+        case 504:
+            code = QStringLiteral("GatewayTimeout");
+            break;
+        default:
+            code = f.status >= 500 ? QStringLiteral("InternalServerError") : QStringLiteral("BadRequest");
         }
-        ++operationCounter;
-        const QString id = op.id;
-        auto [pos, inserted] = operations.emplace(id, std::move(op));
-        if (!pos->second.hang) {
-            QTimer::singleShot(std::chrono::milliseconds(pos->second.durationMs), sim, [this, id] {
-                finishOperation(id);
-            });
-        }
-        return pos->second;
     }
+    if (message.isEmpty()) {
+        message = f.status == 429 ? QStringLiteral("The request is being throttled. Please retry after %1 seconds.")
+                                        .arg(f.retryAfterSeconds)
+                                  : QStringLiteral("The server encountered an internal error (simulated fault).");
+    }
+    armError(ex, f.status, code, message, extra);
+}
 
-    void finishOperation(const QString &id)
-    {
-        auto it = operations.find(id);
-        if (it == operations.end() || it->second.done) {
+bool AzureState::isTokenPath(const QStringList &segs)
+{
+    return segs.size() >= 3 && same(segs.last(), QStringLiteral("token")) && same(segs[1], QStringLiteral("oauth2"));
+}
+
+void AzureState::route(const std::shared_ptr<AzureExchange> &ex)
+{
+    const QStringList &s = ex->segs;
+    // Entra ID: /{tenant}/oauth2/v2.0/token, /adfs/oauth2/token, openid-configuration.
+    if (isTokenPath(s) && (s.size() == 3 || (s.size() == 4 && same(s[2], QStringLiteral("v2.0"))))) {
+        serveToken(ex, s[0]);
+        return;
+    }
+    if (s.size() >= 3 && s[s.size() - 2] == QLatin1String(".well-known")
+        && s.last() == QLatin1String("openid-configuration")) {
+        const QString authority = s[0];
+        const bool adfs = same(authority, QStringLiteral("adfs"));
+        if (!adfs && !same(authority, opt.tenantId)) {
+            aadError(ex,
+                     400,
+                     QStringLiteral("invalid_tenant"),
+                     90002,
+                     QStringLiteral("Tenant '%1' not found.").arg(authority));
             return;
         }
-        Operation &op = it->second;
-        std::optional<ArmError> error = op.injected;
-        if (!error && op.apply) {
-            error = op.apply();
-        }
-        if (error && op.onFailed) {
-            op.onFailed();
-        }
-        op.error = error;
-        op.done = true;
-        op.endMs = nowMs();
+        serveOpenIdConfiguration(ex, authority, adfs);
+        return;
     }
-
-    QList<QPair<QByteArray, QByteArray>> lroHeaders(const Operation &op, const QString &apiVersion, bool location)
-    {
-        const QString base = baseUrl + operationPath(op.id) + QStringLiteral("?api-version=") + apiVersion;
-        QList<QPair<QByteArray, QByteArray>> h{{QByteArrayLiteral("Azure-AsyncOperation"), base.toUtf8()}};
-        if (location) {
-            h.append({QByteArrayLiteral("Location"),
-                      (base + QStringLiteral("&operationResultResponseType=Location")).toUtf8()});
-        }
-        h.append({QByteArrayLiteral("Retry-After"), QByteArray::number(opt.lroRetryAfterSeconds)});
-        return h;
+    if (s.size() >= 3 && s[1] == QLatin1String("discovery") && s.last() == QLatin1String("keys")) {
+        send(ex, Response::json(200, R"({"keys":[]})"));
+        return;
     }
-
-    QJsonObject operationJson(const Operation &op) const
-    {
-        QString status = op.runningStatus;
-        double percent = 0;
-        if (op.done) {
-            status = op.error ? QStringLiteral("Failed") : QStringLiteral("Succeeded");
-            percent = 100;
-        } else if (op.durationMs > 0) {
-            percent = std::min(99.0, std::floor(100.0 * double(nowMs() - op.startMs) / double(op.durationMs)));
-        }
-        QJsonObject o{
-            {QStringLiteral("id"), operationPath(op.id)},
-            {QStringLiteral("name"), op.id},
-            {QStringLiteral("status"), status},
-            {QStringLiteral("startTime"), isoTime(op.startMs, true)},
-            {QStringLiteral("endTime"), op.done ? isoTime(op.endMs, true) : QStringLiteral("0001-01-01T00:00:00Z")},
-            {QStringLiteral("percentComplete"), percent},
-            {QStringLiteral("properties"),
-             QJsonObject{{QStringLiteral("resourceName"), op.resourceId}, {QStringLiteral("action"), op.action}}},
-        };
-        if (op.done && op.error) {
-            o.insert(QStringLiteral("error"),
-                     QJsonObject{{QStringLiteral("code"), op.error->code},
-                                 {QStringLiteral("message"), op.error->message},
-                                 {QStringLiteral("details"),
-                                  QJsonArray{QJsonObject{{QStringLiteral("code"), op.error->code},
-                                                         {QStringLiteral("message"), op.error->message}}}}});
-        }
-        return o;
+    if (s.isEmpty() || (!same(s[0], QStringLiteral("subscriptions")) && !same(s[0], QStringLiteral("tenants")))) {
+        armError(ex,
+                 404,
+                 QStringLiteral("NotFound"),
+                 QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
+        return;
     }
-
-    void serveOperation(const std::shared_ptr<AzureExchange> &ex, const QString &opId)
-    {
+    if (!authorise(ex)) {
+        return;
+    }
+    ex->apiVersion = ex->request.queryValue(QStringLiteral("api-version"));
+    if (ex->apiVersion.isEmpty()) {
+        armError(ex,
+                 400,
+                 QStringLiteral("MissingApiVersionParameter"),
+                 QStringLiteral("The api-version query parameter (?api-version=) is required for all requests."));
+        return;
+    }
+    QString provider;
+    for (qsizetype i = 0; i + 1 < s.size(); ++i) {
+        if (same(s[i], QStringLiteral("providers"))) {
+            provider = s[i + 1];
+        }
+    }
+    const bool netApp = same(provider, QStringLiteral("Microsoft.NetApp"));
+    const QString bare = ex->apiVersion.section(QLatin1Char('-'), 0, 2);
+    if (!isApiVersion(ex->apiVersion) || (netApp && (bare < NetAppMinApi || bare > NetAppMaxApi))) {
+        armError(ex,
+                 400,
+                 QStringLiteral("InvalidApiVersionParameter"),
+                 netApp ? QStringLiteral("The api-version '%1' is invalid. The supported versions are '%2' .. "
+                                         "'%3' for resource provider 'Microsoft.NetApp'.")
+                              .arg(ex->apiVersion, NetAppMinApi, NetAppMaxApi)
+                        : QStringLiteral("The api-version '%1' is invalid.").arg(ex->apiVersion));
+        return;
+    }
+    if (!admit(ex)) {
+        return;
+    }
+    if (same(s[0], QStringLiteral("tenants"))) {
+        sendList(ex,
+                 QJsonArray{QJsonObject{{QStringLiteral("id"), QString(QStringLiteral("/tenants/") + opt.tenantId)},
+                                        {QStringLiteral("tenantId"), opt.tenantId},
+                                        {QStringLiteral("countryCode"), QStringLiteral("US")},
+                                        {QStringLiteral("displayName"), QStringLiteral("Strata Simulated Tenant")},
+                                        {QStringLiteral("tenantCategory"), QStringLiteral("Home")},
+                                        {QStringLiteral("defaultDomain"), QStringLiteral("stratasim.onmicrosoft.com")},
+                                        {QStringLiteral("tenantType"), QStringLiteral("AAD")}}});
+        return;
+    }
+    if (s.size() == 1) {
+        sendList(ex, QJsonArray{subscriptionJson()});
+        return;
+    }
+    if (!same(s[1], opt.subscriptionId)) {
+        armError(ex,
+                 404,
+                 QStringLiteral("SubscriptionNotFound"),
+                 QStringLiteral("The subscription '%1' could not be found.").arg(s[1]));
+        return;
+    }
+    const QStringList rest = s.mid(2);
+    if (rest.isEmpty()) {
         if (ex->request.method != "GET") {
             methodNotAllowed(ex);
             return;
         }
-        auto it = operations.find(opId.toLower());
-        if (it == operations.end()) {
-            armError(ex,
-                     404,
-                     QStringLiteral("OperationNotFound"),
-                     QStringLiteral("The operation '%1' could not be found.").arg(opId));
-            return;
-        }
-        const Operation &op = it->second;
-        const bool locationForm =
-            same(ex->request.queryValue(QStringLiteral("operationResultResponseType")), QStringLiteral("Location"));
-        if (!locationForm) {
-            QList<QPair<QByteArray, QByteArray>> extra;
-            if (!op.done) {
-                extra.append({QByteArrayLiteral("Retry-After"), QByteArray::number(opt.lroRetryAfterSeconds)});
-            }
-            sendJson(ex, 200, operationJson(op), extra);
-            return;
-        }
-        if (!op.done) {
-            sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true).mid(1));
-            return;
-        }
-        if (op.error) {
-            armError(
-                ex, op.error->code == QLatin1String("ResourceNotFound") ? 404 : 400, op.error->code, op.error->message);
-            return;
-        }
-        if (op.result) {
-            if (std::optional<QJsonObject> body = op.result()) {
-                sendJson(ex, 200, *body);
-                return;
-            }
-        }
-        sendArm(ex, 204, {});
+        sendJson(ex, 200, subscriptionJson());
+        return;
     }
-
-    // ---- tokens -------------------------------------------------------------------------------
-    void aadError(const std::shared_ptr<AzureExchange> &ex,
-                  int status,
-                  const QString &error,
-                  int code,
-                  const QString &description)
-    {
-        const QString now = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm:ssZ"));
-        const QString trace = rng.uuid();
-        const QString correlation = rng.uuid();
-        QJsonObject o{
-            {QStringLiteral("error"), error},
-            {QStringLiteral("error_description"),
-             QStringLiteral("AADSTS%1: %2 Trace ID: %3 Correlation ID: %4 Timestamp: %5")
-                 .arg(code)
-                 .arg(description, trace, correlation, now)},
-            {QStringLiteral("error_codes"), QJsonArray{code}},
-            {QStringLiteral("timestamp"), now},
-            {QStringLiteral("trace_id"), trace},
-            {QStringLiteral("correlation_id"), correlation},
-            {QStringLiteral("error_uri"), QString(baseUrl + QStringLiteral("/error?code=") + QString::number(code))},
-        };
-        Response r = Response::json(status, compact(o));
-        r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store, no-cache")});
-        send(ex, std::move(r));
+    if (same(rest[0], QStringLiteral("providers")) && rest.size() >= 3) {
+        routeSubscriptionProvider(ex, rest);
+        return;
     }
-
-    void serveOpenIdConfiguration(const std::shared_ptr<AzureExchange> &ex, const QString &authority, bool adfs)
-    {
-        const QString base = baseUrl + QLatin1Char('/') + authority;
-        const QString oauth = adfs ? base + QStringLiteral("/oauth2") : base + QStringLiteral("/oauth2/v2.0");
-        QJsonObject o{
-            {QStringLiteral("token_endpoint"), QString(oauth + QStringLiteral("/token"))},
-            {QStringLiteral("token_endpoint_auth_methods_supported"),
-             QJsonArray{QStringLiteral("client_secret_post"),
-                        QStringLiteral("private_key_jwt"),
-                        QStringLiteral("client_secret_basic")}},
-            {QStringLiteral("jwks_uri"), QString(base + QStringLiteral("/discovery/v2.0/keys"))},
-            {QStringLiteral("response_modes_supported"),
-             QJsonArray{QStringLiteral("query"), QStringLiteral("fragment"), QStringLiteral("form_post")}},
-            {QStringLiteral("subject_types_supported"), QJsonArray{QStringLiteral("pairwise")}},
-            {QStringLiteral("id_token_signing_alg_values_supported"), QJsonArray{QStringLiteral("RS256")}},
-            {QStringLiteral("response_types_supported"),
-             QJsonArray{QStringLiteral("code"),
-                        QStringLiteral("id_token"),
-                        QStringLiteral("code id_token"),
-                        QStringLiteral("id_token token")}},
-            {QStringLiteral("scopes_supported"),
-             QJsonArray{QStringLiteral("openid"),
-                        QStringLiteral("profile"),
-                        QStringLiteral("email"),
-                        QStringLiteral("offline_access")}},
-            {QStringLiteral("issuer"), adfs ? base : QString(base + QStringLiteral("/v2.0"))},
-            {QStringLiteral("request_uri_parameter_supported"), false},
-            {QStringLiteral("userinfo_endpoint"), QString(baseUrl + QStringLiteral("/oidc/userinfo"))},
-            {QStringLiteral("authorization_endpoint"), QString(oauth + QStringLiteral("/authorize"))},
-            {QStringLiteral("device_authorization_endpoint"), QString(oauth + QStringLiteral("/devicecode"))},
-            {QStringLiteral("http_logout_supported"), true},
-            {QStringLiteral("frontchannel_logout_supported"), true},
-            {QStringLiteral("end_session_endpoint"), QString(oauth + QStringLiteral("/logout"))},
-            {QStringLiteral("claims_supported"),
-             QJsonArray{QStringLiteral("sub"),
-                        QStringLiteral("iss"),
-                        QStringLiteral("aud"),
-                        QStringLiteral("exp"),
-                        QStringLiteral("iat"),
-                        QStringLiteral("tid")}},
-            {QStringLiteral("tenant_region_scope"), QStringLiteral("NA")},
-            {QStringLiteral("cloud_instance_name"), QStringLiteral("microsoftonline.com")},
-            {QStringLiteral("cloud_graph_host_name"), QStringLiteral("graph.windows.net")},
-            {QStringLiteral("msgraph_host"), QStringLiteral("graph.microsoft.com")},
-        };
-        send(ex, Response::json(200, compact(o)));
+    if (same(rest[0], QStringLiteral("resourceGroups"))) {
+        routeResourceGroup(ex, rest);
+        return;
     }
+    armError(ex,
+             404,
+             QStringLiteral("NotFound"),
+             QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
+}
 
-    void serveToken(const std::shared_ptr<AzureExchange> &ex, const QString &tenant)
-    {
-        if (ex->request.method != "POST") {
-            aadError(ex,
-                     405,
-                     QStringLiteral("invalid_request"),
-                     900561,
-                     QStringLiteral("The endpoint only accepts POST requests. Received a %1 request.")
-                         .arg(QString::fromLatin1(ex->request.method)));
-            return;
-        }
-        const bool adfs = same(tenant, QStringLiteral("adfs"));
-        if (!adfs && !same(tenant, opt.tenantId)) {
-            aadError(ex,
-                     400,
-                     QStringLiteral("invalid_request"),
-                     90002,
-                     QStringLiteral("Tenant '%1' not found. Check to make sure you have the correct tenant ID and are "
-                                    "signing into the correct cloud.")
-                         .arg(tenant));
-            return;
-        }
-        QByteArray body = ex->request.body;
-        body.replace('+', "%20");
-        const QUrlQuery form(QString::fromUtf8(body));
-        auto field = [&](const char *name) {
-            return form.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
-        };
-        const QString grant = field("grant_type");
-        const QString clientId = field("client_id");
-        const QString secret = field("client_secret");
-        QString scope = field("scope");
-        if (grant != QLatin1String("client_credentials")) {
-            aadError(ex,
-                     400,
-                     QStringLiteral("unsupported_grant_type"),
-                     70003,
-                     QStringLiteral("The app requested an unsupported grant type '%1'.").arg(grant));
-            return;
-        }
-        if (clientId != opt.clientId) {
-            aadError(ex,
-                     400,
-                     QStringLiteral("unauthorized_client"),
-                     700016,
-                     QStringLiteral("Application with identifier '%1' was not found in the directory '%2'. This can "
-                                    "happen if the application has not been installed by the administrator of the "
-                                    "tenant or consented to by any user in the tenant.")
-                         .arg(clientId, opt.tenantId));
-            return;
-        }
-        if (secret.isEmpty()) {
-            aadError(ex,
-                     401,
-                     QStringLiteral("invalid_client"),
-                     7000216,
-                     QStringLiteral("'client_assertion', 'client_secret' or 'request' is required for the "
-                                    "'client_credentials' grant type."));
-            return;
-        }
-        if (secret != opt.clientSecret) {
-            aadError(ex,
-                     401,
-                     QStringLiteral("invalid_client"),
-                     7000215,
-                     QStringLiteral("Invalid client secret provided. Ensure the secret being sent in the request is "
-                                    "the client secret value, not the client secret ID, for a secret added to app "
-                                    "'%1'.")
-                         .arg(opt.clientId));
-            return;
-        }
-        if (scope.isEmpty() && !field("resource").isEmpty()) {
-            scope = field("resource") + QStringLiteral("/.default");
-        }
-        if (scope.isEmpty()) {
-            aadError(ex,
-                     400,
-                     QStringLiteral("invalid_request"),
-                     900144,
-                     QStringLiteral("The request body must contain the following parameter: 'scope'."));
-            return;
-        }
-        const QString resourceScope = scope.split(QLatin1Char(' '), Qt::SkipEmptyParts).value(0);
-        if (!resourceScope.endsWith(QLatin1String("/.default"))) {
-            aadError(ex,
-                     400,
-                     QStringLiteral("invalid_scope"),
-                     1002012,
-                     QStringLiteral("The provided value for scope %1 is not valid. Client credential flows must have "
-                                    "a scope value with /.default suffixed to the resource identifier (application "
-                                    "ID URI).")
-                         .arg(scope));
-            return;
-        }
-        const qint64 now = nowMs();
-        const int lifetime = std::clamp(opt.tokenLifetimeSeconds, 1, 86400);
-        const qint64 iat = now / 1000;
-        const QJsonObject header{{QStringLiteral("typ"), QStringLiteral("JWT")},
-                                 {QStringLiteral("alg"), QStringLiteral("RS256")},
-                                 {QStringLiteral("x5t"), QStringLiteral("strata-sim")},
-                                 {QStringLiteral("kid"), QStringLiteral("strata-sim")}};
-        const QString oid = rng.uuid();
-        const QJsonObject payload{
-            {QStringLiteral("aud"), resourceScope.chopped(int(qstrlen("/.default")))},
-            {QStringLiteral("iss"), QString(baseUrl + QLatin1Char('/') + opt.tenantId + QLatin1Char('/'))},
-            {QStringLiteral("iat"), iat},
-            {QStringLiteral("nbf"), iat},
-            {QStringLiteral("exp"), iat + lifetime},
-            {QStringLiteral("appid"), opt.clientId},
-            {QStringLiteral("appidacr"), QStringLiteral("1")},
-            {QStringLiteral("idtyp"), QStringLiteral("app")},
-            {QStringLiteral("oid"), oid},
-            {QStringLiteral("sub"), oid},
-            {QStringLiteral("tid"), opt.tenantId},
-            {QStringLiteral("uti"), rng.uuid()},
-            {QStringLiteral("ver"), QStringLiteral("1.0")},
-        };
-        QByteArray signature(32, '\0');
-        for (int i = 0; i < 32; i += 8) {
-            const std::uint64_t r = rng.next();
-            for (int j = 0; j < 8; ++j) {
-                signature[i + j] = char((r >> (8 * j)) & 0xff);
-            }
-        }
-        const QByteArray token =
-            base64Url(compact(header)) + '.' + base64Url(compact(payload)) + '.' + base64Url(signature);
-        tokens.insert(QString::fromLatin1(token), now + qint64(lifetime) * 1000);
-        QJsonObject o{{QStringLiteral("token_type"), QStringLiteral("Bearer")},
-                      {QStringLiteral("expires_in"), lifetime},
-                      {QStringLiteral("ext_expires_in"), lifetime},
-                      {QStringLiteral("access_token"), QString::fromLatin1(token)}};
-        if (lifetime >= 7200) {
-            o.insert(QStringLiteral("refresh_in"), lifetime / 2);
-        }
-        Response r = Response::json(200, compact(o));
-        r.headers.append({QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store, no-cache")});
-        send(ex, std::move(r));
-    }
+QJsonObject AzureState::subscriptionJson() const
+{
+    return QJsonObject{
+        {QStringLiteral("id"), subPrefix()},
+        {QStringLiteral("authorizationSource"), QStringLiteral("RoleBased")},
+        {QStringLiteral("managedByTenants"), QJsonArray{}},
+        {QStringLiteral("subscriptionId"), opt.subscriptionId},
+        {QStringLiteral("tenantId"), opt.tenantId},
+        {QStringLiteral("displayName"), opt.subscriptionName},
+        {QStringLiteral("state"), QStringLiteral("Enabled")},
+        {QStringLiteral("subscriptionPolicies"),
+         QJsonObject{{QStringLiteral("locationPlacementId"), QStringLiteral("Public_2014-09-01")},
+                     {QStringLiteral("quotaId"), QStringLiteral("PayAsYouGo_2014-09-01")},
+                     {QStringLiteral("spendingLimit"), QStringLiteral("Off")}}},
+    };
+}
 
-    /// Checks the bearer token; answers 401 and returns false when it is missing, unknown or expired.
-    bool authorise(const std::shared_ptr<AzureExchange> &ex)
-    {
-        const QByteArray auth = ex->request.header("authorization").trimmed();
-        const QByteArray challenge =
-            QByteArrayLiteral("Bearer authorization_uri=\"") + baseUrl.toUtf8() + '/' + opt.tenantId.toUtf8()
-            + QByteArrayLiteral("\", error=\"invalid_token\", error_description=\"The authentication failed\"");
-        if (auth.isEmpty()) {
-            armError(ex,
-                     401,
-                     QStringLiteral("AuthenticationFailed"),
-                     QStringLiteral("Authentication failed. The 'Authorization' header is missing."),
-                     {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
-            return false;
-        }
-        const qsizetype space = auth.indexOf(' ');
-        if (space <= 0 || auth.left(space).toLower() != "bearer") {
-            armError(ex,
-                     401,
-                     QStringLiteral("AuthenticationFailed"),
-                     QStringLiteral("Authentication failed. The 'Authorization' header is provided in an invalid "
-                                    "format."),
-                     {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
-            return false;
-        }
-        const QString token = QString::fromLatin1(auth.mid(space + 1).trimmed());
-        const auto it = tokens.constFind(token);
-        if (it == tokens.constEnd()) {
-            armError(ex,
-                     401,
-                     QStringLiteral("InvalidAuthenticationToken"),
-                     QStringLiteral("The access token is invalid."),
-                     {{QByteArrayLiteral("WWW-Authenticate"), challenge}});
-            return false;
-        }
-        const qint64 now = nowMs();
-        if (it.value() <= now) {
-            const QString format = QStringLiteral("MM/dd/yyyy HH:mm:ss");
-            armError(ex,
-                     401,
-                     QStringLiteral("InvalidAuthenticationTokenExpired"),
-                     QStringLiteral("The access token expiry UTC time '%1' is earlier than current UTC time '%2'.")
-                         .arg(QDateTime::fromMSecsSinceEpoch(it.value(), Qt::UTC).toString(format),
-                              QDateTime::fromMSecsSinceEpoch(now, Qt::UTC).toString(format)),
-                     {{QByteArrayLiteral("WWW-Authenticate"),
-                       challenge.left(challenge.indexOf("error="))
-                           + QByteArrayLiteral("error=\"invalid_token\", "
-                                               "error_description=\"The "
-                                               "access token has expired.\"")}});
-            return false;
-        }
-        return true;
-    }
-
-    /// ARM's per-principal budget (rolling hour); answers 429 and returns false when spent.
-    bool admit(const std::shared_ptr<AzureExchange> &ex)
-    {
-        const qint64 now = nowMs();
-        auto &window = ex->write ? writes : reads;
-        while (!window.empty() && window.front() <= now - 3600000) {
-            window.pop_front();
-        }
-        if (!ex->write && opt.readsPerHour > 0 && qint64(reads.size()) >= opt.readsPerHour) {
-            const qint64 retry = std::max<qint64>(1, (reads.front() + 3600000 - now + 999) / 1000);
-            armError(ex,
-                     429,
-                     QStringLiteral("SubscriptionRequestsThrottled"),
-                     QStringLiteral("Number of 'read' requests for subscription '%1' actor '%2' exceeded. Please try "
-                                    "again after '%3' seconds after the first request. The throttling limit is %4 "
-                                    "requests per hour.")
-                         .arg(opt.subscriptionId, opt.clientId)
-                         .arg(retry)
-                         .arg(opt.readsPerHour),
-                     {{QByteArrayLiteral("Retry-After"), QByteArray::number(retry)}});
-            return false;
-        }
-        window.push_back(now);
-        return true;
-    }
-
-    // ---- routing --------------------------------------------------------------------------------
-    void handle(const Request &request, const Responder &responder)
-    {
-        ++requests;
-        auto ex = std::make_shared<AzureExchange>();
-        ex->request = request;
-        ex->responder = responder;
-        QString path = request.path;
-        while (path.size() > 1 && path.endsWith(QLatin1Char('/'))) {
-            path.chop(1);
-        }
-        ex->segs = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        ex->write = request.method != "GET" && request.method != "HEAD";
-        if (isTokenPath(ex->segs)) {
-            ++tokenRequests; // faults included: a client's retries show here
-        }
-        if (!ex->segs.isEmpty() && ex->segs.front() == QLatin1String("_sim")) {
-            handleControl(ex);
-            return;
-        }
-        for (auto it = rules.begin(); it != rules.end(); ++it) {
-            if (it->isLro() || !it->matches(request)) {
-                continue;
-            }
-            it->fired++;
-            ex->fault = *it;
-            if (it->count > 0 && --it->count == 0) {
-                rules.erase(it);
-            }
-            break;
-        }
-        if (ex->fault) {
-            const FaultRule &f = *ex->fault;
-            if (f.kind == QLatin1String("stall") || f.kind == QLatin1String("reset")) {
-                Response r;
-                r.delay = std::chrono::milliseconds(f.latencyMs);
-                r.fault = f.kind == QLatin1String("stall") ? Fault::Stall : Fault::Reset;
-                responder.send(std::move(r));
-                return;
-            }
-            if (f.kind == QLatin1String("status")) {
-                serveStatusFault(ex);
-                return;
-            }
-        }
-        route(ex);
-    }
-
-    void serveStatusFault(const std::shared_ptr<AzureExchange> &ex)
-    {
-        const FaultRule &f = *ex->fault;
-        QList<QPair<QByteArray, QByteArray>> extra;
-        if (f.status == 429 || f.status == 503) {
-            extra.append({QByteArrayLiteral("Retry-After"), QByteArray::number(f.retryAfterSeconds)});
-        }
-        if (isTokenPath(ex->segs)) {
-            Response r = Response::json(
-                f.status,
-                compact(QJsonObject{
-                    {QStringLiteral("error"), f.code.isEmpty() ? QStringLiteral("temporarily_unavailable") : f.code},
-                    {QStringLiteral("error_description"),
-                     f.message.isEmpty() ? QStringLiteral("AADSTS50196: The server terminated an "
-                                                          "operation because it encountered a client "
-                                                          "request loop.")
-                                         : f.message}}));
-            r.headers.append(extra);
-            send(ex, std::move(r));
-            return;
-        }
-        QString code = f.code;
-        QString message = f.message;
-        if (code.isEmpty()) {
-            switch (f.status) {
-            case 429:
-                code = QStringLiteral("TooManyRequests");
-                break;
-            case 409:
-                code = QStringLiteral("Conflict");
-                break;
-            case 503:
-                code = QStringLiteral("ServiceUnavailable");
-                break;
-            case 504:
-                code = QStringLiteral("GatewayTimeout");
-                break;
-            default:
-                code = f.status >= 500 ? QStringLiteral("InternalServerError") : QStringLiteral("BadRequest");
-            }
-        }
-        if (message.isEmpty()) {
-            message = f.status == 429 ? QStringLiteral("The request is being throttled. Please retry after %1 seconds.")
-                                            .arg(f.retryAfterSeconds)
-                                      : QStringLiteral("The server encountered an internal error (simulated fault).");
-        }
-        armError(ex, f.status, code, message, extra);
-    }
-
-    static bool isTokenPath(const QStringList &segs)
-    {
-        return segs.size() >= 3 && same(segs.last(), QStringLiteral("token"))
-               && same(segs[1], QStringLiteral("oauth2"));
-    }
-
-    void route(const std::shared_ptr<AzureExchange> &ex)
-    {
-        const QStringList &s = ex->segs;
-        // Entra ID: /{tenant}/oauth2/v2.0/token, /adfs/oauth2/token, openid-configuration.
-        if (isTokenPath(s) && (s.size() == 3 || (s.size() == 4 && same(s[2], QStringLiteral("v2.0"))))) {
-            serveToken(ex, s[0]);
-            return;
-        }
-        if (s.size() >= 3 && s[s.size() - 2] == QLatin1String(".well-known")
-            && s.last() == QLatin1String("openid-configuration")) {
-            const QString authority = s[0];
-            const bool adfs = same(authority, QStringLiteral("adfs"));
-            if (!adfs && !same(authority, opt.tenantId)) {
-                aadError(ex,
-                         400,
-                         QStringLiteral("invalid_tenant"),
-                         90002,
-                         QStringLiteral("Tenant '%1' not found.").arg(authority));
-                return;
-            }
-            serveOpenIdConfiguration(ex, authority, adfs);
-            return;
-        }
-        if (s.size() >= 3 && s[1] == QLatin1String("discovery") && s.last() == QLatin1String("keys")) {
-            send(ex, Response::json(200, R"({"keys":[]})"));
-            return;
-        }
-        if (s.isEmpty() || (!same(s[0], QStringLiteral("subscriptions")) && !same(s[0], QStringLiteral("tenants")))) {
-            armError(ex,
-                     404,
-                     QStringLiteral("NotFound"),
-                     QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
-            return;
-        }
-        if (!authorise(ex)) {
-            return;
-        }
-        ex->apiVersion = ex->request.queryValue(QStringLiteral("api-version"));
-        if (ex->apiVersion.isEmpty()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("MissingApiVersionParameter"),
-                     QStringLiteral("The api-version query parameter (?api-version=) is required for all requests."));
-            return;
-        }
-        QString provider;
-        for (qsizetype i = 0; i + 1 < s.size(); ++i) {
-            if (same(s[i], QStringLiteral("providers"))) {
-                provider = s[i + 1];
-            }
-        }
-        const bool netApp = same(provider, QStringLiteral("Microsoft.NetApp"));
-        const QString bare = ex->apiVersion.section(QLatin1Char('-'), 0, 2);
-        if (!isApiVersion(ex->apiVersion) || (netApp && (bare < NetAppMinApi || bare > NetAppMaxApi))) {
-            armError(ex,
-                     400,
-                     QStringLiteral("InvalidApiVersionParameter"),
-                     netApp ? QStringLiteral("The api-version '%1' is invalid. The supported versions are '%2' .. "
-                                             "'%3' for resource provider 'Microsoft.NetApp'.")
-                                  .arg(ex->apiVersion, NetAppMinApi, NetAppMaxApi)
-                            : QStringLiteral("The api-version '%1' is invalid.").arg(ex->apiVersion));
-            return;
-        }
-        if (!admit(ex)) {
-            return;
-        }
-        if (same(s[0], QStringLiteral("tenants"))) {
-            sendList(
-                ex,
-                QJsonArray{QJsonObject{{QStringLiteral("id"), QString(QStringLiteral("/tenants/") + opt.tenantId)},
-                                       {QStringLiteral("tenantId"), opt.tenantId},
-                                       {QStringLiteral("countryCode"), QStringLiteral("US")},
-                                       {QStringLiteral("displayName"), QStringLiteral("Strata Simulated Tenant")},
-                                       {QStringLiteral("tenantCategory"), QStringLiteral("Home")},
-                                       {QStringLiteral("defaultDomain"), QStringLiteral("stratasim.onmicrosoft.com")},
-                                       {QStringLiteral("tenantType"), QStringLiteral("AAD")}}});
-            return;
-        }
-        if (s.size() == 1) {
-            sendList(ex, QJsonArray{subscriptionJson()});
-            return;
-        }
-        if (!same(s[1], opt.subscriptionId)) {
-            armError(ex,
-                     404,
-                     QStringLiteral("SubscriptionNotFound"),
-                     QStringLiteral("The subscription '%1' could not be found.").arg(s[1]));
-            return;
-        }
-        const QStringList rest = s.mid(2);
-        if (rest.isEmpty()) {
+void AzureState::routeSubscriptionProvider(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest)
+{
+    const QString &ns = rest[1];
+    if (same(ns, QStringLiteral("Microsoft.NetApp"))) {
+        if (rest.size() == 3 && same(rest[2], QStringLiteral("netAppAccounts"))) {
             if (ex->request.method != "GET") {
                 methodNotAllowed(ex);
                 return;
             }
-            sendJson(ex, 200, subscriptionJson());
+            listAccounts(ex, {});
             return;
         }
-        if (same(rest[0], QStringLiteral("providers")) && rest.size() >= 3) {
-            routeSubscriptionProvider(ex, rest);
-            return;
-        }
-        if (same(rest[0], QStringLiteral("resourceGroups"))) {
-            routeResourceGroup(ex, rest);
-            return;
-        }
-        armError(ex,
-                 404,
-                 QStringLiteral("NotFound"),
-                 QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
-    }
-
-    QJsonObject subscriptionJson() const
-    {
-        return QJsonObject{
-            {QStringLiteral("id"), subPrefix()},
-            {QStringLiteral("authorizationSource"), QStringLiteral("RoleBased")},
-            {QStringLiteral("managedByTenants"), QJsonArray{}},
-            {QStringLiteral("subscriptionId"), opt.subscriptionId},
-            {QStringLiteral("tenantId"), opt.tenantId},
-            {QStringLiteral("displayName"), opt.subscriptionName},
-            {QStringLiteral("state"), QStringLiteral("Enabled")},
-            {QStringLiteral("subscriptionPolicies"),
-             QJsonObject{{QStringLiteral("locationPlacementId"), QStringLiteral("Public_2014-09-01")},
-                         {QStringLiteral("quotaId"), QStringLiteral("PayAsYouGo_2014-09-01")},
-                         {QStringLiteral("spendingLimit"), QStringLiteral("Off")}}},
-        };
-    }
-
-    void routeSubscriptionProvider(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest)
-    {
-        const QString &ns = rest[1];
-        if (same(ns, QStringLiteral("Microsoft.NetApp"))) {
-            if (rest.size() == 3 && same(rest[2], QStringLiteral("netAppAccounts"))) {
-                if (ex->request.method != "GET") {
-                    methodNotAllowed(ex);
-                    return;
-                }
-                listAccounts(ex, {});
-                return;
-            }
-            if (rest.size() == 6 && same(rest[2], QStringLiteral("locations"))
-                && same(rest[4], QStringLiteral("operationResults"))) {
-                serveOperation(ex, rest[5]);
-                return;
-            }
-            invalidResourceType(ex, ns, rest.mid(2).join(QLatin1Char('/')));
-            return;
-        }
-        if (same(ns, QStringLiteral("Microsoft.ContainerService")) && rest.size() == 3
-            && same(rest[2], QStringLiteral("managedClusters"))) {
-            if (ex->request.method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            listClusters(ex, {});
+        if (rest.size() == 6 && same(rest[2], QStringLiteral("locations"))
+            && same(rest[4], QStringLiteral("operationResults"))) {
+            serveOperation(ex, rest[5]);
             return;
         }
         invalidResourceType(ex, ns, rest.mid(2).join(QLatin1Char('/')));
+        return;
     }
-
-    void routeResourceGroup(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest)
-    {
-        auto rgJson = [this](const QString &rg) {
-            return QJsonObject{{QStringLiteral("id"), rgPrefix(rg)},
-                               {QStringLiteral("name"), rg},
-                               {QStringLiteral("type"), QStringLiteral("Microsoft.Resources/resourceGroups")},
-                               {QStringLiteral("location"), opt.location},
-                               {QStringLiteral("properties"),
-                                QJsonObject{{QStringLiteral("provisioningState"), QStringLiteral("Succeeded")}}}};
-        };
-        if (rest.size() == 1) {
-            QJsonArray items;
-            for (const QString &rg : resourceGroups) {
-                items.append(rgJson(rg));
-            }
-            sendList(ex, items);
+    if (same(ns, QStringLiteral("Microsoft.ContainerService")) && rest.size() == 3
+        && same(rest[2], QStringLiteral("managedClusters"))) {
+        if (ex->request.method != "GET") {
+            methodNotAllowed(ex);
             return;
         }
-        const QString rg = findRg(rest[1]);
-        if (rg.isEmpty()) {
-            armError(ex,
-                     404,
-                     QStringLiteral("ResourceGroupNotFound"),
-                     QStringLiteral("Resource group '%1' could not be found.").arg(rest[1]),
-                     {{QByteArrayLiteral("x-ms-failure-cause"), QByteArrayLiteral("gateway")}});
-            return;
-        }
-        if (rest.size() == 2) {
-            sendJson(ex, 200, rgJson(rg));
-            return;
-        }
-        if (rest.size() >= 5 && same(rest[2], QStringLiteral("providers"))) {
-            if (same(rest[3], QStringLiteral("Microsoft.NetApp")) && same(rest[4], QStringLiteral("netAppAccounts"))) {
-                routeNetApp(ex, rg, rest.mid(5));
-                return;
-            }
-            if (same(rest[3], QStringLiteral("Microsoft.ContainerService"))
-                && same(rest[4], QStringLiteral("managedClusters"))) {
-                routeAks(ex, rg, rest.mid(5));
-                return;
-            }
-            invalidResourceType(ex, rest[3], rest.mid(4).join(QLatin1Char('/')));
-            return;
-        }
-        armError(ex,
-                 404,
-                 QStringLiteral("NotFound"),
-                 QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
+        listClusters(ex, {});
+        return;
     }
+    invalidResourceType(ex, ns, rest.mid(2).join(QLatin1Char('/')));
+}
 
-    // ---- Microsoft.NetApp -------------------------------------------------------------------------
-    void listAccounts(const std::shared_ptr<AzureExchange> &ex, const QString &rg)
-    {
-        std::vector<const Account *> list;
-        for (const Account &a : accounts) {
-            if (rg.isEmpty() || same(a.resourceGroup, rg)) {
-                list.push_back(&a);
-            }
-        }
-        std::sort(list.begin(), list.end(), [](const Account *a, const Account *b) {
-            return std::make_pair(a->resourceGroup.toLower(), a->name.toLower())
-                   < std::make_pair(b->resourceGroup.toLower(), b->name.toLower());
-        });
+void AzureState::routeResourceGroup(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest)
+{
+    auto rgJson = [this](const QString &rg) {
+        return QJsonObject{{QStringLiteral("id"), rgPrefix(rg)},
+                           {QStringLiteral("name"), rg},
+                           {QStringLiteral("type"), QStringLiteral("Microsoft.Resources/resourceGroups")},
+                           {QStringLiteral("location"), opt.location},
+                           {QStringLiteral("properties"),
+                            QJsonObject{{QStringLiteral("provisioningState"), QStringLiteral("Succeeded")}}}};
+    };
+    if (rest.size() == 1) {
         QJsonArray items;
-        for (const Account *a : list) {
-            items.append(accountJson(*a));
+        for (const QString &rg : resourceGroups) {
+            items.append(rgJson(rg));
         }
         sendList(ex, items);
+        return;
     }
+    const QString rg = findRg(rest[1]);
+    if (rg.isEmpty()) {
+        armError(ex,
+                 404,
+                 QStringLiteral("ResourceGroupNotFound"),
+                 QStringLiteral("Resource group '%1' could not be found.").arg(rest[1]),
+                 {{QByteArrayLiteral("x-ms-failure-cause"), QByteArrayLiteral("gateway")}});
+        return;
+    }
+    if (rest.size() == 2) {
+        sendJson(ex, 200, rgJson(rg));
+        return;
+    }
+    if (rest.size() >= 5 && same(rest[2], QStringLiteral("providers"))) {
+        if (same(rest[3], QStringLiteral("Microsoft.NetApp")) && same(rest[4], QStringLiteral("netAppAccounts"))) {
+            routeNetApp(ex, rg, rest.mid(5));
+            return;
+        }
+        if (same(rest[3], QStringLiteral("Microsoft.ContainerService"))
+            && same(rest[4], QStringLiteral("managedClusters"))) {
+            routeAks(ex, rg, rest.mid(5));
+            return;
+        }
+        invalidResourceType(ex, rest[3], rest.mid(4).join(QLatin1Char('/')));
+        return;
+    }
+    armError(ex,
+             404,
+             QStringLiteral("NotFound"),
+             QStringLiteral("The requested path '%1' does not exist.").arg(ex->request.path));
+}
 
-    /// n: segments after .../netAppAccounts
-    void routeNetApp(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QStringList &n)
-    {
-        const QByteArray &method = ex->request.method;
-        if (n.isEmpty()) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
+void AzureState::listAccounts(const std::shared_ptr<AzureExchange> &ex, const QString &rg)
+{
+    std::vector<const Account *> list;
+    for (const Account &a : accounts) {
+        if (rg.isEmpty() || same(a.resourceGroup, rg)) {
+            list.push_back(&a);
+        }
+    }
+    std::sort(list.begin(), list.end(), [](const Account *a, const Account *b) {
+        return std::make_pair(a->resourceGroup.toLower(), a->name.toLower())
+               < std::make_pair(b->resourceGroup.toLower(), b->name.toLower());
+    });
+    QJsonArray items;
+    for (const Account *a : list) {
+        items.append(accountJson(*a));
+    }
+    sendList(ex, items);
+}
+
+void AzureState::routeNetApp(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QStringList &n)
+{
+    const QByteArray &method = ex->request.method;
+    if (n.isEmpty()) {
+        if (method != "GET") {
+            methodNotAllowed(ex);
+            return;
+        }
+        listAccounts(ex, rg);
+        return;
+    }
+    Account *account = findAccount(rg, n[0]);
+    if (n.size() == 1) {
+        accountRequest(ex, rg, n[0], account);
+        return;
+    }
+    if (!account) {
+        notFound(ex, QStringLiteral("Microsoft.NetApp/netAppAccounts/%1").arg(n[0]), rg);
+        return;
+    }
+    if (!same(n[1], QStringLiteral("capacityPools"))) {
+        if (method == "GET" && n.size() == 2) {
+            sendList(ex, {}); // snapshotPolicies, backupPolicies, volumeGroups: none here
+            return;
+        }
+        invalidResourceType(ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("netAppAccounts/") + n[1]);
+        return;
+    }
+    if (n.size() == 2) {
+        if (method != "GET") {
+            methodNotAllowed(ex);
+            return;
+        }
+        std::vector<Pool *> list;
+        for (Pool &p : pools) {
+            if (same(p.resourceGroup, rg) && same(p.account, account->name)) {
+                list.push_back(&p);
             }
-            listAccounts(ex, rg);
+        }
+        std::sort(list.begin(), list.end(), [](const Pool *a, const Pool *b) {
+            return a->name.compare(b->name, Qt::CaseInsensitive) < 0;
+        });
+        QJsonArray items;
+        for (Pool *p : list) {
+            items.append(poolJson(*p));
+        }
+        sendList(ex, items);
+        return;
+    }
+    Pool *pool = findPool(rg, account->name, n[2]);
+    if (n.size() == 3) {
+        poolRequest(ex, *account, n[2], pool);
+        return;
+    }
+    const QString poolType =
+        QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2").arg(account->name, n[2]);
+    if (!pool) {
+        notFound(ex, poolType, rg);
+        return;
+    }
+    if (!same(n[3], QStringLiteral("volumes"))) {
+        invalidResourceType(ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("capacityPools/") + n[3]);
+        return;
+    }
+    if (n.size() == 4) {
+        if (method != "GET") {
+            methodNotAllowed(ex);
             return;
         }
-        Account *account = findAccount(rg, n[0]);
-        if (n.size() == 1) {
-            accountRequest(ex, rg, n[0], account);
-            return;
+        QJsonArray items;
+        for (Volume *v : volumesIn(*pool)) {
+            items.append(volumeJson(*v));
         }
+        sendList(ex, items);
+        return;
+    }
+    Volume *volume = findVolume(rg, account->name, pool->name, n[4]);
+    if (n.size() == 5) {
+        volumeRequest(ex, *pool, n[4], volume);
+        return;
+    }
+    if (!volume) {
+        notFound(ex, poolType + QStringLiteral("/volumes/") + n[4], rg);
+        return;
+    }
+    if (n.size() == 6 && same(n[5], QStringLiteral("poolChange"))) {
+        poolChange(ex, *volume);
+        return;
+    }
+    if (n.size() == 6 && same(n[5], QStringLiteral("revert"))) {
+        revert(ex, *volume);
+        return;
+    }
+    if (same(n[5], QStringLiteral("snapshots")) && n.size() <= 7) {
+        snapshotRequest(ex, *volume, n.size() == 7 ? n[6] : QString());
+        return;
+    }
+    if (n.size() == 8 && same(n[5], QStringLiteral("providers")) && same(n[6], QStringLiteral("Microsoft.Insights"))
+        && same(n[7], QStringLiteral("metrics"))) {
+        metrics(ex, *volume);
+        return;
+    }
+    invalidResourceType(
+        ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("volumes/") + n.mid(5).join(QLatin1Char('/')));
+}
+
+void AzureState::accountRequest(const std::shared_ptr<AzureExchange> &ex,
+                                const QString &rg,
+                                const QString &name,
+                                Account *account)
+{
+    const QByteArray &method = ex->request.method;
+    const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1").arg(name);
+    if (method == "GET") {
         if (!account) {
-            notFound(ex, QStringLiteral("Microsoft.NetApp/netAppAccounts/%1").arg(n[0]), rg);
+            notFound(ex, type, rg);
             return;
         }
-        if (!same(n[1], QStringLiteral("capacityPools"))) {
-            if (method == "GET" && n.size() == 2) {
-                sendList(ex, {}); // snapshotPolicies, backupPolicies, volumeGroups: none here
-                return;
-            }
-            invalidResourceType(ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("netAppAccounts/") + n[1]);
-            return;
-        }
-        if (n.size() == 2) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            std::vector<Pool *> list;
-            for (Pool &p : pools) {
-                if (same(p.resourceGroup, rg) && same(p.account, account->name)) {
-                    list.push_back(&p);
-                }
-            }
-            std::sort(list.begin(), list.end(), [](const Pool *a, const Pool *b) {
-                return a->name.compare(b->name, Qt::CaseInsensitive) < 0;
-            });
-            QJsonArray items;
-            for (Pool *p : list) {
-                items.append(poolJson(*p));
-            }
-            sendList(ex, items);
-            return;
-        }
-        Pool *pool = findPool(rg, account->name, n[2]);
-        if (n.size() == 3) {
-            poolRequest(ex, *account, n[2], pool);
-            return;
-        }
-        const QString poolType =
-            QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2").arg(account->name, n[2]);
-        if (!pool) {
-            notFound(ex, poolType, rg);
-            return;
-        }
-        if (!same(n[3], QStringLiteral("volumes"))) {
-            invalidResourceType(ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("capacityPools/") + n[3]);
-            return;
-        }
-        if (n.size() == 4) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            QJsonArray items;
-            for (Volume *v : volumesIn(*pool)) {
-                items.append(volumeJson(*v));
-            }
-            sendList(ex, items);
-            return;
-        }
-        Volume *volume = findVolume(rg, account->name, pool->name, n[4]);
-        if (n.size() == 5) {
-            volumeRequest(ex, *pool, n[4], volume);
-            return;
-        }
-        if (!volume) {
-            notFound(ex, poolType + QStringLiteral("/volumes/") + n[4], rg);
-            return;
-        }
-        if (n.size() == 6 && same(n[5], QStringLiteral("poolChange"))) {
-            poolChange(ex, *volume);
-            return;
-        }
-        if (n.size() == 6 && same(n[5], QStringLiteral("revert"))) {
-            revert(ex, *volume);
-            return;
-        }
-        if (same(n[5], QStringLiteral("snapshots")) && n.size() <= 7) {
-            snapshotRequest(ex, *volume, n.size() == 7 ? n[6] : QString());
-            return;
-        }
-        if (n.size() == 8 && same(n[5], QStringLiteral("providers")) && same(n[6], QStringLiteral("Microsoft.Insights"))
-            && same(n[7], QStringLiteral("metrics"))) {
-            metrics(ex, *volume);
-            return;
-        }
-        invalidResourceType(
-            ex, QStringLiteral("Microsoft.NetApp"), QStringLiteral("volumes/") + n.mid(5).join(QLatin1Char('/')));
+        sendJson(ex, 200, accountJson(*account), {{QByteArrayLiteral("ETag"), etagFor(account->modifiedMs).toUtf8()}});
+        return;
     }
-
-    void
-    accountRequest(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QString &name, Account *account)
-    {
-        const QByteArray &method = ex->request.method;
-        const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1").arg(name);
-        if (method == "GET") {
-            if (!account) {
-                notFound(ex, type, rg);
-                return;
-            }
-            sendJson(
-                ex, 200, accountJson(*account), {{QByteArrayLiteral("ETag"), etagFor(account->modifiedMs).toUtf8()}});
+    if (method == "PUT" || method == "PATCH") {
+        const std::optional<QJsonObject> body = bodyObject(ex);
+        if (!body) {
             return;
         }
-        if (method == "PUT" || method == "PATCH") {
-            const std::optional<QJsonObject> body = bodyObject(ex);
-            if (!body) {
-                return;
-            }
-            if (account) {
-                account->modifiedMs = nowMs();
-                Operation &op = startOperation(
-                    ex, accountId(rg, account->name), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
-                sendJson(ex, 200, accountJson(*account), lroHeaders(op, ex->apiVersion, false));
-                return;
-            }
-            if (method == "PATCH") {
-                notFound(ex, type, rg);
-                return;
-            }
-            const QString location = body->value(QStringLiteral("location")).toString();
-            if (location.isEmpty()) {
-                armError(ex,
-                         400,
-                         QStringLiteral("LocationRequired"),
-                         QStringLiteral("The location property is required for this definition."));
-                return;
-            }
-            accounts.push_back(Account{rg, name, location, QStringLiteral("Creating"), nowMs()});
+        if (account) {
+            account->modifiedMs = nowMs();
             Operation &op =
-                startOperation(ex, accountId(rg, name), QStringLiteral("CREATE"), QStringLiteral("Creating"));
-            op.apply = [this, rg, name]() -> std::optional<ArmError> {
-                if (Account *a = findAccount(rg, name)) {
-                    a->provisioningState = QStringLiteral("Succeeded");
-                }
-                return std::nullopt;
-            };
-            op.onFailed = [this, rg, name] {
-                if (Account *a = findAccount(rg, name)) {
-                    a->provisioningState = QStringLiteral("Failed");
-                }
-            };
-            op.result = [this, rg, name]() -> std::optional<QJsonObject> {
-                if (Account *a = findAccount(rg, name)) {
-                    return accountJson(*a);
-                }
-                return std::nullopt;
-            };
-            sendJson(ex, 201, accountJson(accounts.back()), lroHeaders(op, ex->apiVersion, false));
+                startOperation(ex, accountId(rg, account->name), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
+            sendJson(ex, 200, accountJson(*account), lroHeaders(op, ex->apiVersion, false));
             return;
         }
-        if (method == "DELETE") {
-            if (!account) {
-                sendArm(ex, 204, {});
-                return;
-            }
-            for (const Pool &p : pools) {
-                if (same(p.resourceGroup, rg) && same(p.account, account->name)) {
-                    armError(ex,
-                             409,
-                             QStringLiteral("CannotDeleteResource"),
-                             QStringLiteral("Can not delete resource before nested resources are deleted."));
-                    return;
-                }
-            }
-            account->provisioningState = QStringLiteral("Deleting");
-            Operation &op =
-                startOperation(ex, accountId(rg, account->name), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
-            op.apply = [this, rg, name]() -> std::optional<ArmError> {
-                accounts.erase(std::remove_if(accounts.begin(),
-                                              accounts.end(),
-                                              [&](const Account &a) {
-                                                  return same(a.resourceGroup, rg) && same(a.name, name);
-                                              }),
-                               accounts.end());
-                return std::nullopt;
-            };
-            sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        if (method == "PATCH") {
+            notFound(ex, type, rg);
             return;
         }
-        methodNotAllowed(ex);
+        const QString location = body->value(QStringLiteral("location")).toString();
+        if (location.isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("LocationRequired"),
+                     QStringLiteral("The location property is required for this definition."));
+            return;
+        }
+        accounts.push_back(Account{rg, name, location, QStringLiteral("Creating"), nowMs()});
+        Operation &op = startOperation(ex, accountId(rg, name), QStringLiteral("CREATE"), QStringLiteral("Creating"));
+        op.apply = [this, rg, name]() -> std::optional<ArmError> {
+            if (Account *a = findAccount(rg, name)) {
+                a->provisioningState = QStringLiteral("Succeeded");
+            }
+            return std::nullopt;
+        };
+        op.onFailed = [this, rg, name] {
+            if (Account *a = findAccount(rg, name)) {
+                a->provisioningState = QStringLiteral("Failed");
+            }
+        };
+        op.result = [this, rg, name]() -> std::optional<QJsonObject> {
+            if (Account *a = findAccount(rg, name)) {
+                return accountJson(*a);
+            }
+            return std::nullopt;
+        };
+        sendJson(ex, 201, accountJson(accounts.back()), lroHeaders(op, ex->apiVersion, false));
+        return;
     }
-
-    void poolRequest(const std::shared_ptr<AzureExchange> &ex, const Account &account, const QString &name, Pool *pool)
-    {
-        const QByteArray &method = ex->request.method;
-        const QString rg = account.resourceGroup;
-        const QString type =
-            QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2").arg(account.name, name);
-        if (method == "GET") {
-            if (!pool) {
-                notFound(ex, type, rg);
-                return;
-            }
-            sendJson(ex, 200, poolJson(*pool), {{QByteArrayLiteral("ETag"), etagFor(pool->modifiedMs).toUtf8()}});
+    if (method == "DELETE") {
+        if (!account) {
+            sendArm(ex, 204, {});
             return;
         }
-        if (method == "PUT" || method == "PATCH") {
-            const std::optional<QJsonObject> body = bodyObject(ex);
-            if (!body) {
-                return;
-            }
-            const QJsonObject props = body->value(QStringLiteral("properties")).toObject();
-            if (!pool && method == "PATCH") {
-                notFound(ex, type, rg);
-                return;
-            }
-            const QJsonValue sizeValue = props.value(QStringLiteral("size"));
-            if (!pool && sizeValue.isUndefined()) {
-                armError(
-                    ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("The capacity pool size is required."));
-                return;
-            }
-            if (!sizeValue.isUndefined()) {
-                const double size = sizeValue.toDouble(-1);
-                if (size < double(TiB) || size > double(MaxPoolSize) || std::fmod(size, double(TiB)) != 0) {
-                    armError(ex,
-                             400,
-                             QStringLiteral("InvalidPoolSize"),
-                             QStringLiteral("Capacity pool size must be a multiple of 1 TiB (1099511627776 bytes) "
-                                            "between 1 TiB and 2048 TiB; %1 bytes was requested.")
-                                 .arg(qint64(size)));
-                    return;
-                }
-            }
-            const QString levelIn = props.value(QStringLiteral("serviceLevel")).toString();
-            const QString level = canonicalLevel(levelIn);
-            if ((!pool || !levelIn.isEmpty()) && level.isEmpty()) {
-                armError(ex,
-                         400,
-                         QStringLiteral("InvalidServiceLevel"),
-                         QStringLiteral("The service level '%1' is not valid here; use Standard, Premium or Ultra.")
-                             .arg(levelIn));
-                return;
-            }
-            const QString qos = props.value(QStringLiteral("qosType")).toString(QStringLiteral("Auto"));
-            if (!same(qos, QStringLiteral("Auto")) && !same(qos, QStringLiteral("Manual"))) {
-                armError(
-                    ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("qosType must be Auto or Manual."));
-                return;
-            }
-            if (pool) {
-                if (!levelIn.isEmpty() && level != pool->serviceLevel) {
-                    armError(ex,
-                             400,
-                             QStringLiteral("InvalidParameter"),
-                             QStringLiteral("The service level of an existing capacity pool cannot be changed; move "
-                                            "its volumes to a pool of the other level with poolChange."));
-                    return;
-                }
-                if (!sizeValue.isUndefined()) {
-                    const qint64 size = qint64(sizeValue.toDouble());
-                    if (size < allocated(*pool)) {
-                        armError(ex,
-                                 400,
-                                 QStringLiteral("PoolSizeTooSmall"),
-                                 QStringLiteral("The capacity pool size cannot be smaller than the sum of its volume "
-                                                "quotas (%1 bytes).")
-                                     .arg(allocated(*pool)));
-                        return;
-                    }
-                    pool->size = size;
-                }
-                pool->modifiedMs = nowMs();
-                Operation &op = startOperation(ex, poolId(*pool), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
-                sendJson(ex, 200, poolJson(*pool), lroHeaders(op, ex->apiVersion, false));
-                return;
-            }
-            const QString location = body->value(QStringLiteral("location")).toString();
-            if (location.isEmpty()) {
-                armError(ex,
-                         400,
-                         QStringLiteral("LocationRequired"),
-                         QStringLiteral("The location property is required for this definition."));
-                return;
-            }
-            Pool &created = addPool(rg, account.name, name, level, qint64(sizeValue.toDouble()));
-            created.location = location;
-            created.qosType = same(qos, QStringLiteral("Manual")) ? QStringLiteral("Manual") : QStringLiteral("Auto");
-            created.provisioningState = QStringLiteral("Creating");
-            created.modifiedMs = nowMs();
-            const QString uuid = created.poolId;
-            Operation &op = startOperation(ex, poolId(created), QStringLiteral("CREATE"), QStringLiteral("Creating"));
-            op.apply = [this, uuid]() -> std::optional<ArmError> {
-                if (Pool *p = findPoolByUuid(uuid)) {
-                    p->provisioningState = QStringLiteral("Succeeded");
-                }
-                return std::nullopt;
-            };
-            op.onFailed = [this, uuid] {
-                if (Pool *p = findPoolByUuid(uuid)) {
-                    p->provisioningState = QStringLiteral("Failed");
-                }
-            };
-            op.result = [this, uuid]() -> std::optional<QJsonObject> {
-                if (Pool *p = findPoolByUuid(uuid)) {
-                    return poolJson(*p);
-                }
-                return std::nullopt;
-            };
-            sendJson(ex, 201, poolJson(*findPoolByUuid(uuid)), lroHeaders(op, ex->apiVersion, false));
-            return;
-        }
-        if (method == "DELETE") {
-            if (!pool) {
-                sendArm(ex, 204, {});
-                return;
-            }
-            if (!volumesIn(*pool).empty()) {
+        for (const Pool &p : pools) {
+            if (same(p.resourceGroup, rg) && same(p.account, account->name)) {
                 armError(ex,
                          409,
                          QStringLiteral("CannotDeleteResource"),
                          QStringLiteral("Can not delete resource before nested resources are deleted."));
                 return;
             }
-            pool->provisioningState = QStringLiteral("Deleting");
-            const QString uuid = pool->poolId;
-            Operation &op = startOperation(ex, poolId(*pool), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
-            op.apply = [this, uuid]() -> std::optional<ArmError> {
-                pools.erase(std::remove_if(pools.begin(),
-                                           pools.end(),
-                                           [&](const Pool &p) {
-                                               return p.poolId == uuid;
-                                           }),
-                            pools.end());
-                return std::nullopt;
-            };
-            op.onFailed = [this, uuid] {
-                if (Pool *p = findPoolByUuid(uuid)) {
-                    p->provisioningState = QStringLiteral("Succeeded");
-                }
-            };
-            sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
-            return;
         }
-        methodNotAllowed(ex);
+        account->provisioningState = QStringLiteral("Deleting");
+        Operation &op =
+            startOperation(ex, accountId(rg, account->name), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
+        op.apply = [this, rg, name]() -> std::optional<ArmError> {
+            accounts.erase(std::remove_if(accounts.begin(),
+                                          accounts.end(),
+                                          [&](const Account &a) {
+                                              return same(a.resourceGroup, rg) && same(a.name, name);
+                                          }),
+                           accounts.end());
+            return std::nullopt;
+        };
+        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        return;
     }
+    methodNotAllowed(ex);
+}
 
-    void volumeRequest(const std::shared_ptr<AzureExchange> &ex, Pool &pool, const QString &name, Volume *volume)
-    {
-        const QByteArray &method = ex->request.method;
-        const QString rg = pool.resourceGroup;
-        const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2/volumes/%3")
-                                 .arg(pool.account, pool.name, name);
-        if (method == "GET") {
-            if (!volume) {
-                notFound(ex, type, rg);
-                return;
-            }
-            sendJson(ex, 200, volumeJson(*volume), {{QByteArrayLiteral("ETag"), etagFor(volume->modifiedMs).toUtf8()}});
+void AzureState::poolRequest(const std::shared_ptr<AzureExchange> &ex,
+                             const Account &account,
+                             const QString &name,
+                             Pool *pool)
+{
+    const QByteArray &method = ex->request.method;
+    const QString rg = account.resourceGroup;
+    const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2").arg(account.name, name);
+    if (method == "GET") {
+        if (!pool) {
+            notFound(ex, type, rg);
             return;
         }
-        if (method == "PUT" || method == "PATCH") {
-            const std::optional<QJsonObject> body = bodyObject(ex);
-            if (!body) {
-                return;
-            }
-            if (!volume && method == "PATCH") {
-                notFound(ex, type, rg);
-                return;
-            }
-            const QJsonObject props = body->value(QStringLiteral("properties")).toObject();
-            const QJsonValue quotaValue = props.value(QStringLiteral("usageThreshold"));
-            if (!volume && quotaValue.isUndefined()) {
-                armError(ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("usageThreshold is required."));
-                return;
-            }
-            const qint64 quota = quotaValue.isUndefined() ? volume->usageThreshold : qint64(quotaValue.toDouble(-1));
-            if (quota < MinVolumeQuota || quota > MaxVolumeQuota) {
+        sendJson(ex, 200, poolJson(*pool), {{QByteArrayLiteral("ETag"), etagFor(pool->modifiedMs).toUtf8()}});
+        return;
+    }
+    if (method == "PUT" || method == "PATCH") {
+        const std::optional<QJsonObject> body = bodyObject(ex);
+        if (!body) {
+            return;
+        }
+        const QJsonObject props = body->value(QStringLiteral("properties")).toObject();
+        if (!pool && method == "PATCH") {
+            notFound(ex, type, rg);
+            return;
+        }
+        const QJsonValue sizeValue = props.value(QStringLiteral("size"));
+        if (!pool && sizeValue.isUndefined()) {
+            armError(
+                ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("The capacity pool size is required."));
+            return;
+        }
+        if (!sizeValue.isUndefined()) {
+            const double size = sizeValue.toDouble(-1);
+            if (size < double(TiB) || size > double(MaxPoolSize) || std::fmod(size, double(TiB)) != 0) {
                 armError(ex,
                          400,
-                         QStringLiteral("InvalidVolumeQuota"),
-                         QStringLiteral("Volume quota (usageThreshold) must be between 100 GiB (107374182400 bytes) "
-                                        "and 100 TiB (109951162777600 bytes); %1 bytes was requested.")
-                             .arg(quota));
+                         QStringLiteral("InvalidPoolSize"),
+                         QStringLiteral("Capacity pool size must be a multiple of 1 TiB (1099511627776 bytes) "
+                                        "between 1 TiB and 2048 TiB; %1 bytes was requested.")
+                             .arg(qint64(size)));
                 return;
             }
-            if (allocated(pool, volume) + quota > pool.size) {
-                armError(ex,
-                         400,
-                         QStringLiteral("PoolSizeTooSmall"),
-                         QStringLiteral("Capacity pool '%1' has %2 GiB unallocated; the volume needs %3 GiB. Resize "
-                                        "the capacity pool or choose another one.")
-                             .arg(pool.name)
-                             .arg((pool.size - allocated(pool, volume)) / GiB)
-                             .arg(quota / GiB));
-                return;
-            }
-            if (volume) {
-                if (busy(volume->fileSystemId)) {
-                    anotherOperation(ex, *volume);
-                    return;
-                }
-                volume->usageThreshold = quota;
-                if (pool.qosType == QLatin1String("Auto")) {
-                    volume->throughputMibps = autoThroughput(pool.serviceLevel, quota);
-                } else if (props.contains(QStringLiteral("throughputMibps"))) {
-                    volume->throughputMibps = props.value(QStringLiteral("throughputMibps")).toDouble();
-                }
-                volume->capHistory.push_back({nowMs(), volume->throughputMibps});
-                volume->modifiedMs = nowMs();
-                Operation &op =
-                    startOperation(ex, volumeId(*volume), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
-                sendJson(ex, 200, volumeJson(*volume), lroHeaders(op, ex->apiVersion, false));
-                return;
-            }
-            const QString location = body->value(QStringLiteral("location")).toString();
-            if (location.isEmpty()) {
-                armError(ex,
-                         400,
-                         QStringLiteral("LocationRequired"),
-                         QStringLiteral("The location property is required for this definition."));
-                return;
-            }
-            const QString creationToken = props.value(QStringLiteral("creationToken")).toString();
-            const QString subnetId = props.value(QStringLiteral("subnetId")).toString();
-            if (creationToken.isEmpty() || subnetId.isEmpty()) {
+        }
+        const QString levelIn = props.value(QStringLiteral("serviceLevel")).toString();
+        const QString level = canonicalLevel(levelIn);
+        if ((!pool || !levelIn.isEmpty()) && level.isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("InvalidServiceLevel"),
+                     QStringLiteral("The service level '%1' is not valid here; use Standard, Premium or Ultra.")
+                         .arg(levelIn));
+            return;
+        }
+        const QString qos = props.value(QStringLiteral("qosType")).toString(QStringLiteral("Auto"));
+        if (!same(qos, QStringLiteral("Auto")) && !same(qos, QStringLiteral("Manual"))) {
+            armError(ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("qosType must be Auto or Manual."));
+            return;
+        }
+        if (pool) {
+            if (!levelIn.isEmpty() && level != pool->serviceLevel) {
                 armError(ex,
                          400,
                          QStringLiteral("InvalidParameter"),
-                         QStringLiteral("creationToken and subnetId are required to create a volume."));
+                         QStringLiteral("The service level of an existing capacity pool cannot be changed; move "
+                                        "its volumes to a pool of the other level with poolChange."));
                 return;
             }
-            for (const auto &v : volumes) {
-                if (same(v->creationToken, creationToken) && same(v->location, location)) {
-                    armError(
-                        ex,
-                        409,
-                        QStringLiteral("DuplicateCreationToken"),
-                        QStringLiteral("The file path '%1' is already in use in this location.").arg(creationToken));
+            if (!sizeValue.isUndefined()) {
+                const qint64 size = qint64(sizeValue.toDouble());
+                if (size < allocated(*pool)) {
+                    armError(ex,
+                             400,
+                             QStringLiteral("PoolSizeTooSmall"),
+                             QStringLiteral("The capacity pool size cannot be smaller than the sum of its volume "
+                                            "quotas (%1 bytes).")
+                                 .arg(allocated(*pool)));
                     return;
                 }
+                pool->size = size;
             }
-            if (volumesIn(pool).size() >= MaxVolumesPerPool) {
-                armError(ex,
-                         400,
-                         QStringLiteral("MaxVolumesPerPoolReached"),
-                         QStringLiteral("Capacity pool '%1' already has the maximum of %2 volumes.")
-                             .arg(pool.name)
-                             .arg(MaxVolumesPerPool));
-                return;
-            }
-            const QString level = props.contains(QStringLiteral("serviceLevel"))
-                                      ? canonicalLevel(props.value(QStringLiteral("serviceLevel")).toString())
-                                      : pool.serviceLevel;
-            if (level != pool.serviceLevel) {
-                armError(ex,
-                         400,
-                         QStringLiteral("InvalidParameter"),
-                         QStringLiteral("The volume's service level must match its capacity pool's (%1).")
-                             .arg(pool.serviceLevel));
-                return;
-            }
-            const qint64 now = nowMs();
-            const int ordinal = int(volumes.size());
-            Volume &v = addVolume(pool, name, quota, QStringLiteral("10.0.2.%1").arg(4 + ordinal % 250), now);
-            v.location = location;
-            v.creationToken = creationToken;
-            v.subnetId = subnetId;
-            v.provisioningState = QStringLiteral("Creating");
-            if (props.contains(QStringLiteral("protocolTypes"))) {
-                v.protocolTypes.clear();
-                for (const QJsonValue &p : props.value(QStringLiteral("protocolTypes")).toArray()) {
-                    v.protocolTypes.append(p.toString());
-                }
-            }
-            if (pool.qosType == QLatin1String("Manual")) {
-                v.throughputMibps = props.value(QStringLiteral("throughputMibps")).toDouble(0);
-                v.capHistory = {{now, v.throughputMibps}};
-            }
-            const QString fsid = v.fileSystemId;
-            Operation &op = startOperation(ex, volumeId(v), QStringLiteral("CREATE"), QStringLiteral("Creating"));
-            op.busyKey = fsid;
-            op.apply = [this, fsid]() -> std::optional<ArmError> {
-                if (Volume *x = findVolumeByFsid(fsid)) {
-                    x->provisioningState = QStringLiteral("Succeeded");
-                }
-                return std::nullopt;
-            };
-            op.onFailed = [this, fsid] {
-                if (Volume *x = findVolumeByFsid(fsid)) {
-                    x->provisioningState = QStringLiteral("Failed");
-                }
-            };
-            op.result = [this, fsid]() -> std::optional<QJsonObject> {
-                if (Volume *x = findVolumeByFsid(fsid)) {
-                    return volumeJson(*x);
-                }
-                return std::nullopt;
-            };
-            sendJson(ex, 201, volumeJson(v), lroHeaders(op, ex->apiVersion, false));
+            pool->modifiedMs = nowMs();
+            Operation &op = startOperation(ex, poolId(*pool), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
+            sendJson(ex, 200, poolJson(*pool), lroHeaders(op, ex->apiVersion, false));
             return;
         }
-        if (method == "DELETE") {
-            if (!volume) {
-                sendArm(ex, 204, {});
-                return;
+        const QString location = body->value(QStringLiteral("location")).toString();
+        if (location.isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("LocationRequired"),
+                     QStringLiteral("The location property is required for this definition."));
+            return;
+        }
+        Pool &created = addPool(rg, account.name, name, level, qint64(sizeValue.toDouble()));
+        created.location = location;
+        created.qosType = same(qos, QStringLiteral("Manual")) ? QStringLiteral("Manual") : QStringLiteral("Auto");
+        created.provisioningState = QStringLiteral("Creating");
+        created.modifiedMs = nowMs();
+        const QString uuid = created.poolId;
+        Operation &op = startOperation(ex, poolId(created), QStringLiteral("CREATE"), QStringLiteral("Creating"));
+        op.apply = [this, uuid]() -> std::optional<ArmError> {
+            if (Pool *p = findPoolByUuid(uuid)) {
+                p->provisioningState = QStringLiteral("Succeeded");
             }
+            return std::nullopt;
+        };
+        op.onFailed = [this, uuid] {
+            if (Pool *p = findPoolByUuid(uuid)) {
+                p->provisioningState = QStringLiteral("Failed");
+            }
+        };
+        op.result = [this, uuid]() -> std::optional<QJsonObject> {
+            if (Pool *p = findPoolByUuid(uuid)) {
+                return poolJson(*p);
+            }
+            return std::nullopt;
+        };
+        sendJson(ex, 201, poolJson(*findPoolByUuid(uuid)), lroHeaders(op, ex->apiVersion, false));
+        return;
+    }
+    if (method == "DELETE") {
+        if (!pool) {
+            sendArm(ex, 204, {});
+            return;
+        }
+        if (!volumesIn(*pool).empty()) {
+            armError(ex,
+                     409,
+                     QStringLiteral("CannotDeleteResource"),
+                     QStringLiteral("Can not delete resource before nested resources are deleted."));
+            return;
+        }
+        pool->provisioningState = QStringLiteral("Deleting");
+        const QString uuid = pool->poolId;
+        Operation &op = startOperation(ex, poolId(*pool), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
+        op.apply = [this, uuid]() -> std::optional<ArmError> {
+            pools.erase(std::remove_if(pools.begin(),
+                                       pools.end(),
+                                       [&](const Pool &p) {
+                                           return p.poolId == uuid;
+                                       }),
+                        pools.end());
+            return std::nullopt;
+        };
+        op.onFailed = [this, uuid] {
+            if (Pool *p = findPoolByUuid(uuid)) {
+                p->provisioningState = QStringLiteral("Succeeded");
+            }
+        };
+        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        return;
+    }
+    methodNotAllowed(ex);
+}
+
+void AzureState::volumeRequest(const std::shared_ptr<AzureExchange> &ex,
+                               Pool &pool,
+                               const QString &name,
+                               Volume *volume)
+{
+    const QByteArray &method = ex->request.method;
+    const QString rg = pool.resourceGroup;
+    const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2/volumes/%3")
+                             .arg(pool.account, pool.name, name);
+    if (method == "GET") {
+        if (!volume) {
+            notFound(ex, type, rg);
+            return;
+        }
+        sendJson(ex, 200, volumeJson(*volume), {{QByteArrayLiteral("ETag"), etagFor(volume->modifiedMs).toUtf8()}});
+        return;
+    }
+    if (method == "PUT" || method == "PATCH") {
+        const std::optional<QJsonObject> body = bodyObject(ex);
+        if (!body) {
+            return;
+        }
+        if (!volume && method == "PATCH") {
+            notFound(ex, type, rg);
+            return;
+        }
+        const QJsonObject props = body->value(QStringLiteral("properties")).toObject();
+        const QJsonValue quotaValue = props.value(QStringLiteral("usageThreshold"));
+        if (!volume && quotaValue.isUndefined()) {
+            armError(ex, 400, QStringLiteral("InvalidParameter"), QStringLiteral("usageThreshold is required."));
+            return;
+        }
+        const qint64 quota = quotaValue.isUndefined() ? volume->usageThreshold : qint64(quotaValue.toDouble(-1));
+        if (quota < MinVolumeQuota || quota > MaxVolumeQuota) {
+            armError(ex,
+                     400,
+                     QStringLiteral("InvalidVolumeQuota"),
+                     QStringLiteral("Volume quota (usageThreshold) must be between 100 GiB (107374182400 bytes) "
+                                    "and 100 TiB (109951162777600 bytes); %1 bytes was requested.")
+                         .arg(quota));
+            return;
+        }
+        if (allocated(pool, volume) + quota > pool.size) {
+            armError(ex,
+                     400,
+                     QStringLiteral("PoolSizeTooSmall"),
+                     QStringLiteral("Capacity pool '%1' has %2 GiB unallocated; the volume needs %3 GiB. Resize "
+                                    "the capacity pool or choose another one.")
+                         .arg(pool.name)
+                         .arg((pool.size - allocated(pool, volume)) / GiB)
+                         .arg(quota / GiB));
+            return;
+        }
+        if (volume) {
             if (busy(volume->fileSystemId)) {
                 anotherOperation(ex, *volume);
                 return;
             }
-            volume->provisioningState = QStringLiteral("Deleting");
-            const QString fsid = volume->fileSystemId;
-            Operation &op = startOperation(ex, volumeId(*volume), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
-            op.busyKey = fsid;
-            op.apply = [this, fsid]() -> std::optional<ArmError> {
-                removeVolume(fsid);
-                return std::nullopt;
-            };
-            op.onFailed = [this, fsid] {
-                if (Volume *x = findVolumeByFsid(fsid)) {
-                    x->provisioningState = QStringLiteral("Succeeded");
-                }
-            };
-            sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+            volume->usageThreshold = quota;
+            if (pool.qosType == QLatin1String("Auto")) {
+                volume->throughputMibps = autoThroughput(pool.serviceLevel, quota);
+            } else if (props.contains(QStringLiteral("throughputMibps"))) {
+                volume->throughputMibps = props.value(QStringLiteral("throughputMibps")).toDouble();
+            }
+            volume->capHistory.push_back({nowMs(), volume->throughputMibps});
+            volume->modifiedMs = nowMs();
+            Operation &op = startOperation(ex, volumeId(*volume), QStringLiteral("UPDATE"), QStringLiteral("Updating"));
+            sendJson(ex, 200, volumeJson(*volume), lroHeaders(op, ex->apiVersion, false));
             return;
         }
-        methodNotAllowed(ex);
-    }
-
-    void anotherOperation(const std::shared_ptr<AzureExchange> &ex, const Volume &v)
-    {
-        armError(ex,
-                 409,
-                 QStringLiteral("AnotherOperationInProgress"),
-                 QStringLiteral("Another operation is in progress on volume '%1'. Try again when it has finished.")
-                     .arg(v.name));
-    }
-
-    bool removeVolume(const QString &fsid)
-    {
-        const auto it = std::find_if(volumes.begin(), volumes.end(), [&](const std::unique_ptr<Volume> &v) {
-            return v->fileSystemId == fsid;
-        });
-        if (it == volumes.end()) {
-            return false;
+        const QString location = body->value(QStringLiteral("location")).toString();
+        if (location.isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("LocationRequired"),
+                     QStringLiteral("The location property is required for this definition."));
+            return;
         }
-        volumes.erase(it);
-        return true;
+        const QString creationToken = props.value(QStringLiteral("creationToken")).toString();
+        const QString subnetId = props.value(QStringLiteral("subnetId")).toString();
+        if (creationToken.isEmpty() || subnetId.isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("InvalidParameter"),
+                     QStringLiteral("creationToken and subnetId are required to create a volume."));
+            return;
+        }
+        for (const auto &v : volumes) {
+            if (same(v->creationToken, creationToken) && same(v->location, location)) {
+                armError(ex,
+                         409,
+                         QStringLiteral("DuplicateCreationToken"),
+                         QStringLiteral("The file path '%1' is already in use in this location.").arg(creationToken));
+                return;
+            }
+        }
+        if (volumesIn(pool).size() >= MaxVolumesPerPool) {
+            armError(ex,
+                     400,
+                     QStringLiteral("MaxVolumesPerPoolReached"),
+                     QStringLiteral("Capacity pool '%1' already has the maximum of %2 volumes.")
+                         .arg(pool.name)
+                         .arg(MaxVolumesPerPool));
+            return;
+        }
+        const QString level = props.contains(QStringLiteral("serviceLevel"))
+                                  ? canonicalLevel(props.value(QStringLiteral("serviceLevel")).toString())
+                                  : pool.serviceLevel;
+        if (level != pool.serviceLevel) {
+            armError(ex,
+                     400,
+                     QStringLiteral("InvalidParameter"),
+                     QStringLiteral("The volume's service level must match its capacity pool's (%1).")
+                         .arg(pool.serviceLevel));
+            return;
+        }
+        const qint64 now = nowMs();
+        const int ordinal = int(volumes.size());
+        Volume &v = addVolume(pool, name, quota, QStringLiteral("10.0.2.%1").arg(4 + ordinal % 250), now);
+        v.location = location;
+        v.creationToken = creationToken;
+        v.subnetId = subnetId;
+        v.provisioningState = QStringLiteral("Creating");
+        if (props.contains(QStringLiteral("protocolTypes"))) {
+            v.protocolTypes.clear();
+            for (const QJsonValue &p : props.value(QStringLiteral("protocolTypes")).toArray()) {
+                v.protocolTypes.append(p.toString());
+            }
+        }
+        if (pool.qosType == QLatin1String("Manual")) {
+            v.throughputMibps = props.value(QStringLiteral("throughputMibps")).toDouble(0);
+            v.capHistory = {{now, v.throughputMibps}};
+        }
+        const QString fsid = v.fileSystemId;
+        Operation &op = startOperation(ex, volumeId(v), QStringLiteral("CREATE"), QStringLiteral("Creating"));
+        op.busyKey = fsid;
+        op.apply = [this, fsid]() -> std::optional<ArmError> {
+            if (Volume *x = findVolumeByFsid(fsid)) {
+                x->provisioningState = QStringLiteral("Succeeded");
+            }
+            return std::nullopt;
+        };
+        op.onFailed = [this, fsid] {
+            if (Volume *x = findVolumeByFsid(fsid)) {
+                x->provisioningState = QStringLiteral("Failed");
+            }
+        };
+        op.result = [this, fsid]() -> std::optional<QJsonObject> {
+            if (Volume *x = findVolumeByFsid(fsid)) {
+                return volumeJson(*x);
+            }
+            return std::nullopt;
+        };
+        sendJson(ex, 201, volumeJson(v), lroHeaders(op, ex->apiVersion, false));
+        return;
     }
+    if (method == "DELETE") {
+        if (!volume) {
+            sendArm(ex, 204, {});
+            return;
+        }
+        if (busy(volume->fileSystemId)) {
+            anotherOperation(ex, *volume);
+            return;
+        }
+        volume->provisioningState = QStringLiteral("Deleting");
+        const QString fsid = volume->fileSystemId;
+        Operation &op = startOperation(ex, volumeId(*volume), QStringLiteral("DELETE"), QStringLiteral("Deleting"));
+        op.busyKey = fsid;
+        op.apply = [this, fsid]() -> std::optional<ArmError> {
+            removeVolume(fsid);
+            return std::nullopt;
+        };
+        op.onFailed = [this, fsid] {
+            if (Volume *x = findVolumeByFsid(fsid)) {
+                x->provisioningState = QStringLiteral("Succeeded");
+            }
+        };
+        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        return;
+    }
+    methodNotAllowed(ex);
+}
 
-    void poolChange(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
-    {
-        if (ex->request.method != "POST") {
+void AzureState::anotherOperation(const std::shared_ptr<AzureExchange> &ex, const Volume &v)
+{
+    armError(
+        ex,
+        409,
+        QStringLiteral("AnotherOperationInProgress"),
+        QStringLiteral("Another operation is in progress on volume '%1'. Try again when it has finished.").arg(v.name));
+}
+
+bool AzureState::removeVolume(const QString &fsid)
+{
+    const auto it = std::find_if(volumes.begin(), volumes.end(), [&](const std::unique_ptr<Volume> &v) {
+        return v->fileSystemId == fsid;
+    });
+    if (it == volumes.end()) {
+        return false;
+    }
+    volumes.erase(it);
+    return true;
+}
+
+void AzureState::poolChange(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
+{
+    if (ex->request.method != "POST") {
+        methodNotAllowed(ex);
+        return;
+    }
+    const std::optional<QJsonObject> body = bodyObject(ex);
+    if (!body) {
+        return;
+    }
+    const QString target = body->value(QStringLiteral("newPoolResourceId")).toString();
+    const std::map<QString, QString> id = parseId(target);
+    auto part = [&](const char *key) {
+        const auto it = id.find(QLatin1String(key));
+        return it == id.end() ? QString() : it->second;
+    };
+    if (target.isEmpty() || part("capacitypools").isEmpty() || !same(part("subscriptions"), opt.subscriptionId)) {
+        armError(ex,
+                 400,
+                 QStringLiteral("InvalidResourceId"),
+                 QStringLiteral("newPoolResourceId '%1' is not a capacity pool resource id.").arg(target));
+        return;
+    }
+    if (!same(part("resourcegroups"), volume.resourceGroup) || !same(part("netappaccounts"), volume.account)) {
+        armError(ex,
+                 400,
+                 QStringLiteral("PoolChangeAcrossAccountsNotSupported"),
+                 QStringLiteral("A volume can only move to a capacity pool of its own NetApp account ('%1').")
+                     .arg(volume.account));
+        return;
+    }
+    Pool *targetPool = findPool(volume.resourceGroup, volume.account, part("capacitypools"));
+    if (!targetPool) {
+        notFound(ex,
+                 QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2")
+                     .arg(volume.account, part("capacitypools")),
+                 volume.resourceGroup);
+        return;
+    }
+    if (same(targetPool->name, volume.pool)) {
+        armError(ex,
+                 400,
+                 QStringLiteral("InvalidParameter"),
+                 QStringLiteral("Volume '%1' is already in capacity pool '%2'.").arg(volume.name, targetPool->name));
+        return;
+    }
+    if (busy(volume.fileSystemId)) {
+        anotherOperation(ex, volume);
+        return;
+    }
+    if (auto error = checkRoom(*targetPool, volume)) {
+        armError(ex, 400, error->code, error->message);
+        return;
+    }
+    const QString fsid = volume.fileSystemId;
+    const QString targetUuid = targetPool->poolId;
+    Operation &op = startOperation(ex, volumeId(volume), QStringLiteral("POOLCHANGE"), QStringLiteral("InProgress"));
+    op.busyKey = fsid;
+    op.apply = [this, fsid, targetUuid]() -> std::optional<ArmError> {
+        Volume *v = findVolumeByFsid(fsid);
+        if (!v) {
+            return ArmError{QStringLiteral("ResourceNotFound"),
+                            QStringLiteral("The volume was deleted while it was moving to another capacity pool.")};
+        }
+        Pool *p = findPoolByUuid(targetUuid);
+        if (!p) {
+            return ArmError{QStringLiteral("ResourceNotFound"),
+                            QStringLiteral("The target capacity pool was deleted during the pool change.")};
+        }
+        if (auto room = checkRoom(*p, *v)) {
+            return room;
+        }
+        const qint64 now = nowMs();
+        v->pool = p->name;
+        v->serviceLevel = p->serviceLevel;
+        if (p->qosType == QLatin1String("Auto")) {
+            v->throughputMibps = autoThroughput(p->serviceLevel, v->usageThreshold);
+        }
+        v->capHistory.push_back({now, v->throughputMibps});
+        v->modifiedMs = now;
+        return std::nullopt;
+    };
+    sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+}
+
+std::optional<ArmError> AzureState::checkRoom(Pool &target, const Volume &volume)
+{
+    const qint64 free = target.size - allocated(target);
+    if (volume.usageThreshold > free) {
+        return ArmError{QStringLiteral("PoolSizeTooSmall"),
+                        QStringLiteral("Capacity pool '%1' has %2 GiB unallocated; volume '%3' needs %4 GiB. "
+                                       "Resize the capacity pool or choose another one.")
+                            .arg(target.name)
+                            .arg(free / GiB)
+                            .arg(volume.name)
+                            .arg(volume.usageThreshold / GiB)};
+    }
+    if (volumesIn(target).size() >= MaxVolumesPerPool) {
+        return ArmError{QStringLiteral("MaxVolumesPerPoolReached"),
+                        QStringLiteral("Capacity pool '%1' already has the maximum of %2 volumes.")
+                            .arg(target.name)
+                            .arg(MaxVolumesPerPool)};
+    }
+    return std::nullopt;
+}
+
+void AzureState::revert(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
+{
+    if (ex->request.method != "POST") {
+        methodNotAllowed(ex);
+        return;
+    }
+    const std::optional<QJsonObject> body = bodyObject(ex);
+    if (!body) {
+        return;
+    }
+    const QString snapshotRef = body->value(QStringLiteral("snapshotId")).toString();
+    const QString snapshotName = parseId(snapshotRef)[QStringLiteral("snapshots")];
+    const auto it = std::find_if(volume.snapshots.begin(), volume.snapshots.end(), [&](const Snapshot &s) {
+        return s.snapshotId == snapshotRef || (!snapshotName.isEmpty() && same(s.name, snapshotName));
+    });
+    if (snapshotRef.isEmpty() || it == volume.snapshots.end()) {
+        armError(ex,
+                 404,
+                 QStringLiteral("SnapshotNotFound"),
+                 QStringLiteral("Snapshot '%1' of volume '%2' was not found.").arg(snapshotRef, volume.name));
+        return;
+    }
+    if (busy(volume.fileSystemId)) {
+        anotherOperation(ex, volume);
+        return;
+    }
+    const QString fsid = volume.fileSystemId;
+    const QString snapId = it->snapshotId;
+    Operation &op = startOperation(ex, volumeId(volume), QStringLiteral("REVERT"), QStringLiteral("InProgress"));
+    op.busyKey = fsid;
+    op.apply = [this, fsid, snapId]() -> std::optional<ArmError> {
+        Volume *v = findVolumeByFsid(fsid);
+        if (!v) {
+            return ArmError{QStringLiteral("ResourceNotFound"),
+                            QStringLiteral("The volume was deleted during the revert.")};
+        }
+        // Snapshots newer than the one reverted to are gone afterwards, as in ANF.
+        const auto s = std::find_if(v->snapshots.begin(), v->snapshots.end(), [&](const Snapshot &x) {
+            return x.snapshotId == snapId;
+        });
+        if (s == v->snapshots.end()) {
+            return ArmError{QStringLiteral("SnapshotNotFound"),
+                            QStringLiteral("The snapshot was deleted during the revert.")};
+        }
+        const qint64 at = s->createdMs;
+        v->snapshots.erase(std::remove_if(v->snapshots.begin(),
+                                          v->snapshots.end(),
+                                          [&](const Snapshot &x) {
+                                              return x.createdMs > at;
+                                          }),
+                           v->snapshots.end());
+        v->modifiedMs = nowMs();
+        return std::nullopt;
+    };
+    sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+}
+
+void AzureState::snapshotRequest(const std::shared_ptr<AzureExchange> &ex, Volume &volume, const QString &name)
+{
+    const QByteArray &method = ex->request.method;
+    const QString fsid = volume.fileSystemId;
+    if (name.isEmpty()) {
+        if (method != "GET") {
             methodNotAllowed(ex);
             return;
         }
+        std::vector<const Snapshot *> list;
+        for (const Snapshot &s : volume.snapshots) {
+            list.push_back(&s);
+        }
+        std::sort(list.begin(), list.end(), [](const Snapshot *a, const Snapshot *b) {
+            return a->createdMs < b->createdMs;
+        });
+        QJsonArray items;
+        for (const Snapshot *s : list) {
+            items.append(snapshotJson(volume, *s));
+        }
+        sendList(ex, items);
+        return;
+    }
+    auto find = [this](const QString &fs, const QString &n) -> Snapshot * {
+        Volume *v = findVolumeByFsid(fs);
+        if (!v) {
+            return nullptr;
+        }
+        for (Snapshot &s : v->snapshots) {
+            if (same(s.name, n)) {
+                return &s;
+            }
+        }
+        return nullptr;
+    };
+    Snapshot *snapshot = find(fsid, name);
+    const QString type = QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2/volumes/%3/snapshots/%4")
+                             .arg(volume.account, volume.pool, volume.name, name);
+    if (method == "GET") {
+        if (!snapshot) {
+            notFound(ex, type, volume.resourceGroup);
+            return;
+        }
+        sendJson(ex, 200, snapshotJson(volume, *snapshot));
+        return;
+    }
+    if (method == "PUT") {
         const std::optional<QJsonObject> body = bodyObject(ex);
         if (!body) {
             return;
         }
-        const QString target = body->value(QStringLiteral("newPoolResourceId")).toString();
-        const std::map<QString, QString> id = parseId(target);
-        auto part = [&](const char *key) {
-            const auto it = id.find(QLatin1String(key));
-            return it == id.end() ? QString() : it->second;
+        if (snapshot) {
+            sendJson(ex, 200, snapshotJson(volume, *snapshot));
+            return;
+        }
+        if (body->value(QStringLiteral("location")).toString().isEmpty()) {
+            armError(ex,
+                     400,
+                     QStringLiteral("LocationRequired"),
+                     QStringLiteral("The location property is required for this definition."));
+            return;
+        }
+        addSnapshot(volume, name, nowMs());
+        volume.snapshots.back().provisioningState = QStringLiteral("Creating");
+        const QString snapId = volume.snapshots.back().snapshotId;
+        Operation &op = startOperation(ex,
+                                       volumeId(volume) + QStringLiteral("/snapshots/") + name,
+                                       QStringLiteral("CREATE"),
+                                       QStringLiteral("Creating"));
+        auto findById = [this, fsid, snapId]() -> std::pair<Volume *, Snapshot *> {
+            Volume *v = findVolumeByFsid(fsid);
+            if (v) {
+                for (Snapshot &s : v->snapshots) {
+                    if (s.snapshotId == snapId) {
+                        return {v, &s};
+                    }
+                }
+            }
+            return {v, nullptr};
         };
-        if (target.isEmpty() || part("capacitypools").isEmpty() || !same(part("subscriptions"), opt.subscriptionId)) {
-            armError(ex,
-                     400,
-                     QStringLiteral("InvalidResourceId"),
-                     QStringLiteral("newPoolResourceId '%1' is not a capacity pool resource id.").arg(target));
+        op.apply = [findById]() -> std::optional<ArmError> {
+            auto [v, s] = findById();
+            if (!s) {
+                return ArmError{QStringLiteral("ResourceNotFound"), QStringLiteral("The volume was deleted.")};
+            }
+            s->provisioningState = QStringLiteral("Succeeded");
+            return std::nullopt;
+        };
+        op.onFailed = [findById] {
+            auto [v, s] = findById();
+            if (s) {
+                s->provisioningState = QStringLiteral("Failed");
+            }
+        };
+        op.result = [this, findById]() -> std::optional<QJsonObject> {
+            auto [v, s] = findById();
+            if (!s) {
+                return std::nullopt;
+            }
+            return snapshotJson(*v, *s);
+        };
+        sendJson(ex, 201, snapshotJson(volume, volume.snapshots.back()), lroHeaders(op, ex->apiVersion, false));
+        return;
+    }
+    if (method == "DELETE") {
+        if (!snapshot) {
+            sendArm(ex, 204, {});
             return;
         }
-        if (!same(part("resourcegroups"), volume.resourceGroup) || !same(part("netappaccounts"), volume.account)) {
-            armError(ex,
-                     400,
-                     QStringLiteral("PoolChangeAcrossAccountsNotSupported"),
-                     QStringLiteral("A volume can only move to a capacity pool of its own NetApp account ('%1').")
-                         .arg(volume.account));
-            return;
-        }
-        Pool *targetPool = findPool(volume.resourceGroup, volume.account, part("capacitypools"));
-        if (!targetPool) {
-            notFound(ex,
-                     QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2")
-                         .arg(volume.account, part("capacitypools")),
-                     volume.resourceGroup);
-            return;
-        }
-        if (same(targetPool->name, volume.pool)) {
+        snapshot->provisioningState = QStringLiteral("Deleting");
+        const QString snapId = snapshot->snapshotId;
+        Operation &op = startOperation(ex,
+                                       volumeId(volume) + QStringLiteral("/snapshots/") + name,
+                                       QStringLiteral("DELETE"),
+                                       QStringLiteral("Deleting"));
+        op.apply = [this, fsid, snapId]() -> std::optional<ArmError> {
+            if (Volume *v = findVolumeByFsid(fsid)) {
+                v->snapshots.erase(std::remove_if(v->snapshots.begin(),
+                                                  v->snapshots.end(),
+                                                  [&](const Snapshot &s) {
+                                                      return s.snapshotId == snapId;
+                                                  }),
+                                   v->snapshots.end());
+            }
+            return std::nullopt;
+        };
+        op.onFailed = [this, fsid, snapId] {
+            if (Volume *v = findVolumeByFsid(fsid)) {
+                for (Snapshot &s : v->snapshots) {
+                    if (s.snapshotId == snapId) {
+                        s.provisioningState = QStringLiteral("Succeeded");
+                    }
+                }
+            }
+        };
+        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        return;
+    }
+    methodNotAllowed(ex);
+}
+
+void AzureState::metrics(const std::shared_ptr<AzureExchange> &ex, const Volume &volume)
+{
+    struct MetricInfo
+    {
+        const char *name;
+        const char *localized;
+        const char *unit;
+    };
+    static const MetricInfo known[] = {
+        {"ReadThroughput", "Read throughput", "BytesPerSecond"},
+        {"WriteThroughput", "Write throughput", "BytesPerSecond"},
+        {"TotalThroughput", "Total throughput", "BytesPerSecond"},
+        {"ReadIops", "Read iops", "CountPerSecond"},
+        {"WriteIops", "Write iops", "CountPerSecond"},
+        {"TotalIops", "Total iops", "CountPerSecond"},
+        {"AverageReadLatency", "Average read latency", "MilliSeconds"},
+        {"AverageWriteLatency", "Average write latency", "MilliSeconds"},
+        {"VolumeLogicalSize", "Percentage Volume Consumed Size", "Bytes"},
+        {"VolumeAllocatedSize", "Volume allocated size", "Bytes"},
+        {"VolumeConsumedSizePercentage", "Percentage volume consumed size", "Percent"},
+    };
+    if (ex->request.method != "GET") {
+        methodNotAllowed(ex);
+        return;
+    }
+    const qint64 now = nowMs();
+    qint64 from = now - 3600000;
+    qint64 to = now;
+    const QString timespan = ex->request.queryValue(QStringLiteral("timespan"));
+    if (!timespan.isEmpty()) {
+        const QStringList parts = timespan.split(QLatin1Char('/'));
+        const QDateTime a = QDateTime::fromString(parts.value(0), Qt::ISODateWithMs);
+        const QDateTime b = QDateTime::fromString(parts.value(1), Qt::ISODateWithMs);
+        if (parts.size() != 2 || !a.isValid() || !b.isValid() || a >= b) {
             armError(
                 ex,
                 400,
-                QStringLiteral("InvalidParameter"),
-                QStringLiteral("Volume '%1' is already in capacity pool '%2'.").arg(volume.name, targetPool->name));
+                QStringLiteral("BadRequest"),
+                QStringLiteral("Detected invalid timespan '%1'; expected '<start>/<end>' in ISO 8601.").arg(timespan));
             return;
         }
-        if (busy(volume.fileSystemId)) {
-            anotherOperation(ex, volume);
-            return;
-        }
-        if (auto error = checkRoom(*targetPool, volume)) {
-            armError(ex, 400, error->code, error->message);
-            return;
-        }
-        const QString fsid = volume.fileSystemId;
-        const QString targetUuid = targetPool->poolId;
-        Operation &op =
-            startOperation(ex, volumeId(volume), QStringLiteral("POOLCHANGE"), QStringLiteral("InProgress"));
-        op.busyKey = fsid;
-        op.apply = [this, fsid, targetUuid]() -> std::optional<ArmError> {
-            Volume *v = findVolumeByFsid(fsid);
-            if (!v) {
-                return ArmError{QStringLiteral("ResourceNotFound"),
-                                QStringLiteral("The volume was deleted while it was moving to another capacity pool.")};
-            }
-            Pool *p = findPoolByUuid(targetUuid);
-            if (!p) {
-                return ArmError{QStringLiteral("ResourceNotFound"),
-                                QStringLiteral("The target capacity pool was deleted during the pool change.")};
-            }
-            if (auto room = checkRoom(*p, *v)) {
-                return room;
-            }
-            const qint64 now = nowMs();
-            v->pool = p->name;
-            v->serviceLevel = p->serviceLevel;
-            if (p->qosType == QLatin1String("Auto")) {
-                v->throughputMibps = autoThroughput(p->serviceLevel, v->usageThreshold);
-            }
-            v->capHistory.push_back({now, v->throughputMibps});
-            v->modifiedMs = now;
-            return std::nullopt;
-        };
-        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        from = a.toMSecsSinceEpoch();
+        to = b.toMSecsSinceEpoch();
     }
-
-    std::optional<ArmError> checkRoom(Pool &target, const Volume &volume)
-    {
-        const qint64 free = target.size - allocated(target);
-        if (volume.usageThreshold > free) {
-            return ArmError{QStringLiteral("PoolSizeTooSmall"),
-                            QStringLiteral("Capacity pool '%1' has %2 GiB unallocated; volume '%3' needs %4 GiB. "
-                                           "Resize the capacity pool or choose another one.")
-                                .arg(target.name)
-                                .arg(free / GiB)
-                                .arg(volume.name)
-                                .arg(volume.usageThreshold / GiB)};
-        }
-        if (volumesIn(target).size() >= MaxVolumesPerPool) {
-            return ArmError{QStringLiteral("MaxVolumesPerPoolReached"),
-                            QStringLiteral("Capacity pool '%1' already has the maximum of %2 volumes.")
-                                .arg(target.name)
-                                .arg(MaxVolumesPerPool)};
-        }
-        return std::nullopt;
+    static const std::map<QString, int> intervals{{QStringLiteral("PT5M"), 5},
+                                                  {QStringLiteral("PT15M"), 15},
+                                                  {QStringLiteral("PT30M"), 30},
+                                                  {QStringLiteral("PT1H"), 60},
+                                                  {QStringLiteral("PT6H"), 360},
+                                                  {QStringLiteral("PT12H"), 720},
+                                                  {QStringLiteral("P1D"), 1440}};
+    const QString interval = ex->request.queryValue(QStringLiteral("interval"), QStringLiteral("PT5M")).toUpper();
+    const auto iv = intervals.find(interval);
+    if (iv == intervals.end()) {
+        armError(ex,
+                 400,
+                 QStringLiteral("BadRequest"),
+                 QStringLiteral("Invalid interval '%1': Microsoft.NetApp volumes support PT5M, PT15M, PT30M, PT1H, "
+                                "PT6H, PT12H and P1D.")
+                     .arg(interval));
+        return;
     }
+    const qint64 step = qint64(iv->second) * 60000;
+    const qint64 start = from - from % step;
+    if ((to - start) / step > 20000) {
+        armError(ex,
+                 400,
+                 QStringLiteral("BadRequest"),
+                 QStringLiteral("The timespan and interval would return more than 20000 points."));
+        return;
+    }
+    QStringList aggregations;
+    for (const QString &a : ex->request.queryValue(QStringLiteral("aggregation"), QStringLiteral("Average"))
+                                .split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        aggregations.append(a.trimmed().toLower());
+    }
+    QStringList names =
+        ex->request.queryValue(QStringLiteral("metricnames")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (names.isEmpty()) {
+        names.append(QStringLiteral("VolumeLogicalSize"));
+    }
+    QJsonArray value;
+    for (const QString &rawName : names) {
+        const QString name = rawName.trimmed();
+        const MetricInfo *info = nullptr;
+        for (const MetricInfo &m : known) {
+            if (same(name, QLatin1String(m.name))) {
+                info = &m;
+            }
+        }
+        if (!info) {
+            QStringList valid;
+            for (const MetricInfo &m : known) {
+                valid.append(QLatin1String(m.name));
+            }
+            armError(ex,
+                     400,
+                     QStringLiteral("BadRequest"),
+                     QStringLiteral("Failed to find metric configuration for provider: Microsoft.NetApp, resource "
+                                    "Type: netAppAccounts/capacityPools/volumes, metric: %1, Valid metrics: %2")
+                         .arg(name, valid.join(QLatin1Char(','))));
+            return;
+        }
+        QJsonArray data;
+        for (qint64 t = start; t < to; t += step) {
+            QJsonObject point{{QStringLiteral("timeStamp"), isoTime(t)}};
+            std::vector<double> samples;
+            for (qint64 u = t; u < t + step; u += 300000) {
+                if (u + 300000 > now || u < volume.createdMs - volume.createdMs % 300000) {
+                    continue;
+                }
+                const LoadSample s = sampleLoad(volume, opt.seed, u);
+                const QString n = QLatin1String(info->name);
+                double x = 0;
+                if (n == QLatin1String("ReadThroughput")) {
+                    x = s.readBps;
+                } else if (n == QLatin1String("WriteThroughput")) {
+                    x = s.writeBps;
+                } else if (n == QLatin1String("TotalThroughput")) {
+                    x = s.readBps + s.writeBps;
+                } else if (n == QLatin1String("ReadIops")) {
+                    x = s.readIops;
+                } else if (n == QLatin1String("WriteIops")) {
+                    x = s.writeIops;
+                } else if (n == QLatin1String("TotalIops")) {
+                    x = s.readIops + s.writeIops;
+                } else if (n == QLatin1String("AverageReadLatency")) {
+                    x = s.readLatencyMs;
+                } else if (n == QLatin1String("AverageWriteLatency")) {
+                    x = s.writeLatencyMs;
+                } else if (n == QLatin1String("VolumeLogicalSize")) {
+                    x = s.logicalSizeBytes;
+                } else if (n == QLatin1String("VolumeAllocatedSize")) {
+                    x = double(volume.usageThreshold);
+                } else {
+                    x = 100.0 * s.logicalSizeBytes / double(volume.usageThreshold);
+                }
+                samples.push_back(x);
+            }
+            if (!samples.empty()) {
+                double sum = 0;
+                for (double x : samples) {
+                    sum += x;
+                }
+                for (const QString &a : aggregations) {
+                    double x = sum / double(samples.size());
+                    if (a == QLatin1String("maximum")) {
+                        x = *std::max_element(samples.begin(), samples.end());
+                    } else if (a == QLatin1String("minimum")) {
+                        x = *std::min_element(samples.begin(), samples.end());
+                    } else if (a == QLatin1String("total")) {
+                        x = sum;
+                    } else if (a == QLatin1String("count")) {
+                        x = double(samples.size());
+                    }
+                    point.insert(a, std::round(x * 1000) / 1000);
+                }
+            }
+            data.append(point);
+        }
+        value.append(QJsonObject{
+            {QStringLiteral("id"),
+             QString(volumeId(volume) + QStringLiteral("/providers/Microsoft.Insights/metrics/")
+                     + QLatin1String(info->name))},
+            {QStringLiteral("type"), QStringLiteral("Microsoft.Insights/metrics")},
+            {QStringLiteral("name"),
+             QJsonObject{{QStringLiteral("value"), QLatin1String(info->name)},
+                         {QStringLiteral("localizedValue"), QLatin1String(info->localized)}}},
+            {QStringLiteral("displayDescription"), QLatin1String(info->localized)},
+            {QStringLiteral("unit"), QLatin1String(info->unit)},
+            {QStringLiteral("timeseries"),
+             QJsonArray{QJsonObject{{QStringLiteral("metadatavalues"), QJsonArray{}}, {QStringLiteral("data"), data}}}},
+            {QStringLiteral("errorCode"), QStringLiteral("Success")},
+        });
+    }
+    sendJson(ex,
+             200,
+             QJsonObject{
+                 {QStringLiteral("cost"), double((to - start) / step) * double(names.size())},
+                 {QStringLiteral("timespan"), QString(isoTime(from) + QLatin1Char('/') + isoTime(to))},
+                 {QStringLiteral("interval"), interval},
+                 {QStringLiteral("value"), value},
+                 {QStringLiteral("namespace"), QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes")},
+                 {QStringLiteral("resourceregion"), volume.location}});
+}
 
-    void revert(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
-    {
-        if (ex->request.method != "POST") {
+void AzureState::listClusters(const std::shared_ptr<AzureExchange> &ex, const QString &rg)
+{
+    QJsonArray items;
+    for (const ManagedCluster &c : clusters) {
+        if (rg.isEmpty() || same(c.resourceGroup, rg)) {
+            items.append(clusterJson(c));
+        }
+    }
+    sendList(ex, items);
+}
+
+void AzureState::routeAks(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QStringList &n)
+{
+    const QByteArray &method = ex->request.method;
+    if (n.isEmpty()) {
+        if (method != "GET") {
             methodNotAllowed(ex);
             return;
         }
-        const std::optional<QJsonObject> body = bodyObject(ex);
-        if (!body) {
-            return;
-        }
-        const QString snapshotRef = body->value(QStringLiteral("snapshotId")).toString();
-        const QString snapshotName = parseId(snapshotRef)[QStringLiteral("snapshots")];
-        const auto it = std::find_if(volume.snapshots.begin(), volume.snapshots.end(), [&](const Snapshot &s) {
-            return s.snapshotId == snapshotRef || (!snapshotName.isEmpty() && same(s.name, snapshotName));
-        });
-        if (snapshotRef.isEmpty() || it == volume.snapshots.end()) {
-            armError(ex,
-                     404,
-                     QStringLiteral("SnapshotNotFound"),
-                     QStringLiteral("Snapshot '%1' of volume '%2' was not found.").arg(snapshotRef, volume.name));
-            return;
-        }
-        if (busy(volume.fileSystemId)) {
-            anotherOperation(ex, volume);
-            return;
-        }
-        const QString fsid = volume.fileSystemId;
-        const QString snapId = it->snapshotId;
-        Operation &op = startOperation(ex, volumeId(volume), QStringLiteral("REVERT"), QStringLiteral("InProgress"));
-        op.busyKey = fsid;
-        op.apply = [this, fsid, snapId]() -> std::optional<ArmError> {
-            Volume *v = findVolumeByFsid(fsid);
-            if (!v) {
-                return ArmError{QStringLiteral("ResourceNotFound"),
-                                QStringLiteral("The volume was deleted during the revert.")};
-            }
-            // Snapshots newer than the one reverted to are gone afterwards, as in ANF.
-            const auto s = std::find_if(v->snapshots.begin(), v->snapshots.end(), [&](const Snapshot &x) {
-                return x.snapshotId == snapId;
-            });
-            if (s == v->snapshots.end()) {
-                return ArmError{QStringLiteral("SnapshotNotFound"),
-                                QStringLiteral("The snapshot was deleted during the revert.")};
-            }
-            const qint64 at = s->createdMs;
-            v->snapshots.erase(std::remove_if(v->snapshots.begin(),
-                                              v->snapshots.end(),
-                                              [&](const Snapshot &x) {
-                                                  return x.createdMs > at;
-                                              }),
-                               v->snapshots.end());
-            v->modifiedMs = nowMs();
-            return std::nullopt;
-        };
-        sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+        listClusters(ex, rg);
+        return;
     }
-
-    void snapshotRequest(const std::shared_ptr<AzureExchange> &ex, Volume &volume, const QString &name)
-    {
-        const QByteArray &method = ex->request.method;
-        const QString fsid = volume.fileSystemId;
-        if (name.isEmpty()) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            std::vector<const Snapshot *> list;
-            for (const Snapshot &s : volume.snapshots) {
-                list.push_back(&s);
-            }
-            std::sort(list.begin(), list.end(), [](const Snapshot *a, const Snapshot *b) {
-                return a->createdMs < b->createdMs;
-            });
+    const ManagedCluster *c = findCluster(rg, n[0]);
+    if (!c) {
+        notFound(ex, QStringLiteral("Microsoft.ContainerService/managedClusters/%1").arg(n[0]), rg);
+        return;
+    }
+    if (n.size() == 1) {
+        if (method != "GET") {
+            methodNotAllowed(ex);
+            return;
+        }
+        sendJson(ex, 200, clusterJson(*c));
+        return;
+    }
+    if (n.size() == 2
+        && (same(n[1], QStringLiteral("listClusterUserCredential"))
+            || same(n[1], QStringLiteral("listClusterAdminCredential")))) {
+        if (method != "POST") {
+            methodNotAllowed(ex);
+            return;
+        }
+        const bool admin = same(n[1], QStringLiteral("listClusterAdminCredential"));
+        sendJson(ex,
+                 200,
+                 QJsonObject{{QStringLiteral("kubeconfigs"),
+                              QJsonArray{QJsonObject{
+                                  {QStringLiteral("name"),
+                                   admin ? QStringLiteral("clusterAdmin") : QStringLiteral("clusterUser")},
+                                  {QStringLiteral("value"), QString::fromLatin1(kubeconfigFor(*c).toBase64())}}}}});
+        return;
+    }
+    if (same(n[1], QStringLiteral("agentPools")) && n.size() <= 3) {
+        if (method != "GET") {
+            methodNotAllowed(ex);
+            return;
+        }
+        auto poolJson = [&](const AgentPool &p) {
+            return QJsonObject{
+                {QStringLiteral("id"), QString(clusterId(*c) + QStringLiteral("/agentPools/") + p.name)},
+                {QStringLiteral("name"), p.name},
+                {QStringLiteral("type"), QStringLiteral("Microsoft.ContainerService/managedClusters/agentPools")},
+                {QStringLiteral("properties"), agentPoolProperties(*c, p)}};
+        };
+        if (n.size() == 2) {
             QJsonArray items;
-            for (const Snapshot *s : list) {
-                items.append(snapshotJson(volume, *s));
+            for (const AgentPool &p : c->agentPools) {
+                items.append(poolJson(p));
             }
             sendList(ex, items);
             return;
         }
-        auto find = [this](const QString &fs, const QString &n) -> Snapshot * {
-            Volume *v = findVolumeByFsid(fs);
-            if (!v) {
-                return nullptr;
-            }
-            for (Snapshot &s : v->snapshots) {
-                if (same(s.name, n)) {
-                    return &s;
-                }
-            }
-            return nullptr;
-        };
-        Snapshot *snapshot = find(fsid, name);
-        const QString type =
-            QStringLiteral("Microsoft.NetApp/netAppAccounts/%1/capacityPools/%2/volumes/%3/snapshots/%4")
-                .arg(volume.account, volume.pool, volume.name, name);
-        if (method == "GET") {
-            if (!snapshot) {
-                notFound(ex, type, volume.resourceGroup);
+        for (const AgentPool &p : c->agentPools) {
+            if (same(p.name, n[2])) {
+                sendJson(ex, 200, poolJson(p));
                 return;
             }
-            sendJson(ex, 200, snapshotJson(volume, *snapshot));
-            return;
         }
-        if (method == "PUT") {
-            const std::optional<QJsonObject> body = bodyObject(ex);
-            if (!body) {
-                return;
-            }
-            if (snapshot) {
-                sendJson(ex, 200, snapshotJson(volume, *snapshot));
-                return;
-            }
-            if (body->value(QStringLiteral("location")).toString().isEmpty()) {
-                armError(ex,
-                         400,
-                         QStringLiteral("LocationRequired"),
-                         QStringLiteral("The location property is required for this definition."));
-                return;
-            }
-            addSnapshot(volume, name, nowMs());
-            volume.snapshots.back().provisioningState = QStringLiteral("Creating");
-            const QString snapId = volume.snapshots.back().snapshotId;
-            Operation &op = startOperation(ex,
-                                           volumeId(volume) + QStringLiteral("/snapshots/") + name,
-                                           QStringLiteral("CREATE"),
-                                           QStringLiteral("Creating"));
-            auto findById = [this, fsid, snapId]() -> std::pair<Volume *, Snapshot *> {
-                Volume *v = findVolumeByFsid(fsid);
-                if (v) {
-                    for (Snapshot &s : v->snapshots) {
-                        if (s.snapshotId == snapId) {
-                            return {v, &s};
-                        }
-                    }
-                }
-                return {v, nullptr};
-            };
-            op.apply = [findById]() -> std::optional<ArmError> {
-                auto [v, s] = findById();
-                if (!s) {
-                    return ArmError{QStringLiteral("ResourceNotFound"), QStringLiteral("The volume was deleted.")};
-                }
-                s->provisioningState = QStringLiteral("Succeeded");
-                return std::nullopt;
-            };
-            op.onFailed = [findById] {
-                auto [v, s] = findById();
-                if (s) {
-                    s->provisioningState = QStringLiteral("Failed");
-                }
-            };
-            op.result = [this, findById]() -> std::optional<QJsonObject> {
-                auto [v, s] = findById();
-                if (!s) {
-                    return std::nullopt;
-                }
-                return snapshotJson(*v, *s);
-            };
-            sendJson(ex, 201, snapshotJson(volume, volume.snapshots.back()), lroHeaders(op, ex->apiVersion, false));
+        notFound(
+            ex, QStringLiteral("Microsoft.ContainerService/managedClusters/%1/agentPools/%2").arg(c->name, n[2]), rg);
+        return;
+    }
+    invalidResourceType(ex,
+                        QStringLiteral("Microsoft.ContainerService"),
+                        QStringLiteral("managedClusters/") + n.mid(1).join(QLatin1Char('/')));
+}
+
+int AzureState::addRule(const QJsonObject &json, QString *error)
+{
+    static const QStringList knownFields{QStringLiteral("method"),
+                                         QStringLiteral("path"),
+                                         QStringLiteral("kind"),
+                                         QStringLiteral("status"),
+                                         QStringLiteral("retryAfterSeconds"),
+                                         QStringLiteral("code"),
+                                         QStringLiteral("message"),
+                                         QStringLiteral("latency_ms"),
+                                         QStringLiteral("count")};
+    static const QStringList kinds{QStringLiteral("status"),
+                                   QStringLiteral("reset"),
+                                   QStringLiteral("stall"),
+                                   QStringLiteral("malformed"),
+                                   QStringLiteral("truncate"),
+                                   QStringLiteral("latency"),
+                                   QStringLiteral("lroFail"),
+                                   QStringLiteral("lroHang")};
+    auto fail = [&](const QString &message) {
+        if (error) {
+            *error = message;
+        }
+        return -1;
+    };
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        if (!knownFields.contains(it.key())) {
+            return fail(QStringLiteral("unknown field \"%1\"").arg(it.key()));
+        }
+    }
+    FaultRule rule;
+    rule.kind = json.value(QStringLiteral("kind")).toString(QStringLiteral("status"));
+    if (!kinds.contains(rule.kind)) {
+        return fail(QStringLiteral("\"kind\" must be one of %1").arg(kinds.join(QStringLiteral(", "))));
+    }
+    rule.method = json.value(QStringLiteral("method")).toString().toUpper();
+    rule.path = json.value(QStringLiteral("path")).toString();
+    rule.regex = QRegularExpression(rule.path, QRegularExpression::CaseInsensitiveOption);
+    if (!rule.regex.isValid()) {
+        return fail(QStringLiteral("\"path\" is not a valid regular expression"));
+    }
+    rule.status = json.value(QStringLiteral("status")).toInt(503);
+    rule.retryAfterSeconds = json.value(QStringLiteral("retryAfterSeconds")).toInt(1);
+    rule.code = json.value(QStringLiteral("code")).toString();
+    rule.message = json.value(QStringLiteral("message")).toString();
+    rule.latencyMs = json.value(QStringLiteral("latency_ms")).toInt(0);
+    rule.count = json.value(QStringLiteral("count")).toInt(-1);
+    if (rule.status < 100 || rule.status > 599 || rule.count == 0 || rule.count < -1 || rule.latencyMs < 0
+        || rule.retryAfterSeconds < 0) {
+        return fail(QStringLiteral("status, count, latency_ms or retryAfterSeconds out of range"));
+    }
+    if (rule.kind == QLatin1String("latency") && rule.latencyMs == 0) {
+        return fail(QStringLiteral("a latency rule needs latency_ms"));
+    }
+    rule.id = nextRuleId++;
+    rules.push_back(rule);
+    return rule.id;
+}
+
+QJsonArray AzureState::rulesJson() const
+{
+    QJsonArray items;
+    for (const FaultRule &r : rules) {
+        items.append(r.toJson());
+    }
+    return items;
+}
+
+int AzureState::running() const
+{
+    return int(std::count_if(operations.begin(), operations.end(), [](const auto &kv) {
+        return !kv.second.done;
+    }));
+}
+
+QJsonObject AzureState::stateJson() const
+{
+    int snapshots = 0;
+    for (const auto &v : volumes) {
+        snapshots += int(v->snapshots.size());
+    }
+    QJsonArray ops;
+    for (const auto &[id, op] : operations) {
+        ops.append(operationJson(op));
+    }
+    return QJsonObject{{QStringLiteral("accounts"), int(accounts.size())},
+                       {QStringLiteral("pools"), int(pools.size())},
+                       {QStringLiteral("volumes"), int(volumes.size())},
+                       {QStringLiteral("snapshots"), snapshots},
+                       {QStringLiteral("managedClusters"), int(clusters.size())},
+                       {QStringLiteral("operations"), ops},
+                       {QStringLiteral("runningOperations"), running()},
+                       {QStringLiteral("tokensIssued"), int(tokens.size())},
+                       {QStringLiteral("tokenRequests"), tokenRequests},
+                       {QStringLiteral("requests"), requests},
+                       {QStringLiteral("faults"), rulesJson()},
+                       {QStringLiteral("now"), isoTime(nowMs())}};
+}
+
+void AzureState::revoke()
+{
+    const qint64 expired = nowMs() - 1;
+    for (auto it = tokens.begin(); it != tokens.end(); ++it) {
+        it.value() = std::min(it.value(), expired);
+    }
+}
+
+void AzureState::handleControl(const std::shared_ptr<AzureExchange> &ex)
+{
+    const QByteArray &method = ex->request.method;
+    const QString path = ex->segs.join(QLatin1Char('/'));
+    const QJsonObject body = QJsonDocument::fromJson(ex->request.body).object();
+    auto ok = [&](const QJsonObject &o) {
+        send(ex, Response::json(200, compact(o)));
+    };
+    auto bad = [&](int status, const QString &message) {
+        send(ex, Response::json(status, compact(QJsonObject{{QStringLiteral("error"), message}})));
+    };
+    if (path == QLatin1String("_sim/faults")) {
+        if (method == "GET") {
+            ok(QJsonObject{{QStringLiteral("items"), rulesJson()}});
             return;
         }
         if (method == "DELETE") {
-            if (!snapshot) {
-                sendArm(ex, 204, {});
-                return;
-            }
-            snapshot->provisioningState = QStringLiteral("Deleting");
-            const QString snapId = snapshot->snapshotId;
-            Operation &op = startOperation(ex,
-                                           volumeId(volume) + QStringLiteral("/snapshots/") + name,
-                                           QStringLiteral("DELETE"),
-                                           QStringLiteral("Deleting"));
-            op.apply = [this, fsid, snapId]() -> std::optional<ArmError> {
-                if (Volume *v = findVolumeByFsid(fsid)) {
-                    v->snapshots.erase(std::remove_if(v->snapshots.begin(),
-                                                      v->snapshots.end(),
-                                                      [&](const Snapshot &s) {
-                                                          return s.snapshotId == snapId;
-                                                      }),
-                                       v->snapshots.end());
-                }
-                return std::nullopt;
-            };
-            op.onFailed = [this, fsid, snapId] {
-                if (Volume *v = findVolumeByFsid(fsid)) {
-                    for (Snapshot &s : v->snapshots) {
-                        if (s.snapshotId == snapId) {
-                            s.provisioningState = QStringLiteral("Succeeded");
-                        }
-                    }
-                }
-            };
-            sendArm(ex, 202, {}, lroHeaders(op, ex->apiVersion, true));
+            rules.clear();
+            ok(QJsonObject{{QStringLiteral("items"), QJsonArray{}}});
             return;
         }
-        methodNotAllowed(ex);
+        if (method == "POST") {
+            QString error;
+            const int id = addRule(body, &error);
+            if (id < 0) {
+                bad(400, error);
+                return;
+            }
+            ok(QJsonObject{{QStringLiteral("id"), id}});
+            return;
+        }
+    } else if (path.startsWith(QLatin1String("_sim/faults/")) && method == "DELETE") {
+        const int id = ex->segs.value(2).toInt();
+        const auto it = std::find_if(rules.begin(), rules.end(), [id](const FaultRule &r) {
+            return r.id == id;
+        });
+        if (it == rules.end()) {
+            bad(404, QStringLiteral("fault rule not found"));
+            return;
+        }
+        rules.erase(it);
+        ok({});
+        return;
+    } else if (path == QLatin1String("_sim/state") && method == "GET") {
+        ok(stateJson());
+        return;
+    } else if (path == QLatin1String("_sim/tokens/revoke") && method == "POST") {
+        revoke();
+        ok(QJsonObject{{QStringLiteral("revoked"), int(tokens.size())}});
+        return;
+    } else if (path == QLatin1String("_sim/volumes/delete") && method == "POST") {
+        Volume *v = findVolumeAny(body.value(QStringLiteral("id")).toString());
+        if (!v) {
+            bad(404, QStringLiteral("no such volume"));
+            return;
+        }
+        removeVolume(v->fileSystemId);
+        ok({});
+        return;
     }
-
-    // ---- Microsoft.Insights metrics -------------------------------------------------------------
-    void metrics(const std::shared_ptr<AzureExchange> &ex, const Volume &volume)
-    {
-        struct MetricInfo
-        {
-            const char *name;
-            const char *localized;
-            const char *unit;
-        };
-        static const MetricInfo known[] = {
-            {"ReadThroughput", "Read throughput", "BytesPerSecond"},
-            {"WriteThroughput", "Write throughput", "BytesPerSecond"},
-            {"TotalThroughput", "Total throughput", "BytesPerSecond"},
-            {"ReadIops", "Read iops", "CountPerSecond"},
-            {"WriteIops", "Write iops", "CountPerSecond"},
-            {"TotalIops", "Total iops", "CountPerSecond"},
-            {"AverageReadLatency", "Average read latency", "MilliSeconds"},
-            {"AverageWriteLatency", "Average write latency", "MilliSeconds"},
-            {"VolumeLogicalSize", "Percentage Volume Consumed Size", "Bytes"},
-            {"VolumeAllocatedSize", "Volume allocated size", "Bytes"},
-            {"VolumeConsumedSizePercentage", "Percentage volume consumed size", "Percent"},
-        };
-        if (ex->request.method != "GET") {
-            methodNotAllowed(ex);
-            return;
-        }
-        const qint64 now = nowMs();
-        qint64 from = now - 3600000;
-        qint64 to = now;
-        const QString timespan = ex->request.queryValue(QStringLiteral("timespan"));
-        if (!timespan.isEmpty()) {
-            const QStringList parts = timespan.split(QLatin1Char('/'));
-            const QDateTime a = QDateTime::fromString(parts.value(0), Qt::ISODateWithMs);
-            const QDateTime b = QDateTime::fromString(parts.value(1), Qt::ISODateWithMs);
-            if (parts.size() != 2 || !a.isValid() || !b.isValid() || a >= b) {
-                armError(ex,
-                         400,
-                         QStringLiteral("BadRequest"),
-                         QStringLiteral("Detected invalid timespan '%1'; expected '<start>/<end>' in ISO 8601.")
-                             .arg(timespan));
-                return;
-            }
-            from = a.toMSecsSinceEpoch();
-            to = b.toMSecsSinceEpoch();
-        }
-        static const std::map<QString, int> intervals{{QStringLiteral("PT5M"), 5},
-                                                      {QStringLiteral("PT15M"), 15},
-                                                      {QStringLiteral("PT30M"), 30},
-                                                      {QStringLiteral("PT1H"), 60},
-                                                      {QStringLiteral("PT6H"), 360},
-                                                      {QStringLiteral("PT12H"), 720},
-                                                      {QStringLiteral("P1D"), 1440}};
-        const QString interval = ex->request.queryValue(QStringLiteral("interval"), QStringLiteral("PT5M")).toUpper();
-        const auto iv = intervals.find(interval);
-        if (iv == intervals.end()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("BadRequest"),
-                     QStringLiteral("Invalid interval '%1': Microsoft.NetApp volumes support PT5M, PT15M, PT30M, PT1H, "
-                                    "PT6H, PT12H and P1D.")
-                         .arg(interval));
-            return;
-        }
-        const qint64 step = qint64(iv->second) * 60000;
-        const qint64 start = from - from % step;
-        if ((to - start) / step > 20000) {
-            armError(ex,
-                     400,
-                     QStringLiteral("BadRequest"),
-                     QStringLiteral("The timespan and interval would return more than 20000 points."));
-            return;
-        }
-        QStringList aggregations;
-        for (const QString &a : ex->request.queryValue(QStringLiteral("aggregation"), QStringLiteral("Average"))
-                                    .split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            aggregations.append(a.trimmed().toLower());
-        }
-        QStringList names =
-            ex->request.queryValue(QStringLiteral("metricnames")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        if (names.isEmpty()) {
-            names.append(QStringLiteral("VolumeLogicalSize"));
-        }
-        QJsonArray value;
-        for (const QString &rawName : names) {
-            const QString name = rawName.trimmed();
-            const MetricInfo *info = nullptr;
-            for (const MetricInfo &m : known) {
-                if (same(name, QLatin1String(m.name))) {
-                    info = &m;
-                }
-            }
-            if (!info) {
-                QStringList valid;
-                for (const MetricInfo &m : known) {
-                    valid.append(QLatin1String(m.name));
-                }
-                armError(ex,
-                         400,
-                         QStringLiteral("BadRequest"),
-                         QStringLiteral("Failed to find metric configuration for provider: Microsoft.NetApp, resource "
-                                        "Type: netAppAccounts/capacityPools/volumes, metric: %1, Valid metrics: %2")
-                             .arg(name, valid.join(QLatin1Char(','))));
-                return;
-            }
-            QJsonArray data;
-            for (qint64 t = start; t < to; t += step) {
-                QJsonObject point{{QStringLiteral("timeStamp"), isoTime(t)}};
-                std::vector<double> samples;
-                for (qint64 u = t; u < t + step; u += 300000) {
-                    if (u + 300000 > now || u < volume.createdMs - volume.createdMs % 300000) {
-                        continue;
-                    }
-                    const LoadSample s = sampleLoad(volume, opt.seed, u);
-                    const QString n = QLatin1String(info->name);
-                    double x = 0;
-                    if (n == QLatin1String("ReadThroughput")) {
-                        x = s.readBps;
-                    } else if (n == QLatin1String("WriteThroughput")) {
-                        x = s.writeBps;
-                    } else if (n == QLatin1String("TotalThroughput")) {
-                        x = s.readBps + s.writeBps;
-                    } else if (n == QLatin1String("ReadIops")) {
-                        x = s.readIops;
-                    } else if (n == QLatin1String("WriteIops")) {
-                        x = s.writeIops;
-                    } else if (n == QLatin1String("TotalIops")) {
-                        x = s.readIops + s.writeIops;
-                    } else if (n == QLatin1String("AverageReadLatency")) {
-                        x = s.readLatencyMs;
-                    } else if (n == QLatin1String("AverageWriteLatency")) {
-                        x = s.writeLatencyMs;
-                    } else if (n == QLatin1String("VolumeLogicalSize")) {
-                        x = s.logicalSizeBytes;
-                    } else if (n == QLatin1String("VolumeAllocatedSize")) {
-                        x = double(volume.usageThreshold);
-                    } else {
-                        x = 100.0 * s.logicalSizeBytes / double(volume.usageThreshold);
-                    }
-                    samples.push_back(x);
-                }
-                if (!samples.empty()) {
-                    double sum = 0;
-                    for (double x : samples) {
-                        sum += x;
-                    }
-                    for (const QString &a : aggregations) {
-                        double x = sum / double(samples.size());
-                        if (a == QLatin1String("maximum")) {
-                            x = *std::max_element(samples.begin(), samples.end());
-                        } else if (a == QLatin1String("minimum")) {
-                            x = *std::min_element(samples.begin(), samples.end());
-                        } else if (a == QLatin1String("total")) {
-                            x = sum;
-                        } else if (a == QLatin1String("count")) {
-                            x = double(samples.size());
-                        }
-                        point.insert(a, std::round(x * 1000) / 1000);
-                    }
-                }
-                data.append(point);
-            }
-            value.append(QJsonObject{
-                {QStringLiteral("id"),
-                 QString(volumeId(volume) + QStringLiteral("/providers/Microsoft.Insights/metrics/")
-                         + QLatin1String(info->name))},
-                {QStringLiteral("type"), QStringLiteral("Microsoft.Insights/metrics")},
-                {QStringLiteral("name"),
-                 QJsonObject{{QStringLiteral("value"), QLatin1String(info->name)},
-                             {QStringLiteral("localizedValue"), QLatin1String(info->localized)}}},
-                {QStringLiteral("displayDescription"), QLatin1String(info->localized)},
-                {QStringLiteral("unit"), QLatin1String(info->unit)},
-                {QStringLiteral("timeseries"),
-                 QJsonArray{
-                     QJsonObject{{QStringLiteral("metadatavalues"), QJsonArray{}}, {QStringLiteral("data"), data}}}},
-                {QStringLiteral("errorCode"), QStringLiteral("Success")},
-            });
-        }
-        sendJson(ex,
-                 200,
-                 QJsonObject{{QStringLiteral("cost"), double((to - start) / step) * double(names.size())},
-                             {QStringLiteral("timespan"), QString(isoTime(from) + QLatin1Char('/') + isoTime(to))},
-                             {QStringLiteral("interval"), interval},
-                             {QStringLiteral("value"), value},
-                             {QStringLiteral("namespace"),
-                              QStringLiteral("Microsoft.NetApp/netAppAccounts/capacityPools/volumes")},
-                             {QStringLiteral("resourceregion"), volume.location}});
-    }
-
-    // ---- Microsoft.ContainerService -------------------------------------------------------------
-    void listClusters(const std::shared_ptr<AzureExchange> &ex, const QString &rg)
-    {
-        QJsonArray items;
-        for (const ManagedCluster &c : clusters) {
-            if (rg.isEmpty() || same(c.resourceGroup, rg)) {
-                items.append(clusterJson(c));
-            }
-        }
-        sendList(ex, items);
-    }
-
-    /// n: segments after .../managedClusters
-    void routeAks(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QStringList &n)
-    {
-        const QByteArray &method = ex->request.method;
-        if (n.isEmpty()) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            listClusters(ex, rg);
-            return;
-        }
-        const ManagedCluster *c = findCluster(rg, n[0]);
-        if (!c) {
-            notFound(ex, QStringLiteral("Microsoft.ContainerService/managedClusters/%1").arg(n[0]), rg);
-            return;
-        }
-        if (n.size() == 1) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            sendJson(ex, 200, clusterJson(*c));
-            return;
-        }
-        if (n.size() == 2
-            && (same(n[1], QStringLiteral("listClusterUserCredential"))
-                || same(n[1], QStringLiteral("listClusterAdminCredential")))) {
-            if (method != "POST") {
-                methodNotAllowed(ex);
-                return;
-            }
-            const bool admin = same(n[1], QStringLiteral("listClusterAdminCredential"));
-            sendJson(ex,
-                     200,
-                     QJsonObject{{QStringLiteral("kubeconfigs"),
-                                  QJsonArray{QJsonObject{
-                                      {QStringLiteral("name"),
-                                       admin ? QStringLiteral("clusterAdmin") : QStringLiteral("clusterUser")},
-                                      {QStringLiteral("value"), QString::fromLatin1(kubeconfigFor(*c).toBase64())}}}}});
-            return;
-        }
-        if (same(n[1], QStringLiteral("agentPools")) && n.size() <= 3) {
-            if (method != "GET") {
-                methodNotAllowed(ex);
-                return;
-            }
-            auto poolJson = [&](const AgentPool &p) {
-                return QJsonObject{
-                    {QStringLiteral("id"), QString(clusterId(*c) + QStringLiteral("/agentPools/") + p.name)},
-                    {QStringLiteral("name"), p.name},
-                    {QStringLiteral("type"), QStringLiteral("Microsoft.ContainerService/managedClusters/agentPools")},
-                    {QStringLiteral("properties"), agentPoolProperties(*c, p)}};
-            };
-            if (n.size() == 2) {
-                QJsonArray items;
-                for (const AgentPool &p : c->agentPools) {
-                    items.append(poolJson(p));
-                }
-                sendList(ex, items);
-                return;
-            }
-            for (const AgentPool &p : c->agentPools) {
-                if (same(p.name, n[2])) {
-                    sendJson(ex, 200, poolJson(p));
-                    return;
-                }
-            }
-            notFound(ex,
-                     QStringLiteral("Microsoft.ContainerService/managedClusters/%1/agentPools/%2").arg(c->name, n[2]),
-                     rg);
-            return;
-        }
-        invalidResourceType(ex,
-                            QStringLiteral("Microsoft.ContainerService"),
-                            QStringLiteral("managedClusters/") + n.mid(1).join(QLatin1Char('/')));
-    }
-
-    // ---- control ----------------------------------------------------------------------------------
-    int addRule(const QJsonObject &json, QString *error)
-    {
-        static const QStringList knownFields{QStringLiteral("method"),
-                                             QStringLiteral("path"),
-                                             QStringLiteral("kind"),
-                                             QStringLiteral("status"),
-                                             QStringLiteral("retryAfterSeconds"),
-                                             QStringLiteral("code"),
-                                             QStringLiteral("message"),
-                                             QStringLiteral("latency_ms"),
-                                             QStringLiteral("count")};
-        static const QStringList kinds{QStringLiteral("status"),
-                                       QStringLiteral("reset"),
-                                       QStringLiteral("stall"),
-                                       QStringLiteral("malformed"),
-                                       QStringLiteral("truncate"),
-                                       QStringLiteral("latency"),
-                                       QStringLiteral("lroFail"),
-                                       QStringLiteral("lroHang")};
-        auto fail = [&](const QString &message) {
-            if (error) {
-                *error = message;
-            }
-            return -1;
-        };
-        for (auto it = json.begin(); it != json.end(); ++it) {
-            if (!knownFields.contains(it.key())) {
-                return fail(QStringLiteral("unknown field \"%1\"").arg(it.key()));
-            }
-        }
-        FaultRule rule;
-        rule.kind = json.value(QStringLiteral("kind")).toString(QStringLiteral("status"));
-        if (!kinds.contains(rule.kind)) {
-            return fail(QStringLiteral("\"kind\" must be one of %1").arg(kinds.join(QStringLiteral(", "))));
-        }
-        rule.method = json.value(QStringLiteral("method")).toString().toUpper();
-        rule.path = json.value(QStringLiteral("path")).toString();
-        rule.regex = QRegularExpression(rule.path, QRegularExpression::CaseInsensitiveOption);
-        if (!rule.regex.isValid()) {
-            return fail(QStringLiteral("\"path\" is not a valid regular expression"));
-        }
-        rule.status = json.value(QStringLiteral("status")).toInt(503);
-        rule.retryAfterSeconds = json.value(QStringLiteral("retryAfterSeconds")).toInt(1);
-        rule.code = json.value(QStringLiteral("code")).toString();
-        rule.message = json.value(QStringLiteral("message")).toString();
-        rule.latencyMs = json.value(QStringLiteral("latency_ms")).toInt(0);
-        rule.count = json.value(QStringLiteral("count")).toInt(-1);
-        if (rule.status < 100 || rule.status > 599 || rule.count == 0 || rule.count < -1 || rule.latencyMs < 0
-            || rule.retryAfterSeconds < 0) {
-            return fail(QStringLiteral("status, count, latency_ms or retryAfterSeconds out of range"));
-        }
-        if (rule.kind == QLatin1String("latency") && rule.latencyMs == 0) {
-            return fail(QStringLiteral("a latency rule needs latency_ms"));
-        }
-        rule.id = nextRuleId++;
-        rules.push_back(rule);
-        return rule.id;
-    }
-
-    QJsonArray rulesJson() const
-    {
-        QJsonArray items;
-        for (const FaultRule &r : rules) {
-            items.append(r.toJson());
-        }
-        return items;
-    }
-
-    int running() const
-    {
-        return int(std::count_if(operations.begin(), operations.end(), [](const auto &kv) {
-            return !kv.second.done;
-        }));
-    }
-
-    QJsonObject stateJson() const
-    {
-        int snapshots = 0;
-        for (const auto &v : volumes) {
-            snapshots += int(v->snapshots.size());
-        }
-        QJsonArray ops;
-        for (const auto &[id, op] : operations) {
-            ops.append(operationJson(op));
-        }
-        return QJsonObject{{QStringLiteral("accounts"), int(accounts.size())},
-                           {QStringLiteral("pools"), int(pools.size())},
-                           {QStringLiteral("volumes"), int(volumes.size())},
-                           {QStringLiteral("snapshots"), snapshots},
-                           {QStringLiteral("managedClusters"), int(clusters.size())},
-                           {QStringLiteral("operations"), ops},
-                           {QStringLiteral("runningOperations"), running()},
-                           {QStringLiteral("tokensIssued"), int(tokens.size())},
-                           {QStringLiteral("tokenRequests"), tokenRequests},
-                           {QStringLiteral("requests"), requests},
-                           {QStringLiteral("faults"), rulesJson()},
-                           {QStringLiteral("now"), isoTime(nowMs())}};
-    }
-
-    void revoke()
-    {
-        const qint64 expired = nowMs() - 1;
-        for (auto it = tokens.begin(); it != tokens.end(); ++it) {
-            it.value() = std::min(it.value(), expired);
-        }
-    }
-
-    void handleControl(const std::shared_ptr<AzureExchange> &ex)
-    {
-        const QByteArray &method = ex->request.method;
-        const QString path = ex->segs.join(QLatin1Char('/'));
-        const QJsonObject body = QJsonDocument::fromJson(ex->request.body).object();
-        auto ok = [&](const QJsonObject &o) {
-            send(ex, Response::json(200, compact(o)));
-        };
-        auto bad = [&](int status, const QString &message) {
-            send(ex, Response::json(status, compact(QJsonObject{{QStringLiteral("error"), message}})));
-        };
-        if (path == QLatin1String("_sim/faults")) {
-            if (method == "GET") {
-                ok(QJsonObject{{QStringLiteral("items"), rulesJson()}});
-                return;
-            }
-            if (method == "DELETE") {
-                rules.clear();
-                ok(QJsonObject{{QStringLiteral("items"), QJsonArray{}}});
-                return;
-            }
-            if (method == "POST") {
-                QString error;
-                const int id = addRule(body, &error);
-                if (id < 0) {
-                    bad(400, error);
-                    return;
-                }
-                ok(QJsonObject{{QStringLiteral("id"), id}});
-                return;
-            }
-        } else if (path.startsWith(QLatin1String("_sim/faults/")) && method == "DELETE") {
-            const int id = ex->segs.value(2).toInt();
-            const auto it = std::find_if(rules.begin(), rules.end(), [id](const FaultRule &r) {
-                return r.id == id;
-            });
-            if (it == rules.end()) {
-                bad(404, QStringLiteral("fault rule not found"));
-                return;
-            }
-            rules.erase(it);
-            ok({});
-            return;
-        } else if (path == QLatin1String("_sim/state") && method == "GET") {
-            ok(stateJson());
-            return;
-        } else if (path == QLatin1String("_sim/tokens/revoke") && method == "POST") {
-            revoke();
-            ok(QJsonObject{{QStringLiteral("revoked"), int(tokens.size())}});
-            return;
-        } else if (path == QLatin1String("_sim/volumes/delete") && method == "POST") {
-            Volume *v = findVolumeAny(body.value(QStringLiteral("id")).toString());
-            if (!v) {
-                bad(404, QStringLiteral("no such volume"));
-                return;
-            }
-            removeVolume(v->fileSystemId);
-            ok({});
-            return;
-        }
-        bad(404, QStringLiteral("unknown control endpoint"));
-    }
-};
-
-// -------------------------------------------------------------------------------------------------
+    bad(404, QStringLiteral("unknown control endpoint"));
+}
 
 AzureSimulator::AzureSimulator(Options options, QObject *parent)
     : QObject(parent)
