@@ -204,6 +204,8 @@ struct AzureState
     void serveOpenIdConfiguration(const std::shared_ptr<AzureExchange> &ex, const QString &authority, bool adfs);
     void serveToken(const std::shared_ptr<AzureExchange> &ex, const QString &tenant);
     static bool isTokenPath(const QStringList &segs);
+    /// Serves the token endpoints, OpenID discovery and signing keys; false for any other path.
+    bool routeEntra(const std::shared_ptr<AzureExchange> &ex);
     void revoke();
 
     // ---- lro.cpp: long-running operations
