@@ -272,12 +272,8 @@ void AzureState::accountRequest(const std::shared_ptr<AzureExchange> &ex,
             notFound(ex, type, rg);
             return;
         }
-        const QString location = body->value(QStringLiteral("location")).toString();
+        const QString location = requireLocation(ex, *body);
         if (location.isEmpty()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("LocationRequired"),
-                     QStringLiteral("The location property is required for this definition."));
             return;
         }
         accounts.push_back(Account{rg, name, location, QStringLiteral("Creating"), nowMs()});
@@ -309,10 +305,7 @@ void AzureState::accountRequest(const std::shared_ptr<AzureExchange> &ex,
         }
         for (const Pool &p : pools) {
             if (same(p.resourceGroup, rg) && same(p.account, account->name)) {
-                armError(ex,
-                         409,
-                         QStringLiteral("CannotDeleteResource"),
-                         QStringLiteral("Can not delete resource before nested resources are deleted."));
+                nestedResourcesExist(ex);
                 return;
             }
         }
@@ -420,12 +413,8 @@ void AzureState::poolRequest(const std::shared_ptr<AzureExchange> &ex,
             sendJson(ex, 200, poolJson(*pool), lroHeaders(op, ex->apiVersion, false));
             return;
         }
-        const QString location = body->value(QStringLiteral("location")).toString();
+        const QString location = requireLocation(ex, *body);
         if (location.isEmpty()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("LocationRequired"),
-                     QStringLiteral("The location property is required for this definition."));
             return;
         }
         Pool &created = addPool(rg, account.name, name, level, qint64(sizeValue.toDouble()));
@@ -461,10 +450,7 @@ void AzureState::poolRequest(const std::shared_ptr<AzureExchange> &ex,
             return;
         }
         if (!volumesIn(*pool).empty()) {
-            armError(ex,
-                     409,
-                     QStringLiteral("CannotDeleteResource"),
-                     QStringLiteral("Can not delete resource before nested resources are deleted."));
+            nestedResourcesExist(ex);
             return;
         }
         pool->provisioningState = QStringLiteral("Deleting");

@@ -76,12 +76,8 @@ void AzureState::volumeRequest(const std::shared_ptr<AzureExchange> &ex,
             sendJson(ex, 200, volumeJson(*volume), lroHeaders(op, ex->apiVersion, false));
             return;
         }
-        const QString location = body->value(QStringLiteral("location")).toString();
+        const QString location = requireLocation(ex, *body);
         if (location.isEmpty()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("LocationRequired"),
-                     QStringLiteral("The location property is required for this definition."));
             return;
         }
         const QString creationToken = props.value(QStringLiteral("creationToken")).toString();
@@ -201,11 +197,7 @@ void AzureState::anotherOperation(const std::shared_ptr<AzureExchange> &ex, cons
 
 void AzureState::poolChange(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
 {
-    if (ex->request.method != "POST") {
-        methodNotAllowed(ex);
-        return;
-    }
-    const std::optional<QJsonObject> body = bodyObject(ex);
+    const std::optional<QJsonObject> body = actionBody(ex);
     if (!body) {
         return;
     }
@@ -307,11 +299,7 @@ std::optional<ArmError> AzureState::checkRoom(Pool &target, const Volume &volume
 
 void AzureState::revert(const std::shared_ptr<AzureExchange> &ex, Volume &volume)
 {
-    if (ex->request.method != "POST") {
-        methodNotAllowed(ex);
-        return;
-    }
-    const std::optional<QJsonObject> body = bodyObject(ex);
+    const std::optional<QJsonObject> body = actionBody(ex);
     if (!body) {
         return;
     }
@@ -417,11 +405,7 @@ void AzureState::snapshotRequest(const std::shared_ptr<AzureExchange> &ex, Volum
             sendJson(ex, 200, snapshotJson(volume, *snapshot));
             return;
         }
-        if (body->value(QStringLiteral("location")).toString().isEmpty()) {
-            armError(ex,
-                     400,
-                     QStringLiteral("LocationRequired"),
-                     QStringLiteral("The location property is required for this definition."));
+        if (requireLocation(ex, *body).isEmpty()) {
             return;
         }
         addSnapshot(volume, name, nowMs());

@@ -181,6 +181,35 @@ std::optional<QJsonObject> AzureState::bodyObject(const std::shared_ptr<AzureExc
     return doc.object();
 }
 
+std::optional<QJsonObject> AzureState::actionBody(const std::shared_ptr<AzureExchange> &ex)
+{
+    if (ex->request.method != "POST") {
+        methodNotAllowed(ex);
+        return std::nullopt;
+    }
+    return bodyObject(ex);
+}
+
+QString AzureState::requireLocation(const std::shared_ptr<AzureExchange> &ex, const QJsonObject &body)
+{
+    const QString location = body.value(QStringLiteral("location")).toString();
+    if (location.isEmpty()) {
+        armError(ex,
+                 400,
+                 QStringLiteral("LocationRequired"),
+                 QStringLiteral("The location property is required for this definition."));
+    }
+    return location;
+}
+
+void AzureState::nestedResourcesExist(const std::shared_ptr<AzureExchange> &ex)
+{
+    armError(ex,
+             409,
+             QStringLiteral("CannotDeleteResource"),
+             QStringLiteral("Can not delete resource before nested resources are deleted."));
+}
+
 bool AzureState::authorise(const std::shared_ptr<AzureExchange> &ex)
 {
     const QByteArray auth = ex->request.header("authorization").trimmed();

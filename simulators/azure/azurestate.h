@@ -162,7 +162,7 @@ struct AzureState
     void buildPreset();
     bool removeVolume(const QString &fsid);
 
-    // ---- arm.cpp: Azure Resource Manager: request intake, faults, auth, throttling, envelopes, routing
+    // ---- arm.cpp: Azure Resource Manager: request intake, fault rules, auth, throttling, envelopes, routing
     void addArmHeaders(Response &r, const AzureExchange &ex);
     void send(const std::shared_ptr<AzureExchange> &ex, Response r);
     void sendArm(const std::shared_ptr<AzureExchange> &ex,
@@ -183,7 +183,14 @@ struct AzureState
     void invalidResourceType(const std::shared_ptr<AzureExchange> &ex, const QString &ns, const QString &type);
     /// A list page: items [skip, skip + pageSize) and a nextLink when more follow.
     void sendList(const std::shared_ptr<AzureExchange> &ex, const QJsonArray &items);
+    /// The request body as a JSON object, or nullopt after answering 400 InvalidRequestContent.
     std::optional<QJsonObject> bodyObject(const std::shared_ptr<AzureExchange> &ex);
+    /// The body of a POST action (poolChange, revert), or nullopt after answering 405 or 400.
+    std::optional<QJsonObject> actionBody(const std::shared_ptr<AzureExchange> &ex);
+    /// The body's "location", or empty after answering 400 LocationRequired.
+    QString requireLocation(const std::shared_ptr<AzureExchange> &ex, const QJsonObject &body);
+    /// Answers 409 CannotDeleteResource (an account or pool that still has children).
+    void nestedResourcesExist(const std::shared_ptr<AzureExchange> &ex);
     /// Checks the bearer token; answers 401 and returns false when it is missing, unknown or expired.
     bool authorise(const std::shared_ptr<AzureExchange> &ex);
     /// ARM's per-principal budget (rolling hour); answers 429 and returns false when spent.
@@ -195,7 +202,7 @@ struct AzureState
     void routeSubscriptionProvider(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest);
     void routeResourceGroup(const std::shared_ptr<AzureExchange> &ex, const QStringList &rest);
 
-    // ---- entra.cpp: Microsoft Entra ID: the client-credentials token endpoint and OpenID discovery
+    // ---- entra.cpp: Microsoft Entra ID: client-credentials token endpoint, OpenID discovery
     void aadError(const std::shared_ptr<AzureExchange> &ex,
                   int status,
                   const QString &error,
@@ -208,7 +215,7 @@ struct AzureState
     bool routeEntra(const std::shared_ptr<AzureExchange> &ex);
     void revoke();
 
-    // ---- lro.cpp: long-running operations
+    // ---- lro.cpp: long-running operations (Azure-AsyncOperation, Location, operationResults)
     Operation &startOperation(const std::shared_ptr<AzureExchange> &ex,
                               const QString &resourceId,
                               const QString &action,
@@ -239,10 +246,10 @@ struct AzureState
     void revert(const std::shared_ptr<AzureExchange> &ex, Volume &volume);
     void snapshotRequest(const std::shared_ptr<AzureExchange> &ex, Volume &volume, const QString &name);
 
-    // ---- monitor.cpp: Microsoft.Insights metrics
+    // ---- monitor.cpp: Azure Monitor (Microsoft.Insights) volume metrics
     void metrics(const std::shared_ptr<AzureExchange> &ex, const Volume &volume);
 
-    // ---- aks.cpp: Microsoft.ContainerService managed clusters
+    // ---- aks.cpp: Microsoft.ContainerService managed clusters, agent pools, credentials
     QJsonObject agentPoolProperties(const ManagedCluster &c, const AgentPool &p) const;
     QJsonObject clusterJson(const ManagedCluster &c) const;
     QByteArray kubeconfigFor(const ManagedCluster &c) const;
