@@ -1,53 +1,17 @@
 #pragma once
 
-#include "app/cli/output.h"
-
-#include <QDateTime>
+#include <QString>
 #include <QStringList>
 #include <QTextStream>
 
 #include <functional>
-#include <optional>
 
 namespace strata::core {
-class Engine;
 class ICredentialStore;
 struct AppConfig;
 } // namespace strata::core
 
 namespace strata::cli {
-
-/// The resources `strata get` lists: sources, volumes, snapshots, clusters, nodes, projects,
-/// jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets,
-/// grids, tenants, buckets, alerts, events.
-const QStringList &resourceNames();
-
-/// What `get` narrows a listing to (the --source, --volume, --project, --dataset and --target
-/// flags). Empty lists select everything; `sources` empty = every source of the engine.
-struct ResourceFilter
-{
-    QStringList sources;
-    QStringList volumes;
-    QStringList projects;
-    QStringList datasets;
-    QStringList targets;
-    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=).
-    QStringList systems; ///< timelineSystemNames() values
-    QString severity;    ///< "critical", "error", "warning" or "info": that and worse; empty = all
-    QStringList jobs;    ///< "<namespace>/<name>" or names
-    QDateTime since;     ///< UTC, invalid = open
-    QDateTime until;     ///< UTC, invalid = open
-    QString search;      ///< case-insensitive substring
-    int limit = 0;       ///< newest `limit` entries, 0 = all
-};
-
-/// The rows of `resource` from the engine's estate as `strata get <resource>` builds them (the
-/// same ResultSet is printed by the CLI and served as JSON by strata-server). Reads only what
-/// the estate holds: snapshots are those already listed, service levels use the statistics
-/// already read. `schedules` is not served here (it reads the history store asynchronously).
-/// nullopt for an unknown resource.
-std::optional<ResultSet>
-resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now);
 
 /// The history store (SQLite) of `config`: its history path, else
 /// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and

@@ -4,7 +4,6 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/demo.h"
-#include "app/cli/output.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
@@ -12,6 +11,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/source.h"
+#include "models/rows/resources.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -42,13 +42,13 @@ template <class Pred> bool waitForBundle(Pred pred, int ms = kBundleTimeoutMs)
 
 QString rowsText(core::Engine &engine, const QString &resource, const QDateTime &now)
 {
-    const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, {}, now);
+    const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, {}, now);
     if (!rows) {
         return QStringLiteral("<unknown resource>");
     }
     QString text;
     QTextStream out(&text);
-    cli::write(*rows, cli::Format::Json, out);
+    rows::write(*rows, rows::Format::Json, out);
     out.flush();
     return text;
 }
@@ -104,7 +104,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
 
     // The live rows and the bundle come from the same moment: nothing runs in between.
     const QDateTime now = clock.now();
-    QStringList resources = cli::resourceNames();
+    QStringList resources = rows::resourceNames();
     resources.removeAll(QStringLiteral("schedules")); // the history store's, not the estate's
     QHash<QString, QString> liveRows;
     for (const QString &r : std::as_const(resources)) {
