@@ -3,7 +3,6 @@
 #include "app/cli/actionrun.h"
 #include "app/cli/bundlecommand.h"
 #include "app/cli/datacommands.h"
-#include "app/cli/demo.h"
 #include "app/cli/whycommand.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
@@ -24,12 +23,10 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
-#include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QTimer>
 
 #include <algorithm>
@@ -307,16 +304,6 @@ int setServiceLevel(core::Engine &engine,
 }
 
 } // namespace
-
-QString historyPathFor(const core::AppConfig &config)
-{
-    if (!config.historyPath.isEmpty()) {
-        return config.historyPath;
-    }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    return dir + QStringLiteral("/history.sqlite");
-}
 
 bool isCommand(const QStringList &arguments)
 {
@@ -668,18 +655,20 @@ int run(const QStringList &arguments,
     }
 
     core::AppConfig config;
-    std::unique_ptr<DemoEstate> demo;
+    std::shared_ptr<void> demo;
     core::ICredentialStore *store = &credentials;
     if (parser.isSet(demoOption)) {
         QString error;
-        demo = DemoEstate::start({}, &error);
+        if (hooks.startDemo) {
+            demo = hooks.startDemo(&config, &store, &error);
+        } else {
+            error = QCoreApplication::translate("cli", "this program was built without it");
+        }
         if (!demo) {
             err << programName << ": "
                 << QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(error) << '\n';
             return 2;
         }
-        config = demo->config();
-        store = &demo->credentials();
     } else {
         const QString path = parser.isSet(configOption) ? parser.value(configOption) : core::AppConfig::defaultPath();
         QString error;
@@ -719,8 +708,8 @@ int run(const QStringList &arguments,
     std::unique_ptr<core::HistoryService> history;
     if (setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
         || resource == QLatin1String("schedules") || resource == QLatin1String("events")) {
-        history =
-            std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
+        history = std::make_unique<core::HistoryService>(
+            std::make_unique<core::SqliteHistoryStore>(core::historyPathFor(config)));
         if (!history->openError().isEmpty()) {
             err << programName << ": "
                 << QCoreApplication::translate("cli", "history store unavailable: %1").arg(history->openError())

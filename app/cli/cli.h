@@ -5,6 +5,7 @@
 #include <QTextStream>
 
 #include <functional>
+#include <memory>
 
 namespace strata::core {
 class ICredentialStore;
@@ -12,11 +13,6 @@ struct AppConfig;
 } // namespace strata::core
 
 namespace strata::cli {
-
-/// The history store (SQLite) of `config`: its history path, else
-/// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and
-/// strata-server share it, so a schedule set from the CLI is run by the desktop app.
-QString historyPathFor(const core::AppConfig &config);
 
 /// True when the arguments (argv without the program name) ask for a CLI verb (`get`, ...)
 /// or `--help`/`--version`, rather than the desktop app or the server.
@@ -30,6 +26,13 @@ struct RunHooks
     /// with the exit code run() is about to return. The binaries arm an exit watchdog here, so
     /// a source stuck on a server that stopped answering cannot keep a finished command alive.
     std::function<void(int exitCode)> answered;
+    /// Starts the simulated estate `--demo` runs against (the binaries pass
+    /// demo::startForCommand; the CLI itself links no simulator). Sets `config` to its sources and
+    /// `credentials` to the store of their secrets, both owned by the returned handle, which run()
+    /// holds until the sources are torn down; nullptr and `error` on failure. Unset: `--demo`
+    /// fails with exit code 2.
+    std::function<std::shared_ptr<void>(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
+        startDemo;
 };
 
 /// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for

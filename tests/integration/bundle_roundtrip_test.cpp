@@ -3,7 +3,7 @@
 // and the CLI's bundle export / --bundle get / bundle diff work end to end.
 
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
+#include "demo/demoestate.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
@@ -66,7 +66,13 @@ BundleCliRun runCli(const QStringList &args)
     BundleCliRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    r.code = cli::run(args,
+                      QStringLiteral("strata"),
+                      unused,
+                      QStringLiteral("cli-test"),
+                      out,
+                      err,
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
     out.flush();
     err.flush();
     return r;
@@ -77,7 +83,7 @@ BundleCliRun runCli(const QStringList &args)
 TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
 {
     QString error;
-    std::unique_ptr<cli::DemoEstate> demo = cli::DemoEstate::start({}, &error);
+    std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));

@@ -2,6 +2,7 @@
 // filters, and usage errors for values it does not know.
 
 #include "app/cli/cli.h"
+#include "demo/demoestate.h"
 #include "models/core/credentialstore.h"
 #include "models/rows/triagerows.h"
 
@@ -33,7 +34,13 @@ EventsCliRun runEventsDemo(QStringList args, bool demo = true)
     if (demo) {
         args.prepend(QStringLiteral("--demo"));
     }
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    r.code = cli::run(args,
+                      QStringLiteral("strata"),
+                      unused,
+                      QStringLiteral("cli-test"),
+                      out,
+                      err,
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
     out.flush();
     err.flush();
     return r;
