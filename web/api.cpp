@@ -86,9 +86,9 @@ QString rowKey(const QString &resource, const QJsonObject &row)
     return parts.join(QLatin1Char('/'));
 }
 
-QJsonArray keyedRows(const QString &resource, const cli::ResultSet &rows)
+QJsonArray keyedRows(const QString &resource, const rows::ResultSet &rows)
 {
-    QJsonArray out = cli::toJson(rows);
+    QJsonArray out = rows::toJson(rows);
     for (qsizetype i = 0; i < out.size(); ++i) {
         QJsonObject row = out.at(i).toObject();
         row.insert(QStringLiteral("key"), rowKey(resource, row));

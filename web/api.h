@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/cli/output.h"
 #include "models/core/actions.h"
+#include "models/rows/output.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -22,7 +22,7 @@ namespace strata::web {
 QString rowKey(const QString &resource, const QJsonObject &row);
 
 /// `rows` as the JSON array `strata get <resource> -o json` prints, each row with its "key".
-QJsonArray keyedRows(const QString &resource, const cli::ResultSet &rows);
+QJsonArray keyedRows(const QString &resource, const rows::ResultSet &rows);
 
 /// The action kinds the web console may run (operator role): cache.load, cache.evict,
 /// job.delete, volume.service_level, snapshot.create, volume.clone, dataset.commit.

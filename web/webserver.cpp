@@ -5,9 +5,6 @@
 #include "web/livefeed.h"
 #include "web/metrics.h"
 
-#include "app/cli/cli.h"
-#include "app/cli/levelrows.h"
-#include "app/cli/triagerows.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
@@ -20,6 +17,9 @@
 #include "models/core/schedule.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
+#include "models/rows/levelrows.h"
+#include "models/rows/resources.h"
+#include "models/rows/triagerows.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -1139,10 +1139,10 @@ bool WebServer::Private::saveSources(const QJsonObject &file, QString *error) co
 
 QJsonObject WebServer::Private::sourceRow(const QString &name) const
 {
-    cli::ResourceFilter filter;
+    rows::ResourceFilter filter;
     filter.sources = QStringList{name};
-    const std::optional<cli::ResultSet> rows =
-        cli::resourceRows(engine, QStringLiteral("sources"), filter, engine.clock().now());
+    const std::optional<rows::ResultSet> rows =
+        rows::resourceRows(engine, QStringLiteral("sources"), filter, engine.clock().now());
     const QJsonArray keyed = rows ? keyedRows(QStringLiteral("sources"), *rows) : QJsonArray();
     return keyed.isEmpty() ? QJsonObject{{QStringLiteral("name"), name}} : keyed.first().toObject();
 }
@@ -1318,13 +1318,13 @@ void WebServer::Private::getResource(const QString &resource,
                 return !sources.isEmpty() && !sources.contains(s.source);
             });
             replyJson(std::move(holder->responder),
-                      keyedRows(QStringLiteral("schedules"), cli::scheduleRows(list, engine.clock().now())),
+                      keyedRows(QStringLiteral("schedules"), rows::scheduleRows(list, engine.clock().now())),
                       Status::Ok,
                       revision);
         });
         return;
     }
-    cli::ResourceFilter filter;
+    rows::ResourceFilter filter;
     filter.sources = values("source");
     filter.volumes = values("volume");
     filter.projects = values("project");
@@ -1334,7 +1334,7 @@ void WebServer::Private::getResource(const QString &resource,
         // The same facets and checks as `strata get events`.
         filter.systems = values("system");
         for (const QString &system : std::as_const(filter.systems)) {
-            if (!cli::timelineSystemNames().contains(system)) {
+            if (!rows::timelineSystemNames().contains(system)) {
                 replyError(
                     std::move(responder), Status::BadRequest, QStringLiteral("unknown system \"%1\"").arg(system));
                 return;
@@ -1352,7 +1352,7 @@ void WebServer::Private::getResource(const QString &resource,
             if (text.isEmpty()) {
                 continue;
             }
-            const auto t = cli::parseTimeBound(text, engine.clock().now());
+            const auto t = rows::parseTimeBound(text, engine.clock().now());
             if (!t) {
                 replyError(
                     std::move(responder),
@@ -1368,7 +1368,7 @@ void WebServer::Private::getResource(const QString &resource,
         const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&limitOk);
         filter.limit = limitOk ? std::max(0, limit) : 0;
     }
-    const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, filter, engine.clock().now());
+    const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, filter, engine.clock().now());
     if (!rows) {
         replyError(std::move(responder), Status::NotFound, QStringLiteral("no resource named \"%1\"").arg(resource));
         return;
@@ -1675,15 +1675,15 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
     d->registerRoutes();
     // Every resource `strata get` lists from the estate is live; schedules change only through
     // actions and are re-read over HTTP.
-    for (const QString &resource : cli::resourceNames()) {
+    for (const QString &resource : rows::resourceNames()) {
         if (resource == QLatin1String("schedules")) {
             continue;
         }
         // The timeline can hold 50,000 entries: the feed carries the newest, pages read the rest.
-        cli::ResourceFilter all;
+        rows::ResourceFilter all;
         all.limit = resource == QLatin1String("events") ? 2000 : 0;
         d->feed.addResource(resource, [this, resource, all] {
-            const auto rows = cli::resourceRows(d->engine, resource, all, d->engine.clock().now());
+            const auto rows = rows::resourceRows(d->engine, resource, all, d->engine.clock().now());
             return rows ? keyedRows(resource, *rows) : QJsonArray();
         });
     }

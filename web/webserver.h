@@ -93,7 +93,7 @@ struct WebServerOptions
 ///   POST /api/v1/logout            ends the session
 ///   GET  /api/v1/session           {"user","role","csrf_token"} or 401
 ///   GET  /api/v1/<resource>        rows as `strata get <resource> -o json` prints them
-///                                  (cli::resourceRows) plus "key" (web/api.h rowKey); query
+///                                  (rows::resourceRows) plus "key" (web/api.h rowKey); query
 ///                                  parameters source, volume, project, dataset, target as the
 ///                                  CLI flags (repeatable or comma-separated); header
 ///                                  X-Strata-Revision = the feed's revision when read

@@ -1,8 +1,8 @@
 #include "app/cli/actionrun.h"
 
-#include "app/cli/levelrows.h"
 #include "models/core/actions.h"
 #include "models/core/engine.h"
+#include "models/rows/levelrows.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -45,14 +45,14 @@ int runAction(core::Engine &engine,
         err << run.programName << ": " << message << '\n';
         return 1;
     };
-    if (run.format == Format::Json && run.dryRun) {
-        out << QJsonDocument(
-                   QJsonObject{{QStringLiteral("preview"), previewJson(preview)}, {QStringLiteral("dry_run"), true}})
+    if (run.format == rows::Format::Json && run.dryRun) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), rows::previewJson(preview)},
+                                         {QStringLiteral("dry_run"), true}})
                    .toJson(QJsonDocument::Indented);
         return preview.allowed() ? 0 : 1;
     }
-    if (run.format != Format::Json) {
-        writePreview(preview, out);
+    if (run.format != rows::Format::Json) {
+        rows::writePreview(preview, out);
     }
     if (run.dryRun) {
         out << QCoreApplication::translate("cli", "Dry run: nothing was changed.") << '\n';
@@ -93,8 +93,8 @@ int runAction(core::Engine &engine,
             QCoreApplication::translate("cli", "still running after %1 s; see the audit log").arg(run.timeoutSeconds));
     }
     const bool ok = record->state == core::ActionState::Succeeded;
-    if (run.format == Format::Json) {
-        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), previewJson(preview)},
+    if (run.format == rows::Format::Json) {
+        out << QJsonDocument(QJsonObject{{QStringLiteral("preview"), rows::previewJson(preview)},
                                          {QStringLiteral("action_id"), id},
                                          {QStringLiteral("state"), core::actionStateName(record->state)},
                                          {QStringLiteral("message"), record->message}})

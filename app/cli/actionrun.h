@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QTextStream>
 
@@ -22,7 +22,7 @@ bool waitFor(const std::function<bool()> &done, QObject *context, int timeoutSec
 /// How a CLI verb that changes something runs its action.
 struct ActionRun
 {
-    Format format = Format::Table;
+    rows::Format format = rows::Format::Table;
     bool dryRun = false;
     int timeoutSeconds = 120;
     QString programName;

@@ -1,13 +1,13 @@
 #include "app/cli/bundlecommand.h"
 
 #include "app/cli/actionrun.h"
-#include "app/cli/levelrows.h"
 #include "app/cli/translate.h"
 #include "models/core/bundle.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
+#include "models/rows/levelrows.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -82,8 +82,12 @@ int exportBundleFile(core::Engine &engine,
     return 0;
 }
 
-int diffBundleFiles(
-    const QString &a, const QString &b, Format format, const QString &programName, QTextStream &out, QTextStream &err)
+int diffBundleFiles(const QString &a,
+                    const QString &b,
+                    rows::Format format,
+                    const QString &programName,
+                    QTextStream &out,
+                    QTextStream &err)
 {
     QString error;
     const std::optional<core::Bundle> before = core::openBundle(a, &error);
@@ -97,7 +101,7 @@ int diffBundleFiles(
         return 2;
     }
     const core::BundleDiff diff = core::diffBundles(*before, *after);
-    if (format == Format::Json) {
+    if (format == rows::Format::Json) {
         out << QJsonDocument(diff.toJson()).toJson(QJsonDocument::Indented);
     } else {
         out << diff.summary();
@@ -107,8 +111,8 @@ int diffBundleFiles(
 
 int getFromBundle(const QString &path,
                   const QString &resource,
-                  const ResourceFilter &filter,
-                  Format format,
+                  const rows::ResourceFilter &filter,
+                  rows::Format format,
                   const QString &programName,
                   QTextStream &out,
                   QTextStream &err)
@@ -129,7 +133,7 @@ int getFromBundle(const QString &path,
         }
     }
     int exitCode = 0;
-    ResourceFilter listFilter = filter;
+    rows::ResourceFilter listFilter = filter;
     listFilter.sources.clear();
     for (const core::SourceStatus &s : engine.statuses()) {
         if (!filter.sources.isEmpty() && !filter.sources.contains(s.name)) {
@@ -151,7 +155,7 @@ int getFromBundle(const QString &path,
     }
     if (resource == QLatin1String("schedules")) {
         // Schedules live in the exporter's history store; a bundle carries none.
-        write(scheduleRows({}, now), format, out);
+        rows::write(rows::scheduleRows({}, now), format, out);
         return exitCode;
     }
     if (resource == QLatin1String("service-levels")) {
@@ -161,15 +165,15 @@ int getFromBundle(const QString &path,
         engine.serviceLevels().refreshStatistics();
         loop.exec();
     }
-    const std::optional<ResultSet> rows = resourceRows(engine, resource, listFilter, now);
+    const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, listFilter, now);
     if (!rows) {
         err << programName << ": " << tr("unknown resource \"%1\"").arg(resource) << '\n';
         return 2;
     }
-    if (resource == QLatin1String("datasets") && format == Format::Table) {
+    if (resource == QLatin1String("datasets") && format == rows::Format::Table) {
         out << core::summarize(engine.estate()).headerText() << "\n\n";
     }
-    write(*rows, format, out);
+    rows::write(*rows, format, out);
     return exitCode;
 }
 

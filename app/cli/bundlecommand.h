@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/cli/cli.h"
-#include "app/cli/output.h"
+#include "models/rows/output.h"
+#include "models/rows/resources.h"
 
 #include <QString>
 #include <QTextStream>
@@ -28,8 +28,12 @@ int exportBundleFile(core::Engine &engine,
 /// `strata bundle diff A B [-o table|json]`: what appeared, disappeared and changed from A to
 /// B, per system, source and resource. 0 on success (also when they differ), 2 when a bundle
 /// cannot be opened.
-int diffBundleFiles(
-    const QString &a, const QString &b, Format format, const QString &programName, QTextStream &out, QTextStream &err);
+int diffBundleFiles(const QString &a,
+                    const QString &b,
+                    rows::Format format,
+                    const QString &programName,
+                    QTextStream &out,
+                    QTextStream &err);
 
 /// `strata --bundle FILE get RESOURCE [...]`: the rows `get` printed when the bundle was made,
 /// answered from the bundle with no connection to any system (`now` is the bundle's time, so
@@ -37,8 +41,8 @@ int diffBundleFiles(
 /// out, as live; exit codes as for `get`, and 2 when the bundle cannot be opened.
 int getFromBundle(const QString &path,
                   const QString &resource,
-                  const ResourceFilter &filter,
-                  Format format,
+                  const rows::ResourceFilter &filter,
+                  rows::Format format,
                   const QString &programName,
                   QTextStream &out,
                   QTextStream &err);

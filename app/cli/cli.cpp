@@ -2,13 +2,7 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/bundlecommand.h"
-#include "app/cli/computerows.h"
 #include "app/cli/datacommands.h"
-#include "app/cli/datarows.h"
-#include "app/cli/demo.h"
-#include "app/cli/levelrows.h"
-#include "app/cli/output.h"
-#include "app/cli/triagerows.h"
 #include "app/cli/whycommand.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
@@ -19,16 +13,20 @@
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
+#include "models/rows/computerows.h"
+#include "models/rows/datarows.h"
+#include "models/rows/levelrows.h"
+#include "models/rows/output.h"
+#include "models/rows/resources.h"
+#include "models/rows/triagerows.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
-#include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QStandardPaths>
 #include <QTimer>
 
 #include <algorithm>
@@ -57,208 +55,6 @@ const QStringList &verbs()
     return v;
 }
 
-const QStringList &resources()
-{
-    static const QStringList r{
-        QStringLiteral("sources"),       QStringLiteral("volumes"), QStringLiteral("snapshots"),
-        QStringLiteral("clusters"),      QStringLiteral("nodes"),   QStringLiteral("projects"),
-        QStringLiteral("jobs"),          QStringLiteral("pvcs"),    QStringLiteral("service-levels"),
-        QStringLiteral("pools"),         QStringLiteral("aks"),     QStringLiteral("schedules"),
-        QStringLiteral("datasets"),      QStringLiteral("commits"), QStringLiteral("caches"),
-        QStringLiteral("cache-targets"), QStringLiteral("grids"),   QStringLiteral("tenants"),
-        QStringLiteral("buckets"),       QStringLiteral("alerts"),  QStringLiteral("events")};
-    return r;
-}
-
-bool isComputeResource(const QString &r)
-{
-    return r == QLatin1String("clusters") || r == QLatin1String("nodes") || r == QLatin1String("projects")
-           || r == QLatin1String("jobs") || r == QLatin1String("pvcs");
-}
-
-QString normaliseResource(const QString &r)
-{
-    // kubectl habits: singular and short forms.
-    if (r == QLatin1String("source") || r == QLatin1String("src")) {
-        return QStringLiteral("sources");
-    }
-    if (r == QLatin1String("volume") || r == QLatin1String("vol") || r == QLatin1String("vols")) {
-        return QStringLiteral("volumes");
-    }
-    if (r == QLatin1String("snapshot") || r == QLatin1String("snap") || r == QLatin1String("snaps")) {
-        return QStringLiteral("snapshots");
-    }
-    if (r == QLatin1String("cluster")) {
-        return QStringLiteral("clusters");
-    }
-    if (r == QLatin1String("node") || r == QLatin1String("no")) {
-        return QStringLiteral("nodes");
-    }
-    if (r == QLatin1String("project") || r == QLatin1String("proj")) {
-        return QStringLiteral("projects");
-    }
-    if (r == QLatin1String("job") || r == QLatin1String("workloads") || r == QLatin1String("workload")) {
-        return QStringLiteral("jobs");
-    }
-    if (r == QLatin1String("pvc") || r == QLatin1String("persistentvolumeclaims")) {
-        return QStringLiteral("pvcs");
-    }
-    if (r == QLatin1String("service-level") || r == QLatin1String("servicelevels") || r == QLatin1String("sl")
-        || r == QLatin1String("levels")) {
-        return QStringLiteral("service-levels");
-    }
-    if (r == QLatin1String("pool") || r == QLatin1String("capacitypools") || r == QLatin1String("capacity-pools")) {
-        return QStringLiteral("pools");
-    }
-    if (r == QLatin1String("managedclusters") || r == QLatin1String("aks-clusters")) {
-        return QStringLiteral("aks");
-    }
-    if (r == QLatin1String("schedule")) {
-        return QStringLiteral("schedules");
-    }
-    if (r == QLatin1String("dataset") || r == QLatin1String("ds")) {
-        return QStringLiteral("datasets");
-    }
-    if (r == QLatin1String("commit")) {
-        return QStringLiteral("commits");
-    }
-    if (r == QLatin1String("cache") || r == QLatin1String("cached-commits")) {
-        return QStringLiteral("caches");
-    }
-    if (r == QLatin1String("cache-target") || r == QLatin1String("targets")) {
-        return QStringLiteral("cache-targets");
-    }
-    if (r == QLatin1String("grid")) {
-        return QStringLiteral("grids");
-    }
-    if (r == QLatin1String("tenant") || r == QLatin1String("accounts")) {
-        return QStringLiteral("tenants");
-    }
-    if (r == QLatin1String("bucket")) {
-        return QStringLiteral("buckets");
-    }
-    if (r == QLatin1String("alert")) {
-        return QStringLiteral("alerts");
-    }
-    if (r == QLatin1String("event") || r == QLatin1String("timeline") || r == QLatin1String("ev")) {
-        return QStringLiteral("events");
-    }
-    return r;
-}
-
-ResultSet sourceRows(const QList<core::SourceStatus> &statuses)
-{
-    ResultSet rs;
-    rs.columns = {{QStringLiteral("name"), QStringLiteral("NAME")},
-                  {QStringLiteral("kind"), QStringLiteral("KIND")},
-                  {QStringLiteral("url"), QStringLiteral("URL")},
-                  {QStringLiteral("health"), QStringLiteral("HEALTH")},
-                  {QStringLiteral("stale"), QString()},
-                  {QStringLiteral("system"), QStringLiteral("SYSTEM")},
-                  {QStringLiteral("version"), QStringLiteral("VERSION")},
-                  {QStringLiteral("last_success"), QString()},
-                  {QStringLiteral("latency_ms"), QStringLiteral("POLL-MS")},
-                  {QStringLiteral("last_error"), QStringLiteral("ERROR")}};
-    for (const core::SourceStatus &s : statuses) {
-        rs.addRow({s.name,
-                   core::sourceKindName(s.kind),
-                   s.url,
-                   core::healthName(s.health),
-                   s.stale,
-                   s.systemName,
-                   s.systemVersion,
-                   s.lastSuccess,
-                   s.latencyMs >= 0 ? QVariant(s.latencyMs) : QVariant(),
-                   s.lastError});
-    }
-    return rs;
-}
-
-ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
-{
-    ResultSet rs;
-    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
-                  {QStringLiteral("id"), QString()},
-                  {QStringLiteral("name"), QStringLiteral("NAME")},
-                  {QStringLiteral("svm"), QStringLiteral("SVM")},
-                  {QStringLiteral("state"), QStringLiteral("STATE")},
-                  {QStringLiteral("style"), QStringLiteral("STYLE")},
-                  {QStringLiteral("type"), QString()},
-                  {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
-                  {QStringLiteral("used_bytes"), QStringLiteral("USED")},
-                  {QStringLiteral("available_bytes"), QStringLiteral("AVAILABLE")},
-                  {QStringLiteral("percent_used"), QStringLiteral("%USED")},
-                  {QStringLiteral("snapshot_count"), QStringLiteral("SNAPSHOTS")},
-                  {QStringLiteral("snapshot_reserve_percent"), QString()},
-                  {QStringLiteral("qos_policy"), QStringLiteral("QOS")},
-                  {QStringLiteral("aggregate"), QString()},
-                  {QStringLiteral("is_flexcache"), QString()},
-                  {QStringLiteral("clone_parent"), QString()},
-                  {QStringLiteral("nas_path"), QStringLiteral("PATH")}};
-    for (const core::Ptr<core::Volume> &v : volumes) {
-        // Space the system did not report (an offline ONTAP volume) is null in JSON, "—" in tables.
-        const QVariant pct = v->percentUsed ? QVariant(std::round(*v->percentUsed * 10.0) / 10.0) : QVariant();
-        QStringList display(rs.columns.size());
-        display[7] = core::formatBytes(v->sizeBytes);
-        display[8] = core::formatBytes(v->usedBytes);
-        display[9] = core::formatBytes(v->availableBytes);
-        display[10] = v->percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
-        rs.addRow({v->source,
-                   v->id,
-                   v->name,
-                   v->svm,
-                   v->state,
-                   v->style,
-                   v->type,
-                   v->sizeBytes,
-                   v->usedBytes ? QVariant(*v->usedBytes) : QVariant(),
-                   v->availableBytes ? QVariant(*v->availableBytes) : QVariant(),
-                   pct,
-                   v->snapshotCount,
-                   v->snapshotReservePercent,
-                   v->qosPolicy,
-                   v->aggregate,
-                   v->isFlexCache,
-                   v->cloneParent,
-                   v->nasPath},
-                  display);
-    }
-    return rs;
-}
-
-ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots)
-{
-    ResultSet rs;
-    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
-                  {QStringLiteral("volume_id"), QString()},
-                  {QStringLiteral("volume"), QStringLiteral("VOLUME")},
-                  {QStringLiteral("svm"), QStringLiteral("SVM")},
-                  {QStringLiteral("id"), QString()},
-                  {QStringLiteral("name"), QStringLiteral("NAME")},
-                  {QStringLiteral("created"), QStringLiteral("CREATED")},
-                  {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
-                  {QStringLiteral("snapmirror_label"), QStringLiteral("LABEL")},
-                  {QStringLiteral("state"), QString()},
-                  {QStringLiteral("comment"), QString()}};
-    for (const core::Ptr<core::Snapshot> &s : snapshots) {
-        QStringList display(rs.columns.size());
-        display[7] = s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QStringLiteral("-");
-        rs.addRow({s->source,
-                   s->volumeId,
-                   s->volumeName,
-                   s->svm,
-                   s->id,
-                   s->name,
-                   s->created,
-                   s->sizeBytes,
-                   s->snapmirrorLabel,
-                   s->state,
-                   s->comment},
-                  display);
-    }
-    return rs;
-}
-
 /// The options `get events` reads, for eventFilterFromOptions().
 struct EventOptions
 {
@@ -267,12 +63,13 @@ struct EventOptions
 
 /// `get events` flags as a filter; a usage error (unknown system or severity, malformed time)
 /// as the returned text, empty when they are fine.
-QString eventFilterFromOptions(const QCommandLineParser &parser, const EventOptions &options, ResourceFilter *filter)
+QString
+eventFilterFromOptions(const QCommandLineParser &parser, const EventOptions &options, rows::ResourceFilter *filter)
 {
     for (const QString &system : parser.values(options.system)) {
-        if (!timelineSystemNames().contains(system)) {
+        if (!rows::timelineSystemNames().contains(system)) {
             return QCoreApplication::translate("cli", "unknown --system \"%1\" (%2)")
-                .arg(system, timelineSystemNames().join(QStringLiteral(", ")));
+                .arg(system, rows::timelineSystemNames().join(QStringLiteral(", ")));
         }
     }
     filter->systems = parser.values(options.system);
@@ -287,7 +84,7 @@ QString eventFilterFromOptions(const QCommandLineParser &parser, const EventOpti
         if (!parser.isSet(*option)) {
             continue;
         }
-        const auto t = parseTimeBound(parser.value(*option), now);
+        const auto t = rows::parseTimeBound(parser.value(*option), now);
         if (!t) {
             return QCoreApplication::translate("cli",
                                                "--%1 needs an ISO 8601 time (2026-11-22T10:00:00Z) or a duration "
@@ -344,7 +141,7 @@ QString currentLevel(const core::Volume &v)
 int setServiceLevel(core::Engine &engine,
                     const LevelChangeArgs &args,
                     const QStringList &sources,
-                    Format format,
+                    rows::Format format,
                     const QString &programName,
                     const QString &user,
                     int timeoutSeconds,
@@ -435,7 +232,7 @@ int setServiceLevel(core::Engine &engine,
         schedule.createdBy = user;
         schedule.created = now;
         if (!args.at.isEmpty()) {
-            const auto when = parseWhen(args.at, now);
+            const auto when = rows::parseWhen(args.at, now);
             if (!when) {
                 return fail(
                     QCoreApplication::translate(
@@ -445,7 +242,7 @@ int setServiceLevel(core::Engine &engine,
             }
             schedule.start = *when;
         } else {
-            const auto window = parseWindow(args.window, now);
+            const auto window = rows::parseWindow(args.window, now);
             if (!window) {
                 return fail(QCoreApplication::translate("cli", "--window needs START..END with END after START"), 2);
             }
@@ -458,8 +255,8 @@ int setServiceLevel(core::Engine &engine,
                 QCoreApplication::translate("cli", "that time has passed; without --repeat a schedule must lie ahead"),
                 2);
         }
-        if (format == Format::Json) {
-            QJsonObject o{{QStringLiteral("preview_now"), previewJson(preview)},
+        if (format == rows::Format::Json) {
+            QJsonObject o{{QStringLiteral("preview_now"), rows::previewJson(preview)},
                           {QStringLiteral("dry_run"), args.dryRun}};
             QJsonArray edges;
             for (const core::UpcomingChange &e : core::nextEdges(schedule, now, 4)) {
@@ -479,7 +276,7 @@ int setServiceLevel(core::Engine &engine,
             out << QJsonDocument(o).toJson(QJsonDocument::Indented);
             return 0;
         }
-        writePreview(preview, out);
+        rows::writePreview(preview, out);
         out << QCoreApplication::translate("cli", "Upcoming:") << '\n';
         for (const core::UpcomingChange &e : core::nextEdges(schedule, now, 4)) {
             out << "  " << e.time.toLocalTime().toString(Qt::ISODate) << "  " << volume.name << " -> "
@@ -506,154 +303,7 @@ int setServiceLevel(core::Engine &engine,
     return runAction(engine, request, preview, ActionRun{format, args.dryRun, timeoutSeconds, programName}, out, err);
 }
 
-std::vector<core::Ptr<core::Snapshot>> snapshotsOf(const core::Estate &estate,
-                                                   const std::vector<core::Ptr<core::Volume>> &volumes)
-{
-    std::vector<core::Ptr<core::Snapshot>> snapshots;
-    for (const core::Ptr<core::Volume> &v : volumes) {
-        if (const auto list = estate.snapshots().scope(core::Estate::snapshotScope(v->source, v->id))) {
-            snapshots.insert(snapshots.end(), list->items().begin(), list->items().end());
-        }
-    }
-    std::stable_sort(
-        snapshots.begin(), snapshots.end(), [](const core::Ptr<core::Snapshot> &a, const core::Ptr<core::Snapshot> &b) {
-            return std::tie(a->source, a->svm, a->volumeName, a->created)
-                   < std::tie(b->source, b->svm, b->volumeName, b->created);
-        });
-    return snapshots;
-}
-
 } // namespace
-
-QString historyPathFor(const core::AppConfig &config)
-{
-    if (!config.historyPath.isEmpty()) {
-        return config.historyPath;
-    }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    return dir + QStringLiteral("/history.sqlite");
-}
-
-const QStringList &resourceNames()
-{
-    return resources();
-}
-
-std::optional<ResultSet>
-resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now)
-{
-    QStringList sources = filter.sources;
-    if (sources.isEmpty()) {
-        for (const core::SourceStatus &s : engine.statuses()) {
-            sources << s.name;
-        }
-        if (sources.isEmpty()) {
-            sources << QString(); // nothing configured: never "all of the estate"
-        }
-    }
-    const core::Estate &estate = engine.estate();
-    if (resource == QLatin1String("events")) {
-        // Strata's own entries have no source: only an explicit --source narrows by source.
-        core::TimelineFilter timeline;
-        timeline.systems = filter.systems;
-        timeline.sources = filter.sources;
-        timeline.minSeverity = core::timelineSeverityFromName(filter.severity);
-        timeline.projects = filter.projects;
-        timeline.volumes = filter.volumes;
-        timeline.jobs = filter.jobs;
-        timeline.since = filter.since;
-        timeline.until = filter.until;
-        timeline.search = filter.search;
-        timeline.limit = filter.limit;
-        return eventRows(engine.timeline(), timeline);
-    }
-    if (resource == QLatin1String("sources")) {
-        QList<core::SourceStatus> statuses = engine.statuses();
-        statuses.removeIf([&](const core::SourceStatus &s) {
-            return !sources.contains(s.name);
-        });
-        return sourceRows(statuses);
-    }
-    if (resource == QLatin1String("datasets")) {
-        return datasetRows(estate, sources);
-    }
-    if (resource == QLatin1String("commits")) {
-        return commitRows(estate, sources, filter.datasets);
-    }
-    if (resource == QLatin1String("caches")) {
-        return cachedCommitRows(estate, filter.targets, now);
-    }
-    if (resource == QLatin1String("cache-targets")) {
-        return cacheTargetRows(estate, filter.targets);
-    }
-    if (resource == QLatin1String("grids")) {
-        return gridRows(estate, sources);
-    }
-    if (resource == QLatin1String("tenants")) {
-        return tenantRows(estate, sources);
-    }
-    if (resource == QLatin1String("buckets")) {
-        return bucketRows(estate, sources);
-    }
-    if (resource == QLatin1String("alerts")) {
-        return gridAlertRows(estate, sources);
-    }
-    if (resource == QLatin1String("pools")) {
-        return poolRows(estate, sources);
-    }
-    if (resource == QLatin1String("aks")) {
-        return aksRows(estate, sources);
-    }
-    if (resource == QLatin1String("service-levels")) {
-        QList<core::ServiceLevelRow> rows;
-        for (const core::ServiceLevelRow &r : engine.serviceLevels().rows()) {
-            if (sources.contains(r.source)) {
-                rows << r;
-            }
-        }
-        return serviceLevelRows(rows, engine.serviceLevels().rateCard());
-    }
-    if (isComputeResource(resource)) {
-        const ComputeFilter compute{sources, filter.projects};
-        if (resource == QLatin1String("clusters")) {
-            return clusterRows(estate, compute);
-        }
-        if (resource == QLatin1String("nodes")) {
-            return nodeRows(estate, compute);
-        }
-        if (resource == QLatin1String("projects")) {
-            return projectRows(estate, compute);
-        }
-        if (resource == QLatin1String("jobs")) {
-            return jobRows(estate, compute, now);
-        }
-        return pvcRows(estate, compute);
-    }
-    if (resource != QLatin1String("volumes") && resource != QLatin1String("snapshots")) {
-        return std::nullopt;
-    }
-    std::vector<core::Ptr<core::Volume>> volumes;
-    for (const QString &source : std::as_const(sources)) {
-        const auto list = estate.volumes().scope(source);
-        if (!list) {
-            continue;
-        }
-        for (const core::Ptr<core::Volume> &v : list->items()) {
-            if (filter.volumes.isEmpty() || filter.volumes.contains(v->name) || filter.volumes.contains(v->id)) {
-                volumes.push_back(v);
-            }
-        }
-    }
-    // Stable, readable order whatever order the systems answered in (kubectl lists by name).
-    std::sort(volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
-        return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
-    });
-    if (resource == QLatin1String("volumes")) {
-        return volumeRows(volumes);
-    }
-    return snapshotRows(snapshotsOf(estate, volumes));
-}
 
 bool isCommand(const QStringList &arguments)
 {
@@ -858,10 +508,10 @@ int run(const QStringList &arguments,
         : dataVerb
             ? positional.size() == 1 + dataVerbOperands(positional[0])
                   && (positional[0] != QLatin1String("commit") || !parser.value(messageOption).trimmed().isEmpty())
-        : setVerb ? positional.size() == 3 && normaliseResource(positional[1]) == QLatin1String("service-levels")
+        : setVerb ? positional.size() == 3 && rows::normaliseResource(positional[1]) == QLatin1String("service-levels")
                         && parser.isSet(toOption)
                   : positional.size() == 2 && positional[0] == QLatin1String("get")
-                        && resources().contains(normaliseResource(positional[1]));
+                        && rows::resourceNames().contains(rows::normaliseResource(positional[1]));
     // Name the word that is wrong before the whole usage: "get widgets" is a typo, not a lost user.
     if (!usageOk && !positional.isEmpty() && !verbs().contains(positional[0])) {
         err << programName << ": "
@@ -871,10 +521,10 @@ int run(const QStringList &arguments,
         return 2;
     }
     if (!usageOk && positional.size() == 2 && positional[0] == QLatin1String("get")
-        && !resources().contains(normaliseResource(positional[1]))) {
+        && !rows::resourceNames().contains(rows::normaliseResource(positional[1]))) {
         err << programName << ": "
             << QCoreApplication::translate("cli", "unknown resource \"%1\"; get lists: %2")
-                   .arg(positional[1], resources().join(QStringLiteral(", ")))
+                   .arg(positional[1], rows::resourceNames().join(QStringLiteral(", ")))
             << '\n';
         return 2;
     }
@@ -903,7 +553,7 @@ int run(const QStringList &arguments,
             << '\n';
         return 2;
     }
-    const QString resource = dataVerb || bundleVerb || whyVerb ? QString() : normaliseResource(positional[1]);
+    const QString resource = dataVerb || bundleVerb || whyVerb ? QString() : rows::normaliseResource(positional[1]);
     LevelChangeArgs levelArgs;
     if (setVerb) {
         levelArgs.volume = positional[2];
@@ -938,18 +588,18 @@ int run(const QStringList &arguments,
         levelArgs.recurrence = *recurrence;
     }
     const QString formatName = parser.value(outputOption);
-    Format format = Format::Table;
+    rows::Format format = rows::Format::Table;
     if (formatName == QLatin1String("json")) {
-        format = Format::Json;
+        format = rows::Format::Json;
     } else if (formatName == QLatin1String("csv")) {
-        format = Format::Csv;
+        format = rows::Format::Csv;
     } else if (formatName != QLatin1String("table") && formatName != QLatin1String("wide")) {
         err << programName << ": "
             << QCoreApplication::translate("cli", "unknown output format \"%1\" (table, json, csv)").arg(formatName)
             << '\n';
         return 2;
     }
-    ResourceFilter eventFilter;
+    rows::ResourceFilter eventFilter;
     if (resource == QLatin1String("events")) {
         const QString usageError = eventFilterFromOptions(parser,
                                                           EventOptions{systemOption,
@@ -995,7 +645,7 @@ int run(const QStringList &arguments,
                 << '\n';
             return 2;
         }
-        ResourceFilter bundleFilter = eventFilter; // `get events` keeps its --system, --severity, ...
+        rows::ResourceFilter bundleFilter = eventFilter; // `get events` keeps its --system, --severity, ...
         bundleFilter.sources = parser.values(sourceOption);
         bundleFilter.volumes = parser.values(volumeOption);
         bundleFilter.projects = parser.values(projectOption);
@@ -1005,18 +655,20 @@ int run(const QStringList &arguments,
     }
 
     core::AppConfig config;
-    std::unique_ptr<DemoEstate> demo;
+    std::shared_ptr<void> demo;
     core::ICredentialStore *store = &credentials;
     if (parser.isSet(demoOption)) {
         QString error;
-        demo = DemoEstate::start({}, &error);
+        if (hooks.startDemo) {
+            demo = hooks.startDemo(&config, &store, &error);
+        } else {
+            error = QCoreApplication::translate("cli", "this program was built without it");
+        }
         if (!demo) {
             err << programName << ": "
                 << QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(error) << '\n';
             return 2;
         }
-        config = demo->config();
-        store = &demo->credentials();
     } else {
         const QString path = parser.isSet(configOption) ? parser.value(configOption) : core::AppConfig::defaultPath();
         QString error;
@@ -1056,8 +708,8 @@ int run(const QStringList &arguments,
     std::unique_ptr<core::HistoryService> history;
     if (setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
         || resource == QLatin1String("schedules") || resource == QLatin1String("events")) {
-        history =
-            std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(historyPathFor(config)));
+        history = std::make_unique<core::HistoryService>(
+            std::make_unique<core::SqliteHistoryStore>(core::historyPathFor(config)));
         if (!history->openError().isEmpty()) {
             err << programName << ": "
                 << QCoreApplication::translate("cli", "history store unavailable: %1").arg(history->openError())
@@ -1100,7 +752,7 @@ int run(const QStringList &arguments,
                     return !wanted.contains(s.source);
                 });
             }
-            write(scheduleRows(list, clock.now()), format, out);
+            rows::write(rows::scheduleRows(list, clock.now()), format, out);
             return 0;
         }
         engine.setSources(selected);
@@ -1141,7 +793,7 @@ int run(const QStringList &arguments,
         }
 
         if (resource == QLatin1String("sources")) {
-            write(sourceRows(engine.statuses()), format, out);
+            rows::write(rows::sourceRows(engine.statuses()), format, out);
             return exitCode;
         }
         if (bundleVerb) {
@@ -1189,23 +841,23 @@ int run(const QStringList &arguments,
                 },
                 &engine,
                 remainingSeconds());
-            write(*resourceRows(engine, resource, eventFilter, clock.now()), format, out);
+            rows::write(*rows::resourceRows(engine, resource, eventFilter, clock.now()), format, out);
             return exitCode;
         }
-        ResourceFilter listFilter;
+        rows::ResourceFilter listFilter;
         listFilter.sources = listed;
         listFilter.volumes = parser.values(volumeOption);
         listFilter.projects = parser.values(projectOption);
         listFilter.datasets = parser.values(datasetOption);
         listFilter.targets = parser.values(targetOption);
-        if (resource == QLatin1String("datasets") && format == Format::Table) {
+        if (resource == QLatin1String("datasets") && format == rows::Format::Table) {
             out << core::summarize(engine.estate()).headerText() << "\n\n";
         }
         if (resource == QLatin1String("datasets") || resource == QLatin1String("commits")
             || resource == QLatin1String("caches") || resource == QLatin1String("cache-targets")
             || resource == QLatin1String("grids") || resource == QLatin1String("tenants")
             || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
-            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            rows::write(*rows::resourceRows(engine, resource, listFilter, clock.now()), format, out);
             return exitCode;
         }
         if (setVerb) {
@@ -1221,16 +873,16 @@ int run(const QStringList &arguments,
                 engine.serviceLevels().refreshStatistics();
                 waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
             }
-            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            rows::write(*rows::resourceRows(engine, resource, listFilter, clock.now()), format, out);
             return exitCode;
         }
         if (resource == QLatin1String("pools") || resource == QLatin1String("aks")) {
-            write(*resourceRows(engine, resource, listFilter, clock.now()), format, out);
+            rows::write(*rows::resourceRows(engine, resource, listFilter, clock.now()), format, out);
             return exitCode;
         }
 
-        if (isComputeResource(resource)) {
-            ComputeFilter filter;
+        if (rows::isComputeResource(resource)) {
+            rows::ComputeFilter filter;
             filter.projects = parser.values(projectOption);
             for (const core::SourceConfig &s : std::as_const(selected)) {
                 if (s.kind == core::SourceKind::Kubernetes) {
@@ -1241,7 +893,7 @@ int run(const QStringList &arguments,
                 // Nothing to list from (no Kubernetes source): never all of the estate.
                 filter.sources << QString();
             }
-            const QStringList unknown = unknownProjects(engine.estate(), filter);
+            const QStringList unknown = rows::unknownProjects(engine.estate(), filter);
             if (!unknown.isEmpty() && resource != QLatin1String("clusters") && resource != QLatin1String("nodes")
                 && exitCode == 0) {
                 err << programName << ": "
@@ -1250,15 +902,15 @@ int run(const QStringList &arguments,
                 return 1;
             }
             if (resource == QLatin1String("clusters")) {
-                write(clusterRows(engine.estate(), filter), format, out);
+                rows::write(rows::clusterRows(engine.estate(), filter), format, out);
             } else if (resource == QLatin1String("nodes")) {
-                write(nodeRows(engine.estate(), filter), format, out);
+                rows::write(rows::nodeRows(engine.estate(), filter), format, out);
             } else if (resource == QLatin1String("projects")) {
-                write(projectRows(engine.estate(), filter), format, out);
+                rows::write(rows::projectRows(engine.estate(), filter), format, out);
             } else if (resource == QLatin1String("jobs")) {
-                write(jobRows(engine.estate(), filter, clock.now()), format, out);
+                rows::write(rows::jobRows(engine.estate(), filter, clock.now()), format, out);
             } else {
-                write(pvcRows(engine.estate(), filter), format, out);
+                rows::write(rows::pvcRows(engine.estate(), filter), format, out);
             }
             return exitCode;
         }
@@ -1289,7 +941,7 @@ int run(const QStringList &arguments,
                 return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
             });
         if (resource == QLatin1String("volumes")) {
-            write(volumeRows(volumes), format, out);
+            rows::write(rows::volumeRows(volumes), format, out);
             return exitCode;
         }
 
@@ -1324,12 +976,12 @@ int run(const QStringList &arguments,
                                        .arg(timeoutSeconds);
             }
         }
-        const std::vector<core::Ptr<core::Snapshot>> snapshots = snapshotsOf(engine.estate(), volumes);
+        const std::vector<core::Ptr<core::Snapshot>> snapshots = rows::snapshotsOf(engine.estate(), volumes);
         for (const QString &e : std::as_const(listing->errors)) {
             err << programName << ": " << e << '\n';
             exitCode = 1;
         }
-        write(snapshotRows(snapshots), format, out);
+        rows::write(rows::snapshotRows(snapshots), format, out);
         return exitCode;
     }();
     if (hooks.answered) {

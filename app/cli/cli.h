@@ -1,58 +1,18 @@
 #pragma once
 
-#include "app/cli/output.h"
-
-#include <QDateTime>
+#include <QString>
 #include <QStringList>
 #include <QTextStream>
 
 #include <functional>
-#include <optional>
+#include <memory>
 
 namespace strata::core {
-class Engine;
 class ICredentialStore;
 struct AppConfig;
 } // namespace strata::core
 
 namespace strata::cli {
-
-/// The resources `strata get` lists: sources, volumes, snapshots, clusters, nodes, projects,
-/// jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets,
-/// grids, tenants, buckets, alerts, events.
-const QStringList &resourceNames();
-
-/// What `get` narrows a listing to (the --source, --volume, --project, --dataset and --target
-/// flags). Empty lists select everything; `sources` empty = every source of the engine.
-struct ResourceFilter
-{
-    QStringList sources;
-    QStringList volumes;
-    QStringList projects;
-    QStringList datasets;
-    QStringList targets;
-    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=).
-    QStringList systems; ///< timelineSystemNames() values
-    QString severity;    ///< "critical", "error", "warning" or "info": that and worse; empty = all
-    QStringList jobs;    ///< "<namespace>/<name>" or names
-    QDateTime since;     ///< UTC, invalid = open
-    QDateTime until;     ///< UTC, invalid = open
-    QString search;      ///< case-insensitive substring
-    int limit = 0;       ///< newest `limit` entries, 0 = all
-};
-
-/// The rows of `resource` from the engine's estate as `strata get <resource>` builds them (the
-/// same ResultSet is printed by the CLI and served as JSON by strata-server). Reads only what
-/// the estate holds: snapshots are those already listed, service levels use the statistics
-/// already read. `schedules` is not served here (it reads the history store asynchronously).
-/// nullopt for an unknown resource.
-std::optional<ResultSet>
-resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now);
-
-/// The history store (SQLite) of `config`: its history path, else
-/// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and
-/// strata-server share it, so a schedule set from the CLI is run by the desktop app.
-QString historyPathFor(const core::AppConfig &config);
 
 /// True when the arguments (argv without the program name) ask for a CLI verb (`get`, ...)
 /// or `--help`/`--version`, rather than the desktop app or the server.
@@ -66,6 +26,13 @@ struct RunHooks
     /// with the exit code run() is about to return. The binaries arm an exit watchdog here, so
     /// a source stuck on a server that stopped answering cannot keep a finished command alive.
     std::function<void(int exitCode)> answered;
+    /// Starts the simulated estate `--demo` runs against (the binaries pass
+    /// demo::startForCommand; the CLI itself links no simulator). Sets `config` to its sources and
+    /// `credentials` to the store of their secrets, both owned by the returned handle, which run()
+    /// holds until the sources are torn down; nullptr and `error` on failure. Unset: `--demo`
+    /// fails with exit code 2.
+    std::function<std::shared_ptr<void>(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
+        startDemo;
 };
 
 /// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for

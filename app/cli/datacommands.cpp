@@ -1,11 +1,11 @@
 #include "app/cli/datacommands.h"
 
-#include "app/cli/levelrows.h"
-#include "app/cli/rowsupport.h"
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/storagegridsource.h"
+#include "models/rows/levelrows.h"
+#include "models/rows/rowsupport.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -27,7 +27,7 @@ core::Ptr<core::Dataset>
 findDataset(const core::Estate &estate, const QStringList &sources, const QString &text, Lookup *lookup)
 {
     std::vector<core::Ptr<core::Dataset>> matches;
-    for (const auto &d : collectRows(estate.datasets(), sources)) {
+    for (const auto &d : rows::collectRows(estate.datasets(), sources)) {
         if (d->name == text || d->id == text || d->source + QLatin1Char('/') + d->name == text) {
             matches.push_back(d);
         }
@@ -52,7 +52,7 @@ findDataset(const core::Estate &estate, const QStringList &sources, const QStrin
 core::Ptr<core::Commit>
 findCommit(const core::Estate &estate, const QStringList &sources, const QString &text, Lookup *lookup)
 {
-    const auto commits = collectRows(estate.commits(), sources);
+    const auto commits = rows::collectRows(estate.commits(), sources);
     std::vector<core::Ptr<core::Commit>> matches;
     if (text.size() >= 4) {
         for (const auto &c : commits) {
@@ -154,7 +154,7 @@ int runDiff(core::Engine &engine,
         err << run.programName << ": " << error << '\n';
         return 1;
     }
-    if (run.format == Format::Json) {
+    if (run.format == rows::Format::Json) {
         auto list = [](const QList<core::CommitDiffEntry> &entries) {
             QJsonArray a;
             for (const core::CommitDiffEntry &e : entries) {
@@ -175,7 +175,7 @@ int runDiff(core::Engine &engine,
                    .toJson(QJsonDocument::Indented);
         return 0;
     }
-    ResultSet rs;
+    rows::ResultSet rs;
     rs.columns = {{QStringLiteral("change"), QStringLiteral("CHANGE")},
                   {QStringLiteral("key"), QStringLiteral("KEY")},
                   {QStringLiteral("from_size"), QStringLiteral("FROM")},
@@ -195,8 +195,8 @@ int runDiff(core::Engine &engine,
     add(comparison.added, QStringLiteral("added"));
     add(comparison.removed, QStringLiteral("removed"));
     add(comparison.changed, QStringLiteral("changed"));
-    if (run.format == Format::Csv) {
-        write(rs, run.format, out);
+    if (run.format == rows::Format::Csv) {
+        rows::write(rs, run.format, out);
         return 0;
     }
     out << QCoreApplication::translate("cli", "%1: %2 -> %3").arg(from->datasetName, from->id.left(12), to->id.left(12))
@@ -211,7 +211,7 @@ int runDiff(core::Engine &engine,
                .arg(comparison.unchanged)
         << '\n';
     if (!rs.values.isEmpty()) {
-        write(rs, run.format, out);
+        rows::write(rs, run.format, out);
     }
     return 0;
 }

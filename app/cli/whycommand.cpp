@@ -65,7 +65,7 @@ void writeTable(const core::JobDiagnosis &d, QTextStream &out)
     if (d.status == core::JobStatus::Running && !d.series.isEmpty()) {
         out << '\n'
             << tr("TIMELINE (volume %1)").arg(d.volumeName.isEmpty() ? QStringLiteral("-") : d.volumeName) << '\n';
-        ResultSet rs;
+        rows::ResultSet rs;
         rs.columns = {{QStringLiteral("time"), tr("TIME")},
                       {QStringLiteral("gpu"), tr("GPU %")},
                       {QStringLiteral("mbps"), tr("MB/S")},
@@ -78,7 +78,7 @@ void writeTable(const core::JobDiagnosis &d, QTextStream &out)
                        cell(p.capMBps),
                        cell(p.latencyMs, 2)});
         }
-        write(rs, Format::Table, out);
+        rows::write(rs, rows::Format::Table, out);
     }
 }
 
@@ -87,13 +87,13 @@ void writeTable(const core::JobDiagnosis &d, QTextStream &out)
 int runWhy(core::Engine &engine,
            const QString &job,
            const QStringList &sources,
-           Format format,
+           rows::Format format,
            int timeoutSeconds,
            const QString &programName,
            QTextStream &out,
            QTextStream &err)
 {
-    if (format == Format::Csv) {
+    if (format == rows::Format::Csv) {
         err << programName << ": " << tr("why prints table or json") << '\n';
         return 2;
     }
@@ -112,7 +112,7 @@ int runWhy(core::Engine &engine,
     }
     if (matches.isEmpty()) {
         const core::JobDiagnosis unknown = core::diagnoseJob(estate, sources.value(0), job);
-        if (format == Format::Json) {
+        if (format == rows::Format::Json) {
             out << QJsonDocument(core::diagnosisToJson(unknown)).toJson(QJsonDocument::Indented);
         }
         err << programName << ": " << tr("no job %1 in %2").arg(job, sources.join(QStringLiteral(", "))) << '\n';
@@ -135,7 +135,7 @@ int runWhy(core::Engine &engine,
         &engine,
         std::min(timeoutSeconds, 30));
     const core::JobDiagnosis d = core::diagnoseJob(estate, m.source, m.jobId);
-    if (format == Format::Json) {
+    if (format == rows::Format::Json) {
         out << QJsonDocument(core::diagnosisToJson(d)).toJson(QJsonDocument::Indented);
     } else {
         writeTable(d, out);

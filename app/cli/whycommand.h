@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QStringList>
 #include <QTextStream>
@@ -19,7 +19,7 @@ namespace strata::cli {
 int runWhy(core::Engine &engine,
            const QString &job,
            const QStringList &sources,
-           Format format,
+           rows::Format format,
            int timeoutSeconds,
            const QString &programName,
            QTextStream &out,

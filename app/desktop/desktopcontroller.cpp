@@ -1079,7 +1079,7 @@ bool DesktopController::saveConfig()
 
 void DesktopController::addDemoScenarioMenu()
 {
-    m_scenario = std::make_unique<cli::DemoScenario>(QStringLiteral("dgx"));
+    m_scenario = std::make_unique<demo::DemoScenario>(QStringLiteral("dgx"));
     QMenu *menu = m_window->menuBar()->addMenu(tr("&Demo"));
     QAction *next = menu->addAction(QString());
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));

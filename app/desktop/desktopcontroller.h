@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/demoscenario.h"
+#include "demo/demoscenario.h"
 #include "models/core/actions.h"
 #include "models/core/bundle.h"
 #include "models/core/config.h"
@@ -173,7 +173,7 @@ private:
     std::unique_ptr<models::GridAlertModel> m_gridAlerts;
     std::unique_ptr<models::TenantModel> m_tenants;
     std::unique_ptr<models::BucketModel> m_buckets;
-    std::unique_ptr<cli::DemoScenario> m_scenario; ///< demo mode only
+    std::unique_ptr<demo::DemoScenario> m_scenario; ///< demo mode only
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
     QHash<QString, QPointer<core::Source>> m_watched;

@@ -1,7 +1,7 @@
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
 #include "app/desktop/desktopcontroller.h"
 #include "app/desktop/keychaincredentialstore.h"
+#include "demo/demoestate.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
@@ -71,6 +71,7 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     hooks.answered = [&out, &err](int exitCode) {
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata"), out, err);
     };
+    hooks.startDemo = strata::demo::startForCommand;
     const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err, hooks);
     out.flush();
     err.flush();
@@ -193,7 +194,7 @@ int main(int argc, char **argv)
     }
     const bool demoMode = parser.isSet(demoOption) || positional.contains(QStringLiteral("demo"));
 
-    std::unique_ptr<strata::cli::DemoEstate> demo;
+    std::unique_ptr<strata::demo::DemoEstate> demo;
     std::unique_ptr<strata::desktop::KeychainCredentialStore> keychain;
     strata::core::ICredentialStore *credentials = nullptr;
     strata::core::AppConfig config;
@@ -201,9 +202,9 @@ int main(int argc, char **argv)
     QString historyPath;
     if (demoMode) {
         QString error;
-        strata::cli::DemoEstate::Options demoOptions;
+        strata::demo::DemoEstate::Options demoOptions;
         demoOptions.generatedVolumes = std::max(0, parser.value(demoVolumesOption).toInt());
-        demo = strata::cli::DemoEstate::start(demoOptions, &error);
+        demo = strata::demo::DemoEstate::start(demoOptions, &error);
         if (!demo) {
             QMessageBox::critical(
                 nullptr,
@@ -230,7 +231,7 @@ int main(int argc, char **argv)
         }
         keychain = std::make_unique<strata::desktop::KeychainCredentialStore>();
         credentials = keychain.get();
-        historyPath = strata::cli::historyPathFor(config);
+        historyPath = strata::core::historyPathFor(config);
     }
 
     strata::core::HistoryService history(std::make_unique<strata::core::SqliteHistoryStore>(historyPath));

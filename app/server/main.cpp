@@ -9,7 +9,7 @@
 #include "web/webserver.h"
 
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
+#include "demo/demoestate.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -53,7 +53,7 @@ int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
     QString error;
-    auto demo = cli::DemoEstate::start({}, &error);
+    auto demo = strata::demo::DemoEstate::start({}, &error);
     if (!demo) {
         err << "strata-server: self-test: " << error << '\n';
         return 1;
@@ -265,14 +265,14 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     core::AppConfig config;
     QString configPath; ///< empty with --demo: source changes from the web stay in memory
     QJsonObject webConfig;
-    std::unique_ptr<cli::DemoEstate> demo;
+    std::unique_ptr<strata::demo::DemoEstate> demo;
     std::unique_ptr<core::EnvFileCredentialStore> envCredentials;
     core::ICredentialStore *credentials = nullptr;
     QString historyPath;
     const bool demoMode = parser.isSet(demoOption);
     if (demoMode) {
         QString error;
-        demo = cli::DemoEstate::start({}, &error);
+        demo = strata::demo::DemoEstate::start({}, &error);
         if (!demo) {
             err << "strata-server: the demo estate could not start: " << error << '\n';
             return 1;
@@ -296,7 +296,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         configPath = path;
         envCredentials = std::make_unique<core::EnvFileCredentialStore>();
         credentials = envCredentials.get();
-        historyPath = cli::historyPathFor(config);
+        historyPath = core::historyPathFor(config);
     }
     const auto setting = [&](const QCommandLineOption &option, const char *env, const char *key) {
         if (parser.isSet(option)) {
@@ -502,6 +502,7 @@ int main(int argc, char **argv)
     hooks.answered = [&out, &err](int exitCode) {
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata-server"), out, err);
     };
+    hooks.startDemo = strata::demo::startForCommand;
     const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err, hooks);
     out.flush();
     err.flush();

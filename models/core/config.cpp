@@ -836,6 +836,16 @@ QString AppConfig::defaultPath()
            + QStringLiteral("/strata/config.json");
 }
 
+QString historyPathFor(const AppConfig &config)
+{
+    if (!config.historyPath.isEmpty()) {
+        return config.historyPath;
+    }
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + QStringLiteral("/history.sqlite");
+}
+
 const SourceConfig *AppConfig::source(const QString &name) const
 {
     for (const SourceConfig &candidate : sources) {

@@ -129,4 +129,9 @@ struct AppConfig
     [[nodiscard]] const SourceConfig *source(const QString &name) const;
 };
 
+/// The history store (SQLite) of `config`: its history path, else
+/// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and
+/// strata-server share it, so a schedule set from the CLI is run by the desktop app.
+QString historyPathFor(const AppConfig &config);
+
 } // namespace strata::core

@@ -3,8 +3,7 @@
 // and the CLI's bundle export / --bundle get / bundle diff work end to end.
 
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
-#include "app/cli/output.h"
+#include "demo/demoestate.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
@@ -12,6 +11,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/source.h"
+#include "models/rows/resources.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -42,13 +42,13 @@ template <class Pred> bool waitForBundle(Pred pred, int ms = kBundleTimeoutMs)
 
 QString rowsText(core::Engine &engine, const QString &resource, const QDateTime &now)
 {
-    const std::optional<cli::ResultSet> rows = cli::resourceRows(engine, resource, {}, now);
+    const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, {}, now);
     if (!rows) {
         return QStringLiteral("<unknown resource>");
     }
     QString text;
     QTextStream out(&text);
-    cli::write(*rows, cli::Format::Json, out);
+    rows::write(*rows, rows::Format::Json, out);
     out.flush();
     return text;
 }
@@ -66,7 +66,13 @@ BundleCliRun runCli(const QStringList &args)
     BundleCliRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    r.code = cli::run(args,
+                      QStringLiteral("strata"),
+                      unused,
+                      QStringLiteral("cli-test"),
+                      out,
+                      err,
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
     out.flush();
     err.flush();
     return r;
@@ -77,7 +83,7 @@ BundleCliRun runCli(const QStringList &args)
 TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
 {
     QString error;
-    std::unique_ptr<cli::DemoEstate> demo = cli::DemoEstate::start({}, &error);
+    std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
@@ -104,7 +110,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
 
     // The live rows and the bundle come from the same moment: nothing runs in between.
     const QDateTime now = clock.now();
-    QStringList resources = cli::resourceNames();
+    QStringList resources = rows::resourceNames();
     resources.removeAll(QStringLiteral("schedules")); // the history store's, not the estate's
     QHash<QString, QString> liveRows;
     for (const QString &r : std::as_const(resources)) {

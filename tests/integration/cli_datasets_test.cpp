@@ -3,7 +3,7 @@
 // through the simulated cluster's loader Job, a FlexClone of a snapshot commit, and usage errors.
 
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
+#include "demo/demoestate.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
 
@@ -63,7 +63,7 @@ public:
 private:
     SharedDemo()
     {
-        m_demo = cli::DemoEstate::start({}, &m_error);
+        m_demo = demo::DemoEstate::start({}, &m_error);
         if (!m_demo || !m_dir.isValid()) {
             m_demo.reset();
             m_error = QStringLiteral("demo estate did not start: ") + m_error;
@@ -81,7 +81,7 @@ private:
 
     static inline std::unique_ptr<SharedDemo> s_demo;
     QTemporaryDir m_dir;
-    std::unique_ptr<cli::DemoEstate> m_demo;
+    std::unique_ptr<demo::DemoEstate> m_demo;
     QString m_configPath;
     QString m_error;
 };

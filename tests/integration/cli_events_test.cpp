@@ -2,8 +2,9 @@
 // filters, and usage errors for values it does not know.
 
 #include "app/cli/cli.h"
-#include "app/cli/triagerows.h"
+#include "demo/demoestate.h"
 #include "models/core/credentialstore.h"
+#include "models/rows/triagerows.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +34,13 @@ EventsCliRun runEventsDemo(QStringList args, bool demo = true)
     if (demo) {
         args.prepend(QStringLiteral("--demo"));
     }
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    r.code = cli::run(args,
+                      QStringLiteral("strata"),
+                      unused,
+                      QStringLiteral("cli-test"),
+                      out,
+                      err,
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
     out.flush();
     err.flush();
     return r;
@@ -135,16 +142,16 @@ TEST(CliEvents, UnknownValuesAreUsageErrors)
 TEST(CliEvents, TimeBoundsAreIsoOrDurationsAgo)
 {
     const QDateTime now(QDate(2026, 3, 1), QTime(12, 0), Qt::UTC);
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("2h"), now), now.addSecs(-7200));
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("30m"), now), now.addSecs(-1800));
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("7d"), now), now.addDays(-7));
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("2026-02-28T10:00:00Z"), now),
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("2h"), now), now.addSecs(-7200));
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("30m"), now), now.addSecs(-1800));
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("7d"), now), now.addDays(-7));
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("2026-02-28T10:00:00Z"), now),
               QDateTime(QDate(2026, 2, 28), QTime(10, 0), Qt::UTC));
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("2026-02-28T10:00:00"), now),
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("2026-02-28T10:00:00"), now),
               QDateTime(QDate(2026, 2, 28), QTime(10, 0), Qt::UTC));
-    EXPECT_EQ(cli::parseTimeBound(QStringLiteral("2026-02-28T11:00:00+01:00"), now),
+    EXPECT_EQ(rows::parseTimeBound(QStringLiteral("2026-02-28T11:00:00+01:00"), now),
               QDateTime(QDate(2026, 2, 28), QTime(10, 0), Qt::UTC));
-    EXPECT_FALSE(cli::parseTimeBound(QStringLiteral("yesterday"), now));
-    EXPECT_FALSE(cli::parseTimeBound(QStringLiteral("2w"), now));
-    EXPECT_FALSE(cli::parseTimeBound(QString(), now));
+    EXPECT_FALSE(rows::parseTimeBound(QStringLiteral("yesterday"), now));
+    EXPECT_FALSE(rows::parseTimeBound(QStringLiteral("2w"), now));
+    EXPECT_FALSE(rows::parseTimeBound(QString(), now));
 }

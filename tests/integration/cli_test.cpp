@@ -248,6 +248,49 @@ TEST_F(CliTest, UnknownResourceOrCommand_IsNamedNotTheWholeUsage)
         << whatIf.err.toStdString();
 }
 
+// The CLI links no simulator: `--demo` runs only where the binary hands run() the demo estate.
+// Without that hook it is a clear usage error, not a crash.
+TEST_F(CliTest, DemoWithoutTheBinarysDemoEstate_IsAUsageError)
+{
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    const int code = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("sources")},
+                              QStringLiteral("strata"),
+                              credentials,
+                              QStringLiteral("cli"),
+                              out,
+                              err);
+    err.flush();
+    EXPECT_EQ(code, 2);
+    EXPECT_TRUE(errText.startsWith(QStringLiteral("strata: cannot start the demo estate: "))) << errText.toStdString();
+    EXPECT_TRUE(outText.isEmpty()) << outText.toStdString();
+}
+
+// Both binaries hand the CLI their demo estate: `strata-server --demo get sources` lists the
+// simulated systems.
+TEST_F(CliTest, ServerBinary_DemoListsTheSimulatedSources)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    QProcess process;
+    process.start(binary,
+                  {QStringLiteral("--demo"),
+                   QStringLiteral("get"),
+                   QStringLiteral("sources"),
+                   QStringLiteral("-o"),
+                   QStringLiteral("json")});
+    ASSERT_TRUE(process.waitForFinished(120000));
+    EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+    QStringList names;
+    for (const QJsonValue &v : QJsonDocument::fromJson(process.readAllStandardOutput()).array()) {
+        names << v.toObject().value(QStringLiteral("name")).toString();
+    }
+    EXPECT_TRUE(names.contains(QStringLiteral("ontap-ai"))) << names.join(QLatin1Char(',')).toStdString();
+    EXPECT_TRUE(names.contains(QStringLiteral("dgx"))) << names.join(QLatin1Char(',')).toStdString();
+}
+
 // A first run without a config file says where it looked and what to do, and the desktop binary
 // names an unknown command instead of trying to open a window without a display.
 TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)

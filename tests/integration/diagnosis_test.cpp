@@ -4,7 +4,7 @@
 // cannot be pulled), a job no node has room for on the AKS preset, and `strata why`.
 
 #include "app/cli/cli.h"
-#include "app/cli/demo.h"
+#include "demo/demoestate.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/diagnosis.h"
@@ -55,7 +55,7 @@ protected:
     static void SetUpTestSuite()
     {
         QString error;
-        s_demo = cli::DemoEstate::start({}, &error).release();
+        s_demo = demo::DemoEstate::start({}, &error).release();
         ASSERT_NE(s_demo, nullptr) << error.toStdString();
         s_clock = new core::SystemClock;
         s_engine = new core::Engine(core::Engine::Deps{*s_clock, s_demo->credentials(), nullptr, QStringLiteral("t")});
@@ -91,7 +91,7 @@ protected:
     }
 
     static inline core::SystemClock *s_clock = nullptr;
-    static inline cli::DemoEstate *s_demo = nullptr;
+    static inline demo::DemoEstate *s_demo = nullptr;
     static inline core::Engine *s_engine = nullptr;
 };
 
@@ -99,7 +99,7 @@ protected:
 
 TEST_F(DiagnosisDemo, UncachedTwinIsDataBoundAgainstTheAnfCap)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kUncachedTrainJob, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kUncachedTrainJob, [](const core::JobDiagnosis &d) {
         return d.verdict == core::Verdict::DataBound;
     });
     ASSERT_EQ(d.verdict, core::Verdict::DataBound) << describe(d);
@@ -118,7 +118,7 @@ TEST_F(DiagnosisDemo, UncachedTwinIsDataBoundAgainstTheAnfCap)
 
 TEST_F(DiagnosisDemo, CachedTwinIsComputeBound)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kCachedTrainJob, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kCachedTrainJob, [](const core::JobDiagnosis &d) {
         return d.verdict == core::Verdict::ComputeBound;
     });
     ASSERT_EQ(d.verdict, core::Verdict::ComputeBound) << describe(d);
@@ -129,7 +129,7 @@ TEST_F(DiagnosisDemo, CachedTwinIsComputeBound)
 
 TEST_F(DiagnosisDemo, IdleNotebookIsAnIdleSession)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kIdleNotebook, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kIdleNotebook, [](const core::JobDiagnosis &d) {
         return d.verdict == core::Verdict::IdleSession;
     });
     ASSERT_EQ(d.verdict, core::Verdict::IdleSession) << describe(d);
@@ -140,7 +140,7 @@ TEST_F(DiagnosisDemo, IdleNotebookIsAnIdleSession)
 
 TEST_F(DiagnosisDemo, JobOverFairShareIsHeldByTheFairShareRule)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kFairShareJob, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kFairShareJob, [](const core::JobDiagnosis &d) {
         return !d.findings.isEmpty();
     });
     ASSERT_EQ(d.verdict, core::Verdict::Pending) << describe(d);
@@ -153,7 +153,7 @@ TEST_F(DiagnosisDemo, JobOverFairShareIsHeldByTheFairShareRule)
 
 TEST_F(DiagnosisDemo, JobWithUnboundPvcNamesTheClassNobodyProvisions)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kUnboundPvcJob, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kUnboundPvcJob, [](const core::JobDiagnosis &d) {
         return !d.findings.isEmpty();
     });
     ASSERT_EQ(d.verdict, core::Verdict::Pending) << describe(d);
@@ -163,14 +163,14 @@ TEST_F(DiagnosisDemo, JobWithUnboundPvcNamesTheClassNobodyProvisions)
     EXPECT_EQ(d.findings.front().actionTarget, QStringLiteral("ml-team/scratch-ultra"));
     // The simulator held it back from the scheduler like the volume-binding filter does.
     const auto pod = s_engine->estate().jobs().find(
-        QStringLiteral("aks-gpu"), QStringLiteral("aks-gpu/") + jobId(cli::DemoEstate::kUnboundPvcJob));
+        QStringLiteral("aks-gpu"), QStringLiteral("aks-gpu/") + jobId(demo::DemoEstate::kUnboundPvcJob));
     ASSERT_TRUE(pod);
     EXPECT_TRUE(pod->node.isEmpty());
 }
 
 TEST_F(DiagnosisDemo, JobWithUnpullableImageIsHeldByTheImagePull)
 {
-    const core::JobDiagnosis d = waitFor(cli::DemoEstate::kImagePullJob, [](const core::JobDiagnosis &d) {
+    const core::JobDiagnosis d = waitFor(demo::DemoEstate::kImagePullJob, [](const core::JobDiagnosis &d) {
         return !d.findings.isEmpty() && d.findings.front().summary.contains(QStringLiteral("not found"));
     });
     ASSERT_EQ(d.verdict, core::Verdict::Pending) << describe(d);
@@ -190,7 +190,7 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
     QTemporaryDir dir;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
     const core::JobVolume where =
-        core::jobVolume(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(cli::DemoEstate::kUncachedTrainJob));
+        core::jobVolume(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(demo::DemoEstate::kUncachedTrainJob));
     ASSERT_FALSE(where.volumeId.isEmpty());
     const QDateTime now = QDateTime::currentDateTimeUtc();
     for (int i = 3; i >= 1; --i) {
@@ -206,7 +206,7 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
     core::diagnoseJobAsync(s_engine->estate(),
                            &history,
                            QStringLiteral("aks-gpu"),
-                           jobId(cli::DemoEstate::kUncachedTrainJob),
+                           jobId(demo::DemoEstate::kUncachedTrainJob),
                            &context,
                            [&](core::JobDiagnosis d) {
                                got = std::move(d);
@@ -297,7 +297,13 @@ WhyCliRun runWhyDemo(QStringList args)
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     args.prepend(QStringLiteral("--demo"));
-    r.code = cli::run(args, QStringLiteral("strata"), unused, QStringLiteral("cli-test"), out, err);
+    r.code = cli::run(args,
+                      QStringLiteral("strata"),
+                      unused,
+                      QStringLiteral("cli-test"),
+                      out,
+                      err,
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
     out.flush();
     err.flush();
     return r;

@@ -4,7 +4,7 @@
 // joined to storage, DCGM utilization from the simulator's Prometheus API, and faults.
 
 #include "app/cli/cli.h"
-#include "app/cli/demoscenario.h"
+#include "demo/demoscenario.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -253,7 +253,7 @@ TEST_F(KubernetesSourceTest, GoldenTablesOfSections49And410ThroughActionsAndWatc
     startSimulator();
     startAndWait();
     // The desktop demo's "play next step" sequence: sections 4.9 and 4.10 after the preset's 4.8.
-    cli::DemoScenario scenario;
+    demo::DemoScenario scenario;
     const std::vector<tr::ScenarioStep> all = tr::allSteps();
     ASSERT_EQ(std::size_t(scenario.stepCount()), all.size() - tr::section48().size());
     for (std::size_t i = tr::section48().size(); i < all.size(); ++i, scenario.advance()) {
@@ -285,7 +285,7 @@ TEST_F(KubernetesSourceTest, PreemptedJobIsToldApartFromNewPendingWithItsReason)
 {
     startSimulator();
     startAndWait();
-    const core::ActionRecord *record = runAction(cli::DemoScenario().nextRequest()); // d-2-gg
+    const core::ActionRecord *record = runAction(demo::DemoScenario().nextRequest()); // d-2-gg
     ASSERT_EQ(record->state, core::ActionState::Succeeded) << record->message.toStdString();
     simulator->tick(5);
     ASSERT_TRUE(waitFor([&] {

@@ -3,7 +3,7 @@
 // job arrives, and an ANF volume moves to another capacity pool. The merged timeline must hold
 // each step once, with its category, title and object, in the order it happened.
 
-#include "app/cli/demoscenario.h"
+#include "demo/demoscenario.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -146,7 +146,7 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     }));
 
     // 3. d-2-gg arrives in team-d's quota: the scheduler preempts team-c's over-quota c-4-gg.
-    const core::ActionRequest submit = cli::DemoScenario().nextRequest();
+    const core::ActionRequest submit = demo::DemoScenario().nextRequest();
     const QString submitted = engine.actions().submit(submit, &error);
     ASSERT_FALSE(submitted.isEmpty()) << error.toStdString();
     ASSERT_TRUE(waitForTimeline([&] {

@@ -2,8 +2,8 @@
 // numbers as the live window did at the moment of export, read-only (banner, title, refused
 // actions), and File ▸ Compare support bundles shows the diff as a tree.
 
-#include "app/cli/demo.h"
 #include "app/desktop/desktopcontroller.h"
+#include "demo/demoestate.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/engine.h"
@@ -61,7 +61,7 @@ QTreeWidgetItem *find(QTreeWidgetItem *parent, const QString &text)
 TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
 {
     QString error;
-    std::unique_ptr<cli::DemoEstate> demo = cli::DemoEstate::start({}, &error);
+    std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));

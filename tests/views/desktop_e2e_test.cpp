@@ -1,5 +1,5 @@
-#include "app/cli/demo.h"
 #include "app/desktop/desktopcontroller.h"
+#include "demo/demoestate.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -59,7 +59,7 @@ protected:
     void SetUp() override
     {
         QString error;
-        demo = cli::DemoEstate::start({}, &error);
+        demo = strata::demo::DemoEstate::start({}, &error);
         ASSERT_TRUE(demo) << error.toStdString();
         history = std::make_unique<core::HistoryService>(
             std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
@@ -81,7 +81,7 @@ protected:
         demo.reset();
     }
 
-    std::unique_ptr<cli::DemoEstate> demo;
+    std::unique_ptr<demo::DemoEstate> demo;
     core::SystemClock clock;
     std::unique_ptr<core::HistoryService> history;
     std::unique_ptr<core::Engine> engine;

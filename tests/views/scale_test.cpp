@@ -1,5 +1,5 @@
-#include "app/cli/demo.h"
 #include "app/desktop/desktopcontroller.h"
+#include "demo/demoestate.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -31,9 +31,9 @@ TEST(DesktopScale, FiftyThousandVolumes_GuiThreadStaysResponsive)
     }
     constexpr int kVolumes = 50000;
     QString error;
-    cli::DemoEstate::Options demoOptions;
+    demo::DemoEstate::Options demoOptions;
     demoOptions.generatedVolumes = kVolumes;
-    auto demo = cli::DemoEstate::start(demoOptions, &error);
+    auto demo = strata::demo::DemoEstate::start(demoOptions, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
     core::Engine engine({clock, demo->credentials(), nullptr, QStringLiteral("tester")});

@@ -4,8 +4,8 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "app/cli/cli.h"
 #include "models/core/timeline.h"
+#include "models/rows/resources.h"
 
 namespace strata::testsupport {
 namespace {
@@ -30,7 +30,7 @@ TEST_F(WebEventsTest, ServesTheCliRowsWithItsFilters)
         return engine->timeline().size() > 0;
     })) << "the ONTAP simulator reports EMS events";
 
-    cli::ResourceFilter filter;
+    rows::ResourceFilter filter;
     filter.systems = {QStringLiteral("ontap")};
     filter.severity = QStringLiteral("info");
     filter.limit = 5;
@@ -42,8 +42,8 @@ TEST_F(WebEventsTest, ServesTheCliRowsWithItsFilters)
         const Reply r = get(QStringLiteral("/api/v1/events?system=ontap&severity=info&limit=5"), viewer);
         status = r.status;
         rows = r.json().array();
-        const auto cliRows = cli::resourceRows(*engine, QStringLiteral("events"), filter, clock.now());
-        expected = cliRows ? cli::toJson(*cliRows) : QJsonArray();
+        const auto cliRows = rows::resourceRows(*engine, QStringLiteral("events"), filter, clock.now());
+        expected = cliRows ? rows::toJson(*cliRows) : QJsonArray();
         return status == 200 && eventRowsWithoutKeys(rows) == expected;
     })) << status;
     ASSERT_FALSE(rows.isEmpty());

@@ -5,7 +5,7 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "app/cli/cli.h"
+#include "models/rows/resources.h"
 
 #include <QProcess>
 #include <QSslCertificate>
@@ -24,7 +24,7 @@ QStringList webPaths()
                     QStringLiteral("/api/v1/audit"),
                     QStringLiteral("/metrics"),
                     QStringLiteral("/healthz")};
-    for (const QString &resource : cli::resourceNames()) {
+    for (const QString &resource : rows::resourceNames()) {
         out << QStringLiteral("/api/v1/") + resource;
     }
     return out;

@@ -6,7 +6,7 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "app/cli/cli.h"
+#include "models/rows/resources.h"
 
 #include <QElapsedTimer>
 
@@ -35,9 +35,9 @@ TEST_F(WebServerTest, ServesTheRowsTheCliPrintsWithAKeyPerRow)
     ASSERT_EQ(r.status, 200) << r.body.toStdString();
     const QJsonArray rows = r.json().array();
     ASSERT_GT(rows.size(), 3);
-    const auto expected = cli::resourceRows(*engine, QStringLiteral("volumes"), {}, clock.now());
+    const auto expected = rows::resourceRows(*engine, QStringLiteral("volumes"), {}, clock.now());
     ASSERT_TRUE(expected.has_value());
-    EXPECT_EQ(withoutKeys(rows), cli::toJson(*expected));
+    EXPECT_EQ(withoutKeys(rows), rows::toJson(*expected));
     for (const QJsonValue &v : rows) {
         const QJsonObject row = v.toObject();
         EXPECT_EQ(row.value(QLatin1String("key")).toString(),
@@ -480,7 +480,7 @@ TEST(ApiTest, RowKeysAndActionRequests)
     EXPECT_FALSE(
         web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
 
-    cli::ResultSet sources;
+    rows::ResultSet sources;
     sources.columns = {{QStringLiteral("name"), QString()}, {QStringLiteral("url"), QString()}};
     sources.addRow({QStringLiteral("s"), QStringLiteral("https://admin:hunter22@ontap.example:443/api")});
     const QJsonArray rows = web::keyedRows(QStringLiteral("sources"), sources);

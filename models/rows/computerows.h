@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QStringList>
@@ -9,7 +9,7 @@ namespace strata::core {
 class Estate;
 }
 
-namespace strata::cli {
+namespace strata::rows {
 
 /// What `strata get clusters|nodes|projects|jobs|pvcs` lists: only these sources (empty = all
 /// Kubernetes sources in the estate) and, for projects, jobs and PVCs, only these projects
@@ -40,4 +40,4 @@ ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter);
 /// Project names of `filter.projects` that no selected source knows.
 QStringList unknownProjects(const core::Estate &estate, const ComputeFilter &filter);
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QList>
@@ -16,7 +16,7 @@ struct ServiceLevelRow;
 struct ServiceLevelSchedule;
 } // namespace strata::core
 
-namespace strata::cli {
+namespace strata::rows {
 
 /// `get service-levels`: one row per volume (ANF and ONTAP). Keys: source, kind, volume_id,
 /// volume, container, level, level_detail, size_bytes, cap_mibps (null = none), cap_iops (null),
@@ -47,4 +47,4 @@ std::optional<QDateTime> parseWhen(const QString &text, const QDateTime &now);
 /// Parses a `--window START..END` (each as parseWhen); nullopt when unreadable or END <= START.
 std::optional<std::pair<QDateTime, QDateTime>> parseWindow(const QString &text, const QDateTime &now);
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QStringList>
@@ -12,7 +12,7 @@ class Timeline;
 struct TimelineFilter;
 } // namespace strata::core
 
-namespace strata::cli {
+namespace strata::rows {
 
 /// The systems `get events --system` accepts: "ontap", "storagegrid", "azure", "kubernetes",
 /// "strata" (Strata's own entries without a source).
@@ -28,4 +28,4 @@ std::optional<QDateTime> parseTimeBound(const QString &text, const QDateTime &no
 /// volume, job, user, id (stable across polls; the row key of the web API).
 ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &filter);
 
-} // namespace strata::cli
+} // namespace strata::rows

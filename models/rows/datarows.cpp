@@ -1,8 +1,8 @@
-#include "app/cli/datarows.h"
+#include "models/rows/datarows.h"
 
-#include "app/cli/rowsupport.h"
 #include "models/core/datasethub.h"
 #include "models/core/estate.h"
+#include "models/rows/rowsupport.h"
 
 #include <QHash>
 
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <tuple>
 
-namespace strata::cli {
+namespace strata::rows {
 
 namespace {
 
@@ -452,4 +452,4 @@ ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources)
     return rs;
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,11 +1,11 @@
-#include "app/cli/computerows.h"
+#include "models/rows/computerows.h"
 
 #include "models/core/estate.h"
 
 #include <algorithm>
 #include <tuple>
 
-namespace strata::cli {
+namespace strata::rows {
 
 namespace {
 
@@ -376,4 +376,4 @@ QStringList unknownProjects(const core::Estate &estate, const ComputeFilter &fil
     return unknown;
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,10 +1,10 @@
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace strata::cli {
+namespace strata::rows {
 
 namespace {
 
@@ -142,4 +142,4 @@ void write(const ResultSet &rows, Format format, QTextStream &out)
     out.flush();
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,9 +1,10 @@
-// `strata get clusters|nodes|projects|jobs|pvcs`: the result sets built from an estate holding
-// the TR-4858 states (no cluster needed; the CLI end to end runs in tests/integration).
+// The rows of `clusters|nodes|projects|jobs|pvcs` (what `strata get` prints and the web API
+// serves), built from an estate holding the TR-4858 states (no cluster needed; the CLI end to end
+// runs in tests/integration).
 
-#include "app/cli/computerows.h"
-#include "app/cli/output.h"
 #include "models/core/estate.h"
+#include "models/rows/computerows.h"
+#include "models/rows/output.h"
 #include "tests/models/computefixture.h"
 
 #include <QJsonArray>
@@ -13,11 +14,11 @@
 #include <gtest/gtest.h>
 
 using namespace strata;
-using cli::ComputeFilter;
+using rows::ComputeFilter;
 
 namespace {
 
-QJsonObject objectNamed(const QJsonArray &array, const QString &name)
+QJsonObject computeRowNamed(const QJsonArray &array, const QString &name)
 {
     for (const QJsonValue &v : array) {
         if (v.toObject().value(QStringLiteral("name")).toString() == name) {
@@ -27,24 +28,24 @@ QJsonObject objectNamed(const QJsonArray &array, const QString &name)
     return {};
 }
 
-QString table(const cli::ResultSet &rows)
+QString computeRowsTable(const rows::ResultSet &rows)
 {
     QString text;
     QTextStream out(&text);
-    cli::write(rows, cli::Format::Table, out);
+    rows::write(rows, rows::Format::Table, out);
     return text;
 }
 
 } // namespace
 
-TEST(CliCompute, ProjectsJson_HasDocumentedKeysAndDecimalGpus)
+TEST(ComputeRows, ProjectsJson_HasDocumentedKeysAndDecimalGpus)
 {
     core::Estate estate;
     testsupport::state410().publish(estate);
-    const QJsonArray projects = cli::toJson(cli::projectRows(estate, {}));
+    const QJsonArray projects = rows::toJson(rows::projectRows(estate, {}));
     ASSERT_EQ(projects.size(), 4);
     EXPECT_EQ(projects[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("team-a"));
-    const QJsonObject a = objectNamed(projects, QStringLiteral("team-a"));
+    const QJsonObject a = computeRowNamed(projects, QStringLiteral("team-a"));
     for (const char *key : {"name",
                             "quota",
                             "allocated",
@@ -60,24 +61,24 @@ TEST(CliCompute, ProjectsJson_HasDocumentedKeysAndDecimalGpus)
     EXPECT_EQ(a.value(QStringLiteral("allocated")).toDouble(), 8.0);
     EXPECT_EQ(a.value(QStringLiteral("quota")).toDouble(), 4.0);
     EXPECT_EQ(a.value(QStringLiteral("over_quota")).toDouble(), 4.0);
-    const QJsonObject b = objectNamed(projects, QStringLiteral("team-b"));
+    const QJsonObject b = computeRowNamed(projects, QStringLiteral("team-b"));
     EXPECT_EQ(b.value(QStringLiteral("queued_jobs")).toInt(), 1);
     EXPECT_EQ(b.value(QStringLiteral("pending")).toDouble(), 2.0);
-    EXPECT_EQ(objectNamed(projects, QStringLiteral("team-d")).value(QStringLiteral("allocated")).toDouble(), 0.0);
+    EXPECT_EQ(computeRowNamed(projects, QStringLiteral("team-d")).value(QStringLiteral("allocated")).toDouble(), 0.0);
 
     // The table uses the document's allocated/quota notation.
-    const QString text = table(cli::projectRows(estate, {}));
+    const QString text = computeRowsTable(rows::projectRows(estate, {}));
     EXPECT_TRUE(text.contains(QStringLiteral("8/4"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("0/8"))) << text.toStdString();
 }
 
-TEST(CliCompute, JobsJson_FractionsStatusesAndTimes)
+TEST(ComputeRows, JobsJson_FractionsStatusesAndTimes)
 {
     core::Estate estate;
     testsupport::state49().publish(estate);
-    const QJsonArray jobs = cli::toJson(cli::jobRows(estate, {}, testsupport::computeNow()));
+    const QJsonArray jobs = rows::toJson(rows::jobRows(estate, {}, testsupport::computeNow()));
     ASSERT_EQ(jobs.size(), 14);
-    const QJsonObject b1 = objectNamed(jobs, QStringLiteral("b-1-g06"));
+    const QJsonObject b1 = computeRowNamed(jobs, QStringLiteral("b-1-g06"));
     for (const char *key : {"name",
                             "namespace",
                             "project",
@@ -103,7 +104,7 @@ TEST(CliCompute, JobsJson_FractionsStatusesAndTimes)
     EXPECT_EQ(b1.value(QStringLiteral("run_seconds")).toInt(), 3600 - 3 * 60 - 5);
     EXPECT_EQ(b1.value(QStringLiteral("pvcs")).toArray(), QJsonArray{QStringLiteral("data")});
 
-    const QJsonObject c4 = objectNamed(jobs, QStringLiteral("c-4-gg"));
+    const QJsonObject c4 = computeRowNamed(jobs, QStringLiteral("c-4-gg"));
     EXPECT_EQ(c4.value(QStringLiteral("status")).toString(), QStringLiteral("preempted"));
     EXPECT_EQ(c4.value(QStringLiteral("wait_seconds")).toInt(), 3000);
     EXPECT_TRUE(c4.value(QStringLiteral("run_seconds")).isNull());
@@ -114,36 +115,36 @@ TEST(CliCompute, JobsJson_FractionsStatusesAndTimes)
     EXPECT_EQ(jobs[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("a-1-1-jupyter"));
     EXPECT_EQ(jobs[13].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("d-2-gg"));
 
-    const QString text = table(cli::jobRows(estate, {}, testsupport::computeNow()));
+    const QString text = computeRowsTable(rows::jobRows(estate, {}, testsupport::computeNow()));
     EXPECT_TRUE(text.startsWith(QStringLiteral("NAME"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("0.6"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("preempted"))) << text.toStdString();
 }
 
-TEST(CliCompute, ProjectFilterLimitsJobsAndPvcsAndReportsUnknownNames)
+TEST(ComputeRows, ProjectFilterLimitsJobsAndPvcsAndReportsUnknownNames)
 {
     core::Estate estate;
     testsupport::state48().publish(estate);
     ComputeFilter filter;
     filter.projects = {QStringLiteral("team-b")};
-    const cli::ResultSet jobs = cli::jobRows(estate, filter, testsupport::computeNow());
+    const rows::ResultSet jobs = rows::jobRows(estate, filter, testsupport::computeNow());
     EXPECT_EQ(jobs.values.size(), 4);
-    const QJsonArray pvcs = cli::toJson(cli::pvcRows(estate, filter));
+    const QJsonArray pvcs = rows::toJson(rows::pvcRows(estate, filter));
     ASSERT_EQ(pvcs.size(), 1);
     EXPECT_EQ(pvcs[0].toObject().value(QStringLiteral("namespace")).toString(), QStringLiteral("runai-team-b"));
     EXPECT_EQ(pvcs[0].toObject().value(QStringLiteral("storage_source")).toString(), QStringLiteral("ontap-ai"));
-    EXPECT_TRUE(cli::unknownProjects(estate, filter).isEmpty());
+    EXPECT_TRUE(rows::unknownProjects(estate, filter).isEmpty());
     filter.projects << QStringLiteral("team-z");
-    EXPECT_EQ(cli::unknownProjects(estate, filter), QStringList{QStringLiteral("team-z")});
+    EXPECT_EQ(rows::unknownProjects(estate, filter), QStringList{QStringLiteral("team-z")});
     filter.sources = {QStringLiteral("other-cluster")};
-    EXPECT_EQ(cli::jobRows(estate, filter, testsupport::computeNow()).values.size(), 0);
+    EXPECT_EQ(rows::jobRows(estate, filter, testsupport::computeNow()).values.size(), 0);
 }
 
-TEST(CliCompute, ClustersAndNodes_TotalsPackingAndQuotaInvariant)
+TEST(ComputeRows, ClustersAndNodes_TotalsPackingAndQuotaInvariant)
 {
     core::Estate estate;
     testsupport::state48().publish(estate);
-    const QJsonArray clusters = cli::toJson(cli::clusterRows(estate, {}));
+    const QJsonArray clusters = rows::toJson(rows::clusterRows(estate, {}));
     ASSERT_EQ(clusters.size(), 1);
     const QJsonObject c = clusters[0].toObject();
     EXPECT_EQ(c.value(QStringLiteral("gpus_total")).toDouble(), 16.0);
@@ -151,7 +152,7 @@ TEST(CliCompute, ClustersAndNodes_TotalsPackingAndQuotaInvariant)
     EXPECT_TRUE(c.value(QStringLiteral("quota_matches_gpus")).toBool());
     EXPECT_EQ(c.value(QStringLiteral("running_jobs")).toInt(), 13);
 
-    const QJsonArray nodes = cli::toJson(cli::nodeRows(estate, {}));
+    const QJsonArray nodes = rows::toJson(rows::nodeRows(estate, {}));
     ASSERT_EQ(nodes.size(), 2);
     EXPECT_EQ(nodes[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("dgx1-1"));
     const QJsonArray slots = nodes[0].toObject().value(QStringLiteral("gpu_slots")).toArray();
@@ -162,11 +163,11 @@ TEST(CliCompute, ClustersAndNodes_TotalsPackingAndQuotaInvariant)
     s.quotas[QStringLiteral("team-d")] = 6000;
     s.publish(estate);
     EXPECT_FALSE(
-        cli::toJson(cli::clusterRows(estate, {}))[0].toObject().value(QStringLiteral("quota_matches_gpus")).toBool());
-    EXPECT_TRUE(table(cli::clusterRows(estate, {})).contains(QStringLiteral("14!")));
+        rows::toJson(rows::clusterRows(estate, {}))[0].toObject().value(QStringLiteral("quota_matches_gpus")).toBool());
+    EXPECT_TRUE(computeRowsTable(rows::clusterRows(estate, {})).contains(QStringLiteral("14!")));
 }
 
-TEST(CliCompute, CsvListsJoinWithCommas)
+TEST(ComputeRows, CsvListsJoinWithCommas)
 {
     core::Estate estate;
     auto s = testsupport::state48();
@@ -176,6 +177,6 @@ TEST(CliCompute, CsvListsJoinWithCommas)
     QTextStream out(&text);
     ComputeFilter filter;
     filter.projects = {QStringLiteral("team-d")};
-    cli::write(cli::jobRows(estate, filter, testsupport::computeNow()), cli::Format::Csv, out);
+    rows::write(rows::jobRows(estate, filter, testsupport::computeNow()), rows::Format::Csv, out);
     EXPECT_TRUE(text.contains(QStringLiteral("\"data,scratch\""))) << text.toStdString();
 }

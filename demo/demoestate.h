@@ -7,8 +7,9 @@
 #include <memory>
 
 namespace strata::core {
+class ICredentialStore;
 class InMemoryCredentialStore;
-}
+} // namespace strata::core
 namespace strata::sim::kube {
 class KubeSimulator;
 }
@@ -22,7 +23,7 @@ namespace strata::sim::datalake {
 class DatalakeWiring;
 }
 
-namespace strata::cli {
+namespace strata::demo {
 
 /// The built-in simulated estate (ARCHITECTURE.md "The demo estate"): starts the simulators
 /// in-process on loopback HTTPS with fresh certificates and random passwords, and describes
@@ -84,4 +85,10 @@ private:
     std::unique_ptr<Private> d;
 };
 
-} // namespace strata::cli
+/// What `--demo` runs against, for cli::RunHooks::startDemo (the binaries pass this function; the
+/// CLI links no simulator): starts the story-telling estate, sets `config` to its sources and
+/// `credentials` to the in-memory store of their secrets. The returned handle owns both and keeps
+/// the simulators running until it is released; nullptr and `error` on failure.
+std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error);
+
+} // namespace strata::demo

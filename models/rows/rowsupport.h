@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace strata::cli {
+namespace strata::rows {
 
 /// Every record of `table` from the given sources (all sources when `sources` is empty), scope
 /// by scope in the order the systems returned them.
@@ -24,4 +24,4 @@ template <class T> std::vector<core::Ptr<T>> collectRows(const core::Table<T> &t
     return out;
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -1,8 +1,8 @@
-#include "app/cli/demoscenario.h"
+#include "demo/demoscenario.h"
 
 #include "simulators/kubernetes/tr4858.h"
 
-namespace strata::cli {
+namespace strata::demo {
 
 namespace {
 
@@ -80,4 +80,4 @@ void DemoScenario::advance()
     }
 }
 
-} // namespace strata::cli
+} // namespace strata::demo

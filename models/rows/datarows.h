@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/cli/output.h"
+#include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QStringList>
@@ -9,7 +9,7 @@ namespace strata::core {
 class Estate;
 }
 
-namespace strata::cli {
+namespace strata::rows {
 
 /// `get datasets`: one row per dataset. Keys: source, id, name, kind, cached_commits (ready on
 /// any target), commits, size_bytes (head commit), objects, head_commit, last_activity (null).
@@ -40,4 +40,4 @@ ResultSet bucketRows(const core::Estate &estate, const QStringList &sources);
 /// name, severity, status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
 ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources);
 
-} // namespace strata::cli
+} // namespace strata::rows

@@ -4,7 +4,7 @@
 
 #include <QString>
 
-namespace strata::cli {
+namespace strata::demo {
 
 /// TR-4858's sections 4.9 and 4.10 as a sequence of actions to play against the demo's `dgx`
 /// cluster (whose preset already ran section 4.8): team-d reclaims its quota, teams a, b and c
@@ -34,4 +34,4 @@ private:
     int m_next = 0;
 };
 
-} // namespace strata::cli
+} // namespace strata::demo

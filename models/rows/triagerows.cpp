@@ -1,10 +1,10 @@
-#include "app/cli/triagerows.h"
+#include "models/rows/triagerows.h"
 
 #include "models/core/timeline.h"
 
 #include <QRegularExpression>
 
-namespace strata::cli {
+namespace strata::rows {
 
 const QStringList &timelineSystemNames()
 {
@@ -86,4 +86,4 @@ ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &
     return rs;
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

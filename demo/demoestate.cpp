@@ -1,4 +1,4 @@
-#include "app/cli/demo.h"
+#include "demo/demoestate.h"
 
 #include "connectors/dataset/datasetstore.h"
 #include "connectors/http/curltransport.h"
@@ -22,7 +22,7 @@
 
 #include <map>
 
-namespace strata::cli {
+namespace strata::demo {
 
 namespace {
 
@@ -605,4 +605,15 @@ QString DemoEstate::ontapUrl() const
     return d->ontap ? d->ontap->baseUrl() : QString();
 }
 
-} // namespace strata::cli
+std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
+{
+    std::shared_ptr<DemoEstate> estate = DemoEstate::start({}, error);
+    if (!estate) {
+        return nullptr;
+    }
+    *config = estate->config();
+    *credentials = &estate->credentials();
+    return estate;
+}
+
+} // namespace strata::demo

@@ -7,7 +7,7 @@
 #include <QTextStream>
 #include <QVariant>
 
-namespace strata::cli {
+namespace strata::rows {
 
 enum class Format
 {
@@ -39,4 +39,4 @@ void write(const ResultSet &rows, Format format, QTextStream &out);
 
 QJsonArray toJson(const ResultSet &rows);
 
-} // namespace strata::cli
+} // namespace strata::rows

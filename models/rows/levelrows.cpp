@@ -1,11 +1,11 @@
-#include "app/cli/levelrows.h"
+#include "models/rows/levelrows.h"
 
-#include "app/cli/rowsupport.h"
 #include "models/core/actions.h"
 #include "models/core/estate.h"
 #include "models/core/ratecard.h"
 #include "models/core/schedule.h"
 #include "models/core/servicelevels.h"
+#include "models/rows/rowsupport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -15,7 +15,7 @@
 #include <cmath>
 #include <tuple>
 
-namespace strata::cli {
+namespace strata::rows {
 
 namespace {
 
@@ -277,4 +277,4 @@ std::optional<std::pair<QDateTime, QDateTime>> parseWindow(const QString &text, 
     return std::make_pair(*start, *end);
 }
 
-} // namespace strata::cli
+} // namespace strata::rows

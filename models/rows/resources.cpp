@@ -1,0 +1,353 @@
+#include "models/rows/resources.h"
+
+#include "models/core/engine.h"
+#include "models/core/estate.h"
+#include "models/core/servicelevels.h"
+#include "models/core/source.h"
+#include "models/core/timeline.h"
+#include "models/rows/computerows.h"
+#include "models/rows/datarows.h"
+#include "models/rows/levelrows.h"
+#include "models/rows/triagerows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace strata::rows {
+
+const QStringList &resourceNames()
+{
+    static const QStringList r{
+        QStringLiteral("sources"),       QStringLiteral("volumes"), QStringLiteral("snapshots"),
+        QStringLiteral("clusters"),      QStringLiteral("nodes"),   QStringLiteral("projects"),
+        QStringLiteral("jobs"),          QStringLiteral("pvcs"),    QStringLiteral("service-levels"),
+        QStringLiteral("pools"),         QStringLiteral("aks"),     QStringLiteral("schedules"),
+        QStringLiteral("datasets"),      QStringLiteral("commits"), QStringLiteral("caches"),
+        QStringLiteral("cache-targets"), QStringLiteral("grids"),   QStringLiteral("tenants"),
+        QStringLiteral("buckets"),       QStringLiteral("alerts"),  QStringLiteral("events")};
+    return r;
+}
+
+bool isComputeResource(const QString &r)
+{
+    return r == QLatin1String("clusters") || r == QLatin1String("nodes") || r == QLatin1String("projects")
+           || r == QLatin1String("jobs") || r == QLatin1String("pvcs");
+}
+
+QString normaliseResource(const QString &r)
+{
+    // kubectl habits: singular and short forms.
+    if (r == QLatin1String("source") || r == QLatin1String("src")) {
+        return QStringLiteral("sources");
+    }
+    if (r == QLatin1String("volume") || r == QLatin1String("vol") || r == QLatin1String("vols")) {
+        return QStringLiteral("volumes");
+    }
+    if (r == QLatin1String("snapshot") || r == QLatin1String("snap") || r == QLatin1String("snaps")) {
+        return QStringLiteral("snapshots");
+    }
+    if (r == QLatin1String("cluster")) {
+        return QStringLiteral("clusters");
+    }
+    if (r == QLatin1String("node") || r == QLatin1String("no")) {
+        return QStringLiteral("nodes");
+    }
+    if (r == QLatin1String("project") || r == QLatin1String("proj")) {
+        return QStringLiteral("projects");
+    }
+    if (r == QLatin1String("job") || r == QLatin1String("workloads") || r == QLatin1String("workload")) {
+        return QStringLiteral("jobs");
+    }
+    if (r == QLatin1String("pvc") || r == QLatin1String("persistentvolumeclaims")) {
+        return QStringLiteral("pvcs");
+    }
+    if (r == QLatin1String("service-level") || r == QLatin1String("servicelevels") || r == QLatin1String("sl")
+        || r == QLatin1String("levels")) {
+        return QStringLiteral("service-levels");
+    }
+    if (r == QLatin1String("pool") || r == QLatin1String("capacitypools") || r == QLatin1String("capacity-pools")) {
+        return QStringLiteral("pools");
+    }
+    if (r == QLatin1String("managedclusters") || r == QLatin1String("aks-clusters")) {
+        return QStringLiteral("aks");
+    }
+    if (r == QLatin1String("schedule")) {
+        return QStringLiteral("schedules");
+    }
+    if (r == QLatin1String("dataset") || r == QLatin1String("ds")) {
+        return QStringLiteral("datasets");
+    }
+    if (r == QLatin1String("commit")) {
+        return QStringLiteral("commits");
+    }
+    if (r == QLatin1String("cache") || r == QLatin1String("cached-commits")) {
+        return QStringLiteral("caches");
+    }
+    if (r == QLatin1String("cache-target") || r == QLatin1String("targets")) {
+        return QStringLiteral("cache-targets");
+    }
+    if (r == QLatin1String("grid")) {
+        return QStringLiteral("grids");
+    }
+    if (r == QLatin1String("tenant") || r == QLatin1String("accounts")) {
+        return QStringLiteral("tenants");
+    }
+    if (r == QLatin1String("bucket")) {
+        return QStringLiteral("buckets");
+    }
+    if (r == QLatin1String("alert")) {
+        return QStringLiteral("alerts");
+    }
+    if (r == QLatin1String("event") || r == QLatin1String("timeline") || r == QLatin1String("ev")) {
+        return QStringLiteral("events");
+    }
+    return r;
+}
+
+ResultSet sourceRows(const QList<core::SourceStatus> &statuses)
+{
+    ResultSet rs;
+    rs.columns = {{QStringLiteral("name"), QStringLiteral("NAME")},
+                  {QStringLiteral("kind"), QStringLiteral("KIND")},
+                  {QStringLiteral("url"), QStringLiteral("URL")},
+                  {QStringLiteral("health"), QStringLiteral("HEALTH")},
+                  {QStringLiteral("stale"), QString()},
+                  {QStringLiteral("system"), QStringLiteral("SYSTEM")},
+                  {QStringLiteral("version"), QStringLiteral("VERSION")},
+                  {QStringLiteral("last_success"), QString()},
+                  {QStringLiteral("latency_ms"), QStringLiteral("POLL-MS")},
+                  {QStringLiteral("last_error"), QStringLiteral("ERROR")}};
+    for (const core::SourceStatus &s : statuses) {
+        rs.addRow({s.name,
+                   core::sourceKindName(s.kind),
+                   s.url,
+                   core::healthName(s.health),
+                   s.stale,
+                   s.systemName,
+                   s.systemVersion,
+                   s.lastSuccess,
+                   s.latencyMs >= 0 ? QVariant(s.latencyMs) : QVariant(),
+                   s.lastError});
+    }
+    return rs;
+}
+
+ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
+{
+    ResultSet rs;
+    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
+                  {QStringLiteral("id"), QString()},
+                  {QStringLiteral("name"), QStringLiteral("NAME")},
+                  {QStringLiteral("svm"), QStringLiteral("SVM")},
+                  {QStringLiteral("state"), QStringLiteral("STATE")},
+                  {QStringLiteral("style"), QStringLiteral("STYLE")},
+                  {QStringLiteral("type"), QString()},
+                  {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
+                  {QStringLiteral("used_bytes"), QStringLiteral("USED")},
+                  {QStringLiteral("available_bytes"), QStringLiteral("AVAILABLE")},
+                  {QStringLiteral("percent_used"), QStringLiteral("%USED")},
+                  {QStringLiteral("snapshot_count"), QStringLiteral("SNAPSHOTS")},
+                  {QStringLiteral("snapshot_reserve_percent"), QString()},
+                  {QStringLiteral("qos_policy"), QStringLiteral("QOS")},
+                  {QStringLiteral("aggregate"), QString()},
+                  {QStringLiteral("is_flexcache"), QString()},
+                  {QStringLiteral("clone_parent"), QString()},
+                  {QStringLiteral("nas_path"), QStringLiteral("PATH")}};
+    for (const core::Ptr<core::Volume> &v : volumes) {
+        // Space the system did not report (an offline ONTAP volume) is null in JSON, "—" in tables.
+        const QVariant pct = v->percentUsed ? QVariant(std::round(*v->percentUsed * 10.0) / 10.0) : QVariant();
+        QStringList display(rs.columns.size());
+        display[7] = core::formatBytes(v->sizeBytes);
+        display[8] = core::formatBytes(v->usedBytes);
+        display[9] = core::formatBytes(v->availableBytes);
+        display[10] = v->percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
+        rs.addRow({v->source,
+                   v->id,
+                   v->name,
+                   v->svm,
+                   v->state,
+                   v->style,
+                   v->type,
+                   v->sizeBytes,
+                   v->usedBytes ? QVariant(*v->usedBytes) : QVariant(),
+                   v->availableBytes ? QVariant(*v->availableBytes) : QVariant(),
+                   pct,
+                   v->snapshotCount,
+                   v->snapshotReservePercent,
+                   v->qosPolicy,
+                   v->aggregate,
+                   v->isFlexCache,
+                   v->cloneParent,
+                   v->nasPath},
+                  display);
+    }
+    return rs;
+}
+
+ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots)
+{
+    ResultSet rs;
+    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
+                  {QStringLiteral("volume_id"), QString()},
+                  {QStringLiteral("volume"), QStringLiteral("VOLUME")},
+                  {QStringLiteral("svm"), QStringLiteral("SVM")},
+                  {QStringLiteral("id"), QString()},
+                  {QStringLiteral("name"), QStringLiteral("NAME")},
+                  {QStringLiteral("created"), QStringLiteral("CREATED")},
+                  {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
+                  {QStringLiteral("snapmirror_label"), QStringLiteral("LABEL")},
+                  {QStringLiteral("state"), QString()},
+                  {QStringLiteral("comment"), QString()}};
+    for (const core::Ptr<core::Snapshot> &s : snapshots) {
+        QStringList display(rs.columns.size());
+        display[7] = s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QStringLiteral("-");
+        rs.addRow({s->source,
+                   s->volumeId,
+                   s->volumeName,
+                   s->svm,
+                   s->id,
+                   s->name,
+                   s->created,
+                   s->sizeBytes,
+                   s->snapmirrorLabel,
+                   s->state,
+                   s->comment},
+                  display);
+    }
+    return rs;
+}
+
+std::vector<core::Ptr<core::Snapshot>> snapshotsOf(const core::Estate &estate,
+                                                   const std::vector<core::Ptr<core::Volume>> &volumes)
+{
+    std::vector<core::Ptr<core::Snapshot>> snapshots;
+    for (const core::Ptr<core::Volume> &v : volumes) {
+        if (const auto list = estate.snapshots().scope(core::Estate::snapshotScope(v->source, v->id))) {
+            snapshots.insert(snapshots.end(), list->items().begin(), list->items().end());
+        }
+    }
+    std::stable_sort(
+        snapshots.begin(), snapshots.end(), [](const core::Ptr<core::Snapshot> &a, const core::Ptr<core::Snapshot> &b) {
+            return std::tie(a->source, a->svm, a->volumeName, a->created)
+                   < std::tie(b->source, b->svm, b->volumeName, b->created);
+        });
+    return snapshots;
+}
+
+std::optional<ResultSet>
+resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now)
+{
+    QStringList sources = filter.sources;
+    if (sources.isEmpty()) {
+        for (const core::SourceStatus &s : engine.statuses()) {
+            sources << s.name;
+        }
+        if (sources.isEmpty()) {
+            sources << QString(); // nothing configured: never "all of the estate"
+        }
+    }
+    const core::Estate &estate = engine.estate();
+    if (resource == QLatin1String("events")) {
+        // Strata's own entries have no source: only an explicit --source narrows by source.
+        core::TimelineFilter timeline;
+        timeline.systems = filter.systems;
+        timeline.sources = filter.sources;
+        timeline.minSeverity = core::timelineSeverityFromName(filter.severity);
+        timeline.projects = filter.projects;
+        timeline.volumes = filter.volumes;
+        timeline.jobs = filter.jobs;
+        timeline.since = filter.since;
+        timeline.until = filter.until;
+        timeline.search = filter.search;
+        timeline.limit = filter.limit;
+        return eventRows(engine.timeline(), timeline);
+    }
+    if (resource == QLatin1String("sources")) {
+        QList<core::SourceStatus> statuses = engine.statuses();
+        statuses.removeIf([&](const core::SourceStatus &s) {
+            return !sources.contains(s.name);
+        });
+        return sourceRows(statuses);
+    }
+    if (resource == QLatin1String("datasets")) {
+        return datasetRows(estate, sources);
+    }
+    if (resource == QLatin1String("commits")) {
+        return commitRows(estate, sources, filter.datasets);
+    }
+    if (resource == QLatin1String("caches")) {
+        return cachedCommitRows(estate, filter.targets, now);
+    }
+    if (resource == QLatin1String("cache-targets")) {
+        return cacheTargetRows(estate, filter.targets);
+    }
+    if (resource == QLatin1String("grids")) {
+        return gridRows(estate, sources);
+    }
+    if (resource == QLatin1String("tenants")) {
+        return tenantRows(estate, sources);
+    }
+    if (resource == QLatin1String("buckets")) {
+        return bucketRows(estate, sources);
+    }
+    if (resource == QLatin1String("alerts")) {
+        return gridAlertRows(estate, sources);
+    }
+    if (resource == QLatin1String("pools")) {
+        return poolRows(estate, sources);
+    }
+    if (resource == QLatin1String("aks")) {
+        return aksRows(estate, sources);
+    }
+    if (resource == QLatin1String("service-levels")) {
+        QList<core::ServiceLevelRow> rows;
+        for (const core::ServiceLevelRow &r : engine.serviceLevels().rows()) {
+            if (sources.contains(r.source)) {
+                rows << r;
+            }
+        }
+        return serviceLevelRows(rows, engine.serviceLevels().rateCard());
+    }
+    if (isComputeResource(resource)) {
+        const ComputeFilter compute{sources, filter.projects};
+        if (resource == QLatin1String("clusters")) {
+            return clusterRows(estate, compute);
+        }
+        if (resource == QLatin1String("nodes")) {
+            return nodeRows(estate, compute);
+        }
+        if (resource == QLatin1String("projects")) {
+            return projectRows(estate, compute);
+        }
+        if (resource == QLatin1String("jobs")) {
+            return jobRows(estate, compute, now);
+        }
+        return pvcRows(estate, compute);
+    }
+    if (resource != QLatin1String("volumes") && resource != QLatin1String("snapshots")) {
+        return std::nullopt;
+    }
+    std::vector<core::Ptr<core::Volume>> volumes;
+    for (const QString &source : std::as_const(sources)) {
+        const auto list = estate.volumes().scope(source);
+        if (!list) {
+            continue;
+        }
+        for (const core::Ptr<core::Volume> &v : list->items()) {
+            if (filter.volumes.isEmpty() || filter.volumes.contains(v->name) || filter.volumes.contains(v->id)) {
+                volumes.push_back(v);
+            }
+        }
+    }
+    // Stable, readable order whatever order the systems answered in (kubectl lists by name).
+    std::sort(volumes.begin(), volumes.end(), [](const core::Ptr<core::Volume> &a, const core::Ptr<core::Volume> &b) {
+        return std::tie(a->source, a->svm, a->name) < std::tie(b->source, b->svm, b->name);
+    });
+    if (resource == QLatin1String("volumes")) {
+        return volumeRows(volumes);
+    }
+    return snapshotRows(snapshotsOf(estate, volumes));
+}
+
+} // namespace strata::rows

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "models/core/keyed.h"
+#include "models/rows/output.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace strata::core {
+class Engine;
+class Estate;
+struct Snapshot;
+struct SourceStatus;
+struct Volume;
+} // namespace strata::core
+
+namespace strata::rows {
+
+/// The resources `strata get` lists and the web API serves: sources, volumes, snapshots,
+/// clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets,
+/// commits, caches, cache-targets, grids, tenants, buckets, alerts, events.
+const QStringList &resourceNames();
+
+/// `r` as one of resourceNames() when it is a kubectl-style singular, short or alternative form
+/// ("vol", "job", "sl", "timeline", ...); otherwise `r` unchanged (which may be no resource).
+QString normaliseResource(const QString &r);
+
+/// True for the Kubernetes compute resources: clusters, nodes, projects, jobs, pvcs.
+bool isComputeResource(const QString &r);
+
+/// What `get` narrows a listing to (the --source, --volume, --project, --dataset and --target
+/// flags). Empty lists select everything; `sources` empty = every source of the engine.
+struct ResourceFilter
+{
+    QStringList sources;
+    QStringList volumes;
+    QStringList projects;
+    QStringList datasets;
+    QStringList targets;
+    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=).
+    QStringList systems; ///< timelineSystemNames() values
+    QString severity;    ///< "critical", "error", "warning" or "info": that and worse; empty = all
+    QStringList jobs;    ///< "<namespace>/<name>" or names
+    QDateTime since;     ///< UTC, invalid = open
+    QDateTime until;     ///< UTC, invalid = open
+    QString search;      ///< case-insensitive substring
+    int limit = 0;       ///< newest `limit` entries, 0 = all
+};
+
+/// The rows of `resource` from the engine's estate as `strata get <resource>` builds them (the
+/// same ResultSet is printed by the CLI and served as JSON by strata-server). Reads only what
+/// the estate holds: snapshots are those already listed, service levels use the statistics
+/// already read. `schedules` is not served here (it reads the history store asynchronously).
+/// nullopt for an unknown resource.
+std::optional<ResultSet>
+resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now);
+
+/// `get sources`: keys name, kind, url, health, stale, system, version, last_success,
+/// latency_ms (null until a poll), last_error.
+ResultSet sourceRows(const QList<core::SourceStatus> &statuses);
+/// `get volumes`: keys source, id, name, svm, state, style, type, size_bytes, used_bytes (null =
+/// not reported), available_bytes (null), percent_used (null), snapshot_count,
+/// snapshot_reserve_percent, qos_policy, aggregate, is_flexcache, clone_parent, nas_path.
+ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes);
+/// `get snapshots`: keys source, volume_id, volume, svm, id, name, created, size_bytes,
+/// snapmirror_label, state, comment.
+ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots);
+/// The snapshots the estate holds for `volumes`, ordered by source, SVM, volume and creation.
+std::vector<core::Ptr<core::Snapshot>> snapshotsOf(const core::Estate &estate,
+                                                   const std::vector<core::Ptr<core::Volume>> &volumes);
+
+} // namespace strata::rows
