@@ -159,10 +159,6 @@
         <translation>Verbunden mit %1%2 in %3 ms; %4.</translation>
     </message>
     <message>
-        <source>KAI queues found</source>
-        <translation>KAI-Queues gefunden</translation>
-    </message>
-    <message>
         <source>Prometheus %1 reachable at %2.</source>
         <translation>Prometheus %1 erreichbar unter %2.</translation>
     </message>
@@ -492,6 +488,14 @@
         <source>Commit %1 of %2: %3 objects, %4.</source>
         <translation>Commit %1 von %2: %3 Objekte, %4.</translation>
     </message>
+    <message>
+        <source>KAI queues found, but %1</source>
+        <translation>KAI-Queues gefunden, aber %1</translation>
+    </message>
+    <message>
+        <source>KAI queues found (podgroups in %1)</source>
+        <translation>KAI-Queues gefunden (PodGroups in %1)</translation>
+    </message>
 </context>
 <context>
     <name>cli</name>
@@ -520,10 +524,6 @@
         <translation>Ausgabeformat: table, json oder csv.</translation>
     </message>
     <message>
-        <source>Give up after this many seconds (default 120).</source>
-        <translation>Nach so vielen Sekunden aufgeben (Standard 120).</translation>
-    </message>
-    <message>
         <source>unknown output format &quot;%1&quot; (table, json, csv)</source>
         <translation>unbekanntes Ausgabeformat „%1“ (table, json, csv)</translation>
     </message>
@@ -540,24 +540,12 @@
         <translation>keine Quelle namens „%1“ konfiguriert</translation>
     </message>
     <message>
-        <source>timed out after %1 s waiting for the sources</source>
-        <translation>Zeitüberschreitung nach %1 s beim Warten auf die Quellen</translation>
-    </message>
-    <message>
-        <source>no answer yet</source>
-        <translation>noch keine Antwort</translation>
-    </message>
-    <message>
         <source>source %1: %2</source>
         <translation>Quelle %1: %2</translation>
     </message>
     <message>
         <source>no volume matches %1</source>
         <translation>kein Volume passt zu %1</translation>
-    </message>
-    <message>
-        <source>timed out listing snapshots</source>
-        <translation>Zeitüberschreitung beim Auflisten der Snapshots</translation>
     </message>
     <message>
         <source>Only this project (projects, jobs, pvcs; repeatable).</source>
@@ -829,6 +817,38 @@
         <source>a support bundle is read-only: only get answers from it</source>
         <translation>ein Support-Bundle ist schreibgeschützt: nur get beantwortet daraus</translation>
     </message>
+    <message>
+        <source>Give up after this many seconds: get, why and bundle export wait this long for the sources, then print what arrived and name the rest (default %1); a change is followed this long (default 120).</source>
+        <translation>Nach so vielen Sekunden aufgeben: get, why und bundle export warten so lange auf die Quellen, geben dann aus, was angekommen ist, und nennen den Rest (Standard %1); eine Änderung wird so lange verfolgt (Standard 120).</translation>
+    </message>
+    <message>
+        <source>unknown command &quot;%1&quot;; commands: %2 (see %3 --help)</source>
+        <translation>unbekannter Befehl „%1“; Befehle: %2 (siehe %3 --help)</translation>
+    </message>
+    <message>
+        <source>unknown resource &quot;%1&quot;; get lists: %2</source>
+        <translation>unbekannte Ressource „%1“; get listet: %2</translation>
+    </message>
+    <message>
+        <source>this program was built without it</source>
+        <translation>dieses Programm wurde ohne sie gebaut</translation>
+    </message>
+    <message>
+        <source>no sources configured yet (%1 does not exist). Add them on the desktop app&apos;s Sources page or write that file (see the README), pass --config PATH, or try the simulated estate: %2 --demo %3</source>
+        <translation>noch keine Quellen konfiguriert (%1 existiert nicht). Quellen auf der Seite „Quellen“ der Desktop-App hinzufügen oder diese Datei schreiben (siehe README), --config PFAD angeben oder die simulierte Umgebung ausprobieren: %2 --demo %3</translation>
+    </message>
+    <message>
+        <source>no complete answer within %1 s (--timeout)</source>
+        <translation>keine vollständige Antwort innerhalb von %1 s (--timeout)</translation>
+    </message>
+    <message>
+        <source>%1: no snapshot listing within %2 s (--timeout)</source>
+        <translation>%1: keine Snapshot-Liste innerhalb von %2 s (--timeout)</translation>
+    </message>
+    <message>
+        <source>a source did not stop within %1 s after the answer; exiting</source>
+        <translation>eine Quelle hat %1 s nach der Antwort nicht angehalten; Programm wird beendet</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1041,16 +1061,8 @@
         <translation>Image-Namen oder -Tag korrigieren oder dem Node Zugriff auf die Registry geben (imagePullSecrets).</translation>
     </message>
     <message>
-        <source>Project %1 holds %2 of its %3 guaranteed GPUs; this interactive job asks for %4 more and interactive jobs must stay within the quota.</source>
-        <translation>Projekt %1 belegt %2 seiner %3 garantierten GPUs; dieser interaktive Job fordert %4 weitere an, und interaktive Jobs müssen innerhalb des Kontingents bleiben.</translation>
-    </message>
-    <message>
         <source>End another interactive session of %1, or lower the request to %2 GPU.</source>
         <translation>Eine andere interaktive Sitzung von %1 beenden oder die Anforderung auf %2 GPU senken.</translation>
-    </message>
-    <message>
-        <source>End another session or job of %1, or raise its quota.</source>
-        <translation>Eine andere Sitzung oder einen anderen Job von %1 beenden oder sein Kontingent erhöhen.</translation>
     </message>
     <message>
         <source>Project %1 holds %2 of its %3 guaranteed GPUs and its fair share is %4; this job asks for %5 more.</source>
@@ -1259,6 +1271,14 @@
     <message>
         <source>Source state unknown</source>
         <translation>Quellenzustand unbekannt</translation>
+    </message>
+    <message>
+        <source>Project %1&apos;s interactive jobs hold %2 of its %3 guaranteed GPUs; this interactive job asks for %4 more and interactive (non-preemptible) jobs must stay within the quota. Training jobs do not count against this limit.</source>
+        <translation>Die interaktiven Jobs von Projekt %1 belegen %2 seiner %3 garantierten GPUs; dieser interaktive Job fordert %4 weitere an, und interaktive (nicht verdrängbare) Jobs müssen innerhalb des Kontingents bleiben. Training-Jobs zählen nicht gegen diese Grenze.</translation>
+    </message>
+    <message>
+        <source>End another interactive session of %1, submit this one as a training (preemptible) job, or raise its quota.</source>
+        <translation>Eine andere interaktive Sitzung von %1 beenden, diesen Job als Training-Job (verdrängbar) übermitteln oder das Kontingent erhöhen.</translation>
     </message>
 </context>
 <context>
@@ -1563,10 +1583,6 @@
         <translation>Er läuft über Kontingent auf freien GPUs und kann verdrängt werden, wenn ein anderes Projekt seine garantierten GPUs zurückfordert.</translation>
     </message>
     <message>
-        <source>Interactive jobs only run within quota: it will queue.</source>
-        <translation>Interaktive Jobs laufen nur innerhalb des Kontingents: Er wird warten.</translation>
-    </message>
-    <message>
         <source>%1: queued (%2 GPUs free in the cluster)</source>
         <translation>%1: wartend (%2 GPUs im Cluster frei)</translation>
     </message>
@@ -1790,6 +1806,22 @@
     <message>
         <source>Running job(s) %1 read from it and will fail to find their files.</source>
         <translation>Die laufenden Jobs %1 lesen daraus und werden ihre Dateien nicht mehr finden.</translation>
+    </message>
+    <message>
+        <source>the API server did not answer /version and discovery within %1 s</source>
+        <translation>der API-Server hat /version und die Discovery nicht innerhalb von %1 s beantwortet</translation>
+    </message>
+    <message>
+        <source>%1: not listed within %2 s (the list has not answered; still trying)</source>
+        <translation>%1: nicht innerhalb von %2 s gelistet (die Liste hat nicht geantwortet; wird weiter versucht)</translation>
+    </message>
+    <message>
+        <source>Its interactive jobs stay within the quota (%1 of %2 GPUs): it starts on idle GPUs although the project&apos;s training jobs run over quota, and it is never preempted.</source>
+        <translation>Seine interaktiven Jobs bleiben innerhalb des Kontingents (%1 von %2 GPUs): Er startet auf freien GPUs, obwohl die Training-Jobs des Projekts über Kontingent laufen, und wird nie verdrängt.</translation>
+    </message>
+    <message>
+        <source>The project&apos;s interactive jobs would hold %1 of its %2 guaranteed GPUs; interactive jobs only run within quota: it will queue.</source>
+        <translation>Die interaktiven Jobs des Projekts würden %1 seiner %2 garantierten GPUs belegen; interaktive Jobs laufen nur innerhalb des Kontingents: Er wird warten.</translation>
     </message>
 </context>
 <context>
