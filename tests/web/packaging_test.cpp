@@ -3,12 +3,16 @@
 // entry with `systemd-sysusers --root`, and the Helm chart with a real Helm 3 (`helm lint
 // --strict`, `helm template`), the rendered manifests read back as YAML by python3.
 // Each skips when its tool is missing, unless STRATA_REQUIRE_ALL is set
-// (packaging/helm/install-helm.sh installs helm).
+// (packaging/helm/install-helm.sh installs helm). The .deb's CPack settings are read from the
+// configured build's CPackConfig.cmake by cmake itself, and the packages owning the Qt plugins
+// the binaries load are looked up with dpkg-query.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLibraryInfo>
+#include <QMap>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -186,6 +190,132 @@ TEST(SystemdSysusers, CreatesTheStrataSystemUserInAnImageRoot)
     EXPECT_LT(fields[2].toInt(), 1000); // a system user
     EXPECT_EQ(fields[5], "/var/lib/strata");
     EXPECT_TRUE(fields[6].endsWith("nologin"));
+}
+
+// ---- Debian package (CPack) ----
+
+/// `names` as CPackConfig.cmake (written by include(CPack) in every configured build) sets them,
+/// read by cmake -P so the values are exactly what cpack sees. Empty on error (in `error`).
+QMap<QString, QString> cpackConfigValues(const QStringList &names, QString *error)
+{
+    QTemporaryDir dir;
+    QString script = QStringLiteral("include(\"" STRATA_BINARY_DIR "/CPackConfig.cmake\")\n");
+    for (const QString &name : names) {
+        script += QStringLiteral("message(\"%1=${%1}\")\n").arg(name);
+    }
+    const QString path = dir.filePath(QStringLiteral("read.cmake"));
+    QFile f(path);
+    if (!dir.isValid() || !f.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return {};
+    }
+    f.write(script.toUtf8());
+    f.close();
+    const ToolRun cmake = run(QStringLiteral("cmake"), {QStringLiteral("-P"), path});
+    if (cmake.exitCode != 0) {
+        *error = QString::fromUtf8(cmake.err);
+        return {};
+    }
+    QMap<QString, QString> values;
+    for (const QString &line : QString::fromUtf8(cmake.err).split(QLatin1Char('\n'))) {
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        if (eq > 0 && names.contains(line.left(eq))) {
+            values.insert(line.left(eq), line.mid(eq + 1));
+        }
+    }
+    return values;
+}
+
+/// Package names of a Debian Depends field, without version constraints or alternatives' bars.
+QStringList debDependsNames(const QString &field)
+{
+    QStringList names;
+    for (const QString &clause : field.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        for (const QString &alternative : clause.split(QLatin1Char('|'), Qt::SkipEmptyParts)) {
+            names.append(alternative.trimmed().section(QLatin1Char(' '), 0, 0).section(QLatin1Char('('), 0, 0));
+        }
+    }
+    return names;
+}
+
+/// The installed package that owns `path` (dpkg-query -S), empty when none does.
+QString debOwnerOf(const QString &path)
+{
+    const ToolRun query = run(QStringLiteral("dpkg-query"), {QStringLiteral("-S"), path});
+    return query.exitCode == 0 ? QString::fromUtf8(query.out).section(QLatin1Char(':'), 0, 0).trimmed() : QString();
+}
+
+const QStringList kDebSettings{QStringLiteral("CPACK_GENERATOR"),
+                               QStringLiteral("CPACK_DEBIAN_DEBUGINFO_PACKAGE"),
+                               QStringLiteral("CPACK_STRIP_FILES"),
+                               QStringLiteral("CPACK_DEBIAN_PACKAGE_SHLIBDEPS"),
+                               QStringLiteral("CPACK_DEBIAN_PACKAGE_DEPENDS")};
+
+bool cpackFlagOn(const QString &value)
+{
+    static const QStringList kTrue{
+        QStringLiteral("1"), QStringLiteral("ON"), QStringLiteral("YES"), QStringLiteral("TRUE"), QStringLiteral("Y")};
+    return kTrue.contains(value.toUpper());
+}
+
+TEST(DebPackage, StripsBinaries_DebugInfoSplitIntoDbgsym)
+{
+    SKIP_OR_FAIL_WITHOUT("cmake", "apt-get install cmake");
+    QString error;
+    const QMap<QString, QString> cpack = cpackConfigValues(kDebSettings, &error);
+    ASSERT_FALSE(cpack.isEmpty()) << error.toStdString();
+    EXPECT_EQ(cpack.value(QStringLiteral("CPACK_GENERATOR")), QStringLiteral("DEB"));
+    // The DEB generator strips the ELF files of strata_*.deb and writes their debug info to
+    // strata-dbgsym_*.ddeb; CPACK_STRIP_FILES would strip earlier and leave nothing to split.
+    EXPECT_TRUE(cpackFlagOn(cpack.value(QStringLiteral("CPACK_DEBIAN_DEBUGINFO_PACKAGE"))));
+    EXPECT_FALSE(cpackFlagOn(cpack.value(QStringLiteral("CPACK_STRIP_FILES"))));
+    EXPECT_TRUE(cpackFlagOn(cpack.value(QStringLiteral("CPACK_DEBIAN_PACKAGE_SHLIBDEPS"))));
+}
+
+TEST(DebPackage, DependsOnTheQtPluginsShlibdepsCannotSee)
+{
+    SKIP_OR_FAIL_WITHOUT("cmake", "apt-get install cmake");
+    QString error;
+    const QMap<QString, QString> cpack = cpackConfigValues(kDebSettings, &error);
+    ASSERT_FALSE(cpack.isEmpty()) << error.toStdString();
+    const QStringList declared = debDependsNames(cpack.value(QStringLiteral("CPACK_DEBIAN_PACKAGE_DEPENDS")));
+    EXPECT_TRUE(declared.contains(QStringLiteral("libqt6sql6-sqlite"))) << declared.join(u',').toStdString();
+    EXPECT_TRUE(declared.contains(QStringLiteral("libsecret-1-0"))) << declared.join(u',').toStdString();
+
+    // On this system: each plugin loaded at run time belongs to a declared package, or to the
+    // package of a Qt library the binaries link (which dpkg-shlibdeps adds).
+    SKIP_OR_FAIL_WITHOUT("dpkg-query", "a Debian system");
+    const QString plugins = QLibraryInfo::path(QLibraryInfo::PluginsPath);
+    const QString libraries = QLibraryInfo::path(QLibraryInfo::LibrariesPath);
+    struct Plugin
+    {
+        QString file;
+        QString linkedLibrary; ///< empty: only a declared dependency brings the plugin
+        bool desktopOnly = false;
+    };
+    const QList<Plugin> loaded{
+        {QStringLiteral("sqldrivers/libqsqlite.so"), {}},
+        {QStringLiteral("tls/libqopensslbackend.so"), QStringLiteral("libQt6Network.so.6")},
+        {QStringLiteral("platforms/libqxcb.so"), QStringLiteral("libQt6Gui.so.6"), true},
+    };
+    for (const Plugin &plugin : loaded) {
+        const QString path = plugins + QLatin1Char('/') + plugin.file;
+        if (!QFileInfo::exists(path)) {
+            if (plugin.desktopOnly) {
+                continue; // a headless build packages no desktop app
+            }
+            ADD_FAILURE() << path.toStdString() << " is missing: the build cannot have used it";
+            continue;
+        }
+        const QString owner = debOwnerOf(path);
+        if (owner.isEmpty()) {
+            GTEST_SKIP() << "Qt here is not Debian's (no package owns " << path.toStdString() << ")";
+        }
+        const bool viaLinked =
+            !plugin.linkedLibrary.isEmpty() && debOwnerOf(libraries + QLatin1Char('/') + plugin.linkedLibrary) == owner;
+        EXPECT_TRUE(declared.contains(owner) || viaLinked)
+            << path.toStdString() << " is in " << owner.toStdString() << ", which the .deb does not depend on";
+    }
 }
 
 // ---- Helm ----
