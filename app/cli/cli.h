@@ -37,7 +37,7 @@ struct RunHooks
 
 /// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for
 /// the sources, in seconds. Verbs that change something follow their action for 120 s.
-inline constexpr int kDefaultReadTimeoutSeconds = 30;
+inline constexpr int kDefaultReadTimeoutSeconds = 60;
 
 /// Runs `strata [--config PATH | --demo] get
 /// sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME]
