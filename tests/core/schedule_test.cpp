@@ -299,7 +299,17 @@ TEST_F(ScheduleServiceTest, DailyScheduleFiresEachDay)
     const qint64 id = add(schedule(Recurrence::Daily, atSchedule(2, 9), atSchedule(2, 11)));
     const auto upcoming = service->upcoming(3);
     EXPECT_EQ(times(upcoming), (QList<QDateTime>{atSchedule(2, 9), atSchedule(2, 11), atSchedule(3, 9)}));
-    clock.advance(std::chrono::hours(24) + std::chrono::minutes(90)); // to Tuesday 09:30
+    // Hour by hour as a real day passes (each change finishes long before the next edge), to
+    // Tuesday 09:30: Monday's raise and revert, then Tuesday's raise.
+    clock.advance(std::chrono::minutes(90)); // Monday 09:30
+    ASSERT_TRUE(waitFor([&] {
+        return executor.applied == 1;
+    }));
+    clock.advance(std::chrono::hours(2)); // Monday 11:30
+    ASSERT_TRUE(waitFor([&] {
+        return executor.applied == 2;
+    }));
+    clock.advance(std::chrono::hours(22)); // Tuesday 09:30
     ASSERT_TRUE(waitFor([&] {
         return executor.applied == 3;
     }));
