@@ -1,5 +1,7 @@
 #include "models/core/config.h"
 
+#include "models/core/translate.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -922,24 +924,21 @@ QList<SecretReentry> secretMustBeReentered(const SourceConfig &before, const Sou
 
 QString SecretReentry::message(const SourceConfig &after) const
 {
-    const QString what = secret == QLatin1String("s3_secret")   ? QStringLiteral("S3 secret key")
-                         : after.kind == SourceKind::Azure      ? QStringLiteral("client secret")
-                         : after.kind == SourceKind::Kubernetes ? QStringLiteral("token")
-                                                                : QStringLiteral("password");
+    const QString what = secret == QLatin1String("s3_secret")   ? tr("S3 secret key")
+                         : after.kind == SourceKind::Azure      ? tr("client secret")
+                         : after.kind == SourceKind::Kubernetes ? tr("token")
+                                                                : tr("password");
     QString change;
     if (field == QLatin1String("insecure_skip_tls_verify")) {
-        change = QStringLiteral("%1 now skips TLS verification").arg(after.name);
+        change = tr("%1 now skips TLS verification").arg(after.name);
     } else if (field == QLatin1String("ca_file")) {
-        change = after.caFile.isEmpty()
-                     ? QStringLiteral("%1 now trusts the system CAs instead of its CA file").arg(after.name)
-                     : QStringLiteral("%1 now trusts the CA file %2").arg(after.name, after.caFile);
+        change = after.caFile.isEmpty() ? tr("%1 now trusts the system CAs instead of its CA file").arg(after.name)
+                                        : tr("%1 now trusts the CA file %2").arg(after.name, after.caFile);
     } else {
         const QString url = QUrl(secretEndpointField(after, field)).toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-        change = QStringLiteral("the %1 of %2 now points at %3")
-                     .arg(field, after.name, url.isEmpty() ? QStringLiteral("its default") : url);
+        change = tr("the %1 of %2 now points at %3").arg(field, after.name, url.isEmpty() ? tr("its default") : url);
     }
-    return QStringLiteral("%1, so its %2 must be given again (a stored secret never follows a changed endpoint or TLS "
-                          "setting)")
+    return tr("%1, so its %2 must be given again (a stored secret never follows a changed endpoint or TLS setting)")
         .arg(change, what);
 }
 
