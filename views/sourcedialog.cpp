@@ -259,6 +259,11 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     connect(m_contextsTimer, &QTimer::timeout, this, &SourceDialog::requestContexts);
     connect(m_kubeconfigBrowseButton, &QPushButton::clicked, this, &SourceDialog::browseKubeconfig);
     connect(m_testButton, &QPushButton::clicked, this, [this] {
+        // Testing would send the stored secret to the changed endpoint.
+        if (const QString why = reentryError(); !why.isEmpty()) {
+            setTestResult(false, why);
+            return;
+        }
         m_testButton->setEnabled(false);
         m_testResult->setText(tr("Testing…"));
         setLabelStatus(m_testResult, QStringLiteral("running"));
@@ -495,6 +500,27 @@ bool SourceDialog::usesKubeconfig() const
 }
 
 QString SourceDialog::validationError() const
+{
+    const QString error = inputError();
+    return error.isEmpty() ? reentryError() : error;
+}
+
+QString SourceDialog::reentryError() const
+{
+    if (!m_edit) {
+        return {};
+    }
+    const core::SourceConfig c = config();
+    for (const core::SecretReentry &r : core::secretMustBeReentered(m_original, c)) {
+        const QLineEdit *edit = r.secret == QLatin1String("s3_secret") ? m_s3SecretEdit : m_passwordEdit;
+        if (edit->text().isEmpty()) {
+            return r.message(c);
+        }
+    }
+    return {};
+}
+
+QString SourceDialog::inputError() const
 {
     static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
     const core::SourceConfig c = config();

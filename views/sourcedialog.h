@@ -57,7 +57,8 @@ public:
     /// StorageGRID: the S3 secret key entered (for the keychain, "strata/<name>/s3_secret");
     /// empty = keep the stored one (or none without an S3 URL).
     [[nodiscard]] QString s3Secret() const;
-    /// Why OK is disabled, empty when the input is acceptable.
+    /// Why OK is disabled, empty when the input is acceptable. Editing, a changed endpoint or
+    /// weaker TLS needs the stored password / S3 secret typed again (core::secretMustBeReentered).
     [[nodiscard]] QString validationError() const;
 
     /// Shows the outcome of a testRequested() (re-enables the Test button).
@@ -77,6 +78,10 @@ Q_SIGNALS:
     void contextsWanted(const QString &path);
 
 private:
+    /// The first field that is missing or malformed, empty when all are fine.
+    [[nodiscard]] QString inputError() const;
+    /// Editing: why a stored secret must be typed again (core::secretMustBeReentered), else empty.
+    [[nodiscard]] QString reentryError() const;
     [[nodiscard]] bool isKubernetes() const;
     [[nodiscard]] bool isAzure() const;
     [[nodiscard]] bool isStorageGrid() const;

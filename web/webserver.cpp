@@ -1100,6 +1100,51 @@ const std::pair<QLatin1String, QLatin1String> kSecretKeys[] = {
     {QLatin1String("s3_secret"), QLatin1String("s3_secret")},
 };
 
+/// Audits a source change the server refused for a secret's sake (the reason names no secret).
+void auditRefusedSourceChange(core::Engine &engine,
+                              const QString &user,
+                              const QString &action,
+                              const QString &name,
+                              const QString &fromKind,
+                              const QString &toKind,
+                              const QString &reason)
+{
+    core::HistoryService *history = engine.history();
+    if (!history) {
+        return;
+    }
+    core::AuditEntry e;
+    e.time = engine.clock().now().toUTC();
+    e.user = user;
+    e.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    e.source = QStringLiteral("strata-server");
+    e.kind = action;
+    e.target = name.left(64);
+    e.fromState = fromKind;
+    e.toState = toKind;
+    e.outcome = QStringLiteral("refused");
+    e.message = reason;
+    history->appendAudit(e);
+}
+
+/// Credentials the server itself holds outside its secret store: a kubeconfig file (a
+/// Kubernetes source without a URL) or the service account's `az login` (Azure CLI).
+bool usesServerCredentials(const core::SourceConfig &c)
+{
+    return (c.kind == core::SourceKind::Kubernetes && c.url.isEmpty() && !c.kubeconfigInSecret)
+           || (c.kind == core::SourceKind::Azure && c.credentialSource == QLatin1String("azure_cli"));
+}
+
+/// Whether `after` uses the server's own credentials exactly as the config file set them up in
+/// `before` (same file and context, or the same Azure endpoints and tenant).
+bool sameServerCredentials(const core::SourceConfig &before, const core::SourceConfig &after)
+{
+    return usesServerCredentials(before) && before.kind == after.kind && before.kubeconfig == after.kubeconfig
+           && before.kubeContext == after.kubeContext && before.credentialSource == after.credentialSource
+           && before.url == after.url && before.authorityUrl == after.authorityUrl && before.tenantId == after.tenantId
+           && before.caFile == after.caFile && before.insecureSkipTlsVerify == after.insecureSkipTlsVerify;
+}
+
 } // namespace
 
 bool WebServer::Private::checkSources(const QJsonArray &sources,
@@ -1168,13 +1213,41 @@ void WebServer::Private::putSource(const QHttpServerRequest &request, QHttpServe
             at = i;
         }
     }
+    const bool replacing = at < sources.size();
+    const QString action = replacing ? QStringLiteral("source.replace") : QStringLiteral("source.add");
+    const QString oldKindName = old != before.end() ? core::sourceKindName(old->kind) : QString();
+    // A refusal names the field the form marks; it is audited because it may be an attempt to
+    // send the server's secrets somewhere.
+    auto refuse = [&](const QString &field, const QString &message, const QString &newKind) {
+        auditRefusedSourceChange(engine, session->user, action, name, oldKindName, newKind, message);
+        replyJson(std::move(responder),
+                  QJsonObject{{QStringLiteral("error"), message}, {QStringLiteral("field"), field}},
+                  Status::BadRequest);
+    };
+    // Over the web a secret is given as itself and kept in the server's own store: a file,
+    // environment or keychain reference would read what the server holds into a request to
+    // wherever the admin points the source.
+    for (const auto &[field, kind] : kSecretKeys) {
+        const QJsonValue value = body.value(field);
+        if (!value.isUndefined() && !value.isNull() && !value.isString()) {
+            refuse(field,
+                   QStringLiteral("%1 of source %2: give the secret itself; a source changed over the web keeps "
+                                  "its secrets in the server's secret store and cannot name a file, environment "
+                                  "variable or keychain entry")
+                       .arg(QString(field), name.left(64)),
+                   body.value(QLatin1String("kind")).toString().left(32));
+            return;
+        }
+    }
     // Secret strings are taken out before parsing (the parser refuses literal secrets) and
     // replaced by keychain refs to where they will be stored; a replace without them keeps the
     // old refs.
     QList<std::pair<QString, std::optional<QString>>> secrets;
+    QStringList given;
     for (const auto &[field, kind] : kSecretKeys) {
         const QJsonValue value = body.value(field);
         if (value.isString() && !value.toString().isEmpty()) {
+            given << QString(field);
             const QString key = core::credentialKey(name, kind);
             secrets.append({key, value.toString()});
             body.insert(field, QJsonObject{{QStringLiteral("keychain"), key}});
@@ -1199,7 +1272,29 @@ void WebServer::Private::putSource(const QHttpServerRequest &request, QHttpServe
         return;
     }
     const bool replaced = old != before.end();
-    const QString kind = core::sourceKindName(parsed.source(name)->kind);
+    const core::SourceConfig &next = *parsed.source(name);
+    const QString kind = core::sourceKindName(next.kind);
+    if (usesServerCredentials(next) && !(replaced && sameServerCredentials(*old, next))) {
+        const bool kube = next.kind == core::SourceKind::Kubernetes;
+        refuse(kube ? QStringLiteral("url") : QStringLiteral("credential_source"),
+               kube ? QStringLiteral("source %1 would use a kubeconfig file of the server; over the web give the API "
+                                     "server's url and a token (only the server's config file can name a kubeconfig)")
+                          .arg(name)
+                    : QStringLiteral("source %1 would use the server's own Azure CLI login; over the web give a "
+                                     "service principal's client secret (only the server's config file can choose "
+                                     "azure_cli)")
+                          .arg(name),
+               kind);
+        return;
+    }
+    if (replaced) {
+        for (const core::SecretReentry &r : core::secretMustBeReentered(*old, next)) {
+            if (!given.contains(r.secret)) {
+                refuse(r.secret, r.message(next), kind);
+                return;
+            }
+        }
+    }
     const QString oldKind = replaced ? core::sourceKindName(old->kind) : QString();
     auto held = std::make_shared<Deferred>(std::move(responder));
     const QPointer<WebServer> alive(q);

@@ -42,15 +42,6 @@ bool hasApiVersion(const std::string &url)
     return lower.find("?api-version=") != std::string::npos || lower.find("&api-version=") != std::string::npos;
 }
 
-std::string describe(const std::exception &e)
-{
-    std::string_view text = e.what();
-    if (auto end = text.find("] "); end != std::string_view::npos) {
-        text.remove_prefix(end + 2);
-    }
-    return std::string(text);
-}
-
 HttpError parseError(std::string_view what, const std::string &detail, int status)
 {
     return HttpError::make(Kind::Parse, std::string(what) + ": " + detail, status);
@@ -77,8 +68,10 @@ template <class T> Result<std::vector<T>> parseItems(const std::vector<json> &it
         try {
             out.push_back(items[i].template get<T>());
         } catch (const std::exception &e) {
-            return http::fail(
-                parseError(what, "record " + std::to_string(i + 1) + nameOf(items[i]) + ": " + describe(e), 200));
+            return http::fail(parseError(
+                what,
+                "ARM sent " + http::describeJsonMismatch(e, "record " + std::to_string(i + 1) + nameOf(items[i])),
+                200));
         }
     }
     return out;
@@ -89,7 +82,7 @@ template <class T> Result<T> parseOne(const json &body, std::string_view what, b
     try {
         return body.template get<T>();
     } catch (const std::exception &e) {
-        HttpError error = parseError(what, describe(e) + nameOf(body), 200);
+        HttpError error = parseError(what, "ARM sent " + http::describeJsonMismatch(e) + nameOf(body), 200);
         // A mutation ARM accepted happened even if its answer is unreadable.
         error.outcomeUnknown = accepted;
         return http::fail(std::move(error));

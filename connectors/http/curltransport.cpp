@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace strata::http {
@@ -18,7 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 // How often a blocked transfer or slot wait looks at its CancelToken.
 constexpr auto CancelPollInterval = std::chrono::milliseconds{50};
-constexpr long MaxRedirects = 5;
 
 void ensureCurlGlobalInit()
 {
@@ -145,12 +145,15 @@ struct Transfer
     CURL *easy = nullptr;
     bool stopped = false;
     bool sinkFailed = false;
+    /// Response bytes seen so far (header lines and decoded body), for the low-speed check.
+    std::size_t received = 0;
 };
 
 size_t writeCallback(char *data, size_t size, size_t count, void *userdata)
 {
     auto *transfer = static_cast<Transfer *>(userdata);
     const size_t bytes = size * count;
+    transfer->received += bytes;
     if (transfer->sink) {
         long status = 0;
         curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -184,6 +187,7 @@ size_t headerCallback(char *data, size_t size, size_t count, void *userdata)
 {
     auto *transfer = static_cast<Transfer *>(userdata);
     const size_t bytes = size * count;
+    transfer->received += bytes;
     const std::string_view line = trimHttpSpace(std::string_view(data, bytes));
     try {
         if (line.substr(0, 5) == "HTTP/") {
@@ -582,9 +586,8 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     switch (request.method) {
     case Method::Get:
     case Method::Head:
+        // No CURLOPT_FOLLOWLOCATION: a redirect is reported, not followed (see below).
         setLong(easy, request.method == Method::Head ? CURLOPT_NOBODY : CURLOPT_HTTPGET, 1L);
-        setLong(easy, CURLOPT_FOLLOWLOCATION, 1L);
-        setLong(easy, CURLOPT_MAXREDIRS, MaxRedirects);
         break;
     case Method::Post:
     case Method::Put:
@@ -649,6 +652,13 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     const auto started = Clock::now();
     CURLcode code = CURLE_OK;
     bool cancelledHere = false;
+    // The low-speed check of send(): libcurl's own (CURLOPT_LOW_SPEED_*) would also count the
+    // wait for the first byte, which is a slow server's right.
+    const bool watchSpeed = !sink && options.lowSpeedWindow.count() > 0;
+    std::optional<Clock::time_point> answerStarted;
+    Clock::time_point windowStart;
+    std::size_t windowBytes = 0;
+    bool stalled = false;
     if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
         return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
     }
@@ -674,6 +684,27 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         if (cancel.isCancelled()) {
             cancelledHere = true;
             break;
+        }
+        if (watchSpeed) {
+            const auto now = Clock::now();
+            if (!answerStarted) {
+                curl_off_t firstByteMicros = 0;
+                curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &firstByteMicros);
+                if (transfer.received > 0 || firstByteMicros > 0) {
+                    answerStarted = now;
+                    windowStart = now;
+                    windowBytes = transfer.received;
+                }
+            } else if (now - windowStart >= options.lowSpeedWindow) {
+                const double seconds = std::chrono::duration<double>(now - windowStart).count();
+                if (static_cast<double>(transfer.received - windowBytes)
+                    < static_cast<double>(options.lowSpeedBytesPerSecond) * seconds) {
+                    stalled = true;
+                    break;
+                }
+                windowStart = now;
+                windowBytes = transfer.received;
+            }
         }
         const CURLMcode polled = curl_multi_poll(slot.multi, nullptr, 0, CancelPollInterval.count(), nullptr);
         if (polled != CURLM_OK) {
@@ -707,10 +738,26 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     };
 
     const bool stoppedByCaller = transfer.stopped && code == CURLE_WRITE_ERROR;
-    if (!cancelledHere && (code == CURLE_OK || stoppedByCaller) && !transfer.outOfMemory) {
+    if (!cancelledHere && !stalled && (code == CURLE_OK || stoppedByCaller) && !transfer.outOfMemory) {
         HttpResponse response;
         response.status = static_cast<int>(status);
         response.headers = std::move(transfer.headers);
+        if (const auto location = response.header("Location"); status >= 300 && status < 400 && location) {
+            // Following could carry the credentials to another host or from HTTPS to HTTP (and a
+            // 401 from there would read as wrong credentials): say where it pointed instead.
+            char *resolved = nullptr;
+            curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &resolved);
+            HttpError redirect = HttpError::make(
+                HttpError::Kind::Http,
+                origin + " answered " + std::string(method) + " " + shownUrl + " with a redirect to "
+                    + displayUrl(resolved ? std::string_view(resolved) : std::string_view(*location)) + " (HTTP "
+                    + std::to_string(status)
+                    + "); Strata does not follow redirects, which could carry the credentials to another host or "
+                      "over plain HTTP: point the source at the final URL",
+                static_cast<int>(status));
+            logLine(LogLevel::Warning, "redirect", redirect.message);
+            return fail(std::move(redirect));
+        }
         response.body = std::move(transfer.body);
         response.elapsed =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::microseconds{totalMicros});
@@ -724,6 +771,19 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     if (cancelledHere || (code == CURLE_ABORTED_BY_CALLBACK && cancel.isCancelled())) {
         error = cancelled();
         error.curlCode = static_cast<int>(CURLE_ABORTED_BY_CALLBACK);
+    } else if (stalled) {
+        const double seconds = std::chrono::duration<double>(Clock::now() - *answerStarted).count();
+        std::array<char, 32> secondsText{};
+        std::snprintf(secondsText.data(), secondsText.size(), "%.1f", seconds);
+        const double windowSeconds = std::chrono::duration<double>(options.lowSpeedWindow).count();
+        std::array<char, 32> windowText{};
+        std::snprintf(windowText.data(), windowText.size(), "%g", windowSeconds);
+        error = transportError(HttpError::Kind::Timeout,
+                               origin + " stopped sending its answer to " + what + ": "
+                                   + std::to_string(transfer.received) + " bytes in " + secondsText.data()
+                                   + " s, under " + std::to_string(options.lowSpeedBytesPerSecond) + " byte/s for "
+                                   + windowText.data() + " s",
+                               CURLE_OPERATION_TIMEDOUT);
     } else if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED) {
         // Both the announced and the streamed overflow report one code, so retryable() can skip them.
         error = transportError(HttpError::Kind::Transport,
@@ -753,6 +813,9 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     } else if (isTlsError(code)) {
         error = transportError(HttpError::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
     } else {
+        const std::string notHttp = origin + " did not answer " + what
+                                    + " with HTTP (the first bytes were not an HTTP status line: is this the right "
+                                      "port?)";
         std::string message;
         switch (code) {
         case CURLE_COULDNT_RESOLVE_HOST:
@@ -777,8 +840,15 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         case CURLE_TOO_MANY_REDIRECTS:
             message = what + " was redirected too many times: " + detail;
             break;
-        case CURLE_URL_MALFORMAT:
+        case CURLE_WEIRD_SERVER_REPLY:
+            message = notHttp;
+            break;
         case CURLE_UNSUPPORTED_PROTOCOL:
+            // libcurl refuses a reply without a status line as "Received HTTP/0.9".
+            message =
+                detail.find("HTTP/0.9") != std::string::npos ? notHttp : "Invalid URL \"" + shownUrl + "\": " + detail;
+            break;
+        case CURLE_URL_MALFORMAT:
             message = "Invalid URL \"" + shownUrl + "\": " + detail;
             break;
         default:

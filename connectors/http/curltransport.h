@@ -34,6 +34,13 @@ struct TransportOptions
     /// Kind::Timeout, so a dead watch connection is noticed (libcurl's low-speed check, whole
     /// seconds, rounded up; 0 = never). stream() has no total timeout unless the request sets one.
     std::chrono::milliseconds streamIdleTimeout{120'000};
+    /// send() only: once the answer has begun (its first header line), a server that sends fewer
+    /// than `lowSpeedBytesPerSecond` on average over any `lowSpeedWindow` is given up on with
+    /// Kind::Timeout ("<origin> stopped sending ...: N bytes in M s"), so a server that drips
+    /// bytes is not waited for until totalTimeout. Waiting for the first byte is totalTimeout's
+    /// business (a slow query is not a stalled answer). 0 = off. Streams use streamIdleTimeout.
+    std::chrono::milliseconds lowSpeedWindow{30'000};
+    std::size_t lowSpeedBytesPerSecond = 1;
     /// Requests in flight at once on this source (values below 1 mean 1); further callers wait
     /// their turn, and a cancelled waiter returns Kind::Cancelled without sending.
     int maxInFlight = 4;
@@ -49,10 +56,13 @@ struct TransportOptions
 /// libcurl implementation of IHttpTransport: one easy handle per call on the caller's thread,
 /// CURLOPT_NOSIGNAL, TLS verification on by default. Handles are pooled (up to maxInFlight) with
 /// their connection caches, so consecutive requests to a source reuse one kept-alive TLS
-/// connection. GET and HEAD follow up to 5 redirects; other methods never do. Thread-safe.
-/// Errors: Timeout (CURLE_OPERATION_TIMEDOUT), Tls (verification, CA file, handshake), Cancelled,
-/// else Transport; `outcomeUnknown` is set when request bytes were sent but no complete response
-/// came back. With AwsSigV4Auth and no x-amz-content-sha256 header, "UNSIGNED-PAYLOAD" is sent.
+/// connection. Redirects are never followed: a 3xx answer with a Location fails with Kind::Http
+/// and says where it pointed (following could carry the credentials to another host or over plain
+/// HTTP; the source should name the final URL). Thread-safe.
+/// Errors: Timeout (CURLE_OPERATION_TIMEDOUT, a stalled answer), Tls (verification, CA file,
+/// handshake), Cancelled, Http (a redirect), else Transport (a reply that is not HTTP says so); `outcomeUnknown` is set
+/// when request bytes were sent but no complete response came back. With AwsSigV4Auth and no x-amz-content-sha256
+/// header, "UNSIGNED-PAYLOAD" is sent.
 class CurlTransport final : public IHttpTransport
 {
 public:

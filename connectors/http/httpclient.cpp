@@ -98,6 +98,53 @@ Result<nlohmann::json> HttpClient::parseJson(const HttpResponse &response, std::
     }
 }
 
+std::string describeJsonMismatch(const std::exception &e, std::string_view subject)
+{
+    std::string_view text = e.what();
+    if (text.starts_with("[json.exception.")) {
+        if (const auto end = text.find("] "); end != std::string_view::npos) {
+            text.remove_prefix(end + 2);
+        }
+    }
+    std::string field;
+    if (text.starts_with("field '")) {
+        if (const auto end = text.find("': "); end != std::string_view::npos) {
+            field = std::string(text.substr(7, end - 7));
+            text.remove_prefix(end + 3);
+        }
+    }
+    std::string context;
+    if (!field.empty()) {
+        context = " (field '" + field + "'" + (subject.empty() ? "" : " of " + std::string(subject)) + ")";
+    } else if (!subject.empty()) {
+        context = " (" + std::string(subject) + ")";
+    }
+    const auto article = [](std::string_view noun) {
+        return !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos ? "an " : "a ";
+    };
+    // "cannot use at() with array", "cannot use operator[] with a numeric argument with object"
+    if (text.starts_with("cannot use ")) {
+        if (const auto with = text.rfind(" with "); with != std::string_view::npos) {
+            const bool index = text.find("numeric argument") != std::string_view::npos;
+            return "a JSON " + std::string(text.substr(with + 6)) + " where " + (index ? "an array" : "an object")
+                   + " belongs" + context;
+        }
+    }
+    // "type must be string, but is number"
+    if (text.starts_with("type must be ")) {
+        if (const auto but = text.find(", but is "); but != std::string_view::npos) {
+            const std::string_view wanted = text.substr(13, but - 13);
+            return "a JSON " + std::string(text.substr(but + 9)) + " where " + article(wanted) + std::string(wanted)
+                   + " belongs" + context;
+        }
+    }
+    // "key 'uuid' not found"
+    if (text.starts_with("key '") && text.ends_with("' not found")) {
+        return "no \"" + std::string(text.substr(5, text.size() - 5 - 11)) + "\" field" + context;
+    }
+    return std::string(text) + context;
+}
+
 std::string urlEncode(std::string_view value)
 {
     static constexpr char hex[] = "0123456789ABCDEF";

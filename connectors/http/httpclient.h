@@ -4,6 +4,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -43,6 +44,14 @@ private:
     IHttpTransport &m_transport;
     ClientOptions m_options;
 };
+
+/// Plain words for an exception a JSON DTO parser threw (nlohmann names its own functions:
+/// "cannot use at() with array", "type must be string, but is number", "key 'uuid' not found";
+/// "field 'a.b': " prefixes from the connectors' converters are kept as the field), to follow
+/// "<system> sent ": "a JSON array where an object belongs (the cluster)", "a JSON number where
+/// a string belongs (field 'name' of record 3 \"vol1\")", "no \"uuid\" field (record 3)".
+/// `subject` (may be empty) names what was being read; other exceptions keep their text.
+std::string describeJsonMismatch(const std::exception &e, std::string_view subject = {});
 
 /// Percent-encodes a query component (RFC 3986 unreserved characters pass through).
 std::string urlEncode(std::string_view value);

@@ -14,7 +14,8 @@ using BodySink = std::function<bool(std::string_view chunk)>;
 
 /// The single seam between connectors and the network. Implementations block the calling
 /// thread until the response is complete, the request fails, or `cancel` fires. Any HTTP status
-/// is a successful Result: mapping statuses to errors is the caller's business.
+/// is a successful Result (mapping statuses to errors is the caller's business), except a
+/// redirect (3xx with a Location), which is not followed and fails with Kind::Http.
 class IHttpTransport
 {
 public:

@@ -1,5 +1,7 @@
 #include "connectors/kubernetes/dto.h"
 
+#include "connectors/http/httpclient.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -443,7 +445,8 @@ http::Result<ObjectMeta> parseMeta(const json &object, std::string_view kind)
     try {                                                                                                              \
         body                                                                                                           \
     } catch (const std::exception &e) {                                                                                \
-        return http::fail(parseError(std::string(kindName) + ": " + e.what()));                                        \
+        return http::fail(                                                                                             \
+            parseError(std::string(kindName) + ": the API server sent " + http::describeJsonMismatch(e)));             \
     }
 
 http::Result<NodeDto> parseNode(const json &object){

@@ -42,22 +42,9 @@ std::string volumeFields(bool newer, bool withMetric)
     return fields;
 }
 
-// nlohmann prefixes every message with "[json.exception.type_error.302] "; users need the rest.
-std::string describe(const std::exception &e)
-{
-    std::string_view text = e.what();
-    if (text.starts_with("[json.exception.")) {
-        if (auto end = text.find("] "); end != std::string_view::npos) {
-            text.remove_prefix(end + 2);
-        }
-    }
-    return std::string(text);
-}
-
 HttpError parseError(std::string_view what, std::string detail, int status)
 {
-    return HttpError::make(
-        Kind::Parse, std::string(what) + ": unexpected response from ONTAP (" + detail + ")", status);
+    return HttpError::make(Kind::Parse, std::string(what) + ": ONTAP sent " + detail, status);
 }
 
 Result<json> parseBody(const HttpResponse &response, std::string_view what)
@@ -65,7 +52,7 @@ Result<json> parseBody(const HttpResponse &response, std::string_view what)
     json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
     if (body.is_discarded()) {
         return fail(
-            parseError(what, "malformed JSON, " + std::to_string(response.body.size()) + " bytes", response.status));
+            parseError(what, "malformed JSON (" + std::to_string(response.body.size()) + " bytes)", response.status));
     }
     return body;
 }
@@ -212,12 +199,14 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
             return fail(std::move(page).error());
         }
         if (!page->is_object()) {
-            return fail(parseError(what, std::string("a collection must be an object, not ") + page->type_name(), 200));
+            return fail(parseError(
+                what, std::string("a JSON ") + page->type_name() + " where the collection object belongs", 200));
         }
         const json &body = *page;
         if (auto records = body.find("records"); records != body.end()) {
             if (!records->is_array()) {
-                return fail(parseError(what, "\"records\" is not an array", 200));
+                return fail(parseError(
+                    what, std::string("a JSON ") + records->type_name() + " where the \"records\" array belongs", 200));
             }
             // Grow geometrically: reserving exactly one page more on every page would move all
             // records read so far once per page (quadratic over 125 pages of 50,000 volumes).
@@ -230,7 +219,9 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
                     out.push_back(record.template get<T>());
                 } catch (const std::exception &e) {
                     return fail(parseError(
-                        what, "record " + std::to_string(out.size() + 1) + nameOf(record) + ": " + describe(e), 200));
+                        what,
+                        http::describeJsonMismatch(e, "record " + std::to_string(out.size() + 1) + nameOf(record)),
+                        200));
                 }
             }
         }
@@ -242,7 +233,7 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
                 }
             }
         } catch (const std::exception &e) {
-            return fail(parseError(what, "_links.next: " + describe(e), 200));
+            return fail(parseError(what, http::describeJsonMismatch(e, "_links.next"), 200));
         }
         // Harvest's rule: an empty next, or one pointing back at a page already read, ends the walk.
         if (next.empty() || visited.count(next) > 0) {
@@ -262,7 +253,7 @@ Result<Cluster> OntapClient::cluster(const CancelToken &cancel)
     try {
         return body->get<Cluster>();
     } catch (const std::exception &e) {
-        return fail(parseError(what, "cluster: " + describe(e), 200));
+        return fail(parseError(what, http::describeJsonMismatch(e, "the cluster"), 200));
     }
 }
 
@@ -339,7 +330,7 @@ Result<Volume> OntapClient::volume(const std::string &uuid, const CancelToken &c
     try {
         return body->get<Volume>();
     } catch (const std::exception &e) {
-        return fail(parseError(what, "volume" + nameOf(*body) + ": " + describe(e), 200));
+        return fail(parseError(what, http::describeJsonMismatch(e, "the volume" + nameOf(*body)), 200));
     }
 }
 
@@ -402,13 +393,15 @@ Result<std::vector<EmsEvent>> OntapClient::listEmsEvents(int maxRecords, const C
         return events;
     }
     if (!records->is_array()) {
-        return fail(parseError(what, "\"records\" is not an array", 200));
+        return fail(parseError(
+            what, std::string("a JSON ") + records->type_name() + " where the \"records\" array belongs", 200));
     }
     for (const json &record : *records) {
         try {
             events.push_back(record.get<EmsEvent>());
         } catch (const std::exception &e) {
-            return fail(parseError(what, "event " + std::to_string(events.size() + 1) + ": " + describe(e), 200));
+            return fail(
+                parseError(what, http::describeJsonMismatch(e, "event " + std::to_string(events.size() + 1)), 200));
         }
     }
     return events;
@@ -424,7 +417,7 @@ Result<Job> OntapClient::job(const std::string &uuid, const CancelToken &cancel)
     try {
         return body->get<Job>();
     } catch (const std::exception &e) {
-        return fail(parseError(what, "job: " + describe(e), 200));
+        return fail(parseError(what, http::describeJsonMismatch(e, "the job"), 200));
     }
 }
 
@@ -558,7 +551,7 @@ OntapClient::mutate(HttpRequest request, std::string_view what, const JobProgres
             }
         }
     } catch (const std::exception &e) {
-        HttpError error = parseError(what, describe(e), response->status);
+        HttpError error = parseError(what, http::describeJsonMismatch(e), response->status);
         // The cluster accepted the request; we just cannot tell what it started.
         error.outcomeUnknown = true;
         return fail(std::move(error));

@@ -141,8 +141,13 @@ HttpError prometheusError(const HttpResponse &response)
 Result<QueryResult> parseQueryResponse(const std::string &body, int httpStatus)
 {
     const json root = json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (root.is_discarded() || !root.is_object()) {
+    if (root.is_discarded()) {
         return fail(parseError("malformed JSON, " + std::to_string(body.size()) + " bytes", httpStatus));
+    }
+    if (!root.is_object()) {
+        return fail(parseError(std::string("a JSON ") + root.type_name() + " where the response object belongs, "
+                                   + std::to_string(body.size()) + " bytes",
+                               httpStatus));
     }
     if (root.value("status", std::string()) != "success") {
         HttpResponse response = HttpResponse::withStatus(httpStatus, body);

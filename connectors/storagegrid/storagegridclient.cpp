@@ -26,16 +26,6 @@ HttpError parseError(std::string_view what, const std::string &detail, int statu
     return HttpError::make(Kind::Parse, std::string(what) + ": " + detail, status);
 }
 
-std::string describe(const std::exception &e)
-{
-    std::string_view text = e.what();
-    // nlohmann prefixes "[json.exception.type_error.302] "; the grid's own messages stay whole.
-    if (auto end = text.find("] "); text.rfind("[json.exception", 0) == 0 && end != std::string_view::npos) {
-        text.remove_prefix(end + 2);
-    }
-    return std::string(text);
-}
-
 std::string recordName(const json &record)
 {
     if (record.is_object()) {
@@ -48,10 +38,20 @@ std::string recordName(const json &record)
     return {};
 }
 
+/// nlohmann's errors in plain words; the grid DTOs' own messages ("\"name\" is missing") as they are.
+std::string gridMismatch(const std::exception &e, const std::string &subject)
+{
+    if (dynamic_cast<const json::exception *>(&e)) {
+        return "the grid sent " + http::describeJsonMismatch(e, subject);
+    }
+    return (subject.empty() ? std::string() : subject + ": ") + e.what();
+}
+
 template <class T, class F> Result<std::vector<T>> parseList(const json &data, std::string_view what, F parse)
 {
     if (!data.is_array()) {
-        return http::fail(parseError(what, std::string("data is a ") + data.type_name() + ", expected an array"));
+        return http::fail(parseError(
+            what, std::string("the grid sent a JSON ") + data.type_name() + " where the data array belongs"));
     }
     std::vector<T> out;
     out.reserve(data.size());
@@ -60,7 +60,7 @@ template <class T, class F> Result<std::vector<T>> parseList(const json &data, s
             out.push_back(parse(data[i]));
         } catch (const std::exception &e) {
             return http::fail(
-                parseError(what, "record " + std::to_string(i + 1) + recordName(data[i]) + ": " + describe(e)));
+                parseError(what, gridMismatch(e, "record " + std::to_string(i + 1) + recordName(data[i]))));
         }
     }
     return out;
@@ -71,7 +71,7 @@ template <class T, class F> Result<T> parseOne(const json &data, std::string_vie
     try {
         return parse(data);
     } catch (const std::exception &e) {
-        return http::fail(parseError(what, describe(e)));
+        return http::fail(parseError(what, gridMismatch(e, {})));
     }
 }
 

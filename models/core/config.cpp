@@ -1,5 +1,7 @@
 #include "models/core/config.h"
 
+#include "models/core/translate.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -844,6 +846,110 @@ QString historyPathFor(const AppConfig &config)
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dir);
     return dir + QStringLiteral("/history.sqlite");
+}
+
+namespace {
+
+// Where a secret is sent, as scheme://host:port (path and query do not change who receives it).
+QString secretEndpoint(const QString &url, const QString &whenEmpty)
+{
+    const QString text = url.trimmed().isEmpty() ? whenEmpty : url.trimmed();
+    const QUrl parsed(text, QUrl::StrictMode);
+    if (!parsed.isValid() || parsed.host().isEmpty()) {
+        return text;
+    }
+    const QString scheme = parsed.scheme().toLower();
+    const int port = parsed.port(scheme == QLatin1String("https") ? 443 : scheme == QLatin1String("http") ? 80 : -1);
+    return scheme + QStringLiteral("://") + parsed.host().toLower() + QLatin1Char(':') + QString::number(port);
+}
+
+QString secretEndpointField(const SourceConfig &c, const QString &field)
+{
+    if (field == QLatin1String("url")) {
+        return c.url;
+    }
+    if (field == QLatin1String("authority_url")) {
+        return c.authorityUrl;
+    }
+    return c.s3Url;
+}
+
+} // namespace
+
+QList<SecretReentry> secretMustBeReentered(const SourceConfig &before, const SourceConfig &after)
+{
+    // The public cloud's endpoints stand for empty Azure URLs (AzureSource's defaults).
+    const bool azure = after.kind == SourceKind::Azure;
+    const QString arm = azure ? QStringLiteral("https://management.azure.com") : QString();
+    const QString authority = azure ? QStringLiteral("https://login.microsoftonline.com") : QString();
+    const auto moved = [&](const QString &field, const QString &whenEmpty) {
+        return secretEndpoint(secretEndpointField(before, field), whenEmpty)
+               != secretEndpoint(secretEndpointField(after, field), whenEmpty);
+    };
+    // The kubeconfig that is the secret carries its own server and CA.
+    const bool ownTls = !(after.kind == SourceKind::Kubernetes && after.kubeconfigInSecret);
+    const auto weakerTls = [&]() -> QString {
+        if (!ownTls) {
+            return {};
+        }
+        if (after.insecureSkipTlsVerify && !before.insecureSkipTlsVerify) {
+            return QStringLiteral("insecure_skip_tls_verify");
+        }
+        if (after.caFile.trimmed() != before.caFile.trimmed()) {
+            return QStringLiteral("ca_file");
+        }
+        return {};
+    };
+    QList<SecretReentry> out;
+    if (after.password.kind != SecretRef::Kind::None && after.password == before.password) {
+        QStringList fields;
+        if (ownTls) {
+            fields << QStringLiteral("url");
+        }
+        if (azure) {
+            fields << QStringLiteral("authority_url");
+        }
+        QString changed;
+        for (const QString &field : std::as_const(fields)) {
+            if (moved(field, field == QLatin1String("url") ? arm : authority)) {
+                changed = field;
+                break;
+            }
+        }
+        if (changed.isEmpty()) {
+            changed = weakerTls();
+        }
+        if (!changed.isEmpty()) {
+            out.append({QStringLiteral("password"), changed});
+        }
+    }
+    if (after.s3Secret.kind != SecretRef::Kind::None && after.s3Secret == before.s3Secret) {
+        QString changed = moved(QStringLiteral("s3_url"), QString()) ? QStringLiteral("s3_url") : weakerTls();
+        if (!changed.isEmpty()) {
+            out.append({QStringLiteral("s3_secret"), changed});
+        }
+    }
+    return out;
+}
+
+QString SecretReentry::message(const SourceConfig &after) const
+{
+    const QString what = secret == QLatin1String("s3_secret")   ? tr("S3 secret key")
+                         : after.kind == SourceKind::Azure      ? tr("client secret")
+                         : after.kind == SourceKind::Kubernetes ? tr("token")
+                                                                : tr("password");
+    QString change;
+    if (field == QLatin1String("insecure_skip_tls_verify")) {
+        change = tr("%1 now skips TLS verification").arg(after.name);
+    } else if (field == QLatin1String("ca_file")) {
+        change = after.caFile.isEmpty() ? tr("%1 now trusts the system CAs instead of its CA file").arg(after.name)
+                                        : tr("%1 now trusts the CA file %2").arg(after.name, after.caFile);
+    } else {
+        const QString url = QUrl(secretEndpointField(after, field)).toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+        change = tr("the %1 of %2 now points at %3").arg(field, after.name, url.isEmpty() ? tr("its default") : url);
+    }
+    return tr("%1, so its %2 must be given again (a stored secret never follows a changed endpoint or TLS setting)")
+        .arg(change, what);
 }
 
 const SourceConfig *AppConfig::source(const QString &name) const

@@ -61,6 +61,34 @@ struct SourceConfig
     bool operator==(const SourceConfig &) const = default;
 };
 
+/// A stored secret that an edited source would go on sending although where or how it is sent
+/// changed (see secretMustBeReentered()).
+struct SecretReentry
+{
+    QString secret; ///< config key of the secret: "password" or "s3_secret"
+    /// Config key whose change needs it given again: "url", "authority_url", "s3_url",
+    /// "ca_file" or "insecure_skip_tls_verify".
+    QString field;
+    /// One sentence for the user: "the url of lab now points at https://b.example:8443, so its
+    /// password must be given again (a stored secret never follows a changed endpoint or TLS
+    /// setting)". Never contains a secret (URL user info is dropped).
+    [[nodiscard]] QString message(const SourceConfig &after) const;
+
+    bool operator==(const SecretReentry &) const = default;
+};
+
+/// The secrets `after` (an edit of `before`, the same source) would keep from `before` although
+/// they would now go elsewhere or over weaker TLS, so the user must type them again (browsers and
+/// Grafana ask for a data source's password again for the same reason). A secret is kept when its
+/// SecretRef is set and equal in both. It goes elsewhere when the scheme, host or port of its
+/// endpoint changed: `password` to `url` (ONTAP, StorageGRID admin node, Kubernetes API server
+/// unless the kubeconfig is the secret; Azure: the ARM `url` receives its tokens and
+/// `authority_url` the client secret, empty = the public cloud's), `s3_secret` to `s3_url`. TLS
+/// got weaker when `ca_file` changed or `insecure_skip_tls_verify` was turned on (turning it off
+/// is fine). Callers that received a new value for a secret ignore its entries. Empty = nothing
+/// to re-enter. One entry per secret (the first changed field), password first.
+QList<SecretReentry> secretMustBeReentered(const SourceConfig &before, const SourceConfig &after);
+
 /// A cache target ("NFS connected"), key "cache_targets" of the config: a volume next to a
 /// Kubernetes cluster, mounted there through `pvc`, onto which commits are cached.
 struct CacheTargetConfig

@@ -175,6 +175,46 @@ TEST(SourceDialog, Edit_EmptyPasswordKeepsTheStoredOne)
     EXPECT_EQ(dialog.config(), existing);
 }
 
+// Issue 16, finding 4: editing only the URL (or turning TLS verification off) would have tested
+// with and saved the stored password for the new host.
+TEST(SourceDialog, Edit_ChangedEndpointNeedsThePasswordAgain)
+{
+    core::SourceConfig existing;
+    existing.name = QStringLiteral("ontap-ai");
+    existing.url = QStringLiteral("https://10.0.0.1");
+    existing.username = QStringLiteral("admin");
+    existing.password = {core::SecretRef::Kind::Keychain, core::credentialKey(QStringLiteral("ontap-ai"))};
+    views::SourceDialog dialog({QStringLiteral("ontap-ai")});
+    dialog.setSource(existing);
+    dialog.show();
+    auto *url = dialog.findChild<QLineEdit *>(QStringLiteral("sourceUrlLineEdit"));
+    auto *password = dialog.findChild<QLineEdit *>(QStringLiteral("sourcePasswordLineEdit"));
+    auto *insecure = dialog.findChild<QCheckBox *>(QStringLiteral("sourceInsecureCheckBox"));
+    ASSERT_TRUE(url && password && insecure);
+
+    url->setText(QStringLiteral("https://10.0.0.2"));
+    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_EQ(dialog.validationError(),
+              QStringLiteral("the url of ontap-ai now points at https://10.0.0.2, so its password must be given again "
+                             "(a stored secret never follows a changed endpoint or TLS setting)"));
+    QSignalSpy test(&dialog, &views::SourceDialog::testRequested);
+    QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("sourceTestButton")), Qt::LeftButton);
+    EXPECT_EQ(test.count(), 0) << "the stored password would be tested against the new host";
+    EXPECT_EQ(dialog.findChild<QLabel *>(QStringLiteral("sourceTestResultLabel"))->text(), dialog.validationError());
+    dialog.accept();
+    EXPECT_NE(dialog.result(), QDialog::Accepted);
+
+    password->setText(QStringLiteral("typed-again"));
+    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+
+    password->clear();
+    url->setText(QStringLiteral("https://10.0.0.1/"));
+    EXPECT_TRUE(okButton(dialog)->isEnabled()) << dialog.validationError().toStdString();
+    insecure->setChecked(true);
+    EXPECT_FALSE(okButton(dialog)->isEnabled());
+    EXPECT_TRUE(dialog.validationError().startsWith(QStringLiteral("ontap-ai now skips TLS verification")));
+}
+
 TEST(StatusDelegate, ColoursFollowLightAndDarkPalettes)
 {
     QPalette light;

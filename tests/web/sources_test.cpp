@@ -6,6 +6,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QTcpServer>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,21 @@ protected:
                            {QStringLiteral("username"), simulator->options().username},
                            {QStringLiteral("ca_file"), caFile},
                            {QStringLiteral("password"), simulator->options().password}};
+    }
+
+    /// The audit entries about source `name` that the server refused.
+    QList<QJsonObject> refusedSourceChanges(const QString &name, const Login &admin)
+    {
+        QList<QJsonObject> out;
+        const QJsonArray audit = get(QStringLiteral("/api/v1/audit?limit=50"), admin).json().array();
+        for (const QJsonValue &v : audit) {
+            const QJsonObject e = v.toObject();
+            if (e.value(QLatin1String("target")).toString() == name
+                && e.value(QLatin1String("outcome")).toString() == QLatin1String("refused")) {
+                out << e;
+            }
+        }
+        return out;
     }
 
     Reply del(const QString &path, const Login &login)
@@ -163,6 +179,140 @@ TEST_F(SourcesApiTest, OnlyAdminsWithTheCsrfTokenChangeSourcesAndInvalidConfigsA
     ASSERT_EQ(added.status, 201) << added.body.toStdString();
     EXPECT_FALSE(added.json().object().value(QLatin1String("saved")).toBool(true));
     EXPECT_EQ(engine->sourceConfigs().size(), 1);
+}
+
+// Finding 4 of issue 16: changing only the URL (and skipping TLS verification) sent the stored
+// password to the new host.
+TEST_F(SourcesApiTest, AChangedUrlNeedsThePasswordAgainAndNothingReachesTheNewHost)
+{
+    web::WebServerOptions options;
+    options.configPath = configPath;
+    startServer(options);
+    const Login admin = login(QStringLiteral("admin"));
+    ASSERT_EQ(post(QStringLiteral("/api/v1/sources"), ontapBody(QStringLiteral("lab")), admin).status, 201);
+
+    // Where an attacker would point the source: a listener that counts connections.
+    QTcpServer elsewhere;
+    ASSERT_TRUE(elsewhere.listen(QHostAddress::LocalHost));
+    int connections = 0;
+    QObject::connect(&elsewhere, &QTcpServer::newConnection, &elsewhere, [&] {
+        while (QTcpSocket *socket = elsewhere.nextPendingConnection()) {
+            ++connections;
+            socket->deleteLater();
+        }
+    });
+    const QString evilUrl = QStringLiteral("http://127.0.0.1:%1").arg(elsewhere.serverPort());
+    QJsonObject moved = ontapBody(QStringLiteral("lab"));
+    moved.remove(QStringLiteral("password"));
+    moved.remove(QStringLiteral("ca_file"));
+    moved.insert(QStringLiteral("url"), evilUrl);
+    moved.insert(QStringLiteral("insecure_skip_tls_verify"), true);
+
+    const Reply refused = post(QStringLiteral("/api/v1/sources"), moved, admin);
+    ASSERT_EQ(refused.status, 400) << refused.body.toStdString();
+    const QJsonObject error = refused.json().object();
+    EXPECT_EQ(error.value(QLatin1String("field")).toString(), QStringLiteral("password"));
+    EXPECT_EQ(error.value(QLatin1String("error")).toString(),
+              QStringLiteral("the url of lab now points at %1, so its password must be given again (a stored secret "
+                             "never follows a changed endpoint or TLS setting)")
+                  .arg(evilUrl));
+    ASSERT_EQ(engine->sourceConfigs().size(), 1);
+    EXPECT_EQ(engine->sourceConfigs().first().url, simulator->baseUrl());
+    QFile config(configPath);
+    ASSERT_TRUE(config.open(QIODevice::ReadOnly));
+    EXPECT_FALSE(config.readAll().contains(evilUrl.toUtf8()));
+
+    // Only the TLS setting changed: refused as well.
+    QJsonObject insecure = ontapBody(QStringLiteral("lab"));
+    insecure.remove(QStringLiteral("password"));
+    insecure.insert(QStringLiteral("insecure_skip_tls_verify"), true);
+    const Reply tls = post(QStringLiteral("/api/v1/sources"), insecure, admin);
+    EXPECT_EQ(tls.status, 400) << tls.body.toStdString();
+    EXPECT_EQ(tls.json().object().value(QLatin1String("field")).toString(), QStringLiteral("password"));
+
+    QList<QJsonObject> audited;
+    ASSERT_TRUE(waitFor([&] {
+        audited = refusedSourceChanges(QStringLiteral("lab"), admin);
+        return audited.size() >= 2;
+    }));
+    EXPECT_EQ(audited.first().value(QLatin1String("action")).toString(), QStringLiteral("source.replace"));
+    EXPECT_EQ(audited.first().value(QLatin1String("user")).toString(), QStringLiteral("admin"));
+
+    // Nothing went to the new host meanwhile.
+    QEventLoop settle;
+    QTimer::singleShot(1500, &settle, &QEventLoop::quit);
+    settle.exec();
+    EXPECT_EQ(connections, 0);
+
+    // With the password given again the change is taken, and the source does poll the new host
+    // (so the listener above would have seen a leak).
+    moved.insert(QStringLiteral("password"), QStringLiteral("typed-again"));
+    const Reply accepted = post(QStringLiteral("/api/v1/sources"), moved, admin);
+    ASSERT_EQ(accepted.status, 200) << accepted.body.toStdString();
+    EXPECT_EQ(engine->sourceConfigs().first().url, evilUrl);
+    EXPECT_TRUE(waitFor([&] {
+        return connections > 0;
+    }));
+}
+
+TEST_F(SourcesApiTest, SecretReferencesAndServerCredentialsAreRefusedOverTheWeb)
+{
+    startServer();
+    const Login admin = login(QStringLiteral("admin"));
+    const auto expectRefused = [&](const QJsonObject &body, const QString &field) {
+        const Reply r = post(QStringLiteral("/api/v1/sources"), body, admin);
+        EXPECT_EQ(r.status, 400) << r.body.toStdString();
+        EXPECT_EQ(r.json().object().value(QLatin1String("field")).toString(), field) << r.body.toStdString();
+        return r.json().object().value(QLatin1String("error")).toString();
+    };
+
+    QJsonObject fromFile = ontapBody(QStringLiteral("probe"));
+    fromFile.insert(QStringLiteral("password"), QJsonObject{{QStringLiteral("file"), QStringLiteral("/etc/hostname")}});
+    EXPECT_EQ(expectRefused(fromFile, QStringLiteral("password")),
+              QStringLiteral("password of source probe: give the secret itself; a source changed over the web keeps "
+                             "its secrets in the server's secret store and cannot name a file, environment variable "
+                             "or keychain entry"));
+    QJsonObject fromEnv = ontapBody(QStringLiteral("probe"));
+    fromEnv.insert(QStringLiteral("password"),
+                   QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_SECRET_LAB_PASSWORD")}});
+    expectRefused(fromEnv, QStringLiteral("password"));
+    QJsonObject otherKey = ontapBody(QStringLiteral("probe"));
+    otherKey.insert(QStringLiteral("password"),
+                    QJsonObject{{QStringLiteral("keychain"), core::credentialKey(QStringLiteral("ontap"))}});
+    expectRefused(otherKey, QStringLiteral("password"));
+    QJsonObject grid{
+        {QStringLiteral("name"), QStringLiteral("probe")},
+        {QStringLiteral("kind"), QStringLiteral("storagegrid")},
+        {QStringLiteral("url"), QStringLiteral("https://admin.example")},
+        {QStringLiteral("username"), QStringLiteral("root")},
+        {QStringLiteral("password"), QStringLiteral("typed")},
+        {QStringLiteral("s3_url"), QStringLiteral("https://s3.example")},
+        {QStringLiteral("s3_access_key"), QStringLiteral("AKIA")},
+        {QStringLiteral("dataset_roots"), QJsonArray{QStringLiteral("datasets/*")}},
+        {QStringLiteral("s3_secret"), QJsonObject{{QStringLiteral("file"), QStringLiteral("/etc/shadow")}}}};
+    expectRefused(grid, QStringLiteral("s3_secret"));
+
+    // The server's own kubeconfig and Azure CLI login are credentials outside its secret store too.
+    const QJsonObject kube{{QStringLiteral("name"), QStringLiteral("probe")},
+                           {QStringLiteral("kind"), QStringLiteral("kubernetes")},
+                           {QStringLiteral("kubeconfig"), QStringLiteral("/root/.kube/config")}};
+    EXPECT_TRUE(expectRefused(kube, QStringLiteral("url")).contains(QLatin1String("kubeconfig file of the server")));
+    const QJsonObject cli{{QStringLiteral("name"), QStringLiteral("probe")},
+                          {QStringLiteral("kind"), QStringLiteral("azure")},
+                          {QStringLiteral("subscription_id"), QStringLiteral("00000000-0000-0000-0000-000000000001")},
+                          {QStringLiteral("credential_source"), QStringLiteral("azure_cli")},
+                          {QStringLiteral("url"), QStringLiteral("https://arm.example")}};
+    EXPECT_TRUE(expectRefused(cli, QStringLiteral("credential_source")).contains(QLatin1String("Azure CLI login")));
+
+    EXPECT_TRUE(engine->sourceConfigs().isEmpty());
+    QList<QJsonObject> audited;
+    EXPECT_TRUE(waitFor([&] {
+        audited = refusedSourceChanges(QStringLiteral("probe"), admin);
+        return audited.size() == 6;
+    })) << audited.size();
+    for (const QJsonObject &e : std::as_const(audited)) {
+        EXPECT_EQ(e.value(QLatin1String("action")).toString(), QStringLiteral("source.add"));
+    }
 }
 
 } // namespace

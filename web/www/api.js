@@ -8,10 +8,11 @@ export function setCsrf(token) {
 }
 
 export class ApiError extends Error {
-  constructor(status, message, retryAfter = null) {
+  constructor(status, message, retryAfter = null, field = null) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
+    this.field = field; // the request field the server refused ("password", "url", ...), if it said
   }
 }
 
@@ -30,7 +31,7 @@ async function handle(res) {
   if (!res.ok) {
     const msg = (body && body.error) || text || res.statusText || 'HTTP ' + res.status;
     if (res.status === 401) window.dispatchEvent(new CustomEvent('strata:unauthorized'));
-    throw new ApiError(res.status, msg, res.headers.get('Retry-After'));
+    throw new ApiError(res.status, msg, res.headers.get('Retry-After'), (body && typeof body.field === 'string') ? body.field : null);
   }
   return body;
 }

@@ -118,23 +118,27 @@ TEST(CurlTransport, Get_Unauthorized_Returns401AsResponseForCallerToMap)
     EXPECT_NE(result->body.find("not authorized"), std::string::npos);
 }
 
-TEST(CurlTransport, Get_RedirectChain_KeepsOnlyFinalResponseHeaders)
+TEST(CurlTransport, Get_Redirect_NotFollowedAndReportedWithItsTarget)
 {
     LoopbackServer server([](const Request &request, const Responder &responder) {
         if (request.path == QStringLiteral("/old")) {
-            responder.send(Response::text(302, "moved").withHeader("Location", "/new").withHeader("X-First", "1"));
+            responder.send(Response::text(302, "moved").withHeader("Location", "/new"));
         } else {
-            responder.send(Response::json(200, "{}").withHeader("X-Final", "1"));
+            responder.send(Response::json(200, "{}"));
         }
     });
     CurlTransport transport(fastOptions());
 
     const auto result = transport.send(get(server.url("/old")), CancelToken{});
 
-    ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, 200);
-    EXPECT_TRUE(result->header("X-Final").has_value());
-    EXPECT_FALSE(result->header("X-First").has_value());
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().kind, HttpError::Kind::Http);
+    EXPECT_EQ(result.error().httpStatus, 302);
+    EXPECT_FALSE(result.error().retryable());
+    EXPECT_NE(result.error().message.find("with a redirect to " + server.url("/new") + " (HTTP 302)"),
+              std::string::npos)
+        << result.error().message;
+    EXPECT_EQ(server.requestCount(), 1);
 }
 
 TEST(CurlTransport, Post_Redirect_NotFollowed)
@@ -149,9 +153,22 @@ TEST(CurlTransport, Post_Redirect_NotFollowed)
 
     const auto result = transport.send(request, CancelToken{});
 
-    ASSERT_TRUE(result) << result.error().message;
-    EXPECT_EQ(result->status, 302);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().httpStatus, 302);
     EXPECT_EQ(server.requestCount(), 1);
+}
+
+TEST(CurlTransport, NotModified_WithoutLocation_IsAResponse)
+{
+    LoopbackServer server([](const Request &, const Responder &responder) {
+        responder.send(Response::text(304, {}));
+    });
+    CurlTransport transport(fastOptions());
+
+    const auto result = transport.send(get(server.url("/api/x")), CancelToken{});
+
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->status, 304);
 }
 
 TEST(CurlTransport, Post_LargeBody_SentWholeWithoutExpectContinue)

@@ -259,6 +259,41 @@ TEST_F(OntapClientTest, ListVolumes_RecordWithoutUuid_ReturnsParseErrorNamingThe
     EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
 }
 
+// Issue 16, finding 10: nlohmann's "cannot use at() with array" reached the user.
+TEST_F(OntapClientTest, Cluster_ArrayWhereTheObjectBelongs_SaysWhatOntapSent)
+{
+    transport.enqueueJson(Method::Get, "/api/cluster", R"([{"name":"c1"},{"name":"c2"}])");
+    const auto cluster = client().cluster();
+    ASSERT_FALSE(cluster);
+    EXPECT_EQ(cluster.error().kind, Kind::Parse);
+    EXPECT_EQ(cluster.error().message,
+              "reading the ONTAP cluster identity: ONTAP sent a JSON array where an object belongs (the cluster)");
+}
+
+TEST_F(OntapClientTest, ListVolumes_ArrayWhereTheCollectionBelongs_SaysWhatOntapSent)
+{
+    transport.enqueueJson(Method::Get, kVolumes, R"([{"uuid":"a"}])");
+    const auto volumes = client().listVolumes();
+    ASSERT_FALSE(volumes);
+    EXPECT_EQ(volumes.error().message,
+              "listing ONTAP volumes: ONTAP sent a JSON array where the collection object belongs");
+}
+
+TEST_F(OntapClientTest, ListVolumes_WrongFieldTypeAndMissingUuid_SaidInPlainWords)
+{
+    transport.enqueueJson(Method::Get, kVolumes, page(R"({"uuid":"a","name":7})", ""));
+    const auto wrongType = client().listVolumes();
+    ASSERT_FALSE(wrongType);
+    EXPECT_EQ(wrongType.error().message,
+              "listing ONTAP volumes: ONTAP sent a JSON number where a string belongs (field 'name' of record 1)");
+
+    transport.enqueueJson(Method::Get, kVolumes, page(R"({"name":"trident_pvc_broken"})", ""));
+    const auto missing = client().listVolumes();
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().message,
+              "listing ONTAP volumes: ONTAP sent no \"uuid\" field (record 1 \"trident_pvc_broken\")");
+}
+
 TEST_F(OntapClientTest, ListVolumes_RecordsNotAnArray_ReturnsParseError)
 {
     transport.enqueueJson(Method::Get, kVolumes, R"({"records":{"uuid":"a"}})");

@@ -857,7 +857,9 @@ TEST(StorageGridClient, MalformedTruncatedAndMissingData)
     });
     auto notList = client.nodeHealth();
     ASSERT_FALSE(notList);
-    EXPECT_NE(notList.error().message.find("data is a object, expected an array"), std::string::npos);
+    EXPECT_NE(notList.error().message.find("the grid sent a JSON object where the data array belongs"),
+              std::string::npos)
+        << notList.error().message;
 }
 
 TEST(StorageGridClient, Timeout_IsReportedAsTimeout)

@@ -146,6 +146,7 @@ export function mount(main, ctx) {
       }
       saveSource.disabled = true;
       clear(sourcesErr);
+      for (const x of Object.values(f)) x.input.removeAttribute('aria-invalid');
       sourceStatus.textContent = 'Saving…';
       try {
         const r = await api.post('sources', body);
@@ -155,6 +156,12 @@ export function mount(main, ctx) {
       } catch (e) {
         sourceStatus.textContent = '';
         clear(sourcesErr, errorBox(e));
+        // The server names the field it refused (a changed URL needs the password again, ...).
+        const bad = e.field && f[e.field];
+        if (bad) {
+          bad.input.setAttribute('aria-invalid', 'true');
+          bad.input.focus();
+        }
       } finally {
         saveSource.disabled = false;
       }
