@@ -689,7 +689,13 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
             return true;
         }
         if (*kind == WatchEvent::Type::Error) {
-            const int code = object->value("code", 0);
+            // A Status code of another type (or out of range) counts as absent; json::value() would
+            // throw type_error out of the body sink and end the process.
+            int code = 0;
+            if (const auto c = object->find("code"); c != object->end() && c->is_number()) {
+                const double number = c->get<double>();
+                code = number >= 100 && number <= 599 ? static_cast<int>(number) : 0;
+            }
             if (code == 410) {
                 expired = true;
             } else {

@@ -274,6 +274,32 @@ TEST(KubeWatch, OtherErrorEvent_ApiError)
     EXPECT_NE(end.error().message.find("etcd is unhappy"), std::string::npos);
 }
 
+// Found by tests/fuzz/kube_watch: an ERROR event whose Status code was not a number threw
+// json::type_error out of the stream callback and ended the process.
+TEST(KubeWatch, ErrorEventWithNonNumericCode_ApiErrorNotThrown)
+{
+    LoopbackServer server([](const Request &, const Responder &responder) {
+        json bad = status(410, "Expired", "too old resource version");
+        bad["code"] = "410";
+        streamChunks(responder, {eventLine("ERROR", bad)}, StreamEnd::Open);
+    });
+    CurlTransport transport(fastTransport());
+    KubeClient client(transport, endpointFor(server), fastRetry());
+
+    const auto end = client.watch(
+        kNodes,
+        WatchOptions{},
+        [](WatchEvent) {
+            return true;
+        },
+        CancelToken{});
+
+    ASSERT_FALSE(end);
+    EXPECT_EQ(end.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(end.error().httpStatus, 500);
+    EXPECT_EQ(end.error().apiCode, "Expired");
+}
+
 TEST(KubeWatch, MalformedEvents_ReportedAndSkippedOthersDelivered)
 {
     LoopbackServer server([](const Request &, const Responder &responder) {
