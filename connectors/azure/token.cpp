@@ -60,24 +60,34 @@ std::string hostOf(const std::string &url)
     return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-// A number or a numeric string ("3599"): the v1 endpoint and ADFS send expires_in as text.
+// Token lifetimes beyond this are not meant literally; they would also overflow the clock's
+// nanoseconds (and a double beyond int64 is undefined to convert).
+constexpr std::int64_t kMaxTokenSeconds = std::int64_t(10) * 365 * 24 * 3600;
+
+// A number or a numeric string ("3599"): the v1 endpoint and ADFS send expires_in as text. Values beyond
+// +-kMaxTokenSeconds count as absent.
 std::int64_t secondsField(const json &body, const char *key, std::int64_t fallback)
 {
     const auto it = body.find(key);
     if (it == body.end()) {
         return fallback;
     }
+    double seconds = 0;
     if (it->is_number()) {
-        return it->get<std::int64_t>();
-    }
-    if (it->is_string()) {
+        seconds = it->get<double>();
+    } else if (it->is_string()) {
         try {
-            return std::stoll(it->get<std::string>());
+            seconds = static_cast<double>(std::stoll(it->get<std::string>()));
         } catch (const std::exception &) {
             return fallback;
         }
+    } else {
+        return fallback;
     }
-    return fallback;
+    if (!(seconds >= -static_cast<double>(kMaxTokenSeconds) && seconds <= static_cast<double>(kMaxTokenSeconds))) {
+        return fallback;
+    }
+    return static_cast<std::int64_t>(seconds);
 }
 
 } // namespace

@@ -196,6 +196,33 @@ TEST(ClientSecretCredential, CachedPerScope_RefreshedFiveMinutesBeforeExpiry)
     EXPECT_EQ(issued.load(), 4);
 }
 
+// Found by tests/fuzz/azure_dto: an expires_in beyond int64 (1e300) was converted with undefined
+// behaviour, and a huge one overflowed the clock, so the token counted as expired at once.
+TEST(ClientSecretCredential, AbsurdExpiresIn_CountsAsAbsent)
+{
+    for (const char *expiresIn : {"1e300", "\"99999999999999999\"", "-1e300"}) {
+        LoopbackServer server([expiresIn](const Request &, const Responder &responder) {
+            responder.send(Response::json(
+                200, QByteArray(R"({"token_type":"Bearer","access_token":"tok","expires_in":)") + expiresIn + "}"));
+        });
+        CurlTransport transport(fastTransport());
+        RecordingSleeper sleeper;
+        auto now = std::chrono::system_clock::time_point{std::chrono::seconds{1'800'000'000}};
+        auto options = secretOptions(server.url(), sleeper);
+        options.now = [&now] {
+            return now;
+        };
+        ClientSecretCredential credential(transport, options);
+
+        const auto token = credential.token(kScope, CancelToken{});
+        ASSERT_TRUE(token) << expiresIn;
+        EXPECT_EQ(token->expiresOn, now + std::chrono::seconds{3600}) << expiresIn;
+        now += std::chrono::seconds{3000};
+        EXPECT_TRUE(credential.token(kScope, CancelToken{})) << expiresIn;
+        EXPECT_EQ(credential.requestCount(), 1) << expiresIn << ": still cached as if valid for an hour";
+    }
+}
+
 TEST(ClientSecretCredential, RefreshInShortensTheCache)
 {
     std::atomic<int> issued{0};
