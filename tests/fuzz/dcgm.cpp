@@ -2,6 +2,7 @@
 // of the instant query, the client-side aggregation of utilisation history, and the
 // per-project usage (see fuzztransport.h for the input format).
 #include "connectors/prometheus/dcgm.h"
+
 #include "tests/fuzz/fuzztransport.h"
 
 #include <cstddef>

@@ -71,12 +71,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     (void)k8s::parseApiResourceList(std::string(input), "fuzz");
     (void)k8s::statusError(http::HttpResponse::withStatus(409, std::string(input)), "fuzz");
     using C = k8s::KubeClient;
-    withKubeClient(input, [](C &c) { return c.version({}); });
-    withKubeClient(input, [](C &c) { return c.discover({}, {k8s::kQueues, k8s::kPodGroups, k8s::kVolumeSnapshots}); });
-    withKubeClient(input, [](C &c) { return c.listAll(k8s::kPods, k8s::ListOptions{}, {}); });
-    withKubeClient(input, [](C &c) { return c.listAll(k8s::kQueues, k8s::ListOptions{}, {}); });
-    withKubeClient(input, [](C &c) { return c.get(k8s::kNodes, {}, "n1", {}); });
-    withKubeClient(input, [](C &c) { return c.remove(k8s::kJobs, "ns", "j1", {}); });
-    withKubeClient(input, [](C &c) { return c.podLog("ns", "p1", 20, {}); });
+    withKubeClient(input, [](C &c) {
+        return c.version({});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.discover({}, {k8s::kQueues, k8s::kPodGroups, k8s::kVolumeSnapshots});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.listAll(k8s::kPods, k8s::ListOptions{}, {});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.listAll(k8s::kQueues, k8s::ListOptions{}, {});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.get(k8s::kNodes, {}, "n1", {});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.remove(k8s::kJobs, "ns", "j1", {});
+    });
+    withKubeClient(input, [](C &c) {
+        return c.podLog("ns", "p1", 20, {});
+    });
     return 0;
 }

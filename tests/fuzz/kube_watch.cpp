@@ -28,15 +28,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         k8s::KubeClient client(transport, endpoint, options);
         k8s::WatchOptions watch;
         std::size_t skipped = 0;
-        watch.onSkipped = [&skipped](const http::HttpError &) { ++skipped; };
+        watch.onSkipped = [&skipped](const http::HttpError &) {
+            ++skipped;
+        };
         std::size_t events = 0;
-        (void)client.watchBatches(
-            *type, watch,
-            [&events](std::vector<k8s::WatchEvent> &batch) {
-                events += batch.size();
-                return events < 10000;
-            },
-            {});
+        (void)client.watchBatches(*type,
+                                  watch,
+                                  [&events](std::vector<k8s::WatchEvent> &batch) {
+                                      events += batch.size();
+                                      return events < 10000;
+                                  },
+                                  {});
     }
     return 0;
 }

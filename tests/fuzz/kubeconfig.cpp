@@ -3,6 +3,7 @@
 // A kubeconfig can arrive from another system (AKS listClusterUserCredential). File references
 // are cleared before endpoint() so the target never reads local files.
 #include "connectors/kubernetes/kubeconfig.h"
+
 #include "tests/fuzz/fuzztransport.h"
 
 #include <cstddef>

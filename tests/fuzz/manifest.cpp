@@ -2,6 +2,7 @@
 // the whole manifest, and the invariant that what parses also serializes to a manifest that
 // parses to the same commit.
 #include "connectors/dataset/manifest.h"
+
 #include "tests/fuzz/fuzztransport.h"
 
 #include <cstddef>
@@ -22,8 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string bytes = dataset::serializeManifest(*manifest);
     auto again = dataset::parseManifest(bytes);
     if (!again) {
-        std::fprintf(stderr, "a parsed manifest serializes to one that does not parse: %s\n",
-                     again.error().message.c_str());
+        std::fprintf(
+            stderr, "a parsed manifest serializes to one that does not parse: %s\n", again.error().message.c_str());
         std::abort();
     }
     if (again->entries.size() != manifest->entries.size() || dataset::serializeManifest(*again) != bytes) {

@@ -32,8 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     (void)prometheus::parseQueryResponse(body, 422);
     (void)prometheus::prometheusError(http::HttpResponse::withStatus(400, body));
     using C = prometheus::PrometheusClient;
-    withPromClient(input, [](C &c) { return c.instantQuery("up", 1700000000.0); });
-    withPromClient(input, [](C &c) { return c.rangeQuery("up", 1700000000.0, 1700003600.0, 60.0); });
-    withPromClient(input, [](C &c) { return c.buildInfo(); });
+    withPromClient(input, [](C &c) {
+        return c.instantQuery("up", 1700000000.0);
+    });
+    withPromClient(input, [](C &c) {
+        return c.rangeQuery("up", 1700000000.0, 1700003600.0, 60.0);
+    });
+    withPromClient(input, [](C &c) {
+        return c.buildInfo();
+    });
     return 0;
 }

@@ -33,19 +33,39 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::string_view input = fuzz::fuzzBytes(data, size);
     (void)s3::parseXml(input);
     using C = s3::S3Client;
-    withS3Client(input, [](C &c) { return c.listObjectsV2("datasets", "a/", "/"); });
+    withS3Client(input, [](C &c) {
+        return c.listObjectsV2("datasets", "a/", "/");
+    });
     withS3Client(input, [](C &c) {
         std::vector<std::string> prefixes;
         return c.listAll("datasets", "a/", "/", &prefixes);
     });
-    withS3Client(input, [](C &c) { return c.listAfter("datasets", "a/", "a/1", 50); });
-    withS3Client(input, [](C &c) { return c.listAllVersions("datasets", "a/"); });
-    withS3Client(input, [](C &c) { return c.headObject("datasets", "a/1"); });
-    withS3Client(input, [](C &c) { return c.getObject("datasets", "a/1", {}, std::make_pair(0LL, 9LL)); });
-    withS3Client(input, [](C &c) { return c.putObject("datasets", "a/1", "x"); });
-    withS3Client(input, [](C &c) { return c.deleteObject("datasets", "a/1"); });
-    withS3Client(input, [](C &c) { return c.bucketVersioning("datasets"); });
-    withS3Client(input, [](C &c) { return c.createBucket("datasets"); });
-    withS3Client(input, [](C &c) { return c.listBuckets(); });
+    withS3Client(input, [](C &c) {
+        return c.listAfter("datasets", "a/", "a/1", 50);
+    });
+    withS3Client(input, [](C &c) {
+        return c.listAllVersions("datasets", "a/");
+    });
+    withS3Client(input, [](C &c) {
+        return c.headObject("datasets", "a/1");
+    });
+    withS3Client(input, [](C &c) {
+        return c.getObject("datasets", "a/1", {}, std::make_pair(0LL, 9LL));
+    });
+    withS3Client(input, [](C &c) {
+        return c.putObject("datasets", "a/1", "x");
+    });
+    withS3Client(input, [](C &c) {
+        return c.deleteObject("datasets", "a/1");
+    });
+    withS3Client(input, [](C &c) {
+        return c.bucketVersioning("datasets");
+    });
+    withS3Client(input, [](C &c) {
+        return c.createBucket("datasets");
+    });
+    withS3Client(input, [](C &c) {
+        return c.listBuckets();
+    });
     return 0;
 }

@@ -34,23 +34,51 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     const std::string_view input = fuzz::fuzzBytes(data, size);
     using C = storagegrid::StorageGridClient;
-    withGridClient(input, "", [](C &c) { return c.discoverApiVersion(); });
-    withGridClient(input, "v4", [](C &c) { return c.productVersion(); });
-    withGridClient(input, "v4", [](C &c) { return c.health(); });
-    withGridClient(input, "v4", [](C &c) { return c.topologyGridName(); });
-    withGridClient(input, "v4", [](C &c) { return c.nodeHealth(); });
-    withGridClient(input, "v4", [](C &c) { return c.alerts(); });
-    withGridClient(input, "v4", [](C &c) { return c.alertHistory(); });
-    withGridClient(input, "v4", [](C &c) { return c.accounts(); });
-    withGridClient(input, "v4", [](C &c) { return c.accountsCache(); });
-    withGridClient(input, "v4", [](C &c) { return c.accountUsage("12345678901234567890", true); });
-    withGridClient(input, "v4", [](C &c) { return c.ilmPolicies(); });
-    withGridClient(input, "v4", [](C &c) { return c.metricQuery("storagegrid_node_cpu_utilization_percentage"); });
+    withGridClient(input, "", [](C &c) {
+        return c.discoverApiVersion();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.productVersion();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.health();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.topologyGridName();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.nodeHealth();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.alerts();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.alertHistory();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.accounts();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.accountsCache();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.accountUsage("12345678901234567890", true);
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.ilmPolicies();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.metricQuery("storagegrid_node_cpu_utilization_percentage");
+    });
     withGridClient(input, "v4", [](C &c) {
         const auto now = std::chrono::system_clock::now();
         return c.metricQueryRange("up", now - std::chrono::hours(1), now, 60);
     });
-    withGridClient(input, "v4", [](C &c) { return c.containers(); });
-    withGridClient(input, "v4", [](C &c) { return c.tenantUsage(); });
+    withGridClient(input, "v4", [](C &c) {
+        return c.containers();
+    });
+    withGridClient(input, "v4", [](C &c) {
+        return c.tenantUsage();
+    });
     return 0;
 }
