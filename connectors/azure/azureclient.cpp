@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <ctime>
+#include <iterator>
 #include <set>
 
 namespace strata::azure {
@@ -793,7 +794,8 @@ Result<std::vector<MetricSeries>> AzureClient::volumeMetrics(const std::string &
     }
     std::vector<json> items;
     if (auto value = body->find("value"); value != body->end() && value->is_array()) {
-        items.assign(value->begin(), value->end());
+        // Moved, not copied: a json copy recurses once per nesting level of what Monitor sent.
+        items.assign(std::make_move_iterator(value->begin()), std::make_move_iterator(value->end()));
     } else if (value != body->end() && !value->is_null()) {
         return http::fail(parseError(what, "\"value\" is not an array", 200));
     }
