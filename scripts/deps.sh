@@ -21,6 +21,7 @@ test_pkgs=(
   python3-jsonschema python3-yaml
   ceph-mon ceph-osd radosgw ceph-common s3cmd
   chromium
+  clang-14 libclang-rt-14-dev
 )
 # Node and npm install the web console's charting library (uPlot) and Playwright; an existing
 # node/npm (e.g. a newer one from NodeSource) is used as is.

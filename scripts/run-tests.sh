@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test: one Debug build with -Werror under ASan + UBSan (desktop, server,
-# simulators, every suite, the browser tests and the benchmarks' smoke runs), then checks that
-# strata-server links no GUI library and runs its self-test. `.ci/run` calls this through
-# `./strata.sh test`.
+# simulators, every suite, the browser tests and the benchmarks' smoke runs), runs the fuzz
+# targets for a bounded time, then checks that strata-server links no GUI library and runs its
+# self-test. `.ci/run` calls this through `./strata.sh test`.
 #
 # One sanitized build instead of a plain Debug build plus a sanitized one: the sanitized build is
 # the same Debug -Werror compile with instrumentation, so the plain one found nothing more and
@@ -31,6 +31,11 @@ cmake --build --preset asan -j "$jobs"
 stamp "tests (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$test_jobs" --timeout 900
+
+# The parsers that read other systems' answers, fuzzed for a bounded time (tests/fuzz/README.md):
+# a clang build of their own (connectors + web/httpguard only), 8 s per target.
+stamp "fuzz (libFuzzer, ASan + UBSan, ${STRATA_FUZZ_SECONDS:-8} s per target)"
+STRATA_JOBS=$jobs scripts/fuzz.sh "${STRATA_FUZZ_SECONDS:-8}"
 
 # The headless claim, checked on the binary itself: strata-server must load no GUI library, then
 # serve the demo estate with no display.

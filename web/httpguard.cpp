@@ -66,6 +66,78 @@ bool guardIsHttpToken(const QByteArray &method)
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
+// Header block parsing
+
+RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes)
+{
+    RequestHeadParse out;
+    const auto refused = [&out](int status, QString message) {
+        out.status = status;
+        out.message = std::move(message);
+        out.reason = status == 414 ? QByteArray("url_too_long") : QByteArray("bad_request");
+        return out;
+    };
+    QList<QByteArray> lines = block.split('\n');
+    for (QByteArray &line : lines) {
+        if (line.endsWith('\r')) {
+            line.chop(1);
+        }
+    }
+    RequestHead &head = out.head;
+    const QList<QByteArray> requestLine = lines.value(0).split(' ');
+    if (requestLine.size() != 3 || !guardIsHttpToken(requestLine.at(0)) || !requestLine.at(2).startsWith("HTTP/1.")) {
+        return refused(400, QStringLiteral("malformed request line"));
+    }
+    head.method = requestLine.at(0);
+    head.target = requestLine.at(1);
+    head.version = requestLine.at(2);
+    if (head.target.size() > maxUrlBytes) {
+        return refused(414, QStringLiteral("the request URL is too long"));
+    }
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+        const QByteArray &line = lines.at(l);
+        if (line.isEmpty()) {
+            continue;
+        }
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0) {
+            return refused(400, QStringLiteral("malformed header line"));
+        }
+        head.headers.append({line.left(colon).trimmed(), line.mid(colon + 1).trimmed()});
+    }
+    out.chunked = head.header("Transfer-Encoding").toLower().contains("chunked");
+    const QByteArray lengthText = head.header("Content-Length");
+    bool lengthOk = true;
+    out.contentLength = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&lengthOk);
+    if (!lengthOk || out.contentLength < 0) {
+        out.contentLength = 0;
+        return refused(400, QStringLiteral("malformed Content-Length"));
+    }
+    return out;
+}
+
+qsizetype findRequestHeadEnd(const QByteArray &head, qsizetype from)
+{
+    for (qsizetype p = std::max<qsizetype>(from, 1); p < head.size(); ++p) {
+        if (head[p] != '\n') {
+            continue;
+        }
+        if (head[p - 1] == '\n' || (p >= 2 && head[p - 1] == '\r' && head[p - 2] == '\n')) {
+            return p + 1;
+        }
+    }
+    return -1;
+}
+
+qint64 parseChunkSizeLine(const QByteArray &line)
+{
+    const qsizetype semicolon = line.indexOf(';');
+    bool ok = false;
+    const qint64 size = (semicolon < 0 ? line : line.left(semicolon)).trimmed().toLongLong(&ok, 16);
+    return ok && size >= 0 ? size : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
 // RequestHead
 
 QByteArray RequestHead::header(const QByteArray &name) const
@@ -494,16 +566,7 @@ void HttpGuard::scan(Conn &c, const QByteArray &bytes)
             const qsizetype take = std::min<qsizetype>(n - i, std::max<qsizetype>(room, 0));
             const qsizetype searchFrom = std::max<qsizetype>(0, c.head.size() - 3);
             c.head.append(bytes.constData() + i, take);
-            qsizetype end = -1;
-            for (qsizetype p = std::max<qsizetype>(searchFrom, 1); p < c.head.size(); ++p) {
-                if (c.head[p] != '\n') {
-                    continue;
-                }
-                if (c.head[p - 1] == '\n' || (p >= 2 && c.head[p - 1] == '\r' && c.head[p - 2] == '\n')) {
-                    end = p + 1;
-                    break;
-                }
-            }
+            const qsizetype end = findRequestHeadEnd(c.head, searchFrom);
             if (end < 0) {
                 const qsizetype lineEnd = c.head.indexOf('\n');
                 if (lineEnd < 0 && c.head.size() > qsizetype(m_limits.maxUrlBytes) + 32) {
@@ -570,10 +633,8 @@ void HttpGuard::scan(Conn &c, const QByteArray &bytes)
                 }
                 break;
             }
-            const qsizetype semicolon = line.indexOf(';');
-            bool ok = false;
-            const qint64 size = (semicolon < 0 ? line : line.left(semicolon)).trimmed().toLongLong(&ok, 16);
-            if (!ok || size < 0) {
+            const qint64 size = parseChunkSizeLine(line);
+            if (size < 0) {
                 refuse(c, 400, QStringLiteral("malformed chunked body"), "bad_request");
                 return;
             }
@@ -601,46 +662,14 @@ void HttpGuard::scan(Conn &c, const QByteArray &bytes)
 bool HttpGuard::headComplete(Conn &c)
 {
     c.started = true;
-    const QByteArray block = std::exchange(c.head, QByteArray());
-    QList<QByteArray> lines = block.split('\n');
-    for (QByteArray &line : lines) {
-        if (line.endsWith('\r')) {
-            line.chop(1);
-        }
-    }
-    RequestHead head;
-    const QList<QByteArray> requestLine = lines.value(0).split(' ');
-    if (requestLine.size() != 3 || !guardIsHttpToken(requestLine.at(0)) || !requestLine.at(2).startsWith("HTTP/1.")) {
-        refuse(c, 400, QStringLiteral("malformed request line"), "bad_request");
+    RequestHeadParse parsed = parseRequestHead(std::exchange(c.head, QByteArray()), m_limits.maxUrlBytes);
+    if (parsed.status != 0) {
+        refuse(c, parsed.status, parsed.message, parsed.reason);
         return false;
     }
-    head.method = requestLine.at(0);
-    head.target = requestLine.at(1);
-    head.version = requestLine.at(2);
-    if (head.target.size() > m_limits.maxUrlBytes) {
-        refuse(c, 414, QStringLiteral("the request URL is too long"), "url_too_long");
-        return false;
-    }
-    for (qsizetype l = 1; l < lines.size(); ++l) {
-        const QByteArray &line = lines.at(l);
-        if (line.isEmpty()) {
-            continue;
-        }
-        const qsizetype colon = line.indexOf(':');
-        if (colon <= 0) {
-            refuse(c, 400, QStringLiteral("malformed header line"), "bad_request");
-            return false;
-        }
-        head.headers.append({line.left(colon).trimmed(), line.mid(colon + 1).trimmed()});
-    }
-    const bool chunked = head.header("Transfer-Encoding").toLower().contains("chunked");
-    const QByteArray lengthText = head.header("Content-Length");
-    bool lengthOk = true;
-    const qint64 length = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&lengthOk);
-    if (!lengthOk || length < 0) {
-        refuse(c, 400, QStringLiteral("malformed Content-Length"), "bad_request");
-        return false;
-    }
+    const RequestHead &head = parsed.head;
+    const bool chunked = parsed.chunked;
+    const qint64 length = parsed.contentLength;
     HeadVerdict verdict = m_check(head, c.peer);
     if (verdict.status != 0) {
         refuse(c, verdict.status, verdict.message, verdict.reason, verdict.headers);

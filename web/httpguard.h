@@ -38,6 +38,31 @@ struct RequestHead
     [[nodiscard]] bool websocketUpgrade() const;
 };
 
+/// What parseRequestHead() made of one complete header block.
+struct RequestHeadParse
+{
+    RequestHead head;
+    /// 0 = well-formed; otherwise the refusal: 400 (malformed request line, header line or
+    /// Content-Length) or 414 (a target longer than maxUrlBytes).
+    int status = 0;
+    QString message;          ///< refusal: the sentence of the JSON body
+    QByteArray reason;        ///< refusal: "bad_request" or "url_too_long"
+    bool chunked = false;     ///< Transfer-Encoding names chunked
+    qint64 contentLength = 0; ///< the declared Content-Length (>= 0), 0 when absent
+};
+
+/// Parses a complete header block (request line, header lines and the blank line, with CRLF or
+/// bare LF line ends) the way HttpGuard does before QHttpServer sees the request. Pure: no I/O.
+RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes);
+
+/// The index just past the blank line that ends a header block in `head` (CRLF or bare LF line
+/// ends), looking at line ends from `from` on; -1 when the block is not complete yet.
+qsizetype findRequestHeadEnd(const QByteArray &head, qsizetype from);
+
+/// The size in a chunked body's chunk-size line (hex, a ";extension" ignored, spaces trimmed);
+/// -1 when the line is malformed.
+qint64 parseChunkSizeLine(const QByteArray &line);
+
 /// The server's decision on a complete header block (HttpGuard::HeadCheck).
 struct HeadVerdict
 {

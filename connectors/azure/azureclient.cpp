@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <ctime>
+#include <iterator>
 #include <set>
 
 namespace strata::azure {
@@ -45,6 +46,18 @@ bool hasApiVersion(const std::string &url)
 HttpError parseError(std::string_view what, const std::string &detail, int status)
 {
     return HttpError::make(Kind::Parse, std::string(what) + ": " + detail, status);
+}
+
+// A string member, `fallback` when absent or of another type (json::value() would throw
+// type_error out of the client and end the process).
+std::string armStringField(const json &object, const char *key, std::string fallback = {})
+{
+    if (object.is_object()) {
+        if (auto it = object.find(key); it != object.end() && it->is_string()) {
+            return it->get<std::string>();
+        }
+    }
+    return fallback;
 }
 
 std::string nameOf(const json &record)
@@ -529,7 +542,7 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
         if (auto pc = doc->find("percentComplete"); pc != doc->end() && pc->is_number()) {
             status.percentComplete = pc->get<double>();
         }
-        status.operationId = doc->value("name", operationId);
+        status.operationId = armStringField(*doc, "name", operationId);
         lastStatus = status.status;
         report(status);
         if (status.status == "Succeeded") {
@@ -557,11 +570,11 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
             std::string message;
             std::string detail;
             if (auto error = doc->find("error"); error != doc->end() && error->is_object()) {
-                code = error->value("code", std::string());
-                message = error->value("message", std::string());
+                code = armStringField(*error, "code");
+                message = armStringField(*error, "message");
                 if (auto details = error->find("details");
                     details != error->end() && details->is_array() && !details->empty() && (*details)[0].is_object()) {
-                    detail = (*details)[0].value("message", std::string());
+                    detail = armStringField((*details)[0], "message");
                 }
             }
             std::string text = std::string(what) + " failed: " + (message.empty() ? "no reason given" : message);
@@ -774,7 +787,8 @@ Result<std::vector<MetricSeries>> AzureClient::volumeMetrics(const std::string &
     }
     std::vector<json> items;
     if (auto value = body->find("value"); value != body->end() && value->is_array()) {
-        items.assign(value->begin(), value->end());
+        // Moved, not copied: a json copy recurses once per nesting level of what Monitor sent.
+        items.assign(std::make_move_iterator(value->begin()), std::make_move_iterator(value->end()));
     } else if (value != body->end() && !value->is_null()) {
         return http::fail(parseError(what, "\"value\" is not an array", 200));
     }

@@ -60,24 +60,34 @@ std::string hostOf(const std::string &url)
     return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-// A number or a numeric string ("3599"): the v1 endpoint and ADFS send expires_in as text.
+// Token lifetimes beyond this are not meant literally; they would also overflow the clock's
+// nanoseconds (and a double beyond int64 is undefined to convert).
+constexpr std::int64_t kMaxTokenSeconds = std::int64_t(10) * 365 * 24 * 3600;
+
+// A number or a numeric string ("3599"): the v1 endpoint and ADFS send expires_in as text. Values beyond
+// +-kMaxTokenSeconds count as absent.
 std::int64_t secondsField(const json &body, const char *key, std::int64_t fallback)
 {
     const auto it = body.find(key);
     if (it == body.end()) {
         return fallback;
     }
+    double seconds = 0;
     if (it->is_number()) {
-        return it->get<std::int64_t>();
-    }
-    if (it->is_string()) {
+        seconds = it->get<double>();
+    } else if (it->is_string()) {
         try {
-            return std::stoll(it->get<std::string>());
+            seconds = static_cast<double>(std::stoll(it->get<std::string>()));
         } catch (const std::exception &) {
             return fallback;
         }
+    } else {
+        return fallback;
     }
-    return fallback;
+    if (!(seconds >= -static_cast<double>(kMaxTokenSeconds) && seconds <= static_cast<double>(kMaxTokenSeconds))) {
+        return fallback;
+    }
+    return static_cast<std::int64_t>(seconds);
 }
 
 } // namespace
@@ -149,7 +159,11 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
         const int status = response->status;
         if (body.is_object() && body.contains("error") && body["error"].is_string()) {
             const std::string code = body["error"].get<std::string>();
-            std::string description = body.value("error_description", std::string());
+            // A description of another type counts as absent (json::value() would throw).
+            std::string description;
+            if (const auto d = body.find("error_description"); d != body.end() && d->is_string()) {
+                description = d->get<std::string>();
+            }
             description = firstLine(description);
             const bool rejected = status == 400 || status == 401 || status == 403;
             HttpError error =
@@ -300,13 +314,21 @@ http::Result<AccessToken> parseCliToken(const std::string &text)
     AccessToken token;
     token.token = body["accessToken"].get<std::string>();
     if (const auto it = body.find("expires_on"); it != body.end() && (it->is_number() || it->is_string())) {
+        // Up to 2200-01-01: a later one is not meant literally and would overflow the clock's
+        // nanoseconds (which end in 2262); a double beyond int64 is also undefined to convert.
+        constexpr std::int64_t maxEpoch = 7258118400;
         std::int64_t epoch = 0;
-        try {
-            epoch = it->is_number() ? it->get<std::int64_t>() : std::stoll(it->get<std::string>());
-        } catch (const std::exception &) {
-            epoch = 0;
+        if (it->is_number()) {
+            const double seconds = it->get<double>();
+            epoch = seconds > 0 && seconds <= static_cast<double>(maxEpoch) ? static_cast<std::int64_t>(seconds) : 0;
+        } else {
+            try {
+                epoch = std::stoll(it->get<std::string>());
+            } catch (const std::exception &) {
+                epoch = 0;
+            }
         }
-        if (epoch > 0) {
+        if (epoch > 0 && epoch <= maxEpoch) {
             token.expiresOn = system_clock::from_time_t(static_cast<std::time_t>(epoch));
             return token;
         }

@@ -689,11 +689,31 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
             return true;
         }
         if (*kind == WatchEvent::Type::Error) {
-            const int code = object->value("code", 0);
+            // A Status code of another type (or out of range) counts as absent; json::value() would
+            // throw type_error out of the body sink and end the process.
+            int code = 0;
+            if (const auto c = object->find("code"); c != object->end() && c->is_number()) {
+                const double number = c->get<double>();
+                code = number >= 100 && number <= 599 ? static_cast<int>(number) : 0;
+            }
             if (code == 410) {
                 expired = true;
             } else {
-                HttpResponse status = HttpResponse::withStatus(code > 0 ? code : 500, object->dump());
+                // statusError() reads only these members; dumping the whole object would recurse as
+                // deep as the sender nested it (a stack overflow at some 100,000 levels).
+                json shallow = json::object();
+                for (const char *key : {"kind", "message", "reason"}) {
+                    if (const auto f = object->find(key); f != object->end()) {
+                        shallow[key] = f->is_string() ? *f : json();
+                    }
+                }
+                if (const auto details = object->find("details"); details != object->end() && details->is_object()) {
+                    if (const auto r = details->find("retryAfterSeconds");
+                        r != details->end() && r->is_number_integer()) {
+                        shallow["details"]["retryAfterSeconds"] = *r;
+                    }
+                }
+                HttpResponse status = HttpResponse::withStatus(code > 0 ? code : 500, shallow.dump());
                 streamError = statusError(status, what);
             }
             return false;

@@ -283,10 +283,10 @@ http::Result<PodGroupDto> parsePodGroup(const nlohmann::json &object);
 http::Result<ConfigMapDto> parseConfigMap(const nlohmann::json &object);
 
 /// Parses every object of a list with `parse`, keeping the good ones and describing each bad
-/// one in `skipped` (one sentence each).
-template <class T, class Parse>
-std::vector<T>
-parseAll(const std::vector<nlohmann::json> &objects, Parse parse, std::vector<std::string> *skipped = nullptr)
+/// one in `skipped` (one sentence each). `Json` is nlohmann::json; a template parameter so that
+/// this header needs only json_fwd.hpp under clang too (which checks non-dependent code early).
+template <class T, class Parse, class Json = nlohmann::json>
+std::vector<T> parseAll(const std::vector<Json> &objects, Parse parse, std::vector<std::string> *skipped = nullptr)
 {
     std::vector<T> out;
     out.reserve(objects.size());

@@ -82,6 +82,16 @@ bool parseLabels(const json &metric, Labels &labels)
     return true;
 }
 
+// A string member of an answer, "" when absent or of another type: json::value() would throw
+// type_error on {"status": {...}} and end the process.
+std::string promStringField(const json &object, const char *key)
+{
+    if (const auto it = object.find(key); it != object.end() && it->is_string()) {
+        return it->get<std::string>();
+    }
+    return {};
+}
+
 std::string formEncode(const std::vector<std::pair<std::string, std::string>> &params)
 {
     std::string out;
@@ -114,10 +124,10 @@ HttpError prometheusError(const HttpResponse &response)
     error.httpStatus = response.status;
     error.retryAfterSeconds = http::parseRetryAfter(response.header("Retry-After"));
     const json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-    if (body.is_object() && body.value("status", std::string()) == "error") {
+    if (body.is_object() && promStringField(body, "status") == "error") {
         error.kind = Kind::Api;
-        error.apiCode = body.value("errorType", std::string());
-        const std::string message = body.value("error", std::string());
+        error.apiCode = promStringField(body, "errorType");
+        const std::string message = promStringField(body, "error");
         error.message =
             "Prometheus rejected the query: " + (message.empty() ? "HTTP " + std::to_string(response.status) : message);
         if (response.status == 401 || response.status == 403) {
@@ -149,7 +159,7 @@ Result<QueryResult> parseQueryResponse(const std::string &body, int httpStatus)
                                    + std::to_string(body.size()) + " bytes",
                                httpStatus));
     }
-    if (root.value("status", std::string()) != "success") {
+    if (promStringField(root, "status") != "success") {
         HttpResponse response = HttpResponse::withStatus(httpStatus, body);
         return fail(prometheusError(response));
     }
@@ -311,15 +321,15 @@ Result<BuildInfo> PrometheusClient::buildInfo(const CancelToken &cancel)
         return fail(prometheusError(*response));
     }
     const json root = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
-    if (!root.is_object() || root.value("status", std::string()) != "success" || !root.contains("data")
+    if (!root.is_object() || promStringField(root, "status") != "success" || !root.contains("data")
         || !root["data"].is_object()) {
         return fail(parseError("buildinfo is not a success envelope", response->status));
     }
     const json &data = root["data"];
     BuildInfo info;
-    info.version = data.value("version", std::string());
-    info.revision = data.value("revision", std::string());
-    info.goVersion = data.value("goVersion", std::string());
+    info.version = promStringField(data, "version");
+    info.revision = promStringField(data, "revision");
+    info.goVersion = promStringField(data, "goVersion");
     return info;
 }
 

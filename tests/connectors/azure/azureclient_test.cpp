@@ -574,6 +574,29 @@ TEST(AzureClient, VolumeMetrics_Pt5mAverageQueryAndSeries)
               "VolumeLogicalSize");
 }
 
+// Found by fuzzing (tests/fuzz/azure_dto): the metric series were copied out of the answer, and a
+// json copy recurses once per nesting level: a member nested 500,000 deep overflowed the stack.
+TEST(AzureClient, VolumeMetrics_DeeplyNestedMemberDoesNotOverflowTheStack)
+{
+    constexpr std::size_t levels = 500'000;
+    const QByteArray body = QByteArray(R"({"value":[{"name":{"value":"ReadIops"},"unit":"CountPerSecond","x":)")
+                            + QByteArray(levels, '[') + QByteArray(levels, ']') + "}]}";
+    LoopbackServer server([body](const Request &, const Responder &responder) {
+        responder.send(Response::json(200, body));
+    });
+    FakeTokens tokens;
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    AzureClient client(transport, tokens, clientOptions(server.url(), sleeper));
+    const auto from = std::chrono::system_clock::from_time_t(1767225600);
+
+    const auto series = client.volumeMetrics(kVolumeId, from, from + 10min);
+
+    ASSERT_TRUE(series) << series.error().message;
+    ASSERT_EQ(series->size(), 1u);
+    EXPECT_EQ((*series)[0].name, "ReadIops");
+}
+
 TEST(AzureClient, ManagedClustersAndUserKubeconfig)
 {
     const std::string clusterId =

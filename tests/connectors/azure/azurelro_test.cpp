@@ -223,6 +223,35 @@ TEST(AzureLro, Failed_ApiErrorFromStatusDocument)
     EXPECT_EQ(server.locationPolls(), 0);
 }
 
+// Found by tests/fuzz/azure_dto: a status document whose "name" or error fields were not strings
+// threw json::type_error out of the client and ended the process.
+TEST(AzureLro, StatusDocumentWithNonStringFields_IsReadNotThrown)
+{
+    LroScript script;
+    json inProgress = statusDoc("InProgress", 50);
+    inProgress["name"] = 7;
+    json failed = statusDoc("Failed", 100);
+    failed["error"] = {{"code", 409}, {"message", {{"text", "x"}}}, {"details", {{{"message", false}}}}};
+    script.statuses = {inProgress, failed};
+    LroServer server(script);
+    FakeTokens tokens;
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    AzureClient client(transport, tokens, clientOptions(server.url(), sleeper));
+    std::vector<LroStatus> seen;
+
+    const auto moved = client.poolChange(kVolumeId, kPool2, [&seen](const LroStatus &status) {
+        seen.push_back(status);
+    });
+
+    ASSERT_FALSE(moved);
+    EXPECT_EQ(moved.error().kind, Kind::Api);
+    EXPECT_EQ(moved.error().apiCode, "Failed");
+    EXPECT_EQ(moved.error().message, "moving volume volume1 to pool pool2 failed: no reason given");
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0].operationId, "op-1");
+}
+
 TEST(AzureLro, VolumeDeletedMidChange_FailedWithResourceNotFound)
 {
     LroScript script;

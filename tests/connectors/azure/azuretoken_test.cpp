@@ -196,6 +196,33 @@ TEST(ClientSecretCredential, CachedPerScope_RefreshedFiveMinutesBeforeExpiry)
     EXPECT_EQ(issued.load(), 4);
 }
 
+// Found by tests/fuzz/azure_dto: an expires_in beyond int64 (1e300) was converted with undefined
+// behaviour, and a huge one overflowed the clock, so the token counted as expired at once.
+TEST(ClientSecretCredential, AbsurdExpiresIn_CountsAsAbsent)
+{
+    for (const char *expiresIn : {"1e300", "\"99999999999999999\"", "-1e300"}) {
+        LoopbackServer server([expiresIn](const Request &, const Responder &responder) {
+            responder.send(Response::json(
+                200, QByteArray(R"({"token_type":"Bearer","access_token":"tok","expires_in":)") + expiresIn + "}"));
+        });
+        CurlTransport transport(fastTransport());
+        RecordingSleeper sleeper;
+        auto now = std::chrono::system_clock::time_point{std::chrono::seconds{1'800'000'000}};
+        auto options = secretOptions(server.url(), sleeper);
+        options.now = [&now] {
+            return now;
+        };
+        ClientSecretCredential credential(transport, options);
+
+        const auto token = credential.token(kScope, CancelToken{});
+        ASSERT_TRUE(token) << expiresIn;
+        EXPECT_EQ(token->expiresOn, now + std::chrono::seconds{3600}) << expiresIn;
+        now += std::chrono::seconds{3000};
+        EXPECT_TRUE(credential.token(kScope, CancelToken{})) << expiresIn;
+        EXPECT_EQ(credential.requestCount(), 1) << expiresIn << ": still cached as if valid for an hour";
+    }
+}
+
 TEST(ClientSecretCredential, RefreshInShortensTheCache)
 {
     std::atomic<int> issued{0};
@@ -217,6 +244,24 @@ TEST(ClientSecretCredential, RefreshInShortensTheCache)
     EXPECT_EQ(credential.token(kScope, CancelToken{})->token, "tok-1");
     now += std::chrono::seconds{2};
     EXPECT_EQ(credential.token(kScope, CancelToken{})->token, "tok-2");
+}
+
+// Found by tests/fuzz/azure_dto: an error_description that was not a string threw
+// json::type_error out of token() and ended the process.
+TEST(ClientSecretCredential, ErrorDescriptionOfAnotherType_AuthErrorNamesTheCode)
+{
+    LoopbackServer server([](const Request &, const Responder &responder) {
+        responder.send(Response::json(401, R"({"error":"invalid_client","error_description":5})"));
+    });
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    ClientSecretCredential credential(transport, secretOptions(server.url(), sleeper));
+
+    const auto token = credential.token(kScope, CancelToken{});
+
+    ASSERT_FALSE(token);
+    EXPECT_EQ(token.error().kind, Kind::Auth);
+    EXPECT_EQ(token.error().message, "Microsoft Entra ID rejected the client credentials: invalid_client");
 }
 
 // ---- Azure CLI --------------------------------------------------------------------------------
@@ -265,6 +310,13 @@ TEST(AzureCliCredential, OldCliLocalExpiresOn)
     tm.tm_sec = 5;
     tm.tm_isdst = -1;
     EXPECT_EQ(std::chrono::system_clock::to_time_t(token->expiresOn), std::mktime(&tm));
+    // Found by tests/fuzz/azure_dto: expiries beyond the clock's range (2262) overflowed it, and
+    // 1e300 was converted to an integer with undefined behaviour; after 2200 they are no expiry.
+    EXPECT_FALSE(parseCliToken(R"({"accessToken":"a","expires_on":9000000000000000000})"));
+    EXPECT_FALSE(parseCliToken(R"({"accessToken":"a","expires_on":"9000000000000000000"})"));
+    EXPECT_FALSE(parseCliToken(R"({"accessToken":"a","expires_on":1e300})"));
+    EXPECT_FALSE(parseCliToken(R"({"accessToken":"a","expires_on":7258118401})"));
+    EXPECT_TRUE(parseCliToken(R"({"accessToken":"a","expires_on":7258118400})"));
     EXPECT_FALSE(parseCliToken(R"({"expires_on":1})"));
     EXPECT_FALSE(parseCliToken(R"({"accessToken":"a"})"));
     EXPECT_FALSE(parseCliToken("not json"));

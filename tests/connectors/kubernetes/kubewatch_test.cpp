@@ -274,6 +274,61 @@ TEST(KubeWatch, OtherErrorEvent_ApiError)
     EXPECT_NE(end.error().message.find("etcd is unhappy"), std::string::npos);
 }
 
+// Found by tests/fuzz/kube_watch: an ERROR event whose Status code was not a number threw
+// json::type_error out of the stream callback and ended the process.
+TEST(KubeWatch, ErrorEventWithNonNumericCode_ApiErrorNotThrown)
+{
+    LoopbackServer server([](const Request &, const Responder &responder) {
+        json bad = status(410, "Expired", "too old resource version");
+        bad["code"] = "410";
+        streamChunks(responder, {eventLine("ERROR", bad)}, StreamEnd::Open);
+    });
+    CurlTransport transport(fastTransport());
+    KubeClient client(transport, endpointFor(server), fastRetry());
+
+    const auto end = client.watch(
+        kNodes,
+        WatchOptions{},
+        [](WatchEvent) {
+            return true;
+        },
+        CancelToken{});
+
+    ASSERT_FALSE(end);
+    EXPECT_EQ(end.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(end.error().httpStatus, 500);
+    EXPECT_EQ(end.error().apiCode, "Expired");
+}
+
+// Found by fuzzing (tests/fuzz/kube_watch): the ERROR event's object was dumped whole for the
+// Status reader, recursing once per nesting level: a deeply nested member overflowed the stack.
+TEST(KubeWatch, ErrorEventNestedDeep_ApiErrorWithoutRecursion)
+{
+    constexpr std::size_t levels = 500'000;
+    const std::string line = R"({"type":"ERROR","object":{"kind":"Status","code":500,"reason":"InternalError",)"
+                             R"("message":"etcd is unhappy","details":{"retryAfterSeconds":3},"x":)"
+                             + std::string(levels, '[') + std::string(levels, ']') + "}}\n";
+    LoopbackServer server([line](const Request &, const Responder &responder) {
+        streamChunks(responder, {line}, StreamEnd::Open);
+    });
+    CurlTransport transport(fastTransport());
+    KubeClient client(transport, endpointFor(server), fastRetry());
+
+    const auto end = client.watch(
+        kNodes,
+        WatchOptions{},
+        [](WatchEvent) {
+            return true;
+        },
+        CancelToken{});
+
+    ASSERT_FALSE(end);
+    EXPECT_EQ(end.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(end.error().apiCode, "InternalError");
+    EXPECT_EQ(end.error().retryAfterSeconds, 3);
+    EXPECT_NE(end.error().message.find("etcd is unhappy"), std::string::npos);
+}
+
 TEST(KubeWatch, MalformedEvents_ReportedAndSkippedOthersDelivered)
 {
     LoopbackServer server([](const Request &, const Responder &responder) {

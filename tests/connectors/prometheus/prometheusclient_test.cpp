@@ -198,6 +198,34 @@ TEST_F(PrometheusClientTest, WrongShapes_AreParseErrors)
     }
 }
 
+// Found by tests/fuzz/prometheus: envelope members of another type than string threw
+// json::type_error out of parseQueryResponse/prometheusError and ended the process.
+TEST_F(PrometheusClientTest, EnvelopeFieldsOfAnotherType_AreErrorsNotThrown)
+{
+    const std::string crash = R"({"status":{"resultType":"vector","result":[]}})";
+    const auto result = parseQueryResponse(crash);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().kind, Kind::Http);
+
+    const auto rejected = parseQueryResponse(R"({"status":"error","errorType":7,"error":["x"]})", 400);
+    ASSERT_FALSE(rejected);
+    EXPECT_EQ(rejected.error().kind, Kind::Api);
+    EXPECT_EQ(rejected.error().apiCode, "");
+    EXPECT_EQ(rejected.error().message, "Prometheus rejected the query: HTTP 400");
+}
+
+TEST_F(PrometheusClientTest, BuildInfoWithFieldsOfAnotherType_IsReadNotThrown)
+{
+    server = std::make_unique<LoopbackServer>([&](const Request &r, const Responder &out) {
+        log.add(r);
+        out.send(Response::json(200, R"({"status":"success","data":{"version":2,"revision":"abc","goVersion":null}})"));
+    });
+    const auto info = client().buildInfo();
+    ASSERT_TRUE(info) << info.error().message;
+    EXPECT_EQ(info->version, "");
+    EXPECT_EQ(info->revision, "abc");
+}
+
 TEST_F(PrometheusClientTest, ServiceUnavailable_RetriesHonouringRetryAfterThenSucceeds)
 {
     std::atomic<int> calls{0};
