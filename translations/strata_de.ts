@@ -2040,6 +2040,49 @@
     </message>
 </context>
 <context>
+    <name>strata::core::SecretReentry</name>
+    <message>
+        <source>S3 secret key</source>
+        <translation>geheimer S3-Schlüssel</translation>
+    </message>
+    <message>
+        <source>client secret</source>
+        <translation>Client-Geheimnis</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <source>%1 now skips TLS verification</source>
+        <translation>%1 überspringt jetzt die TLS-Prüfung</translation>
+    </message>
+    <message>
+        <source>%1 now trusts the system CAs instead of its CA file</source>
+        <translation>%1 vertraut jetzt den System-CAs statt seiner CA-Datei</translation>
+    </message>
+    <message>
+        <source>%1 now trusts the CA file %2</source>
+        <translation>%1 vertraut jetzt der CA-Datei %2</translation>
+    </message>
+    <message>
+        <source>the %1 of %2 now points at %3</source>
+        <translation>%1 von %2 zeigt jetzt auf %3</translation>
+    </message>
+    <message>
+        <source>its default</source>
+        <translation>seinen Standardwert</translation>
+    </message>
+    <message>
+        <source>%1, so its %2 must be given again (a stored secret never follows a changed endpoint or TLS setting)</source>
+        <translation>%1, daher muss %2 erneut angegeben werden (ein gespeichertes Geheimnis folgt nie einem geänderten Endpunkt oder einer geänderten TLS-Einstellung)</translation>
+    </message>
+</context>
+<context>
     <name>strata::core::SentimentService</name>
     <message>
         <source>Sentiment: %1 is not a StorageGRID source with an S3 endpoint.</source>
