@@ -173,6 +173,7 @@ GpuPage::GpuPage(core::Estate *estate, models::ProjectTableModel *projects, QWid
     });
 
     connect(m_clusterCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_clusterChosen = true;
         static_cast<ClusterProxy *>(m_projectProxy)->setCluster(cluster());
         refresh();
         if (isVisible()) {
@@ -248,7 +249,9 @@ void GpuPage::updateClusters()
         for (const QString &s : std::as_const(sources)) {
             m_clusterCombo->addItem(s, s);
         }
-        const int index = m_clusterCombo->findData(current);
+        // Until someone picks a cluster, the first by name is shown, whichever answered first: the
+        // page then reads the same for a live estate and for a bundle of it.
+        const int index = m_clusterChosen ? m_clusterCombo->findData(current) : 0;
         m_clusterCombo->setCurrentIndex(index >= 0 ? index : 0);
         static_cast<ClusterProxy *>(m_projectProxy)->setCluster(cluster());
     }

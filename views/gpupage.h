@@ -97,6 +97,7 @@ private:
     core::Estate *m_estate;
     models::ProjectTableModel *m_projects;
     QComboBox *m_clusterCombo = nullptr;
+    bool m_clusterChosen = false; ///< a cluster was picked (by the user or setCluster())
     QLabel *m_clusterLabel = nullptr;
     QLabel *m_kpiLabel = nullptr;
     QLabel *m_quotaLabel = nullptr;
