@@ -431,10 +431,12 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
     // growth exists; "now" equals the S3 store's usage.
     auto series = [&]() {
         std::vector<Series> out;
-        auto growth = [this](const std::string &key, double current) {
+        // One "now" per request: an instant query at the request's time must read the store's
+        // usage exactly, however long the request took to evaluate.
+        auto growth = [this, now](const std::string &key, double current) {
             const double rate = 0.02 + 0.03 * double(stableHash(key, m_options.seed) % 1000) / 1000.0;
-            return [this, current, rate](std::int64_t t) {
-                const double days = std::max(0.0, double(nowMs() - t) / 86400000.0);
+            return [now, current, rate](std::int64_t t) {
+                const double days = std::max(0.0, double(now - t) / 86400000.0);
                 return std::round(current * std::max(0.05, 1.0 - rate * days));
             };
         };
