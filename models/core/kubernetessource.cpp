@@ -67,11 +67,11 @@ http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &co
             http::HttpError error;
             error.kind = http::HttpError::Kind::Auth;
             error.message = where + " is empty; add the cluster again or paste its kubeconfig";
-            return Unexpected(std::move(error));
+            return Unexpected{std::move(error)};
         }
         auto kubeconfig = kubernetes::parseKubeconfig(ss(token), std::string(), where);
         if (!kubeconfig) {
-            return Unexpected(kubeconfig.error());
+            return Unexpected{kubeconfig.error()};
         }
         return kubeconfig->endpoint(ss(config.kubeContext));
     }
@@ -90,7 +90,7 @@ http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &co
                 http::HttpError error;
                 error.kind = http::HttpError::Kind::Tls;
                 error.message = "cannot read the CA file " + ss(config.caFile);
-                return Unexpected(std::move(error));
+                return Unexpected{std::move(error)};
             }
             std::ostringstream text;
             text << in.rdbuf();
@@ -102,7 +102,7 @@ http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &co
         config.kubeconfig.isEmpty() ? kubernetes::kubeconfigPaths() : std::vector<std::string>{ss(config.kubeconfig)};
     auto kubeconfig = kubernetes::loadKubeconfig(paths);
     if (!kubeconfig) {
-        return Unexpected(kubeconfig.error());
+        return Unexpected{kubeconfig.error()};
     }
     return kubeconfig->endpoint(ss(config.kubeContext));
 }
@@ -401,7 +401,7 @@ void KubernetesSource::launch()
                 auto v = shared->client->version(cancel);
                 // Resource lists of the optional groups: which version serves which resource.
                 auto d = v ? shared->client->discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
-                           : http::Result<kubernetes::Discovery>(Unexpected(v.error()));
+                           : http::Result<kubernetes::Discovery>(Unexpected{v.error()});
                 if (v && d) {
                     version = v->gitVersion;
                     discovery = std::move(*d);
@@ -1063,7 +1063,7 @@ http::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
         auto current = client.getConfigMap(ss(ns), name, cancel);
         const bool missing = !current && isCode(current.error(), "NotFound");
         if (!current && !missing) {
-            return Unexpected(current.error());
+            return Unexpected{current.error()};
         }
         json object = missing ? stateConfigMap(target, ns) : *current;
         if (!object.contains("data") || !object["data"].is_object()) {
@@ -1080,10 +1080,10 @@ http::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
         last = written.error();
         const bool raced = isCode(last, "Conflict") || isCode(last, "AlreadyExists") || last.httpStatus == 409;
         if (!raced) {
-            return Unexpected(last);
+            return Unexpected{last};
         }
     }
-    return Unexpected(last);
+    return Unexpected{last};
 }
 
 // Creates a cache Job; an existing one of the same name counts as ours when it carries our
@@ -1102,14 +1102,14 @@ http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
         }
         const http::HttpError &e = created.error();
         if (!isCode(e, "AlreadyExists") && !e.outcomeUnknown) {
-            return Unexpected(e);
+            return Unexpected{e};
         }
         auto existing = client.get(kubernetes::kJobs, ns, name, cancel);
         if (!existing) {
             if (isCode(existing.error(), "NotFound") && e.outcomeUnknown) {
                 continue;
             }
-            return Unexpected(existing.error());
+            return Unexpected{existing.error()};
         }
         const auto view = jobView(*existing);
         if (requestedAnnotation(*existing) == ours || (view && !view->complete && !view->failed)) {
@@ -1117,7 +1117,7 @@ http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
         }
         auto removed = client.deleteJob(ns, name, cancel);
         if (!removed) {
-            return Unexpected(removed.error());
+            return Unexpected{removed.error()};
         }
         // Background deletion removes the Job object at once; wait for the name to be free.
         for (int i = 0; i < 50; ++i) {
@@ -1133,7 +1133,7 @@ http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
     http::HttpError error;
     error.kind = http::HttpError::Kind::Api;
     error.message = "Job " + ns + "/" + name + " could not be replaced";
-    return Unexpected(std::move(error));
+    return Unexpected{std::move(error)};
 }
 
 } // namespace
@@ -1251,9 +1251,9 @@ PollJob KubernetesSource::cachePollJob()
         for (const QString &ns : namespaces) {
             auto configMaps = client.listConfigMaps(ss(ns), "strata.io/cache-target", token);
             auto jobList = configMaps ? client.listJobs(ss(ns), kManagedBy + "=strata", token)
-                                      : http::Result<kubernetes::ListPage>(Unexpected(configMaps.error()));
+                                      : http::Result<kubernetes::ListPage>(Unexpected{configMaps.error()});
             auto podList = jobList ? client.listPods(ss(ns), kRoleLabel + "=cache-loader", token)
-                                   : http::Result<kubernetes::ListPage>(Unexpected(jobList.error()));
+                                   : http::Result<kubernetes::ListPage>(Unexpected{jobList.error()});
             if (!podList) {
                 FetchError e = toFetchError(podList.error());
                 e.message = QObject::tr("cache state in %1: %2").arg(ns, e.message);
@@ -2354,7 +2354,7 @@ void KubernetesSource::testConnection(const SourceConfig &config,
             const http::CancelToken cancel;
             auto version = client.version(cancel);
             auto discovery = version ? client.discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
-                                     : http::Result<kubernetes::Discovery>(Unexpected(version.error()));
+                                     : http::Result<kubernetes::Discovery>(Unexpected{version.error()});
             const auto ms =
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (!version || !discovery) {

@@ -159,3 +159,15 @@ heads = {
 }
 for name, text in heads.items():
     write("http_guard", name, text)
+
+# Support bundles: the demo's trimmed body (the target wraps it in header and checksum), one
+# part of it alone, and the same body as a whole gzip'd bundle file for the raw path.
+import gzip
+body = json.loads((fixtures / "bundle" / "demo-body-small.json").read_text())
+write("bundle", "demo-body", json.dumps(body, separators=(",", ":")))
+write("bundle", "estate-only", json.dumps({"estate": body.get("estate", {})}, separators=(",", ":")))
+compact = json.dumps(body, separators=(",", ":"), sort_keys=True)
+doc = {"body": body, "checksum": {"algorithm": "sha256", "value": hashlib.sha256(compact.encode()).hexdigest()},
+       "created": "2026-11-26T09:03:05.038Z", "format": "strata-bundle", "host": "fuzz", "hours": 1,
+       "strata_version": "fuzz", "user": "", "version": 1}
+write("bundle", "demo-file", gzip.compress(json.dumps(doc, separators=(",", ":"), sort_keys=True).encode(), mtime=0))
