@@ -165,37 +165,36 @@ void Estate::renameVolume(Volume &volume, const QString &name)
     touch();
 }
 
-QList<const Volume *> Estate::clonesOfSnapshot(const QString &snapshotUuid) const
+QList<const Volume *> Estate::volumesWhere(const std::function<bool(const Volume &)> &keep) const
 {
     QList<const Volume *> out;
     for (const auto &v : m_volumes) {
-        if (v->isFlexClone && !v->splitInitiated && v->cloneParentSnapshot.uuid == snapshotUuid) {
+        if (keep(*v)) {
             out.append(v.get());
         }
     }
     return out;
+}
+
+QList<const Volume *> Estate::clonesOfSnapshot(const QString &snapshotUuid) const
+{
+    return volumesWhere([&snapshotUuid](const Volume &v) {
+        return v.isFlexClone && !v.splitInitiated && v.cloneParentSnapshot.uuid == snapshotUuid;
+    });
 }
 
 QList<const Volume *> Estate::clonesOfVolume(const QString &volumeUuid) const
 {
-    QList<const Volume *> out;
-    for (const auto &v : m_volumes) {
-        if (v->isFlexClone && !v->splitInitiated && v->cloneParentVolume.uuid == volumeUuid) {
-            out.append(v.get());
-        }
-    }
-    return out;
+    return volumesWhere([&volumeUuid](const Volume &v) {
+        return v.isFlexClone && !v.splitInitiated && v.cloneParentVolume.uuid == volumeUuid;
+    });
 }
 
 QList<const Volume *> Estate::constituentsOf(const QString &flexgroupUuid) const
 {
-    QList<const Volume *> out;
-    for (const auto &v : m_volumes) {
-        if (v->isConstituent && v->flexgroupUuid == flexgroupUuid) {
-            out.append(v.get());
-        }
-    }
-    return out;
+    return volumesWhere([&flexgroupUuid](const Volume &v) {
+        return v.isConstituent && v.flexgroupUuid == flexgroupUuid;
+    });
 }
 
 void Estate::materialiseSnapshots(Volume &volume) const
@@ -244,103 +243,13 @@ void Estate::materialiseSnapshots(Volume &volume) const
 Snapshot *Estate::snapshot(Volume &volume, const QString &uuid) const
 {
     materialiseSnapshots(volume);
-    for (Snapshot &s : volume.snapshots) {
-        if (s.uuid == uuid) {
-            return &s;
-        }
-    }
-    return nullptr;
+    return findBy(volume.snapshots, &Snapshot::uuid, uuid);
 }
 
 Snapshot *Estate::snapshotByName(Volume &volume, const QString &name) const
 {
     materialiseSnapshots(volume);
-    for (Snapshot &s : volume.snapshots) {
-        if (s.name == name) {
-            return &s;
-        }
-    }
-    return nullptr;
-}
-
-const Svm *Estate::svm(const QString &uuid) const
-{
-    for (const Svm &s : svms) {
-        if (s.uuid == uuid) {
-            return &s;
-        }
-    }
-    return nullptr;
-}
-
-const Svm *Estate::svmByName(const QString &name) const
-{
-    for (const Svm &s : svms) {
-        if (s.name == name) {
-            return &s;
-        }
-    }
-    return nullptr;
-}
-
-const Aggregate *Estate::aggregate(const QString &uuid) const
-{
-    for (const Aggregate &a : aggregates) {
-        if (a.uuid == uuid) {
-            return &a;
-        }
-    }
-    return nullptr;
-}
-
-const Aggregate *Estate::aggregateByName(const QString &name) const
-{
-    for (const Aggregate &a : aggregates) {
-        if (a.name == name) {
-            return &a;
-        }
-    }
-    return nullptr;
-}
-
-const Node *Estate::node(const QString &uuid) const
-{
-    for (const Node &n : nodes) {
-        if (n.uuid == uuid) {
-            return &n;
-        }
-    }
-    return nullptr;
-}
-
-const QosPolicy *Estate::qosPolicy(const QString &uuid) const
-{
-    for (const QosPolicy &p : qosPolicies) {
-        if (p.uuid == uuid) {
-            return &p;
-        }
-    }
-    return nullptr;
-}
-
-const QosPolicy *Estate::qosPolicyByName(const QString &name) const
-{
-    for (const QosPolicy &p : qosPolicies) {
-        if (p.name == name) {
-            return &p;
-        }
-    }
-    return nullptr;
-}
-
-const FlexCache *Estate::flexcache(const QString &uuid) const
-{
-    for (const FlexCache &c : flexcaches) {
-        if (c.uuid == uuid) {
-            return &c;
-        }
-    }
-    return nullptr;
+    return findBy(volume.snapshots, &Snapshot::name, name);
 }
 
 int Estate::qosObjectCount(const QString &policyUuid) const

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "simulators/common/lookup.h"
 #include "simulators/ontap/model.h"
 
 #include <QHash>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -52,6 +54,8 @@ public:
     void removeVolume(const QString &uuid);
     void renameVolume(Volume &volume, const QString &name);
     /// FlexClones whose parent snapshot is `snapshotUuid` and that are not split.
+    /// Volumes for which `keep` holds, in creation order.
+    [[nodiscard]] QList<const Volume *> volumesWhere(const std::function<bool(const Volume &)> &keep) const;
     [[nodiscard]] QList<const Volume *> clonesOfSnapshot(const QString &snapshotUuid) const;
     [[nodiscard]] QList<const Volume *> clonesOfVolume(const QString &volumeUuid) const;
     [[nodiscard]] QList<const Volume *> constituentsOf(const QString &flexgroupUuid) const;
@@ -61,14 +65,29 @@ public:
     Snapshot *snapshot(Volume &volume, const QString &uuid) const;
     Snapshot *snapshotByName(Volume &volume, const QString &name) const;
 
-    [[nodiscard]] const Svm *svm(const QString &uuid) const;
-    [[nodiscard]] const Svm *svmByName(const QString &name) const;
-    [[nodiscard]] const Aggregate *aggregate(const QString &uuid) const;
-    [[nodiscard]] const Aggregate *aggregateByName(const QString &name) const;
-    [[nodiscard]] const Node *node(const QString &uuid) const;
-    [[nodiscard]] const QosPolicy *qosPolicy(const QString &uuid) const;
-    [[nodiscard]] const QosPolicy *qosPolicyByName(const QString &name) const;
-    [[nodiscard]] const FlexCache *flexcache(const QString &uuid) const;
+    [[nodiscard]] const Svm *svm(const QString &uuid) const { return findBy(svms, &Svm::uuid, uuid); }
+    [[nodiscard]] const Svm *svmByName(const QString &name) const { return findBy(svms, &Svm::name, name); }
+    [[nodiscard]] const Aggregate *aggregate(const QString &uuid) const
+    {
+        return findBy(aggregates, &Aggregate::uuid, uuid);
+    }
+    [[nodiscard]] const Aggregate *aggregateByName(const QString &name) const
+    {
+        return findBy(aggregates, &Aggregate::name, name);
+    }
+    [[nodiscard]] const Node *node(const QString &uuid) const { return findBy(nodes, &Node::uuid, uuid); }
+    [[nodiscard]] const QosPolicy *qosPolicy(const QString &uuid) const
+    {
+        return findBy(qosPolicies, &QosPolicy::uuid, uuid);
+    }
+    [[nodiscard]] const QosPolicy *qosPolicyByName(const QString &name) const
+    {
+        return findBy(qosPolicies, &QosPolicy::name, name);
+    }
+    [[nodiscard]] const FlexCache *flexcache(const QString &uuid) const
+    {
+        return findBy(flexcaches, &FlexCache::uuid, uuid);
+    }
     [[nodiscard]] int qosObjectCount(const QString &policyUuid) const;
     /// Bytes used on each aggregate (sum of volume footprints), by aggregate uuid.
     [[nodiscard]] QHash<QString, qint64> aggregateUsage() const;
