@@ -15,7 +15,7 @@ struct TlsIdentity
     QByteArray certificatePem;
     QByteArray privateKeyPem;
 
-    /// RSA-2048, valid from one day ago for ten years, CN=`commonName`, SAN DNS/IP entries for
+    /// ECDSA P-256, valid from one day ago for ten years, CN=`commonName`, SAN DNS/IP entries for
     /// `hosts` ("localhost", "127.0.0.1", ...). Returns an empty identity on failure.
     static TlsIdentity generate(const QString &commonName,
                                 const QStringList &hosts = {QStringLiteral("localhost"), QStringLiteral("127.0.0.1")});

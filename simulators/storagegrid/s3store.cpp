@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <openssl/evp.h>
 
@@ -107,24 +108,28 @@ std::string ObjectContent::read(std::int64_t offset, std::int64_t length) const
     if (literal) {
         return literal->substr(std::size_t(offset), std::size_t(end - offset));
     }
-    std::string out;
-    out.resize(std::size_t(end - offset));
-    auto emit = [&](std::int64_t pos, unsigned char byte) {
-        out[std::size_t(pos - offset)] = textual ? TextAlphabet[byte & 15] : static_cast<char>(byte);
-    };
+    // Word by word without a per-byte call: the demo hashes every generated object (ETags) at
+    // start-up, hundreds of MB, and this runs unoptimised in the everyday Debug build.
+    std::string out(std::size_t(end - offset), '\0');
+    char *dst = out.data();
     std::int64_t pos = offset;
     while (pos < end) {
         const std::uint64_t word = splitmix(seed ^ splitmix(std::uint64_t(pos / 8)));
-        if (pos % 8 == 0 && end - pos >= 8) {
-            for (int i = 0; i < 8; ++i) {
-                emit(pos + i, static_cast<unsigned char>(word >> (8 * i)));
+        unsigned char bytes[8];
+        for (int i = 0; i < 8; ++i) {
+            bytes[i] = static_cast<unsigned char>(word >> (8 * i));
+        }
+        const std::int64_t from = pos % 8;
+        const std::int64_t n = std::min<std::int64_t>(8 - from, end - pos);
+        if (textual) {
+            for (std::int64_t i = 0; i < n; ++i) {
+                dst[i] = TextAlphabet[bytes[from + i] & 15];
             }
-            pos += 8;
-            continue;
+        } else {
+            std::memcpy(dst, bytes + from, std::size_t(n));
         }
-        for (std::int64_t i = pos % 8; i < 8 && pos < end; ++i, ++pos) {
-            emit(pos, static_cast<unsigned char>(word >> (8 * i)));
-        }
+        dst += n;
+        pos += n;
     }
     return out;
 }
