@@ -173,6 +173,10 @@ struct WebServer::Private
     };
     QHash<QString, ExtraRoute> extraRoutes;
     QList<QPointer<QWebSocket>> viewers;
+    /// Whether this server holds one of the engine's performance subscriptions: while a viewer
+    /// is connected, as the desktop does while its Volumes page shows (ONTAP polls volume
+    /// performance only on demand; without it the Service levels page has no "Now").
+    bool perfSubscribed = false;
     WebServerCounters counters;
     std::unique_ptr<HttpGuard> guard;
     /// Host names (lower case) the Host header may carry besides IP literals (hostAllowed()).
@@ -353,6 +357,8 @@ struct WebServer::Private
     /// Sends one diff to every viewer within the send-queue cap and the memory budget.
     void broadcast(const QByteArray &message);
     void dropViewer(QWebSocket *ws, const QByteArray &reason);
+    /// Subscribes to the engine's performance polls while any viewer is connected.
+    void watchPerformance();
     void auditLockout(LoginLockout lockout, const QString &client, const QString &name);
     [[nodiscard]] QByteArray metricsText();
     void login(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -755,9 +761,25 @@ void WebServer::Private::dropViewer(QWebSocket *ws, const QByteArray &reason)
 {
     ++counters.droppedViewers[reason];
     viewers.removeAll(QPointer<QWebSocket>(ws));
+    watchPerformance();
     // The browser reconnects with ?since= and catches up (or reloads).
     ws->abort();
     ws->deleteLater();
+}
+
+void WebServer::Private::watchPerformance()
+{
+    viewers.removeAll(QPointer<QWebSocket>());
+    const bool wanted = options.watchPerformanceWithViewers && !viewers.isEmpty();
+    if (wanted == perfSubscribed) {
+        return;
+    }
+    perfSubscribed = wanted;
+    if (wanted) {
+        engine.subscribePerformance();
+    } else {
+        engine.unsubscribePerformance();
+    }
 }
 
 void WebServer::Private::broadcast(const QByteArray &message)
@@ -1726,11 +1748,13 @@ void WebServer::Private::acceptViewers()
         }
         QObject::connect(ws, &QWebSocket::disconnected, q, [this, ws] {
             viewers.removeAll(QPointer<QWebSocket>(ws));
+            watchPerformance();
             ws->deleteLater();
         });
         ws->setProperty("strata_session", id);
         ws->setProperty("strata_user", viewerSession->user);
         viewers.append(ws);
+        watchPerformance();
         const qint64 now = feed.revision();
         ws->sendTextMessage(
             QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")},
@@ -1791,6 +1815,9 @@ WebServer::~WebServer()
         if (ws) {
             ws->disconnect(this);
         }
+    }
+    if (d->perfSubscribed) {
+        d->engine.unsubscribePerformance();
     }
 }
 

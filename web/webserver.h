@@ -40,6 +40,10 @@ struct WebServerOptions
     /// diffs are kept for clients that reconnect with ?since=.
     int liveCoalesceMs = 200;
     int liveKeptDiffs = 4096;
+    /// While at least one viewer is connected, the server holds a performance subscription on
+    /// the engine (as the desktop's Volumes page does), so ONTAP volumes have a current
+    /// throughput on the Service levels page. Off: performance is only recorded for history.
+    bool watchPerformanceWithViewers = true;
     /// The config file that POST/DELETE /api/v1/sources rewrite (its "sources" array only; the
     /// other keys, "web" included, are kept). Empty = source changes live in memory only
     /// (--demo, tests) and their replies say {"saved": false}.

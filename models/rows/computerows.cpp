@@ -262,7 +262,10 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                   {QStringLiteral("run_seconds"), QString()},
                   {QStringLiteral("gpu_utilization"), QString()},
                   {QStringLiteral("pending_reason"), QStringLiteral("REASON")},
-                  {QStringLiteral("pvcs"), QString()}};
+                  {QStringLiteral("pvcs"), QString()},
+                  // A placed job's container that cannot start or keeps failing ("ImagePullBackOff:
+                  // Back-off pulling image ...", "CrashLoopBackOff: ..."), empty otherwise.
+                  {QStringLiteral("waiting_reason"), QString()}};
     for (const auto &j : jobs) {
         const qint64 ageSeconds = j->created.isValid() ? std::max<qint64>(0, j->created.secsTo(now)) : -1;
         qint64 runSeconds = -1;
@@ -295,7 +298,8 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                    secondsOrNull(runSeconds),
                    percentOrNull(j->gpuUtilization),
                    queued ? j->pendingReason : QString(),
-                   j->pvcs},
+                   j->pvcs,
+                   queued ? QString() : j->pendingReason},
                   display);
     }
     return rs;

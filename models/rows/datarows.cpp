@@ -105,6 +105,11 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
         display[8] = d->headCommit.isEmpty() ? QStringLiteral("-") : shortId(d->headCommit);
         const QDateTime active = hub.rows.value(core::estateKey(*d)).lastActivity;
         display[9] = timeText(active.isValid() ? active : d->lastActivity);
+        // An ONTAP file dataset is a volume: ONTAP reports its used bytes, not a count of objects.
+        const bool counted = d->kind != core::DatasetKind::OntapVolume;
+        if (!counted) {
+            display[7] = QStringLiteral("-");
+        }
         rs.addRow({d->source,
                    d->id,
                    d->name,
@@ -112,7 +117,7 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
                    hub.rows.value(core::estateKey(*d)).cachedCommits,
                    d->commitCount,
                    d->sizeBytes,
-                   d->objectCount,
+                   counted ? QVariant(d->objectCount) : QVariant(),
                    d->headCommit,
                    active.isValid() ? active : d->lastActivity},
                   display);
@@ -158,14 +163,22 @@ ResultSet commitRows(const core::Estate &estate, const QStringList &sources, con
         display[7] = core::formatDecimalBytes(c->bytes);
         const QStringList on = ready.value(c->id) + clones.value(core::estateKey(*c));
         display[8] = on.isEmpty() ? QStringLiteral("-") : on.join(QLatin1Char(','));
+        // A commit of an ONTAP file dataset is a snapshot: ONTAP lists neither its objects nor
+        // their bytes, so both are unknown (null, "-"), never "0 objects, 0 B".
+        const core::Ptr<core::Dataset> owner =
+            estate.datasets().find(c->source, c->source + QLatin1Char('/') + c->datasetId);
+        const bool counted = !owner || owner->kind != core::DatasetKind::OntapVolume;
+        if (!counted) {
+            display[6] = display[7] = QStringLiteral("-");
+        }
         rs.addRow({c->source,
                    c->datasetName,
                    c->id,
                    c->parent,
                    c->author,
                    c->time,
-                   c->objectCount,
-                   c->bytes,
+                   counted ? QVariant(c->objectCount) : QVariant(),
+                   counted ? QVariant(c->bytes) : QVariant(),
                    on,
                    c->message,
                    c->manifestKey},

@@ -121,6 +121,39 @@ TEST(ComputeRows, JobsJson_FractionsStatusesAndTimes)
     EXPECT_TRUE(text.contains(QStringLiteral("preempted"))) << text.toStdString();
 }
 
+// A placed job whose container cannot start (ImagePullBackOff) or keeps crashing carries the
+// kubelet's reason in waiting_reason, so a page can show it failed (issue 17 item 4); a queued
+// job's reason stays in pending_reason.
+TEST(ComputeRows, JobsJson_PlacedJobsCarryTheContainersWaitingReason)
+{
+    core::Estate estate;
+    testsupport::ComputeState state = testsupport::state49();
+    for (testsupport::JobDef &j : state.jobs) {
+        if (j.name == QLatin1String("b-1-g06")) {
+            j.status = core::JobStatus::ContainerCreating;
+            j.pendingReason = QStringLiteral("ImagePullBackOff: Back-off pulling image \"nvcr.io/x:1\"");
+        } else if (j.name == QLatin1String("a-1-g")) {
+            j.pendingReason = QStringLiteral("CrashLoopBackOff: back-off 5m0s restarting failed container");
+        }
+    }
+    state.publish(estate);
+    const QJsonArray jobs = rows::toJson(rows::jobRows(estate, {}, testsupport::computeNow()));
+    const QJsonObject b1 = computeRowNamed(jobs, QStringLiteral("b-1-g06"));
+    EXPECT_EQ(b1.value(QStringLiteral("status")).toString(), QStringLiteral("container_creating"));
+    EXPECT_EQ(b1.value(QStringLiteral("waiting_reason")).toString(),
+              QStringLiteral("ImagePullBackOff: Back-off pulling image \"nvcr.io/x:1\""));
+    EXPECT_EQ(b1.value(QStringLiteral("pending_reason")).toString(), QString());
+    EXPECT_TRUE(computeRowNamed(jobs, QStringLiteral("a-1-g"))
+                    .value(QStringLiteral("waiting_reason"))
+                    .toString()
+                    .startsWith(QLatin1String("CrashLoopBackOff")));
+    const QJsonObject c4 = computeRowNamed(jobs, QStringLiteral("c-4-gg"));
+    EXPECT_EQ(c4.value(QStringLiteral("waiting_reason")).toString(), QString());
+    EXPECT_FALSE(c4.value(QStringLiteral("pending_reason")).toString().isEmpty());
+    EXPECT_EQ(computeRowNamed(jobs, QStringLiteral("c-5-g")).value(QStringLiteral("waiting_reason")).toString(),
+              QString());
+}
+
 TEST(ComputeRows, ProjectFilterLimitsJobsAndPvcsAndReportsUnknownNames)
 {
     core::Estate estate;

@@ -141,9 +141,47 @@ TEST_F(WebServerTest, ALiveDiffArrivesAfterTheSimulatorChangesAVolume)
               get(QStringLiteral("/api/v1/volumes"), viewer).json().array().size());
 }
 
-TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
+// ONTAP polls volume performance only while someone watches it: a connected viewer is someone,
+// so the Service levels page shows each ONTAP volume's throughput "Now" instead of "–".
+TEST_F(WebServerTest, AConnectedViewerWatchesOntapPerformanceSoServiceLevelsHaveANow)
 {
     startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const auto observedCount = [&] {
+        int n = 0;
+        for (const QJsonValue &row : get(QStringLiteral("/api/v1/service-levels"), viewer).json().array()) {
+            n += row.toObject().value(QLatin1String("observed_mibps")).isDouble() ? 1 : 0;
+        }
+        return n;
+    };
+    ASSERT_FALSE(get(QStringLiteral("/api/v1/service-levels"), viewer).json().array().isEmpty());
+    EXPECT_EQ(observedCount(), 0) << "nobody watches yet: no on-demand performance poll";
+
+    auto live = openLive(viewer, ownOrigin());
+    ASSERT_TRUE(waitFor([&] {
+        return observedCount() > 0;
+    })) << "a live viewer subscribes to performance";
+    // The figure reaches the open page over the live feed (diffs are coalesced: it may follow).
+    EXPECT_TRUE(waitFor([&] {
+        for (const QJsonObject &m : std::as_const(live->messages)) {
+            if (m.value(QLatin1String("resource")).toString() != QLatin1String("service-levels")) {
+                continue;
+            }
+            for (const QJsonValue &row : m.value(QLatin1String("upsert")).toArray()) {
+                if (row.toObject().value(QLatin1String("observed_mibps")).isDouble()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }));
+}
+
+TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
+{
+    web::WebServerOptions options;
+    options.watchPerformanceWithViewers = false; // a quiet estate: only the diffs this test makes
+    startServer(options);
     const Login viewer = login(QStringLiteral("viewer"));
     web::LiveFeed &feed = server->feed();
     // Features publish their own resources through the same feed.
@@ -194,6 +232,7 @@ TEST_F(WebServerTest, AViewerTooFarBehindIsToldToReload)
     web::WebServerOptions options;
     options.liveCoalesceMs = 1;
     options.liveKeptDiffs = 2;
+    options.watchPerformanceWithViewers = false; // a quiet estate: only the diffs this test makes
     startServer(options);
     const Login viewer = login(QStringLiteral("viewer"));
     web::LiveFeed &feed = server->feed();

@@ -78,7 +78,7 @@ export function openAction(spec) {
     clear(previewBox,
       h('h3', {}, p.title || spec.title),
       p.target ? h('p', {}, h('strong', {}, 'Target: '), p.target) : null,
-      p.from || p.to ? h('p', {}, h('strong', {}, 'Change: '), p.from || '–', ' → ', p.to || '–') : null,
+      p.from || p.to ? h('p', {}, h('strong', {}, 'Change: '), p.from || '—', ' → ', p.to || '—') : null,
       p.effects?.length ? h('ul', { class: 'effects' }, p.effects.map((e) => h('li', {}, e))) : null,
       p.warnings?.length ? h('div', { class: 'warnings', role: 'alert' }, h('strong', {}, 'Warning'), h('ul', {}, p.warnings.map((w) => h('li', {}, w)))) : null,
       p.blocked_reason ? h('p', { class: 'blocked', role: 'alert' }, h('strong', {}, 'Cannot run: '), p.blocked_reason) : null);

@@ -1,6 +1,6 @@
 // Strata web console: session, navigation, live status, and the pages.
 import * as api from './api.js';
-import { h, clear } from './util.js';
+import { h, clear, label } from './util.js';
 import { Store } from './store.js';
 import { LiveFeed } from './live.js';
 import * as utilization from './pages/utilization.js';
@@ -72,7 +72,7 @@ function renderSourceBanner(rows) {
   const banner = $('source-banner');
   banner.hidden = !bad.length;
   clear(banner, bad.length ? [h('strong', {}, bad.length === 1 ? '1 source needs attention: ' : `${bad.length} sources need attention: `),
-    bad.map((s, i) => [i ? '; ' : '', h('span', { title: s.last_error || '' }, `${s.name} ${s.stale ? 'stale' : s.health}${s.last_error ? ' (' + s.last_error + ')' : ''}`)])] : []);
+    bad.map((s, i) => [i ? '; ' : '', h('span', { title: s.last_error || '' }, `${s.name} ${s.stale ? 'stale' : label(s.health).toLowerCase()}${s.last_error ? ' (' + s.last_error + ')' : ''}`)])] : []);
 }
 
 function setLiveState(state) {
@@ -93,6 +93,8 @@ function route() {
     if (a.dataset.route === key) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  $('nav-current').textContent = r.title;
+  setNavOpen(false);
   if (unmount) { unmount(); unmount = null; }
   const dlg = document.getElementById('action-dialog');
   if (dlg?.open) dlg.close(); // a running action keeps going; its toast still appears
@@ -153,7 +155,20 @@ async function checkSession() {
   }
 }
 
+// Narrow screens: the page links fold into a menu (app.css shows the button under 960 px).
+function setNavOpen(open) {
+  document.querySelector('.topbar').classList.toggle('nav-open', open);
+  $('nav-toggle').setAttribute('aria-expanded', String(open));
+}
+
 function init() {
+  $('nav-toggle').addEventListener('click', () => setNavOpen($('nav-toggle').getAttribute('aria-expanded') !== 'true'));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && $('nav-toggle').getAttribute('aria-expanded') === 'true') { setNavOpen(false); $('nav-toggle').focus(); }
+  });
+  document.addEventListener('click', (e) => {
+    if (!e.target.closest('.topbar')) setNavOpen(false);
+  });
   $('login-form').addEventListener('submit', onLogin);
   $('logout').addEventListener('click', onLogout);
   window.addEventListener('hashchange', route);
@@ -161,7 +176,7 @@ function init() {
   // Toasts for finished actions, on any page.
   window.addEventListener('strata:action', (e) => {
     const r = e.detail;
-    const t = h('div', { class: 'toast ' + (r.state === 'succeeded' ? 'good' : 'bad') }, `${r.kind || 'Action'} ${r.state}${r.message ? ': ' + r.message : ''}`);
+    const t = h('div', { class: 'toast ' + (r.state === 'succeeded' ? 'good' : 'bad') }, `${r.kind || 'Action'} ${label(r.state).toLowerCase()}${r.message ? ': ' + r.message : ''}`);
     $('toasts').append(t);
     setTimeout(() => t.remove(), 6000);
   });

@@ -1,5 +1,5 @@
 // Time-series charts on uPlot (bundled from npm, loaded as a classic script: window.uPlot).
-import { h } from './util.js';
+import { h, fmtDateTime, timeAxisLabels } from './util.js';
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 export const LABEL_COLORS = { positive: '#2e9d5b', neutral: '#8a94a6', negative: '#d64545' };
@@ -53,11 +53,12 @@ export class TimeChart {
       height: this.height,
       scales: { x: this.xRange ? { time: true, range: () => this.xRange() } : { time: true }, y: this.yRange ? { range: this.yRange } : { range: (u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.1 : 1] } },
       axes: [
-        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } },
+        // Time ticks in the reader's locale (uPlot's own are US "12am 11/26").
+        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, values: (u, splits, ax, space, incr) => timeAxisLabels(splits, incr) },
         { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: this.axisSize, values: (u, vals) => vals.map((v) => fmt(v)) },
       ],
       series: [
-        { value: (u, v) => (v == null ? '–' : new Date(v * 1000).toLocaleString('en-GB', { month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' })) },
+        { value: (u, v) => fmtDateTime(v == null ? null : v * 1000) },
         ...series.map((s, i) => ({
           label: s.label,
           stroke: s.color || PALETTE[i % PALETTE.length],
@@ -67,7 +68,7 @@ export class TimeChart {
           spanGaps: false,
           paths: s.bars && U.paths?.bars ? U.paths.bars({ size: [0.85, 48], align: 1 }) : s.stepped && U.paths?.stepped ? U.paths.stepped({ align: 1 }) : undefined,
           points: s.bars ? { show: false } : undefined,
-          value: s.value || ((u, v) => (v == null ? '–' : fmt(v))),
+          value: s.value || ((u, v) => (v == null ? '—' : fmt(v))),
         })),
       ],
       legend: { live: true },

@@ -2,8 +2,14 @@
 // scroll position; changed rows flash briefly).
 import { h, clear } from './util.js';
 
+// narrow: false = a detail column a phone leaves out (the row stays readable without scrolling).
+function colClass(c) {
+  return [c.align === 'right' ? 'num' : '', c.narrow === false ? 'wide-only' : ''].filter(Boolean).join(' ');
+}
+
 export class DataTable {
-  /// columns: [{key, label, value(row) -> sortable, render(row) -> Node|string, align, width}]
+  /// columns: [{key, label, value(row) -> sortable, render(row) -> Node|string, align, width,
+  /// narrow (false: hidden on phone-sized screens)}]
   /// actions(row) -> [Node] (operator buttons) or null; emptyText; filter: true for a search box.
   constructor(container, { columns, actions = null, emptyText = 'Nothing here.', filter = true, caption, sort, rowKey, onRowClick = null, limit = 500 }) {
     this.columns = columns;
@@ -21,7 +27,7 @@ export class DataTable {
     this.tbody = h('tbody');
     this.ths = columns.map((c) => {
       const btn = h('button', { type: 'button', class: 'sort', onclick: () => this.sortBy(c.key) }, c.label);
-      return h('th', { scope: 'col', class: c.align === 'right' ? 'num' : '', style: c.width ? { width: c.width } : null, dataset: { key: c.key } }, btn);
+      return h('th', { scope: 'col', class: colClass(c), style: c.width ? { width: c.width } : null, dataset: { key: c.key } }, btn);
     });
     const head = h('tr', {}, this.ths, actions ? h('th', { scope: 'col', class: 'actions-col' }, h('span', { class: 'sr-only' }, 'Actions')) : null);
     this.table = h('table', { class: 'data' }, caption ? h('caption', { class: 'sr-only' }, caption) : null, h('thead', {}, head), this.tbody);
@@ -31,6 +37,8 @@ export class DataTable {
           h('input', { type: 'search', placeholder: 'Filter…', 'aria-label': 'Filter ' + (caption || 'rows'), oninput: (e) => { this.query = e.target.value.toLowerCase(); this.render(); } }),
           this.count)
       : null;
+    // The page scrolls, not a box inside it (a fixed-height box cut the last row); wide tables
+    // scroll sideways on narrow screens.
     this.root = h('div', { class: 'table-wrap' }, tools, h('div', { class: 'scroll' }, this.table));
     container.append(this.root);
     this.updateHeaders();
@@ -126,7 +134,7 @@ export class DataTable {
     const tds = this.columns.map((c) => {
       const content = c.render ? c.render(row) : this.value(c, row);
       const plain = typeof content === 'string' || typeof content === 'number';
-      return h('td', { class: c.align === 'right' ? 'num' : '', title: plain && String(content).length > 24 ? String(content) : null }, content == null || content === '' ? '–' : content);
+      return h('td', { class: colClass(c), dataset: { col: c.key }, title: plain && String(content).length > 24 ? String(content) : null }, content == null || content === '' ? '—' : content);
     });
     const tr = h('tr', { dataset: { key: k } }, tds);
     if (this.actions) {

@@ -30,35 +30,71 @@ export function clear(el, ...children) {
   return el;
 }
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
-export function fmtBytes(n) {
-  if (n == null || Number.isNaN(n)) return '–';
-  let v = Math.abs(n), i = 0;
-  while (v >= 1024 && i < BYTE_UNITS.length - 1) { v /= 1024; i++; }
-  const s = v >= 100 || i === 0 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2);
-  return (n < 0 ? '-' : '') + s + ' ' + BYTE_UNITS[i];
+// Units: one rule with the C++ side (strata::core::formatBytes/formatRate, models/core/format.h)
+// and the golden table tests/fixtures/units/format-cases.json that both test suites read:
+// binary units (capacity and throughput as ONTAP System Manager and Azure show them); each figure
+// takes the largest unit in which it is at least 1 (B, KiB, MiB, GiB, TiB, PiB); whole bytes
+// below 1 KiB; one decimal below 100 in the unit, none from 100 on; a value that would round to
+// 1,024 moves up a unit. Numbers follow the reader's locale. Unknown figures are an em dash.
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+export const UNKNOWN = '—';
+let LOCALE; // undefined: the browser's; tests pin one with setLocale()
+const NUMBER_FORMATS = new Map();
+function numberFormat(decimals) {
+  if (!NUMBER_FORMATS.has(decimals)) {
+    NUMBER_FORMATS.set(decimals, new Intl.NumberFormat(LOCALE, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }));
+  }
+  return NUMBER_FORMATS.get(decimals);
+}
+const roundTenths = (v) => Math.round(v * 10) / 10;
+
+function binaryFigure(value, suffix) {
+  let magnitude = Math.abs(value);
+  let unit = 0;
+  while (unit < BYTE_UNITS.length - 1) {
+    const rounded = magnitude < 100 ? roundTenths(magnitude) : Math.round(magnitude);
+    if (unit === 0 ? Math.round(magnitude) < 1024 : rounded < 1024) break;
+    magnitude /= 1024;
+    unit++;
+  }
+  const decimals = unit > 0 && roundTenths(magnitude) < 100 ? 1 : 0;
+  const text = numberFormat(decimals).format(unit === 0 ? Math.round(magnitude) : magnitude) + ' ' + BYTE_UNITS[unit] + suffix;
+  // "-0.0 KiB" is not a figure anyone reported: only non-zero negatives keep their sign.
+  return value < 0 && Math.round(Math.abs(value)) !== 0 ? '-' + text : text;
 }
 
+/// Capacity in bytes: "512 B", "1.5 KiB", "212 MiB", "250 GiB", "2.0 TiB".
+export function fmtBytes(n) {
+  if (n == null || typeof n !== 'number' || !Number.isFinite(n)) return UNKNOWN;
+  return binaryFigure(n, '');
+}
+
+/// Throughput in bytes per second: "15.6 MiB/s", "5.6 GiB/s"; unknown when negative.
 export function fmtRate(bps) {
-  return bps == null ? '–' : fmtBytes(bps) + '/s';
+  if (bps == null || typeof bps !== 'number' || !Number.isFinite(bps) || bps < 0) return UNKNOWN;
+  return binaryFigure(bps, '/s');
+}
+
+/// A throughput the API gives in MiB/s (observed_mibps, cap_mibps), in the unit that suits it.
+export function fmtMibps(mibps) {
+  return mibps == null || typeof mibps !== 'number' || mibps < 0 ? UNKNOWN : fmtRate(mibps * 1048576);
 }
 
 export function fmtNum(n, digits = 1) {
-  if (n == null || Number.isNaN(n)) return '–';
-  if (Number.isInteger(n)) return n.toLocaleString('en-US');
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  if (n == null || typeof n !== 'number' || Number.isNaN(n)) return UNKNOWN;
+  return n.toLocaleString(LOCALE, { maximumFractionDigits: Number.isInteger(n) ? 0 : digits, minimumFractionDigits: 0 });
 }
 
 export function fmtGpus(n) {
-  return n == null ? '–' : fmtNum(Math.round(n * 100) / 100, 2);
+  return n == null ? '—' : fmtNum(Math.round(n * 100) / 100, 2);
 }
 
 export function fmtPct(n, digits = 0) {
-  return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits) + ' %';
+  return n == null || Number.isNaN(n) ? '—' : n.toFixed(digits) + ' %';
 }
 
 export function fmtDuration(seconds) {
-  if (seconds == null) return '–';
+  if (seconds == null) return '—';
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return s + ' s';
   if (s < 3600) return Math.floor(s / 60) + ' min';
@@ -66,15 +102,67 @@ export function fmtDuration(seconds) {
   return Math.floor(s / 86400) + ' d ' + Math.floor((s % 86400) / 3600) + ' h';
 }
 
+// Times: in the reader's locale (the browser's, so 24 h where the locale uses it), local time
+// zone. ISO 8601 stays for machine output (the API, exports) and tooltips that quote it.
+export function setLocale(locale) { LOCALE = locale; FORMATS.clear(); NUMBER_FORMATS.clear(); }
+const FORMATS = new Map();
+function dtf(kind) {
+  if (!FORMATS.has(kind)) {
+    const opts = {
+      datetime: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' },
+      minute: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
+      time: { hour: '2-digit', minute: '2-digit' },
+      second: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+      day: { month: 'short', day: 'numeric' },
+      month: { year: 'numeric', month: 'short' },
+    }[kind];
+    FORMATS.set(kind, new Intl.DateTimeFormat(LOCALE, opts));
+  }
+  return FORMATS.get(kind);
+}
+function asDate(t) {
+  const d = t instanceof Date ? t : new Date(typeof t === 'number' ? t : String(t));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/// A moment with date and seconds: "26 Nov 2026, 09:05:20" (en-GB), "Nov 26, 2026, 09:05:20 AM" (en-US).
 export function fmtTime(iso) {
-  if (!iso) return '–';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return String(iso);
-  return d.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (!iso) return UNKNOWN;
+  const d = asDate(iso);
+  return d ? dtf('datetime').format(d) : String(iso);
+}
+
+/// Shorter: "26 Nov, 09:05" (for chart legends and lists).
+export function fmtDateTime(t) {
+  const d = t == null ? null : asDate(t);
+  return d ? dtf('minute').format(d) : UNKNOWN;
+}
+
+/// A day: "26 Nov".
+export function fmtDay(t) {
+  const d = t == null ? null : asDate(t);
+  return d ? dtf('day').format(d) : UNKNOWN;
+}
+
+/// Labels for a time axis whose ticks are `incrSeconds` apart (uPlot's axis values callback):
+/// clock times within a day (the date where it changes), days beyond, months beyond 28 days.
+export function timeAxisLabels(splitsSeconds, incrSeconds) {
+  let prevDay = null;
+  return splitsSeconds.map((s) => {
+    if (s == null) return '';
+    const d = new Date(s * 1000);
+    if (incrSeconds >= 28 * 86400) return dtf('month').format(d);
+    if (incrSeconds >= 86400) return dtf('day').format(d);
+    const day = d.toDateString();
+    const text = dtf(incrSeconds < 60 ? 'second' : 'time').format(d);
+    const withDay = prevDay !== null && day !== prevDay;
+    prevDay = day;
+    return withDay ? text + '\n' + dtf('day').format(d) : text;
+  });
 }
 
 export function fmtAgo(iso) {
-  if (!iso) return '–';
+  if (!iso) return '—';
   const t = new Date(iso).getTime();
   if (Number.isNaN(t)) return String(iso);
   const s = (Date.now() - t) / 1000;
@@ -87,6 +175,46 @@ export function shortId(id, n = 12) {
 
 export function humanize(key) {
   return String(key).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+// API words (enumerations the rows carry as snake_case) as a person reads them. Anything not
+// listed still reads as words ("no_node_fits" -> "No node fits"): no raw value reaches a page.
+const LABELS = {
+  s3_prefix: 'S3 prefix', s3_bucket: 'S3 bucket', ontap_volume: 'ONTAP volume',
+  ontap: 'ONTAP', azure: 'Azure NetApp Files', storagegrid: 'StorageGRID', kubernetes: 'Kubernetes',
+  container_creating: 'Container creating', running: 'Running', pending: 'Pending', preempted: 'Preempted',
+  succeeded: 'Succeeded', failed: 'Failed', unknown: 'Unknown',
+  train: 'Training', interactive: 'Interactive',
+  at_cap: 'At cap', far_below: 'Far below cap', over_quota: 'Over quota', in_quota: 'In quota',
+  compute_bound: 'Compute-bound', data_bound: 'Data-bound', input_pipeline: 'Input pipeline',
+  storage_latency: 'Storage latency', storage_at_cap: 'Storage at cap', low_utilization: 'Low utilization',
+  utilization_unknown: 'Utilization unknown', not_pending: 'Not pending', no_metrics: 'No metrics',
+  auth_required: 'Sign-in required', unreachable: 'Unreachable', degraded: 'Degraded', ok: 'OK',
+  requested: 'Requested', loading: 'Loading', ready: 'Ready', evicting: 'Evicting', evicted: 'Evicted',
+  info: 'Info', warning: 'Warning', error: 'Error', critical: 'Critical',
+  event: 'Event', alert: 'Alert', scheduler: 'Scheduler', operation: 'Operation', change: 'Change', action: 'Action',
+};
+/// A human label for an API value ("s3_prefix" -> "S3 prefix"); '' for none.
+export function label(value) {
+  if (value == null || value === '') return '';
+  const s = String(value);
+  return LABELS[s] ?? (/^[a-z0-9]+(_[a-z0-9]+)+$/.test(s) ? humanize(s) : s);
+}
+
+/// Free text from the API (a diagnosis headline) with its enumeration words as words:
+/// "Job x is container_creating" -> "Job x is container creating". Only listed words change, so
+/// names (volumes, datasets) that contain underscores are left alone.
+export function labelWords(text) {
+  return String(text ?? '').replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g, (w) => (LABELS[w] ? LABELS[w].toLowerCase() : w));
+}
+
+// Container states that mean a job cannot run (kubelet's waiting/terminated reasons), as
+// Headlamp and Lens colour them.
+const FAILING_REASONS = /\b(ImagePullBackOff|ErrImagePull|CrashLoopBackOff|OOMKilled|CreateContainerConfigError|CreateContainerError|InvalidImageName|RunContainerError|ErrImageNeverPull)\b/;
+/// The failing reason word in a job's waiting/pending reason, or null.
+export function failingReason(text) {
+  const m = FAILING_REASONS.exec(String(text || ''));
+  return m ? m[1] : null;
 }
 
 /// A row's identity: the feed's "key", else source/name-like fields.
@@ -126,6 +254,6 @@ export function statusKind(s) {
   s = String(s || '').toLowerCase();
   if (['running', 'ready', 'ok', 'online', 'succeeded', 'bound', 'positive', 'live'].includes(s)) return 'good';
   if (['pending', 'loading', 'queued', 'evicting', 'neutral', 'started', 'degraded', 'at_cap'].includes(s)) return 'warn';
-  if (['failed', 'error', 'down', 'offline', 'negative', 'over'].includes(s)) return 'bad';
+  if (['failed', 'error', 'down', 'offline', 'negative', 'over', 'unreachable', 'auth_required'].includes(s)) return 'bad';
   return '';
 }

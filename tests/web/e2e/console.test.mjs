@@ -60,8 +60,8 @@ function startServer() {
   });
 }
 
-async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function newPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', isMobile = false } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, isMobile, hasTouch: isMobile });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -222,6 +222,121 @@ async function liveSentences(page) {
   assert.ok(delays[Math.floor(delays.length / 2)] < 5000, 'new sentences appear within seconds');
 }
 
+// API words that must never reach a page as they are (issue 17): enumerations the rows carry.
+const RAW_WORDS = /\b(s3_prefix|s3_bucket|ontap_volume|container_creating|at_cap|far_below|compute_bound|data_bound|auth_required)\b/;
+// Columns that hold enumerations: any snake_case word there is a raw API value.
+const ENUM_CELLS = 'td[data-col="kind"], td[data-col="status"], td[data-col="type"], td[data-col="flag"], td[data-col="state"], td[data-col="outcome"], td[data-col="health"]';
+
+async function tablePage(page, route, ready) {
+  await page.goto(baseUrl + '/#/' + route);
+  await page.locator(ready).first().waitFor({ timeout: 30000 });
+  await page.waitForTimeout(300);
+}
+
+async function assertLabels(page, route) {
+  const { text, cells } = await page.evaluate((sel) => ({
+    text: [...document.querySelectorAll('main table')].map((t) => t.innerText).join('\n'),
+    cells: [...document.querySelectorAll(sel)].map((td) => td.innerText),
+  }), ENUM_CELLS);
+  assert.doesNotMatch(text, RAW_WORDS, `${route}: a raw API word in a table`);
+  const raw = cells.filter((c) => /\b[a-z0-9]+_[a-z0-9_]+\b/.test(c));
+  assert.deepEqual(raw, [], `${route}: snake_case values in enumeration columns`);
+  assert.ok(cells.length > 0, `${route}: enumeration columns are tagged (data-col)`);
+}
+
+test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {
+  const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await login(page, 'viewer');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  const pages = [['utilization', '#project-bars .bar-row'], ['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error, #sentiment-kpis .notice'],
+    ['datasets', '#card-datasets tbody tr[data-key]'], ['jobs', '#card-jobs tbody tr[data-key]'],
+    ['service-levels', '#card-service-levels tbody tr[data-key]'], ['triage', 'main h1'], ['audit', '#card-audit tbody tr']];
+  for (const [route, ready] of pages) {
+    await tablePage(page, route, ready);
+    const m = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, vw: window.innerWidth,
+      bar: document.querySelector('.topbar').scrollWidth, navShown: getComputedStyle(document.querySelector('nav.main-nav')).display !== 'none' }));
+    assert.ok(m.doc <= m.vw, `${route}: the page is ${m.doc} px wide on a ${m.vw} px phone`);
+    assert.ok(m.bar <= m.vw, `${route}: the top bar is ${m.bar} px wide on a ${m.vw} px phone`);
+    assert.equal(m.navShown, false, `${route}: the page links are folded away`);
+    if (['datasets', 'jobs', 'service-levels'].includes(route)) await assertLabels(page, route);
+    await shot(page, `phone-${route}`);
+  }
+  // The menu opens under its button, fits the screen and leads to a page (then folds again).
+  await page.locator('#nav-toggle').click();
+  const jobs = page.locator('nav.main-nav a[data-route="jobs"]');
+  await jobs.waitFor({ state: 'visible' });
+  const box = await jobs.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, 'menu entries fit the phone');
+  assert.equal(await page.locator('#nav-toggle').getAttribute('aria-expanded'), 'true');
+  await shot(page, 'phone-menu');
+  await jobs.click();
+  await page.locator('#card-jobs tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('#nav-toggle').getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.locator('#nav-current').innerText(), 'Jobs');
+  await page.context().close();
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`laptop ${scheme}: labels, failing jobs in red, ONTAP throughput now, the page scrolls to the last row`, async () => {
+    const page = await newPage({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+    await login(page, 'viewer');
+    await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = bg.match(/\d+/g).slice(0, 3).reduce((a, c) => a + Number(c), 0) < 3 * 128;
+    assert.equal(dark, scheme === 'dark', `the ${scheme} scheme is followed (body ${bg})`);
+    assert.equal(await page.locator('#nav-toggle').isVisible(), false, 'a laptop shows the page links, no menu button');
+
+    // Datasets: the TR-4841 hub header, labels, and no "0 objects · 0 B" for snapshots.
+    await tablePage(page, 'datasets', '#card-datasets tbody tr[data-key]');
+    await page.locator('#hub-header #hub-cached .kpi-value').waitFor();
+    assert.match(await page.locator('#hub-header').innerText(), /Datasets[\s\S]*NFS connected[\s\S]*Used by cached commits/);
+    assert.match(await page.locator('#hub-cached .kpi-value').innerText(), /^[\d.,]+ (B|KiB|MiB|GiB|TiB) \/ [\d.,]+ (B|KiB|MiB|GiB|TiB|PiB)$/);
+    await assertLabels(page, 'datasets');
+    const fileDataset = page.locator('#card-datasets tbody tr[data-key]').filter({ hasText: 'ONTAP volume' }).first();
+    if (await fileDataset.count()) {
+      await fileDataset.click();
+      await page.locator('#card-commits tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+      const figures = await page.locator('#card-commits tbody td[data-col="objects"], #card-commits tbody td[data-col="bytes"]').allInnerTexts();
+      assert.ok(figures.length > 0 && figures.every((t) => t !== '0' && t !== '0 B'), 'snapshots: unknown, not zero: ' + figures.slice(0, 4).join(' '));
+    }
+    await shot(page, `laptop-${scheme}-datasets`);
+
+    // Jobs: a job whose container cannot start is red with its reason, not a grey phase.
+    await tablePage(page, 'jobs', '#card-jobs tbody tr[data-key]');
+    await assertLabels(page, 'jobs');
+    // The demo's aks-gpu ml-team/bert-serve asks for an image tag that does not exist.
+    const failingKey = await page.waitForFunction(async () => {
+      const rows = await (await fetch('/api/v1/jobs')).json();
+      const j = rows.find((r) => /ImagePullBackOff|ErrImagePull|CrashLoopBackOff|OOMKilled/.test(r.waiting_reason || r.pending_reason || ''));
+      return j ? j.key : null;
+    }, null, { timeout: 60000, polling: 1000 }).then((h) => h.jsonValue());
+    const chipOf = page.locator(`#card-jobs tbody tr[data-key="${failingKey}"] td[data-col="status"] .chip.bad`);
+    await chipOf.filter({ hasText: /ImagePullBackOff|ErrImagePull|CrashLoopBackOff|OOMKilled/ }).waitFor({ timeout: 30000 });
+    // Page-level scrolling: the table is not a box of its own; the last row scrolls into view.
+    const scroll = await page.evaluate(() => {
+      const box = document.querySelector('#card-jobs .scroll');
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const rows = document.querySelectorAll('#card-jobs tbody tr');
+      const last = rows[rows.length - 1].getBoundingClientRect();
+      return { boxClips: box.scrollHeight > box.clientHeight + 1, lastBottom: last.bottom, vh: window.innerHeight };
+    });
+    assert.equal(scroll.boxClips, false, 'the jobs table does not scroll inside a box');
+    assert.ok(scroll.lastBottom <= scroll.vh, `the last job row is on screen after scrolling the page (${scroll.lastBottom} > ${scroll.vh})`);
+    await shot(page, `laptop-${scheme}-jobs`);
+
+    // Service levels: ONTAP volumes have a current throughput while the page is open.
+    await tablePage(page, 'service-levels', '#card-service-levels tbody tr[data-key]');
+    await assertLabels(page, 'service-levels');
+    await page.waitForFunction(() => [...document.querySelectorAll('#card-service-levels tbody tr')]
+      .some((tr) => /ontap/.test(tr.querySelector('td[data-col="source"]')?.innerText || '') && /\/s$/.test(tr.querySelector('td[data-col="observed_mibps"]')?.innerText || '')),
+    null, { timeout: 60000, polling: 500 });
+    const units = await page.locator('#card-service-levels tbody td[data-col="cap_mibps"]').allInnerTexts();
+    assert.ok(units.every((t) => !/\bMB\/s|\bGB\/s/.test(t)), 'binary throughput units: ' + units.join(', '));
+    await shot(page, `laptop-${scheme}-service-levels`);
+    await page.context().close();
+  });
+}
+
 test('operator: runs an action after its preview and finds it in the audit log', async () => {
   const page = await newPage();
   await login(page, 'operator');
@@ -248,7 +363,7 @@ test('operator: runs an action after its preview and finds it in the audit log',
   await page.locator(`#card-jobs tbody tr[data-key="${key}"]`).waitFor({ state: 'detached', timeout: 60000 });
 
   await page.goto(baseUrl + '/#/audit');
-  const entry = page.locator('#card-audit tbody tr').filter({ hasText: 'job.delete' }).filter({ hasText: 'operator' }).filter({ hasText: jobName });
+  const entry = page.locator('#card-audit tbody tr').filter({ hasText: 'Delete job' }).filter({ hasText: 'operator' }).filter({ hasText: jobName });
   await entry.first().waitFor({ timeout: 30000 });
   assert.ok(await entry.filter({ hasText: 'succeeded' }).count() >= 1, 'a succeeded audit entry by operator');
   await shot(page, 'audit-after-action');
@@ -280,7 +395,7 @@ test('admin: adds a user from the Admin page, who then signs in with that role',
   await other.context().close();
 
   await page.goto(baseUrl + '/#/audit');
-  await page.locator('#card-audit tbody tr').filter({ hasText: 'user.add' }).filter({ hasText: 'analyst' }).first().waitFor({ timeout: 30000 });
+  await page.locator('#card-audit tbody tr').filter({ hasText: 'Add user' }).filter({ hasText: 'analyst' }).first().waitFor({ timeout: 30000 });
   await page.context().close();
 });
 

@@ -1,7 +1,7 @@
 // Admin: the console's users (add, change role or password, remove; every change audited on the
 // server) and the sources (health; add, replace or remove, with secrets kept server-side). Only shown to admins; the server enforces the role.
 import * as api from '../api.js';
-import { h, clear, fmtTime, fmtAgo, chip, statusKind } from '../util.js';
+import { h, clear, fmtTime, fmtAgo, chip, statusKind, label } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 
 export function mount(main, ctx) {
@@ -80,8 +80,8 @@ export function mount(main, ctx) {
     caption: 'Sources', rowKey: (r) => r.name, sort: { key: 'name' }, emptyText: 'No source is configured.',
     columns: [
       { key: 'name', label: 'Source' },
-      { key: 'kind', label: 'Kind' },
-      { key: 'health', label: 'Health', render: (r) => chip(r.stale ? 'stale' : r.health, statusKind(r.stale ? 'stale' : r.health)) },
+      { key: 'kind', label: 'Kind', value: (r) => label(r.kind) },
+      { key: 'health', label: 'Health', value: (r) => (r.stale ? 'Stale' : label(r.health)), render: (r) => chip(r.stale ? 'Stale' : label(r.health), statusKind(r.stale ? 'stale' : r.health)) },
       { key: 'version', label: 'Version' },
       { key: 'last_success', label: 'Last poll', render: (r) => h('span', { title: fmtTime(r.last_success) }, fmtAgo(r.last_success)) },
       { key: 'last_error', label: 'Last error' },
@@ -108,7 +108,7 @@ export function mount(main, ctx) {
     return { input, label: h('label', { for: 'source-' + id }, label) };
   };
   const kind = h('select', { id: 'source-kind', name: 'kind' },
-    ['ontap', 'kubernetes', 'azure', 'storagegrid'].map((k) => h('option', { value: k }, k)));
+    ['ontap', 'kubernetes', 'azure', 'storagegrid'].map((k) => h('option', { value: k }, label(k))));
   const f = {
     name: field('name', 'Name', { required: true, pattern: '[A-Za-z0-9._\\-]+' }),
     url: field('url', 'URL', { type: 'url', placeholder: 'https://cluster.example.com' }),

@@ -27,7 +27,7 @@ function ms(v) {
   return Number.isNaN(t) ? null : t;
 }
 function fmtScore(v) {
-  return v == null ? '–' : (v > 0 ? '+' : '') + v.toFixed(2);
+  return v == null ? '—' : (v > 0 ? '+' : '') + v.toFixed(2);
 }
 function scoreKind(v) {
   return v == null ? '' : v > 0.15 ? 'good' : v < -0.15 ? 'bad' : 'warn';
@@ -133,7 +133,7 @@ export function mount(main, ctx) {
       ['calls', 'Calls', fmtNum(s.calls), `${fmtNum(s.live_calls ?? 0)} live now`],
       ['sentences', 'Sentences', fmtNum(s.sentences), `${fmtNum(s.agents)} agents · ${fmtNum(s.teams)} teams`],
       ['mean', 'Mean sentiment', fmtScore(s.mean), '+1 positive … −1 negative', scoreKind(s.mean)],
-      ['negative', 'Negative sentences', s.sentences ? fmtPct((c.negative / s.sentences) * 100, 1) : '–', `${fmtNum(c.negative)} of ${fmtNum(s.sentences)}`],
+      ['negative', 'Negative sentences', s.sentences ? fmtPct((c.negative / s.sentences) * 100, 1) : '—', `${fmtNum(c.negative)} of ${fmtNum(s.sentences)}`],
     ];
     clear(kpis, items.map(([id, label, value, detail, kind]) => h('div', { class: 'kpi ' + (kind || ''), role: 'listitem', id: 'kpi-' + id },
       h('span', { class: 'kpi-label' }, label), h('span', { class: 'kpi-value' }, value), h('span', { class: 'kpi-detail' }, detail))));
@@ -214,7 +214,7 @@ export function mount(main, ctx) {
           h('strong', {}, first.agent || callInfo?.agent || ''), ' · ', first.team || callInfo?.team || '', ' · ',
           h('code', {}, selectedCall), start ? ' · started ' + fmtTime(new Date(start).toISOString()) : '',
           ` · ${list.length} sentences · ${fmtDuration(duration)}`),
-        h('div', { class: 'call-score' }, 'Mean ', chip(fmtScore(mean), scoreKind(mean)), ' · last ', list.length ? chip(labelName(list[list.length - 1].label), statusKind(labelName(list[list.length - 1].label))) : '–'));
+        h('div', { class: 'call-score' }, 'Mean ', chip(fmtScore(mean), scoreKind(mean)), ' · last ', list.length ? chip(labelName(list[list.length - 1].label), statusKind(labelName(list[list.length - 1].label))) : '—'));
     }
     clear(sentenceList, list.map((s) => sentenceItem(s, fresh)));
     sentenceList.parentElement.scrollTop = sentenceList.parentElement.scrollHeight;
@@ -327,7 +327,7 @@ export function mount(main, ctx) {
       const neu = buckets.map((b, i) => (neg[i] == null ? null : neg[i] + share(b, 'neutral')));
       const all = buckets.map((b, i) => (neg[i] == null ? null : 100));
       const own = (arrs, i) => (u, v, si, idx) => {
-        if (idx == null || arrs[0][idx] == null) return '–';
+        if (idx == null || arrs[0][idx] == null) return '—';
         return fmtPct(arrs[0][idx] - (arrs[1] ? arrs[1][idx] : 0));
       };
       c.chart.update([
@@ -361,12 +361,12 @@ export function mount(main, ctx) {
           ['Accuracy', fmtPct((m.accuracy || 0) * 100, 1), `macro F1 ${(m.macro_f1 || 0).toFixed(3)}`],
           ['Labelled', fmtNum(m.labeled_sentences), `sentences in ${fmtNum(m.labeled_calls)} calls`]].map(([l, v, d]) =>
           h('div', { class: 'kpi', role: 'listitem' }, h('span', { class: 'kpi-label' }, l), h('span', { class: 'kpi-value' }, v), h('span', { class: 'kpi-detail' }, d)))),
-      h('table', { class: 'data', id: 'metrics-table' },
+      h('div', { class: 'scroll' }, h('table', { class: 'data', id: 'metrics-table' },
         h('caption', { class: 'sr-only' }, 'Precision, recall and F1 per label'),
         h('thead', {}, h('tr', {}, ['Label', 'Precision', 'Recall', 'F1', 'Support', 'Predicted'].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : '' }, t)))),
         h('tbody', {}, rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, chip(r.label, statusKind(r.label))),
           h('td', { class: 'num' }, (r.precision ?? 0).toFixed(3)), h('td', { class: 'num' }, (r.recall ?? 0).toFixed(3)), h('td', { class: 'num' }, (r.f1 ?? 0).toFixed(3)),
-          h('td', { class: 'num' }, fmtNum(r.support)), h('td', { class: 'num' }, fmtNum(r.predicted)))))),
+          h('td', { class: 'num' }, fmtNum(r.support)), h('td', { class: 'num' }, fmtNum(r.predicted))))))),
       Array.isArray(conf) && conf.length === 3
         ? h('table', { class: 'data confusion' },
             h('caption', {}, 'Confusion (rows: human label, columns: model)'),

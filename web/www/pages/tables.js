@@ -1,7 +1,7 @@
 // Datasets, Jobs, Service levels and Audit: tables kept live by the feed; operators get action
 // buttons (preview -> confirm -> run), viewers see the same tables read-only.
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtTime, fmtAgo, chip, statusKind, shortId, rowKey } from '../util.js';
+import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtTime, fmtAgo, fmtMibps, chip, statusKind, shortId, rowKey, label, failingReason, labelWords, meter, UNKNOWN } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { actionButton, openAction } from '../actions.js';
 
@@ -23,8 +23,29 @@ export function mountDatasets(main, ctx) {
   const { store } = ctx;
   const unsubs = [];
   head(main, 'Datasets', ctx);
+  // The hub header of TR-4841 (as the desktop's Datasets page shows it), from the same rows.
+  const hub = h('div', { class: 'kpis hub-header', role: 'list', id: 'hub-header', 'aria-label': 'Dataset hub' });
   const grid = h('div', { class: 'grid' });
-  main.append(grid);
+  main.append(hub, grid);
+  function renderHub() {
+    const datasets = store.rows('datasets');
+    const targets = store.rows('cache-targets');
+    const size = datasets.reduce((a, d) => a + (d.size_bytes || 0), 0);
+    const connected = targets.filter((t) => !t.problem).length;
+    const cached = targets.reduce((a, t) => a + (t.cached_bytes || 0), 0);
+    const capacity = targets.reduce((a, t) => a + (t.capacity_bytes || 0), 0);
+    const commits = datasets.reduce((a, d) => a + (d.commits || 0), 0);
+    const tile = (id, l, v, d, extra = null) => h('div', { class: 'kpi', role: 'listitem', id: 'hub-' + id },
+      h('span', { class: 'kpi-label' }, l), h('span', { class: 'kpi-value' }, v), extra, h('span', { class: 'kpi-detail' }, d));
+    clear(hub,
+      tile('datasets', 'Datasets', fmtNum(datasets.length), `${fmtNum(commits)} commit${commits === 1 ? '' : 's'}`),
+      tile('size', 'Size', fmtBytes(size), 'head commits, all datasets'),
+      tile('nfs', 'NFS connected', fmtNum(connected), `of ${fmtNum(targets.length)} cache target${targets.length === 1 ? '' : 's'}`),
+      tile('cached', 'Used by cached commits', `${fmtBytes(cached)} / ${fmtBytes(capacity)}`, capacity ? (cached > 0 && cached / capacity < 0.001 ? '< 0.1 %' : fmtPct((cached / capacity) * 100, 1)) + ' of cache capacity' : 'no cache target',
+        capacity ? meter({ value: cached, max: capacity, label: 'Used by cached commits' }) : null));
+  }
+  unsubs.push(store.subscribe('datasets', renderHub));
+  unsubs.push(store.subscribe('cache-targets', renderHub));
   const dsCard = card('Datasets', { id: 'card-datasets', wide: true, subtitle: 'select a dataset for its commits' });
   const commitsCard = card('Commits', { id: 'card-commits', wide: true });
   const cachesCard = card('Cached commits', { id: 'card-caches', wide: true });
@@ -38,13 +59,13 @@ export function mountDatasets(main, ctx) {
     onRowClick: (r) => select(r),
     columns: [
       { key: 'name', label: 'Dataset' },
-      { key: 'source', label: 'Source' },
-      { key: 'kind', label: 'Kind' },
-      { key: 'commits', label: 'Commits', align: 'right' },
+      { key: 'source', label: 'Source', narrow: false },
+      { key: 'kind', label: 'Kind', value: (r) => label(r.kind) },
+      { key: 'commits', label: 'Commits', narrow: false, align: 'right' },
       { key: 'cached_commits', label: 'Cached', align: 'right' },
-      { key: 'objects', label: 'Objects', align: 'right', render: (r) => fmtNum(r.objects) },
+      { key: 'objects', label: 'Objects', narrow: false, align: 'right', render: (r) => (r.objects == null ? h('span', { title: 'A volume: the source reports its used bytes, not objects' }, UNKNOWN) : fmtNum(r.objects)) },
       { key: 'size_bytes', label: 'Size', align: 'right', render: (r) => fmtBytes(r.size_bytes) },
-      { key: 'last_activity', label: 'Last activity', render: (r) => h('span', { title: fmtTime(r.last_activity) }, fmtAgo(r.last_activity)) },
+      { key: 'last_activity', label: 'Last activity', narrow: false, render: (r) => h('span', { title: fmtTime(r.last_activity) }, fmtAgo(r.last_activity)) },
     ],
     actions: ctx.canAct ? (r) => [
       actionButton('Commit', {
@@ -78,10 +99,10 @@ export function mountDatasets(main, ctx) {
       { key: 'time', label: 'Time', render: (r) => fmtTime(r.time) },
       { key: 'id', label: 'Commit', render: (r) => h('code', { title: r.id }, shortId(r.id)) },
       { key: 'message', label: 'Message' },
-      { key: 'author', label: 'Author' },
-      { key: 'objects', label: 'Objects', align: 'right', render: (r) => fmtNum(r.objects) },
-      { key: 'bytes', label: 'Size', align: 'right', render: (r) => fmtBytes(r.bytes) },
-      { key: 'cached_on', label: 'Cached on', value: (r) => (r.cached_on || []).join(', ') },
+      { key: 'author', label: 'Author', narrow: false },
+      { key: 'objects', label: 'Objects', narrow: false, align: 'right', render: (r) => (r.objects == null ? h('span', { title: 'The source does not report objects for a snapshot' }, UNKNOWN) : fmtNum(r.objects)) },
+      { key: 'bytes', label: 'Size', align: 'right', render: (r) => (r.bytes == null ? h('span', { title: 'The source does not report the size of a snapshot' }, UNKNOWN) : fmtBytes(r.bytes)) },
+      { key: 'cached_on', label: 'Cached on', narrow: false, value: (r) => (r.cached_on || []).join(', ') },
     ],
     actions: ctx.canAct ? (r) => [
       h('button', { type: 'button', class: 'btn small', 'aria-label': `Cache commit ${shortId(r.id)}`, onclick: () => cacheCommit(r) }, 'Cache on…'),
@@ -135,13 +156,13 @@ export function mountDatasets(main, ctx) {
     columns: [
       { key: 'dataset', label: 'Dataset' },
       { key: 'commit', label: 'Commit', render: (r) => h('code', { title: r.commit }, shortId(r.commit)) },
-      { key: 'target', label: 'Target' },
-      { key: 'state', label: 'State', render: (r) => chip(r.state, statusKind(r.state)) },
-      { key: 'progress_percent', label: 'Loaded', align: 'right', render: (r) => fmtPct(r.progress_percent) },
+      { key: 'target', label: 'Target', narrow: false },
+      { key: 'state', label: 'State', value: (r) => label(r.state), render: (r) => chip(label(r.state), statusKind(r.state)) },
+      { key: 'progress_percent', label: 'Loaded', narrow: false, align: 'right', render: (r) => fmtPct(r.progress_percent) },
       { key: 'bytes_total', label: 'Size', align: 'right', render: (r) => fmtBytes(r.bytes_total) },
-      { key: 'used_by', label: 'Used by', value: (r) => (r.used_by || []).join(', ') },
-      { key: 'last_used', label: 'Last used', render: (r) => fmtAgo(r.last_used) },
-      { key: 'evict_at', label: 'Eviction', render: (r) => (r.evict_at ? h('span', { title: r.evict_reason }, fmtTime(r.evict_at)) : '–') },
+      { key: 'used_by', label: 'Used by', narrow: false, value: (r) => (r.used_by || []).join(', ') },
+      { key: 'last_used', label: 'Last used', narrow: false, render: (r) => fmtAgo(r.last_used) },
+      { key: 'evict_at', label: 'Eviction', narrow: false, render: (r) => (r.evict_at ? h('span', { title: r.evict_reason }, fmtTime(r.evict_at)) : '—') },
     ],
     actions: ctx.canAct ? (r) => [
       actionButton('Evict', {
@@ -159,6 +180,24 @@ export function mountDatasets(main, ctx) {
 }
 
 // ---- Jobs ----------------------------------------------------------------------------------
+// A job's state as Headlamp and Lens show it: a container that cannot start or keeps failing
+// (ImagePullBackOff, CrashLoopBackOff, OOMKilled...) is red with its reason, whatever the phase.
+function jobState(r) {
+  const why = r.waiting_reason || r.pending_reason || '';
+  const failing = failingReason(why);
+  if (failing) return { text: failing, kind: 'bad', why };
+  return { text: label(r.status), kind: statusKind(r.status), why };
+}
+function jobStatusCell(r) {
+  const s = jobState(r);
+  const detail = s.why && s.why !== s.text ? s.why.replace(new RegExp('^' + s.text + ':\\s*'), '') : '';
+  return h('span', { class: 'job-status', title: s.why || null }, chip(s.text, s.kind), detail ? h('small', { class: 'muted' }, ' ' + detail) : null);
+}
+// The diagnosis quotes ONTAP/Azure figures in MB/s (10^6 B/s): shown in the console's binary unit.
+function fmtMbps(mbps) {
+  return fmtMibps(mbps * 1e6 / 1048576);
+}
+
 export function mountJobs(main, ctx) {
   const unsubs = [];
   const summary = h('div', { class: 'kpis', role: 'list', id: 'job-kpis' });
@@ -177,15 +216,15 @@ export function mountJobs(main, ctx) {
     try {
       const d = await api.get(`jobs/${encodeURIComponent(r.source)}/${encodeURIComponent(r.namespace)}/${encodeURIComponent(r.name)}/diagnosis`);
       if (mine !== asked) return;
-      const findings = (d.findings || []).map((f) => h('li', { class: 'diagnosis-finding', 'data-rule': f.rule }, f.summary,
+      const findings = (d.findings || []).map((f) => h('li', { class: 'diagnosis-finding', 'data-rule': f.rule }, labelWords(f.summary),
         f.action ? h('div', { class: 'muted' }, f.action) : null));
       const evidence = d.status === 'running' ? h('p', { class: 'muted' }, [
         `GPU ${d.gpu_utilization == null ? 'unknown' : d.gpu_utilization + ' %'}`,
-        d.volume ? ` · volume ${d.volume}: ${d.throughput_mbps ?? '?'} MB/s` + (d.cap_mbps != null ? ` of ${d.cap_mbps} MB/s cap` : '') + (d.latency_ms != null ? `, ${d.latency_ms} ms` : '') : '',
+        d.volume ? ` · volume ${d.volume}: ${d.throughput_mbps == null ? 'unknown' : fmtMbps(d.throughput_mbps)}` + (d.cap_mbps != null ? ` of ${fmtMbps(d.cap_mbps)} cap` : '') + (d.latency_ms != null ? `, ${d.latency_ms} ms` : '') : '',
         d.cached ? ` · reads cached commit ${d.cached_commit}` : '',
       ].join('')) : null;
       clear(why.body,
-        h('p', { id: 'job-diagnosis-verdict' }, chip(d.verdict.replace(/_/g, ' '), d.verdict === 'compute_bound' ? 'good' : 'warn'), ' ', h('strong', {}, d.headline)),
+        h('p', { id: 'job-diagnosis-verdict' }, (failingReason(d.headline) || (d.findings || []).some((f) => f.rule === 'image_pull') ? chip('Cannot start', 'bad') : chip(label(d.verdict), d.verdict === 'compute_bound' ? 'good' : 'warn')), ' ', h('strong', {}, labelWords(d.headline))),
         evidence,
         findings.length ? h('ol', {}, findings) : null,
         d.next_action ? h('p', {}, h('strong', {}, 'Next: '), d.next_action) : null);
@@ -198,15 +237,15 @@ export function mountJobs(main, ctx) {
     onRowClick: (r) => explain(r),
     columns: [
       { key: 'name', label: 'Job' },
-      { key: 'project', label: 'Project' },
-      { key: 'user', label: 'User' },
-      { key: 'type', label: 'Type' },
-      { key: 'status', label: 'Status', render: (r) => h('span', {}, chip(r.status, statusKind(r.status)), r.pending_reason ? h('small', { class: 'muted', title: r.pending_reason }, ' ' + r.pending_reason) : null) },
+      { key: 'project', label: 'Project', narrow: false },
+      { key: 'user', label: 'User', narrow: false },
+      { key: 'type', label: 'Type', narrow: false, value: (r) => label(r.type) },
+      { key: 'status', label: 'Status', value: (r) => jobState(r).text, render: (r) => jobStatusCell(r) },
       { key: 'gpus_allocated', label: 'GPUs', align: 'right', render: (r) => `${fmtGpus(r.gpus_allocated)} / ${fmtGpus(r.gpus_requested)}` },
-      { key: 'gpu_utilization', label: 'GPU util.', align: 'right', render: (r) => fmtPct(r.gpu_utilization) },
-      { key: 'node', label: 'Node' },
-      { key: 'age_seconds', label: 'Age', align: 'right', render: (r) => fmtDuration(r.age_seconds) },
-      { key: 'source', label: 'Cluster' },
+      { key: 'gpu_utilization', label: 'GPU util.', narrow: false, align: 'right', render: (r) => fmtPct(r.gpu_utilization) },
+      { key: 'node', label: 'Node', narrow: false },
+      { key: 'age_seconds', label: 'Age', narrow: false, align: 'right', render: (r) => fmtDuration(r.age_seconds) },
+      { key: 'source', label: 'Cluster', narrow: false },
     ],
     actions: ctx.canAct ? (r) => [
       actionButton('Delete', {
@@ -220,7 +259,11 @@ export function mountJobs(main, ctx) {
     if (e) { clear(err, errorBox(e)); return; }
     table.setRows(rows, changed);
     const by = {};
-    for (const j of rows) by[j.status] = (by[j.status] || 0) + 1;
+    for (const j of rows) {
+      const st = jobState(j);
+      const t = st.kind === 'bad' && st.text !== label(j.status) ? st.text : st.text.toLowerCase(); // reasons keep their case
+      by[t] = (by[t] || 0) + 1;
+    }
     const gpus = rows.reduce((a, j) => a + (j.gpus_allocated || 0), 0);
     clear(summary, [['Jobs', fmtNum(rows.length), Object.entries(by).map(([k, v]) => `${v} ${k}`).join(' · ')],
       ['GPUs held', fmtGpus(gpus), 'by running jobs']].map(([l, v, d]) =>
@@ -251,14 +294,14 @@ export function mountServiceLevels(main, ctx) {
     caption: 'Service levels', rowKey, sort: { key: 'cap_used_percent', dir: -1 },
     columns: [
       { key: 'volume', label: 'Volume', render: (r) => h('span', { title: `${r.container}/${r.volume}` }, r.volume, h('small', { class: 'muted' }, ' ' + r.container)) },
-      { key: 'source', label: 'System' },
-      { key: 'level', label: 'Level', render: (r) => h('span', { title: r.level_detail }, r.level || 'none') },
-      { key: 'observed_mibps', label: 'Now', align: 'right', render: (r) => (r.observed_mibps == null ? '–' : fmtNum(r.observed_mibps, 1) + ' MiB/s') },
-      { key: 'p95_mibps', label: 'p95', align: 'right', render: (r) => (r.p95_mibps == null ? '–' : fmtNum(r.p95_mibps, 1) + ' MiB/s') },
-      { key: 'cap_mibps', label: 'Cap', align: 'right', render: (r) => (r.cap_mibps == null ? (r.cap_iops ? fmtNum(r.cap_iops) + ' IOPS' : 'none') : fmtNum(r.cap_mibps, 1) + ' MiB/s') },
-      { key: 'cap_used_percent', label: 'Of cap', align: 'right', render: (r) => (r.cap_used_percent == null ? '–' : chip(fmtPct(r.cap_used_percent), r.cap_used_percent >= 90 ? 'bad' : r.cap_used_percent >= 70 ? 'warn' : 'good')) },
-      { key: 'flag', label: 'Flag', render: (r) => (r.flag ? h('span', { title: r.flag_reason }, chip(r.flag.replace(/_/g, ' '), 'warn')) : '') },
-      { key: 'cost_per_month', label: 'Cost / month', align: 'right', render: (r) => (r.cost_per_month == null ? '–' : `${fmtNum(r.cost_per_month, 2)} ${r.currency || ''}`) },
+      { key: 'source', label: 'System', narrow: false, render: (r) => h('span', { title: label(r.kind) }, r.source) },
+      { key: 'level', label: 'Level', narrow: false, render: (r) => h('span', { title: r.level_detail }, r.level || 'None') },
+      { key: 'observed_mibps', label: 'Now', align: 'right', render: (r) => fmtMibps(r.observed_mibps) },
+      { key: 'p95_mibps', label: 'p95 (24 h)', narrow: false, align: 'right', render: (r) => fmtMibps(r.p95_mibps) },
+      { key: 'cap_mibps', label: 'Cap', align: 'right', render: (r) => (r.cap_mibps == null ? (r.cap_iops ? fmtNum(r.cap_iops) + ' IOPS' : 'None') : fmtMibps(r.cap_mibps)) },
+      { key: 'cap_used_percent', label: 'Of cap', align: 'right', render: (r) => (r.cap_used_percent == null ? '—' : chip(fmtPct(r.cap_used_percent), r.cap_used_percent >= 90 ? 'bad' : r.cap_used_percent >= 70 ? 'warn' : 'good')) },
+      { key: 'flag', label: 'Flag', narrow: false, value: (r) => label(r.flag), render: (r) => (r.flag ? h('span', { title: r.flag_reason }, chip(label(r.flag), 'warn')) : '') },
+      { key: 'cost_per_month', label: 'Cost / month', narrow: false, align: 'right', render: (r) => (r.cost_per_month == null ? '—' : `${fmtNum(r.cost_per_month, 2)} ${r.currency || ''}`) },
     ],
     actions: ctx.canAct ? (r) => [
       actionButton('Change level', {
@@ -277,6 +320,19 @@ export function mountServiceLevels(main, ctx) {
 }
 
 // ---- Audit ---------------------------------------------------------------------------------
+const ACTION_LABELS = {
+  'snapshot.create': 'Create snapshot', 'snapshot.delete': 'Delete snapshot', 'snapshot.restore': 'Restore snapshot',
+  'volume.clone': 'Clone volume', 'volume.service_level': 'Change service level', 'job.submit': 'Submit job',
+  'job.delete': 'Delete job', 'project.quota': 'Change quota', 'dataset.commit': 'Commit dataset',
+  'cache.load': 'Cache commit', 'cache.evict': 'Evict commit', 'user.add': 'Add user', 'user.remove': 'Remove user',
+};
+// "job.delete" -> "Delete job" (the raw kind stays in the tooltip and the filter).
+function actionLabel(kind) {
+  if (!kind) return '';
+  if (ACTION_LABELS[kind]) return ACTION_LABELS[kind];
+  const [what, verb] = String(kind).split('.');
+  return verb ? label(verb.replace(/^./, (c) => c.toLowerCase())) + ' ' + String(what).replace(/_/g, ' ') : label(kind);
+}
 export function mountAudit(main, ctx) {
   head(main, 'Audit log', ctx);
   const c = card('Actions', { id: 'card-audit', wide: true, subtitle: 'who did what, from the desktop, the CLI, schedules and the web' });
@@ -288,13 +344,13 @@ export function mountAudit(main, ctx) {
     emptyText: 'No action yet.',
     columns: [
       { key: 'time', label: 'Time', render: (r) => fmtTime(r.time) },
-      { key: 'user', label: 'User' },
-      { key: 'action', label: 'Action' },
-      { key: 'source', label: 'Source' },
+      { key: 'user', label: 'User', narrow: false },
+      { key: 'action', label: 'Action', value: (r) => actionLabel(r.action), render: (r) => h('span', { title: r.action }, actionLabel(r.action)) },
+      { key: 'source', label: 'Source', narrow: false },
       { key: 'target', label: 'Target' },
-      { key: 'from', label: 'Change', value: (r) => (r.from || r.to ? `${r.from || '–'} → ${r.to || '–'}` : '') },
-      { key: 'outcome', label: 'Outcome', render: (r) => chip(r.outcome, statusKind(r.outcome)) },
-      { key: 'message', label: 'Message' },
+      { key: 'from', label: 'Change', narrow: false, value: (r) => (r.from || r.to ? `${r.from || '—'} → ${r.to || '—'}` : '') },
+      { key: 'outcome', label: 'Outcome', value: (r) => label(r.outcome), render: (r) => chip(label(r.outcome), statusKind(r.outcome)) },
+      { key: 'message', label: 'Message', narrow: false },
     ],
   });
   let timer = null;

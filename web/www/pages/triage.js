@@ -2,7 +2,7 @@
 // prints), narrowed on the server by system, severity, time range and search. Re-read when the
 // live feed says the timeline changed.
 import * as api from '../api.js';
-import { h, clear, fmtTime, chip, debounce } from '../util.js';
+import { h, clear, fmtTime, chip, debounce, label } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 
 const SYSTEMS = [['', 'All systems'], ['ontap', 'ONTAP'], ['storagegrid', 'StorageGRID'], ['azure', 'Azure'],
@@ -35,12 +35,12 @@ export function mount(main, ctx) {
     emptyText: 'Nothing on the timeline for these filters.',
     columns: [
       { key: 'time', label: 'Time', render: (r) => fmtTime(r.time) },
-      { key: 'severity', label: 'Severity', render: (r) => chip(r.severity, SEVERITY_KIND[r.severity] || '') },
-      { key: 'system', label: 'System' },
-      { key: 'source', label: 'Source' },
-      { key: 'category', label: 'Category' },
+      { key: 'severity', label: 'Severity', value: (r) => label(r.severity), render: (r) => chip(label(r.severity), SEVERITY_KIND[r.severity] || '') },
+      { key: 'system', label: 'System', value: (r) => label(r.system), narrow: false },
+      { key: 'source', label: 'Source', narrow: false },
+      { key: 'category', label: 'Category', value: (r) => label(r.category), narrow: false },
       { key: 'title', label: 'Title' },
-      { key: 'object_name', label: 'Object' },
+      { key: 'object_name', label: 'Object', narrow: false },
       { key: 'message', label: 'Message' },
     ],
   });

@@ -1,7 +1,7 @@
 // Utilization: GPUs per project against quota, allocation and utilization over time, GPUs held by
 // idle jobs, storage capacity and throughput per system, cache targets and cached commits.
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey } from '../util.js';
+import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey, label, fmtDay } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { TimeChart, pivot, fillForward, PALETTE } from '../charts.js';
 
@@ -87,11 +87,11 @@ export function mount(main, ctx) {
       { key: 'dataset', label: 'Dataset' },
       { key: 'commit', label: 'Commit', render: (r) => h('code', { title: r.commit }, shortId(r.commit)) },
       { key: 'target', label: 'Target' },
-      { key: 'state', label: 'State', render: (r) => chip(r.state, statusKind(r.state)) },
+      { key: 'state', label: 'State', value: (r) => label(r.state), render: (r) => chip(label(r.state), statusKind(r.state)) },
       { key: 'progress_percent', label: 'Loaded', align: 'right', render: (r) => h('span', { class: 'loaded' }, meter({ value: r.bytes_done, max: r.bytes_total || 1, label: `${r.dataset} loaded` }), ' ', fmtPct(r.progress_percent)) },
       { key: 'bytes_total', label: 'Size', align: 'right', render: (r) => fmtBytes(r.bytes_total) },
       { key: 'used_by', label: 'Used by', value: (r) => (r.used_by || []).join(', ') },
-      { key: 'evict_at', label: 'Evicted', render: (r) => (r.evict_at ? h('span', { title: r.evict_reason }, new Date(r.evict_at).toLocaleDateString('en-GB', { day: '2-digit', month: 'short' })) : '–') },
+      { key: 'evict_at', label: 'Evicted', render: (r) => (r.evict_at ? h('span', { title: r.evict_reason }, fmtDay(r.evict_at)) : '—') },
     ],
   });
 
@@ -115,7 +115,7 @@ export function mount(main, ctx) {
       return h('div', { class: 'bar-row', dataset: { key: rowKey(p) } },
         h('span', { class: 'bar-label' }, p.name, source ? null : h('small', { class: 'muted' }, ' ' + p.source)),
         meter({ value: p.allocated, max: Math.max(p.quota || 0, p.allocated, p.fair_share || 0), mark: p.quota, label: `${p.name}: ${fmtGpus(p.allocated)} GPUs allocated of ${p.quota ?? 'no'} quota` }),
-        h('span', { class: 'bar-value ' + (over ? 'over-text' : '') }, `${fmtGpus(p.allocated)} / ${p.quota == null || p.quota < 0 ? '–' : fmtGpus(p.quota)}`),
+        h('span', { class: 'bar-value ' + (over ? 'over-text' : '') }, `${fmtGpus(p.allocated)} / ${p.quota == null || p.quota < 0 ? '—' : fmtGpus(p.quota)}`),
         h('span', { class: 'bar-extra' }, fmtPct(p.utilization), p.pending ? h('small', { class: 'warn-text' }, ` +${fmtGpus(p.pending)} pending`) : null));
     }) : h('p', { class: 'empty' }, 'No projects on this cluster.'));
     const alloc = projects.reduce((s, p) => s + (p.allocated || 0), 0);
@@ -123,7 +123,7 @@ export function mount(main, ctx) {
     const overCount = projects.filter((p) => p.over_quota > 0).length;
     const utilW = projects.reduce((s, p) => s + (p.utilization != null ? p.utilization * p.allocated : 0), 0);
     kpi('gpus', 'GPUs allocated', fmtGpus(alloc), `of ${fmtGpus(quota)} guaranteed`);
-    kpi('util', 'Mean GPU utilization', alloc ? fmtPct(utilW / alloc) : '–', 'weighted by allocation');
+    kpi('util', 'Mean GPU utilization', alloc ? fmtPct(utilW / alloc) : '—', 'weighted by allocation');
     kpi('over', 'Projects over quota', String(overCount), `of ${projects.length}`, overCount ? 'warn' : '');
   }
 

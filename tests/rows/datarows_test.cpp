@@ -1,0 +1,106 @@
+// The rows of `datasets|commits` (what `strata get` prints and the web API serves): figures a
+// source does not report are unknown (null, "-"), never zero.
+
+#include "models/core/estate.h"
+#include "models/rows/datarows.h"
+#include "models/rows/output.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+template <class T> std::shared_ptr<const core::KeyedList<T>> dataRowsList(std::vector<T> items)
+{
+    std::vector<core::Ptr<T>> out;
+    for (T &item : items) {
+        out.push_back(std::make_shared<const T>(std::move(item)));
+    }
+    return std::make_shared<const core::KeyedList<T>>(std::move(out));
+}
+
+// An ONTAP file dataset (a volume, commits = snapshots) and an S3 dataset (commits = manifests).
+void publishDataRowsEstate(core::Estate &estate)
+{
+    core::Dataset xray;
+    xray.source = QStringLiteral("ontap-ai");
+    xray.id = QStringLiteral("uuid-xray");
+    xray.name = QStringLiteral("chest_xray");
+    xray.kind = core::DatasetKind::OntapVolume;
+    xray.volumeId = xray.id;
+    xray.commitCount = 1;
+    xray.sizeBytes = 268435456000;
+    core::Commit snap;
+    snap.source = xray.source;
+    snap.id = QStringLiteral("snap-uuid-1");
+    snap.datasetId = xray.id;
+    snap.datasetName = xray.name;
+    snap.message = QStringLiteral("hourly.2026-11-26_0905");
+    snap.manifestKey = snap.message;
+    estate.publishDatasets(
+        xray.source, core::DatasetPublish{dataRowsList<core::Dataset>({xray}), dataRowsList<core::Commit>({snap})});
+
+    core::Dataset fraud;
+    fraud.source = QStringLiteral("datalake");
+    fraud.id = QStringLiteral("datasets/fraud_jun/");
+    fraud.name = QStringLiteral("fraud_jun");
+    fraud.kind = core::DatasetKind::S3Prefix;
+    fraud.commitCount = 1;
+    fraud.sizeBytes = 32400000;
+    fraud.objectCount = 26;
+    core::Commit manifest;
+    manifest.source = fraud.source;
+    manifest.id = QStringLiteral("3a921ecb");
+    manifest.datasetId = fraud.id;
+    manifest.datasetName = fraud.name;
+    manifest.objectCount = 26;
+    manifest.bytes = 32400000;
+    estate.publishDatasets(
+        fraud.source,
+        core::DatasetPublish{dataRowsList<core::Dataset>({fraud}), dataRowsList<core::Commit>({manifest})});
+}
+
+QJsonObject dataRowNamed(const QJsonArray &rows, const char *field, const char *value)
+{
+    for (const QJsonValue &v : rows) {
+        if (v.toObject().value(QLatin1String(field)).toString() == QLatin1String(value)) {
+            return v.toObject();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+TEST(DataRows, FileDatasetSnapshotsHaveNoObjectFiguresWhereS3CommitsDo)
+{
+    core::Estate estate;
+    publishDataRowsEstate(estate);
+
+    const QJsonArray commits = rows::toJson(rows::commitRows(estate, {}, {}));
+    ASSERT_EQ(commits.size(), 2);
+    const QJsonObject snap = dataRowNamed(commits, "dataset", "chest_xray");
+    EXPECT_TRUE(snap.value(QStringLiteral("objects")).isNull()) << "ONTAP lists no objects of a snapshot";
+    EXPECT_TRUE(snap.value(QStringLiteral("bytes")).isNull());
+    const QJsonObject manifest = dataRowNamed(commits, "dataset", "fraud_jun");
+    EXPECT_EQ(manifest.value(QStringLiteral("objects")).toInt(), 26);
+    EXPECT_EQ(manifest.value(QStringLiteral("bytes")).toDouble(), 32400000.0);
+
+    const QJsonArray datasets = rows::toJson(rows::datasetRows(estate, {}));
+    const QJsonObject xray = dataRowNamed(datasets, "name", "chest_xray");
+    EXPECT_TRUE(xray.value(QStringLiteral("objects")).isNull());
+    EXPECT_EQ(xray.value(QStringLiteral("size_bytes")).toDouble(), 268435456000.0) << "the volume's used bytes";
+    EXPECT_EQ(dataRowNamed(datasets, "name", "fraud_jun").value(QStringLiteral("objects")).toInt(), 26);
+
+    // The CLI table says "-" for them, not "0".
+    QString text;
+    QTextStream out(&text);
+    rows::write(rows::commitRows(estate, {}, {QStringLiteral("chest_xray")}), rows::Format::Table, out);
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 2) << text.toStdString();
+    EXPECT_FALSE(lines[1].contains(QLatin1String(" 0 "))) << text.toStdString();
+}
