@@ -1,5 +1,7 @@
 #include "connectors/azure/azureclient.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -124,9 +126,8 @@ HttpError armError(const HttpResponse &response, std::string_view what)
 {
     const int status = response.status;
     json body;
-    try {
-        body = json::parse(response.body);
-    } catch (const std::exception &) {
+    body = http::parseJsonBounded(response.body);
+    if (body.is_discarded()) {
         body = json();
     }
     std::string code;

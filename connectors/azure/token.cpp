@@ -1,6 +1,7 @@
 #include "connectors/azure/token.h"
 
 #include "connectors/http/httpclient.h"
+#include "connectors/http/jsonparse.h"
 
 #include <nlohmann/json.hpp>
 
@@ -150,9 +151,8 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
         return http::fail(std::move(error));
     }
     json body;
-    try {
-        body = json::parse(response->body);
-    } catch (const std::exception &) {
+    body = http::parseJsonBounded(response->body);
+    if (body.is_discarded()) {
         body = json();
     }
     if (!response->isSuccess()) {
@@ -303,9 +303,8 @@ runProcess(const std::vector<std::string> &argvIn, std::chrono::milliseconds tim
 http::Result<AccessToken> parseCliToken(const std::string &text)
 {
     json body;
-    try {
-        body = json::parse(text);
-    } catch (const std::exception &) {
+    body = http::parseJsonBounded(text);
+    if (body.is_discarded()) {
         return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no JSON"));
     }
     if (!body.is_object() || !body.contains("accessToken") || !body["accessToken"].is_string()) {

@@ -1,5 +1,7 @@
 #include "connectors/dataset/manifest.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -213,7 +215,7 @@ Result<std::int64_t> countField(const json &object, const char *name, const std:
 
 Result<json> parseLine(std::string_view line, const std::string &where)
 {
-    json value = json::parse(line, nullptr, false);
+    json value = http::parseJsonBounded(line);
     if (value.is_discarded()) {
         return http::failParse(where + ": not valid JSON");
     }

@@ -1,5 +1,7 @@
 #include "connectors/http/httpclient.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,21 +16,6 @@ bool startsWithNoCase(std::string_view text, std::string_view prefix)
     return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
                return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
            });
-}
-
-// nlohmann's what() is "[json.exception.parse_error.101] parse error at line 1, column 9: <detail>";
-// the byte offset is reported separately, so keep only the detail.
-std::string parseErrorDetail(const std::string &what)
-{
-    const auto position = what.find("column ");
-    if (position != std::string::npos) {
-        const auto colon = what.find(": ", position);
-        if (colon != std::string::npos) {
-            return what.substr(colon + 2);
-        }
-    }
-    const auto bracket = what.find("] ");
-    return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
 } // namespace
@@ -85,17 +72,13 @@ Result<HttpResponse> HttpClient::send(HttpRequest request, const CancelToken &ca
 
 Result<nlohmann::json> HttpClient::parseJson(const HttpResponse &response, std::string_view what)
 {
-    try {
-        return nlohmann::json::parse(response.body);
-    } catch (const nlohmann::json::parse_error &e) {
-        return fail(HttpError::make(HttpError::Kind::Parse,
-                                    std::string(what) + ": malformed JSON at byte " + std::to_string(e.byte) + ": "
-                                        + parseErrorDetail(e.what()),
-                                    response.status));
-    } catch (const std::exception &e) {
-        return fail(HttpError::make(
-            HttpError::Kind::Parse, std::string(what) + ": cannot parse JSON: " + e.what(), response.status));
+    JsonParseFailure failure;
+    nlohmann::json body = parseJsonBounded(response.body, &failure);
+    if (body.is_discarded()) {
+        return fail(
+            HttpError::make(HttpError::Kind::Parse, std::string(what) + ": " + failure.message, response.status));
     }
+    return body;
 }
 
 std::string describeJsonMismatch(const std::exception &e, std::string_view subject)

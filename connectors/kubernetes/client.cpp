@@ -1,6 +1,7 @@
 #include "connectors/kubernetes/client.h"
 
 #include "connectors/http/httpclient.h"
+#include "connectors/http/jsonparse.h"
 
 #include <algorithm>
 
@@ -297,7 +298,7 @@ std::string Discovery::explain(const ResourceType &type) const
 
 Result<std::vector<ApiResourceInfo>> parseApiResourceList(const std::string &body, const std::string &what)
 {
-    const json parsed = json::parse(body, nullptr, false);
+    const json parsed = http::parseJsonBounded(body);
     const auto resources = parsed.is_object() ? parsed.find("resources") : parsed.end();
     if (!parsed.is_object() || resources == parsed.end() || !resources->is_array()) {
         return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": not an APIResourceList", 200));
@@ -677,7 +678,12 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
         if (line.empty()) {
             return true;
         }
-        json parsed = json::parse(line, nullptr, false);
+        http::JsonParseFailure failure;
+        json parsed = http::parseJsonBounded(line, &failure);
+        if (failure.tooDeep) {
+            skip("watch event with " + failure.message + ", skipped");
+            return true;
+        }
         if (parsed.is_discarded() || !parsed.is_object()) {
             skip("malformed watch event \"" + excerpt(line) + "\", skipped");
             return true;
@@ -1002,7 +1008,7 @@ HttpError statusError(const HttpResponse &response, const std::string &what)
     std::string reason;
     int retryAfter = http::parseRetryAfter(response.header("Retry-After"));
     bool isStatus = false;
-    const json body = json::parse(response.body, nullptr, false);
+    const json body = http::parseJsonBounded(response.body);
     if (body.is_object() && (stringField(body, "kind") == "Status" || body.contains("reason"))) {
         isStatus = true;
         statusMessage = stringField(body, "message");

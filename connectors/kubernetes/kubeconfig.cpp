@@ -1,5 +1,7 @@
 #include "connectors/kubernetes/kubeconfig.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -68,18 +70,49 @@ std::string dirName(const std::string &path)
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::optional<std::string> readFile(const std::string &path)
+// A kubeconfig names files that Strata then reads: a hostile or mistaken one may name
+// /dev/zero, a FIFO or a multi-GB file. Only regular files up to these sizes are read.
+constexpr std::size_t kMaxKubeconfigBytes = 16u << 20;    // merged multi-cluster configs run to a few MB
+constexpr std::size_t kMaxCredentialFileBytes = 1u << 20; // certificates, keys and tokens are a few KB
+
+/// nullopt + `why` ("is not a regular file", "is larger than 1 MiB", strerror) on failure.
+std::optional<std::string> readFile(const std::string &path, std::size_t maxBytes, std::string *why = nullptr)
 {
+    const auto fail = [why](std::string reason) -> std::optional<std::string> {
+        if (why) {
+            *why = std::move(reason);
+        }
+        return std::nullopt;
+    };
+    struct stat info
+    {
+    };
+    if (::stat(path.c_str(), &info) != 0) {
+        return fail(std::strerror(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return fail("is not a regular file");
+    }
+    const std::string limit =
+        maxBytes >= (1u << 20) ? std::to_string(maxBytes >> 20) + " MiB" : std::to_string(maxBytes >> 10) + " KiB";
+    if (std::uint64_t(info.st_size) > maxBytes) {
+        return fail("is larger than " + limit);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        return std::nullopt;
+        return fail(std::strerror(errno));
     }
-    std::ostringstream out;
-    out << in.rdbuf();
+    // Read at most one byte past the limit: the file may have grown since stat().
+    std::string out(maxBytes + 1, '\0');
+    in.read(out.data(), std::streamsize(out.size()));
     if (in.bad()) {
-        return std::nullopt;
+        return fail(std::strerror(errno));
     }
-    return out.str();
+    out.resize(std::size_t(in.gcount()));
+    if (out.size() > maxBytes) {
+        return fail("is larger than " + limit);
+    }
+    return out;
 }
 
 std::optional<std::string> base64Decode(std::string_view text)
@@ -377,9 +410,10 @@ Result<Kubeconfig> loadKubeconfig(const std::vector<std::string> &paths)
         if (::stat(path.c_str(), &info) != 0) {
             continue; // kubectl skips missing files in KUBECONFIG
         }
-        const auto text = readFile(path);
+        std::string why;
+        const auto text = readFile(path, kMaxKubeconfigBytes, &why);
         if (!text) {
-            return http::fail(configError(path, std::string("cannot be read: ") + std::strerror(errno)));
+            return http::fail(configError(path, "cannot be read: " + why));
         }
         auto config = parseKubeconfig(*text, dirName(path), path);
         if (!config) {
@@ -446,11 +480,12 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
         }
         endpoint.caPem = std::move(*pem);
     } else if (!cluster->second.certificateAuthority.empty()) {
-        auto pem = readFile(cluster->second.certificateAuthority);
+        std::string why;
+        auto pem = readFile(cluster->second.certificateAuthority, kMaxCredentialFileBytes, &why);
         if (!pem) {
             return http::fail(configError(cluster->second.sourceFile,
                                           clusterWhat + ": certificate-authority file \""
-                                              + cluster->second.certificateAuthority + "\" cannot be read",
+                                              + cluster->second.certificateAuthority + "\" cannot be read: " + why,
                                           HttpError::Kind::Tls));
         }
         endpoint.caPem = std::move(*pem);
@@ -472,9 +507,10 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
     if (!u.token.empty()) {
         endpoint.token = u.token;
     } else if (!u.tokenFile.empty()) {
-        auto token = readFile(u.tokenFile);
+        std::string why;
+        auto token = readFile(u.tokenFile, kMaxCredentialFileBytes, &why);
         if (!token) {
-            return http::fail(credentialError("tokenFile \"" + u.tokenFile + "\" cannot be read"));
+            return http::fail(credentialError("tokenFile \"" + u.tokenFile + "\" cannot be read: " + why));
         }
         endpoint.token = trimRight(std::move(*token));
     }
@@ -487,9 +523,10 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
             return std::move(*pem);
         }
         if (!file.empty()) {
-            auto pem = readFile(file);
+            std::string why;
+            auto pem = readFile(file, kMaxCredentialFileBytes, &why);
             if (!pem) {
-                return http::fail(credentialError(std::string(what) + " file \"" + file + "\" cannot be read"));
+                return http::fail(credentialError(std::string(what) + " file \"" + file + "\" cannot be read: " + why));
             }
             return std::move(*pem);
         }
@@ -520,7 +557,7 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
 
 Result<ExecCredential> parseExecCredential(std::string_view text, const std::string &what)
 {
-    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    const nlohmann::json doc = http::parseJsonBounded(text);
     if (doc.is_discarded() || !doc.is_object()) {
         return http::fail(HttpError::make(HttpError::Kind::Auth, what + " printed no ExecCredential JSON"));
     }

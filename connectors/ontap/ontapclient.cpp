@@ -1,5 +1,7 @@
 #include "connectors/ontap/ontapclient.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -49,10 +51,13 @@ HttpError parseError(std::string_view what, std::string detail, int status)
 
 Result<json> parseBody(const HttpResponse &response, std::string_view what)
 {
-    json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    http::JsonParseFailure failure;
+    json body = http::parseJsonBounded(response.body, &failure);
     if (body.is_discarded()) {
-        return fail(
-            parseError(what, "malformed JSON (" + std::to_string(response.body.size()) + " bytes)", response.status));
+        return fail(parseError(what,
+                               (failure.tooDeep ? failure.message : std::string("malformed JSON")) + " ("
+                                   + std::to_string(response.body.size()) + " bytes)",
+                               response.status));
     }
     return body;
 }
@@ -103,7 +108,7 @@ HttpError ontapError(const HttpResponse &response, std::string_view what)
     std::string apiCode;
     std::string target;
     bool hasErrorBody = false;
-    const json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    const json body = http::parseJsonBounded(response.body);
     if (body.is_object()) {
         if (auto it = body.find("error"); it != body.end() && it->is_object()) {
             const json &e = *it;
@@ -528,7 +533,13 @@ OntapClient::mutate(HttpRequest request, std::string_view what, const JobProgres
     std::string jobUuid;
     std::optional<Job> finished;
     try {
-        const json body = json::parse(response->body);
+        const json body = http::parseJsonBounded(response->body);
+        if (body.is_discarded()) {
+            HttpError error = parseError(
+                what, "malformed JSON (" + std::to_string(response->body.size()) + " bytes)", response->status);
+            error.outcomeUnknown = true;
+            return fail(std::move(error));
+        }
         if (auto records = body.find("records"); records != body.end() && records->is_array() && !records->empty()) {
             const json &first = records->front();
             if (first.is_object() && first.contains("uuid")) {

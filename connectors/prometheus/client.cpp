@@ -1,5 +1,7 @@
 #include "connectors/prometheus/client.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -123,7 +125,7 @@ HttpError prometheusError(const HttpResponse &response)
     HttpError error;
     error.httpStatus = response.status;
     error.retryAfterSeconds = http::parseRetryAfter(response.header("Retry-After"));
-    const json body = json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    const json body = http::parseJsonBounded(response.body);
     if (body.is_object() && promStringField(body, "status") == "error") {
         error.kind = Kind::Api;
         error.apiCode = promStringField(body, "errorType");
@@ -150,9 +152,12 @@ HttpError prometheusError(const HttpResponse &response)
 
 Result<QueryResult> parseQueryResponse(const std::string &body, int httpStatus)
 {
-    const json root = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    http::JsonParseFailure failure;
+    const json root = http::parseJsonBounded(body, &failure);
     if (root.is_discarded()) {
-        return fail(parseError("malformed JSON, " + std::to_string(body.size()) + " bytes", httpStatus));
+        return fail(parseError((failure.tooDeep ? failure.message : std::string("malformed JSON")) + ", "
+                                   + std::to_string(body.size()) + " bytes",
+                               httpStatus));
     }
     if (!root.is_object()) {
         return fail(parseError(std::string("a JSON ") + root.type_name() + " where the response object belongs, "
@@ -320,7 +325,7 @@ Result<BuildInfo> PrometheusClient::buildInfo(const CancelToken &cancel)
     if (!response->isSuccess()) {
         return fail(prometheusError(*response));
     }
-    const json root = json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+    const json root = http::parseJsonBounded(response->body);
     if (!root.is_object() || promStringField(root, "status") != "success" || !root.contains("data")
         || !root["data"].is_object()) {
         return fail(parseError("buildinfo is not a success envelope", response->status));

@@ -1,5 +1,7 @@
 #include "connectors/storagegrid/storagegridclient.h"
 
+#include "connectors/http/jsonparse.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -113,7 +115,7 @@ std::string idOf(const json &record)
 HttpError gridError(const HttpResponse &response, std::string_view what)
 {
     const int status = response.status;
-    json body = json::parse(response.body, nullptr, false);
+    json body = http::parseJsonBounded(response.body);
     std::string text;
     std::string key;
     std::string detail;

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace strata;
 using namespace strata::kubernetes;
@@ -166,6 +167,58 @@ TEST(KubeConfig, Errors_NameFileAndEntry)
     EXPECT_NE(endpoint.error().message.find("/nonexistent/nope.pem"), std::string::npos) << endpoint.error().message;
 
     EXPECT_FALSE(loadKubeconfig({"/nonexistent/a", "/nonexistent/b"}));
+}
+
+TEST(KubeConfig, FilesItNamesAreReadOnlyWhenRegularAndSmall)
+{
+    // A kubeconfig may name any path; /dev/zero used to be read until memory ran out, and a FIFO
+    // blocked the poll forever.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string big = dir.filePath(QStringLiteral("big-token")).toStdString();
+    {
+        std::ofstream out(big, std::ios::binary);
+        out << std::string((1u << 20) + 1, 'x');
+    }
+    const std::string fifo = dir.filePath(QStringLiteral("fifo")).toStdString();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto configWith = [&](const std::string &caFile, const std::string &tokenFile) {
+        return parseKubeconfig("current-context: c\nclusters: [{name: k, cluster: {server: https://x"
+                                   + (caFile.empty() ? std::string() : ", certificate-authority: " + caFile)
+                                   + "}}]\nusers: [{name: u, user: {tokenFile: " + tokenFile
+                                   + "}}]\ncontexts: [{name: c, context: {cluster: k, user: u}}]\n",
+                               dir.path().toStdString(),
+                               dir.path().toStdString() + "/config");
+    };
+
+    const auto zero = configWith("/dev/zero", big);
+    ASSERT_TRUE(zero);
+    const auto zeroEndpoint = zero->endpoint();
+    ASSERT_FALSE(zeroEndpoint);
+    EXPECT_EQ(zeroEndpoint.error().kind, HttpError::Kind::Tls);
+    EXPECT_NE(zeroEndpoint.error().message.find("\"/dev/zero\" cannot be read: is not a regular file"),
+              std::string::npos)
+        << zeroEndpoint.error().message;
+
+    const auto large = configWith({}, big);
+    ASSERT_TRUE(large);
+    const auto largeEndpoint = large->endpoint();
+    ASSERT_FALSE(largeEndpoint);
+    EXPECT_EQ(largeEndpoint.error().kind, HttpError::Kind::Auth);
+    EXPECT_NE(largeEndpoint.error().message.find("cannot be read: is larger than 1 MiB"), std::string::npos)
+        << largeEndpoint.error().message;
+
+    const auto pipe = configWith({}, fifo);
+    ASSERT_TRUE(pipe);
+    const auto pipeEndpoint = pipe->endpoint();
+    ASSERT_FALSE(pipeEndpoint);
+    EXPECT_NE(pipeEndpoint.error().message.find("is not a regular file"), std::string::npos)
+        << pipeEndpoint.error().message;
+
+    ScopedEnv env("KUBECONFIG", "/dev/zero");
+    const auto loaded = loadKubeconfig({"/dev/zero"});
+    ASSERT_FALSE(loaded);
+    EXPECT_NE(loaded.error().message.find("is not a regular file"), std::string::npos) << loaded.error().message;
 }
 
 TEST(KubeConfig, KubeconfigMerge_FirstFileWinsAndCurrentContextFromFirstSetter)
