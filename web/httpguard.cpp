@@ -176,6 +176,57 @@ QString clientKey(const QHostAddress &address)
     return QHostAddress(bytes).toString() + QStringLiteral("/64");
 }
 
+bool parseTrustedProxies(const QStringList &values, QList<QPair<QHostAddress, int>> *out, QString *error)
+{
+    for (const QString &raw : values) {
+        const QString value = raw.trimmed();
+        QPair<QHostAddress, int> subnet;
+        if (value.contains(QLatin1Char('/'))) {
+            subnet = QHostAddress::parseSubnet(value);
+        } else {
+            const QHostAddress address(value);
+            subnet = {address, address.protocol() == QAbstractSocket::IPv6Protocol ? 128 : 32};
+        }
+        if (subnet.first.isNull() || subnet.second < 0) {
+            *error =
+                QStringLiteral("trusted proxy \"%1\" is not an address or a subnet (10.0.0.5, 10.1.0.0/16)").arg(value);
+            return false;
+        }
+        out->append(subnet);
+    }
+    return true;
+}
+
+bool isTrustedProxy(const QHostAddress &address, const QList<QPair<QHostAddress, int>> &proxies)
+{
+    bool v4 = false;
+    const quint32 ipv4 = address.toIPv4Address(&v4);
+    const QHostAddress plain = v4 ? QHostAddress(ipv4) : address;
+    return std::any_of(proxies.begin(), proxies.end(), [&plain](const QPair<QHostAddress, int> &subnet) {
+        return plain.isInSubnet(subnet);
+    });
+}
+
+QHostAddress forwardedClient(const QHostAddress &peer,
+                             const QByteArray &forwardedFor,
+                             const QList<QPair<QHostAddress, int>> &proxies)
+{
+    if (forwardedFor.isEmpty() || !isTrustedProxy(peer, proxies)) {
+        return peer;
+    }
+    const QList<QByteArray> hops = forwardedFor.split(',');
+    for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
+        const QHostAddress hop(QString::fromLatin1(it->trimmed()));
+        if (hop.isNull()) {
+            return peer;
+        }
+        if (!isTrustedProxy(hop, proxies)) {
+            return hop;
+        }
+    }
+    return peer;
+}
+
 qint64 raiseOpenFileLimit()
 {
     rlimit limit{};
@@ -393,7 +444,8 @@ bool HttpGuard::admit(qintptr descriptor)
         peer = QHostAddress(reinterpret_cast<const sockaddr *>(&storage));
     }
     const QString client = clientKey(peer);
-    if (m_perClient.value(client) >= m_limits.maxConnectionsPerClient) {
+    if (m_perClient.value(client) >= m_limits.maxConnectionsPerClient
+        && !isTrustedProxy(peer, m_limits.trustedProxies)) {
         ++m_counters.refusedConnections["per_client_limit"];
         ::close(int(descriptor));
         return false;

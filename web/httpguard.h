@@ -90,6 +90,9 @@ struct HttpGuardLimits
     int idleTimeoutMs = 60000;
     int maxConnections = 1000;
     int maxConnectionsPerClient = 64;
+    /// Reverse proxies ("10.0.0.5", "10.1.0.0/16") whose connections carry many clients: they
+    /// are not held to maxConnectionsPerClient (maxConnections still applies).
+    QList<QPair<QHostAddress, int>> trustedProxies;
     /// Security headers every refusal carries (the server's usual ones).
     QList<QPair<QByteArray, QByteArray>> responseHeaders;
 };
@@ -97,6 +100,19 @@ struct HttpGuardLimits
 /// The address a client is counted under: IPv4 (IPv4-mapped IPv6 included) as is, IPv6 by its
 /// /64 prefix ("2001:db8:1:2::/64"), since one host commonly holds a whole /64.
 QString clientKey(const QHostAddress &address);
+
+/// Parses "--trusted-proxy" values: an address ("10.0.0.5", "::1") or a subnet in CIDR
+/// notation ("10.1.0.0/16"). false + `error` for anything else.
+bool parseTrustedProxies(const QStringList &values, QList<QPair<QHostAddress, int>> *out, QString *error);
+/// Whether `address` (IPv4-mapped IPv6 as IPv4) lies in one of `proxies`.
+bool isTrustedProxy(const QHostAddress &address, const QList<QPair<QHostAddress, int>> &proxies);
+/// The client a request comes from: `peer`, or, when `peer` is a trusted proxy, the address that
+/// proxy reports in X-Forwarded-For: the rightmost entry that is not itself a trusted proxy (the
+/// entries left of it are whatever the client wrote). `peer` when the header is absent or an
+/// entry is not an address.
+QHostAddress forwardedClient(const QHostAddress &peer,
+                             const QByteArray &forwardedFor,
+                             const QList<QPair<QHostAddress, int>> &proxies);
 
 /// Raises this process's soft RLIMIT_NOFILE to its hard limit (best effort: a seccomp filter
 /// or a container may refuse) and returns the soft limit in force afterwards (-1 unknown).

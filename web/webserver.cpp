@@ -921,7 +921,8 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
     const QString name = body.value(QLatin1String("user")).toString();
     const QString password = body.value(QLatin1String("password")).toString();
-    const QString client = clientKey(request.remoteAddress());
+    const QString client =
+        clientKey(forwardedClient(request.remoteAddress(), header(request, "X-Forwarded-For"), options.trustedProxies));
     if (const auto wait = limiter.retryAfter(client, name); wait.count() > 0) {
         ++counters.refusedRequests["login_throttled"];
         replyError(std::move(responder),
@@ -1897,6 +1898,7 @@ bool WebServer::listen(QString *error)
     limits.idleTimeoutMs = std::max(1, d->options.idleTimeoutMs);
     limits.maxConnections = d->options.maxConnections;
     limits.maxConnectionsPerClient = d->options.maxConnectionsPerClient;
+    limits.trustedProxies = d->options.trustedProxies;
     limits.responseHeaders = {{"Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"},
                               {"X-Content-Type-Options", "nosniff"},
                               {"Referrer-Policy", "no-referrer"},

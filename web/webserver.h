@@ -68,6 +68,11 @@ struct WebServerOptions
     int idleTimeoutMs = 60000;        ///< no byte either way for this long closes the connection
     int maxConnections = 1000;        ///< at once (WebSockets included); lowered to fit RLIMIT_NOFILE
     int maxConnectionsPerClient = 64; ///< at once from one address; excess closed at accept
+    /// Reverse proxies in front of the server (addresses or CIDR subnets, see
+    /// parseTrustedProxies()): their connections are exempt from maxConnectionsPerClient, and a
+    /// request through one counts, for login throttling and the audit, as coming from the
+    /// address it names in X-Forwarded-For. X-Forwarded-For from anyone else is ignored.
+    QList<QPair<QHostAddress, int>> trustedProxies;
 
     // Logins (web/auth.h LoginLimiter, and the PBKDF2 work queue).
     int loginMaxFailures = 5;         ///< per (user, address) within the window, then 429

@@ -238,6 +238,12 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const QCommandLineOption maxPerClientOption(QStringLiteral("max-connections-per-client"),
                                                 QStringLiteral("Connections at once from one address (default 64)."),
                                                 QStringLiteral("n"));
+    const QCommandLineOption trustedProxyOption(
+        QStringLiteral("trusted-proxy"),
+        QStringLiteral("A reverse proxy in front of the server, an address or a CIDR subnet (repeatable): its "
+                       "connections are not held to the per-address limit, and X-Forwarded-For from it names the "
+                       "client for login throttling and the audit. X-Forwarded-For from anyone else is ignored."),
+        QStringLiteral("address"));
     parser.addOptions({configOption,
                        demoOption,
                        listenOption,
@@ -247,7 +253,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                        originOption,
                        hostOption,
                        maxConnectionsOption,
-                       maxPerClientOption});
+                       maxPerClientOption,
+                       trustedProxyOption});
     if (!parser.parse(QStringList{QStringLiteral("strata-server serve")} + arguments)) {
         err << "strata-server serve: " << parser.errorText() << '\n';
         return 2;
@@ -336,6 +343,18 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
     for (const QJsonValue &h : webConfig.value(QLatin1String("allowed_hosts")).toArray()) {
         options.allowedHosts << h.toString();
+    }
+    QStringList trustedProxies = parser.values(trustedProxyOption);
+    for (const QString &p :
+         qEnvironmentVariable("STRATA_TRUSTED_PROXIES").split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        trustedProxies << p.trimmed();
+    }
+    for (const QJsonValue &p : webConfig.value(QLatin1String("trusted_proxies")).toArray()) {
+        trustedProxies << p.toString();
+    }
+    if (QString proxyError; !web::parseTrustedProxies(trustedProxies, &options.trustedProxies, &proxyError)) {
+        err << "strata-server: " << proxyError << '\n';
+        return 2;
     }
     for (const auto &[option, key, target] :
          {std::tuple{&maxConnectionsOption, "max_connections", &options.maxConnections},

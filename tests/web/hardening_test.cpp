@@ -5,6 +5,7 @@
 // test needs several "machines".
 
 #include "rawhttp.h"
+#include "web/httpguard.h"
 #include "web/livefeed.h"
 #include "webfixture.h"
 
@@ -398,6 +399,76 @@ TEST_F(WebHardeningTest, WrongPasswordsFromManyAddressesDoNotLockTheUserOut)
     EXPECT_GE(hardeningMetric(metrics, QStringLiteral("strata_web_login_lockouts_total{scope=\"user_from_address\"}")),
               1);
     EXPECT_GE(hardeningMetric(metrics, QStringLiteral("strata_web_login_lockouts_total{scope=\"global\"}")), 1);
+}
+
+/// POST /api/v1/login from `from` with an X-Forwarded-For header (empty = none).
+int hardeningProxiedLogin(quint16 port, const QString &from, const QByteArray &forwardedFor, const QString &password)
+{
+    RawHttpClient c(from);
+    if (!c.open(port)) {
+        return -1;
+    }
+    const QByteArray body = hardeningLoginBody(QStringLiteral("admin"), password);
+    c.send("POST /api/v1/login HTTP/1.1\r\nHost: " + hardeningHost(port) + "\r\nX-Forwarded-For: " + forwardedFor
+           + "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+           + body);
+    c.waitResponse(10000);
+    return c.status();
+}
+
+// Behind a reverse proxy every client arrives from the proxy's address: with --trusted-proxy the
+// login throttle counts the address the proxy names, so one client's failures no longer lock
+// out everyone behind the proxy; X-Forwarded-For from anyone else is ignored, so a client cannot
+// dodge its own lockout by inventing addresses. The proxy is not held to the per-address cap.
+TEST_F(WebHardeningTest, BehindATrustedProxyTheForwardedClientIsThrottledNotTheProxy)
+{
+    web::WebServerOptions options;
+    QString error;
+    ASSERT_TRUE(web::parseTrustedProxies({QStringLiteral("127.0.0.20")}, &options.trustedProxies, &error))
+        << error.toStdString();
+    options.maxConnectionsPerClient = 4;
+    startServer(options);
+    const quint16 port = server->port();
+    const QString proxy = QStringLiteral("127.0.0.20");
+
+    // Client 10.0.0.1 fails five times through the proxy: it is locked out, 10.0.0.2 is not.
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(hardeningProxiedLogin(port, proxy, "10.0.0.1", QStringLiteral("wrong-pass")), 401);
+    }
+    EXPECT_EQ(hardeningProxiedLogin(port, proxy, "10.0.0.1", QStringLiteral("admin-password")), 429);
+    EXPECT_EQ(hardeningProxiedLogin(port, proxy, "10.0.0.2", QStringLiteral("admin-password")), 200);
+    // The entries left of the proxy's own are the client's to write: the rightmost one counts.
+    EXPECT_EQ(hardeningProxiedLogin(port, proxy, "10.0.0.2, 10.0.0.1", QStringLiteral("admin-password")), 429);
+
+    // An untrusted address gains nothing from the header: its failures count against itself.
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(
+            hardeningProxiedLogin(
+                port, QStringLiteral("127.0.0.21"), "10.9.0." + QByteArray::number(i), QStringLiteral("wrong-pass")),
+            401);
+    }
+    EXPECT_EQ(hardeningProxiedLogin(port, QStringLiteral("127.0.0.21"), "10.9.0.99", QStringLiteral("admin-password")),
+              429);
+
+    // More connections than the per-address cap: the proxy's stay open, another address's are cut.
+    std::vector<std::pair<QString, std::unique_ptr<RawHttpClient>>> held;
+    for (int i = 0; i < 8; ++i) {
+        for (const QString &from : {proxy, QStringLiteral("127.0.0.22")}) {
+            auto c = std::make_unique<RawHttpClient>(from);
+            if (c->open(port)) {
+                c->send("GET /healthz HTTP/1.1\r\nHost: " + hardeningHost(port) + "\r\n\r\n");
+            }
+            held.emplace_back(from, std::move(c));
+        }
+    }
+    int proxyOpen = 0;
+    int otherOpen = 0;
+    for (const auto &[from, c] : held) {
+        c->waitResponse(3000);
+        (from == proxy ? proxyOpen : otherOpen) += c->status() > 0 ? 1 : 0;
+    }
+    EXPECT_EQ(proxyOpen, 8);
+    EXPECT_EQ(otherOpen, 4);
 }
 
 // Finding 9: attackers' password checks cannot starve a real login. Beyond a short queue they
