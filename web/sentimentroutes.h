@@ -30,7 +30,9 @@ class WebServer;
 ///                           "counts","mean","customer_mean","agent_mean","last_label","live",
 ///                           "ground_truth_sentences","model"}]
 ///   call?id=ID            that call's row plus "sentences": [sentence rows in index order]
-///   agents                [{"key","agent","team","calls","sentences","counts","mean",
+///   agents?range=S        agents with a call started in range (as summary); their figures cover
+///                         the range, "trend" every day kept
+///                         [{"key","agent","team","calls","sentences","counts","mean",
 ///                           "customer_mean","last_call","trend":[{"day":"2026-11-22","calls",
 ///                           "sentences","mean"}]}]
 ///   teams?range=S&bucket=B  range as above (default 30 days), bucket seconds (>= 60, default

@@ -542,8 +542,9 @@ QList<SentimentSentence> SentimentService::sentences(const QString &id) const
     return out;
 }
 
-QList<SentimentAgent> SentimentService::agents() const
+QList<SentimentAgent> SentimentService::agents(qint64 rangeMs) const
 {
+    const qint64 from = rangeMs > 0 ? nowMs() - rangeMs : std::numeric_limits<qint64>::min();
     struct Day
     {
         int calls = 0;
@@ -562,17 +563,23 @@ QList<SentimentAgent> SentimentService::agents() const
         Acc &acc = byAgent[data->agent];
         acc.agent.agent = data->agent;
         acc.agent.team = data->team;
-        ++acc.agent.calls;
+        // The figures count the range's calls, as summary() does; the daily trend shows every
+        // day kept, so a short range still has a trend to read.
+        const bool inRange = data->callStartMs >= from;
+        acc.agent.calls += inRange ? 1 : 0;
         acc.agent.lastCallMs = std::max(acc.agent.lastCallMs, data->callStartMs);
         const qint64 day = data->callStartMs - ((data->callStartMs % kDayMs) + kDayMs) % kDayMs;
         Day &d = acc.days[day];
         ++d.calls;
         for (const auto &[index, s] : data->sentences) {
+            ++d.sentences;
+            d.sum += s.label;
+            if (!inRange) {
+                continue;
+            }
             ++acc.agent.counts[s.label + 1];
             ++acc.agent.sentences;
             acc.sum += s.label;
-            ++d.sentences;
-            d.sum += s.label;
             if (!s.agentSpeaking) {
                 acc.customerSum += s.label;
                 ++acc.customerN;
@@ -581,6 +588,9 @@ QList<SentimentAgent> SentimentService::agents() const
     }
     QList<SentimentAgent> out;
     for (auto &[name, acc] : byAgent) {
+        if (acc.agent.calls == 0) {
+            continue;
+        }
         acc.agent.mean = meanOf(acc.sum, acc.agent.sentences);
         acc.agent.customerMean = meanOf(acc.customerSum, acc.customerN);
         for (const auto &[day, d] : acc.days) {

@@ -224,8 +224,10 @@ public:
     [[nodiscard]] std::optional<SentimentCall> call(const QString &id) const;
     /// A call's sentences in index order, each with its running sentiment.
     [[nodiscard]] QList<SentimentSentence> sentences(const QString &id) const;
-    /// Every agent, by name.
-    [[nodiscard]] QList<SentimentAgent> agents() const;
+    /// Every agent with a call that started within the last `rangeMs` (0 = every call kept), by
+    /// name: calls, sentences, counts and means cover that range, as summary(rangeMs) does;
+    /// `trend` has every day kept.
+    [[nodiscard]] QList<SentimentAgent> agents(qint64 rangeMs = 0) const;
     /// Per team (by name): counts of calls started within [now - rangeMs, now] in buckets of
     /// bucketMs aligned to the epoch (every bucket of the range present, empty ones too).
     [[nodiscard]] QList<SentimentTeam> teams(qint64 rangeMs, qint64 bucketMs) const;

@@ -123,7 +123,9 @@ struct ManagedCluster
 {
     QString resourceGroup, name;
     QString location;
-    QString kubernetesVersion = QStringLiteral("1.30.6");
+    /// The Kubernetes simulator behind the demo's aks-gpu serves /version v1.32.4 (a real
+    /// release: Kubernetes CHANGELOG-1.32), so ARM reports the same version for it.
+    QString kubernetesVersion = QStringLiteral("1.32.4");
     QString dnsPrefix;
     QString fqdn;
     std::vector<AgentPool> agentPools;

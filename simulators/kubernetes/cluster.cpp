@@ -602,8 +602,9 @@ void Cluster::buildPreset()
                 }
             }
             node["status"]["addresses"][0]["address"] = "10.224.0." + std::to_string(4 + index);
-            node["status"]["nodeInfo"]["kubeletVersion"] = "v1.30.6";
-            node["status"]["nodeInfo"]["kubeProxyVersion"] = "v1.30.6";
+            // The control plane's version (GET /version) and ARM's currentKubernetesVersion agree.
+            node["status"]["nodeInfo"]["kubeletVersion"] = "v1.32.4";
+            node["status"]["nodeInfo"]["kubeProxyVersion"] = "v1.32.4";
             return node;
         };
         m_store.create(RNodes,

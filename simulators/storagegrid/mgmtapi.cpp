@@ -440,16 +440,25 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
                 return std::round(current * std::max(0.05, 1.0 - rate * days));
             };
         };
+        // A tenant's usage is the sum of its buckets' (StorageGRID accounts usage per bucket), so
+        // its series is that sum at every instant: a tenant never grows more than its buckets.
+        using Curve = std::function<double(std::int64_t)>;
+        auto sumOf = [](std::vector<Curve> parts) -> Curve {
+            return [parts = std::move(parts)](std::int64_t t) {
+                double total = 0;
+                for (const Curve &part : parts) {
+                    total += part(t);
+                }
+                return total;
+            };
+        };
         for (const TenantSpec &t : allTenants) {
             const QJsonObject usage = tenantUsage(t, true);
             const QJsonObject base{{QStringLiteral("tenant_id"), t.id},
                                    {QStringLiteral("tenant_name"), t.name},
                                    {QStringLiteral("job"), QStringLiteral("storagegrid")}};
-            QJsonObject l = base;
-            l.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_usage_data_bytes"));
-            out.push_back({l, growth(t.id.toStdString(), usage.value(QStringLiteral("dataBytes")).toDouble())});
-            l.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_usage_object_count"));
-            out.push_back({l, growth(t.id.toStdString(), usage.value(QStringLiteral("objectCount")).toDouble())});
+            std::vector<Curve> bucketBytes;
+            std::vector<Curve> bucketObjects;
             for (const QJsonValue &bv : usage.value(QStringLiteral("buckets")).toArray()) {
                 const QJsonObject b = bv.toObject();
                 QJsonObject bl = base;
@@ -457,10 +466,17 @@ void StorageGridSimulator::handleManagement(const Request &request, const Respon
                 bl.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_bucket_usage_data_bytes"));
                 const std::string key =
                     t.id.toStdString() + "/" + b.value(QStringLiteral("name")).toString().toStdString();
-                out.push_back({bl, growth(key, b.value(QStringLiteral("dataBytes")).toDouble())});
+                bucketBytes.push_back(growth(key, b.value(QStringLiteral("dataBytes")).toDouble()));
+                out.push_back({bl, bucketBytes.back()});
                 bl.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_bucket_usage_object_count"));
-                out.push_back({bl, growth(key, b.value(QStringLiteral("objectCount")).toDouble())});
+                bucketObjects.push_back(growth(key, b.value(QStringLiteral("objectCount")).toDouble()));
+                out.push_back({bl, bucketObjects.back()});
             }
+            QJsonObject l = base;
+            l.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_usage_data_bytes"));
+            out.push_back({l, sumOf(std::move(bucketBytes))});
+            l.insert(QStringLiteral("__name__"), QStringLiteral("storagegrid_tenant_usage_object_count"));
+            out.push_back({l, sumOf(std::move(bucketObjects))});
         }
         std::int64_t gridBytes = 0;
         for (const BucketInfo &b : m_store->buckets()) {

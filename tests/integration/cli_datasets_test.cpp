@@ -232,3 +232,35 @@ TEST_F(CliDatasets, CachingAnOntapSnapshotCommitIsAFlexClone)
     EXPECT_EQ(evict.code, 2);
     EXPECT_TRUE(evict.err.contains(QStringLiteral("FlexClones are volumes of ontap-ai"))) << evict.err.toStdString();
 }
+
+// Issue 17 item 7: one figure, one value. The AKS cluster's Kubernetes version as ARM reports it
+// is the version its API server answers; a tenant with one bucket grew as much as that bucket.
+TEST_F(CliDatasets, TheDemoAgreesWithItselfAcrossSystems)
+{
+    auto rowsOf = [](const QString &resource) {
+        const CliRun run = runDemo({QStringLiteral("get"), resource, QStringLiteral("-o"), QStringLiteral("json")});
+        EXPECT_EQ(run.code, 0) << resource.toStdString() << ": " << run.err.toStdString();
+        QHash<QString, QJsonObject> byName;
+        for (const QJsonValue &v : parse(run.out).array()) {
+            byName.insert(v.toObject().value(QStringLiteral("name")).toString(), v.toObject());
+        }
+        return byName;
+    };
+    const auto aks = rowsOf(QStringLiteral("aks"));
+    const auto clusters = rowsOf(QStringLiteral("clusters"));
+    ASSERT_TRUE(aks.contains(QStringLiteral("aks-gpu")));
+    ASSERT_TRUE(clusters.contains(QStringLiteral("aks-gpu")));
+    EXPECT_EQ(QLatin1Char('v') + aks[QStringLiteral("aks-gpu")].value(QStringLiteral("version")).toString(),
+              clusters[QStringLiteral("aks-gpu")].value(QStringLiteral("version")).toString());
+
+    const auto tenants = rowsOf(QStringLiteral("tenants"));
+    const auto buckets = rowsOf(QStringLiteral("buckets"));
+    ASSERT_TRUE(tenants.contains(QStringLiteral("data-science")));
+    ASSERT_TRUE(buckets.contains(QStringLiteral("datasets")));
+    const double tenantGrowth =
+        tenants[QStringLiteral("data-science")].value(QStringLiteral("growth_7d_bytes")).toDouble();
+    const double bucketGrowth = buckets[QStringLiteral("datasets")].value(QStringLiteral("growth_7d_bytes")).toDouble();
+    EXPECT_GT(bucketGrowth, 0);
+    // Each is read at its own instant, a moment apart: a byte of rounding, never a different rate.
+    EXPECT_NEAR(tenantGrowth, bucketGrowth, 16.0);
+}

@@ -327,6 +327,16 @@ TEST_F(SentimentServiceTest, MetricsOfAHandMadeSetAreExact)
     EXPECT_DOUBLE_EQ(agents[0].mean, -1.0 / 7.0);
     ASSERT_EQ(agents[0].trend.size(), 1);
     EXPECT_EQ(agents[0].trend[0].calls, 2);
+    // The agent table counts the calls the Calls KPI counts: those started within the range.
+    const qint64 twoHours = 2 * 3600 * 1000LL;
+    int agentCalls = 0;
+    for (const core::SentimentAgent &a : service->agents(twoHours)) {
+        agentCalls += a.calls;
+    }
+    EXPECT_EQ(agentCalls, service->summary(twoHours).calls);
+    EXPECT_EQ(agentCalls, 3);
+    EXPECT_TRUE(service->agents(60 * 1000).isEmpty()) << "every call started an hour ago";
+    EXPECT_EQ(service->summary(60 * 1000).calls, 0);
 
     const QList<core::SentimentTeam> teams = service->teams(24 * 3600 * 1000LL, 3600 * 1000LL);
     ASSERT_EQ(teams.size(), 2);

@@ -95,7 +95,10 @@ export function mount(main, ctx) {
   const callChart = new TimeChart(callChartBox, { height: 200, yRange: [-1, 1], yFormat: (v) => fmtScore(v), ariaLabel: 'Running sentiment of the call' });
 
   // ---- Agents ------------------------------------------------------------------------------
-  const agentsCard = card('Agents', { id: 'card-agents', wide: true, subtitle: 'calls, sentiment and daily trend' });
+  // The KPIs and this table count the same calls: those started within the chosen range.
+  const rangeLabel = () => (SENT_RANGES.find(([, secs]) => secs === range) || [`${range} s`])[0];
+  const agentsSubtitle = () => `calls started in the last ${rangeLabel()} · daily trend of every day kept`;
+  const agentsCard = card('Agents', { id: 'card-agents', wide: true, subtitle: agentsSubtitle() });
   const agentDetail = h('div', { class: 'agent-detail', 'aria-live': 'polite' });
   const agentsTable = new DataTable(agentsCard.body, {
     caption: 'Agents',
@@ -130,7 +133,7 @@ export function mount(main, ctx) {
   function renderKpis(s) {
     const c = counts(s.counts);
     const items = [
-      ['calls', 'Calls', fmtNum(s.calls), `${fmtNum(s.live_calls ?? 0)} live now`],
+      ['calls', 'Calls', fmtNum(s.calls), `started in the last ${rangeLabel()} · ${fmtNum(s.live_calls ?? 0)} live now`],
       ['sentences', 'Sentences', fmtNum(s.sentences), `${fmtNum(s.agents)} agents · ${fmtNum(s.teams)} teams`],
       ['mean', 'Mean sentiment', fmtScore(s.mean), '+1 positive … −1 negative', scoreKind(s.mean)],
       ['negative', 'Negative sentences', s.sentences ? fmtPct((c.negative / s.sentences) * 100, 1) : '—', `${fmtNum(c.negative)} of ${fmtNum(s.sentences)}`],
@@ -255,7 +258,7 @@ export function mount(main, ctx) {
 
   async function loadAgents() {
     try {
-      agentsTable.setRows((await api.get('sentiment/agents')) || []);
+      agentsTable.setRows((await api.get('sentiment/agents', { range })) || []);
     } catch (err) {
       clear(agentDetail, errorBox(err));
     }
@@ -381,7 +384,9 @@ export function mount(main, ctx) {
     prefs.set('sentRange', secs);
     for (const b of rangeGroup.querySelectorAll('button')) b.setAttribute('aria-checked', String(Number(b.dataset.range) === secs));
     loadSummary();
+    loadAgents();
     loadTeams();
+    agentsCard.el.querySelector('.card-head .sub').textContent = agentsSubtitle();
   }
 
   callSelect.addEventListener('change', () => { follow = false; followBox.checked = false; selectCall(callSelect.value); });
