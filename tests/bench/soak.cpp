@@ -742,7 +742,14 @@ int main(int argc, char **argv)
     for (SoakSchedule &s : schedules) {
         QProcess cli;
         cli.setProcessEnvironment(env);
-        const QDateTime due = wallStart.addMSecs(static_cast<qint64>(s.dueS * 1000));
+        // A slow machine (ASan, a loaded CI) may spend the first seconds starting up: a change
+        // must still lie ahead when the CLI stores it.
+        QDateTime due = wallStart.addMSecs(static_cast<qint64>(s.dueS * 1000));
+        const QDateTime earliest = QDateTime::currentDateTimeUtc().addSecs(15);
+        if (due < earliest) {
+            due = earliest;
+            s.dueS = static_cast<double>(wallStart.msecsTo(due)) / 1000.0;
+        }
         cli.start(o.server,
                   {QStringLiteral("--config"),
                    configPath,
