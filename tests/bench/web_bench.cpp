@@ -9,6 +9,7 @@
 //
 // Figures, not a pass/fail timing test: exit 1 only when a viewer could not connect or missed a
 // change within the timeout.
+#include "benchsupport.h"
 #include "web/auth.h"
 #include "web/webserver.h"
 
@@ -125,21 +126,6 @@ double processCpuSeconds()
            + static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-/// VmRSS or VmHWM of this process in MiB.
-double statusMiB(const char *field)
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith(field)) {
-            return line.mid(static_cast<qsizetype>(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
-        }
-    }
-    return -1;
-}
-
 /// What the viewers saw, shared between their threads and the main thread.
 struct Shared
 {
@@ -203,37 +189,6 @@ private:
     QStringList m_sessions;
 };
 
-/// Runs the event loop (sleeping in it, so the server thread's CPU time stays its own) until
-/// `done` or the timeout; checks once a millisecond.
-bool waitUntil(const std::function<bool()> &done, int timeoutMs)
-{
-    if (done()) {
-        return true;
-    }
-    QEventLoop loop;
-    QTimer check;
-    check.setInterval(1);
-    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
-        if (done()) {
-            loop.quit();
-        }
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    check.start();
-    loop.exec();
-    return done();
-}
-
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto index = static_cast<std::size_t>(std::ceil(p * static_cast<double>(values.size()))) - 1;
-    return values[std::min(index, values.size() - 1)];
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -270,7 +225,7 @@ int main(int argc, char **argv)
     source.url = QStringLiteral("https://127.0.0.1:1");
     source.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(source.name)};
     engine.setSources({source});
-    waitUntil(
+    bench::waitUntil(
         [&] {
             return engine.status(source.name)->health == core::Health::AuthRequired;
         },
@@ -297,35 +252,18 @@ int main(int argc, char **argv)
         return 1;
     }
     const QUrl base = server.url();
-    const QString origin = base.toString(QUrl::RemovePath | QUrl::StripTrailingSlash);
+    const QString origin = bench::originOf(base);
 
     // One real login over HTTP (the browser's way in); the other viewers get sessions of the same
     // kind from the session manager, since the login throttle and the slow hash are not what is
     // measured here.
     QNetworkAccessManager manager;
-    QNetworkRequest loginRequest(base.resolved(QUrl(QStringLiteral("/api/v1/login"))));
-    loginRequest.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    QNetworkReply *reply = manager.post(loginRequest,
-                                        QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("viewer")},
-                                                                  {QStringLiteral("password"), password}})
-                                            .toJson(QJsonDocument::Compact));
-    waitUntil(
-        [reply] {
-            return reply->isFinished();
-        },
-        10000);
-    const int loginStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    QString firstSession;
-    for (const auto &[name, value] : reply->rawHeaderPairs()) {
-        if (name.compare("Set-Cookie", Qt::CaseInsensitive) == 0 && value.startsWith("strata_session=")) {
-            firstSession = QString::fromLatin1(value.mid(15, value.indexOf(';') - 15));
-        }
-    }
-    reply->deleteLater();
-    if (loginStatus != 200 || firstSession.isEmpty()) {
-        std::fprintf(stderr, "login failed: HTTP %d\n", loginStatus);
+    const bench::LoginAnswer answer = bench::login(manager, base, QStringLiteral("viewer"), password, 10000);
+    if (answer.session.isEmpty()) {
+        std::fprintf(stderr, "login failed: HTTP %d\n", answer.status);
         return 1;
     }
+    const QString firstSession = answer.session;
     const web::User viewer = *users.find(QStringLiteral("viewer"));
     QStringList sessions{firstSession};
     while (sessions.size() < o.viewers) {
@@ -335,10 +273,8 @@ int main(int argc, char **argv)
     Shared shared;
     shared.delaysMs.resize(static_cast<std::size_t>(o.changes));
     shared.received.resize(static_cast<std::size_t>(o.changes));
-    const double rssBefore = statusMiB("VmRSS:");
-    QUrl live = base;
-    live.setScheme(QStringLiteral("ws"));
-    live.setPath(QStringLiteral("/api/v1/live"));
+    const double rssBefore = bench::procStatusMiB(0, "VmRSS:");
+    const QUrl live = bench::liveUrl(base);
 
     std::vector<std::unique_ptr<QThread>> threads;
     std::vector<ViewerGroup *> groups;
@@ -365,14 +301,14 @@ int main(int argc, char **argv)
     const double cpuConnect0 = threadCpuSeconds();
     QElapsedTimer connectTimer;
     connectTimer.start();
-    const bool connected = waitUntil(
+    const bool connected = bench::waitUntil(
         [&] {
             return shared.hellos.load() >= o.viewers || shared.failures.load() > 0;
         },
         o.timeoutS * 1000);
     const double connectSeconds = static_cast<double>(connectTimer.elapsed()) / 1000.0;
     const double cpuConnect = threadCpuSeconds() - cpuConnect0;
-    const double rssConnected = statusMiB("VmRSS:");
+    const double rssConnected = bench::procStatusMiB(0, "VmRSS:");
     bool ok = connected && shared.failures.load() == 0;
     std::printf("viewers: %d connected of %d in %.2f s (server thread CPU %.2f s), %d errors\n",
                 shared.hellos.load(),
@@ -384,7 +320,7 @@ int main(int argc, char **argv)
     std::vector<double> all;
     double cpuChanges = 0;
     for (int change = 1; ok && change <= o.changes; ++change) {
-        waitUntil(
+        bench::waitUntil(
             [] {
                 return false;
             },
@@ -393,7 +329,7 @@ int main(int argc, char **argv)
         const double cpu0 = threadCpuSeconds();
         shared.publishedAtNs.store(Clock::now().time_since_epoch().count());
         engine.estate().publishCompute(QStringLiteral("k8s-bench"), compute(o.projects, change));
-        const bool delivered = waitUntil(
+        const bool delivered = bench::waitUntil(
             [&] {
                 std::lock_guard lock(shared.mutex);
                 return shared.received[static_cast<std::size_t>(change - 1)] >= o.viewers;
@@ -409,18 +345,18 @@ int main(int argc, char **argv)
                     change,
                     delays.size(),
                     o.viewers,
-                    percentile(delays, 0.50),
-                    percentile(delays, 0.99),
-                    percentile(delays, 1.0));
+                    bench::percentile(delays, 0.50),
+                    bench::percentile(delays, 0.99),
+                    bench::percentile(delays, 1.0));
         all.insert(all.end(), delays.begin(), delays.end());
         ok = ok && delivered;
     }
 
     std::printf("all changes: %zu deliveries, delay p50 %.1f ms, p99 %.1f ms, max %.1f ms (live coalescing %d ms)\n",
                 all.size(),
-                percentile(all, 0.50),
-                percentile(all, 0.99),
-                percentile(all, 1.0),
+                bench::percentile(all, 0.50),
+                bench::percentile(all, 0.99),
+                bench::percentile(all, 1.0),
                 o.coalesceMs);
     std::printf("server thread CPU per change: %.1f ms (%d viewers)\n", 1000.0 * cpuChanges / o.changes, o.viewers);
     std::printf("RSS: %.1f MiB before viewers, %.1f MiB with %d viewers connected, peak %.1f MiB "
@@ -428,7 +364,7 @@ int main(int argc, char **argv)
                 rssBefore,
                 rssConnected,
                 o.viewers,
-                statusMiB("VmHWM:"),
+                bench::procStatusMiB(0, "VmHWM:"),
                 processCpuSeconds());
 
     for (auto &thread : threads) {
