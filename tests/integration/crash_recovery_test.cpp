@@ -1,5 +1,6 @@
 // Crash-safe actions: the real `strata-server` binary runs `set service-level` against the ONTAP
-// (QoS policy change, a job) and Azure (pool change, an LRO) simulators and is killed with
+// (QoS policy change, a job) and Azure (pool change, an LRO) simulators, and `strata-server serve`
+// creates a snapshot for a web admin (an ONTAP job); each is killed with
 // SIGKILL at each step of the action (STRATA_TEST_CRASH_AT, and once by an external kill while
 // the ONTAP job runs). The next start (`get events`, which opens the same history store) must
 // settle the action from the vendor's state: the simulator saw exactly one mutation (none when
@@ -15,7 +16,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QProcess>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -237,6 +242,137 @@ protected:
         EXPECT_EQ(ontapQosJobs(), applied ? 1 : 0);
     }
 
+    QString snapshotJobsPrefix() const
+    {
+        return QStringLiteral("POST /api/storage/volumes/") + ontapVolumeUuid + QStringLiteral("/snapshots");
+    }
+
+    int snapshotJobs() const
+    {
+        int n = 0;
+        for (const sim::ontap::Job &job : ontap->jobs()) {
+            n += job.description.startsWith(snapshotJobsPrefix()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    struct WebReply
+    {
+        int status = 0;
+        QByteArray body;
+        QByteArray cookie;
+    };
+
+    /// One request to the web console; status 0 when the connection broke (the server died).
+    static WebReply webCall(QNetworkAccessManager &net,
+                            const QString &url,
+                            const QByteArray &body,
+                            const QByteArray &cookie = {},
+                            const QByteArray &csrf = {})
+    {
+        QNetworkRequest request{QUrl(url)};
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        if (!cookie.isEmpty()) {
+            request.setRawHeader("Cookie", cookie);
+        }
+        if (!csrf.isEmpty()) {
+            request.setRawHeader("X-CSRF-Token", csrf);
+        }
+        QNetworkReply *reply = net.post(request, body);
+        WebReply r;
+        if (!QTest::qWaitFor(
+                [reply] {
+                    return reply->isFinished();
+                },
+                60000)) {
+            reply->abort();
+        }
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.body = reply->readAll();
+        const QByteArray setCookie = reply->rawHeader("Set-Cookie");
+        r.cookie = setCookie.left(setCookie.indexOf(';'));
+        reply->deleteLater();
+        return r;
+    }
+
+    /// `strata-server serve` with a web admin; the admin creates snapshot `name` of the ONTAP
+    /// volume while the server is set to kill itself at `step`.
+    void snapshotThroughWebKilledAt(const QString &step, const QString &name)
+    {
+        const QString users = dir.filePath(QStringLiteral("users.json"));
+        const QByteArray password = QByteArrayLiteral("crash-test-password-1");
+        {
+            QProcess add;
+            QProcessEnvironment env = environment({});
+            env.insert(QStringLiteral("STRATA_NEW_PASSWORD"), QString::fromLatin1(password));
+            add.setProcessEnvironment(env);
+            add.start(binary(),
+                      {QStringLiteral("user"),
+                       QStringLiteral("add"),
+                       QStringLiteral("admin"),
+                       QStringLiteral("--role"),
+                       QStringLiteral("admin"),
+                       QStringLiteral("--users"),
+                       users});
+            ASSERT_TRUE(add.waitForFinished(30000));
+            ASSERT_EQ(add.exitCode(), 0) << add.readAllStandardError().toStdString();
+        }
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            ASSERT_TRUE(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        const QString base = QStringLiteral("http://127.0.0.1:%1").arg(port);
+        QProcess server;
+        server.setProcessEnvironment(environment(step));
+        server.start(binary(),
+                     {QStringLiteral("serve"),
+                      QStringLiteral("--config"),
+                      configPath,
+                      QStringLiteral("--users"),
+                      users,
+                      QStringLiteral("--listen"),
+                      QStringLiteral("127.0.0.1:%1").arg(port)});
+        QByteArray out;
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                out += server.readAllStandardOutput();
+                return out.contains("serving the web console") || server.state() == QProcess::NotRunning;
+            },
+            30000));
+        ASSERT_EQ(server.state(), QProcess::Running) << server.readAllStandardError().toStdString();
+        QNetworkAccessManager net;
+        const WebReply login =
+            webCall(net,
+                    base + QStringLiteral("/api/v1/login"),
+                    QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
+                                              {QStringLiteral("password"), QString::fromLatin1(password)}})
+                        .toJson());
+        ASSERT_EQ(login.status, 200) << login.body.toStdString();
+        const QByteArray csrf =
+            QJsonDocument::fromJson(login.body).object().value(QStringLiteral("csrf_token")).toString().toLatin1();
+        const QByteArray action = QJsonDocument(QJsonObject{{QStringLiteral("kind"), QStringLiteral("snapshot.create")},
+                                                            {QStringLiteral("source"), QStringLiteral("ontap-ai")},
+                                                            {QStringLiteral("volume_id"), ontapVolumeUuid},
+                                                            {QStringLiteral("name"), name}})
+                                      .toJson();
+        // The volume is known once the server's first poll is in: until then the preview blocks.
+        WebReply submitted;
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                submitted = webCall(net, base + QStringLiteral("/api/v1/actions"), action, login.cookie, csrf);
+                return submitted.status != 400 && submitted.status != 409 && submitted.status != 422;
+            },
+            30000))
+            << submitted.body.toStdString();
+        // waitForFinished() is false for a process that already ended while the reply was awaited.
+        ASSERT_TRUE(server.state() == QProcess::NotRunning || server.waitForFinished(60000))
+            << "the server was not killed at " << step.toStdString() << "; the submit answered " << submitted.status
+            << ' ' << submitted.body.toStdString() << server.readAllStandardError().toStdString();
+        ASSERT_EQ(server.exitStatus(), QProcess::CrashExit);
+    }
+
     void anfKilledAt(const QString &step, bool applied)
     {
         const Exit killed = runCli(setLevel(QStringLiteral("ai-lab"), kAnfVolume, QStringLiteral("Premium")), step);
@@ -339,4 +475,38 @@ TEST_F(CrashRecoveryTest, OntapJob_ExternalSigkillWhileTheJobRuns_IsFollowedToIt
     EXPECT_EQ(entries.front().outcome, QStringLiteral("succeeded")) << entries.front().message.toStdString();
     EXPECT_EQ(ontapQosJobs(), 1);
     EXPECT_EQ(ontapPolicy(), kOntapPolicy);
+}
+
+TEST_F(CrashRecoveryTest, WebSnapshotCreate_KilledAtEachStep_OneSnapshotJobAndOneTrueOutcome)
+{
+    struct Case
+    {
+        const char *step;
+        bool applied;
+    };
+    int expectedJobs = 0;
+    int expectedOutcomes = 0;
+    for (const Case &c : {Case{"intended", false}, Case{"sent", true}, Case{"handle", true}, Case{"finished", true}}) {
+        SCOPED_TRACE(c.step);
+        const QString name = QStringLiteral("crash_%1").arg(QString::fromLatin1(c.step));
+        snapshotThroughWebKilledAt(QString::fromLatin1(c.step), name);
+        restart();
+        expectedJobs += c.applied ? 1 : 0;
+        ++expectedOutcomes;
+        bool closed = false;
+        const auto entries = outcomes(QStringLiteral("snapshot.create"), &closed);
+        ASSERT_EQ(int(entries.size()), expectedOutcomes);
+        EXPECT_TRUE(closed);
+        EXPECT_EQ(snapshotJobs(), expectedJobs) << "ONTAP saw the snapshot POST a wrong number of times";
+        const core::AuditEntry &last = entries.front(); // newest first
+        EXPECT_EQ(last.user, QStringLiteral("admin"));
+        if (c.applied) {
+            EXPECT_NE(last.outcome, QLatin1String("failed")) << last.message.toStdString();
+            EXPECT_TRUE(ontap->snapshotNames(ontapVolumeUuid).contains(name));
+        } else {
+            EXPECT_EQ(last.outcome, QStringLiteral("failed"));
+            EXPECT_TRUE(last.message.contains(QStringLiteral("not sent again"))) << last.message.toStdString();
+            EXPECT_FALSE(ontap->snapshotNames(ontapVolumeUuid).contains(name));
+        }
+    }
 }
