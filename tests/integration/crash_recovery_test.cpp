@@ -6,9 +6,12 @@
 // settle the action from the vendor's state: the simulator saw exactly one mutation (none when
 // the process died before sending), and the audit log has exactly one outcome entry, the true one.
 
+#include "demo/demoestate.h"
+#include "models/core/config.h"
 #include "models/core/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
+#include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
 #include <QDir>
@@ -507,6 +510,150 @@ TEST_F(CrashRecoveryTest, WebSnapshotCreate_KilledAtEachStep_OneSnapshotJobAndOn
             EXPECT_EQ(last.outcome, QStringLiteral("failed"));
             EXPECT_TRUE(last.message.contains(QStringLiteral("not sent again"))) << last.message.toStdString();
             EXPECT_FALSE(ontap->snapshotNames(ontapVolumeUuid).contains(name));
+        }
+    }
+}
+
+namespace {
+
+/// The demo estate in this process, described by a config file whose secrets are environment
+/// references, so a `strata-server` child process reaches the same simulators.
+class CrashRecoveryCacheTest : public ::testing::Test
+{
+protected:
+    std::unique_ptr<demo::DemoEstate> estate;
+    QTemporaryDir dir;
+    QString configPath;
+    QString historyPath;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+
+    void SetUp() override
+    {
+        QString error;
+        estate = demo::DemoEstate::start({}, &error);
+        ASSERT_NE(estate, nullptr) << error.toStdString();
+        core::AppConfig config = estate->config();
+        int n = 0;
+        const auto toEnv = [&](core::SecretRef &ref) {
+            if (ref.kind != core::SecretRef::Kind::Keychain) {
+                return;
+            }
+            std::optional<QString> secret;
+            bool read = false;
+            estate->credentials().read(ref.value, [&](std::optional<QString> value, const QString &) {
+                secret = std::move(value);
+                read = true;
+            });
+            ASSERT_TRUE(QTest::qWaitFor(
+                [&] {
+                    return read;
+                },
+                5000));
+            const QString name = QStringLiteral("STRATA_IT_CRASH_SECRET_%1").arg(++n);
+            env.insert(name, secret.value_or(QString()));
+            ref = core::SecretRef{core::SecretRef::Kind::Env, name};
+        };
+        for (core::SourceConfig &source : config.sources) {
+            toEnv(source.password);
+            toEnv(source.s3Secret);
+        }
+        if (config.sentiment) {
+            toEnv(config.sentiment->s3Secret);
+        }
+        historyPath = dir.filePath(QStringLiteral("history.sqlite"));
+        config.historyPath = historyPath;
+        configPath = dir.filePath(QStringLiteral("strata.json"));
+        ASSERT_TRUE(config.save(configPath, &error)) << error.toStdString();
+        env.remove(QStringLiteral("STRATA_TEST_CRASH_AT"));
+    }
+
+    bool runServer(const QStringList &args, const QString &crashAt, QProcess::ExitStatus *status, QString *err)
+    {
+        QProcess process;
+        QProcessEnvironment e = env;
+        if (!crashAt.isEmpty()) {
+            e.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), crashAt);
+        }
+        process.setProcessEnvironment(e);
+        process.start(
+            QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server"),
+            QStringList{QStringLiteral("--config"), configPath, QStringLiteral("--timeout"), QStringLiteral("90")}
+                + args);
+        const bool finished = process.waitForFinished(120000);
+        if (!finished) {
+            process.kill();
+            process.waitForFinished();
+        }
+        *status = process.exitStatus();
+        *err = QString::fromUtf8(process.readAllStandardError());
+        return finished;
+    }
+
+    int loaderJobCreates() const
+    {
+        int n = 0;
+        for (const QString &name : estate->kubernetes()->createRequests(QStringLiteral("jobs"))) {
+            n += name.startsWith(QStringLiteral("strata-load-")) ? 1 : 0;
+        }
+        return n;
+    }
+
+    std::vector<core::AuditEntry> cacheOutcomes()
+    {
+        core::SqliteHistoryStore store(historyPath);
+        EXPECT_TRUE(store.open(nullptr));
+        std::vector<core::AuditEntry> found;
+        for (const core::AuditEntry &e : store.auditLog(0)) {
+            if (e.kind == QLatin1String("cache.load") && e.outcome != QLatin1String("started")) {
+                found.push_back(e);
+            }
+        }
+        EXPECT_TRUE(store.openJournal().empty());
+        return found;
+    }
+};
+
+} // namespace
+
+TEST_F(CrashRecoveryCacheTest, CacheLoad_KilledAtEachStep_OneLoaderJobAndOneTrueOutcome)
+{
+    struct Case
+    {
+        const char *step;
+        const char *dataset;
+        bool applied;
+    };
+    int expectedCreates = 0;
+    int expectedOutcomes = 0;
+    // One dataset per step: each load is a new commit on dgx-cache-2.
+    for (const Case &c : {Case{"intended", "consumer_img1", false},
+                          Case{"sent", "misc_base1", true},
+                          Case{"handle", "fraud_sim_base", true},
+                          Case{"finished", "fraud_may", true}}) {
+        SCOPED_TRACE(c.step);
+        QProcess::ExitStatus status = QProcess::NormalExit;
+        QString err;
+        ASSERT_TRUE(runServer({QStringLiteral("cache"),
+                               QString::fromLatin1(c.dataset),
+                               QStringLiteral("--target"),
+                               QStringLiteral("dgx-cache-2")},
+                              QString::fromLatin1(c.step),
+                              &status,
+                              &err));
+        ASSERT_EQ(status, QProcess::CrashExit) << err.toStdString();
+        ASSERT_TRUE(runServer({QStringLiteral("get"), QStringLiteral("events")}, {}, &status, &err));
+        ASSERT_EQ(status, QProcess::NormalExit) << err.toStdString();
+        expectedCreates += c.applied ? 1 : 0;
+        ++expectedOutcomes;
+        const auto entries = cacheOutcomes();
+        ASSERT_EQ(int(entries.size()), expectedOutcomes);
+        EXPECT_EQ(loaderJobCreates(), expectedCreates) << "the cluster saw a loader Job create a wrong number of times";
+        const core::AuditEntry &last = entries.front();
+        if (c.applied) {
+            EXPECT_NE(last.outcome, QLatin1String("failed")) << last.message.toStdString();
+        } else {
+            EXPECT_EQ(last.outcome, QStringLiteral("failed"));
+            EXPECT_TRUE(last.message.contains(QStringLiteral("not sent again"))) << last.message.toStdString();
         }
     }
 }
