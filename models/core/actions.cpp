@@ -13,7 +13,6 @@
 #include <QTimer>
 #include <QUuid>
 
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -401,11 +400,15 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
             history->journalProgress(id, kPhaseSent, {}, QDateTime::currentDateTimeUtc());
             return true;
         };
-        auto once = std::make_shared<std::atomic_bool>(false);
-        ctx.onAccepted = [history, id, once](const QString &handle) {
-            if (handle.isEmpty() || once->exchange(true)) {
+        // One worker thread runs the action, so `last` needs no lock. A new handle replaces the
+        // old one (ANF: the pool creation's operation, then the pool change's); ONTAP reports
+        // the same job uuid on every poll, which is journaled once.
+        auto last = std::make_shared<QString>();
+        ctx.onAccepted = [history, id, last](const QString &handle) {
+            if (handle.isEmpty() || handle == *last) {
                 return;
             }
+            *last = handle;
             actionCrashPoint("sent");
             history->journalProgress(id, kPhaseAccepted, handle, QDateTime::currentDateTimeUtc());
             actionCrashPoint("handle");

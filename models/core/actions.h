@@ -194,7 +194,7 @@ struct ActionContext
     QString phase;
     /// Set by the manager: journals "sent" durably; call right before the mutating request.
     std::function<bool()> onSending;
-    /// Set by the manager: journals the vendor's handle durably (first call only).
+    /// Set by the manager: journals the vendor's handle durably (when it differs from the last).
     std::function<void(const QString &)> onAccepted;
 
     /// Call immediately before sending the mutation. false = do not send (recovery mode).

@@ -55,8 +55,8 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
         ASSERT_TRUE(store.open(nullptr));
         ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
-        EXPECT_TRUE(
-            store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), QStringLiteral("job-1"), kJournalT0));
+        EXPECT_TRUE(store.journalProgress(
+            QStringLiteral("a1"), QStringLiteral("accepted"), QStringLiteral("job-1"), kJournalT0));
         // An empty handle keeps the stored one.
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5)));
         EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
@@ -78,7 +78,8 @@ TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
     SqliteHistoryStore store(QStringLiteral(":memory:"));
     ASSERT_TRUE(store.open(nullptr));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
-    EXPECT_TRUE(store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0));
+    EXPECT_TRUE(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0));
     EXPECT_FALSE(
         store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/300"), kJournalT0));
     EXPECT_EQ(store.journalEntry(QStringLiteral("a1"))->owner, QStringLiteral("host/200"));
@@ -97,7 +98,8 @@ TEST(ActionJournal, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->phase, QStringLiteral("finished"));
     EXPECT_EQ(entry->outcome, QStringLiteral("succeeded"));
-    EXPECT_FALSE(store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("h/2"), kJournalT0));
+    EXPECT_FALSE(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("h/2"), kJournalT0));
     const std::vector<AuditEntry> audit = store.auditLog(0);
     ASSERT_EQ(audit.size(), 1U);
     EXPECT_EQ(audit[0].outcome, QStringLiteral("succeeded"));
