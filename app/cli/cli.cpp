@@ -767,6 +767,16 @@ int run(const QStringList &arguments,
             },
             &engine,
             timeoutSeconds);
+        if (history) {
+            // An action a killed Strata left open is settled (followed to its end, or recorded as
+            // found) before this command answers or changes anything.
+            waitFor(
+                [&] {
+                    return engine.actions().recoveryIdle();
+                },
+                &engine,
+                remainingSeconds());
+        }
 
         // A source that failed, or has not finished its first poll by the deadline, is named with what
         // went wrong; what it did return (a degraded Kubernetes cluster's other resources) is listed

@@ -493,7 +493,7 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
             retryAfter = http::parseRetryAfter(response->header("Retry-After"));
             if (response->status == 202) {
                 lastStatus = "InProgress";
-                report(LroStatus{lastStatus, -1, operationId});
+                report(LroStatus{lastStatus, -1, operationId, locationUrl});
                 if (auto stop = timedOut()) {
                     return http::fail(*stop);
                 }
@@ -544,6 +544,7 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
             status.percentComplete = pc->get<double>();
         }
         status.operationId = armStringField(*doc, "name", operationId);
+        status.operationUrl = asyncUrl;
         lastStatus = status.status;
         report(status);
         if (status.status == "Succeeded") {

@@ -43,6 +43,9 @@ struct LroStatus
     std::string status;          ///< "InProgress", "Creating", "Moving", "Succeeded", ...
     double percentComplete = -1; ///< 0..100, -1 when not reported
     std::string operationId;     ///< last segment of the operation URL (name of the status doc)
+    /// The URL being polled (Azure-AsyncOperation, else Location), absolute: a caller that
+    /// stores it can follow the operation after a restart (getJson of it is the status doc).
+    std::string operationUrl;
 };
 
 /// Called on the calling thread after each poll; exceptions from it are swallowed.

@@ -1,12 +1,192 @@
 #include "models/core/actions.h"
 
+#include "models/core/convert.h"
 #include "models/core/historyservice.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QSysInfo>
 #include <QThreadPool>
+#include <QTimer>
 #include <QUuid>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+#ifdef Q_OS_UNIX
+#include <sys/types.h>
+#include <unistd.h>
+#endif
+
 namespace strata::core {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcActionJournal, "strata.actions.journal", QtInfoMsg)
+
+/// The owner of a journal entry whose heartbeat is older than this is taken to be gone.
+constexpr qint64 kJournalStaleSeconds = 300;
+constexpr int kJournalHeartbeatMs = 60'000;
+
+const QLatin1String kPhaseIntended("intended");
+const QLatin1String kPhaseSent("sent");
+const QLatin1String kPhaseAccepted("accepted");
+
+/// Whether the process `pid` of this host still runs (true when it cannot be told).
+bool journalOwnerAlive(qint64 pid)
+{
+#ifdef Q_OS_UNIX
+    if (pid <= 0) {
+        return false;
+    }
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+#else
+    Q_UNUSED(pid)
+    return true; // the heartbeat decides
+#endif
+}
+
+std::optional<ActionKind> actionKindFromName(const QString &name)
+{
+    for (ActionKind k : {ActionKind::SnapshotCreate,
+                         ActionKind::SnapshotDelete,
+                         ActionKind::SnapshotRestore,
+                         ActionKind::VolumeClone,
+                         ActionKind::JobSubmit,
+                         ActionKind::JobDelete,
+                         ActionKind::ProjectQuotaEdit,
+                         ActionKind::ServiceLevelChange,
+                         ActionKind::DatasetCommit,
+                         ActionKind::CacheCommit,
+                         ActionKind::CacheEvict}) {
+        if (actionKindName(k) == name) {
+            return k;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+void actionCrashPoint(const char *step)
+{
+    static const QByteArray wanted = qgetenv("STRATA_TEST_CRASH_AT");
+    if (wanted.isEmpty() || wanted != step) {
+        return;
+    }
+    std::fprintf(stderr, "STRATA_TEST_CRASH_AT=%s: killing this process\n", step);
+    std::fflush(stderr);
+#ifdef SIGKILL
+    std::raise(SIGKILL);
+#endif
+    std::_Exit(137);
+}
+
+QString actionRequestToJson(const ActionRequest &r)
+{
+    QJsonArray pvcs;
+    for (const PvcMount &m : r.job.pvcs) {
+        pvcs.append(QJsonObject{{QStringLiteral("claim"), m.claim},
+                                {QStringLiteral("path"), m.path},
+                                {QStringLiteral("read_only"), m.readOnly}});
+    }
+    const QJsonObject job{{QStringLiteral("name"), r.job.name},
+                          {QStringLiteral("project"), r.job.project},
+                          {QStringLiteral("image"), r.job.image},
+                          {QStringLiteral("gpus"), qint64(r.job.gpus)},
+                          {QStringLiteral("type"), jobTypeName(r.job.type)},
+                          {QStringLiteral("command"), QJsonArray::fromStringList(r.job.command)},
+                          {QStringLiteral("args"), QJsonArray::fromStringList(r.job.args)},
+                          {QStringLiteral("pvcs"), pvcs},
+                          {QStringLiteral("user"), r.job.user},
+                          {QStringLiteral("duration_seconds"), r.job.durationSeconds}};
+    const QJsonObject o{{QStringLiteral("kind"), actionKindName(r.kind)},
+                        {QStringLiteral("source"), r.source},
+                        {QStringLiteral("volume_id"), r.volumeId},
+                        {QStringLiteral("snapshot_id"), r.snapshotId},
+                        {QStringLiteral("name"), r.name},
+                        {QStringLiteral("comment"), r.comment},
+                        {QStringLiteral("job"), job},
+                        {QStringLiteral("job_ids"), QJsonArray::fromStringList(r.jobIds)},
+                        {QStringLiteral("project"), r.project},
+                        {QStringLiteral("quota"), qint64(r.quota)},
+                        {QStringLiteral("target_level"), r.targetLevel},
+                        {QStringLiteral("target_pool"), r.targetPool},
+                        {QStringLiteral("create_pool"), r.createPool},
+                        {QStringLiteral("pool_size_bytes"), r.poolSizeBytes},
+                        {QStringLiteral("schedule_id"), r.scheduleId},
+                        {QStringLiteral("dataset_id"), r.datasetId},
+                        {QStringLiteral("dataset_source"), r.datasetSource},
+                        {QStringLiteral("commit_id"), r.commitId},
+                        {QStringLiteral("cache_target"), r.cacheTarget},
+                        {QStringLiteral("evict_reason"), r.evictReason}};
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+std::optional<ActionRequest> actionRequestFromJson(const QString &json)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+        return std::nullopt;
+    }
+    const QJsonObject o = doc.object();
+    const auto kind = actionKindFromName(o.value(QStringLiteral("kind")).toString());
+    if (!kind) {
+        return std::nullopt;
+    }
+    const auto strings = [](const QJsonValue &v) {
+        QStringList list;
+        for (const QJsonValue &item : v.toArray()) {
+            list << item.toString();
+        }
+        return list;
+    };
+    ActionRequest r;
+    r.kind = *kind;
+    r.source = o.value(QStringLiteral("source")).toString();
+    r.volumeId = o.value(QStringLiteral("volume_id")).toString();
+    r.snapshotId = o.value(QStringLiteral("snapshot_id")).toString();
+    r.name = o.value(QStringLiteral("name")).toString();
+    r.comment = o.value(QStringLiteral("comment")).toString();
+    const QJsonObject job = o.value(QStringLiteral("job")).toObject();
+    r.job.name = job.value(QStringLiteral("name")).toString();
+    r.job.project = job.value(QStringLiteral("project")).toString();
+    r.job.image = job.value(QStringLiteral("image")).toString();
+    r.job.gpus = MilliGpu(job.value(QStringLiteral("gpus")).toInteger(1000));
+    r.job.type = job.value(QStringLiteral("type")).toString() == jobTypeName(JobType::Interactive)
+                     ? JobType::Interactive
+                     : JobType::Train;
+    r.job.command = strings(job.value(QStringLiteral("command")));
+    r.job.args = strings(job.value(QStringLiteral("args")));
+    for (const QJsonValue &v : job.value(QStringLiteral("pvcs")).toArray()) {
+        const QJsonObject m = v.toObject();
+        r.job.pvcs.append(PvcMount{m.value(QStringLiteral("claim")).toString(),
+                                   m.value(QStringLiteral("path")).toString(),
+                                   m.value(QStringLiteral("read_only")).toBool()});
+    }
+    r.job.user = job.value(QStringLiteral("user")).toString();
+    r.job.durationSeconds = job.value(QStringLiteral("duration_seconds")).toInt();
+    r.jobIds = strings(o.value(QStringLiteral("job_ids")));
+    r.project = o.value(QStringLiteral("project")).toString();
+    r.quota = MilliGpu(o.value(QStringLiteral("quota")).toInteger());
+    r.targetLevel = o.value(QStringLiteral("target_level")).toString();
+    r.targetPool = o.value(QStringLiteral("target_pool")).toString();
+    r.createPool = o.value(QStringLiteral("create_pool")).toBool();
+    r.poolSizeBytes = o.value(QStringLiteral("pool_size_bytes")).toInteger();
+    r.scheduleId = o.value(QStringLiteral("schedule_id")).toInteger();
+    r.datasetId = o.value(QStringLiteral("dataset_id")).toString();
+    r.datasetSource = o.value(QStringLiteral("dataset_source")).toString();
+    r.commitId = o.value(QStringLiteral("commit_id")).toString();
+    r.cacheTarget = o.value(QStringLiteral("cache_target")).toString();
+    r.evictReason = o.value(QStringLiteral("evict_reason")).toString();
+    return r;
+}
 
 QString actionKindName(ActionKind kind)
 {
@@ -57,7 +237,14 @@ ActionManager::ActionManager(IClock &clock, QThreadPool &pool, HistoryService *h
     , m_history(history)
     , m_user(std::move(user))
     , m_alive(std::make_shared<bool>(true))
-{}
+    , m_owner(QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(QCoreApplication::applicationPid()))
+{
+    if (m_history) {
+        auto *timer = new QTimer(this);
+        connect(timer, &QTimer::timeout, this, &ActionManager::heartbeat);
+        timer->start(kJournalHeartbeatMs);
+    }
+}
 
 ActionManager::~ActionManager()
 {
@@ -106,6 +293,7 @@ QString ActionManager::submit(const ActionRequest &request, QString *error, cons
     record.preview = p;
     record.user = user.isEmpty() ? m_user : user;
     record.submitted = m_clock.now();
+    record.idempotencyKey = QUuid::createUuid().toString(QUuid::WithoutBraces);
     m_index.insert(record.id, m_records.size());
     m_records.append(record);
     Q_EMIT actionAdded(record.id);
@@ -132,14 +320,44 @@ bool ActionManager::retry(const QString &id)
     return true;
 }
 
-void ActionManager::run(ActionRecord &record)
+void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
 {
     record.attempts++;
-    audit(record, QStringLiteral("started"));
+    const QString id = record.id;
+    const bool journal = m_history && m_history->openError().isEmpty();
+    if (!recovering) {
+        if (journal) {
+            // The intent is on disk before anything can reach the vendor: a process killed from
+            // here on leaves a row the next start reconciles.
+            JournalEntry entry;
+            entry.actionId = record.id;
+            entry.idempotencyKey = record.idempotencyKey;
+            entry.source = record.request.source;
+            entry.kind = actionKindName(record.request.kind);
+            entry.request = actionRequestToJson(record.request);
+            entry.user = record.user;
+            entry.target = record.preview.target;
+            entry.fromState = record.preview.fromState;
+            entry.toState = record.preview.toState;
+            entry.submitted = record.submitted.isValid() ? record.submitted.toUTC() : QDateTime::currentDateTimeUtc();
+            entry.phase = kPhaseIntended;
+            entry.owner = m_owner;
+            entry.heartbeat = QDateTime::currentDateTimeUtc();
+            if (!m_history->journalIntent(entry)) {
+                audit(record, QStringLiteral("started"));
+                finish(id,
+                       actionFailed(tr("The action could not be recorded in the history store before sending, so "
+                                       "it was not sent.")));
+                return;
+            }
+            m_journaled.insert(id);
+            actionCrashPoint("intended");
+        }
+        audit(record, QStringLiteral("started"));
+    }
     IActionExecutor *executor = m_executors.value(record.request.source);
     auto work = executor->prepare(record.request);
 
-    const QString id = record.id;
     std::weak_ptr<bool> alive = m_alive;
     QPointer<ActionManager> self(this);
     // Progress and the result hop to the owner thread through the application object, and are
@@ -169,12 +387,150 @@ void ActionManager::run(ActionRecord &record)
     ctx.isCancelled = [alive] {
         return alive.expired();
     };
-    m_pool.start([work = std::move(work), ctx, post, id] {
+    ctx.idempotencyKey = record.idempotencyKey;
+    if (recovering) {
+        ctx.recovery = true;
+        ctx.attempt = std::max(2, record.attempts + 1); // reconcile paths, never a first submit
+        ctx.handle = recovering->handle;
+        ctx.phase = recovering->phase;
+    } else if (journal && m_journaled.contains(id)) {
+        // The history service outlives the engine's pool (and with it every worker running this).
+        HistoryService *history = m_history;
+        ctx.onSending = [history, id] {
+            history->journalProgress(id, kPhaseSent, {}, QDateTime::currentDateTimeUtc());
+            return true;
+        };
+        // One worker thread runs the action, so `last` needs no lock. A new handle replaces the
+        // old one (ANF: the pool creation's operation, then the pool change's); ONTAP reports
+        // the same job uuid on every poll, which is journaled once.
+        auto last = std::make_shared<QString>();
+        ctx.onAccepted = [history, id, last](const QString &handle) {
+            if (handle.isEmpty() || handle == *last) {
+                return;
+            }
+            *last = handle;
+            actionCrashPoint("sent");
+            history->journalProgress(id, kPhaseAccepted, handle, QDateTime::currentDateTimeUtc());
+            actionCrashPoint("handle");
+        };
+    }
+    const bool crashable = !recovering;
+    m_pool.start([work = std::move(work), ctx, post, id, crashable] {
         const ActionResult result = work ? work(ctx) : ActionResult{false, false, QStringLiteral("nothing to run")};
+        if (crashable) {
+            actionCrashPoint("finished");
+        }
         post([id, result](ActionManager &m) {
             m.finish(id, result);
         });
     });
+}
+
+void ActionManager::recoverInterrupted()
+{
+    if (!m_history || !m_history->openError().isEmpty()) {
+        return;
+    }
+    ++m_journalReads;
+    m_history->openJournal(this, [this](std::vector<JournalEntry> entries) {
+        for (const JournalEntry &entry : entries) {
+            recover(entry);
+        }
+        --m_journalReads;
+        Q_EMIT recoveryChecked();
+    });
+}
+
+bool ActionManager::recoveryIdle() const
+{
+    if (m_journalReads > 0) {
+        return false;
+    }
+    for (const ActionRecord &r : m_records) {
+        if (r.recovered && r.state == ActionState::Running) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void ActionManager::recover(const JournalEntry &entry)
+{
+    if (m_index.contains(entry.actionId)) {
+        return; // ours, or already taken over
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const qsizetype slash = entry.owner.lastIndexOf(QLatin1Char('/'));
+    const QString host = entry.owner.left(slash);
+    bool pidOk = false;
+    const qint64 pid = slash >= 0 ? entry.owner.mid(slash + 1).toLongLong(&pidOk) : 0;
+    const bool stale = !entry.heartbeat.isValid() || entry.heartbeat.secsTo(now) > kJournalStaleSeconds;
+    const bool sameHost = slash >= 0 && host == QSysInfo::machineHostName();
+    // A pid equal to ours on this host is a reused pid: that owner is gone.
+    const bool ownerGone =
+        stale || (sameHost && pidOk && (pid == QCoreApplication::applicationPid() || !journalOwnerAlive(pid)));
+    if (!ownerGone) {
+        return; // another Strata process is running it now
+    }
+    IActionExecutor *executor = m_executors.value(entry.source);
+    if (!executor) {
+        return; // its source is not connected here (yet): a later start takes it over
+    }
+    if (!m_history->journalClaim(entry.actionId, entry.owner, m_owner, now)) {
+        return; // another process took it over first
+    }
+    qCInfo(lcActionJournal).noquote() << "taking over action" << entry.actionId << entry.kind << entry.target
+                                      << "left at" << entry.phase << "by" << entry.owner;
+    ActionRecord record;
+    record.id = entry.actionId;
+    const auto request = actionRequestFromJson(entry.request);
+    if (request) {
+        record.request = *request;
+    } else {
+        record.request.source = entry.source;
+    }
+    record.preview.title = entry.kind;
+    record.preview.target = entry.target;
+    record.preview.fromState = entry.fromState;
+    record.preview.toState = entry.toState;
+    record.user = entry.user;
+    record.submitted = entry.submitted;
+    record.idempotencyKey = entry.idempotencyKey;
+    record.recovered = true;
+    record.progress = {-1, tr("Strata stopped while this ran; checking what %1 did").arg(entry.source)};
+    m_index.insert(record.id, m_records.size());
+    m_records.append(record);
+    m_journaled.insert(record.id);
+    Q_EMIT actionAdded(record.id);
+    ActionRecord &added = m_records.last();
+    if (!request) {
+        finish(added.id,
+               actionFailed(tr("Strata stopped while this action ran and its journal entry cannot be read; "
+                               "it was not repeated. Check %1 on %2.")
+                                .arg(entry.target, entry.source)));
+        return;
+    }
+    if (!executor->recovers(added.request.kind)) {
+        finish(added.id,
+               actionFailed(tr("Strata stopped while this action ran (%1); this kind of action cannot be checked "
+                               "automatically, so it was not repeated. Check %2 on %3.")
+                                .arg(entry.phase, entry.target, entry.source)));
+        return;
+    }
+    run(added, &entry);
+}
+
+void ActionManager::heartbeat()
+{
+    QStringList running;
+    for (const ActionRecord &r : std::as_const(m_records)) {
+        if (r.state == ActionState::Running && m_journaled.contains(r.id)) {
+            running << r.id;
+        }
+    }
+    if (!running.isEmpty() && m_history) {
+        m_history->journalHeartbeat(running, m_owner, QDateTime::currentDateTimeUtc());
+    }
 }
 
 void ActionManager::finish(const QString &id, const ActionResult &result)
@@ -189,9 +545,13 @@ void ActionManager::finish(const QString &id, const ActionResult &result)
     record.reconciled = result.reconciled;
     record.finished = m_clock.now();
     record.progress = {result.ok ? 100 : record.progress.percent, record.progress.text};
+    if (record.recovered && !record.message.startsWith(tr("Recovered after a restart: "))) {
+        record.message = tr("Recovered after a restart: %1").arg(record.message);
+    }
     audit(record,
           result.ok ? (result.reconciled ? QStringLiteral("reconciled") : QStringLiteral("succeeded"))
                     : QStringLiteral("failed"));
+    m_journaled.remove(id);
     if (result.ok) {
         if (IActionExecutor *executor = m_executors.value(record.request.source)) {
             executor->afterSuccess(record.request);
@@ -217,7 +577,12 @@ void ActionManager::audit(const ActionRecord &record, const QString &outcome)
                         ? (record.attempts > 1 ? tr("attempt %1").arg(record.attempts) : QString())
                         : record.message;
     if (m_history) {
-        m_history->appendAudit(entry);
+        if (outcome != QLatin1String("started") && m_journaled.contains(record.id)) {
+            // The outcome and the journal's close are one transaction: exactly one outcome entry.
+            m_history->journalFinish(entry, this, {});
+        } else {
+            m_history->appendAudit(entry);
+        }
     }
     Q_EMIT audited(entry);
 }

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <functional>
@@ -164,6 +165,12 @@ struct ActionRecord
     /// The effect was found already applied (an earlier attempt's response was lost), so it was
     /// not submitted again.
     bool reconciled = false;
+    /// uuid written to the action journal before anything is sent; stable across attempts and
+    /// restarts (executors derive vendor-side names from it where the vendor dedupes by name).
+    QString idempotencyKey;
+    /// Taken over from a Strata process that stopped (killed, crashed) while it ran: its outcome
+    /// was found from the vendor's state, and its mutation was never sent again.
+    bool recovered = false;
 };
 
 /// Context handed to an executor for one attempt (worker thread).
@@ -173,7 +180,45 @@ struct ActionContext
     QDateTime submitted; ///< UTC time of the first attempt
     std::function<void(const ActionProgress &)> progress;
     std::function<bool()> isCancelled;
+
+    /// See ActionRecord::idempotencyKey.
+    QString idempotencyKey;
+    /// Strata stopped while this action ran and this is the next start taking it over: follow
+    /// `handle` (or find the vendor's work) to its end, or report what the vendor shows. The
+    /// mutation must never be sent in this mode: sending() answers false.
+    bool recovery = false;
+    /// recovery: the vendor handle journaled before the stop (ONTAP job uuid, ARM operation URL,
+    /// "<namespace>/<job>"), empty when the process stopped before the vendor accepted.
+    QString handle;
+    /// recovery: the journal phase at the stop, "intended", "sent" or "accepted".
+    QString phase;
+    /// Set by the manager: journals "sent" durably; call right before the mutating request.
+    std::function<bool()> onSending;
+    /// Set by the manager: journals the vendor's handle durably (when it differs from the last).
+    std::function<void(const QString &)> onAccepted;
+
+    /// Call immediately before sending the mutation. false = do not send (recovery mode).
+    [[nodiscard]] bool sending() const { return !recovery && (!onSending || onSending()); }
+    /// Call as soon as the vendor accepted the mutation and named its work (job, operation).
+    void accepted(const QString &vendorHandle) const
+    {
+        if (onAccepted && !recovery) {
+            onAccepted(vendorHandle);
+        }
+    }
 };
+
+/// A deterministic crash for the crash-recovery tests. When the environment variable
+/// STRATA_TEST_CRASH_AT names `step`, the process kills itself with SIGKILL (no cleanup, no
+/// flush: exactly what `kill -9` does). Inert without the variable. Steps of an action:
+/// "intended" (journaled, nothing sent), "sent" (the vendor accepted; its handle is not yet
+/// journaled), "handle" (the handle is journaled, the vendor's work runs), "finished" (the
+/// executor returned; the outcome is not yet written).
+void actionCrashPoint(const char *step);
+
+/// The request as compact JSON for the action journal, and back (nullopt when unreadable).
+QString actionRequestToJson(const ActionRequest &request);
+std::optional<ActionRequest> actionRequestFromJson(const QString &json);
 
 struct ActionResult
 {
@@ -196,6 +241,14 @@ public:
     [[nodiscard]] virtual std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) = 0;
     /// Owner thread, after success: refresh what changed.
     virtual void afterSuccess(const ActionRequest &request) { Q_UNUSED(request) }
+    /// Whether prepare() honours ActionContext::recovery for `kind` (follows the journaled
+    /// handle or inspects the vendor, and never sends). Actions of other kinds interrupted by a
+    /// stop are closed as failed ("not checked; not repeated") on the next start.
+    [[nodiscard]] virtual bool recovers(ActionKind kind) const
+    {
+        Q_UNUSED(kind)
+        return false;
+    }
 };
 
 /// Runs actions (preview -> confirm -> run with progress -> result), keeps them for the
@@ -224,6 +277,17 @@ public:
     /// action is unknown or not failed.
     bool retry(const QString &id);
 
+    /// Takes over the actions a stopped Strata process left open in the history store's
+    /// journal (its owner is gone: same host and its pid is dead, or no heartbeat for 5
+    /// minutes) whose source has an executor now: follows the journaled job or operation to its
+    /// end, or records what the vendor shows. Never sends a mutation again; each gets exactly
+    /// one outcome audit entry, and appears in records() with `recovered` set. Safe to call
+    /// repeatedly (the engine calls it whenever all sources have polled) and from several
+    /// processes (an entry is claimed by one). No-op without a history store.
+    void recoverInterrupted();
+    /// False while recoverInterrupted() is still reading the journal or a recovered action runs.
+    [[nodiscard]] bool recoveryIdle() const;
+
     [[nodiscard]] const ActionRecord *find(const QString &id) const;
     /// Oldest first.
     [[nodiscard]] QList<ActionRecord> records() const;
@@ -236,11 +300,16 @@ Q_SIGNALS:
     /// An audit record was written (or would be, without a history store): an action started,
     /// succeeded, was reconciled or failed. The Triage timeline follows this.
     void audited(const strata::core::AuditEntry &entry);
+    /// recoverInterrupted() read the journal and took over what it could.
+    void recoveryChecked();
 
 private:
-    void run(ActionRecord &record);
+    /// `recovering`: the journal entry being taken over (never sends), else a normal attempt.
+    void run(ActionRecord &record, const JournalEntry *recovering = nullptr);
     void finish(const QString &id, const ActionResult &result);
     void audit(const ActionRecord &record, const QString &outcome);
+    void recover(const JournalEntry &entry);
+    void heartbeat();
 
     IClock &m_clock;
     QThreadPool &m_pool;
@@ -250,6 +319,9 @@ private:
     QList<ActionRecord> m_records;
     QHash<QString, qsizetype> m_index;
     std::shared_ptr<bool> m_alive;
+    QString m_owner; ///< "<host>/<pid>", the journal's owner of this process's actions
+    QSet<QString> m_journaled;
+    int m_journalReads = 0;
 };
 
 } // namespace strata::core

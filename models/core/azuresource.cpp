@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QThread>
 #include <QThreadPool>
 
 #include <cmath>
@@ -1109,9 +1110,48 @@ struct AzureReconciler
     azure::LroProgress lroProgress(const QString &what) const
     {
         return [this, what](const azure::LroStatus &s) {
+            // ARM accepted the request: journal where to follow it after a restart.
+            ctx.accepted(qs(s.operationUrl));
             const int percent = s.percentComplete >= 0 ? int(std::lround(s.percentComplete)) : -1;
             progress(percent, QObject::tr("%1: Azure reports %2").arg(what, qs(s.status)));
         };
+    }
+
+    /// Recovery: polls the journaled operation's status document (ctx.handle) until it is
+    /// terminal. Returns its status ("Succeeded", "Failed", "Canceled"), or empty when it cannot
+    /// be followed (no handle, gone, not a status document), with `error` set on failure.
+    QString followOperation(QString *error) const
+    {
+        if (ctx.handle.isEmpty()) {
+            return {};
+        }
+        progress(-1, QObject::tr("Following the Azure operation after the restart"));
+        const auto interval = std::max(client.options().lroPollInterval, std::chrono::milliseconds(100));
+        QElapsedTimer waited;
+        waited.start();
+        for (;;) {
+            auto doc = client.getJson(ss(ctx.handle), "operation status");
+            if (!doc || !doc->is_object() || !doc->contains("status") || !(*doc)["status"].is_string()) {
+                if (!doc) {
+                    *error = qs(doc.error().message);
+                }
+                return {};
+            }
+            const QString status = qs((*doc)["status"].get<std::string>());
+            if (status == QLatin1String("Succeeded") || status == QLatin1String("Failed")
+                || status.startsWith(QLatin1String("Cancel"))) {
+                if (status == QLatin1String("Failed") && doc->contains("error") && (*doc)["error"].is_object()) {
+                    *error = qs((*doc)["error"].value("message", std::string()));
+                }
+                return status;
+            }
+            progress(-1, QObject::tr("Pool change: Azure reports %1").arg(status));
+            if (waited.elapsed() > client.options().lroTimeout.count() || (ctx.isCancelled && ctx.isCancelled())) {
+                *error = QObject::tr("still %1 after %2 s").arg(status).arg(waited.elapsed() / 1000);
+                return {};
+            }
+            QThread::msleep(static_cast<unsigned long>(interval.count()));
+        }
     }
 
     /// The volume now, found by its fileSystemId: first at `armId`, else (moved by a pool
@@ -1244,6 +1284,48 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             return actionFailed(qs(r.error().message));
         }
         case ActionKind::ServiceLevelChange: {
+            if (ctx.recovery) {
+                // The pool the preview chose then is not recomputed: the estate moved on. Arrived
+                // means the level asked for, in the pool asked for (if one was named).
+                auto there = [&](const azure::AnfVolume &v) {
+                    return qs(v.serviceLevel) == request.targetLevel
+                           && (request.targetPool.isEmpty() || poolNameOf(v.id) == request.targetPool);
+                };
+                QString error;
+                const QString status = rec.followOperation(&error);
+                auto found = rec.findVolume(volume->id, volume->armId);
+                // Without a handle an operation ARM accepted may still run: give it a bounded
+                // while to show (the volume reaching the pool) before calling it not sent.
+                for (int wait = 0; status.isEmpty() && ctx.phase != QLatin1String("intended") && wait < 20 && found
+                                   && *found && !there(**found);
+                     ++wait) {
+                    QThread::msleep(500);
+                    found = rec.findVolume(volume->id, volume->armId);
+                }
+                if (found && *found && there(**found)) {
+                    return ActionResult{true,
+                                        status.isEmpty(),
+                                        QObject::tr("%1 moved to pool %2 (%3).")
+                                            .arg(label, poolNameOf((*found)->id), request.targetLevel)};
+                }
+                if (status == QLatin1String("Failed") || status.startsWith(QLatin1String("Cancel"))) {
+                    return actionFailed(
+                        QObject::tr("The pool change of %1 %2 in Azure: %3").arg(label, status.toLower(), error));
+                }
+                if (!found) {
+                    return actionFailed(QObject::tr("Strata stopped while the pool change of %1 ran and Azure cannot "
+                                                    "be asked now (%2); it was not sent again. Check the volume "
+                                                    "before retrying.")
+                                            .arg(label, qs(found.error().message)));
+                }
+                if (!*found) {
+                    return actionFailed(QObject::tr("%1 no longer exists in Azure (deleted elsewhere).").arg(label));
+                }
+                return actionFailed(QObject::tr("Strata stopped before the pool change of %1 reached Azure (it is "
+                                                "still in pool %2); it was not sent again. Retry it if it is still "
+                                                "wanted.")
+                                        .arg(label, poolNameOf((*found)->id)));
+            }
             if (choice.name.isEmpty() || !choice.blockedReason.isEmpty()) {
                 return actionFailed(choice.blockedReason.isEmpty() ? QObject::tr("No target pool.")
                                                                    : choice.blockedReason);
@@ -1272,6 +1354,9 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                 }
                 if (!existing) {
                     rec.progress(0, QObject::tr("Creating pool %1").arg(choice.name));
+                    if (!ctx.sending()) {
+                        return actionFailed(QObject::tr("not sent"));
+                    }
                     auto created = client.createPool(ss(accountIdOf(qs(current.id))),
                                                      ss(choice.name),
                                                      current.location,
@@ -1289,6 +1374,9 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
                 }
             }
             rec.progress(0, QObject::tr("Moving %1 to pool %2").arg(label, choice.name));
+            if (!ctx.sending()) {
+                return actionFailed(QObject::tr("not sent"));
+            }
             auto moved = client.poolChange(current.id, ss(choice.armId), rec.lroProgress(QObject::tr("Pool change")));
             auto after = rec.findVolume(volume->id, moved ? qs(*moved) : qs(current.id));
             if (!moved) {
@@ -1329,6 +1417,11 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
         }
         return actionFailed(QStringLiteral("unknown action"));
     };
+}
+
+bool AzureSource::recovers(ActionKind kind) const
+{
+    return kind == ActionKind::ServiceLevelChange;
 }
 
 void AzureSource::afterSuccess(const ActionRequest &request)

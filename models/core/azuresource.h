@@ -75,6 +75,8 @@ public:
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
     [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
     void afterSuccess(const ActionRequest &request) override;
+    /// Service-level change (pool change LRO): see ActionContext::recovery.
+    [[nodiscard]] bool recovers(ActionKind kind) const override;
 
     /// The user kubeconfig (YAML) of an AKS cluster of this subscription (ARM
     /// listClusterUserCredential), for adding it as a Kubernetes source with

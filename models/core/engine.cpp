@@ -62,6 +62,13 @@ Engine::Engine(Deps deps, QObject *parent)
             m_serviceLevels->noteLevelChange(record->request.source, record->request.volumeId, record->finished);
         }
     });
+    // Actions a stopped Strata left open are taken over once their sources answer (their
+    // executors exist and the estate is known); a read-only bundle recovers nothing.
+    connect(this, &Engine::allSourcesPolled, m_actions.get(), [this] {
+        if (m_readOnlyReason.isEmpty()) {
+            m_actions->recoverInterrupted();
+        }
+    });
     m_timeline = std::make_unique<Timeline>(*this);
     if (m_deps.runSchedules) {
         connect(this, &Engine::allSourcesPolled, m_schedules.get(), &ScheduleService::start);

@@ -292,6 +292,99 @@ void HistoryService::markScheduleFired(
         false);
 }
 
+template <class R> R HistoryService::callBlocking(std::function<R(IHistoryStore &)> fn, R failed)
+{
+    if (!m_openError.isEmpty() || !m_thread.isRunning()) {
+        return failed;
+    }
+    R result = failed;
+    if (QThread::currentThread() == &m_thread) {
+        return m_store ? fn(*m_store) : failed;
+    }
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, &fn, &result] {
+            if (m_store) {
+                result = fn(*m_store);
+            }
+        },
+        Qt::BlockingQueuedConnection);
+    return result;
+}
+
+bool HistoryService::journalIntent(const JournalEntry &entry)
+{
+    return callBlocking<bool>(
+        [&entry](IHistoryStore &store) {
+            return store.journalIntent(entry);
+        },
+        false);
+}
+
+bool HistoryService::journalProgress(const QString &actionId,
+                                     const QString &phase,
+                                     const QString &handle,
+                                     const QDateTime &at)
+{
+    return callBlocking<bool>(
+        [&](IHistoryStore &store) {
+            return store.journalProgress(actionId, phase, handle, at);
+        },
+        false);
+}
+
+bool HistoryService::journalClaim(const QString &actionId,
+                                  const QString &expectedOwner,
+                                  const QString &owner,
+                                  const QDateTime &at)
+{
+    return callBlocking<bool>(
+        [&](IHistoryStore &store) {
+            return store.journalClaim(actionId, expectedOwner, owner, at);
+        },
+        false);
+}
+
+void HistoryService::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
+{
+    post([actionIds, owner, at](IHistoryStore &store) {
+        store.journalHeartbeat(actionIds, owner, at);
+    });
+}
+
+void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done)
+{
+    if (!m_openError.isEmpty()) {
+        return;
+    }
+    QPointer<QObject> ctx(context);
+    post([audit, ctx, done = std::move(done)](IHistoryStore &store) {
+        const bool written = store.journalFinish(audit) > 0;
+        if (!done) {
+            return;
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, written] {
+            if (ctx) {
+                done(written);
+            }
+        });
+    });
+}
+
+void HistoryService::openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done)
+{
+    ask<std::vector<JournalEntry>>(
+        m_openError.isEmpty(),
+        context,
+        std::move(done),
+        [](IHistoryStore &store) {
+            return store.openJournal();
+        },
+        [this](std::function<void(IHistoryStore &)> fn) {
+            post(std::move(fn));
+        });
+}
+
 void HistoryService::flush()
 {
     if (m_thread.isRunning() && QThread::currentThread() != &m_thread) {

@@ -74,10 +74,27 @@ public:
     void markScheduleFired(
         qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done);
 
+    // Crash-safe action journal (see IHistoryStore). The writes block the calling thread until
+    // they are on disk: an action's mutation must not leave before its journal row exists. Any
+    // thread but the history thread; false when the store never opened or the write failed.
+    bool journalIntent(const JournalEntry &entry);
+    bool journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at);
+    bool journalClaim(const QString &actionId, const QString &expectedOwner, const QString &owner, const QDateTime &at);
+    /// Fire-and-forget, in order with the other writes.
+    void journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at);
+    /// Closes the entry and appends its outcome audit entry atomically (fire-and-forget);
+    /// `done(written)` (may be empty) runs on `context`'s thread: false when the outcome was
+    /// already recorded (by another process) or the write failed.
+    void journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done);
+    void openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done);
+
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();
 
 private:
+    /// Runs `fn` on the history thread and waits for it; `failed` when the store never opened.
+    template <class R> R callBlocking(std::function<R(IHistoryStore &)> fn, R failed);
+
     void post(std::function<void(IHistoryStore &)> fn);
 
     QThread m_thread;

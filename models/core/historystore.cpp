@@ -114,6 +114,31 @@ const char *const kMigrationV3[] = {
     " last_outcome TEXT NOT NULL)",
 };
 
+// Crash-safe actions: one row per action, written before its mutation is sent (phase
+// "intended"), moved to "sent" and "accepted" (with the vendor's handle) as it goes, and closed
+// together with its outcome audit entry. Open rows whose owner died are reconciled on the next
+// start. Small (one row per action ever run), so no retention.
+const char *const kMigrationV4[] = {
+    "CREATE TABLE action_journal ("
+    " action_id TEXT PRIMARY KEY,"
+    " idempotency_key TEXT NOT NULL,"
+    " source TEXT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " request TEXT NOT NULL,"
+    " user_name TEXT NOT NULL,"
+    " target TEXT NOT NULL,"
+    " from_state TEXT NOT NULL,"
+    " to_state TEXT NOT NULL,"
+    " submitted_t BIGINT NOT NULL,"
+    " phase TEXT NOT NULL,"
+    " handle TEXT NOT NULL,"
+    " owner TEXT NOT NULL,"
+    " heartbeat_t BIGINT NOT NULL,"
+    " outcome TEXT NOT NULL,"
+    " finished_t BIGINT)",
+    "CREATE INDEX action_journal_phase ON action_journal (phase)",
+};
+
 struct Migration
 {
     const char *const *begin;
@@ -124,6 +149,7 @@ const Migration kMigrations[] = {
     {std::begin(kMigrationV1), std::end(kMigrationV1)},
     {std::begin(kMigrationV2), std::end(kMigrationV2)},
     {std::begin(kMigrationV3), std::end(kMigrationV3)},
+    {std::begin(kMigrationV4), std::end(kMigrationV4)},
 };
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
@@ -1157,6 +1183,285 @@ bool SqliteHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, con
     }
     d->lastError.clear();
     return true;
+}
+
+} // namespace strata::core
+
+namespace strata::core {
+
+namespace {
+
+const QLatin1String kJournalColumns("action_id, idempotency_key, source, kind, request, user_name, target, from_state,"
+                                    " to_state, submitted_t, phase, handle, owner, heartbeat_t, outcome, finished_t");
+
+JournalEntry journalFromQuery(const QSqlQuery &query)
+{
+    JournalEntry e;
+    e.actionId = query.value(0).toString();
+    e.idempotencyKey = query.value(1).toString();
+    e.source = query.value(2).toString();
+    e.kind = query.value(3).toString();
+    e.request = query.value(4).toString();
+    e.user = query.value(5).toString();
+    e.target = query.value(6).toString();
+    e.fromState = query.value(7).toString();
+    e.toState = query.value(8).toString();
+    e.submitted = fromUnixMs(query.value(9).toLongLong());
+    e.phase = query.value(10).toString();
+    e.handle = query.value(11).toString();
+    e.owner = query.value(12).toString();
+    e.heartbeat = fromUnixMs(query.value(13).toLongLong());
+    e.outcome = query.value(14).toString();
+    if (!query.isNull(15)) {
+        e.finished = fromUnixMs(query.value(15).toLongLong());
+    }
+    return e;
+}
+
+qint64 unixMsOrNow(const QDateTime &t)
+{
+    return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch();
+}
+
+} // namespace
+
+/// Runs `write` in a transaction with synchronous=FULL, so a journal row is on disk (not only
+/// in the WAL's page cache) before the mutation it announces leaves the process.
+template <class Write> static bool journalDurably(QSqlDatabase &db, Write write)
+{
+    QSqlQuery pragma(db);
+    pragma.exec(QStringLiteral("PRAGMA synchronous=FULL"));
+    bool ok = db.transaction();
+    if (ok) {
+        ok = write();
+        ok = ok ? db.commit() : (db.rollback(), false);
+    }
+    pragma.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    return ok;
+}
+
+bool SqliteHistoryStore::journalIntent(const JournalEntry &entry)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    QSqlError error;
+    const bool ok = journalDurably(d->db, [&] {
+        QSqlQuery query(d->db);
+        query.prepare(QStringLiteral("INSERT OR REPLACE INTO action_journal (%1) VALUES"
+                                     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+                          .arg(kJournalColumns));
+        for (const QString *text : {&entry.actionId,
+                                    &entry.idempotencyKey,
+                                    &entry.source,
+                                    &entry.kind,
+                                    &entry.request,
+                                    &entry.user,
+                                    &entry.target,
+                                    &entry.fromState,
+                                    &entry.toState}) {
+            query.addBindValue(notNull(*text));
+        }
+        query.addBindValue(unixMsOrNow(entry.submitted));
+        query.addBindValue(entry.phase.isEmpty() ? QStringLiteral("intended") : entry.phase);
+        query.addBindValue(notNull(entry.handle));
+        query.addBindValue(notNull(entry.owner));
+        query.addBindValue(unixMsOrNow(entry.heartbeat));
+        query.addBindValue(QStringLiteral(""));
+        if (!query.exec()) {
+            error = query.lastError();
+            return false;
+        }
+        return true;
+    });
+    if (!ok) {
+        d->fail(QStringLiteral("cannot journal action %1").arg(entry.actionId), error);
+        return false;
+    }
+    d->lastError.clear();
+    return true;
+}
+
+bool SqliteHistoryStore::journalProgress(const QString &actionId,
+                                         const QString &phase,
+                                         const QString &handle,
+                                         const QDateTime &at)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    QSqlError error;
+    int changed = 0;
+    const bool ok = journalDurably(d->db, [&] {
+        QSqlQuery query(d->db);
+        query.prepare(
+            QStringLiteral("UPDATE action_journal SET phase = ?, handle = CASE WHEN ? = '' THEN handle ELSE ? END,"
+                           " heartbeat_t = ? WHERE action_id = ? AND phase <> 'finished'"));
+        query.addBindValue(phase);
+        query.addBindValue(notNull(handle));
+        query.addBindValue(notNull(handle));
+        query.addBindValue(unixMsOrNow(at));
+        query.addBindValue(actionId);
+        if (!query.exec()) {
+            error = query.lastError();
+            return false;
+        }
+        changed = query.numRowsAffected();
+        return true;
+    });
+    if (!ok) {
+        d->fail(QStringLiteral("cannot journal action %1").arg(actionId), error);
+        return false;
+    }
+    d->lastError.clear();
+    return changed == 1;
+}
+
+bool SqliteHistoryStore::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    if (!d->db.transaction()) {
+        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    }
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral(
+        "UPDATE action_journal SET heartbeat_t = ? WHERE action_id = ? AND owner = ? AND phase <> 'finished'"));
+    for (const QString &id : actionIds) {
+        query.addBindValue(unixMsOrNow(at));
+        query.addBindValue(id);
+        query.addBindValue(owner);
+        if (!query.exec()) {
+            d->rollback();
+            return d->fail(QStringLiteral("cannot refresh the action journal"), query.lastError());
+        }
+    }
+    if (!d->db.commit()) {
+        d->rollback();
+        return d->fail(QStringLiteral("cannot refresh the action journal"), d->db.lastError());
+    }
+    d->lastError.clear();
+    return true;
+}
+
+bool SqliteHistoryStore::journalClaim(const QString &actionId,
+                                      const QString &expectedOwner,
+                                      const QString &owner,
+                                      const QDateTime &at)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return false;
+    }
+    QSqlQuery query(d->db);
+    // A single UPDATE is atomic under SQLite's write lock: of two processes claiming the same
+    // entry, only the first sees the old owner.
+    query.prepare(QStringLiteral("UPDATE action_journal SET owner = ?, heartbeat_t = ?"
+                                 " WHERE action_id = ? AND owner = ? AND phase <> 'finished'"));
+    query.addBindValue(owner);
+    query.addBindValue(unixMsOrNow(at));
+    query.addBindValue(actionId);
+    query.addBindValue(expectedOwner);
+    if (!query.exec()) {
+        return d->fail(QStringLiteral("cannot claim action %1").arg(actionId), query.lastError());
+    }
+    d->lastError.clear();
+    return query.numRowsAffected() == 1;
+}
+
+qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return -1;
+    }
+    if (!d->db.transaction()) {
+        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+        return -1;
+    }
+    QSqlQuery exists(d->db);
+    exists.prepare(QStringLiteral("SELECT phase FROM action_journal WHERE action_id = ?"));
+    exists.addBindValue(audit.actionId);
+    if (!exists.exec()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot read the action journal"), exists.lastError());
+        return -1;
+    }
+    const bool journaled = exists.next();
+    if (journaled && exists.value(0).toString() == QLatin1String("finished")) {
+        d->rollback();
+        return 0; // another process (or an earlier run) recorded the outcome
+    }
+    exists.finish();
+    if (journaled) {
+        QSqlQuery close(d->db);
+        close.prepare(QStringLiteral("UPDATE action_journal SET phase = 'finished', outcome = ?, finished_t = ?,"
+                                     " heartbeat_t = ? WHERE action_id = ? AND phase <> 'finished'"));
+        close.addBindValue(notNull(audit.outcome));
+        close.addBindValue(unixMsOrNow(audit.time));
+        close.addBindValue(unixMsOrNow(audit.time));
+        close.addBindValue(audit.actionId);
+        if (!close.exec()) {
+            d->rollback();
+            d->fail(QStringLiteral("cannot close action %1").arg(audit.actionId), close.lastError());
+            return -1;
+        }
+    }
+    const qint64 id = appendAudit(audit);
+    if (id < 0) {
+        d->rollback();
+        return -1;
+    }
+    if (!d->db.commit()) {
+        d->rollback();
+        d->fail(QStringLiteral("cannot close action %1").arg(audit.actionId), d->db.lastError());
+        return -1;
+    }
+    return id;
+}
+
+std::vector<JournalEntry> SqliteHistoryStore::openJournal()
+{
+    std::vector<JournalEntry> entries;
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return entries;
+    }
+    QSqlQuery query(d->db);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT %1 FROM action_journal WHERE phase <> 'finished' ORDER BY submitted_t")
+                        .arg(kJournalColumns))) {
+        d->fail(QStringLiteral("cannot read the action journal"), query.lastError());
+        return entries;
+    }
+    while (query.next()) {
+        entries.push_back(journalFromQuery(query));
+    }
+    d->lastError.clear();
+    return entries;
+}
+
+std::optional<JournalEntry> SqliteHistoryStore::journalEntry(const QString &actionId)
+{
+    if (!d->opened) {
+        d->lastError = QStringLiteral("the history store is not open");
+        return std::nullopt;
+    }
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral("SELECT %1 FROM action_journal WHERE action_id = ?").arg(kJournalColumns));
+    query.addBindValue(actionId);
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read the action journal"), query.lastError());
+        return std::nullopt;
+    }
+    if (!query.next()) {
+        return std::nullopt;
+    }
+    return journalFromQuery(query);
 }
 
 } // namespace strata::core

@@ -5,8 +5,10 @@
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace strata::core {
@@ -45,6 +47,35 @@ struct AuditEntry
     QString message;   ///< error or result detail
 
     bool operator==(const AuditEntry &) const = default;
+};
+
+/// One action in the crash-safe journal (table action_journal). Written before the mutation is
+/// sent and updated as it moves on, so a process killed in the middle leaves a row that the next
+/// start reconciles from the vendor's state instead of sending the mutation again.
+struct JournalEntry
+{
+    QString actionId;       ///< Strata's uuid of the action (AuditEntry::actionId)
+    QString idempotencyKey; ///< uuid, stable across attempts and restarts
+    QString source;         ///< source name
+    QString kind;           ///< actionKindName(), "volume.service_level"
+    QString request;        ///< the ActionRequest as compact JSON (actionRequestToJson)
+    QString user;
+    QString target;      ///< preview target, as in the audit log
+    QString fromState;   ///< preview from-state
+    QString toState;     ///< preview to-state
+    QDateTime submitted; ///< UTC
+    /// "intended" (written, nothing sent yet), "sent" (the mutation may have reached the
+    /// vendor), "accepted" (the vendor's handle is known), "finished" (outcome recorded).
+    QString phase;
+    /// How to follow the vendor's work: ONTAP job uuid, ARM Azure-AsyncOperation/Location URL,
+    /// Kubernetes "<namespace>/<job>"; empty while unknown.
+    QString handle;
+    QString owner;       ///< "<host>/<pid>" of the process running it
+    QDateTime heartbeat; ///< UTC; the owner refreshes it while the action runs
+    QString outcome;     ///< audit outcome once finished ("succeeded", "failed", "reconciled")
+    QDateTime finished;  ///< UTC, invalid while open
+
+    bool operator==(const JournalEntry &) const = default;
 };
 
 /// GPU allocation of one project at one time (GPU page's allocation-over-time chart).
@@ -153,6 +184,60 @@ public:
     /// Records that the edge at `edge` of schedule `id` was handled (`lastFired`, `lastOutcome`).
     /// false when it failed or the schedule is gone.
     virtual bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) = 0;
+
+    // Crash-safe action journal. A store without one (a read-only support bundle) keeps the
+    // defaults: nothing is journaled and nothing is recovered.
+    /// Writes (or, for a retry of the same action id, rewrites) `entry` durably before the
+    /// mutation is sent. false on failure.
+    virtual bool journalIntent(const JournalEntry &entry)
+    {
+        Q_UNUSED(entry)
+        return false;
+    }
+    /// Moves an open entry to `phase`; a non-empty `handle` replaces the stored one. Refreshes
+    /// the heartbeat to `at`. false on failure or when the entry is finished or unknown.
+    virtual bool
+    journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at)
+    {
+        Q_UNUSED(actionId)
+        Q_UNUSED(phase)
+        Q_UNUSED(handle)
+        Q_UNUSED(at)
+        return false;
+    }
+    /// Refreshes the heartbeat of the open entries `actionIds` owned by `owner`.
+    virtual bool journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
+    {
+        Q_UNUSED(actionIds)
+        Q_UNUSED(owner)
+        Q_UNUSED(at)
+        return false;
+    }
+    /// Takes over an open entry whose owner is `expectedOwner` (a process that died): true when
+    /// this call made `owner` its owner, false when another process claimed it first.
+    virtual bool
+    journalClaim(const QString &actionId, const QString &expectedOwner, const QString &owner, const QDateTime &at)
+    {
+        Q_UNUSED(actionId)
+        Q_UNUSED(expectedOwner)
+        Q_UNUSED(owner)
+        Q_UNUSED(at)
+        return false;
+    }
+    /// Closes an open entry with `audit.outcome` and appends `audit` to the audit log, in one
+    /// transaction, so an action has exactly one outcome entry however often it is finished
+    /// (two processes recovering it, a crash between the two writes). Returns the audit id,
+    /// 0 when the entry was already finished (nothing written), -1 on failure. An action
+    /// without a journal entry just gets its audit entry.
+    virtual qint64 journalFinish(const AuditEntry &audit) { return appendAudit(audit); }
+    /// Entries not finished yet, oldest first.
+    virtual std::vector<JournalEntry> openJournal() { return {}; }
+    /// One entry by action id, finished or not.
+    virtual std::optional<JournalEntry> journalEntry(const QString &actionId)
+    {
+        Q_UNUSED(actionId)
+        return std::nullopt;
+    }
 };
 
 /// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON).
@@ -200,6 +285,18 @@ public:
     bool removeSchedule(qint64 id) override;
     std::vector<ServiceLevelSchedule> schedules() override;
     bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) override;
+    /// Journal writes that must survive a crash run with synchronous=FULL.
+    bool journalIntent(const JournalEntry &entry) override;
+    bool
+    journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at) override;
+    bool journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at) override;
+    bool journalClaim(const QString &actionId,
+                      const QString &expectedOwner,
+                      const QString &owner,
+                      const QDateTime &at) override;
+    qint64 journalFinish(const AuditEntry &audit) override;
+    std::vector<JournalEntry> openJournal() override;
+    std::optional<JournalEntry> journalEntry(const QString &actionId) override;
 
     /// The schema version this build creates and migrates to.
     static int latestSchemaVersion();

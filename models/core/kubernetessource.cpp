@@ -2157,7 +2157,42 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
     std::shared_ptr<Shared> shared = m_shared;
     const QByteArray script = m_loaderScript.isEmpty() ? loaderScript() : m_loaderScript;
     IClock *clock = &m_deps.clock;
-    return [shared, request, preview, plan, script, clock](const ActionContext &ctx) -> ActionResult {
+    std::optional<CacheTargetConfig> configured;
+    for (const CacheTargetConfig &t : std::as_const(m_cacheTargets)) {
+        if (t.name == request.cacheTarget) {
+            configured = t;
+        }
+    }
+    return [shared, request, preview, plan, script, clock, configured](const ActionContext &ctx) -> ActionResult {
+        if (ctx.recovery) {
+            // The loader Job's name is derived from the commit and target, so the Job itself says
+            // whether the load was sent; the preview (computed after the restart) does not.
+            if (!configured || request.kind != ActionKind::CacheCommit) {
+                return actionFailed(QObject::tr("Strata stopped while this ran and cache target %1 is not configured "
+                                                "now; it was not repeated.")
+                                        .arg(request.cacheTarget));
+            }
+            if (!shared || !shared->connected) {
+                return actionFailed(QObject::tr("Not connected to the cluster."));
+            }
+            const QString ns = configured->namespaceName;
+            const QString jobName = loaderJobName(request.commitId, configured->name);
+            auto existing = shared->client->get(kubernetes::kJobs, ss(ns), ss(jobName), http::CancelToken());
+            if (existing) {
+                return ActionResult{true,
+                                    ctx.handle.isEmpty(),
+                                    QObject::tr("Loading %1 onto %2: Job %3/%4 was created before the restart.")
+                                        .arg(commitShort(request.commitId), configured->name, ns, jobName)};
+            }
+            if (!isCode(existing.error(), "NotFound")) {
+                return actionFailed(QObject::tr("Strata stopped while this ran and the cluster cannot be asked now "
+                                                "(%1); it was not repeated.")
+                                        .arg(qs(existing.error().message)));
+            }
+            return actionFailed(QObject::tr("Strata stopped before the loader Job %1/%2 was created; it was not sent "
+                                            "again. Retry the load if it is still wanted.")
+                                    .arg(ns, jobName));
+        }
         if (!preview.allowed()) {
             // A retry after the state moved on (ready, cleared) is judged by the executor below;
             // anything else blocked stays blocked.
@@ -2304,10 +2339,14 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             }
         }
         ctx.progress(ActionProgress{-1, QObject::tr("Creating Job %1 in %2").arg(jobName, ns)});
+        if (!ctx.sending()) {
+            return actionFailed(QObject::tr("not sent"));
+        }
         auto created = createCacheJob(client, ss(ns), loaderJobObject(target, where, request, requested), cancel);
         if (!created) {
             return actionFailed(QObject::tr("cannot start %1: %2").arg(jobName, qs(created.error().message)));
         }
+        ctx.accepted(ns + QLatin1Char('/') + jobName);
         const QString message = QObject::tr("Loading %1@%2 onto %3: Job %4/%5 copies %6.")
                                     .arg(where.datasetName,
                                          commitShort(request.commitId),
@@ -2317,6 +2356,11 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
                                          formatBytes(where.bytes));
         return ActionResult{true, *created, message};
     };
+}
+
+bool KubernetesSource::recovers(ActionKind kind) const
+{
+    return kind == ActionKind::CacheCommit;
 }
 
 void KubernetesSource::afterSuccess(const ActionRequest &request)

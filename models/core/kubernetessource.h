@@ -82,6 +82,8 @@ public:
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
     [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
     void afterSuccess(const ActionRequest &request) override;
+    /// Cache load (the loader Job, named from the commit and target): see ActionContext::recovery.
+    [[nodiscard]] bool recovers(ActionKind kind) const override;
 
     /// Checks what the Sources page's "Test" button promises: resolves the endpoint like the
     /// source does (url + `token` + caFile, or the kubeconfig and its context, running an exec

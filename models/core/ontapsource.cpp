@@ -1034,9 +1034,42 @@ struct Reconciler
         }
     }
 
+    /// Recovery after a restart: the journaled job to its end, else a job of ours ONTAP ran
+    /// meanwhile (`descriptionGlob`); nullopt when there is none.
+    std::optional<http::Result<ontap::Job>> followInterrupted(const std::string &descriptionGlob) const
+    {
+        if (!ctx.handle.isEmpty()) {
+            progress(-1, QObject::tr("Following ONTAP job %1 after the restart").arg(ctx.handle));
+            return client.waitForJob(ss(ctx.handle), jobProgress(), {});
+        }
+        progress(-1, QObject::tr("Looking for the ONTAP job of this action"));
+        return followLostJob(descriptionGlob);
+    }
+
+    /// The outcome of an interrupted action whose effect is absent (or cannot be read).
+    ActionResult interruptedWithoutEffect(const std::optional<http::Result<ontap::Job>> &job,
+                                          const std::optional<bool> &effect,
+                                          const QString &what) const
+    {
+        if (job && !*job && !job->error().outcomeUnknown) {
+            return actionFailed(qs(job->error().message));
+        }
+        if (!effect) {
+            return actionFailed(QObject::tr("Strata stopped while %1 ran and ONTAP cannot be asked now; it was not "
+                                            "sent again. Check the volume before retrying.")
+                                    .arg(what));
+        }
+        return actionFailed(QObject::tr("Strata stopped before %1 reached ONTAP (ONTAP has no job for it and the "
+                                        "change is not there); it was not sent again. Retry it if it is still wanted.")
+                                .arg(what));
+    }
+
     ontap::JobProgress jobProgress() const
     {
         return [this](const ontap::Job &job) {
+            // The first read of the job is ONTAP's acceptance: journal its uuid to follow it
+            // after a restart.
+            ctx.accepted(qs(job.uuid));
             const int percent = job.state == "queued" ? 10 : job.state == "running" ? 50 : 100;
             progress(percent, QObject::tr("ONTAP job %1: %2").arg(qs(job.state), qs(job.message)));
         };
@@ -1114,6 +1147,18 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         switch (request.kind) {
         case ActionKind::SnapshotCreate: {
             const std::string glob = "POST /api/storage/volumes/" + volumeUuid + "/snapshots*";
+            if (ctx.recovery) {
+                const auto job = rec.followInterrupted(glob);
+                const auto exists = snapshotExists(byName);
+                if (exists.value_or(false)) {
+                    return ActionResult{
+                        true,
+                        ctx.handle.isEmpty(),
+                        QObject::tr("Snapshot \"%1\" of %2/%3 created.").arg(request.name, svmName, volumeName)};
+                }
+                return rec.interruptedWithoutEffect(
+                    job, exists, QObject::tr("the creation of snapshot \"%1\"").arg(request.name));
+            }
             if (ctx.attempt > 1) {
                 if (snapshotExists(byName).value_or(false)) {
                     return actionReconciled(
@@ -1126,6 +1171,9 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                 }
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            if (!ctx.sending()) {
+                return actionFailed(QObject::tr("not sent"));
+            }
             auto r = client.createSnapshot(volumeUuid, ss(request.name), ss(request.comment), rec.jobProgress());
             if (r) {
                 return ActionResult{
@@ -1254,12 +1302,23 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
                 const std::string current = v->qosPolicy ? v->qosPolicy->name : std::string();
                 return qs(current == "none" ? std::string() : current) == request.targetLevel;
             };
+            if (ctx.recovery) {
+                const auto job = rec.followInterrupted("PATCH /api/storage/volumes/" + volumeUuid + "*");
+                const auto has = hasTarget();
+                if (has.value_or(false)) {
+                    return ActionResult{true, ctx.handle.isEmpty(), QObject::tr("%1 now has %2.").arg(label, target)};
+                }
+                return rec.interruptedWithoutEffect(job, has, QObject::tr("the change of %1 to %2").arg(label, target));
+            }
             // Setting a policy twice is harmless, but a volume already there needs no job (and
             // a retry after a lost response must not report a change it did not make).
             if (hasTarget().value_or(false)) {
                 return actionReconciled(QObject::tr("%1 already has %2; nothing to change.").arg(label, target));
             }
             rec.progress(0, QObject::tr("Submitting to ONTAP"));
+            if (!ctx.sending()) {
+                return actionFailed(QObject::tr("not sent"));
+            }
             auto r = client.setVolumeQosPolicy(volumeUuid, ss(request.targetLevel), rec.jobProgress());
             if (r) {
                 return ActionResult{true, false, QObject::tr("%1 now has %2.").arg(label, target)};
@@ -1286,6 +1345,11 @@ std::function<ActionResult(const ActionContext &)> OntapSource::prepare(const Ac
         }
         return actionFailed(QStringLiteral("unknown action"));
     };
+}
+
+bool OntapSource::recovers(ActionKind kind) const
+{
+    return kind == ActionKind::SnapshotCreate || kind == ActionKind::ServiceLevelChange;
 }
 
 void OntapSource::afterSuccess(const ActionRequest &request)

@@ -67,6 +67,8 @@ public:
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
     [[nodiscard]] std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &request) override;
     void afterSuccess(const ActionRequest &request) override;
+    /// Snapshot create and QoS policy (service level) change: see ActionContext::recovery.
+    [[nodiscard]] bool recovers(ActionKind kind) const override;
 
     /// Checks URL, TLS and credentials by reading the cluster identity; `done(ok, message)` on
     /// the caller's thread. Used by the Sources page's "Test" button.

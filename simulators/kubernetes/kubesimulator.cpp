@@ -388,6 +388,13 @@ int KubeSimulator::watchCount() const
     });
 }
 
+QStringList KubeSimulator::createRequests(const QString &plural) const
+{
+    return onOwnThread([&] {
+        return m_createRequests.value(plural);
+    });
+}
+
 int KubeSimulator::requestCount() const
 {
     return onOwnThread([&] {
@@ -1610,6 +1617,12 @@ void KubeSimulator::create(const std::shared_ptr<KubeExchange> &ex, int resource
 {
     const ResourceInfo &info = resourceInfo(resource);
     json object = json::parse(ex->request.body.toStdString(), nullptr, false);
+    {
+        const json *meta = object.is_object() && object.contains("metadata") ? &object["metadata"] : nullptr;
+        const bool named = meta && meta->is_object() && meta->contains("name") && (*meta)["name"].is_string();
+        m_createRequests[QString::fromStdString(info.plural)]
+            << (named ? QString::fromStdString((*meta)["name"].get<std::string>()) : QString());
+    }
     if (!object.is_object()) {
         sendStatus(ex,
                    400,

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QHash>
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QList>
@@ -241,6 +242,9 @@ public:
     int watchCount() const;
     /// Requests handled so far (control endpoints included).
     int requestCount() const;
+    /// metadata.name of every create (POST) request for `plural` so far, in order, refused ones
+    /// (AlreadyExists, invalid) included: lets a test see whether a client sent a create twice.
+    QStringList createRequests(const QString &plural) const;
     /// Same as POST /_sim/compact, /_sim/watches/expire, /_sim/watches/drop, /_sim/churn.
     void compact();
     void expireWatches();
@@ -326,6 +330,7 @@ private:
     HttpServer *m_server = nullptr;
     HttpServer *m_prometheus = nullptr;
     std::unique_ptr<ObjectStore> m_store;
+    QHash<QString, QStringList> m_createRequests; ///< plural -> names, see createRequests()
     std::unique_ptr<Cluster> m_cluster;
     std::unique_ptr<DcgmExporter> m_dcgm;
     std::map<std::uint64_t, std::unique_ptr<KubeWatch>> m_watches;

@@ -78,11 +78,12 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     ASSERT_TRUE(execAll(path,
                         {QStringLiteral("DROP TABLE volume_perf_sample"),
                          QStringLiteral("DROP TABLE level_schedule"),
+                         QStringLiteral("DROP TABLE action_journal"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
     SqliteHistoryStore store(path);
     QString error;
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
-    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 3);
+    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 4);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);

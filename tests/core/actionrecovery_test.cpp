@@ -1,0 +1,239 @@
+// ActionManager::recoverInterrupted() in process: which journal entries it takes over (owner
+// gone, source connected), that the executor runs in recovery mode with the journaled handle and
+// cannot send, and that kinds an executor cannot check are closed as failed, not repeated.
+
+#include "models/core/actions.h"
+#include "models/core/historyservice.h"
+#include "tests/support/qt/manualclock.h"
+
+#include <QCoreApplication>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+using namespace strata::core;
+using strata::testsupport::ManualClock;
+
+namespace {
+
+/// Records how recovery ran it; the effect is "there" when `effectPresent`.
+class RecoveringExecutor final : public IActionExecutor
+{
+public:
+    std::atomic<int> runs{0};
+    std::atomic<int> sent{0};
+    std::atomic<bool> sawRecovery{false};
+    QString seenHandle; ///< written on the worker, read after the action finished
+    QString seenKey;
+    bool effectPresent = true;
+
+    ActionPreview preview(const ActionRequest &) const override { return {}; }
+
+    std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &) override
+    {
+        return [this](const ActionContext &ctx) {
+            runs++;
+            sawRecovery = ctx.recovery;
+            seenHandle = ctx.handle;
+            seenKey = ctx.idempotencyKey;
+            if (ctx.recovery && effectPresent) {
+                return ActionResult{true, false, QStringLiteral("job followed")};
+            }
+            if (!ctx.sending()) {
+                return ActionResult{false, false, QStringLiteral("not sent again")};
+            }
+            sent++;
+            return ActionResult{true, false, QStringLiteral("sent")};
+        };
+    }
+
+    bool recovers(ActionKind kind) const override { return kind == ActionKind::ServiceLevelChange; }
+};
+
+class ActionRecoveryTest : public ::testing::Test
+{
+protected:
+    QTemporaryDir dir;
+    ManualClock clock;
+    QThreadPool pool;
+    std::unique_ptr<HistoryService> history;
+    RecoveringExecutor executor;
+
+    void SetUp() override
+    {
+        history = std::make_unique<HistoryService>(
+            std::make_unique<SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+        ASSERT_TRUE(history->openError().isEmpty());
+    }
+
+    /// What a process with `owner` left behind when it was killed.
+    void leftBehind(const QString &id, ActionKind kind, const QString &owner, const QString &handle)
+    {
+        ActionRequest request(kind, QStringLiteral("ontap-ai"), QStringLiteral("vol1"));
+        request.targetLevel = QStringLiteral("gold");
+        JournalEntry e;
+        e.actionId = id;
+        e.idempotencyKey = QStringLiteral("key-") + id;
+        e.source = QStringLiteral("ontap-ai");
+        e.kind = actionKindName(kind);
+        e.request = actionRequestToJson(request);
+        e.user = QStringLiteral("alice");
+        e.target = QStringLiteral("svm/vol1");
+        e.submitted = QDateTime::currentDateTimeUtc();
+        e.phase = handle.isEmpty() ? QStringLiteral("intended") : QStringLiteral("accepted");
+        e.handle = handle;
+        e.owner = owner;
+        e.heartbeat = QDateTime::currentDateTimeUtc();
+        ASSERT_TRUE(history->journalIntent(e));
+        if (!handle.isEmpty()) {
+            ASSERT_TRUE(history->journalProgress(id, e.phase, handle, e.heartbeat));
+        }
+    }
+
+    static QString deadOwner() { return QSysInfo::machineHostName() + QStringLiteral("/999999999"); }
+
+    std::vector<AuditEntry> audit()
+    {
+        history->flush();
+        std::vector<AuditEntry> entries;
+        bool done = false;
+        history->auditLog(0, {}, QCoreApplication::instance(), [&](std::vector<AuditEntry> list) {
+            entries = std::move(list);
+            done = true;
+        });
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                return done;
+            },
+            5000));
+        return entries;
+    }
+};
+
+} // namespace
+
+TEST_F(ActionRecoveryTest, DeadOwnersActionIsFollowedWithItsHandleAndNeverSent)
+{
+    leftBehind(QStringLiteral("a1"), ActionKind::ServiceLevelChange, deadOwner(), QStringLiteral("job-42"));
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.recoverInterrupted();
+    EXPECT_FALSE(manager.recoveryIdle());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle() && manager.find(QStringLiteral("a1"));
+        },
+        5000));
+    const ActionRecord *record = manager.find(QStringLiteral("a1"));
+    EXPECT_TRUE(record->recovered);
+    EXPECT_EQ(record->state, ActionState::Succeeded);
+    EXPECT_EQ(record->user, QStringLiteral("alice"));
+    EXPECT_EQ(record->request.targetLevel, QStringLiteral("gold"));
+    EXPECT_TRUE(record->message.startsWith(QStringLiteral("Recovered after a restart: ")))
+        << record->message.toStdString();
+    EXPECT_TRUE(executor.sawRecovery);
+    EXPECT_EQ(executor.seenHandle, QStringLiteral("job-42"));
+    EXPECT_EQ(executor.seenKey, QStringLiteral("key-a1"));
+    EXPECT_EQ(executor.sent, 0);
+    // A second call (the next poll round) finds nothing open.
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        5000));
+    EXPECT_EQ(executor.runs, 1);
+    const auto entries = audit();
+    ASSERT_EQ(entries.size(), 1U);
+    EXPECT_EQ(entries[0].outcome, QStringLiteral("succeeded"));
+}
+
+TEST_F(ActionRecoveryTest, AbsentEffectIsFailedNotSent)
+{
+    executor.effectPresent = false;
+    leftBehind(QStringLiteral("a1"), ActionKind::ServiceLevelChange, deadOwner(), {});
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle() && manager.find(QStringLiteral("a1"));
+        },
+        5000));
+    EXPECT_EQ(manager.find(QStringLiteral("a1"))->state, ActionState::Failed);
+    EXPECT_EQ(executor.sent, 0);
+    EXPECT_EQ(audit().size(), 1U);
+}
+
+TEST_F(ActionRecoveryTest, LiveOwnerOrUnconnectedSourceIsLeftAlone)
+{
+    // This test process is alive: an entry it owns on this host belongs to a running Strata.
+    const QString live = QSysInfo::machineHostName() + QLatin1Char('/')
+                         + QString::number(QCoreApplication::applicationPid() == 1 ? 2 : 1);
+    leftBehind(QStringLiteral("live"), ActionKind::ServiceLevelChange, live, QStringLiteral("job-1"));
+    leftBehind(QStringLiteral("elsewhere"), ActionKind::ServiceLevelChange, deadOwner(), QStringLiteral("job-2"));
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("other-source"), &executor);
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        5000));
+    EXPECT_EQ(manager.find(QStringLiteral("live")), nullptr);
+    EXPECT_EQ(manager.find(QStringLiteral("elsewhere")), nullptr) << "its source is not connected here";
+    EXPECT_EQ(executor.runs, 0);
+    EXPECT_TRUE(audit().empty());
+}
+
+TEST_F(ActionRecoveryTest, KindTheExecutorCannotCheckIsClosedAsFailedNotRepeated)
+{
+    leftBehind(QStringLiteral("c1"), ActionKind::VolumeClone, deadOwner(), {});
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle() && manager.find(QStringLiteral("c1"));
+        },
+        5000));
+    const ActionRecord *record = manager.find(QStringLiteral("c1"));
+    EXPECT_EQ(record->state, ActionState::Failed);
+    EXPECT_TRUE(record->message.contains(QStringLiteral("not repeated"))) << record->message.toStdString();
+    EXPECT_EQ(executor.runs, 0);
+    const auto entries = audit();
+    ASSERT_EQ(entries.size(), 1U);
+    EXPECT_EQ(entries[0].outcome, QStringLiteral("failed"));
+}
+
+TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
+{
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    ActionRequest request(ActionKind::ServiceLevelChange, QStringLiteral("ontap-ai"), QStringLiteral("vol1"));
+    const QString id = manager.submit(request);
+    ASSERT_FALSE(id.isEmpty());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.find(id)->state != ActionState::Running;
+        },
+        5000));
+    EXPECT_EQ(executor.sent, 1);
+    EXPECT_FALSE(executor.sawRecovery);
+    EXPECT_EQ(executor.seenKey, manager.find(id)->idempotencyKey);
+    history->flush();
+    SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")));
+    ASSERT_TRUE(reader.open(nullptr));
+    const auto entry = reader.journalEntry(id);
+    ASSERT_TRUE(entry.has_value());
+    EXPECT_EQ(entry->phase, QStringLiteral("finished"));
+    EXPECT_EQ(entry->outcome, QStringLiteral("succeeded"));
+    EXPECT_EQ(entry->idempotencyKey, manager.find(id)->idempotencyKey);
+    EXPECT_EQ(entry->owner,
+              QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(QCoreApplication::applicationPid()));
+}

@@ -1,0 +1,147 @@
+// The crash-safe action journal in the SQLite history store: an entry moves intended -> sent ->
+// accepted, is claimed by exactly one process after its owner died, and is closed together with
+// exactly one outcome audit entry however often it is finished.
+
+#include "models/core/actions.h"
+#include "models/core/historystore.h"
+
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace strata::core;
+
+namespace {
+
+const QDateTime kJournalT0(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC);
+
+JournalEntry journalIntentEntry(const QString &id)
+{
+    JournalEntry e;
+    e.actionId = id;
+    e.idempotencyKey = QStringLiteral("key-") + id;
+    e.source = QStringLiteral("ontap-ai");
+    e.kind = QStringLiteral("volume.service_level");
+    e.request = QStringLiteral("{}");
+    e.user = QStringLiteral("alice");
+    e.target = QStringLiteral("svm_ai/chest_xray");
+    e.submitted = kJournalT0;
+    e.phase = QStringLiteral("intended");
+    e.owner = QStringLiteral("host/100");
+    e.heartbeat = kJournalT0;
+    return e;
+}
+
+AuditEntry journalOutcome(const QString &id, const QString &outcome)
+{
+    AuditEntry a;
+    a.time = kJournalT0.addSecs(60);
+    a.user = QStringLiteral("alice");
+    a.actionId = id;
+    a.source = QStringLiteral("ontap-ai");
+    a.kind = QStringLiteral("volume.service_level");
+    a.outcome = outcome;
+    return a;
+}
+
+} // namespace
+
+TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    {
+        SqliteHistoryStore store(path);
+        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
+        EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
+        EXPECT_TRUE(store.journalProgress(
+            QStringLiteral("a1"), QStringLiteral("accepted"), QStringLiteral("job-1"), kJournalT0));
+        // An empty handle keeps the stored one.
+        EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5)));
+        EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
+    }
+    SqliteHistoryStore store(path);
+    ASSERT_TRUE(store.open(nullptr));
+    const std::vector<JournalEntry> open = store.openJournal();
+    ASSERT_EQ(open.size(), 1U);
+    EXPECT_EQ(open[0].phase, QStringLiteral("accepted"));
+    EXPECT_EQ(open[0].handle, QStringLiteral("job-1"));
+    EXPECT_EQ(open[0].idempotencyKey, QStringLiteral("key-a1"));
+    EXPECT_EQ(open[0].owner, QStringLiteral("host/100"));
+    EXPECT_EQ(open[0].heartbeat, kJournalT0.addSecs(5));
+    EXPECT_EQ(open[0].submitted, kJournalT0);
+}
+
+TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
+    EXPECT_TRUE(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0));
+    EXPECT_FALSE(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/300"), kJournalT0));
+    EXPECT_EQ(store.journalEntry(QStringLiteral("a1"))->owner, QStringLiteral("host/200"));
+}
+
+TEST(ActionJournal, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
+    EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
+    // A second process recovering the same action (or a replay) records nothing more.
+    EXPECT_EQ(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("failed"))), 0);
+    EXPECT_TRUE(store.openJournal().empty());
+    const auto entry = store.journalEntry(QStringLiteral("a1"));
+    ASSERT_TRUE(entry.has_value());
+    EXPECT_EQ(entry->phase, QStringLiteral("finished"));
+    EXPECT_EQ(entry->outcome, QStringLiteral("succeeded"));
+    EXPECT_FALSE(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("h/2"), kJournalT0));
+    const std::vector<AuditEntry> audit = store.auditLog(0);
+    ASSERT_EQ(audit.size(), 1U);
+    EXPECT_EQ(audit[0].outcome, QStringLiteral("succeeded"));
+    // An action that was never journaled (no store at submit) still gets its entry.
+    EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("b2"), QStringLiteral("failed"))), 0);
+    EXPECT_EQ(store.auditLog(0).size(), 2U);
+    // A retry of the same action reopens its entry.
+    ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
+    EXPECT_EQ(store.openJournal().size(), 1U);
+}
+
+TEST(ActionJournal, RequestJsonRoundTripsEveryField)
+{
+    ActionRequest r(ActionKind::CacheCommit, QStringLiteral("dgx"), QStringLiteral("v1"), QStringLiteral("s1"));
+    r.name = QStringLiteral("n");
+    r.comment = QStringLiteral("c");
+    r.job.name = QStringLiteral("train-1");
+    r.job.project = QStringLiteral("team-a");
+    r.job.image = QStringLiteral("nvcr.io/x:1");
+    r.job.gpus = 500;
+    r.job.type = JobType::Interactive;
+    r.job.command = {QStringLiteral("python")};
+    r.job.args = {QStringLiteral("a"), QStringLiteral("b")};
+    r.job.pvcs = {PvcMount{QStringLiteral("data"), QStringLiteral("/mnt/data"), true}};
+    r.job.user = QStringLiteral("bob");
+    r.job.durationSeconds = 30;
+    r.jobIds = {QStringLiteral("ns/j")};
+    r.project = QStringLiteral("p");
+    r.quota = 3000;
+    r.targetLevel = QStringLiteral("Premium");
+    r.targetPool = QStringLiteral("pool-premium");
+    r.createPool = true;
+    r.poolSizeBytes = 4398046511104;
+    r.scheduleId = 7;
+    r.datasetId = QStringLiteral("d");
+    r.datasetSource = QStringLiteral("grid");
+    r.commitId = QStringLiteral("abc");
+    r.cacheTarget = QStringLiteral("t");
+    r.evictReason = QStringLiteral("why");
+    const auto back = actionRequestFromJson(actionRequestToJson(r));
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, r);
+    EXPECT_FALSE(actionRequestFromJson(QStringLiteral("{\"kind\":\"no.such\"}")).has_value());
+    EXPECT_FALSE(actionRequestFromJson(QStringLiteral("not json")).has_value());
+}
