@@ -261,8 +261,10 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                   {QStringLiteral("wait_seconds"), QString()},
                   {QStringLiteral("run_seconds"), QString()},
                   {QStringLiteral("gpu_utilization"), QString()},
-                  {QStringLiteral("pending_reason"), QStringLiteral("REASON")},
-                  {QStringLiteral("pvcs"), QString()}};
+                  {QStringLiteral("pending_reason"), QString()},
+                  {QStringLiteral("pvcs"), QString()},
+                  {QStringLiteral("failure_reason"), QString()},
+                  {QStringLiteral("reason"), QStringLiteral("REASON")}};
     for (const auto &j : jobs) {
         const qint64 ageSeconds = j->created.isValid() ? std::max<qint64>(0, j->created.secsTo(now)) : -1;
         qint64 runSeconds = -1;
@@ -275,7 +277,9 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
         display[5] = j->node.isEmpty() ? QStringLiteral("-") : j->node;
         display[10] = core::formatGpus(j->gpusRequested);
         display[12] = j->createdByCli ? QStringLiteral("Yes") : QStringLiteral("No");
-        display[18] = queued && !j->pendingReason.isEmpty() ? j->pendingReason : QStringLiteral("-");
+        // A failing container says so first (kubectl's STATUS word), else why a queued job waits.
+        const QString reason = !j->failureReason.isEmpty() ? j->failureReason : (queued ? j->pendingReason : QString());
+        display[21] = reason.isEmpty() ? QStringLiteral("-") : reason;
         rs.addRow({j->source,
                    j->name,
                    j->namespaceName,
@@ -295,7 +299,9 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                    secondsOrNull(runSeconds),
                    percentOrNull(j->gpuUtilization),
                    queued ? j->pendingReason : QString(),
-                   j->pvcs},
+                   j->pvcs,
+                   j->failureReason,
+                   reason},
                   display);
     }
     return rs;
