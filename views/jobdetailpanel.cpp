@@ -159,9 +159,14 @@ void JobDetailPanel::setJob(core::Ptr<core::Job> job, const QDateTime &now)
         placement << tr("GPU utilization %1 %").arg(QString::number(j.gpuUtilization, 'f', 0));
     }
     m_placementLabel->setText(placement.join(QLatin1Char('\n')));
-    m_reasonLabel->setText(JobTableModel::isQueued(j.status)
-                               ? (j.pendingReason.isEmpty() ? tr("the scheduler gave no reason yet") : j.pendingReason)
-                               : tr("not waiting"));
+    if (!j.failureReason.isEmpty()) {
+        // Placed but stuck: the kubelet's full message, not "not waiting".
+        m_reasonLabel->setText(j.pendingReason.isEmpty() ? j.failureReason : j.pendingReason);
+    } else {
+        m_reasonLabel->setText(JobTableModel::isQueued(j.status) ? (
+                                   j.pendingReason.isEmpty() ? tr("the scheduler gave no reason yet") : j.pendingReason)
+                                                                 : tr("not waiting"));
+    }
     updateTimes(now);
     refreshRelated();
 }
