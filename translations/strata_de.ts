@@ -2903,6 +2903,14 @@
         <source>Reason</source>
         <translation>Grund</translation>
     </message>
+    <message>
+        <source>%1 % · %2/%3</source>
+        <translation>%1 % · %2/%3</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
 </context>
 <context>
     <name>strata::models::CommitModel</name>
@@ -4463,6 +4471,14 @@ bis %3, %4</translation>
         <source>Why idle?</source>
         <translation>Warum untätig?</translation>
     </message>
+    <message>
+        <source>1 GPU requested</source>
+        <translation>1 GPU angefordert</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::JobSubmitDialog</name>
@@ -4732,10 +4748,6 @@ bis %3, %4</translation>
         <translation>OK</translation>
     </message>
     <message>
-        <source>connecting</source>
-        <translation>verbinde</translation>
-    </message>
-    <message>
         <source>degraded</source>
         <translation>beeinträchtigt</translation>
     </message>
@@ -4874,10 +4886,6 @@ bis %3, %4</translation>
         <translation>Verbundene Systeme und ihr Zustand</translation>
     </message>
     <message>
-        <source>%1 (Ctrl+%2)</source>
-        <translation>%1 (Strg+%2)</translation>
-    </message>
-    <message>
         <source>The volume behind this claim is not in the Volumes list (source %1).</source>
         <translation>Das Volume hinter diesem Claim ist nicht in der Volume-Liste (Quelle %1).</translation>
     </message>
@@ -4964,6 +4972,14 @@ bis %3, %4</translation>
     <message>
         <source>Compare support bundles: the newer one</source>
         <translation>Support-Bundles vergleichen: das neuere</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -5176,6 +5192,10 @@ bis %3, %4</translation>
     <message>
         <source>Needs attention:</source>
         <translation>Erfordert Aufmerksamkeit:</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Lade %1…</translation>
     </message>
 </context>
 <context>

@@ -14,7 +14,7 @@ namespace {
 
 // Bar size limits and the gap to its text, in pixels.
 constexpr int kBarMinWidth = 40;
-constexpr int kBarMaxWidth = 120;
+constexpr int kBarWidth = 80;
 constexpr int kBarTextGap = 6;
 
 } // namespace
@@ -43,9 +43,9 @@ void BarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, c
     style->drawControl(QStyle::CE_ItemViewItem, &background, painter, widget);
 
     // The bar first, its text beside it: text over the bar ran across the watermark line.
-    const int textWidth = opt.fontMetrics.horizontalAdvance(opt.text);
     const QRect cell = opt.rect.adjusted(3, 3, -3, -3);
-    const int barWidth = std::clamp(cell.width() - textWidth - kBarTextGap, kBarMinWidth, kBarMaxWidth);
+    // One bar width down the column (the bars compare at a glance); narrower only in a narrow cell.
+    const int barWidth = std::min(kBarWidth, std::max(cell.width() / 3, kBarMinWidth));
     const QRect bar(cell.left(), cell.top(), std::min(barWidth, cell.width()), cell.height());
     const QRect textRect(
         bar.right() + kBarTextGap, cell.top(), cell.right() - bar.right() - kBarTextGap, cell.height());
@@ -78,7 +78,7 @@ QSize BarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelInde
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     const QSize base = QStyledItemDelegate::sizeHint(option, index);
-    return {kBarMaxWidth + kBarTextGap + opt.fontMetrics.horizontalAdvance(opt.text) + 10, base.height()};
+    return {kBarWidth + kBarTextGap + opt.fontMetrics.horizontalAdvance(opt.text) + 10, base.height()};
 }
 
 } // namespace strata::views

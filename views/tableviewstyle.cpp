@@ -18,7 +18,7 @@ namespace {
 
 /// Widest a column grows to fit its text, in average characters; longer text elides and the
 /// cell's tooltip carries all of it.
-constexpr int kFitMaxChars = 48;
+constexpr int kFitMaxChars = 56;
 
 /// Fits a table's columns to their contents as rows arrive (never narrower than they are, and
 /// never a column the user resized), and shows an elided cell's full text as its tooltip.
