@@ -321,8 +321,8 @@
         <translation>%1. %2 befindet sich noch in Pool %3, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
-        <source>; throughput cap %1 -&gt; %2</source>
-        <translation>; Durchsatzobergrenze %1 -&gt; %2</translation>
+        <source>; throughput cap %1 → %2</source>
+        <translation>; Durchsatzobergrenze %1 → %2</translation>
     </message>
     <message>
         <source>%1 moved from pool %2 (%3) to pool %4 (%5)%6.</source>
@@ -2176,12 +2176,12 @@
         <translation>keine</translation>
     </message>
     <message>
-        <source>Throughput cap %1 -&gt; %2 MiB/s (%3)</source>
-        <translation>Durchsatzobergrenze %1 -&gt; %2 MiB/s (%3)</translation>
+        <source>Throughput cap %1 → %2 MiB/s (%3)</source>
+        <translation>Durchsatzobergrenze %1 → %2 MiB/s (%3)</translation>
     </message>
     <message>
-        <source>IOPS cap %1 -&gt; %2</source>
-        <translation>IOPS-Obergrenze %1 -&gt; %2</translation>
+        <source>IOPS cap %1 → %2</source>
+        <translation>IOPS-Obergrenze %1 → %2</translation>
     </message>
     <message>
         <source>The new cap is at or below what the volume used (p95 %1 MiB/s): it will be throttled.</source>
@@ -2192,8 +2192,8 @@
         <translation>kein Preis</translation>
     </message>
     <message>
-        <source>Cost per month %1 -&gt; %2 (rate card)</source>
-        <translation>Kosten pro Monat %1 -&gt; %2 (Preisliste)</translation>
+        <source>Cost per month %1 → %2 (rate card)</source>
+        <translation>Kosten pro Monat %1 → %2 (Preisliste)</translation>
     </message>
     <message>
         <source>%1 was changed %2 min ago; the rate card&apos;s cool-down is %3 min: possible from %4 UTC.</source>
