@@ -13,6 +13,7 @@
 #include "models/item/volumetablemodel.h"
 #include "tests/models/computefixture.h"
 #include "tests/support/qt/manualclock.h"
+#include "views/chartfit.h"
 #include "views/jobdetailpanel.h"
 #include "views/jobfilterproxy.h"
 #include "views/jobspage.h"
@@ -20,13 +21,17 @@
 #include "views/overviewpage.h"
 #include "views/statusdelegate.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineSeries>
 #include <QListWidget>
 #include <QScreen>
 #include <QTableView>
 #include <QTest>
+#include <QValueAxis>
 
 #include <gtest/gtest.h>
 
@@ -253,4 +258,45 @@ TEST(DeskPolish, JobsIconStaysVisibleInDarkMode)
     ASSERT_GT(opaque, 0);
     // Most of the glyph contrasts with the dark window.
     EXPECT_GT(light * 2, opaque) << light << " of " << opaque << " pixels are light";
+}
+
+TEST(DeskPolish, ShortChartsShowFewerAxisLabelsInsteadOfElidingThem)
+{
+    auto *chart = new QChart();
+    auto *series = new QLineSeries(chart);
+    series->append(0, 0);
+    series->append(100, 3000);
+    chart->addSeries(series);
+    auto *value = new QValueAxis(chart);
+    value->setRange(0, 3000);
+    value->setLabelFormat(QStringLiteral("%.0f MiB/s"));
+    value->setTickCount(11);
+    auto *time = new QValueAxis(chart);
+    time->setRange(0, 100);
+    time->setTickCount(21);
+    chart->addAxis(time, Qt::AlignBottom);
+    chart->addAxis(value, Qt::AlignLeft);
+    series->attachAxis(time);
+    series->attachAxis(value);
+    views::keepAxisLabelsWhole(chart);
+    QChartView view(chart);
+    view.resize(360, 150);
+    view.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+    QTest::qWait(50);
+    const QFontMetrics metrics(value->labelsFont());
+    // Each label has its line and half a line of room, so none is elided.
+    ASSERT_GE(value->tickCount(), 2);
+    EXPECT_LT(value->tickCount(), 11);
+    EXPECT_GE(chart->plotArea().height() / (value->tickCount() - 1), metrics.height());
+    EXPECT_LT(time->tickCount(), 21);
+
+    // Tall again: back to the ticks the chart asked for.
+    view.resize(360, 900);
+    QTest::qWait(50);
+    EXPECT_EQ(value->tickCount(), 11);
+    // A later wish is kept and fitted as well.
+    value->setTickCount(9);
+    QTest::qWait(20);
+    EXPECT_EQ(value->tickCount(), 9);
 }
