@@ -321,8 +321,8 @@
         <translation>%1. %2 befindet sich noch in Pool %3, ein erneuter Versuch ist daher sicher.</translation>
     </message>
     <message>
-        <source>; throughput cap %1 -&gt; %2</source>
-        <translation>; Durchsatzobergrenze %1 -&gt; %2</translation>
+        <source>; throughput cap %1 → %2</source>
+        <translation>; Durchsatzobergrenze %1 → %2</translation>
     </message>
     <message>
         <source>%1 moved from pool %2 (%3) to pool %4 (%5)%6.</source>
@@ -2176,12 +2176,12 @@
         <translation>keine</translation>
     </message>
     <message>
-        <source>Throughput cap %1 -&gt; %2 MiB/s (%3)</source>
-        <translation>Durchsatzobergrenze %1 -&gt; %2 MiB/s (%3)</translation>
+        <source>Throughput cap %1 → %2 MiB/s (%3)</source>
+        <translation>Durchsatzobergrenze %1 → %2 MiB/s (%3)</translation>
     </message>
     <message>
-        <source>IOPS cap %1 -&gt; %2</source>
-        <translation>IOPS-Obergrenze %1 -&gt; %2</translation>
+        <source>IOPS cap %1 → %2</source>
+        <translation>IOPS-Obergrenze %1 → %2</translation>
     </message>
     <message>
         <source>The new cap is at or below what the volume used (p95 %1 MiB/s): it will be throttled.</source>
@@ -2192,8 +2192,8 @@
         <translation>kein Preis</translation>
     </message>
     <message>
-        <source>Cost per month %1 -&gt; %2 (rate card)</source>
-        <translation>Kosten pro Monat %1 -&gt; %2 (Preisliste)</translation>
+        <source>Cost per month %1 → %2 (rate card)</source>
+        <translation>Kosten pro Monat %1 → %2 (Preisliste)</translation>
     </message>
     <message>
         <source>%1 was changed %2 min ago; the rate card&apos;s cool-down is %3 min: possible from %4 UTC.</source>
@@ -2902,6 +2902,14 @@
     <message>
         <source>Reason</source>
         <translation>Grund</translation>
+    </message>
+    <message>
+        <source>%1 % · %2/%3</source>
+        <translation>%1 % · %2/%3</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
     </message>
 </context>
 <context>
@@ -4463,6 +4471,14 @@ bis %3, %4</translation>
         <source>Why idle?</source>
         <translation>Warum untätig?</translation>
     </message>
+    <message>
+        <source>1 GPU requested</source>
+        <translation>1 GPU angefordert</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::JobSubmitDialog</name>
@@ -4732,10 +4748,6 @@ bis %3, %4</translation>
         <translation>OK</translation>
     </message>
     <message>
-        <source>connecting</source>
-        <translation>verbinde</translation>
-    </message>
-    <message>
         <source>degraded</source>
         <translation>beeinträchtigt</translation>
     </message>
@@ -4874,10 +4886,6 @@ bis %3, %4</translation>
         <translation>Verbundene Systeme und ihr Zustand</translation>
     </message>
     <message>
-        <source>%1 (Ctrl+%2)</source>
-        <translation>%1 (Strg+%2)</translation>
-    </message>
-    <message>
         <source>The volume behind this claim is not in the Volumes list (source %1).</source>
         <translation>Das Volume hinter diesem Claim ist nicht in der Volume-Liste (Quelle %1).</translation>
     </message>
@@ -4964,6 +4972,14 @@ bis %3, %4</translation>
     <message>
         <source>Compare support bundles: the newer one</source>
         <translation>Support-Bundles vergleichen: das neuere</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -5176,6 +5192,10 @@ bis %3, %4</translation>
     <message>
         <source>Needs attention:</source>
         <translation>Erfordert Aufmerksamkeit:</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Lade %1…</translation>
     </message>
 </context>
 <context>

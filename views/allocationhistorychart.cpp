@@ -1,5 +1,6 @@
 #include "views/allocationhistorychart.h"
 
+#include "views/chartfit.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -61,6 +62,8 @@ AllocationHistoryChart::AllocationHistoryChart(QWidget *parent)
     m_utilizationChart->addAxis(m_utilizationTime, Qt::AlignBottom);
     m_utilizationChart->addAxis(m_utilizationValue, Qt::AlignLeft);
 
+    keepAxisLabelsWhole(m_allocationChart);
+    keepAxisLabelsWhole(m_utilizationChart);
     m_allocationView = new QChartView(m_allocationChart, this);
     m_allocationView->setObjectName(QStringLiteral("allocationChartView"));
     m_allocationView->setRenderHint(QPainter::Antialiasing);

@@ -10,6 +10,15 @@
 
 namespace strata::views {
 
+namespace {
+
+// Bar size limits and the gap to its text, in pixels.
+constexpr int kBarMinWidth = 40;
+constexpr int kBarWidth = 80;
+constexpr int kBarTextGap = 6;
+
+} // namespace
+
 BarDelegate::BarDelegate(QObject *parent)
     : QStyledItemDelegate(parent)
 {}
@@ -33,7 +42,13 @@ void BarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, c
     background.text.clear();
     style->drawControl(QStyle::CE_ItemViewItem, &background, painter, widget);
 
-    const QRect bar = opt.rect.adjusted(3, 3, -3, -3);
+    // The bar first, its text beside it: text over the bar ran across the watermark line.
+    const QRect cell = opt.rect.adjusted(3, 3, -3, -3);
+    // One bar width down the column (the bars compare at a glance); narrower only in a narrow cell.
+    const int barWidth = std::min(kBarWidth, std::max(cell.width() / 3, kBarMinWidth));
+    const QRect bar(cell.left(), cell.top(), std::min(barWidth, cell.width()), cell.height());
+    const QRect textRect(
+        bar.right() + kBarTextGap, cell.top(), cell.right() - bar.right() - kBarTextGap, cell.height());
     const QString status = index.data(models::StatusRole).toString();
     QColor fill = StatusDelegate::colorFor(status.isEmpty() ? QStringLiteral("ok") : status, opt.palette, true);
     fill.setAlpha(110);
@@ -52,8 +67,18 @@ void BarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, c
     }
     painter->setPen(
         opt.palette.color(option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
-    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, opt.text);
+    painter->drawText(textRect,
+                      Qt::AlignVCenter | Qt::AlignLeft,
+                      opt.fontMetrics.elidedText(opt.text, Qt::ElideRight, std::max(0, textRect.width())));
     painter->restore();
+}
+
+QSize BarDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QSize base = QStyledItemDelegate::sizeHint(option, index);
+    return {kBarWidth + kBarTextGap + opt.fontMetrics.horizontalAdvance(opt.text) + 10, base.height()};
 }
 
 } // namespace strata::views

@@ -99,6 +99,7 @@ CacheTargetsPage::CacheTargetsPage(models::CacheTargetModel *targets,
     bottomLayout->addLayout(bar);
     bottomLayout->addWidget(m_cachedView, 1);
     m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("cacheTargetSplitter"));
     m_splitter->addWidget(top);
     m_splitter->addWidget(bottom);
     auto *layout = new QVBoxLayout(this);

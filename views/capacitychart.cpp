@@ -1,5 +1,6 @@
 #include "views/capacitychart.h"
 
+#include "views/chartfit.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -74,6 +75,7 @@ CapacityChart::CapacityChart(QWidget *parent)
         s->attachAxis(m_timeAxis);
         s->attachAxis(m_valueAxis);
     }
+    keepAxisLabelsWhole(m_chart);
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("capacityChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);

@@ -35,6 +35,7 @@ JobDetailPanel::JobDetailPanel(core::Estate *estate, QWidget *parent)
     m_titleLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("jobStatusLabel"));
+    m_statusLabel->setWordWrap(true);
     auto makeValue = [this](const QString &name) {
         auto *label = new QLabel(this);
         label->setObjectName(name);
@@ -119,7 +120,7 @@ void JobDetailPanel::setJob(core::Ptr<core::Job> job, const QDateTime &now)
     }
     const core::Job &j = *m_job;
     m_titleLabel->setText(j.name);
-    const QString statusKey = JobTableModel::statusKey(j.status);
+    const QString statusKey = j.failureReason.isEmpty() ? JobTableModel::statusKey(j.status) : QStringLiteral("failed");
     QPalette pal = m_statusLabel->palette();
     const QColor color = StatusDelegate::colorFor(
         statusKey == QLatin1String("preempted") ? QStringLiteral("warning") : statusKey, palette());
@@ -143,7 +144,9 @@ void JobDetailPanel::setJob(core::Ptr<core::Job> job, const QDateTime &now)
     m_identityLabel->setText(identity.join(QLatin1Char('\n')));
 
     QStringList placement;
-    placement << tr("%1 GPUs requested").arg(core::formatGpus(j.gpusRequested));
+    // Explicit singular: the English text must read right without a loaded catalogue.
+    placement << (j.gpusRequested == 1000 ? tr("1 GPU requested")
+                                          : tr("%1 GPUs requested").arg(core::formatGpus(j.gpusRequested)));
     if (!j.node.isEmpty()) {
         placement << tr("on %1, GPU %2 (%3 allocated)")
                          .arg(j.node,
@@ -156,9 +159,14 @@ void JobDetailPanel::setJob(core::Ptr<core::Job> job, const QDateTime &now)
         placement << tr("GPU utilization %1 %").arg(QString::number(j.gpuUtilization, 'f', 0));
     }
     m_placementLabel->setText(placement.join(QLatin1Char('\n')));
-    m_reasonLabel->setText(JobTableModel::isQueued(j.status)
-                               ? (j.pendingReason.isEmpty() ? tr("the scheduler gave no reason yet") : j.pendingReason)
-                               : tr("not waiting"));
+    if (!j.failureReason.isEmpty()) {
+        // Placed but stuck: the kubelet's full message, not "not waiting".
+        m_reasonLabel->setText(j.pendingReason.isEmpty() ? j.failureReason : j.pendingReason);
+    } else {
+        m_reasonLabel->setText(JobTableModel::isQueued(j.status) ? (
+                                   j.pendingReason.isEmpty() ? tr("the scheduler gave no reason yet") : j.pendingReason)
+                                                                 : tr("not waiting"));
+    }
     updateTimes(now);
     refreshRelated();
 }
@@ -167,6 +175,11 @@ QString JobDetailPanel::statusText() const
 {
     if (!m_job) {
         return {};
+    }
+    if (!m_job->failureReason.isEmpty()) {
+        // The kubelet's message says what to fix (the image name, the crashing command).
+        const QString detail = m_job->pendingReason.section(QStringLiteral(": "), 1);
+        return detail.isEmpty() ? m_job->failureReason : tr("%1: %2").arg(m_job->failureReason, detail);
     }
     if (m_job->status == core::JobStatus::Preempted) {
         return tr("Preempted: paused to give GPUs back, waiting to run again");

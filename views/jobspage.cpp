@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -132,7 +133,13 @@ JobsPage::JobsPage(core::Estate *estate, models::JobTableModel *jobs, QWidget *p
     m_splitter->setObjectName(QStringLiteral("jobSplitter"));
     m_splitter->addWidget(running);
     m_splitter->addWidget(queued);
-    m_splitter->addWidget(m_detail);
+    // A long reason or diagnosis scrolls inside the panel instead of growing the window.
+    auto *detailScroll = new QScrollArea(this);
+    detailScroll->setObjectName(QStringLiteral("jobDetailScrollArea"));
+    detailScroll->setWidgetResizable(true);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setWidget(m_detail);
+    m_splitter->addWidget(detailScroll);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     m_splitter->setStretchFactor(2, 2);

@@ -30,6 +30,10 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPainter>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -44,6 +48,18 @@ namespace {
 QIcon themedIcon(const QString &name, QStyle::StandardPixmap fallback, const QStyle *style)
 {
     return QIcon::fromTheme(name, style->standardIcon(fallback));
+}
+
+/// `icon` drawn in the palette's text colour: a black glyph (Qt's fallback "play" triangle)
+/// disappears on a dark window.
+QIcon textColouredIcon(const QIcon &icon, const QPalette &palette, int size)
+{
+    QPixmap pixmap = icon.pixmap(size, size);
+    QPainter painter(&pixmap);
+    painter.setCompositionMode(QPainter::CompositionMode_SourceIn);
+    painter.fillRect(pixmap.rect(), palette.color(QPalette::WindowText));
+    painter.end();
+    return QIcon(pixmap);
 }
 
 QString healthStatus(core::Health health)
@@ -85,7 +101,7 @@ QString healthWord(core::Health health)
     case core::Health::Ok:
         return MainWindow::tr("OK");
     case core::Health::Unknown:
-        return MainWindow::tr("connecting");
+        return MainWindow::tr("connecting…");
     case core::Health::Degraded:
         return MainWindow::tr("degraded");
     case core::Health::Unreachable:
@@ -94,6 +110,15 @@ QString healthWord(core::Health health)
         return MainWindow::tr("authentication required");
     }
     return {};
+}
+
+/// Ctrl+1 ... Ctrl+9, then Ctrl+0 for the tenth page; none after that.
+QKeySequence pageShortcut(int index)
+{
+    if (index < 9) {
+        return QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index));
+    }
+    return index == 9 ? QKeySequence(Qt::CTRL | Qt::Key_0) : QKeySequence();
 }
 
 const core::Health kHealthOrder[] = {core::Health::Ok,
@@ -160,6 +185,7 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
                 tr("Jobs"),
                 themedIcon(QStringLiteral("system-run"), QStyle::SP_MediaPlay, style()),
                 tr("Running and queued jobs of every project"));
+        updateJobsIcon();
     }
     if (m_datasetsPage) {
         addPage(Page::Datasets,
@@ -214,7 +240,10 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     }
     for (int i = 0; i < m_navigation->count(); ++i) {
         QListWidgetItem *item = m_navigation->item(i);
-        item->setToolTip(tr("%1 (Ctrl+%2)").arg(item->toolTip()).arg(i + 1));
+        const QKeySequence shortcut = pageShortcut(i);
+        if (!shortcut.isEmpty()) {
+            item->setToolTip(tr("%1 (%2)").arg(item->toolTip(), shortcut.toString(QKeySequence::NativeText)));
+        }
     }
     int navWidth = 0;
     for (int i = 0; i < m_navigation->count(); ++i) {
@@ -319,7 +348,9 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     m_activityDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_activityDock);
     resizeDocks({m_activityDock}, {160}, Qt::Vertical);
-    // A new action shows the panel even if the user had closed it.
+    // Nothing to show yet: the pages get the height until the first action; a new action shows
+    // the panel, even if the user had closed it.
+    m_activityDock->setVisible(m_models.activity->rowCount() > 0);
     connect(m_models.activity, &QAbstractItemModel::rowsInserted, m_activityDock, &QWidget::show);
 
     m_healthLabel = new QLabel(this);
@@ -337,6 +368,7 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     m_navigation->setCurrentRow(0);
     updateHealthSummary();
     resize(1280, 820);
+    fitToScreen();
 }
 
 MainWindow::~MainWindow() = default;
@@ -413,7 +445,7 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (int i = 0; i < m_navigation->count(); ++i) {
         QAction *go = view->addAction(QLatin1Char('&') + m_navigation->item(i)->text());
-        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        go->setShortcut(pageShortcut(i));
         const Page page = m_pageOrder[i];
         connect(go, &QAction::triggered, this, [this, page] {
             showPage(page);
@@ -465,8 +497,44 @@ void MainWindow::addPage(Page page, QWidget *widget, const QString &text, const 
     auto *item = new QListWidgetItem(icon, text, m_navigation);
     item->setToolTip(tip);
     item->setSizeHint(QSize(0, fontMetrics().height() + 18));
-    m_stack->addWidget(widget);
+    // A page taller than the screen (a long detail, a short laptop display) scrolls; without
+    // this its minimum size would grow the window past the screen.
+    auto *scroll = new QScrollArea(m_stack);
+    scroll->setObjectName(widget->objectName() + QStringLiteral("ScrollArea"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(widget);
+    m_stack->addWidget(scroll);
     m_pageOrder.append(page);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *screen = this->screen();
+    if (!screen || isMaximized() || isFullScreen()) {
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    // The frame (title bar, borders) is known once the window is shown; before that, leave
+    // room for a typical one.
+    const QMargins frame = isVisible() ? QMargins(geometry().left() - frameGeometry().left(),
+                                                  geometry().top() - frameGeometry().top(),
+                                                  frameGeometry().right() - geometry().right(),
+                                                  frameGeometry().bottom() - geometry().bottom())
+                                       : QMargins(0, 32, 0, 0);
+    const QSize room = available.size().shrunkBy(frame);
+    const QSize fitted = size().boundedTo(room).expandedTo(minimumSizeHint().boundedTo(room));
+    if (fitted != size()) {
+        resize(fitted);
+    }
+    QRect outer = frameGeometry();
+    if (!available.contains(outer)) {
+        outer.moveLeft(std::clamp(
+            outer.left(), available.left(), std::max(available.left(), available.right() - outer.width() + 1)));
+        outer.moveTop(std::clamp(
+            outer.top(), available.top(), std::max(available.top(), available.bottom() - outer.height() + 1)));
+        move(outer.topLeft());
+    }
 }
 
 void MainWindow::showPage(Page page)
@@ -626,6 +694,11 @@ QVariantMap MainWindow::layoutState() const
     state.insert(QStringLiteral("window/page"), int(currentPage()));
     state.insert(QStringLiteral("volumes/header"), m_volumesPage->headerState());
     state.insert(QStringLiteral("volumes/splitter"), m_volumesPage->splitterState());
+    for (const QSplitter *splitter : findChildren<QSplitter *>()) {
+        if (!splitter->objectName().isEmpty()) {
+            state.insert(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
+        }
+    }
     state.insert(QStringLiteral("snapshots/header"), m_volumesPage->detailPanel()->snapshotHeaderState());
     state.insert(QStringLiteral("sources/header"), m_sourcesPage->headerState());
     if (m_triagePage) {
@@ -658,6 +731,14 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     const QByteArray windowState = state.value(QStringLiteral("window/state")).toByteArray();
     if (!windowState.isEmpty()) {
         restoreState(windowState);
+    }
+    // Saved on a bigger screen, or before this fix: never larger than the screen it opens on.
+    fitToScreen();
+    for (QSplitter *splitter : findChildren<QSplitter *>()) {
+        const QByteArray saved = state.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray();
+        if (!splitter->objectName().isEmpty() && !saved.isEmpty()) {
+            splitter->restoreState(saved);
+        }
     }
     if (state.contains(QStringLiteral("window/page"))) {
         showPage(Page(state.value(QStringLiteral("window/page")).toInt()));
@@ -693,10 +774,27 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QMainWindow::closeEvent(event);
 }
 
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    fitToScreen();
+}
+
+void MainWindow::updateJobsIcon()
+{
+    const int row = int(m_pageOrder.indexOf(Page::Jobs));
+    if (row < 0 || QIcon::hasThemeIcon(QStringLiteral("system-run"))) {
+        return; // the icon theme's own icon suits its light or dark variant
+    }
+    m_navigation->item(row)->setIcon(
+        textColouredIcon(style()->standardIcon(QStyle::SP_MediaPlay), palette(), m_navigation->iconSize().width()));
+}
+
 void MainWindow::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange) {
         updateHealthSummary();
+        updateJobsIcon();
     }
     QMainWindow::changeEvent(event);
 }

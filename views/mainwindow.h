@@ -176,12 +176,17 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void createMenus();
     void addPage(Page page, QWidget *widget, const QString &text, const QIcon &icon, const QString &tip);
     void updateHealthSummary();
     void showAbout();
+    /// Shrinks and moves the window into its screen's available geometry (never past it).
+    void fitToScreen();
+    /// The Jobs icon in the text colour when the icon theme has none (visible in dark mode).
+    void updateJobsIcon();
 
     Models m_models;
     QListWidget *m_navigation = nullptr;

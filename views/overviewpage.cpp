@@ -76,6 +76,9 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
         }
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::updateHealth);
         connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::updateHealth);
+        // "Loading <source>…" ends with the source's first answer, data or not.
+        connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::scheduleRefresh);
+        connect(m_sources, &QAbstractItemModel::rowsInserted, this, &OverviewPage::scheduleRefresh);
     }
     refresh();
 }
@@ -250,7 +253,33 @@ void OverviewPage::refresh()
         addGroup(
             title + (c->version.isEmpty() ? QString() : QStringLiteral(" · ") + c->version), *c, c->source, c->source);
     }
-    if (clusters.empty()) {
+    const auto *sourceModel = qobject_cast<const models::SourceTableModel *>(m_sources);
+    if (sourceModel) {
+        // A configured cluster that has not answered yet (or whose first data is still on its
+        // way) is loading, not missing; one that failed says so on the status line.
+        QStringList waiting;
+        for (int row = 0; row < sourceModel->rowCount(); ++row) {
+            const QString name = sourceModel->nameAt(row);
+            const auto health = core::Health(
+                sourceModel->index(row, models::SourceTableModel::Health).data(models::RawValueRole).toInt());
+            const bool shown = std::any_of(clusters.cbegin(), clusters.cend(), [&name](const auto &c) {
+                return c->source == name;
+            });
+            if (!shown && sourceModel->sourcesOf(core::SourceKind::Kubernetes).contains(name)
+                && (health == core::Health::Unknown || health == core::Health::Ok)) {
+                waiting << name;
+            }
+        }
+        if (!waiting.isEmpty()) {
+            auto *loading = new QLabel(tr("Loading %1…").arg(waiting.join(QStringLiteral(", "))), m_content);
+            loading->setObjectName(QStringLiteral("overviewLoadingLabel"));
+            loading->setWordWrap(true);
+            loading->setEnabled(false);
+            m_contentLayout->addWidget(loading);
+        }
+    }
+    const bool clustersConfigured = sourceModel && !sourceModel->sourcesOf(core::SourceKind::Kubernetes).isEmpty();
+    if (clusters.empty() && !clustersConfigured) {
         auto *hint = new QLabel(tr("No Kubernetes GPU cluster is connected. Add a Kubernetes source to see GPUs, "
                                    "projects and jobs here."),
                                 m_content);
@@ -274,11 +303,21 @@ void OverviewPage::refresh()
                 size += v->sizeBytes;
             }
         }
+        QStringList storageLoading;
+        if (sourceModel) {
+            for (core::SourceKind kind : {core::SourceKind::Ontap, core::SourceKind::Azure}) {
+                storageLoading << sourceModel->loadingSources(kind);
+            }
+        }
+        // Before the first answer there is nothing to count: "0 B used of 0 B" would be false.
+        const bool storageUnknown = volumes.empty() && !storageLoading.isEmpty();
         grid->addWidget(addTile(storage,
                                 QStringLiteral("tile_storage_volumes"),
                                 tr("Volumes"),
-                                QString::number(volumes.size()),
-                                tr("%1 used of %2").arg(core::formatBytes(used), core::formatBytes(size)),
+                                storageUnknown ? QStringLiteral("…") : QString::number(volumes.size()),
+                                storageUnknown
+                                    ? tr("Loading %1…").arg(storageLoading.join(QStringLiteral(", ")))
+                                    : tr("%1 used of %2").arg(core::formatBytes(used), core::formatBytes(size)),
                                 Target{Target::Volumes, {}}),
                         0,
                         0);

@@ -34,6 +34,9 @@ bool StatusDelegate::isDark(const QPalette &palette)
 
 QColor StatusDelegate::colorFor(const QString &status, const QPalette &palette, bool forBadge)
 {
+    if (status == QLatin1String("none")) {
+        return {};
+    }
     const bool dark = isDark(palette);
     // Material-like tones: saturated enough to read on a light base, lighter on a dark one.
     if (status == QLatin1String("critical") || status == QLatin1String("failed")) {
@@ -125,12 +128,14 @@ void StatusDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option
     initStyleOption(&background, index);
     background.text.clear();
     style->drawControl(QStyle::CE_ItemViewItem, &background, painter, widget);
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(colorFor(status.isEmpty() ? QStringLiteral("unknown") : status, m_palette, true));
-    painter->drawEllipse(dot);
-    painter->restore();
+    if (status != QLatin1String("none")) {
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colorFor(status.isEmpty() ? QStringLiteral("unknown") : status, m_palette, true));
+        painter->drawEllipse(dot);
+        painter->restore();
+    }
     opt.backgroundBrush = Qt::NoBrush;
     opt.state &= ~QStyle::State_Selected;
     if (option.state & QStyle::State_Selected) {

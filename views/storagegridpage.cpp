@@ -105,6 +105,7 @@ StorageGridPage::StorageGridPage(core::Estate *estate,
     alertLayout->addWidget(m_alertView, 1);
 
     auto *tenantPage = new QSplitter(Qt::Vertical, this);
+    tenantPage->setObjectName(QStringLiteral("gridTenantSplitter"));
     tenantPage->addWidget(m_tenantView);
     auto *bucketBox = new QWidget(tenantPage);
     auto *bucketLayout = new QVBoxLayout(bucketBox);

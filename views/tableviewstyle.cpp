@@ -2,10 +2,139 @@
 
 #include "views/statusdelegate.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QHelpEvent>
+#include <QPointer>
 #include <QTableView>
+#include <QTimer>
+#include <QToolTip>
+
+#include <algorithm>
 
 namespace strata::views {
+
+namespace {
+
+/// Widest a column grows to fit its text, in average characters; longer text elides and the
+/// cell's tooltip carries all of it.
+constexpr int kFitMaxChars = 56;
+
+/// Fits a table's columns to their contents as rows arrive (never narrower than they are, and
+/// never a column the user resized), and shows an elided cell's full text as its tooltip.
+class TableFitter final : public QObject
+{
+public:
+    explicit TableFitter(QTableView *view)
+        : QObject(view)
+        , m_view(view)
+    {
+        m_timer.setSingleShot(true);
+        m_timer.setInterval(0);
+        connect(&m_timer, &QTimer::timeout, this, &TableFitter::fit);
+        view->viewport()->installEventFilter(this);
+        connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section, int, int) {
+            if (!m_fitting && m_view->horizontalHeader()->underMouse()) {
+                m_userSized.insert(section);
+            }
+        });
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched != m_view->viewport()) {
+            return false;
+        }
+        if (event->type() == QEvent::Paint || event->type() == QEvent::Show) {
+            attach();
+        } else if (event->type() == QEvent::ToolTip) {
+            return showElidedText(static_cast<QHelpEvent *>(event));
+        }
+        return false;
+    }
+
+private:
+    void attach()
+    {
+        QAbstractItemModel *model = m_view->model();
+        if (model == m_model) {
+            return;
+        }
+        if (m_model) {
+            disconnect(m_model, nullptr, this, nullptr);
+        }
+        m_model = model;
+        m_userSized.clear();
+        if (!model) {
+            return;
+        }
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(model, signal, &m_timer, qOverload<>(&QTimer::start));
+        }
+        connect(model, &QAbstractItemModel::modelReset, &m_timer, qOverload<>(&QTimer::start));
+        connect(model, &QAbstractItemModel::layoutChanged, &m_timer, qOverload<>(&QTimer::start));
+        connect(model, &QAbstractItemModel::dataChanged, &m_timer, qOverload<>(&QTimer::start));
+        m_timer.start();
+    }
+
+    void fit()
+    {
+        QHeaderView *header = m_view->horizontalHeader();
+        if (!m_model || header->count() == 0) {
+            return;
+        }
+        m_fitting = true;
+        const int cap = m_view->fontMetrics().averageCharWidth() * kFitMaxChars;
+        int lastVisible = -1;
+        for (int visual = header->count() - 1; visual >= 0; --visual) {
+            if (!header->isSectionHidden(header->logicalIndex(visual))) {
+                lastVisible = header->logicalIndex(visual);
+                break;
+            }
+        }
+        for (int column = 0; column < header->count(); ++column) {
+            if (header->isSectionHidden(column) || m_userSized.contains(column)
+                || (column == lastVisible && header->stretchLastSection())
+                || header->sectionResizeMode(column) != QHeaderView::Interactive) {
+                continue;
+            }
+            // The header always reads in full; the values up to the cap.
+            const int wanted =
+                std::max(header->sectionSizeHint(column),
+                         std::min(cap, static_cast<const QAbstractItemView *>(m_view)->sizeHintForColumn(column)));
+            if (wanted > header->sectionSize(column)) {
+                header->resizeSection(column, wanted);
+            }
+        }
+        m_fitting = false;
+    }
+
+    bool showElidedText(QHelpEvent *help)
+    {
+        const QModelIndex index = m_view->indexAt(help->pos());
+        if (!index.isValid() || index.data(Qt::ToolTipRole).isValid()) {
+            return false; // the model's own tooltip
+        }
+        const QString text = index.data(Qt::DisplayRole).toString();
+        const QRect cell = m_view->visualRect(index);
+        const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1);
+        if (text.isEmpty() || m_view->fontMetrics().horizontalAdvance(text) + margin <= cell.width()) {
+            QToolTip::hideText();
+            return true;
+        }
+        QToolTip::showText(help->globalPos(), text, m_view->viewport(), cell);
+        return true;
+    }
+
+    QTableView *m_view;
+    QPointer<QAbstractItemModel> m_model;
+    QTimer m_timer;
+    QSet<int> m_userSized;
+    bool m_fitting = false;
+};
+
+} // namespace
 
 void applyTableStyle(QTableView *view, int rowPadding)
 {
@@ -19,6 +148,10 @@ void applyTableStyle(QTableView *view, int rowPadding)
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setHighlightSections(false);
     view->setItemDelegate(new StatusDelegate(view));
+    if (!view->property("strataTableFitter").toBool()) {
+        view->setProperty("strataTableFitter", true);
+        new TableFitter(view);
+    }
 }
 
 } // namespace strata::views

@@ -1,6 +1,7 @@
 #include "views/throughputchart.h"
 
 #include "views/allocationhistorychart.h"
+#include "views/chartfit.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -47,6 +48,7 @@ ThroughputChart::ThroughputChart(QWidget *parent)
         s->attachAxis(m_time);
         s->attachAxis(m_value);
     }
+    keepAxisLabelsWhole(m_chart);
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("throughputChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);

@@ -46,11 +46,13 @@ QString currentUser()
     return user.isEmpty() ? qEnvironmentVariable("USERNAME") : user;
 }
 
-/// Loads :/i18n/strata_<locale>.qm for the system locale when one is embedded; an absent
-/// catalogue leaves the English source strings.
+/// Loads :/i18n/strata_<locale>.qm for the system locale when one is embedded; without one
+/// (another language, the C locale) the English catalogue, which holds only plural forms, so
+/// "%n object(s)" reads "1 object" / "3 objects" over the English source strings.
 void installTranslator(QTranslator &translator)
 {
-    if (translator.load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {
+    if (translator.load(QLocale(), QStringLiteral("strata"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || translator.load(QStringLiteral("strata_en"), QStringLiteral(":/i18n"))) {
         QCoreApplication::installTranslator(&translator);
     }
 }

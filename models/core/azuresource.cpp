@@ -1397,7 +1397,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             }
             QString capText;
             if (after && *after) {
-                capText = QObject::tr("; throughput cap %1 -> %2")
+                capText = QObject::tr("; throughput cap %1 → %2")
                               .arg(anfMibps(volume->throughputMibps), anfMibps(capOf(**after, volume->qosType)));
             }
             return ActionResult{

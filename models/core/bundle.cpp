@@ -326,6 +326,7 @@ template <> struct Fields<Job>
                                field("started", &S::started),
                                field("finished", &S::finished),
                                field("pending_reason", &S::pendingReason),
+                               field("failure_reason", &S::failureReason),
                                field("created_by_cli", &S::createdByCli),
                                field("created_by", &S::createdBy),
                                field("gpu_utilization", &S::gpuUtilization));

@@ -612,6 +612,11 @@ struct Job
     QDateTime started;       ///< UTC, start of the current run; invalid when not running
     QDateTime finished;      ///< UTC, invalid unless succeeded/failed
     QString pendingReason;   ///< why it waits, empty when not pending
+    /// The kubelet's word for a container that cannot run ("ImagePullBackOff", "ErrImagePull",
+    /// "CrashLoopBackOff", "OOMKilled", "CreateContainerConfigError", ...), as kubectl, Headlamp
+    /// and Lens show it; empty while nothing fails. Such a job may hold GPUs yet never runs:
+    /// desktop, CLI (REASON) and web (`reason`) show it as failing. Details stay in pendingReason.
+    QString failureReason;
     bool createdByCli = false;
     QString createdBy;          ///< "cli", "strata" or empty
     double gpuUtilization = -1; ///< DCGM % over its GPUs, -1 unknown

@@ -22,6 +22,25 @@ QStringList qsl(const std::vector<std::string> &list)
     return out;
 }
 
+// The kubelet's waiting reasons for a container that will not start without someone acting
+// (kubernetes pkg/kubelet/images/types.go and pkg/kubelet/container/sync_result.go); the
+// transient ones (ContainerCreating, PodInitializing) are not failures.
+bool isFailingWaitReason(const std::string &reason)
+{
+    static const char *const failing[] = {"ImagePullBackOff",
+                                          "ErrImagePull",
+                                          "ErrImageNeverPull",
+                                          "InvalidImageName",
+                                          "CrashLoopBackOff",
+                                          "CreateContainerConfigError",
+                                          "CreateContainerError",
+                                          "RunContainerError",
+                                          "OOMKilled"};
+    return std::any_of(std::begin(failing), std::end(failing), [&reason](const char *f) {
+        return reason == f;
+    });
+}
+
 bool isTerminal(const kubernetes::PodDto &pod)
 {
     return pod.phase == "Succeeded" || pod.phase == "Failed" || !pod.deletionTimestamp.empty();
@@ -357,6 +376,9 @@ ComputePublish build(const QString &source,
             }
             if (!pod->waitingReason.empty() && pod->waitingReason != "ContainerCreating") {
                 job.pendingReason = QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage));
+                if (isFailingWaitReason(pod->waitingReason)) {
+                    job.failureReason = qs(pod->waitingReason);
+                }
             }
         } else if (pod) {
             job.podName = qs(pod->name);

@@ -368,14 +368,14 @@ void ServiceLevels::annotatePreview(const ActionRequest &request, ActionPreview 
             return cap > 0 ? mibps(cap) : tr("none");
         };
         if (r->capMibps > 0 || target->capMibps > 0) {
-            preview->effects << tr("Throughput cap %1 -> %2 MiB/s (%3)")
+            preview->effects << tr("Throughput cap %1 → %2 MiB/s (%3)")
                                     .arg(capText(r->capMibps), capText(target->capMibps), observed);
         }
         if (r->capIops > 0 || target->capIops > 0) {
             const auto iopsText = [](double iops) {
                 return iops > 0 ? numbers().toString(qRound64(iops)) : tr("none");
             };
-            preview->effects << tr("IOPS cap %1 -> %2").arg(iopsText(r->capIops), iopsText(target->capIops));
+            preview->effects << tr("IOPS cap %1 → %2").arg(iopsText(r->capIops), iopsText(target->capIops));
         }
         if (target->capMibps > 0 && r->p95Mibps >= kAtCapShare * target->capMibps) {
             preview->warnings << tr("The new cap is at or below what the volume used (p95 %1 MiB/s): it will be "
@@ -386,7 +386,7 @@ void ServiceLevels::annotatePreview(const ActionRequest &request, ActionPreview 
             const auto costText = [this](double cost) {
                 return cost >= 0 ? money(m_rateCard, cost) : tr("no price");
             };
-            preview->effects << tr("Cost per month %1 -> %2 (rate card)")
+            preview->effects << tr("Cost per month %1 → %2 (rate card)")
                                     .arg(costText(r->costPerMonth), costText(target->costPerMonth));
         }
     }

@@ -53,6 +53,8 @@ QVariant AksClusterModel::data(const QModelIndex &index, int role) const
             return c->agentPools.join(QLatin1Char('\n'));
         }
         return {};
+    case Qt::TextAlignmentRole:
+        return index.column() == Nodes ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case RawValueRole:
         if (index.column() == Nodes) {
             return c->nodeCount;

@@ -339,6 +339,14 @@ QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
             if (p < 0) {
                 return QString();
             }
+            // Counts only where there are some (a file dataset's copy has no object count).
+            if (c->objectsTotal <= 0) {
+                return c->bytesTotal > 0 ? tr("%1 % · %2/%3")
+                                               .arg(int(p))
+                                               .arg(DatasetModel::formatDecimalBytes(c->bytesDone),
+                                                    DatasetModel::formatDecimalBytes(c->bytesTotal))
+                                         : tr("%1 %").arg(int(p));
+            }
             return tr("%1 % · %2/%3 objects · %4/%5")
                 .arg(int(p))
                 .arg(locale.toString(c->objectsDone), locale.toString(c->objectsTotal))

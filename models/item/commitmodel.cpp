@@ -185,7 +185,8 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
             }
             return QStringLiteral("offline");
         }
-        return QStringLiteral("ok");
+        // Not cached anywhere: no dot at all, a green one read as "cached".
+        return index.column() == Cached ? QStringLiteral("none") : QStringLiteral("ok");
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Id:

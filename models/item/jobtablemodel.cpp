@@ -206,7 +206,7 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
             .join(QLatin1Char(' '));
     case StatusRole:
         if (column == Status) {
-            return statusKey(job->status);
+            return job->failureReason.isEmpty() ? statusKey(job->status) : QStringLiteral("failed");
         }
         if (column == PendingReason && job->status == core::JobStatus::Preempted) {
             return QStringLiteral("warning");
@@ -262,7 +262,7 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         case Name:
             return job->name;
         case Status:
-            return statusText(job->status);
+            return job->failureReason.isEmpty() ? statusText(job->status) : job->failureReason;
         case Age:
             return formatDuration(ageSeconds(*job, m_now));
         case Node:
@@ -289,7 +289,7 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         case WaitTime:
             return formatDuration(waitSeconds(*job, m_now));
         case PendingReason:
-            return isQueued(job->status) ? job->pendingReason : QString();
+            return isQueued(job->status) || !job->failureReason.isEmpty() ? job->pendingReason : QString();
         case QueuePosition: {
             const int position = queuePosition(core::estateKey(*job));
             return position > 0 ? QString::number(position) : QString();

@@ -70,7 +70,8 @@ public:
     /// "Running", "Pending", "Preempted", "ContainerCreating", ... as kubectl/runai print them.
     static QString statusText(core::JobStatus status);
     /// StatusRole value: "running", "pending", "preempted", "starting", "succeeded", "failed",
-    /// "unknown".
+    /// "unknown". The Status column of a job whose container fails (Job::failureReason) shows
+    /// that word ("ImagePullBackOff") as "failed" instead, with the kubelet's message as tooltip.
     static QString statusKey(core::JobStatus status);
     /// "45s", "3m 12s", "2h 05m", "3d 04h" (kubectl-like ages); empty for negative.
     static QString formatDuration(qint64 seconds);

@@ -14,7 +14,8 @@ enum Role
     IdRole,                          ///< the system's stable id (QString)
     /// Semantic state of the row/cell: "ok", "warning", "critical", "offline", "stale",
     /// "running", "failed", "succeeded", "unknown", and for jobs "pending", "preempted",
-    /// "starting" (QString)
+    /// "starting", and "none" where there is nothing to show (a badge column draws no dot)
+    /// (QString)
     StatusRole,
     StaleRole,      ///< bool: the row's source is stale
     FilterTextRole, ///< text a free-text filter matches against (QString)

@@ -100,6 +100,29 @@ QString SourceTableModel::nameAt(int row) const
     return row >= 0 && row < int(m_rows.size()) ? m_rows[row].name : QString();
 }
 
+QStringList SourceTableModel::loadingSources(std::optional<core::SourceKind> kind) const
+{
+    QStringList names;
+    for (const core::SourceStatus &s : m_rows) {
+        if ((!kind || s.kind == *kind) && s.health == core::Health::Unknown && !s.lastSuccess.isValid()
+            && s.lastError.isEmpty()) {
+            names << s.name;
+        }
+    }
+    return names;
+}
+
+QStringList SourceTableModel::sourcesOf(core::SourceKind kind) const
+{
+    QStringList names;
+    for (const core::SourceStatus &s : m_rows) {
+        if (s.kind == kind) {
+            names << s.name;
+        }
+    }
+    return names;
+}
+
 QVariant SourceTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_rows.size())) {
@@ -127,6 +150,8 @@ QVariant SourceTableModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         return s.lastError.isEmpty() ? QVariant() : QVariant(s.lastError);
+    case Qt::TextAlignmentRole:
+        return index.column() == Latency ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case RawValueRole:
         switch (index.column()) {
         case LastPoll:

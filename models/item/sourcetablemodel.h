@@ -4,6 +4,8 @@
 
 #include <QAbstractTableModel>
 
+#include <optional>
+
 namespace strata::models {
 
 /// The configured sources with their live health (the Sources page and the status bar).
@@ -36,6 +38,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     [[nodiscard]] QString nameAt(int row) const;
+    /// Names of the sources (of `kind`, else all) whose first poll has not landed yet: never
+    /// succeeded, never failed. Pages say "Loading <source>…" for them instead of "none".
+    [[nodiscard]] QStringList loadingSources(std::optional<core::SourceKind> kind = std::nullopt) const;
+    /// Names of the configured sources of `kind`, in config order.
+    [[nodiscard]] QStringList sourcesOf(core::SourceKind kind) const;
     /// Human text for a health value ("OK", "Unreachable", ...).
     static QString healthText(core::Health health);
 

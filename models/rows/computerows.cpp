@@ -261,11 +261,13 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                   {QStringLiteral("wait_seconds"), QString()},
                   {QStringLiteral("run_seconds"), QString()},
                   {QStringLiteral("gpu_utilization"), QString()},
-                  {QStringLiteral("pending_reason"), QStringLiteral("REASON")},
+                  {QStringLiteral("pending_reason"), QString()},
                   {QStringLiteral("pvcs"), QString()},
                   // A placed job's container that cannot start or keeps failing ("ImagePullBackOff:
                   // Back-off pulling image ...", "CrashLoopBackOff: ..."), empty otherwise.
-                  {QStringLiteral("waiting_reason"), QString()}};
+                  {QStringLiteral("waiting_reason"), QString()},
+                  {QStringLiteral("failure_reason"), QString()},
+                  {QStringLiteral("reason"), QStringLiteral("REASON")}};
     for (const auto &j : jobs) {
         const qint64 ageSeconds = j->created.isValid() ? std::max<qint64>(0, j->created.secsTo(now)) : -1;
         qint64 runSeconds = -1;
@@ -278,7 +280,9 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
         display[5] = j->node.isEmpty() ? QStringLiteral("-") : j->node;
         display[10] = core::formatGpus(j->gpusRequested);
         display[12] = j->createdByCli ? QStringLiteral("Yes") : QStringLiteral("No");
-        display[18] = queued && !j->pendingReason.isEmpty() ? j->pendingReason : QStringLiteral("-");
+        // A failing container says so first (kubectl's STATUS word), else why a queued job waits.
+        const QString reason = !j->failureReason.isEmpty() ? j->failureReason : (queued ? j->pendingReason : QString());
+        display[22] = reason.isEmpty() ? QStringLiteral("-") : reason;
         rs.addRow({j->source,
                    j->name,
                    j->namespaceName,
@@ -299,7 +303,9 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
                    percentOrNull(j->gpuUtilization),
                    queued ? j->pendingReason : QString(),
                    j->pvcs,
-                   queued ? QString() : j->pendingReason},
+                   queued ? QString() : j->pendingReason,
+                   j->failureReason,
+                   reason},
                   display);
     }
     return rs;

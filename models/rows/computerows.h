@@ -33,7 +33,10 @@ ResultSet projectRows(const core::Estate &estate, const ComputeFilter &filter);
 /// Keys: source, name, namespace, project, user, type, status, gpus_requested, gpus_allocated,
 /// node, gpu_indices, image, created, age_seconds, wait_seconds (null unless queued),
 /// run_seconds (null until it runs), pending_reason, created_by_cli, gpu_utilization, pvcs
-/// (array of claim names). `now` is the reference for the ages.
+/// (array of claim names), failure_reason (the kubelet's "ImagePullBackOff", "CrashLoopBackOff",
+/// ... while the job's container cannot run, else empty: show the job as failed), reason (what
+/// the REASON column shows: failure_reason, else why a queued job waits, else empty). `now` is
+/// the reference for the ages.
 ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const QDateTime &now);
 ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter);
 

@@ -215,7 +215,7 @@ void writePreview(const core::ActionPreview &preview, QTextStream &out)
 {
     out << preview.title << ": " << preview.target << '\n';
     if (!preview.fromState.isEmpty() || !preview.toState.isEmpty()) {
-        out << "  " << preview.fromState << " -> " << preview.toState << '\n';
+        out << "  " << preview.fromState << " → " << preview.toState << '\n';
     }
     for (const QString &e : preview.effects) {
         out << "  - " << e << '\n';

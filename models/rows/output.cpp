@@ -60,6 +60,31 @@ QString csvField(const QString &text)
     return text;
 }
 
+// Numbers (counts, sizes, GPUs, seconds) read down a right edge, as in a spreadsheet: a column
+// is numeric when every value it has is a number.
+bool isNumericColumn(const ResultSet &rows, qsizetype column)
+{
+    bool any = false;
+    for (const QVariantList &row : rows.values) {
+        const QVariant v = row.value(column);
+        switch (v.typeId()) {
+        case QMetaType::UnknownType:
+            continue;
+        case QMetaType::Int:
+        case QMetaType::LongLong:
+        case QMetaType::UInt:
+        case QMetaType::ULongLong:
+        case QMetaType::Double:
+        case QMetaType::Float:
+            any = true;
+            continue;
+        default:
+            return false;
+        }
+    }
+    return any;
+}
+
 } // namespace
 
 void ResultSet::addRow(QVariantList rowValues, QStringList rowDisplay)
@@ -129,10 +154,20 @@ void write(const ResultSet &rows, Format format, QTextStream &out)
                 widths[i] = std::max(widths[i], line[i].size());
             }
         }
+        QList<bool> right;
+        for (qsizetype c : shown) {
+            right << isNumericColumn(rows, c);
+        }
         for (const QStringList &line : cells) {
             QString text;
             for (qsizetype i = 0; i < line.size(); ++i) {
-                text += i + 1 < line.size() ? line[i].leftJustified(widths[i] + 3) : line[i];
+                const bool last = i + 1 == line.size();
+                if (right[i]) {
+                    text += line[i].rightJustified(widths[i]);
+                    text += last ? QString() : QStringLiteral("   ");
+                } else {
+                    text += last ? line[i] : line[i].leftJustified(widths[i] + 3);
+                }
             }
             out << text << '\n';
         }

@@ -33,7 +33,8 @@ struct ResultSet
     void addRow(QVariantList rowValues, QStringList rowDisplay = {});
 };
 
-/// Writes `rows` in `format`: a kubectl-style aligned table, a JSON array of objects (one per
+/// Writes `rows` in `format`: a kubectl-style aligned table (columns whose values are all
+/// numbers right-aligned, header included), a JSON array of objects (one per
 /// row, keys in column order), or RFC 4180 CSV with a header line.
 void write(const ResultSet &rows, Format format, QTextStream &out);
 

@@ -287,9 +287,9 @@ TEST_F(ServiceLevelsTest, PreviewShowsCapAgainstP95AndCost)
     levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium")),
                             &p);
     EXPECT_TRUE(p.effects.contains(
-        QStringLiteral("Throughput cap 15.6 -> 62.5 MiB/s (observed p95 over the last 24 h: 15.5 MiB/s)")))
+        QStringLiteral("Throughput cap 15.6 → 62.5 MiB/s (observed p95 over the last 24 h: 15.5 MiB/s)")))
         << p.effects.join(QLatin1Char('\n')).toStdString();
-    EXPECT_TRUE(p.effects.contains(QStringLiteral("Cost per month $147.50 -> $294.20 (rate card)")))
+    EXPECT_TRUE(p.effects.contains(QStringLiteral("Cost per month $147.50 → $294.20 (rate card)")))
         << p.effects.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(p.target, QStringLiteral("anf-ai-lab/criteo-data [volume fs-criteo]"));
     EXPECT_EQ(volumeIdFromAuditTarget(p.target), QStringLiteral("fs-criteo"));

@@ -324,6 +324,50 @@ TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)
     EXPECT_FALSE(whatIf.contains(QStringLiteral("platform plugin"))) << whatIf.toStdString();
 }
 
+// In English (here the C locale) a count reads "38 objects", not "38 object(s)": the binary
+// carries the English plural forms. Its job table names a failing container in REASON.
+TEST_F(CliTest, DesktopBinary_EnglishPluralsAndFailingJobReason)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/desktop/strata");
+#ifndef STRATA_HAVE_DESKTOP
+    GTEST_SKIP() << "this build has no desktop app (STRATA_BUILD_DESKTOP=OFF)";
+#endif
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("plural-config")));
+    env.insert(QStringLiteral("LANG"), QStringLiteral("C"));
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C"));
+    env.remove(QStringLiteral("LANGUAGE"));
+    const auto runBinary = [&](const QStringList &args) {
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.start(binary, args);
+        EXPECT_TRUE(process.waitForFinished(120000));
+        return QString::fromUtf8(process.readAllStandardOutput());
+    };
+    const QString preview = runBinary({QStringLiteral("--demo"),
+                                       QStringLiteral("cache"),
+                                       QStringLiteral("fraud_may"),
+                                       QStringLiteral("--target"),
+                                       QStringLiteral("dgx-cache-1"),
+                                       QStringLiteral("--dry-run")});
+    EXPECT_TRUE(preview.contains(QStringLiteral("Copies 38 objects"))) << preview.toStdString();
+    EXPECT_FALSE(preview.contains(QStringLiteral("(s)"))) << preview.toStdString();
+
+    // The demo's bert-serve cannot pull its image (the simulator's ErrImagePull/ImagePullBackOff).
+    const QString jobs = runBinary({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("jobs")});
+    const QStringList lines = jobs.split(QLatin1Char('\n'));
+    const qsizetype reasonColumn = lines.value(0).indexOf(QStringLiteral("REASON"));
+    ASSERT_GT(reasonColumn, 0) << jobs.toStdString();
+    QString bert;
+    for (const QString &line : lines) {
+        bert = line.startsWith(QStringLiteral("bert-serve ")) ? line : bert;
+    }
+    EXPECT_TRUE(bert.mid(reasonColumn).startsWith(QStringLiteral("ImagePullBackOff"))
+                || bert.mid(reasonColumn).startsWith(QStringLiteral("ErrImagePull")))
+        << jobs.toStdString();
+}
+
 TEST_F(CliTest, ServerBinary_PrintsJsonAndExitsZero)
 {
     const BinaryRun r = runServerBinary(

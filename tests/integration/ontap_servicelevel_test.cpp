@@ -89,9 +89,9 @@ TEST_F(OntapServiceLevelTest, QosPolicyChangeAppliesOnTheClusterAndIsAudited)
     const QString effects = preview.effects.join(QLatin1Char('\n'));
     // 4,000 MB/s is 3,814.7 MiB/s; no history yet at the first poll.
     EXPECT_TRUE(
-        effects.contains(QLatin1String("Throughput cap none -> 3,814.7 MiB/s (no observed throughput history yet)")))
+        effects.contains(QStringLiteral("Throughput cap none → 3,814.7 MiB/s (no observed throughput history yet)")))
         << effects.toStdString();
-    EXPECT_TRUE(effects.contains(QLatin1String("-> 50,000"))) << effects.toStdString();
+    EXPECT_TRUE(effects.contains(QStringLiteral("→ 50,000"))) << effects.toStdString();
 
     const core::ActionRecord *record = run(change(*v, QStringLiteral("ai-training")));
     ASSERT_TRUE(record);

@@ -35,6 +35,7 @@ struct JobDef
     QList<int> gpuIndices; ///< physical GPUs on the node
     core::JobStatus status = core::JobStatus::Running;
     QString pendingReason;
+    QString failureReason; ///< the kubelet's word when its container cannot run
 };
 
 /// A job bound to `node` on the physical GPUs `gpus`.
@@ -45,7 +46,7 @@ inline JobDef runningJob(const QString &name,
                          const QString &node,
                          QList<int> gpus)
 {
-    return JobDef{name, project, milli, type, node, std::move(gpus), core::JobStatus::Running, {}};
+    return JobDef{name, project, milli, type, node, std::move(gpus), core::JobStatus::Running, {}, {}};
 }
 
 /// A job waiting for GPUs (Pending or Preempted) with its pending reason.
@@ -56,7 +57,7 @@ inline JobDef queuedJob(const QString &name,
                         core::JobStatus status = core::JobStatus::Pending,
                         const QString &reason = {})
 {
-    return JobDef{name, project, milli, type, {}, {}, status, reason};
+    return JobDef{name, project, milli, type, {}, {}, status, reason, {}};
 }
 
 class ComputeState
@@ -102,6 +103,7 @@ public:
             j.pvcs = pvcClaims;
             j.podName = d.name + QStringLiteral("-pod");
             j.pendingReason = d.pendingReason;
+            j.failureReason = d.failureReason;
             if (!d.node.isEmpty()) {
                 j.node = d.node;
                 j.gpusAllocated = d.gpus;

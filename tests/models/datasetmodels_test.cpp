@@ -149,6 +149,9 @@ TEST(CommitModel, ScopedToOneDatasetAndFollowsCaches)
     EXPECT_EQ(model.index(row, models::CommitModel::Size).data().toString(), QStringLiteral("32.4 MB"));
     EXPECT_EQ(model.index(row, models::CommitModel::Author).data().toString(), QStringLiteral("bob"));
     EXPECT_TRUE(model.index(row, models::CommitModel::Cached).data().toString().isEmpty());
+    // Not cached anywhere: no status dot (a green one read as "cached").
+    EXPECT_EQ(model.index(row, models::CommitModel::Cached).data(models::StatusRole).toString(),
+              QStringLiteral("none"));
 
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -308,4 +311,21 @@ TEST(GridModels, NodesAlertsTenantsBuckets)
     EXPECT_EQ(alerts.rowCount(), 1);
     EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(-300'000'000)), QStringLiteral("−300.0 MB"));
     EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(0)), QStringLiteral("0 B"));
+}
+
+TEST(CachedCommitModel, CopyWithoutObjectCountsShowsNoZeroOfZero)
+{
+    core::Estate estate;
+    models::CachedCommitModel model(estate, [] {
+        return HubFixture::now();
+    });
+    // A file dataset's copy (an NFS path, not S3 objects) reports bytes only.
+    core::CachedCommit files = HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Loading, 8'100'000);
+    files.objectsTotal = 0;
+    files.objectsDone = 0;
+    HubFixture::publishCaches(estate, {files});
+    ASSERT_EQ(model.rowCount(), 1);
+    const QString progress = model.index(0, models::CachedCommitModel::Progress).data().toString();
+    EXPECT_EQ(progress, QStringLiteral("25 % · 8.1 MB/32.4 MB"));
+    EXPECT_FALSE(progress.contains(QStringLiteral("0/0"))) << progress.toStdString();
 }

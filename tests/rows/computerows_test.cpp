@@ -213,3 +213,44 @@ TEST(ComputeRows, CsvListsJoinWithCommas)
     rows::write(rows::jobRows(estate, filter, testsupport::computeNow()), rows::Format::Csv, out);
     EXPECT_TRUE(text.contains(QStringLiteral("\"data,scratch\""))) << text.toStdString();
 }
+
+TEST(ComputeRows, JobsTable_FailingContainerShowsItsReasonAndNumbersAlignRight)
+{
+    core::Estate estate;
+    testsupport::ComputeState state = testsupport::state49();
+    testsupport::JobDef pulling = testsupport::runningJob(
+        QStringLiteral("a-9-pull"), QStringLiteral("team-a"), 500, core::JobType::Train, QStringLiteral("dgx1-1"), {7});
+    pulling.status = core::JobStatus::ContainerCreating;
+    pulling.pendingReason = QStringLiteral("ImagePullBackOff: Back-off pulling image \"nvcr.io/x:1\"");
+    pulling.failureReason = QStringLiteral("ImagePullBackOff");
+    state.jobs.push_back(pulling);
+    state.publish(estate);
+    const rows::ResultSet rs = rows::jobRows(estate, {}, testsupport::computeNow());
+
+    const QJsonObject pull = computeRowNamed(rows::toJson(rs), QStringLiteral("a-9-pull"));
+    EXPECT_EQ(pull.value(QStringLiteral("failure_reason")).toString(), QStringLiteral("ImagePullBackOff"));
+    EXPECT_EQ(pull.value(QStringLiteral("reason")).toString(), QStringLiteral("ImagePullBackOff"));
+    const QJsonObject c4 = computeRowNamed(rows::toJson(rs), QStringLiteral("c-4-gg"));
+    EXPECT_EQ(c4.value(QStringLiteral("failure_reason")).toString(), QString());
+    EXPECT_EQ(c4.value(QStringLiteral("reason")).toString(),
+              QStringLiteral("preempted by team-d reclaiming its quota"));
+
+    const QStringList lines = computeRowsTable(rs).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QString header = lines.value(0);
+    QString pullLine;
+    for (const QString &line : lines) {
+        if (line.startsWith(QStringLiteral("a-9-pull "))) {
+            pullLine = line;
+        }
+    }
+    ASSERT_FALSE(pullLine.isEmpty());
+    // REASON names the failure where it used to print "-".
+    EXPECT_EQ(pullLine.mid(header.indexOf(QStringLiteral("REASON"))).trimmed(), QStringLiteral("ImagePullBackOff"))
+        << pullLine.toStdString();
+    // GPUS is numeric: each value ends where the header ends ("0.5" and "2" right-aligned).
+    const qsizetype gpusEnd = header.indexOf(QStringLiteral("GPUS")) + 4;
+    for (const QString &line : lines.mid(1)) {
+        EXPECT_NE(line.at(gpusEnd - 1), QLatin1Char(' ')) << line.toStdString();
+        EXPECT_EQ(line.at(gpusEnd), QLatin1Char(' ')) << line.toStdString();
+    }
+}

@@ -1,0 +1,65 @@
+// A job whose container cannot start (the kubelet's ImagePullBackOff, CrashLoopBackOff, ...) is
+// marked failing once, in the compute build, for desktop, CLI and web to show alike.
+
+#include "models/core/kubecompute.h"
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+kubernetes::PodDto failureTestPod(const std::string &name, const std::string &phase, const std::string &waiting)
+{
+    kubernetes::PodDto pod;
+    pod.namespace_ = "runai-team-a";
+    pod.name = name;
+    // A bare GPU pod (no owning Job): a job of its own, named after it.
+    pod.phase = phase;
+    pod.nodeName = "dgx1-1";
+    pod.gpuLimitMilli = 500;
+    pod.images = {"nvcr.io/nvidia/pytorch:24.99-py3"};
+    pod.creationTimestamp = "2026-03-02T11:00:00Z";
+    pod.waitingReason = waiting;
+    pod.waitingMessage = waiting.empty() ? std::string() : "Back-off pulling image";
+    return pod;
+}
+
+const core::Job *failureTestJob(const core::ComputePublish &publish, const QString &name)
+{
+    for (const auto &job : publish.jobs->items()) {
+        if (job->name == name) {
+            return job.get();
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(KubeComputeFailure, WaitingReasonsThatNeedSomeoneToActAreFailures)
+{
+    core::kube::ClusterCache cache;
+    for (const auto &[name, phase, waiting] : {std::tuple{"pull", "Pending", "ImagePullBackOff"},
+                                               std::tuple{"err", "Pending", "ErrImagePull"},
+                                               std::tuple{"loop", "Running", "CrashLoopBackOff"},
+                                               std::tuple{"creating", "Pending", "ContainerCreating"},
+                                               std::tuple{"fine", "Running", ""}}) {
+        kubernetes::PodDto pod = failureTestPod(name, phase, waiting);
+        cache.pods.emplace(pod.key(), pod);
+    }
+    const core::ComputePublish publish =
+        core::kube::build(QStringLiteral("k8s"), cache, {}, QDateTime(QDate(2026, 3, 2), QTime(12, 0), Qt::UTC));
+    ASSERT_EQ(publish.jobs->size(), 5U);
+    const core::Job *pull = failureTestJob(publish, QStringLiteral("pull"));
+    ASSERT_TRUE(pull);
+    EXPECT_EQ(pull->status, core::JobStatus::ContainerCreating);
+    EXPECT_EQ(pull->failureReason, QStringLiteral("ImagePullBackOff"));
+    EXPECT_TRUE(pull->pendingReason.startsWith(QStringLiteral("ImagePullBackOff: Back-off")));
+    EXPECT_EQ(failureTestJob(publish, QStringLiteral("err"))->failureReason, QStringLiteral("ErrImagePull"));
+    const core::Job *loop = failureTestJob(publish, QStringLiteral("loop"));
+    EXPECT_EQ(loop->status, core::JobStatus::Running);
+    EXPECT_EQ(loop->failureReason, QStringLiteral("CrashLoopBackOff"));
+    EXPECT_TRUE(failureTestJob(publish, QStringLiteral("creating"))->failureReason.isEmpty());
+    EXPECT_TRUE(failureTestJob(publish, QStringLiteral("fine"))->failureReason.isEmpty());
+}
