@@ -1,6 +1,7 @@
 #include "views/throughputchart.h"
 
 #include "views/allocationhistorychart.h"
+#include "views/chartwindow.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -112,7 +113,10 @@ void ThroughputChart::setPoints(const std::vector<core::ThroughputPoint> &points
     }
     m_observed->replace(observed);
     m_cap->replace(AllocationHistoryChart::stepPoints(caps, to));
-    const QDateTime left = from.isValid() ? from : points.front().time;
+    const ChartWindow window = chartWindow(from.isValid() ? from : points.front().time, to, points.front().time);
+    const QDateTime left = window.left;
+    m_chart->setTitle(window.collectingSince.isEmpty() ? QString()
+                                                       : tr("collecting since %1").arg(window.collectingSince));
     m_time->setRange(left.toLocalTime(), to.toLocalTime());
     m_time->setFormat(left.secsTo(to) <= 86400 ? QStringLiteral("hh:mm") : QStringLiteral("MMM d"));
     m_time->setTickCount(7);
