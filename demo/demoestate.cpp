@@ -259,7 +259,10 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
         core::SqliteHistoryStore store(p.config.historyPath);
         HistorySimulators simulators;
         simulators.ontapSource = source.name;
-        simulators.ontap = p.ontap;
+        // A generated scale estate (50,000 volumes) would write millions of samples: GPUs only.
+        simulators.ontap = options.generatedVolumes > 0 ? nullptr : p.ontap;
+        simulators.azureSource = aiLab.name;
+        simulators.azure = p.azure;
         simulators.clusters = {{dgx.name, p.kube}, {QStringLiteral("aks-gpu"), p.aks}};
         QString historyError;
         if (!store.open(&historyError)

@@ -1,6 +1,7 @@
 #include "demo/demohistory.h"
 
 #include "models/core/historystore.h"
+#include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
@@ -43,6 +44,22 @@ bool backfillHistory(core::IHistoryStore &store,
                     QStringLiteral("history store: cannot record %1's performance").arg(simulators.ontapSource));
             }
         }
+        if (simulators.azure) {
+            std::vector<core::VolumePerfSample> samples;
+            for (const sim::azure::AzureSimulator::PerfPoint &p : simulators.azure->perfAt(t)) {
+                core::VolumePerfSample s;
+                s.volumeId = p.fileSystemId;
+                s.throughputBps = p.throughputBps;
+                s.iops = p.iops;
+                s.latencyUs = p.latencyUs;
+                s.capBps = p.capBps;
+                samples.push_back(std::move(s));
+            }
+            if (!store.recordVolumePerf(simulators.azureSource, samples, at)) {
+                return fail(
+                    QStringLiteral("history store: cannot record %1's performance").arg(simulators.azureSource));
+            }
+        }
         for (const auto &[source, kube] : simulators.clusters) {
             // The simulator's own auto-ticks also move its clock: advance only what is missing.
             const qint64 behind = t - kube->now().toMSecsSinceEpoch();
@@ -51,6 +68,11 @@ bool backfillHistory(core::IHistoryStore &store,
             }
             std::vector<core::ProjectSample> samples;
             for (const sim::kube::KubeProjectSample &p : kube->projectSamples()) {
+                // KAI's default queues hold nothing here; Strata lists a queue only with a quota
+                // or something in it (kubecompute), so neither gets a line in the charts.
+                if (p.quotaMilli <= 0 && p.allocatedMilli == 0 && p.pendingMilli == 0) {
+                    continue;
+                }
                 samples.push_back(
                     core::ProjectSample{p.project, at, p.allocatedMilli, p.quotaMilli, p.pendingMilli, p.utilization});
             }

@@ -13,6 +13,9 @@ class OntapSimulator;
 namespace strata::sim::kube {
 class KubeSimulator;
 }
+namespace strata::sim::azure {
+class AzureSimulator;
+}
 
 namespace strata::demo {
 
@@ -22,13 +25,16 @@ struct HistorySimulators
 {
     QString ontapSource;
     sim::ontap::OntapSimulator *ontap = nullptr;
+    QString azureSource;
+    sim::azure::AzureSimulator *azure = nullptr;
     /// Kubernetes sources; each simulator's clock must start at `from` (options().startTime).
     QList<QPair<QString, sim::kube::KubeSimulator *>> clusters;
 };
 
 /// Writes what Strata would have recorded had it watched the demo estate from `from` until `to`:
 /// every `stepSeconds`, each volume's throughput, IOPS, latency and cap from the ONTAP
-/// simulator's perf model at that time, and each project's quota, allocation, queue and DCGM
+/// simulator's perf model and the Azure simulator's load model (what Azure Monitor serves) at
+/// that time, and each project's quota, allocation, queue and DCGM
 /// utilization after advancing each Kubernetes simulator's clock to that time (its scheduler and
 /// jobs run as they would have). Everything goes through IHistoryStore's record calls, as the
 /// sources' own polls write it. Leaves each Kubernetes simulator's clock at about `to`.

@@ -6168,6 +6168,10 @@ bis %3, %4</translation>
         <source>collecting since %1</source>
         <translation>Daten seit %1</translation>
     </message>
+    <message>
+        <source>GiB/s</source>
+        <translation>GiB/s</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::TriagePage</name>

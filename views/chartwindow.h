@@ -35,8 +35,12 @@ inline ChartWindow chartWindow(const QDateTime &from, const QDateTime &to, const
     w.left = std::min(firstSample, to.addSecs(-300));
     const QDateTime local = firstSample.toLocalTime();
     const QLocale locale;
-    w.collectingSince = local.date() == to.toLocalTime().date() ? locale.toString(local.time(), QLocale::ShortFormat)
-                                                                : locale.toString(local, QLocale::ShortFormat);
+    // Minutes are enough for "since when" (the C locale's short format carries seconds).
+    QString time = locale.timeFormat(QLocale::ShortFormat);
+    time.remove(QStringLiteral(":ss"));
+    w.collectingSince = local.date() == to.toLocalTime().date()
+                            ? locale.toString(local.time(), time)
+                            : locale.toString(local, locale.dateFormat(QLocale::ShortFormat) + QLatin1Char(' ') + time);
     return w;
 }
 

@@ -100,15 +100,22 @@ void ThroughputChart::setPoints(const std::vector<core::ThroughputPoint> &points
         setMessage(tr("No throughput recorded for this volume in this period yet."));
         return;
     }
+    // One unit for the axis, chosen like every figure's (core/format.h): GiB/s from 1,024 MiB/s.
+    double topMibps = 1;
+    for (const core::ThroughputPoint &p : points) {
+        topMibps = std::max({topMibps, p.mibps, p.capMibps});
+    }
+    const double divisor = topMibps >= 1024 ? 1024 : 1;
+    m_value->setTitleText(divisor > 1 ? tr("GiB/s") : tr("MiB/s"));
     QList<QPointF> observed;
     std::vector<std::pair<QDateTime, double>> caps;
-    double top = 1;
+    double top = 1.0 / divisor;
     for (const core::ThroughputPoint &p : points) {
-        observed.append(QPointF(double(p.time.toMSecsSinceEpoch()), p.mibps));
-        top = std::max(top, p.mibps);
+        observed.append(QPointF(double(p.time.toMSecsSinceEpoch()), p.mibps / divisor));
+        top = std::max(top, p.mibps / divisor);
         if (p.capMibps >= 0) {
-            caps.emplace_back(p.time, p.capMibps);
-            top = std::max(top, p.capMibps);
+            caps.emplace_back(p.time, p.capMibps / divisor);
+            top = std::max(top, p.capMibps / divisor);
         }
     }
     m_observed->replace(observed);
@@ -124,6 +131,7 @@ void ThroughputChart::setPoints(const std::vector<core::ThroughputPoint> &points
     const double step = std::pow(10.0, std::floor(std::log10(top * 1.15)));
     m_value->setRange(0, std::ceil(top * 1.15 / step) * step);
     m_value->setTickCount(5);
+    m_value->setLabelFormat(top * 1.15 < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     m_stack->setCurrentWidget(m_view);
 }
 

@@ -56,4 +56,12 @@ TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
         }
     }
     EXPECT_GE(fullDay, 5) << stats.size() << " volumes with samples";
+    // And the ANF volumes of `ai-lab`, from the load model Azure Monitor's metrics come from.
+    int anfFullDay = 0;
+    for (const core::VolumePerfStats &s : stats) {
+        if (s.source == QLatin1String("ai-lab") && s.first <= dayAgo.addSecs(600) && s.samples >= 280) {
+            ++anfFullDay;
+        }
+    }
+    EXPECT_EQ(anfFullDay, 2) << "criteo-data and tusimple";
 }
