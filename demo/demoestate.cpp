@@ -3,8 +3,10 @@
 #include "connectors/dataset/datasetstore.h"
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
+#include "demo/demohistory.h"
 #include "models/core/cachepolicy.h"
 #include "models/core/credentialstore.h"
+#include "models/core/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/datalake/datalakewiring.h"
@@ -25,6 +27,9 @@
 namespace strata::demo {
 
 namespace {
+
+// What the sources keep: ONTAP perf about every 5 minutes (OntapSource::recordPerf).
+constexpr int kHistoryStepSeconds = 300;
 
 QString randomPassword()
 {
@@ -175,6 +180,12 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     kube.preset = sim::kube::KubeSimulatorOptions::Preset::Dgx;
     kube.token = randomPassword();
     kube.tickInterval = std::chrono::milliseconds(qint64(1000 / std::max(0.1, options.speed)));
+    // The estate ships with days of history: its clusters have been running since then.
+    const QDateTime historyTo = QDateTime::currentDateTimeUtc();
+    const QDateTime historyFrom = historyTo.addSecs(-3600 * qint64(std::max(0, options.historyHours)));
+    if (options.historyHours > 0) {
+        kube.startTime = historyFrom;
+    }
     p.kube = sim::kube::KubeSimulator::startOnThread(p.kubeThread, kube, &simError);
     if (!p.kube) {
         *error = QStringLiteral("Kubernetes simulator: %1").arg(simError);
@@ -204,6 +215,7 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     aks.preset = sim::kube::KubeSimulatorOptions::Preset::Aks;
     aks.token = randomPassword();
     aks.tickInterval = kube.tickInterval;
+    aks.startTime = kube.startTime;
     // An NGC tag that was never published: bert-serve's pod waits in ImagePullBackOff.
     aks.unpullableImages = {QStringLiteral("nvcr.io/nvidia/pytorch:24.13-py3")};
     p.aks = sim::kube::KubeSimulator::startOnThread(p.aksThread, aks, &simError);
@@ -241,6 +253,25 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     p.credentials.set(aiLab.password.value, azure.clientSecret);
     p.config.sources.append(aiLab);
 
+    p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
+    if (options.historyHours > 0) {
+        // Before the datasets, caches and triage workloads: those start now, on a running estate.
+        core::SqliteHistoryStore store(p.config.historyPath);
+        HistorySimulators simulators;
+        simulators.ontapSource = source.name;
+        // A generated scale estate (50,000 volumes) would write millions of samples: GPUs only.
+        simulators.ontap = options.generatedVolumes > 0 ? nullptr : p.ontap;
+        simulators.azureSource = aiLab.name;
+        simulators.azure = p.azure;
+        simulators.clusters = {{dgx.name, p.kube}, {QStringLiteral("aks-gpu"), p.aks}};
+        QString historyError;
+        if (!store.open(&historyError)
+            || !backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds, &historyError)) {
+            *error = QStringLiteral("demo history: %1").arg(historyError);
+            return nullptr;
+        }
+    }
+
     if (!demo->startDatalake(error)) {
         return nullptr;
     }
@@ -248,7 +279,6 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
         return nullptr;
     }
 
-    p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
     return demo;
 }
 
@@ -607,7 +637,11 @@ QString DemoEstate::ontapUrl() const
 
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
 {
-    std::shared_ptr<DemoEstate> estate = DemoEstate::start({}, error);
+    // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
+    // history and a little more keeps `--demo` quick.
+    DemoEstate::Options options;
+    options.historyHours = 25;
+    std::shared_ptr<DemoEstate> estate = DemoEstate::start(options, error);
     if (!estate) {
         return nullptr;
     }

@@ -39,6 +39,11 @@ public:
         int generatedVolumes = 0;
         /// Simulated-time factor for the demo's behaviour over time (growth, jobs).
         double speed = 1.0;
+        /// Hours of history the estate ships with (demohistory.h): the Kubernetes simulators'
+        /// clocks start that long ago and run to now at start(), and volume performance (ONTAP and
+        /// ANF, from the simulators' models) and GPU projects are recorded every 5 minutes on the
+        /// way. 0 = none (history starts now).
+        int historyHours = 72;
     };
 
     /// Starts the estate; nullptr and `error` on failure.

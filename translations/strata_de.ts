@@ -365,10 +365,6 @@
         <translation>%1 über NFS verbunden</translation>
     </message>
     <message>
-        <source>%1/%2 %3 Used by cached commits</source>
-        <translation>%1/%2 %3 durch Commits im Cache belegt</translation>
-    </message>
-    <message>
         <source>%1 / %2 Used by cached commits</source>
         <translation>%1 / %2 durch Commits im Cache belegt</translation>
     </message>
@@ -974,14 +970,6 @@
         <translation>GPU %</translation>
     </message>
     <message>
-        <source>MB/S</source>
-        <translation>MB/S</translation>
-    </message>
-    <message>
-        <source>CAP MB/S</source>
-        <translation>LIMIT MB/S</translation>
-    </message>
-    <message>
         <source>LATENCY MS</source>
         <translation>LATENZ MS</translation>
     </message>
@@ -996,6 +984,14 @@
     <message>
         <source>no job %1 in %2</source>
         <translation>kein Job %1 in %2</translation>
+    </message>
+    <message>
+        <source>THROUGHPUT</source>
+        <translation>DURCHSATZ</translation>
+    </message>
+    <message>
+        <source>CAP</source>
+        <translation>LIMIT</translation>
     </message>
 </context>
 <context>
@@ -1137,10 +1133,6 @@
         <translation>Job %1 lastet seine %2 GPU zu %3 % aus: rechengebunden, kein Problem.</translation>
     </message>
     <message>
-        <source>Its volume %1 delivers %2 MB/s</source>
-        <translation>Sein Volume %1 liefert %2 MB/s</translation>
-    </message>
-    <message>
         <source>Storage does not hold it back</source>
         <translation>Der Speicher bremst ihn nicht</translation>
     </message>
@@ -1157,10 +1149,6 @@
         <translation>Interaktive Sitzung %1 belegt %2 GPU bei %3 % ohne I/O: Sie ist untätig.</translation>
     </message>
     <message>
-        <source>GPU utilization %1 % and %2 MB/s from storage since %3.</source>
-        <translation>GPU-Auslastung %1 % und %2 MB/s aus dem Speicher seit %3.</translation>
-    </message>
-    <message>
         <source>End the session %1 to give its %2 GPU back to the queue.</source>
         <translation>Die Sitzung %1 beenden, um ihre %2 GPU an die Warteschlange zurückzugeben.</translation>
     </message>
@@ -1169,16 +1157,8 @@
         <translation>Die GPUs von Job %1 warten auf Daten: %2 % ausgelastet, während Volume %3 </translation>
     </message>
     <message>
-        <source>runs at %1 of its %2 MB/s cap.</source>
-        <translation>mit %1 seiner Obergrenze von %2 MB/s läuft.</translation>
-    </message>
-    <message>
         <source>answers in %1 ms.</source>
         <translation>in %1 ms antwortet.</translation>
-    </message>
-    <message>
-        <source>Volume %1 delivers %2 MB/s against its cap of %3 MB/s (%4 %) while the GPUs are %5 % busy.</source>
-        <translation>Volume %1 liefert %2 MB/s bei einer Obergrenze von %3 MB/s (%4 %), während die GPUs zu %5 % ausgelastet sind.</translation>
     </message>
     <message>
         <source>Volume %1 answers in %2 ms on average (slow from %3 ms).</source>
@@ -1279,6 +1259,22 @@
     <message>
         <source>End another interactive session of %1, submit this one as a training (preemptible) job, or raise its quota.</source>
         <translation>Eine andere interaktive Sitzung von %1 beenden, diesen Job als Training-Job (verdrängbar) übermitteln oder das Kontingent erhöhen.</translation>
+    </message>
+    <message>
+        <source>Its volume %1 delivers %2</source>
+        <translation>Sein Volume %1 liefert %2</translation>
+    </message>
+    <message>
+        <source>GPU utilization %1 % and %2 from storage since %3.</source>
+        <translation>GPU-Auslastung %1 % und %2 aus dem Speicher seit %3.</translation>
+    </message>
+    <message>
+        <source>runs at %1 of its %2 cap.</source>
+        <translation>mit %1 seiner Obergrenze von %2 läuft.</translation>
+    </message>
+    <message>
+        <source>Volume %1 delivers %2 against its cap of %3 (%4 %) while the GPUs are %5 % busy.</source>
+        <translation>Volume %1 liefert %2 bei einer Obergrenze von %3 (%4 %), während die GPUs zu %5 % ausgelastet sind.</translation>
     </message>
 </context>
 <context>
@@ -2124,10 +2120,6 @@
         <translation>adaptiv: %1 Spitzen-IOPS/TB</translation>
     </message>
     <message>
-        <source>%1 MB/s</source>
-        <translation>%1 MB/s</translation>
-    </message>
-    <message>
         <source>%1 IOPS</source>
         <translation>%1 IOPS</translation>
     </message>
@@ -2148,24 +2140,8 @@
         <translation>%1 MiB/s pro TiB (Auto-QoS)</translation>
     </message>
     <message>
-        <source>p95 %1 of %2 MiB/s for the last day</source>
-        <translation>p95 %1 von %2 MiB/s am letzten Tag</translation>
-    </message>
-    <message>
-        <source>now %1 of %2 MiB/s</source>
-        <translation>aktuell %1 von %2 MiB/s</translation>
-    </message>
-    <message>
         <source>now %1 of %2 IOPS</source>
         <translation>aktuell %1 von %2 IOPS</translation>
-    </message>
-    <message>
-        <source>p95 %1 of %2 MiB/s for the last day; %3 costs less</source>
-        <translation>p95 %1 von %2 MiB/s am letzten Tag; %3 kostet weniger</translation>
-    </message>
-    <message>
-        <source>observed p95 over the last 24 h: %1 MiB/s</source>
-        <translation>beobachteter p95-Wert der letzten 24 h: %1 MiB/s</translation>
     </message>
     <message>
         <source>no observed throughput history yet</source>
@@ -2176,16 +2152,8 @@
         <translation>keine</translation>
     </message>
     <message>
-        <source>Throughput cap %1 → %2 MiB/s (%3)</source>
-        <translation>Durchsatzobergrenze %1 → %2 MiB/s (%3)</translation>
-    </message>
-    <message>
         <source>IOPS cap %1 → %2</source>
         <translation>IOPS-Obergrenze %1 → %2</translation>
-    </message>
-    <message>
-        <source>The new cap is at or below what the volume used (p95 %1 MiB/s): it will be throttled.</source>
-        <translation>Die neue Obergrenze liegt bei oder unter der bisherigen Nutzung des Volumes (p95 %1 MiB/s): Es wird gedrosselt.</translation>
     </message>
     <message>
         <source>no price</source>
@@ -2198,6 +2166,34 @@
     <message>
         <source>%1 was changed %2 min ago; the rate card&apos;s cool-down is %3 min: possible from %4 UTC.</source>
         <translation>%1 wurde vor %2 min geändert; die Sperrfrist der Preisliste beträgt %3 min: möglich ab %4 UTC.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>p95 %1 of %2 for the last day</source>
+        <translation>p95 %1 von %2 am letzten Tag</translation>
+    </message>
+    <message>
+        <source>now %1 of %2</source>
+        <translation>aktuell %1 von %2</translation>
+    </message>
+    <message>
+        <source>p95 %1 of %2 for the last day; %3 costs less</source>
+        <translation>p95 %1 von %2 am letzten Tag; %3 kostet weniger</translation>
+    </message>
+    <message>
+        <source>observed p95 over the last 24 h: %1</source>
+        <translation>beobachteter p95-Wert der letzten 24 h: %1</translation>
+    </message>
+    <message>
+        <source>Throughput cap %1 -&gt; %2 (%3)</source>
+        <translation>Durchsatzobergrenze %1 -&gt; %2 (%3)</translation>
+    </message>
+    <message>
+        <source>The new cap is at or below what the volume used (p95 %1): it will be throttled.</source>
+        <translation>Die neue Obergrenze liegt bei oder unter der bisherigen Nutzung des Volumes (p95 %1): Es wird gedrosselt.</translation>
     </message>
 </context>
 <context>
@@ -2761,10 +2757,6 @@
         <translation>Claim-Phase: %1</translation>
     </message>
     <message>
-        <source>%1 % (%2/%3 GB)</source>
-        <translation>%1 % (%2/%3 GB)</translation>
-    </message>
-    <message>
         <source>Target</source>
         <translation>Ziel</translation>
     </message>
@@ -2807,6 +2799,10 @@
     <message>
         <source>Problem</source>
         <translation>Problem</translation>
+    </message>
+    <message>
+        <source>%1 % (%2 / %3)</source>
+        <translation>%1 % (%2 / %3)</translation>
     </message>
 </context>
 <context>
@@ -3376,10 +3372,6 @@
         <translation>Weit darunter – senken?</translation>
     </message>
     <message>
-        <source>%1 MiB/s</source>
-        <translation>%1 MiB/s</translation>
-    </message>
-    <message>
         <source>%1 IOPS</source>
         <translation>%1 IOPS</translation>
     </message>
@@ -3878,6 +3870,10 @@
         <source>%1 quota</source>
         <translation>Kontingent %1</translation>
     </message>
+    <message>
+        <source>GPUs allocated (dashed: quota) · collecting since %1</source>
+        <translation>Zugewiesene GPUs (gestrichelt: Kontingent) · Daten seit %1</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::BundleDiffDialog</name>
@@ -4124,20 +4120,8 @@ bis %3, %4</translation>
 <context>
     <name>strata::views::DiagnosisView</name>
     <message>
-        <source>MB/s, ms</source>
-        <translation>MB/s, ms</translation>
-    </message>
-    <message>
         <source>GPU %</source>
         <translation>GPU %</translation>
-    </message>
-    <message>
-        <source>Volume MB/s</source>
-        <translation>Volume MB/s</translation>
-    </message>
-    <message>
-        <source>Cap MB/s</source>
-        <translation>Obergrenze MB/s</translation>
     </message>
     <message>
         <source>Latency ms</source>
@@ -4158,6 +4142,18 @@ bis %3, %4</translation>
     <message>
         <source>End session…</source>
         <translation>Sitzung beenden…</translation>
+    </message>
+    <message>
+        <source>MiB/s, ms</source>
+        <translation>MiB/s, ms</translation>
+    </message>
+    <message>
+        <source>Volume MiB/s</source>
+        <translation>Volume MiB/s</translation>
+    </message>
+    <message>
+        <source>Cap MiB/s</source>
+        <translation>Obergrenze MiB/s</translation>
     </message>
 </context>
 <context>
@@ -6187,6 +6183,14 @@ bis %3, %4</translation>
     <message>
         <source>No throughput recorded for this volume in this period yet.</source>
         <translation>Für dieses Volume wurde in diesem Zeitraum noch kein Durchsatz aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>collecting since %1</source>
+        <translation>Daten seit %1</translation>
+    </message>
+    <message>
+        <source>GiB/s</source>
+        <translation>GiB/s</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "views/allocationhistorychart.h"
 
 #include "views/chartfit.h"
+#include "views/chartwindow.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -248,7 +249,18 @@ void AllocationHistoryChart::setHistory(const std::vector<core::ProjectSample> &
         utilization->attachAxis(m_utilizationValue);
         m_utilization.insert(project, utilization);
     }
-    QDateTime left = from.isValid() ? from : to.addSecs(-3600);
+    QDateTime first;
+    for (const core::ProjectSample &s : samples) {
+        if (!first.isValid() || s.time < first) {
+            first = s.time;
+        }
+    }
+    const ChartWindow window = chartWindow(from, to, first);
+    const QDateTime left = window.left;
+    m_allocationChart->setTitle(
+        window.collectingSince.isEmpty()
+            ? tr("GPUs allocated (dashed: quota)")
+            : tr("GPUs allocated (dashed: quota) · collecting since %1").arg(window.collectingSince));
     const QString format = left.secsTo(to) <= 86400 ? QStringLiteral("hh:mm") : QStringLiteral("MMM d");
     for (QDateTimeAxis *axis : {m_allocationTime, m_utilizationTime}) {
         axis->setRange(left.toLocalTime(), to.toLocalTime());

@@ -149,8 +149,7 @@ void CacheTargetsPage::updateSummary()
     m_summaryLabel->setText(tr("%1 of %2 targets connected · %3 of %4 used by cached commits")
                                 .arg(connected)
                                 .arg(m_targets->rowCount())
-                                .arg(models::DatasetModel::formatDecimalBytes(cached, 2),
-                                     models::DatasetModel::formatDecimalBytes(capacity, 2)));
+                                .arg(core::formatBytes(cached), core::formatBytes(capacity)));
 }
 
 bool CacheTargetsPage::selectTarget(const QString &source, const QString &name)

@@ -401,10 +401,10 @@ void DatasetsPage::showCacheMenu()
     }
     for (int row = 0; row < m_targets->rowCount(); ++row) {
         const core::CacheTarget *t = m_targets->recordAt(row);
-        QAction *action = menu.addAction(
-            tr("%1 (%2, %3 free)")
-                .arg(t->id, t->source)
-                .arg(DatasetModel::formatDecimalBytes(std::max<qint64>(0, t->capacityBytes - t->usedBytes))));
+        QAction *action =
+            menu.addAction(tr("%1 (%2, %3 free)")
+                               .arg(t->id, t->source)
+                               .arg(core::formatBytes(std::max<qint64>(0, t->capacityBytes - t->usedBytes))));
         action->setEnabled(t->problem.isEmpty());
         if (!t->problem.isEmpty()) {
             action->setToolTip(t->problem);
@@ -505,8 +505,8 @@ void DatasetsPage::showComparison(const core::CommitComparison &comparison, cons
             auto *item = new QTreeWidgetItem(list,
                                              {kind,
                                               e.key,
-                                              e.fromSize < 0 ? QString() : DatasetModel::formatDecimalBytes(e.fromSize),
-                                              e.toSize < 0 ? QString() : DatasetModel::formatDecimalBytes(e.toSize)});
+                                              e.fromSize < 0 ? QString() : core::formatBytes(e.fromSize),
+                                              e.toSize < 0 ? QString() : core::formatBytes(e.toSize)});
             item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
             item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
         };
@@ -523,11 +523,11 @@ void DatasetsPage::showComparison(const core::CommitComparison &comparison, cons
         summary->setText(same ? tr("The two commits hold the same objects (%1).").arg(comparison.unchanged)
                               : tr("%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
                                     .arg(comparison.added.size())
-                                    .arg(DatasetModel::formatDecimalBytes(comparison.bytesAdded))
+                                    .arg(core::formatBytes(comparison.bytesAdded))
                                     .arg(comparison.removed.size())
-                                    .arg(DatasetModel::formatDecimalBytes(comparison.bytesRemoved))
+                                    .arg(core::formatBytes(comparison.bytesRemoved))
                                     .arg(comparison.changed.size())
-                                    .arg(DatasetModel::formatDecimalBytes(comparison.bytesChanged))
+                                    .arg(core::formatBytes(comparison.bytesChanged))
                                     .arg(comparison.unchanged));
         list->header()->resizeSection(1, fontMetrics().horizontalAdvance(QLatin1Char('M')) * 24);
     }

@@ -32,8 +32,8 @@ namespace strata::views {
 
 class FieldFilterProxy;
 
-/// The dataset hub (TR-4841): the header "6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77
-/// GB Used by cached commits", a row per dataset (name, source, kind, cached commits, size,
+/// The dataset hub (TR-4841): the header "6 Datasets | 277 MiB | 3 NFS Connected | 212 MiB /
+/// 6.0 TiB Used by cached commits", a row per dataset (name, source, kind, cached commits, size,
 /// commits, last active), and for the selected dataset its page: the commits (id, message,
 /// author, time, objects, size, parent, where cached), the cached copies of the selected commit
 /// per target with a progress bar, and the lineage of a cached copy (dataset → commit → cache

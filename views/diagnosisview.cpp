@@ -55,7 +55,7 @@ DiagnosisView::DiagnosisView(QWidget *parent)
     m_time = new QDateTimeAxis(m_chart);
     m_time->setFormat(QStringLiteral("HH:mm"));
     m_rate = new QValueAxis(m_chart);
-    m_rate->setTitleText(tr("MB/s, ms"));
+    m_rate->setTitleText(tr("MiB/s, ms"));
     m_rate->setLabelFormat(QStringLiteral("%.0f"));
     m_percent = new QValueAxis(m_chart);
     m_percent->setTitleText(tr("GPU %"));
@@ -65,9 +65,9 @@ DiagnosisView::DiagnosisView(QWidget *parent)
     m_chart->addAxis(m_rate, Qt::AlignLeft);
     m_chart->addAxis(m_percent, Qt::AlignRight);
     m_throughput = new QLineSeries(m_chart);
-    m_throughput->setName(tr("Volume MB/s"));
+    m_throughput->setName(tr("Volume MiB/s"));
     m_cap = new QLineSeries(m_chart);
-    m_cap->setName(tr("Cap MB/s"));
+    m_cap->setName(tr("Cap MiB/s"));
     QPen dashed = m_cap->pen();
     dashed.setStyle(Qt::DashLine);
     m_cap->setPen(dashed);
@@ -146,13 +146,16 @@ void DiagnosisView::setDiagnosis(const core::JobDiagnosis &diagnosis)
     double top = 1;
     for (const core::DiagnosisPoint &p : diagnosis.series) {
         const qreal x = qreal(p.time.toMSecsSinceEpoch());
+        // The diagnosis holds MB/s (its JSON); the page shows MiB/s like Service levels.
         if (p.throughputMBps >= 0) {
-            m_throughput->append(x, p.throughputMBps);
-            top = std::max(top, p.throughputMBps);
+            const double mibps = p.throughputMBps * 1e6 / core::units::kMiB;
+            m_throughput->append(x, mibps);
+            top = std::max(top, mibps);
         }
         if (p.capMBps > 0) {
-            m_cap->append(x, p.capMBps);
-            top = std::max(top, p.capMBps);
+            const double mibps = p.capMBps * 1e6 / core::units::kMiB;
+            m_cap->append(x, mibps);
+            top = std::max(top, mibps);
         }
         if (p.latencyMs >= 0) {
             m_latency->append(x, p.latencyMs);

@@ -179,9 +179,7 @@ QString StorageGridPage::healthLine(const core::GridSummary &g)
         parts << tr("ILM: %1").arg(g.activeIlmPolicy);
     }
     if (g.usedBytes >= 0 && g.usableBytes > 0) {
-        parts << tr("%1 of %2 used")
-                     .arg(models::DatasetModel::formatDecimalBytes(g.usedBytes),
-                          models::DatasetModel::formatDecimalBytes(g.usableBytes));
+        parts << tr("%1 of %2 used").arg(core::formatBytes(g.usedBytes), core::formatBytes(g.usableBytes));
     }
     return parts.join(QStringLiteral(" · "));
 }

@@ -2,6 +2,7 @@
 
 #include "views/allocationhistorychart.h"
 #include "views/chartfit.h"
+#include "views/chartwindow.h"
 #include "views/statusdelegate.h"
 
 #include <QChart>
@@ -101,20 +102,30 @@ void ThroughputChart::setPoints(const std::vector<core::ThroughputPoint> &points
         setMessage(tr("No throughput recorded for this volume in this period yet."));
         return;
     }
+    // One unit for the axis, chosen like every figure's (core/format.h): GiB/s from 1,024 MiB/s.
+    double topMibps = 1;
+    for (const core::ThroughputPoint &p : points) {
+        topMibps = std::max({topMibps, p.mibps, p.capMibps});
+    }
+    const double divisor = topMibps >= 1024 ? 1024 : 1;
+    m_value->setTitleText(divisor > 1 ? tr("GiB/s") : tr("MiB/s"));
     QList<QPointF> observed;
     std::vector<std::pair<QDateTime, double>> caps;
-    double top = 1;
+    double top = 1.0 / divisor;
     for (const core::ThroughputPoint &p : points) {
-        observed.append(QPointF(double(p.time.toMSecsSinceEpoch()), p.mibps));
-        top = std::max(top, p.mibps);
+        observed.append(QPointF(double(p.time.toMSecsSinceEpoch()), p.mibps / divisor));
+        top = std::max(top, p.mibps / divisor);
         if (p.capMibps >= 0) {
-            caps.emplace_back(p.time, p.capMibps);
-            top = std::max(top, p.capMibps);
+            caps.emplace_back(p.time, p.capMibps / divisor);
+            top = std::max(top, p.capMibps / divisor);
         }
     }
     m_observed->replace(observed);
     m_cap->replace(AllocationHistoryChart::stepPoints(caps, to));
-    const QDateTime left = from.isValid() ? from : points.front().time;
+    const ChartWindow window = chartWindow(from.isValid() ? from : points.front().time, to, points.front().time);
+    const QDateTime left = window.left;
+    m_chart->setTitle(window.collectingSince.isEmpty() ? QString()
+                                                       : tr("collecting since %1").arg(window.collectingSince));
     m_time->setRange(left.toLocalTime(), to.toLocalTime());
     m_time->setFormat(left.secsTo(to) <= 86400 ? QStringLiteral("hh:mm") : QStringLiteral("MMM d"));
     m_time->setTickCount(7);
@@ -122,6 +133,7 @@ void ThroughputChart::setPoints(const std::vector<core::ThroughputPoint> &points
     const double step = std::pow(10.0, std::floor(std::log10(top * 1.15)));
     m_value->setRange(0, std::ceil(top * 1.15 / step) * step);
     m_value->setTickCount(5);
+    m_value->setLabelFormat(top * 1.15 < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     m_stack->setCurrentWidget(m_view);
 }
 

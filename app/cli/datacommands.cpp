@@ -188,8 +188,8 @@ int runDiff(core::Engine &engine,
                        e.toSize >= 0 ? QVariant(e.toSize) : QVariant()},
                       {change,
                        e.key,
-                       e.fromSize >= 0 ? core::formatDecimalBytes(e.fromSize) : QStringLiteral("-"),
-                       e.toSize >= 0 ? core::formatDecimalBytes(e.toSize) : QStringLiteral("-")});
+                       e.fromSize >= 0 ? core::formatBytes(e.fromSize) : QStringLiteral("-"),
+                       e.toSize >= 0 ? core::formatBytes(e.toSize) : QStringLiteral("-")});
         }
     };
     add(comparison.added, QStringLiteral("added"));
@@ -203,11 +203,11 @@ int runDiff(core::Engine &engine,
         << '\n';
     out << QCoreApplication::translate("cli", "%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
                .arg(comparison.added.size())
-               .arg(core::formatDecimalBytes(comparison.bytesAdded))
+               .arg(core::formatBytes(comparison.bytesAdded))
                .arg(comparison.removed.size())
-               .arg(core::formatDecimalBytes(comparison.bytesRemoved))
+               .arg(core::formatBytes(comparison.bytesRemoved))
                .arg(comparison.changed.size())
-               .arg(core::formatDecimalBytes(comparison.bytesChanged))
+               .arg(core::formatBytes(comparison.bytesChanged))
                .arg(comparison.unchanged)
         << '\n';
     if (!rs.values.isEmpty()) {

@@ -41,6 +41,12 @@ QString cell(double value, int decimals = 1)
     return value < 0 ? QStringLiteral("-") : QString::number(value, 'f', decimals);
 }
 
+// The diagnosis holds MB/s (10^6 B/s, its JSON); the table uses Strata's units like every page.
+QString rateCell(double megabytesPerSecond)
+{
+    return megabytesPerSecond < 0 ? QStringLiteral("-") : core::formatRate(megabytesPerSecond * 1e6);
+}
+
 void writeTable(const core::JobDiagnosis &d, QTextStream &out)
 {
     out << tr("JOB:      %1 (%2)").arg(d.jobId, d.source) << '\n';
@@ -68,14 +74,14 @@ void writeTable(const core::JobDiagnosis &d, QTextStream &out)
         rows::ResultSet rs;
         rs.columns = {{QStringLiteral("time"), tr("TIME")},
                       {QStringLiteral("gpu"), tr("GPU %")},
-                      {QStringLiteral("mbps"), tr("MB/S")},
-                      {QStringLiteral("cap"), tr("CAP MB/S")},
+                      {QStringLiteral("throughput"), tr("THROUGHPUT")},
+                      {QStringLiteral("cap"), tr("CAP")},
                       {QStringLiteral("latency"), tr("LATENCY MS")}};
         for (const core::DiagnosisPoint &p : d.series) {
             rs.addRow({p.time.toString(Qt::ISODate),
                        cell(p.gpuPercent),
-                       cell(p.throughputMBps),
-                       cell(p.capMBps),
+                       rateCell(p.throughputMBps),
+                       rateCell(p.capMBps),
                        cell(p.latencyMs, 2)});
         }
         rows::write(rs, rows::Format::Table, out);

@@ -216,8 +216,9 @@ int main(int argc, char **argv)
         }
         config = demo->config();
         credentials = &demo->credentials();
-        // The demo leaves no trace: history lives in memory, the config is never saved.
-        historyPath = QStringLiteral(":memory:");
+        // The demo leaves no trace: its history (with the days it ships with) lives in its
+        // temporary directory, the one `strata --demo` commands read too; the config is never saved.
+        historyPath = config.historyPath;
     } else {
         configPath = parser.isSet(configOption) ? parser.value(configOption) : strata::core::AppConfig::defaultPath();
         if (QFileInfo::exists(configPath)) {

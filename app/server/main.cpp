@@ -286,7 +286,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         }
         config = demo->config();
         credentials = &demo->credentials();
-        historyPath = QStringLiteral(":memory:");
+        // The demo's own store, in its temporary directory: the days of history it ships with.
+        historyPath = config.historyPath;
     } else {
         const QString path = parser.isSet(configOption)
                                  ? parser.value(configOption)

@@ -183,7 +183,7 @@ QString sizeText(qint64 bytes)
 
 QString anfMibps(double value)
 {
-    return value < 0 ? QObject::tr("unknown") : QStringLiteral("%1 MiB/s").arg(value, 0, 'f', 1);
+    return value < 0 ? QObject::tr("unknown") : formatRateMibps(value);
 }
 
 } // namespace

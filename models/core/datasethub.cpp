@@ -11,24 +11,6 @@ namespace strata::core {
 
 namespace {
 
-const char *const kDecimalUnits[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-
-int decimalUnit(qint64 bytes)
-{
-    double value = std::abs(static_cast<double>(bytes));
-    int unit = 0;
-    while (value >= 1000.0 && unit < 5) {
-        value /= 1000.0;
-        ++unit;
-    }
-    return unit;
-}
-
-QString inUnit(qint64 bytes, int unit, int decimals)
-{
-    return QString::number(static_cast<double>(bytes) / std::pow(1000.0, unit), 'f', unit == 0 ? 0 : decimals);
-}
-
 void newest(QDateTime &into, const QDateTime &candidate)
 {
     if (candidate.isValid() && (!into.isValid() || candidate > into)) {
@@ -101,26 +83,15 @@ void sortNewestFirst(QList<LineageEntry> &entries)
 
 } // namespace
 
-QString formatDecimalBytes(qint64 bytes, int decimals)
-{
-    const int unit = decimalUnit(bytes);
-    return inUnit(bytes, unit, decimals) + QLatin1Char(' ') + QLatin1String(kDecimalUnits[unit]);
-}
-
 QString HubSummary::headerText() const
 {
-    // One shared unit ("1.07/360.77 GB", TR-4841) only when both figures fall in it: in the
-    // capacity's unit a few megabytes cached would print as "0.00/6.60 TB", which reads as empty.
-    const int unit = decimalUnit(capacityBytes);
+    // Each figure in its own unit (format.h): TR-4841 prints one shared decimal unit, in which a
+    // few hundred megabytes cached beside terabytes of cache read "0.00/6.60 TB", as if empty.
     const QString used =
-        decimalUnit(cachedBytes) == unit
-            ? QObject::tr("%1/%2 %3 Used by cached commits")
-                  .arg(inUnit(cachedBytes, unit, 2), inUnit(capacityBytes, unit, 2), QLatin1String(kDecimalUnits[unit]))
-            : QObject::tr("%1 / %2 Used by cached commits")
-                  .arg(formatDecimalBytes(cachedBytes), formatDecimalBytes(capacityBytes, 2));
+        QObject::tr("%1 / %2 Used by cached commits").arg(formatBytes(cachedBytes), formatBytes(capacityBytes));
     const QString count =
         datasets == 1 ? QObject::tr("1 Dataset") : QObject::tr("%1 Datasets").arg(datasets); // TR-4841's wording
-    return count + QStringLiteral(" | ") + formatDecimalBytes(totalBytes) + QStringLiteral(" | ")
+    return count + QStringLiteral(" | ") + formatBytes(totalBytes) + QStringLiteral(" | ")
            + QObject::tr("%1 NFS Connected").arg(targetsConnected) + QStringLiteral(" | ") + used;
 }
 

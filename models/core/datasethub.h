@@ -47,10 +47,9 @@ struct HubSummary
     /// Keyed by the dataset's estate key ("<source>/<id>"), one per published dataset.
     QHash<QString, DatasetHubRow> rows;
 
-    /// The header line as TR-4841 prints it, decimal units:
-    /// "6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits". The
-    /// cached/capacity pair shares one unit only when both figures fall in it; otherwise each has
-    /// its own ("97.5 MB / 6.60 TB"), so a little cached data never reads as "0.00".
+    /// The header line in TR-4841's layout, in Strata's units (format.h), each figure in its own:
+    /// "6 Datasets | 277 MiB | 3 NFS Connected | 212 MiB / 6.0 TiB Used by cached commits", so a
+    /// little cached data never reads as "0.00".
     [[nodiscard]] QString headerText() const;
 };
 
@@ -124,8 +123,5 @@ struct CommitComparison
 
     bool operator==(const CommitComparison &) const = default;
 };
-
-/// Decimal bytes as the hub prints them: "290.2 MB", "1.07 GB" (`decimals` after the point).
-QString formatDecimalBytes(qint64 bytes, int decimals = 1);
 
 } // namespace strata::core

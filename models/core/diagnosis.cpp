@@ -20,6 +20,12 @@ QString diagnosisNumber(double value)
     return QString::number(value, 'f', 1);
 }
 
+// Throughput the model holds in MB/s (10^6 B/s, its JSON fields), in Strata's units (format.h).
+QString diagnosisRate(double megabytesPerSecond)
+{
+    return formatRate(megabytesPerSecond * 1e6);
+}
+
 Ptr<Job> findJob(const Estate &estate, const QString &source, const QString &jobId)
 {
     return estate.jobs().find(source, source + QLatin1Char('/') + jobId);
@@ -505,10 +511,9 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
         d.verdict = Verdict::ComputeBound;
         d.headline = tr("Job %1 keeps its %2 GPU %3 % busy: compute-bound, not a problem.")
                          .arg(job.name, gpus, diagnosisNumber(util));
-        QString storage =
-            d.throughputMBps >= 0
-                ? tr("Its volume %1 delivers %2 MB/s").arg(d.volumeName, diagnosisNumber(d.throughputMBps))
-                : tr("Storage does not hold it back");
+        QString storage = d.throughputMBps >= 0
+                              ? tr("Its volume %1 delivers %2").arg(d.volumeName, diagnosisRate(d.throughputMBps))
+                              : tr("Storage does not hold it back");
         if (d.cached) {
             storage += QLatin1Char(' ') + tr("and it reads cached commit %1.").arg(d.cachedCommit);
         } else {
@@ -525,27 +530,27 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
         d.headline = tr("Interactive session %1 holds %2 GPU at %3 % with no I/O: it is idle.")
                          .arg(job.name, gpus, diagnosisNumber(util));
         d.findings.append(finding(QStringLiteral("idle_session"),
-                                  tr("GPU utilization %1 % and %2 MB/s from storage since %3.")
+                                  tr("GPU utilization %1 % and %2 from storage since %3.")
                                       .arg(diagnosisNumber(util),
-                                           diagnosisNumber(std::max(0.0, d.throughputMBps)),
+                                           diagnosisRate(std::max(0.0, d.throughputMBps)),
                                            job.started.toString(Qt::ISODate)),
                                   tr("End the session %1 to give its %2 GPU back to the queue.").arg(job.name, gpus),
                                   QStringLiteral("end_session"),
                                   jobId));
     } else if (atCap || slow) {
         d.verdict = Verdict::DataBound;
-        d.headline = tr("Job %1's GPUs wait for data: %2 % busy while volume %3 ")
-                         .arg(job.name, diagnosisNumber(util), d.volumeName)
-                     + (atCap ? tr("runs at %1 of its %2 MB/s cap.")
-                                    .arg(diagnosisNumber(d.throughputMBps), diagnosisNumber(d.capMBps))
-                              : tr("answers in %1 ms.").arg(diagnosisNumber(d.latencyMs)));
+        d.headline =
+            tr("Job %1's GPUs wait for data: %2 % busy while volume %3 ")
+                .arg(job.name, diagnosisNumber(util), d.volumeName)
+            + (atCap ? tr("runs at %1 of its %2 cap.").arg(diagnosisRate(d.throughputMBps), diagnosisRate(d.capMBps))
+                     : tr("answers in %1 ms.").arg(diagnosisNumber(d.latencyMs)));
         if (atCap) {
             d.findings.append(finding(QStringLiteral("storage_at_cap"),
-                                      tr("Volume %1 delivers %2 MB/s against its cap of %3 MB/s (%4 %) while the GPUs "
+                                      tr("Volume %1 delivers %2 against its cap of %3 (%4 %) while the GPUs "
                                          "are %5 % busy.")
                                           .arg(d.volumeName,
-                                               diagnosisNumber(d.throughputMBps),
-                                               diagnosisNumber(d.capMBps),
+                                               diagnosisRate(d.throughputMBps),
+                                               diagnosisRate(d.capMBps),
                                                diagnosisNumber(100.0 * d.throughputMBps / d.capMBps),
                                                diagnosisNumber(util)),
                                       levelAction,

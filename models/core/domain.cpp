@@ -87,48 +87,6 @@ QString healthName(Health health)
     return {};
 }
 
-QString formatBytes(qint64 bytes)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (std::abs(value) >= 1024.0 && unit < 5) {
-        value /= 1024.0;
-        ++unit;
-    }
-    if (unit == 0) {
-        return QString::number(bytes) + QStringLiteral(" B");
-    }
-    return QString::number(value, 'f', 1) + QLatin1Char(' ') + QLatin1String(units[unit]);
-}
-
-QString formatBytes(const std::optional<qint64> &bytes)
-{
-    return bytes ? formatBytes(*bytes) : QString::fromUtf16(kUnknownText);
-}
-
-QString formatPercent(const std::optional<double> &percent)
-{
-    return percent ? QString::number(*percent, 'f', 1) + QStringLiteral(" %") : QString::fromUtf16(kUnknownText);
-}
-
-QString formatGpus(MilliGpu milli)
-{
-    const bool negative = milli < 0;
-    const MilliGpu abs = negative ? -milli : milli;
-    // Round to hundredths, then drop trailing zeros.
-    const MilliGpu hundredths = (abs + 5) / 10;
-    QString text = QString::number(hundredths / 100);
-    const MilliGpu frac = hundredths % 100;
-    if (frac != 0) {
-        text += QLatin1Char('.') + QString::number(frac).rightJustified(2, QLatin1Char('0'));
-        while (text.endsWith(QLatin1Char('0'))) {
-            text.chop(1);
-        }
-    }
-    return negative ? QLatin1Char('-') + text : text;
-}
-
 QString jobTypeName(JobType type)
 {
     return type == JobType::Interactive ? QStringLiteral("interactive") : QStringLiteral("train");

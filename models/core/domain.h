@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/format.h"
+
 #include <QDateTime>
 #include <QMetaType>
 #include <QString>
@@ -472,12 +474,8 @@ struct CachedCommit
 
 // ---- Compute: Kubernetes GPU clusters, projects and jobs (TR-4858 / Run:ai semantics) ----
 
-/// GPU amounts are milli-GPUs (1000 = one GPU), so 0.6 + 0.4 == 1 exactly.
-using MilliGpu = qint64;
-
-/// "0.6", "2", "3.25": up to two decimals, no trailing zeros, '.' whatever the locale (it is
-/// the document's notation, e.g. "8/4").
-QString formatGpus(MilliGpu milli);
+// GPU amounts are milli-GPUs (MilliGpu, format.h: 1000 = one GPU), so 0.6 + 0.4 == 1 exactly;
+// formatGpus() prints them.
 
 /// A Kubernetes cluster. Key: the source name (one cluster per source).
 struct GpuCluster
@@ -656,14 +654,7 @@ struct Pvc
 /// `quota` and `demand` are parallel; the result is parallel to them. Quotas < 0 count as 0.
 QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand);
 
-/// Formats bytes as "1.5 GiB" (binary units, one decimal).
-QString formatBytes(qint64 bytes);
-/// As formatBytes, "—" (kUnknownText) when unknown.
-QString formatBytes(const std::optional<qint64> &bytes);
-/// "42.0 %" (one decimal), "—" when unknown.
-QString formatPercent(const std::optional<double> &percent);
-/// What every table and chart shows for a figure the system did not report (never "0").
-inline constexpr char16_t kUnknownText[] = u"\u2014";
+// formatBytes, formatRate, formatPercent, formatCount and kUnknownText: models/core/format.h.
 
 } // namespace strata::core
 

@@ -33,9 +33,10 @@ QLocale numbers()
     return QLocale(QLocale::English, QLocale::UnitedStates);
 }
 
+// A throughput held in MiB/s, with its unit (format.h), empty when unknown.
 QString mibps(double value)
 {
-    return value < 0 ? QString() : numbers().toString(value, 'f', 1);
+    return value < 0 ? QString() : formatRateMibps(value, numbers());
 }
 
 QString money(const RateCard &card, double amount)
@@ -84,9 +85,11 @@ LevelCap capOfPolicy(const QosPolicy *policy, qint64 sizeBytes)
     }
     QStringList parts;
     if (policy->maxMbps > 0) {
-        // ONTAP's max throughput is in MB/s (10^6 bytes); Strata shows MiB/s everywhere.
+        // ONTAP's max throughput is set in base-ten MB/s ("the units are base ten", qos
+        // policy-group create): the policy's own figure is quoted, then Strata's binary units.
         cap.mibps = double(policy->maxMbps) * 1e6 / kMiB;
-        parts << ServiceLevels::tr("%1 MB/s").arg(n.toString(policy->maxMbps));
+        parts << ServiceLevels::tr("%1 (%2)").arg(formatVendorMegabytesPerSecond(policy->maxMbps, n),
+                                                  formatRateMibps(cap.mibps, n));
     }
     if (policy->maxIops > 0) {
         cap.iops = double(policy->maxIops);
@@ -148,6 +151,9 @@ struct ServiceLevels::Private
     QHash<QString, QDateTime> lastChange;  ///< "source/volumeId" -> UTC
     IClock::TimerId timer = 0;
     quint64 generation = 0;
+    QDateTime lastRefresh;           ///< clock time of the last statistics query
+    bool refreshedSincePerf = false; ///< a query ran after performance samples arrived
+    bool perfRefreshQueued = false;
 };
 
 ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *history, QObject *parent)
@@ -163,6 +169,26 @@ ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *hist
     };
     connect(&m_estate, &Estate::volumesChanged, this, emitChanged);
     connect(&m_estate, &Estate::volumePerfChanged, this, emitChanged);
+    // New samples reach the history store right after they reach the estate: read the 24 h
+    // statistics again then (queued, so the store's write comes first) instead of showing "no
+    // history" until the periodic refresh, so a preview here says what `strata set
+    // service-level --dry-run` says from the same store.
+    connect(&m_estate, &Estate::volumePerfChanged, this, [this] {
+        const bool stale =
+            !d->refreshedSincePerf || !d->lastRefresh.isValid() || d->lastRefresh.secsTo(m_clock.now()) >= 60;
+        if (!stale || d->perfRefreshQueued) {
+            return;
+        }
+        d->perfRefreshQueued = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                d->perfRefreshQueued = false;
+                d->refreshedSincePerf = true;
+                refreshStatistics();
+            },
+            Qt::QueuedConnection);
+    });
     connect(&m_estate, &Estate::capacityPoolsChanged, this, emitChanged);
     connect(&m_estate, &Estate::inventoryChanged, this, emitChanged);
     refreshStatistics();
@@ -233,10 +259,10 @@ std::optional<ServiceLevelRow> ServiceLevels::row(const QString &source, const Q
 
     if (r.capMibps > 0 && r.p95Mibps >= kAtCapShare * r.capMibps) {
         r.flag = LevelFlag::AtCap;
-        r.flagReason = tr("p95 %1 of %2 MiB/s for the last day").arg(mibps(r.p95Mibps), mibps(r.capMibps));
+        r.flagReason = tr("p95 %1 of %2 for the last day").arg(mibps(r.p95Mibps), mibps(r.capMibps));
     } else if (r.capMibps > 0 && r.observedMibps >= kAtCapShare * r.capMibps) {
         r.flag = LevelFlag::AtCap;
-        r.flagReason = tr("now %1 of %2 MiB/s").arg(mibps(r.observedMibps), mibps(r.capMibps));
+        r.flagReason = tr("now %1 of %2").arg(mibps(r.observedMibps), mibps(r.capMibps));
     } else if (r.capIops > 0 && observedIops >= kAtCapShare * r.capIops) {
         r.flag = LevelFlag::AtCap;
         r.flagReason = tr("now %1 of %2 IOPS")
@@ -257,8 +283,8 @@ std::optional<ServiceLevelRow> ServiceLevels::row(const QString &source, const Q
         }
         if (!cheaper.isEmpty()) {
             r.flag = LevelFlag::FarBelow;
-            r.flagReason = tr("p95 %1 of %2 MiB/s for the last day; %3 costs less")
-                               .arg(mibps(r.p95Mibps), mibps(r.capMibps), cheaper);
+            r.flagReason =
+                tr("p95 %1 of %2 for the last day; %3 costs less").arg(mibps(r.p95Mibps), mibps(r.capMibps), cheaper);
         }
     }
     return r;
@@ -361,15 +387,15 @@ void ServiceLevels::annotatePreview(const ActionRequest &request, ActionPreview 
             target = o;
         }
     }
-    const QString observed = r->p95Mibps >= 0 ? tr("observed p95 over the last 24 h: %1 MiB/s").arg(mibps(r->p95Mibps))
+    const QString observed = r->p95Mibps >= 0 ? tr("observed p95 over the last 24 h: %1").arg(mibps(r->p95Mibps))
                                               : tr("no observed throughput history yet");
     if (target) {
         const auto capText = [](double cap) {
             return cap > 0 ? mibps(cap) : tr("none");
         };
         if (r->capMibps > 0 || target->capMibps > 0) {
-            preview->effects << tr("Throughput cap %1 → %2 MiB/s (%3)")
-                                    .arg(capText(r->capMibps), capText(target->capMibps), observed);
+            preview->effects
+                << tr("Throughput cap %1 → %2 (%3)").arg(capText(r->capMibps), capText(target->capMibps), observed);
         }
         if (r->capIops > 0 || target->capIops > 0) {
             const auto iopsText = [](double iops) {
@@ -378,7 +404,7 @@ void ServiceLevels::annotatePreview(const ActionRequest &request, ActionPreview 
             preview->effects << tr("IOPS cap %1 → %2").arg(iopsText(r->capIops), iopsText(target->capIops));
         }
         if (target->capMibps > 0 && r->p95Mibps >= kAtCapShare * target->capMibps) {
-            preview->warnings << tr("The new cap is at or below what the volume used (p95 %1 MiB/s): it will be "
+            preview->warnings << tr("The new cap is at or below what the volume used (p95 %1): it will be "
                                     "throttled.")
                                      .arg(mibps(r->p95Mibps));
         }
@@ -447,6 +473,7 @@ void ServiceLevels::refreshStatistics()
     }
     const quint64 generation = ++d->generation;
     const QDateTime now = m_clock.now();
+    d->lastRefresh = now;
     m_history->volumePerfStats(
         now.addSecs(-kDaySeconds), now, this, [this, generation](std::vector<VolumePerfStats> stats) {
             if (generation != d->generation) {

@@ -37,7 +37,8 @@ struct ServiceLevelRow
     QString volumeName;
     QString container; ///< ONTAP "svm"; ANF "account/pool"
     QString level;     ///< ANF service level; ONTAP QoS policy name, "" = none
-    /// "16 MiB/s per TiB (auto QoS)", "manual QoS", "fixed: 500 MB/s, 5,000 IOPS",
+    /// "16 MiB/s per TiB (auto QoS)", "manual QoS", "fixed: 500 MB/s (477 MiB/s), 5,000 IOPS" (ONTAP's
+    /// base-ten figure quoted, then Strata's units),
     /// "adaptive: 4,096 peak IOPS/TB", "no QoS policy"
     QString levelDetail;
     bool adaptive = false;     ///< ONTAP adaptive policy
@@ -48,7 +49,7 @@ struct ServiceLevelRow
     double p95Mibps = -1;      ///< p95 of the last 24 h of samples, -1 until history has some
     double costPerMonth = -1;  ///< rate card price at the current level, -1 = no price
     LevelFlag flag = LevelFlag::None;
-    QString flagReason;   ///< "p95 15.2 of 15.6 MiB/s for the last day", empty when not flagged
+    QString flagReason;   ///< "p95 15.2 MiB/s of 15.6 MiB/s for the last day", empty when not flagged
     QDateTime lastChange; ///< UTC of the last successful level change (audit log), invalid = none
 
     bool operator==(const ServiceLevelRow &) const = default;

@@ -974,7 +974,7 @@ ActionPreview StorageGridSource::preview(const ActionRequest &request) const
                                                 : tr("Parent: %1 (%2 objects, %3).")
                                                       .arg(shortId(dataset->headCommit))
                                                       .arg(dataset->objectCount)
-                                                      .arg(formatDecimalBytes(dataset->sizeBytes)));
+                                                      .arg(formatBytes(dataset->sizeBytes)));
     p.effects << tr("Message: \"%1\"").arg(request.comment);
     if (!m_connection) {
         p.blockedReason = tr("The S3 side of %1 is not connected (no S3 secret).").arg(source);
@@ -1076,7 +1076,7 @@ std::function<ActionResult(const ActionContext &)> StorageGridSource::prepare(co
                             QObject::tr("Commit %1 of %2: %3 objects, %4.")
                                 .arg(shortId(qs(id)), dataset->name)
                                 .arg(count)
-                                .arg(formatDecimalBytes(total))};
+                                .arg(formatBytes(total))};
     };
 }
 

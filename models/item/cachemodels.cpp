@@ -148,16 +148,16 @@ QVariant CacheTargetModel::data(const QModelIndex &index, int role) const
             return t->volumeName.isEmpty() ? t->storageVolumeId : t->volumeName;
         case Usage:
             return usage < 0 ? QString()
-                             : tr("%1 % (%2/%3 GB)")
+                             : tr("%1 % (%2 / %3)")
                                    .arg(locale.toString(usage, 'f', 1),
-                                        locale.toString(double(t->usedBytes) / 1e9, 'f', 2),
-                                        locale.toString(double(t->capacityBytes) / 1e9, 'f', 2));
+                                        core::formatBytes(t->usedBytes),
+                                        core::formatBytes(t->capacityBytes));
         case Capacity:
-            return DatasetModel::formatDecimalBytes(t->capacityBytes, 2);
+            return core::formatBytes(t->capacityBytes);
         case Used:
-            return DatasetModel::formatDecimalBytes(t->usedBytes, 2);
+            return core::formatBytes(t->usedBytes);
         case Cached:
-            return DatasetModel::formatDecimalBytes(t->cachedBytes, 2);
+            return core::formatBytes(t->cachedBytes);
         case Commits:
             return m_commits.value(core::estateKey(*t));
         case Policy:
@@ -350,10 +350,10 @@ QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
             return tr("%1 % · %2/%3 objects · %4/%5")
                 .arg(int(p))
                 .arg(locale.toString(c->objectsDone), locale.toString(c->objectsTotal))
-                .arg(DatasetModel::formatDecimalBytes(c->bytesDone), DatasetModel::formatDecimalBytes(c->bytesTotal));
+                .arg(core::formatBytes(c->bytesDone), core::formatBytes(c->bytesTotal));
         }
         case Size:
-            return DatasetModel::formatDecimalBytes(c->bytesTotal);
+            return core::formatBytes(c->bytesTotal);
         case LastUsed:
             return c->lastUsed.isValid() ? locale.toString(c->lastUsed.toLocalTime(), QLocale::ShortFormat)
                                          : tr("never");

@@ -72,7 +72,7 @@ public:
         Commit,  ///< short id (RawValueRole: the full id)
         Target,
         State,    ///< "ready", "loading", ... (StatusRole colours it)
-        Progress, ///< "45 % · 12/30 objects · 14.6/32.4 MB"
+        Progress, ///< "45 % · 12/30 objects · 14.6 MiB/32.4 MiB"
         Size,     ///< bytes of the commit
         LastUsed, ///< RawValueRole QDateTime UTC
         UsedBy,   ///< newest jobs first

@@ -239,7 +239,7 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
         case Objects:
             return locale.toString(c->objectCount);
         case Size:
-            return DatasetModel::formatDecimalBytes(c->bytes);
+            return core::formatBytes(c->bytes);
         case Parent:
             return DatasetModel::shortId(c->parent);
         case Cached: {

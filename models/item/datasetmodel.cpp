@@ -151,7 +151,7 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
                                : QString::number(m_cached.value(key));
         }
         case Size:
-            return d->commitCount > 0 ? formatDecimalBytes(d->sizeBytes) : QString();
+            return d->commitCount > 0 ? core::formatBytes(d->sizeBytes) : QString();
         case Objects:
             return d->commitCount > 0 ? locale.toString(d->objectCount) : QString();
         case Commits:
@@ -195,11 +195,6 @@ QVariant DatasetModel::headerData(int section, Qt::Orientation orientation, int 
     default:
         return {};
     }
-}
-
-QString DatasetModel::formatDecimalBytes(qint64 bytes, int decimals)
-{
-    return core::formatDecimalBytes(bytes, decimals);
 }
 
 QString DatasetModel::shortId(const QString &commitId)

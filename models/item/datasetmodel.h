@@ -52,8 +52,6 @@ public:
     [[nodiscard]] QDateTime lastActive(const core::Dataset &dataset) const;
     [[nodiscard]] core::Estate &estate() const { return m_estate; }
 
-    /// Decimal units as the hub prints them (core::formatDecimalBytes): "290.2 MB", "512 B".
-    static QString formatDecimalBytes(qint64 bytes, int decimals = 1);
     /// "3f2a9c01d4e5" (the first 12 characters of a commit id).
     static QString shortId(const QString &commitId);
     /// "Prefix", "Bucket", "ONTAP volume".

@@ -266,13 +266,7 @@ QString TenantModel::growthText(const std::optional<qint64> &growth)
     if (!growth) {
         return {};
     }
-    if (*growth > 0) {
-        return QLatin1Char('+') + DatasetModel::formatDecimalBytes(*growth);
-    }
-    if (*growth < 0) {
-        return QChar(0x2212) + DatasetModel::formatDecimalBytes(-*growth);
-    }
-    return DatasetModel::formatDecimalBytes(0);
+    return core::formatBytesDelta(*growth);
 }
 
 int TenantModel::columnCount(const QModelIndex &parent) const
@@ -341,9 +335,9 @@ QVariant TenantModel::data(const QModelIndex &index, int role) const
         case Objects:
             return locale.toString(t->objectCount);
         case Data:
-            return DatasetModel::formatDecimalBytes(t->dataBytes);
+            return core::formatBytes(t->dataBytes);
         case Quota:
-            return t->quotaBytes < 0 ? QStringLiteral("–") : DatasetModel::formatDecimalBytes(t->quotaBytes);
+            return t->quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(t->quotaBytes);
         case QuotaUse:
             return quotaUse < 0 ? QString() : QString(locale.toString(quotaUse, 'f', 1) + QStringLiteral(" %"));
         case Growth:
@@ -450,9 +444,9 @@ QVariant BucketModel::data(const QModelIndex &index, int role) const
         case Objects:
             return locale.toString(b->objectCount);
         case Data:
-            return DatasetModel::formatDecimalBytes(b->dataBytes);
+            return core::formatBytes(b->dataBytes);
         case Quota:
-            return b->quotaBytes < 0 ? QStringLiteral("–") : DatasetModel::formatDecimalBytes(b->quotaBytes);
+            return b->quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(b->quotaBytes);
         case Growth:
             return TenantModel::growthText(b->growth7dBytes);
         case Grid:

@@ -81,7 +81,7 @@ public:
         Data,     ///< bytes
         Quota,    ///< bytes, "–" for none (RawValueRole -1)
         QuotaUse, ///< percent of the quota (RawValueRole double, -1 none)
-        Growth,   ///< bytes over the last 7 days, "+1.2 GB" (RawValueRole qint64; invalid unknown)
+        Growth,   ///< bytes over the last 7 days, "+1.2 GiB" (RawValueRole qint64; invalid unknown)
         Grid,
         ColumnCount
     };
@@ -92,7 +92,7 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    /// "+1.2 GB", "−300.0 MB", "0 B"; "" when unknown.
+    /// core::formatBytesDelta: "+1.2 GiB", "−300 MiB", "0 B"; "" when unknown.
     static QString growthText(const std::optional<qint64> &growth);
 };
 

@@ -73,7 +73,7 @@ QString ServiceLevelTableModel::formatMibps(double mibps)
     if (mibps < 0) {
         return QStringLiteral("–");
     }
-    return tr("%1 MiB/s").arg(QLocale().toString(mibps, 'f', mibps < 100 ? 1 : 0));
+    return core::formatRateMibps(mibps);
 }
 
 QString ServiceLevelTableModel::formatMoney(double amount, const QString &currency)

@@ -59,7 +59,7 @@ public:
     static double capUse(const core::ServiceLevelRow &row);
     /// "At cap – raise?", "Far below – lower?", "".
     static QString flagText(core::LevelFlag flag);
-    /// "12.5 MiB/s", "–" for negative values.
+    /// core::formatRateMibps: "12.5 MiB/s", "5.6 GiB/s"; "–" for negative values.
     static QString formatMibps(double mibps);
     /// "$147.50" style with the currency code when it is not USD/EUR/GBP; "–" for negative.
     static QString formatMoney(double amount, const QString &currency);

@@ -4,15 +4,6 @@
 
 namespace strata::models {
 
-namespace {
-
-QString formatRate(double bytesPerSecond)
-{
-    return core::formatBytes(qint64(bytesPerSecond)) + QStringLiteral("/s");
-}
-
-} // namespace
-
 VolumeTableModel::VolumeTableModel(core::Estate &estate, QObject *parent)
     : KeyedTableModel(parent)
 {
@@ -154,7 +145,7 @@ QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
         case Iops:
             return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
         case Throughput:
-            return perf ? formatRate(perf->throughputBps) : QString();
+            return perf ? core::formatRate(perf->throughputBps) : QString();
         case Latency:
             return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms"))
                         : QString();

@@ -27,7 +27,7 @@ QVariant optionalBytes(qint64 bytes)
 
 QString bytesText(qint64 bytes)
 {
-    return bytes < 0 ? QStringLiteral("-") : core::formatDecimalBytes(bytes);
+    return bytes < 0 ? QStringLiteral("-") : core::formatBytes(bytes);
 }
 
 QString timeText(const QDateTime &t)
@@ -40,7 +40,7 @@ QString growthText(const std::optional<qint64> &growth)
     if (!growth) {
         return QStringLiteral("-");
     }
-    return (*growth >= 0 ? QStringLiteral("+") : QStringLiteral("-")) + core::formatDecimalBytes(std::abs(*growth));
+    return core::formatBytesDelta(*growth);
 }
 
 QVariant growthValue(const std::optional<qint64> &growth)
@@ -101,7 +101,7 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("last_activity"), QStringLiteral("LAST-ACTIVE")}};
     for (const auto &d : datasets) {
         QStringList display(rs.columns.size());
-        display[6] = core::formatDecimalBytes(d->sizeBytes);
+        display[6] = core::formatBytes(d->sizeBytes);
         display[8] = d->headCommit.isEmpty() ? QStringLiteral("-") : shortId(d->headCommit);
         const QDateTime active = hub.rows.value(core::estateKey(*d)).lastActivity;
         display[9] = timeText(active.isValid() ? active : d->lastActivity);
@@ -160,7 +160,7 @@ ResultSet commitRows(const core::Estate &estate, const QStringList &sources, con
         display[2] = shortId(c->id);
         display[3] = c->parent.isEmpty() ? QStringLiteral("-") : shortId(c->parent);
         display[5] = timeText(c->time);
-        display[7] = core::formatDecimalBytes(c->bytes);
+        display[7] = core::formatBytes(c->bytes);
         const QStringList on = ready.value(c->id) + clones.value(core::estateKey(*c));
         display[8] = on.isEmpty() ? QStringLiteral("-") : on.join(QLatin1Char(','));
         // A commit of an ONTAP file dataset is a snapshot: ONTAP lists neither its objects nor
@@ -228,8 +228,8 @@ ResultSet cachedCommitRows(const core::Estate &estate, const QStringList &target
         display[3] = shortId(c->commitId);
         display[5] =
             progress.isNull() ? QStringLiteral("-") : QString::number(progress.toDouble(), 'f', 1) + QLatin1Char('%');
-        display[8] = core::formatDecimalBytes(c->bytesDone);
-        display[9] = core::formatDecimalBytes(c->bytesTotal);
+        display[8] = core::formatBytes(c->bytesDone);
+        display[9] = core::formatBytes(c->bytesTotal);
         display[11] = timeText(c->lastUsed);
         display[13] = c->state == core::CacheState::Ready ? inText(c->evictAt, now) : QStringLiteral("-");
         display[15] = c->reason.isEmpty() ? QStringLiteral("-") : c->reason;
@@ -291,9 +291,9 @@ ResultSet cacheTargetRows(const core::Estate &estate, const QStringList &targets
         QStringList display(rs.columns.size());
         display[3] = t->namespaceName + QLatin1Char('/') + t->pvc;
         display[5] = t->volumeName.isEmpty() ? QStringLiteral("-") : t->volumeName;
-        display[6] = core::formatDecimalBytes(t->capacityBytes);
-        display[7] = core::formatDecimalBytes(t->usedBytes);
-        display[8] = core::formatDecimalBytes(t->cachedBytes);
+        display[6] = core::formatBytes(t->capacityBytes);
+        display[7] = core::formatBytes(t->usedBytes);
+        display[8] = core::formatBytes(t->cachedBytes);
         display[10] = QStringLiteral("%1 d").arg(t->evictAfterDays);
         display[11] = QStringLiteral("%1 %").arg(t->highWatermarkPercent);
         display[12] = t->problem.isEmpty() ? QStringLiteral("-") : t->problem;
@@ -372,8 +372,8 @@ ResultSet tenantRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("capabilities"), QString()}};
     for (const auto &t : tenants) {
         QStringList display(rs.columns.size());
-        display[5] = core::formatDecimalBytes(t->dataBytes);
-        display[6] = t->quotaBytes < 0 ? QStringLiteral("none") : core::formatDecimalBytes(t->quotaBytes);
+        display[5] = core::formatBytes(t->dataBytes);
+        display[6] = t->quotaBytes < 0 ? QStringLiteral("none") : core::formatBytes(t->quotaBytes);
         display[7] = growthText(t->growth7dBytes);
         rs.addRow({t->source,
                    t->id,
@@ -408,8 +408,8 @@ ResultSet bucketRows(const core::Estate &estate, const QStringList &sources)
     for (const auto &b : buckets) {
         QStringList display(rs.columns.size());
         display[4] = b->versioning ? QStringLiteral("enabled") : QStringLiteral("off");
-        display[6] = core::formatDecimalBytes(b->dataBytes);
-        display[7] = b->quotaBytes < 0 ? QStringLiteral("none") : core::formatDecimalBytes(b->quotaBytes);
+        display[6] = core::formatBytes(b->dataBytes);
+        display[7] = b->quotaBytes < 0 ? QStringLiteral("none") : core::formatBytes(b->quotaBytes);
         display[8] = growthText(b->growth7dBytes);
         rs.addRow({b->source,
                    b->tenantName,

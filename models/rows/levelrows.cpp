@@ -33,6 +33,12 @@ QString numberText(double value, int decimals = 1)
     return value < 0 ? QStringLiteral("-") : QString::number(value, 'f', decimals);
 }
 
+// A throughput held in MiB/s in Strata's units (core/format.h), "-" when unknown.
+QString levelRateText(double mibps)
+{
+    return mibps < 0 ? QStringLiteral("-") : core::formatRateMibps(mibps);
+}
+
 } // namespace
 
 ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core::RateCard &card)
@@ -46,7 +52,7 @@ ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core:
                   {QStringLiteral("level"), QStringLiteral("LEVEL")},
                   {QStringLiteral("level_detail"), QString()},
                   {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
-                  {QStringLiteral("cap_mibps"), QStringLiteral("CAP-MIB/S")},
+                  {QStringLiteral("cap_mibps"), QStringLiteral("CAP")},
                   {QStringLiteral("cap_iops"), QStringLiteral("CAP-IOPS")},
                   {QStringLiteral("observed_mibps"), QStringLiteral("NOW")},
                   {QStringLiteral("p95_mibps"), QStringLiteral("P95-24H")},
@@ -62,10 +68,10 @@ ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core:
         QStringList display(rs.columns.size());
         display[5] = r.level.isEmpty() ? QStringLiteral("(none)") : r.level;
         display[7] = core::formatBytes(r.sizeBytes);
-        display[8] = numberText(r.capMibps);
+        display[8] = levelRateText(r.capMibps);
         display[9] = numberText(r.capIops, 0);
-        display[10] = numberText(r.observedMibps);
-        display[11] = numberText(r.p95Mibps);
+        display[10] = levelRateText(r.observedMibps);
+        display[11] = levelRateText(r.p95Mibps);
         display[12] = numberText(used, 0);
         display[13] = r.costPerMonth < 0
                           ? QStringLiteral("-")
@@ -110,7 +116,7 @@ ResultSet poolRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("allocated_bytes"), QStringLiteral("ALLOCATED")},
                   {QStringLiteral("free_bytes"), QStringLiteral("FREE")},
                   {QStringLiteral("volumes"), QStringLiteral("VOLUMES")},
-                  {QStringLiteral("total_throughput_mibps"), QStringLiteral("MIB/S")},
+                  {QStringLiteral("total_throughput_mibps"), QStringLiteral("THROUGHPUT")},
                   {QStringLiteral("utilized_throughput_mibps"), QStringLiteral("ASSIGNED")},
                   {QStringLiteral("state"), QStringLiteral("STATE")},
                   {QStringLiteral("id"), QString()}};
@@ -120,8 +126,8 @@ ResultSet poolRows(const core::Estate &estate, const QStringList &sources)
         display[5] = core::formatBytes(p->sizeBytes);
         display[6] = core::formatBytes(p->allocatedBytes);
         display[7] = core::formatBytes(free);
-        display[9] = numberText(p->totalThroughputMibps);
-        display[10] = numberText(p->utilizedThroughputMibps);
+        display[9] = levelRateText(p->totalThroughputMibps);
+        display[10] = levelRateText(p->utilizedThroughputMibps);
         rs.addRow({p->source,
                    p->account,
                    p->name,

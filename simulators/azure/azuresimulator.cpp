@@ -3,6 +3,8 @@
 #include "simulators/azure/azurestate.h"
 #include "simulators/common/serverthread.h"
 
+#include <algorithm>
+
 namespace strata::sim::azure {
 
 AzureSimulator::AzureSimulator(Options options, QObject *parent)
@@ -76,6 +78,29 @@ std::optional<QJsonObject> AzureSimulator::volume(const QString &idOrFileSystemI
             return m_state->volumeJson(*v);
         }
         return std::nullopt;
+    });
+}
+
+QList<AzureSimulator::PerfPoint> AzureSimulator::perfAt(qint64 atMs) const
+{
+    return onOwnThread([&] {
+        QList<PerfPoint> out;
+        const qint64 bucket = atMs - atMs % 300000;
+        for (const auto &v : m_state->volumes) {
+            if (v->createdMs > bucket) {
+                continue;
+            }
+            const LoadSample s = sampleLoad(*v, m_options.seed, bucket);
+            PerfPoint p;
+            p.fileSystemId = v->fileSystemId;
+            p.throughputBps = s.readBps + s.writeBps;
+            p.iops = s.readIops + s.writeIops;
+            p.latencyUs = p.iops > 0 ? 1000.0 * (s.readLatencyMs * s.readIops + s.writeLatencyMs * s.writeIops) / p.iops
+                                     : 1000.0 * std::max(s.readLatencyMs, s.writeLatencyMs);
+            p.capBps = v->capAt(bucket) * 1024.0 * 1024.0;
+            out.append(p);
+        }
+        return out;
     });
 }
 

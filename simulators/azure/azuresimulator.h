@@ -165,6 +165,18 @@ public:
     /// The resource as ARM returns it on GET, or nullopt. `id` is an ARM id (case-insensitive);
     /// for volumes the fileSystemId also works (follows a volume across pool changes).
     std::optional<QJsonObject> volume(const QString &idOrFileSystemId) const;
+    /// One volume's load in the 5-minute bucket starting at a time, from the same model Azure
+    /// Monitor's metrics are served from (sampleLoad), whether now or in the past.
+    struct PerfPoint
+    {
+        QString fileSystemId;
+        double throughputBps = 0; ///< ReadThroughput + WriteThroughput
+        double iops = 0;          ///< ReadIops + WriteIops
+        double latencyUs = 0;     ///< read and write latency weighted by their IOPS
+        double capBps = -1;       ///< the throughput cap in force then
+    };
+    /// Every volume that existed at `atMs` (UTC ms; rounded down to its PT5M bucket).
+    QList<PerfPoint> perfAt(qint64 atMs) const;
     std::optional<QJsonObject> pool(const QString &id) const;
     /// Volumes of the pool (ARM GET bodies), empty when the pool does not exist.
     QList<QJsonObject> poolVolumes(const QString &poolId) const;

@@ -1827,4 +1827,42 @@ QJsonObject Cluster::state() const
     return QJsonObject{{QStringLiteral("projects"), projects}, {QStringLiteral("jobs"), jobs}};
 }
 
+QList<KubeProjectSample> Cluster::projectSamples() const
+{
+    // Utilization per GPU as the exporter reports it now, keyed "node#index".
+    std::map<std::string, double> utilByGpu;
+    for (const DcgmGpuSample &g : gpuSamples()) {
+        utilByGpu[g.node.toStdString() + '#' + std::to_string(g.gpu)] = g.utilPct;
+    }
+    std::map<std::string, std::pair<double, double>> weighted; // project -> (sum util x share, sum share)
+    for (const JobStatus &j : m_scheduler->jobs()) {
+        if (j.state != JobState::Running || j.gpuIndices.empty()) {
+            continue;
+        }
+        const double share = double(j.job.gpus) / 1000.0 / double(j.gpuIndices.size());
+        for (int index : j.gpuIndices) {
+            const auto util = utilByGpu.find(j.node + '#' + std::to_string(index));
+            if (util != utilByGpu.end()) {
+                auto &[sum, weight] = weighted[j.job.project];
+                sum += util->second * share;
+                weight += share;
+            }
+        }
+    }
+    QList<KubeProjectSample> out;
+    for (const ProjectStatus &p : m_scheduler->projects()) {
+        KubeProjectSample s;
+        s.project = QString::fromStdString(p.name);
+        s.quotaMilli = p.quota;
+        s.allocatedMilli = p.allocated;
+        s.pendingMilli = p.pending;
+        const auto it = weighted.find(p.name);
+        if (it != weighted.end() && it->second.second > 0) {
+            s.utilization = it->second.first / it->second.second;
+        }
+        out.append(s);
+    }
+    return out;
+}
+
 } // namespace strata::sim::kube

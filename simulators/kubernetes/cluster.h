@@ -64,6 +64,8 @@ public:
     [[nodiscard]] QList<DcgmGpuSample> gpuSamples() const;
     /// Scheduler state for /_sim/state.
     [[nodiscard]] QJsonObject state() const;
+    /// Per project at simulated now (see KubeProjectSample).
+    [[nodiscard]] QList<KubeProjectSample> projectSamples() const;
     /// Asked for every pod created from now on (see SimWorkloadRunner).
     void setWorkloadRunner(SimWorkloadRunner runner) { m_runner = std::move(runner); }
     /// Log lines of a pod ("<ns>/<pod>"), nullptr when it printed nothing (or is unknown).

@@ -519,6 +519,13 @@ QJsonObject KubeSimulator::schedulerState() const
     });
 }
 
+QList<KubeProjectSample> KubeSimulator::projectSamples() const
+{
+    return onOwnThread([&] {
+        return m_cluster->projectSamples();
+    });
+}
+
 void KubeSimulator::setWorkloadRunner(SimWorkloadRunner runner)
 {
     onOwnThread([&] {

@@ -169,6 +169,19 @@ struct KubeSimulatorOptions
     int scaleNodes = 2000;
 };
 
+/// One project (KAI queue) at one simulated instant, as the scheduler and dcgm-exporter see it:
+/// what a console polling the cluster then would have recorded (demo history backfill).
+struct KubeProjectSample
+{
+    QString project;                 ///< queue name
+    std::int64_t quotaMilli = 0;     ///< deserved milli-GPUs
+    std::int64_t allocatedMilli = 0; ///< held by running jobs
+    std::int64_t pendingMilli = 0;   ///< requested by queued jobs
+    /// Mean DCGM_FI_DEV_GPU_UTIL (percent) over the GPUs its running jobs hold, weighted by each
+    /// job's share of a GPU; -1 when it runs nothing.
+    double utilization = -1;
+};
+
 /// A protocol-faithful Kubernetes API server (HTTPS + bearer token, discovery, list with
 /// limit/continue, watch with bookmarks and 410 expiry, create/get/delete/patch) over an in-memory
 /// cluster with a Job controller, the KAI-like GPU scheduler (scheduler.h), pod lifecycle on a
@@ -255,6 +268,8 @@ public:
     void clearFaultRules();
     /// Scheduler view: {"projects":[{name,quota,allocated,...}],"jobs":[...]} as /_sim/state shows it.
     QJsonObject schedulerState() const;
+    /// Every project at simulated now(), with the utilization dcgm-exporter reports for its GPUs.
+    QList<KubeProjectSample> projectSamples() const;
     /// Installs (or, with an empty function, removes) the workload hook for pods created from now on.
     void setWorkloadRunner(SimWorkloadRunner runner);
     /// The pod's log lines (what GET .../pods/{name}/log serves), nullopt for an unknown pod.

@@ -289,6 +289,30 @@ qint64 OntapSimulator::totalSnapshotCount() const
     });
 }
 
+QList<OntapSimulator::PerfPoint> OntapSimulator::perfAt(qint64 atMs) const
+{
+    return onOwnThread([&] {
+        QList<PerfPoint> out;
+        for (const auto &v : m_estate->volumes()) {
+            if (v->isConstituent || v->state != QLatin1String("online") || v->createMs > atMs) {
+                continue;
+            }
+            const PerfSample s = volumePerf(*v, atMs, 15);
+            PerfPoint p;
+            p.uuid = v->uuid;
+            p.throughputBps = s.throughput[3];
+            p.iops = s.iops[3];
+            p.latencyUs = s.latencyUs[3];
+            const QosPolicy *policy = v->qosPolicy.uuid.isEmpty() ? nullptr : m_estate->qosPolicy(v->qosPolicy.uuid);
+            if (policy && !policy->adaptive && policy->maxMbps > 0) {
+                p.capBps = double(policy->maxMbps) * 1e6; // "the units are base ten" (qos policy-group create)
+            }
+            out.append(p);
+        }
+        return out;
+    });
+}
+
 std::optional<Volume> OntapSimulator::volume(const QString &uuid) const
 {
     return onOwnThread([&]() -> std::optional<Volume> {

@@ -112,6 +112,19 @@ public:
     /// Requests handled so far (control endpoints included).
     int requestCount() const;
 
+    /// One volume's performance at one instant from the simulator's perf model: what the
+    /// volume's `metric` (duration PT15S) reports at that time, whether now or in the past.
+    struct PerfPoint
+    {
+        QString uuid;
+        double throughputBps = 0; ///< read + write, bytes/s
+        double iops = 0;          ///< total
+        double latencyUs = 0;     ///< total, weighted by operations
+        double capBps = -1;       ///< its fixed QoS policy's max throughput (base-ten MB/s), -1 none
+    };
+    /// Every online volume (no FlexGroup constituents) that existed at `atMs` (UTC ms).
+    QList<PerfPoint> perfAt(qint64 atMs) const;
+
     int addFaultRule(const FaultRule &rule);
     bool removeFaultRule(int id);
     void clearFaultRules();

@@ -174,8 +174,11 @@ TEST_F(DatasetHubTest, HeaderMatchesTr4841)
     EXPECT_EQ(s.targetsConnected, 3);
     EXPECT_EQ(s.cachedBytes, 1'070'000'000);
     EXPECT_EQ(s.capacityBytes, 360'770'000'000);
+    // TR-4841's layout in Strata's binary units (format.h), each figure in its own unit.
     EXPECT_EQ(s.headerText(),
-              QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits"));
+              QStringLiteral("6 Datasets | 277 MiB | 3 NFS Connected | %1 / 336 GiB Used by cached commits")
+                  .arg(formatBytes(qint64(1'070'000'000))));
+    EXPECT_EQ(formatBytes(qint64(1'070'000'000), QLocale(QLocale::English)), QStringLiteral("1,020 MiB"));
     EXPECT_EQ(s.readyCommits, 4);
     EXPECT_EQ(s.loadingCommits, 2);
     EXPECT_EQ(s.failedCommits, 1);
@@ -193,21 +196,21 @@ TEST_F(DatasetHubTest, TargetWithAProblemIsNotConnected)
     EXPECT_EQ(s.targets, 2);
     EXPECT_EQ(s.targetsConnected, 1);
     EXPECT_EQ(s.headerText(),
-              QStringLiteral("0 Datasets | 0 B | 1 NFS Connected | 10 B / 3.00 KB Used by cached commits"));
+              QStringLiteral("0 Datasets | 0 B | 1 NFS Connected | 10 B / 2.9 KiB Used by cached commits"));
 }
 
-// Issue 14 #8: megabytes cached on terabytes of targets read "0.00/6.60 TB", as if nothing were
-// cached; each figure now gets its own unit when they differ.
+// Issues 14 #8 and 17 #3: megabytes cached on terabytes of targets read "0.00/6.60 TB", as if
+// nothing were cached; each figure has its own unit.
 TEST_F(DatasetHubTest, HeaderGivesEachFigureItsOwnUnitWhenTheyDiffer)
 {
     estate.publishCaches(
         QStringLiteral("dgx"),
-        CachePublish{listOf<CacheTarget>({targetDatasethub(QStringLiteral("a"), 3'300'000'000'000, 97'500'000),
+        CachePublish{listOf<CacheTarget>({targetDatasethub(QStringLiteral("a"), 3'300'000'000'000, 222'298'112),
                                           targetDatasethub(QStringLiteral("b"), 3'300'000'000'000, 0)}),
                      nullptr});
     const HubSummary s = summarize(estate);
     EXPECT_EQ(s.headerText(),
-              QStringLiteral("0 Datasets | 0 B | 2 NFS Connected | 97.5 MB / 6.60 TB Used by cached commits"));
+              QStringLiteral("0 Datasets | 0 B | 2 NFS Connected | 212 MiB / 6.0 TiB Used by cached commits"));
 }
 
 TEST_F(DatasetHubTest, PerDatasetRowsCountDistinctCommits)
@@ -377,13 +380,4 @@ TEST_F(DatasetHubTest, OntapFileDatasetCachedAsFlexClone)
     EXPECT_EQ(entries.first().target, QStringLiteral("chest_xray_clone"));
     EXPECT_EQ(entries.first().pvc, QStringLiteral("team-a/xray-v2"));
     EXPECT_EQ(entries.first().project, QStringLiteral("team-a"));
-}
-
-TEST(DatasetHubFormat, DecimalBytes)
-{
-    EXPECT_EQ(formatDecimalBytes(0), QStringLiteral("0 B"));
-    EXPECT_EQ(formatDecimalBytes(999), QStringLiteral("999 B"));
-    EXPECT_EQ(formatDecimalBytes(290'200'000), QStringLiteral("290.2 MB"));
-    EXPECT_EQ(formatDecimalBytes(1'070'000'000, 2), QStringLiteral("1.07 GB"));
-    EXPECT_EQ(formatDecimalBytes(1'500'000'000'000), QStringLiteral("1.5 TB"));
 }

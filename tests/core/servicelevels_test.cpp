@@ -199,7 +199,7 @@ TEST_F(ServiceLevelsTest, CapsFromAnfThroughputQuotaAndOntapPolicies)
     const ServiceLevelRow fixed = row(QStringLiteral("ontap"), QStringLiteral("u-fixed"));
     EXPECT_NEAR(fixed.capMibps, 100e6 / kMiB, 1e-9) << "MB/s converted to MiB/s";
     EXPECT_DOUBLE_EQ(fixed.capIops, 5000);
-    EXPECT_EQ(fixed.levelDetail, QStringLiteral("fixed: 100 MB/s, 5,000 IOPS"));
+    EXPECT_EQ(fixed.levelDetail, QStringLiteral("fixed: 100 MB/s (95.4 MiB/s), 5,000 IOPS"));
     const ServiceLevelRow adaptive = row(QStringLiteral("ontap"), QStringLiteral("u-adaptive"));
     EXPECT_DOUBLE_EQ(adaptive.capMibps, -1);
     EXPECT_DOUBLE_EQ(adaptive.capIops, 4096.0 * 2) << "peak IOPS per TB x 2 TB";
@@ -234,7 +234,7 @@ TEST_F(ServiceLevelsTest, P95AndFlagsFromTheLastDay)
     const ServiceLevelRow criteo = row(QStringLiteral("azure"), QStringLiteral("fs-criteo"));
     EXPECT_NEAR(criteo.p95Mibps, 15.5, 1e-9);
     EXPECT_EQ(criteo.flag, LevelFlag::AtCap);
-    EXPECT_EQ(criteo.flagReason, QStringLiteral("p95 15.5 of 15.6 MiB/s for the last day"));
+    EXPECT_EQ(criteo.flagReason, QStringLiteral("p95 15.5 MiB/s of 15.6 MiB/s for the last day"));
     EXPECT_EQ(levelFlagName(criteo.flag), QStringLiteral("at_cap"));
 
     const ServiceLevelRow tusimple = row(QStringLiteral("azure"), QStringLiteral("fs-tusimple"));
@@ -287,7 +287,7 @@ TEST_F(ServiceLevelsTest, PreviewShowsCapAgainstP95AndCost)
     levels->annotatePreview(change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium")),
                             &p);
     EXPECT_TRUE(p.effects.contains(
-        QStringLiteral("Throughput cap 15.6 → 62.5 MiB/s (observed p95 over the last 24 h: 15.5 MiB/s)")))
+        QStringLiteral("Throughput cap 15.6 MiB/s → 62.5 MiB/s (observed p95 over the last 24 h: 15.5 MiB/s)")))
         << p.effects.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(p.effects.contains(QStringLiteral("Cost per month $147.50 → $294.20 (rate card)")))
         << p.effects.join(QLatin1Char('\n')).toStdString();
@@ -373,4 +373,46 @@ TEST_F(ServiceLevelsTest, ThroughputHistoryConvertsToMibps)
     EXPECT_DOUBLE_EQ(points[0].mibps, 10);
     EXPECT_DOUBLE_EQ(points[0].capMibps, 15.625);
     EXPECT_EQ(points[0].time, kNow);
+}
+
+TEST_F(ServiceLevelsTest, PreviewAgreesWithTheCliDryRunOnceSamplesArrive)
+{
+    // The desktop's ServiceLevels exists from start-up, before any sample; then a poll lands: its
+    // samples go to the history store and the volume's perf to the estate.
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-criteo"), 25, 15.5);
+    VolumePerf perf;
+    perf.source = QStringLiteral("azure");
+    perf.id = QStringLiteral("fs-criteo");
+    perf.throughputBps = 15.5 * kMiB;
+    estate.publishVolumePerf(QStringLiteral("azure"),
+                             listServicelevels<VolumePerf>({std::make_shared<const VolumePerf>(perf)}));
+
+    // `strata set service-level --dry-run` builds its own ServiceLevels on the same store and
+    // reads the statistics once before previewing (app/cli/cli.cpp).
+    ServiceLevels cli(estate, clock, &history);
+    bool cliRead = false;
+    QObject::connect(&cli, &ServiceLevels::changed, [&cliRead] {
+        cliRead = true;
+    });
+    cli.refreshStatistics();
+    ASSERT_TRUE(waitForServicelevels([&] {
+        return cliRead && cli.row(QStringLiteral("azure"), QStringLiteral("fs-criteo"))->p95Mibps >= 0;
+    }));
+
+    const ActionRequest request =
+        change(QStringLiteral("azure"), QStringLiteral("fs-criteo"), QStringLiteral("Premium"));
+    ActionPreview fromCli;
+    cli.annotatePreview(request, &fromCli);
+    // The desktop reads the same history without waiting for its 5-minute refresh.
+    ActionPreview fromDesktop;
+    waitForServicelevels([&] {
+        fromDesktop = ActionPreview{};
+        levels->annotatePreview(request, &fromDesktop);
+        return fromDesktop.effects == fromCli.effects;
+    });
+    EXPECT_EQ(fromDesktop.effects.join(QLatin1Char('\n')).toStdString(),
+              fromCli.effects.join(QLatin1Char('\n')).toStdString());
+    EXPECT_TRUE(
+        fromDesktop.effects.join(QLatin1Char('\n')).contains(QLatin1String("p95 over the last 24 h: 15.5 MiB/s")))
+        << fromDesktop.effects.join(QLatin1Char('\n')).toStdString();
 }

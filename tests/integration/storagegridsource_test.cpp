@@ -194,8 +194,8 @@ TEST_F(StorageGridSourceTest, CommitWritesAManifestNamedByItsSha256AndTheHubAdds
     }
     const core::HubSummary hub = core::summarize(engine->estate());
     EXPECT_EQ(hub.datasets, 6);
-    EXPECT_EQ(hub.totalBytes, 290'200'000) << core::formatDecimalBytes(hub.totalBytes).toStdString();
-    EXPECT_TRUE(hub.headerText().startsWith(QStringLiteral("6 Datasets | 290.2 MB | ")))
+    EXPECT_EQ(hub.totalBytes, 290'200'000) << core::formatBytes(hub.totalBytes).toStdString();
+    EXPECT_TRUE(hub.headerText().startsWith(QStringLiteral("6 Datasets | 277 MiB | ")))
         << hub.headerText().toStdString();
 
     const auto jun = dataset(QStringLiteral("fraud_jun"));

@@ -47,7 +47,8 @@ TEST(DatasetModel, HubHeaderMatchesTr4841)
     EXPECT_EQ(h.cachedBytes, 1'070'000'000);
     EXPECT_EQ(h.capacityBytes, 360'770'000'000);
     EXPECT_EQ(h.headerText(),
-              QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits"));
+              QStringLiteral("6 Datasets | 277 MiB | 3 NFS Connected | %1 / 336 GiB Used by cached commits")
+                  .arg(core::formatBytes(qint64(1'070'000'000))));
 }
 
 TEST(DatasetModel, HeaderCountsOnlyTargetsWithoutAProblem)
@@ -76,7 +77,7 @@ TEST(DatasetModel, RowsShowSizeCommitsAndCachedCounts)
     ASSERT_EQ(model.rowCount(), 6);
     const int fraud = rowNamedDatasetmodels(model, QStringLiteral("fraud_jun"));
     ASSERT_GE(fraud, 0);
-    EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data().toString(), QStringLiteral("32.4 MB"));
+    EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data().toString(), QStringLiteral("30.9 MiB"));
     EXPECT_EQ(model.index(fraud, models::DatasetModel::Size).data(models::RawValueRole).toLongLong(), 32'400'000);
     EXPECT_EQ(model.index(fraud, models::DatasetModel::Commits).data().toString(), QStringLiteral("4"));
     EXPECT_EQ(model.index(fraud, models::DatasetModel::Location).data().toString(),
@@ -122,15 +123,6 @@ TEST(DatasetModel, RemovedDatasetLeavesWithoutReset)
     EXPECT_EQ(rowNamedDatasetmodels(model, QStringLiteral("fraud_jun")), -1);
 }
 
-TEST(DatasetModel, DecimalBytes)
-{
-    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(0), QStringLiteral("0 B"));
-    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(999), QStringLiteral("999 B"));
-    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(1000), QStringLiteral("1.0 KB"));
-    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(102'700'000), QStringLiteral("102.7 MB"));
-    EXPECT_EQ(models::DatasetModel::formatDecimalBytes(360'770'000'000, 2), QStringLiteral("360.77 GB"));
-}
-
 TEST(CommitModel, ScopedToOneDatasetAndFollowsCaches)
 {
     core::Estate estate;
@@ -146,7 +138,7 @@ TEST(CommitModel, ScopedToOneDatasetAndFollowsCaches)
     EXPECT_EQ(model.index(row, models::CommitModel::Id).data().toString(), head.id.left(12));
     EXPECT_EQ(model.index(row, models::CommitModel::Id).data(models::IdRole).toString(), head.id);
     EXPECT_EQ(model.index(row, models::CommitModel::Parent).data().toString(), head.parent.left(12));
-    EXPECT_EQ(model.index(row, models::CommitModel::Size).data().toString(), QStringLiteral("32.4 MB"));
+    EXPECT_EQ(model.index(row, models::CommitModel::Size).data().toString(), QStringLiteral("30.9 MiB"));
     EXPECT_EQ(model.index(row, models::CommitModel::Author).data().toString(), QStringLiteral("bob"));
     EXPECT_TRUE(model.index(row, models::CommitModel::Cached).data().toString().isEmpty());
     // Not cached anywhere: no status dot (a green one read as "cached").
@@ -193,7 +185,7 @@ TEST(CachedCommitModel, ProgressUpdatesAreRowChangesNotResets)
     EXPECT_DOUBLE_EQ(model.index(loading, models::CachedCommitModel::Progress).data(models::RawValueRole).toDouble(),
                      25.0);
     EXPECT_EQ(model.index(loading, models::CachedCommitModel::Progress).data().toString(),
-              QStringLiteral("25 % · 10/43 objects · 8.1 MB/32.4 MB"));
+              QStringLiteral("25 % · 10/43 objects · 7.7 MiB/30.9 MiB"));
 
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
@@ -255,7 +247,7 @@ TEST(CacheTargetModel, UsageWatermarkAndCommitCounts)
     EXPECT_NEAR(model.index(row, models::CacheTargetModel::Usage).data(models::RawValueRole).toDouble(), 0.4166, 0.001);
     // The failed load does not occupy the target.
     EXPECT_EQ(model.index(row, models::CacheTargetModel::Commits).data().toInt(), 1);
-    EXPECT_EQ(model.index(row, models::CacheTargetModel::Cached).data().toString(), QStringLiteral("500.00 MB"));
+    EXPECT_EQ(model.index(row, models::CacheTargetModel::Cached).data().toString(), QStringLiteral("477 MiB"));
     EXPECT_EQ(model.index(row, models::CacheTargetModel::Policy).data().toString(),
               QStringLiteral("evict after 3 days unused, LRU above 90 %"));
     EXPECT_EQ(model.index(row, models::CacheTargetModel::Usage).data(models::StatusRole).toString(),
@@ -290,9 +282,9 @@ TEST(GridModels, NodesAlertsTenantsBuckets)
 
     const int ds = rowNamedDatasetmodels(tenants, QStringLiteral("data-science"));
     ASSERT_GE(ds, 0);
-    EXPECT_EQ(tenants.index(ds, models::TenantModel::Data).data().toString(), QStringLiteral("290.2 MB"));
+    EXPECT_EQ(tenants.index(ds, models::TenantModel::Data).data().toString(), QStringLiteral("277 MiB"));
     EXPECT_EQ(tenants.index(ds, models::TenantModel::QuotaUse).data().toString(), QStringLiteral("29.0 %"));
-    EXPECT_EQ(tenants.index(ds, models::TenantModel::Growth).data().toString(), QStringLiteral("+48.5 MB"));
+    EXPECT_EQ(tenants.index(ds, models::TenantModel::Growth).data().toString(), QStringLiteral("+46.3 MiB"));
     const int sc = rowNamedDatasetmodels(tenants, QStringLiteral("support-center"));
     EXPECT_EQ(tenants.index(sc, models::TenantModel::Quota).data().toString(), QStringLiteral("–"));
     EXPECT_EQ(tenants.index(sc, models::TenantModel::Growth).data().toString(), QString());
@@ -309,7 +301,7 @@ TEST(GridModels, NodesAlertsTenantsBuckets)
     EXPECT_EQ(reset.count(), 0);
     EXPECT_EQ(removed.count(), 1);
     EXPECT_EQ(alerts.rowCount(), 1);
-    EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(-300'000'000)), QStringLiteral("−300.0 MB"));
+    EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(-300'000'000)), QStringLiteral("−286 MiB"));
     EXPECT_EQ(models::TenantModel::growthText(std::optional<qint64>(0)), QStringLiteral("0 B"));
 }
 

@@ -101,11 +101,13 @@ TEST(DatasetsPage, HeaderAndOneRowPerDataset)
 {
     Hub hub;
     views::DatasetsPage page(&hub.estate, &hub.datasets, &hub.commits, &hub.cached, &hub.targets);
-    EXPECT_EQ(page.headerText(), QStringLiteral("0 Datasets | 0 B | 0 NFS Connected | 0/0 B Used by cached commits"));
+    EXPECT_EQ(page.headerText(),
+              QStringLiteral("0 Datasets | 0 B | 0 NFS Connected | 0 B / 0 B Used by cached commits"));
     HubFixture::publishDatasets(hub.estate);
     HubFixture::publishCaches(hub.estate, {});
     EXPECT_EQ(page.headerText(),
-              QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits"));
+              QStringLiteral("6 Datasets | 277 MiB | 3 NFS Connected | %1 / 336 GiB Used by cached commits")
+                  .arg(core::formatBytes(qint64(1'070'000'000))));
     EXPECT_EQ(page.datasetView()->model()->rowCount(), 6);
     // Sorted by name.
     EXPECT_EQ(page.datasetView()->model()->index(0, models::DatasetModel::Name).data().toString(),
@@ -126,7 +128,7 @@ TEST(DatasetsPage, SelectingADatasetShowsItsCommitsNewestFirst)
     QAbstractItemModel *commits = page.commitView()->model();
     ASSERT_EQ(commits->rowCount(), 7);
     EXPECT_EQ(commits->index(0, models::CommitModel::Id).data(models::IdRole).toString(), head(3).id);
-    EXPECT_EQ(commits->index(0, models::CommitModel::Size).data().toString(), QStringLiteral("102.7 MB"));
+    EXPECT_EQ(commits->index(0, models::CommitModel::Size).data().toString(), QStringLiteral("97.9 MiB"));
     EXPECT_EQ(page.selectedCommitIds(), QStringList{head(3).id});
     EXPECT_TRUE(page.commitButton()->isEnabled());
     EXPECT_TRUE(page.cacheButton()->isEnabled());
@@ -241,7 +243,7 @@ TEST(DatasetsPage, ButtonsAskForTheActions)
         page.comparisonDialog()->findChild<QTreeWidget *>(QStringLiteral("comparisonTreeWidget"))->topLevelItemCount(),
         2);
     EXPECT_EQ(page.comparisonDialog()->findChild<QLabel *>(QStringLiteral("comparisonSummaryLabel"))->text(),
-              QStringLiteral("1 added (1.0 MB), 0 removed (0 B), 1 changed (800.0 KB), 40 unchanged"));
+              QStringLiteral("1 added (977 KiB), 0 removed (0 B), 1 changed (781 KiB), 40 unchanged"));
     page.showComparison(diff, QStringLiteral("the manifest of 3f2a does not match its id"));
     EXPECT_TRUE(page.comparisonDialog()
                     ->findChild<QLabel *>(QStringLiteral("comparisonSummaryLabel"))
@@ -359,7 +361,7 @@ TEST(ActionDialog, CacheAndClearArePreviewed)
             ++previews;
             core::ActionPreview p;
             p.title = QStringLiteral("Cache");
-            p.blockedReason = QStringLiteral("needs 32.4 MB, 0 B free even after evicting what the policy allows");
+            p.blockedReason = QStringLiteral("needs 30.9 MiB, 0 B free even after evicting what the policy allows");
             return p;
         });
         EXPECT_GE(previews, 1);
@@ -368,7 +370,7 @@ TEST(ActionDialog, CacheAndClearArePreviewed)
                   kind == core::ActionKind::CacheCommit ? QStringLiteral("Cache") : QStringLiteral("Clear"));
         EXPECT_TRUE(dialog.findChild<QLabel *>(QStringLiteral("actionBlockedLabel"))
                         ->text()
-                        .contains(QStringLiteral("32.4 MB")));
+                        .contains(QStringLiteral("30.9 MiB")));
     }
 }
 
@@ -383,7 +385,8 @@ TEST(CacheTargetsPage, TargetsAndWhatFillsThem)
         {HubFixture::cached(QStringLiteral("dgx-cache-1"), core::CacheState::Ready, 32'400'000),
          HubFixture::cached(QStringLiteral("dgx-cache-2"), core::CacheState::Loading, 8'100'000)});
     EXPECT_EQ(page.summaryText(),
-              QStringLiteral("3 of 3 targets connected · 1.07 GB of 360.77 GB used by cached commits"));
+              QStringLiteral("3 of 3 targets connected · %1 of 336 GiB used by cached commits")
+                  .arg(core::formatBytes(qint64(1'070'000'000))));
     EXPECT_EQ(page.targetView()->model()->rowCount(), 3);
     EXPECT_EQ(page.cachedView()->model()->rowCount(), 0); // nothing selected
     ASSERT_TRUE(page.selectTarget(QStringLiteral("dgx"), QStringLiteral("dgx-cache-1")));
@@ -426,7 +429,7 @@ TEST(StorageGridPage, HealthAlertsTenantsAndBuckets)
     EXPECT_EQ(
         page.healthText(),
         QStringLiteral("datalake: StorageGRID 11.8.0.2 (API v4) · 5 nodes connected, 0 down · alerts: 0 critical, "
-                       "0 major, 1 minor · ILM: 2 copies, 1 site · 420.0 MB of 3.0 TB used"));
+                       "0 major, 1 minor · ILM: 2 copies, 1 site · 401 MiB of 2.7 TiB used"));
     EXPECT_EQ(page.nodeView()->model()->rowCount(), 5);
     EXPECT_EQ(page.alertView()->model()->rowCount(), 1); // active only
     page.setAlertFilter(views::StorageGridPage::AlertFilter::Resolved);
@@ -502,7 +505,8 @@ TEST(MainWindowDatasets, HubPagesAreInTheNavigation)
     window.showPage(Page::Datasets);
     EXPECT_EQ(window.currentPage(), Page::Datasets);
     EXPECT_EQ(window.datasetsPage()->headerText(),
-              QStringLiteral("6 Datasets | 290.2 MB | 3 NFS Connected | 1.07/360.77 GB Used by cached commits"));
+              QStringLiteral("6 Datasets | 277 MiB | 3 NFS Connected | %1 / 336 GiB Used by cached commits")
+                  .arg(core::formatBytes(qint64(1'070'000'000))));
     const QVariantMap state = window.layoutState();
     EXPECT_TRUE(state.contains(QStringLiteral("datasets/header")));
     EXPECT_TRUE(state.contains(QStringLiteral("grid/header")));

@@ -133,7 +133,8 @@ TEST(JobDiagnosisPanel, DataBoundJobChartsItsVolumeAndOffersTheLevelChange)
     EXPECT_EQ(view->diagnosis().verdict, core::Verdict::DataBound);
     EXPECT_TRUE(view->showsChart());
     ASSERT_EQ(view->throughputPoints().size(), 2);
-    EXPECT_NEAR(view->throughputPoints().at(0).y(), 16.5, 1e-9);
+    // Charted in MiB/s, the unit of Service levels (16.5 MB/s = 15.7 MiB/s).
+    EXPECT_NEAR(view->throughputPoints().at(0).y(), 16.5e6 / 1048576.0, 1e-9);
     ASSERT_EQ(view->gpuPoints().size(), 1);
     EXPECT_DOUBLE_EQ(view->gpuPoints().front().y(), 58.1);
     ASSERT_FALSE(view->actionButton()->isHidden());
