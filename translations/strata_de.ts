@@ -492,6 +492,78 @@
         <source>KAI queues found (podgroups in %1)</source>
         <translation>KAI-Queues gefunden (PodGroups in %1)</translation>
     </message>
+    <message>
+        <source>Following the Azure operation after the restart</source>
+        <translation>Verfolge den Azure-Vorgang nach dem Neustart</translation>
+    </message>
+    <message>
+        <source>Pool change: Azure reports %1</source>
+        <translation>Poolwechsel: Azure meldet %1</translation>
+    </message>
+    <message>
+        <source>still %1 after %2 s</source>
+        <translation>nach %2 s noch %1</translation>
+    </message>
+    <message>
+        <source>%1 moved to pool %2 (%3).</source>
+        <translation>%1 ist in Pool %2 umgezogen (%3).</translation>
+    </message>
+    <message>
+        <source>The pool change of %1 %2 in Azure: %3</source>
+        <translation>Der Poolwechsel von %1 %2 in Azure: %3</translation>
+    </message>
+    <message>
+        <source>Strata stopped while the pool change of %1 ran and Azure cannot be asked now (%2); it was not sent again. Check the volume before retrying.</source>
+        <translation>Strata wurde während des Poolwechsels von %1 beendet, und Azure ist gerade nicht erreichbar (%2); er wurde nicht erneut gesendet. Prüfen Sie das Volume, bevor Sie es erneut versuchen.</translation>
+    </message>
+    <message>
+        <source>Strata stopped before the pool change of %1 reached Azure (it is still in pool %2); it was not sent again. Retry it if it is still wanted.</source>
+        <translation>Strata wurde beendet, bevor der Poolwechsel von %1 Azure erreichte (es ist noch in Pool %2); er wurde nicht erneut gesendet. Wiederholen Sie ihn, falls er noch gewünscht ist.</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>nicht gesendet</translation>
+    </message>
+    <message>
+        <source>Strata stopped while this ran and cache target %1 is not configured now; it was not repeated.</source>
+        <translation>Strata wurde währenddessen beendet, und das Cache-Ziel %1 ist nicht mehr konfiguriert; es wurde nicht wiederholt.</translation>
+    </message>
+    <message>
+        <source>Loading %1 onto %2: Job %3/%4 was created before the restart.</source>
+        <translation>Laden von %1 auf %2: Job %3/%4 wurde vor dem Neustart angelegt.</translation>
+    </message>
+    <message>
+        <source>Strata stopped while this ran and the cluster cannot be asked now (%1); it was not repeated.</source>
+        <translation>Strata wurde währenddessen beendet, und der Cluster ist gerade nicht erreichbar (%1); es wurde nicht wiederholt.</translation>
+    </message>
+    <message>
+        <source>Strata stopped before the loader Job %1/%2 was created; it was not sent again. Retry the load if it is still wanted.</source>
+        <translation>Strata wurde beendet, bevor der Lade-Job %1/%2 angelegt wurde; er wurde nicht erneut gesendet. Wiederholen Sie das Laden, falls es noch gewünscht ist.</translation>
+    </message>
+    <message>
+        <source>Following ONTAP job %1 after the restart</source>
+        <translation>Verfolge ONTAP-Job %1 nach dem Neustart</translation>
+    </message>
+    <message>
+        <source>Looking for the ONTAP job of this action</source>
+        <translation>Suche den ONTAP-Job dieser Aktion</translation>
+    </message>
+    <message>
+        <source>Strata stopped while %1 ran and ONTAP cannot be asked now; it was not sent again. Check the volume before retrying.</source>
+        <translation>Strata wurde während %1 beendet, und ONTAP ist gerade nicht erreichbar; es wurde nicht erneut gesendet. Prüfen Sie das Volume, bevor Sie es erneut versuchen.</translation>
+    </message>
+    <message>
+        <source>Strata stopped before %1 reached ONTAP (ONTAP has no job for it and the change is not there); it was not sent again. Retry it if it is still wanted.</source>
+        <translation>Strata wurde beendet, bevor %1 ONTAP erreichte (ONTAP hat keinen Job dafür, und die Änderung ist nicht vorhanden); es wurde nicht erneut gesendet. Wiederholen Sie es, falls es noch gewünscht ist.</translation>
+    </message>
+    <message>
+        <source>the creation of snapshot &quot;%1&quot;</source>
+        <translation>das Anlegen des Snapshots &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>the change of %1 to %2</source>
+        <translation>die Änderung von %1 auf %2</translation>
+    </message>
 </context>
 <context>
     <name>cli</name>
@@ -1286,6 +1358,30 @@
     <message>
         <source>attempt %1</source>
         <translation>Versuch %1</translation>
+    </message>
+    <message>
+        <source>The action could not be recorded in the history store before sending, so it was not sent.</source>
+        <translation>Die Aktion konnte vor dem Senden nicht im Verlaufsspeicher festgehalten werden und wurde deshalb nicht gesendet.</translation>
+    </message>
+    <message>
+        <source>Strata stopped while this ran; checking what %1 did</source>
+        <translation>Strata wurde währenddessen beendet; prüfe, was %1 getan hat</translation>
+    </message>
+    <message>
+        <source>Strata stopped while this action ran and its journal entry cannot be read; it was not repeated. Check %1 on %2.</source>
+        <translation>Strata wurde während dieser Aktion beendet, und ihr Journaleintrag ist nicht lesbar; sie wurde nicht wiederholt. Prüfen Sie %1 auf %2.</translation>
+    </message>
+    <message>
+        <source>Strata stopped while this action ran (%1); this kind of action cannot be checked automatically, so it was not repeated. Check %2 on %3.</source>
+        <translation>Strata wurde während dieser Aktion beendet (%1); diese Art von Aktion lässt sich nicht automatisch prüfen und wurde deshalb nicht wiederholt. Prüfen Sie %2 auf %3.</translation>
+    </message>
+    <message>
+        <source>Recovered after a restart: </source>
+        <translation>Nach einem Neustart wiederhergestellt: </translation>
+    </message>
+    <message>
+        <source>Recovered after a restart: %1</source>
+        <translation>Nach einem Neustart wiederhergestellt: %1</translation>
     </message>
 </context>
 <context>
@@ -2188,12 +2284,12 @@
         <translation>beobachteter p95-Wert der letzten 24 h: %1</translation>
     </message>
     <message>
-        <source>Throughput cap %1 -&gt; %2 (%3)</source>
-        <translation>Durchsatzobergrenze %1 -&gt; %2 (%3)</translation>
-    </message>
-    <message>
         <source>The new cap is at or below what the volume used (p95 %1): it will be throttled.</source>
         <translation>Die neue Obergrenze liegt bei oder unter der bisherigen Nutzung des Volumes (p95 %1): Es wird gedrosselt.</translation>
+    </message>
+    <message>
+        <source>Throughput cap %1 → %2 (%3)</source>
+        <translation>Durchsatzobergrenze %1 → %2 (%3)</translation>
     </message>
 </context>
 <context>
