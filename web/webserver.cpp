@@ -1793,9 +1793,10 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
 {
     d->registerRoutes();
     // Every resource `strata get` lists from the estate is live; schedules change only through
-    // actions and are re-read over HTTP.
+    // actions and are re-read over HTTP. Estate lists follow the estate's keyed diffs; the rest
+    // (derived rows) are re-read when what they show changes.
     for (const QString &resource : rows::resourceNames()) {
-        if (resource == QLatin1String("schedules")) {
+        if (resource == QLatin1String("schedules") || d->feed.addEstateResource(resource)) {
             continue;
         }
         // The timeline can hold 50,000 entries: the feed carries the newest, pages read the rest.
