@@ -3,6 +3,7 @@
 // built and serialised on the feed's worker thread, not the owner (GUI) thread.
 
 #include "web/livefeed.h"
+#include "webfixture.h"
 
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
@@ -198,6 +199,56 @@ TEST_F(LiveFeedDiffTest, RowsAreBuiltAndSerialisedOffTheOwnerThread)
         EXPECT_NE(it.value(), QCoreApplication::instance()->thread()) << it.key().toStdString();
         EXPECT_NE(it.value(), QThread::currentThread()) << it.key().toStdString();
     }
+}
+
+using LiveFeedServerTest = WebFixture;
+
+TEST_F(LiveFeedServerTest, AVolumeChangeInTheEstateReachesAViewerCatchingUpWithSince)
+{
+    web::WebServerOptions options;
+    options.watchPerformanceWithViewers = false;
+    startServer(options);
+    const Login viewer = login(QStringLiteral("viewer"));
+    web::LiveFeed &feed = server->feed();
+    const QString source = QStringLiteral("ontap-ai");
+    const auto current = engine->estate().volumes().scope(source);
+    ASSERT_TRUE(current && current->size() > 1);
+    std::vector<core::Ptr<core::Volume>> volumes = current->items();
+    core::Volume changed = *volumes.front();
+    changed.usedBytes = 123456789;
+    volumes.front() = std::make_shared<const core::Volume>(changed);
+    const qint64 before = feed.revision();
+    engine->estate().publishVolumes(source, std::make_shared<const core::KeyedList<core::Volume>>(volumes));
+    ASSERT_TRUE(waitFor([&] {
+        return feed.revision() > before;
+    }));
+
+    // A viewer that last saw `before` gets the diff on reconnecting, in order after hello.
+    auto live = openLive(viewer, ownOrigin(), QStringLiteral("since=%1").arg(before));
+    ASSERT_TRUE(waitFor([&] {
+        return live->messages.size() >= 1 + (feed.revision() - before);
+    }));
+    EXPECT_EQ(live->messages.at(0).value(QLatin1String("type")).toString(), QStringLiteral("hello"));
+    bool seen = false;
+    for (qsizetype i = 1; i < live->messages.size(); ++i) {
+        const QJsonObject m = live->messages.at(i);
+        EXPECT_EQ(qint64(m.value(QLatin1String("revision")).toDouble()), before + i);
+        if (m.value(QLatin1String("resource")).toString() != QLatin1String("volumes")) {
+            continue;
+        }
+        const QJsonArray upsert = m.value(QLatin1String("upsert")).toArray();
+        for (const QJsonValue &v : upsert) {
+            const QJsonObject row = v.toObject();
+            if (row.value(QLatin1String("key")).toString() == source + QLatin1Char('/') + changed.id
+                && row.value(QLatin1String("used_bytes")).toInteger() == 123456789) {
+                // Only what changed travels, not the whole list (a poll landing in the same
+                // coalescing window may add its own changes).
+                EXPECT_LT(upsert.size(), qsizetype(volumes.size()));
+                seen = true;
+            }
+        }
+    }
+    EXPECT_TRUE(seen);
 }
 
 } // namespace
