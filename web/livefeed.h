@@ -4,12 +4,17 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMutex>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
+
+class QThread;
 
 namespace strata::core {
 class Engine;
@@ -29,6 +34,20 @@ namespace strata::web {
 /// given to append() carry their own). Revisions increase by one per
 /// diff; a client that saw revision r reconnects with ?since=r and receives r+1.. in order.
 ///
+/// Two ways a resource follows the estate:
+///  - an estate list (addEstateResource: volumes, snapshots, clusters, nodes, projects, jobs,
+///    pvcs, pools, aks, grids, tenants, buckets, alerts, caches): the Estate's keyed diffs are
+///    collected by estate key on the owner thread; only the rows of added and changed records
+///    are built (through the models/rows builders), removals become "remove" keys;
+///  - a derived resource (addResource: sources, events, service-levels, datasets, commits,
+///    cache-targets, features' own): its rows combine several lists or live outside the
+///    estate, so they are re-read in full on the owner thread when a signal the feed maps to
+///    them fires, or on markDirty().
+/// Building rows of estate lists, serialising every row, comparing it with what was last
+/// published (a row whose bytes did not change is not sent) and writing the message all run on
+/// one worker thread ("live-feed"); the owner thread only collects changes, numbers the
+/// messages and sends them. A change of the configured sources re-reads everything.
+///
 /// Estate publishes are coalesced (at most one diff per resource per `coalesceMs`); each diff is
 /// serialized once and the same bytes are sent to every viewer.
 class LiveFeed final : public QObject
@@ -43,8 +62,11 @@ public:
     explicit LiveFeed(core::Engine &engine, int coalesceMs = 200, int keptDiffs = 4096, QObject *parent = nullptr);
     ~LiveFeed() override;
 
-    /// Registers a resource; `rows` is re-read when one of the estate signals the feed maps to
-    /// it fires, or when markDirty(resource) is called.
+    /// Registers `resource` as an estate list followed through the Estate's keyed diffs; false
+    /// (nothing registered) when `resource` is not one (see the class comment).
+    bool addEstateResource(const QString &resource);
+    /// Registers a derived resource; `rows` is re-read (on the owner thread) when one of the
+    /// signals the feed maps to it fires, or when markDirty(resource) is called.
     void addResource(const QString &resource, RowSource rows);
     /// Re-read a resource at the next coalescing tick (for features with their own data).
     void markDirty(const QString &resource);
@@ -62,16 +84,30 @@ public:
     /// Serialized diffs after `since`, oldest first; false when `since` is older than the kept
     /// history (the client must reload) or newer than revision().
     bool diffsSince(qint64 since, QList<QByteArray> *out) const;
+    /// The rows as last published (thread-safe; the order of the last full read, added rows last).
     [[nodiscard]] QJsonArray rows(const QString &resource) const;
     [[nodiscard]] QStringList resources() const;
+
+    /// For tests: called on the thread that builds and serialises a resource's diff, once per
+    /// resource and flush, with the resource's name.
+    void setBuildObserver(std::function<void(const QString &resource)> observer);
 
 Q_SIGNALS:
     /// One serialized diff message (sent as is to every connected viewer).
     void diffReady(qint64 revision, const QByteArray &message);
 
 private:
-    struct Resource;
+    struct Published;
+    struct Batch;
+    class Channel;
+    template <class T> class TableChannel;
+
+    void scheduleFlush();
     void flush();
+    /// Worker thread: applies one batch to the published state; the message tail or empty.
+    QByteArray apply(Batch &batch);
+    void deliver(const QList<QByteArray> &tails);
+    QSet<QString> configuredSources() const;
 
     core::Engine &m_engine;
     int m_coalesceMs;
@@ -80,8 +116,22 @@ private:
     std::deque<std::pair<qint64, QByteArray>> m_history;
     qint64 m_keptBytes = 0;
     qint64 m_maxKeptBytes = std::numeric_limits<qint64>::max();
-    QHash<QString, std::shared_ptr<Resource>> m_resources;
     bool m_flushScheduled = false;
+    bool m_resync = false;
+
+    // Owner thread: what each resource has waiting for the next flush.
+    QHash<QString, std::shared_ptr<Channel>> m_channels; ///< estate lists
+    QHash<QString, RowSource> m_derived;
+    QSet<QString> m_dirty;
+    QHash<QString, QJsonArray> m_appended;
+
+    // Published rows per resource: written on the worker, read by rows() (m_mutex).
+    mutable QMutex m_mutex;
+    QHash<QString, std::shared_ptr<Published>> m_published;
+    std::function<void(const QString &)> m_buildObserver;
+
+    QThread *m_thread = nullptr;
+    QObject *m_worker = nullptr; ///< lives on m_thread: the context of posted batches
 };
 
 } // namespace strata::web

@@ -1,5 +1,6 @@
 #include "web/sentimentroutes.h"
 
+#include "web/apierror.h"
 #include "web/livefeed.h"
 #include "web/webserver.h"
 
@@ -29,11 +30,6 @@ QJsonObject countsJson(const core::SentimentCounts &counts)
     return {{QStringLiteral("positive"), counts[2]},
             {QStringLiteral("neutral"), counts[1]},
             {QStringLiteral("negative"), counts[0]}};
-}
-
-QJsonObject error(const QString &message)
-{
-    return {{QStringLiteral("error"), message}};
 }
 
 // Whole seconds in [minimum, maximum]; `fallback` when absent; nullopt when malformed.
@@ -146,7 +142,8 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
     if (route == QLatin1String("summary")) {
         const auto range = seconds(query, QStringLiteral("range"), kDay, 60, kYear);
         if (!range) {
-            return error(QStringLiteral("range must be seconds between 60 and 31536000."));
+            return apiErrorValue(ApiError::BadRequest,
+                                 QStringLiteral("range must be seconds between 60 and 31536000."));
         }
         const core::SentimentSummary s = service.summary(*range * 1000);
         return QJsonObject{
@@ -164,7 +161,7 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
     if (route == QLatin1String("calls")) {
         const auto limit = seconds(query, QStringLiteral("limit"), 100, 1, 5000);
         if (!limit) {
-            return error(QStringLiteral("limit must be a number between 1 and 5000."));
+            return apiErrorValue(ApiError::BadRequest, QStringLiteral("limit must be a number between 1 and 5000."));
         }
         const QString live = query.queryItemValue(QStringLiteral("live"));
         const bool liveOnly = live == QLatin1String("1") || live == QLatin1String("true");
@@ -179,9 +176,7 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
         const QString id = query.queryItemValue(QStringLiteral("id"), QUrl::FullyDecoded);
         const auto c = service.call(id);
         if (!c) {
-            QJsonObject missing = error(QStringLiteral("No call with id \"%1\".").arg(id.left(64)));
-            missing.insert(QStringLiteral("status"), 404);
-            return missing;
+            return apiErrorValue(ApiError::NotFound, QStringLiteral("No call with id \"%1\".").arg(id.left(64)));
         }
         QJsonObject row = sentimentCallJson(*c);
         QJsonArray sentences;
@@ -228,7 +223,8 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
         const auto range = seconds(query, QStringLiteral("range"), 30 * kDay, 60, kYear);
         const auto bucket = seconds(query, QStringLiteral("bucket"), kDay, 60, kYear);
         if (!range || !bucket) {
-            return error(QStringLiteral("range and bucket must be seconds between 60 and 31536000."));
+            return apiErrorValue(ApiError::BadRequest,
+                                 QStringLiteral("range and bucket must be seconds between 60 and 31536000."));
         }
         const QList<core::SentimentTeam> teams = service.teams(*range * 1000, *bucket * 1000);
         QJsonArray rows;
@@ -299,9 +295,7 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
             {QStringLiteral("models"), QJsonArray::fromStringList(m.models)},
         };
     }
-    QJsonObject unknown = error(QStringLiteral("Unknown sentiment resource \"%1\".").arg(route.left(64)));
-    unknown.insert(QStringLiteral("status"), 404);
-    return unknown;
+    return apiErrorValue(ApiError::NotFound, QStringLiteral("Unknown sentiment resource \"%1\".").arg(route.left(64)));
 }
 
 void registerSentimentRoutes(WebServer &server, core::SentimentService &service)

@@ -1,6 +1,7 @@
 #include "web/webserver.h"
 
 #include "web/api.h"
+#include "web/apierror.h"
 #include "web/httpguard.h"
 #include "web/livefeed.h"
 #include "web/metrics.h"
@@ -213,6 +214,7 @@ struct WebServer::Private
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Referrer-Policy", "no-referrer");
         response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("X-Strata-Api-Version", kApiVersion);
         if (tls()) {
             response.setHeader("Strict-Transport-Security", "max-age=31536000");
         }
@@ -241,15 +243,19 @@ struct WebServer::Private
         reply(std::move(responder), status, kJson, body, extra);
     }
 
-    /// A feature route's answer: {"error": sentence[, "status": 4xx]} is an error (400 unless
-    /// the handler says otherwise), anything else 200.
+    /// A feature route's answer: apiErrorValue() (web/apierror.h) is an error with its status,
+    /// anything else 200.
     void replyHandled(QHttpServerResponder &&responder, const QJsonValue &value) const
     {
         const QJsonObject object = value.toObject();
-        if (value.isObject() && object.contains(QStringLiteral("error")) && object.size() <= 2) {
-            const int code = object.value(QStringLiteral("status")).toInt(400);
-            const Status status = code >= 400 && code < 600 ? Status(code) : Status::BadRequest;
-            replyError(std::move(responder), status, object.value(QStringLiteral("error")).toString());
+        const QStringList keys = object.keys();
+        const bool onlyErrorKeys = std::all_of(keys.cbegin(), keys.cend(), [](const QString &key) {
+            return key == QLatin1String("error") || key == QLatin1String("status") || key == QLatin1String("code");
+        });
+        if (value.isObject() && object.contains(QStringLiteral("error")) && onlyErrorKeys) {
+            const ApiError error =
+                apiErrorForStatus(object.value(QStringLiteral("status")).toInt(400)).value_or(ApiError::BadRequest);
+            replyError(std::move(responder), error, object.value(QStringLiteral("error")).toString());
             return;
         }
         replyJson(std::move(responder), value);
@@ -264,17 +270,28 @@ struct WebServer::Private
         }
         core::HistoryService *history = engine.history();
         if (!history) {
-            replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+            replyError(std::move(responder), ApiError::Unavailable, QStringLiteral("no history store"));
         }
         return history;
     }
 
+    /// Every error reply of the API: the status and body of `error` from the one map in
+    /// web/apierror.h.
+    void replyError(QHttpServerResponder &&responder,
+                    ApiError error,
+                    const QString &message,
+                    const QList<std::pair<QByteArray, QByteArray>> &extra = {}) const
+    {
+        replyJson(std::move(responder), apiErrorBody(error, message), Status(apiErrorStatus(error)), extra);
+    }
+    /// The same for a route that still names the status (the source routes, until they move to
+    /// their own controller); a status outside the map is a server error.
     void replyError(QHttpServerResponder &&responder,
                     Status status,
                     const QString &message,
                     const QList<std::pair<QByteArray, QByteArray>> &extra = {}) const
     {
-        replyJson(std::move(responder), QJsonObject{{QStringLiteral("error"), message}}, status, extra);
+        replyError(std::move(responder), apiErrorForStatus(int(status)).value_or(ApiError::Internal), message, extra);
     }
 
     /// The server's own origin as the browser sends it, from the Host header.
@@ -307,24 +324,25 @@ struct WebServer::Private
         const QString id = cookieValue(header(request, "Cookie"), kCookieName);
         std::optional<Session> session = id.isEmpty() ? std::nullopt : sessions.find(id);
         if (!session) {
-            replyError(std::move(responder), Status::Unauthorized, QStringLiteral("login required"));
+            replyError(std::move(responder), ApiError::LoginRequired, QStringLiteral("login required"));
             return std::nullopt;
         }
         if (stateChanging) {
             const QByteArray origin = header(request, "Origin");
             if (!origin.isEmpty() && !originAllowed(origin, header(request, "Host"))) {
-                replyError(std::move(responder), Status::Forbidden, QStringLiteral("origin not allowed"));
+                replyError(std::move(responder), ApiError::Forbidden, QStringLiteral("origin not allowed"));
                 return std::nullopt;
             }
             const QByteArray token = header(request, "X-CSRF-Token");
             if (token.isEmpty() || QString::fromLatin1(token) != session->csrfToken) {
-                replyError(std::move(responder), Status::Forbidden, QStringLiteral("missing or wrong CSRF token"));
+                replyError(std::move(responder), ApiError::Forbidden, QStringLiteral("missing or wrong CSRF token"));
                 return std::nullopt;
             }
         }
         if (int(session->role) < int(role)) {
-            replyError(
-                std::move(responder), Status::Forbidden, QStringLiteral("the %1 role is required").arg(roleName(role)));
+            replyError(std::move(responder),
+                       ApiError::Forbidden,
+                       QStringLiteral("the %1 role is required").arg(roleName(role)));
             return std::nullopt;
         }
         return session;
@@ -397,7 +415,7 @@ void WebServer::Private::registerRoutes()
     http.route(QStringLiteral("/"), Method::Get, [this](QHttpServerResponder &&responder) {
         QFile f(QStringLiteral(":/www/index.html"));
         if (!f.open(QIODevice::ReadOnly)) {
-            replyError(std::move(responder), Status::NotFound, QStringLiteral("the web console is not bundled"));
+            replyError(std::move(responder), ApiError::NotFound, QStringLiteral("the web console is not bundled"));
             return;
         }
         reply(std::move(responder), Status::Ok, mimeFor(f.fileName()), f.readAll(), {{"Cache-Control", "no-cache"}});
@@ -406,12 +424,12 @@ void WebServer::Private::registerRoutes()
         QStringLiteral("/static/<arg>"), Method::Get, [this](const QUrl &file, QHttpServerResponder &&responder) {
             const QString path = file.path();
             if (path.contains(QLatin1String("..")) || path.startsWith(QLatin1Char('/'))) {
-                replyError(std::move(responder), Status::NotFound, QStringLiteral("not found"));
+                replyError(std::move(responder), ApiError::NotFound, QStringLiteral("not found"));
                 return;
             }
             QFile f(QStringLiteral(":/www/") + path);
             if (!f.open(QIODevice::ReadOnly)) {
-                replyError(std::move(responder), Status::NotFound, QStringLiteral("not found"));
+                replyError(std::move(responder), ApiError::NotFound, QStringLiteral("not found"));
                 return;
             }
             reply(std::move(responder),
@@ -422,6 +440,10 @@ void WebServer::Private::registerRoutes()
         });
     http.route(QStringLiteral("/healthz"), Method::Get, [this](QHttpServerResponder &&responder) {
         healthz(std::move(responder));
+    });
+    http.route(QStringLiteral("/api/v1/version"), Method::Get, [this](QHttpServerResponder &&responder) {
+        // No login: a client checks what it talks to before it signs in.
+        replyJson(std::move(responder), QJsonObject{{QStringLiteral("api_version"), QLatin1String(kApiVersion)}});
     });
     http.route(QStringLiteral("/metrics"), Method::Get, [this](QHttpServerResponder &&responder) {
         reply(std::move(responder), Status::Ok, "text/plain; version=0.0.4; charset=utf-8", metricsText());
@@ -550,7 +572,7 @@ void WebServer::Private::registerRoutes()
                    }
                    const core::ActionRecord *record = engine.actions().find(id);
                    if (!record) {
-                       replyError(std::move(responder), Status::NotFound, QStringLiteral("no such action"));
+                       replyError(std::move(responder), ApiError::NotFound, QStringLiteral("no such action"));
                        return;
                    }
                    replyJson(std::move(responder), actionRecordToJson(*record));
@@ -915,7 +937,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
 {
     const QByteArray origin = header(request, "Origin");
     if (!origin.isEmpty() && !originAllowed(origin, header(request, "Host"))) {
-        replyError(std::move(responder), Status::Forbidden, QStringLiteral("origin not allowed"));
+        replyError(std::move(responder), ApiError::Forbidden, QStringLiteral("origin not allowed"));
         return;
     }
     const QJsonObject body = QJsonDocument::fromJson(request.body()).object();
@@ -926,7 +948,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     if (const auto wait = limiter.retryAfter(client, name); wait.count() > 0) {
         ++counters.refusedRequests["login_throttled"];
         replyError(std::move(responder),
-                   Status::TooManyRequests,
+                   ApiError::TooManyRequests,
                    QStringLiteral("too many failed logins; try again in %1 s").arg(wait.count()),
                    {{"Retry-After", QByteArray::number(qint64(wait.count()))}});
         return;
@@ -934,7 +956,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     if (loginsInFlight.contains(client)) {
         ++counters.refusedRequests["login_busy"];
         replyError(std::move(responder),
-                   Status::TooManyRequests,
+                   ApiError::TooManyRequests,
                    QStringLiteral("a login from this address is being checked"),
                    {{"Retry-After", "1"}});
         return;
@@ -951,7 +973,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
                     auditLockout(limiter.recordFailure(client, name), client, name);
                     if (held->socket) {
                         replyError(std::move(held->responder),
-                                   Status::Unauthorized,
+                                   ApiError::LoginRequired,
                                    QStringLiteral("wrong user name or password"));
                     }
                     return;
@@ -972,7 +994,7 @@ void WebServer::Private::login(const QHttpServerRequest &request, QHttpServerRes
     if (!queued) {
         ++counters.refusedRequests["login_busy"];
         replyError(std::move(held->responder),
-                   Status::TooManyRequests,
+                   ApiError::TooManyRequests,
                    QStringLiteral("too many logins are being checked; try again in a moment"),
                    {{"Retry-After", "1"}});
         return;
@@ -1012,11 +1034,12 @@ void WebServer::Private::addUser(const QHttpServerRequest &request, QHttpServerR
     const auto role = roleFromName(body.value(QLatin1String("role")).toString());
     QString error;
     if (!role) {
-        replyError(std::move(responder), Status::BadRequest, QStringLiteral("role must be viewer, operator or admin"));
+        replyError(
+            std::move(responder), ApiError::BadRequest, QStringLiteral("role must be viewer, operator or admin"));
         return;
     }
     if (!UserStore::validateNewUser(name, password, &error)) {
-        replyError(std::move(responder), Status::BadRequest, error);
+        replyError(std::move(responder), ApiError::BadRequest, error);
         return;
     }
     // The slow hash runs on the login pool so live updates keep flowing meanwhile.
@@ -1033,7 +1056,7 @@ void WebServer::Private::addUser(const QHttpServerRequest &request, QHttpServerR
                     QString error;
                     if (!users.addHashedUser(name, hash, role, &error)) {
                         if (held->socket) {
-                            replyError(std::move(held->responder), Status::InternalServerError, error);
+                            replyError(std::move(held->responder), ApiError::Internal, error);
                         }
                         return;
                     }
@@ -1065,17 +1088,17 @@ void WebServer::Private::removeUser(const QString &name,
     }
     const std::optional<User> user = users.find(name);
     if (!user) {
-        replyError(std::move(responder), Status::NotFound, QStringLiteral("no user \"%1\"").arg(name.left(64)));
+        replyError(std::move(responder), ApiError::NotFound, QStringLiteral("no user \"%1\"").arg(name.left(64)));
         return;
     }
     if (name == session->user) {
         // Removing yourself could leave the server without an administrator.
-        replyError(std::move(responder), Status::Conflict, QStringLiteral("you cannot remove your own account"));
+        replyError(std::move(responder), ApiError::Conflict, QStringLiteral("you cannot remove your own account"));
         return;
     }
     QString error;
     if (!users.removeUser(name, &error)) {
-        replyError(std::move(responder), Status::InternalServerError, error);
+        replyError(std::move(responder), ApiError::Internal, error);
         return;
     }
     endUserConnections(name, QStringLiteral("account removed"));
@@ -1422,7 +1445,7 @@ void WebServer::Private::getResource(const QString &resource,
     if (resource == QLatin1String("schedules")) {
         core::HistoryService *history = engine.history();
         if (!history) {
-            replyError(std::move(responder), Status::ServiceUnavailable, QStringLiteral("no history store"));
+            replyError(std::move(responder), ApiError::Unavailable, QStringLiteral("no history store"));
             return;
         }
         const QStringList sources = values("source");
@@ -1454,14 +1477,14 @@ void WebServer::Private::getResource(const QString &resource,
         for (const QString &system : std::as_const(filter.systems)) {
             if (!rows::timelineSystemNames().contains(system)) {
                 replyError(
-                    std::move(responder), Status::BadRequest, QStringLiteral("unknown system \"%1\"").arg(system));
+                    std::move(responder), ApiError::BadRequest, QStringLiteral("unknown system \"%1\"").arg(system));
                 return;
             }
         }
         filter.severity = query.queryItemValue(QStringLiteral("severity"), QUrl::FullyDecoded);
         if (!filter.severity.isEmpty() && !core::timelineSeverityFromName(filter.severity)) {
             replyError(std::move(responder),
-                       Status::BadRequest,
+                       ApiError::BadRequest,
                        QStringLiteral("unknown severity \"%1\" (critical, error, warning, info)").arg(filter.severity));
             return;
         }
@@ -1474,7 +1497,7 @@ void WebServer::Private::getResource(const QString &resource,
             if (!t) {
                 replyError(
                     std::move(responder),
-                    Status::BadRequest,
+                    ApiError::BadRequest,
                     QStringLiteral("%1 needs an ISO 8601 time or a duration ago like 2h").arg(QLatin1String(key)));
                 return;
             }
@@ -1488,7 +1511,7 @@ void WebServer::Private::getResource(const QString &resource,
     }
     const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, filter, engine.clock().now());
     if (!rows) {
-        replyError(std::move(responder), Status::NotFound, QStringLiteral("no resource named \"%1\"").arg(resource));
+        replyError(std::move(responder), ApiError::NotFound, QStringLiteral("no resource named \"%1\"").arg(resource));
         return;
     }
     replyJson(std::move(responder), keyedRows(resource, *rows), Status::Ok, revision);
@@ -1557,7 +1580,7 @@ void WebServer::Private::volumeHistory(const QHttpServerRequest &request, QHttpS
     const QString source = query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded);
     const QString volume = query.queryItemValue(QStringLiteral("volume"), QUrl::FullyDecoded);
     if (source.isEmpty() || volume.isEmpty()) {
-        replyError(std::move(responder), Status::BadRequest, QStringLiteral("source and volume (id) are required"));
+        replyError(std::move(responder), ApiError::BadRequest, QStringLiteral("source and volume (id) are required"));
         return;
     }
     const auto [from, to] = rangeOf(query, engine.clock().now());
@@ -1608,7 +1631,7 @@ void WebServer::Private::diagnosis(const QString &source,
     }
     if (source.isEmpty() || !jobId.contains(QLatin1Char('/'))) {
         replyError(std::move(responder),
-                   Status::BadRequest,
+                   ApiError::BadRequest,
                    QStringLiteral("source and job (<namespace>/<name>) are required"));
         return;
     }
@@ -1693,13 +1716,13 @@ void WebServer::Private::action(bool preview, const QHttpServerRequest &request,
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(request.body(), &parseError);
     if (!doc.isObject()) {
-        replyError(std::move(responder), Status::BadRequest, QStringLiteral("the body must be a JSON object"));
+        replyError(std::move(responder), ApiError::BadRequest, QStringLiteral("the body must be a JSON object"));
         return;
     }
     QString error;
     const std::optional<core::ActionRequest> actionRequest = actionRequestFromJson(doc.object(), &error);
     if (!actionRequest) {
-        replyError(std::move(responder), Status::BadRequest, error);
+        replyError(std::move(responder), ApiError::BadRequest, error);
         return;
     }
     if (preview) {
@@ -1708,7 +1731,7 @@ void WebServer::Private::action(bool preview, const QHttpServerRequest &request,
     }
     const QString id = engine.actions().submit(*actionRequest, &error, session->user);
     if (id.isEmpty()) {
-        replyError(std::move(responder), Status::Conflict, error);
+        replyError(std::move(responder), ApiError::Conflict, error);
         return;
     }
     replyJson(std::move(responder), QJsonObject{{QStringLiteral("id"), id}}, Status::Accepted);
@@ -1722,7 +1745,7 @@ void WebServer::Private::liveHandshake(const QHttpServerRequest &request, QHttpS
     const bool upgrade = header(request, "Upgrade").compare("websocket", Qt::CaseInsensitive) == 0
                          && header(request, "Connection").toLower().contains("upgrade");
     if (!upgrade) {
-        replyError(std::move(responder), Status::BadRequest, QStringLiteral("WebSocket upgrade expected"));
+        replyError(std::move(responder), ApiError::BadRequest, QStringLiteral("WebSocket upgrade expected"));
     }
 }
 
@@ -1794,9 +1817,10 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
 {
     d->registerRoutes();
     // Every resource `strata get` lists from the estate is live; schedules change only through
-    // actions and are re-read over HTTP.
+    // actions and are re-read over HTTP. Estate lists follow the estate's keyed diffs; the rest
+    // (derived rows) are re-read when what they show changes.
     for (const QString &resource : rows::resourceNames()) {
-        if (resource == QLatin1String("schedules")) {
+        if (resource == QLatin1String("schedules") || d->feed.addEstateResource(resource)) {
             continue;
         }
         // The timeline can hold 50,000 entries: the feed carries the newest, pages read the rest.

@@ -101,6 +101,7 @@ struct WebServerOptions
 ///                                  401 wrong; 429 + Retry-After when throttled
 ///   POST /api/v1/logout            ends the session
 ///   GET  /api/v1/session           {"user","role","csrf_token"} or 401
+///   GET  /api/v1/version           {"api_version": web/apierror.h kApiVersion} (no login)
 ///   GET  /api/v1/<resource>        rows as `strata get <resource> -o json` prints them
 ///                                  (rows::resourceRows) plus "key" (web/api.h rowKey); query
 ///                                  parameters source, volume, project, dataset, target as the
@@ -144,7 +145,9 @@ struct WebServerOptions
 /// Every connection passes web/httpguard.h first: connection caps, header deadline and idle
 /// timeout, header/URL/body limits per route (431/414/413 before a body is read), and a Host
 /// the server goes by (421; WebServerOptions::allowedHosts).
-/// Every /api/v1 route needs a session (401 otherwise) and the route's role (403 otherwise).
+/// Every /api/v1 route but /version needs a session (401 otherwise) and the route's role (403
+/// otherwise). Every API error is web/apierror.h apiErrorBody {"error","code"} with the status
+/// of its ApiError; every response carries X-Strata-Api-Version (kApiVersion).
 /// Logins are throttled per (user, address), per address and globally (web/auth.h
 /// LoginLimiter: 429 + Retry-After; lockouts audited as "login.lockout" and counted on
 /// /metrics) and checked on loginWorkers threads, one at a time per client address, queued in
@@ -172,8 +175,8 @@ public:
 
     /// A read-only JSON route under /api/v1/ (path without that prefix, e.g. "sentiment/calls").
     /// Query parameters are available from the request. The handler runs on the owner thread
-    /// and must not block. Returning {"error": sentence} answers 400 with it, {"error": sentence,
-    /// "status": 404} that status.
+    /// and must not block. Returning web/apierror.h apiErrorValue(reason, sentence) answers with
+    /// that reason's status and error body ({"error": sentence} alone answers 400).
     using JsonHandler = std::function<QJsonValue(const QHttpServerRequest &request, const Session &session)>;
     void addGetRoute(const QString &path, Role role, JsonHandler handler);
 

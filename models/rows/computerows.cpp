@@ -80,6 +80,11 @@ ResultSet clusterRows(const core::Estate &estate, const ComputeFilter &filter)
     std::sort(clusters.begin(), clusters.end(), [](const auto &a, const auto &b) {
         return a->source < b->source;
     });
+    return clusterRows(clusters);
+}
+
+ResultSet clusterRows(const std::vector<core::Ptr<core::GpuCluster>> &clusters)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("name"), QStringLiteral("NAME")},
@@ -130,6 +135,11 @@ ResultSet nodeRows(const core::Estate &estate, const ComputeFilter &filter)
     std::sort(nodes.begin(), nodes.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name) < std::tie(b->source, b->name);
     });
+    return nodeRows(nodes);
+}
+
+ResultSet nodeRows(const std::vector<core::Ptr<core::GpuNode>> &nodes)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("name"), QStringLiteral("NAME")},
@@ -184,6 +194,11 @@ ResultSet projectRows(const core::Estate &estate, const ComputeFilter &filter)
     std::sort(projects.begin(), projects.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name) < std::tie(b->source, b->name);
     });
+    return projectRows(projects);
+}
+
+ResultSet projectRows(const std::vector<core::Ptr<core::Project>> &projects)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("name"), QStringLiteral("NAME")},
@@ -242,6 +257,11 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
     std::sort(jobs.begin(), jobs.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->project, a->name) < std::tie(b->source, b->project, b->name);
     });
+    return jobRows(jobs, now);
+}
+
+ResultSet jobRows(const std::vector<core::Ptr<core::Job>> &jobs, const QDateTime &now)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QString()},
                   {QStringLiteral("name"), QStringLiteral("NAME")},
@@ -331,6 +351,11 @@ ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter)
     std::sort(pvcs.begin(), pvcs.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->namespaceName, a->name) < std::tie(b->source, b->namespaceName, b->name);
     });
+    return pvcRows(pvcs);
+}
+
+ResultSet pvcRows(const std::vector<core::Ptr<core::Pvc>> &pvcs)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("namespace"), QStringLiteral("NAMESPACE")},

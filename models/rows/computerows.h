@@ -1,13 +1,21 @@
 #pragma once
 
+#include "models/core/keyed.h"
 #include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QStringList>
 
+#include <vector>
+
 namespace strata::core {
 class Estate;
-}
+struct GpuCluster;
+struct GpuNode;
+struct Job;
+struct Project;
+struct Pvc;
+} // namespace strata::core
 
 namespace strata::rows {
 
@@ -39,6 +47,14 @@ ResultSet projectRows(const core::Estate &estate, const ComputeFilter &filter);
 /// the reference for the ages.
 ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const QDateTime &now);
 ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter);
+
+/// The same rows for exactly these records, one row per record in the given order (the live
+/// feed builds only the rows an estate diff touched through these).
+ResultSet clusterRows(const std::vector<core::Ptr<core::GpuCluster>> &clusters);
+ResultSet nodeRows(const std::vector<core::Ptr<core::GpuNode>> &nodes);
+ResultSet projectRows(const std::vector<core::Ptr<core::Project>> &projects);
+ResultSet jobRows(const std::vector<core::Ptr<core::Job>> &jobs, const QDateTime &now);
+ResultSet pvcRows(const std::vector<core::Ptr<core::Pvc>> &pvcs);
 
 /// Project names of `filter.projects` that no selected source knows.
 QStringList unknownProjects(const core::Estate &estate, const ComputeFilter &filter);

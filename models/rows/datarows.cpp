@@ -199,6 +199,11 @@ ResultSet cachedCommitRows(const core::Estate &estate, const QStringList &target
     std::sort(cached.begin(), cached.end(), [](const auto &a, const auto &b) {
         return std::tie(a->target, a->datasetName, a->requested) < std::tie(b->target, b->datasetName, b->requested);
     });
+    return cachedCommitRows(cached, now);
+}
+
+ResultSet cachedCommitRows(const std::vector<core::Ptr<core::CachedCommit>> &cached, const QDateTime &now)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("target"), QStringLiteral("TARGET")},
                   {QStringLiteral("source"), QString()},
@@ -317,7 +322,11 @@ ResultSet cacheTargetRows(const core::Estate &estate, const QStringList &targets
 
 ResultSet gridRows(const core::Estate &estate, const QStringList &sources)
 {
-    auto grids = collectRows(estate.gridSummaries(), sources);
+    return gridRows(collectRows(estate.gridSummaries(), sources));
+}
+
+ResultSet gridRows(const std::vector<core::Ptr<core::GridSummary>> &grids)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("grid"), QStringLiteral("GRID")},
@@ -360,6 +369,11 @@ ResultSet tenantRows(const core::Estate &estate, const QStringList &sources)
     std::sort(tenants.begin(), tenants.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name) < std::tie(b->source, b->name);
     });
+    return tenantRows(tenants);
+}
+
+ResultSet tenantRows(const std::vector<core::Ptr<core::Tenant>> &tenants)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("id"), QStringLiteral("ACCOUNT-ID")},
@@ -395,6 +409,11 @@ ResultSet bucketRows(const core::Estate &estate, const QStringList &sources)
     std::sort(buckets.begin(), buckets.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->tenantName, a->name) < std::tie(b->source, b->tenantName, b->name);
     });
+    return bucketRows(buckets);
+}
+
+ResultSet bucketRows(const std::vector<core::Ptr<core::Bucket>> &buckets)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("tenant"), QStringLiteral("TENANT")},
@@ -434,6 +453,11 @@ ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources)
         }
         return a->startsAt > b->startsAt;
     });
+    return gridAlertRows(alerts);
+}
+
+ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("id"), QString()},

@@ -1,13 +1,21 @@
 #pragma once
 
+#include "models/core/keyed.h"
 #include "models/rows/output.h"
 
 #include <QDateTime>
 #include <QStringList>
 
+#include <vector>
+
 namespace strata::core {
 class Estate;
-}
+struct Bucket;
+struct CachedCommit;
+struct GridAlert;
+struct GridSummary;
+struct Tenant;
+} // namespace strata::core
 
 namespace strata::rows {
 
@@ -39,5 +47,13 @@ ResultSet bucketRows(const core::Estate &estate, const QStringList &sources);
 /// `get alerts`: StorageGRID alerts, active first then resolved, newest first. Keys: source, id,
 /// name, severity, status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
 ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources);
+
+/// The same rows for exactly these records, one row per record in the given order (the live
+/// feed builds only the rows an estate diff touched through these).
+ResultSet cachedCommitRows(const std::vector<core::Ptr<core::CachedCommit>> &cached, const QDateTime &now);
+ResultSet gridRows(const std::vector<core::Ptr<core::GridSummary>> &grids);
+ResultSet tenantRows(const std::vector<core::Ptr<core::Tenant>> &tenants);
+ResultSet bucketRows(const std::vector<core::Ptr<core::Bucket>> &buckets);
+ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts);
 
 } // namespace strata::rows

@@ -106,6 +106,11 @@ ResultSet poolRows(const core::Estate &estate, const QStringList &sources)
     std::sort(pools.begin(), pools.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->account, a->name) < std::tie(b->source, b->account, b->name);
     });
+    return poolRows(pools);
+}
+
+ResultSet poolRows(const std::vector<core::Ptr<core::CapacityPool>> &pools)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("account"), QStringLiteral("ACCOUNT")},
@@ -152,6 +157,11 @@ ResultSet aksRows(const core::Estate &estate, const QStringList &sources)
     std::sort(clusters.begin(), clusters.end(), [](const auto &a, const auto &b) {
         return std::tie(a->source, a->name) < std::tie(b->source, b->name);
     });
+    return aksRows(clusters);
+}
+
+ResultSet aksRows(const std::vector<core::Ptr<core::AksCluster>> &clusters)
+{
     ResultSet rs;
     rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("name"), QStringLiteral("NAME")},

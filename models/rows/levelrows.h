@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/keyed.h"
 #include "models/rows/output.h"
 
 #include <QDateTime>
@@ -7,10 +8,13 @@
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace strata::core {
 class Estate;
 struct ActionPreview;
+struct AksCluster;
+struct CapacityPool;
 struct RateCard;
 struct ServiceLevelRow;
 struct ServiceLevelSchedule;
@@ -31,6 +35,10 @@ ResultSet poolRows(const core::Estate &estate, const QStringList &sources);
 /// `get aks`: AKS managed clusters. Keys: source, name, resource_group, location, version,
 /// nodes, agent_pools (array), state, power_state, fqdn, id.
 ResultSet aksRows(const core::Estate &estate, const QStringList &sources);
+/// The same rows for exactly these records, one row per record in the given order (the live
+/// feed builds only the rows an estate diff touched through these).
+ResultSet poolRows(const std::vector<core::Ptr<core::CapacityPool>> &pools);
+ResultSet aksRows(const std::vector<core::Ptr<core::AksCluster>> &clusters);
 /// `get schedules`: keys id, source, volume, volume_id, level, revert_level, start, end,
 /// recurrence, enabled, next (null when none), last_fired, last_outcome, created_by.
 ResultSet scheduleRows(const QList<core::ServiceLevelSchedule> &schedules, const QDateTime &now);
