@@ -190,7 +190,8 @@ QJsonValue sentimentRoute(core::SentimentService &service, const QString &route,
         // The same window as the summary's KPIs, so "Calls" means the same on both.
         const auto range = seconds(query, QStringLiteral("range"), kDay, 60, kYear);
         if (!range) {
-            return error(QStringLiteral("range must be seconds between 60 and 31536000."));
+            return apiErrorValue(ApiError::BadRequest,
+                                 QStringLiteral("range must be seconds between 60 and 31536000."));
         }
         QJsonArray rows;
         for (const core::SentimentAgent &a : service.agents(*range * 1000)) {

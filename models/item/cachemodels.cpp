@@ -1,5 +1,6 @@
 #include "models/item/cachemodels.h"
 
+#include "models/core/format.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"
 #include "models/item/roles.h"
@@ -341,11 +342,11 @@ QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
             }
             // Counts only where there are some (a file dataset's copy has no object count).
             if (c->objectsTotal <= 0) {
-                return c->bytesTotal > 0 ? tr("%1 % · %2/%3")
-                                               .arg(int(p))
-                                               .arg(DatasetModel::formatDecimalBytes(c->bytesDone),
-                                                    DatasetModel::formatDecimalBytes(c->bytesTotal))
-                                         : tr("%1 %").arg(int(p));
+                return c->bytesTotal > 0
+                           ? tr("%1 % · %2/%3")
+                                 .arg(int(p))
+                                 .arg(core::formatBytes(c->bytesDone, locale), core::formatBytes(c->bytesTotal, locale))
+                           : tr("%1 %").arg(int(p));
             }
             return tr("%1 % · %2/%3 objects · %4/%5")
                 .arg(int(p))
