@@ -359,6 +359,7 @@ bool SourceAdmin::checkFile(const QList<SourceConfig> &sources, QString *error) 
 void SourceAdmin::commit(const QList<SourceConfig> &sources, Outcome *outcome)
 {
     m_engine.setSources(sources);
+    outcome->applied = true;
     if (m_options.configPath.isEmpty()) {
         return;
     }

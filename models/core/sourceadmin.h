@@ -92,6 +92,7 @@ public:
         /// that could not be deleted (the source is gone all the same).
         QString error;
         bool replaced = false; ///< apply(): an existing source was replaced
+        bool applied = false;  ///< the engine runs the change (also when saving it then failed)
         bool saved = false;    ///< the config file was written (false without configPath)
         [[nodiscard]] bool ok() const { return status == Status::Ok; }
     };
