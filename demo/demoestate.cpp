@@ -605,15 +605,22 @@ QString DemoEstate::ontapUrl() const
     return d->ontap ? d->ontap->baseUrl() : QString();
 }
 
+core::DemoStarter starter(const DemoEstate::Options &options)
+{
+    return [options](core::AppConfig *config, core::ICredentialStore **credentials, QString *error) {
+        std::shared_ptr<DemoEstate> estate = DemoEstate::start(options, error);
+        if (!estate) {
+            return std::shared_ptr<void>();
+        }
+        *config = estate->config();
+        *credentials = &estate->credentials();
+        return std::shared_ptr<void>(estate);
+    };
+}
+
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
 {
-    std::shared_ptr<DemoEstate> estate = DemoEstate::start({}, error);
-    if (!estate) {
-        return nullptr;
-    }
-    *config = estate->config();
-    *credentials = &estate->credentials();
-    return estate;
+    return starter({})(config, credentials, error);
 }
 
 } // namespace strata::demo
