@@ -372,15 +372,24 @@ void SourceAdmin::commit(const QList<SourceConfig> &sources, Outcome *outcome)
     }
 }
 
+bool SourceAdmin::refusedReadOnly(const std::function<void(Outcome)> &done) const
+{
+    if (m_engine.readOnlyReason().isEmpty()) {
+        return false;
+    }
+    Outcome outcome;
+    outcome.status = Status::ReadOnly;
+    outcome.error = m_engine.readOnlyReason();
+    done(outcome);
+    return true;
+}
+
 void SourceAdmin::apply(const SourceEdit &edit, std::function<void(Outcome)> done)
 {
-    Outcome outcome;
-    if (!m_engine.readOnlyReason().isEmpty()) {
-        outcome.status = Status::ReadOnly;
-        outcome.error = m_engine.readOnlyReason();
-        done(outcome);
+    if (refusedReadOnly(done)) {
         return;
     }
+    Outcome outcome;
     outcome.fieldErrors = check(edit);
     if (!outcome.fieldErrors.isEmpty()) {
         outcome.status = Status::Invalid;
@@ -444,13 +453,10 @@ void SourceAdmin::apply(const SourceEdit &edit, std::function<void(Outcome)> don
 
 void SourceAdmin::remove(const QString &name, std::function<void(Outcome)> done)
 {
-    Outcome outcome;
-    if (!m_engine.readOnlyReason().isEmpty()) {
-        outcome.status = Status::ReadOnly;
-        outcome.error = m_engine.readOnlyReason();
-        done(outcome);
+    if (refusedReadOnly(done)) {
         return;
     }
+    Outcome outcome;
     QList<SourceConfig> sources = m_engine.sourceConfigs();
     const auto it = std::find_if(sources.begin(), sources.end(), [&name](const SourceConfig &s) {
         return s.name == name;

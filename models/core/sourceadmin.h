@@ -125,6 +125,8 @@ public:
     void remove(const QString &name, std::function<void(Outcome)> done);
 
 private:
+    /// Answers `done` with ReadOnly when the engine shows a support bundle.
+    bool refusedReadOnly(const std::function<void(Outcome)> &done) const;
     /// Whether `sources` would make a config file that loads; `error` otherwise.
     [[nodiscard]] bool checkFile(const QList<SourceConfig> &sources, QString *error) const;
     /// Applies `sources` and saves them; `outcome` gets `saved` or the save error.
