@@ -378,8 +378,9 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"unknown kind",
                     withSourceConfig(R"({"name": "a", "kind": "netbackup", "url": "https://a"})"),
                     "source \"a\": unknown kind \"netbackup\" (known: ontap, kubernetes, azure, storagegrid)"},
-        InvalidCase{
-            "missing url", withSourceConfig(R"({"name": "a", "kind": "ontap"})"), "source \"a\": url: Enter the URL of the cluster management interface."},
+        InvalidCase{"missing url",
+                    withSourceConfig(R"({"name": "a", "kind": "ontap"})"),
+                    "source \"a\": url: Enter the URL of the cluster management interface."},
         InvalidCase{"prometheus url",
                     withSourceConfig(R"({"name": "a", "kind": "kubernetes", "prometheus_url": "prom:9090"})"),
                     "source \"a\": prometheus_url: The Prometheus URL must look like"},
