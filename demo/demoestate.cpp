@@ -635,19 +635,26 @@ QString DemoEstate::ontapUrl() const
     return d->ontap ? d->ontap->baseUrl() : QString();
 }
 
+core::DemoStarter starter(const DemoEstate::Options &options)
+{
+    return [options](core::AppConfig *config, core::ICredentialStore **credentials, QString *error) {
+        std::shared_ptr<DemoEstate> estate = DemoEstate::start(options, error);
+        if (!estate) {
+            return std::shared_ptr<void>();
+        }
+        *config = estate->config();
+        *credentials = &estate->credentials();
+        return std::shared_ptr<void>(estate);
+    };
+}
+
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
 {
     // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
     // history and a little more keeps `--demo` quick.
     DemoEstate::Options options;
     options.historyHours = 25;
-    std::shared_ptr<DemoEstate> estate = DemoEstate::start(options, error);
-    if (!estate) {
-        return nullptr;
-    }
-    *config = estate->config();
-    *credentials = &estate->credentials();
-    return estate;
+    return starter(options)(config, credentials, error);
 }
 
 } // namespace strata::demo

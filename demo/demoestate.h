@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/config.h"
+#include "models/core/runtime.h"
 
 #include <QString>
 
@@ -95,5 +96,9 @@ private:
 /// `credentials` to the in-memory store of their secrets. The returned handle owns both and keeps
 /// the simulators running until it is released; nullptr and `error` on failure.
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error);
+
+/// core::RuntimeOptions::demo for the estate `options` describes (startForCommand is the default
+/// estate's).
+core::DemoStarter starter(const DemoEstate::Options &options = {});
 
 } // namespace strata::demo

@@ -2293,6 +2293,173 @@
     </message>
 </context>
 <context>
+    <name>strata::core::SourceAdmin</name>
+    <message>
+        <source>%1 of source %2: give the secret itself; a source changed over the web keeps its secrets in the server&apos;s secret store and cannot name a file, environment variable or keychain entry</source>
+        <translation>%1 der Quelle %2: das Geheimnis selbst angeben; eine über das Web geänderte Quelle bewahrt ihre Geheimnisse im Geheimnisspeicher des Servers auf und kann keine Datei, Umgebungsvariable und keinen Schlüsselbundeintrag nennen</translation>
+    </message>
+    <message>
+        <source>source %1 would use a kubeconfig file of the server; over the web give the API server&apos;s url and a token (only the server&apos;s config file can name a kubeconfig)</source>
+        <translation>Quelle %1 würde eine kubeconfig-Datei des Servers verwenden; über das Web die URL des API-Servers und ein Token angeben (nur die Konfigurationsdatei des Servers kann eine kubeconfig nennen)</translation>
+    </message>
+    <message>
+        <source>source %1 would use the server&apos;s own Azure CLI login; over the web give a service principal&apos;s client secret (only the server&apos;s config file can choose azure_cli)</source>
+        <translation>Quelle %1 würde die eigene Azure-CLI-Anmeldung des Servers verwenden; über das Web den geheimen Clientschlüssel eines Dienstprinzipals angeben (nur die Konfigurationsdatei des Servers kann azure_cli wählen)</translation>
+    </message>
+    <message>
+        <source>Enter a name.</source>
+        <translation>Namen eingeben.</translation>
+    </message>
+    <message>
+        <source>The name may only contain letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation>Der Name darf nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; enthalten.</translation>
+    </message>
+    <message>
+        <source>&quot;kubeconfig_in_secret&quot; needs a &quot;password&quot; reference holding the kubeconfig</source>
+        <translation>&quot;kubeconfig_in_secret&quot; braucht eine &quot;password&quot;-Referenz, die die kubeconfig enthält</translation>
+    </message>
+    <message>
+        <source>&quot;kubeconfig&quot; and &quot;kubeconfig_in_secret&quot; exclude each other</source>
+        <translation>&quot;kubeconfig&quot; und &quot;kubeconfig_in_secret&quot; schließen einander aus</translation>
+    </message>
+    <message>
+        <source>The URL must look like https://api.cluster.example.com:6443.</source>
+        <translation>Die URL muss wie https://api.cluster.example.com:6443 aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the bearer token.</source>
+        <translation>Das Bearer-Token eingeben.</translation>
+    </message>
+    <message>
+        <source>The Prometheus URL must look like http://prometheus.monitoring:9090.</source>
+        <translation>Die Prometheus-URL muss wie http://prometheus.monitoring:9090 aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the subscription id.</source>
+        <translation>Die Abonnement-ID eingeben.</translation>
+    </message>
+    <message>
+        <source>The subscription id looks like 00000000-0000-0000-0000-000000000000.</source>
+        <translation>Die Abonnement-ID hat die Form 00000000-0000-0000-0000-000000000000.</translation>
+    </message>
+    <message>
+        <source>unknown credential_source &quot;%1&quot; (known: client_secret, azure_cli)</source>
+        <translation>unbekannte credential_source &quot;%1&quot; (bekannt: client_secret, azure_cli)</translation>
+    </message>
+    <message>
+        <source>Enter the tenant id.</source>
+        <translation>Die Mandanten-ID eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the client id of the service principal.</source>
+        <translation>Die Client-ID des Dienstprinzipals eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the client secret.</source>
+        <translation>Den geheimen Clientschlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>The authority URL must look like https://login.microsoftonline.com.</source>
+        <translation>Die Autoritäts-URL muss wie https://login.microsoftonline.com aussehen.</translation>
+    </message>
+    <message>
+        <source>The ARM URL must look like https://management.azure.com.</source>
+        <translation>Die ARM-URL muss wie https://management.azure.com aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the URL of the grid&apos;s admin node.</source>
+        <translation>Die URL des Admin-Nodes des Grids eingeben.</translation>
+    </message>
+    <message>
+        <source>The admin node URL must look like https://admin.datalake.example.</source>
+        <translation>Die Admin-Node-URL muss wie https://admin.datalake.example aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the grid administrator&apos;s username.</source>
+        <translation>Den Benutzernamen des Grid-Administrators eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the password.</source>
+        <translation>Passwort eingeben.</translation>
+    </message>
+    <message>
+        <source>&quot;dataset_roots&quot; needs &quot;s3_url&quot; (the S3 endpoint holding the datasets)</source>
+        <translation>&quot;dataset_roots&quot; braucht &quot;s3_url&quot; (den S3-Endpunkt mit den Datensätzen)</translation>
+    </message>
+    <message>
+        <source>The S3 URL must look like https://s3.datalake.example:10443.</source>
+        <translation>Die S3-URL muss wie https://s3.datalake.example:10443 aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter the S3 access key.</source>
+        <translation>Den S3-Zugriffsschlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter the S3 secret key.</source>
+        <translation>Den geheimen S3-Schlüssel eingeben.</translation>
+    </message>
+    <message>
+        <source>Enter at least one dataset root, e.g. datasets/*.</source>
+        <translation>Mindestens einen Datensatz-Stammpfad eingeben, z. B. datasets/*.</translation>
+    </message>
+    <message>
+        <source>%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.</source>
+        <translation>%1 ist kein Datensatz-Stammpfad: bucket/*, bucket oder bucket/prefix/ verwenden.</translation>
+    </message>
+    <message>
+        <source>Enter the URL of the cluster management interface.</source>
+        <translation>Die URL der Cluster-Management-Schnittstelle eingeben.</translation>
+    </message>
+    <message>
+        <source>The URL must look like https://cluster-mgmt.example.com.</source>
+        <translation>Die URL muss wie https://cluster-mgmt.example.com aussehen.</translation>
+    </message>
+    <message>
+        <source>Enter a username.</source>
+        <translation>Benutzernamen eingeben.</translation>
+    </message>
+    <message>
+        <source>&quot;kubeconfig_in_secret&quot; is only for kubernetes sources</source>
+        <translation>&quot;kubeconfig_in_secret&quot; gibt es nur für Kubernetes-Quellen</translation>
+    </message>
+    <message>
+        <source>the s3_* keys are only for storagegrid sources</source>
+        <translation>die s3_*-Schlüssel gibt es nur für StorageGRID-Quellen</translation>
+    </message>
+    <message>
+        <source>&quot;dataset_roots&quot; is only for storagegrid and ontap sources</source>
+        <translation>&quot;dataset_roots&quot; gibt es nur für StorageGRID- und ONTAP-Quellen</translation>
+    </message>
+    <message>
+        <source>A source named %1 already exists.</source>
+        <translation>Eine Quelle namens %1 existiert bereits.</translation>
+    </message>
+    <message>
+        <source>The configuration could not be saved: %1</source>
+        <translation>Die Konfiguration konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>The S3 secret key of %1 could not be stored: %2</source>
+        <translation>Der geheime S3-Schlüssel von %1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>The password of %1 could not be stored: %2</source>
+        <translation>Das Passwort von %1 konnte nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>no source &quot;%1&quot;</source>
+        <translation>keine Quelle &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>Source %1 was removed, but its password could not be deleted from the keychain: %2</source>
+        <translation>Quelle %1 wurde entfernt, aber ihr Passwort konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2</source>
+        <translation>Quelle %1 wurde entfernt, aber ihr geheimer S3-Schlüssel konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>strata::core::StorageGridSource</name>
     <message>
         <source>%1 is a StorageGRID source: it has no volume snapshots.</source>
@@ -2569,20 +2736,12 @@
         <translation>%1: Verbindungstest fehlgeschlagen</translation>
     </message>
     <message>
-        <source>The password of %1 could not be stored: %2</source>
-        <translation>Das Passwort von %1 konnte nicht gespeichert werden: %2</translation>
-    </message>
-    <message>
         <source>Source %1 updated.</source>
         <translation>Quelle %1 aktualisiert.</translation>
     </message>
     <message>
         <source>Source %1 added.</source>
         <translation>Quelle %1 hinzugefügt.</translation>
-    </message>
-    <message>
-        <source>Source %1 was removed, but its password could not be deleted from the keychain: %2</source>
-        <translation>Quelle %1 wurde entfernt, aber ihr Passwort konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
     </message>
     <message>
         <source>Source %1 removed.</source>
@@ -2655,14 +2814,6 @@
     <message>
         <source>commits of %1 are snapshots; compare them on the Volumes page.</source>
         <translation>Commits von %1 sind Snapshots; diese auf der Seite „Volumes“ vergleichen.</translation>
-    </message>
-    <message>
-        <source>The S3 secret key of %1 could not be stored: %2</source>
-        <translation>Der geheime S3-Schlüssel von %1 konnte nicht gespeichert werden: %2</translation>
-    </message>
-    <message>
-        <source>Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2</source>
-        <translation>Quelle %1 wurde entfernt, aber ihr geheimer S3-Schlüssel konnte nicht aus dem Schlüsselbund gelöscht werden: %2</translation>
     </message>
     <message>
         <source>Strata — support bundle from %1 (read-only)</source>
@@ -5748,34 +5899,6 @@ bis %3, %4</translation>
         <translation>Leer lassen, um das gespeicherte Passwort zu behalten</translation>
     </message>
     <message>
-        <source>Enter a name.</source>
-        <translation>Namen eingeben.</translation>
-    </message>
-    <message>
-        <source>The name may only contain letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
-        <translation>Der Name darf nur Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos; enthalten.</translation>
-    </message>
-    <message>
-        <source>A source named %1 already exists.</source>
-        <translation>Eine Quelle namens %1 existiert bereits.</translation>
-    </message>
-    <message>
-        <source>Enter the URL of the cluster management interface.</source>
-        <translation>Die URL der Cluster-Management-Schnittstelle eingeben.</translation>
-    </message>
-    <message>
-        <source>The URL must look like https://cluster-mgmt.example.com.</source>
-        <translation>Die URL muss wie https://cluster-mgmt.example.com aussehen.</translation>
-    </message>
-    <message>
-        <source>Enter a username.</source>
-        <translation>Benutzernamen eingeben.</translation>
-    </message>
-    <message>
-        <source>Enter the password.</source>
-        <translation>Passwort eingeben.</translation>
-    </message>
-    <message>
         <source>CA certificate bundle</source>
         <translation>CA-Zertifikatsbündel</translation>
     </message>
@@ -5854,18 +5977,6 @@ bis %3, %4</translation>
     <message>
         <source>Enter the URL of the Kubernetes API server.</source>
         <translation>Die URL des Kubernetes-API-Servers eingeben.</translation>
-    </message>
-    <message>
-        <source>The URL must look like https://api.cluster.example.com:6443.</source>
-        <translation>Die URL muss wie https://api.cluster.example.com:6443 aussehen.</translation>
-    </message>
-    <message>
-        <source>Enter the bearer token.</source>
-        <translation>Das Bearer-Token eingeben.</translation>
-    </message>
-    <message>
-        <source>The Prometheus URL must look like http://prometheus.monitoring:9090.</source>
-        <translation>Die Prometheus-URL muss wie http://prometheus.monitoring:9090 aussehen.</translation>
     </message>
     <message>
         <source>&amp;Token:</source>
@@ -5960,34 +6071,6 @@ bis %3, %4</translation>
         <translation>Leer lassen, um den gespeicherten geheimen Clientschlüssel zu behalten</translation>
     </message>
     <message>
-        <source>Enter the subscription id.</source>
-        <translation>Die Abonnement-ID eingeben.</translation>
-    </message>
-    <message>
-        <source>The subscription id looks like 00000000-0000-0000-0000-000000000000.</source>
-        <translation>Die Abonnement-ID hat die Form 00000000-0000-0000-0000-000000000000.</translation>
-    </message>
-    <message>
-        <source>Enter the tenant id.</source>
-        <translation>Die Mandanten-ID eingeben.</translation>
-    </message>
-    <message>
-        <source>Enter the client id of the service principal.</source>
-        <translation>Die Client-ID des Dienstprinzipals eingeben.</translation>
-    </message>
-    <message>
-        <source>Enter the client secret.</source>
-        <translation>Den geheimen Clientschlüssel eingeben.</translation>
-    </message>
-    <message>
-        <source>The authority URL must look like https://login.microsoftonline.com.</source>
-        <translation>Die Autoritäts-URL muss wie https://login.microsoftonline.com aussehen.</translation>
-    </message>
-    <message>
-        <source>The ARM URL must look like https://management.azure.com.</source>
-        <translation>Die ARM-URL muss wie https://management.azure.com aussehen.</translation>
-    </message>
-    <message>
         <source>Optional: the az login&apos;s default tenant</source>
         <translation>Optional: der Standardmandant von az login</translation>
     </message>
@@ -6062,38 +6145,6 @@ bis %3, %4</translation>
     <message>
         <source>Leave empty to keep the stored secret key</source>
         <translation>Leer lassen, um den gespeicherten geheimen Schlüssel zu behalten</translation>
-    </message>
-    <message>
-        <source>Enter the URL of the grid&apos;s admin node.</source>
-        <translation>Die URL des Admin-Nodes des Grids eingeben.</translation>
-    </message>
-    <message>
-        <source>The admin node URL must look like https://admin.datalake.example.</source>
-        <translation>Die Admin-Node-URL muss wie https://admin.datalake.example aussehen.</translation>
-    </message>
-    <message>
-        <source>Enter the grid administrator&apos;s username.</source>
-        <translation>Den Benutzernamen des Grid-Administrators eingeben.</translation>
-    </message>
-    <message>
-        <source>The S3 URL must look like https://s3.datalake.example:10443.</source>
-        <translation>Die S3-URL muss wie https://s3.datalake.example:10443 aussehen.</translation>
-    </message>
-    <message>
-        <source>Enter the S3 access key.</source>
-        <translation>Den S3-Zugriffsschlüssel eingeben.</translation>
-    </message>
-    <message>
-        <source>Enter the S3 secret key.</source>
-        <translation>Den geheimen S3-Schlüssel eingeben.</translation>
-    </message>
-    <message>
-        <source>Enter at least one dataset root, e.g. datasets/*.</source>
-        <translation>Mindestens einen Datensatz-Stammpfad eingeben, z. B. datasets/*.</translation>
-    </message>
-    <message>
-        <source>%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.</source>
-        <translation>%1 ist kein Datensatz-Stammpfad: bucket/*, bucket oder bucket/prefix/ verwenden.</translation>
     </message>
     <message>
         <source>Admin node &amp;URL:</source>

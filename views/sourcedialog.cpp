@@ -1,5 +1,6 @@
 #include "views/sourcedialog.h"
 
+#include "models/core/sourceadmin.h"
 #include "views/statusdelegate.h"
 
 #include <QCheckBox>
@@ -11,23 +12,16 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTimer>
-#include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace strata::views {
 
 namespace {
-
-bool isWebUrl(const QString &text)
-{
-    const QUrl url(text, QUrl::StrictMode);
-    return url.isValid() && !url.host().isEmpty()
-           && (url.scheme() == QLatin1String("https") || url.scheme() == QLatin1String("http"));
-}
 
 // A form row of a line edit and its Browse… button, as one widget so the row can be hidden.
 QWidget *browseRow(QLineEdit *edit, QPushButton *button, QWidget *parent)
@@ -212,6 +206,39 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     form->addRow(tr("S3 secret ke&y:"), m_s3SecretEdit);
     form->addRow(QString(), m_s3PathStyleCheck);
     form->addRow(tr("&Dataset roots:"), m_datasetRootsEdit);
+    // Each field's error line sits right under it: SourceAdmin's sentences, the same the web
+    // console's form shows.
+    const std::pair<const char *, QWidget *> errorFields[] = {
+        {"name", m_nameEdit},
+        {"kubeconfig_in_secret", m_connectCombo},
+        {"kubeconfig", m_kubeconfigRow},
+        {"context", m_contextCombo},
+        {"subscription_id", m_subscriptionEdit},
+        {"credential_source", m_credentialCombo},
+        {"tenant_id", m_tenantEdit},
+        {"client_id", m_clientIdEdit},
+        {"authority_url", m_authorityEdit},
+        {"url", m_urlEdit},
+        {"username", m_usernameEdit},
+        {"password", m_passwordEdit},
+        {"ca_file", m_caRow},
+        {"prometheus_url", m_prometheusEdit},
+        {"s3_url", m_s3UrlEdit},
+        {"s3_access_key", m_s3AccessKeyEdit},
+        {"s3_secret", m_s3SecretEdit},
+        {"dataset_roots", m_datasetRootsEdit},
+    };
+    for (const auto &[key, field] : errorFields) {
+        int row = -1;
+        QFormLayout::ItemRole role = QFormLayout::FieldRole;
+        form->getWidgetPosition(field, &row, &role);
+        auto *error = new QLabel(this);
+        error->setObjectName(QStringLiteral("sourceFieldError_") + QLatin1String(key));
+        error->setWordWrap(true);
+        form->insertRow(row + 1, QString(), error);
+        form->setRowVisible(error, false);
+        m_fieldErrorRows.insert(QLatin1String(key), FieldErrorRow{field, error});
+    }
 
     m_validationLabel = new QLabel(this);
     m_validationLabel->setObjectName(QStringLiteral("sourceValidationLabel"));
@@ -273,6 +300,9 @@ SourceDialog::SourceDialog(QStringList existingNames, QWidget *parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SourceDialog::reject);
     setLabelStatus(m_insecureWarning, QStringLiteral("warning"));
     setLabelStatus(m_validationLabel, QStringLiteral("critical"));
+    for (const FieldErrorRow &row : std::as_const(m_fieldErrorRows)) {
+        setLabelStatus(row.label, QStringLiteral("critical"));
+    }
     updateKind();
 }
 
@@ -501,8 +531,8 @@ bool SourceDialog::usesKubeconfig() const
 
 QString SourceDialog::validationError() const
 {
-    const QString error = inputError();
-    return error.isEmpty() ? reentryError() : error;
+    const QList<core::FieldError> errors = fieldErrors();
+    return errors.isEmpty() ? QString() : errors.first().message;
 }
 
 QString SourceDialog::reentryError() const
@@ -520,147 +550,59 @@ QString SourceDialog::reentryError() const
     return {};
 }
 
-QString SourceDialog::inputError() const
+QList<core::FieldError> SourceDialog::fieldErrors() const
 {
-    static const QRegularExpression namePattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
     const core::SourceConfig c = config();
-    if (c.name.isEmpty()) {
-        return tr("Enter a name.");
-    }
-    if (!namePattern.match(c.name).hasMatch()) {
-        return tr("The name may only contain letters, digits, '.', '_' and '-'.");
-    }
-    if (!m_edit && m_existingNames.contains(c.name)) {
-        return tr("A source named %1 already exists.").arg(c.name);
-    }
-    if (c.kind == core::SourceKind::Kubernetes) {
-        if (c.kubeconfigInSecret) {
-            // Nothing to check: the stored kubeconfig is tested with Test connection.
-        } else if (usesKubeconfig()) {
+    // What only the form knows: the kubeconfig the dialog had read, and the API URL chosen as the
+    // way in but left empty (in the config that reads as "use a kubeconfig").
+    QList<core::FieldError> form;
+    if (c.kind == core::SourceKind::Kubernetes && !c.kubeconfigInSecret) {
+        if (usesKubeconfig()) {
             if (m_contextsPending || m_requestedPath != c.kubeconfig) {
-                return tr("Reading the kubeconfig…");
+                form.append({QStringLiteral("kubeconfig"), tr("Reading the kubeconfig…")});
+            } else if (!m_contextsError.isEmpty()) {
+                form.append({QStringLiteral("kubeconfig"), tr("Cannot use the kubeconfig: %1").arg(m_contextsError)});
+            } else if (c.kubeContext.isEmpty()) {
+                form.append({QStringLiteral("context"), tr("Choose a context.")});
+            } else if (!m_contexts.contains(c.kubeContext)) {
+                form.append(
+                    {QStringLiteral("context"), tr("The kubeconfig has no context named %1.").arg(c.kubeContext)});
             }
-            if (!m_contextsError.isEmpty()) {
-                return tr("Cannot use the kubeconfig: %1").arg(m_contextsError);
-            }
-            if (c.kubeContext.isEmpty()) {
-                return tr("Choose a context.");
-            }
-            if (!m_contexts.contains(c.kubeContext)) {
-                return tr("The kubeconfig has no context named %1.").arg(c.kubeContext);
-            }
-        } else {
-            if (c.url.isEmpty()) {
-                return tr("Enter the URL of the Kubernetes API server.");
-            }
-            if (!isWebUrl(c.url)) {
-                return tr("The URL must look like https://api.cluster.example.com:6443.");
-            }
-            const bool storedToken = m_edit && m_original.kind == core::SourceKind::Kubernetes
-                                     && !m_original.url.isEmpty()
-                                     && m_original.password.kind != core::SecretRef::Kind::None;
-            if (m_passwordEdit->text().isEmpty() && !storedToken) {
-                return tr("Enter the bearer token.");
-            }
+        } else if (c.url.isEmpty()) {
+            form.append({QStringLiteral("url"), tr("Enter the URL of the Kubernetes API server.")});
         }
-        if (!c.prometheusUrl.isEmpty() && !isWebUrl(c.prometheusUrl)) {
-            return tr("The Prometheus URL must look like http://prometheus.monitoring:9090.");
-        }
-        return {};
     }
-    if (c.kind == core::SourceKind::Azure) {
-        static const QRegularExpression guid(
-            QStringLiteral("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"));
-        if (c.subscriptionId.isEmpty()) {
-            return tr("Enter the subscription id.");
-        }
-        if (!guid.match(c.subscriptionId).hasMatch()) {
-            return tr("The subscription id looks like 00000000-0000-0000-0000-000000000000.");
-        }
-        if (!usesAzureCli()) {
-            if (c.tenantId.isEmpty()) {
-                return tr("Enter the tenant id.");
-            }
-            if (c.clientId.isEmpty()) {
-                return tr("Enter the client id of the service principal.");
-            }
-            const bool storedSecret = m_edit && m_original.kind == core::SourceKind::Azure
-                                      && m_original.password.kind != core::SecretRef::Kind::None;
-            if (m_passwordEdit->text().isEmpty() && !storedSecret) {
-                return tr("Enter the client secret.");
-            }
-        }
-        if (!c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
-            return tr("The authority URL must look like https://login.microsoftonline.com.");
-        }
-        if (!c.url.isEmpty() && !isWebUrl(c.url)) {
-            return tr("The ARM URL must look like https://management.azure.com.");
-        }
-        return {};
+    QList<core::FieldError> errors = core::SourceAdmin::validateEdit(
+        {c, password(), s3Secret()}, m_edit ? &m_original : nullptr, m_edit ? QStringList() : m_existingNames);
+    qsizetype at = 0;
+    while (at < errors.size() && errors.at(at).field == QLatin1String("name")) {
+        ++at;
     }
-    if (c.kind == core::SourceKind::StorageGrid) {
-        if (c.url.isEmpty()) {
-            return tr("Enter the URL of the grid's admin node.");
-        }
-        if (!isWebUrl(c.url)) {
-            return tr("The admin node URL must look like https://admin.datalake.example.");
-        }
-        if (c.username.isEmpty()) {
-            return tr("Enter the grid administrator's username.");
-        }
-        if (m_passwordEdit->text().isEmpty()
-            && (!m_edit || m_original.kind != core::SourceKind::StorageGrid
-                || m_original.password.kind == core::SecretRef::Kind::None)) {
-            return tr("Enter the password.");
-        }
-        if (c.s3Url.isEmpty()) {
-            return {};
-        }
-        if (!isWebUrl(c.s3Url)) {
-            return tr("The S3 URL must look like https://s3.datalake.example:10443.");
-        }
-        if (c.s3AccessKey.isEmpty()) {
-            return tr("Enter the S3 access key.");
-        }
-        const bool storedSecret = m_edit && m_original.kind == core::SourceKind::StorageGrid
-                                  && m_original.s3Secret.kind != core::SecretRef::Kind::None;
-        if (m_s3SecretEdit->text().isEmpty() && !storedSecret) {
-            return tr("Enter the S3 secret key.");
-        }
-        if (c.datasetRoots.isEmpty()) {
-            return tr("Enter at least one dataset root, e.g. datasets/*.");
-        }
-        // S3 bucket names, then "/*", nothing, or a prefix ending in '/'.
-        static const QRegularExpression root(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/\\*|/.*/)?$"));
-        for (const QString &r : c.datasetRoots) {
-            if (!root.match(r).hasMatch()) {
-                return tr("%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.").arg(r);
-            }
-        }
-        return {};
+    for (const core::FieldError &e : std::as_const(form)) {
+        errors.insert(at++, e);
     }
-    const QUrl url(c.url, QUrl::StrictMode);
-    if (c.url.isEmpty()) {
-        return tr("Enter the URL of the cluster management interface.");
-    }
-    if (!url.isValid() || url.host().isEmpty()
-        || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http"))) {
-        return tr("The URL must look like https://cluster-mgmt.example.com.");
-    }
-    if (c.username.isEmpty()) {
-        return tr("Enter a username.");
-    }
-    if (m_passwordEdit->text().isEmpty() && (!m_edit || m_original.password.kind == core::SecretRef::Kind::None)) {
-        return tr("Enter the password.");
-    }
-    return {};
+    return errors;
 }
 
 void SourceDialog::validate()
 {
-    const QString error = validationError();
+    const QList<core::FieldError> errors = fieldErrors();
+    const QString error = errors.isEmpty() ? QString() : errors.first().message;
+    // A new, still empty form is not an error yet.
+    const bool show = !m_nameEdit->text().isEmpty() || m_edit;
+    bool firstShown = false;
+    for (auto it = m_fieldErrorRows.cbegin(); it != m_fieldErrorRows.cend(); ++it) {
+        const auto found = std::find_if(errors.cbegin(), errors.cend(), [&it](const core::FieldError &e) {
+            return e.field == it.key();
+        });
+        const bool visible = show && found != errors.cend() && m_form->isRowVisible(it->field);
+        it->label->setText(found != errors.cend() ? found->message : QString());
+        m_form->setRowVisible(it->label, visible);
+        firstShown = firstShown || (visible && it.key() == errors.first().field);
+    }
+    // Under the form too when no field shows it (a field of the advanced settings, ...).
     m_validationLabel->setText(error);
-    m_validationLabel->setVisible(!error.isEmpty() && (!m_nameEdit->text().isEmpty() || m_edit));
+    m_validationLabel->setVisible(show && !error.isEmpty() && !firstShown);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(error.isEmpty());
     const bool kube = isKubernetes();
     const bool kubeconfig = kube && usesKubeconfig();

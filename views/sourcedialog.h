@@ -1,8 +1,10 @@
 #pragma once
 
 #include "models/core/config.h"
+#include "models/core/sourceadmin.h"
 
 #include <QDialog>
+#include <QHash>
 
 #include <optional>
 
@@ -57,9 +59,13 @@ public:
     /// StorageGRID: the S3 secret key entered (for the keychain, "strata/<name>/s3_secret");
     /// empty = keep the stored one (or none without an S3 URL).
     [[nodiscard]] QString s3Secret() const;
-    /// Why OK is disabled, empty when the input is acceptable. Editing, a changed endpoint or
-    /// weaker TLS needs the stored password / S3 secret typed again (core::secretMustBeReentered).
+    /// Why OK is disabled (the first of fieldErrors()), empty when the input is acceptable.
     [[nodiscard]] QString validationError() const;
+    /// core::SourceAdmin::validateEdit() of the input (the rules the web console applies too:
+    /// editing, a changed endpoint or weaker TLS needs the stored password / S3 secret typed
+    /// again), plus what only the form knows (the kubeconfig being read, its contexts). Each is
+    /// shown under its field.
+    [[nodiscard]] QList<core::FieldError> fieldErrors() const;
 
     /// Shows the outcome of a testRequested() (re-enables the Test button).
     void setTestResult(bool ok, const QString &message);
@@ -78,8 +84,6 @@ Q_SIGNALS:
     void contextsWanted(const QString &path);
 
 private:
-    /// The first field that is missing or malformed, empty when all are fine.
-    [[nodiscard]] QString inputError() const;
     /// Editing: why a stored secret must be typed again (core::secretMustBeReentered), else empty.
     [[nodiscard]] QString reentryError() const;
     [[nodiscard]] bool isKubernetes() const;
@@ -133,6 +137,13 @@ private:
     QCheckBox *m_s3PathStyleCheck = nullptr;
     QLineEdit *m_datasetRootsEdit = nullptr;
     QFormLayout *m_form = nullptr;
+    struct FieldErrorRow
+    {
+        QWidget *field = nullptr;
+        QLabel *label = nullptr;
+    };
+    /// By config key ("url", "password", ...): the field and the error line under it.
+    QHash<QString, FieldErrorRow> m_fieldErrorRows;
     QPushButton *m_testButton = nullptr;
     QLabel *m_testResult = nullptr;
     QLabel *m_validationLabel = nullptr;

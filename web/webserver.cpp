@@ -17,6 +17,7 @@
 #include "models/core/historystore.h"
 #include "models/core/schedule.h"
 #include "models/core/source.h"
+#include "models/core/sourceadmin.h"
 #include "models/core/timeline.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"
@@ -146,6 +147,7 @@ struct WebServer::Private
         , engine(engine)
         , users(users)
         , options(std::move(options))
+        , sourceAdmin(engine, core::SourceAdmin::Options{this->options.configPath, true})
         , sessions(engine.clock())
         , limiter(engine.clock(),
                   LoginLimits{this->options.loginMaxFailures,
@@ -162,6 +164,8 @@ struct WebServer::Private
     core::Engine &engine;
     UserStore &users;
     WebServerOptions options;
+    /// Source changes over the web (remote rules: secrets only as themselves).
+    core::SourceAdmin sourceAdmin;
     QHttpServer http;
     QTcpServer *server = nullptr; ///< owned by `http` after bind()
     SessionManager sessions;
@@ -388,8 +392,6 @@ struct WebServer::Private
         const Session &by, const QString &kind, const QString &name, const QString &from, const QString &to);
     void putSource(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void removeSource(const QString &name, const QHttpServerRequest &request, QHttpServerResponder &&responder);
-    bool checkSources(const QJsonArray &sources, core::AppConfig *parsed, QJsonObject *file, QString *error) const;
-    bool saveSources(const QJsonObject &file, QString *error) const;
     [[nodiscard]] QJsonObject sourceRow(const QString &name) const;
     void projectHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void volumeHistory(const QHttpServerRequest &request, QHttpServerResponder &&responder);
@@ -1108,45 +1110,8 @@ void WebServer::Private::removeUser(const QString &name,
 
 namespace {
 
-/// The engine's sources in the config-file form (secret refs, never secrets).
-QJsonArray sourcesJson(const QList<core::SourceConfig> &sources)
-{
-    core::AppConfig config;
-    config.sources = sources;
-    return QJsonDocument::fromJson(config.toJson()).object().value(QLatin1String("sources")).toArray();
-}
-
-/// Writes (or, with a null secret, removes) credentials one after the other; `done(error)` with
-/// the first failure or an empty error. Removal failures are not errors: the key may not exist.
-void storeSecrets(core::ICredentialStore &store,
-                  QList<std::pair<QString, std::optional<QString>>> pending,
-                  std::function<void(QString)> done)
-{
-    if (pending.isEmpty()) {
-        done(QString());
-        return;
-    }
-    const auto [key, secret] = pending.takeFirst();
-    auto next = [&store, pending, done, remove = !secret](const QString &error) {
-        if (!error.isEmpty() && !remove) {
-            done(error);
-            return;
-        }
-        storeSecrets(store, pending, done);
-    };
-    if (secret) {
-        store.write(key, *secret, next);
-    } else {
-        store.remove(key, next);
-    }
-}
-
-const std::pair<QLatin1String, QLatin1String> kSecretKeys[] = {
-    {QLatin1String("password"), QLatin1String("password")},
-    {QLatin1String("s3_secret"), QLatin1String("s3_secret")},
-};
-
-/// Audits a source change the server refused for a secret's sake (the reason names no secret).
+/// Audits a source change the server refused (the reason names no secret: it may be an attempt
+/// to send the server's secrets somewhere).
 void auditRefusedSourceChange(core::Engine &engine,
                               const QString &user,
                               const QString &action,
@@ -1173,60 +1138,40 @@ void auditRefusedSourceChange(core::Engine &engine,
     history->appendAudit(e);
 }
 
-/// Credentials the server itself holds outside its secret store: a kubeconfig file (a
-/// Kubernetes source without a URL) or the service account's `az login` (Azure CLI).
-bool usesServerCredentials(const core::SourceConfig &c)
+/// 422's body: every field error for the form, the first also as "error" and "field".
+QJsonObject fieldErrorsJson(const QList<core::FieldError> &errors)
 {
-    return (c.kind == core::SourceKind::Kubernetes && c.url.isEmpty() && !c.kubeconfigInSecret)
-           || (c.kind == core::SourceKind::Azure && c.credentialSource == QLatin1String("azure_cli"));
+    QJsonArray list;
+    for (const core::FieldError &e : errors) {
+        list.append(QJsonObject{{QStringLiteral("field"), e.field}, {QStringLiteral("message"), e.message}});
+    }
+    QJsonObject out{{QStringLiteral("errors"), list}};
+    if (!errors.isEmpty()) {
+        out.insert(QStringLiteral("error"), errors.first().message);
+        out.insert(QStringLiteral("field"), errors.first().field);
+    }
+    return out;
 }
 
-/// Whether `after` uses the server's own credentials exactly as the config file set them up in
-/// `before` (same file and context, or the same Azure endpoints and tenant).
-bool sameServerCredentials(const core::SourceConfig &before, const core::SourceConfig &after)
+Status sourceAdminStatus(core::SourceAdmin::Status status)
 {
-    return usesServerCredentials(before) && before.kind == after.kind && before.kubeconfig == after.kubeconfig
-           && before.kubeContext == after.kubeContext && before.credentialSource == after.credentialSource
-           && before.url == after.url && before.authorityUrl == after.authorityUrl && before.tenantId == after.tenantId
-           && before.caFile == after.caFile && before.insecureSkipTlsVerify == after.insecureSkipTlsVerify;
+    switch (status) {
+    case core::SourceAdmin::Status::Ok:
+        return Status::Ok;
+    case core::SourceAdmin::Status::Invalid:
+        return Status::UnprocessableEntity;
+    case core::SourceAdmin::Status::NotFound:
+        return Status::NotFound;
+    case core::SourceAdmin::Status::Conflict:
+    case core::SourceAdmin::Status::ReadOnly:
+        return Status::Conflict;
+    case core::SourceAdmin::Status::Failed:
+        break;
+    }
+    return Status::InternalServerError;
 }
 
 } // namespace
-
-bool WebServer::Private::checkSources(const QJsonArray &sources,
-                                      core::AppConfig *parsed,
-                                      QJsonObject *file,
-                                      QString *error) const
-{
-    if (!options.configPath.isEmpty()) {
-        QFile f(options.configPath);
-        if (f.open(QIODevice::ReadOnly)) {
-            *file = QJsonDocument::fromJson(f.readAll()).object();
-        }
-    }
-    // The whole file is checked so a change cannot leave one that the next start refuses.
-    file->insert(QStringLiteral("sources"), sources);
-    return core::AppConfig::parse(QJsonDocument(*file).toJson(QJsonDocument::Compact), parsed, error);
-}
-
-bool WebServer::Private::saveSources(const QJsonObject &file, QString *error) const
-{
-    if (options.configPath.isEmpty()) {
-        return true;
-    }
-    QSaveFile f(options.configPath);
-    if (!f.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("cannot write %1: %2").arg(options.configPath, f.errorString());
-        return false;
-    }
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    f.write(QJsonDocument(file).toJson(QJsonDocument::Indented));
-    if (!f.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(options.configPath, f.errorString());
-        return false;
-    }
-    return true;
-}
 
 QJsonObject WebServer::Private::sourceRow(const QString &name) const
 {
@@ -1246,133 +1191,67 @@ void WebServer::Private::putSource(const QHttpServerRequest &request, QHttpServe
     }
     QJsonObject body = QJsonDocument::fromJson(request.body()).object();
     const QString name = body.value(QLatin1String("name")).toString();
-    const QList<core::SourceConfig> before = engine.sourceConfigs();
-    const auto old = std::find_if(before.begin(), before.end(), [&](const core::SourceConfig &s) {
+    const QList<core::SourceConfig> current = engine.sourceConfigs();
+    const auto old = std::find_if(current.begin(), current.end(), [&](const core::SourceConfig &s) {
         return s.name == name;
     });
-    QJsonArray sources = sourcesJson(before);
-    QJsonObject previous;
-    qsizetype at = sources.size();
-    for (qsizetype i = 0; i < sources.size(); ++i) {
-        if (sources.at(i).toObject().value(QLatin1String("name")).toString() == name) {
-            previous = sources.at(i).toObject();
-            at = i;
-        }
-    }
-    const bool replacing = at < sources.size();
+    const bool replacing = old != current.end();
     const QString action = replacing ? QStringLiteral("source.replace") : QStringLiteral("source.add");
-    const QString oldKindName = old != before.end() ? core::sourceKindName(old->kind) : QString();
-    // A refusal names the field the form marks; it is audited because it may be an attempt to
-    // send the server's secrets somewhere.
-    auto refuse = [&](const QString &field, const QString &message, const QString &newKind) {
-        auditRefusedSourceChange(engine, session->user, action, name, oldKindName, newKind, message);
-        replyJson(std::move(responder),
-                  QJsonObject{{QStringLiteral("error"), message}, {QStringLiteral("field"), field}},
-                  Status::BadRequest);
-    };
-    // Over the web a secret is given as itself and kept in the server's own store: a file,
-    // environment or keychain reference would read what the server holds into a request to
-    // wherever the admin points the source.
-    for (const auto &[field, kind] : kSecretKeys) {
-        const QJsonValue value = body.value(field);
-        if (!value.isUndefined() && !value.isNull() && !value.isString()) {
-            refuse(field,
-                   QStringLiteral("%1 of source %2: give the secret itself; a source changed over the web keeps "
-                                  "its secrets in the server's secret store and cannot name a file, environment "
-                                  "variable or keychain entry")
-                       .arg(QString(field), name.left(64)),
-                   body.value(QLatin1String("kind")).toString().left(32));
-            return;
-        }
-    }
-    // Secret strings are taken out before parsing (the parser refuses literal secrets) and
-    // replaced by keychain refs to where they will be stored; a replace without them keeps the
-    // old refs.
-    QList<std::pair<QString, std::optional<QString>>> secrets;
-    QStringList given;
-    for (const auto &[field, kind] : kSecretKeys) {
-        const QJsonValue value = body.value(field);
-        if (value.isString() && !value.toString().isEmpty()) {
-            given << QString(field);
-            const QString key = core::credentialKey(name, kind);
-            secrets.append({key, value.toString()});
-            body.insert(field, QJsonObject{{QStringLiteral("keychain"), key}});
-        } else if ((value.isUndefined() || value.isString()) && previous.contains(field)) {
-            body.insert(field, previous.value(field));
-        } else if (value.isString()) {
+    const QString oldKind = replacing ? core::sourceKindName(old->kind) : QString();
+    // Over the web a secret is given as itself: the strings go to SourceAdmin (the parser refuses
+    // literal secrets); without them a replace keeps the stored references.
+    core::SourceEdit edit;
+    for (const auto &[field, typed] : {std::pair{QStringLiteral("password"), &edit.password},
+                                       std::pair{QStringLiteral("s3_secret"), &edit.s3Secret}}) {
+        if (const QJsonValue value = body.value(field); value.isString()) {
+            *typed = value.toString();
             body.remove(field);
         }
     }
-    if (at < sources.size()) {
-        sources.replace(at, body);
-    } else {
-        sources.append(body);
-    }
-    core::AppConfig parsed;
-    QJsonObject file;
     QString error;
-    if (name.isEmpty() || !checkSources(sources, &parsed, &file, &error)) {
-        replyError(std::move(responder),
-                   Status::BadRequest,
-                   name.isEmpty() ? QStringLiteral("the source needs a \"name\"") : error);
+    if (!core::sourceFromJson(body, &edit.config, &error)) {
+        replyError(std::move(responder), Status::BadRequest, error);
         return;
     }
-    const bool replaced = old != before.end();
-    const core::SourceConfig &next = *parsed.source(name);
-    const QString kind = core::sourceKindName(next.kind);
-    if (usesServerCredentials(next) && !(replaced && sameServerCredentials(*old, next))) {
-        const bool kube = next.kind == core::SourceKind::Kubernetes;
-        refuse(kube ? QStringLiteral("url") : QStringLiteral("credential_source"),
-               kube ? QStringLiteral("source %1 would use a kubeconfig file of the server; over the web give the API "
-                                     "server's url and a token (only the server's config file can name a kubeconfig)")
-                          .arg(name)
-                    : QStringLiteral("source %1 would use the server's own Azure CLI login; over the web give a "
-                                     "service principal's client secret (only the server's config file can choose "
-                                     "azure_cli)")
-                          .arg(name),
-               kind);
+    if (replacing && !body.contains(QLatin1String("password"))) {
+        edit.config.password = old->password;
+    }
+    if (replacing && !body.contains(QLatin1String("s3_secret"))) {
+        edit.config.s3Secret = old->s3Secret;
+    }
+    const QString kind = core::sourceKindName(edit.config.kind);
+    if (const QList<core::FieldError> errors = sourceAdmin.check(edit); !errors.isEmpty()) {
+        auditRefusedSourceChange(engine, session->user, action, name, oldKind, kind, errors.first().message);
+        replyJson(std::move(responder), fieldErrorsJson(errors), Status::UnprocessableEntity);
         return;
     }
-    if (replaced) {
-        for (const core::SecretReentry &r : core::secretMustBeReentered(*old, next)) {
-            if (!given.contains(r.secret)) {
-                refuse(r.secret, r.message(next), kind);
-                return;
-            }
-        }
-    }
-    const QString oldKind = replaced ? core::sourceKindName(old->kind) : QString();
     auto held = std::make_shared<Deferred>(std::move(responder));
     const QPointer<WebServer> alive(q);
     const Session by = *session;
-    storeSecrets(
-        engine.credentials(),
-        secrets,
-        [this, alive, held, by, name, kind, oldKind, replaced, parsed, file](const QString &failure) {
-            if (!alive) {
-                return;
-            }
-            QString error = failure;
-            if (error.isEmpty()) {
-                engine.setSources(parsed.sources);
-                if (!saveSources(file, &error)) {
-                    error = QStringLiteral("the source is in use but was not saved: ") + error;
-                }
-            }
-            if (!error.isEmpty()) {
-                if (held->socket) {
-                    replyError(std::move(held->responder), Status::InternalServerError, error);
-                }
-                return;
-            }
-            auditAdminChange(
-                by, replaced ? QStringLiteral("source.replace") : QStringLiteral("source.add"), name, oldKind, kind);
-            if (held->socket) {
-                QJsonObject row = sourceRow(name);
-                row.insert(QStringLiteral("saved"), !options.configPath.isEmpty());
-                replyJson(std::move(held->responder), row, replaced ? Status::Ok : Status::Created);
-            }
-        });
+    sourceAdmin.apply(edit, [this, alive, held, by, name, kind, oldKind](const core::SourceAdmin::Outcome &outcome) {
+        if (!alive) {
+            return;
+        }
+        if (outcome.ok()) {
+            auditAdminChange(by,
+                             outcome.replaced ? QStringLiteral("source.replace") : QStringLiteral("source.add"),
+                             name,
+                             oldKind,
+                             kind);
+        }
+        if (!held->socket) {
+            return;
+        }
+        if (outcome.status == core::SourceAdmin::Status::Invalid) {
+            replyJson(std::move(held->responder), fieldErrorsJson(outcome.fieldErrors), Status::UnprocessableEntity);
+        } else if (!outcome.ok()) {
+            replyError(std::move(held->responder), sourceAdminStatus(outcome.status), outcome.error);
+        } else {
+            QJsonObject row = sourceRow(name);
+            row.insert(QStringLiteral("saved"), outcome.saved);
+            replyJson(std::move(held->responder), row, outcome.replaced ? Status::Ok : Status::Created);
+        }
+    });
 }
 
 void WebServer::Private::removeSource(const QString &name,
@@ -1383,41 +1262,33 @@ void WebServer::Private::removeSource(const QString &name,
     if (!session) {
         return;
     }
-    QList<core::SourceConfig> sources = engine.sourceConfigs();
-    const auto it = std::find_if(sources.begin(), sources.end(), [&](const core::SourceConfig &s) {
-        return s.name == name;
-    });
-    if (it == sources.end()) {
-        replyError(std::move(responder), Status::NotFound, QStringLiteral("no source \"%1\"").arg(name.left(64)));
-        return;
+    const core::SourceConfig *stored = nullptr;
+    const QList<core::SourceConfig> current = engine.sourceConfigs();
+    for (const core::SourceConfig &s : current) {
+        stored = s.name == name ? &s : stored;
     }
-    // Only the secrets this source keeps under its own keys go; refs elsewhere may be shared.
-    QList<std::pair<QString, std::optional<QString>>> secrets;
-    for (const core::SecretRef &ref : {it->password, it->s3Secret}) {
-        for (const auto &[field, kind] : kSecretKeys) {
-            if (ref.kind == core::SecretRef::Kind::Keychain && ref.value == core::credentialKey(name, kind)) {
-                secrets.append({ref.value, std::nullopt});
-            }
+    const QString oldKind = stored ? core::sourceKindName(stored->kind) : QString();
+    auto held = std::make_shared<Deferred>(std::move(responder));
+    const QPointer<WebServer> alive(q);
+    const Session by = *session;
+    sourceAdmin.remove(name, [this, alive, held, by, name, oldKind](const core::SourceAdmin::Outcome &outcome) {
+        if (!alive) {
+            return;
         }
-    }
-    const QString oldKind = core::sourceKindName(it->kind);
-    sources.erase(it);
-    core::AppConfig parsed;
-    QJsonObject file;
-    QString error;
-    if (!checkSources(sourcesJson(sources), &parsed, &file, &error)) {
-        replyError(std::move(responder), Status::Conflict, error);
-        return;
-    }
-    engine.setSources(parsed.sources);
-    if (!saveSources(file, &error)) {
-        replyError(std::move(responder), Status::InternalServerError, error);
-        return;
-    }
-    storeSecrets(engine.credentials(), secrets, [](const QString &) {});
-    auditAdminChange(*session, QStringLiteral("source.remove"), name, oldKind, QString());
-    replyJson(std::move(responder),
-              QJsonObject{{QStringLiteral("removed"), name}, {QStringLiteral("saved"), !options.configPath.isEmpty()}});
+        // A secret that could not be deleted (outcome.error with Ok) does not bring the source back.
+        if (outcome.ok()) {
+            auditAdminChange(by, QStringLiteral("source.remove"), name, oldKind, QString());
+        }
+        if (!held->socket) {
+            return;
+        }
+        if (!outcome.ok()) {
+            replyError(std::move(held->responder), sourceAdminStatus(outcome.status), outcome.error);
+            return;
+        }
+        replyJson(std::move(held->responder),
+                  QJsonObject{{QStringLiteral("removed"), name}, {QStringLiteral("saved"), outcome.saved}});
+    });
 }
 
 void WebServer::Private::getResource(const QString &resource,

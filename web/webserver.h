@@ -126,7 +126,10 @@ struct WebServerOptions
 ///                                  200 replaced: the sources row + "saved"; the secrets go to the
 ///                                  engine's credential store under core::credentialKey and the
 ///                                  source refers to them as keychain refs (a replace without them
-///                                  keeps the old refs); 400 with the parser's sentence (admin)
+///                                  keeps the old refs; core::SourceAdmin checks, stores and
+///                                  saves); 400 with the parser's sentence for a malformed body;
+///                                  422 {"error", "field", "errors": [{"field", "message"}]} with
+///                                  SourceAdmin's sentences, the desktop dialog's (admin)
 ///   DELETE /api/v1/sources/<name>  removes the source and the secrets it stored (admin)
 ///                                  Both are audited (source.add/replace/remove), never with a
 ///                                  secret, and rewrite WebServerOptions::configPath when set.

@@ -9,6 +9,7 @@
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
+#include "models/core/runtime.h"
 #include "models/core/schedule.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
@@ -654,24 +655,15 @@ int run(const QStringList &arguments,
         return getFromBundle(parser.value(bundleOption), resource, bundleFilter, format, programName, out, err);
     }
 
-    core::AppConfig config;
-    std::shared_ptr<void> demo;
-    core::ICredentialStore *store = &credentials;
+    core::RuntimeOptions runtimeOptions;
     if (parser.isSet(demoOption)) {
-        QString error;
-        if (hooks.startDemo) {
-            demo = hooks.startDemo(&config, &store, &error);
-        } else {
-            error = QCoreApplication::translate("cli", "this program was built without it");
-        }
-        if (!demo) {
-            err << programName << ": "
-                << QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(error) << '\n';
-            return 2;
-        }
+        runtimeOptions.demo =
+            hooks.startDemo ? hooks.startDemo : [](core::AppConfig *, core::ICredentialStore **, QString *error) {
+                *error = QCoreApplication::translate("cli", "this program was built without it");
+                return std::shared_ptr<void>();
+            };
     } else {
         const QString path = parser.isSet(configOption) ? parser.value(configOption) : core::AppConfig::defaultPath();
-        QString error;
         if (!parser.isSet(configOption) && !QFileInfo::exists(path)) {
             err << programName << ": "
                 << QCoreApplication::translate("cli",
@@ -682,11 +674,29 @@ int run(const QStringList &arguments,
                 << '\n';
             return 2;
         }
-        if (!core::AppConfig::load(path, &config, &error)) {
-            err << programName << ": " << error << '\n';
-            return 2;
-        }
+        runtimeOptions.configPath = path;
+        runtimeOptions.credentials = &credentials;
     }
+    // Service levels need the history store: p95 throughput, the cool-down's last change, and
+    // schedules (shared with the desktop app and strata-server through the same SQLite file).
+    runtimeOptions.history = setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
+                             || resource == QLatin1String("schedules") || resource == QLatin1String("events");
+    runtimeOptions.user = user;
+    // Sources name what they still lack a little before the command's own deadline, so the answer
+    // says which resource stalled, not only which source.
+    runtimeOptions.firstPollDeadline = std::chrono::milliseconds(timeoutSeconds * 750);
+    runtimeOptions.startSources = false; // only the --source ones, below
+    QString runtimeError;
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &runtimeError);
+    if (!runtime) {
+        err << programName << ": "
+            << (runtimeOptions.demo
+                    ? QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(runtimeError)
+                    : runtimeError)
+            << '\n';
+        return 2;
+    }
+    const core::AppConfig &config = runtime->config();
 
     QList<core::SourceConfig> selected;
     const QStringList wanted = parser.values(sourceOption);
@@ -703,29 +713,16 @@ int run(const QStringList &arguments,
         }
     }
 
-    // Service levels need the history store: p95 throughput, the cool-down's last change, and
-    // schedules (shared with the desktop app and strata-server through the same SQLite file).
-    std::unique_ptr<core::HistoryService> history;
-    if (setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
-        || resource == QLatin1String("schedules") || resource == QLatin1String("events")) {
-        history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(core::historyPathFor(config)));
-        if (!history->openError().isEmpty()) {
-            err << programName << ": "
-                << QCoreApplication::translate("cli", "history store unavailable: %1").arg(history->openError())
-                << '\n';
-            if (resource == QLatin1String("schedules") || !levelArgs.at.isEmpty() || !levelArgs.window.isEmpty()) {
-                return 1;
-            }
-            history.reset();
+    if (!runtime->historyError().isEmpty()) {
+        err << programName << ": "
+            << QCoreApplication::translate("cli", "history store unavailable: %1").arg(runtime->historyError()) << '\n';
+        if (resource == QLatin1String("schedules") || !levelArgs.at.isEmpty() || !levelArgs.window.isEmpty()) {
+            return 1;
         }
     }
-    core::SystemClock clock;
-    // Sources name what they still lack a little before the command's own deadline, so the answer
-    // says which resource stalled, not only which source.
-    core::Engine engine({clock, *store, history.get(), user, false, std::chrono::milliseconds(timeoutSeconds * 750)});
-    engine.setRateCard(config.rateCard);
-    engine.setCacheTargets(config.cacheTargets);
+    core::HistoryService *history = runtime->history();
+    core::Engine &engine = runtime->engine();
+    const core::IClock &clock = engine.clock();
     // The answer is computed while the engine lives; the hook runs before its sources (and the
     // demo estate) are torn down.
     const int answerCode = [&]() -> int {

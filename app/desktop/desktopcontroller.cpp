@@ -9,6 +9,7 @@
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
+#include "models/core/sourceadmin.h"
 #include "models/core/storagegridsource.h"
 #include "models/item/activitymodel.h"
 #include "models/item/aksclustermodel.h"
@@ -67,6 +68,8 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     , m_engine(engine)
     , m_config(std::move(config))
     , m_options(std::move(options))
+    , m_sourceAdmin(std::make_unique<core::SourceAdmin>(
+          engine, core::SourceAdmin::Options{m_options.demo ? QString() : m_options.configPath, false}))
     , m_volumes(std::make_unique<models::VolumeTableModel>(engine.estate()))
     , m_snapshots(std::make_unique<models::SnapshotListModel>(engine.estate()))
     , m_sources(std::make_unique<models::SourceTableModel>(engine))
@@ -702,136 +705,51 @@ void DesktopController::applySource(const core::SourceConfig &config,
                                     std::function<void(QString)> done,
                                     const QString &s3Secret)
 {
-    if (!m_engine.readOnlyReason().isEmpty()) {
-        if (done) {
-            done(m_engine.readOnlyReason());
-        }
-        return;
-    }
-    if (!s3Secret.isEmpty()) {
-        // The S3 secret key goes to the keychain before the config names it.
-        core::SourceConfig withSecret = config;
-        withSecret.s3Secret = core::SecretRef{core::SecretRef::Kind::Keychain,
-                                              core::credentialKey(config.name, QStringLiteral("s3_secret"))};
-        QPointer<DesktopController> self(this);
-        m_engine.credentials().write(
-            withSecret.s3Secret.value, s3Secret, [self, withSecret, password, done](const QString &storeError) {
-                if (!self) {
-                    return;
-                }
-                if (!storeError.isEmpty()) {
-                    const QString text =
-                        tr("The S3 secret key of %1 could not be stored: %2").arg(withSecret.name, storeError);
-                    self->m_window->showNotification(text);
-                    if (done) {
-                        done(text);
-                    }
-                    return;
-                }
-                self->applySourceWithSecrets(withSecret, password, done, true);
-            });
-        return;
-    }
-    applySourceWithSecrets(config, password, std::move(done), false);
-}
-
-void DesktopController::applySourceWithSecrets(const core::SourceConfig &config,
-                                               const QString &password,
-                                               std::function<void(QString)> done,
-                                               bool newS3Secret)
-{
-    core::SourceConfig next = config;
-    const bool newPassword = !password.isEmpty();
-    if (newPassword) {
-        next.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(next.name)};
-    }
     QPointer<DesktopController> self(this);
-    auto apply = [self, next, newPassword, newS3Secret, done](const QString &storeError) {
+    const QString name = config.name;
+    m_sourceAdmin->apply({config, password, s3Secret}, [self, name, done](const core::SourceAdmin::Outcome &outcome) {
         if (!self) {
             return;
         }
-        if (!storeError.isEmpty()) {
-            const QString text = tr("The password of %1 could not be stored: %2").arg(next.name, storeError);
-            self->m_window->showNotification(text);
-            if (done) {
-                done(text);
-            }
-            return;
+        self->m_config.sources = self->m_engine.sourceConfigs();
+        const QString error =
+            outcome.status == core::SourceAdmin::Status::Invalid ? outcome.fieldErrors.first().message : outcome.error;
+        // In use but not saved is said, yet the source runs.
+        if (!error.isEmpty() && outcome.status != core::SourceAdmin::Status::ReadOnly) {
+            self->m_window->showNotification(error);
         }
-        bool unchanged = false;
-        bool replaced = false;
-        for (core::SourceConfig &c : self->m_config.sources) {
-            if (c.name == next.name) {
-                unchanged = c == next;
-                c = next;
-                replaced = true;
-            }
+        if (outcome.applied) {
+            self->m_window->sourcesPage()->selectSource(name);
+            self->m_window->showStatusMessage(outcome.replaced ? tr("Source %1 updated.").arg(name)
+                                                               : tr("Source %1 added.").arg(name));
         }
-        if (!replaced) {
-            self->m_config.sources.append(next);
-        }
-        self->saveConfig();
-        self->m_engine.setSources(self->m_config.sources);
-        if (unchanged && (newPassword || newS3Secret)) {
-            // Same settings, new secret: setSources kept the source running, so hand it over.
-            self->m_engine.reloadCredentials(next.name);
-        }
-        self->m_window->sourcesPage()->selectSource(next.name);
-        self->m_window->showStatusMessage(replaced ? tr("Source %1 updated.").arg(next.name)
-                                                   : tr("Source %1 added.").arg(next.name));
         if (done) {
-            done({});
+            done(outcome.applied ? QString() : error);
         }
-    };
-    if (newPassword) {
-        m_engine.credentials().write(core::credentialKey(next.name), password, apply);
-    } else {
-        apply({});
-    }
+    });
 }
 
 void DesktopController::removeSource(const QString &name)
 {
-    if (!m_engine.readOnlyReason().isEmpty()) {
-        m_window->showNotification(m_engine.readOnlyReason(), false);
-        return;
-    }
-    const core::SourceConfig *config = m_config.source(name);
-    if (!config) {
-        return;
-    }
-    const core::SecretRef secret = config->password;
-    const core::SecretRef s3Secret = config->s3Secret;
-    m_config.sources.removeIf([&name](const core::SourceConfig &c) {
-        return c.name == name;
+    QPointer<DesktopController> self(this);
+    m_sourceAdmin->remove(name, [self, name](const core::SourceAdmin::Outcome &outcome) {
+        if (!self) {
+            return;
+        }
+        if (outcome.status == core::SourceAdmin::Status::ReadOnly) {
+            self->m_window->showNotification(outcome.error, false);
+        } else if (!outcome.error.isEmpty() && outcome.status != core::SourceAdmin::Status::NotFound) {
+            // Not removed (the file would not load), not saved, or a secret left in the keychain.
+            self->m_window->showNotification(outcome.error);
+        }
     });
-    saveConfig();
-    m_engine.setSources(m_config.sources);
-    m_watched.remove(name);
-    setAksSource({}, {}); // forgets clusters added as the removed source
-    // Only the entry Strata itself created is deleted; env and file secrets belong to the admin.
-    if (secret.kind == core::SecretRef::Kind::Keychain && secret.value == core::credentialKey(name)) {
-        QPointer<DesktopController> self(this);
-        m_engine.credentials().remove(secret.value, [self, name](const QString &error) {
-            if (self && !error.isEmpty()) {
-                self->m_window->showNotification(
-                    tr("Source %1 was removed, but its password could not be deleted from the keychain: %2")
-                        .arg(name, error));
-            }
-        });
+    // The engine has the change at once; the secrets are deleted afterwards.
+    if (m_config.sources != m_engine.sourceConfigs()) {
+        m_config.sources = m_engine.sourceConfigs();
+        m_watched.remove(name);
+        setAksSource({}, {}); // forgets clusters added as the removed source
+        m_window->showStatusMessage(tr("Source %1 removed.").arg(name));
     }
-    if (s3Secret.kind == core::SecretRef::Kind::Keychain
-        && s3Secret.value == core::credentialKey(name, QStringLiteral("s3_secret"))) {
-        QPointer<DesktopController> self(this);
-        m_engine.credentials().remove(s3Secret.value, [self, name](const QString &error) {
-            if (self && !error.isEmpty()) {
-                self->m_window->showNotification(
-                    tr("Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2")
-                        .arg(name, error));
-            }
-        });
-    }
-    m_window->showStatusMessage(tr("Source %1 removed.").arg(name));
 }
 
 void DesktopController::openLevelChangeDialog(const QString &source, const QString &volumeId)

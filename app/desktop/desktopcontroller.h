@@ -15,6 +15,7 @@
 namespace strata::core {
 class Engine;
 class Source;
+class SourceAdmin;
 } // namespace strata::core
 
 namespace strata::models {
@@ -83,15 +84,16 @@ public:
     [[nodiscard]] models::ServiceLevelTableModel &serviceLevelModel() { return *m_levels; }
     [[nodiscard]] const core::AppConfig &config() const { return m_config; }
 
-    /// Adds or replaces a source: stores `password` (when not empty) in the credential store
-    /// under credentialKey(name), saves the config, and restarts what changed. `done(error)`
-    /// is called once it is applied (error empty) or refused.
-    /// StorageGRID: a non-empty `s3Secret` is stored under credentialKey(name, "s3_secret") first.
+    /// Adds or replaces a source through core::SourceAdmin: stores `password` (when not empty)
+    /// under credentialKey(name) and a StorageGRID `s3Secret` under credentialKey(name,
+    /// "s3_secret"), saves the config, and restarts what changed. `done(error)` is called once it
+    /// is applied (error empty) or refused (SourceAdmin's first field error, or why).
     void applySource(const core::SourceConfig &config,
                      const QString &password,
                      std::function<void(QString)> done = {},
                      const QString &s3Secret = {});
-    /// Removes a source, saves the config and deletes its keychain entry.
+    /// Removes a source through core::SourceAdmin: saves the config and deletes its keychain
+    /// entries (a failure is shown in the notification bar).
     void removeSource(const QString &name);
     /// Saves the rate card into the config and applies it to the service levels.
     void applyRateCard(const core::RateCard &card);
@@ -113,11 +115,6 @@ public:
     void compareSupportBundles(const QString &before, const QString &after);
 
 private:
-    /// applySource() once a new S3 secret (if any) is stored: stores the password and applies.
-    void applySourceWithSecrets(const core::SourceConfig &config,
-                                const QString &password,
-                                std::function<void(QString)> done,
-                                bool newS3Secret);
     void connectViews();
     void connectSources();
     void watchSource(const QString &name);
@@ -156,6 +153,8 @@ private:
     core::Engine &m_engine;
     core::AppConfig m_config;
     Options m_options;
+    /// Adds, replaces and removes sources (never saves in demo mode).
+    std::unique_ptr<core::SourceAdmin> m_sourceAdmin;
     std::unique_ptr<models::VolumeTableModel> m_volumes;
     std::unique_ptr<models::SnapshotListModel> m_snapshots;
     std::unique_ptr<models::SourceTableModel> m_sources;

@@ -7,8 +7,7 @@
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/runtime.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>
@@ -196,78 +195,43 @@ int main(int argc, char **argv)
     }
     const bool demoMode = parser.isSet(demoOption) || positional.contains(QStringLiteral("demo"));
 
-    std::unique_ptr<strata::demo::DemoEstate> demo;
-    std::unique_ptr<strata::desktop::KeychainCredentialStore> keychain;
-    strata::core::ICredentialStore *credentials = nullptr;
-    strata::core::AppConfig config;
-    QString configPath;
-    QString historyPath;
+    strata::desktop::KeychainCredentialStore keychain;
+    strata::core::RuntimeOptions runtimeOptions;
     if (demoMode) {
-        QString error;
         strata::demo::DemoEstate::Options demoOptions;
         demoOptions.generatedVolumes = std::max(0, parser.value(demoVolumesOption).toInt());
-        demo = strata::demo::DemoEstate::start(demoOptions, &error);
-        if (!demo) {
-            QMessageBox::critical(
-                nullptr,
-                QCoreApplication::translate("main", "Strata"),
-                QCoreApplication::translate("main", "The demo estate could not start: %1").arg(error));
-            return 1;
-        }
-        config = demo->config();
-        credentials = &demo->credentials();
-        // The demo leaves no trace: its history (with the days it ships with) lives in its
-        // temporary directory, the one `strata --demo` commands read too; the config is never saved.
-        historyPath = config.historyPath;
+        runtimeOptions.demo = strata::demo::starter(demoOptions);
     } else {
-        configPath = parser.isSet(configOption) ? parser.value(configOption) : strata::core::AppConfig::defaultPath();
-        if (QFileInfo::exists(configPath)) {
-            QString error;
-            if (!strata::core::AppConfig::load(configPath, &config, &error)) {
-                // Refuse to start rather than later overwrite a file we could not read.
-                QMessageBox::critical(
-                    nullptr,
-                    QCoreApplication::translate("main", "Strata"),
-                    QCoreApplication::translate("main", "The configuration cannot be read:\n%1").arg(error));
-                return 2;
-            }
-        }
-        keychain = std::make_unique<strata::desktop::KeychainCredentialStore>();
-        credentials = keychain.get();
-        historyPath = strata::core::historyPathFor(config);
+        runtimeOptions.configPath =
+            parser.isSet(configOption) ? parser.value(configOption) : strata::core::AppConfig::defaultPath();
+        runtimeOptions.configOptional = true; // the first start: no sources yet
+        runtimeOptions.credentials = &keychain;
     }
-
-    strata::core::HistoryService history(std::make_unique<strata::core::SqliteHistoryStore>(historyPath));
-    // Retention runs at start and then daily, on the history thread, for sessions left open.
-    QTimer retentionTimer;
-    if (history.openError().isEmpty()) {
-        const int retentionDays = config.historyRetentionDays;
-        auto applyRetention = [&history, retentionDays] {
-            history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-retentionDays));
-        };
-        applyRetention();
-        QObject::connect(&retentionTimer, &QTimer::timeout, &history, applyRetention);
-        retentionTimer.start(std::chrono::hours(24));
-    } else {
-        qWarning("strata: history store unavailable: %s", qPrintable(history.openError()));
+    runtimeOptions.user = currentUser();
+    runtimeOptions.runSchedules = true; // the desktop app runs planned service-level changes
+    QString error;
+    const std::unique_ptr<strata::core::Runtime> runtime = strata::core::Runtime::build(runtimeOptions, &error);
+    if (!runtime) {
+        QMessageBox::critical(
+            nullptr,
+            QCoreApplication::translate("main", "Strata"),
+            demoMode ? QCoreApplication::translate("main", "The demo estate could not start: %1").arg(error)
+                     : QCoreApplication::translate("main", "The configuration cannot be read:\n%1").arg(error));
+        return demoMode ? 1 : 2;
     }
-    strata::core::SystemClock clock;
-    strata::core::Engine::Deps deps{clock, *credentials, &history, currentUser()};
-    deps.runSchedules = true; // the desktop app runs planned service-level changes
-    strata::core::Engine engine(deps);
-    engine.setRateCard(config.rateCard);
-    engine.setCacheTargets(config.cacheTargets);
-    engine.setSources(config.sources);
+    if (!runtime->historyError().isEmpty()) {
+        qWarning("strata: history store unavailable: %s", qPrintable(runtime->historyError()));
+    }
 
     strata::desktop::DesktopController::Options options;
     options.demo = demoMode;
-    options.configPath = configPath;
-    strata::desktop::DesktopController controller(engine, config, options);
+    options.configPath = runtime->configPath();
+    strata::desktop::DesktopController controller(runtime->engine(), runtime->config(), options);
     controller.window().show();
-    if (!history.openError().isEmpty()) {
+    if (!runtime->historyError().isEmpty()) {
         controller.window().showNotification(
             QCoreApplication::translate("main", "Capacity history and the audit log are not recorded: %1")
-                .arg(history.openError()));
+                .arg(runtime->historyError()));
     }
     return app.exec();
 }

@@ -13,8 +13,7 @@
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/runtime.h"
 #include "models/core/sentimentservice.h"
 #include "models/core/source.h"
 
@@ -52,21 +51,18 @@ constexpr int kTeardownGraceSeconds = 10;
 int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
+    core::RuntimeOptions runtimeOptions;
+    runtimeOptions.demo = strata::demo::startForCommand;
+    runtimeOptions.history = false;
+    runtimeOptions.user = QStringLiteral("self-test");
+    runtimeOptions.firstPollDeadline = std::chrono::milliseconds(timeoutSeconds * 750);
     QString error;
-    auto demo = strata::demo::DemoEstate::start({}, &error);
-    if (!demo) {
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &error);
+    if (!runtime) {
         err << "strata-server: self-test: " << error << '\n';
         return 1;
     }
-    core::SystemClock clock;
-    core::Engine engine({clock,
-                         demo->credentials(),
-                         nullptr,
-                         QStringLiteral("self-test"),
-                         false,
-                         std::chrono::milliseconds(timeoutSeconds * 750)});
-    engine.setCacheTargets(demo->config().cacheTargets);
-    engine.setSources(demo->config().sources);
+    core::Engine &engine = runtime->engine();
     QEventLoop loop;
     QTimer deadline;
     deadline.setSingleShot(true);
@@ -119,7 +115,7 @@ int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
             const auto datasets = engine.estate().datasets().scope(s.name);
             const auto commits = engine.estate().commits().scope(s.name);
             bool hub = false;
-            for (const core::SourceConfig &c : demo->config().sources) {
+            for (const core::SourceConfig &c : runtime->config().sources) {
                 hub = hub || (c.name == s.name && !c.s3Url.isEmpty());
             }
             const std::size_t tenantCount = tenants ? tenants->size() : 0;
@@ -269,42 +265,33 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
 
     // Settings: command line, then environment, then the config file's "web" object.
-    core::AppConfig config;
-    QString configPath; ///< empty with --demo: source changes from the web stay in memory
-    QJsonObject webConfig;
-    std::unique_ptr<strata::demo::DemoEstate> demo;
-    std::unique_ptr<core::EnvFileCredentialStore> envCredentials;
-    core::ICredentialStore *credentials = nullptr;
-    QString historyPath;
     const bool demoMode = parser.isSet(demoOption);
+    core::EnvFileCredentialStore envCredentials;
+    core::RuntimeOptions runtimeOptions;
     if (demoMode) {
-        QString error;
-        demo = strata::demo::DemoEstate::start({}, &error);
-        if (!demo) {
-            err << "strata-server: the demo estate could not start: " << error << '\n';
-            return 1;
-        }
-        config = demo->config();
-        credentials = &demo->credentials();
-        // The demo's own store, in its temporary directory: the days of history it ships with.
-        historyPath = config.historyPath;
+        runtimeOptions.demo = strata::demo::starter({});
     } else {
-        const QString path = parser.isSet(configOption)
-                                 ? parser.value(configOption)
-                                 : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
-        QString error;
-        if (!core::AppConfig::load(path, &config, &error)) {
-            err << "strata-server: " << error << '\n';
-            return 2;
-        }
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly)) {
-            webConfig = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("web")).toObject();
-        }
-        configPath = path;
-        envCredentials = std::make_unique<core::EnvFileCredentialStore>();
-        credentials = envCredentials.get();
-        historyPath = core::historyPathFor(config);
+        runtimeOptions.configPath = parser.isSet(configOption)
+                                        ? parser.value(configOption)
+                                        : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
+        runtimeOptions.credentials = &envCredentials;
+    }
+    runtimeOptions.user = QStringLiteral("strata-server");
+    runtimeOptions.runSchedules = true;
+    // The sources start once the options are checked and the server is about to listen.
+    runtimeOptions.startSources = false;
+    QString runtimeError;
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &runtimeError);
+    if (!runtime) {
+        err << "strata-server: " << (demoMode ? QStringLiteral("the demo estate could not start: ") : QString())
+            << runtimeError << '\n';
+        return demoMode ? 1 : 2;
+    }
+    const core::AppConfig &config = runtime->config();
+    const QString configPath = runtime->configPath(); ///< empty with --demo: source changes stay in memory
+    QJsonObject webConfig;
+    if (QFile f(configPath); !configPath.isEmpty() && f.open(QIODevice::ReadOnly)) {
+        webConfig = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("web")).toObject();
     }
     const auto setting = [&](const QCommandLineOption &option, const char *env, const char *key) {
         if (parser.isSet(option)) {
@@ -415,26 +402,10 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
             << " yet: add one with `strata-server user add NAME --role admin`\n";
     }
 
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(historyPath));
-    QTimer retentionTimer;
-    if (history.openError().isEmpty()) {
-        const int retentionDays = config.historyRetentionDays;
-        auto applyRetention = [&history, retentionDays] {
-            history.applyRetention(QDateTime::currentDateTimeUtc().addDays(-retentionDays));
-        };
-        applyRetention();
-        QObject::connect(&retentionTimer, &QTimer::timeout, &history, applyRetention);
-        retentionTimer.start(std::chrono::hours(24));
-    } else {
-        err << "strata-server: history store unavailable: " << history.openError() << '\n';
+    if (!runtime->historyError().isEmpty()) {
+        err << "strata-server: history store unavailable: " << runtime->historyError() << '\n';
     }
-    core::SystemClock clock;
-    core::Engine::Deps deps{
-        clock, *credentials, history.openError().isEmpty() ? &history : nullptr, QStringLiteral("strata-server")};
-    deps.runSchedules = true;
-    core::Engine engine(deps);
-    engine.setRateCard(config.rateCard);
-    engine.setCacheTargets(config.cacheTargets);
+    core::Engine &engine = runtime->engine();
     engine.setSources(config.sources);
 
     web::WebServer server(engine, users, options);

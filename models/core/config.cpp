@@ -1,5 +1,6 @@
 #include "models/core/config.h"
 
+#include "models/core/sourceadmin.h"
 #include "models/core/translate.h"
 
 #include <QDir>
@@ -123,49 +124,9 @@ bool readSecretRef(const QJsonValue &value,
     return true;
 }
 
-bool isValidName(const QString &name)
-{
-    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
-    return pattern.match(name).hasMatch();
-}
-
-bool isHttpUrl(const QString &text)
-{
-    const QUrl url(text, QUrl::StrictMode);
-    const QString scheme = url.scheme().toLower();
-    return url.isValid() && (scheme == QLatin1String("http") || scheme == QLatin1String("https"))
-           && !url.host().isEmpty();
-}
-
-const QRegularExpression &bucketPattern()
-{
-    // S3 bucket naming: 3-63 of lower-case letters, digits, '.' and '-', alphanumeric at both ends.
-    static const QRegularExpression re(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"));
-    return re;
-}
-
-// A dataset root of a StorageGRID source: "bucket", "bucket/*" or "bucket/prefix/".
-bool isValidDatasetRoot(const QString &root)
-{
-    const qsizetype slash = root.indexOf(QLatin1Char('/'));
-    const QString bucket = slash < 0 ? root : root.left(slash);
-    if (!bucketPattern().match(bucket).hasMatch()) {
-        return false;
-    }
-    if (slash < 0) {
-        return true;
-    }
-    const QString rest = root.mid(slash + 1);
-    if (rest == QLatin1String("*")) {
-        return true;
-    }
-    return rest.endsWith(QLatin1Char('/')) && !rest.startsWith(QLatin1Char('/')) && !rest.contains(QLatin1String("//"))
-           && !rest.contains(QLatin1Char('*'));
-}
-
 // The StorageGRID keys (s3_url, s3_region, s3_access_key, s3_secret, s3_path_style) and
-// dataset_roots (StorageGRID and ONTAP).
-bool parseStorageGrid(const QJsonObject &object, SourceConfig *source, QString *error)
+// dataset_roots (StorageGRID and ONTAP): their types; SourceAdmin::validate() has the rules.
+bool readStorageGridKeys(const QJsonObject &object, SourceConfig *source, QString *error)
 {
     if (!readString(object, QStringLiteral("s3_url"), &source->s3Url, error)
         || !readString(object, QStringLiteral("s3_region"), &source->s3Region, error)
@@ -194,200 +155,45 @@ bool parseStorageGrid(const QJsonObject &object, SourceConfig *source, QString *
             source->datasetRoots.append(root.toString());
         }
     }
-    const bool grid = source->kind == SourceKind::StorageGrid;
-    const bool hasS3Keys = !source->s3Url.isEmpty() || !source->s3Region.isEmpty() || !source->s3AccessKey.isEmpty()
-                           || source->s3Secret.kind != SecretRef::Kind::None || !pathStyle.isUndefined();
-    if (!grid && hasS3Keys) {
-        *error = QStringLiteral("the s3_* keys are only for storagegrid sources");
+    return true;
+}
+
+bool readBool(const QJsonObject &object, const QString &key, bool whenUnset, bool *out, QString *error)
+{
+    const QJsonValue value = object.value(key);
+    if (!value.isUndefined() && !value.isNull() && !value.isBool()) {
+        *error = quoted(key) + QStringLiteral(" must be true or false");
         return false;
     }
-    if (!grid && source->kind != SourceKind::Ontap && !source->datasetRoots.isEmpty()) {
-        *error = QStringLiteral("\"dataset_roots\" is only for storagegrid and ontap sources");
-        return false;
-    }
-    if (!grid) {
-        return true;
-    }
-    if (source->password.kind == SecretRef::Kind::None) {
-        *error = QStringLiteral("missing \"password\" reference (the grid administrator's password)");
-        return false;
-    }
-    if (source->username.isEmpty()) {
-        *error = QStringLiteral("missing \"username\" (a grid administrator)");
-        return false;
-    }
-    if (source->s3Url.isEmpty()) {
-        if (!source->datasetRoots.isEmpty()) {
-            *error = QStringLiteral("\"dataset_roots\" needs \"s3_url\" (the S3 endpoint holding the datasets)");
-            return false;
-        }
-        return true;
-    }
-    if (!isHttpUrl(source->s3Url)) {
-        *error = QStringLiteral("s3_url %1 is not an http:// or https:// URL").arg(quoted(source->s3Url));
-        return false;
-    }
-    if (source->s3AccessKey.isEmpty() || source->s3Secret.kind == SecretRef::Kind::None) {
-        *error = QStringLiteral("s3_url needs \"s3_access_key\" and an \"s3_secret\" reference");
-        return false;
-    }
-    for (const QString &root : std::as_const(source->datasetRoots)) {
-        if (!isValidDatasetRoot(root)) {
-            *error = QStringLiteral("dataset root %1 is not \"bucket\", \"bucket/*\" or \"bucket/prefix/\"")
-                         .arg(quoted(root));
-            return false;
-        }
-    }
+    *out = value.toBool(whenUnset);
     return true;
 }
 
 // Parses one entry of "sources"; `where` is "sources[3]" until the name is known.
 bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QString *error)
 {
-    QString where = QStringLiteral("sources[%1]").arg(index);
-    const auto fail = [&where, error](const QString &message) {
-        *error = where + QStringLiteral(": ") + message;
-        return false;
-    };
     if (!value.isObject()) {
-        return fail(QStringLiteral("must be an object"));
+        *error = QStringLiteral("sources[%1]: must be an object").arg(index);
+        return false;
     }
     const QJsonObject object = value.toObject();
-
-    const QJsonValue name = object.value(QLatin1String("name"));
-    if (!name.isString() || name.toString().isEmpty()) {
-        return fail(QStringLiteral("missing \"name\""));
-    }
-    if (!isValidName(name.toString())) {
-        return fail(
-            QStringLiteral("invalid name %1 (use letters, digits, '.', '_' and '-')").arg(quoted(name.toString())));
-    }
-    source->name = name.toString();
-    where = QStringLiteral("source ") + quoted(source->name);
-
-    const QJsonValue kind = object.value(QLatin1String("kind"));
-    if (!kind.isString() || kind.toString().isEmpty()) {
-        return fail(QStringLiteral("missing \"kind\" (known: %1)").arg(knownKinds()));
-    }
-    const std::optional<SourceKind> parsedKind = sourceKindFromName(kind.toString());
-    if (!parsedKind) {
-        return fail(QStringLiteral("unknown kind %1 (known: %2)").arg(quoted(kind.toString()), knownKinds()));
-    }
-    source->kind = *parsedKind;
-
+    const QString name = object.value(QLatin1String("name")).toString();
+    const QString where =
+        name.isEmpty() ? QStringLiteral("sources[%1]").arg(index) : QStringLiteral("source ") + quoted(name);
     QString message;
-    // A Kubernetes source may take its server, CA and credentials from a kubeconfig instead; an
-    // Azure source defaults to the public cloud's ARM endpoint.
-    const bool urlOptional = source->kind == SourceKind::Kubernetes || source->kind == SourceKind::Azure;
-    const QJsonValue url = object.value(QLatin1String("url"));
-    if (!urlOptional && (!url.isString() || url.toString().isEmpty())) {
-        return fail(QStringLiteral("missing \"url\""));
+    if (!sourceFromJson(object, source, &message)) {
+        *error = where + QStringLiteral(": ") + message;
+        return false;
     }
-    if (url.isString() && !url.toString().isEmpty()) {
-        if (!isHttpUrl(url.toString())) {
-            return fail(QStringLiteral("url %1 is not an http:// or https:// URL").arg(quoted(url.toString())));
-        }
-        source->url = url.toString();
-    } else if (!url.isUndefined() && !url.isNull() && !url.isString()) {
-        return fail(QStringLiteral("\"url\" must be a string"));
-    }
-    if (!readString(object, QStringLiteral("kubeconfig"), &source->kubeconfig, &message)
-        || !readString(object, QStringLiteral("context"), &source->kubeContext, &message)
-        || !readString(object, QStringLiteral("prometheus_url"), &source->prometheusUrl, &message)) {
-        return fail(message);
-    }
-    if (!source->prometheusUrl.isEmpty() && !isHttpUrl(source->prometheusUrl)) {
-        return fail(
-            QStringLiteral("prometheus_url %1 is not an http:// or https:// URL").arg(quoted(source->prometheusUrl)));
-    }
-
-    if (!readString(object, QStringLiteral("username"), &source->username, &message)
-        || !readSecretRef(object.value(QLatin1String("password")), &source->password, &message)
-        || !readString(object, QStringLiteral("ca_file"), &source->caFile, &message)) {
-        return fail(message);
-    }
-
-    const QJsonValue inSecret = object.value(QLatin1String("kubeconfig_in_secret"));
-    if (!inSecret.isUndefined() && !inSecret.isNull() && !inSecret.isBool()) {
-        return fail(QStringLiteral("\"kubeconfig_in_secret\" must be true or false"));
-    }
-    source->kubeconfigInSecret = inSecret.toBool(false);
-    if (source->kubeconfigInSecret) {
-        if (source->kind != SourceKind::Kubernetes) {
-            return fail(QStringLiteral("\"kubeconfig_in_secret\" is only for kubernetes sources"));
-        }
-        if (source->password.kind == SecretRef::Kind::None) {
-            return fail(
-                QStringLiteral("\"kubeconfig_in_secret\" needs a \"password\" reference holding the kubeconfig"));
-        }
-        if (!source->kubeconfig.isEmpty()) {
-            return fail(QStringLiteral("\"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"));
-        }
-    }
-
-    if (!readString(object, QStringLiteral("subscription_id"), &source->subscriptionId, &message)
-        || !readString(object, QStringLiteral("tenant_id"), &source->tenantId, &message)
-        || !readString(object, QStringLiteral("client_id"), &source->clientId, &message)
-        || !readString(object, QStringLiteral("authority_url"), &source->authorityUrl, &message)
-        || !readString(object, QStringLiteral("credential_source"), &source->credentialSource, &message)) {
-        return fail(message);
-    }
-    if (!source->authorityUrl.isEmpty() && !isHttpUrl(source->authorityUrl)) {
-        return fail(
-            QStringLiteral("authority_url %1 is not an http:// or https:// URL").arg(quoted(source->authorityUrl)));
-    }
-    if (source->kind == SourceKind::Azure) {
-        if (source->subscriptionId.isEmpty()) {
-            return fail(QStringLiteral("missing \"subscription_id\" (an Azure source reads one subscription)"));
-        }
-        const QString credential = source->credentialSource;
-        if (!credential.isEmpty() && credential != QLatin1String("client_secret")
-            && credential != QLatin1String("azure_cli")) {
-            return fail(QStringLiteral("unknown credential_source %1 (known: client_secret, azure_cli)")
-                            .arg(quoted(credential)));
-        }
-        if (credential != QLatin1String("azure_cli")) {
-            if (source->tenantId.isEmpty() || source->clientId.isEmpty()) {
-                return fail(QStringLiteral(
-                    "credential_source client_secret needs \"tenant_id\" and \"client_id\" (or use \"azure_cli\")"));
-            }
-            if (source->password.kind == SecretRef::Kind::None) {
-                return fail(QStringLiteral("credential_source client_secret needs a \"password\" reference to the "
-                                           "client secret"));
-            }
-        }
-    }
-
-    if (!parseStorageGrid(object, source, &message)) {
-        return fail(message);
-    }
-
-    const QJsonValue insecure = object.value(QLatin1String("insecure_skip_tls_verify"));
-    if (!insecure.isUndefined() && !insecure.isNull() && !insecure.isBool()) {
-        return fail(QStringLiteral("\"insecure_skip_tls_verify\" must be true or false"));
-    }
-    source->insecureSkipTlsVerify = insecure.toBool(false);
-
-    const QJsonValue poll = object.value(QLatin1String("poll"));
-    if (!poll.isUndefined() && !poll.isNull()) {
-        if (!poll.isObject()) {
-            return fail(QStringLiteral("\"poll\" must be an object"));
-        }
-        const QJsonObject pollObject = poll.toObject();
-        if (!readInt(pollObject,
-                     QStringLiteral("config_seconds"),
-                     QStringLiteral("poll.config_seconds"),
-                     kMinimumIntervalSeconds,
-                     &source->configIntervalSeconds,
-                     &message)
-            || !readInt(pollObject,
-                        QStringLiteral("performance_seconds"),
-                        QStringLiteral("poll.performance_seconds"),
-                        kMinimumIntervalSeconds,
-                        &source->perfIntervalSeconds,
-                        &message)) {
-            return fail(message);
-        }
+    const QList<FieldError> errors = SourceAdmin::validate(*source, SourceAdmin::Rules::File);
+    if (!errors.isEmpty()) {
+        // A file error names the key; the sentences written for a form do not.
+        const FieldError &first = errors.first();
+        const bool named = first.message.contains(quoted(first.field))
+                           || (first.field.contains(QLatin1Char('_')) && first.message.contains(first.field));
+        *error =
+            where + QStringLiteral(": ") + (named ? QString() : first.field + QStringLiteral(": ")) + first.message;
+        return false;
     }
     return true;
 }
@@ -571,6 +377,123 @@ QJsonObject sentimentToJson(const SentimentConfig &config)
 
 } // namespace
 
+bool sourceFromJson(const QJsonObject &object, SourceConfig *source, QString *error)
+{
+    SourceConfig parsed;
+    QString message;
+    const auto fail = [error, &message] {
+        if (error) {
+            *error = message;
+        }
+        return false;
+    };
+    if (!readString(object, QStringLiteral("name"), &parsed.name, &message)) {
+        return fail();
+    }
+    const QJsonValue kind = object.value(QLatin1String("kind"));
+    if (!kind.isString() || kind.toString().isEmpty()) {
+        message = QStringLiteral("missing \"kind\" (known: %1)").arg(knownKinds());
+        return fail();
+    }
+    const std::optional<SourceKind> parsedKind = sourceKindFromName(kind.toString());
+    if (!parsedKind) {
+        message = QStringLiteral("unknown kind %1 (known: %2)").arg(quoted(kind.toString()), knownKinds());
+        return fail();
+    }
+    parsed.kind = *parsedKind;
+    if (!readString(object, QStringLiteral("url"), &parsed.url, &message)
+        || !readString(object, QStringLiteral("kubeconfig"), &parsed.kubeconfig, &message)
+        || !readString(object, QStringLiteral("context"), &parsed.kubeContext, &message)
+        || !readString(object, QStringLiteral("prometheus_url"), &parsed.prometheusUrl, &message)
+        || !readString(object, QStringLiteral("username"), &parsed.username, &message)
+        || !readSecretRef(object.value(QLatin1String("password")), &parsed.password, &message)
+        || !readString(object, QStringLiteral("ca_file"), &parsed.caFile, &message)
+        || !readBool(object, QStringLiteral("kubeconfig_in_secret"), false, &parsed.kubeconfigInSecret, &message)
+        || !readString(object, QStringLiteral("subscription_id"), &parsed.subscriptionId, &message)
+        || !readString(object, QStringLiteral("tenant_id"), &parsed.tenantId, &message)
+        || !readString(object, QStringLiteral("client_id"), &parsed.clientId, &message)
+        || !readString(object, QStringLiteral("authority_url"), &parsed.authorityUrl, &message)
+        || !readString(object, QStringLiteral("credential_source"), &parsed.credentialSource, &message)
+        || !readStorageGridKeys(object, &parsed, &message)
+        || !readBool(
+            object, QStringLiteral("insecure_skip_tls_verify"), false, &parsed.insecureSkipTlsVerify, &message)) {
+        return fail();
+    }
+    const QJsonValue poll = object.value(QLatin1String("poll"));
+    if (!poll.isUndefined() && !poll.isNull()) {
+        if (!poll.isObject()) {
+            message = QStringLiteral("\"poll\" must be an object");
+            return fail();
+        }
+        const QJsonObject pollObject = poll.toObject();
+        if (!readInt(pollObject,
+                     QStringLiteral("config_seconds"),
+                     QStringLiteral("poll.config_seconds"),
+                     kMinimumIntervalSeconds,
+                     &parsed.configIntervalSeconds,
+                     &message)
+            || !readInt(pollObject,
+                        QStringLiteral("performance_seconds"),
+                        QStringLiteral("poll.performance_seconds"),
+                        kMinimumIntervalSeconds,
+                        &parsed.perfIntervalSeconds,
+                        &message)) {
+            return fail();
+        }
+    }
+    *source = std::move(parsed);
+    return true;
+}
+
+QJsonObject sourceToJson(const SourceConfig &source)
+{
+    QJsonObject object{
+        {QStringLiteral("name"), source.name},
+        {QStringLiteral("kind"), sourceKindName(source.kind)},
+        {QStringLiteral("insecure_skip_tls_verify"), source.insecureSkipTlsVerify},
+        {QStringLiteral("poll"),
+         QJsonObject{{QStringLiteral("config_seconds"), source.configIntervalSeconds},
+                     {QStringLiteral("performance_seconds"), source.perfIntervalSeconds}}},
+    };
+    const std::pair<QString, const QString *> strings[] = {
+        {QStringLiteral("url"), &source.url},
+        {QStringLiteral("username"), &source.username},
+        {QStringLiteral("kubeconfig"), &source.kubeconfig},
+        {QStringLiteral("context"), &source.kubeContext},
+        {QStringLiteral("prometheus_url"), &source.prometheusUrl},
+        {QStringLiteral("ca_file"), &source.caFile},
+        {QStringLiteral("subscription_id"), &source.subscriptionId},
+        {QStringLiteral("tenant_id"), &source.tenantId},
+        {QStringLiteral("client_id"), &source.clientId},
+        {QStringLiteral("authority_url"), &source.authorityUrl},
+        {QStringLiteral("credential_source"), &source.credentialSource},
+        {QStringLiteral("s3_region"), &source.s3Region},
+        {QStringLiteral("s3_access_key"), &source.s3AccessKey},
+    };
+    for (const auto &[key, value] : strings) {
+        if (!value->isEmpty()) {
+            object.insert(key, *value);
+        }
+    }
+    if (source.password.kind != SecretRef::Kind::None) {
+        object.insert(QStringLiteral("password"), secretRefToJson(source.password));
+    }
+    if (source.kubeconfigInSecret) {
+        object.insert(QStringLiteral("kubeconfig_in_secret"), true);
+    }
+    if (!source.s3Url.isEmpty()) {
+        object.insert(QStringLiteral("s3_url"), source.s3Url);
+        object.insert(QStringLiteral("s3_path_style"), source.s3PathStyle);
+    }
+    if (source.s3Secret.kind != SecretRef::Kind::None) {
+        object.insert(QStringLiteral("s3_secret"), secretRefToJson(source.s3Secret));
+    }
+    if (!source.datasetRoots.isEmpty()) {
+        object.insert(QStringLiteral("dataset_roots"), QJsonArray::fromStringList(source.datasetRoots));
+    }
+    return object;
+}
+
 bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
 {
     QString message;
@@ -708,67 +631,7 @@ QByteArray AppConfig::toJson() const
 {
     QJsonArray sourceArray;
     for (const SourceConfig &source : sources) {
-        QJsonObject object{
-            {QStringLiteral("name"), source.name},
-            {QStringLiteral("kind"), sourceKindName(source.kind)},
-            {QStringLiteral("insecure_skip_tls_verify"), source.insecureSkipTlsVerify},
-            {QStringLiteral("poll"),
-             QJsonObject{{QStringLiteral("config_seconds"), source.configIntervalSeconds},
-                         {QStringLiteral("performance_seconds"), source.perfIntervalSeconds}}},
-        };
-        if (!source.url.isEmpty()) {
-            object.insert(QStringLiteral("url"), source.url);
-        }
-        if (!source.username.isEmpty()) {
-            object.insert(QStringLiteral("username"), source.username);
-        }
-        if (!source.kubeconfig.isEmpty()) {
-            object.insert(QStringLiteral("kubeconfig"), source.kubeconfig);
-        }
-        if (!source.kubeContext.isEmpty()) {
-            object.insert(QStringLiteral("context"), source.kubeContext);
-        }
-        if (!source.prometheusUrl.isEmpty()) {
-            object.insert(QStringLiteral("prometheus_url"), source.prometheusUrl);
-        }
-        if (source.password.kind != SecretRef::Kind::None) {
-            object.insert(QStringLiteral("password"), secretRefToJson(source.password));
-        }
-        if (!source.caFile.isEmpty()) {
-            object.insert(QStringLiteral("ca_file"), source.caFile);
-        }
-        if (source.kubeconfigInSecret) {
-            object.insert(QStringLiteral("kubeconfig_in_secret"), true);
-        }
-        const std::pair<QString, const QString *> azureKeys[] = {
-            {QStringLiteral("subscription_id"), &source.subscriptionId},
-            {QStringLiteral("tenant_id"), &source.tenantId},
-            {QStringLiteral("client_id"), &source.clientId},
-            {QStringLiteral("authority_url"), &source.authorityUrl},
-            {QStringLiteral("credential_source"), &source.credentialSource},
-        };
-        for (const auto &[key, value] : azureKeys) {
-            if (!value->isEmpty()) {
-                object.insert(key, *value);
-            }
-        }
-        if (!source.s3Url.isEmpty()) {
-            object.insert(QStringLiteral("s3_url"), source.s3Url);
-            object.insert(QStringLiteral("s3_path_style"), source.s3PathStyle);
-        }
-        if (!source.s3Region.isEmpty()) {
-            object.insert(QStringLiteral("s3_region"), source.s3Region);
-        }
-        if (!source.s3AccessKey.isEmpty()) {
-            object.insert(QStringLiteral("s3_access_key"), source.s3AccessKey);
-        }
-        if (source.s3Secret.kind != SecretRef::Kind::None) {
-            object.insert(QStringLiteral("s3_secret"), secretRefToJson(source.s3Secret));
-        }
-        if (!source.datasetRoots.isEmpty()) {
-            object.insert(QStringLiteral("dataset_roots"), QJsonArray::fromStringList(source.datasetRoots));
-        }
-        sourceArray.append(object);
+        sourceArray.append(sourceToJson(source));
     }
     QJsonObject history{{QStringLiteral("retention_days"), historyRetentionDays}};
     if (!historyPath.isEmpty()) {
@@ -792,6 +655,54 @@ QByteArray AppConfig::toJson() const
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+namespace {
+
+// Writes `json` to `path` atomically (QSaveFile) with mode 0600, creating the directory;
+// `error` without the path.
+bool writeConfigFile(const QString &path, const QByteArray &json, QString *error)
+{
+    const QString dir = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(dir)) {
+        *error = QStringLiteral("cannot create directory %1").arg(dir);
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write: %1").arg(file.errorString());
+        return false;
+    }
+    // Restrict the temporary file before writing; the rename keeps its mode.
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        file.cancelWriting();
+        *error = QStringLiteral("cannot set permissions: %1").arg(file.errorString());
+        return false;
+    }
+    if (file.write(json) != json.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write: %1").arg(file.errorString());
+        return false;
+    }
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return true;
+}
+
+// The file at `path` (an empty object when it is absent or empty) with "sources" replaced.
+QByteArray withSources(const QString &path, const QList<SourceConfig> &sources)
+{
+    QJsonObject root;
+    QFile file(path);
+    if (!path.isEmpty() && file.open(QIODevice::ReadOnly)) {
+        root = QJsonDocument::fromJson(file.readAll()).object();
+    }
+    QJsonArray array;
+    for (const SourceConfig &source : sources) {
+        array.append(sourceToJson(source));
+    }
+    root.insert(QStringLiteral("sources"), array);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+} // namespace
+
 bool AppConfig::save(const QString &path, QString *error) const
 {
     const auto fail = [&path, error](const QString &message) {
@@ -802,27 +713,34 @@ bool AppConfig::save(const QString &path, QString *error) const
     };
     const QByteArray json = toJson();
     // Writing something load() rejects would lock the user out at the next start.
-    QString invalid;
-    if (!parse(json, nullptr, &invalid)) {
-        return fail(QStringLiteral("not saved: ") + invalid);
+    QString message;
+    if (!parse(json, nullptr, &message)) {
+        return fail(QStringLiteral("not saved: ") + message);
     }
-    const QString dir = QFileInfo(path).absolutePath();
-    if (!QDir().mkpath(dir)) {
-        return fail(QStringLiteral("cannot create directory %1").arg(dir));
+    return writeConfigFile(path, json, &message) || fail(message);
+}
+
+bool AppConfig::checkSources(const QString &path, const QList<SourceConfig> &sources, QString *error)
+{
+    return parse(withSources(path, sources), nullptr, error);
+}
+
+bool AppConfig::saveSources(const QString &path, const QList<SourceConfig> &sources, QString *error)
+{
+    const QByteArray json = withSources(path, sources);
+    QString message;
+    if (!parse(json, nullptr, &message)) {
+        if (error) {
+            *error = path + QStringLiteral(": not saved: ") + message;
+        }
+        return false;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
+    if (!writeConfigFile(path, json, &message)) {
+        if (error) {
+            *error = path + QStringLiteral(": ") + message;
+        }
+        return false;
     }
-    // Restrict the temporary file before writing; the rename keeps its mode.
-    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        file.cancelWriting();
-        return fail(QStringLiteral("cannot set permissions: %1").arg(file.errorString()));
-    }
-    if (file.write(json) != json.size() || !file.commit()) {
-        return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
-    }
-    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     return true;
 }
 

@@ -4,6 +4,7 @@
 #include "models/core/domain.h"
 #include "models/core/ratecard.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -60,6 +61,13 @@ struct SourceConfig
 
     bool operator==(const SourceConfig &) const = default;
 };
+
+/// One entry of the config's "sources" read from JSON: the types of its keys, its kind and its
+/// secret references (a literal secret string is refused without echoing it). The rules a source
+/// must satisfy are SourceAdmin::validate()'s. False and a one-line `error` on failure.
+bool sourceFromJson(const QJsonObject &object, SourceConfig *source, QString *error);
+/// The config-file form of `source` (secret references only, unset keys left out).
+QJsonObject sourceToJson(const SourceConfig &source);
 
 /// A stored secret that an edited source would go on sending although where or how it is sent
 /// changed (see secretMustBeReentered()).
@@ -149,6 +157,12 @@ struct AppConfig
     /// secret: only SecretRefs. Refuses (false + `error`) a config that load() would reject.
     bool save(const QString &path, QString *error) const;
     [[nodiscard]] QByteArray toJson() const;
+    /// The config file at `path` (none = an empty one) with its "sources" replaced by
+    /// `sources` and every other key, unknown ones ("web") included, kept: written as save()
+    /// does, refused (false + `error` naming the file) when load() would reject the result.
+    static bool saveSources(const QString &path, const QList<SourceConfig> &sources, QString *error);
+    /// As saveSources() without writing; `error` without the path.
+    static bool checkSources(const QString &path, const QList<SourceConfig> &sources, QString *error);
 
     /// $STRATA_CONFIG, else <GenericConfigLocation>/strata/config.json (~/.config/strata/config.json),
     /// whatever QCoreApplication::applicationName() is.

@@ -1,5 +1,6 @@
 #include "models/core/actions.h"
 #include "models/core/config.h"
+#include "models/core/sourceadmin.h"
 #include "views/actiondialog.h"
 #include "views/sourcedialog.h"
 #include "views/statusdelegate.h"
@@ -213,6 +214,38 @@ TEST(SourceDialog, Edit_ChangedEndpointNeedsThePasswordAgain)
     insecure->setChecked(true);
     EXPECT_FALSE(okButton(dialog)->isEnabled());
     EXPECT_TRUE(dialog.validationError().startsWith(QStringLiteral("ontap-ai now skips TLS verification")));
+}
+
+// Issue 15: the dialog shows SourceAdmin's sentences under their fields, the same the web console
+// answers for the same input (tests/web/sources_test.cpp, BadInputGetsTheDialogsFieldMessages...).
+TEST(SourceDialog, BadInputShowsTheWebConsolesMessagesUnderTheirFields)
+{
+    views::SourceDialog dialog({});
+    dialog.show();
+    dialog.findChild<QLineEdit *>(QStringLiteral("sourceNameLineEdit"))->setText(QStringLiteral("lab"));
+    dialog.findChild<QLineEdit *>(QStringLiteral("sourceUrlLineEdit"))->setText(QStringLiteral("cluster1"));
+    QStringList fields;
+    QStringList messages;
+    for (const core::FieldError &e : dialog.fieldErrors()) {
+        fields << e.field;
+        messages << e.message;
+    }
+    EXPECT_EQ(fields, (QStringList{QStringLiteral("url"), QStringLiteral("username"), QStringLiteral("password")}));
+    EXPECT_EQ(messages,
+              (QStringList{QStringLiteral("The URL must look like https://cluster-mgmt.example.com."),
+                           QStringLiteral("Enter a username."),
+                           QStringLiteral("Enter the password.")}));
+    auto *urlError = dialog.findChild<QLabel *>(QStringLiteral("sourceFieldError_url"));
+    ASSERT_NE(urlError, nullptr);
+    EXPECT_TRUE(urlError->isVisible());
+    EXPECT_EQ(urlError->text(), messages.first());
+    EXPECT_TRUE(dialog.findChild<QLabel *>(QStringLiteral("sourceFieldError_password"))->isVisible());
+    // Shown under the field, not once more under the form.
+    EXPECT_FALSE(dialog.findChild<QLabel *>(QStringLiteral("sourceValidationLabel"))->isVisible());
+    EXPECT_FALSE(dialog.findChild<QLabel *>(QStringLiteral("sourceFieldError_s3_url"))->isVisible());
+
+    dialog.findChild<QLineEdit *>(QStringLiteral("sourceUrlLineEdit"))->setText(QStringLiteral("https://cluster1"));
+    EXPECT_FALSE(urlError->isVisible());
 }
 
 TEST(StatusDelegate, ColoursFollowLightAndDarkPalettes)

@@ -209,7 +209,7 @@ TEST_F(SourcesApiTest, AChangedUrlNeedsThePasswordAgainAndNothingReachesTheNewHo
     moved.insert(QStringLiteral("insecure_skip_tls_verify"), true);
 
     const Reply refused = post(QStringLiteral("/api/v1/sources"), moved, admin);
-    ASSERT_EQ(refused.status, 400) << refused.body.toStdString();
+    ASSERT_EQ(refused.status, 422) << refused.body.toStdString();
     const QJsonObject error = refused.json().object();
     EXPECT_EQ(error.value(QLatin1String("field")).toString(), QStringLiteral("password"));
     EXPECT_EQ(error.value(QLatin1String("error")).toString(),
@@ -227,7 +227,7 @@ TEST_F(SourcesApiTest, AChangedUrlNeedsThePasswordAgainAndNothingReachesTheNewHo
     insecure.remove(QStringLiteral("password"));
     insecure.insert(QStringLiteral("insecure_skip_tls_verify"), true);
     const Reply tls = post(QStringLiteral("/api/v1/sources"), insecure, admin);
-    EXPECT_EQ(tls.status, 400) << tls.body.toStdString();
+    EXPECT_EQ(tls.status, 422) << tls.body.toStdString();
     EXPECT_EQ(tls.json().object().value(QLatin1String("field")).toString(), QStringLiteral("password"));
 
     QList<QJsonObject> audited;
@@ -261,7 +261,7 @@ TEST_F(SourcesApiTest, SecretReferencesAndServerCredentialsAreRefusedOverTheWeb)
     const Login admin = login(QStringLiteral("admin"));
     const auto expectRefused = [&](const QJsonObject &body, const QString &field) {
         const Reply r = post(QStringLiteral("/api/v1/sources"), body, admin);
-        EXPECT_EQ(r.status, 400) << r.body.toStdString();
+        EXPECT_EQ(r.status, 422) << r.body.toStdString();
         EXPECT_EQ(r.json().object().value(QLatin1String("field")).toString(), field) << r.body.toStdString();
         return r.json().object().value(QLatin1String("error")).toString();
     };
@@ -313,6 +313,35 @@ TEST_F(SourcesApiTest, SecretReferencesAndServerCredentialsAreRefusedOverTheWeb)
     for (const QJsonObject &e : std::as_const(audited)) {
         EXPECT_EQ(e.value(QLatin1String("action")).toString(), QStringLiteral("source.add"));
     }
+}
+
+// Issue 15: the web form shows the same sentences as the desktop dialog (SourceAdmin's), every
+// refused field at once; tests/views/dialogs_test.cpp checks the dialog against the same text.
+TEST_F(SourcesApiTest, BadInputGetsTheDialogsFieldMessagesForEveryField)
+{
+    startServer();
+    const Login admin = login(QStringLiteral("admin"));
+    const QJsonObject body{{QStringLiteral("name"), QStringLiteral("lab")},
+                           {QStringLiteral("kind"), QStringLiteral("ontap")},
+                           {QStringLiteral("url"), QStringLiteral("cluster1")}};
+    const Reply refused = post(QStringLiteral("/api/v1/sources"), body, admin);
+    ASSERT_EQ(refused.status, 422) << refused.body.toStdString();
+    const QJsonObject reply = refused.json().object();
+    EXPECT_EQ(reply.value(QLatin1String("field")).toString(), QStringLiteral("url"));
+    EXPECT_EQ(reply.value(QLatin1String("error")).toString(),
+              QStringLiteral("The URL must look like https://cluster-mgmt.example.com."));
+    QStringList fields;
+    QStringList messages;
+    for (const QJsonValue &e : reply.value(QLatin1String("errors")).toArray()) {
+        fields << e.toObject().value(QLatin1String("field")).toString();
+        messages << e.toObject().value(QLatin1String("message")).toString();
+    }
+    EXPECT_EQ(fields, (QStringList{QStringLiteral("url"), QStringLiteral("username"), QStringLiteral("password")}));
+    EXPECT_EQ(messages,
+              (QStringList{QStringLiteral("The URL must look like https://cluster-mgmt.example.com."),
+                           QStringLiteral("Enter a username."),
+                           QStringLiteral("Enter the password.")}));
+    EXPECT_TRUE(engine->sourceConfigs().isEmpty());
 }
 
 } // namespace

@@ -8,11 +8,12 @@ export function setCsrf(token) {
 }
 
 export class ApiError extends Error {
-  constructor(status, message, retryAfter = null, field = null) {
+  constructor(status, message, retryAfter = null, field = null, errors = []) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
     this.field = field; // the request field the server refused ("password", "url", ...), if it said
+    this.errors = errors; // 422: every refused field, [{field, message}], the first one as field/message
   }
 }
 
@@ -31,7 +32,9 @@ async function handle(res) {
   if (!res.ok) {
     const msg = (body && body.error) || text || res.statusText || 'HTTP ' + res.status;
     if (res.status === 401) window.dispatchEvent(new CustomEvent('strata:unauthorized'));
-    throw new ApiError(res.status, msg, res.headers.get('Retry-After'), (body && typeof body.field === 'string') ? body.field : null);
+    throw new ApiError(res.status, msg, res.headers.get('Retry-After'),
+      (body && typeof body.field === 'string') ? body.field : null,
+      (body && Array.isArray(body.errors)) ? body.errors.filter((e) => e && typeof e.field === 'string' && typeof e.message === 'string') : []);
   }
   return body;
 }

@@ -384,6 +384,16 @@ test('admin: adds a user from the Admin page, who then signs in with that role',
   await page.locator('#card-sources tbody tr[data-key]').first().waitFor({ timeout: 20000 });
   await shot(page, 'admin');
 
+  // A source the server refuses: each sentence (the desktop dialog's) next to its field.
+  await page.locator('#source-name').fill('e2e-bad');
+  await page.locator('#source-url').fill('https://cluster1.example.com');
+  await page.locator('#card-sources form button[type="submit"]').click();
+  await page.locator('#source-username-error').waitFor({ state: 'visible', timeout: 20000 });
+  assert.equal(await page.locator('#source-username-error').innerText(), 'Enter a username.');
+  assert.equal(await page.locator('#source-password-error').innerText(), 'Enter the password.');
+  assert.equal(await page.locator('#source-username').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#source-url-error').isVisible(), false);
+
   const other = await newPage();
   await login(other, 'analyst', 'analyst-password-1');
   await other.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });

@@ -103,9 +103,12 @@ export function mount(main, ctx) {
   // Add or update: the config-file fields; secrets go to the server's credential store, never
   // into the config, and are not shown again (leave them empty to keep the stored ones).
   const sourceStatus = h('p', { class: 'sub', role: 'status', 'aria-live': 'polite' });
+  // Each input carries its own error line: the server's sentence for that field (the same the
+  // desktop dialog shows), announced through aria-describedby.
   const field = (id, label, attrs = {}) => {
-    const input = h('input', { id: 'source-' + id, name: id, autocomplete: 'off', ...attrs });
-    return { input, label: h('label', { for: 'source-' + id }, label) };
+    const error = h('span', { class: 'field-error', id: 'source-' + id + '-error', hidden: true });
+    const input = h('input', { id: 'source-' + id, name: id, autocomplete: 'off', 'aria-describedby': 'source-' + id + '-error', ...attrs });
+    return { input, error, cell: h('span', { class: 'field-cell' }, input, error), label: h('label', { for: 'source-' + id }, label) };
   };
   const kind = h('select', { id: 'source-kind', name: 'kind' },
     ['ontap', 'kubernetes', 'azure', 'storagegrid'].map((k) => h('option', { value: k }, label(k))));
@@ -121,7 +124,7 @@ export function mount(main, ctx) {
     dataset_roots: field('dataset_roots', 'Dataset roots (comma-separated)', { placeholder: 'bucket/*' }),
   };
   const gridOnly = h('fieldset', { class: 'inline-form' }, h('legend', {}, 'StorageGRID dataset hub'),
-    ...['s3_url', 's3_access_key', 's3_secret', 'dataset_roots'].flatMap((k) => [f[k].label, f[k].input]));
+    ...['s3_url', 's3_access_key', 's3_secret', 'dataset_roots'].flatMap((k) => [f[k].label, f[k].cell]));
   // .inline-form's display: flex would beat the hidden attribute.
   const showGrid = () => { gridOnly.style.display = kind.value === 'storagegrid' ? '' : 'none'; };
   kind.addEventListener('change', showGrid);
@@ -146,7 +149,11 @@ export function mount(main, ctx) {
       }
       saveSource.disabled = true;
       clear(sourcesErr);
-      for (const x of Object.values(f)) x.input.removeAttribute('aria-invalid');
+      for (const x of Object.values(f)) {
+        x.input.removeAttribute('aria-invalid');
+        x.error.hidden = true;
+        x.error.textContent = '';
+      }
       sourceStatus.textContent = 'Saving…';
       try {
         const r = await api.post('sources', body);
@@ -155,20 +162,29 @@ export function mount(main, ctx) {
         sourceStatus.textContent = `Saved ${r.name}` + (r.saved === false ? ' (in memory only: no config file).' : '.');
       } catch (e) {
         sourceStatus.textContent = '';
-        clear(sourcesErr, errorBox(e));
-        // The server names the field it refused (a changed URL needs the password again, ...).
-        const bad = e.field && f[e.field];
-        if (bad) {
-          bad.input.setAttribute('aria-invalid', 'true');
-          bad.input.focus();
+        // The server names each field it refused (a changed URL needs the password again, ...):
+        // its sentence goes next to that field; the others (kind, Azure keys) above the form.
+        const refused = e.errors && e.errors.length ? e.errors : (e.field ? [{ field: e.field, message: e.message }] : []);
+        const placed = refused.filter((x) => f[x.field]);
+        for (const x of placed) {
+          const t = f[x.field];
+          if (t.error.hidden) {
+            t.error.textContent = x.message;
+            t.error.hidden = false;
+          }
+          t.input.setAttribute('aria-invalid', 'true');
         }
+        const elsewhere = refused.filter((x) => !f[x.field]).map((x) => x.message);
+        if (!refused.length) clear(sourcesErr, errorBox(e));
+        else if (elsewhere.length) clear(sourcesErr, errorBox(new Error(elsewhere.join(' '))));
+        if (placed.length) f[placed[0].field].input.focus();
       } finally {
         saveSource.disabled = false;
       }
     },
   },
   h('label', { for: 'source-kind' }, 'Kind'), kind,
-  ...['name', 'url', 'username', 'password', 'ca_file'].flatMap((k) => [f[k].label, f[k].input]),
+  ...['name', 'url', 'username', 'password', 'ca_file'].flatMap((k) => [f[k].label, f[k].cell]),
   gridOnly, saveSource);
   sourcesCard.body.append(sourceForm, sourceStatus);
   unsubs.push(ctx.store.subscribe('sources', (rows, changed, err) => {

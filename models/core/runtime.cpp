@@ -1,0 +1,76 @@
+#include "models/core/runtime.h"
+
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/historystore.h"
+
+#include <QFileInfo>
+
+namespace strata::core {
+
+Runtime::~Runtime() = default;
+
+HistoryService *Runtime::history() const
+{
+    return m_historyError.isEmpty() ? m_history.get() : nullptr;
+}
+
+std::unique_ptr<Runtime> Runtime::build(RuntimeOptions options, QString *error)
+{
+    std::unique_ptr<Runtime> r(new Runtime);
+    QString message;
+    if (options.demo) {
+        r->m_demo = options.demo(&r->m_config, &r->m_credentials, &message);
+        if (!r->m_demo) {
+            *error = message;
+            return nullptr;
+        }
+    } else {
+        r->m_configPath = options.configPath.isEmpty() ? AppConfig::defaultPath() : options.configPath;
+        const bool absent = options.configOptional && !QFileInfo::exists(r->m_configPath);
+        // Refuse rather than later overwrite a file that could not be read.
+        if (!absent && !AppConfig::load(r->m_configPath, &r->m_config, &message)) {
+            *error = message;
+            return nullptr;
+        }
+        r->m_credentials = options.credentials;
+    }
+    if (!r->m_credentials) {
+        *error = QStringLiteral("no credential store");
+        return nullptr;
+    }
+
+    if (options.history) {
+        // The demo leaves no trace: its history (with the days it ships with) lives in its
+        // temporary directory, or in memory when it names none.
+        const bool inMemory = r->m_demo && r->m_config.historyPath.isEmpty();
+        r->m_history = std::make_unique<HistoryService>(
+            std::make_unique<SqliteHistoryStore>(inMemory ? QStringLiteral(":memory:") : historyPathFor(r->m_config)));
+        r->m_historyError = r->m_history->openError();
+        if (r->m_historyError.isEmpty()) {
+            // At start and then daily, on the history thread, for sessions left open.
+            HistoryService *history = r->m_history.get();
+            IClock *clock = &r->m_clock;
+            const int retentionDays = r->m_config.historyRetentionDays;
+            auto applyRetention = [history, clock, retentionDays] {
+                history->applyRetention(clock->now().toUTC().addDays(-retentionDays));
+            };
+            applyRetention();
+            QObject::connect(&r->m_retention, &QTimer::timeout, history, applyRetention);
+            r->m_retention.start(std::chrono::hours(24));
+        }
+    }
+
+    Engine::Deps deps{r->m_clock, *r->m_credentials, r->history(), options.user};
+    deps.runSchedules = options.runSchedules;
+    deps.firstPollDeadline = options.firstPollDeadline;
+    r->m_engine = std::make_unique<Engine>(deps);
+    r->m_engine->setRateCard(r->m_config.rateCard);
+    r->m_engine->setCacheTargets(r->m_config.cacheTargets);
+    if (options.startSources) {
+        r->m_engine->setSources(r->m_config.sources);
+    }
+    return r;
+}
+
+} // namespace strata::core

@@ -1,0 +1,89 @@
+#pragma once
+
+#include "models/core/clock.h"
+#include "models/core/config.h"
+
+#include <QString>
+#include <QTimer>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+namespace strata::core {
+
+class Engine;
+class HistoryService;
+class ICredentialStore;
+
+/// Starts the demo estate for a Runtime: sets `config` to its sources and `credentials` to the
+/// in-memory store of their secrets. The returned handle owns both and keeps the simulators
+/// running until released; nullptr and `error` on failure. demo::startForCommand and
+/// demo::starter() are ones (core links no simulator: only the apps' main.cpp pass one).
+using DemoStarter =
+    std::function<std::shared_ptr<void>(AppConfig *config, ICredentialStore **credentials, QString *error)>;
+
+/// What a Runtime is built from.
+struct RuntimeOptions
+{
+    /// Set: run against the demo estate (history in memory, nothing saved). Unset: the config file.
+    DemoStarter demo;
+    /// The config file; empty = AppConfig::defaultPath(). Ignored with `demo`.
+    QString configPath;
+    /// A missing config file means "no sources yet" (the desktop's first start) instead of an error.
+    bool configOptional = false;
+    /// Secrets of the config file's sources (keychain, env/files); must outlive the Runtime.
+    /// Required without `demo`.
+    ICredentialStore *credentials = nullptr;
+    /// Open the history store (historyPathFor(config); ":memory:" for the demo) and apply the
+    /// config's retention at start and every 24 h. Off = no store (engine.history() is nullptr).
+    bool history = true;
+    QString user; ///< recorded in the audit log
+    bool runSchedules = false;
+    std::chrono::milliseconds firstPollDeadline{0}; ///< Engine::Deps::firstPollDeadline
+    /// Apply config().sources to the engine at once; off for callers that choose which to poll.
+    bool startSources = true;
+};
+
+/// One application's start-up wiring, the same for the desktop app, strata-server and the CLI:
+/// the config file or the demo estate → credentials → history store + retention → Engine (with
+/// the config's rate card, cache targets and, unless told otherwise, sources). Owns all of it and
+/// tears it down in reverse order.
+class Runtime
+{
+public:
+    /// nullptr and `error` when the demo estate does not start or the config file cannot be
+    /// loaded (AppConfig::load's one-line error naming the file). A history store that does not
+    /// open is not an error: historyError() says why and the engine runs without one.
+    static std::unique_ptr<Runtime> build(RuntimeOptions options, QString *error);
+    ~Runtime();
+    Runtime(const Runtime &) = delete;
+    Runtime &operator=(const Runtime &) = delete;
+
+    [[nodiscard]] const AppConfig &config() const { return m_config; }
+    /// The config file in use; empty in demo mode.
+    [[nodiscard]] QString configPath() const { return m_configPath; }
+    [[nodiscard]] bool isDemo() const { return m_demo != nullptr; }
+    [[nodiscard]] Engine &engine() { return *m_engine; }
+    [[nodiscard]] ICredentialStore &credentials() { return *m_credentials; }
+    /// nullptr when not wanted or it did not open.
+    [[nodiscard]] HistoryService *history() const;
+    /// Why the wanted history store did not open; empty otherwise.
+    [[nodiscard]] QString historyError() const { return m_historyError; }
+
+private:
+    Runtime() = default;
+
+    // Declared in build order: destroyed engine first, the demo estate last.
+    std::shared_ptr<void> m_demo;
+    AppConfig m_config;
+    QString m_configPath;
+    ICredentialStore *m_credentials = nullptr;
+    SystemClock m_clock;
+    std::unique_ptr<HistoryService> m_history;
+    QString m_historyError;
+    QTimer m_retention;
+    std::unique_ptr<Engine> m_engine;
+};
+
+} // namespace strata::core

@@ -1,0 +1,504 @@
+#include "models/core/sourceadmin.h"
+
+#include "models/core/engine.h"
+
+#include <QPointer>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace strata::core {
+
+namespace {
+
+bool isWebUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    const QString scheme = url.scheme().toLower();
+    return url.isValid() && !url.host().isEmpty()
+           && (scheme == QLatin1String("https") || scheme == QLatin1String("http"));
+}
+
+// A dataset root of a StorageGRID source: "bucket", "bucket/*" or "bucket/prefix/" (S3 bucket
+// naming: 3-63 of lower-case letters, digits, '.' and '-', alphanumeric at both ends).
+bool isValidDatasetRoot(const QString &root)
+{
+    static const QRegularExpression bucketName(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"));
+    const qsizetype slash = root.indexOf(QLatin1Char('/'));
+    if (!bucketName.match(slash < 0 ? root : root.left(slash)).hasMatch()) {
+        return false;
+    }
+    if (slash < 0) {
+        return true;
+    }
+    const QString rest = root.mid(slash + 1);
+    if (rest == QLatin1String("*")) {
+        return true;
+    }
+    return rest.endsWith(QLatin1Char('/')) && !rest.startsWith(QLatin1Char('/')) && !rest.contains(QLatin1String("//"))
+           && !rest.contains(QLatin1Char('*'));
+}
+
+bool hasSecret(const SecretRef &ref)
+{
+    return ref.kind != SecretRef::Kind::None;
+}
+
+// Credentials the server itself holds outside its secret store: a kubeconfig file (a
+// Kubernetes source without a URL) or the service account's `az login` (Azure CLI).
+bool usesServerCredentials(const SourceConfig &c)
+{
+    return (c.kind == SourceKind::Kubernetes && c.url.isEmpty() && !c.kubeconfigInSecret)
+           || (c.kind == SourceKind::Azure && c.credentialSource == QLatin1String("azure_cli"));
+}
+
+// Whether `after` uses the server's own credentials exactly as the config file set them up in
+// `before` (same file and context, or the same Azure endpoints and tenant).
+bool sameServerCredentials(const SourceConfig &before, const SourceConfig &after)
+{
+    return usesServerCredentials(before) && before.kind == after.kind && before.kubeconfig == after.kubeconfig
+           && before.kubeContext == after.kubeContext && before.credentialSource == after.credentialSource
+           && before.url == after.url && before.authorityUrl == after.authorityUrl && before.tenantId == after.tenantId
+           && before.caFile == after.caFile && before.insecureSkipTlsVerify == after.insecureSkipTlsVerify;
+}
+
+// Over the web a secret is given as itself and kept in the server's own store: a file,
+// environment or keychain reference would read what the server holds into a request to
+// wherever the admin points the source.
+QList<FieldError> remoteErrors(const SourceEdit &edit, const SourceConfig *before)
+{
+    QList<FieldError> out;
+    const SourceConfig &c = edit.config;
+    const std::pair<QString, bool> secrets[] = {
+        {QStringLiteral("password"),
+         hasSecret(c.password) && edit.password.isEmpty() && !(before && before->password == c.password)},
+        {QStringLiteral("s3_secret"),
+         hasSecret(c.s3Secret) && edit.s3Secret.isEmpty() && !(before && before->s3Secret == c.s3Secret)},
+    };
+    for (const auto &[field, named] : secrets) {
+        if (named) {
+            out.append({field,
+                        SourceAdmin::tr("%1 of source %2: give the secret itself; a source changed over the web keeps "
+                                        "its secrets in the server's secret store and cannot name a file, environment "
+                                        "variable or keychain entry")
+                            .arg(field, c.name.left(64))});
+        }
+    }
+    if (usesServerCredentials(c) && !(before && sameServerCredentials(*before, c))) {
+        if (c.kind == SourceKind::Kubernetes) {
+            out.append({QStringLiteral("url"),
+                        SourceAdmin::tr("source %1 would use a kubeconfig file of the server; over the web give the "
+                                        "API server's url and a token (only the server's config file can name a "
+                                        "kubeconfig)")
+                            .arg(c.name)});
+        } else {
+            out.append({QStringLiteral("credential_source"),
+                        SourceAdmin::tr("source %1 would use the server's own Azure CLI login; over the web give a "
+                                        "service principal's client secret (only the server's config file can "
+                                        "choose azure_cli)")
+                            .arg(c.name)});
+        }
+    }
+    return out;
+}
+
+// Writes (value set) or deletes secrets one after the other, then `done(error)`: a failed write
+// stops there; a failed deletion is reported but the others still go.
+struct PendingSecret
+{
+    QString key;
+    std::optional<QString> value; ///< nullopt = delete
+    QString failure;              ///< the message, "%1" = the store's error
+};
+
+void storeSecretsInOrder(ICredentialStore &store,
+                         QList<PendingSecret> pending,
+                         const QString &failed,
+                         std::function<void(QString)> done)
+{
+    if (pending.isEmpty()) {
+        done(failed);
+        return;
+    }
+    const PendingSecret next = pending.takeFirst();
+    auto then = [&store, pending, failed, done, next](const QString &error) {
+        const QString first = failed.isEmpty() && !error.isEmpty() ? next.failure.arg(error) : failed;
+        if (!error.isEmpty() && next.value) {
+            done(first);
+            return;
+        }
+        storeSecretsInOrder(store, pending, first, done);
+    };
+    if (next.value) {
+        store.write(next.key, *next.value, then);
+    } else {
+        store.remove(next.key, then);
+    }
+}
+
+} // namespace
+
+SourceConfig SourceEdit::effective() const
+{
+    SourceConfig out = config;
+    if (!password.isEmpty()) {
+        out.password = SecretRef{SecretRef::Kind::Keychain, credentialKey(config.name)};
+    }
+    if (!s3Secret.isEmpty()) {
+        out.s3Secret = SecretRef{SecretRef::Kind::Keychain, credentialKey(config.name, QStringLiteral("s3_secret"))};
+    }
+    return out;
+}
+
+SourceAdmin::SourceAdmin(Engine &engine, Options options, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_options(std::move(options))
+{}
+
+SourceAdmin::~SourceAdmin() = default;
+
+bool SourceAdmin::isValidName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
+    return pattern.match(name).hasMatch();
+}
+
+QList<FieldError> SourceAdmin::validate(const SourceConfig &c, Rules rules)
+{
+    const bool entered = rules == Rules::Entered;
+    QList<FieldError> out;
+    const auto fail = [&out](const char *field, const QString &message) {
+        out.append({QString::fromLatin1(field), message});
+    };
+    if (c.name.isEmpty()) {
+        fail("name", tr("Enter a name."));
+    } else if (!isValidName(c.name)) {
+        fail("name", tr("The name may only contain letters, digits, '.', '_' and '-'."));
+    }
+
+    switch (c.kind) {
+    case SourceKind::Kubernetes:
+        if (c.kubeconfigInSecret) {
+            if (!hasSecret(c.password)) {
+                fail("password", tr("\"kubeconfig_in_secret\" needs a \"password\" reference holding the kubeconfig"));
+            }
+            if (!c.kubeconfig.isEmpty()) {
+                fail("kubeconfig", tr("\"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"));
+            }
+        } else if (!c.url.isEmpty()) {
+            // The API server's URL with a bearer token; without a URL the kubeconfig has both.
+            if (!isWebUrl(c.url)) {
+                fail("url", tr("The URL must look like https://api.cluster.example.com:6443."));
+            } else if (entered && !hasSecret(c.password)) {
+                fail("password", tr("Enter the bearer token."));
+            }
+        }
+        if (!c.prometheusUrl.isEmpty() && !isWebUrl(c.prometheusUrl)) {
+            fail("prometheus_url", tr("The Prometheus URL must look like http://prometheus.monitoring:9090."));
+        }
+        break;
+    case SourceKind::Azure: {
+        static const QRegularExpression guid(
+            QStringLiteral("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"));
+        if (c.subscriptionId.isEmpty()) {
+            fail("subscription_id", tr("Enter the subscription id."));
+        } else if (entered && !guid.match(c.subscriptionId).hasMatch()) {
+            fail("subscription_id", tr("The subscription id looks like 00000000-0000-0000-0000-000000000000."));
+        }
+        const QString &credential = c.credentialSource;
+        if (!credential.isEmpty() && credential != QLatin1String("client_secret")
+            && credential != QLatin1String("azure_cli")) {
+            fail("credential_source",
+                 tr("unknown credential_source \"%1\" (known: client_secret, azure_cli)").arg(credential));
+        } else if (credential != QLatin1String("azure_cli")) {
+            if (c.tenantId.isEmpty()) {
+                fail("tenant_id", tr("Enter the tenant id."));
+            }
+            if (c.clientId.isEmpty()) {
+                fail("client_id", tr("Enter the client id of the service principal."));
+            }
+            if (!hasSecret(c.password)) {
+                fail("password", tr("Enter the client secret."));
+            }
+        }
+        if (!c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
+            fail("authority_url", tr("The authority URL must look like https://login.microsoftonline.com."));
+        }
+        if (!c.url.isEmpty() && !isWebUrl(c.url)) {
+            fail("url", tr("The ARM URL must look like https://management.azure.com."));
+        }
+        break;
+    }
+    case SourceKind::StorageGrid:
+        if (c.url.isEmpty()) {
+            fail("url", tr("Enter the URL of the grid's admin node."));
+        } else if (!isWebUrl(c.url)) {
+            fail("url", tr("The admin node URL must look like https://admin.datalake.example."));
+        }
+        if (c.username.isEmpty()) {
+            fail("username", tr("Enter the grid administrator's username."));
+        }
+        if (!hasSecret(c.password)) {
+            fail("password", tr("Enter the password."));
+        }
+        if (c.s3Url.isEmpty()) {
+            if (!c.datasetRoots.isEmpty()) {
+                fail("dataset_roots", tr("\"dataset_roots\" needs \"s3_url\" (the S3 endpoint holding the datasets)"));
+            }
+            break;
+        }
+        if (!isWebUrl(c.s3Url)) {
+            fail("s3_url", tr("The S3 URL must look like https://s3.datalake.example:10443."));
+        }
+        if (c.s3AccessKey.isEmpty()) {
+            fail("s3_access_key", tr("Enter the S3 access key."));
+        }
+        if (!hasSecret(c.s3Secret)) {
+            fail("s3_secret", tr("Enter the S3 secret key."));
+        }
+        if (entered && c.datasetRoots.isEmpty()) {
+            fail("dataset_roots", tr("Enter at least one dataset root, e.g. datasets/*."));
+        }
+        for (const QString &root : c.datasetRoots) {
+            if (!isValidDatasetRoot(root)) {
+                fail("dataset_roots",
+                     tr("%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.").arg(root));
+                break;
+            }
+        }
+        break;
+    case SourceKind::Ontap:
+        if (c.url.isEmpty()) {
+            fail("url", tr("Enter the URL of the cluster management interface."));
+        } else if (!isWebUrl(c.url)) {
+            fail("url", tr("The URL must look like https://cluster-mgmt.example.com."));
+        }
+        if (entered && c.username.isEmpty()) {
+            fail("username", tr("Enter a username."));
+        }
+        if (entered && !hasSecret(c.password)) {
+            fail("password", tr("Enter the password."));
+        }
+        break;
+    }
+
+    // Keys that belong to other kinds.
+    if (c.kubeconfigInSecret && c.kind != SourceKind::Kubernetes) {
+        fail("kubeconfig_in_secret", tr("\"kubeconfig_in_secret\" is only for kubernetes sources"));
+    }
+    if (c.kind != SourceKind::Azure && !c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
+        fail("authority_url", tr("The authority URL must look like https://login.microsoftonline.com."));
+    }
+    if (c.kind != SourceKind::StorageGrid
+        && (!c.s3Url.isEmpty() || !c.s3Region.isEmpty() || !c.s3AccessKey.isEmpty() || hasSecret(c.s3Secret)
+            || !c.s3PathStyle)) {
+        fail("s3_url", tr("the s3_* keys are only for storagegrid sources"));
+    }
+    if (c.kind != SourceKind::StorageGrid && c.kind != SourceKind::Ontap && !c.datasetRoots.isEmpty()) {
+        fail("dataset_roots", tr("\"dataset_roots\" is only for storagegrid and ontap sources"));
+    }
+    return out;
+}
+
+QList<FieldError> SourceAdmin::validateEdit(const SourceEdit &edit,
+                                            const SourceConfig *before,
+                                            const QStringList &takenNames,
+                                            bool remote)
+{
+    QList<FieldError> out = remote ? remoteErrors(edit, before) : QList<FieldError>();
+    SourceConfig after = edit.effective();
+    // A stored secret meant something else under another kind (an ONTAP password is no
+    // client secret) or as a kubeconfig instead of a token: it must be typed again.
+    if (before && (before->kind != after.kind || before->kubeconfigInSecret != after.kubeconfigInSecret)) {
+        if (edit.password.isEmpty() && after.password == before->password) {
+            after.password = {};
+        }
+        if (edit.s3Secret.isEmpty() && after.s3Secret == before->s3Secret) {
+            after.s3Secret = {};
+        }
+    }
+    QList<FieldError> rules = validate(after, Rules::Entered);
+    if (!before && isValidName(after.name) && takenNames.contains(after.name)) {
+        rules.prepend({QStringLiteral("name"), tr("A source named %1 already exists.").arg(after.name)});
+    }
+    out += rules;
+    if (before) {
+        for (const SecretReentry &r : secretMustBeReentered(*before, after)) {
+            const QString &typed = r.secret == QLatin1String("s3_secret") ? edit.s3Secret : edit.password;
+            if (typed.isEmpty()) {
+                out.append({r.secret, r.message(after)});
+            }
+        }
+    }
+    return out;
+}
+
+QList<FieldError> SourceAdmin::check(const SourceEdit &edit) const
+{
+    const QList<SourceConfig> sources = m_engine.sourceConfigs();
+    QStringList names;
+    const SourceConfig *before = nullptr;
+    for (const SourceConfig &s : sources) {
+        names << s.name;
+        if (s.name == edit.config.name) {
+            before = &s;
+        }
+    }
+    return validateEdit(edit, before, names, m_options.remote);
+}
+
+bool SourceAdmin::checkFile(const QList<SourceConfig> &sources, QString *error) const
+{
+    return AppConfig::checkSources(m_options.configPath, sources, error);
+}
+
+void SourceAdmin::commit(const QList<SourceConfig> &sources, Outcome *outcome)
+{
+    m_engine.setSources(sources);
+    outcome->applied = true;
+    if (m_options.configPath.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (AppConfig::saveSources(m_options.configPath, sources, &error)) {
+        outcome->saved = true;
+    } else {
+        outcome->status = Status::Failed;
+        outcome->error = tr("The configuration could not be saved: %1").arg(error);
+    }
+}
+
+bool SourceAdmin::refusedReadOnly(const std::function<void(Outcome)> &done) const
+{
+    if (m_engine.readOnlyReason().isEmpty()) {
+        return false;
+    }
+    Outcome outcome;
+    outcome.status = Status::ReadOnly;
+    outcome.error = m_engine.readOnlyReason();
+    done(outcome);
+    return true;
+}
+
+void SourceAdmin::apply(const SourceEdit &edit, std::function<void(Outcome)> done)
+{
+    if (refusedReadOnly(done)) {
+        return;
+    }
+    Outcome outcome;
+    outcome.fieldErrors = check(edit);
+    if (!outcome.fieldErrors.isEmpty()) {
+        outcome.status = Status::Invalid;
+        done(outcome);
+        return;
+    }
+    const SourceConfig next = edit.effective();
+    QList<SourceConfig> sources = m_engine.sourceConfigs();
+    bool unchanged = false;
+    for (SourceConfig &c : sources) {
+        if (c.name == next.name) {
+            unchanged = c == next;
+            c = next;
+            outcome.replaced = true;
+        }
+    }
+    if (!outcome.replaced) {
+        sources.append(next);
+    }
+    if (!checkFile(sources, &outcome.error)) {
+        outcome.status = Status::Conflict;
+        done(outcome);
+        return;
+    }
+    // Secrets first: the config names them only once they are stored.
+    QList<PendingSecret> secrets;
+    if (!edit.s3Secret.isEmpty()) {
+        secrets.append({next.s3Secret.value,
+                        edit.s3Secret,
+                        tr("The S3 secret key of %1 could not be stored: %2").arg(next.name, QStringLiteral("%1"))});
+    }
+    if (!edit.password.isEmpty()) {
+        secrets.append({next.password.value,
+                        edit.password,
+                        tr("The password of %1 could not be stored: %2").arg(next.name, QStringLiteral("%1"))});
+    }
+    const bool newSecret = !secrets.isEmpty();
+    const QPointer<SourceAdmin> self(this);
+    storeSecretsInOrder(m_engine.credentials(),
+                        secrets,
+                        {},
+                        [self, outcome, sources, unchanged, newSecret, name = next.name, done](const QString &error) {
+                            if (!self) {
+                                return;
+                            }
+                            Outcome result = outcome;
+                            if (!error.isEmpty()) {
+                                result.status = Status::Failed;
+                                result.error = error;
+                                done(result);
+                                return;
+                            }
+                            self->commit(sources, &result);
+                            if (unchanged && newSecret) {
+                                // Same settings, new secret: setSources kept the source running.
+                                self->m_engine.reloadCredentials(name);
+                            }
+                            done(result);
+                        });
+}
+
+void SourceAdmin::remove(const QString &name, std::function<void(Outcome)> done)
+{
+    if (refusedReadOnly(done)) {
+        return;
+    }
+    Outcome outcome;
+    QList<SourceConfig> sources = m_engine.sourceConfigs();
+    const auto it = std::find_if(sources.begin(), sources.end(), [&name](const SourceConfig &s) {
+        return s.name == name;
+    });
+    if (it == sources.end()) {
+        outcome.status = Status::NotFound;
+        outcome.error = tr("no source \"%1\"").arg(name.left(64));
+        done(outcome);
+        return;
+    }
+    // Only the secrets Strata stored under this source's own keys go; env and file secrets and
+    // other keychain entries belong to the admin and may be shared.
+    QList<PendingSecret> secrets;
+    if (it->password == SecretRef{SecretRef::Kind::Keychain, credentialKey(name)}) {
+        secrets.append({it->password.value,
+                        std::nullopt,
+                        tr("Source %1 was removed, but its password could not be deleted from the keychain: %2")
+                            .arg(name, QStringLiteral("%1"))});
+    }
+    if (it->s3Secret == SecretRef{SecretRef::Kind::Keychain, credentialKey(name, QStringLiteral("s3_secret"))}) {
+        secrets.append({it->s3Secret.value,
+                        std::nullopt,
+                        tr("Source %1 was removed, but its S3 secret key could not be deleted from the keychain: %2")
+                            .arg(name, QStringLiteral("%1"))});
+    }
+    sources.erase(it);
+    if (!checkFile(sources, &outcome.error)) {
+        outcome.status = Status::Conflict;
+        done(outcome);
+        return;
+    }
+    commit(sources, &outcome);
+    if (!outcome.ok()) {
+        // The file still names the secrets: keep them.
+        done(outcome);
+        return;
+    }
+    storeSecretsInOrder(m_engine.credentials(), secrets, {}, [outcome, done](const QString &error) {
+        Outcome result = outcome;
+        result.error = error;
+        done(result);
+    });
+}
+
+} // namespace strata::core

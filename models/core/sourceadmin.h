@@ -1,0 +1,139 @@
+#pragma once
+
+#include "models/core/config.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace strata::core {
+
+class Engine;
+
+/// One refused input: `field` is the config key the form marks ("name", "url", "password",
+/// "s3_secret", "dataset_roots", ...; the same keys in the dialog and the web form), `message` a
+/// translated sentence shown as it is.
+struct FieldError
+{
+    QString field;
+    QString message;
+
+    bool operator==(const FieldError &) const = default;
+};
+
+/// A source as a front end wants it stored: the settings plus any secret typed anew.
+struct SourceEdit
+{
+    /// The settings; secrets as references: the stored ones to keep, or none.
+    SourceConfig config;
+    /// Typed password (ONTAP, StorageGRID), bearer token or kubeconfig YAML (Kubernetes), client
+    /// secret (Azure); empty = keep `config.password`. Stored under credentialKey(name).
+    QString password;
+    /// StorageGRID: typed S3 secret key; empty = keep `config.s3Secret`. Stored under
+    /// credentialKey(name, "s3_secret").
+    QString s3Secret;
+
+    /// `config` with each typed secret as the keychain reference it will be stored under.
+    [[nodiscard]] SourceConfig effective() const;
+};
+
+/// Adds, replaces and removes sources for every front end (desktop dialog, web console): checks
+/// the input, writes typed secrets through the engine's ICredentialStore, applies the sources to
+/// the Engine and saves the config file atomically (only its "sources" key changes; the other
+/// keys, "web" included, are kept). Also holds the source rules themselves (validate()), which
+/// AppConfig::load applies to files. Lives on the engine's thread.
+class SourceAdmin final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(SourceAdmin)
+
+public:
+    struct Options
+    {
+        /// Config file saved after each change; empty = changes stay in memory (demo).
+        QString configPath;
+        /// Changes come over the web: a secret is only accepted as itself (never a file,
+        /// environment or other keychain reference) and a source may not use the server's own
+        /// kubeconfig file or Azure CLI login.
+        bool remote = false;
+    };
+
+    /// Which rules validate() applies.
+    enum class Rules
+    {
+        /// What a config file must satisfy to load (older files without, say, an ONTAP username
+        /// keep loading).
+        File,
+        /// Everything a source entered in the dialog or the web form must satisfy: File plus the
+        /// username and secret of ONTAP, the bearer token of a Kubernetes API URL, the
+        /// subscription id's GUID form and at least one dataset root with an S3 URL.
+        Entered,
+    };
+
+    /// How apply() and remove() ended.
+    enum class Status
+    {
+        Ok,
+        Invalid,  ///< `fieldErrors` say why; nothing changed
+        NotFound, ///< remove(): no such source
+        Conflict, ///< the config file would not load afterwards (`error`, e.g. a cache target's cluster)
+        ReadOnly, ///< the engine shows a support bundle (`error` = its reason)
+        Failed,   ///< a secret could not be stored, or the config not saved (`error`)
+    };
+
+    struct Outcome
+    {
+        Status status = Status::Ok;
+        QList<FieldError> fieldErrors;
+        /// Conflict, ReadOnly, Failed: one translated sentence. With Ok after remove(): a secret
+        /// that could not be deleted (the source is gone all the same).
+        QString error;
+        bool replaced = false; ///< apply(): an existing source was replaced
+        bool applied = false;  ///< the engine runs the change (also when saving it then failed)
+        bool saved = false;    ///< the config file was written (false without configPath)
+        [[nodiscard]] bool ok() const { return status == Status::Ok; }
+    };
+
+    SourceAdmin(Engine &engine, Options options, QObject *parent = nullptr);
+    ~SourceAdmin() override;
+
+    /// The rules of one source on its own (no other sources), first error first in form order:
+    /// name, then the kind's fields. Messages are translated (context strata::core::SourceAdmin).
+    static QList<FieldError> validate(const SourceConfig &config, Rules rules = Rules::Entered);
+    /// validate(edit.effective()) plus what depends on the change: a new name must not be in
+    /// `takenNames`; replacing `before` (nullptr = adding) needs a secret typed again when the
+    /// kind or the kubeconfig-in-secret setting changed, or when core::secretMustBeReentered()
+    /// says so; `remote` adds Options::remote's rules.
+    static QList<FieldError> validateEdit(const SourceEdit &edit,
+                                          const SourceConfig *before,
+                                          const QStringList &takenNames,
+                                          bool remote = false);
+    /// [A-Za-z0-9._-]+
+    static bool isValidName(const QString &name);
+
+    /// validateEdit() against the engine's sources (same name = replace).
+    [[nodiscard]] QList<FieldError> check(const SourceEdit &edit) const;
+    /// Adds or replaces `edit.config.name`: checks, stores typed secrets, applies to the engine
+    /// (a replaced source with unchanged settings but a new secret reloads it) and saves.
+    /// `done` runs once, possibly before apply() returns (refusals).
+    void apply(const SourceEdit &edit, std::function<void(Outcome)> done);
+    /// Removes source `name`, saves, and deletes the secrets Strata stored for it (references
+    /// to env, file or other keychain entries belong to the admin and stay). `done` as apply().
+    void remove(const QString &name, std::function<void(Outcome)> done);
+
+private:
+    /// Answers `done` with ReadOnly when the engine shows a support bundle.
+    bool refusedReadOnly(const std::function<void(Outcome)> &done) const;
+    /// Whether `sources` would make a config file that loads; `error` otherwise.
+    [[nodiscard]] bool checkFile(const QList<SourceConfig> &sources, QString *error) const;
+    /// Applies `sources` and saves them; `outcome` gets `saved` or the save error.
+    void commit(const QList<SourceConfig> &sources, Outcome *outcome);
+
+    Engine &m_engine;
+    Options m_options;
+};
+
+} // namespace strata::core

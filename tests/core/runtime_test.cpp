@@ -1,0 +1,110 @@
+// Runtime: the start-up wiring the desktop app, strata-server and the CLI share.
+
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/runtime.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+void writeRuntimeConfig(const QString &path, const QByteArray &json)
+{
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json);
+}
+
+TEST(Runtime, ConfigFileGivesTheEngineItsSourcesAndTheHistoryStoreItsPath)
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("config.json"));
+    const QString history = dir.filePath(QStringLiteral("history.sqlite"));
+    writeRuntimeConfig(config,
+                       QStringLiteral(R"({"sources": [{"name": "lab", "kind": "ontap", "url": "https://127.0.0.1:1"}],
+                           "history": {"path": "%1", "retention_days": 7}})")
+                           .arg(history)
+                           .toUtf8());
+    core::InMemoryCredentialStore secrets;
+    core::RuntimeOptions options;
+    options.configPath = config;
+    options.credentials = &secrets;
+    options.user = QStringLiteral("test");
+    QString error;
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
+    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    EXPECT_FALSE(runtime->isDemo());
+    EXPECT_EQ(runtime->configPath(), config);
+    ASSERT_EQ(runtime->engine().sourceConfigs().size(), 1);
+    EXPECT_EQ(runtime->engine().sourceConfigs().first().name, QStringLiteral("lab"));
+    EXPECT_EQ(runtime->config().historyRetentionDays, 7);
+    ASSERT_NE(runtime->history(), nullptr) << runtime->historyError().toStdString();
+    EXPECT_EQ(runtime->engine().history(), runtime->history());
+    EXPECT_TRUE(QFileInfo::exists(history));
+    EXPECT_EQ(&runtime->engine().credentials(), &secrets);
+}
+
+TEST(Runtime, AMissingFileIsNoSourcesOnlyWhereOptionalAndABadOneIsRefusedNamingIt)
+{
+    QTemporaryDir dir;
+    core::InMemoryCredentialStore secrets;
+    core::RuntimeOptions options;
+    options.configPath = dir.filePath(QStringLiteral("absent.json"));
+    options.credentials = &secrets;
+    options.history = false;
+    QString error;
+    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    EXPECT_TRUE(error.contains(options.configPath)) << error.toStdString();
+
+    options.configOptional = true;
+    const std::unique_ptr<core::Runtime> empty = core::Runtime::build(options, &error);
+    ASSERT_NE(empty, nullptr) << error.toStdString();
+    EXPECT_TRUE(empty->engine().sourceConfigs().isEmpty());
+    EXPECT_EQ(empty->history(), nullptr);
+
+    options.configPath = dir.filePath(QStringLiteral("bad.json"));
+    writeRuntimeConfig(options.configPath, R"({"sources": [{"name": "lab", "kind": "ontap"}]})");
+    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    EXPECT_TRUE(error.contains(QStringLiteral("bad.json"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("url"))) << error.toStdString();
+}
+
+TEST(Runtime, TheDemoHookSuppliesConfigAndSecretsAndKeepsNoHistoryOnDisk)
+{
+    auto estate = std::make_shared<core::InMemoryCredentialStore>();
+    core::RuntimeOptions options;
+    options.demo = [estate](core::AppConfig *config, core::ICredentialStore **credentials, QString *) {
+        core::SourceConfig lab;
+        lab.name = QStringLiteral("lab");
+        lab.url = QStringLiteral("https://127.0.0.1:1");
+        config->sources = {lab};
+        *credentials = estate.get();
+        return std::shared_ptr<void>(estate);
+    };
+    options.startSources = false;
+    QString error;
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
+    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    EXPECT_TRUE(runtime->isDemo());
+    EXPECT_TRUE(runtime->configPath().isEmpty());
+    EXPECT_EQ(runtime->config().sources.size(), 1);
+    EXPECT_TRUE(runtime->engine().sourceConfigs().isEmpty()) << "startSources = false";
+    EXPECT_EQ(&runtime->credentials(), estate.get());
+    ASSERT_NE(runtime->history(), nullptr) << runtime->historyError().toStdString();
+
+    options.demo = [](core::AppConfig *, core::ICredentialStore **, QString *why) {
+        *why = QStringLiteral("no loopback");
+        return std::shared_ptr<void>();
+    };
+    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    EXPECT_EQ(error, QStringLiteral("no loopback"));
+}
+
+} // namespace
