@@ -318,6 +318,6 @@ TEST(CachedCommitModel, CopyWithoutObjectCountsShowsNoZeroOfZero)
     HubFixture::publishCaches(estate, {files});
     ASSERT_EQ(model.rowCount(), 1);
     const QString progress = model.index(0, models::CachedCommitModel::Progress).data().toString();
-    EXPECT_EQ(progress, QStringLiteral("25 % · 8.1 MB/32.4 MB"));
+    EXPECT_EQ(progress, QStringLiteral("25 % · 7.7 MiB/30.9 MiB"));
     EXPECT_FALSE(progress.contains(QStringLiteral("0/0"))) << progress.toStdString();
 }
