@@ -88,7 +88,8 @@ TEST_F(OntapServiceLevelTest, QosPolicyChangeAppliesOnTheClusterAndIsAudited)
     EXPECT_EQ(preview.toState, QStringLiteral("QoS policy \"ai-training\""));
     const QString effects = preview.effects.join(QLatin1Char('\n'));
     // 4,000 MB/s is 3,814.7 MiB/s (3.7 GiB/s); no history yet at the first poll.
-    EXPECT_TRUE(effects.contains(QStringLiteral("Throughput cap none → 3.7 GiB/s (no observed throughput history yet)")))
+    EXPECT_TRUE(
+        effects.contains(QStringLiteral("Throughput cap none → 3.7 GiB/s (no observed throughput history yet)")))
         << effects.toStdString();
     EXPECT_TRUE(effects.contains(QStringLiteral("→ 50,000"))) << effects.toStdString();
 
