@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace strata::kubernetes {
@@ -484,64 +486,77 @@ http::Result<NamespaceDto> parseNamespace(const json &object){
                           return ns;
                       })}
 
-http::Result<PodDto> parsePod(const json &object){
-    STRATA_KUBE_GUARD("Pod",
-                      {
-                          auto meta = parseMeta(object, "Pod");
-                          if (!meta) {
-                              return http::fail(meta.error());
-                          }
-                          PodDto pod;
-                          static_cast<ObjectMeta &>(pod) = std::move(*meta);
-                          const json *spec = field(object, "spec");
-                          const json *status = field(object, "status");
-                          pod.phase = str(status, "phase");
-                          pod.nodeName = str(spec, "nodeName");
-                          pod.jobName = label(pod, "job-name");
-                          if (pod.jobName.empty()) {
-                              pod.jobName = label(pod, "batch.kubernetes.io/job-name");
-                          }
-                          if (pod.jobName.empty()) {
-                              for (const auto &owner : arrayOrEmpty(path(object, {"metadata", "ownerReferences"}))) {
-                                  if (str(owner, "kind") == "Job") {
-                                      pod.jobName = str(owner, "name");
-                                      break;
-                                  }
-                              }
-                          }
-                          pod.queue = label(pod, "kai.scheduler/queue");
-                          pod.user = label(pod, "user");
-                          pod.createdBy = label(pod, "strata.io/created-by");
-                          PodSpecSummary summary = summarizePodSpec(spec, pod);
-                          pod.priorityClassName = std::move(summary.priorityClassName);
-                          pod.schedulerName = std::move(summary.schedulerName);
-                          pod.gpuLimitMilli = summary.gpuMilli;
-                          pod.images = std::move(summary.images);
-                          pod.command = std::move(summary.command);
-                          pod.args = std::move(summary.args);
-                          pod.pvcClaims = std::move(summary.pvcClaims);
-                          pod.pvcSubPaths = std::move(summary.pvcSubPaths);
-                          pod.gpuIndices = parseIndices(annotation(pod, "runai-gpu"));
-                          pod.startTime = str(status, "startTime");
-                          for (const auto &cs : arrayOrEmpty(status ? field(*status, "containerStatuses") : nullptr)) {
-                              const json *waiting = path(cs, {"state", "waiting"});
-                              if (waiting && waiting->is_object()) {
-                                  pod.waitingReason = str(*waiting, "reason");
-                                  pod.waitingMessage = str(*waiting, "message");
-                                  break;
-                              }
-                          }
-                          pod.conditions = conditions(status ? field(*status, "conditions") : nullptr);
-                          if (const Condition *scheduled = findCondition(pod.conditions, "PodScheduled")) {
-                              pod.scheduledCondition = *scheduled;
-                          }
-                          if (const Condition *disruption = findCondition(pod.conditions, "DisruptionTarget");
-                              disruption && disruption->status == "True") {
-                              pod.disruptionTarget = true;
-                              pod.disruptionReason = disruption->reason;
-                          }
-                          return pod;
-                      })}
+http::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
+    "Pod",
+    {
+        auto meta = parseMeta(object, "Pod");
+        if (!meta) {
+            return http::fail(meta.error());
+        }
+        PodDto pod;
+        static_cast<ObjectMeta &>(pod) = std::move(*meta);
+        const json *spec = field(object, "spec");
+        const json *status = field(object, "status");
+        pod.phase = str(status, "phase");
+        pod.nodeName = str(spec, "nodeName");
+        pod.jobName = label(pod, "job-name");
+        if (pod.jobName.empty()) {
+            pod.jobName = label(pod, "batch.kubernetes.io/job-name");
+        }
+        if (pod.jobName.empty()) {
+            for (const auto &owner : arrayOrEmpty(path(object, {"metadata", "ownerReferences"}))) {
+                if (str(owner, "kind") == "Job") {
+                    pod.jobName = str(owner, "name");
+                    break;
+                }
+            }
+        }
+        pod.queue = label(pod, "kai.scheduler/queue");
+        pod.user = label(pod, "user");
+        pod.createdBy = label(pod, "strata.io/created-by");
+        PodSpecSummary summary = summarizePodSpec(spec, pod);
+        pod.priorityClassName = std::move(summary.priorityClassName);
+        pod.schedulerName = std::move(summary.schedulerName);
+        pod.gpuLimitMilli = summary.gpuMilli;
+        pod.images = std::move(summary.images);
+        pod.command = std::move(summary.command);
+        pod.args = std::move(summary.args);
+        pod.pvcClaims = std::move(summary.pvcClaims);
+        pod.pvcSubPaths = std::move(summary.pvcSubPaths);
+        pod.gpuIndices = parseIndices(annotation(pod, "runai-gpu"));
+        pod.startTime = str(status, "startTime");
+        for (const auto &cs : arrayOrEmpty(status ? field(*status, "containerStatuses") : nullptr)) {
+            const json *waiting = path(cs, {"state", "waiting"});
+            if (waiting && waiting->is_object() && pod.waitingReason.empty()) {
+                pod.waitingReason = str(*waiting, "reason");
+                pod.waitingMessage = str(*waiting, "message");
+            }
+            const json *terminated = path(cs, {"state", "terminated"});
+            if (terminated && terminated->is_object() && pod.terminatedReason.empty()) {
+                const std::string reason = str(*terminated, "reason");
+                if (!reason.empty() && reason != "Completed") {
+                    pod.terminatedReason = reason;
+                }
+            }
+            const json *last = path(cs, {"lastState", "terminated"});
+            if (last && last->is_object() && pod.lastTerminatedReason.empty()) {
+                pod.lastTerminatedReason = str(*last, "reason");
+                if (const auto code = last->find("exitCode"); code != last->end() && code->is_number_integer()) {
+                    pod.lastExitCode = static_cast<int>(std::clamp<std::int64_t>(code->get<std::int64_t>(), -1, 255));
+                }
+            }
+        }
+        pod.conditions = conditions(status ? field(*status, "conditions") : nullptr);
+        if (const Condition *scheduled = findCondition(pod.conditions, "PodScheduled")) {
+            pod.scheduledCondition = *scheduled;
+        }
+        if (const Condition *disruption = findCondition(pod.conditions, "DisruptionTarget");
+            disruption && disruption->status == "True") {
+            pod.disruptionTarget = true;
+            pod.disruptionReason = disruption->reason;
+        }
+        return pod;
+    })}
 
 http::Result<JobDto> parseJob(const json &object){
     STRATA_KUBE_GUARD("Job",

@@ -110,6 +110,13 @@ struct PodDto : ObjectMeta
     /// First waiting container's reason ("ContainerCreating", "ImagePullBackOff"), else empty.
     std::string waitingReason;
     std::string waitingMessage;
+    /// First container whose current state is terminated with a reason other than
+    /// "Completed" ("OOMKilled", "Error"; kubectl's STATUS column shows it), else empty.
+    std::string terminatedReason;
+    /// First container's lastState.terminated.reason ("OOMKilled" before a restart), else
+    /// empty; with its exitCode (137 for OOMKilled), -1 when absent.
+    std::string lastTerminatedReason;
+    int lastExitCode = -1;
     /// PodScheduled condition; status empty when the pod has none yet.
     Condition scheduledCondition;
     /// DisruptionTarget condition True (about to be preempted/evicted).

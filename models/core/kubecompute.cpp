@@ -374,11 +374,25 @@ ComputePublish build(const QString &source,
                     }
                 }
             }
+            // What the container died of before its restart (the Kubernetes docs' OOM example:
+            // lastState.terminated.reason OOMKilled, exitCode 137) explains a CrashLoopBackOff.
+            const QString lastExit =
+                pod->lastTerminatedReason.empty()
+                    ? QString()
+                    : (pod->lastExitCode >= 0 ? QStringLiteral(" (last exit: %1, code %2)")
+                                                    .arg(qs(pod->lastTerminatedReason))
+                                                    .arg(pod->lastExitCode)
+                                              : QStringLiteral(" (last exit: %1)").arg(qs(pod->lastTerminatedReason)));
             if (!pod->waitingReason.empty() && pod->waitingReason != "ContainerCreating") {
-                job.pendingReason = QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage));
+                job.pendingReason =
+                    QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage)) + lastExit;
                 if (isFailingWaitReason(pod->waitingReason)) {
                     job.failureReason = qs(pod->waitingReason);
                 }
+            } else if (!pod->terminatedReason.empty() && pod->phase != "Succeeded" && pod->phase != "Failed") {
+                // Killed and about to restart: kubectl's STATUS shows the reason ("OOMKilled").
+                job.failureReason = qs(pod->terminatedReason);
+                job.pendingReason = qs(pod->terminatedReason) + lastExit;
             }
         } else if (pod) {
             job.podName = qs(pod->name);

@@ -63,3 +63,32 @@ TEST(KubeComputeFailure, WaitingReasonsThatNeedSomeoneToActAreFailures)
     EXPECT_TRUE(failureTestJob(publish, QStringLiteral("creating"))->failureReason.isEmpty());
     EXPECT_TRUE(failureTestJob(publish, QStringLiteral("fine"))->failureReason.isEmpty());
 }
+
+TEST(KubeComputeFailure, AnOomKilledContainerIsAFailureWithItsLastExit)
+{
+    core::kube::ClusterCache cache;
+    kubernetes::PodDto killed = failureTestPod("oom", "Running", "");
+    killed.terminatedReason = "OOMKilled";
+    cache.pods.emplace(killed.key(), killed);
+    kubernetes::PodDto looping = failureTestPod("oomloop", "Running", "CrashLoopBackOff");
+    looping.lastTerminatedReason = "OOMKilled";
+    looping.lastExitCode = 137;
+    cache.pods.emplace(looping.key(), looping);
+    kubernetes::PodDto restarted = failureTestPod("restarted", "Running", "");
+    restarted.lastTerminatedReason = "OOMKilled";
+    restarted.lastExitCode = 137;
+    cache.pods.emplace(restarted.key(), restarted);
+    const core::ComputePublish publish =
+        core::kube::build(QStringLiteral("k8s"), cache, {}, QDateTime(QDate(2026, 3, 2), QTime(12, 0), Qt::UTC));
+
+    const core::Job *oom = failureTestJob(publish, QStringLiteral("oom"));
+    ASSERT_TRUE(oom);
+    EXPECT_EQ(oom->failureReason, QStringLiteral("OOMKilled"));
+    const core::Job *loop = failureTestJob(publish, QStringLiteral("oomloop"));
+    ASSERT_TRUE(loop);
+    EXPECT_EQ(loop->failureReason, QStringLiteral("CrashLoopBackOff"));
+    EXPECT_TRUE(loop->pendingReason.endsWith(QStringLiteral("(last exit: OOMKilled, code 137)")))
+        << qPrintable(loop->pendingReason);
+    // Running again after one OOM kill: not failing now, as kubectl's STATUS says Running.
+    EXPECT_TRUE(failureTestJob(publish, QStringLiteral("restarted"))->failureReason.isEmpty());
+}

@@ -244,6 +244,48 @@ TEST(KubeDto, PendingFractionPod_FromOwnerReference)
     EXPECT_FALSE(parsed->disruptionTarget);
 }
 
+// The container status of the Kubernetes docs' OOM example (kubernetes/website,
+// content/en/docs/tasks/configure-pod-container/assign-memory-resource.md, "Exceed a Container's
+// memory limit": memory-demo-2, `kubectl get pod --output=yaml`): lastState.terminated with reason
+// OOMKilled and exitCode 137, and kubectl's STATUS "OOMKilled" while the container is terminated.
+TEST(KubeDto, OomKilledContainer_TerminatedAndLastStateReasons)
+{
+    const json restarted = json::parse(R"j({
+      "metadata": {"name": "memory-demo-2", "namespace": "mem-example"},
+      "spec": {"containers": [{"name": "memory-demo-2-ctr", "image": "polinux/stress",
+                               "resources": {"requests": {"memory": "50Mi"}, "limits": {"memory": "100Mi"}}}]},
+      "status": {"phase": "Running",
+                 "containerStatuses": [{"name": "memory-demo-2-ctr", "restartCount": 2,
+                   "state": {"running": {"startedAt": "2017-06-20T20:52:21Z"}},
+                   "lastState": {"terminated": {
+                     "containerID": "docker://65183c1877aaec2e8427bc95609cc52677a454b56fcb24340dbd22917c23b10f",
+                     "exitCode": 137, "finishedAt": "2017-06-20T20:52:19Z", "reason": "OOMKilled",
+                     "startedAt": null}}}]}})j");
+    const auto parsed = parsePod(restarted);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_EQ(parsed->lastTerminatedReason, "OOMKilled");
+    EXPECT_EQ(parsed->lastExitCode, 137);
+    EXPECT_TRUE(parsed->terminatedReason.empty());
+    EXPECT_TRUE(parsed->waitingReason.empty());
+
+    json killed = restarted;
+    killed["status"]["containerStatuses"][0]["state"] =
+        json{{"terminated", {{"exitCode", 137}, {"reason", "OOMKilled"}}}};
+    killed["status"]["containerStatuses"][0].erase("lastState");
+    const auto now = parsePod(killed);
+    ASSERT_TRUE(now);
+    EXPECT_EQ(now->terminatedReason, "OOMKilled");
+    EXPECT_EQ(now->lastExitCode, -1);
+
+    json done = restarted;
+    done["status"]["containerStatuses"][0]["state"] = json{{"terminated", {{"exitCode", 0}, {"reason", "Completed"}}}};
+    done["status"]["containerStatuses"][0]["lastState"]["terminated"]["exitCode"] = "137";
+    const auto completed = parsePod(done);
+    ASSERT_TRUE(completed);
+    EXPECT_TRUE(completed->terminatedReason.empty()) << "Completed is not a failure";
+    EXPECT_EQ(completed->lastExitCode, -1) << "an exit code of another type counts as absent";
+}
+
 TEST(KubeDto, MalformedFields_IgnoredNotFatal)
 {
     const json pod = json::parse(R"j({
