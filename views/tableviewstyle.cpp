@@ -28,11 +28,12 @@ public:
     explicit TableFitter(QTableView *view)
         : QObject(view)
         , m_view(view)
+        , m_viewport(view->viewport())
     {
         m_timer.setSingleShot(true);
         m_timer.setInterval(0);
         connect(&m_timer, &QTimer::timeout, this, &TableFitter::fit);
-        view->viewport()->installEventFilter(this);
+        m_viewport->installEventFilter(this);
         connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section, int, int) {
             if (!m_fitting && m_view->horizontalHeader()->underMouse()) {
                 m_userSized.insert(section);
@@ -43,7 +44,9 @@ public:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (watched != m_view->viewport()) {
+        // Compared with the viewport kept at construction: while the view is being destroyed its
+        // viewport still receives events, and calling into the half-destroyed view is undefined.
+        if (watched != m_viewport) {
             return false;
         }
         if (event->type() == QEvent::Paint || event->type() == QEvent::Show) {
@@ -128,6 +131,7 @@ private:
     }
 
     QTableView *m_view;
+    QWidget *m_viewport;
     QPointer<QAbstractItemModel> m_model;
     QTimer m_timer;
     QSet<int> m_userSized;
