@@ -1,5 +1,7 @@
 #include "views/diagnosisview.h"
 
+#include "views/chartfit.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDateTimeAxis>
@@ -84,10 +86,12 @@ DiagnosisView::DiagnosisView(QWidget *parent)
     m_chart->addSeries(m_gpu);
     m_gpu->attachAxis(m_time);
     m_gpu->attachAxis(m_percent);
+    // Fewer ticks rather than "…" labels when the detail panel leaves the chart little room.
+    keepAxisLabelsWhole(m_chart);
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("diagnosisChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_view->setMinimumHeight(200);
     m_view->hide();
 
     auto *actionRow = new QHBoxLayout();
