@@ -28,37 +28,29 @@ bool backfillHistory(core::IHistoryStore &store,
     const qint64 first = (from.toMSecsSinceEpoch() + stepMs - 1) / stepMs * stepMs;
     for (qint64 t = first; t <= to.toMSecsSinceEpoch(); t += stepMs) {
         const QDateTime at = QDateTime::fromMSecsSinceEpoch(t, Qt::UTC);
-        if (simulators.ontap) {
+        // Both simulators' perf points carry the same figures; only the volume's id field differs.
+        const auto recordPerf = [&store, &at](const QString &source, const auto &points, auto idOf) {
             std::vector<core::VolumePerfSample> samples;
-            for (const sim::ontap::OntapSimulator::PerfPoint &p : simulators.ontap->perfAt(t)) {
+            for (const auto &p : points) {
                 core::VolumePerfSample s;
-                s.volumeId = p.uuid;
+                s.volumeId = idOf(p);
                 s.throughputBps = p.throughputBps;
                 s.iops = p.iops;
                 s.latencyUs = p.latencyUs;
                 s.capBps = p.capBps;
                 samples.push_back(std::move(s));
             }
-            if (!store.recordVolumePerf(simulators.ontapSource, samples, at)) {
-                return fail(
-                    QStringLiteral("history store: cannot record %1's performance").arg(simulators.ontapSource));
-            }
+            return store.recordVolumePerf(source, samples, at);
+        };
+        if (simulators.ontap && !recordPerf(simulators.ontapSource, simulators.ontap->perfAt(t), [](const auto &p) {
+                return p.uuid;
+            })) {
+            return fail(QStringLiteral("history store: cannot record %1's performance").arg(simulators.ontapSource));
         }
-        if (simulators.azure) {
-            std::vector<core::VolumePerfSample> samples;
-            for (const sim::azure::AzureSimulator::PerfPoint &p : simulators.azure->perfAt(t)) {
-                core::VolumePerfSample s;
-                s.volumeId = p.fileSystemId;
-                s.throughputBps = p.throughputBps;
-                s.iops = p.iops;
-                s.latencyUs = p.latencyUs;
-                s.capBps = p.capBps;
-                samples.push_back(std::move(s));
-            }
-            if (!store.recordVolumePerf(simulators.azureSource, samples, at)) {
-                return fail(
-                    QStringLiteral("history store: cannot record %1's performance").arg(simulators.azureSource));
-            }
+        if (simulators.azure && !recordPerf(simulators.azureSource, simulators.azure->perfAt(t), [](const auto &p) {
+                return p.fileSystemId;
+            })) {
+            return fail(QStringLiteral("history store: cannot record %1's performance").arg(simulators.azureSource));
         }
         for (const auto &[source, kube] : simulators.clusters) {
             // The simulator's own auto-ticks also move its clock: advance only what is missing.
