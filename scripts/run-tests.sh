@@ -7,8 +7,8 @@
 # One sanitized build instead of a plain Debug build plus a sanitized one: the sanitized build is
 # the same Debug -Werror compile with instrumentation, so the plain one found nothing more and
 # cost 12 of CI's 30 minutes on 2 cores. The asan preset is a Ninja unity build linked with lld
-# (CMakePresets.json); the everyday dev preset compiles file by file, so a missing include still
-# shows there.
+# (CMakePresets.json). A unity build hides a header's missing include, so the preset also builds
+# header_check: one translation unit per library header (cmake/StrataHeaderCheck.cmake).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${STRATA_JOBS:-2}

@@ -2,12 +2,12 @@
 
 #include "models/core/actions.h"
 
+#include <QDialog>
 #include <QPointer>
 #include <QWidget>
 
 #include <optional>
 
-class QDialog;
 class QLabel;
 class QLineEdit;
 class QPushButton;
