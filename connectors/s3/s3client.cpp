@@ -1,5 +1,6 @@
 #include "connectors/s3/s3client.h"
 
+#include "connectors/http/reasonphrase.h"
 #include "connectors/s3/s3xml.h"
 
 #include <algorithm>
@@ -117,32 +118,8 @@ std::optional<bool> parseBool(std::string_view text)
 
 std::string statusText(int status)
 {
-    switch (status) {
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 409:
-        return "Conflict";
-    case 412:
-        return "Precondition Failed";
-    case 416:
-        return "Range Not Satisfiable";
-    case 500:
-        return "Internal Server Error";
-    case 501:
-        return "Not Implemented";
-    case 503:
-        return "Service Unavailable";
-    default:
-        return "HTTP " + std::to_string(status);
-    }
+    const std::string_view phrase = http::reasonPhrase(status);
+    return phrase.empty() ? "HTTP " + std::to_string(status) : std::string(phrase);
 }
 
 bool isRetryableCode(std::string_view code)
