@@ -283,6 +283,21 @@ void addQueryIfSet(Call &call, std::initializer_list<std::pair<const char *, con
     }
 }
 
+// A call on one object, or on one version of it when `versionId` is set.
+Call objectCall(
+    Method method, const char *name, const std::string &bucket, const std::string &key, const std::string &versionId)
+{
+    Call call;
+    call.method = method;
+    call.name = name;
+    call.bucket = bucket;
+    call.key = key;
+    if (!versionId.empty()) {
+        call.query.emplace_back("versionId", versionId);
+    }
+    return call;
+}
+
 std::string headerOr(const http::HttpResponse &response, std::string_view name)
 {
     return response.header(name).value_or(std::string{});
@@ -634,14 +649,7 @@ Result<ObjectHead> S3Client::headObject(const std::string &bucket,
                                         const std::string &versionId,
                                         const http::CancelToken &cancel)
 {
-    Call call;
-    call.method = Method::Head;
-    call.name = "HeadObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Head, "HeadObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
         return http::fail(response.error());
@@ -665,13 +673,7 @@ Result<std::string> S3Client::getObject(const std::string &bucket,
                                         std::optional<std::pair<std::int64_t, std::int64_t>> range,
                                         const http::CancelToken &cancel)
 {
-    Call call;
-    call.name = "GetObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Get, "GetObject", bucket, key, versionId);
     if (range) {
         if (range->first < 0 || range->second < range->first) {
             return http::fail(HttpError::make(HttpError::Kind::Api,
@@ -727,14 +729,7 @@ Result<void> S3Client::deleteObject(const std::string &bucket,
                                     const std::string &versionId,
                                     const http::CancelToken &cancel)
 {
-    Call call;
-    call.method = Method::Delete;
-    call.name = "DeleteObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Delete, "DeleteObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
         return http::fail(response.error());
