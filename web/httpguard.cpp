@@ -2,6 +2,8 @@
 
 #include "web/metrics.h"
 
+#include "connectors/http/reasonphrase.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
@@ -27,30 +29,8 @@ constexpr int kGuardLingerMs = 2000;
 
 QByteArray guardReasonPhrase(int status)
 {
-    switch (status) {
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 408:
-        return "Request Timeout";
-    case 413:
-        return "Payload Too Large";
-    case 414:
-        return "URI Too Long";
-    case 421:
-        return "Misdirected Request";
-    case 429:
-        return "Too Many Requests";
-    case 431:
-        return "Request Header Fields Too Large";
-    default:
-        return "Error";
-    }
+    const std::string_view phrase = http::reasonPhrase(status);
+    return phrase.empty() ? QByteArrayLiteral("Error") : QByteArray(phrase.data(), qsizetype(phrase.size()));
 }
 
 bool guardIsHttpToken(const QByteArray &method)

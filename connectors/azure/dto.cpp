@@ -1,5 +1,7 @@
 #include "connectors/azure/dto.h"
 
+#include "connectors/http/jsonfields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -12,69 +14,9 @@ using nlohmann::json;
 namespace {
 
 // ARM sends null for unset optional properties; null and absent both mean "absent".
-const json *find(const json &j, std::initializer_list<const char *> path)
-{
-    const json *node = &j;
-    for (const char *key : path) {
-        if (!node->is_object()) {
-            return nullptr;
-        }
-        auto it = node->find(key);
-        if (it == node->end() || it->is_null()) {
-            return nullptr;
-        }
-        node = &*it;
-    }
-    return node;
-}
-
-std::string dotted(std::initializer_list<const char *> path)
-{
-    std::string text;
-    for (const char *key : path) {
-        text += (text.empty() ? "" : ".") + std::string(key);
-    }
-    return text;
-}
-
-// Without JSON_DIAGNOSTICS nlohmann does not say which key had the wrong type.
-template <class T> void convert(const json &node, std::initializer_list<const char *> path, T &out)
-{
-    try {
-        node.get_to(out);
-    } catch (const json::type_error &e) {
-        std::string_view detail = e.what();
-        if (auto end = detail.find("] "); end != std::string_view::npos) {
-            detail.remove_prefix(end + 2);
-        }
-        throw json::type_error::create(e.id, "field '" + dotted(path) + "': " + std::string(detail), &node);
-    }
-}
-
-template <class T> void read(const json &j, std::initializer_list<const char *> path, T &out)
-{
-    if (const json *node = find(j, path)) {
-        convert(*node, path, out);
-    }
-}
-
-template <class T> void read(const json &j, std::initializer_list<const char *> path, std::optional<T> &out)
-{
-    if (const json *node = find(j, path)) {
-        T value{};
-        convert(*node, path, value);
-        out = std::move(value);
-    }
-}
-
-template <class T> void require(const json &j, std::initializer_list<const char *> path, T &out)
-{
-    const json *node = find(j, path);
-    if (!node) {
-        throw json::out_of_range::create(403, "key '" + dotted(path) + "' not found", &j);
-    }
-    convert(*node, path, out);
-}
+using http::jsonfields::find;
+using http::jsonfields::read;
+using http::jsonfields::require;
 
 void readResource(const json &j, std::string &id, std::string &name, std::string &location)
 {

@@ -1,5 +1,6 @@
 #include "connectors/azure/token.h"
 
+#include "connectors/http/childprocess.h"
 #include "connectors/http/httpclient.h"
 #include "connectors/http/jsonparse.h"
 
@@ -9,16 +10,8 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <ctime>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace strata::azure {
 
@@ -204,100 +197,31 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
 // ---- Azure CLI ---------------------------------------------------------------------------------
 
 http::Result<ProcessOutput>
-runProcess(const std::vector<std::string> &argvIn, std::chrono::milliseconds timeout, const http::CancelToken &cancel)
+runProcess(const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel)
 {
-    if (argvIn.empty()) {
+    if (argv.empty()) {
         return http::fail(HttpError::make(Kind::Transport, "No program to run"));
     }
-    std::vector<std::string> args = argvIn;
-    std::vector<char *> argv;
-    for (auto &s : args) {
-        argv.push_back(s.data());
-    }
-    argv.push_back(nullptr);
-    std::array<int, 2> out{-1, -1};
-    std::array<int, 2> err{-1, -1};
-    if (::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
-        const std::string reason = std::strerror(errno);
-        for (int fd : {out[0], out[1], err[0], err[1]}) {
-            if (fd >= 0) {
-                ::close(fd);
-            }
-        }
-        return http::fail(HttpError::make(Kind::Transport, args[0] + " cannot be started: " + reason));
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    pid_t pid = -1;
-    const int spawned = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (spawned != 0) {
-        ::close(out[0]);
-        ::close(err[0]);
-        HttpError error = HttpError::make(Kind::Transport, args[0] + " cannot be started: " + std::strerror(spawned));
-        error.apiCode = spawned == ENOENT ? "ENOENT" : "";
+    http::ChildProcess run = http::runChildProcess(argv, nullptr, timeout, cancel);
+    switch (run.end) {
+    case http::ChildProcess::End::NotStarted: {
+        HttpError error =
+            HttpError::make(Kind::Transport, argv[0] + " cannot be started: " + std::strerror(run.startErrno));
+        error.apiCode = run.startErrno == ENOENT ? "ENOENT" : "";
         return http::fail(std::move(error));
     }
-    ProcessOutput output;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    bool timedOut = false;
-    bool cancelled = false;
-    std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{err[0], POLLIN, 0}};
-    int open = 2;
-    while (open > 0) {
-        if (cancel.isCancelled()) {
-            cancelled = true;
-            break;
-        }
-        if (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
-            timedOut = true;
-            break;
-        }
-        const int ready = ::poll(fds.data(), fds.size(), 100);
-        if (ready < 0 && errno != EINTR) {
-            break;
-        }
-        for (auto &fd : fds) {
-            if (fd.fd < 0 || !(fd.revents & (POLLIN | POLLHUP | POLLERR))) {
-                continue;
-            }
-            std::array<char, 4096> buffer{};
-            const ssize_t n = ::read(fd.fd, buffer.data(), buffer.size());
-            if (n > 0) {
-                std::string &target = fd.fd == out[0] ? output.stdoutText : output.stderrText;
-                if (target.size() < 4 * 1024 * 1024) {
-                    target.append(buffer.data(), static_cast<std::size_t>(n));
-                }
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-                fd.fd = -1;
-                --open;
-            }
-        }
-    }
-    ::close(out[0]);
-    ::close(err[0]);
-    if (timedOut || cancelled) {
-        ::kill(pid, SIGKILL);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (cancelled) {
-        return http::fail(HttpError::make(Kind::Cancelled, args[0] + " was cancelled"));
-    }
-    if (timedOut) {
+    case http::ChildProcess::End::Cancelled:
+        return http::fail(HttpError::make(Kind::Cancelled, argv[0] + " was cancelled"));
+    case http::ChildProcess::End::TimedOut:
         return http::fail(HttpError::make(
             Kind::Timeout,
-            args[0] + " did not finish within "
+            argv[0] + " did not finish within "
                 + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) + " s"));
+    case http::ChildProcess::End::Exited:
+    case http::ChildProcess::End::Signalled:
+        break;
     }
-    output.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return output;
+    return ProcessOutput{run.exitCode, std::move(run.stdoutText), std::move(run.stderrText)};
 }
 
 http::Result<AccessToken> parseCliToken(const std::string &text)

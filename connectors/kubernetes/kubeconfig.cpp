@@ -1,5 +1,6 @@
 #include "connectors/kubernetes/kubeconfig.h"
 
+#include "connectors/http/childprocess.h"
 #include "connectors/http/jsonparse.h"
 
 #include <nlohmann/json.hpp>
@@ -8,14 +9,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sstream>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -641,113 +637,40 @@ Result<ExecCredential> runExecPlugin(const ExecConfig &exec,
         envStrings.push_back(key + "=" + value);
     }
     envStrings.push_back("KUBERNETES_EXEC_INFO=" + info.dump());
-    std::vector<char *> envp;
-    for (auto &s : envStrings) {
-        envp.push_back(s.data());
-    }
-    envp.push_back(nullptr);
     std::vector<std::string> argStrings{command};
     argStrings.insert(argStrings.end(), exec.args.begin(), exec.args.end());
-    std::vector<char *> argv;
-    for (auto &s : argStrings) {
-        argv.push_back(s.data());
-    }
-    argv.push_back(nullptr);
 
-    std::array<int, 2> out{-1, -1};
-    std::array<int, 2> err{-1, -1};
-    if (::pipe2(out.data(), O_CLOEXEC) != 0 || ::pipe2(err.data(), O_CLOEXEC) != 0) {
-        for (int fd : {out[0], out[1], err[0], err[1]}) {
-            if (fd >= 0) {
-                ::close(fd);
-            }
-        }
-        return http::fail(authError(what + " cannot be started: " + std::strerror(errno)));
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    pid_t pid = -1;
-    const int spawned = ::posix_spawnp(&pid, command.c_str(), &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (spawned != 0) {
-        ::close(out[0]);
-        ::close(err[0]);
-        std::string message = what + " cannot be started: " + std::strerror(spawned);
+    http::ChildProcess run = http::runChildProcess(argStrings, &envStrings, timeout, cancel);
+    switch (run.end) {
+    case http::ChildProcess::End::NotStarted: {
+        std::string message = what + " cannot be started: " + std::strerror(run.startErrno);
         if (!exec.installHint.empty()) {
             message += ". " + trimRight(exec.installHint);
         }
         return http::fail(authError(std::move(message)));
     }
-
-    std::string stdoutText, stderrText;
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    bool timedOut = false;
-    bool cancelled = false;
-    std::array<pollfd, 2> fds{pollfd{out[0], POLLIN, 0}, pollfd{err[0], POLLIN, 0}};
-    int open = 2;
-    while (open > 0) {
-        if (cancel.isCancelled()) {
-            cancelled = true;
-            break;
-        }
-        if (timeout.count() > 0 && std::chrono::steady_clock::now() >= deadline) {
-            timedOut = true;
-            break;
-        }
-        const int ready = ::poll(fds.data(), fds.size(), 100);
-        if (ready < 0 && errno != EINTR) {
-            break;
-        }
-        for (auto &fd : fds) {
-            if (fd.fd < 0 || !(fd.revents & (POLLIN | POLLHUP | POLLERR))) {
-                continue;
-            }
-            std::array<char, 4096> buffer{};
-            const ssize_t n = ::read(fd.fd, buffer.data(), buffer.size());
-            if (n > 0) {
-                std::string &target = fd.fd == out[0] ? stdoutText : stderrText;
-                // A plugin gone wild must not exhaust memory.
-                if (target.size() < 4 * 1024 * 1024) {
-                    target.append(buffer.data(), static_cast<std::size_t>(n));
-                }
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-                fd.fd = -1;
-                --open;
-            }
-        }
-    }
-    ::close(out[0]);
-    ::close(err[0]);
-    if (timedOut || cancelled) {
-        ::kill(pid, SIGKILL);
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (cancelled) {
+    case http::ChildProcess::End::Cancelled:
         return http::fail(HttpError::make(HttpError::Kind::Cancelled, what + " was cancelled"));
-    }
-    if (timedOut) {
+    case http::ChildProcess::End::TimedOut:
         return http::fail(authError(what + " produced no credential within "
                                     + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count())
                                     + " s and was stopped"));
+    case http::ChildProcess::End::Exited:
+    case http::ChildProcess::End::Signalled:
+        break;
     }
     // The tail of stderr says why; plugins print usage or OAuth errors there.
-    std::string tail = trimRight(stderrText);
+    std::string tail = trimRight(run.stderrText);
     if (tail.size() > 500) {
         tail = "..." + tail.substr(tail.size() - 500);
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        const std::string how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                                  : "was killed by signal " + std::to_string(WTERMSIG(status));
+    if (run.end != http::ChildProcess::End::Exited || run.exitCode != 0) {
+        const std::string how = run.end == http::ChildProcess::End::Exited
+                                    ? "exited with status " + std::to_string(run.exitCode)
+                                    : "was killed by signal " + std::to_string(run.signal);
         return http::fail(authError(what + " " + how + (tail.empty() ? "" : ": " + tail)));
     }
-    auto credential = parseExecCredential(stdoutText, what);
+    auto credential = parseExecCredential(run.stdoutText, what);
     if (!credential && !tail.empty()) {
         HttpError error = credential.error();
         error.message += " (stderr: " + tail + ")";

@@ -1,5 +1,7 @@
 #include "connectors/ontap/dto.h"
 
+#include "connectors/http/jsonfields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -11,55 +13,9 @@ using nlohmann::json;
 namespace {
 
 // ONTAP omits unrequested fields and occasionally sends null for unset ones; both mean "absent".
-const json *find(const json &j, std::initializer_list<const char *> path)
-{
-    const json *node = &j;
-    for (const char *key : path) {
-        if (!node->is_object()) {
-            return nullptr;
-        }
-        auto it = node->find(key);
-        if (it == node->end() || it->is_null()) {
-            return nullptr;
-        }
-        node = &*it;
-    }
-    return node;
-}
-
-// Without JSON_DIAGNOSTICS (an ABI switch) nlohmann does not say which key had the wrong type.
-template <class T> void convert(const json &node, std::initializer_list<const char *> path, T &out)
-{
-    try {
-        node.get_to(out);
-    } catch (const json::type_error &e) {
-        std::string dotted;
-        for (const char *key : path) {
-            dotted += (dotted.empty() ? "" : ".") + std::string(key);
-        }
-        std::string_view detail = e.what();
-        if (auto end = detail.find("] "); end != std::string_view::npos) {
-            detail.remove_prefix(end + 2);
-        }
-        throw json::type_error::create(e.id, "field '" + dotted + "': " + std::string(detail), &node);
-    }
-}
-
-template <class T> void read(const json &j, std::initializer_list<const char *> path, T &out)
-{
-    if (const json *node = find(j, path)) {
-        convert(*node, path, out);
-    }
-}
-
-template <class T> void read(const json &j, std::initializer_list<const char *> path, std::optional<T> &out)
-{
-    if (const json *node = find(j, path)) {
-        T value{};
-        convert(*node, path, value);
-        out = std::move(value);
-    }
-}
+using http::jsonfields::convert;
+using http::jsonfields::find;
+using http::jsonfields::read;
 
 // Required keys: a missing one throws out_of_range ("key 'uuid' not found").
 template <class T> void require(const json &j, const char *key, T &out)

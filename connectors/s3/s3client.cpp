@@ -1,5 +1,6 @@
 #include "connectors/s3/s3client.h"
 
+#include "connectors/http/reasonphrase.h"
 #include "connectors/s3/s3xml.h"
 
 #include <algorithm>
@@ -117,32 +118,8 @@ std::optional<bool> parseBool(std::string_view text)
 
 std::string statusText(int status)
 {
-    switch (status) {
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 409:
-        return "Conflict";
-    case 412:
-        return "Precondition Failed";
-    case 416:
-        return "Range Not Satisfiable";
-    case 500:
-        return "Internal Server Error";
-    case 501:
-        return "Not Implemented";
-    case 503:
-        return "Service Unavailable";
-    default:
-        return "HTTP " + std::to_string(status);
-    }
+    const std::string_view phrase = http::reasonPhrase(status);
+    return phrase.empty() ? "HTTP " + std::to_string(status) : std::string(phrase);
 }
 
 bool isRetryableCode(std::string_view code)
@@ -214,6 +191,16 @@ parseDocument(const http::HttpResponse &response, const Call &call, std::string_
     return std::move(parsed.root);
 }
 
+// The root element of a call's XML answer, or the error of the call itself.
+Result<std::unique_ptr<XmlElement>>
+parseReply(const Result<http::HttpResponse> &response, const Call &call, std::string_view rootName)
+{
+    if (!response) {
+        return http::fail(response.error());
+    }
+    return parseDocument(*response, call, rootName);
+}
+
 Result<ObjectInfo> parseObjectEntry(const XmlElement &element, const Call &call, bool marker)
 {
     ObjectInfo info;
@@ -256,6 +243,59 @@ Result<bool> parseTruncated(const XmlElement &root, const Call &call)
         return http::fail(parseError(call, "<IsTruncated> is \"" + truncated->text + "\""));
     }
     return *value;
+}
+
+// A List* answer: its document (for the call's own entries) and what every listing page has,
+// IsTruncated and the CommonPrefixes.
+struct ListReply
+{
+    std::unique_ptr<XmlElement> root;
+    ListPage page;
+};
+
+Result<ListReply>
+parseListReply(const Result<http::HttpResponse> &response, const Call &call, std::string_view rootName)
+{
+    auto root = parseReply(response, call, rootName);
+    if (!root) {
+        return http::fail(root.error());
+    }
+    auto truncated = parseTruncated(**root, call);
+    if (!truncated) {
+        return http::fail(truncated.error());
+    }
+    ListReply reply;
+    reply.page.truncated = *truncated;
+    for (const XmlElement *common : (*root)->childrenNamed("CommonPrefixes")) {
+        reply.page.commonPrefixes.push_back(common->childText("Prefix"));
+    }
+    reply.root = std::move(*root);
+    return reply;
+}
+
+// S3 reads an empty query parameter as a value, not as absent: add only those that are set.
+void addQueryIfSet(Call &call, std::initializer_list<std::pair<const char *, const std::string &>> parameters)
+{
+    for (const auto &[name, value] : parameters) {
+        if (!value.empty()) {
+            call.query.emplace_back(name, value);
+        }
+    }
+}
+
+// A call on one object, or on one version of it when `versionId` is set.
+Call objectCall(
+    Method method, const char *name, const std::string &bucket, const std::string &key, const std::string &versionId)
+{
+    Call call;
+    call.method = method;
+    call.name = name;
+    call.bucket = bucket;
+    call.key = key;
+    if (!versionId.empty()) {
+        call.query.emplace_back("versionId", versionId);
+    }
+    return call;
 }
 
 std::string headerOr(const http::HttpResponse &response, std::string_view name)
@@ -413,37 +453,24 @@ Result<ListPage> S3Client::listObjectsV2(const std::string &bucket,
     return listPageV2(bucket, prefix, delimiter, continuationToken, {}, maxKeys, cancel);
 }
 
-Result<std::vector<ObjectInfo>> S3Client::listAfter(const std::string &bucket,
-                                                    const std::string &prefix,
-                                                    const std::string &startAfter,
-                                                    std::size_t maxObjects,
-                                                    bool *truncated,
-                                                    const http::CancelToken &cancel)
+Result<void> S3Client::forEachPageV2(const std::string &bucket,
+                                     const std::string &prefix,
+                                     const std::string &delimiter,
+                                     const std::string &startAfter,
+                                     const std::function<bool(ListPage &page)> &take,
+                                     const http::CancelToken &cancel)
 {
-    std::vector<ObjectInfo> objects;
     std::set<std::string> seenTokens;
     std::string token;
-    if (truncated) {
-        *truncated = false;
-    }
     for (int pages = 1;; ++pages) {
         // start-after is ignored by S3 once a continuation token is sent; send it on every page
         // anyway (harmless) so a server that honours only one of them still resumes correctly.
-        auto page = listPageV2(bucket, prefix, {}, token, startAfter, 1000, cancel);
+        auto page = listPageV2(bucket, prefix, delimiter, token, startAfter, 1000, cancel);
         if (!page) {
             return http::fail(page.error());
         }
-        for (auto &object : page->objects) {
-            if (objects.size() >= maxObjects) {
-                if (truncated) {
-                    *truncated = true;
-                }
-                return objects;
-            }
-            objects.push_back(std::move(object));
-        }
-        if (!page->truncated) {
-            return objects;
+        if (!take(*page) || !page->truncated) {
+            return {};
         }
         token = page->nextContinuationToken;
         if (!seenTokens.insert(token).second) {
@@ -453,6 +480,40 @@ Result<std::vector<ObjectInfo>> S3Client::listAfter(const std::string &bucket,
                                                   + std::to_string(pages) + " pages; stopped listing"));
         }
     }
+}
+
+Result<std::vector<ObjectInfo>> S3Client::listAfter(const std::string &bucket,
+                                                    const std::string &prefix,
+                                                    const std::string &startAfter,
+                                                    std::size_t maxObjects,
+                                                    bool *truncated,
+                                                    const http::CancelToken &cancel)
+{
+    std::vector<ObjectInfo> objects;
+    bool full = false;
+    auto listed = forEachPageV2(
+        bucket,
+        prefix,
+        {},
+        startAfter,
+        [&](ListPage &page) {
+            for (auto &object : page.objects) {
+                if (objects.size() >= maxObjects) {
+                    full = true;
+                    return false;
+                }
+                objects.push_back(std::move(object));
+            }
+            return true;
+        },
+        cancel);
+    if (truncated) {
+        *truncated = full;
+    }
+    if (!listed) {
+        return http::fail(listed.error());
+    }
+    return objects;
 }
 
 Result<ListPage> S3Client::listPageV2(const std::string &bucket,
@@ -467,47 +528,28 @@ Result<ListPage> S3Client::listPageV2(const std::string &bucket,
     call.name = "ListObjectsV2";
     call.bucket = bucket;
     call.query = {{"list-type", "2"}, {"max-keys", std::to_string(std::clamp(maxKeys, 1, 1000))}};
-    if (!prefix.empty()) {
-        call.query.emplace_back("prefix", prefix);
+    addQueryIfSet(call,
+                  {{"prefix", prefix},
+                   {"delimiter", delimiter},
+                   {"continuation-token", continuationToken},
+                   {"start-after", startAfter}});
+    auto reply = parseListReply(send(call, cancel), call, "ListBucketResult");
+    if (!reply) {
+        return http::fail(reply.error());
     }
-    if (!delimiter.empty()) {
-        call.query.emplace_back("delimiter", delimiter);
-    }
-    if (!continuationToken.empty()) {
-        call.query.emplace_back("continuation-token", continuationToken);
-    }
-    if (!startAfter.empty()) {
-        call.query.emplace_back("start-after", startAfter);
-    }
-    auto response = send(call, cancel);
-    if (!response) {
-        return http::fail(response.error());
-    }
-    auto root = parseDocument(*response, call, "ListBucketResult");
-    if (!root) {
-        return http::fail(root.error());
-    }
-    ListPage page;
-    auto truncated = parseTruncated(**root, call);
-    if (!truncated) {
-        return http::fail(truncated.error());
-    }
-    page.truncated = *truncated;
-    for (const XmlElement *contents : (*root)->childrenNamed("Contents")) {
+    ListPage &page = reply->page;
+    for (const XmlElement *contents : reply->root->childrenNamed("Contents")) {
         auto info = parseObjectEntry(*contents, call, false);
         if (!info) {
             return http::fail(info.error());
         }
         page.objects.push_back(std::move(*info));
     }
-    for (const XmlElement *common : (*root)->childrenNamed("CommonPrefixes")) {
-        page.commonPrefixes.push_back(common->childText("Prefix"));
-    }
-    page.nextContinuationToken = (*root)->childText("NextContinuationToken");
+    page.nextContinuationToken = reply->root->childText("NextContinuationToken");
     if (page.truncated && page.nextContinuationToken.empty()) {
         return http::fail(parseError(call, "the page is truncated but has no <NextContinuationToken>"));
     }
-    return page;
+    return std::move(page);
 }
 
 Result<std::vector<ObjectInfo>> S3Client::listAll(const std::string &bucket,
@@ -517,29 +559,23 @@ Result<std::vector<ObjectInfo>> S3Client::listAll(const std::string &bucket,
                                                   const http::CancelToken &cancel)
 {
     std::vector<ObjectInfo> objects;
-    std::set<std::string> seenTokens;
-    std::string token;
-    for (int pages = 1;; ++pages) {
-        auto page = listObjectsV2(bucket, prefix, delimiter, token, 1000, cancel);
-        if (!page) {
-            return http::fail(page.error());
-        }
-        std::move(page->objects.begin(), page->objects.end(), std::back_inserter(objects));
-        if (commonPrefixes) {
-            std::move(page->commonPrefixes.begin(), page->commonPrefixes.end(), std::back_inserter(*commonPrefixes));
-        }
-        if (!page->truncated) {
-            return objects;
-        }
-        token = page->nextContinuationToken;
-        if (!seenTokens.insert(token).second) {
-            return http::fail(HttpError::make(HttpError::Kind::Parse,
-                                              "ListObjectsV2 " + bucket
-                                                  + ": the server repeated a continuation token "
-                                                    "after "
-                                                  + std::to_string(pages) + " pages; stopped listing"));
-        }
+    auto listed = forEachPageV2(
+        bucket,
+        prefix,
+        delimiter,
+        {},
+        [&](ListPage &page) {
+            std::move(page.objects.begin(), page.objects.end(), std::back_inserter(objects));
+            if (commonPrefixes) {
+                std::move(page.commonPrefixes.begin(), page.commonPrefixes.end(), std::back_inserter(*commonPrefixes));
+            }
+            return true;
+        },
+        cancel);
+    if (!listed) {
+        return http::fail(listed.error());
     }
+    return objects;
 }
 
 Result<ListPage> S3Client::listObjectVersions(const std::string &bucket,
@@ -553,31 +589,14 @@ Result<ListPage> S3Client::listObjectVersions(const std::string &bucket,
     call.name = "ListObjectVersions";
     call.bucket = bucket;
     call.query = {{"versions", ""}, {"max-keys", std::to_string(std::clamp(maxKeys, 1, 1000))}};
-    if (!prefix.empty()) {
-        call.query.emplace_back("prefix", prefix);
+    addQueryIfSet(call, {{"prefix", prefix}, {"key-marker", keyMarker}, {"version-id-marker", versionIdMarker}});
+    auto reply = parseListReply(send(call, cancel), call, "ListVersionsResult");
+    if (!reply) {
+        return http::fail(reply.error());
     }
-    if (!keyMarker.empty()) {
-        call.query.emplace_back("key-marker", keyMarker);
-    }
-    if (!versionIdMarker.empty()) {
-        call.query.emplace_back("version-id-marker", versionIdMarker);
-    }
-    auto response = send(call, cancel);
-    if (!response) {
-        return http::fail(response.error());
-    }
-    auto root = parseDocument(*response, call, "ListVersionsResult");
-    if (!root) {
-        return http::fail(root.error());
-    }
-    ListPage page;
-    auto truncated = parseTruncated(**root, call);
-    if (!truncated) {
-        return http::fail(truncated.error());
-    }
-    page.truncated = *truncated;
+    ListPage &page = reply->page;
     // Versions and DeleteMarkers interleave in document order, which is S3's key order.
-    for (const XmlElement &element : (*root)->children) {
+    for (const XmlElement &element : reply->root->children) {
         const bool marker = element.name == "DeleteMarker";
         if (element.name != "Version" && !marker) {
             continue;
@@ -591,15 +610,12 @@ Result<ListPage> S3Client::listObjectVersions(const std::string &bucket,
         }
         page.objects.push_back(std::move(*info));
     }
-    for (const XmlElement *common : (*root)->childrenNamed("CommonPrefixes")) {
-        page.commonPrefixes.push_back(common->childText("Prefix"));
-    }
-    page.nextKeyMarker = (*root)->childText("NextKeyMarker");
-    page.nextVersionIdMarker = (*root)->childText("NextVersionIdMarker");
+    page.nextKeyMarker = reply->root->childText("NextKeyMarker");
+    page.nextVersionIdMarker = reply->root->childText("NextVersionIdMarker");
     if (page.truncated && page.nextKeyMarker.empty()) {
         return http::fail(parseError(call, "the page is truncated but has no <NextKeyMarker>"));
     }
-    return page;
+    return std::move(page);
 }
 
 Result<std::vector<ObjectInfo>>
@@ -633,14 +649,7 @@ Result<ObjectHead> S3Client::headObject(const std::string &bucket,
                                         const std::string &versionId,
                                         const http::CancelToken &cancel)
 {
-    Call call;
-    call.method = Method::Head;
-    call.name = "HeadObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Head, "HeadObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
         return http::fail(response.error());
@@ -664,13 +673,7 @@ Result<std::string> S3Client::getObject(const std::string &bucket,
                                         std::optional<std::pair<std::int64_t, std::int64_t>> range,
                                         const http::CancelToken &cancel)
 {
-    Call call;
-    call.name = "GetObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Get, "GetObject", bucket, key, versionId);
     if (range) {
         if (range->first < 0 || range->second < range->first) {
             return http::fail(HttpError::make(HttpError::Kind::Api,
@@ -726,14 +729,7 @@ Result<void> S3Client::deleteObject(const std::string &bucket,
                                     const std::string &versionId,
                                     const http::CancelToken &cancel)
 {
-    Call call;
-    call.method = Method::Delete;
-    call.name = "DeleteObject";
-    call.bucket = bucket;
-    call.key = key;
-    if (!versionId.empty()) {
-        call.query.emplace_back("versionId", versionId);
-    }
+    Call call = objectCall(Method::Delete, "DeleteObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
         return http::fail(response.error());
@@ -747,11 +743,7 @@ Result<Versioning> S3Client::bucketVersioning(const std::string &bucket, const h
     call.name = "GetBucketVersioning";
     call.bucket = bucket;
     call.query.emplace_back("versioning", "");
-    auto response = send(call, cancel);
-    if (!response) {
-        return http::fail(response.error());
-    }
-    auto root = parseDocument(*response, call, "VersioningConfiguration");
+    auto root = parseReply(send(call, cancel), call, "VersioningConfiguration");
     if (!root) {
         return http::fail(root.error());
     }
@@ -824,11 +816,7 @@ Result<std::vector<std::string>> S3Client::listBuckets(const http::CancelToken &
 {
     Call call;
     call.name = "ListBuckets";
-    auto response = send(call, cancel);
-    if (!response) {
-        return http::fail(response.error());
-    }
-    auto root = parseDocument(*response, call, "ListAllMyBucketsResult");
+    auto root = parseReply(send(call, cancel), call, "ListAllMyBucketsResult");
     if (!root) {
         return http::fail(root.error());
     }

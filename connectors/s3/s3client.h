@@ -5,6 +5,7 @@
 #include "connectors/http/transport.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -187,6 +188,14 @@ private:
                                       const std::string &startAfter,
                                       int maxKeys,
                                       const http::CancelToken &cancel);
+    /// Hands every ListObjectsV2 page to `take` until the last one or until `take` returns
+    /// false. A repeated continuation token ends with a Parse error (a looping server).
+    http::Result<void> forEachPageV2(const std::string &bucket,
+                                     const std::string &prefix,
+                                     const std::string &delimiter,
+                                     const std::string &startAfter,
+                                     const std::function<bool(ListPage &page)> &take,
+                                     const http::CancelToken &cancel);
 
     S3Config m_config;
     std::shared_ptr<http::IHttpTransport> m_transport;

@@ -57,6 +57,24 @@ Civil civilFromEpochMs(std::int64_t epochMs)
             static_cast<unsigned>(rem % 60)};
 }
 
+// An instant's civil fields as zero-padded text: the RFC 3339 time and the object keys spell the
+// same fields with different separators.
+struct CivilText
+{
+    std::string year, month, day, hour, minute, second;
+};
+
+CivilText civilTextFromEpochMs(std::int64_t epochMs)
+{
+    const Civil c = civilFromEpochMs(epochMs);
+    const auto two = [](unsigned value) {
+        return std::string{static_cast<char>('0' + value / 10 % 10), static_cast<char>('0' + value % 10)};
+    };
+    char year[24];
+    std::snprintf(year, sizeof year, "%04lld", static_cast<long long>(c.year));
+    return {year, two(c.month), two(c.day), two(c.hour), two(c.minute), two(c.second)};
+}
+
 bool digits(std::string_view text, std::size_t pos, std::size_t count, int *out)
 {
     if (pos + count > text.size()) {
@@ -212,37 +230,15 @@ std::optional<std::int64_t> parseRfc3339(std::string_view text)
 
 std::string formatRfc3339(std::int64_t epochMs)
 {
-    const Civil c = civilFromEpochMs(epochMs);
-    char buffer[32];
-    std::snprintf(buffer,
-                  sizeof buffer,
-                  "%04lld-%02u-%02uT%02u:%02u:%02uZ",
-                  static_cast<long long>(c.year),
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  c.second);
-    return buffer;
+    const CivilText t = civilTextFromEpochMs(epochMs);
+    return t.year + "-" + t.month + "-" + t.day + "T" + t.hour + ":" + t.minute + ":" + t.second + "Z";
 }
 
 std::string keyFloor(std::string_view prefix, std::int64_t epochMs)
 {
-    const Civil c = civilFromEpochMs(epochMs);
-    char buffer[48];
-    std::snprintf(buffer,
-                  sizeof buffer,
-                  "%04lld/%02u/%02u/%04lld%02u%02uT%02u%02u%02uZ",
-                  static_cast<long long>(c.year),
-                  c.month,
-                  c.day,
-                  static_cast<long long>(c.year),
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  c.second);
-    return std::string(prefix) + buffer;
+    const CivilText t = civilTextFromEpochMs(epochMs);
+    return std::string(prefix) + t.year + "/" + t.month + "/" + t.day + "/" + t.year + t.month + t.day + "T" + t.hour
+           + t.minute + t.second + "Z";
 }
 
 std::string objectKey(std::string_view prefix, std::int64_t callStartMs, std::string_view call, int seq)

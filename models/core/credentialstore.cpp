@@ -53,6 +53,35 @@ bool isInside(const QString &path, const QString &dir)
     return path.startsWith(dir + QLatin1Char('/')) && path.size() > dir.size() + 1;
 }
 
+// Every callback is queued, even when the answer is known at once, so callers written against
+// one store behave the same with the real (asynchronous) keychain.
+void queueSecretRead(QObject *context,
+                     ICredentialStore::ReadCallback done,
+                     std::optional<QString> secret,
+                     QString error = {})
+{
+    QMetaObject::invokeMethod(
+        context,
+        [done = std::move(done), secret = std::move(secret), error = std::move(error)] {
+            if (done) {
+                done(secret, error);
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+void queueSecretDone(QObject *context, ICredentialStore::DoneCallback done, QString error = {})
+{
+    QMetaObject::invokeMethod(
+        context,
+        [done = std::move(done), error = std::move(error)] {
+            if (done) {
+                done(error);
+            }
+        },
+        Qt::QueuedConnection);
+}
+
 } // namespace
 
 QString credentialKey(const QString &sourceName, const QString &credentialKind)
@@ -66,46 +95,23 @@ InMemoryCredentialStore::InMemoryCredentialStore(QObject *parent)
     : QObject(parent)
 {}
 
-// Every callback is queued, even though the answer is known now, so callers written against this
-// store behave the same with the real (asynchronous) keychain.
 void InMemoryCredentialStore::read(const QString &key, ReadCallback done)
 {
     const auto it = m_secrets.constFind(key);
     std::optional<QString> secret = it == m_secrets.cend() ? std::nullopt : std::optional<QString>(*it);
-    QMetaObject::invokeMethod(
-        this,
-        [done = std::move(done), secret = std::move(secret)] {
-            if (done) {
-                done(secret, QString());
-            }
-        },
-        Qt::QueuedConnection);
+    queueSecretRead(this, std::move(done), std::move(secret));
 }
 
 void InMemoryCredentialStore::write(const QString &key, const QString &secret, DoneCallback done)
 {
     m_secrets.insert(key, secret);
-    QMetaObject::invokeMethod(
-        this,
-        [done = std::move(done)] {
-            if (done) {
-                done(QString());
-            }
-        },
-        Qt::QueuedConnection);
+    queueSecretDone(this, std::move(done));
 }
 
 void InMemoryCredentialStore::remove(const QString &key, DoneCallback done)
 {
     m_secrets.remove(key);
-    QMetaObject::invokeMethod(
-        this,
-        [done = std::move(done)] {
-            if (done) {
-                done(QString());
-            }
-        },
-        Qt::QueuedConnection);
+    queueSecretDone(this, std::move(done));
 }
 
 void InMemoryCredentialStore::set(const QString &key, const QString &secret)
@@ -196,27 +202,13 @@ void EnvFileCredentialStore::read(const QString &key, ReadCallback done)
             error = std::move(result.error);
         }
     }
-    QMetaObject::invokeMethod(
-        this,
-        [done = std::move(done), secret = std::move(secret), error = std::move(error)] {
-            if (done) {
-                done(secret, error);
-            }
-        },
-        Qt::QueuedConnection);
+    queueSecretRead(this, std::move(done), std::move(secret), std::move(error));
 }
 
 void EnvFileCredentialStore::write(const QString &key, const QString &secret, DoneCallback done)
 {
     const auto finish = [this, &done](QString error) {
-        QMetaObject::invokeMethod(
-            this,
-            [done = std::move(done), error = std::move(error)] {
-                if (done) {
-                    done(error);
-                }
-            },
-            Qt::QueuedConnection);
+        queueSecretDone(this, std::move(done), std::move(error));
     };
 
     if (m_dir.isEmpty()) {
@@ -279,14 +271,7 @@ void EnvFileCredentialStore::remove(const QString &key, DoneCallback done)
     } else if (QFile file(path); file.exists() && !file.remove()) {
         error = QStringLiteral("cannot remove secret file %1: %2").arg(path, file.errorString());
     }
-    QMetaObject::invokeMethod(
-        this,
-        [done = std::move(done), error = std::move(error)] {
-            if (done) {
-                done(error);
-            }
-        },
-        Qt::QueuedConnection);
+    queueSecretDone(this, std::move(done), std::move(error));
 }
 
 // ---------------------------------------------------------------------------------------------

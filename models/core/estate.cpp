@@ -2,6 +2,38 @@
 
 namespace strata::core {
 
+namespace {
+
+// Publishes `list` (nothing when it is null: that table is not part of this update) into `table`
+// and emits `signal` with the diff when it changed anything; true then.
+template <class Table, class List, class Diff>
+bool publishTable(Estate *estate, Table &table, const QString &source, List list, void (Estate::*signal)(const Diff &))
+{
+    if (!list) {
+        return false;
+    }
+    const auto diff = table.publish(source, std::move(list));
+    if (diff.isEmpty()) {
+        return false;
+    }
+    Q_EMIT(estate->*signal)(diff);
+    return true;
+}
+
+// Drops `source` from `table` and emits `signal` with the diff when it held anything; true then.
+template <class Table, class Diff>
+bool clearTable(Estate *estate, Table &table, const QString &source, void (Estate::*signal)(const Diff &))
+{
+    const auto diff = table.clear(source);
+    if (diff.isEmpty()) {
+        return false;
+    }
+    Q_EMIT(estate->*signal)(diff);
+    return true;
+}
+
+} // namespace
+
 Estate::Estate(QObject *parent)
     : QObject(parent)
 {}
@@ -79,21 +111,11 @@ void Estate::publishEvents(const QString &source, std::shared_ptr<const KeyedLis
 void Estate::publishCompute(const QString &source, ComputePublish next)
 {
     bool changed = false;
-    auto apply = [&](auto &table, auto list, auto signal) {
-        if (!list) {
-            return;
-        }
-        auto d = table.publish(source, std::move(list));
-        if (!d.isEmpty()) {
-            changed = true;
-            Q_EMIT(this->*signal)(d);
-        }
-    };
-    apply(m_clusters, std::move(next.clusters), &Estate::gpuClustersChanged);
-    apply(m_nodes, std::move(next.nodes), &Estate::gpuNodesChanged);
-    apply(m_projects, std::move(next.projects), &Estate::projectsChanged);
-    apply(m_jobs, std::move(next.jobs), &Estate::jobsChanged);
-    apply(m_pvcs, std::move(next.pvcs), &Estate::pvcsChanged);
+    changed |= publishTable(this, m_clusters, source, std::move(next.clusters), &Estate::gpuClustersChanged);
+    changed |= publishTable(this, m_nodes, source, std::move(next.nodes), &Estate::gpuNodesChanged);
+    changed |= publishTable(this, m_projects, source, std::move(next.projects), &Estate::projectsChanged);
+    changed |= publishTable(this, m_jobs, source, std::move(next.jobs), &Estate::jobsChanged);
+    changed |= publishTable(this, m_pvcs, source, std::move(next.pvcs), &Estate::pvcsChanged);
     if (changed) {
         Q_EMIT computeChanged(source);
     }
@@ -103,36 +125,18 @@ void Estate::publishAzure(const QString &source,
                           std::shared_ptr<const KeyedList<CapacityPool>> pools,
                           std::shared_ptr<const KeyedList<AksCluster>> aks)
 {
-    if (pools) {
-        if (CapacityPoolDiff d = m_pools.publish(source, std::move(pools)); !d.isEmpty()) {
-            Q_EMIT capacityPoolsChanged(d);
-        }
-    }
-    if (aks) {
-        if (AksClusterDiff d = m_aks.publish(source, std::move(aks)); !d.isEmpty()) {
-            Q_EMIT aksClustersChanged(d);
-        }
-    }
+    publishTable(this, m_pools, source, std::move(pools), &Estate::capacityPoolsChanged);
+    publishTable(this, m_aks, source, std::move(aks), &Estate::aksClustersChanged);
 }
 
 void Estate::publishGrid(const QString &source, GridPublish next)
 {
     bool changed = false;
-    auto apply = [&](auto &table, auto list, auto signal) {
-        if (!list) {
-            return;
-        }
-        auto d = table.publish(source, std::move(list));
-        if (!d.isEmpty()) {
-            changed = true;
-            Q_EMIT(this->*signal)(d);
-        }
-    };
-    apply(m_grids, std::move(next.summary), &Estate::gridSummariesChanged);
-    apply(m_gridNodes, std::move(next.nodes), &Estate::gridNodesChanged);
-    apply(m_gridAlerts, std::move(next.alerts), &Estate::gridAlertsChanged);
-    apply(m_tenants, std::move(next.tenants), &Estate::tenantsChanged);
-    apply(m_buckets, std::move(next.buckets), &Estate::bucketsChanged);
+    changed |= publishTable(this, m_grids, source, std::move(next.summary), &Estate::gridSummariesChanged);
+    changed |= publishTable(this, m_gridNodes, source, std::move(next.nodes), &Estate::gridNodesChanged);
+    changed |= publishTable(this, m_gridAlerts, source, std::move(next.alerts), &Estate::gridAlertsChanged);
+    changed |= publishTable(this, m_tenants, source, std::move(next.tenants), &Estate::tenantsChanged);
+    changed |= publishTable(this, m_buckets, source, std::move(next.buckets), &Estate::bucketsChanged);
     if (changed) {
         Q_EMIT gridChanged(source);
     }
@@ -141,18 +145,8 @@ void Estate::publishGrid(const QString &source, GridPublish next)
 void Estate::publishDatasets(const QString &source, DatasetPublish next)
 {
     bool changed = false;
-    if (next.datasets) {
-        if (DatasetDiff d = m_datasets.publish(source, std::move(next.datasets)); !d.isEmpty()) {
-            changed = true;
-            Q_EMIT datasetsChanged(d);
-        }
-    }
-    if (next.commits) {
-        if (CommitDiff d = m_commits.publish(source, std::move(next.commits)); !d.isEmpty()) {
-            changed = true;
-            Q_EMIT commitsChanged(d);
-        }
-    }
+    changed |= publishTable(this, m_datasets, source, std::move(next.datasets), &Estate::datasetsChanged);
+    changed |= publishTable(this, m_commits, source, std::move(next.commits), &Estate::commitsChanged);
     if (changed) {
         Q_EMIT hubChanged();
     }
@@ -161,18 +155,9 @@ void Estate::publishDatasets(const QString &source, DatasetPublish next)
 void Estate::publishCaches(const QString &source, CachePublish next)
 {
     bool changed = false;
-    if (next.targets) {
-        if (CacheTargetDiff d = m_cacheTargets.publish(source, std::move(next.targets)); !d.isEmpty()) {
-            changed = true;
-            Q_EMIT cacheTargetsChanged(d);
-        }
-    }
-    if (next.cachedCommits) {
-        if (CachedCommitDiff d = m_cachedCommits.publish(source, std::move(next.cachedCommits)); !d.isEmpty()) {
-            changed = true;
-            Q_EMIT cachedCommitsChanged(d);
-        }
-    }
+    changed |= publishTable(this, m_cacheTargets, source, std::move(next.targets), &Estate::cacheTargetsChanged);
+    changed |=
+        publishTable(this, m_cachedCommits, source, std::move(next.cachedCommits), &Estate::cachedCommitsChanged);
     if (changed) {
         Q_EMIT hubChanged();
     }
@@ -180,12 +165,8 @@ void Estate::publishCaches(const QString &source, CachePublish next)
 
 void Estate::removeSource(const QString &source)
 {
-    if (VolumeDiff d = m_volumes.clear(source); !d.isEmpty()) {
-        Q_EMIT volumesChanged(d);
-    }
-    if (VolumePerfDiff d = m_perf.clear(source); !d.isEmpty()) {
-        Q_EMIT volumePerfChanged(d);
-    }
+    clearTable(this, m_volumes, source, &Estate::volumesChanged);
+    clearTable(this, m_perf, source, &Estate::volumePerfChanged);
     const QString prefix = source + QLatin1Char('/');
     const QStringList scopes = m_snapshots.scopes();
     for (const QString &scope : scopes) {
@@ -198,60 +179,33 @@ void Estate::removeSource(const QString &source)
     m_aggregates.clear(source);
     m_qos.clear(source);
     m_flexCaches.clear(source);
-    if (EventDiff d = m_events.clear(source); !d.isEmpty()) {
-        Q_EMIT eventsChanged(d);
-    }
+    clearTable(this, m_events, source, &Estate::eventsChanged);
     Q_EMIT inventoryChanged(source);
     bool computeCleared = false;
-    auto clear = [&](auto &table, auto signal) {
-        auto d = table.clear(source);
-        if (!d.isEmpty()) {
-            computeCleared = true;
-            Q_EMIT(this->*signal)(d);
-        }
-    };
-    clear(m_clusters, &Estate::gpuClustersChanged);
-    clear(m_nodes, &Estate::gpuNodesChanged);
-    clear(m_projects, &Estate::projectsChanged);
-    clear(m_jobs, &Estate::jobsChanged);
-    clear(m_pvcs, &Estate::pvcsChanged);
+    computeCleared |= clearTable(this, m_clusters, source, &Estate::gpuClustersChanged);
+    computeCleared |= clearTable(this, m_nodes, source, &Estate::gpuNodesChanged);
+    computeCleared |= clearTable(this, m_projects, source, &Estate::projectsChanged);
+    computeCleared |= clearTable(this, m_jobs, source, &Estate::jobsChanged);
+    computeCleared |= clearTable(this, m_pvcs, source, &Estate::pvcsChanged);
     if (computeCleared) {
         Q_EMIT computeChanged(source);
     }
-    if (CapacityPoolDiff d = m_pools.clear(source); !d.isEmpty()) {
-        Q_EMIT capacityPoolsChanged(d);
-    }
-    if (AksClusterDiff d = m_aks.clear(source); !d.isEmpty()) {
-        Q_EMIT aksClustersChanged(d);
-    }
+    clearTable(this, m_pools, source, &Estate::capacityPoolsChanged);
+    clearTable(this, m_aks, source, &Estate::aksClustersChanged);
     bool gridCleared = false;
-    auto clearGrid = [&](auto &table, auto signal) {
-        auto d = table.clear(source);
-        if (!d.isEmpty()) {
-            gridCleared = true;
-            Q_EMIT(this->*signal)(d);
-        }
-    };
-    clearGrid(m_grids, &Estate::gridSummariesChanged);
-    clearGrid(m_gridNodes, &Estate::gridNodesChanged);
-    clearGrid(m_gridAlerts, &Estate::gridAlertsChanged);
-    clearGrid(m_tenants, &Estate::tenantsChanged);
-    clearGrid(m_buckets, &Estate::bucketsChanged);
+    gridCleared |= clearTable(this, m_grids, source, &Estate::gridSummariesChanged);
+    gridCleared |= clearTable(this, m_gridNodes, source, &Estate::gridNodesChanged);
+    gridCleared |= clearTable(this, m_gridAlerts, source, &Estate::gridAlertsChanged);
+    gridCleared |= clearTable(this, m_tenants, source, &Estate::tenantsChanged);
+    gridCleared |= clearTable(this, m_buckets, source, &Estate::bucketsChanged);
     if (gridCleared) {
         Q_EMIT gridChanged(source);
     }
     bool hubCleared = false;
-    auto clearHub = [&](auto &table, auto signal) {
-        auto d = table.clear(source);
-        if (!d.isEmpty()) {
-            hubCleared = true;
-            Q_EMIT(this->*signal)(d);
-        }
-    };
-    clearHub(m_datasets, &Estate::datasetsChanged);
-    clearHub(m_commits, &Estate::commitsChanged);
-    clearHub(m_cacheTargets, &Estate::cacheTargetsChanged);
-    clearHub(m_cachedCommits, &Estate::cachedCommitsChanged);
+    hubCleared |= clearTable(this, m_datasets, source, &Estate::datasetsChanged);
+    hubCleared |= clearTable(this, m_commits, source, &Estate::commitsChanged);
+    hubCleared |= clearTable(this, m_cacheTargets, source, &Estate::cacheTargetsChanged);
+    hubCleared |= clearTable(this, m_cachedCommits, source, &Estate::cachedCommitsChanged);
     if (hubCleared) {
         Q_EMIT hubChanged();
     }

@@ -5,41 +5,6 @@
 
 namespace strata::core {
 
-namespace {
-
-// Runs `read` on the store's thread and hands its result to `done` on `context`'s thread (via
-// the application object, checking the context there: it may die on its own thread meanwhile);
-// an empty result at once when the store never opened.
-template <class Result, class Read>
-void ask(bool opened,
-         QObject *context,
-         std::function<void(Result)> done,
-         Read read,
-         const std::function<void(std::function<void(IHistoryStore &)>)> &post,
-         Result failed = {})
-{
-    QPointer<QObject> ctx(context);
-    if (!opened) {
-        QMetaObject::invokeMethod(
-            context,
-            [done, failed] {
-                done(failed);
-            },
-            Qt::QueuedConnection);
-        return;
-    }
-    post([ctx, done = std::move(done), read = std::move(read)](IHistoryStore &store) {
-        Result result = read(store);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result = std::move(result)]() mutable {
-            if (ctx) {
-                done(std::move(result));
-            }
-        });
-    });
-}
-
-} // namespace
-
 HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent)
     : QObject(parent)
     , m_store(std::move(store))
@@ -73,6 +38,32 @@ HistoryService::~HistoryService()
     m_worker->deleteLater();
     m_thread.quit();
     m_thread.wait();
+}
+
+template <class R>
+void HistoryService::ask(QObject *context,
+                         std::function<void(R)> done,
+                         std::function<R(IHistoryStore &)> read,
+                         R failed)
+{
+    if (!m_openError.isEmpty()) {
+        QMetaObject::invokeMethod(
+            context,
+            [done, failed] {
+                done(failed);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    QPointer<QObject> ctx(context);
+    post([ctx, done = std::move(done), read = std::move(read)](IHistoryStore &store) {
+        R result = read(store);
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result = std::move(result)]() mutable {
+            if (ctx) {
+                done(std::move(result));
+            }
+        });
+    });
 }
 
 void HistoryService::post(std::function<void(IHistoryStore &)> fn)
@@ -110,16 +101,9 @@ void HistoryService::projectHistory(const QString &source,
                                     QObject *context,
                                     std::function<void(std::vector<ProjectSample>)> done)
 {
-    ask<std::vector<ProjectSample>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [source, project, from, to](IHistoryStore &store) {
-            return store.projectHistory(source, project, from, to);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<ProjectSample>>(context, std::move(done), [source, project, from, to](IHistoryStore &store) {
+        return store.projectHistory(source, project, from, to);
+    });
 }
 
 void HistoryService::appendAudit(const AuditEntry &entry)
@@ -143,16 +127,9 @@ void HistoryService::volumeUsage(const QString &source,
                                  QObject *context,
                                  std::function<void(std::vector<UsageSample>)> done)
 {
-    ask<std::vector<UsageSample>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [source, volumeId, from, to](IHistoryStore &store) {
-            return store.volumeUsage(source, volumeId, from, to);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<UsageSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
+        return store.volumeUsage(source, volumeId, from, to);
+    });
 }
 
 void HistoryService::auditLog(int limit,
@@ -160,16 +137,9 @@ void HistoryService::auditLog(int limit,
                               QObject *context,
                               std::function<void(std::vector<AuditEntry>)> done)
 {
-    ask<std::vector<AuditEntry>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [limit, source](IHistoryStore &store) {
-            return store.auditLog(limit, source);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<AuditEntry>>(context, std::move(done), [limit, source](IHistoryStore &store) {
+        return store.auditLog(limit, source);
+    });
 }
 
 void HistoryService::recordVolumePerf(const QString &source, std::vector<VolumePerfSample> samples, const QDateTime &at)
@@ -186,16 +156,9 @@ void HistoryService::volumePerfHistory(const QString &source,
                                        QObject *context,
                                        std::function<void(std::vector<VolumePerfSample>)> done)
 {
-    ask<std::vector<VolumePerfSample>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [source, volumeId, from, to](IHistoryStore &store) {
-            return store.volumePerfHistory(source, volumeId, from, to);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<VolumePerfSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
+        return store.volumePerfHistory(source, volumeId, from, to);
+    });
 }
 
 void HistoryService::volumePerfStats(const QDateTime &from,
@@ -203,16 +166,9 @@ void HistoryService::volumePerfStats(const QDateTime &from,
                                      QObject *context,
                                      std::function<void(std::vector<VolumePerfStats>)> done)
 {
-    ask<std::vector<VolumePerfStats>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [from, to](IHistoryStore &store) {
-            return store.volumePerfStats(from, to);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<VolumePerfStats>>(context, std::move(done), [from, to](IHistoryStore &store) {
+        return store.volumePerfStats(from, to);
+    });
 }
 
 void HistoryService::auditLogOfKind(const QString &kind,
@@ -220,16 +176,9 @@ void HistoryService::auditLogOfKind(const QString &kind,
                                     QObject *context,
                                     std::function<void(std::vector<AuditEntry>)> done)
 {
-    ask<std::vector<AuditEntry>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [kind, since](IHistoryStore &store) {
-            return store.auditLogOfKind(kind, since);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<AuditEntry>>(context, std::move(done), [kind, since](IHistoryStore &store) {
+        return store.auditLogOfKind(kind, since);
+    });
 }
 
 void HistoryService::saveSchedule(const ServiceLevelSchedule &schedule,
@@ -237,14 +186,10 @@ void HistoryService::saveSchedule(const ServiceLevelSchedule &schedule,
                                   std::function<void(qint64 id)> done)
 {
     ask<qint64>(
-        m_openError.isEmpty(),
         context,
         std::move(done),
         [schedule](IHistoryStore &store) {
             return store.saveSchedule(schedule);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
         },
         qint64(-1));
 }
@@ -258,16 +203,9 @@ void HistoryService::removeSchedule(qint64 id)
 
 void HistoryService::schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done)
 {
-    ask<std::vector<ServiceLevelSchedule>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [](IHistoryStore &store) {
-            return store.schedules();
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<ServiceLevelSchedule>>(context, std::move(done), [](IHistoryStore &store) {
+        return store.schedules();
+    });
 }
 
 void HistoryService::markScheduleFired(
@@ -280,14 +218,10 @@ void HistoryService::markScheduleFired(
         return;
     }
     ask<bool>(
-        m_openError.isEmpty(),
         context,
         std::move(done),
         [id, edge, outcome](IHistoryStore &store) {
             return store.markScheduleFired(id, edge, outcome);
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
         },
         false);
 }
@@ -373,16 +307,9 @@ void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, st
 
 void HistoryService::openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done)
 {
-    ask<std::vector<JournalEntry>>(
-        m_openError.isEmpty(),
-        context,
-        std::move(done),
-        [](IHistoryStore &store) {
-            return store.openJournal();
-        },
-        [this](std::function<void(IHistoryStore &)> fn) {
-            post(std::move(fn));
-        });
+    ask<std::vector<JournalEntry>>(context, std::move(done), [](IHistoryStore &store) {
+        return store.openJournal();
+    });
 }
 
 void HistoryService::flush()

@@ -94,6 +94,10 @@ public:
 private:
     /// Runs `fn` on the history thread and waits for it; `failed` when the store never opened.
     template <class R> R callBlocking(std::function<R(IHistoryStore &)> fn, R failed);
+    /// Runs `read` on the history thread and hands its result to `done` on `context`'s thread
+    /// (not at all when `context` is gone by then); `failed`, queued, when the store never opened.
+    template <class R>
+    void ask(QObject *context, std::function<void(R)> done, std::function<R(IHistoryStore &)> read, R failed = {});
 
     void post(std::function<void(IHistoryStore &)> fn);
 

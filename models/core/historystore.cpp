@@ -165,6 +165,37 @@ QDateTime fromUnixMs(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
 }
 
+// An invalid time leaves that end of a queried range open.
+qint64 rangeStartMs(const QDateTime &from)
+{
+    return from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+}
+
+qint64 rangeEndMs(const QDateTime &to)
+{
+    return to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+}
+
+const QLatin1String
+    kAuditColumns("id, t, user_name, action_id, source, kind, target, from_state, to_state, outcome, message");
+
+AuditEntry auditFromQuery(const QSqlQuery &query)
+{
+    AuditEntry entry;
+    entry.id = query.value(0).toLongLong();
+    entry.time = fromUnixMs(query.value(1).toLongLong());
+    entry.user = query.value(2).toString();
+    entry.actionId = query.value(3).toString();
+    entry.source = query.value(4).toString();
+    entry.kind = query.value(5).toString();
+    entry.target = query.value(6).toString();
+    entry.fromState = query.value(7).toString();
+    entry.toState = query.value(8).toString();
+    entry.outcome = query.value(9).toString();
+    entry.message = query.value(10).toString();
+    return entry;
+}
+
 // Writes rows as multi-row "INSERT ... VALUES (...), (...), ...": Qt SQL's per-exec overhead is
 // several times SQLite's own per-row cost, so 256 rows per statement instead of one makes 50,000
 // volumes several times faster. Multi-row VALUES is standard SQL, so QPSQL can do the same.
@@ -294,6 +325,52 @@ struct SqliteHistoryStore::Private
     }
 
     void rollback() { db.rollback(); }
+
+    /// Rolls the open transaction back and records the failure; always false.
+    bool abort(const QString &what, const QSqlError &error)
+    {
+        rollback();
+        return fail(what, error);
+    }
+
+    bool begin() { return db.transaction() || fail(QStringLiteral("cannot begin a transaction"), db.lastError()); }
+
+    /// Commits, or rolls back and records the failure as `what`.
+    bool commit(const QString &what) { return db.commit() || abort(what, db.lastError()); }
+
+    /// Every call but open() needs an open store; false with lastError set when it is not.
+    bool requireOpen()
+    {
+        if (!opened) {
+            lastError = QStringLiteral("the history store is not open");
+        }
+        return opened;
+    }
+
+    /// A forward-only query prepared with `sql`; its bind values follow.
+    [[nodiscard]] QSqlQuery select(const QString &sql) const
+    {
+        QSqlQuery query(db);
+        query.setForwardOnly(true);
+        query.prepare(sql);
+        return query;
+    }
+
+    /// Runs `query` and turns each row into a T with `row`; on failure an empty list and
+    /// lastError "<what>: <driver text>". Callers check requireOpen() first.
+    template <class T, class Row> std::vector<T> selectAll(QSqlQuery &query, const QString &what, Row row)
+    {
+        std::vector<T> out;
+        if (!query.exec()) {
+            fail(what, query.lastError());
+            return out;
+        }
+        while (query.next()) {
+            out.push_back(row(query));
+        }
+        lastError.clear();
+        return out;
+    }
 
     bool migrate();
     bool loadLastSamples(const QString &source);
@@ -478,8 +555,7 @@ bool SqliteHistoryStore::recordVolumeUsage(const QString &source,
                                            const QDateTime &at,
                                            qint64 heartbeatSeconds)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     if (!at.isValid()) {
@@ -503,8 +579,8 @@ bool SqliteHistoryStore::recordVolumeUsage(const QString &source,
         return d->fail(what, error);
     };
 
-    if (!d->db.transaction()) {
-        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
+        return false;
     }
     QHash<QString, Private::LastSample> &last = d->lastSamples[source];
 
@@ -587,45 +663,34 @@ std::vector<UsageSample> SqliteHistoryStore::volumeUsage(const QString &source,
                                                          const QDateTime &from,
                                                          const QDateTime &to)
 {
-    std::vector<UsageSample> samples;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return samples;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT u.t, u.used, u.size FROM volume_usage_sample u"
-                                 " JOIN volume_series s ON s.id = u.series_id"
-                                 " WHERE s.source = ? AND s.volume_id = ? AND u.t >= ? AND u.t <= ?"
-                                 " ORDER BY u.t"));
+    QSqlQuery query = d->select(QStringLiteral("SELECT u.t, u.used, u.size FROM volume_usage_sample u"
+                                               " JOIN volume_series s ON s.id = u.series_id"
+                                               " WHERE s.source = ? AND s.volume_id = ? AND u.t >= ? AND u.t <= ?"
+                                               " ORDER BY u.t"));
     query.addBindValue(source);
     query.addBindValue(volumeId);
-    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
-    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
-    if (!query.exec()) {
-        d->fail(QStringLiteral("cannot read usage of volume %1 of %2").arg(volumeId, source), query.lastError());
-        return samples;
-    }
-    while (query.next()) {
-        samples.push_back(UsageSample{
-            fromUnixMs(query.value(0).toLongLong()), query.value(1).toLongLong(), query.value(2).toLongLong()});
-    }
-    d->lastError.clear();
-    return samples;
+    query.addBindValue(rangeStartMs(from));
+    query.addBindValue(rangeEndMs(to));
+    return d->selectAll<UsageSample>(
+        query, QStringLiteral("cannot read usage of volume %1 of %2").arg(volumeId, source), [](const QSqlQuery &row) {
+            return UsageSample{
+                fromUnixMs(row.value(0).toLongLong()), row.value(1).toLongLong(), row.value(2).toLongLong()};
+        });
 }
 
 qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return 0;
     }
     if (!cutoff.isValid()) {
         d->lastError = QStringLiteral("applyRetention: invalid cutoff");
         return 0;
     }
-    if (!d->db.transaction()) {
-        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
         return 0;
     }
     // Walking the series makes every delete a seek on the (series_id, t) key instead of a full
@@ -635,16 +700,14 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
                                    " WHERE series_id IN (SELECT id FROM volume_series) AND t < ?"));
     samples.addBindValue(cutoff.toMSecsSinceEpoch());
     if (!samples.exec()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot apply retention"), samples.lastError());
+        d->abort(QStringLiteral("cannot apply retention"), samples.lastError());
         return 0;
     }
     const qint64 removed = samples.numRowsAffected();
     QSqlQuery series(d->db);
     if (!series.exec(QStringLiteral("DELETE FROM volume_series WHERE NOT EXISTS"
                                     " (SELECT 1 FROM volume_usage_sample u WHERE u.series_id = volume_series.id)"))) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot apply retention"), series.lastError());
+        d->abort(QStringLiteral("cannot apply retention"), series.lastError());
         return 0;
     }
     for (const QString &sql : {QStringLiteral("DELETE FROM project_sample WHERE t < ?"),
@@ -653,14 +716,11 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
         old.prepare(sql);
         old.addBindValue(cutoff.toMSecsSinceEpoch());
         if (!old.exec()) {
-            d->rollback();
-            d->fail(QStringLiteral("cannot apply retention"), old.lastError());
+            d->abort(QStringLiteral("cannot apply retention"), old.lastError());
             return 0;
         }
     }
-    if (!d->db.commit()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot commit retention"), d->db.lastError());
+    if (!d->commit(QStringLiteral("cannot commit retention"))) {
         return 0;
     }
     // Series ids and last samples may be gone: reload them on the next record.
@@ -673,8 +733,7 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
 
 qint64 SqliteHistoryStore::appendAudit(const AuditEntry &entry)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return -1;
     }
     QSqlQuery query(d->db);
@@ -703,13 +762,10 @@ qint64 SqliteHistoryStore::appendAudit(const AuditEntry &entry)
 
 std::vector<AuditEntry> SqliteHistoryStore::auditLog(int limit, const QString &source)
 {
-    std::vector<AuditEntry> entries;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return entries;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QString sql = QStringLiteral("SELECT id, t, user_name, action_id, source, kind, target, from_state, to_state,"
-                                 " outcome, message FROM audit_log");
+    QString sql = QStringLiteral("SELECT %1 FROM audit_log").arg(kAuditColumns);
     if (!source.isEmpty()) {
         sql += QStringLiteral(" WHERE source = ?");
     }
@@ -717,36 +773,14 @@ std::vector<AuditEntry> SqliteHistoryStore::auditLog(int limit, const QString &s
     if (limit > 0) {
         sql += QStringLiteral(" LIMIT ?");
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(sql);
+    QSqlQuery query = d->select(sql);
     if (!source.isEmpty()) {
         query.addBindValue(source);
     }
     if (limit > 0) {
         query.addBindValue(limit);
     }
-    if (!query.exec()) {
-        d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
-        return entries;
-    }
-    while (query.next()) {
-        AuditEntry entry;
-        entry.id = query.value(0).toLongLong();
-        entry.time = fromUnixMs(query.value(1).toLongLong());
-        entry.user = query.value(2).toString();
-        entry.actionId = query.value(3).toString();
-        entry.source = query.value(4).toString();
-        entry.kind = query.value(5).toString();
-        entry.target = query.value(6).toString();
-        entry.fromState = query.value(7).toString();
-        entry.toState = query.value(8).toString();
-        entry.outcome = query.value(9).toString();
-        entry.message = query.value(10).toString();
-        entries.push_back(std::move(entry));
-    }
-    d->lastError.clear();
-    return entries;
+    return d->selectAll<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
 }
 
 bool SqliteHistoryStore::recordProjectSamples(const QString &source,
@@ -754,13 +788,11 @@ bool SqliteHistoryStore::recordProjectSamples(const QString &source,
                                               const QDateTime &at,
                                               qint64 heartbeatSeconds)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     const qint64 t = at.toMSecsSinceEpoch();
-    if (!d->db.transaction()) {
-        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
         return false;
     }
     QSqlQuery insert(d->db);
@@ -791,17 +823,14 @@ bool SqliteHistoryStore::recordProjectSamples(const QString &source,
         insert.addBindValue(sample.pending);
         insert.addBindValue(sample.utilization < 0 ? QVariant() : QVariant(sample.utilization));
         if (!insert.exec()) {
-            d->rollback();
-            d->fail(QStringLiteral("cannot record project samples of %1").arg(source), insert.lastError());
+            d->abort(QStringLiteral("cannot record project samples of %1").arg(source), insert.lastError());
             return false;
         }
         ProjectSample stored = sample;
         stored.time = at;
         written.append({key, stored});
     }
-    if (!d->db.commit()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot commit project samples of %1").arg(source), d->db.lastError());
+    if (!d->commit(QStringLiteral("cannot commit project samples of %1").arg(source))) {
         return false;
     }
     for (const auto &[key, sample] : written) {
@@ -816,14 +845,11 @@ std::vector<ProjectSample> SqliteHistoryStore::projectHistory(const QString &sou
                                                               const QDateTime &from,
                                                               const QDateTime &to)
 {
-    std::vector<ProjectSample> samples;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return samples;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT project, t, allocated, quota, pending, utilization FROM project_sample"
+    QSqlQuery query =
+        d->select(QStringLiteral("SELECT project, t, allocated, quota, pending, utilization FROM project_sample"
                                  " WHERE source = ? AND (? = '' OR project = ?) AND t >= ? AND t <= ?"
                                  " ORDER BY project, t"));
     // A null QString binds as SQL NULL, for which "= ''" is never true.
@@ -831,60 +857,31 @@ std::vector<ProjectSample> SqliteHistoryStore::projectHistory(const QString &sou
     query.addBindValue(source);
     query.addBindValue(projectOrEmpty);
     query.addBindValue(projectOrEmpty);
-    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
-    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
-    if (!query.exec()) {
-        d->fail(QStringLiteral("cannot read project history of %1").arg(source), query.lastError());
-        return samples;
-    }
-    while (query.next()) {
-        ProjectSample s;
-        s.project = query.value(0).toString();
-        s.time = fromUnixMs(query.value(1).toLongLong());
-        s.allocated = query.value(2).toLongLong();
-        s.quota = query.value(3).toLongLong();
-        s.pending = query.value(4).toLongLong();
-        s.utilization = query.value(5).isNull() ? -1.0 : query.value(5).toDouble();
-        samples.push_back(std::move(s));
-    }
-    d->lastError.clear();
-    return samples;
+    query.addBindValue(rangeStartMs(from));
+    query.addBindValue(rangeEndMs(to));
+    return d->selectAll<ProjectSample>(
+        query, QStringLiteral("cannot read project history of %1").arg(source), [](const QSqlQuery &row) {
+            ProjectSample s;
+            s.project = row.value(0).toString();
+            s.time = fromUnixMs(row.value(1).toLongLong());
+            s.allocated = row.value(2).toLongLong();
+            s.quota = row.value(3).toLongLong();
+            s.pending = row.value(4).toLongLong();
+            s.utilization = row.value(5).isNull() ? -1.0 : row.value(5).toDouble();
+            return s;
+        });
 }
 
 std::vector<AuditEntry> SqliteHistoryStore::auditLogOfKind(const QString &kind, const QDateTime &since)
 {
-    std::vector<AuditEntry> entries;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return entries;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT id, t, user_name, action_id, source, kind, target, from_state, to_state,"
-                                 " outcome, message FROM audit_log WHERE kind = ? AND t >= ? ORDER BY id DESC"));
+    QSqlQuery query = d->select(
+        QStringLiteral("SELECT %1 FROM audit_log WHERE kind = ? AND t >= ? ORDER BY id DESC").arg(kAuditColumns));
     query.addBindValue(notNull(kind));
-    query.addBindValue(since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
-    if (!query.exec()) {
-        d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
-        return entries;
-    }
-    while (query.next()) {
-        AuditEntry entry;
-        entry.id = query.value(0).toLongLong();
-        entry.time = fromUnixMs(query.value(1).toLongLong());
-        entry.user = query.value(2).toString();
-        entry.actionId = query.value(3).toString();
-        entry.source = query.value(4).toString();
-        entry.kind = query.value(5).toString();
-        entry.target = query.value(6).toString();
-        entry.fromState = query.value(7).toString();
-        entry.toState = query.value(8).toString();
-        entry.outcome = query.value(9).toString();
-        entry.message = query.value(10).toString();
-        entries.push_back(std::move(entry));
-    }
-    d->lastError.clear();
-    return entries;
+    query.addBindValue(rangeStartMs(since));
+    return d->selectAll<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
 }
 
 bool SqliteHistoryStore::recordVolumePerf(const QString &source,
@@ -892,8 +889,7 @@ bool SqliteHistoryStore::recordVolumePerf(const QString &source,
                                           const QDateTime &at,
                                           qint64 heartbeatSeconds)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     if (!at.isValid()) {
@@ -906,8 +902,8 @@ bool SqliteHistoryStore::recordVolumePerf(const QString &source,
         return a.throughputBps == b.throughputBps && a.iops == b.iops && a.latencyUs == b.latencyUs
                && a.capBps == b.capBps;
     };
-    if (!d->db.transaction()) {
-        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
+        return false;
     }
     BatchInsert insert(d->db,
                        QStringLiteral("INSERT INTO volume_perf_sample (source, volume_id, t, throughput_bps, iops,"
@@ -930,20 +926,17 @@ bool SqliteHistoryStore::recordVolumePerf(const QString &source,
                         sample.iops,
                         sample.latencyUs < 0 ? QVariant() : QVariant(sample.latencyUs),
                         sample.capBps < 0 ? QVariant() : QVariant(sample.capBps))) {
-            d->rollback();
-            return d->fail(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+            return d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
         }
         VolumePerfSample stored = sample;
         stored.time = at;
         written.append(stored);
     }
     if (!insert.flush()) {
-        d->rollback();
-        return d->fail(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+        return d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
     }
-    if (!d->db.commit()) {
-        d->rollback();
-        return d->fail(QStringLiteral("cannot commit volume performance of %1").arg(source), d->db.lastError());
+    if (!d->commit(QStringLiteral("cannot commit volume performance of %1").arg(source))) {
+        return false;
     }
     for (const VolumePerfSample &sample : std::as_const(written)) {
         last.insert(sample.volumeId, sample);
@@ -983,45 +976,37 @@ std::vector<VolumePerfSample> SqliteHistoryStore::volumePerfHistory(const QStrin
                                                                     const QDateTime &from,
                                                                     const QDateTime &to)
 {
-    std::vector<VolumePerfSample> samples;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return samples;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT t, throughput_bps, iops, latency_us, cap_bps FROM volume_perf_sample"
+    QSqlQuery query =
+        d->select(QStringLiteral("SELECT t, throughput_bps, iops, latency_us, cap_bps FROM volume_perf_sample"
                                  " WHERE source = ? AND volume_id = ? AND t >= ? AND t <= ? ORDER BY t"));
     query.addBindValue(source);
     query.addBindValue(volumeId);
-    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
-    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
-    if (!query.exec()) {
-        d->fail(QStringLiteral("cannot read performance of volume %1 of %2").arg(volumeId, source), query.lastError());
-        return samples;
-    }
-    while (query.next()) {
-        VolumePerfSample s = perfFromQuery(query, 0);
-        s.volumeId = volumeId;
-        samples.push_back(std::move(s));
-    }
-    d->lastError.clear();
-    return samples;
+    query.addBindValue(rangeStartMs(from));
+    query.addBindValue(rangeEndMs(to));
+    return d->selectAll<VolumePerfSample>(
+        query,
+        QStringLiteral("cannot read performance of volume %1 of %2").arg(volumeId, source),
+        [&volumeId](const QSqlQuery &row) {
+            VolumePerfSample s = perfFromQuery(row, 0);
+            s.volumeId = volumeId;
+            return s;
+        });
 }
 
 std::vector<VolumePerfStats> SqliteHistoryStore::volumePerfStats(const QDateTime &from, const QDateTime &to)
 {
     std::vector<VolumePerfStats> stats;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return stats;
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT source, volume_id, t, throughput_bps, iops FROM volume_perf_sample"
+    QSqlQuery query =
+        d->select(QStringLiteral("SELECT source, volume_id, t, throughput_bps, iops FROM volume_perf_sample"
                                  " WHERE t >= ? AND t <= ? ORDER BY source, volume_id, t"));
-    query.addBindValue(from.isValid() ? from.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min());
-    query.addBindValue(to.isValid() ? to.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max());
+    query.addBindValue(rangeStartMs(from));
+    query.addBindValue(rangeEndMs(to));
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot read volume performance statistics"), query.lastError());
         return stats;
@@ -1061,8 +1046,7 @@ std::vector<VolumePerfStats> SqliteHistoryStore::volumePerfStats(const QDateTime
 
 qint64 SqliteHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return -1;
     }
     const auto ms = [](const QDateTime &t) {
@@ -1109,8 +1093,7 @@ qint64 SqliteHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
 
 bool SqliteHistoryStore::removeSchedule(qint64 id)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     QSqlQuery query(d->db);
@@ -1125,48 +1108,39 @@ bool SqliteHistoryStore::removeSchedule(qint64 id)
 
 std::vector<ServiceLevelSchedule> SqliteHistoryStore::schedules()
 {
-    std::vector<ServiceLevelSchedule> out;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return out;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT id, source, volume_id, volume_name, level, revert_level, start_t, end_t,"
-                                   " recurrence, enabled, created_by, created_t, last_fired_t, last_outcome"
-                                   " FROM level_schedule ORDER BY id"))) {
-        d->fail(QStringLiteral("cannot read schedules"), query.lastError());
-        return out;
-    }
-    const auto time = [&query](int column) {
-        return query.isNull(column) ? QDateTime() : fromUnixMs(query.value(column).toLongLong());
-    };
-    while (query.next()) {
+    QSqlQuery query =
+        d->select(QStringLiteral("SELECT id, source, volume_id, volume_name, level, revert_level, start_t,"
+                                 " end_t, recurrence, enabled, created_by, created_t, last_fired_t,"
+                                 " last_outcome FROM level_schedule ORDER BY id"));
+    return d->selectAll<ServiceLevelSchedule>(query, QStringLiteral("cannot read schedules"), [](const QSqlQuery &row) {
+        const auto time = [&row](int column) {
+            return row.isNull(column) ? QDateTime() : fromUnixMs(row.value(column).toLongLong());
+        };
         ServiceLevelSchedule s;
-        s.id = query.value(0).toLongLong();
-        s.source = query.value(1).toString();
-        s.volumeId = query.value(2).toString();
-        s.volumeName = query.value(3).toString();
-        s.level = query.value(4).toString();
-        s.revertLevel = query.value(5).toString();
+        s.id = row.value(0).toLongLong();
+        s.source = row.value(1).toString();
+        s.volumeId = row.value(2).toString();
+        s.volumeName = row.value(3).toString();
+        s.level = row.value(4).toString();
+        s.revertLevel = row.value(5).toString();
         s.start = time(6);
         s.end = time(7);
-        s.recurrence = recurrenceFromName(query.value(8).toString()).value_or(Recurrence::Once);
-        s.enabled = query.value(9).toInt() != 0;
-        s.createdBy = query.value(10).toString();
+        s.recurrence = recurrenceFromName(row.value(8).toString()).value_or(Recurrence::Once);
+        s.enabled = row.value(9).toInt() != 0;
+        s.createdBy = row.value(10).toString();
         s.created = time(11);
         s.lastFired = time(12);
-        s.lastOutcome = query.value(13).toString();
-        out.push_back(std::move(s));
-    }
-    d->lastError.clear();
-    return out;
+        s.lastOutcome = row.value(13).toString();
+        return s;
+    });
 }
 
 bool SqliteHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     QSqlQuery query(d->db);
@@ -1242,8 +1216,7 @@ template <class Write> static bool journalDurably(QSqlDatabase &db, Write write)
 
 bool SqliteHistoryStore::journalIntent(const JournalEntry &entry)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     QSqlError error;
@@ -1288,8 +1261,7 @@ bool SqliteHistoryStore::journalProgress(const QString &actionId,
                                          const QString &handle,
                                          const QDateTime &at)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     QSqlError error;
@@ -1321,12 +1293,11 @@ bool SqliteHistoryStore::journalProgress(const QString &actionId,
 
 bool SqliteHistoryStore::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
-    if (!d->db.transaction()) {
-        return d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
+        return false;
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral(
@@ -1336,13 +1307,11 @@ bool SqliteHistoryStore::journalHeartbeat(const QStringList &actionIds, const QS
         query.addBindValue(id);
         query.addBindValue(owner);
         if (!query.exec()) {
-            d->rollback();
-            return d->fail(QStringLiteral("cannot refresh the action journal"), query.lastError());
+            return d->abort(QStringLiteral("cannot refresh the action journal"), query.lastError());
         }
     }
-    if (!d->db.commit()) {
-        d->rollback();
-        return d->fail(QStringLiteral("cannot refresh the action journal"), d->db.lastError());
+    if (!d->commit(QStringLiteral("cannot refresh the action journal"))) {
+        return false;
     }
     d->lastError.clear();
     return true;
@@ -1353,8 +1322,7 @@ bool SqliteHistoryStore::journalClaim(const QString &actionId,
                                       const QString &owner,
                                       const QDateTime &at)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return false;
     }
     QSqlQuery query(d->db);
@@ -1375,20 +1343,17 @@ bool SqliteHistoryStore::journalClaim(const QString &actionId,
 
 qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return -1;
     }
-    if (!d->db.transaction()) {
-        d->fail(QStringLiteral("cannot begin a transaction"), d->db.lastError());
+    if (!d->begin()) {
         return -1;
     }
     QSqlQuery exists(d->db);
     exists.prepare(QStringLiteral("SELECT phase FROM action_journal WHERE action_id = ?"));
     exists.addBindValue(audit.actionId);
     if (!exists.exec()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot read the action journal"), exists.lastError());
+        d->abort(QStringLiteral("cannot read the action journal"), exists.lastError());
         return -1;
     }
     const bool journaled = exists.next();
@@ -1406,8 +1371,7 @@ qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
         close.addBindValue(unixMsOrNow(audit.time));
         close.addBindValue(audit.actionId);
         if (!close.exec()) {
-            d->rollback();
-            d->fail(QStringLiteral("cannot close action %1").arg(audit.actionId), close.lastError());
+            d->abort(QStringLiteral("cannot close action %1").arg(audit.actionId), close.lastError());
             return -1;
         }
     }
@@ -1416,9 +1380,7 @@ qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
         d->rollback();
         return -1;
     }
-    if (!d->db.commit()) {
-        d->rollback();
-        d->fail(QStringLiteral("cannot close action %1").arg(audit.actionId), d->db.lastError());
+    if (!d->commit(QStringLiteral("cannot close action %1").arg(audit.actionId))) {
         return -1;
     }
     return id;
@@ -1426,29 +1388,18 @@ qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
 
 std::vector<JournalEntry> SqliteHistoryStore::openJournal()
 {
-    std::vector<JournalEntry> entries;
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
-        return entries;
+    if (!d->requireOpen()) {
+        return {};
     }
-    QSqlQuery query(d->db);
-    query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT %1 FROM action_journal WHERE phase <> 'finished' ORDER BY submitted_t")
-                        .arg(kJournalColumns))) {
-        d->fail(QStringLiteral("cannot read the action journal"), query.lastError());
-        return entries;
-    }
-    while (query.next()) {
-        entries.push_back(journalFromQuery(query));
-    }
-    d->lastError.clear();
-    return entries;
+    QSqlQuery query =
+        d->select(QStringLiteral("SELECT %1 FROM action_journal WHERE phase <> 'finished' ORDER BY submitted_t")
+                      .arg(kJournalColumns));
+    return d->selectAll<JournalEntry>(query, QStringLiteral("cannot read the action journal"), journalFromQuery);
 }
 
 std::optional<JournalEntry> SqliteHistoryStore::journalEntry(const QString &actionId)
 {
-    if (!d->opened) {
-        d->lastError = QStringLiteral("the history store is not open");
+    if (!d->requireOpen()) {
         return std::nullopt;
     }
     QSqlQuery query(d->db);

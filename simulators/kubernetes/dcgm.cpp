@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QUrlQuery>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -67,36 +69,8 @@ QByteArray formatTime(qint64 ms)
 
 QByteArray jsonString(const QString &text)
 {
-    QByteArray out;
-    out.reserve(text.size() + 2);
-    out.append('"');
-    for (const char c : text.toUtf8()) {
-        switch (c) {
-        case '"':
-            out.append("\\\"");
-            break;
-        case '\\':
-            out.append("\\\\");
-            break;
-        case '\n':
-            out.append("\\n");
-            break;
-        case '\r':
-            out.append("\\r");
-            break;
-        case '\t':
-            out.append("\\t");
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                out.append(QByteArray("\\u00") + QByteArray::number(static_cast<int>(c), 16).rightJustified(2, '0'));
-            } else {
-                out.append(c);
-            }
-        }
-    }
-    out.append('"');
-    return out;
+    // QString's UTF-8 is always valid, so dump() cannot throw.
+    return QByteArray::fromStdString(nlohmann::json(text.toStdString()).dump());
 }
 
 QByteArray exposition(const QString &text)
