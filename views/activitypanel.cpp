@@ -34,6 +34,7 @@ ActivityPanel::ActivityPanel(models::ActivityModel *activity, QWidget *parent)
     m_view->setColumnWidth(ActivityModel::Message, 300);
     m_view->setColumnWidth(ActivityModel::Started, 70);
     m_view->setColumnWidth(ActivityModel::Finished, 70);
+    setFillColumn(m_view, ActivityModel::Message);
 
     m_retryButton = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Retry"), this);
     m_retryButton->setObjectName(QStringLiteral("activityRetryButton"));

@@ -2,18 +2,13 @@
 
 #include "models/core/domain.h"
 #include "models/core/historystore.h"
+#include "views/historychart.h"
 
 #include <QHash>
-#include <QWidget>
-
-#include <vector>
 
 class QChart;
-class QChartView;
 class QDateTimeAxis;
-class QLabel;
 class QLineSeries;
-class QStackedWidget;
 class QValueAxis;
 
 namespace strata::views {
@@ -24,7 +19,7 @@ namespace strata::views {
 /// with allocation, 3.2.3). Samples come from HistoryService::projectHistory (stored only on
 /// change), so every line is held to the right edge with its last value or the live value.
 /// Follows the widget palette (light/dark). Shows a message instead of empty plots.
-class AllocationHistoryChart final : public QWidget
+class AllocationHistoryChart final : public HistoryChart
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AllocationHistoryChart)
@@ -39,34 +34,22 @@ public:
                     const QDateTime &from,
                     const QDateTime &to,
                     const QList<core::Project> &current = {});
-    void setMessage(const QString &message);
 
-    [[nodiscard]] bool showsChart() const;
     [[nodiscard]] QStringList projectNames() const;
     /// Points of a project's allocation line (x = ms since epoch, y = GPUs).
     [[nodiscard]] QList<QPointF> allocationPoints(const QString &project) const;
     [[nodiscard]] QList<QPointF> quotaPoints(const QString &project) const;
     [[nodiscard]] QList<QPointF> utilizationPoints(const QString &project) const;
 
-    /// A step line through (time, value) pairs, held to `end`: each value stays until the next.
-    static QList<QPointF> stepPoints(const std::vector<std::pair<QDateTime, double>> &values, const QDateTime &end);
-    /// A distinct colour per project index, readable on light or dark backgrounds.
-    static QColor projectColor(int index, bool dark);
-
 protected:
-    void changeEvent(QEvent *event) override;
+    /// Each project's colour (seriesColor() by project index) on its three lines.
+    void applySeriesPens(const QPalette &palette, bool dark) override;
 
 private:
-    void applyPalette();
     void clearSeries();
 
-    QStackedWidget *m_stack = nullptr;
-    QLabel *m_message = nullptr;
-    QWidget *m_charts = nullptr;
     QChart *m_allocationChart = nullptr;
     QChart *m_utilizationChart = nullptr;
-    QChartView *m_allocationView = nullptr;
-    QChartView *m_utilizationView = nullptr;
     QDateTimeAxis *m_allocationTime = nullptr;
     QValueAxis *m_allocationValue = nullptr;
     QDateTimeAxis *m_utilizationTime = nullptr;

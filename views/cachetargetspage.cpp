@@ -6,7 +6,7 @@
 #include "views/bardelegate.h"
 #include "views/fieldfilterproxy.h"
 #include "views/statusdelegate.h"
-#include "views/tableviewstyle.h"
+#include "views/tablepage.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -42,27 +42,22 @@ CacheTargetsPage::CacheTargetsPage(models::CacheTargetModel *targets,
     bold.setBold(true);
     m_summaryLabel->setFont(bold);
 
-    m_targetView = new QTableView(this);
-    m_targetView->setObjectName(QStringLiteral("cacheTargetTableView"));
-    m_targetView->setModel(m_targetProxy);
-    applyTableStyle(m_targetView);
-    m_targetView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_targetView =
+        newTableView(this, QStringLiteral("cacheTargetTableView"), m_targetProxy, QAbstractItemView::SingleSelection);
     m_targetView->setItemDelegateForColumn(CacheTargetModel::Usage, new BarDelegate(m_targetView));
     m_targetView->setSortingEnabled(true);
     m_targetView->sortByColumn(CacheTargetModel::Name, Qt::AscendingOrder);
-    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    for (const auto &[column, ems] : {std::pair{int(CacheTargetModel::Name), 10},
-                                      std::pair{int(CacheTargetModel::Cluster), 7},
-                                      std::pair{int(CacheTargetModel::Claim), 12},
-                                      std::pair{int(CacheTargetModel::Volume), 12},
-                                      std::pair{int(CacheTargetModel::Usage), 18},
-                                      std::pair{int(CacheTargetModel::Capacity), 8},
-                                      std::pair{int(CacheTargetModel::Used), 8},
-                                      std::pair{int(CacheTargetModel::Cached), 8},
-                                      std::pair{int(CacheTargetModel::Commits), 6},
-                                      std::pair{int(CacheTargetModel::Policy), 18}}) {
-        m_targetView->horizontalHeader()->resizeSection(column, ems * em);
-    }
+    setColumnWidthsEm(m_targetView,
+                      {{CacheTargetModel::Name, 10},
+                       {CacheTargetModel::Cluster, 7},
+                       {CacheTargetModel::Claim, 12},
+                       {CacheTargetModel::Volume, 12},
+                       {CacheTargetModel::Usage, 18},
+                       {CacheTargetModel::Capacity, 8},
+                       {CacheTargetModel::Used, 8},
+                       {CacheTargetModel::Cached, 8},
+                       {CacheTargetModel::Commits, 6},
+                       {CacheTargetModel::Policy, 18}});
 
     m_detailTitle = new QLabel(tr("Select a cache target to see what fills it."), this);
     m_detailTitle->setObjectName(QStringLiteral("cacheDetailTitleLabel"));
@@ -71,19 +66,11 @@ CacheTargetsPage::CacheTargetsPage(models::CacheTargetModel *targets,
     m_clearButton->setObjectName(QStringLiteral("cacheClearButton"));
     m_clearButton->setToolTip(tr("Remove the selected cached commit from this volume"));
 
-    m_cachedView = new QTableView(this);
-    m_cachedView->setObjectName(QStringLiteral("targetCachedTableView"));
-    m_cachedView->setModel(m_cachedProxy);
-    applyTableStyle(m_cachedView);
-    m_cachedView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_cachedView->setItemDelegateForColumn(CachedCommitModel::State,
-                                           new StatusDelegate(m_cachedView, StatusDelegate::Mode::Badge));
-    m_cachedView->setItemDelegateForColumn(CachedCommitModel::Progress, new BarDelegate(m_cachedView));
+    m_cachedView = newCachedCommitView(this, QStringLiteral("targetCachedTableView"), m_cachedProxy);
     m_cachedView->hideColumn(CachedCommitModel::Target);
     m_cachedView->setSortingEnabled(true);
     m_cachedView->sortByColumn(CachedCommitModel::LastUsed, Qt::DescendingOrder);
-    m_cachedView->horizontalHeader()->resizeSection(CachedCommitModel::Progress, 22 * em);
-    m_cachedView->horizontalHeader()->resizeSection(CachedCommitModel::Eviction, 18 * em);
+    setColumnWidthsEm(m_cachedView, {{CachedCommitModel::Eviction, 18}});
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -155,13 +142,7 @@ void CacheTargetsPage::updateSummary()
 bool CacheTargetsPage::selectTarget(const QString &source, const QString &name)
 {
     const int row = m_targets->rowOf(source + QLatin1Char('/') + name);
-    const QModelIndex index = row < 0 ? QModelIndex() : m_targetProxy->mapFromSource(m_targets->index(row, 0));
-    if (!index.isValid()) {
-        return false;
-    }
-    m_targetView->selectionModel()->setCurrentIndex(index,
-                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    return true;
+    return selectRow(m_targetView, row < 0 ? QModelIndex() : m_targetProxy->mapFromSource(m_targets->index(row, 0)));
 }
 
 bool CacheTargetsPage::selectCachedCommit(const QString &commitId)

@@ -1,16 +1,11 @@
 #include "views/capacitychart.h"
 
 #include "views/chartfit.h"
-#include "views/statusdelegate.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QDateTimeAxis>
-#include <QEvent>
-#include <QLabel>
 #include <QLineSeries>
-#include <QStackedWidget>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -41,71 +36,40 @@ Unit unitFor(qint64 maxBytes)
 } // namespace
 
 CapacityChart::CapacityChart(QWidget *parent)
-    : QWidget(parent)
+    : HistoryChart(QStringLiteral("capacityChartMessageLabel"), parent)
 {
-    m_stack = new QStackedWidget(this);
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("capacityChartMessageLabel"));
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setWordWrap(true);
-    m_message->setEnabled(false);
-
-    m_chart = new QChart();
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->setMargins(QMargins(0, 0, 0, 0));
-    m_chart->setBackgroundRoundness(0);
-    m_used = new QLineSeries(m_chart);
+    QChart *chart = newChart(Qt::AlignRight);
+    m_used = new QLineSeries(chart);
     m_used->setName(tr("Used"));
     m_used->setPointsVisible(true);
-    m_size = new QLineSeries(m_chart);
+    m_size = new QLineSeries(chart);
     m_size->setName(tr("Size"));
-    m_chart->addSeries(m_size);
-    m_chart->addSeries(m_used);
-    m_timeAxis = new QDateTimeAxis(m_chart);
+    chart->addSeries(m_size);
+    chart->addSeries(m_used);
+    m_timeAxis = new QDateTimeAxis(chart);
     m_timeAxis->setFormat(QStringLiteral("MMM d"));
     m_timeAxis->setTickCount(8);
     m_timeAxis->setLabelsAngle(0);
-    m_valueAxis = new QValueAxis(m_chart);
+    m_valueAxis = new QValueAxis(chart);
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_valueAxis->setTickCount(4);
     m_valueAxis->setMin(0);
-    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    chart->addAxis(m_valueAxis, Qt::AlignLeft);
     for (QLineSeries *s : {m_used, m_size}) {
         s->attachAxis(m_timeAxis);
         s->attachAxis(m_valueAxis);
     }
-    keepAxisLabelsWhole(m_chart);
-    m_view = new QChartView(m_chart, this);
-    m_view->setObjectName(QStringLiteral("capacityChartView"));
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(190);
-
-    m_stack->addWidget(m_message);
-    m_stack->addWidget(m_view);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
+    setPlot(addChartView(chart, QStringLiteral("capacityChartView"), 190));
     applyPalette();
     setMessage(tr("No volume selected."));
 }
 
 CapacityChart::~CapacityChart() = default;
 
-void CapacityChart::setMessage(const QString &message)
-{
-    m_message->setText(message);
-    m_stack->setCurrentWidget(m_message);
-}
-
 int CapacityChart::pointCount() const
 {
     return int(m_used->count());
-}
-
-bool CapacityChart::showsChart() const
-{
-    return m_stack->currentWidget() == m_view;
 }
 
 void CapacityChart::setSamples(std::vector<core::UsageSample> samples,
@@ -152,30 +116,11 @@ void CapacityChart::setSamples(std::vector<core::UsageSample> samples,
     const double top = double(maxBytes) / unit.divisor;
     m_valueAxis->setRange(0, top <= 0 ? 1 : std::ceil(top * 1.1));
     m_valueAxis->setTitleText(unit.name);
-    m_stack->setCurrentWidget(m_view);
+    showPlot();
 }
 
-void CapacityChart::changeEvent(QEvent *event)
+void CapacityChart::applySeriesPens(const QPalette &pal, bool)
 {
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-    }
-    QWidget::changeEvent(event);
-}
-
-void CapacityChart::applyPalette()
-{
-    const QPalette pal = palette();
-    m_chart->setTheme(StatusDelegate::isDark(pal) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    m_chart->setBackgroundBrush(pal.brush(QPalette::Base));
-    m_chart->setPlotAreaBackgroundVisible(false);
-    const QColor text = pal.color(QPalette::Text);
-    m_chart->legend()->setLabelColor(text);
-    for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(m_timeAxis), static_cast<QAbstractAxis *>(m_valueAxis)}) {
-        axis->setLabelsColor(text);
-        axis->setTitleBrush(text);
-        axis->setGridLineColor(pal.color(QPalette::Mid));
-    }
     QPen usedPen(pal.color(QPalette::Highlight));
     usedPen.setWidth(2);
     m_used->setPen(usedPen);

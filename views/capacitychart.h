@@ -1,17 +1,10 @@
 #pragma once
 
 #include "models/core/historystore.h"
+#include "views/historychart.h"
 
-#include <QWidget>
-
-#include <vector>
-
-class QChart;
-class QChartView;
 class QDateTimeAxis;
-class QLabel;
 class QLineSeries;
-class QStackedWidget;
 class QValueAxis;
 
 namespace strata::views {
@@ -19,7 +12,7 @@ namespace strata::views {
 /// A volume's capacity over time: used bytes and provisioned size as two lines over a date axis
 /// (the last 7 days by default), scaled to a binary unit that fits. Shows a hint instead of an
 /// empty plot while there is no history. Follows the widget palette (light/dark).
-class CapacityChart final : public QWidget
+class CapacityChart final : public HistoryChart
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CapacityChart)
@@ -34,22 +27,13 @@ public:
                     const QDateTime &now,
                     const core::UsageSample *current = nullptr,
                     int days = 7);
-    /// Replaces the plot with a one-line message ("Loading…", "No history store", ...).
-    void setMessage(const QString &message);
 
     [[nodiscard]] int pointCount() const;
-    [[nodiscard]] bool showsChart() const;
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void applySeriesPens(const QPalette &palette, bool dark) override;
 
 private:
-    void applyPalette();
-
-    QStackedWidget *m_stack = nullptr;
-    QLabel *m_message = nullptr;
-    QChartView *m_view = nullptr;
-    QChart *m_chart = nullptr;
     QLineSeries *m_used = nullptr;
     QLineSeries *m_size = nullptr;
     QDateTimeAxis *m_timeAxis = nullptr;

@@ -1,6 +1,7 @@
 #include "views/chartfit.h"
 
 #include <QChart>
+#include <QChartView>
 #include <QDateTimeAxis>
 #include <QFontMetrics>
 #include <QPointer>
@@ -86,6 +87,25 @@ void keepAxisLabelsWhole(QChart *chart)
         fitChartAxes(chart);
     });
     fitChartAxes(chart);
+}
+
+QChart *newChart(Qt::Alignment legend)
+{
+    auto *chart = new QChart();
+    chart->legend()->setAlignment(legend);
+    chart->setMargins(QMargins(0, 0, 0, 0));
+    chart->setBackgroundRoundness(0);
+    return chart;
+}
+
+QChartView *newChartView(QChart *chart, QWidget *parent, const QString &objectName, int minimumHeight)
+{
+    keepAxisLabelsWhole(chart);
+    auto *view = new QChartView(chart, parent);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(minimumHeight);
+    return view;
 }
 
 } // namespace strata::views

@@ -9,6 +9,7 @@
 #include "views/bardelegate.h"
 #include "views/fieldfilterproxy.h"
 #include "views/statusdelegate.h"
+#include "views/tablepage.h"
 #include "views/tableviewstyle.h"
 
 #include <QDialog>
@@ -69,26 +70,21 @@ DatasetsPage::DatasetsPage(core::Estate *estate,
     m_filterEdit->setClearButtonEnabled(true);
     connect(m_filterEdit, &QLineEdit::textChanged, m_datasetProxy, &FieldFilterProxy::setTextFilter);
 
-    m_datasetView = new QTableView(this);
-    m_datasetView->setObjectName(QStringLiteral("datasetTableView"));
-    m_datasetView->setModel(m_datasetProxy);
-    applyTableStyle(m_datasetView);
-    m_datasetView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_datasetView =
+        newTableView(this, QStringLiteral("datasetTableView"), m_datasetProxy, QAbstractItemView::SingleSelection);
     m_datasetView->setItemDelegateForColumn(DatasetModel::CachedCommits,
                                             new StatusDelegate(m_datasetView, StatusDelegate::Mode::Badge));
     m_datasetView->setSortingEnabled(true);
     m_datasetView->sortByColumn(DatasetModel::Name, Qt::AscendingOrder);
-    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    for (const auto &[column, ems] : {std::pair{int(DatasetModel::Name), 12},
-                                      std::pair{int(DatasetModel::Source), 8},
-                                      std::pair{int(DatasetModel::Kind), 6},
-                                      std::pair{int(DatasetModel::Location), 14},
-                                      std::pair{int(DatasetModel::CachedCommits), 9},
-                                      std::pair{int(DatasetModel::Size), 7},
-                                      std::pair{int(DatasetModel::Objects), 6},
-                                      std::pair{int(DatasetModel::Commits), 6}}) {
-        m_datasetView->horizontalHeader()->resizeSection(column, ems * em);
-    }
+    setColumnWidthsEm(m_datasetView,
+                      {{DatasetModel::Name, 12},
+                       {DatasetModel::Source, 8},
+                       {DatasetModel::Kind, 6},
+                       {DatasetModel::Location, 14},
+                       {DatasetModel::CachedCommits, 9},
+                       {DatasetModel::Size, 7},
+                       {DatasetModel::Objects, 6},
+                       {DatasetModel::Commits, 6}});
 
     m_detailTitle = new QLabel(tr("Select a dataset to see its commits."), this);
     m_detailTitle->setObjectName(QStringLiteral("datasetDetailTitleLabel"));
@@ -109,43 +105,32 @@ DatasetsPage::DatasetsPage(core::Estate *estate,
     m_clearButton->setObjectName(QStringLiteral("cachedClearButton"));
     m_clearButton->setToolTip(tr("Remove the selected cached copy from its cache volume"));
 
-    m_commitView = new QTableView(this);
-    m_commitView->setObjectName(QStringLiteral("commitTableView"));
-    m_commitView->setModel(m_commitProxy);
-    applyTableStyle(m_commitView);
-    m_commitView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_commitView =
+        newTableView(this, QStringLiteral("commitTableView"), m_commitProxy, QAbstractItemView::ExtendedSelection);
     m_commitView->setItemDelegateForColumn(CommitModel::Cached,
                                            new StatusDelegate(m_commitView, StatusDelegate::Mode::Badge));
     m_commitView->setSortingEnabled(true);
     m_commitView->sortByColumn(CommitModel::Time, Qt::DescendingOrder);
-    for (const auto &[column, ems] : {std::pair{int(CommitModel::Id), 9},
-                                      std::pair{int(CommitModel::Message), 18},
-                                      std::pair{int(CommitModel::Author), 7},
-                                      std::pair{int(CommitModel::Time), 10},
-                                      std::pair{int(CommitModel::Objects), 6},
-                                      std::pair{int(CommitModel::Size), 7},
-                                      std::pair{int(CommitModel::Parent), 9}}) {
-        m_commitView->horizontalHeader()->resizeSection(column, ems * em);
-    }
+    setColumnWidthsEm(m_commitView,
+                      {{CommitModel::Id, 9},
+                       {CommitModel::Message, 18},
+                       {CommitModel::Author, 7},
+                       {CommitModel::Time, 10},
+                       {CommitModel::Objects, 6},
+                       {CommitModel::Size, 7},
+                       {CommitModel::Parent, 9}});
+    setFillColumn(m_commitView, CommitModel::Message);
 
-    m_cachedView = new QTableView(this);
-    m_cachedView->setObjectName(QStringLiteral("commitCachedTableView"));
-    m_cachedView->setModel(m_cachedProxy);
-    applyTableStyle(m_cachedView);
-    m_cachedView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_cachedView->setItemDelegateForColumn(CachedCommitModel::State,
-                                           new StatusDelegate(m_cachedView, StatusDelegate::Mode::Badge));
-    m_cachedView->setItemDelegateForColumn(CachedCommitModel::Progress, new BarDelegate(m_cachedView));
+    m_cachedView = newCachedCommitView(this, QStringLiteral("commitCachedTableView"), m_cachedProxy);
     for (int column : {int(CachedCommitModel::Dataset), int(CachedCommitModel::Commit)}) {
         m_cachedView->hideColumn(column);
     }
-    m_cachedView->horizontalHeader()->resizeSection(CachedCommitModel::Progress, 22 * em);
 
     m_lineage = new QTreeWidget(this);
     m_lineage->setObjectName(QStringLiteral("lineageTreeWidget"));
     m_lineage->setHeaderLabels({tr("Lineage"), tr("Detail")});
     m_lineage->setToolTip(tr("Dataset → commit → cache volume → claim → job → project"));
-    m_lineage->header()->resizeSection(0, 22 * em);
+    m_lineage->header()->resizeSection(0, 22 * fontMetrics().horizontalAdvance(QLatin1Char('M')));
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -233,14 +218,7 @@ bool DatasetsPage::selectDataset(const QString &key)
     if (row < 0) {
         return false;
     }
-    const QModelIndex index = m_datasetProxy->mapFromSource(m_datasets->index(row, 0));
-    if (!index.isValid()) {
-        return false;
-    }
-    m_datasetView->selectionModel()->setCurrentIndex(index,
-                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_datasetView->scrollTo(index);
-    return true;
+    return selectRow(m_datasetView, m_datasetProxy->mapFromSource(m_datasets->index(row, 0)));
 }
 
 void DatasetsPage::onDatasetChanged()

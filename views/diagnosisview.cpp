@@ -50,10 +50,7 @@ DiagnosisView::DiagnosisView(QWidget *parent)
         }
     });
 
-    m_chart = new QChart();
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setMargins(QMargins(0, 0, 0, 0));
-    m_chart->setBackgroundRoundness(0);
+    m_chart = newChart(Qt::AlignBottom);
     m_time = new QDateTimeAxis(m_chart);
     m_time->setFormat(QStringLiteral("HH:mm"));
     m_rate = new QValueAxis(m_chart);
@@ -87,11 +84,7 @@ DiagnosisView::DiagnosisView(QWidget *parent)
     m_gpu->attachAxis(m_time);
     m_gpu->attachAxis(m_percent);
     // Fewer ticks rather than "…" labels when the detail panel leaves the chart little room.
-    keepAxisLabelsWhole(m_chart);
-    m_view = new QChartView(m_chart, this);
-    m_view->setObjectName(QStringLiteral("diagnosisChartView"));
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(200);
+    m_view = newChartView(m_chart, this, QStringLiteral("diagnosisChartView"), 200);
     m_view->hide();
 
     auto *actionRow = new QHBoxLayout();

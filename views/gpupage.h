@@ -11,7 +11,6 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
-class QSplitter;
 class QTableView;
 class QTimer;
 

@@ -1,5 +1,6 @@
 #include "views/gpuprojectchart.h"
 
+#include "views/paintedwidget.h"
 #include "views/statusdelegate.h"
 
 #include <QEvent>
@@ -7,7 +8,6 @@
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 
 #include <cmath>
 #include <functional>
@@ -275,23 +275,18 @@ void GpuProjectChart::paintEvent(QPaintEvent *)
 
 bool GpuProjectChart::event(QEvent *event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
-        const Layout layout = currentLayout();
-        for (int i = 0; i < layout.bars.size(); ++i) {
-            if (layout.bars[i].row.contains(help->pos())) {
-                QToolTip::showText(help->globalPos(), toolTipText(m_projects[i]), this);
-                return true;
-            }
-        }
-        QToolTip::hideText();
-        event->ignore();
-        return true;
-    }
-    if (event->type() == QEvent::PaletteChange) {
-        update();
-    }
-    return QWidget::event(event);
+    return handlePaintedWidgetEvent(this,
+                                    event,
+                                    [this](const QPoint &pos) {
+                                        const Layout layout = currentLayout();
+                                        for (int i = 0; i < layout.bars.size(); ++i) {
+                                            if (layout.bars[i].row.contains(pos)) {
+                                                return toolTipText(m_projects[i]);
+                                            }
+                                        }
+                                        return QString();
+                                    })
+           || QWidget::event(event);
 }
 
 } // namespace strata::views

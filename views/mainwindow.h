@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "views/itemmodelsfwd.h"
 
 #include <QMainWindow>
 #include <QVariantMap>
@@ -15,26 +16,6 @@ class QStackedWidget;
 namespace strata::core {
 class Estate;
 }
-
-namespace strata::models {
-class ActivityModel;
-class AksClusterModel;
-class BucketModel;
-class CacheTargetModel;
-class CachedCommitModel;
-class CommitModel;
-class DatasetModel;
-class GridAlertModel;
-class GridNodeModel;
-class JobTableModel;
-class ProjectTableModel;
-class ServiceLevelTableModel;
-class SnapshotListModel;
-class SourceTableModel;
-class TenantModel;
-class TimelineModel;
-class VolumeTableModel;
-} // namespace strata::models
 
 namespace strata::views {
 

@@ -1,12 +1,12 @@
 #include "views/nodepackingview.h"
 
+#include "views/paintedwidget.h"
 #include "views/statusdelegate.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <cmath>
 
@@ -194,10 +194,9 @@ void NodePackingView::paintEvent(QPaintEvent *)
 
 bool NodePackingView::event(QEvent *event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        const auto *help = static_cast<QHelpEvent *>(event);
+    const auto tipAt = [this](const QPoint &pos) {
         for (const Cell &cell : currentLayout().cells) {
-            if (cell.rect.contains(help->pos())) {
+            if (cell.rect.contains(pos)) {
                 QString tip =
                     tr("%1, GPU %2: %3 of 1 GPU used").arg(cell.node).arg(cell.index).arg(core::formatGpus(cell.used));
                 if (!cell.jobsText.isEmpty()) {
@@ -206,18 +205,12 @@ bool NodePackingView::event(QEvent *event)
                 if (cell.utilization >= 0) {
                     tip += QLatin1Char('\n') + tr("Utilization %1 %").arg(QString::number(cell.utilization, 'f', 1));
                 }
-                QToolTip::showText(help->globalPos(), tip, this);
-                return true;
+                return tip;
             }
         }
-        QToolTip::hideText();
-        event->ignore();
-        return true;
-    }
-    if (event->type() == QEvent::PaletteChange) {
-        update();
-    }
-    return QWidget::event(event);
+        return QString();
+    };
+    return handlePaintedWidgetEvent(this, event, tipAt) || QWidget::event(event);
 }
 
 } // namespace strata::views

@@ -3,6 +3,7 @@
 #include "models/item/roles.h"
 #include "models/item/servicelevelmodel.h"
 #include "views/statusdelegate.h"
+#include "views/tablepage.h"
 #include "views/tableviewstyle.h"
 #include "views/throughputchart.h"
 
@@ -140,39 +141,28 @@ ServiceLevelsPage::ServiceLevelsPage(models::ServiceLevelTableModel *levels,
     m_rateCardButton->setObjectName(QStringLiteral("levelRateCardButton"));
     m_rateCardButton->setToolTip(tr("Prices per GiB and month, and the cool-down between changes"));
 
-    m_view = new QTableView(this);
-    m_view->setObjectName(QStringLiteral("levelTableView"));
-    // Before setModel(): never leave the current row on a neighbour of a removed volume.
-    connect(m_proxy, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this](const QModelIndex &, int first, int last) {
-        QItemSelectionModel *selection = m_view->selectionModel();
-        const int row = selection ? selection->currentIndex().row() : -1;
-        if (row >= first && row <= last) {
-            selection->clear();
-        }
-    });
+    // The guard goes before the model: never leave the current row on a neighbour of a removed volume.
+    m_view = newTableView(this, QStringLiteral("levelTableView"), nullptr, QAbstractItemView::SingleSelection);
+    clearCurrentWhenRemoved(m_view, m_proxy);
     m_view->setModel(m_proxy);
-    applyTableStyle(m_view, 8);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setItemDelegate(new StatusDelegate(m_view));
     m_view->setItemDelegateForColumn(ServiceLevelTableModel::Flag,
                                      new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
+    setColumnWidthsEm(m_view,
+                      {{ServiceLevelTableModel::Source, 8},
+                       {ServiceLevelTableModel::Volume, 12},
+                       {ServiceLevelTableModel::Container, 12},
+                       {ServiceLevelTableModel::Level, 8},
+                       {ServiceLevelTableModel::LevelDetail, 14},
+                       {ServiceLevelTableModel::Cap, 7},
+                       {ServiceLevelTableModel::Observed, 7},
+                       {ServiceLevelTableModel::P95, 7},
+                       {ServiceLevelTableModel::CapUse, 5},
+                       {ServiceLevelTableModel::Cost, 7},
+                       {ServiceLevelTableModel::Flag, 11},
+                       {ServiceLevelTableModel::LastChange, 10}});
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    const std::pair<int, int> widths[] = {{ServiceLevelTableModel::Source, 8},
-                                          {ServiceLevelTableModel::Volume, 12},
-                                          {ServiceLevelTableModel::Container, 12},
-                                          {ServiceLevelTableModel::Level, 8},
-                                          {ServiceLevelTableModel::LevelDetail, 14},
-                                          {ServiceLevelTableModel::Cap, 7},
-                                          {ServiceLevelTableModel::Observed, 7},
-                                          {ServiceLevelTableModel::P95, 7},
-                                          {ServiceLevelTableModel::CapUse, 5},
-                                          {ServiceLevelTableModel::Cost, 7},
-                                          {ServiceLevelTableModel::Flag, 11},
-                                          {ServiceLevelTableModel::LastChange, 10}};
-    for (const auto &[column, ems] : widths) {
-        m_view->horizontalHeader()->resizeSection(column, ems * em);
-    }
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(ServiceLevelTableModel::Source, Qt::AscendingOrder);
@@ -313,13 +303,7 @@ bool ServiceLevelsPage::selectVolume(const QString &key)
     if (row < 0) {
         return false;
     }
-    const QModelIndex index = m_proxy->mapFromSource(m_levels->index(row, ServiceLevelTableModel::Volume));
-    if (!index.isValid()) {
-        return false;
-    }
-    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_view->scrollTo(index);
-    return true;
+    return selectRow(m_view, m_proxy->mapFromSource(m_levels->index(row, ServiceLevelTableModel::Volume)));
 }
 
 qint64 ServiceLevelsPage::rangeSeconds() const
@@ -427,29 +411,12 @@ void ServiceLevelsPage::updateButtons()
 
 void ServiceLevelsPage::updateCount()
 {
-    const int shown = m_proxy->rowCount();
-    const int total = m_levels->rowCount();
-    const QLocale locale;
-    m_countLabel->setText(shown == total
-                              ? (total == 1 ? tr("%Ln volume", nullptr, total) : tr("%Ln volumes", nullptr, total))
-                              : tr("%1 of %2 volumes").arg(locale.toString(shown), locale.toString(total)));
+    m_countLabel->setText(volumeCountText(m_proxy->rowCount(), m_levels->rowCount()));
 }
 
 void ServiceLevelsPage::updateSourceCombo()
 {
-    const QString current = m_sourceCombo->currentData().toString();
-    const QSignalBlocker blocker(m_sourceCombo);
-    m_sourceCombo->clear();
-    m_sourceCombo->addItem(tr("All sources"), QString());
-    if (m_sources) {
-        for (int row = 0; row < m_sources->rowCount(); ++row) {
-            const QString name = m_sources->index(row, 0).data(models::SourceRole).toString();
-            m_sourceCombo->addItem(name, name);
-        }
-    }
-    const int index = m_sourceCombo->findData(current);
-    m_sourceCombo->setCurrentIndex(index < 0 ? 0 : index);
-    m_proxy->setSourceFilter(m_sourceCombo->currentData().toString());
+    m_proxy->setSourceFilter(refillSourceCombo(m_sourceCombo, m_sources));
 }
 
 void ServiceLevelsPage::showContextMenu(const QPoint &pos)

@@ -35,8 +35,14 @@ public:
         connect(&m_timer, &QTimer::timeout, this, &TableFitter::fit);
         m_viewport->installEventFilter(this);
         connect(view->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int section, int, int) {
-            if (!m_fitting && m_view->horizontalHeader()->underMouse()) {
+            if (m_fitting) {
+                return;
+            }
+            if (m_view->horizontalHeader()->underMouse()) {
                 m_userSized.insert(section);
+            }
+            if (section != m_fillColumn) {
+                fill(); // the fill column takes up or gives back what the other column changed
             }
         });
     }
@@ -51,10 +57,24 @@ protected:
         }
         if (event->type() == QEvent::Paint || event->type() == QEvent::Show) {
             attach();
+            if (m_fitWhenShown) {
+                m_fitWhenShown = false;
+                m_timer.start();
+            }
+        } else if (event->type() == QEvent::Resize) {
+            fill();
         } else if (event->type() == QEvent::ToolTip) {
             return showElidedText(static_cast<QHelpEvent *>(event));
         }
         return false;
+    }
+
+public:
+    void setFillColumn(int column)
+    {
+        m_fillColumn = column;
+        m_fillBase = column >= 0 ? m_view->horizontalHeader()->sectionSize(column) : -1;
+        fill();
     }
 
 private:
@@ -87,18 +107,16 @@ private:
         if (!m_model || header->count() == 0) {
             return;
         }
+        // A hidden view measures every row (QTableView::sizeHintForColumn), a shown one only
+        // those on screen: a page in the background fits when it is shown again.
+        if (!m_view->isVisible()) {
+            m_fitWhenShown = true;
+            return;
+        }
         m_fitting = true;
         const int cap = m_view->fontMetrics().averageCharWidth() * kFitMaxChars;
-        int lastVisible = -1;
-        for (int visual = header->count() - 1; visual >= 0; --visual) {
-            if (!header->isSectionHidden(header->logicalIndex(visual))) {
-                lastVisible = header->logicalIndex(visual);
-                break;
-            }
-        }
         for (int column = 0; column < header->count(); ++column) {
             if (header->isSectionHidden(column) || m_userSized.contains(column)
-                || (column == lastVisible && header->stretchLastSection())
                 || header->sectionResizeMode(column) != QHeaderView::Interactive) {
                 continue;
             }
@@ -106,11 +124,36 @@ private:
             const int wanted =
                 std::max(header->sectionSizeHint(column),
                          std::min(cap, static_cast<const QAbstractItemView *>(m_view)->sizeHintForColumn(column)));
-            if (wanted > header->sectionSize(column)) {
-                header->resizeSection(column, wanted);
+            const int current = column == m_fillColumn && m_fillBase >= 0 ? m_fillBase : header->sectionSize(column);
+            if (wanted > current) {
+                if (column == m_fillColumn && m_fillBase >= 0) {
+                    m_fillBase = wanted;
+                } else {
+                    header->resizeSection(column, wanted);
+                }
             }
         }
         m_fitting = false;
+        fill();
+    }
+
+    /// Gives the fill column the width the other columns leave free in the viewport, never less
+    /// than its fitted width; the other columns keep their widths, so spare room stays empty
+    /// when there is no fill column (or the user sized it).
+    void fill()
+    {
+        QHeaderView *header = m_view->horizontalHeader();
+        if (m_fillColumn < 0 || m_fillColumn >= header->count() || header->isSectionHidden(m_fillColumn)
+            || m_userSized.contains(m_fillColumn)) {
+            return;
+        }
+        const int others = header->length() - header->sectionSize(m_fillColumn);
+        const int width = std::max(m_fillBase, m_viewport->width() - others);
+        if (width != header->sectionSize(m_fillColumn)) {
+            m_fitting = true;
+            header->resizeSection(m_fillColumn, width);
+            m_fitting = false;
+        }
     }
 
     bool showElidedText(QHelpEvent *help)
@@ -136,7 +179,18 @@ private:
     QTimer m_timer;
     QSet<int> m_userSized;
     bool m_fitting = false;
+    bool m_fitWhenShown = false;
+    int m_fillColumn = -1;
+    int m_fillBase = -1; ///< the fill column's fitted width, before the spare room is added
 };
+
+/// The view's fitter (a plain QObject child: findChild<TableFitter *> cannot tell it apart).
+constexpr char kFitterProperty[] = "strataTableFitter";
+
+TableFitter *fitterOf(const QTableView *view)
+{
+    return static_cast<TableFitter *>(view->property(kFitterProperty).value<QObject *>());
+}
 
 } // namespace
 
@@ -149,12 +203,19 @@ void applyTableStyle(QTableView *view, int rowPadding)
     view->verticalHeader()->hide();
     view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + rowPadding);
-    view->horizontalHeader()->setStretchLastSection(true);
+    // Columns fit their contents; spare width stays empty rather than stretching the last one.
+    view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setHighlightSections(false);
     view->setItemDelegate(new StatusDelegate(view));
-    if (!view->property("strataTableFitter").toBool()) {
-        view->setProperty("strataTableFitter", true);
-        new TableFitter(view);
+    if (!fitterOf(view)) {
+        view->setProperty(kFitterProperty, QVariant::fromValue<QObject *>(new TableFitter(view)));
+    }
+}
+
+void setFillColumn(QTableView *view, int column)
+{
+    if (TableFitter *fitter = fitterOf(view)) {
+        fitter->setFillColumn(column);
     }
 }
 

@@ -106,6 +106,7 @@ TriagePage::TriagePage(models::TimelineModel *timeline, QWidget *parent)
     m_view->setColumnWidth(TimelineModel::Category, 100);
     m_view->setColumnWidth(TimelineModel::Title, 220);
     m_view->setColumnWidth(TimelineModel::Object, 180);
+    setFillColumn(m_view, TimelineModel::Message);
 
     auto *facets = new QHBoxLayout();
     facets->addWidget(m_systemCombo);

@@ -4,6 +4,7 @@
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"
 #include "views/statusdelegate.h"
+#include "views/tablepage.h"
 #include "views/volumedetailpanel.h"
 #include "views/volumefilterproxy.h"
 
@@ -55,57 +56,34 @@ VolumesPage::VolumesPage(models::VolumeTableModel *volumes,
     m_countLabel = new QLabel(this);
     m_countLabel->setObjectName(QStringLiteral("volumeCountLabel"));
 
-    m_view = new QTableView(this);
-    m_view->setObjectName(QStringLiteral("volumeTableView"));
-    // Connected before setModel() so it runs before the selection model moves the current row
-    // to a neighbour: acting on a volume the user did not pick would be worse than no selection.
-    connect(m_proxy, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this](const QModelIndex &, int first, int last) {
-        QItemSelectionModel *selection = m_view->selectionModel();
-        const int row = selection ? selection->currentIndex().row() : -1;
-        if (row >= first && row <= last) {
-            selection->clear();
-        }
-    });
+    // Fixed, uniform rows (the list look): the view never measures 50,000 rows' contents. The
+    // guard goes before the model so a removed volume never hands its selection to a neighbour.
+    m_view = newTableView(this, QStringLiteral("volumeTableView"), nullptr, QAbstractItemView::SingleSelection);
+    clearCurrentWhenRemoved(m_view, m_proxy);
     m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setShowGrid(false);
-    m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideRight);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
-    // Fixed, uniform rows: the view never measures 50,000 rows' contents.
-    QHeaderView *vertical = m_view->verticalHeader();
-    vertical->hide();
-    vertical->setSectionResizeMode(QHeaderView::Fixed);
-    vertical->setDefaultSectionSize(fontMetrics().height() + 8);
     QHeaderView *header = m_view->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionsMovable(true);
-    header->setHighlightSections(false);
-    header->setStretchLastSection(true);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_view->setItemDelegate(new StatusDelegate(m_view));
     m_view->setItemDelegateForColumn(VolumeTableModel::State, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
-    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    const std::pair<int, int> widths[] = {{VolumeTableModel::Name, 18},
-                                          {VolumeTableModel::Source, 8},
-                                          {VolumeTableModel::Svm, 8},
-                                          {VolumeTableModel::State, 7},
-                                          {VolumeTableModel::Style, 7},
-                                          {VolumeTableModel::Size, 7},
-                                          {VolumeTableModel::Used, 7},
-                                          {VolumeTableModel::PercentUsed, 6},
-                                          {VolumeTableModel::Available, 7},
-                                          {VolumeTableModel::Qos, 9},
-                                          {VolumeTableModel::Snapshots, 7},
-                                          {VolumeTableModel::Iops, 6},
-                                          {VolumeTableModel::Throughput, 8},
-                                          {VolumeTableModel::Latency, 6}};
-    for (const auto &[column, ems] : widths) {
-        header->resizeSection(column, ems * em);
-    }
+    setColumnWidthsEm(m_view,
+                      {{VolumeTableModel::Name, 18},
+                       {VolumeTableModel::Source, 8},
+                       {VolumeTableModel::Svm, 8},
+                       {VolumeTableModel::State, 7},
+                       {VolumeTableModel::Style, 7},
+                       {VolumeTableModel::Size, 7},
+                       {VolumeTableModel::Used, 7},
+                       {VolumeTableModel::PercentUsed, 6},
+                       {VolumeTableModel::Available, 7},
+                       {VolumeTableModel::Qos, 9},
+                       {VolumeTableModel::Snapshots, 7},
+                       {VolumeTableModel::Iops, 6},
+                       {VolumeTableModel::Throughput, 8},
+                       {VolumeTableModel::Latency, 6}});
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(VolumeTableModel::Name, Qt::AscendingOrder);
 
@@ -184,13 +162,7 @@ bool VolumesPage::selectVolume(const QString &key)
     if (sourceRow < 0) {
         return false;
     }
-    const QModelIndex index = m_proxy->mapFromSource(m_volumes->index(sourceRow, VolumeTableModel::Name));
-    if (!index.isValid()) {
-        return false;
-    }
-    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_view->scrollTo(index);
-    return true;
+    return selectRow(m_view, m_proxy->mapFromSource(m_volumes->index(sourceRow, VolumeTableModel::Name)));
 }
 
 QByteArray VolumesPage::headerState() const
@@ -272,32 +244,12 @@ void VolumesPage::refreshCurrent()
 
 void VolumesPage::updateCount()
 {
-    const int shown = m_proxy->rowCount();
-    const int total = m_volumes->rowCount();
-    const QLocale locale;
-    m_countLabel->setText(shown == total
-                              ? (total == 1 ? tr("%Ln volume", nullptr, total) : tr("%Ln volumes", nullptr, total))
-                              : tr("%1 of %2 volumes").arg(locale.toString(shown), locale.toString(total)));
+    m_countLabel->setText(volumeCountText(m_proxy->rowCount(), m_volumes->rowCount()));
 }
 
 void VolumesPage::updateSourceCombo()
 {
-    const QString current = m_sourceCombo->currentData().toString();
-    QStringList names;
-    if (m_sources) {
-        for (int row = 0; row < m_sources->rowCount(); ++row) {
-            names << m_sources->index(row, 0).data(models::SourceRole).toString();
-        }
-    }
-    const QSignalBlocker blocker(m_sourceCombo);
-    m_sourceCombo->clear();
-    m_sourceCombo->addItem(tr("All sources"), QString());
-    for (const QString &name : std::as_const(names)) {
-        m_sourceCombo->addItem(name, name);
-    }
-    const int index = m_sourceCombo->findData(current);
-    m_sourceCombo->setCurrentIndex(index < 0 ? 0 : index);
-    m_proxy->setSourceFilter(m_sourceCombo->currentData().toString());
+    m_proxy->setSourceFilter(refillSourceCombo(m_sourceCombo, m_sources));
 }
 
 void VolumesPage::showContextMenu(const QPoint &pos)

@@ -4,6 +4,7 @@
 #include "models/core/actions.h"
 #include "models/core/bundle.h"
 #include "models/core/config.h"
+#include "views/itemmodelsfwd.h"
 
 #include <QHash>
 #include <QObject>
@@ -17,26 +18,6 @@ class Engine;
 class Source;
 class SourceAdmin;
 } // namespace strata::core
-
-namespace strata::models {
-class ActivityModel;
-class AksClusterModel;
-class BucketModel;
-class CacheTargetModel;
-class CachedCommitModel;
-class CommitModel;
-class DatasetModel;
-class GridAlertModel;
-class GridNodeModel;
-class JobTableModel;
-class ProjectTableModel;
-class ServiceLevelTableModel;
-class SnapshotListModel;
-class SourceTableModel;
-class TenantModel;
-class TimelineModel;
-class VolumeTableModel;
-} // namespace strata::models
 
 namespace strata::views {
 class MainWindow;

@@ -58,6 +58,13 @@ bool CommitModel::inScope(const core::Commit &commit) const
     return commit.source == m_source && commit.datasetId == m_datasetId;
 }
 
+bool CommitModel::countsObjects() const
+{
+    const core::Ptr<core::Dataset> dataset =
+        m_estate.datasets().find(m_source, m_source + QLatin1Char('/') + m_datasetId);
+    return !dataset || dataset->kind != core::DatasetKind::OntapVolume;
+}
+
 void CommitModel::setDataset(const QString &source, const QString &datasetId)
 {
     if (source == m_source && datasetId == m_datasetId) {
@@ -162,6 +169,22 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
     }
     const QLocale locale;
     const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c->id);
+    // A commit of an ONTAP file dataset is a snapshot: ONTAP reports neither its objects nor
+    // their bytes, so both are unknown ("—", as the web console and the CLI show), never 0.
+    const bool uncounted = (index.column() == Objects || index.column() == Size) && !countsObjects();
+    if (uncounted) {
+        switch (role) {
+        case Qt::DisplayRole:
+            return QString::fromUtf16(core::kUnknownText);
+        case RawValueRole:
+            return {};
+        case Qt::ToolTipRole:
+            return index.column() == Objects ? tr("The source does not report objects for a snapshot")
+                                             : tr("The source does not report the size of a snapshot");
+        default:
+            break;
+        }
+    }
     switch (role) {
     case KeyRole:
         return core::estateKey(*c);

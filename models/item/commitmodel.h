@@ -57,6 +57,8 @@ public:
 
 private:
     [[nodiscard]] bool inScope(const core::Commit &commit) const;
+    /// False for an ONTAP file dataset: its commits are snapshots without object counts or sizes.
+    [[nodiscard]] bool countsObjects() const;
     void rebuildCaches();
 
     core::Estate &m_estate;

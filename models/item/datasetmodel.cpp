@@ -105,6 +105,10 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
             return {};
         case Size:
             return core::formatBytes(d->sizeBytes);
+        case Objects:
+            return d->kind == core::DatasetKind::OntapVolume
+                       ? tr("A volume: the source reports its used bytes, not objects")
+                       : QVariant();
         default:
             return {};
         }
@@ -125,7 +129,8 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
         case Size:
             return d->sizeBytes;
         case Objects:
-            return d->objectCount;
+            // ONTAP counts no objects in a volume: unknown, not zero (sorts apart from 0).
+            return d->kind == core::DatasetKind::OntapVolume ? QVariant() : QVariant(d->objectCount);
         case Commits:
             return d->commitCount;
         case LastActive:
@@ -153,7 +158,11 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
         case Size:
             return d->commitCount > 0 ? core::formatBytes(d->sizeBytes) : QString();
         case Objects:
-            return d->commitCount > 0 ? locale.toString(d->objectCount) : QString();
+            if (d->commitCount == 0) {
+                return QString();
+            }
+            return d->kind == core::DatasetKind::OntapVolume ? QString::fromUtf16(core::kUnknownText)
+                                                             : locale.toString(d->objectCount);
         case Commits:
             return locale.toString(d->commitCount);
         case LastActive: {

@@ -9,6 +9,7 @@
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
+#include "models/core/format.h"
 #include "models/item/activitymodel.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
@@ -37,6 +38,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -251,9 +253,10 @@ TEST(DatasetsPage, ButtonsAskForTheActions)
                     .contains(QStringLiteral("does not match its id")));
 }
 
-TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
+/// An ONTAP file dataset (volume "chest_xray" of ontap-ai) with one snapshot as its commit, as
+/// the ONTAP source publishes it: no object count, no snapshot size (both left 0). Returns the commit.
+core::Commit publishFileDataset(core::Estate &estate)
 {
-    Hub hub;
     core::Dataset d;
     d.source = QStringLiteral("ontap-ai");
     d.id = QStringLiteral("vol-uuid-1");
@@ -261,6 +264,7 @@ TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
     d.kind = core::DatasetKind::OntapVolume;
     d.volumeId = d.id;
     d.commitCount = 1;
+    d.sizeBytes = 52'000'000;
     d.headCommit = QStringLiteral("snap-uuid-1");
     core::Commit c;
     c.source = d.source;
@@ -274,7 +278,14 @@ TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
         std::vector<core::Ptr<core::Dataset>>{std::make_shared<const core::Dataset>(d)});
     p.commits = std::make_shared<const core::KeyedList<core::Commit>>(
         std::vector<core::Ptr<core::Commit>>{std::make_shared<const core::Commit>(c)});
-    hub.estate.publishDatasets(d.source, std::move(p));
+    estate.publishDatasets(d.source, std::move(p));
+    return c;
+}
+
+TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
+{
+    Hub hub;
+    const core::Commit c = publishFileDataset(hub.estate);
 
     views::DatasetsPage page(&hub.estate, &hub.datasets, &hub.commits, &hub.cached, &hub.targets);
     ASSERT_TRUE(page.selectDataset(QStringLiteral("ontap-ai/vol-uuid-1")));
@@ -296,6 +307,41 @@ TEST(DatasetsPage, AFileDatasetCachesAsAFlexCloneOfItsSnapshot)
     ASSERT_TRUE(page.selectDataset(datasetKey("fraud_jun")));
     ASSERT_TRUE(page.selectCommit(head().id));
     EXPECT_FALSE(page.cloneRequest().has_value());
+}
+
+TEST(DatasetsPage, AFileDatasetShowsUnknownObjectsNotZero)
+{
+    // ONTAP reports a volume's used bytes but no objects, and neither objects nor bytes for a
+    // snapshot: "—" as the web console and the CLI show it, never "0" or "0 B".
+    Hub hub;
+    const core::Commit c = publishFileDataset(hub.estate);
+    HubFixture::publishDatasets(hub.estate);
+    views::DatasetsPage page(&hub.estate, &hub.datasets, &hub.commits, &hub.cached, &hub.targets);
+    const QString unknown = QString::fromUtf16(core::kUnknownText);
+
+    ASSERT_TRUE(page.selectDataset(QStringLiteral("ontap-ai/vol-uuid-1")));
+    const QModelIndex dataset = page.datasetView()->selectionModel()->currentIndex();
+    const QModelIndex objects = dataset.siblingAtColumn(models::DatasetModel::Objects);
+    EXPECT_EQ(objects.data().toString(), unknown);
+    EXPECT_FALSE(objects.data(models::RawValueRole).isValid()); // sorts as unknown, not as 0
+    EXPECT_FALSE(objects.data(Qt::ToolTipRole).toString().isEmpty());
+    EXPECT_EQ(dataset.siblingAtColumn(models::DatasetModel::Size).data().toString(),
+              core::formatBytes(qint64(52'000'000)));
+
+    ASSERT_TRUE(page.selectCommit(c.id));
+    QAbstractItemModel *commits = page.commitView()->model();
+    ASSERT_EQ(commits->rowCount(), 1);
+    EXPECT_EQ(commits->index(0, models::CommitModel::Objects).data().toString(), unknown);
+    EXPECT_EQ(commits->index(0, models::CommitModel::Size).data().toString(), unknown);
+    EXPECT_FALSE(commits->index(0, models::CommitModel::Size).data(models::RawValueRole).isValid());
+
+    // An S3 dataset's figures are counted: its rows keep their numbers.
+    ASSERT_TRUE(page.selectDataset(datasetKey("public_set12")));
+    const QModelIndex s3 = page.datasetView()->selectionModel()->currentIndex();
+    EXPECT_EQ(s3.siblingAtColumn(models::DatasetModel::Objects).data().toString(),
+              QLocale().toString(qint64(
+                  hub.estate.datasets().find(QStringLiteral("datalake"), datasetKey("public_set12"))->objectCount)));
+    EXPECT_EQ(commits->index(0, models::CommitModel::Size).data().toString(), QStringLiteral("97.9 MiB"));
 }
 
 TEST(DatasetsPage, LineageFromDatasetToProject)

@@ -1,0 +1,113 @@
+// Table columns fit their contents and the spare width stays empty, not stretched into the last
+// column (issue 17: "one wide, mostly empty column takes the spare width"); a free-text column
+// named with setFillColumn() takes the spare width instead.
+
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
+#include "models/item/activitymodel.h"
+#include "models/item/jobtablemodel.h"
+#include "models/item/projecttablemodel.h"
+#include "models/item/snapshotlistmodel.h"
+#include "models/item/sourcetablemodel.h"
+#include "models/item/timelinemodel.h"
+#include "models/item/volumetablemodel.h"
+#include "tests/models/computefixture.h"
+#include "tests/support/qt/manualclock.h"
+#include "views/mainwindow.h"
+#include "views/tableviewstyle.h"
+
+#include <QHeaderView>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+/// Three short columns ("Name", "State", "Size") in a table far wider than they need.
+struct NarrowTable
+{
+    QStandardItemModel model{0, 3};
+    QTableView view;
+
+    NarrowTable()
+    {
+        model.setHorizontalHeaderLabels({QStringLiteral("Name"), QStringLiteral("State"), QStringLiteral("Size")});
+        for (int i = 0; i < 4; ++i) {
+            model.appendRow({new QStandardItem(QStringLiteral("vol_%1").arg(i)),
+                             new QStandardItem(QStringLiteral("online")),
+                             new QStandardItem(QStringLiteral("%1 GiB").arg(10 * i))});
+        }
+        view.setModel(&model);
+        views::applyTableStyle(&view);
+        view.resize(1200, 300);
+    }
+
+    void showAndSettle()
+    {
+        view.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
+        QTest::qWait(20); // the fitter runs on a zero timer after the first paint
+    }
+
+    /// The width the last column's header and values need.
+    [[nodiscard]] int lastContentWidth() const
+    {
+        return std::max(view.horizontalHeader()->sectionSizeHint(2),
+                        static_cast<const QAbstractItemView &>(view).sizeHintForColumn(2));
+    }
+};
+
+} // namespace
+
+TEST(TableColumns, LastColumnDoesNotStretchPastItsContent)
+{
+    NarrowTable t;
+    t.showAndSettle();
+    QHeaderView *header = t.view.horizontalHeader();
+    EXPECT_FALSE(header->stretchLastSection());
+    // The last column is as wide as its content (never cut), not the rest of a 1,200 px view.
+    EXPECT_GE(header->sectionSize(2), t.lastContentWidth());
+    EXPECT_LE(header->sectionSize(2), std::max(t.lastContentWidth(), header->defaultSectionSize()));
+    EXPECT_LT(header->length(), t.view.viewport()->width() / 2);
+}
+
+TEST(TableColumns, FillColumnTakesTheSpareWidthAndGivesItBack)
+{
+    NarrowTable t;
+    views::setFillColumn(&t.view, 0);
+    t.showAndSettle();
+    QHeaderView *header = t.view.horizontalHeader();
+    EXPECT_EQ(header->length(), t.view.viewport()->width());
+    EXPECT_LE(header->sectionSize(2), std::max(t.lastContentWidth(), header->defaultSectionSize()));
+    const int wide = header->sectionSize(0);
+    t.view.resize(700, 300);
+    QTest::qWait(20);
+    EXPECT_EQ(header->length(), t.view.viewport()->width());
+    EXPECT_LT(header->sectionSize(0), wide);
+}
+
+TEST(TableColumns, NoTablePageStretchesItsLastColumn)
+{
+    testsupport::ManualClock clock;
+    core::InMemoryCredentialStore credentials;
+    core::Engine engine{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    testsupport::state49().publish(engine.estate());
+    models::VolumeTableModel volumes(engine.estate());
+    models::SnapshotListModel snapshots(engine.estate());
+    models::SourceTableModel sources(engine);
+    models::ActivityModel activity(engine.actions());
+    models::TimelineModel timeline(engine.timeline());
+    models::JobTableModel jobs(engine.estate());
+    models::ProjectTableModel projects(engine.estate());
+    views::MainWindow window(views::MainWindow::Models{
+        &volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects});
+    const QList<QTableView *> tables = window.findChildren<QTableView *>();
+    ASSERT_GE(tables.size(), 8); // volumes, snapshots, sources, AKS, activity, triage, jobs, projects
+    for (QTableView *table : tables) {
+        EXPECT_FALSE(table->horizontalHeader()->stretchLastSection()) << table->objectName().toStdString();
+    }
+}
