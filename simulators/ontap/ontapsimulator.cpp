@@ -1066,7 +1066,7 @@ resolveRef(const QJsonValue &ref, const QString &target, ByUuid byUuid, ByName b
 }
 
 // resolveRef against the estate's SVMs, aggregates, QoS policies, or the volumes of one SVM.
-std::variant<const Svm *, OntapError> svmRef(const Estate &estate, const QJsonValue &ref, const QString &target)
+std::variant<const Svm *, OntapError> resolveSvm(const Estate &estate, const QJsonValue &ref, const QString &target)
 {
     return resolveRef<Svm>(
         ref,
@@ -1079,7 +1079,7 @@ std::variant<const Svm *, OntapError> svmRef(const Estate &estate, const QJsonVa
         });
 }
 
-std::variant<const Aggregate *, OntapError> aggregateRef(const Estate &estate, const QJsonValue &ref)
+std::variant<const Aggregate *, OntapError> resolveAggregate(const Estate &estate, const QJsonValue &ref)
 {
     return resolveRef<Aggregate>(
         ref,
@@ -1092,7 +1092,7 @@ std::variant<const Aggregate *, OntapError> aggregateRef(const Estate &estate, c
         });
 }
 
-std::variant<const QosPolicy *, OntapError> qosPolicyRef(const Estate &estate, const QJsonValue &ref)
+std::variant<const QosPolicy *, OntapError> resolveQosPolicy(const Estate &estate, const QJsonValue &ref)
 {
     return resolveRef<QosPolicy>(
         ref,
@@ -1106,7 +1106,7 @@ std::variant<const QosPolicy *, OntapError> qosPolicyRef(const Estate &estate, c
 }
 
 std::variant<const Volume *, OntapError>
-volumeRef(const Estate &estate, const QJsonValue &ref, const QString &target, const QString &svmName)
+resolveVolume(const Estate &estate, const QJsonValue &ref, const QString &target, const QString &svmName)
 {
     return resolveRef<Volume>(
         ref,
@@ -1310,7 +1310,7 @@ std::optional<QList<Ref>> OntapSimulator::namedAggregates(const std::shared_ptr<
 {
     QList<Ref> aggregates;
     for (const QJsonValue &a : body.value(QStringLiteral("aggregates")).toArray()) {
-        auto aggrResult = aggregateRef(*m_estate, a);
+        auto aggrResult = resolveAggregate(*m_estate, a);
         if (auto *error = std::get_if<OntapError>(&aggrResult)) {
             sendError(ex, *error);
             return std::nullopt;
@@ -1325,7 +1325,7 @@ std::optional<QList<Ref>> OntapSimulator::namedAggregates(const std::shared_ptr<
 const Svm *
 OntapSimulator::svmForNewVolume(const std::shared_ptr<Exchange> &ex, const QJsonObject &body, const QString &name)
 {
-    auto svmResult = svmRef(*m_estate, body.value(QStringLiteral("svm")), QStringLiteral("svm"));
+    auto svmResult = resolveSvm(*m_estate, body.value(QStringLiteral("svm")), QStringLiteral("svm"));
     if (auto *error = std::get_if<OntapError>(&svmResult)) {
         sendError(ex, *error);
         return nullptr;
@@ -1387,7 +1387,7 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     QString parentSnapshotUuid;
     if (isClone) {
         auto parentSvmResult =
-            svmRef(*m_estate, clone.value(QStringLiteral("parent_svm")), QStringLiteral("clone.parent_svm"));
+            resolveSvm(*m_estate, clone.value(QStringLiteral("parent_svm")), QStringLiteral("clone.parent_svm"));
         if (auto *error = std::get_if<OntapError>(&parentSvmResult)) {
             sendError(ex, *error);
             return;
@@ -1396,10 +1396,10 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
         if (!parentSvm) {
             parentSvm = svm;
         }
-        auto parentResult = volumeRef(*m_estate,
-                                      clone.value(QStringLiteral("parent_volume")),
-                                      QStringLiteral("clone.parent_volume"),
-                                      parentSvm->name);
+        auto parentResult = resolveVolume(*m_estate,
+                                          clone.value(QStringLiteral("parent_volume")),
+                                          QStringLiteral("clone.parent_volume"),
+                                          parentSvm->name);
         if (auto *error = std::get_if<OntapError>(&parentResult)) {
             sendError(ex, *error);
             return;
@@ -1456,7 +1456,7 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     Ref qos;
     if (body.contains(QStringLiteral("qos"))) {
         const QJsonValue policy = at(body, QStringLiteral("qos.policy"));
-        auto qosResult = qosPolicyRef(*m_estate, policy);
+        auto qosResult = resolveQosPolicy(*m_estate, policy);
         if (auto *error = std::get_if<OntapError>(&qosResult)) {
             sendError(ex, *error);
             return;
@@ -1723,7 +1723,7 @@ void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &vo
         if (policy.toObject().value(QStringLiteral("name")).toString() == QLatin1String("none")) {
             newQos = Ref{};
         } else {
-            auto qosResult = qosPolicyRef(*m_estate, policy);
+            auto qosResult = resolveQosPolicy(*m_estate, policy);
             if (auto *error = std::get_if<OntapError>(&qosResult)) {
                 sendError(ex, *error);
                 return;
@@ -2071,7 +2071,7 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         return;
     }
     const QJsonObject origin = body.value(QStringLiteral("origins")).toArray().first().toObject();
-    auto originSvmResult = svmRef(*m_estate, origin.value(QStringLiteral("svm")), QStringLiteral("origins.svm"));
+    auto originSvmResult = resolveSvm(*m_estate, origin.value(QStringLiteral("svm")), QStringLiteral("origins.svm"));
     if (auto *error = std::get_if<OntapError>(&originSvmResult)) {
         sendError(ex, *error);
         return;
@@ -2081,8 +2081,8 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         sendError(ex, missingField(QStringLiteral("origins.svm.name")));
         return;
     }
-    auto originResult =
-        volumeRef(*m_estate, origin.value(QStringLiteral("volume")), QStringLiteral("origins.volume"), originSvm->name);
+    auto originResult = resolveVolume(
+        *m_estate, origin.value(QStringLiteral("volume")), QStringLiteral("origins.volume"), originSvm->name);
     if (auto *error = std::get_if<OntapError>(&originResult)) {
         sendError(ex, *error);
         return;
