@@ -96,28 +96,104 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
+// The options every system reads alike. Each reader answers the message to fail with, or an
+// empty string when the option is fine.
+
+/// The whole number in option `name`; `ok` says whether it is one within [min, max].
+qint64 numberOption(const QCommandLineParser &parser, const QString &name, qint64 min, qint64 max, bool *ok)
+{
+    const qint64 value = parser.value(name).toLongLong(ok);
+    *ok = *ok && value >= min && value <= max;
+    return value;
+}
+
+QString readPortOption(const QCommandLineParser &parser, const QString &name, quint16 *port)
+{
+    bool ok = true;
+    *port = quint16(numberOption(parser, name, 0, 65535, &ok));
+    return ok ? QString() : Cli::tr("--%1 must be between 0 and 65535.").arg(name);
+}
+
+QString readHostOption(const QCommandLineParser &parser, QHostAddress *address)
+{
+    const QString host = parser.value(QStringLiteral("host"));
+    *address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
+    return address->isNull() ? Cli::tr("--host must be an IP address.") : QString();
+}
+
+template <class Seed> QString readSeedOption(const QCommandLineParser &parser, Seed *seed)
+{
+    bool ok = true;
+    *seed = Seed(numberOption(parser, QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max(), &ok));
+    return ok ? QString() : Cli::tr("--seed must be a non-negative number.");
+}
+
+/// --tls-cert and --tls-key: the identity to serve instead of a generated one (left as is when
+/// neither is given).
+QString readTlsOptions(const QCommandLineParser &parser, strata::sim::TlsIdentity *tls)
+{
+    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
+        return Cli::tr("--tls-cert and --tls-key go together.");
+    }
+    if (parser.isSet(QStringLiteral("tls-cert"))) {
+        *tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
+                                              parser.value(QStringLiteral("tls-key")));
+        if (tls->isNull()) {
+            return Cli::tr("cannot read the TLS certificate or key.");
+        }
+    }
+    return {};
+}
+
+/// --verbose: log every request of the simulator whose logging category is `category`.
+void applyVerboseOption(const QCommandLineParser &parser, const QString &category)
+{
+    if (parser.isSet(QStringLiteral("verbose"))) {
+        QLoggingCategory::setFilterRules(category + QStringLiteral(".info=true"));
+    }
+}
+
+/// Writes the CA certificate clients should trust to --cert-out, or else to
+/// <tmp>/strata-sim-<system>-<port>-ca.pem; `caPath` says where.
+QString writeCaCertificate(
+    const QCommandLineParser &parser, const QString &system, quint16 port, const QByteArray &pem, QString *caPath)
+{
+    *caPath = parser.isSet(QStringLiteral("cert-out"))
+                  ? parser.value(QStringLiteral("cert-out"))
+                  : QDir::temp().filePath(QStringLiteral("strata-sim-%1-%2-ca.pem").arg(system).arg(port));
+    QString error;
+    if (!writeFile(*caPath, pem, &error)) {
+        return Cli::tr("cannot write the CA certificate to %1: %2").arg(*caPath, error);
+    }
+    return {};
+}
+
+/// Serves until SIGINT/SIGTERM; the exit code of the event loop.
+int serveUntilSignalled(QTextStream &out)
+{
+    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
+    if (!installSignalHandlers()) {
+        return fail(Cli::tr("cannot install signal handlers."));
+    }
+    const int rc = QCoreApplication::exec();
+    out << Cli::tr("Stopped.") << Qt::endl;
+    return rc;
+}
+
 int runKubernetes(const QCommandLineParser &parser)
 {
     using strata::sim::kube::KubeSimulator;
-    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
-        const qint64 value = parser.value(name).toLongLong(ok);
-        *ok = *ok && value >= min && value <= max;
-        return value;
-    };
     bool ok = true;
     KubeSimulator::Options options;
-    options.port = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
-    if (!ok) {
-        return fail(Cli::tr("--port must be between 0 and 65535."));
+    if (const QString error = readPortOption(parser, QStringLiteral("port"), &options.port); !error.isEmpty()) {
+        return fail(error);
     }
-    options.prometheusPort = quint16(number(QStringLiteral("prometheus-port"), 0, 65535, &ok));
-    if (!ok) {
-        return fail(Cli::tr("--prometheus-port must be between 0 and 65535."));
+    if (const QString error = readPortOption(parser, QStringLiteral("prometheus-port"), &options.prometheusPort);
+        !error.isEmpty()) {
+        return fail(error);
     }
-    const QString host = parser.value(QStringLiteral("host"));
-    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
-    if (options.address.isNull()) {
-        return fail(Cli::tr("--host must be an IP address."));
+    if (const QString error = readHostOption(parser, &options.address); !error.isEmpty()) {
+        return fail(error);
     }
     const QString preset = parser.value(QStringLiteral("preset"));
     if (preset == QLatin1String("dgx")) {
@@ -131,29 +207,29 @@ int runKubernetes(const QCommandLineParser &parser)
     } else {
         return fail(Cli::tr("--preset must be dgx, scale, aks or empty."));
     }
-    options.scalePods = int(number(QStringLiteral("pods"), 0, 1000000, &ok));
+    options.scalePods = int(numberOption(parser, QStringLiteral("pods"), 0, 1000000, &ok));
     if (!ok) {
         return fail(Cli::tr("--pods must be between 0 and 1000000."));
     }
-    options.scaleNodes = int(number(QStringLiteral("nodes"), 1, 100000, &ok));
+    options.scaleNodes = int(numberOption(parser, QStringLiteral("nodes"), 1, 100000, &ok));
     if (!ok) {
         return fail(Cli::tr("--nodes must be between 1 and 100000."));
     }
-    options.scaleNamespaces = int(number(QStringLiteral("namespaces"), 1, 10000, &ok));
+    options.scaleNamespaces = int(numberOption(parser, QStringLiteral("namespaces"), 1, 10000, &ok));
     if (!ok) {
         return fail(Cli::tr("--namespaces must be between 1 and 10000."));
     }
-    options.seed = quint64(number(QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max(), &ok));
-    if (!ok) {
-        return fail(Cli::tr("--seed must be a non-negative number."));
+    if (const QString error = readSeedOption(parser, &options.seed); !error.isEmpty()) {
+        return fail(error);
     }
     // --tick-ms defaults to the ONTAP simulator's 5000; the cluster ticks every second unless told.
     options.tickInterval = std::chrono::milliseconds(
-        parser.isSet(QStringLiteral("tick-ms")) ? number(QStringLiteral("tick-ms"), 0, 3600000, &ok) : 1000);
+        parser.isSet(QStringLiteral("tick-ms")) ? numberOption(parser, QStringLiteral("tick-ms"), 0, 3600000, &ok)
+                                                : 1000);
     if (!ok) {
         return fail(Cli::tr("--tick-ms must be between 0 and 3600000."));
     }
-    options.tickStep = std::chrono::seconds(number(QStringLiteral("speed"), 1, 86400, &ok));
+    options.tickStep = std::chrono::seconds(numberOption(parser, QStringLiteral("speed"), 1, 86400, &ok));
     if (!ok) {
         return fail(Cli::tr("--speed must be between 1 and 86400."));
     }
@@ -161,37 +237,26 @@ int runKubernetes(const QCommandLineParser &parser)
     if (options.token.isEmpty()) {
         return fail(Cli::tr("the token must not be empty."));
     }
-    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
-        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    if (const QString error = readTlsOptions(parser, &options.tls); !error.isEmpty()) {
+        return fail(error);
     }
-    if (parser.isSet(QStringLiteral("tls-cert"))) {
-        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
-                                                     parser.value(QStringLiteral("tls-key")));
-        if (options.tls.isNull()) {
-            return fail(Cli::tr("cannot read the TLS certificate or key."));
-        }
-    }
-    if (parser.isSet(QStringLiteral("verbose"))) {
-        QLoggingCategory::setFilterRules(QStringLiteral("strata.sim.kube.info=true"));
-    }
+    applyVerboseOption(parser, QStringLiteral("strata.sim.kube"));
 
     KubeSimulator simulator(options);
     if (!simulator.start()) {
         return fail(Cli::tr("cannot start the Kubernetes simulator: %1").arg(simulator.errorString()));
     }
-    QString error;
-    const QString caPath =
-        parser.isSet(QStringLiteral("cert-out"))
-            ? parser.value(QStringLiteral("cert-out"))
-            : QDir::temp().filePath(QStringLiteral("strata-sim-kubernetes-%1-ca.pem").arg(simulator.port()));
-    if (!writeFile(caPath, simulator.caPem(), &error)) {
-        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    QString caPath;
+    if (const QString error =
+            writeCaCertificate(parser, QStringLiteral("kubernetes"), simulator.port(), simulator.caPem(), &caPath);
+        !error.isEmpty()) {
+        return fail(error);
     }
     const QString kubeconfigPath =
         parser.isSet(QStringLiteral("kubeconfig-out"))
             ? parser.value(QStringLiteral("kubeconfig-out"))
             : QDir::temp().filePath(QStringLiteral("strata-sim-kubernetes-%1.kubeconfig").arg(simulator.port()));
-    if (!writeFile(kubeconfigPath, simulator.kubeconfig(), &error)) {
+    if (QString error; !writeFile(kubeconfigPath, simulator.kubeconfig(), &error)) {
         return fail(Cli::tr("cannot write the kubeconfig to %1: %2").arg(kubeconfigPath, error));
     }
 
@@ -210,33 +275,19 @@ int runKubernetes(const QCommandLineParser &parser)
                .arg(QFileInfo(kubeconfigPath).absoluteFilePath())
         << Qt::endl;
     out << Cli::tr("Token: %1").arg(options.token) << Qt::endl;
-    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
-    if (!installSignalHandlers()) {
-        return fail(Cli::tr("cannot install signal handlers."));
-    }
-    const int rc = QCoreApplication::exec();
-    out << Cli::tr("Stopped.") << Qt::endl;
-    return rc;
+    return serveUntilSignalled(out);
 }
 
 int runAzure(const QCommandLineParser &parser)
 {
     using strata::sim::azure::AzureSimulator;
-    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
-        const qint64 value = parser.value(name).toLongLong(ok);
-        *ok = *ok && value >= min && value <= max;
-        return value;
-    };
     bool ok = true;
     AzureSimulator::Options options;
-    options.port = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
-    if (!ok) {
-        return fail(Cli::tr("--port must be between 0 and 65535."));
+    if (const QString error = readPortOption(parser, QStringLiteral("port"), &options.port); !error.isEmpty()) {
+        return fail(error);
     }
-    const QString host = parser.value(QStringLiteral("host"));
-    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
-    if (options.address.isNull()) {
-        return fail(Cli::tr("--host must be an IP address."));
+    if (const QString error = readHostOption(parser, &options.address); !error.isEmpty()) {
+        return fail(error);
     }
     const QString preset =
         parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("ailab");
@@ -250,26 +301,26 @@ int runAzure(const QCommandLineParser &parser)
         return fail(Cli::tr("--preset must be ailab, scale or empty for azure."));
     }
     if (parser.isSet(QStringLiteral("volumes"))) {
-        options.scaleVolumes = int(number(QStringLiteral("volumes"), 0, 100000, &ok));
+        options.scaleVolumes = int(numberOption(parser, QStringLiteral("volumes"), 0, 100000, &ok));
         if (!ok) {
             return fail(Cli::tr("--volumes must be between 0 and 100000."));
         }
     }
     if (parser.isSet(QStringLiteral("lro-ms"))) {
-        options.lroDuration = std::chrono::milliseconds(number(QStringLiteral("lro-ms"), 0, 3600000, &ok));
+        options.lroDuration =
+            std::chrono::milliseconds(numberOption(parser, QStringLiteral("lro-ms"), 0, 3600000, &ok));
         if (!ok) {
             return fail(Cli::tr("--lro-ms must be between 0 and 3600000."));
         }
     }
     if (parser.isSet(QStringLiteral("page-size"))) {
-        options.pageSize = int(number(QStringLiteral("page-size"), 1, 100000, &ok));
+        options.pageSize = int(numberOption(parser, QStringLiteral("page-size"), 1, 100000, &ok));
         if (!ok) {
             return fail(Cli::tr("--page-size must be between 1 and 100000."));
         }
     }
-    options.seed = quint64(number(QStringLiteral("seed"), 0, std::numeric_limits<qint64>::max(), &ok));
-    if (!ok) {
-        return fail(Cli::tr("--seed must be a non-negative number."));
+    if (const QString error = readSeedOption(parser, &options.seed); !error.isEmpty()) {
+        return fail(error);
     }
     options.clientSecret = parser.isSet(QStringLiteral("client-secret")) ? parser.value(QStringLiteral("client-secret"))
                                                                          : randomPassword();
@@ -283,31 +334,20 @@ int runAzure(const QCommandLineParser &parser)
         }
         options.aksKubeconfig = file.readAll();
     }
-    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
-        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    if (const QString error = readTlsOptions(parser, &options.tls); !error.isEmpty()) {
+        return fail(error);
     }
-    if (parser.isSet(QStringLiteral("tls-cert"))) {
-        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
-                                                     parser.value(QStringLiteral("tls-key")));
-        if (options.tls.isNull()) {
-            return fail(Cli::tr("cannot read the TLS certificate or key."));
-        }
-    }
-    if (parser.isSet(QStringLiteral("verbose"))) {
-        QLoggingCategory::setFilterRules(QStringLiteral("strata.sim.azure.info=true"));
-    }
+    applyVerboseOption(parser, QStringLiteral("strata.sim.azure"));
 
     AzureSimulator simulator(options);
     if (!simulator.start()) {
         return fail(Cli::tr("cannot start the Azure simulator: %1").arg(simulator.errorString()));
     }
-    QString error;
-    const QString caPath =
-        parser.isSet(QStringLiteral("cert-out"))
-            ? parser.value(QStringLiteral("cert-out"))
-            : QDir::temp().filePath(QStringLiteral("strata-sim-azure-%1-ca.pem").arg(simulator.port()));
-    if (!writeFile(caPath, simulator.caPem(), &error)) {
-        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    QString caPath;
+    if (const QString error =
+            writeCaCertificate(parser, QStringLiteral("azure"), simulator.port(), simulator.caPem(), &caPath);
+        !error.isEmpty()) {
+        return fail(error);
     }
     const QJsonObject state = simulator.state();
     const QString ca = QFileInfo(caPath).absoluteFilePath();
@@ -338,13 +378,7 @@ int runAzure(const QCommandLineParser &parser)
                           "  az netappfiles volume list -g %5 -a anf-ai-lab -p pool-standard -o table")
                .arg(ca, base, options.clientId, options.clientSecret, options.resourceGroup)
         << Qt::endl;
-    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
-    if (!installSignalHandlers()) {
-        return fail(Cli::tr("cannot install signal handlers."));
-    }
-    const int rc = QCoreApplication::exec();
-    out << Cli::tr("Stopped.") << Qt::endl;
-    return rc;
+    return serveUntilSignalled(out);
 }
 
 } // namespace
@@ -352,28 +386,21 @@ int runAzure(const QCommandLineParser &parser)
 int runStorageGrid(const QCommandLineParser &parser)
 {
     using strata::sim::storagegrid::StorageGridSimulator;
-    auto number = [&](const QString &name, qint64 min, qint64 max, bool *ok) {
-        const qint64 value = parser.value(name).toLongLong(ok);
-        *ok = *ok && value >= min && value <= max;
-        return value;
-    };
     bool ok = true;
     StorageGridSimulator::Options options;
-    options.managementPort = quint16(number(QStringLiteral("port"), 0, 65535, &ok));
-    if (!ok) {
-        return fail(Cli::tr("--port must be between 0 and 65535."));
+    if (const QString error = readPortOption(parser, QStringLiteral("port"), &options.managementPort);
+        !error.isEmpty()) {
+        return fail(error);
     }
     if (parser.isSet(QStringLiteral("s3-port"))) {
-        options.s3Port = quint16(number(QStringLiteral("s3-port"), 0, 65535, &ok));
-        if (!ok) {
-            return fail(Cli::tr("--s3-port must be between 0 and 65535."));
+        if (const QString error = readPortOption(parser, QStringLiteral("s3-port"), &options.s3Port);
+            !error.isEmpty()) {
+            return fail(error);
         }
     }
     options.s3Tls = parser.isSet(QStringLiteral("s3-tls"));
-    const QString host = parser.value(QStringLiteral("host"));
-    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
-    if (options.address.isNull()) {
-        return fail(Cli::tr("--host must be an IP address."));
+    if (const QString error = readHostOption(parser, &options.address); !error.isEmpty()) {
+        return fail(error);
     }
     const QString preset =
         parser.isSet(QStringLiteral("preset")) ? parser.value(QStringLiteral("preset")) : QStringLiteral("datalake");
@@ -385,7 +412,7 @@ int runStorageGrid(const QCommandLineParser &parser)
         return fail(Cli::tr("--preset must be datalake or empty for storagegrid."));
     }
     if (parser.isSet(QStringLiteral("token-ttl"))) {
-        options.tokenTtl = std::chrono::seconds(number(QStringLiteral("token-ttl"), 1, 7 * 86400, &ok));
+        options.tokenTtl = std::chrono::seconds(numberOption(parser, QStringLiteral("token-ttl"), 1, 7 * 86400, &ok));
         if (!ok) {
             return fail(Cli::tr("--token-ttl must be between 1 and 604800 seconds."));
         }
@@ -396,28 +423,19 @@ int runStorageGrid(const QCommandLineParser &parser)
             return fail(Cli::tr("the password must not be empty."));
         }
     }
-    if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key"))) {
-        return fail(Cli::tr("--tls-cert and --tls-key go together."));
-    }
-    if (parser.isSet(QStringLiteral("tls-cert"))) {
-        options.tls = strata::sim::TlsIdentity::load(parser.value(QStringLiteral("tls-cert")),
-                                                     parser.value(QStringLiteral("tls-key")));
-        if (options.tls.isNull()) {
-            return fail(Cli::tr("cannot read the TLS certificate or key."));
-        }
+    if (const QString error = readTlsOptions(parser, &options.tls); !error.isEmpty()) {
+        return fail(error);
     }
 
     StorageGridSimulator simulator(options);
     if (!simulator.start()) {
         return fail(Cli::tr("cannot start the StorageGRID simulator: %1").arg(simulator.errorString()));
     }
-    QString error;
-    const QString caPath =
-        parser.isSet(QStringLiteral("cert-out"))
-            ? parser.value(QStringLiteral("cert-out"))
-            : QDir::temp().filePath(QStringLiteral("strata-sim-storagegrid-%1-ca.pem").arg(simulator.managementPort()));
-    if (!writeFile(caPath, simulator.caPem(), &error)) {
-        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, error));
+    QString caPath;
+    if (const QString error = writeCaCertificate(
+            parser, QStringLiteral("storagegrid"), simulator.managementPort(), simulator.caPem(), &caPath);
+        !error.isEmpty()) {
+        return fail(error);
     }
     const QString ca = QFileInfo(caPath).absoluteFilePath();
     const auto &o = simulator.options();
@@ -449,13 +467,7 @@ int runStorageGrid(const QCommandLineParser &parser)
                         o.s3Tls ? QStringLiteral(" --ca-bundle ") + ca : QString())
             << Qt::endl;
     }
-    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
-    if (!installSignalHandlers()) {
-        return fail(Cli::tr("cannot install signal handlers."));
-    }
-    const int rc = QCoreApplication::exec();
-    out << Cli::tr("Stopped.") << Qt::endl;
-    return rc;
+    return serveUntilSignalled(out);
 }
 
 int main(int argc, char **argv)
@@ -596,9 +608,7 @@ int main(int argc, char **argv)
     }
 
     auto number = [&](const QCommandLineOption &option, qint64 min, qint64 max, bool *ok) {
-        const qint64 value = parser.value(option).toLongLong(ok);
-        *ok = *ok && value >= min && value <= max;
-        return value;
+        return numberOption(parser, option.names().constFirst(), min, max, ok);
     };
     bool ok = true;
     if (positional.front() == QLatin1String("kubernetes")) {
@@ -611,14 +621,11 @@ int main(int argc, char **argv)
         return runStorageGrid(parser);
     }
     strata::sim::ontap::OntapSimulator::Options options;
-    options.port = quint16(number(portOption, 0, 65535, &ok));
-    if (!ok) {
-        return fail(Cli::tr("--port must be between 0 and 65535."));
+    if (const QString error = readPortOption(parser, QStringLiteral("port"), &options.port); !error.isEmpty()) {
+        return fail(error);
     }
-    const QString host = parser.value(hostOption);
-    options.address = host == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost) : QHostAddress(host);
-    if (options.address.isNull()) {
-        return fail(Cli::tr("--host must be an IP address."));
+    if (const QString error = readHostOption(parser, &options.address); !error.isEmpty()) {
+        return fail(error);
     }
     if (parser.isSet(volumesOption) && parser.isSet(demoOption)) {
         return fail(Cli::tr("--volumes and --demo are exclusive."));
@@ -638,9 +645,8 @@ int main(int argc, char **argv)
     if (!ok) {
         return fail(Cli::tr("--page-cap must be a positive number."));
     }
-    options.seed = quint64(number(seedOption, 0, std::numeric_limits<qint64>::max(), &ok));
-    if (!ok) {
-        return fail(Cli::tr("--seed must be a non-negative number."));
+    if (const QString error = readSeedOption(parser, &options.seed); !error.isEmpty()) {
+        return fail(error);
     }
     options.tickInterval = std::chrono::milliseconds(number(tickOption, 0, 3600000, &ok));
     if (!ok) {
@@ -671,34 +677,22 @@ int main(int argc, char **argv)
         return fail(Cli::tr("the password must not be empty."));
     }
 
-    if (parser.isSet(tlsCertOption) != parser.isSet(tlsKeyOption)) {
-        return fail(Cli::tr("--tls-cert and --tls-key go together."));
+    if (const QString error = readTlsOptions(parser, &options.tls); !error.isEmpty()) {
+        return fail(error);
     }
-    if (parser.isSet(tlsCertOption)) {
-        options.tls = strata::sim::TlsIdentity::load(parser.value(tlsCertOption), parser.value(tlsKeyOption));
-        if (options.tls.isNull()) {
-            return fail(Cli::tr("cannot read the TLS certificate or key."));
-        }
-    }
-
-    if (parser.isSet(verboseOption)) {
-        QLoggingCategory::setFilterRules(QStringLiteral("strata.sim.ontap.info=true"));
-    }
+    applyVerboseOption(parser, QStringLiteral("strata.sim.ontap"));
 
     strata::sim::ontap::OntapSimulator simulator(options);
     if (!simulator.start()) {
         return fail(Cli::tr("cannot start the ONTAP simulator: %1").arg(simulator.errorString()));
     }
 
-    const QString caPath =
-        parser.isSet(certOutOption)
-            ? parser.value(certOutOption)
-            : QDir::temp().filePath(QStringLiteral("strata-sim-ontap-%1-ca.pem").arg(simulator.port()));
-    QFile caFile(caPath);
-    if (!caFile.open(QIODevice::WriteOnly | QIODevice::Truncate) || caFile.write(simulator.certificatePem()) < 0) {
-        return fail(Cli::tr("cannot write the CA certificate to %1: %2").arg(caPath, caFile.errorString()));
+    QString caPath;
+    if (const QString error =
+            writeCaCertificate(parser, QStringLiteral("ontap"), simulator.port(), simulator.certificatePem(), &caPath);
+        !error.isEmpty()) {
+        return fail(error);
     }
-    caFile.close();
 
     QTextStream out(stdout);
     out << Cli::tr("ONTAP simulator (cluster %1, %2 volumes) listening on %3/api")
@@ -709,12 +703,5 @@ int main(int argc, char **argv)
     out << Cli::tr("CA certificate: %1").arg(QFileInfo(caPath).absoluteFilePath()) << Qt::endl;
     out << Cli::tr("Username: %1").arg(options.username) << Qt::endl;
     out << Cli::tr("Password: %1").arg(passwordSource) << Qt::endl;
-    out << Cli::tr("Press Ctrl+C to stop.") << Qt::endl;
-
-    if (!installSignalHandlers()) {
-        return fail(Cli::tr("cannot install signal handlers."));
-    }
-    const int rc = app.exec();
-    out << Cli::tr("Stopped.") << Qt::endl;
-    return rc;
+    return serveUntilSignalled(out);
 }

@@ -57,14 +57,7 @@ void AzureState::addArmHeaders(Response &r, const AzureExchange &ex)
 void AzureState::send(const std::shared_ptr<AzureExchange> &ex, Response r)
 {
     if (ex->fault) {
-        if (ex->fault->latencyMs > 0) {
-            r.delay = std::chrono::milliseconds(ex->fault->latencyMs);
-        }
-        if (ex->fault->kind == QLatin1String("malformed")) {
-            r.fault = Fault::Malformed;
-        } else if (ex->fault->kind == QLatin1String("truncate")) {
-            r.fault = Fault::Truncate;
-        }
+        ex->fault->applyTo(r);
     }
     qCInfo(lcAzureSim).noquote() << QString::fromLatin1(ex->request.method) << QString::fromUtf8(ex->request.target)
                                  << "->" << r.status;
@@ -307,27 +300,15 @@ void AzureState::handle(const Request &request, const Responder &responder)
         handleControl(ex);
         return;
     }
-    for (auto it = rules.begin(); it != rules.end(); ++it) {
-        if (it->isLro() || !it->matches(request)) {
-            continue;
-        }
-        it->fired++;
-        ex->fault = *it;
-        if (it->count > 0 && --it->count == 0) {
-            rules.erase(it);
-        }
-        break;
-    }
+    ex->fault = faults.fire(request.method, request.path, [](const FaultRule &rule) {
+        return !isLroFault(rule);
+    });
     if (ex->fault) {
-        const FaultRule &f = *ex->fault;
-        if (f.kind == QLatin1String("stall") || f.kind == QLatin1String("reset")) {
-            Response r;
-            r.delay = std::chrono::milliseconds(f.latencyMs);
-            r.fault = f.kind == QLatin1String("stall") ? Fault::Stall : Fault::Reset;
-            responder.send(std::move(r));
+        if (auto hang = ex->fault->connectionFault()) {
+            responder.send(std::move(*hang));
             return;
         }
-        if (f.kind == QLatin1String("status")) {
+        if (ex->fault->kind == QLatin1String("status")) {
             serveStatusFault(ex);
             return;
         }

@@ -8,7 +8,7 @@
 namespace strata::sim::azure {
 
 AzureSimulator::AzureSimulator(Options options, QObject *parent)
-    : QObject(parent)
+    : SimulatorBase(parent)
     , m_options(std::move(options))
     , m_state(std::make_unique<AzureState>(this, m_options))
 {}
@@ -17,24 +17,16 @@ AzureSimulator::~AzureSimulator() = default;
 
 bool AzureSimulator::start()
 {
-    if (m_options.tls.isNull()) {
-        m_options.tls = TlsIdentity::generate(QStringLiteral("strata-sim-azure"));
-        if (m_options.tls.isNull()) {
-            m_error = QStringLiteral("cannot generate a TLS certificate");
-            return false;
-        }
-    }
-    m_state->buildPreset();
-    m_server = new HttpServer(this);
-    m_server->setTlsConfiguration(m_options.tls.serverConfiguration());
-    m_server->setHandler([this](const Request &request, const Responder &responder) {
-        handle(request, responder);
-    });
-    if (!m_server->listen(m_options.address, m_options.port)) {
-        m_error = m_server->errorString();
+    if (!ensureTls(m_options.tls,
+                   QStringLiteral("strata-sim-azure"),
+                   {QStringLiteral("localhost"), QStringLiteral("127.0.0.1")})) {
         return false;
     }
-    m_port = m_server->port();
+    m_state->buildPreset();
+    if (!listen(m_options.address, m_options.port, &m_options.tls)) {
+        return false;
+    }
+    // ARM ids, nextLinks and operation URLs always name the loopback address, whatever --host.
     m_baseUrl = m_server->baseUrl();
     m_state->baseUrl = m_baseUrl;
     return true;
@@ -149,14 +141,14 @@ void AzureSimulator::revokeTokens()
 int AzureSimulator::addFaultRule(const QJsonObject &rule, QString *error)
 {
     return onOwnThread([&] {
-        return m_state->addRule(rule, error);
+        return m_state->faults.add(rule, error);
     });
 }
 
 void AzureSimulator::clearFaultRules()
 {
     onOwnThread([&] {
-        m_state->rules.clear();
+        m_state->faults.clear();
     });
 }
 

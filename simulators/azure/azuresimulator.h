@@ -1,22 +1,19 @@
 #pragma once
 
-#include "simulators/common/httpserver.h"
+#include "simulators/common/simulatorbase.h"
 #include "simulators/common/tlsidentity.h"
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QHostAddress>
 #include <QJsonObject>
-#include <QMetaObject>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <type_traits>
 
 namespace strata::sim {
 class ServerThread;
@@ -127,7 +124,7 @@ struct AzureSimulatorOptions
 ///
 /// Lives on one thread (normally a ServerThread); the in-process API below may be called from
 /// any thread and runs on the simulator's thread (blocking).
-class AzureSimulator final : public QObject
+class AzureSimulator final : public SimulatorBase
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AzureSimulator)
@@ -144,10 +141,8 @@ public:
     /// Creates and starts a simulator on `thread`; the thread owns it. nullptr on failure.
     static AzureSimulator *startOnThread(ServerThread &thread, Options options, QString *error = nullptr);
 
-    [[nodiscard]] QString errorString() const { return m_error; }
-    /// "https://127.0.0.1:<port>": ARM endpoint and authority host.
-    [[nodiscard]] QString baseUrl() const { return m_baseUrl; }
-    [[nodiscard]] quint16 port() const { return m_port; }
+    // errorString(), port() and baseUrl() ("https://127.0.0.1:<port>": ARM endpoint and authority
+    // host) come from SimulatorBase.
     /// "<baseUrl>/<tenantId>": the authority a client-credentials client uses (token endpoint
     /// "<authorityUrl>/oauth2/v2.0/token").
     [[nodiscard]] QString authorityUrl() const { return m_baseUrl + QLatin1Char('/') + m_options.tenantId; }
@@ -202,38 +197,9 @@ public:
     QJsonObject state() const;
 
 private:
-    void handle(const Request &request, const Responder &responder);
-
-    template <class F> auto onOwnThread(F &&fn) const
-    {
-        using R = decltype(fn());
-        if (QThread::currentThread() == thread()) {
-            return fn();
-        }
-        if constexpr (std::is_void_v<R>) {
-            QMetaObject::invokeMethod(
-                const_cast<AzureSimulator *>(this),
-                [&] {
-                    fn();
-                },
-                Qt::BlockingQueuedConnection);
-        } else {
-            R result{};
-            QMetaObject::invokeMethod(
-                const_cast<AzureSimulator *>(this),
-                [&] {
-                    result = fn();
-                },
-                Qt::BlockingQueuedConnection);
-            return result;
-        }
-    }
+    void handle(const Request &request, const Responder &responder) override;
 
     Options m_options;
-    QString m_error;
-    QString m_baseUrl;
-    quint16 m_port = 0;
-    HttpServer *m_server = nullptr;
     std::unique_ptr<AzureState> m_state;
 };
 

@@ -6,6 +6,7 @@
 
 #include "simulators/azure/azuremodel.h"
 #include "simulators/azure/azuresimulator.h"
+#include "simulators/common/httpfaults.h"
 #include "simulators/common/httpserver.h"
 
 #include <QByteArray>
@@ -45,30 +46,17 @@ inline QByteArray compact(const QJsonObject &o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-struct FaultRule
-{
-    int id = 0;
-    QString method;
-    QString path;
-    QRegularExpression regex;
-    QString kind = QStringLiteral("status");
-    int status = 503;
-    int retryAfterSeconds = 1;
-    QString code;
-    QString message;
-    int latencyMs = 0;
-    int count = -1;
-    int fired = 0;
+/// A /_sim/faults rule. Kinds beyond the common ones: lroFail and lroHang act on the next
+/// long-running operation a matching request starts (it ends Failed with code/message, or never).
+using FaultRule = HttpFaultRule;
 
-    [[nodiscard]] bool isLro() const { return kind == QLatin1String("lroFail") || kind == QLatin1String("lroHang"); }
-    [[nodiscard]] bool matches(const Request &request) const
-    {
-        return (method.isEmpty() || method.toLatin1() == request.method)
-               && (path.isEmpty() || regex.match(request.path).hasMatch());
-    }
-    /// The JSON form of GET /_sim/faults (control.cpp).
-    QJsonObject toJson() const;
-};
+inline bool isLroFault(const FaultRule &rule)
+{
+    return rule.kind == QLatin1String("lroFail") || rule.kind == QLatin1String("lroHang");
+}
+
+/// What the Azure simulator's rules may say (README.md, "Faults and control endpoints").
+HttpFaultSyntax azureFaultSyntax();
 
 struct ArmError
 {
@@ -128,8 +116,7 @@ struct AzureState
     QHash<QString, qint64> tokens; ///< access token -> expiry (ms)
     int tokenRequests = 0;
     int requests = 0;
-    std::vector<FaultRule> rules;
-    int nextRuleId = 1;
+    HttpFaultRules faults{azureFaultSyntax()};
     std::deque<qint64> reads;
     std::deque<qint64> writes;
 
@@ -258,8 +245,6 @@ struct AzureState
     void routeAks(const std::shared_ptr<AzureExchange> &ex, const QString &rg, const QStringList &n);
 
     // ---- control.cpp: control endpoints (/_sim) and fault rules
-    int addRule(const QJsonObject &json, QString *error);
-    QJsonArray rulesJson() const;
     QJsonObject stateJson() const;
     void handleControl(const std::shared_ptr<AzureExchange> &ex);
 };

@@ -4,104 +4,14 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
-#include <algorithm>
-
 namespace strata::sim::azure {
 
-QJsonObject FaultRule::toJson() const
+HttpFaultSyntax azureFaultSyntax()
 {
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("kind"), kind},
-                  {QStringLiteral("count"), count},
-                  {QStringLiteral("fired"), fired}};
-    if (!method.isEmpty()) {
-        o.insert(QStringLiteral("method"), method);
-    }
-    if (!path.isEmpty()) {
-        o.insert(QStringLiteral("path"), path);
-    }
-    if (kind == QLatin1String("status")) {
-        o.insert(QStringLiteral("status"), status);
-        o.insert(QStringLiteral("retryAfterSeconds"), retryAfterSeconds);
-    }
-    if (!code.isEmpty()) {
-        o.insert(QStringLiteral("code"), code);
-    }
-    if (!message.isEmpty()) {
-        o.insert(QStringLiteral("message"), message);
-    }
-    if (latencyMs > 0) {
-        o.insert(QStringLiteral("latency_ms"), latencyMs);
-    }
-    return o;
-}
-
-int AzureState::addRule(const QJsonObject &json, QString *error)
-{
-    static const QStringList knownFields{QStringLiteral("method"),
-                                         QStringLiteral("path"),
-                                         QStringLiteral("kind"),
-                                         QStringLiteral("status"),
-                                         QStringLiteral("retryAfterSeconds"),
-                                         QStringLiteral("code"),
-                                         QStringLiteral("message"),
-                                         QStringLiteral("latency_ms"),
-                                         QStringLiteral("count")};
-    static const QStringList kinds{QStringLiteral("status"),
-                                   QStringLiteral("reset"),
-                                   QStringLiteral("stall"),
-                                   QStringLiteral("malformed"),
-                                   QStringLiteral("truncate"),
-                                   QStringLiteral("latency"),
-                                   QStringLiteral("lroFail"),
-                                   QStringLiteral("lroHang")};
-    auto fail = [&](const QString &message) {
-        if (error) {
-            *error = message;
-        }
-        return -1;
-    };
-    for (auto it = json.begin(); it != json.end(); ++it) {
-        if (!knownFields.contains(it.key())) {
-            return fail(QStringLiteral("unknown field \"%1\"").arg(it.key()));
-        }
-    }
-    FaultRule rule;
-    rule.kind = json.value(QStringLiteral("kind")).toString(QStringLiteral("status"));
-    if (!kinds.contains(rule.kind)) {
-        return fail(QStringLiteral("\"kind\" must be one of %1").arg(kinds.join(QStringLiteral(", "))));
-    }
-    rule.method = json.value(QStringLiteral("method")).toString().toUpper();
-    rule.path = json.value(QStringLiteral("path")).toString();
-    rule.regex = QRegularExpression(rule.path, QRegularExpression::CaseInsensitiveOption);
-    if (!rule.regex.isValid()) {
-        return fail(QStringLiteral("\"path\" is not a valid regular expression"));
-    }
-    rule.status = json.value(QStringLiteral("status")).toInt(503);
-    rule.retryAfterSeconds = json.value(QStringLiteral("retryAfterSeconds")).toInt(1);
-    rule.code = json.value(QStringLiteral("code")).toString();
-    rule.message = json.value(QStringLiteral("message")).toString();
-    rule.latencyMs = json.value(QStringLiteral("latency_ms")).toInt(0);
-    rule.count = json.value(QStringLiteral("count")).toInt(-1);
-    if (rule.status < 100 || rule.status > 599 || rule.count == 0 || rule.count < -1 || rule.latencyMs < 0
-        || rule.retryAfterSeconds < 0) {
-        return fail(QStringLiteral("status, count, latency_ms or retryAfterSeconds out of range"));
-    }
-    if (rule.kind == QLatin1String("latency") && rule.latencyMs == 0) {
-        return fail(QStringLiteral("a latency rule needs latency_ms"));
-    }
-    rule.id = nextRuleId++;
-    rules.push_back(rule);
-    return rule.id;
-}
-
-QJsonArray AzureState::rulesJson() const
-{
-    QJsonArray items;
-    for (const FaultRule &r : rules) {
-        items.append(r.toJson());
-    }
-    return items;
+    return HttpFaultSyntax{HttpFaultSyntax::commonFields() << QStringLiteral("code"),
+                           HttpFaultSyntax::commonKinds() << QStringLiteral("lroFail") << QStringLiteral("lroHang"),
+                           QRegularExpression::CaseInsensitiveOption,
+                           true};
 }
 
 QJsonObject AzureState::stateJson() const
@@ -124,7 +34,7 @@ QJsonObject AzureState::stateJson() const
                        {QStringLiteral("tokensIssued"), int(tokens.size())},
                        {QStringLiteral("tokenRequests"), tokenRequests},
                        {QStringLiteral("requests"), requests},
-                       {QStringLiteral("faults"), rulesJson()},
+                       {QStringLiteral("faults"), faults.toJson()},
                        {QStringLiteral("now"), isoTime(nowMs())}};
 }
 
@@ -141,17 +51,17 @@ void AzureState::handleControl(const std::shared_ptr<AzureExchange> &ex)
     };
     if (path == QLatin1String("_sim/faults")) {
         if (method == "GET") {
-            ok(QJsonObject{{QStringLiteral("items"), rulesJson()}});
+            ok(QJsonObject{{QStringLiteral("items"), faults.toJson()}});
             return;
         }
         if (method == "DELETE") {
-            rules.clear();
+            faults.clear();
             ok(QJsonObject{{QStringLiteral("items"), QJsonArray{}}});
             return;
         }
         if (method == "POST") {
             QString error;
-            const int id = addRule(body, &error);
+            const int id = faults.add(body, &error);
             if (id < 0) {
                 bad(400, error);
                 return;
@@ -160,15 +70,10 @@ void AzureState::handleControl(const std::shared_ptr<AzureExchange> &ex)
             return;
         }
     } else if (path.startsWith(QLatin1String("_sim/faults/")) && method == "DELETE") {
-        const int id = ex->segs.value(2).toInt();
-        const auto it = std::find_if(rules.begin(), rules.end(), [id](const FaultRule &r) {
-            return r.id == id;
-        });
-        if (it == rules.end()) {
+        if (!faults.remove(ex->segs.value(2).toInt())) {
             bad(404, QStringLiteral("fault rule not found"));
             return;
         }
-        rules.erase(it);
         ok({});
         return;
     } else if (path == QLatin1String("_sim/state") && method == "GET") {

@@ -20,22 +20,14 @@ Operation &AzureState::startOperation(const std::shared_ptr<AzureExchange> &ex,
     op.runningStatus = runningStatus;
     op.startMs = nowMs();
     op.durationMs = std::max<qint64>(0, opt.lroDuration.count());
-    for (auto it = rules.begin(); it != rules.end(); ++it) {
-        if (!it->isLro() || !it->matches(ex->request)) {
-            continue;
-        }
-        it->fired++;
-        if (it->kind == QLatin1String("lroHang")) {
+    if (const auto rule = faults.fire(ex->request.method, ex->request.path, isLroFault)) {
+        if (rule->kind == QLatin1String("lroHang")) {
             op.hang = true;
         } else {
             op.injected =
-                ArmError{it->code.isEmpty() ? QStringLiteral("InternalServerError") : it->code,
-                         it->message.isEmpty() ? QStringLiteral("The operation failed (simulated).") : it->message};
+                ArmError{rule->code.isEmpty() ? QStringLiteral("InternalServerError") : rule->code,
+                         rule->message.isEmpty() ? QStringLiteral("The operation failed (simulated).") : rule->message};
         }
-        if (it->count > 0 && --it->count == 0) {
-            rules.erase(it);
-        }
-        break;
     }
     ++operationCounter;
     const QString id = op.id;

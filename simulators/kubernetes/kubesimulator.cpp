@@ -1,5 +1,6 @@
 #include "simulators/kubernetes/kubesimulator.h"
 
+#include "simulators/common/httpfaults.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/cluster.h"
 #include "simulators/kubernetes/dcgm.h"
@@ -8,7 +9,6 @@
 #include "simulators/kubernetes/store.h"
 #include "simulators/kubernetes/table.h"
 
-#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
@@ -25,52 +25,11 @@ namespace strata::sim::kube {
 
 using nlohmann::json;
 
-struct KubeFaultRule
-{
-    int id = 0;
-    QString method;
-    QString path;
-    QRegularExpression regex;
-    QString kind = QStringLiteral("status"); ///< status, reset, stall, malformed, truncate, latency
-    int status = 503;
-    int retryAfterSeconds = 1;
-    QString message;
-    int latencyMs = 0;
-    int count = -1;
-    int fired = 0;
-
-    QJsonObject toJson() const
-    {
-        QJsonObject o{{QStringLiteral("id"), id},
-                      {QStringLiteral("kind"), kind},
-                      {QStringLiteral("count"), count},
-                      {QStringLiteral("fired"), fired}};
-        if (!method.isEmpty()) {
-            o.insert(QStringLiteral("method"), method);
-        }
-        if (!path.isEmpty()) {
-            o.insert(QStringLiteral("path"), path);
-        }
-        if (kind == QLatin1String("status")) {
-            o.insert(QStringLiteral("status"), status);
-            if (status == 429 || status == 503) {
-                o.insert(QStringLiteral("retryAfterSeconds"), retryAfterSeconds);
-            }
-        }
-        if (latencyMs > 0) {
-            o.insert(QStringLiteral("latency_ms"), latencyMs);
-        }
-        if (!message.isEmpty()) {
-            o.insert(QStringLiteral("message"), message);
-        }
-        return o;
-    }
-};
-
+/// The /_sim/faults rules: kinds status, reset, stall, malformed, truncate, latency; paths match the
+/// normalised request path, case-sensitively.
 struct KubeFaults
 {
-    std::vector<KubeFaultRule> rules;
-    int nextId = 1;
+    HttpFaultRules rules{HttpFaultSyntax{HttpFaultSyntax::commonFields(), HttpFaultSyntax::commonKinds()}};
 };
 
 /// One request in flight.
@@ -78,7 +37,7 @@ struct KubeExchange
 {
     Request request;
     Responder responder;
-    std::optional<KubeFaultRule> fault;
+    std::optional<HttpFaultRule> fault;
     QString path;                  ///< normalised, without a trailing slash
     std::vector<std::string> segs; ///< path segments
     std::string version;           ///< API version named in the path ("v1", "v2alpha2")
@@ -136,6 +95,17 @@ json detailsFor(const ResourceInfo &info, const std::string &name)
     return d;
 }
 
+/// What the API server sets on a written object whatever the client sent: kind, apiVersion and,
+/// for a namespaced resource, the namespace of the URL.
+void stampKubeIdentity(json &object, const ResourceInfo &info, const std::string &ns)
+{
+    object["kind"] = info.kind;
+    object["apiVersion"] = info.apiVersion();
+    if (info.namespaced) {
+        object["metadata"]["namespace"] = ns;
+    }
+}
+
 std::string encodeContinue(std::int64_t rv, const std::string &start)
 {
     const json token{{"v", "meta.k8s.io/v1"}, {"rv", rv}, {"start", start}};
@@ -181,7 +151,7 @@ std::string metaString(const json &object, const char *field)
 } // namespace
 
 KubeSimulator::KubeSimulator(Options options, QObject *parent)
-    : QObject(parent)
+    : SimulatorBase(parent)
     , m_options(std::move(options))
     , m_faults(std::make_unique<KubeFaults>())
 {
@@ -232,42 +202,13 @@ bool KubeSimulator::start()
         m_dcgm->record(QDateTime::fromMSecsSinceEpoch(m_nowMs, Qt::UTC), m_cluster->gpuSamples());
     }
 
-    QString host = QStringLiteral("127.0.0.1");
-    const QHostAddress &a = m_options.address;
-    if (a == QHostAddress::LocalHostIPv6 || a == QHostAddress::AnyIPv6) {
-        host = QStringLiteral("[::1]");
-    } else if (a != QHostAddress::LocalHost && a != QHostAddress::Any && a != QHostAddress::AnyIPv4) {
-        host = a.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + a.toString() + QLatin1Char(']')
-                                                             : a.toString();
-    }
-    if (m_options.useTls && m_options.tls.isNull()) {
-        QStringList hosts{QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
-        if (!host.startsWith(QLatin1Char('[')) && !hosts.contains(host)) {
-            hosts.append(host);
-        }
-        if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6) {
-            hosts.append(QHostInfo::localHostName());
-        }
-        m_options.tls = TlsIdentity::generate(QStringLiteral("strata-sim-kube"), hosts);
-        if (m_options.tls.isNull()) {
-            m_error = QStringLiteral("cannot generate a TLS certificate");
-            return false;
-        }
-    }
-    m_server = new HttpServer(this);
-    if (m_options.useTls) {
-        m_server->setTlsConfiguration(m_options.tls.serverConfiguration());
-    }
-    m_server->setHandler([this](const Request &request, const Responder &responder) {
-        handle(request, responder);
-    });
-    if (!m_server->listen(m_options.address, m_options.port)) {
-        m_error = m_server->errorString();
+    if (m_options.useTls
+        && !ensureTls(m_options.tls, QStringLiteral("strata-sim-kube"), certificateHosts(m_options.address))) {
         return false;
     }
-    m_port = m_server->port();
-    m_baseUrl = (m_options.useTls ? QStringLiteral("https://") : QStringLiteral("http://")) + host + QLatin1Char(':')
-                + QString::number(m_port);
+    if (!listen(m_options.address, m_options.port, m_options.useTls ? &m_options.tls : nullptr)) {
+        return false;
+    }
     m_expectedAuth = "Bearer " + m_options.token.toUtf8();
 
     if (m_dcgm) {
@@ -281,7 +222,8 @@ bool KubeSimulator::start()
             m_error = QStringLiteral("Prometheus endpoint: ") + m_prometheus->errorString();
             return false;
         }
-        m_prometheusUrl = QStringLiteral("http://") + host + QLatin1Char(':') + QString::number(m_prometheus->port());
+        m_prometheusUrl = QStringLiteral("http://") + clientHost(m_options.address) + QLatin1Char(':')
+                          + QString::number(m_prometheus->port());
     }
 
     if (m_options.tickInterval.count() > 0) {
@@ -412,27 +354,26 @@ void KubeSimulator::compact()
 void KubeSimulator::expireWatches()
 {
     onOwnThread([&] {
-        std::vector<std::uint64_t> ids;
-        for (const auto &entry : m_watches) {
-            ids.push_back(entry.first);
-        }
-        for (std::uint64_t id : ids) {
-            endWatch(id, true);
-        }
+        endAllWatches(true);
         m_store->compact();
     });
+}
+
+void KubeSimulator::endAllWatches(bool expired)
+{
+    std::vector<std::uint64_t> ids;
+    for (const auto &entry : m_watches) {
+        ids.push_back(entry.first);
+    }
+    for (std::uint64_t id : ids) {
+        endWatch(id, expired);
+    }
 }
 
 void KubeSimulator::dropWatches()
 {
     onOwnThread([&] {
-        std::vector<std::uint64_t> ids;
-        for (const auto &entry : m_watches) {
-            ids.push_back(entry.first);
-        }
-        for (std::uint64_t id : ids) {
-            endWatch(id, false);
-        }
+        endAllWatches(false);
     });
 }
 
@@ -451,57 +392,7 @@ void KubeSimulator::setChurn(int podsPerSecond)
 int KubeSimulator::addFaultRule(const QJsonObject &json, QString *error)
 {
     return onOwnThread([&] {
-        static const QStringList known{QStringLiteral("method"),
-                                       QStringLiteral("path"),
-                                       QStringLiteral("kind"),
-                                       QStringLiteral("status"),
-                                       QStringLiteral("retryAfterSeconds"),
-                                       QStringLiteral("message"),
-                                       QStringLiteral("latency_ms"),
-                                       QStringLiteral("count")};
-        static const QStringList kinds{QStringLiteral("status"),
-                                       QStringLiteral("reset"),
-                                       QStringLiteral("stall"),
-                                       QStringLiteral("malformed"),
-                                       QStringLiteral("truncate"),
-                                       QStringLiteral("latency")};
-        auto fail = [&](const QString &message) {
-            if (error) {
-                *error = message;
-            }
-            return -1;
-        };
-        for (auto it = json.begin(); it != json.end(); ++it) {
-            if (!known.contains(it.key())) {
-                return fail(QStringLiteral("unknown field \"%1\"").arg(it.key()));
-            }
-        }
-        KubeFaultRule rule;
-        rule.kind = json.value(QStringLiteral("kind")).toString(QStringLiteral("status"));
-        if (!kinds.contains(rule.kind)) {
-            return fail(QStringLiteral("\"kind\" must be one of %1").arg(kinds.join(QStringLiteral(", "))));
-        }
-        rule.method = json.value(QStringLiteral("method")).toString().toUpper();
-        rule.path = json.value(QStringLiteral("path")).toString();
-        rule.regex = QRegularExpression(rule.path);
-        if (!rule.regex.isValid()) {
-            return fail(QStringLiteral("\"path\" is not a valid regular expression"));
-        }
-        rule.status = json.value(QStringLiteral("status")).toInt(503);
-        rule.retryAfterSeconds = json.value(QStringLiteral("retryAfterSeconds")).toInt(1);
-        rule.message = json.value(QStringLiteral("message")).toString();
-        rule.latencyMs = json.value(QStringLiteral("latency_ms")).toInt(0);
-        rule.count = json.value(QStringLiteral("count")).toInt(-1);
-        if (rule.status < 100 || rule.status > 599 || rule.count == 0 || rule.count < -1 || rule.latencyMs < 0
-            || rule.retryAfterSeconds < 0) {
-            return fail(QStringLiteral("status, count, latency_ms or retryAfterSeconds out of range"));
-        }
-        if (rule.kind == QLatin1String("latency") && rule.latencyMs == 0) {
-            return fail(QStringLiteral("a latency rule needs latency_ms"));
-        }
-        rule.id = m_faults->nextId++;
-        m_faults->rules.push_back(rule);
-        return rule.id;
+        return m_faults->rules.add(json, error);
     });
 }
 
@@ -859,14 +750,7 @@ void KubeSimulator::sendJson(const std::shared_ptr<KubeExchange> &ex, int status
     r.headers.append({QByteArrayLiteral("X-Kubernetes-Pf-Prioritylevel-Uid"),
                       QByteArrayLiteral("4c3c8c2e-8f0e-4b8a-a1d3-6e0f5b7c9a02")});
     if (ex->fault) {
-        if (ex->fault->latencyMs > 0) {
-            r.delay = std::chrono::milliseconds(ex->fault->latencyMs);
-        }
-        if (ex->fault->kind == QLatin1String("malformed")) {
-            r.fault = Fault::Malformed;
-        } else if (ex->fault->kind == QLatin1String("truncate")) {
-            r.fault = Fault::Truncate;
-        }
+        ex->fault->applyTo(r);
     }
     qCInfo(lcKubeSim).noquote() << QString::fromLatin1(ex->request.method) << QString::fromUtf8(ex->request.target)
                                 << "->" << status;
@@ -918,26 +802,11 @@ void KubeSimulator::handle(const Request &request, const Responder &responder)
         return;
     }
 
-    for (auto it = m_faults->rules.begin(); it != m_faults->rules.end(); ++it) {
-        KubeFaultRule &rule = *it;
-        if ((!rule.method.isEmpty() && rule.method.toLatin1() != request.method)
-            || (!rule.path.isEmpty() && !rule.regex.match(path).hasMatch())) {
-            continue;
-        }
-        rule.fired++;
-        ex->fault = rule;
-        if (rule.count > 0 && --rule.count == 0) {
-            m_faults->rules.erase(it);
-        }
-        break;
-    }
+    ex->fault = m_faults->rules.fire(request.method, path);
     if (ex->fault) {
-        const KubeFaultRule &f = *ex->fault;
-        if (f.kind == QLatin1String("stall") || f.kind == QLatin1String("reset")) {
-            Response r;
-            r.delay = std::chrono::milliseconds(f.latencyMs);
-            r.fault = f.kind == QLatin1String("stall") ? Fault::Stall : Fault::Reset;
-            responder.send(std::move(r));
+        const HttpFaultRule &f = *ex->fault;
+        if (auto hang = f.connectionFault()) {
+            responder.send(std::move(*hang));
             return;
         }
         if (f.kind == QLatin1String("status")) {
@@ -992,11 +861,7 @@ void KubeSimulator::handleControl(const std::shared_ptr<KubeExchange> &ex)
     const QString &path = ex->path;
     const QJsonObject body = QJsonDocument::fromJson(ex->request.body).object();
     auto rulesJson = [this] {
-        QJsonArray items;
-        for (const KubeFaultRule &r : m_faults->rules) {
-            items.append(r.toJson());
-        }
-        return QJsonObject{{QStringLiteral("items"), items}};
+        return QJsonObject{{QStringLiteral("items"), m_faults->rules.toJson()}};
     };
     auto ok = [&](const QJsonObject &o) {
         sendJson(ex, 200, QJsonDocument(o).toJson(QJsonDocument::Compact));
@@ -1022,15 +887,10 @@ void KubeSimulator::handleControl(const std::shared_ptr<KubeExchange> &ex)
             return;
         }
     } else if (path.startsWith(QLatin1String("/_sim/faults/")) && method == "DELETE") {
-        const int id = path.mid(13).toInt();
-        const auto it = std::find_if(m_faults->rules.begin(), m_faults->rules.end(), [id](const KubeFaultRule &r) {
-            return r.id == id;
-        });
-        if (it == m_faults->rules.end()) {
+        if (!m_faults->rules.remove(path.mid(13).toInt())) {
             sendStatus(ex, 404, "NotFound", "fault rule not found");
             return;
         }
-        m_faults->rules.erase(it);
         ok({});
         return;
     } else if (path == QLatin1String("/_sim/tick") && method == "POST") {
@@ -1120,16 +980,10 @@ void KubeSimulator::route(const std::shared_ptr<KubeExchange> &ex)
     std::string plural;
     std::string name;
     std::string sub;
-    if (rest.size() >= 3 && rest[0] == "namespaces" && group.empty()
-        && findResource(group, ex->version, rest[2]) >= 0) {
-        ns = rest[1];
-        plural = rest[2];
-        name = rest.size() > 3 ? rest[3] : std::string();
-        sub = rest.size() > 4 ? rest[4] : std::string();
-        if (rest.size() > 5) {
-            plural.clear();
-        }
-    } else if (rest.size() >= 3 && rest[0] == "namespaces" && !group.empty()) {
+    // In the core group "namespaces/<name>" may also be the namespace object itself (and its
+    // subresources): only a known resource plural after it makes it a namespace scope.
+    if (rest.size() >= 3 && rest[0] == "namespaces"
+        && (!group.empty() || findResource(group, ex->version, rest[2]) >= 0)) {
         ns = rest[1];
         plural = rest[2];
         name = rest.size() > 3 ? rest[3] : std::string();
@@ -1181,16 +1035,21 @@ void KubeSimulator::route(const std::shared_ptr<KubeExchange> &ex)
         sendStatus(ex, 404, "NotFound", "the server could not find the requested resource");
         return;
     }
+    ObjectHandler handler = nullptr;
     if (method == "GET") {
-        getOne(ex, resource, ns, name);
+        handler = &KubeSimulator::getOne;
     } else if (method == "PUT") {
-        update(ex, resource, ns, name);
+        handler = &KubeSimulator::update;
     } else if (method == "PATCH") {
-        patch(ex, resource, ns, name);
+        handler = &KubeSimulator::patch;
     } else if (method == "DELETE" && sub.empty()) {
-        remove(ex, resource, ns, name);
+        handler = &KubeSimulator::remove;
     } else {
         sendStatus(ex, 405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        return;
+    }
+    if (const ObjectPtr current = findOrNotFound(ex, resource, ns, name)) {
+        (this->*handler)(ex, resource, ns, name, current);
     }
 }
 
@@ -1594,19 +1453,11 @@ void KubeSimulator::watch(const std::shared_ptr<KubeExchange> &ex, int resource,
 
 void KubeSimulator::getOne(const std::shared_ptr<KubeExchange> &ex,
                            int resource,
-                           const std::string &ns,
-                           const std::string &name)
+                           const std::string & /*ns*/,
+                           const std::string & /*name*/,
+                           const ObjectPtr &o)
 {
     const ResourceInfo &info = resourceInfo(resource);
-    const ObjectPtr o = m_store->get(resource, ns, name);
-    if (!o) {
-        sendStatus(ex,
-                   404,
-                   "NotFound",
-                   info.qualifiedName() + " \"" + name + "\" not found",
-                   bytes(detailsFor(info, name).dump()));
-        return;
-    }
     if (ex->table) {
         const std::string apiVersion = info.group.empty() ? ex->version : info.group + '/' + ex->version;
         const json table{{"kind", "Table"},
@@ -1745,21 +1596,50 @@ void KubeSimulator::create(const std::shared_ptr<KubeExchange> &ex, int resource
     sendJson(ex, 201, bytes(objectBytesFor(*stored, info, ex->version)));
 }
 
-void KubeSimulator::update(const std::shared_ptr<KubeExchange> &ex,
-                           int resource,
-                           const std::string &ns,
-                           const std::string &name)
+ObjectPtr KubeSimulator::findOrNotFound(const std::shared_ptr<KubeExchange> &ex,
+                                        int resource,
+                                        const std::string &ns,
+                                        const std::string &name)
 {
-    const ResourceInfo &info = resourceInfo(resource);
-    const ObjectPtr current = m_store->get(resource, ns, name);
-    if (!current) {
+    ObjectPtr object = m_store->get(resource, ns, name);
+    if (!object) {
+        const ResourceInfo &info = resourceInfo(resource);
         sendStatus(ex,
                    404,
                    "NotFound",
                    info.qualifiedName() + " \"" + name + "\" not found",
                    bytes(detailsFor(info, name).dump()));
-        return;
     }
+    return object;
+}
+
+bool KubeSimulator::isCurrentVersion(const std::shared_ptr<KubeExchange> &ex,
+                                     const ResourceInfo &info,
+                                     const std::string &name,
+                                     const json &written,
+                                     const StoredObject &current)
+{
+    const std::string rv = metaString(written, "resourceVersion");
+    if (!rv.empty() && rv != std::to_string(current.rv)) {
+        sendStatus(
+            ex,
+            409,
+            "Conflict",
+            "Operation cannot be fulfilled on " + info.qualifiedName() + " \"" + name
+                + "\": the object has been modified; please apply your changes to the latest version and try again",
+            bytes(detailsFor(info, name).dump()));
+        return false;
+    }
+    return true;
+}
+
+void KubeSimulator::update(const std::shared_ptr<KubeExchange> &ex,
+                           int resource,
+                           const std::string &ns,
+                           const std::string &name,
+                           const ObjectPtr &current)
+{
+    const ResourceInfo &info = resourceInfo(resource);
     json object = json::parse(ex->request.body.toStdString(), nullptr, false);
     if (!object.is_object() || metaString(object, "name") != name) {
         sendStatus(ex,
@@ -1769,22 +1649,10 @@ void KubeSimulator::update(const std::shared_ptr<KubeExchange> &ex,
                        + name + ")");
         return;
     }
-    const std::string rv = metaString(object, "resourceVersion");
-    if (!rv.empty() && rv != std::to_string(current->rv)) {
-        sendStatus(
-            ex,
-            409,
-            "Conflict",
-            "Operation cannot be fulfilled on " + info.qualifiedName() + " \"" + name
-                + "\": the object has been modified; please apply your changes to the latest version and try again",
-            bytes(detailsFor(info, name).dump()));
+    if (!isCurrentVersion(ex, info, name, object, *current)) {
         return;
     }
-    object["kind"] = info.kind;
-    object["apiVersion"] = info.apiVersion();
-    if (info.namespaced) {
-        object["metadata"]["namespace"] = ns;
-    }
+    stampKubeIdentity(object, info, ns);
     const ObjectPtr stored = m_store->replace(resource, std::move(object));
     sendJson(ex, 200, bytes(objectBytesFor(*stored, info, ex->version)));
 }
@@ -1792,18 +1660,10 @@ void KubeSimulator::update(const std::shared_ptr<KubeExchange> &ex,
 void KubeSimulator::patch(const std::shared_ptr<KubeExchange> &ex,
                           int resource,
                           const std::string &ns,
-                          const std::string &name)
+                          const std::string &name,
+                          const ObjectPtr &current)
 {
     const ResourceInfo &info = resourceInfo(resource);
-    const ObjectPtr current = m_store->get(resource, ns, name);
-    if (!current) {
-        sendStatus(ex,
-                   404,
-                   "NotFound",
-                   info.qualifiedName() + " \"" + name + "\" not found",
-                   bytes(detailsFor(info, name).dump()));
-        return;
-    }
     const QByteArray type = ex->request.header("content-type").split(';').value(0).trimmed().toLower();
     const json body = json::parse(ex->request.body.toStdString(), nullptr, false);
     if (body.is_discarded()) {
@@ -1835,23 +1695,11 @@ void KubeSimulator::patch(const std::shared_ptr<KubeExchange> &ex,
                    "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json");
         return;
     }
-    const std::string rv = metaString(next, "resourceVersion");
-    if (!rv.empty() && rv != std::to_string(current->rv)) {
-        sendStatus(
-            ex,
-            409,
-            "Conflict",
-            "Operation cannot be fulfilled on " + info.qualifiedName() + " \"" + name
-                + "\": the object has been modified; please apply your changes to the latest version and try again",
-            bytes(detailsFor(info, name).dump()));
+    if (!isCurrentVersion(ex, info, name, next, *current)) {
         return;
     }
-    next["kind"] = info.kind;
-    next["apiVersion"] = info.apiVersion();
     next["metadata"]["name"] = name;
-    if (info.namespaced) {
-        next["metadata"]["namespace"] = ns;
-    }
+    stampKubeIdentity(next, info, ns);
     if (next == current->obj()) {
         sendJson(ex, 200, bytes(objectBytesFor(*current, info, ex->version)));
         return;
@@ -1863,18 +1711,10 @@ void KubeSimulator::patch(const std::shared_ptr<KubeExchange> &ex,
 void KubeSimulator::remove(const std::shared_ptr<KubeExchange> &ex,
                            int resource,
                            const std::string &ns,
-                           const std::string &name)
+                           const std::string &name,
+                           const ObjectPtr &current)
 {
     const ResourceInfo &info = resourceInfo(resource);
-    const ObjectPtr current = m_store->get(resource, ns, name);
-    if (!current) {
-        sendStatus(ex,
-                   404,
-                   "NotFound",
-                   info.qualifiedName() + " \"" + name + "\" not found",
-                   bytes(detailsFor(info, name).dump()));
-        return;
-    }
     std::string policy = toStd(ex->request.queryValue(QStringLiteral("propagationPolicy")));
     const json options = json::parse(ex->request.body.toStdString(), nullptr, false);
     if (policy.empty() && options.is_object()) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "simulators/common/httpserver.h"
+#include "simulators/common/simulatorbase.h"
 #include "simulators/common/tlsidentity.h"
 
 #include <QByteArray>
@@ -9,11 +9,9 @@
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QList>
-#include <QMetaObject>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QThread>
 #include <QTimer>
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,7 +23,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace strata::sim {
@@ -41,6 +38,8 @@ struct KubeExchange;
 struct KubeWatch;
 struct KubeFaults;
 struct StoreEvent;
+struct StoredObject;
+struct ResourceInfo;
 
 /// A dataset volume of the `dgx` preset: a Trident-provisioned PV bound to a PVC. The PV is named
 /// "pvc-<claimUid>" and carries csi.volumeHandle "pvc-<claimUid>" and
@@ -206,7 +205,7 @@ struct KubeProjectSample
 /// - POST /_sim/watches/expire: every open watch gets an ERROR 410 event and ends (and compact);
 /// - POST /_sim/watches/drop: every open watch stream ends cleanly;
 /// - POST /_sim/churn {"podsPerSecond":N}: that many pod MODIFIED events per second (0 stops).
-class KubeSimulator final : public QObject
+class KubeSimulator final : public SimulatorBase
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(KubeSimulator)
@@ -223,10 +222,8 @@ public:
     /// Creates and starts a simulator on `thread`; the thread owns it. nullptr on failure.
     static KubeSimulator *startOnThread(ServerThread &thread, Options options, QString *error = nullptr);
 
-    [[nodiscard]] QString errorString() const { return m_error; }
-    /// "https://127.0.0.1:<port>" (the kubeconfig `server`).
-    [[nodiscard]] QString baseUrl() const { return m_baseUrl; }
-    [[nodiscard]] quint16 port() const { return m_port; }
+    // errorString(), port() and baseUrl() ("https://127.0.0.1:<port>", the kubeconfig `server`)
+    // come from SimulatorBase.
     /// "http://127.0.0.1:<port>" of the Prometheus API / dcgm-exporter /metrics; empty without metrics.
     [[nodiscard]] QString prometheusUrl() const { return m_prometheusUrl; }
     [[nodiscard]] QString token() const { return m_options.token; }
@@ -283,19 +280,52 @@ Q_SIGNALS:
     void ticked();
 
 private:
-    void handle(const Request &request, const Responder &responder);
+    void handle(const Request &request, const Responder &responder) override;
     void handleControl(const std::shared_ptr<KubeExchange> &ex);
     void route(const std::shared_ptr<KubeExchange> &ex);
     void serveDiscovery(const std::shared_ptr<KubeExchange> &ex, bool *handled);
     void serveOpenApi(const std::shared_ptr<KubeExchange> &ex, bool *handled);
     void list(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns);
     void watch(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns);
-    void getOne(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
     void create(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns);
-    void update(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
-    void patch(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
-    void remove(const std::shared_ptr<KubeExchange> &ex, int resource, const std::string &ns, const std::string &name);
+    /// A handler of one existing object (GET, PUT, PATCH, DELETE); the router has looked it up.
+    using ObjectHandler = void (KubeSimulator::*)(const std::shared_ptr<KubeExchange> &ex,
+                                                  int resource,
+                                                  const std::string &ns,
+                                                  const std::string &name,
+                                                  const std::shared_ptr<const StoredObject> &current);
+    void getOne(const std::shared_ptr<KubeExchange> &ex,
+                int resource,
+                const std::string &ns,
+                const std::string &name,
+                const std::shared_ptr<const StoredObject> &current);
+    void update(const std::shared_ptr<KubeExchange> &ex,
+                int resource,
+                const std::string &ns,
+                const std::string &name,
+                const std::shared_ptr<const StoredObject> &current);
+    void patch(const std::shared_ptr<KubeExchange> &ex,
+               int resource,
+               const std::string &ns,
+               const std::string &name,
+               const std::shared_ptr<const StoredObject> &current);
+    void remove(const std::shared_ptr<KubeExchange> &ex,
+                int resource,
+                const std::string &ns,
+                const std::string &name,
+                const std::shared_ptr<const StoredObject> &current);
     void servePodLog(const std::shared_ptr<KubeExchange> &ex, const std::string &ns, const std::string &name);
+    /// The stored object, or nullptr after answering 404 NotFound as the API server does.
+    std::shared_ptr<const StoredObject> findOrNotFound(const std::shared_ptr<KubeExchange> &ex,
+                                                       int resource,
+                                                       const std::string &ns,
+                                                       const std::string &name);
+    /// Whether `written` names no resourceVersion or `current`'s; else answers 409 Conflict.
+    bool isCurrentVersion(const std::shared_ptr<KubeExchange> &ex,
+                          const ResourceInfo &info,
+                          const std::string &name,
+                          const nlohmann::json &written,
+                          const StoredObject &current);
 
     void sendJson(const std::shared_ptr<KubeExchange> &ex, int status, const QByteArray &body) const;
     void sendStatus(const std::shared_ptr<KubeExchange> &ex,
@@ -308,41 +338,14 @@ private:
     void sendBookmarks();
     void sweepWatches();
     void endWatch(std::uint64_t id, bool expired);
+    /// Ends every open watch (an ERROR 410 first when `expired`).
+    void endAllWatches(bool expired);
     void churnStep();
     void doTick(std::chrono::milliseconds step);
 
-    template <class F> auto onOwnThread(F &&fn) const
-    {
-        using R = decltype(fn());
-        if (QThread::currentThread() == thread()) {
-            return fn();
-        }
-        if constexpr (std::is_void_v<R>) {
-            QMetaObject::invokeMethod(
-                const_cast<KubeSimulator *>(this),
-                [&] {
-                    fn();
-                },
-                Qt::BlockingQueuedConnection);
-        } else {
-            R result{};
-            QMetaObject::invokeMethod(
-                const_cast<KubeSimulator *>(this),
-                [&] {
-                    result = fn();
-                },
-                Qt::BlockingQueuedConnection);
-            return result;
-        }
-    }
-
     Options m_options;
-    QString m_error;
-    QString m_baseUrl;
     QString m_prometheusUrl;
-    quint16 m_port = 0;
     std::int64_t m_nowMs = 0;
-    HttpServer *m_server = nullptr;
     HttpServer *m_prometheus = nullptr;
     std::unique_ptr<ObjectStore> m_store;
     QHash<QString, QStringList> m_createRequests; ///< plural -> names, see createRequests()

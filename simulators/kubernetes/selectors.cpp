@@ -1,5 +1,6 @@
 #include "simulators/kubernetes/selectors.h"
 
+#include "simulators/common/text.h"
 #include "simulators/kubernetes/resources.h"
 
 #include <nlohmann/json.hpp>
@@ -11,16 +12,6 @@ namespace strata::sim::kube {
 using nlohmann::json;
 
 namespace {
-
-std::string trim(const std::string &s)
-{
-    const auto begin = s.find_first_not_of(" \t");
-    if (begin == std::string::npos) {
-        return {};
-    }
-    const auto end = s.find_last_not_of(" \t");
-    return s.substr(begin, end - begin + 1);
-}
 
 // Splits on commas outside parentheses ("a in (x,y),b=c" -> 2 parts).
 std::vector<std::string> splitTopLevel(const std::string &text)
@@ -51,13 +42,13 @@ std::vector<std::string> splitValues(const std::string &inner)
     std::string current;
     for (char c : inner) {
         if (c == ',') {
-            values.push_back(trim(current));
+            values.push_back(trimBlanks(current));
             current.clear();
         } else {
             current += c;
         }
     }
-    values.push_back(trim(current));
+    values.push_back(trimBlanks(current));
     return values;
 }
 
@@ -80,29 +71,29 @@ const json *label(const json &object, const std::string &key)
 std::optional<LabelSelector> LabelSelector::parse(const std::string &text, std::string *error)
 {
     LabelSelector selector;
-    if (trim(text).empty()) {
+    if (trimBlanks(text).empty()) {
         return selector;
     }
     for (const std::string &rawPart : splitTopLevel(text)) {
-        const std::string part = trim(rawPart);
+        const std::string part = trimBlanks(rawPart);
         Requirement r;
         if (part.empty()) {
             *error = "found '', expected: !, identifier, or 'end of string'";
             return std::nullopt;
         }
         if (part[0] == '!') {
-            r.key = trim(part.substr(1));
+            r.key = trimBlanks(part.substr(1));
             r.op = Op::DoesNotExist;
         } else if (const auto paren = part.find('('); paren != std::string::npos) {
             const auto close = part.rfind(')');
-            const std::string head = trim(part.substr(0, paren));
+            const std::string head = trimBlanks(part.substr(0, paren));
             const auto space = head.rfind(' ');
             if (close == std::string::npos || space == std::string::npos) {
                 *error = "unable to parse requirement: " + part;
                 return std::nullopt;
             }
-            const std::string op = trim(head.substr(space + 1));
-            r.key = trim(head.substr(0, space));
+            const std::string op = trimBlanks(head.substr(space + 1));
+            r.key = trimBlanks(head.substr(0, space));
             if (op == "in") {
                 r.op = Op::In;
             } else if (op == "notin") {
@@ -113,14 +104,14 @@ std::optional<LabelSelector> LabelSelector::parse(const std::string &text, std::
             }
             r.values = splitValues(part.substr(paren + 1, close - paren - 1));
         } else if (const auto ne = part.find("!="); ne != std::string::npos) {
-            r.key = trim(part.substr(0, ne));
+            r.key = trimBlanks(part.substr(0, ne));
             r.op = Op::NotEquals;
-            r.values = {trim(part.substr(ne + 2))};
+            r.values = {trimBlanks(part.substr(ne + 2))};
         } else if (const auto eq = part.find('='); eq != std::string::npos) {
-            r.key = trim(part.substr(0, eq));
+            r.key = trimBlanks(part.substr(0, eq));
             r.op = Op::Equals;
             const std::size_t skip = part.compare(eq, 2, "==") == 0 ? 2 : 1;
-            r.values = {trim(part.substr(eq + skip))};
+            r.values = {trimBlanks(part.substr(eq + skip))};
         } else {
             r.key = part;
             r.op = Op::Exists;
@@ -171,7 +162,7 @@ bool LabelSelector::matches(const json &object) const
 std::optional<FieldSelector> FieldSelector::parse(const std::string &text, int resource, std::string *error)
 {
     FieldSelector selector;
-    if (trim(text).empty()) {
+    if (trimBlanks(text).empty()) {
         return selector;
     }
     std::vector<std::string> allowed{"metadata.name", "metadata.namespace"};
@@ -204,17 +195,17 @@ std::optional<FieldSelector> FieldSelector::parse(const std::string &text, int r
         allowed.push_back("status.successful");
     }
     for (const std::string &rawPart : splitTopLevel(text)) {
-        const std::string part = trim(rawPart);
+        const std::string part = trimBlanks(rawPart);
         Term term;
         std::string field;
         if (const auto ne = part.find("!="); ne != std::string::npos) {
-            field = trim(part.substr(0, ne));
-            term.value = trim(part.substr(ne + 2));
+            field = trimBlanks(part.substr(0, ne));
+            term.value = trimBlanks(part.substr(ne + 2));
             term.negate = true;
         } else if (const auto eq = part.find('='); eq != std::string::npos) {
-            field = trim(part.substr(0, eq));
+            field = trimBlanks(part.substr(0, eq));
             const std::size_t skip = part.compare(eq, 2, "==") == 0 ? 2 : 1;
-            term.value = trim(part.substr(eq + skip));
+            term.value = trimBlanks(part.substr(eq + skip));
         } else {
             *error = "invalid selector: '" + text + "'; can't understand '" + part + "'";
             return std::nullopt;

@@ -351,17 +351,47 @@ void Estate::addScheduledSnapshots(Volume &volume, qint64 nowMs, int hourly, int
     }
 }
 
-std::unique_ptr<Estate> Estate::demo(const QString &clusterName, quint64 seed, qint64 nowMs)
+namespace {
+
+// The estate of a preset with its cluster record; the cluster's uuid is the first one it draws.
+std::unique_ptr<Estate> newClusterEstate(
+    const QString &clusterName, quint64 seed, qint64 nowMs, const QString &location, const QString &managementAddress)
 {
     auto estate = std::make_unique<Estate>(seed);
+    estate->createdMs = nowMs;
+    estate->cluster.name = clusterName;
+    estate->cluster.uuid = estate->newUuid();
+    estate->cluster.versionFull = QStringLiteral("NetApp Release 9.14.1P3: Thu Mar 14 06:12:51 UTC 2024");
+    estate->cluster.location = location;
+    estate->cluster.contact = QStringLiteral("storage-team@example.com");
+    estate->cluster.managementAddress = managementAddress;
+    return estate;
+}
+
+// Two aggregates per node, "aggr1_<node>" and "aggr2_<node>" ('-' in the node name as '_').
+void addNodeAggregates(Estate &e, qint64 size, int diskCount, qint64 createMs)
+{
+    for (const Node &n : e.nodes) {
+        for (int a = 1; a <= 2; ++a) {
+            Aggregate aggr;
+            aggr.uuid = e.newUuid();
+            aggr.name = QStringLiteral("aggr%1_").arg(a) + QString(n.name).replace(QLatin1Char('-'), QLatin1Char('_'));
+            aggr.node = Ref{n.name, n.uuid};
+            aggr.size = size;
+            aggr.diskCount = diskCount;
+            aggr.createTime = Estate::timestamp(createMs);
+            e.aggregates.push_back(aggr);
+        }
+    }
+}
+
+} // namespace
+
+std::unique_ptr<Estate> Estate::demo(const QString &clusterName, quint64 seed, qint64 nowMs)
+{
+    auto estate = newClusterEstate(
+        clusterName, seed, nowMs, QStringLiteral("AI data centre, row 4"), QStringLiteral("10.20.0.10"));
     Estate &e = *estate;
-    e.createdMs = nowMs;
-    e.cluster.name = clusterName;
-    e.cluster.uuid = e.newUuid();
-    e.cluster.versionFull = QStringLiteral("NetApp Release 9.14.1P3: Thu Mar 14 06:12:51 UTC 2024");
-    e.cluster.location = QStringLiteral("AI data centre, row 4");
-    e.cluster.contact = QStringLiteral("storage-team@example.com");
-    e.cluster.managementAddress = QStringLiteral("10.20.0.10");
 
     const QString nodePrefix = clusterName;
     for (int i = 1; i <= 2; ++i) {
@@ -380,18 +410,7 @@ std::unique_ptr<Estate> Estate::demo(const QString &clusterName, quint64 seed, q
     e.nodes[1].partnerName = e.nodes[0].name;
     e.nodes[1].partnerUuid = e.nodes[0].uuid;
 
-    for (const Node &n : e.nodes) {
-        for (int a = 1; a <= 2; ++a) {
-            Aggregate aggr;
-            aggr.uuid = e.newUuid();
-            aggr.name = QStringLiteral("aggr%1_").arg(a) + QString(n.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-            aggr.node = Ref{n.name, n.uuid};
-            aggr.size = 31 * TiB + TiB / 2;
-            aggr.diskCount = 11;
-            aggr.createTime = timestamp(nowMs - 400 * DayMs);
-            e.aggregates.push_back(aggr);
-        }
-    }
+    addNodeAggregates(e, 31 * TiB + TiB / 2, 11, nowMs - 400 * DayMs);
     auto aggrRef = [&](int i) {
         return Ref{e.aggregates[size_t(i)].name, e.aggregates[size_t(i)].uuid};
     };
@@ -729,15 +748,9 @@ std::unique_ptr<Estate> Estate::demo(const QString &clusterName, quint64 seed, q
 std::unique_ptr<Estate>
 Estate::generated(const QString &clusterName, int volumeCount, int snapshotsPerVolume, quint64 seed, qint64 nowMs)
 {
-    auto estate = std::make_unique<Estate>(seed);
+    auto estate =
+        newClusterEstate(clusterName, seed, nowMs, QStringLiteral("Generated lab"), QStringLiteral("10.30.0.10"));
     Estate &e = *estate;
-    e.createdMs = nowMs;
-    e.cluster.name = clusterName;
-    e.cluster.uuid = e.newUuid();
-    e.cluster.versionFull = QStringLiteral("NetApp Release 9.14.1P3: Thu Mar 14 06:12:51 UTC 2024");
-    e.cluster.location = QStringLiteral("Generated lab");
-    e.cluster.contact = QStringLiteral("storage-team@example.com");
-    e.cluster.managementAddress = QStringLiteral("10.30.0.10");
 
     const int pairs = std::clamp(volumeCount / 5000, 1, 6);
     for (int i = 1; i <= pairs * 2; ++i) {
@@ -757,17 +770,7 @@ Estate::generated(const QString &clusterName, int volumeCount, int snapshotsPerV
         e.nodes[i + 1].partnerName = e.nodes[i].name;
         e.nodes[i + 1].partnerUuid = e.nodes[i].uuid;
     }
-    for (const Node &n : e.nodes) {
-        for (int a = 1; a <= 2; ++a) {
-            Aggregate aggr;
-            aggr.uuid = e.newUuid();
-            aggr.name = QStringLiteral("aggr%1_").arg(a) + QString(n.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-            aggr.node = Ref{n.name, n.uuid};
-            aggr.diskCount = 23;
-            aggr.createTime = timestamp(nowMs - 500 * DayMs);
-            e.aggregates.push_back(aggr);
-        }
-    }
+    addNodeAggregates(e, 0, 23, nowMs - 500 * DayMs); // sized below, from what they hold
 
     static const char *const departments[] = {"eng",
                                               "research",

@@ -163,9 +163,40 @@ QByteArray JsonWriter::take()
     return out;
 }
 
-void JsonWriter::appendString(QByteArray &out, const QString &text)
+namespace {
+
+// The JSON escape of a character that cannot stand as it is in a string (below 0x20, '"', '\\').
+void appendJsonEscape(QByteArray &out, unsigned c)
 {
     static constexpr char Hex[] = "0123456789abcdef";
+    switch (c) {
+    case '"':
+        out += "\\\"";
+        break;
+    case '\\':
+        out += "\\\\";
+        break;
+    case '\n':
+        out += "\\n";
+        break;
+    case '\r':
+        out += "\\r";
+        break;
+    case '\t':
+        out += "\\t";
+        break;
+    default:
+        out += "\\u00";
+        out += Hex[c >> 4];
+        out += Hex[c & 0xf];
+        break;
+    }
+}
+
+} // namespace
+
+void JsonWriter::appendString(QByteArray &out, const QString &text)
+{
     out += '"';
     // Names, uuids and paths are plain ASCII: copy them without a UTF-8 conversion.
     const qsizetype start = out.size();
@@ -180,28 +211,7 @@ void JsonWriter::appendString(QByteArray &out, const QString &text)
             out += char(c);
             continue;
         }
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            out += "\\u00";
-            out += Hex[c >> 4];
-            out += Hex[c & 0xf];
-            break;
-        }
+        appendJsonEscape(out, c);
     }
     if (ascii) {
         out += '"';
@@ -219,28 +229,7 @@ void JsonWriter::appendString(QByteArray &out, const QString &text)
         }
         out.append(run, p - run);
         run = p + 1;
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            out += "\\u00";
-            out += Hex[c >> 4];
-            out += Hex[c & 0xf];
-            break;
-        }
+        appendJsonEscape(out, c);
     }
     out.append(run, end - run);
     out += '"';

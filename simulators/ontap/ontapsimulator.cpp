@@ -6,7 +6,6 @@
 #include "simulators/ontap/schemas.h"
 
 #include <QDateTime>
-#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -181,7 +180,7 @@ QString sizeText(qint64 bytes)
 } // namespace
 
 OntapSimulator::OntapSimulator(Options options, QObject *parent)
-    : QObject(parent)
+    : SimulatorBase(parent)
     , m_options(std::move(options))
     , m_faults(m_options.seed)
 {
@@ -210,43 +209,12 @@ bool OntapSimulator::start()
     m_volumeSortCache = std::make_unique<SortCache<Volume>>();
     m_pageCap = m_options.pageCap;
 
-    QString host = QStringLiteral("127.0.0.1");
-    const QHostAddress &a = m_options.address;
-    if (a == QHostAddress::LocalHostIPv6 || a == QHostAddress::AnyIPv6) {
-        host = QStringLiteral("[::1]");
-    } else if (a != QHostAddress::LocalHost && a != QHostAddress::Any && a != QHostAddress::AnyIPv4) {
-        host = a.protocol() == QAbstractSocket::IPv6Protocol ? QLatin1Char('[') + a.toString() + QLatin1Char(']')
-                                                             : a.toString();
-    }
-    if (m_options.useTls && m_options.tls.isNull()) {
-        QStringList hosts{QStringLiteral("localhost"), QStringLiteral("127.0.0.1"), QStringLiteral("::1")};
-        if (!host.startsWith(QLatin1Char('[')) && !hosts.contains(host)) {
-            hosts.append(host);
-        }
-        if (a == QHostAddress::Any || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6) {
-            // Reachable from other machines: let them verify the certificate by host name too.
-            hosts.append(QHostInfo::localHostName());
-        }
-        m_options.tls = TlsIdentity::generate(m_options.clusterName, hosts);
-        if (m_options.tls.isNull()) {
-            m_error = QStringLiteral("cannot generate a TLS certificate");
-            return false;
-        }
-    }
-    m_server = new HttpServer(this);
-    if (m_options.useTls) {
-        m_server->setTlsConfiguration(m_options.tls.serverConfiguration());
-    }
-    m_server->setHandler([this](const Request &request, const Responder &responder) {
-        handle(request, responder);
-    });
-    if (!m_server->listen(m_options.address, m_options.port)) {
-        m_error = m_server->errorString();
+    if (m_options.useTls && !ensureTls(m_options.tls, m_options.clusterName, certificateHosts(m_options.address))) {
         return false;
     }
-    m_port = m_server->port();
-    m_baseUrl = (m_options.useTls ? QStringLiteral("https://") : QStringLiteral("http://")) + host + QLatin1Char(':')
-                + QString::number(m_port);
+    if (!listen(m_options.address, m_options.port, m_options.useTls ? &m_options.tls : nullptr)) {
+        return false;
+    }
     m_expectedAuth = "Basic " + (m_options.username + QLatin1Char(':') + m_options.password).toUtf8().toBase64();
     if (m_options.tickInterval.count() > 0) {
         m_ticker.setInterval(m_options.tickInterval);
@@ -1097,10 +1065,117 @@ resolveRef(const QJsonValue &ref, const QString &target, ByUuid byUuid, ByName b
     return found;
 }
 
+// resolveRef against the estate's SVMs, aggregates, QoS policies, or the volumes of one SVM.
+std::variant<const Svm *, OntapError> resolveSvm(const Estate &estate, const QJsonValue &ref, const QString &target)
+{
+    return resolveRef<Svm>(
+        ref,
+        target,
+        [&](const QString &uuid) {
+            return estate.svm(uuid);
+        },
+        [&](const QString &name) {
+            return estate.svmByName(name);
+        });
+}
+
+std::variant<const Aggregate *, OntapError> resolveAggregate(const Estate &estate, const QJsonValue &ref)
+{
+    return resolveRef<Aggregate>(
+        ref,
+        QStringLiteral("aggregates"),
+        [&](const QString &uuid) {
+            return estate.aggregate(uuid);
+        },
+        [&](const QString &name) {
+            return estate.aggregateByName(name);
+        });
+}
+
+std::variant<const QosPolicy *, OntapError> resolveQosPolicy(const Estate &estate, const QJsonValue &ref)
+{
+    return resolveRef<QosPolicy>(
+        ref,
+        QStringLiteral("qos.policy"),
+        [&](const QString &uuid) {
+            return estate.qosPolicy(uuid);
+        },
+        [&](const QString &name) {
+            return estate.qosPolicyByName(name);
+        });
+}
+
+std::variant<const Volume *, OntapError>
+resolveVolume(const Estate &estate, const QJsonValue &ref, const QString &target, const QString &svmName)
+{
+    return resolveRef<Volume>(
+        ref,
+        target,
+        [&](const QString &uuid) {
+            return estate.volume(uuid);
+        },
+        [&](const QString &name) {
+            return estate.volumeByName(svmName, name);
+        });
+}
+
+// The check a create job makes again when it runs: another request may have taken the name.
+std::optional<OntapError> volumeNameTaken(const Estate &estate, const QString &svmName, const QString &name)
+{
+    if (estate.volumeByName(svmName, name)) {
+        return OntapError{409,
+                          QStringLiteral("Duplicate volume name \"%1\".").arg(name),
+                          QStringLiteral("1"),
+                          QStringLiteral("name")};
+    }
+    return std::nullopt;
+}
+
+// A new volume's identity, placement and size, created now.
+std::unique_ptr<Volume> newVolumeRecord(
+    const QString &uuid, const QString &name, const Ref &svm, const QList<Ref> &aggregates, qint64 size, qint64 nowMs)
+{
+    auto v = std::make_unique<Volume>();
+    v->uuid = uuid;
+    v->name = name;
+    v->svm = svm;
+    v->aggregates = aggregates;
+    v->size = size;
+    v->createMs = nowMs;
+    v->createTime = Estate::timestamp(nowMs);
+    return v;
+}
+
 } // namespace
 
+std::optional<QJsonObject> OntapSimulator::mutationBody(const std::shared_ptr<Exchange> &ex,
+                                                        const QStringList &allowed) const
+{
+    auto parsed = parseBody(*ex);
+    if (auto *error = std::get_if<OntapError>(&parsed)) {
+        sendError(ex, *error);
+        return std::nullopt;
+    }
+    const QJsonObject body = std::get<QJsonObject>(parsed);
+    if (auto error = checkKeys(body, allowed)) {
+        sendError(ex, *error);
+        return std::nullopt;
+    }
+    return body;
+}
+
+std::optional<QJsonObject> OntapSimulator::creationBody(const std::shared_ptr<Exchange> &ex,
+                                                        const QStringList &allowed) const
+{
+    std::optional<QJsonObject> body = mutationBody(ex, allowed);
+    if (body && body->value(QStringLiteral("name")).toString().isEmpty()) {
+        sendError(ex, missingField(QStringLiteral("name")));
+        return std::nullopt;
+    }
+    return body;
+}
+
 void OntapSimulator::submitJob(const std::shared_ptr<Exchange> &ex,
-                               const QString &description,
                                const Ref &svm,
                                Effect effect,
                                const std::optional<Ref> &created,
@@ -1108,7 +1183,7 @@ void OntapSimulator::submitJob(const std::shared_ptr<Exchange> &ex,
 {
     auto rec = std::make_shared<JobRecord>();
     rec->job.uuid = m_estate->newUuid();
-    rec->job.description = description;
+    rec->job.description = QString::fromLatin1(ex->request.method) + QLatin1Char(' ') + ex->path;
     rec->job.svm = svm;
     rec->job.state = QStringLiteral("queued");
     rec->effect = std::move(effect);
@@ -1230,13 +1305,27 @@ void OntapSimulator::completeJob(const QString &uuid)
     });
 }
 
-const Svm *OntapSimulator::svmForNewVolume(const std::shared_ptr<Exchange> &ex,
-                                           const QJsonObject &body,
-                                           const QString &name,
-                                           const std::function<const Svm *(const QString &)> &svmLookup,
-                                           const std::function<const Svm *(const QString &)> &svmByName)
+std::optional<QList<Ref>> OntapSimulator::namedAggregates(const std::shared_ptr<Exchange> &ex,
+                                                          const QJsonObject &body) const
 {
-    auto svmResult = resolveRef<Svm>(body.value(QStringLiteral("svm")), QStringLiteral("svm"), svmLookup, svmByName);
+    QList<Ref> aggregates;
+    for (const QJsonValue &a : body.value(QStringLiteral("aggregates")).toArray()) {
+        auto aggrResult = resolveAggregate(*m_estate, a);
+        if (auto *error = std::get_if<OntapError>(&aggrResult)) {
+            sendError(ex, *error);
+            return std::nullopt;
+        }
+        if (const Aggregate *aggr = std::get<const Aggregate *>(aggrResult)) {
+            aggregates.append(Ref{aggr->name, aggr->uuid});
+        }
+    }
+    return aggregates;
+}
+
+const Svm *
+OntapSimulator::svmForNewVolume(const std::shared_ptr<Exchange> &ex, const QJsonObject &body, const QString &name)
+{
+    auto svmResult = resolveSvm(*m_estate, body.value(QStringLiteral("svm")), QStringLiteral("svm"));
     if (auto *error = std::get_if<OntapError>(&svmResult)) {
         sendError(ex, *error);
         return nullptr;
@@ -1256,12 +1345,6 @@ const Svm *OntapSimulator::svmForNewVolume(const std::shared_ptr<Exchange> &ex,
 
 void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
 {
-    auto parsed = parseBody(*ex);
-    if (auto *error = std::get_if<OntapError>(&parsed)) {
-        sendError(ex, *error);
-        return;
-    }
-    const QJsonObject body = std::get<QJsonObject>(parsed);
     static const QStringList allowed{
         QStringLiteral("name"),       QStringLiteral("svm"),
         QStringLiteral("aggregates"), QStringLiteral("size"),
@@ -1275,15 +1358,12 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
         QStringLiteral("tiering"),    QStringLiteral("constituents_per_aggregate"),
         QStringLiteral("snaplock"),
     };
-    if (auto error = checkKeys(body, allowed)) {
-        sendError(ex, *error);
+    const std::optional<QJsonObject> parsedBody = creationBody(ex, allowed);
+    if (!parsedBody) {
         return;
     }
+    const QJsonObject body = *parsedBody;
     const QString name = body.value(QStringLiteral("name")).toString();
-    if (name.isEmpty()) {
-        sendError(ex, missingField(QStringLiteral("name")));
-        return;
-    }
     if (!validVolumeName(name)) {
         sendError(
             ex,
@@ -1294,13 +1374,7 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
                      QStringLiteral("917888")));
         return;
     }
-    auto svmLookup = [this](const QString &uuid) {
-        return m_estate->svm(uuid);
-    };
-    auto svmByName = [this](const QString &n) {
-        return m_estate->svmByName(n);
-    };
-    const Svm *svm = svmForNewVolume(ex, body, name, svmLookup, svmByName);
+    const Svm *svm = svmForNewVolume(ex, body, name);
     if (!svm) {
         return;
     }
@@ -1312,8 +1386,8 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     const Volume *parent = nullptr;
     QString parentSnapshotUuid;
     if (isClone) {
-        auto parentSvmResult = resolveRef<Svm>(
-            clone.value(QStringLiteral("parent_svm")), QStringLiteral("clone.parent_svm"), svmLookup, svmByName);
+        auto parentSvmResult =
+            resolveSvm(*m_estate, clone.value(QStringLiteral("parent_svm")), QStringLiteral("clone.parent_svm"));
         if (auto *error = std::get_if<OntapError>(&parentSvmResult)) {
             sendError(ex, *error);
             return;
@@ -1322,15 +1396,10 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
         if (!parentSvm) {
             parentSvm = svm;
         }
-        auto parentResult = resolveRef<Volume>(
-            clone.value(QStringLiteral("parent_volume")),
-            QStringLiteral("clone.parent_volume"),
-            [this](const QString &uuid) {
-                return m_estate->volume(uuid);
-            },
-            [this, parentSvm](const QString &n) {
-                return m_estate->volumeByName(parentSvm->name, n);
-            });
+        auto parentResult = resolveVolume(*m_estate,
+                                          clone.value(QStringLiteral("parent_volume")),
+                                          QStringLiteral("clone.parent_volume"),
+                                          parentSvm->name);
         if (auto *error = std::get_if<OntapError>(&parentResult)) {
             sendError(ex, *error);
             return;
@@ -1360,25 +1429,11 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     }
 
     // Placement.
-    QList<Ref> aggregates;
-    for (const QJsonValue &a : body.value(QStringLiteral("aggregates")).toArray()) {
-        auto aggrResult = resolveRef<Aggregate>(
-            a,
-            QStringLiteral("aggregates"),
-            [this](const QString &uuid) {
-                return m_estate->aggregate(uuid);
-            },
-            [this](const QString &n) {
-                return m_estate->aggregateByName(n);
-            });
-        if (auto *error = std::get_if<OntapError>(&aggrResult)) {
-            sendError(ex, *error);
-            return;
-        }
-        if (const Aggregate *aggr = std::get<const Aggregate *>(aggrResult)) {
-            aggregates.append(Ref{aggr->name, aggr->uuid});
-        }
+    const std::optional<QList<Ref>> named = namedAggregates(ex, body);
+    if (!named) {
+        return;
     }
+    QList<Ref> aggregates = *named;
     if (aggregates.isEmpty()) {
         if (parent) {
             aggregates = parent->aggregates;
@@ -1401,15 +1456,7 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
     Ref qos;
     if (body.contains(QStringLiteral("qos"))) {
         const QJsonValue policy = at(body, QStringLiteral("qos.policy"));
-        auto qosResult = resolveRef<QosPolicy>(
-            policy,
-            QStringLiteral("qos.policy"),
-            [this](const QString &uuid) {
-                return m_estate->qosPolicy(uuid);
-            },
-            [this](const QString &n) {
-                return m_estate->qosPolicyByName(n);
-            });
+        auto qosResult = resolveQosPolicy(*m_estate, policy);
         if (auto *error = std::get_if<OntapError>(&qosResult)) {
             sendError(ex, *error);
             return;
@@ -1452,24 +1499,14 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
                      parentUuid,
                      parentSnapshotUuid,
                      seed]() -> std::optional<OntapError> {
-        if (m_estate->volumeByName(svmRef.name, name)) {
-            return OntapError{409,
-                              QStringLiteral("Duplicate volume name \"%1\".").arg(name),
-                              QStringLiteral("1"),
-                              QStringLiteral("name")};
+        if (auto taken = volumeNameTaken(*m_estate, svmRef.name, name)) {
+            return taken;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        auto v = std::make_unique<Volume>();
-        v->uuid = uuid;
-        v->name = name;
-        v->svm = svmRef;
-        v->aggregates = aggregates;
-        v->size = size;
+        auto v = newVolumeRecord(uuid, name, svmRef, aggregates, size, now);
         v->used = std::min<qint64>(size / 100, 2 * 1024 * 1024 * 1024LL);
         v->state = state;
         v->style = style;
-        v->createMs = now;
-        v->createTime = Estate::timestamp(now);
         v->nasPath = nasPath;
         v->comment = comment;
         v->qosPolicy = qos;
@@ -1528,22 +1565,11 @@ void OntapSimulator::postVolume(const std::shared_ptr<Exchange> &ex)
         m_estate->addVolume(std::move(v));
         return std::nullopt;
     };
-    submitJob(ex,
-              QStringLiteral("POST ") + ex->path,
-              svmRef,
-              std::move(effect),
-              Ref{name, uuid},
-              QStringLiteral("/api/storage/volumes/") + uuid);
+    submitJob(ex, svmRef, std::move(effect), Ref{name, uuid}, QStringLiteral("/api/storage/volumes/") + uuid);
 }
 
 void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &volume)
 {
-    auto parsed = parseBody(*ex);
-    if (auto *error = std::get_if<OntapError>(&parsed)) {
-        sendError(ex, *error);
-        return;
-    }
-    QJsonObject body = std::get<QJsonObject>(parsed);
     static const QStringList allowed{
         QStringLiteral("name"),
         QStringLiteral("size"),
@@ -1560,12 +1586,12 @@ void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &vo
         QStringLiteral("efficiency"),
         QStringLiteral("guarantee"),
     };
-    if (auto error = checkKeys(body, allowed)) {
-        sendError(ex, *error);
+    const std::optional<QJsonObject> parsedBody = mutationBody(ex, allowed);
+    if (!parsedBody) {
         return;
     }
+    QJsonObject body = *parsedBody;
     const QString uuid = volume.uuid;
-    const QString description = QStringLiteral("PATCH ") + ex->path;
 
     // Snapshot restore: query parameters (the Swagger) or body (Ansible), by name or uuid.
     QString restoreName = ex->params.value(QStringLiteral("restore_to.snapshot.name"));
@@ -1641,7 +1667,7 @@ void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &vo
                                    .arg(v->name, v->svm.uuid, name));
             return std::nullopt;
         };
-        submitJob(ex, description, volume.svm, std::move(effect));
+        submitJob(ex, volume.svm, std::move(effect));
         return;
     }
 
@@ -1697,15 +1723,7 @@ void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &vo
         if (policy.toObject().value(QStringLiteral("name")).toString() == QLatin1String("none")) {
             newQos = Ref{};
         } else {
-            auto qosResult = resolveRef<QosPolicy>(
-                policy,
-                QStringLiteral("qos.policy"),
-                [this](const QString &id) {
-                    return m_estate->qosPolicy(id);
-                },
-                [this](const QString &n) {
-                    return m_estate->qosPolicyByName(n);
-                });
+            auto qosResult = resolveQosPolicy(*m_estate, policy);
             if (auto *error = std::get_if<OntapError>(&qosResult)) {
                 sendError(ex, *error);
                 return;
@@ -1797,7 +1815,7 @@ void OntapSimulator::patchVolume(const std::shared_ptr<Exchange> &ex, Volume &vo
         }
         return std::nullopt;
     };
-    submitJob(ex, description, volume.svm, std::move(effect));
+    submitJob(ex, volume.svm, std::move(effect));
 }
 
 void OntapSimulator::deleteVolume(const std::shared_ptr<Exchange> &ex, Volume &volume)
@@ -1855,32 +1873,23 @@ void OntapSimulator::deleteVolume(const std::shared_ptr<Exchange> &ex, Volume &v
         }
         return std::nullopt;
     };
-    submitJob(ex, QStringLiteral("DELETE ") + ex->path, volume.svm, std::move(effect));
+    submitJob(ex, volume.svm, std::move(effect));
 }
 
 void OntapSimulator::postSnapshot(const std::shared_ptr<Exchange> &ex, Volume &volume)
 {
-    auto parsed = parseBody(*ex);
-    if (auto *error = std::get_if<OntapError>(&parsed)) {
-        sendError(ex, *error);
-        return;
-    }
-    const QJsonObject body = std::get<QJsonObject>(parsed);
     static const QStringList allowed{QStringLiteral("name"),
                                      QStringLiteral("comment"),
                                      QStringLiteral("snapmirror_label"),
                                      QStringLiteral("expiry_time"),
                                      QStringLiteral("svm"),
                                      QStringLiteral("volume")};
-    if (auto error = checkKeys(body, allowed)) {
-        sendError(ex, *error);
+    const std::optional<QJsonObject> parsedBody = creationBody(ex, allowed);
+    if (!parsedBody) {
         return;
     }
+    const QJsonObject body = *parsedBody;
     const QString name = body.value(QStringLiteral("name")).toString();
-    if (name.isEmpty()) {
-        sendError(ex, missingField(QStringLiteral("name")));
-        return;
-    }
     const QString svmName = at(body, QStringLiteral("svm.name")).toString();
     if (!svmName.isEmpty() && svmName != volume.svm.name) {
         sendError(ex, notFound(QStringLiteral("svm.name")));
@@ -1935,7 +1944,6 @@ void OntapSimulator::postSnapshot(const std::shared_ptr<Exchange> &ex, Volume &v
         return std::nullopt;
     };
     submitJob(ex,
-              QStringLiteral("POST ") + ex->path,
               volume.svm,
               std::move(effect),
               Ref{name, snapshotUuid},
@@ -1944,20 +1952,15 @@ void OntapSimulator::postSnapshot(const std::shared_ptr<Exchange> &ex, Volume &v
 
 void OntapSimulator::patchSnapshot(const std::shared_ptr<Exchange> &ex, Volume &volume, Snapshot &snapshot)
 {
-    auto parsed = parseBody(*ex);
-    if (auto *error = std::get_if<OntapError>(&parsed)) {
-        sendError(ex, *error);
-        return;
-    }
-    const QJsonObject body = std::get<QJsonObject>(parsed);
     static const QStringList allowed{QStringLiteral("name"),
                                      QStringLiteral("comment"),
                                      QStringLiteral("snapmirror_label"),
                                      QStringLiteral("expiry_time")};
-    if (auto error = checkKeys(body, allowed)) {
-        sendError(ex, *error);
+    const std::optional<QJsonObject> parsedBody = mutationBody(ex, allowed);
+    if (!parsedBody) {
         return;
     }
+    const QJsonObject body = *parsedBody;
     const QJsonValue name = body.value(QStringLiteral("name"));
     if (name.isString()) {
         if (name.toString().isEmpty()) {
@@ -2010,7 +2013,7 @@ void OntapSimulator::patchSnapshot(const std::shared_ptr<Exchange> &ex, Volume &
         }
         return std::nullopt;
     };
-    submitJob(ex, QStringLiteral("PATCH ") + ex->path, volume.svm, std::move(effect));
+    submitJob(ex, volume.svm, std::move(effect));
 }
 
 void OntapSimulator::deleteSnapshot(const std::shared_ptr<Exchange> &ex, Volume &volume, Snapshot &snapshot)
@@ -2044,17 +2047,11 @@ void OntapSimulator::deleteSnapshot(const std::shared_ptr<Exchange> &ex, Volume 
         m_estate->touch();
         return std::nullopt;
     };
-    submitJob(ex, QStringLiteral("DELETE ") + ex->path, volume.svm, std::move(effect));
+    submitJob(ex, volume.svm, std::move(effect));
 }
 
 void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
 {
-    auto parsed = parseBody(*ex);
-    if (auto *error = std::get_if<OntapError>(&parsed)) {
-        sendError(ex, *error);
-        return;
-    }
-    const QJsonObject body = std::get<QJsonObject>(parsed);
     static const QStringList allowed{QStringLiteral("name"),
                                      QStringLiteral("svm"),
                                      QStringLiteral("origins"),
@@ -2063,28 +2060,18 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
                                      QStringLiteral("path"),
                                      QStringLiteral("constituents_per_aggregate"),
                                      QStringLiteral("guarantee")};
-    if (auto error = checkKeys(body, allowed)) {
-        sendError(ex, *error);
+    const std::optional<QJsonObject> parsedBody = creationBody(ex, allowed);
+    if (!parsedBody) {
         return;
     }
+    const QJsonObject body = *parsedBody;
     const QString name = body.value(QStringLiteral("name")).toString();
-    if (name.isEmpty()) {
-        sendError(ex, missingField(QStringLiteral("name")));
-        return;
-    }
-    auto svmLookup = [this](const QString &uuid) {
-        return m_estate->svm(uuid);
-    };
-    auto svmByName = [this](const QString &n) {
-        return m_estate->svmByName(n);
-    };
-    const Svm *svm = svmForNewVolume(ex, body, name, svmLookup, svmByName);
+    const Svm *svm = svmForNewVolume(ex, body, name);
     if (!svm) {
         return;
     }
     const QJsonObject origin = body.value(QStringLiteral("origins")).toArray().first().toObject();
-    auto originSvmResult =
-        resolveRef<Svm>(origin.value(QStringLiteral("svm")), QStringLiteral("origins.svm"), svmLookup, svmByName);
+    auto originSvmResult = resolveSvm(*m_estate, origin.value(QStringLiteral("svm")), QStringLiteral("origins.svm"));
     if (auto *error = std::get_if<OntapError>(&originSvmResult)) {
         sendError(ex, *error);
         return;
@@ -2094,15 +2081,8 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         sendError(ex, missingField(QStringLiteral("origins.svm.name")));
         return;
     }
-    auto originResult = resolveRef<Volume>(
-        origin.value(QStringLiteral("volume")),
-        QStringLiteral("origins.volume"),
-        [this](const QString &uuid) {
-            return m_estate->volume(uuid);
-        },
-        [this, originSvm](const QString &n) {
-            return m_estate->volumeByName(originSvm->name, n);
-        });
+    auto originResult = resolveVolume(
+        *m_estate, origin.value(QStringLiteral("volume")), QStringLiteral("origins.volume"), originSvm->name);
     if (auto *error = std::get_if<OntapError>(&originResult)) {
         sendError(ex, *error);
         return;
@@ -2112,25 +2092,11 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         sendError(ex, missingField(QStringLiteral("origins.volume.name")));
         return;
     }
-    QList<Ref> aggregates;
-    for (const QJsonValue &a : body.value(QStringLiteral("aggregates")).toArray()) {
-        auto aggrResult = resolveRef<Aggregate>(
-            a,
-            QStringLiteral("aggregates"),
-            [this](const QString &uuid) {
-                return m_estate->aggregate(uuid);
-            },
-            [this](const QString &n) {
-                return m_estate->aggregateByName(n);
-            });
-        if (auto *error = std::get_if<OntapError>(&aggrResult)) {
-            sendError(ex, *error);
-            return;
-        }
-        if (const Aggregate *aggr = std::get<const Aggregate *>(aggrResult)) {
-            aggregates.append(Ref{aggr->name, aggr->uuid});
-        }
+    const std::optional<QList<Ref>> named = namedAggregates(ex, body);
+    if (!named) {
+        return;
     }
+    QList<Ref> aggregates = *named;
     if (aggregates.isEmpty()) {
         aggregates = svm->aggregates.mid(0, 2);
     }
@@ -2144,27 +2110,17 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         if (!o) {
             return notFound(QStringLiteral("origins.volume.uuid"));
         }
-        if (m_estate->volumeByName(svmRef.name, name)) {
-            return OntapError{409,
-                              QStringLiteral("Duplicate volume name \"%1\".").arg(name),
-                              QStringLiteral("1"),
-                              QStringLiteral("name")};
+        if (auto taken = volumeNameTaken(*m_estate, svmRef.name, name)) {
+            return taken;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        auto v = std::make_unique<Volume>();
-        v->uuid = uuid;
-        v->name = name;
-        v->svm = svmRef;
-        v->aggregates = aggregates;
-        v->size = size;
+        auto v = newVolumeRecord(uuid, name, svmRef, aggregates, size, now);
         v->used = 0;
         v->style = QStringLiteral("flexgroup");
         v->flexcacheEndpoint = QStringLiteral("cache");
         v->snapshotPolicy = QStringLiteral("none");
         v->snapshotReservePercent = 0;
         v->nasPath = path;
-        v->createMs = now;
-        v->createTime = Estate::timestamp(now);
         v->seed = quint32(qHash(uuid));
         v->perf = PerfProfile{o->perf.readIops / 3, 5, 50, o->perf.readBytesPerOp, 64 * 1024, 150};
         v->comment = QStringLiteral("FlexCache of %1:%2").arg(o->svm.name, o->name);
@@ -2178,12 +2134,8 @@ void OntapSimulator::postFlexCache(const std::shared_ptr<Exchange> &ex)
         m_estate->addVolume(std::move(v));
         return std::nullopt;
     };
-    submitJob(ex,
-              QStringLiteral("POST ") + ex->path,
-              svmRef,
-              std::move(effect),
-              Ref{name, uuid},
-              QStringLiteral("/api/storage/flexcache/flexcaches/") + uuid);
+    submitJob(
+        ex, svmRef, std::move(effect), Ref{name, uuid}, QStringLiteral("/api/storage/flexcache/flexcaches/") + uuid);
 }
 
 // ---------------------------------------------------------------------------------------------

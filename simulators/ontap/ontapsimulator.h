@@ -1,22 +1,19 @@
 #pragma once
 
-#include "simulators/common/httpserver.h"
+#include "simulators/common/simulatorbase.h"
 #include "simulators/common/tlsidentity.h"
 #include "simulators/ontap/faults.h"
 #include "simulators/ontap/model.h"
 
 #include <QHostAddress>
-#include <QMetaObject>
 #include <QObject>
 #include <QSet>
-#include <QThread>
 #include <QTimer>
 
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <variant>
 
 namespace strata::sim {
@@ -70,7 +67,7 @@ struct OntapSimulatorOptions
 /// svm/svms, storage/aggregates, storage/volumes (+ snapshots, metrics), storage/flexcache/
 /// flexcaches and origins, storage/qos/policies, support/ems/events. Control endpoints under
 /// /_sim (same basic auth): GET/POST/DELETE /_sim/faults, DELETE /_sim/faults/{id}, GET /_sim/state.
-class OntapSimulator final : public QObject
+class OntapSimulator final : public SimulatorBase
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(OntapSimulator)
@@ -87,10 +84,8 @@ public:
     /// Creates and starts a simulator on `thread`; the thread owns it. nullptr on failure.
     static OntapSimulator *startOnThread(ServerThread &thread, Options options, QString *error = nullptr);
 
-    [[nodiscard]] QString errorString() const { return m_error; }
-    /// "https://127.0.0.1:<port>" (no trailing slash, no /api).
-    [[nodiscard]] QString baseUrl() const { return m_baseUrl; }
-    [[nodiscard]] quint16 port() const { return m_port; }
+    // errorString(), port() and baseUrl() ("https://127.0.0.1:<port>", no /api) come from
+    // SimulatorBase.
     /// PEM of the serving certificate: clients pin it as their CA.
     [[nodiscard]] QByteArray certificatePem() const { return m_options.tls.certificatePem; }
     [[nodiscard]] const Options &options() const { return m_options; }
@@ -157,7 +152,7 @@ Q_SIGNALS:
     void jobFinished(const QString &uuid, const QString &state);
 
 private:
-    void handle(const Request &request, const Responder &responder);
+    void handle(const Request &request, const Responder &responder) override;
     void route(const std::shared_ptr<Exchange> &ex);
     void handleControl(const std::shared_ptr<Exchange> &ex);
 
@@ -168,6 +163,11 @@ private:
     void getVolumeMetrics(const std::shared_ptr<Exchange> &ex, const Volume &volume);
 
     // Mutations (answer 202 + job, or wait with return_timeout)
+    /// The request's JSON body (dotted keys expanded) when it parses and has only `allowed`
+    /// top-level fields; otherwise answers the ONTAP error and returns nullopt.
+    std::optional<QJsonObject> mutationBody(const std::shared_ptr<Exchange> &ex, const QStringList &allowed) const;
+    /// mutationBody() of a POST that creates a named object: a missing or empty `name` is an error too.
+    std::optional<QJsonObject> creationBody(const std::shared_ptr<Exchange> &ex, const QStringList &allowed) const;
     void postVolume(const std::shared_ptr<Exchange> &ex);
     void patchVolume(const std::shared_ptr<Exchange> &ex, Volume &volume);
     void deleteVolume(const std::shared_ptr<Exchange> &ex, Volume &volume);
@@ -177,17 +177,16 @@ private:
     void postFlexCache(const std::shared_ptr<Exchange> &ex);
     /// The SVM a new volume (or FlexCache) goes into, from `body.svm`; answers the request with
     /// the ONTAP error and returns nullptr when it is missing, unknown, or already has `name`.
-    const Svm *svmForNewVolume(const std::shared_ptr<Exchange> &ex,
-                               const QJsonObject &body,
-                               const QString &name,
-                               const std::function<const Svm *(const QString &)> &svmLookup,
-                               const std::function<const Svm *(const QString &)> &svmByName);
+    const Svm *svmForNewVolume(const std::shared_ptr<Exchange> &ex, const QJsonObject &body, const QString &name);
+    /// The aggregates `body.aggregates` names ({name|uuid} each; empty when none); answers the
+    /// error and returns nullopt when one does not resolve.
+    std::optional<QList<Ref>> namedAggregates(const std::shared_ptr<Exchange> &ex, const QJsonObject &body) const;
 
     using Effect = std::function<std::optional<OntapError>()>;
     /// Queues a job applying `effect` when it completes and answers the request (202, or the
-    /// final result when return_timeout lets it wait). `created` is echoed with return_records.
+    /// final result when return_timeout lets it wait). The job's description is the request's
+    /// method and path ("POST /api/storage/volumes"); `created` is echoed with return_records.
     void submitJob(const std::shared_ptr<Exchange> &ex,
-                   const QString &description,
                    const Ref &svm,
                    Effect effect,
                    const std::optional<Ref> &created = std::nullopt,
@@ -205,37 +204,8 @@ private:
     void rotateScheduledSnapshots(qint64 nowMs);
     void checkFullness(Volume &volume, qint64 nowMs);
 
-    template <class F> auto onOwnThread(F &&fn) const
-    {
-        using R = decltype(fn());
-        if (QThread::currentThread() == thread()) {
-            return fn();
-        }
-        if constexpr (std::is_void_v<R>) {
-            QMetaObject::invokeMethod(
-                const_cast<OntapSimulator *>(this),
-                [&] {
-                    fn();
-                },
-                Qt::BlockingQueuedConnection);
-        } else {
-            R result{};
-            QMetaObject::invokeMethod(
-                const_cast<OntapSimulator *>(this),
-                [&] {
-                    result = fn();
-                },
-                Qt::BlockingQueuedConnection);
-            return result;
-        }
-    }
-
     Options m_options;
-    QString m_error;
-    QString m_baseUrl;
-    quint16 m_port = 0;
     int m_pageCap = 0;
-    HttpServer *m_server = nullptr;
     std::unique_ptr<Estate> m_estate;
     std::unique_ptr<SortCache<Volume>> m_volumeSortCache;
     QHash<QString, std::shared_ptr<JobRecord>> m_jobs;

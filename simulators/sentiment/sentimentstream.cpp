@@ -101,6 +101,14 @@ std::tm utc(std::int64_t epochMs)
     return tm;
 }
 
+// `epochMs` as UTC text in strftime's `format` (at most 63 characters long).
+std::string utcText(std::int64_t epochMs, const char *format)
+{
+    const std::tm t = utc(epochMs);
+    char buffer[64];
+    return std::string(buffer, std::strftime(buffer, sizeof buffer, format, &t));
+}
+
 const char *labelName(int label)
 {
     return label > 0 ? "positive" : label < 0 ? "negative" : "neutral";
@@ -127,38 +135,14 @@ const std::vector<std::pair<std::string, std::string>> &supportAgents()
 
 std::string streamKey(const std::string &prefix, std::int64_t callStartMs, const std::string &call, int seq)
 {
-    const std::tm t = utc(callStartMs);
-    char buffer[160];
-    std::snprintf(buffer,
-                  sizeof buffer,
-                  "%04d/%02d/%02d/%04d%02d%02dT%02d%02d%02dZ-",
-                  t.tm_year + 1900,
-                  t.tm_mon + 1,
-                  t.tm_mday,
-                  t.tm_year + 1900,
-                  t.tm_mon + 1,
-                  t.tm_mday,
-                  t.tm_hour,
-                  t.tm_min,
-                  t.tm_sec);
     char suffix[24];
     std::snprintf(suffix, sizeof suffix, "-%06d.jsonl", seq);
-    return prefix + buffer + call + suffix;
+    return prefix + utcText(callStartMs, "%Y/%m/%d/%Y%m%dT%H%M%SZ-") + call + suffix;
 }
 
 std::string jsonLine(const GeneratedSentence &s, const std::string &model)
 {
-    const std::tm t = utc(s.callStartMs);
-    char callStart[96];
-    std::snprintf(callStart,
-                  sizeof callStart,
-                  "%04d-%02d-%02dT%02d:%02d:%02dZ",
-                  t.tm_year + 1900,
-                  t.tm_mon + 1,
-                  t.tm_mday,
-                  t.tm_hour,
-                  t.tm_min,
-                  t.tm_sec);
+    const std::string callStart = utcText(s.callStartMs, "%Y-%m-%dT%H:%M:%SZ");
     const auto rounded = [](double value, double scale) {
         return std::round(value * scale) / scale;
     };

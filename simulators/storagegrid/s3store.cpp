@@ -176,6 +176,16 @@ struct S3Store::Impl
 
     std::int64_t now() const { return clock ? clock() : systemNowMs(); }
 
+    // The bucket a listing reads, or nullptr; `error` (when non-null) says NoSuchBucket or None.
+    const Bucket *listedBucket(const std::string &name, StoreError *error) const
+    {
+        const auto it = buckets.find(name);
+        if (error) {
+            *error = it == buckets.end() ? StoreError::NoSuchBucket : StoreError::None;
+        }
+        return it == buckets.end() ? nullptr : &it->second;
+    }
+
     std::string newVersionId()
     {
         // Opaque like S3's ids; deterministic so test runs are reproducible.
@@ -518,18 +528,12 @@ ListResult S3Store::list(const std::string &bucket, const ListQuery &query, Stor
 {
     ListResult result;
     std::lock_guard lock(m_impl->mutex);
-    const auto it = m_impl->buckets.find(bucket);
-    if (it == m_impl->buckets.end()) {
-        if (error) {
-            *error = StoreError::NoSuchBucket;
-        }
+    const Bucket *listed = m_impl->listedBucket(bucket, error);
+    if (!listed) {
         return result;
     }
-    if (error) {
-        *error = StoreError::None;
-    }
     const int maxKeys = std::clamp(query.maxKeys, 0, 1000);
-    const auto &keys = it->second.keys;
+    const auto &keys = listed->keys;
     auto k = keys.lower_bound(std::max(query.prefix, query.startAfter));
     // A marker that is a common prefix stands for every key under it.
     const bool markerIsPrefix =
@@ -569,7 +573,7 @@ ListResult S3Store::list(const std::string &bucket, const ListQuery &query, Stor
             result.commonPrefixes.push_back(commonPrefix);
             result.nextMarker = commonPrefix;
         } else {
-            result.objects.push_back(m_impl->toObject(it->second, key, k->second.back(), true));
+            result.objects.push_back(m_impl->toObject(*listed, key, k->second.back(), true));
             result.nextMarker = key;
         }
     }
@@ -583,18 +587,12 @@ ListResult S3Store::listVersions(const std::string &bucket, const ListQuery &que
 {
     ListResult result;
     std::lock_guard lock(m_impl->mutex);
-    const auto it = m_impl->buckets.find(bucket);
-    if (it == m_impl->buckets.end()) {
-        if (error) {
-            *error = StoreError::NoSuchBucket;
-        }
+    const Bucket *listed = m_impl->listedBucket(bucket, error);
+    if (!listed) {
         return result;
     }
-    if (error) {
-        *error = StoreError::None;
-    }
     const int maxKeys = std::clamp(query.maxKeys, 0, 1000);
-    const auto &keys = it->second.keys;
+    const auto &keys = listed->keys;
     auto k = keys.lower_bound(std::max(query.prefix, query.keyMarker));
     int returned = 0;
     bool full = false;
@@ -639,7 +637,7 @@ ListResult S3Store::listVersions(const std::string &bucket, const ListQuery &que
                 break;
             }
             returned++;
-            result.objects.push_back(m_impl->toObject(it->second, key, versions[i], i + 1 == versions.size()));
+            result.objects.push_back(m_impl->toObject(*listed, key, versions[i], i + 1 == versions.size()));
             result.nextKeyMarker = key;
             result.nextVersionIdMarker = versions[i].id;
         }

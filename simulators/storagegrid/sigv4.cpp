@@ -1,5 +1,7 @@
 #include "simulators/storagegrid/sigv4.h"
 
+#include "simulators/common/text.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -38,22 +40,12 @@ std::string hmac(const std::string &key, const std::string &data)
     return std::string(reinterpret_cast<const char *>(out), length);
 }
 
-std::string trim(const std::string &s)
-{
-    const auto begin = s.find_first_not_of(" \t");
-    if (begin == std::string::npos) {
-        return {};
-    }
-    const auto end = s.find_last_not_of(" \t");
-    return s.substr(begin, end - begin + 1);
-}
-
 // Header values are trimmed and inner runs of spaces collapse to one (SigV4 canonical form).
 std::string canonicalValue(const std::string &value)
 {
     std::string out;
     bool space = false;
-    for (const char c : trim(value)) {
+    for (const char c : trimBlanks(value)) {
         if (c == ' ' || c == '\t') {
             space = true;
             continue;
@@ -189,7 +181,7 @@ SigV4Check verifySigV4(const Request &request,
     std::string signedHeaders;
     std::string signature;
     for (const std::string &part : split(authorization.substr(algorithm.size()), ',')) {
-        const std::string p = trim(part);
+        const std::string p = trimBlanks(part);
         const auto eq = p.find('=');
         if (eq == std::string::npos) {
             continue;
