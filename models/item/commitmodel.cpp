@@ -8,9 +8,10 @@
 namespace strata::models {
 
 CommitModel::CommitModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
+    setNumericColumns({Objects, Size});
     connect(&estate, &core::Estate::commitsChanged, this, [this](const core::CommitDiff &diff) {
         if (m_datasetId.isEmpty()) {
             return;
@@ -95,11 +96,6 @@ void CommitModel::rebuildCaches()
     }
 }
 
-int CommitModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 double CommitModel::progressPercent(const core::CachedCommit &c)
 {
     if (c.state == core::CacheState::Ready) {
@@ -154,21 +150,11 @@ QString CommitModel::cacheStatus(core::CacheState state)
     return QStringLiteral("unknown");
 }
 
-QVariant CommitModel::data(const QModelIndex &index, int role) const
+QVariant CommitModel::recordData(const core::Commit &c, const QModelIndex &index, int role) const
 {
-    const core::Commit *c = recordAt(index.row());
-    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
     const QLocale locale;
-    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c->id);
+    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c.id);
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*c);
-    case SourceRole:
-        return c->source;
-    case IdRole:
-        return c->id;
     case StatusRole:
         if (index.column() == Cached && !caches.isEmpty()) {
             // The most noteworthy copy: a failure, then work in progress, then ready.
@@ -190,11 +176,11 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Id:
-            return c->id;
+            return c.id;
         case Parent:
-            return c->parent;
+            return c.parent;
         case Message:
-            return c->message;
+            return c.message;
         case Cached: {
             QStringList lines;
             for (const auto &cc : caches) {
@@ -209,17 +195,14 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
-    case Qt::TextAlignmentRole:
-        return index.column() == Objects || index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                                                                   : QVariant();
     case RawValueRole:
         switch (index.column()) {
         case Time:
-            return c->time;
+            return c.time;
         case Objects:
-            return c->objectCount;
+            return c.objectCount;
         case Size:
-            return c->bytes;
+            return c.bytes;
         case Cached:
             return int(caches.size());
         default:
@@ -229,19 +212,19 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Id:
-            return DatasetModel::shortId(c->id);
+            return DatasetModel::shortId(c.id);
         case Message:
-            return c->message.section(QLatin1Char('\n'), 0, 0);
+            return c.message.section(QLatin1Char('\n'), 0, 0);
         case Author:
-            return c->author;
+            return c.author;
         case Time:
-            return c->time.isValid() ? locale.toString(c->time.toLocalTime(), QLocale::ShortFormat) : QString();
+            return c.time.isValid() ? locale.toString(c.time.toLocalTime(), QLocale::ShortFormat) : QString();
         case Objects:
-            return locale.toString(c->objectCount);
+            return locale.toString(c.objectCount);
         case Size:
-            return core::formatBytes(c->bytes);
+            return core::formatBytes(c.bytes);
         case Parent:
-            return DatasetModel::shortId(c->parent);
+            return DatasetModel::shortId(c.parent);
         case Cached: {
             QStringList parts;
             for (const auto &cc : caches) {
@@ -257,31 +240,10 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant CommitModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList CommitModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Id:
-        return tr("Commit");
-    case Message:
-        return tr("Message");
-    case Author:
-        return tr("Author");
-    case Time:
-        return tr("Time");
-    case Objects:
-        return tr("Objects");
-    case Size:
-        return tr("Size");
-    case Parent:
-        return tr("Parent");
-    case Cached:
-        return tr("Cached");
-    default:
-        return {};
-    }
+    return {
+        tr("Commit"), tr("Message"), tr("Author"), tr("Time"), tr("Objects"), tr("Size"), tr("Parent"), tr("Cached")};
 }
 
 } // namespace strata::models

@@ -5,9 +5,10 @@
 namespace strata::models {
 
 SnapshotListModel::SnapshotListModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
+    setNumericColumns({Size});
     connect(&estate,
             &core::Estate::snapshotsChanged,
             this,
@@ -35,33 +36,18 @@ bool SnapshotListModel::isLoaded() const
     return !m_volumeId.isEmpty() && m_estate.hasSnapshots(m_source, m_volumeId);
 }
 
-int SnapshotListModel::columnCount(const QModelIndex &parent) const
+QVariant SnapshotListModel::recordData(const core::Snapshot &s, const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant SnapshotListModel::data(const QModelIndex &index, int role) const
-{
-    const core::Snapshot *s = recordAt(index.row());
-    if (!s) {
-        return {};
-    }
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*s);
-    case IdRole:
-        return s->id;
-    case SourceRole:
-        return s->source;
     case StatusRole:
-        return s->state.isEmpty() || s->state == QLatin1String("valid") ? QStringLiteral("ok")
-                                                                        : QStringLiteral("warning");
+        return s.state.isEmpty() || s.state == QLatin1String("valid") ? QStringLiteral("ok")
+                                                                      : QStringLiteral("warning");
     case RawValueRole:
         switch (index.column()) {
         case Created:
-            return s->created;
+            return s.created;
         case Size:
-            return s->sizeBytes;
+            return s.sizeBytes;
         default:
             break;
         }
@@ -69,48 +55,28 @@ QVariant SnapshotListModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Name:
-            return s->name;
+            return s.name;
         case Created:
-            return s->created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
+            return s.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
         case Size:
-            return s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QString();
+            return s.sizeBytes > 0 ? core::formatBytes(s.sizeBytes) : QString();
         case Label:
-            return s->snapmirrorLabel;
+            return s.snapmirrorLabel;
         case Comment:
-            return s->comment;
+            return s.comment;
         case State:
-            return s->state;
+            return s.state;
         default:
             return {};
         }
-    case Qt::TextAlignmentRole:
-        return index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     default:
         return {};
     }
 }
 
-QVariant SnapshotListModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList SnapshotListModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Name");
-    case Created:
-        return tr("Created");
-    case Size:
-        return tr("Size");
-    case Label:
-        return tr("SnapMirror label");
-    case Comment:
-        return tr("Comment");
-    case State:
-        return tr("State");
-    default:
-        return {};
-    }
+    return {tr("Name"), tr("Created"), tr("Size"), tr("SnapMirror label"), tr("Comment"), tr("State")};
 }
 
 } // namespace strata::models
