@@ -33,34 +33,37 @@ QVariant AksClusterModel::recordData(const core::AksCluster &c, const QModelInde
             return c.agentPools.join(QLatin1Char('\n'));
         }
         return {};
-    case RawValueRole:
-        if (index.column() == Nodes) {
-            return c.nodeCount;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return c.name;
-        case Source:
-            return c.source;
-        case ResourceGroup:
-            return c.resourceGroup;
-        case Location:
-            return c.location;
-        case Version:
-            return c.kubernetesVersion;
-        case Nodes:
-            return c.nodeCount;
-        case AgentPools:
-            return c.agentPools.join(QStringLiteral("; "));
-        case State:
-            return c.powerState.isEmpty() ? c.provisioningState : c.powerState;
-        case KubernetesSource:
-            return c.kubernetesSource.isEmpty() ? m_added.value(core::estateKey(c)) : c.kubernetesSource;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> AksClusterModel::sortData(const core::AksCluster &c, int column) const
+{
+    return column == Nodes ? std::optional<QVariant>(c.nodeCount) : std::nullopt;
+}
+
+QVariant AksClusterModel::displayData(const core::AksCluster &c, int column) const
+{
+    switch (column) {
+    case Name:
+        return c.name;
+    case Source:
+        return c.source;
+    case ResourceGroup:
+        return c.resourceGroup;
+    case Location:
+        return c.location;
+    case Version:
+        return c.kubernetesVersion;
+    case Nodes:
+        return c.nodeCount;
+    case AgentPools:
+        return c.agentPools.join(QStringLiteral("; "));
+    case State:
+        return c.powerState.isEmpty() ? c.provisioningState : c.powerState;
+    case KubernetesSource:
+        return c.kubernetesSource.isEmpty() ? m_added.value(core::estateKey(c)) : c.kubernetesSource;
     default:
         return {};
     }

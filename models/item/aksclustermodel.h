@@ -37,6 +37,8 @@ public:
 
 private:
     QVariant recordData(const core::AksCluster &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::AksCluster &record, int column) const override;
+    QVariant displayData(const core::AksCluster &record, int column) const override;
     QStringList columnTitles() const override;
 
     QHash<QString, QString> m_added;

@@ -66,7 +66,6 @@ QString CacheTargetModel::policyText(const core::CacheTarget &t)
 
 QVariant CacheTargetModel::recordData(const core::CacheTarget &t, const QModelIndex &index, int role) const
 {
-    const QLocale locale;
     const double usage = usagePercent(t);
     switch (role) {
     case LimitRole:
@@ -90,53 +89,60 @@ QVariant CacheTargetModel::recordData(const core::CacheTarget &t, const QModelIn
             return tr("Claim phase: %1").arg(t.pvcPhase);
         }
         return {};
-    case RawValueRole:
-        switch (index.column()) {
-        case Usage:
-            return usage;
-        case Capacity:
-            return t.capacityBytes;
-        case Used:
-            return t.usedBytes;
-        case Cached:
-            return t.cachedBytes;
-        case Commits:
-            return m_commits.value(core::estateKey(t));
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return t.id;
-        case Cluster:
-            return t.source;
-        case Claim:
-            return QString(t.namespaceName + QLatin1Char('/') + t.pvc);
-        case Volume:
-            return t.volumeName.isEmpty() ? t.storageVolumeId : t.volumeName;
-        case Usage:
-            return usage < 0 ? QString()
-                             : tr("%1 % (%2 / %3)")
-                                   .arg(locale.toString(usage, 'f', 1),
-                                        core::formatBytes(t.usedBytes),
-                                        core::formatBytes(t.capacityBytes));
-        case Capacity:
-            return core::formatBytes(t.capacityBytes);
-        case Used:
-            return core::formatBytes(t.usedBytes);
-        case Cached:
-            return core::formatBytes(t.cachedBytes);
-        case Commits:
-            return m_commits.value(core::estateKey(t));
-        case Policy:
-            return policyText(t);
-        case Problem:
-            return t.problem;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> CacheTargetModel::sortData(const core::CacheTarget &t, int column) const
+{
+    switch (column) {
+    case Usage:
+        return usagePercent(t);
+    case Capacity:
+        return t.capacityBytes;
+    case Used:
+        return t.usedBytes;
+    case Cached:
+        return t.cachedBytes;
+    case Commits:
+        return m_commits.value(core::estateKey(t));
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CacheTargetModel::displayData(const core::CacheTarget &t, int column) const
+{
+    const QLocale locale;
+    const double usage = usagePercent(t);
+    switch (column) {
+    case Name:
+        return t.id;
+    case Cluster:
+        return t.source;
+    case Claim:
+        return QString(t.namespaceName + QLatin1Char('/') + t.pvc);
+    case Volume:
+        return t.volumeName.isEmpty() ? t.storageVolumeId : t.volumeName;
+    case Usage:
+        return usage < 0 ? QString()
+                         : tr("%1 % (%2 / %3)")
+                               .arg(locale.toString(usage, 'f', 1),
+                                    core::formatBytes(t.usedBytes),
+                                    core::formatBytes(t.capacityBytes));
+    case Capacity:
+        return core::formatBytes(t.capacityBytes);
+    case Used:
+        return core::formatBytes(t.usedBytes);
+    case Cached:
+        return core::formatBytes(t.cachedBytes);
+    case Commits:
+        return m_commits.value(core::estateKey(t));
+    case Policy:
+        return policyText(t);
+    case Problem:
+        return t.problem;
     default:
         return {};
     }
@@ -208,7 +214,6 @@ QString CachedCommitModel::evictionText(const core::CachedCommit &c, const QDate
 
 QVariant CachedCommitModel::recordData(const core::CachedCommit &c, const QModelIndex &index, int role) const
 {
-    const QLocale locale;
     switch (role) {
     case FilterTextRole:
         return QStringList{c.datasetName, c.commitId, c.target, c.source}.join(QLatin1Char(' '));
@@ -233,67 +238,73 @@ QVariant CachedCommitModel::recordData(const core::CachedCommit &c, const QModel
         default:
             return {};
         }
-    case RawValueRole:
-        switch (index.column()) {
-        case Dataset:
-            return QString(c.datasetSource + QLatin1Char('/') + c.datasetId);
-        case Commit:
-            return c.commitId;
-        case State:
-            return int(c.state);
-        case Progress:
-            return CommitModel::progressPercent(c);
-        case Size:
-            return c.bytesTotal;
-        case LastUsed:
-            return c.lastUsed;
-        case Eviction:
-            return c.evictAt;
-        default:
-            break;
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> CachedCommitModel::sortData(const core::CachedCommit &c, int column) const
+{
+    switch (column) {
+    case Dataset:
+        return QString(c.datasetSource + QLatin1Char('/') + c.datasetId);
+    case Commit:
+        return c.commitId;
+    case State:
+        return int(c.state);
+    case Progress:
+        return CommitModel::progressPercent(c);
+    case Size:
+        return c.bytesTotal;
+    case LastUsed:
+        return c.lastUsed;
+    case Eviction:
+        return c.evictAt;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CachedCommitModel::displayData(const core::CachedCommit &c, int column) const
+{
+    const QLocale locale;
+    switch (column) {
+    case Dataset:
+        return c.datasetName;
+    case Commit:
+        return DatasetModel::shortId(c.commitId);
+    case Target:
+        return c.target;
+    case State:
+        return CommitModel::cacheStateText(c);
+    case Progress: {
+        const double p = CommitModel::progressPercent(c);
+        if (p < 0) {
+            return QString();
         }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Dataset:
-            return c.datasetName;
-        case Commit:
-            return DatasetModel::shortId(c.commitId);
-        case Target:
-            return c.target;
-        case State:
-            return CommitModel::cacheStateText(c);
-        case Progress: {
-            const double p = CommitModel::progressPercent(c);
-            if (p < 0) {
-                return QString();
-            }
-            // Counts only where there are some (a file dataset's copy has no object count).
-            if (c.objectsTotal <= 0) {
-                return c.bytesTotal > 0
-                           ? tr("%1 % · %2/%3")
-                                 .arg(int(p))
-                                 .arg(core::formatBytes(c.bytesDone, locale), core::formatBytes(c.bytesTotal, locale))
-                           : tr("%1 %").arg(int(p));
-            }
-            return tr("%1 % · %2/%3 objects · %4/%5")
-                .arg(int(p))
-                .arg(locale.toString(c.objectsDone), locale.toString(c.objectsTotal))
-                .arg(core::formatBytes(c.bytesDone), core::formatBytes(c.bytesTotal));
+        // Counts only where there are some (a file dataset's copy has no object count).
+        if (c.objectsTotal <= 0) {
+            return c.bytesTotal > 0
+                       ? tr("%1 % · %2/%3")
+                             .arg(int(p))
+                             .arg(core::formatBytes(c.bytesDone, locale), core::formatBytes(c.bytesTotal, locale))
+                       : tr("%1 %").arg(int(p));
         }
-        case Size:
-            return core::formatBytes(c.bytesTotal);
-        case LastUsed:
-            return c.lastUsed.isValid() ? locale.toString(c.lastUsed.toLocalTime(), QLocale::ShortFormat) : tr("never");
-        case UsedBy:
-            return c.usedBy.join(QStringLiteral(", "));
-        case Eviction:
-            return evictionText(c, m_now);
-        case Reason:
-            return c.reason;
-        default:
-            return {};
-        }
+        return tr("%1 % · %2/%3 objects · %4/%5")
+            .arg(int(p))
+            .arg(locale.toString(c.objectsDone), locale.toString(c.objectsTotal))
+            .arg(core::formatBytes(c.bytesDone), core::formatBytes(c.bytesTotal));
+    }
+    case Size:
+        return core::formatBytes(c.bytesTotal);
+    case LastUsed:
+        return c.lastUsed.isValid() ? locale.toString(c.lastUsed.toLocalTime(), QLocale::ShortFormat) : tr("never");
+    case UsedBy:
+        return c.usedBy.join(QStringLiteral(", "));
+    case Eviction:
+        return evictionText(c, m_now);
+    case Reason:
+        return c.reason;
     default:
         return {};
     }

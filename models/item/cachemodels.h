@@ -45,6 +45,8 @@ public:
 
 private:
     QVariant recordData(const core::CacheTarget &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::CacheTarget &record, int column) const override;
+    QVariant displayData(const core::CacheTarget &record, int column) const override;
     QStringList columnTitles() const override;
 
     void recount();
@@ -94,6 +96,8 @@ public:
 
 private:
     QVariant recordData(const core::CachedCommit &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::CachedCommit &record, int column) const override;
+    QVariant displayData(const core::CachedCommit &record, int column) const override;
     QStringList columnTitles() const override;
 
     Clock m_clock;

@@ -152,7 +152,6 @@ QString CommitModel::cacheStatus(core::CacheState state)
 
 QVariant CommitModel::recordData(const core::Commit &c, const QModelIndex &index, int role) const
 {
-    const QLocale locale;
     const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c.id);
     switch (role) {
     case StatusRole:
@@ -195,46 +194,53 @@ QVariant CommitModel::recordData(const core::Commit &c, const QModelIndex &index
         default:
             return {};
         }
-    case RawValueRole:
-        switch (index.column()) {
-        case Time:
-            return c.time;
-        case Objects:
-            return c.objectCount;
-        case Size:
-            return c.bytes;
-        case Cached:
-            return int(caches.size());
-        default:
-            break;
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> CommitModel::sortData(const core::Commit &c, int column) const
+{
+    switch (column) {
+    case Time:
+        return c.time;
+    case Objects:
+        return c.objectCount;
+    case Size:
+        return c.bytes;
+    case Cached:
+        return int(m_caches.value(c.id).size());
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CommitModel::displayData(const core::Commit &c, int column) const
+{
+    const QLocale locale;
+    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c.id);
+    switch (column) {
+    case Id:
+        return DatasetModel::shortId(c.id);
+    case Message:
+        return c.message.section(QLatin1Char('\n'), 0, 0);
+    case Author:
+        return c.author;
+    case Time:
+        return c.time.isValid() ? locale.toString(c.time.toLocalTime(), QLocale::ShortFormat) : QString();
+    case Objects:
+        return locale.toString(c.objectCount);
+    case Size:
+        return core::formatBytes(c.bytes);
+    case Parent:
+        return DatasetModel::shortId(c.parent);
+    case Cached: {
+        QStringList parts;
+        for (const auto &cc : caches) {
+            parts << tr("%1 on %2").arg(cacheStateText(*cc), cc->target);
         }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Id:
-            return DatasetModel::shortId(c.id);
-        case Message:
-            return c.message.section(QLatin1Char('\n'), 0, 0);
-        case Author:
-            return c.author;
-        case Time:
-            return c.time.isValid() ? locale.toString(c.time.toLocalTime(), QLocale::ShortFormat) : QString();
-        case Objects:
-            return locale.toString(c.objectCount);
-        case Size:
-            return core::formatBytes(c.bytes);
-        case Parent:
-            return DatasetModel::shortId(c.parent);
-        case Cached: {
-            QStringList parts;
-            for (const auto &cc : caches) {
-                parts << tr("%1 on %2").arg(cacheStateText(*cc), cc->target);
-            }
-            return parts.join(QStringLiteral("; "));
-        }
-        default:
-            return {};
-        }
+        return parts.join(QStringLiteral("; "));
+    }
     default:
         return {};
     }

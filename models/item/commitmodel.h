@@ -53,6 +53,8 @@ public:
 
 private:
     QVariant recordData(const core::Commit &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Commit &record, int column) const override;
+    QVariant displayData(const core::Commit &record, int column) const override;
     QStringList columnTitles() const override;
 
     [[nodiscard]] bool inScope(const core::Commit &commit) const;

@@ -61,7 +61,6 @@ core::HubSummary DatasetModel::summary() const
 QVariant DatasetModel::recordData(const core::Dataset &d, const QModelIndex &index, int role) const
 {
     const QString key = core::estateKey(d);
-    const QLocale locale;
     switch (role) {
     case FilterTextRole:
         return QStringList{d.name, d.source, d.bucket, d.prefix, kindText(d.kind)}.join(QLatin1Char(' '));
@@ -87,51 +86,57 @@ QVariant DatasetModel::recordData(const core::Dataset &d, const QModelIndex &ind
         default:
             return {};
         }
-    case RawValueRole:
-        switch (index.column()) {
-        case CachedCommits:
-            return m_cached.value(key);
-        case Size:
-            return d.sizeBytes;
-        case Objects:
-            return d.objectCount;
-        case Commits:
-            return d.commitCount;
-        case LastActive:
-            return lastActive(d);
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return d.name;
-        case Source:
-            return d.source;
-        case Kind:
-            return kindText(d.kind);
-        case Location:
-            return d.kind == core::DatasetKind::OntapVolume ? d.volumeId
-                                                            : QString(d.bucket + QLatin1Char('/') + d.prefix);
-        case CachedCommits: {
-            const int loading = m_loading.value(key);
-            return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)
-                               : QString::number(m_cached.value(key));
-        }
-        case Size:
-            return d.commitCount > 0 ? core::formatBytes(d.sizeBytes) : QString();
-        case Objects:
-            return d.commitCount > 0 ? locale.toString(d.objectCount) : QString();
-        case Commits:
-            return locale.toString(d.commitCount);
-        case LastActive: {
-            const QDateTime t = lastActive(d);
-            return t.isValid() ? locale.toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
-        }
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> DatasetModel::sortData(const core::Dataset &d, int column) const
+{
+    switch (column) {
+    case CachedCommits:
+        return m_cached.value(core::estateKey(d));
+    case Size:
+        return d.sizeBytes;
+    case Objects:
+        return d.objectCount;
+    case Commits:
+        return d.commitCount;
+    case LastActive:
+        return lastActive(d);
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant DatasetModel::displayData(const core::Dataset &d, int column) const
+{
+    const QString key = core::estateKey(d);
+    const QLocale locale;
+    switch (column) {
+    case Name:
+        return d.name;
+    case Source:
+        return d.source;
+    case Kind:
+        return kindText(d.kind);
+    case Location:
+        return d.kind == core::DatasetKind::OntapVolume ? d.volumeId : QString(d.bucket + QLatin1Char('/') + d.prefix);
+    case CachedCommits: {
+        const int loading = m_loading.value(key);
+        return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)
+                           : QString::number(m_cached.value(key));
+    }
+    case Size:
+        return d.commitCount > 0 ? core::formatBytes(d.sizeBytes) : QString();
+    case Objects:
+        return d.commitCount > 0 ? locale.toString(d.objectCount) : QString();
+    case Commits:
+        return locale.toString(d.commitCount);
+    case LastActive: {
+        const QDateTime t = lastActive(d);
+        return t.isValid() ? locale.toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
+    }
     default:
         return {};
     }

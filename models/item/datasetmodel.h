@@ -59,6 +59,8 @@ Q_SIGNALS:
 
 private:
     QVariant recordData(const core::Dataset &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Dataset &record, int column) const override;
+    QVariant displayData(const core::Dataset &record, int column) const override;
     QStringList columnTitles() const override;
 
     void recountCaches();

@@ -9,6 +9,11 @@ namespace strata::models {
 
 namespace {
 
+double tenantQuotaUse(const core::Tenant &t)
+{
+    return t.quotaBytes > 0 ? 100.0 * double(t.dataBytes) / double(t.quotaBytes) : -1.0;
+}
+
 QString formatTime(const QDateTime &t)
 {
     return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
@@ -70,24 +75,26 @@ QVariant GridNodeModel::recordData(const core::GridNode &n, const QModelIndex &i
             return severityStatus(n.severity);
         }
         return QStringLiteral("ok");
-    case RawValueRole:
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return n.name;
-        case Site:
-            return n.site;
-        case Type:
-            return typeText(n.type);
-        case State:
-            return n.state == QLatin1String("administratively-down") ? tr("administratively down") : n.state;
-        case Severity:
-            return n.severity;
-        case Grid:
-            return n.source;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+QVariant GridNodeModel::displayData(const core::GridNode &n, int column) const
+{
+    switch (column) {
+    case Name:
+        return n.name;
+    case Site:
+        return n.site;
+    case Type:
+        return typeText(n.type);
+    case State:
+        return n.state == QLatin1String("administratively-down") ? tr("administratively down") : n.state;
+    case Severity:
+        return n.severity;
+    case Grid:
+        return n.source;
     default:
         return {};
     }
@@ -106,7 +113,7 @@ GridAlertModel::GridAlertModel(core::Estate &estate, QObject *parent)
     follow(estate.gridAlerts(), &estate, &core::Estate::gridAlertsChanged);
 }
 
-QVariant GridAlertModel::recordData(const core::GridAlert &a, const QModelIndex &index, int role) const
+QVariant GridAlertModel::recordData(const core::GridAlert &a, const QModelIndex &, int role) const
 {
     switch (role) {
     case StatusRole:
@@ -116,43 +123,48 @@ QVariant GridAlertModel::recordData(const core::GridAlert &a, const QModelIndex 
         return GridNodeModel::severityStatus(a.severity);
     case Qt::ToolTipRole:
         return a.description.isEmpty() ? a.summary : a.description;
-    case RawValueRole:
-        switch (index.column()) {
-        case Severity:
-            // Sorts critical > major > minor.
-            return a.severity == QLatin1String("critical") ? 3
-                   : a.severity == QLatin1String("major")  ? 2
-                   : a.severity == QLatin1String("minor")  ? 1
-                                                           : 0;
-        case Started:
-            return a.startsAt;
-        case Resolved:
-            return a.resolved ? a.endsAt : QDateTime();
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Severity:
-            return a.severity;
-        case Name:
-            return a.silenced ? tr("%1 (silenced)").arg(a.name) : a.name;
-        case Summary:
-            return a.summary;
-        case Node:
-            return a.node;
-        case Site:
-            return a.site;
-        case Started:
-            return formatTime(a.startsAt);
-        case Resolved:
-            return a.resolved ? formatTime(a.endsAt) : tr("active");
-        case Grid:
-            return a.source;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> GridAlertModel::sortData(const core::GridAlert &a, int column) const
+{
+    switch (column) {
+    case Severity:
+        // Sorts critical > major > minor.
+        return a.severity == QLatin1String("critical") ? 3
+               : a.severity == QLatin1String("major")  ? 2
+               : a.severity == QLatin1String("minor")  ? 1
+                                                       : 0;
+    case Started:
+        return a.startsAt;
+    case Resolved:
+        return a.resolved ? a.endsAt : QDateTime();
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant GridAlertModel::displayData(const core::GridAlert &a, int column) const
+{
+    switch (column) {
+    case Severity:
+        return a.severity;
+    case Name:
+        return a.silenced ? tr("%1 (silenced)").arg(a.name) : a.name;
+    case Summary:
+        return a.summary;
+    case Node:
+        return a.node;
+    case Site:
+        return a.site;
+    case Started:
+        return formatTime(a.startsAt);
+    case Resolved:
+        return a.resolved ? formatTime(a.endsAt) : tr("active");
+    case Grid:
+        return a.source;
     default:
         return {};
     }
@@ -183,11 +195,9 @@ QString TenantModel::growthText(const std::optional<qint64> &growth)
 
 QVariant TenantModel::recordData(const core::Tenant &t, const QModelIndex &index, int role) const
 {
-    const QLocale locale;
-    const double quotaUse = t.quotaBytes > 0 ? 100.0 * double(t.dataBytes) / double(t.quotaBytes) : -1.0;
     switch (role) {
     case StatusRole:
-        if (index.column() == QuotaUse && quotaUse >= 90.0) {
+        if (index.column() == QuotaUse && tenantQuotaUse(t) >= 90.0) {
             return QStringLiteral("warning");
         }
         return QStringLiteral("ok");
@@ -201,47 +211,54 @@ QVariant TenantModel::recordData(const core::Tenant &t, const QModelIndex &index
             return tip;
         }
         return {};
-    case RawValueRole:
-        switch (index.column()) {
-        case Buckets:
-            return t.bucketCount;
-        case Objects:
-            return t.objectCount;
-        case Data:
-            return t.dataBytes;
-        case Quota:
-            return t.quotaBytes;
-        case QuotaUse:
-            return quotaUse;
-        case Growth:
-            return t.growth7dBytes ? QVariant(*t.growth7dBytes) : QVariant();
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return t.name;
-        case Id:
-            return t.id;
-        case Buckets:
-            return locale.toString(t.bucketCount);
-        case Objects:
-            return locale.toString(t.objectCount);
-        case Data:
-            return core::formatBytes(t.dataBytes);
-        case Quota:
-            return t.quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(t.quotaBytes);
-        case QuotaUse:
-            return quotaUse < 0 ? QString() : QString(locale.toString(quotaUse, 'f', 1) + QStringLiteral(" %"));
-        case Growth:
-            return growthText(t.growth7dBytes);
-        case Grid:
-            return t.source;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> TenantModel::sortData(const core::Tenant &t, int column) const
+{
+    switch (column) {
+    case Buckets:
+        return t.bucketCount;
+    case Objects:
+        return t.objectCount;
+    case Data:
+        return t.dataBytes;
+    case Quota:
+        return t.quotaBytes;
+    case QuotaUse:
+        return tenantQuotaUse(t);
+    case Growth:
+        return t.growth7dBytes ? QVariant(*t.growth7dBytes) : QVariant();
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant TenantModel::displayData(const core::Tenant &t, int column) const
+{
+    const QLocale locale;
+    const double quotaUse = tenantQuotaUse(t);
+    switch (column) {
+    case Name:
+        return t.name;
+    case Id:
+        return t.id;
+    case Buckets:
+        return locale.toString(t.bucketCount);
+    case Objects:
+        return locale.toString(t.objectCount);
+    case Data:
+        return core::formatBytes(t.dataBytes);
+    case Quota:
+        return t.quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(t.quotaBytes);
+    case QuotaUse:
+        return quotaUse < 0 ? QString() : QString(locale.toString(quotaUse, 'f', 1) + QStringLiteral(" %"));
+    case Growth:
+        return growthText(t.growth7dBytes);
+    case Grid:
+        return t.source;
     default:
         return {};
     }
@@ -269,49 +286,54 @@ BucketModel::BucketModel(core::Estate &estate, QObject *parent)
     follow(estate.buckets(), &estate, &core::Estate::bucketsChanged);
 }
 
-QVariant BucketModel::recordData(const core::Bucket &b, const QModelIndex &index, int role) const
+QVariant BucketModel::recordData(const core::Bucket &, const QModelIndex &, int role) const
 {
-    const QLocale locale;
     switch (role) {
     case StatusRole:
         return QStringLiteral("ok");
-    case RawValueRole:
-        switch (index.column()) {
-        case Objects:
-            return b.objectCount;
-        case Data:
-            return b.dataBytes;
-        case Quota:
-            return b.quotaBytes;
-        case Growth:
-            return b.growth7dBytes ? QVariant(*b.growth7dBytes) : QVariant();
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return b.name;
-        case Tenant:
-            return b.tenantName.isEmpty() ? b.tenantId : b.tenantName;
-        case Region:
-            return b.region;
-        case Versioning:
-            return b.versioning ? tr("Enabled") : tr("Off");
-        case Objects:
-            return locale.toString(b.objectCount);
-        case Data:
-            return core::formatBytes(b.dataBytes);
-        case Quota:
-            return b.quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(b.quotaBytes);
-        case Growth:
-            return TenantModel::growthText(b.growth7dBytes);
-        case Grid:
-            return b.source;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> BucketModel::sortData(const core::Bucket &b, int column) const
+{
+    switch (column) {
+    case Objects:
+        return b.objectCount;
+    case Data:
+        return b.dataBytes;
+    case Quota:
+        return b.quotaBytes;
+    case Growth:
+        return b.growth7dBytes ? QVariant(*b.growth7dBytes) : QVariant();
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant BucketModel::displayData(const core::Bucket &b, int column) const
+{
+    const QLocale locale;
+    switch (column) {
+    case Name:
+        return b.name;
+    case Tenant:
+        return b.tenantName.isEmpty() ? b.tenantId : b.tenantName;
+    case Region:
+        return b.region;
+    case Versioning:
+        return b.versioning ? tr("Enabled") : tr("Off");
+    case Objects:
+        return locale.toString(b.objectCount);
+    case Data:
+        return core::formatBytes(b.dataBytes);
+    case Quota:
+        return b.quotaBytes < 0 ? QStringLiteral("–") : core::formatBytes(b.quotaBytes);
+    case Growth:
+        return TenantModel::growthText(b.growth7dBytes);
+    case Grid:
+        return b.source;
     default:
         return {};
     }

@@ -34,6 +34,7 @@ public:
 
 private:
     QVariant recordData(const core::GridNode &record, const QModelIndex &index, int role) const override;
+    QVariant displayData(const core::GridNode &record, int column) const override;
     QStringList columnTitles() const override;
 };
 
@@ -62,6 +63,8 @@ public:
 
 private:
     QVariant recordData(const core::GridAlert &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::GridAlert &record, int column) const override;
+    QVariant displayData(const core::GridAlert &record, int column) const override;
     QStringList columnTitles() const override;
 };
 
@@ -93,6 +96,8 @@ public:
 
 private:
     QVariant recordData(const core::Tenant &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Tenant &record, int column) const override;
+    QVariant displayData(const core::Tenant &record, int column) const override;
     QStringList columnTitles() const override;
 };
 
@@ -121,6 +126,8 @@ public:
 
 private:
     QVariant recordData(const core::Bucket &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Bucket &record, int column) const override;
+    QVariant displayData(const core::Bucket &record, int column) const override;
     QStringList columnTitles() const override;
 };
 

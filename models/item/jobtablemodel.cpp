@@ -208,70 +208,74 @@ QVariant JobTableModel::recordData(const core::Job &job, const QModelIndex &inde
             return tr("GPU %1 on %2").arg(job.gpuIndices, job.node);
         }
         return {};
-    case RawValueRole:
-        switch (column) {
-        case Status:
-            return int(job.status);
-        case Age:
-            return ageSeconds(job, m_now);
-        case Gpus:
-            return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
-        case CreatedByCli:
-            return job.createdByCli;
-        case RunTime:
-            return runSeconds(job, m_now);
-        case GpuUtilization:
-            return job.gpuUtilization;
-        case WaitTime:
-            return waitSeconds(job, m_now);
-        case QueuePosition:
-            return queuePosition(core::estateKey(job));
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (column) {
-        case Name:
-            return job.name;
-        case Status:
-            return job.failureReason.isEmpty() ? statusText(job.status) : job.failureReason;
-        case Age:
-            return formatDuration(ageSeconds(job, m_now));
-        case Node:
-            return job.node;
-        case Image:
-            return job.image;
-        case Type:
-            return job.type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
-        case Project:
-            return job.project;
-        case User:
-            return job.user;
-        case Gpus:
-            return core::formatGpus(isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated
-                                                                                  : job.gpusRequested);
-        case CreatedByCli:
-            return job.createdByCli ? tr("Yes") : tr("No");
-        case RunTime:
-            return formatDuration(runSeconds(job, m_now));
-        case GpuUtilization:
-            return job.gpuUtilization >= 0 && isActive(job.status)
-                       ? QString(QString::number(job.gpuUtilization, 'f', 0) + QStringLiteral(" %"))
-                       : QString();
-        case WaitTime:
-            return formatDuration(waitSeconds(job, m_now));
-        case PendingReason:
-            return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
-        case QueuePosition: {
-            const int position = queuePosition(core::estateKey(job));
-            return position > 0 ? QString::number(position) : QString();
-        }
-        case Source:
-            return job.source;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> JobTableModel::sortData(const core::Job &job, int column) const
+{
+    switch (column) {
+    case Status:
+        return int(job.status);
+    case Age:
+        return ageSeconds(job, m_now);
+    case Gpus:
+        return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
+    case CreatedByCli:
+        return job.createdByCli;
+    case RunTime:
+        return runSeconds(job, m_now);
+    case GpuUtilization:
+        return job.gpuUtilization;
+    case WaitTime:
+        return waitSeconds(job, m_now);
+    case QueuePosition:
+        return queuePosition(core::estateKey(job));
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant JobTableModel::displayData(const core::Job &job, int column) const
+{
+    switch (column) {
+    case Name:
+        return job.name;
+    case Status:
+        return job.failureReason.isEmpty() ? statusText(job.status) : job.failureReason;
+    case Age:
+        return formatDuration(ageSeconds(job, m_now));
+    case Node:
+        return job.node;
+    case Image:
+        return job.image;
+    case Type:
+        return job.type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
+    case Project:
+        return job.project;
+    case User:
+        return job.user;
+    case Gpus:
+        return core::formatGpus(isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested);
+    case CreatedByCli:
+        return job.createdByCli ? tr("Yes") : tr("No");
+    case RunTime:
+        return formatDuration(runSeconds(job, m_now));
+    case GpuUtilization:
+        return job.gpuUtilization >= 0 && isActive(job.status)
+                   ? QString(QString::number(job.gpuUtilization, 'f', 0) + QStringLiteral(" %"))
+                   : QString();
+    case WaitTime:
+        return formatDuration(waitSeconds(job, m_now));
+    case PendingReason:
+        return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
+    case QueuePosition: {
+        const int position = queuePosition(core::estateKey(job));
+        return position > 0 ? QString::number(position) : QString();
+    }
+    case Source:
+        return job.source;
     default:
         return {};
     }

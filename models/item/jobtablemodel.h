@@ -81,6 +81,8 @@ public:
 
 private:
     QVariant recordData(const core::Job &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Job &record, int column) const override;
+    QVariant displayData(const core::Job &record, int column) const override;
     QStringList columnTitles() const override;
     QString columnToolTip(int section) const override;
 

@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace strata::models {
@@ -17,7 +18,9 @@ namespace strata::models {
 /// qBittorrent does), additions appended with one insert. Never a reset on a poll.
 ///
 /// data() answers what every keyed table shares (KeyRole, SourceRole, IdRole and the alignment
-/// of numeric columns) for a valid row and column, and asks recordData() for the rest.
+/// of numeric columns) for a valid row and column, takes DisplayRole from displayData() and
+/// RawValueRole from sortData() (falling back to the displayed value), and asks recordData()
+/// for every other role.
 template <class T> class KeyedTableModel : public ColumnTableModel
 {
 public:
@@ -41,6 +44,13 @@ public:
             return record->id;
         case Qt::TextAlignmentRole:
             return alignment(index.column());
+        case RawValueRole:
+            if (std::optional<QVariant> raw = sortData(*record, index.column())) {
+                return *raw;
+            }
+            return displayData(*record, index.column());
+        case Qt::DisplayRole:
+            return displayData(*record, index.column());
         default:
             return recordData(*record, index, role);
         }
@@ -99,6 +109,16 @@ public:
     }
 
 protected:
+    /// Qt::DisplayRole of `record` in `column` (a valid column).
+    [[nodiscard]] virtual QVariant displayData(const T &record, int column) const = 0;
+    /// RawValueRole of `record` in `column`: the value to sort by, or nullopt (the default) to
+    /// sort by displayData(). A null QVariant is a value (it sorts before every figure).
+    [[nodiscard]] virtual std::optional<QVariant> sortData(const T &record, int column) const
+    {
+        Q_UNUSED(record)
+        Q_UNUSED(column)
+        return std::nullopt;
+    }
     /// Every other role of `record`, shown at `index` (a valid row and column).
     [[nodiscard]] virtual QVariant recordData(const T &record, const QModelIndex &index, int role) const = 0;
 

@@ -30,9 +30,6 @@ QString ProjectTableModel::allocationText(const core::Project &project)
 QVariant ProjectTableModel::recordData(const core::Project &p, const QModelIndex &index, int role) const
 {
     const int column = index.column();
-    auto percent = [](double value) {
-        return value >= 0 ? QString(QString::number(value, 'f', 0) + QStringLiteral(" %")) : QString();
-    };
     switch (role) {
     case ProjectRole:
         return p.name;
@@ -63,64 +60,72 @@ QVariant ProjectTableModel::recordData(const core::Project &p, const QModelIndex
         default:
             return {};
         }
-    case RawValueRole:
-        switch (column) {
-        case Allocation:
-        case Allocated:
-            return p.allocated;
-        case Quota:
-            return p.quota;
-        case InQuota:
-            return p.inQuota;
-        case OverQuota:
-            return p.overQuota;
-        case Pending:
-            return p.pending;
-        case FairShare:
-            return p.fairShare;
-        case Running:
-            return p.runningJobs;
-        case Queued:
-            return p.queuedJobs;
-        case Utilization:
-            return p.utilization;
-        case IdleAllocated:
-            return p.idleAllocated;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (column) {
-        case Name:
-            return p.name;
-        case Source:
-            return p.source;
-        case Allocation:
-            return allocationText(p);
-        case Quota:
-            return p.quota < 0 ? tr("none") : core::formatGpus(p.quota);
-        case Allocated:
-            return core::formatGpus(p.allocated);
-        case InQuota:
-            return core::formatGpus(p.inQuota);
-        case OverQuota:
-            return core::formatGpus(p.overQuota);
-        case Pending:
-            return core::formatGpus(p.pending);
-        case FairShare:
-            return core::formatGpus(p.fairShare);
-        case Running:
-            return p.runningJobs;
-        case Queued:
-            return p.queuedJobs;
-        case Utilization:
-            return percent(p.utilization);
-        case IdleAllocated:
-            return core::formatGpus(p.idleAllocated);
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> ProjectTableModel::sortData(const core::Project &p, int column) const
+{
+    switch (column) {
+    case Allocation:
+    case Allocated:
+        return p.allocated;
+    case Quota:
+        return p.quota;
+    case InQuota:
+        return p.inQuota;
+    case OverQuota:
+        return p.overQuota;
+    case Pending:
+        return p.pending;
+    case FairShare:
+        return p.fairShare;
+    case Running:
+        return p.runningJobs;
+    case Queued:
+        return p.queuedJobs;
+    case Utilization:
+        return p.utilization;
+    case IdleAllocated:
+        return p.idleAllocated;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant ProjectTableModel::displayData(const core::Project &p, int column) const
+{
+    auto percent = [](double value) {
+        return value >= 0 ? QString(QString::number(value, 'f', 0) + QStringLiteral(" %")) : QString();
+    };
+    switch (column) {
+    case Name:
+        return p.name;
+    case Source:
+        return p.source;
+    case Allocation:
+        return allocationText(p);
+    case Quota:
+        return p.quota < 0 ? tr("none") : core::formatGpus(p.quota);
+    case Allocated:
+        return core::formatGpus(p.allocated);
+    case InQuota:
+        return core::formatGpus(p.inQuota);
+    case OverQuota:
+        return core::formatGpus(p.overQuota);
+    case Pending:
+        return core::formatGpus(p.pending);
+    case FairShare:
+        return core::formatGpus(p.fairShare);
+    case Running:
+        return p.runningJobs;
+    case Queued:
+        return p.queuedJobs;
+    case Utilization:
+        return percent(p.utilization);
+    case IdleAllocated:
+        return core::formatGpus(p.idleAllocated);
     default:
         return {};
     }

@@ -40,6 +40,8 @@ public:
 
 private:
     QVariant recordData(const core::Project &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Project &record, int column) const override;
+    QVariant displayData(const core::Project &record, int column) const override;
     QStringList columnTitles() const override;
 };
 

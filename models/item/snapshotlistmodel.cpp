@@ -36,39 +36,44 @@ bool SnapshotListModel::isLoaded() const
     return !m_volumeId.isEmpty() && m_estate.hasSnapshots(m_source, m_volumeId);
 }
 
-QVariant SnapshotListModel::recordData(const core::Snapshot &s, const QModelIndex &index, int role) const
+QVariant SnapshotListModel::recordData(const core::Snapshot &s, const QModelIndex &, int role) const
 {
     switch (role) {
     case StatusRole:
         return s.state.isEmpty() || s.state == QLatin1String("valid") ? QStringLiteral("ok")
                                                                       : QStringLiteral("warning");
-    case RawValueRole:
-        switch (index.column()) {
-        case Created:
-            return s.created;
-        case Size:
-            return s.sizeBytes;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return s.name;
-        case Created:
-            return s.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
-        case Size:
-            return s.sizeBytes > 0 ? core::formatBytes(s.sizeBytes) : QString();
-        case Label:
-            return s.snapmirrorLabel;
-        case Comment:
-            return s.comment;
-        case State:
-            return s.state;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> SnapshotListModel::sortData(const core::Snapshot &s, int column) const
+{
+    switch (column) {
+    case Created:
+        return s.created;
+    case Size:
+        return s.sizeBytes;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant SnapshotListModel::displayData(const core::Snapshot &s, int column) const
+{
+    switch (column) {
+    case Name:
+        return s.name;
+    case Created:
+        return s.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
+    case Size:
+        return s.sizeBytes > 0 ? core::formatBytes(s.sizeBytes) : QString();
+    case Label:
+        return s.snapmirrorLabel;
+    case Comment:
+        return s.comment;
+    case State:
+        return s.state;
     default:
         return {};
     }

@@ -39,6 +39,8 @@ Q_SIGNALS:
 
 private:
     QVariant recordData(const core::Snapshot &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Snapshot &record, int column) const override;
+    QVariant displayData(const core::Snapshot &record, int column) const override;
     QStringList columnTitles() const override;
 
     core::Estate &m_estate;

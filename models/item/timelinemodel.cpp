@@ -119,37 +119,42 @@ QVariant TimelineModel::recordData(const core::TimelineEntry &e, const QModelInd
                        + e.source);
     case Qt::ToolTipRole:
         return index.column() == Message || index.column() == Title ? QVariant(e.message) : QVariant();
-    case RawValueRole:
-        switch (index.column()) {
-        case Time:
-            return e.time;
-        case Severity:
-            return int(e.severity);
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Time:
-            return e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
-        case Severity:
-            return severityLabel(e.severity);
-        case System:
-            return systemLabel(e.system);
-        case Source:
-            return e.source;
-        case Category:
-            return categoryLabel(e.category);
-        case Title:
-            return e.title;
-        case Object:
-            return e.objectName;
-        case Message:
-            return QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> TimelineModel::sortData(const core::TimelineEntry &e, int column) const
+{
+    switch (column) {
+    case Time:
+        return e.time;
+    case Severity:
+        return int(e.severity);
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant TimelineModel::displayData(const core::TimelineEntry &e, int column) const
+{
+    switch (column) {
+    case Time:
+        return e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+    case Severity:
+        return severityLabel(e.severity);
+    case System:
+        return systemLabel(e.system);
+    case Source:
+        return e.source;
+    case Category:
+        return categoryLabel(e.category);
+    case Title:
+        return e.title;
+    case Object:
+        return e.objectName;
+    case Message:
+        return QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
     default:
         return {};
     }

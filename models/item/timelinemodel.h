@@ -46,6 +46,8 @@ public:
 
 private:
     QVariant recordData(const core::TimelineEntry &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::TimelineEntry &record, int column) const override;
+    QVariant displayData(const core::TimelineEntry &record, int column) const override;
     QStringList columnTitles() const override;
 
     void onEntriesChanged(const QStringList &added, const QStringList &removed);

@@ -34,11 +34,8 @@ QString VolumeTableModel::capacityStatus(const core::Volume &volume)
 
 QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &index, int role) const
 {
-    const QString key = core::estateKey(v);
     const auto source = m_sources.constFind(v.source);
     const bool stale = source != m_sources.cend() && (source->stale || source->health != core::Health::Ok);
-    const core::Ptr<core::VolumePerf> perf = m_perf.value(key);
-
     switch (role) {
     case StaleRole:
         return stale;
@@ -62,63 +59,69 @@ QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &
             return tr("FlexClone of %1").arg(v.cloneParent);
         }
         return {};
-    case RawValueRole:
-        switch (index.column()) {
-        case Size:
-            return v.sizeBytes;
-        // Unknown space is a null QVariant, which sorts before every figure.
-        case Used:
-            return v.usedBytes ? QVariant(*v.usedBytes) : QVariant();
-        case PercentUsed:
-            return v.percentUsed ? QVariant(*v.percentUsed) : QVariant();
-        case Available:
-            return v.availableBytes ? QVariant(*v.availableBytes) : QVariant();
-        case Snapshots:
-            return v.snapshotCount;
-        case Iops:
-            return perf ? perf->totalIops : -1.0;
-        case Throughput:
-            return perf ? perf->throughputBps : -1.0;
-        case Latency:
-            return perf ? perf->latencyUs : -1.0;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return v.name;
-        case Source:
-            return v.source;
-        case Svm:
-            return v.svm;
-        case State:
-            return v.state;
-        case Style:
-            return v.isFlexCache ? QStringLiteral("flexcache") : v.style;
-        case Size:
-            return core::formatBytes(v.sizeBytes);
-        case Used:
-            return core::formatBytes(v.usedBytes);
-        case PercentUsed:
-            return core::formatPercent(v.percentUsed);
-        case Available:
-            return core::formatBytes(v.availableBytes);
-        case Qos:
-            return v.qosPolicy;
-        case Snapshots:
-            return v.snapshotCount;
-        case Iops:
-            return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
-        case Throughput:
-            return perf ? core::formatRate(perf->throughputBps) : QString();
-        case Latency:
-            return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms"))
-                        : QString();
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> VolumeTableModel::sortData(const core::Volume &v, int column) const
+{
+    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
+    switch (column) {
+    case Size:
+        return v.sizeBytes;
+    // Unknown space is a null QVariant, which sorts before every figure.
+    case Used:
+        return v.usedBytes ? QVariant(*v.usedBytes) : QVariant();
+    case PercentUsed:
+        return v.percentUsed ? QVariant(*v.percentUsed) : QVariant();
+    case Available:
+        return v.availableBytes ? QVariant(*v.availableBytes) : QVariant();
+    case Snapshots:
+        return v.snapshotCount;
+    case Iops:
+        return perf ? perf->totalIops : -1.0;
+    case Throughput:
+        return perf ? perf->throughputBps : -1.0;
+    case Latency:
+        return perf ? perf->latencyUs : -1.0;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant VolumeTableModel::displayData(const core::Volume &v, int column) const
+{
+    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
+    switch (column) {
+    case Name:
+        return v.name;
+    case Source:
+        return v.source;
+    case Svm:
+        return v.svm;
+    case State:
+        return v.state;
+    case Style:
+        return v.isFlexCache ? QStringLiteral("flexcache") : v.style;
+    case Size:
+        return core::formatBytes(v.sizeBytes);
+    case Used:
+        return core::formatBytes(v.usedBytes);
+    case PercentUsed:
+        return core::formatPercent(v.percentUsed);
+    case Available:
+        return core::formatBytes(v.availableBytes);
+    case Qos:
+        return v.qosPolicy;
+    case Snapshots:
+        return v.snapshotCount;
+    case Iops:
+        return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
+    case Throughput:
+        return perf ? core::formatRate(perf->throughputBps) : QString();
+    case Latency:
+        return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms")) : QString();
     default:
         return {};
     }

@@ -46,6 +46,8 @@ public:
 
 private:
     QVariant recordData(const core::Volume &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Volume &record, int column) const override;
+    QVariant displayData(const core::Volume &record, int column) const override;
     QStringList columnTitles() const override;
 
     void applyPerf(const core::VolumePerfDiff &diff);
