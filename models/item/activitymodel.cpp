@@ -5,7 +5,7 @@
 namespace strata::models {
 
 ActivityModel::ActivityModel(core::ActionManager &actions, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ColumnTableModel(ColumnCount, parent)
     , m_actions(actions)
 {
     for (const core::ActionRecord &r : actions.records()) {
@@ -19,7 +19,7 @@ ActivityModel::ActivityModel(core::ActionManager &actions, QObject *parent)
     connect(&actions, &core::ActionManager::actionChanged, this, [this](const QString &id) {
         const int row = int(m_ids.lastIndexOf(id));
         if (row >= 0) {
-            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            emitRowChanged(row);
         }
     });
 }
@@ -27,11 +27,6 @@ ActivityModel::ActivityModel(core::ActionManager &actions, QObject *parent)
 int ActivityModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_ids.size());
-}
-
-int ActivityModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString ActivityModel::actionIdAt(int row) const
@@ -104,31 +99,16 @@ QVariant ActivityModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant ActivityModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList ActivityModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Action:
-        return tr("Action");
-    case Target:
-        return tr("Target");
-    case State:
-        return tr("State");
-    case Progress:
-        return tr("Progress");
-    case Message:
-        return tr("Result");
-    case Started:
-        return tr("Started");
-    case Finished:
-        return tr("Finished");
-    case User:
-        return tr("User");
-    default:
-        return {};
-    }
+    return {tr("Action"),
+            tr("Target"),
+            tr("State"),
+            tr("Progress"),
+            tr("Result"),
+            tr("Started"),
+            tr("Finished"),
+            tr("User")};
 }
 
 } // namespace strata::models

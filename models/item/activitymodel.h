@@ -1,14 +1,13 @@
 #pragma once
 
 #include "models/core/actions.h"
-
-#include <QAbstractTableModel>
+#include "models/item/columntablemodel.h"
 
 namespace strata::models {
 
 /// Running and finished actions, newest at the bottom (the Activity panel). One row per action,
 /// updated in place as its progress and result arrive.
-class ActivityModel final : public QAbstractTableModel
+class ActivityModel final : public ColumnTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ActivityModel)
@@ -30,13 +29,13 @@ public:
     explicit ActivityModel(core::ActionManager &actions, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     [[nodiscard]] QString actionIdAt(int row) const;
 
 private:
+    QStringList columnTitles() const override;
+
     core::ActionManager &m_actions;
     QStringList m_ids;
 };

@@ -5,84 +5,65 @@
 namespace strata::models {
 
 AksClusterModel::AksClusterModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
 {
-    core::AksClusterDiff initial;
-    initial.added = estate.aksClusters().all();
-    applyDiff(initial);
-    connect(&estate, &core::Estate::aksClustersChanged, this, [this](const core::AksClusterDiff &diff) {
-        applyDiff(diff);
-    });
+    setNumericColumns({Nodes});
+    follow(estate.aksClusters(), &estate, &core::Estate::aksClustersChanged);
 }
 
-int AksClusterModel::columnCount(const QModelIndex &parent) const
+QVariant AksClusterModel::recordData(const core::AksCluster &c, const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant AksClusterModel::data(const QModelIndex &index, int role) const
-{
-    const core::AksCluster *c = recordAt(index.row());
-    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*c);
-    case SourceRole:
-        return c->source;
-    case IdRole:
-        return c->id;
     case StatusRole:
         if (index.column() == State) {
-            if (c->powerState.compare(QLatin1String("Running"), Qt::CaseInsensitive) == 0
-                && (c->provisioningState.isEmpty()
-                    || c->provisioningState.compare(QLatin1String("Succeeded"), Qt::CaseInsensitive) == 0)) {
+            if (c.powerState.compare(QLatin1String("Running"), Qt::CaseInsensitive) == 0
+                && (c.provisioningState.isEmpty()
+                    || c.provisioningState.compare(QLatin1String("Succeeded"), Qt::CaseInsensitive) == 0)) {
                 return QStringLiteral("ok");
             }
-            return c->powerState.compare(QLatin1String("Stopped"), Qt::CaseInsensitive) == 0
-                       ? QStringLiteral("offline")
-                       : QStringLiteral("warning");
+            return c.powerState.compare(QLatin1String("Stopped"), Qt::CaseInsensitive) == 0 ? QStringLiteral("offline")
+                                                                                            : QStringLiteral("warning");
         }
         return QStringLiteral("ok");
     case Qt::ToolTipRole:
         if (index.column() == Name) {
-            return c->fqdn.isEmpty() ? c->armId : c->fqdn;
+            return c.fqdn.isEmpty() ? c.armId : c.fqdn;
         }
         if (index.column() == AgentPools) {
-            return c->agentPools.join(QLatin1Char('\n'));
+            return c.agentPools.join(QLatin1Char('\n'));
         }
         return {};
-    case Qt::TextAlignmentRole:
-        return index.column() == Nodes ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    case RawValueRole:
-        if (index.column() == Nodes) {
-            return c->nodeCount;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return c->name;
-        case Source:
-            return c->source;
-        case ResourceGroup:
-            return c->resourceGroup;
-        case Location:
-            return c->location;
-        case Version:
-            return c->kubernetesVersion;
-        case Nodes:
-            return c->nodeCount;
-        case AgentPools:
-            return c->agentPools.join(QStringLiteral("; "));
-        case State:
-            return c->powerState.isEmpty() ? c->provisioningState : c->powerState;
-        case KubernetesSource:
-            return c->kubernetesSource.isEmpty() ? m_added.value(core::estateKey(*c)) : c->kubernetesSource;
-        default:
-            return {};
-        }
+    default:
+        return {};
+    }
+}
+
+std::optional<QVariant> AksClusterModel::sortData(const core::AksCluster &c, int column) const
+{
+    return column == Nodes ? std::optional<QVariant>(c.nodeCount) : std::nullopt;
+}
+
+QVariant AksClusterModel::displayData(const core::AksCluster &c, int column) const
+{
+    switch (column) {
+    case Name:
+        return c.name;
+    case Source:
+        return c.source;
+    case ResourceGroup:
+        return c.resourceGroup;
+    case Location:
+        return c.location;
+    case Version:
+        return c.kubernetesVersion;
+    case Nodes:
+        return c.nodeCount;
+    case AgentPools:
+        return c.agentPools.join(QStringLiteral("; "));
+    case State:
+        return c.powerState.isEmpty() ? c.provisioningState : c.powerState;
+    case KubernetesSource:
+        return c.kubernetesSource.isEmpty() ? m_added.value(core::estateKey(c)) : c.kubernetesSource;
     default:
         return {};
     }
@@ -90,13 +71,10 @@ QVariant AksClusterModel::data(const QModelIndex &index, int role) const
 
 void AksClusterModel::setAddedSources(const QHash<QString, QString> &added)
 {
-    std::vector<int> rows;
-    for (int row = 0; row < rowCount(); ++row) {
-        const QString key = core::estateKey(*recordAt(row));
-        if (added.value(key) != m_added.value(key)) {
-            rows.push_back(row);
-        }
-    }
+    std::vector<int> rows = rowsWhere([&](const core::AksCluster &c) {
+        const QString key = core::estateKey(c);
+        return added.value(key) != m_added.value(key);
+    });
     m_added = added;
     emitChanged(std::move(rows), KubernetesSource, KubernetesSource);
 }
@@ -106,33 +84,17 @@ QString AksClusterModel::addedSource(const QString &key) const
     return m_added.value(key);
 }
 
-QVariant AksClusterModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList AksClusterModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("AKS cluster");
-    case Source:
-        return tr("Azure source");
-    case ResourceGroup:
-        return tr("Resource group");
-    case Location:
-        return tr("Location");
-    case Version:
-        return tr("Kubernetes");
-    case Nodes:
-        return tr("Nodes");
-    case AgentPools:
-        return tr("Node pools");
-    case State:
-        return tr("State");
-    case KubernetesSource:
-        return tr("Added as");
-    default:
-        return {};
-    }
+    return {tr("AKS cluster"),
+            tr("Azure source"),
+            tr("Resource group"),
+            tr("Location"),
+            tr("Kubernetes"),
+            tr("Nodes"),
+            tr("Node pools"),
+            tr("State"),
+            tr("Added as")};
 }
 
 } // namespace strata::models

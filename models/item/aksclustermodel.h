@@ -30,16 +30,17 @@ public:
 
     explicit AksClusterModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// Kubernetes sources Strata added from clusters, by estate key "<source>/<cluster id>", for
     /// the "Added as" column when the record itself does not name one.
     void setAddedSources(const QHash<QString, QString> &added);
     [[nodiscard]] QString addedSource(const QString &key) const;
 
 private:
+    QVariant recordData(const core::AksCluster &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::AksCluster &record, int column) const override;
+    QVariant displayData(const core::AksCluster &record, int column) const override;
+    QStringList columnTitles() const override;
+
     QHash<QString, QString> m_added;
 };
 

@@ -24,27 +24,21 @@ bool occupiesTarget(core::CacheState state)
 } // namespace
 
 CacheTargetModel::CacheTargetModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
+    setNumericColumns({Capacity, Used, Cached, Commits});
     recount();
-    core::CacheTargetDiff initial;
-    initial.added = estate.cacheTargets().all();
-    applyDiff(initial);
-    connect(&estate, &core::Estate::cacheTargetsChanged, this, [this](const core::CacheTargetDiff &diff) {
-        applyDiff(diff);
-    });
+    follow(estate.cacheTargets(), &estate, &core::Estate::cacheTargetsChanged);
     connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &) {
         const QHash<QString, int> before = m_commits;
         recount();
-        std::vector<int> rows;
-        for (int row = 0; row < rowCount(); ++row) {
-            const QString key = core::estateKey(*recordAt(row));
-            if (before.value(key) != m_commits.value(key)) {
-                rows.push_back(row);
-            }
-        }
-        emitChanged(std::move(rows), Commits, Commits);
+        emitChanged(rowsWhere([&](const core::CacheTarget &t) {
+                        const QString key = core::estateKey(t);
+                        return before.value(key) != m_commits.value(key);
+                    }),
+                    Commits,
+                    Commits);
     });
 }
 
@@ -70,144 +64,107 @@ QString CacheTargetModel::policyText(const core::CacheTarget &t)
                : tr("evict after %1 days unused, LRU above %2 %").arg(t.evictAfterDays).arg(t.highWatermarkPercent);
 }
 
-int CacheTargetModel::columnCount(const QModelIndex &parent) const
+QVariant CacheTargetModel::recordData(const core::CacheTarget &t, const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant CacheTargetModel::data(const QModelIndex &index, int role) const
-{
-    const core::CacheTarget *t = recordAt(index.row());
-    if (!t || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
-    const QLocale locale;
-    const double usage = usagePercent(*t);
+    const double usage = usagePercent(t);
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*t);
-    case SourceRole:
-        return t->source;
-    case IdRole:
-        return t->id;
     case LimitRole:
-        return index.column() == Usage ? QVariant(double(t->highWatermarkPercent)) : QVariant();
+        return index.column() == Usage ? QVariant(double(t.highWatermarkPercent)) : QVariant();
     case StatusRole:
-        if (!t->problem.isEmpty()) {
+        if (!t.problem.isEmpty()) {
             return QStringLiteral("critical");
         }
-        if (index.column() == Usage && usage >= t->highWatermarkPercent) {
+        if (index.column() == Usage && usage >= t.highWatermarkPercent) {
             return QStringLiteral("warning");
         }
         return QStringLiteral("ok");
     case Qt::ToolTipRole:
         if (index.column() == Usage) {
             return tr("%1 of %2 used, %3 by cached commits; high watermark %4 %")
-                .arg(core::formatBytes(t->usedBytes), core::formatBytes(t->capacityBytes))
-                .arg(core::formatBytes(t->cachedBytes))
-                .arg(t->highWatermarkPercent);
+                .arg(core::formatBytes(t.usedBytes), core::formatBytes(t.capacityBytes))
+                .arg(core::formatBytes(t.cachedBytes))
+                .arg(t.highWatermarkPercent);
         }
-        if (index.column() == Claim && !t->pvcPhase.isEmpty()) {
-            return tr("Claim phase: %1").arg(t->pvcPhase);
+        if (index.column() == Claim && !t.pvcPhase.isEmpty()) {
+            return tr("Claim phase: %1").arg(t.pvcPhase);
         }
         return {};
-    case Qt::TextAlignmentRole:
-        switch (index.column()) {
-        case Capacity:
-        case Used:
-        case Cached:
-        case Commits:
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
-    case RawValueRole:
-        switch (index.column()) {
-        case Usage:
-            return usage;
-        case Capacity:
-            return t->capacityBytes;
-        case Used:
-            return t->usedBytes;
-        case Cached:
-            return t->cachedBytes;
-        case Commits:
-            return m_commits.value(core::estateKey(*t));
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return t->id;
-        case Cluster:
-            return t->source;
-        case Claim:
-            return QString(t->namespaceName + QLatin1Char('/') + t->pvc);
-        case Volume:
-            return t->volumeName.isEmpty() ? t->storageVolumeId : t->volumeName;
-        case Usage:
-            return usage < 0 ? QString()
-                             : tr("%1 % (%2 / %3)")
-                                   .arg(locale.toString(usage, 'f', 1),
-                                        core::formatBytes(t->usedBytes),
-                                        core::formatBytes(t->capacityBytes));
-        case Capacity:
-            return core::formatBytes(t->capacityBytes);
-        case Used:
-            return core::formatBytes(t->usedBytes);
-        case Cached:
-            return core::formatBytes(t->cachedBytes);
-        case Commits:
-            return m_commits.value(core::estateKey(*t));
-        case Policy:
-            return policyText(*t);
-        case Problem:
-            return t->problem;
-        default:
-            return {};
-        }
     default:
         return {};
     }
 }
 
-QVariant CacheTargetModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> CacheTargetModel::sortData(const core::CacheTarget &t, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Target");
-    case Cluster:
-        return tr("Cluster");
-    case Claim:
-        return tr("Claim");
-    case Volume:
-        return tr("Volume");
+    switch (column) {
     case Usage:
-        return tr("Usage");
+        return usagePercent(t);
     case Capacity:
-        return tr("Capacity");
+        return t.capacityBytes;
     case Used:
-        return tr("Used");
+        return t.usedBytes;
     case Cached:
-        return tr("Cached");
+        return t.cachedBytes;
     case Commits:
-        return tr("Commits");
+        return m_commits.value(core::estateKey(t));
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CacheTargetModel::displayData(const core::CacheTarget &t, int column) const
+{
+    const QLocale locale;
+    const double usage = usagePercent(t);
+    switch (column) {
+    case Name:
+        return t.id;
+    case Cluster:
+        return t.source;
+    case Claim:
+        return QString(t.namespaceName + QLatin1Char('/') + t.pvc);
+    case Volume:
+        return t.volumeName.isEmpty() ? t.storageVolumeId : t.volumeName;
+    case Usage:
+        return usage < 0 ? QString()
+                         : tr("%1 % (%2 / %3)")
+                               .arg(locale.toString(usage, 'f', 1),
+                                    core::formatBytes(t.usedBytes),
+                                    core::formatBytes(t.capacityBytes));
+    case Capacity:
+        return core::formatBytes(t.capacityBytes);
+    case Used:
+        return core::formatBytes(t.usedBytes);
+    case Cached:
+        return core::formatBytes(t.cachedBytes);
+    case Commits:
+        return m_commits.value(core::estateKey(t));
     case Policy:
-        return tr("Eviction policy");
+        return policyText(t);
     case Problem:
-        return tr("Problem");
+        return t.problem;
     default:
         return {};
     }
+}
+
+QStringList CacheTargetModel::columnTitles() const
+{
+    return {tr("Target"),
+            tr("Cluster"),
+            tr("Claim"),
+            tr("Volume"),
+            tr("Usage"),
+            tr("Capacity"),
+            tr("Used"),
+            tr("Cached"),
+            tr("Commits"),
+            tr("Eviction policy"),
+            tr("Problem")};
 }
 
 CachedCommitModel::CachedCommitModel(core::Estate &estate, Clock now, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_clock(std::move(now))
 {
     if (!m_clock) {
@@ -216,24 +173,18 @@ CachedCommitModel::CachedCommitModel(core::Estate &estate, Clock now, QObject *p
         };
     }
     m_now = m_clock();
-    core::CachedCommitDiff initial;
-    initial.added = estate.cachedCommits().all();
-    applyDiff(initial);
-    connect(&estate, &core::Estate::cachedCommitsChanged, this, [this](const core::CachedCommitDiff &diff) {
-        applyDiff(diff);
-    });
+    setNumericColumns({Size});
+    follow(estate.cachedCommits(), &estate, &core::Estate::cachedCommitsChanged);
 }
 
 void CachedCommitModel::tick()
 {
     m_now = m_clock();
-    std::vector<int> rows;
-    for (int row = 0; row < rowCount(); ++row) {
-        if (recordAt(row)->evictAt.isValid()) {
-            rows.push_back(row);
-        }
-    }
-    emitChanged(std::move(rows), Eviction, Eviction);
+    emitChanged(rowsWhere([](const core::CachedCommit &c) {
+                    return c.evictAt.isValid();
+                }),
+                Eviction,
+                Eviction);
 }
 
 QString CachedCommitModel::evictionText(const core::CachedCommit &c, const QDateTime &now)
@@ -261,109 +212,29 @@ QString CachedCommitModel::evictionText(const core::CachedCommit &c, const QDate
     return c.evictReason.isEmpty() ? when : tr("%1 (%2)").arg(when, c.evictReason);
 }
 
-int CachedCommitModel::columnCount(const QModelIndex &parent) const
+QVariant CachedCommitModel::recordData(const core::CachedCommit &c, const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
-{
-    const core::CachedCommit *c = recordAt(index.row());
-    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
-    const QLocale locale;
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*c);
-    case SourceRole:
-        return c->source;
-    case IdRole:
-        return c->id;
     case FilterTextRole:
-        return QStringList{c->datasetName, c->commitId, c->target, c->source}.join(QLatin1Char(' '));
+        return QStringList{c.datasetName, c.commitId, c.target, c.source}.join(QLatin1Char(' '));
     case StatusRole:
-        if (index.column() == Eviction && c->evictAt.isValid() && c->state == core::CacheState::Ready) {
-            return m_now.secsTo(c->evictAt) < 86400 ? QStringLiteral("warning") : QStringLiteral("ok");
+        if (index.column() == Eviction && c.evictAt.isValid() && c.state == core::CacheState::Ready) {
+            return m_now.secsTo(c.evictAt) < 86400 ? QStringLiteral("warning") : QStringLiteral("ok");
         }
-        return CommitModel::cacheStatus(c->state);
+        return CommitModel::cacheStatus(c.state);
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Commit:
-            return c->commitId;
+            return c.commitId;
         case State:
         case Reason:
-            return c->reason;
+            return c.reason;
         case UsedBy:
-            return c->usedBy.join(QLatin1Char('\n'));
+            return c.usedBy.join(QLatin1Char('\n'));
         case Progress:
-            return c->job.isEmpty() ? QVariant() : QVariant(tr("Job %1").arg(c->job));
+            return c.job.isEmpty() ? QVariant() : QVariant(tr("Job %1").arg(c.job));
         case Target:
-            return c->path.isEmpty() ? QVariant() : QVariant(tr("Path on the volume: %1").arg(c->path));
-        default:
-            return {};
-        }
-    case Qt::TextAlignmentRole:
-        return index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    case RawValueRole:
-        switch (index.column()) {
-        case Dataset:
-            return QString(c->datasetSource + QLatin1Char('/') + c->datasetId);
-        case Commit:
-            return c->commitId;
-        case State:
-            return int(c->state);
-        case Progress:
-            return CommitModel::progressPercent(*c);
-        case Size:
-            return c->bytesTotal;
-        case LastUsed:
-            return c->lastUsed;
-        case Eviction:
-            return c->evictAt;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Dataset:
-            return c->datasetName;
-        case Commit:
-            return DatasetModel::shortId(c->commitId);
-        case Target:
-            return c->target;
-        case State:
-            return CommitModel::cacheStateText(*c);
-        case Progress: {
-            const double p = CommitModel::progressPercent(*c);
-            if (p < 0) {
-                return QString();
-            }
-            // Counts only where there are some (a file dataset's copy has no object count).
-            if (c->objectsTotal <= 0) {
-                return c->bytesTotal > 0
-                           ? tr("%1 % · %2/%3")
-                                 .arg(int(p))
-                                 .arg(core::formatBytes(c->bytesDone, locale), core::formatBytes(c->bytesTotal, locale))
-                           : tr("%1 %").arg(int(p));
-            }
-            return tr("%1 % · %2/%3 objects · %4/%5")
-                .arg(int(p))
-                .arg(locale.toString(c->objectsDone), locale.toString(c->objectsTotal))
-                .arg(core::formatBytes(c->bytesDone), core::formatBytes(c->bytesTotal));
-        }
-        case Size:
-            return core::formatBytes(c->bytesTotal);
-        case LastUsed:
-            return c->lastUsed.isValid() ? locale.toString(c->lastUsed.toLocalTime(), QLocale::ShortFormat)
-                                         : tr("never");
-        case UsedBy:
-            return c->usedBy.join(QStringLiteral(", "));
-        case Eviction:
-            return evictionText(*c, m_now);
-        case Reason:
-            return c->reason;
+            return c.path.isEmpty() ? QVariant() : QVariant(tr("Path on the volume: %1").arg(c.path));
         default:
             return {};
         }
@@ -372,35 +243,85 @@ QVariant CachedCommitModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant CachedCommitModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> CachedCommitModel::sortData(const core::CachedCommit &c, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
+    switch (column) {
     case Dataset:
-        return tr("Dataset");
+        return QString(c.datasetSource + QLatin1Char('/') + c.datasetId);
     case Commit:
-        return tr("Commit");
-    case Target:
-        return tr("Target");
+        return c.commitId;
     case State:
-        return tr("State");
+        return int(c.state);
     case Progress:
-        return tr("Progress");
+        return CommitModel::progressPercent(c);
     case Size:
-        return tr("Size");
+        return c.bytesTotal;
     case LastUsed:
-        return tr("Last used");
-    case UsedBy:
-        return tr("Used by");
+        return c.lastUsed;
     case Eviction:
-        return tr("Eviction");
+        return c.evictAt;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CachedCommitModel::displayData(const core::CachedCommit &c, int column) const
+{
+    const QLocale locale;
+    switch (column) {
+    case Dataset:
+        return c.datasetName;
+    case Commit:
+        return DatasetModel::shortId(c.commitId);
+    case Target:
+        return c.target;
+    case State:
+        return CommitModel::cacheStateText(c);
+    case Progress: {
+        const double p = CommitModel::progressPercent(c);
+        if (p < 0) {
+            return QString();
+        }
+        // Counts only where there are some (a file dataset's copy has no object count).
+        if (c.objectsTotal <= 0) {
+            return c.bytesTotal > 0
+                       ? tr("%1 % · %2/%3")
+                             .arg(int(p))
+                             .arg(core::formatBytes(c.bytesDone, locale), core::formatBytes(c.bytesTotal, locale))
+                       : tr("%1 %").arg(int(p));
+        }
+        return tr("%1 % · %2/%3 objects · %4/%5")
+            .arg(int(p))
+            .arg(locale.toString(c.objectsDone), locale.toString(c.objectsTotal))
+            .arg(core::formatBytes(c.bytesDone), core::formatBytes(c.bytesTotal));
+    }
+    case Size:
+        return core::formatBytes(c.bytesTotal);
+    case LastUsed:
+        return c.lastUsed.isValid() ? locale.toString(c.lastUsed.toLocalTime(), QLocale::ShortFormat) : tr("never");
+    case UsedBy:
+        return c.usedBy.join(QStringLiteral(", "));
+    case Eviction:
+        return evictionText(c, m_now);
     case Reason:
-        return tr("Reason");
+        return c.reason;
     default:
         return {};
     }
+}
+
+QStringList CachedCommitModel::columnTitles() const
+{
+    return {tr("Dataset"),
+            tr("Commit"),
+            tr("Target"),
+            tr("State"),
+            tr("Progress"),
+            tr("Size"),
+            tr("Last used"),
+            tr("Used by"),
+            tr("Eviction"),
+            tr("Reason")};
 }
 
 } // namespace strata::models

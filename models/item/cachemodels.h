@@ -38,16 +38,17 @@ public:
 
     explicit CacheTargetModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// Used over capacity in percent, -1 when the capacity is unknown.
     static double usagePercent(const core::CacheTarget &target);
     /// "evict after 3 days unused, LRU above 90 %".
     static QString policyText(const core::CacheTarget &target);
 
 private:
+    QVariant recordData(const core::CacheTarget &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::CacheTarget &record, int column) const override;
+    QVariant displayData(const core::CacheTarget &record, int column) const override;
+    QStringList columnTitles() const override;
+
     void recount();
 
     core::Estate &m_estate;
@@ -86,10 +87,6 @@ public:
     /// `now` defaults to the system clock (UTC).
     explicit CachedCommitModel(core::Estate &estate, Clock now = {}, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// Re-reads the clock; emits dataChanged for the Eviction column.
     void tick();
     [[nodiscard]] QDateTime now() const { return m_now; }
@@ -98,6 +95,11 @@ public:
     static QString evictionText(const core::CachedCommit &cached, const QDateTime &now);
 
 private:
+    QVariant recordData(const core::CachedCommit &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::CachedCommit &record, int column) const override;
+    QVariant displayData(const core::CachedCommit &record, int column) const override;
+    QStringList columnTitles() const override;
+
     Clock m_clock;
     QDateTime m_now;
 };

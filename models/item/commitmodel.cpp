@@ -8,9 +8,10 @@
 namespace strata::models {
 
 CommitModel::CommitModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
+    setNumericColumns({Objects, Size});
     connect(&estate, &core::Estate::commitsChanged, this, [this](const core::CommitDiff &diff) {
         if (m_datasetId.isEmpty()) {
             return;
@@ -102,11 +103,6 @@ void CommitModel::rebuildCaches()
     }
 }
 
-int CommitModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 double CommitModel::progressPercent(const core::CachedCommit &c)
 {
     if (c.state == core::CacheState::Ready) {
@@ -161,37 +157,17 @@ QString CommitModel::cacheStatus(core::CacheState state)
     return QStringLiteral("unknown");
 }
 
-QVariant CommitModel::data(const QModelIndex &index, int role) const
+QVariant CommitModel::recordData(const core::Commit &c, const QModelIndex &index, int role) const
 {
-    const core::Commit *c = recordAt(index.row());
-    if (!c || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
-    const QLocale locale;
-    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c->id);
+    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c.id);
     // A commit of an ONTAP file dataset is a snapshot: ONTAP reports neither its objects nor
     // their bytes, so both are unknown ("—", as the web console and the CLI show), never 0.
-    const bool uncounted = (index.column() == Objects || index.column() == Size) && !countsObjects();
-    if (uncounted) {
-        switch (role) {
-        case Qt::DisplayRole:
-            return QString::fromUtf16(core::kUnknownText);
-        case RawValueRole:
-            return {};
-        case Qt::ToolTipRole:
-            return index.column() == Objects ? tr("The source does not report objects for a snapshot")
-                                             : tr("The source does not report the size of a snapshot");
-        default:
-            break;
-        }
+    // (displayData() and sortData() give "—" and a null sort value for the same cells.)
+    if (role == Qt::ToolTipRole && (index.column() == Objects || index.column() == Size) && !countsObjects()) {
+        return index.column() == Objects ? tr("The source does not report objects for a snapshot")
+                                         : tr("The source does not report the size of a snapshot");
     }
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*c);
-    case SourceRole:
-        return c->source;
-    case IdRole:
-        return c->id;
     case StatusRole:
         if (index.column() == Cached && !caches.isEmpty()) {
             // The most noteworthy copy: a failure, then work in progress, then ready.
@@ -213,11 +189,11 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Id:
-            return c->id;
+            return c.id;
         case Parent:
-            return c->parent;
+            return c.parent;
         case Message:
-            return c->message;
+            return c.message;
         case Cached: {
             QStringList lines;
             for (const auto &cc : caches) {
@@ -232,79 +208,64 @@ QVariant CommitModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
-    case Qt::TextAlignmentRole:
-        return index.column() == Objects || index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                                                                   : QVariant();
-    case RawValueRole:
-        switch (index.column()) {
-        case Time:
-            return c->time;
-        case Objects:
-            return c->objectCount;
-        case Size:
-            return c->bytes;
-        case Cached:
-            return int(caches.size());
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Id:
-            return DatasetModel::shortId(c->id);
-        case Message:
-            return c->message.section(QLatin1Char('\n'), 0, 0);
-        case Author:
-            return c->author;
-        case Time:
-            return c->time.isValid() ? locale.toString(c->time.toLocalTime(), QLocale::ShortFormat) : QString();
-        case Objects:
-            return locale.toString(c->objectCount);
-        case Size:
-            return core::formatBytes(c->bytes);
-        case Parent:
-            return DatasetModel::shortId(c->parent);
-        case Cached: {
-            QStringList parts;
-            for (const auto &cc : caches) {
-                parts << tr("%1 on %2").arg(cacheStateText(*cc), cc->target);
-            }
-            return parts.join(QStringLiteral("; "));
-        }
-        default:
-            return {};
-        }
     default:
         return {};
     }
 }
 
-QVariant CommitModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> CommitModel::sortData(const core::Commit &c, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Id:
-        return tr("Commit");
-    case Message:
-        return tr("Message");
-    case Author:
-        return tr("Author");
+    switch (column) {
     case Time:
-        return tr("Time");
+        return c.time;
     case Objects:
-        return tr("Objects");
+        return countsObjects() ? QVariant(c.objectCount) : QVariant(); // unknown sorts apart from 0
     case Size:
-        return tr("Size");
-    case Parent:
-        return tr("Parent");
+        return countsObjects() ? QVariant(c.bytes) : QVariant();
     case Cached:
-        return tr("Cached");
+        return int(m_caches.value(c.id).size());
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant CommitModel::displayData(const core::Commit &c, int column) const
+{
+    const QLocale locale;
+    const QList<core::Ptr<core::CachedCommit>> caches = m_caches.value(c.id);
+    switch (column) {
+    case Id:
+        return DatasetModel::shortId(c.id);
+    case Message:
+        return c.message.section(QLatin1Char('\n'), 0, 0);
+    case Author:
+        return c.author;
+    case Time:
+        return c.time.isValid() ? locale.toString(c.time.toLocalTime(), QLocale::ShortFormat) : QString();
+    // A commit of an ONTAP file dataset is a snapshot: ONTAP reports neither its objects nor
+    // their bytes, so both are unknown ("—", as the web console and the CLI show), never 0.
+    case Objects:
+        return countsObjects() ? locale.toString(c.objectCount) : QString::fromUtf16(core::kUnknownText);
+    case Size:
+        return countsObjects() ? core::formatBytes(c.bytes) : QString::fromUtf16(core::kUnknownText);
+    case Parent:
+        return DatasetModel::shortId(c.parent);
+    case Cached: {
+        QStringList parts;
+        for (const auto &cc : caches) {
+            parts << tr("%1 on %2").arg(cacheStateText(*cc), cc->target);
+        }
+        return parts.join(QStringLiteral("; "));
+    }
     default:
         return {};
     }
+}
+
+QStringList CommitModel::columnTitles() const
+{
+    return {
+        tr("Commit"), tr("Message"), tr("Author"), tr("Time"), tr("Objects"), tr("Size"), tr("Parent"), tr("Cached")};
 }
 
 } // namespace strata::models

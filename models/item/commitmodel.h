@@ -38,10 +38,6 @@ public:
     [[nodiscard]] QString datasetSource() const { return m_source; }
     [[nodiscard]] QString datasetId() const { return m_datasetId; }
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// The cached copies of commit `commitId` (of this dataset), by target name.
     [[nodiscard]] QList<core::Ptr<core::CachedCommit>> cachesOf(const QString &commitId) const
     {
@@ -56,6 +52,11 @@ public:
     static double progressPercent(const core::CachedCommit &cached);
 
 private:
+    QVariant recordData(const core::Commit &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Commit &record, int column) const override;
+    QVariant displayData(const core::Commit &record, int column) const override;
+    QStringList columnTitles() const override;
+
     [[nodiscard]] bool inScope(const core::Commit &commit) const;
     /// False for an ONTAP file dataset: its commits are snapshots without object counts or sizes.
     [[nodiscard]] bool countsObjects() const;

@@ -7,14 +7,11 @@
 namespace strata::models {
 
 DatasetModel::DatasetModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
-    recountCaches();
-    core::DatasetDiff initial;
-    initial.added = estate.datasets().all();
-    applyDiff(initial);
-    connect(&estate, &core::Estate::datasetsChanged, this, [this](const core::DatasetDiff &diff) {
+    setNumericColumns({CachedCommits, Size, Objects, Commits});
+    follow(estate.datasets(), &estate, &core::Estate::datasetsChanged, [this](const core::DatasetDiff &diff) {
         recountCaches();
         applyDiff(diff);
     });
@@ -23,14 +20,11 @@ DatasetModel::DatasetModel(core::Estate &estate, QObject *parent)
         const QHash<QString, int> loading = m_loading;
         const QHash<QString, QDateTime> lastUsed = m_lastUsed;
         recountCaches();
-        std::vector<int> rows;
-        for (int row = 0; row < rowCount(); ++row) {
-            const QString key = core::estateKey(*recordAt(row));
-            if (cached.value(key) != m_cached.value(key) || loading.value(key) != m_loading.value(key)
-                || lastUsed.value(key) != m_lastUsed.value(key)) {
-                rows.push_back(row);
-            }
-        }
+        std::vector<int> rows = rowsWhere([&](const core::Dataset &d) {
+            const QString key = core::estateKey(d);
+            return cached.value(key) != m_cached.value(key) || loading.value(key) != m_loading.value(key)
+                   || lastUsed.value(key) != m_lastUsed.value(key);
+        });
         emitChanged(rows, CachedCommits, CachedCommits);
         emitChanged(std::move(rows), LastActive, LastActive);
     });
@@ -64,28 +58,12 @@ core::HubSummary DatasetModel::summary() const
     return core::summarize(m_estate);
 }
 
-int DatasetModel::columnCount(const QModelIndex &parent) const
+QVariant DatasetModel::recordData(const core::Dataset &d, const QModelIndex &index, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant DatasetModel::data(const QModelIndex &index, int role) const
-{
-    const core::Dataset *d = recordAt(index.row());
-    if (!d || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
-    const QString key = core::estateKey(*d);
-    const QLocale locale;
+    const QString key = core::estateKey(d);
     switch (role) {
-    case KeyRole:
-        return key;
-    case SourceRole:
-        return d->source;
-    case IdRole:
-        return d->id;
     case FilterTextRole:
-        return QStringList{d->name, d->source, d->bucket, d->prefix, kindText(d->kind)}.join(QLatin1Char(' '));
+        return QStringList{d.name, d.source, d.bucket, d.prefix, kindText(d.kind)}.join(QLatin1Char(' '));
     case StatusRole:
         if (index.column() == CachedCommits) {
             if (m_loading.value(key) > 0) {
@@ -97,78 +75,18 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case Name:
-            return d->headCommit.isEmpty() ? tr("No commit yet") : tr("Head commit %1").arg(d->headCommit);
+            return d.headCommit.isEmpty() ? tr("No commit yet") : tr("Head commit %1").arg(d.headCommit);
         case CachedCommits:
             if (m_loading.value(key) > 0) {
                 return tr("%n ready, %1 loading", nullptr, m_cached.value(key)).arg(m_loading.value(key));
             }
             return {};
         case Size:
-            return core::formatBytes(d->sizeBytes);
+            return core::formatBytes(d.sizeBytes);
         case Objects:
-            return d->kind == core::DatasetKind::OntapVolume
+            return d.kind == core::DatasetKind::OntapVolume
                        ? tr("A volume: the source reports its used bytes, not objects")
                        : QVariant();
-        default:
-            return {};
-        }
-    case Qt::TextAlignmentRole:
-        switch (index.column()) {
-        case CachedCommits:
-        case Size:
-        case Objects:
-        case Commits:
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
-    case RawValueRole:
-        switch (index.column()) {
-        case CachedCommits:
-            return m_cached.value(key);
-        case Size:
-            return d->sizeBytes;
-        case Objects:
-            // ONTAP counts no objects in a volume: unknown, not zero (sorts apart from 0).
-            return d->kind == core::DatasetKind::OntapVolume ? QVariant() : QVariant(d->objectCount);
-        case Commits:
-            return d->commitCount;
-        case LastActive:
-            return lastActive(*d);
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return d->name;
-        case Source:
-            return d->source;
-        case Kind:
-            return kindText(d->kind);
-        case Location:
-            return d->kind == core::DatasetKind::OntapVolume ? d->volumeId
-                                                             : QString(d->bucket + QLatin1Char('/') + d->prefix);
-        case CachedCommits: {
-            const int loading = m_loading.value(key);
-            return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)
-                               : QString::number(m_cached.value(key));
-        }
-        case Size:
-            return d->commitCount > 0 ? core::formatBytes(d->sizeBytes) : QString();
-        case Objects:
-            if (d->commitCount == 0) {
-                return QString();
-            }
-            return d->kind == core::DatasetKind::OntapVolume ? QString::fromUtf16(core::kUnknownText)
-                                                             : locale.toString(d->objectCount);
-        case Commits:
-            return locale.toString(d->commitCount);
-        case LastActive: {
-            const QDateTime t = lastActive(*d);
-            return t.isValid() ? locale.toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
-        }
         default:
             return {};
         }
@@ -177,33 +95,73 @@ QVariant DatasetModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant DatasetModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> DatasetModel::sortData(const core::Dataset &d, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Dataset");
-    case Source:
-        return tr("Source");
-    case Kind:
-        return tr("Kind");
-    case Location:
-        return tr("Location");
+    switch (column) {
     case CachedCommits:
-        return tr("Cached commits");
+        return m_cached.value(core::estateKey(d));
     case Size:
-        return tr("Size");
+        return d.sizeBytes;
     case Objects:
-        return tr("Objects");
+        // ONTAP counts no objects in a volume: unknown, not zero (sorts apart from 0).
+        return d.kind == core::DatasetKind::OntapVolume ? QVariant() : QVariant(d.objectCount);
     case Commits:
-        return tr("Commits");
+        return d.commitCount;
     case LastActive:
-        return tr("Last active");
+        return lastActive(d);
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant DatasetModel::displayData(const core::Dataset &d, int column) const
+{
+    const QString key = core::estateKey(d);
+    const QLocale locale;
+    switch (column) {
+    case Name:
+        return d.name;
+    case Source:
+        return d.source;
+    case Kind:
+        return kindText(d.kind);
+    case Location:
+        return d.kind == core::DatasetKind::OntapVolume ? d.volumeId : QString(d.bucket + QLatin1Char('/') + d.prefix);
+    case CachedCommits: {
+        const int loading = m_loading.value(key);
+        return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)
+                           : QString::number(m_cached.value(key));
+    }
+    case Size:
+        return d.commitCount > 0 ? core::formatBytes(d.sizeBytes) : QString();
+    case Objects:
+        if (d.commitCount == 0) {
+            return QString();
+        }
+        return d.kind == core::DatasetKind::OntapVolume ? QString::fromUtf16(core::kUnknownText)
+                                                        : locale.toString(d.objectCount);
+    case Commits:
+        return locale.toString(d.commitCount);
+    case LastActive: {
+        const QDateTime t = lastActive(d);
+        return t.isValid() ? locale.toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
+    }
     default:
         return {};
     }
+}
+
+QStringList DatasetModel::columnTitles() const
+{
+    return {tr("Dataset"),
+            tr("Source"),
+            tr("Kind"),
+            tr("Location"),
+            tr("Cached commits"),
+            tr("Size"),
+            tr("Objects"),
+            tr("Commits"),
+            tr("Last active")};
 }
 
 QString DatasetModel::shortId(const QString &commitId)

@@ -37,10 +37,6 @@ public:
 
     explicit DatasetModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// The hub summary over the current estate (core::summarize); its headerText() is the
     /// TR-4841 header line.
     [[nodiscard]] core::HubSummary summary() const;
@@ -62,6 +58,11 @@ Q_SIGNALS:
     void headerChanged();
 
 private:
+    QVariant recordData(const core::Dataset &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Dataset &record, int column) const override;
+    QVariant displayData(const core::Dataset &record, int column) const override;
+    QStringList columnTitles() const override;
+
     void recountCaches();
 
     core::Estate &m_estate;

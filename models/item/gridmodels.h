@@ -27,14 +27,15 @@ public:
 
     explicit GridNodeModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     static QString typeText(const QString &type);
     /// StatusRole of an alert severity: critical "critical", major "critical", minor "warning",
     /// anything else "ok".
     static QString severityStatus(const QString &severity);
+
+private:
+    QVariant recordData(const core::GridNode &record, const QModelIndex &index, int role) const override;
+    QVariant displayData(const core::GridNode &record, int column) const override;
+    QStringList columnTitles() const override;
 };
 
 /// The alerts of every grid (Estate::gridAlerts()), active and resolved: severity, name,
@@ -60,9 +61,11 @@ public:
 
     explicit GridAlertModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+private:
+    QVariant recordData(const core::GridAlert &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::GridAlert &record, int column) const override;
+    QVariant displayData(const core::GridAlert &record, int column) const override;
+    QStringList columnTitles() const override;
 };
 
 /// The tenant accounts of every grid (Estate::tenants()) with usage, quota and 7-day growth.
@@ -88,12 +91,14 @@ public:
 
     explicit TenantModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// core::formatBytesDelta: "+1.2 GiB", "−300 MiB", "0 B"; "" when unknown.
     static QString growthText(const std::optional<qint64> &growth);
+
+private:
+    QVariant recordData(const core::Tenant &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Tenant &record, int column) const override;
+    QVariant displayData(const core::Tenant &record, int column) const override;
+    QStringList columnTitles() const override;
 };
 
 /// The buckets of every grid's tenants (Estate::buckets()) with usage, quota and 7-day growth.
@@ -119,9 +124,11 @@ public:
 
     explicit BucketModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+private:
+    QVariant recordData(const core::Bucket &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Bucket &record, int column) const override;
+    QVariant displayData(const core::Bucket &record, int column) const override;
+    QStringList columnTitles() const override;
 };
 
 } // namespace strata::models

@@ -7,21 +7,16 @@
 namespace strata::models {
 
 JobTableModel::JobTableModel(core::Estate &estate, Clock now, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_clock(now ? std::move(now) : Clock([] {
         return QDateTime::currentDateTimeUtc();
     }))
     , m_now(m_clock())
 {
-    core::JobDiff initial;
-    initial.added = estate.jobs().all();
-    apply(initial);
-    connect(&estate, &core::Estate::jobsChanged, this, &JobTableModel::apply);
-}
-
-int JobTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    setNumericColumns({Age, Gpus, RunTime, GpuUtilization, WaitTime, QueuePosition});
+    follow(estate.jobs(), &estate, &core::Estate::jobsChanged, [this](const core::JobDiff &diff) {
+        apply(diff);
+    });
 }
 
 bool JobTableModel::isQueued(core::JobStatus status)
@@ -183,177 +178,138 @@ void JobTableModel::updateQueuePositions()
     emitChanged(std::move(rows), QueuePosition, QueuePosition);
 }
 
-QVariant JobTableModel::data(const QModelIndex &index, int role) const
+QVariant JobTableModel::recordData(const core::Job &job, const QModelIndex &index, int role) const
 {
-    const core::Job *job = recordAt(index.row());
-    if (!job || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
     const int column = index.column();
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*job);
-    case SourceRole:
-        return job->source;
-    case IdRole:
-        return job->id;
     case ProjectRole:
-        return job->project;
+        return job.project;
     case JobStatusRole:
-        return int(job->status);
+        return int(job.status);
     case FilterTextRole:
-        return QStringList{job->name, job->project, job->user, job->node, job->image, job->namespaceName, job->source}
-            .join(QLatin1Char(' '));
+        return QStringList{job.name, job.project, job.user, job.node, job.image, job.namespaceName, job.source}.join(
+            QLatin1Char(' '));
     case StatusRole:
         if (column == Status) {
-            return job->failureReason.isEmpty() ? statusKey(job->status) : QStringLiteral("failed");
+            return job.failureReason.isEmpty() ? statusKey(job.status) : QStringLiteral("failed");
         }
-        if (column == PendingReason && job->status == core::JobStatus::Preempted) {
+        if (column == PendingReason && job.status == core::JobStatus::Preempted) {
             return QStringLiteral("warning");
         }
-        return job->status == core::JobStatus::Failed ? QStringLiteral("failed") : QStringLiteral("ok");
+        return job.status == core::JobStatus::Failed ? QStringLiteral("failed") : QStringLiteral("ok");
     case Qt::ToolTipRole:
         if (column == PendingReason || column == Status) {
-            return job->pendingReason.isEmpty() ? QVariant() : QVariant(job->pendingReason);
+            return job.pendingReason.isEmpty() ? QVariant() : QVariant(job.pendingReason);
         }
         if (column == Image) {
-            return job->image;
+            return job.image;
         }
-        if (column == Node && !job->gpuIndices.isEmpty()) {
-            return tr("GPU %1 on %2").arg(job->gpuIndices, job->node);
+        if (column == Node && !job.gpuIndices.isEmpty()) {
+            return tr("GPU %1 on %2").arg(job.gpuIndices, job.node);
         }
         return {};
-    case Qt::TextAlignmentRole:
-        switch (column) {
-        case Age:
-        case Gpus:
-        case RunTime:
-        case GpuUtilization:
-        case WaitTime:
-        case QueuePosition:
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
-    case RawValueRole:
-        switch (column) {
-        case Status:
-            return int(job->status);
-        case Age:
-            return ageSeconds(*job, m_now);
-        case Gpus:
-            return isActive(job->status) && job->gpusAllocated > 0 ? job->gpusAllocated : job->gpusRequested;
-        case CreatedByCli:
-            return job->createdByCli;
-        case RunTime:
-            return runSeconds(*job, m_now);
-        case GpuUtilization:
-            return job->gpuUtilization;
-        case WaitTime:
-            return waitSeconds(*job, m_now);
-        case QueuePosition:
-            return queuePosition(core::estateKey(*job));
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (column) {
-        case Name:
-            return job->name;
-        case Status:
-            return job->failureReason.isEmpty() ? statusText(job->status) : job->failureReason;
-        case Age:
-            return formatDuration(ageSeconds(*job, m_now));
-        case Node:
-            return job->node;
-        case Image:
-            return job->image;
-        case Type:
-            return job->type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
-        case Project:
-            return job->project;
-        case User:
-            return job->user;
-        case Gpus:
-            return core::formatGpus(isActive(job->status) && job->gpusAllocated > 0 ? job->gpusAllocated
-                                                                                    : job->gpusRequested);
-        case CreatedByCli:
-            return job->createdByCli ? tr("Yes") : tr("No");
-        case RunTime:
-            return formatDuration(runSeconds(*job, m_now));
-        case GpuUtilization:
-            return job->gpuUtilization >= 0 && isActive(job->status)
-                       ? QString(QString::number(job->gpuUtilization, 'f', 0) + QStringLiteral(" %"))
-                       : QString();
-        case WaitTime:
-            return formatDuration(waitSeconds(*job, m_now));
-        case PendingReason:
-            return isQueued(job->status) || !job->failureReason.isEmpty() ? job->pendingReason : QString();
-        case QueuePosition: {
-            const int position = queuePosition(core::estateKey(*job));
-            return position > 0 ? QString::number(position) : QString();
-        }
-        case Source:
-            return job->source;
-        default:
-            return {};
-        }
     default:
         return {};
     }
 }
 
-QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> JobTableModel::sortData(const core::Job &job, int column) const
 {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) {
+    switch (column) {
+    case Status:
+        return int(job.status);
+    case Age:
+        return ageSeconds(job, m_now);
+    case Gpus:
+        return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
+    case CreatedByCli:
+        return job.createdByCli;
+    case RunTime:
+        return runSeconds(job, m_now);
+    case GpuUtilization:
+        return job.gpuUtilization;
+    case WaitTime:
+        return waitSeconds(job, m_now);
+    case QueuePosition:
+        return queuePosition(core::estateKey(job));
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant JobTableModel::displayData(const core::Job &job, int column) const
+{
+    switch (column) {
+    case Name:
+        return job.name;
+    case Status:
+        return job.failureReason.isEmpty() ? statusText(job.status) : job.failureReason;
+    case Age:
+        return formatDuration(ageSeconds(job, m_now));
+    case Node:
+        return job.node;
+    case Image:
+        return job.image;
+    case Type:
+        return job.type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
+    case Project:
+        return job.project;
+    case User:
+        return job.user;
+    case Gpus:
+        return core::formatGpus(isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested);
+    case CreatedByCli:
+        return job.createdByCli ? tr("Yes") : tr("No");
+    case RunTime:
+        return formatDuration(runSeconds(job, m_now));
+    case GpuUtilization:
+        return job.gpuUtilization >= 0 && isActive(job.status)
+                   ? QString(QString::number(job.gpuUtilization, 'f', 0) + QStringLiteral(" %"))
+                   : QString();
+    case WaitTime:
+        return formatDuration(waitSeconds(job, m_now));
+    case PendingReason:
+        return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
+    case QueuePosition: {
+        const int position = queuePosition(core::estateKey(job));
+        return position > 0 ? QString::number(position) : QString();
+    }
+    case Source:
+        return job.source;
+    default:
         return {};
     }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case Gpus:
-            return tr("GPUs allocated while the job holds them, else GPUs requested; fractions share one GPU");
-        case QueuePosition:
-            return tr("Place in its project's queue: first come, first served; preempted jobs keep their place");
-        case WaitTime:
-            return tr("Time since the job was submitted, while it waits");
-        default:
-            return {};
-        }
-    }
+}
+
+QStringList JobTableModel::columnTitles() const
+{
+    return {tr("Name"),
+            tr("Status"),
+            tr("Age"),
+            tr("Node"),
+            tr("Image"),
+            tr("Type"),
+            tr("Project"),
+            tr("User"),
+            tr("GPUs"),
+            tr("Created by CLI"),
+            tr("Run time"),
+            tr("GPU util."),
+            tr("Wait time"),
+            tr("Reason"),
+            tr("Queue #"),
+            tr("Cluster")};
+}
+
+QString JobTableModel::columnToolTip(int section) const
+{
     switch (section) {
-    case Name:
-        return tr("Name");
-    case Status:
-        return tr("Status");
-    case Age:
-        return tr("Age");
-    case Node:
-        return tr("Node");
-    case Image:
-        return tr("Image");
-    case Type:
-        return tr("Type");
-    case Project:
-        return tr("Project");
-    case User:
-        return tr("User");
     case Gpus:
-        return tr("GPUs");
-    case CreatedByCli:
-        return tr("Created by CLI");
-    case RunTime:
-        return tr("Run time");
-    case GpuUtilization:
-        return tr("GPU util.");
-    case WaitTime:
-        return tr("Wait time");
-    case PendingReason:
-        return tr("Reason");
+        return tr("GPUs allocated while the job holds them, else GPUs requested; fractions share one GPU");
     case QueuePosition:
-        return tr("Queue #");
-    case Source:
-        return tr("Cluster");
+        return tr("Place in its project's queue: first come, first served; preempted jobs keep their place");
+    case WaitTime:
+        return tr("Time since the job was submitted, while it waits");
     default:
         return {};
     }

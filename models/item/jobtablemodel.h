@@ -50,10 +50,6 @@ public:
     /// `now` defaults to the system clock (UTC).
     explicit JobTableModel(core::Estate &estate, Clock now = {}, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// Re-reads the clock; emits dataChanged for Age, RunTime and WaitTime of every row.
     void tick();
     [[nodiscard]] QDateTime now() const { return m_now; }
@@ -84,6 +80,12 @@ public:
     static qint64 waitSeconds(const core::Job &job, const QDateTime &now);
 
 private:
+    QVariant recordData(const core::Job &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Job &record, int column) const override;
+    QVariant displayData(const core::Job &record, int column) const override;
+    QStringList columnTitles() const override;
+    QString columnToolTip(int section) const override;
+
     void apply(const core::JobDiff &diff);
     void updateQueuePositions();
 

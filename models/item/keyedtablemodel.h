@@ -1,10 +1,13 @@
 #pragma once
 
 #include "models/core/keyed.h"
+#include "models/item/columntablemodel.h"
+#include "models/item/roles.h"
 
-#include <QAbstractTableModel>
+#include <QObject>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace strata::models {
@@ -13,10 +16,45 @@ namespace strata::models {
 /// core Diff into the minimal row-level signals: removals as contiguous ranges from the bottom,
 /// changes as coalesced dataChanged ranges (the whole table when more than half changed, as
 /// qBittorrent does), additions appended with one insert. Never a reset on a poll.
-template <class T> class KeyedTableModel : public QAbstractTableModel
+///
+/// data() answers what every keyed table shares (KeyRole, SourceRole, IdRole and the alignment
+/// of numeric columns) for a valid row and column, takes DisplayRole from displayData() and
+/// RawValueRole from sortData() (falling back to the displayed value), and asks recordData()
+/// for every other role.
+template <class T> class KeyedTableModel : public ColumnTableModel
 {
 public:
-    using QAbstractTableModel::QAbstractTableModel;
+    /// `columns`: see ColumnTableModel.
+    explicit KeyedTableModel(int columns, QObject *parent = nullptr)
+        : ColumnTableModel(columns, parent)
+    {}
+
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final
+    {
+        const T *record = recordAt(index.row());
+        if (!record || index.column() < 0 || index.column() >= columnCount()) {
+            return {};
+        }
+        switch (role) {
+        case KeyRole:
+            return core::estateKey(*record);
+        case SourceRole:
+            return record->source;
+        case IdRole:
+            return record->id;
+        case Qt::TextAlignmentRole:
+            return alignment(index.column());
+        case RawValueRole:
+            if (std::optional<QVariant> raw = sortData(*record, index.column())) {
+                return *raw;
+            }
+            return displayData(*record, index.column());
+        case Qt::DisplayRole:
+            return displayData(*record, index.column());
+        default:
+            return recordData(*record, index, role);
+        }
+    }
 
     int rowCount(const QModelIndex &parent = {}) const override
     {
@@ -71,6 +109,52 @@ public:
     }
 
 protected:
+    /// Qt::DisplayRole of `record` in `column` (a valid column).
+    [[nodiscard]] virtual QVariant displayData(const T &record, int column) const = 0;
+    /// RawValueRole of `record` in `column`: the value to sort by, or nullopt (the default) to
+    /// sort by displayData(). A null QVariant is a value (it sorts before every figure).
+    [[nodiscard]] virtual std::optional<QVariant> sortData(const T &record, int column) const
+    {
+        Q_UNUSED(record)
+        Q_UNUSED(column)
+        return std::nullopt;
+    }
+    /// Every other role of `record`, shown at `index` (a valid row and column).
+    [[nodiscard]] virtual QVariant recordData(const T &record, const QModelIndex &index, int role) const = 0;
+
+    /// Shows every record of `table` now, then applies each diff that `signal` of `sender`
+    /// delivers, through `apply` (default: applyDiff), for the model's life.
+    template <class Sender, class Apply>
+    void follow(const core::Table<T> &table,
+                const Sender *sender,
+                void (Sender::*signal)(const core::Diff<T> &),
+                Apply apply)
+    {
+        core::Diff<T> initial;
+        initial.added = table.all();
+        apply(initial);
+        QObject::connect(sender, signal, this, std::move(apply));
+    }
+    template <class Sender>
+    void follow(const core::Table<T> &table, const Sender *sender, void (Sender::*signal)(const core::Diff<T> &))
+    {
+        follow(table, sender, signal, [this](const core::Diff<T> &diff) {
+            applyDiff(diff);
+        });
+    }
+
+    /// Rows whose record satisfies `pred(const T &)`, ascending (for emitChanged()).
+    template <class Pred> [[nodiscard]] std::vector<int> rowsWhere(Pred pred) const
+    {
+        std::vector<int> rows;
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            if (pred(*m_rows[i])) {
+                rows.push_back(static_cast<int>(i));
+            }
+        }
+        return rows;
+    }
+
     /// Emits dataChanged for `rows` over columns [firstColumn, lastColumn], coalesced.
     void emitChanged(std::vector<int> rows, int firstColumn, int lastColumn, const QList<int> &roles = {})
     {

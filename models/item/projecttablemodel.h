@@ -35,12 +35,14 @@ public:
 
     explicit ProjectTableModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// "8/4", "0.6/2", "3/none" (SCHEDULING.md 3.2.1 allocated/quota with decimals).
     static QString allocationText(const core::Project &project);
+
+private:
+    QVariant recordData(const core::Project &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Project &record, int column) const override;
+    QVariant displayData(const core::Project &record, int column) const override;
+    QStringList columnTitles() const override;
 };
 
 } // namespace strata::models

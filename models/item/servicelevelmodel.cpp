@@ -9,9 +9,10 @@
 namespace strata::models {
 
 ServiceLevelTableModel::ServiceLevelTableModel(core::ServiceLevels *levels, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ColumnTableModel(ColumnCount, parent)
     , m_levels(levels)
 {
+    setNumericColumns({Cap, Observed, P95, CapUse, Cost});
     if (m_levels) {
         connect(m_levels, &core::ServiceLevels::changed, this, &ServiceLevelTableModel::reload);
         reload();
@@ -29,11 +30,6 @@ void ServiceLevelTableModel::reload()
 int ServiceLevelTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ServiceLevelTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString ServiceLevelTableModel::key(const core::ServiceLevelRow &row)
@@ -217,16 +213,7 @@ QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
             return {};
         }
     case Qt::TextAlignmentRole:
-        switch (index.column()) {
-        case Cap:
-        case Observed:
-        case P95:
-        case CapUse:
-        case Cost:
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
+        return alignment(index.column());
     case RawValueRole:
         switch (index.column()) {
         case Cap:
@@ -287,39 +274,20 @@ QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant ServiceLevelTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList ServiceLevelTableModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Source:
-        return tr("Source");
-    case Volume:
-        return tr("Volume");
-    case Container:
-        return tr("SVM / pool");
-    case Level:
-        return tr("Level");
-    case LevelDetail:
-        return tr("Level detail");
-    case Cap:
-        return tr("Cap");
-    case Observed:
-        return tr("Observed");
-    case P95:
-        return tr("p95 24 h");
-    case CapUse:
-        return tr("Cap use");
-    case Cost:
-        return tr("Cost/month");
-    case Flag:
-        return tr("Flag");
-    case LastChange:
-        return tr("Last change");
-    default:
-        return {};
-    }
+    return {tr("Source"),
+            tr("Volume"),
+            tr("SVM / pool"),
+            tr("Level"),
+            tr("Level detail"),
+            tr("Cap"),
+            tr("Observed"),
+            tr("p95 24 h"),
+            tr("Cap use"),
+            tr("Cost/month"),
+            tr("Flag"),
+            tr("Last change")};
 }
 
 } // namespace strata::models

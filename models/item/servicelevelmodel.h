@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/servicelevels.h"
+#include "models/item/columntablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
 
@@ -12,7 +12,7 @@ namespace strata::models {
 /// cap use, price and flag. Updated by keyed diffs on ServiceLevels::changed (rows matched by
 /// "<source>/<volumeId>"): removals, in-place changes and appends, never a reset, so selection
 /// and sorting survive every poll.
-class ServiceLevelTableModel final : public QAbstractTableModel
+class ServiceLevelTableModel final : public ColumnTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ServiceLevelTableModel)
@@ -40,9 +40,7 @@ public:
     ~ServiceLevelTableModel() override;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     /// Applies `rows` as a keyed diff against what is shown.
     void setRows(const QList<core::ServiceLevelRow> &rows);
@@ -65,6 +63,8 @@ public:
     static QString formatMoney(double amount, const QString &currency);
 
 private:
+    QStringList columnTitles() const override;
+
     void reload();
 
     core::ServiceLevels *m_levels;

@@ -5,9 +5,10 @@
 namespace strata::models {
 
 SnapshotListModel::SnapshotListModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_estate(estate)
 {
+    setNumericColumns({Size});
     connect(&estate,
             &core::Estate::snapshotsChanged,
             this,
@@ -35,82 +36,52 @@ bool SnapshotListModel::isLoaded() const
     return !m_volumeId.isEmpty() && m_estate.hasSnapshots(m_source, m_volumeId);
 }
 
-int SnapshotListModel::columnCount(const QModelIndex &parent) const
+QVariant SnapshotListModel::recordData(const core::Snapshot &s, const QModelIndex &, int role) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant SnapshotListModel::data(const QModelIndex &index, int role) const
-{
-    const core::Snapshot *s = recordAt(index.row());
-    if (!s) {
-        return {};
-    }
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*s);
-    case IdRole:
-        return s->id;
-    case SourceRole:
-        return s->source;
     case StatusRole:
-        return s->state.isEmpty() || s->state == QLatin1String("valid") ? QStringLiteral("ok")
-                                                                        : QStringLiteral("warning");
-    case RawValueRole:
-        switch (index.column()) {
-        case Created:
-            return s->created;
-        case Size:
-            return s->sizeBytes;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return s->name;
-        case Created:
-            return s->created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
-        case Size:
-            return s->sizeBytes > 0 ? core::formatBytes(s->sizeBytes) : QString();
-        case Label:
-            return s->snapmirrorLabel;
-        case Comment:
-            return s->comment;
-        case State:
-            return s->state;
-        default:
-            return {};
-        }
-    case Qt::TextAlignmentRole:
-        return index.column() == Size ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+        return s.state.isEmpty() || s.state == QLatin1String("valid") ? QStringLiteral("ok")
+                                                                      : QStringLiteral("warning");
     default:
         return {};
     }
 }
 
-QVariant SnapshotListModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> SnapshotListModel::sortData(const core::Snapshot &s, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Name");
+    switch (column) {
     case Created:
-        return tr("Created");
+        return s.created;
     case Size:
-        return tr("Size");
+        return s.sizeBytes;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant SnapshotListModel::displayData(const core::Snapshot &s, int column) const
+{
+    switch (column) {
+    case Name:
+        return s.name;
+    case Created:
+        return s.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"));
+    case Size:
+        return s.sizeBytes > 0 ? core::formatBytes(s.sizeBytes) : QString();
     case Label:
-        return tr("SnapMirror label");
+        return s.snapmirrorLabel;
     case Comment:
-        return tr("Comment");
+        return s.comment;
     case State:
-        return tr("State");
+        return s.state;
     default:
         return {};
     }
+}
+
+QStringList SnapshotListModel::columnTitles() const
+{
+    return {tr("Name"), tr("Created"), tr("Size"), tr("SnapMirror label"), tr("Comment"), tr("State")};
 }
 
 } // namespace strata::models

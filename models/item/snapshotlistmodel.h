@@ -33,15 +33,16 @@ public:
     /// True once the selected volume's snapshot list has been fetched.
     [[nodiscard]] bool isLoaded() const;
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 Q_SIGNALS:
     /// The selected volume's list was (re)loaded.
     void loaded();
 
 private:
+    QVariant recordData(const core::Snapshot &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Snapshot &record, int column) const override;
+    QVariant displayData(const core::Snapshot &record, int column) const override;
+    QStringList columnTitles() const override;
+
     core::Estate &m_estate;
     QString m_source;
     QString m_volumeId;

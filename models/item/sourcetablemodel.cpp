@@ -5,9 +5,10 @@
 namespace strata::models {
 
 SourceTableModel::SourceTableModel(core::Engine &engine, QObject *parent)
-    : QAbstractTableModel(parent)
+    : ColumnTableModel(ColumnCount, parent)
     , m_engine(engine)
 {
+    setNumericColumns({Latency});
     syncRows();
     connect(&engine, &core::Engine::sourcesChanged, this, &SourceTableModel::syncRows);
     connect(&engine, &core::Engine::sourceStatusChanged, this, &SourceTableModel::updateStatus);
@@ -54,13 +55,13 @@ void SourceTableModel::syncRows()
         }
         if (existing == i) {
             m_rows[i] = next[i];
-            Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+            emitRowChanged(i);
         } else if (existing > i) {
             beginMoveRows(QModelIndex(), existing, existing, QModelIndex(), i);
             m_rows.move(existing, i);
             endMoveRows();
             m_rows[i] = next[i];
-            Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+            emitRowChanged(i);
         } else {
             beginInsertRows(QModelIndex(), i, i);
             m_rows.insert(i, next[i]);
@@ -76,7 +77,7 @@ void SourceTableModel::updateStatus(const QString &name)
             if (auto s = m_engine.status(name)) {
                 if (!(*s == m_rows[row])) {
                     m_rows[row] = *s;
-                    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+                    emitRowChanged(row);
                 }
             }
             return;
@@ -88,11 +89,6 @@ void SourceTableModel::updateStatus(const QString &name)
 int SourceTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int SourceTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString SourceTableModel::nameAt(int row) const
@@ -151,7 +147,7 @@ QVariant SourceTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         return s.lastError.isEmpty() ? QVariant() : QVariant(s.lastError);
     case Qt::TextAlignmentRole:
-        return index.column() == Latency ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+        return alignment(index.column());
     case RawValueRole:
         switch (index.column()) {
         case LastPoll:
@@ -194,33 +190,17 @@ QVariant SourceTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant SourceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+QStringList SourceTableModel::columnTitles() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Name");
-    case Kind:
-        return tr("Kind");
-    case Url:
-        return tr("URL");
-    case Health:
-        return tr("Health");
-    case System:
-        return tr("System");
-    case Version:
-        return tr("Version");
-    case LastPoll:
-        return tr("Last successful poll");
-    case Latency:
-        return tr("Poll time");
-    case Error:
-        return tr("Last error");
-    default:
-        return {};
-    }
+    return {tr("Name"),
+            tr("Kind"),
+            tr("URL"),
+            tr("Health"),
+            tr("System"),
+            tr("Version"),
+            tr("Last successful poll"),
+            tr("Poll time"),
+            tr("Last error")};
 }
 
 } // namespace strata::models

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "models/core/engine.h"
-
-#include <QAbstractTableModel>
+#include "models/item/columntablemodel.h"
 
 #include <optional>
 
@@ -10,7 +9,7 @@ namespace strata::models {
 
 /// The configured sources with their live health (the Sources page and the status bar).
 /// Rows follow the config order; status changes update single rows.
-class SourceTableModel final : public QAbstractTableModel
+class SourceTableModel final : public ColumnTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SourceTableModel)
@@ -33,9 +32,7 @@ public:
     explicit SourceTableModel(core::Engine &engine, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     [[nodiscard]] QString nameAt(int row) const;
     /// Names of the sources (of `kind`, else all) whose first poll has not landed yet: never
@@ -47,6 +44,8 @@ public:
     static QString healthText(core::Health health);
 
 private:
+    QStringList columnTitles() const override;
+
     void syncRows();
     void updateStatus(const QString &name);
 

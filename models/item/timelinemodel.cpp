@@ -5,7 +5,7 @@
 namespace strata::models {
 
 TimelineModel::TimelineModel(core::Timeline &timeline, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
     , m_timeline(timeline)
 {
     core::Diff<core::TimelineEntry> initial;
@@ -40,11 +40,6 @@ int TimelineModel::rowOfId(const QString &id) const
 {
     const auto it = m_keyOfId.constFind(id);
     return it == m_keyOfId.cend() ? -1 : rowOf(*it);
-}
-
-int TimelineModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString TimelineModel::systemLabel(const QString &system)
@@ -103,23 +98,13 @@ QString TimelineModel::severityLabel(core::TimelineSeverity severity)
     return {};
 }
 
-QVariant TimelineModel::data(const QModelIndex &index, int role) const
+QVariant TimelineModel::recordData(const core::TimelineEntry &e, const QModelIndex &index, int role) const
 {
-    const core::TimelineEntry *e = recordAt(index.row());
-    if (!e) {
-        return {};
-    }
     switch (role) {
-    case KeyRole:
-        return core::estateKey(*e);
-    case IdRole:
-        return e->id;
-    case SourceRole:
-        return e->source;
     case ProjectRole:
-        return e->project;
+        return e.project;
     case StatusRole:
-        switch (e->severity) {
+        switch (e.severity) {
         case core::TimelineSeverity::Critical:
         case core::TimelineSeverity::Error:
             return QStringLiteral("critical");
@@ -130,71 +115,61 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const
         }
         return QStringLiteral("ok");
     case FilterTextRole:
-        return QString(e->title + QLatin1Char(' ') + e->message + QLatin1Char(' ') + e->objectName + QLatin1Char(' ')
-                       + e->source);
+        return QString(e.title + QLatin1Char(' ') + e.message + QLatin1Char(' ') + e.objectName + QLatin1Char(' ')
+                       + e.source);
     case Qt::ToolTipRole:
-        return index.column() == Message || index.column() == Title ? QVariant(e->message) : QVariant();
-    case RawValueRole:
-        switch (index.column()) {
-        case Time:
-            return e->time;
-        case Severity:
-            return int(e->severity);
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Time:
-            return e->time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
-        case Severity:
-            return severityLabel(e->severity);
-        case System:
-            return systemLabel(e->system);
-        case Source:
-            return e->source;
-        case Category:
-            return categoryLabel(e->category);
-        case Title:
-            return e->title;
-        case Object:
-            return e->objectName;
-        case Message:
-            return QString(e->message).replace(QLatin1Char('\n'), QLatin1Char(' '));
-        default:
-            return {};
-        }
+        return index.column() == Message || index.column() == Title ? QVariant(e.message) : QVariant();
     default:
         return {};
     }
 }
 
-QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> TimelineModel::sortData(const core::TimelineEntry &e, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
+    switch (column) {
     case Time:
-        return tr("Time");
+        return e.time;
     case Severity:
-        return tr("Severity");
+        return int(e.severity);
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant TimelineModel::displayData(const core::TimelineEntry &e, int column) const
+{
+    switch (column) {
+    case Time:
+        return e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
+    case Severity:
+        return severityLabel(e.severity);
     case System:
-        return tr("System");
+        return systemLabel(e.system);
     case Source:
-        return tr("Source");
+        return e.source;
     case Category:
-        return tr("Category");
+        return categoryLabel(e.category);
     case Title:
-        return tr("Title");
+        return e.title;
     case Object:
-        return tr("Object");
+        return e.objectName;
     case Message:
-        return tr("Message");
+        return QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
     default:
         return {};
     }
+}
+
+QStringList TimelineModel::columnTitles() const
+{
+    return {tr("Time"),
+            tr("Severity"),
+            tr("System"),
+            tr("Source"),
+            tr("Category"),
+            tr("Title"),
+            tr("Object"),
+            tr("Message")};
 }
 
 TimelineFilterModel::TimelineFilterModel(QObject *parent)

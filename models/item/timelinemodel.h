@@ -37,10 +37,6 @@ public:
     /// Row of the entry with this id, or -1.
     [[nodiscard]] int rowOfId(const QString &id) const;
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// "ONTAP", "StorageGRID", "Azure", "Kubernetes", "Strata" for a system name.
     static QString systemLabel(const QString &system);
     /// "Event", "Alert", "Operation", "Scheduler", "Cache", "Service level", "Health".
@@ -49,6 +45,11 @@ public:
     static QString severityLabel(core::TimelineSeverity severity);
 
 private:
+    QVariant recordData(const core::TimelineEntry &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::TimelineEntry &record, int column) const override;
+    QVariant displayData(const core::TimelineEntry &record, int column) const override;
+    QStringList columnTitles() const override;
+
     void onEntriesChanged(const QStringList &added, const QStringList &removed);
 
     core::Timeline &m_timeline;

@@ -5,23 +5,14 @@
 namespace strata::models {
 
 VolumeTableModel::VolumeTableModel(core::Estate &estate, QObject *parent)
-    : KeyedTableModel(parent)
+    : KeyedTableModel(ColumnCount, parent)
 {
-    core::VolumeDiff initial;
-    initial.added = estate.volumes().all();
-    applyDiff(initial);
+    setNumericColumns({Size, Used, PercentUsed, Available, Snapshots, Iops, Throughput, Latency});
+    follow(estate.volumes(), &estate, &core::Estate::volumesChanged);
     core::VolumePerfDiff perf;
     perf.added = estate.volumePerf().all();
     applyPerf(perf);
-    connect(&estate, &core::Estate::volumesChanged, this, [this](const core::VolumeDiff &diff) {
-        applyDiff(diff);
-    });
     connect(&estate, &core::Estate::volumePerfChanged, this, &VolumeTableModel::applyPerf);
-}
-
-int VolumeTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString VolumeTableModel::capacityStatus(const core::Volume &volume)
@@ -41,159 +32,117 @@ QString VolumeTableModel::capacityStatus(const core::Volume &volume)
     return QStringLiteral("ok");
 }
 
-QVariant VolumeTableModel::data(const QModelIndex &index, int role) const
+QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &index, int role) const
 {
-    const core::Volume *v = recordAt(index.row());
-    if (!v || index.column() < 0 || index.column() >= ColumnCount) {
-        return {};
-    }
-    const QString key = core::estateKey(*v);
-    const auto source = m_sources.constFind(v->source);
+    const auto source = m_sources.constFind(v.source);
     const bool stale = source != m_sources.cend() && (source->stale || source->health != core::Health::Ok);
-    const core::Ptr<core::VolumePerf> perf = m_perf.value(key);
-
     switch (role) {
-    case KeyRole:
-        return key;
-    case SourceRole:
-        return v->source;
-    case IdRole:
-        return v->id;
     case StaleRole:
         return stale;
     case FilterTextRole:
-        return QString(v->name + QLatin1Char(' ') + v->svm + QLatin1Char(' ') + v->source + QLatin1Char(' ')
-                       + v->qosPolicy + QLatin1Char(' ') + v->nasPath);
+        return QString(v.name + QLatin1Char(' ') + v.svm + QLatin1Char(' ') + v.source + QLatin1Char(' ') + v.qosPolicy
+                       + QLatin1Char(' ') + v.nasPath);
     case StatusRole:
         if (index.column() == PercentUsed || index.column() == Used) {
-            return capacityStatus(*v);
+            return capacityStatus(v);
         }
         if (index.column() == State) {
-            return v->state == QLatin1String("online") ? QStringLiteral("ok") : QStringLiteral("offline");
+            return v.state == QLatin1String("online") ? QStringLiteral("ok") : QStringLiteral("offline");
         }
         return stale ? QStringLiteral("stale") : QStringLiteral("ok");
     case Qt::ToolTipRole:
         if (stale) {
             return tr("Data from %1 may be out of date: %2")
-                .arg(v->source, source->lastError.isEmpty() ? tr("the last poll is late") : source->lastError);
+                .arg(v.source, source->lastError.isEmpty() ? tr("the last poll is late") : source->lastError);
         }
-        if (!v->cloneParent.isEmpty()) {
-            return tr("FlexClone of %1").arg(v->cloneParent);
+        if (!v.cloneParent.isEmpty()) {
+            return tr("FlexClone of %1").arg(v.cloneParent);
         }
         return {};
-    case Qt::TextAlignmentRole:
-        switch (index.column()) {
-        case Size:
-        case Used:
-        case PercentUsed:
-        case Available:
-        case Snapshots:
-        case Iops:
-        case Throughput:
-        case Latency:
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        default:
-            return {};
-        }
-    case RawValueRole:
-        switch (index.column()) {
-        case Size:
-            return v->sizeBytes;
-        // Unknown space is a null QVariant, which sorts before every figure.
-        case Used:
-            return v->usedBytes ? QVariant(*v->usedBytes) : QVariant();
-        case PercentUsed:
-            return v->percentUsed ? QVariant(*v->percentUsed) : QVariant();
-        case Available:
-            return v->availableBytes ? QVariant(*v->availableBytes) : QVariant();
-        case Snapshots:
-            return v->snapshotCount;
-        case Iops:
-            return perf ? perf->totalIops : -1.0;
-        case Throughput:
-            return perf ? perf->throughputBps : -1.0;
-        case Latency:
-            return perf ? perf->latencyUs : -1.0;
-        default:
-            break;
-        }
-        [[fallthrough]];
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case Name:
-            return v->name;
-        case Source:
-            return v->source;
-        case Svm:
-            return v->svm;
-        case State:
-            return v->state;
-        case Style:
-            return v->isFlexCache ? QStringLiteral("flexcache") : v->style;
-        case Size:
-            return core::formatBytes(v->sizeBytes);
-        case Used:
-            return core::formatBytes(v->usedBytes);
-        case PercentUsed:
-            return core::formatPercent(v->percentUsed);
-        case Available:
-            return core::formatBytes(v->availableBytes);
-        case Qos:
-            return v->qosPolicy;
-        case Snapshots:
-            return v->snapshotCount;
-        case Iops:
-            return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
-        case Throughput:
-            return perf ? core::formatRate(perf->throughputBps) : QString();
-        case Latency:
-            return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms"))
-                        : QString();
-        default:
-            return {};
-        }
     default:
         return {};
     }
 }
 
-QVariant VolumeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+std::optional<QVariant> VolumeTableModel::sortData(const core::Volume &v, int column) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case Name:
-        return tr("Name");
-    case Source:
-        return tr("Source");
-    case Svm:
-        return tr("SVM");
-    case State:
-        return tr("State");
-    case Style:
-        return tr("Style");
+    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
+    switch (column) {
     case Size:
-        return tr("Size");
+        return v.sizeBytes;
+    // Unknown space is a null QVariant, which sorts before every figure.
     case Used:
-        return tr("Used");
+        return v.usedBytes ? QVariant(*v.usedBytes) : QVariant();
     case PercentUsed:
-        return tr("% Used");
+        return v.percentUsed ? QVariant(*v.percentUsed) : QVariant();
     case Available:
-        return tr("Available");
-    case Qos:
-        return tr("QoS policy");
+        return v.availableBytes ? QVariant(*v.availableBytes) : QVariant();
     case Snapshots:
-        return tr("Snapshots");
+        return v.snapshotCount;
     case Iops:
-        return tr("IOPS");
+        return perf ? perf->totalIops : -1.0;
     case Throughput:
-        return tr("Throughput");
+        return perf ? perf->throughputBps : -1.0;
     case Latency:
-        return tr("Latency");
+        return perf ? perf->latencyUs : -1.0;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant VolumeTableModel::displayData(const core::Volume &v, int column) const
+{
+    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
+    switch (column) {
+    case Name:
+        return v.name;
+    case Source:
+        return v.source;
+    case Svm:
+        return v.svm;
+    case State:
+        return v.state;
+    case Style:
+        return v.isFlexCache ? QStringLiteral("flexcache") : v.style;
+    case Size:
+        return core::formatBytes(v.sizeBytes);
+    case Used:
+        return core::formatBytes(v.usedBytes);
+    case PercentUsed:
+        return core::formatPercent(v.percentUsed);
+    case Available:
+        return core::formatBytes(v.availableBytes);
+    case Qos:
+        return v.qosPolicy;
+    case Snapshots:
+        return v.snapshotCount;
+    case Iops:
+        return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
+    case Throughput:
+        return perf ? core::formatRate(perf->throughputBps) : QString();
+    case Latency:
+        return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms")) : QString();
     default:
         return {};
     }
+}
+
+QStringList VolumeTableModel::columnTitles() const
+{
+    return {tr("Name"),
+            tr("Source"),
+            tr("SVM"),
+            tr("State"),
+            tr("Style"),
+            tr("Size"),
+            tr("Used"),
+            tr("% Used"),
+            tr("Available"),
+            tr("QoS policy"),
+            tr("Snapshots"),
+            tr("IOPS"),
+            tr("Throughput"),
+            tr("Latency")};
 }
 
 void VolumeTableModel::setSourceStatus(const core::SourceStatus &status)
@@ -206,13 +155,10 @@ void VolumeTableModel::setSourceStatus(const core::SourceStatus &status)
     if (wasStale == isStale && !errorChanged) {
         return;
     }
-    std::vector<int> rows;
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        if (m_rows[i]->source == status.name) {
-            rows.push_back(int(i));
-        }
-    }
-    emitChanged(std::move(rows), 0, ColumnCount - 1, {StaleRole, StatusRole, Qt::ToolTipRole});
+    const std::vector<int> rows = rowsWhere([&](const core::Volume &v) {
+        return v.source == status.name;
+    });
+    emitChanged(rows, 0, ColumnCount - 1, {StaleRole, StatusRole, Qt::ToolTipRole});
 }
 
 void VolumeTableModel::applyPerf(const core::VolumePerfDiff &diff)

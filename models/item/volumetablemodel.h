@@ -35,10 +35,6 @@ public:
 
     explicit VolumeTableModel(core::Estate &estate, QObject *parent = nullptr);
 
-    int columnCount(const QModelIndex &parent = {}) const override;
-    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// Marks the rows of a source stale or fresh (StaleRole, StatusRole "stale", tooltip).
     void setSourceStatus(const core::SourceStatus &status);
     /// Latest performance sample of a volume, or nullptr.
@@ -49,6 +45,11 @@ public:
     static QString capacityStatus(const core::Volume &volume);
 
 private:
+    QVariant recordData(const core::Volume &record, const QModelIndex &index, int role) const override;
+    std::optional<QVariant> sortData(const core::Volume &record, int column) const override;
+    QVariant displayData(const core::Volume &record, int column) const override;
+    QStringList columnTitles() const override;
+
     void applyPerf(const core::VolumePerfDiff &diff);
 
     QHash<QString, core::Ptr<core::VolumePerf>> m_perf;
