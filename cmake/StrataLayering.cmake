@@ -1,7 +1,8 @@
 # Link layering (docs/architecture.md): no production library links a simulator, directly or
 # through another library. Production libraries are the library targets defined under
-# connectors/, models/, views/, web/ and app/cli/; the composition roots (app/desktop,
-# app/server), demo/ and the tests may link simulators.
+# connectors/, models/, views/, web/, app/cli/ and app/desktop/ (strata_desktop_support, the
+# desktop app without main()); only the executables (strata, strata-server), demo/ and the tests
+# may link simulators.
 #
 # strata_check_layering() runs once at the end of the top-level CMakeLists.txt: it writes each
 # production library's link closure to <build>/layering/links.txt (tests/layering reads it) and
@@ -68,7 +69,7 @@ function(strata_check_layering)
         endif()
         get_target_property(dir ${target} SOURCE_DIR)
         file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${dir})
-        if(NOT rel MATCHES "^(connectors|models|views|web|app/cli)(/|$)")
+        if(NOT rel MATCHES "^(connectors|models|views|web|app/cli|app/desktop)(/|$)")
             continue()
         endif()
         _strata_layering_closure(${target} closure)
@@ -83,7 +84,7 @@ function(strata_check_layering)
     file(WRITE ${PROJECT_BINARY_DIR}/layering/links.txt "${lines}")
     if(violations)
         list(JOIN violations "\n  " text)
-        message(FATAL_ERROR "A production library links a simulator (docs/architecture.md: only app/desktop, "
-                            "app/server, demo/ and tests may):\n  ${text}")
+        message(FATAL_ERROR "A production library links a simulator (docs/architecture.md: only the strata and "
+                            "strata-server executables, demo/ and tests may):\n  ${text}")
     endif()
 endfunction()

@@ -80,4 +80,13 @@ void DemoScenario::advance()
     }
 }
 
+core::GuidedScenario DemoScenario::remaining() const
+{
+    core::GuidedScenario out;
+    for (DemoScenario walk = *this; !walk.atEnd(); walk.advance()) {
+        out.append({walk.nextTitle(), walk.nextCommand(), walk.nextRequest()});
+    }
+    return out;
+}
+
 } // namespace strata::demo

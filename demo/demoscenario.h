@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/actions.h"
+#include "models/core/guidedscenario.h"
 
 #include <QString>
 
@@ -28,6 +28,8 @@ public:
     [[nodiscard]] core::ActionRequest nextRequest() const;
     /// Moves to the following step (after the request was submitted).
     void advance();
+    /// Every step from the next one on, as the desktop's Demo menu plays them.
+    [[nodiscard]] core::GuidedScenario remaining() const;
 
 private:
     QString m_source;

@@ -123,7 +123,7 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     connectViews();
     restoreLayout();
     setAksSource({}, {});
-    if (m_options.demo) {
+    if (!m_options.scenario.isEmpty()) {
         addDemoScenarioMenu();
     }
     if (m_config.sources.isEmpty()) {
@@ -997,36 +997,34 @@ bool DesktopController::saveConfig()
 
 void DesktopController::addDemoScenarioMenu()
 {
-    m_scenario = std::make_unique<demo::DemoScenario>(QStringLiteral("dgx"));
+    const core::GuidedScenario &steps = m_options.scenario;
     QMenu *menu = m_window->menuBar()->addMenu(tr("&Demo"));
     QAction *next = menu->addAction(QString());
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
-    auto update = [this, next] {
-        if (m_scenario->atEnd()) {
+    auto update = [this, next, &steps] {
+        if (m_scenarioNext >= steps.size()) {
             next->setText(tr("TR-4858 scenario played to the end"));
             next->setEnabled(false);
             return;
         }
-        next->setText(tr("Play step %1 of %2: %3")
-                          .arg(m_scenario->nextIndex() + 1)
-                          .arg(m_scenario->stepCount())
-                          .arg(m_scenario->nextTitle()));
-        next->setToolTip(m_scenario->nextCommand());
-        next->setStatusTip(m_scenario->nextCommand());
+        const core::GuidedStep &step = steps.at(m_scenarioNext);
+        next->setText(tr("Play step %1 of %2: %3").arg(m_scenarioNext + 1).arg(steps.size()).arg(step.title));
+        next->setToolTip(step.command);
+        next->setStatusTip(step.command);
     };
     update();
     // The step counts as played once its action was submitted (the dialog may be cancelled).
-    connect(&m_engine.actions(), &core::ActionManager::actionAdded, this, [this, update](const QString &id) {
+    connect(&m_engine.actions(), &core::ActionManager::actionAdded, this, [this, update, &steps](const QString &id) {
         const core::ActionRecord *record = m_engine.actions().find(id);
-        if (record && !m_scenario->atEnd() && record->request == m_scenario->nextRequest()) {
-            m_scenario->advance();
+        if (record && m_scenarioNext < steps.size() && record->request == steps.at(m_scenarioNext).request) {
+            ++m_scenarioNext;
             update();
         }
     });
-    connect(next, &QAction::triggered, this, [this] {
-        if (!m_scenario->atEnd()) {
+    connect(next, &QAction::triggered, this, [this, &steps] {
+        if (m_scenarioNext < steps.size()) {
             m_window->showPage(views::MainWindow::Page::Gpus);
-            openActionDialog(m_scenario->nextRequest());
+            openActionDialog(steps.at(m_scenarioNext).request);
         }
     });
 }

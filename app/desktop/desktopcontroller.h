@@ -1,8 +1,8 @@
 #pragma once
 
-#include "demo/demoscenario.h"
 #include "models/core/actions.h"
 #include "models/core/bundle.h"
+#include "models/core/guidedscenario.h"
 #include "models/core/config.h"
 #include "views/itemmodelsfwd.h"
 
@@ -51,6 +51,9 @@ public:
         /// Set when `engine` shows an opened support bundle (OfflineEngine): the window says so
         /// in its title and a banner, and nothing is saved or changed.
         std::optional<core::BundleMeta> bundle;
+        /// Steps a Demo menu plays one by one (main() passes strata::demo's TR-4858 §4.9–4.10 in
+        /// demo mode; this library does not link the demo). Empty: no Demo menu.
+        core::GuidedScenario scenario;
     };
 
     /// `engine` must outlive the controller and already have `config.sources` set.
@@ -128,7 +131,7 @@ private:
     void testConfiguredSource(const QString &name);
     bool saveConfig();
     void restoreLayout();
-    /// Demo mode: a Demo menu that plays TR-4858's sections 4.9 and 4.10 step by step on `dgx`.
+    /// A Demo menu that plays Options::scenario step by step (TR-4858's sections 4.9 and 4.10).
     void addDemoScenarioMenu();
 
     core::Engine &m_engine;
@@ -153,7 +156,7 @@ private:
     std::unique_ptr<models::GridAlertModel> m_gridAlerts;
     std::unique_ptr<models::TenantModel> m_tenants;
     std::unique_ptr<models::BucketModel> m_buckets;
-    std::unique_ptr<demo::DemoScenario> m_scenario; ///< demo mode only
+    int m_scenarioNext = 0; ///< index into m_options.scenario of the step to play next
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;
     QHash<QString, QPointer<core::Source>> m_watched;

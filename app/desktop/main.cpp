@@ -2,6 +2,7 @@
 #include "app/desktop/desktopcontroller.h"
 #include "app/desktop/keychaincredentialstore.h"
 #include "demo/demoestate.h"
+#include "demo/demoscenario.h"
 #include "models/core/bundle.h"
 #include "models/core/clock.h"
 #include "models/core/config.h"
@@ -225,6 +226,9 @@ int main(int argc, char **argv)
 
     strata::desktop::DesktopController::Options options;
     options.demo = demoMode;
+    if (demoMode) {
+        options.scenario = strata::demo::DemoScenario().remaining();
+    }
     options.configPath = runtime->configPath();
     strata::desktop::DesktopController controller(runtime->engine(), runtime->config(), options);
     controller.window().show();

@@ -1,5 +1,6 @@
 #include "app/desktop/desktopcontroller.h"
 #include "demo/demoestate.h"
+#include "demo/demoscenario.h"
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
@@ -69,6 +70,7 @@ protected:
         ASSERT_TRUE(settingsDir.isValid());
         desktop::DesktopController::Options options;
         options.demo = true;
+        options.scenario = strata::demo::DemoScenario().remaining(); // as main() passes it
         options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
         controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
     }
