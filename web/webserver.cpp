@@ -15,6 +15,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "models/core/offthread.h"
 #include "models/core/schedule.h"
 #include "models/core/source.h"
 #include "models/core/sourceadmin.h"
@@ -1559,22 +1560,24 @@ void WebServer::Private::supportBundle(const QHttpServerRequest &request, QHttpS
     core::collectBundle(engine, options, q, [this, holder](core::Bundle bundle, const QString &) {
         const QString name = QStringLiteral("strata-%1.strata-bundle")
                                  .arg(bundle.meta.created.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-        QPointer<QObject> self(q);
         // Compressing a large estate takes a while: not on the thread that serves every request.
-        QThreadPool::globalInstance()->start([this, self, holder, name, bundle = std::move(bundle)] {
-            auto bytes = std::make_shared<QByteArray>(core::encodeBundle(bundle));
-            QMetaObject::invokeMethod(QCoreApplication::instance(), [this, self, holder, name, bytes] {
-                if (!self || !holder->socket) {
+        core::runOffThread(
+            *QThreadPool::globalInstance(),
+            q,
+            [bundle = std::move(bundle)] {
+                return core::encodeBundle(bundle);
+            },
+            [this, holder, name](const QByteArray &bytes) {
+                if (!holder->socket) {
                     return;
                 }
                 reply(std::move(holder->responder),
                       Status::Ok,
                       "application/gzip",
-                      *bytes,
+                      bytes,
                       {{"Content-Disposition", "attachment; filename=\"" + name.toLatin1() + '"'},
                        {"Cache-Control", "no-store"}});
             });
-        });
     });
 }
 

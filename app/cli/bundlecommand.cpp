@@ -31,9 +31,11 @@ int exportBundleFile(core::Engine &engine,
     // answers from it as it would live.
     int pending = 0;
     for (const core::Ptr<core::Volume> &v : engine.estate().volumes().all()) {
-        if (core::Source *source = engine.source(v->source); source && v->armId.isEmpty()) {
+        core::Source *source = engine.source(v->source);
+        if (core::ISnapshotProvider *snapshots = source ? source->snapshotProvider() : nullptr;
+            snapshots && v->armId.isEmpty()) {
             ++pending;
-            source->fetchSnapshots(v->id, [&pending](const QString &) {
+            snapshots->fetchSnapshots(v->id, [&pending](const QString &) {
                 --pending;
             });
         }

@@ -962,9 +962,13 @@ int run(const QStringList &arguments,
         const auto listing = std::make_shared<SnapshotListing>();
         for (const core::Ptr<core::Volume> &v : volumes) {
             core::Source *source = engine.source(v->source);
+            core::ISnapshotProvider *snapshots = source ? source->snapshotProvider() : nullptr;
+            if (!snapshots) {
+                continue; // volumes come from ONTAP and Azure sources, which list snapshots
+            }
             const QString label = v->source + QLatin1Char('/') + v->svm + QLatin1Char('/') + v->name;
             listing->pending << label;
-            source->fetchSnapshots(v->id, [listing, label](const QString &error) {
+            snapshots->fetchSnapshots(v->id, [listing, label](const QString &error) {
                 if (!error.isEmpty()) {
                     listing->errors << label + QStringLiteral(": ") + error;
                 }

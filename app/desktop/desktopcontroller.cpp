@@ -5,6 +5,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubernetessource.h"
+#include "models/core/offthread.h"
 #include "models/core/ontapsource.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
@@ -565,17 +566,23 @@ void DesktopController::openSourceDialog(const QString &name)
             });
     connect(dialog, &views::SourceDialog::contextsWanted, this, [this, dialog](const QString &path) {
         // Reading the kubeconfig is file I/O (maybe on a network home): off the GUI thread.
-        QPointer<views::SourceDialog> guard(dialog);
-        m_engine.pool().start([guard, path] {
+        struct Contexts
+        {
+            QStringList names;
             QString current;
             QString error;
-            const QStringList contexts = core::KubernetesSource::kubeconfigContexts(path, &current, &error);
-            QMetaObject::invokeMethod(QCoreApplication::instance(), [guard, contexts, current, error] {
-                if (guard) {
-                    guard->setContexts(contexts, current, error);
-                }
+        };
+        core::runOffThread(
+            m_engine.pool(),
+            dialog,
+            [path] {
+                Contexts c;
+                c.names = core::KubernetesSource::kubeconfigContexts(path, &c.current, &c.error);
+                return c;
+            },
+            [dialog](const Contexts &c) {
+                dialog->setContexts(c.names, c.current, c.error);
             });
-        });
     });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         applySource(dialog->config(), dialog->password(), {}, dialog->s3Secret());

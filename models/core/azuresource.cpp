@@ -6,11 +6,11 @@
 #include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 #include "models/core/ratecard.h"
 #include "models/core/servicelevels.h"
 #include "models/core/systempoller.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -38,6 +38,19 @@ const char *const kDefaultAuthority = "https://login.microsoftonline.com";
 QString lowerId(const std::string &id)
 {
     return qs(id).toLower();
+}
+
+/// What every ARM-backed record carries: its source, key (the lower-case ARM id, which ARM
+/// compares case-insensitively), ARM id as given, resource group and location.
+template <class Record, class Resource> void setArmIdentity(Record &out, const Resource &in, const QString &source)
+{
+    out.source = source;
+    out.id = lowerId(in.id);
+    out.armId = qs(in.id);
+    if (const auto id = azure::ArmId::parse(in.id)) {
+        out.resourceGroup = qs(id->resourceGroup);
+    }
+    out.location = qs(in.location);
 }
 
 QDateTime parseTime(const std::string &iso)
@@ -200,19 +213,8 @@ struct AzureSource::Connection
     static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &secret, bool interactive)
     {
         auto c = std::make_shared<Connection>();
-        http::TransportOptions t;
-        t.caFile = ss(config.caFile);
-        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
-        t.connectTimeout = 10s;
-        t.totalTimeout = interactive ? 20s : 120s;
-        t.maxInFlight = 4;
-        if (lcAzure().isDebugEnabled()) {
-            const QString name = config.name;
-            t.log = [name](http::LogLevel, std::string_view line) {
-                qCDebug(lcAzure).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
-            };
-        }
-        c->transport = std::make_unique<http::CurlTransport>(std::move(t));
+        c->transport = std::make_unique<http::CurlTransport>(
+            sourceTransportOptions(config, 10s, interactive ? 20s : 120s, 4, &lcAzure()));
         http::RetryPolicy retry;
         retry.maxAttempts = interactive ? 1 : 3;
         retry.baseDelay = 500ms;
@@ -254,7 +256,7 @@ struct AzureSource::UsageCache
 };
 
 AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject *parent)
-    : Source(std::move(config), parent)
+    : VolumeSource(std::move(config), deps.estate, deps.clock, deps.pool, parent)
     , m_deps(deps)
     , m_connection(Connection::make(m_config, secret, false))
     , m_usage(std::make_shared<UsageCache>())
@@ -262,168 +264,128 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
     const QString source = m_config.name;
     QPointer<AzureSource> self(this);
 
-    SystemPoller::Options inventoryOptions;
-    inventoryOptions.name = source + QStringLiteral("/inventory");
-    inventoryOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
-    m_inventory = new SystemPoller(
-        inventoryOptions,
-        m_deps.clock,
-        m_deps.pool,
-        [this, self, source] {
-            auto conn = m_connection;
-            auto usage = m_usage;
-            const http::CancelToken token;
-            const auto base = m_deps.estate.volumes().scope(source);
-            const bool needName = m_systemName.isEmpty();
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, usage, token, base, source, self, needName]() -> PollOutcome {
-                PollOutcome out;
-                auto &client = *conn->client;
-                QString subscriptionName;
-                if (needName) {
-                    auto sub = client.subscription(token);
-                    if (!sub) {
-                        out.error = toFetchError(sub.error());
-                        return out;
-                    }
-                    subscriptionName = sub->displayName.empty() ? qs(sub->subscriptionId) : qs(sub->displayName);
-                }
-                auto accounts = client.listAccounts(token);
-                if (!accounts) {
-                    out.error = toFetchError(accounts.error());
+    m_inventory = addInventoryPoller(QStringLiteral("inventory"), [this, self, source] {
+        auto conn = m_connection;
+        auto usage = m_usage;
+        const http::CancelToken token;
+        const auto base = m_deps.estate.volumes().scope(source);
+        const bool needName = m_systemName.isEmpty();
+        PollJob job;
+        job.cancel = cancelling(token);
+        job.run = [conn, usage, token, base, source, self, needName]() -> PollOutcome {
+            PollOutcome out;
+            auto &client = *conn->client;
+            QString subscriptionName;
+            if (needName) {
+                auto sub = client.subscription(token);
+                if (!sub) {
+                    out.error = toFetchError(sub.error());
                     return out;
                 }
-                std::vector<Ptr<Volume>> volumeList;
-                std::vector<Ptr<CapacityPool>> poolList;
-                auto history = std::make_shared<std::vector<VolumeUsage>>();
-                for (const azure::NetAppAccount &account : *accounts) {
-                    auto pools = client.listPools(account.id, token);
-                    if (!pools) {
-                        out.error = toFetchError(pools.error());
-                        return out;
-                    }
-                    for (const azure::CapacityPool &p : *pools) {
-                        auto volumes = client.listVolumes(p.id, token);
-                        if (!volumes) {
-                            out.error = toFetchError(volumes.error());
-                            return out;
-                        }
-                        CapacityPool pool;
-                        pool.source = source;
-                        pool.id = lowerId(p.id);
-                        pool.armId = qs(p.id);
-                        pool.name = lastSegment(p.name);
-                        pool.account = qs(account.name);
-                        if (const auto id = azure::ArmId::parse(p.id)) {
-                            pool.resourceGroup = qs(id->resourceGroup);
-                        }
-                        pool.location = qs(p.location);
-                        pool.poolId = qs(p.poolId);
-                        pool.serviceLevel = qs(p.serviceLevel);
-                        pool.qosType = qs(p.qosType);
-                        pool.sizeBytes = p.sizeBytes;
-                        pool.totalThroughputMibps = p.totalThroughputMibps;
-                        pool.utilizedThroughputMibps = p.utilizedThroughputMibps;
-                        pool.provisioningState = qs(p.provisioningState);
-                        const PoolInfo info{pool.name, pool.account, pool.qosType};
-                        for (const azure::AnfVolume &v : *volumes) {
-                            pool.allocatedBytes += v.usageThresholdBytes;
-                            ++pool.volumeCount;
-                            auto vol = std::make_shared<const Volume>(
-                                toAnfVolume(v, info, source, usage->get(qs(v.fileSystemId))));
-                            if (base) {
-                                if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
-                                    vol = old;
-                                }
-                            }
-                            history->push_back(VolumeUsage{vol->id, vol->usedBytes.value_or(0), vol->sizeBytes});
-                            volumeList.push_back(std::move(vol));
-                        }
-                        poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
-                    }
-                }
-                std::shared_ptr<const KeyedList<AksCluster>> aksKeyed;
-                auto clusters = client.listManagedClusters(token);
-                if (clusters) {
-                    std::vector<Ptr<AksCluster>> aksList;
-                    for (const azure::ManagedCluster &m : *clusters) {
-                        AksCluster c;
-                        c.source = source;
-                        c.id = lowerId(m.id);
-                        c.armId = qs(m.id);
-                        c.name = qs(m.name);
-                        if (const auto id = azure::ArmId::parse(m.id)) {
-                            c.resourceGroup = qs(id->resourceGroup);
-                        }
-                        c.location = qs(m.location);
-                        c.kubernetesVersion = qs(m.kubernetesVersion);
-                        c.fqdn = qs(m.fqdn);
-                        c.provisioningState = qs(m.provisioningState);
-                        c.powerState = qs(m.powerState);
-                        for (const azure::AgentPool &a : m.agentPools) {
-                            c.nodeCount += a.count;
-                            c.agentPools
-                                << QStringLiteral("%1: %2 x %3").arg(qs(a.name)).arg(a.count).arg(qs(a.vmSize));
-                        }
-                        aksList.push_back(std::make_shared<const AksCluster>(std::move(c)));
-                    }
-                    aksKeyed = keyed(std::move(aksList));
-                } else if (clusters.error().kind != http::HttpError::Kind::Auth) {
-                    out.error = toFetchError(clusters.error());
-                    return out;
-                } else {
-                    // A principal allowed to read ANF but not AKS still gets its storage.
-                    qCInfo(lcAzure).noquote() << source << "AKS clusters not readable:" << qs(clusters.error().message);
-                }
-                auto volumesKeyed = keyed(std::move(volumeList));
-                auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
-                auto poolsKeyed = keyed(std::move(poolList));
-                out.systemName = subscriptionName;
-                out.apply = [self, source, volumesKeyed, base, diff, poolsKeyed, aksKeyed, history, subscriptionName] {
-                    if (!self) {
-                        return;
-                    }
-                    if (!subscriptionName.isEmpty()) {
-                        self->m_systemName = subscriptionName;
-                    }
-                    Estate &estate = self->m_deps.estate;
-                    estate.publishVolumes(source, volumesKeyed, base, diff.get());
-                    estate.publishAzure(source, poolsKeyed, aksKeyed);
-                    if (self->m_deps.history) {
-                        self->m_deps.history->recordVolumeUsage(source, std::move(*history), self->m_deps.clock.now());
-                    }
-                };
+                subscriptionName = sub->displayName.empty() ? qs(sub->subscriptionId) : qs(sub->displayName);
+            }
+            auto accounts = client.listAccounts(token);
+            if (!accounts) {
+                out.error = toFetchError(accounts.error());
                 return out;
+            }
+            std::vector<Ptr<Volume>> volumeList;
+            std::vector<Ptr<CapacityPool>> poolList;
+            auto history = std::make_shared<std::vector<VolumeUsage>>();
+            for (const azure::NetAppAccount &account : *accounts) {
+                auto pools = client.listPools(account.id, token);
+                if (!pools) {
+                    out.error = toFetchError(pools.error());
+                    return out;
+                }
+                for (const azure::CapacityPool &p : *pools) {
+                    auto volumes = client.listVolumes(p.id, token);
+                    if (!volumes) {
+                        out.error = toFetchError(volumes.error());
+                        return out;
+                    }
+                    CapacityPool pool;
+                    setArmIdentity(pool, p, source);
+                    pool.name = lastSegment(p.name);
+                    pool.account = qs(account.name);
+                    pool.poolId = qs(p.poolId);
+                    pool.serviceLevel = qs(p.serviceLevel);
+                    pool.qosType = qs(p.qosType);
+                    pool.sizeBytes = p.sizeBytes;
+                    pool.totalThroughputMibps = p.totalThroughputMibps;
+                    pool.utilizedThroughputMibps = p.utilizedThroughputMibps;
+                    pool.provisioningState = qs(p.provisioningState);
+                    const PoolInfo info{pool.name, pool.account, pool.qosType};
+                    for (const azure::AnfVolume &v : *volumes) {
+                        pool.allocatedBytes += v.usageThresholdBytes;
+                        ++pool.volumeCount;
+                        auto vol = std::make_shared<const Volume>(
+                            toAnfVolume(v, info, source, usage->get(qs(v.fileSystemId))));
+                        if (base) {
+                            if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
+                                vol = old;
+                            }
+                        }
+                        history->push_back(VolumeUsage{vol->id, vol->usedBytes.value_or(0), vol->sizeBytes});
+                        volumeList.push_back(std::move(vol));
+                    }
+                    poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
+                }
+            }
+            std::shared_ptr<const KeyedList<AksCluster>> aksKeyed;
+            auto clusters = client.listManagedClusters(token);
+            if (clusters) {
+                std::vector<Ptr<AksCluster>> aksList;
+                for (const azure::ManagedCluster &m : *clusters) {
+                    AksCluster c;
+                    setArmIdentity(c, m, source);
+                    c.name = qs(m.name);
+                    c.kubernetesVersion = qs(m.kubernetesVersion);
+                    c.fqdn = qs(m.fqdn);
+                    c.provisioningState = qs(m.provisioningState);
+                    c.powerState = qs(m.powerState);
+                    for (const azure::AgentPool &a : m.agentPools) {
+                        c.nodeCount += a.count;
+                        c.agentPools << QStringLiteral("%1: %2 x %3").arg(qs(a.name)).arg(a.count).arg(qs(a.vmSize));
+                    }
+                    aksList.push_back(std::make_shared<const AksCluster>(std::move(c)));
+                }
+                aksKeyed = keyed(std::move(aksList));
+            } else if (clusters.error().kind != http::HttpError::Kind::Auth) {
+                out.error = toFetchError(clusters.error());
+                return out;
+            } else {
+                // A principal allowed to read ANF but not AKS still gets its storage.
+                qCInfo(lcAzure).noquote() << source << "AKS clusters not readable:" << qs(clusters.error().message);
+            }
+            auto volumesKeyed = keyed(std::move(volumeList));
+            auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+            auto poolsKeyed = keyed(std::move(poolList));
+            out.systemName = subscriptionName;
+            out.apply = [self, source, volumesKeyed, base, diff, poolsKeyed, aksKeyed, history, subscriptionName] {
+                if (!self) {
+                    return;
+                }
+                if (!subscriptionName.isEmpty()) {
+                    self->m_systemName = subscriptionName;
+                }
+                Estate &estate = self->m_deps.estate;
+                estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                estate.publishAzure(source, poolsKeyed, aksKeyed);
+                if (self->m_deps.history) {
+                    self->m_deps.history->recordVolumeUsage(source, std::move(*history), self->m_deps.clock.now());
+                }
             };
-            return job;
-        },
-        this);
-    connect(m_inventory, &SystemPoller::polled, this, [this](bool ok) {
-        m_polledOnce = true;
-        // Metrics are asked per volume: only once the volumes are known.
-        if (ok && m_started && !m_perfStarted) {
-            m_perfStarted = true;
-            m_perf->start();
-        } else if (ok && m_perfAfterInventory && m_perfStarted) {
-            // The moved volume's metrics live under its new ARM id, known only now.
-            m_perf->pollNow();
-        }
-        if (ok) {
-            m_perfAfterInventory = false;
-        }
-        Q_EMIT inventoryPolled(ok);
+            return out;
+        };
+        return job;
     });
 
-    SystemPoller::Options perfOptions;
-    perfOptions.name = source + QStringLiteral("/performance");
-    perfOptions.interval = std::chrono::seconds(kPerfIntervalSeconds);
-    m_perf = new SystemPoller(
-        perfOptions,
-        m_deps.clock,
-        m_deps.pool,
+    // Started by the first good inventory (inventoryPollFinished); refresh() polls it once it is.
+    Role perfRole;
+    perfRole.autoStart = false;
+    m_perf = addPoller(
+        pollerOptions(QStringLiteral("performance"), std::chrono::seconds(kPerfIntervalSeconds)),
         [this, self, source] {
             auto conn = m_connection;
             auto usage = m_usage;
@@ -431,9 +393,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
             const QDateTime now = m_deps.clock.now();
             const auto volumes = m_deps.estate.volumes().scope(source);
             PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
+            job.cancel = cancelling(token);
             job.run = [conn, usage, token, source, self, now, volumes]() -> PollOutcome {
                 PollOutcome out;
                 std::vector<Ptr<VolumePerf>> list;
@@ -541,198 +501,68 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
             };
             return job;
         },
-        this);
-
-    for (SystemPoller *p : {m_inventory, m_perf}) {
-        connect(p, &SystemPoller::stateChanged, this, &AzureSource::onPollerStateChanged);
-    }
+        perfRole);
 }
 
 AzureSource::~AzureSource() = default;
 
-SystemPoller *AzureSource::makeSnapshotPoller(const QString &volumeId)
+void AzureSource::inventoryPollFinished(SystemPoller *, bool ok)
 {
+    // Metrics are asked per volume: only once the volumes are known.
+    if (ok && isStarted() && !m_perfStarted) {
+        m_perfStarted = true;
+        m_perf->start();
+    } else if (ok && m_perfAfterInventory && m_perfStarted) {
+        // The moved volume's metrics live under its new ARM id, known only now.
+        m_perf->pollNow();
+    }
+    if (ok) {
+        m_perfAfterInventory = false;
+    }
+}
+
+AzureSource::SnapshotJob AzureSource::snapshotJob(const QString &volumeId, const Ptr<Volume> &volume)
+{
+    auto conn = m_connection;
+    const http::CancelToken token;
     const QString source = m_config.name;
-    QPointer<AzureSource> self(this);
-    SystemPoller::Options options;
-    options.name = source + QStringLiteral("/snapshots/") + volumeId;
-    options.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
-    options.onDemand = true;
-    auto *poller = new SystemPoller(
-        options,
-        m_deps.clock,
-        m_deps.pool,
-        [this, self, source, volumeId] {
-            auto conn = m_connection;
-            const http::CancelToken token;
-            const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
-                PollOutcome out;
-                if (!volume) {
-                    out.error =
-                        FetchError{FetchError::Kind::Api, QObject::tr("Volume %1 is not known yet.").arg(volumeId)};
-                    return out;
-                }
-                auto snapshots = conn->client->listSnapshots(ss(volume->armId), token);
-                if (!snapshots) {
-                    out.error = toFetchError(snapshots.error());
-                    return out;
-                }
-                std::vector<Ptr<Snapshot>> list;
-                for (const auto &s : *snapshots) {
-                    list.push_back(std::make_shared<const Snapshot>(toAnfSnapshot(s, source, volume.get(), volumeId)));
-                }
-                auto keyedList = keyed(std::move(list));
-                out.apply = [self, source, volumeId, keyedList] {
-                    if (self) {
-                        self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
-                    }
-                };
-                return out;
-            };
-            return job;
-        },
-        this);
-    connect(poller, &SystemPoller::stateChanged, this, &AzureSource::onPollerStateChanged);
-    return poller;
-}
-
-void AzureSource::onPollerStateChanged()
-{
-    Q_EMIT statusChanged();
-}
-
-SourceStatus AzureSource::status() const
-{
-    SourceStatus s;
-    s.name = m_config.name;
-    s.kind = SourceKind::Azure;
-    s.url = m_config.url.isEmpty() ? QString::fromLatin1(kDefaultArm) : m_config.url;
-    const PollerState &inv = m_inventory->state();
-    s.health = inv.health;
-    s.lastError = inv.lastError;
-    s.lastSuccess = inv.lastSuccess;
-    s.lastAttempt = inv.lastAttempt;
-    s.latencyMs = inv.lastDurationMs;
-    s.consecutiveFailures = inv.consecutiveFailures;
-    s.nextPoll = inv.nextPoll;
-    s.systemName = m_systemName;
-    s.systemVersion = QStringLiteral("ANF API %1").arg(qs(m_connection->client->options().apiVersion));
-    const QDateTime now = m_deps.clock.now();
-    s.stale =
-        inv.stale
-        || (inv.lastSuccess.isValid() && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
-    QList<const SystemPoller *> others{m_perf};
-    for (const SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        if (p->subscriberCount() > 0) {
-            others.append(p);
+    auto run = [conn, token, source, volumeId, volume] {
+        SnapshotListing out;
+        if (!volume) {
+            out.error = FetchError{FetchError::Kind::Api,
+                                   QObject::tr("Volume %1 is not known to %2 (yet).").arg(volumeId, source)};
+            return out;
         }
-    }
-    // Secondary pollers can only make things look worse, never better.
-    for (const SystemPoller *p : std::as_const(others)) {
-        const PollerState &st = p->state();
-        if (st.health == Health::AuthRequired || st.health == Health::Unreachable) {
-            if (s.health == Health::Ok || s.health == Health::Degraded || s.health == Health::Unknown) {
-                s.health = st.health;
-                s.lastError = st.lastError;
-            }
-        } else if (st.health == Health::Degraded && s.health == Health::Ok) {
-            s.health = Health::Degraded;
-            s.lastError = st.lastError;
+        auto snapshots = conn->client->listSnapshots(ss(volume->armId), token);
+        if (!snapshots) {
+            out.error = toFetchError(snapshots.error());
+            return out;
         }
-    }
-    return s;
+        for (const auto &s : *snapshots) {
+            out.snapshots.push_back(std::make_shared<const Snapshot>(toAnfSnapshot(s, source, volume.get(), volumeId)));
+        }
+        return out;
+    };
+    return SnapshotJob{run, cancelling(token)};
 }
 
-void AzureSource::start()
+void AzureSource::describe(SourceStatus &status) const
 {
-    m_started = true;
-    m_inventory->start();
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->start();
-    }
+    status.kind = SourceKind::Azure;
+    status.url = m_config.url.isEmpty() ? QString::fromLatin1(kDefaultArm) : m_config.url;
+    status.systemName = m_systemName;
+    status.systemVersion = QStringLiteral("ANF API %1").arg(qs(m_connection->client->options().apiVersion));
 }
 
 void AzureSource::stop()
 {
-    m_started = false;
     m_perfStarted = false;
-    m_inventory->stop();
-    m_perf->stop();
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->stop();
-    }
+    VolumeSource::stop();
 }
 
-void AzureSource::refresh()
-{
-    m_inventory->pollNow();
-    if (m_perfStarted) {
-        m_perf->pollNow();
-    }
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        if (p->subscriberCount() > 0) {
-            p->pollNow();
-        }
-    }
-}
-
-void AzureSource::setPassword(const QString &password)
+void AzureSource::reconnect(const QString &password)
 {
     m_connection = Connection::make(m_config, password, false);
-    for (SystemPoller *p : {m_inventory, m_perf}) {
-        p->resume();
-    }
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->resume();
-    }
-}
-
-void AzureSource::subscribeSnapshots(const QString &volumeId)
-{
-    subscribeKeyedPoller(m_snapshotPollers, volumeId, [this, volumeId] {
-        return makeSnapshotPoller(volumeId);
-    });
-}
-
-void AzureSource::unsubscribeSnapshots(const QString &volumeId)
-{
-    unsubscribeKeyedPoller(m_snapshotPollers, volumeId);
-}
-
-void AzureSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
-{
-    const QString source = m_config.name;
-    auto conn = m_connection;
-    const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
-    QPointer<AzureSource> self(this);
-    m_deps.pool.start([conn, source, volumeId, volume, self, done] {
-        QString error;
-        std::shared_ptr<const KeyedList<Snapshot>> list;
-        if (!volume) {
-            error = QObject::tr("Volume %1 is not known to %2 (yet).").arg(volumeId, source);
-        } else if (auto snapshots = conn->client->listSnapshots(ss(volume->armId)); !snapshots) {
-            error = qs(snapshots.error().message);
-        } else {
-            std::vector<Ptr<Snapshot>> items;
-            for (const auto &s : *snapshots) {
-                items.push_back(std::make_shared<const Snapshot>(toAnfSnapshot(s, source, volume.get(), volumeId)));
-            }
-            list = keyed(std::move(items));
-        }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, source, volumeId, list, error, done] {
-            if (self && list) {
-                self->m_deps.estate.publishSnapshots(source, volumeId, list);
-            }
-            if (done) {
-                done(self ? error : QStringLiteral("source removed"));
-            }
-        });
-    });
 }
 
 void AzureSource::fetchAksKubeconfig(const QString &clusterArmId,
@@ -740,17 +570,15 @@ void AzureSource::fetchAksKubeconfig(const QString &clusterArmId,
                                      std::function<void(QString yaml, QString error)> done)
 {
     auto conn = m_connection;
-    QPointer<QObject> ctx(context);
-    m_deps.pool.start([conn, clusterArmId, ctx, done] {
-        auto yaml = conn->client->clusterUserKubeconfig(ss(clusterArmId));
-        const QString text = yaml ? qs(*yaml) : QString();
-        const QString error = yaml ? QString() : qs(yaml.error().message);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, text, error] {
-            if (ctx) {
-                done(text, error);
-            }
+    runOffThread(
+        m_deps.pool,
+        context,
+        [conn, clusterArmId] {
+            return conn->client->clusterUserKubeconfig(ss(clusterArmId));
+        },
+        [done](const http::Result<std::string> &yaml) {
+            done(yaml ? qs(*yaml) : QString(), yaml ? QString() : qs(yaml.error().message));
         });
-    });
 }
 
 void AzureSource::testConnection(const SourceConfig &config,
@@ -759,8 +587,7 @@ void AzureSource::testConnection(const SourceConfig &config,
                                  QObject *context,
                                  std::function<void(bool ok, QString message)> done)
 {
-    QPointer<QObject> ctx(context);
-    pool.start([config, secret, ctx, done] {
+    runConnectionTest(pool, context, std::move(done), [config, secret] {
         auto conn = Connection::make(config, secret, true);
         QElapsedTimer timer;
         timer.start();
@@ -783,11 +610,7 @@ void AzureSource::testConnection(const SourceConfig &config,
                     .arg(timer.elapsed())
                     .arg(QObject::tr("%n NetApp account(s)", nullptr, int(accounts->size())), aks);
         }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
-            if (ctx) {
-                done(ok, message);
-            }
-        });
+        return std::make_pair(ok, message);
     });
 }
 
@@ -806,11 +629,6 @@ const QRegularExpression &poolNamePattern()
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}$"));
     return re;
-}
-
-QString anfTimeText(const QDateTime &t)
-{
-    return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
 }
 
 /// Where a ServiceLevelChange goes, decided from the estate (owner thread, no I/O).
@@ -996,15 +814,16 @@ ActionPreview AzureSource::preview(const ActionRequest &request) const
         p.fromState = tr("%n snapshot(s)", nullptr, count);
         p.toState = tr("%n snapshot(s)", nullptr, count - 1);
         p.effects << tr("Azure NetApp Files deletes snapshot \"%1\" (taken %2) of %3.")
-                         .arg(snapshot->name, anfTimeText(snapshot->created), volumeLabel);
+                         .arg(snapshot->name, previewTimeText(snapshot->created), volumeLabel);
         p.warnings << tr("The snapshot cannot be recovered once deleted.");
         break;
     case ActionKind::SnapshotRestore: {
         p.destructive = true;
         p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
-        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, anfTimeText(snapshot->created));
+        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, previewTimeText(snapshot->created));
         p.effects << tr("Azure NetApp Files reverts %1 to snapshot \"%2\" in place.").arg(volumeLabel, snapshot->name);
-        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, anfTimeText(snapshot->created));
+        p.warnings
+            << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, previewTimeText(snapshot->created));
         QStringList newer;
         if (snapshots && snapshot->created.isValid()) {
             for (const Ptr<Snapshot> &s : snapshots->items()) {
@@ -1427,11 +1246,7 @@ bool AzureSource::recovers(ActionKind kind) const
 void AzureSource::afterSuccess(const ActionRequest &request)
 {
     if (request.kind != ActionKind::ServiceLevelChange) {
-        if (SystemPoller *p = m_snapshotPollers.value(request.volumeId)) {
-            p->pollNow();
-        } else {
-            fetchSnapshots(request.volumeId, {});
-        }
+        refreshSnapshots(request.volumeId);
     }
     // A pool change moves the ARM id: the inventory finds the volume under the new one, then
     // its metrics (and the new cap in the perf history) follow at once.

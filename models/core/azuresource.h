@@ -1,9 +1,6 @@
 #pragma once
 
-#include "models/core/source.h"
-
-#include <QHash>
-#include <QPointer>
+#include "models/core/pollingsource.h"
 
 #include <functional>
 #include <memory>
@@ -12,10 +9,8 @@ class QThreadPool;
 
 namespace strata::core {
 
-class Estate;
 class HistoryService;
 class ServiceLevels;
-class SystemPoller;
 
 /// Azure subscription source: Azure NetApp Files (accounts, capacity pools, volumes) and AKS
 /// clusters through Azure Resource Manager.
@@ -37,7 +32,7 @@ class SystemPoller;
 /// `clientId`, the secret, token endpoint at `authorityUrl`, default
 /// https://login.microsoftonline.com) or "azure_cli" (`az account get-access-token`). ARM at
 /// `url`, default https://management.azure.com; `caFile`/`insecureSkipTlsVerify` apply to both.
-class AzureSource final : public Source, public IActionExecutor
+class AzureSource final : public VolumeSource
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AzureSource)
@@ -56,20 +51,8 @@ public:
     AzureSource(SourceConfig config, QString secret, Deps deps, QObject *parent = nullptr);
     ~AzureSource() override;
 
-    [[nodiscard]] SourceStatus status() const override;
-    void start() override;
+    /// Performance polling starts after the first good inventory (metrics are asked per volume).
     void stop() override;
-    /// Inventory, performance and watched snapshots now.
-    void refresh() override;
-    void setPassword(const QString &password) override;
-    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
-    /// Performance is always polled (history); these only exist for the interface.
-    void subscribePerformance() override {}
-    void unsubscribePerformance() override {}
-    void subscribeSnapshots(const QString &volumeId) override;
-    void unsubscribeSnapshots(const QString &volumeId) override;
-    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
-    [[nodiscard]] bool hasPolledOnce() const override { return m_polledOnce; }
 
     // IActionExecutor
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
@@ -104,19 +87,19 @@ public:
     struct Connection;
     struct UsageCache;
 
-private:
-    SystemPoller *makeSnapshotPoller(const QString &volumeId);
-    void onPollerStateChanged();
+protected:
+    void describe(SourceStatus &status) const override;
+    void reconnect(const QString &password) override;
+    void inventoryPollFinished(SystemPoller *poller, bool ok) override;
+    [[nodiscard]] SnapshotJob snapshotJob(const QString &volumeId, const Ptr<Volume> &volume) override;
 
+private:
     Deps m_deps;
     std::shared_ptr<Connection> m_connection;
     std::shared_ptr<UsageCache> m_usage;
     SystemPoller *m_inventory = nullptr;
     SystemPoller *m_perf = nullptr;
-    QHash<QString, SystemPoller *> m_snapshotPollers;
     QString m_systemName;
-    bool m_polledOnce = false;
-    bool m_started = false;
     bool m_perfStarted = false;        ///< after the first good inventory (metrics are per volume)
     bool m_perfAfterInventory = false; ///< a pool change: poll metrics after the next inventory
 };

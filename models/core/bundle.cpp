@@ -4,6 +4,7 @@
 #include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 #include "models/core/servicelevels.h"
 #include "models/core/timeline.h"
 
@@ -1723,31 +1724,13 @@ std::optional<Bundle> openBundle(const QString &path, QString *error)
     return decodeBundle(file.readAll(), error);
 }
 
-namespace {
-
-/// Runs `work` on the global pool and hands its result to `done` on the main thread while
-/// `context` lives.
-template <class Result> void offThread(QObject *context, std::function<Result()> work, std::function<void(Result)> done)
-{
-    QPointer<QObject> ctx(context);
-    QThreadPool::globalInstance()->start([ctx, work = std::move(work), done = std::move(done)]() mutable {
-        auto result = std::make_shared<Result>(work());
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result] {
-            if (ctx) {
-                done(std::move(*result));
-            }
-        });
-    });
-}
-
-} // namespace
-
 void openBundleAsync(const QString &path,
                      QObject *context,
                      std::function<void(std::optional<Bundle> bundle, QString error)> done)
 {
     using Result = std::pair<std::optional<Bundle>, QString>;
-    offThread<Result>(
+    runOffThread(
+        *QThreadPool::globalInstance(),
         context,
         [path] {
             Result r;
@@ -1765,7 +1748,8 @@ void diffBundleFilesAsync(const QString &before,
                           std::function<void(std::optional<BundleDiff> diff, QString error)> done)
 {
     using Result = std::pair<std::optional<BundleDiff>, QString>;
-    offThread<Result>(
+    runOffThread(
+        *QThreadPool::globalInstance(),
         context,
         [before, after] {
             Result r;

@@ -1,5 +1,7 @@
 #include "models/core/connectorerror.h"
 
+#include "models/core/convert.h"
+
 namespace strata::core {
 
 FetchError toFetchError(const http::HttpError &e)
@@ -34,6 +36,27 @@ FetchError toFetchError(const http::HttpError &e)
     f.message = QString::fromStdString(e.message);
     f.retryAfterSeconds = e.retryAfterSeconds;
     return f;
+}
+
+http::TransportOptions sourceTransportOptions(const SourceConfig &config,
+                                              std::chrono::milliseconds connectTimeout,
+                                              std::chrono::milliseconds totalTimeout,
+                                              int maxInFlight,
+                                              const QLoggingCategory *trace)
+{
+    http::TransportOptions t;
+    t.caFile = ss(config.caFile);
+    t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
+    t.connectTimeout = connectTimeout;
+    t.totalTimeout = totalTimeout;
+    t.maxInFlight = maxInFlight;
+    if (trace && trace->isDebugEnabled()) {
+        const QString name = config.name;
+        t.log = [name, trace](http::LogLevel, std::string_view line) {
+            qCDebug(*trace).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
+        };
+    }
+    return t;
 }
 
 } // namespace strata::core

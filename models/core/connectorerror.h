@@ -1,12 +1,39 @@
 #pragma once
 
+#include "connectors/http/canceltoken.h"
+#include "connectors/http/curltransport.h"
 #include "connectors/http/httperror.h"
+#include "models/core/config.h"
 #include "models/core/systempoller.h"
 
-/// Internal to the model layer: connector errors in the model layer's terms.
+#include <QLoggingCategory>
+
+#include <chrono>
+#include <functional>
+
+/// Internal to the model layer: connector errors in the model layer's terms, and what the
+/// sources' connections share.
 namespace strata::core {
 
 /// Same kind, the message as one user-presentable line, Retry-After kept.
 FetchError toFetchError(const http::HttpError &error);
+
+/// A job's cancel function (PollJob::cancel) for the token its connector calls take.
+inline std::function<void()> cancelling(const http::CancelToken &token)
+{
+    return [token] {
+        token.cancel();
+    };
+}
+
+/// A source's transport: its CA file and TLS verification, the given timeouts and in-flight cap.
+/// With `trace`, libcurl's verbose trace goes to that category's debug level when it is on
+/// (QT_LOGGING_RULES="strata.ontap.debug=true"), prefixed with the source's name; lines arrive
+/// already redacted. Off, nothing is paid for it.
+http::TransportOptions sourceTransportOptions(const SourceConfig &config,
+                                              std::chrono::milliseconds connectTimeout,
+                                              std::chrono::milliseconds totalTimeout,
+                                              int maxInFlight,
+                                              const QLoggingCategory *trace = nullptr);
 
 } // namespace strata::core

@@ -3,6 +3,8 @@
 #include "models/core/actions.h"
 #include "models/core/keyed.h"
 
+#include <QDateTime>
+#include <QObject>
 #include <QString>
 
 #include <memory>
@@ -12,6 +14,12 @@
 /// Small conversions the model layer's sources share when they translate connector DTOs
 /// (std::string, UTF-8) into domain records (QString) and publish keyed lists.
 namespace strata::core {
+
+/// A time as an action preview names it: ISO 8601, or "an unknown time".
+inline QString previewTimeText(const QDateTime &t)
+{
+    return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
+}
 
 inline QString qs(const std::string &s)
 {

@@ -12,6 +12,8 @@
 
 #include <QPointer>
 
+#include <type_traits>
+
 namespace strata::core {
 
 namespace {
@@ -206,17 +208,22 @@ void Engine::startSource(const SourceConfig &config)
             return;
         }
         self->m_blocked.remove(config.name);
+        // ONTAP and Azure sources take the same dependencies.
+        const auto makeVolumeSource = [&self, &config, &secret](auto type) -> Source * {
+            using S = typename decltype(type)::type;
+            return new S(config,
+                         secret.value_or(QString()),
+                         typename S::Deps{*self->m_estate,
+                                          self->m_deps.clock,
+                                          self->m_pool,
+                                          self->m_deps.history,
+                                          self->m_serviceLevels.get()},
+                         self);
+        };
         Source *source = nullptr;
         switch (config.kind) {
         case SourceKind::Ontap:
-            source = new OntapSource(config,
-                                     secret.value_or(QString()),
-                                     OntapSource::Deps{*self->m_estate,
-                                                       self->m_deps.clock,
-                                                       self->m_pool,
-                                                       self->m_deps.history,
-                                                       self->m_serviceLevels.get()},
-                                     self);
+            source = makeVolumeSource(std::type_identity<OntapSource>());
             break;
         case SourceKind::Kubernetes: {
             auto *kube = new KubernetesSource(
@@ -246,14 +253,7 @@ void Engine::startSource(const SourceConfig &config)
             break;
         }
         case SourceKind::Azure:
-            source = new AzureSource(config,
-                                     secret.value_or(QString()),
-                                     AzureSource::Deps{*self->m_estate,
-                                                       self->m_deps.clock,
-                                                       self->m_pool,
-                                                       self->m_deps.history,
-                                                       self->m_serviceLevels.get()},
-                                     self);
+            source = makeVolumeSource(std::type_identity<AzureSource>());
             break;
         case SourceKind::StorageGrid:
             source = new StorageGridSource(
@@ -280,8 +280,10 @@ void Engine::startSource(const SourceConfig &config)
                 self->checkAllPolled();
             }
         });
-        for (int i = 0; i < self->m_perfSubscribers; ++i) {
-            source->subscribePerformance();
+        if (IPerformanceProvider *perf = source->performanceProvider()) {
+            for (int i = 0; i < self->m_perfSubscribers; ++i) {
+                perf->subscribePerformance();
+            }
         }
         source->start();
         if (config.kind == SourceKind::StorageGrid) {
@@ -289,15 +291,7 @@ void Engine::startSource(const SourceConfig &config)
         }
         Q_EMIT self->sourceStatusChanged(name);
     };
-    if (config.password.kind == SecretRef::Kind::None) {
-        QMetaObject::invokeMethod(
-            this,
-            [create] {
-                create(std::nullopt, QString());
-            },
-            Qt::QueuedConnection);
-        return;
-    }
+    // No secret (Kind::None) resolves later too, with nullopt: the source starts from the event loop.
     resolveSecret(config.password, m_deps.credentials, create);
 }
 
@@ -326,15 +320,6 @@ void Engine::resolveS3Secret(const SourceConfig &config)
         }
         self->checkAllPolled();
     };
-    if (config.s3Secret.kind == SecretRef::Kind::None) {
-        QMetaObject::invokeMethod(
-            this,
-            [deliver] {
-                deliver(std::nullopt, QString());
-            },
-            Qt::QueuedConnection);
-        return;
-    }
     resolveSecret(config.s3Secret, m_deps.credentials, deliver);
 }
 
@@ -419,7 +404,9 @@ void Engine::subscribePerformance()
 {
     m_perfSubscribers++;
     for (Source *s : std::as_const(m_sources)) {
-        s->subscribePerformance();
+        if (IPerformanceProvider *perf = s->performanceProvider()) {
+            perf->subscribePerformance();
+        }
     }
 }
 
@@ -430,21 +417,25 @@ void Engine::unsubscribePerformance()
     }
     m_perfSubscribers--;
     for (Source *s : std::as_const(m_sources)) {
-        s->unsubscribePerformance();
+        if (IPerformanceProvider *perf = s->performanceProvider()) {
+            perf->unsubscribePerformance();
+        }
     }
 }
 
 void Engine::subscribeSnapshots(const QString &source, const QString &volumeId)
 {
-    if (Source *s = m_sources.value(source)) {
-        s->subscribeSnapshots(volumeId);
+    Source *s = m_sources.value(source);
+    if (ISnapshotProvider *snapshots = s ? s->snapshotProvider() : nullptr) {
+        snapshots->subscribeSnapshots(volumeId);
     }
 }
 
 void Engine::unsubscribeSnapshots(const QString &source, const QString &volumeId)
 {
-    if (Source *s = m_sources.value(source)) {
-        s->unsubscribeSnapshots(volumeId);
+    Source *s = m_sources.value(source);
+    if (ISnapshotProvider *snapshots = s ? s->snapshotProvider() : nullptr) {
+        snapshots->unsubscribeSnapshots(volumeId);
     }
 }
 

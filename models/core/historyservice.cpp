@@ -1,5 +1,7 @@
 #include "models/core/historyservice.h"
 
+#include "models/core/offthread.h"
+
 #include <QCoreApplication>
 #include <QPointer>
 
@@ -58,10 +60,8 @@ void HistoryService::ask(QObject *context,
     QPointer<QObject> ctx(context);
     post([ctx, done = std::move(done), read = std::move(read)](IHistoryStore &store) {
         R result = read(store);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, result = std::move(result)]() mutable {
-            if (ctx) {
-                done(std::move(result));
-            }
+        postBack(ctx, [done, result = std::move(result)]() mutable {
+            done(std::move(result));
         });
     });
 }
@@ -297,10 +297,8 @@ void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, st
         if (!done) {
             return;
         }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, written] {
-            if (ctx) {
-                done(written);
-            }
+        postBack(ctx, [done, written] {
+            done(written);
         });
     });
 }

@@ -14,6 +14,7 @@
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/kubecompute.h"
+#include "models/core/offthread.h"
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>
@@ -261,9 +262,7 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
             std::shared_ptr<Shared> shared = m_shared;
             const http::CancelToken token;
             PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
+            job.cancel = cancelling(token);
             job.run = [shared, token]() -> PollOutcome {
                 PollOutcome out;
                 if (!shared || !shared->prom) {
@@ -330,13 +329,6 @@ void KubernetesSource::setPassword(const QString &password)
 {
     m_token = password;
     refresh();
-}
-
-void KubernetesSource::fetchSnapshots(const QString &, std::function<void(QString error)> done)
-{
-    if (done) {
-        done(tr("%1 is a Kubernetes cluster: it has no volume snapshots.").arg(m_config.name));
-    }
 }
 
 void KubernetesSource::launch()
@@ -1228,9 +1220,7 @@ PollJob KubernetesSource::cachePollJob()
     }
     const http::CancelToken token;
     PollJob job;
-    job.cancel = [token] {
-        token.cancel();
-    };
+    job.cancel = cancelling(token);
     QPointer<KubernetesSource> self(this);
     job.run = [shared, targets, source, now, jobs, token, self]() -> PollOutcome {
         PollOutcome out;
@@ -2377,8 +2367,7 @@ void KubernetesSource::testConnection(const SourceConfig &config,
                                       QObject *context,
                                       std::function<void(bool ok, QString message)> done)
 {
-    QPointer<QObject> ctx(context);
-    pool.start([config, token, ctx, done] {
+    runConnectionTest(pool, context, std::move(done), [config, token] {
         const auto started = std::chrono::steady_clock::now();
         bool ok = false;
         QString message;
@@ -2438,11 +2427,7 @@ void KubernetesSource::testConnection(const SourceConfig &config,
                                  .arg(config.prometheusUrl, qs(build.error().message));
             }
         }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
-            if (ctx) {
-                done(ok, message);
-            }
-        });
+        return std::make_pair(ok, message);
     });
 }
 

@@ -68,12 +68,6 @@ public:
     void stop() override;
     void refresh() override;
     void setPassword(const QString &password) override;
-    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
-    void subscribePerformance() override {}
-    void unsubscribePerformance() override {}
-    void subscribeSnapshots(const QString &) override {}
-    void unsubscribeSnapshots(const QString &) override {}
-    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
     /// After the first full view of the cluster and, with cache targets, the first read of
     /// their state (or its failure), so a one-shot CLI run sees the cached commits.
     [[nodiscard]] bool hasPolledOnce() const override;

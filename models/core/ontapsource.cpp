@@ -6,10 +6,10 @@
 #include "models/core/convert.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 #include "models/core/servicelevels.h"
 #include "models/core/systempoller.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -195,21 +195,8 @@ struct OntapSource::Connection
     make(const SourceConfig &config, const QString &password, std::chrono::milliseconds requestTimeout)
     {
         auto c = std::make_shared<Connection>();
-        http::TransportOptions t;
-        t.caFile = ss(config.caFile);
-        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
-        t.connectTimeout = std::min<std::chrono::milliseconds>(10s, requestTimeout);
-        t.totalTimeout = requestTimeout;
-        t.maxInFlight = 4;
-        // A log sink switches on libcurl's verbose trace: only pay for it when asked
-        // (QT_LOGGING_RULES="strata.ontap.debug=true"). Lines arrive already redacted.
-        if (lcOntap().isDebugEnabled()) {
-            const QString name = config.name;
-            t.log = [name](http::LogLevel, std::string_view line) {
-                qCDebug(lcOntap).noquote() << name << QString::fromUtf8(line.data(), qsizetype(line.size()));
-            };
-        }
-        c->transport = std::make_unique<http::CurlTransport>(std::move(t));
+        c->transport = std::make_unique<http::CurlTransport>(sourceTransportOptions(
+            config, std::min<std::chrono::milliseconds>(10s, requestTimeout), requestTimeout, 4, &lcOntap()));
         ontap::OntapClientOptions o;
         o.http.baseUrl = ss(config.url);
         o.http.basic = http::BasicAuth{ss(config.username), ss(password)};
@@ -222,192 +209,202 @@ struct OntapSource::Connection
 };
 
 OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent)
-    : Source(std::move(config), parent)
+    : VolumeSource(std::move(config), deps.estate, deps.clock, deps.pool, parent)
     , m_deps(deps)
     , m_connection(Connection::make(m_config, password, deps.requestTimeout))
 {
     const QString source = m_config.name;
     QPointer<OntapSource> self(this);
 
-    SystemPoller::Options inventoryOptions;
-    inventoryOptions.name = source + QStringLiteral("/inventory");
-    inventoryOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
-    m_inventory = new SystemPoller(
-        inventoryOptions,
-        m_deps.clock,
-        m_deps.pool,
+    m_inventory = addInventoryPoller(QStringLiteral("inventory"), [this, self, source] {
+        auto conn = m_connection;
+        const http::CancelToken token = makeToken();
+        const auto base = m_deps.estate.volumes().scope(source);
+        const QStringList roots = m_config.datasetRoots;
+        PollJob job;
+        job.cancel = cancelling(token);
+        job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
+            PollOutcome out;
+            auto &client = *conn->client;
+            // Each read needs the ones before it to have answered: the first failure ends the poll.
+            auto cluster = client.cluster(token);
+            auto svms = cluster ? client.listSvms(token) : http::fail(cluster.error());
+            auto aggregates = svms ? client.listAggregates(token) : http::fail(svms.error());
+            auto volumes = aggregates ? client.listVolumes(false, token) : http::fail(aggregates.error());
+            auto qos = volumes ? client.listQosPolicies(token) : http::fail(volumes.error());
+            if (!qos) {
+                out.error = toFetchError(qos.error());
+                return out;
+            }
+            // FlexCache needs a licence on some systems: its absence must not fail the poll.
+            auto flexCaches = client.listFlexCaches(token);
+
+            std::vector<Ptr<Svm>> svmList;
+            for (const auto &s : *svms) {
+                svmList.push_back(std::make_shared<const Svm>(Svm{source, qs(s.uuid), qs(s.name), qs(s.state)}));
+            }
+            std::vector<Ptr<Aggregate>> aggrList;
+            for (const auto &a : *aggregates) {
+                aggrList.push_back(std::make_shared<const Aggregate>(Aggregate{source,
+                                                                               qs(a.uuid),
+                                                                               qs(a.name),
+                                                                               qs(a.node),
+                                                                               qs(a.state),
+                                                                               a.sizeBytes,
+                                                                               a.usedBytes,
+                                                                               a.availableBytes}));
+            }
+            std::vector<Ptr<QosPolicy>> qosList;
+            for (const auto &p : *qos) {
+                QosPolicy q;
+                q.source = source;
+                q.id = qs(p.uuid);
+                q.name = qs(p.name);
+                q.svm = qs(p.svm.name);
+                q.adaptive = p.isAdaptive;
+                q.maxIops = p.maxIops;
+                q.maxMbps = p.maxMbps;
+                q.minIops = p.minIops;
+                q.expectedIopsPerTb = p.expectedIopsPerTb;
+                q.peakIopsPerTb = p.peakIopsPerTb;
+                q.objectCount = p.objectCount;
+                qosList.push_back(std::make_shared<const QosPolicy>(std::move(q)));
+            }
+            std::vector<Ptr<FlexCache>> cacheList;
+            QSet<QString> cacheIds;
+            if (flexCaches) {
+                for (const auto &f : *flexCaches) {
+                    FlexCache c;
+                    c.source = source;
+                    c.id = qs(f.uuid);
+                    c.name = qs(f.name);
+                    c.svm = qs(f.svm.name);
+                    c.sizeBytes = f.sizeBytes;
+                    c.path = qs(f.path);
+                    if (!f.origins.empty()) {
+                        const auto &o = f.origins.front();
+                        c.origin =
+                            qs(o.clusterName) + QLatin1Char(':') + qs(o.svmName) + QLatin1Char(':') + qs(o.volumeName);
+                    }
+                    cacheIds.insert(c.id);
+                    cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
+                }
+            }
+            std::vector<Ptr<Volume>> volumeList;
+            volumeList.reserve(volumes->size());
+            auto usage = std::make_shared<std::vector<VolumeUsage>>();
+            usage->reserve(volumes->size());
+            for (const auto &v : *volumes) {
+                auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
+                // Reuse the previous record when nothing changed, so unchanged rows share memory
+                // and the diff short-circuits on pointer equality next time.
+                if (base) {
+                    if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
+                        vol = old;
+                    }
+                }
+                // An offline volume reports no space: no sample, rather than a false drop to 0.
+                if (vol->usedBytes) {
+                    usage->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
+                }
+                volumeList.push_back(std::move(vol));
+            }
+            auto volumesKeyed = keyed(std::move(volumeList));
+            auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+            auto svmsKeyed = keyed(std::move(svmList));
+            auto aggrKeyed = keyed(std::move(aggrList));
+            auto qosKeyed = keyed(std::move(qosList));
+            auto cacheKeyed = keyed(std::move(cacheList));
+            std::shared_ptr<const KeyedList<Dataset>> datasetsKeyed;
+            std::shared_ptr<const KeyedList<Commit>> commitsKeyed;
+            if (!roots.isEmpty()) {
+                auto files = readFileDatasets(client, *volumesKeyed, roots, source, token);
+                if (!files) {
+                    out.error = toFetchError(files.error());
+                    return out;
+                }
+                datasetsKeyed = keyed(std::move(files->datasets));
+                commitsKeyed = keyed(std::move(files->commits));
+            }
+            out.systemName = qs(cluster->name);
+            out.systemVersion = QStringLiteral("%1.%2.%3")
+                                    .arg(cluster->versionGeneration)
+                                    .arg(cluster->versionMajor)
+                                    .arg(cluster->versionMinor);
+            const QString systemName = out.systemName;
+            const QString systemVersion = out.systemVersion;
+            out.apply = [self,
+                         source,
+                         volumesKeyed,
+                         base,
+                         diff,
+                         svmsKeyed,
+                         aggrKeyed,
+                         qosKeyed,
+                         cacheKeyed,
+                         usage,
+                         systemName,
+                         systemVersion,
+                         datasetsKeyed,
+                         commitsKeyed] {
+                if (!self) {
+                    return;
+                }
+                self->m_systemName = systemName;
+                self->m_systemVersion = systemVersion;
+                Estate &estate = self->m_deps.estate;
+                estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
+                estate.publishVolumes(source, volumesKeyed, base, diff.get());
+                if (datasetsKeyed) {
+                    estate.publishDatasets(source, DatasetPublish{datasetsKeyed, commitsKeyed});
+                }
+                if (self->m_deps.history) {
+                    self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                }
+            };
+            return out;
+        };
+        return job;
+    });
+
+    // Added before the performance pollers: a degraded event poll names the problem first.
+    m_events = addPoller(
+        pollerOptions(QStringLiteral("events"), std::chrono::seconds(m_config.perfIntervalSeconds)),
         [this, self, source] {
             auto conn = m_connection;
             const http::CancelToken token = makeToken();
-            const auto base = m_deps.estate.volumes().scope(source);
-            const QStringList roots = m_config.datasetRoots;
             PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
+            job.cancel = cancelling(token);
+            job.run = [conn, token, source, self]() -> PollOutcome {
                 PollOutcome out;
-                auto &client = *conn->client;
-                auto cluster = client.cluster(token);
-                if (!cluster) {
-                    out.error = toFetchError(cluster.error());
+                auto events = conn->client->listEmsEvents(200, token);
+                if (!events) {
+                    out.error = toFetchError(events.error());
                     return out;
                 }
-                auto svms = client.listSvms(token);
-                if (!svms) {
-                    out.error = toFetchError(svms.error());
-                    return out;
+                std::vector<Ptr<Event>> list;
+                for (const auto &e : *events) {
+                    Event ev;
+                    ev.source = source;
+                    ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
+                    ev.time = parseOntapTime(e.time);
+                    ev.severity = qs(e.severity);
+                    ev.name = qs(e.messageName);
+                    ev.message = qs(e.logMessage);
+                    ev.node = qs(e.node);
+                    list.push_back(std::make_shared<const Event>(std::move(ev)));
                 }
-                auto aggregates = client.listAggregates(token);
-                if (!aggregates) {
-                    out.error = toFetchError(aggregates.error());
-                    return out;
-                }
-                auto volumes = client.listVolumes(false, token);
-                if (!volumes) {
-                    out.error = toFetchError(volumes.error());
-                    return out;
-                }
-                auto qos = client.listQosPolicies(token);
-                if (!qos) {
-                    out.error = toFetchError(qos.error());
-                    return out;
-                }
-                // FlexCache needs a licence on some systems: its absence must not fail the poll.
-                auto flexCaches = client.listFlexCaches(token);
-
-                std::vector<Ptr<Svm>> svmList;
-                for (const auto &s : *svms) {
-                    svmList.push_back(std::make_shared<const Svm>(Svm{source, qs(s.uuid), qs(s.name), qs(s.state)}));
-                }
-                std::vector<Ptr<Aggregate>> aggrList;
-                for (const auto &a : *aggregates) {
-                    aggrList.push_back(std::make_shared<const Aggregate>(Aggregate{source,
-                                                                                   qs(a.uuid),
-                                                                                   qs(a.name),
-                                                                                   qs(a.node),
-                                                                                   qs(a.state),
-                                                                                   a.sizeBytes,
-                                                                                   a.usedBytes,
-                                                                                   a.availableBytes}));
-                }
-                std::vector<Ptr<QosPolicy>> qosList;
-                for (const auto &p : *qos) {
-                    QosPolicy q;
-                    q.source = source;
-                    q.id = qs(p.uuid);
-                    q.name = qs(p.name);
-                    q.svm = qs(p.svm.name);
-                    q.adaptive = p.isAdaptive;
-                    q.maxIops = p.maxIops;
-                    q.maxMbps = p.maxMbps;
-                    q.minIops = p.minIops;
-                    q.expectedIopsPerTb = p.expectedIopsPerTb;
-                    q.peakIopsPerTb = p.peakIopsPerTb;
-                    q.objectCount = p.objectCount;
-                    qosList.push_back(std::make_shared<const QosPolicy>(std::move(q)));
-                }
-                std::vector<Ptr<FlexCache>> cacheList;
-                QSet<QString> cacheIds;
-                if (flexCaches) {
-                    for (const auto &f : *flexCaches) {
-                        FlexCache c;
-                        c.source = source;
-                        c.id = qs(f.uuid);
-                        c.name = qs(f.name);
-                        c.svm = qs(f.svm.name);
-                        c.sizeBytes = f.sizeBytes;
-                        c.path = qs(f.path);
-                        if (!f.origins.empty()) {
-                            const auto &o = f.origins.front();
-                            c.origin = qs(o.clusterName) + QLatin1Char(':') + qs(o.svmName) + QLatin1Char(':')
-                                       + qs(o.volumeName);
-                        }
-                        cacheIds.insert(c.id);
-                        cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
-                    }
-                }
-                std::vector<Ptr<Volume>> volumeList;
-                volumeList.reserve(volumes->size());
-                auto usage = std::make_shared<std::vector<VolumeUsage>>();
-                usage->reserve(volumes->size());
-                for (const auto &v : *volumes) {
-                    auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
-                    // Reuse the previous record when nothing changed, so unchanged rows share memory
-                    // and the diff short-circuits on pointer equality next time.
-                    if (base) {
-                        if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
-                            vol = old;
-                        }
-                    }
-                    // An offline volume reports no space: no sample, rather than a false drop to 0.
-                    if (vol->usedBytes) {
-                        usage->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
-                    }
-                    volumeList.push_back(std::move(vol));
-                }
-                auto volumesKeyed = keyed(std::move(volumeList));
-                auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
-                auto svmsKeyed = keyed(std::move(svmList));
-                auto aggrKeyed = keyed(std::move(aggrList));
-                auto qosKeyed = keyed(std::move(qosList));
-                auto cacheKeyed = keyed(std::move(cacheList));
-                std::shared_ptr<const KeyedList<Dataset>> datasetsKeyed;
-                std::shared_ptr<const KeyedList<Commit>> commitsKeyed;
-                if (!roots.isEmpty()) {
-                    auto files = readFileDatasets(client, *volumesKeyed, roots, source, token);
-                    if (!files) {
-                        out.error = toFetchError(files.error());
-                        return out;
-                    }
-                    datasetsKeyed = keyed(std::move(files->datasets));
-                    commitsKeyed = keyed(std::move(files->commits));
-                }
-                out.systemName = qs(cluster->name);
-                out.systemVersion = QStringLiteral("%1.%2.%3")
-                                        .arg(cluster->versionGeneration)
-                                        .arg(cluster->versionMajor)
-                                        .arg(cluster->versionMinor);
-                const QString systemName = out.systemName;
-                const QString systemVersion = out.systemVersion;
-                out.apply = [self,
-                             source,
-                             volumesKeyed,
-                             base,
-                             diff,
-                             svmsKeyed,
-                             aggrKeyed,
-                             qosKeyed,
-                             cacheKeyed,
-                             usage,
-                             systemName,
-                             systemVersion,
-                             datasetsKeyed,
-                             commitsKeyed] {
-                    if (!self) {
-                        return;
-                    }
-                    self->m_systemName = systemName;
-                    self->m_systemVersion = systemVersion;
-                    Estate &estate = self->m_deps.estate;
-                    estate.publishInventory(source, svmsKeyed, aggrKeyed, qosKeyed, cacheKeyed);
-                    estate.publishVolumes(source, volumesKeyed, base, diff.get());
-                    if (datasetsKeyed) {
-                        estate.publishDatasets(source, DatasetPublish{datasetsKeyed, commitsKeyed});
-                    }
-                    if (self->m_deps.history) {
-                        self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                auto keyedList = keyed(std::move(list));
+                out.apply = [self, source, keyedList] {
+                    if (self) {
+                        self->m_deps.estate.publishEvents(source, keyedList);
                     }
                 };
                 return out;
             };
             return job;
         },
-        this);
-    connect(m_inventory, &SystemPoller::polled, this, [this](bool ok) {
-        m_polledOnce = true;
-        Q_EMIT inventoryPolled(ok);
-    });
+        Role());
 
     // Performance: every perf interval while someone watches (m_perf, on demand, published to
     // the estate), and at least every kPerfHistorySeconds regardless (m_perfHistory, recorded
@@ -419,9 +416,7 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         const http::CancelToken token = makeToken();
         const QDateTime now = m_deps.clock.now();
         PollJob job;
-        job.cancel = [token] {
-            token.cancel();
-        };
+        job.cancel = cancelling(token);
         job.run = [conn, token, source, self, now, background]() -> PollOutcome {
             PollOutcome out;
             auto volumes = conn->client->listVolumeMetrics(token);
@@ -470,79 +465,21 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         return job;
     };
 
-    SystemPoller::Options perfOptions;
-    perfOptions.name = source + QStringLiteral("/performance");
-    perfOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
-    perfOptions.onDemand = true;
-    m_perf = new SystemPoller(
-        perfOptions,
-        m_deps.clock,
-        m_deps.pool,
-        [perfJob] {
-            return perfJob(false);
-        },
-        this);
-
-    SystemPoller::Options perfHistoryOptions;
-    perfHistoryOptions.name = source + QStringLiteral("/performance-history");
-    perfHistoryOptions.interval = std::chrono::seconds(kPerfHistorySeconds);
-    m_perfHistory = new SystemPoller(
-        perfHistoryOptions,
-        m_deps.clock,
-        m_deps.pool,
-        [perfJob] {
-            return perfJob(true);
-        },
-        this);
-
-    SystemPoller::Options eventOptions;
-    eventOptions.name = source + QStringLiteral("/events");
-    eventOptions.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
-    m_events = new SystemPoller(
-        eventOptions,
-        m_deps.clock,
-        m_deps.pool,
-        [this, self, source] {
-            auto conn = m_connection;
-            const http::CancelToken token = makeToken();
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, source, self]() -> PollOutcome {
-                PollOutcome out;
-                auto events = conn->client->listEmsEvents(200, token);
-                if (!events) {
-                    out.error = toFetchError(events.error());
-                    return out;
-                }
-                std::vector<Ptr<Event>> list;
-                for (const auto &e : *events) {
-                    Event ev;
-                    ev.source = source;
-                    ev.id = qs(e.node) + QLatin1Char('/') + QString::number(e.index);
-                    ev.time = parseOntapTime(e.time);
-                    ev.severity = qs(e.severity);
-                    ev.name = qs(e.messageName);
-                    ev.message = qs(e.logMessage);
-                    ev.node = qs(e.node);
-                    list.push_back(std::make_shared<const Event>(std::move(ev)));
-                }
-                auto keyedList = keyed(std::move(list));
-                out.apply = [self, source, keyedList] {
-                    if (self) {
-                        self->m_deps.estate.publishEvents(source, keyedList);
-                    }
-                };
-                return out;
-            };
-            return job;
-        },
-        this);
-
-    for (SystemPoller *p : {m_inventory, m_perf, m_events}) {
-        connect(p, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
-    }
+    const auto addPerfPoller = [this, &perfJob](const QString &what, int seconds, bool background) {
+        SystemPoller::Options options = pollerOptions(what, std::chrono::seconds(seconds));
+        options.onDemand = !background;
+        Role role;
+        role.counts = background ? Counts::Never : Counts::WhileWatched;
+        role.refresh = background ? Refresh::Never : Refresh::WhileWatched;
+        return addPoller(
+            options,
+            [perfJob, background] {
+                return perfJob(background);
+            },
+            role);
+    };
+    m_perf = addPerfPoller(QStringLiteral("performance"), m_config.perfIntervalSeconds, false);
+    m_perfHistory = addPerfPoller(QStringLiteral("performance-history"), kPerfHistorySeconds, true);
 }
 
 OntapSource::~OntapSource() = default;
@@ -575,147 +512,36 @@ void OntapSource::recordPerf(const KeyedList<VolumePerf> &perf)
     m_deps.history->recordVolumePerf(m_config.name, std::move(samples), now);
 }
 
-SystemPoller *OntapSource::makeSnapshotPoller(const QString &volumeId)
+OntapSource::SnapshotJob OntapSource::snapshotJob(const QString &volumeId, const Ptr<Volume> &volume)
 {
+    auto conn = m_connection;
+    const http::CancelToken token = makeToken();
     const QString source = m_config.name;
-    QPointer<OntapSource> self(this);
-    SystemPoller::Options options;
-    options.name = source + QStringLiteral("/snapshots/") + volumeId;
-    options.interval = std::chrono::seconds(m_config.perfIntervalSeconds);
-    options.onDemand = true;
-    auto *poller = new SystemPoller(
-        options,
-        m_deps.clock,
-        m_deps.pool,
-        [this, self, source, volumeId] {
-            auto conn = m_connection;
-            const http::CancelToken token = makeToken();
-            const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, source, volumeId, volume, self]() -> PollOutcome {
-                PollOutcome out;
-                auto snapshots = conn->client->listSnapshots(ss(volumeId), token);
-                if (!snapshots) {
-                    out.error = toFetchError(snapshots.error());
-                    return out;
-                }
-                std::vector<Ptr<Snapshot>> list;
-                for (const auto &s : *snapshots) {
-                    list.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
-                }
-                auto keyedList = keyed(std::move(list));
-                out.apply = [self, source, volumeId, keyedList] {
-                    if (self) {
-                        self->m_deps.estate.publishSnapshots(source, volumeId, keyedList);
-                    }
-                };
-                return out;
-            };
-            return job;
-        },
-        this);
-    connect(poller, &SystemPoller::stateChanged, this, &OntapSource::onPollerStateChanged);
-    return poller;
-}
-
-void OntapSource::onPollerStateChanged()
-{
-    Q_EMIT statusChanged();
-}
-
-SourceStatus OntapSource::status() const
-{
-    SourceStatus s;
-    s.name = m_config.name;
-    s.kind = SourceKind::Ontap;
-    s.url = m_config.url;
-    const PollerState &inv = m_inventory->state();
-    s.health = inv.health;
-    s.lastError = inv.lastError;
-    s.lastSuccess = inv.lastSuccess;
-    s.lastAttempt = inv.lastAttempt;
-    s.latencyMs = inv.lastDurationMs;
-    s.consecutiveFailures = inv.consecutiveFailures;
-    s.nextPoll = inv.nextPoll;
-    s.systemName = m_systemName;
-    s.systemVersion = m_systemVersion;
-    const QDateTime now = m_deps.clock.now();
-    s.stale =
-        inv.stale
-        || (inv.lastSuccess.isValid() && inv.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
-    // Secondary pollers can only make things look worse, never better.
-    QList<const SystemPoller *> others{m_events};
-    if (m_perf->subscriberCount() > 0) {
-        others.append(m_perf);
-    }
-    for (const SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        if (p->subscriberCount() > 0) {
-            others.append(p);
+    auto run = [conn, token, source, volumeId, volume] {
+        SnapshotListing out;
+        auto snapshots = conn->client->listSnapshots(ss(volumeId), token);
+        if (!snapshots) {
+            out.error = toFetchError(snapshots.error());
+            return out;
         }
-    }
-    for (const SystemPoller *p : std::as_const(others)) {
-        const PollerState &st = p->state();
-        if (st.health == Health::AuthRequired || st.health == Health::Unreachable) {
-            if (s.health == Health::Ok || s.health == Health::Degraded || s.health == Health::Unknown) {
-                s.health = st.health;
-                s.lastError = st.lastError;
-            }
-        } else if (st.health == Health::Degraded && s.health == Health::Ok) {
-            s.health = Health::Degraded;
-            s.lastError = st.lastError;
+        for (const auto &s : *snapshots) {
+            out.snapshots.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
         }
-    }
-    return s;
+        return out;
+    };
+    return SnapshotJob{run, cancelling(token)};
 }
 
-void OntapSource::start()
+void OntapSource::describe(SourceStatus &status) const
 {
-    m_inventory->start();
-    m_perf->start();
-    m_perfHistory->start();
-    m_events->start();
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->start();
-    }
+    status.kind = SourceKind::Ontap;
+    status.systemName = m_systemName;
+    status.systemVersion = m_systemVersion;
 }
 
-void OntapSource::stop()
-{
-    m_inventory->stop();
-    m_perf->stop();
-    m_perfHistory->stop();
-    m_events->stop();
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->stop();
-    }
-}
-
-void OntapSource::refresh()
-{
-    m_inventory->pollNow();
-    m_events->pollNow();
-    if (m_perf->subscriberCount() > 0) {
-        m_perf->pollNow();
-    }
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        if (p->subscriberCount() > 0) {
-            p->pollNow();
-        }
-    }
-}
-
-void OntapSource::setPassword(const QString &password)
+void OntapSource::reconnect(const QString &password)
 {
     m_connection = Connection::make(m_config, password, m_deps.requestTimeout);
-    for (SystemPoller *p : {m_inventory, m_perf, m_perfHistory, m_events}) {
-        p->resume();
-    }
-    for (SystemPoller *p : std::as_const(m_snapshotPollers)) {
-        p->resume();
-    }
 }
 
 void OntapSource::subscribePerformance()
@@ -726,48 +552,6 @@ void OntapSource::subscribePerformance()
 void OntapSource::unsubscribePerformance()
 {
     m_perf->removeSubscriber();
-}
-
-void OntapSource::subscribeSnapshots(const QString &volumeId)
-{
-    subscribeKeyedPoller(m_snapshotPollers, volumeId, [this, volumeId] {
-        return makeSnapshotPoller(volumeId);
-    });
-}
-
-void OntapSource::unsubscribeSnapshots(const QString &volumeId)
-{
-    unsubscribeKeyedPoller(m_snapshotPollers, volumeId);
-}
-
-void OntapSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
-{
-    const QString source = m_config.name;
-    auto conn = m_connection;
-    const Ptr<Volume> volume = m_deps.estate.volume(source, volumeId);
-    QPointer<OntapSource> self(this);
-    m_deps.pool.start([conn, source, volumeId, volume, self, done] {
-        auto snapshots = conn->client->listSnapshots(ss(volumeId));
-        QString error;
-        std::shared_ptr<const KeyedList<Snapshot>> list;
-        if (!snapshots) {
-            error = qs(snapshots.error().message);
-        } else {
-            std::vector<Ptr<Snapshot>> items;
-            for (const auto &s : *snapshots) {
-                items.push_back(std::make_shared<const Snapshot>(toSnapshot(s, source, volumeId, volume.get())));
-            }
-            list = keyed(std::move(items));
-        }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, source, volumeId, list, error, done] {
-            if (self && list) {
-                self->m_deps.estate.publishSnapshots(source, volumeId, list);
-            }
-            if (done) {
-                done(self ? error : QStringLiteral("source removed"));
-            }
-        });
-    });
 }
 
 // ---- actions ---------------------------------------------------------------------------------
@@ -784,11 +568,6 @@ const QRegularExpression &volumeNamePattern()
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,202}$"));
     return re;
-}
-
-QString timeText(const QDateTime &t)
-{
-    return t.isValid() ? t.toString(Qt::ISODate) : QObject::tr("an unknown time");
 }
 
 } // namespace
@@ -942,7 +721,7 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
         p.fromState = tr("%n snapshot(s)", nullptr, count);
         p.toState = tr("%n snapshot(s)", nullptr, count - 1);
         p.effects << tr("ONTAP deletes snapshot \"%1\" (taken %2) of %3.")
-                         .arg(snapshot->name, timeText(snapshot->created), volumeLabel);
+                         .arg(snapshot->name, previewTimeText(snapshot->created), volumeLabel);
         if (snapshot->sizeBytes > 0) {
             p.effects << tr("About %1 held only by this snapshot is freed.").arg(formatBytes(snapshot->sizeBytes));
         }
@@ -962,10 +741,11 @@ ActionPreview OntapSource::preview(const ActionRequest &request) const
     case ActionKind::SnapshotRestore: {
         p.destructive = true;
         p.fromState = tr("current contents (%1 used)").arg(formatBytes(volume->usedBytes));
-        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, timeText(snapshot->created));
+        p.toState = tr("contents of %1 (%2)").arg(snapshot->name, previewTimeText(snapshot->created));
         p.effects << tr("ONTAP reverts %1 to snapshot \"%2\" (SnapRestore of the whole volume).")
                          .arg(volumeLabel, snapshot->name);
-        p.warnings << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, timeText(snapshot->created));
+        p.warnings
+            << tr("Everything written to %1 after %2 is lost.").arg(volumeLabel, previewTimeText(snapshot->created));
         QStringList newer;
         if (snapshots && snapshot->created.isValid()) {
             for (const Ptr<Snapshot> &s : snapshots->items()) {
@@ -1354,11 +1134,7 @@ bool OntapSource::recovers(ActionKind kind) const
 
 void OntapSource::afterSuccess(const ActionRequest &request)
 {
-    if (SystemPoller *p = m_snapshotPollers.value(request.volumeId)) {
-        p->pollNow();
-    } else {
-        fetchSnapshots(request.volumeId, {});
-    }
+    refreshSnapshots(request.volumeId);
     m_inventory->pollNow();
 }
 
@@ -1368,25 +1144,20 @@ void OntapSource::testConnection(const SourceConfig &config,
                                  QObject *context,
                                  std::function<void(bool ok, QString message)> done)
 {
-    QPointer<QObject> ctx(context);
-    pool.start([config, password, ctx, done] {
+    runConnectionTest(pool, context, std::move(done), [config, password] {
         auto conn = Connection::make(config, password, kDefaultRequestTimeout);
         QElapsedTimer timer;
         timer.start();
         auto cluster = conn->client->cluster();
-        bool ok = bool(cluster);
-        QString message = ok ? QObject::tr("Connected to %1 (ONTAP %2.%3.%4) in %5 ms.")
-                                   .arg(qs(cluster->name))
-                                   .arg(cluster->versionGeneration)
-                                   .arg(cluster->versionMajor)
-                                   .arg(cluster->versionMinor)
-                                   .arg(timer.elapsed())
-                             : qs(cluster.error().message);
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
-            if (ctx) {
-                done(ok, message);
-            }
-        });
+        const bool ok = bool(cluster);
+        return std::make_pair(ok,
+                              ok ? QObject::tr("Connected to %1 (ONTAP %2.%3.%4) in %5 ms.")
+                                       .arg(qs(cluster->name))
+                                       .arg(cluster->versionGeneration)
+                                       .arg(cluster->versionMajor)
+                                       .arg(cluster->versionMinor)
+                                       .arg(timer.elapsed())
+                                 : qs(cluster.error().message));
     });
 }
 

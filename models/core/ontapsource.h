@@ -1,10 +1,7 @@
 #pragma once
 
 #include "models/core/keyed.h"
-#include "models/core/source.h"
-
-#include <QHash>
-#include <QPointer>
+#include "models/core/pollingsource.h"
 
 #include <chrono>
 #include <memory>
@@ -13,17 +10,15 @@ class QThreadPool;
 
 namespace strata::core {
 
-class Estate;
 class HistoryService;
 class ServiceLevels;
-class SystemPoller;
 
 /// ONTAP cluster source: polls the inventory (cluster, SVMs, aggregates, volumes, QoS policies,
 /// FlexCaches) every config interval, EMS events, volume performance every performance interval
 /// while someone watches (and every 5 minutes regardless, into history only), and watched
 /// volumes' snapshots; records capacity and performance history; runs snapshot, clone and QoS
 /// policy (service level) actions idempotently.
-class OntapSource final : public Source, public IActionExecutor
+class OntapSource final : public VolumeSource, public IPerformanceProvider
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(OntapSource)
@@ -50,18 +45,9 @@ public:
     OntapSource(SourceConfig config, QString password, Deps deps, QObject *parent = nullptr);
     ~OntapSource() override;
 
-    [[nodiscard]] SourceStatus status() const override;
-    void start() override;
-    void stop() override;
-    void refresh() override;
-    void setPassword(const QString &password) override;
-    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
+    // IPerformanceProvider
     void subscribePerformance() override;
     void unsubscribePerformance() override;
-    void subscribeSnapshots(const QString &volumeId) override;
-    void unsubscribeSnapshots(const QString &volumeId) override;
-    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
-    [[nodiscard]] bool hasPolledOnce() const override { return m_polledOnce; }
 
     // IActionExecutor
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
@@ -83,11 +69,14 @@ public:
     /// Perf is polled at least this often (seconds) even without subscribers, for history.
     static constexpr int kPerfHistorySeconds = 300;
 
+protected:
+    void describe(SourceStatus &status) const override;
+    void reconnect(const QString &password) override;
+    [[nodiscard]] SnapshotJob snapshotJob(const QString &volumeId, const Ptr<Volume> &volume) override;
+
 private:
-    SystemPoller *makeSnapshotPoller(const QString &volumeId);
     void recordPerf(const KeyedList<VolumePerf> &perf);
     [[nodiscard]] ActionPreview previewServiceLevel(const ActionRequest &request) const;
-    void onPollerStateChanged();
 
     Deps m_deps;
     std::shared_ptr<Connection> m_connection;
@@ -96,10 +85,8 @@ private:
     SystemPoller *m_perfHistory = nullptr; ///< always on, every kPerfHistorySeconds
     QDateTime m_lastPerfRecord;
     SystemPoller *m_events = nullptr;
-    QHash<QString, SystemPoller *> m_snapshotPollers;
     QString m_systemName;
     QString m_systemVersion;
-    bool m_polledOnce = false;
 };
 
 } // namespace strata::core

@@ -6,7 +6,12 @@
 
 #include <QObject>
 
+#include <functional>
+
 namespace strata::core {
+
+class IPerformanceProvider;
+class ISnapshotProvider;
 
 /// A running connection to one configured system: its pollers, its action executor and its
 /// health. One subclass per SourceKind (OntapSource). Owned by the Engine.
@@ -32,18 +37,17 @@ public:
     virtual void refresh() = 0;
     /// Credentials changed: resume pollers paused on authentication failure.
     virtual void setPassword(const QString &password) = 0;
-    [[nodiscard]] virtual IActionExecutor *actionExecutor() = 0;
+    /// The actions it runs (every source kind implements IActionExecutor).
+    [[nodiscard]] IActionExecutor *actionExecutor() { return dynamic_cast<IActionExecutor *>(this); }
 
-    /// Reference-counted interest in live performance data (a visible Volumes page).
-    virtual void subscribePerformance() = 0;
-    virtual void unsubscribePerformance() = 0;
-    /// Reference-counted interest in one volume's snapshot list (a visible detail panel).
-    virtual void subscribeSnapshots(const QString &volumeId) = 0;
-    virtual void unsubscribeSnapshots(const QString &volumeId) = 0;
-    /// Fetches one volume's snapshots now (publishes into the estate, then `done(error)`).
-    virtual void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) = 0;
     /// True once the inventory poll completed at least once (successfully or not).
     [[nodiscard]] virtual bool hasPolledOnce() const = 0;
+
+    /// Its live volume performance feed, or null when the system has none (or polls it
+    /// regardless of interest).
+    [[nodiscard]] IPerformanceProvider *performanceProvider();
+    /// Its volume snapshot listings, or null when the system has no volume snapshots.
+    [[nodiscard]] ISnapshotProvider *snapshotProvider();
 
 Q_SIGNALS:
     void statusChanged();
@@ -53,5 +57,41 @@ Q_SIGNALS:
 protected:
     SourceConfig m_config;
 };
+
+/// Capability of a source with live volume performance it polls only while someone watches
+/// (ONTAP). Owner thread.
+class IPerformanceProvider
+{
+public:
+    virtual ~IPerformanceProvider() = default;
+    /// Reference-counted interest in live performance data (a visible Volumes page).
+    virtual void subscribePerformance() = 0;
+    virtual void unsubscribePerformance() = 0;
+};
+
+/// Capability of a source whose volumes have snapshots (ONTAP, Azure NetApp Files). Owner thread.
+class ISnapshotProvider
+{
+public:
+    virtual ~ISnapshotProvider() = default;
+    /// Reference-counted interest in one volume's snapshot list (a visible detail panel): polled
+    /// every performance interval while watched.
+    virtual void subscribeSnapshots(const QString &volumeId) = 0;
+    virtual void unsubscribeSnapshots(const QString &volumeId) = 0;
+    /// Fetches one volume's snapshots now: publishes them into the estate, then `done(error)` on
+    /// the main thread (`error` empty on success, "source removed" when the source went
+    /// meanwhile). `done` may be empty.
+    virtual void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) = 0;
+};
+
+inline IPerformanceProvider *Source::performanceProvider()
+{
+    return dynamic_cast<IPerformanceProvider *>(this);
+}
+
+inline ISnapshotProvider *Source::snapshotProvider()
+{
+    return dynamic_cast<ISnapshotProvider *>(this);
+}
 
 } // namespace strata::core

@@ -8,6 +8,7 @@
 #include "models/core/connectorerror.h"
 #include "models/core/convert.h"
 #include "models/core/estate.h"
+#include "models/core/offthread.h"
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>
@@ -150,13 +151,8 @@ struct StorageGridSource::Connection
     static std::shared_ptr<Connection> make(const SourceConfig &config, const QString &s3Secret, bool interactive)
     {
         auto c = std::make_shared<Connection>();
-        http::TransportOptions t;
-        t.caFile = ss(config.caFile);
-        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
-        t.connectTimeout = 10s;
-        t.totalTimeout = interactive ? 20s : 120s;
-        t.maxInFlight = 8;
-        c->transport = std::make_shared<http::CurlTransport>(std::move(t));
+        c->transport =
+            std::make_shared<http::CurlTransport>(sourceTransportOptions(config, 10s, interactive ? 20s : 120s, 8));
         s3::S3Config s3config;
         s3config.endpoint = ss(config.s3Url);
         s3config.region = config.s3Region.isEmpty() ? std::string("us-east-1") : ss(config.s3Region);
@@ -179,13 +175,8 @@ struct StorageGridSource::GridConnection
     static std::shared_ptr<GridConnection> make(const SourceConfig &config, const QString &password, bool interactive)
     {
         auto c = std::make_shared<GridConnection>();
-        http::TransportOptions t;
-        t.caFile = ss(config.caFile);
-        t.insecureSkipTlsVerify = config.insecureSkipTlsVerify;
-        t.connectTimeout = 10s;
-        t.totalTimeout = interactive ? 20s : 120s;
-        t.maxInFlight = 4;
-        c->transport = std::make_shared<http::CurlTransport>(std::move(t));
+        c->transport =
+            std::make_shared<http::CurlTransport>(sourceTransportOptions(config, 10s, interactive ? 20s : 120s, 4));
         storagegrid::StorageGridOptions o;
         o.http.baseUrl = ss(config.url);
         o.http.retry.maxAttempts = interactive ? 1 : 3;
@@ -287,7 +278,7 @@ struct StorageGridSource::HeaderCache
 };
 
 StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps deps, QObject *parent)
-    : Source(std::move(config), parent)
+    : PollingSource(std::move(config), deps.clock, deps.pool, parent)
     , m_deps(std::move(deps))
     , m_password(std::move(password))
     , m_grid(GridConnection::make(m_config, m_password, false))
@@ -295,217 +286,203 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
 {
     const QString source = m_config.name;
     QPointer<StorageGridSource> self(this);
-    SystemPoller::Options gridOptions;
-    gridOptions.name = source + QStringLiteral("/grid");
-    gridOptions.interval = std::chrono::seconds(m_config.configIntervalSeconds);
-    m_gridPoller = new SystemPoller(
-        gridOptions,
-        m_deps.clock,
-        m_deps.pool,
-        [this, self, source] {
-            auto conn = m_grid;
-            const http::CancelToken token;
-            const QDateTime now = m_deps.clock.now();
-            PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
-            job.run = [conn, token, source, self, now]() -> PollOutcome {
-                PollOutcome out;
-                storagegrid::StorageGridClient &c = *conn->client;
-                auto fail = [&out](const http::HttpError &e) {
-                    out.error = toFetchError(e);
-                    return out;
-                };
-                auto version = c.productVersion(token);
-                if (!version) {
-                    return fail(version.error());
-                }
-                auto health = c.health(token);
-                if (!health) {
-                    return fail(health.error());
-                }
-                auto gridName = c.topologyGridName(token);
-                if (!gridName) {
-                    return fail(gridName.error());
-                }
-                auto nodes = c.nodeHealth(token);
-                if (!nodes) {
-                    return fail(nodes.error());
-                }
-                auto active = c.alerts(token);
-                if (!active) {
-                    return fail(active.error());
-                }
-                // The API's own filter keeps the answer to the window (it is on trigger time).
-                auto resolved = c.alertHistory(toTimePoint(now.addDays(-kHistoryDays)), token);
-                if (!resolved) {
-                    return fail(resolved.error());
-                }
-                auto accounts = c.accountsCache(token);
-                if (!accounts) {
-                    return fail(accounts.error());
-                }
-                GridSummary summary;
-                summary.source = source;
-                summary.id = source;
-                summary.gridName = qs(*gridName);
-                summary.productVersion = qs(*version);
-                summary.apiVersion = qs(c.apiVersion());
-                summary.alertsCritical = health->alertsCritical;
-                summary.alertsMajor = health->alertsMajor;
-                summary.alertsMinor = health->alertsMinor;
-                summary.nodesConnected = health->nodesConnected;
-                summary.nodesAdminDown = health->nodesAdminDown;
-                summary.nodesUnknown = health->nodesUnknown;
-                // Optional parts: a grid (or a user) without them still shows the rest.
-                if (auto ilm = c.ilmPolicies(token)) {
-                    for (const storagegrid::IlmPolicy &p : *ilm) {
-                        if (p.active) {
-                            summary.activeIlmPolicy = qs(p.name);
-                        }
-                    }
-                } else {
-                    qCInfo(lcGrid).noquote() << source << "ILM policies not readable:" << qs(ilm.error().message);
-                }
-                summary.usedBytes =
-                    scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_data_bytes)", {}, token)).value_or(-1);
-                summary.usableBytes =
-                    scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_usable_space_bytes)", {}, token))
-                        .value_or(-1);
-                const auto start = toTimePoint(now.addDays(-kHistoryDays));
-                const auto end = toTimePoint(now);
-                constexpr int kStep = 6 * 3600;
-                std::optional<QHash<QString, qint64>> tenantGrowth;
-                std::optional<QHash<QString, qint64>> bucketGrowth;
-                if (auto r = c.metricQueryRange("storagegrid_tenant_usage_data_bytes", start, end, kStep, token)) {
-                    tenantGrowth = growthBy(*r, {"tenant_id"});
-                }
-                if (auto r =
-                        c.metricQueryRange("storagegrid_tenant_bucket_usage_data_bytes", start, end, kStep, token)) {
-                    bucketGrowth = growthBy(*r, {"tenant_id", "bucket"});
-                }
-
-                std::vector<Ptr<GridNode>> nodeList;
-                for (const storagegrid::NodeHealth &n : *nodes) {
-                    GridNode g;
-                    g.source = source;
-                    g.id = qs(n.id);
-                    g.name = qs(n.name);
-                    g.site = qs(n.siteName);
-                    g.type = qs(n.type);
-                    g.severity = qs(n.severity);
-                    g.state = qs(n.state);
-                    nodeList.push_back(std::make_shared<const GridNode>(std::move(g)));
-                }
-                std::vector<Ptr<GridAlert>> alertList;
-                std::set<std::string> alertIds;
-                for (const storagegrid::Alert &a : *active) {
-                    GridAlert alert = toAlert(a, source, false);
-                    if (alertIds.insert(ss(alert.id)).second) {
-                        alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
-                    }
-                }
-                const QDateTime since = now.addDays(-kHistoryDays);
-                for (const storagegrid::Alert &a : *resolved) {
-                    GridAlert alert = toAlert(a, source, true);
-                    const QDateTime when = alert.endsAt.isValid() ? alert.endsAt : alert.startsAt;
-                    if (when.isValid() && when < since) {
-                        continue;
-                    }
-                    if (alertIds.insert(ss(alert.id)).second) {
-                        alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
-                    }
-                }
-                std::vector<Ptr<Tenant>> tenantList;
-                std::vector<Ptr<Bucket>> bucketList;
-                for (const storagegrid::Account &a : *accounts) {
-                    auto usage = c.accountUsage(a.id, true, token);
-                    if (!usage) {
-                        return fail(usage.error());
-                    }
-                    Tenant t;
-                    t.source = source;
-                    t.id = qs(a.id);
-                    t.name = qs(a.name);
-                    t.description = qs(a.description);
-                    for (const std::string &cap : a.capabilities) {
-                        t.capabilities << qs(cap);
-                    }
-                    t.quotaBytes = a.quotaObjectBytes.value_or(-1);
-                    t.dataBytes = usage->dataBytes;
-                    t.objectCount = usage->objectCount;
-                    t.bucketCount = int(usage->buckets.size());
-                    if (tenantGrowth && tenantGrowth->contains(t.id)) {
-                        t.growth7dBytes = tenantGrowth->value(t.id);
-                    }
-                    for (const storagegrid::BucketUsage &b : usage->buckets) {
-                        Bucket bucket;
-                        bucket.source = source;
-                        bucket.tenantId = t.id;
-                        bucket.tenantName = t.name;
-                        bucket.name = qs(b.name);
-                        bucket.id = t.id + QLatin1Char('/') + bucket.name;
-                        bucket.region = qs(b.region);
-                        bucket.versioning = b.versioningEnabled;
-                        bucket.objectCount = b.objectCount;
-                        bucket.dataBytes = b.dataBytes;
-                        bucket.quotaBytes = b.quotaObjectBytes.value_or(-1);
-                        if (bucketGrowth && bucketGrowth->contains(bucket.id)) {
-                            bucket.growth7dBytes = bucketGrowth->value(bucket.id);
-                        }
-                        bucketList.push_back(std::make_shared<const Bucket>(std::move(bucket)));
-                    }
-                    tenantList.push_back(std::make_shared<const Tenant>(std::move(t)));
-                }
-                GridPublish publish;
-                publish.summary = keyed(std::vector<Ptr<GridSummary>>{std::make_shared<const GridSummary>(summary)});
-                publish.nodes = keyed(std::move(nodeList));
-                publish.alerts = keyed(std::move(alertList));
-                publish.tenants = keyed(std::move(tenantList));
-                publish.buckets = keyed(std::move(bucketList));
-                out.systemName = summary.gridName;
-                out.systemVersion = summary.productVersion;
-                const QString name = summary.gridName;
-                const QString productVersion = summary.productVersion;
-                out.apply = [self, source, publish, name, productVersion] {
-                    if (!self) {
-                        return;
-                    }
-                    self->m_gridName = name;
-                    self->m_productVersion = productVersion;
-                    self->m_deps.estate.publishGrid(source, publish);
-                };
+    m_gridPoller = addInventoryPoller(QStringLiteral("grid"), [this, self, source] {
+        auto conn = m_grid;
+        const http::CancelToken token;
+        const QDateTime now = m_deps.clock.now();
+        PollJob job;
+        job.cancel = cancelling(token);
+        job.run = [conn, token, source, self, now]() -> PollOutcome {
+            PollOutcome out;
+            storagegrid::StorageGridClient &c = *conn->client;
+            auto fail = [&out](const http::HttpError &e) {
+                out.error = toFetchError(e);
                 return out;
             };
-            return job;
-        },
-        this);
-    connect(m_gridPoller, &SystemPoller::stateChanged, this, &StorageGridSource::onPollerStateChanged);
-    connect(m_gridPoller, &SystemPoller::polled, this, [this](bool ok) {
-        m_gridPolledOnce = true;
-        Q_EMIT inventoryPolled(ok);
+            auto version = c.productVersion(token);
+            if (!version) {
+                return fail(version.error());
+            }
+            auto health = c.health(token);
+            if (!health) {
+                return fail(health.error());
+            }
+            auto gridName = c.topologyGridName(token);
+            if (!gridName) {
+                return fail(gridName.error());
+            }
+            auto nodes = c.nodeHealth(token);
+            if (!nodes) {
+                return fail(nodes.error());
+            }
+            auto active = c.alerts(token);
+            if (!active) {
+                return fail(active.error());
+            }
+            // The API's own filter keeps the answer to the window (it is on trigger time).
+            auto resolved = c.alertHistory(toTimePoint(now.addDays(-kHistoryDays)), token);
+            if (!resolved) {
+                return fail(resolved.error());
+            }
+            auto accounts = c.accountsCache(token);
+            if (!accounts) {
+                return fail(accounts.error());
+            }
+            GridSummary summary;
+            summary.source = source;
+            summary.id = source;
+            summary.gridName = qs(*gridName);
+            summary.productVersion = qs(*version);
+            summary.apiVersion = qs(c.apiVersion());
+            summary.alertsCritical = health->alertsCritical;
+            summary.alertsMajor = health->alertsMajor;
+            summary.alertsMinor = health->alertsMinor;
+            summary.nodesConnected = health->nodesConnected;
+            summary.nodesAdminDown = health->nodesAdminDown;
+            summary.nodesUnknown = health->nodesUnknown;
+            // Optional parts: a grid (or a user) without them still shows the rest.
+            if (auto ilm = c.ilmPolicies(token)) {
+                for (const storagegrid::IlmPolicy &p : *ilm) {
+                    if (p.active) {
+                        summary.activeIlmPolicy = qs(p.name);
+                    }
+                }
+            } else {
+                qCInfo(lcGrid).noquote() << source << "ILM policies not readable:" << qs(ilm.error().message);
+            }
+            summary.usedBytes =
+                scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_data_bytes)", {}, token)).value_or(-1);
+            summary.usableBytes =
+                scalarOf(c.metricQuery("sum(storagegrid_storage_utilization_usable_space_bytes)", {}, token))
+                    .value_or(-1);
+            const auto start = toTimePoint(now.addDays(-kHistoryDays));
+            const auto end = toTimePoint(now);
+            constexpr int kStep = 6 * 3600;
+            std::optional<QHash<QString, qint64>> tenantGrowth;
+            std::optional<QHash<QString, qint64>> bucketGrowth;
+            if (auto r = c.metricQueryRange("storagegrid_tenant_usage_data_bytes", start, end, kStep, token)) {
+                tenantGrowth = growthBy(*r, {"tenant_id"});
+            }
+            if (auto r = c.metricQueryRange("storagegrid_tenant_bucket_usage_data_bytes", start, end, kStep, token)) {
+                bucketGrowth = growthBy(*r, {"tenant_id", "bucket"});
+            }
+
+            std::vector<Ptr<GridNode>> nodeList;
+            for (const storagegrid::NodeHealth &n : *nodes) {
+                GridNode g;
+                g.source = source;
+                g.id = qs(n.id);
+                g.name = qs(n.name);
+                g.site = qs(n.siteName);
+                g.type = qs(n.type);
+                g.severity = qs(n.severity);
+                g.state = qs(n.state);
+                nodeList.push_back(std::make_shared<const GridNode>(std::move(g)));
+            }
+            std::vector<Ptr<GridAlert>> alertList;
+            std::set<std::string> alertIds;
+            for (const storagegrid::Alert &a : *active) {
+                GridAlert alert = toAlert(a, source, false);
+                if (alertIds.insert(ss(alert.id)).second) {
+                    alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
+                }
+            }
+            const QDateTime since = now.addDays(-kHistoryDays);
+            for (const storagegrid::Alert &a : *resolved) {
+                GridAlert alert = toAlert(a, source, true);
+                const QDateTime when = alert.endsAt.isValid() ? alert.endsAt : alert.startsAt;
+                if (when.isValid() && when < since) {
+                    continue;
+                }
+                if (alertIds.insert(ss(alert.id)).second) {
+                    alertList.push_back(std::make_shared<const GridAlert>(std::move(alert)));
+                }
+            }
+            std::vector<Ptr<Tenant>> tenantList;
+            std::vector<Ptr<Bucket>> bucketList;
+            for (const storagegrid::Account &a : *accounts) {
+                auto usage = c.accountUsage(a.id, true, token);
+                if (!usage) {
+                    return fail(usage.error());
+                }
+                Tenant t;
+                t.source = source;
+                t.id = qs(a.id);
+                t.name = qs(a.name);
+                t.description = qs(a.description);
+                for (const std::string &cap : a.capabilities) {
+                    t.capabilities << qs(cap);
+                }
+                t.quotaBytes = a.quotaObjectBytes.value_or(-1);
+                t.dataBytes = usage->dataBytes;
+                t.objectCount = usage->objectCount;
+                t.bucketCount = int(usage->buckets.size());
+                if (tenantGrowth && tenantGrowth->contains(t.id)) {
+                    t.growth7dBytes = tenantGrowth->value(t.id);
+                }
+                for (const storagegrid::BucketUsage &b : usage->buckets) {
+                    Bucket bucket;
+                    bucket.source = source;
+                    bucket.tenantId = t.id;
+                    bucket.tenantName = t.name;
+                    bucket.name = qs(b.name);
+                    bucket.id = t.id + QLatin1Char('/') + bucket.name;
+                    bucket.region = qs(b.region);
+                    bucket.versioning = b.versioningEnabled;
+                    bucket.objectCount = b.objectCount;
+                    bucket.dataBytes = b.dataBytes;
+                    bucket.quotaBytes = b.quotaObjectBytes.value_or(-1);
+                    if (bucketGrowth && bucketGrowth->contains(bucket.id)) {
+                        bucket.growth7dBytes = bucketGrowth->value(bucket.id);
+                    }
+                    bucketList.push_back(std::make_shared<const Bucket>(std::move(bucket)));
+                }
+                tenantList.push_back(std::make_shared<const Tenant>(std::move(t)));
+            }
+            GridPublish publish;
+            publish.summary = keyed(std::vector<Ptr<GridSummary>>{std::make_shared<const GridSummary>(summary)});
+            publish.nodes = keyed(std::move(nodeList));
+            publish.alerts = keyed(std::move(alertList));
+            publish.tenants = keyed(std::move(tenantList));
+            publish.buckets = keyed(std::move(bucketList));
+            out.systemName = summary.gridName;
+            out.systemVersion = summary.productVersion;
+            const QString name = summary.gridName;
+            const QString productVersion = summary.productVersion;
+            out.apply = [self, source, publish, name, productVersion] {
+                if (!self) {
+                    return;
+                }
+                self->m_gridName = name;
+                self->m_productVersion = productVersion;
+                self->m_deps.estate.publishGrid(source, publish);
+            };
+            return out;
+        };
+        return job;
     });
 
     if (m_config.s3Url.isEmpty()) {
         return;
     }
     const QStringList roots = m_config.datasetRoots;
-    SystemPoller::Options options;
-    options.name = source + QStringLiteral("/hub");
-    options.interval = std::chrono::seconds(m_config.configIntervalSeconds);
-    m_hub = new SystemPoller(
-        options,
-        m_deps.clock,
-        m_deps.pool,
+    // The hub can only make things look worse, never better; it runs once the S3 secret is known
+    // (setS3Secret), and a new grid password does not concern it.
+    Role hubRole;
+    hubRole.merge = Merge::Ranked;
+    hubRole.errorFormat = QObject::tr("S3: %1");
+    hubRole.staleCounts = true;
+    hubRole.inventory = true;
+    hubRole.autoStart = false;
+    hubRole.resumeOnPassword = false;
+    m_hub = addPoller(
+        pollerOptions(QStringLiteral("hub"), std::chrono::seconds(m_config.configIntervalSeconds)),
         [this, self, source, roots] {
             auto conn = m_connection;
             auto cache = m_headers;
             const http::CancelToken token;
             PollJob job;
-            job.cancel = [token] {
-                token.cancel();
-            };
+            job.cancel = cancelling(token);
             job.run = [conn, cache, token, source, roots, self]() -> PollOutcome {
                 PollOutcome out;
                 if (!conn) {
@@ -643,12 +620,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
             };
             return job;
         },
-        this);
-    connect(m_hub, &SystemPoller::stateChanged, this, &StorageGridSource::onPollerStateChanged);
-    connect(m_hub, &SystemPoller::polled, this, [this](bool ok) {
-        m_hubPolledOnce = true;
-        Q_EMIT inventoryPolled(ok);
-    });
+        hubRole);
 }
 
 StorageGridSource::~StorageGridSource()
@@ -656,78 +628,17 @@ StorageGridSource::~StorageGridSource()
     logoutGrid();
 }
 
-void StorageGridSource::onPollerStateChanged()
+void StorageGridSource::describe(SourceStatus &status) const
 {
-    Q_EMIT statusChanged();
-}
-
-bool StorageGridSource::hasPolledOnce() const
-{
-    // A hub that cannot start (no S3 secret) counts as polled: nothing more will come.
-    return m_gridPolledOnce && (!m_hub || m_hubPolledOnce || !m_s3Problem.isEmpty());
-}
-
-SourceStatus StorageGridSource::status() const
-{
-    SourceStatus s;
-    s.name = m_config.name;
-    s.kind = SourceKind::StorageGrid;
-    s.url = m_config.url;
-    s.systemName = m_gridName;
-    s.systemVersion =
+    status.kind = SourceKind::StorageGrid;
+    status.systemName = m_gridName;
+    status.systemVersion =
         m_productVersion.isEmpty() ? QString() : QStringLiteral("StorageGRID ") + shortVersion(m_productVersion);
-    const PollerState &grid = m_gridPoller->state();
-    s.health = grid.health;
-    s.lastError = grid.lastError;
-    s.lastSuccess = grid.lastSuccess;
-    s.lastAttempt = grid.lastAttempt;
-    s.latencyMs = grid.lastDurationMs;
-    s.consecutiveFailures = grid.consecutiveFailures;
-    s.nextPoll = grid.nextPoll;
-    const QDateTime now = m_deps.clock.now();
-    const auto late = [&](const PollerState &p) {
-        return p.stale
-               || (p.lastSuccess.isValid() && p.lastSuccess.secsTo(now) > 2 * qint64(m_config.configIntervalSeconds));
-    };
-    s.stale = late(grid);
-    if (!m_hub) {
-        return s;
-    }
-    // The hub can only make things look worse, never better.
-    const PollerState &hub = m_hub->state();
-    Health hubHealth = hub.health;
-    QString hubError = hub.lastError;
-    if (!m_s3Problem.isEmpty()) {
-        hubHealth = Health::AuthRequired;
-        hubError = m_s3Problem;
-    }
-    s.stale = s.stale || late(hub);
-    const auto rank = [](Health h) {
-        switch (h) {
-        case Health::Ok:
-            return 1;
-        case Health::Unknown:
-            return 0;
-        case Health::Degraded:
-            return 2;
-        case Health::Unreachable:
-            return 3;
-        case Health::AuthRequired:
-            return 4;
-        }
-        return 0;
-    };
-    if (rank(hubHealth) > rank(s.health) && !(hubHealth == Health::Unknown)) {
-        s.health = hubHealth;
-        s.lastError = QObject::tr("S3: %1").arg(hubError);
-    }
-    return s;
 }
 
 void StorageGridSource::start()
 {
-    m_started = true;
-    m_gridPoller->start();
+    PollingSource::start();
     if (m_hub && m_connection) {
         m_hub->start();
     }
@@ -736,11 +647,7 @@ void StorageGridSource::start()
 
 void StorageGridSource::stop()
 {
-    m_started = false;
-    m_gridPoller->stop();
-    if (m_hub) {
-        m_hub->stop();
-    }
+    PollingSource::stop();
     logoutGrid();
     // A later start() authorizes on a fresh client; the old one keeps its logout to itself.
     m_grid = GridConnection::make(m_config, m_password, false);
@@ -763,22 +670,11 @@ void StorageGridSource::logoutGrid()
     });
 }
 
-void StorageGridSource::refresh()
-{
-    if (m_started) {
-        m_gridPoller->pollNow();
-    }
-    if (m_hub && m_connection && m_started) {
-        m_hub->pollNow();
-    }
-}
-
-void StorageGridSource::setPassword(const QString &password)
+void StorageGridSource::reconnect(const QString &password)
 {
     logoutGrid();
     m_password = password;
     m_grid = GridConnection::make(m_config, m_password, false);
-    m_gridPoller->resume();
 }
 
 void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
@@ -786,7 +682,7 @@ void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
     if (!m_hub) {
         return;
     }
-    m_s3Problem = error;
+    setPollerProblem(m_hub, error);
     if (!error.isEmpty()) {
         m_connection.reset();
         m_hub->stop();
@@ -796,7 +692,7 @@ void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
     }
     const bool first = !m_connection;
     m_connection = Connection::make(m_config, secret, false);
-    if (!m_started) {
+    if (!isStarted()) {
         return;
     }
     if (first) {
@@ -806,14 +702,6 @@ void StorageGridSource::setS3Secret(const QString &secret, const QString &error)
         m_hub->pollNow();
     }
     Q_EMIT statusChanged();
-}
-
-void StorageGridSource::fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done)
-{
-    Q_UNUSED(volumeId)
-    if (done) {
-        done(tr("%1 is a StorageGRID source: it has no volume snapshots.").arg(m_config.name));
-    }
 }
 
 // ---- diff ------------------------------------------------------------------------------------
@@ -832,10 +720,8 @@ void StorageGridSource::diffCommits(const QString &datasetId,
     const Ptr<Commit> from = estate.commits().find(source, source + QLatin1Char('/') + fromId);
     const Ptr<Commit> to = estate.commits().find(source, source + QLatin1Char('/') + toId);
     auto finish = [ctx, done](CommitComparison c, QString error) {
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, c = std::move(c), error] {
-            if (ctx) {
-                done(c, error);
-            }
+        postBack(ctx, [done, c = std::move(c), error] {
+            done(c, error);
         });
     };
     QString problem;
@@ -931,10 +817,8 @@ void StorageGridSource::testConnection(const SourceConfig &config,
                         .arg(datasetText.isEmpty() ? tenantText : tenantText + QStringLiteral(", ") + datasetText);
             }
         }
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [ctx, done, ok, message] {
-            if (ctx) {
-                done(ok, message);
-            }
+        postBack(ctx, [done, ok, message] {
+            done(ok, message);
         });
         // The test's session is not needed again (the answer is on its way already).
         (void)grid->client->logout({}, kLogoutTimeout);

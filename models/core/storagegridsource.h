@@ -1,9 +1,7 @@
 #pragma once
 
 #include "models/core/datasethub.h"
-#include "models/core/source.h"
-
-#include <QPointer>
+#include "models/core/pollingsource.h"
 
 #include <chrono>
 #include <functional>
@@ -15,7 +13,6 @@ namespace strata::core {
 
 class Estate;
 class HistoryService;
-class SystemPoller;
 
 /// StorageGRID source: the grid (management API) and its S3 dataset hub.
 ///
@@ -42,7 +39,7 @@ class SystemPoller;
 /// Credentials: `password` is the grid administrator's; the S3 secret (SourceConfig::s3Secret)
 /// comes separately through setS3Secret() (the Engine resolves it), and the hub polls only
 /// once it is known.
-class StorageGridSource final : public Source, public IActionExecutor
+class StorageGridSource final : public PollingSource
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(StorageGridSource)
@@ -61,26 +58,14 @@ public:
     /// Logs the grid session out (see stop()).
     ~StorageGridSource() override;
 
-    [[nodiscard]] SourceStatus status() const override;
     void start() override;
     /// Stops both polls and logs the grid session out (`DELETE /api/v<N>/authorize`, at most
     /// kLogoutTimeout, on Deps::pool) so that a one-shot run leaves no session open. Nothing is
     /// sent when no session is open. A later start() authorizes again.
     void stop() override;
-    void refresh() override;
-    /// The grid administrator's password changed: resumes a paused grid poll.
-    void setPassword(const QString &password) override;
     /// The S3 secret key (resolved by the Engine). Starts or resumes the hub poll. `error`
     /// non-empty: the secret cannot be read; the hub shows AuthRequired with it.
     void setS3Secret(const QString &secret, const QString &error = {});
-    [[nodiscard]] IActionExecutor *actionExecutor() override { return this; }
-    void subscribePerformance() override {}
-    void unsubscribePerformance() override {}
-    void subscribeSnapshots(const QString &) override {}
-    void unsubscribeSnapshots(const QString &) override {}
-    /// StorageGRID has no volumes: `done` gets an error sentence.
-    void fetchSnapshots(const QString &volumeId, std::function<void(QString error)> done) override;
-    [[nodiscard]] bool hasPolledOnce() const override;
 
     // IActionExecutor
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
@@ -117,8 +102,13 @@ public:
     /// Longest a logout may take (stop(), the destructor, a new password).
     static constexpr std::chrono::milliseconds kLogoutTimeout{3000};
 
+protected:
+    void describe(SourceStatus &status) const override;
+    /// The grid administrator's password changed: logs the old session out (the grid poll is
+    /// resumed after).
+    void reconnect(const QString &password) override;
+
 private:
-    void onPollerStateChanged();
     /// Posts a logout of the current grid session to the pool (no-op without a session).
     void logoutGrid();
 
@@ -131,10 +121,6 @@ private:
     SystemPoller *m_hub = nullptr; ///< null without s3Url
     QString m_gridName;
     QString m_productVersion;
-    QString m_s3Problem; ///< the S3 secret could not be read
-    bool m_started = false;
-    bool m_hubPolledOnce = false;
-    bool m_gridPolledOnce = false;
 };
 
 } // namespace strata::core

@@ -112,7 +112,7 @@ protected:
     void loadSnapshots(const core::Volume &v)
     {
         bool done = false;
-        engine->source(name)->fetchSnapshots(v.id, [&](const QString &error) {
+        engine->source(name)->snapshotProvider()->fetchSnapshots(v.id, [&](const QString &error) {
             EXPECT_TRUE(error.isEmpty()) << error.toStdString();
             done = true;
         });

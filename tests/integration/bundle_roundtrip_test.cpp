@@ -99,7 +99,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     for (const core::Ptr<core::Volume> &v : live.estate().volumes().all()) {
         if (core::Source *source = live.source(v->source); source && !v->isAnf()) {
             ++pending;
-            source->fetchSnapshots(v->id, [&pending](const QString &) {
+            source->snapshotProvider()->fetchSnapshots(v->id, [&pending](const QString &) {
                 --pending;
             });
         }

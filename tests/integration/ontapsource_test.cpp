@@ -62,7 +62,7 @@ protected:
     void loadSnapshots(const core::Volume &v)
     {
         bool done = false;
-        engine->source(v.source)->fetchSnapshots(v.id, [&](const QString &error) {
+        engine->source(v.source)->snapshotProvider()->fetchSnapshots(v.id, [&](const QString &error) {
             EXPECT_TRUE(error.isEmpty()) << error.toStdString();
             done = true;
         });
