@@ -134,6 +134,28 @@ struct LevelChangeArgs
     bool dryRun = false;
 };
 
+/// The kinds of source a command reads (empty = every kind): a listing of volumes needs ONTAP and
+/// Azure, not the Kubernetes clusters or StorageGRID.
+QList<core::SourceKind> sourceKindsRead(const QString &verb, const QString &resource)
+{
+    using core::SourceKind;
+    if (verb == QLatin1String("set") || resource == QLatin1String("volumes") || resource == QLatin1String("snapshots")
+        || resource == QLatin1String("service-levels")) {
+        return {SourceKind::Ontap, SourceKind::Azure};
+    }
+    if (resource == QLatin1String("pools") || resource == QLatin1String("aks")) {
+        return {SourceKind::Azure};
+    }
+    if (resource == QLatin1String("grids") || resource == QLatin1String("tenants")
+        || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
+        return {SourceKind::StorageGrid};
+    }
+    if (rows::isComputeResource(resource)) {
+        return {SourceKind::Kubernetes};
+    }
+    return {};
+}
+
 QString currentLevel(const core::Volume &v)
 {
     return v.isAnf() ? v.serviceLevel : v.qosPolicy;
@@ -655,13 +677,22 @@ int run(const QStringList &arguments,
         return getFromBundle(parser.value(bundleOption), resource, bundleFilter, format, programName, out, err);
     }
 
+    // A listing starts and waits for only the sources its resource reads.
+    const QList<core::SourceKind> kinds = sourceKindsRead(positional[0], resource);
     core::RuntimeOptions runtimeOptions;
+    // Service levels need the history store: p95 throughput, the cool-down's last change, and
+    // schedules (shared with the desktop app and strata-server through the same SQLite file).
+    runtimeOptions.history = setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
+                             || resource == QLatin1String("schedules") || resource == QLatin1String("events");
     if (parser.isSet(demoOption)) {
-        runtimeOptions.demo =
-            hooks.startDemo ? hooks.startDemo : [](core::AppConfig *, core::ICredentialStore **, QString *error) {
+        const core::DemoScope scope{kinds, runtimeOptions.history};
+        runtimeOptions.demo = [&hooks, scope](core::AppConfig *config, core::ICredentialStore **store, QString *error) {
+            if (!hooks.startDemo) {
                 *error = QCoreApplication::translate("cli", "this program was built without it");
                 return std::shared_ptr<void>();
-            };
+            }
+            return hooks.startDemo(scope, config, store, error);
+        };
     } else {
         const QString path = parser.isSet(configOption) ? parser.value(configOption) : core::AppConfig::defaultPath();
         if (!parser.isSet(configOption) && !QFileInfo::exists(path)) {
@@ -677,10 +708,6 @@ int run(const QStringList &arguments,
         runtimeOptions.configPath = path;
         runtimeOptions.credentials = &credentials;
     }
-    // Service levels need the history store: p95 throughput, the cool-down's last change, and
-    // schedules (shared with the desktop app and strata-server through the same SQLite file).
-    runtimeOptions.history = setVerb || dataVerb || bundleVerb || resource == QLatin1String("service-levels")
-                             || resource == QLatin1String("schedules") || resource == QLatin1String("events");
     runtimeOptions.user = user;
     // Sources name what they still lack a little before the command's own deadline, so the answer
     // says which resource stalled, not only which source.
@@ -708,7 +735,7 @@ int run(const QStringList &arguments,
         }
     }
     for (const core::SourceConfig &s : std::as_const(config.sources)) {
-        if (wanted.isEmpty() || wanted.contains(s.name)) {
+        if ((wanted.isEmpty() || wanted.contains(s.name)) && (kinds.isEmpty() || kinds.contains(s.kind))) {
             selected.append(s);
         }
     }

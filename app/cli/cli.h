@@ -10,6 +10,7 @@
 namespace strata::core {
 class ICredentialStore;
 struct AppConfig;
+struct DemoScope;
 } // namespace strata::core
 
 namespace strata::cli {
@@ -31,7 +32,10 @@ struct RunHooks
     /// `credentials` to the store of their secrets, both owned by the returned handle, which run()
     /// holds until the sources are torn down; nullptr and `error` on failure. Unset: `--demo`
     /// fails with exit code 2.
-    std::function<std::shared_ptr<void>(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
+    /// `scope` names what the command reads (a listing of volumes: ONTAP and Azure), so only the
+    /// simulators behind those sources start (demo::startScopedForCommand).
+    std::function<std::shared_ptr<void>(
+        const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
         startDemo;
 };
 

@@ -72,7 +72,7 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     hooks.answered = [&out, &err](int exitCode) {
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata"), out, err);
     };
-    hooks.startDemo = strata::demo::startForCommand;
+    hooks.startDemo = strata::demo::startScopedForCommand;
     const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err, hooks);
     out.flush();
     err.flush();

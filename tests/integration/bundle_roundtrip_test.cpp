@@ -72,7 +72,7 @@ BundleCliRun runCli(const QStringList &args)
                       QStringLiteral("cli-test"),
                       out,
                       err,
-                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();
     return r;

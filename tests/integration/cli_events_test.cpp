@@ -40,7 +40,7 @@ EventsCliRun runEventsDemo(QStringList args, bool demo = true)
                       QStringLiteral("cli-test"),
                       out,
                       err,
-                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();
     return r;

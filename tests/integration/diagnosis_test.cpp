@@ -303,7 +303,7 @@ WhyCliRun runWhyDemo(QStringList args)
                       QStringLiteral("cli-test"),
                       out,
                       err,
-                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();
     return r;
