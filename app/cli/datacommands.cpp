@@ -201,15 +201,7 @@ int runDiff(core::Engine &engine,
     }
     out << QCoreApplication::translate("cli", "%1: %2 -> %3").arg(from->datasetName, from->id.left(12), to->id.left(12))
         << '\n';
-    out << QCoreApplication::translate("cli", "%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
-               .arg(comparison.added.size())
-               .arg(core::formatBytes(comparison.bytesAdded))
-               .arg(comparison.removed.size())
-               .arg(core::formatBytes(comparison.bytesRemoved))
-               .arg(comparison.changed.size())
-               .arg(core::formatBytes(comparison.bytesChanged))
-               .arg(comparison.unchanged)
-        << '\n';
+    out << comparison.summary() << '\n';
     if (!rs.values.isEmpty()) {
         rows::write(rs, run.format, out);
     }
