@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/cli/command.h"
+
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -39,24 +41,17 @@ struct RunHooks
         startDemo;
 };
 
-/// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for
-/// the sources, in seconds. Verbs that change something follow their action for 120 s.
-inline constexpr int kDefaultReadTimeoutSeconds = 60;
 
-/// Runs `strata [--config PATH | --demo] get
-/// sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME]
-/// [--project NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
-/// 0 success, 1 a source failed or did not answer before the deadline (one line per source on
+/// Runs `strata [--config PATH | --demo] VERB ...` (the verbs of commands(): get, set, commit,
+/// cache, evict, diff, bundle, why; see --help) for `console` and returns the exit code: 0
+/// success, 1 a source failed or did not answer before the deadline (one line per source on
 /// `err`, naming it and what failed; what every source returned, a degraded one's other
 /// resources included, is still printed; also an unknown --project or a --volume that matches
 /// nothing), 2 usage or configuration error. Blocks in a local event loop; call from the main
 /// thread with a Q(Core)Application running.
 int run(const QStringList &arguments,
-        const QString &programName,
         core::ICredentialStore &credentials,
-        const QString &user,
-        QTextStream &out,
-        QTextStream &err,
+        const Console &console,
         const RunHooks &hooks = {});
 
 /// Ends the process with `exitCode` if it is still running `graceSeconds` from now, after

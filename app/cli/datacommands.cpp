@@ -1,5 +1,6 @@
 #include "app/cli/datacommands.h"
 
+#include "app/cli/actionrun.h"
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
@@ -16,6 +17,15 @@
 namespace strata::cli {
 
 namespace {
+
+/// A dataset verb and its words.
+struct DataVerb
+{
+    QString verb;         ///< "commit", "cache", "evict" or "diff"
+    QStringList operands; ///< positional arguments after the verb
+    QString message;      ///< commit: -m
+    QString target;       ///< cache/evict: --target, empty = the only one that fits
+};
 
 struct Lookup
 {
@@ -208,19 +218,7 @@ int runDiff(core::Engine &engine,
     return 0;
 }
 
-} // namespace
-
-bool isDataVerb(const QString &verb)
-{
-    return verb == QLatin1String("commit") || verb == QLatin1String("cache") || verb == QLatin1String("evict")
-           || verb == QLatin1String("diff");
-}
-
-int dataVerbOperands(const QString &verb)
-{
-    return verb == QLatin1String("diff") ? 2 : 1;
-}
-
+/// Runs a dataset verb against a polled engine, over the datasets and caches of `sources`.
 int runDataVerb(core::Engine &engine,
                 const DataVerb &verb,
                 const QStringList &sources,
@@ -325,6 +323,62 @@ int runDataVerb(core::Engine &engine,
     request.datasetId = commit->datasetId;
     request.datasetSource = commit->source;
     return runAction(engine, request, engine.actions().preview(request), run, out, err);
+}
+
+bool dataVerbComplete(const Invocation &in)
+{
+    const int operands = in.verb() == QLatin1String("diff") ? 2 : 1;
+    return in.positional.size() == 1 + operands
+           && (in.verb() != QLatin1String("commit") || !in.parser.value(in.flags.message).trimmed().isEmpty());
+}
+
+int checkDataVerb(const Invocation &)
+{
+    return 0;
+}
+
+std::optional<int> dataVerbOffline(const Invocation &)
+{
+    return std::nullopt;
+}
+
+QList<core::SourceKind> dataVerbReads(const Invocation &)
+{
+    return {};
+}
+
+HistoryUse dataVerbHistory(const Invocation &)
+{
+    return HistoryUse::Optional;
+}
+
+bool dataVerbPolls(const Invocation &)
+{
+    return true;
+}
+
+// Changes act only on the sources that answered in full.
+int answerDataVerb(const Invocation &in, Polled &polled)
+{
+    const Flags &flags = in.flags;
+    const DataVerb verb{in.verb(), in.positional.mid(1), in.parser.value(flags.message), in.parser.value(flags.target)};
+    const ActionRun run{in.format, in.parser.isSet(flags.dryRun), in.timeoutSeconds, in.console.programName};
+    return runDataVerb(polled.engine, verb, polled.healthy, run, in.console.out, in.console.err);
+}
+
+} // namespace
+
+Command dataCommand(const char *verb)
+{
+    return Command{verb,
+                   dataVerbComplete,
+                   checkDataVerb,
+                   dataVerbOffline,
+                   dataVerbReads,
+                   dataVerbHistory,
+                   true,
+                   dataVerbPolls,
+                   answerDataVerb};
 }
 
 } // namespace strata::cli

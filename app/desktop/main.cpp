@@ -73,7 +73,8 @@ int runCli(int argc, char **argv, const QStringList &arguments)
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata"), out, err);
     };
     hooks.startDemo = strata::demo::startScopedForCommand;
-    const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err, hooks);
+    const int code = strata::cli::run(
+        arguments, keychain, strata::cli::Console{QStringLiteral("strata"), currentUser(), out, err}, hooks);
     out.flush();
     err.flush();
     return code;

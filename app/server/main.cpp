@@ -494,7 +494,8 @@ int main(int argc, char **argv)
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata-server"), out, err);
     };
     hooks.startDemo = strata::demo::startScopedForCommand;
-    const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err, hooks);
+    const int code = strata::cli::run(
+        arguments, credentials, strata::cli::Console{QStringLiteral("strata-server"), user, out, err}, hooks);
     out.flush();
     err.flush();
     return code;

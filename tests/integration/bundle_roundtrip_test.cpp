@@ -67,11 +67,8 @@ BundleCliRun runCli(const QStringList &args)
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     r.code = cli::run(args,
-                      QStringLiteral("strata"),
                       unused,
-                      QStringLiteral("cli-test"),
-                      out,
-                      err,
+                      cli::Console{QStringLiteral("strata"), QStringLiteral("cli-test"), out, err},
                       cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();

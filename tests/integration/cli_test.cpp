@@ -97,7 +97,7 @@ protected:
         QTextStream err(&r.err);
         args.prepend(configPath);
         args.prepend(QStringLiteral("--config"));
-        r.code = cli::run(args, QStringLiteral("strata"), credentials, QStringLiteral("cli"), out, err);
+        r.code = cli::run(args, credentials, cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err});
         out.flush();
         err.flush();
         return r;
@@ -261,11 +261,8 @@ TEST_F(CliTest, DemoWithoutTheBinarysDemoEstate_IsAUsageError)
     QTextStream out(&outText);
     QTextStream err(&errText);
     const int code = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("sources")},
-                              QStringLiteral("strata"),
                               credentials,
-                              QStringLiteral("cli"),
-                              out,
-                              err);
+                              cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err});
     err.flush();
     EXPECT_EQ(code, 2);
     EXPECT_TRUE(errText.startsWith(QStringLiteral("strata: cannot start the demo estate: "))) << errText.toStdString();
@@ -291,11 +288,8 @@ TEST_F(CliTest, DemoVolumeListing_StartsAndPollsNoKubernetesSource)
     QTextStream out(&outText);
     QTextStream err(&errText);
     const int code = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("volumes")},
-                              QStringLiteral("strata"),
                               credentials,
-                              QStringLiteral("cli"),
-                              out,
-                              err,
+                              cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err},
                               hooks);
     out.flush();
     err.flush();
@@ -323,11 +317,8 @@ TEST_F(CliTest, DemoVolumeListing_StartsAndPollsNoKubernetesSource)
     scope.reset();
     outText.clear();
     const int sources = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("sources")},
-                                 QStringLiteral("strata"),
                                  credentials,
-                                 QStringLiteral("cli"),
-                                 out,
-                                 err,
+                                 cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err},
                                  hooks);
     out.flush();
     EXPECT_EQ(sources, 0) << errText.toStdString();
