@@ -161,7 +161,12 @@ int answerBundle(const Invocation &in, Polled &polled)
 
 Command bundleCommand()
 {
+    static const char *const usage = QT_TRANSLATE_NOOP("cli",
+                                                       "[--config PATH | --demo] bundle export FILE [--hours N]\n"
+                                                       "bundle diff A B [-o table|json]\n"
+                                                       "--bundle FILE get RESOURCE [...]");
     return Command{"bundle",
+                   usage,
                    bundleComplete,
                    checkBundle,
                    bundleOffline,

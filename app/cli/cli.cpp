@@ -43,29 +43,25 @@ namespace strata::cli {
 
 namespace {
 
-/// Every command's form, listed when the words do not make one.
+/// Every command's forms, listed when the words do not make one (in the order the usage has
+/// always listed them: reads, the dataset verbs, why, set, bundles).
 QString usageText(const QString &programName)
 {
-    return QCoreApplication::translate(
-               "cli",
-               "usage: %1 [--config PATH | --demo] get "
-               "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
-               "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events "
-               "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
-               "[-o table|json|csv]\n"
-               "       %1 [--config PATH | --demo] get events [--system NAME] [--severity "
-               "critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]\n"
-               "       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]\n"
-               "       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]\n"
-               "       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]\n"
-               "       %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]\n"
-               "       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
-               "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
-               "[--pool-size TIB]] [--dry-run] [-o json]\n"
-               "       %1 [--config PATH | --demo] bundle export FILE [--hours N]\n"
-               "       %1 bundle diff A B [-o table|json]\n"
-               "       %1 --bundle FILE get RESOURCE [...]")
-        .arg(programName);
+    QStringList lines;
+    for (const char *verb : {"get", "commit", "cache", "evict", "diff", "why", "set", "bundle"}) {
+        for (const QString &form :
+             QCoreApplication::translate("cli", findCommand(QLatin1String(verb))->usage).split(QLatin1Char('\n'))) {
+            if (!lines.contains(form)) { // cache and evict share theirs
+                lines << form;
+            }
+        }
+    }
+    QString text;
+    for (const QString &form : std::as_const(lines)) {
+        text += (text.isEmpty() ? QStringLiteral("usage: ") : QStringLiteral("\n       ")) + programName
+                + QLatin1Char(' ') + form;
+    }
+    return text;
 }
 
 /// The sources `in` reads, started and polled once (or until the deadline): names every source

@@ -41,7 +41,6 @@ struct RunHooks
         startDemo;
 };
 
-
 /// Runs `strata [--config PATH | --demo] VERB ...` (the verbs of commands(): get, set, commit,
 /// cache, evict, diff, bundle, why; see --help) for `console` and returns the exit code: 0
 /// success, 1 a source failed or did not answer before the deadline (one line per source on

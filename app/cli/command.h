@@ -95,6 +95,8 @@ enum class HistoryUse
 struct Command
 {
     const char *verb;
+    /// Its forms after the program name, one a line (marked for translation in context "cli").
+    const char *usage;
     /// Whether the words after the verb (and the flags it cannot do without) make a command.
     bool (*complete)(const Invocation &in);
     /// A usage error in the verb's own flags, printed and returned as exit code 2; 0 when fine.

@@ -370,7 +370,16 @@ int answerDataVerb(const Invocation &in, Polled &polled)
 
 Command dataCommand(const char *verb)
 {
+    const QLatin1String word(verb);
+    const char *const usage =
+        word == QLatin1String("commit")
+            ? QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]")
+        : word == QLatin1String("diff")
+            ? QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] diff FROM TO [-o table|json|csv]")
+            : QT_TRANSLATE_NOOP("cli",
+                                "[--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]");
     return Command{verb,
+                   usage,
                    dataVerbComplete,
                    checkDataVerb,
                    dataVerbOffline,

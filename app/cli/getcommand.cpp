@@ -324,7 +324,16 @@ int answerGet(const Invocation &in, Polled &polled)
 
 Command getCommand()
 {
-    return Command{"get", getComplete, checkGet, getOffline, getReads, getHistory, false, getPolls, answerGet};
+    static const char *const usage = QT_TRANSLATE_NOOP(
+        "cli",
+        "[--config PATH | --demo] get "
+        "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
+        "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events "
+        "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
+        "[-o table|json|csv]\n"
+        "[--config PATH | --demo] get events [--system NAME] [--severity "
+        "critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]");
+    return Command{"get", usage, getComplete, checkGet, getOffline, getReads, getHistory, false, getPolls, answerGet};
 }
 
 } // namespace strata::cli

@@ -286,7 +286,12 @@ int answerSet(const Invocation &in, Polled &polled)
 
 Command setCommand()
 {
-    return Command{"set", setComplete, checkSet, setOffline, setReads, setHistory, true, setPolls, answerSet};
+    static const char *const usage = QT_TRANSLATE_NOOP(
+        "cli",
+        "[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
+        "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
+        "[--pool-size TIB]] [--dry-run] [-o json]");
+    return Command{"set", usage, setComplete, checkSet, setOffline, setReads, setHistory, true, setPolls, answerSet};
 }
 
 } // namespace strata::cli

@@ -193,7 +193,9 @@ int answerWhy(const Invocation &in, Polled &polled)
 
 Command whyCommand()
 {
-    return Command{"why", whyComplete, checkWhy, whyOffline, whyReads, whyHistory, false, whyPolls, answerWhy};
+    static const char *const usage =
+        QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] why JOB [--source NAME] [-o table|json]");
+    return Command{"why", usage, whyComplete, checkWhy, whyOffline, whyReads, whyHistory, false, whyPolls, answerWhy};
 }
 
 } // namespace strata::cli
