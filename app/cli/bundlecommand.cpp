@@ -120,11 +120,6 @@ bool bundleComplete(const Invocation &in)
            || (words.size() == 4 && words[1] == QLatin1String("diff"));
 }
 
-int checkBundle(const Invocation &)
-{
-    return 0;
-}
-
 // `bundle diff` compares two files; `bundle export` reads every source.
 std::optional<int> bundleOffline(const Invocation &in)
 {
@@ -132,21 +127,6 @@ std::optional<int> bundleOffline(const Invocation &in)
         return diffBundleFiles(in);
     }
     return std::nullopt;
-}
-
-QList<core::SourceKind> bundleReads(const Invocation &)
-{
-    return {};
-}
-
-HistoryUse bundleHistory(const Invocation &)
-{
-    return HistoryUse::Optional;
-}
-
-bool bundlePolls(const Invocation &)
-{
-    return true;
 }
 
 // A failing source is what a support bundle is made for: the bundle is written with its status
@@ -168,12 +148,12 @@ Command bundleCommand()
     return Command{"bundle",
                    usage,
                    bundleComplete,
-                   checkBundle,
+                   noCheck,
                    bundleOffline,
-                   bundleReads,
-                   bundleHistory,
+                   readsEveryKind,
+                   historyOptional,
                    false,
-                   bundlePolls,
+                   pollsFirst,
                    answerBundle};
 }
 

@@ -155,6 +155,31 @@ int Polled::remainingSeconds() const
     return std::max(1, int((deadline.remainingTime() + 999) / 1000));
 }
 
+int noCheck(const Invocation &)
+{
+    return 0;
+}
+
+std::optional<int> noOfflineAnswer(const Invocation &)
+{
+    return std::nullopt;
+}
+
+QList<core::SourceKind> readsEveryKind(const Invocation &)
+{
+    return {};
+}
+
+HistoryUse historyOptional(const Invocation &)
+{
+    return HistoryUse::Optional;
+}
+
+bool pollsFirst(const Invocation &)
+{
+    return true;
+}
+
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> table{getCommand(),

@@ -114,6 +114,14 @@ struct Command
     int (*answer)(const Invocation &in, Polled &polled);
 };
 
+/// Table defaults: no check of the verb's own flags, no offline answer, every kind of source,
+/// the history store opened if it can be, and the sources polled first.
+int noCheck(const Invocation &in);
+std::optional<int> noOfflineAnswer(const Invocation &in);
+QList<core::SourceKind> readsEveryKind(const Invocation &in);
+HistoryUse historyOptional(const Invocation &in);
+bool pollsFirst(const Invocation &in);
+
 /// The verbs in the order `unknown command` lists them: get, set, commit, cache, evict, diff,
 /// bundle, why.
 const std::vector<Command> &commands();

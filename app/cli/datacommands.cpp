@@ -332,31 +332,6 @@ bool dataVerbComplete(const Invocation &in)
            && (in.verb() != QLatin1String("commit") || !in.parser.value(in.flags.message).trimmed().isEmpty());
 }
 
-int checkDataVerb(const Invocation &)
-{
-    return 0;
-}
-
-std::optional<int> dataVerbOffline(const Invocation &)
-{
-    return std::nullopt;
-}
-
-QList<core::SourceKind> dataVerbReads(const Invocation &)
-{
-    return {};
-}
-
-HistoryUse dataVerbHistory(const Invocation &)
-{
-    return HistoryUse::Optional;
-}
-
-bool dataVerbPolls(const Invocation &)
-{
-    return true;
-}
-
 // Changes act only on the sources that answered in full.
 int answerDataVerb(const Invocation &in, Polled &polled)
 {
@@ -381,12 +356,12 @@ Command dataCommand(const char *verb)
     return Command{verb,
                    usage,
                    dataVerbComplete,
-                   checkDataVerb,
-                   dataVerbOffline,
-                   dataVerbReads,
-                   dataVerbHistory,
+                   noCheck,
+                   noOfflineAnswer,
+                   readsEveryKind,
+                   historyOptional,
                    true,
-                   dataVerbPolls,
+                   pollsFirst,
                    answerDataVerb};
 }
 

@@ -249,11 +249,6 @@ int checkSet(const Invocation &in)
     return levelChangeArgs(in) ? 0 : 2;
 }
 
-std::optional<int> setOffline(const Invocation &)
-{
-    return std::nullopt;
-}
-
 QList<core::SourceKind> setReads(const Invocation &)
 {
     return {core::SourceKind::Ontap, core::SourceKind::Azure};
@@ -264,11 +259,6 @@ HistoryUse setHistory(const Invocation &in)
 {
     const bool scheduled = in.parser.isSet(in.flags.at) || in.parser.isSet(in.flags.window);
     return scheduled ? HistoryUse::Required : HistoryUse::Optional;
-}
-
-bool setPolls(const Invocation &)
-{
-    return true;
 }
 
 int answerSet(const Invocation &in, Polled &polled)
@@ -291,7 +281,8 @@ Command setCommand()
         "[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window "
         "START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool "
         "[--pool-size TIB]] [--dry-run] [-o json]");
-    return Command{"set", usage, setComplete, checkSet, setOffline, setReads, setHistory, true, setPolls, answerSet};
+    return Command{
+        "set", usage, setComplete, checkSet, noOfflineAnswer, setReads, setHistory, true, pollsFirst, answerSet};
 }
 
 } // namespace strata::cli

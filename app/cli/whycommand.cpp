@@ -158,29 +158,9 @@ bool whyComplete(const Invocation &in)
     return in.positional.size() == 2;
 }
 
-int checkWhy(const Invocation &)
-{
-    return 0;
-}
-
-std::optional<int> whyOffline(const Invocation &)
-{
-    return std::nullopt;
-}
-
-QList<core::SourceKind> whyReads(const Invocation &)
-{
-    return {};
-}
-
 HistoryUse whyHistory(const Invocation &)
 {
     return HistoryUse::None;
-}
-
-bool whyPolls(const Invocation &)
-{
-    return true;
 }
 
 int answerWhy(const Invocation &in, Polled &polled)
@@ -195,7 +175,8 @@ Command whyCommand()
 {
     static const char *const usage =
         QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] why JOB [--source NAME] [-o table|json]");
-    return Command{"why", usage, whyComplete, checkWhy, whyOffline, whyReads, whyHistory, false, whyPolls, answerWhy};
+    return Command{
+        "why", usage, whyComplete, noCheck, noOfflineAnswer, readsEveryKind, whyHistory, false, pollsFirst, answerWhy};
 }
 
 } // namespace strata::cli
