@@ -136,7 +136,78 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
         *error = QStringLiteral("cannot create a temporary directory: %1").arg(p.dir.errorString());
         return nullptr;
     }
+    const core::DemoScope &scope = options.scope;
+    // Kubernetes' `dgx` mounts cache volumes of ONTAP and loads them from the grid's store.
+    const bool kubeWanted = scope.wants(core::SourceKind::Kubernetes);
+    const bool gridWanted = scope.wants(core::SourceKind::StorageGrid);
+    const bool ontapWanted = scope.wants(core::SourceKind::Ontap) || kubeWanted;
+    const bool azureWanted = scope.wants(core::SourceKind::Azure);
+    // Every demo source is named in the config; one out of scope has no simulator behind it.
+    const auto named = [](const QString &name, core::SourceKind kind) {
+        core::SourceConfig c;
+        c.name = name;
+        c.kind = kind;
+        c.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(name)};
+        return c;
+    };
+    core::SourceConfig source = named(QStringLiteral("ontap-ai"), core::SourceKind::Ontap);
+    core::SourceConfig dgx = named(QStringLiteral("dgx"), core::SourceKind::Kubernetes);
+    core::SourceConfig aiLab = named(QStringLiteral("ai-lab"), core::SourceKind::Azure);
+    const QDateTime historyTo = QDateTime::currentDateTimeUtc();
+    const QDateTime historyFrom = historyTo.addSecs(-3600 * qint64(std::max(0, options.historyHours)));
+    if (ontapWanted && !demo->startOntap(options, &source, error)) {
+        return nullptr;
+    }
+    p.config.sources = {source};
+    sim::kube::KubeSimulatorOptions kube;
+    kube.tickInterval = std::chrono::milliseconds(qint64(1000 / std::max(0.1, options.speed)));
+    // The estate ships with days of history: its clusters have been running since then.
+    if (options.historyHours > 0) {
+        kube.startTime = historyFrom;
+    }
+    if (kubeWanted && !demo->startDgx(kube, &dgx, error)) {
+        return nullptr;
+    }
+    p.config.sources.append(dgx);
+    if (azureWanted && !demo->startAzure(&aiLab, error)) {
+        return nullptr;
+    }
+    p.config.sources.append(aiLab);
 
+    p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
+    HistorySimulators simulators;
+    simulators.ontapSource = source.name;
+    // A generated scale estate (50,000 volumes) would write millions of samples: GPUs only.
+    simulators.ontap = options.generatedVolumes > 0 || !scope.history ? nullptr : p.ontap;
+    simulators.azureSource = aiLab.name;
+    simulators.azure = scope.history ? p.azure : nullptr;
+    if (kubeWanted) {
+        simulators.clusters = {{dgx.name, p.kube}, {QStringLiteral("aks-gpu"), p.aks}};
+    }
+    if (options.historyHours > 0 && (simulators.ontap || simulators.azure || !simulators.clusters.empty())) {
+        // Before the datasets, caches and triage workloads: those start now, on a running estate.
+        core::SqliteHistoryStore store(p.config.historyPath);
+        QString historyError;
+        if (!store.open(&historyError)
+            || !backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds, &historyError)) {
+            *error = QStringLiteral("demo history: %1").arg(historyError);
+            return nullptr;
+        }
+    }
+
+    if (!demo->startDatalake(gridWanted, kubeWanted, error)) {
+        return nullptr;
+    }
+    if (!demo->startTriage(kubeWanted, error)) {
+        return nullptr;
+    }
+
+    return demo;
+}
+
+bool DemoEstate::startOntap(const Options &options, core::SourceConfig *source, QString *error)
+{
+    Private &p = *d;
     sim::ontap::OntapSimulatorOptions ontap;
     ontap.clusterName = QStringLiteral("ontap-ai");
     ontap.username = QStringLiteral("admin");
@@ -151,66 +222,54 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     p.ontap = sim::ontap::OntapSimulator::startOnThread(p.thread, ontap, &simError);
     if (!p.ontap) {
         *error = QStringLiteral("ONTAP simulator: %1").arg(simError);
-        return nullptr;
+        return false;
     }
     const QString caFile = p.dir.filePath(QStringLiteral("ontap-ai-ca.pem"));
     QFile ca(caFile);
     if (!ca.open(QIODevice::WriteOnly) || ca.write(p.ontap->certificatePem()) < 0) {
         *error = QStringLiteral("cannot write %1").arg(caFile);
-        return nullptr;
+        return false;
     }
     ca.close();
 
-    core::SourceConfig source;
-    source.name = QStringLiteral("ontap-ai");
-    source.kind = core::SourceKind::Ontap;
-    source.url = p.ontap->baseUrl();
-    source.username = ontap.username;
-    source.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(source.name)};
-    source.caFile = caFile;
-    source.configIntervalSeconds = 15;
-    source.perfIntervalSeconds = 10;
+    source->url = p.ontap->baseUrl();
+    source->username = ontap.username;
+    source->caFile = caFile;
+    source->configIntervalSeconds = 15;
+    source->perfIntervalSeconds = 10;
     // chest_xray is a file dataset: its snapshots are commits, its FlexClones cached commits.
-    source.datasetRoots = {QStringLiteral("svm_ai/chest_xray")};
-    p.credentials.set(source.password.value, ontap.password);
-    p.config.sources = {source};
+    source->datasetRoots = {QStringLiteral("svm_ai/chest_xray")};
+    p.credentials.set(source->password.value, ontap.password);
+    return true;
+}
 
+bool DemoEstate::startDgx(sim::kube::KubeSimulatorOptions kube, core::SourceConfig *dgx, QString *error)
+{
+    Private &p = *d;
     // `dgx`: TR-4858's two DGX-1 nodes, four team queues and the 13 jobs of section 4.8.
-    sim::kube::KubeSimulatorOptions kube;
     kube.preset = sim::kube::KubeSimulatorOptions::Preset::Dgx;
     kube.token = randomPassword();
-    kube.tickInterval = std::chrono::milliseconds(qint64(1000 / std::max(0.1, options.speed)));
-    // The estate ships with days of history: its clusters have been running since then.
-    const QDateTime historyTo = QDateTime::currentDateTimeUtc();
-    const QDateTime historyFrom = historyTo.addSecs(-3600 * qint64(std::max(0, options.historyHours)));
-    if (options.historyHours > 0) {
-        kube.startTime = historyFrom;
-    }
+    QString simError;
     p.kube = sim::kube::KubeSimulator::startOnThread(p.kubeThread, kube, &simError);
     if (!p.kube) {
         *error = QStringLiteral("Kubernetes simulator: %1").arg(simError);
-        return nullptr;
+        return false;
     }
     const QString kubeCaFile = p.dir.filePath(QStringLiteral("dgx-ca.pem"));
     QFile kubeCa(kubeCaFile);
     if (!kubeCa.open(QIODevice::WriteOnly) || kubeCa.write(p.kube->caPem()) < 0) {
         *error = QStringLiteral("cannot write %1").arg(kubeCaFile);
-        return nullptr;
+        return false;
     }
     kubeCa.close();
-    core::SourceConfig dgx;
-    dgx.name = QStringLiteral("dgx");
-    dgx.kind = core::SourceKind::Kubernetes;
-    dgx.url = p.kube->baseUrl();
-    dgx.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(dgx.name)};
-    dgx.caFile = kubeCaFile;
-    dgx.prometheusUrl = p.kube->prometheusUrl();
-    dgx.perfIntervalSeconds = 5;
-    p.credentials.set(dgx.password.value, kube.token);
-    p.config.sources.append(dgx);
+    dgx->url = p.kube->baseUrl();
+    dgx->caFile = kubeCaFile;
+    dgx->prometheusUrl = p.kube->prometheusUrl();
+    dgx->perfIntervalSeconds = 5;
+    p.credentials.set(dgx->password.value, kube.token);
 
-    // `ai-lab` (TR-4896/TR-4904): ANF account with a Standard and a Premium 4 TiB pool, and the
-    // AKS cluster `aks-gpu` whose user kubeconfig leads to a second Kubernetes simulator.
+    // The AKS cluster `aks-gpu` of `ai-lab`, whose user kubeconfig leads to a second Kubernetes
+    // simulator (startTriage adds it as a source).
     sim::kube::KubeSimulatorOptions aks;
     aks.preset = sim::kube::KubeSimulatorOptions::Preset::Aks;
     aks.token = randomPassword();
@@ -221,70 +280,66 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     p.aks = sim::kube::KubeSimulator::startOnThread(p.aksThread, aks, &simError);
     if (!p.aks) {
         *error = QStringLiteral("AKS Kubernetes simulator: %1").arg(simError);
-        return nullptr;
+        return false;
     }
+    return true;
+}
+
+bool DemoEstate::startAzure(core::SourceConfig *aiLab, QString *error)
+{
+    Private &p = *d;
+    // `ai-lab` (TR-4896/TR-4904): ANF account with a Standard and a Premium 4 TiB pool, and the
+    // AKS cluster `aks-gpu` (its kubeconfig leads to the AKS simulator when that runs).
     sim::azure::AzureSimulatorOptions azure;
     azure.clientSecret = randomPassword();
-    azure.aksKubeconfig = p.aks->kubeconfig(QStringLiteral("aks-gpu"));
+    if (p.aks) {
+        azure.aksKubeconfig = p.aks->kubeconfig(QStringLiteral("aks-gpu"));
+    }
+    QString simError;
     p.azure = sim::azure::AzureSimulator::startOnThread(p.azureThread, azure, &simError);
     if (!p.azure) {
         *error = QStringLiteral("Azure simulator: %1").arg(simError);
-        return nullptr;
+        return false;
     }
     const QString azureCaFile = p.dir.filePath(QStringLiteral("ai-lab-ca.pem"));
     QFile azureCa(azureCaFile);
     if (!azureCa.open(QIODevice::WriteOnly) || azureCa.write(p.azure->caPem()) < 0) {
         *error = QStringLiteral("cannot write %1").arg(azureCaFile);
-        return nullptr;
+        return false;
     }
     azureCa.close();
-    core::SourceConfig aiLab;
-    aiLab.name = QStringLiteral("ai-lab");
-    aiLab.kind = core::SourceKind::Azure;
-    aiLab.url = p.azure->baseUrl();
-    aiLab.authorityUrl = p.azure->baseUrl();
-    aiLab.tenantId = azure.tenantId;
-    aiLab.clientId = azure.clientId;
-    aiLab.subscriptionId = azure.subscriptionId;
-    aiLab.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(aiLab.name)};
-    aiLab.caFile = azureCaFile;
-    aiLab.configIntervalSeconds = 15;
-    aiLab.perfIntervalSeconds = 60;
-    p.credentials.set(aiLab.password.value, azure.clientSecret);
-    p.config.sources.append(aiLab);
-
-    p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
-    if (options.historyHours > 0) {
-        // Before the datasets, caches and triage workloads: those start now, on a running estate.
-        core::SqliteHistoryStore store(p.config.historyPath);
-        HistorySimulators simulators;
-        simulators.ontapSource = source.name;
-        // A generated scale estate (50,000 volumes) would write millions of samples: GPUs only.
-        simulators.ontap = options.generatedVolumes > 0 ? nullptr : p.ontap;
-        simulators.azureSource = aiLab.name;
-        simulators.azure = p.azure;
-        simulators.clusters = {{dgx.name, p.kube}, {QStringLiteral("aks-gpu"), p.aks}};
-        QString historyError;
-        if (!store.open(&historyError)
-            || !backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds, &historyError)) {
-            *error = QStringLiteral("demo history: %1").arg(historyError);
-            return nullptr;
-        }
-    }
-
-    if (!demo->startDatalake(error)) {
-        return nullptr;
-    }
-    if (!demo->startTriage(error)) {
-        return nullptr;
-    }
-
-    return demo;
+    aiLab->url = p.azure->baseUrl();
+    aiLab->authorityUrl = p.azure->baseUrl();
+    aiLab->tenantId = azure.tenantId;
+    aiLab->clientId = azure.clientId;
+    aiLab->subscriptionId = azure.subscriptionId;
+    aiLab->caFile = azureCaFile;
+    aiLab->configIntervalSeconds = 15;
+    aiLab->perfIntervalSeconds = 60;
+    p.credentials.set(aiLab->password.value, azure.clientSecret);
+    return true;
 }
 
-bool DemoEstate::startDatalake(QString *error)
+bool DemoEstate::startDatalake(bool gridWanted, bool kubeWanted, QString *error)
 {
     Private &p = *d;
+    core::SourceConfig lake;
+    lake.name = QStringLiteral("datalake");
+    lake.kind = core::SourceKind::StorageGrid;
+    lake.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(lake.name)};
+    static const char *const namespaces[] = {"runai-team-a", "runai-team-b", "runai-team-d"};
+    for (int i = 0; i < 3; ++i) {
+        core::CacheTargetConfig target;
+        target.name = QStringLiteral("dgx-cache-%1").arg(i + 1);
+        target.kubernetesSource = QStringLiteral("dgx");
+        target.namespaceName = QLatin1String(namespaces[i]);
+        target.pvc = QStringLiteral("dataset-cache");
+        p.config.cacheTargets.append(target);
+    }
+    if (!gridWanted && !kubeWanted) {
+        p.config.sources.append(lake);
+        return true;
+    }
     sim::storagegrid::StorageGridSimulatorOptions options;
     options.preset = sim::storagegrid::StorageGridSimulatorOptions::Preset::Datalake;
     options.rootPassword = randomPassword();
@@ -315,7 +370,9 @@ bool DemoEstate::startDatalake(QString *error)
     const QDateTime now = QDateTime::currentDateTimeUtc();
     QHash<QString, QStringList> commits; // dataset -> ids, oldest first
     int datasetIndex = 0;
-    for (const sim::storagegrid::DatasetSpec &spec : sim::storagegrid::datalakeDatasets()) {
+    // Only a scope with StorageGRID reads the datasets (Kubernetes needs the grid's store alone).
+    for (const sim::storagegrid::DatasetSpec &spec :
+         gridWanted ? sim::storagegrid::datalakeDatasets() : std::vector<sim::storagegrid::DatasetSpec>{}) {
         const std::vector<Revision> &notes = revisionNotes(spec.name);
         std::string parent;
         for (int revision = 1; revision <= spec.revisions; ++revision) {
@@ -347,12 +404,8 @@ bool DemoEstate::startDatalake(QString *error)
         ++datasetIndex;
     }
 
-    core::SourceConfig lake;
-    lake.name = QStringLiteral("datalake");
-    lake.kind = core::SourceKind::StorageGrid;
     lake.url = p.grid->managementUrl();
     lake.username = QStringLiteral("root");
-    lake.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(lake.name)};
     lake.caFile = caFile;
     lake.s3Url = p.grid->s3Url();
     lake.s3Region = options.s3Region;
@@ -368,23 +421,28 @@ bool DemoEstate::startDatalake(QString *error)
 
     // The support-center sentiment stream (TR-4910): 560 calls over the last 30 days, then live
     // calls whose sentences arrive every 1-3 s; read with tenant support-center's own S3 key.
-    p.sentiment = std::make_unique<sim::sentiment::SentimentStream>(p.grid->store(), sim::sentiment::StreamOptions{});
-    p.sentiment->writeHistory();
-    p.sentiment->start();
-    core::SentimentConfig sentiment;
-    sentiment.source = lake.name;
-    sentiment.s3AccessKey = options.s3AccessKey2;
-    sentiment.s3Secret = core::SecretRef{core::SecretRef::Kind::Keychain,
-                                         core::credentialKey(lake.name, QStringLiteral("sentiment_s3_secret"))};
-    p.credentials.set(sentiment.s3Secret.value, options.s3SecretKey2);
-    p.config.sentiment = sentiment;
+    if (gridWanted) {
+        p.sentiment =
+            std::make_unique<sim::sentiment::SentimentStream>(p.grid->store(), sim::sentiment::StreamOptions{});
+        p.sentiment->writeHistory();
+        p.sentiment->start();
+        core::SentimentConfig sentiment;
+        sentiment.source = lake.name;
+        sentiment.s3AccessKey = options.s3AccessKey2;
+        sentiment.s3Secret = core::SecretRef{core::SecretRef::Kind::Keychain,
+                                             core::credentialKey(lake.name, QStringLiteral("sentiment_s3_secret"))};
+        p.credentials.set(sentiment.s3Secret.value, options.s3SecretKey2);
+        p.config.sentiment = sentiment;
+    }
+    if (!kubeWanted) {
+        return true;
+    }
 
     // Three NFS caches next to dgx (svm_cache/cache_01..03), one per team namespace, each
     // mounted through claim "dataset-cache"; loader pods read the grid with the keys in Secret
     // "strata-s3" of that namespace.
     p.wiring = std::make_unique<sim::datalake::DatalakeWiring>(*p.kube, *p.ontap, p.grid->store());
     p.wiring->install();
-    static const char *const namespaces[] = {"runai-team-a", "runai-team-b", "runai-team-d"};
     for (int i = 0; i < 3; ++i) {
         const QString ns = QLatin1String(namespaces[i]);
         const QString volume = QStringLiteral("cache_0%1").arg(i + 1);
@@ -404,12 +462,6 @@ bool DemoEstate::startDatalake(QString *error)
         if (!p.kube->createObject(QStringLiteral("secrets"), secret, error)) {
             return false;
         }
-        core::CacheTargetConfig target;
-        target.name = QStringLiteral("dgx-cache-%1").arg(i + 1);
-        target.kubernetesSource = QStringLiteral("dgx");
-        target.namespaceName = ns;
-        target.pvc = QStringLiteral("dataset-cache");
-        p.config.cacheTargets.append(target);
     }
 
     // TR-4841's cached commits (fraud_jun 2, public_set12 1, fraud_sim_base 1), loaded earlier:
@@ -473,18 +525,22 @@ bool DemoEstate::startDatalake(QString *error)
     return true;
 }
 
-bool DemoEstate::startTriage(QString *error)
+bool DemoEstate::startTriage(bool kubeWanted, QString *error)
 {
     Private &p = *d;
+    core::SourceConfig aksSource;
+    aksSource.name = QStringLiteral("aks-gpu");
+    aksSource.kind = core::SourceKind::Kubernetes;
+    aksSource.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(aksSource.name)};
+    if (!kubeWanted) {
+        p.config.sources.append(aksSource);
+        return true;
+    }
     const QString caFile = p.dir.filePath(QStringLiteral("aks-gpu-ca.pem"));
     if (!writeCa(caFile, p.aks->caPem(), error)) {
         return false;
     }
-    core::SourceConfig aksSource;
-    aksSource.name = QStringLiteral("aks-gpu");
-    aksSource.kind = core::SourceKind::Kubernetes;
     aksSource.url = p.aks->baseUrl();
-    aksSource.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(aksSource.name)};
     aksSource.caFile = caFile;
     aksSource.prometheusUrl = p.aks->prometheusUrl();
     aksSource.perfIntervalSeconds = 5;
@@ -650,10 +706,19 @@ core::DemoStarter starter(const DemoEstate::Options &options)
 
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
 {
+    return startScopedForCommand(core::DemoScope{}, config, credentials, error);
+}
+
+std::shared_ptr<void> startScopedForCommand(const core::DemoScope &scope,
+                                            core::AppConfig *config,
+                                            core::ICredentialStore **credentials,
+                                            QString *error)
+{
     // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
     // history and a little more keeps `--demo` quick.
     DemoEstate::Options options;
     options.historyHours = 25;
+    options.scope = scope;
     return starter(options)(config, credentials, error);
 }
 

@@ -13,7 +13,8 @@ class InMemoryCredentialStore;
 } // namespace strata::core
 namespace strata::sim::kube {
 class KubeSimulator;
-}
+struct KubeSimulatorOptions;
+} // namespace strata::sim::kube
 namespace strata::sim::azure {
 class AzureSimulator;
 }
@@ -45,6 +46,11 @@ public:
         /// ANF, from the simulators' models) and GPU projects are recorded every 5 minutes on the
         /// way. 0 = none (history starts now).
         int historyHours = 72;
+        /// What to start (a one-shot command's needs); default: everything. A source out of scope
+        /// is still in config() but has no simulator behind it, and its accessor is nullptr.
+        /// Kubernetes needs ONTAP and the grid's store for the cache volumes wired to `dgx`; the
+        /// grid's dataset history and sentiment calls are written only with StorageGRID in scope.
+        core::DemoScope scope;
     };
 
     /// Starts the estate; nullptr and `error` on failure.
@@ -80,13 +86,20 @@ public:
 
 private:
     DemoEstate();
-    /// Starts `datalake`, replays its datasets' history as commits, registers the three cache
-    /// targets on `dgx` and seeds the cached commits.
-    bool startDatalake(QString *error);
+    /// Starts `datalake` (for either scope), replays its datasets' history as commits (StorageGRID),
+    /// registers the three cache targets on `dgx` (Kubernetes) and seeds the cached commits (both).
+    bool startDatalake(bool gridWanted, bool kubeWanted, QString *error);
     /// Adds `aks-gpu` as a Kubernetes source and starts the triage workloads on it (the
     /// allegro.ai pair, an idle notebook, and jobs held by quota, an unbound PVC and an image
-    /// that cannot be pulled), so `strata why` has every verdict to explain.
-    bool startTriage(QString *error);
+    /// that cannot be pulled), so `strata why` has every verdict to explain. Without Kubernetes in
+    /// scope only names the source.
+    bool startTriage(bool kubeWanted, QString *error);
+    /// The ONTAP cluster `ontap-ai`, filling `source` with its address and secret.
+    bool startOntap(const Options &options, core::SourceConfig *source, QString *error);
+    /// The Kubernetes simulators of `dgx` (filling `dgx`) and of AKS `aks-gpu`, from `kube`'s clock.
+    bool startDgx(sim::kube::KubeSimulatorOptions kube, core::SourceConfig *dgx, QString *error);
+    /// The Azure subscription `ai-lab`, filling `aiLab`.
+    bool startAzure(core::SourceConfig *aiLab, QString *error);
     struct Private;
     std::unique_ptr<Private> d;
 };
@@ -96,6 +109,13 @@ private:
 /// `credentials` to the in-memory store of their secrets. The returned handle owns both and keeps
 /// the simulators running until it is released; nullptr and `error` on failure.
 std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error);
+
+/// startForCommand for only what `scope` needs (cli::RunHooks::startDemo): a listing of volumes
+/// starts ONTAP and Azure, not the Kubernetes clusters or StorageGRID.
+std::shared_ptr<void> startScopedForCommand(const core::DemoScope &scope,
+                                            core::AppConfig *config,
+                                            core::ICredentialStore **credentials,
+                                            QString *error);
 
 /// core::RuntimeOptions::demo for the estate `options` describes (startForCommand is the default
 /// estate's).

@@ -499,14 +499,7 @@ void DatasetsPage::showComparison(const core::CommitComparison &comparison, cons
         }
         const bool same = comparison.added.isEmpty() && comparison.removed.isEmpty() && comparison.changed.isEmpty();
         summary->setText(same ? tr("The two commits hold the same objects (%1).").arg(comparison.unchanged)
-                              : tr("%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
-                                    .arg(comparison.added.size())
-                                    .arg(core::formatBytes(comparison.bytesAdded))
-                                    .arg(comparison.removed.size())
-                                    .arg(core::formatBytes(comparison.bytesRemoved))
-                                    .arg(comparison.changed.size())
-                                    .arg(core::formatBytes(comparison.bytesChanged))
-                                    .arg(comparison.unchanged));
+                              : comparison.summary());
         list->header()->resizeSection(1, fontMetrics().horizontalAdvance(QLatin1Char('M')) * 24);
     }
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);

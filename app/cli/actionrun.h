@@ -2,11 +2,11 @@
 
 #include "models/rows/output.h"
 
+#include <QEventLoop>
 #include <QTextStream>
+#include <QTimer>
 
 #include <functional>
-
-class QObject;
 
 namespace strata::core {
 class Engine;
@@ -18,6 +18,23 @@ namespace strata::cli {
 
 /// Runs the event loop until `done()` or the deadline; false on timeout.
 bool waitFor(const std::function<bool()> &done, QObject *context, int timeoutSeconds);
+
+/// Waits for one emission of `signal` from `sender` (or the timeout); false on timeout.
+template <class Sender, class Signal> bool waitForSignal(Sender *sender, Signal signal, int timeoutMs)
+{
+    QEventLoop loop;
+    bool fired = false;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(sender, signal, &loop, [&] {
+        fired = true;
+        loop.quit();
+    });
+    deadline.start(timeoutMs);
+    loop.exec();
+    return fired;
+}
 
 /// How a CLI verb that changes something runs its action.
 struct ActionRun

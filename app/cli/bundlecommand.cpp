@@ -16,17 +16,20 @@
 
 namespace strata::cli {
 
-namespace {} // namespace
+namespace {
 
-int exportBundleFile(core::Engine &engine,
-                     const QString &path,
-                     int hours,
-                     const QString &user,
-                     int timeoutSeconds,
-                     const QString &programName,
-                     QTextStream &out,
-                     QTextStream &err)
+/// `bundle export FILE`, once every source was polled: fetches every volume's snapshots,
+/// collects the estate and --hours hours of history, writes FILE (0600) and prints the objects
+/// per source, the size in bytes and the body's SHA-256. 0 when written, 1 when it could not be.
+int exportBundleFile(const Invocation &in, Polled &polled)
 {
+    core::Engine &engine = polled.engine;
+    const QString &path = in.positional[2];
+    const int hours = in.parser.value(in.flags.hours).toInt();
+    const int timeoutSeconds = polled.remainingSeconds();
+    const QString &programName = in.console.programName;
+    QTextStream &out = in.console.out;
+    QTextStream &err = in.console.err;
     // Snapshots are listed per volume on demand; a bundle holds all of them so `get snapshots`
     // answers from it as it would live.
     int pending = 0;
@@ -49,7 +52,7 @@ int exportBundleFile(core::Engine &engine,
 
     core::BundleOptions options;
     options.hours = hours;
-    options.user = user;
+    options.user = in.console.user;
     options.timeoutMs = timeoutSeconds * 1000;
     std::optional<core::Bundle> bundle;
     QString collectError;
@@ -84,13 +87,14 @@ int exportBundleFile(core::Engine &engine,
     return 0;
 }
 
-int diffBundleFiles(const QString &a,
-                    const QString &b,
-                    rows::Format format,
-                    const QString &programName,
-                    QTextStream &out,
-                    QTextStream &err)
+/// `bundle diff A B`: what appeared, disappeared and changed from A to B, per system, source and
+/// resource. 0 on success (also when they differ), 2 when a bundle cannot be opened.
+int diffBundleFiles(const Invocation &in)
 {
+    const QString &a = in.positional[2];
+    const QString &b = in.positional[3];
+    const QString &programName = in.console.programName;
+    QTextStream &err = in.console.err;
     QString error;
     const std::optional<core::Bundle> before = core::openBundle(a, &error);
     if (!before) {
@@ -103,22 +107,65 @@ int diffBundleFiles(const QString &a,
         return 2;
     }
     const core::BundleDiff diff = core::diffBundles(*before, *after);
-    if (format == rows::Format::Json) {
-        out << QJsonDocument(diff.toJson()).toJson(QJsonDocument::Indented);
+    if (in.format == rows::Format::Json) {
+        in.console.out << QJsonDocument(diff.toJson()).toJson(QJsonDocument::Indented);
     } else {
-        out << diff.summary();
+        in.console.out << diff.summary();
     }
     return 0;
 }
 
-int getFromBundle(const QString &path,
-                  const QString &resource,
-                  const rows::ResourceFilter &filter,
-                  rows::Format format,
-                  const QString &programName,
-                  QTextStream &out,
-                  QTextStream &err)
+bool bundleComplete(const Invocation &in)
 {
+    const QStringList &words = in.positional;
+    return (words.size() == 3 && words[1] == QLatin1String("export"))
+           || (words.size() == 4 && words[1] == QLatin1String("diff"));
+}
+
+// `bundle diff` compares two files; `bundle export` reads every source.
+std::optional<int> bundleOffline(const Invocation &in)
+{
+    if (in.positional[1] == QLatin1String("diff")) {
+        return diffBundleFiles(in);
+    }
+    return std::nullopt;
+}
+
+// A failing source is what a support bundle is made for: the bundle is written with its status
+// in it, and the exit code says it is partial, as for get.
+int answerBundle(const Invocation &in, Polled &polled)
+{
+    const int written = exportBundleFile(in, polled);
+    return written != 0 ? written : polled.exitCode;
+}
+
+} // namespace
+
+Command bundleCommand()
+{
+    static const char *const usage = QT_TRANSLATE_NOOP("cli",
+                                                       "[--config PATH | --demo] bundle export FILE [--hours N]\n"
+                                                       "bundle diff A B [-o table|json]\n"
+                                                       "--bundle FILE get RESOURCE [...]");
+    return Command{"bundle",
+                   usage,
+                   bundleComplete,
+                   noCheck,
+                   bundleOffline,
+                   readsEveryKind,
+                   historyOptional,
+                   false,
+                   pollsFirst,
+                   answerBundle};
+}
+
+int getFromBundle(const QString &path, const rows::ResourceFilter &filter, const Invocation &in)
+{
+    const QString &resource = in.resource;
+    const rows::Format format = in.format;
+    const QString &programName = in.console.programName;
+    QTextStream &out = in.console.out;
+    QTextStream &err = in.console.err;
     QString error;
     const std::optional<core::Bundle> bundle = core::openBundle(path, &error);
     if (!bundle) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/cli/command.h"
+
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -10,6 +12,7 @@
 namespace strata::core {
 class ICredentialStore;
 struct AppConfig;
+struct DemoScope;
 } // namespace strata::core
 
 namespace strata::cli {
@@ -31,28 +34,23 @@ struct RunHooks
     /// `credentials` to the store of their secrets, both owned by the returned handle, which run()
     /// holds until the sources are torn down; nullptr and `error` on failure. Unset: `--demo`
     /// fails with exit code 2.
-    std::function<std::shared_ptr<void>(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
+    /// `scope` names what the command reads (a listing of volumes: ONTAP and Azure), so only the
+    /// simulators behind those sources start (demo::startScopedForCommand).
+    std::function<std::shared_ptr<void>(
+        const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
         startDemo;
 };
 
-/// Default deadline of the reading verbs (`get`, `why`, `bundle export`): how long they wait for
-/// the sources, in seconds. Verbs that change something follow their action for 120 s.
-inline constexpr int kDefaultReadTimeoutSeconds = 60;
-
-/// Runs `strata [--config PATH | --demo] get
-/// sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs [--source NAME] [--volume NAME]
-/// [--project NAME] [-o table|json|csv] [--timeout SECONDS]` and returns the exit code:
-/// 0 success, 1 a source failed or did not answer before the deadline (one line per source on
+/// Runs `strata [--config PATH | --demo] VERB ...` (the verbs of commands(): get, set, commit,
+/// cache, evict, diff, bundle, why; see --help) for `console` and returns the exit code: 0
+/// success, 1 a source failed or did not answer before the deadline (one line per source on
 /// `err`, naming it and what failed; what every source returned, a degraded one's other
 /// resources included, is still printed; also an unknown --project or a --volume that matches
 /// nothing), 2 usage or configuration error. Blocks in a local event loop; call from the main
 /// thread with a Q(Core)Application running.
 int run(const QStringList &arguments,
-        const QString &programName,
         core::ICredentialStore &credentials,
-        const QString &user,
-        QTextStream &out,
-        QTextStream &err,
+        const Console &console,
         const RunHooks &hooks = {});
 
 /// Ends the process with `exitCode` if it is still running `graceSeconds` from now, after

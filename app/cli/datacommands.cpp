@@ -1,5 +1,6 @@
 #include "app/cli/datacommands.h"
 
+#include "app/cli/actionrun.h"
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
@@ -16,6 +17,15 @@
 namespace strata::cli {
 
 namespace {
+
+/// A dataset verb and its words.
+struct DataVerb
+{
+    QString verb;         ///< "commit", "cache", "evict" or "diff"
+    QStringList operands; ///< positional arguments after the verb
+    QString message;      ///< commit: -m
+    QString target;       ///< cache/evict: --target, empty = the only one that fits
+};
 
 struct Lookup
 {
@@ -201,34 +211,14 @@ int runDiff(core::Engine &engine,
     }
     out << QCoreApplication::translate("cli", "%1: %2 -> %3").arg(from->datasetName, from->id.left(12), to->id.left(12))
         << '\n';
-    out << QCoreApplication::translate("cli", "%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
-               .arg(comparison.added.size())
-               .arg(core::formatBytes(comparison.bytesAdded))
-               .arg(comparison.removed.size())
-               .arg(core::formatBytes(comparison.bytesRemoved))
-               .arg(comparison.changed.size())
-               .arg(core::formatBytes(comparison.bytesChanged))
-               .arg(comparison.unchanged)
-        << '\n';
+    out << comparison.summary() << '\n';
     if (!rs.values.isEmpty()) {
         rows::write(rs, run.format, out);
     }
     return 0;
 }
 
-} // namespace
-
-bool isDataVerb(const QString &verb)
-{
-    return verb == QLatin1String("commit") || verb == QLatin1String("cache") || verb == QLatin1String("evict")
-           || verb == QLatin1String("diff");
-}
-
-int dataVerbOperands(const QString &verb)
-{
-    return verb == QLatin1String("diff") ? 2 : 1;
-}
-
+/// Runs a dataset verb against a polled engine, over the datasets and caches of `sources`.
 int runDataVerb(core::Engine &engine,
                 const DataVerb &verb,
                 const QStringList &sources,
@@ -333,6 +323,46 @@ int runDataVerb(core::Engine &engine,
     request.datasetId = commit->datasetId;
     request.datasetSource = commit->source;
     return runAction(engine, request, engine.actions().preview(request), run, out, err);
+}
+
+bool dataVerbComplete(const Invocation &in)
+{
+    const int operands = in.verb() == QLatin1String("diff") ? 2 : 1;
+    return in.positional.size() == 1 + operands
+           && (in.verb() != QLatin1String("commit") || !in.parser.value(in.flags.message).trimmed().isEmpty());
+}
+
+// Changes act only on the sources that answered in full.
+int answerDataVerb(const Invocation &in, Polled &polled)
+{
+    const Flags &flags = in.flags;
+    const DataVerb verb{in.verb(), in.positional.mid(1), in.parser.value(flags.message), in.parser.value(flags.target)};
+    const ActionRun run{in.format, in.parser.isSet(flags.dryRun), in.timeoutSeconds, in.console.programName};
+    return runDataVerb(polled.engine, verb, polled.healthy, run, in.console.out, in.console.err);
+}
+
+} // namespace
+
+Command dataCommand(const char *verb)
+{
+    const QLatin1String word(verb);
+    const char *const usage =
+        word == QLatin1String("commit")
+            ? QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]")
+        : word == QLatin1String("diff")
+            ? QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] diff FROM TO [-o table|json|csv]")
+            : QT_TRANSLATE_NOOP("cli",
+                                "[--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]");
+    return Command{verb,
+                   usage,
+                   dataVerbComplete,
+                   noCheck,
+                   noOfflineAnswer,
+                   readsEveryKind,
+                   historyOptional,
+                   true,
+                   pollsFirst,
+                   answerDataVerb};
 }
 
 } // namespace strata::cli

@@ -88,17 +88,21 @@ void writeTable(const core::JobDiagnosis &d, QTextStream &out)
     }
 }
 
-} // namespace
-
-int runWhy(core::Engine &engine,
-           const QString &job,
-           const QStringList &sources,
-           rows::Format format,
-           int timeoutSeconds,
-           const QString &programName,
-           QTextStream &out,
-           QTextStream &err)
+/// Why a job is pending, or why its GPUs are idle (core/diagnosis.h), over the jobs of the
+/// Kubernetes sources listed. JOB is "<namespace>/<name>" or a job name that is unique over those
+/// sources. Waits (up to the deadline) for a running job's DCGM utilization and its volume's perf
+/// when they have not been polled yet. 0 answered, 1 no such job (or a name found in several
+/// places), 2 usage.
+int runWhy(const Invocation &in, Polled &polled)
 {
+    core::Engine &engine = polled.engine;
+    const QString &job = in.positional[1];
+    const QStringList &sources = polled.listed;
+    const rows::Format format = in.format;
+    const int timeoutSeconds = polled.remainingSeconds();
+    const QString &programName = in.console.programName;
+    QTextStream &out = in.console.out;
+    QTextStream &err = in.console.err;
     if (format == rows::Format::Csv) {
         err << programName << ": " << tr("why prints table or json") << '\n';
         return 2;
@@ -147,6 +151,32 @@ int runWhy(core::Engine &engine,
         writeTable(d, out);
     }
     return 0;
+}
+
+bool whyComplete(const Invocation &in)
+{
+    return in.positional.size() == 2;
+}
+
+HistoryUse whyHistory(const Invocation &)
+{
+    return HistoryUse::None;
+}
+
+int answerWhy(const Invocation &in, Polled &polled)
+{
+    const int answered = runWhy(in, polled);
+    return answered != 0 ? answered : polled.exitCode;
+}
+
+} // namespace
+
+Command whyCommand()
+{
+    static const char *const usage =
+        QT_TRANSLATE_NOOP("cli", "[--config PATH | --demo] why JOB [--source NAME] [-o table|json]");
+    return Command{
+        "why", usage, whyComplete, noCheck, noOfflineAnswer, readsEveryKind, whyHistory, false, pollsFirst, answerWhy};
 }
 
 } // namespace strata::cli

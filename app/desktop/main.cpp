@@ -73,8 +73,9 @@ int runCli(int argc, char **argv, const QStringList &arguments)
     hooks.answered = [&out, &err](int exitCode) {
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata"), out, err);
     };
-    hooks.startDemo = strata::demo::startForCommand;
-    const int code = strata::cli::run(arguments, QStringLiteral("strata"), keychain, currentUser(), out, err, hooks);
+    hooks.startDemo = strata::demo::startScopedForCommand;
+    const int code = strata::cli::run(
+        arguments, keychain, strata::cli::Console{QStringLiteral("strata"), currentUser(), out, err}, hooks);
     out.flush();
     err.flush();
     return code;

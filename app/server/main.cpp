@@ -493,8 +493,9 @@ int main(int argc, char **argv)
     hooks.answered = [&out, &err](int exitCode) {
         strata::cli::armExitWatchdog(exitCode, kTeardownGraceSeconds, QStringLiteral("strata-server"), out, err);
     };
-    hooks.startDemo = strata::demo::startForCommand;
-    const int code = strata::cli::run(arguments, QStringLiteral("strata-server"), credentials, user, out, err, hooks);
+    hooks.startDemo = strata::demo::startScopedForCommand;
+    const int code = strata::cli::run(
+        arguments, credentials, strata::cli::Console{QStringLiteral("strata-server"), user, out, err}, hooks);
     out.flush();
     err.flush();
     return code;

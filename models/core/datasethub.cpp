@@ -1,6 +1,7 @@
 #include "models/core/datasethub.h"
 
 #include "models/core/estate.h"
+#include "models/core/translate.h"
 
 #include <QSet>
 
@@ -335,6 +336,18 @@ QList<LineageEntry> datasetLineage(const Estate &estate, const QString &datasetS
     }
     sortNewestFirst(out);
     return out;
+}
+
+QString CommitComparison::summary() const
+{
+    return tr("%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged")
+        .arg(added.size())
+        .arg(formatBytes(bytesAdded))
+        .arg(removed.size())
+        .arg(formatBytes(bytesRemoved))
+        .arg(changed.size())
+        .arg(formatBytes(bytesChanged))
+        .arg(unchanged);
 }
 
 } // namespace strata::core

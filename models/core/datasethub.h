@@ -121,6 +121,10 @@ struct CommitComparison
     qint64 bytesRemoved = 0; ///< sum of the removed objects' sizes
     qint64 bytesChanged = 0; ///< sum of the changed objects' sizes in the newer commit
 
+    /// "3 added (1.2 MiB), 1 removed (40 KiB), 2 changed (8 MiB), 120 unchanged", translated: the
+    /// one-line summary the CLI's `diff` and the desktop's commit comparison show.
+    [[nodiscard]] QString summary() const;
+
     bool operator==(const CommitComparison &) const = default;
 };
 

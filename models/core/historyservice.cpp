@@ -2,7 +2,6 @@
 
 #include "models/core/offthread.h"
 
-#include <QCoreApplication>
 #include <QPointer>
 
 namespace strata::core {

@@ -729,6 +729,11 @@ void KubernetesSource::markPolledOnce(bool ok)
     }
     m_polledOnce = true;
     m_firstSyncTimer.stop();
+    // The caches' first round ran before the connection was up and read nothing: read them now
+    // rather than a poll interval later, so the first complete answer does not wait for it.
+    if (m_cachePoller && !m_cachesReadOnce && !m_cachePoller->state().running) {
+        m_cachePoller->pollNow();
+    }
     Q_EMIT inventoryPolled(ok);
 }
 

@@ -23,6 +23,23 @@ class ICredentialStore;
 using DemoStarter =
     std::function<std::shared_ptr<void>(AppConfig *config, ICredentialStore **credentials, QString *error)>;
 
+/// How much of the demo estate a one-shot command needs (the CLI's `--demo`): a listing starts
+/// only the simulators behind the sources its resource reads, and no past history when it opens
+/// no history store. The default is the whole estate.
+struct DemoScope
+{
+    /// Kinds of the sources to start; empty = every one. The config still names every demo
+    /// source (so `--source NAME` is checked as always); the ones left out are not started and
+    /// must not be polled.
+    QList<SourceKind> kinds;
+    /// Record the estate's past hours of volume performance (demohistory.h). Off when the command
+    /// opens no history store; Kubernetes clusters in scope still run from their past start.
+    bool history = true;
+
+    /// True when a source of `kind` is in scope.
+    [[nodiscard]] bool wants(SourceKind kind) const { return kinds.isEmpty() || kinds.contains(kind); }
+};
+
 /// What a Runtime is built from.
 struct RuntimeOptions
 {

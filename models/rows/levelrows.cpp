@@ -260,19 +260,10 @@ std::optional<QDateTime> parseWhen(const QString &text, const QDateTime &now)
 {
     static const QRegularExpression relative(QStringLiteral("^\\+(\\d+)([smhd])$"));
     const QString trimmed = text.trimmed();
-    if (const QRegularExpressionMatch m = relative.match(trimmed); m.hasMatch()) {
-        const qint64 n = m.captured(1).toLongLong();
-        const QChar unit = m.captured(2).at(0);
-        const qint64 seconds = unit == QLatin1Char('s')   ? n
-                               : unit == QLatin1Char('m') ? n * 60
-                               : unit == QLatin1Char('h') ? n * 3600
-                                                          : n * 86400;
-        return now.toUTC().addSecs(seconds);
+    if (const auto seconds = relativeSeconds(relative, trimmed)) {
+        return now.toUTC().addSecs(*seconds);
     }
-    QDateTime t = QDateTime::fromString(trimmed, Qt::ISODateWithMs);
-    if (!t.isValid()) {
-        t = QDateTime::fromString(trimmed, Qt::ISODate);
-    }
+    const QDateTime t = parseIsoTime(trimmed);
     if (!t.isValid()) {
         return std::nullopt;
     }

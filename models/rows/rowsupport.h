@@ -2,8 +2,11 @@
 
 #include "models/core/keyed.h"
 
+#include <QDateTime>
+#include <QRegularExpression>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace strata::rows {
@@ -22,6 +25,30 @@ template <class T> std::vector<core::Ptr<T>> collectRows(const core::Table<T> &t
         }
     }
     return out;
+}
+
+/// The seconds a relative time names when `pattern` matches `text`: capture 1 is a count, capture
+/// 2 its unit (s, m, h or d); nullopt when it does not match.
+inline std::optional<qint64> relativeSeconds(const QRegularExpression &pattern, const QString &text)
+{
+    const QRegularExpressionMatch m = pattern.match(text);
+    if (!m.hasMatch()) {
+        return std::nullopt;
+    }
+    const qint64 n = m.captured(1).toLongLong();
+    const QChar unit = m.captured(2).at(0);
+    return unit == QLatin1Char('s')   ? n
+           : unit == QLatin1Char('m') ? n * 60
+           : unit == QLatin1Char('h') ? n * 3600
+                                      : n * 86400;
+}
+
+/// An ISO 8601 time with or without milliseconds as Qt reads it (an invalid QDateTime when it is
+/// none); the caller decides what a time without an offset means.
+inline QDateTime parseIsoTime(const QString &text)
+{
+    const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    return t.isValid() ? t : QDateTime::fromString(text, Qt::ISODate);
 }
 
 } // namespace strata::rows

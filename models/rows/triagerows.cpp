@@ -1,6 +1,7 @@
 #include "models/rows/triagerows.h"
 
 #include "models/core/timeline.h"
+#include "models/rows/rowsupport.h"
 
 #include <QRegularExpression>
 
@@ -20,20 +21,10 @@ std::optional<QDateTime> parseTimeBound(const QString &text, const QDateTime &no
 {
     static const QRegularExpression relative(QStringLiteral("^(\\d{1,7})([smhd])$"));
     const QString trimmed = text.trimmed();
-    const QRegularExpressionMatch m = relative.match(trimmed);
-    if (m.hasMatch()) {
-        const qint64 n = m.captured(1).toLongLong();
-        const QChar unit = m.captured(2).at(0);
-        const qint64 seconds = unit == QLatin1Char('s')   ? n
-                               : unit == QLatin1Char('m') ? n * 60
-                               : unit == QLatin1Char('h') ? n * 3600
-                                                          : n * 86400;
-        return now.toUTC().addSecs(-seconds);
+    if (const auto seconds = relativeSeconds(relative, trimmed)) {
+        return now.toUTC().addSecs(-*seconds);
     }
-    QDateTime t = QDateTime::fromString(trimmed, Qt::ISODateWithMs);
-    if (!t.isValid()) {
-        t = QDateTime::fromString(trimmed, Qt::ISODate);
-    }
+    QDateTime t = parseIsoTime(trimmed);
     if (!t.isValid()) {
         return std::nullopt;
     }

@@ -152,7 +152,8 @@ public:
                                        const std::string &contentType = "application/octet-stream",
                                        StoreError *error = nullptr);
     /// Same with generated or shared content. The ETag of generated content is computed lazily,
-    /// once, on first use (head/get/list); the returned PutResult::etag is then empty.
+    /// on first use (head/get/list), once per distinct content (seed, size, kind); the returned
+    /// PutResult::etag is then empty.
     std::optional<PutResult> putContent(const std::string &bucket,
                                         const std::string &key,
                                         ObjectContent content,
@@ -193,10 +194,9 @@ public:
     /// Every version and delete marker, key order then newest first (ListObjectVersions).
     ListResult listVersions(const std::string &bucket, const ListQuery &query, StoreError *error = nullptr) const;
 
-    /// Computes the ETags of generated content not yet hashed, without holding the store lock
-    /// while hashing (the simulator runs it on a background thread after building a preset).
-    /// Returns early when `stop` becomes true.
-    void computeMissingEtags(const std::atomic<bool> *stop = nullptr);
+    /// Keys under `prefix` whose latest version is an object (not a delete marker), in key order,
+    /// without computing any ETag (for the simulator's own bookkeeping, not an S3 operation).
+    [[nodiscard]] std::vector<std::string> latestKeys(const std::string &bucket, const std::string &prefix) const;
 
     /// Requests served through the S3 endpoint per operation name ("GetObject", ...), for tests.
     void countOperation(const std::string &operation);

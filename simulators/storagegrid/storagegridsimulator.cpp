@@ -35,13 +35,7 @@ StorageGridSimulator::StorageGridSimulator(Options options, QObject *parent)
     });
 }
 
-StorageGridSimulator::~StorageGridSimulator()
-{
-    m_stopping = true;
-    if (m_etagWarmup.joinable()) {
-        m_etagWarmup.join();
-    }
-}
+StorageGridSimulator::~StorageGridSimulator() = default;
 
 StorageGridSimulator *StorageGridSimulator::startOnThread(ServerThread &thread, Options options, QString *error)
 {
@@ -117,10 +111,6 @@ bool StorageGridSimulator::start()
             m_store->putContent("sentiment", o.key, o.content, o.contentType);
         }
     }
-
-    m_etagWarmup = std::thread([this] {
-        m_store->computeMissingEtags(&m_stopping);
-    });
 
     m_management = new HttpServer(this);
     m_management->setTlsConfiguration(m_options.tls.serverConfiguration());
@@ -198,20 +188,12 @@ bool StorageGridSimulator::applyDatasetRevision(const QString &name, int revisio
     const std::vector<DatasetObject> wanted = datasetObjects(*spec, revision, m_options.seed);
     const std::string prefix = name.toStdString() + "/";
     std::vector<std::string> present;
-    ListQuery query;
-    query.prefix = prefix;
-    for (;;) {
-        const ListResult page = m_store->list("datasets", query);
-        for (const StoredObject &o : page.objects) {
-            // Commit manifests (<prefix>.strata/...) live beside the data but are not part of it.
-            if (o.key.compare(0, prefix.size() + 8, prefix + ".strata/") != 0) {
-                present.push_back(o.key);
-            }
+    // Keys only: the bytes' ETags are hashed when a client first lists or reads them.
+    for (std::string &key : m_store->latestKeys("datasets", prefix)) {
+        // Commit manifests (<prefix>.strata/...) live beside the data but are not part of it.
+        if (key.compare(0, prefix.size() + 8, prefix + ".strata/") != 0) {
+            present.push_back(std::move(key));
         }
-        if (!page.truncated) {
-            break;
-        }
-        query.startAfter = page.nextMarker;
     }
     for (const DatasetObject &o : wanted) {
         const auto current = m_store->latestContent("datasets", o.key);

@@ -174,8 +174,6 @@ private:
     std::unique_ptr<S3Store> m_store;
     std::unique_ptr<GridState> m_state;
     std::atomic<std::int64_t> m_clockOffsetMs{0};
-    std::atomic<bool> m_stopping{false};
-    std::thread m_etagWarmup; ///< hashes the preset's generated objects after start()
 };
 
 } // namespace strata::sim::storagegrid

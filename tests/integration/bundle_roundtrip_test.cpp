@@ -67,12 +67,9 @@ BundleCliRun runCli(const QStringList &args)
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     r.code = cli::run(args,
-                      QStringLiteral("strata"),
                       unused,
-                      QStringLiteral("cli-test"),
-                      out,
-                      err,
-                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
+                      cli::Console{QStringLiteral("strata"), QStringLiteral("cli-test"), out, err},
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();
     return r;

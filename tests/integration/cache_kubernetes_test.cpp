@@ -482,3 +482,38 @@ TEST_F(CacheKubernetes, ClearAndPolicyEvictionAfterNDays)
     }));
     EXPECT_EQ(used(), usedBefore);
 }
+
+namespace {
+
+// A source reads its cache targets as soon as the cluster connects, not a poll interval later:
+// a one-shot CLI answer waits for that first read (hasPolledOnce), so it used to take the whole
+// interval (5 s by default; here one minute) when the first round ran before the connection.
+TEST_F(CacheKubernetes, FirstCacheReadFollowsTheConnection_NotAPollIntervalLater)
+{
+    core::Estate otherEstate;
+    core::SourceConfig config;
+    config.name = QStringLiteral("dgx-again");
+    config.kind = core::SourceKind::Kubernetes;
+    config.url = kube->baseUrl();
+    config.caFile = caFile;
+    core::KubernetesSource again(
+        config, kube->token(), core::KubernetesSource::Deps{otherEstate, clock, pool, nullptr, nullptr});
+    again.setPublishInterval(std::chrono::milliseconds(50));
+    again.setCachePollInterval(std::chrono::minutes(1));
+    core::CacheTargetConfig target;
+    target.name = QStringLiteral("dgx-again-cache");
+    target.kubernetesSource = config.name;
+    target.namespaceName = q(kNs);
+    target.pvc = q(kTarget);
+    again.setCacheTargets({target});
+    again.start();
+    EXPECT_TRUE(waitFor(
+        [&] {
+            return again.hasPolledOnce();
+        },
+        15000))
+        << again.status().lastError.toStdString();
+    again.stop();
+}
+
+} // namespace

@@ -54,7 +54,8 @@ public:
         QTextStream err(&r.err);
         args.prepend(m_configPath);
         args.prepend(QStringLiteral("--config"));
-        r.code = cli::run(args, QStringLiteral("strata"), m_demo->credentials(), QStringLiteral("cli-test"), out, err);
+        r.code = cli::run(
+            args, m_demo->credentials(), cli::Console{QStringLiteral("strata"), QStringLiteral("cli-test"), out, err});
         out.flush();
         err.flush();
         return r;

@@ -79,7 +79,7 @@ protected:
         QTextStream err(&r.err);
         args.prepend(configPath);
         args.prepend(QStringLiteral("--config"));
-        r.code = cli::run(args, QStringLiteral("strata"), credentials, QStringLiteral("cli"), out, err);
+        r.code = cli::run(args, credentials, cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err});
         out.flush();
         err.flush();
         return r;

@@ -2,6 +2,7 @@
 // `strata-server` binary for exit codes and streams.
 
 #include "app/cli/cli.h"
+#include "demo/demoestate.h"
 #include "tests/integration/simfixture.h"
 
 #include <QElapsedTimer>
@@ -11,6 +12,9 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
+
+#include <memory>
+#include <optional>
 
 using namespace strata;
 using namespace strata::testsupport;
@@ -93,7 +97,7 @@ protected:
         QTextStream err(&r.err);
         args.prepend(configPath);
         args.prepend(QStringLiteral("--config"));
-        r.code = cli::run(args, QStringLiteral("strata"), credentials, QStringLiteral("cli"), out, err);
+        r.code = cli::run(args, credentials, cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err});
         out.flush();
         err.flush();
         return r;
@@ -257,15 +261,72 @@ TEST_F(CliTest, DemoWithoutTheBinarysDemoEstate_IsAUsageError)
     QTextStream out(&outText);
     QTextStream err(&errText);
     const int code = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("sources")},
-                              QStringLiteral("strata"),
                               credentials,
-                              QStringLiteral("cli"),
-                              out,
-                              err);
+                              cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err});
     err.flush();
     EXPECT_EQ(code, 2);
     EXPECT_TRUE(errText.startsWith(QStringLiteral("strata: cannot start the demo estate: "))) << errText.toStdString();
     EXPECT_TRUE(outText.isEmpty()) << outText.toStdString();
+}
+
+// A listing starts and polls only the sources its resource reads: `get volumes` on the demo runs
+// ONTAP and Azure (ANF), not the Kubernetes clusters or StorageGRID, and waits for no past history.
+TEST_F(CliTest, DemoVolumeListing_StartsAndPollsNoKubernetesSource)
+{
+    std::optional<core::DemoScope> scope;
+    std::shared_ptr<demo::DemoEstate> estate;
+    cli::RunHooks hooks;
+    hooks.startDemo =
+        [&](const core::DemoScope &asked, core::AppConfig *config, core::ICredentialStore **store, QString *error) {
+            scope = asked;
+            std::shared_ptr<void> handle = demo::startScopedForCommand(asked, config, store, error);
+            estate = std::static_pointer_cast<demo::DemoEstate>(handle);
+            return handle;
+        };
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    const int code = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("volumes")},
+                              credentials,
+                              cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err},
+                              hooks);
+    out.flush();
+    err.flush();
+    // An unstarted source that was polled would fail (it has no address) and exit 1.
+    EXPECT_EQ(code, 0) << errText.toStdString();
+    EXPECT_TRUE(errText.isEmpty()) << errText.toStdString();
+    ASSERT_TRUE(scope);
+    EXPECT_FALSE(scope->wants(core::SourceKind::Kubernetes));
+    EXPECT_FALSE(scope->wants(core::SourceKind::StorageGrid));
+    EXPECT_TRUE(scope->wants(core::SourceKind::Ontap));
+    EXPECT_TRUE(scope->wants(core::SourceKind::Azure));
+    EXPECT_FALSE(scope->history);
+    ASSERT_TRUE(estate);
+    EXPECT_EQ(estate->kubernetes(), nullptr);
+    EXPECT_EQ(estate->aks(), nullptr);
+    EXPECT_EQ(estate->grid(), nullptr);
+    EXPECT_NE(estate->azure(), nullptr);
+    // ONTAP's cache volumes and ANF's volumes are listed as with the whole estate.
+    EXPECT_TRUE(outText.contains(QStringLiteral("cache_01"))) << outText.toStdString();
+    EXPECT_TRUE(outText.contains(QStringLiteral("criteo-data"))) << outText.toStdString();
+    EXPECT_FALSE(outText.contains(QStringLiteral("dgx"))) << outText.toStdString();
+
+    // The whole estate for what reads every source.
+    estate.reset();
+    scope.reset();
+    outText.clear();
+    const int sources = cli::run({QStringLiteral("--demo"), QStringLiteral("get"), QStringLiteral("sources")},
+                                 credentials,
+                                 cli::Console{QStringLiteral("strata"), QStringLiteral("cli"), out, err},
+                                 hooks);
+    out.flush();
+    EXPECT_EQ(sources, 0) << errText.toStdString();
+    ASSERT_TRUE(scope);
+    EXPECT_TRUE(scope->kinds.isEmpty());
+    EXPECT_NE(estate->kubernetes(), nullptr);
+    EXPECT_NE(estate->grid(), nullptr);
+    EXPECT_TRUE(outText.contains(QStringLiteral("aks-gpu"))) << outText.toStdString();
 }
 
 // Both binaries hand the CLI their demo estate: `strata-server --demo get sources` lists the

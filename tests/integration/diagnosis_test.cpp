@@ -298,12 +298,9 @@ WhyCliRun runWhyDemo(QStringList args)
     QTextStream err(&r.err);
     args.prepend(QStringLiteral("--demo"));
     r.code = cli::run(args,
-                      QStringLiteral("strata"),
                       unused,
-                      QStringLiteral("cli-test"),
-                      out,
-                      err,
-                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startForCommand});
+                      cli::Console{QStringLiteral("strata"), QStringLiteral("cli-test"), out, err},
+                      cli::RunHooks{.answered = {}, .startDemo = strata::demo::startScopedForCommand});
     out.flush();
     err.flush();
     return r;

@@ -214,11 +214,8 @@ TEST_F(KubernetesSourceTest, CliGetProjectsPrintsTheSection48TableFromKaiCrdVers
                                QStringLiteral("projects"),
                                QStringLiteral("--timeout"),
                                QStringLiteral("60")},
-                              QStringLiteral("strata"),
                               credentials,
-                              QStringLiteral("cli-test"),
-                              out,
-                              err);
+                              cli::Console{QStringLiteral("strata"), QStringLiteral("cli-test"), out, err});
     out.flush();
     err.flush();
     ASSERT_EQ(code, 0) << errText.toStdString() << outText.toStdString();
