@@ -1,5 +1,6 @@
 #include "web/liveviewers.h"
 
+#include "web/httpguard.h"
 #include "web/router.h"
 #include "web/servercontext.h"
 
@@ -8,6 +9,7 @@
 #include <QHttpServerRequest>
 #include <QJsonDocument>
 #include <QNetworkRequest>
+#include <QTcpSocket>
 #include <QUrlQuery>
 #include <QWebSocket>
 
@@ -15,6 +17,36 @@
 #include <vector>
 
 namespace strata::web {
+
+QByteArray webSocketTextFrames(const QByteArray &utf8, quint64 maxFrameBytes)
+{
+    const quint64 total = quint64(utf8.size());
+    const quint64 step = std::max<quint64>(1, maxFrameBytes);
+    QByteArray out;
+    out.reserve(utf8.size() + 14 * qsizetype(total / step + 1));
+    quint64 offset = 0;
+    do {
+        const quint64 size = std::min(step, total - offset);
+        const bool last = offset + size >= total;
+        const auto opcode = char(offset == 0 ? 0x1 : 0x0);
+        out += char((last ? 0x80 : 0x00) | opcode);
+        if (size < 126) {
+            out += char(size);
+        } else if (size <= 0xFFFF) {
+            out += char(126);
+            out += char((size >> 8) & 0xFF);
+            out += char(size & 0xFF);
+        } else {
+            out += char(127);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                out += char((size >> shift) & 0xFF);
+            }
+        }
+        out.append(utf8.constData() + offset, qsizetype(size));
+        offset += size;
+    } while (offset < total);
+    return out;
+}
 
 LiveViewers::LiveViewers(ServerContext &context)
     : m_context(context)
@@ -138,13 +170,14 @@ void LiveViewers::broadcast(const QByteArray &message)
     struct Pending
     {
         QWebSocket *ws;
+        QTcpSocket *raw;
         qint64 queued;
     };
     std::vector<Pending> all;
     qint64 total = 0;
     for (const Viewer &v : std::as_const(m_viewers)) {
         if (v.ws) {
-            all.push_back({v.ws.data(), v.ws->bytesToWrite()});
+            all.push_back({v.ws.data(), v.raw.data(), v.ws->bytesToWrite()});
             total += all.back().queued;
         }
     }
@@ -159,13 +192,30 @@ void LiveViewers::broadcast(const QByteArray &message)
         drop(all[first].ws, "memory_budget");
         ++first;
     }
-    const QString text = QString::fromUtf8(message); // once for every viewer
+    // Encoded once per frame size (every viewer has QWebSocket's default), and the same bytes are
+    // written to each connection: QWebSocket::sendTextMessage would convert the text to UTF-8,
+    // copy and frame it again for every viewer.
+    QByteArray frames;
+    quint64 framesFor = 0;
+    QString text;
     for (std::size_t i = first; i < all.size(); ++i) {
+        QWebSocket *ws = all[i].ws;
         if (all[i].queued + size > m_context.options.liveSendQueueBytes) {
-            drop(all[i].ws, "send_queue");
+            drop(ws, "send_queue");
             continue;
         }
-        all[i].ws->sendTextMessage(text);
+        if (!all[i].raw || ws->state() != QAbstractSocket::ConnectedState) {
+            if (text.isEmpty()) {
+                text = QString::fromUtf8(message);
+            }
+            ws->sendTextMessage(text);
+            continue;
+        }
+        if (frames.isEmpty() || framesFor != ws->outgoingFrameSize()) {
+            framesFor = ws->outgoingFrameSize();
+            frames = webSocketTextFrames(message, framesFor);
+        }
+        all[i].raw->write(frames);
     }
 }
 
@@ -197,7 +247,7 @@ void LiveViewers::accept()
         });
         ws->setProperty("strata_session", id);
         ws->setProperty("strata_user", viewerSession->user);
-        m_viewers.append(Viewer{ws});
+        m_viewers.append(Viewer{ws, c.guard ? c.guard->upgradedSocket(ws->peerAddress(), ws->peerPort()) : nullptr});
         watchPerformance();
         const qint64 now = c.feed.revision();
         ws->sendTextMessage(
