@@ -47,11 +47,11 @@ void serveSchedules(ServerContext &c,
 
 /// The facets and checks of `strata get events` on top of the common ones; false after
 /// answering 400.
-bool eventFilter(ServerContext &c,
-                 const QUrlQuery &query,
-                 const std::function<QStringList(const char *)> &values,
-                 rows::ResourceFilter *filter,
-                 QHttpServerResponder &responder)
+bool timelineFilter(ServerContext &c,
+                    const QUrlQuery &query,
+                    const std::function<QStringList(const char *)> &values,
+                    rows::ResourceFilter *filter,
+                    QHttpServerResponder &responder)
 {
     filter->systems = values("system");
     for (const QString &system : std::as_const(filter->systems)) {
@@ -124,7 +124,7 @@ void getResource(RouteCall &call)
     filter.projects = values("project");
     filter.datasets = values("dataset");
     filter.targets = values("target");
-    if (resource == QLatin1String("events") && !eventFilter(c, query, values, &filter, call.responder)) {
+    if (resource == QLatin1String("events") && !timelineFilter(c, query, values, &filter, call.responder)) {
         return;
     }
     const std::optional<rows::ResultSet> rows = rows::resourceRows(c.engine, resource, filter, c.engine.clock().now());
