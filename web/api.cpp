@@ -1,6 +1,7 @@
 #include "web/api.h"
 
 #include "models/core/historystore.h"
+#include "models/rows/levelrows.h"
 
 #include <QHash>
 #include <QJsonValue>
@@ -175,14 +176,10 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
 
 QJsonObject previewToJson(const core::ActionPreview &preview)
 {
-    return QJsonObject{{QStringLiteral("title"), preview.title},
-                       {QStringLiteral("target"), preview.target},
-                       {QStringLiteral("from"), preview.fromState},
-                       {QStringLiteral("to"), preview.toState},
-                       {QStringLiteral("effects"), QJsonArray::fromStringList(preview.effects)},
-                       {QStringLiteral("warnings"), QJsonArray::fromStringList(preview.warnings)},
-                       {QStringLiteral("destructive"), preview.destructive},
-                       {QStringLiteral("blocked_reason"), preview.blockedReason}};
+    // The CLI's record (`strata ... --dry-run -o json`), with the API's name for the reason.
+    QJsonObject out = rows::previewJson(preview);
+    out.insert(QStringLiteral("blocked_reason"), out.take(QStringLiteral("blocked")));
+    return out;
 }
 
 QJsonObject actionRecordToJson(const core::ActionRecord &record)

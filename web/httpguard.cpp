@@ -415,6 +415,16 @@ QTcpServer *HttpGuard::createServer(QObject *http, const QSslConfiguration *tls)
     return server;
 }
 
+QTcpSocket *HttpGuard::upgradedSocket(const QHostAddress &peer, quint16 port) const
+{
+    for (const auto &[socket, conn] : m_conns) {
+        if (conn->phase == Conn::Phase::Upgraded && socket->peerPort() == port && conn->peer == peer) {
+            return socket;
+        }
+    }
+    return nullptr;
+}
+
 bool HttpGuard::admit(qintptr descriptor)
 {
     sockaddr_storage storage{};

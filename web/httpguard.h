@@ -154,6 +154,9 @@ public:
     [[nodiscard]] int connections() const { return m_open; }
     /// maxConnections as applied (after fitting it to RLIMIT_NOFILE).
     [[nodiscard]] int maxConnections() const { return m_maxConnections; }
+    /// The connection from `peer`:`port` that became a WebSocket (the socket under a
+    /// QWebSocket from QHttpServer, which keeps it hidden); nullptr when there is none.
+    [[nodiscard]] QTcpSocket *upgradedSocket(const QHostAddress &peer, quint16 port) const;
 
 private:
     struct Conn;

@@ -9,7 +9,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -58,9 +60,18 @@ void appendNumber(QByteArray &out, double value)
     out.append(buffer, static_cast<qsizetype>(result.ptr - buffer));
 }
 
-double gpuCount(core::MilliGpu milli)
+/// A family's "# HELP" and "# TYPE" lines (`help` a constant text without backslash or newline).
+void appendFamilyHeader(QByteArray &out, const char *name, const char *help, const char *type)
 {
-    return static_cast<double>(milli) / 1000.0;
+    out += "# HELP ";
+    out += name;
+    out += ' ';
+    out += help;
+    out += "\n# TYPE ";
+    out += name;
+    out += ' ';
+    out += type;
+    out += '\n';
 }
 
 /// One metric family: HELP and TYPE once, then its series; a label set already written is dropped
@@ -72,13 +83,7 @@ public:
         : m_out(out)
         , m_name(name)
     {
-        m_out += "# HELP ";
-        m_out += name;
-        m_out += ' ';
-        m_out += help; // constant texts without backslash or newline
-        m_out += "\n# TYPE ";
-        m_out += name;
-        m_out += " gauge\n";
+        appendFamilyHeader(m_out, name, help, "gauge");
     }
 
     /// false when this label set was already written.
@@ -173,72 +178,114 @@ void writeSources(QByteArray &out, const core::Engine &engine)
     }
 }
 
+/// One gauge of a per-item family: its value for an item, or nullopt to leave the item out.
+template <class T> struct Gauge
+{
+    const char *name;
+    const char *help; ///< a constant text without backslash or newline
+    std::function<std::optional<double>(const T &)> value;
+};
+
+/// One family per gauge, in order, with a series per item (labels from `labelsOf`).
+template <class T, class LabelsOf>
+void writeGauges(QByteArray &out,
+                 const std::vector<core::Ptr<T>> &items,
+                 const LabelsOf &labelsOf,
+                 std::initializer_list<Gauge<T>> gauges)
+{
+    for (const Gauge<T> &gauge : gauges) {
+        Family family(out, gauge.name, gauge.help);
+        for (const auto &item : items) {
+            if (const std::optional<double> value = gauge.value(*item)) {
+                family.add(labelsOf(*item), *value);
+            }
+        }
+    }
+}
+
+/// A gauge of `field` divided by `divisor` (GPUs: 1000 milli-GPUs; ratios: 100 percent); with
+/// `negativeUnknown`, a negative value (unknown, no quota) leaves the item out.
+template <class T, class V>
+Gauge<T> fieldGauge(const char *name, const char *help, V T::*field, double divisor = 1, bool negativeUnknown = false)
+{
+    return {name, help, [field, divisor, negativeUnknown](const T &item) -> std::optional<double> {
+                const double value = static_cast<double>(item.*field);
+                if (negativeUnknown && value < 0) {
+                    return std::nullopt;
+                }
+                return value / divisor;
+            }};
+}
+
+constexpr double kMilliGpus = 1000.0;
+constexpr double kPercent = 100.0;
+
 void writeCompute(QByteArray &out, const core::Estate &estate)
 {
-    const auto clusters = sortedById(estate.gpuClusters().all());
-    Family clusterGpus(out, "strata_cluster_gpus", "Allocatable GPUs on the cluster's Ready nodes.");
-    for (const auto &c : clusters) {
-        clusterGpus.add({{"source", c->source}, {"cluster", c->name}}, gpuCount(c->gpuTotal));
-    }
-    Family clusterAllocated(out, "strata_cluster_gpus_allocated", "GPUs held by bound pods of the cluster.");
-    for (const auto &c : clusters) {
-        clusterAllocated.add({{"source", c->source}, {"cluster", c->name}}, gpuCount(c->gpuAllocated));
-    }
-
-    const auto nodes = sortedByName(estate.gpuNodes().all());
-    const auto nodeLabels = [](const core::GpuNode &n) {
-        return Labels{{"source", n.source}, {"node", n.name}};
-    };
-    Family nodeGpus(out, "strata_node_gpus", "Allocatable GPUs of the node.");
-    for (const auto &n : nodes) {
-        nodeGpus.add(nodeLabels(*n), gpuCount(n->allocatable));
-    }
-    Family nodeAllocated(out, "strata_node_gpus_allocated", "GPUs of the node held by bound pods.");
-    for (const auto &n : nodes) {
-        nodeAllocated.add(nodeLabels(*n), gpuCount(n->allocated));
-    }
-    Family nodeUtil(out, "strata_node_gpu_utilization_ratio", "Mean DCGM GPU utilization of the node's GPUs (0..1).");
-    for (const auto &n : nodes) {
-        if (n->utilization >= 0) {
-            nodeUtil.add(nodeLabels(*n), n->utilization / 100.0);
-        }
-    }
+    using core::GpuCluster;
+    using core::GpuNode;
+    using core::Project;
+    writeGauges<GpuCluster>(out,
+                            sortedById(estate.gpuClusters().all()),
+                            [](const GpuCluster &c) {
+                                return Labels{{"source", c.source}, {"cluster", c.name}};
+                            },
+                            {fieldGauge("strata_cluster_gpus",
+                                        "Allocatable GPUs on the cluster's Ready nodes.",
+                                        &GpuCluster::gpuTotal,
+                                        kMilliGpus),
+                             fieldGauge("strata_cluster_gpus_allocated",
+                                        "GPUs held by bound pods of the cluster.",
+                                        &GpuCluster::gpuAllocated,
+                                        kMilliGpus)});
+    writeGauges<GpuNode>(
+        out,
+        sortedByName(estate.gpuNodes().all()),
+        [](const GpuNode &n) {
+            return Labels{{"source", n.source}, {"node", n.name}};
+        },
+        {fieldGauge("strata_node_gpus", "Allocatable GPUs of the node.", &GpuNode::allocatable, kMilliGpus),
+         fieldGauge(
+             "strata_node_gpus_allocated", "GPUs of the node held by bound pods.", &GpuNode::allocated, kMilliGpus),
+         fieldGauge("strata_node_gpu_utilization_ratio",
+                    "Mean DCGM GPU utilization of the node's GPUs (0..1).",
+                    &GpuNode::utilization,
+                    kPercent,
+                    true)});
 
     const auto projects = sortedByName(estate.projects().all());
-    const auto projectLabels = [](const core::Project &p) {
+    const auto projectLabels = [](const Project &p) {
         return Labels{{"source", p.source}, {"project", p.name}};
     };
-    Family allocated(out, "strata_project_gpus_allocated", "GPUs held by the project's running and starting jobs.");
-    for (const auto &p : projects) {
-        allocated.add(projectLabels(*p), gpuCount(p->allocated));
-    }
-    Family quota(out, "strata_project_gpu_quota", "GPUs guaranteed to the project (deserved quota).");
-    for (const auto &p : projects) {
-        if (p->quota >= 0) {
-            quota.add(projectLabels(*p), gpuCount(p->quota));
-        }
-    }
-    Family overQuota(out, "strata_project_gpus_over_quota", "GPUs the project holds beyond its quota.");
-    for (const auto &p : projects) {
-        overQuota.add(projectLabels(*p), gpuCount(p->overQuota));
-    }
-    Family idle(out,
-                "strata_project_gpus_idle_allocated",
-                "GPUs allocated to the project with DCGM utilization below 10 percent.");
-    for (const auto &p : projects) {
-        idle.add(projectLabels(*p), gpuCount(p->idleAllocated));
-    }
-    Family pending(out, "strata_project_gpus_pending", "GPUs requested by the project's queued jobs.");
-    for (const auto &p : projects) {
-        pending.add(projectLabels(*p), gpuCount(p->pending));
-    }
-    Family util(
-        out, "strata_project_gpu_utilization_ratio", "Mean DCGM utilization of the project's allocated GPUs (0..1).");
-    for (const auto &p : projects) {
-        if (p->utilization >= 0) {
-            util.add(projectLabels(*p), p->utilization / 100.0);
-        }
-    }
+    writeGauges<Project>(out,
+                         projects,
+                         projectLabels,
+                         {fieldGauge("strata_project_gpus_allocated",
+                                     "GPUs held by the project's running and starting jobs.",
+                                     &Project::allocated,
+                                     kMilliGpus),
+                          fieldGauge("strata_project_gpu_quota",
+                                     "GPUs guaranteed to the project (deserved quota).",
+                                     &Project::quota,
+                                     kMilliGpus,
+                                     true),
+                          fieldGauge("strata_project_gpus_over_quota",
+                                     "GPUs the project holds beyond its quota.",
+                                     &Project::overQuota,
+                                     kMilliGpus),
+                          fieldGauge("strata_project_gpus_idle_allocated",
+                                     "GPUs allocated to the project with DCGM utilization below 10 percent.",
+                                     &Project::idleAllocated,
+                                     kMilliGpus),
+                          fieldGauge("strata_project_gpus_pending",
+                                     "GPUs requested by the project's queued jobs.",
+                                     &Project::pending,
+                                     kMilliGpus),
+                          fieldGauge("strata_project_gpu_utilization_ratio",
+                                     "Mean DCGM utilization of the project's allocated GPUs (0..1).",
+                                     &Project::utilization,
+                                     kPercent,
+                                     true)});
     Family jobs(out, "strata_project_jobs", "The project's jobs by state (running, pending).");
     for (const auto &p : projects) {
         Labels running = projectLabels(*p);
@@ -266,84 +313,68 @@ void writeVolumes(QByteArray &out, const core::Estate &estate)
         labelsOf.insert(core::estateKey(*v), std::move(labels));
     }
 
-    Family size(out, "strata_volume_size_bytes", "Provisioned size of the volume.");
-    for (const auto &v : volumes) {
-        size.add(labelsOf.value(core::estateKey(*v)), static_cast<double>(v->sizeBytes));
-    }
-    Family used(out, "strata_volume_used_bytes", "Bytes used in the volume.");
-    for (const auto &v : volumes) {
-        if (v->usedBytes) { // none while the volume reports no space (offline): absent, not 0
-            used.add(labelsOf.value(core::estateKey(*v)), static_cast<double>(*v->usedBytes));
-        }
-    }
+    writeGauges<core::Volume>(out,
+                              volumes,
+                              [&labelsOf](const core::Volume &v) {
+                                  return labelsOf.value(core::estateKey(v));
+                              },
+                              {{"strata_volume_size_bytes",
+                                "Provisioned size of the volume.",
+                                [](const core::Volume &v) {
+                                    return static_cast<double>(v.sizeBytes);
+                                }},
+                               {"strata_volume_used_bytes", "Bytes used in the volume.", [](const core::Volume &v) {
+                                    // None while the volume reports no space (offline): absent, not 0.
+                                    return v.usedBytes ? std::optional<double>(static_cast<double>(*v.usedBytes))
+                                                       : std::nullopt;
+                                }}});
 
     // Performance samples of volumes the estate knows (a sample can outlive its volume briefly).
-    std::vector<std::pair<Labels, core::Ptr<core::VolumePerf>>> perf;
+    using core::VolumePerf;
+    std::vector<core::Ptr<VolumePerf>> perf;
+    QHash<const VolumePerf *, Labels> perfLabels;
     for (const auto &v : volumes) {
-        const auto sample = estate.volumePerf().find(v->source, core::estateKey(*v));
-        if (sample) {
-            perf.emplace_back(labelsOf.value(core::estateKey(*v)), sample);
+        if (auto sample = estate.volumePerf().find(v->source, core::estateKey(*v))) {
+            perfLabels.insert(sample.get(), labelsOf.value(core::estateKey(*v)));
+            perf.push_back(std::move(sample));
         }
     }
-    struct PerfColumn
-    {
-        const char *name;
-        const char *help;
-        double (*value)(const core::VolumePerf &);
-    };
-    static const PerfColumn kColumns[] = {
-        {"strata_volume_read_iops",
-         "Read operations per second of the volume.",
-         [](const core::VolumePerf &p) {
-             return p.readIops;
-         }},
-        {"strata_volume_write_iops",
-         "Write operations per second of the volume.",
-         [](const core::VolumePerf &p) {
-             return p.writeIops;
-         }},
-        {"strata_volume_iops",
-         "Operations per second of the volume (all kinds).",
-         [](const core::VolumePerf &p) {
-             return p.totalIops;
-         }},
-        {"strata_volume_throughput_bytes_per_second",
-         "Bytes per second read and written on the volume.",
-         [](const core::VolumePerf &p) {
-             return p.throughputBps;
-         }},
-        {"strata_volume_latency_seconds",
-         "Average operation latency of the volume.",
-         [](const core::VolumePerf &p) {
-             return p.latencyUs / 1e6;
-         }},
-    };
-    for (const PerfColumn &column : kColumns) {
-        Family family(out, column.name, column.help);
-        for (const auto &[labels, sample] : perf) {
-            family.add(labels, column.value(*sample));
-        }
-    }
+    writeGauges<VolumePerf>(
+        out,
+        perf,
+        [&perfLabels](const VolumePerf &p) {
+            return perfLabels.value(&p);
+        },
+        {fieldGauge("strata_volume_read_iops", "Read operations per second of the volume.", &VolumePerf::readIops),
+         fieldGauge("strata_volume_write_iops", "Write operations per second of the volume.", &VolumePerf::writeIops),
+         fieldGauge("strata_volume_iops", "Operations per second of the volume (all kinds).", &VolumePerf::totalIops),
+         fieldGauge("strata_volume_throughput_bytes_per_second",
+                    "Bytes per second read and written on the volume.",
+                    &VolumePerf::throughputBps),
+         fieldGauge("strata_volume_latency_seconds",
+                    "Average operation latency of the volume.",
+                    &VolumePerf::latencyUs,
+                    1e6)});
 }
 
 void writeCaches(QByteArray &out, const core::Estate &estate)
 {
     const auto targets = sortedById(estate.cacheTargets().all());
-    const auto targetLabels = [](const core::CacheTarget &t) {
-        return Labels{{"source", t.source}, {"target", t.id}};
-    };
-    Family capacity(out, "strata_cache_target_capacity_bytes", "Size of the cache target's volume.");
-    for (const auto &t : targets) {
-        capacity.add(targetLabels(*t), static_cast<double>(t->capacityBytes));
-    }
-    Family used(out, "strata_cache_target_used_bytes", "Bytes used on the cache target's volume (all content).");
-    for (const auto &t : targets) {
-        used.add(targetLabels(*t), static_cast<double>(t->usedBytes));
-    }
-    Family cached(out, "strata_cache_target_cached_bytes", "Bytes of cached commits on the cache target.");
-    for (const auto &t : targets) {
-        cached.add(targetLabels(*t), static_cast<double>(t->cachedBytes));
-    }
+    using core::CacheTarget;
+    writeGauges<CacheTarget>(out,
+                             targets,
+                             [](const CacheTarget &t) {
+                                 return Labels{{"source", t.source}, {"target", t.id}};
+                             },
+                             {fieldGauge("strata_cache_target_capacity_bytes",
+                                         "Size of the cache target's volume.",
+                                         &CacheTarget::capacityBytes),
+                              fieldGauge("strata_cache_target_used_bytes",
+                                         "Bytes used on the cache target's volume (all content).",
+                                         &CacheTarget::usedBytes),
+                              fieldGauge("strata_cache_target_cached_bytes",
+                                         "Bytes of cached commits on the cache target.",
+                                         &CacheTarget::cachedBytes)});
 
     constexpr core::CacheState kStates[] = {core::CacheState::Requested,
                                             core::CacheState::Loading,
@@ -399,15 +430,7 @@ void writeWebFamily(QByteArray &out,
                     std::initializer_list<const char *> known,
                     const QMap<QByteArray, qint64> &values)
 {
-    out += "# HELP ";
-    out += name;
-    out += ' ';
-    out += help;
-    out += "\n# TYPE ";
-    out += name;
-    out += ' ';
-    out += type;
-    out += '\n';
+    appendFamilyHeader(out, name, help, type);
     QList<QByteArray> keys;
     for (const char *k : known) {
         keys << QByteArray(k);
@@ -431,13 +454,7 @@ void writeWebFamily(QByteArray &out,
 
 void writeWebGauge(QByteArray &out, const char *name, const char *help, qint64 value)
 {
-    out += "# HELP ";
-    out += name;
-    out += ' ';
-    out += help;
-    out += "\n# TYPE ";
-    out += name;
-    out += " gauge\n";
+    appendFamilyHeader(out, name, help, "gauge");
     out += name;
     out += ' ';
     appendNumber(out, double(value));

@@ -314,6 +314,23 @@ TEST_F(WebSecurityTest, TlsServesHttpsAndWssWithSecureCookiesAndHsts)
         return !live->messages.isEmpty();
     })) << live->socket->errorString().toStdString();
     EXPECT_EQ(live->messages.first().value(QLatin1String("type")).toString(), QStringLiteral("hello"));
+    // Diffs are written to the encrypted connection under the WebSocket, framed once for all.
+    server->feed().append(QStringLiteral("sentences"),
+                          QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("call-1/0")},
+                                                 {QStringLiteral("text"), QStringLiteral("über TLS")}}});
+    const auto sentence = [&live] {
+        for (const QJsonObject &m : std::as_const(live->messages)) {
+            if (m.value(QLatin1String("resource")).toString() == QLatin1String("sentences")) {
+                return m.value(QLatin1String("upsert")).toArray().first().toObject().value(QLatin1String("text"));
+            }
+        }
+        return QJsonValue();
+    };
+    ASSERT_TRUE(waitFor([&] {
+        return !sentence().isUndefined() && !sentence().isNull();
+    }));
+    EXPECT_EQ(sentence().toString(), QStringLiteral("über TLS"));
+    EXPECT_FALSE(live->closed);
     auto foreign = openLive(viewer, QStringLiteral("https://evil.example"));
     ASSERT_TRUE(waitFor([&] {
         return foreign->socket->state() == QAbstractSocket::UnconnectedState;

@@ -244,6 +244,27 @@ async function assertLabels(page, route) {
   assert.ok(cells.length > 0, `${route}: enumeration columns are tagged (data-col)`);
 }
 
+test('utilization: cache targets read "Loading…" until their cache poll has answered, never 0 B / 0 B', async () => {
+  const page = await newPage();
+  // The targets as the server publishes them from the configuration before the cluster's cache
+  // poll has seen their PVCs (no phase, no problem, no figures); no live feed to replace them.
+  await page.routeWebSocket(/\/api\/v1\/live/, () => {});
+  await page.route(/\/api\/v1\/cache-targets/, async (route) => {
+    const response = await route.fetch();
+    const rows = (await response.json()).map((t) => ({ ...t, pvc_phase: '', volume: '', problem: '',
+      capacity_bytes: 0, used_bytes: 0, cached_bytes: 0, cached_commits: 0 }));
+    assert.ok(rows.length >= 1, 'the demo configures cache targets');
+    await route.fulfill({ response, json: rows });
+  });
+  await login(page, 'viewer');
+  await page.locator('#cache-bars .bar-row').first().waitFor({ timeout: 60000 });
+  const tiles = await page.locator('#cache-bars .bar-row').allInnerTexts();
+  assert.ok(tiles.every((t) => /Loading…/.test(t) && /connecting/.test(t)), 'loading tiles: ' + tiles.join(' | '));
+  assert.ok(tiles.every((t) => !/\b0 B\b/.test(t)), 'no 0 B before the first poll: ' + tiles.join(' | '));
+  assert.equal(await page.locator('#kpi-cache .kpi-value').innerText(), '…');
+  await page.context().close();
+});
+
 test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {
   const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await login(page, 'viewer');

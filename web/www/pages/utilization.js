@@ -326,9 +326,20 @@ export function mount(main, ctx) {
     renderStorage();
   }));
 
+  // A target is published from the configuration before its cluster's cache poll has seen its
+  // PVC: capacity and use are unknown then, not 0 B (the desktop shows "connecting…" likewise).
+  // After that poll the PVC has a phase, or the target a problem (PVC missing, poll failed).
+  const targetLoading = (t) => !t.pvc_phase && !t.problem;
   unsubs.push(store.subscribe('cache-targets', (rows, changed, err) => {
     if (err) { clear(targetList, errorBox(err)); return; }
     clear(targetList, rows.length ? rows.sort((a, b) => a.name.localeCompare(b.name)).map((t) => {
+      if (targetLoading(t)) {
+        return h('div', { class: 'bar-row loading', dataset: { key: rowKey(t) } },
+          h('span', { class: 'bar-label' }, t.name, h('small', { class: 'muted' }, ` ${t.source}`)),
+          meter({ value: 0, max: 1, label: `${t.name}: loading` }),
+          h('span', { class: 'bar-value muted' }, 'Loading…'),
+          h('span', { class: 'bar-extra muted' }, 'connecting'));
+      }
       const pct = t.capacity_bytes ? (t.used_bytes / t.capacity_bytes) * 100 : 0;
       return h('div', { class: 'bar-row', dataset: { key: rowKey(t) } },
         h('span', { class: 'bar-label' }, t.name, h('small', { class: 'muted' }, ` ${t.volume}`)),
@@ -336,6 +347,11 @@ export function mount(main, ctx) {
         h('span', { class: 'bar-value' }, `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}`),
         h('span', { class: 'bar-extra' }, `${fmtPct(pct)} · ${fmtNum(t.cached_commits)} commits`, t.problem ? h('small', { class: 'bad-text' }, ' ' + t.problem) : null));
     }) : h('p', { class: 'empty' }, 'No cache targets configured.'));
+    const waiting = rows.filter(targetLoading);
+    if (rows.length && waiting.length === rows.length) {
+      kpi('cache', 'Cached datasets', '…', `Loading ${[...new Set(waiting.map((t) => t.source))].join(', ')}…`, 'loading');
+      return;
+    }
     const cached = rows.reduce((a, t) => a + (t.cached_bytes || 0), 0);
     kpi('cache', 'Cached datasets', fmtBytes(cached), `${rows.reduce((a, t) => a + (t.cached_commits || 0), 0)} commits on ${rows.length} targets`);
   }));

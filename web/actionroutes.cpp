@@ -1,0 +1,76 @@
+#include "web/api.h"
+#include "web/controllers.h"
+#include "web/router.h"
+#include "web/servercontext.h"
+
+#include "models/core/engine.h"
+
+#include <QJsonDocument>
+
+namespace strata::web {
+
+namespace {
+
+void submitAction(RouteCall &call, bool preview)
+{
+    ServerContext &c = call.context;
+    const QHttpServerRequest &request = call.request;
+    QHttpServerResponder &responder = call.responder;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body(), &parseError);
+    if (!doc.isObject()) {
+        c.replyError(std::move(responder), ApiError::BadRequest, QStringLiteral("the body must be a JSON object"));
+        return;
+    }
+    QString error;
+    const std::optional<core::ActionRequest> actionRequest = actionRequestFromJson(doc.object(), &error);
+    if (!actionRequest) {
+        c.replyError(std::move(responder), ApiError::BadRequest, error);
+        return;
+    }
+    if (preview) {
+        c.replyJson(std::move(responder), previewToJson(c.engine.actions().preview(*actionRequest)));
+        return;
+    }
+    const QString id = c.engine.actions().submit(*actionRequest, &error, call.session->user);
+    if (id.isEmpty()) {
+        c.replyError(std::move(responder), ApiError::Conflict, error);
+        return;
+    }
+    c.replyJson(std::move(responder), QJsonObject{{QStringLiteral("id"), id}}, HttpStatus::Accepted);
+}
+
+void previewAction(RouteCall &call)
+{
+    submitAction(call, true);
+}
+
+void startAction(RouteCall &call)
+{
+    submitAction(call, false);
+}
+
+void showAction(RouteCall &call)
+{
+    ServerContext &c = call.context;
+    const core::ActionRecord *record = c.engine.actions().find(call.args.at(0));
+    if (!record) {
+        c.replyError(std::move(call.responder), ApiError::NotFound, QStringLiteral("no such action"));
+        return;
+    }
+    c.replyJson(std::move(call.responder), actionRecordToJson(*record));
+}
+
+} // namespace
+
+void registerActionRoutes(Router &router)
+{
+    using Method = Router::Method;
+    using Access = Router::Access;
+    router.add(
+        {{Method::Post, QStringLiteral("/api/v1/actions/preview"), Access::Write, Role::Operator, &previewAction},
+         {Method::Post, QStringLiteral("/api/v1/actions"), Access::Write, Role::Operator, &startAction},
+         {Method::Get, QStringLiteral("/api/v1/actions/<arg>"), Access::Read, Role::Viewer, &showAction}});
+}
+
+} // namespace strata::web

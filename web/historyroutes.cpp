@@ -1,0 +1,135 @@
+#include "web/api.h"
+#include "web/controllers.h"
+#include "web/router.h"
+#include "web/servercontext.h"
+
+#include "models/core/engine.h"
+#include "models/core/historyservice.h"
+#include "models/core/source.h"
+
+#include <QJsonArray>
+#include <QUrlQuery>
+
+#include <algorithm>
+
+namespace strata::web {
+
+namespace {
+
+/// ?range=SECONDS (an hour to a year; default a day) ending now.
+std::pair<QDateTime, QDateTime> historyRangeOf(const QUrlQuery &query, const QDateTime &now)
+{
+    bool ok = false;
+    qint64 seconds = query.queryItemValue(QStringLiteral("range")).toLongLong(&ok);
+    if (!ok) {
+        seconds = 86400;
+    }
+    seconds = std::clamp<qint64>(seconds, 3600, 31536000);
+    return {now.addSecs(-seconds), now};
+}
+
+void projectHistory(RouteCall &call)
+{
+    ServerContext &c = call.context;
+    core::HistoryService *history = c.historyOrUnavailable(call.responder);
+    if (!history) {
+        return;
+    }
+    const QUrlQuery query = call.request.query();
+    QString source = query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded);
+    if (source.isEmpty()) {
+        for (const core::SourceStatus &s : c.engine.statuses()) {
+            if (s.kind == core::SourceKind::Kubernetes) {
+                source = s.name;
+                break;
+            }
+        }
+    }
+    const auto [from, to] = historyRangeOf(query, c.engine.clock().now());
+    auto holder = std::make_shared<Deferred>(std::move(call.responder));
+    ServerContext *ctx = &c;
+    history->projectHistory(source,
+                            query.queryItemValue(QStringLiteral("project"), QUrl::FullyDecoded),
+                            from,
+                            to,
+                            c.q,
+                            [ctx, holder, source](std::vector<core::ProjectSample> samples) {
+                                if (!holder->socket) {
+                                    return;
+                                }
+                                QJsonArray out;
+                                for (const core::ProjectSample &s : samples) {
+                                    QJsonObject o = projectSampleToJson(s);
+                                    o.insert(QStringLiteral("source"), source);
+                                    out.append(o);
+                                }
+                                ctx->replyJson(std::move(holder->responder), out);
+                            });
+}
+
+void volumeHistory(RouteCall &call)
+{
+    ServerContext &c = call.context;
+    core::HistoryService *history = c.historyOrUnavailable(call.responder);
+    if (!history) {
+        return;
+    }
+    const QUrlQuery query = call.request.query();
+    const QString source = query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded);
+    const QString volume = query.queryItemValue(QStringLiteral("volume"), QUrl::FullyDecoded);
+    if (source.isEmpty() || volume.isEmpty()) {
+        c.replyError(
+            std::move(call.responder), ApiError::BadRequest, QStringLiteral("source and volume (id) are required"));
+        return;
+    }
+    const auto [from, to] = historyRangeOf(query, c.engine.clock().now());
+    // Capacity and throughput come from two tables; answer once both reads are back.
+    struct Pending
+    {
+        Deferred held;
+        QJsonArray usage;
+        QJsonArray perf;
+        int left = 2;
+    };
+    auto pending = std::make_shared<Pending>(Pending{Deferred(std::move(call.responder)), {}, {}, 2});
+    ServerContext *ctx = &c;
+    const auto finish = [ctx, pending] {
+        if (--pending->left == 0 && pending->held.socket) {
+            ctx->replyJson(
+                std::move(pending->held.responder),
+                QJsonObject{{QStringLiteral("usage"), pending->usage}, {QStringLiteral("perf"), pending->perf}});
+        }
+    };
+    history->volumeUsage(source, volume, from, to, c.q, [pending, finish](std::vector<core::UsageSample> samples) {
+        for (const core::UsageSample &s : samples) {
+            pending->usage.append(QJsonObject{{QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
+                                              {QStringLiteral("used_bytes"), s.usedBytes},
+                                              {QStringLiteral("size_bytes"), s.sizeBytes}});
+        }
+        finish();
+    });
+    history->volumePerfHistory(
+        source, volume, from, to, c.q, [pending, finish](std::vector<core::VolumePerfSample> samples) {
+            for (const core::VolumePerfSample &s : samples) {
+                pending->perf.append(QJsonObject{
+                    {QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
+                    {QStringLiteral("throughput_bytes_per_second"), s.throughputBps},
+                    {QStringLiteral("iops"), s.iops},
+                    {QStringLiteral("latency_us"), s.latencyUs >= 0 ? QJsonValue(s.latencyUs) : QJsonValue()},
+                    {QStringLiteral("cap_bytes_per_second"), s.capBps >= 0 ? QJsonValue(s.capBps) : QJsonValue()}});
+            }
+            finish();
+        });
+}
+
+} // namespace
+
+void registerHistoryRoutes(Router &router)
+{
+    using Method = Router::Method;
+    using Access = Router::Access;
+    router.add({{Method::Get, QStringLiteral("/api/v1/history/projects"), Access::Read, Role::Viewer, &projectHistory},
+                {Method::Get, QStringLiteral("/api/v1/history/volumes"), Access::Read, Role::Viewer, &volumeHistory}});
+}
+
+} // namespace strata::web
