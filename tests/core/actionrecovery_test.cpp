@@ -84,11 +84,11 @@ protected:
         e.request = actionRequestToJson(request);
         e.user = QStringLiteral("alice");
         e.target = QStringLiteral("svm/vol1");
-        e.submitted = QDateTime::currentDateTimeUtc();
+        e.submitted = clock.now();
         e.phase = handle.isEmpty() ? QStringLiteral("intended") : QStringLiteral("accepted");
         e.handle = handle;
         e.owner = owner;
-        e.heartbeat = QDateTime::currentDateTimeUtc();
+        e.heartbeat = clock.now();
         ASSERT_TRUE(history->journalIntent(e));
         if (!handle.isEmpty()) {
             ASSERT_TRUE(history->journalProgress(id, e.phase, handle, e.heartbeat));
@@ -236,4 +236,50 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     EXPECT_EQ(entry->idempotencyKey, manager.find(id)->idempotencyKey);
     EXPECT_EQ(entry->owner,
               QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(QCoreApplication::applicationPid()));
+}
+
+TEST_F(ActionRecoveryTest, AnOwnersHeartbeatGoesStaleOnTheManagersClock)
+{
+    // Another host's process: only a heartbeat older than five minutes says it is gone.
+    leftBehind(QStringLiteral("far"), ActionKind::ServiceLevelChange, QStringLiteral("other-host.example/4242"), {});
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        10000));
+    EXPECT_EQ(manager.find(QStringLiteral("far")), nullptr) << "its heartbeat is current";
+
+    clock.advance(std::chrono::seconds(301));
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle() && manager.find(QStringLiteral("far"));
+        },
+        10000));
+    EXPECT_TRUE(manager.find(QStringLiteral("far"))->recovered);
+    EXPECT_EQ(executor.sent, 0);
+}
+
+TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
+{
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    const QString id = manager.submit(
+        ActionRequest(ActionKind::ServiceLevelChange, QStringLiteral("ontap-ai"), QStringLiteral("vol1")));
+    ASSERT_FALSE(id.isEmpty());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.find(id)->state != ActionState::Running;
+        },
+        10000));
+    history->flush();
+    SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")));
+    ASSERT_TRUE(reader.open(nullptr));
+    const auto entry = reader.journalEntry(id);
+    ASSERT_TRUE(entry.has_value());
+    EXPECT_EQ(entry->submitted, clock.now());
+    EXPECT_EQ(entry->heartbeat, clock.now()) << "the sent stamp is on the same clock as the intent";
 }
