@@ -339,10 +339,10 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
             entry.target = record.preview.target;
             entry.fromState = record.preview.fromState;
             entry.toState = record.preview.toState;
-            entry.submitted = record.submitted.isValid() ? record.submitted.toUTC() : QDateTime::currentDateTimeUtc();
+            entry.submitted = record.submitted.isValid() ? record.submitted.toUTC() : m_clock.now().toUTC();
             entry.phase = kPhaseIntended;
             entry.owner = m_owner;
-            entry.heartbeat = QDateTime::currentDateTimeUtc();
+            entry.heartbeat = m_clock.now().toUTC();
             if (!m_history->journalIntent(entry)) {
                 audit(record, QStringLiteral("started"));
                 finish(id,
@@ -396,21 +396,24 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
     } else if (journal && m_journaled.contains(id)) {
         // The history service outlives the engine's pool (and with it every worker running this).
         HistoryService *history = m_history;
-        ctx.onSending = [history, id] {
-            history->journalProgress(id, kPhaseSent, {}, QDateTime::currentDateTimeUtc());
+        // Same clock as the intent's heartbeat, so recovery's staleness check compares like with
+        // like; IClock::now() is read from the worker here (the engine's clock outlives the pool).
+        IClock *clock = &m_clock;
+        ctx.onSending = [history, clock, id] {
+            history->journalProgress(id, kPhaseSent, {}, clock->now().toUTC());
             return true;
         };
         // One worker thread runs the action, so `last` needs no lock. A new handle replaces the
         // old one (ANF: the pool creation's operation, then the pool change's); ONTAP reports
         // the same job uuid on every poll, which is journaled once.
         auto last = std::make_shared<QString>();
-        ctx.onAccepted = [history, id, last](const QString &handle) {
+        ctx.onAccepted = [history, clock, id, last](const QString &handle) {
             if (handle.isEmpty() || handle == *last) {
                 return;
             }
             *last = handle;
             actionCrashPoint("sent");
-            history->journalProgress(id, kPhaseAccepted, handle, QDateTime::currentDateTimeUtc());
+            history->journalProgress(id, kPhaseAccepted, handle, clock->now().toUTC());
             actionCrashPoint("handle");
         };
     }
@@ -459,7 +462,7 @@ void ActionManager::recover(const JournalEntry &entry)
     if (m_index.contains(entry.actionId)) {
         return; // ours, or already taken over
     }
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = m_clock.now().toUTC();
     const qsizetype slash = entry.owner.lastIndexOf(QLatin1Char('/'));
     const QString host = entry.owner.left(slash);
     bool pidOk = false;
@@ -529,7 +532,7 @@ void ActionManager::heartbeat()
         }
     }
     if (!running.isEmpty() && m_history) {
-        m_history->journalHeartbeat(running, m_owner, QDateTime::currentDateTimeUtc());
+        m_history->journalHeartbeat(running, m_owner, m_clock.now().toUTC());
     }
 }
 

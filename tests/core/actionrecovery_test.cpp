@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 
 using namespace strata::core;
 using strata::testsupport::ManualClock;
@@ -84,11 +85,11 @@ protected:
         e.request = actionRequestToJson(request);
         e.user = QStringLiteral("alice");
         e.target = QStringLiteral("svm/vol1");
-        e.submitted = QDateTime::currentDateTimeUtc();
+        e.submitted = clock.now();
         e.phase = handle.isEmpty() ? QStringLiteral("intended") : QStringLiteral("accepted");
         e.handle = handle;
         e.owner = owner;
-        e.heartbeat = QDateTime::currentDateTimeUtc();
+        e.heartbeat = clock.now();
         ASSERT_TRUE(history->journalIntent(e));
         if (!handle.isEmpty()) {
             ASSERT_TRUE(history->journalProgress(id, e.phase, handle, e.heartbeat));
@@ -236,4 +237,83 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     EXPECT_EQ(entry->idempotencyKey, manager.find(id)->idempotencyKey);
     EXPECT_EQ(entry->owner,
               QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(QCoreApplication::applicationPid()));
+}
+
+TEST_F(ActionRecoveryTest, AnOwnersHeartbeatGoesStaleOnTheManagersClock)
+{
+    // Another host's process: only a heartbeat older than five minutes says it is gone.
+    leftBehind(QStringLiteral("far"), ActionKind::ServiceLevelChange, QStringLiteral("other-host.example/4242"), {});
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        10000));
+    EXPECT_EQ(manager.find(QStringLiteral("far")), nullptr) << "its heartbeat is current";
+
+    clock.advance(std::chrono::seconds(301));
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle() && manager.find(QStringLiteral("far"));
+        },
+        10000));
+    EXPECT_TRUE(manager.find(QStringLiteral("far"))->recovered);
+    EXPECT_EQ(executor.sent, 0);
+}
+
+TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
+{
+    // Sends, is accepted, then waits (on its worker) until the test has read the journal.
+    class ParkedAfterAcceptExecutor final : public IActionExecutor
+    {
+    public:
+        std::atomic<bool> parked{false};
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+
+        ActionPreview preview(const ActionRequest &) const override { return {}; }
+        std::function<ActionResult(const ActionContext &)> prepare(const ActionRequest &) override
+        {
+            return [this](const ActionContext &ctx) {
+                if (!ctx.sending()) {
+                    return ActionResult{false, false, QStringLiteral("not sent")};
+                }
+                ctx.accepted(QStringLiteral("job-7"));
+                parked = true;
+                released.wait_for(std::chrono::seconds(30));
+                return ActionResult{true, false, QStringLiteral("sent")};
+            };
+        }
+    } parkedExecutor;
+
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &parkedExecutor);
+    const QString id = manager.submit(
+        ActionRequest(ActionKind::ServiceLevelChange, QStringLiteral("ontap-ai"), QStringLiteral("vol1")));
+    ASSERT_FALSE(id.isEmpty());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return parkedExecutor.parked.load();
+        },
+        10000));
+    {
+        SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")));
+        ASSERT_TRUE(reader.open(nullptr));
+        const auto entry = reader.journalEntry(id);
+        ASSERT_TRUE(entry.has_value());
+        EXPECT_EQ(entry->phase, QStringLiteral("accepted"));
+        EXPECT_EQ(entry->handle, QStringLiteral("job-7"));
+        EXPECT_EQ(entry->submitted, clock.now());
+        EXPECT_EQ(entry->heartbeat, clock.now()) << "the accepted stamp is on the manager's clock";
+    }
+    parkedExecutor.release.set_value();
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.find(id)->state != ActionState::Running;
+        },
+        10000));
+    pool.waitForDone();
 }

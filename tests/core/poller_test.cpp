@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <deque>
+#include <future>
 #include <mutex>
 
 using namespace strata::core;
@@ -159,7 +160,10 @@ TEST_F(PollerTest, AuthFailure_PausesUntilResume)
 
 TEST_F(PollerTest, PollNowWhileRunning_DropsTheSupersededResult)
 {
-    std::atomic<bool> release{false};
+    // Poll 1 blocks until the test releases it (a broken promise releases it too, if the test
+    // ends early).
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
     std::atomic<int> started{0};
     std::atomic<int> applied{0};
     SystemPoller poller({.name = QStringLiteral("t"), .interval = 60s}, clock, pool, [&] {
@@ -167,9 +171,7 @@ TEST_F(PollerTest, PollNowWhileRunning_DropsTheSupersededResult)
         PollJob job;
         job.run = [&, n] {
             if (n == 1) {
-                while (!release) {
-                    QThread::msleep(2);
-                }
+                released.wait();
             }
             PollOutcome out;
             out.apply = [&, n] {
@@ -190,7 +192,7 @@ TEST_F(PollerTest, PollNowWhileRunning_DropsTheSupersededResult)
     poller.pollNow(); // supersedes poll 1
     clock.advance(0ms);
     ASSERT_TRUE(spy.wait(5000));
-    release = true;
+    release.set_value();
     pool.waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(applied, 2) << "only the second poll's result may be applied";

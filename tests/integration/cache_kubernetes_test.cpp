@@ -267,7 +267,10 @@ protected:
                 return true;
             }
             kube->tick();
-            QTest::qWait(200);
+            // Paces simulated seconds against the source's 150 ms cache poll; done ends it early.
+            if (waitFor(done, 200)) {
+                return true;
+            }
         }
         return waitFor(done, 2000);
     }

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -276,9 +277,20 @@ TEST_F(KubernetesSourceFaults, WatchHangingAfterHeaders_IsReportedAndShutdownDoe
     EXPECT_EQ(projectNames(), QStringList{QStringLiteral("team-a")});
 
     // With the default idle limit (120 s) the watch is still hanging when the source goes.
+    const auto podgroupRequests = [&] {
+        const auto paths = cluster.collectionPaths();
+        return std::count_if(paths.begin(), paths.end(), [](const std::string &p) {
+            return p.find("/podgroups") != std::string::npos;
+        });
+    };
+    const auto requestsBefore = podgroupRequests();
     start(cluster.baseUrl());
     ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
-    QTest::qWait(500);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return podgroupRequests() >= requestsBefore + 2; // its list, then the watch that hangs
+        },
+        15000));
     EXPECT_LT(destroySource(), 3000);
 }
 

@@ -326,7 +326,8 @@ TEST_F(OntapSourceTest, WrongPassword_PausesInAuthRequiredUntilFixed)
     ASSERT_TRUE(waitFor([&] {
         return status().health == core::Health::AuthRequired;
     }));
-    // Pollers that were already in flight when the first one was refused finish first.
+    // Bounded on purpose: pollers already in flight when the first one was refused finish
+    // first, then no request may follow.
     QTest::qWait(300);
     const int requests = simulator->requestCount();
     QTest::qWait(500);
@@ -369,7 +370,7 @@ TEST_F(OntapSourceTest, MissingSecret_IsReportedAsAuthRequired)
 TEST_F(OntapSourceTest, PerformanceIsPolledOnlyWhileSomeoneWatches)
 {
     startAndWait();
-    QTest::qWait(200);
+    QTest::qWait(200); // bounded on purpose: checks that no performance poll happens
     EXPECT_TRUE(engine->estate().volumePerf().all().empty()) << "no subscriber, no performance poll";
     engine->subscribePerformance();
     ASSERT_TRUE(waitFor([&] {

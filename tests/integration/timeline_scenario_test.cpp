@@ -21,6 +21,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace strata;
 using namespace std::chrono_literals;
 
@@ -243,8 +245,15 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     // Other systems' entries are there too (the preempted job's Kubernetes events, the
     // reconstructed queue of the cluster), and nothing is duplicated by another poll.
     const int before = timeline.size();
+    const QDateTime refreshed = clock.now();
     engine.refresh();
-    QTest::qWait(1500);
+    // Every source has read its system again since the refresh (Kubernetes: its lists).
+    ASSERT_TRUE(waitForTimeline([&] {
+        const auto statuses = engine.statuses();
+        return std::all_of(statuses.begin(), statuses.end(), [&](const core::SourceStatus &s) {
+            return s.lastSuccess.isValid() && s.lastSuccess >= refreshed;
+        });
+    }));
     core::TimelineFilter scheduler;
     scheduler.categories = {QStringLiteral("scheduler")};
     scheduler.jobs = {QStringLiteral("c-4-gg")};

@@ -98,7 +98,7 @@ QJsonObject AzureHttp::waitForOperation(const HttpResult &accepted, QStringList 
             || status == QLatin1String("Canceled") || r.status != 200) {
             return r.json;
         }
-        QThread::msleep(20);
+        QThread::msleep(20); // poll interval of this condition wait (ARM's async-operation polling)
     }
     return {};
 }

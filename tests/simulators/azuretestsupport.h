@@ -60,7 +60,7 @@ public:
 
     /// Polls the Azure-AsyncOperation URL of an accepted request until a terminal status; returns
     /// the last status document (empty on timeout). `statuses` collects each status once, in order.
-    QJsonObject waitForOperation(const HttpResult &accepted, QStringList *statuses = nullptr, int timeoutMs = 10000);
+    QJsonObject waitForOperation(const HttpResult &accepted, QStringList *statuses = nullptr, int timeoutMs = 30000);
 
     /// "<path>?api-version=<v>" helper.
     static QString withApi(const QString &path, const QString &apiVersion = QStringLiteral("2025-06-01"));

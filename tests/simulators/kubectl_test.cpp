@@ -95,7 +95,7 @@ protected:
         clock.start();
         KubectlResult r = run(args);
         while (!done(r) && clock.elapsed() < 15000) {
-            QThread::msleep(50);
+            QThread::msleep(50); // poll interval of this condition wait: kubectl's output has no signal
             r = run(args);
         }
         return r;

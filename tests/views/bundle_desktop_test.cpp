@@ -94,7 +94,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
     QStringList liveNumbers;
     std::optional<core::Bundle> bundle;
     for (int attempt = 0; attempt < 5; ++attempt) {
-        QTest::qWait(400);
+        QTest::qWait(400); // bounded on purpose: a quiet period, then the reading must hold
         liveNumbers = pageNumbers(liveWindow);
         std::optional<core::Bundle> collected;
         core::BundleOptions bundleOptions;
@@ -107,7 +107,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
                 return collected.has_value();
             },
             kBundleTimeoutMs));
-        QTest::qWait(400);
+        QTest::qWait(400); // bounded on purpose: checks that no page update was still pending
         if (pageNumbers(liveWindow) == liveNumbers) {
             bundle = std::move(collected);
             break;

@@ -137,7 +137,7 @@ TEST(DeskPolish, WindowStaysOnTheScreenWhenAFailingJobIsSelected)
 
     window.showPage(views::MainWindow::Page::Jobs);
     ASSERT_TRUE(window.jobsPage()->selectJob(testsupport::kCluster, QStringLiteral("runai-team-a/bert-serve")));
-    QTest::qWait(50);
+    QTest::qWait(50); // bounded on purpose: checks that the window does not grow past the screen
     QCoreApplication::processEvents();
     EXPECT_TRUE(polishFits(window)) << "after selecting: " << window.frameGeometry().width() << "x"
                                     << window.frameGeometry().height() << " on " << available.width() << "x"
@@ -283,8 +283,13 @@ TEST(DeskPolish, ShortChartsShowFewerAxisLabelsInsteadOfElidingThem)
     view.resize(360, 150);
     view.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
-    QTest::qWait(50);
     const QFontMetrics metrics(value->labelsFont());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return value->tickCount() >= 2 && value->tickCount() < 11 && time->tickCount() < 21
+                   && chart->plotArea().height() / (value->tickCount() - 1) >= metrics.height();
+        },
+        10000));
     // Each label has its line and half a line of room, so none is elided.
     ASSERT_GE(value->tickCount(), 2);
     EXPECT_LT(value->tickCount(), 11);
@@ -293,10 +298,14 @@ TEST(DeskPolish, ShortChartsShowFewerAxisLabelsInsteadOfElidingThem)
 
     // Tall again: back to the ticks the chart asked for.
     view.resize(360, 900);
-    QTest::qWait(50);
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return value->tickCount() == 11;
+        },
+        10000));
     EXPECT_EQ(value->tickCount(), 11);
     // A later wish is kept and fitted as well.
     value->setTickCount(9);
-    QTest::qWait(20);
+    QTest::qWait(20); // bounded on purpose: checks that the fitting does not undo the wish
     EXPECT_EQ(value->tickCount(), 9);
 }

@@ -276,7 +276,7 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
     const QString shot = qEnvironmentVariable("STRATA_SCREENSHOT");
     if (!shot.isEmpty()) {
         auto save = [&window](const QString &path) {
-            QTest::qWait(300);
+            QTest::qWait(300); // screenshots only: lets the platform paint; no assertion depends on it
             const QPixmap pixmap = QGuiApplication::platformName() == QLatin1String("xcb")
                                        ? window.screen()->grabWindow(0)
                                        : window.grab();
@@ -369,7 +369,7 @@ TEST_F(DesktopDemo, DemoMenuPlaysTheNextTr4858StepThroughTheActionDialog)
         kTimeoutMs));
     if (const QByteArray shot = qgetenv("STRATA_GPU_SCREENSHOT"); !shot.isEmpty()) {
         demo->kubernetes()->tick(5);
-        QTest::qWait(1500);
+        QTest::qWait(1500); // screenshot only: lets the pages catch up; no assertion depends on it
         window.grab().save(QString::fromLocal8Bit(shot));
     }
 }

@@ -190,7 +190,7 @@ TEST_F(WebSecurityTest, AViewerCallingAnOperatorEndpointGets403)
         EXPECT_EQ(r.status, 403) << path.toStdString();
         EXPECT_TRUE(r.json().object().value(QLatin1String("error")).toString().contains(QLatin1String("operator")));
     }
-    QTest::qWait(200);
+    QTest::qWait(200); // bounded on purpose: checks that no snapshot is made after the refusal
     EXPECT_FALSE(simulator->snapshotNames(volumeId).contains(QStringLiteral("viewer-snap")));
     EXPECT_TRUE(engine->actions().records().isEmpty());
     EXPECT_EQ(get(QStringLiteral("/api/v1/users"), viewer).status, 403);

@@ -193,7 +193,10 @@ TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
     ASSERT_TRUE(waitFor([&] {
         return feed.rows(QStringLiteral("sentences")).size() == 1;
     }));
-    QTest::qWait(250); // the next append is a diff of its own
+    // The first diff is out (the flush ran), so the next append is a diff of its own.
+    ASSERT_TRUE(waitFor([&] {
+        return feed.revision() > before;
+    }));
     feed.append(QStringLiteral("sentences"), sentence(QStringLiteral("call-1/1")));
     // rows() has the row once the worker applied it; the revision counts it once the owner
     // thread has numbered and sent the diff, a moment later.
@@ -225,7 +228,7 @@ TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
     ASSERT_TRUE(waitFor([&] {
         return !current->messages.isEmpty();
     }));
-    QTest::qWait(300);
+    QTest::qWait(300); // bounded on purpose: checks that nothing follows the hello
     EXPECT_EQ(current->messages.size(), 1);
 }
 
@@ -451,7 +454,7 @@ TEST(LiveFeedTest, KeyedDiffsCarryOnlyChangedAndRemovedRows)
         sent << m;
     });
     feed.markDirty(QStringLiteral("things")); // nothing changed: no diff
-    QTest::qWait(30);
+    QTest::qWait(30);                         // bounded on purpose: checks that no diff comes
     EXPECT_TRUE(sent.isEmpty());
     rows = QJsonArray{QJsonObject{{QStringLiteral("key"), QStringLiteral("a")}, {QStringLiteral("v"), 5}},
                       QJsonObject{{QStringLiteral("key"), QStringLiteral("c")}, {QStringLiteral("v"), 3}}};
@@ -460,7 +463,7 @@ TEST(LiveFeedTest, KeyedDiffsCarryOnlyChangedAndRemovedRows)
     ASSERT_TRUE(QTest::qWaitFor([&] {
         return !sent.isEmpty();
     }));
-    QTest::qWait(30);
+    QTest::qWait(30); // bounded on purpose: checks that no second diff follows
     ASSERT_EQ(sent.size(), 1);
     const QJsonObject diff = QJsonDocument::fromJson(sent.first()).object();
     EXPECT_EQ(diff.value(QLatin1String("revision")).toInt(), 1);

@@ -658,6 +658,7 @@ TEST(CurlTransport, InFlightCap_CancelledWhileWaiting_ReturnsCancelledWithoutSen
     const CancelToken waiterCancel;
     std::thread canceller([&] {
         // The waiter may or may not have reached the slot wait yet; either way it must not send.
+        // Bounded on purpose: "blocked on the slot" has no signal to wait for.
         std::this_thread::sleep_for(100ms);
         waiterCancel.cancel();
     });

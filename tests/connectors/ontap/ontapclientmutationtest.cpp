@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <future>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -338,9 +340,20 @@ TEST_F(OntapMutationTest, WaitForJob_CancelledDuringPollInterval_ReturnsCancelle
 TEST_F(OntapMutationTest, WaitForJob_CancelledWhileJobRequestHangs_ReturnsCancelled)
 {
     transport.enqueueHang(Method::Get, kJobPath);
+    // Cancels once the job request has reached the transport (and hangs there).
+    std::promise<void> reached;
+    std::once_flag reachedOnce;
+    transport.setOverride([&](const http::HttpRequest &request) -> std::optional<http::Result<http::HttpResponse>> {
+        if (FakeTransport::pathOf(request.url) == kJobPath) {
+            std::call_once(reachedOnce, [&] {
+                reached.set_value();
+            });
+        }
+        return std::nullopt;
+    });
     http::CancelToken cancel;
-    std::thread canceller([cancel] {
-        std::this_thread::sleep_for(50ms);
+    std::thread canceller([cancel, hanging = reached.get_future()] {
+        hanging.wait_for(30s); // bounded only so a regression fails instead of hanging
         cancel.cancel();
     });
     const auto job = client().waitForJob(kJobUuid, {}, cancel);

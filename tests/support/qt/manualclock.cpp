@@ -9,6 +9,12 @@ ManualClock::ManualClock(QDateTime start)
     : m_now(std::move(start))
 {}
 
+QDateTime ManualClock::now() const
+{
+    std::lock_guard lock(m_nowMutex);
+    return m_now;
+}
+
 core::IClock::TimerId
 ManualClock::callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn)
 {
@@ -38,6 +44,7 @@ void ManualClock::advance(std::chrono::milliseconds by)
         Timer timer = std::move(next->second);
         m_timers.erase(next);
         if (timer.due > m_now) {
+            std::lock_guard lock(m_nowMutex);
             m_now = timer.due;
         }
         if (timer.context) {
@@ -45,7 +52,10 @@ void ManualClock::advance(std::chrono::milliseconds by)
         }
         QCoreApplication::processEvents();
     }
-    m_now = target;
+    {
+        std::lock_guard lock(m_nowMutex);
+        m_now = target;
+    }
     QCoreApplication::processEvents();
 }
 

@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include <map>
+#include <mutex>
 
 namespace strata::testsupport {
 
@@ -17,7 +18,8 @@ class ManualClock final : public QObject, public core::IClock
 public:
     explicit ManualClock(QDateTime start = QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC));
 
-    [[nodiscard]] QDateTime now() const override { return m_now; }
+    /// Safe from any thread (action workers stamp the journal with it).
+    [[nodiscard]] QDateTime now() const override;
     TimerId callAfter(std::chrono::milliseconds delay, QObject *context, std::function<void()> fn) override;
     void cancel(TimerId id) override;
 
@@ -34,6 +36,7 @@ private:
         QPointer<QObject> context;
         std::function<void()> fn;
     };
+    mutable std::mutex m_nowMutex; // guards m_now against readers on worker threads
     QDateTime m_now;
     std::map<TimerId, Timer> m_timers;
     TimerId m_nextId = 1;
