@@ -18,7 +18,8 @@ public:
 
     virtual ~IClock() = default;
 
-    /// Current time, UTC.
+    /// Current time, UTC. Safe to call from any thread (the action journal stamps times on its
+    /// worker thread).
     [[nodiscard]] virtual QDateTime now() const = 0;
     /// Calls `fn` on `context`'s thread after `delay`, unless cancel() was called or `context`
     /// was destroyed first. Returns an id for cancel(); ids are never 0.
