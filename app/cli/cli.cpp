@@ -479,7 +479,7 @@ int run(const QStringList &arguments,
                                     "get: sources, volumes, snapshots, clusters, nodes, "
                                     "projects, jobs, pvcs, service-levels, pools, aks, "
                                     "schedules, datasets, commits, caches, cache-targets, "
-                                    "grids, tenants, buckets, alerts, events; set: service-level "
+                                    "grids, tenants, buckets, alerts, events, systems, attention; set: service-level "
                                     "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
                                     "TO"));
 
@@ -535,7 +535,7 @@ int run(const QStringList &arguments,
                    "cli",
                    "usage: %1 [--config PATH | --demo] get "
                    "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
-                   "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events "
+                   "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention "
                    "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
                    "[-o table|json|csv]\n"
                    "       %1 [--config PATH | --demo] get events [--system NAME] [--severity "
@@ -860,10 +860,25 @@ int run(const QStringList &arguments,
         if (resource == QLatin1String("datasets") && format == rows::Format::Table) {
             out << core::summarize(engine.estate()).headerText() << "\n\n";
         }
+        if (resource == QLatin1String("systems")) {
+            // ONTAP polls performance for watchers only: watch until each ONTAP source answered,
+            // so "throughput now" is a figure as on the Overviews.
+            engine.subscribePerformance();
+            waitFor(
+                [&] {
+                    return std::all_of(selected.cbegin(), selected.cend(), [&](const core::SourceConfig &s) {
+                        return s.kind != core::SourceKind::Ontap || engine.estate().volumePerf().scope(s.name);
+                    });
+                },
+                &engine,
+                std::min(remainingSeconds(), 15));
+            engine.unsubscribePerformance();
+        }
         if (resource == QLatin1String("datasets") || resource == QLatin1String("commits")
             || resource == QLatin1String("caches") || resource == QLatin1String("cache-targets")
             || resource == QLatin1String("grids") || resource == QLatin1String("tenants")
-            || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")) {
+            || resource == QLatin1String("buckets") || resource == QLatin1String("alerts")
+            || resource == QLatin1String("systems") || resource == QLatin1String("attention")) {
             rows::write(*rows::resourceRows(engine, resource, listFilter, clock.now()), format, out);
             return exitCode;
         }

@@ -146,88 +146,66 @@ QString storageSystemStatus(const StorageSystemSummary &system)
 std::vector<AttentionItem> needsAttention(const Estate &estate, const QList<SourceStatus> &statuses)
 {
     std::vector<AttentionItem> out;
-    QString reason;
-    const auto add = [&out, &reason](QString severity,
-                                     QString system,
-                                     QString source,
-                                     QString kind,
-                                     QString id,
-                                     QString subject,
-                                     QString message) {
-        out.push_back(AttentionItem{std::move(severity),
-                                    std::move(system),
-                                    std::move(source),
-                                    std::move(kind),
-                                    std::move(id),
-                                    reason,
-                                    std::move(subject),
-                                    std::move(message)});
+    // What is wrong with `object` (its system, source, kind, id and subject already set).
+    const auto flag = [&out](const AttentionItem &object, const char *severity, const char *reason, QString message) {
+        AttentionItem item = object;
+        item.severity = QString::fromLatin1(severity);
+        item.reason = QString::fromLatin1(reason);
+        item.message = std::move(message);
+        out.push_back(std::move(item));
     };
+    const auto object = [](const QString &system, const QString &source, const char *kind, const QString &id) {
+        AttentionItem item;
+        item.system = system;
+        item.source = source;
+        item.kind = QString::fromLatin1(kind);
+        item.id = id;
+        item.subject = id;
+        return item;
+    };
+    const QString kube = QStringLiteral("kubernetes");
 
     for (const SourceStatus &s : statuses) {
         if (s.health == Health::Ok || s.health == Health::Unknown) {
             continue;
         }
-        reason = QStringLiteral("source_health");
         const QString state = s.health == Health::Degraded      ? tr("degraded")
                               : s.health == Health::Unreachable ? tr("unreachable")
                                                                 : tr("needs credentials");
-        add(s.health == Health::Degraded ? QStringLiteral("warning") : QStringLiteral("error"),
-            sourceKindName(s.kind),
-            s.name,
-            QStringLiteral("source"),
-            s.name,
-            s.name,
-            s.lastError.isEmpty() ? state : tr("%1: %2").arg(state, s.lastError));
+        flag(object(sourceKindName(s.kind), s.name, "source", s.name),
+             s.health == Health::Degraded ? "warning" : "error",
+             "source_health",
+             s.lastError.isEmpty() ? state : tr("%1: %2").arg(state, s.lastError));
     }
 
     for (const auto &j : estate.jobs().all()) {
         if (!j->failureReason.isEmpty()) {
-            reason = QStringLiteral("job_failing");
-            add(QStringLiteral("error"),
-                QStringLiteral("kubernetes"),
-                j->source,
-                QStringLiteral("job"),
-                j->id,
-                j->id,
-                j->gpusAllocated > 0 ? tr("%1 · GPUs held: %2").arg(j->failureReason, formatGpus(j->gpusAllocated))
-                                     : j->failureReason);
+            flag(object(kube, j->source, "job", j->id),
+                 "error",
+                 "job_failing",
+                 j->gpusAllocated > 0 ? tr("%1 · GPUs held: %2").arg(j->failureReason, formatGpus(j->gpusAllocated))
+                                      : j->failureReason);
         } else if (j->status == JobStatus::Failed) {
-            reason = QStringLiteral("job_failed");
-            add(QStringLiteral("warning"),
-                QStringLiteral("kubernetes"),
-                j->source,
-                QStringLiteral("job"),
-                j->id,
-                j->id,
-                tr("failed"));
+            flag(object(kube, j->source, "job", j->id), "warning", "job_failed", tr("failed"));
         }
     }
 
     for (const auto &c : estate.gpuClusters().all()) {
         if (c->pendingJobs > 0 && c->gpuIdleAllocated > 0) {
-            reason = QStringLiteral("pending_while_idle");
-            add(QStringLiteral("warning"),
-                QStringLiteral("kubernetes"),
-                c->source,
-                QStringLiteral("cluster"),
-                c->source,
-                c->source,
-                (c->pendingJobs == 1 ? tr("%1 job pending while allocated GPUs idle: %2")
-                                     : tr("%1 jobs pending while allocated GPUs idle: %2"))
-                    .arg(c->pendingJobs)
-                    .arg(formatGpus(c->gpuIdleAllocated)));
+            flag(object(kube, c->source, "cluster", c->source),
+                 "warning",
+                 "pending_while_idle",
+                 (c->pendingJobs == 1 ? tr("%1 job pending while allocated GPUs idle: %2")
+                                      : tr("%1 jobs pending while allocated GPUs idle: %2"))
+                     .arg(c->pendingJobs)
+                     .arg(formatGpus(c->gpuIdleAllocated)));
         }
         if (c->quotaTotal != c->gpuTotal) {
-            reason = QStringLiteral("quota_mismatch");
-            add(QStringLiteral("warning"),
-                QStringLiteral("kubernetes"),
-                c->source,
-                QStringLiteral("cluster"),
-                c->source,
-                c->source,
-                tr("Σ project quotas %1 ≠ %2 GPUs in the cluster")
-                    .arg(formatGpus(c->quotaTotal), formatGpus(c->gpuTotal)));
+            flag(object(kube, c->source, "cluster", c->source),
+                 "warning",
+                 "quota_mismatch",
+                 tr("Σ project quotas %1 ≠ %2 GPUs in the cluster")
+                     .arg(formatGpus(c->quotaTotal), formatGpus(c->gpuTotal)));
         }
     }
 
@@ -235,82 +213,59 @@ std::vector<AttentionItem> needsAttention(const Estate &estate, const QList<Sour
         if (a->resolved || a->silenced) {
             continue;
         }
-        reason = QStringLiteral("grid_alert");
-        add(a->severity == QLatin1String("critical") ? QStringLiteral("critical")
-            : a->severity == QLatin1String("major")  ? QStringLiteral("error")
-                                                     : QStringLiteral("warning"),
-            QStringLiteral("storagegrid"),
-            a->source,
-            QStringLiteral("alert"),
-            a->id,
-            a->node.isEmpty() ? a->name : tr("%1 on %2").arg(a->name, a->node),
-            a->summary.isEmpty() || a->summary == a->name ? tr("%1 alert").arg(a->severity)
-                                                          : tr("%1 alert: %2").arg(a->severity, a->summary));
+        AttentionItem alert = object(QStringLiteral("storagegrid"), a->source, "alert", a->id);
+        alert.subject = a->node.isEmpty() ? a->name : tr("%1 on %2").arg(a->name, a->node);
+        flag(alert,
+             a->severity == QLatin1String("critical") ? "critical"
+             : a->severity == QLatin1String("major")  ? "error"
+                                                      : "warning",
+             "grid_alert",
+             a->summary.isEmpty() || a->summary == a->name ? tr("%1 alert").arg(a->severity)
+                                                           : tr("%1 alert: %2").arg(a->severity, a->summary));
     }
 
+    const auto provisioningSeverity = [](const QString &state) {
+        return state.compare(QLatin1String("Failed"), Qt::CaseInsensitive) == 0 ? "error" : "warning";
+    };
     for (const auto &v : estate.volumes().all()) {
-        const QString system = v->isAnf() ? QStringLiteral("azure") : QStringLiteral("ontap");
-        const QString subject = v->svm.isEmpty() ? v->name : v->svm + QLatin1Char('/') + v->name;
+        AttentionItem volume =
+            object(v->isAnf() ? QStringLiteral("azure") : QStringLiteral("ontap"), v->source, "volume", v->id);
+        volume.subject = v->svm.isEmpty() ? v->name : v->svm + QLatin1Char('/') + v->name;
         if (v->state == QLatin1String("online") && v->percentUsed && *v->percentUsed >= kVolumeNearFullPercent) {
-            reason = QStringLiteral("volume_full");
-            add(*v->percentUsed >= kVolumeFullPercent ? QStringLiteral("critical") : QStringLiteral("warning"),
-                system,
-                v->source,
-                QStringLiteral("volume"),
-                v->id,
-                subject,
-                tr("%1 used: %2 of %3")
-                    .arg(formatPercent(v->percentUsed), formatBytes(v->usedBytes), formatBytes(v->sizeBytes)));
+            flag(volume,
+                 *v->percentUsed >= kVolumeFullPercent ? "critical" : "warning",
+                 "volume_full",
+                 tr("%1 used: %2 of %3")
+                     .arg(formatPercent(v->percentUsed), formatBytes(v->usedBytes), formatBytes(v->sizeBytes)));
         }
         if (v->isAnf() && anfStateOutstanding(v->provisioningState)) {
-            reason = QStringLiteral("provisioning");
-            add(v->provisioningState.compare(QLatin1String("Failed"), Qt::CaseInsensitive) == 0
-                    ? QStringLiteral("error")
-                    : QStringLiteral("warning"),
-                system,
-                v->source,
-                QStringLiteral("volume"),
-                v->id,
-                subject,
-                tr("provisioning state %1").arg(v->provisioningState));
+            flag(volume,
+                 provisioningSeverity(v->provisioningState),
+                 "provisioning",
+                 tr("provisioning state %1").arg(v->provisioningState));
         }
     }
     for (const auto &p : estate.capacityPools().all()) {
         if (anfStateOutstanding(p->provisioningState)) {
-            reason = QStringLiteral("provisioning");
-            add(p->provisioningState.compare(QLatin1String("Failed"), Qt::CaseInsensitive) == 0
-                    ? QStringLiteral("error")
-                    : QStringLiteral("warning"),
-                QStringLiteral("azure"),
-                p->source,
-                QStringLiteral("pool"),
-                p->id,
-                p->account + QLatin1Char('/') + p->name,
-                tr("provisioning state %1").arg(p->provisioningState));
+            AttentionItem pool = object(QStringLiteral("azure"), p->source, "pool", p->id);
+            pool.subject = p->account + QLatin1Char('/') + p->name;
+            flag(pool,
+                 provisioningSeverity(p->provisioningState),
+                 "provisioning",
+                 tr("provisioning state %1").arg(p->provisioningState));
         }
     }
 
     for (const auto &t : estate.cacheTargets().all()) {
         if (!t->problem.isEmpty()) {
-            reason = QStringLiteral("cache_problem");
-            add(QStringLiteral("error"),
-                QStringLiteral("kubernetes"),
-                t->source,
-                QStringLiteral("cache_target"),
-                t->id,
-                t->id,
-                t->problem);
+            flag(object(kube, t->source, "cache_target", t->id), "error", "cache_problem", t->problem);
         } else if (t->capacityBytes > 0 && t->usedBytes * 100 >= qint64(t->highWatermarkPercent) * t->capacityBytes) {
-            reason = QStringLiteral("cache_watermark");
-            add(QStringLiteral("warning"),
-                QStringLiteral("kubernetes"),
-                t->source,
-                QStringLiteral("cache_target"),
-                t->id,
-                t->id,
-                tr("above its %1 % high watermark: %2 of %3")
-                    .arg(t->highWatermarkPercent)
-                    .arg(formatBytes(t->usedBytes), formatBytes(t->capacityBytes)));
+            flag(object(kube, t->source, "cache_target", t->id),
+                 "warning",
+                 "cache_watermark",
+                 tr("above its %1 % high watermark: %2 of %3")
+                     .arg(t->highWatermarkPercent)
+                     .arg(formatBytes(t->usedBytes), formatBytes(t->capacityBytes)));
         }
     }
 
