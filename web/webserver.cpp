@@ -15,6 +15,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "models/core/overviewsummary.h"
 #include "models/core/schedule.h"
 #include "models/core/source.h"
 #include "models/core/sourceadmin.h"
@@ -1422,14 +1423,19 @@ void WebServer::Private::projectHistory(const QHttpServerRequest &request, QHttp
     }
     const auto [from, to] = rangeOf(query, engine.clock().now());
     auto holder = std::make_shared<Deferred>(std::move(responder));
+    // ?total=1: the cluster's sum over its projects (the Overview's chart, core::clusterHistory).
+    const bool total = query.queryItemValue(QStringLiteral("total")) == QLatin1String("1");
     history->projectHistory(source,
                             query.queryItemValue(QStringLiteral("project"), QUrl::FullyDecoded),
                             from,
                             to,
                             q,
-                            [this, holder, source](std::vector<core::ProjectSample> samples) {
+                            [this, holder, source, total](std::vector<core::ProjectSample> samples) {
                                 if (!holder->socket) {
                                     return;
+                                }
+                                if (total) {
+                                    samples = core::clusterHistory(samples, source);
                                 }
                                 QJsonArray out;
                                 for (const core::ProjectSample &s : samples) {
