@@ -140,6 +140,7 @@ QFrame *OverviewPage::addTile(QWidget *parent,
     tile->setMinimumWidth(150);
     tile->installEventFilter(this);
     auto *titleLabel = new QLabel(title, tile);
+    titleLabel->setWordWrap(true); // a storage system's name and kind can be long
     auto *valueLabel = new QLabel(value, tile);
     valueLabel->setObjectName(objectName + QStringLiteral("_value"));
     QFont big = valueLabel->font();
@@ -574,16 +575,20 @@ void OverviewPage::addCacheCards()
     auto *grid = new QGridLayout(group);
     int n = 0;
     for (const auto &t : targets) {
-        const QString used = tr("%1 / %2").arg(core::formatBytes(t->usedBytes), core::formatBytes(t->capacityBytes));
+        // Capacity 0: the target's claim and volume are not joined yet; unknown, not "0 B / 0 B".
+        const QString used = t->capacityBytes > 0 ? tr("%1 / %2").arg(core::formatBytes(t->usedBytes),
+                                                                      core::formatBytes(t->capacityBytes))
+                                                  : QString::fromUtf16(core::kUnknownText);
         const std::optional<double> percent =
             t->capacityBytes > 0 ? std::optional<double>(100.0 * double(t->usedBytes) / double(t->capacityBytes))
                                  : std::nullopt;
         const int count = commits.value(t->source + QLatin1Char('/') + t->id);
-        const QString detail = tr("%1 used · %2 cached in %3 · watermark %4 %")
-                                   .arg(core::formatPercent(percent),
-                                        core::formatBytes(t->cachedBytes),
-                                        count == 1 ? tr("1 commit") : tr("%1 commits").arg(count))
-                                   .arg(t->highWatermarkPercent);
+        const QString detail =
+            tr("%1 · %2 cached in %3 · watermark %4\u00a0%")
+                .arg(percent ? tr("%1 used").arg(core::formatPercent(percent)) : tr("capacity not known yet"),
+                     core::formatBytes(t->cachedBytes),
+                     count == 1 ? tr("1 commit") : tr("%1 commits").arg(count))
+                .arg(t->highWatermarkPercent);
         const bool over = percent && *percent >= t->highWatermarkPercent;
         QFrame *card = addCard(group,
                                QStringLiteral("card_cache_") + t->id,
@@ -826,6 +831,19 @@ void OverviewPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     Q_EMIT performanceWanted(true);
+}
+
+void OverviewPage::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Status colours and rich-text links are laid out with the palette of their time.
+    if (event->type() == QEvent::PaletteChange && m_refreshTimer) {
+        scheduleRefresh();
+        if (m_timeline) {
+            m_attentionLabel->clear(); // setText() skips an unchanged text
+            updateAttention();
+        }
+    }
 }
 
 void OverviewPage::hideEvent(QHideEvent *event)

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <tuple>
@@ -286,12 +287,22 @@ std::vector<ProjectSample> clusterHistory(const std::vector<ProjectSample> &byPr
     std::stable_sort(ordered.begin(), ordered.end(), [](const ProjectSample *a, const ProjectSample *b) {
         return a->time < b->time;
     });
+    // A project that did not change before the window only reports at its next heartbeat:
+    // those that report within the first heartbeat existed already, and a total without them
+    // would be too low. Totals start once they all reported.
+    QSet<QString> settling;
+    for (const ProjectSample *s : ordered) {
+        if (s->time.secsTo(ordered.front()->time) > -kProjectHeartbeatSeconds) {
+            settling.insert(s->project);
+        }
+    }
     QHash<QString, const ProjectSample *> latest;
     std::vector<ProjectSample> out;
     for (std::size_t i = 0; i < ordered.size(); ++i) {
         latest.insert(ordered[i]->project, ordered[i]);
+        settling.remove(ordered[i]->project);
         // Samples of one poll share a time: one total per distinct time, after all of them.
-        if (i + 1 < ordered.size() && ordered[i + 1]->time == ordered[i]->time) {
+        if ((i + 1 < ordered.size() && ordered[i + 1]->time == ordered[i]->time) || !settling.isEmpty()) {
             continue;
         }
         ProjectSample total;

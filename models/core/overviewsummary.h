@@ -95,9 +95,15 @@ struct AttentionItem
 /// up to their GPUs.
 std::vector<AttentionItem> needsAttention(const Estate &estate, const QList<SourceStatus> &statuses);
 
+/// How often a project is sampled at the latest while nothing changes (the history store's
+/// heartbeat for project samples, IHistoryStore::recordProjectSamples).
+inline constexpr qint64 kProjectHeartbeatSeconds = 600;
+
 /// One cluster's allocation over time from its projects' samples (HistoryService order: by
 /// project, then time; each stored only on change): at every sample time each project counts
-/// with its latest value at or before it (nothing before its first sample). allocated, pending
+/// with its latest value at or before it (nothing before its first sample). Totals start once
+/// every project whose first sample comes within kProjectHeartbeatSeconds of the earliest one
+/// has reported (it existed before the window; a total without it would be too low). allocated, pending
 /// and quota (quotas >= 0 only; -1 when no project has one) are sums; utilization is the mean
 /// over the allocated GPUs of the projects whose utilization is known (-1 when none holds GPUs
 /// with a known utilization). Every sample gets `label` as its project. Oldest first.

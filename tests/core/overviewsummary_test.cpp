@@ -185,25 +185,27 @@ TEST(OverviewSummary, ClusterHistoryCarriesEachProjectForwardAndWeighsUtilizatio
         s.utilization = util;
         return s;
     };
-    // By project, then time (the store's order); a changes at t0+10 min, b only exists from t0+5.
+    // By project, then time (the store's order). a and b did not change before the window: b's
+    // first sample is its heartbeat 5 min in. c is created 2 h in.
     const std::vector<ProjectSample> samples{sample(QStringLiteral("a"), t0, 2000, 4000, 80),
                                              sample(QStringLiteral("a"), t0.addSecs(600), 4000, 4000, 50),
                                              sample(QStringLiteral("b"), t0.addSecs(300), 1000, -1, -1),
-                                             sample(QStringLiteral("b"), t0.addSecs(600), 2000, 2000, 20)};
+                                             sample(QStringLiteral("b"), t0.addSecs(600), 2000, 2000, 20),
+                                             sample(QStringLiteral("c"), t0.addSecs(7200), 1000, 1000, -1)};
     const auto total = clusterHistory(samples, QStringLiteral("dgx"));
     ASSERT_EQ(total.size(), 3U);
-    EXPECT_EQ(total[0].time, t0);
-    EXPECT_EQ(total[0].allocated, 2000);
-    EXPECT_EQ(total[0].quota, 4000);
-    EXPECT_DOUBLE_EQ(total[0].utilization, 80);
-    EXPECT_EQ(total[1].time, t0.addSecs(300));
-    EXPECT_EQ(total[1].allocated, 3000);
-    EXPECT_EQ(total[1].quota, 4000) << "b has no quota yet";
-    EXPECT_DOUBLE_EQ(total[1].utilization, 80) << "b's utilization is unknown: only a's GPUs weigh";
-    EXPECT_EQ(total[2].time, t0.addSecs(600));
-    EXPECT_EQ(total[2].allocated, 6000);
-    EXPECT_EQ(total[2].quota, 6000);
-    EXPECT_DOUBLE_EQ(total[2].utilization, (50.0 * 4 + 20.0 * 2) / 6);
-    EXPECT_EQ(total[2].project, QStringLiteral("dgx"));
+    EXPECT_EQ(total[0].time, t0.addSecs(300)) << "no total at t0: b was there but had not reported";
+    EXPECT_EQ(total[0].allocated, 3000);
+    EXPECT_EQ(total[0].quota, 4000) << "b has no quota yet";
+    EXPECT_DOUBLE_EQ(total[0].utilization, 80) << "b's utilization is unknown: only a's GPUs weigh";
+    EXPECT_EQ(total[1].time, t0.addSecs(600));
+    EXPECT_EQ(total[1].allocated, 6000);
+    EXPECT_EQ(total[1].quota, 6000);
+    EXPECT_DOUBLE_EQ(total[1].utilization, (50.0 * 4 + 20.0 * 2) / 6);
+    EXPECT_EQ(total[1].project, QStringLiteral("dgx"));
+    EXPECT_EQ(total[2].time, t0.addSecs(7200)) << "a project created later does not hold the totals back";
+    EXPECT_EQ(total[2].allocated, 7000);
+    EXPECT_EQ(total[2].quota, 7000);
+    EXPECT_DOUBLE_EQ(total[2].utilization, (50.0 * 4 + 20.0 * 2) / 6) << "c's utilization is unknown";
     EXPECT_TRUE(clusterHistory({}, QStringLiteral("dgx")).empty());
 }

@@ -139,17 +139,24 @@ TEST_F(OverviewDemo, ChartPerClusterWithHistoryAndStorageCardsWithTheCliFigures)
                                 }))
             << cluster.toStdString() << ": GPUs were allocated at some point";
         EXPECT_FALSE(chart->utilizationPoints(allProjects).isEmpty());
-        EXPECT_TRUE(chart->isVisible());
+        // Shown beside the cluster's tiles (a refresh re-parents it; the new group shows next event).
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                return overview->clusterChart(cluster)->isVisible();
+            },
+            5000));
     }
 
     // A card per storage system (ONTAP cluster, ANF account, grid) and per cache target.
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             overview->refresh();
-            return overview->storageCards().size() == 3 && overview->cacheCards().size() == 3;
+            // Cache targets know their capacity once their claim and volume are joined.
+            return overview->storageCards().size() == 3 && overview->cacheCards().size() == 3
+                   && !overview->cacheCards().join(QLatin1Char('\n')).contains(QChar(0x2014));
         },
         kOverviewTimeoutMs))
-        << overview->storageCards().join(QLatin1Char('\n')).toStdString();
+        << (overview->storageCards() + overview->cacheCards()).join(QLatin1Char('\n')).toStdString();
     // The same moment for both: what the page shows equals what `strata get` prints.
     overview->refresh();
     EXPECT_EQ(overview->storageCards(),

@@ -381,7 +381,7 @@ for (const [name, viewport, isMobile, colorScheme] of [['laptop', { width: 1440,
       return {
         systems: systems.map((s) => [text(`#system-${CSS.escape(s.source)}-${CSS.escape(s.name)} .ov-value`),
           s.used_bytes == null || s.capacity_bytes == null ? '—' : `${fmtBytes(s.used_bytes)} / ${fmtBytes(s.capacity_bytes)}`]),
-        targets: targets.map((t) => [text(`#cache-${CSS.escape(t.name)} .ov-value`), `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}`]),
+        targets: targets.map((t) => [text(`#cache-${CSS.escape(t.name)} .ov-value`), t.capacity_bytes > 0 ? `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}` : '—']),
       };
     }, api);
     assert.deepEqual(new Set(api.systems.map((s) => s.kind)), new Set(['ontap', 'azure', 'storagegrid']), 'ONTAP, ANF and StorageGRID systems');

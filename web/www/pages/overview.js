@@ -196,9 +196,10 @@ export function mount(main, ctx) {
       const over = pct != null && pct >= t.high_watermark_percent;
       return h('a', { class: 'ov-card status-' + (t.problem ? 'critical' : over ? 'warning' : 'ok'), href: '#/utilization', dataset: { key: t.key }, id: 'cache-' + t.name },
         h('span', { class: 'ov-title' }, t.name, h('small', { class: 'muted' }, ' · ' + (t.volume || t.pvc))),
-        h('span', { class: 'ov-value' }, `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}`),
+        // Capacity 0: claim and volume not joined yet; unknown, not "0 B / 0 B".
+        h('span', { class: 'ov-value' }, t.capacity_bytes > 0 ? `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}` : '—'),
         meter({ value: t.used_bytes, max: t.capacity_bytes, warnAt: t.high_watermark_percent, label: `${t.name}: ${fmtBytes(t.used_bytes)} of ${fmtBytes(t.capacity_bytes)}` }),
-        h('span', { class: 'ov-detail' }, `${fmtPct(pct, 1)} used · ${fmtBytes(t.cached_bytes)} cached in ${t.cached_commits === 1 ? '1 commit' : `${t.cached_commits} commits`} · watermark ${t.high_watermark_percent} %`),
+        h('span', { class: 'ov-detail' }, `${pct == null ? 'capacity not known yet' : fmtPct(pct, 1) + ' used'} · ${fmtBytes(t.cached_bytes)} cached in ${t.cached_commits === 1 ? '1 commit' : `${t.cached_commits} commits`} · watermark ${t.high_watermark_percent}\u00a0%`),
         t.problem ? h('span', { class: 'ov-health bad-text' }, t.problem) : over ? h('span', { class: 'ov-health warn-text' }, 'above the high watermark') : null);
     }) : h('p', { class: 'empty' }, 'No cache targets configured.'));
   }));
