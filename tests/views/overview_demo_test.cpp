@@ -138,7 +138,10 @@ TEST_F(OverviewDemo, ChartPerClusterWithHistoryAndStorageCardsWithTheCliFigures)
                                     return p.y() > 0;
                                 }))
             << cluster.toStdString() << ": GPUs were allocated at some point";
-        EXPECT_FALSE(chart->utilizationPoints(allProjects).isEmpty());
+        if (cluster == QLatin1String("dgx")) {
+            // dgx ran all along (aks-gpu's workloads start with the demo: no utilization before).
+            EXPECT_GT(chart->utilizationPoints(allProjects).size(), 10);
+        }
         // Shown beside the cluster's tiles (a refresh re-parents it; the new group shows next event).
         EXPECT_TRUE(QTest::qWaitFor(
             [&] {
