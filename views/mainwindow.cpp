@@ -267,6 +267,7 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
         connect(m_overviewPage, &OverviewPage::sourcesPageRequested, this, [this] {
             showPage(Page::Sources);
         });
+        connect(m_overviewPage, &OverviewPage::objectRequested, this, &MainWindow::showObject);
         if (m_triagePage) {
             m_overviewPage->setTimeline(&m_models.timeline->timeline());
             connect(m_overviewPage, &OverviewPage::triageRequested, this, [this](const QString &system) {
@@ -578,7 +579,16 @@ bool MainWindow::showObject(const QString &kind, const QString &source, const QS
         showPage(Page::Gpus);
         return true;
     }
-    if (kind == QLatin1String("alert") && m_storageGridPage) {
+    if (kind == QLatin1String("cluster") && m_gpuPage) {
+        m_gpuPage->setCluster(source);
+        showPage(Page::Gpus);
+        return true;
+    }
+    if (kind == QLatin1String("cache_target") && m_cacheTargetsPage) {
+        showPage(Page::CacheTargets);
+        return m_cacheTargetsPage->selectTarget(source, id);
+    }
+    if ((kind == QLatin1String("alert") || kind == QLatin1String("grid")) && m_storageGridPage) {
         showPage(Page::StorageGrid);
         return true;
     }

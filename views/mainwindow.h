@@ -119,8 +119,9 @@ public:
     /// volume is not in the table.
     bool showVolume(const QString &source, const QString &volumeId);
     /// Switches to the page of an object named by a timeline entry (TimelineEntry::objectKind:
-    /// "volume", "job", "project", "node", "alert", "cached_commit", "source", "pool") and
-    /// selects it where the page can (volumes, jobs, sources, cached commits). false when
+    /// "volume", "job", "project", "node", "alert", "cached_commit", "source", "pool"; the
+    /// Overview's "cluster", "cache_target", "grid") and selects it where the page can
+    /// (volumes, jobs, sources, cached commits, cache targets). false when
     /// there is no page for it or it is not in that page's table.
     bool showObject(const QString &kind, const QString &source, const QString &id);
 

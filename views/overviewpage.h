@@ -1,10 +1,19 @@
 #pragma once
 
+#include "models/core/historystore.h"
+#include "models/core/overviewsummary.h"
+
+#include <QDateTime>
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
+
+#include <vector>
 
 class QAbstractItemModel;
 class QFrame;
+class QGridLayout;
+class QLayout;
 class QLabel;
 class QTimer;
 class QVBoxLayout;
@@ -16,12 +25,19 @@ class Timeline;
 
 namespace strata::views {
 
+class AllocationHistoryChart;
+
 /// Strata's first page: per Kubernetes cluster (and in total when there are several) tiles for
 /// nodes, GPUs allocated of total, idle allocated GPUs, running and pending jobs and GPU
 /// utilization, the Σ quota = GPUs invariant (flagged when broken, SCHEDULING.md 3.2.4), a
-/// storage tile, and the sources' health counts. Tiles are clickable (mouse, Enter/Space) and
-/// ask to open the GPU page or the Jobs page for that cluster. Reads the estate only; updates
-/// are coalesced after each compute publish.
+/// storage tile, and the sources' health counts; beside each cluster's tiles its GPU allocation
+/// and utilization over the last day (AllocationHistoryChart over core::clusterHistory, fed by
+/// setClusterHistory() after clusterHistoryWanted()); a card per storage system
+/// (core::storageSystems: used of capacity, throughput now, health: grid nodes and alerts, ANF
+/// pools and provisioning); a card per cache target; and a "Needs attention" list
+/// (core::needsAttention). Tiles, cards and rows are clickable (mouse, Enter/Space) and ask to
+/// open the page of what they show. Reads the estate only; updates are coalesced after each
+/// publish.
 class OverviewPage final : public QWidget
 {
     Q_OBJECT
@@ -43,7 +59,7 @@ public:
     /// Warnings shown (quota invariant), one per cluster that breaks it.
     [[nodiscard]] QStringList warnings() const { return m_warnings; }
 
-    /// Shows "Needs attention" per system from the timeline (Timeline::attentionBySystem:
+    /// Shows "Recent events (Triage)" per system from the timeline (Timeline::attentionBySystem:
     /// unresolved StorageGRID alerts, recent ONTAP errors and Kubernetes warnings, unhealthy
     /// sources), e.g. "ONTAP: 1 critical · 2 errors"; each links to the Triage page.
     void setTimeline(core::Timeline *timeline);
@@ -51,6 +67,28 @@ public:
     [[nodiscard]] QStringList attentionLines() const;
     /// What clicking a system's attention line does.
     void openAttention(const QString &system);
+
+    /// The clusters' project samples over [from, to] (HistoryService order), as asked for by
+    /// clusterHistoryWanted(); the chart shows their total with the live cluster at `to`.
+    void setClusterHistory(const QString &source,
+                           const std::vector<core::ProjectSample> &samples,
+                           const QDateTime &from,
+                           const QDateTime &to);
+    /// Shown instead of every cluster chart (no history store, store failed to open).
+    void setClusterHistoryMessage(const QString &message);
+    /// The chart of a cluster, nullptr when there is none (tests).
+    [[nodiscard]] AllocationHistoryChart *clusterChart(const QString &source) const;
+    /// How far back the cluster charts reach (seconds).
+    static constexpr qint64 kClusterHistorySeconds = 24 * 3600;
+
+    /// "<source>/<name>=<used> / <capacity> · <throughput>" per storage system card, in order (tests).
+    [[nodiscard]] QStringList storageCards() const;
+    /// "<target>=<used> / <capacity>" per cache target card (tests).
+    [[nodiscard]] QStringList cacheCards() const;
+    /// The "Needs attention" rows as shown: "<subject>: <message>" (tests).
+    [[nodiscard]] QStringList attentionItems() const;
+    /// Simulates a click on attention row `index`; false when there is none.
+    bool activateAttentionItem(int index);
 
 Q_SIGNALS:
     void gpuPageRequested(const QString &source);
@@ -60,9 +98,20 @@ Q_SIGNALS:
     void sourcesPageRequested();
     /// The Triage page, filtered to `system` ("ontap", "storagegrid", ...).
     void triageRequested(const QString &system);
+    /// An object to show on its page (MainWindow::showObject kinds: "volume", "pool", "job",
+    /// "alert", "source", "cluster", "cache_target", "grid").
+    void objectRequested(const QString &kind, const QString &source, const QString &id);
+    /// The project history of `source` over the last `seconds` is wanted (answer with
+    /// setClusterHistory()).
+    void clusterHistoryWanted(const QString &source, qint64 seconds);
+    /// The page shows volume throughput now: performance polling is wanted while it is shown.
+    void performanceWanted(bool wanted);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
 
 private:
     struct Target
@@ -73,9 +122,17 @@ private:
             Jobs,
             Queue,
             Volumes,
-            Sources
+            Sources,
+            Object
         } kind;
         QString source;
+        QString objectKind; ///< Object: MainWindow::showObject kind
+        QString id;         ///< Object: the object's id
+    };
+    struct ClusterHistory
+    {
+        std::vector<core::ProjectSample> total; ///< core::clusterHistory
+        QDateTime from, to;
     };
     QFrame *addTile(QWidget *parent,
                     const QString &objectName,
@@ -87,6 +144,21 @@ private:
     void scheduleRefresh();
     void updateHealth();
     void updateAttention();
+    void addClusterChart(QWidget *group, QLayout *layout, const core::GpuCluster &cluster);
+    void showClusterHistory(const QString &source);
+    void requestClusterHistory();
+    /// Adds a card per storage system to `grid` after its first cell; returns how many.
+    int addStorageCards(QWidget *group, QGridLayout *grid);
+    void addCacheCards();
+    void addAttentionList();
+    QFrame *addCard(QWidget *parent,
+                    const QString &objectName,
+                    const QString &title,
+                    const QString &value,
+                    const QString &detail,
+                    const QString &health,
+                    const QString &status,
+                    Target target);
 
     core::Estate *m_estate;
     QAbstractItemModel *m_sources;
@@ -101,6 +173,14 @@ private:
     QHash<QObject *, Target> m_targets;
     QHash<QString, QLabel *> m_values;
     QStringList m_warnings;
+    QHash<QString, QPointer<AllocationHistoryChart>> m_clusterCharts;
+    QHash<QString, ClusterHistory> m_clusterHistory;
+    QString m_clusterHistoryMessage;
+    QTimer *m_historyTimer = nullptr;
+    QStringList m_storageCards;
+    QStringList m_cacheCards;
+    std::vector<core::AttentionItem> m_attention;
+    QStringList m_attentionItems;
 };
 
 } // namespace strata::views

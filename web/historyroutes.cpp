@@ -5,6 +5,7 @@
 
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
+#include "models/core/overviewsummary.h"
 #include "models/core/source.h"
 
 #include <QJsonArray>
@@ -48,14 +49,19 @@ void projectHistory(RouteCall &call)
     const auto [from, to] = historyRangeOf(query, c.engine.clock().now());
     auto holder = std::make_shared<Deferred>(std::move(call.responder));
     ServerContext *ctx = &c;
+    // ?total=1: the cluster's sum over its projects (the Overview's chart, core::clusterHistory).
+    const bool total = query.queryItemValue(QStringLiteral("total")) == QLatin1String("1");
     history->projectHistory(source,
                             query.queryItemValue(QStringLiteral("project"), QUrl::FullyDecoded),
                             from,
                             to,
                             c.q,
-                            [ctx, holder, source](std::vector<core::ProjectSample> samples) {
+                            [ctx, holder, source, total](std::vector<core::ProjectSample> samples) {
                                 if (!holder->socket) {
                                     return;
+                                }
+                                if (total) {
+                                    samples = core::clusterHistory(samples, source);
                                 }
                                 QJsonArray out;
                                 for (const core::ProjectSample &s : samples) {

@@ -216,9 +216,15 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
         }
         scheduleFlush();
     });
-    connect(&estate, &core::Estate::volumesChanged, this, dirty({s("service-levels")}));
-    connect(&estate, &core::Estate::volumePerfChanged, this, dirty({s("service-levels")}));
-    connect(&estate, &core::Estate::capacityPoolsChanged, this, dirty({s("service-levels")}));
+    connect(&estate, &core::Estate::volumesChanged, this, dirty({s("service-levels"), s("systems"), s("attention")}));
+    connect(&estate, &core::Estate::volumePerfChanged, this, dirty({s("service-levels"), s("systems")}));
+    connect(
+        &estate, &core::Estate::capacityPoolsChanged, this, dirty({s("service-levels"), s("systems"), s("attention")}));
+    // The Overview's rows (core/overviewsummary): systems and what needs attention.
+    connect(&estate, &core::Estate::gridChanged, this, dirty({s("systems"), s("attention")}));
+    connect(&estate, &core::Estate::computeChanged, this, dirty({s("attention")}));
+    connect(&estate, &core::Estate::cacheTargetsChanged, this, dirty({s("attention")}));
+    connect(&engine, &core::Engine::sourceStatusChanged, this, dirty({s("attention")}));
     connect(&estate, &core::Estate::datasetsChanged, this, dirty({s("datasets")}));
     connect(&estate, &core::Estate::commitsChanged, this, dirty({s("commits"), s("datasets")}));
     connect(&estate, &core::Estate::cacheTargetsChanged, this, dirty({s("cache-targets")}));

@@ -211,7 +211,7 @@ int run(const QStringList &arguments,
                                     "get: sources, volumes, snapshots, clusters, nodes, "
                                     "projects, jobs, pvcs, service-levels, pools, aks, "
                                     "schedules, datasets, commits, caches, cache-targets, "
-                                    "grids, tenants, buckets, alerts, events; set: service-level "
+                                    "grids, tenants, buckets, alerts, events, systems, attention; set: service-level "
                                     "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
                                     "TO"));
 

@@ -320,6 +320,20 @@ int answerGet(const Invocation &in, Polled &polled)
         engine.serviceLevels().refreshStatistics();
         waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
     }
+    if (resource == QLatin1String("systems")) {
+        // ONTAP polls performance for watchers only: watch until each ONTAP source answered, so
+        // "throughput now" is a figure as on the Overviews.
+        engine.subscribePerformance();
+        waitFor(
+            [&] {
+                return std::all_of(polled.selected.cbegin(), polled.selected.cend(), [&](const core::SourceConfig &s) {
+                    return s.kind != core::SourceKind::Ontap || engine.estate().volumePerf().scope(s.name);
+                });
+            },
+            &engine,
+            std::min(polled.remainingSeconds(), 15));
+        engine.unsubscribePerformance();
+    }
     rows::write(*rows::resourceRows(engine, resource, filter, engine.clock().now()), in.format, out);
     return polled.exitCode;
 }
@@ -332,7 +346,7 @@ Command getCommand()
         "cli",
         "[--config PATH | --demo] get "
         "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
-        "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events "
+        "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention "
         "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
         "[-o table|json|csv]\n"
         "[--config PATH | --demo] get events [--system NAME] [--severity "

@@ -35,6 +35,7 @@
 #include "views/jobspage.h"
 #include "views/levelchangedialog.h"
 #include "views/mainwindow.h"
+#include "views/overviewpage.h"
 #include "views/ratecarddialog.h"
 #include "views/scheduledialog.h"
 #include "views/servicelevelspage.h"
@@ -168,17 +169,33 @@ void DesktopController::connectViews()
     connect(w, &views::MainWindow::compareBundlesRequested, this, &DesktopController::compareSupportBundles);
 
     views::VolumesPage *volumes = w->volumesPage();
-    connect(volumes, &views::VolumesPage::performanceWanted, this, [this](bool wanted) {
-        if (wanted == m_perfSubscribed) {
+    // The Volumes page and the Overview (throughput now) each want ONTAP performance while shown.
+    const auto wantPerformance = [this](QObject *who, bool wanted) {
+        if (wanted) {
+            m_perfWanted.insert(who);
+        } else {
+            m_perfWanted.remove(who);
+        }
+        const bool subscribe = !m_perfWanted.isEmpty();
+        if (subscribe == m_perfSubscribed) {
             return;
         }
-        m_perfSubscribed = wanted;
-        if (wanted) {
+        m_perfSubscribed = subscribe;
+        if (subscribe) {
             m_engine.subscribePerformance();
         } else {
             m_engine.unsubscribePerformance();
         }
+    };
+    connect(volumes, &views::VolumesPage::performanceWanted, this, [wantPerformance, volumes](bool wanted) {
+        wantPerformance(volumes, wanted);
     });
+    if (views::OverviewPage *overview = w->overviewPage()) {
+        connect(overview, &views::OverviewPage::performanceWanted, this, [wantPerformance, overview](bool wanted) {
+            wantPerformance(overview, wanted);
+        });
+        wantPerformance(overview, overview->isVisible());
+    }
     views::VolumeDetailPanel *detail = volumes->detailPanel();
     connect(detail, &views::VolumeDetailPanel::snapshotsWanted, this, &DesktopController::onSnapshotsWanted);
     connect(detail, &views::VolumeDetailPanel::snapshotsUnwanted, this, &DesktopController::onSnapshotsUnwanted);
@@ -224,6 +241,26 @@ void DesktopController::connectViews()
         updateUpcoming();
     }
 
+    if (views::OverviewPage *overview = w->overviewPage()) {
+        connect(overview,
+                &views::OverviewPage::clusterHistoryWanted,
+                this,
+                [this, overview](const QString &source, qint64 seconds) {
+                    core::HistoryService *history = m_engine.history();
+                    if (!history || !history->openError().isEmpty()) {
+                        overview->setClusterHistoryMessage(
+                            history ? tr("GPU allocation history is unavailable: %1").arg(history->openError())
+                                    : tr("GPU allocation history is not recorded in this session."));
+                        return;
+                    }
+                    const QDateTime now = m_engine.clock().now();
+                    const QDateTime from = now.addSecs(-seconds);
+                    history->projectHistory(
+                        source, {}, from, now, overview, [overview, source, from, now](auto samples) {
+                            overview->setClusterHistory(source, samples, from, now);
+                        });
+                });
+    }
     if (views::GpuPage *gpus = w->gpuPage()) {
         connect(gpus, &views::GpuPage::projectHistoryWanted, this, &DesktopController::fetchProjectHistory);
         connect(gpus, &views::GpuPage::actionRequested, this, &DesktopController::openActionDialog);

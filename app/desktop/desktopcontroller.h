@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <functional>
 #include <memory>
@@ -167,6 +168,7 @@ private:
     int m_throughputRequest = 0;
     QPointer<views::UpcomingChangesDialog> m_upcomingDialog;
     bool m_perfSubscribed = false;
+    QSet<QObject *> m_perfWanted; ///< pages that show performance now
 };
 
 } // namespace strata::desktop

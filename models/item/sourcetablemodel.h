@@ -35,6 +35,8 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
     [[nodiscard]] QString nameAt(int row) const;
+    /// Every row's status, in row order.
+    [[nodiscard]] const QList<core::SourceStatus> &statuses() const { return m_rows; }
     /// Names of the sources (of `kind`, else all) whose first poll has not landed yet: never
     /// succeeded, never failed. Pages say "Loading <source>…" for them instead of "none".
     [[nodiscard]] QStringList loadingSources(std::optional<core::SourceKind> kind = std::nullopt) const;

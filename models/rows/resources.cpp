@@ -8,6 +8,7 @@
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
 #include "models/rows/levelrows.h"
+#include "models/rows/overviewrows.h"
 #include "models/rows/triagerows.h"
 
 #include <algorithm>
@@ -19,13 +20,14 @@ namespace strata::rows {
 const QStringList &resourceNames()
 {
     static const QStringList r{
-        QStringLiteral("sources"),       QStringLiteral("volumes"), QStringLiteral("snapshots"),
-        QStringLiteral("clusters"),      QStringLiteral("nodes"),   QStringLiteral("projects"),
-        QStringLiteral("jobs"),          QStringLiteral("pvcs"),    QStringLiteral("service-levels"),
-        QStringLiteral("pools"),         QStringLiteral("aks"),     QStringLiteral("schedules"),
-        QStringLiteral("datasets"),      QStringLiteral("commits"), QStringLiteral("caches"),
-        QStringLiteral("cache-targets"), QStringLiteral("grids"),   QStringLiteral("tenants"),
-        QStringLiteral("buckets"),       QStringLiteral("alerts"),  QStringLiteral("events")};
+        QStringLiteral("sources"),       QStringLiteral("volumes"),  QStringLiteral("snapshots"),
+        QStringLiteral("clusters"),      QStringLiteral("nodes"),    QStringLiteral("projects"),
+        QStringLiteral("jobs"),          QStringLiteral("pvcs"),     QStringLiteral("service-levels"),
+        QStringLiteral("pools"),         QStringLiteral("aks"),      QStringLiteral("schedules"),
+        QStringLiteral("datasets"),      QStringLiteral("commits"),  QStringLiteral("caches"),
+        QStringLiteral("cache-targets"), QStringLiteral("grids"),    QStringLiteral("tenants"),
+        QStringLiteral("buckets"),       QStringLiteral("alerts"),   QStringLiteral("events"),
+        QStringLiteral("systems"),       QStringLiteral("attention")};
     return r;
 }
 
@@ -101,6 +103,12 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("event") || r == QLatin1String("timeline") || r == QLatin1String("ev")) {
         return QStringLiteral("events");
+    }
+    if (r == QLatin1String("system") || r == QLatin1String("storage-systems")) {
+        return QStringLiteral("systems");
+    }
+    if (r == QLatin1String("needs-attention")) {
+        return QStringLiteral("attention");
     }
     return r;
 }
@@ -293,6 +301,20 @@ resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter
     }
     if (resource == QLatin1String("alerts")) {
         return gridAlertRows(estate, sources);
+    }
+    if (resource == QLatin1String("systems")) {
+        auto systems = core::storageSystems(estate);
+        std::erase_if(systems, [&](const core::StorageSystemSummary &s) {
+            return !sources.contains(s.source);
+        });
+        return systemRows(systems);
+    }
+    if (resource == QLatin1String("attention")) {
+        auto items = core::needsAttention(estate, engine.statuses());
+        std::erase_if(items, [&](const core::AttentionItem &a) {
+            return !sources.contains(a.source);
+        });
+        return attentionRows(items);
     }
     if (resource == QLatin1String("pools")) {
         return poolRows(estate, sources);

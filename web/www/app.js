@@ -3,6 +3,7 @@ import * as api from './api.js';
 import { h, clear, label } from './util.js';
 import { Store } from './store.js';
 import { LiveFeed } from './live.js';
+import * as overview from './pages/overview.js';
 import * as utilization from './pages/utilization.js';
 import * as sentiment from './pages/sentiment.js';
 import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './pages/tables.js';
@@ -10,6 +11,7 @@ import * as admin from './pages/admin.js';
 import * as triage from './pages/triage.js';
 
 const ROUTES = {
+  overview: { title: 'Overview', mount: overview.mount },
   utilization: { title: 'Utilization', mount: utilization.mount },
   sentiment: { title: 'Sentiment', mount: sentiment.mount },
   datasets: { title: 'Datasets', mount: mountDatasets },
@@ -84,11 +86,11 @@ function setLiveState(state) {
 
 function route() {
   if (!session) return;
-  const name = (location.hash.replace(/^#\/?/, '') || 'utilization').split('?')[0];
-  // A page for another role (the server refuses its calls anyway) falls back to Utilization.
+  const name = (location.hash.replace(/^#\/?/, '') || 'overview').split('?')[0];
+  // A page for another role (the server refuses its calls anyway) falls back to the Overview.
   const allowed = ROUTES[name] && (!ROUTES[name].role || ROUTES[name].role === session.role);
-  const r = allowed ? ROUTES[name] : ROUTES.utilization;
-  const key = allowed ? name : 'utilization';
+  const r = allowed ? ROUTES[name] : ROUTES.overview;
+  const key = allowed ? name : 'overview';
   for (const a of document.querySelectorAll('nav.main-nav a')) {
     if (a.dataset.route === key) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

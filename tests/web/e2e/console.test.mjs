@@ -115,8 +115,11 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   await login(page, 'viewer');
   await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
   assert.equal(await page.locator('#user-role').textContent(), 'viewer');
+  // The Overview is where a sign-in lands.
+  await page.locator('nav.main-nav a[data-route="overview"][aria-current="page"]').waitFor({ state: 'attached', timeout: 20000 });
 
   // Utilization: project bars against quota and the allocation chart drawn by uPlot.
+  await page.goto(baseUrl + '/#/utilization');
   await page.locator('#project-bars .bar-row').first().waitFor({ timeout: 60000 });
   assert.ok((await page.locator('#project-bars .bar-row').count()) >= 1);
   await page.locator('#chart-allocation canvas').waitFor({ timeout: 30000 });
@@ -269,7 +272,7 @@ test('phone: the navigation folds into a menu, nothing overflows sideways, label
   const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await login(page, 'viewer');
   await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
-  const pages = [['utilization', '#project-bars .bar-row'], ['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error, #sentiment-kpis .notice'],
+  const pages = [['overview', '#system-cards .ov-card'], ['utilization', '#project-bars .bar-row'], ['sentiment', '#sentiment-kpis .kpi, #sentiment-kpis .error, #sentiment-kpis .notice'],
     ['datasets', '#card-datasets tbody tr[data-key]'], ['jobs', '#card-jobs tbody tr[data-key]'],
     ['service-levels', '#card-service-levels tbody tr[data-key]'], ['triage', 'main h1'], ['audit', '#card-audit tbody tr']];
   for (const [route, ready] of pages) {
@@ -354,6 +357,77 @@ for (const scheme of ['light', 'dark']) {
     const units = await page.locator('#card-service-levels tbody td[data-col="cap_mibps"]').allInnerTexts();
     assert.ok(units.every((t) => !/\bMB\/s|\bGB\/s/.test(t)), 'binary throughput units: ' + units.join(', '));
     await shot(page, `laptop-${scheme}-service-levels`);
+    await page.context().close();
+  });
+}
+
+// The Overview (issue 17 item 9): a chart per cluster with the history the demo backfilled, a
+// card per storage system and cache target with the figures of the rows `strata get systems`
+// and `get cache-targets` print, "Needs attention", no raw API words, nothing wider than the screen.
+for (const [name, viewport, isMobile, colorScheme] of [['laptop', { width: 1440, height: 900 }, false, 'light'],
+  ['laptop-dark', { width: 1440, height: 900 }, false, 'dark'], ['phone', { width: 390, height: 844 }, true, 'light']]) {
+  test(`${name}: the Overview shows clusters over time, storage systems, caches and what needs attention`, async () => {
+    const page = await newPage({ viewport, isMobile, colorScheme });
+    await login(page, 'viewer');
+    await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+    assert.equal(await page.evaluate(() => location.hash), '', 'signed in at the default route');
+    await page.locator('main h1', { hasText: 'Overview' }).waitFor({ timeout: 20000 });
+    await page.locator('#system-cards .ov-card').first().waitFor({ timeout: 60000 });
+    await page.locator('#cache-cards .ov-card').first().waitFor({ timeout: 60000 });
+    await page.locator('#attention-list .attention-row').first().waitFor({ timeout: 60000 });
+
+    const api = await page.evaluate(async () => {
+      const get = async (p) => (await fetch('/api/v1/' + p)).json();
+      const clusters = await get('clusters');
+      const history = {};
+      for (const c of clusters) history[c.source] = await get(`history/projects?source=${encodeURIComponent(c.source)}&range=86400&total=1`);
+      return { systems: await get('systems'), targets: await get('cache-targets'), attention: await get('attention'), clusters, history };
+    });
+    // One chart per cluster, drawn, over history that reaches back most of the day.
+    assert.ok(api.clusters.length >= 1, 'the demo has GPU clusters');
+    for (const c of api.clusters) {
+      await page.locator(`#chart-alloc-${c.source} canvas`).waitFor({ timeout: 30000 });
+      const box = await page.locator(`#chart-alloc-${c.source} canvas`).boundingBox();
+      assert.ok(box && box.width > 200 && box.height > 80, `${c.source}: the allocation chart has a size`);
+      const h = api.history[c.source];
+      assert.ok(h.length > 10, `${c.source}: ${h.length} cluster samples in the last 24 h`);
+      const span = (Date.parse(h[h.length - 1].time) - Date.parse(h[0].time)) / 3600000;
+      assert.ok(span > 20, `${c.source}: history spans ${span.toFixed(1)} h`);
+      assert.ok(h.every((s) => s.project === c.source), 'the cluster total, not projects');
+    }
+    // Cards carry the rows' figures in the console's one unit system.
+    const shown = await page.evaluate(async ({ systems, targets }) => {
+      const { fmtBytes } = await import('/static/util.js');
+      const text = (sel) => document.querySelector(sel)?.innerText.trim();
+      return {
+        systems: systems.map((s) => [text(`#system-${CSS.escape(s.source)}-${CSS.escape(s.name)} .ov-value`),
+          s.used_bytes == null || s.capacity_bytes == null ? '—' : `${fmtBytes(s.used_bytes)} / ${fmtBytes(s.capacity_bytes)}`]),
+        targets: targets.map((t) => [text(`#cache-${CSS.escape(t.name)} .ov-value`), t.capacity_bytes > 0 ? `${fmtBytes(t.used_bytes)} / ${fmtBytes(t.capacity_bytes)}` : '—']),
+      };
+    }, api);
+    assert.deepEqual(new Set(api.systems.map((s) => s.kind)), new Set(['ontap', 'azure', 'storagegrid']), 'ONTAP, ANF and StorageGRID systems');
+    for (const [got, want] of [...shown.systems, ...shown.targets]) assert.equal(got, want);
+    assert.equal(await page.locator('#system-cards .ov-card').count(), api.systems.length);
+    assert.equal(await page.locator('#cache-cards .ov-card').count(), api.targets.length);
+    assert.equal(await page.locator('#attention-list .attention-row').count(), api.attention.length);
+    const grid = api.systems.find((s) => s.kind === 'storagegrid');
+    assert.match(await page.locator(`#system-${grid.source}-${grid.name}`).innerText(), /nodes? up/);
+
+    // ONTAP polls performance while someone watches: the cluster's throughput now arrives live.
+    const ontap = api.systems.find((s) => s.kind === 'ontap');
+    await page.waitForFunction((id) => /\/s now/.test(document.getElementById(id)?.innerText || ''),
+      `system-${ontap.source}-${ontap.name}`, { timeout: 90000, polling: 500 });
+
+    // Labels, not API words; nothing wider than the screen.
+    const m = await page.evaluate(() => ({ text: document.querySelector('main').innerText, doc: document.documentElement.scrollWidth, vw: window.innerWidth }));
+    assert.doesNotMatch(m.text, RAW_WORDS);
+    assert.doesNotMatch(m.text, /\b(storagegrid|cache_target|pending_while_idle|volume_full)\b/);
+    assert.ok(m.doc <= m.vw, `the Overview is ${m.doc} px wide on a ${m.vw} px screen`);
+    await shot(page, `${name}-overview`);
+
+    // A card opens its page.
+    await page.locator(`#system-${grid.source}-${grid.name}`).click();
+    await page.waitForFunction(() => location.hash.startsWith('#/triage'), null, { timeout: 10000 });
     await page.context().close();
   });
 }
