@@ -4,7 +4,7 @@
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
-#include "models/core/storagegridsource.h"
+#include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/rowsupport.h"
 

@@ -1,13 +1,13 @@
 #include "models/core/engine.h"
 
-#include "models/core/azuresource.h"
 #include "models/core/cacheservice.h"
 #include "models/core/credentialstore.h"
-#include "models/core/kubernetessource.h"
-#include "models/core/ontapsource.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
-#include "models/core/storagegridsource.h"
+#include "models/core/sources/azure/azuresource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
+#include "models/core/sources/ontap/ontapsource.h"
+#include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/core/timeline.h"
 
 #include <QPointer>

@@ -11,7 +11,7 @@
 #include "models/core/credentialstore.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
-#include "models/core/storagegridsource.h"
+#include "models/core/sources/storagegrid/storagegridsource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 

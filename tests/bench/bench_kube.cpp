@@ -20,7 +20,7 @@
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 

@@ -1,6 +1,6 @@
 #include "models/core/cachepolicy.h"
 #include "models/core/config.h"
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 
 #include <gtest/gtest.h>
 

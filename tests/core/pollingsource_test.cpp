@@ -1,4 +1,4 @@
-#include "models/core/pollingsource.h"
+#include "models/core/sources/pollingsource.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QSignalSpy>

@@ -3,10 +3,10 @@
 // Volume.id, new ARM id), snapshots, a rejected client secret, a malformed ARM answer, and an
 // AKS cluster's kubeconfig turned into a Kubernetes source.
 
-#include "models/core/azuresource.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "models/core/sources/azure/azuresource.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "tests/integration/simfixture.h"

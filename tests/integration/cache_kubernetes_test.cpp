@@ -9,7 +9,7 @@
 #include "models/core/cacheservice.h"
 #include "models/core/clock.h"
 #include "models/core/estate.h"
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/datalake/datalakewiring.h"
 #include "simulators/kubernetes/kubesimulator.h"

@@ -6,7 +6,7 @@
 
 #include "models/core/clock.h"
 #include "models/core/estate.h"
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 #include "tests/connectors/kubernetes/kaiapiserver.h"
 #include "tests/support/qt/loopbackserver.h"
 

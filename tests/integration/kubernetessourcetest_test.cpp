@@ -2,7 +2,7 @@
 // off the GUI thread by the controller) and the Test button's check against the Kubernetes
 // simulator over real HTTPS, by URL + token and by kubeconfig, with and without Prometheus.
 
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 

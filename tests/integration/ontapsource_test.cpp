@@ -3,8 +3,8 @@
 
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
-#include "models/core/ontapsource.h"
 #include "models/core/source.h"
+#include "models/core/sources/ontap/ontapsource.h"
 #include "tests/integration/simfixture.h"
 
 #include <QElapsedTimer>

@@ -9,7 +9,7 @@
 #include "connectors/s3/s3client.h"
 #include "models/core/datasethub.h"
 #include "models/core/estate.h"
-#include "models/core/storagegridsource.h"
+#include "models/core/sources/storagegrid/storagegridsource.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 #include "tests/integration/simfixture.h"
 

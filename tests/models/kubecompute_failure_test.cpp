@@ -1,7 +1,7 @@
 // A job whose container cannot start (the kubelet's ImagePullBackOff, CrashLoopBackOff, ...) is
 // marked failing once, in the compute build, for desktop, CLI and web to show alike.
 
-#include "models/core/kubecompute.h"
+#include "models/core/sources/kubernetes/kubecompute.h"
 
 #include <gtest/gtest.h>
 

@@ -260,6 +260,7 @@ test('utilization: cache targets read "Loading…" until their cache poll has an
     await route.fulfill({ response, json: rows });
   });
   await login(page, 'viewer');
+  await page.goto(baseUrl + '/#/utilization'); // the console lands on the Overview
   await page.locator('#cache-bars .bar-row').first().waitFor({ timeout: 60000 });
   const tiles = await page.locator('#cache-bars .bar-row').allInnerTexts();
   assert.ok(tiles.every((t) => /Loading…/.test(t) && /connecting/.test(t)), 'loading tiles: ' + tiles.join(' | '));

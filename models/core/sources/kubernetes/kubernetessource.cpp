@@ -1,4 +1,4 @@
-#include "models/core/kubernetessource.h"
+#include "models/core/sources/kubernetes/kubernetessource.h"
 
 #include "connectors/http/curltransport.h"
 #include "connectors/kubernetes/client.h"
@@ -13,8 +13,8 @@
 #include "models/core/diagnosis.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
-#include "models/core/kubecompute.h"
 #include "models/core/offthread.h"
+#include "models/core/sources/kubernetes/kubecompute.h"
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>

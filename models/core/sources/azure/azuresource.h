@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/pollingsource.h"
+#include "models/core/sources/pollingsource.h"
 
 #include <functional>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/keyed.h"
-#include "models/core/pollingsource.h"
+#include "models/core/sources/pollingsource.h"
 
 #include <chrono>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "models/core/ontapsource.h"
+#include "models/core/sources/ontap/ontapsource.h"
 
 #include "connectors/http/curltransport.h"
 #include "connectors/ontap/ontapclient.h"

@@ -1,4 +1,4 @@
-#include "models/core/azuresource.h"
+#include "models/core/sources/azure/azuresource.h"
 
 #include "connectors/azure/azureclient.h"
 #include "connectors/http/curltransport.h"

@@ -1,4 +1,4 @@
-#include "models/core/storagegridsource.h"
+#include "models/core/sources/storagegrid/storagegridsource.h"
 
 #include "connectors/dataset/datasetstore.h"
 #include "connectors/dataset/manifest.h"

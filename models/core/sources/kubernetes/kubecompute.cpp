@@ -1,4 +1,4 @@
-#include "models/core/kubecompute.h"
+#include "models/core/sources/kubernetes/kubecompute.h"
 
 #include "models/core/convert.h"
 
