@@ -175,10 +175,6 @@
         <translation>unbekannt</translation>
     </message>
     <message>
-        <source>Volume %1 is not known yet.</source>
-        <translation>Volume %1 ist noch nicht bekannt.</translation>
-    </message>
-    <message>
         <source>Volume %1 is not known to %2 (yet).</source>
         <translation>Volume %1 ist %2 (noch) nicht bekannt.</translation>
     </message>
@@ -776,10 +772,6 @@
         <translation>%1: %2 -&gt; %3</translation>
     </message>
     <message>
-        <source>%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged</source>
-        <translation>%1 hinzugefügt (%2), %3 entfernt (%4), %5 geändert (%6), %7 unverändert</translation>
-    </message>
-    <message>
         <source>commit %1 is not cached on any target</source>
         <translation>Commit %1 ist auf keinem Ziel im Cache</translation>
     </message>
@@ -852,32 +844,6 @@
         <translation>bundle export: einzuschließender Verlauf in Stunden (Standard 24).</translation>
     </message>
     <message>
-        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
-        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</translation>
-    </message>
-    <message>
-        <source>usage: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-       %1 [--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
-       %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
-       %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
-       %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
-       %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]
-       %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]
-       %1 [--config PATH | --demo] bundle export FILE [--hours N]
-       %1 bundle diff A B [-o table|json]
-       %1 --bundle FILE get RESOURCE [...]</source>
-        <translation>Aufruf: %1 [--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-        %1 [--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
-        %1 [--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]
-        %1 [--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]
-        %1 [--config PATH | --demo] diff FROM TO [-o table|json|csv]
-        %1 [--config PATH | --demo] why JOB [--source NAME] [-o table|json]
-        %1 [--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]
-        %1 [--config PATH | --demo] bundle export FILE [--hours N]
-        %1 bundle diff A B [-o table|json]
-        %1 --bundle FILE get RESOURCE [...]</translation>
-    </message>
-    <message>
         <source>--hours needs a whole number, at least 1</source>
         <translation>--hours erwartet eine ganze Zahl, mindestens 1</translation>
     </message>
@@ -916,6 +882,44 @@
     <message>
         <source>a source did not stop within %1 s after the answer; exiting</source>
         <translation>eine Quelle hat %1 s nach der Antwort nicht angehalten; Programm wird beendet</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] bundle export FILE [--hours N]
+bundle diff A B [-o table|json]
+--bundle FILE get RESOURCE [...]</source>
+        <translation>[--config PATH | --demo] bundle export FILE [--hours N]
+bundle diff A B [-o table|json]
+--bundle FILE get RESOURCE [...]</translation>
+    </message>
+    <message>
+        <source>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events, systems, attention; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</source>
+        <translation>get: sources, volumes, snapshots, clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets, commits, caches, cache-targets, grids, tenants, buckets, alerts, events, systems, attention; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff FROM TO</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]</source>
+        <translation>[--config PATH | --demo] commit DATASET -m MESSAGE [--dry-run] [-o json]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] diff FROM TO [-o table|json|csv]</source>
+        <translation>[--config PATH | --demo] diff FROM TO [-o table|json|csv]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]</source>
+        <translation>[--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</source>
+        <translation>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
+        <translation>[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] why JOB [--source NAME] [-o table|json]</source>
+        <translation>[--config PATH | --demo] why JOB [--source NAME] [-o table|json]</translation>
     </message>
 </context>
 <context>
@@ -1348,6 +1352,74 @@
         <source>Volume %1 delivers %2 against its cap of %3 (%4 %) while the GPUs are %5 % busy.</source>
         <translation>Volume %1 liefert %2 bei einer Obergrenze von %3 (%4 %), während die GPUs zu %5 % ausgelastet sind.</translation>
     </message>
+    <message>
+        <source>no active alerts</source>
+        <translation>keine aktiven Alarme</translation>
+    </message>
+    <message>
+        <source>all provisioned</source>
+        <translation>alle bereitgestellt</translation>
+    </message>
+    <message>
+        <source>all volumes below %1 %</source>
+        <translation>alle Volumes unter %1 %</translation>
+    </message>
+    <message>
+        <source>degraded</source>
+        <translation>eingeschränkt</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>needs credentials</source>
+        <translation>Anmeldedaten fehlen</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 · GPUs held: %2</source>
+        <translation>%1 · belegte GPUs: %2</translation>
+    </message>
+    <message>
+        <source>%1 job pending while allocated GPUs idle: %2</source>
+        <translation>%1 Job wartet, während zugeteilte GPUs ungenutzt sind: %2</translation>
+    </message>
+    <message>
+        <source>%1 jobs pending while allocated GPUs idle: %2</source>
+        <translation>%1 Jobs warten, während zugeteilte GPUs ungenutzt sind: %2</translation>
+    </message>
+    <message>
+        <source>Σ project quotas %1 ≠ %2 GPUs in the cluster</source>
+        <translation>Σ Projektquoten %1 ≠ %2 GPUs im Cluster</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>%1 alert</source>
+        <translation>%1-Alarm</translation>
+    </message>
+    <message>
+        <source>%1 alert: %2</source>
+        <translation>%1-Alarm: %2</translation>
+    </message>
+    <message>
+        <source>%1 used: %2 of %3</source>
+        <translation>%1 belegt: %2 von %3</translation>
+    </message>
+    <message>
+        <source>provisioning state %1</source>
+        <translation>Bereitstellungsstatus %1</translation>
+    </message>
+    <message>
+        <source>above its %1 % high watermark: %2 of %3</source>
+        <translation>über seiner oberen Schwelle von %1 %: %2 von %3</translation>
+    </message>
 </context>
 <context>
     <name>strata::core::ActionManager</name>
@@ -1544,6 +1616,13 @@
     </message>
 </context>
 <context>
+    <name>strata::core::CommitComparison</name>
+    <message>
+        <source>%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged</source>
+        <translation>%1 hinzugefügt (%2), %3 entfernt (%4), %5 geändert (%6), %7 unverändert</translation>
+    </message>
+</context>
+<context>
     <name>strata::core::Engine</name>
     <message>
         <source>No password is stored for %1.</source>
@@ -1591,10 +1670,6 @@
 </context>
 <context>
     <name>strata::core::KubernetesSource</name>
-    <message>
-        <source>%1 is a Kubernetes cluster: it has no volume snapshots.</source>
-        <translation>%1 ist ein Kubernetes-Cluster: Er hat keine Volume-Snapshots.</translation>
-    </message>
     <message>
         <source>Submit job</source>
         <translation>Job übermitteln</translation>
@@ -2462,10 +2537,6 @@
 <context>
     <name>strata::core::StorageGridSource</name>
     <message>
-        <source>%1 is a StorageGRID source: it has no volume snapshots.</source>
-        <translation>%1 ist eine StorageGRID-Quelle: Sie hat keine Volume-Snapshots.</translation>
-    </message>
-    <message>
         <source>The S3 side of %1 is not connected (no S3 secret).</source>
         <translation>Die S3-Seite von %1 ist nicht verbunden (kein geheimer S3-Schlüssel).</translation>
     </message>
@@ -3221,6 +3292,14 @@
         <source>Cached</source>
         <translation>Im Cache</translation>
     </message>
+    <message>
+        <source>The source does not report objects for a snapshot</source>
+        <translation>Die Quelle meldet keine Objekte für einen Snapshot</translation>
+    </message>
+    <message>
+        <source>The source does not report the size of a snapshot</source>
+        <translation>Die Quelle meldet die Größe eines Snapshots nicht</translation>
+    </message>
 </context>
 <context>
     <name>strata::models::DatasetModel</name>
@@ -3290,6 +3369,10 @@
     <message>
         <source>ONTAP volume</source>
         <translation>ONTAP-Volume</translation>
+    </message>
+    <message>
+        <source>A volume: the source reports its used bytes, not objects</source>
+        <translation>Ein Volume: Die Quelle meldet seine belegten Bytes, keine Objekte</translation>
     </message>
 </context>
 <context>
@@ -4322,10 +4405,6 @@ bis %3, %4</translation>
     <message>
         <source>The two commits hold the same objects (%1).</source>
         <translation>Die beiden Commits enthalten dieselben Objekte (%1).</translation>
-    </message>
-    <message>
-        <source>%1 added (%2), %3 removed (%4), %5 changed (%6), %7 unchanged</source>
-        <translation>%1 hinzugefügt (%2), %3 entfernt (%4), %5 geändert (%6), %7 unverändert</translation>
     </message>
     <message>
         <source>dataset in %1</source>
@@ -5433,12 +5512,120 @@ bis %3, %4</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <source>Needs attention:</source>
-        <translation>Erfordert Aufmerksamkeit:</translation>
-    </message>
-    <message>
         <source>Loading %1…</source>
         <translation>Lade %1…</translation>
+    </message>
+    <message>
+        <source>ONTAP cluster</source>
+        <translation>ONTAP-Cluster</translation>
+    </message>
+    <message>
+        <source>Azure NetApp Files account</source>
+        <translation>Azure NetApp Files-Konto</translation>
+    </message>
+    <message>
+        <source>StorageGRID grid</source>
+        <translation>StorageGRID-Grid</translation>
+    </message>
+    <message>
+        <source>Loading GPU allocation history…</source>
+        <translation>GPU-Zuteilungsverlauf wird geladen…</translation>
+    </message>
+    <message>
+        <source>GPU allocation and utilization of %1 over the last 24 h</source>
+        <translation>GPU-Zuteilung und -Auslastung von %1 in den letzten 24 h</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>Alle Projekte</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>used of capacity unknown</source>
+        <translation>Belegung der Kapazität unbekannt</translation>
+    </message>
+    <message>
+        <source>%1 used</source>
+        <translation>%1 belegt</translation>
+    </message>
+    <message>
+        <source>throughput %1</source>
+        <translation>Durchsatz %1</translation>
+    </message>
+    <message>
+        <source>%1 now</source>
+        <translation>%1 jetzt</translation>
+    </message>
+    <message>
+        <source>1 volume</source>
+        <translation>1 Volume</translation>
+    </message>
+    <message>
+        <source>%1 volumes</source>
+        <translation>%1 Volumes</translation>
+    </message>
+    <message>
+        <source>pools %1 of %2 allocated</source>
+        <translation>Pools %1 von %2 zugeteilt</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) · %3</source>
+        <translation>%1 (%2) · %3</translation>
+    </message>
+    <message>
+        <source>Open the StorageGRID page</source>
+        <translation>StorageGRID-Seite öffnen</translation>
+    </message>
+    <message>
+        <source>Cache usage</source>
+        <translation>Cache-Belegung</translation>
+    </message>
+    <message>
+        <source>%1 · %2 cached in %3 · watermark %4&#xa0;%</source>
+        <translation>%1 · %2 zwischengespeichert in %3 · Schwelle %4&#xa0;%</translation>
+    </message>
+    <message>
+        <source>capacity not known yet</source>
+        <translation>Kapazität noch unbekannt</translation>
+    </message>
+    <message>
+        <source>1 commit</source>
+        <translation>1 Commit</translation>
+    </message>
+    <message>
+        <source>%1 commits</source>
+        <translation>%1 Commits</translation>
+    </message>
+    <message>
+        <source>above the high watermark</source>
+        <translation>über der oberen Schwelle</translation>
+    </message>
+    <message>
+        <source>Open the Cache targets page</source>
+        <translation>Seite „Cache-Ziele“ öffnen</translation>
+    </message>
+    <message>
+        <source>Needs attention (%1)</source>
+        <translation>Braucht Aufmerksamkeit (%1)</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <source>and %1 more: &lt;code&gt;strata get attention&lt;/code&gt; lists them all</source>
+        <translation>und %1 weitere: &lt;code&gt;strata get attention&lt;/code&gt; listet alle</translation>
+    </message>
+    <message>
+        <source>Recent events (Triage):</source>
+        <translation>Letzte Ereignisse (Triage):</translation>
     </message>
 </context>
 <context>
@@ -5764,28 +5951,6 @@ bis %3, %4</translation>
     <message>
         <source>None</source>
         <translation>Keine</translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln volume</source>
-        <translation>
-            <numerusform>%Ln Volume</numerusform>
-            <numerusform>%Ln Volumes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln volumes</source>
-        <translation>
-            <numerusform>%Ln Volume</numerusform>
-            <numerusform>%Ln Volumes</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 of %2 volumes</source>
-        <translation>%1 von %2 Volumes</translation>
-    </message>
-    <message>
-        <source>All sources</source>
-        <translation>Alle Quellen</translation>
     </message>
 </context>
 <context>

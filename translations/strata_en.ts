@@ -175,23 +175,6 @@
     </message>
 </context>
 <context>
-    <name>strata::views::ServiceLevelsPage</name>
-    <message numerus="yes">
-        <source>%Ln volume</source>
-        <translation>
-            <numerusform>%Ln volume</numerusform>
-            <numerusform>%Ln volume</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%Ln volumes</source>
-        <translation>
-            <numerusform>%Ln volumes</numerusform>
-            <numerusform>%Ln volumes</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>strata::views::TriagePage</name>
     <message numerus="yes">
         <source>%Ln entry</source>
