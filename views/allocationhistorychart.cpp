@@ -173,6 +173,19 @@ void AllocationHistoryChart::setHistory(const std::vector<core::ProjectSample> &
         }
     }
     const ChartWindow window = fitTimeAxes(from, to, first);
+    // Utilization exists only while GPUs are allocated (DCGM measures held GPUs): a cluster that
+    // was idle for most of the range says so instead of showing a lone dot at the right edge.
+    QDateTime firstMeasured;
+    for (const core::ProjectSample &s : samples) {
+        if (s.utilization >= 0 && (!firstMeasured.isValid() || s.time < firstMeasured)) {
+            firstMeasured = s.time;
+        }
+    }
+    const ChartWindow measured = chartWindow(window.left, to, firstMeasured);
+    m_utilizationChart->setTitle(!firstMeasured.isValid() ? tr("GPU utilization · none measured in this range")
+                                 : measured.collectingSince.isEmpty()
+                                     ? tr("GPU utilization")
+                                     : tr("GPU utilization · measured since %1").arg(measured.collectingSince));
     m_allocationChart->setTitle(
         window.collectingSince.isEmpty()
             ? tr("GPUs allocated (dashed: quota)")
@@ -204,6 +217,11 @@ void AllocationHistoryChart::applySeriesPens(const QPalette &, bool dark)
             s->setPen(QPen(color, 2));
         }
     }
+}
+
+QString AllocationHistoryChart::utilizationTitle() const
+{
+    return m_utilizationChart->title();
 }
 
 } // namespace strata::views

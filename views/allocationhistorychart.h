@@ -40,6 +40,10 @@ public:
     [[nodiscard]] QList<QPointF> allocationPoints(const QString &project) const;
     [[nodiscard]] QList<QPointF> quotaPoints(const QString &project) const;
     [[nodiscard]] QList<QPointF> utilizationPoints(const QString &project) const;
+    /// The utilization chart's title: "GPU utilization", "… · measured since 13:54" when the
+    /// first measured sample (GPUs held) is well inside the range, "… · none measured in this
+    /// range" when no sample has a utilization (an idle cluster).
+    [[nodiscard]] QString utilizationTitle() const;
 
 protected:
     /// Each project's colour (seriesColor() by project index) on its three lines.

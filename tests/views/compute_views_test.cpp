@@ -250,6 +250,43 @@ TEST(AllocationHistoryChart, StepLinesQuotaAndSeparateUtilization)
     EXPECT_FALSE(chart.showsChart());
 }
 
+TEST(AllocationHistoryChart, UtilizationTitleSaysWhenNothingWasMeasuredForMostOfTheRange)
+{
+    // An idle cluster: a project with a quota and nothing allocated for 23 h, then work for the
+    // last hour. Utilization (DCGM over held GPUs) exists only for that hour.
+    const QDateTime to = computeNow();
+    const QDateTime from = to.addSecs(-24 * 3600);
+    std::vector<core::ProjectSample> samples;
+    for (int hour = 0; hour <= 24; ++hour) {
+        core::ProjectSample s;
+        s.project = QStringLiteral("team-a");
+        s.time = from.addSecs(qint64(hour) * 3600);
+        s.quota = 3000;
+        s.allocated = hour >= 23 ? 3000 : 0;
+        s.utilization = hour >= 23 ? 52 : -1;
+        samples.push_back(s);
+    }
+    views::AllocationHistoryChart chart;
+    chart.setHistory(samples, from, to);
+    EXPECT_TRUE(chart.utilizationTitle().contains(QStringLiteral("measured since")))
+        << chart.utilizationTitle().toStdString();
+
+    for (core::ProjectSample &s : samples) {
+        s.allocated = 0;
+        s.utilization = -1;
+    }
+    chart.setHistory(samples, from, to);
+    EXPECT_TRUE(chart.utilizationTitle().contains(QStringLiteral("none measured")))
+        << chart.utilizationTitle().toStdString();
+
+    for (core::ProjectSample &s : samples) {
+        s.allocated = 3000;
+        s.utilization = 75;
+    }
+    chart.setHistory(samples, from, to);
+    EXPECT_EQ(chart.utilizationTitle(), QStringLiteral("GPU utilization"));
+}
+
 TEST(GpuPage, KpisQuotaInvariantAndHistoryRequests)
 {
     ComputeUi ui;

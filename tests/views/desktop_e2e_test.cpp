@@ -11,6 +11,7 @@
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"
 #include "simulators/kubernetes/kubesimulator.h"
+#include "tests/views/demodesktop.h"
 #include "views/actiondialog.h"
 #include "views/capacitychart.h"
 #include "views/mainwindow.h"
@@ -53,42 +54,11 @@ int rowNamed(const QAbstractItemModel *model, const QString &name)
     return -1;
 }
 
-/// The whole desktop app (real Engine, controller and MainWindow) over the in-process demo estate.
-class DesktopDemo : public ::testing::Test
+/// The whole desktop app over the in-process demo estate (empty history, no cache targets).
+class DesktopDemo : public testsupport::DemoDesktopTest
 {
 protected:
-    void SetUp() override
-    {
-        QString error;
-        demo = strata::demo::DemoEstate::start({}, &error);
-        ASSERT_TRUE(demo) << error.toStdString();
-        history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
-        engine = std::make_unique<core::Engine>(
-            core::Engine::Deps{clock, demo->credentials(), history.get(), QStringLiteral("tester")});
-        engine->setSources(demo->config().sources);
-        ASSERT_TRUE(settingsDir.isValid());
-        desktop::DesktopController::Options options;
-        options.demo = true;
-        options.scenario = strata::demo::DemoScenario().remaining(); // as main() passes it
-        options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
-        controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
-    }
-
-    void TearDown() override
-    {
-        controller.reset();
-        engine.reset();
-        history.reset();
-        demo.reset();
-    }
-
-    std::unique_ptr<demo::DemoEstate> demo;
-    core::SystemClock clock;
-    std::unique_ptr<core::HistoryService> history;
-    std::unique_ptr<core::Engine> engine;
-    QTemporaryDir settingsDir;
-    std::unique_ptr<desktop::DesktopController> controller;
+    void SetUp() override { startDemo({}); }
 };
 
 } // namespace

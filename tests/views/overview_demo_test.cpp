@@ -11,6 +11,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/rows/resources.h"
+#include "tests/views/demodesktop.h"
 #include "views/allocationhistorychart.h"
 #include "views/mainwindow.h"
 #include "views/overviewpage.h"
@@ -32,36 +33,11 @@ namespace {
 
 constexpr int kOverviewTimeoutMs = 90000;
 
-class OverviewDemo : public ::testing::Test
+class OverviewDemo : public testsupport::DemoDesktopTest
 {
 protected:
-    void SetUp() override
-    {
-        QString error;
-        demo = strata::demo::DemoEstate::start({}, &error);
-        ASSERT_TRUE(demo) << error.toStdString();
-        // The store the demo backfilled (72 h of GPU and volume history).
-        history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(demo->config().historyPath));
-        ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
-        engine = std::make_unique<core::Engine>(
-            core::Engine::Deps{clock, demo->credentials(), history.get(), QStringLiteral("tester")});
-        engine->setSources(demo->config().sources);
-        engine->setCacheTargets(demo->config().cacheTargets);
-        ASSERT_TRUE(settingsDir.isValid());
-        desktop::DesktopController::Options options;
-        options.demo = true;
-        options.settingsPath = settingsDir.filePath(QStringLiteral("strata.ini"));
-        controller = std::make_unique<desktop::DesktopController>(*engine, demo->config(), options);
-    }
-
-    void TearDown() override
-    {
-        controller.reset();
-        engine.reset();
-        history.reset();
-        demo.reset();
-    }
+    // The store the demo backfilled (72 h of GPU and volume history) and its cache targets.
+    void SetUp() override { startDemo({.demoHistory = true, .cacheTargets = true}); }
 
     /// "<source>/<name>=<used> / <capacity> · <throughput>" from the rows `strata get <resource>`
     /// prints, with the table's own text for each figure.
@@ -96,13 +72,6 @@ protected:
         }
         return out;
     }
-
-    std::unique_ptr<demo::DemoEstate> demo;
-    core::SystemClock clock;
-    std::unique_ptr<core::HistoryService> history;
-    std::unique_ptr<core::Engine> engine;
-    QTemporaryDir settingsDir;
-    std::unique_ptr<desktop::DesktopController> controller;
 };
 
 } // namespace
