@@ -3119,8 +3119,8 @@ bundle diff A B [-o table|json]
         <translation>Problem</translation>
     </message>
     <message>
-        <source>%1 % (%2 / %3)</source>
-        <translation>%1 % (%2 / %3)</translation>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
     </message>
 </context>
 <context>
@@ -4203,6 +4203,14 @@ bundle diff A B [-o table|json]
     <message>
         <source>GPUs allocated (dashed: quota) · collecting since %1</source>
         <translation>Zugewiesene GPUs (gestrichelt: Kontingent) · Daten seit %1</translation>
+    </message>
+    <message>
+        <source>GPU utilization · none measured in this range</source>
+        <translation>GPU-Auslastung · in diesem Zeitraum nicht gemessen</translation>
+    </message>
+    <message>
+        <source>GPU utilization · measured since %1</source>
+        <translation>GPU-Auslastung · gemessen seit %1</translation>
     </message>
 </context>
 <context>

@@ -48,16 +48,16 @@ CacheTargetsPage::CacheTargetsPage(models::CacheTargetModel *targets,
     m_targetView->setSortingEnabled(true);
     m_targetView->sortByColumn(CacheTargetModel::Name, Qt::AscendingOrder);
     setColumnWidthsEm(m_targetView,
-                      {{CacheTargetModel::Name, 10},
-                       {CacheTargetModel::Cluster, 7},
+                      {{CacheTargetModel::Name, 9},
+                       {CacheTargetModel::Cluster, 5},
                        {CacheTargetModel::Claim, 12},
                        {CacheTargetModel::Volume, 12},
-                       {CacheTargetModel::Usage, 18},
-                       {CacheTargetModel::Capacity, 8},
-                       {CacheTargetModel::Used, 8},
-                       {CacheTargetModel::Cached, 8},
-                       {CacheTargetModel::Commits, 6},
-                       {CacheTargetModel::Policy, 18}});
+                       {CacheTargetModel::Usage, 11},
+                       {CacheTargetModel::Capacity, 6},
+                       {CacheTargetModel::Used, 6},
+                       {CacheTargetModel::Cached, 6},
+                       {CacheTargetModel::Commits, 5},
+                       {CacheTargetModel::Policy, 14}});
 
     m_detailTitle = new QLabel(tr("Select a cache target to see what fills it."), this);
     m_detailTitle->setObjectName(QStringLiteral("cacheDetailTitleLabel"));

@@ -37,11 +37,11 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, models::AksClusterMo
     applyTableStyle(m_view, 10);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setItemDelegateForColumn(SourceTableModel::Health, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
-    m_view->setColumnWidth(SourceTableModel::Name, 140);
+    m_view->setColumnWidth(SourceTableModel::Name, 100);
     m_view->setColumnWidth(SourceTableModel::Kind, 60);
-    m_view->setColumnWidth(SourceTableModel::Url, 240);
-    m_view->setColumnWidth(SourceTableModel::Health, 170);
-    m_view->setColumnWidth(SourceTableModel::System, 110);
+    m_view->setColumnWidth(SourceTableModel::Url, 200);
+    m_view->setColumnWidth(SourceTableModel::Health, 80);
+    m_view->setColumnWidth(SourceTableModel::System, 90);
     m_view->setColumnWidth(SourceTableModel::Version, 70);
     m_view->setColumnWidth(SourceTableModel::LastPoll, 150);
     m_view->setColumnWidth(SourceTableModel::Latency, 80);

@@ -126,11 +126,9 @@ QVariant CacheTargetModel::displayData(const core::CacheTarget &t, int column) c
     case Volume:
         return t.volumeName.isEmpty() ? t.storageVolumeId : t.volumeName;
     case Usage:
-        return usage < 0 ? QString()
-                         : tr("%1 % (%2 / %3)")
-                               .arg(locale.toString(usage, 'f', 1),
-                                    core::formatBytes(t.usedBytes),
-                                    core::formatBytes(t.capacityBytes));
+        // The bytes have their own Capacity and Used columns (and the tooltip): the bar's text
+        // repeating them made the table wider than a 1280 px window.
+        return usage < 0 ? QString() : tr("%1 %").arg(locale.toString(usage, 'f', 1));
     case Capacity:
         return core::formatBytes(t.capacityBytes);
     case Used:
