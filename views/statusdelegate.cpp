@@ -19,6 +19,7 @@ constexpr int kDotMargin = 6;
 StatusDelegate::StatusDelegate(QAbstractItemView *view, Mode mode)
     : QStyledItemDelegate(view)
     , m_view(view)
+    , m_viewObject(view)
     , m_mode(mode)
 {
     if (view) {
@@ -73,14 +74,17 @@ void StatusDelegate::updatePalette()
 
 bool StatusDelegate::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_view) {
+    // Identity by QObject: while the view is being destroyed it still sends events (as a plain
+    // QWidget by then), and turning m_view back into a QAbstractItemView is undefined (UBSan).
+    if (watched != m_viewObject) {
         return QStyledItemDelegate::eventFilter(watched, event); // an editor
     }
     // The view itself is only watched for palette changes; QStyledItemDelegate's editor handling
     // (commit on focus-out) must not see its events.
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+    auto *view = qobject_cast<QAbstractItemView *>(watched); // null once only QWidget is left
+    if (view && (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)) {
         updatePalette();
-        m_view->viewport()->update();
+        view->viewport()->update();
     }
     return false;
 }

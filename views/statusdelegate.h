@@ -53,6 +53,7 @@ private:
     void updatePalette();
 
     QPointer<QAbstractItemView> m_view;
+    QObject *m_viewObject = nullptr; ///< the same view, compared by identity only (never dereferenced)
     Mode m_mode;
     QPalette m_palette;
     bool m_dark = false;
