@@ -63,3 +63,30 @@ TEST(JsonFields, RequireThrowsOutOfRangeForAbsentAndNull)
     }
     EXPECT_THROW(jsonfields::require(doc, {"properties", "name"}, id), json::out_of_range);
 }
+
+// Found by the ontap_dto fuzz target in CI: an aggregate whose "space.block_storage.size" was
+// 1.2e27 reached nlohmann's float-to-long conversion, which is undefined out of range (UBSan).
+TEST(JsonFields, IntegerFieldRefusesNumbersItCannotHold)
+{
+    namespace jf = strata::http::jsonfields;
+    const auto sizeOf = [](const char *body) {
+        long size = 0;
+        jf::read(nlohmann::json::parse(body), {"space", "size"}, size);
+        return size;
+    };
+    EXPECT_THROW(sizeOf(R"({"space":{"size":1.21553e27}})"), nlohmann::json::type_error);
+    EXPECT_THROW(sizeOf(R"({"space":{"size":-1e300}})"), nlohmann::json::type_error);
+    EXPECT_THROW(sizeOf(R"({"space":{"size":18446744073709551615}})"), nlohmann::json::type_error);
+    EXPECT_EQ(sizeOf(R"({"space":{"size":3.0}})"), 3);
+    EXPECT_EQ(sizeOf(R"({"space":{"size":28561204985856}})"), 28561204985856L);
+    try {
+        sizeOf(R"({"space":{"size":1e27}})");
+        FAIL() << "no exception";
+    } catch (const nlohmann::json::type_error &e) {
+        EXPECT_NE(std::string(e.what()).find("field 'space.size': number out of range"), std::string::npos) << e.what();
+    }
+    int small = 0;
+    EXPECT_THROW(jf::read(nlohmann::json::parse(R"({"n":4294967296})"), {"n"}, small), nlohmann::json::type_error);
+    unsigned count = 0;
+    EXPECT_THROW(jf::read(nlohmann::json::parse(R"({"n":-1})"), {"n"}, count), nlohmann::json::type_error);
+}
