@@ -115,6 +115,17 @@ QString jobStatusName(JobStatus status)
 
 QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand)
 {
+    QList<qint64> weight;
+    weight.reserve(quota.size());
+    for (const MilliGpu q : quota) {
+        weight.append(std::max<MilliGpu>(q, 0));
+    }
+    return fairShares(capacity, quota, demand, weight);
+}
+
+QList<MilliGpu>
+fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand, const QList<qint64> &weight)
+{
     const qsizetype n = quota.size();
     QList<MilliGpu> share(n, 0);
     MilliGpu spare = capacity;
@@ -122,29 +133,38 @@ QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, cons
         share[i] = std::min(std::max<MilliGpu>(quota[i], 0), demand.value(i));
         spare -= share[i];
     }
-    // Each round either satisfies a project or spends all spare GPUs, so n rounds suffice.
-    for (qsizetype round = 0; round < n && spare > 0; ++round) {
-        MilliGpu hungryQuota = 0;
+    const auto hungry = [&](qsizetype i) {
+        return demand.value(i) > share[i] && weight.value(i) > 0;
+    };
+    // Each proportional round satisfies a project or spends the spare GPUs; the one-by-one rounds
+    // after it hand out fewer milli-GPUs than there are hungry projects' weights.
+    while (spare > 0) {
+        qint64 hungryWeight = 0;
         for (qsizetype i = 0; i < n; ++i) {
-            if (demand.value(i) > share[i]) {
-                hungryQuota += std::max<MilliGpu>(quota[i], 0);
+            if (hungry(i)) {
+                hungryWeight += weight.value(i);
             }
         }
-        if (hungryQuota == 0) {
+        if (hungryWeight == 0) {
             break;
         }
         MilliGpu given = 0;
         for (qsizetype i = 0; i < n; ++i) {
-            if (demand.value(i) > share[i] && quota[i] > 0) {
-                const MilliGpu portion = std::min(spare * quota[i] / hungryQuota, demand.value(i) - share[i]);
+            if (hungry(i)) {
+                const MilliGpu portion = std::min(spare * weight.value(i) / hungryWeight, demand.value(i) - share[i]);
                 share[i] += portion;
                 given += portion;
             }
         }
-        spare -= given;
         if (given == 0) {
-            break;
+            for (qsizetype i = 0; i < n && given < spare; ++i) {
+                if (hungry(i)) {
+                    ++share[i];
+                    ++given;
+                }
+            }
         }
+        spare -= given;
     }
     return share;
 }

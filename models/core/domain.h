@@ -652,7 +652,13 @@ struct Pvc
 /// Water-filling fair share (SCHEDULING.md R4): each project gets min(demand, quota), the rest
 /// of `capacity` is split in proportion to quota among projects still wanting more, repeatedly.
 /// `quota` and `demand` are parallel; the result is parallel to them. Quotas < 0 count as 0.
+/// When rounding leaves less than one milli-GPU per hungry project, the rest goes one milli-GPU
+/// at a time in list order, so no capacity is left unshared while someone wants it.
 QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand);
+/// The same with the spare split in proportion to `weight` (parallel, >= 0; KAI's over-quota
+/// weight) instead of quota. A project of weight 0 gets only min(demand, quota).
+QList<MilliGpu>
+fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand, const QList<qint64> &weight);
 
 // formatBytes, formatRate, formatPercent, formatCount and kUnknownText: models/core/format.h.
 

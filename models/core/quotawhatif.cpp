@@ -1,0 +1,249 @@
+#include "models/core/quotawhatif.h"
+
+#include "models/core/gpuallocator.h"
+#include "models/core/translate.h"
+
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata::core {
+
+namespace {
+
+bool holdsGpus(const Job &job)
+{
+    return job.status == JobStatus::Running || job.status == JobStatus::ContainerCreating;
+}
+
+bool waitsForGpus(const Job &job)
+{
+    return job.status == JobStatus::Pending || job.status == JobStatus::Preempted;
+}
+
+QList<int> parsedIndices(const QString &text)
+{
+    QList<int> out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int index = part.trimmed().toInt(&ok);
+        if (!ok) {
+            return {};
+        }
+        out.append(index);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Creation order, then id: the FIFO the queue keeps (R9).
+QList<const Job *> inSubmitOrder(const QList<Job> &jobs, const QString &cluster)
+{
+    QList<const Job *> out;
+    for (const Job &job : jobs) {
+        if (job.source == cluster && job.gpusRequested > 0 && (holdsGpus(job) || waitsForGpus(job))) {
+            out.append(&job);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Job *a, const Job *b) {
+        if (a->created != b->created) {
+            return a->created < b->created;
+        }
+        return a->id < b->id;
+    });
+    return out;
+}
+
+struct Loaded
+{
+    GpuAllocator allocator;
+    QStringList notes;
+};
+
+Loaded loadCluster(const QString &cluster,
+                   const QList<GpuNode> &nodes,
+                   const QList<Project> &projects,
+                   const QList<const Job *> &jobs)
+{
+    Loaded loaded;
+    QList<GpuAllocator::Node> allocatorNodes;
+    for (const GpuNode &node : nodes) {
+        if (node.source == cluster && node.gpuCount > 0) {
+            allocatorNodes.append({node.name, node.gpuCount, node.ready && node.schedulable});
+        }
+    }
+    loaded.allocator.setNodes(allocatorNodes);
+    for (const Project &project : projects) {
+        if (project.source == cluster) {
+            loaded.allocator.setQuota(project.name, std::max<MilliGpu>(0, project.quota));
+        }
+    }
+    // Bound jobs first, in start order, so first-fit of jobs without known indices sees the others.
+    QList<const Job *> bound;
+    for (const Job *job : jobs) {
+        if (holdsGpus(*job)) {
+            bound.append(job);
+        }
+    }
+    std::stable_sort(bound.begin(), bound.end(), [](const Job *a, const Job *b) {
+        return a->started < b->started;
+    });
+    QHash<QString, quint64> submitOrder;
+    for (qsizetype i = 0; i < jobs.size(); ++i) {
+        submitOrder.insert(jobs[i]->id, quint64(i + 1));
+    }
+    quint64 startOrder = 1;
+    for (const Job *job : bound) {
+        GpuAllocator::JobSpec spec{job->id, job->project, job->gpusRequested, job->type, submitOrder.value(job->id)};
+        if (!loaded.allocator.bind(spec, job->node, parsedIndices(job->gpuIndices), startOrder++)) {
+            loaded.notes.append(tr("%1 holds GPUs on %2 that Strata cannot place; left out")
+                                    .arg(job->id, job->node.isEmpty() ? tr("an unknown node") : job->node));
+        }
+    }
+    for (const Job *job : jobs) {
+        if (waitsForGpus(*job)) {
+            GpuAllocator::JobSpec spec{
+                job->id, job->project, job->gpusRequested, job->type, submitOrder.value(job->id)};
+            loaded.allocator.submit(spec, job->status == JobStatus::Preempted);
+        }
+    }
+    return loaded;
+}
+
+} // namespace
+
+QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
+                                      const QList<GpuNode> &nodes,
+                                      const QList<Project> &projects,
+                                      const QList<Job> &jobs,
+                                      const QList<QuotaChange> &changes)
+{
+    QSet<QString> known;
+    QHash<QString, double> weights;
+    for (const Project &project : projects) {
+        if (project.source == cluster) {
+            known.insert(project.name);
+            weights.insert(project.name, project.overQuotaWeight);
+        }
+    }
+    if (known.isEmpty()) {
+        return {std::nullopt,
+                tr("%1 has no projects: it is not a GPU cluster, or its first poll has not landed").arg(cluster)};
+    }
+    bool byWeight = false;
+    for (const QuotaChange &change : changes) {
+        if (!known.contains(change.project)) {
+            return {std::nullopt, tr("%1 has no project %2").arg(cluster, change.project)};
+        }
+        if ((change.quota && *change.quota < 0) || (change.overQuotaWeight && *change.overQuotaWeight < 0)) {
+            return {std::nullopt, tr("A quota or weight cannot be negative (%1)").arg(change.project)};
+        }
+        byWeight = byWeight || change.overQuotaWeight.has_value();
+    }
+
+    const QList<const Job *> ordered = inSubmitOrder(jobs, cluster);
+    Loaded before = loadCluster(cluster, nodes, projects, ordered);
+    Loaded after = loadCluster(cluster, nodes, projects, ordered);
+    for (const QuotaChange &change : changes) {
+        if (change.quota) {
+            after.allocator.setQuota(change.project, *change.quota);
+        }
+        if (change.overQuotaWeight) {
+            weights.insert(change.project, *change.overQuotaWeight);
+        }
+    }
+    if (byWeight) {
+        after.allocator.setOverQuotaWeights(weights);
+    }
+    after.allocator.settle();
+
+    QuotaWhatIf result;
+    result.cluster = cluster;
+    result.capacity = after.allocator.capacity();
+    result.byWeight = byWeight;
+    result.notes = before.notes;
+
+    const auto beforeProjects = before.allocator.projects();
+    QHash<QString, GpuAllocator::ProjectState> beforeByName;
+    for (const auto &p : beforeProjects) {
+        beforeByName.insert(p.name, p);
+        result.quotaTotalBefore += p.quota;
+    }
+    QList<WhatIfJob> changed;
+    QList<WhatIfJob> unchanged;
+    QHash<QString, int> starts;
+    QHash<QString, int> preempted;
+    for (const auto &state : after.allocator.jobs()) {
+        const GpuAllocator::JobState *was = before.allocator.job(state.spec.id);
+        WhatIfJob row;
+        row.id = state.spec.id;
+        row.name = row.id.section(QLatin1Char('/'), -1);
+        row.project = state.spec.project;
+        row.type = state.spec.type;
+        row.gpus = state.spec.gpus;
+        if (state.running) {
+            row.outcome = was && was->running ? WhatIfJob::Outcome::KeepsRunning : WhatIfJob::Outcome::Starts;
+            row.node = state.node;
+        } else if (was && was->running) {
+            row.outcome = WhatIfJob::Outcome::Preempted;
+            row.node = was->node;
+            row.reason = after.allocator.pendingReason(row.id);
+        } else {
+            row.outcome = WhatIfJob::Outcome::StaysQueued;
+            row.reason = after.allocator.pendingReason(row.id);
+        }
+        if (row.outcome == WhatIfJob::Outcome::Starts) {
+            ++starts[row.project];
+        } else if (row.outcome == WhatIfJob::Outcome::Preempted) {
+            ++preempted[row.project];
+        }
+        const bool isChange = row.outcome == WhatIfJob::Outcome::Starts || row.outcome == WhatIfJob::Outcome::Preempted;
+        (isChange ? changed : unchanged).append(row);
+    }
+    std::stable_sort(changed.begin(), changed.end(), [](const WhatIfJob &a, const WhatIfJob &b) {
+        return a.outcome == WhatIfJob::Outcome::Preempted && b.outcome != WhatIfJob::Outcome::Preempted;
+    });
+    result.jobs = changed + unchanged;
+
+    for (const auto &p : after.allocator.projects()) {
+        const auto was = beforeByName.value(p.name);
+        WhatIfProject row;
+        row.project = p.name;
+        row.quotaBefore = was.quota;
+        row.quotaAfter = p.quota;
+        row.allocatedBefore = was.allocated;
+        row.allocatedAfter = p.allocated;
+        row.fairShareBefore = was.fairShare;
+        row.fairShareAfter = p.fairShare;
+        row.queuedBefore = was.queued;
+        row.queuedAfter = p.queued;
+        row.starts = starts.value(p.name);
+        row.preempted = preempted.value(p.name);
+        result.quotaTotalAfter += p.quota;
+        result.projects.append(row);
+    }
+    return {std::move(result), {}};
+}
+
+std::optional<QuotaChange> parseQuotaChange(const QString &word, bool weight, QString &error)
+{
+    const qsizetype eq = word.indexOf(QLatin1Char('='));
+    bool ok = false;
+    const double value = eq > 0 ? word.mid(eq + 1).toDouble(&ok) : 0;
+    if (eq <= 0 || !ok || !std::isfinite(value) || value < 0 || value > 1e6) {
+        error = weight ? tr("\"%1\" is not PROJECT=WEIGHT (a number >= 0, e.g. team-b=3)").arg(word)
+                       : tr("\"%1\" is not PROJECT=GPUS (a number >= 0, e.g. team-d=8 or team-b=2.5)").arg(word);
+        return std::nullopt;
+    }
+    QuotaChange change;
+    change.project = word.left(eq);
+    if (weight) {
+        change.overQuotaWeight = value;
+    } else {
+        change.quota = MilliGpu(std::llround(value * 1000.0));
+    }
+    return change;
+}
+
+} // namespace strata::core
