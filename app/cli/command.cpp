@@ -4,6 +4,7 @@
 #include "app/cli/datacommands.h"
 #include "app/cli/getcommand.h"
 #include "app/cli/setcommand.h"
+#include "app/cli/whatifcommand.h"
 #include "app/cli/whycommand.h"
 #include "models/core/config.h"
 
@@ -122,13 +123,18 @@ Flags::Flags()
             QCoreApplication::translate("cli", "bundle export: hours of history to include (default 24)."),
             QStringLiteral("n"),
             QStringLiteral("24"))
+    , weight(QStringLiteral("over-quota-weight"),
+             QCoreApplication::translate("cli",
+                                         "what-if quota: this project's over-quota weight (PROJECT=W, repeatable); "
+                                         "spare GPUs are then split by weight as KAI does, not by quota."),
+             QStringLiteral("project=weight"))
 {}
 
 void Flags::addTo(QCommandLineParser &parser) const
 {
     // In the order --help lists them.
     parser.addOptions({system, severity, since, until, search, job});
-    parser.addOptions({bundle, hours});
+    parser.addOptions({bundle, hours, weight});
     parser.addOptions({config,
                        demo,
                        source,
@@ -189,7 +195,8 @@ const std::vector<Command> &commands()
                                             dataCommand("evict"),
                                             dataCommand("diff"),
                                             bundleCommand(),
-                                            whyCommand()};
+                                            whyCommand(),
+                                            whatIfCommand()};
     return table;
 }
 

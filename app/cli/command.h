@@ -52,6 +52,7 @@ struct Flags
     QCommandLineOption message, target, dataset;                                         // dataset verbs
     QCommandLineOption system, severity, since, until, search, job;                      // get events
     QCommandLineOption bundle, hours;                                                    // support bundles
+    QCommandLineOption weight;                                                           // what-if quota
 };
 
 /// A parsed command line.
@@ -123,7 +124,7 @@ HistoryUse historyOptional(const Invocation &in);
 bool pollsFirst(const Invocation &in);
 
 /// The verbs in the order `unknown command` lists them: get, set, commit, cache, evict, diff,
-/// bundle, why.
+/// bundle, why, what-if.
 const std::vector<Command> &commands();
 /// The entry of `verb`; nullptr for an unknown word.
 const Command *findCommand(const QString &verb);

@@ -537,6 +537,9 @@ QString GpuAllocator::pendingReason(const QString &id) const
     if (g < kWholeGpu) {
         return tr("no GPU has %1 free").arg(formatGpus(g));
     }
+    if (g == kWholeGpu) {
+        return tr("no node has a free GPU");
+    }
     return tr("no node has %1 free GPUs together").arg(formatGpus(g));
 }
 

@@ -1,6 +1,7 @@
 #include "models/rows/computerows.h"
 
 #include "models/core/estate.h"
+#include "models/rows/rowsupport.h"
 
 #include <algorithm>
 #include <tuple>
@@ -8,12 +9,6 @@
 namespace strata::rows {
 
 namespace {
-
-/// GPUs as a JSON number with decimals (0.6), from milli-GPUs.
-QVariant gpus(core::MilliGpu milli)
-{
-    return double(milli) / 1000.0;
-}
 
 QVariant percentOrNull(double value)
 {
@@ -115,10 +110,10 @@ ResultSet clusterRows(const std::vector<core::Ptr<core::GpuCluster>> &clusters)
                    c->hasKai,
                    c->nodeCount,
                    c->gpuNodeCount,
-                   gpus(c->gpuTotal),
-                   gpus(c->gpuAllocated),
-                   gpus(c->gpuIdleAllocated),
-                   gpus(c->quotaTotal),
+                   gpuNumber(c->gpuTotal),
+                   gpuNumber(c->gpuAllocated),
+                   gpuNumber(c->gpuIdleAllocated),
+                   gpuNumber(c->quotaTotal),
                    c->quotaTotal == c->gpuTotal,
                    c->runningJobs,
                    c->pendingJobs,
@@ -172,8 +167,8 @@ ResultSet nodeRows(const std::vector<core::Ptr<core::GpuNode>> &nodes)
                    n->gpuProduct,
                    n->gpuMemoryMiB,
                    n->gpuCount,
-                   gpus(n->allocatable),
-                   gpus(n->allocated),
+                   gpuNumber(n->allocatable),
+                   gpuNumber(n->allocated),
                    n->runningJobs,
                    percentOrNull(n->utilization),
                    slots},
@@ -229,17 +224,17 @@ ResultSet projectRows(const std::vector<core::Ptr<core::Project>> &projects)
                    p->name,
                    p->namespaceName,
                    display[6],
-                   p->quota < 0 ? QVariant() : gpus(p->quota),
-                   p->limit < 0 ? QVariant() : gpus(p->limit),
-                   gpus(p->allocated),
-                   gpus(p->inQuota),
-                   gpus(p->overQuota),
-                   gpus(p->pending),
-                   gpus(p->fairShare),
+                   p->quota < 0 ? QVariant() : gpuNumber(p->quota),
+                   p->limit < 0 ? QVariant() : gpuNumber(p->limit),
+                   gpuNumber(p->allocated),
+                   gpuNumber(p->inQuota),
+                   gpuNumber(p->overQuota),
+                   gpuNumber(p->pending),
+                   gpuNumber(p->fairShare),
                    p->runningJobs,
                    p->queuedJobs,
                    percentOrNull(p->utilization),
-                   gpus(p->idleAllocated)},
+                   gpuNumber(p->idleAllocated)},
                   display);
     }
     return rs;
@@ -313,8 +308,8 @@ ResultSet jobRows(const std::vector<core::Ptr<core::Job>> &jobs, const QDateTime
                    core::jobTypeName(j->type),
                    j->project,
                    j->user,
-                   gpus(j->gpusRequested),
-                   gpus(j->gpusAllocated),
+                   gpuNumber(j->gpusRequested),
+                   gpuNumber(j->gpusAllocated),
                    j->createdByCli,
                    j->gpuIndices,
                    j->created,

@@ -1,15 +1,23 @@
 #pragma once
 
+#include "models/core/format.h"
 #include "models/core/keyed.h"
 
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QStringList>
+#include <QVariant>
 
 #include <optional>
 #include <vector>
 
 namespace strata::rows {
+
+/// GPUs as a JSON number with decimals (0.6), from milli-GPUs.
+inline QVariant gpuNumber(core::MilliGpu milli)
+{
+    return double(milli) / 1000.0;
+}
 
 /// Every record of `table` from the given sources (all sources when `sources` is empty), scope
 /// by scope in the order the systems returned them.

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <optional>
+#include <tuple>
 
 using namespace strata;
 using namespace strata::testsupport;
@@ -246,10 +247,11 @@ TEST_F(CliTest, UnknownResourceOrCommand_IsNamedNotTheWholeUsage)
         << widgets.err.toStdString();
     EXPECT_FALSE(widgets.err.contains(QStringLiteral("usage:"))) << widgets.err.toStdString();
 
-    const Run whatIf = run({QStringLiteral("what-if"), QStringLiteral("volumes")});
-    EXPECT_EQ(whatIf.code, 2);
-    EXPECT_TRUE(whatIf.err.startsWith(QStringLiteral("strata: unknown command \"what-if\"; commands: get, set")))
-        << whatIf.err.toStdString();
+    const Run unknownVerb = run({QStringLiteral("forecast"), QStringLiteral("volumes")});
+    EXPECT_EQ(unknownVerb.code, 2);
+    EXPECT_TRUE(unknownVerb.err.startsWith(QStringLiteral("strata: unknown command \"forecast\"; commands: get, set")))
+        << unknownVerb.err.toStdString();
+    EXPECT_TRUE(unknownVerb.err.contains(QStringLiteral(", why, what-if (see"))) << unknownVerb.err.toStdString();
 }
 
 // The CLI links no simulator: `--demo` runs only where the binary hands run() the demo estate.
@@ -379,10 +381,10 @@ TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)
     EXPECT_TRUE(noConfig.contains(dir.filePath(QStringLiteral("empty-config")))) << noConfig.toStdString();
     EXPECT_TRUE(noConfig.contains(QStringLiteral("strata --demo get volumes"))) << noConfig.toStdString();
 
-    const auto [whatIfCode, whatIf] = runBinary({QStringLiteral("--demo"), QStringLiteral("what-if")});
-    EXPECT_EQ(whatIfCode, 2);
-    EXPECT_TRUE(whatIf.contains(QStringLiteral("unknown command \"what-if\""))) << whatIf.toStdString();
-    EXPECT_FALSE(whatIf.contains(QStringLiteral("platform plugin"))) << whatIf.toStdString();
+    const auto [unknownCode, unknown] = runBinary({QStringLiteral("--demo"), QStringLiteral("forecast")});
+    EXPECT_EQ(unknownCode, 2);
+    EXPECT_TRUE(unknown.contains(QStringLiteral("unknown command \"forecast\""))) << unknown.toStdString();
+    EXPECT_FALSE(unknown.contains(QStringLiteral("platform plugin"))) << unknown.toStdString();
 }
 
 // In English (here the C locale) a count reads "38 objects", not "38 object(s)": the binary
@@ -500,4 +502,54 @@ TEST_F(CliTest, GermanLocale_DesktopBinaryLoadsItsEmbeddedCatalogue)
         const QString err = QString::fromUtf8(process.readAllStandardError());
         EXPECT_TRUE(err.contains(QLatin1String(expected))) << lang << ": " << err.toStdString();
     }
+}
+
+// `what-if quota` on the demo: the prediction for one cluster, its usage errors, and that it asks
+// for --source when several GPU clusters answer.
+TEST_F(CliTest, ServerBinary_DemoQuotaWhatIf)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+    ASSERT_TRUE(QFile::exists(binary)) << binary.toStdString();
+    const auto runDemo = [&](const QStringList &args) {
+        QProcess process;
+        process.start(binary, QStringList{QStringLiteral("--demo"), QStringLiteral("what-if")} + args);
+        EXPECT_TRUE(process.waitForFinished(120000));
+        return std::make_tuple(
+            process.exitCode(), process.readAllStandardOutput(), QString::fromUtf8(process.readAllStandardError()));
+    };
+    const auto [code, out, err] = runDemo({QStringLiteral("quota"),
+                                           QStringLiteral("ml-team=5"),
+                                           QStringLiteral("--source"),
+                                           QStringLiteral("aks-gpu"),
+                                           QStringLiteral("-o"),
+                                           QStringLiteral("json")});
+    ASSERT_EQ(code, 0) << err.toStdString();
+    const QJsonObject whatIf = QJsonDocument::fromJson(out).object();
+    EXPECT_EQ(whatIf.value(QStringLiteral("cluster")).toString(), QStringLiteral("aks-gpu"));
+    EXPECT_EQ(whatIf.value(QStringLiteral("capacity_gpus")).toDouble(), 3.0);
+    EXPECT_EQ(whatIf.value(QStringLiteral("quota_total_after")).toDouble(), 5.0);
+    const QJsonArray projects = whatIf.value(QStringLiteral("projects")).toArray();
+    ASSERT_EQ(projects.size(), 1);
+    EXPECT_EQ(projects[0].toObject().value(QStringLiteral("quota_before")).toDouble(), 3.0);
+    EXPECT_EQ(projects[0].toObject().value(QStringLiteral("quota_after")).toDouble(), 5.0);
+    int queued = 0;
+    for (const QJsonValue &job : whatIf.value(QStringLiteral("jobs")).toArray()) {
+        const QJsonObject j = job.toObject();
+        if (j.value(QStringLiteral("outcome")).toString() == QLatin1String("stays_queued")) {
+            ++queued;
+            EXPECT_FALSE(j.value(QStringLiteral("reason")).toString().isEmpty());
+        }
+    }
+    EXPECT_EQ(queued, projects[0].toObject().value(QStringLiteral("queued_after")).toInt());
+
+    const auto [several, severalOut, severalErr] = runDemo({QStringLiteral("quota"), QStringLiteral("team-a=8")});
+    EXPECT_EQ(several, 2);
+    EXPECT_TRUE(severalErr.contains(QLatin1String("choose one with --source"))) << severalErr.toStdString();
+    const auto [bad, badOut, badErr] = runDemo({QStringLiteral("quota"), QStringLiteral("team-a")});
+    EXPECT_EQ(bad, 2);
+    EXPECT_TRUE(badErr.contains(QLatin1String("\"team-a\" is not PROJECT=GPUS"))) << badErr.toStdString();
+    const auto [unknown, unknownOut, unknownErr] = runDemo(
+        {QStringLiteral("quota"), QStringLiteral("team-z=1"), QStringLiteral("--source"), QStringLiteral("dgx")});
+    EXPECT_EQ(unknown, 1);
+    EXPECT_TRUE(unknownErr.contains(QLatin1String("dgx has no project team-z"))) << unknownErr.toStdString();
 }
