@@ -7,6 +7,8 @@
 #include <QJsonValue>
 #include <QUrl>
 
+#include <cmath>
+
 namespace strata::web {
 
 namespace {
@@ -107,7 +109,8 @@ bool webActionAllowed(core::ActionKind kind)
 {
     using K = core::ActionKind;
     return kind == K::CacheCommit || kind == K::CacheEvict || kind == K::JobDelete || kind == K::ServiceLevelChange
-           || kind == K::SnapshotCreate || kind == K::VolumeClone || kind == K::DatasetCommit;
+           || kind == K::SnapshotCreate || kind == K::VolumeClone || kind == K::DatasetCommit
+           || kind == K::ProjectQuotaEdit;
 }
 
 std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json, QString *error)
@@ -153,6 +156,20 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
     r.name = str("name");
     r.comment = str("comment");
     r.project = str("project");
+    if (r.kind == core::ActionKind::ProjectQuotaEdit) {
+        // GPUs with decimals, as the what-if and the projects table show them.
+        const QJsonValue quota = json.value(QLatin1String("quota"));
+        bool ok = quota.isDouble();
+        const double gpus = quota.isString() ? quota.toString().trimmed().toDouble(&ok) : quota.toDouble(-1);
+        ok = ok && gpus >= 0;
+        if (!ok || !std::isfinite(gpus) || gpus > 1e6) {
+            if (error) {
+                *error = QStringLiteral("\"quota\" must be a number of GPUs >= 0");
+            }
+            return std::nullopt;
+        }
+        r.quota = core::MilliGpu(std::llround(gpus * 1000.0));
+    }
     for (const QJsonValue &v : json.value(QLatin1String("job_ids")).toArray()) {
         r.jobIds << v.toString();
     }

@@ -269,6 +269,34 @@ test('utilization: cache targets read "Loading…" until their cache poll has an
   await page.context().close();
 });
 
+test('utilization: a quota what-if predicts queued jobs and offers the audited quota change', async () => {
+  const page = await newPage();
+  await login(page, 'operator');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.goto(baseUrl + '/#/utilization');
+  await page.locator('#gpu-source option[value="aks-gpu"]').waitFor({ state: 'attached', timeout: 60000 });
+  await page.locator('#gpu-source').selectOption('aks-gpu');
+  const quota = page.locator('#whatif-quota-ml-team');
+  await quota.waitFor({ timeout: 60000 });
+  assert.equal(await quota.inputValue(), '3', 'the input starts at the live quota');
+  await quota.fill('5');
+  await page.locator('#whatif-predict').click();
+  const summary = page.locator('#whatif-summary');
+  await summary.filter({ hasText: 'Nothing has changed' }).waitFor({ timeout: 30000 });
+  assert.match(await summary.innerText(), /aks-gpu: quotas 3 → 5 of 3 GPUs/);
+  const projectRow = page.locator('#whatif-result tbody tr[data-key="ml-team"]');
+  assert.match(await projectRow.innerText(), /3 → 5/);
+  const queued = page.locator('#whatif-result tbody tr').filter({ hasText: 'Stays queued' });
+  assert.equal(await queued.count(), 2, 'the two queued ml-team jobs stay queued (the cluster has no free GPU)');
+  await shot(page, 'utilization-whatif');
+  await projectRow.locator('button', { hasText: 'Apply quota' }).click();
+  const dialog = page.locator('#action-dialog');
+  await dialog.locator('.preview h3').waitFor({ timeout: 30000 });
+  assert.match(await dialog.locator('.preview').innerText(), /ml-team/, 'the preview names the project');
+  await dialog.locator('button', { hasText: 'Cancel' }).click();
+  await page.context().close();
+});
+
 test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {
   const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await login(page, 'viewer');

@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey, label, fmtDay } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { TimeChart, pivot, fillForward, PALETTE } from '../charts.js';
+import { mountWhatIf } from './whatif.js';
 
 export const RANGES = [
   ['1h', 3600], ['6h', 21600], ['24h', 86400], ['7d', 604800], ['30d', 2592000], ['1y', 31536000],
@@ -40,7 +41,9 @@ export function mount(main, ctx) {
     h('option', { value: 'tput' }, 'Throughput'), h('option', { value: 'used' }, 'Capacity used'));
   const tputCard = card('Storage over time', { id: 'card-tput', actions: [storageMetric] });
   const cacheCard = card('Cache usage', { id: 'card-cache', wide: true, subtitle: 'dataset cache targets and cached commits' });
-  grid.append(quotaCard.el, allocCard.el, utilCard.el, idleCard.el, storageCard.el, tputCard.el, cacheCard.el);
+  const whatIfCard = card('What if quotas change', { id: 'card-whatif', wide: true, subtitle: 'which jobs would start, be preempted or stay queued' });
+  grid.append(quotaCard.el, allocCard.el, utilCard.el, idleCard.el, whatIfCard.el, storageCard.el, tputCard.el, cacheCard.el);
+  const whatIf = mountWhatIf(whatIfCard.body, ctx, () => source);
 
   const quotaList = h('div', { class: 'bars', id: 'project-bars' });
   quotaCard.body.append(quotaList, h('p', { class: 'legend' }, chip('in quota', 'good'), ' ', chip('over quota', 'over'), ' ', h('span', { class: 'legend-mark' }, '│ quota')));
@@ -268,6 +271,7 @@ export function mount(main, ctx) {
     source = sourceSelect.value;
     prefs.set('gpuSource', source);
     renderProjects(store.rows('projects'));
+    whatIf.render(store.rows('projects'));
     renderIdle(store.rows('jobs'));
     loadHistory();
   });
@@ -276,6 +280,7 @@ export function mount(main, ctx) {
   unsubs.push(store.subscribe('projects', (rows, changed, err) => {
     if (err) { clear(quotaList, errorBox(err)); return; }
     renderProjects(rows);
+    whatIf.render(rows);
     if ((!firstProjects && changed) || (firstProjects && historyLoaded)) appendLivePoint(rows);
     firstProjects = false;
   }));
