@@ -119,6 +119,10 @@ struct WebServerOptions
 ///                                  "used_bytes","size_bytes"}],"perf":[{"time",
 ///                                  "throughput_bytes_per_second","iops","latency_us",
 ///                                  "cap_bytes_per_second"}]}
+///   POST /api/v1/what-if/quota     {"source","quotas":{"team-d":4},"weights":{"team-b":3}} (GPUs,
+///                                  weights >= 0; viewer): `strata what-if quota -o json`
+///                                  (rows::whatIfToJson); changes nothing. 404 no such cluster,
+///                                  400 unknown project or a malformed value
 ///   GET  /api/v1/audit?limit=N     the audit log, newest first (web/api.h auditEntryToJson)
 ///   GET  /api/v1/users             names, roles and creation times (admin; never hashes)
 ///   POST /api/v1/sources           a source object in the config-file format (core::AppConfig),

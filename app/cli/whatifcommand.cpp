@@ -74,15 +74,6 @@ HistoryUse whatIfHistory(const Invocation &)
     return HistoryUse::None;
 }
 
-template <class T> QList<T> rowsOfSource(const core::Table<T> &table, const QString &source)
-{
-    QList<T> out;
-    for (const auto &row : rows::collectRows(table, {source})) {
-        out.append(*row);
-    }
-    return out;
-}
-
 void writeWhatIfTable(const core::QuotaWhatIf &whatIf, QTextStream &out)
 {
     out << tr("CLUSTER %1: %2 GPUs; quotas %3 → %4; spare GPUs split by %5")
@@ -150,11 +141,7 @@ int answerWhatIf(const Invocation &in, Polled &polled)
     QString error;
     const QList<core::QuotaChange> changes = quotaChangesOf(in, error);
     const QString &cluster = clusters.constFirst();
-    const core::QuotaWhatIfOutcome outcome = core::predictQuotaChange(cluster,
-                                                                      rowsOfSource(estate.gpuNodes(), cluster),
-                                                                      rowsOfSource(estate.projects(), cluster),
-                                                                      rowsOfSource(estate.jobs(), cluster),
-                                                                      changes);
+    const core::QuotaWhatIfOutcome outcome = core::predictQuotaChange(estate, cluster, changes);
     if (!outcome.result) {
         return in.console.fail(outcome.error, 1);
     }

@@ -1,5 +1,6 @@
 #include "models/core/quotawhatif.h"
 
+#include "models/core/estate.h"
 #include "models/core/gpuallocator.h"
 #include "models/core/translate.h"
 
@@ -224,6 +225,30 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
         result.projects.append(row);
     }
     return {std::move(result), {}};
+}
+
+namespace {
+
+template <class T> QList<T> rowsOfScope(const Table<T> &table, const QString &scope)
+{
+    QList<T> out;
+    if (const auto list = table.scope(scope)) {
+        for (const auto &row : list->items()) {
+            out.append(*row);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+QuotaWhatIfOutcome predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes)
+{
+    return predictQuotaChange(cluster,
+                              rowsOfScope(estate.gpuNodes(), cluster),
+                              rowsOfScope(estate.projects(), cluster),
+                              rowsOfScope(estate.jobs(), cluster),
+                              changes);
 }
 
 std::optional<QuotaChange> parseQuotaChange(const QString &word, bool weight, QString &error)

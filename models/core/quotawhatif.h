@@ -87,6 +87,10 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
                                       const QList<Job> &jobs,
                                       const QList<QuotaChange> &changes);
 
+class Estate;
+/// The same over the estate's nodes, projects and jobs of `cluster` (a Kubernetes source name).
+QuotaWhatIfOutcome predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes);
+
 /// "team-d=8" / "team-b=2.5" (GPUs, decimals allowed) into a change of quota, or of weight when
 /// `weight` is true. Empty optional and `error` set on a malformed word.
 std::optional<QuotaChange> parseQuotaChange(const QString &word, bool weight, QString &error);

@@ -524,6 +524,27 @@ TEST(ApiTest, RowKeysAndActionRequests)
     EXPECT_FALSE(
         web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
 
+    // A quota change (the what-if's "Apply quota") carries GPUs with decimals; without one it is refused.
+    const auto quota = web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("project.quota")},
+                                                              {QStringLiteral("source"), QStringLiteral("dgx")},
+                                                              {QStringLiteral("project"), QStringLiteral("team-b")},
+                                                              {QStringLiteral("quota"), 2.5}},
+                                                  &error);
+    ASSERT_TRUE(quota.has_value()) << error.toStdString();
+    EXPECT_EQ(quota->kind, core::ActionKind::ProjectQuotaEdit);
+    EXPECT_EQ(quota->project, QStringLiteral("team-b"));
+    EXPECT_EQ(quota->quota, 2500);
+    for (const QJsonValue &bad :
+         {QJsonValue(), QJsonValue(-1), QJsonValue(QStringLiteral("")), QJsonValue(QStringLiteral("x"))}) {
+        QJsonObject body{{QStringLiteral("kind"), QStringLiteral("project.quota")},
+                         {QStringLiteral("source"), QStringLiteral("dgx")},
+                         {QStringLiteral("project"), QStringLiteral("team-b")}};
+        if (!bad.isNull()) {
+            body.insert(QStringLiteral("quota"), bad);
+        }
+        EXPECT_FALSE(web::actionRequestFromJson(body, &error)) << QJsonDocument(body).toJson().toStdString();
+    }
+
     rows::ResultSet sources;
     sources.columns = {{QStringLiteral("name"), QString()}, {QStringLiteral("url"), QString()}};
     sources.addRow({QStringLiteral("s"), QStringLiteral("https://admin:hunter22@ontap.example:443/api")});
