@@ -6,6 +6,7 @@
 #include "views/allocationhistorychart.h"
 #include "views/gpuprojectchart.h"
 #include "views/nodepackingview.h"
+#include "views/quotawhatifdialog.h"
 #include "views/statusdelegate.h"
 #include "views/tableviewstyle.h"
 
@@ -105,12 +106,17 @@ GpuPage::GpuPage(core::Estate *estate, models::ProjectTableModel *projects, QWid
     m_editQuotaButton->setObjectName(QStringLiteral("editQuotaButton"));
     m_editQuotaButton->setToolTip(tr("Change the selected project's guaranteed GPUs"));
     m_editQuotaButton->setEnabled(false);
+    m_whatIfButton = new QPushButton(tr("What &if…"), this);
+    m_whatIfButton->setObjectName(QStringLiteral("whatIfButton"));
+    m_whatIfButton->setToolTip(
+        tr("Try other quotas: which jobs would start, be preempted or stay queued (changes nothing)"));
     auto *projectBox = new QWidget(this);
     auto *projectLayout = new QVBoxLayout(projectBox);
     projectLayout->setContentsMargins(0, 0, 0, 0);
     projectLayout->addWidget(m_projectView, 1);
     auto *projectButtons = new QHBoxLayout();
     projectButtons->addWidget(m_quotaLabel, 1);
+    projectButtons->addWidget(m_whatIfButton);
     projectButtons->addWidget(m_editQuotaButton);
     projectLayout->addLayout(projectButtons);
 
@@ -189,6 +195,7 @@ GpuPage::GpuPage(core::Estate *estate, models::ProjectTableModel *projects, QWid
         m_editQuotaButton->setEnabled(currentProject().isValid());
     });
     connect(m_editQuotaButton, &QPushButton::clicked, this, &GpuPage::editQuota);
+    connect(m_whatIfButton, &QPushButton::clicked, this, &GpuPage::openWhatIf);
     connect(m_projectView, &QTableView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT jobsRequested(cluster(), index.data(models::ProjectRole).toString());
     });
@@ -421,6 +428,17 @@ void GpuPage::editQuota()
     request.project = p->name;
     request.quota = std::max<core::MilliGpu>(p->quota, 0);
     Q_EMIT actionRequested(request);
+}
+
+void GpuPage::openWhatIf()
+{
+    if (cluster().isEmpty()) {
+        return;
+    }
+    auto *dialog = new QuotaWhatIfDialog(*m_estate, cluster(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QuotaWhatIfDialog::actionRequested, this, &GpuPage::actionRequested);
+    dialog->show();
 }
 
 QByteArray GpuPage::headerState() const

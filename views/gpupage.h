@@ -30,7 +30,8 @@ class NodePackingView;
 /// GPUs of one Kubernetes cluster (a selector appears when there are several): KPIs (allocated
 /// of total, idle allocated, utilization, and the Σ quota = total GPUs invariant, flagged when
 /// broken), the GPUs-per-project chart next to the projects table (quota, allocated in/over,
-/// pending, fair share, running/queued, utilization; Edit quota), allocation and utilization
+/// pending, fair share, running/queued, utilization; Edit quota; What if… opens a
+/// QuotaWhatIfDialog for the cluster), allocation and utilization
 /// over a chosen range (1 h ... 30 d) and the node packing. Reads the estate only: redraws are
 /// coalesced after computeChanged, and history is asked for with projectHistoryWanted() (at most
 /// every few seconds while visible); the controller answers with setProjectHistory().
@@ -67,6 +68,7 @@ public:
     [[nodiscard]] AllocationHistoryChart *historyChart() const { return m_history; }
     [[nodiscard]] NodePackingView *packingView() const { return m_packing; }
     [[nodiscard]] QTableView *projectView() const { return m_projectView; }
+    [[nodiscard]] QPushButton *whatIfButton() const { return m_whatIfButton; }
     /// Plain text of the KPI line ("16/16 GPUs allocated · 3 idle · ...").
     [[nodiscard]] QString kpiText() const;
     /// Empty when Σ quota equals the cluster's GPUs, else the warning shown.
@@ -91,6 +93,7 @@ private:
     void requestHistory();
     void maybeRequestHistory();
     void editQuota();
+    void openWhatIf();
     [[nodiscard]] QModelIndex currentProject() const;
 
     core::Estate *m_estate;
@@ -104,6 +107,7 @@ private:
     QSortFilterProxyModel *m_projectProxy = nullptr;
     QTableView *m_projectView = nullptr;
     QPushButton *m_editQuotaButton = nullptr;
+    QPushButton *m_whatIfButton = nullptr;
     QComboBox *m_rangeCombo = nullptr;
     AllocationHistoryChart *m_history = nullptr;
     NodePackingView *m_packing = nullptr;

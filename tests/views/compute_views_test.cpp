@@ -24,6 +24,7 @@
 #include "views/mainwindow.h"
 #include "views/nodepackingview.h"
 #include "views/overviewpage.h"
+#include "views/quotawhatifdialog.h"
 #include "views/statusdelegate.h"
 
 #include <QAbstractItemModelTester>
@@ -650,4 +651,61 @@ TEST(MainWindowCompute, OverviewFirstAndTilesOpenTheirPages)
     window.showPage(views::MainWindow::Page::Events);
     window.restoreLayoutState(state);
     EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Jobs);
+}
+
+// What if… on the GPUs page: equal quotas after §4.9 let team-c reclaim its paused c-4-gg from
+// team-d's newest job; the dialog shows it and asks for the audited quota change on Apply.
+TEST(GpuPage, WhatIfPredictsAReclaimAndAppliesTheTriedQuota)
+{
+    ComputeUi ui;
+    testsupport::state49().publish(ui.estate);
+    views::GpuPage page(&ui.estate, &ui.projects);
+    page.show();
+    QSignalSpy requested(&page, &views::GpuPage::actionRequested);
+    ASSERT_TRUE(page.whatIfButton());
+    page.whatIfButton()->click();
+    auto *dialog = page.findChild<views::QuotaWhatIfDialog *>(QStringLiteral("quotaWhatIfDialog"));
+    ASSERT_TRUE(dialog);
+    EXPECT_EQ(dialog->cluster(), kCluster);
+    EXPECT_FALSE(dialog->setQuota(QStringLiteral("team-z"), 1.0));
+    QSignalSpy predicted(dialog, &views::QuotaWhatIfDialog::predicted);
+    // It opens with the prediction for the quotas as they are: §4.9 is stable, nothing moves.
+    ASSERT_TRUE(predicted.wait(10000));
+    EXPECT_TRUE(dialog->summaryText().contains(QStringLiteral("0 would start, 0 would be preempted")))
+        << dialog->summaryText().toStdString();
+    for (const char *team : {"team-a", "team-b", "team-c", "team-d"}) {
+        ASSERT_TRUE(dialog->setQuota(QString::fromLatin1(team), 4.0)) << team;
+    }
+    dialog->predict();
+    ASSERT_TRUE(predicted.wait(10000));
+    ASSERT_TRUE(dialog->result()) << dialog->summaryText().toStdString();
+    EXPECT_TRUE(dialog->summaryText().contains(QStringLiteral("1 would start, 1 would be preempted")))
+        << dialog->summaryText().toStdString();
+
+    QTableWidget *projects = dialog->projectTable();
+    ASSERT_EQ(projects->rowCount(), 4);
+    EXPECT_EQ(projects->item(2, 0)->text(), QStringLiteral("team-c"));
+    EXPECT_EQ(projects->item(2, 1)->text(), QStringLiteral("2 → 4")); // quota
+    EXPECT_EQ(projects->item(2, 2)->text(), QStringLiteral("2 → 4")); // allocated
+    EXPECT_EQ(projects->item(3, 2)->text(), QStringLiteral("6 → 4")); // team-d gives 2 back
+    QTableWidget *jobs = dialog->jobTable();
+    QStringList outcomes;
+    for (int r = 0; r < jobs->rowCount(); ++r) {
+        outcomes << jobs->item(r, 0)->text() + QLatin1Char(' ') + jobs->item(r, 4)->text();
+    }
+    EXPECT_TRUE(outcomes.contains(QStringLiteral("d-2-gg Preempted"))) << outcomes.join(u'|').toStdString();
+    EXPECT_TRUE(outcomes.contains(QStringLiteral("c-4-gg Starts"))) << outcomes.join(u'|').toStdString();
+
+    auto *apply = dialog->findChild<QPushButton *>(QStringLiteral("whatIfApplyButton"));
+    ASSERT_TRUE(apply);
+    EXPECT_FALSE(apply->isEnabled());
+    projects->selectRow(2);
+    ASSERT_TRUE(apply->isEnabled());
+    apply->click();
+    ASSERT_EQ(requested.count(), 1);
+    const auto request = requested.at(0).at(0).value<core::ActionRequest>();
+    EXPECT_EQ(request.kind, core::ActionKind::ProjectQuotaEdit);
+    EXPECT_EQ(request.source, kCluster);
+    EXPECT_EQ(request.project, QStringLiteral("team-c"));
+    EXPECT_EQ(request.quota, 4000);
 }

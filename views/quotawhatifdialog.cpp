@@ -1,0 +1,307 @@
+#include "views/quotawhatifdialog.h"
+
+#include "models/core/estate.h"
+#include "models/core/format.h"
+#include "models/core/offthread.h"
+#include "models/rows/whatifrows.h"
+#include "views/tableviewstyle.h"
+
+#include <QCheckBox>
+#include <QColor>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata::views {
+
+namespace {
+
+template <class T> QList<T> scopeRows(const core::Table<T> &table, const QString &scope)
+{
+    QList<T> out;
+    if (const auto list = table.scope(scope)) {
+        for (const auto &row : list->items()) {
+            out.append(*row);
+        }
+    }
+    return out;
+}
+
+// The table columns of a rows::ResultSet (those with a header) with their display texts: the
+// same cells `strata what-if quota` prints.
+void fillFromRows(QTableWidget *table, const rows::ResultSet &rs)
+{
+    QList<int> shown;
+    QStringList headers;
+    for (int c = 0; c < rs.columns.size(); ++c) {
+        if (!rs.columns[c].header.isEmpty()) {
+            shown.append(c);
+            // "FAIR SHARE" (the CLI's header) reads "Fair share" in a window.
+            const QString header = rs.columns[c].header.toLower();
+            headers.append(header.left(1).toUpper() + header.mid(1));
+        }
+    }
+    table->clear();
+    table->setColumnCount(int(shown.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setRowCount(int(rs.values.size()));
+    for (int r = 0; r < rs.values.size(); ++r) {
+        for (int i = 0; i < shown.size(); ++i) {
+            const int c = shown[i];
+            const QString text = rs.display.value(r).value(c, rs.values[r].value(c).toString());
+            auto *item = new QTableWidgetItem(text);
+            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+            const QVariant value = rs.values[r].value(c);
+            if (value.typeId() == QMetaType::Double || value.typeId() == QMetaType::Int) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            table->setItem(r, i, item);
+        }
+    }
+    table->resizeColumnsToContents();
+}
+
+} // namespace
+
+QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster, QWidget *parent)
+    : QDialog(parent)
+    , m_cluster(std::move(cluster))
+    , m_nodes(scopeRows(estate.gpuNodes(), m_cluster))
+    , m_jobs(scopeRows(estate.jobs(), m_cluster))
+{
+    setObjectName(QStringLiteral("quotaWhatIfDialog"));
+    setWindowTitle(tr("What if quotas change — %1").arg(m_cluster));
+
+    QList<core::Project> projects = scopeRows(estate.projects(), m_cluster);
+    std::sort(projects.begin(), projects.end(), [](const core::Project &a, const core::Project &b) {
+        return a.name < b.name;
+    });
+    auto *intro = new QLabel(tr("Change quotas and press Predict: Strata runs the Run:ai/KAI queue rules on the "
+                                "cluster's jobs as they are now. Nothing changes until you apply a quota."),
+                             this);
+    intro->setWordWrap(true);
+
+    auto *form = new QGridLayout();
+    form->addWidget(new QLabel(tr("Project"), this), 0, 0);
+    form->addWidget(new QLabel(tr("Quota (GPUs)"), this), 0, 1);
+    form->addWidget(new QLabel(tr("Over-quota weight"), this), 0, 2);
+    m_byWeight = new QCheckBox(tr("Split spare GPUs by over-quota weight (KAI) instead of by quota"), this);
+    m_byWeight->setObjectName(QStringLiteral("whatIfByWeight"));
+    for (const core::Project &p : std::as_const(projects)) {
+        ProjectInputs in;
+        in.live = p;
+        in.quota = new QDoubleSpinBox(this);
+        in.quota->setObjectName(QStringLiteral("whatIfQuota_") + p.name);
+        in.quota->setRange(0, 100000);
+        in.quota->setDecimals(2);
+        in.quota->setSingleStep(0.5);
+        in.quota->setValue(double(std::max<core::MilliGpu>(p.quota, 0)) / 1000.0);
+        in.quota->setAccessibleName(tr("Quota of %1 in GPUs").arg(p.name));
+        in.weight = new QDoubleSpinBox(this);
+        in.weight->setObjectName(QStringLiteral("whatIfWeight_") + p.name);
+        in.weight->setRange(0, 1000);
+        in.weight->setDecimals(2);
+        in.weight->setValue(p.overQuotaWeight);
+        in.weight->setEnabled(false);
+        in.weight->setAccessibleName(tr("Over-quota weight of %1").arg(p.name));
+        const int row = form->rowCount();
+        form->addWidget(new QLabel(p.name, this), row, 0);
+        form->addWidget(in.quota, row, 1);
+        form->addWidget(in.weight, row, 2);
+        connect(m_byWeight, &QCheckBox::toggled, in.weight, &QWidget::setEnabled);
+        m_inputs.append(in);
+    }
+    form->setColumnStretch(3, 1);
+
+    m_predictButton = new QPushButton(tr("&Predict"), this);
+    m_predictButton->setObjectName(QStringLiteral("whatIfPredictButton"));
+    m_predictButton->setDefault(true);
+    connect(m_predictButton, &QPushButton::clicked, this, &QuotaWhatIfDialog::predict);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("whatIfSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    const auto makeTable = [this](const QString &name) {
+        auto *table = new QTableWidget(this);
+        table->setObjectName(name);
+        applyTableStyle(table);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->setSelectionMode(QAbstractItemView::SingleSelection);
+        table->verticalHeader()->hide();
+        return table;
+    };
+    m_projectTable = makeTable(QStringLiteral("whatIfProjectTable"));
+    m_jobTable = makeTable(QStringLiteral("whatIfJobTable"));
+    m_applyButton = new QPushButton(tr("&Apply quota…"), this);
+    m_applyButton->setObjectName(QStringLiteral("whatIfApplyButton"));
+    m_applyButton->setToolTip(tr("Change the selected project's quota to the one tried here (preview first)"));
+    m_applyButton->setEnabled(false);
+    connect(m_applyButton, &QPushButton::clicked, this, &QuotaWhatIfDialog::applySelected);
+    connect(m_projectTable, &QTableWidget::itemSelectionChanged, this, [this] {
+        const int row = m_projectTable->currentRow();
+        const bool changed = m_result && row >= 0 && row < m_result->projects.size()
+                             && m_result->projects[row].quotaAfter != m_result->projects[row].quotaBefore;
+        m_applyButton->setEnabled(changed);
+    });
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_applyButton, QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_byWeight);
+    auto *predictRow = new QHBoxLayout();
+    predictRow->addWidget(m_predictButton);
+    predictRow->addWidget(m_summary, 1);
+    layout->addLayout(predictRow);
+    layout->addWidget(new QLabel(tr("Projects, now → predicted"), this));
+    layout->addWidget(m_projectTable, 1);
+    layout->addWidget(new QLabel(tr("Jobs that would change or stay queued"), this));
+    layout->addWidget(m_jobTable, 2);
+    layout->addWidget(buttons);
+    if (m_inputs.isEmpty()) {
+        m_predictButton->setEnabled(false);
+        m_summary->setText(tr("%1 has no projects yet.").arg(m_cluster));
+    }
+    resize(760, 620);
+    if (!m_inputs.isEmpty()) {
+        predict(); // what the rules would do with the quotas as they are: normally nothing
+    }
+}
+
+QuotaWhatIfDialog::~QuotaWhatIfDialog() = default;
+
+bool QuotaWhatIfDialog::setQuota(const QString &project, double gpus)
+{
+    for (const ProjectInputs &in : std::as_const(m_inputs)) {
+        if (in.live.name == project) {
+            in.quota->setValue(gpus);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString QuotaWhatIfDialog::summaryText() const
+{
+    return m_summary->text();
+}
+
+void QuotaWhatIfDialog::predict()
+{
+    QList<core::Project> projects;
+    QList<core::QuotaChange> changes;
+    for (const ProjectInputs &in : std::as_const(m_inputs)) {
+        projects.append(in.live);
+        core::QuotaChange change{in.live.name, std::nullopt, std::nullopt};
+        const auto quota = core::MilliGpu(std::llround(in.quota->value() * 1000.0));
+        if (quota != std::max<core::MilliGpu>(in.live.quota, 0)) {
+            change.quota = quota;
+        }
+        if (m_byWeight->isChecked()) {
+            change.overQuotaWeight = in.weight->value();
+        }
+        if (change.quota || change.overQuotaWeight) {
+            changes.append(change);
+        }
+    }
+    m_predictButton->setEnabled(false);
+    m_summary->setText(tr("Predicting…"));
+    core::runOffThread(
+        *QThreadPool::globalInstance(),
+        this,
+        [cluster = m_cluster, nodes = m_nodes, projects, jobs = m_jobs, changes] {
+            return core::predictQuotaChange(cluster, nodes, projects, jobs, changes);
+        },
+        [this](core::QuotaWhatIfOutcome outcome) {
+            m_predictButton->setEnabled(true);
+            showOutcome(outcome);
+            Q_EMIT predicted();
+        });
+}
+
+void QuotaWhatIfDialog::showOutcome(const core::QuotaWhatIfOutcome &outcome)
+{
+    m_result = outcome.result;
+    m_applyButton->setEnabled(false);
+    if (!outcome.result) {
+        m_summary->setText(outcome.error);
+        m_projectTable->setRowCount(0);
+        m_jobTable->setRowCount(0);
+        return;
+    }
+    const core::QuotaWhatIf &w = *outcome.result;
+    int starts = 0;
+    int preempted = 0;
+    core::QuotaWhatIf shown = w;
+    shown.jobs.clear();
+    for (const core::WhatIfJob &job : w.jobs) {
+        starts += job.outcome == core::WhatIfJob::Outcome::Starts ? 1 : 0;
+        preempted += job.outcome == core::WhatIfJob::Outcome::Preempted ? 1 : 0;
+        if (job.outcome != core::WhatIfJob::Outcome::KeepsRunning) {
+            shown.jobs.append(job);
+        }
+    }
+    QString text = tr("Quotas %1 → %2 of %3 GPUs; spare GPUs split by %4. %5 would start, %6 would be preempted.")
+                       .arg(core::formatGpus(w.quotaTotalBefore),
+                            core::formatGpus(w.quotaTotalAfter),
+                            core::formatGpus(w.capacity),
+                            w.byWeight ? tr("over-quota weight") : tr("quota"))
+                       .arg(starts)
+                       .arg(preempted);
+    if (w.quotaTotalAfter != w.capacity) {
+        text += QLatin1Char(' ') + tr("Run:ai expects the quotas to add up to the cluster's GPUs.");
+    }
+    m_summary->setText(text);
+    fillFromRows(m_projectTable, rows::whatIfProjectRows(w));
+    fillFromRows(m_jobTable, rows::whatIfJobRows(shown));
+    const int outcomeColumn = 4; // Job, Project, Type, GPUs, Outcome, Node, Reason
+    for (int r = 0; r < shown.jobs.size() && r < m_jobTable->rowCount(); ++r) {
+        QTableWidgetItem *item = m_jobTable->item(r, outcomeColumn);
+        switch (shown.jobs[r].outcome) {
+        case core::WhatIfJob::Outcome::Preempted:
+            item->setText(tr("Preempted"));
+            item->setForeground(QColor(0xc6, 0x28, 0x28));
+            break;
+        case core::WhatIfJob::Outcome::Starts:
+            item->setText(tr("Starts"));
+            break;
+        case core::WhatIfJob::Outcome::StaysQueued:
+            item->setText(tr("Stays queued"));
+            break;
+        case core::WhatIfJob::Outcome::KeepsRunning:
+            item->setText(tr("Keeps running"));
+            break;
+        }
+    }
+}
+
+void QuotaWhatIfDialog::applySelected()
+{
+    const int row = m_projectTable->currentRow();
+    if (!m_result || row < 0 || row >= m_result->projects.size()) {
+        return;
+    }
+    const core::WhatIfProject &p = m_result->projects[row];
+    core::ActionRequest request;
+    request.kind = core::ActionKind::ProjectQuotaEdit;
+    request.source = m_cluster;
+    request.project = p.project;
+    request.quota = p.quotaAfter;
+    Q_EMIT actionRequested(request);
+}
+
+} // namespace strata::views
