@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 namespace strata::core {
 
@@ -278,15 +279,17 @@ std::map<QString, GpuAllocator::ProjectState> GpuAllocator::tally() const
     return out;
 }
 
-std::vector<const GpuAllocator::JobState *> GpuAllocator::queueOf(const QString &project) const
+std::map<QString, std::vector<const GpuAllocator::JobState *>> GpuAllocator::queues() const
 {
-    std::vector<const JobState *> out;
+    std::map<QString, std::vector<const JobState *>> out;
     for (const auto &[id, job] : m_jobs) {
-        if (!job.running && job.spec.project == project) {
-            out.push_back(&job);
+        if (!job.running) {
+            out[job.spec.project].push_back(&job);
         }
     }
-    std::sort(out.begin(), out.end(), queuesBefore);
+    for (auto &[project, queue] : out) {
+        std::sort(queue.begin(), queue.end(), queuesBefore);
+    }
     return out;
 }
 
@@ -317,6 +320,9 @@ std::optional<GpuAllocator::Placement> GpuAllocator::findPlacement(MilliGpu need
 bool GpuAllocator::startNext(bool withinFairShare, QList<Decision> &out)
 {
     const auto projects = tally();
+    const auto waiting = queues();
+    // Placement does not depend on the project, and what has no room for g has none for more.
+    MilliGpu unplaceable = std::numeric_limits<MilliGpu>::max();
     const ProjectState *chosenProject = nullptr;
     const JobState *chosenJob = nullptr;
     Placement chosenPlace;
@@ -328,9 +334,10 @@ bool GpuAllocator::startNext(bool withinFairShare, QList<Decision> &out)
             && !claimsLess(p.allocated, p.fairShare, chosenProject->allocated, chosenProject->fairShare)) {
             continue;
         }
-        for (const JobState *job : queueOf(name)) {
+        const auto queue = waiting.find(name);
+        for (const JobState *job : queue == waiting.end() ? std::vector<const JobState *>{} : queue->second) {
             const MilliGpu g = job->spec.gpus;
-            if (job->spec.type == JobType::Interactive && p.nonPreemptible + g > p.quota) {
+            if (g >= unplaceable || (job->spec.type == JobType::Interactive && p.nonPreemptible + g > p.quota)) {
                 continue;
             }
             if ((p.allocated + g <= p.fairShare) != withinFairShare) {
@@ -342,6 +349,7 @@ bool GpuAllocator::startNext(bool withinFairShare, QList<Decision> &out)
                 chosenPlace = std::move(*place);
                 break;
             }
+            unplaceable = g;
         }
     }
     if (!chosenJob) {
@@ -354,6 +362,7 @@ bool GpuAllocator::startNext(bool withinFairShare, QList<Decision> &out)
 bool GpuAllocator::reclaimNext(QList<Decision> &out)
 {
     const auto projects = tally();
+    const auto waiting = queues();
     std::vector<const ProjectState *> claimants;
     for (const auto &[name, p] : projects) {
         if (p.queued > 0 && p.allocated < p.quota) {
@@ -375,10 +384,31 @@ bool GpuAllocator::reclaimNext(QList<Decision> &out)
         if (spareOf.empty()) {
             return false;
         }
-        for (const JobState *job : queueOf(claimant->name)) {
+        // Each node's preemptible jobs, newest start first, built once for all of this claimant's jobs.
+        std::vector<std::vector<const JobState *>> pools(std::size_t(m_nodes.size()));
+        QHash<QString, qsizetype> nodeIndex;
+        for (qsizetype n = 0; n < m_nodes.size(); ++n) {
+            nodeIndex.insert(m_nodes[n].name, n);
+        }
+        for (const auto &[id, other] : m_jobs) {
+            const auto spare = spareOf.find(other.spec.project);
+            if (other.running && other.spec.type == JobType::Train && other.spec.gpus > 0 && spare != spareOf.end()
+                && other.spec.gpus <= spare->second) {
+                pools[std::size_t(nodeIndex.value(other.node))].push_back(&other);
+            }
+        }
+        for (auto &pool : pools) {
+            std::sort(pool.begin(), pool.end(), [](const JobState *a, const JobState *b) {
+                return a->startOrder > b->startOrder;
+            });
+        }
+        // A need that found no room cannot be met by a larger one: room for g' >= g also fits g.
+        MilliGpu unmet = std::numeric_limits<MilliGpu>::max();
+        for (const JobState *job : waiting.at(claimant->name)) {
             const MilliGpu need = job->spec.gpus;
             const MilliGpu after = claimant->allocated + need;
-            if (need <= 0 || after > claimant->quota || after > std::max(claimant->quota, claimant->fairShare)) {
+            if (need <= 0 || need >= unmet || after > claimant->quota
+                || after > std::max(claimant->quota, claimant->fairShare)) {
                 continue;
             }
             // R7 over all nodes: fewest victims, then the newest starts (compared newest first).
@@ -400,17 +430,7 @@ bool GpuAllocator::reclaimNext(QList<Decision> &out)
                 if (!m_nodes[n].accepting) {
                     continue;
                 }
-                std::vector<const JobState *> pool;
-                for (const auto &[id, other] : m_jobs) {
-                    const auto spare = spareOf.find(other.spec.project);
-                    if (other.running && other.node == m_nodes[n].name && other.spec.type == JobType::Train
-                        && other.spec.gpus > 0 && spare != spareOf.end() && other.spec.gpus <= spare->second) {
-                        pool.push_back(&other);
-                    }
-                }
-                std::sort(pool.begin(), pool.end(), [](const JobState *a, const JobState *b) {
-                    return a->startOrder > b->startOrder;
-                });
+                const std::vector<const JobState *> &pool = pools[std::size_t(n)];
                 const std::size_t limit = best ? best->victims.size() : pool.size();
                 // Depth-first over subsets of growing size; the first size that works is the node's best.
                 std::vector<const JobState *> picked;
@@ -456,6 +476,7 @@ bool GpuAllocator::reclaimNext(QList<Decision> &out)
                 }
             }
             if (!best) {
+                unmet = std::min(unmet, need);
                 continue;
             }
             for (const JobState *victim : best->victims) {
@@ -520,13 +541,29 @@ QString GpuAllocator::pendingReason(const QString &id) const
     if (!state || state->running) {
         return {};
     }
-    if (state->preempted) {
-        return tr("preempted by %1 reclaiming its quota").arg(state->preemptedBy);
-    }
+    return reasonFor(*state, tally());
+}
+
+QHash<QString, QString> GpuAllocator::pendingReasons() const
+{
     const auto projects = tally();
-    const ProjectState &p = projects.at(state->spec.project);
-    const MilliGpu g = state->spec.gpus;
-    if (state->spec.type == JobType::Interactive && p.nonPreemptible + g > p.quota) {
+    QHash<QString, QString> out;
+    for (const auto &[id, state] : m_jobs) {
+        if (!state.running) {
+            out.insert(id, reasonFor(state, projects));
+        }
+    }
+    return out;
+}
+
+QString GpuAllocator::reasonFor(const JobState &state, const std::map<QString, ProjectState> &projects)
+{
+    if (state.preempted) {
+        return tr("preempted by %1 reclaiming its quota").arg(state.preemptedBy);
+    }
+    const ProjectState &p = projects.at(state.spec.project);
+    const MilliGpu g = state.spec.gpus;
+    if (state.spec.type == JobType::Interactive && p.nonPreemptible + g > p.quota) {
         return tr("non-preemptible: %1 GPUs would take %2's non-preemptible GPUs past its quota of %3")
             .arg(formatGpus(g), p.name, formatGpus(p.quota));
     }

@@ -112,6 +112,8 @@ public:
     [[nodiscard]] MilliGpu capacity() const;                    ///< accepting nodes' GPUs
     /// Why a pending job waits, one sentence; empty when it runs or is unknown.
     [[nodiscard]] QString pendingReason(const QString &id) const;
+    /// pendingReason() of every pending job, by id (one pass: for listing them all).
+    [[nodiscard]] QHash<QString, QString> pendingReasons() const;
 
 private:
     struct Slot
@@ -124,7 +126,9 @@ private:
         QList<int> indices;
     };
     std::map<QString, ProjectState> tally() const;
-    std::vector<const JobState *> queueOf(const QString &project) const;
+    /// Pending jobs per project, each in queue order (R9).
+    std::map<QString, std::vector<const JobState *>> queues() const;
+    static QString reasonFor(const JobState &state, const std::map<QString, ProjectState> &projects);
     std::optional<Placement> findPlacement(MilliGpu need) const;
     bool startNext(bool withinFairShare, QList<Decision> &out);
     bool reclaimNext(QList<Decision> &out);

@@ -175,6 +175,7 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
     QList<WhatIfJob> unchanged;
     QHash<QString, int> starts;
     QHash<QString, int> preempted;
+    const QHash<QString, QString> reasons = after.allocator.pendingReasons();
     for (const auto &state : after.allocator.jobs()) {
         const GpuAllocator::JobState *was = before.allocator.job(state.spec.id);
         WhatIfJob row;
@@ -189,10 +190,10 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
         } else if (was && was->running) {
             row.outcome = WhatIfJob::Outcome::Preempted;
             row.node = was->node;
-            row.reason = after.allocator.pendingReason(row.id);
+            row.reason = reasons.value(row.id);
         } else {
             row.outcome = WhatIfJob::Outcome::StaysQueued;
-            row.reason = after.allocator.pendingReason(row.id);
+            row.reason = reasons.value(row.id);
         }
         if (row.outcome == WhatIfJob::Outcome::Starts) {
             ++starts[row.project];
