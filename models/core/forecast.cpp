@@ -1,0 +1,123 @@
+#include "models/core/forecast.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace strata::core {
+
+namespace {
+
+constexpr int kMaxForecastSamples = 400;
+constexpr double kSecondsPerDay = 86400.0;
+
+QDateTime fillDate(const QDateTime &now, qint64 remainingBytes, double bytesPerDay)
+{
+    if (bytesPerDay <= 0) {
+        return {};
+    }
+    const double days = double(remainingBytes) / bytesPerDay;
+    // Beyond a century the date means nothing; say "not within the horizon" (invalid).
+    if (!std::isfinite(days) || days > 36500) {
+        return {};
+    }
+    return now.addMSecs(qint64(days * kSecondsPerDay * 1000.0));
+}
+
+} // namespace
+
+QString forecastTrendName(CapacityForecast::Trend trend)
+{
+    switch (trend) {
+    case CapacityForecast::Trend::NoTrend:
+        return QStringLiteral("no_trend");
+    case CapacityForecast::Trend::Growing:
+        return QStringLiteral("growing");
+    case CapacityForecast::Trend::Full:
+        return QStringLiteral("full");
+    case CapacityForecast::Trend::TooLittleData:
+        break;
+    }
+    return QStringLiteral("too_little_data");
+}
+
+CapacityForecast forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTime &now)
+{
+    samples.removeIf([](const CapacitySample &s) {
+        return !s.time.isValid();
+    });
+    std::sort(samples.begin(), samples.end(), [](const CapacitySample &a, const CapacitySample &b) {
+        return a.time < b.time;
+    });
+    if (samples.size() > kMaxForecastSamples) {
+        QList<CapacitySample> thinned;
+        thinned.reserve(kMaxForecastSamples);
+        for (int i = 0; i < kMaxForecastSamples; ++i) {
+            thinned.append(samples[qsizetype(double(i) * double(samples.size() - 1) / (kMaxForecastSamples - 1))]);
+        }
+        samples = thinned;
+    }
+    CapacityForecast f;
+    f.capacityBytes = capacityBytes;
+    f.samples = int(samples.size());
+    if (samples.isEmpty()) {
+        return f;
+    }
+    f.from = samples.constFirst().time;
+    f.to = samples.constLast().time;
+    // The level now: the median of the last few samples, so one odd reading does not move it.
+    std::vector<qint64> tail;
+    for (qsizetype i = std::max<qsizetype>(0, samples.size() - 5); i < samples.size(); ++i) {
+        tail.push_back(samples[i].usedBytes);
+    }
+    std::nth_element(tail.begin(), tail.begin() + qsizetype(tail.size() / 2), tail.end());
+    f.usedBytes = tail[tail.size() / 2];
+    if (capacityBytes > 0 && f.usedBytes >= capacityBytes) {
+        f.trend = CapacityForecast::Trend::Full;
+        f.fullAt = f.fullAtEarliest = f.fullAtLatest = f.to;
+        return f;
+    }
+    if (samples.size() < kForecastMinSamples || f.from.secsTo(f.to) < kForecastMinSpanSeconds) {
+        return f;
+    }
+
+    std::vector<double> slopes; // bytes per day
+    slopes.reserve(std::size_t(samples.size() * (samples.size() - 1) / 2));
+    for (qsizetype i = 0; i < samples.size(); ++i) {
+        for (qsizetype j = i + 1; j < samples.size(); ++j) {
+            const qint64 ms = samples[i].time.msecsTo(samples[j].time);
+            if (ms > 0) {
+                slopes.push_back(double(samples[j].usedBytes - samples[i].usedBytes) / (double(ms) / 1000.0)
+                                 * kSecondsPerDay);
+            }
+        }
+    }
+    if (slopes.empty()) {
+        return f;
+    }
+    std::sort(slopes.begin(), slopes.end());
+    const auto at = [&slopes](double rank) {
+        const auto index = std::clamp<qsizetype>(qsizetype(std::llround(rank)), 0, qsizetype(slopes.size()) - 1);
+        return slopes[std::size_t(index)];
+    };
+    const double pairs = double(slopes.size());
+    f.bytesPerDay = slopes.size() % 2 == 1 ? slopes[slopes.size() / 2]
+                                           : (slopes[slopes.size() / 2 - 1] + slopes[slopes.size() / 2]) / 2.0;
+    // Sen's 95 % band: ranks (N ∓ C) / 2 with C = 1.96 · sqrt(n(n-1)(2n+5)/18) (Kendall's S variance).
+    const double n = double(samples.size());
+    const double c = 1.96 * std::sqrt(n * (n - 1.0) * (2.0 * n + 5.0) / 18.0);
+    f.bytesPerDayLow = at((pairs - c) / 2.0 - 1.0);
+    f.bytesPerDayHigh = at((pairs + c) / 2.0);
+    if (f.bytesPerDayLow <= 0 || capacityBytes <= 0) {
+        f.trend = CapacityForecast::Trend::NoTrend;
+        return f;
+    }
+    f.trend = CapacityForecast::Trend::Growing;
+    const qint64 remaining = capacityBytes - f.usedBytes;
+    f.fullAt = fillDate(now, remaining, f.bytesPerDay);
+    f.fullAtEarliest = fillDate(now, remaining, f.bytesPerDayHigh);
+    f.fullAtLatest = fillDate(now, remaining, f.bytesPerDayLow);
+    return f;
+}
+
+} // namespace strata::core
