@@ -5,6 +5,7 @@
 #include "connectors/s3/s3client.h"
 #include "demo/demohistory.h"
 #include "models/core/cachepolicy.h"
+#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/historystore.h"
 #include "simulators/azure/azuresimulator.h"
@@ -99,6 +100,9 @@ const std::vector<Revision> &revisionNotes(const QString &dataset)
 
 struct DemoEstate::Private
 {
+    // The simulated estate's time: its simulators serve wall-clock time, so the past history,
+    // the clusters' start and the datasets' commits are dated by the system clock.
+    core::SystemClock clock;
     QTemporaryDir dir{QDir::tempPath() + QStringLiteral("/strata-demo-XXXXXX")};
     sim::ServerThread thread;
     sim::ontap::OntapSimulator *ontap = nullptr;
@@ -153,7 +157,7 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     core::SourceConfig source = named(QStringLiteral("ontap-ai"), core::SourceKind::Ontap);
     core::SourceConfig dgx = named(QStringLiteral("dgx"), core::SourceKind::Kubernetes);
     core::SourceConfig aiLab = named(QStringLiteral("ai-lab"), core::SourceKind::Azure);
-    const QDateTime historyTo = QDateTime::currentDateTimeUtc();
+    const QDateTime historyTo = p.clock.now();
     const QDateTime historyFrom = historyTo.addSecs(-3600 * qint64(std::max(0, options.historyHours)));
     if (ontapWanted && !demo->startOntap(options, &source, error)) {
         return nullptr;
@@ -186,7 +190,7 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     }
     if (options.historyHours > 0 && (simulators.ontap || simulators.azure || !simulators.clusters.empty())) {
         // Before the datasets, caches and triage workloads: those start now, on a running estate.
-        core::SqliteHistoryStore store(p.config.historyPath);
+        core::SqliteHistoryStore store(p.config.historyPath, p.clock);
         QString historyError;
         if (!store.open(&historyError)
             || !backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds, &historyError)) {
@@ -367,7 +371,7 @@ bool DemoEstate::startDatalake(bool gridWanted, bool kubeWanted, QString *error)
     s3config.accessKey = ss(options.s3AccessKey);
     s3config.secretKey = ss(options.s3SecretKey);
     s3::S3Client client(s3config, std::make_shared<http::CurlTransport>(transport));
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = p.clock.now();
     QHash<QString, QStringList> commits; // dataset -> ids, oldest first
     int datasetIndex = 0;
     // Only a scope with StorageGRID reads the datasets (Kubernetes needs the grid's store alone).

@@ -310,7 +310,7 @@ void JobDetailPanel::refreshDiagnosis()
             Q_EMIT volumeHistoryWanted(where.source, where.volumeId);
         }
     }
-    m_diagnosis->setDiagnosis(core::diagnoseJob(*m_estate, j.source, j.id, m_history));
+    m_diagnosis->setDiagnosis(core::diagnoseJob(*m_estate, j.source, j.id, m_now, m_history));
     m_diagnosisBox->show();
 }
 

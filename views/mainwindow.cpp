@@ -129,7 +129,7 @@ const core::Health kHealthOrder[] = {core::Health::Ok,
 
 } // namespace
 
-MainWindow::MainWindow(const Models &models, QWidget *parent)
+MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget *parent)
     : QMainWindow(parent)
     , m_models(models)
 {
@@ -137,7 +137,7 @@ MainWindow::MainWindow(const Models &models, QWidget *parent)
     setWindowTitle(tr("Strata"));
     setWindowIcon(themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()));
 
-    m_volumesPage = new VolumesPage(m_models.volumes, m_models.snapshots, m_models.sources, this);
+    m_volumesPage = new VolumesPage(m_models.volumes, m_models.snapshots, clock, m_models.sources, this);
     m_sourcesPage = new SourcesPage(m_models.sources, m_models.aksClusters, this);
     if (m_models.serviceLevels) {
         m_serviceLevelsPage = new ServiceLevelsPage(m_models.serviceLevels, m_models.sources, this);

@@ -15,7 +15,8 @@ class QStackedWidget;
 
 namespace strata::core {
 class Estate;
-}
+class IClock;
+} // namespace strata::core
 
 namespace strata::views {
 
@@ -86,7 +87,8 @@ public:
         StorageGrid
     };
 
-    explicit MainWindow(const Models &models, QWidget *parent = nullptr);
+    /// `clock` is the engine's (the Volumes page's chart ends at its now); it must outlive the window.
+    MainWindow(const Models &models, const core::IClock &clock, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     [[nodiscard]] VolumesPage *volumesPage() const { return m_volumesPage; }

@@ -1,5 +1,6 @@
 #include "views/volumedetailpanel.h"
 
+#include "models/core/clock.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"
@@ -43,9 +44,10 @@ QString orDash(const QString &text)
 
 } // namespace
 
-VolumeDetailPanel::VolumeDetailPanel(models::SnapshotListModel *snapshots, QWidget *parent)
+VolumeDetailPanel::VolumeDetailPanel(models::SnapshotListModel *snapshots, const core::IClock &clock, QWidget *parent)
     : QWidget(parent)
     , m_snapshots(snapshots)
+    , m_clock(clock)
 {
     setObjectName(QStringLiteral("volumeDetailPanel"));
     m_stack = new QStackedWidget(this);
@@ -241,7 +243,7 @@ void VolumeDetailPanel::setCapacityHistory(std::vector<core::UsageSample> sample
     core::UsageSample current;
     current.usedBytes = m_volume->usedBytes.value_or(0);
     current.sizeBytes = m_volume->sizeBytes;
-    m_chart->setSamples(m_history, QDateTime::currentDateTimeUtc(), m_volume->usedBytes ? &current : nullptr);
+    m_chart->setSamples(m_history, m_clock.now(), m_volume->usedBytes ? &current : nullptr);
 }
 
 void VolumeDetailPanel::setCapacityHistoryMessage(const QString &message)

@@ -15,6 +15,10 @@ class QStackedWidget;
 class QTabWidget;
 class QTableView;
 
+namespace strata::core {
+class IClock;
+}
+
 namespace strata::models {
 class SnapshotListModel;
 }
@@ -35,7 +39,8 @@ class VolumeDetailPanel final : public QWidget
     Q_DISABLE_COPY_MOVE(VolumeDetailPanel)
 
 public:
-    explicit VolumeDetailPanel(models::SnapshotListModel *snapshots, QWidget *parent = nullptr);
+    /// `clock` (the engine's) dates the chart's live point; it must outlive the panel.
+    VolumeDetailPanel(models::SnapshotListModel *snapshots, const core::IClock &clock, QWidget *parent = nullptr);
     ~VolumeDetailPanel() override;
 
     /// The selected volume (nullptr = none). A new value for the same volume only refreshes the
@@ -105,6 +110,7 @@ private:
     QLabel *m_createdLabel = nullptr;
     QProgressBar *m_capacityBar = nullptr;
     QLabel *m_capacityLabel = nullptr;
+    const core::IClock &m_clock;
     CapacityChart *m_chart = nullptr;
     QStackedWidget *m_snapshotStack = nullptr;
     QLabel *m_snapshotStateLabel = nullptr;

@@ -28,6 +28,7 @@ using models::VolumeTableModel;
 
 VolumesPage::VolumesPage(models::VolumeTableModel *volumes,
                          models::SnapshotListModel *snapshots,
+                         const core::IClock &clock,
                          QAbstractItemModel *sources,
                          QWidget *parent)
     : QWidget(parent)
@@ -87,7 +88,7 @@ VolumesPage::VolumesPage(models::VolumeTableModel *volumes,
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(VolumeTableModel::Name, Qt::AscendingOrder);
 
-    m_detail = new VolumeDetailPanel(snapshots, this);
+    m_detail = new VolumeDetailPanel(snapshots, clock, this);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->setObjectName(QStringLiteral("volumeSplitter"));
     m_splitter->setChildrenCollapsible(false);

@@ -10,6 +10,10 @@ class QSplitter;
 class QTableView;
 class QTimer;
 
+namespace strata::core {
+class IClock;
+}
+
 namespace strata::models {
 class SnapshotListModel;
 class VolumeTableModel;
@@ -31,8 +35,10 @@ class VolumesPage final : public QWidget
 
 public:
     /// `sources` (SourceTableModel, optional) fills the source filter.
+    /// `clock` (the engine's) dates the detail panel's capacity chart.
     VolumesPage(models::VolumeTableModel *volumes,
                 models::SnapshotListModel *snapshots,
+                const core::IClock &clock,
                 QAbstractItemModel *sources = nullptr,
                 QWidget *parent = nullptr);
     ~VolumesPage() override;

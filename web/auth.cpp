@@ -196,8 +196,9 @@ bool verifyPassword(const QString &password, const QString &encoded)
 // ---------------------------------------------------------------------------------------------
 // UserStore
 
-UserStore::UserStore(QString path)
+UserStore::UserStore(QString path, const core::IClock &clock)
     : m_path(std::move(path))
+    , m_clock(clock)
 {
     refreshDummyHash();
 }
@@ -359,7 +360,7 @@ bool UserStore::addHashedUser(const QString &name, const QString &passwordHash, 
     if (existing != m_users.cend() && existing->created.isValid()) {
         user.created = existing->created;
     } else {
-        const QDateTime now = QDateTime::currentDateTimeUtc();
+        const QDateTime now = m_clock.now().toUTC();
         user.created =
             QDateTime(now.date(), QTime(now.time().hour(), now.time().minute(), now.time().second()), Qt::UTC);
     }
@@ -681,6 +682,7 @@ int runUserCommand(const QStringList &args,
                    QTextStream &in,
                    QTextStream &out,
                    QTextStream &err,
+                   const core::IClock &clock,
                    int iterations)
 {
     const auto usage = [&](const QString &problem) {
@@ -744,7 +746,7 @@ int runUserCommand(const QStringList &args,
                                     : QStringLiteral("list takes no user name"));
     }
 
-    UserStore store(usersPath);
+    UserStore store(usersPath, clock);
     QString error;
     if (!store.load(&error)) {
         return fail(error);

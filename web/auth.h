@@ -52,7 +52,8 @@ struct User
 class UserStore
 {
 public:
-    explicit UserStore(QString path);
+    /// `clock` dates new users (User::created); it must outlive the store.
+    UserStore(QString path, const core::IClock &clock);
 
     /// Reads the file; a missing file is an empty store (true). false + error when unreadable
     /// or malformed (the store is then empty and refuses logins).
@@ -79,6 +80,7 @@ private:
     bool save(const QHash<QString, User> &users, QString *error) const;
 
     QString m_path;
+    const core::IClock &m_clock;
     QHash<QString, User> m_users;
     QString m_dummyHash;   ///< same iteration count as a real user's hash, matches no password
     bool m_broken = false; ///< the file was unreadable: writes would lose its users, so refuse them
@@ -187,12 +189,13 @@ private:
 /// `user remove NAME [--users PATH]`, `user list [--users PATH]` (name, role, created; never
 /// the hash). Returns the exit code (0, 1 error, 2 usage). `args` starts after "user".
 /// A running server reads the users file at start, so changes apply at its next start.
-/// `iterations` is the PBKDF2 cost of new hashes (lowered only by tests).
+/// `clock` dates added users. `iterations` is the PBKDF2 cost of new hashes (lowered only by tests).
 int runUserCommand(const QStringList &args,
                    const QString &defaultUsersPath,
                    QTextStream &in,
                    QTextStream &out,
                    QTextStream &err,
+                   const core::IClock &clock,
                    int iterations = 600000);
 
 } // namespace strata::web

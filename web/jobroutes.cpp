@@ -28,19 +28,24 @@ void jobDiagnosis(ServerContext &c, const QString &source, const QString &jobId,
     }
     if (!c.engine.estate().jobs().find(source, source + QLatin1Char('/') + jobId)) {
         c.replyJson(std::move(responder),
-                    core::diagnosisToJson(core::diagnoseJob(c.engine.estate(), source, jobId)),
+                    core::diagnosisToJson(core::diagnoseJob(c.engine.estate(), source, jobId, c.engine.clock().now())),
                     HttpStatus::NotFound);
         return;
     }
     // The volume's perf history comes from the store's thread; answer when it is back.
     auto holder = std::make_shared<Deferred>(std::move(responder));
     ServerContext *ctx = &c;
-    core::diagnoseJobAsync(
-        c.engine.estate(), c.engine.history(), source, jobId, c.q, [ctx, holder](core::JobDiagnosis d) {
-            if (holder->socket) {
-                ctx->replyJson(std::move(holder->responder), core::diagnosisToJson(d));
-            }
-        });
+    core::diagnoseJobAsync(c.engine.estate(),
+                           c.engine.history(),
+                           source,
+                           jobId,
+                           c.engine.clock().now(),
+                           c.q,
+                           [ctx, holder](core::JobDiagnosis d) {
+                               if (holder->socket) {
+                                   ctx->replyJson(std::move(holder->responder), core::diagnosisToJson(d));
+                               }
+                           });
 }
 
 /// GET /api/v1/jobs/<source>/<namespace>/<name>/diagnosis

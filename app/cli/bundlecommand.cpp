@@ -159,7 +159,9 @@ Command bundleCommand()
                    answerBundle};
 }
 
-int getFromBundle(const QString &path, const rows::ResourceFilter &filter, const Invocation &in)
+int getFromBundle(const QString &path,
+                  const std::function<rows::ResourceFilter(const QDateTime &bundleNow)> &filterAt,
+                  const Invocation &in)
 {
     const QString &resource = in.resource;
     const rows::Format format = in.format;
@@ -175,6 +177,7 @@ int getFromBundle(const QString &path, const rows::ResourceFilter &filter, const
     core::OfflineEngine offline(*bundle, QStringLiteral("cli"));
     core::Engine &engine = offline.engine();
     const QDateTime now = bundle->meta.created;
+    const rows::ResourceFilter filter = filterAt(now);
     for (const QString &name : filter.sources) {
         if (!engine.status(name)) {
             err << programName << ": " << tr("the bundle has no source named \"%1\"").arg(name) << '\n';

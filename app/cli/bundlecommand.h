@@ -3,6 +3,10 @@
 #include "app/cli/command.h"
 #include "models/rows/resources.h"
 
+#include <QDateTime>
+
+#include <functional>
+
 namespace strata::cli {
 
 /// `strata [--config P | --demo] bundle export FILE [--hours N]` and `strata bundle diff A B
@@ -17,6 +21,9 @@ Command bundleCommand();
 /// answered from the bundle at `path` with no connection to any system (`now` is the bundle's
 /// time, so ages and waits read as they did). Sources that were failing are reported on `err`
 /// and left out, as live; exit codes as for `get`, and 2 when the bundle cannot be opened.
-int getFromBundle(const QString &path, const rows::ResourceFilter &filter, const Invocation &in);
+/// `filterAt` makes the filter for the bundle's time (`get events --since 2h` counts back from it).
+int getFromBundle(const QString &path,
+                  const std::function<rows::ResourceFilter(const QDateTime &bundleNow)> &filterAt,
+                  const Invocation &in);
 
 } // namespace strata::cli

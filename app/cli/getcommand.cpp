@@ -24,9 +24,10 @@ namespace strata::cli {
 
 namespace {
 
-/// `get events` flags as a filter; a usage error (unknown system or severity, malformed time)
+/// `get events` flags as a filter, relative times (--since 2h) counted back from `now` (the
+/// engine's clock; a bundle's time); a usage error (unknown system or severity, malformed time)
 /// as the returned text, empty when they are fine.
-QString eventFilterFromFlags(const Invocation &in, rows::ResourceFilter *filter)
+QString eventFilterFromFlags(const Invocation &in, rows::ResourceFilter *filter, const QDateTime &now)
 {
     const QCommandLineParser &parser = in.parser;
     const Flags &flags = in.flags;
@@ -42,7 +43,6 @@ QString eventFilterFromFlags(const Invocation &in, rows::ResourceFilter *filter)
         return QCoreApplication::translate("cli", "unknown --severity \"%1\" (critical, error, warning, info)")
             .arg(filter->severity);
     }
-    const QDateTime now = QDateTime::currentDateTimeUtc();
     for (const auto &[option, bound] :
          {std::pair{&flags.since, &filter->since}, std::pair{&flags.until, &filter->until}}) {
         if (!parser.isSet(*option)) {
@@ -78,7 +78,8 @@ bool getComplete(const Invocation &in)
 int checkGet(const Invocation &in)
 {
     rows::ResourceFilter filter;
-    const QString usageError = isEvents(in) ? eventFilterFromFlags(in, &filter) : QString();
+    // Only the flags' form is checked here: no relative bound is used, so no time is needed.
+    const QString usageError = isEvents(in) ? eventFilterFromFlags(in, &filter, QDateTime()) : QString();
     return usageError.isEmpty() ? 0 : in.console.fail(usageError, 2);
 }
 
@@ -88,16 +89,19 @@ std::optional<int> getOffline(const Invocation &in)
     if (!in.parser.isSet(in.flags.bundle)) {
         return std::nullopt;
     }
-    rows::ResourceFilter filter; // `get events` keeps its --system, --severity, ...
-    if (isEvents(in)) {
-        eventFilterFromFlags(in, &filter);
-    }
-    filter.sources = in.parser.values(in.flags.source);
-    filter.volumes = in.parser.values(in.flags.volume);
-    filter.projects = in.parser.values(in.flags.project);
-    filter.datasets = in.parser.values(in.flags.dataset);
-    filter.targets = in.parser.values(in.flags.target);
-    return getFromBundle(in.parser.value(in.flags.bundle), filter, in);
+    const auto filterAt = [&in](const QDateTime &bundleNow) {
+        rows::ResourceFilter filter; // `get events` keeps its --system, --severity, ...
+        if (isEvents(in)) {
+            eventFilterFromFlags(in, &filter, bundleNow);
+        }
+        filter.sources = in.parser.values(in.flags.source);
+        filter.volumes = in.parser.values(in.flags.volume);
+        filter.projects = in.parser.values(in.flags.project);
+        filter.datasets = in.parser.values(in.flags.dataset);
+        filter.targets = in.parser.values(in.flags.target);
+        return filter;
+    };
+    return getFromBundle(in.parser.value(in.flags.bundle), filterAt, in);
 }
 
 /// A listing starts and waits for only the sources its resource reads: volumes need ONTAP and
@@ -297,7 +301,7 @@ int answerGet(const Invocation &in, Polled &polled)
     }
     rows::ResourceFilter filter;
     if (isEvents(in)) {
-        eventFilterFromFlags(in, &filter);
+        eventFilterFromFlags(in, &filter, engine.clock().now());
         // The audit log is read asynchronously: Strata's own operations belong in the listing.
         waitFor(
             [&] {

@@ -121,7 +121,7 @@ int runWhy(const Invocation &in, Polled &polled)
         return 1;
     }
     if (matches.isEmpty()) {
-        const core::JobDiagnosis unknown = core::diagnoseJob(estate, sources.value(0), job);
+        const core::JobDiagnosis unknown = core::diagnoseJob(estate, sources.value(0), job, engine.clock().now());
         if (format == rows::Format::Json) {
             out << QJsonDocument(core::diagnosisToJson(unknown)).toJson(QJsonDocument::Indented);
         }
@@ -144,7 +144,7 @@ int runWhy(const Invocation &in, Polled &polled)
         },
         &engine,
         std::min(timeoutSeconds, 30));
-    const core::JobDiagnosis d = core::diagnoseJob(estate, m.source, m.jobId);
+    const core::JobDiagnosis d = core::diagnoseJob(estate, m.source, m.jobId, engine.clock().now());
     if (format == rows::Format::Json) {
         out << QJsonDocument(core::diagnosisToJson(d)).toJson(QJsonDocument::Indented);
     } else {

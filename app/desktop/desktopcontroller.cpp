@@ -113,7 +113,8 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_gridNodes.get(),
                                                                              m_gridAlerts.get(),
                                                                              m_tenants.get(),
-                                                                             m_buckets.get()});
+                                                                             m_buckets.get()},
+                                                   engine.clock());
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     if (m_options.bundle) {
         const QString when = QLocale().toString(m_options.bundle->created.toLocalTime(), QLocale::ShortFormat);

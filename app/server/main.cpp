@@ -372,7 +372,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     QString usersPath = setting(usersOption, "STRATA_USERS", "users");
     if (usersPath.isEmpty() && demoMode) {
         usersPath = demoUsersDir.filePath(QStringLiteral("users.json"));
-        web::UserStore demoUsers(usersPath);
+        web::UserStore demoUsers(usersPath, runtime->engine().clock());
         const QString shared = qEnvironmentVariable("STRATA_DEMO_PASSWORD");
         for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
@@ -391,7 +391,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (usersPath.isEmpty()) {
         usersPath = defaultUsersPath();
     }
-    web::UserStore users(usersPath);
+    web::UserStore users(usersPath, runtime->engine().clock());
     QString usersError;
     if (!users.load(&usersError)) {
         err << "strata-server: users file " << usersPath << ": " << usersError << '\n';
@@ -471,7 +471,8 @@ int main(int argc, char **argv)
     }
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("user")) {
         QTextStream in(stdin);
-        const int code = strata::web::runUserCommand(arguments.mid(1), defaultUsersPath(), in, out, err);
+        strata::core::SystemClock clock;
+        const int code = strata::web::runUserCommand(arguments.mid(1), defaultUsersPath(), in, out, err, clock);
         out.flush();
         err.flush();
         return code;

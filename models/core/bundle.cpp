@@ -1215,9 +1215,9 @@ template <class T> std::shared_ptr<const KeyedList<T>> orEmpty(std::shared_ptr<c
 class BundleHistoryStore final : public IHistoryStore
 {
 public:
-    explicit BundleHistoryStore(BundleHistory history)
+    BundleHistoryStore(BundleHistory history, const IClock &clock)
         : m_history(std::move(history))
-        , m_store(QStringLiteral(":memory:"))
+        , m_store(QStringLiteral(":memory:"), clock)
     {}
 
     bool open(QString *error) override
@@ -1778,9 +1778,9 @@ QString readOnlyReason(const Bundle &bundle)
         .arg(bundle.meta.created.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
 }
 
-std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle)
+std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle, const IClock &clock)
 {
-    return std::make_unique<BundleHistoryStore>(bundle.history);
+    return std::make_unique<BundleHistoryStore>(bundle.history, clock);
 }
 
 FrozenClock::FrozenClock(QDateTime at)
@@ -1805,7 +1805,7 @@ struct OfflineEngine::Private
     Private(const Bundle &bundle, const QString &user)
         : meta(bundle.meta)
         , clock(bundle.meta.created)
-        , history(makeBundleHistoryStore(bundle))
+        , history(makeBundleHistoryStore(bundle, clock))
         , engine({clock, credentials, &history, user})
     {}
 

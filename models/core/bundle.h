@@ -206,8 +206,8 @@ QString readOnlyReason(const Bundle &bundle);
 
 /// A history store answering from a bundle's samples (SQLite in memory, seeded in open() on
 /// the store's thread); every write is refused. Hand it to a HistoryService for an offline
-/// engine.
-std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle);
+/// engine. `clock` (the bundle's FrozenClock) must outlive the store.
+std::unique_ptr<IHistoryStore> makeBundleHistoryStore(const Bundle &bundle, const IClock &clock);
 
 /// The clock of an opened bundle: now() stays at the bundle's moment, so ages, waits and history
 /// windows read as they did when it was made; timers run in real time.

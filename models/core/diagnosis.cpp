@@ -401,6 +401,7 @@ JobVolume jobVolume(const Estate &estate, const QString &source, const QString &
 JobDiagnosis diagnoseIdle(const Estate &estate,
                           const QString &source,
                           const QString &jobId,
+                          const QDateTime &now,
                           const std::vector<VolumePerfSample> &samples)
 {
     const Ptr<Job> found = findJob(estate, source, jobId);
@@ -473,7 +474,7 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
     }
     // DCGM history is not kept per job: the newest point carries the utilization now.
     if (d.series.isEmpty()) {
-        d.series.append(DiagnosisPoint{QDateTime::currentDateTimeUtc(), job.gpuUtilization, -1, -1, -1});
+        d.series.append(DiagnosisPoint{now.toUTC(), job.gpuUtilization, -1, -1, -1});
     } else {
         d.series.back().gpuPercent = job.gpuUtilization;
     }
@@ -609,36 +610,39 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
 JobDiagnosis diagnoseJob(const Estate &estate,
                          const QString &source,
                          const QString &jobId,
+                         const QDateTime &now,
                          const std::vector<VolumePerfSample> &samples)
 {
-    return diagnoseIdle(estate, source, jobId, samples);
+    return diagnoseIdle(estate, source, jobId, now, samples);
 }
 
 void diagnoseJobAsync(const Estate &estate,
                       HistoryService *history,
                       const QString &source,
                       const QString &jobId,
+                      const QDateTime &now,
                       QObject *context,
                       std::function<void(JobDiagnosis)> done,
                       qint64 windowSeconds)
 {
     const JobVolume where = jobVolume(estate, source, jobId);
     if (!history || where.volumeId.isEmpty()) {
-        done(diagnoseJob(estate, source, jobId));
+        done(diagnoseJob(estate, source, jobId, now));
         return;
     }
-    const QDateTime to = QDateTime::currentDateTimeUtc();
+    const QDateTime to = now.toUTC();
     QPointer<const Estate> alive(&estate);
-    history->volumePerfHistory(where.source,
-                               where.volumeId,
-                               to.addSecs(-windowSeconds),
-                               to,
-                               context,
-                               [alive, source, jobId, done = std::move(done)](std::vector<VolumePerfSample> samples) {
-                                   if (alive) {
-                                       done(diagnoseJob(*alive, source, jobId, samples));
-                                   }
-                               });
+    history->volumePerfHistory(
+        where.source,
+        where.volumeId,
+        to.addSecs(-windowSeconds),
+        to,
+        context,
+        [alive, source, jobId, to, done = std::move(done)](std::vector<VolumePerfSample> samples) {
+            if (alive) {
+                done(diagnoseJob(*alive, source, jobId, to, samples));
+            }
+        });
 }
 
 QJsonObject diagnosisToJson(const JobDiagnosis &d)

@@ -125,11 +125,13 @@ JobDiagnosis diagnosePending(const Estate &estate, const QString &source, const 
 
 /// Explains a running job's GPU utilization against the I/O of the volume it reads. `samples`
 /// is that volume's perf history (IHistoryStore::volumePerf, oldest first; may be empty: the
-/// newest VolumePerf of the estate is used then). A job that is not running is handed to
-/// diagnosePending.
+/// newest VolumePerf of the estate is used then). `now` (UTC, the engine's IClock; a bundle's
+/// frozen time) stamps the GPU utilization when no perf sample carries it. A job that is not
+/// running is handed to diagnosePending.
 JobDiagnosis diagnoseIdle(const Estate &estate,
                           const QString &source,
                           const QString &jobId,
+                          const QDateTime &now,
                           const std::vector<VolumePerfSample> &samples = {});
 
 /// The volume a job reads (its first PVC joined to a storage volume): `source`/`volumeId`, both
@@ -141,19 +143,21 @@ struct JobVolume
 };
 JobVolume jobVolume(const Estate &estate, const QString &source, const QString &jobId);
 
-/// Pending jobs to diagnosePending, running ones to diagnoseIdle, the rest NotPending.
+/// Pending jobs to diagnosePending, running ones to diagnoseIdle (with `now`), the rest NotPending.
 JobDiagnosis diagnoseJob(const Estate &estate,
                          const QString &source,
                          const QString &jobId,
+                         const QDateTime &now,
                          const std::vector<VolumePerfSample> &samples = {});
 
-/// diagnoseJob with the volume's perf history of the last `window` fetched from `history`
-/// (async; `done` runs on `context`'s thread with the estate as it is then). `history` may be
-/// null: the estate's newest sample is used.
+/// diagnoseJob with the volume's perf history of the `windowSeconds` up to `now` (UTC, the
+/// engine's IClock) fetched from `history` (async; `done` runs on `context`'s thread with the
+/// estate as it is then). `history` may be null: the estate's newest sample is used.
 void diagnoseJobAsync(const Estate &estate,
                       HistoryService *history,
                       const QString &source,
                       const QString &jobId,
+                      const QDateTime &now,
                       QObject *context,
                       std::function<void(JobDiagnosis)> done,
                       qint64 windowSeconds = 3600);

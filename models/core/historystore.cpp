@@ -1,5 +1,7 @@
 #include "models/core/historystore.h"
 
+#include "models/core/clock.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
@@ -295,6 +297,11 @@ struct SqliteHistoryStore::Private
         qint64 size = 0;
     };
 
+    explicit Private(const IClock &c)
+        : clock(c)
+    {}
+
+    const IClock &clock;
     QString path;
     /// Last written project sample per "source/project", for change-only writes.
     QHash<QString, ProjectSample> lastProject;
@@ -457,8 +464,8 @@ bool SqliteHistoryStore::Private::loadLastSamples(const QString &source)
 
 // ---------------------------------------------------------------------------------------------
 
-SqliteHistoryStore::SqliteHistoryStore(QString path)
-    : d(std::make_unique<Private>())
+SqliteHistoryStore::SqliteHistoryStore(QString path, const IClock &clock)
+    : d(std::make_unique<Private>(clock))
 {
     d->path = std::move(path);
 }
@@ -739,7 +746,7 @@ qint64 SqliteHistoryStore::appendAudit(const AuditEntry &entry)
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("INSERT INTO audit_log (t, user_name, action_id, source, kind, target, from_state,"
                                  " to_state, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    const QDateTime time = entry.time.isValid() ? entry.time : QDateTime::currentDateTimeUtc();
+    const QDateTime time = entry.time.isValid() ? entry.time : d->clock.now();
     query.addBindValue(time.toMSecsSinceEpoch());
     for (const QString *text : {&entry.user,
                                 &entry.actionId,
@@ -1192,9 +1199,9 @@ JournalEntry journalFromQuery(const QSqlQuery &query)
     return e;
 }
 
-qint64 unixMsOrNow(const QDateTime &t)
+qint64 unixMsOrNow(const QDateTime &t, const IClock &clock)
 {
-    return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch();
+    return (t.isValid() ? t : clock.now()).toMSecsSinceEpoch();
 }
 
 } // namespace
@@ -1236,11 +1243,11 @@ bool SqliteHistoryStore::journalIntent(const JournalEntry &entry)
                                     &entry.toState}) {
             query.addBindValue(notNull(*text));
         }
-        query.addBindValue(unixMsOrNow(entry.submitted));
+        query.addBindValue(unixMsOrNow(entry.submitted, d->clock));
         query.addBindValue(entry.phase.isEmpty() ? QStringLiteral("intended") : entry.phase);
         query.addBindValue(notNull(entry.handle));
         query.addBindValue(notNull(entry.owner));
-        query.addBindValue(unixMsOrNow(entry.heartbeat));
+        query.addBindValue(unixMsOrNow(entry.heartbeat, d->clock));
         query.addBindValue(QStringLiteral(""));
         if (!query.exec()) {
             error = query.lastError();
@@ -1274,7 +1281,7 @@ bool SqliteHistoryStore::journalProgress(const QString &actionId,
         query.addBindValue(phase);
         query.addBindValue(notNull(handle));
         query.addBindValue(notNull(handle));
-        query.addBindValue(unixMsOrNow(at));
+        query.addBindValue(unixMsOrNow(at, d->clock));
         query.addBindValue(actionId);
         if (!query.exec()) {
             error = query.lastError();
@@ -1303,7 +1310,7 @@ bool SqliteHistoryStore::journalHeartbeat(const QStringList &actionIds, const QS
     query.prepare(QStringLiteral(
         "UPDATE action_journal SET heartbeat_t = ? WHERE action_id = ? AND owner = ? AND phase <> 'finished'"));
     for (const QString &id : actionIds) {
-        query.addBindValue(unixMsOrNow(at));
+        query.addBindValue(unixMsOrNow(at, d->clock));
         query.addBindValue(id);
         query.addBindValue(owner);
         if (!query.exec()) {
@@ -1331,7 +1338,7 @@ bool SqliteHistoryStore::journalClaim(const QString &actionId,
     query.prepare(QStringLiteral("UPDATE action_journal SET owner = ?, heartbeat_t = ?"
                                  " WHERE action_id = ? AND owner = ? AND phase <> 'finished'"));
     query.addBindValue(owner);
-    query.addBindValue(unixMsOrNow(at));
+    query.addBindValue(unixMsOrNow(at, d->clock));
     query.addBindValue(actionId);
     query.addBindValue(expectedOwner);
     if (!query.exec()) {
@@ -1367,8 +1374,8 @@ qint64 SqliteHistoryStore::journalFinish(const AuditEntry &audit)
         close.prepare(QStringLiteral("UPDATE action_journal SET phase = 'finished', outcome = ?, finished_t = ?,"
                                      " heartbeat_t = ? WHERE action_id = ? AND phase <> 'finished'"));
         close.addBindValue(notNull(audit.outcome));
-        close.addBindValue(unixMsOrNow(audit.time));
-        close.addBindValue(unixMsOrNow(audit.time));
+        close.addBindValue(unixMsOrNow(audit.time, d->clock));
+        close.addBindValue(unixMsOrNow(audit.time, d->clock));
         close.addBindValue(audit.actionId);
         if (!close.exec()) {
             d->abort(QStringLiteral("cannot close action %1").arg(audit.actionId), close.lastError());

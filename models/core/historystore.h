@@ -13,6 +13,8 @@
 
 namespace strata::core {
 
+class IClock;
+
 /// One point of a volume's capacity history.
 struct UsageSample
 {
@@ -250,7 +252,9 @@ public:
 class SqliteHistoryStore final : public IHistoryStore
 {
 public:
-    explicit SqliteHistoryStore(QString path);
+    /// `clock` stamps an audit entry or journal write that carries no time (IClock::now() is
+    /// safe on the store's thread); it must outlive the store.
+    SqliteHistoryStore(QString path, const IClock &clock);
     ~SqliteHistoryStore() override;
     SqliteHistoryStore(const SqliteHistoryStore &) = delete;
     SqliteHistoryStore &operator=(const SqliteHistoryStore &) = delete;

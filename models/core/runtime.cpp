@@ -8,7 +8,20 @@
 
 namespace strata::core {
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime()
+{
+    if (m_retention) {
+        m_clock->cancel(m_retention);
+    }
+}
+
+void Runtime::keepRetention()
+{
+    m_history->applyRetention(m_clock->now().toUTC().addDays(-m_config.historyRetentionDays));
+    m_retention = m_clock->callAfter(std::chrono::hours(24), m_history.get(), [this] {
+        keepRetention();
+    });
+}
 
 HistoryService *Runtime::history() const
 {
@@ -18,6 +31,9 @@ HistoryService *Runtime::history() const
 std::unique_ptr<Runtime> Runtime::build(RuntimeOptions options, QString *error)
 {
     std::unique_ptr<Runtime> r(new Runtime);
+    if (options.clock) {
+        r->m_clock = options.clock;
+    }
     QString message;
     if (options.demo) {
         r->m_demo = options.demo(&r->m_config, &r->m_credentials, &message);
@@ -44,24 +60,16 @@ std::unique_ptr<Runtime> Runtime::build(RuntimeOptions options, QString *error)
         // The demo leaves no trace: its history (with the days it ships with) lives in its
         // temporary directory, or in memory when it names none.
         const bool inMemory = r->m_demo && r->m_config.historyPath.isEmpty();
-        r->m_history = std::make_unique<HistoryService>(
-            std::make_unique<SqliteHistoryStore>(inMemory ? QStringLiteral(":memory:") : historyPathFor(r->m_config)));
+        r->m_history = std::make_unique<HistoryService>(std::make_unique<SqliteHistoryStore>(
+            inMemory ? QStringLiteral(":memory:") : historyPathFor(r->m_config), *r->m_clock));
         r->m_historyError = r->m_history->openError();
         if (r->m_historyError.isEmpty()) {
-            // At start and then daily, on the history thread, for sessions left open.
-            HistoryService *history = r->m_history.get();
-            IClock *clock = &r->m_clock;
-            const int retentionDays = r->m_config.historyRetentionDays;
-            auto applyRetention = [history, clock, retentionDays] {
-                history->applyRetention(clock->now().toUTC().addDays(-retentionDays));
-            };
-            applyRetention();
-            QObject::connect(&r->m_retention, &QTimer::timeout, history, applyRetention);
-            r->m_retention.start(std::chrono::hours(24));
+            // At start and then daily, for sessions left open.
+            r->keepRetention();
         }
     }
 
-    Engine::Deps deps{r->m_clock, *r->m_credentials, r->history(), options.user};
+    Engine::Deps deps{*r->m_clock, *r->m_credentials, r->history(), options.user};
     deps.runSchedules = options.runSchedules;
     deps.firstPollDeadline = options.firstPollDeadline;
     r->m_engine = std::make_unique<Engine>(deps);

@@ -4,7 +4,6 @@
 #include "models/core/config.h"
 
 #include <QString>
-#include <QTimer>
 
 #include <chrono>
 #include <functional>
@@ -60,6 +59,9 @@ struct RuntimeOptions
     std::chrono::milliseconds firstPollDeadline{0}; ///< Engine::Deps::firstPollDeadline
     /// Apply config().sources to the engine at once; off for callers that choose which to poll.
     bool startSources = true;
+    /// The time of the engine, the history store and the retention schedule; nullptr = the
+    /// system clock the Runtime owns. A given clock (tests: a ManualClock) must outlive it.
+    IClock *clock = nullptr;
 };
 
 /// One application's start-up wiring, the same for the desktop app, strata-server and the CLI:
@@ -90,16 +92,19 @@ public:
 
 private:
     Runtime() = default;
+    /// Applies the config's retention now, then every 24 h of the clock.
+    void keepRetention();
 
     // Declared in build order: destroyed engine first, the demo estate last.
     std::shared_ptr<void> m_demo;
     AppConfig m_config;
     QString m_configPath;
     ICredentialStore *m_credentials = nullptr;
-    SystemClock m_clock;
+    SystemClock m_systemClock;
+    IClock *m_clock = &m_systemClock;
     std::unique_ptr<HistoryService> m_history;
     QString m_historyError;
-    QTimer m_retention;
+    IClock::TimerId m_retention = 0;
     std::unique_ptr<Engine> m_engine;
 };
 

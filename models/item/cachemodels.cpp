@@ -164,13 +164,8 @@ QStringList CacheTargetModel::columnTitles() const
 CachedCommitModel::CachedCommitModel(core::Estate &estate, Clock now, QObject *parent)
     : KeyedTableModel(ColumnCount, parent)
     , m_clock(std::move(now))
+    , m_now(m_clock())
 {
-    if (!m_clock) {
-        m_clock = [] {
-            return QDateTime::currentDateTimeUtc();
-        };
-    }
-    m_now = m_clock();
     setNumericColumns({Size});
     follow(estate.cachedCommits(), &estate, &core::Estate::cachedCommitsChanged);
 }

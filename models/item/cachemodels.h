@@ -84,8 +84,8 @@ public:
 
     using Clock = std::function<QDateTime()>;
 
-    /// `now` defaults to the system clock (UTC).
-    explicit CachedCommitModel(core::Estate &estate, Clock now = {}, QObject *parent = nullptr);
+    /// `now` is the engine's clock (IClock::now, UTC) eviction times are counted to; required.
+    CachedCommitModel(core::Estate &estate, Clock now, QObject *parent = nullptr);
 
     /// Re-reads the clock; emits dataChanged for the Eviction column.
     void tick();

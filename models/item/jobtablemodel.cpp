@@ -8,9 +8,7 @@ namespace strata::models {
 
 JobTableModel::JobTableModel(core::Estate &estate, Clock now, QObject *parent)
     : KeyedTableModel(ColumnCount, parent)
-    , m_clock(now ? std::move(now) : Clock([] {
-        return QDateTime::currentDateTimeUtc();
-    }))
+    , m_clock(std::move(now))
     , m_now(m_clock())
 {
     setNumericColumns({Age, Gpus, RunTime, GpuUtilization, WaitTime, QueuePosition});

@@ -47,8 +47,8 @@ public:
 
     using Clock = std::function<QDateTime()>;
 
-    /// `now` defaults to the system clock (UTC).
-    explicit JobTableModel(core::Estate &estate, Clock now = {}, QObject *parent = nullptr);
+    /// `now` is the engine's clock (IClock::now, UTC) the ages are counted to; required.
+    JobTableModel(core::Estate &estate, Clock now, QObject *parent = nullptr);
 
     /// Re-reads the clock; emits dataChanged for Age, RunTime and WaitTime of every row.
     void tick();

@@ -36,6 +36,7 @@
 #include "web/auth.h"
 
 #include "demo/demoestate.h"
+#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
 #include "simulators/azure/azuresimulator.h"
@@ -650,7 +651,8 @@ int main(int argc, char **argv)
 
     const QString password = QStringLiteral("soak-viewer-password");
     {
-        web::UserStore users(dir.filePath(QStringLiteral("users.json")));
+        core::SystemClock clock;
+        web::UserStore users(dir.filePath(QStringLiteral("users.json")), clock);
         // A cheap hash: the viewers log in hundreds of times, and the login pool's cost is not
         // what the soak measures.
         if (!users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, &error, 1000)) {

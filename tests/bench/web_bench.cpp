@@ -254,7 +254,7 @@ int main(int argc, char **argv)
     engine.estate().publishCompute(QStringLiteral("k8s-bench"), compute(o.projects, -1));
 
     QTemporaryDir dir;
-    web::UserStore users(dir.filePath(QStringLiteral("users.json")));
+    web::UserStore users(dir.filePath(QStringLiteral("users.json")), engine.clock());
     QString error;
     const QString password = QStringLiteral("bench-password-1");
     if (!users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, &error, 1000)) {

@@ -68,7 +68,7 @@ protected:
     void SetUp() override
     {
         history = std::make_unique<HistoryService>(
-            std::make_unique<SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+            std::make_unique<SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
         ASSERT_TRUE(history->openError().isEmpty());
     }
 
@@ -228,7 +228,7 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     EXPECT_FALSE(executor.sawRecovery);
     EXPECT_EQ(executor.seenKey, manager.find(id)->idempotencyKey);
     history->flush();
-    SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")));
+    SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
     ASSERT_TRUE(reader.open(nullptr));
     const auto entry = reader.journalEntry(id);
     ASSERT_TRUE(entry.has_value());
@@ -300,7 +300,7 @@ TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
         },
         10000));
     {
-        SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")));
+        SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
         ASSERT_TRUE(reader.open(nullptr));
         const auto entry = reader.journalEntry(id);
         ASSERT_TRUE(entry.has_value());

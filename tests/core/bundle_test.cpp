@@ -689,7 +689,7 @@ TEST(BundleSecrets, ExportedBytesHoldNoSecretOfAnyConfiguredSource)
     azure.password = {SecretRef::Kind::Keychain, QStringLiteral("strata/azure/password")};
 
     ManualClock clock(kBundleNow);
-    HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:")));
+    HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
     Engine engine({clock, store, &history, QStringLiteral("alice")});
     engine.setSources({ontap, grid, kube, aks, azure});
     waitForBundle(
@@ -733,7 +733,7 @@ TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
     const Bundle bundle = sampleBundle();
     ManualClock clock(kBundleNow.addDays(3));
     InMemoryCredentialStore store;
-    HistoryService history(makeBundleHistoryStore(bundle));
+    HistoryService history(makeBundleHistoryStore(bundle, clock));
     ASSERT_TRUE(history.openError().isEmpty()) << history.openError().toStdString();
     Engine engine({clock, store, &history, QStringLiteral("bob")});
     loadBundle(engine, bundle);

@@ -10,6 +10,8 @@ using namespace strata::core;
 namespace {
 
 const QString kSource = QStringLiteral("dgx");
+/// The engine clock's time the diagnoses are made at.
+const QDateTime kDiagnosisNow(QDate(2026, 3, 1), QTime(12, 0), Qt::UTC);
 
 template <class T> std::shared_ptr<const KeyedList<T>> diagnosisListOf(std::vector<T> items)
 {
@@ -97,7 +99,7 @@ QStringList rules(const JobDiagnosis &d)
 TEST(Diagnosis, UnknownJob_SaysSo)
 {
     Estate estate;
-    const JobDiagnosis d = diagnoseJob(estate, kSource, QStringLiteral("runai-team-a/nope"));
+    const JobDiagnosis d = diagnoseJob(estate, kSource, QStringLiteral("runai-team-a/nope"), kDiagnosisNow);
     EXPECT_EQ(d.verdict, Verdict::UnknownJob);
     EXPECT_TRUE(d.findings.isEmpty());
     EXPECT_TRUE(d.headline.contains(QStringLiteral("runai-team-a/nope")));
@@ -292,10 +294,26 @@ TEST(Diagnosis, RunningWithoutMetrics_SaysUtilizationUnknown)
 {
     Estate estate;
     publish(estate, {}, {}, {diagnosisJob(QStringLiteral("t"), QStringLiteral("team-a"), JobStatus::Running, 1000)});
-    const JobDiagnosis d = diagnoseIdle(estate, kSource, QStringLiteral("runai-team-a/t"));
+    const JobDiagnosis d = diagnoseIdle(estate, kSource, QStringLiteral("runai-team-a/t"), kDiagnosisNow);
     EXPECT_EQ(d.verdict, Verdict::UtilizationUnknown);
     EXPECT_TRUE(d.headline.contains(QStringLiteral("unknown")));
     EXPECT_EQ(rules(d), QStringList{QStringLiteral("no_metrics")});
+}
+
+TEST(Diagnosis, SeriesWithoutPerfSamplesEndsAtTheGivenNowNotTheWallClock)
+{
+    // A bundle opened years later diagnoses at its frozen clock's time: the one point carrying
+    // the utilization must be stamped then, or the chart spans from then to today.
+    Estate estate;
+    Job j = diagnosisJob(QStringLiteral("t"), QStringLiteral("team-a"), JobStatus::Running, 1000);
+    j.gpuUtilization = 3;
+    publish(estate, {}, {}, {j});
+    const QDateTime past(QDate(2021, 6, 1), QTime(8, 30), Qt::UTC);
+    const JobDiagnosis d = diagnoseIdle(estate, kSource, j.id, past);
+    ASSERT_EQ(d.series.size(), 1);
+    EXPECT_EQ(d.series.back().time, past);
+    EXPECT_DOUBLE_EQ(d.series.back().gpuPercent, 3);
+    EXPECT_EQ(diagnoseJob(estate, kSource, j.id, past).series.back().time, past);
 }
 
 TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
@@ -312,7 +330,7 @@ TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
     VolumePerf perf;
     perf.source = v.source;
     perf.id = v.id;
-    perf.time = QDateTime::currentDateTimeUtc();
+    perf.time = kDiagnosisNow.addSecs(-60);
     perf.throughputBps = 16.0 * 1048576 * 0.97;
     perf.latencyUs = 1500;
     estate.publishVolumePerf(v.source, diagnosisListOf<VolumePerf>({perf}));
@@ -351,7 +369,7 @@ TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
         history[std::size_t(i)].latencyUs = 1400;
         history[std::size_t(i)].capBps = 16.0 * 1048576;
     }
-    const JobDiagnosis dataBound = diagnoseIdle(estate, kSource, slow.id, history);
+    const JobDiagnosis dataBound = diagnoseIdle(estate, kSource, slow.id, kDiagnosisNow, history);
     EXPECT_EQ(dataBound.verdict, Verdict::DataBound);
     EXPECT_EQ(rules(dataBound), (QStringList{QStringLiteral("storage_at_cap"), QStringLiteral("uncached")}));
     EXPECT_EQ(dataBound.findings.front().actionKind, QStringLiteral("change_service_level"));
@@ -365,15 +383,15 @@ TEST(Diagnosis, RunningVerdictsFollowUtilizationAndStorage)
     EXPECT_EQ(json.value(QStringLiteral("verdict")).toString(), QStringLiteral("data_bound"));
     EXPECT_EQ(json.value(QStringLiteral("series")).toArray().size(), 4);
 
-    const JobDiagnosis computeBound = diagnoseIdle(estate, kSource, busy.id);
+    const JobDiagnosis computeBound = diagnoseIdle(estate, kSource, busy.id, kDiagnosisNow);
     EXPECT_EQ(computeBound.verdict, Verdict::ComputeBound);
     EXPECT_TRUE(computeBound.headline.contains(QStringLiteral("not a problem")));
 
-    const JobDiagnosis idle = diagnoseIdle(estate, kSource, notebook.id);
+    const JobDiagnosis idle = diagnoseIdle(estate, kSource, notebook.id, kDiagnosisNow);
     EXPECT_EQ(idle.verdict, Verdict::IdleSession);
     EXPECT_EQ(idle.findings.front().actionKind, QStringLiteral("end_session"));
 
-    const JobDiagnosis low = diagnoseIdle(estate, kSource, loader.id);
+    const JobDiagnosis low = diagnoseIdle(estate, kSource, loader.id, kDiagnosisNow);
     EXPECT_EQ(low.verdict, Verdict::LowUtilization);
     EXPECT_EQ(rules(low), (QStringList{QStringLiteral("uncached"), QStringLiteral("input_pipeline")}));
 }
@@ -402,7 +420,7 @@ TEST(Diagnosis, CachedCommitMountIsRecognised)
     j.pvcSubPaths = {QStringLiteral("fraud_jun/abc")};
     j.gpuUtilization = 95;
     publish(estate, {}, {}, {j});
-    const JobDiagnosis d = diagnoseIdle(estate, kSource, j.id);
+    const JobDiagnosis d = diagnoseIdle(estate, kSource, j.id, kDiagnosisNow);
     EXPECT_TRUE(d.cached);
     EXPECT_EQ(d.cachedCommit, QStringLiteral("dgx-cache-1/abc"));
     EXPECT_EQ(d.verdict, Verdict::ComputeBound);

@@ -4,10 +4,12 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/runtime.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -105,6 +107,54 @@ TEST(Runtime, TheDemoHookSuppliesConfigAndSecretsAndKeepsNoHistoryOnDisk)
     };
     EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
     EXPECT_EQ(error, QStringLiteral("no loopback"));
+}
+
+TEST(Runtime, RetentionRunsEveryDayOfTheGivenClockWithItsCutoff)
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("config.json"));
+    writeRuntimeConfig(config,
+                       QStringLiteral(R"({"sources": [], "history": {"path": "%1", "retention_days": 7}})")
+                           .arg(dir.filePath(QStringLiteral("history.sqlite")))
+                           .toUtf8());
+    const QDateTime start(QDate(2021, 5, 10), QTime(6, 0), Qt::UTC);
+    testsupport::ManualClock clock(start);
+    core::InMemoryCredentialStore secrets;
+    core::RuntimeOptions options;
+    options.configPath = config;
+    options.credentials = &secrets;
+    options.clock = &clock;
+    QString error;
+    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
+    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    core::HistoryService *history = runtime->history();
+    ASSERT_NE(history, nullptr) << runtime->historyError().toStdString();
+    EXPECT_EQ(&runtime->engine().clock(), &clock);
+
+    // 6.5 days before the start: inside 7 days now, outside them a day later.
+    history->recordVolumeUsage(QStringLiteral("lab"), {{QStringLiteral("v1"), 10, 100}}, start.addSecs(-156 * 3600));
+    auto samples = [&] {
+        std::optional<std::vector<core::UsageSample>> got;
+        QObject context;
+        history->volumeUsage(QStringLiteral("lab"), QStringLiteral("v1"), {}, {}, &context, [&](auto s) {
+            got = std::move(s);
+        });
+        EXPECT_TRUE(QTest::qWaitFor([&] {
+            return got.has_value();
+        }));
+        return got.value_or(std::vector<core::UsageSample>{}).size();
+    };
+    EXPECT_EQ(samples(), 1u);
+    clock.advance(std::chrono::hours(23));
+    EXPECT_EQ(samples(), 1u);
+    clock.advance(std::chrono::hours(1));
+    EXPECT_EQ(samples(), 0u) << "a day of the clock later the cutoff is 6 days back";
+    // And the day after: the schedule goes on.
+    history->recordVolumeUsage(
+        QStringLiteral("lab"), {{QStringLiteral("v1"), 10, 100}}, clock.now().addSecs(-156 * 3600));
+    EXPECT_EQ(samples(), 1u);
+    clock.advance(std::chrono::hours(24));
+    EXPECT_EQ(samples(), 0u);
 }
 
 } // namespace

@@ -124,7 +124,8 @@ public:
     {
         levels << request.targetLevel;
         if (!storePath.isEmpty()) {
-            SqliteHistoryStore peek(storePath);
+            ManualClock peekClock; // reads only
+            SqliteHistoryStore peek(storePath, peekClock);
             bool fired = peek.open(nullptr);
             for (const ServiceLevelSchedule &s : peek.schedules()) {
                 fired = fired && s.id == request.scheduleId && s.lastFired.isValid();
@@ -168,7 +169,7 @@ protected:
     /// Starts Strata on the file: history, actions and schedules, and waits for the load.
     void boot()
     {
-        history = std::make_unique<HistoryService>(std::make_unique<SqliteHistoryStore>(path));
+        history = std::make_unique<HistoryService>(std::make_unique<SqliteHistoryStore>(path, clock));
         ASSERT_TRUE(history->openError().isEmpty());
         actions = std::make_unique<ActionManager>(clock, pool, history.get(), QStringLiteral("alice"));
         actions->setExecutor(QStringLiteral("azure"), &executor);
@@ -211,7 +212,7 @@ protected:
     /// Writes a schedule straight into the file, as an earlier run would have left it.
     qint64 seed(ServiceLevelSchedule s)
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, clock);
         EXPECT_TRUE(store.open(nullptr));
         s.id = 0;
         return store.saveSchedule(s);

@@ -11,6 +11,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/source.h"
+#include "models/core/timeline.h"
 #include "models/rows/resources.h"
 
 #include <QCoreApplication>
@@ -83,7 +84,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
+    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
     core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
     live.setRateCard(demo->config().rateCard);
     live.setCacheTargets(demo->config().cacheTargets);
@@ -154,6 +155,51 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     EXPECT_GT(liveLevels, 0);
     EXPECT_EQ(rowsText(offline.engine(), QStringLiteral("service-levels"), now).count(QStringLiteral("\"volume\"")),
               liveLevels);
+}
+
+TEST(BundleRoundTrip, RelativeTimesOfGetEventsCountBackFromTheBundlesMoment)
+{
+    // A bundle made years ago: `--since 1h` means the hour before it was made, not before today.
+    const QDateTime made(QDate(2022, 3, 14), QTime(15, 0), Qt::UTC);
+    core::Bundle bundle;
+    bundle.meta.created = made;
+    bundle.meta.user = QStringLiteral("support");
+    core::SourceConfig lab;
+    lab.name = QStringLiteral("lab");
+    lab.url = QStringLiteral("https://lab.example");
+    bundle.sources = {lab};
+    core::SourceStatus status;
+    status.name = lab.name;
+    status.url = lab.url;
+    status.health = core::Health::Ok;
+    bundle.statuses = {status};
+    for (const auto &[id, minutesBefore] : {std::pair{"recent", 30}, std::pair{"older", 180}}) {
+        core::TimelineEntry e;
+        e.id = QLatin1String(id);
+        e.time = made.addSecs(-60 * minutesBefore);
+        e.system = QStringLiteral("ontap");
+        e.source = lab.name;
+        e.title = QLatin1String(id);
+        bundle.events.append(core::timelineEntryToJson(e));
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("old.strata-bundle"));
+    core::BundleWritten written;
+    QString error;
+    ASSERT_TRUE(core::writeBundle(bundle, path, &written, &error)) << error.toStdString();
+
+    const BundleCliRun events = runCli({QStringLiteral("--bundle"),
+                                        path,
+                                        QStringLiteral("get"),
+                                        QStringLiteral("events"),
+                                        QStringLiteral("--since"),
+                                        QStringLiteral("1h"),
+                                        QStringLiteral("-o"),
+                                        QStringLiteral("json")});
+    ASSERT_EQ(events.code, 0) << events.err.toStdString();
+    const QJsonArray rows = QJsonDocument::fromJson(events.out.toUtf8()).array();
+    ASSERT_EQ(rows.size(), 1) << events.out.toStdString();
+    EXPECT_EQ(rows.at(0).toObject().value(QLatin1String("title")).toString(), QStringLiteral("recent"));
 }
 
 TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)

@@ -7,6 +7,7 @@
 // the process died before sending), and the audit log has exactly one outcome entry, the true one.
 
 #include "demo/demoestate.h"
+#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/historystore.h"
 #include "simulators/azure/azuresimulator.h"
@@ -169,7 +170,8 @@ protected:
     /// Outcome entries (not "started") of `kind` in the audit log, and whether the journal is closed.
     std::vector<core::AuditEntry> outcomes(const QString &kind, bool *journalClosed = nullptr)
     {
-        core::SqliteHistoryStore store(historyPath);
+        core::SystemClock clock; // reads only
+        core::SqliteHistoryStore store(historyPath, clock);
         QString error;
         EXPECT_TRUE(store.open(&error)) << error.toStdString();
         std::vector<core::AuditEntry> found;
@@ -600,7 +602,8 @@ protected:
 
     std::vector<core::AuditEntry> cacheOutcomes()
     {
-        core::SqliteHistoryStore store(historyPath);
+        core::SystemClock clock; // reads only
+        core::SqliteHistoryStore store(historyPath, clock);
         EXPECT_TRUE(store.open(nullptr));
         std::vector<core::AuditEntry> found;
         for (const core::AuditEntry &e : store.auditLog(0)) {

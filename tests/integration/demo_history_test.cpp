@@ -3,6 +3,7 @@
 // have data the moment the app starts.
 
 #include "demo/demoestate.h"
+#include "models/core/clock.h"
 #include "models/core/historystore.h"
 
 #include <QSet>
@@ -19,7 +20,8 @@ TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime dayAgo = now.addSecs(-24 * 3600);
 
-    core::SqliteHistoryStore store(estate->config().historyPath);
+    core::SystemClock clock; // the demo's simulators run on the wall clock
+    core::SqliteHistoryStore store(estate->config().historyPath, clock);
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
 
     // GPU allocation and utilization per project on `dgx`, from a day ago until now.

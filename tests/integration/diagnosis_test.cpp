@@ -83,7 +83,8 @@ protected:
         core::JobDiagnosis d;
         (void)QTest::qWaitFor(
             [&] {
-                d = core::diagnoseJob(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(name));
+                d = core::diagnoseJob(
+                    s_engine->estate(), QStringLiteral("aks-gpu"), jobId(name), s_engine->clock().now());
                 return ok(d);
             },
             kDiagnosisTimeoutMs);
@@ -188,11 +189,14 @@ TEST_F(DiagnosisDemo, JobWithUnpullableImageIsHeldByTheImagePull)
 TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
 {
     QTemporaryDir dir;
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+    core::HistoryService history(
+        std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), *s_clock));
     const core::JobVolume where =
         core::jobVolume(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(demo::DemoEstate::kUncachedTrainJob));
     ASSERT_FALSE(where.volumeId.isEmpty());
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    // The hour before a day ago, as a bundle's frozen clock would say: the window ends there,
+    // not at the wall clock's now (where the store has nothing).
+    const QDateTime now = QDateTime::currentDateTimeUtc().addDays(-1);
     for (int i = 3; i >= 1; --i) {
         core::VolumePerfSample s;
         s.volumeId = where.volumeId;
@@ -207,6 +211,7 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
                            &history,
                            QStringLiteral("aks-gpu"),
                            jobId(demo::DemoEstate::kUncachedTrainJob),
+                           now,
                            &context,
                            [&](core::JobDiagnosis d) {
                                got = std::move(d);
@@ -264,7 +269,7 @@ TEST(DiagnosisSim, NoNodeHasTwoFreeGpusTogether)
     core::JobDiagnosis d;
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            d = core::diagnoseJob(engine.estate(), QStringLiteral("aks"), QStringLiteral("ml-team/wide"));
+            d = core::diagnoseJob(engine.estate(), QStringLiteral("aks"), QStringLiteral("ml-team/wide"), clock.now());
             return !d.findings.isEmpty();
         },
         kDiagnosisTimeoutMs))
@@ -277,7 +282,7 @@ TEST(DiagnosisSim, NoNodeHasTwoFreeGpusTogether)
     EXPECT_TRUE(d.findings.front().summary.contains(QStringLiteral("2 free in the cluster")));
     EXPECT_EQ(d.findings.front().actionKind, QStringLiteral("reduce_request"));
     const core::JobDiagnosis small =
-        core::diagnoseJob(engine.estate(), QStringLiteral("aks"), QStringLiteral("ml-team/small"));
+        core::diagnoseJob(engine.estate(), QStringLiteral("aks"), QStringLiteral("ml-team/small"), clock.now());
     EXPECT_NE(small.verdict, core::Verdict::Pending);
 }
 

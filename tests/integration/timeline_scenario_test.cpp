@@ -83,7 +83,8 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     QTemporaryDir dir;
     core::InMemoryCredentialStore credentials;
     core::SystemClock clock;
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite"))));
+    core::HistoryService history(
+        std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
     core::Engine engine({clock, credentials, &history, QStringLiteral("tester")});
 
     core::SourceConfig g;

@@ -4,6 +4,7 @@
 
 #include "models/core/actions.h"
 #include "models/core/historystore.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QTemporaryDir>
 
@@ -12,6 +13,13 @@
 using namespace strata::core;
 
 namespace {
+
+/// Stamps what a test writes without a time; every writer here passes one.
+strata::testsupport::ManualClock &journalTestClock()
+{
+    static strata::testsupport::ManualClock clock;
+    return clock;
+}
 
 const QDateTime kJournalT0(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC);
 
@@ -51,7 +59,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, journalTestClock());
         ASSERT_TRUE(store.open(nullptr));
         ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
@@ -61,7 +69,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5)));
         EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, journalTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const std::vector<JournalEntry> open = store.openJournal();
     ASSERT_EQ(open.size(), 1U);
@@ -75,7 +83,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
 
 TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
     ASSERT_TRUE(store.open(nullptr));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_TRUE(
@@ -87,7 +95,7 @@ TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
 
 TEST(ActionJournal, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
     ASSERT_TRUE(store.open(nullptr));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);

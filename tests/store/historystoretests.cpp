@@ -1,4 +1,5 @@
 #include "models/core/historystore.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -15,6 +16,13 @@
 using namespace strata::core;
 
 namespace {
+
+/// Stamps what a test writes without a time; every writer here passes one.
+strata::testsupport::ManualClock &historyTestClock()
+{
+    static strata::testsupport::ManualClock clock;
+    return clock;
+}
 
 const QDateTime kT0(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
 
@@ -104,7 +112,7 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sub/dir/history.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         QString error;
         ASSERT_TRUE(store.open(&error)) << error.toStdString();
         EXPECT_TRUE(error.isEmpty());
@@ -127,7 +135,7 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
 
 TEST(SqliteHistoryStore, OpensInMemory)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     QString error;
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
     ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
@@ -136,7 +144,7 @@ TEST(SqliteHistoryStore, OpensInMemory)
 
 TEST(SqliteHistoryStore, CallsBeforeOpenFailCleanly)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     EXPECT_FALSE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
     EXPECT_FALSE(store.lastError().isEmpty());
     EXPECT_TRUE(all(store, QStringLiteral("s"), QStringLiteral("v")).empty());
@@ -147,7 +155,7 @@ TEST(SqliteHistoryStore, CallsBeforeOpenFailCleanly)
 
 TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString s = QStringLiteral("ontap-ai");
     const QString v = QStringLiteral("vol-1");
@@ -176,7 +184,7 @@ TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
 
 TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString a = QStringLiteral("a");
     const QString b = QStringLiteral("b");
@@ -196,7 +204,7 @@ TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
 
 TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString s = QStringLiteral("s");
     const QString v = QStringLiteral("v");
@@ -217,7 +225,7 @@ TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
 
 TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString s = QStringLiteral("s");
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 1, 10}}, minutes(0)));
@@ -234,7 +242,7 @@ TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
 
 TEST(SqliteHistoryStore, RetentionDeletesOlderSamplesAndRecordingContinues)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString s = QStringLiteral("s");
     for (int m = 0; m < 10; ++m) {
@@ -257,7 +265,8 @@ TEST(SqliteHistoryStore, RetentionDeletesOlderSamplesAndRecordingContinues)
 
 TEST(SqliteHistoryStore, AuditAppendsAndListsNewestFirst)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    strata::testsupport::ManualClock clock(QDateTime(QDate(2021, 2, 3), QTime(4, 5, 6), Qt::UTC));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), clock);
     ASSERT_TRUE(store.open(nullptr));
     const QDateTime t1 = kT0.addMSecs(1234);
     AuditEntry started = audit(QStringLiteral("ontap-ai"), QStringLiteral("started"), t1);
@@ -298,18 +307,17 @@ TEST(SqliteHistoryStore, AuditAppendsAndListsNewestFirst)
     EXPECT_TRUE(store.auditLog(500, QStringLiteral("nope")).empty());
     EXPECT_EQ(store.auditLog(0).size(), 3u) << "limit <= 0 = all";
 
-    // An entry without a time gets the current time.
+    // An entry without a time gets the store's clock's time, not the wall clock's.
     AuditEntry untimed = audit(QStringLiteral("grid"), QStringLiteral("started"), {});
-    const QDateTime before = QDateTime::currentDateTimeUtc().addMSecs(-1);
     ASSERT_GT(store.appendAudit(untimed), id3);
-    EXPECT_GE(store.auditLog(1)[0].time, before);
+    EXPECT_EQ(store.auditLog(1)[0].time, clock.now());
 }
 
 TEST(SqliteHistoryStore, AuditLogIsAppendOnly)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, historyTestClock());
     ASSERT_TRUE(store.open(nullptr));
     ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
 
@@ -326,13 +334,13 @@ TEST(SqliteHistoryStore, ReopenKeepsDataAndLastSamples)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("history.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(store.open(nullptr));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, minutes(3)));
         ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, historyTestClock());
     QString error;
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 2u);
@@ -349,8 +357,8 @@ TEST(SqliteHistoryStore, ReopenKeepsDataAndLastSamples)
 TEST(SqliteHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
 {
     QTemporaryDir dir;
-    SqliteHistoryStore first(dir.filePath(QStringLiteral("one.sqlite")));
-    SqliteHistoryStore second(dir.filePath(QStringLiteral("two.sqlite")));
+    SqliteHistoryStore first(dir.filePath(QStringLiteral("one.sqlite")), historyTestClock());
+    SqliteHistoryStore second(dir.filePath(QStringLiteral("two.sqlite")), historyTestClock());
     ASSERT_TRUE(first.open(nullptr));
     ASSERT_TRUE(second.open(nullptr));
     ASSERT_TRUE(first.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
@@ -373,14 +381,14 @@ TEST(SqliteHistoryStore, RefusesANewerSchema)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("future.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(store.open(nullptr));
     }
     {
         Inspector db(path);
         ASSERT_TRUE(db.exec(QStringLiteral("UPDATE schema_version SET version = 99")));
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, historyTestClock());
     QString error;
     EXPECT_FALSE(store.open(&error));
     EXPECT_TRUE(error.contains(QLatin1String("newer"))) << error.toStdString();
@@ -396,7 +404,7 @@ TEST(SqliteHistoryStore, NotADatabaseFailsToOpen)
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
         file.write(QByteArray(4096, 'x'));
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, historyTestClock());
     QString error;
     EXPECT_FALSE(store.open(&error));
     EXPECT_FALSE(error.isEmpty());
@@ -429,7 +437,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
     qint64 allChangedMs = 0;
     qint64 reopenMs = 0;
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(store.open(nullptr));
         QElapsedTimer timer;
         timer.start();
@@ -456,7 +464,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
         ASSERT_EQ(store.volumeUsage(s, usage[11].volumeId, {}, {}).size(), 2u);
     }
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(store.open(nullptr));
         QElapsedTimer timer;
         timer.start();
@@ -484,7 +492,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
                           .toLongLong();
     }
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(store.open(nullptr));
         QElapsedTimer timer;
         timer.start();
@@ -533,7 +541,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, historyTestClock());
         QString error;
         ASSERT_TRUE(store.open(&error)) << error.toStdString();
         // §4.8 end, then §4.9 after d-2-gg: team-c drops to 2/2, team-d rises to 6/8.
@@ -551,7 +559,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
             {projectSample("team-c", 2000, 2000, 2000, 96.0), projectSample("team-d", 6000, 8000, 0, -1)},
             minutes(2)));
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, historyTestClock());
     QString error;
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
     const std::vector<ProjectSample> c = store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {});

@@ -1,4 +1,5 @@
 #include "models/core/historystore.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -9,6 +10,13 @@
 using namespace strata::core;
 
 namespace {
+
+/// Stamps what a test writes without a time; every writer here passes one.
+strata::testsupport::ManualClock &serviceLevelTestClock()
+{
+    static strata::testsupport::ManualClock clock;
+    return clock;
+}
 
 const QDateTime kLevelT0(QDate(2026, 3, 2), QTime(8, 0), Qt::UTC);
 
@@ -70,7 +78,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v2.sqlite"));
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, serviceLevelTestClock());
         ASSERT_TRUE(store.open(nullptr));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kLevelT0));
     }
@@ -80,7 +88,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
                          QStringLiteral("DROP TABLE level_schedule"),
                          QStringLiteral("DROP TABLE action_journal"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, serviceLevelTestClock());
     QString error;
     ASSERT_TRUE(store.open(&error)) << error.toStdString();
     EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 4);
@@ -92,7 +100,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
 
 TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
     ASSERT_TRUE(store.open(nullptr));
     const QString src = QStringLiteral("anf");
     ASSERT_TRUE(store.recordVolumePerf(
@@ -122,7 +130,7 @@ TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
 
 TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
     ASSERT_TRUE(store.open(nullptr));
     // 1..20 MiB/s: the 95th percentile by nearest rank is the 19th value.
     for (int i = 1; i <= 20; ++i) {
@@ -149,7 +157,7 @@ TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
 
 TEST(ServiceLevelStore, RetentionAppliesToPerfSamples)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
     ASSERT_TRUE(store.open(nullptr));
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutesServicelevelstore(0)));
@@ -177,7 +185,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     at.level = QStringLiteral("Ultra");
     qint64 atId = 0;
     {
-        SqliteHistoryStore store(path);
+        SqliteHistoryStore store(path, serviceLevelTestClock());
         ASSERT_TRUE(store.open(nullptr));
         id = store.saveSchedule(window());
         atId = store.saveSchedule(at);
@@ -194,7 +202,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
         unknown.id = 9999;
         EXPECT_EQ(store.saveSchedule(unknown), -1);
     }
-    SqliteHistoryStore store(path);
+    SqliteHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(store.open(nullptr));
     auto all = store.schedules();
     ASSERT_EQ(all.size(), 2U);
@@ -216,7 +224,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
 
 TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"));
+    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
     ASSERT_TRUE(store.open(nullptr));
     for (int i = 0; i < 4; ++i) {
         AuditEntry e;

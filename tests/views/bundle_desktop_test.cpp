@@ -64,7 +64,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
     std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
     ASSERT_TRUE(demo) << error.toStdString();
     core::SystemClock clock;
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
+    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
     core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
     live.setRateCard(demo->config().rateCard);
     live.setCacheTargets(demo->config().cacheTargets);

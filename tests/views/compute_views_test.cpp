@@ -629,10 +629,12 @@ TEST(MainWindowCompute, OverviewFirstAndTilesOpenTheirPages)
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
     models::TimelineModel timeline{engine.timeline()};
-    JobTableModel jobs{engine.estate()};
+    JobTableModel jobs{engine.estate(), [&engine] {
+                           return engine.clock().now();
+                       }};
     models::ProjectTableModel projects{engine.estate()};
-    views::MainWindow window(
-        {&volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects});
+    views::MainWindow window({&volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects},
+                             clock);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Overview);

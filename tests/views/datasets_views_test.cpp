@@ -512,11 +512,15 @@ TEST(MainWindowDatasets, HubPagesAreInTheNavigation)
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
     models::TimelineModel timeline{engine.timeline()};
-    models::JobTableModel jobs{estate};
+    models::JobTableModel jobs{estate, [&clock] {
+                                   return clock.now();
+                               }};
     models::ProjectTableModel projects{estate};
     models::DatasetModel datasets{estate};
     models::CommitModel commits{estate};
-    models::CachedCommitModel cached{estate};
+    models::CachedCommitModel cached{estate, [&clock] {
+                                         return clock.now();
+                                     }};
     models::CacheTargetModel targets{estate};
     models::GridNodeModel nodes{estate};
     models::GridAlertModel alerts{estate};
@@ -539,7 +543,8 @@ TEST(MainWindowDatasets, HubPagesAreInTheNavigation)
                               &nodes,
                               &alerts,
                               &tenants,
-                              &buckets});
+                              &buckets},
+                             clock);
     using Page = views::MainWindow::Page;
     const QList<Page> order = window.pageOrder();
     EXPECT_EQ(order.indexOf(Page::Datasets), order.indexOf(Page::Jobs) + 1);

@@ -9,6 +9,8 @@
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 
+#include <QColor>
+#include <QPalette>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -16,6 +18,26 @@
 #include <memory>
 
 namespace strata::testsupport {
+
+/// A dark system theme (the colours of a typical dark desktop), for screenshots and for the
+/// system switching themes while the app runs.
+inline QPalette darkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+    dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+    dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+    dark.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    return dark;
+}
 
 /// The whole desktop app (real Engine, DesktopController and MainWindow) over the in-process
 /// demo estate, as `strata --demo` wires it. A fixture derives from it and calls startDemo() in
@@ -39,7 +61,7 @@ protected:
         demo = demo::DemoEstate::start({}, &error);
         ASSERT_TRUE(demo) << error.toStdString();
         history = std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(
-            setup.demoHistory ? demo->config().historyPath : QStringLiteral(":memory:")));
+            setup.demoHistory ? demo->config().historyPath : QStringLiteral(":memory:"), clock));
         ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
         engine = std::make_unique<core::Engine>(
             core::Engine::Deps{clock, demo->credentials(), history.get(), QStringLiteral("tester")});

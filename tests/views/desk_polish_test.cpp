@@ -97,7 +97,9 @@ struct PolishUi
         sources = std::make_unique<models::SourceTableModel>(engine);
         activity = std::make_unique<models::ActivityModel>(engine.actions());
         timeline = std::make_unique<models::TimelineModel>(engine.timeline());
-        jobs = std::make_unique<JobTableModel>(engine.estate());
+        jobs = std::make_unique<JobTableModel>(engine.estate(), [this] {
+            return engine.clock().now();
+        });
         projects = std::make_unique<models::ProjectTableModel>(engine.estate());
         window = std::make_unique<views::MainWindow>(views::MainWindow::Models{volumes.get(),
                                                                                snapshots.get(),
@@ -106,7 +108,8 @@ struct PolishUi
                                                                                timeline.get(),
                                                                                &engine.estate(),
                                                                                jobs.get(),
-                                                                               projects.get()});
+                                                                               projects.get()},
+                                                     engine.clock());
     }
 };
 

@@ -262,19 +262,7 @@ TEST_F(DesktopDemo, CreateSnapshotThroughTheDialog_ShowsInActivityAndSnapshotLis
         window.showPage(views::MainWindow::Page::Volumes);
         // The system switching to a dark theme while the app runs.
         const QPalette light = QApplication::palette();
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
-        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-        dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
-        dark.setColor(QPalette::HighlightedText, Qt::white);
-        dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-        QApplication::setPalette(dark);
+        QApplication::setPalette(testsupport::darkPalette());
         save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-dark.png")));
         QApplication::setPalette(light);
     }

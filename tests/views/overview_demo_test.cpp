@@ -168,7 +168,7 @@ TEST_F(OverviewDemo, ChartPerClusterWithHistoryAndStorageCardsWithTheCliFigures)
             int part = 0;
             for (int at = 0;; at += pageStep) {
                 bar->setValue(std::min(at, bar->maximum()));
-                QTest::qWait(400);
+                QTest::qWait(400); // screenshot only: lets the platform paint; no assertion depends on it
                 const QPixmap pixmap = QGuiApplication::platformName() == QLatin1String("xcb")
                                            ? window.screen()->grabWindow(0)
                                            : window.grab();
@@ -182,20 +182,7 @@ TEST_F(OverviewDemo, ChartPerClusterWithHistoryAndStorageCardsWithTheCliFigures)
         };
         saveAll(QStringLiteral("-light"));
         const QPalette light = QApplication::palette();
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
-        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-        dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
-        dark.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
-        dark.setColor(QPalette::HighlightedText, Qt::white);
-        dark.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
-        dark.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-        QApplication::setPalette(dark);
+        QApplication::setPalette(testsupport::darkPalette());
         overview->refresh();
         saveAll(QStringLiteral("-dark"));
         QApplication::setPalette(light);

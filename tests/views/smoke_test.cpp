@@ -8,6 +8,7 @@
 #include "tests/support/qt/manualclock.h"
 #include "tests/views/viewtestutil.h"
 #include "views/activitypanel.h"
+#include "views/capacitychart.h"
 #include "views/mainwindow.h"
 #include "views/sourcespage.h"
 #include "views/triagepage.h"
@@ -58,7 +59,7 @@ TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
     QAbstractItemModelTester t4(&e.activity, FatalSmoke);
     QAbstractItemModelTester t5(&e.timeline, FatalSmoke);
 
-    views::VolumesPage volumes(&e.volumes, &e.snapshots, &e.sources);
+    views::VolumesPage volumes(&e.volumes, &e.snapshots, e.clock, &e.sources);
     volumes.show();
     QAbstractItemModelTester t6(volumes.proxy(), FatalSmoke);
     EXPECT_EQ(volumes.countText(), QStringLiteral("0 volumes"));
@@ -87,7 +88,7 @@ TEST(ViewsSmoke, EachPageConstructsOverEmptyModels)
 TEST(ViewsSmoke, MainWindowFindsWidgetsByObjectName)
 {
     EmptyEstate e;
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     for (const char *name :
@@ -114,7 +115,7 @@ TEST(ViewsSmoke, MainWindowFindsWidgetsByObjectName)
 TEST(ViewsSmoke, VolumesPageWantsPerformanceOnlyWhileVisible)
 {
     EmptyEstate e;
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     QSignalSpy spy(window.volumesPage(), &views::VolumesPage::performanceWanted);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -134,7 +135,7 @@ TEST(ViewsSmoke, SelectingAVolumeAsksForItsSnapshotsAndHistory)
 {
     EmptyEstate e;
     e.engine.estate().publishVolumes(QStringLiteral("s1"), viewtests::syntheticVolumes(QStringLiteral("s1"), 20));
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     views::VolumeDetailPanel *panel = window.volumesPage()->detailPanel();
@@ -170,6 +171,25 @@ TEST(ViewsSmoke, SelectingAVolumeAsksForItsSnapshotsAndHistory)
     EXPECT_EQ(unwanted.count(), 3);
 }
 
+TEST(ViewsSmoke, CapacityChartEndsAtTheEnginesClock)
+{
+    EmptyEstate e; // its clock reads 2026-01-01, not the wall clock's today
+    e.engine.estate().publishVolumes(QStringLiteral("s1"), viewtests::syntheticVolumes(QStringLiteral("s1"), 5));
+    views::MainWindow window(e.models(), e.clock);
+    ASSERT_TRUE(window.volumesPage()->selectVolume(QStringLiteral("s1/s1-uuid-3")));
+    views::VolumeDetailPanel *panel = window.volumesPage()->detailPanel();
+    core::UsageSample sample;
+    sample.time = e.clock.now().addSecs(-3600);
+    sample.usedBytes = 1;
+    sample.sizeBytes = 2;
+    panel->setCapacityHistory({sample});
+    EXPECT_EQ(panel->capacityChart()->pointCount(), 2) << "the live value at the clock's now";
+    // A sample as new as the clock's now is the end of the line: no live point after it.
+    sample.time = e.clock.now();
+    panel->setCapacityHistory({sample});
+    EXPECT_EQ(panel->capacityChart()->pointCount(), 1);
+}
+
 TEST(ViewsSmoke, HealthSummaryCountsAndNamesTheWorstState)
 {
     QString worst;
@@ -196,7 +216,7 @@ TEST(ViewsSmoke, StatusBarShowsSourcesThatCannotStart)
     b.name = QStringLiteral("b");
     b.password.value = core::credentialKey(QStringLiteral("b"));
     e.engine.setSources({a, b});
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     QAbstractItemModelTester tester(&e.sources, FatalSmoke);
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {

@@ -50,7 +50,7 @@ struct NarrowTable
     {
         view.show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
-        QTest::qWait(20); // the fitter runs on a zero timer after the first paint
+        QTest::qWait(20); // the fitter runs on a zero timer after the first paint; "fitted" has no signal
     }
 
     /// The width the last column's header and values need.
@@ -85,7 +85,10 @@ TEST(TableColumns, FillColumnTakesTheSpareWidthAndGivesItBack)
     EXPECT_LE(header->sectionSize(2), std::max(t.lastContentWidth(), header->defaultSectionSize()));
     const int wide = header->sectionSize(0);
     t.view.resize(700, 300);
-    QTest::qWait(20);
+    // The fitter runs on a zero timer after the resize: until then the header is still wider.
+    (void)QTest::qWaitFor([&] {
+        return header->length() == t.view.viewport()->width();
+    });
     EXPECT_EQ(header->length(), t.view.viewport()->width());
     EXPECT_LT(header->sectionSize(0), wide);
 }
@@ -101,10 +104,14 @@ TEST(TableColumns, NoTablePageStretchesItsLastColumn)
     models::SourceTableModel sources(engine);
     models::ActivityModel activity(engine.actions());
     models::TimelineModel timeline(engine.timeline());
-    models::JobTableModel jobs(engine.estate());
+    models::JobTableModel jobs(engine.estate(), [&engine] {
+        return engine.clock().now();
+    });
     models::ProjectTableModel projects(engine.estate());
-    views::MainWindow window(views::MainWindow::Models{
-        &volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects});
+    views::MainWindow window(
+        views::MainWindow::Models{
+            &volumes, &snapshots, &sources, &activity, &timeline, &engine.estate(), &jobs, &projects},
+        clock);
     const QList<QTableView *> tables = window.findChildren<QTableView *>();
     ASSERT_GE(tables.size(), 8); // volumes, snapshots, sources, AKS, activity, triage, jobs, projects
     for (QTableView *table : tables) {

@@ -46,7 +46,9 @@ struct TriageEstate
     models::SourceTableModel sources{engine};
     models::ActivityModel activity{engine.actions()};
     models::TimelineModel timeline{engine.timeline()};
-    models::JobTableModel jobs{engine.estate()};
+    models::JobTableModel jobs{engine.estate(), [this] {
+                                   return clock.now();
+                               }};
     models::ProjectTableModel projects{engine.estate()};
 
     views::MainWindow::Models models()
@@ -167,7 +169,7 @@ TEST(TriageViews, GoToSelectsTheVolumeOrTheJob)
     TriageEstate e;
     e.engine.estate().publishVolumes(QStringLiteral("s1"), viewtests::syntheticVolumes(QStringLiteral("s1"), 6));
     e.publishJob(core::JobStatus::Running);
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     views::TriagePage *page = window.triagePage();
@@ -214,7 +216,7 @@ TEST(TriageViews, OverviewNeedsAttentionOpensTriageForThatSystem)
     e.publishEms(QStringLiteral("n1/1"), QStringLiteral("emergency"), 600);
     e.publishEms(QStringLiteral("n1/2"), QStringLiteral("error"), 300);
     e.publishEms(QStringLiteral("n1/3"), QStringLiteral("error"), 200);
-    views::MainWindow window(e.models());
+    views::MainWindow window(e.models(), e.clock);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     views::OverviewPage *overview = window.overviewPage();

@@ -24,6 +24,13 @@ namespace {
 // Tests hash with a low cost; one test checks the production default.
 constexpr int kFast = 1000;
 
+/// The users' clock: a date no wall clock gives, so a created date read from it is recognisable.
+ManualClock &userStoreClock()
+{
+    static ManualClock clock(QDateTime(QDate(2019, 7, 4), QTime(9, 15, 30), Qt::UTC));
+    return clock;
+}
+
 User user(const QString &name, Role role = Role::Viewer)
 {
     User u;
@@ -98,7 +105,7 @@ CommandResult runUser(const QStringList &args, const QString &usersPath, const Q
     CommandResult r;
     QTextStream out(&r.out, QIODevice::WriteOnly);
     QTextStream err(&r.err, QIODevice::WriteOnly);
-    r.code = runUserCommand(args, usersPath, in, out, err, kFast);
+    r.code = runUserCommand(args, usersPath, in, out, err, userStoreClock(), kFast);
     out.flush();
     err.flush();
     return r;
@@ -215,7 +222,7 @@ TEST(Roles, NamesRoundTripAndOrder)
 TEST(UserStore, MissingFileIsEmptyStore)
 {
     QTemporaryDir dir;
-    UserStore store(dir.filePath(QStringLiteral("users.json")));
+    UserStore store(dir.filePath(QStringLiteral("users.json")), userStoreClock());
     QString error;
     EXPECT_TRUE(store.load(&error)) << qPrintable(error);
     EXPECT_TRUE(store.users().isEmpty());
@@ -226,7 +233,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("state/users.json"));
-    UserStore store(path);
+    UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
     QString error;
     ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, &error, kFast))
@@ -238,7 +245,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
     const auto alice = store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1"));
     ASSERT_TRUE(alice.has_value());
     EXPECT_EQ(alice->role, Role::Admin);
-    EXPECT_TRUE(alice->created.isValid());
+    EXPECT_EQ(alice->created, userStoreClock().now()) << "dated by the store's clock";
     EXPECT_FALSE(store.authenticate(QStringLiteral("alice"), QStringLiteral("bob-pass-1")).has_value());
     EXPECT_FALSE(store.authenticate(QStringLiteral("ALICE"), QStringLiteral("alice-pass-1")).has_value());
 
@@ -258,7 +265,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
     EXPECT_EQ(store.users().size(), 2);
 
     // Reload from disk in a fresh store.
-    UserStore reloaded(path);
+    UserStore reloaded(path, userStoreClock());
     ASSERT_TRUE(reloaded.load(&error)) << qPrintable(error);
     ASSERT_EQ(reloaded.users().size(), 2);
     EXPECT_EQ(reloaded.users()[0].name, QStringLiteral("alice")); // sorted by name
@@ -273,7 +280,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
     EXPECT_FALSE(reloaded.removeUser(QStringLiteral("alice"), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("alice")));
 
-    UserStore third(path);
+    UserStore third(path, userStoreClock());
     ASSERT_TRUE(third.load());
     ASSERT_EQ(third.users().size(), 1);
     EXPECT_EQ(third.users()[0].name, QStringLiteral("bob.ops@example"));
@@ -283,7 +290,7 @@ TEST(UserStore, FileIsOwnerOnlyEvenWhenItWasWorldReadable)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("users.json"));
-    UserStore store(path);
+    UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
     ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, nullptr, kFast));
     EXPECT_EQ(QFileInfo(path).permissions() & (ownerOnly() | groupOrOther() | QFileDevice::ExeOwner), ownerOnly());
@@ -301,7 +308,7 @@ TEST(UserStore, RejectsInvalidNamesAndShortPasswords)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("users.json"));
-    UserStore store(path);
+    UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
     QString error;
     for (const QString &name : {QString(),
@@ -351,7 +358,7 @@ TEST(UserStore, MalformedFileRefusesLoginsAndWrites)
     };
     for (const QByteArray &bytes : malformed) {
         writeFile(path, bytes);
-        UserStore store(path);
+        UserStore store(path, userStoreClock());
         QString error;
         EXPECT_FALSE(store.load(&error)) << bytes.constData();
         EXPECT_TRUE(error.contains(path)) << qPrintable(error);
@@ -364,7 +371,7 @@ TEST(UserStore, MalformedFileRefusesLoginsAndWrites)
 
     // The well-formed version of the same file loads.
     writeFile(path, doc({entry(QStringLiteral("alice"), QStringLiteral("admin"), validHash)}));
-    UserStore store(path);
+    UserStore store(path, userStoreClock());
     QString error;
     ASSERT_TRUE(store.load(&error)) << qPrintable(error);
     const auto alice = store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1"));
@@ -375,7 +382,7 @@ TEST(UserStore, MalformedFileRefusesLoginsAndWrites)
 TEST(UserStore, UnknownUserDoesNotAuthenticate)
 {
     QTemporaryDir dir;
-    UserStore store(dir.filePath(QStringLiteral("users.json")));
+    UserStore store(dir.filePath(QStringLiteral("users.json")), userStoreClock());
     ASSERT_TRUE(store.load());
     ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, nullptr, kFast));
     EXPECT_FALSE(store.authenticate(QStringLiteral("mallory"), QStringLiteral("alice-pass-1")).has_value());
@@ -608,7 +615,7 @@ TEST(UserCommand, AddListRemove)
         EXPECT_EQ(r.code, 0) << qPrintable(r.err);
         EXPECT_TRUE(r.out.contains(QStringLiteral("added user bob (operator)")));
     }
-    UserStore store(path);
+    UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
     EXPECT_TRUE(store.authenticate(QStringLiteral("alice"), QStringLiteral("env-password-1")).has_value());
     EXPECT_TRUE(store.authenticate(QStringLiteral("bob"), QStringLiteral("stdin-password-1")).has_value());
@@ -626,7 +633,7 @@ TEST(UserCommand, AddListRemove)
         EXPECT_TRUE(lines[1].contains(QStringLiteral("admin")));
         EXPECT_TRUE(lines[2].startsWith(QStringLiteral("bob")));
         EXPECT_TRUE(lines[2].contains(QStringLiteral("operator")));
-        EXPECT_TRUE(lines[1].contains(store.find(QStringLiteral("alice"))->created.toString(Qt::ISODate)));
+        EXPECT_TRUE(lines[1].contains(QStringLiteral("2019-07-04T09:15:30Z"))) << qPrintable(lines[1]);
         // Never a hash, salt or password.
         EXPECT_FALSE(r.out.contains(QStringLiteral("pbkdf2")));
         EXPECT_FALSE(r.out.contains(QStringLiteral("$")));

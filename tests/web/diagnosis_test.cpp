@@ -57,8 +57,8 @@ TEST_F(DiagnosisApiTest, DiagnosisOfAJobIsWhatStrataWhyPrints)
     const Login viewer = login(QStringLiteral("viewer"));
     const Reply r = get(QStringLiteral("/api/v1/jobs/dgx/runai-team-a/a-3-gg/diagnosis"), viewer);
     ASSERT_EQ(r.status, 200) << r.body.toStdString();
-    const QJsonObject expected =
-        core::diagnosisToJson(core::diagnoseJob(engine->estate(), QStringLiteral("dgx"), job.id));
+    const QJsonObject expected = core::diagnosisToJson(
+        core::diagnoseJob(engine->estate(), QStringLiteral("dgx"), job.id, engine->clock().now()));
     EXPECT_EQ(r.json().object(), expected);
     EXPECT_EQ(r.json().object().value(QLatin1String("verdict")).toString(), QStringLiteral("pending"));
     EXPECT_EQ(r.json()

@@ -65,7 +65,7 @@ protected:
     {
         SimFixture::SetUp();
         history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:")));
+            std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
         ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
         engine = std::make_unique<core::Engine>(
             core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("strata-server")});
@@ -73,7 +73,7 @@ protected:
         ASSERT_TRUE(waitFor([&] {
             return engine->allPolledOnce();
         }));
-        users = std::make_unique<web::UserStore>(dir.filePath(QStringLiteral("users.json")));
+        users = std::make_unique<web::UserStore>(dir.filePath(QStringLiteral("users.json")), clock);
         for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
                                          std::pair{QStringLiteral("viewer"), web::Role::Viewer}}) {
