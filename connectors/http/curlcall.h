@@ -14,6 +14,9 @@
 
 namespace strata::http::detail {
 
+/// curl_global_init, once per process, before the first handle.
+void curlGlobalInit();
+
 /// One transfer of `request`. `options`, `request` and `sink` (nullptr = collect the body, as
 /// send() does; else stream a 2xx body to it, as stream() does) must outlive the call. Use:
 /// invalid(), attach() to an easy handle, drive it in a multi handle (calling stalled() once per

@@ -17,14 +17,6 @@ using LoopClock = std::chrono::steady_clock;
 // send()'s low-speed check looks at the transfers this often while nothing else wakes the loop.
 constexpr auto kLoopCheckInterval = std::chrono::milliseconds{1000};
 
-void ensureCurlReady()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-    });
-}
-
 } // namespace
 
 struct CurlLoop::Private
@@ -131,7 +123,7 @@ struct CurlLoop::Private
 
 CurlLoop::CurlLoop(TransportOptions options)
 {
-    ensureCurlReady();
+    detail::curlGlobalInit();
     d = std::make_unique<Private>(std::move(options));
 }
 
@@ -292,8 +284,8 @@ void CurlLoop::run()
         }
         auto wait = kLoopCheckInterval;
         if (!d->timers.empty()) {
-            const auto untilTimer = std::chrono::duration_cast<std::chrono::milliseconds>(
-                d->timers.begin()->first.first - LoopClock::now());
+            const auto untilTimer = std::chrono::duration_cast<std::chrono::milliseconds>(d->timers.begin()->first.first
+                                                                                          - LoopClock::now());
             wait = std::clamp(untilTimer + std::chrono::milliseconds{1}, std::chrono::milliseconds{0}, wait);
         }
         {

@@ -842,7 +842,10 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
     return fail(std::move(error));
 }
 
-CurlCall::CurlCall(const TransportOptions &options, const HttpRequest &request, CancelToken cancel, const BodySink *sink)
+CurlCall::CurlCall(const TransportOptions &options,
+                   const HttpRequest &request,
+                   CancelToken cancel,
+                   const BodySink *sink)
     : d(std::make_unique<State>(options, request, std::move(cancel), sink))
 {}
 
@@ -882,6 +885,11 @@ void CurlCall::setFailure(const char *message)
 Result<HttpResponse> CurlCall::finish(CURLcode code, bool cancelledHere, bool stalled)
 {
     return d->finish(code, cancelledHere, stalled);
+}
+
+void curlGlobalInit()
+{
+    ensureCurlGlobalInit();
 }
 
 } // namespace detail

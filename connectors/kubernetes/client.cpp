@@ -539,9 +539,8 @@ HttpRequest KubeClient::listRequest(const ResourceType &type, const ListOptions 
     return request;
 }
 
-Result<ListPage> KubeClient::listPageFrom(const ResourceType &type,
-                                          const ListOptions &options,
-                                          Result<http::HttpResponse> response)
+Result<ListPage>
+KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, Result<http::HttpResponse> response)
 {
     const std::string what = "List " + scopeText(type, options.namespace_);
     if (!response) {
@@ -624,8 +623,10 @@ std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
         return Result<ListPage>(std::move(m_all));
     }
     if (page->continueToken == m_options.continueToken) {
-        return Result<ListPage>(http::fail(HttpError::make(
-            HttpError::Kind::Parse, "List " + scopeText(m_type, m_options.namespace_) + ": the server repeated a continue token", 200)));
+        return Result<ListPage>(http::fail(HttpError::make(HttpError::Kind::Parse,
+                                                           "List " + scopeText(m_type, m_options.namespace_)
+                                                               + ": the server repeated a continue token",
+                                                           200)));
     }
     m_options.continueToken = page->continueToken;
     return std::nullopt;
@@ -736,8 +737,7 @@ bool WatchDecoder::takeLine(std::string_view line)
                 }
             }
             if (const auto details = object->find("details"); details != object->end() && details->is_object()) {
-                if (const auto r = details->find("retryAfterSeconds");
-                    r != details->end() && r->is_number_integer()) {
+                if (const auto r = details->find("retryAfterSeconds"); r != details->end() && r->is_number_integer()) {
                     shallow["details"]["retryAfterSeconds"] = *r;
                 }
             }

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
-#include <string_view>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::kubernetes {
@@ -417,6 +417,8 @@ public:
     podLog(const std::string &ns, const std::string &pod, int tailLines, const http::CancelToken &cancel);
 
     [[nodiscard]] const ClusterEndpoint &endpoint() const { return m_endpoint; }
+    /// How GETs are retried (see http::retryDelay()).
+    [[nodiscard]] const http::RetryPolicy &retryPolicy() const { return m_options.retry; }
     [[nodiscard]] CredentialProvider &credentials() { return *m_credentials; }
 
     /// "/api/v1/namespaces/ns/pods", "/apis/batch/v1/jobs" (all namespaces, ns empty),
