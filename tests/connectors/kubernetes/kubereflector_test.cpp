@@ -365,3 +365,50 @@ TEST_P(KubeReflector, BackoffDoublesAndCaps)
     EXPECT_EQ(delays[3], 4000ms);
     EXPECT_EQ(delays[4], 4000ms);
 }
+
+TEST_P(KubeReflector, PagedList_TransientErrorRetriedAndExpiredContinueRestartedAsOneList)
+{
+    std::mutex mutex;
+    std::vector<std::string> continues; // continue= of each list request, in order
+    CancelToken cancel;
+    LoopbackServer server([&](const Request &request, const Responder &responder) {
+        if (isWatch(request)) {
+            cancel.cancel();
+            hold(responder);
+            return;
+        }
+        const std::string token = query(request, "continue");
+        int n = 0;
+        {
+            std::lock_guard lock(mutex);
+            continues.push_back(token);
+            n = static_cast<int>(std::count(continues.begin(), continues.end(), token));
+        }
+        if (token.empty() && n == 1) {
+            responder.send(Response::json(503, toBytes(status(503, "ServiceUnavailable", "etcd is catching up"))));
+        } else if (token.empty()) {
+            responder.send(Response::json(200, toBytes(listBody({podObject("a", "p1")}, n == 2 ? "10" : "30", "c1"))));
+        } else if (n == 1) {
+            responder.send(
+                Response::json(410, toBytes(status(410, "Expired", "The provided continue parameter is too old"))));
+        } else {
+            responder.send(Response::json(200, toBytes(listBody({podObject("a", "p2")}, "30"))));
+        }
+    });
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    KubeClient client(transport, endpointFor(server), fastRetry(3), sleeper.sleeper());
+    Recorder recorder;
+    Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
+
+    runReflector(reflector, cancel);
+
+    EXPECT_TRUE(recorder.errors.empty()) << recorder.errors.front().message;
+    ASSERT_EQ(recorder.batches.size(), 1u);
+    EXPECT_TRUE(recorder.batches[0].replace);
+    EXPECT_EQ(keys(recorder.batches[0].upserts), (std::vector<std::string>{"a/p1", "a/p2"}));
+    EXPECT_EQ(recorder.batches[0].resourceVersion, "30"); // the restarted list's snapshot
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(continues, (std::vector<std::string>{"", "", "c1", "", "c1"}));
+    EXPECT_EQ(reflector.stats().lists, 1);
+}
