@@ -4,6 +4,7 @@
 #include "connectors/http/jsonparse.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace strata::kubernetes {
 

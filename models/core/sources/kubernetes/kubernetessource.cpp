@@ -27,11 +27,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 Q_LOGGING_CATEGORY(lcKube, "strata.kubernetes", QtInfoMsg)
 
