@@ -1,5 +1,7 @@
 #include "connectors/http/curltransport.h"
 
+#include "connectors/http/curlcall.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -475,47 +477,58 @@ struct CurlTransport::Private
     std::vector<Slot> idle;
 };
 
-Result<HttpResponse>
-CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink)
+namespace detail {
+
+struct CurlCall::State
 {
-    const char *method = methodName(request.method);
-    const std::string shownUrl = displayUrl(request.url);
-    const std::string origin = originOf(request.url);
-    const auto cancelled = [&] {
+    State(const TransportOptions &opts, const HttpRequest &req, CancelToken token, const BodySink *bodySink)
+        : options(opts)
+        , request(req)
+        , method(methodName(req.method))
+        , shownUrl(displayUrl(req.url))
+        , origin(originOf(req.url))
+        , cancel(std::move(token))
+        , sink(bodySink)
+    {}
+
+    [[nodiscard]] HttpError cancelled() const
+    {
         return HttpError::make(HttpError::Kind::Cancelled,
                                std::string("Request ") + method + " " + shownUrl + " was cancelled");
-    };
+    }
+    std::optional<HttpError> attach(CURL *handle, CURLSH *share);
+    bool checkStalled(Clock::time_point now);
+    Result<HttpResponse> finish(CURLcode code, bool cancelledHere, bool stalled);
 
-    for (const auto &[name, value] : request.headers) {
-        if (name.find_first_of("\r\n:") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) {
-            return fail(HttpError::make(HttpError::Kind::Transport,
-                                        "Request header \"" + name + "\" contains a line break or colon"));
-        }
-    }
-
-    Slot slot;
-    if (!acquire(cancel, slot)) {
-        return fail(cancelled());
-    }
-    const SlotGuard guard(*this, slot);
-    if (!slot.multi) {
-        slot.multi = curl_multi_init();
-    }
-    if (!slot.easy) {
-        slot.easy = curl_easy_init();
-    }
-    if (!slot.multi || !slot.easy) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
-    }
-    CURL *easy = slot.easy;
-
+    const TransportOptions &options;
+    const HttpRequest &request;
+    const char *method;
+    std::string shownUrl;
+    std::string origin;
+    CancelToken cancel;
+    const BodySink *sink;
+    CURL *easy = nullptr;
     Transfer transfer;
+    std::array<char, CURL_ERROR_SIZE> errorBuffer{};
+    HeaderList headers;
+    Clock::time_point started;
+    // The low-speed check of send(): libcurl's own (CURLOPT_LOW_SPEED_*) would also count the
+    // wait for the first byte, which is a slow server's right.
+    bool watchSpeed = false;
+    std::optional<Clock::time_point> answerStarted;
+    Clock::time_point windowStart;
+    std::size_t windowBytes = 0;
+};
+
+std::optional<HttpError> CurlCall::State::attach(CURL *handle, CURLSH *share)
+{
+    easy = handle;
+
     transfer.maxBytes = options.maxResponseBytes;
     transfer.cancel = &cancel;
     transfer.log = options.log ? &options.log : nullptr;
     transfer.sink = sink;
     transfer.easy = easy;
-    std::array<char, CURL_ERROR_SIZE> errorBuffer{};
 
     setString(easy, CURLOPT_URL, request.url.c_str());
     setString(easy, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -537,9 +550,9 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         setLong(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>((options.streamIdleTimeout.count() + 999) / 1000));
     }
     // Blobs are copied by libcurl (CURL_BLOB_COPY), so the structs may be temporaries.
-    const auto setBlob = [easy](CURLoption option, const std::string &pem) {
+    const auto setBlob = [handle](CURLoption option, const std::string &pem) {
         curl_blob blob{const_cast<char *>(pem.data()), pem.size(), CURL_BLOB_COPY};
-        curl_easy_setopt(easy, option, &blob);
+        curl_easy_setopt(handle, option, &blob);
     };
     if (options.insecureSkipTlsVerify) {
         setLong(easy, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -578,7 +591,6 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         setPointer(easy, CURLOPT_DEBUGDATA, &transfer);
     }
 
-    HeaderList headers;
     bool headersOk = true;
     const bool hasBody = request.method == Method::Post || request.method == Method::Put
                          || request.method == Method::Patch
@@ -645,76 +657,42 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         headersOk = headersOk && appendHeader(headers, "Authorization: Bearer " + request.bearer->token);
     }
     if (!headersOk) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "Out of memory building the request headers"));
+        return HttpError::make(HttpError::Kind::Transport, "Out of memory building the request headers");
     }
     setPointer(easy, CURLOPT_HTTPHEADER, headers.get());
 
-    const auto started = Clock::now();
-    CURLcode code = CURLE_OK;
-    bool cancelledHere = false;
-    // The low-speed check of send(): libcurl's own (CURLOPT_LOW_SPEED_*) would also count the
-    // wait for the first byte, which is a slow server's right.
-    const bool watchSpeed = !sink && options.lowSpeedWindow.count() > 0;
-    std::optional<Clock::time_point> answerStarted;
-    Clock::time_point windowStart;
-    std::size_t windowBytes = 0;
-    bool stalled = false;
-    if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+    started = Clock::now();
+    watchSpeed = !sink && options.lowSpeedWindow.count() > 0;
+    return std::nullopt;
+}
+
+bool CurlCall::State::checkStalled(Clock::time_point now)
+{
+    if (!watchSpeed) {
+        return false;
     }
-    for (;;) {
-        int running = 0;
-        const CURLMcode performed = curl_multi_perform(slot.multi, &running);
-        if (performed != CURLM_OK) {
-            code = CURLE_FAILED_INIT;
-            std::snprintf(errorBuffer.data(), errorBuffer.size(), "%s", curl_multi_strerror(performed));
-            break;
+    if (!answerStarted) {
+        curl_off_t firstByteMicros = 0;
+        curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &firstByteMicros);
+        if (transfer.received > 0 || firstByteMicros > 0) {
+            answerStarted = now;
+            windowStart = now;
+            windowBytes = transfer.received;
         }
-        if (running == 0) {
-            int queued = 0;
-            while (CURLMsg *message = curl_multi_info_read(slot.multi, &queued)) {
-                if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
-                    code = message->data.result;
-                }
-            }
-            break;
+    } else if (now - windowStart >= options.lowSpeedWindow) {
+        const double seconds = std::chrono::duration<double>(now - windowStart).count();
+        if (static_cast<double>(transfer.received - windowBytes)
+            < static_cast<double>(options.lowSpeedBytesPerSecond) * seconds) {
+            return true;
         }
-        // Checked here as well as in the progress callback, which libcurl calls only about once a
-        // second while a server stalls.
-        if (cancel.isCancelled()) {
-            cancelledHere = true;
-            break;
-        }
-        if (watchSpeed) {
-            const auto now = Clock::now();
-            if (!answerStarted) {
-                curl_off_t firstByteMicros = 0;
-                curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &firstByteMicros);
-                if (transfer.received > 0 || firstByteMicros > 0) {
-                    answerStarted = now;
-                    windowStart = now;
-                    windowBytes = transfer.received;
-                }
-            } else if (now - windowStart >= options.lowSpeedWindow) {
-                const double seconds = std::chrono::duration<double>(now - windowStart).count();
-                if (static_cast<double>(transfer.received - windowBytes)
-                    < static_cast<double>(options.lowSpeedBytesPerSecond) * seconds) {
-                    stalled = true;
-                    break;
-                }
-                windowStart = now;
-                windowBytes = transfer.received;
-            }
-        }
-        const CURLMcode polled = curl_multi_poll(slot.multi, nullptr, 0, CancelPollInterval.count(), nullptr);
-        if (polled != CURLM_OK) {
-            code = CURLE_FAILED_INIT;
-            std::snprintf(errorBuffer.data(), errorBuffer.size(), "%s", curl_multi_strerror(polled));
-            break;
-        }
+        windowStart = now;
+        windowBytes = transfer.received;
     }
-    // Removing an unfinished transfer closes its connection, so nothing stale goes back to the pool.
-    curl_multi_remove_handle(slot.multi, easy);
+    return false;
+}
+
+Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, bool stalled)
+{
     const auto wallMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
 
     long status = 0;
@@ -862,6 +840,130 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     error.outcomeUnknown = requestSent && error.kind != HttpError::Kind::Tls;
     logLine(LogLevel::Warning, std::string(HttpError::kindName(error.kind)) + " error", error.message);
     return fail(std::move(error));
+}
+
+CurlCall::CurlCall(const TransportOptions &options,
+                   const HttpRequest &request,
+                   CancelToken cancel,
+                   const BodySink *sink)
+    : d(std::make_unique<State>(options, request, std::move(cancel), sink))
+{}
+
+CurlCall::~CurlCall() = default;
+
+std::optional<HttpError> CurlCall::invalid() const
+{
+    for (const auto &[name, value] : d->request.headers) {
+        if (name.find_first_of("\r\n:") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) {
+            return HttpError::make(HttpError::Kind::Transport,
+                                   "Request header \"" + name + "\" contains a line break or colon");
+        }
+    }
+    return std::nullopt;
+}
+
+HttpError CurlCall::cancelledError() const
+{
+    return d->cancelled();
+}
+
+std::optional<HttpError> CurlCall::attach(CURL *easy, CURLSH *share)
+{
+    return d->attach(easy, share);
+}
+
+bool CurlCall::stalled(std::chrono::steady_clock::time_point now)
+{
+    return d->checkStalled(now);
+}
+
+void CurlCall::setFailure(const char *message)
+{
+    std::snprintf(d->errorBuffer.data(), d->errorBuffer.size(), "%s", message);
+}
+
+Result<HttpResponse> CurlCall::finish(CURLcode code, bool cancelledHere, bool stalled)
+{
+    return d->finish(code, cancelledHere, stalled);
+}
+
+void curlGlobalInit()
+{
+    ensureCurlGlobalInit();
+}
+
+} // namespace detail
+
+Result<HttpResponse>
+CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink)
+{
+    detail::CurlCall call(options, request, cancel, sink);
+    if (auto invalid = call.invalid()) {
+        return fail(std::move(*invalid));
+    }
+
+    Slot slot;
+    if (!acquire(cancel, slot)) {
+        return fail(call.cancelledError());
+    }
+    const SlotGuard guard(*this, slot);
+    if (!slot.multi) {
+        slot.multi = curl_multi_init();
+    }
+    if (!slot.easy) {
+        slot.easy = curl_easy_init();
+    }
+    if (!slot.multi || !slot.easy) {
+        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
+    }
+    CURL *easy = slot.easy;
+    if (auto error = call.attach(easy, share)) {
+        return fail(std::move(*error));
+    }
+
+    CURLcode code = CURLE_OK;
+    bool cancelledHere = false;
+    bool stalled = false;
+    if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
+        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+    }
+    for (;;) {
+        int running = 0;
+        const CURLMcode performed = curl_multi_perform(slot.multi, &running);
+        if (performed != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            call.setFailure(curl_multi_strerror(performed));
+            break;
+        }
+        if (running == 0) {
+            int queued = 0;
+            while (CURLMsg *message = curl_multi_info_read(slot.multi, &queued)) {
+                if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
+                    code = message->data.result;
+                }
+            }
+            break;
+        }
+        // Checked here as well as in the progress callback, which libcurl calls only about once a
+        // second while a server stalls.
+        if (cancel.isCancelled()) {
+            cancelledHere = true;
+            break;
+        }
+        if (call.stalled(Clock::now())) {
+            stalled = true;
+            break;
+        }
+        const CURLMcode polled = curl_multi_poll(slot.multi, nullptr, 0, CancelPollInterval.count(), nullptr);
+        if (polled != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            call.setFailure(curl_multi_strerror(polled));
+            break;
+        }
+    }
+    // Removing an unfinished transfer closes its connection, so nothing stale goes back to the pool.
+    curl_multi_remove_handle(slot.multi, easy);
+    return call.finish(code, cancelledHere, stalled);
 }
 
 CurlTransport::CurlTransport(TransportOptions options)

@@ -46,6 +46,38 @@ Sleeper realSleeper()
     };
 }
 
+std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
+                                                    const Result<HttpResponse> &result,
+                                                    const RetryPolicy &policy,
+                                                    int attempt,
+                                                    std::chrono::milliseconds elapsed)
+{
+    if (!request.isIdempotent() || attempt >= std::max(policy.maxAttempts, 1)) {
+        return std::nullopt;
+    }
+    int retryAfterSeconds = -1;
+    if (result) {
+        if (!isRetryableStatus(result->status)) {
+            return std::nullopt;
+        }
+        retryAfterSeconds = parseRetryAfter(result->header("Retry-After"));
+    } else {
+        if (result.error().kind == HttpError::Kind::Cancelled || !result.error().retryable()) {
+            return std::nullopt;
+        }
+        retryAfterSeconds = result.error().retryAfterSeconds;
+    }
+    std::chrono::milliseconds delay = policy.backoff(attempt, uniformUnit());
+    if (retryAfterSeconds > 0) {
+        delay = std::max(delay, std::chrono::milliseconds{std::chrono::seconds{retryAfterSeconds}});
+    }
+    // A wait that would end past the budget cannot lead to a useful answer: report now.
+    if (policy.maxElapsed.count() > 0 && elapsed + delay > policy.maxElapsed) {
+        return std::nullopt;
+    }
+    return delay;
+}
+
 Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
                                    const HttpRequest &request,
                                    const RetryPolicy &policy,
@@ -53,39 +85,21 @@ Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
                                    const Sleeper &sleep)
 {
     const auto started = std::chrono::steady_clock::now();
-    const int maxAttempts = std::max(policy.maxAttempts, 1);
-    const bool mayRetry = request.isIdempotent();
     for (int attempt = 1;; ++attempt) {
         if (cancel.isCancelled()) {
             return fail(cancelledError(request));
         }
         Result<HttpResponse> result = transport.send(request, cancel);
-        if (!mayRetry || attempt >= maxAttempts) {
+        const auto delay = retryDelay(
+            request,
+            result,
+            policy,
+            attempt,
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started));
+        if (!delay) {
             return result;
         }
-        int retryAfterSeconds = -1;
-        if (result) {
-            if (!isRetryableStatus(result->status)) {
-                return result;
-            }
-            retryAfterSeconds = parseRetryAfter(result->header("Retry-After"));
-        } else {
-            if (result.error().kind == HttpError::Kind::Cancelled || !result.error().retryable()) {
-                return result;
-            }
-            retryAfterSeconds = result.error().retryAfterSeconds;
-        }
-        std::chrono::milliseconds delay = policy.backoff(attempt, uniformUnit());
-        if (retryAfterSeconds > 0) {
-            delay = std::max(delay, std::chrono::milliseconds{std::chrono::seconds{retryAfterSeconds}});
-        }
-        // A wait that would end past the budget cannot lead to a useful answer: report now.
-        const auto elapsed =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-        if (policy.maxElapsed.count() > 0 && elapsed + delay > policy.maxElapsed) {
-            return result;
-        }
-        const bool slept = sleep ? sleep(delay, cancel) : cancel.sleepFor(delay);
+        const bool slept = sleep ? sleep(*delay, cancel) : cancel.sleepFor(*delay);
         if (!slept || cancel.isCancelled()) {
             return fail(cancelledError(request));
         }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <random>
 
 namespace strata::http {
@@ -27,6 +28,16 @@ struct RetryPolicy
 /// Sleeps for a duration unless cancelled; returns false when cancelled. Tests pass a recorder.
 using Sleeper = std::function<bool(std::chrono::milliseconds, const CancelToken &)>;
 Sleeper realSleeper();
+
+/// sendWithRetry()'s rule for callers that send themselves (an event loop): the wait before
+/// trying `request` again after `result`, `attempt` tries having been made (>= 1) over `elapsed`;
+/// nullopt when it must not be retried (not idempotent, not a retryable outcome, attempts or
+/// time budget used up, cancelled).
+std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
+                                                    const Result<HttpResponse> &result,
+                                                    const RetryPolicy &policy,
+                                                    int attempt,
+                                                    std::chrono::milliseconds elapsed);
 
 /// Sends `request` through `transport`, retrying only idempotent requests on retryable
 /// outcomes (transport errors, timeouts, 429, 502, 503, 504) with the policy's backoff or the

@@ -4,6 +4,7 @@
 #include "connectors/http/jsonparse.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace strata::kubernetes {
 
@@ -383,7 +384,7 @@ Result<HttpRequest> KubeClient::authorize(HttpRequest request, const http::Cance
     return request;
 }
 
-Result<HttpResponse> KubeClient::send(HttpRequest request, const http::CancelToken &cancel)
+HttpRequest KubeClient::resolved(HttpRequest request) const
 {
     request.url = url(request.url);
     if (!http::findHeader(request.headers, "Accept")) {
@@ -392,6 +393,12 @@ Result<HttpResponse> KubeClient::send(HttpRequest request, const http::CancelTok
     if (!request.totalTimeout) {
         request.totalTimeout = m_options.requestTimeout;
     }
+    return request;
+}
+
+Result<HttpResponse> KubeClient::send(HttpRequest request, const http::CancelToken &cancel)
+{
+    request = resolved(std::move(request));
     const http::Sleeper sleeper = m_options.sleeper ? m_options.sleeper : http::realSleeper();
     for (int attempt = 0;; ++attempt) {
         auto authorized = authorize(request, cancel);
@@ -518,8 +525,7 @@ KubeClient::apiResources(const std::string &group, const std::string &version, c
     return parseApiResourceList(response->body, what);
 }
 
-Result<ListPage>
-KubeClient::listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
+HttpRequest KubeClient::listRequest(const ResourceType &type, const ListOptions &options) const
 {
     std::string query;
     if (options.limit > 0) {
@@ -531,8 +537,13 @@ KubeClient::listPage(const ResourceType &type, const ListOptions &options, const
     addQuery(query, "resourceVersion", options.resourceVersion);
     HttpRequest request;
     request.url = path(type, options.namespace_) + query;
+    return request;
+}
+
+Result<ListPage>
+KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, Result<http::HttpResponse> response)
+{
     const std::string what = "List " + scopeText(type, options.namespace_);
-    auto response = send(std::move(request), cancel);
     if (!response) {
         return http::fail(response.error());
     }
@@ -578,44 +589,58 @@ KubeClient::listPage(const ResourceType &type, const ListOptions &options, const
 }
 
 Result<ListPage>
+KubeClient::listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
+{
+    return listPageFrom(type, options, send(listRequest(type, options), cancel));
+}
+
+ListPager::ListPager(ResourceType type, ListOptions options)
+    : m_type(std::move(type))
+    , m_options(std::move(options))
+{
+    m_options.continueToken.clear();
+}
+
+std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
+{
+    if (!page) {
+        // The continue token expired between pages: the snapshot is gone, so start again.
+        if (page.error().httpStatus == 410 && !m_options.continueToken.empty() && !m_restarted) {
+            m_restarted = true;
+            m_options.continueToken.clear();
+            m_all = ListPage{};
+            m_first = true;
+            return std::nullopt;
+        }
+        return Result<ListPage>(http::fail(page.error()));
+    }
+    if (m_first) {
+        m_all.resourceVersion = page->resourceVersion;
+        m_first = false;
+    }
+    std::move(page->items.begin(), page->items.end(), std::back_inserter(m_all.items));
+    std::move(page->skipped.begin(), page->skipped.end(), std::back_inserter(m_all.skipped));
+    if (page->continueToken.empty()) {
+        return Result<ListPage>(std::move(m_all));
+    }
+    if (page->continueToken == m_options.continueToken) {
+        return Result<ListPage>(http::fail(HttpError::make(HttpError::Kind::Parse,
+                                                           "List " + scopeText(m_type, m_options.namespace_)
+                                                               + ": the server repeated a continue token",
+                                                           200)));
+    }
+    m_options.continueToken = page->continueToken;
+    return std::nullopt;
+}
+
+Result<ListPage>
 KubeClient::listAll(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel)
 {
-    bool restarted = false;
+    ListPager pager(type, options);
     for (;;) {
-        ListOptions pageOptions = options;
-        pageOptions.continueToken.clear();
-        ListPage all;
-        bool restart = false;
-        for (bool first = true;; first = false) {
-            auto page = listPage(type, pageOptions, cancel);
-            if (!page) {
-                // The continue token expired between pages: the snapshot is gone, so start again.
-                if (page.error().httpStatus == 410 && !pageOptions.continueToken.empty() && !restarted) {
-                    restart = true;
-                    break;
-                }
-                return http::fail(page.error());
-            }
-            if (first) {
-                all.resourceVersion = page->resourceVersion;
-            }
-            std::move(page->items.begin(), page->items.end(), std::back_inserter(all.items));
-            std::move(page->skipped.begin(), page->skipped.end(), std::back_inserter(all.skipped));
-            if (page->continueToken.empty()) {
-                return all;
-            }
-            if (page->continueToken == pageOptions.continueToken) {
-                return http::fail(HttpError::make(HttpError::Kind::Parse,
-                                                  "List " + scopeText(type, options.namespace_)
-                                                      + ": the server repeated a continue token",
-                                                  200));
-            }
-            pageOptions.continueToken = page->continueToken;
+        if (auto done = pager.take(listPage(type, pager.next(), cancel))) {
+            return std::move(*done);
         }
-        if (!restart) {
-            return all;
-        }
-        restarted = true;
     }
 }
 
@@ -638,10 +663,7 @@ Result<WatchEnd> KubeClient::watch(const ResourceType &type,
         cancel);
 }
 
-Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
-                                          const WatchOptions &options,
-                                          const WatchBatchHandler &onBatch,
-                                          const http::CancelToken &cancel)
+HttpRequest KubeClient::watchRequest(const ResourceType &type, const WatchOptions &options) const
 {
     std::string query = "?watch=1";
     if (options.allowBookmarks) {
@@ -653,112 +675,167 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
     }
     addQuery(query, "labelSelector", options.labelSelector);
     addQuery(query, "fieldSelector", options.fieldSelector);
-    const std::string what = "Watch " + scopeText(type, options.namespace_);
+    HttpRequest request;
+    request.url = url(path(type, options.namespace_) + query);
+    request.headers.emplace_back("Accept", "application/json");
+    return request;
+}
 
-    HttpRequest base;
-    base.url = url(path(type, options.namespace_) + query);
-    base.headers.emplace_back("Accept", "application/json");
+WatchDecoder::WatchDecoder(ResourceType type, const WatchOptions &options)
+    : m_type(std::move(type))
+    , m_what("Watch " + scopeText(m_type, options.namespace_))
+    , m_onSkipped(options.onSkipped)
+{}
 
-    std::string buffer;
-    bool gotBytes = false;
-    bool expired = false;
-    std::optional<HttpError> streamError;
-    std::vector<WatchEvent> events;
+void WatchDecoder::skip(const std::string &message)
+{
+    if (m_onSkipped) {
+        m_onSkipped(HttpError::make(HttpError::Kind::Parse, m_what + ": " + message, 200));
+    }
+}
 
-    const auto skip = [&](const std::string &message) {
-        if (options.onSkipped) {
-            options.onSkipped(HttpError::make(HttpError::Kind::Parse, what + ": " + message, 200));
+bool WatchDecoder::takeLine(std::string_view line)
+{
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+        line.remove_suffix(1);
+    }
+    if (line.empty()) {
+        return true;
+    }
+    http::JsonParseFailure failure;
+    json parsed = http::parseJsonBounded(line, &failure);
+    if (failure.tooDeep) {
+        skip("watch event with " + failure.message + ", skipped");
+        return true;
+    }
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        skip("malformed watch event \"" + excerpt(line) + "\", skipped");
+        return true;
+    }
+    const auto kind = eventType(stringField(parsed, "type"));
+    const auto object = parsed.find("object");
+    if (!kind || object == parsed.end() || !object->is_object()) {
+        skip("watch event without a known type and an object \"" + excerpt(line) + "\", skipped");
+        return true;
+    }
+    if (*kind == WatchEvent::Type::Error) {
+        // A Status code of another type (or out of range) counts as absent; json::value() would
+        // throw type_error out of the body sink and end the process.
+        int code = 0;
+        if (const auto c = object->find("code"); c != object->end() && c->is_number()) {
+            const double number = c->get<double>();
+            code = number >= 100 && number <= 599 ? static_cast<int>(number) : 0;
         }
-    };
-    // Parses one line into `events`; false once the stream must end (ERROR event).
-    const auto takeLine = [&](std::string_view line) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
-            line.remove_suffix(1);
-        }
-        if (line.empty()) {
-            return true;
-        }
-        http::JsonParseFailure failure;
-        json parsed = http::parseJsonBounded(line, &failure);
-        if (failure.tooDeep) {
-            skip("watch event with " + failure.message + ", skipped");
-            return true;
-        }
-        if (parsed.is_discarded() || !parsed.is_object()) {
-            skip("malformed watch event \"" + excerpt(line) + "\", skipped");
-            return true;
-        }
-        const auto kind = eventType(stringField(parsed, "type"));
-        const auto object = parsed.find("object");
-        if (!kind || object == parsed.end() || !object->is_object()) {
-            skip("watch event without a known type and an object \"" + excerpt(line) + "\", skipped");
-            return true;
-        }
-        if (*kind == WatchEvent::Type::Error) {
-            // A Status code of another type (or out of range) counts as absent; json::value() would
-            // throw type_error out of the body sink and end the process.
-            int code = 0;
-            if (const auto c = object->find("code"); c != object->end() && c->is_number()) {
-                const double number = c->get<double>();
-                code = number >= 100 && number <= 599 ? static_cast<int>(number) : 0;
-            }
-            if (code == 410) {
-                expired = true;
-            } else {
-                // statusError() reads only these members; dumping the whole object would recurse as
-                // deep as the sender nested it (a stack overflow at some 100,000 levels).
-                json shallow = json::object();
-                for (const char *key : {"kind", "message", "reason"}) {
-                    if (const auto f = object->find(key); f != object->end()) {
-                        shallow[key] = f->is_string() ? *f : json();
-                    }
+        if (code == 410) {
+            m_expired = true;
+        } else {
+            // statusError() reads only these members; dumping the whole object would recurse as
+            // deep as the sender nested it (a stack overflow at some 100,000 levels).
+            json shallow = json::object();
+            for (const char *key : {"kind", "message", "reason"}) {
+                if (const auto f = object->find(key); f != object->end()) {
+                    shallow[key] = f->is_string() ? *f : json();
                 }
-                if (const auto details = object->find("details"); details != object->end() && details->is_object()) {
-                    if (const auto r = details->find("retryAfterSeconds");
-                        r != details->end() && r->is_number_integer()) {
-                        shallow["details"]["retryAfterSeconds"] = *r;
-                    }
-                }
-                HttpResponse status = HttpResponse::withStatus(code > 0 ? code : 500, shallow.dump());
-                streamError = statusError(status, what);
             }
+            if (const auto details = object->find("details"); details != object->end() && details->is_object()) {
+                if (const auto r = details->find("retryAfterSeconds"); r != details->end() && r->is_number_integer()) {
+                    shallow["details"]["retryAfterSeconds"] = *r;
+                }
+            }
+            HttpResponse status = HttpResponse::withStatus(code > 0 ? code : 500, shallow.dump());
+            m_streamError = statusError(status, m_what);
+        }
+        return false;
+    }
+    if (*kind != WatchEvent::Type::Bookmark) {
+        if (const std::string problem = itemProblem(*object); !problem.empty()) {
+            skip("watch event object " + problem + ", skipped");
+            return true;
+        }
+        fillKind(*object, m_type);
+    }
+    WatchEvent event;
+    event.type = *kind;
+    event.object = std::move(*object);
+    m_events.push_back(std::move(event));
+    return true;
+}
+
+bool WatchDecoder::feed(std::string_view chunk, const WatchBatchHandler &onBatch)
+{
+    m_gotBytes = true;
+    m_buffer.append(chunk);
+    std::size_t start = 0;
+    bool goOn = true;
+    for (std::size_t newline; goOn && (newline = m_buffer.find('\n', start)) != std::string::npos;
+         start = newline + 1) {
+        goOn = takeLine(std::string_view(m_buffer).substr(start, newline - start));
+    }
+    m_buffer.erase(0, start);
+    if (!m_events.empty()) {
+        const bool more = onBatch(m_events);
+        m_events.clear();
+        if (!more) {
+            m_stoppedByHandler = true;
             return false;
         }
-        if (*kind != WatchEvent::Type::Bookmark) {
-            if (const std::string problem = itemProblem(*object); !problem.empty()) {
-                skip("watch event object " + problem + ", skipped");
-                return true;
-            }
-            fillKind(*object, type);
-        }
-        WatchEvent event;
-        event.type = *kind;
-        event.object = std::move(*object);
-        events.push_back(std::move(event));
-        return true;
-    };
-    bool stoppedByHandler = false;
-    const http::BodySink sink = [&](std::string_view chunk) {
-        gotBytes = true;
-        buffer.append(chunk);
-        std::size_t start = 0;
-        bool goOn = true;
-        for (std::size_t newline; goOn && (newline = buffer.find('\n', start)) != std::string::npos;
-             start = newline + 1) {
-            goOn = takeLine(std::string_view(buffer).substr(start, newline - start));
-        }
-        buffer.erase(0, start);
-        if (!events.empty()) {
-            const bool more = onBatch(events);
-            events.clear();
-            if (!more) {
-                stoppedByHandler = true;
-                return false;
-            }
-        }
-        return goOn;
-    };
+    }
+    return goOn;
+}
 
+Result<WatchEnd> WatchDecoder::end(const Result<HttpResponse> &result, const WatchBatchHandler &onBatch)
+{
+    if (m_expired) {
+        return WatchEnd::Expired;
+    }
+    if (m_streamError) {
+        return http::fail(*m_streamError);
+    }
+    if (!result) {
+        if (result.error().kind == HttpError::Kind::Cancelled || !m_gotBytes) {
+            return http::fail(result.error());
+        }
+        // The stream was established and then lost (reset, idle timeout): the caller re-watches
+        // from the last resourceVersion it saw, as client-go does on an unexpected EOF.
+        return WatchEnd::Closed;
+    }
+    if (!result->isSuccess()) {
+        if (result->status == 410) {
+            return WatchEnd::Expired;
+        }
+        HttpError error = statusError(*result, m_what);
+        if (result->status == 404) {
+            error.message += " (404: the API server does not serve " + m_type.apiVersion() + " " + m_type.plural + ")";
+        }
+        return http::fail(std::move(error));
+    }
+    if (!m_stoppedByHandler && !m_buffer.empty()) {
+        // A last event without its newline.
+        takeLine(m_buffer);
+        m_buffer.clear();
+        if (m_expired) {
+            return WatchEnd::Expired;
+        }
+        if (m_streamError) {
+            return http::fail(*m_streamError);
+        }
+        if (!m_events.empty()) {
+            (void)onBatch(m_events);
+        }
+    }
+    return WatchEnd::Closed;
+}
+
+Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
+                                          const WatchOptions &options,
+                                          const WatchBatchHandler &onBatch,
+                                          const http::CancelToken &cancel)
+{
+    const HttpRequest base = watchRequest(type, options);
+    WatchDecoder decoder(type, options);
+    const http::BodySink sink = [&](std::string_view chunk) {
+        return decoder.feed(chunk, onBatch);
+    };
     Result<HttpResponse> result = http::fail(HttpError{});
     for (int attempt = 0;; ++attempt) {
         auto request = authorize(base, cancel);
@@ -771,45 +848,7 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
         }
         break;
     }
-    if (expired) {
-        return WatchEnd::Expired;
-    }
-    if (streamError) {
-        return http::fail(*streamError);
-    }
-    if (!result) {
-        if (result.error().kind == HttpError::Kind::Cancelled || !gotBytes) {
-            return http::fail(result.error());
-        }
-        // The stream was established and then lost (reset, idle timeout): the caller re-watches
-        // from the last resourceVersion it saw, as client-go does on an unexpected EOF.
-        return WatchEnd::Closed;
-    }
-    if (!result->isSuccess()) {
-        if (result->status == 410) {
-            return WatchEnd::Expired;
-        }
-        HttpError error = statusError(*result, what);
-        if (result->status == 404) {
-            error.message += " (404: the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
-        }
-        return http::fail(std::move(error));
-    }
-    if (!stoppedByHandler && !buffer.empty()) {
-        // A last event without its newline.
-        takeLine(buffer);
-        buffer.clear();
-        if (expired) {
-            return WatchEnd::Expired;
-        }
-        if (streamError) {
-            return http::fail(*streamError);
-        }
-        if (!events.empty()) {
-            (void)onBatch(events);
-        }
-    }
-    return WatchEnd::Closed;
+    return decoder.end(result, onBatch);
 }
 
 Result<json> KubeClient::get(const ResourceType &type,

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::kubernetes {
@@ -204,6 +205,56 @@ enum class WatchEnd
 /// All complete events of one received chunk, in order; return false to stop watching.
 using WatchBatchHandler = std::function<bool(std::vector<WatchEvent> &events)>;
 
+/// Turns a watch body into events as KubeClient::watchBatches() does, for callers that drive
+/// the transfer themselves (an event loop): feed() every received chunk, then end() with the
+/// transfer's outcome. Not thread-safe; one decoder per watch request.
+class WatchDecoder
+{
+public:
+    /// Uses options.namespace_ (for messages) and options.onSkipped.
+    WatchDecoder(ResourceType type, const WatchOptions &options);
+    /// Hands the complete events of `chunk` to `onBatch` (a line split across chunks is joined).
+    /// false = end the transfer (an ERROR event, or `onBatch` returned false).
+    bool feed(std::string_view chunk, const WatchBatchHandler &onBatch);
+    /// How the watch ended, given what the transport returned (see KubeClient::watch()); a last
+    /// event without its newline is delivered first.
+    Result<WatchEnd> end(const Result<http::HttpResponse> &result, const WatchBatchHandler &onBatch);
+
+private:
+    void skip(const std::string &message);
+    bool takeLine(std::string_view line);
+
+    ResourceType m_type;
+    std::string m_what;
+    std::function<void(const http::HttpError &)> m_onSkipped;
+    std::string m_buffer;
+    std::vector<WatchEvent> m_events;
+    std::optional<http::HttpError> m_streamError;
+    bool m_gotBytes = false;
+    bool m_expired = false;
+    bool m_stoppedByHandler = false;
+};
+
+/// The paging of KubeClient::listAll() for callers that send the pages themselves: request
+/// next(), hand its outcome to take(), until take() returns the whole list or an error.
+class ListPager
+{
+public:
+    ListPager(ResourceType type, ListOptions options);
+    /// Options of the page to request next (continueToken set after the first page).
+    [[nodiscard]] const ListOptions &next() const { return m_options; }
+    /// nullopt = request next() again (another page, or a restart after the continue token
+    /// expired, once); else the complete list (resourceVersion of its first page) or the error.
+    std::optional<Result<ListPage>> take(Result<ListPage> page);
+
+private:
+    ResourceType m_type;
+    ListOptions m_options;
+    ListPage m_all;
+    bool m_first = true;
+    bool m_restarted = false;
+};
+
 struct KubeClientOptions
 {
     http::RetryPolicy retry;
@@ -259,6 +310,20 @@ public:
     apiResources(const std::string &group, const std::string &version, const http::CancelToken &cancel);
 
     Result<ListPage> listPage(const ResourceType &type, const ListOptions &options, const http::CancelToken &cancel);
+    /// The GET of one list page, its URL relative to the server (complete it with resolved()).
+    [[nodiscard]] http::HttpRequest listRequest(const ResourceType &type, const ListOptions &options) const;
+    /// A list page from the answer to listRequest(type, options), errors worded as listPage().
+    static Result<ListPage>
+    listPageFrom(const ResourceType &type, const ListOptions &options, Result<http::HttpResponse> response);
+    /// The watch GET of watch(), absolute, without credentials (add them with authorize()).
+    [[nodiscard]] http::HttpRequest watchRequest(const ResourceType &type, const WatchOptions &options) const;
+    /// `request` with the server's URL, Accept: application/json and the request timeout, unless
+    /// it has them.
+    [[nodiscard]] http::HttpRequest resolved(http::HttpRequest request) const;
+    /// `request` with the current credentials (a bearer token, or an exec plugin's, running the
+    /// plugin when its credential expired: blocking). After a 401, credentials().invalidate()
+    /// and authorize again, once.
+    Result<http::HttpRequest> authorize(http::HttpRequest request, const http::CancelToken &cancel);
     /// Follows continue tokens until the last page (options.continueToken is ignored). A 410 on
     /// an expired continue token restarts the whole list once; a second 410 is returned. The
     /// result's resourceVersion is the first page's (the snapshot all pages belong to).
@@ -352,6 +417,8 @@ public:
     podLog(const std::string &ns, const std::string &pod, int tailLines, const http::CancelToken &cancel);
 
     [[nodiscard]] const ClusterEndpoint &endpoint() const { return m_endpoint; }
+    /// How GETs are retried (see http::retryDelay()).
+    [[nodiscard]] const http::RetryPolicy &retryPolicy() const { return m_options.retry; }
     [[nodiscard]] CredentialProvider &credentials() { return *m_credentials; }
 
     /// "/api/v1/namespaces/ns/pods", "/apis/batch/v1/jobs" (all namespaces, ns empty),
@@ -362,7 +429,6 @@ private:
     Result<http::HttpResponse> send(http::HttpRequest request, const http::CancelToken &cancel);
     Result<nlohmann::json>
     sendJson(http::HttpRequest request, const std::string &what, const http::CancelToken &cancel);
-    Result<http::HttpRequest> authorize(http::HttpRequest request, const http::CancelToken &cancel);
     [[nodiscard]] std::string url(const std::string &pathAndQuery) const;
 
     http::IHttpTransport &m_transport;

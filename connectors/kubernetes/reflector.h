@@ -1,11 +1,13 @@
 #pragma once
 
+#include "connectors/http/curlloop.h"
 #include "connectors/kubernetes/client.h"
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +34,15 @@ namespace strata::kubernetes {
 /// Objects that are not valid (no metadata.name, not an object) are left out and reported
 /// through onError (Kind::Parse), the rest of the list or chunk is kept.
 ///
-/// Threading: everything runs in the thread that calls run(); callbacks are invoked there. The
-/// object is not otherwise thread-safe; cancel from another thread through the CancelToken.
+/// Two ways to run it, same cycle:
+/// - run(cancel) blocks the calling thread until `cancel` fires; callbacks run on that thread.
+///   Cancel from another thread through the CancelToken.
+/// - start(loop) runs it on a CurlLoop without blocking: lists, watches and backoff waits are
+///   events of the loop, so the reflectors of every resource type of a cluster share one
+///   thread. Callbacks run on the loop thread; it ends with stop(), when its CancelToken fires
+///   or when the loop stops. Backoffs wait on the loop's timers. A 401 with exec-plugin
+///   credentials re-runs the plugin and repeats the request once, and list pages are retried
+///   per the client's RetryPolicy, as the client does.
 class Reflector
 {
 public:
@@ -57,7 +66,9 @@ public:
         int watchTimeoutSeconds = 300;
         std::chrono::milliseconds minBackoff{1'000};
         std::chrono::milliseconds maxBackoff{30'000};
-        /// Backoff sleeps; empty = http::realSleeper().
+        /// Backoff sleeps; empty = http::realSleeper(). With start() it is called on the loop
+        /// thread with each backoff delay instead of waiting it out (tests record the delays
+        /// this way), so it must return at once; false ends the cycle.
         http::Sleeper sleeper;
     };
 
@@ -66,8 +77,21 @@ public:
 
     Reflector(KubeClient &client, ResourceType type, Options options, BatchHandler onBatch, ErrorHandler onError = {});
 
+    /// Only stop()s a reflector started on a loop (which must then be the calling thread).
+    ~Reflector();
+    Reflector(const Reflector &) = delete;
+    Reflector &operator=(const Reflector &) = delete;
+
     /// Blocks until `cancel` fires.
     void run(const http::CancelToken &cancel);
+
+    /// Starts the cycle on `loop` and returns at once. Call on the loop thread or before
+    /// loop.run(); `loop` must outlive the reflector or stop running before it goes. The cycle
+    /// ends (without a callback) at its next step once `cancel` fires; it is also what stops
+    /// an exec credential plugin the loop thread runs.
+    void start(http::CurlLoop &loop, const http::CancelToken &cancel = {});
+    /// Loop thread: ends the request or wait in progress; no callback follows.
+    void stop();
 
     /// Counters for tests and diagnostics (read from the run() thread or after it returned).
     struct Stats
@@ -80,10 +104,42 @@ public:
     [[nodiscard]] const ResourceType &type() const { return m_type; }
 
 private:
+    /// What to do once a watch ended.
+    enum class AfterWatch
+    {
+        Stop,         ///< cancelled
+        Relist,       ///< 410 Gone
+        Watch,        ///< again at once
+        BackoffWatch, ///< again after a backoff
+    };
+
     bool relist(const http::CancelToken &cancel);
+    /// Delivers a successful list; false when it failed (reported unless cancelled).
+    bool takeList(Result<ListPage> list);
+    [[nodiscard]] WatchOptions watchOptions();
+    /// Turns the events of one chunk into a batch, moves the resourceVersion, delivers.
+    void takeEvents(std::vector<WatchEvent> &events);
+    AfterWatch afterWatch(const Result<WatchEnd> &end, bool delivered);
     void report(const http::HttpError &error);
+    [[nodiscard]] std::chrono::milliseconds nextBackoff(int retryAfterSeconds);
     bool backoff(const http::CancelToken &cancel, int retryAfterSeconds = -1);
     void resetBackoff();
+
+    // start(): the cycle as events of the loop.
+    void loopList();
+    void loopPage();
+    void loopWatch();
+    void loopBackoff(int retryAfterSeconds, void (Reflector::*next)());
+    /// Tries of one request of the loop cycle.
+    struct LoopTries
+    {
+        int sent = 0;
+        bool reauthorized = false;
+        std::chrono::steady_clock::time_point started{};
+    };
+    /// Sends with credentials, re-authorizes once after a 401 and retries a list (not a watch)
+    /// as KubeClient retries its GETs; `done` gets the last outcome.
+    void loopSend(http::HttpRequest request, http::BodySink sink, http::CurlLoop::Done done, LoopTries tries);
 
     KubeClient &m_client;
     ResourceType m_type;
@@ -93,6 +149,14 @@ private:
     std::string m_resourceVersion;
     std::chrono::milliseconds m_nextBackoff{0};
     Stats m_stats;
+
+    http::CurlLoop *m_loop = nullptr;
+    http::CancelToken m_loopCancel; ///< credential plugins started from the loop
+    http::CurlLoop::Id m_transfer = 0;
+    http::CurlLoop::Id m_timer = 0;
+    std::optional<ListPager> m_pager;
+    std::optional<WatchDecoder> m_decoder;
+    bool m_delivered = false;
 };
 
 } // namespace strata::kubernetes

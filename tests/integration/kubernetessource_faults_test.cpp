@@ -2,7 +2,8 @@
 // their real versions (queues v2, podgroups v2alpha2; fixture kai-crds.json) and misbehaves for
 // one resource: 404, a list that never answers, a watch that hangs after its headers. The source
 // must end its first poll (so one-shot CLI commands return), name the resource in its status,
-// keep the other resources' data, and shut down promptly whatever hangs.
+// keep the other resources' data, and shut down promptly whatever hangs: all its resource types
+// share one thread, and destroying the source never waits for that thread.
 
 #include "models/core/clock.h"
 #include "models/core/estate.h"
@@ -10,15 +11,27 @@
 #include "tests/connectors/kubernetes/kaiapiserver.h"
 #include "tests/support/qt/loopbackserver.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace strata;
 using namespace std::chrono_literals;
@@ -140,12 +153,13 @@ protected:
     QThreadPool pool;
     std::unique_ptr<core::KubernetesSource> source;
 
-    void start(const QString &url, core::KubernetesSource::Timeouts timeouts = {})
+    void start(const QString &url, core::KubernetesSource::Timeouts timeouts = {}, const QString &caFile = {})
     {
         core::SourceConfig config;
         config.name = QStringLiteral("kai");
         config.kind = core::SourceKind::Kubernetes;
         config.url = url;
+        config.caFile = caFile;
         source = std::make_unique<core::KubernetesSource>(
             config, QStringLiteral("t0ken"), core::KubernetesSource::Deps{estate, clock, pool, nullptr, {}});
         source->setPublishInterval(20ms);
@@ -189,6 +203,133 @@ protected:
         return timer.elapsed();
     }
 };
+
+/// First line of a /proc file ("comm": a thread's name).
+std::string kubeProcLine(const std::filesystem::path &path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+/// Ids of this process's plain threads: a std::thread keeps the process's name, while Qt's
+/// threads (pools, simulators, the process manager) are named, so other tests' leftovers do not
+/// count.
+std::set<std::string> kubePlainThreads()
+{
+    const std::string processName = kubeProcLine("/proc/self/comm");
+    std::set<std::string> out;
+    std::error_code error;
+    for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
+         !error && it != std::filesystem::directory_iterator();
+         it.increment(error)) {
+        if (kubeProcLine(it->path() / "comm") == processName) {
+            out.insert(it->path().filename().string());
+        }
+    }
+    return out;
+}
+
+/// How many open descriptors of this process refer to `path`.
+int kubeOpenDescriptors(const std::string &path)
+{
+    std::error_code error;
+    int n = 0;
+    for (auto it = std::filesystem::directory_iterator("/proc/self/fd", error);
+         !error && it != std::filesystem::directory_iterator();
+         it.increment(error)) {
+        std::error_code linkError;
+        n += std::filesystem::read_symlink(it->path(), linkError) == path ? 1 : 0;
+    }
+    return n;
+}
+
+TEST_F(KubernetesSourceFaults, EveryResourceTypeOfTheClusterSharesOneThread)
+{
+    ScriptedKaiCluster cluster;
+    // Cluster threads of sources destroyed by earlier tests may still be winding down.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [] {
+            return core::KubernetesSource::clusterThreads() == 0;
+        },
+        10000));
+    const std::set<std::string> before = kubePlainThreads();
+
+    start(cluster.baseUrl());
+    ASSERT_TRUE(polledOnce()) << source->status().lastError.toStdString();
+    // Nodes, namespaces, pods, jobs, quotas, PVCs, PVs, events, queues, podgroups: each listed
+    // and watched.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return cluster.collectionPaths().size() >= 20;
+        },
+        15000));
+    EXPECT_EQ(source->status().health, core::Health::Ok) << source->status().lastError.toStdString();
+
+    std::set<std::string> added;
+    for (const std::string &tid : kubePlainThreads()) {
+        if (before.count(tid) == 0) {
+            added.insert(tid);
+        }
+    }
+    EXPECT_EQ(added.size(), 1u) << "threads started for one cluster of 10 resource types";
+    std::cout << "[ measure  ] threads for one cluster: " << added.size() << "\n";
+    source.reset();
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            const std::set<std::string> now = kubePlainThreads();
+            return std::none_of(added.begin(), added.end(), [&](const std::string &tid) {
+                return now.count(tid) > 0;
+            });
+        },
+        10000));
+}
+
+TEST_F(KubernetesSourceFaults, CaFileThatHangs_DestroyingTheSourceDoesNotWaitForIt)
+{
+    // A CA file on a hung network mount, played by a FIFO that has a writer who never writes:
+    // reading it blocks in the kernel, where no cancel token reaches.
+    ScriptedKaiCluster cluster;
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string fifo = QDir(dir.path()).filePath(QStringLiteral("ca.pem")).toStdString();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int holder = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    ASSERT_GE(holder, 0);
+    start(cluster.baseUrl(), {}, QString::fromStdString(fifo));
+    // The cluster thread has the file open: it is blocked reading it.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return kubeOpenDescriptors(fifo) >= 2;
+        },
+        10000));
+
+    std::promise<void> returned;
+    std::atomic<bool> releasedFirst{false};
+    std::thread releaser([&, destroyed = returned.get_future()] {
+        if (destroyed.wait_for(10s) != std::future_status::ready) {
+            releasedFirst = true; // the destructor is still waiting: let it go
+        }
+        ::close(holder);
+    });
+    QElapsedTimer timer;
+    timer.start();
+    source.reset();
+    const qint64 elapsed = timer.elapsed();
+    const bool waited = releasedFirst.load();
+    returned.set_value();
+    releaser.join();
+
+    EXPECT_FALSE(waited) << "destroying the source waited " << elapsed << " ms for its cluster thread";
+    std::cout << "[ measure  ] destroying the source took " << elapsed << " ms\n";
+    // Once the file answers, the thread sees it was stopped and ends.
+    EXPECT_TRUE(QTest::qWaitFor(
+        [] {
+            return core::KubernetesSource::clusterThreads() == 0;
+        },
+        10000));
+}
 
 TEST_F(KubernetesSourceFaults, KaiCrdVersions_PodGroupsAreReadAtV2alpha2AndTheSourceIsOk)
 {

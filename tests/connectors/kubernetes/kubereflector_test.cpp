@@ -1,4 +1,5 @@
-// Reflector: list, watch, re-watch, re-list and backoff against scripted API server handlers.
+// Reflector: list, watch, re-watch, re-list and backoff against scripted API server handlers, each
+// case both blocking on its own thread (run()) and as events of a shared CurlLoop (start()).
 #include "connectors/kubernetes/reflector.h"
 #include "tests/connectors/kubernetes/kubetestsupport.h"
 
@@ -8,6 +9,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <thread>
 
 using namespace strata;
 using namespace strata::kubernetes;
@@ -106,9 +108,46 @@ Reflector::Options options(RecordingSleeper &sleeper)
     return o;
 }
 
+enum class ReflectorMode
+{
+    Thread, ///< run(): blocks the calling thread
+    Loop,   ///< start(): events of a CurlLoop
+};
+
 } // namespace
 
-TEST(KubeReflector, ListWatchRewatchFromBookmarkAndRelistOnExpired)
+class KubeReflector : public ::testing::TestWithParam<ReflectorMode>
+{
+protected:
+    /// Runs `reflector` until `cancel` fires, in the mode under test, on this thread.
+    static void runReflector(Reflector &reflector, const CancelToken &cancel)
+    {
+        if (GetParam() == ReflectorMode::Thread) {
+            reflector.run(cancel);
+            return;
+        }
+        http::CurlLoop loop(fastTransport());
+        std::thread stopper([&] {
+            while (!cancel.isCancelled()) {
+                std::this_thread::sleep_for(5ms);
+            }
+            loop.stop();
+        });
+        reflector.start(loop, cancel);
+        loop.run();
+        stopper.join();
+        reflector.stop();
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(Modes,
+                         KubeReflector,
+                         ::testing::Values(ReflectorMode::Thread, ReflectorMode::Loop),
+                         [](const ::testing::TestParamInfo<ReflectorMode> &info) {
+                             return info.param == ReflectorMode::Thread ? std::string("Thread") : std::string("Loop");
+                         });
+
+TEST_P(KubeReflector, ListWatchRewatchFromBookmarkAndRelistOnExpired)
 {
     Script script;
     CancelToken cancel;
@@ -145,7 +184,7 @@ TEST(KubeReflector, ListWatchRewatchFromBookmarkAndRelistOnExpired)
     Recorder recorder;
     Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
 
-    reflector.run(cancel);
+    runReflector(reflector, cancel);
 
     ASSERT_EQ(recorder.batches.size(), 3u);
     EXPECT_TRUE(recorder.batches[0].replace);
@@ -165,7 +204,7 @@ TEST(KubeReflector, ListWatchRewatchFromBookmarkAndRelistOnExpired)
     EXPECT_TRUE(sleeper.delays().empty()); // no backoff on a clean close or an expiry
 }
 
-TEST(KubeReflector, DroppedWatch_RewatchesFromLastSeenVersionWithoutRelist)
+TEST_P(KubeReflector, DroppedWatch_RewatchesFromLastSeenVersionWithoutRelist)
 {
     Script script;
     CancelToken cancel;
@@ -193,7 +232,7 @@ TEST(KubeReflector, DroppedWatch_RewatchesFromLastSeenVersionWithoutRelist)
     Recorder recorder;
     Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
 
-    reflector.run(cancel);
+    runReflector(reflector, cancel);
 
     std::lock_guard lock(script.mutex);
     EXPECT_EQ(script.lists, 1);
@@ -203,7 +242,7 @@ TEST(KubeReflector, DroppedWatch_RewatchesFromLastSeenVersionWithoutRelist)
     EXPECT_EQ(reflector.stats().lists, 1);
 }
 
-TEST(KubeReflector, Http410OnWatch_Relists)
+TEST_P(KubeReflector, Http410OnWatch_Relists)
 {
     Script script;
     CancelToken cancel;
@@ -227,7 +266,7 @@ TEST(KubeReflector, Http410OnWatch_Relists)
     Recorder recorder;
     Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
 
-    reflector.run(cancel);
+    runReflector(reflector, cancel);
 
     std::lock_guard lock(script.mutex);
     EXPECT_EQ(script.lists, 2);
@@ -237,7 +276,7 @@ TEST(KubeReflector, Http410OnWatch_Relists)
     EXPECT_EQ(keys(recorder.batches[1].upserts), std::vector<std::string>{"a/p2"});
 }
 
-TEST(KubeReflector, ErrorsReportedBackedOffAndRetried)
+TEST_P(KubeReflector, ErrorsReportedBackedOffAndRetried)
 {
     Script script;
     CancelToken cancel;
@@ -274,7 +313,7 @@ TEST(KubeReflector, ErrorsReportedBackedOffAndRetried)
     Recorder recorder;
     Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
 
-    reflector.run(cancel);
+    runReflector(reflector, cancel);
 
     ASSERT_EQ(recorder.errors.size(), 4u);
     EXPECT_EQ(recorder.errors[0].httpStatus, 500); // failed list
@@ -293,7 +332,7 @@ TEST(KubeReflector, ErrorsReportedBackedOffAndRetried)
     EXPECT_EQ(script.watchVersions, (std::vector<std::string>{"10", "10", "11"}));
 }
 
-TEST(KubeReflector, BackoffDoublesAndCaps)
+TEST_P(KubeReflector, BackoffDoublesAndCaps)
 {
     std::atomic<int> lists{0};
     CancelToken cancel;
@@ -313,7 +352,7 @@ TEST(KubeReflector, BackoffDoublesAndCaps)
         }
     });
 
-    reflector.run(cancel);
+    runReflector(reflector, cancel);
 
     EXPECT_EQ(recorder.batches.size(), 0u);
     EXPECT_EQ(recorder.errors.size(), 6u);
@@ -325,4 +364,51 @@ TEST(KubeReflector, BackoffDoublesAndCaps)
     EXPECT_EQ(delays[2], 2000ms);
     EXPECT_EQ(delays[3], 4000ms);
     EXPECT_EQ(delays[4], 4000ms);
+}
+
+TEST_P(KubeReflector, PagedList_TransientErrorRetriedAndExpiredContinueRestartedAsOneList)
+{
+    std::mutex mutex;
+    std::vector<std::string> continues; // continue= of each list request, in order
+    CancelToken cancel;
+    LoopbackServer server([&](const Request &request, const Responder &responder) {
+        if (isWatch(request)) {
+            cancel.cancel();
+            hold(responder);
+            return;
+        }
+        const std::string token = query(request, "continue");
+        int n = 0;
+        {
+            std::lock_guard lock(mutex);
+            continues.push_back(token);
+            n = static_cast<int>(std::count(continues.begin(), continues.end(), token));
+        }
+        if (token.empty() && n == 1) {
+            responder.send(Response::json(503, toBytes(status(503, "ServiceUnavailable", "etcd is catching up"))));
+        } else if (token.empty()) {
+            responder.send(Response::json(200, toBytes(listBody({podObject("a", "p1")}, n == 2 ? "10" : "30", "c1"))));
+        } else if (n == 1) {
+            responder.send(
+                Response::json(410, toBytes(status(410, "Expired", "The provided continue parameter is too old"))));
+        } else {
+            responder.send(Response::json(200, toBytes(listBody({podObject("a", "p2")}, "30"))));
+        }
+    });
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    KubeClient client(transport, endpointFor(server), fastRetry(3), sleeper.sleeper());
+    Recorder recorder;
+    Reflector reflector(client, kPods, options(sleeper), recorder.onBatch(), recorder.onError());
+
+    runReflector(reflector, cancel);
+
+    EXPECT_TRUE(recorder.errors.empty()) << recorder.errors.front().message;
+    ASSERT_EQ(recorder.batches.size(), 1u);
+    EXPECT_TRUE(recorder.batches[0].replace);
+    EXPECT_EQ(keys(recorder.batches[0].upserts), (std::vector<std::string>{"a/p1", "a/p2"}));
+    EXPECT_EQ(recorder.batches[0].resourceVersion, "30"); // the restarted list's snapshot
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(continues, (std::vector<std::string>{"", "", "c1", "", "c1"}));
+    EXPECT_EQ(reflector.stats().lists, 1);
 }

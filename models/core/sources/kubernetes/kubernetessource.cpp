@@ -1,5 +1,6 @@
 #include "models/core/sources/kubernetes/kubernetessource.h"
 
+#include "connectors/http/curlloop.h"
 #include "connectors/http/curltransport.h"
 #include "connectors/kubernetes/client.h"
 #include "connectors/kubernetes/dto.h"
@@ -26,11 +27,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 Q_LOGGING_CATEGORY(lcKube, "strata.kubernetes", QtInfoMsg)
 
@@ -56,6 +60,87 @@ bool sleepFor(const http::CancelToken &cancel, std::chrono::milliseconds duratio
         std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(50ms, duration));
     }
     return !cancel.isCancelled();
+}
+
+// The cluster threads. shutdown() does not join them (a slow server, a hung CA file or DNS
+// lookup must not freeze the GUI): they finish in the background, owning what they use, and are
+// joined here: the finished ones whenever another starts, the rest (stopped first) at exit.
+class KubeWorkerReaper
+{
+public:
+    KubeWorkerReaper() = default;
+    ~KubeWorkerReaper() { joinAll(); }
+    KubeWorkerReaper(const KubeWorkerReaper &) = delete;
+    KubeWorkerReaper &operator=(const KubeWorkerReaper &) = delete;
+
+    /// Runs `body` on a new thread; `stop` makes it return soon (called at exit if still running).
+    void start(std::function<void()> stop, std::function<void()> body)
+    {
+        reapFinished();
+        auto done = std::make_shared<std::atomic<bool>>(false);
+        std::thread thread([body = std::move(body), done]() mutable {
+            body();
+            body = nullptr; // what it owns goes before the thread counts as finished
+            done->store(true);
+        });
+        std::lock_guard lock(m_mutex);
+        m_workers.push_back(Worker{std::move(thread), std::move(stop), std::move(done)});
+    }
+
+    int running()
+    {
+        reapFinished();
+        std::lock_guard lock(m_mutex);
+        return static_cast<int>(m_workers.size());
+    }
+
+private:
+    struct Worker
+    {
+        std::thread thread;
+        std::function<void()> stop;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+
+    void reapFinished()
+    {
+        std::vector<Worker> finished;
+        {
+            std::lock_guard lock(m_mutex);
+            const auto split = std::stable_partition(m_workers.begin(), m_workers.end(), [](const Worker &w) {
+                return !w.done->load();
+            });
+            std::move(split, m_workers.end(), std::back_inserter(finished));
+            m_workers.erase(split, m_workers.end());
+        }
+        for (Worker &w : finished) {
+            w.thread.join();
+        }
+    }
+
+    void joinAll()
+    {
+        std::vector<Worker> all;
+        {
+            std::lock_guard lock(m_mutex);
+            all.swap(m_workers);
+        }
+        for (Worker &w : all) {
+            w.stop();
+        }
+        for (Worker &w : all) {
+            w.thread.join();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::vector<Worker> m_workers;
+};
+
+KubeWorkerReaper &kubeWorkers()
+{
+    static KubeWorkerReaper reaper;
+    return reaper;
 }
 
 http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &config, const QString &token)
@@ -197,7 +282,6 @@ struct KubernetesSource::Shared
     QString kaiNote;
     kubernetes::ResourceType queueType = kubernetes::kQueues; ///< as resolved by discovery
     QDateTime lastChange;
-    std::vector<std::thread> threads;
 
     std::atomic<bool> connected{false};
     std::atomic<bool> notifyPending{false};
@@ -206,8 +290,32 @@ struct KubernetesSource::Shared
     std::unique_ptr<http::CurlTransport> promTransport;
     std::unique_ptr<prometheus::PrometheusClient> prom;
 
+    /// Wakes the source on the GUI thread, until shutdown() cleared it: after that the
+    /// cluster's thread (finishing in the background) never touches the source again.
+    std::mutex notifyMutex;
+    std::function<void()> notifyOwner;
+    /// Set by the cluster's thread once the streams run; stopped by shutdown().
+    std::shared_ptr<http::CurlLoop> loop;
+
     ComputePublish previous; ///< builder-only (one build at a time)
-    std::function<void()> notify;
+
+    /// Any thread: the cluster's thread returns soon (requests in flight are dropped).
+    void stop()
+    {
+        cancel.cancel();
+        std::lock_guard lock(mutex);
+        if (loop) {
+            loop->stop();
+        }
+    }
+
+    void notify()
+    {
+        std::lock_guard lock(notifyMutex);
+        if (notifyOwner) {
+            notifyOwner();
+        }
+    }
 
     bool allSynced() const
     {
@@ -280,9 +388,7 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
                         shared->cache.gpuMetrics = std::move(gpus);
                         shared->cache.metricsAvailable = true;
                     }
-                    if (shared->notify) {
-                        shared->notify();
-                    }
+                    shared->notify();
                 };
                 return out;
             };
@@ -295,6 +401,11 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
 KubernetesSource::~KubernetesSource()
 {
     shutdown();
+}
+
+int KubernetesSource::clusterThreads()
+{
+    return kubeWorkers().running();
 }
 
 void KubernetesSource::setPublishInterval(std::chrono::milliseconds interval)
@@ -339,7 +450,7 @@ void KubernetesSource::launch()
     const Timeouts timeouts = m_timeouts;
     QPointer<KubernetesSource> self(this);
     std::weak_ptr<Shared> weak = shared;
-    shared->notify = [self, weak] {
+    shared->notifyOwner = [self, weak] {
         auto s = weak.lock();
         if (!s || s->notifyPending.exchange(true)) {
             return;
@@ -361,151 +472,163 @@ void KubernetesSource::launch()
     }
     m_shared = shared;
 
-    // Bootstrap: resolve the endpoint, reach the server, discover KAI, then one reflector thread
-    // per resource type.
-    m_threads.emplace_back([shared, timeouts] {
-        const http::CancelToken &cancel = shared->cancel;
-        auto fail = [&](const http::HttpError &error) {
-            {
-                std::lock_guard lock(shared->mutex);
-                shared->bootstrapError = toFetchError(error);
+    // One thread per cluster: resolve the endpoint, reach the server, discover KAI, then run the
+    // reflectors of every resource type on one event loop. shutdown() does not wait for it.
+    kubeWorkers().start(
+        [weak] {
+            if (auto s = weak.lock()) {
+                s->stop();
             }
-            shared->notify();
-        };
-        std::chrono::milliseconds backoff = 1s;
-        kubernetes::Discovery discovery;
-        std::string version;
-        while (!cancel.isCancelled()) {
-            auto endpoint = resolveEndpoint(shared->config, shared->token);
-            if (!endpoint) {
-                fail(endpoint.error());
-            } else {
-                http::TransportOptions base;
-                base.totalTimeout = timeouts.request;
-                base.streamIdleTimeout = timeouts.watchIdle;
-                base.maxInFlight = 16; // one long-lived watch per resource type, plus lists
-                shared->transport =
-                    std::make_unique<http::CurlTransport>(kubernetes::transportOptions(*endpoint, std::move(base)));
-                kubernetes::KubeClientOptions clientOptions;
-                clientOptions.requestTimeout = timeouts.request;
-                shared->client =
-                    std::make_unique<kubernetes::KubeClient>(*shared->transport, *endpoint, std::move(clientOptions));
-                auto v = shared->client->version(cancel);
-                // Resource lists of the optional groups: which version serves which resource.
-                auto d = v ? shared->client->discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
-                           : http::Result<kubernetes::Discovery>(Unexpected{v.error()});
-                if (v && d) {
-                    version = v->gitVersion;
-                    discovery = std::move(*d);
-                    break;
+        },
+        [shared, timeouts] {
+            const http::CancelToken &cancel = shared->cancel;
+            auto fail = [&](const http::HttpError &error) {
+                {
+                    std::lock_guard lock(shared->mutex);
+                    shared->bootstrapError = toFetchError(error);
                 }
-                fail(v ? d.error() : v.error());
-                shared->client.reset();
-                shared->transport.reset();
+                shared->notify();
+            };
+            std::chrono::milliseconds backoff = 1s;
+            kubernetes::Discovery discovery;
+            std::string version;
+            while (!cancel.isCancelled()) {
+                auto endpoint = resolveEndpoint(shared->config, shared->token);
+                if (!endpoint) {
+                    fail(endpoint.error());
+                } else {
+                    http::TransportOptions base;
+                    base.totalTimeout = timeouts.request;
+                    base.streamIdleTimeout = timeouts.watchIdle;
+                    shared->transport =
+                        std::make_unique<http::CurlTransport>(kubernetes::transportOptions(*endpoint, std::move(base)));
+                    kubernetes::KubeClientOptions clientOptions;
+                    clientOptions.requestTimeout = timeouts.request;
+                    shared->client = std::make_unique<kubernetes::KubeClient>(
+                        *shared->transport, *endpoint, std::move(clientOptions));
+                    auto v = shared->client->version(cancel);
+                    // Resource lists of the optional groups: which version serves which resource.
+                    auto d = v ? shared->client->discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
+                               : http::Result<kubernetes::Discovery>(Unexpected{v.error()});
+                    if (v && d) {
+                        version = v->gitVersion;
+                        discovery = std::move(*d);
+                        break;
+                    }
+                    fail(v ? d.error() : v.error());
+                    shared->client.reset();
+                    shared->transport.reset();
+                }
+                if (!sleepFor(cancel, backoff)) {
+                    return;
+                }
+                backoff = std::min<std::chrono::milliseconds>(backoff * 2, 30s);
             }
-            if (!sleepFor(cancel, backoff)) {
+            if (cancel.isCancelled()) {
                 return;
             }
-            backoff = std::min<std::chrono::milliseconds>(backoff * 2, 30s);
-        }
-        if (cancel.isCancelled()) {
-            return;
-        }
-        const std::optional<kubernetes::ResourceType> queues = discovery.resolve(kubernetes::kQueues);
-        const std::optional<kubernetes::ResourceType> podGroups = discovery.resolve(kubernetes::kPodGroups);
-        const bool hasKai = queues.has_value();
-        {
-            std::lock_guard lock(shared->mutex);
-            shared->bootstrapError.reset();
-            shared->cache.version = version;
-            shared->cache.hasKai = hasKai;
-            if (queues) {
-                shared->queueType = *queues;
+            const std::optional<kubernetes::ResourceType> queues = discovery.resolve(kubernetes::kQueues);
+            const std::optional<kubernetes::ResourceType> podGroups = discovery.resolve(kubernetes::kPodGroups);
+            const bool hasKai = queues.has_value();
+            {
+                std::lock_guard lock(shared->mutex);
+                shared->bootstrapError.reset();
+                shared->cache.version = version;
+                shared->cache.hasKai = hasKai;
+                if (queues) {
+                    shared->queueType = *queues;
+                }
+                if (!hasKai && discovery.group("scheduling.run.ai")) {
+                    shared->kaiNote = qs(discovery.explain(kubernetes::kQueues));
+                } else if (hasKai && !podGroups) {
+                    shared->kaiNote = qs(discovery.explain(kubernetes::kPodGroups));
+                }
             }
-            if (!hasKai && discovery.group("scheduling.run.ai")) {
-                shared->kaiNote = qs(discovery.explain(kubernetes::kQueues));
-            } else if (hasKai && !podGroups) {
-                shared->kaiNote = qs(discovery.explain(kubernetes::kPodGroups));
-            }
-        }
-        shared->connected = true;
+            shared->connected = true;
 
-        struct Spec
-        {
-            kubernetes::ResourceType type;
-            std::function<bool(kubernetes::Reflector::Batch &, std::vector<std::string> &)> apply;
-        };
-        auto &c = shared->cache;
-        std::vector<Spec> specs{
-            {kubernetes::kNodes,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.nodes, b, kubernetes::parseNode, s);
-             }},
-            {kubernetes::kNamespaces,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
-             }},
-            {kubernetes::kPods,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.pods, b, kubernetes::parsePod, s);
-             }},
-            {kubernetes::kJobs,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.jobs, b, kubernetes::parseJob, s);
-             }},
-            {kubernetes::kResourceQuotas,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
-             }},
-            {kubernetes::kPvcs,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
-             }},
-            {kubernetes::kPvs,
-             [&c](auto &b, auto &s) {
-                 return applyBatch(c.pvs, b, kubernetes::parsePv, s);
-             }},
-            {kubernetes::kEvents,
-             [shared](auto &b, auto &s) {
-                 const bool changed = applyBatch(shared->events, b, kubernetes::parseEvent, s);
-                 if (shared->events.size() > kMaxEvents) {
-                     // Keep the newest: events are for the timeline, not an archive.
-                     std::vector<std::pair<std::string, std::string>> byTime;
-                     byTime.reserve(shared->events.size());
-                     for (const auto &[key, e] : shared->events) {
-                         byTime.emplace_back(e.timestamp, key);
+            struct Spec
+            {
+                kubernetes::ResourceType type;
+                std::function<bool(kubernetes::Reflector::Batch &, std::vector<std::string> &)> apply;
+            };
+            auto &c = shared->cache;
+            std::vector<Spec> specs{
+                {kubernetes::kNodes,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.nodes, b, kubernetes::parseNode, s);
+                 }},
+                {kubernetes::kNamespaces,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
+                 }},
+                {kubernetes::kPods,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.pods, b, kubernetes::parsePod, s);
+                 }},
+                {kubernetes::kJobs,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.jobs, b, kubernetes::parseJob, s);
+                 }},
+                {kubernetes::kResourceQuotas,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
+                 }},
+                {kubernetes::kPvcs,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
+                 }},
+                {kubernetes::kPvs,
+                 [&c](auto &b, auto &s) {
+                     return applyBatch(c.pvs, b, kubernetes::parsePv, s);
+                 }},
+                {kubernetes::kEvents,
+                 [shared](auto &b, auto &s) {
+                     const bool changed = applyBatch(shared->events, b, kubernetes::parseEvent, s);
+                     if (shared->events.size() > kMaxEvents) {
+                         // Keep the newest: events are for the timeline, not an archive.
+                         std::vector<std::pair<std::string, std::string>> byTime;
+                         byTime.reserve(shared->events.size());
+                         for (const auto &[key, e] : shared->events) {
+                             byTime.emplace_back(e.timestamp, key);
+                         }
+                         std::sort(byTime.begin(), byTime.end());
+                         for (std::size_t i = 0; i + kMaxEvents < byTime.size(); ++i) {
+                             shared->events.erase(byTime[i].second);
+                         }
                      }
-                     std::sort(byTime.begin(), byTime.end());
-                     for (std::size_t i = 0; i + kMaxEvents < byTime.size(); ++i) {
-                         shared->events.erase(byTime[i].second);
-                     }
-                 }
-                 return changed;
-             }},
-        };
-        if (hasKai) {
-            specs.push_back({*queues, [&c](auto &b, auto &s) {
-                                 return applyBatch(c.queues, b, kubernetes::parseQueue, s);
-                             }});
-            if (podGroups) {
-                specs.push_back({*podGroups, [&c](auto &b, auto &s) {
-                                     return applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
+                     return changed;
+                 }},
+            };
+            if (hasKai) {
+                specs.push_back({*queues, [&c](auto &b, auto &s) {
+                                     return applyBatch(c.queues, b, kubernetes::parseQueue, s);
                                  }});
+                if (podGroups) {
+                    specs.push_back({*podGroups, [&c](auto &b, auto &s) {
+                                         return applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
+                                     }});
+                }
             }
-        }
-        {
-            std::lock_guard lock(shared->mutex);
+            {
+                std::lock_guard lock(shared->mutex);
+                for (const Spec &spec : specs) {
+                    shared->streams[spec.type.displayName()] = {};
+                }
+            }
+            const auto loop = std::make_shared<http::CurlLoop>(shared->transport->options());
+            {
+                std::lock_guard lock(shared->mutex);
+                if (cancel.isCancelled()) {
+                    return;
+                }
+                shared->loop = loop;
+            }
+            std::vector<std::unique_ptr<kubernetes::Reflector>> reflectors;
             for (const Spec &spec : specs) {
-                shared->streams[spec.type.displayName()] = {};
-            }
-        }
-        std::lock_guard threadsLock(shared->mutex);
-        for (Spec &spec : specs) {
-            shared->threads.emplace_back([shared, spec = std::move(spec)] {
                 const std::string name = spec.type.displayName();
                 kubernetes::Reflector::Options options;
                 options.list.limit = 500;
-                kubernetes::Reflector reflector(
+                reflectors.push_back(std::make_unique<kubernetes::Reflector>(
                     *shared->client,
                     spec.type,
                     options,
@@ -550,11 +673,13 @@ void KubernetesSource::launch()
                             stream.settled = true;
                         }
                         shared->notify();
-                    });
-                reflector.run(shared->cancel);
-            });
-        }
-    });
+                    }));
+                reflectors.back()->start(*loop, shared->cancel);
+            }
+            loop->run();
+            // The reflectors go before the loop, on the thread that ran them.
+            reflectors.clear();
+        });
     m_metrics->start();
     if (m_cachePoller) {
         m_cachePoller->start();
@@ -576,19 +701,13 @@ void KubernetesSource::shutdown()
     if (!m_shared) {
         return;
     }
-    m_shared->cancel.cancel();
-    for (std::thread &t : m_threads) {
-        t.join();
-    }
-    m_threads.clear();
-    std::vector<std::thread> reflectors;
+    // Signal and go: the cluster's thread ends in the background (a slow server, a hung CA file
+    // or DNS lookup must not freeze the GUI) and owns what it uses through `Shared`.
     {
-        std::lock_guard lock(m_shared->mutex);
-        reflectors.swap(m_shared->threads);
+        std::lock_guard lock(m_shared->notifyMutex);
+        m_shared->notifyOwner = nullptr;
     }
-    for (std::thread &t : reflectors) {
-        t.join();
-    }
+    m_shared->stop();
     m_shared.reset();
     m_building = false;
 }
@@ -703,7 +822,7 @@ void KubernetesSource::buildAndPublish()
                 self->m_deps.estate.publishEvents(source, std::make_shared<const KeyedList<Event>>(std::move(events)));
                 ++self->m_publishCount;
                 if (!self->m_firstFullView.isValid()) {
-                    self->m_firstFullView = QDateTime::currentDateTimeUtc();
+                    self->m_firstFullView = self->m_deps.clock.now();
                 }
                 self->m_building = false;
                 self->recordHistory();

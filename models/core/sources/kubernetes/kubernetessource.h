@@ -12,7 +12,6 @@
 
 #include <functional>
 #include <memory>
-#include <thread>
 #include <vector>
 
 class QThreadPool;
@@ -27,12 +26,12 @@ class SystemPoller;
 /// PVCs, PVs and (when the cluster runs KAI) its Queues and PodGroups (at the versions discovery
 /// finds serving them: KAI serves queues in v2, podgroups in v2alpha2) current
 /// with one list-then-watch reflector per type (pages and watches, never repeated full lists),
-/// each on its own thread. Changes are coalesced and turned into the estate's compute records
-/// (clusters, GPU nodes, projects, jobs, PVCs) off the GUI thread at most every
-/// `publishInterval`, then published as keyed diffs. DCGM utilization comes from the
-/// configured Prometheus every performance interval. Project allocation and utilization go to
-/// the history store. Job submit/delete and project quota changes run through the action
-/// framework, idempotently.
+/// all on ONE thread per cluster (an event loop, libcurl's multi interface). stop(), refresh()
+/// and the destructor signal that thread and return at once; it finishes in the background. Changes are coalesced and
+/// turned into the estate's compute records (clusters, GPU nodes, projects, jobs, PVCs) off the GUI thread at most
+/// every `publishInterval`, then published as keyed diffs. DCGM utilization comes from the configured Prometheus every
+/// performance interval. Project allocation and utilization go to the history store. Job submit/delete and project
+/// quota changes run through the action framework, idempotently.
 ///
 /// Where the cluster comes from: `url` + bearer token (the secret) + `caFile`, or else the
 /// kubeconfig (`kubeconfig` path or $KUBECONFIG / ~/.kube/config) and its `kubeContext`, or,
@@ -142,6 +141,10 @@ public:
     [[nodiscard]] QDateTime firstFullView() const { return m_firstFullView; }
     /// Publishes done so far (benchmarks, tests).
     [[nodiscard]] int publishCount() const { return m_publishCount; }
+    /// Cluster threads of all sources of this process that have not finished yet: one per
+    /// started source, and those of stopped sources still winding down in the background
+    /// (stop() and the destructor never wait for them; they are joined at exit). Tests.
+    static int clusterThreads();
 
     struct Shared;
 
@@ -176,7 +179,6 @@ private:
     Deps m_deps;
     QString m_token;
     std::shared_ptr<Shared> m_shared;
-    std::vector<std::thread> m_threads;
     SystemPoller *m_metrics = nullptr;
     SystemPoller *m_cachePoller = nullptr;
     QList<CacheTargetConfig> m_cacheTargets;
