@@ -1,5 +1,6 @@
 #include "simulators/sentiment/sentimentstream.h"
 
+#include "simulators/common/text.h"
 #include "simulators/storagegrid/s3store.h"
 
 #include <algorithm>
@@ -122,40 +123,13 @@ int labelOf(double mood)
 // other byte (UTF-8 included) as it is.
 void appendSentimentJsonString(std::string &out, const std::string &text)
 {
-    static constexpr char Hex[] = "0123456789abcdef";
     out += '"';
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (c < 0x20) {
-                out += "\\u00";
-                out += Hex[c >> 4];
-                out += Hex[c & 15];
-            } else {
-                out += ch;
-            }
+        if (c < 0x20 || c == '"' || c == '\\') {
+            sim::appendJsonEscape(out, c, true);
+        } else {
+            out += ch;
         }
     }
     out += '"';

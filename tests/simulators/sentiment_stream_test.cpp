@@ -1,8 +1,13 @@
 // The sentiment stream's JSON Lines writer (simulators/sentiment): it formats each line directly,
 // so it is checked byte for byte against nlohmann::ordered_json's dump() of the same fields (the
-// DOM the writer used before) for tricky strings and every rounded number it can write.
+// DOM the writer used before) for tricky strings and every rounded number it can write. The
+// escape it shares with the ONTAP simulator's JsonWriter keeps that writer's bytes as they were.
 
+#include "simulators/ontap/jsonwriter.h"
 #include "simulators/sentiment/sentimentstream.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -124,4 +129,19 @@ TEST(SentimentJsonLine, RoundedNumbersAreWrittenAsNlohmannDoes)
         s.start = s.end = s.confidence = odd;
         EXPECT_EQ(jsonLine(s, "m"), domSentimentLine(s, "m")) << odd;
     }
+}
+
+TEST(SimJsonEscape, OntapWriterKeepsItsEscapes)
+{
+    // \b and \f as \u0008 and \u000c, as the ONTAP simulator always wrote them; both forms are JSON.
+    const QString text = QStringLiteral("a\"b\\c\bd\fe\nf\rg\th\x01i\x1fj caf\u00e9");
+    QByteArray out;
+    strata::sim::ontap::JsonWriter::appendString(out, text);
+    EXPECT_EQ(out.toStdString(), "\"a\\\"b\\\\c\\u0008d\\u000ce\\nf\\rg\\th\\u0001i\\u001fj caf\xc3\xa9\"");
+    const QJsonDocument parsed = QJsonDocument::fromJson("{\"t\":" + out + "}");
+    EXPECT_EQ(parsed.object().value(QStringLiteral("t")).toString(), text);
+    // The same bytes through the ASCII path.
+    out.clear();
+    strata::sim::ontap::JsonWriter::appendString(out, QStringLiteral("x\by\x7f"));
+    EXPECT_EQ(out.toStdString(), "\"x\\u0008y\x7f\"");
 }
