@@ -1,5 +1,7 @@
 #include "simulators/ontap/jsonwriter.h"
 
+#include "simulators/common/text.h"
+
 #include <cmath>
 
 namespace strata::sim::ontap {
@@ -163,38 +165,6 @@ QByteArray JsonWriter::take()
     return out;
 }
 
-namespace {
-
-// The JSON escape of a character that cannot stand as it is in a string (below 0x20, '"', '\\').
-void appendJsonEscape(QByteArray &out, unsigned c)
-{
-    static constexpr char Hex[] = "0123456789abcdef";
-    switch (c) {
-    case '"':
-        out += "\\\"";
-        break;
-    case '\\':
-        out += "\\\\";
-        break;
-    case '\n':
-        out += "\\n";
-        break;
-    case '\r':
-        out += "\\r";
-        break;
-    case '\t':
-        out += "\\t";
-        break;
-    default:
-        out += "\\u00";
-        out += Hex[c >> 4];
-        out += Hex[c & 0xf];
-        break;
-    }
-}
-
-} // namespace
-
 void JsonWriter::appendString(QByteArray &out, const QString &text)
 {
     out += '"';
@@ -211,7 +181,7 @@ void JsonWriter::appendString(QByteArray &out, const QString &text)
             out += char(c);
             continue;
         }
-        appendJsonEscape(out, c);
+        sim::appendJsonEscape(out, static_cast<unsigned char>(c), false);
     }
     if (ascii) {
         out += '"';
@@ -229,7 +199,7 @@ void JsonWriter::appendString(QByteArray &out, const QString &text)
         }
         out.append(run, p - run);
         run = p + 1;
-        appendJsonEscape(out, c);
+        sim::appendJsonEscape(out, static_cast<unsigned char>(c), false);
     }
     out.append(run, end - run);
     out += '"';

@@ -1,8 +1,7 @@
 #include "simulators/sentiment/sentimentstream.h"
 
+#include "simulators/common/text.h"
 #include "simulators/storagegrid/s3store.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -119,6 +118,47 @@ int labelOf(double mood)
     return mood > 0.35 ? 1 : mood < -0.35 ? -1 : 0;
 }
 
+// `text` (UTF-8) as a JSON string the way nlohmann::json::dump() writes it: the two-character
+// escapes for '"', '\\', \b, \f, \n, \r and \t, \u00xx for the other control characters, every
+// other byte (UTF-8 included) as it is.
+void appendSentimentJsonString(std::string &out, const std::string &text)
+{
+    out += '"';
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == '"' || c == '\\') {
+            sim::appendJsonEscape(out, c, true);
+        } else {
+            out += ch;
+        }
+    }
+    out += '"';
+}
+
+// `value` (finite, |value| < 1e9) rounded to `decimals` places (1..6) as a JSON number: the
+// shortest decimal that reads back as that rounded double, with at least one fraction digit
+// ("12.5", "3.0", "0.875", "-0.0"), which is what nlohmann::json writes for it.
+void appendSentimentDecimal(std::string &out, double value, int decimals)
+{
+    std::int64_t scale = 1;
+    for (int i = 0; i < decimals; ++i) {
+        scale *= 10;
+    }
+    const double rounded = std::round(value * double(scale));
+    if (std::signbit(rounded)) {
+        out += '-';
+    }
+    const auto scaled = static_cast<std::int64_t>(std::fabs(rounded));
+    out += std::to_string(scaled / scale);
+    out += '.';
+    std::string fraction = std::to_string(scaled % scale);
+    fraction.insert(0, std::size_t(decimals) - fraction.size(), '0');
+    while (fraction.size() > 1 && fraction.back() == '0') {
+        fraction.pop_back();
+    }
+    out += fraction;
+}
+
 } // namespace
 
 const std::vector<std::pair<std::string, std::string>> &supportAgents()
@@ -142,26 +182,40 @@ std::string streamKey(const std::string &prefix, std::int64_t callStartMs, const
 
 std::string jsonLine(const GeneratedSentence &s, const std::string &model)
 {
-    const std::string callStart = utcText(s.callStartMs, "%Y-%m-%dT%H:%M:%SZ");
-    const auto rounded = [](double value, double scale) {
-        return std::round(value * scale) / scale;
-    };
-    nlohmann::ordered_json line{{"call", s.call},
-                                {"agent", s.agent},
-                                {"team", s.team},
-                                {"speaker", s.agentSpeaking ? "agent" : "customer"},
-                                {"index", s.index},
-                                {"start", rounded(s.start, 100)},
-                                {"end", rounded(s.end, 100)},
-                                {"call_start", callStart},
-                                {"text", s.text},
-                                {"label", labelName(s.label)},
-                                {"confidence", rounded(s.confidence, 1000)},
-                                {"model", model}};
+    // Written straight into one string: a JSON DOM per sentence made the demo's 560 historical
+    // calls (about 14,000 lines) its slowest start-up step.
+    std::string line;
+    line.reserve(320 + s.text.size());
+    line += "{\"call\":";
+    appendSentimentJsonString(line, s.call);
+    line += ",\"agent\":";
+    appendSentimentJsonString(line, s.agent);
+    line += ",\"team\":";
+    appendSentimentJsonString(line, s.team);
+    line += s.agentSpeaking ? ",\"speaker\":\"agent\"" : ",\"speaker\":\"customer\"";
+    line += ",\"index\":";
+    line += std::to_string(s.index);
+    line += ",\"start\":";
+    appendSentimentDecimal(line, s.start, 2);
+    line += ",\"end\":";
+    appendSentimentDecimal(line, s.end, 2);
+    line += ",\"call_start\":\"";
+    line += utcText(s.callStartMs, "%Y-%m-%dT%H:%M:%SZ");
+    line += "\",\"text\":";
+    appendSentimentJsonString(line, s.text);
+    line += ",\"label\":\"";
+    line += labelName(s.label);
+    line += "\",\"confidence\":";
+    appendSentimentDecimal(line, s.confidence, 3);
+    line += ",\"model\":";
+    appendSentimentJsonString(line, model);
     if (s.groundTruth) {
-        line["ground_truth"] = labelName(*s.groundTruth);
+        line += ",\"ground_truth\":\"";
+        line += labelName(*s.groundTruth);
+        line += '"';
     }
-    return line.dump();
+    line += '}';
+    return line;
 }
 
 std::vector<GeneratedSentence> generateCall(std::uint64_t seed,

@@ -62,7 +62,9 @@ std::vector<GeneratedSentence> generateCall(std::uint64_t seed,
                                             bool withGroundTruth,
                                             const StreamOptions &options,
                                             bool liveTiming);
-/// One JSON line (no newline) in the schema's key order.
+/// One JSON line (no newline) in the schema's key order: start and end rounded to 0.01 s,
+/// confidence to 0.001; byte for byte what nlohmann::ordered_json::dump() writes for the same
+/// fields (strings must be UTF-8).
 std::string jsonLine(const GeneratedSentence &sentence, const std::string &model);
 /// "<prefix>yyyy/mm/dd/yyyymmddThhmmssZ-<call>-<seq 6 digits>.jsonl"
 std::string streamKey(const std::string &prefix, std::int64_t callStartMs, const std::string &call, int seq);

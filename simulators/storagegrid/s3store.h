@@ -201,6 +201,9 @@ public:
     /// Requests served through the S3 endpoint per operation name ("GetObject", ...), for tests.
     void countOperation(const std::string &operation);
     [[nodiscard]] std::map<std::string, int> operationCounts() const;
+    /// Bytes of generated content read so far to compute ETags (each distinct content at most
+    /// once; contents with a precomputedEtag() cost none), for tests.
+    [[nodiscard]] std::int64_t generatedBytesHashed() const;
 
 private:
     struct Impl;
@@ -209,5 +212,24 @@ private:
 
 /// Hex MD5 of `data` (OpenSSL).
 std::string md5Hex(const std::string &data);
+
+/// One generated content whose ETag is known ahead of time.
+struct PrecomputedEtag
+{
+    std::uint64_t seed = 0;
+    std::int64_t size = 0;
+    bool textual = false;
+    const char *md5 = ""; ///< lower-case hex MD5 of the content's bytes
+};
+
+/// The ETags of the datalake preset's generated contents (every revision of its six datasets and
+/// the sentiment results, for the default seed), sorted by (seed, size, textual): the demo lists
+/// them all at start-up to commit each revision, and hashing their 470 MB each time would cost a
+/// second. Generated into presetetags.inc by the test DatalakePresetEtags, which also checks every
+/// entry against the MD5 of the bytes.
+const std::vector<PrecomputedEtag> &precomputedEtags();
+/// The entry of precomputedEtags() for `content` (same seed, size and kind), or nullptr (literal
+/// content, another seed, or a content the table does not hold).
+const PrecomputedEtag *precomputedEtag(const ObjectContent &content);
 
 } // namespace strata::sim::storagegrid
