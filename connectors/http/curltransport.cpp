@@ -296,9 +296,9 @@ bool isTlsError(CURLcode code)
     }
 }
 
-HttpError transportError(HttpError::Kind kind, std::string message, CURLcode code)
+connectors::Error transportError(connectors::Error::Kind kind, std::string message, CURLcode code)
 {
-    HttpError error = HttpError::make(kind, std::move(message));
+    connectors::Error error = connectors::Error::make(kind, std::move(message));
     error.curlCode = static_cast<int>(code);
     return error;
 }
@@ -463,7 +463,8 @@ struct CurlTransport::Private
         Slot &m_slot;
     };
 
-    Result<HttpResponse> perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink);
+    connectors::Result<HttpResponse>
+    perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink);
 
     TransportOptions options;
     int maxInFlight;
@@ -475,27 +476,27 @@ struct CurlTransport::Private
     std::vector<Slot> idle;
 };
 
-Result<HttpResponse>
+connectors::Result<HttpResponse>
 CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink)
 {
     const char *method = methodName(request.method);
     const std::string shownUrl = displayUrl(request.url);
     const std::string origin = originOf(request.url);
     const auto cancelled = [&] {
-        return HttpError::make(HttpError::Kind::Cancelled,
-                               std::string("Request ") + method + " " + shownUrl + " was cancelled");
+        return connectors::Error::make(connectors::Error::Kind::Cancelled,
+                                       std::string("Request ") + method + " " + shownUrl + " was cancelled");
     };
 
     for (const auto &[name, value] : request.headers) {
         if (name.find_first_of("\r\n:") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) {
-            return fail(HttpError::make(HttpError::Kind::Transport,
-                                        "Request header \"" + name + "\" contains a line break or colon"));
+            return connectors::fail(connectors::Error::make(
+                connectors::Error::Kind::Transport, "Request header \"" + name + "\" contains a line break or colon"));
         }
     }
 
     Slot slot;
     if (!acquire(cancel, slot)) {
-        return fail(cancelled());
+        return connectors::fail(cancelled());
     }
     const SlotGuard guard(*this, slot);
     if (!slot.multi) {
@@ -505,7 +506,8 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         slot.easy = curl_easy_init();
     }
     if (!slot.multi || !slot.easy) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not create a transfer handle"));
     }
     CURL *easy = slot.easy;
 
@@ -645,7 +647,8 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         headersOk = headersOk && appendHeader(headers, "Authorization: Bearer " + request.bearer->token);
     }
     if (!headersOk) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "Out of memory building the request headers"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, "Out of memory building the request headers"));
     }
     setPointer(easy, CURLOPT_HTTPHEADER, headers.get());
 
@@ -660,7 +663,8 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
     std::size_t windowBytes = 0;
     bool stalled = false;
     if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not start the transfer"));
     }
     for (;;) {
         int running = 0;
@@ -747,8 +751,8 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
             // 401 from there would read as wrong credentials): say where it pointed instead.
             char *resolved = nullptr;
             curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &resolved);
-            HttpError redirect = HttpError::make(
-                HttpError::Kind::Http,
+            connectors::Error redirect = connectors::Error::make(
+                connectors::Error::Kind::Http,
                 origin + " answered " + std::string(method) + " " + shownUrl + " with a redirect to "
                     + displayUrl(resolved ? std::string_view(resolved) : std::string_view(*location)) + " (HTTP "
                     + std::to_string(status)
@@ -756,7 +760,7 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
                       "over plain HTTP: point the source at the final URL",
                 static_cast<int>(status));
             logLine(LogLevel::Warning, "redirect", redirect.message);
-            return fail(std::move(redirect));
+            return connectors::fail(std::move(redirect));
         }
         response.body = std::move(transfer.body);
         response.elapsed =
@@ -767,7 +771,7 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
 
     const std::string detail = errorBuffer[0] != '\0' ? std::string(errorBuffer.data()) : curl_easy_strerror(code);
     const std::string what = std::string(method) + " " + shownUrl;
-    HttpError error;
+    connectors::Error error;
     if (cancelledHere || (code == CURLE_ABORTED_BY_CALLBACK && cancel.isCancelled())) {
         error = cancelled();
         error.curlCode = static_cast<int>(CURLE_ABORTED_BY_CALLBACK);
@@ -778,7 +782,7 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         const double windowSeconds = std::chrono::duration<double>(options.lowSpeedWindow).count();
         std::array<char, 32> windowText{};
         std::snprintf(windowText.data(), windowText.size(), "%g", windowSeconds);
-        error = transportError(HttpError::Kind::Timeout,
+        error = transportError(connectors::Error::Kind::Timeout,
                                origin + " stopped sending its answer to " + what + ": "
                                    + std::to_string(transfer.received) + " bytes in " + secondsText.data()
                                    + " s, under " + std::to_string(options.lowSpeedBytesPerSecond) + " byte/s for "
@@ -786,32 +790,37 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
                                CURLE_OPERATION_TIMEDOUT);
     } else if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED) {
         // Both the announced and the streamed overflow report one code, so retryable() can skip them.
-        error = transportError(HttpError::Kind::Transport,
+        error = transportError(connectors::Error::Kind::Transport,
                                "Response to " + what + " exceeds the limit of "
                                    + std::to_string(options.maxResponseBytes) + " bytes",
                                CURLE_FILESIZE_EXCEEDED);
     } else if (transfer.sinkFailed) {
-        error =
-            transportError(HttpError::Kind::Transport, "Processing the streamed response to " + what + " failed", code);
+        error = transportError(
+            connectors::Error::Kind::Transport, "Processing the streamed response to " + what + " failed", code);
     } else if (transfer.outOfMemory) {
-        error = transportError(HttpError::Kind::Transport, "Out of memory receiving the response to " + what, code);
+        error =
+            transportError(connectors::Error::Kind::Transport, "Out of memory receiving the response to " + what, code);
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
         curl_off_t connectMicros = 0;
         curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connectMicros);
         const std::string message = connectMicros == 0 && !requestSent
                                         ? "Connecting to " + origin + " timed out: " + detail
                                         : what + " timed out waiting for the response: " + detail;
-        error = transportError(HttpError::Kind::Timeout, message, code);
+        error = transportError(connectors::Error::Kind::Timeout, message, code);
     } else if (code == CURLE_PEER_FAILED_VERIFICATION) {
-        error = transportError(HttpError::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
+        error = transportError(
+            connectors::Error::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
     } else if (code == CURLE_SSL_CACERT_BADFILE) {
         const std::string source = options.caPem.empty() ? "CA file \"" + options.caFile + "\"" : "CA certificate data";
-        error = transportError(HttpError::Kind::Tls, source + " for " + origin + " cannot be used: " + detail, code);
-    } else if (code == CURLE_SSL_CERTPROBLEM) {
         error = transportError(
-            HttpError::Kind::Tls, "Client certificate or key for " + origin + " cannot be used: " + detail, code);
+            connectors::Error::Kind::Tls, source + " for " + origin + " cannot be used: " + detail, code);
+    } else if (code == CURLE_SSL_CERTPROBLEM) {
+        error = transportError(connectors::Error::Kind::Tls,
+                               "Client certificate or key for " + origin + " cannot be used: " + detail,
+                               code);
     } else if (isTlsError(code)) {
-        error = transportError(HttpError::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
+        error =
+            transportError(connectors::Error::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
     } else {
         const std::string notHttp = origin + " did not answer " + what
                                     + " with HTTP (the first bytes were not an HTTP status line: is this the right "
@@ -855,13 +864,13 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
             message = what + " failed: " + detail;
             break;
         }
-        error = transportError(HttpError::Kind::Transport, std::move(message), code);
+        error = transportError(connectors::Error::Kind::Transport, std::move(message), code);
     }
     // The server may have acted on a request whose answer was lost; connect and TLS failures
     // happen before any request byte is written.
-    error.outcomeUnknown = requestSent && error.kind != HttpError::Kind::Tls;
-    logLine(LogLevel::Warning, std::string(HttpError::kindName(error.kind)) + " error", error.message);
-    return fail(std::move(error));
+    error.outcomeUnknown = requestSent && error.kind != connectors::Error::Kind::Tls;
+    logLine(LogLevel::Warning, std::string(connectors::Error::kindName(error.kind)) + " error", error.message);
+    return connectors::fail(std::move(error));
 }
 
 CurlTransport::CurlTransport(TransportOptions options)
@@ -872,26 +881,28 @@ CurlTransport::CurlTransport(TransportOptions options)
 
 CurlTransport::~CurlTransport() = default;
 
-Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
+connectors::Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
 {
     try {
         return d->perform(request, cancel, nullptr);
     } catch (const std::exception &e) {
-        return fail(HttpError::make(HttpError::Kind::Transport,
-                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
-                                        + " failed inside the HTTP client: " + e.what()));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Transport,
+                                                        std::string(methodName(request.method)) + " "
+                                                            + displayUrl(request.url)
+                                                            + " failed inside the HTTP client: " + e.what()));
     }
 }
 
-Result<HttpResponse>
+connectors::Result<HttpResponse>
 CurlTransport::stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
 {
     try {
         return d->perform(request, cancel, &onBody);
     } catch (const std::exception &e) {
-        return fail(HttpError::make(HttpError::Kind::Transport,
-                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
-                                        + " failed inside the HTTP client: " + e.what()));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Transport,
+                                                        std::string(methodName(request.method)) + " "
+                                                            + displayUrl(request.url)
+                                                            + " failed inside the HTTP client: " + e.what()));
     }
 }
 

@@ -18,10 +18,11 @@ double uniformUnit()
     return std::uniform_real_distribution<double>{0.0, 1.0}(engine);
 }
 
-HttpError cancelledError(const HttpRequest &request)
+connectors::Error cancelledError(const HttpRequest &request)
 {
-    return HttpError::make(HttpError::Kind::Cancelled,
-                           std::string("Request ") + methodName(request.method) + " " + request.url + " was cancelled");
+    return connectors::Error::make(connectors::Error::Kind::Cancelled,
+                                   std::string("Request ") + methodName(request.method) + " " + request.url
+                                       + " was cancelled");
 }
 
 } // namespace
@@ -46,20 +47,20 @@ Sleeper realSleeper()
     };
 }
 
-Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
-                                   const HttpRequest &request,
-                                   const RetryPolicy &policy,
-                                   const CancelToken &cancel,
-                                   const Sleeper &sleep)
+connectors::Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
+                                               const HttpRequest &request,
+                                               const RetryPolicy &policy,
+                                               const CancelToken &cancel,
+                                               const Sleeper &sleep)
 {
     const auto started = std::chrono::steady_clock::now();
     const int maxAttempts = std::max(policy.maxAttempts, 1);
     const bool mayRetry = request.isIdempotent();
     for (int attempt = 1;; ++attempt) {
         if (cancel.isCancelled()) {
-            return fail(cancelledError(request));
+            return connectors::fail(cancelledError(request));
         }
-        Result<HttpResponse> result = transport.send(request, cancel);
+        connectors::Result<HttpResponse> result = transport.send(request, cancel);
         if (!mayRetry || attempt >= maxAttempts) {
             return result;
         }
@@ -70,7 +71,7 @@ Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
             }
             retryAfterSeconds = parseRetryAfter(result->header("Retry-After"));
         } else {
-            if (result.error().kind == HttpError::Kind::Cancelled || !result.error().retryable()) {
+            if (result.error().kind == connectors::Error::Kind::Cancelled || !result.error().retryable()) {
                 return result;
             }
             retryAfterSeconds = result.error().retryAfterSeconds;
@@ -87,7 +88,7 @@ Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
         }
         const bool slept = sleep ? sleep(delay, cancel) : cancel.sleepFor(delay);
         if (!slept || cancel.isCancelled()) {
-            return fail(cancelledError(request));
+            return connectors::fail(cancelledError(request));
         }
     }
 }

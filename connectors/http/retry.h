@@ -32,10 +32,10 @@ Sleeper realSleeper();
 /// outcomes (transport errors, timeouts, 429, 502, 503, 504) with the policy's backoff or the
 /// server's Retry-After, whichever is longer. Returns the last response or error.
 /// Non-idempotent requests are sent exactly once.
-Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
-                                   const HttpRequest &request,
-                                   const RetryPolicy &policy,
-                                   const CancelToken &cancel,
-                                   const Sleeper &sleep);
+connectors::Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
+                                               const HttpRequest &request,
+                                               const RetryPolicy &policy,
+                                               const CancelToken &cancel,
+                                               const Sleeper &sleep);
 
 } // namespace strata::http

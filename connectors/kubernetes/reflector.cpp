@@ -4,8 +4,6 @@
 
 namespace strata::kubernetes {
 
-using http::HttpError;
-
 Reflector::Reflector(KubeClient &client, ResourceType type, Options options, BatchHandler onBatch, ErrorHandler onError)
     : m_client(client)
     , m_type(std::move(type))
@@ -14,7 +12,7 @@ Reflector::Reflector(KubeClient &client, ResourceType type, Options options, Bat
     , m_onError(std::move(onError))
 {}
 
-void Reflector::report(const HttpError &error)
+void Reflector::report(const connectors::Error &error)
 {
     ++m_stats.errors;
     if (m_onError) {
@@ -45,14 +43,14 @@ bool Reflector::relist(const http::CancelToken &cancel)
 {
     auto list = m_client.listAll(m_type, m_options.list, cancel);
     if (!list) {
-        if (list.error().kind != HttpError::Kind::Cancelled) {
+        if (list.error().kind != connectors::Error::Kind::Cancelled) {
             report(list.error());
         }
         return false;
     }
     ++m_stats.lists;
     for (const auto &problem : list->skipped) {
-        report(HttpError::make(HttpError::Kind::Parse, problem, 200));
+        report(connectors::Error::make(connectors::Error::Kind::Parse, problem, 200));
     }
     m_resourceVersion = list->resourceVersion;
     Batch batch;
@@ -85,7 +83,7 @@ void Reflector::run(const http::CancelToken &cancel)
         watch.resourceVersion = m_resourceVersion;
         watch.timeoutSeconds = m_options.watchTimeoutSeconds;
         watch.allowBookmarks = true;
-        watch.onSkipped = [this](const HttpError &error) {
+        watch.onSkipped = [this](const connectors::Error &error) {
             report(error);
         };
         bool delivered = false;

@@ -62,7 +62,7 @@ public:
     };
 
     using BatchHandler = std::function<void(Batch &&batch)>;
-    using ErrorHandler = std::function<void(const http::HttpError &error)>;
+    using ErrorHandler = std::function<void(const connectors::Error &error)>;
 
     Reflector(KubeClient &client, ResourceType type, Options options, BatchHandler onBatch, ErrorHandler onError = {});
 
@@ -81,7 +81,7 @@ public:
 
 private:
     bool relist(const http::CancelToken &cancel);
-    void report(const http::HttpError &error);
+    void report(const connectors::Error &error);
     bool backoff(const http::CancelToken &cancel, int retryAfterSeconds = -1);
     void resetBackoff();
 

@@ -4,32 +4,32 @@
 
 namespace strata::core {
 
-FetchError toFetchError(const http::HttpError &e)
+FetchError toFetchError(const connectors::Error &e)
 {
     FetchError f;
     switch (e.kind) {
-    case http::HttpError::Kind::Transport:
+    case connectors::Error::Kind::Transport:
         f.kind = FetchError::Kind::Transport;
         break;
-    case http::HttpError::Kind::Timeout:
+    case connectors::Error::Kind::Timeout:
         f.kind = FetchError::Kind::Timeout;
         break;
-    case http::HttpError::Kind::Tls:
+    case connectors::Error::Kind::Tls:
         f.kind = FetchError::Kind::Tls;
         break;
-    case http::HttpError::Kind::Http:
+    case connectors::Error::Kind::Http:
         f.kind = FetchError::Kind::Http;
         break;
-    case http::HttpError::Kind::Api:
+    case connectors::Error::Kind::Api:
         f.kind = FetchError::Kind::Api;
         break;
-    case http::HttpError::Kind::Parse:
+    case connectors::Error::Kind::Parse:
         f.kind = FetchError::Kind::Parse;
         break;
-    case http::HttpError::Kind::Auth:
+    case connectors::Error::Kind::Auth:
         f.kind = FetchError::Kind::Auth;
         break;
-    case http::HttpError::Kind::Cancelled:
+    case connectors::Error::Kind::Cancelled:
         f.kind = FetchError::Kind::Cancelled;
         break;
     }

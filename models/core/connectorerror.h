@@ -1,8 +1,8 @@
 #pragma once
 
+#include "connectors/error.h"
 #include "connectors/http/canceltoken.h"
 #include "connectors/http/curltransport.h"
-#include "connectors/http/httperror.h"
 #include "models/core/config.h"
 #include "models/core/systempoller.h"
 
@@ -16,7 +16,7 @@
 namespace strata::core {
 
 /// Same kind, the message as one user-presentable line, Retry-After kept.
-FetchError toFetchError(const http::HttpError &error);
+FetchError toFetchError(const connectors::Error &error);
 
 /// A job's cancel function (PollJob::cancel) for the token its connector calls take.
 inline std::function<void()> cancelling(const http::CancelToken &token)

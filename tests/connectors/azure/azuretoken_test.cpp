@@ -10,7 +10,6 @@ using namespace strata::azure;
 using namespace strata::azure::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
 using nlohmann::json;
@@ -18,7 +17,7 @@ using sim::Request;
 using sim::Responder;
 using sim::Response;
 using testsupport::LoopbackServer;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
@@ -117,7 +116,7 @@ TEST(ClientSecretCredential, TokenEndpointDown_TransportErrorNamesHostNotSecret)
 
     ASSERT_FALSE(token);
     EXPECT_TRUE(token.error().kind == Kind::Transport || token.error().kind == Kind::Timeout)
-        << HttpError::kindName(token.error().kind);
+        << connectors::Error::kindName(token.error().kind);
     const std::string host = deadUrl.substr(deadUrl.find("://") + 3);
     EXPECT_NE(token.error().message.find("Cannot get a token from Microsoft Entra ID at " + host), std::string::npos)
         << token.error().message;
@@ -281,7 +280,7 @@ TEST(AzureCliCredential, RunsAzWithScopeAndParsesEpochExpiry)
                           {"subscription", "s"},
                           {"tenant", "t"},
                           {"tokenType", "Bearer"}};
-        return http::Result<ProcessOutput>(ProcessOutput{0, out.dump(), ""});
+        return connectors::Result<ProcessOutput>(ProcessOutput{0, out.dump(), ""});
     };
     AzureCliCredential credential(options);
 
@@ -326,7 +325,7 @@ TEST(AzureCliCredential, NonZeroExit_AuthErrorWithFirstStderrLine)
 {
     AzureCliOptions options;
     options.runner = [](const std::vector<std::string> &, std::chrono::milliseconds, const CancelToken &) {
-        return http::Result<ProcessOutput>(
+        return connectors::Result<ProcessOutput>(
             ProcessOutput{1, "", "ERROR: Please run 'az login' to setup account.\nmore detail\n"});
     };
     AzureCliCredential credential(options);

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "connectors/http/result.h"
+#include "connectors/result.h"
 
 #include <string>
 
-namespace strata::http {
+namespace strata::connectors {
 
 /// The one error type every connector returns (mtxclient's ClientError idea).
 /// `message` is a complete, user-presentable sentence; it never contains secrets.
-struct HttpError
+struct Error
 {
     enum class Kind
     {
@@ -40,21 +40,21 @@ struct HttpError
     /// "timeout", "tls", "http", ... for logs, JSON output and tests.
     [[nodiscard]] static const char *kindName(Kind kind);
 
-    static HttpError make(Kind kind, std::string message, int httpStatus = 0);
+    static Error make(Kind kind, std::string message, int httpStatus = 0);
 };
 
-template <class T> using Result = Expected<T, HttpError>;
+template <class T> using Result = Expected<T, Error>;
 
 /// Shorthand for returning an error from a function that returns Result<T>.
-inline Unexpected<HttpError> fail(HttpError error)
+inline Unexpected<Error> fail(Error error)
 {
-    return Unexpected<HttpError>{std::move(error)};
+    return Unexpected<Error>{std::move(error)};
 }
 
 /// Shorthand for a Parse error (a malformed body or document) as a Result<T> return.
-inline Unexpected<HttpError> failParse(std::string message)
+inline Unexpected<Error> failParse(std::string message)
 {
-    return fail(HttpError::make(HttpError::Kind::Parse, std::move(message)));
+    return fail(Error::make(Error::Kind::Parse, std::move(message)));
 }
 
-} // namespace strata::http
+} // namespace strata::connectors
