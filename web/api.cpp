@@ -110,7 +110,7 @@ bool webActionAllowed(core::ActionKind kind)
            || kind == K::SnapshotCreate || kind == K::VolumeClone || kind == K::DatasetCommit;
 }
 
-std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json, QString *error)
+core::Result<core::ActionRequest> actionRequestFromJson(const QJsonObject &json)
 {
     static const QList<core::ActionKind> kinds{core::ActionKind::SnapshotCreate,
                                                core::ActionKind::SnapshotDelete,
@@ -131,16 +131,11 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
         }
     }
     if (!kind) {
-        if (error) {
-            *error = QStringLiteral("unknown action kind \"%1\"").arg(kindName);
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid({}, QStringLiteral("unknown action kind \"%1\"").arg(kindName)));
     }
     if (!webActionAllowed(*kind)) {
-        if (error) {
-            *error = QStringLiteral("action \"%1\" is not available from the web console").arg(kindName);
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid(
+            {}, QStringLiteral("action \"%1\" is not available from the web console").arg(kindName)));
     }
     const auto str = [&](const char *key) {
         return json.value(QLatin1String(key)).toString();
@@ -166,10 +161,7 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
     r.commitId = str("commit_id");
     r.cacheTarget = str("cache_target");
     if (r.source.isEmpty()) {
-        if (error) {
-            *error = QStringLiteral("\"source\" is required");
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid({}, QStringLiteral("\"source\" is required")));
     }
     return r;
 }

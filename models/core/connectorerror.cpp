@@ -38,6 +38,33 @@ FetchError toFetchError(const connectors::Error &e)
     return f;
 }
 
+Error toError(const connectors::Error &e)
+{
+    Error::Kind kind = Error::Kind::Failed;
+    switch (e.kind) {
+    case connectors::Error::Kind::Cancelled:
+        kind = Error::Kind::Cancelled;
+        break;
+    case connectors::Error::Kind::Transport:
+    case connectors::Error::Kind::Timeout:
+    case connectors::Error::Kind::Tls:
+        kind = Error::Kind::Unavailable;
+        break;
+    case connectors::Error::Kind::Http:
+    case connectors::Error::Kind::Api:
+        if (e.httpStatus == 404) {
+            kind = Error::Kind::NotFound;
+        } else if (e.httpStatus == 409) {
+            kind = Error::Kind::Conflict;
+        }
+        break;
+    case connectors::Error::Kind::Parse:
+    case connectors::Error::Kind::Auth:
+        break;
+    }
+    return Error::make(kind, QString::fromStdString(e.message));
+}
+
 http::TransportOptions sourceTransportOptions(const SourceConfig &config,
                                               std::chrono::milliseconds connectTimeout,
                                               std::chrono::milliseconds totalTimeout,

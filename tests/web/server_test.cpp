@@ -506,23 +506,25 @@ TEST(ApiTest, RowKeysAndActionRequests)
               QStringLiteral("dgx/runai-a/train"));
     EXPECT_EQ(web::rowKey(QStringLiteral("sources"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ontap-ai")}}),
               QStringLiteral("ontap-ai"));
-    QString error;
     const auto r =
         web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.load")},
                                                {QStringLiteral("source"), QStringLiteral("dgx")},
                                                {QStringLiteral("dataset_source"), QStringLiteral("datalake")},
                                                {QStringLiteral("dataset_id"), QStringLiteral("ds")},
                                                {QStringLiteral("commit_id"), QStringLiteral("c1")},
-                                               {QStringLiteral("cache_target"), QStringLiteral("t1")}},
-                                   &error);
-    ASSERT_TRUE(r.has_value()) << error.toStdString();
+                                               {QStringLiteral("cache_target"), QStringLiteral("t1")}});
+    ASSERT_TRUE(r) << r.error().message.toStdString();
     EXPECT_EQ(r->kind, core::ActionKind::CacheCommit);
     EXPECT_EQ(r->cacheTarget, QStringLiteral("t1"));
-    EXPECT_FALSE(web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("job.submit")},
-                                                        {QStringLiteral("source"), QStringLiteral("dgx")}},
-                                            &error));
-    EXPECT_FALSE(
-        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
+    const auto notFromWeb = web::actionRequestFromJson(QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("job.submit")}, {QStringLiteral("source"), QStringLiteral("dgx")}});
+    ASSERT_FALSE(notFromWeb);
+    EXPECT_EQ(notFromWeb.error().message,
+              QStringLiteral("action \"job.submit\" is not available from the web console"));
+    const auto noSource =
+        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}});
+    ASSERT_FALSE(noSource);
+    EXPECT_EQ(noSource.error().kind, core::Error::Kind::Invalid);
 
     rows::ResultSet sources;
     sources.columns = {{QStringLiteral("name"), QString()}, {QStringLiteral("url"), QString()}};

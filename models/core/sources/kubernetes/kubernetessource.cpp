@@ -1020,10 +1020,10 @@ recordsOf(const json &configMap, const QString &source, const QString &target, Q
         if (!it.value().is_string()) {
             continue;
         }
-        QString error;
-        auto record = cacheRecordFromJson(QByteArray::fromStdString(it.value().get<std::string>()), &error);
+        auto record = cacheRecordFromJson(QByteArray::fromStdString(it.value().get<std::string>()));
         if (!record) {
-            problems->append(QStringLiteral("%1 record %2: %3").arg(cacheConfigMapName(target), qs(it.key()), error));
+            problems->append(QStringLiteral("%1 record %2: %3")
+                                 .arg(cacheConfigMapName(target), qs(it.key()), record.error().message));
             continue;
         }
         record->source = source;
@@ -1931,11 +1931,10 @@ ActionPreview KubernetesSource::previewCache(const ActionRequest &request, Cache
             p.blockedReason = tr("Caching needs the dataset hub, which this program does not run.");
             return p;
         }
-        QString error;
-        const std::optional<CommitLocation> location =
-            m_deps.resolveCommit(request.datasetSource, request.datasetId, request.commitId, &error);
+        const Result<CommitLocation> location =
+            m_deps.resolveCommit(request.datasetSource, request.datasetId, request.commitId);
         if (!location) {
-            p.blockedReason = error;
+            p.blockedReason = location.error().message;
             return p;
         }
         datasetName = location->datasetName;
@@ -2283,7 +2282,9 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
                 const std::string key = ss(request.commitId);
                 std::optional<CachedCommit> existing;
                 if (data.contains(key) && data[key].is_string()) {
-                    existing = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()));
+                    if (auto parsed = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()))) {
+                        existing = std::move(*parsed);
+                    }
                 }
                 settled = false;
                 retryFailed = false;
@@ -2436,33 +2437,22 @@ void KubernetesSource::testConnection(const SourceConfig &config,
     });
 }
 
-QStringList KubernetesSource::kubeconfigContexts(const QString &path, QString *currentContext, QString *error)
+Result<KubernetesSource::KubeconfigContexts> KubernetesSource::kubeconfigContexts(const QString &path)
 {
-    if (currentContext) {
-        currentContext->clear();
-    }
-    if (error) {
-        error->clear();
-    }
     const std::vector<std::string> paths =
         path.isEmpty() ? kubernetes::kubeconfigPaths() : std::vector<std::string>{ss(path)};
     auto kubeconfig = kubernetes::loadKubeconfig(paths);
     if (!kubeconfig) {
-        if (error) {
-            *error = qs(kubeconfig.error().message);
-        }
-        return {};
+        return core::fail(toError(kubeconfig.error()));
     }
-    QStringList contexts;
-    contexts.reserve(int(kubeconfig->contexts.size()));
+    KubeconfigContexts contexts;
+    contexts.names.reserve(int(kubeconfig->contexts.size()));
     for (const std::string &name : kubeconfig->contexts) {
-        contexts << qs(name);
+        contexts.names << qs(name);
     }
-    if (currentContext) {
-        *currentContext = qs(kubeconfig->currentContext);
-    }
-    if (contexts.isEmpty() && error) {
-        *error = QObject::tr("%1 defines no contexts.").arg(qs(kubeconfig->source));
+    contexts.current = qs(kubeconfig->currentContext);
+    if (contexts.names.isEmpty()) {
+        return core::fail(QObject::tr("%1 defines no contexts.").arg(qs(kubeconfig->source)));
     }
     return contexts;
 }
