@@ -46,6 +46,8 @@ const char *Error::kindName(Kind kind)
         return "auth";
     case Kind::Cancelled:
         return "cancelled";
+    case Kind::Process:
+        return "process";
     }
     return "unknown";
 }

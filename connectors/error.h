@@ -6,8 +6,11 @@
 
 namespace strata::connectors {
 
-/// The one error type every connector returns (mtxclient's ClientError idea).
-/// `message` is a complete, user-presentable sentence; it never contains secrets.
+/// The one error type every connector returns (mtxclient's ClientError idea): HTTP failures and
+/// the rest a connector meets, such as malformed documents (kubeconfig, dataset manifests,
+/// plugin output) and helper programs (az, exec credential plugins) that cannot be started.
+/// `message` is a complete, user-presentable sentence; it never contains secrets. The model
+/// layer turns it into a core::Error in one place (models/core/connectorerror.h, toError()).
 struct Error
 {
     enum class Kind
@@ -17,15 +20,18 @@ struct Error
         Tls,       ///< certificate not trusted, hostname mismatch, handshake failure
         Http,      ///< a non-2xx status without a recognised vendor error body
         Api,       ///< a vendor error body (ONTAP error.code, ARM error.code, k8s Status...)
-        Parse,     ///< a 2xx body that is malformed or misses required fields
+        Parse,     ///< a 2xx body or a document that is malformed or misses required fields
         Auth,      ///< 401/403 or a credential that could not be obtained
         Cancelled, ///< the caller's CancelToken fired
+        Process,   ///< a helper program could not be started (missing, not executable)
     };
 
     Kind kind = Kind::Transport;
-    int httpStatus = 0;  ///< 0 when no response was received
-    int curlCode = 0;    ///< CURLcode when kind is Transport/Timeout/Tls, else 0
-    std::string apiCode; ///< the vendor's error code as text ("4", "ResourceNotFound"), may be empty
+    int httpStatus = 0; ///< 0 when no response was received
+    int curlCode = 0;   ///< CURLcode when kind is Transport/Timeout/Tls, else 0
+    /// The vendor's error code as text ("4", "ResourceNotFound"); for Process "ENOENT" when the
+    /// program does not exist; may be empty.
+    std::string apiCode;
     std::string message;
     /// Seconds the server asked us to wait (Retry-After), or -1 when it did not say.
     int retryAfterSeconds = -1;
@@ -34,6 +40,7 @@ struct Error
     bool outcomeUnknown = false;
 
     /// Worth retrying for an idempotent request: transport errors, timeouts, 429, 502, 503, 504.
+    /// A program that cannot be started (Process) is not: it would fail the same way.
     /// A response over the size limit (curlCode CURLE_FILESIZE_EXCEEDED) is not: it would recur.
     [[nodiscard]] bool retryable() const;
 

@@ -200,13 +200,13 @@ connectors::Result<ProcessOutput>
 runProcess(const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel)
 {
     if (argv.empty()) {
-        return connectors::fail(connectors::Error::make(Kind::Transport, "No program to run"));
+        return connectors::fail(connectors::Error::make(Kind::Process, "No program to run"));
     }
     http::ChildProcess run = http::runChildProcess(argv, nullptr, timeout, cancel);
     switch (run.end) {
     case http::ChildProcess::End::NotStarted: {
         connectors::Error error =
-            connectors::Error::make(Kind::Transport, argv[0] + " cannot be started: " + std::strerror(run.startErrno));
+            connectors::Error::make(Kind::Process, argv[0] + " cannot be started: " + std::strerror(run.startErrno));
         error.apiCode = run.startErrno == ENOENT ? "ENOENT" : "";
         return connectors::fail(std::move(error));
     }
@@ -307,7 +307,7 @@ AzureCliCredential::token(const std::string &scope, const http::CancelToken &can
         if (error.kind == Kind::Cancelled) {
             return connectors::fail(std::move(error));
         }
-        if (error.kind == Kind::Transport) {
+        if (error.kind == Kind::Process) {
             connectors::Error auth = connectors::Error::make(
                 Kind::Auth,
                 "Azure CLI (" + az + ") was not found or cannot be started; install azure-cli and run az login ("

@@ -102,7 +102,7 @@ struct ProcessOutput
 };
 
 /// Runs argv[0] (looked up in PATH when it has no slash) with the given arguments, no shell.
-/// Errors: Kind::Transport when it cannot be started (message names the program and errno's
+/// Errors: Kind::Process when it cannot be started (message names the program and errno's
 /// text), Kind::Timeout after `timeout`, Kind::Cancelled.
 using ProcessRunner = std::function<connectors::Result<ProcessOutput>(
     const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel)>;

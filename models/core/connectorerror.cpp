@@ -9,6 +9,7 @@ FetchError toFetchError(const connectors::Error &e)
     FetchError f;
     switch (e.kind) {
     case connectors::Error::Kind::Transport:
+    case connectors::Error::Kind::Process:
         f.kind = FetchError::Kind::Transport;
         break;
     case connectors::Error::Kind::Timeout:
@@ -48,6 +49,7 @@ Error toError(const connectors::Error &e)
     case connectors::Error::Kind::Transport:
     case connectors::Error::Kind::Timeout:
     case connectors::Error::Kind::Tls:
+    case connectors::Error::Kind::Process:
         kind = Error::Kind::Unavailable;
         break;
     case connectors::Error::Kind::Http:

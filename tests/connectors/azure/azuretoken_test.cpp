@@ -352,6 +352,17 @@ TEST(AzureCliCredential, AzMissing_AuthErrorSaysNotFound)
         << token.error().message;
 }
 
+TEST(AzureCliCredential, RunProcessOfAMissingProgram_IsAProcessErrorNotRetried)
+{
+    const auto output = runProcess({"/nonexistent/strata-test/az"}, 10s, CancelToken{});
+
+    ASSERT_FALSE(output);
+    EXPECT_EQ(output.error().kind, Kind::Process) << connectors::Error::kindName(output.error().kind);
+    EXPECT_EQ(output.error().apiCode, "ENOENT");
+    EXPECT_FALSE(output.error().retryable());
+    EXPECT_STREQ(connectors::Error::kindName(output.error().kind), "process");
+}
+
 TEST(AzureCliCredential, RunProcessCapturesOutputAndExitStatus)
 {
     const auto output = runProcess({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10s, CancelToken{});

@@ -74,6 +74,7 @@ TEST(ConnectorError, Retryable_TransportTimeoutAndThrottlingStatuses)
     EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Parse, "bad").retryable());
     EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Auth, "denied").retryable());
     EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Cancelled, "stop").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Process, "az cannot be started").retryable());
 }
 
 TEST(ConnectorError, KindName_EveryKind_LowerCaseWord)
@@ -86,6 +87,7 @@ TEST(ConnectorError, KindName_EveryKind_LowerCaseWord)
     EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Parse), "parse");
     EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Auth), "auth");
     EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Cancelled), "cancelled");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Process), "process");
 }
 
 TEST(HttpRequest, IsIdempotent_ByMethodAndDeclaration)
