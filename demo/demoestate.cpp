@@ -132,13 +132,16 @@ DemoEstate::DemoEstate()
 
 DemoEstate::~DemoEstate() = default;
 
-std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *error)
+core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &options)
 {
+    // The start steps below fill `error` (the simulators' calls take an out-parameter).
+    QString message;
+    QString *error = &message;
     std::unique_ptr<DemoEstate> demo(new DemoEstate);
     Private &p = *demo->d;
     if (!p.dir.isValid()) {
         *error = QStringLiteral("cannot create a temporary directory: %1").arg(p.dir.errorString());
-        return nullptr;
+        return core::fail(message);
     }
     const core::DemoScope &scope = options.scope;
     // Kubernetes' `dgx` mounts cache volumes of ONTAP and loads them from the grid's store.
@@ -160,7 +163,7 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     const QDateTime historyTo = p.clock.now();
     const QDateTime historyFrom = historyTo.addSecs(-3600 * qint64(std::max(0, options.historyHours)));
     if (ontapWanted && !demo->startOntap(options, &source, error)) {
-        return nullptr;
+        return core::fail(message);
     }
     p.config.sources = {source};
     sim::kube::KubeSimulatorOptions kube;
@@ -170,11 +173,11 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
         kube.startTime = historyFrom;
     }
     if (kubeWanted && !demo->startDgx(kube, &dgx, error)) {
-        return nullptr;
+        return core::fail(message);
     }
     p.config.sources.append(dgx);
     if (azureWanted && !demo->startAzure(&aiLab, error)) {
-        return nullptr;
+        return core::fail(message);
     }
     p.config.sources.append(aiLab);
 
@@ -191,19 +194,21 @@ std::unique_ptr<DemoEstate> DemoEstate::start(const Options &options, QString *e
     if (options.historyHours > 0 && (simulators.ontap || simulators.azure || !simulators.clusters.empty())) {
         // Before the datasets, caches and triage workloads: those start now, on a running estate.
         core::SqliteHistoryStore store(p.config.historyPath, p.clock);
-        QString historyError;
-        if (!store.open(&historyError)
-            || !backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds, &historyError)) {
-            *error = QStringLiteral("demo history: %1").arg(historyError);
-            return nullptr;
+        core::Status history = store.open();
+        if (history) {
+            history = backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds);
+        }
+        if (!history) {
+            *error = QStringLiteral("demo history: %1").arg(history.error().message);
+            return core::fail(message);
         }
     }
 
     if (!demo->startDatalake(gridWanted, kubeWanted, error)) {
-        return nullptr;
+        return core::fail(message);
     }
     if (!demo->startTriage(kubeWanted, error)) {
-        return nullptr;
+        return core::fail(message);
     }
 
     return demo;
@@ -697,33 +702,33 @@ QString DemoEstate::ontapUrl() const
 
 core::DemoStarter starter(const DemoEstate::Options &options)
 {
-    return [options](core::AppConfig *config, core::ICredentialStore **credentials, QString *error) {
-        std::shared_ptr<DemoEstate> estate = DemoEstate::start(options, error);
-        if (!estate) {
-            return std::shared_ptr<void>();
+    return [options](core::AppConfig *config,
+                     core::ICredentialStore **credentials) -> core::Result<std::shared_ptr<void>> {
+        core::Result<std::unique_ptr<DemoEstate>> started = DemoEstate::start(options);
+        if (!started) {
+            return core::fail(started.error());
         }
+        std::shared_ptr<DemoEstate> estate = std::move(*started);
         *config = estate->config();
         *credentials = &estate->credentials();
         return std::shared_ptr<void>(estate);
     };
 }
 
-std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error)
+core::Result<std::shared_ptr<void>> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials)
 {
-    return startScopedForCommand(core::DemoScope{}, config, credentials, error);
+    return startScopedForCommand(core::DemoScope{}, config, credentials);
 }
 
-std::shared_ptr<void> startScopedForCommand(const core::DemoScope &scope,
-                                            core::AppConfig *config,
-                                            core::ICredentialStore **credentials,
-                                            QString *error)
+core::Result<std::shared_ptr<void>>
+startScopedForCommand(const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials)
 {
     // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
     // history and a little more keeps `--demo` quick.
     DemoEstate::Options options;
     options.historyHours = 25;
     options.scope = scope;
-    return starter(options)(config, credentials, error);
+    return starter(options)(config, credentials);
 }
 
 } // namespace strata::demo

@@ -53,8 +53,8 @@ public:
         core::DemoScope scope;
     };
 
-    /// Starts the estate; nullptr and `error` on failure.
-    static std::unique_ptr<DemoEstate> start(const Options &options, QString *error);
+    /// Starts the estate; a Kind::Failed error naming the simulator or file that failed.
+    static core::Result<std::unique_ptr<DemoEstate>> start(const Options &options);
     ~DemoEstate();
     DemoEstate(const DemoEstate &) = delete;
     DemoEstate &operator=(const DemoEstate &) = delete;
@@ -107,15 +107,13 @@ private:
 /// What `--demo` runs against, for cli::RunHooks::startDemo (the binaries pass this function; the
 /// CLI links no simulator): starts the story-telling estate, sets `config` to its sources and
 /// `credentials` to the in-memory store of their secrets. The returned handle owns both and keeps
-/// the simulators running until it is released; nullptr and `error` on failure.
-std::shared_ptr<void> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials, QString *error);
+/// the simulators running until it is released; DemoEstate::start()'s error on failure.
+core::Result<std::shared_ptr<void>> startForCommand(core::AppConfig *config, core::ICredentialStore **credentials);
 
 /// startForCommand for only what `scope` needs (cli::RunHooks::startDemo): a listing of volumes
 /// starts ONTAP and Azure, not the Kubernetes clusters or StorageGRID.
-std::shared_ptr<void> startScopedForCommand(const core::DemoScope &scope,
-                                            core::AppConfig *config,
-                                            core::ICredentialStore **credentials,
-                                            QString *error);
+core::Result<std::shared_ptr<void>>
+startScopedForCommand(const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials);
 
 /// core::RuntimeOptions::demo for the estate `options` describes (startForCommand is the default
 /// estate's).

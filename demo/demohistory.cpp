@@ -9,19 +9,15 @@
 
 namespace strata::demo {
 
-bool backfillHistory(core::IHistoryStore &store,
-                     const HistorySimulators &simulators,
-                     const QDateTime &from,
-                     const QDateTime &to,
-                     int stepSeconds,
-                     QString *error)
+core::Status backfillHistory(core::IHistoryStore &store,
+                             const HistorySimulators &simulators,
+                             const QDateTime &from,
+                             const QDateTime &to,
+                             int stepSeconds)
 {
     const qint64 stepMs = qint64(std::max(1, stepSeconds)) * 1000;
-    const auto fail = [error](const QString &what) {
-        if (error) {
-            *error = what;
-        }
-        return false;
+    const auto fail = [](const QString &what) -> core::Status {
+        return core::fail(what);
     };
     // On whole steps of the clock, as a poller's samples would fall, so two runs over the same
     // hours record the same instants (and the same model values).
@@ -79,7 +75,7 @@ bool backfillHistory(core::IHistoryStore &store,
             kube->tick(1, std::chrono::milliseconds(behind));
         }
     }
-    return true;
+    return {};
 }
 
 } // namespace strata::demo

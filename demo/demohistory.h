@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/error.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QString>
@@ -38,12 +40,11 @@ struct HistorySimulators
 /// utilization after advancing each Kubernetes simulator's clock to that time (its scheduler and
 /// jobs run as they would have). Everything goes through IHistoryStore's record calls, as the
 /// sources' own polls write it. Leaves each Kubernetes simulator's clock at about `to`.
-/// false and `error` when the store refuses a write.
-bool backfillHistory(core::IHistoryStore &store,
-                     const HistorySimulators &simulators,
-                     const QDateTime &from,
-                     const QDateTime &to,
-                     int stepSeconds,
-                     QString *error);
+/// A Kind::Failed error ("history store: cannot record ...") when the store refuses a write.
+core::Status backfillHistory(core::IHistoryStore &store,
+                             const HistorySimulators &simulators,
+                             const QDateTime &from,
+                             const QDateTime &to,
+                             int stepSeconds);
 
 } // namespace strata::demo

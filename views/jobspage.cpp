@@ -345,7 +345,7 @@ void JobsPage::updateButtons()
     m_submitButton->setEnabled(m_estate && !m_estate->projects().scopes().isEmpty());
 }
 
-core::ActionRequest JobsPage::deleteRequest(QString *error) const
+core::Result<core::ActionRequest> JobsPage::deleteRequest() const
 {
     core::ActionRequest request;
     request.kind = core::ActionKind::JobDelete;
@@ -366,21 +366,11 @@ core::ActionRequest JobsPage::deleteRequest(QString *error) const
             }
         }
     }
-    if (error) {
-        error->clear();
-    }
     if (request.jobIds.isEmpty()) {
-        if (error) {
-            *error = tr("Select the jobs to delete.");
-        }
-        return request;
+        return core::fail(core::Error::invalid({}, tr("Select the jobs to delete.")));
     }
     if (sources.size() > 1) {
-        if (error) {
-            *error = tr("Select jobs of one cluster at a time.");
-        }
-        request.jobIds.clear();
-        return request;
+        return core::fail(core::Error::invalid({}, tr("Select jobs of one cluster at a time.")));
     }
     request.source = sources.front();
     request.jobIds.sort();
@@ -389,13 +379,12 @@ core::ActionRequest JobsPage::deleteRequest(QString *error) const
 
 void JobsPage::requestDelete()
 {
-    QString error;
-    const core::ActionRequest request = deleteRequest(&error);
-    if (request.jobIds.isEmpty()) {
-        m_countsLabel->setText(error);
+    const core::Result<core::ActionRequest> request = deleteRequest();
+    if (!request) {
+        m_countsLabel->setText(request.error().message);
         return;
     }
-    Q_EMIT actionRequested(request);
+    Q_EMIT actionRequested(*request);
 }
 
 JobSubmitDialog *JobsPage::openSubmitDialog()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/actions.h"
+#include "models/core/error.h"
 
 #include <QWidget>
 
@@ -61,9 +62,9 @@ public:
     /// "Queued: team-b 1 · team-c 1" for the projects shown.
     [[nodiscard]] QString queueCountsText() const;
 
-    /// The JobDelete request for the selected jobs (both tables), or an empty jobIds list with
-    /// `error` set when nothing is selected or the jobs belong to several clusters.
-    [[nodiscard]] core::ActionRequest deleteRequest(QString *error = nullptr) const;
+    /// The JobDelete request for the selected jobs (both tables), or an Error::Kind::Invalid
+    /// sentence when nothing is selected or the jobs belong to several clusters.
+    [[nodiscard]] core::Result<core::ActionRequest> deleteRequest() const;
     /// Emits actionRequested(deleteRequest()) when it is valid.
     void requestDelete();
     /// Opens the submit form (non-modal) for the selected project; returns it (tests).

@@ -226,24 +226,25 @@ void QuotaWhatIfDialog::predict()
         [cluster = m_cluster, nodes = m_nodes, projects, jobs = m_jobs, changes] {
             return core::predictQuotaChange(cluster, nodes, projects, jobs, changes);
         },
-        [this](core::QuotaWhatIfOutcome outcome) {
+        [this](core::Result<core::QuotaWhatIf> outcome) {
             m_predictButton->setEnabled(true);
             showOutcome(outcome);
             Q_EMIT predicted();
         });
 }
 
-void QuotaWhatIfDialog::showOutcome(const core::QuotaWhatIfOutcome &outcome)
+void QuotaWhatIfDialog::showOutcome(const core::Result<core::QuotaWhatIf> &outcome)
 {
-    m_result = outcome.result;
     m_applyButton->setEnabled(false);
-    if (!outcome.result) {
-        m_summary->setText(outcome.error);
+    if (!outcome) {
+        m_result.reset();
+        m_summary->setText(outcome.error().message);
         m_projectTable->setRowCount(0);
         m_jobTable->setRowCount(0);
         return;
     }
-    const core::QuotaWhatIf &w = *outcome.result;
+    m_result = *outcome;
+    const core::QuotaWhatIf &w = *outcome;
     int starts = 0;
     int preempted = 0;
     core::QuotaWhatIf shown = w;

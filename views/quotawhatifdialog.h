@@ -59,7 +59,7 @@ private:
         QDoubleSpinBox *quota = nullptr;
         QDoubleSpinBox *weight = nullptr;
     };
-    void showOutcome(const core::QuotaWhatIfOutcome &outcome);
+    void showOutcome(const core::Result<core::QuotaWhatIf> &outcome);
     void applySelected();
 
     QString m_cluster;

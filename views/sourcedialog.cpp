@@ -531,7 +531,7 @@ bool SourceDialog::usesKubeconfig() const
 
 QString SourceDialog::validationError() const
 {
-    const QList<core::FieldError> errors = fieldErrors();
+    const QList<core::Error> errors = fieldErrors();
     return errors.isEmpty() ? QString() : errors.first().message;
 }
 
@@ -550,35 +550,36 @@ QString SourceDialog::reentryError() const
     return {};
 }
 
-QList<core::FieldError> SourceDialog::fieldErrors() const
+QList<core::Error> SourceDialog::fieldErrors() const
 {
     const core::SourceConfig c = config();
     // What only the form knows: the kubeconfig the dialog had read, and the API URL chosen as the
     // way in but left empty (in the config that reads as "use a kubeconfig").
-    QList<core::FieldError> form;
+    QList<core::Error> form;
     if (c.kind == core::SourceKind::Kubernetes && !c.kubeconfigInSecret) {
         if (usesKubeconfig()) {
             if (m_contextsPending || m_requestedPath != c.kubeconfig) {
-                form.append({QStringLiteral("kubeconfig"), tr("Reading the kubeconfig…")});
+                form.append(core::Error::invalid(QStringLiteral("kubeconfig"), tr("Reading the kubeconfig…")));
             } else if (!m_contextsError.isEmpty()) {
-                form.append({QStringLiteral("kubeconfig"), tr("Cannot use the kubeconfig: %1").arg(m_contextsError)});
+                form.append(core::Error::invalid(QStringLiteral("kubeconfig"),
+                                                 tr("Cannot use the kubeconfig: %1").arg(m_contextsError)));
             } else if (c.kubeContext.isEmpty()) {
-                form.append({QStringLiteral("context"), tr("Choose a context.")});
+                form.append(core::Error::invalid(QStringLiteral("context"), tr("Choose a context.")));
             } else if (!m_contexts.contains(c.kubeContext)) {
-                form.append(
-                    {QStringLiteral("context"), tr("The kubeconfig has no context named %1.").arg(c.kubeContext)});
+                form.append(core::Error::invalid(QStringLiteral("context"),
+                                                 tr("The kubeconfig has no context named %1.").arg(c.kubeContext)));
             }
         } else if (c.url.isEmpty()) {
-            form.append({QStringLiteral("url"), tr("Enter the URL of the Kubernetes API server.")});
+            form.append(core::Error::invalid(QStringLiteral("url"), tr("Enter the URL of the Kubernetes API server.")));
         }
     }
-    QList<core::FieldError> errors = core::SourceAdmin::validateEdit(
+    QList<core::Error> errors = core::SourceAdmin::validateEdit(
         {c, password(), s3Secret()}, m_edit ? &m_original : nullptr, m_edit ? QStringList() : m_existingNames);
     qsizetype at = 0;
     while (at < errors.size() && errors.at(at).field == QLatin1String("name")) {
         ++at;
     }
-    for (const core::FieldError &e : std::as_const(form)) {
+    for (const core::Error &e : std::as_const(form)) {
         errors.insert(at++, e);
     }
     return errors;
@@ -586,13 +587,13 @@ QList<core::FieldError> SourceDialog::fieldErrors() const
 
 void SourceDialog::validate()
 {
-    const QList<core::FieldError> errors = fieldErrors();
+    const QList<core::Error> errors = fieldErrors();
     const QString error = errors.isEmpty() ? QString() : errors.first().message;
     // A new, still empty form is not an error yet.
     const bool show = !m_nameEdit->text().isEmpty() || m_edit;
     bool firstShown = false;
     for (auto it = m_fieldErrorRows.cbegin(); it != m_fieldErrorRows.cend(); ++it) {
-        const auto found = std::find_if(errors.cbegin(), errors.cend(), [&it](const core::FieldError &e) {
+        const auto found = std::find_if(errors.cbegin(), errors.cend(), [&it](const core::Error &e) {
             return e.field == it.key();
         });
         const bool visible = show && found != errors.cend() && m_form->isRowVisible(it->field);

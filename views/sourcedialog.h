@@ -65,7 +65,7 @@ public:
     /// editing, a changed endpoint or weaker TLS needs the stored password / S3 secret typed
     /// again), plus what only the form knows (the kubeconfig being read, its contexts). Each is
     /// shown under its field.
-    [[nodiscard]] QList<core::FieldError> fieldErrors() const;
+    [[nodiscard]] QList<core::Error> fieldErrors() const;
 
     /// Shows the outcome of a testRequested() (re-enables the Test button).
     void setTestResult(bool ok, const QString &message);

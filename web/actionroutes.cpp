@@ -22,22 +22,21 @@ void submitAction(RouteCall &call, bool preview)
         c.replyError(std::move(responder), ApiError::BadRequest, QStringLiteral("the body must be a JSON object"));
         return;
     }
-    QString error;
-    const std::optional<core::ActionRequest> actionRequest = actionRequestFromJson(doc.object(), &error);
+    const core::Result<core::ActionRequest> actionRequest = actionRequestFromJson(doc.object());
     if (!actionRequest) {
-        c.replyError(std::move(responder), ApiError::BadRequest, error);
+        c.replyError(std::move(responder), actionRequest.error());
         return;
     }
     if (preview) {
         c.replyJson(std::move(responder), previewToJson(c.engine.actions().preview(*actionRequest)));
         return;
     }
-    const QString id = c.engine.actions().submit(*actionRequest, &error, call.session->user);
-    if (id.isEmpty()) {
-        c.replyError(std::move(responder), ApiError::Conflict, error);
+    const core::Result<QString> id = c.engine.actions().submit(*actionRequest, call.session->user);
+    if (!id) {
+        c.replyError(std::move(responder), id.error());
         return;
     }
-    c.replyJson(std::move(responder), QJsonObject{{QStringLiteral("id"), id}}, HttpStatus::Accepted);
+    c.replyJson(std::move(responder), QJsonObject{{QStringLiteral("id"), *id}}, HttpStatus::Accepted);
 }
 
 void previewAction(RouteCall &call)

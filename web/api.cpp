@@ -113,7 +113,7 @@ bool webActionAllowed(core::ActionKind kind)
            || kind == K::ProjectQuotaEdit;
 }
 
-std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json, QString *error)
+core::Result<core::ActionRequest> actionRequestFromJson(const QJsonObject &json)
 {
     static const QList<core::ActionKind> kinds{core::ActionKind::SnapshotCreate,
                                                core::ActionKind::SnapshotDelete,
@@ -134,16 +134,11 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
         }
     }
     if (!kind) {
-        if (error) {
-            *error = QStringLiteral("unknown action kind \"%1\"").arg(kindName);
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid({}, QStringLiteral("unknown action kind \"%1\"").arg(kindName)));
     }
     if (!webActionAllowed(*kind)) {
-        if (error) {
-            *error = QStringLiteral("action \"%1\" is not available from the web console").arg(kindName);
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid(
+            {}, QStringLiteral("action \"%1\" is not available from the web console").arg(kindName)));
     }
     const auto str = [&](const char *key) {
         return json.value(QLatin1String(key)).toString();
@@ -163,10 +158,8 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
         const double gpus = quota.isString() ? quota.toString().trimmed().toDouble(&ok) : quota.toDouble(-1);
         ok = ok && gpus >= 0;
         if (!ok || !std::isfinite(gpus) || gpus > 1e6) {
-            if (error) {
-                *error = QStringLiteral("\"quota\" must be a number of GPUs >= 0");
-            }
-            return std::nullopt;
+            return core::fail(core::Error::invalid(QStringLiteral("quota"),
+                                                   QStringLiteral("\"quota\" must be a number of GPUs >= 0")));
         }
         r.quota = core::MilliGpu(std::llround(gpus * 1000.0));
     }
@@ -183,10 +176,7 @@ std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json
     r.commitId = str("commit_id");
     r.cacheTarget = str("cache_target");
     if (r.source.isEmpty()) {
-        if (error) {
-            *error = QStringLiteral("\"source\" is required");
-        }
-        return std::nullopt;
+        return core::fail(core::Error::invalid({}, QStringLiteral("\"source\" is required")));
     }
     return r;
 }

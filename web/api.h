@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/actions.h"
+#include "models/core/error.h"
 #include "models/rows/output.h"
 
 #include <QJsonArray>
@@ -30,9 +31,9 @@ bool webActionAllowed(core::ActionKind kind);
 
 /// An ActionRequest from the web's JSON: {"kind": actionKindName, "source", "volume_id",
 /// "snapshot_id", "name", "comment", "project", "job_ids": [..] (or "job": "ns/name"),
-/// "dataset_source", "dataset_id", "commit_id", "cache_target", "level", "pool"}. nullopt +
-/// `error` for an unknown or not allowed kind, or a missing source.
-std::optional<core::ActionRequest> actionRequestFromJson(const QJsonObject &json, QString *error);
+/// "dataset_source", "dataset_id", "commit_id", "cache_target", "level", "pool"}. An
+/// Error::Kind::Invalid for an unknown or not allowed kind, or a missing source.
+core::Result<core::ActionRequest> actionRequestFromJson(const QJsonObject &json);
 
 /// {"title","target","from","to","effects","warnings","destructive","blocked_reason"}.
 QJsonObject previewToJson(const core::ActionPreview &preview);

@@ -37,6 +37,24 @@ const ApiErrorEntry &apiErrorEntry(ApiError error)
 
 } // namespace
 
+ApiError apiErrorFor(const core::Error &error)
+{
+    switch (error.kind) {
+    case core::Error::Kind::Invalid:
+        return ApiError::BadRequest;
+    case core::Error::Kind::NotFound:
+        return ApiError::NotFound;
+    case core::Error::Kind::Conflict:
+    case core::Error::Kind::Cancelled:
+        return ApiError::Conflict;
+    case core::Error::Kind::Unavailable:
+        return ApiError::Unavailable;
+    case core::Error::Kind::Failed:
+        break;
+    }
+    return ApiError::Internal;
+}
+
 int apiErrorStatus(ApiError error)
 {
     return apiErrorEntry(error).status;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/error.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -29,6 +31,9 @@ enum class ApiError
     Unavailable,     ///< 503 "unavailable": a service the request needs is not configured
 };
 
+/// The reason of a core::Error by its kind: Invalid 400, NotFound 404, Conflict and Cancelled
+/// 409, Unavailable 503, Failed 500.
+ApiError apiErrorFor(const core::Error &error);
 /// The HTTP status of `error` (400..503).
 int apiErrorStatus(ApiError error);
 /// The snake_case code of `error`, e.g. "not_found".

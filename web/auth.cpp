@@ -136,13 +136,6 @@ bool validName(const QString &name)
     return re.match(name).hasMatch();
 }
 
-void setError(QString *error, const QString &message)
-{
-    if (error) {
-        *error = message;
-    }
-}
-
 } // namespace
 
 QString roleName(Role role)
@@ -216,21 +209,20 @@ void UserStore::refreshDummyHash()
     m_dummyHash = encode(iterations, randomBytes(kSaltBytes), QByteArray(kHashBytes, '\0'));
 }
 
-bool UserStore::load(QString *error)
+core::Status UserStore::load()
 {
     m_users.clear();
     m_broken = false;
     QFile file(m_path);
     if (!file.exists()) {
         refreshDummyHash();
-        return true;
+        return {};
     }
-    const auto fail = [&](const QString &message) {
+    const auto fail = [&](const QString &message) -> core::Status {
         m_users.clear();
         m_broken = true;
         refreshDummyHash();
-        setError(error, QStringLiteral("%1: %2").arg(m_path, message));
-        return false;
+        return core::fail(QStringLiteral("%1: %2").arg(m_path, message));
     };
     if (!file.open(QIODevice::ReadOnly)) {
         return fail(file.errorString());
@@ -271,10 +263,10 @@ bool UserStore::load(QString *error)
     }
     m_users = users;
     refreshDummyHash();
-    return true;
+    return {};
 }
 
-bool UserStore::save(const QHash<QString, User> &users, QString *error) const
+core::Status UserStore::save(const QHash<QString, User> &users) const
 {
     QList<User> sorted = users.values();
     std::sort(sorted.begin(), sorted.end(), [](const User &a, const User &b) {
@@ -291,64 +283,56 @@ bool UserStore::save(const QHash<QString, User> &users, QString *error) const
 
     const QFileInfo info(m_path);
     if (!QDir().mkpath(info.absolutePath())) {
-        setError(error, QStringLiteral("cannot create %1").arg(info.absolutePath()));
-        return false;
+        return core::fail(QStringLiteral("cannot create %1").arg(info.absolutePath()));
     }
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly)) {
-        setError(error, QStringLiteral("%1: %2").arg(m_path, file.errorString()));
-        return false;
+        return core::fail(QStringLiteral("%1: %2").arg(m_path, file.errorString()));
     }
     // Set on the temporary file before the rename, so the hashes are never readable by others,
     // not even for a moment; QSaveFile would otherwise copy an existing file's looser mode.
     if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         file.cancelWriting();
-        setError(error, QStringLiteral("%1: cannot restrict permissions to 0600").arg(m_path));
-        return false;
+        return core::fail(QStringLiteral("%1: cannot restrict permissions to 0600").arg(m_path));
     }
     if (file.write(json) != json.size() || !file.commit()) {
-        setError(error, QStringLiteral("%1: %2").arg(m_path, file.errorString()));
-        return false;
+        return core::fail(QStringLiteral("%1: %2").arg(m_path, file.errorString()));
     }
-    return true;
+    return {};
 }
 
-bool UserStore::validateNewUser(const QString &name, const QString &password, QString *error)
+core::Status UserStore::validateNewUser(const QString &name, const QString &password)
 {
     if (!validName(name)) {
-        setError(error,
-                 QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80)));
-        return false;
+        return core::fail(core::Error::invalid(
+            {}, QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80))));
     }
     if (password.size() < kMinPasswordLength) {
-        setError(error, QStringLiteral("the password must have at least %1 characters").arg(kMinPasswordLength));
-        return false;
+        return core::fail(core::Error::invalid(
+            {}, QStringLiteral("the password must have at least %1 characters").arg(kMinPasswordLength)));
     }
-    return true;
+    return {};
 }
 
-bool UserStore::addUser(const QString &name, const QString &password, Role role, QString *error, int iterations)
+core::Status UserStore::addUser(const QString &name, const QString &password, Role role, int iterations)
 {
     if (m_broken) {
-        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
-        return false;
+        return core::fail(QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
     }
-    if (!validateNewUser(name, password, error)) {
-        return false;
+    if (core::Status valid = validateNewUser(name, password); !valid) {
+        return valid;
     }
-    return addHashedUser(name, hashPassword(password, iterations), role, error);
+    return addHashedUser(name, hashPassword(password, iterations), role);
 }
 
-bool UserStore::addHashedUser(const QString &name, const QString &passwordHash, Role role, QString *error)
+core::Status UserStore::addHashedUser(const QString &name, const QString &passwordHash, Role role)
 {
     if (m_broken) {
-        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
-        return false;
+        return core::fail(QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
     }
     if (!validName(name)) {
-        setError(error,
-                 QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80)));
-        return false;
+        return core::fail(core::Error::invalid(
+            {}, QStringLiteral("invalid user name \"%1\": 1-64 characters of A-Z a-z 0-9 . _ @ -").arg(name.left(80))));
     }
     QHash<QString, User> users = m_users;
     User user;
@@ -365,32 +349,31 @@ bool UserStore::addHashedUser(const QString &name, const QString &passwordHash, 
             QDateTime(now.date(), QTime(now.time().hour(), now.time().minute(), now.time().second()), Qt::UTC);
     }
     users.insert(name, user);
-    if (!save(users, error)) {
-        return false;
+    if (core::Status saved = save(users); !saved) {
+        return saved;
     }
     m_users = users;
     refreshDummyHash();
-    return true;
+    return {};
 }
 
-bool UserStore::removeUser(const QString &name, QString *error)
+core::Status UserStore::removeUser(const QString &name)
 {
     if (m_broken) {
-        setError(error, QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
-        return false;
+        return core::fail(QStringLiteral("%1 could not be read; fix or remove it first").arg(m_path));
     }
     if (!m_users.contains(name)) {
-        setError(error, QStringLiteral("no user \"%1\"").arg(name.left(80)));
-        return false;
+        return core::fail(
+            core::Error::make(core::Error::Kind::NotFound, QStringLiteral("no user \"%1\"").arg(name.left(80))));
     }
     QHash<QString, User> users = m_users;
     users.remove(name);
-    if (!save(users, error)) {
-        return false;
+    if (core::Status saved = save(users); !saved) {
+        return saved;
     }
     m_users = users;
     refreshDummyHash();
-    return true;
+    return {};
 }
 
 std::optional<User> UserStore::find(const QString &name) const
@@ -747,9 +730,8 @@ int runUserCommand(const QStringList &args,
     }
 
     UserStore store(usersPath, clock);
-    QString error;
-    if (!store.load(&error)) {
-        return fail(error);
+    if (const core::Status loaded = store.load(); !loaded) {
+        return fail(loaded.error().message);
     }
 
     if (verb == QLatin1String("list")) {
@@ -770,8 +752,8 @@ int runUserCommand(const QStringList &args,
 
     const QString name = positional.first();
     if (verb == QLatin1String("remove")) {
-        if (!store.removeUser(name, &error)) {
-            return fail(error);
+        if (const core::Status removed = store.removeUser(name); !removed) {
+            return fail(removed.error().message);
         }
         out << "removed user " << name << "\n";
         out.flush();
@@ -807,8 +789,8 @@ int runUserCommand(const QStringList &args,
         return fail(QStringLiteral("no password: set STRATA_NEW_PASSWORD or give one line on stdin"));
     }
     const bool existed = store.find(name).has_value();
-    if (!store.addUser(name, password, *role, &error, iterations)) {
-        return fail(error);
+    if (const core::Status added = store.addUser(name, password, *role, iterations); !added) {
+        return fail(added.error().message);
     }
     out << (existed ? "updated user " : "added user ") << name << " (" << roleName(*role) << ")\n";
     out.flush();

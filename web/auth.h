@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/error.h"
+
 #include <QDateTime>
 #include <QHash>
 #include <QList>
@@ -55,19 +57,20 @@ public:
     /// `clock` dates new users (User::created); it must outlive the store.
     UserStore(QString path, const core::IClock &clock);
 
-    /// Reads the file; a missing file is an empty store (true). false + error when unreadable
-    /// or malformed (the store is then empty and refuses logins).
-    bool load(QString *error = nullptr);
-    /// Adds or replaces (new password, new role) a user and saves. false + error for an
-    /// invalid name, a password shorter than 8 characters, or a write failure.
-    bool
-    addUser(const QString &name, const QString &password, Role role, QString *error = nullptr, int iterations = 600000);
+    /// Reads the file; a missing file is an empty store (success). A Kind::Failed error naming
+    /// the file when unreadable or malformed (the store is then empty and refuses logins).
+    core::Status load();
+    /// Adds or replaces (new password, new role) a user and saves. Kind::Invalid for an invalid
+    /// name or a password shorter than 8 characters; Kind::Failed for a write failure or a
+    /// store whose file could not be read.
+    core::Status addUser(const QString &name, const QString &password, Role role, int iterations = 600000);
     /// Adds or replaces a user whose password was hashed already (hashPassword(), e.g. on a
     /// worker thread); the name rules of addUser().
-    bool addHashedUser(const QString &name, const QString &passwordHash, Role role, QString *error = nullptr);
-    /// addUser()'s name and password rules, without hashing.
-    static bool validateNewUser(const QString &name, const QString &password, QString *error = nullptr);
-    bool removeUser(const QString &name, QString *error = nullptr);
+    core::Status addHashedUser(const QString &name, const QString &passwordHash, Role role);
+    /// addUser()'s name and password rules, without hashing (Kind::Invalid).
+    static core::Status validateNewUser(const QString &name, const QString &password);
+    /// Removes `name` and saves; Kind::NotFound for an unknown name.
+    core::Status removeUser(const QString &name);
     [[nodiscard]] std::optional<User> find(const QString &name) const;
     [[nodiscard]] QList<User> users() const;
     /// The user when the password matches. An unknown name still costs one hash derivation
@@ -77,7 +80,7 @@ public:
 
 private:
     void refreshDummyHash();
-    bool save(const QHash<QString, User> &users, QString *error) const;
+    core::Status save(const QHash<QString, User> &users) const;
 
     QString m_path;
     const core::IClock &m_clock;

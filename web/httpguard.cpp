@@ -156,8 +156,9 @@ QString clientKey(const QHostAddress &address)
     return QHostAddress(bytes).toString() + QStringLiteral("/64");
 }
 
-bool parseTrustedProxies(const QStringList &values, QList<QPair<QHostAddress, int>> *out, QString *error)
+core::Result<QList<QPair<QHostAddress, int>>> parseTrustedProxies(const QStringList &values)
 {
+    QList<QPair<QHostAddress, int>> out;
     for (const QString &raw : values) {
         const QString value = raw.trimmed();
         QPair<QHostAddress, int> subnet;
@@ -168,13 +169,14 @@ bool parseTrustedProxies(const QStringList &values, QList<QPair<QHostAddress, in
             subnet = {address, address.protocol() == QAbstractSocket::IPv6Protocol ? 128 : 32};
         }
         if (subnet.first.isNull() || subnet.second < 0) {
-            *error =
-                QStringLiteral("trusted proxy \"%1\" is not an address or a subnet (10.0.0.5, 10.1.0.0/16)").arg(value);
-            return false;
+            return core::fail(core::Error::invalid(
+                {},
+                QStringLiteral("trusted proxy \"%1\" is not an address or a subnet (10.0.0.5, 10.1.0.0/16)")
+                    .arg(value)));
         }
-        out->append(subnet);
+        out.append(subnet);
     }
-    return true;
+    return out;
 }
 
 bool isTrustedProxy(const QHostAddress &address, const QList<QPair<QHostAddress, int>> &proxies)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/error.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QHash>
@@ -102,8 +104,9 @@ struct HttpGuardLimits
 QString clientKey(const QHostAddress &address);
 
 /// Parses "--trusted-proxy" values: an address ("10.0.0.5", "::1") or a subnet in CIDR
-/// notation ("10.1.0.0/16"). false + `error` for anything else.
-bool parseTrustedProxies(const QStringList &values, QList<QPair<QHostAddress, int>> *out, QString *error);
+/// notation ("10.1.0.0/16"), as (address, prefix length) in the given order. An
+/// Error::Kind::Invalid naming the first value that is anything else.
+core::Result<QList<QPair<QHostAddress, int>>> parseTrustedProxies(const QStringList &values);
 /// Whether `address` (IPv4-mapped IPv6 as IPv4) lies in one of `proxies`.
 bool isTrustedProxy(const QHostAddress &address, const QList<QPair<QHostAddress, int>> &proxies);
 /// The client a request comes from: `peer`, or, when `peer` is a trusted proxy, the address that

@@ -115,12 +115,12 @@ void quotaWhatIf(RouteCall &call)
         c.replyError(std::move(call.responder), ApiError::BadRequest, error);
         return;
     }
-    const core::QuotaWhatIfOutcome outcome = core::predictQuotaChange(c.engine.estate(), source, changes);
-    if (!outcome.result) {
-        c.replyError(std::move(call.responder), ApiError::BadRequest, outcome.error);
+    const core::Result<core::QuotaWhatIf> whatIf = core::predictQuotaChange(c.engine.estate(), source, changes);
+    if (!whatIf) {
+        c.replyError(std::move(call.responder), ApiError::BadRequest, whatIf.error().message);
         return;
     }
-    c.replyJson(std::move(call.responder), rows::whatIfToJson(*outcome.result));
+    c.replyJson(std::move(call.responder), rows::whatIfToJson(*whatIf));
 }
 
 } // namespace

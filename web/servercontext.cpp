@@ -148,6 +148,13 @@ void ServerContext::replyError(QHttpServerResponder &&responder,
     replyError(std::move(responder), apiErrorForStatus(int(status)).value_or(ApiError::Internal), message, extra);
 }
 
+void ServerContext::replyError(QHttpServerResponder &&responder,
+                               const core::Error &error,
+                               const ReplyHeaders &extra) const
+{
+    replyError(std::move(responder), apiErrorFor(error), error.message, extra);
+}
+
 core::HistoryService *ServerContext::historyOrUnavailable(QHttpServerResponder &responder)
 {
     core::HistoryService *history = engine.history();

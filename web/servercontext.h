@@ -120,6 +120,8 @@ public:
                     ApiError error,
                     const QString &message,
                     const ReplyHeaders &extra = {}) const;
+    /// The reply for a core::Error: its message with the status of apiErrorFor().
+    void replyError(QHttpServerResponder &&responder, const core::Error &error, const ReplyHeaders &extra = {}) const;
     /// The same for a route that names the status; a status outside the map is a server error.
     void replyError(QHttpServerResponder &&responder,
                     HttpStatus status,

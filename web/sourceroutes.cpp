@@ -17,10 +17,10 @@ namespace strata::web {
 namespace {
 
 /// 422's body: every field error for the form, the first also as "error" and "field".
-QJsonObject fieldErrorsJson(const QList<core::FieldError> &errors)
+QJsonObject fieldErrorsJson(const QList<core::Error> &errors)
 {
     QJsonArray list;
-    for (const core::FieldError &e : errors) {
+    for (const core::Error &e : errors) {
         list.append(QJsonObject{{QStringLiteral("field"), e.field}, {QStringLiteral("message"), e.message}});
     }
     QJsonObject out{{QStringLiteral("errors"), list}};
@@ -82,9 +82,8 @@ void putSource(RouteCall &call)
             body.remove(field);
         }
     }
-    QString error;
-    if (!core::sourceFromJson(body, &edit.config, &error)) {
-        c.replyError(std::move(call.responder), HttpStatus::BadRequest, error);
+    if (const core::Status read = core::sourceFromJson(body, &edit.config); !read) {
+        c.replyError(std::move(call.responder), read.error());
         return;
     }
     if (replacing && !body.contains(QLatin1String("password"))) {
@@ -94,7 +93,7 @@ void putSource(RouteCall &call)
         edit.config.s3Secret = old->s3Secret;
     }
     const QString kind = core::sourceKindName(edit.config.kind);
-    if (const QList<core::FieldError> errors = c.sourceAdmin.check(edit); !errors.isEmpty()) {
+    if (const QList<core::Error> errors = c.sourceAdmin.check(edit); !errors.isEmpty()) {
         // The reason names no secret: the change may be an attempt to send the server's secrets
         // somewhere.
         c.audit(call.session->user,

@@ -18,14 +18,13 @@ void webAddUser(RouteCall &call)
     const QString name = body.value(QLatin1String("name")).toString();
     const QString password = body.value(QLatin1String("password")).toString();
     const auto role = roleFromName(body.value(QLatin1String("role")).toString());
-    QString error;
     if (!role) {
         c.replyError(
             std::move(call.responder), ApiError::BadRequest, QStringLiteral("role must be viewer, operator or admin"));
         return;
     }
-    if (!UserStore::validateNewUser(name, password, &error)) {
-        c.replyError(std::move(call.responder), ApiError::BadRequest, error);
+    if (const core::Status valid = UserStore::validateNewUser(name, password); !valid) {
+        c.replyError(std::move(call.responder), valid.error());
         return;
     }
     // The slow hash runs on the login pool so live updates keep flowing meanwhile.
@@ -40,10 +39,9 @@ void webAddUser(RouteCall &call)
                 ctx->q,
                 [ctx, held, by, name, role, hash = std::move(hash)] {
                     const std::optional<User> before = ctx->users.find(name);
-                    QString error;
-                    if (!ctx->users.addHashedUser(name, hash, role, &error)) {
+                    if (const core::Status added = ctx->users.addHashedUser(name, hash, role); !added) {
                         if (held->socket) {
-                            ctx->replyError(std::move(held->responder), ApiError::Internal, error);
+                            ctx->replyError(std::move(held->responder), ApiError::Internal, added.error().message);
                         }
                         return;
                     }
@@ -83,9 +81,8 @@ void webRemoveUser(RouteCall &call)
             std::move(call.responder), ApiError::Conflict, QStringLiteral("you cannot remove your own account"));
         return;
     }
-    QString error;
-    if (!c.users.removeUser(name, &error)) {
-        c.replyError(std::move(call.responder), ApiError::Internal, error);
+    if (const core::Status removed = c.users.removeUser(name); !removed) {
+        c.replyError(std::move(call.responder), ApiError::Internal, removed.error().message);
         return;
     }
     c.endUserConnections(name, QStringLiteral("account removed"));

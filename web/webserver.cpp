@@ -61,13 +61,10 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
 
 WebServer::~WebServer() = default;
 
-bool WebServer::listen(QString *error)
+core::Status WebServer::listen()
 {
-    const auto fail = [error](const QString &why) {
-        if (error) {
-            *error = why;
-        }
-        return false;
+    const auto fail = [](const QString &why) -> core::Status {
+        return core::fail(why);
     };
     // The names the Host header may carry (besides IP literals and localhost).
     d->hostNames.clear();
@@ -165,7 +162,7 @@ bool WebServer::listen(QString *error)
                         .arg(why));
     }
     d->http.bind(d->server);
-    return true;
+    return {};
 }
 
 quint16 WebServer::port() const

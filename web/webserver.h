@@ -174,8 +174,9 @@ public:
     WebServer(core::Engine &engine, UserStore &users, WebServerOptions options, QObject *parent = nullptr);
     ~WebServer() override;
 
-    /// Binds and listens. false + error (port in use, unreadable certificate or key).
-    bool listen(QString *error = nullptr);
+    /// Binds and listens. A Kind::Failed error when the port is in use or the certificate or
+    /// key cannot be read.
+    core::Status listen();
     [[nodiscard]] quint16 port() const;
     /// "https://127.0.0.1:8443" (or http://).
     [[nodiscard]] QUrl url() const;

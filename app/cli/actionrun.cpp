@@ -61,11 +61,11 @@ int runAction(core::Engine &engine,
     if (!preview.allowed()) {
         return fail(preview.blockedReason);
     }
-    QString error;
-    const QString id = engine.actions().submit(request, &error);
-    if (id.isEmpty()) {
-        return fail(error);
+    const core::Result<QString> submitted = engine.actions().submit(request);
+    if (!submitted) {
+        return fail(submitted.error().message);
     }
+    const QString &id = *submitted;
     QString lastProgress;
     const QMetaObject::Connection progress =
         QObject::connect(&engine.actions(), &core::ActionManager::actionChanged, &engine, [&](const QString &changed) {

@@ -74,9 +74,8 @@ int exportBundleFile(const Invocation &in, Polled &polled)
         err << programName << ": " << collectError << '\n';
     }
     core::BundleWritten written;
-    QString error;
-    if (!core::writeBundle(*bundle, path, &written, &error)) {
-        err << programName << ": " << error << '\n';
+    if (const core::Status wrote = core::writeBundle(*bundle, path, &written); !wrote) {
+        err << programName << ": " << wrote.error().message << '\n';
         return 1;
     }
     out << tr("Wrote support bundle %1").arg(path) << '\n';
@@ -95,15 +94,14 @@ int diffBundleFiles(const Invocation &in)
     const QString &b = in.positional[3];
     const QString &programName = in.console.programName;
     QTextStream &err = in.console.err;
-    QString error;
-    const std::optional<core::Bundle> before = core::openBundle(a, &error);
+    const core::Result<core::Bundle> before = core::openBundle(a);
     if (!before) {
-        err << programName << ": " << tr("cannot open %1: %2").arg(a, error) << '\n';
+        err << programName << ": " << tr("cannot open %1: %2").arg(a, before.error().message) << '\n';
         return 2;
     }
-    const std::optional<core::Bundle> after = core::openBundle(b, &error);
+    const core::Result<core::Bundle> after = core::openBundle(b);
     if (!after) {
-        err << programName << ": " << tr("cannot open %1: %2").arg(b, error) << '\n';
+        err << programName << ": " << tr("cannot open %1: %2").arg(b, after.error().message) << '\n';
         return 2;
     }
     const core::BundleDiff diff = core::diffBundles(*before, *after);
@@ -168,10 +166,9 @@ int getFromBundle(const QString &path,
     const QString &programName = in.console.programName;
     QTextStream &out = in.console.out;
     QTextStream &err = in.console.err;
-    QString error;
-    const std::optional<core::Bundle> bundle = core::openBundle(path, &error);
+    const core::Result<core::Bundle> bundle = core::openBundle(path);
     if (!bundle) {
-        err << programName << ": " << tr("cannot open %1: %2").arg(path, error) << '\n';
+        err << programName << ": " << tr("cannot open %1: %2").arg(path, bundle.error().message) << '\n';
         return 2;
     }
     core::OfflineEngine offline(*bundle, QStringLiteral("cli"));

@@ -262,12 +262,12 @@ int run(const QStringList &arguments,
     runtimeOptions.history = historyUse != HistoryUse::None;
     if (parser.isSet(flags.demo)) {
         const core::DemoScope scope{kinds, runtimeOptions.history};
-        runtimeOptions.demo = [&hooks, scope](core::AppConfig *config, core::ICredentialStore **store, QString *error) {
+        runtimeOptions.demo = [&hooks, scope](core::AppConfig *config,
+                                              core::ICredentialStore **store) -> core::Result<std::shared_ptr<void>> {
             if (!hooks.startDemo) {
-                *error = QCoreApplication::translate("cli", "this program was built without it");
-                return std::shared_ptr<void>();
+                return core::fail(QCoreApplication::translate("cli", "this program was built without it"));
             }
-            return hooks.startDemo(scope, config, store, error);
+            return hooks.startDemo(scope, config, store);
         };
     } else {
         const QString path = parser.isSet(flags.config) ? parser.value(flags.config) : core::AppConfig::defaultPath();
@@ -288,15 +288,16 @@ int run(const QStringList &arguments,
     // says which resource stalled, not only which source.
     runtimeOptions.firstPollDeadline = std::chrono::milliseconds(in.timeoutSeconds * 750);
     runtimeOptions.startSources = false; // only the --source ones, below
-    QString runtimeError;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &runtimeError);
-    if (!runtime) {
+    core::Result<std::unique_ptr<core::Runtime>> built = core::Runtime::build(runtimeOptions);
+    if (!built) {
+        const QString &runtimeError = built.error().message;
         return console.fail(
             runtimeOptions.demo
                 ? QCoreApplication::translate("cli", "cannot start the demo estate: %1").arg(runtimeError)
                 : runtimeError,
             2);
     }
+    const std::unique_ptr<core::Runtime> runtime = std::move(*built);
     const core::AppConfig &config = runtime->config();
 
     Polled polled{runtime->engine(), {}, {}, {}, 0, {}};

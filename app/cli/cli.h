@@ -32,12 +32,12 @@ struct RunHooks
     /// Starts the simulated estate `--demo` runs against (the binaries pass
     /// demo::startForCommand; the CLI itself links no simulator). Sets `config` to its sources and
     /// `credentials` to the store of their secrets, both owned by the returned handle, which run()
-    /// holds until the sources are torn down; nullptr and `error` on failure. Unset: `--demo`
-    /// fails with exit code 2.
+    /// holds until the sources are torn down; why not on failure. Unset: `--demo` fails with
+    /// exit code 2.
     /// `scope` names what the command reads (a listing of volumes: ONTAP and Azure), so only the
     /// simulators behind those sources start (demo::startScopedForCommand).
-    std::function<std::shared_ptr<void>(
-        const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials, QString *error)>
+    std::function<core::Result<std::shared_ptr<void>>(
+        const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials)>
         startDemo;
 };
 

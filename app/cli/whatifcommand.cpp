@@ -14,13 +14,15 @@ namespace strata::cli {
 namespace {
 
 // The quota words after `what-if quota` and the --over-quota-weight values, parsed; the first
-// malformed word in `error`.
-QList<core::QuotaChange> quotaChangesOf(const Invocation &in, QString &error)
+// malformed word is the error.
+core::Result<QList<core::QuotaChange>> quotaChangesOf(const Invocation &in)
 {
     QList<core::QuotaChange> changes;
+    core::Error refused;
     const auto add = [&](const QString &word, bool weight) {
-        const auto change = core::parseQuotaChange(word, weight, error);
+        const core::Result<core::QuotaChange> change = core::parseQuotaChange(word, weight);
         if (!change) {
+            refused = change.error();
             return false;
         }
         for (core::QuotaChange &existing : changes) {
@@ -35,12 +37,12 @@ QList<core::QuotaChange> quotaChangesOf(const Invocation &in, QString &error)
     };
     for (const QString &word : in.positional.mid(2)) {
         if (!add(word, false)) {
-            return {};
+            return core::fail(refused);
         }
     }
     for (const QString &word : in.parser.values(in.flags.weight)) {
         if (!add(word, true)) {
-            return {};
+            return core::fail(refused);
         }
     }
     return changes;
@@ -57,9 +59,8 @@ int whatIfCheck(const Invocation &in)
     if (in.format == rows::Format::Csv) {
         return in.console.fail(tr("what-if prints table or json"), 2);
     }
-    QString error;
-    if (quotaChangesOf(in, error).isEmpty()) {
-        return in.console.fail(error, 2);
+    if (const auto changes = quotaChangesOf(in); !changes) {
+        return in.console.fail(changes.error().message, 2);
     }
     return 0;
 }
@@ -138,17 +139,15 @@ int answerWhatIf(const Invocation &in, Polled &polled)
         return in.console.fail(
             tr("several GPU clusters (%1): choose one with --source").arg(clusters.join(QStringLiteral(", "))), 2);
     }
-    QString error;
-    const QList<core::QuotaChange> changes = quotaChangesOf(in, error);
     const QString &cluster = clusters.constFirst();
-    const core::QuotaWhatIfOutcome outcome = core::predictQuotaChange(estate, cluster, changes);
-    if (!outcome.result) {
-        return in.console.fail(outcome.error, 1);
+    const core::Result<core::QuotaWhatIf> whatIf = core::predictQuotaChange(estate, cluster, *quotaChangesOf(in));
+    if (!whatIf) {
+        return in.console.fail(whatIf.error().message, 1);
     }
     if (in.format == rows::Format::Json) {
-        in.console.out << QJsonDocument(rows::whatIfToJson(*outcome.result)).toJson(QJsonDocument::Indented);
+        in.console.out << QJsonDocument(rows::whatIfToJson(*whatIf)).toJson(QJsonDocument::Indented);
     } else {
-        writeWhatIfTable(*outcome.result, in.console.out);
+        writeWhatIfTable(*whatIf, in.console.out);
     }
     return polled.exitCode;
 }

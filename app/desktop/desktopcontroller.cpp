@@ -543,12 +543,12 @@ void DesktopController::openActionDialog(core::ActionRequest request)
 
 void DesktopController::submitAction(const core::ActionRequest &request)
 {
-    QString error;
-    const QString id = m_engine.actions().submit(request, &error);
-    if (id.isEmpty()) {
-        m_window->showNotification(tr("The action was not started: %1").arg(error));
+    const core::Result<QString> submitted = m_engine.actions().submit(request);
+    if (!submitted) {
+        m_window->showNotification(tr("The action was not started: %1").arg(submitted.error().message));
         return;
     }
+    const QString &id = *submitted;
     if (const core::ActionRecord *record = m_engine.actions().find(id)) {
         m_window->showStatusMessage(tr("%1 started: %2").arg(record->preview.title, record->preview.target));
     }
@@ -615,7 +615,12 @@ void DesktopController::openSourceDialog(const QString &name)
             dialog,
             [path] {
                 Contexts c;
-                c.names = core::KubernetesSource::kubeconfigContexts(path, &c.current, &c.error);
+                if (auto read = core::KubernetesSource::kubeconfigContexts(path); read) {
+                    c.names = std::move(read->names);
+                    c.current = std::move(read->current);
+                } else {
+                    c.error = read.error().message;
+                }
                 return c;
             },
             [dialog](const Contexts &c) {
@@ -1032,9 +1037,8 @@ bool DesktopController::saveConfig()
     if (m_options.demo || m_options.configPath.isEmpty()) {
         return true;
     }
-    QString error;
-    if (!m_config.save(m_options.configPath, &error)) {
-        m_window->showNotification(tr("The configuration could not be saved: %1").arg(error));
+    if (const core::Status saved = m_config.save(m_options.configPath); !saved) {
+        m_window->showNotification(tr("The configuration could not be saved: %1").arg(saved.error().message));
         return false;
     }
     return true;

@@ -211,9 +211,9 @@ int main(int argc, char **argv)
     }
     runtimeOptions.user = currentUser();
     runtimeOptions.runSchedules = true; // the desktop app runs planned service-level changes
-    QString error;
-    const std::unique_ptr<strata::core::Runtime> runtime = strata::core::Runtime::build(runtimeOptions, &error);
-    if (!runtime) {
+    strata::core::Result<std::unique_ptr<strata::core::Runtime>> built = strata::core::Runtime::build(runtimeOptions);
+    if (!built) {
+        const QString &error = built.error().message;
         QMessageBox::critical(
             nullptr,
             QCoreApplication::translate("main", "Strata"),
@@ -221,6 +221,7 @@ int main(int argc, char **argv)
                      : QCoreApplication::translate("main", "The configuration cannot be read:\n%1").arg(error));
         return demoMode ? 1 : 2;
     }
+    const std::unique_ptr<strata::core::Runtime> runtime = std::move(*built);
     if (!runtime->historyError().isEmpty()) {
         qWarning("strata: history store unavailable: %s", qPrintable(runtime->historyError()));
     }

@@ -56,12 +56,12 @@ int selfTest(int timeoutSeconds, QTextStream &out, QTextStream &err)
     runtimeOptions.history = false;
     runtimeOptions.user = QStringLiteral("self-test");
     runtimeOptions.firstPollDeadline = std::chrono::milliseconds(timeoutSeconds * 750);
-    QString error;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &error);
-    if (!runtime) {
-        err << "strata-server: self-test: " << error << '\n';
+    core::Result<std::unique_ptr<core::Runtime>> built = core::Runtime::build(runtimeOptions);
+    if (!built) {
+        err << "strata-server: self-test: " << built.error().message << '\n';
         return 1;
     }
+    const std::unique_ptr<core::Runtime> runtime = std::move(*built);
     core::Engine &engine = runtime->engine();
     QEventLoop loop;
     QTimer deadline;
@@ -280,13 +280,13 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     runtimeOptions.runSchedules = true;
     // The sources start once the options are checked and the server is about to listen.
     runtimeOptions.startSources = false;
-    QString runtimeError;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(runtimeOptions, &runtimeError);
-    if (!runtime) {
+    core::Result<std::unique_ptr<core::Runtime>> built = core::Runtime::build(runtimeOptions);
+    if (!built) {
         err << "strata-server: " << (demoMode ? QStringLiteral("the demo estate could not start: ") : QString())
-            << runtimeError << '\n';
+            << built.error().message << '\n';
         return demoMode ? 1 : 2;
     }
+    const std::unique_ptr<core::Runtime> runtime = std::move(*built);
     const core::AppConfig &config = runtime->config();
     const QString configPath = runtime->configPath(); ///< empty with --demo: source changes stay in memory
     QJsonObject webConfig;
@@ -340,8 +340,10 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     for (const QJsonValue &p : webConfig.value(QLatin1String("trusted_proxies")).toArray()) {
         trustedProxies << p.toString();
     }
-    if (QString proxyError; !web::parseTrustedProxies(trustedProxies, &options.trustedProxies, &proxyError)) {
-        err << "strata-server: " << proxyError << '\n';
+    if (const auto proxies = web::parseTrustedProxies(trustedProxies); proxies) {
+        options.trustedProxies.append(*proxies);
+    } else {
+        err << "strata-server: " << proxies.error().message << '\n';
         return 2;
     }
     for (const auto &[option, key, target] :
@@ -378,9 +380,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
                                          std::pair{QStringLiteral("viewer"), web::Role::Viewer}}) {
             const QString password = shared.isEmpty() ? randomPassword() : shared;
-            QString error;
-            if (!demoUsers.addUser(name, password, role, &error)) {
-                err << "strata-server: demo user " << name << ": " << error << '\n';
+            if (const core::Status added = demoUsers.addUser(name, password, role); !added) {
+                err << "strata-server: demo user " << name << ": " << added.error().message << '\n';
                 return 1;
             }
             if (shared.isEmpty()) {
@@ -392,9 +393,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         usersPath = defaultUsersPath();
     }
     web::UserStore users(usersPath, runtime->engine().clock());
-    QString usersError;
-    if (!users.load(&usersError)) {
-        err << "strata-server: users file " << usersPath << ": " << usersError << '\n';
+    if (const core::Status loaded = users.load(); !loaded) {
+        err << "strata-server: users file " << usersPath << ": " << loaded.error().message << '\n';
         return 2;
     }
     if (users.users().isEmpty()) {
@@ -409,9 +409,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     engine.setSources(config.sources);
 
     web::WebServer server(engine, users, options);
-    QString error;
-    if (!server.listen(&error)) {
-        err << "strata-server: " << error << '\n';
+    if (const core::Status listening = server.listen(); !listening) {
+        err << "strata-server: " << listening.error().message << '\n';
         return 1;
     }
     // The support-center sentiment dashboards (TR-4910), when the config names the bucket.

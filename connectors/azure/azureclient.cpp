@@ -11,13 +11,12 @@
 
 namespace strata::azure {
 
+using connectors::Result;
 using http::CancelToken;
-using http::HttpError;
 using http::HttpRequest;
 using http::HttpResponse;
 using http::Method;
-using http::Result;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using nlohmann::json;
 
 namespace {
@@ -45,9 +44,9 @@ bool hasApiVersion(const std::string &url)
     return lower.find("?api-version=") != std::string::npos || lower.find("&api-version=") != std::string::npos;
 }
 
-HttpError parseError(std::string_view what, const std::string &detail, int status)
+connectors::Error parseError(std::string_view what, const std::string &detail, int status)
 {
-    return HttpError::make(Kind::Parse, std::string(what) + ": " + detail, status);
+    return connectors::Error::make(Kind::Parse, std::string(what) + ": " + detail, status);
 }
 
 // A string member, `fallback` when absent or of another type (json::value() would throw
@@ -83,7 +82,7 @@ template <class T> Result<std::vector<T>> parseItems(const std::vector<json> &it
         try {
             out.push_back(items[i].template get<T>());
         } catch (const std::exception &e) {
-            return http::fail(parseError(
+            return connectors::fail(parseError(
                 what,
                 "ARM sent " + http::describeJsonMismatch(e, "record " + std::to_string(i + 1) + nameOf(items[i])),
                 200));
@@ -97,10 +96,10 @@ template <class T> Result<T> parseOne(const json &body, std::string_view what, b
     try {
         return body.template get<T>();
     } catch (const std::exception &e) {
-        HttpError error = parseError(what, "ARM sent " + http::describeJsonMismatch(e) + nameOf(body), 200);
+        connectors::Error error = parseError(what, "ARM sent " + http::describeJsonMismatch(e) + nameOf(body), 200);
         // A mutation ARM accepted happened even if its answer is unreadable.
         error.outcomeUnknown = accepted;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
 }
 
@@ -122,7 +121,7 @@ Result<json> parseBody(const HttpResponse &response, std::string_view what)
 
 } // namespace
 
-HttpError armError(const HttpResponse &response, std::string_view what)
+connectors::Error armError(const HttpResponse &response, std::string_view what)
 {
     const int status = response.status;
     json body;
@@ -171,7 +170,7 @@ HttpError armError(const HttpResponse &response, std::string_view what)
     } else {
         text += "HTTP status " + std::to_string(status);
     }
-    HttpError out = HttpError::make(kind, std::move(text), status);
+    connectors::Error out = connectors::Error::make(kind, std::move(text), status);
     out.apiCode = code;
     if (out.apiCode.empty() && status == 404) {
         out.apiCode = "NotFound";
@@ -284,7 +283,7 @@ Result<HttpResponse> AzureClient::send(HttpRequest request, const CancelToken &c
         // The second round follows a 401: the cached token expired or was revoked early.
         auto token = m_tokens.token(m_scope, cancel, attempt > 0);
         if (!token) {
-            return http::fail(std::move(token).error());
+            return connectors::fail(std::move(token).error());
         }
         request.bearer = http::BearerAuth{token->token};
         auto response = m_http.send(request, cancel);
@@ -304,10 +303,10 @@ Result<json> AzureClient::getWithVersion(const std::string &pathOrUrl,
     request.url = url(pathOrUrl, apiVersion);
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(std::move(response).error());
+        return connectors::fail(std::move(response).error());
     }
     if (!response->isSuccess()) {
-        return http::fail(armError(*response, what));
+        return connectors::fail(armError(*response, what));
     }
     return http::HttpClient::parseJson(*response, what);
 }
@@ -324,14 +323,15 @@ Result<std::vector<json>> AzureClient::listWithVersion(const std::string &pathOr
         visited.insert(href);
         auto page = getWithVersion(href, apiVersion, what, cancel);
         if (!page) {
-            return http::fail(std::move(page).error());
+            return connectors::fail(std::move(page).error());
         }
         if (!page->is_object()) {
-            return http::fail(parseError(what, std::string("a list must be an object, not ") + page->type_name(), 200));
+            return connectors::fail(
+                parseError(what, std::string("a list must be an object, not ") + page->type_name(), 200));
         }
         if (auto value = page->find("value"); value != page->end() && !value->is_null()) {
             if (!value->is_array()) {
-                return http::fail(parseError(what, "\"value\" is not an array", 200));
+                return connectors::fail(parseError(what, "\"value\" is not an array", 200));
             }
             for (auto &item : *value) {
                 items.push_back(std::move(item));
@@ -392,14 +392,14 @@ Result<json> AzureClient::sendLroWithVersion(Method method,
     request.idempotent = method == Method::Put || method == Method::Delete;
     auto response = send(request, cancel);
     if (!response) {
-        HttpError error = std::move(response).error();
+        connectors::Error error = std::move(response).error();
         if (error.kind != Kind::Cancelled) {
             error.message = std::string(what) + ": " + error.message;
         }
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     if (!response->isSuccess()) {
-        return http::fail(armError(*response, what));
+        return connectors::fail(armError(*response, what));
     }
     const bool pollable = response->header("Azure-AsyncOperation").has_value() || response->header("Location");
     if ((response->status == 201 || response->status == 202) && pollable) {
@@ -407,9 +407,9 @@ Result<json> AzureClient::sendLroWithVersion(Method method,
     }
     auto parsed = parseBody(*response, what);
     if (!parsed) {
-        HttpError error = std::move(parsed).error();
+        connectors::Error error = std::move(parsed).error();
         error.outcomeUnknown = true;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     return parsed;
 }
@@ -441,7 +441,7 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
         }
     };
     // After ARM accepted the request, every failure to learn the outcome leaves it unknown.
-    const auto unknown = [&](HttpError error) {
+    const auto unknown = [&](connectors::Error error) {
         error.outcomeUnknown = true;
         if (error.kind == Kind::Cancelled) {
             error.message = std::string(what) + ": cancelled while waiting (last status " + lastStatus
@@ -449,23 +449,23 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
         } else {
             error.message = std::string(what) + " (waiting for operation " + operationId + "): " + error.message;
         }
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     };
-    const auto waitNext = [&]() -> std::optional<HttpError> {
+    const auto waitNext = [&]() -> std::optional<connectors::Error> {
         const milliseconds delay = retryAfter > 0 ? milliseconds{seconds{retryAfter}} : interval;
         if (!sleep(delay, cancel) || cancel.isCancelled()) {
-            return HttpError::make(Kind::Cancelled, "cancelled");
+            return connectors::Error::make(Kind::Cancelled, "cancelled");
         }
         slept += delay;
         return std::nullopt;
     };
-    const auto timedOut = [&]() -> std::optional<HttpError> {
+    const auto timedOut = [&]() -> std::optional<connectors::Error> {
         // With a no-op test sleeper wall time barely moves, so the waits asked for count too.
         const auto waited = std::max(duration_cast<milliseconds>(steady_clock::now() - started), slept);
         if (waited < m_options.lroTimeout) {
             return std::nullopt;
         }
-        HttpError error = HttpError::make(
+        connectors::Error error = connectors::Error::make(
             Kind::Timeout,
             std::string(what) + " still running after " + std::to_string(duration_cast<seconds>(waited).count())
                 + " s (last status " + lastStatus + ", operation " + operationId + "); Strata did not retry it");
@@ -495,15 +495,15 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
                 lastStatus = "InProgress";
                 report(LroStatus{lastStatus, -1, operationId, locationUrl});
                 if (auto stop = timedOut()) {
-                    return http::fail(*stop);
+                    return connectors::fail(*stop);
                 }
                 continue;
             }
             if (!response->isSuccess()) {
-                HttpError error = armError(*response, what);
+                connectors::Error error = armError(*response, what);
                 // An ARM error body is the operation's verdict; anything else leaves it open.
                 if (error.kind == Kind::Api) {
-                    return http::fail(std::move(error));
+                    return connectors::fail(std::move(error));
                 }
                 return unknown(std::move(error));
             }
@@ -583,17 +583,18 @@ Result<json> AzureClient::pollLro(const HttpRequest &original,
             if (!detail.empty() && detail != message) {
                 text += " (" + detail + ")";
             }
-            HttpError error = HttpError::make(Kind::Api, std::move(text), response->status);
+            connectors::Error error = connectors::Error::make(Kind::Api, std::move(text), response->status);
             error.apiCode = code.empty() ? "Failed" : code;
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         if (status.status == "Canceled" || status.status == "Cancelled") {
-            HttpError error = HttpError::make(Kind::Api, std::string(what) + " was canceled", response->status);
+            connectors::Error error =
+                connectors::Error::make(Kind::Api, std::string(what) + " was canceled", response->status);
             error.apiCode = "Canceled";
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         if (auto stop = timedOut()) {
-            return http::fail(*stop);
+            return connectors::fail(*stop);
         }
     }
 }
@@ -605,7 +606,7 @@ Result<std::vector<NetAppAccount>> AzureClient::listAccounts(const CancelToken &
     const std::string what = "listing NetApp accounts";
     auto items = listAll(subscriptionPath() + "/providers/Microsoft.NetApp/netAppAccounts", what, cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<NetAppAccount>(*items, what);
 }
@@ -615,7 +616,7 @@ Result<std::vector<CapacityPool>> AzureClient::listPools(const std::string &acco
     const std::string what = "listing capacity pools of " + lastSegment(accountId);
     auto items = listAll(trimSlashes(accountId) + "/capacityPools", what, cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<CapacityPool>(*items, what);
 }
@@ -625,7 +626,7 @@ Result<CapacityPool> AzureClient::pool(const std::string &poolId, const CancelTo
     const std::string what = "reading capacity pool " + lastSegment(poolId);
     auto body = getJson(poolId, what, cancel);
     if (!body) {
-        return http::fail(std::move(body).error());
+        return connectors::fail(std::move(body).error());
     }
     return parseOne<CapacityPool>(*body, what);
 }
@@ -635,7 +636,7 @@ Result<std::vector<AnfVolume>> AzureClient::listVolumes(const std::string &poolI
     const std::string what = "listing volumes of pool " + lastSegment(poolId);
     auto items = listAll(trimSlashes(poolId) + "/volumes", what, cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<AnfVolume>(*items, what);
 }
@@ -645,7 +646,7 @@ Result<AnfVolume> AzureClient::volume(const std::string &volumeId, const CancelT
     const std::string what = "reading volume " + lastSegment(volumeId);
     auto body = getJson(volumeId, what, cancel);
     if (!body) {
-        return http::fail(std::move(body).error());
+        return connectors::fail(std::move(body).error());
     }
     return parseOne<AnfVolume>(*body, what);
 }
@@ -655,7 +656,7 @@ Result<std::vector<AnfSnapshot>> AzureClient::listSnapshots(const std::string &v
     const std::string what = "listing snapshots of volume " + lastSegment(volumeId);
     auto items = listAll(trimSlashes(volumeId) + "/snapshots", what, cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<AnfSnapshot>(*items, what);
 }
@@ -670,15 +671,15 @@ Result<AnfSnapshot> AzureClient::createSnapshot(const std::string &volumeId,
     const std::string path = trimSlashes(volumeId) + "/snapshots/" + http::urlEncode(name);
     auto result = sendLro(Method::Put, path, json{{"location", location}}, what, progress, cancel);
     if (!result) {
-        return http::fail(std::move(result).error());
+        return connectors::fail(std::move(result).error());
     }
     json body = std::move(*result);
     if (!body.is_object()) {
         auto reread = getJson(path, what, cancel);
         if (!reread) {
-            HttpError error = std::move(reread).error();
+            connectors::Error error = std::move(reread).error();
             error.outcomeUnknown = true;
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         body = std::move(*reread);
     }
@@ -691,7 +692,7 @@ AzureClient::deleteSnapshot(const std::string &snapshotId, const LroProgress &pr
     const std::string what = "deleting snapshot " + lastSegment(snapshotId);
     auto result = sendLro(Method::Delete, snapshotId, json(), what, progress, cancel);
     if (!result) {
-        return http::fail(std::move(result).error());
+        return connectors::fail(std::move(result).error());
     }
     return {};
 }
@@ -705,7 +706,7 @@ Result<void> AzureClient::revertVolume(const std::string &volumeId,
     auto result = sendLro(
         Method::Post, trimSlashes(volumeId) + "/revert", json{{"snapshotId", snapshotId}}, what, progress, cancel);
     if (!result) {
-        return http::fail(std::move(result).error());
+        return connectors::fail(std::move(result).error());
     }
     return {};
 }
@@ -725,7 +726,7 @@ Result<std::string> AzureClient::poolChange(const std::string &volumeId,
                           progress,
                           cancel);
     if (!result) {
-        return http::fail(std::move(result).error());
+        return connectors::fail(std::move(result).error());
     }
     return trimSlashes(newPoolId) + "/volumes/" + volumeName;
 }
@@ -745,15 +746,15 @@ Result<CapacityPool> AzureClient::createPool(const std::string &accountId,
                  {"properties", {{"serviceLevel", serviceLevel}, {"size", sizeBytes}, {"qosType", qosType}}}};
     auto result = sendLro(Method::Put, path, body, what, progress, cancel);
     if (!result) {
-        return http::fail(std::move(result).error());
+        return connectors::fail(std::move(result).error());
     }
     json created = std::move(*result);
     if (!created.is_object()) {
         auto reread = getJson(path, what, cancel);
         if (!reread) {
-            HttpError error = std::move(reread).error();
+            connectors::Error error = std::move(reread).error();
             error.outcomeUnknown = true;
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         created = std::move(*reread);
     }
@@ -782,17 +783,17 @@ Result<std::vector<MetricSeries>> AzureClient::volumeMetrics(const std::string &
                              + "&interval=PT5M&aggregation=Average";
     auto body = getWithVersion(path, m_options.monitorApiVersion, what, cancel);
     if (!body) {
-        return http::fail(std::move(body).error());
+        return connectors::fail(std::move(body).error());
     }
     if (!body->is_object()) {
-        return http::fail(parseError(what, "the answer is not an object", 200));
+        return connectors::fail(parseError(what, "the answer is not an object", 200));
     }
     std::vector<json> items;
     if (auto value = body->find("value"); value != body->end() && value->is_array()) {
         // Moved, not copied: a json copy recurses once per nesting level of what Monitor sent.
         items.assign(std::make_move_iterator(value->begin()), std::make_move_iterator(value->end()));
     } else if (value != body->end() && !value->is_null()) {
-        return http::fail(parseError(what, "\"value\" is not an array", 200));
+        return connectors::fail(parseError(what, "\"value\" is not an array", 200));
     }
     auto series = parseItems<MetricSeries>(items, what);
     if (!series) {
@@ -818,7 +819,7 @@ Result<std::vector<ManagedCluster>> AzureClient::listManagedClusters(const Cance
                                  what,
                                  cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<ManagedCluster>(*items, what);
 }
@@ -831,14 +832,14 @@ Result<std::string> AzureClient::clusterUserKubeconfig(const std::string &cluste
     request.url = url(trimSlashes(clusterId) + "/listClusterUserCredential", m_options.aksApiVersion);
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(std::move(response).error());
+        return connectors::fail(std::move(response).error());
     }
     if (!response->isSuccess()) {
-        return http::fail(armError(*response, what));
+        return connectors::fail(armError(*response, what));
     }
     auto body = http::HttpClient::parseJson(*response, what);
     if (!body) {
-        return http::fail(std::move(body).error());
+        return connectors::fail(std::move(body).error());
     }
     const json *value = nullptr;
     if (body->is_object()) {
@@ -850,11 +851,11 @@ Result<std::string> AzureClient::clusterUserKubeconfig(const std::string &cluste
         }
     }
     if (!value) {
-        return http::fail(parseError(what, "no kubeconfigs[0].value in the answer", response->status));
+        return connectors::fail(parseError(what, "no kubeconfigs[0].value in the answer", response->status));
     }
     auto decoded = base64Decode(value->get_ref<const std::string &>());
     if (!decoded) {
-        return http::fail(parseError(what, "kubeconfigs[0].value is not base64", response->status));
+        return connectors::fail(parseError(what, "kubeconfigs[0].value is not base64", response->status));
     }
     return std::move(*decoded);
 }
@@ -866,7 +867,7 @@ Result<std::vector<Subscription>> AzureClient::subscriptions(const CancelToken &
     const std::string what = "listing subscriptions";
     auto items = listWithVersion("/subscriptions", m_options.subscriptionsApiVersion, what, cancel);
     if (!items) {
-        return http::fail(std::move(items).error());
+        return connectors::fail(std::move(items).error());
     }
     return parseItems<Subscription>(*items, what);
 }
@@ -876,7 +877,7 @@ Result<Subscription> AzureClient::subscription(const CancelToken &cancel)
     const std::string what = "reading subscription " + m_options.subscriptionId;
     auto body = getWithVersion(subscriptionPath(), m_options.subscriptionsApiVersion, what, cancel);
     if (!body) {
-        return http::fail(std::move(body).error());
+        return connectors::fail(std::move(body).error());
     }
     return parseOne<Subscription>(*body, what);
 }

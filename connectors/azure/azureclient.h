@@ -87,79 +87,81 @@ public:
 
     // ---- generic ARM ---------------------------------------------------------------------
     /// GET of one document. `pathOrUrl` is "/subscriptions/..." (joined to baseUrl) or absolute.
-    http::Result<nlohmann::json>
+    connectors::Result<nlohmann::json>
     getJson(const std::string &pathOrUrl, std::string_view what, const http::CancelToken &cancel = {});
     /// Every `value[]` item of a list, following nextLink.
-    http::Result<std::vector<nlohmann::json>>
+    connectors::Result<std::vector<nlohmann::json>>
     listAll(const std::string &pathOrUrl, std::string_view what, const http::CancelToken &cancel = {});
     /// Sends a mutation and waits for its LRO. Returns the final resource body (from the 200/201
     /// answer, the Location, or a re-read), or null for actions/deletes without one.
-    http::Result<nlohmann::json> sendLro(http::Method method,
-                                         const std::string &pathOrUrl,
-                                         const nlohmann::json &body,
-                                         std::string_view what,
-                                         const LroProgress &progress = {},
-                                         const http::CancelToken &cancel = {});
+    connectors::Result<nlohmann::json> sendLro(http::Method method,
+                                               const std::string &pathOrUrl,
+                                               const nlohmann::json &body,
+                                               std::string_view what,
+                                               const LroProgress &progress = {},
+                                               const http::CancelToken &cancel = {});
 
     // ---- Azure NetApp Files -----------------------------------------------------------------
     /// All NetApp accounts of the subscription (subscription-wide list).
-    http::Result<std::vector<NetAppAccount>> listAccounts(const http::CancelToken &cancel = {});
-    http::Result<std::vector<CapacityPool>> listPools(const std::string &accountId,
-                                                      const http::CancelToken &cancel = {});
-    http::Result<CapacityPool> pool(const std::string &poolId, const http::CancelToken &cancel = {});
-    http::Result<std::vector<AnfVolume>> listVolumes(const std::string &poolId, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<NetAppAccount>> listAccounts(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<CapacityPool>> listPools(const std::string &accountId,
+                                                            const http::CancelToken &cancel = {});
+    connectors::Result<CapacityPool> pool(const std::string &poolId, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<AnfVolume>> listVolumes(const std::string &poolId,
+                                                           const http::CancelToken &cancel = {});
     /// 404 -> Kind::Api, apiCode "ResourceNotFound" (ARM's) or "NotFound" (no body).
-    http::Result<AnfVolume> volume(const std::string &volumeId, const http::CancelToken &cancel = {});
-    http::Result<std::vector<AnfSnapshot>> listSnapshots(const std::string &volumeId,
-                                                         const http::CancelToken &cancel = {});
+    connectors::Result<AnfVolume> volume(const std::string &volumeId, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<AnfSnapshot>> listSnapshots(const std::string &volumeId,
+                                                               const http::CancelToken &cancel = {});
     /// PUT {volumeId}/snapshots/{name} {"location": location}; waits for the LRO.
-    http::Result<AnfSnapshot> createSnapshot(const std::string &volumeId,
-                                             const std::string &name,
-                                             const std::string &location,
-                                             const LroProgress &progress = {},
-                                             const http::CancelToken &cancel = {});
-    http::Result<void> deleteSnapshot(const std::string &snapshotId,
-                                      const LroProgress &progress = {},
-                                      const http::CancelToken &cancel = {});
+    connectors::Result<AnfSnapshot> createSnapshot(const std::string &volumeId,
+                                                   const std::string &name,
+                                                   const std::string &location,
+                                                   const LroProgress &progress = {},
+                                                   const http::CancelToken &cancel = {});
+    connectors::Result<void> deleteSnapshot(const std::string &snapshotId,
+                                            const LroProgress &progress = {},
+                                            const http::CancelToken &cancel = {});
     /// POST {volumeId}/revert {"snapshotId": snapshotId (full ARM id)}; waits for the LRO.
-    http::Result<void> revertVolume(const std::string &volumeId,
-                                    const std::string &snapshotId,
-                                    const LroProgress &progress = {},
-                                    const http::CancelToken &cancel = {});
-    /// POST {volumeId}/poolChange {"newPoolResourceId": newPoolId}; waits for the LRO. Returns
-    /// the volume's new ARM id (newPoolId + "/volumes/" + volume name): the old id is gone.
-    http::Result<std::string> poolChange(const std::string &volumeId,
-                                         const std::string &newPoolId,
-                                         const LroProgress &progress = {},
-                                         const http::CancelToken &cancel = {});
-    /// PUT {accountId}/capacityPools/{name} {location, properties{serviceLevel, size, qosType}};
-    /// waits for the LRO. sizeBytes: multiples of 1 TiB (ANF rejects others).
-    http::Result<CapacityPool> createPool(const std::string &accountId,
-                                          const std::string &name,
-                                          const std::string &location,
-                                          const std::string &serviceLevel,
-                                          std::int64_t sizeBytes,
-                                          const std::string &qosType = "Auto",
+    connectors::Result<void> revertVolume(const std::string &volumeId,
+                                          const std::string &snapshotId,
                                           const LroProgress &progress = {},
                                           const http::CancelToken &cancel = {});
+    /// POST {volumeId}/poolChange {"newPoolResourceId": newPoolId}; waits for the LRO. Returns
+    /// the volume's new ARM id (newPoolId + "/volumes/" + volume name): the old id is gone.
+    connectors::Result<std::string> poolChange(const std::string &volumeId,
+                                               const std::string &newPoolId,
+                                               const LroProgress &progress = {},
+                                               const http::CancelToken &cancel = {});
+    /// PUT {accountId}/capacityPools/{name} {location, properties{serviceLevel, size, qosType}};
+    /// waits for the LRO. sizeBytes: multiples of 1 TiB (ANF rejects others).
+    connectors::Result<CapacityPool> createPool(const std::string &accountId,
+                                                const std::string &name,
+                                                const std::string &location,
+                                                const std::string &serviceLevel,
+                                                std::int64_t sizeBytes,
+                                                const std::string &qosType = "Auto",
+                                                const LroProgress &progress = {},
+                                                const http::CancelToken &cancel = {});
     /// Azure Monitor, 5-minute averages over [from, to] of ReadThroughput, WriteThroughput
     /// (bytes/s), ReadIops, WriteIops, AverageReadLatency, AverageWriteLatency (ms) and
     /// VolumeLogicalSize (bytes), in that order when Monitor returns them all.
-    http::Result<std::vector<MetricSeries>> volumeMetrics(const std::string &volumeId,
-                                                          std::chrono::system_clock::time_point from,
-                                                          std::chrono::system_clock::time_point to,
-                                                          const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<MetricSeries>> volumeMetrics(const std::string &volumeId,
+                                                                std::chrono::system_clock::time_point from,
+                                                                std::chrono::system_clock::time_point to,
+                                                                const http::CancelToken &cancel = {});
 
     // ---- AKS ----------------------------------------------------------------------------------
-    http::Result<std::vector<ManagedCluster>> listManagedClusters(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<ManagedCluster>> listManagedClusters(const http::CancelToken &cancel = {});
     /// POST {clusterId}/listClusterUserCredential; the decoded kubeconfigs[0].value (YAML).
-    http::Result<std::string> clusterUserKubeconfig(const std::string &clusterId, const http::CancelToken &cancel = {});
+    connectors::Result<std::string> clusterUserKubeconfig(const std::string &clusterId,
+                                                          const http::CancelToken &cancel = {});
 
     // ---- subscriptions -----------------------------------------------------------------------
     /// GET /subscriptions: every subscription the principal can see.
-    http::Result<std::vector<Subscription>> subscriptions(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Subscription>> subscriptions(const http::CancelToken &cancel = {});
     /// GET /subscriptions/{subscriptionId} of the options.
-    http::Result<Subscription> subscription(const http::CancelToken &cancel = {});
+    connectors::Result<Subscription> subscription(const http::CancelToken &cancel = {});
 
     /// Absolute URL of `pathOrUrl` with `api-version=<apiVersion>` added unless present.
     [[nodiscard]] std::string url(const std::string &pathOrUrl, const std::string &apiVersion) const;
@@ -169,27 +171,27 @@ public:
 
 private:
     /// Sends with bearer + retry; refreshes the token and resends once on 401.
-    http::Result<http::HttpResponse> send(http::HttpRequest request, const http::CancelToken &cancel);
-    http::Result<nlohmann::json> getWithVersion(const std::string &pathOrUrl,
-                                                const std::string &apiVersion,
-                                                std::string_view what,
-                                                const http::CancelToken &cancel);
-    http::Result<std::vector<nlohmann::json>> listWithVersion(const std::string &pathOrUrl,
-                                                              const std::string &apiVersion,
-                                                              std::string_view what,
-                                                              const http::CancelToken &cancel);
-    http::Result<nlohmann::json> pollLro(const http::HttpRequest &original,
-                                         const http::HttpResponse &accepted,
-                                         std::string_view what,
-                                         const LroProgress &progress,
-                                         const http::CancelToken &cancel);
-    http::Result<nlohmann::json> sendLroWithVersion(http::Method method,
-                                                    const std::string &pathOrUrl,
-                                                    const std::string &apiVersion,
-                                                    const nlohmann::json &body,
-                                                    std::string_view what,
-                                                    const LroProgress &progress,
-                                                    const http::CancelToken &cancel);
+    connectors::Result<http::HttpResponse> send(http::HttpRequest request, const http::CancelToken &cancel);
+    connectors::Result<nlohmann::json> getWithVersion(const std::string &pathOrUrl,
+                                                      const std::string &apiVersion,
+                                                      std::string_view what,
+                                                      const http::CancelToken &cancel);
+    connectors::Result<std::vector<nlohmann::json>> listWithVersion(const std::string &pathOrUrl,
+                                                                    const std::string &apiVersion,
+                                                                    std::string_view what,
+                                                                    const http::CancelToken &cancel);
+    connectors::Result<nlohmann::json> pollLro(const http::HttpRequest &original,
+                                               const http::HttpResponse &accepted,
+                                               std::string_view what,
+                                               const LroProgress &progress,
+                                               const http::CancelToken &cancel);
+    connectors::Result<nlohmann::json> sendLroWithVersion(http::Method method,
+                                                          const std::string &pathOrUrl,
+                                                          const std::string &apiVersion,
+                                                          const nlohmann::json &body,
+                                                          std::string_view what,
+                                                          const LroProgress &progress,
+                                                          const http::CancelToken &cancel);
     [[nodiscard]] http::Sleeper sleeper() const;
     [[nodiscard]] std::string subscriptionPath() const;
 
@@ -200,8 +202,8 @@ private:
     std::string m_scope;
 };
 
-/// Maps a non-2xx ARM response to an HttpError (see AzureClient). Exposed for tests.
-http::HttpError armError(const http::HttpResponse &response, std::string_view what);
+/// Maps a non-2xx ARM response to an connectors::Error (see AzureClient). Exposed for tests.
+connectors::Error armError(const http::HttpResponse &response, std::string_view what);
 
 /// Decodes standard base64 (padding optional, whitespace ignored); nullopt when invalid.
 std::optional<std::string> base64Decode(std::string_view text);

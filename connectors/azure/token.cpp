@@ -15,8 +15,7 @@
 
 namespace strata::azure {
 
-using http::HttpError;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using nlohmann::json;
 using std::chrono::system_clock;
 
@@ -111,7 +110,7 @@ int ClientSecretCredential::requestCount() const
     return m_requests;
 }
 
-http::Result<AccessToken>
+connectors::Result<AccessToken>
 ClientSecretCredential::token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh)
 {
     // One request at a time: concurrent pollers asking at expiry share the one new token.
@@ -137,11 +136,11 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
     const http::Sleeper sleeper = m_options.sleeper ? m_options.sleeper : http::realSleeper();
     auto response = http::sendWithRetry(m_transport, request, m_options.retry, cancel, sleeper);
     if (!response) {
-        HttpError error = std::move(response).error();
+        connectors::Error error = std::move(response).error();
         if (error.kind != Kind::Cancelled) {
             error.message = "Cannot get a token from Microsoft Entra ID at " + host + ": " + error.message;
         }
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     json body;
     body = http::parseJsonBounded(response->body);
@@ -159,26 +158,27 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
             }
             description = firstLine(description);
             const bool rejected = status == 400 || status == 401 || status == 403;
-            HttpError error =
-                HttpError::make(rejected ? Kind::Auth : Kind::Http,
-                                rejected ? "Microsoft Entra ID rejected the client credentials: "
-                                               + (description.empty() ? code : description)
-                                         : "Microsoft Entra ID at " + host + " answered HTTP " + std::to_string(status)
-                                               + ": " + (description.empty() ? code : description),
-                                status);
+            connectors::Error error = connectors::Error::make(
+                rejected ? Kind::Auth : Kind::Http,
+                rejected ? "Microsoft Entra ID rejected the client credentials: "
+                               + (description.empty() ? code : description)
+                         : "Microsoft Entra ID at " + host + " answered HTTP " + std::to_string(status) + ": "
+                               + (description.empty() ? code : description),
+                status);
             error.apiCode = code;
             error.retryAfterSeconds = http::parseRetryAfter(response->header("Retry-After"));
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
-        HttpError error = HttpError::make(status == 401 || status == 403 ? Kind::Auth : Kind::Http,
-                                          "The token endpoint at " + host + " answered HTTP " + std::to_string(status),
-                                          status);
+        connectors::Error error =
+            connectors::Error::make(status == 401 || status == 403 ? Kind::Auth : Kind::Http,
+                                    "The token endpoint at " + host + " answered HTTP " + std::to_string(status),
+                                    status);
         error.retryAfterSeconds = http::parseRetryAfter(response->header("Retry-After"));
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string()
         || body["access_token"].get<std::string>().empty()) {
-        return http::fail(HttpError::make(
+        return connectors::fail(connectors::Error::make(
             Kind::Parse, "The token endpoint at " + host + " sent an answer without access_token", response->status));
     }
     Cached cached;
@@ -196,24 +196,24 @@ ClientSecretCredential::token(const std::string &scope, const http::CancelToken 
 
 // ---- Azure CLI ---------------------------------------------------------------------------------
 
-http::Result<ProcessOutput>
+connectors::Result<ProcessOutput>
 runProcess(const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel)
 {
     if (argv.empty()) {
-        return http::fail(HttpError::make(Kind::Transport, "No program to run"));
+        return connectors::fail(connectors::Error::make(Kind::Process, "No program to run"));
     }
     http::ChildProcess run = http::runChildProcess(argv, nullptr, timeout, cancel);
     switch (run.end) {
     case http::ChildProcess::End::NotStarted: {
-        HttpError error =
-            HttpError::make(Kind::Transport, argv[0] + " cannot be started: " + std::strerror(run.startErrno));
+        connectors::Error error =
+            connectors::Error::make(Kind::Process, argv[0] + " cannot be started: " + std::strerror(run.startErrno));
         error.apiCode = run.startErrno == ENOENT ? "ENOENT" : "";
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     case http::ChildProcess::End::Cancelled:
-        return http::fail(HttpError::make(Kind::Cancelled, argv[0] + " was cancelled"));
+        return connectors::fail(connectors::Error::make(Kind::Cancelled, argv[0] + " was cancelled"));
     case http::ChildProcess::End::TimedOut:
-        return http::fail(HttpError::make(
+        return connectors::fail(connectors::Error::make(
             Kind::Timeout,
             argv[0] + " did not finish within "
                 + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) + " s"));
@@ -224,15 +224,16 @@ runProcess(const std::vector<std::string> &argv, std::chrono::milliseconds timeo
     return ProcessOutput{run.exitCode, std::move(run.stdoutText), std::move(run.stderrText)};
 }
 
-http::Result<AccessToken> parseCliToken(const std::string &text)
+connectors::Result<AccessToken> parseCliToken(const std::string &text)
 {
     json body;
     body = http::parseJsonBounded(text);
     if (body.is_discarded()) {
-        return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no JSON"));
+        return connectors::fail(connectors::Error::make(Kind::Parse, "az account get-access-token printed no JSON"));
     }
     if (!body.is_object() || !body.contains("accessToken") || !body["accessToken"].is_string()) {
-        return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no accessToken"));
+        return connectors::fail(
+            connectors::Error::make(Kind::Parse, "az account get-access-token printed no accessToken"));
     }
     AccessToken token;
     token.token = body["accessToken"].get<std::string>();
@@ -269,7 +270,7 @@ http::Result<AccessToken> parseCliToken(const std::string &text)
             }
         }
     }
-    return http::fail(HttpError::make(Kind::Parse, "az account get-access-token printed no expiry time"));
+    return connectors::fail(connectors::Error::make(Kind::Parse, "az account get-access-token printed no expiry time"));
 }
 
 AzureCliCredential::AzureCliCredential(AzureCliOptions options)
@@ -282,7 +283,7 @@ int AzureCliCredential::runCount() const
     return m_runs;
 }
 
-http::Result<AccessToken>
+connectors::Result<AccessToken>
 AzureCliCredential::token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh)
 {
     std::lock_guard lock(m_mutex);
@@ -302,27 +303,27 @@ AzureCliCredential::token(const std::string &scope, const http::CancelToken &can
     const ProcessRunner &runner = m_options.runner;
     auto output = runner ? runner(argv, m_options.timeout, cancel) : runProcess(argv, m_options.timeout, cancel);
     if (!output) {
-        HttpError error = std::move(output).error();
+        connectors::Error error = std::move(output).error();
         if (error.kind == Kind::Cancelled) {
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
-        if (error.kind == Kind::Transport) {
-            HttpError auth = HttpError::make(
+        if (error.kind == Kind::Process) {
+            connectors::Error auth = connectors::Error::make(
                 Kind::Auth,
                 "Azure CLI (" + az + ") was not found or cannot be started; install azure-cli and run az login ("
                     + error.message + ")");
-            return http::fail(std::move(auth));
+            return connectors::fail(std::move(auth));
         }
         error.kind = Kind::Auth;
         error.message = "Azure CLI: " + error.message;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     if (output->exitCode != 0) {
         const std::string line = firstLine(output->stderrText);
-        return http::fail(HttpError::make(Kind::Auth,
-                                          "Azure CLI could not get a token (exit status "
-                                              + std::to_string(output->exitCode) + ")"
-                                              + (line.empty() ? std::string() : ": " + line)));
+        return connectors::fail(connectors::Error::make(Kind::Auth,
+                                                        "Azure CLI could not get a token (exit status "
+                                                            + std::to_string(output->exitCode) + ")"
+                                                            + (line.empty() ? std::string() : ": " + line)));
     }
     auto token = parseCliToken(output->stdoutText);
     if (!token) {

@@ -31,7 +31,7 @@ public:
     /// skips the cache (ARM answered 401 with the cached token). Errors: Kind::Auth when the
     /// identity platform or the CLI refuses, Transport/Timeout when it cannot be reached,
     /// Kind::Cancelled.
-    virtual http::Result<AccessToken>
+    virtual connectors::Result<AccessToken>
     token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh = false) = 0;
 };
 
@@ -71,7 +71,7 @@ class ClientSecretCredential final : public ITokenProvider
 public:
     ClientSecretCredential(http::IHttpTransport &transport, ClientSecretOptions options);
 
-    http::Result<AccessToken>
+    connectors::Result<AccessToken>
     token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh = false) override;
 
     /// The URL tokens are requested from.
@@ -102,14 +102,14 @@ struct ProcessOutput
 };
 
 /// Runs argv[0] (looked up in PATH when it has no slash) with the given arguments, no shell.
-/// Errors: Kind::Transport when it cannot be started (message names the program and errno's
+/// Errors: Kind::Process when it cannot be started (message names the program and errno's
 /// text), Kind::Timeout after `timeout`, Kind::Cancelled.
-using ProcessRunner = std::function<http::Result<ProcessOutput>(
+using ProcessRunner = std::function<connectors::Result<ProcessOutput>(
     const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel)>;
 
 /// The default ProcessRunner: posix_spawnp with stdin from /dev/null, stdout/stderr captured
 /// (each up to 4 MiB).
-http::Result<ProcessOutput>
+connectors::Result<ProcessOutput>
 runProcess(const std::vector<std::string> &argv, std::chrono::milliseconds timeout, const http::CancelToken &cancel);
 
 struct AzureCliOptions
@@ -136,7 +136,7 @@ class AzureCliCredential final : public ITokenProvider
 public:
     explicit AzureCliCredential(AzureCliOptions options = {});
 
-    http::Result<AccessToken>
+    connectors::Result<AccessToken>
     token(const std::string &scope, const http::CancelToken &cancel, bool forceRefresh = false) override;
 
     /// CLI runs so far (tests).
@@ -150,6 +150,6 @@ private:
 };
 
 /// Parses `az account get-access-token -o json` output (exposed for tests).
-http::Result<AccessToken> parseCliToken(const std::string &json);
+connectors::Result<AccessToken> parseCliToken(const std::string &json);
 
 } // namespace strata::azure

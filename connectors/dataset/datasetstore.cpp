@@ -4,9 +4,8 @@
 
 namespace strata::dataset {
 
-using http::HttpError;
-using http::Result;
-using Kind = http::HttpError::Kind;
+using connectors::Result;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
@@ -43,7 +42,7 @@ discoverDatasets(s3::S3Client &client, const std::string &root, const http::Canc
     const auto slash = root.find('/');
     const std::string bucket = root.substr(0, slash);
     if (bucket.empty()) {
-        return http::failParse("dataset root \"" + root + "\" names no bucket");
+        return connectors::failParse("dataset root \"" + root + "\" names no bucket");
     }
     std::string rest = slash == std::string::npos ? std::string() : root.substr(slash + 1);
     std::vector<DatasetRef> out;
@@ -52,7 +51,7 @@ discoverDatasets(s3::S3Client &client, const std::string &root, const http::Canc
         std::vector<std::string> prefixes;
         auto listed = client.listAll(bucket, parent, "/", &prefixes, cancel);
         if (!listed) {
-            return http::fail(listed.error());
+            return connectors::fail(listed.error());
         }
         std::sort(prefixes.begin(), prefixes.end());
         for (const std::string &prefix : prefixes) {
@@ -67,11 +66,11 @@ discoverDatasets(s3::S3Client &client, const std::string &root, const http::Canc
         rest.push_back('/');
     }
     if (rest.find('*') != std::string::npos) {
-        return http::failParse("dataset root \"" + root + "\": '*' is only allowed as the last component");
+        return connectors::failParse("dataset root \"" + root + "\": '*' is only allowed as the last component");
     }
     auto probe = client.listObjectsV2(bucket, rest, {}, {}, 1, cancel);
     if (!probe) {
-        return http::fail(probe.error());
+        return connectors::fail(probe.error());
     }
     if (rest.empty()) {
         out.push_back(DatasetRef{bucket, bucket, {}, DatasetKind::Bucket});
@@ -87,7 +86,7 @@ listCommits(s3::S3Client &client, const std::string &bucket, const std::string &
     const std::string commits = commitsPrefix(prefix);
     auto objects = client.listAll(bucket, commits, {}, nullptr, cancel);
     if (!objects) {
-        return http::fail(objects.error());
+        return connectors::fail(objects.error());
     }
     std::vector<CommitRef> out;
     for (const s3::ObjectInfo &object : *objects) {
@@ -121,7 +120,7 @@ Result<CommitHeader> readCommitHeader(s3::S3Client &client,
             break; // the object ended exactly at the previous range
         }
         if (!bytes) {
-            return http::fail(bytes.error());
+            return connectors::fail(bytes.error());
         }
         const bool shortRead = static_cast<std::int64_t>(bytes->size()) < want - first;
         head += *bytes;
@@ -129,16 +128,16 @@ Result<CommitHeader> readCommitHeader(s3::S3Client &client,
             break;
         }
         if (want >= kMaxHeaderBytes) {
-            return http::failParse("commit manifest " + manifestKey + ": no end of the header line in the first "
-                                   + std::to_string(head.size()) + " bytes");
+            return connectors::failParse("commit manifest " + manifestKey + ": no end of the header line in the first "
+                                         + std::to_string(head.size()) + " bytes");
         }
         want = std::min(want * 4, kMaxHeaderBytes);
     }
     auto header = parseHeaderLine(head);
     if (!header) {
-        HttpError error = header.error();
+        connectors::Error error = header.error();
         error.message = manifestKey + ": " + error.message;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     return header;
 }
@@ -150,23 +149,23 @@ Result<Manifest> readManifest(s3::S3Client &client,
 {
     const std::string id = idFromKey(manifestKey);
     if (id.empty()) {
-        return http::failParse("\"" + manifestKey
-                               + "\" is not a commit manifest key (<prefix>.strata/commits/<id>.jsonl)");
+        return connectors::failParse("\"" + manifestKey
+                                     + "\" is not a commit manifest key (<prefix>.strata/commits/<id>.jsonl)");
     }
     auto bytes = client.getObject(bucket, manifestKey, {}, std::nullopt, cancel);
     if (!bytes) {
-        return http::fail(bytes.error());
+        return connectors::fail(bytes.error());
     }
     const std::string actual = commitId(*bytes);
     if (actual != id) {
-        return http::failParse("commit manifest " + manifestKey + " does not match its id (its SHA-256 is " + actual
-                               + "): it was altered after the commit");
+        return connectors::failParse("commit manifest " + manifestKey + " does not match its id (its SHA-256 is "
+                                     + actual + "): it was altered after the commit");
     }
     auto manifest = parseManifest(*bytes);
     if (!manifest) {
-        HttpError error = manifest.error();
+        connectors::Error error = manifest.error();
         error.message = manifestKey + ": " + error.message;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     return manifest;
 }
@@ -178,7 +177,7 @@ Result<std::vector<ManifestEntry>> currentObjects(s3::S3Client &client,
 {
     auto versioning = client.bucketVersioning(bucket, cancel);
     if (!versioning) {
-        return http::fail(versioning.error());
+        return connectors::fail(versioning.error());
     }
     const std::string metadata = metadataPrefix(prefix);
     const auto keep = [&metadata](const s3::ObjectInfo &o) {
@@ -188,7 +187,7 @@ Result<std::vector<ManifestEntry>> currentObjects(s3::S3Client &client,
     auto objects = *versioning == s3::Versioning::Never ? client.listAll(bucket, prefix, {}, nullptr, cancel)
                                                         : client.listAllVersions(bucket, prefix, cancel);
     if (!objects) {
-        return http::fail(objects.error());
+        return connectors::fail(objects.error());
     }
     std::vector<ManifestEntry> entries;
     entries.reserve(objects->size());
@@ -234,11 +233,11 @@ Result<std::pair<std::string, CommitHeader>> createCommit(s3::S3Client &client,
     header.message = message;
     header.time = time;
     if (auto valid = validateHeader(header); !valid) {
-        return http::fail(valid.error());
+        return connectors::fail(valid.error());
     }
     auto entries = currentObjects(client, bucket, prefix, cancel);
     if (!entries) {
-        return http::fail(entries.error());
+        return connectors::fail(entries.error());
     }
     std::string bytes = serializeManifest(header, *entries);
     header.objects = static_cast<std::int64_t>(entries->size());
@@ -249,7 +248,7 @@ Result<std::pair<std::string, CommitHeader>> createCommit(s3::S3Client &client,
     std::string id = commitId(bytes);
     auto put = client.putObject(bucket, manifestKey(prefix, id), std::move(bytes), "application/x-ndjson", cancel);
     if (!put) {
-        return http::fail(put.error());
+        return connectors::fail(put.error());
     }
     return std::make_pair(std::move(id), std::move(header));
 }

@@ -46,51 +46,51 @@ struct CommitRef
 /// - "bucket/p/" or "bucket/p": the one prefix dataset "p/".
 /// Single-dataset roots are checked with a one-key listing, so a missing bucket is an error
 /// (S3 NoSuchBucket) rather than an empty dataset. An empty root or bucket name: Kind::Parse.
-http::Result<std::vector<DatasetRef>>
+connectors::Result<std::vector<DatasetRef>>
 discoverDatasets(s3::S3Client &client, const std::string &root, const http::CancelToken &cancel = {});
 
 /// Manifest objects under `<prefix>.strata/commits/` named `<64 hex>.jsonl`, in key order;
 /// other objects there are ignored.
-http::Result<std::vector<CommitRef>> listCommits(s3::S3Client &client,
-                                                 const std::string &bucket,
-                                                 const std::string &prefix,
-                                                 const http::CancelToken &cancel = {});
+connectors::Result<std::vector<CommitRef>> listCommits(s3::S3Client &client,
+                                                       const std::string &bucket,
+                                                       const std::string &prefix,
+                                                       const http::CancelToken &cancel = {});
 
 /// The header of the manifest at `manifestKey`: a ranged GET of bytes 0-4095, extended (up to
 /// 1 MiB) when the first line is longer. Parse errors as parseHeaderLine().
-http::Result<CommitHeader> readCommitHeader(s3::S3Client &client,
-                                            const std::string &bucket,
-                                            const std::string &manifestKey,
-                                            const http::CancelToken &cancel = {});
+connectors::Result<CommitHeader> readCommitHeader(s3::S3Client &client,
+                                                  const std::string &bucket,
+                                                  const std::string &manifestKey,
+                                                  const http::CancelToken &cancel = {});
 
 /// The whole manifest, parsed; its SHA-256 must equal the id in `manifestKey`'s name
 /// (Kind::Parse "... does not match its id" otherwise: the object was altered).
-http::Result<Manifest> readManifest(s3::S3Client &client,
-                                    const std::string &bucket,
-                                    const std::string &manifestKey,
-                                    const http::CancelToken &cancel = {});
+connectors::Result<Manifest> readManifest(s3::S3Client &client,
+                                          const std::string &bucket,
+                                          const std::string &manifestKey,
+                                          const http::CancelToken &cancel = {});
 
 /// The dataset's current objects as manifest entries (sorted by key): the latest non-deleted
 /// version of each key with its version id when the bucket is (or was) versioned, else
 /// ListObjectsV2 with empty version ids ("null" version ids become empty). Objects under
 /// `<prefix>.strata/` and "directory" keys ending in '/' are left out.
-http::Result<std::vector<ManifestEntry>> currentObjects(s3::S3Client &client,
-                                                        const std::string &bucket,
-                                                        const std::string &prefix,
-                                                        const http::CancelToken &cancel = {});
+connectors::Result<std::vector<ManifestEntry>> currentObjects(s3::S3Client &client,
+                                                              const std::string &bucket,
+                                                              const std::string &prefix,
+                                                              const http::CancelToken &cancel = {});
 
 /// Lists the dataset (currentObjects), builds the manifest with the given header fields
 /// (validated first: Kind::Parse for a bad parent, time or an over-long message/author),
 /// PUTs it at manifestKey(prefix, id) and returns (id, header with objects/bytes filled).
 /// Creating the same commit twice writes identical bytes to the same key: harmless.
-http::Result<std::pair<std::string, CommitHeader>> createCommit(s3::S3Client &client,
-                                                                const std::string &bucket,
-                                                                const std::string &prefix,
-                                                                const std::string &datasetName,
-                                                                const std::string &parent,
-                                                                const std::string &author,
-                                                                const std::string &message,
-                                                                const std::string &time,
-                                                                const http::CancelToken &cancel = {});
+connectors::Result<std::pair<std::string, CommitHeader>> createCommit(s3::S3Client &client,
+                                                                      const std::string &bucket,
+                                                                      const std::string &prefix,
+                                                                      const std::string &datasetName,
+                                                                      const std::string &parent,
+                                                                      const std::string &author,
+                                                                      const std::string &message,
+                                                                      const std::string &time,
+                                                                      const http::CancelToken &cancel = {});
 
 } // namespace strata::dataset

@@ -13,9 +13,8 @@
 
 namespace strata::dataset {
 
-using http::HttpError;
-using http::Result;
-using Kind = http::HttpError::Kind;
+using connectors::Result;
+using Kind = connectors::Error::Kind;
 using nlohmann::json;
 
 namespace {
@@ -183,10 +182,10 @@ Result<std::string> stringField(const json &object, const char *name, const std:
 {
     const auto it = object.find(name);
     if (it == object.end()) {
-        return http::failParse(where + ": missing \"" + name + "\"");
+        return connectors::failParse(where + ": missing \"" + name + "\"");
     }
     if (!it->is_string()) {
-        return http::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a string");
+        return connectors::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a string");
     }
     return it->get<std::string>();
 }
@@ -195,20 +194,20 @@ Result<std::int64_t> countField(const json &object, const char *name, const std:
 {
     const auto it = object.find(name);
     if (it == object.end()) {
-        return http::failParse(where + ": missing \"" + name + "\"");
+        return connectors::failParse(where + ": missing \"" + name + "\"");
     }
     if (it->is_number_unsigned()) {
         if (it->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            return http::failParse(where + ": \"" + name + "\" is out of range");
+            return connectors::failParse(where + ": \"" + name + "\" is out of range");
         }
         return static_cast<std::int64_t>(it->get<std::uint64_t>());
     }
     if (!it->is_number_integer()) {
-        return http::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a whole number");
+        return connectors::failParse(where + ": \"" + name + "\" is a " + jsonType(*it) + ", expected a whole number");
     }
     const auto value = it->get<std::int64_t>();
     if (value < 0) {
-        return http::failParse(where + ": \"" + name + "\" is negative (" + std::to_string(value) + ")");
+        return connectors::failParse(where + ": \"" + name + "\" is negative (" + std::to_string(value) + ")");
     }
     return value;
 }
@@ -217,10 +216,10 @@ Result<json> parseLine(std::string_view line, const std::string &where)
 {
     json value = http::parseJsonBounded(line);
     if (value.is_discarded()) {
-        return http::failParse(where + ": not valid JSON");
+        return connectors::failParse(where + ": not valid JSON");
     }
     if (!value.is_object()) {
-        return http::failParse(where + ": a " + jsonType(value) + ", expected a JSON object");
+        return connectors::failParse(where + ": a " + jsonType(value) + ", expected a JSON object");
     }
     return value;
 }
@@ -229,23 +228,23 @@ Result<ManifestEntry> parseEntry(std::string_view text, const std::string &where
 {
     auto object = parseLine(text, where);
     if (!object) {
-        return http::fail(object.error());
+        return connectors::fail(object.error());
     }
     auto key = stringField(*object, "key", where);
     if (!key) {
-        return http::fail(key.error());
+        return connectors::fail(key.error());
     }
     auto size = countField(*object, "size", where);
     if (!size) {
-        return http::fail(size.error());
+        return connectors::fail(size.error());
     }
     auto etag = stringField(*object, "etag", where);
     if (!etag) {
-        return http::fail(etag.error());
+        return connectors::fail(etag.error());
     }
     auto version = stringField(*object, "version", where);
     if (!version) {
-        return http::fail(version.error());
+        return connectors::fail(version.error());
     }
     return ManifestEntry{std::move(*key), *size, std::move(*etag), std::move(*version)};
 }
@@ -255,7 +254,7 @@ Result<CommitHeader> headerFromLine(std::string_view line)
     const std::string where = "commit manifest header";
     auto object = parseLine(line, where);
     if (!object) {
-        return http::fail(object.error());
+        return connectors::fail(object.error());
     }
     CommitHeader header;
     struct Text
@@ -274,25 +273,25 @@ Result<CommitHeader> headerFromLine(std::string_view line)
     for (const Text &text : texts) {
         auto value = stringField(*object, text.name, where);
         if (!value) {
-            return http::fail(value.error());
+            return connectors::fail(value.error());
         }
         *text.target = std::move(*value);
         if (text.target == &header.format && header.format != kFormat) {
-            return http::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
+            return connectors::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
         }
     }
     auto objects = countField(*object, "objects", where);
     if (!objects) {
-        return http::fail(objects.error());
+        return connectors::fail(objects.error());
     }
     auto bytes = countField(*object, "bytes", where);
     if (!bytes) {
-        return http::fail(bytes.error());
+        return connectors::fail(bytes.error());
     }
     header.objects = *objects;
     header.bytes = *bytes;
     if (auto valid = validateHeader(header); !valid) {
-        return http::fail(valid.error());
+        return connectors::fail(valid.error());
     }
     return header;
 }
@@ -303,31 +302,32 @@ Result<void> validateHeader(const CommitHeader &header)
 {
     const std::string where = "commit manifest header";
     if (header.format != kFormat) {
-        return http::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
+        return connectors::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
     }
     if (header.dataset.empty()) {
-        return http::failParse(where + ": the dataset name is empty");
+        return connectors::failParse(where + ": the dataset name is empty");
     }
     if (header.bucket.empty()) {
-        return http::failParse(where + ": the bucket is empty");
+        return connectors::failParse(where + ": the bucket is empty");
     }
     if (!header.prefix.empty() && header.prefix.back() != '/') {
-        return http::failParse(where + ": prefix \"" + header.prefix + "\" does not end with '/'");
+        return connectors::failParse(where + ": prefix \"" + header.prefix + "\" does not end with '/'");
     }
     if (!header.parent.empty() && !isCommitId(header.parent)) {
-        return http::failParse(where + ": parent \"" + header.parent
-                               + "\" is not a commit id (64 lower-case hex digits)");
+        return connectors::failParse(where + ": parent \"" + header.parent
+                                     + "\" is not a commit id (64 lower-case hex digits)");
     }
     if (header.author.size() > kMaxAuthorBytes) {
-        return http::failParse(where + ": the author is " + std::to_string(header.author.size()) + " bytes, at most "
-                               + std::to_string(kMaxAuthorBytes) + " are allowed");
+        return connectors::failParse(where + ": the author is " + std::to_string(header.author.size())
+                                     + " bytes, at most " + std::to_string(kMaxAuthorBytes) + " are allowed");
     }
     if (header.message.size() > kMaxMessageBytes) {
-        return http::failParse(where + ": the message is " + std::to_string(header.message.size()) + " bytes, at most "
-                               + std::to_string(kMaxMessageBytes) + " are allowed");
+        return connectors::failParse(where + ": the message is " + std::to_string(header.message.size())
+                                     + " bytes, at most " + std::to_string(kMaxMessageBytes) + " are allowed");
     }
     if (!isIsoUtc(header.time)) {
-        return http::failParse(where + ": time \"" + header.time + "\" is not UTC ISO 8601 (2026-06-01T10:00:00Z)");
+        return connectors::failParse(where + ": time \"" + header.time
+                                     + "\" is not UTC ISO 8601 (2026-06-01T10:00:00Z)");
     }
     return {};
 }
@@ -418,10 +418,10 @@ Result<CommitHeader> parseHeaderLine(std::string_view firstBytes)
     const auto newline = firstBytes.find('\n');
     if (newline == std::string_view::npos) {
         if (firstBytes.empty()) {
-            return http::failParse("commit manifest header: the manifest is empty");
+            return connectors::failParse("commit manifest header: the manifest is empty");
         }
-        return http::failParse("commit manifest header: no complete first line in the first "
-                               + std::to_string(firstBytes.size()) + " bytes");
+        return connectors::failParse("commit manifest header: no complete first line in the first "
+                                     + std::to_string(firstBytes.size()) + " bytes");
     }
     return headerFromLine(firstBytes.substr(0, newline));
 }
@@ -431,11 +431,11 @@ Result<Manifest> parseManifest(std::string_view bytes)
     Manifest manifest;
     auto header = parseHeaderLine(bytes);
     if (!header) {
-        return http::fail(header.error());
+        return connectors::fail(header.error());
     }
     manifest.header = std::move(*header);
     if (bytes.back() != '\n') {
-        return http::failParse("commit manifest: truncated (the last line does not end with a newline)");
+        return connectors::failParse("commit manifest: truncated (the last line does not end with a newline)");
     }
     const std::string metadata = metadataPrefix(manifest.header.prefix);
     if (manifest.header.objects > 0) {
@@ -455,41 +455,43 @@ Result<Manifest> parseManifest(std::string_view bytes)
             return "commit manifest line " + std::to_string(line);
         };
         if (text.empty()) {
-            return http::failParse(where() + ": empty line");
+            return connectors::failParse(where() + ": empty line");
         }
         ManifestEntry entry;
         if (!fastEntry(text, entry)) {
             auto parsed = parseEntry(text, where());
             if (!parsed) {
-                return http::fail(parsed.error());
+                return connectors::fail(parsed.error());
             }
             entry = std::move(*parsed);
         }
         if (entry.key.empty() || entry.key.compare(0, manifest.header.prefix.size(), manifest.header.prefix) != 0) {
-            return http::failParse(where() + ": key \"" + entry.key + "\" is not under the dataset prefix \""
-                                   + manifest.header.prefix + "\"");
+            return connectors::failParse(where() + ": key \"" + entry.key + "\" is not under the dataset prefix \""
+                                         + manifest.header.prefix + "\"");
         }
         if (entry.key.compare(0, metadata.size(), metadata) == 0) {
-            return http::failParse(where() + ": key \"" + entry.key + "\" is Strata metadata, not dataset content");
+            return connectors::failParse(where() + ": key \"" + entry.key
+                                         + "\" is Strata metadata, not dataset content");
         }
         if (!manifest.entries.empty() && !keyLess(manifest.entries.back(), entry)) {
-            return http::failParse(where() + ": key \"" + entry.key + "\" "
-                                   + (manifest.entries.back().key == entry.key ? "appears twice" : "is out of order"));
+            return connectors::failParse(
+                where() + ": key \"" + entry.key + "\" "
+                + (manifest.entries.back().key == entry.key ? "appears twice" : "is out of order"));
         }
         if (total > std::numeric_limits<std::int64_t>::max() - entry.size) {
-            return http::failParse(where() + ": the total size overflows");
+            return connectors::failParse(where() + ": the total size overflows");
         }
         total += entry.size;
         manifest.entries.push_back(std::move(entry));
     }
     const auto count = static_cast<std::int64_t>(manifest.entries.size());
     if (count != manifest.header.objects) {
-        return http::failParse("commit manifest: the header says " + std::to_string(manifest.header.objects)
-                               + " objects, the manifest lists " + std::to_string(count));
+        return connectors::failParse("commit manifest: the header says " + std::to_string(manifest.header.objects)
+                                     + " objects, the manifest lists " + std::to_string(count));
     }
     if (total != manifest.header.bytes) {
-        return http::failParse("commit manifest: the header says " + std::to_string(manifest.header.bytes)
-                               + " bytes, the objects add up to " + std::to_string(total));
+        return connectors::failParse("commit manifest: the header says " + std::to_string(manifest.header.bytes)
+                                     + " bytes, the objects add up to " + std::to_string(total));
     }
     return manifest;
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 
 #include <cstdint>
 #include <string>
@@ -64,7 +64,7 @@ struct Manifest
 /// Checks the header fields a writer controls: format, dataset and bucket not empty, prefix
 /// empty or ending in '/', parent empty or 64 lower-case hex, author/message length, time shape.
 /// Kind::Parse error naming the field.
-http::Result<void> validateHeader(const CommitHeader &header);
+connectors::Result<void> validateHeader(const CommitHeader &header);
 
 /// The manifest bytes. Sorts `m.entries` by key (a copy) and writes objects/bytes from them, so
 /// the header's own counters are ignored. Duplicate keys are kept as given: validate first.
@@ -82,13 +82,13 @@ bool isCommitId(std::string_view id);
 /// 4096 bytes of a ranged GET). Kind::Parse when there is no complete first line, the line is
 /// not a JSON object, the format is not "strata.commit/1", or a field is missing or of the
 /// wrong type or fails validateHeader().
-http::Result<CommitHeader> parseHeaderLine(std::string_view firstBytes);
+connectors::Result<CommitHeader> parseHeaderLine(std::string_view firstBytes);
 
 /// Parses and validates a whole manifest: the header as parseHeaderLine(); every entry line a
 /// JSON object with key (string, under the header's prefix, not under `<prefix>.strata/`),
 /// size (integer >= 0), etag and version (strings); keys strictly increasing; a final '\n';
 /// `objects` and `bytes` equal to the entries' count and sum. Kind::Parse naming the line.
-http::Result<Manifest> parseManifest(std::string_view bytes);
+connectors::Result<Manifest> parseManifest(std::string_view bytes);
 
 struct ManifestDiff
 {

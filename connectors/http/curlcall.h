@@ -30,19 +30,19 @@ public:
     CurlCall &operator=(const CurlCall &) = delete;
 
     /// A header with a line break or a colon in its name: the request must not be sent.
-    [[nodiscard]] std::optional<HttpError> invalid() const;
+    [[nodiscard]] std::optional<connectors::Error> invalid() const;
     /// Kind::Cancelled naming the request.
-    [[nodiscard]] HttpError cancelledError() const;
+    [[nodiscard]] connectors::Error cancelledError() const;
     /// Sets every option of the transfer on `easy`; `share` may be null. An error means nothing
     /// may be sent. Starts the clock of the transfer.
-    std::optional<HttpError> attach(CURL *easy, CURLSH *share);
+    std::optional<connectors::Error> attach(CURL *easy, CURLSH *share);
     /// send()'s low-speed check (TransportOptions::lowSpeedWindow); true = give up as stalled.
     bool stalled(std::chrono::steady_clock::time_point now);
     /// A multi-handle failure, worded into the error finish() returns.
     void setFailure(const char *message);
     /// The outcome once the transfer left its multi handle: `code` from CURLMSG_DONE, or how the
     /// driver ended it (cancelled, stalled). Logs the request line.
-    Result<HttpResponse> finish(CURLcode code, bool cancelled, bool stalled);
+    connectors::Result<HttpResponse> finish(CURLcode code, bool cancelled, bool stalled);
 
 private:
     struct State;

@@ -55,7 +55,7 @@ struct CurlLoop::Private
     }
 
     /// Ends `id` with `result` (after its handle left the multi handle) and calls its `done`.
-    void complete(Id id, Result<HttpResponse> result)
+    void complete(Id id, connectors::Result<HttpResponse> result)
     {
         const auto it = transfers.find(id);
         if (it == transfers.end()) {
@@ -143,9 +143,9 @@ CurlLoop::Id CurlLoop::start(HttpRequest request, BodySink sink, Done done)
     d->transfers.emplace(id, std::move(active));
 
     // Failures before the transfer runs are reported from the loop, never from inside start().
-    const auto failLater = [this, id](HttpError error) {
+    const auto failLater = [this, id](connectors::Error error) {
         after(std::chrono::milliseconds{0}, [this, id, error = std::move(error)]() mutable {
-            d->complete(id, fail(std::move(error)));
+            d->complete(id, connectors::fail(std::move(error)));
         });
     };
     if (auto invalid = a.call->invalid()) {
@@ -154,7 +154,8 @@ CurlLoop::Id CurlLoop::start(HttpRequest request, BodySink sink, Done done)
     }
     a.easy = curl_easy_init();
     if (!d->multi || !a.easy) {
-        failLater(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
+        failLater(
+            connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not create a transfer handle"));
         return id;
     }
     if (auto error = a.call->attach(a.easy, nullptr)) {
@@ -163,7 +164,7 @@ CurlLoop::Id CurlLoop::start(HttpRequest request, BodySink sink, Done done)
     }
     curl_easy_setopt(a.easy, CURLOPT_PRIVATE, reinterpret_cast<char *>(static_cast<std::uintptr_t>(id)));
     if (curl_multi_add_handle(d->multi, a.easy) != CURLM_OK) {
-        failLater(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+        failLater(connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not start the transfer"));
     }
     return id;
 }

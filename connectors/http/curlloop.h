@@ -24,7 +24,7 @@ class CurlLoop
 public:
     using Id = std::uint64_t;
     /// Receives the outcome of a transfer, as CurlTransport::send()/stream() would return it.
-    using Done = std::function<void(Result<HttpResponse> result)>;
+    using Done = std::function<void(connectors::Result<HttpResponse> result)>;
 
     explicit CurlLoop(TransportOptions options = {});
     /// Drops what is still pending without calling its callbacks. Not while run() runs.

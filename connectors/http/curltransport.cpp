@@ -298,9 +298,9 @@ bool isTlsError(CURLcode code)
     }
 }
 
-HttpError transportError(HttpError::Kind kind, std::string message, CURLcode code)
+connectors::Error transportError(connectors::Error::Kind kind, std::string message, CURLcode code)
 {
-    HttpError error = HttpError::make(kind, std::move(message));
+    connectors::Error error = connectors::Error::make(kind, std::move(message));
     error.curlCode = static_cast<int>(code);
     return error;
 }
@@ -465,7 +465,8 @@ struct CurlTransport::Private
         Slot &m_slot;
     };
 
-    Result<HttpResponse> perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink);
+    connectors::Result<HttpResponse>
+    perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink);
 
     TransportOptions options;
     int maxInFlight;
@@ -491,14 +492,14 @@ struct CurlCall::State
         , sink(bodySink)
     {}
 
-    [[nodiscard]] HttpError cancelled() const
+    [[nodiscard]] connectors::Error cancelled() const
     {
-        return HttpError::make(HttpError::Kind::Cancelled,
-                               std::string("Request ") + method + " " + shownUrl + " was cancelled");
+        return connectors::Error::make(connectors::Error::Kind::Cancelled,
+                                       std::string("Request ") + method + " " + shownUrl + " was cancelled");
     }
-    std::optional<HttpError> attach(CURL *handle, CURLSH *share);
+    std::optional<connectors::Error> attach(CURL *handle, CURLSH *share);
     bool checkStalled(Clock::time_point now);
-    Result<HttpResponse> finish(CURLcode code, bool cancelledHere, bool stalled);
+    connectors::Result<HttpResponse> finish(CURLcode code, bool cancelledHere, bool stalled);
 
     const TransportOptions &options;
     const HttpRequest &request;
@@ -520,7 +521,7 @@ struct CurlCall::State
     std::size_t windowBytes = 0;
 };
 
-std::optional<HttpError> CurlCall::State::attach(CURL *handle, CURLSH *share)
+std::optional<connectors::Error> CurlCall::State::attach(CURL *handle, CURLSH *share)
 {
     easy = handle;
 
@@ -657,7 +658,8 @@ std::optional<HttpError> CurlCall::State::attach(CURL *handle, CURLSH *share)
         headersOk = headersOk && appendHeader(headers, "Authorization: Bearer " + request.bearer->token);
     }
     if (!headersOk) {
-        return HttpError::make(HttpError::Kind::Transport, "Out of memory building the request headers");
+        return connectors::Error::make(connectors::Error::Kind::Transport,
+                                       "Out of memory building the request headers");
     }
     setPointer(easy, CURLOPT_HTTPHEADER, headers.get());
 
@@ -691,7 +693,7 @@ bool CurlCall::State::checkStalled(Clock::time_point now)
     return false;
 }
 
-Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, bool stalled)
+connectors::Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, bool stalled)
 {
     const auto wallMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
 
@@ -725,8 +727,8 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
             // 401 from there would read as wrong credentials): say where it pointed instead.
             char *resolved = nullptr;
             curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &resolved);
-            HttpError redirect = HttpError::make(
-                HttpError::Kind::Http,
+            connectors::Error redirect = connectors::Error::make(
+                connectors::Error::Kind::Http,
                 origin + " answered " + std::string(method) + " " + shownUrl + " with a redirect to "
                     + displayUrl(resolved ? std::string_view(resolved) : std::string_view(*location)) + " (HTTP "
                     + std::to_string(status)
@@ -734,7 +736,7 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
                       "over plain HTTP: point the source at the final URL",
                 static_cast<int>(status));
             logLine(LogLevel::Warning, "redirect", redirect.message);
-            return fail(std::move(redirect));
+            return connectors::fail(std::move(redirect));
         }
         response.body = std::move(transfer.body);
         response.elapsed =
@@ -745,7 +747,7 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
 
     const std::string detail = errorBuffer[0] != '\0' ? std::string(errorBuffer.data()) : curl_easy_strerror(code);
     const std::string what = std::string(method) + " " + shownUrl;
-    HttpError error;
+    connectors::Error error;
     if (cancelledHere || (code == CURLE_ABORTED_BY_CALLBACK && cancel.isCancelled())) {
         error = cancelled();
         error.curlCode = static_cast<int>(CURLE_ABORTED_BY_CALLBACK);
@@ -756,7 +758,7 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
         const double windowSeconds = std::chrono::duration<double>(options.lowSpeedWindow).count();
         std::array<char, 32> windowText{};
         std::snprintf(windowText.data(), windowText.size(), "%g", windowSeconds);
-        error = transportError(HttpError::Kind::Timeout,
+        error = transportError(connectors::Error::Kind::Timeout,
                                origin + " stopped sending its answer to " + what + ": "
                                    + std::to_string(transfer.received) + " bytes in " + secondsText.data()
                                    + " s, under " + std::to_string(options.lowSpeedBytesPerSecond) + " byte/s for "
@@ -764,32 +766,37 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
                                CURLE_OPERATION_TIMEDOUT);
     } else if (transfer.tooLarge || code == CURLE_FILESIZE_EXCEEDED) {
         // Both the announced and the streamed overflow report one code, so retryable() can skip them.
-        error = transportError(HttpError::Kind::Transport,
+        error = transportError(connectors::Error::Kind::Transport,
                                "Response to " + what + " exceeds the limit of "
                                    + std::to_string(options.maxResponseBytes) + " bytes",
                                CURLE_FILESIZE_EXCEEDED);
     } else if (transfer.sinkFailed) {
-        error =
-            transportError(HttpError::Kind::Transport, "Processing the streamed response to " + what + " failed", code);
+        error = transportError(
+            connectors::Error::Kind::Transport, "Processing the streamed response to " + what + " failed", code);
     } else if (transfer.outOfMemory) {
-        error = transportError(HttpError::Kind::Transport, "Out of memory receiving the response to " + what, code);
+        error =
+            transportError(connectors::Error::Kind::Transport, "Out of memory receiving the response to " + what, code);
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
         curl_off_t connectMicros = 0;
         curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connectMicros);
         const std::string message = connectMicros == 0 && !requestSent
                                         ? "Connecting to " + origin + " timed out: " + detail
                                         : what + " timed out waiting for the response: " + detail;
-        error = transportError(HttpError::Kind::Timeout, message, code);
+        error = transportError(connectors::Error::Kind::Timeout, message, code);
     } else if (code == CURLE_PEER_FAILED_VERIFICATION) {
-        error = transportError(HttpError::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
+        error = transportError(
+            connectors::Error::Kind::Tls, "TLS certificate of " + origin + " not trusted: " + detail, code);
     } else if (code == CURLE_SSL_CACERT_BADFILE) {
         const std::string source = options.caPem.empty() ? "CA file \"" + options.caFile + "\"" : "CA certificate data";
-        error = transportError(HttpError::Kind::Tls, source + " for " + origin + " cannot be used: " + detail, code);
-    } else if (code == CURLE_SSL_CERTPROBLEM) {
         error = transportError(
-            HttpError::Kind::Tls, "Client certificate or key for " + origin + " cannot be used: " + detail, code);
+            connectors::Error::Kind::Tls, source + " for " + origin + " cannot be used: " + detail, code);
+    } else if (code == CURLE_SSL_CERTPROBLEM) {
+        error = transportError(connectors::Error::Kind::Tls,
+                               "Client certificate or key for " + origin + " cannot be used: " + detail,
+                               code);
     } else if (isTlsError(code)) {
-        error = transportError(HttpError::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
+        error =
+            transportError(connectors::Error::Kind::Tls, "TLS handshake with " + origin + " failed: " + detail, code);
     } else {
         const std::string notHttp = origin + " did not answer " + what
                                     + " with HTTP (the first bytes were not an HTTP status line: is this the right "
@@ -833,13 +840,13 @@ Result<HttpResponse> CurlCall::State::finish(CURLcode code, bool cancelledHere, 
             message = what + " failed: " + detail;
             break;
         }
-        error = transportError(HttpError::Kind::Transport, std::move(message), code);
+        error = transportError(connectors::Error::Kind::Transport, std::move(message), code);
     }
     // The server may have acted on a request whose answer was lost; connect and TLS failures
     // happen before any request byte is written.
-    error.outcomeUnknown = requestSent && error.kind != HttpError::Kind::Tls;
-    logLine(LogLevel::Warning, std::string(HttpError::kindName(error.kind)) + " error", error.message);
-    return fail(std::move(error));
+    error.outcomeUnknown = requestSent && error.kind != connectors::Error::Kind::Tls;
+    logLine(LogLevel::Warning, std::string(connectors::Error::kindName(error.kind)) + " error", error.message);
+    return connectors::fail(std::move(error));
 }
 
 CurlCall::CurlCall(const TransportOptions &options,
@@ -851,23 +858,23 @@ CurlCall::CurlCall(const TransportOptions &options,
 
 CurlCall::~CurlCall() = default;
 
-std::optional<HttpError> CurlCall::invalid() const
+std::optional<connectors::Error> CurlCall::invalid() const
 {
     for (const auto &[name, value] : d->request.headers) {
         if (name.find_first_of("\r\n:") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) {
-            return HttpError::make(HttpError::Kind::Transport,
-                                   "Request header \"" + name + "\" contains a line break or colon");
+            return connectors::Error::make(connectors::Error::Kind::Transport,
+                                           "Request header \"" + name + "\" contains a line break or colon");
         }
     }
     return std::nullopt;
 }
 
-HttpError CurlCall::cancelledError() const
+connectors::Error CurlCall::cancelledError() const
 {
     return d->cancelled();
 }
 
-std::optional<HttpError> CurlCall::attach(CURL *easy, CURLSH *share)
+std::optional<connectors::Error> CurlCall::attach(CURL *easy, CURLSH *share)
 {
     return d->attach(easy, share);
 }
@@ -882,7 +889,7 @@ void CurlCall::setFailure(const char *message)
     std::snprintf(d->errorBuffer.data(), d->errorBuffer.size(), "%s", message);
 }
 
-Result<HttpResponse> CurlCall::finish(CURLcode code, bool cancelledHere, bool stalled)
+connectors::Result<HttpResponse> CurlCall::finish(CURLcode code, bool cancelledHere, bool stalled)
 {
     return d->finish(code, cancelledHere, stalled);
 }
@@ -894,17 +901,17 @@ void curlGlobalInit()
 
 } // namespace detail
 
-Result<HttpResponse>
+connectors::Result<HttpResponse>
 CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &cancel, const BodySink *sink)
 {
     detail::CurlCall call(options, request, cancel, sink);
     if (auto invalid = call.invalid()) {
-        return fail(std::move(*invalid));
+        return connectors::fail(std::move(*invalid));
     }
 
     Slot slot;
     if (!acquire(cancel, slot)) {
-        return fail(call.cancelledError());
+        return connectors::fail(call.cancelledError());
     }
     const SlotGuard guard(*this, slot);
     if (!slot.multi) {
@@ -914,18 +921,20 @@ CurlTransport::Private::perform(const HttpRequest &request, const CancelToken &c
         slot.easy = curl_easy_init();
     }
     if (!slot.multi || !slot.easy) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not create a transfer handle"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not create a transfer handle"));
     }
     CURL *easy = slot.easy;
     if (auto error = call.attach(easy, share)) {
-        return fail(std::move(*error));
+        return connectors::fail(std::move(*error));
     }
 
     CURLcode code = CURLE_OK;
     bool cancelledHere = false;
     bool stalled = false;
     if (curl_multi_add_handle(slot.multi, easy) != CURLM_OK) {
-        return fail(HttpError::make(HttpError::Kind::Transport, "libcurl could not start the transfer"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, "libcurl could not start the transfer"));
     }
     for (;;) {
         int running = 0;
@@ -974,26 +983,28 @@ CurlTransport::CurlTransport(TransportOptions options)
 
 CurlTransport::~CurlTransport() = default;
 
-Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
+connectors::Result<HttpResponse> CurlTransport::send(const HttpRequest &request, const CancelToken &cancel)
 {
     try {
         return d->perform(request, cancel, nullptr);
     } catch (const std::exception &e) {
-        return fail(HttpError::make(HttpError::Kind::Transport,
-                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
-                                        + " failed inside the HTTP client: " + e.what()));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Transport,
+                                                        std::string(methodName(request.method)) + " "
+                                                            + displayUrl(request.url)
+                                                            + " failed inside the HTTP client: " + e.what()));
     }
 }
 
-Result<HttpResponse>
+connectors::Result<HttpResponse>
 CurlTransport::stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
 {
     try {
         return d->perform(request, cancel, &onBody);
     } catch (const std::exception &e) {
-        return fail(HttpError::make(HttpError::Kind::Transport,
-                                    std::string(methodName(request.method)) + " " + displayUrl(request.url)
-                                        + " failed inside the HTTP client: " + e.what()));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Transport,
+                                                        std::string(methodName(request.method)) + " "
+                                                            + displayUrl(request.url)
+                                                            + " failed inside the HTTP client: " + e.what()));
     }
 }
 

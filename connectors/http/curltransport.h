@@ -71,9 +71,10 @@ public:
     CurlTransport(const CurlTransport &) = delete;
     CurlTransport &operator=(const CurlTransport &) = delete;
 
-    Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) override;
+    connectors::Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) override;
     /// Streams a 2xx body to `onBody` as libcurl receives it (see IHttpTransport::stream).
-    Result<HttpResponse> stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel) override;
+    connectors::Result<HttpResponse>
+    stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel) override;
 
     [[nodiscard]] const TransportOptions &options() const;
     /// Requests currently holding an in-flight slot (for tests and diagnostics).

@@ -47,7 +47,7 @@ std::string HttpClient::resolve(const std::string &pathOrUrl) const
     return url;
 }
 
-Result<HttpResponse> HttpClient::send(HttpRequest request, const CancelToken &cancel) const
+connectors::Result<HttpResponse> HttpClient::send(HttpRequest request, const CancelToken &cancel) const
 {
     request.url = resolve(request.url);
     const bool hasAuth =
@@ -70,13 +70,13 @@ Result<HttpResponse> HttpClient::send(HttpRequest request, const CancelToken &ca
     return sendWithRetry(m_transport, request, m_options.retry, cancel, sleeper);
 }
 
-Result<nlohmann::json> HttpClient::parseJson(const HttpResponse &response, std::string_view what)
+connectors::Result<nlohmann::json> HttpClient::parseJson(const HttpResponse &response, std::string_view what)
 {
     JsonParseFailure failure;
     nlohmann::json body = parseJsonBounded(response.body, &failure);
     if (body.is_discarded()) {
-        return fail(
-            HttpError::make(HttpError::Kind::Parse, std::string(what) + ": " + failure.message, response.status));
+        return connectors::fail(connectors::Error::make(
+            connectors::Error::Kind::Parse, std::string(what) + ": " + failure.message, response.status));
     }
     return body;
 }

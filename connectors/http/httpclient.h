@@ -32,10 +32,10 @@ public:
     /// `pathOrUrl` is "/api/..." (joined to the base URL) or an absolute http(s) URL.
     [[nodiscard]] std::string resolve(const std::string &pathOrUrl) const;
 
-    Result<HttpResponse> send(HttpRequest request, const CancelToken &cancel) const;
+    connectors::Result<HttpResponse> send(HttpRequest request, const CancelToken &cancel) const;
 
     /// Parses `response.body` as JSON; a Kind::Parse error names `what` on failure.
-    static Result<nlohmann::json> parseJson(const HttpResponse &response, std::string_view what);
+    static connectors::Result<nlohmann::json> parseJson(const HttpResponse &response, std::string_view what);
 
     [[nodiscard]] const ClientOptions &options() const { return m_options; }
     void setBearer(std::optional<BearerAuth> bearer) { m_options.bearer = std::move(bearer); }

@@ -18,10 +18,11 @@ double uniformUnit()
     return std::uniform_real_distribution<double>{0.0, 1.0}(engine);
 }
 
-HttpError cancelledError(const HttpRequest &request)
+connectors::Error cancelledError(const HttpRequest &request)
 {
-    return HttpError::make(HttpError::Kind::Cancelled,
-                           std::string("Request ") + methodName(request.method) + " " + request.url + " was cancelled");
+    return connectors::Error::make(connectors::Error::Kind::Cancelled,
+                                   std::string("Request ") + methodName(request.method) + " " + request.url
+                                       + " was cancelled");
 }
 
 } // namespace
@@ -47,7 +48,7 @@ Sleeper realSleeper()
 }
 
 std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
-                                                    const Result<HttpResponse> &result,
+                                                    const connectors::Result<HttpResponse> &result,
                                                     const RetryPolicy &policy,
                                                     int attempt,
                                                     std::chrono::milliseconds elapsed)
@@ -62,7 +63,7 @@ std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
         }
         retryAfterSeconds = parseRetryAfter(result->header("Retry-After"));
     } else {
-        if (result.error().kind == HttpError::Kind::Cancelled || !result.error().retryable()) {
+        if (result.error().kind == connectors::Error::Kind::Cancelled || !result.error().retryable()) {
             return std::nullopt;
         }
         retryAfterSeconds = result.error().retryAfterSeconds;
@@ -78,18 +79,18 @@ std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
     return delay;
 }
 
-Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
-                                   const HttpRequest &request,
-                                   const RetryPolicy &policy,
-                                   const CancelToken &cancel,
-                                   const Sleeper &sleep)
+connectors::Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
+                                               const HttpRequest &request,
+                                               const RetryPolicy &policy,
+                                               const CancelToken &cancel,
+                                               const Sleeper &sleep)
 {
     const auto started = std::chrono::steady_clock::now();
     for (int attempt = 1;; ++attempt) {
         if (cancel.isCancelled()) {
-            return fail(cancelledError(request));
+            return connectors::fail(cancelledError(request));
         }
-        Result<HttpResponse> result = transport.send(request, cancel);
+        connectors::Result<HttpResponse> result = transport.send(request, cancel);
         const auto delay = retryDelay(
             request,
             result,
@@ -101,7 +102,7 @@ Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
         }
         const bool slept = sleep ? sleep(*delay, cancel) : cancel.sleepFor(*delay);
         if (!slept || cancel.isCancelled()) {
-            return fail(cancelledError(request));
+            return connectors::fail(cancelledError(request));
         }
     }
 }

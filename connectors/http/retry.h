@@ -34,7 +34,7 @@ Sleeper realSleeper();
 /// nullopt when it must not be retried (not idempotent, not a retryable outcome, attempts or
 /// time budget used up, cancelled).
 std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
-                                                    const Result<HttpResponse> &result,
+                                                    const connectors::Result<HttpResponse> &result,
                                                     const RetryPolicy &policy,
                                                     int attempt,
                                                     std::chrono::milliseconds elapsed);
@@ -43,10 +43,10 @@ std::optional<std::chrono::milliseconds> retryDelay(const HttpRequest &request,
 /// outcomes (transport errors, timeouts, 429, 502, 503, 504) with the policy's backoff or the
 /// server's Retry-After, whichever is longer. Returns the last response or error.
 /// Non-idempotent requests are sent exactly once.
-Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
-                                   const HttpRequest &request,
-                                   const RetryPolicy &policy,
-                                   const CancelToken &cancel,
-                                   const Sleeper &sleep);
+connectors::Result<HttpResponse> sendWithRetry(IHttpTransport &transport,
+                                               const HttpRequest &request,
+                                               const RetryPolicy &policy,
+                                               const CancelToken &cancel,
+                                               const Sleeper &sleep);
 
 } // namespace strata::http

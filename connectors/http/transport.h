@@ -1,7 +1,7 @@
 #pragma once
 
+#include "connectors/error.h"
 #include "connectors/http/canceltoken.h"
-#include "connectors/http/httperror.h"
 #include "connectors/http/httpresponse.h"
 
 #include <functional>
@@ -20,7 +20,7 @@ class IHttpTransport
 {
 public:
     virtual ~IHttpTransport() = default;
-    virtual Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) = 0;
+    virtual connectors::Result<HttpResponse> send(const HttpRequest &request, const CancelToken &cancel) = 0;
 
     /// Like send(), but a 2xx body is handed to `onBody` as it arrives (chunks of any size, in
     /// order) instead of being collected: the returned response carries status and headers and
@@ -30,9 +30,10 @@ public:
     /// A failure after part of the body was delivered returns the error (the caller decides
     /// whether what it already got counts).
     /// The default implementation calls send() and delivers the whole body in one chunk.
-    virtual Result<HttpResponse> stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
+    virtual connectors::Result<HttpResponse>
+    stream(const HttpRequest &request, const BodySink &onBody, const CancelToken &cancel)
     {
-        Result<HttpResponse> result = send(request, cancel);
+        connectors::Result<HttpResponse> result = send(request, cancel);
         if (result && result->isSuccess()) {
             std::string body = std::move(result->body);
             result->body.clear();

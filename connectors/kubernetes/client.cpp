@@ -8,7 +8,6 @@
 
 namespace strata::kubernetes {
 
-using http::HttpError;
 using http::HttpRequest;
 using http::HttpResponse;
 using nlohmann::json;
@@ -302,7 +301,8 @@ Result<std::vector<ApiResourceInfo>> parseApiResourceList(const std::string &bod
     const json parsed = http::parseJsonBounded(body);
     const auto resources = parsed.is_object() ? parsed.find("resources") : parsed.end();
     if (!parsed.is_object() || resources == parsed.end() || !resources->is_array()) {
-        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": not an APIResourceList", 200));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse, what + ": not an APIResourceList", 200));
     }
     std::vector<ApiResourceInfo> out;
     for (const auto &r : *resources) {
@@ -369,7 +369,7 @@ Result<HttpRequest> KubeClient::authorize(HttpRequest request, const http::Cance
 {
     auto credentials = m_credentials->credentials(cancel);
     if (!credentials) {
-        return http::fail(credentials.error());
+        return connectors::fail(credentials.error());
     }
     if (!credentials->token.empty()) {
         request.bearer = http::BearerAuth{credentials->token};
@@ -403,7 +403,7 @@ Result<HttpResponse> KubeClient::send(HttpRequest request, const http::CancelTok
     for (int attempt = 0;; ++attempt) {
         auto authorized = authorize(request, cancel);
         if (!authorized) {
-            return http::fail(authorized.error());
+            return connectors::fail(authorized.error());
         }
         auto result = http::sendWithRetry(m_transport, *authorized, m_options.retry, cancel, sleeper);
         // An exec plugin's token may have been revoked before its expiry: ask the plugin again.
@@ -418,10 +418,10 @@ Result<json> KubeClient::sendJson(HttpRequest request, const std::string &what, 
 {
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        return http::fail(statusError(*response, what));
+        return connectors::fail(statusError(*response, what));
     }
     return http::HttpClient::parseJson(*response, what);
 }
@@ -432,10 +432,11 @@ Result<VersionInfo> KubeClient::version(const http::CancelToken &cancel)
     request.url = "/version";
     auto body = sendJson(std::move(request), "Read the API server version", cancel);
     if (!body) {
-        return http::fail(body.error());
+        return connectors::fail(body.error());
     }
     if (!body->is_object()) {
-        return http::fail(HttpError::make(HttpError::Kind::Parse, "API server version: not a JSON object", 200));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse, "API server version: not a JSON object", 200));
     }
     VersionInfo info;
     info.major = stringField(*body, "major");
@@ -451,11 +452,12 @@ Result<Discovery> KubeClient::discover(const http::CancelToken &cancel)
     request.url = "/apis";
     auto body = sendJson(std::move(request), "Discover the API groups", cancel);
     if (!body) {
-        return http::fail(body.error());
+        return connectors::fail(body.error());
     }
     const auto groups = body->is_object() ? body->find("groups") : body->end();
     if (!body->is_object() || groups == body->end() || !groups->is_array()) {
-        return http::fail(HttpError::make(HttpError::Kind::Parse, "API group list (/apis) has no groups array", 200));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse, "API group list (/apis) has no groups array", 200));
     }
     Discovery discovery;
     for (const auto &g : *groups) {
@@ -499,8 +501,8 @@ Result<Discovery> KubeClient::discover(const http::CancelToken &cancel, const st
             auto resources = apiResources(info.name, version, cancel);
             if (resources) {
                 info.resources[version] = std::move(*resources);
-            } else if (resources.error().kind == HttpError::Kind::Cancelled) {
-                return http::fail(resources.error());
+            } else if (resources.error().kind == connectors::Error::Kind::Cancelled) {
+                return connectors::fail(resources.error());
             } else {
                 info.resourceErrors[version] = resources.error().message;
             }
@@ -517,10 +519,10 @@ KubeClient::apiResources(const std::string &group, const std::string &version, c
     const std::string what = "Discover the resources of " + (group.empty() ? version : group + "/" + version);
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        return http::fail(statusError(*response, what));
+        return connectors::fail(statusError(*response, what));
     }
     return parseApiResourceList(response->body, what);
 }
@@ -545,21 +547,22 @@ KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, R
 {
     const std::string what = "List " + scopeText(type, options.namespace_);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        HttpError error = statusError(*response, what);
+        connectors::Error error = statusError(*response, what);
         if (response->status == 404) {
             error.message += " (404: the API server does not serve " + type.apiVersion() + " " + type.plural + ")";
         }
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     auto body = http::HttpClient::parseJson(*response, what);
     if (!body) {
-        return http::fail(body.error());
+        return connectors::fail(body.error());
     }
     if (!body->is_object()) {
-        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": the answer is not a JSON object", 200));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse, what + ": the answer is not a JSON object", 200));
     }
     ListPage page;
     if (const json *metadata = objectField(*body, "metadata")) {
@@ -571,7 +574,8 @@ KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, R
         return page; // an empty list may come as "items": null
     }
     if (!items->is_array()) {
-        return http::fail(HttpError::make(HttpError::Kind::Parse, what + ": \"items\" is not an array", 200));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse, what + ": \"items\" is not an array", 200));
     }
     page.items.reserve(items->size());
     std::size_t index = 0;
@@ -612,7 +616,7 @@ std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
             m_first = true;
             return std::nullopt;
         }
-        return Result<ListPage>(http::fail(page.error()));
+        return Result<ListPage>(connectors::fail(page.error()));
     }
     if (m_first) {
         m_all.resourceVersion = page->resourceVersion;
@@ -624,10 +628,10 @@ std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
         return Result<ListPage>(std::move(m_all));
     }
     if (page->continueToken == m_options.continueToken) {
-        return Result<ListPage>(http::fail(HttpError::make(HttpError::Kind::Parse,
-                                                           "List " + scopeText(m_type, m_options.namespace_)
-                                                               + ": the server repeated a continue token",
-                                                           200)));
+        return Result<ListPage>(connectors::fail(connectors::Error::make(
+            connectors::Error::Kind::Parse,
+            "List " + scopeText(m_type, m_options.namespace_) + ": the server repeated a continue token",
+            200)));
     }
     m_options.continueToken = page->continueToken;
     return std::nullopt;
@@ -690,7 +694,7 @@ WatchDecoder::WatchDecoder(ResourceType type, const WatchOptions &options)
 void WatchDecoder::skip(const std::string &message)
 {
     if (m_onSkipped) {
-        m_onSkipped(HttpError::make(HttpError::Kind::Parse, m_what + ": " + message, 200));
+        m_onSkipped(connectors::Error::make(connectors::Error::Kind::Parse, m_what + ": " + message, 200));
     }
 }
 
@@ -789,11 +793,11 @@ Result<WatchEnd> WatchDecoder::end(const Result<HttpResponse> &result, const Wat
         return WatchEnd::Expired;
     }
     if (m_streamError) {
-        return http::fail(*m_streamError);
+        return connectors::fail(*m_streamError);
     }
     if (!result) {
-        if (result.error().kind == HttpError::Kind::Cancelled || !m_gotBytes) {
-            return http::fail(result.error());
+        if (result.error().kind == connectors::Error::Kind::Cancelled || !m_gotBytes) {
+            return connectors::fail(result.error());
         }
         // The stream was established and then lost (reset, idle timeout): the caller re-watches
         // from the last resourceVersion it saw, as client-go does on an unexpected EOF.
@@ -803,11 +807,11 @@ Result<WatchEnd> WatchDecoder::end(const Result<HttpResponse> &result, const Wat
         if (result->status == 410) {
             return WatchEnd::Expired;
         }
-        HttpError error = statusError(*result, m_what);
+        connectors::Error error = statusError(*result, m_what);
         if (result->status == 404) {
             error.message += " (404: the API server does not serve " + m_type.apiVersion() + " " + m_type.plural + ")";
         }
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     if (!m_stoppedByHandler && !m_buffer.empty()) {
         // A last event without its newline.
@@ -817,7 +821,7 @@ Result<WatchEnd> WatchDecoder::end(const Result<HttpResponse> &result, const Wat
             return WatchEnd::Expired;
         }
         if (m_streamError) {
-            return http::fail(*m_streamError);
+            return connectors::fail(*m_streamError);
         }
         if (!m_events.empty()) {
             (void)onBatch(m_events);
@@ -836,11 +840,11 @@ Result<WatchEnd> KubeClient::watchBatches(const ResourceType &type,
     const http::BodySink sink = [&](std::string_view chunk) {
         return decoder.feed(chunk, onBatch);
     };
-    Result<HttpResponse> result = http::fail(HttpError{});
+    Result<HttpResponse> result = connectors::fail(connectors::Error{});
     for (int attempt = 0;; ++attempt) {
         auto request = authorize(base, cancel);
         if (!request) {
-            return http::fail(request.error());
+            return connectors::fail(request.error());
         }
         result = m_transport.stream(*request, sink, cancel);
         if (attempt == 0 && result && result->status == 401 && m_credentials->invalidate()) {
@@ -903,12 +907,12 @@ Result<void> KubeClient::remove(const ResourceType &type,
     request.idempotent = true;
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (response->isSuccess() || response->status == 404) {
         return {};
     }
-    return http::fail(statusError(*response, "Delete " + objectText(type, ns, name)));
+    return connectors::fail(statusError(*response, "Delete " + objectText(type, ns, name)));
 }
 
 Result<json> KubeClient::mergePatch(const ResourceType &type,
@@ -1024,10 +1028,10 @@ KubeClient::podLog(const std::string &ns, const std::string &pod, int tailLines,
     request.headers.emplace_back("Accept", "text/plain, */*");
     auto response = send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        return http::fail(statusError(*response, "Read the log of pod " + ns + "/" + pod));
+        return connectors::fail(statusError(*response, "Read the log of pod " + ns + "/" + pod));
     }
     return std::move(response->body);
 }
@@ -1041,7 +1045,7 @@ http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::T
     return base;
 }
 
-HttpError statusError(const HttpResponse &response, const std::string &what)
+connectors::Error statusError(const HttpResponse &response, const std::string &what)
 {
     std::string statusMessage;
     std::string reason;
@@ -1061,22 +1065,22 @@ HttpError statusError(const HttpResponse &response, const std::string &what)
     }
     const int status = response.status;
     std::string message = what + ": ";
-    HttpError::Kind kind = isStatus ? HttpError::Kind::Api : HttpError::Kind::Http;
+    connectors::Error::Kind kind = isStatus ? connectors::Error::Kind::Api : connectors::Error::Kind::Http;
     if (status == 401) {
-        kind = HttpError::Kind::Auth;
+        kind = connectors::Error::Kind::Auth;
         message += "the API server rejected the credentials (401 Unauthorized)";
         if (!statusMessage.empty() && statusMessage != "Unauthorized") {
             message += ": " + statusMessage;
         }
     } else if (status == 403) {
-        kind = HttpError::Kind::Auth;
+        kind = connectors::Error::Kind::Auth;
         message += statusMessage.empty() ? "forbidden (403)" : statusMessage;
     } else if (!statusMessage.empty()) {
         message += statusMessage;
     } else {
         message += "HTTP " + std::to_string(status) + (reason.empty() ? "" : " (" + reason + ")");
     }
-    HttpError error = HttpError::make(kind, std::move(message), status);
+    connectors::Error error = connectors::Error::make(kind, std::move(message), status);
     error.apiCode = reason;
     error.retryAfterSeconds = retryAfter;
     return error;

@@ -174,7 +174,7 @@ struct WatchOptions
     int timeoutSeconds = 300;
     bool allowBookmarks = true;
     /// Called for each line that is not a valid watch event (Kind::Parse); the stream goes on.
-    std::function<void(const http::HttpError &)> onSkipped{};
+    std::function<void(const connectors::Error &)> onSkipped{};
 };
 
 struct WatchEvent
@@ -226,10 +226,10 @@ private:
 
     ResourceType m_type;
     std::string m_what;
-    std::function<void(const http::HttpError &)> m_onSkipped;
+    std::function<void(const connectors::Error &)> m_onSkipped;
     std::string m_buffer;
     std::vector<WatchEvent> m_events;
-    std::optional<http::HttpError> m_streamError;
+    std::optional<connectors::Error> m_streamError;
     bool m_gotBytes = false;
     bool m_expired = false;
     bool m_stoppedByHandler = false;
@@ -440,8 +440,8 @@ private:
 /// TLS settings of `endpoint` applied to `base`: caPem, insecureSkipTlsVerify, client identity.
 http::TransportOptions transportOptions(const ClusterEndpoint &endpoint, http::TransportOptions base = {});
 
-/// Maps a non-2xx response (with a Status body or not) to an HttpError; see KubeClient.
-http::HttpError statusError(const http::HttpResponse &response, const std::string &what);
+/// Maps a non-2xx response (with a Status body or not) to an connectors::Error; see KubeClient.
+connectors::Error statusError(const http::HttpResponse &response, const std::string &what);
 
 /// "ns/name" for namespaced objects, "name" otherwise (metadata of `object`); empty when the
 /// object has no metadata.name.

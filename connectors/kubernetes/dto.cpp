@@ -11,7 +11,6 @@
 
 namespace strata::kubernetes {
 
-using http::HttpError;
 using nlohmann::json;
 
 namespace {
@@ -171,9 +170,9 @@ bool conditionTrue(const std::vector<Condition> &list, std::string_view type)
     return c && c->status == "True";
 }
 
-HttpError parseError(std::string message)
+connectors::Error parseError(std::string message)
 {
-    return HttpError::make(HttpError::Kind::Parse, std::move(message));
+    return connectors::Error::make(connectors::Error::Kind::Parse, std::move(message));
 }
 
 /// What a pod spec asks for: GPUs (whole from limits/requests, fraction from the annotation),
@@ -416,21 +415,21 @@ std::optional<std::int64_t> quantityMilliOf(const json &value)
     return std::nullopt;
 }
 
-http::Result<ObjectMeta> parseMeta(const json &object, std::string_view kind)
+connectors::Result<ObjectMeta> parseMeta(const json &object, std::string_view kind)
 {
     if (!object.is_object()) {
-        return http::fail(parseError(std::string(kind) + ": not a JSON object"));
+        return connectors::fail(parseError(std::string(kind) + ": not a JSON object"));
     }
     const json *metadata = field(object, "metadata");
     if (!metadata || !metadata->is_object()) {
-        return http::fail(parseError(std::string(kind) + ": object without metadata"));
+        return connectors::fail(parseError(std::string(kind) + ": object without metadata"));
     }
     ObjectMeta meta;
     meta.name = str(*metadata, "name");
     meta.namespace_ = str(*metadata, "namespace");
     if (meta.name.empty()) {
-        return http::fail(parseError(std::string(kind) + ": object without metadata.name"
-                                     + (meta.namespace_.empty() ? "" : " in namespace " + meta.namespace_)));
+        return connectors::fail(parseError(std::string(kind) + ": object without metadata.name"
+                                           + (meta.namespace_.empty() ? "" : " in namespace " + meta.namespace_)));
     }
     meta.uid = str(*metadata, "uid");
     meta.resourceVersion = str(*metadata, "resourceVersion");
@@ -447,16 +446,16 @@ http::Result<ObjectMeta> parseMeta(const json &object, std::string_view kind)
     try {                                                                                                              \
         body                                                                                                           \
     } catch (const std::exception &e) {                                                                                \
-        return http::fail(                                                                                             \
+        return connectors::fail(                                                                                       \
             parseError(std::string(kindName) + ": the API server sent " + http::describeJsonMismatch(e)));             \
     }
 
-http::Result<NodeDto> parseNode(const json &object){
+connectors::Result<NodeDto> parseNode(const json &object){
     STRATA_KUBE_GUARD("Node",
                       {
                           auto meta = parseMeta(object, "Node");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           NodeDto node;
                           static_cast<ObjectMeta &>(node) = std::move(*meta);
@@ -473,12 +472,12 @@ http::Result<NodeDto> parseNode(const json &object){
                           return node;
                       })}
 
-http::Result<NamespaceDto> parseNamespace(const json &object){
+connectors::Result<NamespaceDto> parseNamespace(const json &object){
     STRATA_KUBE_GUARD("Namespace",
                       {
                           auto meta = parseMeta(object, "Namespace");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           NamespaceDto ns;
                           static_cast<ObjectMeta &>(ns) = std::move(*meta);
@@ -486,12 +485,12 @@ http::Result<NamespaceDto> parseNamespace(const json &object){
                           return ns;
                       })}
 
-http::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
+connectors::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
     "Pod",
     {
         auto meta = parseMeta(object, "Pod");
         if (!meta) {
-            return http::fail(meta.error());
+            return connectors::fail(meta.error());
         }
         PodDto pod;
         static_cast<ObjectMeta &>(pod) = std::move(*meta);
@@ -558,12 +557,12 @@ http::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
         return pod;
     })}
 
-http::Result<JobDto> parseJob(const json &object){
+connectors::Result<JobDto> parseJob(const json &object){
     STRATA_KUBE_GUARD("Job",
                       {
                           auto meta = parseMeta(object, "Job");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           JobDto job;
                           static_cast<ObjectMeta &>(job) = std::move(*meta);
@@ -611,12 +610,12 @@ http::Result<JobDto> parseJob(const json &object){
                           return job;
                       })}
 
-http::Result<EventDto> parseEvent(const json &object){STRATA_KUBE_GUARD(
+connectors::Result<EventDto> parseEvent(const json &object){STRATA_KUBE_GUARD(
     "Event",
     {
         auto meta = parseMeta(object, "Event");
         if (!meta) {
-            return http::fail(meta.error());
+            return connectors::fail(meta.error());
         }
         EventDto event;
         static_cast<ObjectMeta &>(event) = std::move(*meta);
@@ -645,12 +644,12 @@ http::Result<EventDto> parseEvent(const json &object){STRATA_KUBE_GUARD(
         return event;
     })}
 
-http::Result<ResourceQuotaDto> parseResourceQuota(const json &object){
+connectors::Result<ResourceQuotaDto> parseResourceQuota(const json &object){
     STRATA_KUBE_GUARD("ResourceQuota",
                       {
                           auto meta = parseMeta(object, "ResourceQuota");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           ResourceQuotaDto quota;
                           static_cast<ObjectMeta &>(quota) = std::move(*meta);
@@ -659,12 +658,12 @@ http::Result<ResourceQuotaDto> parseResourceQuota(const json &object){
                           return quota;
                       })}
 
-http::Result<PvcDto> parsePvc(const json &object){
+connectors::Result<PvcDto> parsePvc(const json &object){
     STRATA_KUBE_GUARD("PersistentVolumeClaim",
                       {
                           auto meta = parseMeta(object, "PersistentVolumeClaim");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           PvcDto pvc;
                           static_cast<ObjectMeta &>(pvc) = std::move(*meta);
@@ -682,12 +681,12 @@ http::Result<PvcDto> parsePvc(const json &object){
                           return pvc;
                       })}
 
-http::Result<PvDto> parsePv(const json &object){
+connectors::Result<PvDto> parsePv(const json &object){
     STRATA_KUBE_GUARD("PersistentVolume",
                       {
                           auto meta = parseMeta(object, "PersistentVolume");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           PvDto pv;
                           static_cast<ObjectMeta &>(pv) = std::move(*meta);
@@ -709,12 +708,12 @@ http::Result<PvDto> parsePv(const json &object){
                           return pv;
                       })}
 
-http::Result<StorageClassDto> parseStorageClass(const json &object){
+connectors::Result<StorageClassDto> parseStorageClass(const json &object){
     STRATA_KUBE_GUARD("StorageClass",
                       {
                           auto meta = parseMeta(object, "StorageClass");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           StorageClassDto sc;
                           static_cast<ObjectMeta &>(sc) = std::move(*meta);
@@ -726,12 +725,12 @@ http::Result<StorageClassDto> parseStorageClass(const json &object){
                           return sc;
                       })}
 
-http::Result<VolumeSnapshotDto> parseVolumeSnapshot(const json &object){
+connectors::Result<VolumeSnapshotDto> parseVolumeSnapshot(const json &object){
     STRATA_KUBE_GUARD("VolumeSnapshot",
                       {
                           auto meta = parseMeta(object, "VolumeSnapshot");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           VolumeSnapshotDto snapshot;
                           static_cast<ObjectMeta &>(snapshot) = std::move(*meta);
@@ -746,12 +745,12 @@ http::Result<VolumeSnapshotDto> parseVolumeSnapshot(const json &object){
                           return snapshot;
                       })}
 
-http::Result<QueueDto> parseQueue(const json &object){
+connectors::Result<QueueDto> parseQueue(const json &object){
     STRATA_KUBE_GUARD("Queue",
                       {
                           auto meta = parseMeta(object, "Queue");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           QueueDto queue;
                           static_cast<ObjectMeta &>(queue) = std::move(*meta);
@@ -782,12 +781,12 @@ http::Result<QueueDto> parseQueue(const json &object){
                           return queue;
                       })}
 
-http::Result<PodGroupDto> parsePodGroup(const json &object){
+connectors::Result<PodGroupDto> parsePodGroup(const json &object){
     STRATA_KUBE_GUARD("PodGroup",
                       {
                           auto meta = parseMeta(object, "PodGroup");
                           if (!meta) {
-                              return http::fail(meta.error());
+                              return connectors::fail(meta.error());
                           }
                           PodGroupDto group;
                           static_cast<ObjectMeta &>(group) = std::move(*meta);
@@ -815,12 +814,12 @@ http::Result<PodGroupDto> parsePodGroup(const json &object){
                           return group;
                       })}
 
-http::Result<ConfigMapDto> parseConfigMap(const json &object)
+connectors::Result<ConfigMapDto> parseConfigMap(const json &object)
 {
     STRATA_KUBE_GUARD("ConfigMap", {
         auto meta = parseMeta(object, "ConfigMap");
         if (!meta) {
-            return http::fail(meta.error());
+            return connectors::fail(meta.error());
         }
         ConfigMapDto configMap;
         static_cast<ObjectMeta &>(configMap) = std::move(*meta);

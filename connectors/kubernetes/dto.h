@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -274,20 +274,20 @@ struct ConfigMapDto : ObjectMeta
     bool operator==(const ConfigMapDto &) const = default;
 };
 
-http::Result<ObjectMeta> parseMeta(const nlohmann::json &object, std::string_view kind);
-http::Result<NodeDto> parseNode(const nlohmann::json &object);
-http::Result<NamespaceDto> parseNamespace(const nlohmann::json &object);
-http::Result<PodDto> parsePod(const nlohmann::json &object);
-http::Result<JobDto> parseJob(const nlohmann::json &object);
-http::Result<EventDto> parseEvent(const nlohmann::json &object);
-http::Result<ResourceQuotaDto> parseResourceQuota(const nlohmann::json &object);
-http::Result<PvcDto> parsePvc(const nlohmann::json &object);
-http::Result<PvDto> parsePv(const nlohmann::json &object);
-http::Result<StorageClassDto> parseStorageClass(const nlohmann::json &object);
-http::Result<VolumeSnapshotDto> parseVolumeSnapshot(const nlohmann::json &object);
-http::Result<QueueDto> parseQueue(const nlohmann::json &object);
-http::Result<PodGroupDto> parsePodGroup(const nlohmann::json &object);
-http::Result<ConfigMapDto> parseConfigMap(const nlohmann::json &object);
+connectors::Result<ObjectMeta> parseMeta(const nlohmann::json &object, std::string_view kind);
+connectors::Result<NodeDto> parseNode(const nlohmann::json &object);
+connectors::Result<NamespaceDto> parseNamespace(const nlohmann::json &object);
+connectors::Result<PodDto> parsePod(const nlohmann::json &object);
+connectors::Result<JobDto> parseJob(const nlohmann::json &object);
+connectors::Result<EventDto> parseEvent(const nlohmann::json &object);
+connectors::Result<ResourceQuotaDto> parseResourceQuota(const nlohmann::json &object);
+connectors::Result<PvcDto> parsePvc(const nlohmann::json &object);
+connectors::Result<PvDto> parsePv(const nlohmann::json &object);
+connectors::Result<StorageClassDto> parseStorageClass(const nlohmann::json &object);
+connectors::Result<VolumeSnapshotDto> parseVolumeSnapshot(const nlohmann::json &object);
+connectors::Result<QueueDto> parseQueue(const nlohmann::json &object);
+connectors::Result<PodGroupDto> parsePodGroup(const nlohmann::json &object);
+connectors::Result<ConfigMapDto> parseConfigMap(const nlohmann::json &object);
 
 /// Parses every object of a list with `parse`, keeping the good ones and describing each bad
 /// one in `skipped` (one sentence each). `Json` is nlohmann::json; a template parameter so that

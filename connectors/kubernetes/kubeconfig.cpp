@@ -19,14 +19,13 @@ extern char **environ;
 
 namespace strata::kubernetes {
 
-using http::HttpError;
-
 namespace {
 
-HttpError
-configError(const std::string &source, const std::string &message, HttpError::Kind kind = HttpError::Kind::Parse)
+connectors::Error configError(const std::string &source,
+                              const std::string &message,
+                              connectors::Error::Kind kind = connectors::Error::Kind::Parse)
 {
-    return HttpError::make(kind, "kubeconfig " + source + ": " + message);
+    return connectors::Error::make(kind, "kubeconfig " + source + ": " + message);
 }
 
 std::string scalar(const YAML::Node &node, const char *key)
@@ -279,7 +278,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
     try {
         root = YAML::Load(std::string(yaml));
     } catch (const YAML::Exception &e) {
-        return http::fail(configError(source, std::string("not valid YAML: ") + e.what()));
+        return connectors::fail(configError(source, std::string("not valid YAML: ") + e.what()));
     }
     Kubeconfig config;
     config.source = source;
@@ -287,7 +286,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
         return config; // an empty file is an empty config, as for kubectl
     }
     if (!root.IsMap()) {
-        return http::fail(configError(source, "not a kubeconfig (the document is not a mapping)"));
+        return connectors::fail(configError(source, "not a kubeconfig (the document is not a mapping)"));
     }
     try {
         config.currentContext = scalar(root, "current-context");
@@ -298,12 +297,13 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
                 return out;
             }
             if (!list.IsSequence()) {
-                return http::fail(configError(source, std::string("\"") + key + "\" is not a list"));
+                return connectors::fail(configError(source, std::string("\"") + key + "\" is not a list"));
             }
             for (const auto &entry : list) {
                 const std::string name = entry.IsMap() ? scalar(entry, "name") : std::string{};
                 if (name.empty()) {
-                    return http::fail(configError(source, std::string("an entry of \"") + key + "\" has no name"));
+                    return connectors::fail(
+                        configError(source, std::string("an entry of \"") + key + "\" has no name"));
                 }
                 out.emplace_back(name, entry);
             }
@@ -314,7 +314,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
         auto contexts = entries("contexts");
         for (auto *list : {&clusters, &users, &contexts}) {
             if (!*list) {
-                return http::fail(list->error());
+                return connectors::fail(list->error());
             }
         }
         for (const auto &[name, entry] : *clusters) {
@@ -366,7 +366,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
                         }
                     }
                     if (exec.command.empty()) {
-                        return http::fail(
+                        return connectors::fail(
                             configError(source, "user \"" + name + "\" has an exec entry without command"));
                     }
                     user.exec = std::move(exec);
@@ -388,7 +388,7 @@ Result<Kubeconfig> parseKubeconfig(std::string_view yaml, const std::string &bas
             }
         }
     } catch (const YAML::Exception &e) {
-        return http::fail(configError(source, std::string("malformed entry: ") + e.what()));
+        return connectors::fail(configError(source, std::string("malformed entry: ") + e.what()));
     }
     return config;
 }
@@ -409,11 +409,11 @@ Result<Kubeconfig> loadKubeconfig(const std::vector<std::string> &paths)
         std::string why;
         const auto text = readFile(path, kMaxKubeconfigBytes, &why);
         if (!text) {
-            return http::fail(configError(path, "cannot be read: " + why));
+            return connectors::fail(configError(path, "cannot be read: " + why));
         }
         auto config = parseKubeconfig(*text, dirName(path), path);
         if (!config) {
-            return http::fail(config.error());
+            return connectors::fail(config.error());
         }
         found = true;
         if (merged.currentContext.empty()) {
@@ -429,8 +429,9 @@ Result<Kubeconfig> loadKubeconfig(const std::vector<std::string> &paths)
     }
     merged.source = looked;
     if (!found) {
-        return http::fail(HttpError::make(
-            HttpError::Kind::Parse, "No kubeconfig found (looked at " + (looked.empty() ? "nothing" : looked) + ")"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Parse,
+                                    "No kubeconfig found (looked at " + (looked.empty() ? "nothing" : looked) + ")"));
     }
     return merged;
 }
@@ -439,16 +440,16 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
 {
     const std::string name = context.empty() ? currentContext : context;
     if (name.empty()) {
-        return http::fail(configError(source, "no current-context is set and no context was chosen"));
+        return connectors::fail(configError(source, "no current-context is set and no context was chosen"));
     }
     const auto ctx = contextEntries.find(name);
     if (ctx == contextEntries.end()) {
-        return http::fail(configError(source, "context \"" + name + "\" not found"));
+        return connectors::fail(configError(source, "context \"" + name + "\" not found"));
     }
     const std::string &file = ctx->second.sourceFile;
     const auto cluster = clusters.find(ctx->second.cluster);
     if (ctx->second.cluster.empty() || cluster == clusters.end()) {
-        return http::fail(configError(
+        return connectors::fail(configError(
             file, "context \"" + name + "\" refers to cluster \"" + ctx->second.cluster + "\", which is not defined"));
     }
     ClusterEndpoint endpoint;
@@ -461,7 +462,7 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
         endpoint.server.pop_back();
     }
     if (endpoint.server.empty()) {
-        return http::fail(
+        return connectors::fail(
             configError(cluster->second.sourceFile, "cluster \"" + endpoint.clusterName + "\" has no server"));
     }
     endpoint.insecureSkipTlsVerify = cluster->second.insecureSkipTlsVerify;
@@ -470,19 +471,20 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
     if (!cluster->second.certificateAuthorityData.empty()) {
         auto pem = base64Decode(cluster->second.certificateAuthorityData);
         if (!pem) {
-            return http::fail(configError(cluster->second.sourceFile,
-                                          clusterWhat + ": certificate-authority-data is not valid base64",
-                                          HttpError::Kind::Tls));
+            return connectors::fail(configError(cluster->second.sourceFile,
+                                                clusterWhat + ": certificate-authority-data is not valid base64",
+                                                connectors::Error::Kind::Tls));
         }
         endpoint.caPem = std::move(*pem);
     } else if (!cluster->second.certificateAuthority.empty()) {
         std::string why;
         auto pem = readFile(cluster->second.certificateAuthority, kMaxCredentialFileBytes, &why);
         if (!pem) {
-            return http::fail(configError(cluster->second.sourceFile,
-                                          clusterWhat + ": certificate-authority file \""
-                                              + cluster->second.certificateAuthority + "\" cannot be read: " + why,
-                                          HttpError::Kind::Tls));
+            return connectors::fail(configError(cluster->second.sourceFile,
+                                                clusterWhat + ": certificate-authority file \""
+                                                    + cluster->second.certificateAuthority
+                                                    + "\" cannot be read: " + why,
+                                                connectors::Error::Kind::Tls));
         }
         endpoint.caPem = std::move(*pem);
     }
@@ -491,14 +493,14 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
     }
     const auto user = users.find(endpoint.userName);
     if (user == users.end()) {
-        return http::fail(configError(
+        return connectors::fail(configError(
             file, "context \"" + name + "\" refers to user \"" + endpoint.userName + "\", which is not defined"));
     }
     const KubeconfigUser &u = user->second;
     endpoint.baseDir = dirName(u.sourceFile);
     const std::string userWhat = "user \"" + endpoint.userName + "\"";
     const auto credentialError = [&](const std::string &message) {
-        return configError(u.sourceFile, userWhat + ": " + message, HttpError::Kind::Auth);
+        return configError(u.sourceFile, userWhat + ": " + message, connectors::Error::Kind::Auth);
     };
     if (!u.token.empty()) {
         endpoint.token = u.token;
@@ -506,7 +508,7 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
         std::string why;
         auto token = readFile(u.tokenFile, kMaxCredentialFileBytes, &why);
         if (!token) {
-            return http::fail(credentialError("tokenFile \"" + u.tokenFile + "\" cannot be read: " + why));
+            return connectors::fail(credentialError("tokenFile \"" + u.tokenFile + "\" cannot be read: " + why));
         }
         endpoint.token = trimRight(std::move(*token));
     }
@@ -514,7 +516,7 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
         if (!data.empty()) {
             auto pem = base64Decode(data);
             if (!pem) {
-                return http::fail(credentialError(std::string(what) + "-data is not valid base64"));
+                return connectors::fail(credentialError(std::string(what) + "-data is not valid base64"));
             }
             return std::move(*pem);
         }
@@ -522,7 +524,8 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
             std::string why;
             auto pem = readFile(file, kMaxCredentialFileBytes, &why);
             if (!pem) {
-                return http::fail(credentialError(std::string(what) + " file \"" + file + "\" cannot be read: " + why));
+                return connectors::fail(
+                    credentialError(std::string(what) + " file \"" + file + "\" cannot be read: " + why));
             }
             return std::move(*pem);
         }
@@ -530,23 +533,23 @@ Result<ClusterEndpoint> Kubeconfig::endpoint(const std::string &context) const
     };
     auto cert = pemOf(u.clientCertificateData, u.clientCertificate, "client-certificate");
     if (!cert) {
-        return http::fail(cert.error());
+        return connectors::fail(cert.error());
     }
     auto key = pemOf(u.clientKeyData, u.clientKey, "client-key");
     if (!key) {
-        return http::fail(key.error());
+        return connectors::fail(key.error());
     }
     if (cert->empty() != key->empty()) {
-        return http::fail(credentialError(cert->empty() ? "client-key without client-certificate"
-                                                        : "client-certificate without client-key"));
+        return connectors::fail(credentialError(cert->empty() ? "client-key without client-certificate"
+                                                              : "client-certificate without client-key"));
     }
     endpoint.clientCertPem = std::move(*cert);
     endpoint.clientKeyPem = std::move(*key);
     endpoint.exec = u.exec;
     if (!u.authProvider.empty() && endpoint.token.empty() && endpoint.clientCertPem.empty() && !endpoint.exec) {
-        return http::fail(credentialError("uses the auth-provider \"" + u.authProvider
-                                          + "\", which Strata does not support; use an exec credential plugin "
-                                            "(e.g. kubelogin) instead"));
+        return connectors::fail(credentialError("uses the auth-provider \"" + u.authProvider
+                                                + "\", which Strata does not support; use an exec credential plugin "
+                                                  "(e.g. kubelogin) instead"));
     }
     return endpoint;
 }
@@ -555,11 +558,13 @@ Result<ExecCredential> parseExecCredential(std::string_view text, const std::str
 {
     const nlohmann::json doc = http::parseJsonBounded(text);
     if (doc.is_discarded() || !doc.is_object()) {
-        return http::fail(HttpError::make(HttpError::Kind::Auth, what + " printed no ExecCredential JSON"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Auth, what + " printed no ExecCredential JSON"));
     }
     const auto status = doc.find("status");
     if (status == doc.end() || !status->is_object()) {
-        return http::fail(HttpError::make(HttpError::Kind::Auth, what + " printed an ExecCredential without status"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Auth, what + " printed an ExecCredential without status"));
     }
     const auto stringOf = [&status](const char *key) {
         const auto it = status->find(key);
@@ -570,14 +575,15 @@ Result<ExecCredential> parseExecCredential(std::string_view text, const std::str
     credential.clientCertPem = stringOf("clientCertificateData");
     credential.clientKeyPem = stringOf("clientKeyData");
     if (credential.token.empty() && (credential.clientCertPem.empty() || credential.clientKeyPem.empty())) {
-        return http::fail(HttpError::make(HttpError::Kind::Auth,
-                                          what + " returned neither a token nor a client certificate and key"));
+        return connectors::fail(connectors::Error::make(
+            connectors::Error::Kind::Auth, what + " returned neither a token nor a client certificate and key"));
     }
     if (const std::string expiry = stringOf("expirationTimestamp"); !expiry.empty()) {
         credential.expiry = parseRfc3339(expiry);
         if (!credential.expiry) {
-            return http::fail(HttpError::make(HttpError::Kind::Auth,
-                                              what + " returned an unreadable expirationTimestamp \"" + expiry + "\""));
+            return connectors::fail(
+                connectors::Error::make(connectors::Error::Kind::Auth,
+                                        what + " returned an unreadable expirationTimestamp \"" + expiry + "\""));
         }
     }
     return credential;
@@ -595,7 +601,7 @@ Result<ExecCredential> runExecPlugin(const ExecConfig &exec,
     const std::string what = "exec credential plugin \"" + exec.command + "\""
                              + (cluster.userName.empty() ? "" : " of user \"" + cluster.userName + "\"");
     const auto authError = [](std::string message) {
-        return HttpError::make(HttpError::Kind::Auth, std::move(message));
+        return connectors::Error::make(connectors::Error::Kind::Auth, std::move(message));
     };
 
     nlohmann::json info = {
@@ -647,14 +653,15 @@ Result<ExecCredential> runExecPlugin(const ExecConfig &exec,
         if (!exec.installHint.empty()) {
             message += ". " + trimRight(exec.installHint);
         }
-        return http::fail(authError(std::move(message)));
+        return connectors::fail(authError(std::move(message)));
     }
     case http::ChildProcess::End::Cancelled:
-        return http::fail(HttpError::make(HttpError::Kind::Cancelled, what + " was cancelled"));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Cancelled, what + " was cancelled"));
     case http::ChildProcess::End::TimedOut:
-        return http::fail(authError(what + " produced no credential within "
-                                    + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count())
-                                    + " s and was stopped"));
+        return connectors::fail(
+            authError(what + " produced no credential within "
+                      + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count())
+                      + " s and was stopped"));
     case http::ChildProcess::End::Exited:
     case http::ChildProcess::End::Signalled:
         break;
@@ -668,13 +675,13 @@ Result<ExecCredential> runExecPlugin(const ExecConfig &exec,
         const std::string how = run.end == http::ChildProcess::End::Exited
                                     ? "exited with status " + std::to_string(run.exitCode)
                                     : "was killed by signal " + std::to_string(run.signal);
-        return http::fail(authError(what + " " + how + (tail.empty() ? "" : ": " + tail)));
+        return connectors::fail(authError(what + " " + how + (tail.empty() ? "" : ": " + tail)));
     }
     auto credential = parseExecCredential(run.stdoutText, what);
     if (!credential && !tail.empty()) {
-        HttpError error = credential.error();
+        connectors::Error error = credential.error();
         error.message += " (stderr: " + tail + ")";
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     return credential;
 }
@@ -702,7 +709,7 @@ Result<Credentials> CredentialProvider::credentials(const http::CancelToken &can
     ++m_runs;
     auto credential = m_runner(*m_endpoint.exec, m_endpoint, execTimeout, cancel);
     if (!credential) {
-        return http::fail(credential.error());
+        return connectors::fail(credential.error());
     }
     m_cached = std::move(*credential);
     return Credentials{m_cached->token, m_cached->clientCertPem, m_cached->clientKeyPem};

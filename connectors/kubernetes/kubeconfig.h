@@ -1,7 +1,7 @@
 #pragma once
 
+#include "connectors/error.h"
 #include "connectors/http/canceltoken.h"
-#include "connectors/http/httperror.h"
 
 #include <chrono>
 #include <functional>
@@ -15,7 +15,7 @@
 
 namespace strata::kubernetes {
 
-template <class T> using Result = http::Result<T>;
+template <class T> using Result = connectors::Result<T>;
 
 /// users[].user.exec of a kubeconfig: a credential plugin (kubelogin, aws, gke-gcloud-auth-plugin)
 /// that prints a client.authentication.k8s.io ExecCredential on stdout.

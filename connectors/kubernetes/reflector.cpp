@@ -4,8 +4,6 @@
 
 namespace strata::kubernetes {
 
-using http::HttpError;
-
 Reflector::Reflector(KubeClient &client, ResourceType type, Options options, BatchHandler onBatch, ErrorHandler onError)
     : m_client(client)
     , m_type(std::move(type))
@@ -19,7 +17,7 @@ Reflector::~Reflector()
     stop();
 }
 
-void Reflector::report(const HttpError &error)
+void Reflector::report(const connectors::Error &error)
 {
     ++m_stats.errors;
     if (m_onError) {
@@ -55,14 +53,14 @@ bool Reflector::backoff(const http::CancelToken &cancel, int retryAfterSeconds)
 bool Reflector::takeList(Result<ListPage> list)
 {
     if (!list) {
-        if (list.error().kind != HttpError::Kind::Cancelled) {
+        if (list.error().kind != connectors::Error::Kind::Cancelled) {
             report(list.error());
         }
         return false;
     }
     ++m_stats.lists;
     for (const auto &problem : list->skipped) {
-        report(HttpError::make(HttpError::Kind::Parse, problem, 200));
+        report(connectors::Error::make(connectors::Error::Kind::Parse, problem, 200));
     }
     m_resourceVersion = list->resourceVersion;
     Batch batch;
@@ -87,7 +85,7 @@ WatchOptions Reflector::watchOptions()
     watch.resourceVersion = m_resourceVersion;
     watch.timeoutSeconds = m_options.watchTimeoutSeconds;
     watch.allowBookmarks = true;
-    watch.onSkipped = [this](const HttpError &error) {
+    watch.onSkipped = [this](const connectors::Error &error) {
         report(error);
     };
     return watch;
@@ -126,7 +124,7 @@ void Reflector::takeEvents(std::vector<WatchEvent> &events)
 Reflector::AfterWatch Reflector::afterWatch(const Result<WatchEnd> &end, bool delivered)
 {
     if (!end) {
-        if (end.error().kind == HttpError::Kind::Cancelled) {
+        if (end.error().kind == connectors::Error::Kind::Cancelled) {
             return AfterWatch::Stop;
         }
         report(end.error());
@@ -218,7 +216,7 @@ void Reflector::loopSend(http::HttpRequest request, http::BodySink sink, http::C
     }
     auto authorized = m_client.authorize(request, m_loopCancel);
     if (!authorized) {
-        done(http::fail(authorized.error()));
+        done(connectors::fail(authorized.error()));
         return;
     }
     if (tries.sent++ == 0) {

@@ -73,7 +73,7 @@ public:
     };
 
     using BatchHandler = std::function<void(Batch &&batch)>;
-    using ErrorHandler = std::function<void(const http::HttpError &error)>;
+    using ErrorHandler = std::function<void(const connectors::Error &error)>;
 
     Reflector(KubeClient &client, ResourceType type, Options options, BatchHandler onBatch, ErrorHandler onError = {});
 
@@ -120,7 +120,7 @@ private:
     /// Turns the events of one chunk into a batch, moves the resourceVersion, delivers.
     void takeEvents(std::vector<WatchEvent> &events);
     AfterWatch afterWatch(const Result<WatchEnd> &end, bool delivered);
-    void report(const http::HttpError &error);
+    void report(const connectors::Error &error);
     [[nodiscard]] std::chrono::milliseconds nextBackoff(int retryAfterSeconds);
     bool backoff(const http::CancelToken &cancel, int retryAfterSeconds = -1);
     void resetBackoff();

@@ -9,16 +9,15 @@
 
 namespace strata::ontap {
 
+using connectors::fail;
+using connectors::Result;
 using http::CancelToken;
-using http::fail;
-using http::HttpError;
 using http::HttpRequest;
 using http::HttpResponse;
 using http::Method;
-using http::Result;
 using http::urlEncode;
 using nlohmann::json;
-using Kind = HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
@@ -44,9 +43,9 @@ std::string volumeFields(bool newer, bool withMetric)
     return fields;
 }
 
-HttpError parseError(std::string_view what, std::string detail, int status)
+connectors::Error parseError(std::string_view what, std::string detail, int status)
 {
-    return HttpError::make(Kind::Parse, std::string(what) + ": ONTAP sent " + detail, status);
+    return connectors::Error::make(Kind::Parse, std::string(what) + ": ONTAP sent " + detail, status);
 }
 
 Result<json> parseBody(const HttpResponse &response, std::string_view what)
@@ -83,14 +82,14 @@ std::string nameOf(const json &record)
 }
 
 // 9.6-era clusters answer 400 naming a filter or field they do not know.
-bool rejectsNewerFields(const HttpError &error)
+bool rejectsNewerFields(const connectors::Error &error)
 {
     return error.kind == Kind::Api && error.httpStatus == 400
            && (error.message.find("is_constituent") != std::string::npos
                || error.message.find("percent_used") != std::string::npos);
 }
 
-HttpError lostJob(HttpError error, std::string_view what, const std::string &uuid)
+connectors::Error lostJob(connectors::Error error, std::string_view what, const std::string &uuid)
 {
     const std::string job = what.find(uuid) == std::string_view::npos ? "job " + uuid : "the job";
     error.message =
@@ -102,7 +101,7 @@ HttpError lostJob(HttpError error, std::string_view what, const std::string &uui
 
 } // namespace
 
-HttpError ontapError(const HttpResponse &response, std::string_view what)
+connectors::Error ontapError(const HttpResponse &response, std::string_view what)
 {
     std::string apiMessage;
     std::string apiCode;
@@ -125,7 +124,7 @@ HttpError ontapError(const HttpResponse &response, std::string_view what)
         }
     }
 
-    HttpError error;
+    connectors::Error error;
     error.httpStatus = response.status;
     error.apiCode = apiCode;
     error.retryAfterSeconds = http::parseRetryAfter(response.header("Retry-After"));
@@ -452,9 +451,10 @@ Result<Job> OntapClient::pollJob(const std::string &uuid,
     std::string lastState = "unknown";
 
     auto cancelled = [&] {
-        HttpError error = HttpError::make(Kind::Cancelled,
-                                          std::string(what) + ": cancelled while waiting for job " + uuid
-                                              + " (last seen " + lastState + "); the job continues on the cluster");
+        connectors::Error error =
+            connectors::Error::make(Kind::Cancelled,
+                                    std::string(what) + ": cancelled while waiting for job " + uuid + " (last seen "
+                                        + lastState + "); the job continues on the cluster");
         error.outcomeUnknown = true;
         return fail(std::move(error));
     };
@@ -465,7 +465,7 @@ Result<Job> OntapClient::pollJob(const std::string &uuid,
         }
         auto current = job(uuid, cancel);
         if (!current) {
-            HttpError error = std::move(current).error();
+            connectors::Error error = std::move(current).error();
             if (error.kind == Kind::Cancelled) {
                 return cancelled();
             }
@@ -488,7 +488,7 @@ Result<Job> OntapClient::pollJob(const std::string &uuid,
             return std::move(*current);
         }
         if (current->state == "failure") {
-            HttpError error = HttpError::make(
+            connectors::Error error = connectors::Error::make(
                 Kind::Api,
                 std::string(what) + " failed: " + (current->message.empty() ? "no reason given" : current->message));
             error.apiCode = std::to_string(current->code);
@@ -497,10 +497,10 @@ Result<Job> OntapClient::pollJob(const std::string &uuid,
         // With a no-op test sleeper wall time barely moves, so the timeout also counts the waits asked for.
         const auto waited = std::max(duration_cast<milliseconds>(steady_clock::now() - started), slept);
         if (waited >= m_options.jobTimeout) {
-            HttpError error =
-                HttpError::make(Kind::Timeout,
-                                std::string(what) + ": job " + uuid + " is still " + current->state + " after "
-                                    + std::to_string(waited.count() / 1000) + " s; it continues on the cluster");
+            connectors::Error error = connectors::Error::make(
+                Kind::Timeout,
+                std::string(what) + ": job " + uuid + " is still " + current->state + " after "
+                    + std::to_string(waited.count() / 1000) + " s; it continues on the cluster");
             error.outcomeUnknown = true;
             return fail(std::move(error));
         }
@@ -535,7 +535,7 @@ OntapClient::mutate(HttpRequest request, std::string_view what, const JobProgres
     try {
         const json body = http::parseJsonBounded(response->body);
         if (body.is_discarded()) {
-            HttpError error = parseError(
+            connectors::Error error = parseError(
                 what, "malformed JSON (" + std::to_string(response->body.size()) + " bytes)", response->status);
             error.outcomeUnknown = true;
             return fail(std::move(error));
@@ -562,7 +562,7 @@ OntapClient::mutate(HttpRequest request, std::string_view what, const JobProgres
             }
         }
     } catch (const std::exception &e) {
-        HttpError error = parseError(what, http::describeJsonMismatch(e), response->status);
+        connectors::Error error = parseError(what, http::describeJsonMismatch(e), response->status);
         // The cluster accepted the request; we just cannot tell what it started.
         error.outcomeUnknown = true;
         return fail(std::move(error));
@@ -579,7 +579,8 @@ OntapClient::mutate(HttpRequest request, std::string_view what, const JobProgres
             }
         }
         if (finished->state == "failure") {
-            HttpError error = HttpError::make(Kind::Api, std::string(what) + " failed: " + finished->message);
+            connectors::Error error =
+                connectors::Error::make(Kind::Api, std::string(what) + " failed: " + finished->message);
             error.apiCode = std::to_string(finished->code);
             return fail(std::move(error));
         }

@@ -63,100 +63,103 @@ class OntapClient
 public:
     OntapClient(http::IHttpTransport &transport, OntapClientOptions options);
 
-    http::Result<Cluster> cluster(const http::CancelToken &cancel = {});
-    http::Result<std::vector<Svm>> listSvms(const http::CancelToken &cancel = {});
-    http::Result<std::vector<Aggregate>> listAggregates(const http::CancelToken &cancel = {});
+    connectors::Result<Cluster> cluster(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Svm>> listSvms(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Aggregate>> listAggregates(const http::CancelToken &cancel = {});
 
     /// All volumes (FlexVol and FlexGroup; constituents excluded by `is_constituent=false` and
     /// by style). With `withMetric`, the `metric` field is requested too (an expensive field:
     /// poll it less often). A cluster that rejects `is_constituent` or `space.percent_used`
     /// with 400 (pre-9.8/9.9) is asked once more without them; percentUsed is then derived.
-    http::Result<std::vector<Volume>> listVolumes(bool withMetric = false, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Volume>> listVolumes(bool withMetric = false, const http::CancelToken &cancel = {});
     /// uuid, name and the latest `metric` (15 s average) of every volume: the light listing for
     /// the performance poll, about a tenth of listVolumes(true)'s payload.
-    http::Result<std::vector<Volume>> listVolumeMetrics(const http::CancelToken &cancel = {});
-    http::Result<Volume> volume(const std::string &uuid, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Volume>> listVolumeMetrics(const http::CancelToken &cancel = {});
+    connectors::Result<Volume> volume(const std::string &uuid, const http::CancelToken &cancel = {});
     /// Volumes whose name matches exactly (for reconciliation after an uncertain create).
-    http::Result<std::vector<Volume>>
+    connectors::Result<std::vector<Volume>>
     findVolumesByName(const std::string &svmName, const std::string &name, const http::CancelToken &cancel = {});
 
-    http::Result<std::vector<Snapshot>> listSnapshots(const std::string &volumeUuid,
-                                                      const http::CancelToken &cancel = {});
-    http::Result<std::vector<FlexCache>> listFlexCaches(const http::CancelToken &cancel = {});
-    http::Result<std::vector<QosPolicy>> listQosPolicies(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Snapshot>> listSnapshots(const std::string &volumeUuid,
+                                                            const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<FlexCache>> listFlexCaches(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<QosPolicy>> listQosPolicies(const http::CancelToken &cancel = {});
     /// The newest `maxRecords` EMS events, newest first (`order_by=time desc`); only the first
     /// page is read, never `_links.next`.
-    http::Result<std::vector<EmsEvent>> listEmsEvents(int maxRecords = 200, const http::CancelToken &cancel = {});
-    http::Result<Job> job(const std::string &uuid, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<EmsEvent>> listEmsEvents(int maxRecords = 200, const http::CancelToken &cancel = {});
+    connectors::Result<Job> job(const std::string &uuid, const http::CancelToken &cancel = {});
 
-    http::Result<MutationResult> createSnapshot(const std::string &volumeUuid,
-                                                const std::string &name,
-                                                const std::string &comment,
-                                                const JobProgress &progress = {},
-                                                const http::CancelToken &cancel = {});
-    http::Result<MutationResult> deleteSnapshot(const std::string &volumeUuid,
-                                                const std::string &snapshotUuid,
-                                                const JobProgress &progress = {},
-                                                const http::CancelToken &cancel = {});
+    connectors::Result<MutationResult> createSnapshot(const std::string &volumeUuid,
+                                                      const std::string &name,
+                                                      const std::string &comment,
+                                                      const JobProgress &progress = {},
+                                                      const http::CancelToken &cancel = {});
+    connectors::Result<MutationResult> deleteSnapshot(const std::string &volumeUuid,
+                                                      const std::string &snapshotUuid,
+                                                      const JobProgress &progress = {},
+                                                      const http::CancelToken &cancel = {});
     /// Reverts the volume to the snapshot: PATCH /api/storage/volumes/{uuid} with the query
     /// parameter restore_to.snapshot.uuid (the swagger's form) and body `{}`.
-    http::Result<MutationResult> restoreSnapshot(const std::string &volumeUuid,
-                                                 const std::string &snapshotUuid,
-                                                 const JobProgress &progress = {},
-                                                 const http::CancelToken &cancel = {});
+    connectors::Result<MutationResult> restoreSnapshot(const std::string &volumeUuid,
+                                                       const std::string &snapshotUuid,
+                                                       const JobProgress &progress = {},
+                                                       const http::CancelToken &cancel = {});
     /// Sets the volume's QoS policy (its service level on ONTAP): PATCH
     /// /api/storage/volumes/{uuid} with {"qos":{"policy":{"name":...}}} (a 202 job). An empty
     /// `policyName` removes the policy (ONTAP's name "none").
-    http::Result<MutationResult> setVolumeQosPolicy(const std::string &volumeUuid,
-                                                    const std::string &policyName,
-                                                    const JobProgress &progress = {},
-                                                    const http::CancelToken &cancel = {});
+    connectors::Result<MutationResult> setVolumeQosPolicy(const std::string &volumeUuid,
+                                                          const std::string &policyName,
+                                                          const JobProgress &progress = {},
+                                                          const http::CancelToken &cancel = {});
     /// FlexClone `cloneName` in `svmName` from `parentVolumeName`@`parentSnapshotName` (empty
     /// snapshot name: ONTAP takes a new one). Nested body: name, svm.name, clone.{is_flexclone,
     /// parent_volume.name, parent_snapshot.name, parent_svm.name}.
-    http::Result<MutationResult> createClone(const std::string &svmName,
-                                             const std::string &cloneName,
-                                             const std::string &parentVolumeName,
-                                             const std::string &parentSnapshotName,
-                                             const JobProgress &progress = {},
-                                             const http::CancelToken &cancel = {});
+    connectors::Result<MutationResult> createClone(const std::string &svmName,
+                                                   const std::string &cloneName,
+                                                   const std::string &parentVolumeName,
+                                                   const std::string &parentSnapshotName,
+                                                   const JobProgress &progress = {},
+                                                   const http::CancelToken &cancel = {});
 
     /// Jobs whose description matches `descriptionGlob` (ONTAP query syntax, `*` wildcard),
     /// for reconciling a mutation whose response was lost.
-    http::Result<std::vector<Job>> findJobs(const std::string &descriptionGlob, const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Job>> findJobs(const std::string &descriptionGlob,
+                                                  const http::CancelToken &cancel = {});
 
     /// Polls a job until it is terminal; failure state maps to Kind::Api. See the class comment
     /// for timeout, cancellation and 404 (job deleted 300 s after completion) handling.
-    http::Result<Job> waitForJob(const std::string &uuid, const JobProgress &progress, const http::CancelToken &cancel);
+    connectors::Result<Job>
+    waitForJob(const std::string &uuid, const JobProgress &progress, const http::CancelToken &cancel);
 
 private:
     /// A request to `pathAndQuery` (relative to the base URL) with the HAL Accept header.
     [[nodiscard]] http::HttpRequest makeRequest(http::Method method, const std::string &pathAndQuery) const;
     /// GET of one object; non-2xx and malformed JSON become errors naming `what`.
-    http::Result<nlohmann::json>
+    connectors::Result<nlohmann::json>
     getJson(const std::string &pathAndQuery, std::string_view what, const http::CancelToken &cancel);
     template <class T>
-    http::Result<std::vector<T>> listAll(std::string path, std::string_view what, const http::CancelToken &cancel);
+    connectors::Result<std::vector<T>>
+    listAll(std::string path, std::string_view what, const http::CancelToken &cancel);
     /// listAll over /api/storage/volumes with `filter` ("" or "&name=..."), retried once with the
     /// ONTAP 9.6 baseline (no is_constituent, no space.percent_used) if the cluster rejects those.
-    http::Result<std::vector<Volume>>
+    connectors::Result<std::vector<Volume>>
     queryVolumes(const std::string &filter, bool withMetric, std::string_view what, const http::CancelToken &cancel);
-    http::Result<MutationResult> mutate(http::HttpRequest request,
-                                        std::string_view what,
-                                        const JobProgress &progress,
-                                        const http::CancelToken &cancel);
-    http::Result<Job> pollJob(const std::string &uuid,
-                              std::string_view what,
-                              const JobProgress &progress,
-                              const http::CancelToken &cancel);
+    connectors::Result<MutationResult> mutate(http::HttpRequest request,
+                                              std::string_view what,
+                                              const JobProgress &progress,
+                                              const http::CancelToken &cancel);
+    connectors::Result<Job> pollJob(const std::string &uuid,
+                                    std::string_view what,
+                                    const JobProgress &progress,
+                                    const http::CancelToken &cancel);
     [[nodiscard]] http::Sleeper sleeper() const;
 
     http::HttpClient m_http;
     OntapClientOptions m_options;
 };
 
-/// Maps a non-2xx ONTAP response to an HttpError (Auth for 401/403, Api when the body is an
+/// Maps a non-2xx ONTAP response to an connectors::Error (Auth for 401/403, Api when the body is an
 /// ONTAP error_response, Http otherwise). Exposed for tests.
-http::HttpError ontapError(const http::HttpResponse &response, std::string_view what);
+connectors::Error ontapError(const http::HttpResponse &response, std::string_view what);
 
 } // namespace strata::ontap

@@ -10,19 +10,18 @@
 
 namespace strata::prometheus {
 
+using connectors::fail;
+using connectors::Result;
 using http::CancelToken;
-using http::fail;
-using http::HttpError;
 using http::HttpResponse;
-using http::Result;
 using nlohmann::json;
-using Kind = HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
-HttpError parseError(const std::string &detail, int status)
+connectors::Error parseError(const std::string &detail, int status)
 {
-    return HttpError::make(Kind::Parse, "Prometheus returned an unexpected response (" + detail + ")", status);
+    return connectors::Error::make(Kind::Parse, "Prometheus returned an unexpected response (" + detail + ")", status);
 }
 
 // Values travel as Go's FormatFloat text, plus "NaN", "+Inf", "-Inf" (also "Inf").
@@ -120,9 +119,9 @@ std::string formatTimestamp(double unixSeconds)
     return formatSeconds(std::round(unixSeconds * 1000.0) / 1000.0);
 }
 
-HttpError prometheusError(const HttpResponse &response)
+connectors::Error prometheusError(const HttpResponse &response)
 {
-    HttpError error;
+    connectors::Error error;
     error.httpStatus = response.status;
     error.retryAfterSeconds = http::parseRetryAfter(response.header("Retry-After"));
     const json body = http::parseJsonBounded(response.body);

@@ -90,23 +90,23 @@ public:
 
     /// /api/v1/query at `time` (unix seconds; nullopt = the server's "now"). A selector sees the
     /// newest sample within the server's lookback (5 minutes by default) before `time`.
-    http::Result<QueryResult>
+    connectors::Result<QueryResult>
     instantQuery(const std::string &query, std::optional<double> time = {}, const http::CancelToken &cancel = {});
 
     /// /api/v1/query_range evaluating at start, start + step, ... <= end (unix seconds, step > 0
     /// seconds). Prometheus refuses more than 11,000 points per series (Kind::Api, bad_data).
-    http::Result<QueryResult>
+    connectors::Result<QueryResult>
     rangeQuery(const std::string &query, double start, double end, double step, const http::CancelToken &cancel = {});
 
     /// /api/v1/status/buildinfo (a cheap reachability and version probe).
-    http::Result<BuildInfo> buildInfo(const http::CancelToken &cancel = {});
+    connectors::Result<BuildInfo> buildInfo(const http::CancelToken &cancel = {});
 
     [[nodiscard]] const PrometheusOptions &options() const { return m_options; }
 
 private:
-    http::Result<QueryResult> query(const std::string &path,
-                                    std::vector<std::pair<std::string, std::string>> params,
-                                    const http::CancelToken &cancel);
+    connectors::Result<QueryResult> query(const std::string &path,
+                                          std::vector<std::pair<std::string, std::string>> params,
+                                          const http::CancelToken &cancel);
 
     http::HttpClient m_http;
     PrometheusOptions m_options;
@@ -114,11 +114,11 @@ private:
 
 /// Parses a full API response body ({"status":"success","data":{...},"warnings":[...]}).
 /// Exposed for tests.
-http::Result<QueryResult> parseQueryResponse(const std::string &body, int httpStatus = 200);
+connectors::Result<QueryResult> parseQueryResponse(const std::string &body, int httpStatus = 200);
 
-/// Maps a non-2xx or status:"error" response to an HttpError (see PrometheusClient). Exposed for
+/// Maps a non-2xx or status:"error" response to an connectors::Error (see PrometheusClient). Exposed for
 /// tests.
-http::HttpError prometheusError(const http::HttpResponse &response);
+connectors::Error prometheusError(const http::HttpResponse &response);
 
 /// Formats unix seconds as Prometheus accepts them, with millisecond precision ("1700000000.123").
 std::string formatTimestamp(double unixSeconds);

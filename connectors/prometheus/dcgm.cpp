@@ -8,9 +8,9 @@
 
 namespace strata::prometheus {
 
+using connectors::fail;
+using connectors::Result;
 using http::CancelToken;
-using http::fail;
-using http::Result;
 
 namespace {
 
@@ -140,8 +140,8 @@ queryGpuMetrics(PrometheusClient &client, const CancelToken &cancel, std::option
         return fail(std::move(result).error());
     }
     if (result->type != ResultType::Vector) {
-        return fail(http::HttpError::make(http::HttpError::Kind::Parse,
-                                          "Prometheus answered the GPU metrics query with a non-vector result"));
+        return fail(connectors::Error::make(connectors::Error::Kind::Parse,
+                                            "Prometheus answered the GPU metrics query with a non-vector result"));
     }
     return joinGpuMetrics(result->samples);
 }
@@ -225,8 +225,8 @@ Result<std::vector<Series>> utilizationHistory(PrometheusClient &client,
     }
     if (result->type != ResultType::Matrix) {
         return fail(
-            http::HttpError::make(http::HttpError::Kind::Parse,
-                                  "Prometheus answered the GPU utilization range query with a non-matrix result"));
+            connectors::Error::make(connectors::Error::Kind::Parse,
+                                    "Prometheus answered the GPU utilization range query with a non-matrix result"));
     }
     for (Series &s : result->series) {
         s.labels = withHolderLabels(std::move(s.labels));

@@ -49,7 +49,7 @@ struct GpuMetrics
 /// fields come from the series chosen for DCGM_FI_DEV_GPU_UTIL, or the first metric that has one.
 /// `time` (unix seconds) defaults to the server's now; samples older than the lookback (5 min by
 /// default) are not seen.
-http::Result<std::vector<GpuMetrics>>
+connectors::Result<std::vector<GpuMetrics>>
 queryGpuMetrics(PrometheusClient &client, const http::CancelToken &cancel = {}, std::optional<double> time = {});
 
 /// Turns the samples of the five metrics (from any query that returned them) into per-GPU rows;
@@ -83,15 +83,15 @@ std::vector<Series> aggregateSeries(const std::vector<Series> &series,
 /// (16 GPUs x 24 h at a 5 min step = about 4,600 points). The exported_* label renaming is
 /// undone first (see GpuMetrics). The group of GPUs without the label (idle GPUs for "namespace")
 /// has empty labels, as in PromQL.
-http::Result<std::vector<Series>> utilizationHistory(PrometheusClient &client,
-                                                     const std::vector<std::string> &by,
-                                                     double start,
-                                                     double end,
-                                                     double step,
-                                                     const http::CancelToken &cancel = {});
+connectors::Result<std::vector<Series>> utilizationHistory(PrometheusClient &client,
+                                                           const std::vector<std::string> &by,
+                                                           double start,
+                                                           double end,
+                                                           double step,
+                                                           const http::CancelToken &cancel = {});
 
 /// utilizationHistory(client, {"namespace"}, ...): one series per namespace holding GPUs.
-http::Result<std::vector<Series>> utilizationHistoryByNamespace(
+connectors::Result<std::vector<Series>> utilizationHistoryByNamespace(
     PrometheusClient &client, double start, double end, double step, const http::CancelToken &cancel = {});
 
 /// Maps a GPU holder to a Strata project: (namespace, pod) -> project name, or "" when the pod

@@ -13,9 +13,8 @@
 
 namespace strata::s3 {
 
-using http::HttpError;
+using connectors::Result;
 using http::Method;
-using http::Result;
 
 namespace detail {
 struct S3Call
@@ -134,9 +133,9 @@ bool isRetryableStatus(int status)
 }
 
 // Maps a non-2xx answer to an error; S3 error documents give code and message.
-HttpError errorFromResponse(const http::HttpResponse &response, const Call &call)
+connectors::Error errorFromResponse(const http::HttpResponse &response, const Call &call)
 {
-    HttpError error;
+    connectors::Error error;
     error.httpStatus = response.status;
     error.retryAfterSeconds = http::parseRetryAfter(response.header("Retry-After"));
     std::string code;
@@ -156,13 +155,14 @@ HttpError errorFromResponse(const http::HttpResponse &response, const Call &call
         } else if (response.status == 403) {
             code = "AccessDenied";
         }
-        error.kind = auth ? HttpError::Kind::Auth : (code.empty() ? HttpError::Kind::Http : HttpError::Kind::Api);
+        error.kind = auth ? connectors::Error::Kind::Auth
+                          : (code.empty() ? connectors::Error::Kind::Http : connectors::Error::Kind::Api);
         error.apiCode = code;
         error.message =
             "S3 " + std::to_string(response.status) + " " + statusText(response.status) + " (" + call.target() + ")";
         return error;
     }
-    error.kind = auth ? HttpError::Kind::Auth : HttpError::Kind::Api;
+    error.kind = auth ? connectors::Error::Kind::Auth : connectors::Error::Kind::Api;
     error.apiCode = code;
     error.message =
         "S3 " + code + ": " + (message.empty() ? statusText(response.status) : message) + " (" + call.target() + ")";
@@ -172,9 +172,9 @@ HttpError errorFromResponse(const http::HttpResponse &response, const Call &call
 
 namespace {
 
-HttpError parseError(const Call &call, const std::string &detail)
+connectors::Error parseError(const Call &call, const std::string &detail)
 {
-    return HttpError::make(HttpError::Kind::Parse, call.target() + ": " + detail);
+    return connectors::Error::make(connectors::Error::Kind::Parse, call.target() + ": " + detail);
 }
 
 Result<std::unique_ptr<XmlElement>>
@@ -182,10 +182,10 @@ parseDocument(const http::HttpResponse &response, const Call &call, std::string_
 {
     XmlParseResult parsed = parseXml(response.body);
     if (!parsed.root) {
-        return http::fail(parseError(call, "malformed XML in the response: " + parsed.error));
+        return connectors::fail(parseError(call, "malformed XML in the response: " + parsed.error));
     }
     if (parsed.root->name != rootName) {
-        return http::fail(parseError(
+        return connectors::fail(parseError(
             call, "expected <" + std::string(rootName) + "> but the response is <" + parsed.root->name + ">"));
     }
     return std::move(parsed.root);
@@ -196,7 +196,7 @@ Result<std::unique_ptr<XmlElement>>
 parseReply(const Result<http::HttpResponse> &response, const Call &call, std::string_view rootName)
 {
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     return parseDocument(*response, call, rootName);
 }
@@ -206,7 +206,7 @@ Result<ObjectInfo> parseObjectEntry(const XmlElement &element, const Call &call,
     ObjectInfo info;
     const XmlElement *key = element.child("Key");
     if (!key || key->text.empty()) {
-        return http::fail(parseError(call, "a <" + element.name + "> entry has no <Key>"));
+        return connectors::fail(parseError(call, "a <" + element.name + "> entry has no <Key>"));
     }
     info.key = key->text;
     info.lastModified = element.childText("LastModified");
@@ -215,7 +215,7 @@ Result<ObjectInfo> parseObjectEntry(const XmlElement &element, const Call &call,
     if (const XmlElement *latest = element.child("IsLatest")) {
         const auto value = parseBool(latest->text);
         if (!value) {
-            return http::fail(parseError(call, "<IsLatest> of " + info.key + " is \"" + latest->text + "\""));
+            return connectors::fail(parseError(call, "<IsLatest> of " + info.key + " is \"" + latest->text + "\""));
         }
         info.isLatest = *value;
     }
@@ -225,7 +225,7 @@ Result<ObjectInfo> parseObjectEntry(const XmlElement &element, const Call &call,
     const XmlElement *size = element.child("Size");
     const auto parsedSize = size ? parseInt64(size->text) : std::nullopt;
     if (!parsedSize) {
-        return http::fail(parseError(call, "<Size> of " + info.key + " is missing or not a number"));
+        return connectors::fail(parseError(call, "<Size> of " + info.key + " is missing or not a number"));
     }
     info.size = *parsedSize;
     info.etag = unquoteEtag(element.childText("ETag"));
@@ -236,11 +236,11 @@ Result<bool> parseTruncated(const XmlElement &root, const Call &call)
 {
     const XmlElement *truncated = root.child("IsTruncated");
     if (!truncated) {
-        return http::fail(parseError(call, "<IsTruncated> is missing"));
+        return connectors::fail(parseError(call, "<IsTruncated> is missing"));
     }
     const auto value = parseBool(truncated->text);
     if (!value) {
-        return http::fail(parseError(call, "<IsTruncated> is \"" + truncated->text + "\""));
+        return connectors::fail(parseError(call, "<IsTruncated> is \"" + truncated->text + "\""));
     }
     return *value;
 }
@@ -258,11 +258,11 @@ parseListReply(const Result<http::HttpResponse> &response, const Call &call, std
 {
     auto root = parseReply(response, call, rootName);
     if (!root) {
-        return http::fail(root.error());
+        return connectors::fail(root.error());
     }
     auto truncated = parseTruncated(**root, call);
     if (!truncated) {
-        return http::fail(truncated.error());
+        return connectors::fail(truncated.error());
     }
     ListReply reply;
     reply.page.truncated = *truncated;
@@ -365,10 +365,12 @@ std::string S3Client::objectUrl(const std::string &bucket, const std::string &ke
 Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelToken &cancel)
 {
     if (!m_transport) {
-        return http::fail(HttpError::make(HttpError::Kind::Transport, call.target() + ": no transport configured"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, call.target() + ": no transport configured"));
     }
     if (m_config.endpoint.empty()) {
-        return http::fail(HttpError::make(HttpError::Kind::Transport, call.target() + ": no S3 endpoint configured"));
+        return connectors::fail(
+            connectors::Error::make(connectors::Error::Kind::Transport, call.target() + ": no S3 endpoint configured"));
     }
     http::HttpRequest request;
     request.method = call.method;
@@ -398,7 +400,8 @@ Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelTo
     thread_local std::mt19937_64 engine{std::random_device{}()};
     for (int attempt = 1;; ++attempt) {
         if (cancel.isCancelled()) {
-            return http::fail(HttpError::make(HttpError::Kind::Cancelled, call.target() + " was cancelled"));
+            return connectors::fail(
+                connectors::Error::make(connectors::Error::Kind::Cancelled, call.target() + " was cancelled"));
         }
         Result<http::HttpResponse> result = m_transport->send(request, cancel);
         int retryAfterSeconds = -1;
@@ -407,17 +410,17 @@ Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelTo
             if (result->isSuccess()) {
                 return result;
             }
-            const HttpError error = errorFromResponse(*result, call);
+            const connectors::Error error = errorFromResponse(*result, call);
             retry = isRetryableStatus(result->status) || isRetryableCode(error.apiCode);
             retryAfterSeconds = error.retryAfterSeconds;
             if (!retry || attempt >= maxAttempts) {
-                return http::fail(error);
+                return connectors::fail(error);
             }
         } else {
-            HttpError error = result.error();
-            if (error.kind == HttpError::Kind::Cancelled || !error.retryable() || attempt >= maxAttempts) {
+            connectors::Error error = result.error();
+            if (error.kind == connectors::Error::Kind::Cancelled || !error.retryable() || attempt >= maxAttempts) {
                 error.message = call.target() + ": " + error.message;
-                return http::fail(std::move(error));
+                return connectors::fail(std::move(error));
             }
             retryAfterSeconds = error.retryAfterSeconds;
         }
@@ -430,15 +433,16 @@ Result<http::HttpResponse> S3Client::send(const Call &call, const http::CancelTo
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
         if (policy.maxElapsed.count() > 0 && elapsed + delay > policy.maxElapsed) {
             if (result) {
-                return http::fail(errorFromResponse(*result, call));
+                return connectors::fail(errorFromResponse(*result, call));
             }
-            HttpError error = result.error();
+            connectors::Error error = result.error();
             error.message = call.target() + ": " + error.message;
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         const bool slept = m_config.sleeper ? m_config.sleeper(delay, cancel) : cancel.sleepFor(delay);
         if (!slept || cancel.isCancelled()) {
-            return http::fail(HttpError::make(HttpError::Kind::Cancelled, call.target() + " was cancelled"));
+            return connectors::fail(
+                connectors::Error::make(connectors::Error::Kind::Cancelled, call.target() + " was cancelled"));
         }
     }
 }
@@ -467,17 +471,17 @@ Result<void> S3Client::forEachPageV2(const std::string &bucket,
         // anyway (harmless) so a server that honours only one of them still resumes correctly.
         auto page = listPageV2(bucket, prefix, delimiter, token, startAfter, 1000, cancel);
         if (!page) {
-            return http::fail(page.error());
+            return connectors::fail(page.error());
         }
         if (!take(*page) || !page->truncated) {
             return {};
         }
         token = page->nextContinuationToken;
         if (!seenTokens.insert(token).second) {
-            return http::fail(HttpError::make(HttpError::Kind::Parse,
-                                              "ListObjectsV2 " + bucket
-                                                  + ": the server repeated a continuation token after "
-                                                  + std::to_string(pages) + " pages; stopped listing"));
+            return connectors::fail(connectors::Error::make(connectors::Error::Kind::Parse,
+                                                            "ListObjectsV2 " + bucket
+                                                                + ": the server repeated a continuation token after "
+                                                                + std::to_string(pages) + " pages; stopped listing"));
         }
     }
 }
@@ -511,7 +515,7 @@ Result<std::vector<ObjectInfo>> S3Client::listAfter(const std::string &bucket,
         *truncated = full;
     }
     if (!listed) {
-        return http::fail(listed.error());
+        return connectors::fail(listed.error());
     }
     return objects;
 }
@@ -535,19 +539,19 @@ Result<ListPage> S3Client::listPageV2(const std::string &bucket,
                    {"start-after", startAfter}});
     auto reply = parseListReply(send(call, cancel), call, "ListBucketResult");
     if (!reply) {
-        return http::fail(reply.error());
+        return connectors::fail(reply.error());
     }
     ListPage &page = reply->page;
     for (const XmlElement *contents : reply->root->childrenNamed("Contents")) {
         auto info = parseObjectEntry(*contents, call, false);
         if (!info) {
-            return http::fail(info.error());
+            return connectors::fail(info.error());
         }
         page.objects.push_back(std::move(*info));
     }
     page.nextContinuationToken = reply->root->childText("NextContinuationToken");
     if (page.truncated && page.nextContinuationToken.empty()) {
-        return http::fail(parseError(call, "the page is truncated but has no <NextContinuationToken>"));
+        return connectors::fail(parseError(call, "the page is truncated but has no <NextContinuationToken>"));
     }
     return std::move(page);
 }
@@ -573,7 +577,7 @@ Result<std::vector<ObjectInfo>> S3Client::listAll(const std::string &bucket,
         },
         cancel);
     if (!listed) {
-        return http::fail(listed.error());
+        return connectors::fail(listed.error());
     }
     return objects;
 }
@@ -592,7 +596,7 @@ Result<ListPage> S3Client::listObjectVersions(const std::string &bucket,
     addQueryIfSet(call, {{"prefix", prefix}, {"key-marker", keyMarker}, {"version-id-marker", versionIdMarker}});
     auto reply = parseListReply(send(call, cancel), call, "ListVersionsResult");
     if (!reply) {
-        return http::fail(reply.error());
+        return connectors::fail(reply.error());
     }
     ListPage &page = reply->page;
     // Versions and DeleteMarkers interleave in document order, which is S3's key order.
@@ -603,17 +607,18 @@ Result<ListPage> S3Client::listObjectVersions(const std::string &bucket,
         }
         auto info = parseObjectEntry(element, call, marker);
         if (!info) {
-            return http::fail(info.error());
+            return connectors::fail(info.error());
         }
         if (info->versionId.empty()) {
-            return http::fail(parseError(call, "a <" + element.name + "> of " + info->key + " has no <VersionId>"));
+            return connectors::fail(
+                parseError(call, "a <" + element.name + "> of " + info->key + " has no <VersionId>"));
         }
         page.objects.push_back(std::move(*info));
     }
     page.nextKeyMarker = reply->root->childText("NextKeyMarker");
     page.nextVersionIdMarker = reply->root->childText("NextVersionIdMarker");
     if (page.truncated && page.nextKeyMarker.empty()) {
-        return http::fail(parseError(call, "the page is truncated but has no <NextKeyMarker>"));
+        return connectors::fail(parseError(call, "the page is truncated but has no <NextKeyMarker>"));
     }
     return std::move(page);
 }
@@ -628,7 +633,7 @@ S3Client::listAllVersions(const std::string &bucket, const std::string &prefix, 
     for (int pages = 1;; ++pages) {
         auto page = listObjectVersions(bucket, prefix, keyMarker, versionMarker, 1000, cancel);
         if (!page) {
-            return http::fail(page.error());
+            return connectors::fail(page.error());
         }
         std::move(page->objects.begin(), page->objects.end(), std::back_inserter(objects));
         if (!page->truncated) {
@@ -637,9 +642,10 @@ S3Client::listAllVersions(const std::string &bucket, const std::string &prefix, 
         keyMarker = page->nextKeyMarker;
         versionMarker = page->nextVersionIdMarker;
         if (!seenMarkers.emplace(keyMarker, versionMarker).second) {
-            return http::fail(HttpError::make(HttpError::Kind::Parse,
-                                              "ListObjectVersions " + bucket + ": the server repeated a marker after "
-                                                  + std::to_string(pages) + " pages; stopped listing"));
+            return connectors::fail(connectors::Error::make(connectors::Error::Kind::Parse,
+                                                            "ListObjectVersions " + bucket
+                                                                + ": the server repeated a marker after "
+                                                                + std::to_string(pages) + " pages; stopped listing"));
         }
     }
 }
@@ -652,12 +658,12 @@ Result<ObjectHead> S3Client::headObject(const std::string &bucket,
     Call call = objectCall(Method::Head, "HeadObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     ObjectHead head;
     const auto length = parseInt64(headerOr(*response, "Content-Length"));
     if (!length) {
-        return http::fail(parseError(call, "the answer has no valid Content-Length"));
+        return connectors::fail(parseError(call, "the answer has no valid Content-Length"));
     }
     head.size = *length;
     head.etag = unquoteEtag(headerOr(*response, "ETag"));
@@ -676,16 +682,17 @@ Result<std::string> S3Client::getObject(const std::string &bucket,
     Call call = objectCall(Method::Get, "GetObject", bucket, key, versionId);
     if (range) {
         if (range->first < 0 || range->second < range->first) {
-            return http::fail(HttpError::make(HttpError::Kind::Api,
-                                              call.target() + ": invalid byte range " + std::to_string(range->first)
-                                                  + "-" + std::to_string(range->second)));
+            return connectors::fail(connectors::Error::make(connectors::Error::Kind::Api,
+                                                            call.target() + ": invalid byte range "
+                                                                + std::to_string(range->first) + "-"
+                                                                + std::to_string(range->second)));
         }
         call.headers.emplace_back("Range",
                                   "bytes=" + std::to_string(range->first) + "-" + std::to_string(range->second));
     }
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (range && response->status == 200) {
         // A server that ignores Range sends everything: cut the asked-for part out.
@@ -716,7 +723,7 @@ Result<PutResult> S3Client::putObject(const std::string &bucket,
     call.body = std::move(body);
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     PutResult result;
     result.etag = unquoteEtag(headerOr(*response, "ETag"));
@@ -732,7 +739,7 @@ Result<void> S3Client::deleteObject(const std::string &bucket,
     Call call = objectCall(Method::Delete, "DeleteObject", bucket, key, versionId);
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     return {};
 }
@@ -745,7 +752,7 @@ Result<Versioning> S3Client::bucketVersioning(const std::string &bucket, const h
     call.query.emplace_back("versioning", "");
     auto root = parseReply(send(call, cancel), call, "VersioningConfiguration");
     if (!root) {
-        return http::fail(root.error());
+        return connectors::fail(root.error());
     }
     const XmlElement *status = (*root)->child("Status");
     if (!status) {
@@ -757,7 +764,7 @@ Result<Versioning> S3Client::bucketVersioning(const std::string &bucket, const h
     if (status->text == "Suspended") {
         return Versioning::Suspended;
     }
-    return http::fail(parseError(call, "unknown versioning <Status> \"" + status->text + "\""));
+    return connectors::fail(parseError(call, "unknown versioning <Status> \"" + status->text + "\""));
 }
 
 Result<void> S3Client::createBucket(const std::string &bucket, const http::CancelToken &cancel)
@@ -776,7 +783,7 @@ Result<void> S3Client::createBucket(const std::string &bucket, const http::Cance
         if (response.error().apiCode == "BucketAlreadyOwnedByYou") {
             return {};
         }
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     return {};
 }
@@ -789,7 +796,7 @@ Result<void> S3Client::deleteBucket(const std::string &bucket, const http::Cance
     call.bucket = bucket;
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     return {};
 }
@@ -807,7 +814,7 @@ Result<void> S3Client::setBucketVersioning(const std::string &bucket, bool enabl
     call.headers.emplace_back("Content-MD5", digest(EVP_md5(), call.body, true));
     auto response = send(call, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     return {};
 }
@@ -818,14 +825,14 @@ Result<std::vector<std::string>> S3Client::listBuckets(const http::CancelToken &
     call.name = "ListBuckets";
     auto root = parseReply(send(call, cancel), call, "ListAllMyBucketsResult");
     if (!root) {
-        return http::fail(root.error());
+        return connectors::fail(root.error());
     }
     std::vector<std::string> names;
     if (const XmlElement *buckets = (*root)->child("Buckets")) {
         for (const XmlElement *bucket : buckets->childrenNamed("Bucket")) {
             const std::string name = bucket->childText("Name");
             if (name.empty()) {
-                return http::fail(parseError(call, "a <Bucket> has no <Name>"));
+                return connectors::fail(parseError(call, "a <Bucket> has no <Name>"));
             }
             names.push_back(name);
         }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 #include "connectors/http/retry.h"
 #include "connectors/http/transport.h"
 
@@ -108,94 +108,94 @@ public:
     S3Client(S3Config config, std::shared_ptr<http::IHttpTransport> transport);
 
     /// One page. maxKeys 1..1000.
-    http::Result<ListPage> listObjectsV2(const std::string &bucket,
-                                         const std::string &prefix,
-                                         const std::string &delimiter = {},
-                                         const std::string &continuationToken = {},
-                                         int maxKeys = 1000,
-                                         const http::CancelToken &cancel = {});
+    connectors::Result<ListPage> listObjectsV2(const std::string &bucket,
+                                               const std::string &prefix,
+                                               const std::string &delimiter = {},
+                                               const std::string &continuationToken = {},
+                                               int maxKeys = 1000,
+                                               const http::CancelToken &cancel = {});
     /// Every page of ListObjectsV2; common prefixes (with a delimiter) go to `commonPrefixes`
     /// when non-null. A repeated continuation token ends with a Parse error (a looping server).
-    http::Result<std::vector<ObjectInfo>> listAll(const std::string &bucket,
-                                                  const std::string &prefix,
-                                                  const std::string &delimiter = {},
-                                                  std::vector<std::string> *commonPrefixes = nullptr,
-                                                  const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<ObjectInfo>> listAll(const std::string &bucket,
+                                                        const std::string &prefix,
+                                                        const std::string &delimiter = {},
+                                                        std::vector<std::string> *commonPrefixes = nullptr,
+                                                        const http::CancelToken &cancel = {});
     /// Every object under `prefix` whose key sorts after `startAfter` (ListObjectsV2 start-after,
     /// exclusive; empty = from the start), all pages, at most `maxObjects` (the listing stops
     /// early, `*truncated` set when given). Incremental readers list only what is new.
-    http::Result<std::vector<ObjectInfo>> listAfter(const std::string &bucket,
-                                                    const std::string &prefix,
-                                                    const std::string &startAfter,
-                                                    std::size_t maxObjects = 100000,
-                                                    bool *truncated = nullptr,
-                                                    const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<ObjectInfo>> listAfter(const std::string &bucket,
+                                                          const std::string &prefix,
+                                                          const std::string &startAfter,
+                                                          std::size_t maxObjects = 100000,
+                                                          bool *truncated = nullptr,
+                                                          const http::CancelToken &cancel = {});
     /// One page of ListObjectVersions (versions and delete markers merged in key order, newest
     /// first per key).
-    http::Result<ListPage> listObjectVersions(const std::string &bucket,
-                                              const std::string &prefix,
-                                              const std::string &keyMarker = {},
-                                              const std::string &versionIdMarker = {},
-                                              int maxKeys = 1000,
-                                              const http::CancelToken &cancel = {});
+    connectors::Result<ListPage> listObjectVersions(const std::string &bucket,
+                                                    const std::string &prefix,
+                                                    const std::string &keyMarker = {},
+                                                    const std::string &versionIdMarker = {},
+                                                    int maxKeys = 1000,
+                                                    const http::CancelToken &cancel = {});
     /// Every version and delete marker under `prefix` (delete markers flagged, not filtered).
-    http::Result<std::vector<ObjectInfo>>
+    connectors::Result<std::vector<ObjectInfo>>
     listAllVersions(const std::string &bucket, const std::string &prefix, const http::CancelToken &cancel = {});
-    http::Result<ObjectHead> headObject(const std::string &bucket,
-                                        const std::string &key,
-                                        const std::string &versionId = {},
-                                        const http::CancelToken &cancel = {});
+    connectors::Result<ObjectHead> headObject(const std::string &bucket,
+                                              const std::string &key,
+                                              const std::string &versionId = {},
+                                              const http::CancelToken &cancel = {});
     /// The object's bytes; `range` = inclusive [first, last] byte offsets ("bytes=first-last"),
     /// a last offset past the end returns what exists; a first offset at or past the end is a 416
     /// Api error "InvalidRange"; first > last is refused before sending. Bodies are held in memory
     /// (capped by the transport's maxResponseBytes).
-    http::Result<std::string> getObject(const std::string &bucket,
-                                        const std::string &key,
-                                        const std::string &versionId = {},
-                                        std::optional<std::pair<std::int64_t, std::int64_t>> range = {},
-                                        const http::CancelToken &cancel = {});
-    http::Result<PutResult> putObject(const std::string &bucket,
-                                      const std::string &key,
-                                      std::string body,
-                                      const std::string &contentType = "application/octet-stream",
-                                      const http::CancelToken &cancel = {});
+    connectors::Result<std::string> getObject(const std::string &bucket,
+                                              const std::string &key,
+                                              const std::string &versionId = {},
+                                              std::optional<std::pair<std::int64_t, std::int64_t>> range = {},
+                                              const http::CancelToken &cancel = {});
+    connectors::Result<PutResult> putObject(const std::string &bucket,
+                                            const std::string &key,
+                                            std::string body,
+                                            const std::string &contentType = "application/octet-stream",
+                                            const http::CancelToken &cancel = {});
     /// Without versionId on a versioned bucket this adds a delete marker.
-    http::Result<void> deleteObject(const std::string &bucket,
-                                    const std::string &key,
-                                    const std::string &versionId = {},
-                                    const http::CancelToken &cancel = {});
-    http::Result<Versioning> bucketVersioning(const std::string &bucket, const http::CancelToken &cancel = {});
+    connectors::Result<void> deleteObject(const std::string &bucket,
+                                          const std::string &key,
+                                          const std::string &versionId = {},
+                                          const http::CancelToken &cancel = {});
+    connectors::Result<Versioning> bucketVersioning(const std::string &bucket, const http::CancelToken &cancel = {});
     /// Creates a bucket in S3Config::region (LocationConstraint unless us-east-1); an existing
     /// bucket owned by the caller (BucketAlreadyOwnedByYou) counts as success.
-    http::Result<void> createBucket(const std::string &bucket, const http::CancelToken &cancel = {});
+    connectors::Result<void> createBucket(const std::string &bucket, const http::CancelToken &cancel = {});
     /// Empty bucket only (BucketNotEmpty otherwise). For tests and demo cleanup.
-    http::Result<void> deleteBucket(const std::string &bucket, const http::CancelToken &cancel = {});
-    http::Result<void>
+    connectors::Result<void> deleteBucket(const std::string &bucket, const http::CancelToken &cancel = {});
+    connectors::Result<void>
     setBucketVersioning(const std::string &bucket, bool enabled, const http::CancelToken &cancel = {});
     /// ListBuckets: the caller's bucket names (connection tests).
-    http::Result<std::vector<std::string>> listBuckets(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<std::string>> listBuckets(const http::CancelToken &cancel = {});
 
     [[nodiscard]] const S3Config &config() const { return m_config; }
     /// URL of `key` in `bucket` (key and bucket percent-encoded, '/' kept), without a query.
     [[nodiscard]] std::string objectUrl(const std::string &bucket, const std::string &key) const;
 
 private:
-    http::Result<http::HttpResponse> send(const detail::S3Call &call, const http::CancelToken &cancel);
-    http::Result<ListPage> listPageV2(const std::string &bucket,
-                                      const std::string &prefix,
-                                      const std::string &delimiter,
-                                      const std::string &continuationToken,
-                                      const std::string &startAfter,
-                                      int maxKeys,
-                                      const http::CancelToken &cancel);
+    connectors::Result<http::HttpResponse> send(const detail::S3Call &call, const http::CancelToken &cancel);
+    connectors::Result<ListPage> listPageV2(const std::string &bucket,
+                                            const std::string &prefix,
+                                            const std::string &delimiter,
+                                            const std::string &continuationToken,
+                                            const std::string &startAfter,
+                                            int maxKeys,
+                                            const http::CancelToken &cancel);
     /// Hands every ListObjectsV2 page to `take` until the last one or until `take` returns
     /// false. A repeated continuation token ends with a Parse error (a looping server).
-    http::Result<void> forEachPageV2(const std::string &bucket,
-                                     const std::string &prefix,
-                                     const std::string &delimiter,
-                                     const std::string &startAfter,
-                                     const std::function<bool(ListPage &page)> &take,
-                                     const http::CancelToken &cancel);
+    connectors::Result<void> forEachPageV2(const std::string &bucket,
+                                           const std::string &prefix,
+                                           const std::string &delimiter,
+                                           const std::string &startAfter,
+                                           const std::function<bool(ListPage &page)> &take,
+                                           const http::CancelToken &cancel);
 
     S3Config m_config;
     std::shared_ptr<http::IHttpTransport> m_transport;

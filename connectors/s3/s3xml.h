@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 
 #include <memory>
 #include <string>

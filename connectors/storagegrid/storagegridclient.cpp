@@ -12,20 +12,19 @@
 
 namespace strata::storagegrid {
 
+using connectors::Result;
 using http::CancelToken;
-using http::HttpError;
 using http::HttpRequest;
 using http::HttpResponse;
 using http::Method;
-using http::Result;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using nlohmann::json;
 
 namespace {
 
-HttpError parseError(std::string_view what, const std::string &detail, int status = 200)
+connectors::Error parseError(std::string_view what, const std::string &detail, int status = 200)
 {
-    return HttpError::make(Kind::Parse, std::string(what) + ": " + detail, status);
+    return connectors::Error::make(Kind::Parse, std::string(what) + ": " + detail, status);
 }
 
 std::string recordName(const json &record)
@@ -52,7 +51,7 @@ std::string gridMismatch(const std::exception &e, const std::string &subject)
 template <class T, class F> Result<std::vector<T>> parseList(const json &data, std::string_view what, F parse)
 {
     if (!data.is_array()) {
-        return http::fail(parseError(
+        return connectors::fail(parseError(
             what, std::string("the grid sent a JSON ") + data.type_name() + " where the data array belongs"));
     }
     std::vector<T> out;
@@ -61,7 +60,7 @@ template <class T, class F> Result<std::vector<T>> parseList(const json &data, s
         try {
             out.push_back(parse(data[i]));
         } catch (const std::exception &e) {
-            return http::fail(
+            return connectors::fail(
                 parseError(what, gridMismatch(e, "record " + std::to_string(i + 1) + recordName(data[i]))));
         }
     }
@@ -73,7 +72,7 @@ template <class T, class F> Result<T> parseOne(const json &data, std::string_vie
     try {
         return parse(data);
     } catch (const std::exception &e) {
-        return http::fail(parseError(what, gridMismatch(e, {})));
+        return connectors::fail(parseError(what, gridMismatch(e, {})));
     }
 }
 
@@ -112,7 +111,7 @@ std::string idOf(const json &record)
 
 } // namespace
 
-HttpError gridError(const HttpResponse &response, std::string_view what)
+connectors::Error gridError(const HttpResponse &response, std::string_view what)
 {
     const int status = response.status;
     json body = http::parseJsonBounded(response.body);
@@ -168,7 +167,7 @@ HttpError gridError(const HttpResponse &response, std::string_view what)
     } else {
         message += "HTTP status " + std::to_string(status);
     }
-    HttpError error = HttpError::make(kind, std::move(message), status);
+    connectors::Error error = connectors::Error::make(kind, std::move(message), status);
     error.apiCode = key;
     if (error.apiCode.empty() && code != 0) {
         error.apiCode = std::to_string(code);
@@ -225,14 +224,14 @@ Result<std::string> StorageGridClient::discoverApiVersion(const CancelToken &can
     request.url = "/api/versions";
     auto response = m_http.send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        return http::fail(gridError(*response, what));
+        return connectors::fail(gridError(*response, what));
     }
     auto body = http::HttpClient::parseJson(*response, what);
     if (!body) {
-        return http::fail(body.error());
+        return connectors::fail(body.error());
     }
     const json *list = nullptr;
     if (body->is_object()) {
@@ -243,7 +242,7 @@ Result<std::string> StorageGridClient::discoverApiVersion(const CancelToken &can
         list = &*body;
     }
     if (!list || !list->is_array()) {
-        return http::fail(parseError(what, "no list of versions in data"));
+        return connectors::fail(parseError(what, "no list of versions in data"));
     }
     int best = -1;
     std::string offered;
@@ -255,12 +254,12 @@ Result<std::string> StorageGridClient::discoverApiVersion(const CancelToken &can
         }
     }
     if (best < 0) {
-        HttpError error = HttpError::make(Kind::Api,
-                                          what + ": the grid offers API versions [" + offered
-                                              + "], Strata speaks v3 (11.x) and v4 (11.8+)",
-                                          response->status);
+        connectors::Error error = connectors::Error::make(Kind::Api,
+                                                          what + ": the grid offers API versions [" + offered
+                                                              + "], Strata speaks v3 (11.x) and v4 (11.8+)",
+                                                          response->status);
         error.apiCode = "UnsupportedVersion";
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     const std::string version = "v" + std::to_string(best);
     std::lock_guard lock(m_mutex);
@@ -283,7 +282,7 @@ Result<StorageGridClient::Session> StorageGridClient::authorizeLocked(const Canc
 {
     auto version = ensureVersion(cancel);
     if (!version) {
-        return http::fail(version.error());
+        return connectors::fail(version.error());
     }
     const std::string what = m_options.accountId.empty() ? "StorageGRID authorize as " + m_options.username
                                                          : "StorageGRID authorize as " + m_options.username
@@ -299,14 +298,14 @@ Result<StorageGridClient::Session> StorageGridClient::authorizeLocked(const Canc
     request.body = body.dump();
     auto response = m_http.send(std::move(request), cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     if (!response->isSuccess()) {
-        return http::fail(gridError(*response, what));
+        return connectors::fail(gridError(*response, what));
     }
     auto parsed = http::HttpClient::parseJson(*response, what);
     if (!parsed) {
-        return http::fail(parsed.error());
+        return connectors::fail(parsed.error());
     }
     const json *token = nullptr;
     if (parsed->is_object()) {
@@ -315,7 +314,7 @@ Result<StorageGridClient::Session> StorageGridClient::authorizeLocked(const Canc
         }
     }
     if (!token || token->get_ref<const std::string &>().empty()) {
-        return http::fail(parseError(what, "no token in data", response->status));
+        return connectors::fail(parseError(what, "no token in data", response->status));
     }
     std::lock_guard lock(m_mutex);
     m_session.token = token->get<std::string>();
@@ -329,7 +328,7 @@ Result<void> StorageGridClient::authorize(const CancelToken &cancel)
     std::lock_guard auth(m_authMutex);
     auto session = authorizeLocked(cancel);
     if (!session) {
-        return http::fail(session.error());
+        return connectors::fail(session.error());
     }
     return {};
 }
@@ -395,11 +394,11 @@ Result<void> StorageGridClient::logout(const CancelToken &cancel, std::optional<
         }
     }
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     // 401: the token had expired anyway, which is what logging out wants.
     if (!response->isSuccess() && response->status != 401) {
-        return http::fail(gridError(*response, "StorageGRID logout"));
+        return connectors::fail(gridError(*response, "StorageGRID logout"));
     }
     return {};
 }
@@ -411,11 +410,11 @@ Result<HttpResponse> StorageGridClient::sendAuthorized(Method method,
 {
     auto version = ensureVersion(cancel);
     if (!version) {
-        return http::fail(version.error());
+        return connectors::fail(version.error());
     }
     auto session = ensureSession(cancel);
     if (!session) {
-        return http::fail(session.error());
+        return connectors::fail(session.error());
     }
     for (int attempt = 0;; ++attempt) {
         HttpRequest request;
@@ -424,21 +423,21 @@ Result<HttpResponse> StorageGridClient::sendAuthorized(Method method,
         request.bearer = http::BearerAuth{session->token};
         auto response = m_http.send(std::move(request), cancel);
         if (!response) {
-            return http::fail(response.error());
+            return connectors::fail(response.error());
         }
         if (response->status == 401 && attempt == 0) {
             session = reauthorize(session->generation, cancel);
             if (!session) {
-                return http::fail(session.error());
+                return connectors::fail(session.error());
             }
             continue;
         }
         if (!response->isSuccess()) {
-            HttpError error = gridError(*response, what);
+            connectors::Error error = gridError(*response, what);
             if (response->status == 401) {
                 error.message += " (the grid refused a fresh token too)";
             }
-            return http::fail(std::move(error));
+            return connectors::fail(std::move(error));
         }
         return response;
     }
@@ -448,24 +447,24 @@ Result<json> StorageGridClient::getData(const std::string &path, std::string_vie
 {
     auto response = sendAuthorized(Method::Get, path, what, cancel);
     if (!response) {
-        return http::fail(response.error());
+        return connectors::fail(response.error());
     }
     auto body = http::HttpClient::parseJson(*response, what);
     if (!body) {
-        return http::fail(body.error());
+        return connectors::fail(body.error());
     }
     if (!body->is_object()) {
-        return http::fail(parseError(
+        return connectors::fail(parseError(
             what, std::string("the body is a ") + body->type_name() + ", expected an object", response->status));
     }
     if (auto it = body->find("status"); it != body->end() && it->is_string() && it->get<std::string>() == "error") {
-        HttpError error = gridError(*response, what);
+        connectors::Error error = gridError(*response, what);
         error.kind = Kind::Api;
-        return http::fail(std::move(error));
+        return connectors::fail(std::move(error));
     }
     auto data = body->find("data");
     if (data == body->end()) {
-        return http::fail(parseError(what, "no data in the response", response->status));
+        return connectors::fail(parseError(what, "no data in the response", response->status));
     }
     return std::move(*data);
 }
@@ -484,21 +483,22 @@ StorageGridClient::getPaged(const std::string &path, std::string_view what, cons
         }
         auto data = getData(page, what, cancel);
         if (!data) {
-            return http::fail(data.error());
+            return connectors::fail(data.error());
         }
         if (!data->is_array()) {
-            return http::fail(parseError(what, std::string("data is a ") + data->type_name() + ", expected an array"));
+            return connectors::fail(
+                parseError(what, std::string("data is a ") + data->type_name() + ", expected an array"));
         }
         if (data->empty()) {
             return all;
         }
         const std::string last = idOf(data->back());
         if (last.empty()) {
-            return http::fail(
+            return connectors::fail(
                 parseError(what, "record " + std::to_string(all.size() + data->size()) + " has no id to page on"));
         }
         if (!seenMarkers.insert(last).second) {
-            return http::fail(parseError(what, "paging did not advance (marker " + last + " came back again)"));
+            return connectors::fail(parseError(what, "paging did not advance (marker " + last + " came back again)"));
         }
         for (json &record : *data) {
             all.push_back(std::move(record));
@@ -513,10 +513,10 @@ Result<std::string> StorageGridClient::productVersion(const CancelToken &cancel)
     auto data = getData(
         m_options.accountId.empty() ? "grid/config/product-version" : "org/config/product-version", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     if (!data->is_object() || !data->contains("productVersion") || !(*data)["productVersion"].is_string()) {
-        return http::fail(parseError(what, "no productVersion in data"));
+        return connectors::fail(parseError(what, "no productVersion in data"));
     }
     return (*data)["productVersion"].get<std::string>();
 }
@@ -526,7 +526,7 @@ Result<GridHealth> StorageGridClient::health(const CancelToken &cancel)
     const std::string what = "StorageGRID grid health";
     auto data = getData("grid/health", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseOne<GridHealth>(*data, what, parseGridHealth);
 }
@@ -536,10 +536,10 @@ Result<std::string> StorageGridClient::topologyGridName(const CancelToken &cance
     const std::string what = "StorageGRID topology";
     auto data = getData("grid/health/topology?depth=grid", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     if (!data->is_object() || !data->contains("name") || !(*data)["name"].is_string()) {
-        return http::fail(parseError(what, "no grid name in data"));
+        return connectors::fail(parseError(what, "no grid name in data"));
     }
     return (*data)["name"].get<std::string>();
 }
@@ -549,7 +549,7 @@ Result<std::vector<NodeHealth>> StorageGridClient::nodeHealth(const CancelToken 
     const std::string what = "StorageGRID node health";
     auto data = getData("grid/node-health", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseList<NodeHealth>(*data, what, parseNodeHealth);
 }
@@ -559,7 +559,7 @@ Result<std::vector<Alert>> StorageGridClient::alerts(const CancelToken &cancel)
     const std::string what = "StorageGRID alerts";
     auto data = getData("grid/alerts", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseList<Alert>(*data, what, parseAlert);
 }
@@ -574,7 +574,7 @@ Result<std::vector<Alert>> StorageGridClient::alertHistory(std::chrono::system_c
     }
     auto data = getData(path, what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseList<Alert>(*data, what, parseResolvedAlert);
 }
@@ -584,7 +584,7 @@ Result<std::vector<Account>> StorageGridClient::accounts(const CancelToken &canc
     const std::string what = "StorageGRID tenant accounts";
     auto records = getPaged("grid/accounts", what, cancel);
     if (!records) {
-        return http::fail(records.error());
+        return connectors::fail(records.error());
     }
     return parseList<Account>(json(std::move(*records)), what, parseAccount);
 }
@@ -596,7 +596,7 @@ Result<std::vector<Account>> StorageGridClient::accountsCache(const CancelToken 
     auto cacheWithLimit = [&](std::size_t n) -> Result<std::vector<Account>> {
         auto data = getData("grid/accounts-cache?limit=" + std::to_string(n), what, cancel);
         if (!data) {
-            return http::fail(data.error());
+            return connectors::fail(data.error());
         }
         return parseList<Account>(*data, what, parseAccount);
     };
@@ -607,13 +607,13 @@ Result<std::vector<Account>> StorageGridClient::accountsCache(const CancelToken 
     // A full page may be a cut list: the cache cannot be paged (no marker), grid/accounts can.
     auto all = accounts(cancel);
     if (!all) {
-        return http::fail(all.error());
+        return connectors::fail(all.error());
     }
     std::vector<Account> cached = std::move(*first);
     if (all->size() >= cached.size()) {
         auto again = cacheWithLimit(all->size() + 1);
         if (!again) {
-            return http::fail(again.error());
+            return connectors::fail(again.error());
         }
         cached = std::move(*again);
     }
@@ -649,7 +649,7 @@ StorageGridClient::accountUsage(const std::string &accountId, bool includeBucket
     }
     auto data = getData(path, what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseOne<AccountUsage>(*data, what, parseAccountUsage);
 }
@@ -659,7 +659,7 @@ Result<std::vector<IlmPolicy>> StorageGridClient::ilmPolicies(const CancelToken 
     const std::string what = "StorageGRID ILM policies";
     auto data = getData("grid/ilm-policies", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseList<IlmPolicy>(*data, what, parseIlmPolicy);
 }
@@ -676,7 +676,7 @@ Result<MetricResult> StorageGridClient::metricQuery(const std::string &promql,
     path += "&timeout=120s";
     auto data = getData(path, what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseOne<MetricResult>(*data, what, parseMetricResult);
 }
@@ -693,7 +693,7 @@ Result<MetricResult> StorageGridClient::metricQueryRange(const std::string &prom
                              + "&step=" + std::to_string(std::max(1, stepSeconds)) + "s&timeout=120s";
     auto data = getData(path, what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseOne<MetricResult>(*data, what, parseMetricResult);
 }
@@ -703,7 +703,7 @@ Result<std::vector<Container>> StorageGridClient::containers(const CancelToken &
     const std::string what = "StorageGRID tenant buckets";
     auto data = getData("org/containers", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseList<Container>(*data, what, parseContainer);
 }
@@ -713,7 +713,7 @@ Result<AccountUsage> StorageGridClient::tenantUsage(const CancelToken &cancel)
     const std::string what = "StorageGRID tenant usage";
     auto data = getData("org/usage?includeBucketDetail=true", what, cancel);
     if (!data) {
-        return http::fail(data.error());
+        return connectors::fail(data.error());
     }
     return parseOne<AccountUsage>(*data, what, parseAccountUsage);
 }

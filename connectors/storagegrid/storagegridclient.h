@@ -60,43 +60,43 @@ public:
     // ---- session ---------------------------------------------------------------------------
     /// GET /api/versions; "v4" or "v3". Stored for later calls. Kind::Api apiCode
     /// "UnsupportedVersion" when the grid offers neither.
-    http::Result<std::string> discoverApiVersion(const http::CancelToken &cancel = {});
+    connectors::Result<std::string> discoverApiVersion(const http::CancelToken &cancel = {});
     /// POST authorize (discovering the version first when needed); stores the token.
-    http::Result<void> authorize(const http::CancelToken &cancel = {});
+    connectors::Result<void> authorize(const http::CancelToken &cancel = {});
     /// DELETE authorize (sent once, no retries) and forget the token; nothing to do when not
     /// authorized. `timeout` bounds the round trip (nullopt = the transport's total timeout). A
     /// 401 counts as success: the token had expired anyway.
-    http::Result<void> logout(const http::CancelToken &cancel = {},
-                              std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+    connectors::Result<void> logout(const http::CancelToken &cancel = {},
+                                    std::optional<std::chrono::milliseconds> timeout = std::nullopt);
     /// True while the client holds a token (authorized and not logged out).
     [[nodiscard]] bool hasSession() const;
 
     /// GET `/api/<v>/<path>` (path "grid/health", may carry a query) and return `data`.
-    http::Result<nlohmann::json>
+    connectors::Result<nlohmann::json>
     getData(const std::string &path, std::string_view what, const http::CancelToken &cancel = {});
     /// Every record of a limit/marker list at `path` (no query of its own).
-    http::Result<std::vector<nlohmann::json>>
+    connectors::Result<std::vector<nlohmann::json>>
     getPaged(const std::string &path, std::string_view what, const http::CancelToken &cancel = {});
 
     // ---- grid (grid admin token) ------------------------------------------------------------
     /// grid/config/product-version (org/config/product-version for a tenant):
     /// "11.8.0.2-20240131.1852.bbc9e4a".
-    http::Result<std::string> productVersion(const http::CancelToken &cancel = {});
-    http::Result<GridHealth> health(const http::CancelToken &cancel = {});
+    connectors::Result<std::string> productVersion(const http::CancelToken &cancel = {});
+    connectors::Result<GridHealth> health(const http::CancelToken &cancel = {});
     /// grid/health/topology?depth=grid -> data.name ("datalake").
-    http::Result<std::string> topologyGridName(const http::CancelToken &cancel = {});
-    http::Result<std::vector<NodeHealth>> nodeHealth(const http::CancelToken &cancel = {});
+    connectors::Result<std::string> topologyGridName(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<NodeHealth>> nodeHealth(const http::CancelToken &cancel = {});
     /// Active alerts (grid/alerts).
-    http::Result<std::vector<Alert>> alerts(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Alert>> alerts(const http::CancelToken &cancel = {});
     /// Resolved alerts (grid/alert-history, records parsed by parseResolvedAlert), newest first
     /// as the grid sends them. `triggeredSince` non-zero adds the API's own filter
     /// `timeTriggeredEarliest=<ISO 8601>` (alerts triggered at or after it); zero asks for the
     /// grid's whole history. The API documents no limit for this list.
-    http::Result<std::vector<Alert>> alertHistory(std::chrono::system_clock::time_point triggeredSince = {},
-                                                  const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Alert>> alertHistory(std::chrono::system_clock::time_point triggeredSince = {},
+                                                        const http::CancelToken &cancel = {});
     /// grid/accounts: every tenant, paged with limit (options.pageSize) and marker (the last
     /// record's id) until a page comes back empty.
-    http::Result<std::vector<Account>> accounts(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Account>> accounts(const http::CancelToken &cancel = {});
     /// grid/accounts-cache: every tenant, with objectCount and dataBytes where the grid's cache
     /// has them. The API's only parameter is `limit` (default 25, no marker), so the client
     /// sends limit=options.pageSize; a full page means the list may be cut, and then the
@@ -104,27 +104,27 @@ public:
     /// above their number. Tenants the cache still lacks (new ones take up to 15 minutes to
     /// appear in it) come from grid/accounts with objectCount/dataBytes nullopt. Order: by
     /// grid/accounts (id) in that case, else as the cache sent them.
-    http::Result<std::vector<Account>> accountsCache(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Account>> accountsCache(const http::CancelToken &cancel = {});
     /// grid/accounts/{id}/usage[?includeBucketDetail=true].
-    http::Result<AccountUsage>
+    connectors::Result<AccountUsage>
     accountUsage(const std::string &accountId, bool includeBucketDetail, const http::CancelToken &cancel = {});
-    http::Result<std::vector<IlmPolicy>> ilmPolicies(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<IlmPolicy>> ilmPolicies(const http::CancelToken &cancel = {});
     /// grid/metric-query?query=&time= (instant; `time` omitted when zero = "now").
-    http::Result<MetricResult> metricQuery(const std::string &promql,
-                                           std::chrono::system_clock::time_point time = {},
-                                           const http::CancelToken &cancel = {});
+    connectors::Result<MetricResult> metricQuery(const std::string &promql,
+                                                 std::chrono::system_clock::time_point time = {},
+                                                 const http::CancelToken &cancel = {});
     /// grid/metric-query-range?query=&start=&end=&step=<s>s; stepSeconds >= 1.
-    http::Result<MetricResult> metricQueryRange(const std::string &promql,
-                                                std::chrono::system_clock::time_point start,
-                                                std::chrono::system_clock::time_point end,
-                                                int stepSeconds,
-                                                const http::CancelToken &cancel = {});
+    connectors::Result<MetricResult> metricQueryRange(const std::string &promql,
+                                                      std::chrono::system_clock::time_point start,
+                                                      std::chrono::system_clock::time_point end,
+                                                      int stepSeconds,
+                                                      const http::CancelToken &cancel = {});
 
     // ---- tenant (tenant token: options.accountId set) -----------------------------------------
     /// org/containers: the tenant's buckets.
-    http::Result<std::vector<Container>> containers(const http::CancelToken &cancel = {});
+    connectors::Result<std::vector<Container>> containers(const http::CancelToken &cancel = {});
     /// org/usage (with bucket detail).
-    http::Result<AccountUsage> tenantUsage(const http::CancelToken &cancel = {});
+    connectors::Result<AccountUsage> tenantUsage(const http::CancelToken &cancel = {});
 
     /// "v4"/"v3" once known, else empty.
     [[nodiscard]] std::string apiVersion() const;
@@ -138,15 +138,15 @@ private:
         std::string token;
         int generation = 0;
     };
-    http::Result<std::string> ensureVersion(const http::CancelToken &cancel);
-    http::Result<Session> ensureSession(const http::CancelToken &cancel);
+    connectors::Result<std::string> ensureVersion(const http::CancelToken &cancel);
+    connectors::Result<Session> ensureSession(const http::CancelToken &cancel);
     /// Authorizes unless another thread already replaced the token of `staleGeneration`.
-    http::Result<Session> reauthorize(int staleGeneration, const http::CancelToken &cancel);
-    http::Result<Session> authorizeLocked(const http::CancelToken &cancel);
-    http::Result<http::HttpResponse> sendAuthorized(http::Method method,
-                                                    const std::string &path,
-                                                    std::string_view what,
-                                                    const http::CancelToken &cancel);
+    connectors::Result<Session> reauthorize(int staleGeneration, const http::CancelToken &cancel);
+    connectors::Result<Session> authorizeLocked(const http::CancelToken &cancel);
+    connectors::Result<http::HttpResponse> sendAuthorized(http::Method method,
+                                                          const std::string &path,
+                                                          std::string_view what,
+                                                          const http::CancelToken &cancel);
 
     std::shared_ptr<http::IHttpTransport> m_transport;
     StorageGridOptions m_options;
@@ -158,8 +158,8 @@ private:
     int m_authorizations = 0;
 };
 
-/// Maps a non-2xx StorageGRID response to an HttpError (see StorageGridClient). For tests.
-http::HttpError gridError(const http::HttpResponse &response, std::string_view what);
+/// Maps a non-2xx StorageGRID response to an connectors::Error (see StorageGridClient). For tests.
+connectors::Error gridError(const http::HttpResponse &response, std::string_view what);
 
 /// "2026-06-01T10:00:00.000Z" (UTC, milliseconds).
 std::string isoUtcMillis(std::chrono::system_clock::time_point time);

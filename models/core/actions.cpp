@@ -273,7 +273,7 @@ ActionPreview ActionManager::preview(const ActionRequest &request) const
     return executor->preview(request);
 }
 
-QString ActionManager::submit(const ActionRequest &request, QString *error, const QString &user)
+Result<QString> ActionManager::submit(const ActionRequest &request, const QString &user)
 {
     for (const ActionRecord &r : std::as_const(m_records)) {
         if (r.state == ActionState::Running && r.request == request) {
@@ -282,10 +282,7 @@ QString ActionManager::submit(const ActionRequest &request, QString *error, cons
     }
     const ActionPreview p = preview(request);
     if (!p.allowed()) {
-        if (error) {
-            *error = p.blockedReason;
-        }
-        return {};
+        return core::fail(Error::make(Error::Kind::Conflict, p.blockedReason));
     }
     ActionRecord record;
     record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);

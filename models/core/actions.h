@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/clock.h"
+#include "models/core/error.h"
 #include "models/core/historystore.h"
 #include "models/core/systempoller.h"
 
@@ -269,10 +270,10 @@ public:
 
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const;
     /// Runs a confirmed action. Returns its id, or the id of an identical action still running
-    /// (double submit). Returns an empty id and sets `error` when it is blocked. `user` (e.g. the
-    /// web console's logged-in user) is recorded in the ActionRecord and the audit log instead of
-    /// the manager's user when non-empty.
-    QString submit(const ActionRequest &request, QString *error = nullptr, const QString &user = {});
+    /// (double submit). A Kind::Conflict error with the preview's blockedReason when it is
+    /// blocked. `user` (e.g. the web console's logged-in user) is recorded in the ActionRecord
+    /// and the audit log instead of the manager's user when non-empty.
+    Result<QString> submit(const ActionRequest &request, const QString &user = {});
     /// Runs a failed action again (attempt + 1; the executor reconciles first). false when the
     /// action is unknown or not failed.
     bool retry(const QString &id);

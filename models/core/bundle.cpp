@@ -846,13 +846,15 @@ template <> struct Codec<QList<GpuSlot>>
     static bool decode(const QJsonValue &j, QList<GpuSlot> *v)
     {
         v->clear();
-        QString ignored;
         for (const QJsonValue &item : j.toArray()) {
-            GpuSlot slot;
-            if (!item.isObject() || !recordFromJson(item.toObject(), &slot, &ignored)) {
+            if (!item.isObject()) {
                 return false;
             }
-            v->append(slot);
+            const Result<GpuSlot> slot = recordFromJson<GpuSlot>(item.toObject());
+            if (!slot) {
+                return false;
+            }
+            v->append(*slot);
         }
         return j.isArray();
     }
@@ -1112,11 +1114,12 @@ bool readBody(const QJsonObject &body, Bundle *b, QString *error)
         return false;
     }
     b->events = body.value(QStringLiteral("events")).toArray();
-    QString why;
-    if (!RateCard::fromJson(body.value(QStringLiteral("rate_card")).toObject(), &b->rateCard, &why)) {
-        *error = QStringLiteral("body.rate_card: ") + why;
+    Result<RateCard> card = RateCard::fromJson(body.value(QStringLiteral("rate_card")).toObject());
+    if (!card) {
+        *error = QStringLiteral("body.rate_card: ") + card.error().message;
         return false;
     }
+    b->rateCard = std::move(*card);
     return true;
 }
 
@@ -1220,10 +1223,10 @@ public:
         , m_store(QStringLiteral(":memory:"), clock)
     {}
 
-    bool open(QString *error) override
+    Status open() override
     {
-        if (!m_store.open(error)) {
-            return false;
+        if (Status opened = m_store.open(); !opened) {
+            return opened;
         }
         // Heartbeat 0: every sample of the bundle is kept as it was exported.
         for (auto it = m_history.projectSamples.cbegin(); it != m_history.projectSamples.cend(); ++it) {
@@ -1250,7 +1253,7 @@ public:
             m_store.appendAudit(*it);
         }
         m_history = {};
-        return true;
+        return {};
     }
     bool recordVolumeUsage(const QString &, const std::vector<VolumeUsage> &, const QDateTime &, qint64) override
     {
@@ -1393,14 +1396,25 @@ template <class T> QJsonObject recordToJson(const T &record)
     return encodeFields(record);
 }
 
-template <class T> bool recordFromJson(const QJsonObject &json, T *record, QString *error)
+// decodeFields() as a Result: the one place the field readers' out-parameter becomes an Error.
+template <class T> Result<T> decodedRecord(const QJsonObject &json)
 {
-    return decodeFields(json, record, error);
+    T record;
+    QString why;
+    if (!decodeFields(json, &record, &why)) {
+        return core::fail(Error::invalid({}, why));
+    }
+    return record;
+}
+
+template <class T> Result<T> recordFromJson(const QJsonObject &json)
+{
+    return decodedRecord<T>(json);
 }
 
 #define STRATA_BUNDLE_RECORD(T)                                                                                        \
     template QJsonObject recordToJson<T>(const T &);                                                                   \
-    template bool recordFromJson<T>(const QJsonObject &, T *, QString *);
+    template Result<T> recordFromJson<T>(const QJsonObject &);
 STRATA_BUNDLE_RECORD(Volume)
 STRATA_BUNDLE_RECORD(VolumePerf)
 STRATA_BUNDLE_RECORD(Snapshot)
@@ -1433,9 +1447,9 @@ QJsonObject toJson(const SourceStatus &status)
     return encodeFields(status);
 }
 
-bool fromJson(const QJsonObject &json, SourceStatus *status, QString *error)
+Result<SourceStatus> statusFromJson(const QJsonObject &json)
 {
-    return decodeFields(json, status, error);
+    return decodedRecord<SourceStatus>(json);
 }
 
 QStringList bundleResourceNames()
@@ -1627,25 +1641,22 @@ QByteArray encodeBundle(const Bundle &bundle)
     return gzip(QJsonDocument(doc).toJson(QJsonDocument::Compact));
 }
 
-bool writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written, QString *error)
+Status writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written)
 {
     const QByteArray bytes = encodeBundle(bundle);
     if (bytes.isEmpty()) {
-        *error = QCoreApplication::translate("strata::core::Bundle", "compressing the bundle failed");
-        return false;
+        return core::fail(QCoreApplication::translate("strata::core::Bundle", "compressing the bundle failed"));
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        *error =
-            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString());
-        return false;
+        return core::fail(
+            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString()));
     }
     // Before the first byte, so the content is never readable by others, not even briefly.
     if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || file.write(bytes) != bytes.size()
         || !file.commit()) {
-        *error =
-            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString());
-        return false;
+        return core::fail(
+            QCoreApplication::translate("strata::core::Bundle", "cannot write %1: %2").arg(path, file.errorString()));
     }
     QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (written) {
@@ -1656,16 +1667,13 @@ bool writeBundle(const Bundle &bundle, const QString &path, BundleWritten *writt
             written->objectsPerSource.insert(s.name, bundle.estate.countOf(s.name));
         }
     }
-    return true;
+    return {};
 }
 
-std::optional<Bundle> decodeBundle(const QByteArray &bytes, QString *error)
+Result<Bundle> decodeBundle(const QByteArray &bytes)
 {
-    auto fail = [error](const QString &message) -> std::optional<Bundle> {
-        if (error) {
-            *error = message;
-        }
-        return std::nullopt;
+    const auto fail = [](const QString &message) {
+        return core::fail(Error::invalid({}, message));
     };
     const char *ctx = "strata::core::Bundle";
     if (bytes.size() < 2 || uchar(bytes[0]) != 0x1f || uchar(bytes[1]) != 0x8b) {
@@ -1711,17 +1719,14 @@ std::optional<Bundle> decodeBundle(const QByteArray &bytes, QString *error)
     return b;
 }
 
-std::optional<Bundle> openBundle(const QString &path, QString *error)
+Result<Bundle> openBundle(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        if (error) {
-            *error =
-                QCoreApplication::translate("strata::core::Bundle", "cannot read %1: %2").arg(path, file.errorString());
-        }
-        return std::nullopt;
+        return core::fail(
+            QCoreApplication::translate("strata::core::Bundle", "cannot read %1: %2").arg(path, file.errorString()));
     }
-    return decodeBundle(file.readAll(), error);
+    return decodeBundle(file.readAll());
 }
 
 void openBundleAsync(const QString &path,
@@ -1734,7 +1739,12 @@ void openBundleAsync(const QString &path,
         context,
         [path] {
             Result r;
-            r.first = openBundle(path, &r.second);
+            core::Result<Bundle> opened = openBundle(path);
+            if (opened) {
+                r.first = std::move(*opened);
+            } else {
+                r.second = opened.error().message;
+            }
             return r;
         },
         [done = std::move(done)](Result r) {
@@ -1753,15 +1763,14 @@ void diffBundleFilesAsync(const QString &before,
         context,
         [before, after] {
             Result r;
-            QString error;
-            const std::optional<Bundle> a = openBundle(before, &error);
+            const core::Result<Bundle> a = openBundle(before);
             if (!a) {
-                r.second = before + QStringLiteral(": ") + error;
+                r.second = before + QStringLiteral(": ") + a.error().message;
                 return r;
             }
-            const std::optional<Bundle> b = openBundle(after, &error);
+            const core::Result<Bundle> b = openBundle(after);
             if (!b) {
-                r.second = after + QStringLiteral(": ") + error;
+                r.second = after + QStringLiteral(": ") + b.error().message;
                 return r;
             }
             r.first = diffBundles(*a, *b);

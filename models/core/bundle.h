@@ -133,13 +133,13 @@ QStringList bundleResourceNames();
 // ---- Record <-> JSON (one field list per type drives both directions) ----
 
 QJsonObject toJson(const SourceStatus &status);
-/// false + `error` ("lastAttempt: not a time") when a field has the wrong type. Missing keys
-/// keep the record's defaults.
-bool fromJson(const QJsonObject &json, SourceStatus *status, QString *error);
+/// A Kind::Invalid error ("lastAttempt: not a time") when a field has the wrong type. Missing
+/// keys keep the record's defaults.
+Result<SourceStatus> statusFromJson(const QJsonObject &json);
 /// Every record type of EstateRecords has the same pair (Volume, VolumePerf, ... CachedCommit,
-/// and GpuSlot inside GpuNode).
+/// and GpuSlot inside GpuNode); recordFromJson() fails as statusFromJson().
 template <class T> QJsonObject recordToJson(const T &record);
-template <class T> bool recordFromJson(const QJsonObject &json, T *record, QString *error);
+template <class T> Result<T> recordFromJson(const QJsonObject &json);
 
 /// `config` with every secret removed: password and S3 secret references, the S3 access key,
 /// user:password@ and query strings of every URL, and the kubeconfig path when its contents
@@ -181,19 +181,21 @@ struct BundleWritten
     QMap<QString, int> objectsPerSource; ///< records of the estate per source
 };
 
-/// Writes `bundle` to `path` atomically (QSaveFile) with mode 0600. false + `error` on
-/// failure. Any thread (file I/O: never the GUI thread).
-bool writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written, QString *error);
+/// Writes `bundle` to `path` atomically (QSaveFile) with mode 0600 and fills `written` (may be
+/// nullptr). A Kind::Failed error ("cannot write <path>: ...") on failure. Any thread (file I/O:
+/// never the GUI thread).
+Status writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written);
 
 // ---- Open ----
 
-/// Parses a bundle's bytes. nullopt + `error` for: "not a Strata support bundle" (not gzip or
+/// Parses a bundle's bytes. A Kind::Invalid error for: "not a Strata support bundle" (not gzip or
 /// not the format), "the bundle is truncated or corrupt" (gzip stream ends early or fails its
 /// CRC), "malformed JSON: ...", "unsupported bundle version N (this Strata reads 1)",
 /// "checksum mismatch: the bundle was modified", or a field error ("body.estate.volumes: ...").
-std::optional<Bundle> decodeBundle(const QByteArray &bytes, QString *error);
-/// Reads and decodes `path` (file I/O: never the GUI thread).
-std::optional<Bundle> openBundle(const QString &path, QString *error);
+Result<Bundle> decodeBundle(const QByteArray &bytes);
+/// Reads and decodes `path` (file I/O: never the GUI thread); "cannot read <path>: ..."
+/// (Kind::Failed) when the file does not open.
+Result<Bundle> openBundle(const QString &path);
 
 /// openBundle() on a worker thread (QThreadPool::globalInstance()); `done` runs on the main
 /// thread, and only when `context` still exists then.

@@ -131,13 +131,10 @@ QByteArray cacheRecordToJson(const CachedCommit &r)
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
 }
 
-std::optional<CachedCommit> cacheRecordFromJson(const QByteArray &json, QString *error)
+Result<CachedCommit> cacheRecordFromJson(const QByteArray &json)
 {
-    const auto fail = [error](const QString &message) -> std::optional<CachedCommit> {
-        if (error) {
-            *error = message;
-        }
-        return std::nullopt;
+    const auto fail = [](const QString &message) {
+        return core::fail(Error::invalid({}, message));
     };
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/error.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -34,7 +35,7 @@ QString evictorJobName(const QString &commitId, const QString &target);
 QByteArray cacheRecordToJson(const CachedCommit &record);
 /// Parses a record written by cacheRecordToJson(). nullopt and a one-line `error` for
 /// malformed JSON, a non-object, or an unknown/missing state. Missing numbers count as 0.
-std::optional<CachedCommit> cacheRecordFromJson(const QByteArray &json, QString *error = nullptr);
+Result<CachedCommit> cacheRecordFromJson(const QByteArray &json);
 
 /// One line of the loader's progress protocol (its stdout, one JSON object per line).
 struct LoaderEvent

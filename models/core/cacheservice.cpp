@@ -62,16 +62,16 @@ QStringList CacheService::runOnce()
         request.datasetSource = c->datasetSource;
         request.datasetId = c->datasetId;
         request.evictReason = c->evictReason;
-        QString error;
-        const QString id = m_actions.submit(request, &error);
-        if (!id.isEmpty()) {
+        const Result<QString> action = m_actions.submit(request);
+        const QString id = action ? *action : QString();
+        if (action) {
             const ActionRecord *record = m_actions.find(id);
             if (record && record->state == ActionState::Running) {
                 m_running.insert(id, key);
             }
             submitted.append(id);
         }
-        Q_EMIT evictionSubmitted(c->id, id, error);
+        Q_EMIT evictionSubmitted(c->id, id, action ? QString() : action.error().message);
     }
     return submitted;
 }

@@ -180,15 +180,14 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
     const QString name = object.value(QLatin1String("name")).toString();
     const QString where =
         name.isEmpty() ? QStringLiteral("sources[%1]").arg(index) : QStringLiteral("source ") + quoted(name);
-    QString message;
-    if (!sourceFromJson(object, source, &message)) {
-        *error = where + QStringLiteral(": ") + message;
+    if (const Status read = sourceFromJson(object, source); !read) {
+        *error = where + QStringLiteral(": ") + read.error().message;
         return false;
     }
-    const QList<FieldError> errors = SourceAdmin::validate(*source, SourceAdmin::Rules::File);
+    const QList<Error> errors = SourceAdmin::validate(*source, SourceAdmin::Rules::File);
     if (!errors.isEmpty()) {
         // A file error names the key; the sentences written for a form do not.
-        const FieldError &first = errors.first();
+        const Error &first = errors.first();
         const bool named = first.message.contains(quoted(first.field))
                            || (first.field.contains(QLatin1Char('_')) && first.message.contains(first.field));
         *error =
@@ -377,15 +376,12 @@ QJsonObject sentimentToJson(const SentimentConfig &config)
 
 } // namespace
 
-bool sourceFromJson(const QJsonObject &object, SourceConfig *source, QString *error)
+Status sourceFromJson(const QJsonObject &object, SourceConfig *source)
 {
     SourceConfig parsed;
     QString message;
-    const auto fail = [error, &message] {
-        if (error) {
-            *error = message;
-        }
-        return false;
+    const auto fail = [&message]() -> Status {
+        return core::fail(Error::invalid({}, message));
     };
     if (!readString(object, QStringLiteral("name"), &parsed.name, &message)) {
         return fail();
@@ -442,7 +438,7 @@ bool sourceFromJson(const QJsonObject &object, SourceConfig *source, QString *er
         }
     }
     *source = std::move(parsed);
-    return true;
+    return {};
 }
 
 QJsonObject sourceToJson(const SourceConfig &source)
@@ -494,14 +490,11 @@ QJsonObject sourceToJson(const SourceConfig &source)
     return object;
 }
 
-bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
+Status AppConfig::parse(const QByteArray &json, AppConfig *config)
 {
     QString message;
-    const auto fail = [error, &message] {
-        if (error) {
-            *error = message;
-        }
-        return false;
+    const auto fail = [&message]() -> Status {
+        return core::fail(Error::invalid({}, message));
     };
 
     QJsonParseError parseError;
@@ -566,9 +559,12 @@ bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
             message = QStringLiteral("\"rate_card\" must be an object");
             return fail();
         }
-        if (!RateCard::fromJson(rateCard.toObject(), &parsed.rateCard, &message)) {
+        Result<RateCard> card = RateCard::fromJson(rateCard.toObject());
+        if (!card) {
+            message = card.error().message;
             return fail();
         }
+        parsed.rateCard = std::move(*card);
     }
 
     const QJsonValue cacheTargets = root.value(QLatin1String("cache_targets"));
@@ -605,26 +601,19 @@ bool AppConfig::parse(const QByteArray &json, AppConfig *config, QString *error)
     if (config) {
         *config = std::move(parsed);
     }
-    return true;
+    return {};
 }
 
-bool AppConfig::load(const QString &path, AppConfig *config, QString *error)
+Status AppConfig::load(const QString &path, AppConfig *config)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        if (error) {
-            *error = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
-        }
-        return false;
+        return core::fail(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
     }
-    QString message;
-    if (!parse(file.readAll(), config, &message)) {
-        if (error) {
-            *error = path + QStringLiteral(": ") + message;
-        }
-        return false;
+    if (const Status parsed = parse(file.readAll(), config); !parsed) {
+        return core::fail(Error::invalid({}, path + QStringLiteral(": ") + parsed.error().message));
     }
-    return true;
+    return {};
 }
 
 QByteArray AppConfig::toJson() const
@@ -701,47 +690,35 @@ QByteArray withSources(const QString &path, const QList<SourceConfig> &sources)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+// Writes `json` to `path` when load() would accept it: writing something load() rejects would
+// lock the user out at the next start. Errors name the file.
+Status writeCheckedConfig(const QString &path, const QByteArray &json)
+{
+    if (const Status parsed = AppConfig::parse(json, nullptr); !parsed) {
+        return core::fail(Error::invalid({}, path + QStringLiteral(": not saved: ") + parsed.error().message));
+    }
+    QString message;
+    if (!writeConfigFile(path, json, &message)) {
+        return core::fail(path + QStringLiteral(": ") + message);
+    }
+    return {};
+}
+
 } // namespace
 
-bool AppConfig::save(const QString &path, QString *error) const
+Status AppConfig::save(const QString &path) const
 {
-    const auto fail = [&path, error](const QString &message) {
-        if (error) {
-            *error = path + QStringLiteral(": ") + message;
-        }
-        return false;
-    };
-    const QByteArray json = toJson();
-    // Writing something load() rejects would lock the user out at the next start.
-    QString message;
-    if (!parse(json, nullptr, &message)) {
-        return fail(QStringLiteral("not saved: ") + message);
-    }
-    return writeConfigFile(path, json, &message) || fail(message);
+    return writeCheckedConfig(path, toJson());
 }
 
-bool AppConfig::checkSources(const QString &path, const QList<SourceConfig> &sources, QString *error)
+Status AppConfig::checkSources(const QString &path, const QList<SourceConfig> &sources)
 {
-    return parse(withSources(path, sources), nullptr, error);
+    return parse(withSources(path, sources), nullptr);
 }
 
-bool AppConfig::saveSources(const QString &path, const QList<SourceConfig> &sources, QString *error)
+Status AppConfig::saveSources(const QString &path, const QList<SourceConfig> &sources)
 {
-    const QByteArray json = withSources(path, sources);
-    QString message;
-    if (!parse(json, nullptr, &message)) {
-        if (error) {
-            *error = path + QStringLiteral(": not saved: ") + message;
-        }
-        return false;
-    }
-    if (!writeConfigFile(path, json, &message)) {
-        if (error) {
-            *error = path + QStringLiteral(": ") + message;
-        }
-        return false;
-    }
-    return true;
+    return writeCheckedConfig(path, withSources(path, sources));
 }
 
 QString AppConfig::defaultPath()

@@ -2,6 +2,7 @@
 
 #include "models/core/credentialstore.h"
 #include "models/core/domain.h"
+#include "models/core/error.h"
 #include "models/core/ratecard.h"
 
 #include <QJsonObject>
@@ -64,8 +65,9 @@ struct SourceConfig
 
 /// One entry of the config's "sources" read from JSON: the types of its keys, its kind and its
 /// secret references (a literal secret string is refused without echoing it). The rules a source
-/// must satisfy are SourceAdmin::validate()'s. False and a one-line `error` on failure.
-bool sourceFromJson(const QJsonObject &object, SourceConfig *source, QString *error);
+/// must satisfy are SourceAdmin::validate()'s. A one-line Error::Kind::Invalid on failure
+/// (`source` may then be partly filled).
+Status sourceFromJson(const QJsonObject &object, SourceConfig *source);
 /// The config-file form of `source` (secret references only, unset keys left out).
 QJsonObject sourceToJson(const SourceConfig &source);
 
@@ -147,22 +149,25 @@ struct AppConfig
     /// The sentiment results bucket, key "sentiment"; unset = no sentiment dashboards.
     std::optional<SentimentConfig> sentiment;
 
-    /// Parses a config file. Returns false and a one-line `error` naming the file and the
-    /// offending source/key on failure (missing name, unknown kind, duplicate names, a
-    /// literal "password" string, ...). `config` is left untouched on failure.
-    static bool load(const QString &path, AppConfig *config, QString *error);
-    /// As load(), from memory; errors name the source/key but no file.
-    static bool parse(const QByteArray &json, AppConfig *config, QString *error);
+    /// Parses a config file. On failure a one-line error naming the file and the offending
+    /// source/key (missing name, unknown kind, duplicate names, a literal "password" string,
+    /// ...: Kind::Invalid) or why the file cannot be read (Kind::Failed); `config` is then left
+    /// untouched.
+    static Status load(const QString &path, AppConfig *config);
+    /// As load(), from memory (`config` may be nullptr: only check); errors name the
+    /// source/key but no file.
+    static Status parse(const QByteArray &json, AppConfig *config);
     /// Writes atomically (QSaveFile) with mode 0600, creating the directory. Never writes a
-    /// secret: only SecretRefs. Refuses (false + `error`) a config that load() would reject.
-    bool save(const QString &path, QString *error) const;
+    /// secret: only SecretRefs. Refuses (Kind::Invalid, "<path>: not saved: ...") a config
+    /// that load() would reject; a write failure is Kind::Failed. Errors name the file.
+    [[nodiscard]] Status save(const QString &path) const;
     [[nodiscard]] QByteArray toJson() const;
     /// The config file at `path` (none = an empty one) with its "sources" replaced by
     /// `sources` and every other key, unknown ones ("web") included, kept: written as save()
     /// does, refused (false + `error` naming the file) when load() would reject the result.
-    static bool saveSources(const QString &path, const QList<SourceConfig> &sources, QString *error);
-    /// As saveSources() without writing; `error` without the path.
-    static bool checkSources(const QString &path, const QList<SourceConfig> &sources, QString *error);
+    static Status saveSources(const QString &path, const QList<SourceConfig> &sources);
+    /// As saveSources() without writing; the error without the path.
+    static Status checkSources(const QString &path, const QList<SourceConfig> &sources);
 
     /// $STRATA_CONFIG, else <GenericConfigLocation>/strata/config.json (~/.config/strata/config.json),
     /// whatever QCoreApplication::applicationName() is.

@@ -4,38 +4,67 @@
 
 namespace strata::core {
 
-FetchError toFetchError(const http::HttpError &e)
+FetchError toFetchError(const connectors::Error &e)
 {
     FetchError f;
     switch (e.kind) {
-    case http::HttpError::Kind::Transport:
+    case connectors::Error::Kind::Transport:
+    case connectors::Error::Kind::Process:
         f.kind = FetchError::Kind::Transport;
         break;
-    case http::HttpError::Kind::Timeout:
+    case connectors::Error::Kind::Timeout:
         f.kind = FetchError::Kind::Timeout;
         break;
-    case http::HttpError::Kind::Tls:
+    case connectors::Error::Kind::Tls:
         f.kind = FetchError::Kind::Tls;
         break;
-    case http::HttpError::Kind::Http:
+    case connectors::Error::Kind::Http:
         f.kind = FetchError::Kind::Http;
         break;
-    case http::HttpError::Kind::Api:
+    case connectors::Error::Kind::Api:
         f.kind = FetchError::Kind::Api;
         break;
-    case http::HttpError::Kind::Parse:
+    case connectors::Error::Kind::Parse:
         f.kind = FetchError::Kind::Parse;
         break;
-    case http::HttpError::Kind::Auth:
+    case connectors::Error::Kind::Auth:
         f.kind = FetchError::Kind::Auth;
         break;
-    case http::HttpError::Kind::Cancelled:
+    case connectors::Error::Kind::Cancelled:
         f.kind = FetchError::Kind::Cancelled;
         break;
     }
     f.message = QString::fromStdString(e.message);
     f.retryAfterSeconds = e.retryAfterSeconds;
     return f;
+}
+
+Error toError(const connectors::Error &e)
+{
+    Error::Kind kind = Error::Kind::Failed;
+    switch (e.kind) {
+    case connectors::Error::Kind::Cancelled:
+        kind = Error::Kind::Cancelled;
+        break;
+    case connectors::Error::Kind::Transport:
+    case connectors::Error::Kind::Timeout:
+    case connectors::Error::Kind::Tls:
+    case connectors::Error::Kind::Process:
+        kind = Error::Kind::Unavailable;
+        break;
+    case connectors::Error::Kind::Http:
+    case connectors::Error::Kind::Api:
+        if (e.httpStatus == 404) {
+            kind = Error::Kind::NotFound;
+        } else if (e.httpStatus == 409) {
+            kind = Error::Kind::Conflict;
+        }
+        break;
+    case connectors::Error::Kind::Parse:
+    case connectors::Error::Kind::Auth:
+        break;
+    }
+    return Error::make(kind, QString::fromStdString(e.message));
 }
 
 http::TransportOptions sourceTransportOptions(const SourceConfig &config,

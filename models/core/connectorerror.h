@@ -1,9 +1,10 @@
 #pragma once
 
+#include "connectors/error.h"
 #include "connectors/http/canceltoken.h"
 #include "connectors/http/curltransport.h"
-#include "connectors/http/httperror.h"
 #include "models/core/config.h"
+#include "models/core/error.h"
 #include "models/core/systempoller.h"
 
 #include <QLoggingCategory>
@@ -16,7 +17,12 @@
 namespace strata::core {
 
 /// Same kind, the message as one user-presentable line, Retry-After kept.
-FetchError toFetchError(const http::HttpError &error);
+FetchError toFetchError(const connectors::Error &error);
+/// The one conversion of a connector error to the model layer's Error: the message as it is;
+/// the kind by what the caller can do about it: Cancelled stays Cancelled; transport, timeout
+/// and TLS failures are Unavailable; a 404 or 409 answer (Http or Api) is NotFound or
+/// Conflict; anything else (Parse, Auth, other statuses) is Failed.
+Error toError(const connectors::Error &error);
 
 /// A job's cancel function (PollJob::cancel) for the token its connector calls take.
 inline std::function<void()> cancelling(const http::CancelToken &token)

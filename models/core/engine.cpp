@@ -88,16 +88,11 @@ void Engine::setCacheTargets(const QList<CacheTargetConfig> &targets)
     }
 }
 
-std::optional<CommitLocation> Engine::resolveCommit(const QString &datasetSource,
-                                                    const QString &datasetId,
-                                                    const QString &commitId,
-                                                    QString *error) const
+Result<CommitLocation>
+Engine::resolveCommit(const QString &datasetSource, const QString &datasetId, const QString &commitId) const
 {
-    const auto fail = [error](const QString &message) -> std::optional<CommitLocation> {
-        if (error) {
-            *error = message;
-        }
-        return std::nullopt;
+    const auto fail = [](const QString &message) {
+        return core::fail(Error::make(Error::Kind::NotFound, message));
     };
     const SourceConfig *config = nullptr;
     for (const SourceConfig &c : m_configs) {
@@ -235,12 +230,12 @@ void Engine::startSource(const SourceConfig &config)
                                        self->m_deps.history,
                                        [self](const QString &datasetSource,
                                               const QString &datasetId,
-                                              const QString &commitId,
-                                              QString *error) -> std::optional<CommitLocation> {
+                                              const QString &commitId) -> Result<CommitLocation> {
                                            if (!self) {
-                                               return std::nullopt;
+                                               // The engine is going away: nothing to say.
+                                               return core::fail(Error::make(Error::Kind::Unavailable, {}));
                                            }
-                                           return self->resolveCommit(datasetSource, datasetId, commitId, error);
+                                           return self->resolveCommit(datasetSource, datasetId, commitId);
                                        }},
                 self);
             kube->setCacheTargets(self->m_cacheTargets);

@@ -71,12 +71,10 @@ public:
     void setCacheTargets(const QList<CacheTargetConfig> &targets);
     [[nodiscard]] QList<CacheTargetConfig> cacheTargets() const { return m_cacheTargets; }
     /// Where the objects of a commit are, for its loader Job: the S3 endpoint of the dataset's
-    /// StorageGRID source and the estate's dataset and commit records. nullopt with `error`
+    /// StorageGRID source and the estate's dataset and commit records. A Kind::NotFound error
     /// ("Commit 3f2a9c01 of fraud_jun is not known to datalake.") when something is missing.
-    std::optional<CommitLocation> resolveCommit(const QString &datasetSource,
-                                                const QString &datasetId,
-                                                const QString &commitId,
-                                                QString *error) const;
+    [[nodiscard]] Result<CommitLocation>
+    resolveCommit(const QString &datasetSource, const QString &datasetId, const QString &commitId) const;
     /// The rate card from AppConfig (prices and the cool-down), applied to serviceLevels().
     void setRateCard(const RateCard &card);
 

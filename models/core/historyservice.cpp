@@ -18,8 +18,11 @@ HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *pa
     QMetaObject::invokeMethod(
         m_worker,
         [this, &error] {
-            if (!m_store->open(&error) && error.isEmpty()) {
-                error = tr("could not open the history store");
+            if (const Status opened = m_store->open(); !opened) {
+                error = opened.error().message;
+                if (error.isEmpty()) {
+                    error = tr("could not open the history store");
+                }
             }
         },
         Qt::BlockingQueuedConnection);

@@ -492,17 +492,14 @@ QString SqliteHistoryStore::lastError() const
     return d->lastError;
 }
 
-bool SqliteHistoryStore::open(QString *error)
+Status SqliteHistoryStore::open()
 {
-    const auto failed = [this, error] {
-        if (error) {
-            *error = d->lastError;
-        }
+    const auto failed = [this]() -> Status {
         d->db.close();
-        return false;
+        return core::fail(d->lastError);
     };
     if (d->opened) {
-        return true;
+        return {};
     }
     if (d->connectionName.isEmpty()) {
         // Qt SQL connections are process-global by name: every instance needs its own.
@@ -554,7 +551,7 @@ bool SqliteHistoryStore::open(QString *error)
     }
     d->opened = true;
     d->lastError.clear();
-    return true;
+    return {};
 }
 
 bool SqliteHistoryStore::recordVolumeUsage(const QString &source,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/error.h"
 #include "models/core/schedule.h"
 
 #include <QDateTime>
@@ -129,8 +130,9 @@ class IHistoryStore
 public:
     virtual ~IHistoryStore() = default;
 
-    /// Opens or creates the store and migrates its schema. false + `error` on failure.
-    virtual bool open(QString *error) = 0;
+    /// Opens or creates the store and migrates its schema (opening again is harmless). A
+    /// Kind::Failed error naming the database on failure.
+    virtual Status open() = 0;
 
     /// Records capacity for many volumes at once (one transaction). A sample is only written
     /// when used or size changed since the volume's last sample, or the last sample is older
@@ -259,7 +261,7 @@ public:
     SqliteHistoryStore(const SqliteHistoryStore &) = delete;
     SqliteHistoryStore &operator=(const SqliteHistoryStore &) = delete;
 
-    bool open(QString *error) override;
+    Status open() override;
     bool recordVolumeUsage(const QString &source,
                            const std::vector<VolumeUsage> &usage,
                            const QDateTime &at,

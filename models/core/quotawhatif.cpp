@@ -114,11 +114,11 @@ Loaded loadCluster(const QString &cluster,
 
 } // namespace
 
-QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
-                                      const QList<GpuNode> &nodes,
-                                      const QList<Project> &projects,
-                                      const QList<Job> &jobs,
-                                      const QList<QuotaChange> &changes)
+Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
+                                       const QList<GpuNode> &nodes,
+                                       const QList<Project> &projects,
+                                       const QList<Job> &jobs,
+                                       const QList<QuotaChange> &changes)
 {
     QSet<QString> known;
     QHash<QString, double> weights;
@@ -129,16 +129,19 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
         }
     }
     if (known.isEmpty()) {
-        return {std::nullopt,
-                tr("%1 has no projects: it is not a GPU cluster, or its first poll has not landed").arg(cluster)};
+        return fail(Error::make(
+            Error::Kind::NotFound,
+            tr("%1 has no projects: it is not a GPU cluster, or its first poll has not landed").arg(cluster)));
     }
     bool byWeight = false;
     for (const QuotaChange &change : changes) {
         if (!known.contains(change.project)) {
-            return {std::nullopt, tr("%1 has no project %2").arg(cluster, change.project)};
+            return fail(Error::make(Error::Kind::NotFound, tr("%1 has no project %2").arg(cluster, change.project)));
         }
         if ((change.quota && *change.quota < 0) || (change.overQuotaWeight && *change.overQuotaWeight < 0)) {
-            return {std::nullopt, tr("A quota or weight cannot be negative (%1)").arg(change.project)};
+            return fail(
+                Error::invalid(change.quota && *change.quota < 0 ? QStringLiteral("quota") : QStringLiteral("weight"),
+                               tr("A quota or weight cannot be negative (%1)").arg(change.project)));
         }
         byWeight = byWeight || change.overQuotaWeight.has_value();
     }
@@ -225,7 +228,7 @@ QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
         result.quotaTotalAfter += p.quota;
         result.projects.append(row);
     }
-    return {std::move(result), {}};
+    return result;
 }
 
 namespace {
@@ -243,7 +246,7 @@ template <class T> QList<T> rowsOfScope(const Table<T> &table, const QString &sc
 
 } // namespace
 
-QuotaWhatIfOutcome predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes)
+Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes)
 {
     return predictQuotaChange(cluster,
                               rowsOfScope(estate.gpuNodes(), cluster),
@@ -252,15 +255,16 @@ QuotaWhatIfOutcome predictQuotaChange(const Estate &estate, const QString &clust
                               changes);
 }
 
-std::optional<QuotaChange> parseQuotaChange(const QString &word, bool weight, QString &error)
+Result<QuotaChange> parseQuotaChange(const QString &word, bool weight)
 {
     const qsizetype eq = word.indexOf(QLatin1Char('='));
     bool ok = false;
     const double value = eq > 0 ? word.mid(eq + 1).toDouble(&ok) : 0;
     if (eq <= 0 || !ok || !std::isfinite(value) || value < 0 || value > 1e6) {
-        error = weight ? tr("\"%1\" is not PROJECT=WEIGHT (a number >= 0, e.g. team-b=3)").arg(word)
-                       : tr("\"%1\" is not PROJECT=GPUS (a number >= 0, e.g. team-d=8 or team-b=2.5)").arg(word);
-        return std::nullopt;
+        return fail(Error::invalid(
+            weight ? QStringLiteral("weight") : QStringLiteral("quota"),
+            weight ? tr("\"%1\" is not PROJECT=WEIGHT (a number >= 0, e.g. team-b=3)").arg(word)
+                   : tr("\"%1\" is not PROJECT=GPUS (a number >= 0, e.g. team-d=8 or team-b=2.5)").arg(word)));
     }
     QuotaChange change;
     change.project = word.left(eq);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/domain.h"
+#include "models/core/error.h"
 
 #include <QHash>
 #include <QList>
@@ -75,24 +76,20 @@ struct QuotaWhatIf
 /// Running and starting jobs stay where they are; pending and preempted jobs queue in creation
 /// order (preempted first). Changing nothing predicts what the rules would still do with the live
 /// state (normally nothing).
-/// Errors (unknown project, negative quota or weight): the message, as one translated sentence.
-struct QuotaWhatIfOutcome
-{
-    std::optional<QuotaWhatIf> result;
-    QString error;
-};
-QuotaWhatIfOutcome predictQuotaChange(const QString &cluster,
-                                      const QList<GpuNode> &nodes,
-                                      const QList<Project> &projects,
-                                      const QList<Job> &jobs,
-                                      const QList<QuotaChange> &changes);
+/// Errors: Kind::NotFound for a cluster without projects or an unknown project, Kind::Invalid
+/// for a negative quota or weight (field "quota" / "weight"); one translated sentence.
+Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
+                                       const QList<GpuNode> &nodes,
+                                       const QList<Project> &projects,
+                                       const QList<Job> &jobs,
+                                       const QList<QuotaChange> &changes);
 
 class Estate;
 /// The same over the estate's nodes, projects and jobs of `cluster` (a Kubernetes source name).
-QuotaWhatIfOutcome predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes);
+Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes);
 
 /// "team-d=8" / "team-b=2.5" (GPUs, decimals allowed) into a change of quota, or of weight when
-/// `weight` is true. Empty optional and `error` set on a malformed word.
-std::optional<QuotaChange> parseQuotaChange(const QString &word, bool weight, QString &error);
+/// `weight` is true. Kind::Invalid on a malformed word.
+Result<QuotaChange> parseQuotaChange(const QString &word, bool weight);
 
 } // namespace strata::core

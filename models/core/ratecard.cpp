@@ -102,31 +102,34 @@ QJsonObject RateCard::toJson() const
     };
 }
 
-bool RateCard::fromJson(const QJsonObject &json, RateCard *card, QString *error)
+Result<RateCard> RateCard::fromJson(const QJsonObject &json)
 {
+    QString message;
+    const auto invalid = [&message] {
+        return core::fail(Error::invalid({}, message));
+    };
     RateCard next = defaults();
     const QJsonValue currency = json.value(QStringLiteral("currency"));
     if (!currency.isUndefined()) {
         if (!currency.isString() || currency.toString().isEmpty()) {
-            *error = QStringLiteral("rate_card.currency must be a currency code such as \"USD\"");
-            return false;
+            message = QStringLiteral("rate_card.currency must be a currency code such as \"USD\"");
+            return invalid();
         }
         next.currency = currency.toString();
     }
-    if (!readPrices(json, QStringLiteral("anf_per_gib_month"), &next.anfPerGibMonth, error)
-        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, error)) {
-        return false;
+    if (!readPrices(json, QStringLiteral("anf_per_gib_month"), &next.anfPerGibMonth, &message)
+        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, &message)) {
+        return invalid();
     }
     const QJsonValue coolDown = json.value(QStringLiteral("cool_down_minutes"));
     if (!coolDown.isUndefined()) {
         if (!coolDown.isDouble() || coolDown.toInt(-1) < 0) {
-            *error = QStringLiteral("rate_card.cool_down_minutes must be a whole number >= 0");
-            return false;
+            message = QStringLiteral("rate_card.cool_down_minutes must be a whole number >= 0");
+            return invalid();
         }
         next.coolDownMinutes = coolDown.toInt();
     }
-    *card = std::move(next);
-    return true;
+    return next;
 }
 
 double RateCard::anfMonthly(const QString &serviceLevel, qint64 bytes) const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "models/core/error.h"
+
 #include <QJsonObject>
 #include <QMap>
 #include <QString>
@@ -44,10 +46,10 @@ struct RateCard
 
     static RateCard defaults();
     /// {"currency":"USD","anf_per_gib_month":{"Standard":0.1475,...},"ontap_per_gib_month":{...},
-    ///  "cool_down_minutes":60}. fromJson() fills missing keys from defaults(); false + `error`
-    /// on a negative price or a wrong type.
+    ///  "cool_down_minutes":60}. fromJson() fills missing keys from defaults(); a one-line
+    /// Error::Kind::Invalid ("rate_card.currency must be ...") on a negative price or a wrong type.
     [[nodiscard]] QJsonObject toJson() const;
-    static bool fromJson(const QJsonObject &json, RateCard *card, QString *error);
+    static Result<RateCard> fromJson(const QJsonObject &json);
 
     /// Monthly price of `bytes` at an ANF level, -1 when the level has no price.
     [[nodiscard]] double anfMonthly(const QString &serviceLevel, qint64 bytes) const;

@@ -28,32 +28,29 @@ HistoryService *Runtime::history() const
     return m_historyError.isEmpty() ? m_history.get() : nullptr;
 }
 
-std::unique_ptr<Runtime> Runtime::build(RuntimeOptions options, QString *error)
+Result<std::unique_ptr<Runtime>> Runtime::build(RuntimeOptions options)
 {
     std::unique_ptr<Runtime> r(new Runtime);
     if (options.clock) {
         r->m_clock = options.clock;
     }
-    QString message;
     if (options.demo) {
-        r->m_demo = options.demo(&r->m_config, &r->m_credentials, &message);
-        if (!r->m_demo) {
-            *error = message;
-            return nullptr;
+        Result<std::shared_ptr<void>> demo = options.demo(&r->m_config, &r->m_credentials);
+        if (!demo) {
+            return core::fail(demo.error());
         }
+        r->m_demo = std::move(*demo);
     } else {
         r->m_configPath = options.configPath.isEmpty() ? AppConfig::defaultPath() : options.configPath;
         const bool absent = options.configOptional && !QFileInfo::exists(r->m_configPath);
         // Refuse rather than later overwrite a file that could not be read.
-        if (!absent && !AppConfig::load(r->m_configPath, &r->m_config, &message)) {
-            *error = message;
-            return nullptr;
+        if (const Status loaded = absent ? Status() : AppConfig::load(r->m_configPath, &r->m_config); !loaded) {
+            return core::fail(loaded.error());
         }
         r->m_credentials = options.credentials;
     }
     if (!r->m_credentials) {
-        *error = QStringLiteral("no credential store");
-        return nullptr;
+        return core::fail(QStringLiteral("no credential store"));
     }
 
     if (options.history) {

@@ -17,10 +17,9 @@ class ICredentialStore;
 
 /// Starts the demo estate for a Runtime: sets `config` to its sources and `credentials` to the
 /// in-memory store of their secrets. The returned handle owns both and keeps the simulators
-/// running until released; nullptr and `error` on failure. demo::startForCommand and
-/// demo::starter() are ones (core links no simulator: only the apps' main.cpp pass one).
-using DemoStarter =
-    std::function<std::shared_ptr<void>(AppConfig *config, ICredentialStore **credentials, QString *error)>;
+/// running until released; why not on failure. demo::startForCommand and demo::starter() are
+/// ones (core links no simulator: only the apps' main.cpp pass one).
+using DemoStarter = std::function<Result<std::shared_ptr<void>>(AppConfig *config, ICredentialStore **credentials)>;
 
 /// How much of the demo estate a one-shot command needs (the CLI's `--demo`): a listing starts
 /// only the simulators behind the sources its resource reads, and no past history when it opens
@@ -71,10 +70,10 @@ struct RuntimeOptions
 class Runtime
 {
 public:
-    /// nullptr and `error` when the demo estate does not start or the config file cannot be
-    /// loaded (AppConfig::load's one-line error naming the file). A history store that does not
+    /// The demo starter's error when the demo estate does not start, AppConfig::load's one-line
+    /// error naming the file when the config cannot be loaded. A history store that does not
     /// open is not an error: historyError() says why and the engine runs without one.
-    static std::unique_ptr<Runtime> build(RuntimeOptions options, QString *error);
+    static Result<std::unique_ptr<Runtime>> build(RuntimeOptions options);
     ~Runtime();
     Runtime(const Runtime &) = delete;
     Runtime &operator=(const Runtime &) = delete;

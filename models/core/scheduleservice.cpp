@@ -398,14 +398,14 @@ void ScheduleService::submitEdge(qint64 id, const UpcomingChange &edge)
     ActionRequest request(ActionKind::ServiceLevelChange, edge.source, edge.volumeId);
     request.targetLevel = edge.toLevel;
     request.scheduleId = id;
-    QString error;
-    const QString actionId = m_actions.submit(request, &error);
-    if (actionId.isEmpty()) {
-        const QString outcome = QStringLiteral("failed: ") + error;
+    const Result<QString> submitted = m_actions.submit(request);
+    if (!submitted) {
+        const QString outcome = QStringLiteral("failed: ") + submitted.error().message;
         setOutcome(id, edge.time, outcome);
         Q_EMIT edgeHandled(id, edge.time, QString(), outcome);
         return;
     }
+    const QString &actionId = *submitted;
     m_pending.insert(actionId, {id, edge.time});
     Q_EMIT edgeHandled(id, edge.time, actionId, QStringLiteral("submitted"));
     if (const ActionRecord *record = m_actions.find(actionId); record && record->state != ActionState::Running) {

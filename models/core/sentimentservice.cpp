@@ -266,7 +266,7 @@ void SentimentService::pollOnce(const std::shared_ptr<Connection> &connection)
     if (error.isEmpty()) {
         // Reads are latency-bound (a cold start reads every call): kParallelReads GETs at a
         // time, ingested in key order.
-        std::vector<std::future<http::Result<std::string>>> reads;
+        std::vector<std::future<connectors::Result<std::string>>> reads;
         for (std::size_t i = 0; i < fresh.size(); ++i) {
             if (i % kParallelReads == 0) {
                 reads.clear();

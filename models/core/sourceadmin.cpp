@@ -68,9 +68,9 @@ bool sameServerCredentials(const SourceConfig &before, const SourceConfig &after
 // Over the web a secret is given as itself and kept in the server's own store: a file,
 // environment or keychain reference would read what the server holds into a request to
 // wherever the admin points the source.
-QList<FieldError> remoteErrors(const SourceEdit &edit, const SourceConfig *before)
+QList<Error> remoteErrors(const SourceEdit &edit, const SourceConfig *before)
 {
-    QList<FieldError> out;
+    QList<Error> out;
     const SourceConfig &c = edit.config;
     const std::pair<QString, bool> secrets[] = {
         {QStringLiteral("password"),
@@ -80,26 +80,29 @@ QList<FieldError> remoteErrors(const SourceEdit &edit, const SourceConfig *befor
     };
     for (const auto &[field, named] : secrets) {
         if (named) {
-            out.append({field,
-                        SourceAdmin::tr("%1 of source %2: give the secret itself; a source changed over the web keeps "
-                                        "its secrets in the server's secret store and cannot name a file, environment "
-                                        "variable or keychain entry")
-                            .arg(field, c.name.left(64))});
+            out.append(Error::invalid(
+                field,
+                SourceAdmin::tr("%1 of source %2: give the secret itself; a source changed over the web keeps "
+                                "its secrets in the server's secret store and cannot name a file, environment "
+                                "variable or keychain entry")
+                    .arg(field, c.name.left(64))));
         }
     }
     if (usesServerCredentials(c) && !(before && sameServerCredentials(*before, c))) {
         if (c.kind == SourceKind::Kubernetes) {
-            out.append({QStringLiteral("url"),
-                        SourceAdmin::tr("source %1 would use a kubeconfig file of the server; over the web give the "
-                                        "API server's url and a token (only the server's config file can name a "
-                                        "kubeconfig)")
-                            .arg(c.name)});
+            out.append(Error::invalid(
+                QStringLiteral("url"),
+                SourceAdmin::tr("source %1 would use a kubeconfig file of the server; over the web give the "
+                                "API server's url and a token (only the server's config file can name a "
+                                "kubeconfig)")
+                    .arg(c.name)));
         } else {
-            out.append({QStringLiteral("credential_source"),
-                        SourceAdmin::tr("source %1 would use the server's own Azure CLI login; over the web give a "
-                                        "service principal's client secret (only the server's config file can "
-                                        "choose azure_cli)")
-                            .arg(c.name)});
+            out.append(Error::invalid(
+                QStringLiteral("credential_source"),
+                SourceAdmin::tr("source %1 would use the server's own Azure CLI login; over the web give a "
+                                "service principal's client secret (only the server's config file can "
+                                "choose azure_cli)")
+                    .arg(c.name)));
         }
     }
     return out;
@@ -167,12 +170,12 @@ bool SourceAdmin::isValidName(const QString &name)
     return pattern.match(name).hasMatch();
 }
 
-QList<FieldError> SourceAdmin::validate(const SourceConfig &c, Rules rules)
+QList<Error> SourceAdmin::validate(const SourceConfig &c, Rules rules)
 {
     const bool entered = rules == Rules::Entered;
-    QList<FieldError> out;
+    QList<Error> out;
     const auto fail = [&out](const char *field, const QString &message) {
-        out.append({QString::fromLatin1(field), message});
+        out.append(Error::invalid(QString::fromLatin1(field), message));
     };
     if (c.name.isEmpty()) {
         fail("name", tr("Enter a name."));
@@ -304,12 +307,12 @@ QList<FieldError> SourceAdmin::validate(const SourceConfig &c, Rules rules)
     return out;
 }
 
-QList<FieldError> SourceAdmin::validateEdit(const SourceEdit &edit,
-                                            const SourceConfig *before,
-                                            const QStringList &takenNames,
-                                            bool remote)
+QList<Error> SourceAdmin::validateEdit(const SourceEdit &edit,
+                                       const SourceConfig *before,
+                                       const QStringList &takenNames,
+                                       bool remote)
 {
-    QList<FieldError> out = remote ? remoteErrors(edit, before) : QList<FieldError>();
+    QList<Error> out = remote ? remoteErrors(edit, before) : QList<Error>();
     SourceConfig after = edit.effective();
     // A stored secret meant something else under another kind (an ONTAP password is no
     // client secret) or as a kubeconfig instead of a token: it must be typed again.
@@ -321,23 +324,23 @@ QList<FieldError> SourceAdmin::validateEdit(const SourceEdit &edit,
             after.s3Secret = {};
         }
     }
-    QList<FieldError> rules = validate(after, Rules::Entered);
+    QList<Error> rules = validate(after, Rules::Entered);
     if (!before && isValidName(after.name) && takenNames.contains(after.name)) {
-        rules.prepend({QStringLiteral("name"), tr("A source named %1 already exists.").arg(after.name)});
+        rules.prepend(Error::invalid(QStringLiteral("name"), tr("A source named %1 already exists.").arg(after.name)));
     }
     out += rules;
     if (before) {
         for (const SecretReentry &r : secretMustBeReentered(*before, after)) {
             const QString &typed = r.secret == QLatin1String("s3_secret") ? edit.s3Secret : edit.password;
             if (typed.isEmpty()) {
-                out.append({r.secret, r.message(after)});
+                out.append(Error::invalid(r.secret, r.message(after)));
             }
         }
     }
     return out;
 }
 
-QList<FieldError> SourceAdmin::check(const SourceEdit &edit) const
+QList<Error> SourceAdmin::check(const SourceEdit &edit) const
 {
     const QList<SourceConfig> sources = m_engine.sourceConfigs();
     QStringList names;
@@ -351,9 +354,9 @@ QList<FieldError> SourceAdmin::check(const SourceEdit &edit) const
     return validateEdit(edit, before, names, m_options.remote);
 }
 
-bool SourceAdmin::checkFile(const QList<SourceConfig> &sources, QString *error) const
+core::Status SourceAdmin::checkFile(const QList<SourceConfig> &sources) const
 {
-    return AppConfig::checkSources(m_options.configPath, sources, error);
+    return AppConfig::checkSources(m_options.configPath, sources);
 }
 
 void SourceAdmin::commit(const QList<SourceConfig> &sources, Outcome *outcome)
@@ -363,12 +366,11 @@ void SourceAdmin::commit(const QList<SourceConfig> &sources, Outcome *outcome)
     if (m_options.configPath.isEmpty()) {
         return;
     }
-    QString error;
-    if (AppConfig::saveSources(m_options.configPath, sources, &error)) {
+    if (const core::Status saved = AppConfig::saveSources(m_options.configPath, sources); saved) {
         outcome->saved = true;
     } else {
         outcome->status = Status::Failed;
-        outcome->error = tr("The configuration could not be saved: %1").arg(error);
+        outcome->error = tr("The configuration could not be saved: %1").arg(saved.error().message);
     }
 }
 
@@ -409,8 +411,9 @@ void SourceAdmin::apply(const SourceEdit &edit, std::function<void(Outcome)> don
     if (!outcome.replaced) {
         sources.append(next);
     }
-    if (!checkFile(sources, &outcome.error)) {
+    if (const core::Status checked = checkFile(sources); !checked) {
         outcome.status = Status::Conflict;
+        outcome.error = checked.error().message;
         done(outcome);
         return;
     }
@@ -483,8 +486,9 @@ void SourceAdmin::remove(const QString &name, std::function<void(Outcome)> done)
                             .arg(name, QStringLiteral("%1"))});
     }
     sources.erase(it);
-    if (!checkFile(sources, &outcome.error)) {
+    if (const core::Status checked = checkFile(sources); !checked) {
         outcome.status = Status::Conflict;
+        outcome.error = checked.error().message;
         done(outcome);
         return;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/config.h"
+#include "models/core/error.h"
 
 #include <QList>
 #include <QObject>
@@ -12,17 +13,6 @@
 namespace strata::core {
 
 class Engine;
-
-/// One refused input: `field` is the config key the form marks ("name", "url", "password",
-/// "s3_secret", "dataset_roots", ...; the same keys in the dialog and the web form), `message` a
-/// translated sentence shown as it is.
-struct FieldError
-{
-    QString field;
-    QString message;
-
-    bool operator==(const FieldError &) const = default;
-};
 
 /// A source as a front end wants it stored: the settings plus any secret typed anew.
 struct SourceEdit
@@ -87,7 +77,7 @@ public:
     struct Outcome
     {
         Status status = Status::Ok;
-        QList<FieldError> fieldErrors;
+        QList<Error> fieldErrors;
         /// Conflict, ReadOnly, Failed: one translated sentence. With Ok after remove(): a secret
         /// that could not be deleted (the source is gone all the same).
         QString error;
@@ -101,21 +91,22 @@ public:
     ~SourceAdmin() override;
 
     /// The rules of one source on its own (no other sources), first error first in form order:
-    /// name, then the kind's fields. Messages are translated (context strata::core::SourceAdmin).
-    static QList<FieldError> validate(const SourceConfig &config, Rules rules = Rules::Entered);
+    /// name, then the kind's fields. Each is Error::Kind::Invalid with the config key the form
+    /// marks in `field`. Messages are translated (context strata::core::SourceAdmin).
+    static QList<Error> validate(const SourceConfig &config, Rules rules = Rules::Entered);
     /// validate(edit.effective()) plus what depends on the change: a new name must not be in
     /// `takenNames`; replacing `before` (nullptr = adding) needs a secret typed again when the
     /// kind or the kubeconfig-in-secret setting changed, or when core::secretMustBeReentered()
     /// says so; `remote` adds Options::remote's rules.
-    static QList<FieldError> validateEdit(const SourceEdit &edit,
-                                          const SourceConfig *before,
-                                          const QStringList &takenNames,
-                                          bool remote = false);
+    static QList<Error> validateEdit(const SourceEdit &edit,
+                                     const SourceConfig *before,
+                                     const QStringList &takenNames,
+                                     bool remote = false);
     /// [A-Za-z0-9._-]+
     static bool isValidName(const QString &name);
 
     /// validateEdit() against the engine's sources (same name = replace).
-    [[nodiscard]] QList<FieldError> check(const SourceEdit &edit) const;
+    [[nodiscard]] QList<Error> check(const SourceEdit &edit) const;
     /// Adds or replaces `edit.config.name`: checks, stores typed secrets, applies to the engine
     /// (a replaced source with unchanged settings but a new secret reloads it) and saves.
     /// `done` runs once, possibly before apply() returns (refusals).
@@ -127,8 +118,8 @@ public:
 private:
     /// Answers `done` with ReadOnly when the engine shows a support bundle.
     bool refusedReadOnly(const std::function<void(Outcome)> &done) const;
-    /// Whether `sources` would make a config file that loads; `error` otherwise.
-    [[nodiscard]] bool checkFile(const QList<SourceConfig> &sources, QString *error) const;
+    /// Whether `sources` would make a config file that loads; why not otherwise.
+    [[nodiscard]] core::Status checkFile(const QList<SourceConfig> &sources) const;
     /// Applies `sources` and saves them; `outcome` gets `saved` or the save error.
     void commit(const QList<SourceConfig> &sources, Outcome *outcome);
 

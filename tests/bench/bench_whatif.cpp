@@ -116,15 +116,15 @@ int main(int argc, char **argv)
     changes.append({projects[0].name, projects[0].quota / 2, std::nullopt});
     changes.append({projects[1].name, projects[1].quota + projects[0].quota / 2, std::nullopt});
     start = BenchClock::now();
-    const QuotaWhatIfOutcome outcome = predictQuotaChange(cluster, nodeRows, projects, jobRows, changes);
+    const Result<QuotaWhatIf> outcome = predictQuotaChange(cluster, nodeRows, projects, jobRows, changes);
     const double ms = msSince(start);
-    if (!outcome.result) {
-        std::fprintf(stderr, "what-if failed: %s\n", qPrintable(outcome.error));
+    if (!outcome) {
+        std::fprintf(stderr, "what-if failed: %s\n", qPrintable(outcome.error().message));
         return 1;
     }
     int starts = 0;
     int preempted = 0;
-    for (const auto &job : outcome.result->jobs) {
+    for (const auto &job : outcome->jobs) {
         starts += job.outcome == WhatIfJob::Outcome::Starts ? 1 : 0;
         preempted += job.outcome == WhatIfJob::Outcome::Preempted ? 1 : 0;
     }

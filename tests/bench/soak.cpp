@@ -599,17 +599,18 @@ int main(int argc, char **argv)
     QString error;
     demo::DemoEstate::Options demoOptions;
     demoOptions.speed = o.speed;
-    auto estate = demo::DemoEstate::start(demoOptions, &error);
-    if (!estate) {
-        std::fprintf(stderr, "soak: the demo estate did not start: %s\n", qPrintable(error));
+    auto started = demo::DemoEstate::start(demoOptions);
+    if (!started) {
+        std::fprintf(stderr, "soak: the demo estate did not start: %s\n", qPrintable(started.error().message));
         return 1;
     }
+    std::unique_ptr<demo::DemoEstate> estate = std::move(*started);
     QTemporaryDir dir;
     core::AppConfig config = estate->config();
     config.historyPath = dir.filePath(QStringLiteral("history.sqlite"));
     const QString configPath = dir.filePath(QStringLiteral("config.json"));
-    if (!config.save(configPath, &error)) {
-        std::fprintf(stderr, "soak: %s\n", qPrintable(error));
+    if (const core::Status saved = config.save(configPath); !saved) {
+        std::fprintf(stderr, "soak: %s\n", qPrintable(saved.error().message));
         return 1;
     }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -655,8 +656,9 @@ int main(int argc, char **argv)
         web::UserStore users(dir.filePath(QStringLiteral("users.json")), clock);
         // A cheap hash: the viewers log in hundreds of times, and the login pool's cost is not
         // what the soak measures.
-        if (!users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, &error, 1000)) {
-            std::fprintf(stderr, "soak: cannot add the viewer: %s\n", qPrintable(error));
+        if (const core::Status added = users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, 1000);
+            !added) {
+            std::fprintf(stderr, "soak: cannot add the viewer: %s\n", qPrintable(added.error().message));
             return 1;
         }
     }

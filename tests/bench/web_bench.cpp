@@ -255,10 +255,9 @@ int main(int argc, char **argv)
 
     QTemporaryDir dir;
     web::UserStore users(dir.filePath(QStringLiteral("users.json")), engine.clock());
-    QString error;
     const QString password = QStringLiteral("bench-password-1");
-    if (!users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, &error, 1000)) {
-        std::fprintf(stderr, "cannot add the viewer: %s\n", qPrintable(error));
+    if (const core::Status added = users.addUser(QStringLiteral("viewer"), password, web::Role::Viewer, 1000); !added) {
+        std::fprintf(stderr, "cannot add the viewer: %s\n", qPrintable(added.error().message));
         return 1;
     }
     web::WebServerOptions options;
@@ -268,8 +267,8 @@ int main(int argc, char **argv)
     options.maxConnections = o.viewers + 64;
     options.maxConnectionsPerClient = o.viewers + 64;
     web::WebServer server(engine, users, options);
-    if (!server.listen(&error)) {
-        std::fprintf(stderr, "cannot listen: %s\n", qPrintable(error));
+    if (const core::Status listening = server.listen(); !listening) {
+        std::fprintf(stderr, "cannot listen: %s\n", qPrintable(listening.error().message));
         return 1;
     }
     const QUrl base = server.url();

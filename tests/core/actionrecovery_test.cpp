@@ -4,6 +4,7 @@
 
 #include "models/core/actions.h"
 #include "models/core/historyservice.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QCoreApplication>
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <future>
 
+using strata::testsupport::succeeded;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -217,7 +219,8 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
     manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
     ActionRequest request(ActionKind::ServiceLevelChange, QStringLiteral("ontap-ai"), QStringLiteral("vol1"));
-    const QString id = manager.submit(request);
+    const auto idSubmitted = manager.submit(request);
+    const QString id = idSubmitted ? *idSubmitted : QString();
     ASSERT_FALSE(id.isEmpty());
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -229,7 +232,7 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     EXPECT_EQ(executor.seenKey, manager.find(id)->idempotencyKey);
     history->flush();
     SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
-    ASSERT_TRUE(reader.open(nullptr));
+    ASSERT_TRUE(succeeded(reader.open()));
     const auto entry = reader.journalEntry(id);
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->phase, QStringLiteral("finished"));
@@ -291,8 +294,9 @@ TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
 
     ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
     manager.setExecutor(QStringLiteral("ontap-ai"), &parkedExecutor);
-    const QString id = manager.submit(
+    const auto idSubmitted = manager.submit(
         ActionRequest(ActionKind::ServiceLevelChange, QStringLiteral("ontap-ai"), QStringLiteral("vol1")));
+    const QString id = idSubmitted ? *idSubmitted : QString();
     ASSERT_FALSE(id.isEmpty());
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -301,7 +305,7 @@ TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
         10000));
     {
         SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
-        ASSERT_TRUE(reader.open(nullptr));
+        ASSERT_TRUE(succeeded(reader.open()));
         const auto entry = reader.journalEntry(id);
         ASSERT_TRUE(entry.has_value());
         EXPECT_EQ(entry->phase, QStringLiteral("accepted"));

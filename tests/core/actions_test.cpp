@@ -1,5 +1,6 @@
 #include "models/core/actions.h"
 #include "models/core/historyservice.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QSignalSpy>
@@ -10,6 +11,7 @@
 
 #include <atomic>
 
+using strata::testsupport::errorText;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -114,7 +116,8 @@ protected:
 TEST_F(ActionsTest, Submit_RunsReportsProgressAndAudits)
 {
     QSignalSpy changed(&manager, &ActionManager::actionChanged);
-    const QString id = manager.submit(request());
+    const auto idSubmitted = manager.submit(request());
+    const QString id = idSubmitted ? *idSubmitted : QString();
     ASSERT_FALSE(id.isEmpty());
     ASSERT_TRUE(waitFinished(id));
     const ActionRecord *r = manager.find(id);
@@ -136,8 +139,10 @@ TEST_F(ActionsTest, Submit_RunsReportsProgressAndAudits)
 
 TEST_F(ActionsTest, DoubleSubmitWhileRunning_ReturnsTheSameAction)
 {
-    const QString first = manager.submit(request());
-    const QString second = manager.submit(request());
+    const auto firstSubmitted = manager.submit(request());
+    const QString first = firstSubmitted ? *firstSubmitted : QString();
+    const auto secondSubmitted = manager.submit(request());
+    const QString second = secondSubmitted ? *secondSubmitted : QString();
     EXPECT_EQ(first, second);
     ASSERT_TRUE(waitFinished(first));
     EXPECT_EQ(executor.applied, 1);
@@ -147,8 +152,8 @@ TEST_F(ActionsTest, DoubleSubmitWhileRunning_ReturnsTheSameAction)
 TEST_F(ActionsTest, Blocked_IsNotRun)
 {
     executor.blocked = QStringLiteral("name taken");
-    QString error;
-    EXPECT_TRUE(manager.submit(request(), &error).isEmpty());
+    QString error = errorText(manager.submit(request()));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("name taken"));
     EXPECT_EQ(executor.attempts, 0);
 }
@@ -156,7 +161,8 @@ TEST_F(ActionsTest, Blocked_IsNotRun)
 TEST_F(ActionsTest, RetryAfterFailure_RunsAgainAsSecondAttempt)
 {
     executor.failFirst = 1;
-    const QString id = manager.submit(request());
+    const auto idSubmitted = manager.submit(request());
+    const QString id = idSubmitted ? *idSubmitted : QString();
     ASSERT_TRUE(waitFinished(id));
     EXPECT_EQ(manager.find(id)->state, ActionState::Failed);
     ASSERT_TRUE(manager.retry(id));
@@ -169,7 +175,8 @@ TEST_F(ActionsTest, RetryAfterFailure_RunsAgainAsSecondAttempt)
 TEST_F(ActionsTest, RetryAfterLostResponse_ReconcilesInsteadOfApplyingTwice)
 {
     executor.loseResponse = true;
-    const QString id = manager.submit(request());
+    const auto idSubmitted = manager.submit(request());
+    const QString id = idSubmitted ? *idSubmitted : QString();
     ASSERT_TRUE(waitFinished(id));
     EXPECT_EQ(manager.find(id)->state, ActionState::Failed);
     executor.loseResponse = false;

@@ -4,6 +4,7 @@
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,8 @@
 
 #include <zlib.h>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -391,8 +394,8 @@ TEST(BundleFormat, EncodesAndDecodesEveryRecordExactly)
     EXPECT_EQ(uchar(bytes[0]), 0x1f) << "gzip magic";
     EXPECT_EQ(uchar(bytes[1]), 0x8b);
     QString error;
-    const std::optional<Bundle> decoded = decodeBundle(bytes, &error);
-    ASSERT_TRUE(decoded) << error.toStdString();
+    const Result<Bundle> decoded = decodeBundle(bytes);
+    ASSERT_TRUE(decoded) << decoded.error().message.toStdString();
     EXPECT_TRUE(decoded->meta == original.meta);
     EXPECT_TRUE(decoded->sources == original.sources);
     EXPECT_TRUE(decoded->statuses == original.statuses);
@@ -441,7 +444,7 @@ TEST(BundleFormat, WritesAtomicallyWithOwnerOnlyMode)
     const QString path = dir.filePath(QStringLiteral("estate.strata-bundle"));
     BundleWritten written;
     QString error;
-    ASSERT_TRUE(writeBundle(sampleBundle(), path, &written, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(writeBundle(sampleBundle(), path, &written)));
     EXPECT_EQ(QFileInfo(path).size(), written.bytes);
     // 0600: the owner reads and writes, nobody else anything.
     EXPECT_EQ(QFileInfo(path).permissions() & 0x0FFF, QFileDevice::ReadUser | QFileDevice::WriteUser);
@@ -453,8 +456,8 @@ TEST(BundleFormat, WritesAtomicallyWithOwnerOnlyMode)
                   .toObject()
                   .value(QStringLiteral("value"))
                   .toString());
-    const std::optional<Bundle> opened = openBundle(path, &error);
-    ASSERT_TRUE(opened) << error.toStdString();
+    const Result<Bundle> opened = openBundle(path);
+    ASSERT_TRUE(opened) << opened.error().message.toStdString();
     EXPECT_TRUE(*opened == sampleBundle());
 }
 
@@ -467,44 +470,51 @@ TEST(BundleFormat, ModifiedBodyFailsTheChecksum)
     const qsizetype at = raw.indexOf("5497558138880");
     ASSERT_GT(at, 0);
     raw[at] = '6';
-    QString error;
-    EXPECT_FALSE(decodeBundle(gzipped(raw), &error));
+    QString error = errorText(decodeBundle(gzipped(raw)));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("checksum mismatch: the bundle was modified"));
 
     // A changed event the checksum covers too (the opaque part).
     body.insert(QStringLiteral("events"), QJsonArray{});
     doc.insert(QStringLiteral("body"), body);
-    EXPECT_FALSE(decodeBundle(reencoded(doc), &error));
+    error = errorText(decodeBundle(reencoded(doc)));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("checksum mismatch: the bundle was modified"));
 }
 
 TEST(BundleFormat, RejectsTruncatedMalformedForeignAndNewerFiles)
 {
     const QByteArray bytes = encodeBundle(sampleBundle());
-    QString error;
-
-    EXPECT_FALSE(decodeBundle(bytes.left(bytes.size() / 2), &error));
+    QString error = errorText(decodeBundle(bytes.left(bytes.size() / 2)));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("the bundle is truncated or corrupt"));
-    EXPECT_FALSE(decodeBundle(bytes.chopped(4), &error)) << "the trailer (CRC, size) missing";
+    error = errorText(decodeBundle(bytes.chopped(4)));
+    EXPECT_FALSE(error.isEmpty()) << "the trailer (CRC, size) missing";
     EXPECT_EQ(error, QStringLiteral("the bundle is truncated or corrupt"));
     QByteArray flipped = bytes;
     flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 0x5a);
-    EXPECT_FALSE(decodeBundle(flipped, &error));
+    error = errorText(decodeBundle(flipped));
+    EXPECT_FALSE(error.isEmpty());
 
-    EXPECT_FALSE(decodeBundle(QByteArray("{\"format\":\"strata-bundle\"}"), &error));
+    error = errorText(decodeBundle(QByteArray("{\"format\":\"strata-bundle\"}")));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("not a Strata support bundle"));
-    EXPECT_FALSE(decodeBundle(QByteArray(), &error));
+    error = errorText(decodeBundle(QByteArray()));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("not a Strata support bundle"));
 
-    EXPECT_FALSE(decodeBundle(gzipped("{\"format\": \"strata-bundle\", \"version\": 1, \"body\": {"), &error));
+    error = errorText(decodeBundle(gzipped("{\"format\": \"strata-bundle\", \"version\": 1, \"body\": {")));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.startsWith(QStringLiteral("malformed JSON: "))) << error.toStdString();
 
-    EXPECT_FALSE(decodeBundle(gzipped("{\"format\": \"something-else\", \"version\": 1}"), &error));
+    error = errorText(decodeBundle(gzipped("{\"format\": \"something-else\", \"version\": 1}")));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("not a Strata support bundle"));
 
     QJsonObject doc = documentOf(bytes);
     doc.insert(QStringLiteral("version"), 2);
-    EXPECT_FALSE(decodeBundle(reencoded(doc), &error));
+    error = errorText(decodeBundle(reencoded(doc)));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("unsupported bundle version 2 (this Strata reads 1)"));
 
     // A well-formed, correctly summed body with a wrong field type names the field.
@@ -527,10 +537,12 @@ TEST(BundleFormat, RejectsTruncatedMalformedForeignAndNewerFiles)
                      QString::fromLatin1(QCryptographicHash::hash(QJsonDocument(body).toJson(QJsonDocument::Compact),
                                                                   QCryptographicHash::Sha256)
                                              .toHex())}});
-    EXPECT_FALSE(decodeBundle(reencoded(doc), &error));
+    error = errorText(decodeBundle(reencoded(doc)));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("body.estate.volumes.ontap-ai[0]: size_bytes: unexpected value \"big\""));
 
-    EXPECT_FALSE(openBundle(QStringLiteral("/nonexistent/x.strata-bundle"), &error));
+    error = errorText(openBundle(QStringLiteral("/nonexistent/x.strata-bundle")));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.startsWith(QStringLiteral("cannot read /nonexistent/x.strata-bundle"))) << error.toStdString();
 }
 
@@ -768,8 +780,8 @@ TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
     ActionRequest request(ActionKind::SnapshotCreate, QStringLiteral("ontap-ai"), QStringLiteral("uuid-1"));
     const ActionPreview preview = engine.actions().preview(request);
     EXPECT_EQ(preview.blockedReason, engine.readOnlyReason());
-    QString error;
-    EXPECT_TRUE(engine.actions().submit(request, &error).isEmpty());
+    QString error = errorText(engine.actions().submit(request));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, engine.readOnlyReason());
 
     // Sources can be neither added nor restarted.

@@ -1,9 +1,12 @@
 #include "models/core/cachepolicy.h"
 #include "models/core/config.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -86,9 +89,8 @@ TEST(CacheRecord, RoundTripsEveryStoredField)
     const QByteArray json = cacheRecordToJson(r);
     EXPECT_TRUE(json.contains("\"state\":\"ready\""));
     EXPECT_TRUE(json.contains("\"path\":\"fraud_jun/3f2a9c01d4e5b6a7\""));
-    QString error;
-    const auto back = cacheRecordFromJson(json, &error);
-    ASSERT_TRUE(back) << error.toStdString();
+    const auto back = cacheRecordFromJson(json);
+    ASSERT_TRUE(back) << back.error().message.toStdString();
     EXPECT_EQ(back->state, CacheState::Ready);
     EXPECT_EQ(back->datasetName, r.datasetName);
     EXPECT_EQ(back->datasetSource, r.datasetSource);
@@ -105,15 +107,11 @@ TEST(CacheRecord, RoundTripsEveryStoredField)
 
 TEST(CacheRecord, RejectsBadInput)
 {
-    QString error;
-    EXPECT_FALSE(cacheRecordFromJson("{\"state\":\"loading\"", &error));
+    QString error = errorText(cacheRecordFromJson("{\"state\":\"loading\""));
     EXPECT_TRUE(error.contains(QLatin1String("invalid JSON"))) << error.toStdString();
-    EXPECT_FALSE(cacheRecordFromJson("[1,2]", &error));
-    EXPECT_EQ(error, QStringLiteral("not a JSON object"));
-    EXPECT_FALSE(cacheRecordFromJson("{\"dataset\":\"x\"}", &error));
-    EXPECT_EQ(error, QStringLiteral("missing \"state\""));
-    EXPECT_FALSE(cacheRecordFromJson("{\"state\":\"frozen\"}", &error));
-    EXPECT_EQ(error, QStringLiteral("unknown state \"frozen\""));
+    EXPECT_EQ(errorText(cacheRecordFromJson("[1,2]")), QStringLiteral("not a JSON object"));
+    EXPECT_EQ(errorText(cacheRecordFromJson("{\"dataset\":\"x\"}")), QStringLiteral("missing \"state\""));
+    EXPECT_EQ(errorText(cacheRecordFromJson("{\"state\":\"frozen\"}")), QStringLiteral("unknown state \"frozen\""));
     // Missing numbers and times are zero / invalid, not an error; negative numbers are clamped.
     const auto sparse = cacheRecordFromJson("{\"state\":\"requested\",\"bytesDone\":-5,\"readyAt\":\"garbage\"}");
     ASSERT_TRUE(sparse);
@@ -395,7 +393,7 @@ TEST(CacheTargetsConfig, ParsesValidatesAndSaves)
     })";
     AppConfig config;
     QString error;
-    ASSERT_TRUE(AppConfig::parse(good, &config, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(good, &config)));
     ASSERT_EQ(config.cacheTargets.size(), 1);
     const CacheTargetConfig &t = config.cacheTargets.front();
     EXPECT_EQ(t.name, QStringLiteral("dgx-cache-1"));
@@ -408,7 +406,7 @@ TEST(CacheTargetsConfig, ParsesValidatesAndSaves)
     EXPECT_EQ(t.highWatermarkPercent, 85);
 
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     EXPECT_EQ(again.cacheTargets, config.cacheTargets);
 
     const auto rejects = [](const QByteArray &targets, const char *expected) {
@@ -418,7 +416,8 @@ TEST(CacheTargetsConfig, ParsesValidatesAndSaves)
                                 + targets + "}";
         QString error;
         AppConfig c;
-        EXPECT_FALSE(AppConfig::parse(json, &c, &error)) << targets.constData();
+        error = errorText(AppConfig::parse(json, &c));
+        EXPECT_FALSE(error.isEmpty()) << targets.constData();
         EXPECT_TRUE(error.contains(QLatin1String(expected))) << error.toStdString();
     };
     rejects(R"({})", "\"cache_targets\" must be an array");

@@ -5,6 +5,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/runtime.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -13,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -39,9 +42,9 @@ TEST(Runtime, ConfigFileGivesTheEngineItsSourcesAndTheHistoryStoreItsPath)
     options.configPath = config;
     options.credentials = &secrets;
     options.user = QStringLiteral("test");
-    QString error;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
-    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    auto runtimeStarted = core::Runtime::build(options);
+    ASSERT_TRUE(succeeded(runtimeStarted));
+    const std::unique_ptr<core::Runtime> runtime = std::move(*runtimeStarted);
     EXPECT_FALSE(runtime->isDemo());
     EXPECT_EQ(runtime->configPath(), config);
     ASSERT_EQ(runtime->engine().sourceConfigs().size(), 1);
@@ -61,19 +64,21 @@ TEST(Runtime, AMissingFileIsNoSourcesOnlyWhereOptionalAndABadOneIsRefusedNamingI
     options.configPath = dir.filePath(QStringLiteral("absent.json"));
     options.credentials = &secrets;
     options.history = false;
-    QString error;
-    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    QString error = errorText(core::Runtime::build(options));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(options.configPath)) << error.toStdString();
 
     options.configOptional = true;
-    const std::unique_ptr<core::Runtime> empty = core::Runtime::build(options, &error);
-    ASSERT_NE(empty, nullptr) << error.toStdString();
+    auto emptyStarted = core::Runtime::build(options);
+    ASSERT_TRUE(succeeded(emptyStarted));
+    const std::unique_ptr<core::Runtime> empty = std::move(*emptyStarted);
     EXPECT_TRUE(empty->engine().sourceConfigs().isEmpty());
     EXPECT_EQ(empty->history(), nullptr);
 
     options.configPath = dir.filePath(QStringLiteral("bad.json"));
     writeRuntimeConfig(options.configPath, R"({"sources": [{"name": "lab", "kind": "ontap"}]})");
-    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    error = errorText(core::Runtime::build(options));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QStringLiteral("bad.json"))) << error.toStdString();
     EXPECT_TRUE(error.contains(QStringLiteral("url"))) << error.toStdString();
 }
@@ -82,7 +87,8 @@ TEST(Runtime, TheDemoHookSuppliesConfigAndSecretsAndKeepsNoHistoryOnDisk)
 {
     auto estate = std::make_shared<core::InMemoryCredentialStore>();
     core::RuntimeOptions options;
-    options.demo = [estate](core::AppConfig *config, core::ICredentialStore **credentials, QString *) {
+    options.demo = [estate](core::AppConfig *config,
+                            core::ICredentialStore **credentials) -> core::Result<std::shared_ptr<void>> {
         core::SourceConfig lab;
         lab.name = QStringLiteral("lab");
         lab.url = QStringLiteral("https://127.0.0.1:1");
@@ -92,8 +98,9 @@ TEST(Runtime, TheDemoHookSuppliesConfigAndSecretsAndKeepsNoHistoryOnDisk)
     };
     options.startSources = false;
     QString error;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
-    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    auto runtimeStarted = core::Runtime::build(options);
+    ASSERT_TRUE(succeeded(runtimeStarted));
+    const std::unique_ptr<core::Runtime> runtime = std::move(*runtimeStarted);
     EXPECT_TRUE(runtime->isDemo());
     EXPECT_TRUE(runtime->configPath().isEmpty());
     EXPECT_EQ(runtime->config().sources.size(), 1);
@@ -101,11 +108,11 @@ TEST(Runtime, TheDemoHookSuppliesConfigAndSecretsAndKeepsNoHistoryOnDisk)
     EXPECT_EQ(&runtime->credentials(), estate.get());
     ASSERT_NE(runtime->history(), nullptr) << runtime->historyError().toStdString();
 
-    options.demo = [](core::AppConfig *, core::ICredentialStore **, QString *why) {
-        *why = QStringLiteral("no loopback");
-        return std::shared_ptr<void>();
+    options.demo = [](core::AppConfig *, core::ICredentialStore **) -> core::Result<std::shared_ptr<void>> {
+        return core::fail(QStringLiteral("no loopback"));
     };
-    EXPECT_EQ(core::Runtime::build(options, &error), nullptr);
+    error = errorText(core::Runtime::build(options));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("no loopback"));
 }
 
@@ -124,9 +131,9 @@ TEST(Runtime, RetentionRunsEveryDayOfTheGivenClockWithItsCutoff)
     options.configPath = config;
     options.credentials = &secrets;
     options.clock = &clock;
-    QString error;
-    const std::unique_ptr<core::Runtime> runtime = core::Runtime::build(options, &error);
-    ASSERT_NE(runtime, nullptr) << error.toStdString();
+    auto built = core::Runtime::build(options);
+    ASSERT_TRUE(built) << built.error().message.toStdString();
+    const std::unique_ptr<core::Runtime> runtime = std::move(*built);
     core::HistoryService *history = runtime->history();
     ASSERT_NE(history, nullptr) << runtime->historyError().toStdString();
     EXPECT_EQ(&runtime->engine().clock(), &clock);

@@ -2,6 +2,7 @@
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/scheduleservice.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QCoreApplication>
@@ -13,6 +14,7 @@
 
 #include <atomic>
 
+using strata::testsupport::succeeded;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -126,7 +128,7 @@ public:
         if (!storePath.isEmpty()) {
             ManualClock peekClock; // reads only
             SqliteHistoryStore peek(storePath, peekClock);
-            bool fired = peek.open(nullptr);
+            bool fired = bool(peek.open());
             for (const ServiceLevelSchedule &s : peek.schedules()) {
                 fired = fired && s.id == request.scheduleId && s.lastFired.isValid();
             }
@@ -213,7 +215,7 @@ protected:
     qint64 seed(ServiceLevelSchedule s)
     {
         SqliteHistoryStore store(path, clock);
-        EXPECT_TRUE(store.open(nullptr));
+        EXPECT_TRUE(succeeded(store.open()));
         s.id = 0;
         return store.saveSchedule(s);
     }

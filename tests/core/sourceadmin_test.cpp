@@ -4,6 +4,7 @@
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/sourceadmin.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QDir>
@@ -19,8 +20,9 @@
 #include <functional>
 #include <optional>
 
+using strata::testsupport::succeeded;
 using namespace strata;
-using core::FieldError;
+using core::Error;
 using core::SecretRef;
 using core::SourceAdmin;
 using core::SourceConfig;
@@ -381,7 +383,7 @@ TEST(SourceAdminValidate, TheValidSourcesOfEveryKindPass)
 TEST_P(SourceAdminRule, RefusesWithTheFieldAndItsSentence)
 {
     const RuleCase &rule = GetParam();
-    const QList<FieldError> errors = SourceAdmin::validate(rule.make());
+    const QList<Error> errors = SourceAdmin::validate(rule.make());
     ASSERT_EQ(errors.size(), 1) << rule.label << ": " << (errors.isEmpty() ? "" : errors.last().message.toStdString());
     EXPECT_EQ(errors.first().field, QString::fromLatin1(rule.field)) << rule.label;
     EXPECT_EQ(errors.first().message, QString::fromUtf8(rule.message)) << rule.label;
@@ -396,15 +398,15 @@ TEST(SourceAdminValidate, EditsNeedFreeNamesAndSecretsTypedAgainWhenTheyWouldGoE
     core::SourceEdit add{sourceAdminOntap(), QStringLiteral("typed"), {}};
     add.config.password = {};
     EXPECT_TRUE(SourceAdmin::validateEdit(add, nullptr, {QStringLiteral("other")}).isEmpty());
-    const QList<FieldError> taken = SourceAdmin::validateEdit(add, nullptr, {QStringLiteral("lab")});
+    const QList<Error> taken = SourceAdmin::validateEdit(add, nullptr, {QStringLiteral("lab")});
     ASSERT_EQ(taken.size(), 1);
     EXPECT_EQ(taken.first(),
-              (FieldError{QStringLiteral("name"), QStringLiteral("A source named lab already exists.")}));
+              (Error::invalid(QStringLiteral("name"), QStringLiteral("A source named lab already exists."))));
 
     const SourceConfig before = sourceAdminOntap();
     core::SourceEdit moved{before, {}, {}};
     moved.config.url = QStringLiteral("https://10.0.0.2");
-    const QList<FieldError> reentry = SourceAdmin::validateEdit(moved, &before, {QStringLiteral("lab")});
+    const QList<Error> reentry = SourceAdmin::validateEdit(moved, &before, {QStringLiteral("lab")});
     ASSERT_EQ(reentry.size(), 1);
     EXPECT_EQ(reentry.first().field, QStringLiteral("password"));
     EXPECT_EQ(reentry.first().message,
@@ -422,9 +424,9 @@ TEST(SourceAdminValidate, EditsNeedFreeNamesAndSecretsTypedAgainWhenTheyWouldGoE
     grid.s3Secret = {};
     grid.datasetRoots.clear();
     grid.url = before.url;
-    const QList<FieldError> kind = SourceAdmin::validateEdit({grid, {}, {}}, &before, {QStringLiteral("lab")});
+    const QList<Error> kind = SourceAdmin::validateEdit({grid, {}, {}}, &before, {QStringLiteral("lab")});
     ASSERT_FALSE(kind.isEmpty());
-    EXPECT_EQ(kind.first(), (FieldError{QStringLiteral("password"), QStringLiteral("Enter the password.")}));
+    EXPECT_EQ(kind.first(), (Error::invalid(QStringLiteral("password"), QStringLiteral("Enter the password."))));
 }
 
 TEST(SourceAdminValidate, OverTheWebSecretsComeAsThemselvesAndServerCredentialsStayTheServers)
@@ -432,7 +434,7 @@ TEST(SourceAdminValidate, OverTheWebSecretsComeAsThemselvesAndServerCredentialsS
     core::SourceEdit fromFile{sourceAdminOntap(), {}, {}};
     fromFile.config.password = SecretRef{SecretRef::Kind::File, QStringLiteral("/etc/shadow")};
     EXPECT_TRUE(SourceAdmin::validateEdit(fromFile, nullptr, {}, false).isEmpty());
-    const QList<FieldError> remote = SourceAdmin::validateEdit(fromFile, nullptr, {}, true);
+    const QList<Error> remote = SourceAdmin::validateEdit(fromFile, nullptr, {}, true);
     ASSERT_EQ(remote.size(), 1);
     EXPECT_EQ(remote.first().field, QStringLiteral("password"));
     EXPECT_TRUE(remote.first().message.startsWith(QStringLiteral("password of source lab: give the secret itself")));
@@ -444,7 +446,7 @@ TEST(SourceAdminValidate, OverTheWebSecretsComeAsThemselvesAndServerCredentialsS
     kube.url.clear();
     kube.password = {};
     kube.kubeconfig = QStringLiteral("/root/.kube/config");
-    const QList<FieldError> server = SourceAdmin::validateEdit({kube, {}, {}}, nullptr, {}, true);
+    const QList<Error> server = SourceAdmin::validateEdit({kube, {}, {}}, nullptr, {}, true);
     ASSERT_EQ(server.size(), 1);
     EXPECT_EQ(server.first().field, QStringLiteral("url"));
     EXPECT_TRUE(server.first().message.contains(QStringLiteral("kubeconfig file of the server")));
@@ -531,7 +533,7 @@ TEST_F(SourceAdminTest, AddStoresTheSecretSavesOnlyItsReferenceAndKeepsTheOtherK
     EXPECT_EQ(QFileInfo(configPath).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), 0);
     core::AppConfig reloaded;
     QString error;
-    ASSERT_TRUE(core::AppConfig::load(configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(configPath, &reloaded)));
     EXPECT_EQ(reloaded.sources, engine->sourceConfigs());
 
     // Refused input changes nothing and says which field.

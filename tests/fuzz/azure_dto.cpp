@@ -15,7 +15,7 @@ namespace {
 class FuzzTokens final : public azure::ITokenProvider
 {
 public:
-    http::Result<azure::AccessToken> token(const std::string &, const http::CancelToken &, bool) override
+    connectors::Result<azure::AccessToken> token(const std::string &, const http::CancelToken &, bool) override
     {
         return azure::AccessToken{"token", std::chrono::system_clock::now() + std::chrono::hours(1)};
     }

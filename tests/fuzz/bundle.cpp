@@ -79,19 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
         bytes = wrapBody(doc.object());
     }
-    QString error;
-    const std::optional<core::Bundle> bundle = core::decodeBundle(bytes, &error);
+    const core::Result<core::Bundle> bundle = core::decodeBundle(bytes);
     if (!bundle) {
-        if (error.isEmpty()) {
+        if (bundle.error().message.isEmpty()) {
             std::fprintf(stderr, "decodeBundle failed without saying why\n");
             std::abort();
         }
         return 0;
     }
-    QString again;
-    const std::optional<core::Bundle> reread = core::decodeBundle(core::encodeBundle(*bundle), &again);
+    const core::Result<core::Bundle> reread = core::decodeBundle(core::encodeBundle(*bundle));
     if (!reread) {
-        std::fprintf(stderr, "a decoded bundle does not decode after encodeBundle: %s\n", qPrintable(again));
+        std::fprintf(
+            stderr, "a decoded bundle does not decode after encodeBundle: %s\n", qPrintable(reread.error().message));
         std::abort();
     }
     if (!(*reread == *bundle)) {

@@ -75,17 +75,18 @@ public:
         , m_chunkBytes(chunkBytes)
     {}
 
-    http::Result<http::HttpResponse> send(const http::HttpRequest &, const http::CancelToken &) override
+    connectors::Result<http::HttpResponse> send(const http::HttpRequest &, const http::CancelToken &) override
     {
         if (m_served >= m_maxRequests) {
-            return http::fail(http::HttpError::make(http::HttpError::Kind::Transport, "fuzz script exhausted"));
+            return connectors::fail(
+                connectors::Error::make(connectors::Error::Kind::Transport, "fuzz script exhausted"));
         }
         const std::size_t index = std::min<std::size_t>(static_cast<std::size_t>(m_served), m_responses.size() - 1);
         ++m_served;
         return m_responses[index];
     }
 
-    http::Result<http::HttpResponse>
+    connectors::Result<http::HttpResponse>
     stream(const http::HttpRequest &request, const http::BodySink &onBody, const http::CancelToken &cancel) override
     {
         auto result = send(request, cancel);

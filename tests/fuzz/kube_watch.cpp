@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         k8s::KubeClient client(transport, endpoint, options);
         k8s::WatchOptions watch;
         std::size_t skipped = 0;
-        watch.onSkipped = [&skipped](const http::HttpError &) {
+        watch.onSkipped = [&skipped](const connectors::Error &) {
             ++skipped;
         };
         std::size_t events = 0;

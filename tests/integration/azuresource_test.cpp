@@ -139,7 +139,11 @@ protected:
         const core::ActionPreview preview = engine->actions().preview(request);
         EXPECT_TRUE(preview.allowed()) << preview.blockedReason.toStdString();
         QString error;
-        const QString id = engine->actions().submit(request, &error);
+        const auto idSubmitted = engine->actions().submit(request);
+        const QString id = idSubmitted ? *idSubmitted : QString();
+        if (!idSubmitted) {
+            error = idSubmitted.error().message;
+        }
         EXPECT_FALSE(id.isEmpty()) << error.toStdString();
         EXPECT_TRUE(waitFor(
             [&] {
@@ -542,9 +546,9 @@ TEST_F(AzureSourceTest, FailedOrVanishedPoolChangeFailsWithAzuresReasonAndMovesN
     EXPECT_EQ(simulator->volume(v->id)->value(QStringLiteral("id")).toString().toLower(), v->armId.toLower());
 
     // Deleted elsewhere while Strata is about to move it.
-    QString id;
-    id = engine->actions().submit(request, &error);
-    ASSERT_FALSE(id.isEmpty()) << error.toStdString();
+    const auto submitted = engine->actions().submit(request);
+    ASSERT_TRUE(submitted) << submitted.error().message.toStdString();
+    const QString id = *submitted;
     ASSERT_TRUE(simulator->deleteVolume(v->id));
     ASSERT_TRUE(waitFor([&] {
         return engine->actions().find(id)->state != core::ActionState::Running;

@@ -13,6 +13,7 @@
 #include "models/core/source.h"
 #include "models/core/timeline.h"
 #include "models/rows/resources.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -26,6 +27,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -81,8 +83,9 @@ BundleCliRun runCli(const QStringList &args)
 TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
 {
     QString error;
-    std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
-    ASSERT_TRUE(demo) << error.toStdString();
+    auto demoStarted = strata::demo::DemoEstate::start({});
+    ASSERT_TRUE(succeeded(demoStarted));
+    std::unique_ptr<demo::DemoEstate> demo = std::move(*demoStarted);
     core::SystemClock clock;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
     core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
@@ -132,9 +135,9 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("demo.strata-bundle"));
     core::BundleWritten written;
-    ASSERT_TRUE(core::writeBundle(*bundle, path, &written, &error)) << error.toStdString();
-    const std::optional<core::Bundle> opened = core::openBundle(path, &error);
-    ASSERT_TRUE(opened) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::writeBundle(*bundle, path, &written)));
+    const core::Result<core::Bundle> opened = core::openBundle(path);
+    ASSERT_TRUE(opened) << opened.error().message.toStdString();
     EXPECT_TRUE(*opened == *bundle) << "the file holds exactly what was collected";
 
     core::OfflineEngine offline(*opened, QStringLiteral("support"));
@@ -185,8 +188,8 @@ TEST(BundleRoundTrip, RelativeTimesOfGetEventsCountBackFromTheBundlesMoment)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("old.strata-bundle"));
     core::BundleWritten written;
-    QString error;
-    ASSERT_TRUE(core::writeBundle(bundle, path, &written, &error)) << error.toStdString();
+    const core::Status wrote = core::writeBundle(bundle, path, &written);
+    ASSERT_TRUE(wrote) << wrote.error().message.toStdString();
 
     const BundleCliRun events = runCli({QStringLiteral("--bundle"),
                                         path,
@@ -219,8 +222,8 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     EXPECT_TRUE(exported.out.contains(QString::number(QFileInfo(path).size()) + QStringLiteral(" bytes, sha256 ")))
         << exported.out.toStdString();
     QString error;
-    const std::optional<core::Bundle> bundle = core::openBundle(path, &error);
-    ASSERT_TRUE(bundle) << error.toStdString();
+    const core::Result<core::Bundle> bundle = core::openBundle(path);
+    ASSERT_TRUE(bundle) << bundle.error().message.toStdString();
     EXPECT_EQ(bundle->meta.hours, 6);
     EXPECT_EQ(bundle->meta.user, QStringLiteral("cli-test"));
     EXPECT_FALSE(bundle->estate.snapshots.isEmpty()) << "every volume's snapshots are in";
@@ -264,7 +267,7 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     const QString ontap = QStringLiteral("ontap-ai");
     const core::Volume gone = changed.estate.volumes[ontap].takeLast();
     const QString path2 = dir.filePath(QStringLiteral("later.strata-bundle"));
-    ASSERT_TRUE(core::writeBundle(changed, path2, nullptr, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::writeBundle(changed, path2, nullptr)));
     const BundleCliRun diff = runCli(
         {QStringLiteral("bundle"), QStringLiteral("diff"), path, path2, QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(diff.code, 0) << diff.err.toStdString();

@@ -112,12 +112,12 @@ protected:
                 clock,
                 pool,
                 nullptr,
-                [this](const QString &datasetSource, const QString &, const QString &commitId, QString *error)
-                    -> std::optional<core::CommitLocation> {
+                [this](const QString &datasetSource, const QString &, const QString &commitId)
+                    -> core::Result<core::CommitLocation> {
                     const auto it = commits.find(commitId);
                     if (datasetSource != QLatin1String("datalake") || it == commits.end()) {
-                        *error = QStringLiteral("Commit %1 is not known to %2.").arg(commitId.left(8), datasetSource);
-                        return std::nullopt;
+                        return core::fail(
+                            QStringLiteral("Commit %1 is not known to %2.").arg(commitId.left(8), datasetSource));
                     }
                     return it->second;
                 }});
@@ -219,12 +219,12 @@ protected:
     /// Submits and waits for the action; returns its record's message, fails the test on error.
     QString run(const core::ActionRequest &r)
     {
-        QString error;
-        const QString id = actions->submit(r, &error);
-        EXPECT_FALSE(id.isEmpty()) << error.toStdString();
-        if (id.isEmpty()) {
-            return error;
+        const core::Result<QString> submitted = actions->submit(r);
+        EXPECT_TRUE(submitted) << submitted.error().message.toStdString();
+        if (!submitted) {
+            return submitted.error().message;
         }
+        const QString id = *submitted;
         EXPECT_TRUE(waitFor([&] {
             return actions->find(id)->state != core::ActionState::Running;
         }));

@@ -64,7 +64,11 @@ public:
 private:
     SharedDemo()
     {
-        m_demo = demo::DemoEstate::start({}, &m_error);
+        if (auto started = demo::DemoEstate::start({}); started) {
+            m_demo = std::move(*started);
+        } else {
+            m_error = started.error().message;
+        }
         if (!m_demo || !m_dir.isValid()) {
             m_demo.reset();
             m_error = QStringLiteral("demo estate did not start: ") + m_error;
@@ -73,10 +77,9 @@ private:
         core::AppConfig config = m_demo->config();
         config.historyPath = m_dir.filePath(QStringLiteral("history.sqlite"));
         m_configPath = m_dir.filePath(QStringLiteral("strata.json"));
-        QString error;
-        if (!config.save(m_configPath, &error)) {
+        if (const core::Status saved = config.save(m_configPath); !saved) {
             m_demo.reset();
-            m_error = error;
+            m_error = saved.error().message;
         }
     }
 

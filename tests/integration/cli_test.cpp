@@ -278,13 +278,14 @@ TEST_F(CliTest, DemoVolumeListing_StartsAndPollsNoKubernetesSource)
     std::optional<core::DemoScope> scope;
     std::shared_ptr<demo::DemoEstate> estate;
     cli::RunHooks hooks;
-    hooks.startDemo =
-        [&](const core::DemoScope &asked, core::AppConfig *config, core::ICredentialStore **store, QString *error) {
-            scope = asked;
-            std::shared_ptr<void> handle = demo::startScopedForCommand(asked, config, store, error);
-            estate = std::static_pointer_cast<demo::DemoEstate>(handle);
-            return handle;
-        };
+    hooks.startDemo = [&](const core::DemoScope &asked, core::AppConfig *config, core::ICredentialStore **store) {
+        scope = asked;
+        core::Result<std::shared_ptr<void>> handle = demo::startScopedForCommand(asked, config, store);
+        if (handle) {
+            estate = std::static_pointer_cast<demo::DemoEstate>(*handle);
+        }
+        return handle;
+    };
     QString outText;
     QString errText;
     QTextStream out(&outText);

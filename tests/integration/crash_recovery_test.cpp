@@ -14,6 +14,7 @@
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,6 +31,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -173,7 +175,7 @@ protected:
         core::SystemClock clock; // reads only
         core::SqliteHistoryStore store(historyPath, clock);
         QString error;
-        EXPECT_TRUE(store.open(&error)) << error.toStdString();
+        EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
         for (const core::AuditEntry &e : store.auditLog(0)) {
             if (e.kind == kind && e.outcome != QLatin1String("started")) {
@@ -531,9 +533,9 @@ protected:
 
     void SetUp() override
     {
-        QString error;
-        estate = demo::DemoEstate::start({}, &error);
-        ASSERT_NE(estate, nullptr) << error.toStdString();
+        auto started = demo::DemoEstate::start({});
+        ASSERT_TRUE(started) << started.error().message.toStdString();
+        estate = std::move(*started);
         core::AppConfig config = estate->config();
         int n = 0;
         const auto toEnv = [&](core::SecretRef &ref) {
@@ -565,7 +567,7 @@ protected:
         historyPath = dir.filePath(QStringLiteral("history.sqlite"));
         config.historyPath = historyPath;
         configPath = dir.filePath(QStringLiteral("strata.json"));
-        ASSERT_TRUE(config.save(configPath, &error)) << error.toStdString();
+        ASSERT_TRUE(succeeded(config.save(configPath)));
         env.remove(QStringLiteral("STRATA_TEST_CRASH_AT"));
     }
 
@@ -604,7 +606,7 @@ protected:
     {
         core::SystemClock clock; // reads only
         core::SqliteHistoryStore store(historyPath, clock);
-        EXPECT_TRUE(store.open(nullptr));
+        EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
         for (const core::AuditEntry &e : store.auditLog(0)) {
             if (e.kind == QLatin1String("cache.load") && e.outcome != QLatin1String("started")) {

@@ -5,24 +5,26 @@
 #include "demo/demoestate.h"
 #include "models/core/clock.h"
 #include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QSet>
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
 {
-    QString error;
-    const std::unique_ptr<demo::DemoEstate> estate = demo::DemoEstate::start({}, &error);
-    ASSERT_TRUE(estate) << error.toStdString();
+    auto estateStarted = demo::DemoEstate::start({});
+    ASSERT_TRUE(succeeded(estateStarted));
+    const std::unique_ptr<demo::DemoEstate> estate = std::move(*estateStarted);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime dayAgo = now.addSecs(-24 * 3600);
 
     core::SystemClock clock; // the demo's simulators run on the wall clock
     core::SqliteHistoryStore store(estate->config().historyPath, clock);
-    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(store.open()));
 
     // GPU allocation and utilization per project on `dgx`, from a day ago until now.
     const std::vector<core::ProjectSample> projects = store.projectHistory(QStringLiteral("dgx"), {}, {}, {});

@@ -54,9 +54,9 @@ class DiagnosisDemo : public ::testing::Test
 protected:
     static void SetUpTestSuite()
     {
-        QString error;
-        s_demo = demo::DemoEstate::start({}, &error).release();
-        ASSERT_NE(s_demo, nullptr) << error.toStdString();
+        auto started = demo::DemoEstate::start({});
+        ASSERT_TRUE(started) << started.error().message.toStdString();
+        s_demo = started->release();
         s_clock = new core::SystemClock;
         s_engine = new core::Engine(core::Engine::Deps{*s_clock, s_demo->credentials(), nullptr, QStringLiteral("t")});
         s_engine->setSources(s_demo->config().sources);

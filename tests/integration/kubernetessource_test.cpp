@@ -139,7 +139,11 @@ protected:
         const core::ActionPreview preview = engine->actions().preview(request);
         EXPECT_TRUE(preview.allowed()) << preview.blockedReason.toStdString();
         QString error;
-        const QString id = engine->actions().submit(request, &error);
+        const auto idSubmitted = engine->actions().submit(request);
+        const QString id = idSubmitted ? *idSubmitted : QString();
+        if (!idSubmitted) {
+            error = idSubmitted.error().message;
+        }
         EXPECT_FALSE(id.isEmpty()) << error.toStdString();
         EXPECT_TRUE(waitFor([&] {
             return engine->actions().find(id)->state != core::ActionState::Running;

@@ -5,6 +5,7 @@
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -17,6 +18,7 @@
 
 #include <optional>
 
+using strata::testsupport::errorText;
 using namespace strata;
 
 namespace {
@@ -122,33 +124,28 @@ TEST(KubeconfigContexts, ListsContextsInFileOrderWithTheCurrentOne)
     const QString path = dir.filePath(QStringLiteral("config"));
     ASSERT_TRUE(
         writeFile(path, twoContextKubeconfig(QStringLiteral("https://10.0.0.1:6443"), {}, QStringLiteral("t"))));
-    QString current = QStringLiteral("stale");
-    QString error = QStringLiteral("stale");
-    const QStringList contexts = core::KubernetesSource::kubeconfigContexts(path, &current, &error);
-    EXPECT_EQ(contexts, (QStringList{QStringLiteral("lab"), QStringLiteral("dgx")}));
-    EXPECT_EQ(current, QStringLiteral("dgx"));
-    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    const auto contexts = core::KubernetesSource::kubeconfigContexts(path);
+    ASSERT_TRUE(contexts) << contexts.error().message.toStdString();
+    EXPECT_EQ(contexts->names, (QStringList{QStringLiteral("lab"), QStringLiteral("dgx")}));
+    EXPECT_EQ(contexts->current, QStringLiteral("dgx"));
 }
 
 TEST(KubeconfigContexts, MissingOrBrokenFileIsAnErrorNamingIt)
 {
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("nope"));
-    QString current;
-    QString error;
-    EXPECT_TRUE(core::KubernetesSource::kubeconfigContexts(missing, &current, &error).isEmpty());
+    QString error = errorText(core::KubernetesSource::kubeconfigContexts(missing));
     EXPECT_TRUE(error.contains(missing)) << error.toStdString();
-    EXPECT_TRUE(current.isEmpty());
 
     const QString broken = dir.filePath(QStringLiteral("broken"));
     ASSERT_TRUE(writeFile(broken, "contexts: [unclosed\n"));
-    EXPECT_TRUE(core::KubernetesSource::kubeconfigContexts(broken, &current, &error).isEmpty());
+    error = errorText(core::KubernetesSource::kubeconfigContexts(broken));
     EXPECT_TRUE(error.contains(broken)) << error.toStdString();
 
     const QString empty = dir.filePath(QStringLiteral("empty"));
     ASSERT_TRUE(writeFile(empty, "apiVersion: v1\nkind: Config\n"));
-    EXPECT_TRUE(core::KubernetesSource::kubeconfigContexts(empty, &current, &error).isEmpty());
-    EXPECT_FALSE(error.isEmpty());
+    error = errorText(core::KubernetesSource::kubeconfigContexts(empty));
+    EXPECT_TRUE(error.endsWith(QStringLiteral(" defines no contexts."))) << error.toStdString();
 }
 
 TEST_F(KubernetesSourceTestConnection, UrlAndTokenConnectsAndNamesVersionAndKai)

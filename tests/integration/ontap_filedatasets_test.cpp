@@ -103,7 +103,11 @@ TEST_F(OntapFileDatasetsTest, CachingACommitIsAFlexCloneOfItsSnapshot)
     EXPECT_EQ(preview.target, QStringLiteral("svm_ai/chest_xray@") + older.manifestKey);
 
     QString error;
-    const QString id = engine->actions().submit(request, &error);
+    const auto idSubmitted = engine->actions().submit(request);
+    const QString id = idSubmitted ? *idSubmitted : QString();
+    if (!idSubmitted) {
+        error = idSubmitted.error().message;
+    }
     ASSERT_FALSE(id.isEmpty()) << error.toStdString();
     ASSERT_TRUE(waitFor(
         [&] {

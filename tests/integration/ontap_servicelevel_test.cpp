@@ -6,7 +6,9 @@
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "tests/integration/simfixture.h"
+#include "tests/support/qt/corestatus.h"
 
+using strata::testsupport::errorText;
 using namespace strata;
 using namespace strata::testsupport;
 
@@ -58,7 +60,11 @@ protected:
     const core::ActionRecord *run(const core::ActionRequest &request)
     {
         QString error;
-        const QString id = engine->actions().submit(request, &error);
+        const auto idSubmitted = engine->actions().submit(request);
+        const QString id = idSubmitted ? *idSubmitted : QString();
+        if (!idSubmitted) {
+            error = idSubmitted.error().message;
+        }
         EXPECT_FALSE(id.isEmpty()) << error.toStdString();
         if (id.isEmpty()) {
             return nullptr;
@@ -148,8 +154,8 @@ TEST_F(OntapServiceLevelTest, UnknownPolicyIsRefusedInThePreview)
     const core::ActionPreview preview = engine->actions().preview(change(*v, QStringLiteral("platinum")));
     EXPECT_EQ(preview.blockedReason,
               QStringLiteral("SVM svm_ai has no QoS policy \"platinum\" (create it on the cluster first)."));
-    QString error;
-    EXPECT_TRUE(engine->actions().submit(change(*v, QStringLiteral("platinum")), &error).isEmpty());
+    QString error = errorText(engine->actions().submit(change(*v, QStringLiteral("platinum"))));
+    EXPECT_FALSE(error.isEmpty());
 }
 
 TEST_F(OntapServiceLevelTest, PerformanceIsRecordedIntoHistoryWithoutSubscribers)

@@ -150,7 +150,11 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
 
     // 3. d-2-gg arrives in team-d's quota: the scheduler preempts team-c's over-quota c-4-gg.
     const core::ActionRequest submit = demo::DemoScenario().nextRequest();
-    const QString submitted = engine.actions().submit(submit, &error);
+    const auto submittedSubmitted = engine.actions().submit(submit);
+    const QString submitted = submittedSubmitted ? *submittedSubmitted : QString();
+    if (!submittedSubmitted) {
+        error = submittedSubmitted.error().message;
+    }
     ASSERT_FALSE(submitted.isEmpty()) << error.toStdString();
     ASSERT_TRUE(waitForTimeline([&] {
         return engine.actions().find(submitted)->state != core::ActionState::Running;
@@ -175,7 +179,11 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     move.source = a.name;
     move.volumeId = criteo->id;
     move.targetLevel = QStringLiteral("Premium");
-    const QString moved = engine.actions().submit(move, &error);
+    const auto movedSubmitted = engine.actions().submit(move);
+    const QString moved = movedSubmitted ? *movedSubmitted : QString();
+    if (!movedSubmitted) {
+        error = movedSubmitted.error().message;
+    }
     ASSERT_FALSE(moved.isEmpty()) << error.toStdString();
     ASSERT_TRUE(waitForTimeline([&] {
         return engine.actions().find(moved)->state != core::ActionState::Running;

@@ -189,8 +189,8 @@ TEST(QuotaWhatIf, EqualQuotasFromTheTr4858State_ReclaimsTeamDsNewestJobs)
         changes.append({QString::fromLatin1(team), MilliGpu(4000), std::nullopt});
     }
     const auto outcome = core::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
-    ASSERT_TRUE(outcome.result) << outcome.error.toStdString();
-    const core::QuotaWhatIf &whatIf = *outcome.result;
+    ASSERT_TRUE(outcome) << outcome.error().message.toStdString();
+    const core::QuotaWhatIf &whatIf = *outcome;
     EXPECT_EQ(whatIf.capacity, 16000);
     EXPECT_EQ(whatIf.quotaTotalBefore, 16000);
     EXPECT_EQ(whatIf.quotaTotalAfter, 16000);
@@ -233,25 +233,27 @@ TEST(QuotaWhatIf, RefusesUnknownProjectsAndNegativeQuotas)
                                             rows.projects,
                                             rows.jobs,
                                             {{QStringLiteral("team-z"), MilliGpu(1000), std::nullopt}});
-    EXPECT_FALSE(outcome.result);
-    EXPECT_EQ(outcome.error, QStringLiteral("dgx has no project team-z"));
+    EXPECT_FALSE(outcome);
+    EXPECT_EQ(outcome.error().message, QStringLiteral("dgx has no project team-z"));
+    EXPECT_EQ(outcome.error().kind, core::Error::Kind::NotFound);
     outcome = core::predictQuotaChange(
         kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, {{QStringLiteral("team-a"), MilliGpu(-1), std::nullopt}});
-    EXPECT_FALSE(outcome.result);
+    EXPECT_FALSE(outcome);
     outcome = core::predictQuotaChange(QStringLiteral("other"), rows.nodes, rows.projects, rows.jobs, {});
-    EXPECT_FALSE(outcome.result);
+    EXPECT_FALSE(outcome);
 
-    QString error;
-    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("team-a"), false, error));
-    EXPECT_FALSE(error.isEmpty());
-    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("team-a=-2"), false, error));
-    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("=2"), true, error));
-    const auto change = core::parseQuotaChange(QStringLiteral("team-b=2.5"), false, error);
+    const auto malformed = core::parseQuotaChange(QStringLiteral("team-a"), false);
+    ASSERT_FALSE(malformed);
+    EXPECT_EQ(malformed.error().kind, core::Error::Kind::Invalid);
+    EXPECT_FALSE(malformed.error().message.isEmpty());
+    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("team-a=-2"), false));
+    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("=2"), true));
+    const auto change = core::parseQuotaChange(QStringLiteral("team-b=2.5"), false);
     ASSERT_TRUE(change);
     EXPECT_EQ(change->project, QStringLiteral("team-b"));
     EXPECT_EQ(change->quota, MilliGpu(2500));
     EXPECT_FALSE(change->overQuotaWeight);
-    const auto weight = core::parseQuotaChange(QStringLiteral("team-b=3"), true, error);
+    const auto weight = core::parseQuotaChange(QStringLiteral("team-b=3"), true);
     ASSERT_TRUE(weight);
     EXPECT_EQ(weight->overQuotaWeight, 3.0);
 }
@@ -305,8 +307,8 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         }
         const EstateRows rows = rowsOf(scheduler);
         const auto outcome = core::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
-        ASSERT_TRUE(outcome.result) << outcome.error.toStdString();
-        ASSERT_TRUE(outcome.result->notes.isEmpty());
+        ASSERT_TRUE(outcome) << outcome.error().message.toStdString();
+        ASSERT_TRUE(outcome->notes.isEmpty());
 
         for (const auto &change : changes) {
             scheduler.setProject(change.project.toStdString(), *change.quota);
@@ -318,7 +320,7 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         }
 
         std::map<QString, const WhatIfJob *> predicted;
-        for (const auto &job : outcome.result->jobs) {
+        for (const auto &job : outcome->jobs) {
             predicted[job.id] = &job;
         }
         for (const auto &job : scheduler.jobs()) {
@@ -336,7 +338,7 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         for (const auto &p : scheduler.projects()) {
             allocated[qstr(p.name)] = p.allocated;
         }
-        for (const auto &p : outcome.result->projects) {
+        for (const auto &p : outcome->projects) {
             EXPECT_EQ(p.allocatedAfter, allocated[p.project]) << p.project.toStdString();
         }
         if (HasFailure()) {

@@ -5,11 +5,13 @@
 #include "models/core/actions.h"
 #include "models/core/historystore.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -60,7 +62,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     {
         SqliteHistoryStore store(path, journalTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
         EXPECT_TRUE(store.journalProgress(
@@ -70,7 +72,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
         EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
     }
     SqliteHistoryStore store(path, journalTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const std::vector<JournalEntry> open = store.openJournal();
     ASSERT_EQ(open.size(), 1U);
     EXPECT_EQ(open[0].phase, QStringLiteral("accepted"));
@@ -84,7 +86,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
 TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_TRUE(
         store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0));
@@ -96,7 +98,7 @@ TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
 TEST(ActionJournal, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
     // A second process recovering the same action (or a replay) records nothing more.

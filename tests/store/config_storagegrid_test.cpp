@@ -1,9 +1,12 @@
 // Config file: StorageGRID sources (admin API + S3 dataset hub keys) and dataset roots.
 
 #include "models/core/config.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -16,8 +19,8 @@ QByteArray withSource(const QByteArray &sourceJson)
 QString parseError(const QByteArray &sourceJson)
 {
     AppConfig config;
-    QString error;
-    EXPECT_FALSE(AppConfig::parse(withSource(sourceJson), &config, &error)) << sourceJson.constData();
+    QString error = errorText(AppConfig::parse(withSource(sourceJson), &config));
+    EXPECT_FALSE(error.isEmpty()) << sourceJson.constData();
     return error;
 }
 
@@ -32,8 +35,7 @@ const QByteArray kGrid = R"({"name": "datalake", "kind": "storagegrid", "url": "
 TEST(ConfigStorageGrid, ParsesEveryKey)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(kGrid), &config, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSource(kGrid), &config)));
     ASSERT_EQ(config.sources.size(), 1);
     const SourceConfig &s = config.sources.first();
     EXPECT_EQ(s.kind, SourceKind::StorageGrid);
@@ -51,24 +53,20 @@ TEST(ConfigStorageGrid, ParsesEveryKey)
 TEST(ConfigStorageGrid, RoundTripsThroughToJson)
 {
     AppConfig config;
-    ASSERT_TRUE(AppConfig::parse(withSource(kGrid), &config, nullptr));
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSource(kGrid), &config)));
     const QByteArray json = config.toJson();
     EXPECT_FALSE(json.contains("AKIADATALAKE-secret"));
     AppConfig again;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(json, &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(json, &again)));
     EXPECT_EQ(again.sources, config.sources);
 }
 
 TEST(ConfigStorageGrid, PathStyleDefaultsToTrueAndGridWithoutS3IsFine)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "g", "kind": "storagegrid", "url": "https://a:9443",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSource(R"({"name": "g", "kind": "storagegrid", "url": "https://a:9443",
         "username": "root", "password": {"env": "GRID_PW"}})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     EXPECT_TRUE(config.sources.first().s3PathStyle);
     EXPECT_TRUE(config.sources.first().s3Url.isEmpty());
 }
@@ -118,12 +116,9 @@ TEST(ConfigStorageGrid, S3KeysOnlyForStorageGridAndRootsAlsoForOntap)
     EXPECT_TRUE(parseError(R"({"name": "k", "kind": "kubernetes", "dataset_roots": ["svm/vol"]})")
                     .contains(QStringLiteral("dataset_roots")));
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSource(R"({"name": "o", "kind": "ontap", "url": "https://c",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSource(R"({"name": "o", "kind": "ontap", "url": "https://c",
         "dataset_roots": ["svm_ai/chest_xray"]})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     EXPECT_EQ(config.sources.first().datasetRoots, QStringList{QStringLiteral("svm_ai/chest_xray")});
 }
 

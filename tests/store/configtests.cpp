@@ -1,4 +1,5 @@
 #include "models/core/config.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,6 +12,8 @@
 
 #include <cctype>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -77,8 +80,7 @@ TEST(AppConfig, ParsesDocumentedFormat)
         "ui": "unknown keys are ignored"
     })";
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(json, &config, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(json, &config)));
     ASSERT_EQ(config.sources.size(), 1);
     const SourceConfig &source = config.sources.front();
     EXPECT_EQ(source.name, QStringLiteral("ontap-ai"));
@@ -99,10 +101,8 @@ TEST(AppConfig, ParsesDocumentedFormat)
 TEST(AppConfig, MinimalSourceGetsDefaults)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(
-        AppConfig::parse(withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a"})"), &config, &error))
-        << error.toStdString();
+    ASSERT_TRUE(succeeded(
+        AppConfig::parse(withSourceConfig(R"({"name": "a", "kind": "ontap", "url": "https://a"})"), &config)));
     const SourceConfig &source = config.sources.front();
     EXPECT_EQ(source.password.kind, SecretRef::Kind::None);
     EXPECT_EQ(source.configIntervalSeconds, 180);
@@ -112,20 +112,17 @@ TEST(AppConfig, MinimalSourceGetsDefaults)
     EXPECT_EQ(config.historyRetentionDays, 90);
 
     AppConfig empty;
-    ASSERT_TRUE(AppConfig::parse("{}", &empty, &error));
+    ASSERT_TRUE(succeeded(AppConfig::parse("{}", &empty)));
     EXPECT_TRUE(empty.sources.isEmpty());
 }
 
 TEST(AppConfig, KubernetesSourceFromAKubeconfigNeedsNoUrlAndRoundTrips)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "dgx", "kind": "kubernetes",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSourceConfig(R"({"name": "dgx", "kind": "kubernetes",
         "kubeconfig": "/home/me/.kube/config", "context": "dgx-admin",
         "prometheus_url": "http://prometheus.monitoring:9090"})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     const SourceConfig &source = config.sources.front();
     EXPECT_EQ(source.kind, SourceKind::Kubernetes);
     EXPECT_TRUE(source.url.isEmpty());
@@ -133,23 +130,20 @@ TEST(AppConfig, KubernetesSourceFromAKubeconfigNeedsNoUrlAndRoundTrips)
     EXPECT_EQ(source.kubeContext, QStringLiteral("dgx-admin"));
     EXPECT_EQ(source.prometheusUrl, QStringLiteral("http://prometheus.monitoring:9090"));
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     EXPECT_EQ(again.sources, config.sources);
 }
 
 TEST(AppConfig, AzureSourceParsesAndRoundTrips)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "azure-ai", "kind": "azure",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSourceConfig(R"({"name": "azure-ai", "kind": "azure",
         "subscription_id": "11111111-2222-3333-4444-555555555555",
         "tenant_id": "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", "client_id": "strata-reader",
         "password": {"keychain": "strata/azure-ai/password"},
         "authority_url": "https://login.microsoftonline.us", "credential_source": "client_secret",
         "poll": {"config_seconds": 300}})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     const SourceConfig &source = config.sources.front();
     EXPECT_EQ(source.kind, SourceKind::Azure);
     EXPECT_TRUE(source.url.isEmpty()) << "ARM endpoint defaults in the source, not in the file";
@@ -160,16 +154,14 @@ TEST(AppConfig, AzureSourceParsesAndRoundTrips)
     EXPECT_EQ(source.credentialSource, QStringLiteral("client_secret"));
     EXPECT_EQ(source.configIntervalSeconds, 300);
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     EXPECT_EQ(again.sources, config.sources);
 
     // The Azure CLI's login needs neither an app registration nor a secret.
     AppConfig cli;
-    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "azure-me", "kind": "azure",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSourceConfig(R"({"name": "azure-me", "kind": "azure",
         "subscription_id": "s", "credential_source": "azure_cli", "url": "https://management.usgovcloudapi.net"})"),
-                                 &cli,
-                                 &error))
-        << error.toStdString();
+                                           &cli)));
     EXPECT_EQ(cli.sources.front().credentialSource, QStringLiteral("azure_cli"));
     EXPECT_EQ(cli.sources.front().url, QStringLiteral("https://management.usgovcloudapi.net"));
     EXPECT_FALSE(cli.toJson().contains("tenant_id"));
@@ -178,20 +170,17 @@ TEST(AppConfig, AzureSourceParsesAndRoundTrips)
 TEST(AppConfig, KubeconfigInSecretRoundTrips)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "aks-gpu", "kind": "kubernetes",
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSourceConfig(R"({"name": "aks-gpu", "kind": "kubernetes",
         "kubeconfig_in_secret": true, "password": {"keychain": "strata/aks-gpu/password"}})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     EXPECT_TRUE(config.sources.front().kubeconfigInSecret);
     EXPECT_TRUE(config.toJson().contains("\"kubeconfig_in_secret\": true"));
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     EXPECT_EQ(again.sources, config.sources);
 
     AppConfig plain;
-    ASSERT_TRUE(AppConfig::parse(withSourceConfig(R"({"name": "k", "kind": "kubernetes"})"), &plain, &error));
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSourceConfig(R"({"name": "k", "kind": "kubernetes"})"), &plain)));
     EXPECT_FALSE(plain.sources.front().kubeconfigInSecret);
     EXPECT_FALSE(plain.toJson().contains("kubeconfig_in_secret"));
 }
@@ -199,16 +188,13 @@ TEST(AppConfig, KubeconfigInSecretRoundTrips)
 TEST(AppConfig, RateCardDefaultsStayOutOfTheFileAndEditsRoundTrip)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse("{}", &config, &error));
+    ASSERT_TRUE(succeeded(AppConfig::parse("{}", &config)));
     EXPECT_EQ(config.rateCard, RateCard::defaults());
     EXPECT_FALSE(config.toJson().contains("rate_card"));
 
-    ASSERT_TRUE(AppConfig::parse(R"({"rate_card": {"currency": "EUR", "anf_per_gib_month": {"Premium": 0.25},
+    ASSERT_TRUE(succeeded(AppConfig::parse(R"({"rate_card": {"currency": "EUR", "anf_per_gib_month": {"Premium": 0.25},
         "ontap_per_gib_month": {"gold": 0.08, "": 0.02}, "cool_down_minutes": 30}})",
-                                 &config,
-                                 &error))
-        << error.toStdString();
+                                           &config)));
     EXPECT_EQ(config.rateCard.currency, QStringLiteral("EUR"));
     EXPECT_DOUBLE_EQ(config.rateCard.anfPerGibMonth.value(QStringLiteral("Premium")), 0.25);
     // Levels the file does not name keep their defaults.
@@ -217,7 +203,7 @@ TEST(AppConfig, RateCardDefaultsStayOutOfTheFileAndEditsRoundTrip)
     EXPECT_DOUBLE_EQ(config.rateCard.ontapPerGibMonth.value(QString()), 0.02);
     EXPECT_EQ(config.rateCard.coolDownMinutes, 30);
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     EXPECT_EQ(again.rateCard, config.rateCard);
 }
 
@@ -225,17 +211,16 @@ TEST(AppConfig, RoundTripsThroughJsonAndFile)
 {
     const AppConfig original = sampleConfig();
     AppConfig parsed;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(original.toJson(), &parsed, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(original.toJson(), &parsed)));
     EXPECT_EQ(parsed.sources, original.sources);
     EXPECT_EQ(parsed.historyPath, original.historyPath);
     EXPECT_EQ(parsed.historyRetentionDays, original.historyRetentionDays);
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("nested/strata/config.json"));
-    ASSERT_TRUE(original.save(path, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(original.save(path)));
     AppConfig loaded;
-    ASSERT_TRUE(AppConfig::load(path, &loaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::load(path, &loaded)));
     EXPECT_EQ(loaded.sources, original.sources);
     EXPECT_EQ(loaded.historyPath, original.historyPath);
     EXPECT_EQ(loaded.historyRetentionDays, original.historyRetentionDays);
@@ -255,9 +240,7 @@ TEST(AppConfig, SaveIsOwnerOnlyPrettyAndHoldsOnlyReferences)
         old.write("{}");
     }
     QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
-
-    QString error;
-    ASSERT_TRUE(config.save(path, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(config.save(path)));
     const auto mode = QFileInfo(path).permissions()
                       & (QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                          | QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
@@ -286,8 +269,8 @@ TEST(AppConfig, SaveRefusesWhatLoadWouldReject)
     config.sources[1].name = QStringLiteral("has space");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("config.json"));
-    QString error;
-    EXPECT_FALSE(config.save(path, &error));
+    QString error = errorText(config.save(path));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(path)) << error.toStdString();
     EXPECT_TRUE(error.contains(QLatin1String("has space"))) << error.toStdString();
     EXPECT_FALSE(QFile::exists(path));
@@ -298,8 +281,8 @@ TEST(AppConfig, LoadErrorsNameTheFile)
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("missing.json"));
     AppConfig config;
-    QString error;
-    EXPECT_FALSE(AppConfig::load(missing, &config, &error));
+    QString error = errorText(AppConfig::load(missing, &config));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.startsWith(missing + QStringLiteral(": "))) << error.toStdString();
 
     const QString bad = dir.filePath(QStringLiteral("bad.json"));
@@ -309,7 +292,8 @@ TEST(AppConfig, LoadErrorsNameTheFile)
         file.write(
             withSourceConfig(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"));
     }
-    EXPECT_FALSE(AppConfig::load(bad, &config, &error));
+    error = errorText(AppConfig::load(bad, &config));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.startsWith(bad + QStringLiteral(": source \"ontap-ai\": "))) << error.toStdString();
     EXPECT_FALSE(error.contains(QLatin1Char('\n')));
 }
@@ -318,11 +302,10 @@ TEST(AppConfig, LiteralPasswordIsRejectedWithoutEchoingIt)
 {
     AppConfig config = sampleConfig();
     const AppConfig before = config;
-    QString error;
-    EXPECT_FALSE(AppConfig::parse(
+    QString error = errorText(AppConfig::parse(
         withSourceConfig(R"({"name": "ontap-ai", "kind": "ontap", "url": "https://a", "password": "hunter2"})"),
-        &config,
-        &error));
+        &config));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error,
               QStringLiteral("source \"ontap-ai\": passwords are not stored in the config file; use "
                              "{\"keychain\": ...}, {\"env\": ...} or {\"file\": ...}"));
@@ -345,8 +328,8 @@ TEST_P(AppConfigValidation, RejectsWithOneLineErrorNamingTheSource)
 {
     const InvalidCase &c = GetParam();
     AppConfig config;
-    QString error;
-    EXPECT_FALSE(AppConfig::parse(c.json, &config, &error)) << c.label;
+    QString error = errorText(AppConfig::parse(c.json, &config));
+    EXPECT_FALSE(error.isEmpty()) << c.label;
     EXPECT_TRUE(error.contains(QString::fromUtf8(c.expected)))
         << c.label << ": got \"" << error.toStdString() << "\", expected to contain \"" << c.expected << "\"";
     EXPECT_FALSE(error.contains(QLatin1Char('\n'))) << c.label;

@@ -1,4 +1,5 @@
 #include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QElapsedTimer>
@@ -13,6 +14,8 @@
 
 #include <cstdio>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -114,9 +117,9 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
     {
         SqliteHistoryStore store(path, historyTestClock());
         QString error;
-        ASSERT_TRUE(store.open(&error)) << error.toStdString();
+        ASSERT_TRUE(succeeded(store.open()));
         EXPECT_TRUE(error.isEmpty());
-        EXPECT_TRUE(store.open(&error)) << "opening twice is harmless";
+        EXPECT_TRUE(succeeded(store.open())) << "opening twice is harmless";
     }
     Inspector db(path);
     ASSERT_TRUE(db.isOpen());
@@ -136,8 +139,7 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
 TEST(SqliteHistoryStore, OpensInMemory)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    QString error;
-    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 1u);
 }
@@ -156,7 +158,7 @@ TEST(SqliteHistoryStore, CallsBeforeOpenFailCleanly)
 TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("ontap-ai");
     const QString v = QStringLiteral("vol-1");
     const qint64 heartbeat = 3600;
@@ -185,7 +187,7 @@ TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
 TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString a = QStringLiteral("a");
     const QString b = QStringLiteral("b");
     ASSERT_TRUE(store.recordVolumeUsage(a, {{QStringLiteral("v1"), 1, 10}, {QStringLiteral("v2"), 2, 20}}, minutes(0)));
@@ -205,7 +207,7 @@ TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
 TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     const QString v = QStringLiteral("v");
     // Recorded out of order on purpose: the query orders, not the insertion.
@@ -226,7 +228,7 @@ TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
 TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 1, 10}}, minutes(0)));
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 2, 10}}, minutes(0)));
@@ -243,7 +245,7 @@ TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
 TEST(SqliteHistoryStore, RetentionDeletesOlderSamplesAndRecordingContinues)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     for (int m = 0; m < 10; ++m) {
         ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("busy"), m, 100}}, minutes(m)));
@@ -267,7 +269,7 @@ TEST(SqliteHistoryStore, AuditAppendsAndListsNewestFirst)
 {
     strata::testsupport::ManualClock clock(QDateTime(QDate(2021, 2, 3), QTime(4, 5, 6), Qt::UTC));
     SqliteHistoryStore store(QStringLiteral(":memory:"), clock);
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QDateTime t1 = kT0.addMSecs(1234);
     AuditEntry started = audit(QStringLiteral("ontap-ai"), QStringLiteral("started"), t1);
     AuditEntry failed = audit(QStringLiteral("ontap-ai"), QStringLiteral("failed"), t1.addSecs(2));
@@ -318,7 +320,7 @@ TEST(SqliteHistoryStore, AuditLogIsAppendOnly)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     SqliteHistoryStore store(path, historyTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
 
     Inspector db(path);
@@ -335,14 +337,13 @@ TEST(SqliteHistoryStore, ReopenKeepsDataAndLastSamples)
     const QString path = dir.filePath(QStringLiteral("history.sqlite"));
     {
         SqliteHistoryStore store(path, historyTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, minutes(3)));
         ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
     }
     SqliteHistoryStore store(path, historyTestClock());
-    QString error;
-    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(store.open()));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 2u);
     ASSERT_EQ(store.auditLog().size(), 1u);
     // The last sample (2 at minute 3) is known after reopening: an unchanged value is skipped...
@@ -359,8 +360,8 @@ TEST(SqliteHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
     QTemporaryDir dir;
     SqliteHistoryStore first(dir.filePath(QStringLiteral("one.sqlite")), historyTestClock());
     SqliteHistoryStore second(dir.filePath(QStringLiteral("two.sqlite")), historyTestClock());
-    ASSERT_TRUE(first.open(nullptr));
-    ASSERT_TRUE(second.open(nullptr));
+    ASSERT_TRUE(succeeded(first.open()));
+    ASSERT_TRUE(succeeded(second.open()));
     ASSERT_TRUE(first.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
     ASSERT_TRUE(second.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 20}}, minutes(0)));
     ASSERT_TRUE(second.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 3, 20}}, minutes(1)));
@@ -382,15 +383,15 @@ TEST(SqliteHistoryStore, RefusesANewerSchema)
     const QString path = dir.filePath(QStringLiteral("future.sqlite"));
     {
         SqliteHistoryStore store(path, historyTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
     }
     {
         Inspector db(path);
         ASSERT_TRUE(db.exec(QStringLiteral("UPDATE schema_version SET version = 99")));
     }
     SqliteHistoryStore store(path, historyTestClock());
-    QString error;
-    EXPECT_FALSE(store.open(&error));
+    QString error = errorText(store.open());
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QLatin1String("newer"))) << error.toStdString();
     EXPECT_TRUE(error.contains(path)) << error.toStdString();
 }
@@ -405,8 +406,7 @@ TEST(SqliteHistoryStore, NotADatabaseFailsToOpen)
         file.write(QByteArray(4096, 'x'));
     }
     SqliteHistoryStore store(path, historyTestClock());
-    QString error;
-    EXPECT_FALSE(store.open(&error));
+    QString error = errorText(store.open());
     EXPECT_FALSE(error.isEmpty());
     EXPECT_FALSE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, kT0));
 }
@@ -438,7 +438,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
     qint64 reopenMs = 0;
     {
         SqliteHistoryStore store(path, historyTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
         ASSERT_TRUE(store.recordVolumeUsage(s, usage, minutes(0))) << store.lastError().toStdString();
@@ -465,7 +465,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
     }
     {
         SqliteHistoryStore store(path, historyTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
         // First record after a restart loads the 50,000 last samples from disk.
@@ -493,7 +493,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
     }
     {
         SqliteHistoryStore store(path, historyTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
         EXPECT_EQ(store.applyRetention(minutes(7)), kVolumes + kVolumes / 10);
@@ -543,7 +543,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     {
         SqliteHistoryStore store(path, historyTestClock());
         QString error;
-        ASSERT_TRUE(store.open(&error)) << error.toStdString();
+        ASSERT_TRUE(succeeded(store.open()));
         // §4.8 end, then §4.9 after d-2-gg: team-c drops to 2/2, team-d rises to 6/8.
         ASSERT_TRUE(store.recordProjectSamples(
             QStringLiteral("dgx"),
@@ -561,7 +561,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     }
     SqliteHistoryStore store(path, historyTestClock());
     QString error;
-    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(store.open()));
     const std::vector<ProjectSample> c = store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {});
     ASSERT_EQ(c.size(), 2u);
     EXPECT_EQ(c[0].time, minutes(0));

@@ -1,5 +1,6 @@
 #include "models/core/historystore.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -7,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -79,7 +81,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     const QString path = dir.filePath(QStringLiteral("v2.sqlite"));
     {
         SqliteHistoryStore store(path, serviceLevelTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kLevelT0));
     }
     // Roll the file back to what schema version 2 had.
@@ -89,8 +91,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
                          QStringLiteral("DROP TABLE action_journal"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
     SqliteHistoryStore store(path, serviceLevelTestClock());
-    QString error;
-    ASSERT_TRUE(store.open(&error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(store.open()));
     EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 4);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
@@ -101,7 +102,7 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
 TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     const QString src = QStringLiteral("anf");
     ASSERT_TRUE(store.recordVolumePerf(
         src, {perf(QStringLiteral("a"), 10, 15.625), perf(QStringLiteral("b"), 1)}, minutesServicelevelstore(0)));
@@ -131,7 +132,7 @@ TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
 TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     // 1..20 MiB/s: the 95th percentile by nearest rank is the 19th value.
     for (int i = 1; i <= 20; ++i) {
         ASSERT_TRUE(store.recordVolumePerf(
@@ -158,7 +159,7 @@ TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
 TEST(ServiceLevelStore, RetentionAppliesToPerfSamples)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutesServicelevelstore(0)));
     ASSERT_TRUE(
@@ -186,7 +187,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     qint64 atId = 0;
     {
         SqliteHistoryStore store(path, serviceLevelTestClock());
-        ASSERT_TRUE(store.open(nullptr));
+        ASSERT_TRUE(succeeded(store.open()));
         id = store.saveSchedule(window());
         atId = store.saveSchedule(at);
         ASSERT_GT(id, 0);
@@ -203,7 +204,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
         EXPECT_EQ(store.saveSchedule(unknown), -1);
     }
     SqliteHistoryStore store(path, serviceLevelTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     auto all = store.schedules();
     ASSERT_EQ(all.size(), 2U);
     ServiceLevelSchedule expected = window();
@@ -225,7 +226,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
 TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
 {
     SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
-    ASSERT_TRUE(store.open(nullptr));
+    ASSERT_TRUE(succeeded(store.open()));
     for (int i = 0; i < 4; ++i) {
         AuditEntry e;
         e.time = minutesServicelevelstore(i * 10);

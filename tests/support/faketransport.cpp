@@ -6,7 +6,7 @@ namespace strata::testsupport {
 
 using namespace strata::http;
 
-void FakeTransport::enqueue(Method method, const std::string &path, Result<HttpResponse> response)
+void FakeTransport::enqueue(Method method, const std::string &path, connectors::Result<HttpResponse> response)
 {
     std::lock_guard lock(m_mutex);
     m_queues[{method, path}].push_back(Scripted{std::move(response)});
@@ -18,15 +18,18 @@ void FakeTransport::enqueueJson(Method method, const std::string &path, std::str
     enqueue(method, path, std::move(r));
 }
 
-void FakeTransport::enqueueError(Method method, const std::string &path, HttpError::Kind kind, std::string message)
+void FakeTransport::enqueueError(Method method,
+                                 const std::string &path,
+                                 connectors::Error::Kind kind,
+                                 std::string message)
 {
-    enqueue(method, path, fail(HttpError::make(kind, std::move(message))));
+    enqueue(method, path, connectors::fail(connectors::Error::make(kind, std::move(message))));
 }
 
 void FakeTransport::enqueueHang(Method method, const std::string &path)
 {
     std::lock_guard lock(m_mutex);
-    Scripted s{fail(HttpError::make(HttpError::Kind::Cancelled, "cancelled"))};
+    Scripted s{connectors::fail(connectors::Error::make(connectors::Error::Kind::Cancelled, "cancelled"))};
     s.hang = true;
     m_queues[{method, path}].push_back(std::move(s));
 }
@@ -34,7 +37,7 @@ void FakeTransport::enqueueHang(Method method, const std::string &path)
 void FakeTransport::enqueueDelayed(Method method,
                                    const std::string &path,
                                    std::chrono::milliseconds delay,
-                                   Result<HttpResponse> response)
+                                   connectors::Result<HttpResponse> response)
 {
     std::lock_guard lock(m_mutex);
     Scripted s{std::move(response)};
@@ -48,7 +51,7 @@ void FakeTransport::setOverride(Override override)
     m_override = std::move(override);
 }
 
-Result<HttpResponse> FakeTransport::send(const HttpRequest &request, const CancelToken &cancel)
+connectors::Result<HttpResponse> FakeTransport::send(const HttpRequest &request, const CancelToken &cancel)
 {
     std::optional<Scripted> next;
     Override override;
@@ -71,18 +74,18 @@ Result<HttpResponse> FakeTransport::send(const HttpRequest &request, const Cance
         }
     }
     if (!next) {
-        return fail(HttpError::make(HttpError::Kind::Transport,
-                                    std::string("FakeTransport: no scripted response for ") + methodName(request.method)
-                                        + " " + request.url));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Transport,
+                                                        std::string("FakeTransport: no scripted response for ")
+                                                            + methodName(request.method) + " " + request.url));
     }
     if (next->hang) {
         while (!cancel.isCancelled()) {
             cancel.sleepFor(std::chrono::milliseconds(20));
         }
-        return fail(HttpError::make(HttpError::Kind::Cancelled, "request cancelled"));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Cancelled, "request cancelled"));
     }
     if (next->delay.count() > 0 && !cancel.sleepFor(next->delay)) {
-        return fail(HttpError::make(HttpError::Kind::Cancelled, "request cancelled"));
+        return connectors::fail(connectors::Error::make(connectors::Error::Kind::Cancelled, "request cancelled"));
     }
     return std::move(next->response);
 }

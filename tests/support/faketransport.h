@@ -19,16 +19,16 @@ namespace strata::testsupport {
 class FakeTransport final : public http::IHttpTransport
 {
 public:
-    using Override = std::function<std::optional<http::Result<http::HttpResponse>>(const http::HttpRequest &)>;
+    using Override = std::function<std::optional<connectors::Result<http::HttpResponse>>(const http::HttpRequest &)>;
 
     /// Queue a response for `method` `path` (path only, e.g. "/api/storage/volumes").
-    void enqueue(http::Method method, const std::string &path, http::Result<http::HttpResponse> response);
+    void enqueue(http::Method method, const std::string &path, connectors::Result<http::HttpResponse> response);
     /// Queue a JSON 200 (or `status`) response.
     void enqueueJson(http::Method method, const std::string &path, std::string body, int status = 200);
     /// Queue a transport error of `kind`.
     void enqueueError(http::Method method,
                       const std::string &path,
-                      http::HttpError::Kind kind,
+                      connectors::Error::Kind kind,
                       std::string message = "scripted failure");
     /// The next matching request blocks until its CancelToken fires, then returns Cancelled.
     void enqueueHang(http::Method method, const std::string &path);
@@ -36,11 +36,12 @@ public:
     void enqueueDelayed(http::Method method,
                         const std::string &path,
                         std::chrono::milliseconds delay,
-                        http::Result<http::HttpResponse> response);
+                        connectors::Result<http::HttpResponse> response);
     /// Consulted before the queues; return nullopt to fall through.
     void setOverride(Override override);
 
-    http::Result<http::HttpResponse> send(const http::HttpRequest &request, const http::CancelToken &cancel) override;
+    connectors::Result<http::HttpResponse> send(const http::HttpRequest &request,
+                                                const http::CancelToken &cancel) override;
 
     [[nodiscard]] int requestCount() const;
     [[nodiscard]] std::vector<http::HttpRequest> requests() const;
@@ -57,7 +58,7 @@ public:
 private:
     struct Scripted
     {
-        http::Result<http::HttpResponse> response;
+        connectors::Result<http::HttpResponse> response;
         std::chrono::milliseconds delay{0};
         bool hang = false;
     };

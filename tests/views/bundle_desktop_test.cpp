@@ -9,6 +9,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
 #include "views/bundlediffdialog.h"
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
@@ -28,6 +29,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -61,8 +63,9 @@ QTreeWidgetItem *find(QTreeWidgetItem *parent, const QString &text)
 TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
 {
     QString error;
-    std::unique_ptr<demo::DemoEstate> demo = strata::demo::DemoEstate::start({}, &error);
-    ASSERT_TRUE(demo) << error.toStdString();
+    auto demoStarted = strata::demo::DemoEstate::start({});
+    ASSERT_TRUE(succeeded(demoStarted));
+    std::unique_ptr<demo::DemoEstate> demo = std::move(*demoStarted);
     core::SystemClock clock;
     core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
     core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
@@ -119,7 +122,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("demo.strata-bundle"));
-    ASSERT_TRUE(core::writeBundle(*bundle, path, nullptr, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::writeBundle(*bundle, path, nullptr)));
     std::optional<core::Bundle> opened;
     core::openBundleAsync(path, &liveController, [&](std::optional<core::Bundle> b, const QString &e) {
         opened = std::move(b);
@@ -189,7 +192,7 @@ TEST(BundleDesktop, OpenedBundleShowsTheSameNumbersReadOnly)
     added.name = QStringLiteral("genomics");
     later.estate.volumes[ontap].append(added);
     const QString laterPath = dir.filePath(QStringLiteral("later.strata-bundle"));
-    ASSERT_TRUE(core::writeBundle(later, laterPath, nullptr, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::writeBundle(later, laterPath, nullptr)));
     Q_EMIT window.compareBundlesRequested(path, laterPath);
     views::BundleDiffDialog *dialog = nullptr;
     ASSERT_TRUE(QTest::qWaitFor(

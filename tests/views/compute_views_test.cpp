@@ -424,9 +424,9 @@ TEST(JobsPage, DeleteBuildsOneRequestWithTheSelectedIds)
     views::JobsPage page(&ui.estate, &ui.jobs);
     page.show();
     QSignalSpy requested(&page, &views::JobsPage::actionRequested);
-    QString error;
-    EXPECT_TRUE(page.deleteRequest(&error).jobIds.isEmpty());
-    EXPECT_FALSE(error.isEmpty());
+    const core::Result<core::ActionRequest> nothingSelected = page.deleteRequest();
+    ASSERT_FALSE(nothingSelected);
+    EXPECT_EQ(nothingSelected.error().message, QStringLiteral("Select the jobs to delete."));
 
     QTableView *running = page.runningView();
     auto *selection = running->selectionModel();

@@ -3,6 +3,7 @@
 #include "models/core/engine.h"
 #include "models/item/activitymodel.h"
 #include "models/item/roles.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "views/activitypanel.h"
 #include "views/mainwindow.h"
@@ -18,6 +19,7 @@
 
 #include <atomic>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -105,7 +107,7 @@ TEST_F(ControllerTest, AddSource_PasswordGoesToTheStoreNotTheConfig)
     EXPECT_TRUE(json.contains("strata/lab/password"));
     core::AppConfig reloaded;
     QString error;
-    ASSERT_TRUE(core::AppConfig::load(options.configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(options.configPath, &reloaded)));
     EXPECT_EQ(reloaded.sources.size(), 1);
 
     controller.removeSource(QStringLiteral("lab"));
@@ -115,7 +117,7 @@ TEST_F(ControllerTest, AddSource_PasswordGoesToTheStoreNotTheConfig)
             return !store.contains(core::credentialKey(QStringLiteral("lab")));
         },
         5000));
-    ASSERT_TRUE(core::AppConfig::load(options.configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(options.configPath, &reloaded)));
     EXPECT_TRUE(reloaded.sources.isEmpty());
 }
 
@@ -150,7 +152,7 @@ TEST_F(ControllerTest, FailedAction_NotifiesAndRetriesFromTheActivityPanel)
     request.volumeId = QStringLiteral("v1");
     request.name = QStringLiteral("snap1");
     QSignalSpy finished(&engine.actions(), &core::ActionManager::actionFinished);
-    ASSERT_FALSE(engine.actions().submit(request).isEmpty());
+    ASSERT_TRUE(succeeded(engine.actions().submit(request)));
     ASSERT_TRUE(finished.wait(5000));
     EXPECT_FALSE(finished.at(0).at(1).toBool());
     EXPECT_TRUE(window.notificationText().contains(QStringLiteral("connection reset")))

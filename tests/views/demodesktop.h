@@ -57,9 +57,9 @@ protected:
     /// Starts the demo and the app; a failure is a fatal test failure (check HasFatalFailure()).
     void startDemo(Setup setup)
     {
-        QString error;
-        demo = demo::DemoEstate::start({}, &error);
-        ASSERT_TRUE(demo) << error.toStdString();
+        auto started = demo::DemoEstate::start({});
+        ASSERT_TRUE(started) << started.error().message.toStdString();
+        demo = std::move(*started);
         history = std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(
             setup.demoHistory ? demo->config().historyPath : QStringLiteral(":memory:"), clock));
         ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();

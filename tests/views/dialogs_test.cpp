@@ -226,7 +226,7 @@ TEST(SourceDialog, BadInputShowsTheWebConsolesMessagesUnderTheirFields)
     dialog.findChild<QLineEdit *>(QStringLiteral("sourceUrlLineEdit"))->setText(QStringLiteral("cluster1"));
     QStringList fields;
     QStringList messages;
-    for (const core::FieldError &e : dialog.fieldErrors()) {
+    for (const core::Error &e : dialog.fieldErrors()) {
         fields << e.field;
         messages << e.message;
     }

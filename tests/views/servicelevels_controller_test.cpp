@@ -8,6 +8,7 @@
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/item/servicelevelmodel.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "views/actiondialog.h"
 #include "views/levelchangedialog.h"
@@ -22,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -103,8 +105,7 @@ TEST_F(ServiceLevelControllerTest, RateCardIsSavedIntoTheConfigAndApplied)
     EXPECT_EQ(engine.serviceLevels().rateCard(), card);
     EXPECT_EQ(controller.config().rateCard, card);
     core::AppConfig reloaded;
-    QString error;
-    ASSERT_TRUE(core::AppConfig::load(options.configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(options.configPath, &reloaded)));
     EXPECT_EQ(reloaded.rateCard, card);
     // The page shows the ONTAP volume's price in the new currency: 1024 GiB x 0.02.
     models::ServiceLevelTableModel &model = controller.serviceLevelModel();

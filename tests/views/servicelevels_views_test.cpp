@@ -569,10 +569,9 @@ TEST(RateCardDialog, RoundTrip)
     EXPECT_DOUBLE_EQ(edited.ontapPerGibMonth.value(QString()), 0.05);
     EXPECT_EQ(edited.coolDownMinutes, 0);
     // What the config stores reads back the same.
-    core::RateCard parsed;
-    QString error;
-    ASSERT_TRUE(core::RateCard::fromJson(edited.toJson(), &parsed, &error)) << error.toStdString();
-    EXPECT_EQ(parsed, edited);
+    const core::Result<core::RateCard> parsed = core::RateCard::fromJson(edited.toJson());
+    ASSERT_TRUE(parsed) << parsed.error().message.toStdString();
+    EXPECT_EQ(*parsed, edited);
 
     // A bad price keeps Save disabled.
     for (int row = 0; row < ontap->rowCount(); ++row) {

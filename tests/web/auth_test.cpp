@@ -1,5 +1,6 @@
 #include "web/auth.h"
 
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QFile>
@@ -15,6 +16,8 @@
 
 #include <chrono>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::web;
 using strata::testsupport::ManualClock;
 using namespace std::chrono_literals;
@@ -223,8 +226,7 @@ TEST(UserStore, MissingFileIsEmptyStore)
 {
     QTemporaryDir dir;
     UserStore store(dir.filePath(QStringLiteral("users.json")), userStoreClock());
-    QString error;
-    EXPECT_TRUE(store.load(&error)) << qPrintable(error);
+    EXPECT_TRUE(succeeded(store.load()));
     EXPECT_TRUE(store.users().isEmpty());
     EXPECT_FALSE(store.authenticate(QStringLiteral("admin"), QStringLiteral("whatever1")).has_value());
 }
@@ -236,11 +238,9 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
     UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
     QString error;
-    ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, &error, kFast))
-        << qPrintable(error);
-    ASSERT_TRUE(
-        store.addUser(QStringLiteral("bob.ops@example"), QStringLiteral("bob-pass-1"), Role::Operator, &error, kFast))
-        << qPrintable(error);
+    ASSERT_TRUE(succeeded(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, kFast)));
+    ASSERT_TRUE(succeeded(
+        store.addUser(QStringLiteral("bob.ops@example"), QStringLiteral("bob-pass-1"), Role::Operator, kFast)));
 
     const auto alice = store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1"));
     ASSERT_TRUE(alice.has_value());
@@ -257,7 +257,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
 
     // Replace: new password and role, same creation date.
     const QDateTime created = alice->created;
-    ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-2"), Role::Viewer, &error, kFast));
+    ASSERT_TRUE(succeeded(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-2"), Role::Viewer, kFast)));
     EXPECT_FALSE(store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1")).has_value());
     ASSERT_TRUE(store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-2")).has_value());
     EXPECT_EQ(store.find(QStringLiteral("alice"))->role, Role::Viewer);
@@ -266,7 +266,7 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
 
     // Reload from disk in a fresh store.
     UserStore reloaded(path, userStoreClock());
-    ASSERT_TRUE(reloaded.load(&error)) << qPrintable(error);
+    ASSERT_TRUE(succeeded(reloaded.load()));
     ASSERT_EQ(reloaded.users().size(), 2);
     EXPECT_EQ(reloaded.users()[0].name, QStringLiteral("alice")); // sorted by name
     EXPECT_EQ(reloaded.users()[1].name, QStringLiteral("bob.ops@example"));
@@ -274,10 +274,11 @@ TEST(UserStore, AddAuthenticateReplaceRemoveReload)
     EXPECT_EQ(reloaded.find(QStringLiteral("alice"))->created, created);
     EXPECT_TRUE(reloaded.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-2")).has_value());
 
-    ASSERT_TRUE(reloaded.removeUser(QStringLiteral("alice"), &error)) << qPrintable(error);
+    ASSERT_TRUE(succeeded(reloaded.removeUser(QStringLiteral("alice"))));
     EXPECT_FALSE(reloaded.find(QStringLiteral("alice")).has_value());
     EXPECT_FALSE(reloaded.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-2")).has_value());
-    EXPECT_FALSE(reloaded.removeUser(QStringLiteral("alice"), &error));
+    error = errorText(reloaded.removeUser(QStringLiteral("alice")));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QStringLiteral("alice")));
 
     UserStore third(path, userStoreClock());
@@ -292,13 +293,13 @@ TEST(UserStore, FileIsOwnerOnlyEvenWhenItWasWorldReadable)
     const QString path = dir.filePath(QStringLiteral("users.json"));
     UserStore store(path, userStoreClock());
     ASSERT_TRUE(store.load());
-    ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, nullptr, kFast));
+    ASSERT_TRUE(succeeded(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, kFast)));
     EXPECT_EQ(QFileInfo(path).permissions() & (ownerOnly() | groupOrOther() | QFileDevice::ExeOwner), ownerOnly());
 
     // An existing file someone made 0644: the next save tightens it.
     ASSERT_TRUE(QFile::setPermissions(path, ownerOnly() | QFileDevice::ReadGroup | QFileDevice::ReadOther));
     ASSERT_TRUE(QFileInfo(path).permissions() & QFileDevice::ReadOther);
-    ASSERT_TRUE(store.addUser(QStringLiteral("bob"), QStringLiteral("bob-pass-1"), Role::Viewer, nullptr, kFast));
+    ASSERT_TRUE(succeeded(store.addUser(QStringLiteral("bob"), QStringLiteral("bob-pass-1"), Role::Viewer, kFast)));
     EXPECT_EQ(QFileInfo(path).permissions() & (ownerOnly() | groupOrOther() | QFileDevice::ExeOwner), ownerOnly());
     ASSERT_TRUE(store.removeUser(QStringLiteral("bob")));
     EXPECT_EQ(QFileInfo(path).permissions() & (ownerOnly() | groupOrOther() | QFileDevice::ExeOwner), ownerOnly());
@@ -318,17 +319,18 @@ TEST(UserStore, RejectsInvalidNamesAndShortPasswords)
                                 QStringLiteral("ünïcode"),
                                 QString(65, u'a')}) {
         error.clear();
-        EXPECT_FALSE(store.addUser(name, QStringLiteral("long-enough"), Role::Viewer, &error, kFast))
-            << qPrintable(name);
+        error = errorText(store.addUser(name, QStringLiteral("long-enough"), Role::Viewer, kFast));
+        EXPECT_FALSE(error.isEmpty()) << qPrintable(name);
         EXPECT_FALSE(error.isEmpty());
     }
-    EXPECT_TRUE(store.addUser(QString(64, u'a'), QStringLiteral("long-enough"), Role::Viewer, &error, kFast));
+    EXPECT_TRUE(succeeded(store.addUser(QString(64, u'a'), QStringLiteral("long-enough"), Role::Viewer, kFast)));
 
     error.clear();
-    EXPECT_FALSE(store.addUser(QStringLiteral("carol"), QStringLiteral("1234567"), Role::Viewer, &error, kFast));
+    error = errorText(store.addUser(QStringLiteral("carol"), QStringLiteral("1234567"), Role::Viewer, kFast));
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QStringLiteral("8")));
     EXPECT_FALSE(error.contains(QStringLiteral("1234567"))); // the password never shows up in errors
-    EXPECT_TRUE(store.addUser(QStringLiteral("carol"), QStringLiteral("12345678"), Role::Viewer, &error, kFast));
+    EXPECT_TRUE(succeeded(store.addUser(QStringLiteral("carol"), QStringLiteral("12345678"), Role::Viewer, kFast)));
     EXPECT_EQ(store.users().size(), 2);
 }
 
@@ -359,13 +361,14 @@ TEST(UserStore, MalformedFileRefusesLoginsAndWrites)
     for (const QByteArray &bytes : malformed) {
         writeFile(path, bytes);
         UserStore store(path, userStoreClock());
-        QString error;
-        EXPECT_FALSE(store.load(&error)) << bytes.constData();
+        QString error = errorText(store.load());
+        EXPECT_FALSE(error.isEmpty()) << bytes.constData();
         EXPECT_TRUE(error.contains(path)) << qPrintable(error);
         EXPECT_TRUE(store.users().isEmpty());
         EXPECT_FALSE(store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1")).has_value());
         // A write would replace the broken file and lose whatever users it held.
-        EXPECT_FALSE(store.addUser(QStringLiteral("bob"), QStringLiteral("bob-pass-1"), Role::Admin, &error, kFast));
+        error = errorText(store.addUser(QStringLiteral("bob"), QStringLiteral("bob-pass-1"), Role::Admin, kFast));
+        EXPECT_FALSE(error.isEmpty());
         EXPECT_EQ(readFile(path), bytes);
     }
 
@@ -373,7 +376,7 @@ TEST(UserStore, MalformedFileRefusesLoginsAndWrites)
     writeFile(path, doc({entry(QStringLiteral("alice"), QStringLiteral("admin"), validHash)}));
     UserStore store(path, userStoreClock());
     QString error;
-    ASSERT_TRUE(store.load(&error)) << qPrintable(error);
+    ASSERT_TRUE(succeeded(store.load()));
     const auto alice = store.authenticate(QStringLiteral("alice"), QStringLiteral("alice-pass-1"));
     ASSERT_TRUE(alice.has_value());
     EXPECT_EQ(alice->created, QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC));
@@ -384,7 +387,7 @@ TEST(UserStore, UnknownUserDoesNotAuthenticate)
     QTemporaryDir dir;
     UserStore store(dir.filePath(QStringLiteral("users.json")), userStoreClock());
     ASSERT_TRUE(store.load());
-    ASSERT_TRUE(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, nullptr, kFast));
+    ASSERT_TRUE(succeeded(store.addUser(QStringLiteral("alice"), QStringLiteral("alice-pass-1"), Role::Admin, kFast)));
     EXPECT_FALSE(store.authenticate(QStringLiteral("mallory"), QStringLiteral("alice-pass-1")).has_value());
     EXPECT_FALSE(store.authenticate(QString(), QString()).has_value());
     EXPECT_FALSE(store.find(QStringLiteral("mallory")).has_value());

@@ -24,8 +24,8 @@ TEST_F(WebBundleTest, AnOperatorDownloadsABundleThatOpensOfflineAndAViewerCannot
     EXPECT_TRUE(r.header("Content-Disposition").startsWith("attachment; filename=\"strata-"))
         << r.header("Content-Disposition").toStdString();
     QString error;
-    const std::optional<core::Bundle> bundle = core::decodeBundle(r.body, &error);
-    ASSERT_TRUE(bundle) << error.toStdString();
+    const core::Result<core::Bundle> bundle = core::decodeBundle(r.body);
+    ASSERT_TRUE(bundle) << bundle.error().message.toStdString();
     EXPECT_EQ(bundle->meta.user, QStringLiteral("operator"));
     ASSERT_EQ(bundle->sources.size(), 1);
     EXPECT_EQ(bundle->sources[0].name, QStringLiteral("ontap-ai"));

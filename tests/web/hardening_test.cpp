@@ -9,6 +9,8 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
+#include "tests/support/qt/corestatus.h"
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
@@ -18,6 +20,7 @@
 namespace strata::testsupport {
 namespace {
 
+using strata::testsupport::succeeded;
 using WebHardeningTest = WebFixture;
 
 /// Resident memory of this process (server and clients), bytes.
@@ -427,9 +430,9 @@ int hardeningProxiedLogin(quint16 port, const QString &from, const QByteArray &f
 TEST_F(WebHardeningTest, BehindATrustedProxyTheForwardedClientIsThrottledNotTheProxy)
 {
     web::WebServerOptions options;
-    QString error;
-    ASSERT_TRUE(web::parseTrustedProxies({QStringLiteral("127.0.0.20")}, &options.trustedProxies, &error))
-        << error.toStdString();
+    const auto proxies = web::parseTrustedProxies({QStringLiteral("127.0.0.20")});
+    ASSERT_TRUE(proxies) << proxies.error().message.toStdString();
+    options.trustedProxies = *proxies;
     options.maxConnectionsPerClient = 4;
     startServer(options);
     const quint16 port = server->port();
@@ -480,8 +483,8 @@ TEST_F(WebHardeningTest, BehindATrustedProxyTheForwardedClientIsThrottledNotTheP
 TEST_F(WebHardeningTest, AttackersFillingTheHashQueueCannotDelayARealLogin)
 {
     // The real cost class: each check of admin's password takes a noticeable time.
-    ASSERT_TRUE(
-        users->addUser(QStringLiteral("admin"), QStringLiteral("admin-password"), web::Role::Admin, nullptr, 1000000));
+    ASSERT_TRUE(succeeded(
+        users->addUser(QStringLiteral("admin"), QStringLiteral("admin-password"), web::Role::Admin, 1000000)));
     web::WebServerOptions options;
     options.loginWorkers = 1;
     options.loginQueueLimit = 2;

@@ -6,6 +6,7 @@
 #include "webfixture.h"
 
 #include "models/rows/resources.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QProcess>
 #include <QSslCertificate>
@@ -14,6 +15,8 @@
 namespace strata::testsupport {
 namespace {
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using WebSecurityTest = WebFixture;
 
 /// Every read route an admin can call.
@@ -82,8 +85,8 @@ TEST_F(WebSecurityTest, WrongPasswordsAre401ThenThrottledWith429AndRetryAfter)
 TEST_F(WebSecurityTest, OnePasswordCheckAtATimePerClientAddress)
 {
     // A realistic hash cost, so that the two requests overlap.
-    ASSERT_TRUE(users->addUser(
-        QStringLiteral("slowpoke"), QStringLiteral("slowpoke-password"), web::Role::Viewer, nullptr, 200000));
+    ASSERT_TRUE(succeeded(
+        users->addUser(QStringLiteral("slowpoke"), QStringLiteral("slowpoke-password"), web::Role::Viewer, 200000)));
     startServer();
     // Password hashes are checked off the event loop; parallel guesses from one address do not
     // get ahead of the limiter.
@@ -288,8 +291,8 @@ TEST_F(WebSecurityTest, TlsServesHttpsAndWssWithSecureCookiesAndHsts)
     bad.tlsCertFile = cert;
     bad.tlsKeyFile = dir.filePath(QStringLiteral("missing.pem"));
     web::WebServer refused(*engine, *users, bad);
-    QString error;
-    EXPECT_FALSE(refused.listen(&error));
+    const QString error = errorText(refused.listen());
+    EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QLatin1String("missing.pem"))) << error.toStdString();
 
     web::WebServerOptions options;

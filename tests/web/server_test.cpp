@@ -506,31 +506,32 @@ TEST(ApiTest, RowKeysAndActionRequests)
               QStringLiteral("dgx/runai-a/train"));
     EXPECT_EQ(web::rowKey(QStringLiteral("sources"), QJsonObject{{QStringLiteral("name"), QStringLiteral("ontap-ai")}}),
               QStringLiteral("ontap-ai"));
-    QString error;
     const auto r =
         web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.load")},
                                                {QStringLiteral("source"), QStringLiteral("dgx")},
                                                {QStringLiteral("dataset_source"), QStringLiteral("datalake")},
                                                {QStringLiteral("dataset_id"), QStringLiteral("ds")},
                                                {QStringLiteral("commit_id"), QStringLiteral("c1")},
-                                               {QStringLiteral("cache_target"), QStringLiteral("t1")}},
-                                   &error);
-    ASSERT_TRUE(r.has_value()) << error.toStdString();
+                                               {QStringLiteral("cache_target"), QStringLiteral("t1")}});
+    ASSERT_TRUE(r) << r.error().message.toStdString();
     EXPECT_EQ(r->kind, core::ActionKind::CacheCommit);
     EXPECT_EQ(r->cacheTarget, QStringLiteral("t1"));
-    EXPECT_FALSE(web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("job.submit")},
-                                                        {QStringLiteral("source"), QStringLiteral("dgx")}},
-                                            &error));
-    EXPECT_FALSE(
-        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}}, &error));
+    const auto notFromWeb = web::actionRequestFromJson(QJsonObject{
+        {QStringLiteral("kind"), QStringLiteral("job.submit")}, {QStringLiteral("source"), QStringLiteral("dgx")}});
+    ASSERT_FALSE(notFromWeb);
+    EXPECT_EQ(notFromWeb.error().message,
+              QStringLiteral("action \"job.submit\" is not available from the web console"));
+    const auto noSource =
+        web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("cache.evict")}});
+    ASSERT_FALSE(noSource);
+    EXPECT_EQ(noSource.error().kind, core::Error::Kind::Invalid);
 
     // A quota change (the what-if's "Apply quota") carries GPUs with decimals; without one it is refused.
     const auto quota = web::actionRequestFromJson(QJsonObject{{QStringLiteral("kind"), QStringLiteral("project.quota")},
                                                               {QStringLiteral("source"), QStringLiteral("dgx")},
                                                               {QStringLiteral("project"), QStringLiteral("team-b")},
-                                                              {QStringLiteral("quota"), 2.5}},
-                                                  &error);
-    ASSERT_TRUE(quota.has_value()) << error.toStdString();
+                                                              {QStringLiteral("quota"), 2.5}});
+    ASSERT_TRUE(quota) << quota.error().message.toStdString();
     EXPECT_EQ(quota->kind, core::ActionKind::ProjectQuotaEdit);
     EXPECT_EQ(quota->project, QStringLiteral("team-b"));
     EXPECT_EQ(quota->quota, 2500);
@@ -542,7 +543,9 @@ TEST(ApiTest, RowKeysAndActionRequests)
         if (!bad.isNull()) {
             body.insert(QStringLiteral("quota"), bad);
         }
-        EXPECT_FALSE(web::actionRequestFromJson(body, &error)) << QJsonDocument(body).toJson().toStdString();
+        const auto refused = web::actionRequestFromJson(body);
+        ASSERT_FALSE(refused) << QJsonDocument(body).toJson().toStdString();
+        EXPECT_EQ(refused.error().field, QStringLiteral("quota"));
     }
 
     rows::ResultSet sources;

@@ -3,6 +3,7 @@
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::succeeded;
 using namespace strata;
 
 namespace {
@@ -97,8 +99,7 @@ TEST_F(SourcesApiTest, AdminAddsAndRemovesASourceWhoseSecretStaysOutOfRepliesAnd
     EXPECT_TRUE(saved.contains("strata/lab/password"));
     EXPECT_TRUE(saved.contains("\"web\"")) << "the other keys are kept";
     core::AppConfig reloaded;
-    QString error;
-    ASSERT_TRUE(core::AppConfig::load(configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(configPath, &reloaded)));
     ASSERT_EQ(reloaded.sources.size(), 1);
 
     // It polls with that password: healthy, with volumes.
@@ -128,7 +129,7 @@ TEST_F(SourcesApiTest, AdminAddsAndRemovesASourceWhoseSecretStaysOutOfRepliesAnd
     EXPECT_TRUE(waitFor([&] {
         return !QFile::exists(secretFile);
     }));
-    ASSERT_TRUE(core::AppConfig::load(configPath, &reloaded, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(core::AppConfig::load(configPath, &reloaded)));
     EXPECT_TRUE(reloaded.sources.isEmpty());
 
     QJsonArray audit;

@@ -6,6 +6,7 @@
 
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
@@ -77,10 +78,8 @@ protected:
         for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
                                          std::pair{QStringLiteral("viewer"), web::Role::Viewer}}) {
-            QString error;
             // Few iterations: the tests log in often; the cost is tested in auth's own tests.
-            ASSERT_TRUE(users->addUser(name, name + QStringLiteral("-password"), role, &error, 1000))
-                << error.toStdString();
+            ASSERT_TRUE(testsupport::succeeded(users->addUser(name, name + QStringLiteral("-password"), role, 1000)));
         }
     }
 
@@ -96,8 +95,7 @@ protected:
         options.address = QHostAddress::LocalHost;
         options.port = 0;
         server = std::make_unique<web::WebServer>(*engine, *users, options);
-        QString error;
-        ASSERT_TRUE(server->listen(&error)) << error.toStdString();
+        ASSERT_TRUE(testsupport::succeeded(server->listen()));
         ASSERT_NE(server->port(), 0);
     }
 

@@ -11,7 +11,6 @@ using namespace strata::azure;
 using namespace strata::azure::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
 using nlohmann::json;
@@ -19,7 +18,7 @@ using sim::Request;
 using sim::Responder;
 using sim::Response;
 using testsupport::LoopbackServer;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
@@ -301,7 +300,7 @@ TEST(AzureClient, ArmErrorBodies_MapToKinds)
         404,
         R"({"error":{"code":"ResourceNotFound","message":"The Resource 'Microsoft.NetApp/netAppAccounts/a' under resource group 'rg' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix"}})",
         {{"x-ms-failure-cause", "gateway"}});
-    HttpError error = armError(notFound, "reading volume v");
+    connectors::Error error = armError(notFound, "reading volume v");
     EXPECT_EQ(error.kind, Kind::Api);
     EXPECT_EQ(error.apiCode, "ResourceNotFound");
     EXPECT_EQ(error.httpStatus, 404);
@@ -594,7 +593,7 @@ TEST(AzureClient, VolumeMetrics_DeeplyNestedMemberIsAParseErrorNotAStackOverflow
     const auto series = client.volumeMetrics(kVolumeId, from, from + 10min);
 
     ASSERT_FALSE(series);
-    EXPECT_EQ(series.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(series.error().kind, connectors::Error::Kind::Parse);
     EXPECT_EQ(series.error().message,
               "reading Azure Monitor metrics of volume volume1: JSON nested deeper than 256 levels");
 }

@@ -11,7 +11,6 @@ using namespace strata::azure;
 using namespace strata::azure::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
 using nlohmann::json;
@@ -19,7 +18,7 @@ using sim::Request;
 using sim::Responder;
 using sim::Response;
 using testsupport::LoopbackServer;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 

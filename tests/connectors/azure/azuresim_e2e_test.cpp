@@ -18,7 +18,7 @@ using namespace strata::azure::test;
 using http::CancelToken;
 using http::CurlTransport;
 using sim::azure::AzureSimulator;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 

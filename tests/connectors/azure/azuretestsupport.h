@@ -27,7 +27,8 @@ inline const std::string kVolumeId = kPool1 + "/volumes/volume1";
 class FakeTokens final : public ITokenProvider
 {
 public:
-    http::Result<AccessToken> token(const std::string &scope, const http::CancelToken &, bool forceRefresh) override
+    connectors::Result<AccessToken>
+    token(const std::string &scope, const http::CancelToken &, bool forceRefresh) override
     {
         std::lock_guard lock(m_mutex);
         m_scopes.push_back(scope);

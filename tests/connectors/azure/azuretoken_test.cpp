@@ -10,7 +10,6 @@ using namespace strata::azure;
 using namespace strata::azure::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
 using nlohmann::json;
@@ -18,7 +17,7 @@ using sim::Request;
 using sim::Responder;
 using sim::Response;
 using testsupport::LoopbackServer;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 
@@ -117,7 +116,7 @@ TEST(ClientSecretCredential, TokenEndpointDown_TransportErrorNamesHostNotSecret)
 
     ASSERT_FALSE(token);
     EXPECT_TRUE(token.error().kind == Kind::Transport || token.error().kind == Kind::Timeout)
-        << HttpError::kindName(token.error().kind);
+        << connectors::Error::kindName(token.error().kind);
     const std::string host = deadUrl.substr(deadUrl.find("://") + 3);
     EXPECT_NE(token.error().message.find("Cannot get a token from Microsoft Entra ID at " + host), std::string::npos)
         << token.error().message;
@@ -281,7 +280,7 @@ TEST(AzureCliCredential, RunsAzWithScopeAndParsesEpochExpiry)
                           {"subscription", "s"},
                           {"tenant", "t"},
                           {"tokenType", "Bearer"}};
-        return http::Result<ProcessOutput>(ProcessOutput{0, out.dump(), ""});
+        return connectors::Result<ProcessOutput>(ProcessOutput{0, out.dump(), ""});
     };
     AzureCliCredential credential(options);
 
@@ -326,7 +325,7 @@ TEST(AzureCliCredential, NonZeroExit_AuthErrorWithFirstStderrLine)
 {
     AzureCliOptions options;
     options.runner = [](const std::vector<std::string> &, std::chrono::milliseconds, const CancelToken &) {
-        return http::Result<ProcessOutput>(
+        return connectors::Result<ProcessOutput>(
             ProcessOutput{1, "", "ERROR: Please run 'az login' to setup account.\nmore detail\n"});
     };
     AzureCliCredential credential(options);
@@ -351,6 +350,17 @@ TEST(AzureCliCredential, AzMissing_AuthErrorSaysNotFound)
     EXPECT_EQ(token.error().kind, Kind::Auth);
     EXPECT_NE(token.error().message.find("Azure CLI (/nonexistent/strata-test/az) was not found"), std::string::npos)
         << token.error().message;
+}
+
+TEST(AzureCliCredential, RunProcessOfAMissingProgram_IsAProcessErrorNotRetried)
+{
+    const auto output = runProcess({"/nonexistent/strata-test/az"}, 10s, CancelToken{});
+
+    ASSERT_FALSE(output);
+    EXPECT_EQ(output.error().kind, Kind::Process) << connectors::Error::kindName(output.error().kind);
+    EXPECT_EQ(output.error().apiCode, "ENOENT");
+    EXPECT_FALSE(output.error().retryable());
+    EXPECT_STREQ(connectors::Error::kindName(output.error().kind), "process");
 }
 
 TEST(AzureCliCredential, RunProcessCapturesOutputAndExitStatus)

@@ -8,7 +8,7 @@
 
 using namespace strata;
 using namespace strata::dataset;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 

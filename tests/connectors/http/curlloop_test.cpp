@@ -17,7 +17,7 @@ using namespace std::chrono_literals;
 using strata::http::CancelToken;
 using strata::http::CurlLoop;
 using strata::http::CurlTransport;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::HttpResponse;
 using strata::http::TransportOptions;
@@ -75,7 +75,7 @@ TEST(CurlLoop, TwelveStreamsRunAtOnceOnTheOneLoopThread)
                 }
                 return true;
             },
-            [&](strata::http::Result<HttpResponse>) {
+            [&](strata::connectors::Result<HttpResponse>) {
                 ++done;
             });
     }
@@ -98,7 +98,7 @@ TEST(CurlLoop, StopFromAnotherThread_ReturnsWhileTheServerStillHoldsEveryAnswer)
     CurlLoop loop(loopTestOptions());
     std::atomic<bool> anyDone{false};
     for (int i = 0; i < 3; ++i) {
-        loop.start(loopGet(server.url("/hang")), {}, [&](strata::http::Result<HttpResponse>) {
+        loop.start(loopGet(server.url("/hang")), {}, [&](strata::connectors::Result<HttpResponse>) {
             anyDone = true;
         });
     }
@@ -134,10 +134,11 @@ TEST(CurlLoop, CollectedAnswersAndErrors_AreTheOnesCurlTransportReturns)
     CurlLoop loop(options);
     const std::vector<std::string> urls{
         server.url("/ok"), server.url("/big"), server.url("/moved"), "http://127.0.0.1:1/refused"};
-    std::vector<strata::http::Result<HttpResponse>> results(urls.size(), strata::http::fail(HttpError{}));
+    std::vector<strata::connectors::Result<HttpResponse>> results(urls.size(),
+                                                                  strata::connectors::fail(connectors::Error{}));
     int pending = static_cast<int>(urls.size());
     for (std::size_t i = 0; i < urls.size(); ++i) {
-        loop.start(loopGet(urls[i]), {}, [&, i](strata::http::Result<HttpResponse> result) {
+        loop.start(loopGet(urls[i]), {}, [&, i](strata::connectors::Result<HttpResponse> result) {
             results[i] = std::move(result);
             if (--pending == 0) {
                 loop.stop();
@@ -169,13 +170,13 @@ TEST(CurlLoop, SilentStream_EndsWithTimeoutAfterTheIdleLimit)
     TransportOptions options = loopTestOptions();
     options.streamIdleTimeout = 1s;
     CurlLoop loop(options);
-    std::optional<HttpError> error;
+    std::optional<connectors::Error> error;
     loop.start(
         loopGet(server.url("/watch")),
         [](std::string_view) {
             return true;
         },
-        [&](strata::http::Result<HttpResponse> result) {
+        [&](strata::connectors::Result<HttpResponse> result) {
             if (!result) {
                 error = result.error();
             }
@@ -188,7 +189,7 @@ TEST(CurlLoop, SilentStream_EndsWithTimeoutAfterTheIdleLimit)
     loop.run();
 
     ASSERT_TRUE(error.has_value());
-    EXPECT_EQ(error->kind, HttpError::Kind::Timeout) << error->message;
+    EXPECT_EQ(error->kind, connectors::Error::Kind::Timeout) << error->message;
 }
 
 TEST(CurlLoop, TimersAndPostedTasks_RunOnTheLoopThreadInTheirOrder)
@@ -252,7 +253,7 @@ TEST(CurlLoop, AbortedTransfer_ClosesItsConnectionAndCallsNothing)
             });
             return true;
         },
-        [&](strata::http::Result<HttpResponse>) {
+        [&](strata::connectors::Result<HttpResponse>) {
             doneCalled = true;
         });
 

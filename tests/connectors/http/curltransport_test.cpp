@@ -16,7 +16,7 @@
 using namespace std::chrono_literals;
 using strata::http::CancelToken;
 using strata::http::CurlTransport;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::LogLevel;
 using strata::http::Method;
@@ -132,7 +132,7 @@ TEST(CurlTransport, Get_Redirect_NotFollowedAndReportedWithItsTarget)
     const auto result = transport.send(get(server.url("/old")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Http);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Http);
     EXPECT_EQ(result.error().httpStatus, 302);
     EXPECT_FALSE(result.error().retryable());
     EXPECT_NE(result.error().message.find("with a redirect to " + server.url("/new") + " (HTTP 302)"),
@@ -253,7 +253,7 @@ TEST(CurlTransport, Get_SlowFirstByte_ReturnsTimeout)
     const auto result = transport.send(get(server.url("/api/cluster")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Timeout) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Timeout) << result.error().message;
     EXPECT_TRUE(result.error().outcomeUnknown);
     EXPECT_TRUE(result.error().retryable());
     EXPECT_NE(result.error().message.find("timed out"), std::string::npos) << result.error().message;
@@ -290,7 +290,7 @@ TEST(CurlTransport, Get_ConnectionReset_TransportWithOutcomeUnknown)
     const auto result = transport.send(get(server.url("/api/cluster")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport) << result.error().message;
     EXPECT_TRUE(result.error().outcomeUnknown);
     EXPECT_EQ(result.error().httpStatus, 0);
     EXPECT_NE(result.error().curlCode, 0);
@@ -313,7 +313,7 @@ TEST(CurlTransport, Get_TruncatedBody_TransportSaysTruncated)
     const auto result = transport.send(get(server.url("/api/storage/volumes")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport);
     EXPECT_NE(result.error().message.find("truncated"), std::string::npos) << result.error().message;
     EXPECT_TRUE(result.error().outcomeUnknown);
 }
@@ -332,7 +332,7 @@ TEST(CurlTransport, Get_MalformedJson_ParseJsonReportsParseError)
     const auto json = strata::http::HttpClient::parseJson(*result, "volume list");
 
     ASSERT_FALSE(json);
-    EXPECT_EQ(json.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(json.error().kind, connectors::Error::Kind::Parse);
     EXPECT_EQ(json.error().message.rfind("volume list: malformed JSON at byte ", 0), 0u) << json.error().message;
 }
 
@@ -348,7 +348,7 @@ TEST(CurlTransport, Get_BodyOverLimit_TransportErrorNamesLimit)
     const auto result = transport.send(get(server.url("/big")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport);
     EXPECT_NE(result.error().message.find("limit of 1024 bytes"), std::string::npos) << result.error().message;
     EXPECT_FALSE(result.error().retryable());
 }
@@ -370,7 +370,7 @@ TEST(CurlTransport, Get_ChunkedBodyOverLimit_AbortedInWriteCallback)
     const auto result = transport.send(get(server.url("/stream")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport);
     EXPECT_NE(result.error().message.find("limit of 1024 bytes"), std::string::npos) << result.error().message;
 }
 
@@ -388,7 +388,7 @@ TEST(CurlTransport, Get_NothingListening_TransportWithoutOutcomeUnknown)
     const auto result = transport.send(get("http://127.0.0.1:1/api/cluster"), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport);
     EXPECT_FALSE(result.error().outcomeUnknown);
     EXPECT_NE(result.error().message.find("Cannot connect to http://127.0.0.1:1"), std::string::npos)
         << result.error().message;
@@ -406,7 +406,7 @@ TEST(CurlTransport, Tls_SelfSignedByDefault_RefusedAsTls)
     const auto result = transport.send(get(server.url("/api/cluster")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Tls) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Tls) << result.error().message;
     EXPECT_EQ(result.error().message.rfind("TLS certificate of " + server.url() + " not trusted: ", 0), 0u)
         << result.error().message;
     EXPECT_FALSE(result.error().retryable());
@@ -462,7 +462,7 @@ TEST(CurlTransport, Tls_MissingCaFile_TlsErrorNamesFile)
     const auto result = transport.send(get(server.url("/api/cluster")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Tls) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Tls) << result.error().message;
     EXPECT_NE(result.error().message.find("/nonexistent/strata-ca.pem"), std::string::npos) << result.error().message;
 }
 
@@ -573,7 +573,7 @@ TEST(CurlTransport, Cancel_StalledRequestFromOtherThread_ReturnsCancelledPromptl
     canceller.join();
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Cancelled) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Cancelled) << result.error().message;
     EXPECT_FALSE(result.error().retryable());
     EXPECT_LT(returnedAt - cancelledAt, 1s);
     EXPECT_EQ(transport.inFlight(), 0);
@@ -591,7 +591,7 @@ TEST(CurlTransport, Cancel_AlreadyCancelled_SendsNothing)
     const auto result = transport.send(get(server.url("/api/cluster")), cancel);
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Cancelled);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Cancelled);
     EXPECT_FALSE(result.error().outcomeUnknown);
     EXPECT_EQ(server.requestCount(), 0);
 }
@@ -669,7 +669,7 @@ TEST(CurlTransport, InFlightCap_CancelledWhileWaiting_ReturnsCancelledWithoutSen
     holder.join();
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Cancelled);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Cancelled);
     EXPECT_EQ(server.requestCount(), 1);
 }
 

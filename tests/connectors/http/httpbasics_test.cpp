@@ -1,4 +1,4 @@
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 #include "connectors/http/httpresponse.h"
 #include "connectors/http/transport.h"
 
@@ -9,7 +9,7 @@
 
 using namespace std::chrono_literals;
 using strata::http::CancelToken;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::Method;
 using strata::http::parseRetryAfter;
@@ -19,9 +19,9 @@ namespace {
 // Sun, 06 Nov 1994 08:49:37 GMT (RFC 9110's example) as a system_clock time point.
 const auto Rfc9110Example = std::chrono::sys_days{std::chrono::year{1994} / 11 / 6} + 8h + 49min + 37s;
 
-HttpError withStatus(HttpError::Kind kind, int status)
+connectors::Error withStatus(connectors::Error::Kind kind, int status)
 {
-    return HttpError::make(kind, "x", status);
+    return connectors::Error::make(kind, "x", status);
 }
 
 } // namespace
@@ -59,33 +59,35 @@ TEST(HttpRetryAfter, HttpDateInPast_Zero)
     EXPECT_EQ(parseRetryAfter(std::string("Sun, 06 Nov 1994 08:49:37 GMT")), 0);
 }
 
-TEST(HttpError, Retryable_TransportTimeoutAndThrottlingStatuses)
+TEST(ConnectorError, Retryable_TransportTimeoutAndThrottlingStatuses)
 {
-    EXPECT_TRUE(HttpError::make(HttpError::Kind::Transport, "reset").retryable());
-    EXPECT_TRUE(HttpError::make(HttpError::Kind::Timeout, "slow").retryable());
+    EXPECT_TRUE(connectors::Error::make(connectors::Error::Kind::Transport, "reset").retryable());
+    EXPECT_TRUE(connectors::Error::make(connectors::Error::Kind::Timeout, "slow").retryable());
     for (const int status : {429, 502, 503, 504}) {
-        EXPECT_TRUE(withStatus(HttpError::Kind::Http, status).retryable()) << status;
-        EXPECT_TRUE(withStatus(HttpError::Kind::Api, status).retryable()) << status;
+        EXPECT_TRUE(withStatus(connectors::Error::Kind::Http, status).retryable()) << status;
+        EXPECT_TRUE(withStatus(connectors::Error::Kind::Api, status).retryable()) << status;
     }
     for (const int status : {400, 401, 403, 404, 409, 500, 501}) {
-        EXPECT_FALSE(withStatus(HttpError::Kind::Http, status).retryable()) << status;
+        EXPECT_FALSE(withStatus(connectors::Error::Kind::Http, status).retryable()) << status;
     }
-    EXPECT_FALSE(HttpError::make(HttpError::Kind::Tls, "untrusted").retryable());
-    EXPECT_FALSE(HttpError::make(HttpError::Kind::Parse, "bad").retryable());
-    EXPECT_FALSE(HttpError::make(HttpError::Kind::Auth, "denied").retryable());
-    EXPECT_FALSE(HttpError::make(HttpError::Kind::Cancelled, "stop").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Tls, "untrusted").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Parse, "bad").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Auth, "denied").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Cancelled, "stop").retryable());
+    EXPECT_FALSE(connectors::Error::make(connectors::Error::Kind::Process, "az cannot be started").retryable());
 }
 
-TEST(HttpError, KindName_EveryKind_LowerCaseWord)
+TEST(ConnectorError, KindName_EveryKind_LowerCaseWord)
 {
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Transport), "transport");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Timeout), "timeout");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Tls), "tls");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Http), "http");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Api), "api");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Parse), "parse");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Auth), "auth");
-    EXPECT_STREQ(HttpError::kindName(HttpError::Kind::Cancelled), "cancelled");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Transport), "transport");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Timeout), "timeout");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Tls), "tls");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Http), "http");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Api), "api");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Parse), "parse");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Auth), "auth");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Cancelled), "cancelled");
+    EXPECT_STREQ(connectors::Error::kindName(connectors::Error::Kind::Process), "process");
 }
 
 TEST(HttpRequest, IsIdempotent_ByMethodAndDeclaration)

@@ -12,7 +12,7 @@ using strata::http::CancelToken;
 using strata::http::ClientOptions;
 using strata::http::findHeader;
 using strata::http::HttpClient;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::HttpResponse;
 using strata::http::Method;
@@ -150,7 +150,7 @@ TEST(HttpClient, ParseJson_MalformedBody_ParseErrorWithByteOffset)
     const auto json = HttpClient::parseJson(HttpResponse::withStatus(200, R"({"records": [ {"uuid": )"), "volumes");
 
     ASSERT_FALSE(json);
-    EXPECT_EQ(json.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(json.error().kind, connectors::Error::Kind::Parse);
     EXPECT_EQ(json.error().httpStatus, 200);
     EXPECT_EQ(json.error().message.rfind("volumes: malformed JSON at byte 24: ", 0), 0u) << json.error().message;
     EXPECT_EQ(json.error().message.find("json.exception"), std::string::npos) << json.error().message;
@@ -162,9 +162,9 @@ TEST(HttpClient, ParseJson_EmptyOrInvalidUtf8_ParseErrorNoThrow)
     const auto badUtf8 = HttpClient::parseJson(HttpResponse::withStatus(200, "{\"name\":\"\xC3\x28\"}"), "cluster");
 
     ASSERT_FALSE(empty);
-    EXPECT_EQ(empty.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(empty.error().kind, connectors::Error::Kind::Parse);
     ASSERT_FALSE(badUtf8);
-    EXPECT_EQ(badUtf8.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(badUtf8.error().kind, connectors::Error::Kind::Parse);
 }
 
 TEST(HttpClient, UrlEncode_ReservedAndUtf8_PercentEncodedUppercase)

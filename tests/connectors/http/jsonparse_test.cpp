@@ -74,6 +74,6 @@ TEST(JsonParseBounded, HttpClientNamesTheDepthAsTheParseError)
     response.body = nestedArrays(300);
     const auto parsed = strata::http::HttpClient::parseJson(response, "GET /api/things");
     ASSERT_FALSE(parsed);
-    EXPECT_EQ(parsed.error().kind, strata::http::HttpError::Kind::Parse);
+    EXPECT_EQ(parsed.error().kind, strata::connectors::Error::Kind::Parse);
     EXPECT_EQ(parsed.error().message, "GET /api/things: JSON nested deeper than 256 levels");
 }

@@ -21,7 +21,7 @@ using namespace std::chrono_literals;
 using strata::http::BasicAuth;
 using strata::http::CancelToken;
 using strata::http::CurlTransport;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::TransportOptions;
 using strata::sim::Request;
@@ -105,7 +105,7 @@ TEST(MisleadingErrors, RedirectFromHttpsToHttp_IsNotFollowedAndTheCredentialsSta
     const auto result = transport.send(misleadingGet(tls.url("/api/storage/volumes")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Http);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Http);
     EXPECT_EQ(result.error().httpStatus, 301);
     EXPECT_EQ(result.error().message,
               tls.url("") + " answered GET " + tls.url("/api/storage/volumes") + " with a redirect to " + target
@@ -124,7 +124,7 @@ TEST(MisleadingErrors, AReplyThatIsNotHttp_SaysSoAndAsksAboutThePort)
     const auto result = transport.send(misleadingGet(ssh.url("/api/cluster")), CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Transport);
     EXPECT_EQ(result.error().message,
               ssh.url("") + " did not answer GET " + ssh.url("/api/cluster")
                   + " with HTTP (the first bytes were not an HTTP status line: is this the right port?)");
@@ -157,7 +157,7 @@ TEST(MisleadingErrors, AServerThatDripsItsAnswer_IsGivenUpOnAfterTheLowSpeedWind
     const auto took = std::chrono::steady_clock::now() - started;
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Timeout);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Timeout);
     const std::regex expected(drip.url("") + R"( stopped sending its answer to GET )" + drip.url("/api/storage/volumes")
                               + R"(: \d+ bytes in \d+\.\d s, under 10 byte/s for 1 s)");
     EXPECT_TRUE(std::regex_match(result.error().message, expected)) << result.error().message;

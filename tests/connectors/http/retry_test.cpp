@@ -14,7 +14,7 @@ using strata::http::CancelToken;
 using strata::http::ClientOptions;
 using strata::http::CurlTransport;
 using strata::http::HttpClient;
-using strata::http::HttpError;
+namespace connectors = strata::connectors;
 using strata::http::HttpRequest;
 using strata::http::HttpResponse;
 using strata::http::Method;
@@ -145,8 +145,8 @@ TEST(Retry, Get_AlwaysFailing_StopsAtMaxAttemptsWithGrowingDelays)
 TEST(Retry, Get_TransportErrorThenSuccess_Retried)
 {
     FakeTransport transport;
-    transport.enqueueError(Method::Get, Path, HttpError::Kind::Transport, "connection reset");
-    transport.enqueueError(Method::Get, Path, HttpError::Kind::Timeout, "timed out");
+    transport.enqueueError(Method::Get, Path, connectors::Error::Kind::Transport, "connection reset");
+    transport.enqueueError(Method::Get, Path, connectors::Error::Kind::Timeout, "timed out");
     transport.enqueueJson(Method::Get, Path, "{}");
     RecordingSleeper sleeper;
 
@@ -160,7 +160,7 @@ TEST(Retry, Get_TransportErrorThenSuccess_Retried)
 TEST(Retry, Get_TlsErrorOr404_NotRetried)
 {
     FakeTransport transport;
-    transport.enqueueError(Method::Get, Path, HttpError::Kind::Tls, "not trusted");
+    transport.enqueueError(Method::Get, Path, connectors::Error::Kind::Tls, "not trusted");
     transport.enqueue(Method::Get, "/other", HttpResponse::withStatus(404));
     RecordingSleeper sleeper;
 
@@ -173,7 +173,7 @@ TEST(Retry, Get_TlsErrorOr404_NotRetried)
                                         sleeper.sleeper());
 
     ASSERT_FALSE(tls);
-    EXPECT_EQ(tls.error().kind, HttpError::Kind::Tls);
+    EXPECT_EQ(tls.error().kind, connectors::Error::Kind::Tls);
     ASSERT_TRUE(notFound);
     EXPECT_EQ(notFound->status, 404);
     EXPECT_EQ(transport.requestCount(), 2);
@@ -233,7 +233,7 @@ TEST(Retry, Get_CancelledDuringBackoff_StopsImmediately)
     const auto result = sendWithRetry(transport, request(Method::Get, Url), quickPolicy(), cancel, cancelling);
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Cancelled);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Cancelled);
     EXPECT_EQ(sleeps, 1);
     EXPECT_EQ(transport.requestCount(), 1);
 }

@@ -17,7 +17,6 @@ using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::SeenRequests;
 using nlohmann::json;
 using sim::Request;
@@ -154,7 +153,7 @@ TEST(KubeCacheCalls, ConflictAlreadyExistsAndWaitingPodAreApiErrors)
 
     const auto replaced = client.replaceConfigMap("ai", "strata-cache-t", configMap("strata-cache-t", {}, "1"), cancel);
     ASSERT_FALSE(replaced);
-    EXPECT_EQ(replaced.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(replaced.error().kind, connectors::Error::Kind::Api);
     EXPECT_EQ(replaced.error().apiCode, "Conflict");
     EXPECT_EQ(replaced.error().httpStatus, 409);
     EXPECT_EQ(puts.load(), 1) << "a PUT is never retried";
@@ -194,15 +193,15 @@ TEST(KubeCacheCalls, MalformedTruncatedAndServerErrors)
 
     const auto bad = client.getConfigMap("ai", "bad", cancel);
     ASSERT_FALSE(bad);
-    EXPECT_EQ(bad.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(bad.error().kind, connectors::Error::Kind::Parse);
 
     const auto notAList = client.listConfigMaps("ai", "strata.io/cache-target", cancel);
     ASSERT_FALSE(notAList);
-    EXPECT_EQ(notAList.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(notAList.error().kind, connectors::Error::Kind::Parse);
 
     const auto truncated = client.listJobs("ai", {}, cancel);
     ASSERT_FALSE(truncated);
-    EXPECT_EQ(truncated.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(truncated.error().kind, connectors::Error::Kind::Parse);
 
     const auto log = client.podLog("ai", "p", 0, cancel);
     ASSERT_TRUE(log) << log.error().message;
@@ -211,7 +210,7 @@ TEST(KubeCacheCalls, MalformedTruncatedAndServerErrors)
 
     const auto pods = client.listPods("ai", "x=y", cancel);
     ASSERT_FALSE(pods);
-    EXPECT_EQ(pods.error().kind, HttpError::Kind::Http);
+    EXPECT_EQ(pods.error().kind, connectors::Error::Kind::Http);
     EXPECT_EQ(pods.error().httpStatus, 500);
 }
 
@@ -230,7 +229,7 @@ TEST(KubeCacheCalls, TimeoutIsATransportError)
 
     const auto log = client.podLog("ai", "p", 10, CancelToken{});
     ASSERT_FALSE(log);
-    EXPECT_EQ(log.error().kind, HttpError::Kind::Timeout) << log.error().message;
+    EXPECT_EQ(log.error().kind, connectors::Error::Kind::Timeout) << log.error().message;
 }
 
 // ---- DTOs --------------------------------------------------------------------------------------
@@ -278,7 +277,7 @@ TEST(KubeCacheDto, ConfigMap_DataAndBadInput)
 
     const auto noName = parseConfigMap(json::parse(R"({"metadata": {}})"));
     ASSERT_FALSE(noName);
-    EXPECT_EQ(noName.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(noName.error().kind, connectors::Error::Kind::Parse);
     EXPECT_FALSE(parseConfigMap(json::array()));
 }
 

@@ -14,7 +14,6 @@ using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
 using nlohmann::json;
@@ -150,7 +149,7 @@ TEST(KubeClient, ListAll_ContinueExpiresTwice_ReturnsExpiredError)
 
     ASSERT_FALSE(list);
     EXPECT_EQ(list.error().httpStatus, 410);
-    EXPECT_EQ(list.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(list.error().kind, connectors::Error::Kind::Api);
     EXPECT_EQ(list.error().apiCode, "Expired");
     EXPECT_NE(list.error().message.find("continue parameter too old"), std::string::npos) << list.error().message;
 }
@@ -187,7 +186,7 @@ TEST(KubeClient, List_MalformedJsonBody_ParseError)
     const auto list = client.listAll(kNodes, ListOptions{}, CancelToken{});
 
     ASSERT_FALSE(list);
-    EXPECT_EQ(list.error().kind, HttpError::Kind::Parse);
+    EXPECT_EQ(list.error().kind, connectors::Error::Kind::Parse);
     EXPECT_NE(list.error().message.find("List nodes"), std::string::npos) << list.error().message;
 }
 
@@ -258,24 +257,24 @@ TEST(KubeClient, StatusErrors_MappedToApiAndAuth)
 
     const auto missing = client.get(kPods, "a", "missing", CancelToken{});
     ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(missing.error().kind, connectors::Error::Kind::Api);
     EXPECT_EQ(missing.error().apiCode, "NotFound");
     EXPECT_EQ(missing.error().message, "Get Pod a/missing: pods \"missing\" not found");
 
     const auto forbidden = client.get(kPods, "a", "secret", CancelToken{});
     ASSERT_FALSE(forbidden);
-    EXPECT_EQ(forbidden.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(forbidden.error().kind, connectors::Error::Kind::Auth);
     EXPECT_NE(forbidden.error().message.find("cannot get resource"), std::string::npos);
 
     const auto rejected = client.get(kPods, "a", "x", CancelToken{});
     ASSERT_FALSE(rejected);
-    EXPECT_EQ(rejected.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(rejected.error().kind, connectors::Error::Kind::Auth);
     EXPECT_EQ(rejected.error().httpStatus, 401);
     EXPECT_NE(rejected.error().message.find("rejected the credentials"), std::string::npos) << rejected.error().message;
 
     const auto gateway = client.get(kPods, "a", "html", CancelToken{});
     ASSERT_FALSE(gateway);
-    EXPECT_EQ(gateway.error().kind, HttpError::Kind::Http);
+    EXPECT_EQ(gateway.error().kind, connectors::Error::Kind::Http);
     EXPECT_EQ(gateway.error().httpStatus, 502);
 }
 
@@ -297,7 +296,7 @@ TEST(KubeClient, ClusterUnreachable_TransportError)
     const auto list = client.listAll(kNodes, ListOptions{}, CancelToken{});
 
     ASSERT_FALSE(list);
-    EXPECT_EQ(list.error().kind, HttpError::Kind::Transport);
+    EXPECT_EQ(list.error().kind, connectors::Error::Kind::Transport);
     EXPECT_NE(list.error().message.find("Cannot connect"), std::string::npos) << list.error().message;
     EXPECT_EQ(sleeper.delays().size(), 1u); // a GET is retried
 }

@@ -16,7 +16,6 @@ using namespace strata;
 using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
-using http::HttpError;
 using nlohmann::json;
 
 namespace {
@@ -140,7 +139,7 @@ TEST(KubeConfig, Errors_NameFileAndEntry)
 
     const auto legacy = config.endpoint("legacy");
     ASSERT_FALSE(legacy);
-    EXPECT_EQ(legacy.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(legacy.error().kind, connectors::Error::Kind::Auth);
     EXPECT_NE(legacy.error().message.find("auth-provider \"gcp\""), std::string::npos) << legacy.error().message;
 
     auto noCurrent = parseKubeconfig("apiVersion: v1\nkind: Config\n", "/tmp", "/tmp/empty");
@@ -163,7 +162,7 @@ TEST(KubeConfig, Errors_NameFileAndEntry)
     ASSERT_TRUE(missingFile);
     const auto endpoint = missingFile->endpoint();
     ASSERT_FALSE(endpoint);
-    EXPECT_EQ(endpoint.error().kind, HttpError::Kind::Tls);
+    EXPECT_EQ(endpoint.error().kind, connectors::Error::Kind::Tls);
     EXPECT_NE(endpoint.error().message.find("/nonexistent/nope.pem"), std::string::npos) << endpoint.error().message;
 
     EXPECT_FALSE(loadKubeconfig({"/nonexistent/a", "/nonexistent/b"}));
@@ -195,7 +194,7 @@ TEST(KubeConfig, FilesItNamesAreReadOnlyWhenRegularAndSmall)
     ASSERT_TRUE(zero);
     const auto zeroEndpoint = zero->endpoint();
     ASSERT_FALSE(zeroEndpoint);
-    EXPECT_EQ(zeroEndpoint.error().kind, HttpError::Kind::Tls);
+    EXPECT_EQ(zeroEndpoint.error().kind, connectors::Error::Kind::Tls);
     EXPECT_NE(zeroEndpoint.error().message.find("\"/dev/zero\" cannot be read: is not a regular file"),
               std::string::npos)
         << zeroEndpoint.error().message;
@@ -204,7 +203,7 @@ TEST(KubeConfig, FilesItNamesAreReadOnlyWhenRegularAndSmall)
     ASSERT_TRUE(large);
     const auto largeEndpoint = large->endpoint();
     ASSERT_FALSE(largeEndpoint);
-    EXPECT_EQ(largeEndpoint.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(largeEndpoint.error().kind, connectors::Error::Kind::Auth);
     EXPECT_NE(largeEndpoint.error().message.find("cannot be read: is larger than 1 MiB"), std::string::npos)
         << largeEndpoint.error().message;
 
@@ -311,7 +310,7 @@ TEST_F(KubeExec, FailingPlugin_AuthErrorWithStderr)
     const auto credential = runExecPlugin(*endpoint.exec, endpoint, 10s, CancelToken{});
 
     ASSERT_FALSE(credential);
-    EXPECT_EQ(credential.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(credential.error().kind, connectors::Error::Kind::Auth);
     EXPECT_EQ(credential.error().message,
               "exec credential plugin \"./exec-plugin.sh\" of user \"exec-user\" exited with status 3: error: you must "
               "log in first (kubelogin)");
@@ -442,6 +441,6 @@ TEST_F(KubeExec, TokenRejectedTwice_AuthErrorAfterOneRerun)
     const auto list = client.listAll(kPods, ListOptions{}, CancelToken{});
 
     ASSERT_FALSE(list);
-    EXPECT_EQ(list.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(list.error().kind, connectors::Error::Kind::Auth);
     EXPECT_EQ(runs(), 2);
 }

@@ -139,7 +139,7 @@ TEST(KubeDto, StatusExample_IsNotAnObjectWithName)
 {
     const auto parsed = parsePod(objectFixture("schema-example.core.v1.Status.json"));
     ASSERT_FALSE(parsed);
-    EXPECT_EQ(parsed.error().kind, strata::http::HttpError::Kind::Parse);
+    EXPECT_EQ(parsed.error().kind, strata::connectors::Error::Kind::Parse);
     EXPECT_NE(parsed.error().message.find("metadata.name"), std::string::npos) << parsed.error().message;
 }
 
@@ -315,7 +315,7 @@ TEST(KubeDto, NotAnObjectOrNoName_ErrorNamesKind)
                             json::parse(R"j({"metadata": "x"})j")}) {
         const auto parsed = parseJob(bad);
         ASSERT_FALSE(parsed) << bad.dump();
-        EXPECT_EQ(parsed.error().kind, strata::http::HttpError::Kind::Parse);
+        EXPECT_EQ(parsed.error().kind, strata::connectors::Error::Kind::Parse);
         EXPECT_EQ(parsed.error().message.rfind("Job: ", 0), 0u) << parsed.error().message;
     }
     std::vector<std::string> skipped;

@@ -16,7 +16,6 @@ using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::test::RecordingSleeper;
 using nlohmann::json;
 using sim::Request;
@@ -30,7 +29,7 @@ namespace {
 struct Recorder
 {
     std::vector<Reflector::Batch> batches;
-    std::vector<HttpError> errors;
+    std::vector<connectors::Error> errors;
 
     Reflector::BatchHandler onBatch()
     {
@@ -40,7 +39,7 @@ struct Recorder
     }
     Reflector::ErrorHandler onError()
     {
-        return [this](const HttpError &error) {
+        return [this](const connectors::Error &error) {
             errors.push_back(error);
         };
     }
@@ -318,9 +317,9 @@ TEST_P(KubeReflector, ErrorsReportedBackedOffAndRetried)
     ASSERT_EQ(recorder.errors.size(), 4u);
     EXPECT_EQ(recorder.errors[0].httpStatus, 500); // failed list
     EXPECT_NE(recorder.errors[0].message.find("leader changed"), std::string::npos);
-    EXPECT_EQ(recorder.errors[1].kind, HttpError::Kind::Parse); // the nameless list item
-    EXPECT_EQ(recorder.errors[2].httpStatus, 429);              // the throttled watch
-    EXPECT_EQ(recorder.errors[3].kind, HttpError::Kind::Parse); // the garbage watch line
+    EXPECT_EQ(recorder.errors[1].kind, connectors::Error::Kind::Parse); // the nameless list item
+    EXPECT_EQ(recorder.errors[2].httpStatus, 429);                      // the throttled watch
+    EXPECT_EQ(recorder.errors[3].kind, connectors::Error::Kind::Parse); // the garbage watch line
     const auto delays = sleeper.delays();
     ASSERT_EQ(delays.size(), 2u);
     EXPECT_EQ(delays[0], 500ms);  // after the failed list
@@ -345,7 +344,7 @@ TEST_P(KubeReflector, BackoffDoublesAndCaps)
     KubeClient client(transport, endpointFor(server), fastRetry(1), clientSleeper.sleeper());
     RecordingSleeper sleeper;
     Recorder recorder;
-    Reflector reflector(client, kNodes, options(sleeper), recorder.onBatch(), [&](const HttpError &error) {
+    Reflector reflector(client, kNodes, options(sleeper), recorder.onBatch(), [&](const connectors::Error &error) {
         recorder.errors.push_back(error);
         if (recorder.errors.size() == 6) {
             cancel.cancel();

@@ -145,7 +145,7 @@ TEST_F(KubeEndToEnd, Reflector_FollowsNewJobPodsAndRelistsAfterExpiry)
             batches.push_back(std::move(batch));
             changed.notify_all();
         },
-        [&](const http::HttpError &error) {
+        [&](const connectors::Error &error) {
             std::lock_guard lock(mutex);
             errors.push_back(error.message);
         });

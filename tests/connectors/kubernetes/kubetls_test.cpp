@@ -19,7 +19,6 @@ using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 
 namespace {
 
@@ -203,7 +202,7 @@ TEST(KubeTls, WithoutClientCertificate_Refused)
     const auto version = client.version(CancelToken{});
 
     ASSERT_FALSE(version);
-    EXPECT_NE(version.error().kind, HttpError::Kind::Api);
+    EXPECT_NE(version.error().kind, connectors::Error::Kind::Api);
 }
 
 TEST(KubeTls, PerRequestClientCertificate_OverridesTransport)
@@ -235,7 +234,7 @@ TEST(KubeTls, CaPemBlob_TrustsPinnedServerOnly)
     const auto version = client.version(CancelToken{});
 
     ASSERT_FALSE(version);
-    EXPECT_EQ(version.error().kind, HttpError::Kind::Tls) << version.error().message;
+    EXPECT_EQ(version.error().kind, connectors::Error::Kind::Tls) << version.error().message;
     EXPECT_NE(version.error().message.find("not trusted"), std::string::npos) << version.error().message;
 }
 
@@ -250,6 +249,6 @@ TEST(KubeTls, GarbageClientCertificate_TlsErrorNamesIt)
     const auto version = client.version(CancelToken{});
 
     ASSERT_FALSE(version);
-    EXPECT_EQ(version.error().kind, HttpError::Kind::Tls) << version.error().message;
+    EXPECT_EQ(version.error().kind, connectors::Error::Kind::Tls) << version.error().message;
     EXPECT_NE(version.error().message.find("Client certificate"), std::string::npos) << version.error().message;
 }

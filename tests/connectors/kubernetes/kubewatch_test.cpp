@@ -13,7 +13,6 @@ using namespace strata::kubernetes;
 using namespace strata::kubernetes::test;
 using http::CancelToken;
 using http::CurlTransport;
-using http::HttpError;
 using http::HttpRequest;
 using nlohmann::json;
 using sim::Request;
@@ -125,7 +124,7 @@ TEST(KubeTransport, Stream_NoTotalTimeoutButIdleTimeoutNoticesDeadStream)
         CancelToken{});
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Timeout) << result.error().message;
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Timeout) << result.error().message;
     EXPECT_TRUE(received.empty());
     EXPECT_GE(std::chrono::steady_clock::now() - started, 900ms);
 }
@@ -147,7 +146,7 @@ TEST(KubeTransport, Stream_CancelEndsWithCancelled)
         cancel);
 
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error().kind, HttpError::Kind::Cancelled);
+    EXPECT_EQ(result.error().kind, connectors::Error::Kind::Cancelled);
 }
 
 TEST(KubeWatch, EventsSplitAcrossChunks_JoinedAndBatchedPerChunk)
@@ -269,7 +268,7 @@ TEST(KubeWatch, OtherErrorEvent_ApiError)
         CancelToken{});
 
     ASSERT_FALSE(end);
-    EXPECT_EQ(end.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(end.error().kind, connectors::Error::Kind::Api);
     EXPECT_EQ(end.error().apiCode, "InternalError");
     EXPECT_NE(end.error().message.find("etcd is unhappy"), std::string::npos);
 }
@@ -295,7 +294,7 @@ TEST(KubeWatch, ErrorEventWithNonNumericCode_ApiErrorNotThrown)
         CancelToken{});
 
     ASSERT_FALSE(end);
-    EXPECT_EQ(end.error().kind, HttpError::Kind::Api);
+    EXPECT_EQ(end.error().kind, connectors::Error::Kind::Api);
     EXPECT_EQ(end.error().httpStatus, 500);
     EXPECT_EQ(end.error().apiCode, "Expired");
 }
@@ -319,7 +318,7 @@ TEST(KubeWatch, EventNestedDeep_SkippedAtTheDepthLimitWithoutRecursion)
     std::vector<std::string> problems;
     std::vector<std::string> seen;
     WatchOptions options;
-    options.onSkipped = [&problems](const HttpError &error) {
+    options.onSkipped = [&problems](const connectors::Error &error) {
         problems.push_back(error.message);
     };
 
@@ -353,8 +352,8 @@ TEST(KubeWatch, MalformedEvents_ReportedAndSkippedOthersDelivered)
     std::vector<std::string> problems;
     std::vector<std::string> seen;
     WatchOptions options;
-    options.onSkipped = [&problems](const HttpError &error) {
-        EXPECT_EQ(error.kind, HttpError::Kind::Parse);
+    options.onSkipped = [&problems](const connectors::Error &error) {
+        EXPECT_EQ(error.kind, connectors::Error::Kind::Parse);
         problems.push_back(error.message);
     };
 
@@ -422,5 +421,5 @@ TEST(KubeWatch, Unauthorized_AuthErrorBeforeStream)
         CancelToken{});
 
     ASSERT_FALSE(end);
-    EXPECT_EQ(end.error().kind, HttpError::Kind::Auth);
+    EXPECT_EQ(end.error().kind, connectors::Error::Kind::Auth);
 }

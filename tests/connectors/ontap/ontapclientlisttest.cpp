@@ -7,7 +7,7 @@
 namespace strata::ontap::test {
 namespace {
 
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 constexpr const char *kVolumes = "/api/storage/volumes";
 

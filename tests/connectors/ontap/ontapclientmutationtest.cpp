@@ -13,7 +13,7 @@
 namespace strata::ontap::test {
 namespace {
 
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using nlohmann::json;
 
 const std::string kSnapshots =
@@ -83,10 +83,10 @@ TEST_F(OntapMutationTest, CreateSnapshot_Post503_NotRetried)
 
 TEST_F(OntapMutationTest, CreateSnapshot_TransportErrorWithUnknownOutcome_PassedThroughUnchanged)
 {
-    http::HttpError lost = http::HttpError::make(Kind::Transport, "connection reset after the request was sent");
+    connectors::Error lost = connectors::Error::make(Kind::Transport, "connection reset after the request was sent");
     lost.curlCode = 56;
     lost.outcomeUnknown = true;
-    transport.enqueue(Method::Post, kSnapshots, http::fail(lost));
+    transport.enqueue(Method::Post, kSnapshots, connectors::fail(lost));
     const auto result = client().createSnapshot(kVolumeUuid, "nightly", "");
     ASSERT_FALSE(result);
     EXPECT_EQ(result.error().kind, Kind::Transport);
@@ -307,12 +307,13 @@ TEST_F(OntapMutationTest, WaitForJob_NeverFinishes_TimesOutWithUnknownOutcome)
     auto o = options();
     o.jobTimeout = 2s;
     const std::string running = ontapFixture("job_running.json");
-    transport.setOverride([&](const http::HttpRequest &request) -> std::optional<http::Result<http::HttpResponse>> {
-        if (FakeTransport::pathOf(request.url) == kJobPath) {
-            return http::Result<http::HttpResponse>(http::HttpResponse::withStatus(200, running));
-        }
-        return std::nullopt;
-    });
+    transport.setOverride(
+        [&](const http::HttpRequest &request) -> std::optional<connectors::Result<http::HttpResponse>> {
+            if (FakeTransport::pathOf(request.url) == kJobPath) {
+                return connectors::Result<http::HttpResponse>(http::HttpResponse::withStatus(200, running));
+            }
+            return std::nullopt;
+        });
     const auto job = clientWith(o).waitForJob(kJobUuid, {}, {});
     ASSERT_FALSE(job);
     EXPECT_EQ(job.error().kind, Kind::Timeout);
@@ -343,14 +344,15 @@ TEST_F(OntapMutationTest, WaitForJob_CancelledWhileJobRequestHangs_ReturnsCancel
     // Cancels once the job request has reached the transport (and hangs there).
     std::promise<void> reached;
     std::once_flag reachedOnce;
-    transport.setOverride([&](const http::HttpRequest &request) -> std::optional<http::Result<http::HttpResponse>> {
-        if (FakeTransport::pathOf(request.url) == kJobPath) {
-            std::call_once(reachedOnce, [&] {
-                reached.set_value();
-            });
-        }
-        return std::nullopt;
-    });
+    transport.setOverride(
+        [&](const http::HttpRequest &request) -> std::optional<connectors::Result<http::HttpResponse>> {
+            if (FakeTransport::pathOf(request.url) == kJobPath) {
+                std::call_once(reachedOnce, [&] {
+                    reached.set_value();
+                });
+            }
+            return std::nullopt;
+        });
     http::CancelToken cancel;
     std::thread canceller([cancel, hanging = reached.get_future()] {
         hanging.wait_for(30s); // bounded only so a regression fails instead of hanging

@@ -18,7 +18,7 @@
 namespace strata::prometheus::test {
 namespace {
 
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using sim::kube::DcgmExporter;
 using sim::kube::DcgmGpuSample;
 using testsupport::LoopbackServer;

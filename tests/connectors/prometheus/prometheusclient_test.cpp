@@ -10,7 +10,7 @@
 namespace strata::prometheus::test {
 namespace {
 
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using sim::Request;
 using sim::Responder;
 using sim::Response;

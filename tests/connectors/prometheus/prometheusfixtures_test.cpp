@@ -14,7 +14,7 @@
 namespace strata::prometheus::test {
 namespace {
 
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using testsupport::fixture;
 
 TEST(PrometheusFixtures, RecordedVector_MillisecondTimestampsAndLabels)

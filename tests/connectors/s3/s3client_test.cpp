@@ -17,7 +17,7 @@ namespace {
 using namespace std::chrono_literals;
 using http::test::RecordingSleeper;
 using http::test::SeenRequests;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 using sim::Fault;
 using sim::Request;
 using sim::Responder;

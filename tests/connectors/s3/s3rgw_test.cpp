@@ -13,7 +13,7 @@ namespace strata::s3::test {
 namespace {
 
 using namespace std::chrono_literals;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 std::string md5Hex(std::string_view data)
 {

@@ -1,9 +1,12 @@
 // Config key "sentiment": parsed with errors that name the problem, saved and read back.
 
 #include "models/core/config.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::errorText;
+using strata::testsupport::succeeded;
 using namespace strata::core;
 
 namespace {
@@ -23,29 +26,27 @@ QByteArray withSentiment(const QByteArray &sentiment)
 TEST(SentimentConfig, ParsesDefaultsAndSavesRoundTrip)
 {
     AppConfig config;
-    QString error;
-    ASSERT_TRUE(AppConfig::parse(withSentiment(R"({"source":"datalake"})"), &config, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(withSentiment(R"({"source":"datalake"})"), &config)));
     ASSERT_TRUE(config.sentiment);
     EXPECT_EQ(config.sentiment->bucket, QStringLiteral("sentiment"));
     EXPECT_EQ(config.sentiment->prefix, QStringLiteral("calls/"));
     EXPECT_EQ(config.sentiment->pollMilliseconds, 500);
     EXPECT_EQ(config.sentiment->s3Secret.kind, SecretRef::Kind::None);
 
-    ASSERT_TRUE(AppConfig::parse(withSentiment(R"({"source":"datalake","bucket":"calls-2026","prefix":"",)"
-                                               R"("s3_access_key":"SC","s3_secret":{"keychain":"strata/x/y"},)"
-                                               R"("poll_ms":250})"),
-                                 &config,
-                                 &error))
-        << error.toStdString();
+    ASSERT_TRUE(
+        succeeded(AppConfig::parse(withSentiment(R"({"source":"datalake","bucket":"calls-2026","prefix":"",)"
+                                                 R"("s3_access_key":"SC","s3_secret":{"keychain":"strata/x/y"},)"
+                                                 R"("poll_ms":250})"),
+                                   &config)));
     AppConfig again;
-    ASSERT_TRUE(AppConfig::parse(config.toJson(), &again, &error)) << error.toStdString();
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
     ASSERT_TRUE(again.sentiment);
     EXPECT_EQ(*again.sentiment, *config.sentiment);
     EXPECT_EQ(again.sentiment->s3Secret.value, QStringLiteral("strata/x/y"));
     EXPECT_FALSE(config.toJson().contains("\"sentiment\":null"));
 
     AppConfig none;
-    ASSERT_TRUE(AppConfig::parse(R"({"sources":[]})", &none, &error));
+    ASSERT_TRUE(succeeded(AppConfig::parse(R"({"sources":[]})", &none)));
     EXPECT_FALSE(none.sentiment);
     EXPECT_FALSE(none.toJson().contains("sentiment"));
 }
@@ -65,8 +66,8 @@ TEST(SentimentConfig, ErrorsNameTheProblem)
     };
     for (const auto &[json, expected] : cases) {
         AppConfig config;
-        QString error;
-        EXPECT_FALSE(AppConfig::parse(withSentiment(json), &config, &error)) << json.toStdString();
+        QString error = errorText(AppConfig::parse(withSentiment(json), &config));
+        EXPECT_FALSE(error.isEmpty()) << json.toStdString();
         EXPECT_TRUE(error.startsWith(QStringLiteral("sentiment: "))
                     || error.startsWith(QStringLiteral("\"sentiment\"")))
             << error.toStdString();

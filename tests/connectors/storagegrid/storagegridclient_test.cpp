@@ -29,7 +29,7 @@ using sim::Request;
 using sim::Responder;
 using sim::Response;
 using testsupport::LoopbackServer;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 
 namespace {
 

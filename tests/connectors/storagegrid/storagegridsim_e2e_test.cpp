@@ -15,7 +15,7 @@
 using namespace strata;
 using namespace strata::storagegrid;
 using namespace std::chrono_literals;
-using Kind = http::HttpError::Kind;
+using Kind = connectors::Error::Kind;
 namespace sg = strata::sim::storagegrid;
 
 namespace {

@@ -181,7 +181,7 @@ std::optional<std::pair<std::string, double>> latest(const azure::MetricSeries &
     return std::nullopt;
 }
 
-bool isNotFound(const http::HttpError &e)
+bool isNotFound(const connectors::Error &e)
 {
     return e.apiCode == "ResourceNotFound" || e.apiCode == "NotFound" || e.httpStatus == 404;
 }
@@ -351,7 +351,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                     aksList.push_back(std::make_shared<const AksCluster>(std::move(c)));
                 }
                 aksKeyed = keyed(std::move(aksList));
-            } else if (clusters.error().kind != http::HttpError::Kind::Auth) {
+            } else if (clusters.error().kind != connectors::Error::Kind::Auth) {
                 out.error = toFetchError(clusters.error());
                 return out;
             } else {
@@ -576,7 +576,7 @@ void AzureSource::fetchAksKubeconfig(const QString &clusterArmId,
         [conn, clusterArmId] {
             return conn->client->clusterUserKubeconfig(ss(clusterArmId));
         },
-        [done](const http::Result<std::string> &yaml) {
+        [done](const connectors::Result<std::string> &yaml) {
             done(yaml ? qs(*yaml) : QString(), yaml ? QString() : qs(yaml.error().message));
         });
 }
@@ -975,23 +975,24 @@ struct AzureReconciler
 
     /// The volume now, found by its fileSystemId: first at `armId`, else (moved by a pool
     /// change) among the account's pools. nullopt value = gone.
-    http::Result<std::optional<azure::AnfVolume>> findVolume(const QString &fileSystemId, const QString &armId) const
+    connectors::Result<std::optional<azure::AnfVolume>> findVolume(const QString &fileSystemId,
+                                                                   const QString &armId) const
     {
         auto direct = client.volume(ss(armId));
         if (direct && qs(direct->fileSystemId) == fileSystemId) {
             return std::optional<azure::AnfVolume>(*direct);
         }
         if (!direct && !isNotFound(direct.error())) {
-            return http::fail(direct.error());
+            return connectors::fail(direct.error());
         }
         auto pools = client.listPools(ss(accountIdOf(armId)));
         if (!pools) {
-            return http::fail(pools.error());
+            return connectors::fail(pools.error());
         }
         for (const azure::CapacityPool &p : *pools) {
             auto volumes = client.listVolumes(p.id);
             if (!volumes) {
-                return http::fail(volumes.error());
+                return connectors::fail(volumes.error());
             }
             for (const azure::AnfVolume &v : *volumes) {
                 if (qs(v.fileSystemId) == fileSystemId) {
@@ -1199,7 +1200,7 @@ std::function<ActionResult(const ActionContext &)> AzureSource::prepare(const Ac
             auto moved = client.poolChange(current.id, ss(choice.armId), rec.lroProgress(QObject::tr("Pool change")));
             auto after = rec.findVolume(volume->id, moved ? qs(*moved) : qs(current.id));
             if (!moved) {
-                const http::HttpError &e = moved.error();
+                const connectors::Error &e = moved.error();
                 if (after && *after && arrived(**after)) {
                     return actionReconciled(QObject::tr("%1 moved to pool %2 (%3) (confirmed after: %4).")
                                                 .arg(label, choice.name, request.targetLevel, qs(e.message)));

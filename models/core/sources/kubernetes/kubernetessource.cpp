@@ -143,15 +143,15 @@ KubeWorkerReaper &kubeWorkers()
     return reaper;
 }
 
-http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &config, const QString &token)
+connectors::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &config, const QString &token)
 {
     if (config.kubeconfigInSecret) {
         // The secret is a whole kubeconfig (AKS's listClusterUserCredential): its tokens and
         // keys live in the keychain, never in a file. Messages name the source, not the text.
         const std::string where = "the kubeconfig stored for source " + ss(config.name);
         if (token.trimmed().isEmpty()) {
-            http::HttpError error;
-            error.kind = http::HttpError::Kind::Auth;
+            connectors::Error error;
+            error.kind = connectors::Error::Kind::Auth;
             error.message = where + " is empty; add the cluster again or paste its kubeconfig";
             return Unexpected{std::move(error)};
         }
@@ -173,8 +173,8 @@ http::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConfig &co
         if (!config.caFile.isEmpty()) {
             std::ifstream in(ss(config.caFile), std::ios::binary);
             if (!in) {
-                http::HttpError error;
-                error.kind = http::HttpError::Kind::Tls;
+                connectors::Error error;
+                error.kind = connectors::Error::Kind::Tls;
                 error.message = "cannot read the CA file " + ss(config.caFile);
                 return Unexpected{std::move(error)};
             }
@@ -482,7 +482,7 @@ void KubernetesSource::launch()
         },
         [shared, timeouts] {
             const http::CancelToken &cancel = shared->cancel;
-            auto fail = [&](const http::HttpError &error) {
+            auto fail = [&](const connectors::Error &error) {
                 {
                     std::lock_guard lock(shared->mutex);
                     shared->bootstrapError = toFetchError(error);
@@ -509,7 +509,7 @@ void KubernetesSource::launch()
                     auto v = shared->client->version(cancel);
                     // Resource lists of the optional groups: which version serves which resource.
                     auto d = v ? shared->client->discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
-                               : http::Result<kubernetes::Discovery>(Unexpected{v.error()});
+                               : connectors::Result<kubernetes::Discovery>(Unexpected{v.error()});
                     if (v && d) {
                         version = v->gitVersion;
                         discovery = std::move(*d);
@@ -659,8 +659,8 @@ void KubernetesSource::launch()
                         }
                         shared->notify();
                     },
-                    [shared, name](const http::HttpError &error) {
-                        if (error.kind == http::HttpError::Kind::Cancelled) {
+                    [shared, name](const connectors::Error &error) {
+                        if (error.kind == connectors::Error::Kind::Cancelled) {
                             return;
                         }
                         {
@@ -998,7 +998,7 @@ const std::string kManagedBy = "app.kubernetes.io/managed-by";
 const std::string kRoleLabel = "strata.io/role";
 const std::string kRequestedAnnotation = "strata.io/requested";
 
-bool isCode(const http::HttpError &e, const char *code)
+bool isCode(const connectors::Error &e, const char *code)
 {
     return e.apiCode == code;
 }
@@ -1139,10 +1139,10 @@ recordsOf(const json &configMap, const QString &source, const QString &target, Q
         if (!it.value().is_string()) {
             continue;
         }
-        QString error;
-        auto record = cacheRecordFromJson(QByteArray::fromStdString(it.value().get<std::string>()), &error);
+        auto record = cacheRecordFromJson(QByteArray::fromStdString(it.value().get<std::string>()));
         if (!record) {
-            problems->append(QStringLiteral("%1 record %2: %3").arg(cacheConfigMapName(target), qs(it.key()), error));
+            problems->append(QStringLiteral("%1 record %2: %3")
+                                 .arg(cacheConfigMapName(target), qs(it.key()), record.error().message));
             continue;
         }
         record->source = source;
@@ -1167,14 +1167,14 @@ json stateConfigMap(const QString &target, const QString &ns)
 
 // Read-modify-write of one target's state ConfigMap: `mutate` edits the data object (and may
 // refuse with an error); a 409 from a concurrent writer re-reads and re-applies (3 tries).
-http::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
-                                        const QString &target,
-                                        const QString &ns,
-                                        const std::function<bool(json &data)> &mutate,
-                                        const http::CancelToken &cancel)
+connectors::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
+                                              const QString &target,
+                                              const QString &ns,
+                                              const std::function<bool(json &data)> &mutate,
+                                              const http::CancelToken &cancel)
 {
     const std::string name = ss(cacheConfigMapName(target));
-    http::HttpError last;
+    connectors::Error last;
     for (int attempt = 0; attempt < 3; ++attempt) {
         auto current = client.getConfigMap(ss(ns), name, cancel);
         const bool missing = !current && isCode(current.error(), "NotFound");
@@ -1204,10 +1204,10 @@ http::Result<json> updateStateConfigMap(kubernetes::KubeClient &client,
 
 // Creates a cache Job; an existing one of the same name counts as ours when it carries our
 // request time or is still running; a leftover of an earlier round (finished) is replaced.
-http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
-                                              const std::string &ns,
-                                              const json &object,
-                                              const http::CancelToken &cancel)
+connectors::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
+                                                    const std::string &ns,
+                                                    const json &object,
+                                                    const http::CancelToken &cancel)
 {
     const std::string name = object["metadata"]["name"].get<std::string>();
     const std::string ours = requestedAnnotation(object);
@@ -1216,7 +1216,7 @@ http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
         if (created) {
             return false;
         }
-        const http::HttpError &e = created.error();
+        const connectors::Error &e = created.error();
         if (!isCode(e, "AlreadyExists") && !e.outcomeUnknown) {
             return Unexpected{e};
         }
@@ -1246,8 +1246,8 @@ http::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &client,
             }
         }
     }
-    http::HttpError error;
-    error.kind = http::HttpError::Kind::Api;
+    connectors::Error error;
+    error.kind = connectors::Error::Kind::Api;
     error.message = "Job " + ns + "/" + name + " could not be replaced";
     return Unexpected{std::move(error)};
 }
@@ -1365,9 +1365,9 @@ PollJob KubernetesSource::cachePollJob()
         for (const QString &ns : namespaces) {
             auto configMaps = client.listConfigMaps(ss(ns), "strata.io/cache-target", token);
             auto jobList = configMaps ? client.listJobs(ss(ns), kManagedBy + "=strata", token)
-                                      : http::Result<kubernetes::ListPage>(Unexpected{configMaps.error()});
+                                      : connectors::Result<kubernetes::ListPage>(Unexpected{configMaps.error()});
             auto podList = jobList ? client.listPods(ss(ns), kRoleLabel + "=cache-loader", token)
-                                   : http::Result<kubernetes::ListPage>(Unexpected{jobList.error()});
+                                   : connectors::Result<kubernetes::ListPage>(Unexpected{jobList.error()});
             if (!podList) {
                 FetchError e = toFetchError(podList.error());
                 e.message = QObject::tr("cache state in %1: %2").arg(ns, e.message);
@@ -1914,7 +1914,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
             auto created =
                 client.create(kubernetes::kJobs, ss(ns), jobObject(spec, ns, kai, user, ctx.submitted), cancel);
             if (!created) {
-                const http::HttpError &e = created.error();
+                const connectors::Error &e = created.error();
                 if (e.apiCode == "AlreadyExists" || e.outcomeUnknown) {
                     const auto ours = existing();
                     if (ours == std::optional<bool>(true)) {
@@ -1958,7 +1958,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
         }
         case ActionKind::ProjectQuotaEdit: {
             const std::string quota = ss(formatGpus(request.quota));
-            http::Result<json> patched = json::object();
+            connectors::Result<json> patched = json::object();
             if (kai) {
                 json patch = {{"spec", {{"resources", {{"gpu", {{"quota", std::stod(quota)}}}}}}}};
                 patched = client.mergePatch(shared->queueType, {}, ss(request.project), patch, cancel);
@@ -2050,11 +2050,10 @@ ActionPreview KubernetesSource::previewCache(const ActionRequest &request, Cache
             p.blockedReason = tr("Caching needs the dataset hub, which this program does not run.");
             return p;
         }
-        QString error;
-        const std::optional<CommitLocation> location =
-            m_deps.resolveCommit(request.datasetSource, request.datasetId, request.commitId, &error);
+        const Result<CommitLocation> location =
+            m_deps.resolveCommit(request.datasetSource, request.datasetId, request.commitId);
         if (!location) {
-            p.blockedReason = error;
+            p.blockedReason = location.error().message;
             return p;
         }
         datasetName = location->datasetName;
@@ -2402,7 +2401,9 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
                 const std::string key = ss(request.commitId);
                 std::optional<CachedCommit> existing;
                 if (data.contains(key) && data[key].is_string()) {
-                    existing = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()));
+                    if (auto parsed = cacheRecordFromJson(QByteArray::fromStdString(data[key].get<std::string>()))) {
+                        existing = std::move(*parsed);
+                    }
                 }
                 settled = false;
                 retryFailed = false;
@@ -2511,7 +2512,7 @@ void KubernetesSource::testConnection(const SourceConfig &config,
             const http::CancelToken cancel;
             auto version = client.version(cancel);
             auto discovery = version ? client.discover(cancel, {kubernetes::kQueues, kubernetes::kPodGroups})
-                                     : http::Result<kubernetes::Discovery>(Unexpected{version.error()});
+                                     : connectors::Result<kubernetes::Discovery>(Unexpected{version.error()});
             const auto ms =
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (!version || !discovery) {
@@ -2555,33 +2556,22 @@ void KubernetesSource::testConnection(const SourceConfig &config,
     });
 }
 
-QStringList KubernetesSource::kubeconfigContexts(const QString &path, QString *currentContext, QString *error)
+Result<KubernetesSource::KubeconfigContexts> KubernetesSource::kubeconfigContexts(const QString &path)
 {
-    if (currentContext) {
-        currentContext->clear();
-    }
-    if (error) {
-        error->clear();
-    }
     const std::vector<std::string> paths =
         path.isEmpty() ? kubernetes::kubeconfigPaths() : std::vector<std::string>{ss(path)};
     auto kubeconfig = kubernetes::loadKubeconfig(paths);
     if (!kubeconfig) {
-        if (error) {
-            *error = qs(kubeconfig.error().message);
-        }
-        return {};
+        return core::fail(toError(kubeconfig.error()));
     }
-    QStringList contexts;
-    contexts.reserve(int(kubeconfig->contexts.size()));
+    KubeconfigContexts contexts;
+    contexts.names.reserve(int(kubeconfig->contexts.size()));
     for (const std::string &name : kubeconfig->contexts) {
-        contexts << qs(name);
+        contexts.names << qs(name);
     }
-    if (currentContext) {
-        *currentContext = qs(kubeconfig->currentContext);
-    }
-    if (contexts.isEmpty() && error) {
-        *error = QObject::tr("%1 defines no contexts.").arg(qs(kubeconfig->source));
+    contexts.current = qs(kubeconfig->currentContext);
+    if (contexts.names.isEmpty()) {
+        return core::fail(QObject::tr("%1 defines no contexts.").arg(qs(kubeconfig->source)));
     }
     return contexts;
 }

@@ -50,10 +50,10 @@ public:
         QThreadPool &pool;
         HistoryService *history = nullptr; ///< optional
         /// Where a commit's objects are (CacheCommit): `datasetSource`, `datasetId`, `commitId`
-        /// of the request; nullopt and `error` when unknown. Owner thread. Unset = caching is
+        /// of the request; why not (a sentence) when unknown. Owner thread. Unset = caching is
         /// refused with a reason.
-        std::function<std::optional<CommitLocation>(
-            const QString &datasetSource, const QString &datasetId, const QString &commitId, QString *error)>
+        std::function<Result<CommitLocation>(
+            const QString &datasetSource, const QString &datasetId, const QString &commitId)>
             resolveCommit;
     };
 
@@ -91,11 +91,17 @@ public:
                                QThreadPool &pool,
                                QObject *context,
                                std::function<void(bool ok, QString message)> done);
-    /// Context names of the kubeconfig at `path` (empty = $KUBECONFIG or ~/.kube/config,
-    /// merged as kubectl does), in file order. `currentContext` gets its current-context (maybe
-    /// empty). On failure returns none and sets `error` (file missing, YAML invalid, no
-    /// contexts). Blocking file I/O: call it on a pool thread, never on the GUI thread.
-    static QStringList kubeconfigContexts(const QString &path, QString *currentContext, QString *error);
+    /// The contexts of a kubeconfig: their names in file order and its current-context (maybe
+    /// empty).
+    struct KubeconfigContexts
+    {
+        QStringList names;
+        QString current;
+    };
+    /// The contexts of the kubeconfig at `path` (empty = $KUBECONFIG or ~/.kube/config, merged
+    /// as kubectl does). An error naming the file when it is missing, its YAML is invalid or it
+    /// defines no contexts. Blocking file I/O: call it on a pool thread, never on the GUI thread.
+    static Result<KubeconfigContexts> kubeconfigContexts(const QString &path);
 
     /// The cache targets ("NFS connected") this cluster mounts: their state ConfigMaps, loader
     /// and evictor Jobs are read every cache poll, reconciled (the ConfigMap is rewritten when a

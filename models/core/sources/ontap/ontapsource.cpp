@@ -93,11 +93,11 @@ struct FileDatasets
     std::vector<Ptr<Commit>> commits;
 };
 
-http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
-                                            const KeyedList<Volume> &volumes,
-                                            const QStringList &roots,
-                                            const QString &source,
-                                            const http::CancelToken &token)
+connectors::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
+                                                  const KeyedList<Volume> &volumes,
+                                                  const QStringList &roots,
+                                                  const QString &source,
+                                                  const http::CancelToken &token)
 {
     FileDatasets out;
     for (const Ptr<Volume> &v : volumes.items()) {
@@ -106,7 +106,7 @@ http::Result<FileDatasets> readFileDatasets(ontap::OntapClient &client,
         }
         auto snapshots = client.listSnapshots(ss(v->id), token);
         if (!snapshots) {
-            return http::fail(snapshots.error());
+            return connectors::fail(snapshots.error());
         }
         std::vector<ontap::Snapshot> sorted = *snapshots;
         std::stable_sort(sorted.begin(), sorted.end(), [](const ontap::Snapshot &a, const ontap::Snapshot &b) {
@@ -228,10 +228,10 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
             auto &client = *conn->client;
             // Each read needs the ones before it to have answered: the first failure ends the poll.
             auto cluster = client.cluster(token);
-            auto svms = cluster ? client.listSvms(token) : http::fail(cluster.error());
-            auto aggregates = svms ? client.listAggregates(token) : http::fail(svms.error());
-            auto volumes = aggregates ? client.listVolumes(false, token) : http::fail(aggregates.error());
-            auto qos = volumes ? client.listQosPolicies(token) : http::fail(volumes.error());
+            auto svms = cluster ? client.listSvms(token) : connectors::fail(cluster.error());
+            auto aggregates = svms ? client.listAggregates(token) : connectors::fail(svms.error());
+            auto volumes = aggregates ? client.listVolumes(false, token) : connectors::fail(aggregates.error());
+            auto qos = volumes ? client.listQosPolicies(token) : connectors::fail(volumes.error());
             if (!qos) {
                 out.error = toFetchError(qos.error());
                 return out;
@@ -816,7 +816,7 @@ struct Reconciler
 
     /// Recovery after a restart: the journaled job to its end, else a job of ours ONTAP ran
     /// meanwhile (`descriptionGlob`); nullopt when there is none.
-    std::optional<http::Result<ontap::Job>> followInterrupted(const std::string &descriptionGlob) const
+    std::optional<connectors::Result<ontap::Job>> followInterrupted(const std::string &descriptionGlob) const
     {
         if (!ctx.handle.isEmpty()) {
             progress(-1, QObject::tr("Following ONTAP job %1 after the restart").arg(ctx.handle));
@@ -827,7 +827,7 @@ struct Reconciler
     }
 
     /// The outcome of an interrupted action whose effect is absent (or cannot be read).
-    ActionResult interruptedWithoutEffect(const std::optional<http::Result<ontap::Job>> &job,
+    ActionResult interruptedWithoutEffect(const std::optional<connectors::Result<ontap::Job>> &job,
                                           const std::optional<bool> &effect,
                                           const QString &what) const
     {
@@ -857,7 +857,7 @@ struct Reconciler
 
     /// Waits for a job of ours that ONTAP may have started before the response was lost.
     /// Returns: nullopt = no such job; true/false = that job's outcome.
-    std::optional<http::Result<ontap::Job>> followLostJob(const std::string &descriptionGlob) const
+    std::optional<connectors::Result<ontap::Job>> followLostJob(const std::string &descriptionGlob) const
     {
         auto jobs = client.findJobs(descriptionGlob);
         if (!jobs) {
@@ -872,7 +872,7 @@ struct Reconciler
             }
             if (job.isTerminal()) {
                 if (job.state == "success") {
-                    return http::Result<ontap::Job>(job);
+                    return connectors::Result<ontap::Job>(job);
                 }
                 continue;
             }

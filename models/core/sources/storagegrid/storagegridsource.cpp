@@ -50,7 +50,7 @@ struct DatasetLocation
 };
 
 /// The datasets under the configured roots, in root order, each once (connectors/dataset).
-http::Result<std::vector<DatasetLocation>>
+connectors::Result<std::vector<DatasetLocation>>
 discoverDatasets(s3::S3Client &client, const QStringList &roots, const http::CancelToken &cancel)
 {
     std::vector<DatasetLocation> out;
@@ -58,7 +58,7 @@ discoverDatasets(s3::S3Client &client, const QStringList &roots, const http::Can
     for (const QString &root : roots) {
         auto found = dataset::discoverDatasets(client, ss(root), cancel);
         if (!found) {
-            return http::fail(found.error());
+            return connectors::fail(found.error());
         }
         for (dataset::DatasetRef &d : *found) {
             if (seen.insert(d.bucket + "/" + d.prefix).second) {
@@ -240,7 +240,7 @@ QHash<QString, qint64> growthBy(const storagegrid::MetricResult &result, const s
 }
 
 /// The single value of an instant query ("sum(...)"), nullopt when absent.
-std::optional<qint64> scalarOf(const http::Result<storagegrid::MetricResult> &result)
+std::optional<qint64> scalarOf(const connectors::Result<storagegrid::MetricResult> &result)
 {
     if (!result || result->series.empty() || result->series.front().samples.empty()) {
         return std::nullopt;
@@ -295,7 +295,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
         job.run = [conn, token, source, self, now]() -> PollOutcome {
             PollOutcome out;
             storagegrid::StorageGridClient &c = *conn->client;
-            auto fail = [&out](const http::HttpError &e) {
+            auto fail = [&out](const connectors::Error &e) {
                 out.error = toFetchError(e);
                 return out;
             };
@@ -500,7 +500,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                 struct Fetched
                 {
                     std::vector<dataset::CommitRef> manifests;
-                    std::optional<http::HttpError> error;
+                    std::optional<connectors::Error> error;
                 };
                 std::vector<Fetched> fetched(datasets->size());
                 std::atomic<std::size_t> next{0};
@@ -520,7 +520,7 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                             auto read = dataset::readCommitHeader(client, loc.bucket, m.key, token);
                             if (read) {
                                 cache->insert(cacheKey, *read);
-                            } else if (read.error().kind == http::HttpError::Kind::Parse) {
+                            } else if (read.error().kind == connectors::Error::Kind::Parse) {
                                 // One corrupt manifest must not hide the dataset's others.
                                 qCWarning(lcGrid).noquote() << source << qs(read.error().message);
                             } else if (read.error().apiCode != "NoSuchKey") { // NoSuchKey: deleted since the listing
@@ -787,8 +787,9 @@ void StorageGridSource::testConnection(const SourceConfig &config,
         timer.start();
         auto grid = GridConnection::make(config, password, true);
         auto version = grid->client->productVersion();
-        http::Result<std::string> name = version ? grid->client->topologyGridName() : http::fail(version.error());
-        auto tenants = name ? grid->client->accountsCache() : http::fail(name.error());
+        connectors::Result<std::string> name =
+            version ? grid->client->topologyGridName() : connectors::fail(version.error());
+        auto tenants = name ? grid->client->accountsCache() : connectors::fail(name.error());
         if (!tenants) {
             message = qs(tenants.error().message);
         } else {

@@ -1,6 +1,6 @@
-#include "connectors/http/httperror.h"
+#include "connectors/error.h"
 
-namespace strata::http {
+namespace strata::connectors {
 
 namespace {
 
@@ -9,7 +9,7 @@ constexpr int CurlFileSizeExceeded = 63;
 
 } // namespace
 
-bool HttpError::retryable() const
+bool Error::retryable() const
 {
     switch (httpStatus) {
     case 429:
@@ -27,7 +27,7 @@ bool HttpError::retryable() const
     return kind == Kind::Timeout;
 }
 
-const char *HttpError::kindName(Kind kind)
+const char *Error::kindName(Kind kind)
 {
     switch (kind) {
     case Kind::Transport:
@@ -46,17 +46,19 @@ const char *HttpError::kindName(Kind kind)
         return "auth";
     case Kind::Cancelled:
         return "cancelled";
+    case Kind::Process:
+        return "process";
     }
     return "unknown";
 }
 
-HttpError HttpError::make(Kind kind, std::string message, int httpStatus)
+Error Error::make(Kind kind, std::string message, int httpStatus)
 {
-    HttpError error;
+    Error error;
     error.kind = kind;
     error.message = std::move(message);
     error.httpStatus = httpStatus;
     return error;
 }
 
-} // namespace strata::http
+} // namespace strata::connectors
