@@ -921,6 +921,14 @@ bundle diff A B [-o table|json]
         <source>[--config PATH | --demo] why JOB [--source NAME] [-o table|json]</source>
         <translation>[--config PATH | --demo] why JOB [--source NAME] [-o table|json]</translation>
     </message>
+    <message>
+        <source>what-if quota: this project&apos;s over-quota weight (PROJECT=W, repeatable); spare GPUs are then split by weight as KAI does, not by quota.</source>
+        <translation>what-if quota: Über-Kontingent-Gewicht dieses Projekts (PROJEKT=W, wiederholbar); freie GPUs werden dann wie bei KAI nach Gewicht statt nach Kontingent verteilt.</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] what-if quota PROJECT=GPUS... [--over-quota-weight PROJECT=W]... [--source NAME] [-o table|json]</source>
+        <translation>[--config PFAD | --demo] what-if quota PROJEKT=GPUS... [--over-quota-weight PROJEKT=W]... [--source NAME] [-o table|json]</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1068,6 +1076,46 @@ bundle diff A B [-o table|json]
     <message>
         <source>CAP</source>
         <translation>LIMIT</translation>
+    </message>
+    <message>
+        <source>what-if prints table or json</source>
+        <translation>what-if gibt table oder json aus</translation>
+    </message>
+    <message>
+        <source>CLUSTER %1: %2 GPUs; quotas %3 → %4; spare GPUs split by %5</source>
+        <translation>CLUSTER %1: %2 GPUs; Kontingente %3 → %4; freie GPUs verteilt nach %5</translation>
+    </message>
+    <message>
+        <source>over-quota weight</source>
+        <translation>Über-Kontingent-Gewicht</translation>
+    </message>
+    <message>
+        <source>quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Note: the quotas add up to %1 GPUs, not the cluster&apos;s %2 (Run:ai expects them equal).</source>
+        <translation>Hinweis: Die Kontingente ergeben %1 GPUs, nicht die %2 des Clusters (Run:ai erwartet Gleichheit).</translation>
+    </message>
+    <message>
+        <source>No job would start or be preempted.</source>
+        <translation>Kein Job würde starten oder verdrängt werden.</translation>
+    </message>
+    <message>
+        <source>Unchanged: %1 running, %2 queued. Nothing was changed: apply quotas in Run:ai or with kubectl edit queue.</source>
+        <translation>Unverändert: %1 laufend, %2 wartend. Nichts wurde geändert: Kontingente in Run:ai oder mit kubectl edit queue anwenden.</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>no GPU cluster answered (%1)</source>
+        <translation>kein GPU-Cluster hat geantwortet (%1)</translation>
+    </message>
+    <message>
+        <source>several GPU clusters (%1): choose one with --source</source>
+        <translation>mehrere GPU-Cluster (%1): einen mit --source wählen</translation>
     </message>
 </context>
 <context>
@@ -1420,6 +1468,34 @@ bundle diff A B [-o table|json]
         <source>above its %1 % high watermark: %2 of %3</source>
         <translation>über seiner oberen Schwelle von %1 %: %2 von %3</translation>
     </message>
+    <message>
+        <source>%1 holds GPUs on %2 that Strata cannot place; left out</source>
+        <translation>%1 belegt GPUs auf %2, die Strata nicht zuordnen kann; ausgelassen</translation>
+    </message>
+    <message>
+        <source>an unknown node</source>
+        <translation>einem unbekannten Node</translation>
+    </message>
+    <message>
+        <source>%1 has no projects: it is not a GPU cluster, or its first poll has not landed</source>
+        <translation>%1 hat keine Projekte: Es ist kein GPU-Cluster, oder die erste Abfrage ist noch nicht eingetroffen</translation>
+    </message>
+    <message>
+        <source>%1 has no project %2</source>
+        <translation>%1 hat kein Projekt %2</translation>
+    </message>
+    <message>
+        <source>A quota or weight cannot be negative (%1)</source>
+        <translation>Ein Kontingent oder Gewicht kann nicht negativ sein (%1)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not PROJECT=WEIGHT (a number &gt;= 0, e.g. team-b=3)</source>
+        <translation>„%1“ ist nicht PROJEKT=GEWICHT (eine Zahl &gt;= 0, z. B. team-b=3)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not PROJECT=GPUS (a number &gt;= 0, e.g. team-d=8 or team-b=2.5)</source>
+        <translation>„%1“ ist nicht PROJEKT=GPUS (eine Zahl &gt;= 0, z. B. team-d=8 oder team-b=2.5)</translation>
+    </message>
 </context>
 <context>
     <name>strata::core::ActionManager</name>
@@ -1659,6 +1735,33 @@ bundle diff A B [-o table|json]
     <message>
         <source>Cannot read the S3 secret of %1: %2</source>
         <translation>Der geheime S3-Schlüssel von %1 kann nicht gelesen werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>strata::core::GpuAllocator</name>
+    <message>
+        <source>preempted by %1 reclaiming its quota</source>
+        <translation>verdrängt von %1, das sein Kontingent zurückfordert</translation>
+    </message>
+    <message>
+        <source>non-preemptible: %1 GPUs would take %2&apos;s non-preemptible GPUs past its quota of %3</source>
+        <translation>nicht verdrängbar: %1 GPUs würden die nicht verdrängbaren GPUs von %2 über sein Kontingent von %3 bringen</translation>
+    </message>
+    <message>
+        <source>project %1 is at or over its fair share (%2/%3 GPUs)</source>
+        <translation>Projekt %1 hat seinen fairen Anteil erreicht oder überschritten (%2/%3 GPUs)</translation>
+    </message>
+    <message>
+        <source>no GPU has %1 free</source>
+        <translation>keine GPU hat %1 frei</translation>
+    </message>
+    <message>
+        <source>no node has a free GPU</source>
+        <translation>kein Node hat eine freie GPU</translation>
+    </message>
+    <message>
+        <source>no node has %1 free GPUs together</source>
+        <translation>kein Node hat %1 freie GPUs zusammen</translation>
     </message>
 </context>
 <context>
@@ -4584,6 +4687,14 @@ bis %3, %4</translation>
         <source>No Kubernetes cluster.</source>
         <translation>Kein Kubernetes-Cluster.</translation>
     </message>
+    <message>
+        <source>What &amp;if…</source>
+        <translation>Was &amp;wäre wenn…</translation>
+    </message>
+    <message>
+        <source>Try other quotas: which jobs would start, be preempted or stay queued (changes nothing)</source>
+        <translation>Andere Kontingente ausprobieren: welche Jobs starten, verdrängt würden oder warten (ändert nichts)</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::GpuProjectChart</name>
@@ -5634,6 +5745,101 @@ bis %3, %4</translation>
     <message>
         <source>Recent events (Triage):</source>
         <translation>Letzte Ereignisse (Triage):</translation>
+    </message>
+</context>
+<context>
+    <name>strata::views::QuotaWhatIfDialog</name>
+    <message>
+        <source>What if quotas change — %1</source>
+        <translation>Was wäre, wenn sich Kontingente ändern — %1</translation>
+    </message>
+    <message>
+        <source>Change quotas and press Predict: Strata runs the Run:ai/KAI queue rules on the cluster&apos;s jobs as they are now. Nothing changes until you apply a quota.</source>
+        <translation>Kontingente ändern und „Vorhersagen“ drücken: Strata wendet die Run:ai/KAI-Warteschlangenregeln auf die aktuellen Jobs des Clusters an. Nichts ändert sich, bis Sie ein Kontingent anwenden.</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>Quota (GPUs)</source>
+        <translation>Kontingent (GPUs)</translation>
+    </message>
+    <message>
+        <source>Over-quota weight</source>
+        <translation>Über-Kontingent-Gewicht</translation>
+    </message>
+    <message>
+        <source>Split spare GPUs by over-quota weight (KAI) instead of by quota</source>
+        <translation>Freie GPUs nach Über-Kontingent-Gewicht (KAI) statt nach Kontingent verteilen</translation>
+    </message>
+    <message>
+        <source>Quota of %1 in GPUs</source>
+        <translation>Kontingent von %1 in GPUs</translation>
+    </message>
+    <message>
+        <source>Over-quota weight of %1</source>
+        <translation>Über-Kontingent-Gewicht von %1</translation>
+    </message>
+    <message>
+        <source>&amp;Predict</source>
+        <translation>&amp;Vorhersagen</translation>
+    </message>
+    <message>
+        <source>&amp;Apply quota…</source>
+        <translation>Kontingent &amp;anwenden…</translation>
+    </message>
+    <message>
+        <source>Change the selected project&apos;s quota to the one tried here (preview first)</source>
+        <translation>Das Kontingent des gewählten Projekts auf das hier ausprobierte ändern (zuerst Vorschau)</translation>
+    </message>
+    <message>
+        <source>Projects, now → predicted</source>
+        <translation>Projekte, jetzt → vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Jobs that would change or stay queued</source>
+        <translation>Jobs, die sich ändern würden oder weiter warten</translation>
+    </message>
+    <message>
+        <source>%1 has no projects yet.</source>
+        <translation>%1 hat noch keine Projekte.</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>Vorhersage läuft…</translation>
+    </message>
+    <message>
+        <source>Quotas %1 → %2 of %3 GPUs; spare GPUs split by %4. %5 would start, %6 would be preempted.</source>
+        <translation>Kontingente %1 → %2 von %3 GPUs; freie GPUs verteilt nach %4. %5 würden starten, %6 würden verdrängt.</translation>
+    </message>
+    <message>
+        <source>over-quota weight</source>
+        <translation>Über-Kontingent-Gewicht</translation>
+    </message>
+    <message>
+        <source>quota</source>
+        <translation>Kontingent</translation>
+    </message>
+    <message>
+        <source>Run:ai expects the quotas to add up to the cluster&apos;s GPUs.</source>
+        <translation>Run:ai erwartet, dass die Kontingente zusammen die GPUs des Clusters ergeben.</translation>
+    </message>
+    <message>
+        <source>Preempted</source>
+        <translation>Verdrängt</translation>
+    </message>
+    <message>
+        <source>Starts</source>
+        <translation>Startet</translation>
+    </message>
+    <message>
+        <source>Stays queued</source>
+        <translation>Wartet weiter</translation>
+    </message>
+    <message>
+        <source>Keeps running</source>
+        <translation>Läuft weiter</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
+#include "models/core/estate.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/rowsupport.h"
@@ -13,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace strata::cli {
 
@@ -322,6 +325,16 @@ int runDataVerb(core::Engine &engine,
     request.commitId = commit->id;
     request.datasetId = commit->datasetId;
     request.datasetSource = commit->source;
+    // A cluster answers its first view before a slow claim list lands: give the target's claim a
+    // moment to be read rather than preview room that is not known yet.
+    waitFor(
+        [&engine, &request] {
+            const core::Ptr<core::CacheTarget> t = engine.estate().cacheTargets().find(
+                request.source, request.source + QLatin1Char('/') + request.cacheTarget);
+            return !t || !t->pvcPhase.isEmpty() || !t->problem.isEmpty();
+        },
+        &engine,
+        std::min(run.timeoutSeconds, 30));
     return runAction(engine, request, engine.actions().preview(request), run, out, err);
 }
 

@@ -4,8 +4,8 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/runtime.h"
-#include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QFile>
 #include <QFileInfo>

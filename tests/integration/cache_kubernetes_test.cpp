@@ -442,6 +442,28 @@ TEST_F(CacheKubernetes, TargetTooSmallIsRefusedInThePreview)
         << preview.blockedReason.toStdString();
 }
 
+// A target published from the configuration before its claim was listed has unknown room, not
+// 0 B free: the preview says it has not been read yet instead of refusing for lack of space.
+TEST_F(CacheKubernetes, TargetWhoseClaimIsNotListedYetIsNotZeroBytesFree)
+{
+    const MadeCommit commit = makeCommit("public_set12", 'u');
+    ASSERT_TRUE(targetRecord());
+    core::CacheTarget unread = *targetRecord();
+    unread.pvcPhase.clear();
+    unread.problem.clear();
+    unread.capacityBytes = 0;
+    unread.usedBytes = 0;
+    core::CachePublish publish;
+    publish.targets = std::make_shared<const core::KeyedList<core::CacheTarget>>(
+        std::vector<core::Ptr<core::CacheTarget>>{std::make_shared<const core::CacheTarget>(unread)});
+    estate.publishCaches(q(kSource), publish);
+    const core::ActionPreview preview = actions->preview(request(core::ActionKind::CacheCommit, commit));
+    EXPECT_FALSE(preview.allowed());
+    EXPECT_TRUE(preview.blockedReason.contains(QLatin1String("has not been read yet")))
+        << preview.blockedReason.toStdString();
+    EXPECT_FALSE(preview.blockedReason.contains(QLatin1String(" free"))) << preview.blockedReason.toStdString();
+}
+
 TEST_F(CacheKubernetes, ClearAndPolicyEvictionAfterNDays)
 {
     const MadeCommit first = makeCommit("fraud_jun", 'a');

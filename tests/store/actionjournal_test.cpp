@@ -4,8 +4,8 @@
 
 #include "models/core/actions.h"
 #include "models/core/historystore.h"
-#include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QTemporaryDir>
 

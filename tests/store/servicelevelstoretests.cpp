@@ -1,6 +1,6 @@
 #include "models/core/historystore.h"
-#include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/manualclock.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>

@@ -2081,7 +2081,8 @@ ActionPreview KubernetesSource::previewCache(const ActionRequest &request, Cache
                 break;
             }
         }
-        if (!published) {
+        // Published from the configuration before its claim was listed: its room is unknown, not 0 B.
+        if (!published || (published->pvcPhase.isEmpty() && published->problem.isEmpty())) {
             p.blockedReason = tr("The state of cache target %1 has not been read yet.").arg(request.cacheTarget);
             return p;
         }
