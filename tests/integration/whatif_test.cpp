@@ -16,39 +16,40 @@ using strata::core::GpuAllocator;
 using strata::core::MilliGpu;
 using strata::core::QuotaChange;
 using strata::core::WhatIfJob;
-namespace core = strata::core;
-namespace sim = strata::sim::kube;
-namespace tr4858 = strata::sim::kube::tr4858;
+// Aliases of their own: the unity build puts this file next to others that say `sim` or `core`.
+namespace wicore = strata::core;
+namespace wisim = strata::sim::kube;
+namespace witr = strata::sim::kube::tr4858;
 
 namespace {
 
 const QString kWhatIfCluster = QStringLiteral("dgx");
 
-QString qstr(const std::string &text)
+QString whatIfText(const std::string &text)
 {
     return QString::fromStdString(text);
 }
 
-core::JobType jobTypeOf(sim::JobKind kind)
+wicore::JobType whatIfJobType(wisim::JobKind kind)
 {
-    return kind == sim::JobKind::Interactive ? core::JobType::Interactive : core::JobType::Train;
+    return kind == wisim::JobKind::Interactive ? wicore::JobType::Interactive : wicore::JobType::Train;
 }
 
-GpuAllocator tr4858Allocator()
+GpuAllocator whatIfTr4858Allocator()
 {
     GpuAllocator allocator;
     QList<GpuAllocator::Node> nodes;
-    for (const auto &node : tr4858::nodes()) {
-        nodes.append({qstr(node.name), node.gpus, true});
+    for (const auto &node : witr::nodes()) {
+        nodes.append({whatIfText(node.name), node.gpus, true});
     }
     allocator.setNodes(nodes);
-    for (const auto &queue : tr4858::queues()) {
-        allocator.setQuota(qstr(queue.project), queue.quota);
+    for (const auto &queue : witr::queues()) {
+        allocator.setQuota(whatIfText(queue.project), queue.quota);
     }
     return allocator;
 }
 
-std::map<QString, GpuAllocator::ProjectState> projectsOf(const GpuAllocator &allocator)
+std::map<QString, GpuAllocator::ProjectState> whatIfProjectsOf(const GpuAllocator &allocator)
 {
     std::map<QString, GpuAllocator::ProjectState> out;
     for (const auto &p : allocator.projects()) {
@@ -58,45 +59,45 @@ std::map<QString, GpuAllocator::ProjectState> projectsOf(const GpuAllocator &all
 }
 
 // The live estate's rows (what the Kubernetes source publishes) for a simulator scheduler's state.
-struct EstateRows
+struct WhatIfEstateRows
 {
-    QList<core::GpuNode> nodes;
-    QList<core::Project> projects;
-    QList<core::Job> jobs;
+    QList<wicore::GpuNode> nodes;
+    QList<wicore::Project> projects;
+    QList<wicore::Job> jobs;
 };
 
-EstateRows rowsOf(const sim::Scheduler &scheduler)
+WhatIfEstateRows whatIfRowsOf(const wisim::Scheduler &scheduler)
 {
-    EstateRows rows;
+    WhatIfEstateRows rows;
     for (const auto &node : scheduler.nodes()) {
-        core::GpuNode row;
+        wicore::GpuNode row;
         row.source = kWhatIfCluster;
-        row.id = row.name = qstr(node.name);
+        row.id = row.name = whatIfText(node.name);
         row.gpuCount = node.gpus;
         row.allocatable = MilliGpu(node.gpus) * 1000;
         row.ready = true;
         rows.nodes.append(row);
     }
     for (const auto &project : scheduler.projects()) {
-        core::Project row;
+        wicore::Project row;
         row.source = kWhatIfCluster;
-        row.id = row.name = qstr(project.name);
+        row.id = row.name = whatIfText(project.name);
         row.quota = project.quota;
         rows.projects.append(row);
     }
     const QDateTime epoch = QDateTime::fromSecsSinceEpoch(1'700'000'000, Qt::UTC);
     for (const auto &job : scheduler.jobs()) {
-        core::Job row;
+        wicore::Job row;
         row.source = kWhatIfCluster;
-        row.id = qstr(job.job.id);
+        row.id = whatIfText(job.job.id);
         row.name = row.id.section(QLatin1Char('/'), -1);
-        row.project = qstr(job.job.project);
-        row.type = jobTypeOf(job.job.kind);
+        row.project = whatIfText(job.job.project);
+        row.type = whatIfJobType(job.job.kind);
         row.gpusRequested = job.job.gpus;
         row.created = epoch.addSecs(qint64(job.job.submitSeq));
-        if (job.state == sim::JobState::Running) {
-            row.status = core::JobStatus::Running;
-            row.node = qstr(job.node);
+        if (job.state == wisim::JobState::Running) {
+            row.status = wicore::JobStatus::Running;
+            row.node = whatIfText(job.node);
             QStringList indices;
             for (const int i : job.gpuIndices) {
                 indices.append(QString::number(i));
@@ -104,7 +105,7 @@ EstateRows rowsOf(const sim::Scheduler &scheduler)
             row.gpuIndices = indices.join(QLatin1Char(','));
             row.started = epoch.addSecs(100'000 + qint64(job.startSeq));
         } else {
-            row.status = job.preempted ? core::JobStatus::Preempted : core::JobStatus::Pending;
+            row.status = job.preempted ? wicore::JobStatus::Preempted : wicore::JobStatus::Pending;
         }
         rows.jobs.append(row);
     }
@@ -116,24 +117,24 @@ EstateRows rowsOf(const sim::Scheduler &scheduler)
 // SCHEDULING.md §3.5: every step of TR-4858 §4.8–4.10, each from the state the step before left.
 TEST(GpuAllocatorGolden, ReproducesEveryTr4858Table)
 {
-    GpuAllocator allocator = tr4858Allocator();
-    const auto steps = tr4858::allSteps();
+    GpuAllocator allocator = whatIfTr4858Allocator();
+    const auto steps = witr::allSteps();
     quint64 order = 1;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto &step = steps[i];
-        const QString id = qstr(tr4858::jobId(step.job));
-        if (step.op == tr4858::ScenarioStep::Op::Submit) {
-            ASSERT_TRUE(
-                allocator.submit({id, qstr(step.job.project), step.job.gpus, jobTypeOf(step.job.kind), order++}))
+        const QString id = whatIfText(witr::jobId(step.job));
+        if (step.op == witr::ScenarioStep::Op::Submit) {
+            ASSERT_TRUE(allocator.submit(
+                {id, whatIfText(step.job.project), step.job.gpus, whatIfJobType(step.job.kind), order++}))
                 << step.title;
         } else {
             ASSERT_TRUE(allocator.remove(id)) << step.title;
         }
         allocator.settle();
-        const auto got = projectsOf(allocator);
-        for (const auto &want : tr4858::expectedAfter(i)) {
+        const auto got = whatIfProjectsOf(allocator);
+        for (const auto &want : witr::expectedAfter(i)) {
             SCOPED_TRACE("after step " + std::to_string(i) + " (" + step.title + "), " + want.project);
-            const auto it = got.find(qstr(want.project));
+            const auto it = got.find(whatIfText(want.project));
             ASSERT_NE(it, got.end());
             EXPECT_EQ(it->second.allocated, want.allocated);
             EXPECT_EQ(it->second.quota, want.quota);
@@ -147,14 +148,17 @@ TEST(GpuAllocatorGolden, ReproducesEveryTr4858Table)
 // most recently started victim), on the node where the freed pair lets d-2-gg start.
 TEST(GpuAllocatorGolden, ReclaimPausesOneTwoGpuJobOfTheNewestTeam)
 {
-    GpuAllocator allocator = tr4858Allocator();
-    const auto steps = tr4858::allSteps();
+    GpuAllocator allocator = whatIfTr4858Allocator();
+    const auto steps = witr::allSteps();
     quint64 order = 1;
     QList<GpuAllocator::Decision> last;
     for (std::size_t i = 0; i < 14; ++i) {
         const auto &step = steps[i];
-        allocator.submit(
-            {qstr(tr4858::jobId(step.job)), qstr(step.job.project), step.job.gpus, jobTypeOf(step.job.kind), order++});
+        allocator.submit({whatIfText(witr::jobId(step.job)),
+                          whatIfText(step.job.project),
+                          step.job.gpus,
+                          whatIfJobType(step.job.kind),
+                          order++});
         last = allocator.settle();
     }
     ASSERT_EQ(steps[13].job.name, "d-2-gg");
@@ -173,24 +177,24 @@ TEST(GpuAllocatorGolden, ReclaimPausesOneTwoGpuJobOfTheNewestTeam)
 // jobs queued): giving every team 4 GPUs lets b and c reclaim 2 each from team-d's newest jobs.
 TEST(QuotaWhatIf, EqualQuotasFromTheTr4858State_ReclaimsTeamDsNewestJobs)
 {
-    sim::Scheduler scheduler;
-    scheduler.setNodes(tr4858::nodes());
-    for (const auto &q : tr4858::queues()) {
+    wisim::Scheduler scheduler;
+    scheduler.setNodes(witr::nodes());
+    for (const auto &q : witr::queues()) {
         scheduler.setProject(q.project, q.quota);
     }
-    const auto steps = tr4858::allSteps();
+    const auto steps = witr::allSteps();
     for (std::size_t i = 0; i < 15; ++i) {
-        scheduler.submit(tr4858::toSchedJob(steps[i].job));
+        scheduler.submit(witr::toSchedJob(steps[i].job));
         scheduler.schedule();
     }
-    const EstateRows rows = rowsOf(scheduler);
+    const WhatIfEstateRows rows = whatIfRowsOf(scheduler);
     QList<QuotaChange> changes;
     for (const char *team : {"team-a", "team-b", "team-c", "team-d"}) {
         changes.append({QString::fromLatin1(team), MilliGpu(4000), std::nullopt});
     }
-    const auto outcome = core::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
+    const auto outcome = wicore::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
     ASSERT_TRUE(outcome) << outcome.error().message.toStdString();
-    const core::QuotaWhatIf &whatIf = *outcome;
+    const wicore::QuotaWhatIf &whatIf = *outcome;
     EXPECT_EQ(whatIf.capacity, 16000);
     EXPECT_EQ(whatIf.quotaTotalBefore, 16000);
     EXPECT_EQ(whatIf.quotaTotalAfter, 16000);
@@ -224,36 +228,36 @@ TEST(QuotaWhatIf, EqualQuotasFromTheTr4858State_ReclaimsTeamDsNewestJobs)
 
 TEST(QuotaWhatIf, RefusesUnknownProjectsAndNegativeQuotas)
 {
-    sim::Scheduler scheduler;
-    scheduler.setNodes(tr4858::nodes());
+    wisim::Scheduler scheduler;
+    scheduler.setNodes(witr::nodes());
     scheduler.setProject("team-a", 4000);
-    const EstateRows rows = rowsOf(scheduler);
-    auto outcome = core::predictQuotaChange(kWhatIfCluster,
-                                            rows.nodes,
-                                            rows.projects,
-                                            rows.jobs,
-                                            {{QStringLiteral("team-z"), MilliGpu(1000), std::nullopt}});
+    const WhatIfEstateRows rows = whatIfRowsOf(scheduler);
+    auto outcome = wicore::predictQuotaChange(kWhatIfCluster,
+                                              rows.nodes,
+                                              rows.projects,
+                                              rows.jobs,
+                                              {{QStringLiteral("team-z"), MilliGpu(1000), std::nullopt}});
     EXPECT_FALSE(outcome);
     EXPECT_EQ(outcome.error().message, QStringLiteral("dgx has no project team-z"));
-    EXPECT_EQ(outcome.error().kind, core::Error::Kind::NotFound);
-    outcome = core::predictQuotaChange(
+    EXPECT_EQ(outcome.error().kind, wicore::Error::Kind::NotFound);
+    outcome = wicore::predictQuotaChange(
         kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, {{QStringLiteral("team-a"), MilliGpu(-1), std::nullopt}});
     EXPECT_FALSE(outcome);
-    outcome = core::predictQuotaChange(QStringLiteral("other"), rows.nodes, rows.projects, rows.jobs, {});
+    outcome = wicore::predictQuotaChange(QStringLiteral("other"), rows.nodes, rows.projects, rows.jobs, {});
     EXPECT_FALSE(outcome);
 
-    const auto malformed = core::parseQuotaChange(QStringLiteral("team-a"), false);
+    const auto malformed = wicore::parseQuotaChange(QStringLiteral("team-a"), false);
     ASSERT_FALSE(malformed);
-    EXPECT_EQ(malformed.error().kind, core::Error::Kind::Invalid);
+    EXPECT_EQ(malformed.error().kind, wicore::Error::Kind::Invalid);
     EXPECT_FALSE(malformed.error().message.isEmpty());
-    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("team-a=-2"), false));
-    EXPECT_FALSE(core::parseQuotaChange(QStringLiteral("=2"), true));
-    const auto change = core::parseQuotaChange(QStringLiteral("team-b=2.5"), false);
+    EXPECT_FALSE(wicore::parseQuotaChange(QStringLiteral("team-a=-2"), false));
+    EXPECT_FALSE(wicore::parseQuotaChange(QStringLiteral("=2"), true));
+    const auto change = wicore::parseQuotaChange(QStringLiteral("team-b=2.5"), false);
     ASSERT_TRUE(change);
     EXPECT_EQ(change->project, QStringLiteral("team-b"));
     EXPECT_EQ(change->quota, MilliGpu(2500));
     EXPECT_FALSE(change->overQuotaWeight);
-    const auto weight = core::parseQuotaChange(QStringLiteral("team-b=3"), true);
+    const auto weight = wicore::parseQuotaChange(QStringLiteral("team-b=3"), true);
     ASSERT_TRUE(weight);
     EXPECT_EQ(weight->overQuotaWeight, 3.0);
 }
@@ -272,8 +276,8 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
     int reclaims = 0;
     for (int round = 0; round < 400; ++round) {
         SCOPED_TRACE("round " + std::to_string(round));
-        sim::Scheduler scheduler;
-        std::vector<sim::SchedNode> nodes;
+        wisim::Scheduler scheduler;
+        std::vector<wisim::SchedNode> nodes;
         const int nodeCount = pick(1, 3);
         for (int n = 0; n < nodeCount; ++n) {
             nodes.push_back({"node-" + std::to_string(n), pick(2, 8)});
@@ -288,7 +292,7 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         const int jobCount = pick(6, 24);
         for (int j = 0; j < jobCount; ++j) {
             const auto &project = projects[std::size_t(pick(0, projectCount - 1))];
-            const sim::JobKind kind = pick(0, 4) == 0 ? sim::JobKind::Interactive : sim::JobKind::Train;
+            const wisim::JobKind kind = pick(0, 4) == 0 ? wisim::JobKind::Interactive : wisim::JobKind::Train;
             scheduler.submit({project + "/job-" + std::to_string(j), project, sizes[pick(0, 8)], kind, 0});
             if (pick(0, 2) == 0) {
                 scheduler.schedule();
@@ -302,11 +306,11 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         QList<QuotaChange> changes;
         for (const auto &project : projects) {
             if (pick(0, 1) == 0) {
-                changes.append({qstr(project), MilliGpu(pick(0, 8)) * 1000, std::nullopt});
+                changes.append({whatIfText(project), MilliGpu(pick(0, 8)) * 1000, std::nullopt});
             }
         }
-        const EstateRows rows = rowsOf(scheduler);
-        const auto outcome = core::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
+        const WhatIfEstateRows rows = whatIfRowsOf(scheduler);
+        const auto outcome = wicore::predictQuotaChange(kWhatIfCluster, rows.nodes, rows.projects, rows.jobs, changes);
         ASSERT_TRUE(outcome) << outcome.error().message.toStdString();
         ASSERT_TRUE(outcome->notes.isEmpty());
 
@@ -316,7 +320,7 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
         const auto decisions = scheduler.schedule();
         withChanges += decisions.empty() ? 0 : 1;
         for (const auto &d : decisions) {
-            reclaims += d.kind == sim::Decision::Kind::Preempt ? 1 : 0;
+            reclaims += d.kind == wisim::Decision::Kind::Preempt ? 1 : 0;
         }
 
         std::map<QString, const WhatIfJob *> predicted;
@@ -324,19 +328,19 @@ TEST(QuotaWhatIf, PredictsTheSimulatorsSchedulerOnRandomClusters)
             predicted[job.id] = &job;
         }
         for (const auto &job : scheduler.jobs()) {
-            const auto it = predicted.find(qstr(job.job.id));
+            const auto it = predicted.find(whatIfText(job.job.id));
             ASSERT_NE(it, predicted.end()) << job.job.id;
             const bool predictedRunning = it->second->outcome == WhatIfJob::Outcome::KeepsRunning
                                           || it->second->outcome == WhatIfJob::Outcome::Starts;
-            EXPECT_EQ(predictedRunning, job.state == sim::JobState::Running) << job.job.id;
-            if (predictedRunning && job.state == sim::JobState::Running) {
-                EXPECT_EQ(it->second->node, qstr(job.node)) << job.job.id;
+            EXPECT_EQ(predictedRunning, job.state == wisim::JobState::Running) << job.job.id;
+            if (predictedRunning && job.state == wisim::JobState::Running) {
+                EXPECT_EQ(it->second->node, whatIfText(job.node)) << job.job.id;
             }
             ++compared;
         }
         std::map<QString, MilliGpu> allocated;
         for (const auto &p : scheduler.projects()) {
-            allocated[qstr(p.name)] = p.allocated;
+            allocated[whatIfText(p.name)] = p.allocated;
         }
         for (const auto &p : outcome->projects) {
             EXPECT_EQ(p.allocatedAfter, allocated[p.project]) << p.project.toStdString();
