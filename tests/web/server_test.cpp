@@ -7,6 +7,7 @@
 #include "webfixture.h"
 
 #include "models/rows/resources.h"
+#include "tests/models/computefixture.h"
 
 #include <QElapsedTimer>
 
@@ -564,6 +565,55 @@ TEST(ApiTest, RowKeysAndActionRequests)
     const QJsonArray rows = web::keyedRows(QStringLiteral("sources"), sources);
     EXPECT_EQ(rows.first().toObject().value(QLatin1String("url")).toString(),
               QStringLiteral("https://ontap.example:443/api"));
+}
+
+// The quota what-if route: a prediction for a viewer, and a clear refusal for every malformed body.
+TEST_F(WebServerTest, QuotaWhatIfPredictsAndRefusesMalformedBodies)
+{
+    state49().publish(engine->estate());
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const QString path = QStringLiteral("/api/v1/what-if/quota");
+    const QJsonObject equal{{QStringLiteral("team-a"), 4},
+                            {QStringLiteral("team-b"), 4},
+                            {QStringLiteral("team-c"), 4},
+                            {QStringLiteral("team-d"), 4}};
+    const Reply ok =
+        post(path, QJsonObject{{QStringLiteral("source"), kCluster}, {QStringLiteral("quotas"), equal}}, viewer);
+    ASSERT_EQ(ok.status, 200) << ok.body.toStdString();
+    const QJsonObject whatIf = ok.json().object();
+    EXPECT_EQ(whatIf.value(QLatin1String("cluster")).toString(), kCluster);
+    EXPECT_EQ(whatIf.value(QLatin1String("quota_total_after")).toDouble(), 16.0);
+    int preempted = 0;
+    for (const QJsonValue &job : whatIf.value(QLatin1String("jobs")).toArray()) {
+        preempted += job.toObject().value(QLatin1String("outcome")).toString() == QLatin1String("preempted") ? 1 : 0;
+    }
+    EXPECT_EQ(preempted, 1) << "team-c reclaims its paused job from team-d";
+
+    // Malformed, truncated, wrong types, unknown names, no CSRF token.
+    const auto postRaw = [&](const QByteArray &body) {
+        return request("POST", path, body, {{"Cookie", viewer.cookie}, {"X-CSRF-Token", viewer.csrf}});
+    };
+    EXPECT_EQ(postRaw(QByteArrayLiteral("{\"source\": \"k8s")).status, 400);
+    EXPECT_EQ(postRaw(QByteArrayLiteral("[1, 2]")).status, 400);
+    EXPECT_EQ(post(path, QJsonObject{{QStringLiteral("source"), QStringLiteral("nope")}}, viewer).status, 404);
+    for (const QJsonValue &bad : {QJsonValue(QStringLiteral("4")), QJsonValue(-1), QJsonValue(1e300)}) {
+        const Reply refused =
+            post(path,
+                 QJsonObject{{QStringLiteral("source"), kCluster},
+                             {QStringLiteral("quotas"), QJsonObject{{QStringLiteral("team-a"), bad}}}},
+                 viewer);
+        EXPECT_EQ(refused.status, 400) << refused.body.toStdString();
+        EXPECT_TRUE(refused.json().object().value(QLatin1String("error")).toString().contains(QLatin1String(">= 0")))
+            << refused.body.toStdString();
+    }
+    const Reply unknown = post(path,
+                               QJsonObject{{QStringLiteral("source"), kCluster},
+                                           {QStringLiteral("quotas"), QJsonObject{{QStringLiteral("team-z"), 1}}}},
+                               viewer);
+    EXPECT_EQ(unknown.status, 400);
+    EXPECT_TRUE(unknown.body.contains("has no project team-z")) << unknown.body.toStdString();
+    EXPECT_EQ(post(path, QJsonObject{{QStringLiteral("source"), kCluster}}, viewer, false).status, 403);
 }
 
 } // namespace
