@@ -295,6 +295,23 @@ test('utilization: a quota what-if predicts queued jobs and offers the audited q
   assert.match(await dialog.locator('.preview').innerText(), /ml-team/, 'the preview names the project');
   await dialog.locator('button', { hasText: 'Cancel' }).click();
   await page.context().close();
+
+  // On a phone in dark mode the card fits the width: its tables scroll inside it, the page does not.
+  const phone = await newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true });
+  await login(phone, 'viewer');
+  await phone.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await phone.goto(baseUrl + '/#/utilization');
+  await phone.locator('#gpu-source option[value="aks-gpu"]').waitFor({ state: 'attached', timeout: 60000 });
+  await phone.locator('#gpu-source').selectOption('aks-gpu');
+  await phone.locator('#whatif-quota-ml-team').fill('5');
+  await phone.locator('#whatif-predict').click();
+  await phone.locator('#whatif-summary').filter({ hasText: 'Nothing has changed' }).waitFor({ timeout: 30000 });
+  await phone.locator('#card-whatif').scrollIntoViewIfNeeded();
+  await phone.waitForTimeout(300);
+  await phone.locator('#card-whatif').screenshot({ path: path.join(artifacts, 'utilization-whatif-phone-dark.png') });
+  const overflow = await phone.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px`);
+  await phone.context().close();
 });
 
 test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {
