@@ -25,17 +25,6 @@ namespace strata::views {
 
 namespace {
 
-template <class T> QList<T> scopeRows(const core::Table<T> &table, const QString &scope)
-{
-    QList<T> out;
-    if (const auto list = table.scope(scope)) {
-        for (const auto &row : list->items()) {
-            out.append(*row);
-        }
-    }
-    return out;
-}
-
 // The table columns of a rows::ResultSet (those with a header) with their display texts: the
 // same cells `strata what-if quota` prints.
 void fillFromRows(QTableWidget *table, const rows::ResultSet &rs)
@@ -75,16 +64,14 @@ void fillFromRows(QTableWidget *table, const rows::ResultSet &rs)
 QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster, QWidget *parent)
     : QDialog(parent)
     , m_cluster(std::move(cluster))
-    , m_nodes(scopeRows(estate.gpuNodes(), m_cluster))
-    , m_jobs(scopeRows(estate.jobs(), m_cluster))
 {
+    core::QuotaWhatIfInput input = core::quotaWhatIfInput(estate, m_cluster);
+    m_nodes = std::move(input.nodes);
+    m_jobs = std::move(input.jobs);
+    const QList<core::Project> projects = std::move(input.projects);
     setObjectName(QStringLiteral("quotaWhatIfDialog"));
     setWindowTitle(tr("What if quotas change — %1").arg(m_cluster));
 
-    QList<core::Project> projects = scopeRows(estate.projects(), m_cluster);
-    std::sort(projects.begin(), projects.end(), [](const core::Project &a, const core::Project &b) {
-        return a.name < b.name;
-    });
     auto *intro = new QLabel(tr("Change quotas and press Predict: Strata runs the Run:ai/KAI queue rules on the "
                                 "cluster's jobs as they are now. Nothing changes until you apply a quota."),
                              this);

@@ -246,13 +246,21 @@ template <class T> QList<T> rowsOfScope(const Table<T> &table, const QString &sc
 
 } // namespace
 
+QuotaWhatIfInput quotaWhatIfInput(const Estate &estate, const QString &cluster)
+{
+    QuotaWhatIfInput in{rowsOfScope(estate.gpuNodes(), cluster),
+                        rowsOfScope(estate.projects(), cluster),
+                        rowsOfScope(estate.jobs(), cluster)};
+    std::sort(in.projects.begin(), in.projects.end(), [](const Project &a, const Project &b) {
+        return a.name < b.name;
+    });
+    return in;
+}
+
 Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes)
 {
-    return predictQuotaChange(cluster,
-                              rowsOfScope(estate.gpuNodes(), cluster),
-                              rowsOfScope(estate.projects(), cluster),
-                              rowsOfScope(estate.jobs(), cluster),
-                              changes);
+    const QuotaWhatIfInput in = quotaWhatIfInput(estate, cluster);
+    return predictQuotaChange(cluster, in.nodes, in.projects, in.jobs, changes);
 }
 
 Result<QuotaChange> parseQuotaChange(const QString &word, bool weight)

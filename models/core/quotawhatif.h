@@ -85,7 +85,18 @@ Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
                                        const QList<QuotaChange> &changes);
 
 class Estate;
-/// The same over the estate's nodes, projects and jobs of `cluster` (a Kubernetes source name).
+
+/// What a what-if reads of one cluster: copies of its estate rows, to hand to another thread.
+struct QuotaWhatIfInput
+{
+    QList<GpuNode> nodes;
+    QList<Project> projects; ///< name order
+    QList<Job> jobs;
+};
+/// The rows of `cluster` (a Kubernetes source name) as they are in the estate now.
+QuotaWhatIfInput quotaWhatIfInput(const Estate &estate, const QString &cluster);
+
+/// The same over the estate's nodes, projects and jobs of `cluster` (quotaWhatIfInput()).
 Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes);
 
 /// "team-d=8" / "team-b=2.5" (GPUs, decimals allowed) into a change of quota, or of weight when
