@@ -106,6 +106,10 @@ struct DemoEstate::Private
     QTemporaryDir dir{QDir::tempPath() + QStringLiteral("/strata-demo-XXXXXX")};
     sim::ServerThread thread;
     sim::ontap::OntapSimulator *ontap = nullptr;
+    // `datalake`: StorageGRID's management API and S3 endpoint. Declared before the clusters so
+    // it stops after them: a cache loader running on a cluster's thread reads its S3 store.
+    sim::ServerThread gridThread;
+    sim::storagegrid::StorageGridSimulator *grid = nullptr;
     // The Kubernetes simulator ticks every second and schedules; its own thread keeps it from
     // delaying ONTAP answers.
     sim::ServerThread kubeThread;
@@ -115,9 +119,6 @@ struct DemoEstate::Private
     sim::azure::AzureSimulator *azure = nullptr;
     sim::ServerThread aksThread;
     sim::kube::KubeSimulator *aks = nullptr;
-    // `datalake`: StorageGRID's management API and S3 endpoint.
-    sim::ServerThread gridThread;
-    sim::storagegrid::StorageGridSimulator *grid = nullptr;
     core::InMemoryCredentialStore credentials;
     core::AppConfig config;
     // TR-4910's support-center calls, written into the grid's bucket `sentiment`.
