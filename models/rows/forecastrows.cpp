@@ -20,13 +20,43 @@ double daysBetween(const QDateTime &from, const QDateTime &to)
     return double(from.msecsTo(to)) / 86'400'000.0;
 }
 
-// "5 h" under two days, "12 days" from there.
-QString spanText(double days)
+// Hours under two days, days from there, years beyond ten.
+enum class SpanUnit
 {
-    if (days < 2.0) {
-        return QCoreApplication::translate("rows", "%n h", nullptr, int(std::max(0.0, std::round(days * 24.0))));
+    Hours,
+    Days,
+    Years
+};
+
+SpanUnit unitOf(double days)
+{
+    return days < 2.0 ? SpanUnit::Hours : days < 3650.0 ? SpanUnit::Days : SpanUnit::Years;
+}
+
+long spanNumber(double days, SpanUnit unit)
+{
+    switch (unit) {
+    case SpanUnit::Hours:
+        return std::lround(std::max(0.0, days * 24.0));
+    case SpanUnit::Days:
+        return std::lround(days);
+    case SpanUnit::Years:
+        break;
     }
-    return QCoreApplication::translate("rows", "%n days", nullptr, int(std::round(days)));
+    return std::lround(days / 365.25);
+}
+
+QString spanText(long n, SpanUnit unit)
+{
+    switch (unit) {
+    case SpanUnit::Hours:
+        return QCoreApplication::translate("rows", "%n h", nullptr, int(n));
+    case SpanUnit::Days:
+        return QCoreApplication::translate("rows", "%n days", nullptr, int(n));
+    case SpanUnit::Years:
+        break;
+    }
+    return QCoreApplication::translate("rows", "%n years", nullptr, int(n));
 }
 
 } // namespace
@@ -50,14 +80,23 @@ QString forecastFullInText(const core::CapacityForecast &forecast, const QDateTi
     if (!forecast.fullAt.isValid()) {
         return QCoreApplication::translate("rows", "not within 100 years");
     }
-    const QString median = spanText(daysBetween(now, forecast.fullAt));
+    const double median = daysBetween(now, forecast.fullAt);
+    const SpanUnit unit = unitOf(median);
+    const QString medianText = spanText(spanNumber(median, unit), unit);
     if (!forecast.fullAtEarliest.isValid()) {
-        return QCoreApplication::translate("rows", "in %1").arg(median);
+        return QCoreApplication::translate("rows", "in %1").arg(medianText);
     }
-    const double early = daysBetween(now, forecast.fullAtEarliest);
-    const QString late =
-        forecast.fullAtLatest.isValid() ? spanText(daysBetween(now, forecast.fullAtLatest)) : QStringLiteral("∞");
-    return QCoreApplication::translate("rows", "in %1 (%2–%3)").arg(median, spanText(early), late);
+    // The band in the median's unit ("in 12 days (9–17)"); an end in another unit says its own.
+    const auto bandEnd = [&](const QDateTime &at) {
+        if (!at.isValid()) {
+            return QStringLiteral("∞");
+        }
+        const double days = daysBetween(now, at);
+        const SpanUnit own = unitOf(days);
+        return own == unit ? QString::number(spanNumber(days, unit)) : spanText(spanNumber(days, own), own);
+    };
+    return QCoreApplication::translate("rows", "in %1 (%2–%3)")
+        .arg(medianText, bandEnd(forecast.fullAtEarliest), bandEnd(forecast.fullAtLatest));
 }
 
 ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, const QDateTime &now)
