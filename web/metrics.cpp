@@ -1,5 +1,6 @@
 #include "web/metrics.h"
 
+#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 
 #include <QHash>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -404,6 +406,54 @@ void writeCaches(QByteArray &out, const core::Estate &estate)
     }
 }
 
+// Growing containers with a limit and a fill date, in source/kind/name order so the output is
+// stable (the service keeps them full soonest first).
+void writeForecasts(QByteArray &out, core::Engine &engine)
+{
+    const core::ForecastService &service = engine.forecasts();
+    const QDateTime now = engine.clock().now();
+    std::vector<const core::ContainerForecast *> growing;
+    for (const core::ContainerForecast &f : service.forecasts()) {
+        if (f.forecast.trend == core::CapacityForecast::Trend::Growing && f.forecast.fullAt.isValid()) {
+            growing.push_back(&f);
+        }
+    }
+    std::sort(growing.begin(), growing.end(), [](const core::ContainerForecast *a, const core::ContainerForecast *b) {
+        return std::tie(a->container.source, a->container.kind, a->container.name, a->container.id)
+               < std::tie(b->container.source, b->container.kind, b->container.name, b->container.id);
+    });
+    const auto labelsOf = [](const core::ContainerForecast &f) {
+        return Labels{{"source", f.container.source},
+                      {"kind", core::containerKindName(f.container.kind)},
+                      {"name", f.container.name},
+                      {"id", f.container.id}};
+    };
+    {
+        // A family's samples follow its header: one family at a time.
+        Family full(out,
+                    "strata_capacity_forecast_full_seconds",
+                    "Seconds from now until the container is full at its forecast's median growth (growing "
+                    "containers with a limit only).");
+        for (const core::ContainerForecast *f : growing) {
+            full.add(labelsOf(*f), std::max<double>(0.0, double(now.msecsTo(f->forecast.fullAt)) / 1000.0));
+        }
+    }
+    {
+        Family growth(out,
+                      "strata_capacity_forecast_growth_bytes_per_day",
+                      "Median growth of the container's used bytes per day (the same containers).");
+        for (const core::ContainerForecast *f : growing) {
+            growth.add(labelsOf(*f), f->forecast.bytesPerDay);
+        }
+    }
+    if (service.computedAt().isValid()) {
+        Family computed(out,
+                        "strata_capacity_forecast_computed_timestamp_seconds",
+                        "When the capacity forecasts were last computed (Unix time).");
+        computed.add({}, double(service.computedAt().toMSecsSinceEpoch()) / 1000.0);
+    }
+}
+
 } // namespace
 
 QByteArray prometheusText(core::Engine &engine)
@@ -415,6 +465,7 @@ QByteArray prometheusText(core::Engine &engine)
     writeCompute(out, estate);
     writeVolumes(out, estate);
     writeCaches(out, estate);
+    writeForecasts(out, engine);
     return out;
 }
 

@@ -36,6 +36,12 @@ inline constexpr const char *kPrometheusContentType = "text/plain; version=0.0.4
 ///                                                          (volumes with a performance sample)
 ///   strata_cache_target_capacity_bytes / _used_bytes / _cached_bytes{source,target}
 ///   strata_cached_commits{source,target,state}            every state, 0 included
+///   strata_capacity_forecast_full_seconds{source,kind,name,id}  seconds until full at the
+///                                                          median growth (core::ForecastService;
+///                                                          growing containers with a limit only;
+///                                                          kind: core::containerKindName())
+///   strata_capacity_forecast_growth_bytes_per_day{source,kind,name,id}  their median growth
+///   strata_capacity_forecast_computed_timestamp_seconds    when the forecasts were computed
 /// Series are ordered by source then name, so the output is stable. When two volumes of a source
 /// share svm and name (ANF volumes of different pools), the later one also gets volume_id, so no
 /// series is duplicated. Label values are escaped per the format (backslash, quote, newline).
