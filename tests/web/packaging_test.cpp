@@ -400,15 +400,16 @@ TEST_F(HelmChart, LintStrict_DefaultAndFullValues)
 {
     const ToolRun plain = run(QStringLiteral("helm"), {QStringLiteral("lint"), QStringLiteral("--strict"), kChart});
     EXPECT_EQ(plain.exitCode, 0) << plain.out.toStdString() << plain.err.toStdString();
-    const ToolRun full =
-        run(QStringLiteral("helm"),
-            {QStringLiteral("lint"),
-             QStringLiteral("--strict"),
-             kChart,
-             QStringLiteral("--set"),
-             QStringLiteral("ingress.enabled=true,serviceMonitor.enabled=true,tls.secretName=strata-tls,"
-                            "secrets.ontap-ai.password=pw,existingSecret=ext,"
-                            "existingSecretKeys[0]=k8s.ai.token")});
+    const ToolRun full = run(
+        QStringLiteral("helm"),
+        {QStringLiteral("lint"),
+         QStringLiteral("--strict"),
+         kChart,
+         QStringLiteral("--set"),
+         QStringLiteral(
+             "ingress.enabled=true,serviceMonitor.enabled=true,prometheusRule.enabled=true,tls.secretName=strata-tls,"
+             "secrets.ontap-ai.password=pw,existingSecret=ext,"
+             "existingSecretKeys[0]=k8s.ai.token")});
     EXPECT_EQ(full.exitCode, 0) << full.out.toStdString() << full.err.toStdString();
 }
 
