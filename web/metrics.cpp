@@ -1,7 +1,12 @@
 #include "web/metrics.h"
 
+<<<<<<< HEAD
 #include "models/core/capacityforecast.h"
+=======
+#include "models/core/alertsignals.h"
+>>>>>>> s25-alerts
 #include "models/core/engine.h"
+#include "models/core/scheduleservice.h"
 
 #include <QHash>
 #include <QSet>
@@ -325,10 +330,17 @@ void writeVolumes(QByteArray &out, const core::Estate &estate)
                                 [](const core::Volume &v) {
                                     return static_cast<double>(v.sizeBytes);
                                 }},
-                               {"strata_volume_used_bytes", "Bytes used in the volume.", [](const core::Volume &v) {
+                               {"strata_volume_used_bytes",
+                                "Bytes used in the volume.",
+                                [](const core::Volume &v) {
                                     // None while the volume reports no space (offline): absent, not 0.
                                     return v.usedBytes ? std::optional<double>(static_cast<double>(*v.usedBytes))
                                                        : std::nullopt;
+                                }},
+                               {"strata_volume_throughput_cap_bytes_per_second",
+                                "Throughput cap of the volume's service level (ANF QoS, ONTAP fixed QoS policy).",
+                                [&estate](const core::Volume &v) {
+                                    return core::throughputCapBytesPerSecond(estate, v);
                                 }}});
 
     // Performance samples of volumes the estate knows (a sample can outlive its volume briefly).
@@ -406,6 +418,7 @@ void writeCaches(QByteArray &out, const core::Estate &estate)
     }
 }
 
+<<<<<<< HEAD
 // Growing containers with a limit and a fill date, in source/kind/name order so the output is
 // stable (the service keeps them full soonest first).
 void writeForecasts(QByteArray &out, core::Engine &engine)
@@ -451,6 +464,26 @@ void writeForecasts(QByteArray &out, core::Engine &engine)
                         "strata_capacity_forecast_computed_timestamp_seconds",
                         "When the capacity forecasts were last computed (Unix time).");
         computed.add({}, double(service.computedAt().toMSecsSinceEpoch()) / 1000.0);
+=======
+/// Per-object figures of the shipped alert rules (models/core/alertsignals.h).
+void writeAlertSignals(QByteArray &out, core::Engine &engine)
+{
+    const core::Estate &estate = engine.estate();
+    Family pending(out, "strata_job_pending_seconds", "How long the waiting job has existed without running.");
+    for (const core::PendingJobSignal &j : core::pendingJobSignals(estate, engine.clock().now())) {
+        pending.add({{"source", j.source}, {"project", j.project}, {"job_name", j.job}}, double(j.pendingSeconds));
+    }
+    Family failed(out, "strata_cache_load_failed", "1 for each cached commit whose load failed.");
+    for (const core::FailedCacheLoadSignal &f : core::failedCacheLoadSignals(estate)) {
+        failed.add({{"source", f.source}, {"target", f.target}, {"dataset", f.dataset}, {"commit", f.commit}}, 1);
+    }
+    Family schedules(out,
+                     "strata_schedule_last_run_failed",
+                     "1 when the enabled schedule's last change failed or was missed, else 0.");
+    for (const core::ServiceLevelSchedule &s : engine.schedules().schedules()) {
+        schedules.add({{"source", s.source}, {"volume", s.volumeName}, {"schedule", QString::number(s.id)}},
+                      core::scheduleLastRunFailed(s) ? 1 : 0);
+>>>>>>> s25-alerts
     }
 }
 
@@ -465,7 +498,11 @@ QByteArray prometheusText(core::Engine &engine)
     writeCompute(out, estate);
     writeVolumes(out, estate);
     writeCaches(out, estate);
+<<<<<<< HEAD
     writeForecasts(out, engine);
+=======
+    writeAlertSignals(out, engine);
+>>>>>>> s25-alerts
     return out;
 }
 
@@ -559,6 +596,12 @@ QByteArray webServerMetricsText(const WebServerCounters &c)
                    "reason",
                    {"send_queue", "memory_budget"},
                    c.droppedViewers);
+    if (!c.publicUrl.isEmpty()) {
+        appendFamilyHeader(out, "strata_console_info", "The web console's public URL (label url), always 1.", "gauge");
+        out += "strata_console_info{url=\"";
+        appendEscapedLabel(out, c.publicUrl);
+        out += "\"} 1\n";
+    }
     return out;
 }
 
