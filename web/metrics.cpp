@@ -1,10 +1,7 @@
 #include "web/metrics.h"
 
-<<<<<<< HEAD
 #include "models/core/capacityforecast.h"
-=======
 #include "models/core/alertsignals.h"
->>>>>>> s25-alerts
 #include "models/core/engine.h"
 #include "models/core/scheduleservice.h"
 
@@ -418,7 +415,6 @@ void writeCaches(QByteArray &out, const core::Estate &estate)
     }
 }
 
-<<<<<<< HEAD
 // Growing containers with a limit and a fill date, in source/kind/name order so the output is
 // stable (the service keeps them full soonest first).
 void writeForecasts(QByteArray &out, core::Engine &engine)
@@ -464,7 +460,9 @@ void writeForecasts(QByteArray &out, core::Engine &engine)
                         "strata_capacity_forecast_computed_timestamp_seconds",
                         "When the capacity forecasts were last computed (Unix time).");
         computed.add({}, double(service.computedAt().toMSecsSinceEpoch()) / 1000.0);
-=======
+    }
+}
+
 /// Per-object figures of the shipped alert rules (models/core/alertsignals.h).
 void writeAlertSignals(QByteArray &out, core::Engine &engine)
 {
@@ -483,7 +481,6 @@ void writeAlertSignals(QByteArray &out, core::Engine &engine)
     for (const core::ServiceLevelSchedule &s : engine.schedules().schedules()) {
         schedules.add({{"source", s.source}, {"volume", s.volumeName}, {"schedule", QString::number(s.id)}},
                       core::scheduleLastRunFailed(s) ? 1 : 0);
->>>>>>> s25-alerts
     }
 }
 
@@ -498,11 +495,8 @@ QByteArray prometheusText(core::Engine &engine)
     writeCompute(out, estate);
     writeVolumes(out, estate);
     writeCaches(out, estate);
-<<<<<<< HEAD
     writeForecasts(out, engine);
-=======
     writeAlertSignals(out, engine);
->>>>>>> s25-alerts
     return out;
 }
 
