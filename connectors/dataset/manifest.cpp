@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -155,6 +156,21 @@ private:
     const ManifestSink &m_sink;
     std::string m_buffer;
 };
+
+/// The header's text fields in the order format 1 writes them (objects and bytes follow);
+/// `Header` is CommitHeader or const CommitHeader.
+template <typename Header> auto headerTextFields(Header &header)
+{
+    using Field = std::pair<const char *, decltype(&header.format)>;
+    return std::array<Field, 8>{Field{"format", &header.format},
+                                Field{"dataset", &header.dataset},
+                                Field{"bucket", &header.bucket},
+                                Field{"prefix", &header.prefix},
+                                Field{"parent", &header.parent},
+                                Field{"author", &header.author},
+                                Field{"message", &header.message},
+                                Field{"time", &header.time}};
+}
 
 bool keyLess(const ManifestEntry &a, const ManifestEntry &b)
 {
@@ -337,26 +353,13 @@ Result<CommitHeader> headerFromLine(std::string_view line)
         return connectors::fail(object.error());
     }
     CommitHeader header;
-    struct Text
-    {
-        const char *name;
-        std::string *target;
-    };
-    const Text texts[] = {{"format", &header.format},
-                          {"dataset", &header.dataset},
-                          {"bucket", &header.bucket},
-                          {"prefix", &header.prefix},
-                          {"parent", &header.parent},
-                          {"author", &header.author},
-                          {"message", &header.message},
-                          {"time", &header.time}};
-    for (const Text &text : texts) {
-        auto value = stringField(*object, text.name, where);
+    for (const auto &[name, target] : headerTextFields(header)) {
+        auto value = stringField(*object, name, where);
         if (!value) {
             return connectors::fail(value.error());
         }
-        *text.target = std::move(*value);
-        if (text.target == &header.format && header.format != kFormat) {
+        *target = std::move(*value);
+        if (target == &header.format && header.format != kFormat) {
             return connectors::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
         }
     }
@@ -515,22 +518,13 @@ void writeManifestTo(Out &out,
     for (const ManifestEntry &entry : entries) {
         bytes += entry.size;
     }
-    appendLiteral(out, "{\"format\":");
-    appendEscaped(out, header.format);
-    appendLiteral(out, ",\"dataset\":");
-    appendEscaped(out, header.dataset);
-    appendLiteral(out, ",\"bucket\":");
-    appendEscaped(out, header.bucket);
-    appendLiteral(out, ",\"prefix\":");
-    appendEscaped(out, header.prefix);
-    appendLiteral(out, ",\"parent\":");
-    appendEscaped(out, header.parent);
-    appendLiteral(out, ",\"author\":");
-    appendEscaped(out, header.author);
-    appendLiteral(out, ",\"message\":");
-    appendEscaped(out, header.message);
-    appendLiteral(out, ",\"time\":");
-    appendEscaped(out, header.time);
+    for (const auto &[name, value] : headerTextFields(header)) {
+        out.push_back(value == &header.format ? '{' : ',');
+        out.push_back('"');
+        out.append(name, std::strlen(name));
+        out.append("\":", 2);
+        appendEscaped(out, *value);
+    }
     appendLiteral(out, ",\"objects\":");
     appendNumber(out, static_cast<std::int64_t>(entries.size()));
     appendLiteral(out, ",\"bytes\":");
