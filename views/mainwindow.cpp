@@ -7,6 +7,7 @@
 #include "views/activitypanel.h"
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
+#include "views/forecastspage.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/overviewpage.h"
@@ -142,6 +143,9 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
     if (m_models.serviceLevels) {
         m_serviceLevelsPage = new ServiceLevelsPage(m_models.serviceLevels, m_models.sources, this);
     }
+    if (m_models.forecasts) {
+        m_forecastsPage = new ForecastsPage(m_models.forecasts, m_models.sources, this);
+    }
     if (m_models.timeline) {
         m_triagePage = new TriagePage(m_models.timeline, this);
     }
@@ -210,6 +214,13 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
                 tr("Service levels"),
                 themedIcon(QStringLiteral("speedometer"), QStyle::SP_ArrowUp, style()),
                 tr("Throughput caps, observed throughput and scheduled level changes of every volume"));
+    }
+    if (m_forecastsPage) {
+        addPage(Page::Forecasts,
+                m_forecastsPage,
+                tr("Forecasts"),
+                themedIcon(QStringLiteral("office-chart-line"), QStyle::SP_FileDialogInfoView, style()),
+                tr("When each volume, aggregate, pool, bucket, tenant and cache target fills, full soonest first"));
     }
     if (m_storageGridPage) {
         addPage(Page::StorageGrid,
