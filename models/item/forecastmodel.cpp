@@ -214,8 +214,10 @@ QVariant ForecastTableModel::displayData(const ForecastRecord &record, int colum
         return trendText(f.trend);
     case History: {
         const QString samples = f.samples == 1 ? tr("1 sample") : tr("%1 samples").arg(QLocale().toString(f.samples));
-        return f.from.isValid() && f.to.isValid() ? tr("%1 · %2").arg(samples, forecastSpanText(f.from.secsTo(f.to)))
-                                                  : samples;
+        // The span only once the samples cover some time (one sample covers none).
+        return f.from.isValid() && f.to.isValid() && f.from.secsTo(f.to) >= 60
+                   ? tr("%1 · %2").arg(samples, forecastSpanText(f.from.secsTo(f.to)))
+                   : samples;
     }
     default:
         return {};

@@ -8,6 +8,7 @@
 #include "tests/views/demodesktop.h"
 #include "views/forecastspage.h"
 #include "views/mainwindow.h"
+#include "views/statusdelegate.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -24,6 +25,7 @@
 
 using namespace strata;
 using models::ForecastTableModel;
+using Trend = core::CapacityForecast::Trend;
 
 namespace {
 
@@ -158,5 +160,96 @@ TEST_F(ForecastsDemo, ListsEveryContainerFullSoonestFirstWithKindAndSourceFilter
         QApplication::setPalette(testsupport::darkPalette());
         save(QStringLiteral("-dark"));
         QApplication::setPalette(light);
+    }
+}
+
+namespace {
+
+const QDateTime kForecastPageNow = QDateTime(QDate(2026, 11, 26), QTime(12, 0), Qt::UTC);
+
+core::ContainerForecast
+pageForecast(const QString &name, core::ContainerKind kind, Trend trend, int percent, double days)
+{
+    constexpr qint64 gib = qint64(1) << 30;
+    core::ContainerForecast f;
+    f.container.source = kind == core::ContainerKind::Pool ? QStringLiteral("ai-lab") : QStringLiteral("ontap-ai");
+    f.container.kind = kind;
+    f.container.id = name;
+    f.container.name = name;
+    f.container.capacityBytes = 100 * gib;
+    f.forecast.trend = trend;
+    f.forecast.usedBytes = percent * gib;
+    f.forecast.capacityBytes = 100 * gib;
+    f.forecast.samples = 240;
+    f.forecast.from = kForecastPageNow.addDays(-30);
+    f.forecast.to = kForecastPageNow;
+    f.forecast.bytesPerDay = trend == Trend::Growing ? 1.5 * double(gib) : 0.0;
+    f.forecast.bytesPerDayLow = trend == Trend::Growing ? 1.0 * double(gib) : -0.2 * double(gib);
+    f.forecast.bytesPerDayHigh = 2.0 * double(gib);
+    if (days >= 0) {
+        f.forecast.fullAt = kForecastPageNow.addSecs(qint64(days * 86400));
+        f.forecast.fullAtEarliest = kForecastPageNow.addSecs(qint64(days * 0.75 * 86400));
+        f.forecast.fullAtLatest = kForecastPageNow.addSecs(qint64(days * 1.5 * 86400));
+    }
+    return f;
+}
+
+} // namespace
+
+// A page over growing, full and flat containers: sorted full soonest first by date (not by the
+// "full in" text), full red and within 30 days amber through the status colours.
+TEST(ForecastsPage, SortsFullSoonestFirstByDateAndMarksFullAndSoon)
+{
+    using K = core::ContainerKind;
+    ForecastTableModel model(nullptr, [] {
+        return kForecastPageNow;
+    });
+    std::vector<core::ContainerForecast> rows{
+        pageForecast(QStringLiteral("svm_ai/logs"), K::Volume, Trend::NoTrend, 70, -1),
+        pageForecast(QStringLiteral("svm_ai/train"), K::Volume, Trend::Growing, 85, 12),
+        pageForecast(QStringLiteral("aggr1"), K::Aggregate, Trend::Growing, 40, 120),
+        pageForecast(QStringLiteral("svm_ai/scratch"), K::Volume, Trend::Full, 100, 0),
+        pageForecast(QStringLiteral("anf-acct/pool-premium"), K::Pool, Trend::Growing, 95, 5.0 / 24.0),
+    };
+    model.setForecasts(rows);
+    views::ForecastsPage page(&model, nullptr);
+    page.resize(1300, 320);
+    page.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&page));
+    const QAbstractItemModel *shown = page.view()->model();
+    QStringList order;
+    QStringList status;
+    for (int row = 0; row < shown->rowCount(); ++row) {
+        order << shown->index(row, ForecastTableModel::Name).data().toString();
+        status << shown->index(row, ForecastTableModel::FullIn).data(models::StatusRole).toString();
+    }
+    EXPECT_EQ(order,
+              (QStringList{QStringLiteral("svm_ai/scratch"),
+                           QStringLiteral("anf-acct/pool-premium"),
+                           QStringLiteral("svm_ai/train"),
+                           QStringLiteral("aggr1"),
+                           QStringLiteral("svm_ai/logs")}));
+    EXPECT_EQ(status,
+              (QStringList{QStringLiteral("critical"),
+                           QStringLiteral("warning"),
+                           QStringLiteral("warning"),
+                           QStringLiteral("ok"),
+                           QStringLiteral("ok")}));
+    EXPECT_EQ(shown->index(1, ForecastTableModel::FullIn).data().toString(), QStringLiteral("in 5 h (4 h–8 h)"));
+    EXPECT_EQ(page.summaryText(), QStringLiteral("1 full · 2 full within 30 days · 5 containers"));
+    // The status colours differ for full, soon and plain rows (light palette).
+    const QPalette palette = page.view()->palette();
+    const QColor critical = views::StatusDelegate::colorFor(QStringLiteral("critical"), palette);
+    const QColor warning = views::StatusDelegate::colorFor(QStringLiteral("warning"), palette);
+    EXPECT_TRUE(critical.isValid() && warning.isValid());
+    EXPECT_NE(critical, warning);
+    EXPECT_FALSE(views::StatusDelegate::colorFor(QStringLiteral("ok"), palette).isValid());
+
+    if (const QString shot = qEnvironmentVariable("STRATA_FORECAST_SCREENSHOT"); !shot.isEmpty()) {
+        QTest::qWait(300); // screenshot only
+        page.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-colours-light.png")));
+        page.setPalette(testsupport::darkPalette());
+        QTest::qWait(300);
+        page.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-colours-dark.png")));
     }
 }

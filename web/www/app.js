@@ -18,7 +18,7 @@ const ROUTES = {
   datasets: { title: 'Datasets', mount: mountDatasets },
   jobs: { title: 'Jobs', mount: mountJobs },
   'service-levels': { title: 'Service levels', mount: mountServiceLevels },
-  forecasts: { title: 'Capacity forecast', mount: forecasts.mount },
+  forecasts: { title: 'Forecast', mount: forecasts.mount },
   triage: { title: 'Triage', mount: triage.mount },
   audit: { title: 'Audit', mount: mountAudit },
   admin: { title: 'Administration', mount: admin.mount, role: 'admin' },

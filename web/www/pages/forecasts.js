@@ -37,9 +37,11 @@ function growthText(bytesPerDay) {
   return (bytesPerDay > 0 ? '+' : '') + fmtBytes(bytesPerDay) + '/day';
 }
 
+// The span the samples cover; null under a minute (one sample, or two in a row).
 function historySpanSeconds(r) {
   if (!r.history_from || !r.history_to) return null;
-  return (Date.parse(r.history_to) - Date.parse(r.history_from)) / 1000;
+  const s = (Date.parse(r.history_to) - Date.parse(r.history_from)) / 1000;
+  return s >= 60 ? s : null;
 }
 
 function usedCell(r) {
@@ -47,7 +49,9 @@ function usedCell(r) {
   const sev = forecastSeverity(r);
   return h('div', { class: 'used-cell' + (sev ? ' ' + sev : '') },
     r.capacity_bytes == null ? null : meter({ value: Math.max(0, r.used_bytes ?? 0), max: r.capacity_bytes, label: `${r.name}: ${text}`, warnAt: 85 }),
-    h('span', { class: 'used-text' }, text + (r.percent_used == null ? '' : ` (${fmtNum(r.percent_used, 1)} %)`)));
+    h('span', { class: 'used-text used-long' }, text + (r.percent_used == null ? '' : ` (${fmtNum(r.percent_used, 1)} %)`)),
+    // Phones: the bar and the percentage (the figures are in the bar's label and the wide layout).
+    h('span', { class: 'used-text used-short' }, r.percent_used == null ? 'no limit' : `${fmtNum(r.percent_used, 1)} %`));
 }
 
 function fullInCell(r) {
@@ -77,10 +81,10 @@ export function mount(main, ctx) {
     rowClass: (r) => ({ critical: 'row-bad', warning: 'row-warn' })[forecastSeverity(r)] || null,
     columns: [
       { key: 'name', label: 'Name', render: (r) => h('span', { title: `${kindLabel(r.kind)} ${r.name} (${r.source})` }, r.name) },
-      { key: 'kind', label: 'Kind', value: (r) => kindLabel(r.kind) },
+      { key: 'kind', label: 'Kind', narrow: false, value: (r) => kindLabel(r.kind) },
       { key: 'source', label: 'Source', narrow: false },
       { key: 'percent_used', label: 'Used / capacity', value: (r) => r.percent_used ?? (r.capacity_bytes == null ? -1 : null), render: usedCell },
-      { key: 'growth_bytes_per_day', label: 'Growth / day', align: 'right',
+      { key: 'growth_bytes_per_day', label: 'Growth / day', narrow: false, align: 'right',
         render: (r) => (r.growth_bytes_per_day == null ? '—' : h('span', { title: `95 %: ${growthText(r.growth_low_bytes_per_day)} to ${growthText(r.growth_high_bytes_per_day)}` }, growthText(r.growth_bytes_per_day))) },
       { key: 'full_in', label: 'Full in', value: fullInSortValue, render: fullInCell },
       { key: 'trend', label: 'Trend', value: (r) => TREND_LABELS[r.trend] || label(r.trend), render: (r) => chip(TREND_LABELS[r.trend] || label(r.trend), TREND_KIND[r.trend]) },
