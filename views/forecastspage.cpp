@@ -85,12 +85,8 @@ ForecastsPage::ForecastsPage(models::ForecastTableModel *forecasts, QAbstractIte
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
 
-    auto *filterTimer = new QTimer(this);
-    filterTimer->setSingleShot(true);
-    filterTimer->setInterval(150);
-    connect(m_filterEdit, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
-    connect(filterTimer, &QTimer::timeout, this, [this] {
-        m_proxy->setTextFilter(m_filterEdit->text());
+    onFilterTextSettled(m_filterEdit, this, [this](const QString &text) {
+        m_proxy->setTextFilter(text);
         updateSummary();
     });
     connect(m_kindCombo, &QComboBox::currentIndexChanged, this, &ForecastsPage::applyFilters);
