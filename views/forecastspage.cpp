@@ -122,6 +122,18 @@ QString ForecastsPage::countText() const
     return m_countLabel->text();
 }
 
+QByteArray ForecastsPage::headerState() const
+{
+    return m_view->horizontalHeader()->saveState();
+}
+
+void ForecastsPage::restoreHeaderState(const QByteArray &state)
+{
+    if (!state.isEmpty()) {
+        m_view->horizontalHeader()->restoreState(state);
+    }
+}
+
 void ForecastsPage::applyFilters()
 {
     std::vector<FieldFilterProxy::Rule> rules;

@@ -42,6 +42,11 @@ public:
     /// "12 of 120 containers", "120 containers".
     [[nodiscard]] QString countText() const;
 
+    /// The table header (column order, widths, sort) as the layout saves it; an empty state
+    /// keeps the current one.
+    [[nodiscard]] QByteArray headerState() const;
+    void restoreHeaderState(const QByteArray &state);
+
 private:
     void updateSummary();
     void updateSourceCombo();

@@ -736,6 +736,9 @@ QVariantMap MainWindow::layoutState() const
     if (m_storageGridPage) {
         state.insert(QStringLiteral("grid/header"), m_storageGridPage->headerState());
     }
+    if (m_forecastsPage) {
+        state.insert(QStringLiteral("forecasts/header"), m_forecastsPage->headerState());
+    }
     if (m_jobsPage) {
         state.insert(QStringLiteral("jobs/header"), m_jobsPage->headerState());
         state.insert(QStringLiteral("projects/header"), m_gpuPage->headerState());
@@ -782,6 +785,9 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     }
     if (m_storageGridPage) {
         m_storageGridPage->restoreHeaderState(state.value(QStringLiteral("grid/header")).toByteArray());
+    }
+    if (m_forecastsPage) {
+        m_forecastsPage->restoreHeaderState(state.value(QStringLiteral("forecasts/header")).toByteArray());
     }
     if (m_jobsPage) {
         m_jobsPage->restoreHeaderState(state.value(QStringLiteral("jobs/header")).toByteArray());

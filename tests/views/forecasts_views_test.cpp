@@ -145,6 +145,16 @@ TEST_F(ForecastsDemo, ListsEveryContainerFullSoonestFirstWithKindAndSourceFilter
         return view->model()->rowCount() == all;
     }));
 
+    // The layout keeps the sort the user chose.
+    view->sortByColumn(ForecastTableModel::Growth, Qt::DescendingOrder);
+    const QVariantMap layout = window.layoutState();
+    ASSERT_TRUE(layout.contains(QStringLiteral("forecasts/header")));
+    view->sortByColumn(ForecastTableModel::FullIn, Qt::AscendingOrder);
+    window.restoreLayoutState(layout);
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorSection(), int(ForecastTableModel::Growth));
+    EXPECT_EQ(view->horizontalHeader()->sortIndicatorOrder(), Qt::DescendingOrder);
+    view->sortByColumn(ForecastTableModel::FullIn, Qt::AscendingOrder);
+
     // STRATA_FORECAST_SCREENSHOT=/path/forecasts.png saves the page in the light and a dark
     // palette as forecasts-light.png and forecasts-dark.png.
     if (const QString shot = qEnvironmentVariable("STRATA_FORECAST_SCREENSHOT"); !shot.isEmpty()) {
