@@ -10,6 +10,7 @@ class CacheTargetModel;
 class CachedCommitModel;
 class CommitModel;
 class DatasetModel;
+class ForecastTableModel;
 class GridAlertModel;
 class GridNodeModel;
 class JobTableModel;

@@ -7,6 +7,7 @@
 #include "views/activitypanel.h"
 #include "views/cachetargetspage.h"
 #include "views/datasetspage.h"
+#include "views/forecastspage.h"
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/overviewpage.h"
@@ -142,6 +143,9 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
     if (m_models.serviceLevels) {
         m_serviceLevelsPage = new ServiceLevelsPage(m_models.serviceLevels, m_models.sources, this);
     }
+    if (m_models.forecasts) {
+        m_forecastsPage = new ForecastsPage(m_models.forecasts, m_models.sources, this);
+    }
     if (m_models.timeline) {
         m_triagePage = new TriagePage(m_models.timeline, this);
     }
@@ -210,6 +214,13 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
                 tr("Service levels"),
                 themedIcon(QStringLiteral("speedometer"), QStyle::SP_ArrowUp, style()),
                 tr("Throughput caps, observed throughput and scheduled level changes of every volume"));
+    }
+    if (m_forecastsPage) {
+        addPage(Page::Forecasts,
+                m_forecastsPage,
+                tr("Forecasts"),
+                themedIcon(QStringLiteral("office-chart-line"), QStyle::SP_FileDialogInfoView, style()),
+                tr("When each volume, aggregate, pool, bucket, tenant and cache target fills, full soonest first"));
     }
     if (m_storageGridPage) {
         addPage(Page::StorageGrid,
@@ -725,6 +736,9 @@ QVariantMap MainWindow::layoutState() const
     if (m_storageGridPage) {
         state.insert(QStringLiteral("grid/header"), m_storageGridPage->headerState());
     }
+    if (m_forecastsPage) {
+        state.insert(QStringLiteral("forecasts/header"), m_forecastsPage->headerState());
+    }
     if (m_jobsPage) {
         state.insert(QStringLiteral("jobs/header"), m_jobsPage->headerState());
         state.insert(QStringLiteral("projects/header"), m_gpuPage->headerState());
@@ -771,6 +785,9 @@ void MainWindow::restoreLayoutState(const QVariantMap &state)
     }
     if (m_storageGridPage) {
         m_storageGridPage->restoreHeaderState(state.value(QStringLiteral("grid/header")).toByteArray());
+    }
+    if (m_forecastsPage) {
+        m_forecastsPage->restoreHeaderState(state.value(QStringLiteral("forecasts/header")).toByteArray());
     }
     if (m_jobsPage) {
         m_jobsPage->restoreHeaderState(state.value(QStringLiteral("jobs/header")).toByteArray());

@@ -27,6 +27,7 @@ class GpuPage;
 class JobsPage;
 class OverviewPage;
 class ServiceLevelsPage;
+class ForecastsPage;
 class SourcesPage;
 class StorageGridPage;
 class TriagePage;
@@ -70,6 +71,8 @@ public:
         models::GridAlertModel *gridAlerts = nullptr;
         models::TenantModel *tenants = nullptr;
         models::BucketModel *buckets = nullptr;
+        /// The Forecasts page (capacity forecast, full soonest first) is created only when set.
+        models::ForecastTableModel *forecasts = nullptr;
     };
 
     /// Stable values (saved in the layout); the navigation order is pageOrder().
@@ -84,7 +87,8 @@ public:
         ServiceLevels,
         Datasets,
         CacheTargets,
-        StorageGrid
+        StorageGrid,
+        Forecasts
     };
 
     /// `clock` is the engine's (the Volumes page's chart ends at its now); it must outlive the window.
@@ -106,6 +110,8 @@ public:
     [[nodiscard]] CacheTargetsPage *cacheTargetsPage() const { return m_cacheTargetsPage; }
     /// nullptr without the grid models.
     [[nodiscard]] StorageGridPage *storageGridPage() const { return m_storageGridPage; }
+    /// nullptr without a forecast model.
+    [[nodiscard]] ForecastsPage *forecastsPage() const { return m_forecastsPage; }
     /// Settings > Rate card… (disabled without the Service levels page).
     [[nodiscard]] QAction *rateCardAction() const { return m_rateCardAction; }
     /// Pages in navigation order (Ctrl+1 is the first).
@@ -185,6 +191,7 @@ private:
     DatasetsPage *m_datasetsPage = nullptr;
     CacheTargetsPage *m_cacheTargetsPage = nullptr;
     StorageGridPage *m_storageGridPage = nullptr;
+    ForecastsPage *m_forecastsPage = nullptr;
     QAction *m_rateCardAction = nullptr;
     QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;

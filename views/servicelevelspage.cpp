@@ -221,12 +221,8 @@ ServiceLevelsPage::ServiceLevelsPage(models::ServiceLevelTableModel *levels,
     layout->addLayout(bar);
     layout->addWidget(m_splitter, 1);
 
-    auto *filterTimer = new QTimer(this);
-    filterTimer->setSingleShot(true);
-    filterTimer->setInterval(150);
-    connect(m_filterEdit, &QLineEdit::textChanged, filterTimer, qOverload<>(&QTimer::start));
-    connect(filterTimer, &QTimer::timeout, this, [this] {
-        m_proxy->setTextFilter(m_filterEdit->text());
+    onFilterTextSettled(m_filterEdit, this, [this](const QString &text) {
+        m_proxy->setTextFilter(text);
     });
     connect(m_sourceCombo, &QComboBox::currentIndexChanged, this, [this] {
         m_proxy->setSourceFilter(m_sourceCombo->currentData().toString());

@@ -9,8 +9,10 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QLocale>
 #include <QTableView>
+#include <QTimer>
 
 namespace strata::views {
 
@@ -82,6 +84,17 @@ QString refillSourceCombo(QComboBox *combo, const QAbstractItemModel *sources)
     const int index = combo->findData(current);
     combo->setCurrentIndex(index < 0 ? 0 : index);
     return combo->currentData().toString();
+}
+
+void onFilterTextSettled(QLineEdit *edit, QObject *context, std::function<void(const QString &text)> apply)
+{
+    auto *timer = new QTimer(context);
+    timer->setSingleShot(true);
+    timer->setInterval(150);
+    QObject::connect(edit, &QLineEdit::textChanged, timer, qOverload<>(&QTimer::start));
+    QObject::connect(timer, &QTimer::timeout, context, [edit, apply = std::move(apply)] {
+        apply(edit->text());
+    });
 }
 
 QString volumeCountText(int shown, int total)

@@ -3,11 +3,13 @@
 #include <QAbstractItemView>
 #include <QString>
 
+#include <functional>
 #include <initializer_list>
 #include <utility>
 
 class QAbstractItemModel;
 class QComboBox;
+class QLineEdit;
 class QTableView;
 class QWidget;
 
@@ -46,6 +48,10 @@ bool selectRow(QTableView *view, const QModelIndex &index);
 /// (SourceRole of column 0 of `sources`, which may be null), keeping the chosen source when it
 /// is still there, without emitting change signals. Returns the chosen source ("" for all).
 QString refillSourceCombo(QComboBox *combo, const QAbstractItemModel *sources);
+
+/// Calls `apply` with `edit`'s text once typing in it has paused for 150 ms (a filter re-runs
+/// once per word, not per key), for `context`'s life.
+void onFilterTextSettled(QLineEdit *edit, QObject *context, std::function<void(const QString &text)> apply);
 
 /// "12 volumes", "1 volume" or "3 of 12 volumes" (locale digits) for a filtered volume list.
 QString volumeCountText(int shown, int total);

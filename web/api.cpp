@@ -40,6 +40,8 @@ const QHash<QString, QStringList> &keyColumns()
         {QStringLiteral("tenants"), {QStringLiteral("source"), QStringLiteral("id")}},
         {QStringLiteral("buckets"), {QStringLiteral("source"), QStringLiteral("tenant"), QStringLiteral("name")}},
         {QStringLiteral("alerts"), {QStringLiteral("source"), QStringLiteral("id")}},
+        // An aggregate, a volume and a cache target of one source may share an id.
+        {QStringLiteral("forecasts"), {QStringLiteral("source"), QStringLiteral("kind"), QStringLiteral("id")}},
     };
     return k;
 }

@@ -2,6 +2,7 @@
 
 #include "web/api.h"
 
+#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/core/source.h"
@@ -230,6 +231,8 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
     connect(&estate, &core::Estate::cacheTargetsChanged, this, dirty({s("cache-targets")}));
     connect(
         &estate, &core::Estate::cachedCommitsChanged, this, dirty({s("cache-targets"), s("datasets"), s("commits")}));
+    // Forecasts are recomputed off the estate's thread every few minutes, not on each publish.
+    connect(&engine.forecasts(), &core::ForecastService::changed, this, dirty({s("forecasts")}));
 }
 
 LiveFeed::~LiveFeed()

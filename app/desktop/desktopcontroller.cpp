@@ -17,6 +17,7 @@
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"
+#include "models/item/forecastmodel.h"
 #include "models/item/gridmodels.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
@@ -95,6 +96,9 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
     , m_gridAlerts(std::make_unique<models::GridAlertModel>(engine.estate()))
     , m_tenants(std::make_unique<models::TenantModel>(engine.estate()))
     , m_buckets(std::make_unique<models::BucketModel>(engine.estate()))
+    , m_forecasts(std::make_unique<models::ForecastTableModel>(&engine.forecasts(), [&engine] {
+        return engine.clock().now();
+    }))
 {
     m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{m_volumes.get(),
                                                                              m_snapshots.get(),
@@ -113,7 +117,8 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
                                                                              m_gridNodes.get(),
                                                                              m_gridAlerts.get(),
                                                                              m_tenants.get(),
-                                                                             m_buckets.get()},
+                                                                             m_buckets.get(),
+                                                                             m_forecasts.get()},
                                                    engine.clock());
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     if (m_options.bundle) {

@@ -157,6 +157,7 @@ private:
     std::unique_ptr<models::GridAlertModel> m_gridAlerts;
     std::unique_ptr<models::TenantModel> m_tenants;
     std::unique_ptr<models::BucketModel> m_buckets;
+    std::unique_ptr<models::ForecastTableModel> m_forecasts;
     int m_scenarioNext = 0; ///< index into m_options.scenario of the step to play next
     /// Declared last: the views go before the models they show.
     std::unique_ptr<views::MainWindow> m_window;

@@ -6,6 +6,8 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
+#include "models/core/capacityforecast.h"
+#include "models/core/engine.h"
 #include "models/rows/resources.h"
 #include "tests/models/computefixture.h"
 
@@ -192,6 +194,110 @@ TEST_F(WebServerTest, AMetricsScrapeWatchesOntapPerformanceSoThroughputIsExporte
     EXPECT_TRUE(waitFor([&] {
         return throughputSeries() > 0;
     })) << "the scrapes subscribe to performance";
+}
+
+// The "full soonest" list of the Capacity forecast page: every container the engine forecasts,
+// in its order, with the keys models/rows/forecastrows.h documents, keyed source/kind/id (an
+// aggregate and a volume may share an id); a recomputation reaches an open page as a diff.
+TEST_F(WebServerTest, ForecastsAnswerTheDocumentedRowsFullSoonestFirstAndFollowRecomputations)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    core::ForecastService &forecasts = engine->forecasts();
+    ASSERT_TRUE(waitFor([&] {
+        return forecasts.computedAt().isValid() && !forecasts.forecasts().empty();
+    }));
+    const Reply r = get(QStringLiteral("/api/v1/forecasts"), viewer);
+    ASSERT_EQ(r.status, 200) << r.body.toStdString();
+    const QJsonArray rows = r.json().array();
+    ASSERT_EQ(std::size_t(rows.size()), forecasts.forecasts().size());
+    const QStringList documented{QStringLiteral("source"),
+                                 QStringLiteral("kind"),
+                                 QStringLiteral("id"),
+                                 QStringLiteral("name"),
+                                 QStringLiteral("trend"),
+                                 QStringLiteral("used_bytes"),
+                                 QStringLiteral("capacity_bytes"),
+                                 QStringLiteral("percent_used"),
+                                 QStringLiteral("growth_bytes_per_day"),
+                                 QStringLiteral("growth_low_bytes_per_day"),
+                                 QStringLiteral("growth_high_bytes_per_day"),
+                                 QStringLiteral("full_at"),
+                                 QStringLiteral("full_earliest"),
+                                 QStringLiteral("full_latest"),
+                                 QStringLiteral("days_to_full"),
+                                 QStringLiteral("full_in"),
+                                 QStringLiteral("released_bytes"),
+                                 QStringLiteral("samples"),
+                                 QStringLiteral("history_from"),
+                                 QStringLiteral("history_to"),
+                                 QStringLiteral("key")};
+    QSet<QString> kinds;
+    QSet<QString> keys;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const QJsonObject row = rows.at(i).toObject();
+        QStringList got = row.keys();
+        got.sort();
+        QStringList want = documented;
+        want.sort();
+        EXPECT_EQ(got, want);
+        const core::ContainerForecast &f = forecasts.forecasts()[std::size_t(i)];
+        EXPECT_EQ(row.value(QLatin1String("name")).toString(), f.container.name) << "row " << i;
+        EXPECT_EQ(row.value(QLatin1String("kind")).toString(), core::containerKindName(f.container.kind));
+        const QString key = row.value(QLatin1String("key")).toString();
+        EXPECT_EQ(key,
+                  row.value(QLatin1String("source")).toString() + QLatin1Char('/')
+                      + row.value(QLatin1String("kind")).toString() + QLatin1Char('/')
+                      + row.value(QLatin1String("id")).toString());
+        EXPECT_FALSE(keys.contains(key)) << key.toStdString();
+        keys.insert(key);
+        kinds.insert(row.value(QLatin1String("kind")).toString());
+        EXPECT_FALSE(row.value(QLatin1String("full_in")).toString().isEmpty());
+        EXPECT_TRUE(row.value(QLatin1String("samples")).isDouble());
+    }
+    EXPECT_TRUE(kinds.contains(QStringLiteral("volume")) && kinds.contains(QStringLiteral("aggregate")))
+        << QStringList(kinds.values()).join(QLatin1Char(',')).toStdString();
+
+    // A volume grows on the cluster: the next recomputation sends its row to the open page.
+    auto live = openLive(viewer, ownOrigin());
+    ASSERT_TRUE(waitFor([&] {
+        return !live->messages.isEmpty();
+    }));
+    QJsonObject volume;
+    for (const QJsonValue &v : rows) {
+        if (v.toObject().value(QLatin1String("kind")).toString() == QLatin1String("volume")) {
+            volume = v.toObject();
+            break;
+        }
+    }
+    qint64 usedAfter = 0;
+    const QStringList svmAndName = volume.value(QLatin1String("name")).toString().split(QLatin1Char('/'));
+    ASSERT_EQ(svmAndName.size(), 2);
+    ASSERT_EQ(simulator->changeVolumeUsed(svmAndName[0], svmAndName[1], qint64(1) << 30, &usedAfter),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    engine->refresh(QStringLiteral("ontap-ai"));
+    const QString key = volume.value(QLatin1String("key")).toString();
+    QElapsedTimer sinceRefresh;
+    ASSERT_TRUE(waitFor([&] {
+        // The volume's new sample may still be on its way into the history: ask again now and then.
+        if (!sinceRefresh.isValid() || sinceRefresh.elapsed() > 500) {
+            forecasts.refresh();
+            sinceRefresh.start();
+        }
+        for (const QJsonObject &m : std::as_const(live->messages)) {
+            if (m.value(QLatin1String("resource")).toString() != QLatin1String("forecasts")) {
+                continue;
+            }
+            for (const QJsonValue &row : m.value(QLatin1String("upsert")).toArray()) {
+                if (row.toObject().value(QLatin1String("key")).toString() == key
+                    && qint64(row.toObject().value(QLatin1String("used_bytes")).toDouble()) == usedAfter) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    })) << "no forecasts diff with "
+        << key.toStdString() << " at " << usedAfter << " bytes";
 }
 
 TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)

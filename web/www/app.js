@@ -9,6 +9,7 @@ import * as sentiment from './pages/sentiment.js';
 import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './pages/tables.js';
 import * as admin from './pages/admin.js';
 import * as triage from './pages/triage.js';
+import * as forecasts from './pages/forecasts.js';
 
 const ROUTES = {
   overview: { title: 'Overview', mount: overview.mount },
@@ -17,6 +18,7 @@ const ROUTES = {
   datasets: { title: 'Datasets', mount: mountDatasets },
   jobs: { title: 'Jobs', mount: mountJobs },
   'service-levels': { title: 'Service levels', mount: mountServiceLevels },
+  forecasts: { title: 'Forecast', mount: forecasts.mount },
   triage: { title: 'Triage', mount: triage.mount },
   audit: { title: 'Audit', mount: mountAudit },
   admin: { title: 'Administration', mount: admin.mount, role: 'admin' },

@@ -10,9 +10,11 @@ function colClass(c) {
 export class DataTable {
   /// columns: [{key, label, value(row) -> sortable, render(row) -> Node|string, align, width,
   /// narrow (false: hidden on phone-sized screens)}]
-  /// actions(row) -> [Node] (operator buttons) or null; emptyText; filter: true for a search box.
-  constructor(container, { columns, actions = null, emptyText = 'Nothing here.', filter = true, caption, sort, rowKey, onRowClick = null, limit = 500 }) {
+  /// actions(row) -> [Node] (operator buttons) or null; emptyText; filter: true for a search box;
+  /// rowClass(row) -> a class for the row (e.g. 'row-warn') or null, kept current by updates.
+  constructor(container, { columns, actions = null, emptyText = 'Nothing here.', filter = true, caption, sort, rowKey, onRowClick = null, limit = 500, rowClass = null }) {
     this.columns = columns;
+    this.rowClass = rowClass;
     this.actions = actions;
     this.rowKey = rowKey;
     this.onRowClick = onRowClick;
@@ -113,6 +115,7 @@ export class DataTable {
           differs = true;
         });
         entry.row = row;
+        this.applyRowClass(entry.tr, row);
         if (differs && changed && changed.has(k)) flash(entry.tr);
       }
       const want = prev ? prev.nextSibling : this.tbody.firstChild;
@@ -137,6 +140,7 @@ export class DataTable {
       return h('td', { class: colClass(c), dataset: { col: c.key }, title: plain && String(content).length > 24 ? String(content) : null }, content == null || content === '' ? '—' : content);
     });
     const tr = h('tr', { dataset: { key: k } }, tds);
+    this.applyRowClass(tr, row);
     if (this.actions) {
       const btns = this.actions(row);
       tr.append(h('td', { class: 'actions-col' }, btns || ''));
@@ -148,6 +152,15 @@ export class DataTable {
       tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target === tr) this.onRowClick(row); });
     }
     return tr;
+  }
+
+  applyRowClass(tr, row) {
+    if (!this.rowClass) return;
+    const want = this.rowClass(row) || '';
+    if (tr.dataset.rowClass === want) return;
+    if (tr.dataset.rowClass) tr.classList.remove(tr.dataset.rowClass);
+    if (want) tr.classList.add(want);
+    tr.dataset.rowClass = want;
   }
 
   destroy() {
