@@ -95,8 +95,13 @@ QString forecastFullInText(const core::CapacityForecast &forecast, const QDateTi
         const SpanUnit own = unitOf(days);
         return own == unit ? QString::number(spanNumber(days, unit)) : spanText(spanNumber(days, own), own);
     };
-    return QCoreApplication::translate("rows", "in %1 (%2–%3)")
-        .arg(medianText, bandEnd(forecast.fullAtEarliest), bandEnd(forecast.fullAtLatest));
+    const QString early = bandEnd(forecast.fullAtEarliest);
+    const QString late = bandEnd(forecast.fullAtLatest);
+    // A band narrower than the unit says nothing the median does not.
+    if (early == late && early == QString::number(spanNumber(median, unit))) {
+        return QCoreApplication::translate("rows", "in %1").arg(medianText);
+    }
+    return QCoreApplication::translate("rows", "in %1 (%2–%3)").arg(medianText, early, late);
 }
 
 ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, const QDateTime &now)
