@@ -164,6 +164,9 @@ core::Status backfillCapacity(core::IHistoryStore &store,
         profiles.append(profileOf(volumes[i]));
         byName.insert(volumes[i].svm + QLatin1Char('/') + volumes[i].name, i);
     }
+    // An aggregate holds its volumes' blocks (OntapSimulator: used split evenly over the
+    // aggregates a volume spans): its past follows from theirs.
+    const QList<sim::ontap::OntapSimulator::AggregateSpace> aggregates = ontap.aggregateSpace();
     const qint64 stepMs = qint64(std::max(1, stepSeconds)) * 1000;
     const qint64 toMs = to.toMSecsSinceEpoch();
     const qint64 first = (from.toMSecsSinceEpoch() + stepMs - 1) / stepMs * stepMs;
@@ -177,7 +180,22 @@ core::Status backfillCapacity(core::IHistoryStore &store,
             usage.push_back(
                 {v.uuid, profiles[i].usedAt(v.usedBytes, v.sizeBytes, daysBefore, t / stepMs), v.sizeBytes});
         }
-        if (!store.recordVolumeUsage(ontapSource, usage, at)) {
+        QHash<QString, double> aggregateDelta;
+        for (qsizetype i = 0; i < volumes.size(); ++i) {
+            const auto &v = volumes[i];
+            for (const QString &a : v.aggregates) {
+                aggregateDelta[a] +=
+                    double(v.usedBytes - usage[std::size_t(i)].usedBytes) * v.ownShare / double(v.aggregates.size());
+            }
+        }
+        std::vector<core::VolumeUsage> aggregateUsage;
+        for (const auto &a : aggregates) {
+            const qint64 used = std::clamp<qint64>(
+                a.usedBytes - std::llround(aggregateDelta.value(a.uuid)), 0, std::max<qint64>(0, a.sizeBytes));
+            aggregateUsage.push_back({a.uuid, used, a.sizeBytes});
+        }
+        if (!store.recordVolumeUsage(ontapSource, usage, at)
+            || !store.recordCapacity(ontapSource, core::ContainerKind::Aggregate, aggregateUsage, at)) {
             return core::fail(QStringLiteral("history store: cannot record %1's capacity").arg(ontapSource));
         }
         for (const CacheVolume &cache : caches) {

@@ -57,7 +57,8 @@ struct CacheVolume
 };
 
 /// Writes capacity history from `from` until `to`, every `stepSeconds`: for each ONTAP volume
-/// of `ontap` (recordVolumeUsage, as its source's polls write it) and for each cache target in
+/// of `ontap` (recordVolumeUsage, as its source's polls write it), each of its aggregates (the
+/// sum of its volumes' pasts) and for each cache target in
 /// `caches` (recordCapacity, the figures of its volume). The simulator keeps no past of its
 /// volumes' space, so this past is the demo's own story, ending at each volume's level now: a
 /// volume's profile is chosen from its uuid so the "full soonest" list shows what a real

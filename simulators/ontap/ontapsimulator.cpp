@@ -290,10 +290,37 @@ QList<OntapSimulator::VolumeSpace> OntapSimulator::volumeSpace() const
             if (v->isConstituent || v->state != QLatin1String("online")) {
                 continue;
             }
-            out.append(VolumeSpace{v->uuid, v->svm.name, v->name, v->size, v->used, v->usableSize(), v->tridentGrowth});
+            VolumeSpace space;
+            space.uuid = v->uuid;
+            space.svm = v->svm.name;
+            space.name = v->name;
+            space.sizeBytes = v->size;
+            space.usedBytes = v->used;
+            space.usableBytes = v->usableSize();
+            space.tridentGrowth = v->tridentGrowth;
+            for (const Ref &a : v->aggregates) {
+                space.aggregates << a.uuid;
+            }
+            space.ownShare = v->isFlexClone && !v->splitInitiated ? 1.0 / 20.0 : 1.0;
+            out.append(space);
         }
         std::sort(out.begin(), out.end(), [](const VolumeSpace &a, const VolumeSpace &b) {
             return std::tie(a.svm, a.name) < std::tie(b.svm, b.name);
+        });
+        return out;
+    });
+}
+
+QList<OntapSimulator::AggregateSpace> OntapSimulator::aggregateSpace() const
+{
+    return onOwnThread([&] {
+        const QHash<QString, qint64> used = m_estate->aggregateUsage();
+        QList<AggregateSpace> out;
+        for (const Aggregate &a : m_estate->aggregates) {
+            out.append(AggregateSpace{a.uuid, a.name, a.size, used.value(a.uuid)});
+        }
+        std::sort(out.begin(), out.end(), [](const AggregateSpace &a, const AggregateSpace &b) {
+            return a.name < b.name;
         });
         return out;
     });

@@ -130,9 +130,23 @@ public:
         qint64 usedBytes = 0;
         qint64 usableBytes = 0;     ///< size less the snapshot reserve
         bool tridentGrowth = false; ///< a Trident volume the simulator grows
+        QStringList aggregates;     ///< uuids of the aggregates it spans (used is split evenly)
+        /// The share of `usedBytes` that is the volume's own blocks in its aggregates: 1, or 1/20
+        /// for a FlexClone that shares its parent's blocks.
+        double ownShare = 1.0;
     };
     /// Every online volume (no FlexGroup constituents), by SVM and name.
     QList<VolumeSpace> volumeSpace() const;
+    /// One aggregate's space now, as `/api/storage/aggregates` reports it.
+    struct AggregateSpace
+    {
+        QString uuid;
+        QString name;
+        qint64 sizeBytes = 0;
+        qint64 usedBytes = 0;
+    };
+    /// Every aggregate, by name.
+    QList<AggregateSpace> aggregateSpace() const;
 
     int addFaultRule(const FaultRule &rule);
     bool removeFaultRule(int id);
