@@ -245,7 +245,7 @@ TEST(ForecastsPage, SortsFullSoonestFirstByDateAndMarksFullAndSoon)
                            QStringLiteral("warning"),
                            QStringLiteral("ok"),
                            QStringLiteral("ok")}));
-    EXPECT_EQ(shown->index(1, ForecastTableModel::FullIn).data().toString(), QStringLiteral("in 5 h (4 h–8 h)"));
+    EXPECT_EQ(shown->index(1, ForecastTableModel::FullIn).data().toString(), QStringLiteral("in 5 h (4–8)"));
     EXPECT_EQ(page.summaryText(), QStringLiteral("1 full · 2 full within 30 days · 5 containers"));
     // The status colours differ for full, soon and plain rows (light palette).
     const QPalette palette = page.view()->palette();

@@ -585,7 +585,7 @@ for (const [name, viewport, isMobile, colorScheme] of [['laptop-light', { width:
       const at = (d) => new Date(Date.now() + d * day).toISOString();
       window.strataLive.store.applyDiff({ resource: 'forecasts', upsert: [
         { ...a, trend: 'full', full_in: 'full', full_at: at(-1), days_to_full: null },
-        { ...b, trend: 'growing', full_in: 'in 12 days (9 days–17 days)', full_at: at(12), full_earliest: at(9), full_latest: at(17), days_to_full: 12,
+        { ...b, trend: 'growing', full_in: 'in 12 days (9–17)', full_at: at(12), full_earliest: at(9), full_latest: at(17), days_to_full: 12,
           growth_bytes_per_day: 2 ** 31, growth_low_bytes_per_day: 2 ** 30, growth_high_bytes_per_day: 2 ** 32, capacity_bytes: b.capacity_bytes ?? 2 ** 40, percent_used: b.percent_used ?? 40 },
       ] });
     }, { a, b, day });
