@@ -1,7 +1,7 @@
 #include "web/metrics.h"
 
-#include "models/core/capacityforecast.h"
 #include "models/core/alertsignals.h"
+#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/scheduleservice.h"
 
