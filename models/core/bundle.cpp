@@ -1050,6 +1050,14 @@ QJsonObject bodyOf(const Bundle &b)
          QJsonObject{{QStringLiteral("project_samples"), projectSamples},
                      {QStringLiteral("volume_usage"), perVolume(b.history.volumeUsage)},
                      {QStringLiteral("volume_perf"), perVolume(b.history.volumePerf)},
+                     {QStringLiteral("container_usage"),
+                      [&] {
+                          QJsonObject bySource;
+                          for (auto s = b.history.containerUsage.cbegin(); s != b.history.containerUsage.cend(); ++s) {
+                              bySource.insert(s.key(), perVolume(s.value()));
+                          }
+                          return bySource;
+                      }()},
                      {QStringLiteral("audit"), arrayOf(b.history.audit)}}},
         {QStringLiteral("events"), b.events},
         {QStringLiteral("rate_card"), b.rateCard.toJson()},
@@ -1107,6 +1115,27 @@ bool readBody(const QJsonObject &body, Bundle *b, QString *error)
         }
         return true;
     };
+    // Bundles from before capacity history have no "container_usage": nothing to read.
+    const QJsonObject containers = history.value(QStringLiteral("container_usage")).toObject();
+    for (auto s = containers.constBegin(); s != containers.constEnd(); ++s) {
+        const QJsonObject byKind = s.value().toObject();
+        for (auto k = byKind.constBegin(); k != byKind.constEnd(); ++k) {
+            const std::optional<ContainerKind> kind = containerKindFromName(k.key());
+            if (!kind || *kind == ContainerKind::Volume) {
+                *error = QStringLiteral("body.history.container_usage.%1: unknown kind \"%2\"").arg(s.key(), k.key());
+                return false;
+            }
+            const QJsonObject byId = k.value().toObject();
+            for (auto c = byId.constBegin(); c != byId.constEnd(); ++c) {
+                if (!readArray(c.value(),
+                               &b->history.containerUsage[s.key()][k.key()][c.key()],
+                               QStringLiteral("body.history.container_usage.%1.%2.%3").arg(s.key(), k.key(), c.key()),
+                               error)) {
+                    return false;
+                }
+            }
+        }
+    }
     if (!perVolume(QStringLiteral("volume_usage"), &b->history.volumeUsage)
         || !perVolume(QStringLiteral("volume_perf"), &b->history.volumePerf)
         || !readArray(
@@ -1241,6 +1270,17 @@ public:
                 }
             }
         }
+        for (auto s = m_history.containerUsage.cbegin(); s != m_history.containerUsage.cend(); ++s) {
+            for (auto k = s.value().cbegin(); k != s.value().cend(); ++k) {
+                const std::optional<ContainerKind> kind = containerKindFromName(k.key());
+                for (auto c = k.value().cbegin(); kind && c != k.value().cend(); ++c) {
+                    for (const UsageSample &u : c.value()) {
+                        m_store.recordCapacity(
+                            s.key(), *kind, {VolumeUsage{c.key(), u.usedBytes, u.sizeBytes}}, u.time, 0);
+                    }
+                }
+            }
+        }
         for (auto s = m_history.volumePerf.cbegin(); s != m_history.volumePerf.cend(); ++s) {
             for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
                 for (const VolumePerfSample &p : v.value()) {
@@ -1265,6 +1305,11 @@ public:
         return m_store.volumeUsage(source, volumeId, from, to);
     }
     qint64 applyRetention(const QDateTime &) override { return 0; }
+    // The bundle's volume usage, so an opened bundle forecasts its volumes as of its own time.
+    std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to) override
+    {
+        return m_store.capacityHistory(from, to);
+    }
     bool recordProjectSamples(const QString &, const std::vector<ProjectSample> &, const QDateTime &, qint64) override
     {
         return false;
@@ -1603,6 +1648,16 @@ void collectBundle(Engine &engine,
             settle();
         });
     }
+    state->pending++;
+    history->capacityHistory(from, now, context, [state, settle](std::vector<CapacitySeries> all) {
+        for (CapacitySeries &series : all) {
+            if (series.kind != containerKindName(ContainerKind::Volume)) {
+                state->bundle.history.containerUsage[series.source][series.kind].insert(series.id,
+                                                                                        std::move(series.samples));
+            }
+        }
+        settle();
+    });
     state->pending++;
     history->auditLog(0, {}, context, [state, settle, from](std::vector<AuditEntry> entries) {
         std::erase_if(entries, [&](const AuditEntry &e) {

@@ -69,6 +69,9 @@ struct BundleHistory
     QMap<QString, std::vector<ProjectSample>> projectSamples;
     /// source -> volume id -> capacity samples, oldest first.
     QMap<QString, QMap<QString, std::vector<UsageSample>>> volumeUsage;
+    /// source -> kind (containerKindName(), not "volume") -> container id -> capacity samples,
+    /// oldest first: aggregates, pools, buckets, tenants and cache targets.
+    QMap<QString, QMap<QString, QMap<QString, std::vector<UsageSample>>>> containerUsage;
     /// source -> volume id -> performance samples, oldest first.
     QMap<QString, QMap<QString, std::vector<VolumePerfSample>>> volumePerf;
     /// Audit entries of the window, newest first (ids as the exporting store assigned them).

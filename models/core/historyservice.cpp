@@ -97,6 +97,16 @@ void HistoryService::recordCapacity(const QString &source,
     });
 }
 
+void HistoryService::capacityHistory(const QDateTime &from,
+                                     const QDateTime &to,
+                                     QObject *context,
+                                     std::function<void(std::vector<CapacitySeries>)> done)
+{
+    ask<std::vector<CapacitySeries>>(context, std::move(done), [from, to](IHistoryStore &store) {
+        return store.capacityHistory(from, to);
+    });
+}
+
 void HistoryService::forecastCapacity(std::vector<ForecastContainer> containers,
                                       const QDateTime &from,
                                       const QDateTime &now,

@@ -30,6 +30,11 @@ public:
     void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
     /// Capacity of containers other than volumes (IHistoryStore::recordCapacity; 1 h heartbeat).
     void recordCapacity(const QString &source, ContainerKind kind, std::vector<VolumeUsage> usage, const QDateTime &at);
+    /// IHistoryStore::capacityHistory(); empty when the store never opened.
+    void capacityHistory(const QDateTime &from,
+                         const QDateTime &to,
+                         QObject *context,
+                         std::function<void(std::vector<CapacitySeries>)> done);
     /// Reads the capacity history in [from, now] and forecasts `containers` from it with
     /// forecastAll() on the history thread, so a whole estate's forecasts never load the
     /// caller's thread; `done` gets them on `context`'s thread (empty when the store never

@@ -345,6 +345,10 @@ Bundle sampleBundle()
     b.history.volumeUsage[QStringLiteral("ontap-ai")].insert(
         QStringLiteral("uuid-1"),
         {UsageSample{kBundleNow.addSecs(-7200), 1000, 5000}, UsageSample{kBundleNow.addSecs(-3600), 2000, 5000}});
+    b.history.containerUsage[QStringLiteral("datalake")][QStringLiteral("bucket")].insert(
+        QStringLiteral("t-1/raw"), {UsageSample{kBundleNow.addSecs(-3600), 700, 0}});
+    b.history.containerUsage[QStringLiteral("ontap-ai")][QStringLiteral("aggregate")].insert(
+        QStringLiteral("aggr-uuid"), {UsageSample{kBundleNow.addSecs(-60), 10, 20}});
     b.history.volumePerf[QStringLiteral("ontap-ai")].insert(
         QStringLiteral("uuid-1"),
         {VolumePerfSample{QStringLiteral("uuid-1"), kBundleNow.addSecs(-3600), 1.5e8, 900, 350.5, -1}});
