@@ -908,12 +908,6 @@ bundle diff A B [-o table|json]
         <translation>[--config PATH | --demo] cache|evict COMMIT [--target NAME] [--dry-run] [-o json]</translation>
     </message>
     <message>
-        <source>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</source>
-        <translation>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</translation>
-    </message>
-    <message>
         <source>[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</source>
         <translation>[--config PATH | --demo] set service-level VOLUME --to LEVEL [--at TIME | --window START..END [--then LEVEL]] [--repeat once|daily|weekdays|weekly] [--pool NAME] [--create-pool [--pool-size TIB]] [--dry-run] [-o json]</translation>
     </message>
@@ -928,6 +922,12 @@ bundle diff A B [-o table|json]
     <message>
         <source>[--config PATH | --demo] what-if quota PROJECT=GPUS... [--over-quota-weight PROJECT=W]... [--source NAME] [-o table|json]</source>
         <translation>[--config PFAD | --demo] what-if quota PROJEKT=GPUS... [--over-quota-weight PROJEKT=W]... [--source NAME] [-o table|json]</translation>
+    </message>
+    <message>
+        <source>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention|forecasts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</source>
+        <translation>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention|forecasts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</translation>
     </message>
 </context>
 <context>
@@ -981,6 +981,58 @@ bundle diff A B [-o table|json]
     <message>
         <source>Show this support bundle read-only, connecting to nothing.</source>
         <translation>Dieses Support-Bundle schreibgeschützt anzeigen, ohne Verbindung zu irgendetwas.</translation>
+    </message>
+</context>
+<context>
+    <name>rows</name>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n Tag</numerusform>
+            <numerusform>%n Tagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n years</source>
+        <translation>
+            <numerusform>%n Jahr</numerusform>
+            <numerusform>%n Jahren</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>voll</translation>
+    </message>
+    <message>
+        <source>no trend</source>
+        <translation>kein Trend</translation>
+    </message>
+    <message>
+        <source>too little data</source>
+        <translation>zu wenige Daten</translation>
+    </message>
+    <message>
+        <source>growing, no limit</source>
+        <translation>wächst, ohne Grenze</translation>
+    </message>
+    <message>
+        <source>not within 100 years</source>
+        <translation>nicht innerhalb von 100 Jahren</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>in %1 (%2–%3)</source>
+        <translation>in %1 (%2–%3)</translation>
     </message>
 </context>
 <context>
@@ -3479,6 +3531,151 @@ bundle diff A B [-o table|json]
     </message>
 </context>
 <context>
+    <name>strata::models::ForecastTableModel</name>
+    <message>
+        <source>%1/day</source>
+        <translation>%1/Tag</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n Tag</numerusform>
+            <numerusform>%n Tagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Aggregate</source>
+        <translation>Aggregat</translation>
+    </message>
+    <message>
+        <source>Capacity pool</source>
+        <translation>Kapazitätspool</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>Bucket</translation>
+    </message>
+    <message>
+        <source>Tenant</source>
+        <translation>Mandant</translation>
+    </message>
+    <message>
+        <source>Cache target</source>
+        <translation>Cache-Ziel</translation>
+    </message>
+    <message>
+        <source>Growing</source>
+        <translation>Wächst</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>Voll</translation>
+    </message>
+    <message>
+        <source>No trend</source>
+        <translation>Kein Trend</translation>
+    </message>
+    <message>
+        <source>Too little data</source>
+        <translation>Zu wenige Daten</translation>
+    </message>
+    <message>
+        <source>%1 · no limit</source>
+        <translation>%1 · ohne Grenze</translation>
+    </message>
+    <message>
+        <source>%1 / %2 (%3)</source>
+        <translation>%1 / %2 (%3)</translation>
+    </message>
+    <message>
+        <source>1 sample</source>
+        <translation>1 Messwert</translation>
+    </message>
+    <message>
+        <source>%1 samples</source>
+        <translation>%1 Messwerte</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>95 %: %1 to %2</source>
+        <translation>95 %: %1 bis %2</translation>
+    </message>
+    <message>
+        <source>Full since %1</source>
+        <translation>Voll seit %1</translation>
+    </message>
+    <message>
+        <source>Full at %1; 95 % between %2 and %3</source>
+        <translation>Voll am %1; mit 95 % zwischen %2 und %3</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>nie</translation>
+    </message>
+    <message>
+        <source>Full at %1</source>
+        <translation>Voll am %1</translation>
+    </message>
+    <message>
+        <source>%1 of planned evictions counted in</source>
+        <translation>%1 geplanter Verdrängungen eingerechnet</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>No samples yet</source>
+        <translation>Noch keine Messwerte</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Used / capacity</source>
+        <translation>Belegt / Kapazität</translation>
+    </message>
+    <message>
+        <source>Growth / day</source>
+        <translation>Wachstum / Tag</translation>
+    </message>
+    <message>
+        <source>Full in</source>
+        <translation>Voll in</translation>
+    </message>
+    <message>
+        <source>Trend</source>
+        <translation>Trend</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+</context>
+<context>
     <name>strata::models::GridAlertModel</name>
     <message>
         <source>%1 (silenced)</source>
@@ -4594,6 +4791,37 @@ bis %3, %4</translation>
     </message>
 </context>
 <context>
+    <name>strata::views::ForecastsPage</name>
+    <message>
+        <source>Filter by name, kind or source</source>
+        <translation>Filtern nach Name, Art oder Quelle</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>Alle Arten</translation>
+    </message>
+    <message>
+        <source>No forecast yet: the history is read when the sources have been polled.</source>
+        <translation>Noch keine Prognose: Der Verlauf wird gelesen, sobald die Quellen abgefragt wurden.</translation>
+    </message>
+    <message>
+        <source>%1 full · %2 full within %3 days · %4 containers</source>
+        <translation>%1 voll · %2 voll innerhalb von %3 Tagen · %4 Container</translation>
+    </message>
+    <message>
+        <source>%1 of %2 containers</source>
+        <translation>%1 von %2 Containern</translation>
+    </message>
+    <message>
+        <source>1 container</source>
+        <translation>1 Container</translation>
+    </message>
+    <message>
+        <source>%1 containers</source>
+        <translation>%1 Container</translation>
+    </message>
+</context>
+<context>
     <name>strata::views::GpuPage</name>
     <message>
         <source>Kubernetes cluster</source>
@@ -5421,6 +5649,14 @@ bis %3, %4</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Forecasts</source>
+        <translation>Prognosen</translation>
+    </message>
+    <message>
+        <source>When each volume, aggregate, pool, bucket, tenant and cache target fills, full soonest first</source>
+        <translation>Wann jedes Volume, Aggregat, jeder Pool, Bucket, Mandant und jedes Cache-Ziel voll ist, das früheste zuerst</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,30 @@
     </message>
 </context>
 <context>
+    <name>rows</name>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n days</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n years</source>
+        <translation>
+            <numerusform>%n years</numerusform>
+            <numerusform>%n years</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>strata::core::AzureSource</name>
     <message numerus="yes">
         <source>%n snapshot(s)</source>
@@ -114,6 +138,23 @@
         <translation>
             <numerusform>%n ready, %1 loading</numerusform>
             <numerusform>%n ready, %1 loading</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>strata::models::ForecastTableModel</name>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n days</source>
+        <translation>
+            <numerusform>%n days</numerusform>
+            <numerusform>%n days</numerusform>
         </translation>
     </message>
 </context>
