@@ -89,14 +89,19 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
                         {QStringLiteral("DROP TABLE volume_perf_sample"),
                          QStringLiteral("DROP TABLE level_schedule"),
                          QStringLiteral("DROP TABLE action_journal"),
+                         QStringLiteral("DROP TABLE capacity_sample"),
+                         QStringLiteral("DROP TABLE capacity_series"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
     SqliteHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 4);
+    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 5);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_GT(store.saveSchedule(window()), 0);
+    EXPECT_TRUE(
+        store.recordCapacity(QStringLiteral("grid"), ContainerKind::Bucket, {{QStringLiteral("t/b"), 1, 0}}, kLevelT0));
+    EXPECT_EQ(store.capacityHistory({}, {}).size(), 2U) << "the volume's usage and the new bucket series";
 }
 
 TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
