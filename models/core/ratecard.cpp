@@ -98,6 +98,8 @@ QJsonObject RateCard::toJson() const
         {QStringLiteral("currency"), currency},
         {QStringLiteral("anf_per_gib_month"), pricesJson(anfPerGibMonth)},
         {QStringLiteral("ontap_per_gib_month"), pricesJson(ontapPerGibMonth)},
+        {QStringLiteral("gpu_per_hour"), pricesJson(gpuPerHour)},
+        {QStringLiteral("gpu_default_per_hour"), gpuDefaultPerHour},
         {QStringLiteral("cool_down_minutes"), coolDownMinutes},
     };
 }
@@ -118,8 +120,17 @@ Result<RateCard> RateCard::fromJson(const QJsonObject &json)
         next.currency = currency.toString();
     }
     if (!readPrices(json, QStringLiteral("anf_per_gib_month"), &next.anfPerGibMonth, &message)
-        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, &message)) {
+        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, &message)
+        || !readPrices(json, QStringLiteral("gpu_per_hour"), &next.gpuPerHour, &message)) {
         return invalid();
+    }
+    const QJsonValue gpuDefault = json.value(QStringLiteral("gpu_default_per_hour"));
+    if (!gpuDefault.isUndefined()) {
+        if (!gpuDefault.isDouble() || gpuDefault.toDouble() < 0) {
+            message = QStringLiteral("rate_card.gpu_default_per_hour must be a price >= 0");
+            return invalid();
+        }
+        next.gpuDefaultPerHour = gpuDefault.toDouble();
     }
     const QJsonValue coolDown = json.value(QStringLiteral("cool_down_minutes"));
     if (!coolDown.isUndefined()) {
@@ -142,6 +153,11 @@ double RateCard::ontapMonthly(const QString &policy, qint64 bytes) const
 {
     const auto it = ontapPerGibMonth.constFind(policy);
     return it == ontapPerGibMonth.constEnd() ? -1 : it.value() * (double(bytes) / GiB);
+}
+
+double RateCard::gpuPrice(const QString &gpuProduct) const
+{
+    return gpuPerHour.value(gpuProduct, gpuDefaultPerHour);
 }
 
 } // namespace strata::core
