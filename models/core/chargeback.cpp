@@ -204,6 +204,18 @@ ChargebackInput chargebackInput(const Estate &estate, const QStringList &cluster
     copy(estate.cachedCommits(), in.cachedCommits, true);
     copy(estate.volumes(), in.volumes, false);
     copy(estate.qosPolicies(), in.policies, false);
+    // A cluster joins its claims to storage when it publishes; storage that answered after that
+    // is joined here by the same rule (the backend volume's name), so a fresh start charges it.
+    QHash<QString, const Volume *> byName;
+    for (const Volume &v : std::as_const(in.volumes)) {
+        byName.insert(v.name, &v);
+    }
+    for (Pvc &pvc : in.pvcs) {
+        if (const Volume *v = byName.value(pvc.backendVolume); v && pvc.storageVolumeId.isEmpty()) {
+            pvc.storageSource = v->source;
+            pvc.storageVolumeId = v->id;
+        }
+    }
     return in;
 }
 

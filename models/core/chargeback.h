@@ -52,7 +52,9 @@ struct ChargebackInput
 };
 
 /// The estate's rows for a chargeback of the Kubernetes sources `clusters` (empty = every
-/// cluster of the estate). Volumes come from every storage source whatever `clusters` is.
+/// cluster of the estate). Volumes come from every storage source whatever `clusters` is. A
+/// claim the cluster has not joined to storage yet (storage answered after the cluster's last
+/// publish) is joined here by its backend volume's name, as the cluster does.
 ChargebackInput chargebackInput(const Estate &estate, const QStringList &clusters = {});
 
 /// One volume's part of a line.
