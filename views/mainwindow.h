@@ -22,6 +22,7 @@ namespace strata::views {
 
 class ActivityPanel;
 class CacheTargetsPage;
+class ChargebackPage;
 class DatasetsPage;
 class GpuPage;
 class JobsPage;
@@ -70,6 +71,8 @@ public:
         models::GridAlertModel *gridAlerts = nullptr;
         models::TenantModel *tenants = nullptr;
         models::BucketModel *buckets = nullptr;
+        /// The Chargeback page is created when set and the compute pages are.
+        bool chargeback = false;
     };
 
     /// Stable values (saved in the layout); the navigation order is pageOrder().
@@ -84,7 +87,8 @@ public:
         ServiceLevels,
         Datasets,
         CacheTargets,
-        StorageGrid
+        StorageGrid,
+        Chargeback
     };
 
     /// `clock` is the engine's (the Volumes page's chart ends at its now); it must outlive the window.
@@ -106,6 +110,8 @@ public:
     [[nodiscard]] CacheTargetsPage *cacheTargetsPage() const { return m_cacheTargetsPage; }
     /// nullptr without the grid models.
     [[nodiscard]] StorageGridPage *storageGridPage() const { return m_storageGridPage; }
+    /// nullptr unless Models::chargeback.
+    [[nodiscard]] ChargebackPage *chargebackPage() const { return m_chargebackPage; }
     /// Settings > Rate card… (disabled without the Service levels page).
     [[nodiscard]] QAction *rateCardAction() const { return m_rateCardAction; }
     /// Pages in navigation order (Ctrl+1 is the first).
@@ -185,6 +191,7 @@ private:
     DatasetsPage *m_datasetsPage = nullptr;
     CacheTargetsPage *m_cacheTargetsPage = nullptr;
     StorageGridPage *m_storageGridPage = nullptr;
+    ChargebackPage *m_chargebackPage = nullptr;
     QAction *m_rateCardAction = nullptr;
     QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;
