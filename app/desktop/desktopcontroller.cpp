@@ -924,6 +924,13 @@ void DesktopController::openRateCardDialog()
     }
     policies.sort(Qt::CaseInsensitive);
     auto *dialog = new views::RateCardDialog(m_config.rateCard, policies, m_window.get());
+    QStringList gpuProducts;
+    for (const core::Ptr<core::GpuNode> &node : m_engine.estate().gpuNodes().all()) {
+        if (!node->gpuProduct.isEmpty() && !gpuProducts.contains(node->gpuProduct)) {
+            gpuProducts << node->gpuProduct;
+        }
+    }
+    dialog->setGpuProducts(gpuProducts);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         applyRateCard(dialog->rateCard());

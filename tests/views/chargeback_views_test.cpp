@@ -7,6 +7,7 @@
 #include "tests/views/demodesktop.h"
 #include "views/chargebackpage.h"
 #include "views/mainwindow.h"
+#include "views/ratecarddialog.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -122,4 +123,33 @@ TEST_F(ChargebackDemo, ThisMonthShowsEveryProjectTheUnattributedLineAndADrillDow
         save(QStringLiteral("-dark"));
         QApplication::setPalette(light);
     }
+}
+
+// Settings > Rate card prices GPU-hours by GPU product, with a price for any other GPU; the
+// estate's products are listed without a price, and a negative price keeps Save disabled.
+TEST(ChargebackRateCardDialog, GpuPricesRoundTripAndListTheEstatesProducts)
+{
+    core::RateCard card = core::RateCard::defaults();
+    card.gpuPerHour.insert(QStringLiteral("NVIDIA-A100-SXM4-80GB"), 4.1);
+    card.gpuDefaultPerHour = 2.5;
+    views::RateCardDialog dialog(card, {});
+    EXPECT_EQ(dialog.rateCard(), card);
+    dialog.setGpuProducts({QStringLiteral("Tesla-V100-SXM2-32GB"), QStringLiteral("NVIDIA-A100-SXM4-80GB")});
+    QTableWidget *gpu = dialog.gpuTable();
+    ASSERT_EQ(gpu->rowCount(), 3); // any other GPU, A100, V100
+    EXPECT_EQ(dialog.rateCard(), card) << "a listed product without a price costs the default";
+    for (int row = 0; row < gpu->rowCount(); ++row) {
+        if (gpu->item(row, 0)->text() == QLatin1String("Tesla-V100-SXM2-32GB")) {
+            gpu->item(row, 1)->setText(QStringLiteral("3.06"));
+        }
+    }
+    const core::RateCard edited = dialog.rateCard();
+    EXPECT_DOUBLE_EQ(edited.gpuPrice(QStringLiteral("Tesla-V100-SXM2-32GB")), 3.06);
+    EXPECT_DOUBLE_EQ(edited.gpuPrice(QStringLiteral("Tesla-T4")), 2.5);
+    const auto parsed = core::RateCard::fromJson(edited.toJson());
+    ASSERT_TRUE(parsed.hasValue());
+    EXPECT_EQ(*parsed, edited);
+    gpu->item(0, 1)->setText(QStringLiteral("-2"));
+    EXPECT_TRUE(dialog.validationError().contains(QStringLiteral("0 or more")))
+        << dialog.validationError().toStdString();
 }
