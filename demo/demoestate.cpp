@@ -211,6 +211,28 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
     if (!demo->startTriage(kubeWanted, error)) {
         return core::fail(message);
     }
+    if (options.historyHours > 0 && simulators.ontap) {
+        // After the caches and workloads exist: their volumes get a past too, so the forecasts
+        // have days of history from the start.
+        QList<CacheVolume> caches;
+        if (kubeWanted) {
+            for (qsizetype i = 0; i < p.config.cacheTargets.size(); ++i) {
+                const core::CacheTargetConfig &t = p.config.cacheTargets.at(i);
+                caches.append(CacheVolume{
+                    t.kubernetesSource, t.name, QStringLiteral("svm_cache"), QStringLiteral("cache_0%1").arg(i + 1)});
+            }
+        }
+        core::SqliteHistoryStore store(p.config.historyPath, p.clock);
+        core::Status history = store.open();
+        if (history) {
+            history = backfillCapacity(
+                store, source.name, *simulators.ontap, caches, historyFrom, historyTo, kHistoryStepSeconds);
+        }
+        if (!history) {
+            *error = QStringLiteral("demo history: %1").arg(history.error().message);
+            return core::fail(message);
+        }
+    }
 
     return demo;
 }

@@ -5,7 +5,11 @@
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 
+#include <QHash>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace strata::demo {
 
@@ -73,6 +77,122 @@ core::Status backfillHistory(core::IHistoryStore &store,
         const qint64 behind = to.toMSecsSinceEpoch() - kube->now().toMSecsSinceEpoch();
         if (behind > 0) {
             kube->tick(1, std::chrono::milliseconds(behind));
+        }
+    }
+    return {};
+}
+
+namespace {
+
+// splitmix64: a deterministic pseudo-random value in [-1, 1) for (seed, step).
+double demoNoise(quint64 seed, qint64 step)
+{
+    quint64 z = seed + quint64(step) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return double(z >> 11) / double(1ULL << 52) - 1.0;
+}
+
+// The used bytes of a volume `daysBefore` days before now (0 = now), by its profile.
+struct CapacityProfile
+{
+    double bytesPerDay = 0; ///< growth; negative shrinks
+    double noiseBytes = 0;  ///< amplitude of the wobble around the line
+    double stepBytes = 0;   ///< added at `stepDaysBefore` days ago (a copy landed)
+    double stepDaysBefore = 0;
+    quint64 seed = 0;
+
+    [[nodiscard]] qint64 usedAt(qint64 usedNow, qint64 sizeBytes, double daysBefore, qint64 step) const
+    {
+        double used = double(usedNow) - bytesPerDay * daysBefore;
+        if (daysBefore > stepDaysBefore) {
+            used -= stepBytes;
+        }
+        if (daysBefore > 0) {
+            used += noiseBytes * demoNoise(seed, step);
+        }
+        return qint64(std::clamp(used, 0.0, double(sizeBytes)));
+    }
+};
+
+CapacityProfile profileOf(const sim::ontap::OntapSimulator::VolumeSpace &v)
+{
+    const quint64 seed = qHash(v.uuid, 20261126U);
+    const double u = double(seed % 1000) / 1000.0;
+    const double size = double(v.sizeBytes);
+    const double room = std::max(0.0, double(v.usableBytes - v.usedBytes));
+    CapacityProfile p;
+    p.seed = seed;
+    p.noiseBytes = size * 0.002;
+    if (v.tridentGrowth) {
+        p.bytesPerDay = room / (8.0 + 50.0 * u);
+        return p;
+    }
+    switch (seed % 4) {
+    case 0: // busy scratch space: flat, noisy
+        p.noiseBytes = size * 0.01;
+        break;
+    case 1: // a dataset that keeps growing slowly
+        p.bytesPerDay = room / (90.0 + 200.0 * u);
+        break;
+    case 2: // a copy landed one to two days ago, flat around it
+        p.stepBytes = std::min(double(v.usedBytes), size * 0.08);
+        p.stepDaysBefore = 1.0 + u;
+        break;
+    default: // old checkpoints being cleaned up
+        p.bytesPerDay = -size * 0.003;
+        break;
+    }
+    return p;
+}
+
+} // namespace
+
+core::Status backfillCapacity(core::IHistoryStore &store,
+                              const QString &ontapSource,
+                              const sim::ontap::OntapSimulator &ontap,
+                              const QList<CacheVolume> &caches,
+                              const QDateTime &from,
+                              const QDateTime &to,
+                              int stepSeconds)
+{
+    const QList<sim::ontap::OntapSimulator::VolumeSpace> volumes = ontap.volumeSpace();
+    QList<CapacityProfile> profiles;
+    QHash<QString, qsizetype> byName;
+    for (qsizetype i = 0; i < volumes.size(); ++i) {
+        profiles.append(profileOf(volumes[i]));
+        byName.insert(volumes[i].svm + QLatin1Char('/') + volumes[i].name, i);
+    }
+    const qint64 stepMs = qint64(std::max(1, stepSeconds)) * 1000;
+    const qint64 toMs = to.toMSecsSinceEpoch();
+    const qint64 first = (from.toMSecsSinceEpoch() + stepMs - 1) / stepMs * stepMs;
+    for (qint64 t = first; t <= toMs; t += stepMs) {
+        const QDateTime at = QDateTime::fromMSecsSinceEpoch(t, Qt::UTC);
+        const double daysBefore = double(toMs - t) / 86'400'000.0;
+        std::vector<core::VolumeUsage> usage;
+        usage.reserve(std::size_t(volumes.size()));
+        for (qsizetype i = 0; i < volumes.size(); ++i) {
+            const auto &v = volumes[i];
+            usage.push_back(
+                {v.uuid, profiles[i].usedAt(v.usedBytes, v.sizeBytes, daysBefore, t / stepMs), v.sizeBytes});
+        }
+        if (!store.recordVolumeUsage(ontapSource, usage, at)) {
+            return core::fail(QStringLiteral("history store: cannot record %1's capacity").arg(ontapSource));
+        }
+        for (const CacheVolume &cache : caches) {
+            const qsizetype i = byName.value(cache.svm + QLatin1Char('/') + cache.volume, -1);
+            if (i < 0) {
+                continue;
+            }
+            const core::VolumeUsage &u = usage[std::size_t(i)];
+            if (!store.recordCapacity(cache.kubernetesSource,
+                                      core::ContainerKind::CacheTarget,
+                                      {core::VolumeUsage{cache.target, u.usedBytes, u.sizeBytes}},
+                                      at)) {
+                return core::fail(
+                    QStringLiteral("history store: cannot record cache target %1's capacity").arg(cache.target));
+            }
         }
     }
     return {};

@@ -47,4 +47,29 @@ core::Status backfillHistory(core::IHistoryStore &store,
                              const QDateTime &to,
                              int stepSeconds);
 
+/// A cache target and the ONTAP volume behind it.
+struct CacheVolume
+{
+    QString kubernetesSource; ///< the target's cluster
+    QString target;           ///< CacheTargetConfig::name
+    QString svm;
+    QString volume;
+};
+
+/// Writes capacity history from `from` until `to`, every `stepSeconds`: for each ONTAP volume
+/// of `ontap` (recordVolumeUsage, as its source's polls write it) and for each cache target in
+/// `caches` (recordCapacity, the figures of its volume). The simulator keeps no past of its
+/// volumes' space, so this past is the demo's own story, ending at each volume's level now: a
+/// volume's profile is chosen from its uuid so the "full soonest" list shows what a real
+/// estate's does. Trident volumes the simulator grows fill within 8 to 58 days; the others are
+/// flat with noise, grow slowly, stepped up once, or shrink. Deterministic for the same
+/// volumes and times. A Kind::Failed error when the store refuses a write.
+core::Status backfillCapacity(core::IHistoryStore &store,
+                              const QString &ontapSource,
+                              const sim::ontap::OntapSimulator &ontap,
+                              const QList<CacheVolume> &caches,
+                              const QDateTime &from,
+                              const QDateTime &to,
+                              int stepSeconds);
+
 } // namespace strata::demo

@@ -59,6 +59,9 @@ LiveViewers::~LiveViewers()
             v.ws->disconnect(m_context.q);
         }
     }
+    if (m_scrapeTimer != 0) {
+        m_context.engine.clock().cancel(m_scrapeTimer);
+    }
     if (m_perfSubscribed) {
         m_context.engine.unsubscribePerformance();
     }
@@ -116,7 +119,8 @@ void LiveViewers::watchPerformance()
     m_viewers.removeIf([](const Viewer &v) {
         return !v.ws;
     });
-    const bool wanted = m_context.options.watchPerformanceWithViewers && !m_viewers.isEmpty();
+    const bool scraped = m_scrapeHoldUntil.isValid() && m_context.engine.clock().now() < m_scrapeHoldUntil;
+    const bool wanted = m_context.options.watchPerformanceWithViewers && (!m_viewers.isEmpty() || scraped);
     if (wanted == m_perfSubscribed) {
         return;
     }
@@ -126,6 +130,23 @@ void LiveViewers::watchPerformance()
     } else {
         m_context.engine.unsubscribePerformance();
     }
+}
+
+void LiveViewers::holdPerformanceForScrape()
+{
+    if (!m_context.options.watchPerformanceWithViewers) {
+        return;
+    }
+    core::IClock &clock = m_context.engine.clock();
+    m_scrapeHoldUntil = clock.now().addSecs(kScrapeHoldSeconds);
+    if (m_scrapeTimer != 0) {
+        clock.cancel(m_scrapeTimer);
+    }
+    m_scrapeTimer = clock.callAfter(std::chrono::seconds(kScrapeHoldSeconds), m_context.q, [this] {
+        m_scrapeTimer = 0;
+        watchPerformance();
+    });
+    watchPerformance();
 }
 
 void LiveViewers::closeSession(const QString &sessionId)

@@ -3,6 +3,7 @@
 // Internal to strata::web (web/servercontext.h): the viewers of GET /api/v1/live.
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QList>
 #include <QPointer>
 #include <QString>
@@ -22,7 +23,8 @@ class ServerContext;
 QByteArray webSocketTextFrames(const QByteArray &utf8, quint64 maxFrameBytes);
 
 /// The connected live viewers: accepts them, sends the feed's diffs, drops the ones too far
-/// behind, and holds the engine's performance subscription while any is connected.
+/// behind, and holds the engine's performance subscription while any is connected or a
+/// /metrics scrape was recent.
 class LiveViewers
 {
     Q_DISABLE_COPY_MOVE(LiveViewers)
@@ -40,6 +42,12 @@ public:
     /// Closes the viewers of a session (logout) or of a user (removed, new password or role).
     void closeSession(const QString &sessionId);
     void closeUser(const QString &name, const QString &why);
+    /// A /metrics scrape: holds the performance subscription for kScrapeHoldSeconds after it, so
+    /// a Prometheus that scrapes (every 15-60 s, typically) keeps volume throughput current on
+    /// /metrics for the throughput-cap alert without a browser open; without scrapes ONTAP is
+    /// polled on demand only, as before.
+    void holdPerformanceForScrape();
+    static constexpr int kScrapeHoldSeconds = 600;
     /// Connected viewers and their unsent bytes (for /metrics).
     [[nodiscard]] qint64 count() const;
     [[nodiscard]] qint64 queuedBytes() const;
@@ -56,7 +64,8 @@ private:
     void accept();
     void drop(QWebSocket *ws, const QByteArray &reason);
     void forget(QWebSocket *ws);
-    /// Subscribes to the engine's performance polls while any viewer is connected.
+    /// Subscribes to the engine's performance polls while any viewer is connected or a scrape
+    /// holds them.
     void watchPerformance();
 
     ServerContext &m_context;
@@ -65,6 +74,9 @@ private:
     /// is connected, as the desktop does while its Volumes page shows (ONTAP polls volume
     /// performance only on demand; without it the Service levels page has no "Now").
     bool m_perfSubscribed = false;
+    /// Until when the last /metrics scrape holds the subscription (UTC; invalid = never).
+    QDateTime m_scrapeHoldUntil;
+    quint64 m_scrapeTimer = 0; ///< IClock timer that ends the hold, 0 = none
 };
 
 } // namespace strata::web

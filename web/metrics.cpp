@@ -1,6 +1,9 @@
 #include "web/metrics.h"
 
+#include "models/core/capacityforecast.h"
+#include "models/core/alertsignals.h"
 #include "models/core/engine.h"
+#include "models/core/scheduleservice.h"
 
 #include <QHash>
 #include <QSet>
@@ -12,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -323,10 +327,17 @@ void writeVolumes(QByteArray &out, const core::Estate &estate)
                                 [](const core::Volume &v) {
                                     return static_cast<double>(v.sizeBytes);
                                 }},
-                               {"strata_volume_used_bytes", "Bytes used in the volume.", [](const core::Volume &v) {
+                               {"strata_volume_used_bytes",
+                                "Bytes used in the volume.",
+                                [](const core::Volume &v) {
                                     // None while the volume reports no space (offline): absent, not 0.
                                     return v.usedBytes ? std::optional<double>(static_cast<double>(*v.usedBytes))
                                                        : std::nullopt;
+                                }},
+                               {"strata_volume_throughput_cap_bytes_per_second",
+                                "Throughput cap of the volume's service level (ANF QoS, ONTAP fixed QoS policy).",
+                                [&estate](const core::Volume &v) {
+                                    return core::throughputCapBytesPerSecond(estate, v);
                                 }}});
 
     // Performance samples of volumes the estate knows (a sample can outlive its volume briefly).
@@ -404,6 +415,75 @@ void writeCaches(QByteArray &out, const core::Estate &estate)
     }
 }
 
+// Growing containers with a limit and a fill date, in source/kind/name order so the output is
+// stable (the service keeps them full soonest first).
+void writeForecasts(QByteArray &out, core::Engine &engine)
+{
+    const core::ForecastService &service = engine.forecasts();
+    const QDateTime now = engine.clock().now();
+    std::vector<const core::ContainerForecast *> growing;
+    for (const core::ContainerForecast &f : service.forecasts()) {
+        if (f.forecast.trend == core::CapacityForecast::Trend::Growing && f.forecast.fullAt.isValid()) {
+            growing.push_back(&f);
+        }
+    }
+    std::sort(growing.begin(), growing.end(), [](const core::ContainerForecast *a, const core::ContainerForecast *b) {
+        return std::tie(a->container.source, a->container.kind, a->container.name, a->container.id)
+               < std::tie(b->container.source, b->container.kind, b->container.name, b->container.id);
+    });
+    const auto labelsOf = [](const core::ContainerForecast &f) {
+        return Labels{{"source", f.container.source},
+                      {"kind", core::containerKindName(f.container.kind)},
+                      {"name", f.container.name},
+                      {"id", f.container.id}};
+    };
+    {
+        // A family's samples follow its header: one family at a time.
+        Family full(out,
+                    "strata_capacity_forecast_full_seconds",
+                    "Seconds from now until the container is full at its forecast's median growth (growing "
+                    "containers with a limit only).");
+        for (const core::ContainerForecast *f : growing) {
+            full.add(labelsOf(*f), std::max<double>(0.0, double(now.msecsTo(f->forecast.fullAt)) / 1000.0));
+        }
+    }
+    {
+        Family growth(out,
+                      "strata_capacity_forecast_growth_bytes_per_day",
+                      "Median growth of the container's used bytes per day (the same containers).");
+        for (const core::ContainerForecast *f : growing) {
+            growth.add(labelsOf(*f), f->forecast.bytesPerDay);
+        }
+    }
+    if (service.computedAt().isValid()) {
+        Family computed(out,
+                        "strata_capacity_forecast_computed_timestamp_seconds",
+                        "When the capacity forecasts were last computed (Unix time).");
+        computed.add({}, double(service.computedAt().toMSecsSinceEpoch()) / 1000.0);
+    }
+}
+
+/// Per-object figures of the shipped alert rules (models/core/alertsignals.h).
+void writeAlertSignals(QByteArray &out, core::Engine &engine)
+{
+    const core::Estate &estate = engine.estate();
+    Family pending(out, "strata_job_pending_seconds", "How long the waiting job has existed without running.");
+    for (const core::PendingJobSignal &j : core::pendingJobSignals(estate, engine.clock().now())) {
+        pending.add({{"source", j.source}, {"project", j.project}, {"job_name", j.job}}, double(j.pendingSeconds));
+    }
+    Family failed(out, "strata_cache_load_failed", "1 for each cached commit whose load failed.");
+    for (const core::FailedCacheLoadSignal &f : core::failedCacheLoadSignals(estate)) {
+        failed.add({{"source", f.source}, {"target", f.target}, {"dataset", f.dataset}, {"commit", f.commit}}, 1);
+    }
+    Family schedules(out,
+                     "strata_schedule_last_run_failed",
+                     "1 when the enabled schedule's last change failed or was missed, else 0.");
+    for (const core::ServiceLevelSchedule &s : engine.schedules().schedules()) {
+        schedules.add({{"source", s.source}, {"volume", s.volumeName}, {"schedule", QString::number(s.id)}},
+                      core::scheduleLastRunFailed(s) ? 1 : 0);
+    }
+}
+
 } // namespace
 
 QByteArray prometheusText(core::Engine &engine)
@@ -415,6 +495,8 @@ QByteArray prometheusText(core::Engine &engine)
     writeCompute(out, estate);
     writeVolumes(out, estate);
     writeCaches(out, estate);
+    writeForecasts(out, engine);
+    writeAlertSignals(out, engine);
     return out;
 }
 
@@ -508,6 +590,12 @@ QByteArray webServerMetricsText(const WebServerCounters &c)
                    "reason",
                    {"send_queue", "memory_budget"},
                    c.droppedViewers);
+    if (!c.publicUrl.isEmpty()) {
+        appendFamilyHeader(out, "strata_console_info", "The web console's public URL (label url), always 1.", "gauge");
+        out += "strata_console_info{url=\"";
+        appendEscapedLabel(out, c.publicUrl);
+        out += "\"} 1\n";
+    }
     return out;
 }
 

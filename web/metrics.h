@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QMap>
+#include <QString>
 
 namespace strata::core {
 class Engine;
@@ -36,6 +37,27 @@ inline constexpr const char *kPrometheusContentType = "text/plain; version=0.0.4
 ///                                                          (volumes with a performance sample)
 ///   strata_cache_target_capacity_bytes / _used_bytes / _cached_bytes{source,target}
 ///   strata_cached_commits{source,target,state}            every state, 0 included
+///   strata_capacity_forecast_full_seconds{source,kind,name,id}  seconds until full at the
+///                                                          median growth (core::ForecastService;
+///                                                          growing containers with a limit only;
+///                                                          kind: core::containerKindName())
+///   strata_capacity_forecast_growth_bytes_per_day{source,kind,name,id}  their median growth
+///   strata_capacity_forecast_computed_timestamp_seconds    when the forecasts were computed
+/// and the per-object figures the shipped alert rules compare with their thresholds
+/// (models/core/alertsignals.h, packaging/prometheus/strata-alerts.yml, docs/alerts.md):
+///   strata_volume_throughput_cap_bytes_per_second{source,svm,volume}  the volume's throughput
+///                                                          cap (ANF QoS, ONTAP fixed QoS policy);
+///                                                          only volumes with such a cap
+///   strata_job_pending_seconds{source,project,job_name}   seconds since a waiting (pending or
+///                                                          preempted) job was created; waiting
+///                                                          jobs only; job_name "<namespace>/<name>"
+///                                                          (not "job": Prometheus' scrape label)
+///   strata_cache_load_failed{source,target,dataset,commit}  1 per cached commit whose load
+///                                                          failed; failed loads only
+///   strata_schedule_last_run_failed{source,volume,schedule}  1 when an enabled service-level
+///                                                          schedule's last change failed or was
+///                                                          missed, else 0; every schedule
+///                                                          (schedule = its id)
 /// Series are ordered by source then name, so the output is stable. When two volumes of a source
 /// share svm and name (ANF volumes of different pools), the later one also gets volume_id, so no
 /// series is duplicated. Label values are escaped per the format (backslash, quote, newline).
@@ -64,6 +86,8 @@ struct WebServerCounters
     qint64 liveViewers = 0;
     qint64 liveQueuedBytes = 0;
     qint64 liveKeptBytes = 0;
+    /// The console's public URL (WebServerOptions::publicUrl), empty when not configured.
+    QString publicUrl;
 };
 
 /// WebServerCounters as exposition text (appended to prometheusText() on /metrics):
@@ -75,6 +99,8 @@ struct WebServerCounters
 ///   strata_web_live_queued_bytes                         their unsent bytes (gauge)
 ///   strata_web_live_kept_bytes                           diffs kept for catch-up (gauge)
 ///   strata_web_live_viewers_dropped_total{reason}        counter
+///   strata_console_info{url}                             1, only when publicUrl is set: alert
+///                                                          rules build their console links from it
 /// Every reason listed above is present (0 until it happens), in a stable order.
 QByteArray webServerMetricsText(const WebServerCounters &counters);
 

@@ -52,6 +52,8 @@ void siteMetrics(RouteCall &call)
     c.counters.liveViewers = c.live.count();
     c.counters.liveQueuedBytes = c.live.queuedBytes();
     c.counters.liveKeptBytes = c.feed.keptBytes();
+    c.counters.publicUrl = c.options.publicUrl;
+    c.live.holdPerformanceForScrape();
     c.reply(std::move(call.responder),
             HttpStatus::Ok,
             "text/plain; version=0.0.4; charset=utf-8",

@@ -42,12 +42,17 @@ struct WebServerOptions
     int liveKeptDiffs = 4096;
     /// While at least one viewer is connected, the server holds a performance subscription on
     /// the engine (as the desktop's Volumes page does), so ONTAP volumes have a current
-    /// throughput on the Service levels page. Off: performance is only recorded for history.
+    /// throughput on the Service levels page; a /metrics scrape holds it for 10 minutes too
+    /// (the throughput-cap alert). Off: performance is only recorded for history.
     bool watchPerformanceWithViewers = true;
     /// The config file that POST/DELETE /api/v1/sources rewrite (its "sources" array only; the
     /// other keys, "web" included, are kept). Empty = source changes live in memory only
     /// (--demo, tests) and their replies say {"saved": false}.
     QString configPath;
+    /// The console's address as users open it ("https://strata.example.com", no trailing
+    /// slash), exported as strata_console_info{url} so alert rules link to its pages; empty =
+    /// not configured (the alerts then carry only the page's "/#/..." path).
+    QString publicUrl;
 
     /// Host names the server answers to besides its listen address, localhost (when listening
     /// on loopback or every address), the machine's own name, the hosts of allowedOrigins and

@@ -2,6 +2,7 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/bundlecommand.h"
+#include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
@@ -154,7 +155,9 @@ HistoryUse getHistory(const Invocation &in)
     if (in.resource == QLatin1String("schedules") || isChargeback(in)) {
         return HistoryUse::Required;
     }
-    return in.resource == QLatin1String("service-levels") || isEvents(in) ? HistoryUse::Optional : HistoryUse::None;
+    return in.resource == QLatin1String("service-levels") || in.resource == QLatin1String("forecasts") || isEvents(in)
+               ? HistoryUse::Optional
+               : HistoryUse::None;
 }
 
 bool getPolls(const Invocation &in)
@@ -419,6 +422,12 @@ int answerGet(const Invocation &in, Polled &polled)
         engine.serviceLevels().refreshStatistics();
         waitForSignal(&engine.serviceLevels(), &core::ServiceLevels::changed, 5000);
     }
+    if (resource == QLatin1String("forecasts")) {
+        // Forecasts are read from the history after the sources polled (which records the
+        // containers' level of now): recompute and wait for that answer.
+        engine.forecasts().refresh();
+        waitForSignal(&engine.forecasts(), &core::ForecastService::changed, 15000);
+    }
     if (resource == QLatin1String("systems")) {
         // ONTAP polls performance for watchers only: watch until each ONTAP source answered, so
         // "throughput now" is a figure as on the Overviews.
@@ -445,7 +454,7 @@ Command getCommand()
         "cli",
         "[--config PATH | --demo] get "
         "sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|"
-        "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention "
+        "datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention|forecasts "
         "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
         "[-o table|json|csv]\n"
         "[--config PATH | --demo] get events [--system NAME] [--severity "

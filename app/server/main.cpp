@@ -31,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
+#include <QUrl>
 
 #include <csignal>
 #include <cstdio>
@@ -199,9 +200,10 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     parser.setApplicationDescription(QStringLiteral(
         "strata-server serve: the Strata web console.\n"
         "Settings come from the options, else the environment (STRATA_CONFIG, STRATA_LISTEN, STRATA_TLS_CERT,\n"
-        "STRATA_TLS_KEY, STRATA_USERS, STRATA_ALLOWED_ORIGINS and STRATA_ALLOWED_HOSTS comma-separated), else the\n"
-        "config file's \"web\" object (listen, tls_cert, tls_key, users, allowed_origins, allowed_hosts,\n"
-        "max_connections, max_connections_per_client). --demo without --users creates the users admin, operator\n"
+        "STRATA_TLS_KEY, STRATA_USERS, STRATA_PUBLIC_URL, STRATA_ALLOWED_ORIGINS and STRATA_ALLOWED_HOSTS\n"
+        "comma-separated), else the config file's \"web\" object (listen, tls_cert, tls_key, users, public_url,\n"
+        "allowed_origins, allowed_hosts, max_connections, max_connections_per_client). --demo without --users creates "
+        "the users admin, operator\n"
         "and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once."));
     parser.addHelpOption();
     const QCommandLineOption configOption(
@@ -217,6 +219,11 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("tls-key"), QStringLiteral("PEM private key."), QStringLiteral("file"));
     const QCommandLineOption usersOption(
         QStringLiteral("users"), QStringLiteral("Users file (JSON)."), QStringLiteral("path"));
+    const QCommandLineOption publicUrlOption(
+        QStringLiteral("public-url"),
+        QStringLiteral("The console's address as users open it (https://strata.example.com): exported on /metrics "
+                       "as strata_console_info so alerts link to its pages."),
+        QStringLiteral("url"));
     const QCommandLineOption originOption(
         QStringLiteral("allow-origin"),
         QStringLiteral("Another origin allowed to use the API and WebSocket (repeatable)."),
@@ -246,6 +253,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                        certOption,
                        keyOption,
                        usersOption,
+                       publicUrlOption,
                        originOption,
                        hostOption,
                        maxConnectionsOption,
@@ -316,6 +324,18 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (!listen.isEmpty() && !parseListen(listen, &options)) {
         err << "strata-server: --listen wants HOST:PORT, not \"" << listen << "\"\n";
         return 2;
+    }
+    const QString publicUrl = setting(publicUrlOption, "STRATA_PUBLIC_URL", "public_url");
+    if (!publicUrl.isEmpty()) {
+        const QUrl url(publicUrl, QUrl::StrictMode);
+        const QString scheme = url.scheme();
+        if (!url.isValid() || (scheme != QLatin1String("https") && scheme != QLatin1String("http"))
+            || url.host().isEmpty() || url.hasQuery() || url.hasFragment()) {
+            err << "strata-server: --public-url wants an http(s) URL such as https://strata.example.com, not \""
+                << publicUrl << "\"\n";
+            return 2;
+        }
+        options.publicUrl = publicUrl.endsWith(QLatin1Char('/')) ? publicUrl.chopped(1) : publicUrl;
     }
     options.allowedOrigins = parser.values(originOption);
     for (const QString &o :

@@ -1,6 +1,9 @@
 #include "connectors/dataset/datasetstore.h"
 
 #include <algorithm>
+#include <atomic>
+#include <system_error>
+#include <thread>
 
 namespace strata::dataset {
 
@@ -9,7 +12,9 @@ using Kind = connectors::Error::Kind;
 
 namespace {
 
-constexpr std::int64_t kHeaderRange = 4096;
+// The first ranged GET (S3 GetObject with a Range header, AWS S3 API reference "GetObject";
+// StorageGRID implements it as S3 does): a header line is ~300 bytes plus the commit message.
+constexpr std::int64_t kHeaderRange = 1024;
 constexpr std::int64_t kMaxHeaderBytes = 1024 * 1024;
 
 std::string lastComponent(std::string_view prefix)
@@ -140,6 +145,33 @@ Result<CommitHeader> readCommitHeader(s3::S3Client &client,
         return connectors::fail(std::move(error));
     }
     return header;
+}
+
+void forEachBounded(std::size_t count,
+                    std::size_t parallel,
+                    const std::function<void(std::size_t)> &task,
+                    const http::CancelToken &cancel)
+{
+    std::atomic<std::size_t> next{0};
+    const auto worker = [&] {
+        for (std::size_t i = next++; i < count && !cancel.isCancelled(); i = next++) {
+            task(i);
+        }
+    };
+    const std::size_t threads = std::min(std::max<std::size_t>(parallel, 1), count);
+    std::vector<std::thread> helpers;
+    helpers.reserve(threads > 0 ? threads - 1 : 0);
+    for (std::size_t t = 1; t < threads; ++t) {
+        try {
+            helpers.emplace_back(worker);
+        } catch (const std::system_error &) {
+            break; // no thread to be had: fewer workers (at least this one) do the same work
+        }
+    }
+    worker();
+    for (std::thread &helper : helpers) {
+        helper.join();
+    }
 }
 
 Result<Manifest> readManifest(s3::S3Client &client,

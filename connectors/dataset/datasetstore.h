@@ -3,7 +3,9 @@
 #include "connectors/dataset/manifest.h"
 #include "connectors/s3/s3client.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,12 +58,23 @@ connectors::Result<std::vector<CommitRef>> listCommits(s3::S3Client &client,
                                                        const std::string &prefix,
                                                        const http::CancelToken &cancel = {});
 
-/// The header of the manifest at `manifestKey`: a ranged GET of bytes 0-4095, extended (up to
-/// 1 MiB) when the first line is longer. Parse errors as parseHeaderLine().
+/// The header of the manifest at `manifestKey` without its entries: a ranged GET of bytes
+/// 0-1023 (a header line is ~300 bytes plus the commit message), extended 4x at a time up to
+/// 1 MiB when the first line is longer (Kind::Parse "no end of the header line" beyond that).
+/// Parse errors as parseHeaderLine(); a manifest cut inside its first line is "no complete first
+/// line". Range GETs are standard S3 (GetObject, HTTP Range header, RFC 9110 section 14).
 connectors::Result<CommitHeader> readCommitHeader(s3::S3Client &client,
                                                   const std::string &bucket,
                                                   const std::string &manifestKey,
                                                   const http::CancelToken &cancel = {});
+
+/// Runs `task(i)` for every i in [0, count) on at most `parallel` threads, the caller's among them
+/// (0 counts as 1), each index exactly once unless `cancel` is set: then no further index is
+/// started. Returns when every started task has ended. `task` runs concurrently with itself.
+void forEachBounded(std::size_t count,
+                    std::size_t parallel,
+                    const std::function<void(std::size_t)> &task,
+                    const http::CancelToken &cancel = {});
 
 /// The whole manifest, parsed; its SHA-256 must equal the id in `manifestKey`'s name
 /// (Kind::Parse "... does not match its id" otherwise: the object was altered).

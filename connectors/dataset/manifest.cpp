@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <memory>
@@ -19,61 +22,154 @@ using nlohmann::json;
 
 namespace {
 
-void appendEscaped(std::string &out, std::string_view text)
+bool needsEscape(char c)
+{
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+}
+
+// The first position at or after `from` that needsEscape(), or text.size(). Eight bytes at a
+// time with the SWAR tests "some byte is zero" and "some byte is below 0x20": they never miss a
+// flagged byte (bytes from 0x80 on need no escape and are never flagged); a word that may hold one
+// is scanned byte by byte.
+std::size_t plainRunEnd(std::string_view text, std::size_t from)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    std::size_t i = from;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t x = 0;
+        std::memcpy(&x, text.data() + i, 8);
+        const std::uint64_t quote = x ^ (ones * '"');
+        const std::uint64_t slash = x ^ (ones * '\\');
+        const std::uint64_t flagged = ((quote - ones) & ~quote) | ((slash - ones) & ~slash) | ((x - ones * 0x20) & ~x);
+        if ((flagged & highs) != 0) {
+            break; // the exact byte is found below
+        }
+    }
+    while (i < text.size() && !needsEscape(text[i])) {
+        ++i;
+    }
+    return i;
+}
+
+// `Out` is a std::string or a ChunkedManifestOut: append(data, size) and push_back(c).
+template <typename Out> void appendEscaped(Out &out, std::string_view text)
 {
     static constexpr char hex[] = "0123456789abcdef";
     out.push_back('"');
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
+    // Runs without escapes (nearly every key, ETag and version) are copied in one piece.
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        i = plainRunEnd(text, i);
+        if (i == text.size()) {
+            break;
+        }
+        const char c = text[i];
+        out.append(text.data() + run, i - run);
+        run = i + 1;
         switch (c) {
         case '"':
-            out.append("\\\"");
+            out.append("\\\"", 2);
             break;
         case '\\':
-            out.append("\\\\");
+            out.append("\\\\", 2);
             break;
         case '\n':
-            out.append("\\n");
+            out.append("\\n", 2);
             break;
         case '\r':
-            out.append("\\r");
+            out.append("\\r", 2);
             break;
         case '\t':
-            out.append("\\t");
+            out.append("\\t", 2);
             break;
         case '\b':
-            out.append("\\b");
+            out.append("\\b", 2);
             break;
         case '\f':
-            out.append("\\f");
+            out.append("\\f", 2);
             break;
-        default:
-            if (byte < 0x20) {
-                out.append("\\u00");
-                out.push_back(hex[byte >> 4]);
-                out.push_back(hex[byte & 0x0F]);
-            } else {
-                out.push_back(c);
+        default: {
+            const auto byte = static_cast<unsigned char>(c);
+            const char escaped[6] = {'\\', 'u', '0', '0', hex[byte >> 4], hex[byte & 0x0F]};
+            out.append(escaped, sizeof escaped);
+        }
+        }
+    }
+    out.append(text.data() + run, text.size() - run);
+    out.push_back('"');
+}
+
+template <typename Out, std::size_t N> void appendLiteral(Out &out, const char (&literal)[N])
+{
+    out.append(literal, N - 1);
+}
+
+template <typename Out> void appendNumber(Out &out, std::int64_t value)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, static_cast<std::size_t>(end - digits));
+}
+
+/// Collects bytes into chunks of kManifestChunkBytes for a ManifestSink.
+class ChunkedManifestOut
+{
+public:
+    explicit ChunkedManifestOut(const ManifestSink &sink)
+        : m_sink(sink)
+    {
+        m_buffer.reserve(kManifestChunkBytes);
+    }
+
+    void append(const char *data, std::size_t size)
+    {
+        while (size > 0) {
+            const std::size_t room = kManifestChunkBytes - m_buffer.size();
+            const std::size_t part = std::min(room, size);
+            m_buffer.append(data, part);
+            data += part;
+            size -= part;
+            if (m_buffer.size() == kManifestChunkBytes) {
+                flush();
             }
         }
     }
-    out.push_back('"');
-}
 
-void appendField(std::string &out, std::string_view name, std::string_view value)
-{
-    out.push_back('"');
-    out.append(name);
-    out.append("\":");
-    appendEscaped(out, value);
-}
+    void push_back(char c)
+    {
+        m_buffer.push_back(c);
+        if (m_buffer.size() == kManifestChunkBytes) {
+            flush();
+        }
+    }
 
-void appendField(std::string &out, std::string_view name, std::int64_t value)
+    void flush()
+    {
+        if (!m_buffer.empty()) {
+            m_sink(m_buffer);
+            m_buffer.clear();
+        }
+    }
+
+private:
+    const ManifestSink &m_sink;
+    std::string m_buffer;
+};
+
+/// The header's text fields in the order format 1 writes them (objects and bytes follow);
+/// `Header` is CommitHeader or const CommitHeader.
+template <typename Header> auto headerTextFields(Header &header)
 {
-    out.push_back('"');
-    out.append(name);
-    out.append("\":");
-    out.append(std::to_string(value));
+    using Field = std::pair<const char *, decltype(&header.format)>;
+    return std::array<Field, 8>{Field{"format", &header.format},
+                                Field{"dataset", &header.dataset},
+                                Field{"bucket", &header.bucket},
+                                Field{"prefix", &header.prefix},
+                                Field{"parent", &header.parent},
+                                Field{"author", &header.author},
+                                Field{"message", &header.message},
+                                Field{"time", &header.time}};
 }
 
 bool keyLess(const ManifestEntry &a, const ManifestEntry &b)
@@ -257,26 +353,13 @@ Result<CommitHeader> headerFromLine(std::string_view line)
         return connectors::fail(object.error());
     }
     CommitHeader header;
-    struct Text
-    {
-        const char *name;
-        std::string *target;
-    };
-    const Text texts[] = {{"format", &header.format},
-                          {"dataset", &header.dataset},
-                          {"bucket", &header.bucket},
-                          {"prefix", &header.prefix},
-                          {"parent", &header.parent},
-                          {"author", &header.author},
-                          {"message", &header.message},
-                          {"time", &header.time}};
-    for (const Text &text : texts) {
-        auto value = stringField(*object, text.name, where);
+    for (const auto &[name, target] : headerTextFields(header)) {
+        auto value = stringField(*object, name, where);
         if (!value) {
             return connectors::fail(value.error());
         }
-        *text.target = std::move(*value);
-        if (text.target == &header.format && header.format != kFormat) {
+        *target = std::move(*value);
+        if (target == &header.format && header.format != kFormat) {
             return connectors::failParse(where + ": format \"" + header.format + "\" is not " + std::string(kFormat));
         }
     }
@@ -294,6 +377,171 @@ Result<CommitHeader> headerFromLine(std::string_view line)
         return connectors::fail(valid.error());
     }
     return header;
+}
+
+/// Incremental SHA-256 (OpenSSL EVP); an empty hexDigest() only when OpenSSL is out of memory,
+/// and an empty id never matches a stored commit.
+class ManifestSha256
+{
+public:
+    ManifestSha256()
+        : m_context(EVP_MD_CTX_new(), &EVP_MD_CTX_free)
+    {
+        m_ok = m_context && EVP_DigestInit_ex(m_context.get(), EVP_sha256(), nullptr) == 1;
+    }
+
+    void update(std::string_view bytes)
+    {
+        m_ok = m_ok && EVP_DigestUpdate(m_context.get(), bytes.data(), bytes.size()) == 1;
+    }
+
+    std::string hexDigest()
+    {
+        unsigned char digest[EVP_MAX_MD_SIZE];
+        unsigned int length = 0;
+        if (!m_ok || EVP_DigestFinal_ex(m_context.get(), digest, &length) != 1) {
+            return {};
+        }
+        static constexpr char hex[] = "0123456789abcdef";
+        std::string out;
+        out.reserve(length * 2);
+        for (unsigned int i = 0; i < length; ++i) {
+            out.push_back(hex[digest[i] >> 4]);
+            out.push_back(hex[digest[i] & 0x0F]);
+        }
+        return out;
+    }
+
+private:
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_context;
+    bool m_ok = false;
+};
+
+/// The entries' indexes in key order, or empty when they are already in key order.
+std::vector<std::size_t> manifestKeyOrder(const std::vector<ManifestEntry> &entries)
+{
+    if (std::is_sorted(entries.begin(), entries.end(), keyLess)) {
+        return {};
+    }
+    // Keys of one dataset share a long prefix: each sort item carries the 16 bytes after the
+    // common prefix as two big-endian numbers (zero-padded: a shorter key sorts first), so most
+    // comparisons are integer compares without touching the entry or its key's heap buffer.
+    std::size_t common = entries.front().key.size();
+    for (const ManifestEntry &entry : entries) {
+        const std::string &first = entries.front().key;
+        std::size_t same = 0;
+        const std::size_t limit = std::min(common, entry.key.size());
+        while (same < limit && first[same] == entry.key[same]) {
+            ++same;
+        }
+        common = same;
+    }
+    struct Item
+    {
+        std::uint64_t high;
+        std::uint64_t low;
+        std::size_t index;
+    };
+    const auto word = [common](const std::string &key, std::size_t from) {
+        std::uint64_t value = 0;
+        for (std::size_t b = 0; b < 8; ++b) {
+            const std::size_t at = common + from + b;
+            value = (value << 8) | (at < key.size() ? static_cast<unsigned char>(key[at]) : 0u);
+        }
+        return value;
+    };
+    std::vector<Item> items(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        items[i] = Item{word(entries[i].key, 0), word(entries[i].key, 8), i};
+    }
+    const std::size_t cached = common + 16;
+    std::sort(items.begin(), items.end(), [&entries, cached](const Item &a, const Item &b) {
+        if (a.high != b.high) {
+            return a.high < b.high;
+        }
+        if (a.low != b.low) {
+            return a.low < b.low;
+        }
+        // Equal in the first `cached` bytes (or both shorter and equal): compare the rest.
+        const std::string_view ka(entries[a.index].key);
+        const std::string_view kb(entries[b.index].key);
+        const int rest = ka.substr(std::min(cached, ka.size())).compare(kb.substr(std::min(cached, kb.size())));
+        return rest != 0 ? rest < 0 : a.index < b.index; // duplicates keep their given order
+    });
+    std::vector<std::size_t> order(entries.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        order[i] = items[i].index;
+    }
+    return order;
+}
+
+/// Moves the entries into `order` (position p gets entries[order[p]]) by following its cycles:
+/// one move per entry and no second vector of entries.
+void applyManifestOrder(std::vector<ManifestEntry> &entries, std::vector<std::size_t> order)
+{
+    constexpr std::size_t placed = std::numeric_limits<std::size_t>::max();
+    for (std::size_t start = 0; start < order.size(); ++start) {
+        if (order[start] == placed || order[start] == start) {
+            continue;
+        }
+        ManifestEntry held = std::move(entries[start]);
+        std::size_t at = start;
+        for (;;) {
+            const std::size_t from = order[at];
+            order[at] = placed;
+            if (from == start) {
+                entries[at] = std::move(held);
+                break;
+            }
+            entries[at] = std::move(entries[from]);
+            at = from;
+        }
+    }
+}
+
+std::size_t manifestSizeEstimate(const CommitHeader &header, const std::vector<ManifestEntry> &entries)
+{
+    std::size_t reserve = 512 + header.message.size() * 2;
+    for (const ManifestEntry &entry : entries) {
+        reserve += 48 + entry.key.size() + entry.etag.size() + entry.versionId.size() + 20;
+    }
+    return reserve;
+}
+
+template <typename Out>
+void writeManifestTo(Out &out,
+                     const CommitHeader &header,
+                     const std::vector<ManifestEntry> &entries,
+                     const std::vector<std::size_t> &order)
+{
+    std::int64_t bytes = 0;
+    for (const ManifestEntry &entry : entries) {
+        bytes += entry.size;
+    }
+    for (const auto &[name, value] : headerTextFields(header)) {
+        out.push_back(value == &header.format ? '{' : ',');
+        out.push_back('"');
+        out.append(name, std::strlen(name));
+        out.append("\":", 2);
+        appendEscaped(out, *value);
+    }
+    appendLiteral(out, ",\"objects\":");
+    appendNumber(out, static_cast<std::int64_t>(entries.size()));
+    appendLiteral(out, ",\"bytes\":");
+    appendNumber(out, bytes);
+    appendLiteral(out, "}\n");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const ManifestEntry &entry = entries[order.empty() ? i : order[i]];
+        appendLiteral(out, "{\"key\":");
+        appendEscaped(out, entry.key);
+        appendLiteral(out, ",\"size\":");
+        appendNumber(out, entry.size);
+        appendLiteral(out, ",\"etag\":");
+        appendEscaped(out, entry.etag);
+        appendLiteral(out, ",\"version\":");
+        appendEscaped(out, entry.versionId);
+        appendLiteral(out, "}\n");
+    }
 }
 
 } // namespace
@@ -334,78 +582,42 @@ Result<void> validateHeader(const CommitHeader &header)
 
 std::string serializeManifest(const Manifest &m)
 {
-    std::vector<ManifestEntry> entries = m.entries;
-    return serializeManifest(m.header, entries);
+    std::string out;
+    out.reserve(manifestSizeEstimate(m.header, m.entries));
+    writeManifestTo(out, m.header, m.entries, manifestKeyOrder(m.entries));
+    return out;
 }
 
 std::string serializeManifest(CommitHeader header, std::vector<ManifestEntry> &entries)
 {
-    if (!std::is_sorted(entries.begin(), entries.end(), keyLess)) {
-        std::sort(entries.begin(), entries.end(), keyLess);
-    }
-    header.objects = static_cast<std::int64_t>(entries.size());
-    header.bytes = 0;
-    std::size_t reserve = 512 + header.message.size() * 2;
-    for (const ManifestEntry &entry : entries) {
-        header.bytes += entry.size;
-        reserve += 48 + entry.key.size() + entry.etag.size() + entry.versionId.size() + 20;
-    }
+    applyManifestOrder(entries, manifestKeyOrder(entries));
     std::string out;
-    out.reserve(reserve);
-    out.push_back('{');
-    appendField(out, "format", header.format);
-    out.push_back(',');
-    appendField(out, "dataset", header.dataset);
-    out.push_back(',');
-    appendField(out, "bucket", header.bucket);
-    out.push_back(',');
-    appendField(out, "prefix", header.prefix);
-    out.push_back(',');
-    appendField(out, "parent", header.parent);
-    out.push_back(',');
-    appendField(out, "author", header.author);
-    out.push_back(',');
-    appendField(out, "message", header.message);
-    out.push_back(',');
-    appendField(out, "time", header.time);
-    out.push_back(',');
-    appendField(out, "objects", header.objects);
-    out.push_back(',');
-    appendField(out, "bytes", header.bytes);
-    out.append("}\n");
-    for (const ManifestEntry &entry : entries) {
-        out.push_back('{');
-        appendField(out, "key", entry.key);
-        out.push_back(',');
-        appendField(out, "size", entry.size);
-        out.push_back(',');
-        appendField(out, "etag", entry.etag);
-        out.push_back(',');
-        appendField(out, "version", entry.versionId);
-        out.append("}\n");
-    }
+    out.reserve(manifestSizeEstimate(header, entries));
+    writeManifestTo(out, header, entries, {});
     return out;
+}
+
+void writeManifest(const CommitHeader &header, const std::vector<ManifestEntry> &entries, const ManifestSink &sink)
+{
+    ChunkedManifestOut out(sink);
+    writeManifestTo(out, header, entries, manifestKeyOrder(entries));
+    out.flush();
+}
+
+std::string manifestCommitId(const CommitHeader &header, const std::vector<ManifestEntry> &entries)
+{
+    ManifestSha256 hash;
+    writeManifest(header, entries, [&hash](std::string_view bytes) {
+        hash.update(bytes);
+    });
+    return hash.hexDigest();
 }
 
 std::string commitId(std::string_view manifestBytes)
 {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1
-        || EVP_DigestUpdate(context.get(), manifestBytes.data(), manifestBytes.size()) != 1
-        || EVP_DigestFinal_ex(context.get(), digest, &length) != 1) {
-        // Only an out-of-memory OpenSSL fails here; an empty id never matches a stored commit.
-        return {};
-    }
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(length * 2);
-    for (unsigned int i = 0; i < length; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 0x0F]);
-    }
-    return out;
+    ManifestSha256 hash;
+    hash.update(manifestBytes);
+    return hash.hexDigest();
 }
 
 bool isCommitId(std::string_view id)
@@ -512,27 +724,52 @@ ManifestDiff diffManifests(const Manifest &from, const Manifest &to)
     const std::vector<ManifestEntry> &a = sorted(from.entries, fromCopy);
     const std::vector<ManifestEntry> &b = sorted(to.entries, toCopy);
 
+    // Two merge walks: the first only counts, so each list is allocated once at its final size
+    // (growing them would hold a list's old and new arrays at once, megabytes at a million keys).
     ManifestDiff diff;
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < a.size() || j < b.size()) {
-        if (j == b.size() || (i < a.size() && keyLess(a[i], b[j]))) {
-            diff.bytesRemoved += a[i].size;
-            diff.removed.push_back(a[i++]);
-        } else if (i == a.size() || keyLess(b[j], a[i])) {
-            diff.bytesAdded += b[j].size;
-            diff.added.push_back(b[j++]);
-        } else {
-            if (a[i].size != b[j].size || a[i].etag != b[j].etag) {
-                diff.bytesChanged += b[j].size;
-                diff.changed.emplace_back(a[i], b[j]);
+    const auto walk = [&a, &b, &diff](bool fill) {
+        std::size_t i = 0;
+        std::size_t j = 0;
+        std::size_t removed = 0;
+        std::size_t added = 0;
+        std::size_t changed = 0;
+        while (i < a.size() || j < b.size()) {
+            if (j == b.size() || (i < a.size() && keyLess(a[i], b[j]))) {
+                ++removed;
+                if (fill) {
+                    diff.bytesRemoved += a[i].size;
+                    diff.removed.push_back(a[i]);
+                }
+                ++i;
+            } else if (i == a.size() || keyLess(b[j], a[i])) {
+                ++added;
+                if (fill) {
+                    diff.bytesAdded += b[j].size;
+                    diff.added.push_back(b[j]);
+                }
+                ++j;
             } else {
-                ++diff.unchanged;
+                if (a[i].size != b[j].size || a[i].etag != b[j].etag) {
+                    ++changed;
+                    if (fill) {
+                        diff.bytesChanged += b[j].size;
+                        diff.changed.emplace_back(a[i], b[j]);
+                    }
+                } else if (fill) {
+                    ++diff.unchanged;
+                }
+                ++i;
+                ++j;
             }
-            ++i;
-            ++j;
         }
-    }
+        if (!fill) {
+            diff.removed.reserve(removed);
+            diff.added.reserve(added);
+            diff.changed.reserve(changed);
+        }
+    };
+    walk(false);
+    walk(true);
     return diff;
 }
 

@@ -3,6 +3,7 @@
 #include "connectors/error.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -66,11 +67,24 @@ struct Manifest
 /// Kind::Parse error naming the field.
 connectors::Result<void> validateHeader(const CommitHeader &header);
 
-/// The manifest bytes. Sorts `m.entries` by key (a copy) and writes objects/bytes from them, so
-/// the header's own counters are ignored. Duplicate keys are kept as given: validate first.
+/// The manifest bytes. Writes the entries in key order (without copying them: an index of 16
+/// bytes per entry when they are not sorted yet) and objects/bytes from them, so the header's own
+/// counters are ignored. Duplicate keys are kept as given: validate first.
 std::string serializeManifest(const Manifest &m);
-/// Same, sorting `entries` in place (saves a copy of a million entries).
+/// Same, sorting `entries` in place first (by key, byte order).
 std::string serializeManifest(CommitHeader header, std::vector<ManifestEntry> &entries);
+
+/// Receives a manifest's bytes in order, in pieces of at most kManifestChunkBytes.
+using ManifestSink = std::function<void(std::string_view bytes)>;
+inline constexpr std::size_t kManifestChunkBytes = 256 * 1024;
+
+/// Streams exactly the bytes serializeManifest() returns to `sink`, holding at most one chunk of
+/// them (plus the key-order index when `entries` are not sorted). `entries` are not modified.
+void writeManifest(const CommitHeader &header, const std::vector<ManifestEntry> &entries, const ManifestSink &sink);
+
+/// commitId(serializeManifest(header, entries)) without holding the bytes: the SHA-256 is
+/// computed as writeManifest() streams them.
+std::string manifestCommitId(const CommitHeader &header, const std::vector<ManifestEntry> &entries);
 
 /// Lower-case hex SHA-256 of `manifestBytes` (64 characters).
 std::string commitId(std::string_view manifestBytes);

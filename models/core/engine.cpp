@@ -1,6 +1,7 @@
 #include "models/core/engine.h"
 
 #include "models/core/cacheservice.h"
+#include "models/core/capacityforecast.h"
 #include "models/core/credentialstore.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
@@ -53,7 +54,9 @@ Engine::Engine(Deps deps, QObject *parent)
     , m_serviceLevels(std::make_unique<ServiceLevels>(*m_estate, m_deps.clock, m_deps.history))
     , m_schedules(std::make_unique<ScheduleService>(*m_actions, *m_estate, m_deps.clock, m_deps.history))
     , m_cacheService(std::make_unique<CacheService>(*m_actions, *m_estate, m_deps.clock))
+    , m_forecasts(std::make_unique<ForecastService>(*m_estate, m_deps.clock, m_deps.history))
 {
+    connect(this, &Engine::allSourcesPolled, m_forecasts.get(), &ForecastService::refresh);
     // Connector calls block on network I/O, not CPU: more threads than cores keeps one slow
     // source from delaying the others.
     m_pool.setMaxThreadCount(8);

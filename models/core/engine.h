@@ -16,6 +16,7 @@
 namespace strata::core {
 
 class CacheService;
+class ForecastService;
 class HistoryService;
 class ICredentialStore;
 class ScheduleService;
@@ -63,6 +64,9 @@ public:
     [[nodiscard]] ScheduleService &schedules() { return *m_schedules; }
     /// Clears cached commits when the eviction policy says so (started with the schedules).
     [[nodiscard]] CacheService &cacheService() { return *m_cacheService; }
+    /// Capacity forecasts of every container ("full soonest"), recomputed from the history
+    /// store after every source's first poll and every few minutes.
+    [[nodiscard]] ForecastService &forecasts() { return *m_forecasts; }
     /// The merged triage timeline (events, alerts, actions, scheduler decisions, cache,
     /// service-level and health changes) of this engine's estate.
     [[nodiscard]] Timeline &timeline() { return *m_timeline; }
@@ -133,6 +137,7 @@ private:
     std::unique_ptr<ServiceLevels> m_serviceLevels;
     std::unique_ptr<ScheduleService> m_schedules;
     std::unique_ptr<CacheService> m_cacheService;
+    std::unique_ptr<ForecastService> m_forecasts;
     QList<CacheTargetConfig> m_cacheTargets;
     QList<SourceConfig> m_configs;
     QHash<QString, Source *> m_sources;

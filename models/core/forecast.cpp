@@ -11,17 +11,36 @@ namespace {
 constexpr int kMaxForecastSamples = 400;
 constexpr double kSecondsPerDay = 86400.0;
 
-QDateTime fillDate(const QDateTime &now, qint64 remainingBytes, double bytesPerDay)
+// The first time the projected level reaches `capacityBytes`: a line of `bytesPerDay` from
+// `usedBytes` at `now`, stepped down by each release from its time on. `releases` sorted by time.
+QDateTime fillDate(const QDateTime &now,
+                   qint64 usedBytes,
+                   qint64 capacityBytes,
+                   double bytesPerDay,
+                   const QList<CapacityRelease> &releases)
 {
     if (bytesPerDay <= 0) {
         return {};
     }
-    const double days = double(remainingBytes) / bytesPerDay;
-    // Beyond a century the date means nothing; say "not within the horizon" (invalid).
-    if (!std::isfinite(days) || days > 36500) {
-        return {};
+    double freed = 0;
+    qsizetype next = 0;
+    while (next < releases.size() && releases[next].at <= now) {
+        freed += double(releases[next++].bytes);
     }
-    return now.addMSecs(qint64(days * kSecondsPerDay * 1000.0));
+    QDateTime segmentStart = now;
+    for (;;) {
+        const double days = (double(capacityBytes) - double(usedBytes) + freed) / bytesPerDay;
+        // Beyond a century the date means nothing; say "not within the horizon" (invalid).
+        if (!std::isfinite(days) || days > 36500) {
+            return {};
+        }
+        const QDateTime at = now.addMSecs(qint64(days * kSecondsPerDay * 1000.0));
+        if (next >= releases.size() || at < releases[next].at) {
+            return std::max(at, segmentStart);
+        }
+        segmentStart = releases[next].at;
+        freed += double(releases[next++].bytes);
+    }
 }
 
 } // namespace
@@ -41,8 +60,15 @@ QString forecastTrendName(CapacityForecast::Trend trend)
     return QStringLiteral("too_little_data");
 }
 
-CapacityForecast forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTime &now)
+CapacityForecast
+forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTime &now, QList<CapacityRelease> releases)
 {
+    releases.removeIf([](const CapacityRelease &r) {
+        return !r.at.isValid() || r.bytes <= 0;
+    });
+    std::sort(releases.begin(), releases.end(), [](const CapacityRelease &a, const CapacityRelease &b) {
+        return a.at < b.at;
+    });
     samples.removeIf([](const CapacitySample &s) {
         return !s.time.isValid();
     });
@@ -108,15 +134,17 @@ CapacityForecast forecastFill(QList<CapacitySample> samples, qint64 capacityByte
     const double c = 1.96 * std::sqrt(n * (n - 1.0) * (2.0 * n + 5.0) / 18.0);
     f.bytesPerDayLow = at((pairs - c) / 2.0 - 1.0);
     f.bytesPerDayHigh = at((pairs + c) / 2.0);
-    if (f.bytesPerDayLow <= 0 || capacityBytes <= 0) {
+    if (f.bytesPerDayLow <= 0) {
         f.trend = CapacityForecast::Trend::NoTrend;
         return f;
     }
     f.trend = CapacityForecast::Trend::Growing;
-    const qint64 remaining = capacityBytes - f.usedBytes;
-    f.fullAt = fillDate(now, remaining, f.bytesPerDay);
-    f.fullAtEarliest = fillDate(now, remaining, f.bytesPerDayHigh);
-    f.fullAtLatest = fillDate(now, remaining, f.bytesPerDayLow);
+    if (capacityBytes <= 0) {
+        return f;
+    }
+    f.fullAt = fillDate(now, f.usedBytes, capacityBytes, f.bytesPerDay, releases);
+    f.fullAtEarliest = fillDate(now, f.usedBytes, capacityBytes, f.bytesPerDayHigh, releases);
+    f.fullAtLatest = fillDate(now, f.usedBytes, capacityBytes, f.bytesPerDayLow, releases);
     return f;
 }
 

@@ -6,6 +6,14 @@
 
 namespace strata::core {
 
+/// Capacity a container will get back at a known time: a cached commit the eviction policy
+/// clears at `at` (cachepolicy.h applyEvictionPolicy()).
+struct CapacityRelease
+{
+    QDateTime at;     ///< UTC; at or before `now` = due now
+    qint64 bytes = 0; ///< > 0
+};
+
 /// One observation of a container's used capacity (a volume, pool, bucket, cache target).
 struct CapacitySample
 {
@@ -43,10 +51,16 @@ struct CapacityForecast
 inline constexpr int kForecastMinSamples = 6;
 inline constexpr qint64 kForecastMinSpanSeconds = 6 * 3600;
 
-/// The fill forecast of a container of `capacityBytes` (> 0) from `samples` in any order, as seen
-/// at `now`. More than 400 samples are thinned to 400 evenly spaced ones (the pairwise slopes
-/// grow with the square). Samples with invalid times are ignored.
-CapacityForecast forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTime &now);
+/// The fill forecast of a container of `capacityBytes` from `samples` in any order, as seen at
+/// `now`. More than 400 samples are thinned to 400 evenly spaced ones (the pairwise slopes grow
+/// with the square). Samples with invalid times are ignored. `capacityBytes` <= 0 means no limit
+/// (a bucket without quota): the trend is still told, with no fill dates. `releases` (any order)
+/// lower the projected level from their time on, so a cache target whose commits are due for
+/// eviction fills later by what they free; the trend itself is the history's.
+CapacityForecast forecastFill(QList<CapacitySample> samples,
+                              qint64 capacityBytes,
+                              const QDateTime &now,
+                              QList<CapacityRelease> releases = {});
 
 /// "growing", "no_trend", "too_little_data", "full".
 QString forecastTrendName(CapacityForecast::Trend trend);

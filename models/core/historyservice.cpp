@@ -103,6 +103,28 @@ void HistoryService::recordVolumeUsage(const QString &source, std::vector<Volume
     });
 }
 
+void HistoryService::recordCapacity(const QString &source,
+                                    ContainerKind kind,
+                                    std::vector<VolumeUsage> usage,
+                                    const QDateTime &at)
+{
+    post([source, kind, usage = std::move(usage), at](IHistoryStore &store) {
+        store.recordCapacity(source, kind, usage, at);
+    });
+}
+
+void HistoryService::forecastCapacity(std::vector<ForecastContainer> containers,
+                                      const QDateTime &from,
+                                      const QDateTime &now,
+                                      QObject *context,
+                                      std::function<void(std::vector<ContainerForecast>)> done)
+{
+    ask<std::vector<ContainerForecast>>(
+        context, std::move(done), [containers = std::move(containers), from, now](IHistoryStore &store) mutable {
+            return forecastAll(std::move(containers), store.capacityHistory(from, now), now);
+        });
+}
+
 void HistoryService::recordProjectSamples(const QString &source,
                                           std::vector<ProjectSample> samples,
                                           const QDateTime &at)

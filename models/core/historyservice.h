@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
 #include "models/core/historystore.h"
 
@@ -28,6 +29,17 @@ public:
     [[nodiscard]] QString openError() const { return m_openError; }
 
     void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
+    /// Capacity of containers other than volumes (IHistoryStore::recordCapacity; 1 h heartbeat).
+    void recordCapacity(const QString &source, ContainerKind kind, std::vector<VolumeUsage> usage, const QDateTime &at);
+    /// Reads the capacity history in [from, now] and forecasts `containers` from it with
+    /// forecastAll() on the history thread, so a whole estate's forecasts never load the
+    /// caller's thread; `done` gets them on `context`'s thread (empty when the store never
+    /// opened).
+    void forecastCapacity(std::vector<ForecastContainer> containers,
+                          const QDateTime &from,
+                          const QDateTime &now,
+                          QObject *context,
+                          std::function<void(std::vector<ContainerForecast>)> done);
     void appendAudit(const AuditEntry &entry);
     void recordProjectSamples(const QString &source, std::vector<ProjectSample> samples, const QDateTime &at);
     /// Empty `project` = all projects of `source`; `done` gets them by project, then time.

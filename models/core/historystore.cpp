@@ -141,6 +141,24 @@ const char *const kMigrationV4[] = {
     "CREATE INDEX action_journal_phase ON action_journal (phase)",
 };
 
+// Capacity of containers other than volumes (aggregates, ANF pools, StorageGRID buckets and
+// tenants, cache targets) for fill forecasts and chargeback: the same series/sample split as
+// volumes, with the container's kind in the series key.
+const char *const kMigrationV5[] = {
+    "CREATE TABLE capacity_series ("
+    " id INTEGER PRIMARY KEY,"
+    " source TEXT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " object_id TEXT NOT NULL,"
+    " UNIQUE (source, kind, object_id))",
+    "CREATE TABLE capacity_sample ("
+    " series_id INTEGER NOT NULL REFERENCES capacity_series (id) ON DELETE CASCADE,"
+    " t BIGINT NOT NULL,"
+    " used BIGINT NOT NULL,"
+    " size BIGINT NOT NULL,"
+    " PRIMARY KEY (series_id, t)) WITHOUT ROWID",
+};
+
 struct Migration
 {
     const char *const *begin;
@@ -152,7 +170,23 @@ const Migration kMigrations[] = {
     {std::begin(kMigrationV2), std::end(kMigrationV2)},
     {std::begin(kMigrationV3), std::end(kMigrationV3)},
     {std::begin(kMigrationV4), std::end(kMigrationV4)},
+    {std::begin(kMigrationV5), std::end(kMigrationV5)},
 };
+
+/// Where one family of capacity series lives: volumes (keyed by source and volume id) or other
+/// containers (keyed by source, kind and id).
+struct SeriesTable
+{
+    QLatin1String series;
+    QLatin1String samples;
+    QLatin1String idColumn;
+    bool hasKind;
+};
+
+const SeriesTable kVolumeTable{
+    QLatin1String("volume_series"), QLatin1String("volume_usage_sample"), QLatin1String("volume_id"), false};
+const SeriesTable kContainerTable{
+    QLatin1String("capacity_series"), QLatin1String("capacity_sample"), QLatin1String("object_id"), true};
 
 constexpr int kLatestVersion = static_cast<int>(std::size(kMigrations));
 
@@ -285,6 +319,40 @@ private:
 
 } // namespace
 
+QString containerKindName(ContainerKind kind)
+{
+    switch (kind) {
+    case ContainerKind::Volume:
+        return QStringLiteral("volume");
+    case ContainerKind::Aggregate:
+        return QStringLiteral("aggregate");
+    case ContainerKind::Pool:
+        return QStringLiteral("pool");
+    case ContainerKind::Bucket:
+        return QStringLiteral("bucket");
+    case ContainerKind::Tenant:
+        return QStringLiteral("tenant");
+    case ContainerKind::CacheTarget:
+        return QStringLiteral("cache_target");
+    }
+    return {};
+}
+
+std::optional<ContainerKind> containerKindFromName(const QString &name)
+{
+    for (const ContainerKind kind : {ContainerKind::Volume,
+                                     ContainerKind::Aggregate,
+                                     ContainerKind::Pool,
+                                     ContainerKind::Bucket,
+                                     ContainerKind::Tenant,
+                                     ContainerKind::CacheTarget}) {
+        if (containerKindName(kind) == name) {
+            return kind;
+        }
+    }
+    return std::nullopt;
+}
+
 struct SqliteHistoryStore::Private
 {
     /// The last written sample of one volume, or only its series id when it has none yet.
@@ -311,6 +379,8 @@ struct SqliteHistoryStore::Private
     QString lastError;
     /// source -> volume id -> last sample; a source is loaded on its first record.
     QHash<QString, QHash<QString, LastSample>> lastSamples;
+    /// "<kind>\x1f<source>" -> container id -> last sample, as lastSamples.
+    QHash<QString, QHash<QString, LastSample>> lastContainers;
     /// source -> volume id -> last written perf sample (time in `time`), for change-only writes.
     /// Not loaded from disk: after a restart the first sample of each volume is written again.
     QHash<QString, QHash<QString, VolumePerfSample>> lastPerf;
@@ -380,7 +450,20 @@ struct SqliteHistoryStore::Private
     }
 
     bool migrate();
-    bool loadLastSamples(const QString &source);
+    /// Fills `samples` with the last sample of every series of `source` (and `kind`) in `table`.
+    bool loadLastSamples(const SeriesTable &table,
+                         const QString &source,
+                         const QString &kind,
+                         QHash<QString, LastSample> &samples);
+    /// recordVolumeUsage()'s change-only write, for either family of series; `cache` is that
+    /// family's last samples (volumes by source, containers by kind and source).
+    bool recordSeries(const SeriesTable &table,
+                      QHash<QString, QHash<QString, LastSample>> &cache,
+                      const QString &source,
+                      const QString &kind,
+                      const std::vector<VolumeUsage> &usage,
+                      qint64 now,
+                      qint64 heartbeatMs);
 };
 
 bool SqliteHistoryStore::Private::migrate()
@@ -434,19 +517,29 @@ bool SqliteHistoryStore::Private::migrate()
     return true;
 }
 
-bool SqliteHistoryStore::Private::loadLastSamples(const QString &source)
+bool SqliteHistoryStore::Private::loadLastSamples(const SeriesTable &table,
+                                                  const QString &source,
+                                                  const QString &kind,
+                                                  QHash<QString, LastSample> &samples)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT s.volume_id, s.id, u.t, u.used, u.size FROM volume_series s"
-                                 " LEFT JOIN volume_usage_sample u ON u.series_id = s.id"
-                                 " AND u.t = (SELECT MAX(m.t) FROM volume_usage_sample m WHERE m.series_id = s.id)"
-                                 " WHERE s.source = ?"));
+    query.prepare(QStringLiteral("SELECT s.%1, s.id, u.t, u.used, u.size FROM %2 s"
+                                 " LEFT JOIN %3 u ON u.series_id = s.id"
+                                 " AND u.t = (SELECT MAX(m.t) FROM %3 m WHERE m.series_id = s.id)"
+                                 " WHERE s.source = ?%4")
+                      .arg(table.idColumn,
+                           table.series,
+                           table.samples,
+                           table.hasKind ? QStringLiteral(" AND s.kind = ?") : QString()));
     query.addBindValue(source);
+    if (table.hasKind) {
+        query.addBindValue(kind);
+    }
     if (!query.exec()) {
         return fail(QStringLiteral("cannot load the last samples of %1").arg(source), query.lastError());
     }
-    QHash<QString, LastSample> samples;
+    samples.clear();
     while (query.next()) {
         LastSample last;
         last.seriesId = query.value(1).toLongLong();
@@ -458,7 +551,115 @@ bool SqliteHistoryStore::Private::loadLastSamples(const QString &source)
         }
         samples.insert(query.value(0).toString(), last);
     }
-    lastSamples.insert(source, std::move(samples));
+    return true;
+}
+
+bool SqliteHistoryStore::Private::recordSeries(const SeriesTable &table,
+                                               QHash<QString, QHash<QString, LastSample>> &cache,
+                                               const QString &source,
+                                               const QString &kind,
+                                               const std::vector<VolumeUsage> &usage,
+                                               qint64 now,
+                                               qint64 heartbeatMs)
+{
+    const QString cacheKey = table.hasKind ? kind + QLatin1Char('\x1f') + source : source;
+    if (!cache.contains(cacheKey) && !loadLastSamples(table, source, kind, cache[cacheKey])) {
+        cache.remove(cacheKey);
+        return false;
+    }
+    const QString what = table.hasKind ? QStringLiteral("%1 capacity of %2").arg(kind, source) : source;
+    // On any failure the cache may be ahead of the rolled-back database: forget it and reload.
+    const auto abortRecord = [&](const QString &message, const QSqlError &error) {
+        rollback();
+        cache.remove(cacheKey);
+        return fail(message, error);
+    };
+    const QString kindColumn = table.hasKind ? QStringLiteral("kind, ") : QString();
+    const QString kindFilter = table.hasKind ? QStringLiteral(" AND kind = ?") : QString();
+
+    if (!begin()) {
+        return false;
+    }
+    QHash<QString, LastSample> &last = cache[cacheKey];
+
+    bool newSeries = false;
+    {
+        BatchInsert insert(
+            db,
+            QStringLiteral("INSERT INTO %1 (source, %2%3)").arg(table.series, kindColumn, table.idColumn),
+            table.hasKind ? 3 : 2,
+            QStringLiteral("ON CONFLICT (source, %1%2) DO NOTHING").arg(kindColumn, table.idColumn));
+        for (const VolumeUsage &item : usage) {
+            if (last.contains(item.volumeId)) {
+                continue;
+            }
+            const bool added = table.hasKind ? insert.add(source, kind, notNull(item.volumeId))
+                                             : insert.add(source, notNull(item.volumeId));
+            if (!added) {
+                return abortRecord(QStringLiteral("cannot add series of %1").arg(what), insert.lastError());
+            }
+            // Reserve the slot so an item listed twice is inserted once; the id is filled below.
+            last.insert(item.volumeId, LastSample{});
+            newSeries = true;
+        }
+        if (!insert.flush()) {
+            return abortRecord(QStringLiteral("cannot add series of %1").arg(what), insert.lastError());
+        }
+    }
+    if (newSeries) {
+        // Reading the ids back is portable (PostgreSQL has no lastInsertId without RETURNING)
+        // and happens only when containers appear.
+        QSqlQuery ids(db);
+        ids.setForwardOnly(true);
+        ids.prepare(
+            QStringLiteral("SELECT %1, id FROM %2 WHERE source = ?%3").arg(table.idColumn, table.series, kindFilter));
+        ids.addBindValue(source);
+        if (table.hasKind) {
+            ids.addBindValue(kind);
+        }
+        if (!ids.exec()) {
+            return abortRecord(QStringLiteral("cannot read series ids of %1").arg(what), ids.lastError());
+        }
+        while (ids.next()) {
+            const auto it = last.find(ids.value(0).toString());
+            if (it != last.end() && it->seriesId == 0) {
+                it->seriesId = ids.value(1).toLongLong();
+            }
+        }
+    }
+
+    {
+        BatchInsert insert(
+            db,
+            QStringLiteral("INSERT INTO %1 (series_id, t, used, size)").arg(table.samples),
+            4,
+            QStringLiteral("ON CONFLICT (series_id, t) DO UPDATE SET used = excluded.used, size = excluded.size"));
+        for (const VolumeUsage &item : usage) {
+            LastSample &previous = last[item.volumeId];
+            const bool changed =
+                !previous.hasSample || previous.used != item.usedBytes || previous.size != item.sizeBytes;
+            if (!changed && now - previous.t < heartbeatMs) {
+                continue;
+            }
+            if (!insert.add(previous.seriesId, now, item.usedBytes, item.sizeBytes)) {
+                return abortRecord(QStringLiteral("cannot record usage of %1").arg(what), insert.lastError());
+            }
+            // A late, out-of-order sample is history, not the container's latest state.
+            if (!previous.hasSample || now >= previous.t) {
+                previous.hasSample = true;
+                previous.t = now;
+                previous.used = item.usedBytes;
+                previous.size = item.sizeBytes;
+            }
+        }
+        if (!insert.flush()) {
+            return abortRecord(QStringLiteral("cannot record usage of %1").arg(what), insert.lastError());
+        }
+    }
+    if (!db.commit()) {
+        return abortRecord(QStringLiteral("cannot commit usage of %1").arg(what), db.lastError());
+    }
+    lastError.clear();
     return true;
 }
 
@@ -476,6 +677,7 @@ SqliteHistoryStore::~SqliteHistoryStore()
         return;
     }
     d->lastSamples.clear();
+    d->lastContainers.clear();
     d->db.close();
     // removeDatabase() warns if a handle is still alive, so drop ours first.
     d->db = QSqlDatabase();
@@ -570,96 +772,69 @@ bool SqliteHistoryStore::recordVolumeUsage(const QString &source,
         d->lastError.clear();
         return true;
     }
-    if (!d->lastSamples.contains(source) && !d->loadLastSamples(source)) {
+    return d->recordSeries(
+        kVolumeTable, d->lastSamples, source, {}, usage, at.toMSecsSinceEpoch(), heartbeatSeconds * 1000);
+}
+
+bool SqliteHistoryStore::recordCapacity(const QString &source,
+                                        ContainerKind kind,
+                                        const std::vector<VolumeUsage> &usage,
+                                        const QDateTime &at,
+                                        qint64 heartbeatSeconds)
+{
+    if (!d->requireOpen()) {
         return false;
     }
-    const qint64 now = at.toMSecsSinceEpoch();
-    const qint64 heartbeatMs = heartbeatSeconds * 1000;
-
-    // On any failure the cache may be ahead of the rolled-back database: forget it and reload.
-    const auto abort = [this, &source](const QString &what, const QSqlError &error) {
-        d->rollback();
-        d->lastSamples.remove(source);
-        return d->fail(what, error);
-    };
-
-    if (!d->begin()) {
+    if (!at.isValid() || kind == ContainerKind::Volume) {
+        d->lastError = QStringLiteral("recordCapacity: invalid time, or volumes (use recordVolumeUsage)");
         return false;
     }
-    QHash<QString, Private::LastSample> &last = d->lastSamples[source];
+    if (usage.empty()) {
+        d->lastError.clear();
+        return true;
+    }
+    return d->recordSeries(kContainerTable,
+                           d->lastContainers,
+                           source,
+                           containerKindName(kind),
+                           usage,
+                           at.toMSecsSinceEpoch(),
+                           heartbeatSeconds * 1000);
+}
 
-    bool newSeries = false;
-    {
-        BatchInsert insert(d->db,
-                           QStringLiteral("INSERT INTO volume_series (source, volume_id)"),
-                           2,
-                           QStringLiteral("ON CONFLICT (source, volume_id) DO NOTHING"));
-        for (const VolumeUsage &volume : usage) {
-            if (last.contains(volume.volumeId)) {
-                continue;
-            }
-            if (!insert.add(source, notNull(volume.volumeId))) {
-                return abort(QStringLiteral("cannot add volumes of %1").arg(source), insert.lastError());
-            }
-            // Reserve the slot so a volume listed twice is inserted once; the id is filled below.
-            last.insert(volume.volumeId, Private::LastSample{});
-            newSeries = true;
-        }
-        if (!insert.flush()) {
-            return abort(QStringLiteral("cannot add volumes of %1").arg(source), insert.lastError());
-        }
+std::vector<CapacitySeries> SqliteHistoryStore::capacityHistory(const QDateTime &from, const QDateTime &to)
+{
+    if (!d->requireOpen()) {
+        return {};
     }
-    if (newSeries) {
-        // Reading the ids back is portable (PostgreSQL has no lastInsertId without RETURNING)
-        // and happens only when volumes appear.
-        QSqlQuery ids(d->db);
-        ids.setForwardOnly(true);
-        ids.prepare(QStringLiteral("SELECT volume_id, id FROM volume_series WHERE source = ?"));
-        ids.addBindValue(source);
-        if (!ids.exec()) {
-            return abort(QStringLiteral("cannot read volume ids of %1").arg(source), ids.lastError());
-        }
-        while (ids.next()) {
-            const auto it = last.find(ids.value(0).toString());
-            if (it != last.end() && it->seriesId == 0) {
-                it->seriesId = ids.value(1).toLongLong();
-            }
-        }
+    QSqlQuery query = d->select(
+        QStringLiteral("SELECT s.source, 'volume', s.volume_id, u.t, u.used, u.size FROM volume_usage_sample u"
+                       " JOIN volume_series s ON s.id = u.series_id WHERE u.t >= ? AND u.t <= ?"
+                       " UNION ALL"
+                       " SELECT s.source, s.kind, s.object_id, u.t, u.used, u.size FROM capacity_sample u"
+                       " JOIN capacity_series s ON s.id = u.series_id WHERE u.t >= ? AND u.t <= ?"
+                       " ORDER BY 1, 2, 3, 4"));
+    for (int i = 0; i < 2; ++i) {
+        query.addBindValue(rangeStartMs(from));
+        query.addBindValue(rangeEndMs(to));
     }
-
-    {
-        BatchInsert insert(
-            d->db,
-            QStringLiteral("INSERT INTO volume_usage_sample (series_id, t, used, size)"),
-            4,
-            QStringLiteral("ON CONFLICT (series_id, t) DO UPDATE SET used = excluded.used, size = excluded.size"));
-        for (const VolumeUsage &volume : usage) {
-            Private::LastSample &previous = last[volume.volumeId];
-            const bool changed =
-                !previous.hasSample || previous.used != volume.usedBytes || previous.size != volume.sizeBytes;
-            if (!changed && now - previous.t < heartbeatMs) {
-                continue;
-            }
-            if (!insert.add(previous.seriesId, now, volume.usedBytes, volume.sizeBytes)) {
-                return abort(QStringLiteral("cannot record volume usage of %1").arg(source), insert.lastError());
-            }
-            // A late, out-of-order sample is history, not the volume's latest state.
-            if (!previous.hasSample || now >= previous.t) {
-                previous.hasSample = true;
-                previous.t = now;
-                previous.used = volume.usedBytes;
-                previous.size = volume.sizeBytes;
-            }
-        }
-        if (!insert.flush()) {
-            return abort(QStringLiteral("cannot record volume usage of %1").arg(source), insert.lastError());
-        }
+    std::vector<CapacitySeries> out;
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read the capacity history"), query.lastError());
+        return out;
     }
-    if (!d->db.commit()) {
-        return abort(QStringLiteral("cannot commit volume usage of %1").arg(source), d->db.lastError());
+    while (query.next()) {
+        const QString source = query.value(0).toString();
+        const QString kind = query.value(1).toString();
+        const QString id = query.value(2).toString();
+        if (out.empty() || out.back().id != id || out.back().kind != kind || out.back().source != source) {
+            out.push_back(CapacitySeries{source, kind, id, {}});
+        }
+        out.back().samples.push_back(UsageSample{
+            fromUnixMs(query.value(3).toLongLong()), query.value(4).toLongLong(), query.value(5).toLongLong()});
     }
     d->lastError.clear();
-    return true;
+    return out;
 }
 
 std::vector<UsageSample> SqliteHistoryStore::volumeUsage(const QString &source,
@@ -715,7 +890,9 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
         return 0;
     }
     for (const QString &sql : {QStringLiteral("DELETE FROM project_sample WHERE t < ?"),
-                               QStringLiteral("DELETE FROM volume_perf_sample WHERE t < ?")}) {
+                               QStringLiteral("DELETE FROM volume_perf_sample WHERE t < ?"),
+                               QStringLiteral("DELETE FROM capacity_sample"
+                                              " WHERE series_id IN (SELECT id FROM capacity_series) AND t < ?")}) {
         QSqlQuery old(d->db);
         old.prepare(sql);
         old.addBindValue(cutoff.toMSecsSinceEpoch());
@@ -724,11 +901,18 @@ qint64 SqliteHistoryStore::applyRetention(const QDateTime &cutoff)
             return 0;
         }
     }
+    QSqlQuery containers(d->db);
+    if (!containers.exec(QStringLiteral("DELETE FROM capacity_series WHERE NOT EXISTS"
+                                        " (SELECT 1 FROM capacity_sample u WHERE u.series_id = capacity_series.id)"))) {
+        d->abort(QStringLiteral("cannot apply retention"), containers.lastError());
+        return 0;
+    }
     if (!d->commit(QStringLiteral("cannot commit retention"))) {
         return 0;
     }
     // Series ids and last samples may be gone: reload them on the next record.
     d->lastSamples.clear();
+    d->lastContainers.clear();
     d->lastProject.clear();
     d->lastPerf.clear();
     d->lastError.clear();

@@ -34,6 +34,30 @@ struct VolumeUsage
     qint64 sizeBytes = 0;
 };
 
+/// A container whose capacity the history keeps (CapacitySeries::kind, forecasts, chargeback).
+enum class ContainerKind
+{
+    Volume,      ///< ONTAP or ANF volume: Volume::id (recordVolumeUsage)
+    Aggregate,   ///< ONTAP aggregate: Aggregate::id; used = its used bytes
+    Pool,        ///< ANF capacity pool: CapacityPool::id; used = the quotas of its volumes
+    Bucket,      ///< StorageGRID bucket: Bucket::id; used = data bytes, size = quota (0 = none)
+    Tenant,      ///< StorageGRID tenant: Tenant::id; used = data bytes, size = quota (0 = none)
+    CacheTarget, ///< cache target: CacheTarget::id; used = the volume's used bytes
+};
+
+/// "volume", "aggregate", "pool", "bucket", "tenant", "cache_target".
+QString containerKindName(ContainerKind kind);
+std::optional<ContainerKind> containerKindFromName(const QString &name);
+
+/// The capacity history of one container (IHistoryStore::capacityHistory()).
+struct CapacitySeries
+{
+    QString source;
+    QString kind;                     ///< containerKindName()
+    QString id;                       ///< the container's key in the estate
+    std::vector<UsageSample> samples; ///< oldest first; sizeBytes 0 = no limit (bucket, tenant)
+};
+
 /// One audit record. Actions append one when they start and one when they end (same actionId).
 struct AuditEntry
 {
@@ -146,6 +170,34 @@ public:
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
     /// Deletes samples older than `cutoff`; returns how many went.
     virtual qint64 applyRetention(const QDateTime &cutoff) = 0;
+
+    /// Records the capacity of containers of one `kind` of `source` (not ContainerKind::Volume:
+    /// volumes go through recordVolumeUsage), `VolumeUsage::volumeId` being the container's id,
+    /// with recordVolumeUsage's change-only writes and heartbeat. Subject to applyRetention().
+    /// A store without capacity history (a support bundle) records nothing and says false.
+    virtual bool recordCapacity(const QString &source,
+                                ContainerKind kind,
+                                const std::vector<VolumeUsage> &usage,
+                                const QDateTime &at,
+                                qint64 heartbeatSeconds = 3600)
+    {
+        Q_UNUSED(source)
+        Q_UNUSED(kind)
+        Q_UNUSED(usage)
+        Q_UNUSED(at)
+        Q_UNUSED(heartbeatSeconds)
+        return false;
+    }
+    /// Every container (volumes included) with samples in [from, to] (invalid = open), by
+    /// source, kind and id, each with its samples in that window. One read for a whole estate's
+    /// forecasts: 50,000 volumes with hourly heartbeats over 30 days are ~36 M rows, so callers
+    /// keep the window to what they need.
+    virtual std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to)
+    {
+        Q_UNUSED(from)
+        Q_UNUSED(to)
+        return {};
+    }
 
     /// Records one sample per project of `source` at `at` (one transaction; `time` of each
     /// sample is ignored in favour of `at`). A sample equal to the project's previous one is
@@ -269,6 +321,12 @@ public:
     std::vector<UsageSample>
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override;
     qint64 applyRetention(const QDateTime &cutoff) override;
+    bool recordCapacity(const QString &source,
+                        ContainerKind kind,
+                        const std::vector<VolumeUsage> &usage,
+                        const QDateTime &at,
+                        qint64 heartbeatSeconds = 3600) override;
+    std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to) override;
     bool recordProjectSamples(const QString &source,
                               const std::vector<ProjectSample> &samples,
                               const QDateTime &at,

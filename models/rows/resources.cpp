@@ -1,5 +1,6 @@
 #include "models/rows/resources.h"
 
+#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/core/servicelevels.h"
@@ -7,6 +8,7 @@
 #include "models/core/timeline.h"
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
+#include "models/rows/forecastrows.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/overviewrows.h"
 #include "models/rows/triagerows.h"
@@ -20,14 +22,14 @@ namespace strata::rows {
 const QStringList &resourceNames()
 {
     static const QStringList r{
-        QStringLiteral("sources"),       QStringLiteral("volumes"),  QStringLiteral("snapshots"),
-        QStringLiteral("clusters"),      QStringLiteral("nodes"),    QStringLiteral("projects"),
-        QStringLiteral("jobs"),          QStringLiteral("pvcs"),     QStringLiteral("service-levels"),
-        QStringLiteral("pools"),         QStringLiteral("aks"),      QStringLiteral("schedules"),
-        QStringLiteral("datasets"),      QStringLiteral("commits"),  QStringLiteral("caches"),
-        QStringLiteral("cache-targets"), QStringLiteral("grids"),    QStringLiteral("tenants"),
-        QStringLiteral("buckets"),       QStringLiteral("alerts"),   QStringLiteral("events"),
-        QStringLiteral("systems"),       QStringLiteral("attention")};
+        QStringLiteral("sources"),       QStringLiteral("volumes"),   QStringLiteral("snapshots"),
+        QStringLiteral("clusters"),      QStringLiteral("nodes"),     QStringLiteral("projects"),
+        QStringLiteral("jobs"),          QStringLiteral("pvcs"),      QStringLiteral("service-levels"),
+        QStringLiteral("pools"),         QStringLiteral("aks"),       QStringLiteral("schedules"),
+        QStringLiteral("datasets"),      QStringLiteral("commits"),   QStringLiteral("caches"),
+        QStringLiteral("cache-targets"), QStringLiteral("grids"),     QStringLiteral("tenants"),
+        QStringLiteral("buckets"),       QStringLiteral("alerts"),    QStringLiteral("events"),
+        QStringLiteral("systems"),       QStringLiteral("attention"), QStringLiteral("forecasts")};
     return r;
 }
 
@@ -73,6 +75,9 @@ QString normaliseResource(const QString &r)
     }
     if (r == QLatin1String("managedclusters") || r == QLatin1String("aks-clusters")) {
         return QStringLiteral("aks");
+    }
+    if (r == QLatin1String("forecast") || r == QLatin1String("capacity-forecasts") || r == QLatin1String("fc")) {
+        return QStringLiteral("forecasts");
     }
     if (r == QLatin1String("schedule")) {
         return QStringLiteral("schedules");
@@ -315,6 +320,13 @@ resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter
             return !sources.contains(a.source);
         });
         return attentionRows(items);
+    }
+    if (resource == QLatin1String("forecasts")) {
+        std::vector<core::ContainerForecast> forecasts = engine.forecasts().forecasts();
+        std::erase_if(forecasts, [&](const core::ContainerForecast &f) {
+            return !sources.contains(f.container.source);
+        });
+        return forecastRows(forecasts, now);
     }
     if (resource == QLatin1String("pools")) {
         return poolRows(estate, sources);

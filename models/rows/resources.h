@@ -23,7 +23,8 @@ namespace strata::rows {
 /// The resources `strata get` lists and the web API serves: sources, volumes, snapshots,
 /// clusters, nodes, projects, jobs, pvcs, service-levels, pools, aks, schedules, datasets,
 /// commits, caches, cache-targets, grids, tenants, buckets, alerts, events, systems (storage
-/// systems, core::storageSystems), attention (core::needsAttention).
+/// systems, core::storageSystems), attention (core::needsAttention), forecasts (capacity fill
+/// forecasts, core::ForecastService; full soonest first).
 const QStringList &resourceNames();
 
 /// `r` as one of resourceNames() when it is a kubectl-style singular, short or alternative form

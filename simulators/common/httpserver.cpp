@@ -494,6 +494,11 @@ bool HttpServer::listen(const QHostAddress &address, quint16 port)
             if (!socket) {
                 break;
             }
+            // Answers are written as a head and, for bodies of 4 KiB or more, a second segment:
+            // with Nagle's algorithm that segment waits for the client's delayed ACK (40 ms on
+            // Linux), a pause real servers avoid by setting TCP_NODELAY (nginx's tcp_nodelay,
+            // on by default: https://nginx.org/en/docs/http/ngx_http_core_module.html#tcp_nodelay).
+            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             m_connections++;
             new Connection(this, socket, m_nextConnectionId++);
         }

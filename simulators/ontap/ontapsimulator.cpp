@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcOntapSim, "strata.sim.ontap", QtWarningMsg)
@@ -277,6 +278,23 @@ QList<OntapSimulator::PerfPoint> OntapSimulator::perfAt(qint64 atMs) const
             }
             out.append(p);
         }
+        return out;
+    });
+}
+
+QList<OntapSimulator::VolumeSpace> OntapSimulator::volumeSpace() const
+{
+    return onOwnThread([&] {
+        QList<VolumeSpace> out;
+        for (const auto &v : m_estate->volumes()) {
+            if (v->isConstituent || v->state != QLatin1String("online")) {
+                continue;
+            }
+            out.append(VolumeSpace{v->uuid, v->svm.name, v->name, v->size, v->used, v->usableSize(), v->tridentGrowth});
+        }
+        std::sort(out.begin(), out.end(), [](const VolumeSpace &a, const VolumeSpace &b) {
+            return std::tie(a.svm, a.name) < std::tie(b.svm, b.name);
+        });
         return out;
     });
 }

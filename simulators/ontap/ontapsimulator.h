@@ -120,6 +120,20 @@ public:
     /// Every online volume (no FlexGroup constituents) that existed at `atMs` (UTC ms).
     QList<PerfPoint> perfAt(qint64 atMs) const;
 
+    /// One volume's space now, as `/api/storage/volumes` reports it (space.size, space.used).
+    struct VolumeSpace
+    {
+        QString uuid;
+        QString svm;
+        QString name;
+        qint64 sizeBytes = 0;
+        qint64 usedBytes = 0;
+        qint64 usableBytes = 0;     ///< size less the snapshot reserve
+        bool tridentGrowth = false; ///< a Trident volume the simulator grows
+    };
+    /// Every online volume (no FlexGroup constituents), by SVM and name.
+    QList<VolumeSpace> volumeSpace() const;
+
     int addFaultRule(const FaultRule &rule);
     bool removeFaultRule(int id);
     void clearFaultRules();

@@ -288,7 +288,7 @@ void StorageGridSimulator::handleS3(const Request &request, const Responder &res
         return;
     }
 
-    const std::optional<BucketInfo> bucket = m_store->bucket(call.bucket);
+    const std::optional<BucketInfo> bucket = m_store->bucket(call.bucket, false);
     const std::string bucketExtra = element("BucketName", call.bucket);
     if (bucket && bucket->ownerAccountId != tenantId.toStdString()) {
         if (method == "PUT" && !call.hasKey && call.params.empty()) {

@@ -319,7 +319,7 @@ StoreError S3Store::deleteBucket(const std::string &bucket, bool force)
     return StoreError::None;
 }
 
-std::optional<BucketInfo> S3Store::bucket(const std::string &bucket) const
+std::optional<BucketInfo> S3Store::bucket(const std::string &bucket, bool withUsage) const
 {
     std::lock_guard lock(m_impl->mutex);
     const auto it = m_impl->buckets.find(bucket);
@@ -327,7 +327,9 @@ std::optional<BucketInfo> S3Store::bucket(const std::string &bucket) const
         return std::nullopt;
     }
     BucketInfo info = it->second.info;
-    m_impl->fillUsage(it->second, info);
+    if (withUsage) {
+        m_impl->fillUsage(it->second, info);
+    }
     return info;
 }
 

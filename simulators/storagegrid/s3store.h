@@ -138,7 +138,9 @@ public:
     createBucket(const std::string &bucket, const std::string &ownerAccountId, const std::string &region = "us-east-1");
     /// Removes the bucket; with `force` also its objects (tests: "bucket gone").
     StoreError deleteBucket(const std::string &bucket, bool force = false);
-    [[nodiscard]] std::optional<BucketInfo> bucket(const std::string &bucket) const;
+    /// `withUsage` false: the usage counters stay 0, in O(log buckets) instead of a walk over
+    /// every object version (what an S3 request checks is the owner, region and versioning).
+    [[nodiscard]] std::optional<BucketInfo> bucket(const std::string &bucket, bool withUsage = true) const;
     /// All buckets sorted by name; `ownerAccountId` empty = every tenant's.
     [[nodiscard]] std::vector<BucketInfo> buckets(const std::string &ownerAccountId = {}) const;
     /// Enabled or Suspended (Never cannot be set back). NoSuchBucket when absent.

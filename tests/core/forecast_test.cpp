@@ -1,6 +1,7 @@
 // Capacity forecasts on synthetic histories: steady growth, flat, a step change, noise, too
 // little data and already full.
 
+#include "models/core/capacityforecast.h"
 #include "models/core/forecast.h"
 
 #include <gtest/gtest.h>
@@ -128,4 +129,98 @@ TEST(Forecast, ManySamplesAreThinnedToFourHundred)
     ASSERT_EQ(f.trend, CapacityForecast::Trend::Growing);
     EXPECT_NEAR(f.bytesPerDay / double(kForecastGiB), 6.0, 1e-6);
     EXPECT_EQ(f.to, samples.constLast().time);
+}
+
+TEST(Forecast, PlannedEvictionsPushTheFillDateBackByWhatTheyFree)
+{
+    // +24 GiB a day from 265 GiB; 1 TiB fills in 31.625 days. An eviction of 48 GiB in 10 days
+    // buys two days; one due now (over the high watermark) counts at once.
+    const auto samples = forecastHourly(7 * 24, [](int h) {
+        return 100 * kForecastGiB + qint64(h) * kForecastGiB;
+    });
+    const QDateTime now = samples.constLast().time;
+    const CapacityForecast plain = forecastFill(samples, 1024 * kForecastGiB, now);
+    const CapacityForecast later =
+        forecastFill(samples, 1024 * kForecastGiB, now, {CapacityRelease{now.addDays(10), 48 * kForecastGiB}});
+    EXPECT_NEAR(double(plain.fullAt.secsTo(later.fullAt)) / 86400.0, 2.0, 0.001);
+    const CapacityForecast dueNow =
+        forecastFill(samples, 1024 * kForecastGiB, now, {CapacityRelease{now.addSecs(-60), 24 * kForecastGiB}});
+    EXPECT_NEAR(double(plain.fullAt.secsTo(dueNow.fullAt)) / 86400.0, 1.0, 0.001);
+    // An eviction after the container is full changes nothing.
+    const CapacityForecast tooLate =
+        forecastFill(samples, 1024 * kForecastGiB, now, {CapacityRelease{now.addDays(40), 500 * kForecastGiB}});
+    EXPECT_EQ(tooLate.fullAt, plain.fullAt);
+    // An eviction that frees more than growth adds until then: the line restarts lower there.
+    const CapacityForecast big =
+        forecastFill(samples, 1024 * kForecastGiB, now, {CapacityRelease{now.addDays(30), 700 * kForecastGiB}});
+    EXPECT_NEAR(double(now.secsTo(big.fullAt)) / 86400.0, 31.625 + 700.0 / 24.0, 0.001);
+}
+
+TEST(Forecast, GrowthWithoutALimitIsGrowingWithNoDate)
+{
+    const auto samples = forecastHourly(48, [](int h) {
+        return 10 * kForecastGiB + qint64(h) * kForecastGiB;
+    });
+    const CapacityForecast f = forecastFill(samples, 0, samples.constLast().time);
+    EXPECT_EQ(f.trend, CapacityForecast::Trend::Growing);
+    EXPECT_NEAR(f.bytesPerDay / double(kForecastGiB), 24.0, 1e-6);
+    EXPECT_FALSE(f.fullAt.isValid());
+    EXPECT_FALSE(f.fullAtEarliest.isValid());
+}
+
+TEST(ForecastAll, JoinsHistoryByKindAndListsFullSoonestFirst)
+{
+    const QDateTime now = kForecastStart.addDays(7);
+    const auto container = [](const QString &id, ContainerKind kind, qint64 capacity, qint64 used) {
+        ForecastContainer c;
+        c.source = QStringLiteral("s");
+        c.kind = kind;
+        c.id = id;
+        c.name = id;
+        c.capacityBytes = capacity;
+        c.usedBytes = used;
+        return c;
+    };
+    const auto series = [](const QString &id, const QString &kind, qint64 perHour, qint64 base) {
+        CapacitySeries s{QStringLiteral("s"), kind, id, {}};
+        for (int h = 0; h < 7 * 24; ++h) {
+            s.samples.push_back({kForecastStart.addSecs(qint64(h) * 3600), base + perHour * h, 0});
+        }
+        return s;
+    };
+    std::vector<ForecastContainer> containers{
+        container(QStringLiteral("flat"), ContainerKind::Volume, 100 * kForecastGiB, 90 * kForecastGiB),
+        container(QStringLiteral("slow"), ContainerKind::Volume, 1000 * kForecastGiB, 0),
+        container(QStringLiteral("fast"), ContainerKind::Pool, 1000 * kForecastGiB, 0),
+        container(QStringLiteral("full"), ContainerKind::Aggregate, 10 * kForecastGiB, 10 * kForecastGiB),
+        container(QStringLiteral("new"), ContainerKind::Bucket, 0, 5 * kForecastGiB),
+        // Same id as "fast" but another kind: it must not take the pool's history.
+        container(QStringLiteral("fast"), ContainerKind::Tenant, 1000 * kForecastGiB, 1),
+    };
+    containers[1].releases = {CapacityRelease{now.addDays(1), kForecastGiB}, CapacityRelease{now.addDays(2), 2}};
+    const std::vector<CapacitySeries> history{
+        series(QStringLiteral("fast"), QStringLiteral("pool"), kForecastGiB, 0),
+        series(QStringLiteral("flat"), QStringLiteral("volume"), 0, 90 * kForecastGiB),
+        series(QStringLiteral("slow"), QStringLiteral("volume"), kForecastGiB / 8, 0)};
+    const std::vector<ContainerForecast> out = forecastAll(containers, history, now);
+    ASSERT_EQ(out.size(), 6u);
+    QStringList order;
+    for (const ContainerForecast &f : out) {
+        order << f.container.id + QLatin1Char(':') + containerKindName(f.container.kind);
+    }
+    EXPECT_EQ(order,
+              (QStringList{QStringLiteral("full:aggregate"),
+                           QStringLiteral("fast:pool"),
+                           QStringLiteral("slow:volume"),
+                           QStringLiteral("flat:volume"),
+                           QStringLiteral("fast:tenant"),
+                           QStringLiteral("new:bucket")}))
+        << "without a capacity, a bucket sorts after every container with one";
+    EXPECT_EQ(out[0].forecast.trend, CapacityForecast::Trend::Full) << "full from the estate, without history";
+    EXPECT_EQ(out[1].forecast.trend, CapacityForecast::Trend::Growing);
+    EXPECT_EQ(out[2].releasedBytes, kForecastGiB + 2);
+    EXPECT_EQ(out[3].forecast.trend, CapacityForecast::Trend::NoTrend);
+    EXPECT_EQ(out[4].forecast.trend, CapacityForecast::Trend::TooLittleData);
+    EXPECT_EQ(out[4].forecast.samples, 0);
+    EXPECT_EQ(out[5].forecast.usedBytes, 5 * kForecastGiB) << "the estate's level when there is no history";
 }

@@ -355,6 +355,79 @@ TEST_F(CliTest, ServerBinary_DemoListsTheSimulatedSources)
     EXPECT_TRUE(names.contains(QStringLiteral("dgx"))) << names.join(QLatin1Char(',')).toStdString();
 }
 
+// `strata get forecasts` on the demo: its ONTAP volumes and cache targets have days of capacity
+// history, so the Trident volumes the simulator grows get fill dates within their 8 to 58 days
+// (demohistory.h), listed full soonest first with the documented keys.
+TEST_F(CliTest, ServerBinary_DemoForecastsListGrowingVolumesFullSoonestFirst)
+{
+    const QString binary = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+    QProcess process;
+    process.start(binary,
+                  {QStringLiteral("--demo"),
+                   QStringLiteral("get"),
+                   QStringLiteral("forecasts"),
+                   QStringLiteral("-o"),
+                   QStringLiteral("json")});
+    ASSERT_TRUE(process.waitForFinished(120000));
+    ASSERT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
+    const QJsonArray rows = QJsonDocument::fromJson(process.readAllStandardOutput()).array();
+    ASSERT_FALSE(rows.isEmpty());
+    const QStringList keys{QStringLiteral("source"),
+                           QStringLiteral("kind"),
+                           QStringLiteral("id"),
+                           QStringLiteral("name"),
+                           QStringLiteral("trend"),
+                           QStringLiteral("used_bytes"),
+                           QStringLiteral("capacity_bytes"),
+                           QStringLiteral("percent_used"),
+                           QStringLiteral("growth_bytes_per_day"),
+                           QStringLiteral("growth_low_bytes_per_day"),
+                           QStringLiteral("growth_high_bytes_per_day"),
+                           QStringLiteral("full_at"),
+                           QStringLiteral("full_earliest"),
+                           QStringLiteral("full_latest"),
+                           QStringLiteral("days_to_full"),
+                           QStringLiteral("full_in"),
+                           QStringLiteral("released_bytes"),
+                           QStringLiteral("samples"),
+                           QStringLiteral("history_from"),
+                           QStringLiteral("history_to")};
+    int growingTrident = 0;
+    int cacheTargetsWithHistory = 0;
+    double lastDays = -1;
+    bool datesDone = false;
+    for (const QJsonValue &v : rows) {
+        const QJsonObject row = v.toObject();
+        for (const QString &key : keys) {
+            EXPECT_TRUE(row.contains(key)) << key.toStdString();
+        }
+        const QString name = row.value(QStringLiteral("name")).toString();
+        const bool dated = row.value(QStringLiteral("trend")).toString() == QLatin1String("growing")
+                           && !row.value(QStringLiteral("days_to_full")).isNull();
+        if (dated) {
+            EXPECT_FALSE(datesDone) << "a dated row after undated ones: " << name.toStdString();
+            const double days = row.value(QStringLiteral("days_to_full")).toDouble();
+            EXPECT_GE(days, lastDays) << name.toStdString();
+            lastDays = days;
+            EXPECT_LE(QDateTime::fromString(row.value(QStringLiteral("full_earliest")).toString(), Qt::ISODate),
+                      QDateTime::fromString(row.value(QStringLiteral("full_at")).toString(), Qt::ISODate));
+            if (name.startsWith(QLatin1String("svm_ai/trident_pvc_"))) {
+                ++growingTrident;
+                // The simulator keeps growing them live, so the date can only come sooner.
+                EXPECT_LE(days, 60.0) << name.toStdString();
+            }
+        } else if (row.value(QStringLiteral("trend")).toString() != QLatin1String("full")) {
+            datesDone = true;
+        }
+        if (row.value(QStringLiteral("kind")).toString() == QLatin1String("cache_target")
+            && row.value(QStringLiteral("samples")).toInt() >= 6) {
+            ++cacheTargetsWithHistory;
+        }
+    }
+    EXPECT_GE(growingTrident, 3);
+    EXPECT_EQ(cacheTargetsWithHistory, 3);
+}
+
 // A first run without a config file says where it looked and what to do, and the desktop binary
 // names an unknown command instead of trying to open a window without a display.
 TEST_F(CliTest, DesktopBinary_NoConfigHintsAndUnknownCommandNeedsNoDisplay)

@@ -512,6 +512,29 @@ TEST(S3StoreApi, ThreadSafe_ConcurrentWritersAndReaders)
     EXPECT_EQ(versions.objects.size(), 800u + 4u * 29u);
 }
 
+TEST(S3StoreApi, BucketWithoutUsage_SkipsTheWalkOverObjects)
+{
+    S3Store store;
+    ASSERT_EQ(store.createBucket("usage", "27842394817204129340", "eu-west-1"), StoreError::None);
+    ASSERT_EQ(store.setVersioning("usage", true), StoreError::None);
+    for (int i = 0; i < 5; ++i) {
+        ASSERT_TRUE(store.putObject("usage", "k" + std::to_string(i), std::string(10, 'x')));
+    }
+    const auto counted = store.bucket("usage");
+    ASSERT_TRUE(counted);
+    EXPECT_EQ(counted->objectCount, 5);
+    EXPECT_EQ(counted->dataBytes, 50);
+    // What every S3 request checks, without the usage walk (O(objects) per request).
+    const auto plain = store.bucket("usage", false);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->ownerAccountId, "27842394817204129340");
+    EXPECT_EQ(plain->region, "eu-west-1");
+    EXPECT_EQ(plain->versioning, VersioningState::Enabled);
+    EXPECT_EQ(plain->objectCount, 0);
+    EXPECT_EQ(plain->dataBytes, 0);
+    EXPECT_FALSE(store.bucket("absent", false));
+}
+
 TEST(S3StoreApi, GeneratedContent_IsDeterministicAndRandomAccess)
 {
     const ObjectContent c = ObjectContent::generated(7, 100'003, true);

@@ -579,3 +579,60 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     EXPECT_EQ(store.applyRetention(minutes(1)), 0); // volume samples only are counted
     EXPECT_EQ(store.projectHistory(QStringLiteral("dgx"), {}, {}, {}).size(), 2u);
 }
+
+TEST(CapacityHistory, KeepsContainersByKindWithChangeOnlyWritesAndReadsThemWithTheVolumes)
+{
+    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    const QString grid = QStringLiteral("datalake");
+    ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, minutes(0)));
+    // The same id as a bucket and as a tenant are two series.
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Bucket, {{QStringLiteral("t/b"), 5, 0}}, minutes(0)));
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Tenant, {{QStringLiteral("t/b"), 7, 50}}, minutes(0)));
+    // Unchanged within the heartbeat: not written; changed: written.
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Bucket, {{QStringLiteral("t/b"), 5, 0}}, minutes(5)));
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Bucket, {{QStringLiteral("t/b"), 6, 0}}, minutes(10)));
+    // After the heartbeat an unchanged value is written again.
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Tenant, {{QStringLiteral("t/b"), 7, 50}}, minutes(61)));
+    EXPECT_FALSE(store.recordCapacity(grid, ContainerKind::Volume, {{QStringLiteral("v"), 1, 2}}, minutes(1)))
+        << "volumes go through recordVolumeUsage";
+
+    const std::vector<CapacitySeries> all = store.capacityHistory({}, {});
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].source, grid);
+    EXPECT_EQ(all[0].kind, QStringLiteral("bucket"));
+    EXPECT_EQ(all[0].samples, (std::vector<UsageSample>{{minutes(0), 5, 0}, {minutes(10), 6, 0}}));
+    EXPECT_EQ(all[1].kind, QStringLiteral("tenant"));
+    EXPECT_EQ(all[1].samples.size(), 2u);
+    EXPECT_EQ(all[2].source, QStringLiteral("ontap"));
+    EXPECT_EQ(all[2].kind, QStringLiteral("volume"));
+    EXPECT_EQ(all[2].id, QStringLiteral("v1"));
+
+    // The window bounds every family.
+    const std::vector<CapacitySeries> late = store.capacityHistory(minutes(10), {});
+    ASSERT_EQ(late.size(), 2u);
+    EXPECT_EQ(late[0].samples, (std::vector<UsageSample>{{minutes(10), 6, 0}}));
+
+    // Retention takes capacity samples too, and a series left empty goes with them.
+    EXPECT_GE(store.applyRetention(minutes(11)), 1);
+    const std::vector<CapacitySeries> kept = store.capacityHistory({}, {});
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept[0].kind, QStringLiteral("tenant"));
+    // A bucket recorded again after its series went starts a new one.
+    ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Bucket, {{QStringLiteral("t/b"), 6, 0}}, minutes(70)));
+    EXPECT_EQ(store.capacityHistory(minutes(70), {}).size(), 1u);
+}
+
+TEST(CapacityHistory, KindNamesRoundTrip)
+{
+    for (const ContainerKind kind : {ContainerKind::Volume,
+                                     ContainerKind::Aggregate,
+                                     ContainerKind::Pool,
+                                     ContainerKind::Bucket,
+                                     ContainerKind::Tenant,
+                                     ContainerKind::CacheTarget}) {
+        EXPECT_EQ(containerKindFromName(containerKindName(kind)), kind);
+    }
+    EXPECT_EQ(containerKindName(ContainerKind::CacheTarget), QStringLiteral("cache_target"));
+    EXPECT_FALSE(containerKindFromName(QStringLiteral("lun")).has_value());
+}

@@ -347,6 +347,52 @@ TEST_F(MetricsTest, Sources_UpHealthAndFailures)
     EXPECT_TRUE(lines.filter(QStringLiteral("strata_source_last_success_timestamp_seconds{")).isEmpty());
 }
 
+TEST_F(MetricsTest, AlertFamilies_PendingJobsCapsFailedLoadsAndConsoleUrl)
+{
+    Job waiting;
+    waiting.source = QStringLiteral("k8s-ai");
+    waiting.project = QStringLiteral("team-a");
+    waiting.id = QStringLiteral("runai-team-a/train-7");
+    waiting.status = JobStatus::Pending;
+    waiting.created = clock.now().addSecs(-2400);
+    Job running = waiting;
+    running.id = QStringLiteral("runai-team-a/train-1");
+    running.status = JobStatus::Running;
+    ComputePublish compute;
+    compute.jobs = listOf<Job>({running, waiting});
+    engine.estate().publishCompute(QStringLiteral("k8s-ai"), compute);
+    Volume capped = volume(QStringLiteral("anf"),
+                           QStringLiteral("fs-1"),
+                           QStringLiteral("acct"),
+                           QStringLiteral("data"),
+                           4398046511104,
+                           0);
+    capped.armId = QStringLiteral("/subscriptions/s/resourceGroups/rg/providers/Microsoft.NetApp/netAppAccounts/acct/"
+                                  "capacityPools/p/volumes/data");
+    capped.qosType = QStringLiteral("Manual");
+    capped.throughputMibps = 250;
+    engine.estate().publishVolumes(QStringLiteral("anf"), listOf<Volume>({capped}));
+
+    const QStringList lines = samples(prometheusText(engine));
+    for (const char *expected : {
+             R"(strata_job_pending_seconds{source="k8s-ai",project="team-a",job_name="runai-team-a/train-7"} 2400)",
+             R"(strata_cache_load_failed{source="k8s-ai",target="cache_01",dataset="",commit="c4"} 1)",
+             R"(strata_volume_throughput_cap_bytes_per_second{source="anf",svm="acct",volume="data"} 262144000)",
+         }) {
+        EXPECT_TRUE(lines.contains(QString::fromUtf8(expected))) << expected;
+    }
+    // Only what a rule alerts on: no running job, no loaded commit, no volume without a cap.
+    EXPECT_EQ(lines.filter(QStringLiteral("strata_job_pending_seconds{")).size(), 1);
+    EXPECT_EQ(lines.filter(QStringLiteral("strata_cache_load_failed{")).size(), 1);
+    EXPECT_EQ(lines.filter(QStringLiteral("strata_volume_throughput_cap_bytes_per_second{")).size(), 1);
+
+    WebServerCounters counters;
+    EXPECT_FALSE(webServerMetricsText(counters).contains("strata_console_info"));
+    counters.publicUrl = QStringLiteral("https://strata.example.com");
+    EXPECT_TRUE(
+        webServerMetricsText(counters).contains("\nstrata_console_info{url=\"https://strata.example.com\"} 1\n"));
+}
+
 // ---- Real peers ----
 
 QString requiredTool(const QString &name, QString *missing)
@@ -381,6 +427,7 @@ TEST_F(MetricsTest, Promtool_CheckMetrics_AcceptsTheExpositionWithoutLintProblem
     counters.refusedRequests["body_too_large"] = 3;
     counters.loginLockouts["global"] = 1;
     counters.connections = 7;
+    counters.publicUrl = QStringLiteral("https://strata.example.com");
     process.write(prometheusText(engine) + webServerMetricsText(counters));
     process.closeWriteChannel();
     ASSERT_TRUE(process.waitForFinished(30000));

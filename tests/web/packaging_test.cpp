@@ -400,15 +400,16 @@ TEST_F(HelmChart, LintStrict_DefaultAndFullValues)
 {
     const ToolRun plain = run(QStringLiteral("helm"), {QStringLiteral("lint"), QStringLiteral("--strict"), kChart});
     EXPECT_EQ(plain.exitCode, 0) << plain.out.toStdString() << plain.err.toStdString();
-    const ToolRun full =
-        run(QStringLiteral("helm"),
-            {QStringLiteral("lint"),
-             QStringLiteral("--strict"),
-             kChart,
-             QStringLiteral("--set"),
-             QStringLiteral("ingress.enabled=true,serviceMonitor.enabled=true,tls.secretName=strata-tls,"
-                            "secrets.ontap-ai.password=pw,existingSecret=ext,"
-                            "existingSecretKeys[0]=k8s.ai.token")});
+    const ToolRun full = run(
+        QStringLiteral("helm"),
+        {QStringLiteral("lint"),
+         QStringLiteral("--strict"),
+         kChart,
+         QStringLiteral("--set"),
+         QStringLiteral(
+             "ingress.enabled=true,serviceMonitor.enabled=true,prometheusRule.enabled=true,tls.secretName=strata-tls,"
+             "secrets.ontap-ai.password=pw,existingSecret=ext,"
+             "existingSecretKeys[0]=k8s.ai.token")});
     EXPECT_EQ(full.exitCode, 0) << full.out.toStdString() << full.err.toStdString();
 }
 
@@ -571,6 +572,122 @@ TEST_F(HelmChart, IngressServiceMonitorAndTls_WhenEnabled)
     EXPECT_EQ(
         container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("scheme")].toString(),
         QStringLiteral("HTTPS"));
+}
+
+QStringList containerArgs(const QJsonArray &docs)
+{
+    const QJsonObject container =
+        documentOfKind(docs, QStringLiteral("Deployment"))[QStringLiteral("spec")][QStringLiteral("template")]
+                                                          [QStringLiteral("spec")][QStringLiteral("containers")][0]
+                                                              .toObject();
+    QStringList args;
+    for (const QJsonValue &a : container[QStringLiteral("args")].toArray()) {
+        args.append(a.toString());
+    }
+    return args;
+}
+
+/// The rules of a PrometheusRule document by alert name.
+QMap<QString, QJsonObject> rulesByAlert(const QJsonObject &prometheusRule)
+{
+    QMap<QString, QJsonObject> out;
+    for (const QJsonValue &group : prometheusRule[QStringLiteral("spec")][QStringLiteral("groups")].toArray()) {
+        for (const QJsonValue &rule : group[QStringLiteral("rules")].toArray()) {
+            out.insert(rule[QStringLiteral("alert")].toString(), rule.toObject());
+        }
+    }
+    return out;
+}
+
+TEST_F(HelmChart, PrometheusRule_IsThePlainRulesFile_WithThresholdsAndLabelsFromValues)
+{
+    // Defaults: exactly the groups of packaging/prometheus/strata-alerts.yml (one file for both).
+    QString error;
+    const QJsonArray docs = renderChart({QStringLiteral("prometheusRule.enabled=true")}, &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    QFile plainFile(kSourceDir + QStringLiteral("/packaging/prometheus/strata-alerts.yml"));
+    ASSERT_TRUE(plainFile.open(QIODevice::ReadOnly));
+    const ToolRun plain =
+        run(QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sys, json, yaml\njson.dump(yaml.safe_load(sys.stdin), sys.stdout)")},
+            plainFile.readAll());
+    ASSERT_EQ(plain.exitCode, 0) << plain.err.toStdString();
+    const QJsonArray plainGroups = QJsonDocument::fromJson(plain.out).object()[QStringLiteral("groups")].toArray();
+    ASSERT_FALSE(plainGroups.isEmpty());
+    const QJsonObject rule = documentOfKind(docs, QStringLiteral("PrometheusRule"));
+    EXPECT_EQ(rule[QStringLiteral("spec")][QStringLiteral("groups")].toArray(), plainGroups);
+    EXPECT_EQ(rulesByAlert(rule).size(), 7);
+
+    // Thresholds replace the default throughout the rule; extra labels join every alert.
+    const QJsonArray tuned = renderChart({QStringLiteral("prometheusRule.enabled=true"),
+                                          QStringLiteral("prometheusRule.labels.release=kps"),
+                                          QStringLiteral("prometheusRule.alertLabels.team=platform"),
+                                          QStringLiteral("prometheusRule.thresholds.StrataGpusIdle=6h"),
+                                          QStringLiteral("prometheusRule.thresholds.StrataJobPendingUnderQuota=45"),
+                                          QStringLiteral("prometheusRule.thresholds.StrataCapacityFullSoon=30"),
+                                          QStringLiteral("prometheusRule.thresholds.StrataVolumeAtThroughputCap=0.8")},
+                                         &error);
+    ASSERT_FALSE(tuned.isEmpty()) << error.toStdString();
+    const QJsonObject tunedRule = documentOfKind(tuned, QStringLiteral("PrometheusRule"));
+    EXPECT_EQ(tunedRule[QStringLiteral("metadata")][QStringLiteral("labels")][QStringLiteral("release")].toString(),
+              QStringLiteral("kps"));
+    const QMap<QString, QJsonObject> rules = rulesByAlert(tunedRule);
+    const auto expr = [&](const char *alert) {
+        return rules.value(QString::fromLatin1(alert))[QStringLiteral("expr")].toString();
+    };
+    const auto annotation = [&](const char *alert, const char *key) {
+        return rules.value(QString::fromLatin1(alert))[QStringLiteral("annotations")][QLatin1String(key)].toString();
+    };
+    EXPECT_TRUE(expr("StrataGpusIdle").contains(QStringLiteral("[6h]"))) << expr("StrataGpusIdle").toStdString();
+    EXPECT_TRUE(expr("StrataGpusIdle").contains(QStringLiteral("offset 6h")));
+    EXPECT_FALSE(expr("StrataGpusIdle").contains(QStringLiteral("4h")));
+    EXPECT_EQ(annotation("StrataGpusIdle", "threshold"), QStringLiteral("6h"));
+    EXPECT_TRUE(annotation("StrataGpusIdle", "description").endsWith(QStringLiteral("for 6h.")));
+    EXPECT_TRUE(expr("StrataJobPendingUnderQuota").contains(QStringLiteral("> 45 * 60")));
+    EXPECT_TRUE(
+        annotation("StrataJobPendingUnderQuota", "description").contains(QStringLiteral("more than 45 minutes")));
+    EXPECT_TRUE(expr("StrataCapacityFullSoon").contains(QStringLiteral("< 30 * 86400")));
+    EXPECT_TRUE(expr("StrataVolumeAtThroughputCap").contains(QStringLiteral(">= 0.8\n")));
+    // Untouched thresholds keep their defaults.
+    EXPECT_EQ(rules.value(QStringLiteral("StrataSourceDown"))[QStringLiteral("for")].toString(), QStringLiteral("10m"));
+    for (const QJsonObject &r : rules) {
+        EXPECT_EQ(r[QStringLiteral("labels")][QStringLiteral("team")].toString(), QStringLiteral("platform"));
+        EXPECT_FALSE(r[QStringLiteral("labels")][QStringLiteral("severity")].toString().isEmpty());
+    }
+
+    // The tuned rules still load in Prometheus (JSON is YAML to promtool).
+    if (QStandardPaths::findExecutable(QStringLiteral("promtool")).isEmpty()) {
+        if (qEnvironmentVariableIsSet("STRATA_REQUIRE_ALL")) {
+            FAIL() << "promtool is needed (apt-get install prometheus) and STRATA_REQUIRE_ALL is set";
+        }
+        GTEST_SKIP() << "promtool is not installed (apt-get install prometheus)";
+    }
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    QFile tunedFile(dir.filePath(QStringLiteral("tuned.yml")));
+    ASSERT_TRUE(tunedFile.open(QIODevice::WriteOnly));
+    tunedFile.write(QJsonDocument(tunedRule[QStringLiteral("spec")].toObject()).toJson());
+    tunedFile.close();
+    const ToolRun check =
+        run(QStringLiteral("promtool"), {QStringLiteral("check"), QStringLiteral("rules"), tunedFile.fileName()});
+    EXPECT_EQ(check.exitCode, 0) << check.out.toStdString() << check.err.toStdString();
+}
+
+TEST_F(HelmChart, PublicUrl_FromTheValueElseTheIngressHost_ElseNone)
+{
+    QString error;
+    const QStringList none = containerArgs(renderChart({}, &error));
+    ASSERT_FALSE(none.isEmpty()) << error.toStdString();
+    EXPECT_FALSE(none.contains(QStringLiteral("--public-url")));
+    const QStringList ingress = containerArgs(renderChart(
+        {QStringLiteral("ingress.enabled=true"), QStringLiteral("ingress.host=strata.corp.example")}, &error));
+    EXPECT_EQ(ingress.value(ingress.indexOf(QStringLiteral("--public-url")) + 1),
+              QStringLiteral("https://strata.corp.example"));
+    const QStringList explicitUrl = containerArgs(renderChart(
+        {QStringLiteral("ingress.enabled=true"), QStringLiteral("publicUrl=https://gpu.corp.example/strata")}, &error));
+    EXPECT_EQ(explicitUrl.value(explicitUrl.indexOf(QStringLiteral("--public-url")) + 1),
+              QStringLiteral("https://gpu.corp.example/strata"));
 }
 
 } // namespace

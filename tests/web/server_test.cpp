@@ -178,6 +178,22 @@ TEST_F(WebServerTest, AConnectedViewerWatchesOntapPerformanceSoServiceLevelsHave
     }));
 }
 
+// Prometheus scraping /metrics is someone watching too: without a browser open, the scrapes keep
+// ONTAP volume throughput on /metrics, which the throughput-cap alert compares with the cap.
+TEST_F(WebServerTest, AMetricsScrapeWatchesOntapPerformanceSoThroughputIsExported)
+{
+    startServer();
+    const auto throughputSeries = [&] {
+        return get(QStringLiteral("/metrics")).body.count("\nstrata_volume_throughput_bytes_per_second{");
+    };
+    ASSERT_TRUE(waitFor([&] {
+        return get(QStringLiteral("/metrics")).body.contains("\nstrata_volume_size_bytes{");
+    })) << "the volumes are polled";
+    EXPECT_TRUE(waitFor([&] {
+        return throughputSeries() > 0;
+    })) << "the scrapes subscribe to performance";
+}
+
 TEST_F(WebServerTest, AViewerReconnectingWithSinceCatchesUpInOrder)
 {
     web::WebServerOptions options;

@@ -1,17 +1,25 @@
 // Datasets over S3 against the StorageGRID simulator's S3 endpoint (real SigV4 checking):
 // discovery under roots, commits created from versioned and unversioned buckets, manifests
 // verified against their id, ranged header reads, and bad input (tampered or malformed
-// manifests, missing keys and buckets, wrong secret, over-long messages).
+// manifests, missing keys and buckets, wrong secret, over-long messages); the ranges a header
+// read asks for (a scripted S3 object) and the bounded parallel runner of the hub's reads.
 #include "connectors/dataset/datasetstore.h"
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
+#include "tests/support/qt/loopbackserver.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
 
 using namespace strata;
 using namespace strata::dataset;
@@ -333,4 +341,221 @@ TEST_F(DatasetStoreTest, CreateCommit_BadInputIsRefusedBeforeWriting)
     const auto rejectedList = listCommits(*wrong, bucket, "ds/");
     ASSERT_FALSE(rejectedList);
     EXPECT_EQ(rejectedList.error().kind, Kind::Auth);
+}
+
+namespace {
+
+/// One S3 object behind a scripted server that answers GetObject's Range header as S3 does
+/// (RFC 9110 section 14: 206 with the bytes that exist, 416 InvalidRange past the end) and
+/// records each Range asked for.
+class RangedObjectServer
+{
+public:
+    explicit RangedObjectServer(std::string body)
+        : m_body(std::move(body))
+        , m_server([this](const sim::Request &request, const sim::Responder &responder) {
+            answer(request, responder);
+        })
+    {}
+
+    std::unique_ptr<s3::S3Client> client() const
+    {
+        s3::S3Config config;
+        config.endpoint = m_server.url();
+        config.region = "us-east-1";
+        config.accessKey = "AKID";
+        config.secretKey = "secret";
+        config.retry.maxAttempts = 1;
+        http::TransportOptions transport;
+        transport.connectTimeout = 2s;
+        transport.totalTimeout = 30s;
+        return std::make_unique<s3::S3Client>(config, std::make_shared<http::CurlTransport>(transport));
+    }
+
+    std::vector<std::string> ranges()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_ranges;
+    }
+
+private:
+    void answer(const sim::Request &request, const sim::Responder &responder)
+    {
+        const std::string range = request.header("range").toStdString();
+        {
+            std::lock_guard lock(m_mutex);
+            m_ranges.push_back(range);
+        }
+        long long first = 0;
+        long long last = 0;
+        if (std::sscanf(range.c_str(), "bytes=%lld-%lld", &first, &last) != 2 || first > last) {
+            responder.send(sim::Response::text(200, QByteArray::fromStdString(m_body)));
+            return;
+        }
+        const auto size = static_cast<long long>(m_body.size());
+        if (first >= size) {
+            sim::Response error;
+            error.status = 416;
+            error.body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>InvalidRange</Code>"
+                         "<Message>The requested range is not satisfiable</Message></Error>";
+            error.withHeader("Content-Type", "application/xml");
+            responder.send(std::move(error));
+            return;
+        }
+        last = std::min(last, size - 1);
+        sim::Response partial;
+        partial.status = 206;
+        partial.body = QByteArray::fromStdString(m_body.substr(first, last - first + 1));
+        partial.withHeader("Content-Range",
+                           QByteArray("bytes ") + QByteArray::number(first) + "-" + QByteArray::number(last) + "/"
+                               + QByteArray::number(size));
+        responder.send(std::move(partial));
+    }
+
+    std::string m_body;
+    std::mutex m_mutex;
+    std::vector<std::string> m_ranges;
+    testsupport::LoopbackServer m_server;
+};
+
+Manifest bigManifestForRanges(std::size_t objects, const std::string &message)
+{
+    Manifest m;
+    m.header.dataset = "ds";
+    m.header.bucket = "b";
+    m.header.prefix = "ds/";
+    m.header.author = "alice";
+    m.header.message = message;
+    m.header.time = kTime;
+    for (std::size_t i = 0; i < objects; ++i) {
+        m.entries.push_back({"ds/part-" + std::to_string(100000 + i) + ".csv", 1000, std::string(32, 'e'), ""});
+    }
+    return m;
+}
+
+} // namespace
+
+TEST(DatasetHeaderRanges, TypicalHeaderOfALargeManifestIsOneKibibyteRange)
+{
+    // ~2.4 MiB of entries behind a ~300-byte header: one GET of the first KiB, nothing else.
+    RangedObjectServer server(serializeManifest(bigManifestForRanges(30000, "nightly snapshot")));
+    const auto header = readCommitHeader(*server.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_TRUE(header) << header.error().message;
+    EXPECT_EQ(header->objects, 30000);
+    EXPECT_EQ(header->message, "nightly snapshot");
+    EXPECT_EQ(server.ranges(), std::vector<std::string>{"bytes=0-1023"});
+}
+
+TEST(DatasetHeaderRanges, LongerHeaderIsExtendedFourfold)
+{
+    // 450 control characters are 2,700 bytes escaped: the line ends between 1 KiB and 4 KiB.
+    const std::string message(450, '\x02');
+    RangedObjectServer server(serializeManifest(bigManifestForRanges(100, message)));
+    const auto header = readCommitHeader(*server.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_TRUE(header) << header.error().message;
+    EXPECT_EQ(header->message, message);
+    EXPECT_EQ(server.ranges(), (std::vector<std::string>{"bytes=0-1023", "bytes=1024-4095"}));
+}
+
+TEST(DatasetHeaderRanges, HugeTruncatedAndMalformedHeadersAreClearErrors)
+{
+    // A first line longer than 1 MiB: six ranges (1 KiB growing fourfold), then a parse error.
+    RangedObjectServer huge("{\"format\":\"" + std::string(2 * 1024 * 1024, 'x') + "\"}\n");
+    const auto tooLong = readCommitHeader(*huge.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_FALSE(tooLong);
+    EXPECT_EQ(tooLong.error().kind, Kind::Parse);
+    EXPECT_NE(tooLong.error().message.find("no end of the header line in the first 1048576 bytes"), std::string::npos)
+        << tooLong.error().message;
+    const auto hugeRanges = huge.ranges();
+    ASSERT_EQ(hugeRanges.size(), 6u);
+    EXPECT_EQ(hugeRanges.back(), "bytes=262144-1048575");
+
+    // Cut inside the first line: what there is, then the end of the object.
+    const std::string whole = serializeManifest(bigManifestForRanges(3, "m"));
+    RangedObjectServer cut(whole.substr(0, 100));
+    const auto truncated = readCommitHeader(*cut.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_FALSE(truncated);
+    EXPECT_EQ(truncated.error().kind, Kind::Parse);
+    EXPECT_NE(truncated.error().message.find("no complete first line in the first 100 bytes"), std::string::npos)
+        << truncated.error().message;
+    EXPECT_EQ(cut.ranges(), std::vector<std::string>{"bytes=0-1023"});
+
+    // Exactly 1 KiB without a newline: the next range is past the end (416), then the error.
+    RangedObjectServer exact(std::string(1024, '{'));
+    const auto noEnd = readCommitHeader(*exact.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_FALSE(noEnd);
+    EXPECT_NE(noEnd.error().message.find("no complete first line in the first 1024 bytes"), std::string::npos)
+        << noEnd.error().message;
+    EXPECT_EQ(exact.ranges(), (std::vector<std::string>{"bytes=0-1023", "bytes=1024-4095"}));
+
+    RangedObjectServer junk("not json at all\n{\"key\":\"ds/a\"}\n");
+    const auto malformed = readCommitHeader(*junk.client(), "b", "ds/.strata/commits/x.jsonl");
+    ASSERT_FALSE(malformed);
+    EXPECT_EQ(malformed.error().kind, Kind::Parse);
+    EXPECT_NE(malformed.error().message.find("ds/.strata/commits/x.jsonl: commit manifest header: not valid JSON"),
+              std::string::npos)
+        << malformed.error().message;
+}
+
+TEST(DatasetForEachBounded, RunsEachIndexOnceWithAtMostParallelAtATime)
+{
+    for (const std::size_t parallel : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
+        constexpr std::size_t count = 200;
+        std::vector<std::atomic<int>> runs(count);
+        std::atomic<int> inside{0};
+        std::atomic<int> most{0};
+        std::mutex mutex;
+        std::condition_variable wake;
+        forEachBounded(count, parallel, [&](std::size_t i) {
+            const int now = ++inside;
+            int seen = most.load();
+            while (now > seen && !most.compare_exchange_weak(seen, now)) {
+            }
+            {
+                // The first tasks wait (up to 5 s) until `parallel` of them are running, so the
+                // bound is reached, not only respected.
+                std::unique_lock lock(mutex);
+                wake.notify_all();
+                wake.wait_for(lock, 5s, [&] {
+                    return most.load() >= static_cast<int>(parallel) || i >= parallel;
+                });
+            }
+            runs[i]++;
+            --inside;
+        });
+        for (std::size_t i = 0; i < count; ++i) {
+            EXPECT_EQ(runs[i].load(), 1) << "index " << i << ", parallel " << parallel;
+        }
+        EXPECT_EQ(most.load(), static_cast<int>(parallel));
+    }
+}
+
+TEST(DatasetForEachBounded, EdgeCountsAndCancel)
+{
+    int calls = 0;
+    forEachBounded(0, 8, [&](std::size_t) {
+        ++calls;
+    });
+    EXPECT_EQ(calls, 0);
+    std::set<std::thread::id> threads;
+    forEachBounded(5, 0, [&](std::size_t) { // 0 counts as 1: all on the caller's thread
+        threads.insert(std::this_thread::get_id());
+        ++calls;
+    });
+    EXPECT_EQ(calls, 5);
+    EXPECT_EQ(threads, std::set<std::thread::id>{std::this_thread::get_id()});
+
+    http::CancelToken cancel;
+    std::vector<std::size_t> ran;
+    forEachBounded(
+        100,
+        1,
+        [&](std::size_t i) {
+            ran.push_back(i);
+            if (i == 3) {
+                cancel.cancel();
+            }
+        },
+        cancel);
+    EXPECT_EQ(ran, (std::vector<std::size_t>{0, 1, 2, 3}));
 }

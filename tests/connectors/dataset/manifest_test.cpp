@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
 #include <string>
 
 using namespace strata;
@@ -328,4 +331,122 @@ TEST(Manifest, ParseManifest_AcceptsAnyValidJsonForm)
     ASSERT_FALSE(leadingZero);
     EXPECT_NE(leadingZero.error().message.find("line 2: not valid JSON"), std::string::npos)
         << leadingZero.error().message;
+}
+
+namespace {
+
+// 5,000 entries in a scrambled order whose keys share long prefixes and differ in high bytes,
+// with every character the serializer escapes: the bytes of format 1 are pinned by their SHA-256
+// below, computed with the serializer as it was before it streamed (commit eca2478).
+Manifest scrambledManifest()
+{
+    Manifest m;
+    m.header = header();
+    m.header.message = "pinned \"bytes\" \\ \n\r\t\b\f\x01\x1f\x7f üñí";
+    std::uint64_t state = 20260601;
+    const auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    };
+    static const char *const oddities[] = {
+        "\"", "\\", "\n", "\r", "\t", "\b", "\f", "\x01", "\x1f", "\x7f", "\xc3\xa9", "/"};
+    for (int i = 0; i < 5000; ++i) {
+        std::string key = "fraud_jun/shard-" + std::to_string(next() % 40) + "/part-" + std::to_string(next() % 100000);
+        if (i % 7 == 0) {
+            key += oddities[next() % std::size(oddities)];
+        }
+        key += "-" + std::to_string(i) + ".csv";
+        std::string etag = std::to_string(next()) + std::to_string(next());
+        std::string version = i % 3 == 0 ? std::string() : "v" + std::to_string(next());
+        if (i % 11 == 0) {
+            version += oddities[next() % std::size(oddities)];
+        }
+        m.entries.push_back({std::move(key),
+                             static_cast<std::int64_t>(next() * (i % 5 == 0 ? 1000003 : 1)),
+                             std::move(etag),
+                             std::move(version)});
+    }
+    return m;
+}
+
+} // namespace
+
+TEST(Manifest, Serialize_BytesOfFormat1ArePinned)
+{
+    Manifest m = scrambledManifest();
+    const std::string bytes = serializeManifest(m);
+    EXPECT_EQ(bytes.size(), 583473u);
+    EXPECT_EQ(commitId(bytes), "67d66c25003c48e79a6a33ba4c379e9e7ef612462ce7db27d2345266f8d968a8");
+    // The in-place overload writes the same bytes and leaves the entries sorted.
+    EXPECT_EQ(serializeManifest(m.header, m.entries), bytes);
+    EXPECT_TRUE(std::is_sorted(m.entries.begin(), m.entries.end(), [](const ManifestEntry &a, const ManifestEntry &b) {
+        return std::string_view(a.key) < std::string_view(b.key);
+    }));
+    const auto parsed = parseManifest(bytes);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_EQ(parsed->entries, m.entries);
+}
+
+TEST(Manifest, WriteManifest_StreamsTheSameBytesInBoundedChunks)
+{
+    const Manifest m = scrambledManifest();
+    const std::vector<ManifestEntry> before = m.entries;
+    std::string streamed;
+    std::size_t chunks = 0;
+    std::size_t largest = 0;
+    writeManifest(m.header, m.entries, [&](std::string_view bytes) {
+        streamed.append(bytes);
+        ++chunks;
+        largest = std::max(largest, bytes.size());
+    });
+    EXPECT_EQ(streamed, serializeManifest(m));
+    EXPECT_EQ(chunks, (streamed.size() + kManifestChunkBytes - 1) / kManifestChunkBytes);
+    EXPECT_LE(largest, kManifestChunkBytes);
+    EXPECT_EQ(m.entries, before); // the const overloads leave the order as given
+    EXPECT_EQ(manifestCommitId(m.header, m.entries),
+              "67d66c25003c48e79a6a33ba4c379e9e7ef612462ce7db27d2345266f8d968a8");
+
+    // Larger than one chunk: 3,000 entries of ~300 bytes, the chunk boundary inside a key.
+    Manifest big;
+    big.header = header();
+    for (int i = 2999; i >= 0; --i) {
+        big.entries.push_back({"fraud_jun/" + std::string(250, 'k') + std::to_string(i), i, "e", ""});
+    }
+    std::string bigStreamed;
+    chunks = 0;
+    writeManifest(big.header, big.entries, [&](std::string_view bytes) {
+        bigStreamed.append(bytes);
+        ++chunks;
+        EXPECT_LE(bytes.size(), kManifestChunkBytes);
+    });
+    ASSERT_GT(bigStreamed.size(), 3 * kManifestChunkBytes);
+    EXPECT_EQ(chunks, (bigStreamed.size() + kManifestChunkBytes - 1) / kManifestChunkBytes);
+    EXPECT_EQ(bigStreamed, serializeManifest(big));
+    EXPECT_EQ(manifestCommitId(big.header, big.entries), commitId(bigStreamed));
+
+    // Nothing to sort: an empty manifest and keys that differ only after the first 8 bytes past
+    // their common prefix or only in length.
+    Manifest empty;
+    empty.header = header();
+    std::string emptyBytes;
+    writeManifest(empty.header, empty.entries, [&](std::string_view bytes) {
+        emptyBytes.append(bytes);
+    });
+    EXPECT_EQ(emptyBytes, serializeManifest(empty));
+    EXPECT_NE(emptyBytes.find("\"objects\":0,\"bytes\":0}\n"), std::string::npos);
+    Manifest close;
+    close.header = header();
+    close.entries = {{"fraud_jun/abcdefgh2", 1, "e", ""},
+                     {"fraud_jun/abcdefgh", 1, "e", ""},
+                     {"fraud_jun/abcdefgh1", 1, "e", ""},
+                     {std::string("fraud_jun/abcdefgh\0", 19), 1, "e", ""},
+                     {"fraud_jun/abc", 1, "e", ""}};
+    const auto sorted = parseManifest(serializeManifest(close));
+    ASSERT_TRUE(sorted) << sorted.error().message;
+    ASSERT_EQ(sorted->entries.size(), 5u);
+    EXPECT_EQ(sorted->entries[0].key, "fraud_jun/abc");
+    EXPECT_EQ(sorted->entries[1].key, "fraud_jun/abcdefgh");
+    EXPECT_EQ(sorted->entries[2].key, std::string("fraud_jun/abcdefgh\0", 19));
+    EXPECT_EQ(sorted->entries[3].key, "fraud_jun/abcdefgh1");
+    EXPECT_EQ(sorted->entries[4].key, "fraud_jun/abcdefgh2");
 }

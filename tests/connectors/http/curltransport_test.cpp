@@ -694,6 +694,28 @@ TEST(CurlTransport, ConnectionReuse_TenSequentialTlsGets_ReuseOneConnection)
     EXPECT_LE(server.connectionCount(), 2);
 }
 
+TEST(CurlTransport, ConnectionReuse_LargeBodiesOnOneConnection_NoDelayedAckPause)
+{
+    // sim::HttpServer writes a head and, for a body of 4 KiB or more, a second segment. Without
+    // TCP_NODELAY on its side Nagle's algorithm holds that segment until the client's delayed ACK
+    // (40 ms on Linux), ~1 s for these 25 answers; real servers set it (nginx's tcp_nodelay, on by
+    // default), so the simulators' figures must not carry that pause.
+    const QByteArray body(16 * 1024, 'x');
+    LoopbackServer server([&body](const Request &, const Responder &responder) {
+        responder.send(Response::text(200, body));
+    });
+    CurlTransport transport(fastOptions());
+    const auto started = std::chrono::steady_clock::now();
+    for (int i = 0; i < 25; ++i) {
+        const auto result = transport.send(get(server.url("/object")), CancelToken{});
+        ASSERT_TRUE(result) << result.error().message;
+        ASSERT_EQ(result->body.size(), std::size_t(body.size()));
+    }
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    EXPECT_LE(server.connectionCount(), 2);
+    EXPECT_LT(elapsed, 500ms) << std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() << " ms";
+}
+
 TEST(CurlTransport, RedactHeaderLine_SecretHeaders_ValueReplaced)
 {
     using strata::http::redactHeaderLine;

@@ -495,51 +495,69 @@ StorageGridSource::StorageGridSource(SourceConfig config, QString password, Deps
                     out.error = toFetchError(datasets.error());
                     return out;
                 }
-                // Listings and new headers are fetched for several datasets at once: a cold hub
-                // of 5,000 commits is 5,000 small GETs, latency-bound, not bandwidth-bound.
+                // Every dataset's listing, then every header not cached yet across all datasets
+                // (so one dataset of thousands of commits is read in parallel too), each with at
+                // most kHubParallelReads requests in flight: a cold hub of 5,000 commits is 5,000
+                // small ranged GETs, latency-bound, not bandwidth-bound.
                 struct Fetched
                 {
                     std::vector<dataset::CommitRef> manifests;
                     std::optional<connectors::Error> error;
                 };
                 std::vector<Fetched> fetched(datasets->size());
-                std::atomic<std::size_t> next{0};
-                auto worker = [&] {
-                    for (std::size_t i = next++; i < datasets->size() && !token.isCancelled(); i = next++) {
+                dataset::forEachBounded(
+                    datasets->size(),
+                    kHubParallelReads,
+                    [&](std::size_t i) {
                         const DatasetLocation &loc = (*datasets)[i];
                         auto manifests = dataset::listCommits(client, loc.bucket, loc.prefix, token);
-                        if (!manifests) {
+                        if (manifests) {
+                            fetched[i].manifests = std::move(*manifests);
+                        } else {
                             fetched[i].error = manifests.error();
-                            continue;
                         }
-                        for (const dataset::CommitRef &m : *manifests) {
-                            const std::string cacheKey = loc.bucket + "/" + m.key;
-                            if (cache->find(cacheKey)) {
-                                continue;
-                            }
-                            auto read = dataset::readCommitHeader(client, loc.bucket, m.key, token);
-                            if (read) {
-                                cache->insert(cacheKey, *read);
-                            } else if (read.error().kind == connectors::Error::Kind::Parse) {
-                                // One corrupt manifest must not hide the dataset's others.
-                                qCWarning(lcGrid).noquote() << source << qs(read.error().message);
-                            } else if (read.error().apiCode != "NoSuchKey") { // NoSuchKey: deleted since the listing
-                                fetched[i].error = read.error();
-                                break;
-                            }
-                        }
-                        fetched[i].manifests = std::move(*manifests);
-                    }
-                };
+                    },
+                    token);
+                struct HeaderRead
                 {
-                    std::vector<std::thread> threads;
-                    const std::size_t parallel = std::min<std::size_t>(kHubParallelReads, datasets->size());
-                    for (std::size_t t = 1; t < parallel; ++t) {
-                        threads.emplace_back(worker);
+                    std::size_t dataset;
+                    const dataset::CommitRef *manifest;
+                    std::optional<connectors::Error> error;
+                };
+                std::vector<HeaderRead> reads;
+                for (std::size_t i = 0; i < datasets->size(); ++i) {
+                    for (const dataset::CommitRef &m : fetched[i].manifests) {
+                        if (!cache->find((*datasets)[i].bucket + "/" + m.key)) {
+                            reads.push_back(HeaderRead{i, &m, std::nullopt});
+                        }
                     }
-                    worker();
-                    for (std::thread &t : threads) {
-                        t.join();
+                }
+                // An error other than a corrupt or deleted manifest fails the poll: stop reading.
+                std::atomic<bool> failed{false};
+                dataset::forEachBounded(
+                    reads.size(),
+                    kHubParallelReads,
+                    [&](std::size_t r) {
+                        if (failed) {
+                            return;
+                        }
+                        HeaderRead &read = reads[r];
+                        const DatasetLocation &loc = (*datasets)[read.dataset];
+                        auto header = dataset::readCommitHeader(client, loc.bucket, read.manifest->key, token);
+                        if (header) {
+                            cache->insert(loc.bucket + "/" + read.manifest->key, *header);
+                        } else if (header.error().kind == connectors::Error::Kind::Parse) {
+                            // One corrupt manifest must not hide the dataset's others.
+                            qCWarning(lcGrid).noquote() << source << qs(header.error().message);
+                        } else if (header.error().apiCode != "NoSuchKey") { // NoSuchKey: deleted since the listing
+                            read.error = header.error();
+                            failed = true;
+                        }
+                    },
+                    token);
+                for (const HeaderRead &read : reads) {
+                    if (read.error && !fetched[read.dataset].error) {
+                        fetched[read.dataset].error = read.error;
                     }
                 }
                 std::vector<Ptr<Dataset>> datasetList;

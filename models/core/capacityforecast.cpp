@@ -1,0 +1,317 @@
+#include "models/core/capacityforecast.h"
+
+#include "models/core/clock.h"
+#include "models/core/estate.h"
+#include "models/core/historyservice.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <tuple>
+
+namespace strata::core {
+
+namespace {
+
+QString joinedName(const QString &parent, const QString &name)
+{
+    return parent.isEmpty() ? name : parent + QLatin1Char('/') + name;
+}
+
+// A bucket or tenant without a quota has no capacity to fill (0 = none, as the store keeps it).
+qint64 quotaOrNone(qint64 quotaBytes)
+{
+    return quotaBytes > 0 ? quotaBytes : 0;
+}
+
+template <class T, class Fn> void eachOf(const Table<T> &table, const QString &source, Fn fn)
+{
+    for (const Ptr<T> &item : table.all()) {
+        if (source.isEmpty() || item->source == source) {
+            fn(*item);
+        }
+    }
+}
+
+// What the estate says about every container of `kind` (of `source`, empty = all).
+void containersOf(const Estate &estate,
+                  const QString &source,
+                  ContainerKind kind,
+                  const std::function<void(ForecastContainer)> &emit)
+{
+    const auto make = [kind](const QString &src, const QString &id, const QString &name, qint64 size, qint64 used) {
+        ForecastContainer c;
+        c.source = src;
+        c.kind = kind;
+        c.id = id;
+        c.name = name;
+        c.capacityBytes = size;
+        c.usedBytes = used;
+        return c;
+    };
+    switch (kind) {
+    case ContainerKind::Volume:
+        eachOf(estate.volumes(), source, [&](const Volume &v) {
+            emit(make(v.source, v.id, joinedName(v.svm, v.name), v.sizeBytes, v.usedBytes.value_or(-1)));
+        });
+        break;
+    case ContainerKind::Aggregate:
+        eachOf(estate.aggregates(), source, [&](const Aggregate &a) {
+            emit(make(a.source, a.id, a.name, a.sizeBytes, a.usedBytes));
+        });
+        break;
+    case ContainerKind::Pool:
+        eachOf(estate.capacityPools(), source, [&](const CapacityPool &p) {
+            emit(make(p.source, p.id, joinedName(p.account, p.name), p.sizeBytes, p.allocatedBytes));
+        });
+        break;
+    case ContainerKind::Bucket:
+        eachOf(estate.buckets(), source, [&](const Bucket &b) {
+            emit(make(b.source, b.id, joinedName(b.tenantName, b.name), quotaOrNone(b.quotaBytes), b.dataBytes));
+        });
+        break;
+    case ContainerKind::Tenant:
+        eachOf(estate.tenants(), source, [&](const Tenant &t) {
+            emit(make(t.source, t.id, t.name, quotaOrNone(t.quotaBytes), t.dataBytes));
+        });
+        break;
+    case ContainerKind::CacheTarget: {
+        QHash<QString, QList<CapacityRelease>> releases;
+        for (const Ptr<CachedCommit> &c : estate.cachedCommits().all()) {
+            if (c->state == CacheState::Ready && c->evictAt.isValid() && c->bytesTotal > 0) {
+                releases[c->source + QLatin1Char('\n') + c->target].append(CapacityRelease{c->evictAt, c->bytesTotal});
+            }
+        }
+        eachOf(estate.cacheTargets(), source, [&](const CacheTarget &t) {
+            ForecastContainer c = make(t.source, t.id, t.id, t.capacityBytes, t.usedBytes);
+            c.releases = releases.value(t.source + QLatin1Char('\n') + t.id);
+            emit(std::move(c));
+        });
+        break;
+    }
+    }
+}
+
+constexpr ContainerKind kAllKinds[] = {ContainerKind::Volume,
+                                       ContainerKind::Aggregate,
+                                       ContainerKind::Pool,
+                                       ContainerKind::Bucket,
+                                       ContainerKind::Tenant,
+                                       ContainerKind::CacheTarget};
+
+double usedFraction(const ContainerForecast &f)
+{
+    const qint64 capacity = f.container.capacityBytes;
+    return capacity > 0 ? double(f.forecast.usedBytes) / double(capacity) : -1.0;
+}
+
+// Full first, then growing by fill date (growing without a date after those with one), then the
+// rest by used fraction.
+int sortGroup(const ContainerForecast &f)
+{
+    switch (f.forecast.trend) {
+    case CapacityForecast::Trend::Full:
+        return 0;
+    case CapacityForecast::Trend::Growing:
+        return f.forecast.fullAt.isValid() ? 1 : 2;
+    case CapacityForecast::Trend::NoTrend:
+    case CapacityForecast::Trend::TooLittleData:
+        break;
+    }
+    return 3;
+}
+
+} // namespace
+
+std::vector<ForecastContainer> forecastContainers(const Estate &estate)
+{
+    std::vector<ForecastContainer> out;
+    for (const ContainerKind kind : kAllKinds) {
+        containersOf(estate, {}, kind, [&out](ForecastContainer c) {
+            out.push_back(std::move(c));
+        });
+    }
+    std::sort(out.begin(), out.end(), [](const ForecastContainer &a, const ForecastContainer &b) {
+        return std::tuple(a.source, int(a.kind), a.name, a.id) < std::tuple(b.source, int(b.kind), b.name, b.id);
+    });
+    return out;
+}
+
+std::vector<VolumeUsage> containerUsage(const Estate &estate, const QString &source, ContainerKind kind)
+{
+    std::vector<VolumeUsage> out;
+    if (kind == ContainerKind::Volume || source.isEmpty()) {
+        return out;
+    }
+    containersOf(estate, source, kind, [&out](ForecastContainer c) {
+        if (c.usedBytes >= 0) {
+            out.push_back(VolumeUsage{c.id, c.usedBytes, c.capacityBytes});
+        }
+    });
+    return out;
+}
+
+std::vector<ContainerForecast>
+forecastAll(std::vector<ForecastContainer> containers, const std::vector<CapacitySeries> &history, const QDateTime &now)
+{
+    QHash<QString, const CapacitySeries *> byKey;
+    byKey.reserve(qsizetype(history.size()));
+    const auto keyOf = [](const QString &source, const QString &kind, const QString &id) -> QString {
+        return source + QLatin1Char('\n') + kind + QLatin1Char('\n') + id;
+    };
+    for (const CapacitySeries &series : history) {
+        byKey.insert(keyOf(series.source, series.kind, series.id), &series);
+    }
+    std::vector<ContainerForecast> out;
+    out.reserve(containers.size());
+    for (ForecastContainer &c : containers) {
+        ContainerForecast f;
+        QList<CapacitySample> samples;
+        if (const CapacitySeries *series = byKey.value(keyOf(c.source, containerKindName(c.kind), c.id))) {
+            samples.reserve(qsizetype(series->samples.size()));
+            for (const UsageSample &s : series->samples) {
+                samples.append(CapacitySample{s.time, s.usedBytes});
+            }
+        }
+        for (const CapacityRelease &r : std::as_const(c.releases)) {
+            f.releasedBytes += r.bytes;
+        }
+        f.forecast = forecastFill(samples, c.capacityBytes, now, c.releases);
+        if (f.forecast.samples == 0) {
+            f.forecast.usedBytes = std::max<qint64>(0, c.usedBytes);
+            if (c.capacityBytes > 0 && c.usedBytes >= c.capacityBytes) {
+                f.forecast.trend = CapacityForecast::Trend::Full;
+            }
+        }
+        f.container = std::move(c);
+        out.push_back(std::move(f));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ContainerForecast &a, const ContainerForecast &b) {
+        const int ga = sortGroup(a);
+        const int gb = sortGroup(b);
+        if (ga != gb) {
+            return ga < gb;
+        }
+        if (ga == 1) {
+            return a.forecast.fullAt < b.forecast.fullAt;
+        }
+        return usedFraction(a) > usedFraction(b);
+    });
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+ForecastService::ForecastService(Estate &estate, IClock &clock, HistoryService *history, QObject *parent)
+    : QObject(parent)
+    , m_estate(estate)
+    , m_clock(clock)
+    , m_history(history)
+{
+    if (m_history) {
+        connect(&m_estate, &Estate::inventoryChanged, this, [this](const QString &source) {
+            markDirty(source, ContainerKind::Aggregate);
+        });
+        const auto sourcesOf = [](const auto &diff) {
+            QSet<QString> sources;
+            for (const auto *list : {&diff.added, &diff.changed}) {
+                for (const auto &item : *list) {
+                    sources.insert(item->source);
+                }
+            }
+            return sources;
+        };
+        connect(&m_estate, &Estate::capacityPoolsChanged, this, [this, sourcesOf](const CapacityPoolDiff &diff) {
+            for (const QString &source : sourcesOf(diff)) {
+                markDirty(source, ContainerKind::Pool);
+            }
+        });
+        connect(&m_estate, &Estate::bucketsChanged, this, [this, sourcesOf](const BucketDiff &diff) {
+            for (const QString &source : sourcesOf(diff)) {
+                markDirty(source, ContainerKind::Bucket);
+            }
+        });
+        connect(&m_estate, &Estate::tenantsChanged, this, [this, sourcesOf](const TenantDiff &diff) {
+            for (const QString &source : sourcesOf(diff)) {
+                markDirty(source, ContainerKind::Tenant);
+            }
+        });
+        connect(&m_estate, &Estate::cacheTargetsChanged, this, [this, sourcesOf](const CacheTargetDiff &diff) {
+            for (const QString &source : sourcesOf(diff)) {
+                markDirty(source, ContainerKind::CacheTarget);
+            }
+        });
+    }
+    refresh();
+}
+
+ForecastService::~ForecastService()
+{
+    if (m_timer) {
+        m_clock.cancel(m_timer);
+    }
+}
+
+void ForecastService::markDirty(const QString &source, ContainerKind kind)
+{
+    const QPair<QString, ContainerKind> key{source, kind};
+    if (!m_dirty.contains(key)) {
+        m_dirty.append(key);
+    }
+    if (!m_recordQueued) {
+        m_recordQueued = true;
+        // A poll publishes several tables in a row: record once after it.
+        QMetaObject::invokeMethod(this, &ForecastService::recordDirty, Qt::QueuedConnection);
+    }
+}
+
+void ForecastService::recordDirty()
+{
+    m_recordQueued = false;
+    const QDateTime now = m_clock.now();
+    for (const auto &[source, kind] : std::as_const(m_dirty)) {
+        std::vector<VolumeUsage> usage = containerUsage(m_estate, source, kind);
+        if (!usage.empty()) {
+            m_history->recordCapacity(source, kind, std::move(usage), now);
+        }
+    }
+    m_dirty.clear();
+}
+
+void ForecastService::refresh()
+{
+    if (m_timer) {
+        m_clock.cancel(m_timer);
+    }
+    m_timer = m_clock.callAfter(std::chrono::minutes(kRefreshMinutes), this, [this] {
+        m_timer = 0;
+        refresh();
+    });
+    const QDateTime now = m_clock.now();
+    std::vector<ForecastContainer> containers = forecastContainers(m_estate);
+    const quint64 generation = ++m_generation;
+    if (!m_history || !m_history->openError().isEmpty()) {
+        m_forecasts = forecastAll(std::move(containers), {}, now);
+        m_computedAt = now;
+        Q_EMIT changed();
+        return;
+    }
+    // Pending capacity writes go first, so the forecasts include this poll's level.
+    recordDirty();
+    m_history->forecastCapacity(std::move(containers),
+                                now.addDays(-kHistoryDays),
+                                now,
+                                this,
+                                [this, generation, now](std::vector<ContainerForecast> forecasts) {
+                                    // A later refresh() is under way: its answer is the newer.
+                                    if (generation != m_generation) {
+                                        return;
+                                    }
+                                    m_forecasts = std::move(forecasts);
+                                    m_computedAt = now;
+                                    Q_EMIT changed();
+                                });
+}
+
+} // namespace strata::core

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "models/core/forecast.h"
+#include "models/core/historystore.h"
+
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace strata::core {
+
+class Estate;
+class HistoryService;
+class IClock;
+
+/// A container of the estate to forecast, copied from the estate on its thread.
+struct ForecastContainer
+{
+    QString source;
+    ContainerKind kind = ContainerKind::Volume;
+    QString id;               ///< the estate key (Volume::id, Aggregate::id, CapacityPool::id, Bucket::id, ...)
+    QString name;             ///< as the pages show it: "svm_ai/chest_xray", "aggr1", "anf-acct/pool-premium",
+                              ///< "tenant/bucket", "dgx-cache-1"
+    qint64 capacityBytes = 0; ///< volume and aggregate size, pool size, bucket/tenant quota (0 = none)
+    qint64 usedBytes = 0;     ///< now, as the estate has it (-1 unknown)
+    /// Cache targets: ready commits the eviction policy has planned (CachedCommit::evictAt).
+    QList<CapacityRelease> releases;
+};
+
+/// One row of the "full soonest" list.
+struct ContainerForecast
+{
+    ForecastContainer container;
+    CapacityForecast forecast;
+    qint64 releasedBytes = 0; ///< sum of container.releases
+};
+
+/// Every container of `estate` with a capacity history worth keeping: ONTAP and ANF volumes,
+/// aggregates, ANF capacity pools, StorageGRID buckets and tenants (with or without a quota),
+/// cache targets. By source, kind and name. Must run on the estate's thread.
+std::vector<ForecastContainer> forecastContainers(const Estate &estate);
+
+/// The capacity of `kind` containers of `source` as IHistoryStore::recordCapacity() takes it
+/// (not volumes: sources record those themselves). Estate's thread.
+std::vector<VolumeUsage> containerUsage(const Estate &estate, const QString &source, ContainerKind kind);
+
+/// Forecasts `containers` from `history` (IHistoryStore::capacityHistory()) as seen at `now`:
+/// a container without samples gets Trend::TooLittleData with the estate's level. Sorted full
+/// soonest first: full ones, then growing ones by fill date (no date last), then the rest by
+/// used fraction, highest first. Pure: any thread.
+std::vector<ContainerForecast> forecastAll(std::vector<ForecastContainer> containers,
+                                           const std::vector<CapacitySeries> &history,
+                                           const QDateTime &now);
+
+/// Keeps the estate's forecasts: records the capacity of aggregates, pools, buckets, tenants and
+/// cache targets into the history store as their sources publish them (volumes are recorded by
+/// their sources), and recomputes every forecast from `kHistoryDays` of history off the estate's
+/// thread, at start, every `kRefreshMinutes` and on refresh(). Without a history store it
+/// records nothing and every forecast says too little data.
+class ForecastService final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ForecastService)
+
+public:
+    /// History the forecasts read (days) and how often they are recomputed (minutes).
+    static constexpr int kHistoryDays = 30;
+    static constexpr int kRefreshMinutes = 10;
+
+    ForecastService(Estate &estate, IClock &clock, HistoryService *history, QObject *parent = nullptr);
+    ~ForecastService() override;
+
+    /// The forecasts of the last computation, full soonest first (empty before the first).
+    [[nodiscard]] const std::vector<ContainerForecast> &forecasts() const { return m_forecasts; }
+    /// When they were computed (invalid before the first).
+    [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
+    /// Recomputes now (reads the history, then forecasts on the history thread); changed()
+    /// follows.
+    void refresh();
+
+Q_SIGNALS:
+    /// forecasts() were recomputed.
+    void changed();
+
+private:
+    void markDirty(const QString &source, ContainerKind kind);
+    void recordDirty();
+
+    Estate &m_estate;
+    IClock &m_clock;
+    HistoryService *m_history;
+    std::vector<ContainerForecast> m_forecasts;
+    QDateTime m_computedAt;
+    quint64 m_timer = 0;
+    bool m_recordQueued = false;
+    QList<QPair<QString, ContainerKind>> m_dirty;
+    quint64 m_generation = 0;
+};
+
+} // namespace strata::core

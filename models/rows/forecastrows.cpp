@@ -1,0 +1,182 @@
+#include "models/rows/forecastrows.h"
+
+#include "models/core/format.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace strata::rows {
+
+namespace {
+
+QVariant timeOrNull(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(t.toUTC()) : QVariant();
+}
+
+double daysBetween(const QDateTime &from, const QDateTime &to)
+{
+    return double(from.msecsTo(to)) / 86'400'000.0;
+}
+
+// Hours under two days, days from there, years beyond ten.
+enum class SpanUnit
+{
+    Hours,
+    Days,
+    Years
+};
+
+SpanUnit unitOf(double days)
+{
+    return days < 2.0 ? SpanUnit::Hours : days < 3650.0 ? SpanUnit::Days : SpanUnit::Years;
+}
+
+long spanNumber(double days, SpanUnit unit)
+{
+    switch (unit) {
+    case SpanUnit::Hours:
+        return std::lround(std::max(0.0, days * 24.0));
+    case SpanUnit::Days:
+        return std::lround(days);
+    case SpanUnit::Years:
+        break;
+    }
+    return std::lround(days / 365.25);
+}
+
+QString spanText(long n, SpanUnit unit)
+{
+    switch (unit) {
+    case SpanUnit::Hours:
+        return QCoreApplication::translate("rows", "%n h", nullptr, int(n));
+    case SpanUnit::Days:
+        return QCoreApplication::translate("rows", "%n days", nullptr, int(n));
+    case SpanUnit::Years:
+        break;
+    }
+    return QCoreApplication::translate("rows", "%n years", nullptr, int(n));
+}
+
+} // namespace
+
+QString forecastFullInText(const core::CapacityForecast &forecast, const QDateTime &now)
+{
+    using Trend = core::CapacityForecast::Trend;
+    switch (forecast.trend) {
+    case Trend::Full:
+        return QCoreApplication::translate("rows", "full");
+    case Trend::NoTrend:
+        return QCoreApplication::translate("rows", "no trend");
+    case Trend::TooLittleData:
+        return QCoreApplication::translate("rows", "too little data");
+    case Trend::Growing:
+        break;
+    }
+    if (forecast.capacityBytes <= 0) {
+        return QCoreApplication::translate("rows", "growing, no limit");
+    }
+    if (!forecast.fullAt.isValid()) {
+        return QCoreApplication::translate("rows", "not within 100 years");
+    }
+    const double median = daysBetween(now, forecast.fullAt);
+    const SpanUnit unit = unitOf(median);
+    const QString medianText = spanText(spanNumber(median, unit), unit);
+    if (!forecast.fullAtEarliest.isValid()) {
+        return QCoreApplication::translate("rows", "in %1").arg(medianText);
+    }
+    // The band in the median's unit ("in 12 days (9–17)"); an end in another unit says its own.
+    const auto bandEnd = [&](const QDateTime &at) {
+        if (!at.isValid()) {
+            return QStringLiteral("∞");
+        }
+        const double days = daysBetween(now, at);
+        const SpanUnit own = unitOf(days);
+        return own == unit ? QString::number(spanNumber(days, unit)) : spanText(spanNumber(days, own), own);
+    };
+    return QCoreApplication::translate("rows", "in %1 (%2–%3)")
+        .arg(medianText, bandEnd(forecast.fullAtEarliest), bandEnd(forecast.fullAtLatest));
+}
+
+ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, const QDateTime &now)
+{
+    ResultSet rs;
+    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
+                  {QStringLiteral("kind"), QStringLiteral("KIND")},
+                  {QStringLiteral("id"), QString()},
+                  {QStringLiteral("name"), QStringLiteral("NAME")},
+                  {QStringLiteral("trend"), QString()},
+                  {QStringLiteral("used_bytes"), QStringLiteral("USED")},
+                  {QStringLiteral("capacity_bytes"), QStringLiteral("CAPACITY")},
+                  {QStringLiteral("percent_used"), QStringLiteral("USED%")},
+                  {QStringLiteral("growth_bytes_per_day"), QStringLiteral("GROWTH/DAY")},
+                  {QStringLiteral("growth_low_bytes_per_day"), QString()},
+                  {QStringLiteral("growth_high_bytes_per_day"), QString()},
+                  {QStringLiteral("full_at"), QString()},
+                  {QStringLiteral("full_earliest"), QString()},
+                  {QStringLiteral("full_latest"), QString()},
+                  {QStringLiteral("days_to_full"), QString()},
+                  {QStringLiteral("full_in"), QStringLiteral("FULL IN")},
+                  {QStringLiteral("released_bytes"), QString()},
+                  {QStringLiteral("samples"), QStringLiteral("SAMPLES")},
+                  {QStringLiteral("history_from"), QString()},
+                  {QStringLiteral("history_to"), QString()}};
+    for (const core::ContainerForecast &row : forecasts) {
+        const core::ForecastContainer &c = row.container;
+        const core::CapacityForecast &f = row.forecast;
+        const bool hasCapacity = c.capacityBytes > 0;
+        const std::optional<double> percent =
+            hasCapacity ? std::optional<double>(100.0 * double(f.usedBytes) / double(c.capacityBytes)) : std::nullopt;
+        const bool hasSlope =
+            f.trend == core::CapacityForecast::Trend::Growing || f.trend == core::CapacityForecast::Trend::NoTrend;
+        const QVariant days = f.fullAt.isValid() && f.trend == core::CapacityForecast::Trend::Growing
+                                  ? QVariant(std::round(daysBetween(now, f.fullAt) * 10.0) / 10.0)
+                                  : QVariant();
+        const QString kind = core::containerKindName(c.kind);
+        rs.addRow(
+            {c.source,
+             kind,
+             c.id,
+             c.name,
+             core::forecastTrendName(f.trend),
+             f.usedBytes,
+             hasCapacity ? QVariant(c.capacityBytes) : QVariant(),
+             percent ? QVariant(std::round(*percent * 10.0) / 10.0) : QVariant(),
+             hasSlope ? QVariant(qint64(std::llround(f.bytesPerDay))) : QVariant(),
+             hasSlope ? QVariant(qint64(std::llround(f.bytesPerDayLow))) : QVariant(),
+             hasSlope ? QVariant(qint64(std::llround(f.bytesPerDayHigh))) : QVariant(),
+             timeOrNull(f.fullAt),
+             timeOrNull(f.fullAtEarliest),
+             timeOrNull(f.fullAtLatest),
+             days,
+             forecastFullInText(f, now),
+             row.releasedBytes,
+             f.samples,
+             timeOrNull(f.from),
+             timeOrNull(f.to)},
+            {c.source,
+             kind,
+             c.id,
+             c.name,
+             core::forecastTrendName(f.trend),
+             core::formatBytes(f.usedBytes),
+             hasCapacity ? core::formatBytes(c.capacityBytes) : QString::fromUtf16(core::kUnknownText),
+             core::formatPercent(percent),
+             hasSlope ? core::formatBytesDelta(std::llround(f.bytesPerDay)) : QString::fromUtf16(core::kUnknownText),
+             QString(),
+             QString(),
+             QString(),
+             QString(),
+             QString(),
+             QString(),
+             forecastFullInText(f, now),
+             QString(),
+             QString::number(f.samples),
+             QString(),
+             {}});
+    }
+    return rs;
+}
+
+} // namespace strata::rows
