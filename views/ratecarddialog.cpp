@@ -185,8 +185,18 @@ RateCardDialog::RateCardDialog(const core::RateCard &card, QStringList ontapPoli
     m_coolDown->setToolTip(tr("Strata refuses a level change of a volume this soon after its last change "
                               "(Azure allows a pool change at most every few hours per volume)."));
 
+    m_grid = new QDoubleSpinBox(this);
+    m_grid->setObjectName(QStringLiteral("rateStorageGridSpinBox"));
+    m_grid->setDecimals(4);
+    m_grid->setRange(-1, 1000);
+    m_grid->setSingleStep(0.01);
+    m_grid->setSpecialValueText(tr("no price"));
+    m_grid->setValue(card.storageGridPerGibMonth >= 0 ? card.storageGridPerGibMonth : -1);
+    m_grid->setToolTip(tr("Chargeback per GiB of data stored in a bucket and month"));
+
     auto *form = new QFormLayout();
     form->addRow(tr("&Currency:"), m_currency);
+    form->addRow(tr("StorageGRID, per GiB stored and &month:"), m_grid);
     form->addRow(tr("C&ool-down between changes:"), m_coolDown);
 
     m_validation = new QLabel(this);
@@ -312,6 +322,7 @@ core::RateCard RateCardDialog::rateCard() const
     // A cleared price for other GPUs charges them nothing (the card needs a number).
     card.gpuDefaultPerHour = card.gpuPerHour.take(QString());
     card.coolDownMinutes = m_coolDown->value();
+    card.storageGridPerGibMonth = m_grid->value() < 0 ? -1 : m_grid->value();
     return card;
 }
 

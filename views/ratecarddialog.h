@@ -17,8 +17,8 @@ namespace strata::views {
 /// Settings > Rate card: the currency, the Azure NetApp Files price per GiB and month of each
 /// service level, ONTAP chargeback per GiB and month per QoS policy (empty price = none), and the
 /// cool-down between two level changes of one volume, and the price of a GPU-hour by GPU
-/// product with one for any other GPU (the chargeback's). The prices feed the Service levels page and
-/// every change preview; the controller saves them into the config ("rate_card").
+/// product with one for any other GPU, and StorageGRID per GiB-month stored (the chargeback's). The prices feed the
+/// Service levels page and every change preview; the controller saves them into the config ("rate_card").
 class RateCardDialog final : public QDialog
 {
     Q_OBJECT
@@ -56,6 +56,7 @@ private:
     QList<QPair<QString, QDoubleSpinBox *>> m_anf;
     QTableWidget *m_ontap = nullptr;
     QTableWidget *m_gpu = nullptr;
+    QDoubleSpinBox *m_grid = nullptr;
     QSpinBox *m_coolDown = nullptr;
     QLabel *m_validation = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

@@ -153,8 +153,16 @@ QString chargebackTierKey(bool anf, const QString &tier)
     return (anf ? QStringLiteral("anf/") : QStringLiteral("ontap/")) + tier;
 }
 
+QString chargebackBucketTierKey()
+{
+    return QStringLiteral("storagegrid/");
+}
+
 QString chargebackTierLabel(const QString &key)
 {
+    if (key == chargebackBucketTierKey()) {
+        return QStringLiteral("StorageGRID");
+    }
     if (key.startsWith(QLatin1String("anf/"))) {
         return QStringLiteral("ANF ") + key.mid(4);
     }
@@ -164,6 +172,9 @@ QString chargebackTierLabel(const QString &key)
 
 QString chargebackTierColumn(const QString &key)
 {
+    if (key == chargebackBucketTierKey()) {
+        return QStringLiteral("storage_gib_hours_storagegrid");
+    }
     const int slash = key.indexOf(QLatin1Char('/'));
     QString tier = key.mid(slash + 1).toLower();
     tier.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("_"));
@@ -204,6 +215,8 @@ ChargebackInput chargebackInput(const Estate &estate, const QStringList &cluster
     copy(estate.cachedCommits(), in.cachedCommits, true);
     copy(estate.volumes(), in.volumes, false);
     copy(estate.qosPolicies(), in.policies, false);
+    copy(estate.buckets(), in.buckets, false);
+    copy(estate.datasets(), in.datasets, false);
     // A cluster joins its claims to storage when it publishes; storage that answered after that
     // is joined here by the same rule (the backend volume's name), so a fresh start charges it.
     QHash<QString, const Volume *> byName;
@@ -361,6 +374,29 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
     }
     ChargebackLine unattributed;
     unattributed.unattributed = true;
+    // A volume's (or bucket's) part goes to each owner's line, or to the unattributed one.
+    const auto chargeTo = [&](const ChargebackVolume &cv, const QSet<ChargebackLineKey> &owners) {
+        const auto charge = [&cv](ChargebackLine &line) {
+            for (auto it = cv.gibHours.begin(); it != cv.gibHours.end(); ++it) {
+                line.storageGibHours[it.key()] += it.value();
+            }
+            line.storageCost += cv.cost;
+            line.missingHours = std::max(line.missingHours, cv.missingHours);
+            for (const QString &u : cv.unpricedTiers) {
+                if (!line.unpriced.contains(u)) {
+                    line.unpriced.append(u);
+                }
+            }
+            line.volumes.append(cv);
+        };
+        if (owners.isEmpty()) {
+            charge(unattributed);
+            return;
+        }
+        for (const ChargebackLineKey &owner : owners) {
+            charge(lineOf(owner.first, owner.second));
+        }
+    };
     for (const Volume &v : in.volumes) {
         const QString key = v.source + QLatin1Char('/') + v.id;
         const qint64 va = v.created.isValid() ? std::clamp(v.created.toMSecsSinceEpoch(), a, b) : a;
@@ -410,29 +446,12 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
                 cv.unpricedTiers.append(it.key());
             }
         }
-        const auto charge = [&cv](ChargebackLine &line) {
-            for (auto it = cv.gibHours.begin(); it != cv.gibHours.end(); ++it) {
-                line.storageGibHours[it.key()] += it.value();
-            }
-            line.storageCost += cv.cost;
-            line.missingHours = std::max(line.missingHours, cv.missingHours);
-            for (const QString &u : cv.unpricedTiers) {
-                if (!line.unpriced.contains(u)) {
-                    line.unpriced.append(u);
-                }
-            }
-            line.volumes.append(cv);
-        };
-        if (owners.owners.isEmpty()) {
-            charge(unattributed);
-        } else {
-            for (const ChargebackLineKey &owner : owners.owners) {
-                charge(lineOf(owner.first, owner.second));
-            }
-        }
+        chargeTo(cv, owners.owners);
     }
 
-    // Cached commits mounted by a project's jobs in the period.
+    // Cached commits mounted by a project's jobs in the period; they also join the dataset's
+    // bucket to those projects.
+    QHash<QString, QSet<ChargebackLineKey>> ownersOfDataset; // "<dataset source>/<dataset id>"
     for (const CachedCommit &c : in.cachedCommits) {
         if (c.lastUsed.isValid() && c.lastUsed < period.from) {
             continue;
@@ -451,8 +470,62 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         for (const QString &project : projects) {
             if (lines.count({c.source, project})) {
                 lineOf(c.source, project).cachedCommits.append(text);
+                ownersOfDataset[c.datasetSource + QLatin1Char('/') + c.datasetId].insert({c.source, project});
             }
         }
+    }
+
+    // StorageGRID buckets: the data stored, joined through the datasets in them.
+    QHash<QString, QSet<ChargebackLineKey>> ownersOfBucket; // "<grid source>/<bucket name>"
+    QHash<QString, QStringList> viaOfBucket;
+    for (const Dataset &d : in.datasets) {
+        const QSet<ChargebackLineKey> owners = ownersOfDataset.value(d.source + QLatin1Char('/') + d.id);
+        if (d.bucket.isEmpty() || owners.isEmpty()) {
+            continue;
+        }
+        const QString key = d.source + QLatin1Char('/') + d.bucket;
+        ownersOfBucket[key].unite(owners);
+        viaOfBucket[key].append(chargebackTr("dataset %1").arg(d.name));
+    }
+    QHash<QString, const CapacitySeries *> bucketSeries; // "<source>/<bucket id>"
+    const std::vector<CapacitySeries> capacity =
+        in.buckets.isEmpty()
+            ? std::vector<CapacitySeries>()
+            : store.capacityHistory(period.from.addSecs(-kChargebackVolumeHoldSeconds), cb.accountedTo);
+    for (const CapacitySeries &series : capacity) {
+        if (series.kind == containerKindName(ContainerKind::Bucket)) {
+            bucketSeries.insert(series.source + QLatin1Char('/') + series.id, &series);
+        }
+    }
+    const QString bucketTier = chargebackBucketTierKey();
+    for (const Bucket &bucket : in.buckets) {
+        ChargebackVolume cv;
+        cv.source = bucket.source;
+        cv.volumeId = bucket.id;
+        cv.name = bucket.tenantName.isEmpty() ? bucket.name : bucket.tenantName + QLatin1Char('/') + bucket.name;
+        const QString key = bucket.source + QLatin1Char('/') + bucket.name;
+        const QSet<ChargebackLineKey> owners = ownersOfBucket.value(key);
+        cv.share = 1.0 / std::max<int>(1, int(owners.size()));
+        cv.via = viaOfBucket.value(key).join(QStringLiteral(", "));
+        double gibHours = 0;
+        qint64 covered = 0;
+        if (const CapacitySeries *series = bucketSeries.value(bucket.source + QLatin1Char('/') + bucket.id)) {
+            std::vector<qint64> times;
+            for (const UsageSample &u : series->samples) {
+                times.push_back(u.time.toMSecsSinceEpoch());
+            }
+            covered = integrateSteps(times, a, b, kChargebackVolumeHoldSeconds * 1000, [&](size_t i, qint64 ms) {
+                gibHours += double(series->samples[i].usedBytes) / units::kGiB * double(ms) / kChargebackMsPerHour;
+            });
+        }
+        cv.missingHours = double(b - a - covered) / kChargebackMsPerHour;
+        cv.gibHours.insert(bucketTier, gibHours * cv.share);
+        if (card.storageGridPerGibMonth >= 0) {
+            cv.cost = gibHours * cv.share / kChargebackHoursPerMonth * card.storageGridPerGibMonth;
+        } else if (gibHours > 0) {
+            cv.unpricedTiers.append(bucketTier);
+        }
+        chargeTo(cv, owners);
     }
 
     QSet<QString> tiers;
@@ -477,10 +550,11 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
     for (auto it = card.ontapPerGibMonth.begin(); it != card.ontapPerGibMonth.end(); ++it) {
         tiers.insert(chargebackTierKey(false, it.key()));
     }
+    if (card.storageGridPerGibMonth >= 0) {
+        tiers.insert(chargebackBucketTierKey());
+    }
     cb.tiers = QStringList(tiers.begin(), tiers.end());
     cb.tiers.sort();
-    cb.notes.append(chargebackTr("StorageGRID buckets are not charged yet: the history does not record their "
-                                 "capacity over time."));
     return cb;
 }
 

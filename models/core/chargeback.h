@@ -49,6 +49,8 @@ struct ChargebackInput
     QList<Volume> volumes;     ///< every ONTAP and ANF volume: attributed or unattributed
     QList<QosPolicy> policies; ///< to read the ONTAP policy names of the audit log
     QList<CachedCommit> cachedCommits;
+    QList<Bucket> buckets;   ///< every StorageGRID bucket
+    QList<Dataset> datasets; ///< to join a bucket to the cached commits of its datasets
 };
 
 /// The estate's rows for a chargeback of the Kubernetes sources `clusters` (empty = every
@@ -57,13 +59,15 @@ struct ChargebackInput
 /// publish) is joined here by its backend volume's name, as the cluster does.
 ChargebackInput chargebackInput(const Estate &estate, const QStringList &clusters = {});
 
-/// One volume's part of a line.
+/// One volume's (or StorageGRID bucket's) part of a line.
 struct ChargebackVolume
 {
     QString source;   ///< storage source
-    QString volumeId; ///< Volume::id
-    QString name;     ///< "svm/volume" or "account/volume"
-    QString via;      ///< how it joins the project: PVCs "<namespace>/<claim>", comma-joined; empty when unattributed
+    QString volumeId; ///< Volume::id, or Bucket::id ("<tenantId>/<bucket>")
+    QString name;     ///< "svm/volume", "account/volume", or "tenant/bucket"
+    /// How it joins the project: PVCs "<namespace>/<claim>", or datasets of a bucket whose cached
+    /// commits the project's jobs mounted ("dataset fraud_jun"), comma-joined; empty when unattributed.
+    QString via;
     double share = 1; ///< this line's share of the volume (split evenly between the projects using it), 0..1
     /// GiB-hours of provisioned size by tier key (chargebackTierKey()), already multiplied by `share`.
     QMap<QString, double> gibHours;
@@ -122,10 +126,13 @@ struct Chargeback
 
 /// "anf/<service level>" or "ontap/<QoS policy>" ("ontap/" = no policy).
 QString chargebackTierKey(bool anf, const QString &tier);
-/// "ANF Premium", "ONTAP gold", "ONTAP (no QoS policy)" for a tier key.
+/// The tier of data stored in StorageGRID buckets: "storagegrid/".
+QString chargebackBucketTierKey();
+/// "ANF Premium", "ONTAP gold", "ONTAP (no QoS policy)", "StorageGRID" for a tier key.
 QString chargebackTierLabel(const QString &key);
 /// Stable CSV/JSON column of a tier key: "storage_gib_hours_anf_premium",
-/// "storage_gib_hours_ontap_gold", "storage_gib_hours_ontap_none" (lower case, [a-z0-9_]).
+/// "storage_gib_hours_ontap_gold", "storage_gib_hours_ontap_none",
+/// "storage_gib_hours_storagegrid" (lower case, [a-z0-9_]).
 QString chargebackTierColumn(const QString &key);
 
 /// Computes the chargeback of `period` from the history in `store` (project samples, volume
@@ -150,7 +157,11 @@ QString chargebackTierColumn(const QString &key);
 ///   the estate now are listed: a volume deleted before now is not in the chargeback.
 /// - Missing hours: hours of [period.from, accountedTo) (for a volume, from its creation) not
 ///   covered by a sample, such as hours before the history's first sample or its retention.
-/// - StorageGRID buckets are not charged yet (noted in `notes`).
+/// - StorageGRID buckets: the data stored (capacity history of kind "bucket", used bytes) as a
+///   step value like a volume's, in the tier chargebackBucketTierKey(), priced by
+///   RateCard::storageGridPerGibMonth. A bucket belongs to the projects whose jobs mounted
+///   cached commits of a dataset in it during the period (dataset -> cached commit -> job ->
+///   project), split evenly; other buckets are unattributed. Only buckets in the estate now.
 ///
 /// Errors: Kind::Invalid when the period starts after `now` ("2026-12 has not started yet").
 Result<Chargeback> computeChargeback(IHistoryStore &store,

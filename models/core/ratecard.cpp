@@ -94,7 +94,7 @@ RateCard RateCard::defaults()
 
 QJsonObject RateCard::toJson() const
 {
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("currency"), currency},
         {QStringLiteral("anf_per_gib_month"), pricesJson(anfPerGibMonth)},
         {QStringLiteral("ontap_per_gib_month"), pricesJson(ontapPerGibMonth)},
@@ -102,6 +102,10 @@ QJsonObject RateCard::toJson() const
         {QStringLiteral("gpu_default_per_hour"), gpuDefaultPerHour},
         {QStringLiteral("cool_down_minutes"), coolDownMinutes},
     };
+    if (storageGridPerGibMonth >= 0) {
+        json.insert(QStringLiteral("storagegrid_per_gib_month"), storageGridPerGibMonth);
+    }
+    return json;
 }
 
 Result<RateCard> RateCard::fromJson(const QJsonObject &json)
@@ -131,6 +135,14 @@ Result<RateCard> RateCard::fromJson(const QJsonObject &json)
             return invalid();
         }
         next.gpuDefaultPerHour = gpuDefault.toDouble();
+    }
+    const QJsonValue grid = json.value(QStringLiteral("storagegrid_per_gib_month"));
+    if (!grid.isUndefined() && !grid.isNull()) {
+        if (!grid.isDouble() || grid.toDouble() < 0) {
+            message = QStringLiteral("rate_card.storagegrid_per_gib_month must be a price >= 0");
+            return invalid();
+        }
+        next.storageGridPerGibMonth = grid.toDouble();
     }
     const QJsonValue coolDown = json.value(QStringLiteral("cool_down_minutes"));
     if (!coolDown.isUndefined()) {

@@ -455,6 +455,76 @@ TEST_F(ChargebackTest, TotalsReconcileWithTheRawSamples)
     EXPECT_EQ(lineOf(*cb, QStringLiteral("team-a"))->volumes.size(), 1);
 }
 
+// A StorageGRID bucket belongs to the projects whose jobs mounted cached commits of a dataset in
+// it (dataset -> cached commit -> job -> project); a bucket no job used is unattributed. Data
+// stored is charged per GiB-month when the card has a StorageGRID price.
+TEST_F(ChargebackTest, BucketsJoinProjectsThroughTheCachedCommitsOfTheirDatasets)
+{
+    ChargebackInput in;
+    in.clusters = {QStringLiteral("dgx")};
+    in.projects = {chargeProject(QStringLiteral("team-a"), QStringLiteral("runai-team-a"))};
+    Job job;
+    job.source = QStringLiteral("dgx");
+    job.namespaceName = QStringLiteral("runai-team-a");
+    job.name = QStringLiteral("fraud-train");
+    job.id = job.namespaceName + QLatin1Char('/') + job.name;
+    job.project = QStringLiteral("team-a");
+    job.created = chargeAt(2);
+    in.jobs = {job};
+    for (const QString &name : {QStringLiteral("datasets"), QStringLiteral("archive")}) {
+        Bucket bucket;
+        bucket.source = QStringLiteral("grid");
+        bucket.tenantId = QStringLiteral("42");
+        bucket.tenantName = QStringLiteral("data-science");
+        bucket.name = name;
+        bucket.id = bucket.tenantId + QLatin1Char('/') + name;
+        in.buckets.append(bucket);
+    }
+    Dataset dataset;
+    dataset.source = QStringLiteral("grid");
+    dataset.id = QStringLiteral("datasets/fraud_jun/");
+    dataset.name = QStringLiteral("fraud_jun");
+    dataset.bucket = QStringLiteral("datasets");
+    in.datasets = {dataset};
+    CachedCommit cached;
+    cached.source = QStringLiteral("dgx");
+    cached.target = QStringLiteral("dgx-cache-1");
+    cached.commitId = QStringLiteral("5dfa0f6ded0b7dcc1b2ee904c4b7");
+    cached.id = cached.target + QLatin1Char('/') + cached.commitId;
+    cached.datasetSource = dataset.source;
+    cached.datasetId = dataset.id;
+    cached.datasetName = dataset.name;
+    cached.usedBy = {job.id};
+    cached.lastUsed = chargeAt(3);
+    in.cachedCommits = {cached};
+    for (QDateTime t = chargeAt(0); t < chargeAt(24); t = t.addSecs(600)) {
+        ASSERT_TRUE(m_store->recordCapacity(QStringLiteral("grid"),
+                                            ContainerKind::Bucket,
+                                            {VolumeUsage{QStringLiteral("42/datasets"), 73 * kGiBBytes, 0},
+                                             VolumeUsage{QStringLiteral("42/archive"), 10 * kGiBBytes, 0}},
+                                            t));
+    }
+    RateCard card = RateCard::defaults();
+    card.storageGridPerGibMonth = 0.01;
+
+    const Chargeback cb = dayChargeback(in, card);
+    const ChargebackLine *a = lineOf(cb, QStringLiteral("team-a"));
+    const ChargebackLine *none = unattributedLine(cb);
+    ASSERT_TRUE(a && none);
+    EXPECT_DOUBLE_EQ(a->storageGibHours.value(chargebackBucketTierKey()), 73 * 24.0);
+    EXPECT_NEAR(a->storageCost, 73 * 24.0 / 730 * 0.01, 1e-12);
+    ASSERT_EQ(a->volumes.size(), 1);
+    EXPECT_EQ(a->volumes.constFirst().name, QStringLiteral("data-science/datasets"));
+    EXPECT_TRUE(a->volumes.constFirst().via.contains(QStringLiteral("fraud_jun")));
+    EXPECT_EQ(a->cachedCommits.size(), 1);
+    EXPECT_DOUBLE_EQ(none->storageGibHours.value(chargebackBucketTierKey()), 10 * 24.0);
+    EXPECT_TRUE(cb.tiers.contains(chargebackBucketTierKey()));
+    EXPECT_EQ(chargebackTierColumn(chargebackBucketTierKey()), QStringLiteral("storage_gib_hours_storagegrid"));
+    // Without a StorageGRID price the hours are there, the cost is not, and that is said.
+    const Chargeback unpriced = dayChargeback(in);
+    EXPECT_TRUE(unattributedLine(unpriced)->unpriced.contains(chargebackBucketTierKey()));
+}
+
 TEST(ChargebackRateCardTest, GpuPricesRoundTripAndRefuseNegatives)
 {
     RateCard card = RateCard::defaults();
@@ -475,10 +545,16 @@ TEST(ChargebackRateCardTest, GpuPricesRoundTripAndRefuseNegatives)
         RateCard::fromJson(QJsonObject{{QStringLiteral("gpu_default_per_hour"), QStringLiteral("3")}});
     ASSERT_FALSE(wrongType.hasValue());
     EXPECT_TRUE(wrongType.error().message.contains(QStringLiteral("gpu_default_per_hour")));
+    card.storageGridPerGibMonth = 0.02;
+    const auto withGrid = RateCard::fromJson(card.toJson());
+    ASSERT_TRUE(withGrid.hasValue());
+    EXPECT_DOUBLE_EQ(withGrid->storageGridPerGibMonth, 0.02);
+    EXPECT_FALSE(RateCard::fromJson(QJsonObject{{QStringLiteral("storagegrid_per_gib_month"), -0.5}}).hasValue());
     // A card saved before GPU prices existed gets the default.
     const auto old = RateCard::fromJson(QJsonObject{{QStringLiteral("currency"), QStringLiteral("EUR")}});
     ASSERT_TRUE(old.hasValue());
     EXPECT_DOUBLE_EQ(old->gpuDefaultPerHour, RateCard::defaults().gpuDefaultPerHour);
+    EXPECT_LT(old->storageGridPerGibMonth, 0);
 }
 
 } // namespace
