@@ -6,6 +6,7 @@
 #include "models/item/timelinemodel.h"
 #include "views/activitypanel.h"
 #include "views/cachetargetspage.h"
+#include "views/chargebackpage.h"
 #include "views/datasetspage.h"
 #include "views/forecastspage.h"
 #include "views/gpupage.h"
@@ -154,6 +155,9 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
         m_overviewPage = new OverviewPage(m_models.estate, m_models.sources, this);
         m_gpuPage = new GpuPage(m_models.estate, m_models.projects, this);
         m_jobsPage = new JobsPage(m_models.estate, m_models.jobs, this);
+        if (m_models.chargeback) {
+            m_chargebackPage = new ChargebackPage(clock, this);
+        }
     }
 
     if (m_models.estate && m_models.datasets && m_models.commits && m_models.cachedCommits && m_models.cacheTargets) {
@@ -202,6 +206,13 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
                 tr("Cache targets"),
                 themedIcon(QStringLiteral("drive-multidisk"), QStyle::SP_DriveNetIcon, style()),
                 tr("Cache volumes next to the GPUs, what fills them and when it is evicted"));
+    }
+    if (m_chargebackPage) {
+        addPage(Page::Chargeback,
+                m_chargebackPage,
+                tr("Chargeback"),
+                themedIcon(QStringLiteral("accessories-calculator"), QStyle::SP_FileDialogListView, style()),
+                tr("GPU-hours, storage GiB-hours and their cost per project and month"));
     }
     addPage(Page::Volumes,
             m_volumesPage,

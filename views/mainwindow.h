@@ -22,6 +22,7 @@ namespace strata::views {
 
 class ActivityPanel;
 class CacheTargetsPage;
+class ChargebackPage;
 class DatasetsPage;
 class GpuPage;
 class JobsPage;
@@ -73,6 +74,8 @@ public:
         models::BucketModel *buckets = nullptr;
         /// The Forecasts page (capacity forecast, full soonest first) is created only when set.
         models::ForecastTableModel *forecasts = nullptr;
+        /// The Chargeback page is created when set and the compute pages are.
+        bool chargeback = false;
     };
 
     /// Stable values (saved in the layout); the navigation order is pageOrder().
@@ -88,7 +91,8 @@ public:
         Datasets,
         CacheTargets,
         StorageGrid,
-        Forecasts
+        Forecasts,
+        Chargeback
     };
 
     /// `clock` is the engine's (the Volumes page's chart ends at its now); it must outlive the window.
@@ -112,6 +116,8 @@ public:
     [[nodiscard]] StorageGridPage *storageGridPage() const { return m_storageGridPage; }
     /// nullptr without a forecast model.
     [[nodiscard]] ForecastsPage *forecastsPage() const { return m_forecastsPage; }
+    /// nullptr unless Models::chargeback.
+    [[nodiscard]] ChargebackPage *chargebackPage() const { return m_chargebackPage; }
     /// Settings > Rate card… (disabled without the Service levels page).
     [[nodiscard]] QAction *rateCardAction() const { return m_rateCardAction; }
     /// Pages in navigation order (Ctrl+1 is the first).
@@ -192,6 +198,7 @@ private:
     CacheTargetsPage *m_cacheTargetsPage = nullptr;
     StorageGridPage *m_storageGridPage = nullptr;
     ForecastsPage *m_forecastsPage = nullptr;
+    ChargebackPage *m_chargebackPage = nullptr;
     QAction *m_rateCardAction = nullptr;
     QList<Page> m_pageOrder;
     ActivityPanel *m_activityPanel = nullptr;

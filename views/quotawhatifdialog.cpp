@@ -4,6 +4,7 @@
 #include "models/core/format.h"
 #include "models/core/offthread.h"
 #include "models/rows/whatifrows.h"
+#include "views/resulttable.h"
 #include "views/tableviewstyle.h"
 
 #include <QCheckBox>
@@ -22,44 +23,6 @@
 #include <cmath>
 
 namespace strata::views {
-
-namespace {
-
-// The table columns of a rows::ResultSet (those with a header) with their display texts: the
-// same cells `strata what-if quota` prints.
-void fillFromRows(QTableWidget *table, const rows::ResultSet &rs)
-{
-    QList<int> shown;
-    QStringList headers;
-    for (int c = 0; c < rs.columns.size(); ++c) {
-        if (!rs.columns[c].header.isEmpty()) {
-            shown.append(c);
-            // "FAIR SHARE" (the CLI's header) reads "Fair share" in a window.
-            const QString header = rs.columns[c].header.toLower();
-            headers.append(header.left(1).toUpper() + header.mid(1));
-        }
-    }
-    table->clear();
-    table->setColumnCount(int(shown.size()));
-    table->setHorizontalHeaderLabels(headers);
-    table->setRowCount(int(rs.values.size()));
-    for (int r = 0; r < rs.values.size(); ++r) {
-        for (int i = 0; i < shown.size(); ++i) {
-            const int c = shown[i];
-            const QString text = rs.display.value(r).value(c, rs.values[r].value(c).toString());
-            auto *item = new QTableWidgetItem(text);
-            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-            const QVariant value = rs.values[r].value(c);
-            if (value.typeId() == QMetaType::Double || value.typeId() == QMetaType::Int) {
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            }
-            table->setItem(r, i, item);
-        }
-    }
-    table->resizeColumnsToContents();
-}
-
-} // namespace
 
 QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster, QWidget *parent)
     : QDialog(parent)
@@ -254,8 +217,8 @@ void QuotaWhatIfDialog::showOutcome(const core::Result<core::QuotaWhatIf> &outco
         text += QLatin1Char(' ') + tr("Run:ai expects the quotas to add up to the cluster's GPUs.");
     }
     m_summary->setText(text);
-    fillFromRows(m_projectTable, rows::whatIfProjectRows(w));
-    fillFromRows(m_jobTable, rows::whatIfJobRows(shown));
+    fillTableFromRows(m_projectTable, rows::whatIfProjectRows(w));
+    fillTableFromRows(m_jobTable, rows::whatIfJobRows(shown));
     const int outcomeColumn = 4; // Job, Project, Type, GPUs, Outcome, Node, Reason
     for (int r = 0; r < shown.jobs.size() && r < m_jobTable->rowCount(); ++r) {
         QTableWidgetItem *item = m_jobTable->item(r, outcomeColumn);

@@ -17,6 +17,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace strata::views {
 
 namespace {
@@ -27,6 +29,77 @@ constexpr int kPriceColumn = 1;
 QString noPolicyText()
 {
     return RateCardDialog::tr("(no policy)");
+}
+
+QString otherGpusText()
+{
+    return RateCardDialog::tr("(any other GPU)");
+}
+
+/// A price typed in the user's locale or in C ("0.25"); nullopt when it is no number.
+std::optional<double> typedPrice(const QString &text)
+{
+    bool ok = false;
+    double price = QLocale().toDouble(text, &ok);
+    if (!ok) {
+        price = text.toDouble(&ok);
+    }
+    return ok ? std::optional<double>(price) : std::nullopt;
+}
+
+/// The name in `row` of a price table: the fixed first row (not editable) stands for "".
+QString priceKey(const QTableWidget *table, int row)
+{
+    const QTableWidgetItem *name = table->item(row, kPolicyColumn);
+    if (!name) {
+        return {};
+    }
+    return (name->flags() & Qt::ItemIsEditable) ? name->text().trimmed() : name->data(Qt::UserRole).toString();
+}
+
+/// Every row of a price table with a price.
+QMap<QString, double> pricesOf(const QTableWidget *table)
+{
+    QMap<QString, double> prices;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QTableWidgetItem *value = table->item(row, kPriceColumn);
+        const QString text = value ? value->text().trimmed() : QString();
+        if (table->item(row, kPolicyColumn) && !text.isEmpty()) {
+            if (const auto price = typedPrice(text)) {
+                prices.insert(priceKey(table, row), *price);
+            }
+        }
+    }
+    return prices;
+}
+
+/// The first problem of a price table ("Row 2: ..."), empty when none. `fixedText` names the
+/// fixed row; `what` is the kind of name ("QoS policy", "GPU product").
+QString priceTableError(const QTableWidget *table, const QString &fixedText, const QString &what)
+{
+    QStringList seen;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const QTableWidgetItem *name = table->item(row, kPolicyColumn);
+        const QTableWidgetItem *value = table->item(row, kPriceColumn);
+        const bool editable = name && (name->flags() & Qt::ItemIsEditable);
+        const QString key = priceKey(table, row);
+        if (editable && key.isEmpty()) {
+            return RateCardDialog::tr("Row %1: enter the %2 name.").arg(row + 1).arg(what);
+        }
+        if (seen.contains(key)) {
+            return RateCardDialog::tr("The %1 %2 is listed twice.").arg(what, key.isEmpty() ? fixedText : key);
+        }
+        seen << key;
+        const QString text = value ? value->text().trimmed() : QString();
+        if (text.isEmpty()) {
+            continue;
+        }
+        const auto price = typedPrice(text);
+        if (!price || *price < 0) {
+            return RateCardDialog::tr("Row %1: the price must be a number of 0 or more.").arg(row + 1);
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -65,38 +138,43 @@ RateCardDialog::RateCardDialog(const core::RateCard &card, QStringList ontapPoli
         m_anf.append({level, spin});
     }
 
-    auto *ontapBox = new QGroupBox(tr("ONTAP chargeback, per GiB and month, by QoS policy"), this);
-    m_ontap = new QTableWidget(0, 2, ontapBox);
-    m_ontap->setObjectName(QStringLiteral("rateOntapTableWidget"));
-    m_ontap->setHorizontalHeaderLabels({tr("QoS policy"), tr("Price")});
-    m_ontap->horizontalHeader()->setSectionResizeMode(kPolicyColumn, QHeaderView::Stretch);
-    m_ontap->verticalHeader()->hide();
-    m_ontap->setToolTip(tr("Leave the price empty for volumes that are not charged. \"%1\" prices volumes "
-                           "without a QoS policy.")
-                            .arg(noPolicyText()));
     QStringList policies = card.ontapPerGibMonth.keys();
     for (const QString &p : std::as_const(ontapPolicies)) {
         if (!policies.contains(p)) {
             policies << p;
         }
     }
+    QGroupBox *ontapBox = addPriceTable(&m_ontap,
+                                        QStringLiteral("rateOntap"),
+                                        tr("ONTAP chargeback, per GiB and month, by QoS policy"),
+                                        tr("QoS policy"),
+                                        tr("&Add policy"),
+                                        noPolicyText(),
+                                        tr("policy-name"));
+    m_ontap->setToolTip(tr("Leave the price empty for volumes that are not charged. \"%1\" prices volumes "
+                           "without a QoS policy.")
+                            .arg(noPolicyText()));
     if (!policies.contains(QString())) {
         policies.prepend(QString());
     }
     for (const QString &p : std::as_const(policies)) {
-        addOntapRow(p, card.ontapPerGibMonth.value(p, -1));
+        addPriceRow(m_ontap, p, card.ontapPerGibMonth.value(p, -1), noPolicyText());
     }
-    auto *addRow = new QPushButton(tr("&Add policy"), ontapBox);
-    addRow->setObjectName(QStringLiteral("rateOntapAddButton"));
-    auto *removeRow = new QPushButton(tr("Re&move"), ontapBox);
-    removeRow->setObjectName(QStringLiteral("rateOntapRemoveButton"));
-    auto *ontapButtons = new QHBoxLayout();
-    ontapButtons->addWidget(addRow);
-    ontapButtons->addWidget(removeRow);
-    ontapButtons->addStretch(1);
-    auto *ontapLayout = new QVBoxLayout(ontapBox);
-    ontapLayout->addWidget(m_ontap);
-    ontapLayout->addLayout(ontapButtons);
+
+    QGroupBox *gpuBox = addPriceTable(&m_gpu,
+                                      QStringLiteral("rateGpu"),
+                                      tr("GPUs, per GPU-hour, by GPU product (chargeback)"),
+                                      tr("GPU product"),
+                                      tr("Add &GPU product"),
+                                      otherGpusText(),
+                                      tr("GPU-product"));
+    m_gpu->setToolTip(tr("The node label nvidia.com/gpu.product, e.g. Tesla-V100-SXM2-32GB. \"%1\" prices "
+                         "every product not listed.")
+                          .arg(otherGpusText()));
+    addPriceRow(m_gpu, QString(), card.gpuDefaultPerHour, otherGpusText());
+    for (auto it = card.gpuPerHour.cbegin(); it != card.gpuPerHour.cend(); ++it) {
+        addPriceRow(m_gpu, it.key(), it.value(), otherGpusText());
+    }
 
     m_coolDown = new QSpinBox(this);
     m_coolDown->setObjectName(QStringLiteral("rateCoolDownSpinBox"));
@@ -107,8 +185,18 @@ RateCardDialog::RateCardDialog(const core::RateCard &card, QStringList ontapPoli
     m_coolDown->setToolTip(tr("Strata refuses a level change of a volume this soon after its last change "
                               "(Azure allows a pool change at most every few hours per volume)."));
 
+    m_grid = new QDoubleSpinBox(this);
+    m_grid->setObjectName(QStringLiteral("rateStorageGridSpinBox"));
+    m_grid->setDecimals(4);
+    m_grid->setRange(-1, 1000);
+    m_grid->setSingleStep(0.01);
+    m_grid->setSpecialValueText(tr("no price"));
+    m_grid->setValue(card.storageGridPerGibMonth >= 0 ? card.storageGridPerGibMonth : -1);
+    m_grid->setToolTip(tr("Chargeback per GiB of data stored in a bucket and month"));
+
     auto *form = new QFormLayout();
     form->addRow(tr("&Currency:"), m_currency);
+    form->addRow(tr("StorageGRID, per GiB stored and &month:"), m_grid);
     form->addRow(tr("C&ool-down between changes:"), m_coolDown);
 
     m_validation = new QLabel(this);
@@ -130,47 +218,95 @@ RateCardDialog::RateCardDialog(const core::RateCard &card, QStringList ontapPoli
             spin->setValue(defaults.anfPerGibMonth.value(level, 0));
         }
         m_coolDown->setValue(defaults.coolDownMinutes);
+        m_gpu->item(0, kPriceColumn)->setText(QLocale().toString(defaults.gpuDefaultPerHour, 'f', 4));
     });
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(anfBox);
     layout->addWidget(ontapBox, 1);
+    layout->addWidget(gpuBox, 1);
     layout->addWidget(m_validation);
     layout->addWidget(m_buttons);
 
-    connect(addRow, &QPushButton::clicked, this, [this] {
-        addOntapRow(tr("policy-name"), -1);
-        m_ontap->setCurrentCell(m_ontap->rowCount() - 1, kPolicyColumn);
-        m_ontap->editItem(m_ontap->item(m_ontap->rowCount() - 1, kPolicyColumn));
-    });
-    connect(removeRow, &QPushButton::clicked, this, [this] {
-        if (m_ontap->currentRow() >= 0) {
-            m_ontap->removeRow(m_ontap->currentRow());
-            validate();
-        }
-    });
-    connect(m_ontap, &QTableWidget::itemChanged, this, &RateCardDialog::validate);
     connect(m_currency, &QLineEdit::textChanged, this, &RateCardDialog::validate);
     validate();
 }
 
 RateCardDialog::~RateCardDialog() = default;
 
-void RateCardDialog::addOntapRow(const QString &policy, double price)
+QGroupBox *RateCardDialog::addPriceTable(QTableWidget **table,
+                                         const QString &name,
+                                         const QString &title,
+                                         const QString &keyHeader,
+                                         const QString &addText,
+                                         const QString &fixedText,
+                                         const QString &newKey)
 {
-    const QSignalBlocker blocker(m_ontap);
-    const int row = m_ontap->rowCount();
-    m_ontap->insertRow(row);
-    auto *name = new QTableWidgetItem(policy.isEmpty() ? noPolicyText() : policy);
-    name->setData(Qt::UserRole, policy);
-    if (policy.isEmpty()) {
+    auto *box = new QGroupBox(title, this);
+    auto *t = new QTableWidget(0, 2, box);
+    *table = t;
+    t->setObjectName(name + QStringLiteral("TableWidget"));
+    t->setHorizontalHeaderLabels({keyHeader, tr("Price")});
+    t->horizontalHeader()->setSectionResizeMode(kPolicyColumn, QHeaderView::Stretch);
+    t->verticalHeader()->hide();
+    auto *addRow = new QPushButton(addText, box);
+    addRow->setObjectName(name + QStringLiteral("AddButton"));
+    auto *removeRow = new QPushButton(tr("Re&move"), box);
+    removeRow->setObjectName(name + QStringLiteral("RemoveButton"));
+    auto *buttons = new QHBoxLayout();
+    buttons->addWidget(addRow);
+    buttons->addWidget(removeRow);
+    buttons->addStretch(1);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(t);
+    layout->addLayout(buttons);
+    connect(addRow, &QPushButton::clicked, this, [this, t, fixedText, newKey] {
+        addPriceRow(t, newKey, -1, fixedText);
+        t->setCurrentCell(t->rowCount() - 1, kPolicyColumn);
+        t->editItem(t->item(t->rowCount() - 1, kPolicyColumn));
+    });
+    connect(removeRow, &QPushButton::clicked, this, [this, t] {
+        // The fixed row (no policy, any other GPU) stays.
+        if (t->currentRow() >= 0 && t->item(t->currentRow(), kPolicyColumn)
+            && (t->item(t->currentRow(), kPolicyColumn)->flags() & Qt::ItemIsEditable)) {
+            t->removeRow(t->currentRow());
+            validate();
+        }
+    });
+    connect(t, &QTableWidget::itemChanged, this, &RateCardDialog::validate);
+    return box;
+}
+
+void RateCardDialog::addPriceRow(QTableWidget *table, const QString &key, double price, const QString &fixedText)
+{
+    const QSignalBlocker blocker(table);
+    const int row = table->rowCount();
+    table->insertRow(row);
+    auto *name = new QTableWidgetItem(key.isEmpty() ? fixedText : key);
+    name->setData(Qt::UserRole, key);
+    if (key.isEmpty()) {
         name->setFlags(name->flags() & ~Qt::ItemIsEditable);
     }
-    m_ontap->setItem(row, kPolicyColumn, name);
+    table->setItem(row, kPolicyColumn, name);
     auto *value = new QTableWidgetItem(price >= 0 ? QLocale().toString(price, 'f', 4) : QString());
     value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_ontap->setItem(row, kPriceColumn, value);
+    table->setItem(row, kPriceColumn, value);
+}
+
+void RateCardDialog::setGpuProducts(const QStringList &products)
+{
+    const QMap<QString, double> listed = pricesOf(m_gpu);
+    QStringList present;
+    for (int row = 0; row < m_gpu->rowCount(); ++row) {
+        present << priceKey(m_gpu, row);
+    }
+    for (const QString &product : products) {
+        if (!product.isEmpty() && !present.contains(product) && !listed.contains(product)) {
+            addPriceRow(m_gpu, product, -1, otherGpusText());
+            present << product;
+        }
+    }
 }
 
 core::RateCard RateCardDialog::rateCard() const
@@ -181,27 +317,12 @@ core::RateCard RateCardDialog::rateCard() const
     for (const auto &[level, spin] : m_anf) {
         card.anfPerGibMonth.insert(level, spin->value());
     }
-    card.ontapPerGibMonth.clear();
-    const QLocale locale;
-    for (int row = 0; row < m_ontap->rowCount(); ++row) {
-        const QTableWidgetItem *name = m_ontap->item(row, kPolicyColumn);
-        const QTableWidgetItem *value = m_ontap->item(row, kPriceColumn);
-        const QString text = value ? value->text().trimmed() : QString();
-        if (!name || text.isEmpty()) {
-            continue;
-        }
-        const QString policy =
-            (name->flags() & Qt::ItemIsEditable) ? name->text().trimmed() : name->data(Qt::UserRole).toString();
-        bool ok = false;
-        double price = locale.toDouble(text, &ok);
-        if (!ok) {
-            price = text.toDouble(&ok);
-        }
-        if (ok) {
-            card.ontapPerGibMonth.insert(policy, price);
-        }
-    }
+    card.ontapPerGibMonth = pricesOf(m_ontap);
+    card.gpuPerHour = pricesOf(m_gpu);
+    // A cleared price for other GPUs charges them nothing (the card needs a number).
+    card.gpuDefaultPerHour = card.gpuPerHour.take(QString());
     card.coolDownMinutes = m_coolDown->value();
+    card.storageGridPerGibMonth = m_grid->value() < 0 ? -1 : m_grid->value();
     return card;
 }
 
@@ -210,34 +331,10 @@ QString RateCardDialog::validationError() const
     if (m_currency->text().trimmed().size() != 3) {
         return tr("Enter a three-letter currency code.");
     }
-    const QLocale locale;
-    QStringList seen;
-    for (int row = 0; row < m_ontap->rowCount(); ++row) {
-        const QTableWidgetItem *name = m_ontap->item(row, kPolicyColumn);
-        const QTableWidgetItem *value = m_ontap->item(row, kPriceColumn);
-        const bool editable = name && (name->flags() & Qt::ItemIsEditable);
-        const QString policy = editable ? name->text().trimmed() : QString();
-        if (editable && policy.isEmpty()) {
-            return tr("Row %1: enter the QoS policy name.").arg(row + 1);
-        }
-        if (seen.contains(policy)) {
-            return tr("The policy %1 is listed twice.").arg(policy.isEmpty() ? noPolicyText() : policy);
-        }
-        seen << policy;
-        const QString text = value ? value->text().trimmed() : QString();
-        if (text.isEmpty()) {
-            continue;
-        }
-        bool ok = false;
-        double price = locale.toDouble(text, &ok);
-        if (!ok) {
-            price = text.toDouble(&ok);
-        }
-        if (!ok || price < 0) {
-            return tr("Row %1: the price must be a number of 0 or more.").arg(row + 1);
-        }
+    if (const QString ontap = priceTableError(m_ontap, noPolicyText(), tr("QoS policy")); !ontap.isEmpty()) {
+        return ontap;
     }
-    return {};
+    return priceTableError(m_gpu, otherGpusText(), tr("GPU product"));
 }
 
 void RateCardDialog::validate()

@@ -18,6 +18,8 @@ void registerUserRoutes(Router &router);
 void registerSourceRoutes(Router &router);
 /// GET /api/v1/history/projects and /api/v1/history/volumes.
 void registerHistoryRoutes(Router &router);
+/// GET /api/v1/chargeback.
+void registerChargebackRoutes(Router &router);
 /// GET /api/v1/jobs/<source>/<ns>/<name>/diagnosis and /api/v1/diagnosis.
 void registerJobRoutes(Router &router);
 /// GET /api/v1/audit and /api/v1/bundle.

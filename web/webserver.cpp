@@ -37,6 +37,7 @@ WebServer::WebServer(core::Engine &engine, UserStore &users, WebServerOptions op
     registerUserRoutes(router);
     registerSourceRoutes(router);
     registerHistoryRoutes(router);
+    registerChargebackRoutes(router);
     registerJobRoutes(router);
     registerSupportRoutes(router);
     registerActionRoutes(router);

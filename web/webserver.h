@@ -124,6 +124,10 @@ struct WebServerOptions
 ///                                  "used_bytes","size_bytes"}],"perf":[{"time",
 ///                                  "throughput_bytes_per_second","iops","latency_us",
 ///                                  "cap_bytes_per_second"}]}
+///   GET  /api/v1/chargeback        ?month=YYYY-MM (UTC; default this month)&source=S (repeatable:
+///                                  only these clusters' projects): `strata get chargeback -o
+///                                  json` (rows::chargebackToJson). 400 malformed month or a
+///                                  month not started, 503 no history store
 ///   POST /api/v1/what-if/quota     {"source","quotas":{"team-d":4},"weights":{"team-b":3}} (GPUs,
 ///                                  weights >= 0; viewer): `strata what-if quota -o json`
 ///                                  (rows::whatIfToJson); changes nothing. 404 no such cluster,

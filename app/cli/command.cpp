@@ -128,13 +128,17 @@ Flags::Flags()
                                          "what-if quota: this project's over-quota weight (PROJECT=W, repeatable); "
                                          "spare GPUs are then split by weight as KAI does, not by quota."),
              QStringLiteral("project=weight"))
+    , month(QStringLiteral("month"),
+            QCoreApplication::translate("cli",
+                                        "get chargeback: the calendar month in UTC, YYYY-MM (default: this month)."),
+            QStringLiteral("yyyy-mm"))
 {}
 
 void Flags::addTo(QCommandLineParser &parser) const
 {
     // In the order --help lists them.
     parser.addOptions({system, severity, since, until, search, job});
-    parser.addOptions({bundle, hours, weight});
+    parser.addOptions({bundle, hours, weight, month});
     parser.addOptions({config,
                        demo,
                        source,

@@ -53,6 +53,7 @@ struct Flags
     QCommandLineOption system, severity, since, until, search, job;                      // get events
     QCommandLineOption bundle, hours;                                                    // support bundles
     QCommandLineOption weight;                                                           // what-if quota
+    QCommandLineOption month;                                                            // get chargeback
 };
 
 /// A parsed command line.

@@ -3,12 +3,14 @@
 #include "app/cli/actionrun.h"
 #include "app/cli/bundlecommand.h"
 #include "models/core/capacityforecast.h"
+#include "models/core/chargeback.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
+#include "models/rows/chargebackrows.h"
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
 #include "models/rows/levelrows.h"
@@ -16,6 +18,7 @@
 #include "models/rows/triagerows.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <memory>
@@ -71,13 +74,31 @@ bool isEvents(const Invocation &in)
     return in.resource == QLatin1String("events");
 }
 
+bool isChargeback(const Invocation &in)
+{
+    return in.resource == QLatin1String("chargeback");
+}
+
 bool getComplete(const Invocation &in)
 {
-    return in.positional.size() == 2 && rows::resourceNames().contains(in.resource);
+    return in.positional.size() == 2 && (rows::resourceNames().contains(in.resource) || isChargeback(in));
 }
 
 int checkGet(const Invocation &in)
 {
+    if (isChargeback(in)) {
+        if (in.parser.isSet(in.flags.bundle)) {
+            return in.console.fail(QCoreApplication::translate(
+                                       "cli", "a chargeback reads the history store, which a bundle does not carry"),
+                                   2);
+        }
+        if (const QString month = in.parser.value(in.flags.month); in.parser.isSet(in.flags.month)) {
+            if (const auto period = core::chargebackMonth(month); !period) {
+                return in.console.fail(period.error().message, 2);
+            }
+        }
+        return 0;
+    }
     rows::ResourceFilter filter;
     // Only the flags' form is checked here: no relative bound is used, so no time is needed.
     const QString usageError = isEvents(in) ? eventFilterFromFlags(in, &filter, QDateTime()) : QString();
@@ -131,7 +152,7 @@ QList<core::SourceKind> getReads(const Invocation &in)
 // schedules live there (shared with the desktop app and strata-server through the same file).
 HistoryUse getHistory(const Invocation &in)
 {
-    if (in.resource == QLatin1String("schedules")) {
+    if (in.resource == QLatin1String("schedules") || isChargeback(in)) {
         return HistoryUse::Required;
     }
     return in.resource == QLatin1String("service-levels") || in.resource == QLatin1String("forecasts") || isEvents(in)
@@ -170,6 +191,77 @@ int listSchedules(const Invocation &in, Polled &polled)
     }
     rows::write(rows::scheduleRows(list, engine.clock().now()), in.format, in.console.out);
     return 0;
+}
+
+/// `get chargeback`: the month's chargeback of the polled sources, from the history store.
+int listChargeback(const Invocation &in, Polled &polled)
+{
+    core::Engine &engine = polled.engine;
+    const QDateTime now = engine.clock().now().toUTC();
+    const QString month =
+        in.parser.isSet(in.flags.month) ? in.parser.value(in.flags.month) : now.toString(QStringLiteral("yyyy-MM"));
+    const core::Result<core::ChargebackPeriod> period = core::chargebackMonth(month);
+    if (!period) {
+        return in.console.fail(period.error().message, 2);
+    }
+    std::optional<core::Result<core::Chargeback>> result;
+    engine.history()->chargeback(core::chargebackInput(engine.estate()),
+                                 *period,
+                                 engine.serviceLevels().rateCard(),
+                                 now,
+                                 &engine,
+                                 [&result](core::Result<core::Chargeback> cb) {
+                                     result = std::move(cb);
+                                 });
+    if (!waitFor(
+            [&] {
+                return result.has_value();
+            },
+            &engine,
+            polled.remainingSeconds())) {
+        return in.console.fail(QCoreApplication::translate("cli", "timed out computing the chargeback"), 1);
+    }
+    if (!*result) {
+        return in.console.fail(result->error().message, 1);
+    }
+    const core::Chargeback &cb = **result;
+    QTextStream &out = in.console.out;
+    if (in.format == rows::Format::Json) {
+        out << QJsonDocument(rows::chargebackToJson(cb)).toJson(QJsonDocument::Indented);
+        return polled.exitCode;
+    }
+    if (in.format == rows::Format::Csv) {
+        rows::write(rows::chargebackRows(cb), rows::Format::Csv, out);
+        return polled.exitCode;
+    }
+    out << QCoreApplication::translate("cli", "CHARGEBACK %1: %2 h accounted up to %3 UTC, prices in %4")
+               .arg(cb.period.label,
+                    QString::number(cb.hours, 'f', 1),
+                    cb.accountedTo.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                    cb.currency)
+        << "\n\n";
+    rows::write(rows::chargebackRows(cb, true), rows::Format::Table, out);
+    out << '\n';
+    if (cb.total.missingHours > 0) {
+        out << QCoreApplication::translate("cli",
+                                           "Missing: up to %1 h of the period have no history (before it began, or "
+                                           "while Strata did not poll); they are not counted as zero.")
+                   .arg(QString::number(cb.total.missingHours, 'f', 1))
+            << '\n';
+    }
+    if (!cb.total.unpriced.isEmpty()) {
+        QStringList labels;
+        for (const QString &u : cb.total.unpriced) {
+            labels << (u == QLatin1String("gpu") ? QStringLiteral("GPU") : core::chargebackTierLabel(u));
+        }
+        out << QCoreApplication::translate("cli", "No price on the rate card for: %1 (counted in hours, not in cost).")
+                   .arg(labels.join(QStringLiteral(", ")))
+            << '\n';
+    }
+    for (const QString &note : cb.notes) {
+        out << QCoreApplication::translate("cli", "Note: %1").arg(note) << '\n';
+    }
+    return polled.exitCode;
 }
 
 int listCompute(const Invocation &in, Polled &polled)
@@ -292,6 +384,9 @@ int answerGet(const Invocation &in, Polled &polled)
     if (resource == QLatin1String("schedules")) {
         return listSchedules(in, polled);
     }
+    if (isChargeback(in)) {
+        return listChargeback(in, polled);
+    }
     if (resource == QLatin1String("sources")) {
         rows::write(rows::sourceRows(engine.statuses()), in.format, out);
         return polled.exitCode;
@@ -363,7 +458,8 @@ Command getCommand()
         "[--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] "
         "[-o table|json|csv]\n"
         "[--config PATH | --demo] get events [--system NAME] [--severity "
-        "critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]");
+        "critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]\n"
+        "[--config PATH | --demo] get chargeback [--month YYYY-MM] [--source NAME] [-o table|json|csv]");
     return Command{"get", usage, getComplete, checkGet, getOffline, getReads, getHistory, false, getPolls, answerGet};
 }
 

@@ -30,6 +30,7 @@
 #include "views/activitypanel.h"
 #include "views/bundlediffdialog.h"
 #include "views/cachetargetspage.h"
+#include "views/chargebackpage.h"
 #include "views/datasetspage.h"
 #include "views/gpupage.h"
 #include "views/jobdetailpanel.h"
@@ -100,26 +101,27 @@ DesktopController::DesktopController(core::Engine &engine, core::AppConfig confi
         return engine.clock().now();
     }))
 {
-    m_window = std::make_unique<views::MainWindow>(views::MainWindow::Models{m_volumes.get(),
-                                                                             m_snapshots.get(),
-                                                                             m_sources.get(),
-                                                                             m_activity.get(),
-                                                                             m_timeline.get(),
-                                                                             &engine.estate(),
-                                                                             m_jobs.get(),
-                                                                             m_projects.get(),
-                                                                             m_levels.get(),
-                                                                             m_aks.get(),
-                                                                             m_datasets.get(),
-                                                                             m_commits.get(),
-                                                                             m_cachedCommits.get(),
-                                                                             m_cacheTargets.get(),
-                                                                             m_gridNodes.get(),
-                                                                             m_gridAlerts.get(),
-                                                                             m_tenants.get(),
-                                                                             m_buckets.get(),
-                                                                             m_forecasts.get()},
-                                                   engine.clock());
+    views::MainWindow::Models windowModels{m_volumes.get(),
+                                           m_snapshots.get(),
+                                           m_sources.get(),
+                                           m_activity.get(),
+                                           m_timeline.get(),
+                                           &engine.estate(),
+                                           m_jobs.get(),
+                                           m_projects.get(),
+                                           m_levels.get(),
+                                           m_aks.get(),
+                                           m_datasets.get(),
+                                           m_commits.get(),
+                                           m_cachedCommits.get(),
+                                           m_cacheTargets.get(),
+                                           m_gridNodes.get(),
+                                           m_gridAlerts.get(),
+                                           m_tenants.get(),
+                                           m_buckets.get(),
+                                           m_forecasts.get()};
+    windowModels.chargeback = true;
+    m_window = std::make_unique<views::MainWindow>(windowModels, engine.clock());
     m_window->setWindowTitle(m_options.demo ? tr("Strata (demo)") : tr("Strata"));
     if (m_options.bundle) {
         const QString when = QLocale().toString(m_options.bundle->created.toLocalTime(), QLocale::ShortFormat);
@@ -270,6 +272,29 @@ void DesktopController::connectViews()
     if (views::GpuPage *gpus = w->gpuPage()) {
         connect(gpus, &views::GpuPage::projectHistoryWanted, this, &DesktopController::fetchProjectHistory);
         connect(gpus, &views::GpuPage::actionRequested, this, &DesktopController::openActionDialog);
+    }
+    if (views::ChargebackPage *chargeback = w->chargebackPage()) {
+        connect(chargeback, &views::ChargebackPage::chargebackWanted, this, [this, chargeback](const QString &month) {
+            core::HistoryService *history = m_engine.history();
+            if (!history || !history->openError().isEmpty()) {
+                chargeback->setMessage(tr("A chargeback needs the history store, which is not open in this session."));
+                return;
+            }
+            const core::Result<core::ChargebackPeriod> period = core::chargebackMonth(month);
+            if (!period) {
+                chargeback->setMessage(period.error().message);
+                return;
+            }
+            // The estate is copied here; the sums run on the history store's thread.
+            history->chargeback(core::chargebackInput(m_engine.estate()),
+                                *period,
+                                m_engine.serviceLevels().rateCard(),
+                                m_engine.clock().now(),
+                                chargeback,
+                                [chargeback, month](core::Result<core::Chargeback> result) {
+                                    chargeback->setChargeback(month, result);
+                                });
+        });
     }
     if (views::JobsPage *jobs = w->jobsPage()) {
         connect(jobs, &views::JobsPage::actionRequested, this, &DesktopController::openActionDialog);
@@ -904,6 +929,13 @@ void DesktopController::openRateCardDialog()
     }
     policies.sort(Qt::CaseInsensitive);
     auto *dialog = new views::RateCardDialog(m_config.rateCard, policies, m_window.get());
+    QStringList gpuProducts;
+    for (const core::Ptr<core::GpuNode> &node : m_engine.estate().gpuNodes().all()) {
+        if (!node->gpuProduct.isEmpty() && !gpuProducts.contains(node->gpuProduct)) {
+            gpuProducts << node->gpuProduct;
+        }
+    }
+    dialog->setGpuProducts(gpuProducts);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         applyRateCard(dialog->rateCard());

@@ -68,6 +68,22 @@ void HistoryService::ask(QObject *context,
     });
 }
 
+void HistoryService::chargeback(ChargebackInput input,
+                                const ChargebackPeriod &period,
+                                const RateCard &card,
+                                const QDateTime &now,
+                                QObject *context,
+                                std::function<void(Result<Chargeback>)> done)
+{
+    ask<Result<Chargeback>>(
+        context,
+        std::move(done),
+        [input = std::move(input), period, card, now](IHistoryStore &store) {
+            return computeChargeback(store, input, period, card, now);
+        },
+        fail(Error::make(Error::Kind::Unavailable, tr("the history store is not open"))));
+}
+
 void HistoryService::post(std::function<void(IHistoryStore &)> fn)
 {
     if (!m_openError.isEmpty()) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/core/capacityforecast.h"
+#include "models/core/chargeback.h"
 #include "models/core/historystore.h"
 
 #include <QObject>
@@ -104,6 +105,15 @@ public:
     /// already recorded (by another process) or the write failed.
     void journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done);
     void openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done);
+
+    /// computeChargeback() on the history thread; `done` gets it on `context`'s thread (a
+    /// Kind::Unavailable error when the store never opened).
+    void chargeback(ChargebackInput input,
+                    const ChargebackPeriod &period,
+                    const RateCard &card,
+                    const QDateTime &now,
+                    QObject *context,
+                    std::function<void(Result<Chargeback>)> done);
 
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();

@@ -94,12 +94,18 @@ RateCard RateCard::defaults()
 
 QJsonObject RateCard::toJson() const
 {
-    return QJsonObject{
+    QJsonObject json{
         {QStringLiteral("currency"), currency},
         {QStringLiteral("anf_per_gib_month"), pricesJson(anfPerGibMonth)},
         {QStringLiteral("ontap_per_gib_month"), pricesJson(ontapPerGibMonth)},
+        {QStringLiteral("gpu_per_hour"), pricesJson(gpuPerHour)},
+        {QStringLiteral("gpu_default_per_hour"), gpuDefaultPerHour},
         {QStringLiteral("cool_down_minutes"), coolDownMinutes},
     };
+    if (storageGridPerGibMonth >= 0) {
+        json.insert(QStringLiteral("storagegrid_per_gib_month"), storageGridPerGibMonth);
+    }
+    return json;
 }
 
 Result<RateCard> RateCard::fromJson(const QJsonObject &json)
@@ -118,8 +124,25 @@ Result<RateCard> RateCard::fromJson(const QJsonObject &json)
         next.currency = currency.toString();
     }
     if (!readPrices(json, QStringLiteral("anf_per_gib_month"), &next.anfPerGibMonth, &message)
-        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, &message)) {
+        || !readPrices(json, QStringLiteral("ontap_per_gib_month"), &next.ontapPerGibMonth, &message)
+        || !readPrices(json, QStringLiteral("gpu_per_hour"), &next.gpuPerHour, &message)) {
         return invalid();
+    }
+    const QJsonValue gpuDefault = json.value(QStringLiteral("gpu_default_per_hour"));
+    if (!gpuDefault.isUndefined()) {
+        if (!gpuDefault.isDouble() || gpuDefault.toDouble() < 0) {
+            message = QStringLiteral("rate_card.gpu_default_per_hour must be a price >= 0");
+            return invalid();
+        }
+        next.gpuDefaultPerHour = gpuDefault.toDouble();
+    }
+    const QJsonValue grid = json.value(QStringLiteral("storagegrid_per_gib_month"));
+    if (!grid.isUndefined() && !grid.isNull()) {
+        if (!grid.isDouble() || grid.toDouble() < 0) {
+            message = QStringLiteral("rate_card.storagegrid_per_gib_month must be a price >= 0");
+            return invalid();
+        }
+        next.storageGridPerGibMonth = grid.toDouble();
     }
     const QJsonValue coolDown = json.value(QStringLiteral("cool_down_minutes"));
     if (!coolDown.isUndefined()) {
@@ -142,6 +165,11 @@ double RateCard::ontapMonthly(const QString &policy, qint64 bytes) const
 {
     const auto it = ontapPerGibMonth.constFind(policy);
     return it == ontapPerGibMonth.constEnd() ? -1 : it.value() * (double(bytes) / GiB);
+}
+
+double RateCard::gpuPrice(const QString &gpuProduct) const
+{
+    return gpuPerHour.value(gpuProduct, gpuDefaultPerHour);
 }
 
 } // namespace strata::core

@@ -40,12 +40,23 @@ struct RateCard
     QMap<QString, double> anfPerGibMonth;
     /// ONTAP chargeback per GiB-month by QoS policy name; "" = volumes without a policy.
     QMap<QString, double> ontapPerGibMonth;
+    /// Price of one GPU-hour by the node's GPU product (its `nvidia.com/gpu.product` label,
+    /// "Tesla-V100-SXM2-32GB"); products not listed cost `gpuDefaultPerHour`.
+    QMap<QString, double> gpuPerHour;
+    /// Price of a GPU-hour of a product the card does not list (>= 0). Default: Azure's
+    /// pay-as-you-go list price of one V100 (Standard_NC6s_v3, East US).
+    double gpuDefaultPerHour = 3.06;
+    /// StorageGRID chargeback per GiB-month of data stored in a bucket; -1 = none (on-prem rates
+    /// are the admin's, like ONTAP's).
+    double storageGridPerGibMonth = -1;
     /// Strata's rule: at least this many minutes between two level changes of one volume
     /// (0 = none). Shown in the preview and enforced there.
     int coolDownMinutes = 60;
 
     static RateCard defaults();
     /// {"currency":"USD","anf_per_gib_month":{"Standard":0.1475,...},"ontap_per_gib_month":{...},
+    ///  "gpu_per_hour":{"Tesla-V100-SXM2-32GB":3.06,...},"gpu_default_per_hour":3.06,
+    ///  "storagegrid_per_gib_month":0.02 (absent = no price),
     ///  "cool_down_minutes":60}. fromJson() fills missing keys from defaults(); a one-line
     /// Error::Kind::Invalid ("rate_card.currency must be ...") on a negative price or a wrong type.
     [[nodiscard]] QJsonObject toJson() const;
@@ -55,6 +66,8 @@ struct RateCard
     [[nodiscard]] double anfMonthly(const QString &serviceLevel, qint64 bytes) const;
     /// Monthly chargeback of an ONTAP volume of `bytes` under QoS policy `policy`, -1 none.
     [[nodiscard]] double ontapMonthly(const QString &policy, qint64 bytes) const;
+    /// Price of one GPU-hour of `gpuProduct` (gpuPerHour, else gpuDefaultPerHour).
+    [[nodiscard]] double gpuPrice(const QString &gpuProduct) const;
 
     bool operator==(const RateCard &) const = default;
 };

@@ -738,5 +738,41 @@ TEST_F(WebServerTest, QuotaWhatIfPredictsAndRefusesMalformedBodies)
     EXPECT_EQ(post(path, QJsonObject{{QStringLiteral("source"), kCluster}}, viewer, false).status, 403);
 }
 
+// The chargeback route: this month's lines for a viewer (the ONTAP volumes, which no project
+// uses, on the unattributed line), and a 400 that says why for a malformed or future month.
+TEST_F(WebServerTest, ChargebackAnswersTheMonthAndRefusesMalformedMonths)
+{
+    state49().publish(engine->estate());
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    QJsonObject cb;
+    ASSERT_TRUE(waitFor([&] {
+        const Reply r = get(QStringLiteral("/api/v1/chargeback"), viewer);
+        cb = r.json().object();
+        const QJsonArray lines = cb.value(QLatin1String("lines")).toArray();
+        return r.status == 200 && !lines.isEmpty()
+               && !lines.last().toObject().value(QLatin1String("volume_list")).toArray().isEmpty();
+    }));
+    EXPECT_EQ(cb.value(QLatin1String("period")).toObject().value(QLatin1String("label")).toString(),
+              QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM")));
+    const QJsonArray lines = cb.value(QLatin1String("lines")).toArray();
+    EXPECT_EQ(lines.last().toObject().value(QLatin1String("line")).toString(), QStringLiteral("unattributed"));
+    bool teamA = false;
+    for (const QJsonValue &l : lines) {
+        teamA |= l.toObject().value(QLatin1String("project")).toString() == QLatin1String("team-a");
+    }
+    EXPECT_TRUE(teamA) << "every project of the cluster has a line";
+    EXPECT_TRUE(cb.value(QLatin1String("total")).toObject().contains(QLatin1String("gpu_hours_allocated")));
+
+    for (const char *bad : {"2026-13", "11-2026", "2026-1", "", "9999-01"}) {
+        const Reply refused = get(QStringLiteral("/api/v1/chargeback?month=") + QLatin1String(bad), viewer);
+        EXPECT_EQ(refused.status, 400) << bad << ": " << refused.body.toStdString();
+        const QString error = refused.json().object().value(QLatin1String("error")).toString();
+        EXPECT_TRUE(error.contains(QLatin1String("YYYY-MM")) || error.contains(QLatin1String("not started")))
+            << error.toStdString();
+    }
+    EXPECT_EQ(get(QStringLiteral("/api/v1/chargeback?month=2026-11"), Login{}).status, 401);
+}
+
 } // namespace
 } // namespace strata::testsupport

@@ -10,10 +10,12 @@ import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './page
 import * as admin from './pages/admin.js';
 import * as triage from './pages/triage.js';
 import * as forecasts from './pages/forecasts.js';
+import * as chargeback from './pages/chargeback.js';
 
 const ROUTES = {
   overview: { title: 'Overview', mount: overview.mount },
   utilization: { title: 'Utilization', mount: utilization.mount },
+  chargeback: { title: 'Chargeback', mount: chargeback.mount },
   sentiment: { title: 'Sentiment', mount: sentiment.mount },
   datasets: { title: 'Datasets', mount: mountDatasets },
   jobs: { title: 'Jobs', mount: mountJobs },

@@ -314,6 +314,49 @@ test('utilization: a quota what-if predicts queued jobs and offers the audited q
   await phone.context().close();
 });
 
+test('Chargeback: this month per project with totals, a drill-down to jobs and volumes, on a laptop and a dark phone', async () => {
+  const page = await newPage();
+  await login(page, 'viewer');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.goto(baseUrl + '/#/chargeback');
+  const month = new Date().toISOString().slice(0, 7);
+  assert.equal(await page.locator('#chargeback-month').inputValue(), month, 'the month picker starts at this month (UTC)');
+  const teamA = page.locator('#card-chargeback tbody tr[data-key="dgx/team-a"]');
+  await teamA.waitFor({ timeout: 60000 });
+  // The demo's backfilled history gives every dgx project GPU-hours and a cost.
+  const gpuHours = Number((await teamA.locator('td[data-col="gpu_hours_allocated"]').innerText()).replace(/,/g, ''));
+  assert.ok(gpuHours > 0, `team-a has GPU-hours (${gpuHours})`);
+  assert.match(await teamA.locator('td[data-col="cost"]').innerText(), /^\$[1-9][\d,]*\.\d\d$/);
+  assert.equal(await page.locator('#card-chargeback tbody tr[data-key="unattributed"]').count(), 1, 'unattributed storage is its own line');
+  assert.match(await page.locator('#card-chargeback tfoot').innerText(), /^Total/);
+  assert.match(await page.locator('#kpi-missing').innerText(), /Hours without history/);
+  await shot(page, 'chargeback');
+  await teamA.click();
+  const detail = page.locator('#card-chargeback-detail');
+  await detail.waitFor({ state: 'visible' });
+  assert.match(await detail.locator('h2').innerText(), /team-a on dgx/);
+  assert.ok(await detail.locator('tbody tr[data-key]').count() >= 2, 'the drill-down lists the project\'s volumes and jobs');
+  await shot(page, 'chargeback-detail');
+  // Another month: an earlier month answers (all hours missing), a refusal would show as an error.
+  await page.locator('#chargeback-month').fill('2026-01');
+  await page.locator('#chargeback-summary').filter({ hasText: '2026-01' }).waitFor({ timeout: 30000 });
+  await page.context().close();
+
+  for (const scheme of ['light', 'dark']) {
+    const phone = await newPage({ viewport: { width: 390, height: 844 }, colorScheme: scheme, isMobile: true });
+    await login(phone, 'viewer');
+    await phone.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+    await phone.goto(baseUrl + '/#/chargeback');
+    await phone.locator('#card-chargeback tbody tr[data-key="dgx/team-a"]').waitFor({ timeout: 60000 });
+    await phone.locator('#card-chargeback tbody tr[data-key="dgx/team-a"]').click();
+    await phone.locator('#card-chargeback-detail').waitFor({ state: 'visible' });
+    const overflow = await phone.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${scheme} phone: the page scrolls sideways by ${overflow} px`);
+    await shot(phone, `chargeback-phone-${scheme}`);
+    await phone.context().close();
+  }
+});
+
 test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {
   const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await login(page, 'viewer');
