@@ -132,9 +132,7 @@ std::vector<ForecastContainer> forecastContainers(const Estate &estate)
             out.push_back(std::move(c));
         });
     }
-    std::sort(out.begin(), out.end(), [](const ForecastContainer &a, const ForecastContainer &b) {
-        return std::tuple(a.source, int(a.kind), a.name, a.id) < std::tuple(b.source, int(b.kind), b.name, b.id);
-    });
+    // No sort here: forecastAll() orders them, off the estate's thread.
     return out;
 }
 
@@ -187,16 +185,24 @@ forecastAll(std::vector<ForecastContainer> containers, const std::vector<Capacit
         f.container = std::move(c);
         out.push_back(std::move(f));
     }
-    std::stable_sort(out.begin(), out.end(), [](const ContainerForecast &a, const ContainerForecast &b) {
+    std::sort(out.begin(), out.end(), [](const ContainerForecast &a, const ContainerForecast &b) {
         const int ga = sortGroup(a);
         const int gb = sortGroup(b);
         if (ga != gb) {
             return ga < gb;
         }
-        if (ga == 1) {
+        if (ga == 1 && a.forecast.fullAt != b.forecast.fullAt) {
             return a.forecast.fullAt < b.forecast.fullAt;
         }
-        return usedFraction(a) > usedFraction(b);
+        const double fa = usedFraction(a);
+        const double fb = usedFraction(b);
+        if (ga != 1 && fa != fb) {
+            return fa > fb;
+        }
+        // Ties in a stable order, whatever order the estate's tables gave.
+        const ForecastContainer &ca = a.container;
+        const ForecastContainer &cb = b.container;
+        return std::tie(ca.source, ca.kind, ca.name, ca.id) < std::tie(cb.source, cb.kind, cb.name, cb.id);
     });
     return out;
 }

@@ -38,7 +38,7 @@ struct ContainerForecast
 
 /// Every container of `estate` with a capacity history worth keeping: ONTAP and ANF volumes,
 /// aggregates, ANF capacity pools, StorageGRID buckets and tenants (with or without a quota),
-/// cache targets. By source, kind and name. Must run on the estate's thread.
+/// cache targets, in no particular order. Must run on the estate's thread.
 std::vector<ForecastContainer> forecastContainers(const Estate &estate);
 
 /// The capacity of `kind` containers of `source` as IHistoryStore::recordCapacity() takes it
@@ -48,7 +48,7 @@ std::vector<VolumeUsage> containerUsage(const Estate &estate, const QString &sou
 /// Forecasts `containers` from `history` (IHistoryStore::capacityHistory()) as seen at `now`:
 /// a container without samples gets Trend::TooLittleData with the estate's level. Sorted full
 /// soonest first: full ones, then growing ones by fill date (no date last), then the rest by
-/// used fraction, highest first. Pure: any thread.
+/// used fraction, highest first; ties by source, kind, name and id. Pure: any thread.
 std::vector<ContainerForecast> forecastAll(std::vector<ForecastContainer> containers,
                                            const std::vector<CapacitySeries> &history,
                                            const QDateTime &now);
