@@ -134,6 +134,9 @@ public:
 private:
     /// A request to `pathAndQuery` (relative to the base URL) with the HAL Accept header.
     [[nodiscard]] http::HttpRequest makeRequest(http::Method method, const std::string &pathAndQuery) const;
+    /// GET of one object's text; transport failures and non-2xx become errors naming `what`.
+    connectors::Result<http::HttpResponse>
+    getBody(const std::string &pathAndQuery, std::string_view what, const http::CancelToken &cancel);
     /// GET of one object; non-2xx and malformed JSON become errors naming `what`.
     connectors::Result<nlohmann::json>
     getJson(const std::string &pathAndQuery, std::string_view what, const http::CancelToken &cancel);
