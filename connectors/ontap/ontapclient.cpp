@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -85,10 +86,14 @@ std::string nameOf(const json &record)
 }
 
 // One collection page through nlohmann::json: its records appended to `out`, `next` set from
-// _links.next.href. Every list but the volumes' always comes here; a volume page only when the
-// streaming decoder gave it up, so its error words stay these.
+// _links.next.href; `recordsBefore` (those of the pages before) numbers records in errors. Every list but the volumes'
+// always comes here; a volume page only when the streaming decoder gave it up, so its error words stay these.
 template <class T>
-Result<void> parseListPage(const HttpResponse &response, std::string_view what, std::vector<T> &out, std::string &next)
+Result<void> parseListPage(const HttpResponse &response,
+                           std::string_view what,
+                           std::size_t recordsBefore,
+                           std::vector<T> &out,
+                           std::string &next)
 {
     auto page = parseBody(response, what);
     if (!page) {
@@ -114,10 +119,11 @@ Result<void> parseListPage(const HttpResponse &response, std::string_view what, 
             try {
                 out.push_back(record.template get<T>());
             } catch (const std::exception &e) {
-                return fail(parseError(
-                    what,
-                    http::describeJsonMismatch(e, "record " + std::to_string(out.size() + 1) + nameOf(record)),
-                    200));
+                return fail(
+                    parseError(what,
+                               http::describeJsonMismatch(
+                                   e, "record " + std::to_string(recordsBefore + out.size() + 1) + nameOf(record)),
+                               200));
             }
         }
     }
@@ -253,9 +259,11 @@ Result<json> OntapClient::getJson(const std::string &pathAndQuery, std::string_v
 }
 
 template <class T>
-Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view what, const CancelToken &cancel)
+Result<void> OntapClient::walkPages(std::string path,
+                                    std::string_view what,
+                                    const std::function<void(std::vector<T> &)> &onPage,
+                                    const CancelToken &cancel)
 {
-    std::vector<T> out;
     std::set<std::string> visited;
     std::string href = std::move(path);
     // Volume lists are the large ones (50,000 records at the scale we serve): decoded straight
@@ -264,6 +272,8 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
     if constexpr (std::is_same_v<T, Volume>) {
         volumeDecoder.emplace();
     }
+    std::vector<T> page;
+    std::size_t recordsBefore = 0;
     for (;;) {
         visited.insert(href);
         auto response = getBody(href, what, cancel);
@@ -272,21 +282,46 @@ Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view w
         }
         std::string next;
         bool decoded = false;
+        page.clear();
         if constexpr (std::is_same_v<T, Volume>) {
-            decoded = volumeDecoder->decode(response->body, out, next);
+            decoded = volumeDecoder->decode(response->body, page, next);
         }
         if (!decoded) {
-            auto page = parseListPage<T>(*response, what, out, next);
-            if (!page) {
-                return fail(std::move(page).error());
+            auto parsed = parseListPage<T>(*response, what, recordsBefore, page, next);
+            if (!parsed) {
+                return fail(std::move(parsed).error());
             }
         }
+        recordsBefore += page.size();
+        onPage(page);
         // Harvest's rule: an empty next, or one pointing back at a page already read, ends the walk.
         if (next.empty() || visited.count(next) > 0) {
-            return out;
+            return {};
         }
         href = std::move(next);
     }
+}
+
+template <class T>
+Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view what, const CancelToken &cancel)
+{
+    std::vector<T> out;
+    auto walked = walkPages<T>(
+        std::move(path),
+        what,
+        [&](std::vector<T> &page) {
+            // Grow geometrically: reserving exactly one page more on every page would move all
+            // records read so far once per page (quadratic over 125 pages of 50,000 volumes).
+            if (const std::size_t need = out.size() + page.size(); out.capacity() < need) {
+                out.reserve(std::max(need, out.capacity() * 2));
+            }
+            std::move(page.begin(), page.end(), std::back_inserter(out));
+        },
+        cancel);
+    if (!walked) {
+        return fail(std::move(walked).error());
+    }
+    return out;
 }
 
 Result<Cluster> OntapClient::cluster(const CancelToken &cancel)
@@ -321,31 +356,63 @@ Result<std::vector<Aggregate>> OntapClient::listAggregates(const CancelToken &ca
                               cancel);
 }
 
+Result<void> OntapClient::queryVolumes(const std::string &filter,
+                                       bool withMetric,
+                                       std::string_view what,
+                                       const std::function<void(Volume &&)> &sink,
+                                       const CancelToken &cancel)
+{
+    bool handedOver = false;
+    const std::function<void(std::vector<Volume> &)> onPage = [&](std::vector<Volume> &page) {
+        for (Volume &volume : page) {
+            // Clusters that ignore or predate is_constituent would otherwise list every FlexGroup member.
+            if (volume.style != "flexgroup_constituent") {
+                handedOver = true;
+                sink(std::move(volume));
+            }
+        }
+    };
+    const std::string common = "&max_records=" + std::to_string(m_options.pageSize) + filter;
+    auto walked = walkPages<Volume>("/api/storage/volumes?fields=" + urlEncode(volumeFields(true, withMetric))
+                                        + "&is_constituent=false" + common,
+                                    what,
+                                    onPage,
+                                    cancel);
+    // The 400 comes for the first page; after volumes were handed over a retry would repeat them.
+    if (!walked && !handedOver && rejectsNewerFields(walked.error())) {
+        walked = walkPages<Volume>(
+            "/api/storage/volumes?fields=" + urlEncode(volumeFields(false, withMetric)) + common, what, onPage, cancel);
+    }
+    return walked;
+}
+
 Result<std::vector<Volume>>
 OntapClient::queryVolumes(const std::string &filter, bool withMetric, std::string_view what, const CancelToken &cancel)
 {
-    const std::string common = "&max_records=" + std::to_string(m_options.pageSize) + filter;
-    auto volumes = listAll<Volume>("/api/storage/volumes?fields=" + urlEncode(volumeFields(true, withMetric))
-                                       + "&is_constituent=false" + common,
-                                   what,
-                                   cancel);
-    if (!volumes && rejectsNewerFields(volumes.error())) {
-        volumes = listAll<Volume>(
-            "/api/storage/volumes?fields=" + urlEncode(volumeFields(false, withMetric)) + common, what, cancel);
+    std::vector<Volume> volumes;
+    auto walked = queryVolumes(
+        filter,
+        withMetric,
+        what,
+        [&](Volume &&volume) {
+            volumes.push_back(std::move(volume));
+        },
+        cancel);
+    if (!walked) {
+        return fail(std::move(walked).error());
     }
-    if (!volumes) {
-        return volumes;
-    }
-    // Clusters that ignore or predate is_constituent would otherwise list every FlexGroup member.
-    std::erase_if(*volumes, [](const Volume &v) {
-        return v.style == "flexgroup_constituent";
-    });
     return volumes;
 }
 
 Result<std::vector<Volume>> OntapClient::listVolumes(bool withMetric, const CancelToken &cancel)
 {
     return queryVolumes({}, withMetric, "listing ONTAP volumes", cancel);
+}
+
+Result<void>
+OntapClient::forEachVolume(bool withMetric, const std::function<void(Volume &&)> &sink, const CancelToken &cancel)
+{
+    return queryVolumes({}, withMetric, "listing ONTAP volumes", sink, cancel);
 }
 
 Result<std::vector<Volume>> OntapClient::listVolumeMetrics(const CancelToken &cancel)

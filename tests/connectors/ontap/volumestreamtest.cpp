@@ -173,5 +173,66 @@ TEST_F(OntapClientTest, ListVolumes_PageTheStreamingDecoderGivesUp_DecodedByTheD
     EXPECT_EQ((*volumes)[1].sizeBytes, 1000);
 }
 
+TEST_F(OntapClientTest, ForEachVolume_HandsOverEachPagesVolumesInOrderWithoutConstituents)
+{
+    transport.enqueueJson(Method::Get, kStreamVolumesPath, ontapFixture("volumes_page1.json"));
+    transport.enqueueJson(Method::Get, kStreamVolumesPath, ontapFixture("volumes_page2.json"));
+    std::vector<std::string> names;
+    const auto walked = client().forEachVolume(false, [&](Volume &&v) {
+        names.push_back(v.name);
+    });
+    ASSERT_TRUE(walked) << walked.error().message;
+    std::vector<std::string> expected;
+    for (const char *page : {"volumes_page1.json", "volumes_page2.json"}) {
+        for (const Volume &v : domDecodeVolumePage(ontapFixture(page)).records) {
+            expected.push_back(v.name);
+        }
+    }
+    EXPECT_EQ(names, expected);
+    EXPECT_EQ(transport.requestCount(), 2);
+
+    transport.enqueueJson(Method::Get,
+                          kStreamVolumesPath,
+                          R"({"records":[{"uuid":"c","name":"fg__0001","style":"flexgroup_constituent"},)"
+                          R"({"uuid":"d","name":"after"}]})");
+    names.clear();
+    ASSERT_TRUE(client().forEachVolume(false, [&](Volume &&v) {
+        names.push_back(v.name);
+    }));
+    EXPECT_EQ(names, std::vector<std::string>{"after"});
+}
+
+// A 400 naming a newer field on a later page is not the old-cluster answer the retry is for, and
+// retrying would hand the first page's volumes over twice.
+TEST_F(OntapClientTest, ForEachVolume_RejectionAfterVolumesWereHandedOver_NotRetried)
+{
+    transport.enqueueJson(
+        Method::Get,
+        kStreamVolumesPath,
+        R"({"records":[{"uuid":"a","name":"v1"}],"_links":{"next":{"href":"/api/storage/volumes?p=2"}}})");
+    transport.enqueueJson(Method::Get, kStreamVolumesPath, ontapFixture("error_unexpected_argument.json"), 400);
+    int handedOver = 0;
+    const auto walked = client().forEachVolume(false, [&](Volume &&) {
+        ++handedOver;
+    });
+    ASSERT_FALSE(walked);
+    EXPECT_EQ(walked.error().httpStatus, 400);
+    EXPECT_EQ(handedOver, 1);
+    EXPECT_EQ(transport.requestCount(), 2);
+}
+
+TEST_F(OntapClientTest, ListVolumes_BadRecordOnSecondPage_NumberedAcrossPages)
+{
+    transport.enqueueJson(Method::Get,
+                          kStreamVolumesPath,
+                          R"({"records":[{"uuid":"a","name":"v1"},{"uuid":"b","name":"v2"}],)"
+                          R"("_links":{"next":{"href":"/api/storage/volumes?p=2"}}})");
+    transport.enqueueJson(Method::Get, kStreamVolumesPath, R"({"records":[{"name":"trident_pvc_broken"}]})");
+    const auto volumes = client().listVolumes();
+    ASSERT_FALSE(volumes);
+    EXPECT_EQ(volumes.error().message,
+              "listing ONTAP volumes: ONTAP sent no \"uuid\" field (record 3 \"trident_pvc_broken\")");
+}
+
 } // namespace
 } // namespace strata::ontap::test
