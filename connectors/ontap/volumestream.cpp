@@ -40,6 +40,20 @@ VsPresence vsPresence(od::value &v)
     return v.is_null().get(isNull) == simdjson::SUCCESS && isNull ? VsPresence::Null : VsPresence::Bad;
 }
 
+// Runs `read` on a value that is there; null (absent to from_json) succeeds without it.
+template <class Read> bool vsIfPresent(od::value &v, Read read)
+{
+    switch (vsPresence(v)) {
+    case VsPresence::Null:
+        return true;
+    case VsPresence::Bad:
+        return false;
+    case VsPresence::Value:
+        break;
+    }
+    return read();
+}
+
 bool vsWalk(od::value v, int depth)
 {
     if (depth > kVolumeStreamMaxDepth) {
@@ -98,97 +112,72 @@ bool vsWalk(od::value v, int depth)
 
 bool vsString(od::value v, std::string &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
+    return vsIfPresent(v, [&] {
+        std::string_view text;
+        if (v.get_string().get(text) != simdjson::SUCCESS) {
+            return false;
+        }
+        out.assign(text);
         return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    std::string_view text;
-    if (v.get_string().get(text) != simdjson::SUCCESS) {
-        return false;
-    }
-    out.assign(text);
-    return true;
+    });
 }
 
 // Integers only: a float or an out-of-range value goes to convert(), which has the rules for them.
-template <class T> bool vsInteger(od::value v, std::optional<T> &out)
+template <class T> bool vsOptionalInteger(od::value v, std::optional<T> &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
+    return vsIfPresent(v, [&] {
+        std::int64_t number = 0;
+        if (v.get_int64().get(number) != simdjson::SUCCESS || number < std::int64_t(std::numeric_limits<T>::min())
+            || number > std::int64_t(std::numeric_limits<T>::max())) {
+            return false;
+        }
+        out = T(number);
         return true;
-    case VsPresence::Bad:
+    });
+}
+
+bool vsOptionalDouble(od::value v, std::optional<double> &out)
+{
+    return vsIfPresent(v, [&] {
+        od::json_type type{};
+        double number = 0;
+        if (v.type().get(type) != simdjson::SUCCESS || type != od::json_type::number
+            || v.get_double().get(number) != simdjson::SUCCESS) {
+            return false;
+        }
+        out = number;
+        return true;
+    });
+}
+
+// A plain (not optional) field keeps its value when the JSON has null, as read() does.
+template <class T> bool vsPlain(od::value v, T &out, bool (*readOptional)(od::value, std::optional<T> &))
+{
+    std::optional<T> value;
+    if (!readOptional(v, value)) {
         return false;
-    case VsPresence::Value:
-        break;
     }
-    std::int64_t number = 0;
-    if (v.get_int64().get(number) != simdjson::SUCCESS || number < std::int64_t(std::numeric_limits<T>::min())
-        || number > std::int64_t(std::numeric_limits<T>::max())) {
-        return false;
+    if (value) {
+        out = *value;
     }
-    out = T(number);
     return true;
 }
 
 template <class T> bool vsInteger(od::value v, T &out)
 {
-    std::optional<T> value;
-    if (!vsInteger(v, value)) {
-        return false;
-    }
-    if (value) {
-        out = *value;
-    }
-    return true;
-}
-
-bool vsDouble(od::value v, std::optional<double> &out)
-{
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
-        return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    od::json_type type{};
-    double number = 0;
-    if (v.type().get(type) != simdjson::SUCCESS || type != od::json_type::number
-        || v.get_double().get(number) != simdjson::SUCCESS) {
-        return false;
-    }
-    out = number;
-    return true;
+    return vsPlain(v, out, &vsOptionalInteger<T>);
 }
 
 bool vsDouble(od::value v, double &out)
 {
-    std::optional<double> value;
-    if (!vsDouble(v, value)) {
-        return false;
-    }
-    if (value) {
-        out = *value;
-    }
-    return true;
+    return vsPlain(v, out, &vsOptionalDouble);
 }
 
 bool vsBool(od::value v, bool &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
-        return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    return v.get_bool().get(out) == simdjson::SUCCESS;
+    return vsIfPresent(v, [&] {
+        return v.get_bool().get(out) == simdjson::SUCCESS;
+    });
 }
 
 // Iterates an object's fields, handing each key (unescaped) and value to `onField`, which returns
@@ -240,22 +229,16 @@ bool vsFields(od::value v, int depth, std::initializer_list<std::string_view> kn
 template <class OnField>
 bool vsNested(od::value v, int depth, std::initializer_list<std::string_view> known, OnField onField)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
-        return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    od::json_type type{};
-    if (v.type().get(type) != simdjson::SUCCESS) {
-        return false;
-    }
-    if (type != od::json_type::object) {
-        return vsWalk(v, depth);
-    }
-    return vsFields(v, depth, known, onField);
+    return vsIfPresent(v, [&] {
+        od::json_type type{};
+        if (v.type().get(type) != simdjson::SUCCESS) {
+            return false;
+        }
+        if (type != od::json_type::object) {
+            return vsWalk(v, depth);
+        }
+        return vsFields(v, depth, known, onField);
+    });
 }
 
 // from_json(ObjectRef): an object (anything else throws) with optional name and uuid.
@@ -269,47 +252,35 @@ bool vsObjectRef(od::value v, int depth, ObjectRef &out)
 // readRef(): null or absent, or an ObjectRef with a name or a uuid.
 bool vsRef(od::value v, int depth, std::optional<ObjectRef> &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
+    return vsIfPresent(v, [&] {
+        ObjectRef ref;
+        if (!vsObjectRef(v, depth, ref)) {
+            return false;
+        }
+        if (!ref.name.empty() || !ref.uuid.empty()) {
+            out = std::move(ref);
+        }
         return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    ObjectRef ref;
-    if (!vsObjectRef(v, depth, ref)) {
-        return false;
-    }
-    if (!ref.name.empty() || !ref.uuid.empty()) {
-        out = std::move(ref);
-    }
-    return true;
+    });
 }
 
 bool vsAggregates(od::value v, int depth, std::vector<ObjectRef> &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
-        return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    od::array array;
-    if (v.get_array().get(array) != simdjson::SUCCESS) {
-        return false;
-    }
-    for (auto element : array) {
-        od::value item;
-        ObjectRef ref;
-        if (std::move(element).get(item) != simdjson::SUCCESS || !vsObjectRef(item, depth + 1, ref)) {
+    return vsIfPresent(v, [&] {
+        od::array array;
+        if (v.get_array().get(array) != simdjson::SUCCESS) {
             return false;
         }
-        out.push_back(std::move(ref));
-    }
-    return true;
+        for (auto element : array) {
+            od::value item;
+            ObjectRef ref;
+            if (std::move(element).get(item) != simdjson::SUCCESS || !vsObjectRef(item, depth + 1, ref)) {
+                return false;
+            }
+            out.push_back(std::move(ref));
+        }
+        return true;
+    });
 }
 
 bool vsMetricTriple(od::value v, int depth, double &read, double &write, double &total)
@@ -321,34 +292,31 @@ bool vsMetricTriple(od::value v, int depth, double &read, double &write, double 
 
 bool vsMetric(od::value v, int depth, std::optional<VolumeMetric> &out)
 {
-    switch (vsPresence(v)) {
-    case VsPresence::Null:
+    return vsIfPresent(v, [&] {
+        // from_json sets metric for any non-null value, reading what it finds below an object.
+        VolumeMetric metric;
+        if (!vsNested(v, depth, {"timestamp", "iops", "throughput", "latency"}, [&](int index, od::value field) {
+                switch (index) {
+                case 0:
+                    return vsString(field, metric.timestamp);
+                case 1:
+                    return vsMetricTriple(field, depth + 1, metric.readIops, metric.writeIops, metric.totalIops);
+                case 2:
+                    return vsMetricTriple(field,
+                                          depth + 1,
+                                          metric.readThroughputBps,
+                                          metric.writeThroughputBps,
+                                          metric.totalThroughputBps);
+                default:
+                    return vsMetricTriple(
+                        field, depth + 1, metric.readLatencyUs, metric.writeLatencyUs, metric.totalLatencyUs);
+                }
+            })) {
+            return false;
+        }
+        out = metric;
         return true;
-    case VsPresence::Bad:
-        return false;
-    case VsPresence::Value:
-        break;
-    }
-    // from_json sets metric for any non-null value, reading what it finds below an object.
-    VolumeMetric metric;
-    if (!vsNested(v, depth, {"timestamp", "iops", "throughput", "latency"}, [&](int index, od::value field) {
-            switch (index) {
-            case 0:
-                return vsString(field, metric.timestamp);
-            case 1:
-                return vsMetricTriple(field, depth + 1, metric.readIops, metric.writeIops, metric.totalIops);
-            case 2:
-                return vsMetricTriple(
-                    field, depth + 1, metric.readThroughputBps, metric.writeThroughputBps, metric.totalThroughputBps);
-            default:
-                return vsMetricTriple(
-                    field, depth + 1, metric.readLatencyUs, metric.writeLatencyUs, metric.totalLatencyUs);
-            }
-        })) {
-        return false;
-    }
-    out = metric;
-    return true;
+    });
 }
 
 // from_json(json, Volume&) field by field; see dto.cpp for the rules this mirrors.
@@ -397,7 +365,7 @@ bool vsVolume(od::value v, Volume &out)
             case 6:
                 return vsString(field, out.type);
             case 7:
-                return vsInteger(field, size);
+                return vsOptionalInteger(field, size);
             case 8:
                 return vsNested(field,
                                 depth + 1,
@@ -405,13 +373,13 @@ bool vsVolume(od::value v, Volume &out)
                                 [&](int spaceIndex, od::value spaceField) {
                                     switch (spaceIndex) {
                                     case 0:
-                                        return vsInteger(spaceField, spaceSize);
+                                        return vsOptionalInteger(spaceField, spaceSize);
                                     case 1:
-                                        return vsInteger(spaceField, out.usedBytes);
+                                        return vsOptionalInteger(spaceField, out.usedBytes);
                                     case 2:
-                                        return vsInteger(spaceField, out.availableBytes);
+                                        return vsOptionalInteger(spaceField, out.availableBytes);
                                     case 3:
-                                        return vsDouble(spaceField, out.percentUsed);
+                                        return vsOptionalDouble(spaceField, out.percentUsed);
                                     default:
                                         return vsNested(
                                             spaceField,
