@@ -12,7 +12,7 @@ build_pkgs=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-websockets-dev qt6-httpserver-dev
   qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite
   qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev zlib1g-dev libssl-dev libyaml-cpp-dev
-  libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev libexpat1-dev
+  libsimdjson-dev libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev libexpat1-dev
 )
 run_pkgs=(gnome-keyring dbus xvfb xauth)
 test_pkgs=(

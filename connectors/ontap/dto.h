@@ -22,6 +22,8 @@ struct ObjectRef
 {
     std::string name;
     std::string uuid; ///< may be empty when ONTAP returns only the name
+
+    bool operator==(const ObjectRef &) const = default;
 };
 
 /// GET /api/cluster
@@ -63,6 +65,8 @@ struct VolumeMetric
     double readIops = 0, writeIops = 0, totalIops = 0;
     double readThroughputBps = 0, writeThroughputBps = 0, totalThroughputBps = 0; ///< bytes/s
     double readLatencyUs = 0, writeLatencyUs = 0, totalLatencyUs = 0;             ///< microseconds
+
+    bool operator==(const VolumeMetric &) const = default;
 };
 
 /// GET /api/storage/volumes (one record)
@@ -93,6 +97,8 @@ struct Volume
     int snapshotCount = 0;                        ///< snapshot_count
     std::string createTime;                       ///< ISO 8601, may be empty
     std::optional<VolumeMetric> metric;           ///< only when fields includes `metric`
+
+    bool operator==(const Volume &) const = default;
 };
 
 /// GET /api/storage/volumes/{uuid}/snapshots

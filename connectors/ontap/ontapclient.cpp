@@ -1,11 +1,15 @@
 #include "connectors/ontap/ontapclient.h"
 
 #include "connectors/http/jsonparse.h"
+#include "connectors/ontap/volumestream.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <set>
+#include <type_traits>
 
 namespace strata::ontap {
 
@@ -77,6 +81,60 @@ std::string nameOf(const json &record)
         if (auto it = record.find("name"); it != record.end() && it->is_string()) {
             return " \"" + it->get<std::string>() + "\"";
         }
+    }
+    return {};
+}
+
+// One collection page through nlohmann::json: its records appended to `out`, `next` set from
+// _links.next.href; `recordsBefore` (those of the pages before) numbers records in errors. Every list but the volumes'
+// always comes here; a volume page only when the streaming decoder gave it up, so its error words stay these.
+template <class T>
+Result<void> parseListPage(const HttpResponse &response,
+                           std::string_view what,
+                           std::size_t recordsBefore,
+                           std::vector<T> &out,
+                           std::string &next)
+{
+    auto page = parseBody(response, what);
+    if (!page) {
+        return fail(std::move(page).error());
+    }
+    if (!page->is_object()) {
+        return fail(
+            parseError(what, std::string("a JSON ") + page->type_name() + " where the collection object belongs", 200));
+    }
+    const json &body = *page;
+    if (auto records = body.find("records"); records != body.end()) {
+        if (!records->is_array()) {
+            return fail(parseError(
+                what, std::string("a JSON ") + records->type_name() + " where the \"records\" array belongs", 200));
+        }
+        // Grow geometrically: reserving exactly one page more on every page would move all
+        // records read so far once per page (quadratic over 125 pages of 50,000 volumes).
+        if (const std::size_t need = out.size() + records->size(); out.capacity() < need) {
+            out.reserve(std::max(need, out.capacity() * 2));
+        }
+        for (std::size_t i = 0; i < records->size(); ++i) {
+            const json &record = (*records)[i];
+            try {
+                out.push_back(record.template get<T>());
+            } catch (const std::exception &e) {
+                return fail(
+                    parseError(what,
+                               http::describeJsonMismatch(
+                                   e, "record " + std::to_string(recordsBefore + out.size() + 1) + nameOf(record)),
+                               200));
+            }
+        }
+    }
+    try {
+        if (auto links = body.find("_links"); links != body.end() && links->is_object()) {
+            if (auto n = links->find("next"); n != links->end() && n->is_object()) {
+                next = n->value("href", std::string());
+            }
+        }
+    } catch (const std::exception &e) {
+        return fail(parseError(what, http::describeJsonMismatch(e, "_links.next"), 200));
     }
     return {};
 }
@@ -178,7 +236,8 @@ http::Sleeper OntapClient::sleeper() const
     return m_options.http.sleeper ? m_options.http.sleeper : http::realSleeper();
 }
 
-Result<json> OntapClient::getJson(const std::string &pathAndQuery, std::string_view what, const CancelToken &cancel)
+Result<HttpResponse>
+OntapClient::getBody(const std::string &pathAndQuery, std::string_view what, const CancelToken &cancel)
 {
     auto response = m_http.send(makeRequest(Method::Get, pathAndQuery), cancel);
     if (!response) {
@@ -187,64 +246,82 @@ Result<json> OntapClient::getJson(const std::string &pathAndQuery, std::string_v
     if (!response->isSuccess()) {
         return fail(ontapError(*response, what));
     }
+    return response;
+}
+
+Result<json> OntapClient::getJson(const std::string &pathAndQuery, std::string_view what, const CancelToken &cancel)
+{
+    auto response = getBody(pathAndQuery, what, cancel);
+    if (!response) {
+        return fail(std::move(response).error());
+    }
     return parseBody(*response, what);
+}
+
+template <class T>
+Result<void> OntapClient::walkPages(std::string path,
+                                    std::string_view what,
+                                    const std::function<void(std::vector<T> &)> &onPage,
+                                    const CancelToken &cancel)
+{
+    std::set<std::string> visited;
+    std::string href = std::move(path);
+    // Volume lists are the large ones (50,000 records at the scale we serve): decoded straight
+    // from the text. A page that decoder does not take goes through the DOM, which words errors.
+    std::optional<VolumePageDecoder> volumeDecoder;
+    if constexpr (std::is_same_v<T, Volume>) {
+        volumeDecoder.emplace();
+    }
+    std::vector<T> page;
+    std::size_t recordsBefore = 0;
+    for (;;) {
+        visited.insert(href);
+        auto response = getBody(href, what, cancel);
+        if (!response) {
+            return fail(std::move(response).error());
+        }
+        std::string next;
+        bool decoded = false;
+        page.clear();
+        if constexpr (std::is_same_v<T, Volume>) {
+            decoded = volumeDecoder->decode(response->body, page, next);
+        }
+        if (!decoded) {
+            auto parsed = parseListPage<T>(*response, what, recordsBefore, page, next);
+            if (!parsed) {
+                return fail(std::move(parsed).error());
+            }
+        }
+        recordsBefore += page.size();
+        onPage(page);
+        // Harvest's rule: an empty next, or one pointing back at a page already read, ends the walk.
+        if (next.empty() || visited.count(next) > 0) {
+            return {};
+        }
+        href = std::move(next);
+    }
 }
 
 template <class T>
 Result<std::vector<T>> OntapClient::listAll(std::string path, std::string_view what, const CancelToken &cancel)
 {
     std::vector<T> out;
-    std::set<std::string> visited;
-    std::string href = std::move(path);
-    for (;;) {
-        visited.insert(href);
-        auto page = getJson(href, what, cancel);
-        if (!page) {
-            return fail(std::move(page).error());
-        }
-        if (!page->is_object()) {
-            return fail(parseError(
-                what, std::string("a JSON ") + page->type_name() + " where the collection object belongs", 200));
-        }
-        const json &body = *page;
-        if (auto records = body.find("records"); records != body.end()) {
-            if (!records->is_array()) {
-                return fail(parseError(
-                    what, std::string("a JSON ") + records->type_name() + " where the \"records\" array belongs", 200));
-            }
+    auto walked = walkPages<T>(
+        std::move(path),
+        what,
+        [&](std::vector<T> &page) {
             // Grow geometrically: reserving exactly one page more on every page would move all
             // records read so far once per page (quadratic over 125 pages of 50,000 volumes).
-            if (const std::size_t need = out.size() + records->size(); out.capacity() < need) {
+            if (const std::size_t need = out.size() + page.size(); out.capacity() < need) {
                 out.reserve(std::max(need, out.capacity() * 2));
             }
-            for (std::size_t i = 0; i < records->size(); ++i) {
-                const json &record = (*records)[i];
-                try {
-                    out.push_back(record.template get<T>());
-                } catch (const std::exception &e) {
-                    return fail(parseError(
-                        what,
-                        http::describeJsonMismatch(e, "record " + std::to_string(out.size() + 1) + nameOf(record)),
-                        200));
-                }
-            }
-        }
-        std::string next;
-        try {
-            if (auto links = body.find("_links"); links != body.end() && links->is_object()) {
-                if (auto n = links->find("next"); n != links->end() && n->is_object()) {
-                    next = n->value("href", std::string());
-                }
-            }
-        } catch (const std::exception &e) {
-            return fail(parseError(what, http::describeJsonMismatch(e, "_links.next"), 200));
-        }
-        // Harvest's rule: an empty next, or one pointing back at a page already read, ends the walk.
-        if (next.empty() || visited.count(next) > 0) {
-            return out;
-        }
-        href = std::move(next);
+            std::move(page.begin(), page.end(), std::back_inserter(out));
+        },
+        cancel);
+    if (!walked) {
+        return fail(std::move(walked).error());
     }
+    return out;
 }
 
 Result<Cluster> OntapClient::cluster(const CancelToken &cancel)
@@ -279,31 +356,63 @@ Result<std::vector<Aggregate>> OntapClient::listAggregates(const CancelToken &ca
                               cancel);
 }
 
+Result<void> OntapClient::queryVolumes(const std::string &filter,
+                                       bool withMetric,
+                                       std::string_view what,
+                                       const std::function<void(Volume &&)> &sink,
+                                       const CancelToken &cancel)
+{
+    bool handedOver = false;
+    const std::function<void(std::vector<Volume> &)> onPage = [&](std::vector<Volume> &page) {
+        for (Volume &volume : page) {
+            // Clusters that ignore or predate is_constituent would otherwise list every FlexGroup member.
+            if (volume.style != "flexgroup_constituent") {
+                handedOver = true;
+                sink(std::move(volume));
+            }
+        }
+    };
+    const std::string common = "&max_records=" + std::to_string(m_options.pageSize) + filter;
+    auto walked = walkPages<Volume>("/api/storage/volumes?fields=" + urlEncode(volumeFields(true, withMetric))
+                                        + "&is_constituent=false" + common,
+                                    what,
+                                    onPage,
+                                    cancel);
+    // The 400 comes for the first page; after volumes were handed over a retry would repeat them.
+    if (!walked && !handedOver && rejectsNewerFields(walked.error())) {
+        walked = walkPages<Volume>(
+            "/api/storage/volumes?fields=" + urlEncode(volumeFields(false, withMetric)) + common, what, onPage, cancel);
+    }
+    return walked;
+}
+
 Result<std::vector<Volume>>
 OntapClient::queryVolumes(const std::string &filter, bool withMetric, std::string_view what, const CancelToken &cancel)
 {
-    const std::string common = "&max_records=" + std::to_string(m_options.pageSize) + filter;
-    auto volumes = listAll<Volume>("/api/storage/volumes?fields=" + urlEncode(volumeFields(true, withMetric))
-                                       + "&is_constituent=false" + common,
-                                   what,
-                                   cancel);
-    if (!volumes && rejectsNewerFields(volumes.error())) {
-        volumes = listAll<Volume>(
-            "/api/storage/volumes?fields=" + urlEncode(volumeFields(false, withMetric)) + common, what, cancel);
+    std::vector<Volume> volumes;
+    auto walked = queryVolumes(
+        filter,
+        withMetric,
+        what,
+        [&](Volume &&volume) {
+            volumes.push_back(std::move(volume));
+        },
+        cancel);
+    if (!walked) {
+        return fail(std::move(walked).error());
     }
-    if (!volumes) {
-        return volumes;
-    }
-    // Clusters that ignore or predate is_constituent would otherwise list every FlexGroup member.
-    std::erase_if(*volumes, [](const Volume &v) {
-        return v.style == "flexgroup_constituent";
-    });
     return volumes;
 }
 
 Result<std::vector<Volume>> OntapClient::listVolumes(bool withMetric, const CancelToken &cancel)
 {
     return queryVolumes({}, withMetric, "listing ONTAP volumes", cancel);
+}
+
+Result<void>
+OntapClient::forEachVolume(bool withMetric, const std::function<void(Volume &&)> &sink, const CancelToken &cancel)
+{
+    return queryVolumes({}, withMetric, "listing ONTAP volumes", sink, cancel);
 }
 
 Result<std::vector<Volume>> OntapClient::listVolumeMetrics(const CancelToken &cancel)

@@ -72,6 +72,12 @@ public:
     /// poll it less often). A cluster that rejects `is_constituent` or `space.percent_used`
     /// with 400 (pre-9.8/9.9) is asked once more without them; percentUsed is then derived.
     connectors::Result<std::vector<Volume>> listVolumes(bool withMetric = false, const http::CancelToken &cancel = {});
+    /// listVolumes() handing each volume to `sink` as soon as its page is decoded, in the
+    /// cluster's order, instead of collecting them: a caller that converts them holds one page of
+    /// connector records at a time (at 50,000 volumes about 50 MB less). On an error the volumes
+    /// already handed over belong to a listing that failed.
+    connectors::Result<void>
+    forEachVolume(bool withMetric, const std::function<void(Volume &&)> &sink, const http::CancelToken &cancel = {});
     /// uuid, name and the latest `metric` (15 s average) of every volume: the light listing for
     /// the performance poll, about a tenth of listVolumes(true)'s payload.
     connectors::Result<std::vector<Volume>> listVolumeMetrics(const http::CancelToken &cancel = {});
@@ -134,16 +140,32 @@ public:
 private:
     /// A request to `pathAndQuery` (relative to the base URL) with the HAL Accept header.
     [[nodiscard]] http::HttpRequest makeRequest(http::Method method, const std::string &pathAndQuery) const;
+    /// GET of one object's text; transport failures and non-2xx become errors naming `what`.
+    connectors::Result<http::HttpResponse>
+    getBody(const std::string &pathAndQuery, std::string_view what, const http::CancelToken &cancel);
     /// GET of one object; non-2xx and malformed JSON become errors naming `what`.
     connectors::Result<nlohmann::json>
     getJson(const std::string &pathAndQuery, std::string_view what, const http::CancelToken &cancel);
+    /// GETs `path` and each `_links.next` after it, handing every page's records to `onPage`
+    /// (which may move them out).
+    template <class T>
+    connectors::Result<void> walkPages(std::string path,
+                                       std::string_view what,
+                                       const std::function<void(std::vector<T> &)> &onPage,
+                                       const http::CancelToken &cancel);
     template <class T>
     connectors::Result<std::vector<T>>
     listAll(std::string path, std::string_view what, const http::CancelToken &cancel);
-    /// listAll over /api/storage/volumes with `filter` ("" or "&name=..."), retried once with the
-    /// ONTAP 9.6 baseline (no is_constituent, no space.percent_used) if the cluster rejects those.
+    /// The pages of /api/storage/volumes with `filter` ("" or "&name=..."), FlexGroup constituents
+    /// left out, retried once with the ONTAP 9.6 baseline (no is_constituent, no
+    /// space.percent_used) if the cluster rejects those; collected, or each handed to `sink`.
     connectors::Result<std::vector<Volume>>
     queryVolumes(const std::string &filter, bool withMetric, std::string_view what, const http::CancelToken &cancel);
+    connectors::Result<void> queryVolumes(const std::string &filter,
+                                          bool withMetric,
+                                          std::string_view what,
+                                          const std::function<void(Volume &&)> &sink,
+                                          const http::CancelToken &cancel);
     connectors::Result<MutationResult> mutate(http::HttpRequest request,
                                               std::string_view what,
                                               const JobProgress &progress,

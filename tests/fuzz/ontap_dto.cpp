@@ -1,8 +1,13 @@
 // ONTAP REST bodies through OntapClient: collections (records, _links.next), single objects,
 // EMS events, jobs and their polling, mutation answers, and error bodies (see fuzztransport.h
-// for the input format).
+// for the input format). The whole input is also one volume page for the streaming decoder,
+// checked against the DOM decoder.
+#include "connectors/http/jsonparse.h"
 #include "connectors/ontap/ontapclient.h"
+#include "connectors/ontap/volumestream.h"
 #include "tests/fuzz/fuzztransport.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,11 +29,46 @@ template <class Call> void withOntapClient(std::string_view data, Call call)
     (void)call(client);
 }
 
+// The streaming volume decoder may give a page up, never accept one the DOM route rejects or
+// decodes differently: anything it takes must come out of parse + from_json the same.
+void checkVolumeStreamAgreesWithDom(std::string_view input)
+{
+    std::string body(input);
+    ontap::VolumePageDecoder decoder;
+    std::vector<ontap::Volume> streamed;
+    std::string next;
+    if (!decoder.decode(body, streamed, next)) {
+        return;
+    }
+    const nlohmann::json page = http::parseJsonBounded(input);
+    if (page.is_discarded() || !page.is_object()) {
+        __builtin_trap();
+    }
+    std::vector<ontap::Volume> dom;
+    std::string domNext;
+    try {
+        if (auto records = page.find("records"); records != page.end()) {
+            dom = records->get<std::vector<ontap::Volume>>();
+        }
+        if (auto links = page.find("_links"); links != page.end() && links->is_object()) {
+            if (auto n = links->find("next"); n != links->end() && n->is_object()) {
+                domNext = n->value("href", std::string());
+            }
+        }
+    } catch (const std::exception &) {
+        __builtin_trap();
+    }
+    if (!(dom == streamed) || domNext != next) {
+        __builtin_trap();
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const std::string_view input = fuzz::fuzzBytes(data, size);
+    checkVolumeStreamAgreesWithDom(input);
     withOntapClient(input, [](ontap::OntapClient &c) {
         return c.cluster();
     });

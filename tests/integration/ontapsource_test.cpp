@@ -127,6 +127,12 @@ TEST_F(OntapSourceTest, FirstPoll_PublishesEveryVolumeWithHealthAndIdentity)
     EXPECT_FALSE(engine->estate().svms().all().empty());
     EXPECT_FALSE(engine->estate().aggregates().all().empty());
     EXPECT_FALSE(engine->estate().qosPolicies().all().empty());
+    // The FlexCache list is read after the volumes: the cache volumes are still marked as such.
+    const auto cache = volumeNamed(QStringLiteral("chest_xray_cache"));
+    ASSERT_TRUE(cache);
+    EXPECT_TRUE(cache->isFlexCache);
+    EXPECT_FALSE(v->isFlexCache);
+    EXPECT_EQ(cache->style, QStringLiteral("flexgroup"));
 }
 
 TEST_F(OntapSourceTest, CreateSnapshot_RunsTheJobAndAudits)

@@ -17,6 +17,10 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <unordered_map>
 
 Q_LOGGING_CATEGORY(lcOntap, "strata.ontap", QtInfoMsg)
 
@@ -35,19 +39,60 @@ QDateTime parseOntapTime(const std::string &iso)
     return t.isValid() ? t.toUTC() : QDateTime();
 }
 
-Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QString> &flexCacheIds)
+// SVM, aggregate, state, style, type and QoS policy take a few distinct values across tens of
+// thousands of volumes: one shared QString each instead of a heap copy per volume (about 15 MB of
+// 50,000 records).
+class OntapTextInterner
+{
+public:
+    const QString &operator()(const std::string &text)
+    {
+        auto it = m_texts.find(text);
+        if (it == m_texts.end()) {
+            it = m_texts.emplace(text, qs(text)).first;
+        }
+        return it->second;
+    }
+
+private:
+    std::unordered_map<std::string, QString> m_texts;
+};
+
+// glibc keeps what a thread frees in that thread's arena, and the pool runs each poll on whichever
+// thread is free: after polls of a large estate every pool thread's arena held a poll's worth of
+// released records (140 MiB of RSS at 50,000 volumes). Declared first in the poll job, so it runs
+// after the job's own records are gone, and only for estates where that is worth a heap walk.
+struct OntapFreedHeapRelease
+{
+    static constexpr std::size_t kMinVolumes = 5000;
+    std::size_t volumes = 0;
+
+    OntapFreedHeapRelease() = default;
+    OntapFreedHeapRelease(const OntapFreedHeapRelease &) = delete;
+    OntapFreedHeapRelease &operator=(const OntapFreedHeapRelease &) = delete;
+    ~OntapFreedHeapRelease()
+    {
+#ifdef __GLIBC__
+        if (volumes >= kMinVolumes) {
+            malloc_trim(0);
+        }
+#endif
+    }
+};
+
+// isFlexCache is left false: the FlexCache list is read after the volumes.
+Volume toVolume(const ontap::Volume &v, const QString &source, OntapTextInterner &intern)
 {
     Volume out;
     out.source = source;
     out.id = qs(v.uuid);
     out.name = qs(v.name);
-    out.svm = qs(v.svm.name);
-    out.aggregate = v.aggregates.empty() ? QString() : qs(v.aggregates.front().name);
+    out.svm = intern(v.svm.name);
+    out.aggregate = v.aggregates.empty() ? QString() : intern(v.aggregates.front().name);
     out.aggregateCount = static_cast<int>(v.aggregates.size());
-    out.state = qs(v.state);
-    out.style = qs(v.style);
-    out.type = qs(v.type);
-    out.isFlexCache = flexCacheIds.contains(out.id);
+    out.state = intern(v.state);
+    out.style = intern(v.style);
+    out.type = intern(v.type);
     out.sizeBytes = v.sizeBytes;
     out.usedBytes = v.usedBytes;
     out.availableBytes = v.availableBytes;
@@ -55,7 +100,7 @@ Volume toVolume(const ontap::Volume &v, const QString &source, const QSet<QStrin
     out.snapshotReservePercent = v.snapshotReservePercent;
     out.snapshotUsedBytes = v.snapshotUsedBytes;
     out.snapshotCount = v.snapshotCount;
-    out.qosPolicy = v.qosPolicy ? qs(v.qosPolicy->name) : QString();
+    out.qosPolicy = v.qosPolicy ? intern(v.qosPolicy->name) : QString();
     if (v.isFlexClone && v.cloneParentVolume) {
         out.cloneParent = qs(v.cloneParentVolume->name);
         if (v.cloneParentSnapshot) {
@@ -224,13 +269,24 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         PollJob job;
         job.cancel = cancelling(token);
         job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
+            OntapFreedHeapRelease releaseFreedHeap;
             PollOutcome out;
             auto &client = *conn->client;
             // Each read needs the ones before it to have answered: the first failure ends the poll.
             auto cluster = client.cluster(token);
             auto svms = cluster ? client.listSvms(token) : connectors::fail(cluster.error());
             auto aggregates = svms ? client.listAggregates(token) : connectors::fail(svms.error());
-            auto volumes = aggregates ? client.listVolumes(false, token) : connectors::fail(aggregates.error());
+            // Each volume is converted as its page arrives, so the connector's records of only one
+            // page are alive at a time; isFlexCache is set once the FlexCache list is in.
+            std::vector<std::shared_ptr<Volume>> converted;
+            OntapTextInterner intern;
+            auto volumes = aggregates ? client.forEachVolume(
+                               false,
+                               [&](ontap::Volume &&v) {
+                                   converted.push_back(std::make_shared<Volume>(toVolume(v, source, intern)));
+                               },
+                               token)
+                                      : connectors::fail(aggregates.error());
             auto qos = volumes ? client.listQosPolicies(token) : connectors::fail(volumes.error());
             if (!qos) {
                 out.error = toFetchError(qos.error());
@@ -290,12 +346,14 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                     cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
                 }
             }
+            releaseFreedHeap.volumes = converted.size();
             std::vector<Ptr<Volume>> volumeList;
-            volumeList.reserve(volumes->size());
+            volumeList.reserve(converted.size());
             auto usage = std::make_shared<std::vector<VolumeUsage>>();
-            usage->reserve(volumes->size());
-            for (const auto &v : *volumes) {
-                auto vol = std::make_shared<const Volume>(toVolume(v, source, cacheIds));
+            usage->reserve(converted.size());
+            for (auto &fresh : converted) {
+                fresh->isFlexCache = cacheIds.contains(fresh->id);
+                Ptr<Volume> vol = std::move(fresh);
                 // Reuse the previous record when nothing changed, so unchanged rows share memory
                 // and the diff short-circuits on pointer equality next time.
                 if (base) {
