@@ -176,7 +176,9 @@ ProcessFigures readProcessFigures();
 ///                                                          configured source, from the request to
 ///                                                          the estate's update (kind:
 ///                                                          core::sourceKindName()); a source
-///                                                          appears after its first success
+///                                                          appears after its first success;
+///                                                          Kubernetes sources list once and then
+///                                                          watch, so they report no polls
 ///   strata_web_live_delivery_delay_seconds                 live-feed diffs written to at least
 ///                                                          one viewer: from the oldest change the
 ///                                                          diff carries entering the feed
