@@ -463,7 +463,7 @@ TEST(RuntimeMetricsTest, ProcessFigures_FollowThisProcessesMemoryCpuAndDescripto
     }
     const ProcessFigures after = readProcessFigures();
     EXPECT_GE(after.residentBytes - before.residentBytes, kBytes - (qsizetype(4) << 20)) << int(block[1000]);
-    EXPECT_EQ(after.openFds, before.openFds + 1);
+    EXPECT_GE(after.openFds, before.openFds + 1) << "the file opened above";
     EXPECT_GT(after.cpuSeconds, before.cpuSeconds);
 
     const QStringList lines = samples(runtimeMetricsText(after, ServerTimings{}));
