@@ -190,6 +190,7 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
     , m_thread(new QThread(this))
     , m_worker(new QObject)
 {
+    m_age.start();
     m_thread->setObjectName(QStringLiteral("live-feed"));
     m_worker->moveToThread(m_thread);
     m_thread->start();
@@ -371,6 +372,7 @@ void LiveFeed::scheduleFlush()
 {
     if (!m_flushScheduled) {
         m_flushScheduled = true;
+        m_pendingSinceNs = m_age.nsecsElapsed();
         QTimer::singleShot(m_coalesceMs, this, &LiveFeed::flush);
     }
 }
@@ -443,9 +445,10 @@ void LiveFeed::flush()
     if (batches->empty()) {
         return;
     }
+    const qint64 enteredNs = m_pendingSinceNs;
     QMetaObject::invokeMethod(
         m_worker,
-        [this, batches] {
+        [this, batches, enteredNs] {
             QList<QByteArray> tails;
             for (Batch &b : *batches) {
                 QByteArray tail = apply(b);
@@ -456,8 +459,8 @@ void LiveFeed::flush()
             if (!tails.isEmpty()) {
                 QMetaObject::invokeMethod(
                     this,
-                    [this, tails] {
-                        deliver(tails);
+                    [this, tails, enteredNs] {
+                        deliver(tails, enteredNs);
                     },
                     Qt::QueuedConnection);
             }
@@ -593,8 +596,14 @@ QByteArray LiveFeed::apply(Batch &batch)
     return tail;
 }
 
-void LiveFeed::deliver(const QList<QByteArray> &tails)
+double LiveFeed::deliveringAgeSeconds() const
 {
+    return m_deliveringSinceNs < 0 ? -1.0 : double(m_age.nsecsElapsed() - m_deliveringSinceNs) / 1e9;
+}
+
+void LiveFeed::deliver(const QList<QByteArray> &tails, qint64 enteredNs)
+{
+    m_deliveringSinceNs = enteredNs;
     for (const QByteArray &tail : tails) {
         ++m_revision;
         QByteArray bytes = "{\"type\":\"diff\",\"revision\":" + QByteArray::number(m_revision) + tail;
@@ -606,6 +615,7 @@ void LiveFeed::deliver(const QList<QByteArray> &tails)
         }
         Q_EMIT diffReady(m_revision, bytes);
     }
+    m_deliveringSinceNs = -1;
 }
 
 bool LiveFeed::diffsSince(qint64 since, QList<QByteArray> *out) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -88,6 +89,11 @@ public:
     [[nodiscard]] QJsonArray rows(const QString &resource) const;
     [[nodiscard]] QStringList resources() const;
 
+    /// While diffReady() is emitted: seconds since the oldest change that diff carries entered the
+    /// feed (an estate diff, markDirty(), append() or a change of sources), so coalescing,
+    /// building and serialising are included; -1 outside diffReady(). Owner thread.
+    [[nodiscard]] double deliveringAgeSeconds() const;
+
     /// For tests: called on the thread that builds and serialises a resource's diff, once per
     /// resource and flush, with the resource's name.
     void setBuildObserver(std::function<void(const QString &resource)> observer);
@@ -106,7 +112,8 @@ private:
     void flush();
     /// Worker thread: applies one batch to the published state; the message tail or empty.
     QByteArray apply(Batch &batch);
-    void deliver(const QList<QByteArray> &tails);
+    /// `enteredNs`: when the batch's oldest change entered (m_age's nanoseconds).
+    void deliver(const QList<QByteArray> &tails, qint64 enteredNs);
     QSet<QString> configuredSources() const;
 
     core::Engine &m_engine;
@@ -118,6 +125,9 @@ private:
     qint64 m_maxKeptBytes = std::numeric_limits<qint64>::max();
     bool m_flushScheduled = false;
     bool m_resync = false;
+    QElapsedTimer m_age;             ///< monotonic clock of the delivery ages, started at construction
+    qint64 m_pendingSinceNs = 0;     ///< when the oldest change waiting for the next flush entered
+    qint64 m_deliveringSinceNs = -1; ///< during diffReady(): when its oldest change entered
 
     // Owner thread: what each resource has waiting for the next flush.
     QHash<QString, std::shared_ptr<Channel>> m_channels; ///< estate lists

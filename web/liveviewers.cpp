@@ -93,7 +93,9 @@ void LiveViewers::registerRoutes(Router &router)
         accept();
     });
     QObject::connect(&m_context.feed, &LiveFeed::diffReady, m_context.q, [this](qint64, const QByteArray &message) {
-        broadcast(message);
+        if (broadcast(message) > 0) {
+            m_context.timings.liveDelivery.observe(m_context.feed.deliveringAgeSeconds());
+        }
     });
 }
 
@@ -185,8 +187,9 @@ qint64 LiveViewers::queuedBytes() const
     return queued;
 }
 
-void LiveViewers::broadcast(const QByteArray &message)
+int LiveViewers::broadcast(const QByteArray &message)
 {
+    int written = 0;
     const qint64 size = message.size();
     struct Pending
     {
@@ -230,6 +233,7 @@ void LiveViewers::broadcast(const QByteArray &message)
                 text = QString::fromUtf8(message);
             }
             ws->sendTextMessage(text);
+            ++written;
             continue;
         }
         if (frames.isEmpty() || framesFor != ws->outgoingFrameSize()) {
@@ -237,7 +241,9 @@ void LiveViewers::broadcast(const QByteArray &message)
             frames = webSocketTextFrames(message, framesFor);
         }
         all[i].raw->write(frames);
+        ++written;
     }
+    return written;
 }
 
 void LiveViewers::accept()

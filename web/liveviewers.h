@@ -37,8 +37,9 @@ public:
     void registerRoutes(Router &router);
     /// Sends one diff to every viewer within the send-queue cap and the memory budget. Its frames
     /// are encoded once (every viewer gets the same bytes) and written to each viewer's
-    /// connection, not converted and framed again per viewer by QWebSocket.
-    void broadcast(const QByteArray &message);
+    /// connection, not converted and framed again per viewer by QWebSocket. Returns the number
+    /// of viewers it was written to.
+    int broadcast(const QByteArray &message);
     /// Closes the viewers of a session (logout) or of a user (removed, new password or role).
     void closeSession(const QString &sessionId);
     void closeUser(const QString &name, const QString &why);

@@ -5,6 +5,7 @@
 #include "models/core/engine.h"
 #include "models/core/scheduleservice.h"
 
+#include <QFile>
 #include <QHash>
 #include <QSet>
 
@@ -18,6 +19,14 @@
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#if defined(Q_OS_UNIX)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+#if defined(Q_OS_LINUX)
+#include <dirent.h>
+#endif
 
 namespace strata::web {
 namespace {
@@ -596,6 +605,212 @@ QByteArray webServerMetricsText(const WebServerCounters &c)
         appendEscapedLabel(out, c.publicUrl);
         out += "\"} 1\n";
     }
+    return out;
+}
+
+// ---- The process and the server's own timings (runtimeMetricsText) ----
+
+DurationHistogram::DurationHistogram(std::vector<double> upperBoundsSeconds)
+    : m_bounds(std::move(upperBoundsSeconds))
+    , m_counts(m_bounds.size() + 1, 0)
+{}
+
+void DurationHistogram::observe(double seconds)
+{
+    seconds = std::max(0.0, seconds);
+    const auto bucket = std::lower_bound(m_bounds.cbegin(), m_bounds.cend(), seconds) - m_bounds.cbegin();
+    ++m_counts[std::size_t(bucket)];
+    ++m_count;
+    m_sum += seconds;
+}
+
+std::vector<double> ServerTimings::pollBuckets()
+{
+    return {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
+}
+
+std::vector<double> ServerTimings::deliveryBuckets()
+{
+    return {0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2.5, 5, 10};
+}
+
+void ServerTimings::observePoll(const QString &source, const QString &kind, double seconds)
+{
+    auto it = polls.find({source, kind});
+    if (it == polls.end()) {
+        it = polls.emplace(std::make_pair(source, kind), DurationHistogram(pollBuckets())).first;
+    }
+    it->second.observe(seconds);
+}
+
+void ServerTimings::keepSources(const std::vector<QString> &sources)
+{
+    std::erase_if(polls, [&sources](const auto &entry) {
+        return std::find(sources.cbegin(), sources.cend(), entry.first.first) == sources.cend();
+    });
+}
+
+namespace {
+
+// Whole-file reads of small /proc files (their size is 0 to stat, so QFile::readAll is the way).
+QByteArray readProcFile(const char *path)
+{
+    QFile file(QString::fromLatin1(path));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+#if defined(Q_OS_LINUX)
+double processStartTimeSeconds()
+{
+    // Field 22 of /proc/self/stat (clock ticks after boot); the command name (field 2) may hold
+    // spaces and parentheses, so fields are counted after its last ')'.
+    const QByteArray stat = readProcFile("/proc/self/stat");
+    const qsizetype paren = stat.lastIndexOf(')');
+    const QList<QByteArray> fields = stat.mid(paren + 1).simplified().split(' ');
+    constexpr int kStartTimeAfterName = 22 - 3;
+    const long ticks = sysconf(_SC_CLK_TCK);
+    if (paren < 0 || fields.size() <= kStartTimeAfterName || ticks <= 0) {
+        return -1;
+    }
+    bool ok = false;
+    const double sinceBoot = double(fields.at(kStartTimeAfterName).toULongLong(&ok)) / double(ticks);
+    for (const QByteArray &line : readProcFile("/proc/stat").split('\n')) {
+        if (ok && line.startsWith("btime ")) {
+            const qint64 boot = line.mid(6).trimmed().toLongLong(&ok);
+            return ok ? double(boot) + sinceBoot : -1;
+        }
+    }
+    return -1;
+}
+#endif
+
+void appendProcessFamily(QByteArray &out, const char *name, const char *help, const char *type, double value)
+{
+    if (value < 0) {
+        return;
+    }
+    appendFamilyHeader(out, name, help, type);
+    out += name;
+    out += ' ';
+    appendNumber(out, value);
+    out += '\n';
+}
+
+// The label part of a series ("{a=\"x\",le=\"0.5\"}"), `le` last when given.
+QByteArray histogramLabels(const Labels &labels, const QByteArray &le)
+{
+    QByteArray out = "{";
+    for (const auto &[name, value] : labels) {
+        out += name;
+        out += "=\"";
+        appendEscapedLabel(out, value);
+        out += "\",";
+    }
+    if (!le.isEmpty()) {
+        out += "le=\"" + le + "\",";
+    }
+    out.chop(1);
+    return out.isEmpty() ? out : out + '}';
+}
+
+void appendHistogramSeries(QByteArray &out, const char *name, const Labels &labels, const DurationHistogram &h)
+{
+    quint64 cumulative = 0;
+    for (std::size_t i = 0; i < h.bucketCounts().size(); ++i) {
+        cumulative += h.bucketCounts()[i];
+        QByteArray le;
+        if (i < h.upperBounds().size()) {
+            appendNumber(le, h.upperBounds()[i]);
+        } else {
+            le = "+Inf";
+        }
+        out += name;
+        out += "_bucket" + histogramLabels(labels, le) + ' ';
+        appendNumber(out, double(cumulative));
+        out += '\n';
+    }
+    out += name;
+    out += "_sum" + histogramLabels(labels, {}) + ' ';
+    appendNumber(out, h.sumSeconds());
+    out += '\n';
+    out += name;
+    out += "_count" + histogramLabels(labels, {}) + ' ';
+    appendNumber(out, double(h.count()));
+    out += '\n';
+}
+
+} // namespace
+
+ProcessFigures readProcessFigures()
+{
+    ProcessFigures f;
+#if defined(Q_OS_LINUX)
+    const QList<QByteArray> statm = readProcFile("/proc/self/statm").simplified().split(' ');
+    const long page = sysconf(_SC_PAGESIZE);
+    if (statm.size() >= 2 && page > 0) {
+        f.virtualBytes = statm.at(0).toLongLong() * page;
+        f.residentBytes = statm.at(1).toLongLong() * page;
+    }
+    f.startTimeSeconds = processStartTimeSeconds();
+    if (DIR *dir = opendir("/proc/self/fd")) {
+        qint64 entries = 0;
+        while (const dirent *entry = readdir(dir)) {
+            entries += entry->d_name[0] != '.';
+        }
+        closedir(dir);
+        f.openFds = entries - 1; // the descriptor opendir itself holds
+    }
+#endif
+#if defined(Q_OS_UNIX)
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0) {
+        const auto seconds = [](const timeval &t) {
+            return double(t.tv_sec) + double(t.tv_usec) / 1e6;
+        };
+        f.cpuSeconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    }
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY) {
+        f.maxFds = qint64(files.rlim_cur);
+    }
+#endif
+    return f;
+}
+
+QByteArray runtimeMetricsText(const ProcessFigures &process, const ServerTimings &timings)
+{
+    QByteArray out;
+    appendProcessFamily(
+        out, "process_resident_memory_bytes", "Resident memory size in bytes.", "gauge", double(process.residentBytes));
+    appendProcessFamily(
+        out, "process_virtual_memory_bytes", "Virtual memory size in bytes.", "gauge", double(process.virtualBytes));
+    appendProcessFamily(out,
+                        "process_cpu_seconds_total",
+                        "Total user and system CPU time spent in seconds.",
+                        "counter",
+                        process.cpuSeconds);
+    appendProcessFamily(out,
+                        "process_start_time_seconds",
+                        "Start time of the process since unix epoch in seconds.",
+                        "gauge",
+                        process.startTimeSeconds);
+    appendProcessFamily(out, "process_open_fds", "Number of open file descriptors.", "gauge", double(process.openFds));
+    appendProcessFamily(
+        out, "process_max_fds", "Maximum number of open file descriptors.", "gauge", double(process.maxFds));
+
+    appendFamilyHeader(out,
+                       "strata_source_poll_duration_seconds",
+                       "Duration of the source's successful inventory polls, request to estate update.",
+                       "histogram");
+    for (const auto &[key, histogram] : timings.polls) {
+        appendHistogramSeries(
+            out, "strata_source_poll_duration_seconds", {{"source", key.first}, {"kind", key.second}}, histogram);
+    }
+    appendFamilyHeader(out,
+                       "strata_web_live_delivery_delay_seconds",
+                       "Delay from a change entering the live feed to its diff being written to the viewers.",
+                       "histogram");
+    appendHistogramSeries(out, "strata_web_live_delivery_delay_seconds", {}, timings.liveDelivery);
     return out;
 }
 

@@ -4,6 +4,10 @@
 #include <QMap>
 #include <QString>
 
+#include <map>
+#include <utility>
+#include <vector>
+
 namespace strata::core {
 class Engine;
 }
@@ -103,5 +107,85 @@ struct WebServerCounters
 ///                                                          rules build their console links from it
 /// Every reason listed above is present (0 until it happens), in a stable order.
 QByteArray webServerMetricsText(const WebServerCounters &counters);
+
+/// Durations as a Prometheus histogram: fixed upper bounds in seconds (ascending, +Inf implied),
+/// how many observations fell at or under each, their count and their sum. Owner thread.
+class DurationHistogram
+{
+public:
+    /// `upperBoundsSeconds` ascending and finite; +Inf is always added.
+    explicit DurationHistogram(std::vector<double> upperBoundsSeconds);
+    /// One duration; a negative one counts as 0.
+    void observe(double seconds);
+    [[nodiscard]] const std::vector<double> &upperBounds() const { return m_bounds; }
+    /// Observations per bucket, not cumulative; one more than upperBounds() (the last is +Inf).
+    [[nodiscard]] const std::vector<quint64> &bucketCounts() const { return m_counts; }
+    [[nodiscard]] quint64 count() const { return m_count; }
+    [[nodiscard]] double sumSeconds() const { return m_sum; }
+
+private:
+    std::vector<double> m_bounds;
+    std::vector<quint64> m_counts;
+    quint64 m_count = 0;
+    double m_sum = 0;
+};
+
+/// strata-server's own timings, observed as they happen (owner thread): every successful
+/// inventory poll per source (its duration as core::SourceStatus::latencyMs reports it) and every
+/// live-feed diff written to viewers (from the oldest change it carries entering the feed to its
+/// frames being written to the viewers' connections).
+struct ServerTimings
+{
+    /// Poll buckets: 10 ms .. 120 s (an ONTAP poll of 50,000 volumes takes seconds).
+    static std::vector<double> pollBuckets();
+    /// Delivery buckets: 5 ms .. 10 s around the live feed's coalescing (200 ms by default).
+    static std::vector<double> deliveryBuckets();
+
+    void observePoll(const QString &source, const QString &kind, double seconds);
+    /// Drops the polls of sources not in `sources` (a source was removed from the config).
+    void keepSources(const std::vector<QString> &sources);
+
+    /// Keyed by (source, kind), so the output is ordered by source.
+    std::map<std::pair<QString, QString>, DurationHistogram> polls;
+    DurationHistogram liveDelivery{deliveryBuckets()};
+};
+
+/// The process itself, read from Linux /proc at scrape time; -1 where unknown (another OS).
+struct ProcessFigures
+{
+    qint64 residentBytes = -1;    ///< /proc/self/statm resident pages x page size
+    qint64 virtualBytes = -1;     ///< /proc/self/statm size x page size
+    double cpuSeconds = -1;       ///< user + system CPU time (getrusage)
+    double startTimeSeconds = -1; ///< Unix time the process started (/proc/self/stat, /proc/stat btime)
+    qint64 openFds = -1;          ///< entries of /proc/self/fd
+    qint64 maxFds = -1;           ///< RLIMIT_NOFILE's soft limit
+};
+/// This process's figures now. Cheap (a few small /proc reads).
+ProcessFigures readProcessFigures();
+
+/// The process and the server's timings as exposition text (appended on /metrics). The process
+/// families follow the Prometheus client libraries' names, so standard dashboards and alerts
+/// apply (each omitted when unknown):
+///   process_resident_memory_bytes                         resident set size (gauge)
+///   process_virtual_memory_bytes                          virtual memory size (gauge)
+///   process_cpu_seconds_total                             user + system CPU time (counter)
+///   process_start_time_seconds                            Unix time the process started (gauge)
+///   process_open_fds / process_max_fds                    open descriptors and their limit (gauges)
+/// and two histograms (_bucket{le} cumulative, _sum in seconds, _count):
+///   strata_source_poll_duration_seconds{source,kind}      successful inventory polls per
+///                                                          configured source, from the request to
+///                                                          the estate's update (kind:
+///                                                          core::sourceKindName()); a source
+///                                                          appears after its first success;
+///                                                          Kubernetes sources list once and then
+///                                                          watch, so they report no polls
+///   strata_web_live_delivery_delay_seconds                 live-feed diffs written to at least
+///                                                          one viewer: from the oldest change the
+///                                                          diff carries entering the feed
+///                                                          (coalescing, building and serialising
+///                                                          included) to its frames being written
+///                                                          to the viewers' connections
+/// Bucket bounds are fixed (ServerTimings), series ordered by source: the output is stable.
+QByteArray runtimeMetricsText(const ProcessFigures &process, const ServerTimings &timings);
 
 } // namespace strata::web

@@ -69,6 +69,29 @@ ServerContext::ServerContext(WebServer *owner, core::Engine &engine, UserStore &
     , live(*this)
 {
     feed.setMaxKeptBytes(this->options.liveKeptDiffBytes);
+    followPollTimings();
+}
+
+void ServerContext::followPollTimings()
+{
+    QObject::connect(&engine, &core::Engine::sourceStatusChanged, q, [this](const QString &name) {
+        const std::optional<core::SourceStatus> s = engine.status(name);
+        if (!s || !s->lastSuccess.isValid() || s->latencyMs < 0 || m_pollsSeen.value(name) == s->lastSuccess) {
+            return;
+        }
+        m_pollsSeen.insert(name, s->lastSuccess);
+        timings.observePoll(name, core::sourceKindName(s->kind), double(s->latencyMs) / 1000.0);
+    });
+    QObject::connect(&engine, &core::Engine::sourcesChanged, q, [this] {
+        std::vector<QString> names;
+        for (const core::SourceStatus &s : engine.statuses()) {
+            names.push_back(s.name);
+        }
+        timings.keepSources(names);
+        m_pollsSeen.removeIf([&names](const auto &entry) {
+            return std::find(names.cbegin(), names.cend(), entry.key()) == names.cend();
+        });
+    });
 }
 
 ServerContext::~ServerContext()

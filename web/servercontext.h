@@ -87,6 +87,8 @@ public:
     LoginLimiter limiter;
     LiveFeed feed;
     WebServerCounters counters;
+    /// Poll durations and live-feed delivery delays for /metrics (followPollTimings()).
+    ServerTimings timings;
     std::unique_ptr<HttpGuard> guard;
     /// Host names (lower case) the Host header may carry besides IP literals (hostAllowed()).
     QStringList hostNames;
@@ -151,6 +153,12 @@ public:
                const QString &to,
                const QString &outcome,
                const QString &message = {});
+
+private:
+    /// Observes every successful inventory poll of a source into `timings` (once per new
+    /// lastSuccess) and forgets the polls of removed sources.
+    void followPollTimings();
+    QHash<QString, QDateTime> m_pollsSeen; ///< lastSuccess already observed, per source
 };
 
 } // namespace strata::web

@@ -57,7 +57,8 @@ void siteMetrics(RouteCall &call)
     c.reply(std::move(call.responder),
             HttpStatus::Ok,
             "text/plain; version=0.0.4; charset=utf-8",
-            prometheusText(c.engine) + webServerMetricsText(c.counters));
+            prometheusText(c.engine) + webServerMetricsText(c.counters)
+                + runtimeMetricsText(readProcessFigures(), c.timings));
 }
 
 void siteHealth(RouteCall &call)

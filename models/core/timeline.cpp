@@ -6,6 +6,7 @@
 #include "models/core/translate.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <algorithm>
 
@@ -661,9 +662,11 @@ void Timeline::add(std::vector<TimelineEntry> entries)
                 stillAdded << id;
             }
         }
+        // A set: a first poll of a large cluster adds and drops tens of thousands at once.
+        const QSet<QString> addedIds(added.cbegin(), added.cend());
         QStringList gone;
         for (const QString &id : std::as_const(removed)) {
-            if (!added.contains(id)) {
+            if (!addedIds.contains(id)) {
                 gone << id;
             }
         }

@@ -3,6 +3,7 @@
 // accepts (and lints) the output, and a real Prometheus 2.x scrapes a QHttpServer serving it and
 // answers PromQL queries with the published values, escaped labels included.
 // The real-peer tests skip when prometheus/promtool are absent, unless STRATA_REQUIRE_ALL is set.
+// Also strata-server's own process, poll and live-delivery figures (runtimeMetricsText).
 #include "web/metrics.h"
 
 #include "models/core/credentialstore.h"
@@ -393,6 +394,84 @@ TEST_F(MetricsTest, AlertFamilies_PendingJobsCapsFailedLoadsAndConsoleUrl)
         webServerMetricsText(counters).contains("\nstrata_console_info{url=\"https://strata.example.com\"} 1\n"));
 }
 
+// strata-server's own figures: the process families under the client libraries' names, and the
+// histograms as cumulative buckets with +Inf, _sum and _count.
+TEST(RuntimeMetricsTest, Histograms_CumulativeBucketsSumAndCount_OrderedBySource)
+{
+    ServerTimings timings;
+    timings.observePoll(QStringLiteral("ontap-b"), QStringLiteral("ontap"), 0.3);
+    timings.observePoll(QStringLiteral("k8s-a"), QStringLiteral("kubernetes"), 0.02);
+    timings.observePoll(QStringLiteral("k8s-a"), QStringLiteral("kubernetes"), 0.5);   // on a bound: le="0.5"
+    timings.observePoll(QStringLiteral("k8s-a"), QStringLiteral("kubernetes"), 500.0); // past every bound
+    timings.liveDelivery.observe(0.21);
+    timings.liveDelivery.observe(-1); // a clock step: counted as 0
+
+    const QByteArray text = runtimeMetricsText(ProcessFigures{}, timings);
+    const QStringList lines = samples(text);
+    const QString k8s =
+        QStringLiteral("strata_source_poll_duration_seconds_bucket{source=\"k8s-a\",kind=\"kubernetes\",le=");
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"0.01\"} 0")));
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"0.025\"} 1")));
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"0.25\"} 1")));
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"0.5\"} 2")));
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"120\"} 2")));
+    EXPECT_TRUE(lines.contains(k8s + QStringLiteral("\"+Inf\"} 3")));
+    EXPECT_TRUE(lines.contains(
+        QStringLiteral("strata_source_poll_duration_seconds_sum{source=\"k8s-a\",kind=\"kubernetes\"} 500.52")));
+    EXPECT_TRUE(lines.contains(
+        QStringLiteral("strata_source_poll_duration_seconds_count{source=\"k8s-a\",kind=\"kubernetes\"} 3")));
+    EXPECT_TRUE(lines.contains(
+        QStringLiteral("strata_source_poll_duration_seconds_count{source=\"ontap-b\",kind=\"ontap\"} 1")));
+    EXPECT_LT(text.indexOf("source=\"k8s-a\""), text.indexOf("source=\"ontap-b\""));
+    EXPECT_TRUE(lines.contains(QStringLiteral("strata_web_live_delivery_delay_seconds_bucket{le=\"0.005\"} 1")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("strata_web_live_delivery_delay_seconds_bucket{le=\"0.2\"} 1")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("strata_web_live_delivery_delay_seconds_bucket{le=\"0.25\"} 2")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("strata_web_live_delivery_delay_seconds_sum 0.21")));
+    EXPECT_TRUE(lines.contains(QStringLiteral("strata_web_live_delivery_delay_seconds_count 2")));
+    EXPECT_EQ(text.count("# TYPE strata_source_poll_duration_seconds histogram\n"), 1);
+    // Unknown process figures are left out, not written as -1.
+    EXPECT_FALSE(text.contains("process_"));
+    EXPECT_EQ(text, runtimeMetricsText(ProcessFigures{}, timings));
+
+    // A source removed from the config leaves /metrics.
+    timings.keepSources({QStringLiteral("ontap-b")});
+    EXPECT_FALSE(runtimeMetricsText(ProcessFigures{}, timings).contains("k8s-a"));
+}
+
+TEST(RuntimeMetricsTest, ProcessFigures_FollowThisProcessesMemoryCpuAndDescriptors)
+{
+    const ProcessFigures before = readProcessFigures();
+    ASSERT_GT(before.residentBytes, 0);
+    EXPECT_GE(before.virtualBytes, before.residentBytes);
+    EXPECT_GT(before.openFds, 2); // stdin, stdout, stderr at least
+    EXPECT_GE(before.maxFds, before.openFds);
+    const double now = double(QDateTime::currentSecsSinceEpoch());
+    EXPECT_LE(before.startTimeSeconds, now + 1);
+    EXPECT_GT(before.startTimeSeconds, now - 86400.0) << "this test process started less than a day ago";
+
+    // 64 MiB touched page by page is resident; CPU spent shows in the counter.
+    constexpr qsizetype kBytes = qsizetype(64) << 20;
+    std::vector<char> block(std::size_t(kBytes), 1);
+    QFile descriptor(QStringLiteral("/proc/self/statm"));
+    ASSERT_TRUE(descriptor.open(QIODevice::ReadOnly));
+    volatile double spin = 0;
+    const ProcessFigures cpuStart = readProcessFigures();
+    while (readProcessFigures().cpuSeconds - cpuStart.cpuSeconds < 0.05) {
+        for (int i = 0; i < 100000; ++i) {
+            spin = spin + 1.0;
+        }
+    }
+    const ProcessFigures after = readProcessFigures();
+    EXPECT_GE(after.residentBytes - before.residentBytes, kBytes - (qsizetype(4) << 20)) << int(block[1000]);
+    EXPECT_GE(after.openFds, before.openFds + 1) << "the file opened above";
+    EXPECT_GT(after.cpuSeconds, before.cpuSeconds);
+
+    const QStringList lines = samples(runtimeMetricsText(after, ServerTimings{}));
+    EXPECT_TRUE(
+        lines.contains(QStringLiteral("process_resident_memory_bytes ") + QString::number(after.residentBytes)));
+    EXPECT_TRUE(lines.contains(QStringLiteral("process_open_fds ") + QString::number(after.openFds)));
+}
+
 // ---- Real peers ----
 
 QString requiredTool(const QString &name, QString *missing)
@@ -428,7 +507,11 @@ TEST_F(MetricsTest, Promtool_CheckMetrics_AcceptsTheExpositionWithoutLintProblem
     counters.loginLockouts["global"] = 1;
     counters.connections = 7;
     counters.publicUrl = QStringLiteral("https://strata.example.com");
-    process.write(prometheusText(engine) + webServerMetricsText(counters));
+    ServerTimings timings;
+    timings.observePoll(QStringLiteral("ontap-ai"), QStringLiteral("ontap"), 1.7);
+    timings.liveDelivery.observe(0.23);
+    process.write(prometheusText(engine) + webServerMetricsText(counters)
+                  + runtimeMetricsText(readProcessFigures(), timings));
     process.closeWriteChannel();
     ASSERT_TRUE(process.waitForFinished(30000));
     const QByteArray output = process.readAll();

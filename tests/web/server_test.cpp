@@ -144,6 +144,51 @@ TEST_F(WebServerTest, ALiveDiffArrivesAfterTheSimulatorChangesAVolume)
               get(QStringLiteral("/api/v1/volumes"), viewer).json().array().size());
 }
 
+// An operator sees the server's memory, its polls and the live feed's delay on /metrics: each
+// poll of the source is one observation, and a diff a viewer receives is one delivery, its
+// delay including the feed's coalescing.
+TEST_F(WebServerTest, MetricsShowTheServersMemoryPollDurationsAndLiveDeliveryDelay)
+{
+    startServer();
+    const auto sample = [&](const QByteArray &series) {
+        const QByteArray body = get(QStringLiteral("/metrics")).body;
+        const qsizetype at = body.indexOf(QByteArray("\n" + series + ' '));
+        return at < 0
+                   ? -1.0
+                   : body.mid(at + series.size() + 2, body.indexOf('\n', at + 1) - at - series.size() - 2).toDouble();
+    };
+    const QByteArray polls = "strata_source_poll_duration_seconds_count{source=\"ontap-ai\",kind=\"ontap\"}";
+    ASSERT_TRUE(waitFor([&] {
+        return sample(polls) >= 1;
+    }));
+    EXPECT_GT(sample("process_resident_memory_bytes"), 10.0 * (1 << 20));
+    EXPECT_GT(sample("process_cpu_seconds_total"), 0);
+    EXPECT_EQ(sample("strata_web_live_delivery_delay_seconds_count"), 0) << "no viewer yet";
+
+    const Login viewer = login(QStringLiteral("viewer"));
+    auto live = openLive(viewer, ownOrigin());
+    ASSERT_TRUE(waitFor([&] {
+        return !live->messages.isEmpty();
+    }));
+    const double before = sample(polls);
+    const QJsonObject volume = get(QStringLiteral("/api/v1/volumes"), viewer).json().array().first().toObject();
+    qint64 usedAfter = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(volume.value(QLatin1String("svm")).toString(),
+                                          volume.value(QLatin1String("name")).toString(),
+                                          qint64(1) << 30,
+                                          &usedAfter),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    engine->refresh(QStringLiteral("ontap-ai"));
+    ASSERT_TRUE(waitFor([&] {
+        return sample(polls) > before && sample("strata_web_live_delivery_delay_seconds_count") >= 1;
+    }));
+    const double delivered = sample("strata_web_live_delivery_delay_seconds_count");
+    const double coalesce = web::WebServerOptions{}.liveCoalesceMs / 1000.0;
+    EXPECT_GE(sample("strata_web_live_delivery_delay_seconds_sum"), delivered * coalesce * 0.9)
+        << "the delay counts from the change, so the coalescing is in it";
+    EXPECT_GT(sample("strata_source_poll_duration_seconds_sum{source=\"ontap-ai\",kind=\"ontap\"}"), 0);
+}
+
 // ONTAP polls volume performance only while someone watches it: a connected viewer is someone,
 // so the Service levels page shows each ONTAP volume's throughput "Now" instead of "–".
 TEST_F(WebServerTest, AConnectedViewerWatchesOntapPerformanceSoServiceLevelsHaveANow)
