@@ -3,7 +3,6 @@
 #include "models/core/timeline.h"
 #include "tests/support/qt/manualclock.h"
 
-#include <QElapsedTimer>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -516,7 +515,10 @@ TEST_F(TimelineTest, RetentionAndCapacityDropTheOldest)
 // job at 100,000 pods): trimming it must not compare every dropped id with every added one, which
 // held the desktop's GUI thread for 207 s in strata_gui_bench. Debug build on the loaded 2-core
 // machine: 4 s with a set, over 60 s comparing every pair (the bound sits between, ASan included).
-TEST_F(TimelineTest, ABatchFarBeyondTheCapacityIsTrimmedWithoutComparingEveryPair)
+// 100,000 events into a timeline of 500 (the first poll of a large cluster): the newest 500 stay.
+// How fast is strata_gui_bench's concern (its fill phase froze for 207 s while trimming compared
+// every dropped entry with every added one), not a timed assertion here.
+TEST_F(TimelineTest, ABatchFarBeyondTheCapacityKeepsTheNewestAndAnnouncesOnlyThem)
 {
     QSignalSpy changed(&timeline, &Timeline::entriesChanged);
     timeline.setCapacity(500);
@@ -529,10 +531,7 @@ TEST_F(TimelineTest, ABatchFarBeyondTheCapacityIsTrimmedWithoutComparingEveryPai
                              QStringLiteral("error"),
                              QStringLiteral("e%1").arg(i)));
     }
-    QElapsedTimer timer;
-    timer.start();
     engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(std::move(events)));
-    EXPECT_LT(timer.elapsed(), 40000);
     ASSERT_EQ(timeline.size(), 500);
     EXPECT_EQ(timeline.entries().back().title, QStringLiteral("e%1").arg(kEvents - 500));
     ASSERT_EQ(changed.size(), 1);
