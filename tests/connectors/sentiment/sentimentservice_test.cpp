@@ -237,15 +237,29 @@ TEST_F(SentimentServiceTest, ASentenceIsVisibleWithinOnePoll)
         s.start = (QDateTime::currentMSecsSinceEpoch() - start) / 1000.0;
         s.end = s.start;
         put({s}, i);
+        // The first sentences' own announcement may still be queued when the loop starts: only
+        // what is new counts.
+        const auto fresh = [&arrived] {
+            QList<core::SentimentSentence> out;
+            for (const auto &batch : std::as_const(arrived)) {
+                for (const core::SentimentSentence &s : batch) {
+                    if (s.index > 0) {
+                        out.append(s);
+                    }
+                }
+            }
+            return out;
+        };
         ASSERT_TRUE(waitFor(
             [&] {
-                return !arrived.isEmpty();
+                return !fresh().isEmpty();
             },
             30000));
         latencies.push_back(timer.elapsed());
-        const QList<core::SentimentSentence> list = arrived.first();
+        const QList<core::SentimentSentence> list = fresh();
         ASSERT_EQ(list.size(), 1);
         EXPECT_EQ(list.first().index, i);
+        EXPECT_EQ(list.first().call, QStringLiteral("live-1"));
     }
     const qint64 worst = *std::max_element(latencies.begin(), latencies.end());
     std::printf("sentiment: object written -> sentencesArrived: worst %lld ms of 5 (poll 500 ms)\n",
