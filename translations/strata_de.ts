@@ -924,10 +924,40 @@ bundle diff A B [-o table|json]
         <translation>[--config PFAD | --demo] what-if quota PROJEKT=GPUS... [--over-quota-weight PROJEKT=W]... [--source NAME] [-o table|json]</translation>
     </message>
     <message>
+        <source>get chargeback: the calendar month in UTC, YYYY-MM (default: this month).</source>
+        <translation>get chargeback: der Kalendermonat in UTC, JJJJ-MM (Standard: dieser Monat).</translation>
+    </message>
+    <message>
+        <source>a chargeback reads the history store, which a bundle does not carry</source>
+        <translation>eine Kostenverrechnung liest den Verlaufsspeicher, den ein Bundle nicht enthält</translation>
+    </message>
+    <message>
+        <source>timed out computing the chargeback</source>
+        <translation>Zeitüberschreitung beim Berechnen der Kostenverrechnung</translation>
+    </message>
+    <message>
+        <source>CHARGEBACK %1: %2 h accounted up to %3 UTC, prices in %4</source>
+        <translation>KOSTENVERRECHNUNG %1: %2 h erfasst bis %3 UTC, Preise in %4</translation>
+    </message>
+    <message>
+        <source>Missing: up to %1 h of the period have no history (before it began, or while Strata did not poll); they are not counted as zero.</source>
+        <translation>Fehlend: bis zu %1 h des Zeitraums haben keinen Verlauf (vor seinem Beginn oder während Strata nicht abfragte); sie werden nicht als null gezählt.</translation>
+    </message>
+    <message>
+        <source>No price on the rate card for: %1 (counted in hours, not in cost).</source>
+        <translation>Kein Preis in der Preisliste für: %1 (in Stunden gezählt, nicht in Kosten).</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
         <source>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention|forecasts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</source>
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
+[--config PATH | --demo] get chargeback [--month YYYY-MM] [--source NAME] [-o table|json|csv]</source>
         <translation>[--config PATH | --demo] get sources|volumes|snapshots|clusters|nodes|projects|jobs|pvcs|service-levels|pools|aks|schedules|datasets|commits|caches|cache-targets|grids|tenants|buckets|alerts|events|systems|attention|forecasts [--source NAME] [--volume NAME] [--project NAME] [--dataset NAME] [--target NAME] [-o table|json|csv]
-[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]</translation>
+[--config PATH | --demo] get events [--system NAME] [--severity critical|error|warning|info] [--since TIME] [--until TIME] [--search TEXT] [--job NAME]
+[--config PATH | --demo] get chargeback [--month YYYY-MM] [--source NAME] [-o table|json|csv]</translation>
     </message>
 </context>
 <context>
@@ -1821,6 +1851,10 @@ bundle diff A B [-o table|json]
     <message>
         <source>could not open the history store</source>
         <translation>der Verlaufsspeicher konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>the history store is not open</source>
+        <translation>der Verlaufsspeicher ist nicht geöffnet</translation>
     </message>
 </context>
 <context>
@@ -3068,6 +3102,10 @@ bundle diff A B [-o table|json]
     <message>
         <source>Cannot compare the support bundles: %1</source>
         <translation>Die Support-Bundles können nicht verglichen werden: %1</translation>
+    </message>
+    <message>
+        <source>A chargeback needs the history store, which is not open in this session.</source>
+        <translation>Eine Kostenverrechnung braucht den Verlaufsspeicher, der in dieser Sitzung nicht geöffnet ist.</translation>
     </message>
 </context>
 <context>
@@ -4609,6 +4647,141 @@ bis %3, %4</translation>
     </message>
 </context>
 <context>
+    <name>strata::views::ChargebackPage</name>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>GPU-h allocated</source>
+        <translation>GPU-h belegt</translation>
+    </message>
+    <message>
+        <source>GPU-h used</source>
+        <translation>GPU-h genutzt</translation>
+    </message>
+    <message>
+        <source>Storage GiB-h</source>
+        <translation>Speicher GiB-h</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Missing h</source>
+        <translation>Fehlende h</translation>
+    </message>
+    <message>
+        <source>Volumes</source>
+        <translation>Volumes</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>Jobs</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Via PVC</source>
+        <translation>Über PVC</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>Anteil</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Chargeback&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Kostenverrechnung&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Month (UTC):</source>
+        <translation>&amp;Monat (UTC):</translation>
+    </message>
+    <message>
+        <source>Volumes (Job → PVC → volume)</source>
+        <translation>Volumes (Job → PVC → Volume)</translation>
+    </message>
+    <message>
+        <source>Jobs in the month</source>
+        <translation>Jobs im Monat</translation>
+    </message>
+    <message>
+        <source>Computing the chargeback of %1 from the history…</source>
+        <translation>Kostenverrechnung für %1 wird aus dem Verlauf berechnet…</translation>
+    </message>
+    <message>
+        <source>%1 % of it used (DCGM)</source>
+        <translation>davon %1 % genutzt (DCGM)</translation>
+    </message>
+    <message>
+        <source>no GPU allocation</source>
+        <translation>keine GPU-Belegung</translation>
+    </message>
+    <message>
+        <source>%1: %2 h accounted up to %3 UTC. Cost %4 (GPUs %5, storage %6). %7 GPU-hours allocated, %8; %9 GiB-hours of storage. Up to %10 h have no history.</source>
+        <translation>%1: %2 h erfasst bis %3 UTC. Kosten %4 (GPUs %5, Speicher %6). %7 GPU-Stunden belegt, %8; %9 GiB-Stunden Speicher. Bis zu %10 h haben keinen Verlauf.</translation>
+    </message>
+    <message>
+        <source>Hours with no history (before it began, or while Strata did not poll) are missing, not zero.</source>
+        <translation>Stunden ohne Verlauf (vor seinem Beginn oder während Strata nicht abfragte) fehlen, sie sind nicht null.</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>No price on the rate card for %1: counted in hours, not in cost (Settings ▸ Rate card).</source>
+        <translation>Kein Preis in der Preisliste für %1: in Stunden gezählt, nicht in Kosten (Einstellungen ▸ Preisliste).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Unattributed storage&lt;/b&gt;: volumes no project&apos;s jobs use</source>
+        <translation>&lt;b&gt;Nicht zugeordneter Speicher&lt;/b&gt;: Volumes, die kein Job eines Projekts nutzt</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 GiB-h</source>
+        <translation>%1 %2 GiB-h</translation>
+    </message>
+    <message>
+        <source>No storage in this month.</source>
+        <translation>Kein Speicher in diesem Monat.</translation>
+    </message>
+    <message>
+        <source>Storage by tier: %1</source>
+        <translation>Speicher nach Stufe: %1</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>Job</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>PVCs</source>
+        <translation>PVCs</translation>
+    </message>
+    <message>
+        <source>No cached commits mounted this month.</source>
+        <translation>Keine zwischengespeicherten Commits in diesem Monat eingehängt.</translation>
+    </message>
+    <message>
+        <source>Cached commits mounted: %1</source>
+        <translation>Eingehängte zwischengespeicherte Commits: %1</translation>
+    </message>
+</context>
+<context>
     <name>strata::views::DatasetsPage</name>
     <message>
         <source>Filter by dataset, bucket or source</source>
@@ -5658,6 +5831,14 @@ bis %3, %4</translation>
         <source>When each volume, aggregate, pool, bucket, tenant and cache target fills, full soonest first</source>
         <translation>Wann jedes Volume, Aggregat, jeder Pool, Bucket, Mandant und jedes Cache-Ziel voll ist, das früheste zuerst</translation>
     </message>
+    <message>
+        <source>Chargeback</source>
+        <translation>Kostenverrechnung</translation>
+    </message>
+    <message>
+        <source>GPU-hours, storage GiB-hours and their cost per project and month</source>
+        <translation>GPU-Stunden, Speicher-GiB-Stunden und ihre Kosten pro Projekt und Monat</translation>
+    </message>
 </context>
 <context>
     <name>strata::views::NodePackingView</name>
@@ -6157,16 +6338,52 @@ bis %3, %4</translation>
         <translation>Einen dreistelligen Währungscode eingeben.</translation>
     </message>
     <message>
-        <source>Row %1: enter the QoS policy name.</source>
-        <translation>Zeile %1: Den Namen der QoS-Richtlinie eingeben.</translation>
-    </message>
-    <message>
-        <source>The policy %1 is listed twice.</source>
-        <translation>Die Richtlinie %1 ist doppelt aufgeführt.</translation>
-    </message>
-    <message>
         <source>Row %1: the price must be a number of 0 or more.</source>
         <translation>Zeile %1: Der Preis muss eine Zahl größer oder gleich 0 sein.</translation>
+    </message>
+    <message>
+        <source>(any other GPU)</source>
+        <translation>(jede andere GPU)</translation>
+    </message>
+    <message>
+        <source>Row %1: enter the %2 name.</source>
+        <translation>Zeile %1: den Namen für %2 eingeben.</translation>
+    </message>
+    <message>
+        <source>The %1 %2 is listed twice.</source>
+        <translation>%1 %2 ist doppelt aufgeführt.</translation>
+    </message>
+    <message>
+        <source>GPUs, per GPU-hour, by GPU product (chargeback)</source>
+        <translation>GPUs, pro GPU-Stunde, nach GPU-Produkt (Kostenverrechnung)</translation>
+    </message>
+    <message>
+        <source>GPU product</source>
+        <translation>GPU-Produkt</translation>
+    </message>
+    <message>
+        <source>Add &amp;GPU product</source>
+        <translation>&amp;GPU-Produkt hinzufügen</translation>
+    </message>
+    <message>
+        <source>GPU-product</source>
+        <translation>GPU-Produkt</translation>
+    </message>
+    <message>
+        <source>The node label nvidia.com/gpu.product, e.g. Tesla-V100-SXM2-32GB. &quot;%1&quot; prices every product not listed.</source>
+        <translation>Das Node-Label nvidia.com/gpu.product, z. B. Tesla-V100-SXM2-32GB. „%1“ bepreist jedes nicht aufgeführte Produkt.</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>kein Preis</translation>
+    </message>
+    <message>
+        <source>Chargeback per GiB of data stored in a bucket and month</source>
+        <translation>Kostenverrechnung pro GiB gespeicherter Daten in einem Bucket und Monat</translation>
+    </message>
+    <message>
+        <source>StorageGRID, per GiB stored and &amp;month:</source>
+        <translation>StorageGRID, pro gespeicherter GiB und &amp;Monat:</translation>
     </message>
 </context>
 <context>
