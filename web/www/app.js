@@ -161,7 +161,7 @@ async function checkSession() {
   }
 }
 
-// Narrow screens: the page links fold into a menu (app.css shows the button under 960 px).
+// Narrow screens: the page links fold into a menu (app.css shows the button under 1,240 px).
 function setNavOpen(open) {
   document.querySelector('.topbar').classList.toggle('nav-open', open);
   $('nav-toggle').setAttribute('aria-expanded', String(open));

@@ -71,7 +71,7 @@ export function mount(main, ctx) {
       kpi('cost', 'Cost', fmtMoney(t.cost, report.currency), `GPUs ${fmtMoney(t.gpu_cost, report.currency)}, storage ${fmtMoney(t.storage_cost, report.currency)}`),
       kpi('gpu', 'GPU-hours allocated', hours(t.gpu_hours_allocated), used == null ? 'no allocation' : `${used} % used (DCGM)`),
       kpi('storage', 'Storage GiB-hours', hours(t.storage_gib_hours), 'volumes provisioned, buckets stored'),
-      kpi('missing', 'Hours without history', hours(t.missing_hours), `of ${hours(report.hours)} h accounted`, t.missing_hours > 0 ? 'warn' : ''));
+      kpi('missing', 'Hours without history', hours(t.missing_hours), `at most, on a line, of the ${hours(report.hours)} h`, t.missing_hours > 0 ? 'warn' : ''));
     const to = report.accounted_to.replace('T', ' ').replace('Z', ' UTC').replace(/:\d\d /, ' ');
     summary.textContent = `${report.period.label}: ${hours(report.hours)} hours accounted, up to ${to}. Prices in ${report.currency} from the rate card. Select a line for its jobs and volumes.`;
     table.setRows(report.lines);
