@@ -294,9 +294,12 @@ void ForecastService::refresh()
         m_timer = 0;
         refresh();
     });
+    if (m_computing) {
+        m_again = true;
+        return;
+    }
     const QDateTime now = m_clock.now();
     std::vector<ForecastContainer> containers = forecastContainers(m_estate);
-    const quint64 generation = ++m_generation;
     if (!m_history || !m_history->openError().isEmpty()) {
         m_forecasts = forecastAll(std::move(containers), {}, now);
         m_computedAt = now;
@@ -305,18 +308,20 @@ void ForecastService::refresh()
     }
     // Pending capacity writes go first, so the forecasts include this poll's level.
     recordDirty();
+    m_computing = true;
     m_history->forecastCapacity(std::move(containers),
                                 now.addDays(-kHistoryDays),
                                 now,
                                 this,
-                                [this, generation, now](std::vector<ContainerForecast> forecasts) {
-                                    // A later refresh() is under way: its answer is the newer.
-                                    if (generation != m_generation) {
-                                        return;
-                                    }
+                                [this, now](std::vector<ContainerForecast> forecasts) {
+                                    m_computing = false;
                                     m_forecasts = std::move(forecasts);
                                     m_computedAt = now;
                                     Q_EMIT changed();
+                                    if (m_again) {
+                                        m_again = false;
+                                        refresh();
+                                    }
                                 });
 }
 

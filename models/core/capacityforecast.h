@@ -76,7 +76,8 @@ public:
     /// When they were computed (invalid before the first).
     [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
     /// Recomputes now (reads the history, then forecasts on the history thread); changed()
-    /// follows.
+    /// follows. While a computation is under way, another call only asks for one more after it,
+    /// so calls faster than a computation never starve it.
     void refresh();
 
 Q_SIGNALS:
@@ -95,7 +96,8 @@ private:
     quint64 m_timer = 0;
     bool m_recordQueued = false;
     QList<QPair<QString, ContainerKind>> m_dirty;
-    quint64 m_generation = 0;
+    bool m_computing = false;
+    bool m_again = false;
 };
 
 } // namespace strata::core

@@ -2,7 +2,13 @@
 // little data and already full.
 
 #include "models/core/capacityforecast.h"
+#include "models/core/estate.h"
 #include "models/core/forecast.h"
+#include "models/core/historyservice.h"
+#include "tests/support/qt/manualclock.h"
+
+#include <QTest>
+#include <QTimer>
 
 #include <gtest/gtest.h>
 
@@ -223,4 +229,46 @@ TEST(ForecastAll, JoinsHistoryByKindAndListsFullSoonestFirst)
     EXPECT_EQ(out[4].forecast.trend, CapacityForecast::Trend::TooLittleData);
     EXPECT_EQ(out[4].forecast.samples, 0);
     EXPECT_EQ(out[5].forecast.usedBytes, 5 * kForecastGiB) << "the estate's level when there is no history";
+}
+
+// Refreshing faster than a computation takes (a page polling, a burst of polls) must not starve
+// it: each call during a computation only asks for one more after it.
+TEST(ForecastServiceTest, RefreshesFasterThanAComputationStillAnswer)
+{
+    strata::testsupport::ManualClock clock(kForecastStart.addDays(2));
+    HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
+    ASSERT_TRUE(history.openError().isEmpty());
+    Estate estate;
+    Volume v;
+    v.source = QStringLiteral("ontap");
+    v.id = QStringLiteral("v1");
+    v.svm = QStringLiteral("svm");
+    v.name = QStringLiteral("data");
+    v.sizeBytes = 100 * kForecastGiB;
+    v.usedBytes = 50 * kForecastGiB;
+    estate.publishVolumes(
+        QStringLiteral("ontap"),
+        std::make_shared<const KeyedList<Volume>>(std::vector<Ptr<Volume>>{std::make_shared<const Volume>(v)}));
+    for (int h = 0; h < 48; ++h) {
+        history.recordVolumeUsage(QStringLiteral("ontap"),
+                                  {VolumeUsage{QStringLiteral("v1"), (2 + h) * kForecastGiB, 100 * kForecastGiB}},
+                                  kForecastStart.addSecs(qint64(h) * 3600));
+    }
+    ForecastService service(estate, clock, &history);
+    int changes = 0;
+    QObject::connect(&service, &ForecastService::changed, [&changes] {
+        ++changes;
+    });
+    // A refresh at every turn of the event loop, as long as the test waits.
+    QTimer hammer;
+    QObject::connect(&hammer, &QTimer::timeout, &service, &ForecastService::refresh);
+    hammer.start(0);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return changes >= 1 && !service.forecasts().empty()
+                   && service.forecasts().front().forecast.trend == CapacityForecast::Trend::Growing;
+        },
+        30000));
+    hammer.stop();
+    EXPECT_EQ(service.forecasts().front().container.name, QStringLiteral("svm/data"));
 }
