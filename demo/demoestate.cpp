@@ -749,7 +749,9 @@ startScopedForCommand(const core::DemoScope &scope, core::AppConfig *config, cor
     // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
     // history and a little more keeps `--demo` quick.
     DemoEstate::Options options;
-    options.historyHours = 25;
+    if (!scope.fullHistory) {
+        options.historyHours = 25;
+    }
     options.scope = scope;
     return starter(options)(config, credentials);
 }

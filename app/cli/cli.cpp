@@ -261,7 +261,8 @@ int run(const QStringList &arguments,
     core::RuntimeOptions runtimeOptions;
     runtimeOptions.history = historyUse != HistoryUse::None;
     if (parser.isSet(flags.demo)) {
-        const core::DemoScope scope{kinds, runtimeOptions.history};
+        core::DemoScope scope{kinds, runtimeOptions.history};
+        scope.fullHistory = in.resource == QLatin1String("chargeback") || in.resource == QLatin1String("forecasts");
         runtimeOptions.demo = [&hooks, scope](core::AppConfig *config,
                                               core::ICredentialStore **store) -> core::Result<std::shared_ptr<void>> {
             if (!hooks.startDemo) {

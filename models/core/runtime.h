@@ -33,6 +33,10 @@ struct DemoScope
     /// Record the estate's past hours of volume performance (demohistory.h). Off when the command
     /// opens no history store; Kubernetes clusters in scope still run from their past start.
     bool history = true;
+    /// The demo's whole past (DemoEstate::Options::historyHours, as the desktop app and
+    /// strata-server start it) instead of the day a one-shot command usually reads: a month's
+    /// chargeback and the fill forecasts read days back, and should match the other two.
+    bool fullHistory = false;
 
     /// True when a source of `kind` is in scope.
     [[nodiscard]] bool wants(SourceKind kind) const { return kinds.isEmpty() || kinds.contains(kind); }
