@@ -622,7 +622,9 @@ for (const [name, viewport, isMobile, colorScheme] of [['laptop-light', { width:
     // A live diff (as the feed delivers a recomputation) re-sorts and re-marks rows in place: one
     // container now full (red, among the full ones), one full in 12 days (amber) made sooner
     // than every real fill date (the demo's Trident volumes grow fast), so it comes right after.
-    const [a, b] = [api[api.length - 1], api[api.length - 2]];
+    // `a` needs a limit to be full against (a bucket or tenant without a quota never is).
+    const a = api.filter((r) => r.capacity_bytes != null && r.trend !== 'full').at(-1);
+    const b = api.filter((r) => r.key !== a.key).at(-1);
     const day = 86400000;
     await page.evaluate(({ a, b, day }) => {
       const at = (d) => new Date(Date.now() + d * day).toISOString();
