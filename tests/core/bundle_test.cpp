@@ -545,6 +545,37 @@ TEST(BundleFormat, RejectsTruncatedMalformedForeignAndNewerFiles)
     EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("body.estate.volumes.ontap-ai[0]: size_bytes: unexpected value \"big\""));
 
+    // Capacity history of an unknown kind of container, or a sample that is not one, is named.
+    const auto withContainers = [&bytes](const QJsonObject &containers) {
+        QJsonObject d = documentOf(bytes);
+        QJsonObject b = d.value(QStringLiteral("body")).toObject();
+        QJsonObject history = b.value(QStringLiteral("history")).toObject();
+        history.insert(QStringLiteral("container_usage"), containers);
+        b.insert(QStringLiteral("history"), history);
+        d.insert(QStringLiteral("body"), b);
+        d.insert(
+            QStringLiteral("checksum"),
+            QJsonObject{{QStringLiteral("algorithm"), QStringLiteral("sha256")},
+                        {QStringLiteral("value"),
+                         QString::fromLatin1(QCryptographicHash::hash(QJsonDocument(b).toJson(QJsonDocument::Compact),
+                                                                      QCryptographicHash::Sha256)
+                                                 .toHex())}});
+        return errorText(decodeBundle(reencoded(d)));
+    };
+    EXPECT_EQ(
+        withContainers(QJsonObject{{QStringLiteral("grid"), QJsonObject{{QStringLiteral("lun"), QJsonObject{}}}}}),
+        QStringLiteral("body.history.container_usage.grid: unknown kind \"lun\""));
+    EXPECT_EQ(
+        withContainers(QJsonObject{{QStringLiteral("grid"), QJsonObject{{QStringLiteral("volume"), QJsonObject{}}}}}),
+        QStringLiteral("body.history.container_usage.grid: unknown kind \"volume\""))
+        << "volumes travel in volume_usage";
+    const QString badSample = withContainers(
+        QJsonObject{{QStringLiteral("grid"),
+                     QJsonObject{{QStringLiteral("bucket"),
+                                  QJsonObject{{QStringLiteral("t/b"), QJsonArray{QStringLiteral("not a sample")}}}}}}});
+    EXPECT_TRUE(badSample.startsWith(QStringLiteral("body.history.container_usage.grid.bucket.t/b")))
+        << badSample.toStdString();
+
     error = errorText(openBundle(QStringLiteral("/nonexistent/x.strata-bundle")));
     EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.startsWith(QStringLiteral("cannot read /nonexistent/x.strata-bundle"))) << error.toStdString();
