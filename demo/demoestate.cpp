@@ -194,7 +194,7 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
     }
     if (options.historyHours > 0 && (simulators.ontap || simulators.azure || !simulators.clusters.empty())) {
         // Before the datasets, caches and triage workloads: those start now, on a running estate.
-        core::SqliteHistoryStore store(p.config.historyPath, p.clock);
+        core::SqlHistoryStore store(p.config.historyPath, p.clock);
         core::Status history = store.open();
         if (history) {
             history = backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds);
@@ -222,7 +222,7 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
                     t.kubernetesSource, t.name, QStringLiteral("svm_cache"), QStringLiteral("cache_0%1").arg(i + 1)});
             }
         }
-        core::SqliteHistoryStore store(p.config.historyPath, p.clock);
+        core::SqlHistoryStore store(p.config.historyPath, p.clock);
         core::Status history = store.open();
         if (history) {
             history = backfillCapacity(

@@ -10,7 +10,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_pkgs=(
   cmake g++ make ninja-build lld ccache pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-websockets-dev qt6-httpserver-dev
-  qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite
+  qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6sql6-sqlite libqt6sql6-psql
   qtkeychain-qt6-dev libsecret-1-0 nlohmann-json3-dev libcurl4-openssl-dev zlib1g-dev libssl-dev libyaml-cpp-dev
   libsimdjson-dev libgtest-dev libgmock-dev fonts-dejavu-core libxkbcommon-dev libexpat1-dev
 )
@@ -18,6 +18,7 @@ run_pkgs=(gnome-keyring dbus xvfb xauth)
 test_pkgs=(
   dbus gnome-keyring libsecret-tools xvfb xauth x11-utils
   ansible python3-requests prometheus
+  postgresql-15
   python3-jsonschema python3-yaml
   ceph-mon ceph-osd radosgw ceph-common s3cmd
   chromium

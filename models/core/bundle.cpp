@@ -1350,7 +1350,7 @@ public:
 
 private:
     BundleHistory m_history;
-    SqliteHistoryStore m_store;
+    SqlHistoryStore m_store;
 };
 
 // ---- Diff ----

@@ -146,8 +146,8 @@ struct VolumePerfStats
 };
 
 /// Persistent history: volume capacity and performance over time, GPU allocation, the audit
-/// log and service-level schedules. Implementations: SQLite (WAL; the default, embedded) and,
-/// later, PostgreSQL for several strata-server replicas, both through Qt SQL. Not thread-safe:
+/// log and service-level schedules. Implementations: SQLite (WAL; the default, embedded) and
+/// PostgreSQL for several strata-server replicas, both through Qt SQL. Not thread-safe:
 /// use an instance from the thread that opened it.
 class IHistoryStore
 {
@@ -296,22 +296,30 @@ public:
     }
 };
 
-/// SQLite implementation (QSQLITE, journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON).
-/// `path` ":memory:" works for tests. Each instance owns its own Qt SQL connection, created by
-/// open() and removed by the destructor, so both must run on the same thread. The last sample
-/// of every volume of a source is cached in memory after the first record for that source, so
-/// change detection costs no reads; this assumes one writer per source (one process, or
-/// replicas that split sources between them). volumeUsage() treats an invalid `from`/`to` as
-/// unbounded; auditLog() returns entries in reverse append order, `limit` <= 0 = all.
-class SqliteHistoryStore final : public IHistoryStore
+/// The SQL implementation, in two dialects behind one schema (with a migration list per dialect):
+/// - SQLite (QSQLITE, journal_mode=WAL, synchronous=NORMAL, foreign_keys=ON), the embedded
+///   default: `location` is a file path, or ":memory:" for tests;
+/// - PostgreSQL (QPSQL, PostgreSQL 13 or later) for several strata-server replicas sharing one
+///   database: `location` is a libpq URL, postgresql://[user[:password]@]host[:port]/database
+///   [?sslmode=...&connect_timeout=...] (postgres:// too). A password not in the URL comes from
+///   libpq's own PGPASSWORD / PGPASSFILE (~/.pgpass); it is never logged (errors name the URL
+///   without it). Replicas opening at once migrate one at a time (an advisory lock).
+/// Each instance owns its own Qt SQL connection, created by open() and removed by the
+/// destructor, so both must run on the same thread. The last sample of every volume of a source
+/// is cached in memory after the first record for that source, so change detection costs no
+/// reads; this assumes one writer per source (one process, or replicas that split sources
+/// between them). volumeUsage() treats an invalid `from`/`to` as unbounded; auditLog() returns
+/// entries in reverse append order, `limit` <= 0 = all.
+class SqlHistoryStore final : public IHistoryStore
 {
 public:
-    /// `clock` stamps an audit entry or journal write that carries no time (IClock::now() is
-    /// safe on the store's thread); it must outlive the store.
-    SqliteHistoryStore(QString path, const IClock &clock);
-    ~SqliteHistoryStore() override;
-    SqliteHistoryStore(const SqliteHistoryStore &) = delete;
-    SqliteHistoryStore &operator=(const SqliteHistoryStore &) = delete;
+    /// `location`: a SQLite path or a PostgreSQL URL (isPostgresLocation()). `clock` stamps an
+    /// audit entry or journal write that carries no time (IClock::now() is safe on the store's
+    /// thread); it must outlive the store.
+    SqlHistoryStore(QString location, const IClock &clock);
+    ~SqlHistoryStore() override;
+    SqlHistoryStore(const SqlHistoryStore &) = delete;
+    SqlHistoryStore &operator=(const SqlHistoryStore &) = delete;
 
     Status open() override;
     bool recordVolumeUsage(const QString &source,
@@ -362,8 +370,14 @@ public:
     std::vector<JournalEntry> openJournal() override;
     std::optional<JournalEntry> journalEntry(const QString &actionId) override;
 
-    /// The schema version this build creates and migrates to.
+    /// The schema version this build creates and migrates to (the same in both dialects).
     static int latestSchemaVersion();
+    /// True for a postgresql:// or postgres:// URL, false for a SQLite path.
+    static bool isPostgresLocation(const QString &location);
+    /// `location` safe to show and log: a URL without its password.
+    static QString displayLocation(const QString &location);
+    /// True when open() made a PostgreSQL connection.
+    [[nodiscard]] bool isPostgres() const;
     /// The last failure of any call, for logs and the UI; empty after a success.
     [[nodiscard]] QString lastError() const;
 

@@ -333,7 +333,7 @@ int main(int argc, char **argv)
     credentials.set(core::credentialKey(QStringLiteral("bench")), options.password);
     // History as the desktop and strata-server keep it: SQLite in a file, written on its thread.
     core::HistoryService history(
-        std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("history.db")), clock));
+        std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("history.db")), clock));
     // Every poll records 50,000 usage samples on the history thread; a query queued behind them
     // answers once they are written, so each poll's figures include that work.
     const auto historyDrainedMs = [&] {

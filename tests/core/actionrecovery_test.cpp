@@ -70,7 +70,7 @@ protected:
     void SetUp() override
     {
         history = std::make_unique<HistoryService>(
-            std::make_unique<SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
+            std::make_unique<SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
         ASSERT_TRUE(history->openError().isEmpty());
     }
 
@@ -231,7 +231,7 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     EXPECT_FALSE(executor.sawRecovery);
     EXPECT_EQ(executor.seenKey, manager.find(id)->idempotencyKey);
     history->flush();
-    SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
+    SqlHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
     ASSERT_TRUE(succeeded(reader.open()));
     const auto entry = reader.journalEntry(id);
     ASSERT_TRUE(entry.has_value());
@@ -304,7 +304,7 @@ TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
         },
         10000));
     {
-        SqliteHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
+        SqlHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
         ASSERT_TRUE(succeeded(reader.open()));
         const auto entry = reader.journalEntry(id);
         ASSERT_TRUE(entry.has_value());

@@ -65,7 +65,7 @@ class ActionsTest : public ::testing::Test
 protected:
     ManualClock clock;
     QThreadPool pool;
-    HistoryService history{std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock)};
+    HistoryService history{std::make_unique<SqlHistoryStore>(QStringLiteral(":memory:"), clock)};
     ActionManager manager{clock, pool, &history, QStringLiteral("alice")};
     CountingExecutor executor;
 

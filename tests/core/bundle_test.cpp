@@ -736,7 +736,7 @@ TEST(BundleSecrets, ExportedBytesHoldNoSecretOfAnyConfiguredSource)
     azure.password = {SecretRef::Kind::Keychain, QStringLiteral("strata/azure/password")};
 
     ManualClock clock(kBundleNow);
-    HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
+    HistoryService history(std::make_unique<SqlHistoryStore>(QStringLiteral(":memory:"), clock));
     Engine engine({clock, store, &history, QStringLiteral("alice")});
     engine.setSources({ontap, grid, kube, aks, azure});
     waitForBundle(

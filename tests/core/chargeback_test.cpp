@@ -94,7 +94,7 @@ protected:
     {
         ASSERT_TRUE(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("history.db"));
-        m_store = std::make_unique<SqliteHistoryStore>(m_path, m_clock);
+        m_store = std::make_unique<SqlHistoryStore>(m_path, m_clock);
         ASSERT_TRUE(succeeded(m_store->open()));
     }
 
@@ -125,7 +125,7 @@ protected:
     QTemporaryDir m_dir;
     QString m_path;
     ManualClock m_clock{kChargeDay};
-    std::unique_ptr<SqliteHistoryStore> m_store;
+    std::unique_ptr<SqlHistoryStore> m_store;
 };
 
 TEST(ChargebackPeriodTest, MonthIsACalendarMonthInUtcAndBadTextIsRefusedWithTheField)

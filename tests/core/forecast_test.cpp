@@ -236,7 +236,7 @@ TEST(ForecastAll, JoinsHistoryByKindAndListsFullSoonestFirst)
 TEST(ForecastServiceTest, RefreshesFasterThanAComputationStillAnswer)
 {
     strata::testsupport::ManualClock clock(kForecastStart.addDays(2));
-    HistoryService history(std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
+    HistoryService history(std::make_unique<SqlHistoryStore>(QStringLiteral(":memory:"), clock));
     ASSERT_TRUE(history.openError().isEmpty());
     Estate estate;
     Volume v;

@@ -127,7 +127,7 @@ public:
         levels << request.targetLevel;
         if (!storePath.isEmpty()) {
             ManualClock peekClock; // reads only
-            SqliteHistoryStore peek(storePath, peekClock);
+            SqlHistoryStore peek(storePath, peekClock);
             bool fired = bool(peek.open());
             for (const ServiceLevelSchedule &s : peek.schedules()) {
                 fired = fired && s.id == request.scheduleId && s.lastFired.isValid();
@@ -171,7 +171,7 @@ protected:
     /// Starts Strata on the file: history, actions and schedules, and waits for the load.
     void boot()
     {
-        history = std::make_unique<HistoryService>(std::make_unique<SqliteHistoryStore>(path, clock));
+        history = std::make_unique<HistoryService>(std::make_unique<SqlHistoryStore>(path, clock));
         ASSERT_TRUE(history->openError().isEmpty());
         actions = std::make_unique<ActionManager>(clock, pool, history.get(), QStringLiteral("alice"));
         actions->setExecutor(QStringLiteral("azure"), &executor);
@@ -214,7 +214,7 @@ protected:
     /// Writes a schedule straight into the file, as an earlier run would have left it.
     qint64 seed(ServiceLevelSchedule s)
     {
-        SqliteHistoryStore store(path, clock);
+        SqlHistoryStore store(path, clock);
         EXPECT_TRUE(succeeded(store.open()));
         s.id = 0;
         return store.saveSchedule(s);

@@ -98,7 +98,7 @@ class ServiceLevelsTest : public ::testing::Test
 protected:
     ManualClock clock{kNow};
     Estate estate;
-    HistoryService history{std::make_unique<SqliteHistoryStore>(QStringLiteral(":memory:"), clock)};
+    HistoryService history{std::make_unique<SqlHistoryStore>(QStringLiteral(":memory:"), clock)};
     std::unique_ptr<ServiceLevels> levels;
 
     void SetUp() override

@@ -88,7 +88,7 @@ TEST(BundleRoundTrip, EveryGetListingFromTheBundleEqualsTheLiveOne)
     ASSERT_TRUE(succeeded(demoStarted));
     std::unique_ptr<demo::DemoEstate> demo = std::move(*demoStarted);
     core::SystemClock clock;
-    core::HistoryService history(std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
+    core::HistoryService history(std::make_unique<core::SqlHistoryStore>(QStringLiteral(":memory:"), clock));
     core::Engine live({clock, demo->credentials(), &history, QStringLiteral("tester")});
     live.setRateCard(demo->config().rateCard);
     live.setCacheTargets(demo->config().cacheTargets);

@@ -88,7 +88,7 @@ TEST_F(CliChargebackTest, CsvAndJsonChargeTheSeededHistoryAsUnattributedStorage)
     const QDateTime seedFrom = std::max(monthStart, now.addSecs(-7200));
     {
         core::SystemClock clock;
-        core::SqliteHistoryStore store(historyPath, clock);
+        core::SqlHistoryStore store(historyPath, clock);
         ASSERT_TRUE(succeeded(store.open()));
         for (QDateTime t = seedFrom; t < now; t = t.addSecs(180)) {
             ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap-ai"), {core::VolumeUsage{volumeId, 0, size}}, t));

@@ -173,7 +173,7 @@ protected:
     std::vector<core::AuditEntry> outcomes(const QString &kind, bool *journalClosed = nullptr)
     {
         core::SystemClock clock; // reads only
-        core::SqliteHistoryStore store(historyPath, clock);
+        core::SqlHistoryStore store(historyPath, clock);
         QString error;
         EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
@@ -605,7 +605,7 @@ protected:
     std::vector<core::AuditEntry> cacheOutcomes()
     {
         core::SystemClock clock; // reads only
-        core::SqliteHistoryStore store(historyPath, clock);
+        core::SqlHistoryStore store(historyPath, clock);
         EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
         for (const core::AuditEntry &e : store.auditLog(0)) {

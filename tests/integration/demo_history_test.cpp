@@ -23,7 +23,7 @@ TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
     const QDateTime dayAgo = now.addSecs(-24 * 3600);
 
     core::SystemClock clock; // the demo's simulators run on the wall clock
-    core::SqliteHistoryStore store(estate->config().historyPath, clock);
+    core::SqlHistoryStore store(estate->config().historyPath, clock);
     ASSERT_TRUE(succeeded(store.open()));
 
     // GPU allocation and utilization per project on `dgx`, from a day ago until now.

@@ -190,7 +190,7 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
 {
     QTemporaryDir dir;
     core::HistoryService history(
-        std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), *s_clock));
+        std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), *s_clock));
     const core::JobVolume where =
         core::jobVolume(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(demo::DemoEstate::kUncachedTrainJob));
     ASSERT_FALSE(where.volumeId.isEmpty());

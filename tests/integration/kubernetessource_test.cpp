@@ -55,7 +55,7 @@ protected:
         f.close();
         credentials.set(core::credentialKey(QString::fromLatin1(kSourceKubernetessource)), simulator->token());
         history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
+            std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
         engine = std::make_unique<core::Engine>(
             core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("tester")});
     }

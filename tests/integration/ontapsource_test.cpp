@@ -27,7 +27,7 @@ protected:
     {
         SimFixture::SetUp();
         history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
+            std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
         engine = std::make_unique<core::Engine>(
             core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("tester")});
     }

@@ -84,7 +84,7 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     core::InMemoryCredentialStore credentials;
     core::SystemClock clock;
     core::HistoryService history(
-        std::make_unique<core::SqliteHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
+        std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), clock));
     core::Engine engine({clock, credentials, &history, QStringLiteral("tester")});
 
     core::SourceConfig g;

@@ -1,4 +1,4 @@
-// The crash-safe action journal in the SQLite history store: an entry moves intended -> sent ->
+// The crash-safe action journal in the history store (SQLite and PostgreSQL): an entry moves intended -> sent ->
 // accepted, is claimed by exactly one process after its owner died, and is closed together with
 // exactly one outcome audit entry however often it is finished.
 
@@ -6,6 +6,7 @@
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/pgfixture.h"
 
 #include <QTemporaryDir>
 
@@ -56,12 +57,28 @@ AuditEntry journalOutcome(const QString &id, const QString &outcome)
 
 } // namespace
 
+/// Runs a test on both dialects of the store: SQLite in memory and a scratch PostgreSQL database.
+class ActionJournalDialects : public ::testing::TestWithParam<strata::testsupport::StoreBackend>
+{
+protected:
+    [[nodiscard]] QString location() const { return m_scratch.location(); }
+
+private:
+    strata::testsupport::ScratchStore m_scratch{GetParam()};
+};
+
+INSTANTIATE_TEST_SUITE_P(Dialects,
+                         ActionJournalDialects,
+                         ::testing::Values(strata::testsupport::StoreBackend::Sqlite,
+                                           strata::testsupport::StoreBackend::Postgres),
+                         strata::testsupport::storeBackendName);
+
 TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     {
-        SqliteHistoryStore store(path, journalTestClock());
+        SqlHistoryStore store(path, journalTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
@@ -71,7 +88,7 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
         EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5)));
         EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
     }
-    SqliteHistoryStore store(path, journalTestClock());
+    SqlHistoryStore store(path, journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const std::vector<JournalEntry> open = store.openJournal();
     ASSERT_EQ(open.size(), 1U);
@@ -83,9 +100,9 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
     EXPECT_EQ(open[0].submitted, kJournalT0);
 }
 
-TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
+TEST_P(ActionJournalDialects, OnlyTheFirstClaimOfADeadOwnersEntryWins)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
+    SqlHistoryStore store(location(), journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_TRUE(
@@ -95,9 +112,9 @@ TEST(ActionJournal, OnlyTheFirstClaimOfADeadOwnersEntryWins)
     EXPECT_EQ(store.journalEntry(QStringLiteral("a1"))->owner, QStringLiteral("host/200"));
 }
 
-TEST(ActionJournal, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
+TEST_P(ActionJournalDialects, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), journalTestClock());
+    SqlHistoryStore store(location(), journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
     EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);

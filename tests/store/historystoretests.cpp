@@ -1,6 +1,7 @@
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/pgfixture.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -80,7 +81,7 @@ private:
     bool m_open = false;
 };
 
-std::vector<UsageSample> all(SqliteHistoryStore &store, const QString &source, const QString &volume)
+std::vector<UsageSample> all(SqlHistoryStore &store, const QString &source, const QString &volume)
 {
     return store.volumeUsage(source, volume, {}, {});
 }
@@ -110,12 +111,28 @@ AuditEntry audit(const QString &source, const QString &outcome, const QDateTime 
 
 } // namespace
 
-TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
+/// Runs a test on both dialects of the store: SQLite in memory and a scratch PostgreSQL database.
+class HistoryStoreDialects : public ::testing::TestWithParam<strata::testsupport::StoreBackend>
+{
+protected:
+    [[nodiscard]] QString location() const { return m_scratch.location(); }
+
+private:
+    strata::testsupport::ScratchStore m_scratch{GetParam()};
+};
+
+INSTANTIATE_TEST_SUITE_P(Dialects,
+                         HistoryStoreDialects,
+                         ::testing::Values(strata::testsupport::StoreBackend::Sqlite,
+                                           strata::testsupport::StoreBackend::Postgres),
+                         strata::testsupport::storeBackendName);
+
+TEST(SqlHistoryStore, OpensFileInWalModeAtLatestSchema)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sub/dir/history.sqlite"));
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         QString error;
         ASSERT_TRUE(succeeded(store.open()));
         EXPECT_TRUE(error.isEmpty());
@@ -125,7 +142,7 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
     ASSERT_TRUE(db.isOpen());
     EXPECT_EQ(db.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     EXPECT_EQ(db.scalar(QStringLiteral("SELECT version FROM schema_version")).toInt(),
-              SqliteHistoryStore::latestSchemaVersion());
+              SqlHistoryStore::latestSchemaVersion());
     EXPECT_EQ(db.scalar(QStringLiteral("SELECT COUNT(*) FROM schema_version")).toInt(), 1);
     for (const char *name : {"volume_series", "volume_usage_sample", "volume_usage", "audit_log"}) {
         EXPECT_EQ(
@@ -136,17 +153,17 @@ TEST(SqliteHistoryStore, OpensFileInWalModeAtLatestSchema)
     }
 }
 
-TEST(SqliteHistoryStore, OpensInMemory)
+TEST_P(HistoryStoreDialects, OpensEmptyAndRecords)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 1u);
 }
 
-TEST(SqliteHistoryStore, CallsBeforeOpenFailCleanly)
+TEST_P(HistoryStoreDialects, CallsBeforeOpenFailCleanly)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     EXPECT_FALSE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
     EXPECT_FALSE(store.lastError().isEmpty());
     EXPECT_TRUE(all(store, QStringLiteral("s"), QStringLiteral("v")).empty());
@@ -155,9 +172,9 @@ TEST(SqliteHistoryStore, CallsBeforeOpenFailCleanly)
     EXPECT_EQ(store.applyRetention(kT0), 0);
 }
 
-TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
+TEST_P(HistoryStoreDialects, RecordsOnlyChangesAndHeartbeats)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("ontap-ai");
     const QString v = QStringLiteral("vol-1");
@@ -184,9 +201,9 @@ TEST(SqliteHistoryStore, RecordsOnlyChangesAndHeartbeats)
     EXPECT_EQ(all(store, s, v).size(), 5u);
 }
 
-TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
+TEST_P(HistoryStoreDialects, KeepsVolumesAndSourcesApart)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString a = QStringLiteral("a");
     const QString b = QStringLiteral("b");
@@ -204,9 +221,9 @@ TEST(SqliteHistoryStore, KeepsVolumesAndSourcesApart)
     EXPECT_TRUE(all(store, QStringLiteral("c"), QStringLiteral("v1")).empty());
 }
 
-TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
+TEST_P(HistoryStoreDialects, RangeQueryIsInclusiveAndOldestFirst)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     const QString v = QStringLiteral("v");
@@ -225,9 +242,9 @@ TEST(SqliteHistoryStore, RangeQueryIsInclusiveAndOldestFirst)
     EXPECT_EQ(times(store.volumeUsage(s, v, plusTwo, plusTwo)), (std::vector<QDateTime>{minutes(20)}));
 }
 
-TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
+TEST_P(HistoryStoreDialects, SameTimestampTwiceKeepsTheLatestValues)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 1, 10}}, minutes(0)));
@@ -242,9 +259,9 @@ TEST(SqliteHistoryStore, SameTimestampTwiceKeepsTheLatestValues)
     EXPECT_EQ(w[0].usedBytes, 3);
 }
 
-TEST(SqliteHistoryStore, RetentionDeletesOlderSamplesAndRecordingContinues)
+TEST_P(HistoryStoreDialects, RetentionDeletesOlderSamplesAndRecordingContinues)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString s = QStringLiteral("s");
     for (int m = 0; m < 10; ++m) {
@@ -265,10 +282,10 @@ TEST(SqliteHistoryStore, RetentionDeletesOlderSamplesAndRecordingContinues)
     EXPECT_EQ(all(store, s, QStringLiteral("busy")).size(), 5u) << "busy is unchanged since minute 9";
 }
 
-TEST(SqliteHistoryStore, AuditAppendsAndListsNewestFirst)
+TEST_P(HistoryStoreDialects, AuditAppendsAndListsNewestFirst)
 {
     strata::testsupport::ManualClock clock(QDateTime(QDate(2021, 2, 3), QTime(4, 5, 6), Qt::UTC));
-    SqliteHistoryStore store(QStringLiteral(":memory:"), clock);
+    SqlHistoryStore store(location(), clock);
     ASSERT_TRUE(succeeded(store.open()));
     const QDateTime t1 = kT0.addMSecs(1234);
     AuditEntry started = audit(QStringLiteral("ontap-ai"), QStringLiteral("started"), t1);
@@ -315,11 +332,11 @@ TEST(SqliteHistoryStore, AuditAppendsAndListsNewestFirst)
     EXPECT_EQ(store.auditLog(1)[0].time, clock.now());
 }
 
-TEST(SqliteHistoryStore, AuditLogIsAppendOnly)
+TEST(SqlHistoryStore, AuditLogIsAppendOnly)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
-    SqliteHistoryStore store(path, historyTestClock());
+    SqlHistoryStore store(path, historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
 
@@ -331,18 +348,18 @@ TEST(SqliteHistoryStore, AuditLogIsAppendOnly)
     EXPECT_EQ(store.auditLog()[0].outcome, QStringLiteral("started"));
 }
 
-TEST(SqliteHistoryStore, ReopenKeepsDataAndLastSamples)
+TEST(SqlHistoryStore, ReopenKeepsDataAndLastSamples)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("history.sqlite"));
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, minutes(3)));
         ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
     }
-    SqliteHistoryStore store(path, historyTestClock());
+    SqlHistoryStore store(path, historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 2u);
     ASSERT_EQ(store.auditLog().size(), 1u);
@@ -355,11 +372,11 @@ TEST(SqliteHistoryStore, ReopenKeepsDataAndLastSamples)
               (std::vector<QDateTime>{minutes(0), minutes(3), minutes(63)}));
 }
 
-TEST(SqliteHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
+TEST(SqlHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
 {
     QTemporaryDir dir;
-    SqliteHistoryStore first(dir.filePath(QStringLiteral("one.sqlite")), historyTestClock());
-    SqliteHistoryStore second(dir.filePath(QStringLiteral("two.sqlite")), historyTestClock());
+    SqlHistoryStore first(dir.filePath(QStringLiteral("one.sqlite")), historyTestClock());
+    SqlHistoryStore second(dir.filePath(QStringLiteral("two.sqlite")), historyTestClock());
     ASSERT_TRUE(succeeded(first.open()));
     ASSERT_TRUE(succeeded(second.open()));
     ASSERT_TRUE(first.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
@@ -377,26 +394,26 @@ TEST(SqliteHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
     EXPECT_TRUE(second.auditLog().empty());
 }
 
-TEST(SqliteHistoryStore, RefusesANewerSchema)
+TEST(SqlHistoryStore, RefusesANewerSchema)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("future.sqlite"));
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(succeeded(store.open()));
     }
     {
         Inspector db(path);
         ASSERT_TRUE(db.exec(QStringLiteral("UPDATE schema_version SET version = 99")));
     }
-    SqliteHistoryStore store(path, historyTestClock());
+    SqlHistoryStore store(path, historyTestClock());
     QString error = errorText(store.open());
     EXPECT_FALSE(error.isEmpty());
     EXPECT_TRUE(error.contains(QLatin1String("newer"))) << error.toStdString();
     EXPECT_TRUE(error.contains(path)) << error.toStdString();
 }
 
-TEST(SqliteHistoryStore, NotADatabaseFailsToOpen)
+TEST(SqlHistoryStore, NotADatabaseFailsToOpen)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("garbage.sqlite"));
@@ -405,7 +422,7 @@ TEST(SqliteHistoryStore, NotADatabaseFailsToOpen)
         ASSERT_TRUE(file.open(QIODevice::WriteOnly));
         file.write(QByteArray(4096, 'x'));
     }
-    SqliteHistoryStore store(path, historyTestClock());
+    SqlHistoryStore store(path, historyTestClock());
     QString error = errorText(store.open());
     EXPECT_FALSE(error.isEmpty());
     EXPECT_FALSE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, kT0));
@@ -413,7 +430,7 @@ TEST(SqliteHistoryStore, NotADatabaseFailsToOpen)
 
 // 50,000 volumes every 3 minutes is the sizing target. The timings are printed for the record,
 // not asserted: a unit test must not fail on a slow CI machine.
-TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
+TEST(SqlHistoryStore, FiftyThousandVolumesInOneCall)
 {
     constexpr int kVolumes = 50'000;
     QTemporaryDir dir;
@@ -437,7 +454,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
     qint64 allChangedMs = 0;
     qint64 reopenMs = 0;
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
@@ -464,7 +481,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
         ASSERT_EQ(store.volumeUsage(s, usage[11].volumeId, {}, {}).size(), 2u);
     }
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
@@ -492,7 +509,7 @@ TEST(SqliteHistoryStore, FiftyThousandVolumesInOneCall)
                           .toLongLong();
     }
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
@@ -541,7 +558,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     {
-        SqliteHistoryStore store(path, historyTestClock());
+        SqlHistoryStore store(path, historyTestClock());
         QString error;
         ASSERT_TRUE(succeeded(store.open()));
         // §4.8 end, then §4.9 after d-2-gg: team-c drops to 2/2, team-d rises to 6/8.
@@ -559,7 +576,7 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
             {projectSample("team-c", 2000, 2000, 2000, 96.0), projectSample("team-d", 6000, 8000, 0, -1)},
             minutes(2)));
     }
-    SqliteHistoryStore store(path, historyTestClock());
+    SqlHistoryStore store(path, historyTestClock());
     QString error;
     ASSERT_TRUE(succeeded(store.open()));
     const std::vector<ProjectSample> c = store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {});
@@ -580,9 +597,9 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     EXPECT_EQ(store.projectHistory(QStringLiteral("dgx"), {}, {}, {}).size(), 2u);
 }
 
-TEST(CapacityHistory, KeepsContainersByKindWithChangeOnlyWritesAndReadsThemWithTheVolumes)
+TEST_P(HistoryStoreDialects, CapacityKeepsContainersByKindWithChangeOnlyWritesAndReadsThemWithTheVolumes)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), historyTestClock());
+    SqlHistoryStore store(location(), historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString grid = QStringLiteral("datalake");
     ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, minutes(0)));

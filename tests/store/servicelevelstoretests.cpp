@@ -1,6 +1,7 @@
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/pgfixture.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -75,12 +76,28 @@ bool execAll(const QString &path, const QStringList &statements)
 
 } // namespace
 
+/// Runs a test on both dialects of the store: SQLite in memory and a scratch PostgreSQL database.
+class ServiceLevelStoreDialects : public ::testing::TestWithParam<strata::testsupport::StoreBackend>
+{
+protected:
+    [[nodiscard]] QString location() const { return m_scratch.location(); }
+
+private:
+    strata::testsupport::ScratchStore m_scratch{GetParam()};
+};
+
+INSTANTIATE_TEST_SUITE_P(Dialects,
+                         ServiceLevelStoreDialects,
+                         ::testing::Values(strata::testsupport::StoreBackend::Sqlite,
+                                           strata::testsupport::StoreBackend::Postgres),
+                         strata::testsupport::storeBackendName);
+
 TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v2.sqlite"));
     {
-        SqliteHistoryStore store(path, serviceLevelTestClock());
+        SqlHistoryStore store(path, serviceLevelTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("ontap"), {{QStringLiteral("v1"), 10, 100}}, kLevelT0));
     }
@@ -92,9 +109,9 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
                          QStringLiteral("DROP TABLE capacity_sample"),
                          QStringLiteral("DROP TABLE capacity_series"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
-    SqliteHistoryStore store(path, serviceLevelTestClock());
+    SqlHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    EXPECT_EQ(SqliteHistoryStore::latestSchemaVersion(), 5);
+    EXPECT_EQ(SqlHistoryStore::latestSchemaVersion(), 5);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
@@ -104,9 +121,9 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     EXPECT_EQ(store.capacityHistory({}, {}).size(), 2U) << "the volume's usage and the new bucket series";
 }
 
-TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
+TEST_P(ServiceLevelStoreDialects, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
+    SqlHistoryStore store(location(), serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     const QString src = QStringLiteral("anf");
     ASSERT_TRUE(store.recordVolumePerf(
@@ -134,9 +151,27 @@ TEST(ServiceLevelStore, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
     EXPECT_TRUE(store.volumePerfHistory(QStringLiteral("other"), QStringLiteral("a"), {}, {}).empty());
 }
 
-TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
+TEST_P(ServiceLevelStoreDialects, AVolumeListedTwiceInOnePollKeepsItsLastSample)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
+    SqlHistoryStore store(location(), serviceLevelTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    VolumePerfSample first;
+    first.volumeId = QStringLiteral("v1");
+    first.throughputBps = 1e6;
+    first.iops = 10;
+    VolumePerfSample second = first;
+    second.throughputBps = 2e6;
+    // PostgreSQL refuses one statement that updates a row twice; SQLite lets the last win.
+    ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("s"), {first, second}, kLevelT0))
+        << store.lastError().toStdString();
+    const auto history = store.volumePerfHistory(QStringLiteral("s"), QStringLiteral("v1"), {}, {});
+    ASSERT_EQ(history.size(), 1U);
+    EXPECT_EQ(history[0].throughputBps, 2e6);
+}
+
+TEST_P(ServiceLevelStoreDialects, StatsGiveTheNearestRankP95PerVolume)
+{
+    SqlHistoryStore store(location(), serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     // 1..20 MiB/s: the 95th percentile by nearest rank is the 19th value.
     for (int i = 1; i <= 20; ++i) {
@@ -161,9 +196,9 @@ TEST(ServiceLevelStore, StatsGiveTheNearestRankP95PerVolume)
     EXPECT_EQ(window[0].samples, 3);
 }
 
-TEST(ServiceLevelStore, RetentionAppliesToPerfSamples)
+TEST_P(ServiceLevelStoreDialects, RetentionAppliesToPerfSamples)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
+    SqlHistoryStore store(location(), serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutesServicelevelstore(0)));
@@ -191,7 +226,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     at.level = QStringLiteral("Ultra");
     qint64 atId = 0;
     {
-        SqliteHistoryStore store(path, serviceLevelTestClock());
+        SqlHistoryStore store(path, serviceLevelTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         id = store.saveSchedule(window());
         atId = store.saveSchedule(at);
@@ -208,7 +243,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
         unknown.id = 9999;
         EXPECT_EQ(store.saveSchedule(unknown), -1);
     }
-    SqliteHistoryStore store(path, serviceLevelTestClock());
+    SqlHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     auto all = store.schedules();
     ASSERT_EQ(all.size(), 2U);
@@ -228,9 +263,9 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     EXPECT_EQ(all[0].id, atId);
 }
 
-TEST(ServiceLevelStore, AuditOfKindFiltersByKindAndTime)
+TEST_P(ServiceLevelStoreDialects, AuditOfKindFiltersByKindAndTime)
 {
-    SqliteHistoryStore store(QStringLiteral(":memory:"), serviceLevelTestClock());
+    SqlHistoryStore store(location(), serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     for (int i = 0; i < 4; ++i) {
         AuditEntry e;

@@ -60,7 +60,7 @@ protected:
         auto started = demo::DemoEstate::start({});
         ASSERT_TRUE(started) << started.error().message.toStdString();
         demo = std::move(*started);
-        history = std::make_unique<core::HistoryService>(std::make_unique<core::SqliteHistoryStore>(
+        history = std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(
             setup.demoHistory ? demo->config().historyPath : QStringLiteral(":memory:"), clock));
         ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
         engine = std::make_unique<core::Engine>(

@@ -66,7 +66,7 @@ protected:
     {
         SimFixture::SetUp();
         history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqliteHistoryStore>(QStringLiteral(":memory:"), clock));
+            std::make_unique<core::SqlHistoryStore>(QStringLiteral(":memory:"), clock));
         ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
         engine = std::make_unique<core::Engine>(
             core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("strata-server")});

@@ -1,0 +1,261 @@
+// What only the PostgreSQL dialect of the history store has to show: several processes (here
+// several connections on threads) sharing one database, its own audit trigger, and a password
+// that never reaches a message. The behaviour both dialects share runs in the *Dialects suites.
+
+#include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/pgfixture.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using strata::testsupport::ScratchPostgresDatabase;
+using strata::testsupport::succeeded;
+using namespace strata::core;
+
+namespace {
+
+strata::testsupport::ManualClock &pgTestClock()
+{
+    static strata::testsupport::ManualClock clock;
+    return clock;
+}
+
+const QDateTime kPgT0(QDate(2026, 5, 4), QTime(8, 0), Qt::UTC);
+
+AuditEntry pgOutcome(const QString &actionId, const QString &outcome)
+{
+    AuditEntry a;
+    a.time = kPgT0;
+    a.user = QStringLiteral("alice");
+    a.actionId = actionId;
+    a.source = QStringLiteral("anf-west");
+    a.kind = QStringLiteral("volume.service_level");
+    a.target = QStringLiteral("acct/pool/criteo-data");
+    a.outcome = outcome;
+    return a;
+}
+
+/// A plain QPSQL connection to `url` for looking at the database the way psql would.
+class PgInspector
+{
+public:
+    explicit PgInspector(const QString &url)
+        : m_name(QStringLiteral("pg-inspector-%1").arg(++s_counter))
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_name);
+        const QUrl u(url);
+        db.setHostName(u.host());
+        db.setPort(u.port());
+        db.setUserName(u.userName());
+        db.setPassword(u.password());
+        db.setDatabaseName(u.path().mid(1));
+        m_open = db.open();
+    }
+    ~PgInspector()
+    {
+        QSqlDatabase::database(m_name, false).close();
+        QSqlDatabase::removeDatabase(m_name);
+    }
+    PgInspector(const PgInspector &) = delete;
+    PgInspector &operator=(const PgInspector &) = delete;
+
+    [[nodiscard]] bool isOpen() const { return m_open; }
+
+    bool exec(const QString &sql, QString *error = nullptr)
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        const bool ok = query.exec(sql);
+        if (error) {
+            *error = query.lastError().text();
+        }
+        return ok;
+    }
+
+    QVariant scalar(const QString &sql)
+    {
+        QSqlQuery query(QSqlDatabase::database(m_name, false));
+        if (!query.exec(sql) || !query.next()) {
+            return {};
+        }
+        return query.value(0);
+    }
+
+private:
+    static inline std::atomic<int> s_counter{0};
+    QString m_name;
+    bool m_open = false;
+};
+
+} // namespace
+
+TEST(PostgresHistoryStore, RecognisesItsUrlsAndNeverShowsThePassword)
+{
+    EXPECT_TRUE(SqlHistoryStore::isPostgresLocation(QStringLiteral("postgresql://u@db/strata")));
+    EXPECT_TRUE(SqlHistoryStore::isPostgresLocation(QStringLiteral("postgres://u@db/strata")));
+    EXPECT_FALSE(SqlHistoryStore::isPostgresLocation(QStringLiteral("/var/lib/strata/history.sqlite")));
+    EXPECT_FALSE(SqlHistoryStore::isPostgresLocation(QStringLiteral(":memory:")));
+    const QString shown = SqlHistoryStore::displayLocation(
+        QStringLiteral("postgresql://strata:s3cr%2Ft@db.example.com:5433/strata?sslmode=require&password=other"));
+    EXPECT_EQ(shown, QStringLiteral("postgresql://strata@db.example.com:5433/strata"));
+    EXPECT_EQ(SqlHistoryStore::displayLocation(QStringLiteral("/tmp/h.sqlite")), QStringLiteral("/tmp/h.sqlite"));
+}
+
+TEST(PostgresHistoryStore, AWrongPasswordIsAClearErrorWithoutThePassword)
+{
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    QUrl url(db.url());
+    url.setPassword(QStringLiteral("Wrong-Horse-Battery-7"));
+    SqlHistoryStore store(url.toString(), pgTestClock());
+    const Status opened = store.open();
+    ASSERT_FALSE(opened);
+    const QString message = opened.error().message;
+    EXPECT_TRUE(message.contains(QStringLiteral("cannot open history database postgresql://strata@127.0.0.1")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("password authentication failed"))) << message.toStdString();
+    EXPECT_FALSE(message.contains(QStringLiteral("Wrong-Horse"))) << message.toStdString();
+    EXPECT_FALSE(store.lastError().contains(QStringLiteral("Wrong-Horse")));
+}
+
+TEST(PostgresHistoryStore, NothingListeningFailsWithinTheConnectTimeout)
+{
+    // A port nobody listens on: refused at once. A black-holed host would wait connect_timeout.
+    SqlHistoryStore store(QStringLiteral("postgresql://strata@127.0.0.1:1/strata?connect_timeout=2"), pgTestClock());
+    const Status opened = store.open();
+    ASSERT_FALSE(opened);
+    EXPECT_TRUE(opened.error().message.contains(QStringLiteral("127.0.0.1:1/strata")))
+        << opened.error().message.toStdString();
+}
+
+TEST(PostgresHistoryStore, UsesIdentityKeysDoublePrecisionAndTheAuditTrigger)
+{
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    SqlHistoryStore store(db.url(), pgTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    EXPECT_TRUE(store.isPostgres());
+    ASSERT_GT(store.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started"))), 0);
+
+    PgInspector sql(db.url());
+    ASSERT_TRUE(sql.isOpen());
+    EXPECT_EQ(sql.scalar(QStringLiteral("SELECT version FROM schema_version")).toInt(),
+              SqlHistoryStore::latestSchemaVersion());
+    // REAL would be a 4-byte float in PostgreSQL and round a throughput of 1.5 GB/s.
+    EXPECT_EQ(sql.scalar(QStringLiteral("SELECT data_type FROM information_schema.columns"
+                                        " WHERE table_name = 'volume_perf_sample' AND column_name = 'throughput_bps'"))
+                  .toString(),
+              QStringLiteral("double precision"));
+    EXPECT_EQ(sql.scalar(QStringLiteral("SELECT is_identity FROM information_schema.columns"
+                                        " WHERE table_name = 'audit_log' AND column_name = 'id'"))
+                  .toString(),
+              QStringLiteral("YES"));
+    QString error;
+    EXPECT_FALSE(sql.exec(QStringLiteral("UPDATE audit_log SET outcome = 'succeeded'"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("append-only"))) << error.toStdString();
+    EXPECT_FALSE(sql.exec(QStringLiteral("DELETE FROM audit_log"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("append-only"))) << error.toStdString();
+    EXPECT_EQ(store.auditLog(0).size(), 1U);
+}
+
+TEST(PostgresHistoryStore, ReplicasOpeningOneDatabaseAtOnceMigrateItOnce)
+{
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    constexpr int kReplicas = 4;
+    std::atomic<int> opened{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kReplicas; ++i) {
+        threads.emplace_back([&] {
+            SqlHistoryStore store(db.url(), pgTestClock());
+            if (store.open()) {
+                ++opened;
+            }
+        });
+    }
+    for (std::thread &t : threads) {
+        t.join();
+    }
+    EXPECT_EQ(opened.load(), kReplicas) << "without the advisory lock, CREATE TABLE races fail";
+    PgInspector sql(db.url());
+    EXPECT_EQ(sql.scalar(QStringLiteral("SELECT count(*) FROM schema_version")).toInt(), 1);
+}
+
+TEST(PostgresHistoryStore, TwoReplicasFinishingOneActionWriteOneOutcome)
+{
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    {
+        SqlHistoryStore setup(db.url(), pgTestClock());
+        ASSERT_TRUE(succeeded(setup.open()));
+        for (int i = 0; i < 20; ++i) {
+            JournalEntry e;
+            e.actionId = QStringLiteral("act-%1").arg(i);
+            e.idempotencyKey = QStringLiteral("key-%1").arg(i);
+            e.source = QStringLiteral("anf-west");
+            e.kind = QStringLiteral("volume.service_level");
+            e.request = QStringLiteral("{}");
+            e.submitted = kPgT0;
+            e.heartbeat = kPgT0;
+            e.owner = QStringLiteral("replica-dead/1");
+            ASSERT_TRUE(setup.journalIntent(e));
+        }
+    }
+    // Two replicas reconcile the same dead owner's actions at the same moment.
+    std::atomic<int> written{0};
+    std::vector<std::thread> replicas;
+    for (int r = 0; r < 2; ++r) {
+        replicas.emplace_back([&, r] {
+            SqlHistoryStore store(db.url(), pgTestClock());
+            if (!store.open()) {
+                return;
+            }
+            for (int i = 0; i < 20; ++i) {
+                AuditEntry outcome = pgOutcome(QStringLiteral("act-%1").arg(i), QStringLiteral("reconciled"));
+                outcome.message = QStringLiteral("replica %1").arg(r);
+                if (store.journalFinish(outcome) > 0) {
+                    ++written;
+                }
+            }
+        });
+    }
+    for (std::thread &t : replicas) {
+        t.join();
+    }
+    EXPECT_EQ(written.load(), 20);
+    SqlHistoryStore check(db.url(), pgTestClock());
+    ASSERT_TRUE(succeeded(check.open()));
+    EXPECT_EQ(check.auditLog(0).size(), 20U) << "one outcome per action, never two";
+    EXPECT_TRUE(check.openJournal().empty());
+}
+
+TEST(PostgresHistoryStore, ReopenKeepsDataAndChangeDetection)
+{
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    const QString s = QStringLiteral("ontap-ai");
+    {
+        SqlHistoryStore store(db.url(), pgTestClock());
+        ASSERT_TRUE(succeeded(store.open()));
+        ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 100, 1000}}, kPgT0));
+    }
+    SqlHistoryStore store(db.url(), pgTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    // Unchanged within the heartbeat: the last sample is read back, nothing new is written.
+    ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 100, 1000}}, kPgT0.addSecs(60)));
+    ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 150, 1000}}, kPgT0.addSecs(120)));
+    const auto samples = store.volumeUsage(s, QStringLiteral("v"), {}, {});
+    ASSERT_EQ(samples.size(), 2U);
+    EXPECT_EQ(samples[0].usedBytes, 100);
+    EXPECT_EQ(samples[1].usedBytes, 150);
+    EXPECT_EQ(samples[1].time, kPgT0.addSecs(120));
+}
