@@ -13,6 +13,7 @@
 #include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/historystore.h"
 #include "models/core/runtime.h"
 #include "models/core/sentimentservice.h"
 #include "models/core/source.h"
@@ -192,6 +193,123 @@ QString randomPassword()
     return out;
 }
 
+/// The store `location` ready to open: a PostgreSQL URL without a password gets the store's
+/// secret (STRATA_SECRET_STORE_PASSWORD or $STRATA_SECRETS_DIR/store/password) when one is set;
+/// without one libpq's PGPASSWORD / PGPASSFILE apply. A SQLite path is returned as is.
+strata::core::Result<QString> withStorePassword(const QString &location, strata::core::ICredentialStore &credentials)
+{
+    using namespace strata;
+    if (!core::SqlHistoryStore::isPostgresLocation(location)) {
+        return location;
+    }
+    QUrl url(location, QUrl::StrictMode);
+    if (!url.isValid()) {
+        return core::fail(
+            QStringLiteral("the store %1 is not a valid URL").arg(core::SqlHistoryStore::displayLocation(location)));
+    }
+    if (!url.password().isEmpty()) {
+        return location;
+    }
+    QEventLoop loop;
+    std::optional<QString> secret;
+    QString error;
+    credentials.read(core::credentialKey(QStringLiteral("store")), [&](std::optional<QString> s, QString e) {
+        secret = std::move(s);
+        error = std::move(e);
+        loop.quit();
+    });
+    loop.exec();
+    if (!error.isEmpty()) {
+        return core::fail(QStringLiteral("the store's password: %1").arg(error));
+    }
+    if (secret) {
+        url.setPassword(*secret, QUrl::DecodedMode);
+    }
+    return url.toString(QUrl::FullyEncoded);
+}
+
+/// The store named by --store, else STRATA_STORE, else the config file's "store" (which
+/// Runtime reads itself, so empty here), with its password (withStorePassword()).
+strata::core::Result<QString>
+storeLocation(const QString &option, const QString &configPath, strata::core::ICredentialStore &credentials)
+{
+    using namespace strata;
+    QString location = option.isEmpty() ? qEnvironmentVariable("STRATA_STORE") : option;
+    if (location.isEmpty() && !configPath.isEmpty() && QFile::exists(configPath)) {
+        core::AppConfig config;
+        if (core::AppConfig::load(configPath, &config)) {
+            location = config.store;
+        }
+    }
+    return location.isEmpty() ? core::Result<QString>(QString()) : withStorePassword(location, credentials);
+}
+
+/// `strata-server migrate --from-sqlite PATH --to URL`: moves an installation's history, audit
+/// log, schedules and action journal into an empty PostgreSQL database and says what it moved.
+int migrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    using namespace strata;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "strata-server migrate: copy a SQLite history store (history, audit log, schedules, action journal) into an\n"
+        "empty PostgreSQL database, ids included, in one transaction. The source is only read. The password comes\n"
+        "from the URL, STRATA_SECRET_STORE_PASSWORD, $STRATA_SECRETS_DIR/store/password, or libpq's PGPASSFILE."));
+    parser.addHelpOption();
+    const QCommandLineOption fromOption(
+        QStringLiteral("from-sqlite"), QStringLiteral("The SQLite history file."), QStringLiteral("path"));
+    const QCommandLineOption toOption(
+        QStringLiteral("to"), QStringLiteral("postgresql://user@host:port/database"), QStringLiteral("url"));
+    parser.addOptions({fromOption, toOption});
+    if (!parser.parse(QStringList{QStringLiteral("strata-server migrate")} + arguments)) {
+        err << "strata-server migrate: " << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    const QString from = parser.value(fromOption);
+    const QString to = parser.value(toOption);
+    if (from.isEmpty() || !core::SqlHistoryStore::isPostgresLocation(to)) {
+        err << "strata-server migrate: wants --from-sqlite PATH --to postgresql://user@host:port/database\n";
+        return 2;
+    }
+    if (!QFile::exists(from)) {
+        err << "strata-server migrate: " << from << " does not exist\n";
+        return 2;
+    }
+    core::EnvFileCredentialStore credentials;
+    const core::Result<QString> target = withStorePassword(to, credentials);
+    if (!target) {
+        err << "strata-server migrate: " << target.error().message << '\n';
+        return 2;
+    }
+    core::SystemClock clock;
+    // Opening migrates the SQLite file to this build's schema first, as any start would.
+    core::SqlHistoryStore source(from, clock);
+    core::SqlHistoryStore destination(*target, clock);
+    for (core::SqlHistoryStore *store : {&source, &destination}) {
+        if (const core::Status opened = store->open(); !opened) {
+            err << "strata-server migrate: " << opened.error().message << '\n';
+            return 1;
+        }
+    }
+    const auto copied = destination.copyFrom(source);
+    if (!copied) {
+        err << "strata-server migrate: " << copied.error().message << '\n';
+        return copied.error().kind == core::Error::Kind::Invalid ? 2 : 1;
+    }
+    qint64 total = 0;
+    out << "strata-server migrate: " << from << " -> " << core::SqlHistoryStore::displayLocation(to) << '\n';
+    for (const core::SqlHistoryStore::TableCopy &table : *copied) {
+        out << QStringLiteral("  %1 %2 (%3)\n").arg(table.rows, 10).arg(table.what, table.table);
+        total += table.rows;
+    }
+    out << "moved " << total << " rows; the SQLite file is unchanged. Start the servers with --store "
+        << core::SqlHistoryStore::displayLocation(to) << '\n';
+    return 0;
+}
+
 /// `strata-server serve`: the web console until SIGINT/SIGTERM.
 int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -204,7 +322,9 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         "comma-separated), else the config file's \"web\" object (listen, tls_cert, tls_key, users, public_url,\n"
         "allowed_origins, allowed_hosts, max_connections, max_connections_per_client). --demo without --users creates "
         "the users admin, operator\n"
-        "and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once."));
+        "and viewer with STRATA_DEMO_PASSWORD, or random passwords printed once. --store (STRATA_STORE, the config's\n"
+        "\"store\") puts history, audit log and schedules in PostgreSQL for several replicas; its password comes from\n"
+        "STRATA_SECRET_STORE_PASSWORD or $STRATA_SECRETS_DIR/store/password."));
     parser.addHelpOption();
     const QCommandLineOption configOption(
         QStringLiteral("config"), QStringLiteral("Config file."), QStringLiteral("path"));
@@ -247,7 +367,13 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                        "connections are not held to the per-address limit, and X-Forwarded-For from it names the "
                        "client for login throttling and the audit. X-Forwarded-For from anyone else is ignored."),
         QStringLiteral("address"));
+    const QCommandLineOption storeOption(
+        QStringLiteral("store"),
+        QStringLiteral("History store: postgresql://user@host:port/database, or a SQLite file (default: the config's "
+                       "\"store\", else its history path)."),
+        QStringLiteral("url"));
     parser.addOptions({configOption,
+                       storeOption,
                        demoOption,
                        listenOption,
                        certOption,
@@ -283,6 +409,19 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                         ? parser.value(configOption)
                                         : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
         runtimeOptions.credentials = &envCredentials;
+    }
+    if (const QString given = parser.value(storeOption);
+        core::SqlHistoryStore::isPostgresLocation(given) && !QUrl(given).password().isEmpty()) {
+        err << "strata-server: a password in --store is visible to every user in the process list: use "
+               "STRATA_SECRET_STORE_PASSWORD or $STRATA_SECRETS_DIR/store/password\n";
+    }
+    if (const core::Result<QString> store =
+            storeLocation(parser.value(storeOption), runtimeOptions.configPath, envCredentials);
+        store) {
+        runtimeOptions.store = *store;
+    } else {
+        err << "strata-server: " << store.error().message << '\n';
+        return 2;
     }
     runtimeOptions.user = QStringLiteral("strata-server");
     runtimeOptions.runSchedules = true;
@@ -424,6 +563,11 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
 
     if (!runtime->historyError().isEmpty()) {
         err << "strata-server: history store unavailable: " << runtime->historyError() << '\n';
+        // Replicas share their schedules and audit through PostgreSQL: one running without it
+        // would act on its own. Exit, so the service manager retries once the database is back.
+        if (core::SqlHistoryStore::isPostgresLocation(runtimeOptions.store)) {
+            return 1;
+        }
     }
     core::Engine &engine = runtime->engine();
     engine.setSources(config.sources);
@@ -488,6 +632,12 @@ int main(int argc, char **argv)
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("serve")) {
         return serve(arguments.mid(1), out, err);
     }
+    if (!arguments.isEmpty() && arguments.first() == QLatin1String("migrate")) {
+        const int code = migrate(arguments.mid(1), out, err);
+        out.flush();
+        err.flush();
+        return code;
+    }
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("user")) {
         QTextStream in(stdin);
         strata::core::SystemClock clock;
@@ -500,6 +650,7 @@ int main(int argc, char **argv)
         err << "usage: strata-server serve [--config PATH | --demo] [--listen HOST:PORT] [--tls-cert FILE --tls-key "
                "FILE]\n"
                "                          [--users PATH] [--allow-origin URL]...\n"
+               "       strata-server migrate --from-sqlite PATH --to postgresql://user@host:port/database\n"
                "       strata-server user add NAME --role viewer|operator|admin | user remove NAME | user list "
                "[--users PATH]\n"
                "       strata-server [--config PATH | --demo] get RESOURCE [--source NAME] [-o table|json|csv]\n"

@@ -13,6 +13,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUrl>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <cmath>
@@ -553,6 +554,28 @@ Status AppConfig::parse(const QByteArray &json, AppConfig *config)
         }
     }
 
+    if (const QJsonValue store = root.value(QLatin1String("store")); !store.isUndefined() && !store.isNull()) {
+        if (!store.isString() || store.toString().trimmed().isEmpty()) {
+            message = QStringLiteral("\"store\" must be a PostgreSQL URL or a SQLite path");
+            return fail();
+        }
+        parsed.store = store.toString().trimmed();
+        if (parsed.store.startsWith(QLatin1String("postgresql://"))
+            || parsed.store.startsWith(QLatin1String("postgres://"))) {
+            const QUrl url(parsed.store, QUrl::StrictMode);
+            if (!url.isValid()) {
+                message = QStringLiteral("\"store\" is not a valid URL");
+                return fail();
+            }
+            // The config is not a secret store: name where the password goes, never echo it.
+            if (!url.password().isEmpty() || QUrlQuery(url).hasQueryItem(QStringLiteral("password"))) {
+                message = QStringLiteral("\"store\" holds a password: put it in STRATA_SECRET_STORE_PASSWORD or "
+                                         "$STRATA_SECRETS_DIR/store/password instead");
+                return fail();
+            }
+        }
+    }
+
     const QJsonValue rateCard = root.value(QLatin1String("rate_card"));
     if (!rateCard.isUndefined() && !rateCard.isNull()) {
         if (!rateCard.isObject()) {
@@ -627,6 +650,9 @@ QByteArray AppConfig::toJson() const
         history.insert(QStringLiteral("path"), historyPath);
     }
     QJsonObject root{{QStringLiteral("sources"), sourceArray}, {QStringLiteral("history"), history}};
+    if (!store.isEmpty()) {
+        root.insert(QStringLiteral("store"), store);
+    }
     // Untouched defaults stay out of the file, so a later release's prices reach the user.
     if (!(rateCard == RateCard::defaults())) {
         root.insert(QStringLiteral("rate_card"), rateCard.toJson());
@@ -735,6 +761,9 @@ QString AppConfig::defaultPath()
 
 QString historyPathFor(const AppConfig &config)
 {
+    if (!config.store.isEmpty()) {
+        return config.store;
+    }
     if (!config.historyPath.isEmpty()) {
         return config.historyPath;
     }

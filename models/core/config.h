@@ -135,12 +135,16 @@ struct SentimentConfig
     bool operator==(const SentimentConfig &) const = default;
 };
 
-/// The config file: `{"sources": [ {...}, ... ], "history": {"path": ..., "retention_days": 30}}`.
-/// Unknown keys are ignored on load and dropped on save.
+/// The config file: `{"sources": [ {...}, ... ], "history": {"path": ..., "retention_days": 30},
+/// "store": "postgresql://strata@db/strata"}`. Unknown keys are ignored on load and dropped on save.
 struct AppConfig
 {
     QList<SourceConfig> sources;
     QString historyPath; ///< SQLite file; empty = <AppDataLocation>/history.sqlite
+    /// Key "store": a PostgreSQL URL (postgresql://user@host:port/database) shared by
+    /// strata-server replicas, or a SQLite path; empty = historyPath. Never holds a password
+    /// (refused on load): that comes from credentialKey("store") or libpq's PGPASSFILE.
+    QString store;
     int historyRetentionDays = 90;
     /// Prices and the service-level cool-down, key "rate_card" (RateCard::toJson form).
     RateCard rateCard = RateCard::defaults();
@@ -176,9 +180,9 @@ struct AppConfig
     [[nodiscard]] const SourceConfig *source(const QString &name) const;
 };
 
-/// The history store (SQLite) of `config`: its history path, else
-/// <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the CLI and
-/// strata-server share it, so a schedule set from the CLI is run by the desktop app.
+/// The history store of `config`: its "store" (PostgreSQL URL or SQLite path), else its history
+/// path, else <AppDataLocation>/history.sqlite (the directory is created). The desktop app, the
+/// CLI and strata-server share it, so a schedule set from the CLI is run by the desktop app.
 QString historyPathFor(const AppConfig &config);
 
 } // namespace strata::core

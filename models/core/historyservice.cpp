@@ -276,6 +276,20 @@ void HistoryService::markScheduleFired(
         false);
 }
 
+void HistoryService::claimScheduleEdge(qint64 id,
+                                       const QDateTime &edge,
+                                       QObject *context,
+                                       std::function<void(std::optional<bool> claimed)> done)
+{
+    ask<std::optional<bool>>(
+        context,
+        std::move(done),
+        [id, edge](IHistoryStore &store) {
+            return store.claimScheduleEdge(id, edge);
+        },
+        std::nullopt);
+}
+
 template <class R> R HistoryService::callBlocking(std::function<R(IHistoryStore &)> fn, R failed)
 {
     if (!m_openError.isEmpty() || !m_thread.isRunning()) {

@@ -91,6 +91,12 @@ public:
     /// so a caller can act only once the edge is on disk.
     void markScheduleFired(
         qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done);
+    /// IHistoryStore::claimScheduleEdge(); `done(claimed)` runs after the write committed
+    /// (nullopt: the store failed or never opened).
+    void claimScheduleEdge(qint64 id,
+                           const QDateTime &edge,
+                           QObject *context,
+                           std::function<void(std::optional<bool> claimed)> done);
 
     // Crash-safe action journal (see IHistoryStore). The writes block the calling thread until
     // they are on disk: an action's mutation must not leave before its journal row exists. Any

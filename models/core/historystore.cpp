@@ -10,6 +10,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -287,6 +288,13 @@ public:
     {
         static_assert(sizeof...(values) > 0);
         (m_values.append(QVariant::fromValue(values)), ...);
+        return ++m_rows < kRowsPerStatement || flush();
+    }
+
+    /// add() for a row whose values are only known at run time (`values.size()` == columns).
+    bool addRow(const QVariantList &values)
+    {
+        m_values.append(values);
         return ++m_rows < kRowsPerStatement || flush();
     }
 
@@ -1509,6 +1517,27 @@ bool SqlHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const 
     return true;
 }
 
+std::optional<bool> SqlHistoryStore::claimScheduleEdge(qint64 id, const QDateTime &edge)
+{
+    if (!d->requireOpen()) {
+        return std::nullopt;
+    }
+    // One conditional UPDATE: PostgreSQL re-checks the WHERE after waiting for a concurrent
+    // claimer's row lock, SQLite serialises writers; either way one process changes the row.
+    QSqlQuery query(d->db);
+    query.prepare(QStringLiteral("UPDATE level_schedule SET last_fired_t = ?, last_outcome = 'submitted'"
+                                 " WHERE id = ? AND (last_fired_t IS NULL OR last_fired_t < ?)"));
+    query.addBindValue(edge.toMSecsSinceEpoch());
+    query.addBindValue(id);
+    query.addBindValue(edge.toMSecsSinceEpoch());
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot claim schedule %1").arg(id), query.lastError());
+        return std::nullopt;
+    }
+    d->lastError.clear();
+    return query.numRowsAffected() == 1;
+}
+
 } // namespace strata::core
 
 namespace strata::core {
@@ -1780,6 +1809,128 @@ std::optional<JournalEntry> SqlHistoryStore::journalEntry(const QString &actionI
         return std::nullopt;
     }
     return journalFromQuery(query);
+}
+
+namespace {
+
+// Every table, parents before the children that reference them.
+struct CopiedTable
+{
+    const char *table;
+    const char *what;
+    bool identity; ///< an id column the target's sequence must continue after
+};
+
+const CopiedTable kCopiedTables[] = {
+    {"volume_series", "volume capacity series", true},
+    {"volume_usage_sample", "volume capacity samples", false},
+    {"capacity_series", "container capacity series", true},
+    {"capacity_sample", "container capacity samples", false},
+    {"project_sample", "GPU allocation samples", false},
+    {"volume_perf_sample", "volume performance samples", false},
+    {"level_schedule", "service-level schedules", true},
+    {"action_journal", "action journal entries", false},
+    {"audit_log", "audit log entries", true},
+};
+
+qint64 rowCount(const QSqlDatabase &db, const QString &table, QSqlError *error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT count(*) FROM %1").arg(table)) || !query.next()) {
+        *error = query.lastError();
+        return -1;
+    }
+    return query.value(0).toLongLong();
+}
+
+} // namespace
+
+Result<std::vector<SqlHistoryStore::TableCopy>> SqlHistoryStore::copyFrom(SqlHistoryStore &source)
+{
+    if (!d->requireOpen() || !source.d->requireOpen()) {
+        return core::fail(QStringLiteral("both history stores must be open"));
+    }
+    QSqlError error;
+    for (const CopiedTable &t : kCopiedTables) {
+        const QString table = QString::fromLatin1(t.table);
+        const qint64 rows = rowCount(d->db, table, &error);
+        if (rows != 0) {
+            return core::fail(
+                rows < 0
+                    ? Error::failed(QStringLiteral("%1: %2").arg(table, error.text()))
+                    : Error::invalid({},
+                                     QStringLiteral("%1 already holds %2 rows in %3: migrate into an empty database")
+                                         .arg(d->path)
+                                         .arg(rows)
+                                         .arg(table)));
+        }
+    }
+    std::vector<TableCopy> copied;
+    const auto failTable = [&](const QString &table, const QSqlError &e) {
+        d->rollback();
+        return core::fail(
+            QStringLiteral("cannot copy %1 from %2 to %3: %4").arg(table, source.d->path, d->path, e.text()));
+    };
+    if (!d->begin()) {
+        return core::fail(d->lastError);
+    }
+    for (const CopiedTable &t : kCopiedTables) {
+        const QString table = QString::fromLatin1(t.table);
+        const QSqlRecord record = source.d->db.record(table);
+        QStringList columns;
+        for (int i = 0; i < record.count(); ++i) {
+            columns << record.fieldName(i);
+        }
+        if (columns.isEmpty()) {
+            return failTable(table, source.d->db.lastError());
+        }
+        const QString list = columns.join(QStringLiteral(", "));
+        QSqlQuery read(source.d->db);
+        read.setForwardOnly(true);
+        if (!read.exec(QStringLiteral("SELECT %1 FROM %2").arg(list, table))) {
+            return failTable(table, read.lastError());
+        }
+        BatchInsert insert(d->db, QStringLiteral("INSERT INTO %1 (%2)").arg(table, list), int(columns.size()), {});
+        qint64 rows = 0;
+        QVariantList values;
+        while (read.next()) {
+            values.clear();
+            for (int i = 0; i < columns.size(); ++i) {
+                values.append(read.value(i));
+            }
+            if (!insert.addRow(values)) {
+                return failTable(table, insert.lastError());
+            }
+            ++rows;
+        }
+        if (read.lastError().isValid() || !insert.flush()) {
+            return failTable(table, read.lastError().isValid() ? read.lastError() : insert.lastError());
+        }
+        if (t.identity && d->postgres) {
+            // Rows came with their ids: new rows continue after the highest one.
+            QSqlQuery sequence(d->db);
+            if (!sequence.exec(QStringLiteral("SELECT setval(pg_get_serial_sequence('%1', 'id'),"
+                                              " COALESCE(MAX(id), 0) + 1, false) FROM %1")
+                                   .arg(table))) {
+                return failTable(table, sequence.lastError());
+            }
+        }
+        copied.push_back({table, QString::fromLatin1(t.what), rows});
+    }
+    for (const TableCopy &c : copied) {
+        if (const qint64 rows = rowCount(d->db, c.table, &error); rows != c.rows) {
+            d->rollback();
+            return core::fail(QStringLiteral("%1: %2 rows copied but %3 arrived").arg(c.table).arg(c.rows).arg(rows));
+        }
+    }
+    if (!d->commit(QStringLiteral("cannot commit the copy"))) {
+        return core::fail(d->lastError);
+    }
+    // The copied series are not in this instance's last-sample caches: load them on next use.
+    d->lastSamples.clear();
+    d->lastContainers.clear();
+    d->lastError.clear();
+    return copied;
 }
 
 } // namespace strata::core

@@ -240,6 +240,15 @@ public:
     /// Records that the edge at `edge` of schedule `id` was handled (`lastFired`, `lastOutcome`).
     /// false when it failed or the schedule is gone.
     virtual bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) = 0;
+    /// Claims the edge at `edge` of schedule `id` for this process: marks it fired ("submitted")
+    /// only when no process has fired it or a later edge yet, atomically, so of several
+    /// processes sharing the store (strata-server replicas, the desktop app and the CLI) exactly
+    /// one submits it. true = claimed here, false = another process had it (or the schedule is
+    /// gone), nullopt = the store failed.
+    virtual std::optional<bool> claimScheduleEdge(qint64 id, const QDateTime &edge)
+    {
+        return markScheduleFired(id, edge, QStringLiteral("submitted")) ? std::optional<bool>(true) : std::nullopt;
+    }
 
     // Crash-safe action journal. A store without one (a read-only support bundle) keeps the
     // defaults: nothing is journaled and nothing is recovered.
@@ -357,6 +366,7 @@ public:
     bool removeSchedule(qint64 id) override;
     std::vector<ServiceLevelSchedule> schedules() override;
     bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) override;
+    std::optional<bool> claimScheduleEdge(qint64 id, const QDateTime &edge) override;
     /// Journal writes that must survive a crash run with synchronous=FULL.
     bool journalIntent(const JournalEntry &entry) override;
     bool
@@ -369,6 +379,20 @@ public:
     qint64 journalFinish(const AuditEntry &audit) override;
     std::vector<JournalEntry> openJournal() override;
     std::optional<JournalEntry> journalEntry(const QString &actionId) override;
+
+    /// One table moved by copyFrom().
+    struct TableCopy
+    {
+        QString table; ///< "audit_log", "volume_usage_sample", ...
+        QString what;  ///< what its rows are, for people: "audit log entries"
+        qint64 rows = 0;
+    };
+    /// Copies every row of every table of `source` (open, at this build's schema) into this
+    /// store (open, and empty: Kind::Invalid naming the first table that holds rows), ids
+    /// included, in one transaction, then checks that each table's row count matches. How
+    /// `strata-server migrate --from-sqlite` moves an installation to PostgreSQL. Kind::Failed
+    /// naming the table on a database error, with nothing written.
+    Result<std::vector<TableCopy>> copyFrom(SqlHistoryStore &source);
 
     /// The schema version this build creates and migrates to (the same in both dialects).
     static int latestSchemaVersion();

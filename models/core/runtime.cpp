@@ -56,9 +56,12 @@ Result<std::unique_ptr<Runtime>> Runtime::build(RuntimeOptions options)
     if (options.history) {
         // The demo leaves no trace: its history (with the days it ships with) lives in its
         // temporary directory, or in memory when it names none.
-        const bool inMemory = r->m_demo && r->m_config.historyPath.isEmpty();
-        r->m_history = std::make_unique<HistoryService>(std::make_unique<SqlHistoryStore>(
-            inMemory ? QStringLiteral(":memory:") : historyPathFor(r->m_config), *r->m_clock));
+        const bool inMemory = r->m_demo && r->m_config.historyPath.isEmpty() && r->m_config.store.isEmpty();
+        QString location = options.store;
+        if (location.isEmpty()) {
+            location = inMemory ? QStringLiteral(":memory:") : historyPathFor(r->m_config);
+        }
+        r->m_history = std::make_unique<HistoryService>(std::make_unique<SqlHistoryStore>(location, *r->m_clock));
         r->m_historyError = r->m_history->openError();
         if (r->m_historyError.isEmpty()) {
             // At start and then daily, for sessions left open.

@@ -57,6 +57,10 @@ struct RuntimeOptions
     /// Open the history store (historyPathFor(config); ":memory:" for the demo) and apply the
     /// config's retention at start and every 24 h. Off = no store (engine.history() is nullptr).
     bool history = true;
+    /// The history store's location when set, overriding the config's (and, with `demo`, the
+    /// in-memory one): a SQLite path or a PostgreSQL URL, its password included when it has one
+    /// (SqlHistoryStore keeps it out of messages).
+    QString store;
     QString user; ///< recorded in the audit log
     bool runSchedules = false;
     std::chrono::milliseconds firstPollDeadline{0}; ///< Engine::Deps::firstPollDeadline

@@ -304,6 +304,12 @@ void ScheduleService::reload()
         return;
     }
     m_history->schedules(this, [this](std::vector<ServiceLevelSchedule> stored) {
+        // True while this process's own action for that edge runs: its outcome is ours to write.
+        const auto runsEdge = [this](qint64 id, const QDateTime &edge) {
+            return std::any_of(m_pending.cbegin(), m_pending.cend(), [&](const std::pair<qint64, QDateTime> &p) {
+                return p.first == id && p.second == edge;
+            });
+        };
         bool changedAny = false;
         QList<ServiceLevelSchedule> merged;
         merged.reserve(qsizetype(stored.size()));
@@ -315,9 +321,19 @@ void ScheduleService::reload()
             if (local == m_schedules.cend()) {
                 changedAny = true; // added by another process (the CLI)
                 merged.append(std::move(s));
+            } else if (s.lastFired.isValid()
+                       && (!local->lastFired.isValid() || s.lastFired > local->lastFired
+                           || (s.lastFired == local->lastFired && s.lastOutcome != local->lastOutcome
+                               && !runsEdge(s.id, s.lastFired)))) {
+                // Another process sharing the store fired a newer edge, or recorded the outcome
+                // of one it claimed.
+                changedAny = true;
+                ServiceLevelSchedule updated = *local;
+                updated.lastFired = s.lastFired;
+                updated.lastOutcome = s.lastOutcome;
+                merged.append(std::move(updated));
             } else {
-                // This process fires its schedules and writes before it submits: its copy is
-                // at least as new as the stored one.
+                // This process writes before it submits: otherwise its copy is the newer one.
                 merged.append(*local);
             }
         }
@@ -373,10 +389,15 @@ void ScheduleService::fire(qint64 id, const UpcomingChange &edge)
         return;
     }
     // On disk first: if Strata dies between the write and the submit, the edge is lost rather
-    // than applied twice.
-    m_history->markScheduleFired(id, edge.time, QStringLiteral("submitted"), this, [this, id, edge](bool ok) {
-        if (ok) {
+    // than applied twice. The claim is conditional, so of several processes sharing the store
+    // (strata-server replicas, the desktop app and the CLI) exactly one submits the edge.
+    m_history->claimScheduleEdge(id, edge.time, this, [this, id, edge](std::optional<bool> claimed) {
+        if (claimed && *claimed) {
             submitEdge(id, edge);
+            return;
+        }
+        if (claimed) {
+            reload(); // another process runs it: show its outcome as it records it
             return;
         }
         const QString outcome = tr("failed: the schedule could not be updated in the history store");

@@ -4,6 +4,7 @@
 #include "models/core/scheduleservice.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/pgfixture.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 
 using strata::testsupport::succeeded;
@@ -374,4 +376,107 @@ TEST_F(ScheduleServiceTest, RefusesInvalidSchedules)
     unknown.volumeName = QStringLiteral("gone");
     EXPECT_EQ(refused(unknown), QStringLiteral("Volume gone is not known to azure."));
     EXPECT_TRUE(service->schedules().isEmpty());
+}
+
+namespace {
+
+/// One process sharing the store (a strata-server replica; the desktop app beside the CLI),
+/// with its own history thread, actions and schedule service.
+struct ScheduleReplica
+{
+    LevelExecutor executor;
+    std::unique_ptr<HistoryService> history;
+    std::unique_ptr<ActionManager> actions;
+    std::unique_ptr<ScheduleService> service;
+
+    ScheduleReplica(const QString &location, ManualClock &clock, QThreadPool &pool, Estate &estate, const QString &user)
+        : history(std::make_unique<HistoryService>(std::make_unique<SqlHistoryStore>(location, clock)))
+        , actions(std::make_unique<ActionManager>(clock, pool, history.get(), user))
+    {
+        actions->setExecutor(QStringLiteral("azure"), &executor);
+        service = std::make_unique<ScheduleService>(*actions, estate, clock, history.get());
+        service->start();
+    }
+    ~ScheduleReplica()
+    {
+        service.reset();
+        actions.reset();
+        history->flush();
+    }
+    ScheduleReplica(const ScheduleReplica &) = delete;
+    ScheduleReplica &operator=(const ScheduleReplica &) = delete;
+
+    [[nodiscard]] QString outcome(qint64 id) const
+    {
+        return service->schedule(id).value_or(ServiceLevelSchedule{}).lastOutcome;
+    }
+};
+
+/// `replicas` processes on the store at `location` all see one edge come due at once: exactly
+/// one submits it, and every one shows its outcome.
+void expectOneOfManyFiresTheEdge(const QString &location, int replicas, ManualClock &clock, Estate &estate)
+{
+    QThreadPool pool;
+    SqlHistoryStore seeder(location, clock);
+    ASSERT_TRUE(succeeded(seeder.open())) << seeder.lastError().toStdString();
+    ServiceLevelSchedule s = schedule(Recurrence::Once, kMonday.addSecs(600));
+    s.id = 0;
+    const qint64 id = seeder.saveSchedule(s);
+    ASSERT_GT(id, 0);
+    std::vector<std::unique_ptr<ScheduleReplica>> all;
+    for (int i = 0; i < replicas; ++i) {
+        all.push_back(
+            std::make_unique<ScheduleReplica>(location, clock, pool, estate, QStringLiteral("replica-%1").arg(i)));
+    }
+    ASSERT_TRUE(waitFor([&] {
+        return std::all_of(all.cbegin(), all.cend(), [&](const auto &r) {
+            return r->service->isLoaded() && r->service->schedule(id).has_value();
+        });
+    }));
+    clock.advance(std::chrono::minutes(10));
+    ASSERT_TRUE(waitFor([&] {
+        return std::any_of(all.cbegin(), all.cend(), [&](const auto &r) {
+            return r->outcome(id) == QLatin1String("succeeded");
+        });
+    }));
+    pool.waitForDone();
+    QCoreApplication::processEvents();
+    int applied = 0;
+    for (const auto &r : all) {
+        applied += r->executor.applied;
+    }
+    EXPECT_EQ(applied, 1) << "one edge, one service-level change";
+    // The others learn the outcome from the store, once the winner's write has landed: the
+    // kReloadSeconds timer's reloads, here one every 100 ms.
+    const auto everyoneKnows = [&] {
+        return std::all_of(all.cbegin(), all.cend(), [&](const auto &r) {
+            return r->outcome(id) == QLatin1String("succeeded");
+        });
+    };
+    QDeadlineTimer deadline(30000);
+    while (!everyoneKnows() && !deadline.hasExpired()) {
+        for (const auto &r : all) {
+            r->service->reload();
+        }
+        QDeadlineTimer beat(100);
+        while (!beat.hasExpired()) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        }
+    }
+    EXPECT_TRUE(everyoneKnows());
+    pool.waitForDone();
+}
+
+} // namespace
+
+TEST_F(ScheduleServiceTest, TwoProcessesOnOneSqliteFileFireADueEdgeOnce)
+{
+    expectOneOfManyFiresTheEdge(path, 2, clock, estate);
+}
+
+TEST_F(ScheduleServiceTest, ThreeReplicasOnOnePostgresDatabaseFireADueEdgeOnce)
+{
+    strata::testsupport::ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    expectOneOfManyFiresTheEdge(db.url(), 3, clock, estate);
 }

@@ -10,6 +10,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QUrl>
 
 #include <gtest/gtest.h>
@@ -258,4 +259,105 @@ TEST(PostgresHistoryStore, ReopenKeepsDataAndChangeDetection)
     EXPECT_EQ(samples[0].usedBytes, 100);
     EXPECT_EQ(samples[1].usedBytes, 150);
     EXPECT_EQ(samples[1].time, kPgT0.addSecs(120));
+}
+
+TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+    SqlHistoryStore sqlite(path, pgTestClock());
+    ASSERT_TRUE(succeeded(sqlite.open()));
+    const QString s = QStringLiteral("ontap-ai");
+    ASSERT_TRUE(sqlite.recordVolumeUsage(s, {{QStringLiteral("v1"), 10, 100}, {QStringLiteral("v2"), 5, 50}}, kPgT0));
+    ASSERT_TRUE(sqlite.recordVolumeUsage(s, {{QStringLiteral("v1"), 20, 100}}, kPgT0.addSecs(600)));
+    ASSERT_TRUE(sqlite.recordCapacity(s, ContainerKind::Aggregate, {{QStringLiteral("aggr1"), 7, 70}}, kPgT0));
+    ProjectSample project;
+    project.project = QStringLiteral("team-a");
+    project.allocated = 4000;
+    project.quota = 8000;
+    project.utilization = 61.5;
+    ProjectSample unknownUtil = project;
+    unknownUtil.project = QStringLiteral("team-b");
+    unknownUtil.utilization = -1;
+    ASSERT_TRUE(sqlite.recordProjectSamples(QStringLiteral("dgx"), {project, unknownUtil}, kPgT0));
+    VolumePerfSample perf;
+    perf.volumeId = QStringLiteral("v1");
+    perf.throughputBps = 1.25e9;
+    perf.iops = 3000;
+    perf.latencyUs = 412.5;
+    ASSERT_TRUE(sqlite.recordVolumePerf(s, {perf}, kPgT0));
+    ServiceLevelSchedule schedule;
+    schedule.source = QStringLiteral("anf-west");
+    schedule.volumeId = QStringLiteral("vol-uuid");
+    schedule.volumeName = QStringLiteral("criteo-data");
+    schedule.level = QStringLiteral("Premium");
+    schedule.revertLevel = QStringLiteral("Standard");
+    schedule.start = kPgT0;
+    schedule.end = kPgT0.addSecs(12 * 3600);
+    schedule.recurrence = Recurrence::Daily;
+    schedule.createdBy = QStringLiteral("alice");
+    schedule.created = kPgT0;
+    const qint64 scheduleId = sqlite.saveSchedule(schedule);
+    ASSERT_GT(scheduleId, 0);
+    schedule.id = scheduleId;
+    JournalEntry open;
+    open.actionId = QStringLiteral("act-open");
+    open.idempotencyKey = QStringLiteral("key-open");
+    open.source = QStringLiteral("anf-west");
+    open.kind = QStringLiteral("volume.service_level");
+    open.request = QStringLiteral("{\"level\":\"Premium\"}");
+    open.submitted = kPgT0;
+    open.heartbeat = kPgT0;
+    open.phase = QStringLiteral("accepted");
+    open.handle = QStringLiteral("https://management.azure.com/op/1");
+    open.owner = QStringLiteral("host/1");
+    ASSERT_TRUE(sqlite.journalIntent(open));
+    ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started"))), 0);
+    ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
+
+    ScratchPostgresDatabase db;
+    ASSERT_FALSE(db.url().isEmpty());
+    SqlHistoryStore pg(db.url(), pgTestClock());
+    ASSERT_TRUE(succeeded(pg.open()));
+    const auto copied = pg.copyFrom(sqlite);
+    ASSERT_TRUE(copied) << copied.error().message.toStdString();
+    qint64 total = 0;
+    for (const auto &table : *copied) {
+        total += table.rows;
+        EXPECT_FALSE(table.what.isEmpty());
+    }
+    EXPECT_EQ(copied->size(), 9U);
+    EXPECT_EQ(total, 2 + 3 + 1 + 1 + 2 + 1 + 1 + 1 + 2);
+
+    // Read back through the store, field by field.
+    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v1"), {}, {}), sqlite.volumeUsage(s, QStringLiteral("v1"), {}, {}));
+    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v2"), {}, {}).size(), 1U);
+    const auto capacity = pg.capacityHistory({}, {});
+    EXPECT_EQ(capacity.size(), 3U) << "two volumes and one aggregate";
+    EXPECT_EQ(pg.projectHistory(QStringLiteral("dgx"), {}, {}, {}),
+              sqlite.projectHistory(QStringLiteral("dgx"), {}, {}, {}));
+    EXPECT_EQ(pg.volumePerfHistory(s, QStringLiteral("v1"), {}, {}),
+              sqlite.volumePerfHistory(s, QStringLiteral("v1"), {}, {}));
+    ASSERT_EQ(pg.schedules().size(), 1U);
+    EXPECT_EQ(pg.schedules()[0], schedule);
+    EXPECT_EQ(pg.openJournal(), sqlite.openJournal());
+    EXPECT_EQ(pg.auditLog(0), sqlite.auditLog(0)) << "ids included";
+    // New rows continue after the copied ids; change detection knows the copied samples.
+    const qint64 next = pg.appendAudit(pgOutcome(QStringLiteral("a2"), QStringLiteral("started")));
+    EXPECT_EQ(next, sqlite.auditLog(1)[0].id + 1);
+    EXPECT_EQ(pg.saveSchedule([&] {
+        ServiceLevelSchedule another = schedule;
+        another.id = 0;
+        return another;
+    }()),
+              scheduleId + 1);
+    ASSERT_TRUE(pg.recordVolumeUsage(s, {{QStringLiteral("v1"), 20, 100}}, kPgT0.addSecs(1200)));
+    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v1"), {}, {}).size(), 2U) << "unchanged: not written again";
+
+    // A second migration into the same database is refused, naming what is there.
+    const auto again = pg.copyFrom(sqlite);
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().kind, Error::Kind::Invalid);
+    EXPECT_TRUE(again.error().message.contains(QStringLiteral("migrate into an empty database")))
+        << again.error().message.toStdString();
 }
