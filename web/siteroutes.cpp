@@ -4,6 +4,7 @@
 #include "web/servercontext.h"
 
 #include "models/core/engine.h"
+#include "models/core/historyservice.h"
 #include "models/core/source.h"
 
 #include <QFile>
@@ -84,6 +85,41 @@ void siteHealth(RouteCall &call)
             failing.join(QLatin1Char('\n')).toUtf8() + '\n');
 }
 
+/// Liveness: the event loop answers. Nothing else: a vendor or the database being down is no
+/// reason to restart the process.
+void siteLive(RouteCall &call)
+{
+    call.context.reply(std::move(call.responder), HttpStatus::Ok, "text/plain; charset=utf-8", "ok\n");
+}
+
+/// Readiness: the history store answers (replicas share their schedules, audit log and journal
+/// through it). Sources being down do not take the console out of the load balancer: it shows
+/// them as down.
+void siteReady(RouteCall &call)
+{
+    ServerContext &c = call.context;
+    core::HistoryService *history = c.engine.history();
+    if (!history) {
+        c.reply(std::move(call.responder), HttpStatus::Ok, "text/plain; charset=utf-8", "ok (no history store)\n");
+        return;
+    }
+    auto holder = std::make_shared<Deferred>(std::move(call.responder));
+    ServerContext *ctx = &c;
+    history->ping(c.q, [ctx, holder](const QString &error) {
+        if (!holder->socket) {
+            return;
+        }
+        if (error.isEmpty()) {
+            ctx->reply(std::move(holder->responder), HttpStatus::Ok, "text/plain; charset=utf-8", "ok\n");
+            return;
+        }
+        ctx->reply(std::move(holder->responder),
+                   HttpStatus::ServiceUnavailable,
+                   "text/plain; charset=utf-8",
+                   QStringLiteral("store: %1\n").arg(error).toUtf8());
+    });
+}
+
 void siteVersion(RouteCall &call)
 {
     // No login: a client checks what it talks to before it signs in.
@@ -119,6 +155,8 @@ void registerSiteRoutes(Router &router)
                                {{"Cache-Control", "max-age=" + QByteArray::number(c->options.staticMaxAgeSeconds)}});
                   });
     router.add({{Method::Get, QStringLiteral("/healthz"), Router::Access::Public, Role::Viewer, &siteHealth},
+                {Method::Get, QStringLiteral("/livez"), Router::Access::Public, Role::Viewer, &siteLive},
+                {Method::Get, QStringLiteral("/readyz"), Router::Access::Public, Role::Viewer, &siteReady},
                 {Method::Get, QStringLiteral("/api/v1/version"), Router::Access::Public, Role::Viewer, &siteVersion},
                 {Method::Get, QStringLiteral("/metrics"), Router::Access::Public, Role::Viewer, &siteMetrics}});
 }

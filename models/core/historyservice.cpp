@@ -276,6 +276,27 @@ void HistoryService::markScheduleFired(
         false);
 }
 
+void HistoryService::ping(QObject *context, std::function<void(QString error)> done)
+{
+    if (!m_openError.isEmpty()) {
+        QMetaObject::invokeMethod(
+            context,
+            [done = std::move(done), error = m_openError] {
+                done(error);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    ask<QString>(
+        context,
+        std::move(done),
+        [](IHistoryStore &store) {
+            const Status answered = store.ping();
+            return answered ? QString() : answered.error().message;
+        },
+        QStringLiteral("the history store is not running"));
+}
+
 void HistoryService::claimScheduleEdge(qint64 id,
                                        const QDateTime &edge,
                                        QObject *context,

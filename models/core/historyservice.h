@@ -87,6 +87,9 @@ public:
     void saveSchedule(const ServiceLevelSchedule &schedule, QObject *context, std::function<void(qint64 id)> done);
     void removeSchedule(qint64 id);
     void schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done);
+    /// IHistoryStore::ping() on the history thread; `done(error)`, empty when the store answers
+    /// (also reports the open error of a store that never opened).
+    void ping(QObject *context, std::function<void(QString error)> done);
     /// Persists lastFired/lastOutcome; `done(ok)` (may be empty) runs after the write committed,
     /// so a caller can act only once the edge is on disk.
     void markScheduleFired(

@@ -772,6 +772,30 @@ QString SqlHistoryStore::displayLocation(const QString &location)
     return url.adjusted(QUrl::RemovePassword | QUrl::RemoveQuery).toString();
 }
 
+Status SqlHistoryStore::ping()
+{
+    if (!d->opened) {
+        return core::fail(d->lastError.isEmpty() ? QStringLiteral("the history store is not open") : d->lastError);
+    }
+    const auto answers = [this] {
+        QSqlQuery query(d->db);
+        return query.exec(QStringLiteral("SELECT 1")) && query.next();
+    };
+    if (answers()) {
+        return {};
+    }
+    // QPSQL does not reconnect by itself: a restarted server leaves a dead connection behind.
+    if (d->postgres) {
+        d->db.close();
+        if (d->db.open() && (d->exec("SET client_min_messages = warning"), answers())) {
+            qCInfo(lcHistory).noquote() << "history store" << d->path << "reconnected";
+            return {};
+        }
+    }
+    d->fail(QStringLiteral("history database %1 does not answer").arg(d->path), d->db.lastError());
+    return core::fail(d->lastError);
+}
+
 bool SqlHistoryStore::isPostgres() const
 {
     return d->postgres;

@@ -157,6 +157,10 @@ public:
     /// Opens or creates the store and migrates its schema (opening again is harmless). A
     /// Kind::Failed error naming the database on failure.
     virtual Status open() = 0;
+    /// Whether the store answers now (a readiness probe): a database server whose connection
+    /// dropped (a PostgreSQL restart or failover) is reconnected once first. An error naming the
+    /// database when it does not answer.
+    virtual Status ping() { return {}; }
 
     /// Records capacity for many volumes at once (one transaction). A sample is only written
     /// when used or size changed since the volume's last sample, or the last sample is older
@@ -331,6 +335,7 @@ public:
     SqlHistoryStore &operator=(const SqlHistoryStore &) = delete;
 
     Status open() override;
+    Status ping() override;
     bool recordVolumeUsage(const QString &source,
                            const std::vector<VolumeUsage> &usage,
                            const QDateTime &at,

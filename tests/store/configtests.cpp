@@ -207,6 +207,32 @@ TEST(AppConfig, RateCardDefaultsStayOutOfTheFileAndEditsRoundTrip)
     EXPECT_EQ(again.rateCard, config.rateCard);
 }
 
+TEST(AppConfig, StoreIsAPostgresUrlWithoutPasswordOrAPathAndWinsOverTheHistoryPath)
+{
+    AppConfig config;
+    ASSERT_TRUE(succeeded(AppConfig::parse(R"({"history": {"path": "/var/lib/strata/h.sqlite"},
+        "store": "postgresql://strata@db.example.com:5432/strata?sslmode=verify-full"})",
+                                           &config)));
+    EXPECT_EQ(config.store, QStringLiteral("postgresql://strata@db.example.com:5432/strata?sslmode=verify-full"));
+    EXPECT_EQ(historyPathFor(config), config.store);
+    AppConfig again;
+    ASSERT_TRUE(succeeded(AppConfig::parse(config.toJson(), &again)));
+    EXPECT_EQ(again.store, config.store);
+    config.store.clear();
+    EXPECT_EQ(historyPathFor(config), QStringLiteral("/var/lib/strata/h.sqlite"));
+    EXPECT_FALSE(config.toJson().contains("\"store\""));
+
+    for (const char *json : {R"({"store": "postgresql://strata:hunter2-secret@db/strata"})",
+                             R"({"store": "postgres://strata@db/strata?password=hunter2-secret"})"}) {
+        const Status refused = AppConfig::parse(json, nullptr);
+        ASSERT_FALSE(refused) << json;
+        EXPECT_TRUE(refused.error().message.contains(QStringLiteral("STRATA_SECRET_STORE_PASSWORD")));
+        EXPECT_FALSE(refused.error().message.contains(QStringLiteral("hunter2"))) << "never echo the password";
+    }
+    EXPECT_FALSE(AppConfig::parse(R"({"store": 5})", nullptr));
+    EXPECT_FALSE(AppConfig::parse(R"({"store": "  "})", nullptr));
+}
+
 TEST(AppConfig, RoundTripsThroughJsonAndFile)
 {
     const AppConfig original = sampleConfig();

@@ -95,6 +95,30 @@ TEST_F(WebServerTest, HealthzMetricsAndTheConsolePageNeedNoLogin)
         30000));
 }
 
+TEST_F(WebServerTest, LivezAnswersAlwaysReadyzFollowsTheStoreNotTheSources)
+{
+    startServer();
+    EXPECT_EQ(get(QStringLiteral("/livez")).status, 200);
+    const Reply ready = get(QStringLiteral("/readyz"));
+    EXPECT_EQ(ready.status, 200) << ready.body.toStdString();
+
+    // A replica whose PostgreSQL does not answer leaves the load balancer, naming the store
+    // but not its password; it stays alive.
+    server.reset();
+    engine.reset();
+    history = std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(
+        QStringLiteral("postgresql://strata:Hidden-Pass-42@127.0.0.1:1/strata?connect_timeout=2"), clock));
+    engine = std::make_unique<core::Engine>(
+        core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("strata-server")});
+    startServer();
+    const Reply down = get(QStringLiteral("/readyz"));
+    EXPECT_EQ(down.status, 503);
+    EXPECT_TRUE(down.body.startsWith("store: ")) << down.body.toStdString();
+    EXPECT_TRUE(down.body.contains("postgresql://strata@127.0.0.1:1/strata")) << down.body.toStdString();
+    EXPECT_FALSE(down.body.contains("Hidden-Pass")) << down.body.toStdString();
+    EXPECT_EQ(get(QStringLiteral("/livez")).status, 200);
+}
+
 TEST_F(WebServerTest, ALiveDiffArrivesAfterTheSimulatorChangesAVolume)
 {
     startServer();
