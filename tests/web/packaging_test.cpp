@@ -413,6 +413,55 @@ TEST_F(HelmChart, LintStrict_DefaultAndFullValues)
     EXPECT_EQ(full.exitCode, 0) << full.out.toStdString() << full.err.toStdString();
 }
 
+TEST_F(HelmChart, PostgresStore_UrlArgumentPasswordFromSecretReadyzRollingAndABudget)
+{
+    QString error;
+    const QJsonArray docs = renderChart({QStringLiteral("store.url=postgresql://strata@pg-rw:5432/strata"),
+                                         QStringLiteral("store.passwordSecret.name=pg-app"),
+                                         QStringLiteral("replicaCount=3")},
+                                        &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    const QJsonObject deployment = documentOfKind(docs, QStringLiteral("Deployment"));
+    EXPECT_EQ(deployment[QStringLiteral("spec")][QStringLiteral("replicas")].toInt(), 3);
+    EXPECT_EQ(deployment[QStringLiteral("spec")][QStringLiteral("strategy")][QStringLiteral("type")].toString(),
+              QStringLiteral("RollingUpdate"));
+    const QJsonObject container = deployment[QStringLiteral("spec")][QStringLiteral("template")][QStringLiteral("spec")]
+                                            [QStringLiteral("containers")]
+                                                .toArray()
+                                                .at(0)
+                                                .toObject();
+    QStringList args;
+    for (const QJsonValue &a : container[QStringLiteral("args")].toArray()) {
+        args.append(a.toString());
+    }
+    EXPECT_EQ(args.value(args.indexOf(QStringLiteral("--store")) + 1),
+              QStringLiteral("postgresql://strata@pg-rw:5432/strata"));
+    QJsonObject passwordEnv;
+    for (const QJsonValue &e : container[QStringLiteral("env")].toArray()) {
+        if (e[QStringLiteral("name")].toString() == QLatin1String("STRATA_SECRET_STORE_PASSWORD")) {
+            passwordEnv = e.toObject();
+        }
+    }
+    const QJsonObject ref = passwordEnv[QStringLiteral("valueFrom")][QStringLiteral("secretKeyRef")].toObject();
+    EXPECT_EQ(ref[QStringLiteral("name")].toString(), QStringLiteral("pg-app"));
+    EXPECT_EQ(ref[QStringLiteral("key")].toString(), QStringLiteral("password"));
+    EXPECT_EQ(container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("path")].toString(),
+              QStringLiteral("/readyz"));
+    EXPECT_EQ(container[QStringLiteral("livenessProbe")][QStringLiteral("httpGet")][QStringLiteral("path")].toString(),
+              QStringLiteral("/livez"));
+    const QJsonObject budget = documentOfKind(docs, QStringLiteral("PodDisruptionBudget"));
+    EXPECT_EQ(budget[QStringLiteral("spec")][QStringLiteral("minAvailable")].toInt(), 1);
+    // The password is nowhere in the rendered manifests but as a reference.
+    EXPECT_FALSE(QJsonDocument(docs).toJson().contains("STRATA_SECRET_STORE_PASSWORD\",\"value\""));
+
+    // The default: SQLite on the volume, one replica, Recreate, no budget.
+    const QJsonArray defaults = renderChart({}, &error);
+    const QJsonObject single = documentOfKind(defaults, QStringLiteral("Deployment"));
+    EXPECT_EQ(single[QStringLiteral("spec")][QStringLiteral("strategy")][QStringLiteral("type")].toString(),
+              QStringLiteral("Recreate"));
+    EXPECT_TRUE(documentOfKind(defaults, QStringLiteral("PodDisruptionBudget")).isEmpty());
+}
+
 TEST_F(HelmChart, Defaults_DeploymentServiceConfigMapAndClaim_NonRootReadOnly)
 {
     QString error;
