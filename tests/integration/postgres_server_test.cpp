@@ -1,0 +1,194 @@
+// strata-server on PostgreSQL with the real binaries: `migrate --from-sqlite` moves an
+// installation and refuses to move it twice; `serve --store` opens the database with the password
+// from STRATA_SECRET_STORE_PASSWORD, records the demo's history there and answers /readyz; a
+// wrong password stops it with an error that names the database but never the password.
+
+#include "models/core/clock.h"
+#include "models/core/historystore.h"
+#include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/pgfixture.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+
+using namespace strata;
+
+namespace {
+
+const QString kPgServer = QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server");
+
+class PostgresServerTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(home.isValid());
+        ASSERT_FALSE(db.url().isEmpty());
+        const QUrl admin(db.url());
+        password = admin.password();
+        QUrl bare = admin;
+        bare.setPassword({});
+        url = bare.toString();
+        env.insert(QStringLiteral("HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral(".config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral(".local/share")));
+        env.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), password);
+        env.remove(QStringLiteral("PGPASSWORD"));
+        env.remove(QStringLiteral("STRATA_STORE"));
+    }
+
+    void TearDown() override
+    {
+        if (server.state() != QProcess::NotRunning) {
+            server.terminate();
+            if (!server.waitForFinished(30000)) {
+                server.kill();
+                server.waitForFinished(10000);
+            }
+        }
+    }
+
+    struct Run
+    {
+        int code = -1;
+        QString out;
+        QString err;
+    };
+
+    Run run(const QStringList &arguments, const QProcessEnvironment &environment)
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment);
+        p.start(kPgServer, arguments);
+        Run r;
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return r;
+        }
+        r.code = p.exitCode();
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    QTemporaryDir home;
+    testsupport::ScratchPostgresDatabase db;
+    QString url;      ///< without the password
+    QString password; ///< the cluster's
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcess server;
+};
+
+int httpStatus(const QString &address)
+{
+    QNetworkAccessManager net;
+    QNetworkReply *reply = net.get(QNetworkRequest(QUrl(address)));
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    done.wait(20000);
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    reply->deleteLater();
+    return status;
+}
+
+} // namespace
+
+TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
+{
+    const QString file = home.filePath(QStringLiteral("history.sqlite"));
+    {
+        core::SystemClock clock;
+        core::SqlHistoryStore sqlite(file, clock);
+        ASSERT_TRUE(testsupport::succeeded(sqlite.open()));
+        ASSERT_TRUE(sqlite.recordVolumeUsage(QStringLiteral("ontap-ai"),
+                                             {{QStringLiteral("v1"), 1, 10}, {QStringLiteral("v2"), 2, 20}},
+                                             QDateTime::currentDateTimeUtc()));
+        core::AuditEntry audit;
+        audit.actionId = QStringLiteral("a1");
+        audit.source = QStringLiteral("ontap-ai");
+        audit.kind = QStringLiteral("snapshot.create");
+        audit.outcome = QStringLiteral("succeeded");
+        ASSERT_GT(sqlite.appendAudit(audit), 0);
+    }
+    const Run moved =
+        run({QStringLiteral("migrate"), QStringLiteral("--from-sqlite"), file, QStringLiteral("--to"), url}, env);
+    ASSERT_EQ(moved.code, 0) << moved.out.toStdString() << moved.err.toStdString();
+    EXPECT_TRUE(moved.out.contains(QRegularExpression(QStringLiteral("\\b2 volume capacity samples"))))
+        << moved.out.toStdString();
+    EXPECT_TRUE(moved.out.contains(QRegularExpression(QStringLiteral("\\b1 audit log entries \\(audit_log\\)"))))
+        << moved.out.toStdString();
+    EXPECT_TRUE(moved.out.contains(QStringLiteral("moved 5 rows"))) << moved.out.toStdString();
+    EXPECT_FALSE(moved.out.contains(password));
+
+    const Run again =
+        run({QStringLiteral("migrate"), QStringLiteral("--from-sqlite"), file, QStringLiteral("--to"), url}, env);
+    EXPECT_EQ(again.code, 2);
+    EXPECT_TRUE(again.err.contains(QStringLiteral("migrate into an empty database"))) << again.err.toStdString();
+
+    const Run usage = run({QStringLiteral("migrate"), QStringLiteral("--to"), url}, env);
+    EXPECT_EQ(usage.code, 2);
+}
+
+TEST_F(PostgresServerTest, ServeWithAStoreUrlRecordsThereAndIsReady)
+{
+    server.setProcessEnvironment(env);
+    server.start(kPgServer,
+                 {QStringLiteral("serve"),
+                  QStringLiteral("--demo"),
+                  QStringLiteral("--listen"),
+                  QStringLiteral("127.0.0.1:0"),
+                  QStringLiteral("--store"),
+                  url});
+    QByteArray out;
+    QString base;
+    static const QRegularExpression served(QStringLiteral("serving the web console on (https?://\\S+)/"));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            out += server.readAllStandardOutput();
+            const QRegularExpressionMatch m = served.match(QString::fromUtf8(out));
+            base = m.hasMatch() ? m.captured(1) : QString();
+            return !base.isEmpty() || server.state() == QProcess::NotRunning;
+        },
+        150000))
+        << server.readAllStandardError().toStdString();
+    ASSERT_FALSE(base.isEmpty()) << out.toStdString() << server.readAllStandardError().toStdString();
+    EXPECT_EQ(httpStatus(base + QStringLiteral("/readyz")), 200);
+    EXPECT_EQ(httpStatus(base + QStringLiteral("/livez")), 200);
+
+    // The demo's first polls land in PostgreSQL, read back by another process.
+    core::SystemClock clock;
+    core::SqlHistoryStore reader(db.url(), clock);
+    ASSERT_TRUE(testsupport::succeeded(reader.open()));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] {
+            return !reader.capacityHistory({}, {}).empty();
+        },
+        60000))
+        << "no capacity history reached the database";
+}
+
+TEST_F(PostgresServerTest, AWrongPasswordStopsTheServerWithoutShowingIt)
+{
+    QProcessEnvironment wrong = env;
+    wrong.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), QStringLiteral("Not-The-Password-77"));
+    const Run refused = run({QStringLiteral("serve"),
+                             QStringLiteral("--demo"),
+                             QStringLiteral("--listen"),
+                             QStringLiteral("127.0.0.1:0"),
+                             QStringLiteral("--store"),
+                             url},
+                            wrong);
+    EXPECT_EQ(refused.code, 1) << refused.out.toStdString();
+    EXPECT_TRUE(refused.err.contains(QStringLiteral("history store unavailable"))) << refused.err.toStdString();
+    EXPECT_TRUE(refused.err.contains(QStringLiteral("password authentication failed"))) << refused.err.toStdString();
+    EXPECT_FALSE(refused.err.contains(QStringLiteral("Not-The-Password"))) << refused.err.toStdString();
+    EXPECT_FALSE(refused.out.contains(QStringLiteral("Not-The-Password")));
+}
