@@ -30,8 +30,9 @@ namespace {
 Q_LOGGING_CATEGORY(lcActionJournal, "strata.actions.journal", QtInfoMsg)
 
 /// The owner of a journal entry whose heartbeat is older than this is taken to be gone.
-constexpr qint64 kJournalStaleSeconds = 300;
-constexpr int kJournalHeartbeatMs = 60'000;
+/// Replicas on another host can only tell a dead owner by its silence: 4.5 missed heartbeats.
+constexpr qint64 kJournalStaleSeconds = 45;
+constexpr int kJournalHeartbeatMs = 10'000;
 
 const QLatin1String kPhaseIntended("intended");
 const QLatin1String kPhaseSent("sent");
@@ -426,10 +427,28 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
     });
 }
 
+void ActionManager::setRecoveryInterval(std::chrono::milliseconds interval)
+{
+    m_recoveryInterval = interval;
+    if (m_recoveryTimer) {
+        m_recoveryTimer->start(m_recoveryInterval);
+    }
+}
+
 void ActionManager::recoverInterrupted()
 {
     if (!m_history || !m_history->openError().isEmpty()) {
         return;
+    }
+    if (!m_recoveryTimer) {
+        // Real time: other processes' silence is what is being watched for.
+        m_recoveryTimer = new QTimer(this);
+        connect(m_recoveryTimer, &QTimer::timeout, this, [this] {
+            if (m_journalReads == 0) {
+                recoverInterrupted();
+            }
+        });
+        m_recoveryTimer->start(m_recoveryInterval);
     }
     ++m_journalReads;
     m_history->openJournal(this, [this](std::vector<JournalEntry> entries) {

@@ -11,10 +11,12 @@
 #include <QSet>
 #include <QStringList>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 
 class QThreadPool;
+class QTimer;
 
 namespace strata::core {
 
@@ -279,13 +281,18 @@ public:
     bool retry(const QString &id);
 
     /// Takes over the actions a stopped Strata process left open in the history store's
-    /// journal (its owner is gone: same host and its pid is dead, or no heartbeat for 5
-    /// minutes) whose source has an executor now: follows the journaled job or operation to its
-    /// end, or records what the vendor shows. Never sends a mutation again; each gets exactly
-    /// one outcome audit entry, and appears in records() with `recovered` set. Safe to call
-    /// repeatedly (the engine calls it whenever all sources have polled) and from several
-    /// processes (an entry is claimed by one). No-op without a history store.
+    /// journal (its owner is gone: same host and its pid is dead, or no heartbeat for 45 s,
+    /// owners refreshing theirs every 10 s) whose source has an executor now: follows the
+    /// journaled job or operation to its end, or records what the vendor shows. Never sends a
+    /// mutation again; each gets exactly one outcome audit entry, and appears in records() with
+    /// `recovered` set. Safe to call repeatedly and from several processes (an entry is claimed
+    /// by one). After the first call the journal is checked again every recovery interval, so a
+    /// replica sharing a PostgreSQL store takes over what a killed one left within about a
+    /// minute. No-op without a history store.
     void recoverInterrupted();
+    /// How often the journal is checked again after the first recoverInterrupted() (default
+    /// 15 s; tests shorten it).
+    void setRecoveryInterval(std::chrono::milliseconds interval);
     /// False while recoverInterrupted() is still reading the journal or a recovered action runs.
     [[nodiscard]] bool recoveryIdle() const;
 
@@ -323,6 +330,8 @@ private:
     QString m_owner; ///< "<host>/<pid>", the journal's owner of this process's actions
     QSet<QString> m_journaled;
     int m_journalReads = 0;
+    QTimer *m_recoveryTimer = nullptr; ///< started by the first recoverInterrupted()
+    std::chrono::milliseconds m_recoveryInterval{15'000};
 };
 
 } // namespace strata::core

@@ -244,7 +244,7 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
 
 TEST_F(ActionRecoveryTest, AnOwnersHeartbeatGoesStaleOnTheManagersClock)
 {
-    // Another host's process: only a heartbeat older than five minutes says it is gone.
+    // Another host's process: only a heartbeat older than 45 s says it is gone.
     leftBehind(QStringLiteral("far"), ActionKind::ServiceLevelChange, QStringLiteral("other-host.example/4242"), {});
     ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
     manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
@@ -256,7 +256,15 @@ TEST_F(ActionRecoveryTest, AnOwnersHeartbeatGoesStaleOnTheManagersClock)
         10000));
     EXPECT_EQ(manager.find(QStringLiteral("far")), nullptr) << "its heartbeat is current";
 
-    clock.advance(std::chrono::seconds(301));
+    clock.advance(std::chrono::seconds(44));
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        10000));
+    EXPECT_EQ(manager.find(QStringLiteral("far")), nullptr) << "4 missed heartbeats are not yet silence";
+    clock.advance(std::chrono::seconds(2));
     manager.recoverInterrupted();
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
@@ -265,6 +273,32 @@ TEST_F(ActionRecoveryTest, AnOwnersHeartbeatGoesStaleOnTheManagersClock)
         10000));
     EXPECT_TRUE(manager.find(QStringLiteral("far"))->recovered);
     EXPECT_EQ(executor.sent, 0);
+}
+
+TEST_F(ActionRecoveryTest, AReplicaKeepsWatchingTheJournalAndTakesOverWhenAnOwnerFallsSilent)
+{
+    // A replica on another host was running an action when it was killed; this one started
+    // long before, so nothing restarts: the periodic check alone must take it over.
+    ActionManager manager(clock, pool, history.get(), QStringLiteral("bob"));
+    manager.setExecutor(QStringLiteral("ontap-ai"), &executor);
+    manager.setRecoveryInterval(std::chrono::milliseconds(50));
+    manager.recoverInterrupted();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.recoveryIdle();
+        },
+        10000));
+    leftBehind(QStringLiteral("orphan"), ActionKind::ServiceLevelChange, QStringLiteral("replica-b.example/77"), {});
+    QTest::qWait(200);
+    EXPECT_EQ(manager.find(QStringLiteral("orphan")), nullptr) << "its owner's heartbeat is current";
+    clock.advance(std::chrono::seconds(46));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.find(QStringLiteral("orphan")) != nullptr;
+        },
+        10000));
+    EXPECT_TRUE(manager.find(QStringLiteral("orphan"))->recovered);
+    EXPECT_EQ(executor.sent, 0) << "taken over, never sent again";
 }
 
 TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
