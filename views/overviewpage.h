@@ -48,8 +48,13 @@ public:
     OverviewPage(core::Estate *estate, QAbstractItemModel *sources = nullptr, QWidget *parent = nullptr);
     ~OverviewPage() override;
 
-    /// Re-reads the estate now (normally coalesced).
+    /// Re-reads the estate now. Estate changes call it coalesced (200 ms) while the page is
+    /// shown; while it is hidden they only mark it stale, and showing a stale page refreshes it.
     void refresh();
+    /// True when an estate change arrived since the last refresh() (the page was hidden).
+    [[nodiscard]] bool isStale() const { return m_stale; }
+    /// How many times refresh() ran (tests).
+    [[nodiscard]] int refreshCount() const { return m_refreshCount; }
 
     /// "<tile object name>=<value>" for every tile, e.g. "tile_k8s-ai_gpus=16/16" (tests).
     [[nodiscard]] QStringList tileValues() const;
@@ -170,6 +175,8 @@ private:
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
     QTimer *m_refreshTimer = nullptr;
+    bool m_stale = false;
+    int m_refreshCount = 0;
     QHash<QObject *, Target> m_targets;
     QHash<QString, QLabel *> m_values;
     QStringList m_warnings;
