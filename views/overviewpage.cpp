@@ -98,10 +98,14 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
     m_historyTimer->start();
     if (m_estate) {
         connect(m_estate, &core::Estate::computeChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::volumesChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::volumePerfChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::capacityPoolsChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::gridChanged, this, &OverviewPage::scheduleRefresh);
+        const auto storageChanged = [this] {
+            m_systems.reset();
+            scheduleRefresh();
+        };
+        connect(m_estate, &core::Estate::volumesChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::volumePerfChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::capacityPoolsChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::gridChanged, this, storageChanged);
         connect(m_estate, &core::Estate::cacheTargetsChanged, this, &OverviewPage::scheduleRefresh);
     }
     if (m_sources) {
@@ -518,7 +522,10 @@ QFrame *OverviewPage::addCard(QWidget *parent,
 int OverviewPage::addStorageCards(QWidget *group, QGridLayout *grid)
 {
     m_storageCards.clear();
-    const auto systems = core::storageSystems(*m_estate);
+    if (!m_systems) {
+        m_systems = core::storageSystems(*m_estate);
+    }
+    const std::vector<core::StorageSystemSummary> &systems = *m_systems;
     int n = 1; // after the Volumes tile
     for (const core::StorageSystemSummary &s : systems) {
         const double percent = s.percentUsed();

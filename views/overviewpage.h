@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QAbstractItemModel;
@@ -185,6 +186,9 @@ private:
     QString m_clusterHistoryMessage;
     QTimer *m_historyTimer = nullptr;
     QStringList m_storageCards;
+    /// core::storageSystems() as of the last storage change: a GPU cluster's publish (many
+    /// per second under pod churn) does not walk every volume again.
+    std::optional<std::vector<core::StorageSystemSummary>> m_systems;
     QStringList m_cacheCards;
     std::vector<core::AttentionItem> m_attention;
     QStringList m_attentionItems;
