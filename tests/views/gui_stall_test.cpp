@@ -3,6 +3,7 @@
 #include "models/core/estate.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/roles.h"
+#include "models/item/servicelevelmodel.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/models/computefixture.h"
 #include "tests/views/viewtestutil.h"
@@ -14,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QIdentityProxyModel>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -221,4 +223,38 @@ TEST(VolumeSearch, FindsARenamedVolumeAndSortsSizesAsBytes)
         ASSERT_LE(bytes, previous) << "row " << row;
         previous = bytes;
     }
+}
+
+// A poll with the same volumes in the same order changes only the rows whose figures moved; a
+// poll that drops, adds or reorders volumes still applies as a keyed diff.
+TEST(ServiceLevelRows, SameVolumesUpdateInPlaceAndOtherPollsApplyByKey)
+{
+    const auto row = [](const QString &id, double observed) {
+        core::ServiceLevelRow r;
+        r.source = QStringLiteral("ontap-ai");
+        r.volumeId = id;
+        r.volumeName = QStringLiteral("vol_") + id;
+        r.observedMibps = observed;
+        return r;
+    };
+    models::ServiceLevelTableModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setRows({row(QStringLiteral("a"), 1), row(QStringLiteral("b"), 2), row(QStringLiteral("c"), 3)});
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    model.setRows({row(QStringLiteral("a"), 1), row(QStringLiteral("b"), 20), row(QStringLiteral("c"), 3)});
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.at(0).at(0).toModelIndex().row(), 1);
+    EXPECT_EQ(changed.at(0).at(1).toModelIndex().row(), 1);
+    EXPECT_EQ(inserted.count() + removed.count(), 0);
+    EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/b")))->observedMibps, 20);
+
+    // Reordered, one gone, one new: matched by key.
+    model.setRows({row(QStringLiteral("c"), 30), row(QStringLiteral("d"), 4), row(QStringLiteral("a"), 1)});
+    EXPECT_EQ(model.rowCount(), 3);
+    EXPECT_EQ(model.rowOf(QStringLiteral("ontap-ai/b")), -1);
+    EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/c")))->observedMibps, 30);
+    EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/d")))->observedMibps, 4);
+    EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/a")))->observedMibps, 1);
 }
