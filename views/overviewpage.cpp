@@ -98,15 +98,27 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
     m_historyTimer->start();
     if (m_estate) {
         connect(m_estate, &core::Estate::computeChanged, this, &OverviewPage::scheduleRefresh);
-        const auto storageChanged = [this] {
+        connect(m_estate, &core::Estate::jobsChanged, this, &OverviewPage::onJobsChanged);
+        const auto attentionChanged = [this] {
+            m_attentionStale = true;
+        };
+        const auto storageChanged = [this, attentionChanged] {
+            attentionChanged();
             m_systems.reset();
             scheduleRefresh();
         };
+        connect(m_estate, &core::Estate::gpuClustersChanged, this, attentionChanged);
         connect(m_estate, &core::Estate::volumesChanged, this, storageChanged);
-        connect(m_estate, &core::Estate::volumePerfChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::volumePerfChanged, this, [this] {
+            m_systems.reset(); // throughput only: nothing core::needsAttention reads
+            scheduleRefresh();
+        });
         connect(m_estate, &core::Estate::capacityPoolsChanged, this, storageChanged);
         connect(m_estate, &core::Estate::gridChanged, this, storageChanged);
-        connect(m_estate, &core::Estate::cacheTargetsChanged, this, &OverviewPage::scheduleRefresh);
+        connect(m_estate, &core::Estate::cacheTargetsChanged, this, [this, attentionChanged] {
+            attentionChanged();
+            scheduleRefresh();
+        });
     }
     if (m_sources) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
@@ -114,6 +126,18 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
         }
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::updateHealth);
         connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::updateHealth);
+        // A source's health is on the attention list.
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(m_sources, signal, this, [this] {
+                m_attentionStale = true;
+            });
+        }
+        connect(m_sources, &QAbstractItemModel::dataChanged, this, [this] {
+            m_attentionStale = true;
+        });
+        connect(m_sources, &QAbstractItemModel::modelReset, this, [this] {
+            m_attentionStale = true;
+        });
         // "Loading <source>…" ends with the source's first answer, data or not.
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::scheduleRefresh);
         connect(m_sources, &QAbstractItemModel::rowsInserted, this, &OverviewPage::scheduleRefresh);
@@ -122,6 +146,23 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
 }
 
 OverviewPage::~OverviewPage() = default;
+
+void OverviewPage::onJobsChanged(const core::Diff<core::Job> &diff)
+{
+    if (m_attentionStale) {
+        return;
+    }
+    // As core::needsAttention flags a job: failing (a failure reason) or failed.
+    const auto flagged = [this](const core::Ptr<core::Job> &job) {
+        return !job->failureReason.isEmpty() || job->status == core::JobStatus::Failed
+               || m_flaggedJobs.contains(core::estateKey(*job));
+    };
+    m_attentionStale = std::any_of(diff.added.cbegin(), diff.added.cend(), flagged)
+                       || std::any_of(diff.changed.cbegin(), diff.changed.cend(), flagged)
+                       || std::any_of(diff.removed.cbegin(), diff.removed.cend(), [this](const QString &key) {
+                              return m_flaggedJobs.contains(key);
+                          });
+}
 
 void OverviewPage::scheduleRefresh()
 {
@@ -626,9 +667,20 @@ void OverviewPage::addAttentionList()
 {
     m_attentionItems.clear();
     const auto *sourceModel = qobject_cast<const models::SourceTableModel *>(m_sources);
-    m_attention =
-        m_estate ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
-                 : std::vector<core::AttentionItem>{};
+    if (m_attentionStale) {
+        m_attentionStale = false;
+        ++m_attentionComputations;
+        m_attention =
+            m_estate
+                ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
+                : std::vector<core::AttentionItem>{};
+        m_flaggedJobs.clear();
+        for (const core::AttentionItem &a : m_attention) {
+            if (a.kind == QLatin1String("job")) {
+                m_flaggedJobs.insert(a.source + QLatin1Char('/') + a.id);
+            }
+        }
+    }
     if (m_attention.empty()) {
         return;
     }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "models/core/historystore.h"
+#include "models/core/keyed.h"
 #include "models/core/overviewsummary.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QWidget>
 
 #include <optional>
@@ -56,6 +58,10 @@ public:
     [[nodiscard]] bool isStale() const { return m_stale; }
     /// How many times refresh() ran (tests).
     [[nodiscard]] int refreshCount() const { return m_refreshCount; }
+    /// How many times a refresh computed the attention list (tests): only after a change of
+    /// what core::needsAttention reads (a job's failure, clusters, volumes, pools, grid alerts,
+    /// cache targets, sources' health).
+    [[nodiscard]] int attentionComputations() const { return m_attentionComputations; }
 
     /// "<tile object name>=<value>" for every tile, e.g. "tile_k8s-ai_gpus=16/16" (tests).
     [[nodiscard]] QStringList tileValues() const;
@@ -148,6 +154,9 @@ private:
                     Target target,
                     const QString &status = {});
     void scheduleRefresh();
+    /// Marks the attention list stale when `diff` adds, changes or removes a job it flags or
+    /// would flag.
+    void onJobsChanged(const core::Diff<core::Job> &diff);
     void updateHealth();
     void updateAttention();
     void addClusterChart(QWidget *group, QLayout *layout, const core::GpuCluster &cluster);
@@ -190,7 +199,14 @@ private:
     /// per second under pod churn) does not walk every volume again.
     std::optional<std::vector<core::StorageSystemSummary>> m_systems;
     QStringList m_cacheCards;
+    /// core::needsAttention() as of the last change of what it reads; recomputed by a refresh
+    /// only when m_attentionStale. Pod churn changes jobs many times a second, but rarely
+    /// whether a job fails: walking every job and volume again on each would stall the GUI.
     std::vector<core::AttentionItem> m_attention;
+    bool m_attentionStale = true;
+    int m_attentionComputations = 0;
+    /// Estate keys of the jobs m_attention flags (failing or failed).
+    QSet<QString> m_flaggedJobs;
     QStringList m_attentionItems;
 };
 

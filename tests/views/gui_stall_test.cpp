@@ -258,3 +258,46 @@ TEST(ServiceLevelRows, SameVolumesUpdateInPlaceAndOtherPollsApplyByKey)
     EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/d")))->observedMibps, 4);
     EXPECT_DOUBLE_EQ(model.rowAt(model.rowOf(QStringLiteral("ontap-ai/a")))->observedMibps, 1);
 }
+
+// The attention list walks every job and volume: a refresh recomputes it only after a change of
+// what it reads, here a job that starts or stops failing, not a job's other fields.
+TEST(OverviewPageHidden, AttentionIsRecomputedOnlyWhenAJobsFailureChanges)
+{
+    core::Estate estate;
+    testsupport::state48().publish(estate);
+    views::OverviewPage page(&estate);
+    const int computed = page.attentionComputations();
+    const auto failing = [&page] {
+        const QStringList items = page.attentionItems();
+        return std::any_of(items.cbegin(), items.cend(), [](const QString &item) {
+            return item.startsWith(QStringLiteral("runai-team-b/b-3-g:"));
+        });
+    };
+    EXPECT_FALSE(failing());
+
+    publishEditedJob(estate, QStringLiteral("b-3-g"), [](core::Job &job) {
+        job.user = QStringLiteral("marie");
+    });
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed);
+
+    publishEditedJob(estate, QStringLiteral("b-3-g"), [](core::Job &job) {
+        job.failureReason = QStringLiteral("ImagePullBackOff");
+    });
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed + 1);
+    EXPECT_TRUE(failing()) << page.attentionItems().join(QLatin1Char('\n')).toStdString();
+
+    // A flagged job's other change can change its message (GPUs held): recomputed.
+    publishEditedJob(estate, QStringLiteral("b-3-g"), [](core::Job &job) {
+        job.failureReason = QStringLiteral("ImagePullBackOff");
+        job.user = QStringLiteral("marie");
+    });
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed + 2);
+
+    testsupport::state48().publish(estate);
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed + 3);
+    EXPECT_FALSE(failing());
+}
