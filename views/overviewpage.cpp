@@ -107,7 +107,7 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
             m_systems.reset();
             scheduleRefresh();
         };
-        connect(m_estate, &core::Estate::gpuClustersChanged, this, attentionChanged);
+        connect(m_estate, &core::Estate::gpuClustersChanged, this, &OverviewPage::onClustersChanged);
         connect(m_estate, &core::Estate::volumesChanged, this, storageChanged);
         connect(m_estate, &core::Estate::volumePerfChanged, this, [this] {
             m_systems.reset(); // throughput only: nothing core::needsAttention reads
@@ -162,6 +162,24 @@ void OverviewPage::onJobsChanged(const core::Diff<core::Job> &diff)
                        || std::any_of(diff.removed.cbegin(), diff.removed.cend(), [this](const QString &key) {
                               return m_flaggedJobs.contains(key);
                           });
+}
+
+QList<qint64> OverviewPage::attentionFigures(const core::GpuCluster &cluster)
+{
+    return {cluster.pendingJobs, cluster.gpuIdleAllocated, cluster.quotaTotal, cluster.gpuTotal};
+}
+
+void OverviewPage::onClustersChanged(const core::Diff<core::GpuCluster> &diff)
+{
+    // A cluster's utilization and allocation move with every pod change; what
+    // core::needsAttention reads of it (pending while idle, quota mismatch) rarely.
+    const auto moved = [this](const core::Ptr<core::GpuCluster> &c) {
+        const auto it = m_clusterFigures.constFind(core::estateKey(*c));
+        return it == m_clusterFigures.cend() || *it != attentionFigures(*c);
+    };
+    m_attentionStale = m_attentionStale || !diff.removed.isEmpty()
+                       || std::any_of(diff.added.cbegin(), diff.added.cend(), moved)
+                       || std::any_of(diff.changed.cbegin(), diff.changed.cend(), moved);
 }
 
 void OverviewPage::scheduleRefresh()
@@ -675,6 +693,11 @@ void OverviewPage::addAttentionList()
                 ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
                 : std::vector<core::AttentionItem>{};
         m_flaggedJobs.clear();
+        m_clusterFigures.clear();
+        for (const core::Ptr<core::GpuCluster> &c :
+             m_estate ? m_estate->gpuClusters().all() : std::vector<core::Ptr<core::GpuCluster>>{}) {
+            m_clusterFigures.insert(core::estateKey(*c), attentionFigures(*c));
+        }
         for (const core::AttentionItem &a : m_attention) {
             if (a.kind == QLatin1String("job")) {
                 m_flaggedJobs.insert(a.source + QLatin1Char('/') + a.id);

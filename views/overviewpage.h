@@ -157,6 +157,10 @@ private:
     /// Marks the attention list stale when `diff` adds, changes or removes a job it flags or
     /// would flag.
     void onJobsChanged(const core::Diff<core::Job> &diff);
+    /// Marks the attention list stale when a cluster comes, goes or changes a figure it reads.
+    void onClustersChanged(const core::Diff<core::GpuCluster> &diff);
+    /// Pending jobs, idle allocated GPUs, Σ quotas and GPUs: what core::needsAttention reads.
+    static QList<qint64> attentionFigures(const core::GpuCluster &cluster);
     void updateHealth();
     void updateAttention();
     void addClusterChart(QWidget *group, QLayout *layout, const core::GpuCluster &cluster);
@@ -207,6 +211,8 @@ private:
     int m_attentionComputations = 0;
     /// Estate keys of the jobs m_attention flags (failing or failed).
     QSet<QString> m_flaggedJobs;
+    /// attentionFigures() per cluster (estate key) as of the last attention computation.
+    QHash<QString, QList<qint64>> m_clusterFigures;
     QStringList m_attentionItems;
 };
 

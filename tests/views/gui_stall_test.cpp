@@ -260,7 +260,8 @@ TEST(ServiceLevelRows, SameVolumesUpdateInPlaceAndOtherPollsApplyByKey)
 }
 
 // The attention list walks every job and volume: a refresh recomputes it only after a change of
-// what it reads, here a job that starts or stops failing, not a job's other fields.
+// what it reads: a job that starts or stops failing, not a job's other fields; a cluster's
+// quota total, not its utilization.
 TEST(OverviewPageHidden, AttentionIsRecomputedOnlyWhenAJobsFailureChanges)
 {
     core::Estate estate;
@@ -300,4 +301,28 @@ TEST(OverviewPageHidden, AttentionIsRecomputedOnlyWhenAJobsFailureChanges)
     page.refresh();
     EXPECT_EQ(page.attentionComputations(), computed + 3);
     EXPECT_FALSE(failing());
+
+    // A cluster's utilization moves with every pod change: not read by the attention list. Its
+    // quota total is.
+    const auto publishCluster = [&estate](const std::function<void(core::GpuCluster &)> &edit) {
+        core::ComputePublish p = testsupport::state48().build();
+        core::GpuCluster c = *p.clusters->items().front();
+        edit(c);
+        p.clusters = std::make_shared<const core::KeyedList<core::GpuCluster>>(
+            std::vector<core::Ptr<core::GpuCluster>>{std::make_shared<const core::GpuCluster>(std::move(c))});
+        estate.publishCompute(testsupport::kCluster, std::move(p));
+    };
+    publishCluster([](core::GpuCluster &c) {
+        c.utilization = 12.5;
+    });
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed + 3);
+    publishCluster([](core::GpuCluster &c) {
+        c.quotaTotal += 1000;
+    });
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed + 4);
+    EXPECT_TRUE(std::any_of(page.attentionItems().cbegin(), page.attentionItems().cend(), [](const QString &item) {
+        return item.contains(QStringLiteral("Σ project quotas"));
+    })) << page.attentionItems().join(QLatin1Char('\n')).toStdString();
 }
