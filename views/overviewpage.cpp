@@ -126,18 +126,13 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
         }
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::updateHealth);
         connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::updateHealth);
-        // A source's health is on the attention list.
+        // A source's health is on the attention list; its poll times, which change on every
+        // poll, are not.
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
-            connect(m_sources, signal, this, [this] {
-                m_attentionStale = true;
-            });
+            connect(m_sources, signal, this, &OverviewPage::onSourcesChanged);
         }
-        connect(m_sources, &QAbstractItemModel::dataChanged, this, [this] {
-            m_attentionStale = true;
-        });
-        connect(m_sources, &QAbstractItemModel::modelReset, this, [this] {
-            m_attentionStale = true;
-        });
+        connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::onSourcesChanged);
+        connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::onSourcesChanged);
         // "Loading <source>…" ends with the source's first answer, data or not.
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::scheduleRefresh);
         connect(m_sources, &QAbstractItemModel::rowsInserted, this, &OverviewPage::scheduleRefresh);
@@ -162,6 +157,27 @@ void OverviewPage::onJobsChanged(const core::Diff<core::Job> &diff)
                        || std::any_of(diff.removed.cbegin(), diff.removed.cend(), [this](const QString &key) {
                               return m_flaggedJobs.contains(key);
                           });
+}
+
+QStringList OverviewPage::sourceHealth() const
+{
+    QStringList health;
+    if (const auto *model = qobject_cast<const models::SourceTableModel *>(m_sources)) {
+        for (const core::SourceStatus &s : model->statuses()) {
+            const bool unhealthy = s.health != core::Health::Ok && s.health != core::Health::Unknown;
+            health << QStringLiteral("%1\t%2\t%3\t%4")
+                          .arg(s.name)
+                          .arg(int(s.kind))
+                          .arg(int(s.health))
+                          .arg(unhealthy ? s.lastError : QString());
+        }
+    }
+    return health;
+}
+
+void OverviewPage::onSourcesChanged()
+{
+    m_attentionStale = m_attentionStale || sourceHealth() != m_sourceHealth;
 }
 
 QList<qint64> OverviewPage::attentionFigures(const core::GpuCluster &cluster)
@@ -693,6 +709,7 @@ void OverviewPage::addAttentionList()
                 ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
                 : std::vector<core::AttentionItem>{};
         m_flaggedJobs.clear();
+        m_sourceHealth = sourceHealth();
         m_clusterFigures.clear();
         for (const core::Ptr<core::GpuCluster> &c :
              m_estate ? m_estate->gpuClusters().all() : std::vector<core::Ptr<core::GpuCluster>>{}) {

@@ -159,6 +159,11 @@ private:
     void onJobsChanged(const core::Diff<core::Job> &diff);
     /// Marks the attention list stale when a cluster comes, goes or changes a figure it reads.
     void onClustersChanged(const core::Diff<core::GpuCluster> &diff);
+    /// Marks the attention list stale when a source's health or error moved.
+    void onSourcesChanged();
+    /// "<name>\t<kind>\t<health>\t<error when unhealthy>" per source: what
+    /// core::needsAttention reads of the sources.
+    [[nodiscard]] QStringList sourceHealth() const;
     /// Pending jobs, idle allocated GPUs, Σ quotas and GPUs: what core::needsAttention reads.
     static QList<qint64> attentionFigures(const core::GpuCluster &cluster);
     void updateHealth();
@@ -213,6 +218,7 @@ private:
     QSet<QString> m_flaggedJobs;
     /// attentionFigures() per cluster (estate key) as of the last attention computation.
     QHash<QString, QList<qint64>> m_clusterFigures;
+    QStringList m_sourceHealth; ///< sourceHealth() as of the last attention computation
     QStringList m_attentionItems;
 };
 

@@ -1,11 +1,15 @@
 // Issue 18: the Jobs search, the job and volume proxies' cached filter text and typed sort, and
 // the Overview that does not recompute while hidden.
+#include "models/core/credentialstore.h"
+#include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/roles.h"
 #include "models/item/servicelevelmodel.h"
+#include "models/item/sourcetablemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/models/computefixture.h"
+#include "tests/support/qt/manualclock.h"
 #include "tests/views/viewtestutil.h"
 #include "views/jobfilterproxy.h"
 #include "views/jobspage.h"
@@ -325,4 +329,31 @@ TEST(OverviewPageHidden, AttentionIsRecomputedOnlyWhenAJobsFailureChanges)
     EXPECT_TRUE(std::any_of(page.attentionItems().cbegin(), page.attentionItems().cend(), [](const QString &item) {
         return item.contains(QStringLiteral("Σ project quotas"));
     })) << page.attentionItems().join(QLatin1Char('\n')).toStdString();
+}
+
+// A source's poll times change on every poll and are not on the attention list (its health is):
+// a change of the sources' rows that leaves every health as it was does not recompute it.
+TEST(OverviewPageHidden, AttentionIsNotRecomputedWhenNoSourcesHealthMoved)
+{
+    testsupport::ManualClock clock;
+    core::InMemoryCredentialStore credentials;
+    core::Engine engine{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    core::SourceConfig lab;
+    lab.name = QStringLiteral("lab");
+    lab.kind = core::SourceKind::Ontap;
+    lab.url = QStringLiteral("https://127.0.0.1:9"); // the discard port: never answers
+    lab.username = QStringLiteral("admin");
+    engine.setSources({lab});
+    models::SourceTableModel sources(engine);
+    views::OverviewPage page(&engine.estate(), &sources);
+    const int computed = page.attentionComputations();
+    EXPECT_TRUE(page.attentionItems().isEmpty());
+
+    // A change of the sources' rows that leaves every health as it was.
+    Q_EMIT sources.dataChanged(sources.index(0, 0), sources.index(0, sources.columnCount() - 1));
+    page.refresh();
+    EXPECT_EQ(page.attentionComputations(), computed);
+
+    // Unknown health (never polled) is not on the list either.
+    EXPECT_TRUE(page.attentionItems().isEmpty());
 }
