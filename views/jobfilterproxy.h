@@ -1,6 +1,12 @@
 #pragma once
 
+#include "views/rowtextcache.h"
+
 #include <QSortFilterProxyModel>
+
+namespace strata::models {
+class JobTableModel;
+}
 
 namespace strata::views {
 
@@ -9,6 +15,12 @@ namespace strata::views {
 /// project (empty = all), a status (-1 = all, else int(core::JobStatus)) and free text over
 /// FilterTextRole. Sorts by RawValueRole; the queue column sorts by project, then FIFO position,
 /// so each project's queue reads in order. Ties sort by name.
+///
+/// Over a JobTableModel (the Jobs page's case) it reads the typed records instead of data():
+/// at 100,000 jobs every re-filter or re-sort would otherwise build millions of QVariants. The
+/// case-folded filter text of each source row is cached until the source reports that row
+/// changed in a searchable column, or inserted, removed or reordered rows. Any other source
+/// model is read through its roles.
 class JobFilterProxy final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -34,6 +46,10 @@ public:
     [[nodiscard]] QString project() const { return m_project; }
     [[nodiscard]] int status() const { return m_status; }
 
+    void setSourceModel(QAbstractItemModel *model) override;
+    /// Source rows whose filter text is cached (tests).
+    [[nodiscard]] int cachedTextRows() const { return m_haystacks.cachedRows(); }
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
@@ -43,7 +59,10 @@ private:
     QString m_cluster;
     QString m_project;
     int m_status = -1;
-    QString m_text;
+    QString m_text;       ///< trimmed, as typed
+    QString m_textFolded; ///< m_text case-folded
+    const models::JobTableModel *m_jobs = nullptr;
+    RowTextCache m_haystacks; ///< FilterTextRole per source row, over a JobTableModel
 };
 
 } // namespace strata::views

@@ -7,6 +7,7 @@
 #include "views/jobfilterproxy.h"
 #include "views/jobsubmitdialog.h"
 #include "views/statusdelegate.h"
+#include "views/tablepage.h"
 #include "views/tableviewstyle.h"
 
 #include <QAction>
@@ -159,7 +160,10 @@ JobsPage::JobsPage(core::Estate *estate, models::JobTableModel *jobs, QWidget *p
 
     connect(m_projectCombo, &QComboBox::currentIndexChanged, this, &JobsPage::applyFilters);
     connect(m_statusCombo, &QComboBox::currentIndexChanged, this, &JobsPage::applyFilters);
-    connect(m_filterEdit, &QLineEdit::textChanged, this, &JobsPage::applyFilters);
+    // Once typing pauses: each re-filter walks every job (100,000 at the largest estates).
+    onFilterTextSettled(m_filterEdit, this, [this](const QString &) {
+        applyFilters();
+    });
     connect(m_submitButton, &QPushButton::clicked, this, &JobsPage::openSubmitDialog);
     connect(m_deleteButton, &QPushButton::clicked, this, &JobsPage::requestDelete);
     connect(m_detail, &JobDetailPanel::volumeRequested, this, &JobsPage::volumeRequested);

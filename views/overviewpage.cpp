@@ -87,18 +87,38 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
     m_refreshTimer->setInterval(200);
-    connect(m_refreshTimer, &QTimer::timeout, this, &OverviewPage::refresh);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (isVisible()) {
+            refresh();
+        }
+    });
     m_historyTimer = new QTimer(this);
     m_historyTimer->setInterval(kClusterHistoryRefreshMs);
     connect(m_historyTimer, &QTimer::timeout, this, &OverviewPage::requestClusterHistory);
     m_historyTimer->start();
     if (m_estate) {
         connect(m_estate, &core::Estate::computeChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::volumesChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::volumePerfChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::capacityPoolsChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::gridChanged, this, &OverviewPage::scheduleRefresh);
-        connect(m_estate, &core::Estate::cacheTargetsChanged, this, &OverviewPage::scheduleRefresh);
+        connect(m_estate, &core::Estate::jobsChanged, this, &OverviewPage::onJobsChanged);
+        const auto attentionChanged = [this] {
+            m_attentionStale = true;
+        };
+        const auto storageChanged = [this, attentionChanged] {
+            attentionChanged();
+            m_systems.reset();
+            scheduleRefresh();
+        };
+        connect(m_estate, &core::Estate::gpuClustersChanged, this, &OverviewPage::onClustersChanged);
+        connect(m_estate, &core::Estate::volumesChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::volumePerfChanged, this, [this] {
+            m_systems.reset(); // throughput only: nothing core::needsAttention reads
+            scheduleRefresh();
+        });
+        connect(m_estate, &core::Estate::capacityPoolsChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::gridChanged, this, storageChanged);
+        connect(m_estate, &core::Estate::cacheTargetsChanged, this, [this, attentionChanged] {
+            attentionChanged();
+            scheduleRefresh();
+        });
     }
     if (m_sources) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
@@ -106,6 +126,13 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
         }
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::updateHealth);
         connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::updateHealth);
+        // A source's health is on the attention list; its poll times, which change on every
+        // poll, are not.
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(m_sources, signal, this, &OverviewPage::onSourcesChanged);
+        }
+        connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::onSourcesChanged);
+        connect(m_sources, &QAbstractItemModel::modelReset, this, &OverviewPage::onSourcesChanged);
         // "Loading <source>…" ends with the source's first answer, data or not.
         connect(m_sources, &QAbstractItemModel::dataChanged, this, &OverviewPage::scheduleRefresh);
         connect(m_sources, &QAbstractItemModel::rowsInserted, this, &OverviewPage::scheduleRefresh);
@@ -115,9 +142,68 @@ OverviewPage::OverviewPage(core::Estate *estate, QAbstractItemModel *sources, QW
 
 OverviewPage::~OverviewPage() = default;
 
+void OverviewPage::onJobsChanged(const core::Diff<core::Job> &diff)
+{
+    if (m_attentionStale) {
+        return;
+    }
+    // As core::needsAttention flags a job: failing (a failure reason) or failed.
+    const auto flagged = [this](const core::Ptr<core::Job> &job) {
+        return !job->failureReason.isEmpty() || job->status == core::JobStatus::Failed
+               || m_flaggedJobs.contains(core::estateKey(*job));
+    };
+    m_attentionStale = std::any_of(diff.added.cbegin(), diff.added.cend(), flagged)
+                       || std::any_of(diff.changed.cbegin(), diff.changed.cend(), flagged)
+                       || std::any_of(diff.removed.cbegin(), diff.removed.cend(), [this](const QString &key) {
+                              return m_flaggedJobs.contains(key);
+                          });
+}
+
+QStringList OverviewPage::sourceHealth() const
+{
+    QStringList health;
+    if (const auto *model = qobject_cast<const models::SourceTableModel *>(m_sources)) {
+        for (const core::SourceStatus &s : model->statuses()) {
+            const bool unhealthy = s.health != core::Health::Ok && s.health != core::Health::Unknown;
+            health << QStringLiteral("%1\t%2\t%3\t%4")
+                          .arg(s.name)
+                          .arg(int(s.kind))
+                          .arg(int(s.health))
+                          .arg(unhealthy ? s.lastError : QString());
+        }
+    }
+    return health;
+}
+
+void OverviewPage::onSourcesChanged()
+{
+    m_attentionStale = m_attentionStale || sourceHealth() != m_sourceHealth;
+}
+
+QList<qint64> OverviewPage::attentionFigures(const core::GpuCluster &cluster)
+{
+    return {cluster.pendingJobs, cluster.gpuIdleAllocated, cluster.quotaTotal, cluster.gpuTotal};
+}
+
+void OverviewPage::onClustersChanged(const core::Diff<core::GpuCluster> &diff)
+{
+    // A cluster's utilization and allocation move with every pod change; what
+    // core::needsAttention reads of it (pending while idle, quota mismatch) rarely.
+    const auto moved = [this](const core::Ptr<core::GpuCluster> &c) {
+        const auto it = m_clusterFigures.constFind(core::estateKey(*c));
+        return it == m_clusterFigures.cend() || *it != attentionFigures(*c);
+    };
+    m_attentionStale = m_attentionStale || !diff.removed.isEmpty()
+                       || std::any_of(diff.added.cbegin(), diff.added.cend(), moved)
+                       || std::any_of(diff.changed.cbegin(), diff.changed.cend(), moved);
+}
+
 void OverviewPage::scheduleRefresh()
 {
-    if (!m_refreshTimer->isActive()) {
+    // Hidden, the page only notes the change: at 100,000 jobs a refresh per publish costs the
+    // GUI thread while the user works on another page.
+    m_stale = true;
+    if (isVisible() && !m_refreshTimer->isActive()) {
         m_refreshTimer->start();
     }
 }
@@ -170,6 +256,8 @@ QFrame *OverviewPage::addTile(QWidget *parent,
 
 void OverviewPage::refresh()
 {
+    m_stale = false;
+    ++m_refreshCount;
     // Tiles are few: rebuild them instead of tracking each value.
     for (auto it = m_targets.begin(); it != m_targets.end();) {
         it = it.key() == m_healthLabel ? std::next(it) : m_targets.erase(it);
@@ -509,7 +597,10 @@ QFrame *OverviewPage::addCard(QWidget *parent,
 int OverviewPage::addStorageCards(QWidget *group, QGridLayout *grid)
 {
     m_storageCards.clear();
-    const auto systems = core::storageSystems(*m_estate);
+    if (!m_systems) {
+        m_systems = core::storageSystems(*m_estate);
+    }
+    const std::vector<core::StorageSystemSummary> &systems = *m_systems;
     int n = 1; // after the Volumes tile
     for (const core::StorageSystemSummary &s : systems) {
         const double percent = s.percentUsed();
@@ -610,9 +701,26 @@ void OverviewPage::addAttentionList()
 {
     m_attentionItems.clear();
     const auto *sourceModel = qobject_cast<const models::SourceTableModel *>(m_sources);
-    m_attention =
-        m_estate ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
-                 : std::vector<core::AttentionItem>{};
+    if (m_attentionStale) {
+        m_attentionStale = false;
+        ++m_attentionComputations;
+        m_attention =
+            m_estate
+                ? core::needsAttention(*m_estate, sourceModel ? sourceModel->statuses() : QList<core::SourceStatus>{})
+                : std::vector<core::AttentionItem>{};
+        m_flaggedJobs.clear();
+        m_sourceHealth = sourceHealth();
+        m_clusterFigures.clear();
+        for (const core::Ptr<core::GpuCluster> &c :
+             m_estate ? m_estate->gpuClusters().all() : std::vector<core::Ptr<core::GpuCluster>>{}) {
+            m_clusterFigures.insert(core::estateKey(*c), attentionFigures(*c));
+        }
+        for (const core::AttentionItem &a : m_attention) {
+            if (a.kind == QLatin1String("job")) {
+                m_flaggedJobs.insert(a.source + QLatin1Char('/') + a.id);
+            }
+        }
+    }
     if (m_attention.empty()) {
         return;
     }
@@ -830,6 +938,9 @@ bool OverviewPage::activateTile(const QString &objectName)
 void OverviewPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (m_stale) {
+        refresh();
+    }
     Q_EMIT performanceWanted(true);
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 
 #include "models/core/historystore.h"
+#include "models/core/keyed.h"
 #include "models/core/overviewsummary.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QPointer>
+#include <QSet>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QAbstractItemModel;
@@ -48,8 +51,17 @@ public:
     OverviewPage(core::Estate *estate, QAbstractItemModel *sources = nullptr, QWidget *parent = nullptr);
     ~OverviewPage() override;
 
-    /// Re-reads the estate now (normally coalesced).
+    /// Re-reads the estate now. Estate changes call it coalesced (200 ms) while the page is
+    /// shown; while it is hidden they only mark it stale, and showing a stale page refreshes it.
     void refresh();
+    /// True when an estate change arrived since the last refresh() (the page was hidden).
+    [[nodiscard]] bool isStale() const { return m_stale; }
+    /// How many times refresh() ran (tests).
+    [[nodiscard]] int refreshCount() const { return m_refreshCount; }
+    /// How many times a refresh computed the attention list (tests): only after a change of
+    /// what core::needsAttention reads (a job's failure, clusters, volumes, pools, grid alerts,
+    /// cache targets, sources' health).
+    [[nodiscard]] int attentionComputations() const { return m_attentionComputations; }
 
     /// "<tile object name>=<value>" for every tile, e.g. "tile_k8s-ai_gpus=16/16" (tests).
     [[nodiscard]] QStringList tileValues() const;
@@ -142,6 +154,18 @@ private:
                     Target target,
                     const QString &status = {});
     void scheduleRefresh();
+    /// Marks the attention list stale when `diff` adds, changes or removes a job it flags or
+    /// would flag.
+    void onJobsChanged(const core::Diff<core::Job> &diff);
+    /// Marks the attention list stale when a cluster comes, goes or changes a figure it reads.
+    void onClustersChanged(const core::Diff<core::GpuCluster> &diff);
+    /// Marks the attention list stale when a source's health or error moved.
+    void onSourcesChanged();
+    /// "<name>\t<kind>\t<health>\t<error when unhealthy>" per source: what
+    /// core::needsAttention reads of the sources.
+    [[nodiscard]] QStringList sourceHealth() const;
+    /// Pending jobs, idle allocated GPUs, Σ quotas and GPUs: what core::needsAttention reads.
+    static QList<qint64> attentionFigures(const core::GpuCluster &cluster);
     void updateHealth();
     void updateAttention();
     void addClusterChart(QWidget *group, QLayout *layout, const core::GpuCluster &cluster);
@@ -170,6 +194,8 @@ private:
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
     QTimer *m_refreshTimer = nullptr;
+    bool m_stale = false;
+    int m_refreshCount = 0;
     QHash<QObject *, Target> m_targets;
     QHash<QString, QLabel *> m_values;
     QStringList m_warnings;
@@ -178,8 +204,21 @@ private:
     QString m_clusterHistoryMessage;
     QTimer *m_historyTimer = nullptr;
     QStringList m_storageCards;
+    /// core::storageSystems() as of the last storage change: a GPU cluster's publish (many
+    /// per second under pod churn) does not walk every volume again.
+    std::optional<std::vector<core::StorageSystemSummary>> m_systems;
     QStringList m_cacheCards;
+    /// core::needsAttention() as of the last change of what it reads; recomputed by a refresh
+    /// only when m_attentionStale. Pod churn changes jobs many times a second, but rarely
+    /// whether a job fails: walking every job and volume again on each would stall the GUI.
     std::vector<core::AttentionItem> m_attention;
+    bool m_attentionStale = true;
+    int m_attentionComputations = 0;
+    /// Estate keys of the jobs m_attention flags (failing or failed).
+    QSet<QString> m_flaggedJobs;
+    /// attentionFigures() per cluster (estate key) as of the last attention computation.
+    QHash<QString, QList<qint64>> m_clusterFigures;
+    QStringList m_sourceHealth; ///< sourceHealth() as of the last attention computation
     QStringList m_attentionItems;
 };
 

@@ -7,6 +7,14 @@ namespace strata::views {
 
 VolumeFilterProxy::VolumeFilterProxy(QObject *parent)
     : QSortFilterProxyModel(parent)
+    , m_texts(this,
+              [this](int row) {
+                  return models::VolumeTableModel::filterText(*m_volumes->recordAt(row));
+              },
+              {models::VolumeTableModel::Name,
+               models::VolumeTableModel::Source,
+               models::VolumeTableModel::Svm,
+               models::VolumeTableModel::Qos})
 {
     setSortRole(models::RawValueRole);
     setFilterRole(models::FilterTextRole);
@@ -17,7 +25,12 @@ VolumeFilterProxy::VolumeFilterProxy(QObject *parent)
 
 void VolumeFilterProxy::setTextFilter(const QString &text)
 {
-    setFilterFixedString(text.trimmed());
+    const QString trimmed = text.trimmed();
+    if (trimmed != m_text) {
+        m_text = trimmed;
+        m_textFolded = trimmed.toCaseFolded();
+        invalidateRowsFilter();
+    }
 }
 
 void VolumeFilterProxy::setSourceFilter(const QString &source)
@@ -39,6 +52,7 @@ void VolumeFilterProxy::setStateFilter(const QString &state)
 void VolumeFilterProxy::setSourceModel(QAbstractItemModel *model)
 {
     m_volumes = qobject_cast<const models::VolumeTableModel *>(model);
+    m_texts.follow(m_volumes);
     QSortFilterProxyModel::setSourceModel(model);
 }
 
@@ -90,7 +104,7 @@ bool VolumeFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
         if ((!m_source.isEmpty() && v->source != m_source) || (!m_state.isEmpty() && v->state != m_state)) {
             return false;
         }
-        return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+        return m_text.isEmpty() || m_texts.folded(sourceRow).contains(m_textFolded);
     }
     const QAbstractItemModel *model = sourceModel();
     if (!m_source.isEmpty()
@@ -103,7 +117,11 @@ bool VolumeFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
                != m_state) {
         return false;
     }
-    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+    return m_text.isEmpty()
+           || model->index(sourceRow, models::VolumeTableModel::Name, sourceParent)
+                  .data(models::FilterTextRole)
+                  .toString()
+                  .contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace strata::views

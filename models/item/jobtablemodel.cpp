@@ -112,6 +112,17 @@ qint64 JobTableModel::waitSeconds(const core::Job &job, const QDateTime &now)
     return isQueued(job.status) ? ageSeconds(job, now) : -1;
 }
 
+core::MilliGpu JobTableModel::shownGpus(const core::Job &job)
+{
+    return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
+}
+
+QString JobTableModel::filterText(const core::Job &job)
+{
+    return QStringList{job.name, job.project, job.user, job.node, job.image, job.namespaceName, job.source}.join(
+        QLatin1Char(' '));
+}
+
 QHash<QString, int> JobTableModel::queuedCounts() const
 {
     QHash<QString, int> counts;
@@ -185,8 +196,7 @@ QVariant JobTableModel::recordData(const core::Job &job, const QModelIndex &inde
     case JobStatusRole:
         return int(job.status);
     case FilterTextRole:
-        return QStringList{job.name, job.project, job.user, job.node, job.image, job.namespaceName, job.source}.join(
-            QLatin1Char(' '));
+        return filterText(job);
     case StatusRole:
         if (column == Status) {
             return job.failureReason.isEmpty() ? statusKey(job.status) : QStringLiteral("failed");
@@ -219,7 +229,7 @@ std::optional<QVariant> JobTableModel::sortData(const core::Job &job, int column
     case Age:
         return ageSeconds(job, m_now);
     case Gpus:
-        return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
+        return shownGpus(job);
     case CreatedByCli:
         return job.createdByCli;
     case RunTime:
@@ -255,7 +265,7 @@ QVariant JobTableModel::displayData(const core::Job &job, int column) const
     case User:
         return job.user;
     case Gpus:
-        return core::formatGpus(isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested);
+        return core::formatGpus(shownGpus(job));
     case CreatedByCli:
         return job.createdByCli ? tr("Yes") : tr("No");
     case RunTime:

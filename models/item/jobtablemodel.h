@@ -78,6 +78,10 @@ public:
     static qint64 runSeconds(const core::Job &job, const QDateTime &now);
     /// Seconds waited so far while queued; -1 when not queued.
     static qint64 waitSeconds(const core::Job &job, const QDateTime &now);
+    /// GPUs the Gpus column shows: allocated while bound and holding some, else requested.
+    static core::MilliGpu shownGpus(const core::Job &job);
+    /// FilterTextRole: name, project, user, node, image, namespace and source, space-separated.
+    static QString filterText(const core::Job &job);
 
 private:
     QVariant recordData(const core::Job &record, const QModelIndex &index, int role) const override;

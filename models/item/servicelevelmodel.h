@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QList>
 
+#include <functional>
+
 namespace strata::models {
 
 /// Every volume's service level (ServiceLevels::rows()): level, cap, observed throughput, p95,
@@ -68,6 +70,10 @@ private:
     void reload();
 
     core::ServiceLevels *m_levels;
+    /// Replaces each shown row that differs from `incomingFor(row)` (same volume), emitting
+    /// dataChanged over contiguous runs.
+    void applyChanges(const std::function<const core::ServiceLevelRow &(int row)> &incomingFor);
+
     QList<core::ServiceLevelRow> m_rows;
     QHash<QString, int> m_index;
     QString m_currency = QStringLiteral("USD");

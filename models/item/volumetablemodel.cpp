@@ -32,6 +32,12 @@ QString VolumeTableModel::capacityStatus(const core::Volume &volume)
     return QStringLiteral("ok");
 }
 
+QString VolumeTableModel::filterText(const core::Volume &v)
+{
+    return v.name + QLatin1Char(' ') + v.svm + QLatin1Char(' ') + v.source + QLatin1Char(' ') + v.qosPolicy
+           + QLatin1Char(' ') + v.nasPath;
+}
+
 QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &index, int role) const
 {
     const auto source = m_sources.constFind(v.source);
@@ -40,8 +46,7 @@ QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &
     case StaleRole:
         return stale;
     case FilterTextRole:
-        return QString(v.name + QLatin1Char(' ') + v.svm + QLatin1Char(' ') + v.source + QLatin1Char(' ') + v.qosPolicy
-                       + QLatin1Char(' ') + v.nasPath);
+        return filterText(v);
     case StatusRole:
         if (index.column() == PercentUsed || index.column() == Used) {
             return capacityStatus(v);

@@ -43,6 +43,8 @@ public:
     /// Capacity state of a volume: "offline", "unknown" (online but no space reported), "critical"
     /// (>= 95 %), "warning" (>= 85 %), "ok".
     static QString capacityStatus(const core::Volume &volume);
+    /// FilterTextRole: name, SVM, source, QoS policy and junction path, space-separated.
+    static QString filterText(const core::Volume &volume);
 
 private:
     QVariant recordData(const core::Volume &record, const QModelIndex &index, int role) const override;

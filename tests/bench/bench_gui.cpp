@@ -380,8 +380,14 @@ int main(int argc, char **argv)
                                 })
                         && step("clear the job search",
                                 [&] {
+                                    // The search applies once typing pauses: wait for it.
+                                    const int filtered = jobRows();
                                     jobFilter->clear();
-                                    return true;
+                                    return waitFor(
+                                        [&] {
+                                            return jobRows() > filtered;
+                                        },
+                                        "every running job back");
                                 })
                         && step("switch back to Volumes", [&] {
                                window.showPage(views::MainWindow::Page::Volumes);

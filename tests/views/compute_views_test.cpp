@@ -397,7 +397,12 @@ TEST(JobsPage, SeparatesRunningFromQueuedAndShowsPreemptedDistinctly)
     EXPECT_EQ(page.queuedProxy()->rowCount(), 1);
     page.showJobs({}, {});
     page.filterEdit()->setText(QStringLiteral("jupyter"));
-    EXPECT_EQ(page.runningProxy()->rowCount(), 1);
+    // The search applies once typing pauses.
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&page] {
+            return page.runningProxy()->rowCount() == 1;
+        },
+        2000));
 }
 
 TEST(JobsPage, QueueTableListsEachProjectFifo)
