@@ -318,17 +318,7 @@ void ComputeBuilder::resetInputs(const ClusterCache &cache)
     m_podsOfJob.clear();
     m_jobOfPod.clear();
     for (const auto &[key, pod] : cache.pods) {
-        if (pod.queue == kDefaultQueue && pod.jobName.empty()) {
-            m_defaultQueueUsers.insert("pod:" + key);
-        }
-        std::string owner = builderKeyOfPod(key, pod);
-        if (owner.empty()) {
-            continue;
-        }
-        if (!pod.jobName.empty()) {
-            m_podsOfJob[owner.substr(2)].insert(key);
-        }
-        m_jobOfPod.emplace(key, std::move(owner));
+        attachPod(key, pod);
     }
     m_defaultQueueInUse = !m_defaultQueueUsers.empty();
 
@@ -407,19 +397,25 @@ void ComputeBuilder::trackPod(const ClusterCache &cache,
     if (it == cache.pods.end()) {
         return;
     }
-    const kubernetes::PodDto &pod = it->second;
+    if (const std::string *owner = attachPod(podKey, it->second)) {
+        dirty.insert(*owner);
+    }
+}
+
+// Joins a pod to the job record it feeds; that record's builder key, null when none.
+const std::string *ComputeBuilder::attachPod(const std::string &podKey, const kubernetes::PodDto &pod)
+{
     if (pod.queue == kDefaultQueue && pod.jobName.empty()) {
         m_defaultQueueUsers.insert("pod:" + podKey);
     }
     std::string owner = builderKeyOfPod(podKey, pod);
     if (owner.empty()) {
-        return;
+        return nullptr;
     }
     if (!pod.jobName.empty()) {
         m_podsOfJob[owner.substr(2)].insert(podKey);
     }
-    dirty.insert(owner);
-    m_jobOfPod.emplace(podKey, std::move(owner));
+    return &m_jobOfPod.insert_or_assign(podKey, std::move(owner)).first->second;
 }
 
 Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const

@@ -112,6 +112,7 @@ private:
     };
     void resetInputs(const ClusterCache &cache);
     void trackPod(const ClusterCache &cache, const std::string &podKey, std::unordered_set<std::string> &dirty);
+    const std::string *attachPod(const std::string &podKey, const kubernetes::PodDto &pod);
     Ptr<Job> makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const;
     void unindex(const std::string &key, const Ptr<Job> &job);
     void index(const std::string &key, const Ptr<Job> &job);

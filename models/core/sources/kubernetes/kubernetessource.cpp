@@ -211,6 +211,7 @@ bool applyBatch(Map &map,
         changed = true;
         if (replaced) {
             *replaced = true;
+            touched = nullptr; // everything is rebuilt: no need to list what moved
         }
     }
     for (const json &object : batch.upserts) {
@@ -614,7 +615,12 @@ void KubernetesSource::launch()
             std::vector<Spec> specs{
                 {kubernetes::kNodes,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.nodes, b, kubernetes::parseNode, s, &c.changes.nodes, &c.changes.all);
+                     return applyBatch(c.nodes,
+                                       b,
+                                       kubernetes::parseNode,
+                                       s,
+                                       c.changes.all ? nullptr : &c.changes.nodes,
+                                       &c.changes.all);
                  }},
                 {kubernetes::kNamespaces,
                  [&c](auto &b, auto &s) {
@@ -625,11 +631,13 @@ void KubernetesSource::launch()
                  }},
                 {kubernetes::kPods,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.pods, b, kubernetes::parsePod, s, &c.changes.pods, &c.changes.all);
+                     return applyBatch(
+                         c.pods, b, kubernetes::parsePod, s, c.changes.all ? nullptr : &c.changes.pods, &c.changes.all);
                  }},
                 {kubernetes::kJobs,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.jobs, b, kubernetes::parseJob, s, &c.changes.jobs, &c.changes.all);
+                     return applyBatch(
+                         c.jobs, b, kubernetes::parseJob, s, c.changes.all ? nullptr : &c.changes.jobs, &c.changes.all);
                  }},
                 {kubernetes::kResourceQuotas,
                  [&c](auto &b, auto &s) {
@@ -640,7 +648,8 @@ void KubernetesSource::launch()
                  }},
                 {kubernetes::kPvcs,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.pvcs, b, kubernetes::parsePvc, s, &c.changes.pvcs, &c.changes.all);
+                     return applyBatch(
+                         c.pvcs, b, kubernetes::parsePvc, s, c.changes.all ? nullptr : &c.changes.pvcs, &c.changes.all);
                  }},
                 {kubernetes::kPvs,
                  [&c](auto &b, auto &s) {
@@ -675,11 +684,14 @@ void KubernetesSource::launch()
                                      return changed;
                                  }});
                 if (podGroups) {
-                    specs.push_back(
-                        {*podGroups, [&c](auto &b, auto &s) {
-                             return applyBatch(
-                                 c.podGroups, b, kubernetes::parsePodGroup, s, &c.changes.podGroups, &c.changes.all);
-                         }});
+                    specs.push_back({*podGroups, [&c](auto &b, auto &s) {
+                                         return applyBatch(c.podGroups,
+                                                           b,
+                                                           kubernetes::parsePodGroup,
+                                                           s,
+                                                           c.changes.all ? nullptr : &c.changes.podGroups,
+                                                           &c.changes.all);
+                                     }});
                 }
             }
             {
