@@ -204,7 +204,7 @@ namespace {
 
 constexpr const char *kDefaultQueue = "default-queue";
 
-ComputeBuilder::Order orderOfJob(const std::string &key, const Job &job)
+ComputeBuilder::Order orderOfJob(std::string_view key, const Job &job)
 {
     ComputeBuilder::Order order;
     order.valid = job.created.isValid();
@@ -576,29 +576,40 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
     return std::make_shared<const Job>(std::move(job));
 }
 
-void ComputeBuilder::index(const std::string &key, const Ptr<Job> &job)
+void ComputeBuilder::index(const std::string &key, const Ptr<Job> &job, bool sorted)
 {
-    m_jobs[key] = job;
-    const Placed placed{orderOfJob(key, *job), job};
-    m_order.insert(placed);
+    const auto record = m_jobs.insert_or_assign(key, job).first;
+    const Placed placed{orderOfJob(record->first, *job), job};
+    // A full update adds in published order: each insert at the end is then O(1).
+    auto add = [&placed, sorted](auto &set) {
+        if (sorted) {
+            set.emplace_hint(set.end(), placed);
+        } else {
+            set.insert(placed);
+        }
+    };
+    add(m_order);
     if (holdsGpus(*job)) {
         ++m_running;
     } else if (waitsForGpus(*job)) {
         ++m_waiting;
     }
     if (!job->node.isEmpty() && job->gpusAllocated > 0) {
-        m_placedOnNode[job->node.toStdString()].insert(placed);
+        add(m_placedOnNode[job->node.toStdString()]);
     }
-    m_jobsOfProject[job->project].insert(placed);
+    add(m_jobsOfProject[job->project]);
     for (const QString &claim : std::as_const(job->pvcs)) {
-        m_jobsOfClaim[job->namespaceName + QLatin1Char('/') + claim].insert(placed);
+        add(m_jobsOfClaim[job->namespaceName + QLatin1Char('/') + claim]);
     }
 }
 
 void ComputeBuilder::unindex(const std::string &key, const Ptr<Job> &job)
 {
-    m_jobs.erase(key);
-    const Placed placed{orderOfJob(key, *job), job};
+    const auto record = m_jobs.find(key);
+    if (record == m_jobs.end()) {
+        return;
+    }
+    const Placed placed{orderOfJob(record->first, *job), job};
     m_order.erase(placed);
     if (holdsGpus(*job)) {
         --m_running;
@@ -629,6 +640,7 @@ void ComputeBuilder::unindex(const std::string &key, const Ptr<Job> &job)
             }
         }
     }
+    m_jobs.erase(record); // last: `placed` views its key
 }
 
 GpuNode ComputeBuilder::makeNode(const kubernetes::NodeDto &dto) const
@@ -756,7 +768,7 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
         for (const std::string &pvcKey : changes.pvcs) {
             if (const auto it = m_jobsOfClaim.find(qs(pvcKey)); it != m_jobsOfClaim.end()) {
                 for (const Placed &entry : it->second) {
-                    dirty.insert(entry.order.key);
+                    dirty.emplace(entry.order.key);
                 }
             }
         }
@@ -797,6 +809,7 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
     std::set<QString> dirtyProjects;
     bool claimsMoved = false;
     m_lastRebuilt = dirty.size();
+    std::vector<std::pair<const std::string *, Ptr<Job>>> fresh; // a full update's records
     for (const std::string &key : dirty) {
         Ptr<Job> old;
         if (full) {
@@ -830,8 +843,10 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
         if (!full && old) {
             unindex(key, old);
         }
-        if (next) {
-            index(key, next);
+        if (next && full) {
+            fresh.emplace_back(&key, next);
+        } else if (next) {
+            index(key, next, false);
         }
         if (next == old) {
             continue;
@@ -854,6 +869,18 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
         }
     }
     if (full) {
+        // Indexed in published order, so every set grows at its end.
+        std::vector<std::pair<Order, std::size_t>> order;
+        order.reserve(fresh.size());
+        for (std::size_t i = 0; i < fresh.size(); ++i) {
+            order.emplace_back(orderOfJob(*fresh[i].first, *fresh[i].second), i);
+        }
+        std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
+            return a.first < b.first;
+        });
+        for (const auto &[o, i] : order) {
+            index(*fresh[i].first, fresh[i].second, true);
+        }
         for (const auto &[name, project] : m_projectBase) {
             dirtyProjects.insert(name);
         }

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -99,7 +100,9 @@ public:
         bool valid = false;
         qint64 ms = 0;
         QString id;
-        std::string key; ///< builder key ("j:ns/name" Job, "p:ns/name" bare pod)
+        /// Builder key ("j:ns/name" Job, "p:ns/name" bare pod); views the key kept in the
+        /// builder's record map, so an order costs no allocation.
+        std::string_view key;
         bool operator<(const Order &other) const;
     };
 
@@ -115,7 +118,8 @@ private:
     const std::string *attachPod(const std::string &podKey, const kubernetes::PodDto &pod);
     Ptr<Job> makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const;
     void unindex(const std::string &key, const Ptr<Job> &job);
-    void index(const std::string &key, const Ptr<Job> &job);
+    /// `sorted`: jobs come in published order (a full update), each placed at its set's end.
+    void index(const std::string &key, const Ptr<Job> &job, bool sorted);
     GpuNode makeNode(const kubernetes::NodeDto &dto) const;
     Project makeProjectAggregate(const Project &base) const;
 
