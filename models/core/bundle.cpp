@@ -1958,7 +1958,9 @@ void loadBundle(Engine &engine, const Bundle &bundle)
                                listOf(r.gpuNodes, s),
                                listOf(r.projects, s),
                                listOf(r.jobs, s),
-                               listOf(r.pvcs, s)};
+                               listOf(r.pvcs, s),
+                               nullptr,
+                               nullptr}; // a bundle's whole list: the estate diffs it
         if (compute.clusters || compute.nodes || compute.projects || compute.jobs || compute.pvcs) {
             estate.publishCompute(s, std::move(compute));
         }

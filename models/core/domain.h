@@ -623,6 +623,18 @@ struct Job
     bool operator==(const Job &) const = default;
 };
 
+/// A job that holds GPUs now (Running, ContainerCreating).
+inline bool holdsGpus(const Job &job)
+{
+    return job.status == JobStatus::Running || job.status == JobStatus::ContainerCreating;
+}
+
+/// A job waiting for GPUs (Pending, Preempted).
+inline bool waitsForGpus(const Job &job)
+{
+    return job.status == JobStatus::Pending || job.status == JobStatus::Preempted;
+}
+
 /// A PersistentVolumeClaim joined to its PV and, through the CSI volume handle or Trident's
 /// internalName, to the storage volume behind it. Key: "<namespace>/<name>".
 struct Pvc

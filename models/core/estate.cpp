@@ -114,7 +114,13 @@ void Estate::publishCompute(const QString &source, ComputePublish next)
     changed |= publishTable(this, m_clusters, source, std::move(next.clusters), &Estate::gpuClustersChanged);
     changed |= publishTable(this, m_nodes, source, std::move(next.nodes), &Estate::gpuNodesChanged);
     changed |= publishTable(this, m_projects, source, std::move(next.projects), &Estate::projectsChanged);
-    changed |= publishTable(this, m_jobs, source, std::move(next.jobs), &Estate::jobsChanged);
+    if (next.jobs) {
+        const JobDiff d = m_jobs.publish(source, std::move(next.jobs), next.jobsBase, next.jobsDiff.get());
+        if (!d.isEmpty()) {
+            Q_EMIT jobsChanged(d);
+            changed = true;
+        }
+    }
     changed |= publishTable(this, m_pvcs, source, std::move(next.pvcs), &Estate::pvcsChanged);
     if (changed) {
         Q_EMIT computeChanged(source);

@@ -62,6 +62,11 @@ struct ComputePublish
     std::shared_ptr<const KeyedList<Project>> projects;
     std::shared_ptr<const KeyedList<Job>> jobs;
     std::shared_ptr<const KeyedList<Pvc>> pvcs;
+    /// Optional, with `jobs`: what it changed relative to `jobsBase` (the jobs list the builder
+    /// published before). The estate takes it instead of comparing every job while `jobsBase`
+    /// is still the current list of the source, so a publish costs what changed.
+    std::shared_ptr<const KeyedList<Job>> jobsBase;
+    std::shared_ptr<JobDiff> jobsDiff;
 };
 
 /// Everything Strata currently knows, as immutable per-source lists, on the owner (GUI)

@@ -13,16 +13,6 @@ namespace strata::core {
 
 namespace {
 
-bool holdsGpus(const Job &job)
-{
-    return job.status == JobStatus::Running || job.status == JobStatus::ContainerCreating;
-}
-
-bool waitsForGpus(const Job &job)
-{
-    return job.status == JobStatus::Pending || job.status == JobStatus::Preempted;
-}
-
 QList<int> parsedIndices(const QString &text)
 {
     QList<int> out;

@@ -70,8 +70,11 @@ const kubernetes::PodDto *currentPod(const std::vector<const kubernetes::PodDto 
         return p->nodeName.empty() ? 1 : 2;
     };
     for (const kubernetes::PodDto *p : pods) {
+        // Ties go to the first name, so the choice never hangs on the order pods were listed.
         if (!best || rank(p) > rank(best)
-            || (rank(p) == rank(best) && p->creationTimestamp > best->creationTimestamp)) {
+            || (rank(p) == rank(best)
+                && (p->creationTimestamp > best->creationTimestamp
+                    || (p->creationTimestamp == best->creationTimestamp && p->name < best->name)))) {
             best = p;
         }
     }
@@ -183,71 +186,173 @@ QDateTime parseTime(const std::string &text)
     return t.isValid() ? t.toUTC() : QDateTime();
 }
 
-ComputePublish build(const QString &source,
-                     const ClusterCache &cache,
-                     const QHash<QString, StorageVolumeRef> &storageByName,
-                     const QDateTime &now,
-                     const ComputePublish *previous)
+bool ComputeBuilder::Order::operator<(const Order &other) const
 {
-    Q_UNUSED(now)
-    // ---- DCGM readings by "node/gpu" ----
-    QHash<QString, double> utilByGpu;
-    for (const prometheus::GpuMetrics &m : cache.gpuMetrics) {
-        if (m.gpu >= 0 && !std::isnan(m.utilPct)) {
-            utilByGpu.insert(qs(m.node) + QLatin1Char('/') + QString::number(m.gpu), m.utilPct);
+    if (valid != other.valid) {
+        return !valid;
+    }
+    if (ms != other.ms) {
+        return ms < other.ms;
+    }
+    if (id != other.id) {
+        return id < other.id;
+    }
+    return key < other.key;
+}
+
+namespace {
+
+constexpr const char *kDefaultQueue = "default-queue";
+
+ComputeBuilder::Order orderOfJob(std::string_view key, const Job &job)
+{
+    ComputeBuilder::Order order;
+    order.valid = job.created.isValid();
+    order.ms = order.valid ? job.created.toMSecsSinceEpoch() : 0;
+    order.id = job.id;
+    order.key = key;
+    return order;
+}
+
+bool isStandalonePod(const kubernetes::PodDto &pod)
+{
+    return pod.jobName.empty() && (pod.gpuLimitMilli > 0 || !pod.queue.empty());
+}
+
+// The builder key of the job record a pod feeds: its Job's, its own when it is a bare GPU pod
+// or queued, none otherwise.
+std::string builderKeyOfPod(const std::string &podKey, const kubernetes::PodDto &pod)
+{
+    if (!pod.jobName.empty()) {
+        return "j:" + pod.namespace_ + "/" + pod.jobName;
+    }
+    return isStandalonePod(pod) ? "p:" + podKey : std::string();
+}
+
+// Every item of `next` is the previous list's item at the same place: nothing to publish.
+template <class T> bool sameItems(const std::shared_ptr<const KeyedList<T>> &previous, const std::vector<Ptr<T>> &next)
+{
+    if (!previous || previous->size() != next.size()) {
+        return false;
+    }
+    const auto &items = previous->items();
+    for (std::size_t i = 0; i < next.size(); ++i) {
+        if (items[i] != next[i]) {
+            return false;
         }
     }
+    return true;
+}
+
+// A PVC's record; `usedBy` names the jobs that mount it.
+Pvc makePvcRecord(const QString &source,
+                  const kubernetes::PvcDto &dto,
+                  const ClusterCache &cache,
+                  const QHash<QString, StorageVolumeRef> &storageByName,
+                  QStringList usedBy)
+{
+    Pvc pvc;
+    pvc.source = source;
+    pvc.namespaceName = qs(dto.namespace_);
+    pvc.name = qs(dto.name);
+    pvc.id = pvc.namespaceName + QLatin1Char('/') + pvc.name;
+    pvc.phase = qs(dto.phase);
+    pvc.storageClass = qs(dto.storageClass);
+    pvc.capacityBytes = dto.capacityBytes > 0 ? dto.capacityBytes : dto.requestBytes;
+    QStringList modes;
+    for (const std::string &mode : dto.accessModes) {
+        modes.append(mode == "ReadWriteMany"   ? QStringLiteral("RWX")
+                     : mode == "ReadWriteOnce" ? QStringLiteral("RWO")
+                     : mode == "ReadOnlyMany"  ? QStringLiteral("ROX")
+                                               : qs(mode));
+    }
+    pvc.accessModes = modes.join(QLatin1Char(','));
+    pvc.pvName = qs(dto.volumeName);
+    if (const auto pv = cache.pvs.find(dto.volumeName); pv != cache.pvs.end()) {
+        const kubernetes::PvDto &v = pv->second;
+        pvc.csiDriver = qs(v.csiDriver);
+        pvc.volumeHandle = qs(v.volumeHandle);
+        pvc.nfsServer = qs(v.nfsServer);
+        pvc.nfsPath = qs(v.nfsPath);
+        if (const auto internal = v.volumeAttributes.find("internalName"); internal != v.volumeAttributes.end()) {
+            pvc.backendVolume = qs(internal->second);
+        } else if (v.csiDriver == "csi.trident.netapp.io" && !v.volumeHandle.empty()) {
+            // Trident's default internal name: its prefix plus the PV name with '-' -> '_'.
+            pvc.backendVolume =
+                QStringLiteral("trident_") + qs(v.volumeHandle).replace(QLatin1Char('-'), QLatin1Char('_'));
+        } else if (!v.nfsPath.empty()) {
+            pvc.backendVolume = qs(v.nfsPath).section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
+        }
+    }
+    if (!pvc.backendVolume.isEmpty()) {
+        const auto ref = storageByName.constFind(pvc.backendVolume);
+        if (ref != storageByName.cend()) {
+            pvc.storageSource = ref->source;
+            pvc.storageVolumeId = ref->id;
+        }
+    }
+    pvc.usedBy = std::move(usedBy);
+    return pvc;
+}
+
+} // namespace
+
+ComputeBuilder::ComputeBuilder(QString source)
+    : m_source(std::move(source))
+{}
+
+void ComputeBuilder::resetInputs(const ClusterCache &cache)
+{
+    m_utilByGpu.clear();
+    for (const prometheus::GpuMetrics &m : cache.gpuMetrics) {
+        if (m.gpu >= 0 && !std::isnan(m.utilPct)) {
+            m_utilByGpu.insert(qs(m.node) + QLatin1Char('/') + QString::number(m.gpu), m.utilPct);
+        }
+    }
+    m_defaultQueueUsers.clear();
+    for (const auto &[key, job] : cache.jobs) {
+        if (job.queue == kDefaultQueue) {
+            m_defaultQueueUsers.insert("j:" + key);
+        }
+    }
+    m_podsOfJob.clear();
+    m_jobOfPod.clear();
+    for (const auto &[key, pod] : cache.pods) {
+        attachPod(key, pod);
+    }
+    m_defaultQueueInUse = !m_defaultQueueUsers.empty();
 
     // ---- Projects known to the cluster ----
     // KAI queues with children are departments; the leaves are projects.
+    m_projectBase.clear();
+    m_projectByNamespace.clear();
     std::unordered_set<std::string> parents;
     for (const auto &[key, queue] : cache.queues) {
         if (!queue.parentQueue.empty()) {
             parents.insert(queue.parentQueue);
         }
     }
-    struct ProjectAcc
-    {
-        Project project;
-        double utilWeighted = 0;
-        MilliGpu utilGpus = 0;
-    };
-    auto queueInUse = [&cache](const std::string &name) {
-        for (const auto &[key, job] : cache.jobs) {
-            if (job.queue == name) {
-                return true;
-            }
-        }
-        for (const auto &[key, pod] : cache.pods) {
-            if (pod.queue == name && pod.jobName.empty()) {
-                return true;
-            }
-        }
-        return false;
-    };
-    std::map<QString, ProjectAcc> projects;
-    QHash<QString, QString> projectByNamespace;
     if (cache.hasKai) {
         for (const auto &[key, queue] : cache.queues) {
             // Departments (queues with children) are not projects; KAI's built-in default queue
             // only counts while something runs in it.
             if (parents.count(queue.name) != 0
-                || (queue.name == "default-queue" && queue.gpuQuotaMilli <= 0 && !queueInUse(queue.name))) {
+                || (queue.name == kDefaultQueue && queue.gpuQuotaMilli <= 0 && !m_defaultQueueInUse)) {
                 continue;
             }
-            ProjectAcc acc;
-            acc.project.source = source;
-            acc.project.id = acc.project.name = qs(queue.name);
-            acc.project.origin = ProjectOrigin::KaiQueue;
-            acc.project.quota = queue.gpuQuotaMilli;
-            acc.project.limit = queue.gpuLimitMilli;
-            acc.project.overQuotaWeight = queue.overQuotaWeight;
-            const QString ns = namespaceOfProject(acc.project.name);
+            Project project;
+            project.source = m_source;
+            project.id = project.name = qs(queue.name);
+            project.origin = ProjectOrigin::KaiQueue;
+            project.quota = queue.gpuQuotaMilli;
+            project.limit = queue.gpuLimitMilli;
+            project.overQuotaWeight = queue.overQuotaWeight;
+            const QString ns = namespaceOfProject(project.name);
             if (cache.namespaces.count(ns.toStdString()) != 0) {
-                acc.project.namespaceName = ns;
-                projectByNamespace.insert(ns, acc.project.name);
+                project.namespaceName = ns;
+                m_projectByNamespace.insert(ns, project.name);
             }
-            projects.emplace(acc.project.name, std::move(acc));
+            m_projectBase.emplace(project.name, std::move(project));
         }
     } else {
         for (const auto &[key, quota] : cache.quotas) {
@@ -255,295 +360,627 @@ ComputePublish build(const QString &source,
                 continue;
             }
             const QString ns = qs(quota.namespace_);
-            auto [it, inserted] = projects.try_emplace(ns);
-            ProjectAcc &acc = it->second;
+            auto [it, inserted] = m_projectBase.try_emplace(ns);
+            Project &project = it->second;
             if (inserted) {
-                acc.project.source = source;
-                acc.project.id = acc.project.name = acc.project.namespaceName = ns;
-                acc.project.origin = ProjectOrigin::NamespaceQuota;
-                acc.project.quota = 0;
+                project.source = m_source;
+                project.id = project.name = project.namespaceName = ns;
+                project.origin = ProjectOrigin::NamespaceQuota;
+                project.quota = 0;
             }
-            acc.project.quota += quota.hardGpuMilli;
-            projectByNamespace.insert(ns, ns);
+            project.quota += quota.hardGpuMilli;
+            m_projectByNamespace.insert(ns, ns);
         }
+    }
+}
+
+// Moves one changed pod between the jobs it feeds, marking the job it left and the one it joins.
+void ComputeBuilder::trackPod(const ClusterCache &cache,
+                              const std::string &podKey,
+                              std::unordered_set<std::string> &dirty)
+{
+    if (const auto old = m_jobOfPod.find(podKey); old != m_jobOfPod.end()) {
+        dirty.insert(old->second);
+        if (old->second.rfind("j:", 0) == 0) {
+            const auto pods = m_podsOfJob.find(old->second.substr(2));
+            if (pods != m_podsOfJob.end()) {
+                pods->second.erase(podKey);
+                if (pods->second.empty()) {
+                    m_podsOfJob.erase(pods);
+                }
+            }
+        }
+        m_jobOfPod.erase(old);
+    }
+    m_defaultQueueUsers.erase("pod:" + podKey);
+    const auto it = cache.pods.find(podKey);
+    if (it == cache.pods.end()) {
+        return;
+    }
+    if (const std::string *owner = attachPod(podKey, it->second)) {
+        dirty.insert(*owner);
+    }
+}
+
+// Joins a pod to the job record it feeds; that record's builder key, null when none.
+const std::string *ComputeBuilder::attachPod(const std::string &podKey, const kubernetes::PodDto &pod)
+{
+    if (pod.queue == kDefaultQueue && pod.jobName.empty()) {
+        m_defaultQueueUsers.insert("pod:" + podKey);
+    }
+    std::string owner = builderKeyOfPod(podKey, pod);
+    if (owner.empty()) {
+        return nullptr;
+    }
+    if (!pod.jobName.empty()) {
+        m_podsOfJob[owner.substr(2)].insert(podKey);
+    }
+    return &m_jobOfPod.insert_or_assign(podKey, std::move(owner)).first->second;
+}
+
+Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const
+{
+    const kubernetes::JobDto *jobDto = nullptr;
+    const kubernetes::PodDto *pod = nullptr;
+    const std::string cacheKey = key.substr(2);
+    if (key.rfind("j:", 0) == 0) {
+        const auto it = cache.jobs.find(cacheKey);
+        if (it == cache.jobs.end()) {
+            return nullptr;
+        }
+        jobDto = &it->second;
+        std::vector<const kubernetes::PodDto *> pods;
+        if (const auto owned = m_podsOfJob.find(cacheKey); owned != m_podsOfJob.end()) {
+            for (const std::string &podKey : owned->second) {
+                if (const auto p = cache.pods.find(podKey); p != cache.pods.end()) {
+                    pods.push_back(&p->second);
+                }
+            }
+        }
+        pod = currentPod(pods);
+    } else {
+        const auto it = cache.pods.find(cacheKey);
+        if (it == cache.pods.end() || !isStandalonePod(it->second)) {
+            return nullptr;
+        }
+        pod = &it->second;
     }
     auto projectOf = [&](const std::string &queueLabel, const std::string &ns) -> QString {
         if (!queueLabel.empty()) {
             return qs(queueLabel);
         }
-        const QString byNs = projectByNamespace.value(qs(ns));
+        const QString byNs = m_projectByNamespace.value(qs(ns));
         return byNs.isEmpty() ? projectOfNamespace(qs(ns)) : byNs;
     };
-
-    // ---- Pods by owning job ----
-    std::unordered_map<std::string, std::vector<const kubernetes::PodDto *>> podsByJob;
-    // Sorted by the cache key, taken from the map: PodDto::key() allocates, and calling it per
-    // comparison made this sort most of a publish's cost with 50,000 bare pods.
-    std::vector<std::pair<const std::string *, const kubernetes::PodDto *>> standaloneByKey;
-    for (const auto &[key, pod] : cache.pods) {
-        if (!pod.jobName.empty()) {
-            podsByJob[pod.namespace_ + "/" + pod.jobName].push_back(&pod);
-        } else if (pod.gpuLimitMilli > 0 || !pod.queue.empty()) {
-            standaloneByKey.emplace_back(&key, &pod);
-        }
+    Job job;
+    job.source = m_source;
+    const kubernetes::ObjectMeta &meta = jobDto ? static_cast<const kubernetes::ObjectMeta &>(*jobDto)
+                                                : static_cast<const kubernetes::ObjectMeta &>(*pod);
+    job.name = qs(meta.name);
+    job.namespaceName = qs(meta.namespace_);
+    job.id = job.namespaceName + QLatin1Char('/') + job.name;
+    const std::string &queue = jobDto ? jobDto->queue : pod->queue;
+    job.project = projectOf(queue.empty() && pod ? pod->queue : queue, meta.namespace_);
+    job.user = qs(jobDto ? jobDto->user : pod->user);
+    if (job.user.isEmpty() && pod) {
+        job.user = qs(pod->user);
     }
-    std::sort(standaloneByKey.begin(), standaloneByKey.end(), [](const auto &a, const auto &b) {
-        return *a.first < *b.first;
-    });
-    std::vector<const kubernetes::PodDto *> standalone;
-    standalone.reserve(standaloneByKey.size());
-    for (const auto &entry : standaloneByKey) {
-        standalone.push_back(entry.second);
+    job.createdBy = qs(jobDto ? jobDto->createdBy : pod->createdBy);
+    job.createdByCli = job.createdBy == QLatin1String("cli");
+    job.image = qs(jobDto ? jobDto->image : (pod->images.empty() ? std::string() : pod->images.front()));
+    job.command = qsl(jobDto ? jobDto->command : pod->command) + qsl(jobDto ? jobDto->args : pod->args);
+    job.pvcs = qsl(jobDto ? jobDto->pvcClaims : pod->pvcClaims);
+    job.pvcSubPaths = qsl(jobDto ? jobDto->pvcSubPaths : pod->pvcSubPaths);
+    job.gpusRequested = jobDto ? jobDto->gpuMilli : pod->gpuLimitMilli;
+    if (job.gpusRequested == 0 && pod) {
+        job.gpusRequested = pod->gpuLimitMilli;
+    }
+    job.created = parseTime(meta.creationTimestamp);
+
+    const kubernetes::PodGroupDto *group = nullptr;
+    if (pod) {
+        const auto annotated = pod->annotations.find("pod-group-name");
+        const std::string groupName =
+            annotated != pod->annotations.end() ? annotated->second : "pg-" + (jobDto ? jobDto->name : pod->name);
+        *groupKey = meta.namespace_ + "/" + groupName;
+    } else {
+        *groupKey = meta.namespace_ + "/pg-" + jobDto->name;
+    }
+    if (const auto it = cache.podGroups.find(*groupKey); it != cache.podGroups.end()) {
+        group = &it->second;
+    }
+    const std::string &priorityClass = jobDto ? jobDto->priorityClassName : pod->priorityClassName;
+    job.type = jobTypeOf(priorityClass, group ? group->preemptibility : std::string());
+
+    const bool live = pod && !isTerminal(*pod);
+    if (jobDto && jobDto->complete) {
+        job.status = JobStatus::Succeeded;
+        job.finished = parseTime(jobDto->completionTime);
+    } else if (jobDto && jobDto->failedCondition) {
+        job.status = JobStatus::Failed;
+        job.finished = parseTime(jobDto->completionTime);
+    } else if (!jobDto && pod && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
+        job.status = pod->phase == "Succeeded" ? JobStatus::Succeeded : JobStatus::Failed;
+    } else if (live && pod->phase == "Running") {
+        job.status = JobStatus::Running;
+    } else if (live && !pod->nodeName.empty()) {
+        job.status = JobStatus::ContainerCreating;
+    } else {
+        job.status = group && group->evicted ? JobStatus::Preempted : JobStatus::Pending;
     }
 
-    // ---- Jobs ----
-    std::vector<Ptr<Job>> jobs;
-    jobs.reserve(cache.jobs.size() + standalone.size());
-    QHash<QString, QStringList> jobsByClaim; // "ns/claim" -> job names
-    auto makeJob = [&](const kubernetes::JobDto *jobDto, const kubernetes::PodDto *pod) {
-        Job job;
-        job.source = source;
-        const kubernetes::ObjectMeta &meta = jobDto ? static_cast<const kubernetes::ObjectMeta &>(*jobDto)
-                                                    : static_cast<const kubernetes::ObjectMeta &>(*pod);
-        job.name = qs(meta.name);
-        job.namespaceName = qs(meta.namespace_);
-        job.id = job.namespaceName + QLatin1Char('/') + job.name;
-        const std::string &queue = jobDto ? jobDto->queue : pod->queue;
-        job.project = projectOf(queue.empty() && pod ? pod->queue : queue, meta.namespace_);
-        job.user = qs(jobDto ? jobDto->user : pod->user);
-        if (job.user.isEmpty() && pod) {
-            job.user = qs(pod->user);
+    if (live && !pod->nodeName.empty()) {
+        job.node = qs(pod->nodeName);
+        job.gpusAllocated = pod->gpuLimitMilli > 0 ? pod->gpuLimitMilli : job.gpusRequested;
+        job.gpuIndices = gpuIndexText(pod->gpuIndices);
+        job.podName = qs(pod->name);
+        if (job.status == JobStatus::Running) {
+            job.started = parseTime(pod->startTime);
         }
-        job.createdBy = qs(jobDto ? jobDto->createdBy : pod->createdBy);
-        job.createdByCli = job.createdBy == QLatin1String("cli");
-        job.image = qs(jobDto ? jobDto->image : (pod->images.empty() ? std::string() : pod->images.front()));
-        job.command = qsl(jobDto ? jobDto->command : pod->command) + qsl(jobDto ? jobDto->args : pod->args);
-        job.pvcs = qsl(jobDto ? jobDto->pvcClaims : pod->pvcClaims);
-        job.pvcSubPaths = qsl(jobDto ? jobDto->pvcSubPaths : pod->pvcSubPaths);
-        job.gpusRequested = jobDto ? jobDto->gpuMilli : pod->gpuLimitMilli;
-        if (job.gpusRequested == 0 && pod) {
-            job.gpusRequested = pod->gpuLimitMilli;
-        }
-        job.created = parseTime(meta.creationTimestamp);
-
-        const kubernetes::PodGroupDto *group = nullptr;
-        if (pod) {
-            const auto annotated = pod->annotations.find("pod-group-name");
-            const std::string groupName =
-                annotated != pod->annotations.end() ? annotated->second : "pg-" + (jobDto ? jobDto->name : pod->name);
-            const auto it = cache.podGroups.find(meta.namespace_ + "/" + groupName);
-            group = it == cache.podGroups.end() ? nullptr : &it->second;
-        } else if (jobDto) {
-            const auto it = cache.podGroups.find(meta.namespace_ + "/pg-" + jobDto->name);
-            group = it == cache.podGroups.end() ? nullptr : &it->second;
-        }
-        const std::string &priorityClass = jobDto ? jobDto->priorityClassName : pod->priorityClassName;
-        job.type = jobTypeOf(priorityClass, group ? group->preemptibility : std::string());
-
-        const bool live = pod && !isTerminal(*pod);
-        if (jobDto && jobDto->complete) {
-            job.status = JobStatus::Succeeded;
-            job.finished = parseTime(jobDto->completionTime);
-        } else if (jobDto && jobDto->failedCondition) {
-            job.status = JobStatus::Failed;
-            job.finished = parseTime(jobDto->completionTime);
-        } else if (!jobDto && pod && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
-            job.status = pod->phase == "Succeeded" ? JobStatus::Succeeded : JobStatus::Failed;
-        } else if (live && pod->phase == "Running") {
-            job.status = JobStatus::Running;
-        } else if (live && !pod->nodeName.empty()) {
-            job.status = JobStatus::ContainerCreating;
-        } else {
-            job.status = group && group->evicted ? JobStatus::Preempted : JobStatus::Pending;
-        }
-
-        if (live && !pod->nodeName.empty()) {
-            job.node = qs(pod->nodeName);
-            job.gpusAllocated = pod->gpuLimitMilli > 0 ? pod->gpuLimitMilli : job.gpusRequested;
-            job.gpuIndices = gpuIndexText(pod->gpuIndices);
-            job.podName = qs(pod->name);
-            if (job.status == JobStatus::Running) {
-                job.started = parseTime(pod->startTime);
+        job.gpuUtilization = slotUtilization(m_utilByGpu, job.node, pod->gpuIndices);
+        if (job.gpuUtilization < 0) {
+            for (const prometheus::GpuMetrics &m : cache.gpuMetrics) {
+                if (m.pod == pod->name && m.namespace_ == pod->namespace_ && !std::isnan(m.utilPct)) {
+                    job.gpuUtilization = m.utilPct;
+                    break;
+                }
             }
-            job.gpuUtilization = slotUtilization(utilByGpu, job.node, pod->gpuIndices);
-            if (job.gpuUtilization < 0) {
-                for (const prometheus::GpuMetrics &m : cache.gpuMetrics) {
-                    if (m.pod == pod->name && m.namespace_ == pod->namespace_ && !std::isnan(m.utilPct)) {
-                        job.gpuUtilization = m.utilPct;
+        }
+        // What the container died of before its restart (the Kubernetes docs' OOM example:
+        // lastState.terminated.reason OOMKilled, exitCode 137) explains a CrashLoopBackOff.
+        const QString lastExit =
+            pod->lastTerminatedReason.empty()
+                ? QString()
+                : (pod->lastExitCode >= 0 ? QStringLiteral(" (last exit: %1, code %2)")
+                                                .arg(qs(pod->lastTerminatedReason))
+                                                .arg(pod->lastExitCode)
+                                          : QStringLiteral(" (last exit: %1)").arg(qs(pod->lastTerminatedReason)));
+        if (!pod->waitingReason.empty() && pod->waitingReason != "ContainerCreating") {
+            job.pendingReason =
+                QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage)) + lastExit;
+            if (isFailingWaitReason(pod->waitingReason)) {
+                job.failureReason = qs(pod->waitingReason);
+            }
+        } else if (!pod->terminatedReason.empty() && pod->phase != "Succeeded" && pod->phase != "Failed") {
+            // Killed and about to restart: kubectl's STATUS shows the reason ("OOMKilled").
+            job.failureReason = qs(pod->terminatedReason);
+            job.pendingReason = qs(pod->terminatedReason) + lastExit;
+        }
+    } else if (pod) {
+        job.podName = qs(pod->name);
+    }
+
+    if (job.status == JobStatus::Pending || job.status == JobStatus::Preempted) {
+        if (group && job.status == JobStatus::Preempted && !group->evictedMessage.empty()
+            && group->pendingMessage.empty()) {
+            job.pendingReason = qs(group->evictedMessage);
+        } else if (group && !group->pendingMessage.empty()) {
+            job.pendingReason = qs(group->pendingMessage);
+        } else if (pod && pod->scheduledCondition.status == "False") {
+            job.pendingReason = qs(pod->scheduledCondition.message.empty() ? pod->scheduledCondition.reason
+                                                                           : pod->scheduledCondition.message);
+        }
+        for (const QString &claim : std::as_const(job.pvcs)) {
+            const auto it = cache.pvcs.find(QString(job.namespaceName + QLatin1Char('/') + claim).toStdString());
+            if (it == cache.pvcs.end()) {
+                job.pendingReason = QStringLiteral("PVC %1 does not exist").arg(claim);
+            } else if (it->second.phase != "Bound") {
+                job.pendingReason = QStringLiteral("PVC %1 is not bound (%2)")
+                                        .arg(claim, qs(it->second.phase.empty() ? "Pending" : it->second.phase));
+            }
+        }
+        if (job.pendingReason.isEmpty() && pod && !pod->waitingReason.empty()) {
+            job.pendingReason = qs(pod->waitingReason);
+        }
+    }
+    return std::make_shared<const Job>(std::move(job));
+}
+
+void ComputeBuilder::index(const std::string &key, const Ptr<Job> &job, bool sorted)
+{
+    const auto record = m_jobs.insert_or_assign(key, job).first;
+    const Placed placed{orderOfJob(record->first, *job), job};
+    // A full update adds in published order: each insert at the end is then O(1).
+    auto add = [&placed, sorted](auto &set) {
+        if (sorted) {
+            set.emplace_hint(set.end(), placed);
+        } else {
+            set.insert(placed);
+        }
+    };
+    add(m_order);
+    if (holdsGpus(*job)) {
+        ++m_running;
+    } else if (waitsForGpus(*job)) {
+        ++m_waiting;
+    }
+    if (!job->node.isEmpty() && job->gpusAllocated > 0) {
+        add(m_placedOnNode[job->node.toStdString()]);
+    }
+    add(m_jobsOfProject[job->project]);
+    for (const QString &claim : std::as_const(job->pvcs)) {
+        add(m_jobsOfClaim[job->namespaceName + QLatin1Char('/') + claim]);
+    }
+}
+
+void ComputeBuilder::unindex(const std::string &key, const Ptr<Job> &job)
+{
+    const auto record = m_jobs.find(key);
+    if (record == m_jobs.end()) {
+        return;
+    }
+    const Placed placed{orderOfJob(record->first, *job), job};
+    m_order.erase(placed);
+    if (holdsGpus(*job)) {
+        --m_running;
+    } else if (waitsForGpus(*job)) {
+        --m_waiting;
+    }
+    if (!job->node.isEmpty() && job->gpusAllocated > 0) {
+        const auto it = m_placedOnNode.find(job->node.toStdString());
+        if (it != m_placedOnNode.end()) {
+            it->second.erase(placed);
+            if (it->second.empty()) {
+                m_placedOnNode.erase(it);
+            }
+        }
+    }
+    if (const auto it = m_jobsOfProject.find(job->project); it != m_jobsOfProject.end()) {
+        it->second.erase(placed);
+        if (it->second.empty()) {
+            m_jobsOfProject.erase(it);
+        }
+    }
+    for (const QString &claim : std::as_const(job->pvcs)) {
+        const auto it = m_jobsOfClaim.find(job->namespaceName + QLatin1Char('/') + claim);
+        if (it != m_jobsOfClaim.end()) {
+            it->second.erase(placed);
+            if (it->second.empty()) {
+                m_jobsOfClaim.erase(it);
+            }
+        }
+    }
+    m_jobs.erase(record); // last: `placed` views its key
+}
+
+GpuNode ComputeBuilder::makeNode(const kubernetes::NodeDto &dto) const
+{
+    GpuNode node;
+    node.source = m_source;
+    node.id = node.name = qs(dto.name);
+    node.gpuProduct = qs(dto.gpuProduct);
+    node.gpuMemoryMiB = static_cast<int>(dto.gpuMemoryMiB);
+    node.gpuCount = static_cast<int>(dto.gpuCapacityMilli / 1000);
+    node.allocatable = dto.gpuAllocatableMilli;
+    node.ready = dto.ready;
+    node.schedulable = !dto.unschedulable;
+    for (int i = 0; i < node.gpuCount; ++i) {
+        GpuSlot slot;
+        slot.index = i;
+        const auto util = m_utilByGpu.constFind(node.name + QLatin1Char('/') + QString::number(i));
+        slot.utilization = util == m_utilByGpu.cend() ? -1.0 : *util;
+        node.slots.append(slot);
+    }
+    if (const auto placed = m_placedOnNode.find(dto.name); placed != m_placedOnNode.end()) {
+        for (const Placed &entry : placed->second) {
+            const Job *job = entry.job.get();
+            node.allocated += job->gpusAllocated;
+            ++node.runningJobs;
+            QList<int> indices;
+            for (const QString &part : job->gpuIndices.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const int index = part.toInt(&ok);
+                if (ok && index >= 0 && index < node.slots.size()) {
+                    indices.append(index);
+                }
+            }
+            if (indices.isEmpty()) {
+                // No placement annotation: pack the way the scheduler would, first fit.
+                MilliGpu left = job->gpusAllocated;
+                for (GpuSlot &slot : node.slots) {
+                    if (left <= 0) {
                         break;
+                    }
+                    const bool fraction = left < 1000;
+                    if ((fraction && slot.used + left <= 1000) || (!fraction && slot.used == 0)) {
+                        indices.append(slot.index);
+                        left -= fraction ? left : 1000;
                     }
                 }
             }
-            // What the container died of before its restart (the Kubernetes docs' OOM example:
-            // lastState.terminated.reason OOMKilled, exitCode 137) explains a CrashLoopBackOff.
-            const QString lastExit =
-                pod->lastTerminatedReason.empty()
-                    ? QString()
-                    : (pod->lastExitCode >= 0 ? QStringLiteral(" (last exit: %1, code %2)")
-                                                    .arg(qs(pod->lastTerminatedReason))
-                                                    .arg(pod->lastExitCode)
-                                              : QStringLiteral(" (last exit: %1)").arg(qs(pod->lastTerminatedReason)));
-            if (!pod->waitingReason.empty() && pod->waitingReason != "ContainerCreating") {
-                job.pendingReason =
-                    QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage)) + lastExit;
-                if (isFailingWaitReason(pod->waitingReason)) {
-                    job.failureReason = qs(pod->waitingReason);
-                }
-            } else if (!pod->terminatedReason.empty() && pod->phase != "Succeeded" && pod->phase != "Failed") {
-                // Killed and about to restart: kubectl's STATUS shows the reason ("OOMKilled").
-                job.failureReason = qs(pod->terminatedReason);
-                job.pendingReason = qs(pod->terminatedReason) + lastExit;
-            }
-        } else if (pod) {
-            job.podName = qs(pod->name);
-        }
-
-        if (job.status == JobStatus::Pending || job.status == JobStatus::Preempted) {
-            if (group && job.status == JobStatus::Preempted && !group->evictedMessage.empty()
-                && group->pendingMessage.empty()) {
-                job.pendingReason = qs(group->evictedMessage);
-            } else if (group && !group->pendingMessage.empty()) {
-                job.pendingReason = qs(group->pendingMessage);
-            } else if (pod && pod->scheduledCondition.status == "False") {
-                job.pendingReason = qs(pod->scheduledCondition.message.empty() ? pod->scheduledCondition.reason
-                                                                               : pod->scheduledCondition.message);
-            }
-            for (const QString &claim : std::as_const(job.pvcs)) {
-                const auto it = cache.pvcs.find(QString(job.namespaceName + QLatin1Char('/') + claim).toStdString());
-                if (it == cache.pvcs.end()) {
-                    job.pendingReason = QStringLiteral("PVC %1 does not exist").arg(claim);
-                } else if (it->second.phase != "Bound") {
-                    job.pendingReason = QStringLiteral("PVC %1 is not bound (%2)")
-                                            .arg(claim, qs(it->second.phase.empty() ? "Pending" : it->second.phase));
-                }
-            }
-            if (job.pendingReason.isEmpty() && pod && !pod->waitingReason.empty()) {
-                job.pendingReason = qs(pod->waitingReason);
+            const bool fraction = job->gpusAllocated < 1000;
+            for (int index : std::as_const(indices)) {
+                GpuSlot &slot = node.slots[index];
+                const MilliGpu share = fraction ? job->gpusAllocated : 1000;
+                slot.used = std::min<MilliGpu>(1000, slot.used + share);
+                slot.jobs.append(job->name + QLatin1Char(' ') + formatGpus(share));
             }
         }
-        for (const QString &claim : std::as_const(job.pvcs)) {
-            jobsByClaim[job.namespaceName + QLatin1Char('/') + claim].append(job.name);
-        }
-        return job;
-    };
-
-    for (const auto &[key, jobDto] : cache.jobs) {
-        const auto it = podsByJob.find(key);
-        const kubernetes::PodDto *pod = it == podsByJob.end() ? nullptr : currentPod(it->second);
-        jobs.push_back(reuse(previous ? previous->jobs : nullptr, makeJob(&jobDto, pod)));
     }
-    for (const kubernetes::PodDto *pod : standalone) {
-        jobs.push_back(reuse(previous ? previous->jobs : nullptr, makeJob(nullptr, pod)));
-    }
-    {
-        // By creation time, then id; the times are read once, as QDateTime comparisons made this
-        // sort a third of a publish with 50,000 jobs. Invalid times first, as QDateTime orders them.
-        struct Order
-        {
-            bool valid;
-            qint64 ms;
-            std::size_t index;
-        };
-        std::vector<Order> order;
-        order.reserve(jobs.size());
-        for (std::size_t i = 0; i < jobs.size(); ++i) {
-            const QDateTime &created = jobs[i]->created;
-            order.push_back(Order{created.isValid(), created.isValid() ? created.toMSecsSinceEpoch() : 0, i});
+    double nodeUtil = 0;
+    int nodeUtilCount = 0;
+    for (const GpuSlot &slot : std::as_const(node.slots)) {
+        if (slot.utilization >= 0) {
+            nodeUtil += slot.utilization;
+            ++nodeUtilCount;
         }
-        std::sort(order.begin(), order.end(), [&jobs](const Order &a, const Order &b) {
-            if (a.valid != b.valid) {
-                return !a.valid;
+    }
+    node.utilization = nodeUtilCount ? nodeUtil / nodeUtilCount : -1.0;
+    return node;
+}
+
+// A project's aggregates over its jobs, in the published job order (so the utilization sum
+// adds up in the same order whichever jobs changed).
+Project ComputeBuilder::makeProjectAggregate(const Project &base) const
+{
+    Project p = base;
+    double utilWeighted = 0;
+    MilliGpu utilGpus = 0;
+    if (const auto it = m_jobsOfProject.find(base.name); it != m_jobsOfProject.end()) {
+        for (const Placed &entry : it->second) {
+            const Job &job = *entry.job;
+            if (holdsGpus(job)) {
+                p.allocated += job.gpusAllocated;
+                ++p.runningJobs;
+                if (job.gpuUtilization >= 0) {
+                    utilWeighted += job.gpuUtilization * static_cast<double>(job.gpusAllocated);
+                    utilGpus += job.gpusAllocated;
+                    if (job.gpuUtilization < kIdleUtilizationPct) {
+                        p.idleAllocated += job.gpusAllocated;
+                    }
+                }
+            } else if (waitsForGpus(job)) {
+                p.pending += job.gpusRequested;
+                ++p.queuedJobs;
             }
-            return a.ms != b.ms ? a.ms < b.ms : jobs[a.index]->id < jobs[b.index]->id;
+        }
+    }
+    const MilliGpu quota = std::max<MilliGpu>(p.quota, 0);
+    p.inQuota = std::min(p.allocated, quota);
+    p.overQuota = std::max<MilliGpu>(0, p.allocated - quota);
+    p.utilization = utilGpus > 0 ? utilWeighted / static_cast<double>(utilGpus) : -1.0;
+    return p;
+}
+
+ComputePublish ComputeBuilder::update(const ClusterCache &cache,
+                                      const CacheChanges &changes,
+                                      const QHash<QString, StorageVolumeRef> &storageByName,
+                                      bool storageChanged)
+{
+    bool full = m_first || changes.all;
+    std::unordered_set<std::string> dirty;
+    if (!full) {
+        for (const std::string &podKey : changes.pods) {
+            trackPod(cache, podKey, dirty);
+        }
+        for (const std::string &jobKey : changes.jobs) {
+            m_defaultQueueUsers.erase("j:" + jobKey);
+            if (const auto it = cache.jobs.find(jobKey); it != cache.jobs.end() && it->second.queue == kDefaultQueue) {
+                m_defaultQueueUsers.insert("j:" + jobKey);
+            }
+            dirty.insert("j:" + jobKey);
+        }
+        for (const std::string &groupKey : changes.podGroups) {
+            if (const auto it = m_jobsOfGroup.find(groupKey); it != m_jobsOfGroup.end()) {
+                dirty.insert(it->second.begin(), it->second.end());
+            }
+        }
+        for (const std::string &pvcKey : changes.pvcs) {
+            if (const auto it = m_jobsOfClaim.find(qs(pvcKey)); it != m_jobsOfClaim.end()) {
+                for (const Placed &entry : it->second) {
+                    dirty.emplace(entry.order.key);
+                }
+            }
+        }
+        // KAI's default queue is a project only while something runs in it.
+        full = m_defaultQueueUsers.empty() == m_defaultQueueInUse;
+    }
+    std::unordered_map<std::string, Ptr<Job>> previous;
+    if (full) {
+        resetInputs(cache);
+        previous = std::move(m_jobs);
+        m_jobs.clear();
+        m_order.clear();
+        m_placedOnNode.clear();
+        m_jobsOfProject.clear();
+        m_jobsOfClaim.clear();
+        m_groupOfJob.clear();
+        m_jobsOfGroup.clear();
+        m_running = m_waiting = 0;
+        dirty.clear();
+        for (const auto &[key, job] : previous) {
+            dirty.insert(key);
+        }
+        for (const auto &[key, job] : cache.jobs) {
+            dirty.insert("j:" + key);
+        }
+        for (const auto &[key, pod] : cache.pods) {
+            if (isStandalonePod(pod)) {
+                dirty.insert("p:" + key);
+            }
+        }
+    }
+
+    // ---- Jobs: only the dirty ones ----
+    std::vector<Placed> added;
+    std::vector<Placed> changed;
+    QStringList removed;
+    std::unordered_set<std::string> dirtyNodes = changes.nodes;
+    std::set<QString> dirtyProjects;
+    bool claimsMoved = false;
+    m_lastRebuilt = dirty.size();
+    std::vector<std::pair<const std::string *, Ptr<Job>>> fresh; // a full update's records
+    for (const std::string &key : dirty) {
+        Ptr<Job> old;
+        if (full) {
+            if (const auto it = previous.find(key); it != previous.end()) {
+                old = it->second;
+            }
+        } else if (const auto it = m_jobs.find(key); it != m_jobs.end()) {
+            old = it->second;
+        }
+        std::string group;
+        Ptr<Job> next = makeJob(cache, key, &group);
+        if (const auto it = m_groupOfJob.find(key); it != m_groupOfJob.end()) {
+            if (const auto members = m_jobsOfGroup.find(it->second); members != m_jobsOfGroup.end()) {
+                members->second.erase(key);
+                if (members->second.empty()) {
+                    m_jobsOfGroup.erase(members);
+                }
+            }
+            m_groupOfJob.erase(it);
+        }
+        if (next) {
+            m_jobsOfGroup[group].insert(key);
+            m_groupOfJob.emplace(key, std::move(group));
+        }
+        if (next && old && *next == *old) {
+            next = old;
+        }
+        if (!full && next == old) {
+            continue; // a change no field of the record shows
+        }
+        if (!full && old) {
+            unindex(key, old);
+        }
+        if (next && full) {
+            fresh.emplace_back(&key, next);
+        } else if (next) {
+            index(key, next, false);
+        }
+        if (next == old) {
+            continue;
+        }
+        for (const Ptr<Job> &job : {old, next}) {
+            if (job) {
+                if (!job->node.isEmpty()) {
+                    dirtyNodes.insert(job->node.toStdString());
+                }
+                dirtyProjects.insert(job->project);
+                claimsMoved |= !job->pvcs.isEmpty();
+            }
+        }
+        if (!next) {
+            removed.append(estateKey(*old));
+        } else if (!old) {
+            added.push_back(Placed{orderOfJob(key, *next), next});
+        } else {
+            changed.push_back(Placed{orderOfJob(key, *next), next});
+        }
+    }
+    if (full) {
+        // Indexed in published order, so every set grows at its end.
+        std::vector<std::pair<Order, std::size_t>> order;
+        order.reserve(fresh.size());
+        for (std::size_t i = 0; i < fresh.size(); ++i) {
+            order.emplace_back(orderOfJob(*fresh[i].first, *fresh[i].second), i);
+        }
+        std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) {
+            return a.first < b.first;
         });
-        std::vector<Ptr<Job>> sorted;
-        sorted.reserve(jobs.size());
-        for (const Order &o : order) {
-            sorted.push_back(std::move(jobs[o.index]));
+        for (const auto &[o, i] : order) {
+            index(*fresh[i].first, fresh[i].second, true);
         }
-        jobs = std::move(sorted);
+        for (const auto &[name, project] : m_projectBase) {
+            dirtyProjects.insert(name);
+        }
     }
 
-    // ---- Nodes and GPU packing ----
+    ComputePublish out;
+    const bool jobsMoved = m_first || !added.empty() || !changed.empty() || !removed.isEmpty();
+    if (jobsMoved) {
+        std::vector<Ptr<Job>> jobs;
+        jobs.reserve(m_order.size());
+        for (const Placed &entry : m_order) {
+            jobs.push_back(entry.job);
+        }
+        out.jobs = keep(std::move(jobs));
+        if (!m_first) {
+            auto diff = std::make_shared<JobDiff>();
+            std::sort(added.begin(), added.end());
+            std::sort(changed.begin(), changed.end());
+            for (const Placed &entry : added) {
+                diff->added.push_back(entry.job);
+            }
+            for (const Placed &entry : changed) {
+                diff->changed.push_back(entry.job);
+            }
+            diff->removed = std::move(removed);
+            out.jobsBase = m_current.jobs;
+            out.jobsDiff = std::move(diff);
+        }
+        m_current.jobs = out.jobs;
+    }
+
+    // ---- Nodes and GPU packing: the nodes whose jobs or object moved ----
+    bool nodesMoved = m_first;
+    if (full) {
+        m_nodes.clear();
+        nodesMoved = true;
+        for (const auto &[key, dto] : cache.nodes) {
+            dirtyNodes.insert(dto.name);
+        }
+    }
+    for (const std::string &name : dirtyNodes) {
+        const auto dto = cache.nodes.find(name);
+        const auto old = m_nodes.find(name);
+        if (dto == cache.nodes.end() || dto->second.gpuCapacityMilli <= 0) {
+            if (old != m_nodes.end()) {
+                m_nodes.erase(old);
+                nodesMoved = true;
+            }
+            continue;
+        }
+        GpuNode node = makeNode(dto->second);
+        if (old != m_nodes.end() && *old->second == node) {
+            continue;
+        }
+        const Ptr<GpuNode> previousNode = full && m_current.nodes ? m_current.nodes->find(estateKey(node)) : nullptr;
+        m_nodes[name] =
+            previousNode && *previousNode == node ? previousNode : std::make_shared<const GpuNode>(std::move(node));
+        nodesMoved = true;
+    }
+    if (nodesMoved) {
+        std::vector<Ptr<GpuNode>> nodes;
+        nodes.reserve(m_nodes.size());
+        for (const auto &[name, node] : m_nodes) {
+            nodes.push_back(node);
+        }
+        if (m_first || !sameItems(m_current.nodes, nodes)) {
+            out.nodes = keep(std::move(nodes));
+            m_current.nodes = out.nodes;
+        }
+    }
+
+    // ---- Project aggregates: the projects whose jobs moved ----
+    for (const QString &name : dirtyProjects) {
+        if (const auto base = m_projectBase.find(name); base != m_projectBase.end()) {
+            m_projectAggregates[name] = makeProjectAggregate(base->second);
+        } else {
+            m_projectAggregates.erase(name);
+        }
+    }
+    if (full) {
+        for (auto it = m_projectAggregates.begin(); it != m_projectAggregates.end();) {
+            it = m_projectBase.count(it->first) ? std::next(it) : m_projectAggregates.erase(it);
+        }
+    }
+    MilliGpu quotaTotal = 0;
+    for (const auto &[name, project] : m_projectAggregates) {
+        quotaTotal += std::max<MilliGpu>(project.quota, 0);
+    }
+
+    // ---- The cluster, from the node records ----
     GpuCluster cluster;
-    cluster.source = cluster.id = cluster.name = source;
+    cluster.source = cluster.id = cluster.name = m_source;
     cluster.version = qs(cache.version);
     cluster.hasKai = cache.hasKai;
     cluster.metricsAvailable = cache.metricsAvailable;
     cluster.nodeCount = static_cast<int>(cache.nodes.size());
-
-    std::unordered_map<std::string, std::vector<const Job *>> jobsByNode;
-    for (const Ptr<Job> &job : jobs) {
-        if (!job->node.isEmpty() && job->gpusAllocated > 0) {
-            jobsByNode[job->node.toStdString()].push_back(job.get());
-        }
-    }
-    std::vector<Ptr<GpuNode>> nodes;
     double utilSum = 0;
     int utilCount = 0;
-    for (const auto &[key, dto] : cache.nodes) {
-        if (dto.gpuCapacityMilli <= 0) {
-            continue;
-        }
-        GpuNode node;
-        node.source = source;
-        node.id = node.name = qs(dto.name);
-        node.gpuProduct = qs(dto.gpuProduct);
-        node.gpuMemoryMiB = static_cast<int>(dto.gpuMemoryMiB);
-        node.gpuCount = static_cast<int>(dto.gpuCapacityMilli / 1000);
-        node.allocatable = dto.gpuAllocatableMilli;
-        node.ready = dto.ready;
-        node.schedulable = !dto.unschedulable;
-        for (int i = 0; i < node.gpuCount; ++i) {
-            GpuSlot slot;
-            slot.index = i;
-            const auto util = utilByGpu.constFind(node.name + QLatin1Char('/') + QString::number(i));
-            slot.utilization = util == utilByGpu.cend() ? -1.0 : *util;
-            node.slots.append(slot);
-        }
-        const auto placed = jobsByNode.find(dto.name);
-        if (placed != jobsByNode.end()) {
-            for (const Job *job : placed->second) {
-                node.allocated += job->gpusAllocated;
-                ++node.runningJobs;
-                QList<int> indices;
-                for (const QString &part : job->gpuIndices.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-                    bool ok = false;
-                    const int index = part.toInt(&ok);
-                    if (ok && index >= 0 && index < node.slots.size()) {
-                        indices.append(index);
-                    }
-                }
-                if (indices.isEmpty()) {
-                    // No placement annotation: pack the way the scheduler would, first fit.
-                    MilliGpu left = job->gpusAllocated;
-                    for (GpuSlot &slot : node.slots) {
-                        if (left <= 0) {
-                            break;
-                        }
-                        const bool fraction = left < 1000;
-                        if ((fraction && slot.used + left <= 1000) || (!fraction && slot.used == 0)) {
-                            indices.append(slot.index);
-                            left -= fraction ? left : 1000;
-                        }
-                    }
-                }
-                const bool fraction = job->gpusAllocated < 1000;
-                for (int index : std::as_const(indices)) {
-                    GpuSlot &slot = node.slots[index];
-                    const MilliGpu share = fraction ? job->gpusAllocated : 1000;
-                    slot.used = std::min<MilliGpu>(1000, slot.used + share);
-                    slot.jobs.append(job->name + QLatin1Char(' ') + formatGpus(share));
-                }
-            }
-        }
-        double nodeUtil = 0;
-        int nodeUtilCount = 0;
-        for (const GpuSlot &slot : std::as_const(node.slots)) {
-            if (slot.utilization >= 0) {
-                nodeUtil += slot.utilization;
-                ++nodeUtilCount;
-            }
+    for (const auto &[name, node] : m_nodes) {
+        for (const GpuSlot &slot : node->slots) {
             if (slot.used > 0 && slot.utilization >= 0) {
                 utilSum += slot.utilization;
                 ++utilCount;
@@ -552,120 +989,77 @@ ComputePublish build(const QString &source,
                 }
             }
         }
-        node.utilization = nodeUtilCount ? nodeUtil / nodeUtilCount : -1.0;
         ++cluster.gpuNodeCount;
-        if (node.ready) {
-            cluster.gpuTotal += node.allocatable;
+        if (node->ready) {
+            cluster.gpuTotal += node->allocatable;
         }
-        cluster.gpuAllocated += node.allocated;
-        nodes.push_back(reuse(previous ? previous->nodes : nullptr, std::move(node)));
+        cluster.gpuAllocated += node->allocated;
     }
     cluster.utilization = utilCount ? utilSum / utilCount : -1.0;
+    cluster.runningJobs = m_running;
+    cluster.pendingJobs = m_waiting;
+    cluster.quotaTotal = quotaTotal;
+    const Ptr<GpuCluster> oldCluster =
+        m_current.clusters && m_current.clusters->size() == 1 ? m_current.clusters->items().front() : nullptr;
+    if (m_first || !oldCluster || !(*oldCluster == cluster)) {
+        out.clusters = keep(std::vector<Ptr<GpuCluster>>{std::make_shared<const GpuCluster>(std::move(cluster))});
+        m_current.clusters = out.clusters;
+    }
 
-    // ---- Project aggregates ----
-    for (const Ptr<Job> &job : jobs) {
-        const auto it = projects.find(job->project);
-        const bool holds = job->status == JobStatus::Running || job->status == JobStatus::ContainerCreating;
-        const bool waits = job->status == JobStatus::Pending || job->status == JobStatus::Preempted;
-        if (holds) {
-            ++cluster.runningJobs;
-        } else if (waits) {
-            ++cluster.pendingJobs;
+    // Fair shares hang on the cluster's capacity and every project's demand: recomputed over the
+    // projects (few) when any of them or the capacity moved.
+    const MilliGpu gpuTotal = m_current.clusters->items().front()->gpuTotal;
+    if (m_first || !dirtyProjects.empty() || out.clusters) {
+        QList<MilliGpu> quotas;
+        QList<MilliGpu> demands;
+        for (const auto &[name, p] : m_projectAggregates) {
+            quotas.append(std::max<MilliGpu>(p.quota, 0));
+            demands.append(p.allocated + p.pending);
         }
-        if (it == projects.end()) {
-            continue;
+        const QList<MilliGpu> shares = fairShares(gpuTotal, quotas, demands);
+        std::vector<Ptr<Project>> projects;
+        qsizetype index = 0;
+        for (const auto &[name, aggregate] : m_projectAggregates) {
+            Project project = aggregate;
+            project.fairShare = shares.value(index++);
+            projects.push_back(reuse(m_current.projects, std::move(project)));
         }
-        ProjectAcc &acc = it->second;
-        if (holds) {
-            acc.project.allocated += job->gpusAllocated;
-            ++acc.project.runningJobs;
-            if (job->gpuUtilization >= 0) {
-                acc.utilWeighted += job->gpuUtilization * static_cast<double>(job->gpusAllocated);
-                acc.utilGpus += job->gpusAllocated;
-                if (job->gpuUtilization < kIdleUtilizationPct) {
-                    acc.project.idleAllocated += job->gpusAllocated;
+        if (m_first || !sameItems(m_current.projects, projects)) {
+            out.projects = keep(std::move(projects));
+            m_current.projects = out.projects;
+        }
+    }
+
+    // ---- PVCs (few): rebuilt when a claim, a volume or a job mounting one moved ----
+    if (m_first || full || storageChanged || claimsMoved || changes.pvs || !changes.pvcs.empty()) {
+        std::vector<Ptr<Pvc>> pvcs;
+        for (const auto &[key, dto] : cache.pvcs) {
+            QStringList usedBy;
+            if (const auto users = m_jobsOfClaim.find(qs(key)); users != m_jobsOfClaim.end()) {
+                for (const Placed &entry : users->second) {
+                    usedBy.append(entry.job->name);
                 }
             }
-        } else if (waits) {
-            acc.project.pending += job->gpusRequested;
-            ++acc.project.queuedJobs;
+            pvcs.push_back(
+                reuse(m_current.pvcs, makePvcRecord(m_source, dto, cache, storageByName, std::move(usedBy))));
+        }
+        if (m_first || !sameItems(m_current.pvcs, pvcs)) {
+            out.pvcs = keep(std::move(pvcs));
+            m_current.pvcs = out.pvcs;
         }
     }
-    QList<MilliGpu> quotas;
-    QList<MilliGpu> demands;
-    for (auto &[name, acc] : projects) {
-        Project &p = acc.project;
-        const MilliGpu quota = std::max<MilliGpu>(p.quota, 0);
-        p.inQuota = std::min(p.allocated, quota);
-        p.overQuota = std::max<MilliGpu>(0, p.allocated - quota);
-        p.utilization = acc.utilGpus > 0 ? acc.utilWeighted / static_cast<double>(acc.utilGpus) : -1.0;
-        quotas.append(quota);
-        demands.append(p.allocated + p.pending);
-        cluster.quotaTotal += quota;
-    }
-    const QList<MilliGpu> shares = fairShares(cluster.gpuTotal, quotas, demands);
-    std::vector<Ptr<Project>> projectList;
-    qsizetype index = 0;
-    for (auto &[name, acc] : projects) {
-        acc.project.fairShare = shares.value(index++);
-        projectList.push_back(reuse(previous ? previous->projects : nullptr, std::move(acc.project)));
-    }
-
-    // ---- PVCs ----
-    std::vector<Ptr<Pvc>> pvcs;
-    for (const auto &[key, dto] : cache.pvcs) {
-        Pvc pvc;
-        pvc.source = source;
-        pvc.namespaceName = qs(dto.namespace_);
-        pvc.name = qs(dto.name);
-        pvc.id = pvc.namespaceName + QLatin1Char('/') + pvc.name;
-        pvc.phase = qs(dto.phase);
-        pvc.storageClass = qs(dto.storageClass);
-        pvc.capacityBytes = dto.capacityBytes > 0 ? dto.capacityBytes : dto.requestBytes;
-        QStringList modes;
-        for (const std::string &mode : dto.accessModes) {
-            modes.append(mode == "ReadWriteMany"   ? QStringLiteral("RWX")
-                         : mode == "ReadWriteOnce" ? QStringLiteral("RWO")
-                         : mode == "ReadOnlyMany"  ? QStringLiteral("ROX")
-                                                   : qs(mode));
-        }
-        pvc.accessModes = modes.join(QLatin1Char(','));
-        pvc.pvName = qs(dto.volumeName);
-        if (const auto pv = cache.pvs.find(dto.volumeName); pv != cache.pvs.end()) {
-            const kubernetes::PvDto &v = pv->second;
-            pvc.csiDriver = qs(v.csiDriver);
-            pvc.volumeHandle = qs(v.volumeHandle);
-            pvc.nfsServer = qs(v.nfsServer);
-            pvc.nfsPath = qs(v.nfsPath);
-            if (const auto internal = v.volumeAttributes.find("internalName"); internal != v.volumeAttributes.end()) {
-                pvc.backendVolume = qs(internal->second);
-            } else if (v.csiDriver == "csi.trident.netapp.io" && !v.volumeHandle.empty()) {
-                // Trident's default internal name: its prefix plus the PV name with '-' -> '_'.
-                pvc.backendVolume =
-                    QStringLiteral("trident_") + qs(v.volumeHandle).replace(QLatin1Char('-'), QLatin1Char('_'));
-            } else if (!v.nfsPath.empty()) {
-                pvc.backendVolume = qs(v.nfsPath).section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
-            }
-        }
-        if (!pvc.backendVolume.isEmpty()) {
-            const auto ref = storageByName.constFind(pvc.backendVolume);
-            if (ref != storageByName.cend()) {
-                pvc.storageSource = ref->source;
-                pvc.storageVolumeId = ref->id;
-            }
-        }
-        pvc.usedBy = jobsByClaim.value(pvc.id);
-        pvcs.push_back(reuse(previous ? previous->pvcs : nullptr, std::move(pvc)));
-    }
-
-    ComputePublish out;
-    out.clusters =
-        keep(std::vector<Ptr<GpuCluster>>{reuse(previous ? previous->clusters : nullptr, std::move(cluster))});
-    out.nodes = keep(std::move(nodes));
-    out.projects = keep(std::move(projectList));
-    out.jobs = keep(std::move(jobs));
-    out.pvcs = keep(std::move(pvcs));
+    m_first = false;
     return out;
+}
+
+ComputePublish build(const QString &source,
+                     const ClusterCache &cache,
+                     const QHash<QString, StorageVolumeRef> &storageByName,
+                     const QDateTime &now)
+{
+    Q_UNUSED(now)
+    ComputeBuilder builder(source);
+    return builder.update(cache, CacheChanges{}, storageByName, true);
 }
 
 } // namespace strata::core::kube

@@ -7,13 +7,37 @@
 #include <QHash>
 
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 /// Internal to the model layer (KubernetesSource and its tests): turns the Kubernetes objects a
 /// source keeps current into Strata's compute records.
 namespace strata::core::kube {
+
+/// What moved in a ClusterCache since the builder last read it, by the cache maps' keys. The
+/// reflectors fill it under the cache's mutex; ComputeBuilder::update() consumes it.
+struct CacheChanges
+{
+    /// Rebuild everything: the first build, a re-list, or a change every job may depend on
+    /// (queues, quotas and namespaces decide projects; DCGM readings every job's utilization).
+    bool all = true;
+    std::unordered_set<std::string> pods;
+    std::unordered_set<std::string> jobs;
+    std::unordered_set<std::string> podGroups;
+    std::unordered_set<std::string> nodes;
+    std::unordered_set<std::string> pvcs;
+    bool pvs = false; ///< PV objects (they only feed PVC records)
+
+    [[nodiscard]] bool any() const
+    {
+        return all || pvs || !pods.empty() || !jobs.empty() || !podGroups.empty() || !nodes.empty() || !pvcs.empty();
+    }
+    void clear() { *this = CacheChanges{false, {}, {}, {}, {}, {}, false}; }
+};
 
 /// Everything one Kubernetes source knows, keyed by objectKey() ("ns/name" or "name"). Owned by
 /// the source's cache under its mutex; build() reads a consistent copy.
@@ -30,8 +54,9 @@ struct ClusterCache
     std::map<std::string, kubernetes::PvDto> pvs;
     std::vector<prometheus::GpuMetrics> gpuMetrics;
     bool metricsAvailable = false;
-    bool hasKai = false; ///< scheduling.run.ai/v2 queues are served
-    std::string version; ///< "v1.34.1"
+    bool hasKai = false;  ///< scheduling.run.ai/v2 queues are served
+    std::string version;  ///< "v1.34.1"
+    CacheChanges changes; ///< since the last ComputeBuilder::update()
 };
 
 /// A storage volume a PVC may resolve to (from the estate's ONTAP volumes), by volume name.
@@ -44,15 +69,93 @@ struct StorageVolumeRef
 /// GPUs below this utilization (%) count as idle while allocated.
 inline constexpr double kIdleUtilizationPct = 10.0;
 
-/// Builds the compute publish of `source` from `cache` at `now` (UTC). `storageByName` maps a
-/// backend volume name (Trident internalName, NFS export leaf) to a known storage volume.
-/// `previous` (optional) lets unchanged records keep their shared pointer, so the estate's diff
-/// short-circuits on pointer equality.
+/// Keeps a source's compute records between publishes and rebuilds only what a change touches:
+/// a pod change rebuilds the job that owns it (and the one it left), then that job's node and
+/// project; joins (pod -> job, job -> node/project/claim/podgroup) are kept by key, so the work
+/// of an update follows the number of changed objects, not the cluster's size. One builder per
+/// source, used by one thread at a time.
+class ComputeBuilder
+{
+public:
+    explicit ComputeBuilder(QString source);
+
+    /// Brings the records up to `cache` given what moved (`changes`; the caller clears it).
+    /// `storageChanged`: `storageByName` differs from the last call's. Returns only the lists
+    /// that changed (null members = unchanged, so a change no record shows publishes nothing);
+    /// `jobs` comes with `jobsDiff` against `jobsBase`, the jobs list returned before. The first
+    /// update returns every list.
+    ComputePublish update(const ClusterCache &cache,
+                          const CacheChanges &changes,
+                          const QHash<QString, StorageVolumeRef> &storageByName,
+                          bool storageChanged);
+    /// Every current list (after the first update).
+    [[nodiscard]] const ComputePublish &current() const { return m_current; }
+
+    /// Job records rebuilt by the last update (tests, benchmarks).
+    [[nodiscard]] std::size_t lastRebuilt() const { return m_lastRebuilt; }
+
+    /// Position of a job in the published order: creation time (invalid first), then id.
+    struct Order
+    {
+        bool valid = false;
+        qint64 ms = 0;
+        QString id;
+        /// Builder key ("j:ns/name" Job, "p:ns/name" bare pod); views the key kept in the
+        /// builder's record map, so an order costs no allocation.
+        std::string_view key;
+        bool operator<(const Order &other) const;
+    };
+
+private:
+    struct Placed
+    {
+        Order order;
+        Ptr<Job> job;
+        bool operator<(const Placed &other) const { return order < other.order; }
+    };
+    void resetInputs(const ClusterCache &cache);
+    void trackPod(const ClusterCache &cache, const std::string &podKey, std::unordered_set<std::string> &dirty);
+    const std::string *attachPod(const std::string &podKey, const kubernetes::PodDto &pod);
+    Ptr<Job> makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const;
+    void unindex(const std::string &key, const Ptr<Job> &job);
+    /// `sorted`: jobs come in published order (a full update), each placed at its set's end.
+    void index(const std::string &key, const Ptr<Job> &job, bool sorted);
+    GpuNode makeNode(const kubernetes::NodeDto &dto) const;
+    Project makeProjectAggregate(const Project &base) const;
+
+    QString m_source;
+    bool m_first = true;
+    ComputePublish m_current;
+    std::size_t m_lastRebuilt = 0;
+    // Inputs every job reads, rebuilt on a full update.
+    QHash<QString, double> m_utilByGpu;
+    QHash<QString, QString> m_projectByNamespace;
+    std::map<QString, Project> m_projectBase; ///< the projects, before their aggregates
+    bool m_defaultQueueInUse = false;
+    // Records and joins, by builder key.
+    std::unordered_map<std::string, Ptr<Job>> m_jobs;
+    std::set<Placed> m_order;
+    std::unordered_map<std::string, std::unordered_set<std::string>> m_podsOfJob; ///< "ns/job" -> pod keys
+    std::unordered_map<std::string, std::string> m_jobOfPod;                      ///< pod key -> builder key it feeds
+    std::unordered_map<std::string, std::string> m_groupOfJob;                    ///< builder key -> podgroup key
+    std::unordered_map<std::string, std::unordered_set<std::string>> m_jobsOfGroup;
+    std::unordered_set<std::string> m_defaultQueueUsers;    ///< builder/pod keys in KAI's default-queue
+    std::map<std::string, std::set<Placed>> m_placedOnNode; ///< node -> jobs holding its GPUs
+    std::map<QString, std::set<Placed>> m_jobsOfProject;
+    std::map<QString, std::multiset<Placed>> m_jobsOfClaim; ///< "ns/claim" -> jobs mounting it
+    std::map<std::string, Ptr<GpuNode>> m_nodes;
+    std::map<QString, Project> m_projectAggregates; ///< before fair shares
+    int m_running = 0;                              ///< jobs holding GPUs (Running, ContainerCreating)
+    int m_waiting = 0;                              ///< Pending, Preempted
+};
+
+/// Builds every compute list of `source` from `cache` at once (a fresh ComputeBuilder's first
+/// update). `storageByName` maps a backend volume name (Trident internalName, NFS export leaf)
+/// to a known storage volume.
 ComputePublish build(const QString &source,
                      const ClusterCache &cache,
                      const QHash<QString, StorageVolumeRef> &storageByName,
-                     const QDateTime &now,
-                     const ComputePublish *previous = nullptr);
+                     const QDateTime &now);
 
 /// Project name of a namespace by Run:ai's convention ("runai-team-a" -> "team-a"), else empty.
 QString projectOfNamespace(const QString &namespaceName);

@@ -196,13 +196,23 @@ connectors::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConf
 // Applies one reflector batch to a cache map of parsed objects. Returns whether anything Strata
 // reads changed: an update that only moves the resourceVersion (status heartbeats, churn in
 // fields no DTO keeps) must not cost a rebuild of every job.
+// `touched` (optional) collects the keys of objects that changed; `replaced` is set by a re-list.
 template <class Map, class Parse>
-bool applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std::vector<std::string> &skipped)
+bool applyBatch(Map &map,
+                kubernetes::Reflector::Batch &batch,
+                Parse parse,
+                std::vector<std::string> &skipped,
+                std::unordered_set<std::string> *touched = nullptr,
+                bool *replaced = nullptr)
 {
     bool changed = false;
     if (batch.replace) {
         map.clear();
         changed = true;
+        if (replaced) {
+            *replaced = true;
+            touched = nullptr; // everything is rebuilt: no need to list what moved
+        }
     }
     for (const json &object : batch.upserts) {
         auto parsed = parse(object);
@@ -221,12 +231,25 @@ bool applyBatch(Map &map, kubernetes::Reflector::Batch &batch, Parse parse, std:
             parsed->resourceVersion = resourceVersion;
             it->second = std::move(*parsed);
         } else {
+            if (touched) {
+                touched->insert(key);
+            }
             map.emplace(std::move(key), std::move(*parsed));
+            changed = true;
+            continue;
+        }
+        if (touched) {
+            touched->insert(key);
         }
         changed = true;
     }
     for (const std::string &key : batch.deletedKeys) {
-        changed |= map.erase(key) > 0;
+        if (map.erase(key) > 0) {
+            changed = true;
+            if (touched) {
+                touched->insert(key);
+            }
+        }
     }
     return changed;
 }
@@ -247,6 +270,39 @@ QString kaiDiscoveryFinding(const kubernetes::Discovery &discovery)
         return QObject::tr("KAI queues found, but %1").arg(qs(discovery.explain(kubernetes::kPodGroups)));
     }
     return QObject::tr("KAI queues found (podgroups in %1)").arg(qs(podGroups->apiVersion()));
+}
+
+// The newest events as estate records.
+std::shared_ptr<const KeyedList<Event>>
+kubeEventRecords(const QString &source, const std::unordered_map<std::string, kubernetes::EventDto> &events)
+{
+    std::vector<Ptr<Event>> out;
+    std::vector<const kubernetes::EventDto *> sorted;
+    sorted.reserve(events.size());
+    for (const auto &[key, e] : events) {
+        sorted.push_back(&e);
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const auto *a, const auto *b) {
+        return a->timestamp > b->timestamp;
+    });
+    for (std::size_t i = 0; i < sorted.size() && i < kPublishedEvents; ++i) {
+        const kubernetes::EventDto &e = *sorted[i];
+        Event event;
+        event.source = source;
+        event.id = qs(e.uid.empty() ? e.key() : e.uid);
+        event.time = kube::parseTime(e.timestamp);
+        event.severity = eventSeverity(e.type);
+        event.name = qs(e.reason);
+        event.message = qs(e.message);
+        event.object =
+            qs(e.involvedKind) + QLatin1Char(' ')
+            + (e.involvedNamespace.empty() ? qs(e.involvedName) : qs(e.involvedNamespace + "/" + e.involvedName));
+        if (e.involvedKind == "Node") {
+            event.node = qs(e.involvedName);
+        }
+        out.push_back(std::make_shared<const Event>(std::move(event)));
+    }
+    return std::make_shared<const KeyedList<Event>>(std::move(out));
 }
 
 const QRegularExpression &jobNamePattern()
@@ -297,7 +353,10 @@ struct KubernetesSource::Shared
     /// Set by the cluster's thread once the streams run; stopped by shutdown().
     std::shared_ptr<http::CurlLoop> loop;
 
-    ComputePublish previous; ///< builder-only (one build at a time)
+    /// The compute records kept between publishes (one build at a time, under `mutex`).
+    std::unique_ptr<kube::ComputeBuilder> builder;
+    bool eventsChanged = true;  ///< since the last build
+    bool storageChanged = true; ///< the estate's volumes moved since the last build
 
     /// Any thread: the cluster's thread returns soon (requests in flight are dropped).
     void stop()
@@ -387,6 +446,7 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
                         std::lock_guard lock(shared->mutex);
                         shared->cache.gpuMetrics = std::move(gpus);
                         shared->cache.metricsAvailable = true;
+                        shared->cache.changes.all = true; // every job's utilization
                     }
                     shared->notify();
                 };
@@ -555,35 +615,52 @@ void KubernetesSource::launch()
             std::vector<Spec> specs{
                 {kubernetes::kNodes,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.nodes, b, kubernetes::parseNode, s);
+                     return applyBatch(c.nodes,
+                                       b,
+                                       kubernetes::parseNode,
+                                       s,
+                                       c.changes.all ? nullptr : &c.changes.nodes,
+                                       &c.changes.all);
                  }},
                 {kubernetes::kNamespaces,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
+                     // Projects (and so every job's project) hang on these.
+                     const bool changed = applyBatch(c.namespaces, b, kubernetes::parseNamespace, s);
+                     c.changes.all = c.changes.all || changed;
+                     return changed;
                  }},
                 {kubernetes::kPods,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.pods, b, kubernetes::parsePod, s);
+                     return applyBatch(
+                         c.pods, b, kubernetes::parsePod, s, c.changes.all ? nullptr : &c.changes.pods, &c.changes.all);
                  }},
                 {kubernetes::kJobs,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.jobs, b, kubernetes::parseJob, s);
+                     return applyBatch(
+                         c.jobs, b, kubernetes::parseJob, s, c.changes.all ? nullptr : &c.changes.jobs, &c.changes.all);
                  }},
                 {kubernetes::kResourceQuotas,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
+                     // Projects (and so every job's project) hang on these.
+                     const bool changed = applyBatch(c.quotas, b, kubernetes::parseResourceQuota, s);
+                     c.changes.all = c.changes.all || changed;
+                     return changed;
                  }},
                 {kubernetes::kPvcs,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.pvcs, b, kubernetes::parsePvc, s);
+                     return applyBatch(
+                         c.pvcs, b, kubernetes::parsePvc, s, c.changes.all ? nullptr : &c.changes.pvcs, &c.changes.all);
                  }},
                 {kubernetes::kPvs,
                  [&c](auto &b, auto &s) {
-                     return applyBatch(c.pvs, b, kubernetes::parsePv, s);
+                     const bool changed = applyBatch(c.pvs, b, kubernetes::parsePv, s);
+                     c.changes.pvs = c.changes.pvs || changed;
+                     return changed;
                  }},
                 {kubernetes::kEvents,
                  [shared](auto &b, auto &s) {
                      const bool changed = applyBatch(shared->events, b, kubernetes::parseEvent, s);
+                     shared->eventsChanged = shared->eventsChanged || changed;
                      if (shared->events.size() > kMaxEvents) {
                          // Keep the newest: events are for the timeline, not an archive.
                          std::vector<std::pair<std::string, std::string>> byTime;
@@ -601,11 +678,19 @@ void KubernetesSource::launch()
             };
             if (hasKai) {
                 specs.push_back({*queues, [&c](auto &b, auto &s) {
-                                     return applyBatch(c.queues, b, kubernetes::parseQueue, s);
+                                     // Projects (and so every job's project) hang on these.
+                                     const bool changed = applyBatch(c.queues, b, kubernetes::parseQueue, s);
+                                     c.changes.all = c.changes.all || changed;
+                                     return changed;
                                  }});
                 if (podGroups) {
                     specs.push_back({*podGroups, [&c](auto &b, auto &s) {
-                                         return applyBatch(c.podGroups, b, kubernetes::parsePodGroup, s);
+                                         return applyBatch(c.podGroups,
+                                                           b,
+                                                           kubernetes::parsePodGroup,
+                                                           s,
+                                                           c.changes.all ? nullptr : &c.changes.podGroups,
+                                                           &c.changes.all);
                                      }});
                 }
             }
@@ -743,6 +828,7 @@ void KubernetesSource::onMetricsStateChanged()
         {
             std::lock_guard lock(m_shared->mutex);
             m_shared->cache.metricsAvailable = false;
+            m_shared->cache.changes.all = true;
         }
         onCacheChanged();
     }
@@ -768,6 +854,7 @@ void KubernetesSource::buildAndPublish()
     m_dirtyWhileBuilding = false;
 
     static QHash<QString, kube::StorageVolumeRef> storage; // rebuilt below when volumes change
+    const bool storageChanged = m_storageDirty;
     if (m_storageDirty) {
         storage.clear();
         for (const Ptr<Volume> &v : m_deps.estate.volumes().all()) {
@@ -777,49 +864,33 @@ void KubernetesSource::buildAndPublish()
     }
     std::shared_ptr<Shared> shared = m_shared;
     const QString source = m_config.name;
-    const QDateTime now = m_deps.clock.now();
     QPointer<KubernetesSource> self(this);
-    m_deps.pool.start([shared, source, storageCopy = storage, now, self] {
+    m_deps.pool.start([shared, source, storageCopy = storage, storageChanged, self] {
         ComputePublish next;
-        std::vector<Ptr<Event>> events;
+        std::shared_ptr<const KeyedList<Event>> eventList;
         {
             std::lock_guard lock(shared->mutex);
-            next = kube::build(source, shared->cache, storageCopy, now, &shared->previous);
-            std::vector<const kubernetes::EventDto *> sorted;
-            sorted.reserve(shared->events.size());
-            for (const auto &[key, e] : shared->events) {
-                sorted.push_back(&e);
+            if (!shared->builder) {
+                shared->builder = std::make_unique<kube::ComputeBuilder>(source);
             }
-            std::sort(sorted.begin(), sorted.end(), [](const auto *a, const auto *b) {
-                return a->timestamp > b->timestamp;
-            });
-            for (std::size_t i = 0; i < sorted.size() && i < kPublishedEvents; ++i) {
-                const kubernetes::EventDto &e = *sorted[i];
-                Event event;
-                event.source = source;
-                event.id = qs(e.uid.empty() ? e.key() : e.uid);
-                event.time = kube::parseTime(e.timestamp);
-                event.severity = eventSeverity(e.type);
-                event.name = qs(e.reason);
-                event.message = qs(e.message);
-                event.object = qs(e.involvedKind) + QLatin1Char(' ')
-                               + (e.involvedNamespace.empty() ? qs(e.involvedName)
-                                                              : qs(e.involvedNamespace + "/" + e.involvedName));
-                if (e.involvedKind == "Node") {
-                    event.node = qs(e.involvedName);
-                }
-                events.push_back(std::make_shared<const Event>(std::move(event)));
+            const kube::CacheChanges changes = std::move(shared->cache.changes);
+            shared->cache.changes.clear();
+            next = shared->builder->update(shared->cache, changes, storageCopy, storageChanged);
+            if (shared->eventsChanged) {
+                shared->eventsChanged = false;
+                eventList = kubeEventRecords(source, shared->events);
             }
         }
-        shared->previous = next;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, shared, next = std::move(next), events = std::move(events), source]() mutable {
+            [self, shared, next = std::move(next), eventList = std::move(eventList), source]() mutable {
                 if (!self || self->m_shared != shared) {
                     return;
                 }
                 self->m_deps.estate.publishCompute(source, std::move(next));
-                self->m_deps.estate.publishEvents(source, std::make_shared<const KeyedList<Event>>(std::move(events)));
+                if (eventList) {
+                    self->m_deps.estate.publishEvents(source, std::move(eventList));
+                }
                 ++self->m_publishCount;
                 if (!self->m_firstFullView.isValid()) {
                     self->m_firstFullView = self->m_deps.clock.now();

@@ -1,0 +1,464 @@
+// The compute records of a Kubernetes source are kept between publishes: a watch event rebuilds
+// the records it touches (issue 18), and the result always equals a build from scratch.
+
+#include "models/core/estate.h"
+#include "models/core/sources/kubernetes/kubecompute.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+using namespace strata;
+
+namespace {
+
+const QString kIncSource = QStringLiteral("k8s");
+
+kubernetes::PodDto incPod(const std::string &ns, const std::string &name, const std::string &jobName)
+{
+    kubernetes::PodDto pod;
+    pod.namespace_ = ns;
+    pod.name = name;
+    pod.jobName = jobName;
+    pod.phase = "Running";
+    pod.nodeName = "node-0";
+    pod.gpuLimitMilli = 1000;
+    pod.creationTimestamp = "2026-03-02T11:00:00Z";
+    pod.startTime = "2026-03-02T11:00:05Z";
+    return pod;
+}
+
+kubernetes::JobDto incJob(const std::string &ns, const std::string &name)
+{
+    kubernetes::JobDto job;
+    job.namespace_ = ns;
+    job.name = name;
+    job.gpuMilli = 1000;
+    job.creationTimestamp = "2026-03-02T10:59:00Z";
+    return job;
+}
+
+kubernetes::NodeDto incNode(const std::string &name)
+{
+    kubernetes::NodeDto node;
+    node.name = name;
+    node.gpuCapacityMilli = node.gpuAllocatableMilli = 8000;
+    node.gpuProduct = "NVIDIA-H100-80GB-HBM3";
+    node.ready = true;
+    return node;
+}
+
+// A KAI cluster: three project queues (and the empty built-in default queue), their
+// namespaces, four 8-GPU nodes, `jobs` Jobs with one running pod each, and one bare GPU pod.
+core::kube::ClusterCache incCluster(int jobs)
+{
+    core::kube::ClusterCache cache;
+    cache.hasKai = true;
+    cache.version = "v1.34.1";
+    for (const std::string team : {"team-a", "team-b", "team-c", "default-queue"}) {
+        kubernetes::QueueDto queue;
+        queue.name = team;
+        queue.gpuQuotaMilli = team == "default-queue" ? 0 : 8000;
+        cache.queues.emplace(queue.key(), queue);
+        kubernetes::NamespaceDto ns;
+        ns.name = "runai-" + team;
+        cache.namespaces.emplace(ns.key(), ns);
+    }
+    for (int i = 0; i < 4; ++i) {
+        const kubernetes::NodeDto node = incNode("node-" + std::to_string(i));
+        cache.nodes.emplace(node.key(), node);
+    }
+    for (int i = 0; i < jobs; ++i) {
+        const std::string ns = "runai-team-" + std::string(1, char('a' + i % 3));
+        const std::string name = "job-" + std::to_string(i);
+        const kubernetes::JobDto job = incJob(ns, name);
+        cache.jobs.emplace(job.key(), job);
+        kubernetes::PodDto pod = incPod(ns, name + "-pod", name);
+        pod.nodeName = "node-" + std::to_string(i % 4);
+        cache.pods.emplace(pod.key(), pod);
+    }
+    kubernetes::PodDto bare = incPod("runai-team-a", "bare", "");
+    cache.pods.emplace(bare.key(), bare);
+    return cache;
+}
+
+template <class T>
+void expectSameList(const std::shared_ptr<const core::KeyedList<T>> &incremental,
+                    const std::shared_ptr<const core::KeyedList<T>> &full,
+                    const char *what,
+                    int step)
+{
+    ASSERT_TRUE(incremental) << what << " at step " << step;
+    ASSERT_TRUE(full) << what << " at step " << step;
+    ASSERT_EQ(incremental->size(), full->size()) << what << " at step " << step;
+    for (std::size_t i = 0; i < full->size(); ++i) {
+        EXPECT_TRUE(*incremental->items()[i] == *full->items()[i])
+            << what << " #" << i << " (" << qPrintable(core::estateKey(*full->items()[i])) << ") at step " << step;
+    }
+}
+
+std::set<QString> incKeys(const std::vector<core::Ptr<core::Job>> &jobs)
+{
+    std::set<QString> out;
+    for (const auto &job : jobs) {
+        out.insert(core::estateKey(*job));
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothing)
+{
+    core::kube::ClusterCache cache = incCluster(200);
+    core::kube::ComputeBuilder builder(kIncSource);
+    core::Estate estate;
+    estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
+    cache.changes.clear();
+    ASSERT_EQ(estate.jobs().all().size(), 201u);
+
+    int signals = 0;
+    QObject::connect(&estate, &core::Estate::jobsChanged, [&signals] {
+        ++signals;
+    });
+    QObject::connect(&estate, &core::Estate::computeChanged, [&signals] {
+        ++signals;
+    });
+    // A kubelet heartbeat: a condition's probe time and an annotation move, nothing a job shows.
+    kubernetes::PodDto &pod = cache.pods.at("runai-team-b/job-7-pod");
+    pod.annotations["strata.io/churn"] = "1";
+    pod.conditions.push_back(kubernetes::Condition{});
+    cache.changes.pods.insert(pod.key());
+    const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
+
+    EXPECT_EQ(builder.lastRebuilt(), 1u); // the pod's job, not the cluster's 201
+    EXPECT_FALSE(publish.jobs);
+    EXPECT_FALSE(publish.nodes);
+    EXPECT_FALSE(publish.projects);
+    EXPECT_FALSE(publish.clusters);
+    EXPECT_FALSE(publish.pvcs);
+    estate.publishCompute(kIncSource, publish);
+    EXPECT_EQ(signals, 0);
+}
+
+TEST(KubeComputeIncremental, APodMovedToAnotherJobUpdatesBothJobs)
+{
+    core::kube::ClusterCache cache = incCluster(4);
+    const kubernetes::JobDto waiting = incJob("runai-team-a", "waiting"); // no pod yet: Pending
+    cache.jobs.emplace(waiting.key(), waiting);
+    core::kube::ComputeBuilder builder(kIncSource);
+    core::Estate estate;
+    estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
+    cache.changes.clear();
+    ASSERT_EQ(estate.jobs().find(kIncSource, QStringLiteral("k8s/runai-team-a/waiting"))->status,
+              core::JobStatus::Pending);
+
+    std::vector<core::JobDiff> diffs;
+    QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
+        diffs.push_back(d);
+    });
+    kubernetes::PodDto &pod = cache.pods.at("runai-team-a/job-0-pod");
+    pod.jobName = "waiting";
+    cache.changes.pods.insert(pod.key());
+    const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
+    ASSERT_TRUE(publish.jobsDiff);
+    estate.publishCompute(kIncSource, publish);
+
+    ASSERT_EQ(diffs.size(), 1u);
+    EXPECT_TRUE(diffs[0].added.empty());
+    EXPECT_TRUE(diffs[0].removed.isEmpty());
+    EXPECT_EQ(
+        incKeys(diffs[0].changed),
+        (std::set<QString>{QStringLiteral("k8s/runai-team-a/job-0"), QStringLiteral("k8s/runai-team-a/waiting")}));
+    EXPECT_EQ(estate.jobs().find(kIncSource, QStringLiteral("k8s/runai-team-a/waiting"))->status,
+              core::JobStatus::Running);
+    EXPECT_EQ(estate.jobs().find(kIncSource, QStringLiteral("k8s/runai-team-a/job-0"))->status,
+              core::JobStatus::Pending);
+    // The project still holds one GPU for the job that now has the pod: as a full build says.
+    const core::ComputePublish full = core::kube::build(kIncSource, cache, {}, QDateTime());
+    expectSameList(builder.current().projects, full.projects, "projects", 0);
+    expectSameList(builder.current().nodes, full.nodes, "nodes", 0);
+}
+
+TEST(KubeComputeIncremental, ADeletedPodRemovesItsJobRecord)
+{
+    core::kube::ClusterCache cache = incCluster(3);
+    core::kube::ComputeBuilder builder(kIncSource);
+    core::Estate estate;
+    estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
+    cache.changes.clear();
+    ASSERT_TRUE(estate.jobs().find(kIncSource, QStringLiteral("k8s/runai-team-a/bare")));
+
+    std::vector<core::JobDiff> diffs;
+    QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
+        diffs.push_back(d);
+    });
+    cache.pods.erase("runai-team-a/bare");
+    cache.changes.pods.insert("runai-team-a/bare");
+    estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, false));
+
+    ASSERT_EQ(diffs.size(), 1u);
+    EXPECT_EQ(diffs[0].removed, QStringList{QStringLiteral("k8s/runai-team-a/bare")});
+    EXPECT_TRUE(diffs[0].added.empty());
+    EXPECT_TRUE(diffs[0].changed.empty());
+    EXPECT_FALSE(estate.jobs().find(kIncSource, QStringLiteral("k8s/runai-team-a/bare")));
+    EXPECT_EQ(estate.jobs().all().size(), 3u);
+    EXPECT_EQ(estate.gpuClusters().all().front()->gpuAllocated, 3000);
+}
+
+TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild)
+{
+    core::kube::ClusterCache cache = incCluster(30);
+    for (const std::string name : {"data-a", "data-b"}) {
+        kubernetes::PvcDto pvc;
+        pvc.namespace_ = "runai-team-a";
+        pvc.name = name;
+        pvc.phase = "Bound";
+        cache.pvcs.emplace(pvc.key(), pvc);
+    }
+    core::kube::ComputeBuilder builder(kIncSource);
+    core::Estate incrementalEstate;
+    core::Estate fullEstate;
+    incrementalEstate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
+    fullEstate.publishCompute(kIncSource, core::kube::build(kIncSource, cache, {}, QDateTime()));
+    cache.changes.clear();
+
+    core::JobDiff incrementalDiff;
+    core::JobDiff fullDiff;
+    QObject::connect(&incrementalEstate, &core::Estate::jobsChanged, [&incrementalDiff](const core::JobDiff &d) {
+        incrementalDiff = d;
+    });
+    QObject::connect(&fullEstate, &core::Estate::jobsChanged, [&fullDiff](const core::JobDiff &d) {
+        fullDiff = d;
+    });
+
+    std::mt19937 rng(18);
+    auto pick = [&rng](int n) {
+        return std::uniform_int_distribution<int>(0, n - 1)(rng);
+    };
+    const std::vector<std::string> times{
+        "2026-03-02T11:00:00Z", "2026-03-02T11:05:00Z", "2026-03-02T11:05:00Z", "bad", ""};
+    auto anyPodKey = [&]() -> std::string {
+        if (cache.pods.empty()) {
+            return {};
+        }
+        auto it = cache.pods.begin();
+        std::advance(it, pick(static_cast<int>(cache.pods.size())));
+        return it->first;
+    };
+    int nextName = 0;
+    for (int step = 1; step <= 300; ++step) {
+        const int events = 1 + pick(4);
+        for (int e = 0; e < events; ++e) {
+            const std::string ns = "runai-team-" + std::string(1, char('a' + pick(3)));
+            switch (pick(12)) {
+            case 0: { // heartbeat: nothing a record shows
+                const std::string key = anyPodKey();
+                if (!key.empty()) {
+                    cache.pods.at(key).annotations["strata.io/churn"] = std::to_string(step);
+                    cache.changes.pods.insert(key);
+                }
+                break;
+            }
+            case 1: { // phase, binding and placement
+                const std::string key = anyPodKey();
+                if (!key.empty()) {
+                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    static const char *const phases[] = {"Pending", "Running", "Succeeded", "Failed"};
+                    pod.phase = phases[pick(4)];
+                    pod.nodeName = pick(4) == 0 ? std::string() : "node-" + std::to_string(pick(5));
+                    pod.gpuIndices = pick(2) ? std::vector<int>{} : std::vector<int>{pick(8)};
+                    pod.gpuLimitMilli = pick(3) == 0 ? 500 : 1000 * (1 + pick(2));
+                    pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
+                    pod.pvcClaims = pick(3) == 0 ? std::vector<std::string>{"data-a"} : std::vector<std::string>{};
+                    pod.pvcSubPaths.assign(pod.pvcClaims.size(), std::string());
+                    cache.changes.pods.insert(key);
+                }
+                break;
+            }
+            case 2: { // a pod moves to another Job, or becomes bare, or queued in the default queue
+                const std::string key = anyPodKey();
+                if (!key.empty()) {
+                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    const int choice = pick(4);
+                    pod.jobName = choice == 0 ? std::string() : "job-" + std::to_string(pick(34));
+                    pod.queue = choice == 1 ? "default-queue" : std::string();
+                    cache.changes.pods.insert(key);
+                }
+                break;
+            }
+            case 3: { // a pod goes
+                const std::string key = anyPodKey();
+                if (!key.empty()) {
+                    cache.pods.erase(key);
+                    cache.changes.pods.insert(key);
+                }
+                break;
+            }
+            case 4: { // a pod comes
+                kubernetes::PodDto pod =
+                    incPod(ns, "p" + std::to_string(nextName++), pick(3) ? "job-" + std::to_string(pick(34)) : "");
+                pod.nodeName = "node-" + std::to_string(pick(5));
+                pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
+                pod.annotations["pod-group-name"] = pick(2) ? "pg-shared" : "pg-" + pod.name;
+                cache.changes.pods.insert(pod.key());
+                cache.pods[pod.key()] = pod;
+                break;
+            }
+            case 5: { // a Job completes, fails, changes queue, or goes
+                if (cache.jobs.empty()) {
+                    break;
+                }
+                auto it = cache.jobs.begin();
+                std::advance(it, pick(static_cast<int>(cache.jobs.size())));
+                const std::string key = it->first;
+                const int choice = pick(5);
+                if (choice == 0) {
+                    cache.jobs.erase(it);
+                } else if (choice == 1) {
+                    it->second.complete = !it->second.complete;
+                } else if (choice == 2) {
+                    it->second.failedCondition = !it->second.failedCondition;
+                } else if (choice == 3) {
+                    it->second.queue = pick(2) ? "default-queue" : "team-" + std::string(1, char('a' + pick(3)));
+                } else {
+                    it->second.pvcClaims = {pick(2) ? "data-b" : "missing"};
+                    it->second.pvcSubPaths = {""};
+                }
+                cache.changes.jobs.insert(key);
+                break;
+            }
+            case 6: { // a Job comes (maybe with pods already waiting for it)
+                const kubernetes::JobDto job = incJob(ns, "job-" + std::to_string(30 + pick(4)));
+                cache.changes.jobs.insert(job.key());
+                cache.jobs[job.key()] = job;
+                break;
+            }
+            case 7: { // the scheduler's view of a job
+                kubernetes::PodGroupDto group;
+                group.namespace_ = ns;
+                group.name = pick(2) ? "pg-shared" : "pg-job-" + std::to_string(pick(34));
+                group.evicted = pick(2) == 0;
+                group.evictedMessage = group.evicted ? "reclaimed by team-b" : "";
+                group.pendingMessage = pick(3) == 0 ? "not enough GPUs" : "";
+                group.preemptibility = pick(2) ? "preemptible" : "non-preemptible";
+                cache.changes.podGroups.insert(group.key());
+                if (pick(4) == 0) {
+                    cache.podGroups.erase(group.key());
+                } else {
+                    cache.podGroups[group.key()] = group;
+                }
+                break;
+            }
+            case 8: { // a node turns unready, cordoned, goes or comes
+                const std::string name = "node-" + std::to_string(pick(5));
+                const int choice = pick(4);
+                if (choice == 0) {
+                    cache.nodes.erase(name);
+                } else {
+                    kubernetes::NodeDto node = cache.nodes.count(name) ? cache.nodes.at(name) : incNode(name);
+                    node.ready = choice != 1;
+                    node.unschedulable = choice == 2;
+                    cache.nodes[name] = node;
+                }
+                cache.changes.nodes.insert(name);
+                break;
+            }
+            case 9: { // a claim binds, unbinds or goes
+                kubernetes::PvcDto pvc;
+                pvc.namespace_ = "runai-team-a";
+                pvc.name = pick(2) ? "data-a" : "data-b";
+                pvc.phase = pick(2) ? "Bound" : "Pending";
+                if (pick(4) == 0) {
+                    cache.pvcs.erase(pvc.key());
+                } else {
+                    cache.pvcs[pvc.key()] = pvc;
+                }
+                cache.changes.pvcs.insert(pvc.key());
+                break;
+            }
+            case 10: { // a quota edit: every project may move
+                kubernetes::QueueDto &queue = cache.queues.at("team-" + std::string(1, char('a' + pick(3))));
+                queue.gpuQuotaMilli = 1000 * pick(12);
+                cache.changes.all = true;
+                break;
+            }
+            default: { // DCGM readings: every job's utilization
+                cache.gpuMetrics.clear();
+                for (int n = 0; n < 4; ++n) {
+                    for (int g = 0; g < 8; g += 1 + pick(3)) {
+                        prometheus::GpuMetrics m;
+                        m.node = "node-" + std::to_string(n);
+                        m.gpu = g;
+                        m.utilPct = pick(100);
+                        cache.gpuMetrics.push_back(m);
+                    }
+                }
+                cache.metricsAvailable = true;
+                cache.changes.all = true;
+                break;
+            }
+            }
+        }
+        const core::ComputePublish incremental = builder.update(cache, cache.changes, {}, false);
+        cache.changes.clear();
+        const core::ComputePublish full = core::kube::build(kIncSource, cache, {}, QDateTime());
+        expectSameList(builder.current().jobs, full.jobs, "jobs", step);
+        expectSameList(builder.current().nodes, full.nodes, "nodes", step);
+        expectSameList(builder.current().projects, full.projects, "projects", step);
+        expectSameList(builder.current().clusters, full.clusters, "clusters", step);
+        expectSameList(builder.current().pvcs, full.pvcs, "pvcs", step);
+
+        // The diff handed to the estate is the one a full comparison finds.
+        incrementalDiff = {};
+        fullDiff = {};
+        incrementalEstate.publishCompute(kIncSource, incremental);
+        fullEstate.publishCompute(kIncSource, full);
+        EXPECT_EQ(incKeys(incrementalDiff.added), incKeys(fullDiff.added)) << "step " << step;
+        EXPECT_EQ(incKeys(incrementalDiff.changed), incKeys(fullDiff.changed)) << "step " << step;
+        EXPECT_EQ(std::set<QString>(incrementalDiff.removed.begin(), incrementalDiff.removed.end()),
+                  std::set<QString>(fullDiff.removed.begin(), fullDiff.removed.end()))
+            << "step " << step;
+        if (::testing::Test::HasFailure()) {
+            break;
+        }
+    }
+    const auto incrementalJobs = incrementalEstate.jobs().all();
+    const auto fullJobs = fullEstate.jobs().all();
+    ASSERT_EQ(incrementalJobs.size(), fullJobs.size());
+    for (std::size_t i = 0; i < fullJobs.size(); ++i) {
+        EXPECT_TRUE(*incrementalJobs[i] == *fullJobs[i]);
+    }
+}
+
+TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCurrentList)
+{
+    core::kube::ClusterCache cache = incCluster(5);
+    core::kube::ComputeBuilder builder(kIncSource);
+    core::Estate estate;
+    estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
+    cache.changes.clear();
+
+    std::vector<core::JobDiff> diffs;
+    QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
+        diffs.push_back(d);
+    });
+    cache.pods.at("runai-team-b/job-1-pod").phase = "Failed";
+    cache.changes.pods.insert("runai-team-b/job-1-pod");
+    core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
+    cache.changes.clear();
+    ASSERT_TRUE(publish.jobsDiff);
+    ASSERT_EQ(publish.jobsDiff->changed.size(), 1u);
+    const core::Ptr<core::Job> failed = publish.jobsDiff->changed.front();
+
+    // Another writer replaced the source's jobs meanwhile: the given diff no longer applies
+    // and the estate compares the lists itself.
+    estate.removeSource(kIncSource);
+    diffs.clear();
+    estate.publishCompute(kIncSource, publish);
+    ASSERT_EQ(diffs.size(), 1u);
+    EXPECT_EQ(diffs[0].added.size(), 6u);
+    EXPECT_TRUE(diffs[0].changed.empty());
+    EXPECT_EQ(estate.jobs().find(kIncSource, core::estateKey(*failed)), failed);
+}
