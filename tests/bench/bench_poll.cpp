@@ -266,7 +266,12 @@ int main(int argc, char **argv)
     const QCommandLineOption compareOption(
         QStringLiteral("compare-decoders"),
         QStringLiteral("Also time the volume pages through nlohmann's DOM, its SAX parser and simdjson On-Demand."));
-    parser.addOptions({volumesOption, roundsOption, compareOption});
+    const QCommandLineOption storeOption(
+        QStringLiteral("store"),
+        QStringLiteral("History store: a PostgreSQL URL (an empty database; password in the URL or PGPASSWORD) "
+                       "instead of a SQLite file in a temporary directory."),
+        QStringLiteral("url"));
+    parser.addOptions({volumesOption, roundsOption, compareOption, storeOption});
     parser.process(app);
     const int volumes = parser.value(volumesOption).toInt();
     const int rounds = parser.value(roundsOption).toInt();
@@ -332,8 +337,16 @@ int main(int argc, char **argv)
     core::InMemoryCredentialStore credentials;
     credentials.set(core::credentialKey(QStringLiteral("bench")), options.password);
     // History as the desktop and strata-server keep it: SQLite in a file, written on its thread.
-    core::HistoryService history(
-        std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("history.db")), clock));
+    core::HistoryService history(std::make_unique<core::SqlHistoryStore>(
+        parser.isSet(storeOption) ? parser.value(storeOption) : dir.filePath(QStringLiteral("history.db")), clock));
+    if (!history.openError().isEmpty()) {
+        std::fprintf(stderr, "strata_bench: %s\n", qPrintable(history.openError()));
+        return 1;
+    }
+    std::printf("  history store: %s\n",
+                parser.isSet(storeOption)
+                    ? qPrintable(core::SqlHistoryStore::displayLocation(parser.value(storeOption)))
+                    : "SQLite (WAL) in a temporary directory");
     // Every poll records 50,000 usage samples on the history thread; a query queued behind them
     // answers once they are written, so each poll's figures include that work.
     const auto historyDrainedMs = [&] {
