@@ -74,6 +74,10 @@ protected:
         ASSERT_TRUE(history->openError().isEmpty());
     }
 
+    // A taken-over action may still run on the pool when a test ends: it uses `executor`,
+    // which is destroyed before the pool would wait for it.
+    void TearDown() override { pool.waitForDone(); }
+
     /// What a process with `owner` left behind when it was killed.
     void leftBehind(const QString &id, ActionKind kind, const QString &owner, const QString &handle)
     {
@@ -298,6 +302,12 @@ TEST_F(ActionRecoveryTest, AReplicaKeepsWatchingTheJournalAndTakesOverWhenAnOwne
         },
         10000));
     EXPECT_TRUE(manager.find(QStringLiteral("orphan"))->recovered);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return manager.find(QStringLiteral("orphan"))->state != ActionState::Running;
+        },
+        10000));
+    EXPECT_EQ(manager.find(QStringLiteral("orphan"))->state, ActionState::Succeeded) << "the job was followed";
     EXPECT_EQ(executor.sent, 0) << "taken over, never sent again";
 }
 
