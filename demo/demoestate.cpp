@@ -183,6 +183,7 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
     p.config.sources.append(aiLab);
 
     p.config.historyPath = p.dir.filePath(QStringLiteral("history.sqlite"));
+    const QString historyLocation = options.store.isEmpty() ? p.config.historyPath : options.store;
     HistorySimulators simulators;
     simulators.ontapSource = source.name;
     // A generated scale estate (50,000 volumes) would write millions of samples: GPUs only.
@@ -194,7 +195,7 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
     }
     if (options.historyHours > 0 && (simulators.ontap || simulators.azure || !simulators.clusters.empty())) {
         // Before the datasets, caches and triage workloads: those start now, on a running estate.
-        core::SqlHistoryStore store(p.config.historyPath, p.clock);
+        core::SqlHistoryStore store(historyLocation, p.clock);
         core::Status history = store.open();
         if (history) {
             history = backfillHistory(store, simulators, historyFrom, historyTo, kHistoryStepSeconds);
@@ -222,7 +223,7 @@ core::Result<std::unique_ptr<DemoEstate>> DemoEstate::start(const Options &optio
                     t.kubernetesSource, t.name, QStringLiteral("svm_cache"), QStringLiteral("cache_0%1").arg(i + 1)});
             }
         }
-        core::SqlHistoryStore store(p.config.historyPath, p.clock);
+        core::SqlHistoryStore store(historyLocation, p.clock);
         core::Status history = store.open();
         if (history) {
             history = backfillCapacity(

@@ -46,6 +46,10 @@ public:
         /// ANF, from the simulators' models) and GPU projects are recorded every 5 minutes on the
         /// way. 0 = none (history starts now).
         int historyHours = 72;
+        /// Where that history is written: a history store location (SQLite path or PostgreSQL
+        /// URL, its password included) the app opens too (`strata-server serve --demo --store`);
+        /// empty = a SQLite file in the demo's temporary directory (config().historyPath).
+        QString store;
         /// What to start (a one-shot command's needs); default: everything. A source out of scope
         /// is still in config() but has no simulator behind it, and its accessor is nullptr.
         /// Kubernetes needs ONTAP and the grid's store for the cache volumes wired to `dgx`; the

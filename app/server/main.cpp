@@ -402,9 +402,9 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const bool demoMode = parser.isSet(demoOption);
     core::EnvFileCredentialStore envCredentials;
     core::RuntimeOptions runtimeOptions;
-    if (demoMode) {
-        runtimeOptions.demo = strata::demo::starter({});
-    } else {
+    // With --demo, runtimeOptions.demo is set below, once the store is known: the demo writes
+    // its past into that store.
+    if (!demoMode) {
         runtimeOptions.configPath = parser.isSet(configOption)
                                         ? parser.value(configOption)
                                         : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
@@ -419,6 +419,11 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
             storeLocation(parser.value(storeOption), runtimeOptions.configPath, envCredentials);
         store) {
         runtimeOptions.store = *store;
+        if (demoMode) { // *store may be empty: the demo's own temporary SQLite file
+            strata::demo::DemoEstate::Options demoOptions;
+            demoOptions.store = *store;
+            runtimeOptions.demo = strata::demo::starter(demoOptions);
+        }
     } else {
         err << "strata-server: " << store.error().message << '\n';
         return 2;

@@ -8,6 +8,7 @@
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 
+#include <QFile>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -163,32 +164,58 @@ TEST_F(PostgresServerTest, ServeWithAStoreUrlRecordsThereAndIsReady)
     EXPECT_EQ(httpStatus(base + QStringLiteral("/readyz")), 200);
     EXPECT_EQ(httpStatus(base + QStringLiteral("/livez")), 200);
 
-    // The demo's first polls land in PostgreSQL, read back by another process.
+    // The demo's past (written before it serves) and its first polls are in PostgreSQL, read
+    // back by another process: capacity from days ago, so the forecasts have a trend at once.
     core::SystemClock clock;
     core::SqlHistoryStore reader(db.url(), clock);
     ASSERT_TRUE(testsupport::succeeded(reader.open()));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    EXPECT_FALSE(reader.capacityHistory({}, now.addSecs(-24 * 3600)).empty()) << "no past capacity in the database";
+    EXPECT_FALSE(reader.projectHistory(QStringLiteral("dgx"), {}, {}, now.addSecs(-3600)).empty())
+        << "no past GPU allocation in the database";
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
-            return !reader.capacityHistory({}, {}).empty();
+            return !reader.capacityHistory(now.addSecs(-60), {}).empty();
         },
         60000))
-        << "no capacity history reached the database";
+        << "no live capacity sample reached the database";
 }
 
 TEST_F(PostgresServerTest, AWrongPasswordStopsTheServerWithoutShowingIt)
 {
     QProcessEnvironment wrong = env;
     wrong.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), QStringLiteral("Not-The-Password-77"));
-    const Run refused = run({QStringLiteral("serve"),
-                             QStringLiteral("--demo"),
-                             QStringLiteral("--listen"),
-                             QStringLiteral("127.0.0.1:0"),
-                             QStringLiteral("--store"),
-                             url},
-                            wrong);
-    EXPECT_EQ(refused.code, 1) << refused.out.toStdString();
-    EXPECT_TRUE(refused.err.contains(QStringLiteral("history store unavailable"))) << refused.err.toStdString();
-    EXPECT_TRUE(refused.err.contains(QStringLiteral("password authentication failed"))) << refused.err.toStdString();
-    EXPECT_FALSE(refused.err.contains(QStringLiteral("Not-The-Password"))) << refused.err.toStdString();
-    EXPECT_FALSE(refused.out.contains(QStringLiteral("Not-The-Password")));
+    const QString config = home.filePath(QStringLiteral("config.json"));
+    {
+        QFile f(config);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(R"({"sources": []})");
+    }
+    // Configured: the store must open, or the replica would run without the shared schedules.
+    const Run configured = run({QStringLiteral("serve"),
+                                QStringLiteral("--config"),
+                                config,
+                                QStringLiteral("--listen"),
+                                QStringLiteral("127.0.0.1:0"),
+                                QStringLiteral("--store"),
+                                url},
+                               wrong);
+    // The demo writes its past into the store before anything else, and stops there.
+    const Run demo = run({QStringLiteral("serve"),
+                          QStringLiteral("--demo"),
+                          QStringLiteral("--listen"),
+                          QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--store"),
+                          url},
+                         wrong);
+    EXPECT_TRUE(configured.err.contains(QStringLiteral("history store unavailable"))) << configured.err.toStdString();
+    EXPECT_TRUE(demo.err.contains(QStringLiteral("the demo estate could not start"))) << demo.err.toStdString();
+    for (const Run &refused : {configured, demo}) {
+        EXPECT_EQ(refused.code, 1) << refused.out.toStdString();
+        EXPECT_TRUE(refused.err.contains(url)) << refused.err.toStdString();
+        EXPECT_TRUE(refused.err.contains(QStringLiteral("password authentication failed")))
+            << refused.err.toStdString();
+        EXPECT_FALSE(refused.err.contains(QStringLiteral("Not-The-Password"))) << refused.err.toStdString();
+        EXPECT_FALSE(refused.out.contains(QStringLiteral("Not-The-Password")));
+    }
 }
