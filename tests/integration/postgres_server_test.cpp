@@ -136,6 +136,26 @@ TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
 
     const Run usage = run({QStringLiteral("migrate"), QStringLiteral("--to"), url}, env);
     EXPECT_EQ(usage.code, 2);
+
+    // Not a SQLite file (a truncated copy, the wrong file): a clear error, nothing written.
+    const QString garbage = home.filePath(QStringLiteral("not-a-database.sqlite"));
+    {
+        QFile f(garbage);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(8192, 'x'));
+    }
+    testsupport::ScratchPostgresDatabase empty;
+    QUrl emptyUrl(empty.url());
+    emptyUrl.setPassword({});
+    const Run broken = run({QStringLiteral("migrate"),
+                            QStringLiteral("--from-sqlite"),
+                            garbage,
+                            QStringLiteral("--to"),
+                            emptyUrl.toString()},
+                           env);
+    EXPECT_EQ(broken.code, 1) << broken.out.toStdString();
+    EXPECT_TRUE(broken.err.contains(garbage)) << broken.err.toStdString();
+    EXPECT_FALSE(broken.out.contains(QStringLiteral("moved")));
 }
 
 TEST_F(PostgresServerTest, ServeWithAStoreUrlRecordsThereAndIsReady)

@@ -7,9 +7,11 @@
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"
 
+#include <QElapsedTimer>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QUrl>
 
@@ -135,6 +137,24 @@ TEST(PostgresHistoryStore, NothingListeningFailsWithinTheConnectTimeout)
     const Status opened = store.open();
     ASSERT_FALSE(opened);
     EXPECT_TRUE(opened.error().message.contains(QStringLiteral("127.0.0.1:1/strata")))
+        << opened.error().message.toStdString();
+}
+
+TEST(PostgresHistoryStore, AServerThatAcceptsButNeverAnswersFailsWithinTheConnectTimeout)
+{
+    // A black hole after the TCP handshake (a hung server, a proxy without a backend): the
+    // open must give up after connect_timeout, not wait for the OS's TCP timeout.
+    QTcpServer silent;
+    ASSERT_TRUE(silent.listen(QHostAddress::LocalHost, 0));
+    const QString location =
+        QStringLiteral("postgresql://strata@127.0.0.1:%1/strata?connect_timeout=2").arg(silent.serverPort());
+    QElapsedTimer timer;
+    timer.start();
+    SqlHistoryStore store(location, pgTestClock());
+    const Status opened = store.open();
+    ASSERT_FALSE(opened);
+    EXPECT_LT(timer.elapsed(), 15000) << "open waited " << timer.elapsed() << " ms";
+    EXPECT_TRUE(opened.error().message.contains(QStringLiteral("cannot open history database postgresql://strata@")))
         << opened.error().message.toStdString();
 }
 
