@@ -191,8 +191,16 @@ TEST_F(DiagnosisDemo, TheAsyncHelperReadsTheVolumeHistory)
     QTemporaryDir dir;
     core::HistoryService history(
         std::make_unique<core::SqlHistoryStore>(dir.filePath(QStringLiteral("h.sqlite")), *s_clock));
-    const core::JobVolume where =
-        core::jobVolume(s_engine->estate(), QStringLiteral("aks-gpu"), jobId(demo::DemoEstate::kUncachedTrainJob));
+    // The job, its claim and the claim's volume arrive in separate lists after the first polls,
+    // as the other tests here wait for.
+    core::JobVolume where;
+    (void)QTest::qWaitFor(
+        [&] {
+            where = core::jobVolume(
+                s_engine->estate(), QStringLiteral("aks-gpu"), jobId(demo::DemoEstate::kUncachedTrainJob));
+            return !where.volumeId.isEmpty();
+        },
+        kDiagnosisTimeoutMs);
     ASSERT_FALSE(where.volumeId.isEmpty());
     // The hour before a day ago, as a bundle's frozen clock would say: the window ends there,
     // not at the wall clock's now (where the store has nothing).
