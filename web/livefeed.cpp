@@ -14,6 +14,7 @@
 
 #include <QJsonDocument>
 #include <QMutexLocker>
+#include <QRandomGenerator>
 #include <QThread>
 #include <QTimer>
 
@@ -191,6 +192,7 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
     , m_worker(new QObject)
 {
     m_age.start();
+    m_feedId = QString::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, QLatin1Char('0'));
     m_thread->setObjectName(QStringLiteral("live-feed"));
     m_worker->moveToThread(m_thread);
     m_thread->start();

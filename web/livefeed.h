@@ -26,14 +26,15 @@ namespace strata::web {
 /// Live updates for the web console, as keyed diffs with a global revision number.
 ///
 /// Wire protocol (JSON text frames, server -> client):
-///   {"type":"hello","revision":N}                     after connect; then the catch-up diffs
+///   {"type":"hello","revision":N,"feed":"<id>"}       after connect; then the catch-up diffs
 ///   {"type":"diff","revision":N,"resource":"jobs","upsert":[row...],"remove":["key"...]}
 ///   {"type":"reload","revision":N}                    `since` is older than the kept history:
 ///                                                     re-read every resource over HTTP
 /// A row is exactly one element of GET /api/v1/<resource>; its key is row["key"] (the
 /// WebServer adds it with web/api.h rowKey: "<source>/<id>" or the resource's natural key; rows
 /// given to append() carry their own). Revisions increase by one per
-/// diff; a client that saw revision r reconnects with ?since=r and receives r+1.. in order.
+/// diff; a client that saw revision r reconnects with ?since=r&feed=<id of the hello> and
+/// receives r+1.. in order; from another feed (another replica, a restart) it gets "reload".
 ///
 /// Two ways a resource follows the estate:
 ///  - an estate list (addEstateResource: volumes, snapshots, clusters, nodes, projects, jobs,
@@ -82,6 +83,10 @@ public:
     [[nodiscard]] qint64 keptBytes() const { return m_keptBytes; }
 
     [[nodiscard]] qint64 revision() const { return m_revision; }
+    /// This feed's identity (16 random hex digits, new per process): revisions count within
+    /// one feed only, so a browser that reconnects to another replica (or a restarted server)
+    /// with ?since=r&feed=<other> is told to reload instead of being sent this feed's r+1...
+    [[nodiscard]] QString feedId() const { return m_feedId; }
     /// Serialized diffs after `since`, oldest first; false when `since` is older than the kept
     /// history (the client must reload) or newer than revision().
     bool diffsSince(qint64 since, QList<QByteArray> *out) const;
@@ -120,6 +125,7 @@ private:
     int m_coalesceMs;
     int m_keptDiffs;
     qint64 m_revision = 0;
+    QString m_feedId;
     std::deque<std::pair<qint64, QByteArray>> m_history;
     qint64 m_keptBytes = 0;
     qint64 m_maxKeptBytes = std::numeric_limits<qint64>::max();

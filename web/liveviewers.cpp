@@ -279,14 +279,19 @@ void LiveViewers::accept()
         const qint64 now = c.feed.revision();
         ws->sendTextMessage(
             QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("hello")},
-                                                        {QStringLiteral("revision"), now}})
+                                                        {QStringLiteral("revision"), now},
+                                                        {QStringLiteral("feed"), c.feed.feedId()}})
                                   .toJson(QJsonDocument::Compact)));
-        const QString sinceText = QUrlQuery(handshake.url()).queryItemValue(QStringLiteral("since"));
+        const QUrlQuery query(handshake.url());
+        const QString sinceText = query.queryItemValue(QStringLiteral("since"));
         if (sinceText.isEmpty()) {
             continue;
         }
         bool ok = false;
         const qint64 since = sinceText.toLongLong(&ok);
+        // Revisions of another replica's (or an earlier process's) feed mean nothing here.
+        const QString feed = query.queryItemValue(QStringLiteral("feed"));
+        ok = ok && (feed.isEmpty() || feed == c.feed.feedId());
         QList<QByteArray> diffs;
         qint64 catchUp = 0;
         if (ok && c.feed.diffsSince(since, &diffs)) {

@@ -608,6 +608,72 @@ QByteArray webServerMetricsText(const WebServerCounters &c)
     return out;
 }
 
+QByteArray replicaMetricsText(const core::ReplicaCoordinator::Stats &stats, const QHash<QString, QString> &owners)
+{
+    QByteArray out;
+    appendFamilyHeader(
+        out, "strata_replica_info", "This replica's name among those sharing the store, always 1.", "gauge");
+    out += "strata_replica_info{replica=\"";
+    appendEscapedLabel(out, stats.replicaId);
+    out += "\"} 1\n";
+    writeWebGauge(out, "strata_replica_leases_held", "Sources this replica polls.", stats.held.size());
+    writeWebGauge(out,
+                  "strata_replica_live_replicas",
+                  "Replicas that renewed their leases within the lease time, as this one last saw.",
+                  stats.liveReplicas.size());
+    const auto counter = [&out](const char *name, const char *help, qint64 value) {
+        appendFamilyHeader(out, name, help, "counter");
+        out += name;
+        out += ' ';
+        appendNumber(out, double(value));
+        out += '\n';
+    };
+    counter("strata_replica_lease_takeovers_total",
+            "Source leases this replica took from a replica that stopped renewing them.",
+            stats.takeovers);
+    counter("strata_replica_leases_released_total",
+            "Source leases this replica gave up to balance them over the live replicas.",
+            stats.released);
+    counter(
+        "strata_replica_lease_renewal_failures_total", "Lease renewals the store did not answer.", stats.leaseFailures);
+    counter(
+        "strata_replica_states_shared_total", "Source states this replica wrote for the others.", stats.statesShared);
+    counter("strata_replica_shared_bytes_total",
+            "Compressed bytes of source records this replica wrote for the others.",
+            stats.bodyBytesShared);
+    counter("strata_replica_states_applied_total",
+            "Source states of other replicas published into this replica's estate.",
+            stats.statesApplied);
+    if (stats.lastNotifyLagSeconds >= 0) {
+        appendFamilyHeader(out,
+                           "strata_replica_notify_lag_seconds",
+                           "Store time from the owner writing the last applied state to this replica reading it.",
+                           "gauge");
+        out += "strata_replica_notify_lag_seconds ";
+        appendNumber(out, stats.lastNotifyLagSeconds);
+        out += '\n';
+        appendFamilyHeader(out,
+                           "strata_replica_notify_lag_max_seconds",
+                           "The largest notify lag since this replica started.",
+                           "gauge");
+        out += "strata_replica_notify_lag_max_seconds ";
+        appendNumber(out, stats.maxNotifyLagSeconds);
+        out += '\n';
+    }
+    appendFamilyHeader(
+        out, "strata_source_poller", "1 for the replica that polls the source (label replica empty: nobody).", "gauge");
+    QStringList sources = owners.keys();
+    sources.sort();
+    for (const QString &source : std::as_const(sources)) {
+        out += "strata_source_poller{source=\"";
+        appendEscapedLabel(out, source);
+        out += "\",replica=\"";
+        appendEscapedLabel(out, owners.value(source));
+        out += "\"} 1\n";
+    }
+    return out;
+}
+
 // ---- The process and the server's own timings (runtimeMetricsText) ----
 
 DurationHistogram::DurationHistogram(std::vector<double> upperBoundsSeconds)

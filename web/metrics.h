@@ -1,6 +1,9 @@
 #pragma once
 
+#include "models/core/replicas.h"
+
 #include <QByteArray>
+#include <QHash>
 #include <QMap>
 #include <QString>
 
@@ -107,6 +110,16 @@ struct WebServerCounters
 ///                                                          rules build their console links from it
 /// Every reason listed above is present (0 until it happens), in a stable order.
 QByteArray webServerMetricsText(const WebServerCounters &counters);
+
+/// A replica's part in a replica set sharing a store (core::ReplicaCoordinator), for /metrics:
+/// strata_replica_info{replica}, strata_replica_leases_held, strata_replica_live_replicas,
+/// strata_replica_lease_takeovers_total, strata_replica_leases_released_total,
+/// strata_replica_lease_renewal_failures_total, strata_replica_states_shared_total,
+/// strata_replica_shared_bytes_total, strata_replica_states_applied_total,
+/// strata_replica_notify_lag_seconds (the last state applied here; absent before the first),
+/// strata_replica_notify_lag_max_seconds and strata_source_poller{source,replica} (1 for the
+/// replica that polls each source as of this replica's last renewal).
+QByteArray replicaMetricsText(const core::ReplicaCoordinator::Stats &stats, const QHash<QString, QString> &owners);
 
 /// Durations as a Prometheus histogram: fixed upper bounds in seconds (ascending, +Inf implied),
 /// how many observations fell at or under each, their count and their sum. Owner thread.

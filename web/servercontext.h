@@ -89,6 +89,8 @@ public:
     WebServerCounters counters;
     /// Poll durations and live-feed delivery delays for /metrics (followPollTimings()).
     ServerTimings timings;
+    /// Replicas sharing a store (WebServer::setReplicaCoordinator); null in a single process.
+    const core::ReplicaCoordinator *replicas = nullptr;
     std::unique_ptr<HttpGuard> guard;
     /// Host names (lower case) the Host header may carry besides IP literals (hostAllowed()).
     QStringList hostNames;

@@ -5,6 +5,7 @@
 
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
+#include "models/core/replicas.h"
 #include "models/core/source.h"
 
 #include <QFile>
@@ -59,7 +60,8 @@ void siteMetrics(RouteCall &call)
             HttpStatus::Ok,
             "text/plain; version=0.0.4; charset=utf-8",
             prometheusText(c.engine) + webServerMetricsText(c.counters)
-                + runtimeMetricsText(readProcessFigures(), c.timings));
+                + runtimeMetricsText(readProcessFigures(), c.timings)
+                + (c.replicas ? replicaMetricsText(c.replicas->stats(), c.replicas->owners()) : QByteArray()));
 }
 
 void siteHealth(RouteCall &call)

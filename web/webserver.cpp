@@ -203,6 +203,11 @@ void WebServer::addGetRoute(const QString &path, Role role, JsonHandler handler)
                      });
 }
 
+void WebServer::setReplicaCoordinator(const core::ReplicaCoordinator *replicas)
+{
+    d->replicas = replicas;
+}
+
 LiveFeed &WebServer::feed()
 {
     return d->feed;

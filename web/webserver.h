@@ -15,8 +15,9 @@
 class QHttpServerRequest;
 
 namespace strata::core {
+class ReplicaCoordinator;
 class Engine;
-}
+} // namespace strata::core
 
 namespace strata::web {
 
@@ -200,6 +201,9 @@ public:
     /// The live update channel (also used by features to publish their own resources).
     [[nodiscard]] LiveFeed &feed();
     [[nodiscard]] SessionManager &sessions();
+    /// Replicas sharing a store: /metrics reports the coordinator's leases, takeovers and notify
+    /// lag. Null (the default) in a single process. It must outlive the server.
+    void setReplicaCoordinator(const core::ReplicaCoordinator *replicas);
 
 private:
     struct Private;

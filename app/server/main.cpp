@@ -14,6 +14,7 @@
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/historystore.h"
+#include "models/core/replicas.h"
 #include "models/core/runtime.h"
 #include "models/core/sentimentservice.h"
 #include "models/core/source.h"
@@ -372,8 +373,21 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("History store: postgresql://user@host:port/database, or a SQLite file (default: the config's "
                        "\"store\", else its history path)."),
         QStringLiteral("url"));
+    const QCommandLineOption replicaIdOption(
+        QStringLiteral("replica-id"),
+        QStringLiteral(
+            "With a PostgreSQL store: this replica's name among those sharing it (default STRATA_REPLICA_ID, "
+            "else <host>/<pid>; in Kubernetes the pod name)."),
+        QStringLiteral("name"));
+    const QCommandLineOption leaseOption(
+        QStringLiteral("lease-seconds"),
+        QStringLiteral("With a PostgreSQL store: how long a replica's sources stay with it after it stops answering "
+                       "(default 10; renewed every third of it)."),
+        QStringLiteral("seconds"));
     parser.addOptions({configOption,
                        storeOption,
+                       replicaIdOption,
+                       leaseOption,
                        demoOption,
                        listenOption,
                        certOption,
@@ -575,9 +589,35 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         }
     }
     core::Engine &engine = runtime->engine();
+    // Replicas on one PostgreSQL store poll each source once between them and share what they
+    // poll; a single server on PostgreSQL is a replica set of one.
+    std::unique_ptr<core::ReplicaCoordinator> replicas;
+    if (core::SqlHistoryStore::isPostgresLocation(runtimeOptions.store) && runtime->history()) {
+        core::ReplicaCoordinator::Options replicaOptions;
+        replicaOptions.replicaId =
+            parser.isSet(replicaIdOption) ? parser.value(replicaIdOption) : qEnvironmentVariable("STRATA_REPLICA_ID");
+        if (parser.isSet(leaseOption)) {
+            bool ok = false;
+            const double seconds = parser.value(leaseOption).toDouble(&ok);
+            if (!ok || seconds < 1 || seconds > 3600) {
+                err << "strata-server: --lease-seconds wants 1 to 3600, not " << parser.value(leaseOption) << '\n';
+                return 2;
+            }
+            replicaOptions.leaseTime = std::chrono::milliseconds(qint64(seconds * 1000));
+            replicaOptions.renewEvery = replicaOptions.leaseTime / 3;
+        }
+        engine.setLeased(true);
+        replicas = std::make_unique<core::ReplicaCoordinator>(engine, *runtime->history(), replicaOptions);
+    }
     engine.setSources(config.sources);
 
     web::WebServer server(engine, users, options);
+    if (replicas) {
+        server.setReplicaCoordinator(replicas.get());
+        replicas->start();
+        out << "strata-server: replica " << replicas->replicaId() << " shares its sources through "
+            << core::SqlHistoryStore::displayLocation(runtimeOptions.store) << '\n';
+    }
     if (const core::Status listening = server.listen(); !listening) {
         err << "strata-server: " << listening.error().message << '\n';
         return 1;

@@ -301,6 +301,9 @@ public:
     [[nodiscard]] QList<ActionRecord> records() const;
     [[nodiscard]] int runningCount() const;
 
+    /// This process's name in the action journal and among replicas: "<host>/<pid>".
+    [[nodiscard]] QString ownerId() const { return m_owner; }
+
 Q_SIGNALS:
     void actionAdded(const QString &id);
     void actionChanged(const QString &id);

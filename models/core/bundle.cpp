@@ -68,7 +68,8 @@ template <> struct Fields<SourceStatus>
                                field("system_name", &S::systemName),
                                field("system_version", &S::systemVersion),
                                field("consecutive_failures", &S::consecutiveFailures),
-                               field("next_poll", &S::nextPoll));
+                               field("next_poll", &S::nextPoll),
+                               field("polled_by", &S::polledBy));
     }
 };
 
@@ -1016,17 +1017,40 @@ template <class Container> bool readArray(const QJsonValue &json, Container *out
     return true;
 }
 
-QJsonObject bodyOf(const Bundle &b)
+QJsonObject estateJson(const EstateRecords &r)
 {
     QJsonObject estate;
     forEachTable([&](const auto &d) {
         QJsonObject scopes;
-        const auto &records = b.estate.*(d.records);
+        const auto &records = r.*(d.records);
         for (auto it = records.cbegin(); it != records.cend(); ++it) {
             scopes.insert(it.key(), arrayOf(it.value()));
         }
         estate.insert(QLatin1StringView(d.name), scopes);
     });
+    return estate;
+}
+
+// `where` prefixes the JSON path in errors ("body.estate").
+bool readEstate(const QJsonObject &estate, EstateRecords *out, const QString &where, QString *error)
+{
+    bool ok = true;
+    forEachTable([&](const auto &d) {
+        const QJsonObject scopes = estate.value(QLatin1StringView(d.name)).toObject();
+        auto &records = out->*(d.records);
+        for (auto it = scopes.constBegin(); ok && it != scopes.constEnd(); ++it) {
+            typename std::remove_cvref_t<decltype(records)>::mapped_type list;
+            ok = readArray(
+                it.value(), &list, QStringLiteral("%1.%2.%3").arg(where, QLatin1StringView(d.name), it.key()), error);
+            records.insert(it.key(), list);
+        }
+    });
+    return ok;
+}
+
+QJsonObject bodyOf(const Bundle &b)
+{
+    const QJsonObject estate = estateJson(b.estate);
     QJsonObject projectSamples;
     for (auto it = b.history.projectSamples.cbegin(); it != b.history.projectSamples.cend(); ++it) {
         projectSamples.insert(it.key(), arrayOf(it.value()));
@@ -1075,19 +1099,8 @@ bool readBody(const QJsonObject &body, Bundle *b, QString *error)
                       error)) {
         return false;
     }
-    const QJsonObject estate = body.value(QStringLiteral("estate")).toObject();
-    bool ok = true;
-    forEachTable([&](const auto &d) {
-        const QJsonObject scopes = estate.value(QLatin1StringView(d.name)).toObject();
-        auto &records = b->estate.*(d.records);
-        for (auto it = scopes.constBegin(); ok && it != scopes.constEnd(); ++it) {
-            typename std::remove_cvref_t<decltype(records)>::mapped_type list;
-            ok = readArray(
-                it.value(), &list, QStringLiteral("body.estate.%1.%2").arg(QLatin1StringView(d.name), it.key()), error);
-            records.insert(it.key(), list);
-        }
-    });
-    if (!ok) {
+    if (!readEstate(
+            body.value(QStringLiteral("estate")).toObject(), &b->estate, QStringLiteral("body.estate"), error)) {
         return false;
     }
     const QJsonObject history = body.value(QStringLiteral("history")).toObject();
@@ -1152,11 +1165,11 @@ bool readBody(const QJsonObject &body, Bundle *b, QString *error)
     return true;
 }
 
-QByteArray gzip(const QByteArray &data)
+QByteArray gzip(const QByteArray &data, int level = Z_BEST_COMPRESSION)
 {
     z_stream zs{};
     // windowBits 15 + 16: a gzip header and trailer (RFC 1952), so `zcat` and `gunzip` read it.
-    if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         return {};
     }
     QByteArray out;
@@ -1921,7 +1934,6 @@ void loadBundle(Engine &engine, const Bundle &bundle)
     engine.setRateCard(bundle.rateCard);
     engine.setCacheTargets(bundle.cacheTargets);
     engine.setOffline(bundle.sources, bundle.statuses, readOnlyReason(bundle));
-    Estate &estate = engine.estate();
     const EstateRecords &r = bundle.estate;
     QStringList sources;
     for (const SourceConfig &c : bundle.sources) {
@@ -1938,61 +1950,115 @@ void loadBundle(Engine &engine, const Bundle &bundle)
         }
     });
     for (const QString &s : std::as_const(sources)) {
-        if (auto list = listOf(r.volumes, s)) {
-            estate.publishVolumes(s, std::move(list));
-        }
-        if (auto list = listOf(r.volumePerf, s)) {
-            estate.publishVolumePerf(s, std::move(list));
-        }
-        auto svms = listOf(r.svms, s);
-        auto aggregates = listOf(r.aggregates, s);
-        auto qos = listOf(r.qosPolicies, s);
-        auto flexCaches = listOf(r.flexCaches, s);
-        if (svms || aggregates || qos || flexCaches) {
-            estate.publishInventory(s, orEmpty(svms), orEmpty(aggregates), orEmpty(qos), orEmpty(flexCaches));
-        }
-        if (auto list = listOf(r.events, s)) {
-            estate.publishEvents(s, std::move(list));
-        }
-        ComputePublish compute{listOf(r.gpuClusters, s),
-                               listOf(r.gpuNodes, s),
-                               listOf(r.projects, s),
-                               listOf(r.jobs, s),
-                               listOf(r.pvcs, s),
-                               nullptr,
-                               nullptr}; // a bundle's whole list: the estate diffs it
-        if (compute.clusters || compute.nodes || compute.projects || compute.jobs || compute.pvcs) {
-            estate.publishCompute(s, std::move(compute));
-        }
-        auto pools = listOf(r.capacityPools, s);
-        auto aks = listOf(r.aksClusters, s);
-        if (pools || aks) {
-            estate.publishAzure(s, std::move(pools), std::move(aks));
-        }
-        GridPublish grid{listOf(r.gridSummaries, s),
-                         listOf(r.gridNodes, s),
-                         listOf(r.gridAlerts, s),
-                         listOf(r.tenants, s),
-                         listOf(r.buckets, s)};
-        if (grid.summary || grid.nodes || grid.alerts || grid.tenants || grid.buckets) {
-            estate.publishGrid(s, std::move(grid));
-        }
-        DatasetPublish data{listOf(r.datasets, s), listOf(r.commits, s)};
-        if (data.datasets || data.commits) {
-            estate.publishDatasets(s, std::move(data));
-        }
-        CachePublish caches{listOf(r.cacheTargets, s), listOf(r.cachedCommits, s)};
-        if (caches.targets || caches.cachedCommits) {
-            estate.publishCaches(s, std::move(caches));
-        }
+        publishSourceRecords(engine.estate(), r, s);
     }
+}
+
+void publishSourceRecords(Estate &estate, const EstateRecords &r, const QString &s)
+{
+    if (auto list = listOf(r.volumes, s)) {
+        estate.publishVolumes(s, std::move(list));
+    }
+    if (auto list = listOf(r.volumePerf, s)) {
+        estate.publishVolumePerf(s, std::move(list));
+    }
+    auto svms = listOf(r.svms, s);
+    auto aggregates = listOf(r.aggregates, s);
+    auto qos = listOf(r.qosPolicies, s);
+    auto flexCaches = listOf(r.flexCaches, s);
+    if (svms || aggregates || qos || flexCaches) {
+        estate.publishInventory(s, orEmpty(svms), orEmpty(aggregates), orEmpty(qos), orEmpty(flexCaches));
+    }
+    if (auto list = listOf(r.events, s)) {
+        estate.publishEvents(s, std::move(list));
+    }
+    ComputePublish compute{listOf(r.gpuClusters, s),
+                           listOf(r.gpuNodes, s),
+                           listOf(r.projects, s),
+                           listOf(r.jobs, s),
+                           listOf(r.pvcs, s),
+                           nullptr,
+                           nullptr}; // a whole list: the estate diffs it
+    if (compute.clusters || compute.nodes || compute.projects || compute.jobs || compute.pvcs) {
+        estate.publishCompute(s, std::move(compute));
+    }
+    auto pools = listOf(r.capacityPools, s);
+    auto aks = listOf(r.aksClusters, s);
+    if (pools || aks) {
+        estate.publishAzure(s, std::move(pools), std::move(aks));
+    }
+    GridPublish grid{listOf(r.gridSummaries, s),
+                     listOf(r.gridNodes, s),
+                     listOf(r.gridAlerts, s),
+                     listOf(r.tenants, s),
+                     listOf(r.buckets, s)};
+    if (grid.summary || grid.nodes || grid.alerts || grid.tenants || grid.buckets) {
+        estate.publishGrid(s, std::move(grid));
+    }
+    DatasetPublish data{listOf(r.datasets, s), listOf(r.commits, s)};
+    if (data.datasets || data.commits) {
+        estate.publishDatasets(s, std::move(data));
+    }
+    CachePublish caches{listOf(r.cacheTargets, s), listOf(r.cachedCommits, s)};
+    if (caches.targets || caches.cachedCommits) {
+        estate.publishCaches(s, std::move(caches));
+    }
+    // Scope "<source>/<volumeId>": source names never contain '/'.
+    const QString prefix = s + QLatin1Char('/');
     for (auto it = r.snapshots.cbegin(); it != r.snapshots.cend(); ++it) {
-        // Scope "<source>/<volumeId>": source names never contain '/'.
-        const qsizetype slash = it.key().indexOf(QLatin1Char('/'));
-        if (slash > 0) {
-            estate.publishSnapshots(it.key().left(slash), it.key().mid(slash + 1), listOf(r.snapshots, it.key()));
+        if (it.key().startsWith(prefix)) {
+            estate.publishSnapshots(s, it.key().mid(prefix.size()), listOf(r.snapshots, it.key()));
         }
     }
+}
+
+EstateRecords sourceRecords(const Estate &estate, const QString &source)
+{
+    EstateRecords out;
+    const QString prefix = source + QLatin1Char('/');
+    forEachTable([&](const auto &d) {
+        using T = typename std::remove_cvref_t<decltype(d)>::Record;
+        const Table<T> &table = (estate.*(d.table))();
+        auto &records = out.*(d.records);
+        for (const QString &scope : table.scopes()) {
+            if (scope != source && !scope.startsWith(prefix)) {
+                continue;
+            }
+            QList<T> list;
+            if (const auto items = table.scope(scope)) {
+                list.reserve(qsizetype(items->items().size()));
+                for (const Ptr<T> &item : items->items()) {
+                    list.append(*item);
+                }
+            }
+            records.insert(scope, list);
+        }
+    });
+    return out;
+}
+
+QByteArray encodeSourceRecords(const EstateRecords &records)
+{
+    return gzip(QJsonDocument(estateJson(records)).toJson(QJsonDocument::Compact), Z_BEST_SPEED);
+}
+
+Result<EstateRecords> decodeSourceRecords(const QByteArray &bytes)
+{
+    const std::optional<QByteArray> json = gunzip(bytes);
+    if (!json) {
+        return core::fail(Error::invalid({}, QStringLiteral("shared source state: not a complete gzip stream")));
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(*json, &parseError);
+    if (!doc.isObject()) {
+        return core::fail(Error::invalid({}, QStringLiteral("shared source state: %1").arg(parseError.errorString())));
+    }
+    EstateRecords out;
+    QString error;
+    if (!readEstate(doc.object(), &out, QStringLiteral("estate"), &error)) {
+        return core::fail(Error::invalid({}, QStringLiteral("shared source state: %1").arg(error)));
+    }
+    return out;
 }
 
 QJsonObject BundleDiff::toJson() const

@@ -23,6 +23,7 @@ class QObject;
 namespace strata::core {
 
 class Engine;
+class Estate;
 class HistoryService;
 
 /// Records of one type as the estate held them: scope key (the source name; snapshots:
@@ -259,6 +260,21 @@ private:
 /// published per source into its estate, the statuses and configs come from the bundle,
 /// the rate card and cache targets apply, and every action is refused with readOnlyReason().
 void loadBundle(Engine &engine, const Bundle &bundle);
+
+// ---- One source's records, shared between strata-server replicas (see replicas.h) ----
+
+/// Every list of `source` in `estate` (scopes `source` and, for snapshots, "<source>/<volume>"),
+/// by value. Owner (GUI) thread; cheap (records share their strings).
+EstateRecords sourceRecords(const Estate &estate, const QString &source);
+/// `records` as gzip'd compact JSON ({resource: {scope: [record...]}}, the bundle's "estate"
+/// shape), at gzip's fastest level. Any thread.
+QByteArray encodeSourceRecords(const EstateRecords &records);
+/// The inverse; a Kind::Invalid error naming the first bad field, or a truncated or corrupt
+/// stream. Any thread.
+Result<EstateRecords> decodeSourceRecords(const QByteArray &bytes);
+/// Publishes every list of `records` whose scope is `source` into `estate`, as that source's
+/// poller would (a list absent from `records` is left as it is). Owner (GUI) thread.
+void publishSourceRecords(Estate &estate, const EstateRecords &records, const QString &source);
 
 // ---- Diff ----
 

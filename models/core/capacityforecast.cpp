@@ -277,6 +277,9 @@ void ForecastService::recordDirty()
     m_recordQueued = false;
     const QDateTime now = m_clock.now();
     for (const auto &[source, kind] : std::as_const(m_dirty)) {
+        if (m_recordsHere && !m_recordsHere(source)) {
+            continue;
+        }
         std::vector<VolumeUsage> usage = containerUsage(m_estate, source, kind);
         if (!usage.empty()) {
             m_history->recordCapacity(source, kind, std::move(usage), now);

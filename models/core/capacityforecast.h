@@ -5,6 +5,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -75,6 +76,13 @@ public:
     [[nodiscard]] const std::vector<ContainerForecast> &forecasts() const { return m_forecasts; }
     /// When they were computed (invalid before the first).
     [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
+    /// Replicas sharing a store: record the capacity of a source only when `recordsHere(source)`
+    /// (the replica that polls it), so a sample is written once, not once per replica. Default:
+    /// every source.
+    void setRecordFilter(std::function<bool(const QString &source)> recordsHere)
+    {
+        m_recordsHere = std::move(recordsHere);
+    }
     /// Recomputes now (reads the history, then forecasts on the history thread); changed()
     /// follows. While a computation is under way, another call only asks for one more after it,
     /// so calls faster than a computation never starve it.
@@ -95,6 +103,7 @@ private:
     QDateTime m_computedAt;
     quint64 m_timer = 0;
     bool m_recordQueued = false;
+    std::function<bool(const QString &)> m_recordsHere;
     QList<QPair<QString, ContainerKind>> m_dirty;
     bool m_computing = false;
     bool m_again = false;

@@ -54,6 +54,9 @@ struct SourceStatus
     QString systemVersion; ///< "9.14.1", may be empty
     int consecutiveFailures = 0;
     QDateTime nextPoll; ///< UTC, invalid when paused
+    /// strata-server replicas sharing a store: the replica whose lease polls this source
+    /// ("strata-0/4711"); empty in a single process.
+    QString polledBy;
 
     bool operator==(const SourceStatus &) const = default;
 };

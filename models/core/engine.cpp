@@ -283,7 +283,9 @@ void Engine::startSource(const SourceConfig &config)
                 perf->subscribePerformance();
             }
         }
-        source->start();
+        if (self->pollsHere(name)) {
+            source->start();
+        }
         if (config.kind == SourceKind::StorageGrid) {
             self->resolveS3Secret(config);
         }
@@ -343,8 +345,73 @@ QList<SourceStatus> Engine::statuses() const
     return out;
 }
 
+void Engine::setLeased(bool leased)
+{
+    m_leased = leased;
+    if (leased) {
+        m_forecasts->setRecordFilter([this](const QString &source) {
+            return pollsHere(source);
+        });
+    } else {
+        m_forecasts->setRecordFilter({});
+    }
+}
+
+bool Engine::pollsHere(const QString &source) const
+{
+    return !m_leased || m_held.contains(source);
+}
+
+void Engine::setHeldSources(const QSet<QString> &held)
+{
+    if (!m_leased || held == m_held) {
+        return;
+    }
+    const QSet<QString> before = m_held;
+    m_held = held;
+    for (const SourceConfig &c : std::as_const(m_configs)) {
+        if (before.contains(c.name) != held.contains(c.name)) {
+            // A fresh source object, started or standing by: start() after stop() is not a
+            // path every source kind supports, construction is.
+            stopSource(c.name);
+            startSource(c);
+        }
+    }
+    Q_EMIT sourcesChanged();
+    checkAllPolled();
+}
+
+void Engine::setRemoteStatus(const SourceStatus &status)
+{
+    if (m_remote.value(status.name) == status) {
+        return;
+    }
+    m_remote.insert(status.name, status);
+    if (!pollsHere(status.name)) {
+        Q_EMIT sourceStatusChanged(status.name);
+        checkAllPolled();
+    }
+}
+
 std::optional<SourceStatus> Engine::status(const QString &name) const
 {
+    if (!pollsHere(name)) {
+        const auto remote = m_remote.constFind(name);
+        if (remote != m_remote.cend()) {
+            return *remote;
+        }
+        for (const SourceConfig &c : m_configs) {
+            if (c.name == name) {
+                SourceStatus waiting;
+                waiting.name = c.name;
+                waiting.kind = c.kind;
+                waiting.url = c.url;
+                waiting.lastError = tr("Waiting for the replica that polls %1.").arg(name);
+                return waiting;
+            }
+        }
+        return std::nullopt;
+    }
     if (Source *s = m_sources.value(name)) {
         return s->status();
     }
@@ -363,7 +430,7 @@ Source *Engine::source(const QString &name) const
 void Engine::refresh(const QString &name)
 {
     for (auto it = m_sources.cbegin(); it != m_sources.cend(); ++it) {
-        if (name.isEmpty() || it.key() == name) {
+        if ((name.isEmpty() || it.key() == name) && pollsHere(it.key())) {
             it.value()->refresh();
         }
     }
@@ -464,7 +531,11 @@ bool Engine::allPolledOnce() const
         return true;
     }
     for (const SourceConfig &c : m_configs) {
-        if (Source *s = m_sources.value(c.name)) {
+        if (!pollsHere(c.name)) {
+            if (!m_remote.contains(c.name)) {
+                return false;
+            }
+        } else if (Source *s = m_sources.value(c.name)) {
             if (!s->hasPolledOnce()) {
                 return false;
             }

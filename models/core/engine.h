@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QThreadPool>
 
 #include <chrono>
@@ -106,6 +107,22 @@ public:
     /// (missing secret). Always true offline.
     [[nodiscard]] bool allPolledOnce() const;
 
+    /// Replicas sharing a store (ReplicaCoordinator): every configured source is constructed
+    /// (its actions run here) but polls only while this replica holds its lease
+    /// (setHeldSources()); the others show the state their owner shares (setRemoteState()).
+    /// Call before setSources(). Off by default: every source polls.
+    void setLeased(bool leased);
+    [[nodiscard]] bool isLeased() const { return m_leased; }
+    /// The sources this replica polls from now on (lease mode): newly held ones start polling,
+    /// released ones stop and keep their last data until the new owner's state arrives.
+    void setHeldSources(const QSet<QString> &held);
+    [[nodiscard]] QSet<QString> heldSources() const { return m_held; }
+    /// True when this process polls `source` (always outside lease mode).
+    [[nodiscard]] bool pollsHere(const QString &source) const;
+    /// The health of a source another replica polls, as it shared it (status.polledBy names
+    /// that replica); status() reports it while the source is not held here.
+    void setRemoteStatus(const SourceStatus &status);
+
     /// Offline mode (an opened support bundle, see bundle.h loadBundle()): stops every source
     /// and from then on runs none (setSources() and reloadCredentials() are ignored);
     /// sourceConfigs() and statuses() report `configs` and `statuses`, and every action is
@@ -148,6 +165,10 @@ private:
     int m_perfSubscribers = 0;
     QString m_readOnlyReason;
     std::unique_ptr<IActionExecutor> m_readOnlyExecutor;
+    bool m_leased = false;
+    QSet<QString> m_held;
+    /// Lease mode: the shared status of each source polled by another replica.
+    QHash<QString, SourceStatus> m_remote;
     /// Last member: it observes the others and goes first.
     std::unique_ptr<Timeline> m_timeline;
 };

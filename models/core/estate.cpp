@@ -61,6 +61,7 @@ void Estate::publishVolumes(const QString &source,
     VolumeDiff d = m_volumes.publish(source, std::move(next), base, diff);
     if (!d.isEmpty()) {
         Q_EMIT volumesChanged(d);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -69,6 +70,7 @@ void Estate::publishVolumePerf(const QString &source, std::shared_ptr<const Keye
     VolumePerfDiff d = m_perf.publish(source, std::move(next));
     if (!d.isEmpty()) {
         Q_EMIT volumePerfChanged(d);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -81,6 +83,7 @@ void Estate::publishSnapshots(const QString &source,
     // The first publish of an empty list still matters: it tells views the list is loaded.
     if (!d.isEmpty() || first) {
         Q_EMIT snapshotsChanged(source, volumeId, d);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -97,6 +100,7 @@ void Estate::publishInventory(const QString &source,
     changed |= !m_flexCaches.publish(source, std::move(flexCaches)).isEmpty();
     if (changed) {
         Q_EMIT inventoryChanged(source);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -105,6 +109,7 @@ void Estate::publishEvents(const QString &source, std::shared_ptr<const KeyedLis
     EventDiff d = m_events.publish(source, std::move(next));
     if (!d.isEmpty()) {
         Q_EMIT eventsChanged(d);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -124,6 +129,7 @@ void Estate::publishCompute(const QString &source, ComputePublish next)
     changed |= publishTable(this, m_pvcs, source, std::move(next.pvcs), &Estate::pvcsChanged);
     if (changed) {
         Q_EMIT computeChanged(source);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -131,8 +137,11 @@ void Estate::publishAzure(const QString &source,
                           std::shared_ptr<const KeyedList<CapacityPool>> pools,
                           std::shared_ptr<const KeyedList<AksCluster>> aks)
 {
-    publishTable(this, m_pools, source, std::move(pools), &Estate::capacityPoolsChanged);
-    publishTable(this, m_aks, source, std::move(aks), &Estate::aksClustersChanged);
+    bool changed = publishTable(this, m_pools, source, std::move(pools), &Estate::capacityPoolsChanged);
+    changed |= publishTable(this, m_aks, source, std::move(aks), &Estate::aksClustersChanged);
+    if (changed) {
+        Q_EMIT sourcePublished(source);
+    }
 }
 
 void Estate::publishGrid(const QString &source, GridPublish next)
@@ -145,6 +154,7 @@ void Estate::publishGrid(const QString &source, GridPublish next)
     changed |= publishTable(this, m_buckets, source, std::move(next.buckets), &Estate::bucketsChanged);
     if (changed) {
         Q_EMIT gridChanged(source);
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -155,6 +165,7 @@ void Estate::publishDatasets(const QString &source, DatasetPublish next)
     changed |= publishTable(this, m_commits, source, std::move(next.commits), &Estate::commitsChanged);
     if (changed) {
         Q_EMIT hubChanged();
+        Q_EMIT sourcePublished(source);
     }
 }
 
@@ -166,6 +177,7 @@ void Estate::publishCaches(const QString &source, CachePublish next)
         publishTable(this, m_cachedCommits, source, std::move(next.cachedCommits), &Estate::cachedCommitsChanged);
     if (changed) {
         Q_EMIT hubChanged();
+        Q_EMIT sourcePublished(source);
     }
 }
 

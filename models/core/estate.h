@@ -175,6 +175,9 @@ Q_SIGNALS:
     void cachedCommitsChanged(const strata::core::CachedCommitDiff &diff);
     /// After any publishDatasets()/publishCaches() that changed something (the hub header).
     void hubChanged();
+    /// After any publish that changed something of `source` (following its specific signals);
+    /// not for removeSource(). Replicas share a source's state when it fires.
+    void sourcePublished(const QString &source);
 
 private:
     Table<Volume> m_volumes;

@@ -311,6 +311,86 @@ void HistoryService::claimScheduleEdge(qint64 id,
         std::nullopt);
 }
 
+void HistoryService::syncLeases(const QString &replica,
+                                const QStringList &sources,
+                                qint64 ttlMs,
+                                QObject *context,
+                                std::function<void(std::optional<LeaseSync>)> done)
+{
+    ask<std::optional<LeaseSync>>(
+        context,
+        std::move(done),
+        [replica, sources, ttlMs](IHistoryStore &store) {
+            return store.syncLeases(replica, sources, ttlMs);
+        },
+        std::nullopt);
+}
+
+bool HistoryService::releaseLeases(const QString &replica)
+{
+    return callBlocking<bool>(
+        [replica](IHistoryStore &store) {
+            return store.releaseLeases(replica);
+        },
+        false);
+}
+
+void HistoryService::putSharedState(const QString &source,
+                                    const QString &owner,
+                                    QByteArray status,
+                                    QByteArray body,
+                                    QObject *context,
+                                    std::function<void(qint64 revision)> done)
+{
+    ask<qint64>(
+        context,
+        std::move(done),
+        [source, owner, status = std::move(status), body = std::move(body)](IHistoryStore &store) {
+            return store.putSharedState(source, owner, status, body);
+        },
+        -1);
+}
+
+void HistoryService::sharedStates(qint64 since,
+                                  QHash<QString, qint64> knownBodies,
+                                  QObject *context,
+                                  std::function<void(std::optional<SharedStates>)> done)
+{
+    ask<std::optional<SharedStates>>(
+        context,
+        std::move(done),
+        [since, knownBodies = std::move(knownBodies)](IHistoryStore &store) {
+            return store.sharedStates(since, knownBodies);
+        },
+        std::nullopt);
+}
+
+void HistoryService::listenForSharedStates(QObject *context,
+                                           std::function<void(const QString &source)> notified,
+                                           std::function<void(bool ok)> listening)
+{
+    QPointer<QObject> target(context);
+    auto forward = [target, notified = std::move(notified)](const QString &source) {
+        if (target) {
+            QMetaObject::invokeMethod(
+                target,
+                [target, notified, source] {
+                    if (target) {
+                        notified(source);
+                    }
+                },
+                Qt::QueuedConnection);
+        }
+    };
+    ask<bool>(
+        context,
+        std::move(listening),
+        [forward = std::move(forward)](IHistoryStore &store) {
+            return store.listenForSharedStates(forward);
+        },
+        false);
+}
+
 template <class R> R HistoryService::callBlocking(std::function<R(IHistoryStore &)> fn, R failed)
 {
     if (!m_openError.isEmpty() || !m_thread.isRunning()) {

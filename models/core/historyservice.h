@@ -124,6 +124,31 @@ public:
                     QObject *context,
                     std::function<void(Result<Chargeback>)> done);
 
+    // Replicas sharing the store (see IHistoryStore and ReplicaCoordinator). Each `done` runs
+    // on `context`'s thread; nullopt / -1 when the store failed or never opened.
+    void syncLeases(const QString &replica,
+                    const QStringList &sources,
+                    qint64 ttlMs,
+                    QObject *context,
+                    std::function<void(std::optional<LeaseSync>)> done);
+    /// Blocks until the leases are released (clean shutdown); false when that failed.
+    bool releaseLeases(const QString &replica);
+    void putSharedState(const QString &source,
+                        const QString &owner,
+                        QByteArray status,
+                        QByteArray body,
+                        QObject *context,
+                        std::function<void(qint64 revision)> done);
+    void sharedStates(qint64 since,
+                      QHash<QString, qint64> knownBodies,
+                      QObject *context,
+                      std::function<void(std::optional<SharedStates>)> done);
+    /// IHistoryStore::listenForSharedStates(): `notified(source)` runs on `context`'s thread
+    /// (never after `context` is gone); `listening(ok)` tells whether the store notifies at all.
+    void listenForSharedStates(QObject *context,
+                               std::function<void(const QString &source)> notified,
+                               std::function<void(bool ok)> listening);
+
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();
 

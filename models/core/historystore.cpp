@@ -8,6 +8,7 @@
 #include <QLoggingCategory>
 #include <QSet>
 #include <QSqlDatabase>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -174,6 +175,30 @@ const char *const kMigrationV5[] = {
     " PRIMARY KEY (series_id, t)) WITHOUT ROWID",
 };
 
+// strata-server replicas sharing one store: who polls which source (a lease renewed by its
+// holder, on the store's clock), which replicas are alive, and each source's state as its owner
+// last shared it, numbered by one store-wide revision counter.
+const char *const kMigrationV6[] = {
+    "CREATE TABLE source_lease ("
+    " source TEXT PRIMARY KEY,"
+    " owner TEXT NOT NULL DEFAULT '',"
+    " expires_t BIGINT NOT NULL DEFAULT 0,"
+    " takeovers BIGINT NOT NULL DEFAULT 0)",
+    "CREATE TABLE replica ("
+    " id TEXT PRIMARY KEY,"
+    " seen_t BIGINT NOT NULL)",
+    "CREATE TABLE source_state ("
+    " source TEXT PRIMARY KEY,"
+    " owner TEXT NOT NULL,"
+    " revision BIGINT NOT NULL,"
+    " body_revision BIGINT NOT NULL,"
+    " written_t BIGINT NOT NULL,"
+    " status TEXT NOT NULL,"
+    " body BLOB NOT NULL)",
+    "CREATE TABLE state_counter (id INTEGER PRIMARY KEY, value BIGINT NOT NULL)",
+    "INSERT INTO state_counter (id, value) VALUES (1, 0)",
+};
+
 struct Migration
 {
     std::span<const char *const> common;
@@ -187,6 +212,7 @@ const Migration kMigrations[] = {
     {kMigrationV3},
     {kMigrationV4},
     {kMigrationV5},
+    {kMigrationV6},
 };
 
 // The few spellings of the common migrations that PostgreSQL does not share. REAL is a 4-byte
@@ -201,11 +227,14 @@ QString postgresStatement(const char *sqlite)
     sql.replace(QLatin1String(" series_id INTEGER NOT NULL"), QLatin1String(" series_id BIGINT NOT NULL"));
     sql.replace(QLatin1String(") WITHOUT ROWID"), QLatin1String(")"));
     sql.replace(QLatin1String(" REAL"), QLatin1String(" DOUBLE PRECISION"));
+    sql.replace(QLatin1String(" BLOB"), QLatin1String(" BYTEA"));
     return sql;
 }
 
 // Replicas opening one database at once take turns to migrate it (pg_advisory_lock key).
 constexpr qint64 kSchemaLockKey = 0x5374726174610001; // "Strata" + 1
+// Lease syncs of all replicas take turns (pg_advisory_xact_lock key), so two never balance at once.
+constexpr qint64 kLeaseLockKey = 0x5374726174610002;
 
 /// Where one family of capacity series lives: volumes (keyed by source and volume id) or other
 /// containers (keyed by source, kind and id).
@@ -442,6 +471,14 @@ struct SqlHistoryStore::Private
     /// source -> volume id -> last written perf sample (time in `time`), for change-only writes.
     /// Not loaded from disk: after a restart the first sample of each volume is written again.
     QHash<QString, QHash<QString, VolumePerfSample>> lastPerf;
+    /// listenForSharedStates()'s callback; empty until a reader listens.
+    std::function<void(const QString &)> onShared;
+
+    /// LISTEN on "strata_state" for onShared (again after a reconnect: the old session's
+    /// subscription went with it). PostgreSQL only.
+    bool subscribeShared();
+    /// The store's clock as unix milliseconds (replicas on several hosts share one clock).
+    std::optional<qint64> storeNowMs();
 
     bool fail(const QString &what, const QSqlError &error)
     {
@@ -789,6 +826,9 @@ Status SqlHistoryStore::ping()
         d->db.close();
         if (d->db.open() && (d->exec("SET client_min_messages = warning"), answers())) {
             qCInfo(lcHistory).noquote() << "history store" << d->path << "reconnected";
+            if (d->onShared) {
+                d->subscribeShared();
+            }
             return {};
         }
     }
@@ -1955,6 +1995,351 @@ Result<std::vector<SqlHistoryStore::TableCopy>> SqlHistoryStore::copyFrom(SqlHis
     d->lastContainers.clear();
     d->lastError.clear();
     return copied;
+}
+
+// ---- Replicas: source leases and shared source states ----
+
+std::optional<qint64> SqlHistoryStore::Private::storeNowMs()
+{
+    QSqlQuery query(db);
+    const QString sql = postgres
+                            ? QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)")
+                            : QStringLiteral("SELECT CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)");
+    if (!query.exec(sql) || !query.next()) {
+        fail(QStringLiteral("cannot read the database clock"), query.lastError());
+        return std::nullopt;
+    }
+    return query.value(0).toLongLong();
+}
+
+bool SqlHistoryStore::Private::subscribeShared()
+{
+    QSqlDriver *driver = db.driver();
+    if (!postgres || !driver || !driver->hasFeature(QSqlDriver::EventNotifications)) {
+        return false;
+    }
+    if (!driver->subscribedToNotifications().contains(QStringLiteral("strata_state"))
+        && !driver->subscribeToNotification(QStringLiteral("strata_state"))) {
+        fail(QStringLiteral("cannot LISTEN strata_state"), driver->lastError());
+        return false;
+    }
+    QObject::disconnect(driver, &QSqlDriver::notification, nullptr, nullptr);
+    QObject::connect(driver,
+                     &QSqlDriver::notification,
+                     driver,
+                     [this](const QString &name, QSqlDriver::NotificationSource from, const QVariant &payload) {
+                         // Our own writes notify us too; the coordinator ignores sources it owns.
+                         Q_UNUSED(from)
+                         if (name == QLatin1String("strata_state") && onShared) {
+                             onShared(payload.toString());
+                         }
+                     });
+    return true;
+}
+
+std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
+{
+    if (!d->requireOpen() || replica.isEmpty() || ttlMs <= 0) {
+        return std::nullopt;
+    }
+    const auto failed = [this](const QString &what, const QSqlError &error) -> std::optional<LeaseSync> {
+        d->abort(what, error);
+        return std::nullopt;
+    };
+    if (!d->begin()) {
+        return std::nullopt;
+    }
+    QSqlQuery q(d->db);
+    if (d->postgres && !q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kLeaseLockKey))) {
+        return failed(QStringLiteral("cannot lock the source leases"), q.lastError());
+    }
+    const std::optional<qint64> now = d->storeNowMs();
+    if (!now) {
+        d->rollback();
+        return std::nullopt;
+    }
+    q.prepare(QStringLiteral("INSERT INTO replica (id, seen_t) VALUES (?, ?)"
+                             " ON CONFLICT (id) DO UPDATE SET seen_t = excluded.seen_t"));
+    q.addBindValue(replica);
+    q.addBindValue(*now);
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot record replica %1").arg(replica), q.lastError());
+    }
+    for (const QString &source : sources) {
+        q.prepare(QStringLiteral("INSERT INTO source_lease (source) VALUES (?) ON CONFLICT (source) DO NOTHING"));
+        q.addBindValue(source);
+        if (!q.exec()) {
+            return failed(QStringLiteral("cannot add the lease of %1").arg(source), q.lastError());
+        }
+    }
+    LeaseSync sync;
+    q.prepare(QStringLiteral("SELECT id FROM replica WHERE seen_t > ? ORDER BY id"));
+    q.addBindValue(*now - ttlMs);
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot list the replicas"), q.lastError());
+    }
+    while (q.next()) {
+        sync.liveReplicas << q.value(0).toString();
+    }
+    struct Row
+    {
+        QString owner;
+        qint64 expires = 0;
+    };
+    QMap<QString, Row> rows; // by source name: every replica walks them in the same order
+    if (!q.exec(QStringLiteral("SELECT source, owner, expires_t FROM source_lease"))) {
+        return failed(QStringLiteral("cannot read the source leases"), q.lastError());
+    }
+    while (q.next()) {
+        rows.insert(q.value(0).toString(), Row{q.value(1).toString(), q.value(2).toLongLong()});
+    }
+    // `condition` has one placeholder, bound to `conditionValue` (nothing when it is null).
+    const auto setLease = [&](const QString &source,
+                              const QString &owner,
+                              qint64 expires,
+                              const QString &condition,
+                              const QVariant &conditionValue) {
+        QSqlQuery u(d->db);
+        u.prepare(QStringLiteral("UPDATE source_lease SET owner = ?, expires_t = ?,"
+                                 " takeovers = takeovers + CASE WHEN owner <> '' AND owner <> ? THEN 1 ELSE 0 END"
+                                 " WHERE source = ? AND (%1)")
+                      .arg(condition));
+        u.addBindValue(notNull(owner));
+        u.addBindValue(expires);
+        u.addBindValue(notNull(owner));
+        u.addBindValue(source);
+        if (!conditionValue.isNull()) {
+            u.addBindValue(conditionValue);
+        }
+        return u.exec() ? std::optional<bool>(u.numRowsAffected() == 1) : std::nullopt;
+    };
+    QStringList held;
+    for (auto it = rows.begin(); it != rows.end(); ++it) {
+        if (it->owner != replica) {
+            continue;
+        }
+        const bool wanted = sources.contains(it.key());
+        const qint64 expires = wanted ? *now + ttlMs : 0;
+        if (!setLease(it.key(), wanted ? replica : QString(), expires, QStringLiteral("owner = ?"), replica)) {
+            return failed(QStringLiteral("cannot renew the lease of %1").arg(it.key()), d->db.lastError());
+        }
+        it->owner = wanted ? replica : QString();
+        it->expires = expires;
+        if (wanted) {
+            held << it.key();
+        }
+    }
+    const qsizetype live = std::max<qsizetype>(1, sync.liveReplicas.size());
+    const qsizetype share = (sources.size() + live - 1) / live;
+    // Give up the surplus from the end of the name order, claim from its start: two replicas
+    // balancing in turn converge instead of trading the same source back and forth.
+    while (held.size() > share) {
+        const QString source = held.takeLast();
+        if (!setLease(source, QString(), 0, QStringLiteral("owner = ?"), replica)) {
+            return failed(QStringLiteral("cannot release the lease of %1").arg(source), d->db.lastError());
+        }
+        rows[source] = Row{};
+        sync.released++;
+    }
+    for (auto it = rows.begin(); it != rows.end() && held.size() < share; ++it) {
+        if (!sources.contains(it.key()) || it->owner == replica || (!it->owner.isEmpty() && it->expires >= *now)) {
+            continue;
+        }
+        const bool expired = !it->owner.isEmpty();
+        const std::optional<bool> claimed =
+            setLease(it.key(), replica, *now + ttlMs, QStringLiteral("owner = '' OR expires_t < ?"), *now);
+        if (!claimed) {
+            return failed(QStringLiteral("cannot claim the lease of %1").arg(it.key()), d->db.lastError());
+        }
+        if (*claimed) {
+            held << it.key();
+            sync.takenOver += expired ? 1 : 0;
+            *it = Row{replica, *now + ttlMs};
+        }
+    }
+    q.prepare(QStringLiteral("DELETE FROM replica WHERE seen_t < ?"));
+    q.addBindValue(*now - qint64(24) * 3600 * 1000);
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot forget old replicas"), q.lastError());
+    }
+    if (!d->db.commit()) {
+        return failed(QStringLiteral("cannot commit the source leases"), d->db.lastError());
+    }
+    for (const QString &source : sources) {
+        const Row row = rows.value(source);
+        sync.leases.append(SourceLease{source, row.owner, fromUnixMs(row.expires)});
+    }
+    std::sort(sync.leases.begin(), sync.leases.end(), [](const SourceLease &a, const SourceLease &b) {
+        return a.source < b.source;
+    });
+    sync.storeTime = fromUnixMs(*now);
+    d->lastError.clear();
+    return sync;
+}
+
+bool SqlHistoryStore::releaseLeases(const QString &replica)
+{
+    if (!d->requireOpen()) {
+        return false;
+    }
+    if (!d->begin()) {
+        return false;
+    }
+    QSqlQuery q(d->db);
+    q.prepare(QStringLiteral("UPDATE source_lease SET owner = '', expires_t = 0 WHERE owner = ?"));
+    q.addBindValue(replica);
+    if (!q.exec()) {
+        return d->abort(QStringLiteral("cannot release the leases of %1").arg(replica), q.lastError());
+    }
+    q.prepare(QStringLiteral("DELETE FROM replica WHERE id = ?"));
+    q.addBindValue(replica);
+    if (!q.exec()) {
+        return d->abort(QStringLiteral("cannot forget replica %1").arg(replica), q.lastError());
+    }
+    if (!d->db.commit()) {
+        return d->abort(QStringLiteral("cannot commit the lease release"), d->db.lastError());
+    }
+    d->lastError.clear();
+    return true;
+}
+
+qint64 SqlHistoryStore::putSharedState(const QString &source,
+                                       const QString &owner,
+                                       const QByteArray &status,
+                                       const QByteArray &body)
+{
+    if (!d->requireOpen() || !d->begin()) {
+        return -1;
+    }
+    const auto failed = [this](const QString &what, const QSqlError &error) {
+        d->abort(what, error);
+        return qint64(-1);
+    };
+    const std::optional<qint64> now = d->storeNowMs();
+    if (!now) {
+        d->rollback();
+        return -1;
+    }
+    QSqlQuery q(d->db);
+    // The lease row is locked until commit, so a replica taking the source over waits for this
+    // write and its own next write supersedes it.
+    q.prepare(d->postgres ? QStringLiteral("SELECT owner, expires_t FROM source_lease WHERE source = ? FOR UPDATE")
+                          : QStringLiteral("SELECT owner, expires_t FROM source_lease WHERE source = ?"));
+    q.addBindValue(source);
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot read the lease of %1").arg(source), q.lastError());
+    }
+    if (!q.next() || q.value(0).toString() != owner || q.value(1).toLongLong() < *now) {
+        d->rollback();
+        return 0;
+    }
+    if (!q.exec(QStringLiteral("UPDATE state_counter SET value = value + 1 WHERE id = 1 RETURNING value"))
+        || !q.next()) {
+        return failed(QStringLiteral("cannot number the state of %1").arg(source), q.lastError());
+    }
+    const qint64 revision = q.value(0).toLongLong();
+    const bool withBody = !body.isNull();
+    q.prepare(withBody ? QStringLiteral("INSERT INTO source_state"
+                                        " (source, owner, revision, body_revision, written_t, status, body)"
+                                        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET"
+                                        " owner = excluded.owner, revision = excluded.revision,"
+                                        " body_revision = excluded.body_revision, written_t = excluded.written_t,"
+                                        " status = excluded.status, body = excluded.body")
+                       : QStringLiteral("INSERT INTO source_state"
+                                        " (source, owner, revision, body_revision, written_t, status, body)"
+                                        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET"
+                                        " owner = excluded.owner, revision = excluded.revision,"
+                                        " written_t = excluded.written_t, status = excluded.status"));
+    q.addBindValue(source);
+    q.addBindValue(owner);
+    q.addBindValue(revision);
+    q.addBindValue(withBody ? revision : qint64(0));
+    q.addBindValue(*now);
+    q.addBindValue(QString::fromUtf8(status));
+    q.addBindValue(withBody ? body : QByteArray(""));
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot write the state of %1").arg(source), q.lastError());
+    }
+    if (d->postgres) {
+        q.prepare(QStringLiteral("SELECT pg_notify('strata_state', ?)"));
+        q.addBindValue(source);
+        if (!q.exec()) {
+            return failed(QStringLiteral("cannot notify the state of %1").arg(source), q.lastError());
+        }
+    }
+    if (!d->db.commit()) {
+        return failed(QStringLiteral("cannot commit the state of %1").arg(source), d->db.lastError());
+    }
+    d->lastError.clear();
+    return revision;
+}
+
+std::optional<SharedStates> SqlHistoryStore::sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
+{
+    if (!d->requireOpen()) {
+        return std::nullopt;
+    }
+    const auto failed = [this](const QString &what, const QSqlError &error) -> std::optional<SharedStates> {
+        d->fail(what, error);
+        return std::nullopt;
+    };
+    SharedStates out;
+    const std::optional<qint64> now = d->storeNowMs();
+    if (!now) {
+        return std::nullopt;
+    }
+    out.storeTime = fromUnixMs(*now);
+    QSqlQuery q(d->db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT value FROM state_counter WHERE id = 1")) || !q.next()) {
+        return failed(QStringLiteral("cannot read the state revision"), q.lastError());
+    }
+    out.latestRevision = q.value(0).toLongLong();
+    q.prepare(QStringLiteral("SELECT source, owner, revision, body_revision, written_t, status FROM source_state"
+                             " WHERE revision > ? ORDER BY revision"));
+    q.addBindValue(since);
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot read the shared states"), q.lastError());
+    }
+    while (q.next()) {
+        SharedSourceState s;
+        s.source = q.value(0).toString();
+        s.owner = q.value(1).toString();
+        s.revision = q.value(2).toLongLong();
+        s.bodyRevision = q.value(3).toLongLong();
+        s.written = fromUnixMs(q.value(4).toLongLong());
+        s.status = q.value(5).toString().toUtf8();
+        out.states.push_back(std::move(s));
+    }
+    QSqlQuery b(d->db);
+    b.setForwardOnly(true);
+    for (SharedSourceState &s : out.states) {
+        if (s.bodyRevision <= knownBodies.value(s.source, 0)) {
+            continue;
+        }
+        // Read with its revision: a write between the two queries brings a newer body, which is
+        // fine to apply (the next read sees its revision and skips it).
+        b.prepare(QStringLiteral("SELECT body_revision, body FROM source_state WHERE source = ?"));
+        b.addBindValue(s.source);
+        if (!b.exec()) {
+            return failed(QStringLiteral("cannot read the state of %1").arg(s.source), b.lastError());
+        }
+        if (b.next()) {
+            s.bodyRevision = b.value(0).toLongLong();
+            s.body = b.value(1).toByteArray();
+        }
+    }
+    d->lastError.clear();
+    return out;
+}
+
+bool SqlHistoryStore::listenForSharedStates(std::function<void(const QString &source)> notified)
+{
+    if (!d->requireOpen() || !d->postgres) {
+        return false;
+    }
+    d->onShared = std::move(notified);
+    return d->subscribeShared();
 }
 
 } // namespace strata::core

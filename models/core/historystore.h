@@ -4,10 +4,13 @@
 #include "models/core/error.h"
 #include "models/core/schedule.h"
 
+#include <QByteArray>
 #include <QDateTime>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -74,6 +77,46 @@ struct AuditEntry
     QString message;   ///< error or result detail
 
     bool operator==(const AuditEntry &) const = default;
+};
+
+/// Who polls one source among strata-server replicas sharing a store (table source_lease).
+struct SourceLease
+{
+    QString source;
+    QString owner;     ///< replica id, empty while nobody holds it
+    QDateTime expires; ///< UTC, on the store's clock; the holder renews it well before
+    bool operator==(const SourceLease &) const = default;
+};
+
+/// The answer of IHistoryStore::syncLeases().
+struct LeaseSync
+{
+    QList<SourceLease> leases; ///< every source of the request, by name
+    QStringList liveReplicas;  ///< replicas seen within the lease time, sorted, the caller included
+    int takenOver = 0;         ///< leases this call took from a replica that let them expire
+    int released = 0;          ///< leases this call gave up to balance them over the live replicas
+    QDateTime storeTime;       ///< UTC, the store's clock when it answered
+};
+
+/// A source's estate and health as its owner last shared them (table source_state).
+struct SharedSourceState
+{
+    QString source;
+    QString owner;           ///< replica id of the writer
+    qint64 revision = 0;     ///< store-wide, increases with every write of any source
+    qint64 bodyRevision = 0; ///< the revision of the last write that carried a new body
+    QDateTime written;       ///< UTC, store clock
+    QByteArray status;       ///< the owner's SourceStatus as compact JSON
+    /// encodeSourceRecords() of the source; empty when the reader has bodyRevision already.
+    QByteArray body;
+};
+
+/// The answer of IHistoryStore::sharedStates().
+struct SharedStates
+{
+    std::vector<SharedSourceState> states; ///< written after the asked revision, oldest first
+    qint64 latestRevision = 0;             ///< the newest revision in the store (0: none yet)
+    QDateTime storeTime;                   ///< UTC, store clock, for the notify lag
 };
 
 /// One action in the crash-safe journal (table action_journal). Written before the mutation is
@@ -307,6 +350,58 @@ public:
         Q_UNUSED(actionId)
         return std::nullopt;
     }
+
+    // Replicas sharing one store (strata-server on PostgreSQL). A store without them answers
+    // nullopt (or false) and a coordinator over it stays single-process.
+    /// Renews `replica`'s leases on `sources`, records that it is alive, and balances: a replica
+    /// holding more than its share (ceil(sources / live replicas)) releases the surplus, one
+    /// holding less claims sources that are free or whose lease expired. Leases run for `ttlMs`
+    /// on the store's clock, so replicas on different hosts need no synchronised clocks.
+    /// Leases of sources not in `sources` that `replica` holds are released. Serialised
+    /// store-wide (an advisory lock). nullopt when the store failed.
+    virtual std::optional<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
+    {
+        Q_UNUSED(replica)
+        Q_UNUSED(sources)
+        Q_UNUSED(ttlMs)
+        return std::nullopt;
+    }
+    /// Gives up every lease of `replica` and forgets it (a clean shutdown hands its sources
+    /// over at once instead of after the lease time).
+    virtual bool releaseLeases(const QString &replica)
+    {
+        Q_UNUSED(replica)
+        return false;
+    }
+    /// Writes `source`'s state as `owner` while it holds the source's lease: `status` always,
+    /// `body` unless it is null (status-only write, the stored body stays). Signals readers
+    /// (PostgreSQL NOTIFY on channel "strata_state", payload the source name). Returns the new
+    /// revision, 0 when `owner` does not hold the lease (nothing written), -1 on failure.
+    virtual qint64
+    putSharedState(const QString &source, const QString &owner, const QByteArray &status, const QByteArray &body)
+    {
+        Q_UNUSED(source)
+        Q_UNUSED(owner)
+        Q_UNUSED(status)
+        Q_UNUSED(body)
+        return -1;
+    }
+    /// States written after revision `since`, oldest first; a body only where it is newer than
+    /// `knownBodies` (source -> bodyRevision the reader applied). nullopt when the store failed.
+    virtual std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
+    {
+        Q_UNUSED(since)
+        Q_UNUSED(knownBodies)
+        return std::nullopt;
+    }
+    /// Calls `notified(source)` on the store's thread when another connection shared a state
+    /// (PostgreSQL LISTEN, kept across reconnects). false where the store cannot notify
+    /// (SQLite): readers then poll sharedStates().
+    virtual bool listenForSharedStates(std::function<void(const QString &source)> notified)
+    {
+        Q_UNUSED(notified)
+        return false;
+    }
 };
 
 /// The SQL implementation, in two dialects behind one schema (with a migration list per dialect):
@@ -384,6 +479,14 @@ public:
     qint64 journalFinish(const AuditEntry &audit) override;
     std::vector<JournalEntry> openJournal() override;
     std::optional<JournalEntry> journalEntry(const QString &actionId) override;
+    std::optional<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs) override;
+    bool releaseLeases(const QString &replica) override;
+    qint64 putSharedState(const QString &source,
+                          const QString &owner,
+                          const QByteArray &status,
+                          const QByteArray &body) override;
+    std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies) override;
+    bool listenForSharedStates(std::function<void(const QString &source)> notified) override;
 
     /// One table moved by copyFrom().
     struct TableCopy

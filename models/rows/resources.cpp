@@ -130,7 +130,8 @@ ResultSet sourceRows(const QList<core::SourceStatus> &statuses)
                   {QStringLiteral("version"), QStringLiteral("VERSION")},
                   {QStringLiteral("last_success"), QString()},
                   {QStringLiteral("latency_ms"), QStringLiteral("POLL-MS")},
-                  {QStringLiteral("last_error"), QStringLiteral("ERROR")}};
+                  {QStringLiteral("last_error"), QStringLiteral("ERROR")},
+                  {QStringLiteral("polled_by"), QString()}};
     for (const core::SourceStatus &s : statuses) {
         rs.addRow({s.name,
                    core::sourceKindName(s.kind),
@@ -141,7 +142,8 @@ ResultSet sourceRows(const QList<core::SourceStatus> &statuses)
                    s.systemVersion,
                    s.lastSuccess,
                    s.latencyMs >= 0 ? QVariant(s.latencyMs) : QVariant(),
-                   s.lastError});
+                   s.lastError,
+                   s.polledBy.isEmpty() ? QVariant() : QVariant(s.polledBy)});
     }
     return rs;
 }

@@ -41,7 +41,8 @@ export class LiveFeed {
 
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const since = this.revision != null ? '?since=' + this.revision : '';
+    const since = this.revision != null
+      ? '?since=' + this.revision + (this.feed ? '&feed=' + encodeURIComponent(this.feed) : '') : '';
     return `${proto}//${location.host}/api/v1/live${since}`;
   }
 
@@ -61,6 +62,7 @@ export class LiveFeed {
       try { msg = JSON.parse(ev.data); } catch { return; }
       this.lastMessageAt = Date.now();
       if (msg.type === 'hello') {
+        this.feed = msg.feed;
         this.attempt = 0;
         this.lostAt = null;
         this.setState('live');

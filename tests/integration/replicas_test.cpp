@@ -1,0 +1,210 @@
+// strata-server replicas in one process (issue 19): two engines with their ReplicaCoordinators
+// share one PostgreSQL database and an ONTAP simulator behind two sources. Each source is polled
+// by one of them, both show both sources, a change polled by one reaches the other through the
+// store, an action submitted on the replica that does not poll the source still runs once, and
+// a replica that stops hands its sources over.
+
+#include "models/core/bundle.h"
+#include "models/core/historyservice.h"
+#include "models/core/replicas.h"
+#include "tests/integration/simfixture.h"
+#include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/pgfixture.h"
+
+#include <QSignalSpy>
+
+using namespace strata;
+using namespace strata::testsupport;
+
+namespace {
+
+struct Replica
+{
+    std::unique_ptr<core::HistoryService> history;
+    std::unique_ptr<core::Engine> engine;
+    std::unique_ptr<core::ReplicaCoordinator> coordinator;
+};
+
+class ReplicasTest : public SimFixture
+{
+protected:
+    core::SystemClock clock;
+    std::unique_ptr<ScratchPostgresDatabase> database;
+    std::vector<std::unique_ptr<Replica>> replicas;
+
+    void SetUp() override
+    {
+        SimFixture::SetUp();
+        database = std::make_unique<ScratchPostgresDatabase>();
+        ASSERT_FALSE(database->url().isEmpty());
+    }
+
+    void TearDown() override
+    {
+        replicas.clear();
+        database.reset();
+    }
+
+    QList<core::SourceConfig> sources() const
+    {
+        return {sourceConfig(QStringLiteral("ontap-a")), sourceConfig(QStringLiteral("ontap-b"))};
+    }
+
+    Replica &addReplica(const QString &id)
+    {
+        auto r = std::make_unique<Replica>();
+        r->history =
+            std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(database->url(), clock));
+        EXPECT_TRUE(r->history->openError().isEmpty()) << r->history->openError().toStdString();
+        r->engine = std::make_unique<core::Engine>(core::Engine::Deps{clock, credentials, r->history.get(), id});
+        r->engine->setLeased(true);
+        core::ReplicaCoordinator::Options options;
+        options.replicaId = id;
+        options.leaseTime = std::chrono::milliseconds(2000);
+        options.renewEvery = std::chrono::milliseconds(300);
+        options.shareEvery = std::chrono::milliseconds(100);
+        options.readEvery = std::chrono::milliseconds(500);
+        r->coordinator = std::make_unique<core::ReplicaCoordinator>(*r->engine, *r->history, options);
+        r->engine->setSources(sources());
+        r->coordinator->start();
+        replicas.push_back(std::move(r));
+        return *replicas.back();
+    }
+
+    static int volumesOf(core::Engine &engine, const QString &source)
+    {
+        const auto list = engine.estate().volumes().scope(source);
+        return list ? int(list->items().size()) : 0;
+    }
+};
+
+TEST_F(ReplicasTest, EachSourceIsPolledByOneReplicaAndBothShowBoth)
+{
+    Replica &a = addReplica(QStringLiteral("replica-a"));
+    Replica &b = addReplica(QStringLiteral("replica-b"));
+    const int expected = simulator->volumeCount();
+    ASSERT_GT(expected, 0);
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return a.engine->heldSources().size() == 1 && b.engine->heldSources().size() == 1
+                   && a.engine->heldSources() != b.engine->heldSources();
+        },
+        20000))
+        << a.coordinator->stats().held.join(QLatin1Char(',')).toStdString() << " / "
+        << b.coordinator->stats().held.join(QLatin1Char(',')).toStdString();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            for (Replica *r : {&a, &b}) {
+                for (const QString &s : {QStringLiteral("ontap-a"), QStringLiteral("ontap-b")}) {
+                    if (volumesOf(*r->engine, s) != expected) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        },
+        20000));
+    // The same records on both sides, and each replica names the other as the poller of its source.
+    const QString ofA = *a.engine->heldSources().cbegin();
+    const QString ofB = *b.engine->heldSources().cbegin();
+    EXPECT_EQ(core::sourceRecords(a.engine->estate(), ofA).volumes,
+              core::sourceRecords(b.engine->estate(), ofA).volumes);
+    ASSERT_TRUE(waitFor([&] {
+        const auto s = b.engine->status(ofA);
+        const auto t = a.engine->status(ofB);
+        return s && s->polledBy == QStringLiteral("replica-a") && s->lastSuccess.isValid() && t
+               && t->polledBy == QStringLiteral("replica-b") && t->lastSuccess.isValid();
+    }));
+    EXPECT_EQ(a.engine->status(ofB)->polledBy, QStringLiteral("replica-b"))
+        << "b shared " << b.coordinator->stats().statesShared << ", a applied " << a.coordinator->stats().statesApplied
+        << ", b failures " << b.coordinator->stats().leaseFailures << ", a shared "
+        << a.coordinator->stats().statesShared << ", b applied " << b.coordinator->stats().statesApplied;
+    EXPECT_EQ(a.engine->status(ofB)->health, b.engine->status(ofB)->health);
+    EXPECT_TRUE(a.engine->allPolledOnce());
+    EXPECT_TRUE(b.engine->allPolledOnce());
+
+    // Polls reach the simulator from the owner only: refreshing on the follower asks nothing.
+    const int before = simulator->requestCount();
+    b.engine->refresh(ofA);
+    QTest::qWait(500);
+    EXPECT_EQ(simulator->requestCount(), before);
+    EXPECT_GE(a.coordinator->stats().statesShared, 1);
+    EXPECT_GE(b.coordinator->stats().statesApplied, 1);
+    EXPECT_GE(b.coordinator->stats().lastNotifyLagSeconds, 0.0);
+}
+
+TEST_F(ReplicasTest, AnActionOnTheOtherReplicaRunsOnceAndItsResultReachesBoth)
+{
+    Replica &a = addReplica(QStringLiteral("replica-a"));
+    Replica &b = addReplica(QStringLiteral("replica-b"));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return a.engine->heldSources().size() == 1 && b.engine->heldSources().size() == 1
+                   && volumesOf(*b.engine, QStringLiteral("ontap-a")) > 0
+                   && volumesOf(*b.engine, QStringLiteral("ontap-b")) > 0
+                   && volumesOf(*a.engine, QStringLiteral("ontap-a")) > 0
+                   && volumesOf(*a.engine, QStringLiteral("ontap-b")) > 0;
+        },
+        20000));
+    const QString ofA = *a.engine->heldSources().cbegin();
+    core::Ptr<core::Volume> volume;
+    for (const auto &v : b.engine->estate().volumes().scope(ofA)->items()) {
+        if (v->name == QStringLiteral("chest_xray")) {
+            volume = v;
+        }
+    }
+    ASSERT_TRUE(volume);
+    ASSERT_NE(volume->qosPolicy, QStringLiteral("ai-training"));
+
+    // Submitted on b, which does not poll ofA: b's standing-by source runs it against the system.
+    core::ActionRequest request(core::ActionKind::ServiceLevelChange, ofA, volume->id);
+    request.targetLevel = QStringLiteral("ai-training");
+    const auto submitted = b.engine->actions().submit(request);
+    ASSERT_TRUE(submitted.hasValue()) << submitted.error().message.toStdString();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return b.engine->actions().find(*submitted)->state != core::ActionState::Running;
+        },
+        30000));
+    EXPECT_EQ(b.engine->actions().find(*submitted)->state, core::ActionState::Succeeded)
+        << b.engine->actions().find(*submitted)->message.toStdString();
+    EXPECT_EQ(simulator->volume(volume->id)->qosPolicy.name, QStringLiteral("ai-training"));
+
+    // The owner's next poll carries the change to both estates.
+    a.engine->refresh(ofA);
+    ASSERT_TRUE(waitFor(
+        [&] {
+            const auto onB = b.engine->estate().volume(ofA, volume->id);
+            const auto onA = a.engine->estate().volume(ofA, volume->id);
+            return onA && onB && onA->qosPolicy == QStringLiteral("ai-training")
+                   && onB->qosPolicy == QStringLiteral("ai-training");
+        },
+        20000));
+}
+
+TEST_F(ReplicasTest, AReplicaThatStopsHandsItsSourcesToTheOther)
+{
+    Replica &a = addReplica(QStringLiteral("replica-a"));
+    Replica &b = addReplica(QStringLiteral("replica-b"));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return a.engine->heldSources().size() == 1 && b.engine->heldSources().size() == 1;
+        },
+        20000));
+    const QString ofA = *a.engine->heldSources().cbegin();
+    a.coordinator->stop();
+    EXPECT_TRUE(a.engine->heldSources().isEmpty());
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return b.engine->heldSources().size() == 2;
+        },
+        10000));
+    EXPECT_EQ(b.coordinator->stats().takeovers, 0) << "released, not expired";
+    // b polls it now: its own status, no other poller named.
+    ASSERT_TRUE(waitFor([&] {
+        const auto s = b.engine->status(ofA);
+        return s && s->polledBy.isEmpty() && s->lastSuccess.isValid();
+    }));
+}
+
+} // namespace
