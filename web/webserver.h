@@ -87,6 +87,14 @@ struct WebServerOptions
     int loginWorkers = 2;    ///< password hashes checked at once (threads)
     int loginQueueLimit = 8; ///< checks waiting per lane (addresses that failed / the others); 429
 
+    // Replicas (web/sharedauth.h).
+    /// Users and sessions live in the engine's history store (a PostgreSQL database several
+    /// replicas share) instead of the UserStore's file and this process's memory: a session
+    /// works on every replica, and logout, password and role changes and user removals reach
+    /// every replica within 3 s. The UserStore must then be memory-only (empty path).
+    bool usersInStore = false;
+    int sharedSyncMs = 1500; ///< how often a replica reads what the others changed
+
     // Live feed memory.
     qint64 liveMaxIncomingBytes = 64 * 1024;          ///< largest frame and message a viewer may send
     qint64 liveSendQueueBytes = 8 * 1024 * 1024;      ///< unsent bytes per viewer, then it is dropped
