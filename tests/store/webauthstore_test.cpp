@@ -118,7 +118,8 @@ TEST_P(WebAuthStoreDialects, ALoginCheckedAgainstAnOutdatedUserIsNotRecorded)
                                           QStringLiteral("old-hash")));
     EXPECT_FALSE(*store->insertWebSession(webSessionOf(hash, QStringLiteral("bob"), QStringLiteral("admin")),
                                           QStringLiteral("hash-of-bob")));
-    EXPECT_FALSE(*store->insertWebSession(webSessionOf(hash, QStringLiteral("carol")), QStringLiteral("hash-of-carol")));
+    EXPECT_FALSE(
+        *store->insertWebSession(webSessionOf(hash, QStringLiteral("carol")), QStringLiteral("hash-of-carol")));
     EXPECT_FALSE(store->webSession(hash, kWebT0)->has_value());
 }
 
@@ -243,9 +244,8 @@ TEST(WebAuthStore, MigrateCopiesTheWebTablesToo)
         }
     }
     EXPECT_EQ(tables,
-              (QStringList{QStringLiteral("web_user=1"),
-                           QStringLiteral("web_session=1"),
-                           QStringLiteral("web_auth_change=2")}));
+              (QStringList{
+                  QStringLiteral("web_user=1"), QStringLiteral("web_session=1"), QStringLiteral("web_auth_change=2")}));
     EXPECT_EQ(target.webUsers()->size(), 1U);
     EXPECT_TRUE(target.webSession(QString(64, u'e'), kWebT0)->has_value());
 }
