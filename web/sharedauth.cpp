@@ -7,12 +7,12 @@ namespace strata::web {
 
 namespace {
 
-User userFromRecord(const core::WebUserRecord &r)
+User sharedUserFromRecord(const core::WebUserRecord &r)
 {
     return User{r.name, roleFromName(r.role).value_or(Role::Viewer), r.passwordHash, r.created};
 }
 
-Session sessionFromRecord(const core::WebSessionRecord &r, const QString &id)
+Session sharedSessionFromRecord(const core::WebSessionRecord &r, const QString &id)
 {
     Session s;
     s.id = id;
@@ -24,7 +24,7 @@ Session sessionFromRecord(const core::WebSessionRecord &r, const QString &id)
     return s;
 }
 
-constexpr qint64 kPruneEveryMs = 10 * 60 * 1000;
+constexpr qint64 kSharedPruneEveryMs = 10 * 60 * 1000;
 
 } // namespace
 
@@ -127,7 +127,7 @@ SharedAuth::LookupStart SharedAuth::lookup(const QString &id, std::function<void
     m_history.webSession(hash, now, this, [this, hash, id](core::Result<std::optional<core::WebSessionRecord>> r) {
         const bool found = r && r->has_value() && !m_ended.contains(hash);
         if (found) {
-            m_sessions.adopt(sessionFromRecord(**r, id));
+            m_sessions.adopt(sharedSessionFromRecord(**r, id));
         } else if (r) {
             if (m_misses.size() >= 10 * kMaxLookups) {
                 m_misses.clear(); // a flood of made-up cookies must not grow this without bound
@@ -159,7 +159,7 @@ void SharedAuth::sync()
         m_history.touchWebSessions(std::move(records));
     }
     const QDateTime now = m_clock.now();
-    if (!m_lastPrune.isValid() || m_lastPrune.msecsTo(now) >= kPruneEveryMs) {
+    if (!m_lastPrune.isValid() || m_lastPrune.msecsTo(now) >= kSharedPruneEveryMs) {
         m_lastPrune = now;
         m_history.pruneWebAuth(now);
     }
@@ -184,12 +184,12 @@ void SharedAuth::apply(const core::WebAuthChanges &changes)
     if (changes.full) {
         QList<User> all;
         for (const core::WebUserRecord &r : changes.users) {
-            all.append(userFromRecord(r));
+            all.append(sharedUserFromRecord(r));
         }
         m_users.replaceAll(all);
     } else {
         for (const core::WebUserRecord &r : changes.users) {
-            const User now = userFromRecord(r);
+            const User now = sharedUserFromRecord(r);
             const std::optional<User> before = m_users.find(r.name);
             if (before && before->passwordHash == now.passwordHash && before->role == now.role) {
                 continue; // written here, or read again through the overlap
@@ -208,7 +208,7 @@ void SharedAuth::apply(const core::WebAuthChanges &changes)
     }
     for (const core::WebSessionRecord &r : changes.sessions) {
         if (!m_ended.contains(r.idHash)) {
-            m_sessions.adopt(sessionFromRecord(r, QString()));
+            m_sessions.adopt(sharedSessionFromRecord(r, QString()));
         }
     }
     for (const QString &hash : changes.removedSessions) {

@@ -177,7 +177,10 @@ struct WebServerOptions
 /// /metrics) and checked on loginWorkers threads, one at a time per client address, queued in
 /// lanes that keep attackers' guesses behind real users (429 + Retry-After when full). Logging
 /// out closes that session's WebSockets; a removed user, or a new password or role, ends every
-/// session and WebSocket of that user.
+/// session and WebSocket of that user. With WebServerOptions::usersInStore all of that holds
+/// across replicas within 3 s (web/sharedauth.h), and a cookie another replica made that this
+/// one does not know yet is answered, after a lookup in the store, with 307 to the same URL
+/// (or 401; a WebSocket handshake with 503 + Retry-After: 1).
 /// POST/PUT/DELETE need the session's X-CSRF-Token and, when sent, an allowed Origin (403).
 /// Responses carry Content-Security-Policy "default-src 'self'", X-Content-Type-Options nosniff,
 /// Referrer-Policy no-referrer and (TLS) Strict-Transport-Security. Secrets never appear in a

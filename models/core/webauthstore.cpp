@@ -11,9 +11,9 @@ namespace strata::core::webauth {
 
 namespace {
 
-const QString kUserChange = QStringLiteral("user");
-const QString kSessionChange = QStringLiteral("session");
-constexpr qint64 kChangeRowsKeptMs = 24LL * 3600 * 1000;
+const QString kWebUserChange = QStringLiteral("user");
+const QString kWebSessionChange = QStringLiteral("session");
+constexpr qint64 kWebChangeRowsKeptMs = 24LL * 3600 * 1000;
 
 Error webAuthSqlError(const QString &what, const QSqlError &error)
 {
@@ -25,7 +25,7 @@ QDateTime webAuthTime(const QVariant &ms)
     return QDateTime::fromMSecsSinceEpoch(ms.toLongLong(), Qt::UTC);
 }
 
-const QString kSessionColumns =
+const QString kWebSessionColumns =
     QStringLiteral("id_sha256, user_name, role, created_t, last_seen_t, expires_t FROM web_session");
 
 WebSessionRecord webSessionFromRow(const QSqlQuery &q)
@@ -62,7 +62,7 @@ Status webAuthRun(QSqlDatabase &db, const QString &sql, const QVariantList &valu
     return webAuthExec(query, values, what);
 }
 
-Status logChange(QSqlDatabase &db, const QString &kind, const QString &name, qint64 at)
+Status webAuthLogChange(QSqlDatabase &db, const QString &kind, const QString &name, qint64 at)
 {
     return webAuthRun(db,
                       QStringLiteral("INSERT INTO web_auth_change (t, kind, name) VALUES (?, ?, ?)"),
@@ -71,7 +71,7 @@ Status logChange(QSqlDatabase &db, const QString &kind, const QString &name, qin
 }
 
 /// Deletes the user's sessions, with a change row for each (inside the caller's transaction).
-Status endUserSessions(QSqlDatabase &db, const QString &name, qint64 at)
+Status webAuthEndUserSessions(QSqlDatabase &db, const QString &name, qint64 at)
 {
     QSqlQuery list(db);
     list.prepare(QStringLiteral("SELECT id_sha256 FROM web_session WHERE user_name = ?"));
@@ -83,7 +83,7 @@ Status endUserSessions(QSqlDatabase &db, const QString &name, qint64 at)
         hashes << list.value(0).toString();
     }
     for (const QString &hash : std::as_const(hashes)) {
-        if (Status s = logChange(db, kSessionChange, hash, at); !s) {
+        if (Status s = webAuthLogChange(db, kWebSessionChange, hash, at); !s) {
             return s;
         }
     }
@@ -94,7 +94,7 @@ Status endUserSessions(QSqlDatabase &db, const QString &name, qint64 at)
 }
 
 /// Runs `body` in a transaction: committed when it succeeds, rolled back otherwise.
-template <class Body> auto inTransaction(QSqlDatabase &db, Body body) -> decltype(body())
+template <class Body> auto webAuthInTransaction(QSqlDatabase &db, Body body) -> decltype(body())
 {
     if (!db.transaction()) {
         return fail(webAuthSqlError(QStringLiteral("cannot begin a transaction"), db.lastError()));
@@ -118,7 +118,7 @@ Status saveUser(QSqlDatabase &db, const WebUserRecord &user, const QDateTime &at
 {
     const qint64 now = at.toMSecsSinceEpoch();
     const qint64 created = user.created.isValid() ? user.created.toMSecsSinceEpoch() : now;
-    return inTransaction(db, [&]() -> Status {
+    return webAuthInTransaction(db, [&]() -> Status {
         // ON CONFLICT keeps the first created time: a replaced user is the same account.
         if (Status s =
                 webAuthRun(db,
@@ -131,17 +131,17 @@ Status saveUser(QSqlDatabase &db, const WebUserRecord &user, const QDateTime &at
             !s) {
             return s;
         }
-        if (Status s = endUserSessions(db, user.name, now); !s) {
+        if (Status s = webAuthEndUserSessions(db, user.name, now); !s) {
             return s;
         }
-        return logChange(db, kUserChange, user.name, now);
+        return webAuthLogChange(db, kWebUserChange, user.name, now);
     });
 }
 
 Result<bool> removeUser(QSqlDatabase &db, const QString &name, const QDateTime &at)
 {
     const qint64 now = at.toMSecsSinceEpoch();
-    return inTransaction(db, [&]() -> Result<bool> {
+    return webAuthInTransaction(db, [&]() -> Result<bool> {
         QSqlQuery del(db);
         del.prepare(QStringLiteral("DELETE FROM web_user WHERE name = ?"));
         if (Status s = webAuthExec(del, {name}, QStringLiteral("cannot remove web user %1").arg(name)); !s) {
@@ -150,10 +150,10 @@ Result<bool> removeUser(QSqlDatabase &db, const QString &name, const QDateTime &
         if (del.numRowsAffected() == 0) {
             return false;
         }
-        if (Status s = endUserSessions(db, name, now); !s) {
+        if (Status s = webAuthEndUserSessions(db, name, now); !s) {
             return fail(s.error());
         }
-        if (Status s = logChange(db, kUserChange, name, now); !s) {
+        if (Status s = webAuthLogChange(db, kWebUserChange, name, now); !s) {
             return fail(s.error());
         }
         return true;
@@ -178,7 +178,7 @@ Result<std::vector<WebUserRecord>> users(QSqlDatabase &db)
 Result<bool> insertSession(QSqlDatabase &db, const WebSessionRecord &session, const QString &passwordHash)
 {
     const qint64 created = session.created.toMSecsSinceEpoch();
-    return inTransaction(db, [&]() -> Result<bool> {
+    return webAuthInTransaction(db, [&]() -> Result<bool> {
         QSqlQuery insert(db);
         insert.prepare(QStringLiteral("INSERT INTO web_session (id_sha256, user_name, role, created_t, last_seen_t,"
                                       " expires_t) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM web_user"
@@ -200,7 +200,7 @@ Result<bool> insertSession(QSqlDatabase &db, const WebSessionRecord &session, co
         if (insert.numRowsAffected() == 0) {
             return false;
         }
-        if (Status s = logChange(db, kSessionChange, session.idHash, created); !s) {
+        if (Status s = webAuthLogChange(db, kWebSessionChange, session.idHash, created); !s) {
             return fail(s.error());
         }
         return true;
@@ -209,7 +209,7 @@ Result<bool> insertSession(QSqlDatabase &db, const WebSessionRecord &session, co
 
 Status removeSession(QSqlDatabase &db, const QString &idHash, const QDateTime &at)
 {
-    return inTransaction(db, [&]() -> Status {
+    return webAuthInTransaction(db, [&]() -> Status {
         if (Status s = webAuthRun(db,
                                   QStringLiteral("DELETE FROM web_session WHERE id_sha256 = ?"),
                                   {idHash},
@@ -217,7 +217,7 @@ Status removeSession(QSqlDatabase &db, const QString &idHash, const QDateTime &a
             !s) {
             return s;
         }
-        return logChange(db, kSessionChange, idHash, at.toMSecsSinceEpoch());
+        return webAuthLogChange(db, kWebSessionChange, idHash, at.toMSecsSinceEpoch());
     });
 }
 
@@ -226,7 +226,7 @@ Status touchSessions(QSqlDatabase &db, const std::vector<WebSessionRecord> &sess
     if (sessions.empty()) {
         return {};
     }
-    return inTransaction(db, [&]() -> Status {
+    return webAuthInTransaction(db, [&]() -> Status {
         QSqlQuery update(db);
         update.prepare(QStringLiteral("UPDATE web_session SET last_seen_t = ?, expires_t = ? WHERE id_sha256 = ?"
                                       " AND last_seen_t < ?"));
@@ -247,7 +247,7 @@ Result<std::optional<WebSessionRecord>> session(QSqlDatabase &db, const QString 
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT ") + kSessionColumns
+    query.prepare(QStringLiteral("SELECT ") + kWebSessionColumns
                   + QStringLiteral(" WHERE id_sha256 = ? AND expires_t > ?"));
     if (Status s = webAuthExec(query, {idHash, now.toMSecsSinceEpoch()}, QStringLiteral("cannot read a session")); !s) {
         return fail(s.error());
@@ -279,7 +279,7 @@ Result<WebAuthChanges> changes(QSqlDatabase &db, qint64 cursor, const QDateTime 
         out.users = std::move(*all);
         QSqlQuery live(db);
         live.setForwardOnly(true);
-        live.prepare(QStringLiteral("SELECT ") + kSessionColumns + QStringLiteral(" WHERE expires_t > ?"));
+        live.prepare(QStringLiteral("SELECT ") + kWebSessionColumns + QStringLiteral(" WHERE expires_t > ?"));
         if (Status s = webAuthExec(live, {nowMs}, QStringLiteral("cannot read the sessions")); !s) {
             return fail(s.error());
         }
@@ -299,7 +299,7 @@ Result<WebAuthChanges> changes(QSqlDatabase &db, qint64 cursor, const QDateTime 
     QStringList sessionHashes;
     while (feed.next()) {
         out.cursor = std::max(out.cursor, feed.value(0).toLongLong());
-        QStringList &names = feed.value(1).toString() == kUserChange ? userNames : sessionHashes;
+        QStringList &names = feed.value(1).toString() == kWebUserChange ? userNames : sessionHashes;
         if (const QString name = feed.value(2).toString(); !names.contains(name)) {
             names << name;
         }
@@ -334,11 +334,11 @@ Result<WebAuthChanges> changes(QSqlDatabase &db, qint64 cursor, const QDateTime 
 Result<qint64> prune(QSqlDatabase &db, const QDateTime &now)
 {
     const qint64 nowMs = now.toMSecsSinceEpoch();
-    return inTransaction(db, [&]() -> Result<qint64> {
+    return webAuthInTransaction(db, [&]() -> Result<qint64> {
         qint64 rows = 0;
         for (const auto &[sql, bound] :
              {std::pair{QStringLiteral("DELETE FROM web_session WHERE expires_t <= ?"), nowMs},
-              std::pair{QStringLiteral("DELETE FROM web_auth_change WHERE t < ?"), nowMs - kChangeRowsKeptMs}}) {
+              std::pair{QStringLiteral("DELETE FROM web_auth_change WHERE t < ?"), nowMs - kWebChangeRowsKeptMs}}) {
             QSqlQuery del(db);
             del.prepare(sql);
             if (Status s = webAuthExec(del, {bound}, QStringLiteral("cannot prune the web sessions")); !s) {

@@ -36,7 +36,7 @@ constexpr qint64 kReplicaBoundMs = 3000;
 
 /// One replica: its own history service (connection) on the shared database, engine, users
 /// (memory-only, filled from the store) and web server.
-struct Replica
+struct SharedReplica
 {
     std::unique_ptr<core::HistoryService> history;
     std::unique_ptr<core::Engine> engine;
@@ -86,7 +86,7 @@ protected:
         }
     }
 
-    void start(Replica &r, int syncMs = 1500)
+    void start(SharedReplica &r, int syncMs = 1500)
     {
         r.history = std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(db.url(), clock));
         ASSERT_TRUE(r.history->openError().isEmpty()) << r.history->openError().toStdString();
@@ -102,7 +102,7 @@ protected:
         ASSERT_TRUE(testsupport::succeeded(r.server->listen()));
     }
 
-    ReplicaReply send(Replica &r,
+    ReplicaReply send(SharedReplica &r,
                       const QByteArray &method,
                       const QString &path,
                       const ReplicaLogin &login = {},
@@ -137,7 +137,7 @@ protected:
         return out;
     }
 
-    ReplicaLogin logIn(Replica &r, const QString &user, const QString &password)
+    ReplicaLogin logIn(SharedReplica &r, const QString &user, const QString &password)
     {
         const ReplicaReply reply =
             send(r,
@@ -154,7 +154,8 @@ protected:
 
     /// Waits (at most `boundMs`) until GET /api/v1/session on `r` answers `status`; the time
     /// it took, or -1.
-    qint64 msUntilSessionStatus(Replica &r, const ReplicaLogin &login, int status, qint64 boundMs = kReplicaBoundMs)
+    qint64
+    msUntilSessionStatus(SharedReplica &r, const ReplicaLogin &login, int status, qint64 boundMs = kReplicaBoundMs)
     {
         QElapsedTimer timer;
         timer.start();
@@ -173,8 +174,8 @@ protected:
     core::InMemoryCredentialStore credentials;
     testsupport::ScratchPostgresDatabase db;
     QNetworkAccessManager nam;
-    Replica a;
-    Replica b;
+    SharedReplica a;
+    SharedReplica b;
 };
 
 TEST_F(ReplicasTest, ACookieFromOneReplicaWorksOnTheOtherAtOnce)
