@@ -253,6 +253,17 @@ QProcessEnvironment withNewPassword(QProcessEnvironment environment, const QStri
     return environment;
 }
 
+/// The web console users in the store at `location` (a failure recorded when it cannot be read).
+std::vector<core::WebUserRecord> webUsersIn(const QString &location)
+{
+    core::SystemClock clock;
+    core::SqlHistoryStore store(location, clock);
+    EXPECT_TRUE(testsupport::succeeded(store.open()));
+    auto users = store.webUsers();
+    EXPECT_TRUE(users);
+    return users ? *users : std::vector<core::WebUserRecord>{};
+}
+
 } // namespace
 
 TEST_F(PostgresServerTest, UserCommandsWithAStoreChangeTheStoreTheReplicasShare)
@@ -267,17 +278,11 @@ TEST_F(PostgresServerTest, UserCommandsWithAStoreChangeTheStoreTheReplicasShare)
                           withNewPassword(env, QStringLiteral("alice-password")));
     ASSERT_EQ(added.code, 0) << added.out.toStdString() << added.err.toStdString();
     EXPECT_TRUE(added.out.contains(QStringLiteral("added user alice (admin)"))) << added.out.toStdString();
-    {
-        core::SystemClock clock;
-        core::SqlHistoryStore store(db.url(), clock);
-        ASSERT_TRUE(testsupport::succeeded(store.open()));
-        const auto users = store.webUsers();
-        ASSERT_TRUE(users);
-        ASSERT_EQ(users->size(), 1U);
-        EXPECT_EQ((*users)[0].name, QStringLiteral("alice"));
-        EXPECT_EQ((*users)[0].role, QStringLiteral("admin"));
-        EXPECT_TRUE((*users)[0].passwordHash.startsWith(QLatin1String("pbkdf2-sha256$")));
-    }
+    const std::vector<core::WebUserRecord> stored = webUsersIn(db.url());
+    ASSERT_EQ(stored.size(), 1U);
+    EXPECT_EQ(stored[0].name, QStringLiteral("alice"));
+    EXPECT_EQ(stored[0].role, QStringLiteral("admin"));
+    EXPECT_TRUE(stored[0].passwordHash.startsWith(QLatin1String("pbkdf2-sha256$")));
     // No users file was written anywhere under HOME.
     QDirIterator files(home.path(), {QStringLiteral("users.json")}, QDir::Files, QDirIterator::Subdirectories);
     EXPECT_FALSE(files.hasNext()) << files.next().toStdString();
@@ -298,10 +303,7 @@ TEST_F(PostgresServerTest, UserCommandsWithAStoreChangeTheStoreTheReplicasShare)
 
     const Run removed = run({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("alice")}, viaEnv);
     ASSERT_EQ(removed.code, 0) << removed.err.toStdString();
-    core::SystemClock clock;
-    core::SqlHistoryStore store(db.url(), clock);
-    ASSERT_TRUE(testsupport::succeeded(store.open()));
-    EXPECT_TRUE(store.webUsers()->empty());
+    EXPECT_TRUE(webUsersIn(db.url()).empty());
     const Run unknown = run({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("alice")}, viaEnv);
     EXPECT_EQ(unknown.code, 1);
 }
@@ -335,13 +337,9 @@ TEST_F(PostgresServerTest, MigrateImportsTheUsersFileBesideTheSqliteFile)
     ASSERT_TRUE(json.open(QIODevice::ReadOnly));
     const QJsonObject carol =
         QJsonDocument::fromJson(json.readAll()).object().value(QLatin1String("users")).toArray().at(0).toObject();
-    core::SystemClock clock;
-    core::SqlHistoryStore store(db.url(), clock);
-    ASSERT_TRUE(testsupport::succeeded(store.open()));
-    const auto users = store.webUsers();
-    ASSERT_TRUE(users);
-    ASSERT_EQ(users->size(), 1U);
-    EXPECT_EQ((*users)[0].name, QStringLiteral("carol"));
-    EXPECT_EQ((*users)[0].role, QStringLiteral("operator"));
-    EXPECT_EQ((*users)[0].passwordHash, carol.value(QLatin1String("password_hash")).toString());
+    const std::vector<core::WebUserRecord> users = webUsersIn(db.url());
+    ASSERT_EQ(users.size(), 1U);
+    EXPECT_EQ(users[0].name, QStringLiteral("carol"));
+    EXPECT_EQ(users[0].role, QStringLiteral("operator"));
+    EXPECT_EQ(users[0].passwordHash, carol.value(QLatin1String("password_hash")).toString());
 }
