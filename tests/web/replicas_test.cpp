@@ -22,6 +22,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
+#include <QWebSocket>
 
 #include <gtest/gtest.h>
 
@@ -215,6 +216,41 @@ TEST_F(ReplicasTest, ALogoutOnOneReplicaEndsTheSessionOnTheOtherWithinTheBound)
     EXPECT_EQ(send(a, "GET", QStringLiteral("/api/v1/session"), login).status, 401);
     const qint64 took = msUntilSessionStatus(b, login, 401);
     EXPECT_GE(took, 0) << "B still accepts the session " << kReplicaBoundMs << " ms after the logout on A";
+}
+
+TEST_F(ReplicasTest, ALogoutOnOneReplicaClosesTheSessionsWebSocketOnTheOther)
+{
+    start(a);
+    start(b);
+    const ReplicaLogin login = logIn(a, QStringLiteral("bob"), QStringLiteral("bob-password"));
+    ASSERT_GE(msUntilSessionStatus(b, login, 200), 0);
+
+    QWebSocket socket;
+    bool closed = false;
+    QObject::connect(&socket, &QWebSocket::disconnected, &socket, [&closed] {
+        closed = true;
+    });
+    QUrl u = b.server->url();
+    u.setScheme(QStringLiteral("ws"));
+    u.setPath(QStringLiteral("/api/v1/live"));
+    QNetworkRequest handshake(u);
+    handshake.setRawHeader("Cookie", login.cookie);
+    QEventLoop connected;
+    QObject::connect(&socket, &QWebSocket::connected, &connected, &QEventLoop::quit);
+    QTimer::singleShot(10000, &connected, &QEventLoop::quit);
+    socket.open(handshake);
+    connected.exec();
+    ASSERT_EQ(socket.state(), QAbstractSocket::ConnectedState);
+
+    ASSERT_EQ(send(a, "POST", QStringLiteral("/api/v1/logout"), login).status, 200);
+    QElapsedTimer timer;
+    timer.start();
+    while (!closed && timer.elapsed() <= kReplicaBoundMs) {
+        QEventLoop wait;
+        QTimer::singleShot(50, &wait, &QEventLoop::quit);
+        wait.exec();
+    }
+    EXPECT_TRUE(closed) << "B's WebSocket of the ended session is still open " << kReplicaBoundMs << " ms later";
 }
 
 TEST_F(ReplicasTest, ANewPasswordOrARemovedUserOnOneReplicaEndsTheSessionsOnTheOther)
