@@ -1,13 +1,16 @@
 #include "web/auth.h"
 
 #include "models/core/clock.h"
+#include "models/core/historystore.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageAuthenticationCode>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextStream>
@@ -162,6 +165,24 @@ std::optional<Role> roleFromName(const QString &name)
     return std::nullopt;
 }
 
+QString sessionIdHash(const QString &id)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(id.toLatin1(), QCryptographicHash::Sha256).toHex());
+}
+
+QString csrfTokenFor(const QString &id)
+{
+    return QString::fromLatin1(QMessageAuthenticationCode::hash(
+                                   QByteArrayLiteral("strata-csrf-token-v1"), id.toLatin1(), QCryptographicHash::Sha256)
+                                   .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+bool wellFormedSessionId(const QString &id)
+{
+    static const QRegularExpression shape(QStringLiteral("^[A-Za-z0-9_-]{43}$"));
+    return shape.match(id).hasMatch();
+}
+
 QString hashPassword(const QString &password, int iterations)
 {
     iterations = std::clamp(iterations, 1, kMaxIterations);
@@ -211,6 +232,9 @@ void UserStore::refreshDummyHash()
 
 core::Status UserStore::load()
 {
+    if (m_path.isEmpty()) {
+        return {}; // memory only: the shared store fills it (replaceAll)
+    }
     m_users.clear();
     m_broken = false;
     QFile file(m_path);
@@ -268,6 +292,9 @@ core::Status UserStore::load()
 
 core::Status UserStore::save(const QHash<QString, User> &users) const
 {
+    if (m_path.isEmpty()) {
+        return {}; // memory only: the write-through persists
+    }
     QList<User> sorted = users.values();
     std::sort(sorted.begin(), sorted.end(), [](const User &a, const User &b) {
         return a.name < b.name;
@@ -354,6 +381,9 @@ core::Status UserStore::addHashedUser(const QString &name, const QString &passwo
     }
     m_users = users;
     refreshDummyHash();
+    if (m_writeThrough) {
+        m_writeThrough(name, user);
+    }
     return {};
 }
 
@@ -373,7 +403,52 @@ core::Status UserStore::removeUser(const QString &name)
     }
     m_users = users;
     refreshDummyHash();
+    if (m_writeThrough) {
+        m_writeThrough(name, std::nullopt);
+    }
     return {};
+}
+
+void UserStore::applyRemote(const User &user)
+{
+    m_users.insert(user.name, user);
+    refreshDummyHash();
+}
+
+void UserStore::forgetRemote(const QString &name)
+{
+    m_users.remove(name);
+    refreshDummyHash();
+}
+
+void UserStore::replaceAll(const QList<User> &users)
+{
+    m_users.clear();
+    for (const User &user : users) {
+        m_users.insert(user.name, user);
+    }
+    m_broken = false;
+    refreshDummyHash();
+}
+
+LoginCandidate UserStore::snapshot(const QString &name) const
+{
+    return LoginCandidate{find(name), m_dummyHash, !m_users.isEmpty()};
+}
+
+std::optional<User> LoginCandidate::authenticate(const QString &password) const
+{
+    if (!anyUsers) {
+        return std::nullopt; // nothing to reveal: every name is unknown
+    }
+    if (!user) {
+        (void)verifyPassword(password, dummyHash);
+        return std::nullopt;
+    }
+    if (!verifyPassword(password, user->passwordHash)) {
+        return std::nullopt;
+    }
+    return user;
 }
 
 std::optional<User> UserStore::find(const QString &name) const
@@ -396,18 +471,7 @@ QList<User> UserStore::users() const
 
 std::optional<User> UserStore::authenticate(const QString &name, const QString &password) const
 {
-    if (m_users.isEmpty()) {
-        return std::nullopt; // nothing to reveal: every name is unknown
-    }
-    const auto it = m_users.constFind(name);
-    if (it == m_users.cend()) {
-        (void)verifyPassword(password, m_dummyHash);
-        return std::nullopt;
-    }
-    if (!verifyPassword(password, it->passwordHash)) {
-        return std::nullopt;
-    }
-    return *it;
+    return snapshot(name).authenticate(password);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,57 +483,130 @@ SessionManager::SessionManager(core::IClock &clock, std::chrono::seconds idle, s
     , m_absolute(absolute)
 {}
 
+bool SessionManager::expired(const Session &session, const QDateTime &now) const
+{
+    return session.lastSeen.msecsTo(now) >= qint64(m_idle.count()) * 1000
+           || session.created.msecsTo(now) >= qint64(m_absolute.count()) * 1000;
+}
+
+QDateTime SessionManager::expiresAt(const Session &session) const
+{
+    return std::min(session.created.addSecs(m_absolute.count()), session.lastSeen.addSecs(m_idle.count()));
+}
+
 Session SessionManager::create(const User &user)
 {
     // Expired sessions are otherwise dropped only when their id comes back.
     const QDateTime now = m_clock.now();
-    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        if (it->lastSeen.secsTo(now) >= m_idle.count() || it->created.secsTo(now) >= m_absolute.count()) {
-            it = m_sessions.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    m_sessions.removeIf([&](const QHash<QString, Session>::iterator &it) {
+        return expired(*it, now);
+    });
     Session session;
     do {
         session.id = randomToken();
-    } while (m_sessions.contains(session.id));
+        session.idHash = sessionIdHash(session.id);
+    } while (m_sessions.contains(session.idHash));
     session.user = user.name;
     session.role = user.role;
-    session.csrfToken = randomToken();
+    session.csrfToken = csrfTokenFor(session.id);
     session.created = now;
     session.lastSeen = now;
-    m_sessions.insert(session.id, session);
+    session.lastWritten = now;
+    m_sessions.insert(session.idHash, session);
     return session;
 }
 
 std::optional<Session> SessionManager::find(const QString &id)
 {
-    const auto it = m_sessions.find(id);
+    if (id.isEmpty()) {
+        return std::nullopt;
+    }
+    const QString hash = sessionIdHash(id);
+    const auto it = m_sessions.find(hash);
     if (it == m_sessions.end()) {
         return std::nullopt;
     }
     const QDateTime now = m_clock.now();
-    const qint64 idleMs = it->lastSeen.msecsTo(now);
-    const qint64 ageMs = it->created.msecsTo(now);
-    if (idleMs >= qint64(m_idle.count()) * 1000 || ageMs >= qint64(m_absolute.count()) * 1000) {
+    if (expired(*it, now)) {
+        m_touched.remove(hash);
         m_sessions.erase(it);
         return std::nullopt;
     }
     it->lastSeen = now;
+    if (it->id.isEmpty()) {
+        // Made on another replica: its id is known from this cookie on.
+        it->id = id;
+        it->csrfToken = csrfTokenFor(id);
+    }
+    if (m_trackTouches && it->lastWritten.secsTo(now) >= kTouchInterval.count()) {
+        m_touched.insert(hash);
+    }
     return *it;
 }
 
-void SessionManager::remove(const QString &id)
+std::optional<Session> SessionManager::removeByHash(const QString &idHash)
 {
-    m_sessions.remove(id);
+    m_touched.remove(idHash);
+    const auto it = m_sessions.find(idHash);
+    if (it == m_sessions.end()) {
+        return std::nullopt;
+    }
+    Session removed = *it;
+    m_sessions.erase(it);
+    return removed;
+}
+
+std::optional<Session> SessionManager::remove(const QString &id)
+{
+    return removeByHash(sessionIdHash(id));
+}
+
+void SessionManager::adopt(const Session &session)
+{
+    if (session.idHash.isEmpty() || expired(session, m_clock.now())) {
+        return;
+    }
+    const auto it = m_sessions.find(session.idHash);
+    if (it == m_sessions.end()) {
+        Session copy = session;
+        copy.csrfToken = copy.id.isEmpty() ? QString() : csrfTokenFor(copy.id);
+        copy.lastWritten = copy.lastSeen;
+        m_sessions.insert(copy.idHash, copy);
+        return;
+    }
+    if (session.lastSeen > it->lastSeen) {
+        it->lastSeen = session.lastSeen;
+    }
+    it->lastWritten = std::max(it->lastWritten, session.lastSeen);
+    if (it->id.isEmpty() && !session.id.isEmpty()) {
+        it->id = session.id;
+        it->csrfToken = csrfTokenFor(session.id);
+    }
 }
 
 void SessionManager::removeUser(const QString &name)
 {
     m_sessions.removeIf([&](const QHash<QString, Session>::iterator &it) {
-        return it->user == name;
+        if (it->user != name) {
+            return false;
+        }
+        m_touched.remove(it.key());
+        return true;
     });
+}
+
+std::vector<Session> SessionManager::takeTouched()
+{
+    std::vector<Session> out;
+    for (const QString &hash : std::as_const(m_touched)) {
+        const auto it = m_sessions.find(hash);
+        if (it != m_sessions.end()) {
+            it->lastWritten = it->lastSeen;
+            out.push_back(*it);
+        }
+    }
+    m_touched.clear();
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -666,7 +803,8 @@ int runUserCommand(const QStringList &args,
                    QTextStream &out,
                    QTextStream &err,
                    const core::IClock &clock,
-                   int iterations)
+                   int iterations,
+                   core::IHistoryStore *store)
 {
     const auto usage = [&](const QString &problem) {
         if (!problem.isEmpty()) {
@@ -709,6 +847,10 @@ int runUserCommand(const QStringList &args,
             if (!takeValue(QStringLiteral("--users"), &usersPath) || usersPath.isEmpty()) {
                 return usage(QStringLiteral("--users needs a path"));
             }
+            if (store) {
+                return usage(QStringLiteral("the users live in the store the servers share, not in a file: drop "
+                                            "--users (strata-server migrate imports a users.json)"));
+            }
         } else if (verb == QLatin1String("add")
                    && (arg == QLatin1String("--role") || arg.startsWith(QLatin1String("--role=")))) {
             if (!takeValue(QStringLiteral("--role"), &roleText)) {
@@ -720,7 +862,7 @@ int runUserCommand(const QStringList &args,
             positional.append(arg);
         }
     }
-    if (usersPath.isEmpty()) {
+    if (usersPath.isEmpty() && !store) {
         return usage(QStringLiteral("no users file: pass --users PATH"));
     }
     const qsizetype wantPositional = verb == QLatin1String("list") ? 0 : 1;
@@ -729,20 +871,42 @@ int runUserCommand(const QStringList &args,
                                     : QStringLiteral("list takes no user name"));
     }
 
-    UserStore store(usersPath, clock);
-    if (const core::Status loaded = store.load(); !loaded) {
+    // With a shared store the users are read from it into a memory-only UserStore, and each
+    // change is written back through it (one transaction, the user's sessions ending with it).
+    UserStore users(store ? QString() : usersPath, clock);
+    core::Status written;
+    if (store) {
+        const auto stored = store->webUsers();
+        if (!stored) {
+            return fail(stored.error().message);
+        }
+        QList<User> list;
+        for (const core::WebUserRecord &r : *stored) {
+            list.append(User{r.name, roleFromName(r.role).value_or(Role::Viewer), r.passwordHash, r.created});
+        }
+        users.replaceAll(list);
+        users.setWriteThrough([&](const QString &name, const std::optional<User> &user) {
+            if (user) {
+                written = store->saveWebUser(
+                    core::WebUserRecord{user->name, roleName(user->role), user->passwordHash, user->created},
+                    clock.now());
+            } else if (const auto removed = store->removeWebUser(name, clock.now()); !removed) {
+                written = core::fail(removed.error());
+            }
+        });
+    } else if (const core::Status loaded = users.load(); !loaded) {
         return fail(loaded.error().message);
     }
 
     if (verb == QLatin1String("list")) {
-        const QList<User> users = store.users();
+        const QList<User> listed = users.users();
         qsizetype nameWidth = 4;
-        for (const User &u : users) {
+        for (const User &u : listed) {
             nameWidth = std::max(nameWidth, u.name.size());
         }
         out << QStringLiteral("NAME").leftJustified(nameWidth + 2) << QStringLiteral("ROLE").leftJustified(10)
             << "CREATED\n";
-        for (const User &u : users) {
+        for (const User &u : listed) {
             out << u.name.leftJustified(nameWidth + 2) << roleName(u.role).leftJustified(10)
                 << (u.created.isValid() ? u.created.toUTC().toString(Qt::ISODate) : QStringLiteral("-")) << "\n";
         }
@@ -752,8 +916,11 @@ int runUserCommand(const QStringList &args,
 
     const QString name = positional.first();
     if (verb == QLatin1String("remove")) {
-        if (const core::Status removed = store.removeUser(name); !removed) {
+        if (const core::Status removed = users.removeUser(name); !removed) {
             return fail(removed.error().message);
+        }
+        if (!written) {
+            return fail(written.error().message);
         }
         out << "removed user " << name << "\n";
         out.flush();
@@ -788,9 +955,12 @@ int runUserCommand(const QStringList &args,
     if (password.isEmpty()) {
         return fail(QStringLiteral("no password: set STRATA_NEW_PASSWORD or give one line on stdin"));
     }
-    const bool existed = store.find(name).has_value();
-    if (const core::Status added = store.addUser(name, password, *role, iterations); !added) {
+    const bool existed = users.find(name).has_value();
+    if (const core::Status added = users.addUser(name, password, *role, iterations); !added) {
         return fail(added.error().message);
+    }
+    if (!written) {
+        return fail(written.error().message);
     }
     out << (existed ? "updated user " : "added user ") << name << " (" << roleName(*role) << ")\n";
     out.flush();

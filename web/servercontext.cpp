@@ -70,6 +70,21 @@ ServerContext::ServerContext(WebServer *owner, core::Engine &engine, UserStore &
 {
     feed.setMaxKeptBytes(this->options.liveKeptDiffBytes);
     followPollTimings();
+    if (this->options.usersInStore && engine.history()) {
+        SharedAuth::Hooks hooks;
+        hooks.endUser = [this](const QString &name, const QString &why) {
+            endUserConnections(name, why);
+        };
+        hooks.closeSession = [this](const QString &id) {
+            live.closeSession(id);
+        };
+        shared = std::make_unique<SharedAuth>(*engine.history(),
+                                              users,
+                                              sessions,
+                                              engine.clock(),
+                                              std::move(hooks),
+                                              std::chrono::milliseconds(std::max(50, this->options.sharedSyncMs)));
+    }
 }
 
 void ServerContext::followPollTimings()
@@ -215,6 +230,34 @@ std::optional<Session> ServerContext::authorize(const QHttpServerRequest &reques
 {
     const QString id = cookieValue(requestHeader(request, "Cookie"), kSessionCookieName);
     std::optional<Session> session = id.isEmpty() ? std::nullopt : sessions.find(id);
+    if (!session && shared && !id.isEmpty()) {
+        // Possibly a session another replica made a moment ago: ask the store, off this path.
+        auto held = std::make_shared<Deferred>(std::move(responder));
+        const QByteArray again = request.url().toEncoded(QUrl::RemoveScheme | QUrl::RemoveAuthority);
+        const SharedAuth::LookupStart started = shared->lookup(id, [this, held, again](bool found) {
+            if (!held->socket) {
+                return;
+            }
+            if (found) {
+                reply(std::move(held->responder),
+                      HttpStatus::TemporaryRedirect,
+                      kJsonMime,
+                      QByteArrayLiteral("{}"),
+                      {{"Location", again.isEmpty() ? QByteArrayLiteral("/") : again}});
+            } else {
+                replyError(std::move(held->responder), ApiError::LoginRequired, QStringLiteral("login required"));
+            }
+        });
+        if (started == SharedAuth::LookupStart::Busy) {
+            replyError(std::move(held->responder),
+                       ApiError::Unavailable,
+                       QStringLiteral("too many sessions are being checked; try again in a moment"),
+                       {{"Retry-After", "1"}});
+        } else if (started == SharedAuth::LookupStart::NotShared) {
+            replyError(std::move(held->responder), ApiError::LoginRequired, QStringLiteral("login required"));
+        }
+        return std::nullopt;
+    }
     if (!session) {
         replyError(std::move(responder), ApiError::LoginRequired, QStringLiteral("login required"));
         return std::nullopt;
@@ -326,6 +369,14 @@ HeadVerdict ServerContext::checkHead(const RequestHead &head)
             return v;
         }
         if (id.isEmpty() || !sessions.find(id)) {
+            if (shared && !id.isEmpty() && shared->lookup(id, [](bool) {}) == SharedAuth::LookupStart::Started) {
+                // A session of another replica, maybe: the next attempt finds it known here.
+                v.status = 503;
+                v.message = QStringLiteral("the session is being checked; try again");
+                v.reason = "session_lookup";
+                v.headers = {{"Retry-After", "1"}};
+                return v;
+            }
             v.status = 401;
             v.message = QStringLiteral("login required");
             return v;
@@ -345,7 +396,10 @@ HeadVerdict ServerContext::checkHead(const RequestHead &head)
     if (writes && path == "/api/v1/login") {
         v.maxBodyBytes = options.maxLoginBodyBytes;
     } else if (writes && path.startsWith("/api/v1/")) {
-        if (!id.isEmpty() && sessions.find(id)) {
+        // A cookie another replica may have made gets the session's limit: its lookup starts now,
+        // and the route answers it (web/servercontext.h authorize()).
+        if (!id.isEmpty()
+            && (sessions.find(id) || (shared && shared->lookup(id, [](bool) {}) == SharedAuth::LookupStart::Started))) {
             v.maxBodyBytes = options.maxApiBodyBytes;
         } else {
             // Without a session the route answers 401 anyway: not worth a large body.

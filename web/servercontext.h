@@ -9,6 +9,7 @@
 #include "web/liveviewers.h"
 #include "web/loginqueue.h"
 #include "web/metrics.h"
+#include "web/sharedauth.h"
 #include "web/webserver.h"
 
 #include "models/core/sourceadmin.h"
@@ -103,6 +104,9 @@ public:
     QHash<QString, ExtraRoute> extraRoutes;
     LoginQueue logins;
     LiveViewers live;
+    /// Users and sessions shared with other replicas through the history store
+    /// (WebServerOptions::usersInStore); null in the single-process mode.
+    std::unique_ptr<SharedAuth> shared;
 
     [[nodiscard]] bool tls() const { return !options.tlsCertFile.isEmpty(); }
 
@@ -132,7 +136,11 @@ public:
                     const QString &message,
                     const ReplyHeaders &extra = {}) const;
 
-    /// The session of a request that may go on, or nullopt after answering 401/403.
+    /// The session of a request that may go on, or nullopt after answering 401/403. With shared
+    /// users, a cookie unknown here that another replica may have just created is looked up in
+    /// the store without blocking: the answer waits for the lookup and is then a 307 to the same
+    /// URL (the session is known by then, so the client's repeat goes through; browsers repeat
+    /// a 307 with its method and body) or the 401.
     std::optional<Session>
     authorize(const QHttpServerRequest &request, QHttpServerResponder &responder, Role role, bool stateChanging);
     /// The history store; nullptr after answering 503 when there is none.

@@ -87,10 +87,11 @@ void sessionLogin(RouteCall &call)
         return;
     }
     auto held = std::make_shared<Deferred>(std::move(call.responder));
-    const UserStore *store = &c.users;
+    // A copy for the worker: the users may change here (a web route, another replica) meanwhile.
+    const LoginCandidate candidate = c.users.snapshot(name);
     ServerContext *ctx = &c;
-    const bool queued = c.logins.enqueue(c.logins.laneOf(client), [ctx, held, store, name, password, client] {
-        std::optional<User> user = store->authenticate(name, password);
+    const bool queued = c.logins.enqueue(c.logins.laneOf(client), [ctx, held, candidate, name, password, client] {
+        std::optional<User> user = candidate.authenticate(password);
         QMetaObject::invokeMethod(
             ctx->q,
             [ctx, held, name, client, user = std::move(user)] {
@@ -110,10 +111,36 @@ void sessionLogin(RouteCall &call)
                     return;
                 }
                 const Session session = ctx->sessions.create(*user);
-                ctx->replyJson(std::move(held->responder),
-                               sessionJson(session),
-                               HttpStatus::Ok,
-                               {{"Set-Cookie", ctx->sessionCookie(session.id, false)}});
+                if (!ctx->shared) {
+                    ctx->replyJson(std::move(held->responder),
+                                   sessionJson(session),
+                                   HttpStatus::Ok,
+                                   {{"Set-Cookie", ctx->sessionCookie(session.id, false)}});
+                    return;
+                }
+                // The cookie leaves only once the session is in the store, where every replica
+                // can find it.
+                ctx->shared->persist(session, user->passwordHash, [ctx, held, session](core::Result<bool> stored) {
+                    if (!held->socket) {
+                        return;
+                    }
+                    if (!stored) {
+                        ctx->replyError(
+                            std::move(held->responder),
+                            ApiError::Unavailable,
+                            QStringLiteral("the session store is unavailable: %1").arg(stored.error().message),
+                            {{"Retry-After", "5"}});
+                    } else if (!*stored) {
+                        ctx->replyError(std::move(held->responder),
+                                        ApiError::LoginRequired,
+                                        QStringLiteral("wrong user name or password"));
+                    } else {
+                        ctx->replyJson(std::move(held->responder),
+                                       sessionJson(session),
+                                       HttpStatus::Ok,
+                                       {{"Set-Cookie", ctx->sessionCookie(session.id, false)}});
+                    }
+                });
             },
             Qt::QueuedConnection);
     });
@@ -132,6 +159,9 @@ void sessionLogout(RouteCall &call)
 {
     ServerContext &c = call.context;
     c.sessions.remove(call.session->id);
+    if (c.shared) {
+        c.shared->endSession(*call.session);
+    }
     c.live.closeSession(call.session->id);
     c.replyJson(std::move(call.responder),
                 QJsonObject{{QStringLiteral("ok"), true}},

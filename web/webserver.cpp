@@ -67,6 +67,16 @@ core::Status WebServer::listen()
     const auto fail = [](const QString &why) -> core::Status {
         return core::fail(why);
     };
+    if (d->options.usersInStore) {
+        // Users and sessions come from the store before the first request is answered.
+        const core::Status loaded =
+            d->shared ? d->shared->start()
+                      : core::Status(
+                          core::fail(QStringLiteral("users in the store need a history store, and there is none")));
+        if (!loaded) {
+            return loaded;
+        }
+    }
     // The names the Host header may carry (besides IP literals and localhost).
     d->hostNames.clear();
     const auto addHostName = [this](QString name) {

@@ -88,6 +88,14 @@ struct WebServerOptions
     int loginWorkers = 2;    ///< password hashes checked at once (threads)
     int loginQueueLimit = 8; ///< checks waiting per lane (addresses that failed / the others); 429
 
+    // Replicas (web/sharedauth.h).
+    /// Users and sessions live in the engine's history store (a PostgreSQL database several
+    /// replicas share) instead of the UserStore's file and this process's memory: a session
+    /// works on every replica, and logout, password and role changes and user removals reach
+    /// every replica within 3 s. The UserStore must then be memory-only (empty path).
+    bool usersInStore = false;
+    int sharedSyncMs = 1500; ///< how often a replica reads what the others changed
+
     // Live feed memory.
     qint64 liveMaxIncomingBytes = 64 * 1024;          ///< largest frame and message a viewer may send
     qint64 liveSendQueueBytes = 8 * 1024 * 1024;      ///< unsent bytes per viewer, then it is dropped
@@ -170,7 +178,10 @@ struct WebServerOptions
 /// /metrics) and checked on loginWorkers threads, one at a time per client address, queued in
 /// lanes that keep attackers' guesses behind real users (429 + Retry-After when full). Logging
 /// out closes that session's WebSockets; a removed user, or a new password or role, ends every
-/// session and WebSocket of that user.
+/// session and WebSocket of that user. With WebServerOptions::usersInStore all of that holds
+/// across replicas within 3 s (web/sharedauth.h), and a cookie another replica made that this
+/// one does not know yet is answered, after a lookup in the store, with 307 to the same URL
+/// (or 401; a WebSocket handshake with 503 + Retry-After: 1).
 /// POST/PUT/DELETE need the session's X-CSRF-Token and, when sent, an allowed Origin (403).
 /// Responses carry Content-Security-Policy "default-src 'self'", X-Content-Type-Options nosniff,
 /// Referrer-Policy no-referrer and (TLS) Strict-Transport-Security. Secrets never appear in a

@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -245,22 +246,31 @@ storeLocation(const QString &option, const QString &configPath, strata::core::IC
     return location.isEmpty() ? core::Result<QString>(QString()) : withStorePassword(location, credentials);
 }
 
-/// `strata-server migrate --from-sqlite PATH --to URL`: moves an installation's history, audit
-/// log, schedules and action journal into an empty PostgreSQL database and says what it moved.
+/// `strata-server migrate --from-sqlite PATH --to URL [--users PATH]`: moves an installation's
+/// history, audit log, schedules and action journal into an empty PostgreSQL database, imports
+/// the console's users file (beside the SQLite file unless given), and says what it moved.
 int migrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "strata-server migrate: copy a SQLite history store (history, audit log, schedules, action journal) into an\n"
-        "empty PostgreSQL database, ids included, in one transaction. The source is only read. The password comes\n"
-        "from the URL, STRATA_SECRET_STORE_PASSWORD, $STRATA_SECRETS_DIR/store/password, or libpq's PGPASSFILE."));
+        "empty PostgreSQL database, ids included, in one transaction, and import the web console's users.json\n"
+        "(beside the SQLite file, or --users): servers on PostgreSQL keep users and sessions there. The source is\n"
+        "only read. The password comes from the URL, STRATA_SECRET_STORE_PASSWORD, "
+        "$STRATA_SECRETS_DIR/store/password,\n"
+        "or libpq's PGPASSFILE."));
     parser.addHelpOption();
     const QCommandLineOption fromOption(
         QStringLiteral("from-sqlite"), QStringLiteral("The SQLite history file."), QStringLiteral("path"));
     const QCommandLineOption toOption(
         QStringLiteral("to"), QStringLiteral("postgresql://user@host:port/database"), QStringLiteral("url"));
-    parser.addOptions({fromOption, toOption});
+    const QCommandLineOption usersOption(
+        QStringLiteral("users"),
+        QStringLiteral("The web console's users file to import (default: users.json beside the SQLite file, when "
+                       "there is one)."),
+        QStringLiteral("path"));
+    parser.addOptions({fromOption, toOption, usersOption});
     if (!parser.parse(QStringList{QStringLiteral("strata-server migrate")} + arguments)) {
         err << "strata-server migrate: " << parser.errorText() << '\n';
         return 2;
@@ -277,6 +287,20 @@ int migrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
     if (!QFile::exists(from)) {
         err << "strata-server migrate: " << from << " does not exist\n";
+        return 2;
+    }
+    // The console's users move along: the servers on PostgreSQL keep them in the store.
+    const bool usersGiven = parser.isSet(usersOption);
+    const QString usersPath =
+        usersGiven ? parser.value(usersOption) : QFileInfo(from).absoluteDir().filePath(QStringLiteral("users.json"));
+    if (usersGiven && !QFile::exists(usersPath)) {
+        err << "strata-server migrate: " << usersPath << " does not exist\n";
+        return 2;
+    }
+    core::SystemClock usersClock;
+    web::UserStore usersFile(QFile::exists(usersPath) ? usersPath : QString(), usersClock);
+    if (const core::Status loaded = usersFile.load(); !loaded) {
+        err << "strata-server migrate: " << loaded.error().message << '\n';
         return 2;
     }
     core::EnvFileCredentialStore credentials;
@@ -300,15 +324,82 @@ int migrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
         err << "strata-server migrate: " << copied.error().message << '\n';
         return copied.error().kind == core::Error::Kind::Invalid ? 2 : 1;
     }
+    const QList<web::User> imported = usersFile.users();
+    for (const web::User &u : imported) {
+        const core::Status saved = destination.saveWebUser(
+            core::WebUserRecord{u.name, web::roleName(u.role), u.passwordHash, u.created}, clock.now());
+        if (!saved) {
+            err << "strata-server migrate: the history moved, but importing " << usersPath
+                << " failed: " << saved.error().message << '\n';
+            return 1;
+        }
+    }
     qint64 total = 0;
     out << "strata-server migrate: " << from << " -> " << core::SqlHistoryStore::displayLocation(to) << '\n';
     for (const core::SqlHistoryStore::TableCopy &table : *copied) {
         out << QStringLiteral("  %1 %2 (%3)\n").arg(table.rows, 10).arg(table.what, table.table);
         total += table.rows;
     }
+    if (!imported.isEmpty()) {
+        out << QStringLiteral("  %1 web console users imported from %2 (web_user)\n")
+                   .arg(imported.size(), 10)
+                   .arg(usersPath);
+    }
     out << "moved " << total << " rows; the SQLite file is unchanged. Start the servers with --store "
         << core::SqlHistoryStore::displayLocation(to) << '\n';
     return 0;
+}
+
+/// `strata-server user ...` (web/auth.h runUserCommand): the users of the PostgreSQL store the
+/// servers share when one is configured (--store URL, STRATA_STORE, or the config's "store" with
+/// --config / STRATA_CONFIG), else the users file.
+int userCommand(QStringList arguments, QTextStream &in, QTextStream &out, QTextStream &err)
+{
+    using namespace strata;
+    QString storeOption;
+    QString configPath = qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
+    for (qsizetype i = 0; i < arguments.size();) {
+        const QString arg = arguments.at(i);
+        QString *target = nullptr;
+        QString name;
+        for (const auto &[option, value] :
+             {std::pair{QStringLiteral("--store"), &storeOption}, std::pair{QStringLiteral("--config"), &configPath}}) {
+            if (arg == option || arg.startsWith(option + u'=')) {
+                target = value;
+                name = option;
+            }
+        }
+        if (!target) {
+            ++i;
+            continue;
+        }
+        if (arg.startsWith(name + u'=')) {
+            *target = arg.mid(name.size() + 1);
+            arguments.removeAt(i);
+        } else if (i + 1 < arguments.size()) {
+            *target = arguments.at(i + 1);
+            arguments.remove(i, 2);
+        } else {
+            err << "strata-server user: " << name << " needs a value\n";
+            return 2;
+        }
+    }
+    core::EnvFileCredentialStore credentials;
+    const core::Result<QString> location = storeLocation(storeOption, configPath, credentials);
+    if (!location) {
+        err << "strata-server user: " << location.error().message << '\n';
+        return 2;
+    }
+    core::SystemClock clock;
+    if (!core::SqlHistoryStore::isPostgresLocation(*location)) {
+        return web::runUserCommand(arguments, defaultUsersPath(), in, out, err, clock);
+    }
+    core::SqlHistoryStore store(*location, clock);
+    if (const core::Status opened = store.open(); !opened) {
+        err << "strata-server user: " << opened.error().message << '\n';
+        return 1;
+    }
+    return web::runUserCommand(arguments, defaultUsersPath(), in, out, err, clock, 600000, &store);
 }
 
 /// `strata-server serve`: the web console until SIGINT/SIGTERM.
@@ -546,13 +637,20 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         err << "strata-server: only " << openFiles << " open files allowed (ulimit -n): fewer connections fit\n";
     }
 
-    // Users: a file; the demo without one gets admin/operator/viewer in a throwaway file with
+    // Users: in the PostgreSQL store the replicas share (web/sharedauth.h), else a file; the demo
+    // without one gets admin/operator/viewer (in a throwaway file, or in the store) with
     // STRATA_DEMO_PASSWORD or random passwords printed once.
+    const bool usersInStore = core::SqlHistoryStore::isPostgresLocation(runtimeOptions.store);
+    options.usersInStore = usersInStore;
     QTemporaryDir demoUsersDir;
     QString usersPath = setting(usersOption, "STRATA_USERS", "users");
-    if (usersPath.isEmpty() && demoMode) {
-        usersPath = demoUsersDir.filePath(QStringLiteral("users.json"));
-        web::UserStore demoUsers(usersPath, runtime->engine().clock());
+    if (usersInStore && !usersPath.isEmpty()) {
+        err << "strata-server: the users live in the store "
+            << core::SqlHistoryStore::displayLocation(runtimeOptions.store) << ", not in " << usersPath
+            << " (import that file once with strata-server migrate --users)\n";
+        usersPath.clear();
+    }
+    const auto addDemoUsers = [&](web::UserStore &demoUsers) {
         const QString shared = qEnvironmentVariable("STRATA_DEMO_PASSWORD");
         for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
@@ -560,22 +658,31 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
             const QString password = shared.isEmpty() ? randomPassword() : shared;
             if (const core::Status added = demoUsers.addUser(name, password, role); !added) {
                 err << "strata-server: demo user " << name << ": " << added.error().message << '\n';
-                return 1;
+                return false;
             }
             if (shared.isEmpty()) {
                 out << "demo user " << name << " (" << web::roleName(role) << "), password " << password << '\n';
             }
         }
+        return true;
+    };
+    if (usersPath.isEmpty() && demoMode && !usersInStore) {
+        usersPath = demoUsersDir.filePath(QStringLiteral("users.json"));
+        web::UserStore demoUsers(usersPath, runtime->engine().clock());
+        if (!addDemoUsers(demoUsers)) {
+            return 1;
+        }
     }
-    if (usersPath.isEmpty()) {
+    if (usersPath.isEmpty() && !usersInStore) {
         usersPath = defaultUsersPath();
     }
-    web::UserStore users(usersPath, runtime->engine().clock());
+    // Memory only with the store: the server fills it from there and writes changes back.
+    web::UserStore users(usersInStore ? QString() : usersPath, runtime->engine().clock());
     if (const core::Status loaded = users.load(); !loaded) {
         err << "strata-server: users file " << usersPath << ": " << loaded.error().message << '\n';
         return 2;
     }
-    if (users.users().isEmpty()) {
+    if (users.users().isEmpty() && !usersInStore) {
         err << "strata-server: no users in " << usersPath
             << " yet: add one with `strata-server user add NAME --role admin`\n";
     }
@@ -621,6 +728,13 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (const core::Status listening = server.listen(); !listening) {
         err << "strata-server: " << listening.error().message << '\n';
         return 1;
+    }
+    if (usersInStore && demoMode && !addDemoUsers(users)) {
+        return 1;
+    }
+    if (usersInStore && users.users().isEmpty()) {
+        err << "strata-server: no users in the store yet: add one with `strata-server user add NAME --role admin "
+               "--store URL`\n";
     }
     // The support-center sentiment dashboards (TR-4910), when the config names the bucket.
     std::unique_ptr<core::SentimentService> sentiment;
@@ -685,8 +799,7 @@ int main(int argc, char **argv)
     }
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("user")) {
         QTextStream in(stdin);
-        strata::core::SystemClock clock;
-        const int code = strata::web::runUserCommand(arguments.mid(1), defaultUsersPath(), in, out, err, clock);
+        const int code = userCommand(arguments.mid(1), in, out, err);
         out.flush();
         err.flush();
         return code;

@@ -483,4 +483,112 @@ void HistoryService::flush()
     }
 }
 
+// ---- Web console users and sessions (issue 19) -------------------------------------------------
+
+namespace {
+
+Error webAuthUnavailable()
+{
+    return Error::make(Error::Kind::Unavailable, HistoryService::tr("the history store is not open"));
+}
+
+void logWebAuthFailure(const Status &status)
+{
+    if (!status) {
+        qWarning("strata: web console users/sessions: %s", qUtf8Printable(status.error().message));
+    }
+}
+
+} // namespace
+
+void HistoryService::saveWebUser(const WebUserRecord &user, const QDateTime &at)
+{
+    post([user, at](IHistoryStore &store) {
+        logWebAuthFailure(store.saveWebUser(user, at));
+    });
+}
+
+void HistoryService::removeWebUser(const QString &name, const QDateTime &at)
+{
+    post([name, at](IHistoryStore &store) {
+        const Result<bool> removed = store.removeWebUser(name, at);
+        logWebAuthFailure(removed ? Status() : Status(fail(removed.error())));
+    });
+}
+
+void HistoryService::removeWebSession(const QString &idHash, const QDateTime &at)
+{
+    post([idHash, at](IHistoryStore &store) {
+        logWebAuthFailure(store.removeWebSession(idHash, at));
+    });
+}
+
+void HistoryService::touchWebSessions(std::vector<WebSessionRecord> sessions)
+{
+    post([sessions = std::move(sessions)](IHistoryStore &store) {
+        logWebAuthFailure(store.touchWebSessions(sessions));
+    });
+}
+
+void HistoryService::pruneWebAuth(const QDateTime &now)
+{
+    post([now](IHistoryStore &store) {
+        const Result<qint64> pruned = store.pruneWebAuth(now);
+        logWebAuthFailure(pruned ? Status() : Status(fail(pruned.error())));
+    });
+}
+
+void HistoryService::insertWebSession(const WebSessionRecord &session,
+                                      const QString &passwordHash,
+                                      QObject *context,
+                                      std::function<void(Result<bool>)> done)
+{
+    ask<Result<bool>>(
+        context,
+        std::move(done),
+        [session, passwordHash](IHistoryStore &store) {
+            return store.insertWebSession(session, passwordHash);
+        },
+        fail(webAuthUnavailable()));
+}
+
+void HistoryService::webSession(const QString &idHash,
+                                const QDateTime &now,
+                                QObject *context,
+                                std::function<void(Result<std::optional<WebSessionRecord>>)> done)
+{
+    ask<Result<std::optional<WebSessionRecord>>>(
+        context,
+        std::move(done),
+        [idHash, now](IHistoryStore &store) {
+            return store.webSession(idHash, now);
+        },
+        fail(webAuthUnavailable()));
+}
+
+void HistoryService::webAuthChanges(qint64 cursor,
+                                    const QDateTime &now,
+                                    QObject *context,
+                                    std::function<void(Result<WebAuthChanges>)> done)
+{
+    ask<Result<WebAuthChanges>>(
+        context,
+        std::move(done),
+        [cursor, now](IHistoryStore &store) {
+            return store.webAuthChanges(cursor, now);
+        },
+        fail(webAuthUnavailable()));
+}
+
+Result<WebAuthChanges> HistoryService::webAuthChangesNow(qint64 cursor, const QDateTime &now)
+{
+    return callBlocking<Result<WebAuthChanges>>(
+        [cursor, now](IHistoryStore &store) {
+            return store.webAuthChanges(cursor, now);
+        },
+        fail(webAuthUnavailable()));
+}
+
+// ---- end of web console users and sessions ------------------------------------------------------
+
 } // namespace strata::core

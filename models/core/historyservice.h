@@ -152,6 +152,32 @@ public:
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();
 
+    // ---- Web console users and sessions (issue 19; IHistoryStore's web methods) ---------------
+    // Writes are queued in order with the other writes; a failure is logged (category
+    // strata.history) and otherwise dropped. `done` callbacks run on `context`'s thread and get
+    // a Kind::Unavailable error when the store never opened.
+    void saveWebUser(const WebUserRecord &user, const QDateTime &at);
+    void removeWebUser(const QString &name, const QDateTime &at);
+    void removeWebSession(const QString &idHash, const QDateTime &at);
+    void touchWebSessions(std::vector<WebSessionRecord> sessions);
+    void pruneWebAuth(const QDateTime &now);
+    /// `done(inserted)` after the row committed (false: the user changed meanwhile).
+    void insertWebSession(const WebSessionRecord &session,
+                          const QString &passwordHash,
+                          QObject *context,
+                          std::function<void(Result<bool>)> done);
+    void webSession(const QString &idHash,
+                    const QDateTime &now,
+                    QObject *context,
+                    std::function<void(Result<std::optional<WebSessionRecord>>)> done);
+    void webAuthChanges(qint64 cursor,
+                        const QDateTime &now,
+                        QObject *context,
+                        std::function<void(Result<WebAuthChanges>)> done);
+    /// The same, waiting for the answer (a server's first load, before it listens).
+    Result<WebAuthChanges> webAuthChangesNow(qint64 cursor, const QDateTime &now);
+    // ---- end of web console users and sessions ------------------------------------------------
+
 private:
     /// Runs `fn` on the history thread and waits for it; `failed` when the store never opened.
     template <class R> R callBlocking(std::function<R(IHistoryStore &)> fn, R failed);

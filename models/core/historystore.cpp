@@ -1,6 +1,7 @@
 #include "models/core/historystore.h"
 
 #include "models/core/clock.h"
+#include "models/core/webauthstore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -198,6 +199,36 @@ const char *const kMigrationV6[] = {
     "CREATE TABLE state_counter (id INTEGER PRIMARY KEY, value BIGINT NOT NULL)",
     "INSERT INTO state_counter (id, value) VALUES (1, 0)",
 };
+// ---- Web console users and sessions (issue 19) -------------------------------------------
+// Users are few and small; sessions one row per login, keyed by the SHA-256 of the session id
+// (never the id). web_auth_change is the replicas' feed: every write appends (kind, name) so a
+// replica reads what changed since its last look instead of the whole tables
+// (models/core/webauthstore.h). No foreign key from sessions to users: removing a user deletes
+// its sessions explicitly, with a change row each.
+const char *const kMigrationWebAuth[] = {
+    "CREATE TABLE web_user ("
+    " name TEXT PRIMARY KEY,"
+    " role TEXT NOT NULL,"
+    " password_hash TEXT NOT NULL,"
+    " created_t BIGINT NOT NULL,"
+    " updated_t BIGINT NOT NULL)",
+    "CREATE TABLE web_session ("
+    " id_sha256 TEXT PRIMARY KEY,"
+    " user_name TEXT NOT NULL,"
+    " role TEXT NOT NULL,"
+    " created_t BIGINT NOT NULL,"
+    " last_seen_t BIGINT NOT NULL,"
+    " expires_t BIGINT NOT NULL)",
+    "CREATE INDEX web_session_user ON web_session (user_name)",
+    "CREATE INDEX web_session_expires ON web_session (expires_t)",
+    "CREATE TABLE web_auth_change ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " t BIGINT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " name TEXT NOT NULL)",
+    "CREATE INDEX web_auth_change_t ON web_auth_change (t)",
+};
+// ---- end of web console users and sessions --------------------------------------------------
 
 struct Migration
 {
@@ -213,6 +244,7 @@ const Migration kMigrations[] = {
     {kMigrationV4},
     {kMigrationV5},
     {kMigrationV6},
+    {kMigrationWebAuth}, // web console users and sessions (issue 19)
 };
 
 // The few spellings of the common migrations that PostgreSQL does not share. REAL is a 4-byte
@@ -1895,6 +1927,10 @@ const CopiedTable kCopiedTables[] = {
     {"level_schedule", "service-level schedules", true},
     {"action_journal", "action journal entries", false},
     {"audit_log", "audit log entries", true},
+    // Web console users and sessions (issue 19).
+    {"web_user", "web console users", false},
+    {"web_session", "web console sessions", false},
+    {"web_auth_change", "web console changes", true},
 };
 
 qint64 rowCount(const QSqlDatabase &db, const QString &table, QSqlError *error)
@@ -2341,5 +2377,81 @@ bool SqlHistoryStore::listenForSharedStates(std::function<void(const QString &so
     d->onShared = std::move(notified);
     return d->subscribeShared();
 }
+
+// ---- Web console users and sessions (issue 19): models/core/webauthstore.h does the SQL ------
+
+Status SqlHistoryStore::saveWebUser(const WebUserRecord &user, const QDateTime &at)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::saveUser(d->db, user, at);
+}
+
+Result<bool> SqlHistoryStore::removeWebUser(const QString &name, const QDateTime &at)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::removeUser(d->db, name, at);
+}
+
+Result<std::vector<WebUserRecord>> SqlHistoryStore::webUsers()
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::users(d->db);
+}
+
+Result<bool> SqlHistoryStore::insertWebSession(const WebSessionRecord &session, const QString &passwordHash)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::insertSession(d->db, session, passwordHash);
+}
+
+Status SqlHistoryStore::removeWebSession(const QString &idHash, const QDateTime &at)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::removeSession(d->db, idHash, at);
+}
+
+Status SqlHistoryStore::touchWebSessions(const std::vector<WebSessionRecord> &sessions)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::touchSessions(d->db, sessions);
+}
+
+Result<std::optional<WebSessionRecord>> SqlHistoryStore::webSession(const QString &idHash, const QDateTime &now)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::session(d->db, idHash, now);
+}
+
+Result<WebAuthChanges> SqlHistoryStore::webAuthChanges(qint64 cursor, const QDateTime &now)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::changes(d->db, cursor, now);
+}
+
+Result<qint64> SqlHistoryStore::pruneWebAuth(const QDateTime &now)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    return webauth::prune(d->db, now);
+}
+
+// ---- end of web console users and sessions --------------------------------------------------
 
 } // namespace strata::core

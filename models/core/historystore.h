@@ -3,6 +3,7 @@
 #include "models/core/domain.h"
 #include "models/core/error.h"
 #include "models/core/schedule.h"
+#include "models/core/webauthstore.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -402,6 +403,73 @@ public:
         Q_UNUSED(notified)
         return false;
     }
+    // ---- Web console users and sessions (issue 19; models/core/webauthstore.h) ----------------
+    // strata-server replicas sharing one database keep their console users and sessions here.
+    // A store without these tables (a support bundle) answers Kind::Unavailable.
+    /// Inserts or replaces a user and ends all of its sessions (one transaction).
+    virtual Status saveWebUser(const WebUserRecord &user, const QDateTime &at)
+    {
+        Q_UNUSED(user)
+        Q_UNUSED(at)
+        return fail(noWebAuth());
+    }
+    /// Removes a user and its sessions; false when there was no such user.
+    virtual Result<bool> removeWebUser(const QString &name, const QDateTime &at)
+    {
+        Q_UNUSED(name)
+        Q_UNUSED(at)
+        return fail(noWebAuth());
+    }
+    /// Every user, by name.
+    virtual Result<std::vector<WebUserRecord>> webUsers() { return fail(noWebAuth()); }
+    /// Records a new session while its user still has `passwordHash` and the session's role;
+    /// false when the user changed or went meanwhile.
+    virtual Result<bool> insertWebSession(const WebSessionRecord &session, const QString &passwordHash)
+    {
+        Q_UNUSED(session)
+        Q_UNUSED(passwordHash)
+        return fail(noWebAuth());
+    }
+    /// Ends a session (unknown ones too).
+    virtual Status removeWebSession(const QString &idHash, const QDateTime &at)
+    {
+        Q_UNUSED(idHash)
+        Q_UNUSED(at)
+        return fail(noWebAuth());
+    }
+    /// Writes lastSeen and expires of the sessions (only forward in time).
+    virtual Status touchWebSessions(const std::vector<WebSessionRecord> &sessions)
+    {
+        Q_UNUSED(sessions)
+        return fail(noWebAuth());
+    }
+    /// One session by the SHA-256 of its id; nullopt when unknown or expired at `now`.
+    virtual Result<std::optional<WebSessionRecord>> webSession(const QString &idHash, const QDateTime &now)
+    {
+        Q_UNUSED(idHash)
+        Q_UNUSED(now)
+        return fail(noWebAuth());
+    }
+    /// Everything (cursor <= 0) or what changed since `cursor` (WebAuthChanges).
+    virtual Result<WebAuthChanges> webAuthChanges(qint64 cursor, const QDateTime &now)
+    {
+        Q_UNUSED(cursor)
+        Q_UNUSED(now)
+        return fail(noWebAuth());
+    }
+    /// Deletes expired sessions and change rows older than a day; how many rows went.
+    virtual Result<qint64> pruneWebAuth(const QDateTime &now)
+    {
+        Q_UNUSED(now)
+        return fail(noWebAuth());
+    }
+
+protected:
+    static Error noWebAuth()
+    {
+        return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no web console users"));
+    }
+    // ---- end of web console users and sessions ------------------------------------------------
 };
 
 /// The SQL implementation, in two dialects behind one schema (with a migration list per dialect):
@@ -487,6 +555,17 @@ public:
                           const QByteArray &body) override;
     std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies) override;
     bool listenForSharedStates(std::function<void(const QString &source)> notified) override;
+
+    // Web console users and sessions (issue 19).
+    Status saveWebUser(const WebUserRecord &user, const QDateTime &at) override;
+    Result<bool> removeWebUser(const QString &name, const QDateTime &at) override;
+    Result<std::vector<WebUserRecord>> webUsers() override;
+    Result<bool> insertWebSession(const WebSessionRecord &session, const QString &passwordHash) override;
+    Status removeWebSession(const QString &idHash, const QDateTime &at) override;
+    Status touchWebSessions(const std::vector<WebSessionRecord> &sessions) override;
+    Result<std::optional<WebSessionRecord>> webSession(const QString &idHash, const QDateTime &now) override;
+    Result<WebAuthChanges> webAuthChanges(qint64 cursor, const QDateTime &now) override;
+    Result<qint64> pruneWebAuth(const QDateTime &now) override;
 
     /// One table moved by copyFrom().
     struct TableCopy

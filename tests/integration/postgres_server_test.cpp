@@ -8,7 +8,11 @@
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 
+#include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
@@ -238,4 +242,104 @@ TEST_F(PostgresServerTest, AWrongPasswordStopsTheServerWithoutShowingIt)
         EXPECT_FALSE(refused.err.contains(QStringLiteral("Not-The-Password"))) << refused.err.toStdString();
         EXPECT_FALSE(refused.out.contains(QStringLiteral("Not-The-Password")));
     }
+}
+
+namespace {
+
+/// The environment of a `strata-server user` run: `env` with the new password.
+QProcessEnvironment withNewPassword(QProcessEnvironment environment, const QString &password)
+{
+    environment.insert(QStringLiteral("STRATA_NEW_PASSWORD"), password);
+    return environment;
+}
+
+/// The web console users in the store at `location` (a failure recorded when it cannot be read).
+std::vector<core::WebUserRecord> webUsersIn(const QString &location)
+{
+    core::SystemClock clock;
+    core::SqlHistoryStore store(location, clock);
+    EXPECT_TRUE(testsupport::succeeded(store.open()));
+    auto users = store.webUsers();
+    EXPECT_TRUE(users);
+    return users ? *users : std::vector<core::WebUserRecord>{};
+}
+
+} // namespace
+
+TEST_F(PostgresServerTest, UserCommandsWithAStoreChangeTheStoreTheReplicasShare)
+{
+    const Run added = run({QStringLiteral("user"),
+                           QStringLiteral("add"),
+                           QStringLiteral("alice"),
+                           QStringLiteral("--role"),
+                           QStringLiteral("admin"),
+                           QStringLiteral("--store"),
+                           url},
+                          withNewPassword(env, QStringLiteral("alice-password")));
+    ASSERT_EQ(added.code, 0) << added.out.toStdString() << added.err.toStdString();
+    EXPECT_TRUE(added.out.contains(QStringLiteral("added user alice (admin)"))) << added.out.toStdString();
+    const std::vector<core::WebUserRecord> stored = webUsersIn(db.url());
+    ASSERT_EQ(stored.size(), 1U);
+    EXPECT_EQ(stored[0].name, QStringLiteral("alice"));
+    EXPECT_EQ(stored[0].role, QStringLiteral("admin"));
+    EXPECT_TRUE(stored[0].passwordHash.startsWith(QLatin1String("pbkdf2-sha256$")));
+    // No users file was written anywhere under HOME.
+    QDirIterator files(home.path(), {QStringLiteral("users.json")}, QDir::Files, QDirIterator::Subdirectories);
+    EXPECT_FALSE(files.hasNext()) << files.next().toStdString();
+
+    // STRATA_STORE names the store as well as --store does.
+    QProcessEnvironment viaEnv = env;
+    viaEnv.insert(QStringLiteral("STRATA_STORE"), url);
+    const Run listed = run({QStringLiteral("user"), QStringLiteral("list")}, viaEnv);
+    ASSERT_EQ(listed.code, 0) << listed.err.toStdString();
+    EXPECT_TRUE(listed.out.contains(QRegularExpression(QStringLiteral("alice\\s+admin")))) << listed.out.toStdString();
+
+    const Run both = run({QStringLiteral("user"),
+                          QStringLiteral("list"),
+                          QStringLiteral("--users"),
+                          home.filePath(QStringLiteral("users.json"))},
+                         viaEnv);
+    EXPECT_EQ(both.code, 2) << both.err.toStdString();
+
+    const Run removed = run({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("alice")}, viaEnv);
+    ASSERT_EQ(removed.code, 0) << removed.err.toStdString();
+    EXPECT_TRUE(webUsersIn(db.url()).empty());
+    const Run unknown = run({QStringLiteral("user"), QStringLiteral("remove"), QStringLiteral("alice")}, viaEnv);
+    EXPECT_EQ(unknown.code, 1);
+}
+
+TEST_F(PostgresServerTest, MigrateImportsTheUsersFileBesideTheSqliteFile)
+{
+    const QString file = home.filePath(QStringLiteral("history.sqlite"));
+    const QString usersFile = home.filePath(QStringLiteral("users.json"));
+    {
+        core::SystemClock clock;
+        core::SqlHistoryStore sqlite(file, clock);
+        ASSERT_TRUE(testsupport::succeeded(sqlite.open()));
+    }
+    const Run added = run({QStringLiteral("user"),
+                           QStringLiteral("add"),
+                           QStringLiteral("carol"),
+                           QStringLiteral("--role"),
+                           QStringLiteral("operator"),
+                           QStringLiteral("--users"),
+                           usersFile},
+                          withNewPassword(env, QStringLiteral("carol-password")));
+    ASSERT_EQ(added.code, 0) << added.err.toStdString();
+
+    const Run moved =
+        run({QStringLiteral("migrate"), QStringLiteral("--from-sqlite"), file, QStringLiteral("--to"), url}, env);
+    ASSERT_EQ(moved.code, 0) << moved.out.toStdString() << moved.err.toStdString();
+    EXPECT_TRUE(moved.out.contains(QStringLiteral("1 web console users imported from %1").arg(usersFile)))
+        << moved.out.toStdString();
+
+    QFile json(usersFile);
+    ASSERT_TRUE(json.open(QIODevice::ReadOnly));
+    const QJsonObject carol =
+        QJsonDocument::fromJson(json.readAll()).object().value(QLatin1String("users")).toArray().at(0).toObject();
+    const std::vector<core::WebUserRecord> users = webUsersIn(db.url());
+    ASSERT_EQ(users.size(), 1U);
+    EXPECT_EQ(users[0].name, QStringLiteral("carol"));
+    EXPECT_EQ(users[0].role, QStringLiteral("operator"));
+    EXPECT_EQ(users[0].passwordHash, carol.value(QLatin1String("password_hash")).toString());
 }

@@ -470,6 +470,64 @@ TEST(SessionManager, CreateDropsExpiredSessions)
     EXPECT_EQ(sessions.count(), 1);
 }
 
+TEST(SessionManager, LastSeenIsHandedOutForWritingAtMostOncePerInterval)
+{
+    ManualClock clock;
+    SessionManager sessions(clock);
+    sessions.trackTouches(true);
+    const Session s = sessions.create(user(QStringLiteral("alice")));
+    // Requests within a minute of the last write ask for no write.
+    for (int i = 0; i < 5; ++i) {
+        clock.advance(10s);
+        ASSERT_TRUE(sessions.find(s.id).has_value());
+    }
+    EXPECT_TRUE(sessions.takeTouched().empty());
+    clock.advance(20s);
+    ASSERT_TRUE(sessions.find(s.id).has_value());
+    ASSERT_TRUE(sessions.find(s.id).has_value());
+    const std::vector<Session> touched = sessions.takeTouched();
+    ASSERT_EQ(touched.size(), 1U);
+    EXPECT_EQ(touched[0].idHash, s.idHash);
+    EXPECT_EQ(touched[0].lastSeen, clock.now());
+    EXPECT_EQ(sessions.expiresAt(touched[0]), clock.now().addSecs(8 * 3600));
+    // Written: quiet again until the next minute has passed.
+    clock.advance(30s);
+    ASSERT_TRUE(sessions.find(s.id).has_value());
+    EXPECT_TRUE(sessions.takeTouched().empty());
+}
+
+TEST(SessionManager, ASessionFromAnotherReplicaIsKnownByTheHashOfItsCookie)
+{
+    ManualClock clock;
+    SessionManager sessions(clock);
+    const QString id = QStringLiteral("A").repeated(43);
+    // What the store holds of it: the hash, never the id.
+    Session stored;
+    stored.idHash = sessionIdHash(id);
+    stored.user = QStringLiteral("bob");
+    stored.role = Role::Operator;
+    stored.created = clock.now();
+    stored.lastSeen = clock.now();
+    sessions.adopt(stored);
+    EXPECT_EQ(stored.idHash.size(), 64);
+    EXPECT_NE(stored.idHash, id);
+
+    const auto found = sessions.find(id);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->user, QStringLiteral("bob"));
+    EXPECT_EQ(found->id, id);
+    // The CSRF token follows from the id alone: every replica derives the same one.
+    EXPECT_EQ(found->csrfToken, csrfTokenFor(id));
+    EXPECT_NE(csrfTokenFor(id), csrfTokenFor(QStringLiteral("B").repeated(43)));
+    EXPECT_TRUE(sessions.removeByHash(stored.idHash).has_value());
+    EXPECT_FALSE(sessions.find(id).has_value());
+
+    // An expired one is not taken.
+    stored.lastSeen = clock.now().addSecs(-9 * 3600);
+    sessions.adopt(stored);
+    EXPECT_EQ(sessions.count(), 0);
+}
+
 TEST(SessionManager, RemoveUserEndsOnlyTheirSessions)
 {
     ManualClock clock;
