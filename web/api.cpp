@@ -218,7 +218,8 @@ QJsonObject auditEntryToJson(const core::AuditEntry &entry)
                        {QStringLiteral("to"), entry.toState},
                        {QStringLiteral("outcome"), entry.outcome},
                        {QStringLiteral("message"), entry.message},
-                       {QStringLiteral("action_id"), entry.actionId}};
+                       {QStringLiteral("action_id"), entry.actionId},
+                       {QStringLiteral("replica"), entry.replica}};
 }
 
 QJsonObject projectSampleToJson(const core::ProjectSample &sample)

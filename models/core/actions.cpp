@@ -592,6 +592,7 @@ void ActionManager::audit(const ActionRecord &record, const QString &outcome)
     entry.fromState = record.preview.fromState;
     entry.toState = record.preview.toState;
     entry.outcome = outcome;
+    entry.replica = m_owner;
     entry.message = outcome == QLatin1String("started")
                         ? (record.attempts > 1 ? tr("attempt %1").arg(record.attempts) : QString())
                         : record.message;

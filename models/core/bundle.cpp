@@ -642,7 +642,8 @@ template <> struct Fields<AuditEntry>
                                field("from_state", &S::fromState),
                                field("to_state", &S::toState),
                                field("outcome", &S::outcome),
-                               field("message", &S::message));
+                               field("message", &S::message),
+                               field("replica", &S::replica));
     }
 };
 

@@ -230,6 +230,11 @@ const char *const kMigrationWebAuth[] = {
 };
 // ---- end of web console users and sessions --------------------------------------------------
 
+// Replicas sharing a store: each audit entry names the process that wrote it.
+const char *const kMigrationV8[] = {
+    "ALTER TABLE audit_log ADD COLUMN replica TEXT NOT NULL DEFAULT ''",
+};
+
 struct Migration
 {
     std::span<const char *const> common;
@@ -245,6 +250,7 @@ const Migration kMigrations[] = {
     {kMigrationV5},
     {kMigrationV6},
     {kMigrationWebAuth}, // web console users and sessions (issue 19)
+    {kMigrationV8},
 };
 
 // The few spellings of the common migrations that PostgreSQL does not share. REAL is a 4-byte
@@ -308,7 +314,7 @@ qint64 rangeEndMs(const QDateTime &to)
 }
 
 const QLatin1String
-    kAuditColumns("id, t, user_name, action_id, source, kind, target, from_state, to_state, outcome, message");
+    kAuditColumns("id, t, user_name, action_id, source, kind, target, from_state, to_state, outcome, message, replica");
 
 AuditEntry auditFromQuery(const QSqlQuery &query)
 {
@@ -324,6 +330,7 @@ AuditEntry auditFromQuery(const QSqlQuery &query)
     entry.toState = query.value(8).toString();
     entry.outcome = query.value(9).toString();
     entry.message = query.value(10).toString();
+    entry.replica = query.value(11).toString();
     return entry;
 }
 
@@ -1184,7 +1191,8 @@ qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("INSERT INTO audit_log (t, user_name, action_id, source, kind, target, from_state,"
-                                 " to_state, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
+                                 " to_state, outcome, message, replica) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                                 " RETURNING id"));
     const QDateTime time = entry.time.isValid() ? entry.time : d->clock.now();
     query.addBindValue(time.toMSecsSinceEpoch());
     for (const QString *text : {&entry.user,
@@ -1195,7 +1203,8 @@ qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
                                 &entry.fromState,
                                 &entry.toState,
                                 &entry.outcome,
-                                &entry.message}) {
+                                &entry.message,
+                                &entry.replica}) {
         query.addBindValue(notNull(*text));
     }
     // RETURNING (SQLite 3.35+, PostgreSQL): QPSQL has no lastInsertId() for identity columns.

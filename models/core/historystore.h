@@ -76,6 +76,10 @@ struct AuditEntry
     QString toState;   ///< what it becomes
     QString outcome;   ///< "started", "succeeded", "failed", "reconciled"
     QString message;   ///< error or result detail
+    /// The process that wrote it: ActionManager::ownerId() ("<host>/<pid>"; in Kubernetes the
+    /// host is the pod), so replicas sharing a store show which one ran or finished an action.
+    /// Empty for entries written before schema version 8.
+    QString replica;
 
     bool operator==(const AuditEntry &) const = default;
 };

@@ -445,6 +445,16 @@ TEST_F(HelmChart, PostgresStore_UrlArgumentPasswordFromSecretReadyzRollingAndABu
     const QJsonObject ref = passwordEnv[QStringLiteral("valueFrom")][QStringLiteral("secretKeyRef")].toObject();
     EXPECT_EQ(ref[QStringLiteral("name")].toString(), QStringLiteral("pg-app"));
     EXPECT_EQ(ref[QStringLiteral("key")].toString(), QStringLiteral("password"));
+    // Replicas are named after their pods and hold their sources for the lease time.
+    EXPECT_EQ(args.value(args.indexOf(QStringLiteral("--lease-seconds")) + 1), QStringLiteral("10"));
+    QString replicaIdField;
+    for (const QJsonValue &e : container[QStringLiteral("env")].toArray()) {
+        if (e[QStringLiteral("name")].toString() == QLatin1String("STRATA_REPLICA_ID")) {
+            replicaIdField =
+                e[QStringLiteral("valueFrom")][QStringLiteral("fieldRef")][QStringLiteral("fieldPath")].toString();
+        }
+    }
+    EXPECT_EQ(replicaIdField, QStringLiteral("metadata.name"));
     EXPECT_EQ(container[QStringLiteral("readinessProbe")][QStringLiteral("httpGet")][QStringLiteral("path")].toString(),
               QStringLiteral("/readyz"));
     EXPECT_EQ(container[QStringLiteral("livenessProbe")][QStringLiteral("httpGet")][QStringLiteral("path")].toString(),

@@ -464,6 +464,22 @@ TEST_F(WebServerTest, AViewerTooFarBehindIsToldToReload)
         EXPECT_EQ(live->messages.at(1).value(QLatin1String("type")).toString(), QStringLiteral("reload"));
         EXPECT_EQ(qint64(live->messages.at(1).value(QLatin1String("revision")).toDouble()), feed.revision());
     }
+
+    // A revision this feed still keeps, but counted by another feed (another replica, an earlier
+    // process): reload, not this feed's diffs after it. The same revision with this feed's id
+    // catches up.
+    const QString since = QString::number(feed.revision() - 1);
+    auto other = openLive(viewer, ownOrigin(), QStringLiteral("since=%1&feed=0123456789abcdef").arg(since));
+    ASSERT_TRUE(waitFor([&] {
+        return other->messages.size() >= 2;
+    }));
+    EXPECT_EQ(other->messages.at(0).value(QLatin1String("feed")).toString(), feed.feedId());
+    EXPECT_EQ(other->messages.at(1).value(QLatin1String("type")).toString(), QStringLiteral("reload"));
+    auto same = openLive(viewer, ownOrigin(), QStringLiteral("since=%1&feed=%2").arg(since, feed.feedId()));
+    ASSERT_TRUE(waitFor([&] {
+        return same->messages.size() >= 2;
+    }));
+    EXPECT_EQ(same->messages.at(1).value(QLatin1String("type")).toString(), QStringLiteral("diff"));
 }
 
 TEST_F(WebServerTest, AnOperatorsActionRunsAndTheAuditLogNamesThem)

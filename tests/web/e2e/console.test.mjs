@@ -160,7 +160,10 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   const revision = await page.evaluate(() => { const r = window.strataLive.revision; window.strataLive.ws.close(); return r; });
   await page.locator('#live-pill[data-state="reconnecting"]').waitFor({ timeout: 5000 });
   await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
-  assert.ok(sockets.some((u) => u.endsWith('?since=' + revision)), 'reconnected with since=: ' + sockets.join(' '));
+  // The same feed (this server's): a feed id of another replica would make the server say "reload".
+  const feed = await page.evaluate(() => window.strataLive.feed);
+  assert.ok(/^[0-9a-f]{16}$/.test(feed), 'the hello names its feed: ' + feed);
+  assert.ok(sockets.some((u) => u.endsWith('?since=' + revision + '&feed=' + feed)), 'reconnected with since=: ' + sockets.join(' '));
   await page.waitForFunction((r) => window.strataLive.revision > r, revision, { timeout: 60000, polling: 250 });
   assert.equal(await page.evaluate(() => window.__e2eMarker), 'same page', 'still no reload after reconnecting');
   await shot(page, 'jobs');

@@ -1,0 +1,451 @@
+// Three real `strata-server serve` replicas on one PostgreSQL database (issue 19), with an ONTAP
+// simulator behind two sources and an Azure simulator behind `ai-lab`: each source is polled by
+// one replica, every replica shows every source, and SIGKILL of the replica that runs an ANF pool
+// change in the middle of its LRO (and polls ai-lab) moves ai-lab to a live replica within the
+// lease bound, while another replica finishes the pool change once from the LRO, with exactly one
+// outcome in the shared audit log.
+
+#include "models/core/clock.h"
+#include "models/core/historystore.h"
+#include "simulators/azure/azuresimulator.h"
+#include "simulators/common/serverthread.h"
+#include "simulators/ontap/ontapsimulator.h"
+#include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/pgfixture.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+using strata::testsupport::ScratchPostgresDatabase;
+using strata::testsupport::succeeded;
+using namespace strata;
+
+namespace {
+
+const QString kFailoverAnfVolume = QStringLiteral("criteo-data");
+constexpr int kFailoverReplicas = 3;
+constexpr int kFailoverLeaseSeconds = 3;
+
+struct FailoverReply
+{
+    int status = 0;
+    QByteArray body;
+    QByteArray cookie;
+};
+
+class ReplicaFailoverTest : public ::testing::Test
+{
+protected:
+    sim::ServerThread ontapThread;
+    sim::ServerThread azureThread;
+    sim::ontap::OntapSimulator *ontap = nullptr;
+    sim::azure::AzureSimulator *azure = nullptr;
+    QTemporaryDir dir;
+    std::unique_ptr<ScratchPostgresDatabase> database;
+    QString storeUrl; ///< without the password
+    QString storePassword;
+    QString configPath;
+    const QByteArray adminPassword = QByteArrayLiteral("failover-test-password-1");
+    std::vector<std::unique_ptr<QProcess>> servers;
+    QStringList bases; ///< http://127.0.0.1:<port> per replica
+    QNetworkAccessManager net;
+
+    void SetUp() override
+    {
+        database = std::make_unique<ScratchPostgresDatabase>();
+        ASSERT_FALSE(database->url().isEmpty());
+        QUrl url(database->url());
+        storePassword = url.password();
+        url.setPassword({});
+        storeUrl = url.toString();
+
+        sim::ontap::OntapSimulatorOptions ontapOptions;
+        ontapOptions.tickInterval = std::chrono::milliseconds(0);
+        QString error;
+        ontap = sim::ontap::OntapSimulator::startOnThread(ontapThread, ontapOptions, &error);
+        ASSERT_NE(ontap, nullptr) << error.toStdString();
+        sim::azure::AzureSimulatorOptions azureOptions;
+        azureOptions.lroDuration = std::chrono::milliseconds(4000);
+        azureOptions.lroRetryAfterSeconds = 1;
+        azure = sim::azure::AzureSimulator::startOnThread(azureThread, azureOptions, &error);
+        ASSERT_NE(azure, nullptr) << error.toStdString();
+        const QString ontapCa = dir.filePath(QStringLiteral("ontap-ca.pem"));
+        const QString azureCa = dir.filePath(QStringLiteral("azure-ca.pem"));
+        for (const auto &[path, pem] :
+             {std::pair{ontapCa, ontap->certificatePem()}, std::pair{azureCa, azure->caPem()}}) {
+            QFile f(path);
+            ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+            f.write(pem);
+        }
+        QJsonArray sources;
+        for (const QString &name : {QStringLiteral("ontap-a"), QStringLiteral("ontap-b")}) {
+            sources.append(QJsonObject{
+                {QStringLiteral("name"), name},
+                {QStringLiteral("kind"), QStringLiteral("ontap")},
+                {QStringLiteral("url"), ontap->baseUrl()},
+                {QStringLiteral("username"), ontapOptions.username},
+                {QStringLiteral("password"), QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_FO_ONTAP")}}},
+                {QStringLiteral("ca_file"), ontapCa},
+                {QStringLiteral("poll"), QJsonObject{{QStringLiteral("config_seconds"), 5}}}});
+        }
+        sources.append(QJsonObject{
+            {QStringLiteral("name"), QStringLiteral("ai-lab")},
+            {QStringLiteral("kind"), QStringLiteral("azure")},
+            {QStringLiteral("url"), azure->baseUrl()},
+            {QStringLiteral("authority_url"), azure->baseUrl()},
+            {QStringLiteral("tenant_id"), azureOptions.tenantId},
+            {QStringLiteral("client_id"), azureOptions.clientId},
+            {QStringLiteral("subscription_id"), azureOptions.subscriptionId},
+            {QStringLiteral("password"), QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_FO_AZURE")}}},
+            {QStringLiteral("ca_file"), azureCa},
+            {QStringLiteral("poll"), QJsonObject{{QStringLiteral("config_seconds"), 5}}}});
+        configPath = dir.filePath(QStringLiteral("config.json"));
+        QFile c(configPath);
+        ASSERT_TRUE(c.open(QIODevice::WriteOnly));
+        c.write(QJsonDocument(QJsonObject{{QStringLiteral("sources"), sources}}).toJson());
+        c.close();
+    }
+
+    void TearDown() override
+    {
+        for (auto &server : servers) {
+            if (server->state() != QProcess::NotRunning) {
+                server->terminate();
+                if (!server->waitForFinished(30000)) {
+                    server->kill();
+                    server->waitForFinished(10000);
+                }
+            }
+        }
+        servers.clear();
+        database.reset();
+    }
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), dir.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral(".config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral(".local/share")));
+        env.insert(QStringLiteral("STRATA_FO_ONTAP"), ontap->options().password);
+        env.insert(QStringLiteral("STRATA_FO_AZURE"), azure->options().clientSecret);
+        env.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), storePassword);
+        env.remove(QStringLiteral("STRATA_STORE"));
+        env.remove(QStringLiteral("PGPASSWORD"));
+        // Whichever replica runs the pool change dies with its LRO in flight.
+        env.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), QStringLiteral("handle"));
+        return env;
+    }
+
+    static quint16 freePort()
+    {
+        QTcpServer probe;
+        return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+    }
+
+    void addAdmin()
+    {
+        QProcess add;
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("STRATA_NEW_PASSWORD"), QString::fromLatin1(adminPassword));
+        add.setProcessEnvironment(env);
+        add.start(QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server"), userAddArguments());
+        ASSERT_TRUE(add.waitForFinished(60000));
+        ASSERT_EQ(add.exitCode(), 0) << add.readAllStandardError().toStdString();
+    }
+
+    /// `user add admin` into the store the replicas share (users live there with a PostgreSQL store).
+    QStringList userAddArguments() const
+    {
+        return {QStringLiteral("user"),
+                QStringLiteral("add"),
+                QStringLiteral("admin"),
+                QStringLiteral("--role"),
+                QStringLiteral("admin"),
+                QStringLiteral("--store"),
+                storeUrl};
+    }
+
+    void startReplica(int i)
+    {
+        const quint16 port = freePort();
+        ASSERT_NE(port, 0);
+        auto server = std::make_unique<QProcess>();
+        server->setProcessEnvironment(environment());
+        server->start(QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server"),
+                      {QStringLiteral("serve"),
+                       QStringLiteral("--config"),
+                       configPath,
+                       QStringLiteral("--store"),
+                       storeUrl,
+                       QStringLiteral("--replica-id"),
+                       QStringLiteral("replica-%1").arg(i),
+                       QStringLiteral("--lease-seconds"),
+                       QString::number(kFailoverLeaseSeconds),
+                       QStringLiteral("--listen"),
+                       QStringLiteral("127.0.0.1:%1").arg(port)});
+        QByteArray out;
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                out += server->readAllStandardOutput();
+                return out.contains("serving the web console") || server->state() == QProcess::NotRunning;
+            },
+            60000));
+        ASSERT_EQ(server->state(), QProcess::Running) << server->readAllStandardError().toStdString();
+        servers.push_back(std::move(server));
+        bases << QStringLiteral("http://127.0.0.1:%1").arg(port);
+    }
+
+    FailoverReply
+    call(const QString &url, const QByteArray &body = {}, const QByteArray &cookie = {}, const QByteArray &csrf = {})
+    {
+        QNetworkRequest request{QUrl(url)};
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+        if (!cookie.isEmpty()) {
+            request.setRawHeader("Cookie", cookie);
+        }
+        if (!csrf.isEmpty()) {
+            request.setRawHeader("X-CSRF-Token", csrf);
+        }
+        QNetworkReply *reply = body.isNull() ? net.get(request) : net.post(request, body);
+        FailoverReply r;
+        if (!QTest::qWaitFor(
+                [reply] {
+                    return reply->isFinished();
+                },
+                30000)) {
+            reply->abort();
+        }
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.body = reply->readAll();
+        const QByteArray setCookie = reply->rawHeader("Set-Cookie");
+        r.cookie = setCookie.left(setCookie.indexOf(';'));
+        reply->deleteLater();
+        return r;
+    }
+
+    /// Replica i's /metrics, empty when it does not answer.
+    QByteArray metrics(int i) { return call(bases.at(i) + QStringLiteral("/metrics")).body; }
+
+    /// source -> replica polling it, as replica i's /metrics reports it.
+    QHash<QString, QString> pollers(int i)
+    {
+        QHash<QString, QString> out;
+        static const QRegularExpression line(
+            QStringLiteral("^strata_source_poller\\{source=\"([^\"]+)\",replica=\"([^\"]*)\"\\} 1$"),
+            QRegularExpression::MultilineOption);
+        auto it = line.globalMatch(QString::fromUtf8(metrics(i)));
+        while (it.hasNext()) {
+            const auto m = it.next();
+            out.insert(m.captured(1), m.captured(2));
+        }
+        return out;
+    }
+
+    /// A Prometheus sample `name{labels}` of replica i, or -1.
+    double sample(int i, const QString &series)
+    {
+        const QString text = QString::fromUtf8(metrics(i));
+        for (const QString &l : text.split(QLatin1Char('\n'))) {
+            if (l.startsWith(series + QLatin1Char(' '))) {
+                return l.mid(series.size() + 1).toDouble();
+            }
+        }
+        return -1;
+    }
+
+    QString anfFileSystemId() const
+    {
+        const auto v = azure->volume(
+            azure->volumeId(QStringLiteral("anf-ai-lab"), QStringLiteral("pool-standard"), kFailoverAnfVolume));
+        return v ? v->value(QStringLiteral("properties")).toObject().value(QStringLiteral("fileSystemId")).toString()
+                 : QString();
+    }
+
+    QString anfLevel() const
+    {
+        for (const QString &pool : {QStringLiteral("pool-standard"), QStringLiteral("pool-premium")}) {
+            const auto v = azure->volume(azure->volumeId(QStringLiteral("anf-ai-lab"), pool, kFailoverAnfVolume));
+            if (v) {
+                return v->value(QStringLiteral("properties"))
+                    .toObject()
+                    .value(QStringLiteral("serviceLevel"))
+                    .toString();
+            }
+        }
+        return {};
+    }
+};
+
+TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesTheActionOnce)
+{
+    const QString fileSystemId = anfFileSystemId();
+    ASSERT_FALSE(fileSystemId.isEmpty());
+    ASSERT_NO_FATAL_FAILURE(addAdmin());
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        ASSERT_NO_FATAL_FAILURE(startReplica(i));
+    }
+
+    // One source each, and all three replicas agree on who polls what.
+    QHash<QString, QString> owners;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            owners = pollers(0);
+            QSet<QString> distinct;
+            for (const QString &o : std::as_const(owners)) {
+                if (!o.isEmpty()) {
+                    distinct.insert(o);
+                }
+            }
+            return owners.size() == 3 && distinct.size() == 3 && pollers(1) == owners && pollers(2) == owners;
+        },
+        60000))
+        << metrics(0).toStdString();
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        EXPECT_EQ(sample(i, QStringLiteral("strata_replica_leases_held")), 1.0) << i;
+        EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 3.0) << i;
+    }
+    const int victim = owners.value(QStringLiteral("ai-lab")).mid(QStringLiteral("replica-").size()).toInt();
+    ASSERT_EQ(QStringLiteral("replica-%1").arg(victim), owners.value(QStringLiteral("ai-lab")));
+
+    // Every replica shows the ANF volume (polled by the victim only) once it is shared.
+    const QByteArray login =
+        QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
+                                  {QStringLiteral("password"), QString::fromLatin1(adminPassword)}})
+            .toJson();
+    std::vector<FailoverReply> sessions;
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        sessions.push_back(call(bases.at(i) + QStringLiteral("/api/v1/login"), login));
+        ASSERT_EQ(sessions.back().status, 200) << sessions.back().body.toStdString();
+    }
+    const auto poolOn = [&](int i) {
+        const FailoverReply r =
+            call(bases.at(i) + QStringLiteral("/api/v1/volumes"), QByteArray(), sessions.at(i).cookie);
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.body).array()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QStringLiteral("name")).toString() == kFailoverAnfVolume) {
+                return o.value(QStringLiteral("aggregate")).toString(); // ANF: the capacity pool
+            }
+        }
+        return QString();
+    };
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                return poolOn(i) == QStringLiteral("pool-standard");
+            },
+            30000))
+            << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
+    }
+
+    // The victim runs the pool change and dies after Azure accepted it (STRATA_TEST_CRASH_AT=handle).
+    const QByteArray csrf = QJsonDocument::fromJson(sessions.at(victim).body)
+                                .object()
+                                .value(QStringLiteral("csrf_token"))
+                                .toString()
+                                .toLatin1();
+    const QByteArray action =
+        QJsonDocument(QJsonObject{{QStringLiteral("kind"), QStringLiteral("volume.service_level")},
+                                  {QStringLiteral("source"), QStringLiteral("ai-lab")},
+                                  {QStringLiteral("volume_id"), fileSystemId},
+                                  {QStringLiteral("level"), QStringLiteral("Premium")}})
+            .toJson();
+    call(bases.at(victim) + QStringLiteral("/api/v1/actions"), action, sessions.at(victim).cookie, csrf);
+    QProcess &killed = *servers.at(std::size_t(victim));
+    ASSERT_TRUE(killed.state() == QProcess::NotRunning || killed.waitForFinished(30000));
+    ASSERT_EQ(killed.exitStatus(), QProcess::CrashExit) << killed.readAllStandardError().toStdString();
+    EXPECT_EQ(azure->operationCount(), 1);
+    QElapsedTimer sinceKill;
+    sinceKill.start();
+
+    // ai-lab moves to a live replica within the lease time and a renewal (plus this test's polling).
+    QList<int> survivors;
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        if (i != victim) {
+            survivors << i;
+        }
+    }
+    QString newOwner;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            newOwner = pollers(survivors.first()).value(QStringLiteral("ai-lab"));
+            return !newOwner.isEmpty() && newOwner != QStringLiteral("replica-%1").arg(victim);
+        },
+        30000));
+    const qint64 moved = sinceKill.elapsed();
+    EXPECT_LT(moved, (kFailoverLeaseSeconds + 4) * 1000) << "ai-lab took " << moved << " ms to move";
+    double takeovers = 0;
+    for (int i : survivors) {
+        EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 2.0) << i;
+        takeovers += sample(i, QStringLiteral("strata_replica_lease_takeovers_total"));
+    }
+    EXPECT_EQ(takeovers, 1.0);
+
+    // A survivor takes the interrupted action over from the journal and finishes it from the LRO:
+    // Azure saw one pool change, the audit log has one outcome, and both survivors show Premium.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return anfLevel() == QStringLiteral("Premium");
+        },
+        30000));
+    for (int i : survivors) {
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                return poolOn(i) == QStringLiteral("pool-premium");
+            },
+            60000))
+            << "replica " << i << " shows " << poolOn(i).toStdString();
+    }
+    core::SystemClock clock;
+    core::SqlHistoryStore store(database->url(), clock);
+    ASSERT_TRUE(succeeded(store.open()));
+    std::vector<core::AuditEntry> outcomes;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            outcomes.clear();
+            for (const core::AuditEntry &e : store.auditLog(0)) {
+                if (e.kind == QLatin1String("volume.service_level") && e.outcome != QLatin1String("started")) {
+                    outcomes.push_back(e);
+                }
+            }
+            return !outcomes.empty() && store.openJournal().empty();
+        },
+        60000));
+    ASSERT_EQ(outcomes.size(), 1U);
+    EXPECT_NE(outcomes.front().outcome, QStringLiteral("failed")) << outcomes.front().message.toStdString();
+    EXPECT_EQ(azure->operationCount(), 1) << "the pool change was sent again";
+    // The outcome names the survivor that finished it; the start, the victim that sent it.
+    QStringList survivorOwners;
+    for (int i : survivors) {
+        survivorOwners << QStringLiteral("/%1").arg(servers.at(std::size_t(i))->processId());
+    }
+    EXPECT_TRUE(std::any_of(survivorOwners.cbegin(), survivorOwners.cend(), [&](const QString &pid) {
+        return outcomes.front().replica.endsWith(pid);
+    })) << outcomes.front().replica.toStdString();
+
+    // The session made on the dead replica works on the survivors (sessions live in the store).
+    for (int i : survivors) {
+        const FailoverReply me = call(bases.at(i) + QStringLiteral("/api/v1/session"), QByteArray(), sessions.at(victim).cookie);
+        EXPECT_EQ(me.status, 200) << "replica " << i << ": " << me.body.toStdString();
+    }
+}
+
+} // namespace
