@@ -35,6 +35,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
 Q_LOGGING_CATEGORY(lcKube, "strata.kubernetes", QtInfoMsg)
 
@@ -214,19 +215,14 @@ bool applyBatch(Map &map,
             touched = nullptr; // everything is rebuilt: no need to list what moved
         }
     }
-    for (const json &object : batch.upserts) {
-        auto parsed = parse(object);
-        if (!parsed) {
-            skipped.push_back(parsed.error().message);
-            continue;
-        }
+    const auto take = [&](auto &&parsed) {
         std::string key = parsed->key();
         const auto it = map.find(key);
         if (it != map.end()) {
             const std::string resourceVersion = std::move(parsed->resourceVersion);
             parsed->resourceVersion = it->second.resourceVersion;
             if (*parsed == it->second) {
-                continue;
+                return;
             }
             parsed->resourceVersion = resourceVersion;
             it->second = std::move(*parsed);
@@ -236,12 +232,26 @@ bool applyBatch(Map &map,
             }
             map.emplace(std::move(key), std::move(*parsed));
             changed = true;
-            continue;
+            return;
         }
         if (touched) {
             touched->insert(key);
         }
         changed = true;
+    };
+    for (const json &object : batch.upserts) {
+        auto parsed = parse(object);
+        if (!parsed) {
+            skipped.push_back(parsed.error().message);
+            continue;
+        }
+        take(parsed);
+    }
+    if constexpr (std::is_same_v<typename Map::mapped_type, kubernetes::PodDto>) {
+        // Pods come decoded (Reflector::Options::list.decodePods), without a DOM per object.
+        for (kubernetes::PodDto &pod : batch.pods) {
+            take(&pod);
+        }
     }
     for (const std::string &key : batch.deletedKeys) {
         if (map.erase(key) > 0) {
@@ -713,6 +723,8 @@ void KubernetesSource::launch()
                 const std::string name = spec.type.displayName();
                 kubernetes::Reflector::Options options;
                 options.list.limit = 500;
+                options.list.decodePods =
+                    spec.type.group == kubernetes::kPods.group && spec.type.plural == kubernetes::kPods.plural;
                 reflectors.push_back(std::make_unique<kubernetes::Reflector>(
                     *shared->client,
                     spec.type,
