@@ -194,6 +194,24 @@ connectors::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConf
     return kubeconfig->endpoint(ss(config.kubeContext));
 }
 
+// The cache keeps of a pod what the job records read (kubecompute.cpp): parsePod already read
+// its labels into jobName, queue, user and createdBy, its annotations into the GPU fields and
+// its conditions into scheduledCondition and disruptionTarget; only the pod-group-name annotation
+// is looked up later. At 100,000 pods the maps and conditions were most of a cached pod, and a
+// kubelet heartbeat (an annotation, a probe time) no longer counts as a change.
+void keepReadPodFields(kubernetes::PodDto &pod)
+{
+    pod.labels.clear();
+    if (auto group = pod.annotations.extract("pod-group-name"); !group.empty()) {
+        pod.annotations.clear();
+        pod.annotations.insert(std::move(group));
+    } else {
+        pod.annotations.clear();
+    }
+    pod.conditions = {};
+    pod.uid = {};
+}
+
 // Applies one reflector batch to a cache map of parsed objects. Returns whether anything Strata
 // reads changed: an update that only moves the resourceVersion (status heartbeats, churn in
 // fields no DTO keeps) must not cost a rebuild of every job.
@@ -250,6 +268,7 @@ bool applyBatch(Map &map,
     if constexpr (std::is_same_v<typename Map::mapped_type, kubernetes::PodDto>) {
         // Pods come decoded (Reflector::Options::list.decodePods), without a DOM per object.
         for (kubernetes::PodDto &pod : batch.pods) {
+            keepReadPodFields(pod);
             take(&pod);
         }
     }
