@@ -33,100 +33,19 @@ bool psIsNull(od::value &v, bool &isNull)
     return true;
 }
 
-bool psWalk(od::value v, int depth)
+// Each member of the object `v` to onMember(key, value), in text order; false when `v` is not
+// an object, its text is bad or onMember says so.
+template <class OnMember> bool psEachMember(od::value v, OnMember onMember)
 {
-    od::json_type type{};
-    if (depth > kPodStreamMaxDepth || v.type().get(type) != simdjson::SUCCESS) {
-        return false;
-    }
-    if (type == od::json_type::object) {
-        od::object object;
-        if (v.get_object().get(object) != simdjson::SUCCESS) {
-            return false;
-        }
-        for (auto entry : object) {
-            od::field member;
-            std::string_view key;
-            if (std::move(entry).get(member) != simdjson::SUCCESS
-                || member.unescaped_key().get(key) != simdjson::SUCCESS || !psWalk(member.value(), depth + 1)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (type == od::json_type::array) {
-        od::array array;
-        if (v.get_array().get(array) != simdjson::SUCCESS) {
-            return false;
-        }
-        for (auto element : array) {
-            od::value item;
-            if (std::move(element).get(item) != simdjson::SUCCESS || !psWalk(item, depth + 1)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (type == od::json_type::string) {
-        std::string_view text;
-        return v.get_string().get(text) == simdjson::SUCCESS;
-    }
-    if (type == od::json_type::number) {
-        double number = 0;
-        return v.get_double().get(number) == simdjson::SUCCESS;
-    }
-    if (type == od::json_type::boolean) {
-        bool flag = false;
-        return v.get_bool().get(flag) == simdjson::SUCCESS;
-    }
-    bool isNull = false;
-    return psIsNull(v, isNull) && isNull;
-}
-
-// The members of an object whose keys are in `known` go to onMember(index, value); others are
-// walked. A known key given twice is left to the DOM route (which keeps the last). null is an
-// absent object (as parsePod's field() reads it): no member, *present = false.
-template <std::size_t N, class OnMember>
-bool psMembers(
-    od::value v, int depth, const std::array<std::string_view, N> &known, OnMember onMember, bool *present = nullptr)
-{
-    static_assert(N <= 64);
-    bool isNull = false;
-    if (depth > kPodStreamMaxDepth || !psIsNull(v, isNull)) {
-        return false;
-    }
-    if (present) {
-        *present = !isNull;
-    }
-    if (isNull) {
-        return true;
-    }
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) {
         return false;
     }
-    std::uint64_t seen = 0;
     for (auto entry : object) {
         od::field member;
         std::string_view key;
-        if (std::move(entry).get(member) != simdjson::SUCCESS || member.unescaped_key().get(key) != simdjson::SUCCESS) {
-            return false;
-        }
-        std::size_t index = 0;
-        while (index < N && known[index] != key) {
-            ++index;
-        }
-        if (index == N) {
-            if (!psWalk(member.value(), depth + 1)) {
-                return false;
-            }
-            continue;
-        }
-        if (seen & (std::uint64_t{1} << index)) {
-            return false;
-        }
-        seen |= std::uint64_t{1} << index;
-        if (!onMember(index, member.value())) {
+        if (std::move(entry).get(member) != simdjson::SUCCESS || member.unescaped_key().get(key) != simdjson::SUCCESS
+            || !onMember(key, member.value())) {
             return false;
         }
     }
@@ -154,6 +73,80 @@ template <class OnElement> bool psElements(od::value v, OnElement onElement)
         }
     }
     return true;
+}
+
+// Appends one record per array element, read by read(element, record).
+template <class T, class Read> bool psAppendEach(od::value v, std::vector<T> &out, Read read)
+{
+    return psElements(v, [&out, &read](od::value item) {
+        out.emplace_back();
+        return read(item, out.back());
+    });
+}
+
+bool psWalk(od::value v, int depth)
+{
+    od::json_type type{};
+    if (depth > kPodStreamMaxDepth || v.type().get(type) != simdjson::SUCCESS) {
+        return false;
+    }
+    std::string_view text;
+    double number = 0;
+    bool flag = false;
+    switch (type) {
+    case od::json_type::object:
+        return psEachMember(v, [depth](std::string_view, od::value member) {
+            return psWalk(member, depth + 1);
+        });
+    case od::json_type::array:
+        return psElements(v, [depth](od::value item) {
+            return psWalk(item, depth + 1);
+        });
+    case od::json_type::string:
+        return v.get_string().get(text) == simdjson::SUCCESS;
+    case od::json_type::number:
+        return v.get_double().get(number) == simdjson::SUCCESS;
+    case od::json_type::boolean:
+        return v.get_bool().get(flag) == simdjson::SUCCESS;
+    case od::json_type::null:
+        return psIsNull(v, flag) && flag;
+    }
+    return false;
+}
+
+// The members of an object whose keys are in `known` go to onMember(index, value); others are
+// walked. A known key given twice is left to the DOM route (which keeps the last). null is an
+// absent object (as parsePod's field() reads it): no member, *present = false.
+template <std::size_t N, class OnMember>
+bool psMembers(
+    od::value v, int depth, const std::array<std::string_view, N> &known, OnMember onMember, bool *present = nullptr)
+{
+    static_assert(N <= 64);
+    bool isNull = false;
+    if (depth > kPodStreamMaxDepth || !psIsNull(v, isNull)) {
+        return false;
+    }
+    if (present) {
+        *present = !isNull;
+    }
+    if (isNull) {
+        return true;
+    }
+    std::uint64_t seen = 0;
+    return psEachMember(v, [&](std::string_view key, od::value member) {
+        std::size_t index = 0;
+        while (index < N && known[index] != key) {
+            ++index;
+        }
+        if (index == N) {
+            return psWalk(member, depth + 1);
+        }
+        if (seen & (std::uint64_t{1} << index)) {
+            return false;
+        }
+        seen |= std::uint64_t{1} << index;
+        return onMember(index, member);
+    });
 }
 
 bool psText(od::value v, std::string &out)
@@ -198,24 +191,11 @@ bool psTextMap(od::value v, int depth, std::map<std::string, std::string> &out)
     if (isNull) {
         return true;
     }
-    od::object object;
-    if (v.get_object().get(object) != simdjson::SUCCESS) {
-        return false;
-    }
-    for (auto entry : object) {
-        od::field member;
-        std::string_view key;
+    return psEachMember(v, [&out](std::string_view key, od::value member) {
         std::string_view text;
-        if (std::move(entry).get(member) != simdjson::SUCCESS || member.unescaped_key().get(key) != simdjson::SUCCESS) {
-            return false;
-        }
-        std::string name(key);
-        if (member.value().get_string().get(text) != simdjson::SUCCESS
-            || !out.emplace(std::move(name), std::string(text)).second) {
-            return false;
-        }
-    }
-    return true;
+        return member.get_string().get(text) == simdjson::SUCCESS
+               && out.emplace(std::string(key), std::string(text)).second;
+    });
 }
 
 // resources.limits / requests: "nvidia.com/gpu" as a quantity string or an integer, in milli.
@@ -298,32 +278,30 @@ bool psSpec(od::value v, int depth, PodSpecParts &out)
                      std::array<std::string_view, 6>{
                          "nodeName", "priorityClassName", "schedulerName", "containers", "initContainers", "volumes"},
                      [&](std::size_t index, od::value member) {
+                         std::string *const texts[] = {&out.nodeName, &out.priorityClassName, &out.schedulerName};
                          switch (index) {
                          case 0:
-                             return psText(member, out.nodeName);
                          case 1:
-                             return psText(member, out.priorityClassName);
                          case 2:
-                             return psText(member, out.schedulerName);
+                             return psText(member, *texts[index]);
                          case 3:
-                             return psElements(member, [&](od::value item) {
-                                 out.containers.emplace_back();
-                                 return psContainer(item, depth + 2, out.containers.back());
+                             return psAppendEach(member, out.containers, [depth](od::value item, auto &container) {
+                                 return psContainer(item, depth + 2, container);
                              });
                          case 4:
-                             return psElements(member, [&](od::value item) {
-                                 out.initContainerMounts.emplace_back();
-                                 bool present = false;
-                                 return psMembers(
-                                            item,
-                                            depth + 2,
-                                            std::array<std::string_view, 1>{"volumeMounts"},
-                                            [&](std::size_t, od::value mounts) {
-                                                return psMounts(mounts, depth + 3, out.initContainerMounts.back());
-                                            },
-                                            &present)
-                                        && present;
-                             });
+                             return psAppendEach(
+                                 member, out.initContainerMounts, [depth](od::value item, auto &mounts) {
+                                     bool present = false;
+                                     return psMembers(
+                                                item,
+                                                depth + 2,
+                                                std::array<std::string_view, 1>{"volumeMounts"},
+                                                [&](std::size_t, od::value list) {
+                                                    return psMounts(list, depth + 3, mounts);
+                                                },
+                                                &present)
+                                            && present;
+                                 });
                          default:
                              return psElements(member, [&](od::value item) {
                                  std::string name, claim;
@@ -452,22 +430,17 @@ bool psStatus(od::value v, int depth, PodParts &out)
                      depth,
                      std::array<std::string_view, 4>{"phase", "startTime", "containerStatuses", "conditions"},
                      [&](std::size_t index, od::value member) {
-                         switch (index) {
-                         case 0:
-                             return psText(member, out.phase);
-                         case 1:
-                             return psText(member, out.startTime);
-                         case 2:
-                             return psElements(member, [&](od::value item) {
-                                 out.containerStatuses.emplace_back();
-                                 return psContainerStatus(item, depth + 2, out.containerStatuses.back());
-                             });
-                         default:
-                             return psElements(member, [&](od::value item) {
-                                 out.conditions.emplace_back();
-                                 return psCondition(item, depth + 2, out.conditions.back());
+                         if (index < 2) {
+                             return psText(member, index == 0 ? out.phase : out.startTime);
+                         }
+                         if (index == 2) {
+                             return psAppendEach(member, out.containerStatuses, [depth](od::value item, auto &status) {
+                                 return psContainerStatus(item, depth + 2, status);
                              });
                          }
+                         return psAppendEach(member, out.conditions, [depth](od::value item, auto &condition) {
+                             return psCondition(item, depth + 2, condition);
+                         });
                      });
 }
 
