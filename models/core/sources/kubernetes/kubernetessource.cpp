@@ -201,7 +201,7 @@ connectors::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConf
 // temporaries are freed, but glibc keeps freed pages of its arenas mapped: at 100,000 pods that
 // is hundreds of MiB of RSS nobody uses. Handing them back takes a few ms per GiB of heap, on
 // the pool so that the GUI thread does not wait.
-void releaseFreedHeap(QThreadPool &pool)
+void kubeReleaseFreedHeap(QThreadPool &pool)
 {
 #ifdef __GLIBC__
     pool.start([] {
@@ -217,7 +217,7 @@ void releaseFreedHeap(QThreadPool &pool)
 // its conditions into scheduledCondition and disruptionTarget; only the pod-group-name annotation
 // is looked up later. At 100,000 pods the maps and conditions were most of a cached pod, and a
 // kubelet heartbeat (an annotation, a probe time) no longer counts as a change.
-void keepReadPodFields(kubernetes::PodDto &pod)
+void kubeKeepReadPodFields(kubernetes::PodDto &pod)
 {
     pod.labels.clear();
     if (auto group = pod.annotations.extract("pod-group-name"); !group.empty()) {
@@ -286,7 +286,7 @@ bool applyBatch(Map &map,
     if constexpr (std::is_same_v<typename Map::mapped_type, kubernetes::PodDto>) {
         // Pods come decoded (Reflector::Options::list.decodePods), without a DOM per object.
         for (kubernetes::PodDto &pod : batch.pods) {
-            keepReadPodFields(pod);
+            kubeKeepReadPodFields(pod);
             take(&pod);
         }
     }
@@ -940,7 +940,7 @@ void KubernetesSource::buildAndPublish()
                 }
                 self->m_deps.estate.publishCompute(source, std::move(next));
                 if (full) {
-                    releaseFreedHeap(self->m_deps.pool);
+                    kubeReleaseFreedHeap(self->m_deps.pool);
                 }
                 if (eventList) {
                     self->m_deps.estate.publishEvents(source, std::move(eventList));
