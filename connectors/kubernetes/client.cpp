@@ -2,6 +2,7 @@
 
 #include "connectors/http/httpclient.h"
 #include "connectors/http/jsonparse.h"
+#include "connectors/kubernetes/podstream.h"
 
 #include <algorithm>
 #include <iterator>
@@ -82,6 +83,11 @@ void fillKind(json &item, const ResourceType &type)
     if (!item.contains("apiVersion")) {
         item["apiVersion"] = type.apiVersion();
     }
+}
+
+bool decodesPods(const ResourceType &type, bool asked)
+{
+    return asked && type.group == kPods.group && type.plural == kPods.plural;
 }
 
 std::optional<WatchEvent::Type> eventType(const std::string &text)
@@ -556,6 +562,15 @@ KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, R
         }
         return connectors::fail(std::move(error));
     }
+    const bool typed = decodesPods(type, options.decodePods);
+    ListPage page;
+    if (typed) {
+        // One decoder per thread keeps its index buffers from page to page.
+        thread_local PodStreamDecoder decoder;
+        if (decoder.decodeList(response->body, page.pods, page.resourceVersion, page.continueToken)) {
+            return page;
+        }
+    }
     auto body = http::HttpClient::parseJson(*response, what);
     if (!body) {
         return connectors::fail(body.error());
@@ -564,7 +579,6 @@ KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, R
         return connectors::fail(
             connectors::Error::make(connectors::Error::Kind::Parse, what + ": the answer is not a JSON object", 200));
     }
-    ListPage page;
     if (const json *metadata = objectField(*body, "metadata")) {
         page.resourceVersion = stringField(*metadata, "resourceVersion");
         page.continueToken = stringField(*metadata, "continue");
@@ -577,14 +591,21 @@ KubeClient::listPageFrom(const ResourceType &type, const ListOptions &options, R
         return connectors::fail(
             connectors::Error::make(connectors::Error::Kind::Parse, what + ": \"items\" is not an array", 200));
     }
-    page.items.reserve(items->size());
+    page.items.reserve(typed ? 0 : items->size());
     std::size_t index = 0;
     for (auto &item : *items) {
-        const std::string problem = itemProblem(item);
-        if (problem.empty()) {
+        std::string problem = itemProblem(item);
+        if (problem.empty() && typed) {
+            if (auto pod = parsePod(item)) {
+                page.pods.push_back(std::move(*pod));
+            } else {
+                problem = pod.error().message;
+            }
+        } else if (problem.empty()) {
             fillKind(item, type);
             page.items.push_back(std::move(item));
-        } else {
+        }
+        if (!problem.empty()) {
             page.skipped.push_back(what + ": item " + std::to_string(index) + " " + problem + ", skipped");
         }
         ++index;
@@ -623,6 +644,7 @@ std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
         m_first = false;
     }
     std::move(page->items.begin(), page->items.end(), std::back_inserter(m_all.items));
+    std::move(page->pods.begin(), page->pods.end(), std::back_inserter(m_all.pods));
     std::move(page->skipped.begin(), page->skipped.end(), std::back_inserter(m_all.skipped));
     if (page->continueToken.empty()) {
         return Result<ListPage>(std::move(m_all));
@@ -689,6 +711,7 @@ WatchDecoder::WatchDecoder(ResourceType type, const WatchOptions &options)
     : m_type(std::move(type))
     , m_what("Watch " + scopeText(m_type, options.namespace_))
     , m_onSkipped(options.onSkipped)
+    , m_pods(decodesPods(m_type, options.decodePods) ? std::make_shared<PodStreamDecoder>() : nullptr)
 {}
 
 void WatchDecoder::skip(const std::string &message)
@@ -705,6 +728,20 @@ bool WatchDecoder::takeLine(std::string_view line)
     }
     if (line.empty()) {
         return true;
+    }
+    if (m_pods) {
+        PodStreamDecoder::EventType type{};
+        WatchEvent event;
+        event.pod.emplace();
+        if (m_pods->decodeEvent(line, type, *event.pod)) {
+            static constexpr WatchEvent::Type kEventTypes[] = {WatchEvent::Type::Added,
+                                                               WatchEvent::Type::Modified,
+                                                               WatchEvent::Type::Deleted,
+                                                               WatchEvent::Type::Bookmark};
+            event.type = kEventTypes[static_cast<int>(type)];
+            m_events.push_back(std::move(event));
+            return true;
+        }
     }
     http::JsonParseFailure failure;
     json parsed = http::parseJsonBounded(line, &failure);
@@ -760,7 +797,21 @@ bool WatchDecoder::takeLine(std::string_view line)
     }
     WatchEvent event;
     event.type = *kind;
-    event.object = std::move(*object);
+    if (m_pods && *kind == WatchEvent::Type::Bookmark) {
+        event.pod.emplace();
+        if (const json *metadata = objectField(*object, "metadata")) {
+            event.pod->resourceVersion = stringField(*metadata, "resourceVersion");
+        }
+    } else if (m_pods) {
+        auto pod = parsePod(*object);
+        if (!pod) {
+            skip("watch event object: " + pod.error().message + ", skipped");
+            return true;
+        }
+        event.pod = std::move(*pod);
+    } else {
+        event.object = std::move(*object);
+    }
     m_events.push_back(std::move(event));
     return true;
 }

@@ -3,6 +3,7 @@
 #include "connectors/http/curltransport.h"
 #include "connectors/http/retry.h"
 #include "connectors/http/transport.h"
+#include "connectors/kubernetes/dto.h"
 #include "connectors/kubernetes/kubeconfig.h"
 
 // WatchEvent holds a json by value, so the full type is needed here.
@@ -150,13 +151,19 @@ struct ListOptions
     std::string continueToken{};
     /// resourceVersion= (e.g. "0" for the watch cache); empty = most recent (quorum read).
     std::string resourceVersion{};
+    /// kPods only (ignored for other types): decode the items into ListPage::pods, straight from
+    /// the text (podstream.h), instead of one nlohmann::json per item into ListPage::items.
+    bool decodePods = false;
 };
 
 /// One page of a list. Items are the raw objects, each with `kind` and `apiVersion` filled in
 /// (the server omits them in lists), in server order.
 struct ListPage
 {
-    std::vector<nlohmann::json> items;
+    std::vector<nlohmann::json> items; ///< empty with ListOptions::decodePods
+    /// With ListOptions::decodePods: the items as parsePod() reads them (a page the streaming
+    /// decoder leaves alone goes through parsePod(); an item it rejects is in `skipped`).
+    std::vector<PodDto> pods;
     std::string resourceVersion; ///< the list's metadata.resourceVersion: watch from here
     std::string continueToken;   ///< empty on the last page
     /// Items dropped because they were not objects with metadata.name: one sentence each.
@@ -175,6 +182,8 @@ struct WatchOptions
     bool allowBookmarks = true;
     /// Called for each line that is not a valid watch event (Kind::Parse); the stream goes on.
     std::function<void(const connectors::Error &)> onSkipped{};
+    /// As ListOptions::decodePods: events carry WatchEvent::pod instead of WatchEvent::object.
+    bool decodePods = false;
 };
 
 struct WatchEvent
@@ -190,8 +199,11 @@ struct WatchEvent
         Error
     } type = Type::Added;
     /// The object (with kind/apiVersion); for a Bookmark only kind, apiVersion and
-    /// metadata.resourceVersion (+ annotations) are meaningful.
+    /// metadata.resourceVersion (+ annotations) are meaningful. null with decodePods.
     nlohmann::json object;
+    /// With WatchOptions::decodePods: the pod as parsePod() reads it (a Bookmark's has only its
+    /// resourceVersion and annotations).
+    std::optional<PodDto> pod;
 };
 
 /// How a watch ended without an error.
@@ -201,6 +213,8 @@ enum class WatchEnd
              ///< returned false: re-watch from the last resourceVersion seen
     Expired, ///< 410 Gone (HTTP status or ERROR event): the resourceVersion is too old, re-list
 };
+
+class PodStreamDecoder;
 
 /// All complete events of one received chunk, in order; return false to stop watching.
 using WatchBatchHandler = std::function<bool(std::vector<WatchEvent> &events)>;
@@ -227,6 +241,8 @@ private:
     ResourceType m_type;
     std::string m_what;
     std::function<void(const connectors::Error &)> m_onSkipped;
+    /// Set with WatchOptions::decodePods (shared: the decoder stays movable with it incomplete).
+    std::shared_ptr<PodStreamDecoder> m_pods;
     std::string m_buffer;
     std::vector<WatchEvent> m_events;
     std::optional<connectors::Error> m_streamError;

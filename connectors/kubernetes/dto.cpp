@@ -1,6 +1,7 @@
 #include "connectors/kubernetes/dto.h"
 
 #include "connectors/http/httpclient.h"
+#include "connectors/kubernetes/podparts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -184,47 +185,84 @@ struct PodSpecSummary
     std::string priorityClassName, schedulerName;
 };
 
+std::vector<PodMountParts> mountsOf(const json &container)
+{
+    std::vector<PodMountParts> out;
+    for (const auto &mount : arrayOrEmpty(field(container, "volumeMounts"))) {
+        out.emplace_back(str(mount, "name"), str(mount, "subPath"));
+    }
+    return out;
+}
+
+PodSpecParts podSpecParts(const json *spec)
+{
+    PodSpecParts out;
+    out.nodeName = str(spec, "nodeName");
+    out.priorityClassName = str(spec, "priorityClassName");
+    out.schedulerName = str(spec, "schedulerName");
+    for (const auto &container : arrayOrEmpty(spec ? field(*spec, "containers") : nullptr)) {
+        if (!container.is_object()) {
+            continue;
+        }
+        PodContainerParts parts;
+        parts.image = str(container, "image");
+        parts.command = stringList(field(container, "command"));
+        parts.args = stringList(field(container, "args"));
+        const json *resources = field(container, "resources");
+        parts.gpuLimitMilli = milliOf(resources ? field(*resources, "limits") : nullptr, "nvidia.com/gpu", -1);
+        parts.gpuRequestMilli = milliOf(resources ? field(*resources, "requests") : nullptr, "nvidia.com/gpu");
+        parts.mounts = mountsOf(container);
+        out.containers.push_back(std::move(parts));
+    }
+    for (const auto &container : arrayOrEmpty(spec ? field(*spec, "initContainers") : nullptr)) {
+        out.initContainerMounts.push_back(mountsOf(container));
+    }
+    for (const auto &volume : arrayOrEmpty(spec ? field(*spec, "volumes") : nullptr)) {
+        if (auto claim = str(path(volume, {"persistentVolumeClaim"}), "claimName"); !claim.empty()) {
+            out.claimVolumes.emplace_back(str(volume, "name"), std::move(claim));
+        }
+    }
+    return out;
+}
+
 // The subPath of the first container mount of volume `volume` (cached commits are mounted as
 // `subPath: <dataset>/<commit16>`), empty when mounted whole or not at all.
-std::string subPathOf(const json *spec, const std::string &volume)
+std::string subPathOf(const PodSpecParts &spec, const std::string &volume)
 {
     if (volume.empty()) {
         return {};
     }
-    for (const char *list : {"containers", "initContainers"}) {
-        for (const auto &container : arrayOrEmpty(spec ? field(*spec, list) : nullptr)) {
-            for (const auto &mount : arrayOrEmpty(field(container, "volumeMounts"))) {
-                if (str(mount, "name") == volume) {
-                    return str(mount, "subPath");
-                }
+    for (const auto &container : spec.containers) {
+        for (const auto &[name, subPath] : container.mounts) {
+            if (name == volume) {
+                return subPath;
+            }
+        }
+    }
+    for (const auto &mounts : spec.initContainerMounts) {
+        for (const auto &[name, subPath] : mounts) {
+            if (name == volume) {
+                return subPath;
             }
         }
     }
     return {};
 }
 
-PodSpecSummary summarizePodSpec(const json *spec, const ObjectMeta &podMeta)
+PodSpecSummary summarizePodSpec(PodSpecParts &&spec, const ObjectMeta &podMeta)
 {
     PodSpecSummary out;
-    out.priorityClassName = str(spec, "priorityClassName");
-    out.schedulerName = str(spec, "schedulerName");
-    bool first = true;
+    out.priorityClassName = std::move(spec.priorityClassName);
+    out.schedulerName = std::move(spec.schedulerName);
     std::int64_t wholeGpus = 0;
-    for (const auto &container : arrayOrEmpty(spec ? field(*spec, "containers") : nullptr)) {
-        if (!container.is_object()) {
-            continue;
-        }
-        out.images.push_back(str(container, "image"));
-        if (first) {
-            out.command = stringList(field(container, "command"));
-            out.args = stringList(field(container, "args"));
-            first = false;
-        }
-        const json *resources = field(container, "resources");
-        const std::int64_t limit = milliOf(resources ? field(*resources, "limits") : nullptr, "nvidia.com/gpu", -1);
-        wholeGpus += limit >= 0 ? limit
-                                : std::max<std::int64_t>(
-                                    milliOf(resources ? field(*resources, "requests") : nullptr, "nvidia.com/gpu"), 0);
+    for (auto &container : spec.containers) {
+        out.images.push_back(std::move(container.image));
+        wholeGpus += container.gpuLimitMilli >= 0 ? container.gpuLimitMilli
+                                                  : std::max<std::int64_t>(container.gpuRequestMilli, 0);
+    }
+    if (!spec.containers.empty()) {
+        out.command = std::move(spec.containers.front().command);
+        out.args = std::move(spec.containers.front().args);
     }
     out.gpuMilli = wholeGpus;
     if (wholeGpus == 0) {
@@ -232,11 +270,9 @@ PodSpecSummary summarizePodSpec(const json *spec, const ObjectMeta &podMeta)
             out.gpuMilli = std::max<std::int64_t>(quantityMilli(fraction).value_or(0), 0);
         }
     }
-    for (const auto &volume : arrayOrEmpty(spec ? field(*spec, "volumes") : nullptr)) {
-        if (auto claim = str(path(volume, {"persistentVolumeClaim"}), "claimName"); !claim.empty()) {
-            out.pvcClaims.push_back(std::move(claim));
-            out.pvcSubPaths.push_back(subPathOf(spec, str(volume, "name")));
-        }
+    for (auto &[volume, claim] : spec.claimVolumes) {
+        out.pvcSubPaths.push_back(subPathOf(spec, volume));
+        out.pvcClaims.push_back(std::move(claim));
     }
     return out;
 }
@@ -485,6 +521,66 @@ connectors::Result<NamespaceDto> parseNamespace(const json &object){
                           return ns;
                       })}
 
+PodDto finishPod(PodParts &&parts)
+{
+    PodDto pod;
+    static_cast<ObjectMeta &>(pod) = std::move(parts.meta);
+    pod.phase = std::move(parts.phase);
+    pod.nodeName = parts.spec.nodeName;
+    pod.jobName = label(pod, "job-name");
+    if (pod.jobName.empty()) {
+        pod.jobName = label(pod, "batch.kubernetes.io/job-name");
+    }
+    if (pod.jobName.empty() && parts.ownerJobName) {
+        pod.jobName = std::move(*parts.ownerJobName);
+    }
+    pod.queue = label(pod, "kai.scheduler/queue");
+    pod.user = label(pod, "user");
+    pod.createdBy = label(pod, "strata.io/created-by");
+    PodSpecSummary summary = summarizePodSpec(std::move(parts.spec), pod);
+    pod.priorityClassName = std::move(summary.priorityClassName);
+    pod.schedulerName = std::move(summary.schedulerName);
+    pod.gpuLimitMilli = summary.gpuMilli;
+    pod.images = std::move(summary.images);
+    pod.command = std::move(summary.command);
+    pod.args = std::move(summary.args);
+    pod.pvcClaims = std::move(summary.pvcClaims);
+    pod.pvcSubPaths = std::move(summary.pvcSubPaths);
+    pod.gpuIndices = parseIndices(annotation(pod, "runai-gpu"));
+    pod.startTime = std::move(parts.startTime);
+    for (auto &cs : parts.containerStatuses) {
+        if (cs.waiting && pod.waitingReason.empty()) {
+            pod.waitingReason = std::move(cs.waiting->first);
+            pod.waitingMessage = std::move(cs.waiting->second);
+        }
+        if (cs.terminatedReason && pod.terminatedReason.empty()) {
+            if (!cs.terminatedReason->empty() && *cs.terminatedReason != "Completed") {
+                pod.terminatedReason = std::move(*cs.terminatedReason);
+            }
+        }
+        if (cs.lastTerminatedReason && pod.lastTerminatedReason.empty()) {
+            pod.lastTerminatedReason = std::move(*cs.lastTerminatedReason);
+            if (cs.lastExitCode) {
+                pod.lastExitCode = static_cast<int>(std::clamp<std::int64_t>(*cs.lastExitCode, -1, 255));
+            }
+        }
+    }
+    for (auto &condition : parts.conditions) {
+        if (!condition.type.empty()) {
+            pod.conditions.push_back(std::move(condition));
+        }
+    }
+    if (const Condition *scheduled = findCondition(pod.conditions, "PodScheduled")) {
+        pod.scheduledCondition = *scheduled;
+    }
+    if (const Condition *disruption = findCondition(pod.conditions, "DisruptionTarget");
+        disruption && disruption->status == "True") {
+        pod.disruptionTarget = true;
+        pod.disruptionReason = disruption->reason;
+    }
+    return pod;
+}
+
 connectors::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
     "Pod",
     {
@@ -492,69 +588,37 @@ connectors::Result<PodDto> parsePod(const json &object){STRATA_KUBE_GUARD(
         if (!meta) {
             return connectors::fail(meta.error());
         }
-        PodDto pod;
-        static_cast<ObjectMeta &>(pod) = std::move(*meta);
+        PodParts parts;
+        parts.meta = std::move(*meta);
+        for (const auto &owner : arrayOrEmpty(path(object, {"metadata", "ownerReferences"}))) {
+            if (str(owner, "kind") == "Job") {
+                parts.ownerJobName = str(owner, "name");
+                break;
+            }
+        }
         const json *spec = field(object, "spec");
         const json *status = field(object, "status");
-        pod.phase = str(status, "phase");
-        pod.nodeName = str(spec, "nodeName");
-        pod.jobName = label(pod, "job-name");
-        if (pod.jobName.empty()) {
-            pod.jobName = label(pod, "batch.kubernetes.io/job-name");
-        }
-        if (pod.jobName.empty()) {
-            for (const auto &owner : arrayOrEmpty(path(object, {"metadata", "ownerReferences"}))) {
-                if (str(owner, "kind") == "Job") {
-                    pod.jobName = str(owner, "name");
-                    break;
-                }
-            }
-        }
-        pod.queue = label(pod, "kai.scheduler/queue");
-        pod.user = label(pod, "user");
-        pod.createdBy = label(pod, "strata.io/created-by");
-        PodSpecSummary summary = summarizePodSpec(spec, pod);
-        pod.priorityClassName = std::move(summary.priorityClassName);
-        pod.schedulerName = std::move(summary.schedulerName);
-        pod.gpuLimitMilli = summary.gpuMilli;
-        pod.images = std::move(summary.images);
-        pod.command = std::move(summary.command);
-        pod.args = std::move(summary.args);
-        pod.pvcClaims = std::move(summary.pvcClaims);
-        pod.pvcSubPaths = std::move(summary.pvcSubPaths);
-        pod.gpuIndices = parseIndices(annotation(pod, "runai-gpu"));
-        pod.startTime = str(status, "startTime");
+        parts.spec = podSpecParts(spec);
+        parts.phase = str(status, "phase");
+        parts.startTime = str(status, "startTime");
         for (const auto &cs : arrayOrEmpty(status ? field(*status, "containerStatuses") : nullptr)) {
-            const json *waiting = path(cs, {"state", "waiting"});
-            if (waiting && waiting->is_object() && pod.waitingReason.empty()) {
-                pod.waitingReason = str(*waiting, "reason");
-                pod.waitingMessage = str(*waiting, "message");
+            PodContainerStatusParts statusParts;
+            if (const json *waiting = path(cs, {"state", "waiting"}); waiting && waiting->is_object()) {
+                statusParts.waiting.emplace(str(*waiting, "reason"), str(*waiting, "message"));
             }
-            const json *terminated = path(cs, {"state", "terminated"});
-            if (terminated && terminated->is_object() && pod.terminatedReason.empty()) {
-                const std::string reason = str(*terminated, "reason");
-                if (!reason.empty() && reason != "Completed") {
-                    pod.terminatedReason = reason;
-                }
+            if (const json *terminated = path(cs, {"state", "terminated"}); terminated && terminated->is_object()) {
+                statusParts.terminatedReason = str(*terminated, "reason");
             }
-            const json *last = path(cs, {"lastState", "terminated"});
-            if (last && last->is_object() && pod.lastTerminatedReason.empty()) {
-                pod.lastTerminatedReason = str(*last, "reason");
+            if (const json *last = path(cs, {"lastState", "terminated"}); last && last->is_object()) {
+                statusParts.lastTerminatedReason = str(*last, "reason");
                 if (const auto code = last->find("exitCode"); code != last->end() && code->is_number_integer()) {
-                    pod.lastExitCode = static_cast<int>(std::clamp<std::int64_t>(code->get<std::int64_t>(), -1, 255));
+                    statusParts.lastExitCode = code->get<std::int64_t>();
                 }
             }
+            parts.containerStatuses.push_back(std::move(statusParts));
         }
-        pod.conditions = conditions(status ? field(*status, "conditions") : nullptr);
-        if (const Condition *scheduled = findCondition(pod.conditions, "PodScheduled")) {
-            pod.scheduledCondition = *scheduled;
-        }
-        if (const Condition *disruption = findCondition(pod.conditions, "DisruptionTarget");
-            disruption && disruption->status == "True") {
-            pod.disruptionTarget = true;
-            pod.disruptionReason = disruption->reason;
-        }
-        return pod;
+        parts.conditions = conditions(status ? field(*status, "conditions") : nullptr);
+        return finishPod(std::move(parts));
     })}
 
 connectors::Result<JobDto> parseJob(const json &object){
@@ -588,7 +652,7 @@ connectors::Result<JobDto> parseJob(const json &object){
                               }
                           }
                           PodSpecSummary summary =
-                              summarizePodSpec(templ ? field(*templ, "spec") : nullptr, templateMeta);
+                              summarizePodSpec(podSpecParts(templ ? field(*templ, "spec") : nullptr), templateMeta);
                           job.priorityClassName = std::move(summary.priorityClassName);
                           job.gpuMilli = summary.gpuMilli;
                           job.image = summary.images.empty() ? std::string{} : summary.images.front();

@@ -66,6 +66,7 @@ bool Reflector::takeList(Result<ListPage> list)
     Batch batch;
     batch.replace = true;
     batch.upserts = std::move(list->items);
+    batch.pods = std::move(list->pods);
     batch.resourceVersion = m_resourceVersion;
     m_onBatch(std::move(batch));
     return true;
@@ -85,6 +86,7 @@ WatchOptions Reflector::watchOptions()
     watch.resourceVersion = m_resourceVersion;
     watch.timeoutSeconds = m_options.watchTimeoutSeconds;
     watch.allowBookmarks = true;
+    watch.decodePods = m_options.list.decodePods;
     watch.onSkipped = [this](const connectors::Error &error) {
         report(error);
     };
@@ -95,6 +97,17 @@ void Reflector::takeEvents(std::vector<WatchEvent> &events)
 {
     Batch batch;
     for (auto &event : events) {
+        if (event.pod) {
+            if (!event.pod->resourceVersion.empty()) {
+                m_resourceVersion = event.pod->resourceVersion;
+            }
+            if (event.type == WatchEvent::Type::Added || event.type == WatchEvent::Type::Modified) {
+                batch.pods.push_back(std::move(*event.pod));
+            } else if (event.type == WatchEvent::Type::Deleted) {
+                batch.deletedKeys.push_back(event.pod->key());
+            }
+            continue;
+        }
         if (const auto metadata = event.object.find("metadata");
             metadata != event.object.end() && metadata->is_object()) {
             const auto rv = metadata->find("resourceVersion");
@@ -115,7 +128,7 @@ void Reflector::takeEvents(std::vector<WatchEvent> &events)
             break;
         }
     }
-    if (!batch.upserts.empty() || !batch.deletedKeys.empty()) {
+    if (!batch.upserts.empty() || !batch.pods.empty() || !batch.deletedKeys.empty()) {
         batch.resourceVersion = m_resourceVersion;
         m_onBatch(std::move(batch));
     }

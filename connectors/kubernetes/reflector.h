@@ -52,6 +52,9 @@ public:
         bool replace = false;
         /// Added or modified objects, latest state, in event order.
         std::vector<nlohmann::json> upserts;
+        /// With Options::list.decodePods (kPods): the added or modified pods, in event order,
+        /// instead of `upserts`.
+        std::vector<PodDto> pods;
         /// objectKey() of deleted objects: "ns/name" (namespaced) or "name".
         std::vector<std::string> deletedKeys;
         /// The resourceVersion the cache is at after this batch.

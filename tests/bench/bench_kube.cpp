@@ -36,6 +36,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <fcntl.h>
@@ -219,6 +220,102 @@ ChildRun runChild(const std::vector<std::string> &argv, const std::string &stder
                                                   : QStringLiteral("exit status %1").arg(status);
     }
     return run;
+}
+
+double threadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+}
+
+/// Decode cost of what Strata reads from the simulator, on the calling thread's CPU clock:
+/// every pod list page (limit 500, as the source lists) through the DOM route (nlohmann +
+/// parsePod) and the streaming one, and 2,000 MODIFIED watch events made of the first items.
+struct DecodeShare
+{
+    std::size_t pages = 0;
+    double pageMiB = 0;
+    double listDom = 0, listStream = 0;   ///< seconds for all pages
+    double watchDom = 0, watchStream = 0; ///< seconds per 1,000 events
+};
+
+DecodeShare measureDecode(const sim::kube::KubeSimulator &simulator)
+{
+    DecodeShare share;
+    kubernetes::ClusterEndpoint endpoint;
+    endpoint.server = simulator.baseUrl().toStdString();
+    endpoint.caPem = simulator.caPem().toStdString();
+    endpoint.token = simulator.token().toStdString();
+    http::CurlTransport transport(kubernetes::transportOptions(endpoint));
+    kubernetes::KubeClient client(transport, endpoint);
+    std::vector<std::string> bodies;
+    kubernetes::ListOptions options;
+    options.limit = 500;
+    for (;;) {
+        const auto request =
+            client.authorize(client.resolved(client.listRequest(kubernetes::kPods, options)), http::CancelToken());
+        auto response = request ? transport.send(*request, http::CancelToken())
+                                : connectors::Result<http::HttpResponse>(connectors::fail(request.error()));
+        if (!response || !response->isSuccess()) {
+            break;
+        }
+        bodies.push_back(response->body);
+        auto page = kubernetes::KubeClient::listPageFrom(kubernetes::kPods, options, std::move(response));
+        if (!page || page->continueToken.empty()) {
+            break;
+        }
+        options.continueToken = page->continueToken;
+    }
+    share.pages = bodies.size();
+    std::size_t pods = 0;
+    std::string watch;
+    std::size_t events = 0;
+    double start = threadCpuSeconds();
+    for (const std::string &body : bodies) {
+        share.pageMiB += double(body.size()) / 1048576.0;
+        auto page =
+            kubernetes::KubeClient::listPageFrom(kubernetes::kPods, {}, http::HttpResponse::withStatus(200, body));
+        for (const auto &item : page ? page->items : std::vector<nlohmann::json>{}) {
+            pods += kubernetes::parsePod(item) ? 1 : 0;
+            if (events < 2'000) {
+                watch += nlohmann::json{{"type", "MODIFIED"}, {"object", item}}.dump() + "\n";
+                ++events;
+            }
+        }
+    }
+    share.listDom = threadCpuSeconds() - start;
+    kubernetes::ListOptions typed;
+    typed.decodePods = true;
+    start = threadCpuSeconds();
+    for (const std::string &body : bodies) {
+        auto page =
+            kubernetes::KubeClient::listPageFrom(kubernetes::kPods, typed, http::HttpResponse::withStatus(200, body));
+        pods -= page ? page->pods.size() : 0;
+    }
+    share.listStream = threadCpuSeconds() - start;
+    for (const bool decodePods : {false, true}) {
+        kubernetes::WatchOptions watchOptions;
+        watchOptions.decodePods = decodePods;
+        kubernetes::WatchDecoder decoder(kubernetes::kPods, watchOptions);
+        std::size_t decoded = 0;
+        start = threadCpuSeconds();
+        (void)decoder.feed(watch, [&decoded](std::vector<kubernetes::WatchEvent> &batch) {
+            for (auto &event : batch) {
+                decoded += event.pod || kubernetes::parsePod(event.object) ? 1 : 0;
+            }
+            return true;
+        });
+        const double perThousand = events > 0 ? (threadCpuSeconds() - start) / (double(events) / 1000.0) : 0;
+        (decodePods ? share.watchStream : share.watchDom) = perThousand;
+        if (decoded != events) {
+            std::fprintf(stderr, "decode share: %zu of %zu events decoded\n", decoded, events);
+        }
+    }
+    if (pods != 0) {
+        std::fprintf(stderr, "decode share: the two routes disagree on the number of pods\n");
+    }
+    return share;
 }
 
 } // namespace
@@ -586,6 +683,27 @@ int main(int argc, char **argv)
     if (kubectl.ok) {
         std::printf("  kubectl peak (child ru_maxrss)        %8.0f\n", std::max(kubectl.maxRss, kubectlWarm.maxRss));
     }
+
+    // ---- Decode share: the pod list pages and watch events Strata decoded, again on this thread ----
+    const DecodeShare decode = measureDecode(*simulator);
+    std::printf("\nDecode share (the same pod pages and 2,000 watch events, decoded again on one thread)\n");
+    std::printf("  %zu list pages, %.0f MiB: DOM + parsePod %.2f s, streaming %.2f s = %.0f%% of the first view's "
+                "Strata CPU\n",
+                decode.pages,
+                decode.pageMiB,
+                decode.listDom,
+                decode.listStream,
+                firstViewProcess - firstViewSim > 0 ? 100.0 * decode.listStream / (firstViewProcess - firstViewSim)
+                                                    : 0);
+    std::printf("  per 1,000 watch events: DOM + parsePod %.4f s, streaming %.4f s = %.0f%% of Strata CPU per 1,000 "
+                "changes\n",
+                decode.watchDom,
+                decode.watchStream,
+                perThousand > 0 ? 100.0 * decode.watchStream / perThousand : 0);
+    out[QStringLiteral("decodeListDomSeconds")] = decode.listDom;
+    out[QStringLiteral("decodeListStreamSeconds")] = decode.listStream;
+    out[QStringLiteral("decodeWatchDomPer1000")] = decode.watchDom;
+    out[QStringLiteral("decodeWatchStreamPer1000")] = decode.watchStream;
 
     out[QStringLiteral("changes")] = qint64(changes);
     out[QStringLiteral("changesPerSecond")] = double(changes) / churnWindow.wall;

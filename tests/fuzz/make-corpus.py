@@ -56,6 +56,16 @@ write("kube_objects", "list-pods",
       json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "42", "continue": ""},
                   "items": [o for o in small if o.get("kind") in ("Pod", None)] or small[:2]}))
 
+types_ps = ["ADDED", "MODIFIED", "DELETED"]
+# The streaming Pod decoder: the example pods as one PodList page, and as single watch lines.
+pods = [o for o in objects if o.get("kind") == "Pod"]
+write("kube_podstream", "list-pods",
+      json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "42"}, "items": pods}))
+for i, o in enumerate(pods):
+    write("kube_podstream", "event-%d" % i, json.dumps({"type": types_ps[i % 3], "object": o}))
+write("kube_podstream", "bookmark", json.dumps({"type": "BOOKMARK", "object": {
+    "kind": "Pod", "apiVersion": "v1", "metadata": {"resourceVersion": "43"}}}))
+
 # Watch streams: the first byte is the chunk size, then one event per line.
 types = ["ADDED", "MODIFIED", "DELETED"]
 lines = [json.dumps({"type": types[i % 3], "object": o}) for i, o in enumerate(small)]

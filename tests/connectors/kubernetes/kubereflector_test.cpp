@@ -203,6 +203,62 @@ TEST_P(KubeReflector, ListWatchRewatchFromBookmarkAndRelistOnExpired)
     EXPECT_TRUE(sleeper.delays().empty()); // no backoff on a clean close or an expiry
 }
 
+// decodePods: list pages and watch events arrive as PodDto records (the streaming decoder), the
+// resourceVersion still follows events and bookmarks, deletes still name their keys, and an
+// object the decoder leaves to the DOM route (a repeated key) arrives all the same.
+TEST_P(KubeReflector, DecodedPods_ListAndWatchDeliverRecords)
+{
+    Script script;
+    CancelToken cancel;
+    LoopbackServer server([&](const Request &request, const Responder &responder) {
+        if (!isWatch(request)) {
+            script.addList();
+            json labelled = podObject("a", "p2");
+            labelled["metadata"]["labels"] = {{"job-name", "train"}};
+            responder.send(Response::json(200, toBytes(listBody({podObject("a", "p1"), labelled}, "10"))));
+            return;
+        }
+        if (script.addWatch(request) == 1) {
+            stream(responder,
+                   eventLine("ADDED", podObject("a", "p3", "11")) + eventLine("DELETED", podObject("a", "p1", "12"))
+                       + R"({"type":"MODIFIED","object":{"metadata":{"namespace":"a","name":"x","name":"p2",)"
+                         R"("resourceVersion":"13"}}})"
+                         "\n"
+                       + eventLine("BOOKMARK", bookmark("15")));
+        } else {
+            cancel.cancel();
+            hold(responder);
+        }
+    });
+    CurlTransport transport(fastTransport());
+    RecordingSleeper sleeper;
+    KubeClient client(transport, endpointFor(server), fastRetry(), sleeper.sleeper());
+    Recorder recorder;
+    Reflector::Options decoded = options(sleeper);
+    decoded.list.decodePods = true;
+    Reflector reflector(client, kPods, decoded, recorder.onBatch(), recorder.onError());
+
+    runReflector(reflector, cancel);
+
+    ASSERT_EQ(recorder.batches.size(), 2u);
+    const Reflector::Batch &list = recorder.batches[0];
+    EXPECT_TRUE(list.replace);
+    EXPECT_TRUE(list.upserts.empty());
+    ASSERT_EQ(list.pods.size(), 2u);
+    EXPECT_EQ(list.pods[0].key(), "a/p1");
+    EXPECT_EQ(list.pods[1].jobName, "train");
+    const Reflector::Batch &events = recorder.batches[1];
+    EXPECT_TRUE(events.upserts.empty());
+    ASSERT_EQ(events.pods.size(), 2u);
+    EXPECT_EQ(events.pods[0].key(), "a/p3");
+    EXPECT_EQ(events.pods[1].key(), "a/p2"); // the DOM route keeps the last "name"
+    EXPECT_EQ(events.deletedKeys, std::vector<std::string>{"a/p1"});
+    EXPECT_EQ(events.resourceVersion, "15");
+    std::lock_guard lock(script.mutex);
+    EXPECT_EQ(script.watchVersions, (std::vector<std::string>{"10", "15"}));
+    EXPECT_TRUE(recorder.errors.empty());
+}
+
 TEST_P(KubeReflector, DroppedWatch_RewatchesFromLastSeenVersionWithoutRelist)
 {
     Script script;

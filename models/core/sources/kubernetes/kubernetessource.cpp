@@ -31,10 +31,14 @@
 #include <atomic>
 #include <climits>
 #include <fstream>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <iterator>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
 Q_LOGGING_CATEGORY(lcKube, "strata.kubernetes", QtInfoMsg)
 
@@ -193,6 +197,39 @@ connectors::Result<kubernetes::ClusterEndpoint> resolveEndpoint(const SourceConf
     return kubeconfig->endpoint(ss(config.kubeContext));
 }
 
+// After a (re)list and its full rebuild, the pages, the old records and the builder's
+// temporaries are freed, but glibc keeps freed pages of its arenas mapped: at 100,000 pods that
+// is hundreds of MiB of RSS nobody uses. Handing them back takes a few ms per GiB of heap, on
+// the pool so that the GUI thread does not wait.
+void kubeReleaseFreedHeap(QThreadPool &pool)
+{
+#ifdef __GLIBC__
+    pool.start([] {
+        malloc_trim(0);
+    });
+#else
+    Q_UNUSED(pool);
+#endif
+}
+
+// The cache keeps of a pod what the job records read (kubecompute.cpp): parsePod already read
+// its labels into jobName, queue, user and createdBy, its annotations into the GPU fields and
+// its conditions into scheduledCondition and disruptionTarget; only the pod-group-name annotation
+// is looked up later. At 100,000 pods the maps and conditions were most of a cached pod, and a
+// kubelet heartbeat (an annotation, a probe time) no longer counts as a change.
+void kubeKeepReadPodFields(kubernetes::PodDto &pod)
+{
+    pod.labels.clear();
+    if (auto group = pod.annotations.extract("pod-group-name"); !group.empty()) {
+        pod.annotations.clear();
+        pod.annotations.insert(std::move(group));
+    } else {
+        pod.annotations.clear();
+    }
+    pod.conditions = {};
+    pod.uid = {};
+}
+
 // Applies one reflector batch to a cache map of parsed objects. Returns whether anything Strata
 // reads changed: an update that only moves the resourceVersion (status heartbeats, churn in
 // fields no DTO keeps) must not cost a rebuild of every job.
@@ -214,19 +251,14 @@ bool applyBatch(Map &map,
             touched = nullptr; // everything is rebuilt: no need to list what moved
         }
     }
-    for (const json &object : batch.upserts) {
-        auto parsed = parse(object);
-        if (!parsed) {
-            skipped.push_back(parsed.error().message);
-            continue;
-        }
+    const auto take = [&](auto &&parsed) {
         std::string key = parsed->key();
         const auto it = map.find(key);
         if (it != map.end()) {
             const std::string resourceVersion = std::move(parsed->resourceVersion);
             parsed->resourceVersion = it->second.resourceVersion;
             if (*parsed == it->second) {
-                continue;
+                return;
             }
             parsed->resourceVersion = resourceVersion;
             it->second = std::move(*parsed);
@@ -236,12 +268,27 @@ bool applyBatch(Map &map,
             }
             map.emplace(std::move(key), std::move(*parsed));
             changed = true;
-            continue;
+            return;
         }
         if (touched) {
             touched->insert(key);
         }
         changed = true;
+    };
+    for (const json &object : batch.upserts) {
+        auto parsed = parse(object);
+        if (!parsed) {
+            skipped.push_back(parsed.error().message);
+            continue;
+        }
+        take(parsed);
+    }
+    if constexpr (std::is_same_v<typename Map::mapped_type, kubernetes::PodDto>) {
+        // Pods come decoded (Reflector::Options::list.decodePods), without a DOM per object.
+        for (kubernetes::PodDto &pod : batch.pods) {
+            kubeKeepReadPodFields(pod);
+            take(&pod);
+        }
     }
     for (const std::string &key : batch.deletedKeys) {
         if (map.erase(key) > 0) {
@@ -713,6 +760,8 @@ void KubernetesSource::launch()
                 const std::string name = spec.type.displayName();
                 kubernetes::Reflector::Options options;
                 options.list.limit = 500;
+                options.list.decodePods =
+                    spec.type.group == kubernetes::kPods.group && spec.type.plural == kubernetes::kPods.plural;
                 reflectors.push_back(std::make_unique<kubernetes::Reflector>(
                     *shared->client,
                     spec.type,
@@ -868,6 +917,7 @@ void KubernetesSource::buildAndPublish()
     m_deps.pool.start([shared, source, storageCopy = storage, storageChanged, self] {
         ComputePublish next;
         std::shared_ptr<const KeyedList<Event>> eventList;
+        bool full = false;
         {
             std::lock_guard lock(shared->mutex);
             if (!shared->builder) {
@@ -875,6 +925,7 @@ void KubernetesSource::buildAndPublish()
             }
             const kube::CacheChanges changes = std::move(shared->cache.changes);
             shared->cache.changes.clear();
+            full = changes.all;
             next = shared->builder->update(shared->cache, changes, storageCopy, storageChanged);
             if (shared->eventsChanged) {
                 shared->eventsChanged = false;
@@ -883,11 +934,14 @@ void KubernetesSource::buildAndPublish()
         }
         QMetaObject::invokeMethod(
             self.data(),
-            [self, shared, next = std::move(next), eventList = std::move(eventList), source]() mutable {
+            [self, shared, next = std::move(next), eventList = std::move(eventList), source, full]() mutable {
                 if (!self || self->m_shared != shared) {
                     return;
                 }
                 self->m_deps.estate.publishCompute(source, std::move(next));
+                if (full) {
+                    kubeReleaseFreedHeap(self->m_deps.pool);
+                }
                 if (eventList) {
                     self->m_deps.estate.publishEvents(source, std::move(eventList));
                 }
