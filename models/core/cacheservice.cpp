@@ -47,7 +47,8 @@ QStringList CacheService::runOnce()
     const QDateTime now = m_clock.now();
     const QList<QString> busy = m_running.values();
     for (const Ptr<CachedCommit> &c : m_estate.cachedCommits().all()) {
-        if (c->state != CacheState::Ready || !c->evictAt.isValid() || c->evictAt > now) {
+        if (c->state != CacheState::Ready || !c->evictAt.isValid() || c->evictAt > now
+            || (m_evictsHere && !m_evictsHere(c->source))) {
             continue;
         }
         const QString key = estateKey(*c);

@@ -5,6 +5,7 @@
 #include <QSet>
 
 #include <chrono>
+#include <functional>
 
 namespace strata::core {
 
@@ -34,6 +35,10 @@ public:
     [[nodiscard]] bool isStarted() const { return m_started; }
     /// One round now: submits what is due. Returns the action ids submitted.
     QStringList runOnce();
+    /// Replicas sharing a store: evict only the cached commits of sources for which
+    /// `evictsHere(source)` (the replica holding that source's lease), so one replica submits
+    /// each eviction. Default: every source.
+    void setSourceFilter(std::function<bool(const QString &source)> evictsHere) { m_evictsHere = std::move(evictsHere); }
 
 Q_SIGNALS:
     /// An eviction was submitted (`actionId`) or refused (`error`) for "<target>/<commitId>".
@@ -50,6 +55,7 @@ private:
     bool m_started = false;
     /// Action id -> estate key of the cached commit it evicts, while it runs.
     QHash<QString, QString> m_running;
+    std::function<bool(const QString &)> m_evictsHere;
 };
 
 } // namespace strata::core

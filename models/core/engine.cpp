@@ -348,13 +348,12 @@ QList<SourceStatus> Engine::statuses() const
 void Engine::setLeased(bool leased)
 {
     m_leased = leased;
-    if (leased) {
-        m_forecasts->setRecordFilter([this](const QString &source) {
-            return pollsHere(source);
-        });
-    } else {
-        m_forecasts->setRecordFilter({});
-    }
+    // History derived from the estate and cache evictions are the poller's, so they happen once.
+    const auto here = [this](const QString &source) {
+        return pollsHere(source);
+    };
+    m_forecasts->setRecordFilter(leased ? std::function<bool(const QString &)>(here) : nullptr);
+    m_cacheService->setSourceFilter(leased ? std::function<bool(const QString &)>(here) : nullptr);
 }
 
 bool Engine::pollsHere(const QString &source) const

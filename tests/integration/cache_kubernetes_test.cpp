@@ -497,6 +497,12 @@ TEST_F(CacheKubernetes, ClearAndPolicyEvictionAfterNDays)
         const auto c = cached(second);
         return c && c->evictAt.isValid() && c->evictAt <= clock.now();
     }));
+    // A replica that does not poll this cluster leaves the eviction to the one that does.
+    core::CacheService otherReplica(*actions, estate, clock);
+    otherReplica.setSourceFilter([](const QString &) {
+        return false;
+    });
+    EXPECT_TRUE(otherReplica.runOnce().isEmpty());
     const QStringList submitted = service.runOnce();
     ASSERT_EQ(submitted.size(), 1);
     EXPECT_EQ(actions->find(submitted.front())->request.evictReason, QStringLiteral("unused for 3 days"));
