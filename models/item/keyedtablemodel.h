@@ -70,6 +70,8 @@ public:
     {
         return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[std::size_t(row)] : nullptr;
     }
+    /// Every row's record, in row order (a copy of it is an immutable snapshot of the table).
+    [[nodiscard]] const std::vector<core::Ptr<T>> &rows() const { return m_rows; }
     /// Row of the record with this estate key, or -1.
     [[nodiscard]] int rowOf(const QString &key) const { return m_index.value(key, -1); }
 
