@@ -23,6 +23,7 @@
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "views/asyncsortproxy.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>
@@ -364,7 +365,14 @@ int main(int argc, char **argv)
                         && step("sort jobs by name",
                                 [&] {
                                     jobTable->sortByColumn(models::JobTableModel::Name, Qt::AscendingOrder);
-                                    return true;
+                                    // At scale the order is computed on a worker: wait until it shows.
+                                    const auto *proxy = qobject_cast<views::AsyncSortFilterProxy *>(jobTable->model());
+                                    return !proxy
+                                           || waitFor(
+                                               [proxy] {
+                                                   return !proxy->isPending();
+                                               },
+                                               "the job sort applied");
                                 })
                         && step("search jobs by a job's name",
                                 [&] {
