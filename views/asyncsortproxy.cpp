@@ -1,5 +1,7 @@
 #include "views/asyncsortproxy.h"
 
+#include "models/item/roles.h"
+
 #include <QFutureWatcher>
 #include <QPromise>
 
@@ -419,13 +421,17 @@ void AsyncSortFilterProxy::onDataChanged(const QModelIndex &topLeft,
     const int last = bottomRight.row();
     const int firstColumn = topLeft.column();
     const int lastColumn = bottomRight.column();
+    // A change of what a row shows (not only its colour, tooltip or staleness) may move it.
+    const bool values = roles.isEmpty() || roles.contains(Qt::DisplayRole) || roles.contains(models::RawValueRole);
     bool reorders = false;
-    for (int column = firstColumn; column <= lastColumn && !reorders; ++column) {
+    for (int column = firstColumn; values && column <= lastColumn && !reorders; ++column) {
         reorders = filterReads(column);
     }
     const int sortColumn = m_pending ? m_pending->column : m_shownColumn;
-    reorders = reorders || (m_shownColumn >= firstColumn && m_shownColumn <= lastColumn)
-               || (sortColumn >= firstColumn && sortColumn <= lastColumn);
+    reorders = reorders
+               || (values
+                   && ((m_shownColumn >= firstColumn && m_shownColumn <= lastColumn)
+                       || (sortColumn >= firstColumn && sortColumn <= lastColumn)));
     if (reorders) {
         if (last - first + 1 > m_incrementalRows) {
             request(); // e.g. the clock's tick of the sorted time column: a full request

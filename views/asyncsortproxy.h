@@ -34,6 +34,24 @@ public:
     virtual void prepare() {}
 };
 
+/// No rows (a proxy over a source model it cannot read).
+class EmptyRowOrder final : public RowOrder
+{
+public:
+    [[nodiscard]] int rows() const override { return 0; }
+    [[nodiscard]] bool accepts(int row) const override
+    {
+        Q_UNUSED(row)
+        return false;
+    }
+    [[nodiscard]] int compare(int a, int b) const override
+    {
+        Q_UNUSED(a)
+        Q_UNUSED(b)
+        return 0;
+    }
+};
+
 /// A sort/filter proxy over a flat table model (no tree) whose full re-sort and re-filter of
 /// 100,000 rows runs on a worker thread: a new sort column, filter or search word takes a
 /// snapshot of the rows (RowOrder, shared pointers to the immutable records) on the GUI thread,

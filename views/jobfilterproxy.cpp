@@ -116,15 +116,6 @@ private:
     QHash<QString, int> m_queue;
 };
 
-/// The order of a proxy without a JobTableModel: no rows.
-class NoJobRows final : public RowOrder
-{
-public:
-    int rows() const override { return 0; }
-    bool accepts(int) const override { return false; }
-    int compare(int, int) const override { return 0; }
-};
-
 } // namespace
 
 JobFilterProxy::JobFilterProxy(Scope scope, QObject *parent)
@@ -191,7 +182,7 @@ void JobFilterProxy::setText(const QString &text)
 std::shared_ptr<RowOrder> JobFilterProxy::rowOrder(int column, bool snapshot) const
 {
     if (!m_jobs) {
-        return std::make_shared<NoJobRows>();
+        return std::make_shared<EmptyRowOrder>();
     }
     return std::make_shared<JobRowOrder>(
         *m_jobs, snapshot, m_texts, m_textFolded, JobRowOrder::Filter{m_scope, m_cluster, m_project, m_status}, column);
