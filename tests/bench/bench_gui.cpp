@@ -282,6 +282,17 @@ int main(int argc, char **argv)
         return false;
     };
 
+    // At scale a table's order is computed on a worker thread: a sort step waits until it shows.
+    const auto sorted = [&waitFor](const QTableView *table, const char *what) {
+        const auto *proxy = qobject_cast<const views::AsyncSortFilterProxy *>(table->model());
+        return !proxy
+               || waitFor(
+                   [proxy] {
+                       return !proxy->isPending();
+                   },
+                   what);
+    };
+
     // ---- The first full view of both clusters ----
     StallProbe probe;
     total.restart();
@@ -333,7 +344,7 @@ int main(int argc, char **argv)
     const bool worked = step("sort volumes by size",
                              [&] {
                                  volumeTable->sortByColumn(models::VolumeTableModel::Size, Qt::DescendingOrder);
-                                 return true;
+                                 return sorted(volumeTable, "the volume sort applied");
                              })
                         && step("filter volumes \"vol_1\"",
                                 [&] {
@@ -365,14 +376,7 @@ int main(int argc, char **argv)
                         && step("sort jobs by name",
                                 [&] {
                                     jobTable->sortByColumn(models::JobTableModel::Name, Qt::AscendingOrder);
-                                    // At scale the order is computed on a worker: wait until it shows.
-                                    const auto *proxy = qobject_cast<views::AsyncSortFilterProxy *>(jobTable->model());
-                                    return !proxy
-                                           || waitFor(
-                                               [proxy] {
-                                                   return !proxy->isPending();
-                                               },
-                                               "the job sort applied");
+                                    return sorted(jobTable, "the job sort applied");
                                 })
                         && step("search jobs by a job's name",
                                 [&] {
