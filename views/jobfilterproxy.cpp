@@ -2,56 +2,146 @@
 
 #include "models/core/domain.h"
 #include "models/item/jobtablemodel.h"
-#include "models/item/roles.h"
+#include "views/recordroworder.h"
 
 namespace strata::views {
 
 namespace {
 
-/// -1, 0 or 1 as `a` sorts before, with or after `b` (QVariant::compare's order for one type).
-template <class V> int jobOrder(const V &a, const V &b)
-{
-    return a < b ? -1 : (b < a ? 1 : 0);
-}
+using JTM = models::JobTableModel;
 
-int jobOrder(const QString &a, const QString &b)
+/// A JobFilterProxy's filter and sort column over the jobs, for one request.
+class JobRowOrder final : public RecordRowOrder<core::Job>
 {
-    const int c = a.compare(b);
-    return c < 0 ? -1 : (c > 0 ? 1 : 0);
-}
+public:
+    struct Filter
+    {
+        JobFilterProxy::Scope scope = JobFilterProxy::Scope::All;
+        QString cluster;
+        QString project;
+        int status = -1;
+    };
+
+    JobRowOrder(const JTM &jobs,
+                bool snapshot,
+                std::shared_ptr<const FoldedTexts<core::Job>> texts,
+                QString needle,
+                Filter filter,
+                int column)
+        : RecordRowOrder(jobs, snapshot, std::move(texts), std::move(needle), &JTM::filterText)
+        , m_jobs(snapshot ? nullptr : &jobs)
+        , m_filter(std::move(filter))
+        , m_column(column)
+        , m_now(jobs.now())
+        , m_queue(jobs.queuePositions())
+    {}
+
+    bool accepts(int row) const override
+    {
+        const core::Job &job = record(row);
+        const bool queued = JTM::isQueued(job.status);
+        if ((m_filter.scope == JobFilterProxy::Scope::Queued && !queued)
+            || (m_filter.scope == JobFilterProxy::Scope::Running && queued)) {
+            return false;
+        }
+        if ((m_filter.status >= 0 && int(job.status) != m_filter.status)
+            || (!m_filter.cluster.isEmpty() && job.source != m_filter.cluster)
+            || (!m_filter.project.isEmpty() && job.project != m_filter.project)) {
+            return false;
+        }
+        return textMatches(row);
+    }
+
+    int compare(int left, int right) const override
+    {
+        const core::Job &a = record(left);
+        const core::Job &b = record(right);
+        const int order = compareColumn(a, b);
+        return order != 0 ? order : recordOrder(a.name, b.name);
+    }
+
+private:
+    /// The same order as RawValueRole through QVariant::compare, on the typed fields.
+    int compareColumn(const core::Job &a, const core::Job &b) const
+    {
+        const QDateTime now = m_jobs ? m_jobs->now() : m_now;
+        switch (m_column) {
+        case JTM::Name:
+            return recordOrder(a.name, b.name);
+        case JTM::Status:
+            return recordOrder(int(a.status), int(b.status));
+        case JTM::Age:
+            return recordOrder(JTM::ageSeconds(a, now), JTM::ageSeconds(b, now));
+        case JTM::Node:
+            return recordOrder(a.node, b.node);
+        case JTM::Image:
+            return recordOrder(a.image, b.image);
+        case JTM::Type:
+            return recordOrder(JTM::typeText(a.type), JTM::typeText(b.type));
+        case JTM::Project:
+            return recordOrder(a.project, b.project);
+        case JTM::User:
+            return recordOrder(a.user, b.user);
+        case JTM::Gpus:
+            return recordOrder(JTM::shownGpus(a), JTM::shownGpus(b));
+        case JTM::CreatedByCli:
+            return recordOrder(a.createdByCli, b.createdByCli);
+        case JTM::RunTime:
+            return recordOrder(JTM::runSeconds(a, now), JTM::runSeconds(b, now));
+        case JTM::GpuUtilization:
+            return recordOrder(a.gpuUtilization, b.gpuUtilization);
+        case JTM::WaitTime:
+            return recordOrder(JTM::waitSeconds(a, now), JTM::waitSeconds(b, now));
+        case JTM::PendingReason:
+            return recordOrder(JTM::reasonText(a), JTM::reasonText(b));
+        case JTM::QueuePosition: {
+            const int order = recordOrder(a.project, b.project);
+            if (order != 0) {
+                return order;
+            }
+            const QHash<QString, int> &queue = m_jobs ? m_jobs->queuePositions() : m_queue;
+            return recordOrder(queue.value(core::estateKey(a)), queue.value(core::estateKey(b)));
+        }
+        case JTM::Source:
+            return recordOrder(a.source, b.source);
+        default:
+            return 0;
+        }
+    }
+
+    const JTM *m_jobs; ///< live: the clock and queue as they are now
+    Filter m_filter;
+    int m_column;
+    QDateTime m_now;
+    QHash<QString, int> m_queue;
+};
 
 } // namespace
 
 JobFilterProxy::JobFilterProxy(Scope scope, QObject *parent)
-    : QSortFilterProxyModel(parent)
+    : AsyncSortFilterProxy(parent)
     , m_scope(scope)
-    , m_haystacks(this,
-                  [this](int row) {
-                      return models::JobTableModel::filterText(*m_jobs->recordAt(row));
-                  },
-                  {models::JobTableModel::Name,
-                   models::JobTableModel::Node,
-                   models::JobTableModel::Image,
-                   models::JobTableModel::Project,
-                   models::JobTableModel::User,
-                   models::JobTableModel::Source})
-{
-    setSortRole(models::RawValueRole);
-    setDynamicSortFilter(true);
-}
+{}
+
+JobFilterProxy::~JobFilterProxy() = default;
 
 void JobFilterProxy::setSourceModel(QAbstractItemModel *model)
 {
     m_jobs = qobject_cast<const models::JobTableModel *>(model);
-    m_haystacks.follow(m_jobs);
-    QSortFilterProxyModel::setSourceModel(model);
+    m_texts.reset();
+    AsyncSortFilterProxy::setSourceModel(model);
+}
+
+int JobFilterProxy::cachedTextRows() const
+{
+    return m_texts ? m_texts->size() : 0;
 }
 
 void JobFilterProxy::setScope(Scope scope)
 {
     if (scope != m_scope) {
         m_scope = scope;
-        invalidateFilter();
+        invalidateOrder();
     }
 }
 
@@ -59,7 +149,7 @@ void JobFilterProxy::setCluster(const QString &source)
 {
     if (source != m_cluster) {
         m_cluster = source;
-        invalidateFilter();
+        invalidateOrder();
     }
 }
 
@@ -67,7 +157,7 @@ void JobFilterProxy::setProject(const QString &project)
 {
     if (project != m_project) {
         m_project = project;
-        invalidateFilter();
+        invalidateOrder();
     }
 }
 
@@ -75,7 +165,7 @@ void JobFilterProxy::setStatus(int status)
 {
     if (status != m_status) {
         m_status = status;
-        invalidateFilter();
+        invalidateOrder();
     }
 }
 
@@ -85,113 +175,32 @@ void JobFilterProxy::setText(const QString &text)
     if (trimmed != m_text) {
         m_text = trimmed;
         m_textFolded = trimmed.toCaseFolded();
-        invalidateFilter();
+        invalidateOrder();
     }
 }
 
-bool JobFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+std::shared_ptr<RowOrder> JobFilterProxy::rowOrder(int column, bool snapshot) const
 {
-    const core::Job *job = m_jobs && !sourceParent.isValid() ? m_jobs->recordAt(sourceRow) : nullptr;
-    const QModelIndex index = job ? QModelIndex() : sourceModel()->index(sourceRow, 0, sourceParent);
-    const auto status = job ? job->status : core::JobStatus(index.data(models::JobStatusRole).toInt());
-    const bool queued = models::JobTableModel::isQueued(status);
-    if ((m_scope == Scope::Queued && !queued) || (m_scope == Scope::Running && queued)) {
-        return false;
+    if (!m_jobs) {
+        return std::make_shared<EmptyRowOrder>();
     }
-    if (m_status >= 0 && int(status) != m_status) {
-        return false;
-    }
-    if (!m_cluster.isEmpty() && (job ? job->source : index.data(models::SourceRole).toString()) != m_cluster) {
-        return false;
-    }
-    if (!m_project.isEmpty() && (job ? job->project : index.data(models::ProjectRole).toString()) != m_project) {
-        return false;
-    }
-    if (m_text.isEmpty()) {
-        return true;
-    }
-    return job ? m_haystacks.folded(sourceRow).contains(m_textFolded)
-               : index.data(models::FilterTextRole).toString().contains(m_text, Qt::CaseInsensitive);
+    return std::make_shared<JobRowOrder>(
+        *m_jobs, snapshot, m_texts, m_textFolded, JobRowOrder::Filter{m_scope, m_cluster, m_project, m_status}, column);
 }
 
-bool JobFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &right) const
+void JobFilterProxy::adoptPrepared(const RowOrder &prepared)
 {
-    using JTM = models::JobTableModel;
-    const core::Job *a = m_jobs ? m_jobs->recordAt(left.row()) : nullptr;
-    const core::Job *b = m_jobs ? m_jobs->recordAt(right.row()) : nullptr;
-    int order = 0;
-    if (a && b) {
-        // The same order as RawValueRole through QVariant::compare, on the typed fields.
-        switch (left.column()) {
-        case JTM::Name:
-            order = jobOrder(a->name, b->name);
-            break;
-        case JTM::Status:
-            order = jobOrder(int(a->status), int(b->status));
-            break;
-        case JTM::Age:
-            order = jobOrder(JTM::ageSeconds(*a, m_jobs->now()), JTM::ageSeconds(*b, m_jobs->now()));
-            break;
-        case JTM::Node:
-            order = jobOrder(a->node, b->node);
-            break;
-        case JTM::Image:
-            order = jobOrder(a->image, b->image);
-            break;
-        case JTM::Project:
-            order = jobOrder(a->project, b->project);
-            break;
-        case JTM::User:
-            order = jobOrder(a->user, b->user);
-            break;
-        case JTM::Gpus:
-            order = jobOrder(JTM::shownGpus(*a), JTM::shownGpus(*b));
-            break;
-        case JTM::CreatedByCli:
-            order = jobOrder(a->createdByCli, b->createdByCli);
-            break;
-        case JTM::RunTime:
-            order = jobOrder(JTM::runSeconds(*a, m_jobs->now()), JTM::runSeconds(*b, m_jobs->now()));
-            break;
-        case JTM::GpuUtilization:
-            order = jobOrder(a->gpuUtilization, b->gpuUtilization);
-            break;
-        case JTM::WaitTime:
-            order = jobOrder(JTM::waitSeconds(*a, m_jobs->now()), JTM::waitSeconds(*b, m_jobs->now()));
-            break;
-        case JTM::QueuePosition:
-            order = jobOrder(a->project, b->project);
-            if (order == 0) {
-                order =
-                    jobOrder(m_jobs->queuePosition(core::estateKey(*a)), m_jobs->queuePosition(core::estateKey(*b)));
-            }
-            break;
-        case JTM::Source:
-            order = jobOrder(a->source, b->source);
-            break;
-        default: // Type and PendingReason: their translated or conditional display text
-            order = jobOrder(left.data(models::RawValueRole).toString(), right.data(models::RawValueRole).toString());
-            break;
-        }
-        return order < 0 || (order == 0 && a->name < b->name);
-    }
-    if (left.column() == JTM::QueuePosition) {
-        const QString lp = left.data(models::ProjectRole).toString();
-        const QString rp = right.data(models::ProjectRole).toString();
-        if (lp != rp) {
-            return lp < rp;
+    if (m_jobs) {
+        if (auto texts = static_cast<const JobRowOrder &>(prepared).prepared()) {
+            m_texts = std::move(texts);
         }
     }
-    const QPartialOrdering partial =
-        QVariant::compare(left.data(models::RawValueRole), right.data(models::RawValueRole));
-    if (partial == QPartialOrdering::Less) {
-        return true;
-    }
-    if (partial == QPartialOrdering::Greater) {
-        return false;
-    }
-    return left.sibling(left.row(), JTM::Name).data().toString()
-           < right.sibling(right.row(), JTM::Name).data().toString();
+}
+
+bool JobFilterProxy::filterReads(int column) const
+{
+    // The clock's tick moves only Age, RunTime and WaitTime; a queue move only QueuePosition.
+    return column != JTM::Age && column != JTM::RunTime && column != JTM::WaitTime && column != JTM::QueuePosition;
 }
 
 } // namespace strata::views

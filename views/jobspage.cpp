@@ -280,6 +280,9 @@ void JobsPage::showJobs(const QString &source, const QString &project, bool queu
 bool JobsPage::selectJob(const QString &source, const QString &jobId)
 {
     showJobs({}, {});
+    // At scale the cleared filters apply on a worker: the job must be in the table now.
+    m_runningProxy->settle();
+    m_queuedProxy->settle();
     const int sourceRow = m_jobs->rowOf(source + QLatin1Char('/') + jobId);
     if (sourceRow < 0) {
         return false;

@@ -1,27 +1,37 @@
 #pragma once
 
-#include "views/rowtextcache.h"
+#include "views/asyncsortproxy.h"
 
-#include <QSortFilterProxyModel>
+#include <QString>
 
+#include <memory>
+
+namespace strata::core {
+struct Volume;
+}
 namespace strata::models {
 class VolumeTableModel;
 }
 
 namespace strata::views {
 
-/// Sort/filter proxy of the Volumes page over VolumeTableModel: sorts by RawValueRole (bytes and
-/// percentages numerically), matches the free-text filter case-insensitively against
-/// FilterTextRole, and narrows by source name and volume state (exact, empty = any). Over a
-/// VolumeTableModel it reads the typed records and caches each row's case-folded filter text
-/// (RowTextCache): a new filter word re-checks 50,000 rows without a QVariant each.
-class VolumeFilterProxy final : public QSortFilterProxyModel
+template <class T> class FoldedTexts;
+
+/// Sort/filter proxy of the Volumes page over VolumeTableModel: sorts by the column's
+/// RawValueRole order read from the typed records (bytes and percentages numerically, unknown
+/// space first, names case-insensitively), matches the free-text filter case-insensitively
+/// against VolumeTableModel::filterText, and narrows by source name and volume state (exact,
+/// empty = any). At 50,000 volumes a new sort or filter is computed on a worker thread and a
+/// poll's diff applied in place (AsyncSortFilterProxy); the folded text of each volume searched
+/// is kept for the next search. Any source model other than a VolumeTableModel shows no rows.
+class VolumeFilterProxy final : public AsyncSortFilterProxy
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(VolumeFilterProxy)
 
 public:
     explicit VolumeFilterProxy(QObject *parent = nullptr);
+    ~VolumeFilterProxy() override;
 
     void setTextFilter(const QString &text);
     void setSourceFilter(const QString &source);
@@ -30,16 +40,15 @@ public:
     [[nodiscard]] QString stateFilter() const { return m_state; }
     /// The free text filtered by, trimmed.
     [[nodiscard]] QString textFilter() const { return m_text; }
-    /// Source rows whose filter text is cached (tests).
-    [[nodiscard]] int cachedTextRows() const { return m_texts.cachedRows(); }
+    /// Volumes whose folded filter text is kept from the last search (tests).
+    [[nodiscard]] int cachedTextRows() const;
 
     void setSourceModel(QAbstractItemModel *model) override;
 
 protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
-    /// Compares the records' typed fields when the source is a VolumeTableModel: a 50,000-row
-    /// sort makes over a million comparisons, and going through data() for each costs seconds.
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+    std::shared_ptr<RowOrder> rowOrder(int column, bool snapshot) const override;
+    void adoptPrepared(const RowOrder &prepared) override;
+    bool filterReads(int column) const override;
 
 private:
     const models::VolumeTableModel *m_volumes = nullptr;
@@ -47,7 +56,7 @@ private:
     QString m_state;
     QString m_text;
     QString m_textFolded;
-    RowTextCache m_texts;
+    std::shared_ptr<const FoldedTexts<core::Volume>> m_texts;
 };
 
 } // namespace strata::views

@@ -163,6 +163,7 @@ bool VolumesPage::selectVolume(const QString &key)
     if (sourceRow < 0) {
         return false;
     }
+    m_proxy->settle(); // a sort or filter pending on the worker: the volume's row now
     return selectRow(m_view, m_proxy->mapFromSource(m_volumes->index(sourceRow, VolumeTableModel::Name)));
 }
 

@@ -117,6 +117,16 @@ core::MilliGpu JobTableModel::shownGpus(const core::Job &job)
     return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
 }
 
+QString JobTableModel::typeText(core::JobType type)
+{
+    return type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
+}
+
+QString JobTableModel::reasonText(const core::Job &job)
+{
+    return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
+}
+
 QString JobTableModel::filterText(const core::Job &job)
 {
     return QStringList{job.name, job.project, job.user, job.node, job.image, job.namespaceName, job.source}.join(
@@ -259,7 +269,7 @@ QVariant JobTableModel::displayData(const core::Job &job, int column) const
     case Image:
         return job.image;
     case Type:
-        return job.type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
+        return typeText(job.type);
     case Project:
         return job.project;
     case User:
@@ -277,7 +287,7 @@ QVariant JobTableModel::displayData(const core::Job &job, int column) const
     case WaitTime:
         return formatDuration(waitSeconds(job, m_now));
     case PendingReason:
-        return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
+        return reasonText(job);
     case QueuePosition: {
         const int position = queuePosition(core::estateKey(job));
         return position > 0 ? QString::number(position) : QString();

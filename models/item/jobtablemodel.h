@@ -56,6 +56,8 @@ public:
 
     /// 1-based FIFO position of a queued job within its project, 0 when not queued.
     [[nodiscard]] int queuePosition(const QString &key) const { return m_queuePosition.value(key, 0); }
+    /// Every queued job's queuePosition() by estate key (implicitly shared: a copy is a snapshot).
+    [[nodiscard]] const QHash<QString, int> &queuePositions() const { return m_queuePosition; }
     /// Queued jobs per "<source>/<project>".
     [[nodiscard]] QHash<QString, int> queuedCounts() const;
 
@@ -80,6 +82,10 @@ public:
     static qint64 waitSeconds(const core::Job &job, const QDateTime &now);
     /// GPUs the Gpus column shows: allocated while bound and holding some, else requested.
     static core::MilliGpu shownGpus(const core::Job &job);
+    /// The Type column's text: "Interactive" or "Train" (translated).
+    static QString typeText(core::JobType type);
+    /// The PendingReason column's text: why a queued or failing job waits, else empty.
+    static QString reasonText(const core::Job &job);
     /// FilterTextRole: name, project, user, node, image, namespace and source, space-separated.
     static QString filterText(const core::Job &job);
 

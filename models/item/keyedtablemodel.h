@@ -70,6 +70,8 @@ public:
     {
         return row >= 0 && row < static_cast<int>(m_rows.size()) ? m_rows[std::size_t(row)] : nullptr;
     }
+    /// Every row's record, in row order (a copy of it is an immutable snapshot of the table).
+    [[nodiscard]] const std::vector<core::Ptr<T>> &rows() const { return m_rows; }
     /// Row of the record with this estate key, or -1.
     [[nodiscard]] int rowOf(const QString &key) const { return m_index.value(key, -1); }
 
@@ -155,7 +157,12 @@ protected:
         return rows;
     }
 
-    /// Emits dataChanged for `rows` over columns [firstColumn, lastColumn], coalesced.
+    /// Separate dataChanged signals emitChanged() sends at most; more runs are sent as one.
+    static constexpr std::size_t kMaxChangedRuns = 64;
+
+    /// Emits dataChanged for `rows` over columns [firstColumn, lastColumn], coalesced: one signal
+    /// per run of adjacent rows, or one over their span when there are more than
+    /// kMaxChangedRuns runs or they are more than half the table.
     void emitChanged(std::vector<int> rows, int firstColumn, int lastColumn, const QList<int> &roles = {})
     {
         if (rows.empty() || lastColumn < firstColumn) {
@@ -168,6 +175,17 @@ protected:
         }
         std::sort(rows.begin(), rows.end());
         rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        std::size_t runs = 1;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            runs += rows[i] != rows[i - 1] + 1 ? 1 : 0;
+        }
+        if (runs > kMaxChangedRuns) {
+            // Scattered over the table: one signal over their span, not one per run (a
+            // sorted proxy re-places the span's rows at once).
+            Q_EMIT this->dataChanged(
+                this->index(rows.front(), firstColumn), this->index(rows.back(), lastColumn), roles);
+            return;
+        }
         std::size_t start = 0;
         for (std::size_t i = 1; i <= rows.size(); ++i) {
             if (i == rows.size() || rows[i] != rows[i - 1] + 1) {

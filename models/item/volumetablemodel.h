@@ -39,6 +39,9 @@ public:
     void setSourceStatus(const core::SourceStatus &status);
     /// Latest performance sample of a volume, or nullptr.
     [[nodiscard]] core::Ptr<core::VolumePerf> perf(const QString &key) const { return m_perf.value(key); }
+    /// Every volume's latest performance sample by estate key (implicitly shared: a copy is a
+    /// snapshot).
+    [[nodiscard]] const QHash<QString, core::Ptr<core::VolumePerf>> &perfs() const { return m_perf; }
 
     /// Capacity state of a volume: "offline", "unknown" (online but no space reported), "critical"
     /// (>= 95 %), "warning" (>= 85 %), "ok".

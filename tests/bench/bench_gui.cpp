@@ -23,6 +23,7 @@
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
+#include "views/asyncsortproxy.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>
@@ -281,6 +282,17 @@ int main(int argc, char **argv)
         return false;
     };
 
+    // At scale a table's order is computed on a worker thread: a sort step waits until it shows.
+    const auto sorted = [&waitFor](const QTableView *table, const char *what) {
+        const auto *proxy = qobject_cast<const views::AsyncSortFilterProxy *>(table->model());
+        return !proxy
+               || waitFor(
+                   [proxy] {
+                       return !proxy->isPending();
+                   },
+                   what);
+    };
+
     // ---- The first full view of both clusters ----
     StallProbe probe;
     total.restart();
@@ -332,7 +344,7 @@ int main(int argc, char **argv)
     const bool worked = step("sort volumes by size",
                              [&] {
                                  volumeTable->sortByColumn(models::VolumeTableModel::Size, Qt::DescendingOrder);
-                                 return true;
+                                 return sorted(volumeTable, "the volume sort applied");
                              })
                         && step("filter volumes \"vol_1\"",
                                 [&] {
@@ -364,7 +376,7 @@ int main(int argc, char **argv)
                         && step("sort jobs by name",
                                 [&] {
                                     jobTable->sortByColumn(models::JobTableModel::Name, Qt::AscendingOrder);
-                                    return true;
+                                    return sorted(jobTable, "the job sort applied");
                                 })
                         && step("search jobs by a job's name",
                                 [&] {

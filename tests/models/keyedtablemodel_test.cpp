@@ -201,3 +201,33 @@ TEST(KeyedTableModel, RowsWhere_ListsMatchingRowsAscending)
                     })
                     .empty());
 }
+
+// A poll that changes many scattered rows (every third of 1,000) sends one dataChanged over
+// their span, not one per row: a sorted proxy then re-places them in one pass.
+TEST(KeyedTableModel, ManyScatteredChangesAreOneSignalOverTheirSpan)
+{
+    core::Estate estate;
+    std::vector<core::Ptr<core::Volume>> items;
+    for (int i = 0; i < 1000; ++i) {
+        items.push_back(helperVolume(i));
+    }
+    publishHelperVolumes(estate, items);
+    HelperVolumeModel model(estate);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    for (int i = 10; i < 700; i += 3) {
+        items[std::size_t(i)] = helperVolume(i, 5000 + i);
+    }
+    publishHelperVolumes(estate, items);
+    ASSERT_EQ(changed.count(), 1);
+    EXPECT_EQ(changed.at(0).at(0).value<QModelIndex>().row(), 10);
+    EXPECT_EQ(changed.at(0).at(1).value<QModelIndex>().row(), 697);
+    EXPECT_EQ(model.index(697, HelperVolumeModel::Size).data().toLongLong(), 5697);
+
+    // A few runs stay separate signals.
+    changed.clear();
+    items[3] = helperVolume(3, 7);
+    items[900] = helperVolume(900, 7);
+    publishHelperVolumes(estate, items);
+    EXPECT_EQ(changed.count(), 2);
+}

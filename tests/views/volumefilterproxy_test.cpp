@@ -6,6 +6,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -92,7 +95,6 @@ TEST_F(VolumeFilterProxyTest, PollDiffKeepsSortAndFilterWithoutReset)
 {
     proxy.setStateFilter(QStringLiteral("online"));
     proxy.sort(VolumeTableModel::Name, Qt::AscendingOrder);
-    proxy.setDynamicSortFilter(true);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
     int resets = 0;
     QObject::connect(&proxy, &QAbstractItemModel::modelReset, [&resets] {
@@ -116,10 +118,75 @@ TEST_F(VolumeFilterProxyTest, FiftyThousandVolumesFilterQuickly)
     bigProxy.sort(VolumeTableModel::Name, Qt::AscendingOrder);
     QElapsedTimer timer;
     timer.start();
+    // At this size each request runs on the worker thread and lands once the event loop runs.
+    const auto landed = [&bigProxy] {
+        return QTest::qWaitFor(
+            [&bigProxy] {
+                return !bigProxy.isPending();
+            },
+            5000);
+    };
     bigProxy.setTextFilter(QStringLiteral("vol_4"));
+    ASSERT_TRUE(landed());
     EXPECT_EQ(bigProxy.rowCount(), 10000);
     bigProxy.setTextFilter(QString());
+    ASSERT_TRUE(landed());
     EXPECT_EQ(bigProxy.rowCount(), 50000);
     // Generous bound (debug build, shared cores): it guards against accidental O(n^2) work.
     EXPECT_LT(timer.elapsed(), 5000);
+}
+
+// A re-poll that changes most volumes at once (more than incrementalRows()) while the table is
+// sorted by used space: the rows' figures are live at once, the new order is computed on the
+// worker and lands as one layout change, never a reset; the current volume stays current. A
+// source turning stale (colour and tooltip only) re-sorts nothing.
+TEST_F(VolumeFilterProxyTest, ARePollOfMostVolumesIsReSortedOnTheWorker)
+{
+    views::VolumeFilterProxy sync; // the same proxy on the GUI thread: the reference order
+    sync.setSourceModel(&model);
+    proxy.setAsyncRows(0);
+    proxy.setIncrementalRows(100);
+    for (views::VolumeFilterProxy *p : {&proxy, &sync}) {
+        p->setSourceFilter(QStringLiteral("east"));
+        p->sort(VolumeTableModel::Used, Qt::DescendingOrder);
+    }
+    ASSERT_TRUE(QTest::qWaitFor(
+        [this] {
+            return !proxy.isPending();
+        },
+        5000));
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QItemSelectionModel selection(&proxy);
+    const QString current = nameAt(5);
+    selection.setCurrentIndex(proxy.index(5, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
+    const int applied = proxy.appliedRequests();
+
+    std::vector<core::Ptr<core::Volume>> next = viewtests::syntheticVolumes(QStringLiteral("east"), kVolumes)->items();
+    for (std::size_t i = 0; i < next.size(); i += 2) { // every other volume grew by i bytes
+        core::Volume v = *next[i];
+        v.usedBytes = *v.usedBytes + qint64(i) * 1000000;
+        next[i] = std::make_shared<const core::Volume>(std::move(v));
+    }
+    estate.publishVolumes(QStringLiteral("east"), std::make_shared<const core::KeyedList<core::Volume>>(next));
+    EXPECT_TRUE(proxy.isPending());
+    ASSERT_TRUE(QTest::qWaitFor(
+        [this] {
+            return !proxy.isPending();
+        },
+        5000));
+    EXPECT_EQ(proxy.appliedRequests(), applied + 1);
+    EXPECT_EQ(resets.count(), 0);
+    ASSERT_EQ(proxy.rowCount(), sync.rowCount());
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        ASSERT_EQ(nameAt(row), sync.index(row, VolumeTableModel::Name).data().toString()) << "row " << row;
+    }
+    EXPECT_EQ(selection.currentIndex().data().toString(), current);
+
+    core::SourceStatus stale;
+    stale.name = QStringLiteral("east");
+    stale.stale = true;
+    model.setSourceStatus(stale);
+    EXPECT_FALSE(proxy.isPending());
+    EXPECT_EQ(proxy.appliedRequests(), applied + 1);
 }
