@@ -1,9 +1,10 @@
 // Three real `strata-server serve` replicas on one PostgreSQL database (issue 19), with an ONTAP
 // simulator behind two sources and an Azure simulator behind `ai-lab`: each source is polled by
-// one replica, every replica shows every source, and SIGKILL of the replica that runs an ANF pool
-// change in the middle of its LRO (and polls ai-lab) moves ai-lab to a live replica within the
-// lease bound, while another replica finishes the pool change once from the LRO, with exactly one
-// outcome in the shared audit log.
+// one replica and every replica shows every source. replica-0 runs an ANF pool change (whoever
+// polls ai-lab) and is SIGKILLed with the LRO in flight: the source it polled moves to a live
+// replica within the lease bound, another replica finishes the pool change once from the LRO
+// (one outcome in the shared audit log, naming that replica), and the session made on the dead
+// replica keeps working on the others.
 
 #include "models/core/clock.h"
 #include "models/core/historystore.h"
@@ -31,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 using strata::testsupport::ScratchPostgresDatabase;
@@ -125,6 +127,15 @@ protected:
 
     void TearDown() override
     {
+        if (HasFailure()) {
+            for (std::size_t i = 0; i < servers.size(); ++i) {
+                std::fprintf(stderr,
+                             "replica-%zu (%s):\n%s\n",
+                             i,
+                             servers[i]->state() == QProcess::Running ? "running" : "ended",
+                             servers[i]->readAllStandardError().right(3000).constData());
+            }
+        }
         for (auto &server : servers) {
             if (server->state() != QProcess::NotRunning) {
                 server->terminate();
@@ -138,7 +149,9 @@ protected:
         database.reset();
     }
 
-    QProcessEnvironment environment() const
+    /// `crashing`: the replica dies when an action it runs has its handle (STRATA_TEST_CRASH_AT);
+    /// only the victim, as a replica taking the action over passes that step again.
+    QProcessEnvironment environment(bool crashing = false) const
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), dir.path());
@@ -149,8 +162,10 @@ protected:
         env.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), storePassword);
         env.remove(QStringLiteral("STRATA_STORE"));
         env.remove(QStringLiteral("PGPASSWORD"));
-        // Whichever replica runs the pool change dies with its LRO in flight.
-        env.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), QStringLiteral("handle"));
+        env.remove(QStringLiteral("STRATA_TEST_CRASH_AT"));
+        if (crashing) {
+            env.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), QStringLiteral("handle"));
+        }
         return env;
     }
 
@@ -188,7 +203,7 @@ protected:
         const quint16 port = freePort();
         ASSERT_NE(port, 0);
         auto server = std::make_unique<QProcess>();
-        server->setProcessEnvironment(environment());
+        server->setProcessEnvironment(environment(i == 0));
         server->start(QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server"),
                       {QStringLiteral("serve"),
                        QStringLiteral("--config"),
@@ -219,6 +234,9 @@ protected:
         QNetworkRequest request{QUrl(url)};
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+        // Every replica is 127.0.0.1: a shared cookie jar would send the last login's cookie to all.
+        request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
+        request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
         if (!cookie.isEmpty()) {
             request.setRawHeader("Cookie", cookie);
         }
@@ -323,10 +341,13 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
         EXPECT_EQ(sample(i, QStringLiteral("strata_replica_leases_held")), 1.0) << i;
         EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 3.0) << i;
     }
-    const int victim = owners.value(QStringLiteral("ai-lab")).mid(QStringLiteral("replica-").size()).toInt();
-    ASSERT_EQ(QStringLiteral("replica-%1").arg(victim), owners.value(QStringLiteral("ai-lab")));
+    // replica-0 runs the pool change (whichever replica polls ai-lab) and dies with its LRO in
+    // flight; the source it polls must move.
+    const int victim = 0;
+    const QString moving = owners.key(QStringLiteral("replica-0"));
+    ASSERT_FALSE(moving.isEmpty());
 
-    // Every replica shows the ANF volume (polled by the victim only) once it is shared.
+    // Every replica shows the ANF volume (polled by one of them) once it is shared.
     const QByteArray login =
         QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
                                   {QStringLiteral("password"), QString::fromLatin1(adminPassword)}})
@@ -368,15 +389,16 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
                                   {QStringLiteral("volume_id"), fileSystemId},
                                   {QStringLiteral("level"), QStringLiteral("Premium")}})
             .toJson();
-    call(bases.at(victim) + QStringLiteral("/api/v1/actions"), action, sessions.at(victim).cookie, csrf);
+    const FailoverReply submitted =
+        call(bases.at(victim) + QStringLiteral("/api/v1/actions"), action, sessions.at(victim).cookie, csrf);
     QProcess &killed = *servers.at(std::size_t(victim));
-    ASSERT_TRUE(killed.state() == QProcess::NotRunning || killed.waitForFinished(30000));
+    ASSERT_TRUE(killed.state() == QProcess::NotRunning || killed.waitForFinished(30000))
+        << "the submit answered " << submitted.status << ' ' << submitted.body.toStdString();
     ASSERT_EQ(killed.exitStatus(), QProcess::CrashExit) << killed.readAllStandardError().toStdString();
-    EXPECT_EQ(azure->operationCount(), 1);
     QElapsedTimer sinceKill;
     sinceKill.start();
 
-    // ai-lab moves to a live replica within the lease time and a renewal (plus this test's polling).
+    // Its source moves to a live replica within the lease time and a renewal (plus this test's polling).
     QList<int> survivors;
     for (int i = 0; i < kFailoverReplicas; ++i) {
         if (i != victim) {
@@ -386,12 +408,14 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
     QString newOwner;
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            newOwner = pollers(survivors.first()).value(QStringLiteral("ai-lab"));
+            newOwner = pollers(survivors.first()).value(moving);
             return !newOwner.isEmpty() && newOwner != QStringLiteral("replica-%1").arg(victim);
         },
-        30000));
+        30000))
+        << metrics(survivors.first()).toStdString()
+        << servers.at(std::size_t(survivors.first()))->readAllStandardError().toStdString();
     const qint64 moved = sinceKill.elapsed();
-    EXPECT_LT(moved, (kFailoverLeaseSeconds + 4) * 1000) << "ai-lab took " << moved << " ms to move";
+    EXPECT_LT(moved, (kFailoverLeaseSeconds + 4) * 1000) << moving.toStdString() << " took " << moved << " ms to move";
     double takeovers = 0;
     for (int i : survivors) {
         EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 2.0) << i;
@@ -443,7 +467,8 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
 
     // The session made on the dead replica works on the survivors (sessions live in the store).
     for (int i : survivors) {
-        const FailoverReply me = call(bases.at(i) + QStringLiteral("/api/v1/session"), QByteArray(), sessions.at(victim).cookie);
+        const FailoverReply me =
+            call(bases.at(i) + QStringLiteral("/api/v1/session"), QByteArray(), sessions.at(victim).cookie);
         EXPECT_EQ(me.status, 200) << "replica " << i << ": " << me.body.toStdString();
     }
 }
