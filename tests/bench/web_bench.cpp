@@ -19,8 +19,12 @@
 // replica polling the changed source and of the others), each replica's notify lag, CPU and peak
 // RSS from /proc and /metrics, and the simulators' API requests over a fixed quiet window.
 //
-//   strata_web_bench --replicas 3 [--viewers 3000] [--sources 3] [--changes 10] [--sessions 6]
-//                    [--lease-seconds 10] [--window-s 30] [--gap-ms 2500] [--server PATH]
+// Beside the Kubernetes sources (watched: no request while nothing changes) `--ontap` ONTAP
+// simulators are polled every `--ontap-poll-s`, so the quiet window counts polls too.
+//
+//   strata_web_bench --replicas 3 [--viewers 3000] [--sources 3] [--ontap 1] [--ontap-poll-s 10]
+//                    [--changes 10] [--sessions 6] [--lease-seconds 10] [--window-s 30]
+//                    [--gap-ms 2500] [--server PATH]
 //
 // Figures, not a pass/fail timing test: exit 1 only when a viewer could not connect or missed a
 // change within the timeout.
@@ -33,6 +37,7 @@
 #include "models/core/engine.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
+#include "simulators/ontap/ontapsimulator.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -81,6 +86,8 @@ struct Options
     // Replicas mode (0 = the in-process server above).
     int replicas = 0;
     int sources = 3;
+    int ontap = 1;
+    int ontapPollS = 10;
     int sessions = 6;
     int leaseSeconds = 10;
     int windowS = 30;
@@ -116,6 +123,10 @@ bool parse(const QStringList &args, Options *o)
             o->replicas = value;
         } else if (a == QLatin1String("--sources")) {
             o->sources = value;
+        } else if (a == QLatin1String("--ontap")) {
+            o->ontap = value;
+        } else if (a == QLatin1String("--ontap-poll-s")) {
+            o->ontapPollS = value;
         } else if (a == QLatin1String("--sessions")) {
             o->sessions = value;
         } else if (a == QLatin1String("--lease-seconds")) {
@@ -129,7 +140,8 @@ bool parse(const QStringList &args, Options *o)
         }
     }
     return o->viewers > 0 && o->projects > 0 && o->changes > 0 && o->clientThreads > 0 && o->replicas >= 0
-           && o->sources > 0 && o->sessions > 0 && o->leaseSeconds > 0 && o->windowS >= 0 && o->gapMs >= 0;
+           && o->sources > 0 && o->ontap >= 0 && o->ontapPollS >= 5 && o->sessions > 0 && o->leaseSeconds > 0
+           && o->windowS >= 0 && o->gapMs >= 0;
 }
 
 /// The bench's estate: one GPU cluster with `projects` projects; `round` moves one project's
@@ -514,6 +526,37 @@ int runReplicas(const Options &o)
                          QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_BENCH_KUBE_TOKEN")}}},
                         {QStringLiteral("ca_file"), ca}});
     }
+    std::vector<sim::ontap::OntapSimulator *> ontaps;
+    for (int s = 0; s < o.ontap; ++s) {
+        simThreads.push_back(std::make_unique<sim::ServerThread>());
+        sim::ontap::OntapSimulator *sim = sim::ontap::OntapSimulator::startOnThread(*simThreads.back(), {}, &error);
+        if (!sim) {
+            std::fprintf(stderr, "cannot start an ONTAP simulator: %s\n", qPrintable(error));
+            return 1;
+        }
+        ontaps.push_back(sim);
+        const QString ca = dir.filePath(QStringLiteral("ontap-%1-ca.pem").arg(s));
+        QFile caFile(ca);
+        if (!caFile.open(QIODevice::WriteOnly) || caFile.write(sim->certificatePem()) < 0) {
+            std::fprintf(stderr, "cannot write %s\n", qPrintable(ca));
+            return 1;
+        }
+        sourceArray.append(
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("ontap-%1").arg(s)},
+                        {QStringLiteral("kind"), QStringLiteral("ontap")},
+                        {QStringLiteral("url"), sim->baseUrl()},
+                        {QStringLiteral("username"), sim->options().username},
+                        {QStringLiteral("password"),
+                         QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_BENCH_ONTAP_PASSWORD")}}},
+                        {QStringLiteral("ca_file"), ca},
+                        {QStringLiteral("poll"),
+                         QJsonObject{{QStringLiteral("config_seconds"), o.ontapPollS},
+                                     {QStringLiteral("performance_seconds"), o.ontapPollS}}}});
+    }
+    QStringList sourceNames;
+    for (const QJsonValue &source : std::as_const(sourceArray)) {
+        sourceNames << source.toObject().value(QLatin1String("name")).toString();
+    }
     const QString configPath = dir.filePath(QStringLiteral("config.json"));
     {
         QFile config(configPath);
@@ -529,6 +572,9 @@ int runReplicas(const Options &o)
     env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral(".local/share")));
     env.insert(QStringLiteral("STRATA_SECRET_STORE_PASSWORD"), storePassword);
     env.insert(QStringLiteral("STRATA_BENCH_KUBE_TOKEN"), sims.front()->token());
+    if (!ontaps.empty()) {
+        env.insert(QStringLiteral("STRATA_BENCH_ONTAP_PASSWORD"), ontaps.front()->options().password);
+    }
     for (const char *name : {"PGPASSWORD", "STRATA_STORE", "STRATA_CONFIG", "STRATA_REPLICA_ID"}) {
         env.remove(QString::fromLatin1(name));
     }
@@ -642,7 +688,7 @@ int runReplicas(const Options &o)
     };
     // Leases balanced: every replica sees all live, every source has one poller, none holds more
     // than its share.
-    const int share = (o.sources + replicaCount - 1) / replicaCount;
+    const int share = (static_cast<int>(sourceNames.size()) + replicaCount - 1) / replicaCount;
     QHash<QString, QString> owners; // source -> replica id
     const bool balanced = bench::waitUntil(
         [&] {
@@ -656,15 +702,15 @@ int runReplicas(const Options &o)
                     return false;
                 }
                 held += static_cast<int>(mine);
-                for (int s = 0; s < o.sources; ++s) {
+                for (const QString &source : std::as_const(sourceNames)) {
                     const QByteArray label =
-                        "source=\"k8s-" + QByteArray::number(s) + "\",replica=\"" + server.id.toLatin1() + "\"";
+                        "source=\"" + source.toLatin1() + "\",replica=\"" + server.id.toLatin1() + "\"";
                     if (replicaMetric(metrics, "strata_source_poller", label) == 1) {
-                        owners.insert(QStringLiteral("k8s-%1").arg(s), server.id);
+                        owners.insert(source, server.id);
                     }
                 }
             }
-            return held == o.sources && owners.size() == o.sources;
+            return held == sourceNames.size() && owners.size() == sourceNames.size();
         },
         120000);
     const double balanceSeconds = std::chrono::duration<double>(Clock::now() - startedAt).count();
@@ -675,8 +721,8 @@ int runReplicas(const Options &o)
         return 1;
     }
     std::printf("replicas: %d serving, leases balanced %.1f s after start:", replicaCount, balanceSeconds);
-    for (int s = 0; s < o.sources; ++s) {
-        std::printf(" k8s-%d@%s", s, qPrintable(owners.value(QStringLiteral("k8s-%1").arg(s))));
+    for (const QString &source : std::as_const(sourceNames)) {
+        std::printf(" %s@%s", qPrintable(source), qPrintable(owners.value(source)));
     }
     std::printf("\n");
     // Every replica has every source's records before the viewers come (the first shares).
@@ -757,9 +803,16 @@ int runReplicas(const Options &o)
     }
     std::printf("), %d errors\n", shared.failures.load());
 
-    const auto vendorRequests = [&] {
+    const auto kubeRequests = [&] {
         long long total = 0;
         for (sim::kube::KubeSimulator *sim : sims) {
+            total += sim->requestCount();
+        }
+        return total;
+    };
+    const auto ontapRequests = [&] {
+        long long total = 0;
+        for (sim::ontap::OntapSimulator *sim : ontaps) {
             total += sim->requestCount();
         }
         return total;
@@ -770,27 +823,32 @@ int runReplicas(const Options &o)
     }
     // Vendor API calls over a quiet window: the viewers connected, no change driven.
     if (ok && o.windowS > 0) {
-        const long long before = vendorRequests();
+        const long long kubeBefore = kubeRequests();
+        const long long ontapBefore = ontapRequests();
         bench::waitUntil(
             [] {
                 return false;
             },
             o.windowS * 1000);
-        const long long during = vendorRequests() - before;
-        std::printf("vendor API requests in a quiet %d s window: %lld over %d Kubernetes API servers (%.1f per "
-                    "minute); %lld since they started\n",
+        const long long kubeDuring = kubeRequests() - kubeBefore;
+        const long long ontapDuring = ontapRequests() - ontapBefore;
+        std::printf("vendor API requests in a quiet %d s window: Kubernetes %lld over %d API servers, ONTAP %lld "
+                    "over %d clusters (polled every %d s); since they started: Kubernetes %lld, ONTAP %lld\n",
                     o.windowS,
-                    during,
+                    kubeDuring,
                     o.sources,
-                    60.0 * static_cast<double>(during) / o.windowS,
-                    vendorRequests());
+                    ontapDuring,
+                    o.ontap,
+                    o.ontapPollS,
+                    kubeRequests(),
+                    ontapRequests());
     }
 
     std::vector<double> cpuBefore;
     for (const ReplicaServer &server : servers) {
         cpuBefore.push_back(replicaProcessCpuSeconds(server.pid));
     }
-    const long long requestsBeforeChanges = vendorRequests();
+    const long long requestsBeforeChanges = kubeRequests();
     std::vector<std::vector<double>> local(static_cast<std::size_t>(replicaCount));  // viewers of the poller
     std::vector<std::vector<double>> remote(static_cast<std::size_t>(replicaCount)); // of the others
     for (int change = 1; ok && change <= o.changes; ++change) {
@@ -846,7 +904,7 @@ int runReplicas(const Options &o)
         std::fflush(stdout);
         ok = ok && delivered;
     }
-    const long long requestsDuringChanges = vendorRequests() - requestsBeforeChanges;
+    const long long requestsDuringChanges = kubeRequests() - requestsBeforeChanges;
 
     std::printf("delivery delay, from the job's create at the simulator to the viewer's frame (live coalescing "
                 "%d ms in the servers):\n",
@@ -867,7 +925,12 @@ int runReplicas(const Options &o)
     }
     printReplicaRow("polled", QStringLiteral("any"), allLocal);
     printReplicaRow("shared", QStringLiteral("any"), allRemote);
-    std::printf("vendor API requests during the %d changes: %lld\n", o.changes, requestsDuringChanges);
+    std::printf("Kubernetes API requests during the %d changes: %lld; all vendor requests since the start: "
+                "Kubernetes %lld, ONTAP %lld\n",
+                o.changes,
+                requestsDuringChanges,
+                kubeRequests(),
+                ontapRequests());
     std::printf("per replica (CPU from /proc/<pid>/stat; notify lag and states from /metrics):\n");
     for (int r = 0; r < replicaCount; ++r) {
         const ReplicaServer &server = servers[static_cast<std::size_t>(r)];
@@ -921,7 +984,8 @@ int main(int argc, char **argv)
                      "usage: strata_web_bench [--viewers N] [--projects N] [--changes N] [--client-threads N] "
                      "[--coalesce-ms MS] [--timeout-s S]\n"
                      "       strata_web_bench --replicas N [--viewers N] [--sources N] [--changes N] [--sessions N] "
-                     "[--lease-seconds S] [--window-s S] [--gap-ms MS] [--server PATH] [--client-threads N] "
+                     "[--ontap N] [--ontap-poll-s S] [--lease-seconds S] [--window-s S] [--gap-ms MS] [--server PATH] "
+                     "[--client-threads N] "
                      "[--timeout-s S]\n");
         return 2;
     }
