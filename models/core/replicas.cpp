@@ -203,8 +203,23 @@ void ReplicaCoordinator::markDirty(const QString &source, bool body)
         return;
     }
     m_dirty[source] = m_dirty.value(source) || body;
-    if (!m_shareTimer->isActive()) {
-        m_shareTimer->start();
+    scheduleShare();
+}
+
+void ReplicaCoordinator::scheduleShare()
+{
+    // Records go out as soon as the last records shared are shareEvery old: the other replicas'
+    // viewers wait for them. Record changes within shareEvery of that, and health-only changes,
+    // are coalesced, so a busy source still writes its records at most once per shareEvery.
+    const qint64 every = m_options.shareEvery.count();
+    qint64 dueMs = every;
+    if (std::any_of(m_dirty.cbegin(), m_dirty.cend(), [](bool body) {
+            return body;
+        })) {
+        dueMs = std::clamp(m_lastBodyShareMs + every - steadyMs(), qint64(0), every);
+    }
+    if (!m_shareTimer->isActive() || m_shareTimer->remainingTime() > dueMs) {
+        m_shareTimer->start(std::chrono::milliseconds(dueMs));
     }
 }
 
@@ -228,6 +243,7 @@ void ReplicaCoordinator::share()
         std::optional<EstateRecords> records;
         if (it.value()) {
             records = sourceRecords(m_engine.estate(), source);
+            m_lastBodyShareMs = steadyMs();
         }
         m_sharing.insert(source);
         runOffThread(
@@ -248,8 +264,8 @@ void ReplicaCoordinator::share()
                                 << "replica" << m_options.replicaId << "no longer holds" << source;
                             renew();
                         }
-                        if (m_dirty.contains(source) && !m_shareTimer->isActive()) {
-                            m_shareTimer->start();
+                        if (m_dirty.contains(source)) {
+                            scheduleShare();
                         }
                     });
             });

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <limits>
 
 class QTimer;
 
@@ -27,11 +28,14 @@ class HistoryService;
 ///   within leaseTime + renewEvery (13 s by default). A replica that cannot reach the store for
 ///   `leaseTime` stops polling by itself, so two replicas never poll one source for long.
 /// - Shared state. The replica that polls a source writes its records and health to the store
-///   after a publish changed them (at most once per `shareEvery` per source, encoded off the
-///   GUI thread), with a store-wide revision, and NOTIFYs. The others read what is newer than
-///   the revision they have (on the notification, and every `readEvery` in case one was missed
-///   or the store cannot notify) and publish it into their own estate, so their live feed,
-///   pages and API answer as if they polled it, in revision order.
+///   after a publish changed them (encoded off the GUI thread), with a store-wide revision, and
+///   NOTIFYs. Records go out at once when the last records shared are `shareEvery` old, else
+///   once they are; health-only changes wait `shareEvery`. So a busy estate writes its records
+///   about once per `shareEvery`, and a lone change reaches the others without waiting for it.
+///   The others read what is newer than the revision they have (on the notification, and every
+///   `readEvery` in case one was missed or the store cannot notify) and publish it into their
+///   own estate, so their live feed, pages and API answer as if they polled it, in revision
+///   order.
 ///
 /// The engine must be in lease mode (Engine::setLeased(true) before its setSources()). Owner
 /// (GUI) thread.
@@ -94,6 +98,9 @@ private:
     void renew();
     void applyLeases(const QHash<QString, QString> &owners, const QStringList &live);
     void markDirty(const QString &source, bool body);
+    /// (Re)arms the share timer for what is dirty: at once for records when the last records
+    /// went out `shareEvery` ago, else when they are that old; `shareEvery` for health only.
+    void scheduleShare();
     void share();
     void readStates();
 
@@ -114,6 +121,8 @@ private:
     /// only the health).
     QHash<QString, bool> m_dirty;
     QSet<QString> m_sharing; ///< a write of this source is under way
+    /// When records were last taken to share (steady clock, ms); long ago before the first.
+    qint64 m_lastBodyShareMs = std::numeric_limits<qint64>::min() / 2;
     bool m_reading = false;
     bool m_readAgain = false;
     qint64 m_readRevision = 0;

@@ -11,6 +11,7 @@
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 
 using namespace strata;
@@ -50,7 +51,7 @@ protected:
         return {sourceConfig(QStringLiteral("ontap-a")), sourceConfig(QStringLiteral("ontap-b"))};
     }
 
-    Replica &addReplica(const QString &id)
+    Replica &addReplica(const QString &id, std::chrono::milliseconds shareEvery = std::chrono::milliseconds(100))
     {
         auto r = std::make_unique<Replica>();
         r->history =
@@ -62,7 +63,7 @@ protected:
         options.replicaId = id;
         options.leaseTime = std::chrono::milliseconds(2000);
         options.renewEvery = std::chrono::milliseconds(300);
-        options.shareEvery = std::chrono::milliseconds(100);
+        options.shareEvery = shareEvery;
         options.readEvery = std::chrono::milliseconds(500);
         r->coordinator = std::make_unique<core::ReplicaCoordinator>(*r->engine, *r->history, options);
         r->engine->setSources(sources());
@@ -131,6 +132,45 @@ TEST_F(ReplicasTest, EachSourceIsPolledByOneReplicaAndBothShowBoth)
     EXPECT_GE(a.coordinator->stats().statesShared, 1);
     EXPECT_GE(b.coordinator->stats().statesApplied, 1);
     EXPECT_GE(b.coordinator->stats().lastNotifyLagSeconds, 0.0);
+}
+
+TEST_F(ReplicasTest, AChangeAfterAQuietSpellReachesTheOtherReplicaWithoutWaitingForShareEvery)
+{
+    // shareEvery coalesces a busy source's writes; a lone change goes out at once (the viewers
+    // of the other replicas waited a whole shareEvery for it: 1 s of every follower's delay).
+    const auto shareEvery = std::chrono::milliseconds(5000);
+    Replica &a = addReplica(QStringLiteral("replica-a"), shareEvery);
+    Replica &b = addReplica(QStringLiteral("replica-b"), shareEvery);
+    const int expected = simulator->volumeCount();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return a.engine->heldSources().size() == 1 && b.engine->heldSources().size() == 1
+                   && volumesOf(*b.engine, *a.engine->heldSources().cbegin()) == expected;
+        },
+        30000));
+    const QString ofA = *a.engine->heldSources().cbegin();
+    QTest::qWait(int(shareEvery.count()) + 500); // quiet: the last records shared are older
+
+    qint64 used = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    QElapsedTimer sinceRefresh;
+    sinceRefresh.start();
+    a.engine->refresh(ofA);
+    const auto usedOnB = [&] {
+        for (const auto &v : b.engine->estate().volumes().scope(ofA)->items()) {
+            if (v->name == QStringLiteral("chest_xray")) {
+                return v->usedBytes.value_or(-1);
+            }
+        }
+        return qint64(-1);
+    };
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOnB() == used;
+        },
+        20000));
+    EXPECT_LT(sinceRefresh.elapsed(), 3000) << "the poll's records waited for the share timer";
 }
 
 TEST_F(ReplicasTest, AnActionOnTheOtherReplicaRunsOnceAndItsResultReachesBoth)
