@@ -46,9 +46,26 @@ protected:
         database.reset();
     }
 
+    QStringList sourceNames{QStringLiteral("ontap-a"), QStringLiteral("ontap-b")};
+
     QList<core::SourceConfig> sources() const
     {
-        return {sourceConfig(QStringLiteral("ontap-a")), sourceConfig(QStringLiteral("ontap-b"))};
+        QList<core::SourceConfig> list;
+        for (const QString &name : sourceNames) {
+            list << sourceConfig(name);
+        }
+        return list;
+    }
+
+    static qint64 usedOf(core::Engine &engine, const QString &source, const QString &volume)
+    {
+        const auto list = engine.estate().volumes().scope(source);
+        for (const auto &v : list ? list->items() : decltype(list->items()){}) {
+            if (v->name == volume) {
+                return v->usedBytes.value_or(-1);
+            }
+        }
+        return -1;
     }
 
     Replica &addReplica(const QString &id, std::chrono::milliseconds shareEvery = std::chrono::milliseconds(100))
@@ -157,20 +174,62 @@ TEST_F(ReplicasTest, AChangeAfterAQuietSpellReachesTheOtherReplicaWithoutWaiting
     QElapsedTimer sinceRefresh;
     sinceRefresh.start();
     a.engine->refresh(ofA);
-    const auto usedOnB = [&] {
-        for (const auto &v : b.engine->estate().volumes().scope(ofA)->items()) {
-            if (v->name == QStringLiteral("chest_xray")) {
-                return v->usedBytes.value_or(-1);
-            }
-        }
-        return qint64(-1);
-    };
     ASSERT_TRUE(waitFor(
         [&] {
-            return usedOnB() == used;
+            return usedOf(*b.engine, ofA, QStringLiteral("chest_xray")) == used;
         },
         20000));
     EXPECT_LT(sinceRefresh.elapsed(), 3000) << "the poll's records waited for the share timer";
+}
+
+TEST_F(ReplicasTest, OneSourcesSharedChangeDoesNotHoldBackAnotherSourceOfTheSameReplica)
+{
+    // Three sources over two replicas: one polls two. Right after one of its sources shared its
+    // records, a change of its other source still goes out at once.
+    sourceNames << QStringLiteral("ontap-c");
+    const auto shareEvery = std::chrono::milliseconds(5000);
+    Replica &a = addReplica(QStringLiteral("replica-a"), shareEvery);
+    Replica &b = addReplica(QStringLiteral("replica-b"), shareEvery);
+    const int expected = simulator->volumeCount();
+    Replica *two = nullptr;
+    Replica *other = nullptr;
+    ASSERT_TRUE(waitFor(
+        [&] {
+            two = a.engine->heldSources().size() == 2 ? &a : &b;
+            other = two == &a ? &b : &a;
+            if (two->engine->heldSources().size() != 2 || other->engine->heldSources().size() != 1) {
+                return false;
+            }
+            for (const QString &s : two->engine->heldSources()) {
+                if (volumesOf(*other->engine, s) != expected) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        30000));
+    QStringList held(two->engine->heldSources().cbegin(), two->engine->heldSources().cend());
+    held.sort();
+    QTest::qWait(int(shareEvery.count()) + 500); // quiet
+
+    qint64 used = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    two->engine->refresh(held.at(0));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOf(*other->engine, held.at(0), QStringLiteral("chest_xray")) == used;
+        },
+        20000));
+    QElapsedTimer sinceRefresh;
+    sinceRefresh.start();
+    two->engine->refresh(held.at(1));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOf(*other->engine, held.at(1), QStringLiteral("chest_xray")) == used;
+        },
+        20000));
+    EXPECT_LT(sinceRefresh.elapsed(), 3000) << held.at(1).toStdString() << " waited for " << held.at(0).toStdString();
 }
 
 TEST_F(ReplicasTest, AnActionOnTheOtherReplicaRunsOnceAndItsResultReachesBoth)
