@@ -500,58 +500,63 @@ int runReplicas(const Options &o)
     storeUrl.setPassword({});
     const QString store = storeUrl.toString();
 
-    // The vendor systems: one Kubernetes simulator (TR-4858 DGX preset) per source.
+    // The vendor systems: one Kubernetes simulator (TR-4858 DGX preset) per Kubernetes source,
+    // one ONTAP simulator (demo cluster) per ONTAP source; each source pins its simulator's CA.
     std::vector<std::unique_ptr<sim::ServerThread>> simThreads;
     std::vector<sim::kube::KubeSimulator *> sims;
+    std::vector<sim::ontap::OntapSimulator *> ontaps;
     QJsonArray sourceArray;
+    const auto addSource = [&](QJsonObject source, const char *what, const QString &baseUrl, const QByteArray &caPem) {
+        if (baseUrl.isEmpty()) {
+            std::fprintf(stderr, "cannot start %s simulator: %s\n", what, qPrintable(error));
+            return false;
+        }
+        const QString ca = dir.filePath(source.value(QLatin1String("name")).toString() + QStringLiteral("-ca.pem"));
+        QFile caFile(ca);
+        if (!caFile.open(QIODevice::WriteOnly) || caFile.write(caPem) < 0) {
+            std::fprintf(stderr, "cannot write %s\n", qPrintable(ca));
+            return false;
+        }
+        source.insert(QStringLiteral("url"), baseUrl);
+        source.insert(QStringLiteral("ca_file"), ca);
+        sourceArray.append(source);
+        return true;
+    };
     for (int s = 0; s < o.sources; ++s) {
         simThreads.push_back(std::make_unique<sim::ServerThread>());
         sim::kube::KubeSimulator *sim = sim::kube::KubeSimulator::startOnThread(*simThreads.back(), {}, &error);
-        if (!sim) {
-            std::fprintf(stderr, "cannot start a Kubernetes simulator: %s\n", qPrintable(error));
-            return 1;
+        if (sim) {
+            sims.push_back(sim);
         }
-        sims.push_back(sim);
-        const QString ca = dir.filePath(QStringLiteral("k8s-%1-ca.pem").arg(s));
-        QFile caFile(ca);
-        if (!caFile.open(QIODevice::WriteOnly) || caFile.write(sim->caPem()) < 0) {
-            std::fprintf(stderr, "cannot write %s\n", qPrintable(ca));
-            return 1;
-        }
-        sourceArray.append(
-            QJsonObject{{QStringLiteral("name"), QStringLiteral("k8s-%1").arg(s)},
+        if (!addSource({{QStringLiteral("name"), QStringLiteral("k8s-%1").arg(s)},
                         {QStringLiteral("kind"), QStringLiteral("kubernetes")},
-                        {QStringLiteral("url"), sim->baseUrl()},
                         {QStringLiteral("password"),
-                         QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_BENCH_KUBE_TOKEN")}}},
-                        {QStringLiteral("ca_file"), ca}});
+                         QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_BENCH_KUBE_TOKEN")}}}},
+                       "a Kubernetes",
+                       sim ? sim->baseUrl() : QString(),
+                       sim ? sim->caPem() : QByteArray())) {
+            return 1;
+        }
     }
-    std::vector<sim::ontap::OntapSimulator *> ontaps;
     for (int s = 0; s < o.ontap; ++s) {
         simThreads.push_back(std::make_unique<sim::ServerThread>());
         sim::ontap::OntapSimulator *sim = sim::ontap::OntapSimulator::startOnThread(*simThreads.back(), {}, &error);
-        if (!sim) {
-            std::fprintf(stderr, "cannot start an ONTAP simulator: %s\n", qPrintable(error));
-            return 1;
+        if (sim) {
+            ontaps.push_back(sim);
         }
-        ontaps.push_back(sim);
-        const QString ca = dir.filePath(QStringLiteral("ontap-%1-ca.pem").arg(s));
-        QFile caFile(ca);
-        if (!caFile.open(QIODevice::WriteOnly) || caFile.write(sim->certificatePem()) < 0) {
-            std::fprintf(stderr, "cannot write %s\n", qPrintable(ca));
-            return 1;
-        }
-        sourceArray.append(
-            QJsonObject{{QStringLiteral("name"), QStringLiteral("ontap-%1").arg(s)},
+        if (!addSource({{QStringLiteral("name"), QStringLiteral("ontap-%1").arg(s)},
                         {QStringLiteral("kind"), QStringLiteral("ontap")},
-                        {QStringLiteral("url"), sim->baseUrl()},
-                        {QStringLiteral("username"), sim->options().username},
+                        {QStringLiteral("username"), sim ? sim->options().username : QString()},
                         {QStringLiteral("password"),
                          QJsonObject{{QStringLiteral("env"), QStringLiteral("STRATA_BENCH_ONTAP_PASSWORD")}}},
-                        {QStringLiteral("ca_file"), ca},
                         {QStringLiteral("poll"),
                          QJsonObject{{QStringLiteral("config_seconds"), o.ontapPollS},
-                                     {QStringLiteral("performance_seconds"), o.ontapPollS}}}});
+                                     {QStringLiteral("performance_seconds"), o.ontapPollS}}}},
+                       "an ONTAP",
+                       sim ? sim->baseUrl() : QString(),
+                       sim ? sim->certificatePem() : QByteArray())) {
+            return 1;
+        }
     }
     QStringList sourceNames;
     for (const QJsonValue &source : std::as_const(sourceArray)) {
