@@ -1,8 +1,9 @@
 // strata-server replicas in one process (issue 19): two engines with their ReplicaCoordinators
 // share one PostgreSQL database and an ONTAP simulator behind two sources. Each source is polled
 // by one of them, both show both sources, a change polled by one reaches the other through the
-// store, an action submitted on the replica that does not poll the source still runs once, and
-// a replica that stops hands its sources over.
+// store (a lone change at once, not after shareEvery, and not held back by another source of the
+// same replica), an action submitted on the replica that does not poll the source still runs
+// once, and a replica that stops hands its sources over.
 
 #include "models/core/bundle.h"
 #include "models/core/historyservice.h"
