@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <limits>
 
 namespace strata::core {
 
@@ -203,18 +204,44 @@ void ReplicaCoordinator::markDirty(const QString &source, bool body)
         return;
     }
     m_dirty[source] = m_dirty.value(source) || body;
-    if (!m_shareTimer->isActive()) {
-        m_shareTimer->start();
+    scheduleShare();
+}
+
+void ReplicaCoordinator::scheduleShare()
+{
+    // A source's records go out as soon as the last records shared of that source are
+    // shareEvery old: the other replicas' viewers wait for them. Its record changes within
+    // shareEvery of that, and health-only changes, are coalesced, so a busy source still writes
+    // its records at most once per shareEvery, and one busy source does not hold back another.
+    const qint64 every = m_options.shareEvery.count();
+    const qint64 now = steadyMs();
+    qint64 dueMs = every;
+    for (auto it = m_dirty.cbegin(); it != m_dirty.cend(); ++it) {
+        if (it.value() && !m_sharing.contains(it.key())) {
+            dueMs = std::min(dueMs, std::max(qint64(0), lastRecordsShared(it.key()) + every - now));
+        }
     }
+    if (!m_shareTimer->isActive() || m_shareTimer->remainingTime() > dueMs) {
+        m_shareTimer->start(std::chrono::milliseconds(dueMs));
+    }
+}
+
+qint64 ReplicaCoordinator::lastRecordsShared(const QString &source) const
+{
+    return m_lastRecordsShared.value(source, std::numeric_limits<qint64>::min() / 2);
 }
 
 void ReplicaCoordinator::share()
 {
     const QHash<QString, bool> dirty = m_dirty;
+    const qint64 now = steadyMs();
     for (auto it = dirty.cbegin(); it != dirty.cend(); ++it) {
         const QString source = it.key();
         if (m_sharing.contains(source)) {
             continue; // stays dirty: shared after the write under way
+        }
+        if (it.value() && now < lastRecordsShared(source) + m_options.shareEvery.count()) {
+            continue; // stays dirty: its records were shared less than shareEvery ago
         }
         m_dirty.remove(source);
         const std::optional<SourceStatus> status = m_engine.status(source);
@@ -228,6 +255,7 @@ void ReplicaCoordinator::share()
         std::optional<EstateRecords> records;
         if (it.value()) {
             records = sourceRecords(m_engine.estate(), source);
+            m_lastRecordsShared[source] = now;
         }
         m_sharing.insert(source);
         runOffThread(
@@ -248,11 +276,14 @@ void ReplicaCoordinator::share()
                                 << "replica" << m_options.replicaId << "no longer holds" << source;
                             renew();
                         }
-                        if (m_dirty.contains(source) && !m_shareTimer->isActive()) {
-                            m_shareTimer->start();
+                        if (m_dirty.contains(source)) {
+                            scheduleShare();
                         }
                     });
             });
+    }
+    if (!m_dirty.isEmpty()) {
+        scheduleShare(); // records held back for their source's turn
     }
 }
 

@@ -27,11 +27,14 @@ class HistoryService;
 ///   within leaseTime + renewEvery (13 s by default). A replica that cannot reach the store for
 ///   `leaseTime` stops polling by itself, so two replicas never poll one source for long.
 /// - Shared state. The replica that polls a source writes its records and health to the store
-///   after a publish changed them (at most once per `shareEvery` per source, encoded off the
-///   GUI thread), with a store-wide revision, and NOTIFYs. The others read what is newer than
-///   the revision they have (on the notification, and every `readEvery` in case one was missed
-///   or the store cannot notify) and publish it into their own estate, so their live feed,
-///   pages and API answer as if they polled it, in revision order.
+///   after a publish changed them (encoded off the GUI thread), with a store-wide revision, and
+///   NOTIFYs. A source's records go out at once when its last records shared are `shareEvery`
+///   old, else once they are; health-only changes wait `shareEvery`. So a busy source writes its
+///   records about once per `shareEvery`, and a lone change reaches the others without waiting.
+///   The others read what is newer than the revision they have (on the notification, and every
+///   `readEvery` in case one was missed or the store cannot notify) and publish it into their
+///   own estate, so their live feed, pages and API answer as if they polled it, in revision
+///   order.
 ///
 /// The engine must be in lease mode (Engine::setLeased(true) before its setSources()). Owner
 /// (GUI) thread.
@@ -94,6 +97,12 @@ private:
     void renew();
     void applyLeases(const QHash<QString, QString> &owners, const QStringList &live);
     void markDirty(const QString &source, bool body);
+    /// (Re)arms the share timer for what is dirty: at once for a source's records when its last
+    /// records went out `shareEvery` ago, else when they are that old; `shareEvery` for health
+    /// only.
+    void scheduleShare();
+    /// When `source`'s records were last taken to share (steady clock, ms); long ago if never.
+    [[nodiscard]] qint64 lastRecordsShared(const QString &source) const;
     void share();
     void readStates();
 
@@ -114,6 +123,8 @@ private:
     /// only the health).
     QHash<QString, bool> m_dirty;
     QSet<QString> m_sharing; ///< a write of this source is under way
+    /// When each held source's records were last taken to share (steady clock, ms).
+    QHash<QString, qint64> m_lastRecordsShared;
     bool m_reading = false;
     bool m_readAgain = false;
     qint64 m_readRevision = 0;

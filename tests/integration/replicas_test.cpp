@@ -1,8 +1,9 @@
 // strata-server replicas in one process (issue 19): two engines with their ReplicaCoordinators
 // share one PostgreSQL database and an ONTAP simulator behind two sources. Each source is polled
 // by one of them, both show both sources, a change polled by one reaches the other through the
-// store, an action submitted on the replica that does not poll the source still runs once, and
-// a replica that stops hands its sources over.
+// store (a lone change at once, not after shareEvery, and not held back by another source of the
+// same replica), an action submitted on the replica that does not poll the source still runs
+// once, and a replica that stops hands its sources over.
 
 #include "models/core/bundle.h"
 #include "models/core/historyservice.h"
@@ -11,6 +12,7 @@
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 
 using namespace strata;
@@ -45,12 +47,29 @@ protected:
         database.reset();
     }
 
+    QStringList sourceNames{QStringLiteral("ontap-a"), QStringLiteral("ontap-b")};
+
     QList<core::SourceConfig> sources() const
     {
-        return {sourceConfig(QStringLiteral("ontap-a")), sourceConfig(QStringLiteral("ontap-b"))};
+        QList<core::SourceConfig> list;
+        for (const QString &name : sourceNames) {
+            list << sourceConfig(name);
+        }
+        return list;
     }
 
-    Replica &addReplica(const QString &id)
+    static qint64 usedOf(core::Engine &engine, const QString &source, const QString &volume)
+    {
+        const auto list = engine.estate().volumes().scope(source);
+        for (const auto &v : list ? list->items() : decltype(list->items()){}) {
+            if (v->name == volume) {
+                return v->usedBytes.value_or(-1);
+            }
+        }
+        return -1;
+    }
+
+    Replica &addReplica(const QString &id, std::chrono::milliseconds shareEvery = std::chrono::milliseconds(100))
     {
         auto r = std::make_unique<Replica>();
         r->history =
@@ -62,7 +81,7 @@ protected:
         options.replicaId = id;
         options.leaseTime = std::chrono::milliseconds(2000);
         options.renewEvery = std::chrono::milliseconds(300);
-        options.shareEvery = std::chrono::milliseconds(100);
+        options.shareEvery = shareEvery;
         options.readEvery = std::chrono::milliseconds(500);
         r->coordinator = std::make_unique<core::ReplicaCoordinator>(*r->engine, *r->history, options);
         r->engine->setSources(sources());
@@ -131,6 +150,87 @@ TEST_F(ReplicasTest, EachSourceIsPolledByOneReplicaAndBothShowBoth)
     EXPECT_GE(a.coordinator->stats().statesShared, 1);
     EXPECT_GE(b.coordinator->stats().statesApplied, 1);
     EXPECT_GE(b.coordinator->stats().lastNotifyLagSeconds, 0.0);
+}
+
+TEST_F(ReplicasTest, AChangeAfterAQuietSpellReachesTheOtherReplicaWithoutWaitingForShareEvery)
+{
+    // shareEvery coalesces a busy source's writes; a lone change goes out at once (the viewers
+    // of the other replicas waited a whole shareEvery for it: 1 s of every follower's delay).
+    const auto shareEvery = std::chrono::milliseconds(5000);
+    Replica &a = addReplica(QStringLiteral("replica-a"), shareEvery);
+    Replica &b = addReplica(QStringLiteral("replica-b"), shareEvery);
+    const int expected = simulator->volumeCount();
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return a.engine->heldSources().size() == 1 && b.engine->heldSources().size() == 1
+                   && volumesOf(*b.engine, *a.engine->heldSources().cbegin()) == expected;
+        },
+        30000));
+    const QString ofA = *a.engine->heldSources().cbegin();
+    QTest::qWait(int(shareEvery.count()) + 500); // quiet: the last records shared are older
+
+    qint64 used = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    QElapsedTimer sinceRefresh;
+    sinceRefresh.start();
+    a.engine->refresh(ofA);
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOf(*b.engine, ofA, QStringLiteral("chest_xray")) == used;
+        },
+        20000));
+    EXPECT_LT(sinceRefresh.elapsed(), 3000) << "the poll's records waited for the share timer";
+}
+
+TEST_F(ReplicasTest, OneSourcesSharedChangeDoesNotHoldBackAnotherSourceOfTheSameReplica)
+{
+    // Three sources over two replicas: one polls two. Right after one of its sources shared its
+    // records, a change of its other source still goes out at once.
+    sourceNames << QStringLiteral("ontap-c");
+    const auto shareEvery = std::chrono::milliseconds(5000);
+    Replica &a = addReplica(QStringLiteral("replica-a"), shareEvery);
+    Replica &b = addReplica(QStringLiteral("replica-b"), shareEvery);
+    const int expected = simulator->volumeCount();
+    Replica *two = nullptr;
+    Replica *other = nullptr;
+    ASSERT_TRUE(waitFor(
+        [&] {
+            two = a.engine->heldSources().size() == 2 ? &a : &b;
+            other = two == &a ? &b : &a;
+            if (two->engine->heldSources().size() != 2 || other->engine->heldSources().size() != 1) {
+                return false;
+            }
+            for (const QString &s : two->engine->heldSources()) {
+                if (volumesOf(*other->engine, s) != expected) {
+                    return false;
+                }
+            }
+            return true;
+        },
+        30000));
+    QStringList held(two->engine->heldSources().cbegin(), two->engine->heldSources().cend());
+    held.sort();
+    QTest::qWait(int(shareEvery.count()) + 500); // quiet
+
+    qint64 used = 0;
+    ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),
+              sim::ontap::OntapSimulator::SpaceChange::Changed);
+    two->engine->refresh(held.at(0));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOf(*other->engine, held.at(0), QStringLiteral("chest_xray")) == used;
+        },
+        20000));
+    QElapsedTimer sinceRefresh;
+    sinceRefresh.start();
+    two->engine->refresh(held.at(1));
+    ASSERT_TRUE(waitFor(
+        [&] {
+            return usedOf(*other->engine, held.at(1), QStringLiteral("chest_xray")) == used;
+        },
+        20000));
+    EXPECT_LT(sinceRefresh.elapsed(), 3000) << held.at(1).toStdString() << " waited for " << held.at(0).toStdString();
 }
 
 TEST_F(ReplicasTest, AnActionOnTheOtherReplicaRunsOnceAndItsResultReachesBoth)
