@@ -2178,7 +2178,21 @@ std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, con
     const qsizetype share = (sources.size() + live - 1) / live;
     // Give up the surplus from the end of the name order, claim from its start: two replicas
     // balancing in turn converge instead of trading the same source back and forth.
-    while (held.size() > share) {
+    // ceil() alone leaves 4 sources over 3 replicas at 2/2/0: a replica above floor() also gives
+    // one up while a live replica holds less than floor().
+    const qsizetype floorShare = sources.size() / live;
+    QHash<QString, qsizetype> perReplica;
+    for (auto it = rows.cbegin(); it != rows.cend(); ++it) {
+        if (sources.contains(it.key()) && !it->owner.isEmpty() && it->expires >= *now) {
+            perReplica[it->owner]++;
+        }
+    }
+    const bool someoneShort = std::any_of(sync.liveReplicas.cbegin(), sync.liveReplicas.cend(), [&](const QString &r) {
+        return r != replica && perReplica.value(r) < floorShare;
+    });
+    const qsizetype keep = someoneShort && held.size() > floorShare ? std::max(floorShare, held.size() - 1) : share;
+    const qsizetype target = std::min(share, keep);
+    while (held.size() > target) {
         const QString source = held.takeLast();
         if (!setLease(source, QString(), 0, QStringLiteral("owner = ?"), replica)) {
             return failed(QStringLiteral("cannot release the lease of %1").arg(source), d->db.lastError());
@@ -2186,7 +2200,7 @@ std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, con
         rows[source] = Row{};
         sync.released++;
     }
-    for (auto it = rows.begin(); it != rows.end() && held.size() < share; ++it) {
+    for (auto it = rows.begin(); it != rows.end() && held.size() < target; ++it) {
         if (!sources.contains(it.key()) || it->owner == replica || (!it->owner.isEmpty() && it->expires >= *now)) {
             continue;
         }

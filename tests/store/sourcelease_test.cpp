@@ -127,6 +127,31 @@ TEST_P(SourceLeaseDialects, ThreeReplicasSplitSixSourcesTwoEachAndEverySourceHas
     }
 }
 
+TEST_P(SourceLeaseDialects, FourSourcesOverThreeReplicasLeaveNoReplicaIdle)
+{
+    auto a = replicaStore();
+    auto b = replicaStore();
+    auto c = replicaStore();
+    const QStringList four = kSixSources.mid(0, 4);
+    std::optional<LeaseSync> last;
+    for (int round = 0; round < 5; ++round) {
+        for (const auto &[id, store] : {std::pair{QStringLiteral("a"), a.get()},
+                                        std::pair{QStringLiteral("b"), b.get()},
+                                        std::pair{QStringLiteral("c"), c.get()}}) {
+            last = store->syncLeases(id, four, 10000);
+            ASSERT_TRUE(last.has_value());
+        }
+    }
+    int total = 0;
+    for (const QString &id : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
+        const int held = heldBy(*last, id);
+        EXPECT_GE(held, 1) << id.toStdString() << " polls nothing";
+        EXPECT_LE(held, 2) << id.toStdString();
+        total += held;
+    }
+    EXPECT_EQ(total, 4);
+}
+
 TEST_P(SourceLeaseDialects, ASilentReplicasSourcesMoveToTheLiveOnesAfterTheLeaseTime)
 {
     auto a = replicaStore();
