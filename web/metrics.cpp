@@ -621,12 +621,16 @@ QByteArray replicaMetricsText(const core::ReplicaCoordinator::Stats &stats, cons
                   "strata_replica_live_replicas",
                   "Replicas that renewed their leases within the lease time, as this one last saw.",
                   stats.liveReplicas.size());
-    const auto counter = [&out](const char *name, const char *help, qint64 value) {
-        appendFamilyHeader(out, name, help, "counter");
+    // One unlabelled sample: a counter or a gauge.
+    const auto single = [&out](const char *name, const char *help, double value, const char *type = "counter") {
+        appendFamilyHeader(out, name, help, type);
         out += name;
         out += ' ';
-        appendNumber(out, double(value));
+        appendNumber(out, value);
         out += '\n';
+    };
+    const auto counter = [&single](const char *name, const char *help, qint64 value) {
+        single(name, help, double(value));
     };
     counter("strata_replica_lease_takeovers_total",
             "Source leases this replica took from a replica that stopped renewing them.",
@@ -645,20 +649,14 @@ QByteArray replicaMetricsText(const core::ReplicaCoordinator::Stats &stats, cons
             "Source states of other replicas published into this replica's estate.",
             stats.statesApplied);
     if (stats.lastNotifyLagSeconds >= 0) {
-        appendFamilyHeader(out,
-                           "strata_replica_notify_lag_seconds",
-                           "Store time from the owner writing the last applied state to this replica reading it.",
-                           "gauge");
-        out += "strata_replica_notify_lag_seconds ";
-        appendNumber(out, stats.lastNotifyLagSeconds);
-        out += '\n';
-        appendFamilyHeader(out,
-                           "strata_replica_notify_lag_max_seconds",
-                           "The largest notify lag since this replica started.",
-                           "gauge");
-        out += "strata_replica_notify_lag_max_seconds ";
-        appendNumber(out, stats.maxNotifyLagSeconds);
-        out += '\n';
+        single("strata_replica_notify_lag_seconds",
+               "Store time from the owner writing the last applied state to this replica reading it.",
+               stats.lastNotifyLagSeconds,
+               "gauge");
+        single("strata_replica_notify_lag_max_seconds",
+               "The largest notify lag since this replica started.",
+               stats.maxNotifyLagSeconds,
+               "gauge");
     }
     appendFamilyHeader(
         out, "strata_source_poller", "1 for the replica that polls the source (label replica empty: nobody).", "gauge");
