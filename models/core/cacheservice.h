@@ -38,7 +38,10 @@ public:
     /// Replicas sharing a store: evict only the cached commits of sources for which
     /// `evictsHere(source)` (the replica holding that source's lease), so one replica submits
     /// each eviction. Default: every source.
-    void setSourceFilter(std::function<bool(const QString &source)> evictsHere) { m_evictsHere = std::move(evictsHere); }
+    void setSourceFilter(std::function<bool(const QString &source)> evictsHere)
+    {
+        m_evictsHere = std::move(evictsHere);
+    }
 
 Q_SIGNALS:
     /// An eviction was submitted (`actionId`) or refused (`error`) for "<target>/<commitId>".
