@@ -412,7 +412,11 @@ std::optional<SourceStatus> Engine::status(const QString &name) const
         return std::nullopt;
     }
     if (Source *s = m_sources.value(name)) {
-        return s->status();
+        SourceStatus status = s->status();
+        if (m_leased) {
+            status.polledBy = m_replicaId;
+        }
+        return status;
     }
     const auto it = m_blocked.constFind(name);
     if (it != m_blocked.cend()) {

@@ -122,6 +122,8 @@ public:
     /// The health of a source another replica polls, as it shared it (status.polledBy names
     /// that replica); status() reports it while the source is not held here.
     void setRemoteStatus(const SourceStatus &status);
+    /// This replica's name (lease mode): status() of a held source names it in polledBy.
+    void setReplicaId(const QString &id) { m_replicaId = id; }
 
     /// Offline mode (an opened support bundle, see bundle.h loadBundle()): stops every source
     /// and from then on runs none (setSources() and reloadCredentials() are ignored);
@@ -166,6 +168,7 @@ private:
     QString m_readOnlyReason;
     std::unique_ptr<IActionExecutor> m_readOnlyExecutor;
     bool m_leased = false;
+    QString m_replicaId;
     QSet<QString> m_held;
     /// Lease mode: the shared status of each source polled by another replica.
     QHash<QString, SourceStatus> m_remote;

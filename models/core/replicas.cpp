@@ -61,6 +61,7 @@ ReplicaCoordinator::ReplicaCoordinator(Engine &engine, HistoryService &history, 
         m_options.replicaId = engine.actions().ownerId();
     }
     m_stats.replicaId = m_options.replicaId;
+    m_engine.setReplicaId(m_options.replicaId);
     const auto timer = [this](std::chrono::milliseconds interval, void (ReplicaCoordinator::*slot)()) {
         auto *t = new QTimer(this);
         t->setInterval(interval);

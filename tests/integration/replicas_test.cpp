@@ -300,10 +300,10 @@ TEST_F(ReplicasTest, AReplicaThatStopsHandsItsSourcesToTheOther)
         },
         10000));
     EXPECT_EQ(b.coordinator->stats().takeovers, 0) << "released, not expired";
-    // b polls it now: its own status, no other poller named.
+    // b polls it now: its own status, naming itself.
     ASSERT_TRUE(waitFor([&] {
         const auto s = b.engine->status(ofA);
-        return s && s->polledBy.isEmpty() && s->lastSuccess.isValid();
+        return s && s->polledBy == QStringLiteral("replica-b") && s->lastSuccess.isValid();
     }));
 }
 

@@ -80,7 +80,7 @@ export function mount(main, ctx) {
     caption: 'Sources', rowKey: (r) => r.name, sort: { key: 'name' }, emptyText: 'No source is configured.',
     columns: [
       // Replicas sharing a store: which one polls the source (the others show what it shares).
-      { key: 'name', label: 'Source', render: (r) => h('span', {}, r.name, r.polled_by ? h('small', { class: 'muted', title: 'The strata-server replica that polls this source' }, ' · polled by ' + r.polled_by) : null) },
+      { key: 'name', label: 'Source', render: (r) => h('span', {}, r.name, r.polled_by ? h('small', { class: 'muted sub-line', title: 'The strata-server replica that polls this source' }, 'polled by ' + r.polled_by) : null) },
       { key: 'kind', label: 'Kind', value: (r) => label(r.kind) },
       { key: 'health', label: 'Health', value: (r) => (r.stale ? 'Stale' : label(r.health)), render: (r) => chip(r.stale ? 'Stale' : label(r.health), statusKind(r.stale ? 'stale' : r.health)) },
       { key: 'version', label: 'Version' },
