@@ -320,7 +320,9 @@ private:
         Viewer &v = m_viewers[i];
         const qint64 now = soakNowNs();
         const qint64 revision = revisionOf(message);
-        const QStringView head = QStringView(message).left(40);
+        // The frame's type sits among its first keys (sorted: hello's "feed" and "revision" come
+        // first), so a short head tells a hello from a diff without scanning a large diff.
+        const QStringView head = QStringView(message).left(96);
         if (head.contains(QLatin1String("\"type\":\"hello\""))) {
             v.hello = true;
             v.helloNs = now;
