@@ -416,9 +416,15 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
         << servers.at(std::size_t(survivors.first()))->readAllStandardError().toStdString();
     const qint64 moved = sinceKill.elapsed();
     EXPECT_LT(moved, (kFailoverLeaseSeconds + 4) * 1000) << moving.toStdString() << " took " << moved << " ms to move";
+    // Each survivor counts the live replicas as of its own last renewal: wait for that renewal.
     double takeovers = 0;
     for (int i : survivors) {
-        EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 2.0) << i;
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                return sample(i, QStringLiteral("strata_replica_live_replicas")) == 2.0;
+            },
+            (kFailoverLeaseSeconds + 4) * 1000))
+            << "replica " << i << " still counts " << sample(i, QStringLiteral("strata_replica_live_replicas"));
         takeovers += sample(i, QStringLiteral("strata_replica_lease_takeovers_total"));
     }
     EXPECT_EQ(takeovers, 1.0);
