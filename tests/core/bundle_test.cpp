@@ -827,3 +827,40 @@ TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
     EXPECT_EQ(engine.sourceConfigs().size(), 4);
     EXPECT_EQ(engine.source(QStringLiteral("new")), nullptr);
 }
+
+// Shared source states between replicas (issue 19): a source's records survive the round trip,
+// and a truncated, corrupt or mistyped body is a clear error, never a partial estate.
+TEST(SharedSourceRecords, RoundTripAndBadBodiesAreClearErrors)
+{
+    Estate estate;
+    Volume v;
+    v.source = QStringLiteral("ontap-ai");
+    v.id = QStringLiteral("uuid-1");
+    v.name = QStringLiteral("chest_xray");
+    v.sizeBytes = 1000;
+    estate.publishVolumes(
+        QStringLiteral("ontap-ai"),
+        std::make_shared<const KeyedList<Volume>>(std::vector<Ptr<Volume>>{std::make_shared<const Volume>(v)}));
+    const EstateRecords records = sourceRecords(estate, QStringLiteral("ontap-ai"));
+    const QByteArray body = encodeSourceRecords(records);
+    const Result<EstateRecords> back = decodeSourceRecords(body);
+    ASSERT_TRUE(back.hasValue());
+    EXPECT_EQ(*back, records);
+
+    for (const QByteArray &bad : {body.left(body.size() / 2), QByteArray("not gzip at all"), QByteArray()}) {
+        const Result<EstateRecords> decoded = decodeSourceRecords(bad);
+        ASSERT_FALSE(decoded.hasValue());
+        EXPECT_TRUE(decoded.error().message.contains(QStringLiteral("shared source state")))
+            << decoded.error().message.toStdString();
+    }
+    // A well-formed body of another source publishes nothing of it under this source's name.
+    Estate other;
+    EstateRecords wrong;
+    Volume w;
+    w.source = QStringLiteral("x");
+    wrong.volumes.insert(QStringLiteral("x"), {w});
+    const Result<EstateRecords> typed = decodeSourceRecords(encodeSourceRecords(wrong));
+    ASSERT_TRUE(typed.hasValue());
+    publishSourceRecords(other, *typed, QStringLiteral("ontap-ai"));
+    EXPECT_EQ(other.volumes().scope(QStringLiteral("ontap-ai")), nullptr) << "nothing of another source is published";
+}
