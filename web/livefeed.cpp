@@ -375,7 +375,9 @@ void LiveFeed::scheduleFlush()
     if (!m_flushScheduled) {
         m_flushScheduled = true;
         m_pendingSinceNs = m_age.nsecsElapsed();
-        QTimer::singleShot(m_coalesceMs, this, &LiveFeed::flush);
+        // A throttle, not a fixed delay: a lone change waits for nothing but the event loop.
+        const qint64 sinceFlushMs = m_lastFlushNs < 0 ? m_coalesceMs : (m_pendingSinceNs - m_lastFlushNs) / 1000000;
+        QTimer::singleShot(int(std::max<qint64>(0, m_coalesceMs - sinceFlushMs)), this, &LiveFeed::flush);
     }
 }
 
@@ -409,6 +411,7 @@ QSet<QString> LiveFeed::configuredSources() const
 void LiveFeed::flush()
 {
     m_flushScheduled = false;
+    m_lastFlushNs = m_age.nsecsElapsed();
     auto batches = std::make_shared<std::vector<Batch>>();
     const bool resync = std::exchange(m_resync, false);
     bool haveChanges = resync;

@@ -50,8 +50,9 @@ namespace strata::web {
 /// one worker thread ("live-feed"); the owner thread only collects changes, numbers the
 /// messages and sends them. A change of the configured sources re-reads everything.
 ///
-/// Estate publishes are coalesced (at most one diff per resource per `coalesceMs`); each diff is
-/// serialized once and the same bytes are sent to every viewer.
+/// Estate publishes are coalesced (at most one flush per `coalesceMs`, counted from the last one:
+/// a change after a quiet spell goes out at once, a burst waits out the rest of the window); each
+/// diff is serialized once and the same bytes are sent to every viewer.
 class LiveFeed final : public QObject
 {
     Q_OBJECT
@@ -133,6 +134,7 @@ private:
     bool m_resync = false;
     QElapsedTimer m_age;             ///< monotonic clock of the delivery ages, started at construction
     qint64 m_pendingSinceNs = 0;     ///< when the oldest change waiting for the next flush entered
+    qint64 m_lastFlushNs = -1;       ///< when the last flush started (m_age), -1 = none yet
     qint64 m_deliveringSinceNs = -1; ///< during diffReady(): when its oldest change entered
 
     // Owner thread: what each resource has waiting for the next flush.

@@ -4,6 +4,7 @@
 #include "models/core/historyservice.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -80,6 +81,15 @@ void actionCrashPoint(const char *step)
     if (wanted.isEmpty() || wanted != step) {
         return;
     }
+    // With STRATA_TEST_CRASH_ONCE naming a marker file, only the first process to create it dies:
+    // replicas sharing a store all carry the hook, and the one that takes the action over passes
+    // the same step again.
+    if (const QString marker = qEnvironmentVariable("STRATA_TEST_CRASH_ONCE"); !marker.isEmpty()) {
+        QFile once(marker);
+        if (!once.open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
+            return;
+        }
+    }
     std::fprintf(stderr, "STRATA_TEST_CRASH_AT=%s: killing this process\n", step);
     std::fflush(stderr);
 #ifdef SIGKILL
@@ -121,6 +131,8 @@ QString actionRequestToJson(const ActionRequest &r)
                         {QStringLiteral("create_pool"), r.createPool},
                         {QStringLiteral("pool_size_bytes"), r.poolSizeBytes},
                         {QStringLiteral("schedule_id"), r.scheduleId},
+                        {QStringLiteral("schedule_edge"),
+                         r.scheduleEdge.isValid() ? r.scheduleEdge.toUTC().toString(Qt::ISODateWithMs) : QString()},
                         {QStringLiteral("dataset_id"), r.datasetId},
                         {QStringLiteral("dataset_source"), r.datasetSource},
                         {QStringLiteral("commit_id"), r.commitId},
@@ -181,6 +193,7 @@ std::optional<ActionRequest> actionRequestFromJson(const QString &json)
     r.createPool = o.value(QStringLiteral("create_pool")).toBool();
     r.poolSizeBytes = o.value(QStringLiteral("pool_size_bytes")).toInteger();
     r.scheduleId = o.value(QStringLiteral("schedule_id")).toInteger();
+    r.scheduleEdge = QDateTime::fromString(o.value(QStringLiteral("schedule_edge")).toString(), Qt::ISODateWithMs);
     r.datasetId = o.value(QStringLiteral("dataset_id")).toString();
     r.datasetSource = o.value(QStringLiteral("dataset_source")).toString();
     r.commitId = o.value(QStringLiteral("commit_id")).toString();

@@ -110,6 +110,9 @@ struct ActionRequest
     bool createPool = false;
     qint64 poolSizeBytes = 0;
     qint64 scheduleId = 0; ///< the schedule that fired this action, 0 = a user's direct request
+    /// The schedule's edge (UTC) this action runs; invalid unless `scheduleId`. Journaled, so a
+    /// replica that takes the action over records the outcome on that edge.
+    QDateTime scheduleEdge;
     /// DatasetCommit: the dataset id (Dataset::id) in `source`; `comment` is the message.
     /// CacheCommit/CacheEvict: the dataset of `commitId`.
     QString datasetId;

@@ -419,6 +419,7 @@ void ScheduleService::submitEdge(qint64 id, const UpcomingChange &edge)
     ActionRequest request(ActionKind::ServiceLevelChange, edge.source, edge.volumeId);
     request.targetLevel = edge.toLevel;
     request.scheduleId = id;
+    request.scheduleEdge = edge.time;
     const Result<QString> submitted = m_actions.submit(request);
     if (!submitted) {
         const QString outcome = QStringLiteral("failed: ") + submitted.error().message;
@@ -460,13 +461,24 @@ void ScheduleService::setOutcome(qint64 id, const QDateTime &edge, const QString
 
 void ScheduleService::onActionFinished(const QString &actionId, bool ok)
 {
+    const ActionRecord *record = m_actions.find(actionId);
     const auto it = m_pending.constFind(actionId);
     if (it == m_pending.cend()) {
+        // Taken over from a process that died while it ran this edge's action (a replica sharing
+        // the store): the edge's outcome is now this process's to record.
+        if (record && record->recovered && record->request.scheduleId > 0 && record->request.scheduleEdge.isValid()) {
+            const qint64 id = record->request.scheduleId;
+            const QString outcome = ok ? QStringLiteral("succeeded") : QStringLiteral("failed: ") + record->message;
+            if (schedule(id)) {
+                setOutcome(id, record->request.scheduleEdge, outcome);
+            } else if (m_history) {
+                m_history->markScheduleFired(id, record->request.scheduleEdge, outcome, this, {});
+            }
+        }
         return;
     }
     const auto [id, edge] = *it;
     m_pending.erase(it);
-    const ActionRecord *record = m_actions.find(actionId);
     QString outcome = QStringLiteral("succeeded");
     if (!ok) {
         outcome = QStringLiteral("failed: ") + (record ? record->message : QString());

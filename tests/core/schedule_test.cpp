@@ -115,6 +115,9 @@ public:
     QStringList levels;
     QString storePath;
     bool firedBeforeSubmit = true;
+    std::atomic<int> followed{0}; ///< recoveries: the vendor's work followed, nothing sent
+
+    [[nodiscard]] bool recovers(ActionKind kind) const override { return kind == ActionKind::ServiceLevelChange; }
 
     ActionPreview preview(const ActionRequest &request) const override
     {
@@ -136,7 +139,11 @@ public:
             }
             firedBeforeSubmit = firedBeforeSubmit && fired;
         }
-        return [this](const ActionContext &) {
+        return [this](const ActionContext &context) {
+            if (context.recovery) {
+                followed++;
+                return ActionResult{true, false, QStringLiteral("the pool change finished")};
+            }
             applied++;
             return ActionResult{true, false, QStringLiteral("changed")};
         };
@@ -267,6 +274,53 @@ TEST_F(ScheduleServiceTest, AnEdgeMarkedFiredBeforeACrashIsNotSubmittedAgain)
     QCoreApplication::processEvents();
     EXPECT_EQ(executor.applied, 0);
     EXPECT_EQ(outcome(id), QStringLiteral("submitted"));
+}
+
+TEST_F(ScheduleServiceTest, AnEdgeWhoseRunnerDiedMidActionIsRecordedByTheProcessThatTakesItOver)
+{
+    // Another process claimed the edge, sent the change and died with it in flight (a killed
+    // replica): whoever takes the action over records the edge's outcome, and nothing is sent twice.
+    const QDateTime edge = kMonday.addSecs(60);
+    const qint64 id = seed(schedule(Recurrence::Once, edge));
+    ActionRequest request(ActionKind::ServiceLevelChange, QStringLiteral("azure"), QStringLiteral("fs-criteo"));
+    request.targetLevel = QStringLiteral("Premium");
+    request.scheduleId = id;
+    request.scheduleEdge = edge;
+    {
+        SqlHistoryStore store(path, clock);
+        ASSERT_TRUE(succeeded(store.open()));
+        ASSERT_EQ(store.claimScheduleEdge(id, edge), std::optional<bool>(true));
+        JournalEntry entry;
+        entry.actionId = QStringLiteral("a-dead");
+        entry.idempotencyKey = QStringLiteral("k-dead");
+        entry.source = request.source;
+        entry.kind = actionKindName(request.kind);
+        entry.request = actionRequestToJson(request);
+        entry.target = request.volumeId;
+        entry.submitted = edge;
+        entry.phase = QStringLiteral("accepted");
+        entry.handle = QStringLiteral("https://management.azure.com/operations/1");
+        entry.owner = QStringLiteral("gone-host/4242");
+        entry.heartbeat = edge;
+        ASSERT_TRUE(store.journalIntent(entry));
+    }
+    clock.advance(std::chrono::minutes(10)); // its heartbeat is long stale
+    boot();
+    EXPECT_EQ(outcome(id), QStringLiteral("submitted"));
+    actions->recoverInterrupted();
+    ASSERT_TRUE(waitFor([&] {
+        return outcome(id) == QLatin1String("succeeded");
+    })) << outcome(id).toStdString();
+    pool.waitForDone();
+    EXPECT_EQ(executor.followed, 1);
+    EXPECT_EQ(executor.applied, 0) << "the change was sent again";
+    history->flush();
+    SqlHistoryStore check(path, clock);
+    ASSERT_TRUE(succeeded(check.open()));
+    const std::vector<ServiceLevelSchedule> stored = check.schedules();
+    ASSERT_EQ(stored.size(), 1U);
+    EXPECT_EQ(stored.front().lastFired, edge);
+    EXPECT_EQ(stored.front().lastOutcome, QStringLiteral("succeeded")) << "the outcome must reach the store";
 }
 
 TEST_F(ScheduleServiceTest, MissedEdgesAtStartUp)

@@ -8,6 +8,7 @@
 
 #include "models/core/clock.h"
 #include "models/core/historystore.h"
+#include "models/core/schedule.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/ontap/ontapsimulator.h"
@@ -67,6 +68,7 @@ protected:
     const QByteArray adminPassword = QByteArrayLiteral("failover-test-password-1");
     std::vector<std::unique_ptr<QProcess>> servers;
     QStringList bases; ///< http://127.0.0.1:<port> per replica
+    std::vector<qint64> pids;
     QNetworkAccessManager net;
 
     void SetUp() override
@@ -149,6 +151,10 @@ protected:
         database.reset();
     }
 
+    /// Every replica carries the crash hook, and the first to reach it dies
+    /// (STRATA_TEST_CRASH_ONCE): whichever claims a scheduled edge, a test cannot pick it.
+    bool crashFirstRunner = false;
+
     /// `crashing`: the replica dies when an action it runs has its handle (STRATA_TEST_CRASH_AT);
     /// only the victim, as a replica taking the action over passes that step again.
     QProcessEnvironment environment(bool crashing = false) const
@@ -163,8 +169,13 @@ protected:
         env.remove(QStringLiteral("STRATA_STORE"));
         env.remove(QStringLiteral("PGPASSWORD"));
         env.remove(QStringLiteral("STRATA_TEST_CRASH_AT"));
+        env.remove(QStringLiteral("STRATA_TEST_CRASH_ONCE"));
         if (crashing) {
             env.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), QStringLiteral("handle"));
+        }
+        if (crashFirstRunner) {
+            env.insert(QStringLiteral("STRATA_TEST_CRASH_AT"), QStringLiteral("handle"));
+            env.insert(QStringLiteral("STRATA_TEST_CRASH_ONCE"), dir.filePath(QStringLiteral("crashed-once")));
         }
         return env;
     }
@@ -203,7 +214,7 @@ protected:
         const quint16 port = freePort();
         ASSERT_NE(port, 0);
         auto server = std::make_unique<QProcess>();
-        server->setProcessEnvironment(environment(i == 0));
+        server->setProcessEnvironment(environment(i == 0 && !crashFirstRunner));
         server->start(QStringLiteral(STRATA_BINARY_DIR "/app/server/strata-server"),
                       {QStringLiteral("serve"),
                        QStringLiteral("--config"),
@@ -224,6 +235,7 @@ protected:
             },
             60000));
         ASSERT_EQ(server->state(), QProcess::Running) << server->readAllStandardError().toStdString();
+        pids.push_back(server->processId());
         servers.push_back(std::move(server));
         bases << QStringLiteral("http://127.0.0.1:%1").arg(port);
     }
@@ -290,6 +302,98 @@ protected:
         return -1;
     }
 
+    /// Waits until each replica polls one source and all three agree on who polls what; returns
+    /// source -> replica.
+    QHash<QString, QString> agreedOwners()
+    {
+        QHash<QString, QString> owners;
+        const bool agreed = QTest::qWaitFor(
+            [&] {
+                owners = pollers(0);
+                QSet<QString> distinct;
+                for (const QString &o : std::as_const(owners)) {
+                    if (!o.isEmpty()) {
+                        distinct.insert(o);
+                    }
+                }
+                return owners.size() == 3 && distinct.size() == 3 && pollers(1) == owners && pollers(2) == owners;
+            },
+            60000);
+        EXPECT_TRUE(agreed) << metrics(0).toStdString();
+        return agreed ? owners : QHash<QString, QString>();
+    }
+
+    /// Logs the admin in on every replica.
+    std::vector<FailoverReply> loginEverywhere()
+    {
+        const QByteArray login =
+            QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
+                                      {QStringLiteral("password"), QString::fromLatin1(adminPassword)}})
+                .toJson();
+        std::vector<FailoverReply> sessions;
+        for (const QString &base : std::as_const(bases)) {
+            sessions.push_back(call(base + QStringLiteral("/api/v1/login"), login));
+            EXPECT_EQ(sessions.back().status, 200) << sessions.back().body.toStdString();
+        }
+        return sessions;
+    }
+
+    /// The capacity pool replica i shows the ANF volume in, empty when it does not show it.
+    QString poolOn(int i, const FailoverReply &session)
+    {
+        const FailoverReply r = call(bases.at(i) + QStringLiteral("/api/v1/volumes"), QByteArray(), session.cookie);
+        for (const QJsonValue &v : QJsonDocument::fromJson(r.body).array()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QStringLiteral("name")).toString() == kFailoverAnfVolume) {
+                return o.value(QStringLiteral("aggregate")).toString(); // ANF: the capacity pool
+            }
+        }
+        return {};
+    }
+
+    /// The shared audit log has no gap and no duplicate: each action has exactly one "started"
+    /// entry and one outcome after it, ids are unique, and no journal entry is left open.
+    /// Returns the outcomes of `kind`, once the journal is closed (or after 60 s).
+    std::vector<core::AuditEntry> expectCompleteAudit(core::SqlHistoryStore &store, const QString &kind)
+    {
+        std::vector<core::AuditEntry> all;
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                return store.openJournal().empty();
+            },
+            60000))
+            << "an action is still open in the journal";
+        all = store.auditLog(0);
+        QHash<QString, int> started;
+        QHash<QString, int> finished;
+        QSet<qint64> ids;
+        std::vector<core::AuditEntry> outcomes;
+        // auditLog() is newest first: walk it oldest first, so an outcome must follow its start.
+        for (auto it = all.crbegin(); it != all.crend(); ++it) {
+            const core::AuditEntry &e = *it;
+            EXPECT_FALSE(ids.contains(e.id)) << "audit id " << e.id << " twice";
+            ids.insert(e.id);
+            if (e.outcome == QLatin1String("started")) {
+                ++started[e.actionId];
+                continue;
+            }
+            EXPECT_EQ(started.value(e.actionId), 1) << e.actionId.toStdString() << ": an outcome without one start";
+            ++finished[e.actionId];
+            if (e.kind == kind) {
+                outcomes.push_back(e);
+            }
+        }
+        for (auto it = started.cbegin(); it != started.cend(); ++it) {
+            EXPECT_EQ(it.value(), 1) << it.key().toStdString() << " started " << it.value() << " times";
+            EXPECT_EQ(finished.value(it.key()), 1)
+                << it.key().toStdString() << " has " << finished.value(it.key()) << " outcomes";
+        }
+        return outcomes;
+    }
+
+    /// "/<pid>" of replica i, as the audit's "<host>/<pid>" ends (kept: a dead QProcess forgets it).
+    QString processOf(int i) const { return QStringLiteral("/%1").arg(pids.at(std::size_t(i))); }
+
     QString anfFileSystemId() const
     {
         const auto v = azure->volume(
@@ -323,20 +427,8 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
     }
 
     // One source each, and all three replicas agree on who polls what.
-    QHash<QString, QString> owners;
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            owners = pollers(0);
-            QSet<QString> distinct;
-            for (const QString &o : std::as_const(owners)) {
-                if (!o.isEmpty()) {
-                    distinct.insert(o);
-                }
-            }
-            return owners.size() == 3 && distinct.size() == 3 && pollers(1) == owners && pollers(2) == owners;
-        },
-        60000))
-        << metrics(0).toStdString();
+    const QHash<QString, QString> owners = agreedOwners();
+    ASSERT_FALSE(owners.isEmpty());
     for (int i = 0; i < kFailoverReplicas; ++i) {
         EXPECT_EQ(sample(i, QStringLiteral("strata_replica_leases_held")), 1.0) << i;
         EXPECT_EQ(sample(i, QStringLiteral("strata_replica_live_replicas")), 3.0) << i;
@@ -348,30 +440,12 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
     ASSERT_FALSE(moving.isEmpty());
 
     // Every replica shows the ANF volume (polled by one of them) once it is shared.
-    const QByteArray login =
-        QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
-                                  {QStringLiteral("password"), QString::fromLatin1(adminPassword)}})
-            .toJson();
-    std::vector<FailoverReply> sessions;
-    for (int i = 0; i < kFailoverReplicas; ++i) {
-        sessions.push_back(call(bases.at(i) + QStringLiteral("/api/v1/login"), login));
-        ASSERT_EQ(sessions.back().status, 200) << sessions.back().body.toStdString();
-    }
-    const auto poolOn = [&](int i) {
-        const FailoverReply r =
-            call(bases.at(i) + QStringLiteral("/api/v1/volumes"), QByteArray(), sessions.at(i).cookie);
-        for (const QJsonValue &v : QJsonDocument::fromJson(r.body).array()) {
-            const QJsonObject o = v.toObject();
-            if (o.value(QStringLiteral("name")).toString() == kFailoverAnfVolume) {
-                return o.value(QStringLiteral("aggregate")).toString(); // ANF: the capacity pool
-            }
-        }
-        return QString();
-    };
+    const std::vector<FailoverReply> sessions = loginEverywhere();
+    ASSERT_FALSE(HasFailure());
     for (int i = 0; i < kFailoverReplicas; ++i) {
         ASSERT_TRUE(QTest::qWaitFor(
             [&] {
-                return poolOn(i) == QStringLiteral("pool-standard");
+                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-standard");
             },
             30000))
             << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
@@ -439,33 +513,22 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
     for (int i : survivors) {
         ASSERT_TRUE(QTest::qWaitFor(
             [&] {
-                return poolOn(i) == QStringLiteral("pool-premium");
+                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
             },
             60000))
-            << "replica " << i << " shows " << poolOn(i).toStdString();
+            << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
     }
     core::SystemClock clock;
     core::SqlHistoryStore store(database->url(), clock);
     ASSERT_TRUE(succeeded(store.open()));
-    std::vector<core::AuditEntry> outcomes;
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            outcomes.clear();
-            for (const core::AuditEntry &e : store.auditLog(0)) {
-                if (e.kind == QLatin1String("volume.service_level") && e.outcome != QLatin1String("started")) {
-                    outcomes.push_back(e);
-                }
-            }
-            return !outcomes.empty() && store.openJournal().empty();
-        },
-        60000));
+    const std::vector<core::AuditEntry> outcomes = expectCompleteAudit(store, QStringLiteral("volume.service_level"));
     ASSERT_EQ(outcomes.size(), 1U);
     EXPECT_NE(outcomes.front().outcome, QStringLiteral("failed")) << outcomes.front().message.toStdString();
     EXPECT_EQ(azure->operationCount(), 1) << "the pool change was sent again";
     // The outcome names the survivor that finished it; the start, the victim that sent it.
     QStringList survivorOwners;
     for (int i : survivors) {
-        survivorOwners << QStringLiteral("/%1").arg(servers.at(std::size_t(i))->processId());
+        survivorOwners << processOf(i);
     }
     EXPECT_TRUE(std::any_of(survivorOwners.cbegin(), survivorOwners.cend(), [&](const QString &pid) {
         return outcomes.front().replica.endsWith(pid);
@@ -477,6 +540,126 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
             call(bases.at(i) + QStringLiteral("/api/v1/session"), QByteArray(), sessions.at(victim).cookie);
         EXPECT_EQ(me.status, 200) << "replica " << i << ": " << me.body.toStdString();
     }
+}
+
+TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAuditHasNoGap)
+{
+    // "Raise criteo-data to Premium" comes due on three replicas at once. One claims the edge,
+    // sends the pool change and is SIGKILLed with the LRO in flight (every replica carries the
+    // hook; the first to reach it dies). A survivor finishes it from the LRO and records the
+    // edge's outcome; Azure saw one change, and the audit log has one start and one outcome.
+    const QString fileSystemId = anfFileSystemId();
+    ASSERT_FALSE(fileSystemId.isEmpty());
+    crashFirstRunner = true;
+    ASSERT_NO_FATAL_FAILURE(addAdmin());
+    core::SystemClock clock;
+    core::SqlHistoryStore store(database->url(), clock);
+    ASSERT_TRUE(succeeded(store.open()));
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        ASSERT_NO_FATAL_FAILURE(startReplica(i));
+    }
+    const QHash<QString, QString> owners = agreedOwners();
+    ASSERT_FALSE(owners.isEmpty());
+    const std::vector<FailoverReply> sessions = loginEverywhere();
+    ASSERT_FALSE(HasFailure());
+
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-standard");
+            },
+            30000))
+            << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
+    }
+    // Stored as `strata set service-level … --at` stores it, once every replica shows the volume:
+    // each picks it up on its next reload of the store's schedules (every minute) and fires the
+    // due edge then, as it fires an edge missed by less than 15 minutes.
+    core::ServiceLevelSchedule schedule;
+    schedule.source = QStringLiteral("ai-lab");
+    schedule.volumeId = fileSystemId;
+    schedule.volumeName = kFailoverAnfVolume;
+    schedule.level = QStringLiteral("Premium");
+    schedule.recurrence = core::Recurrence::Once;
+    schedule.createdBy = QStringLiteral("admin");
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    schedule.created = now;
+    schedule.start =
+        QDateTime(now.date(), QTime(now.time().hour(), now.time().minute(), now.time().second()), Qt::UTC).addSecs(2);
+    const qint64 scheduleId = store.saveSchedule(schedule);
+    ASSERT_GT(scheduleId, 0) << store.lastError().toStdString();
+
+    int victim = -1;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            for (int i = 0; i < kFailoverReplicas; ++i) {
+                if (servers.at(std::size_t(i))->state() == QProcess::NotRunning) {
+                    victim = i;
+                    return true;
+                }
+            }
+            return false;
+        },
+        150000))
+        << "no replica ran the scheduled change";
+    ASSERT_EQ(servers.at(std::size_t(victim))->exitStatus(), QProcess::CrashExit);
+    QList<int> survivors;
+    for (int i = 0; i < kFailoverReplicas; ++i) {
+        if (i != victim) {
+            survivors << i;
+        }
+    }
+
+    // A survivor takes the action over and finishes it from the LRO, once.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return anfLevel() == QStringLiteral("Premium");
+        },
+        60000));
+    for (int i : survivors) {
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
+            },
+            60000))
+            << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
+    }
+    const std::vector<core::AuditEntry> outcomes = expectCompleteAudit(store, QStringLiteral("volume.service_level"));
+    ASSERT_EQ(outcomes.size(), 1U);
+    EXPECT_NE(outcomes.front().outcome, QStringLiteral("failed")) << outcomes.front().message.toStdString();
+    EXPECT_EQ(azure->operationCount(), 1) << "the scheduled pool change was sent again";
+    EXPECT_TRUE(outcomes.front().replica.endsWith(processOf(survivors.first()))
+                || outcomes.front().replica.endsWith(processOf(survivors.last())))
+        << outcomes.front().replica.toStdString();
+    for (const core::AuditEntry &e : store.auditLog(0)) {
+        if (e.actionId == outcomes.front().actionId && e.outcome == QLatin1String("started")) {
+            EXPECT_TRUE(e.replica.endsWith(processOf(victim))) << "started by " << e.replica.toStdString();
+        }
+    }
+
+    // The edge fired once and its outcome is recorded by the replica that finished it.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            for (const core::ServiceLevelSchedule &s : store.schedules()) {
+                if (s.id == scheduleId) {
+                    return s.lastOutcome == QLatin1String("succeeded");
+                }
+            }
+            return false;
+        },
+        30000));
+    for (const core::ServiceLevelSchedule &s : store.schedules()) {
+        if (s.id == scheduleId) {
+            EXPECT_EQ(s.lastFired, schedule.start);
+        }
+    }
+    // The dead replica's source has moved to a survivor.
+    const QString moved = owners.key(QStringLiteral("replica-%1").arg(victim));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const QString now = pollers(survivors.first()).value(moved);
+            return !now.isEmpty() && now != QStringLiteral("replica-%1").arg(victim);
+        },
+        (kFailoverLeaseSeconds + 10) * 1000));
 }
 
 } // namespace

@@ -161,6 +161,7 @@ TEST(ActionJournal, RequestJsonRoundTripsEveryField)
     r.createPool = true;
     r.poolSizeBytes = 4398046511104;
     r.scheduleId = 7;
+    r.scheduleEdge = QDateTime(QDate(2026, 11, 27), QTime(8, 0), Qt::UTC);
     r.datasetId = QStringLiteral("d");
     r.datasetSource = QStringLiteral("grid");
     r.commitId = QStringLiteral("abc");

@@ -864,7 +864,7 @@ void KubernetesSource::onCacheChanged()
     Q_EMIT statusChanged();
     if (!m_publishTimer.isActive()) {
         // The first view goes out as soon as it is complete; later ones are coalesced.
-        m_publishTimer.start(m_publishCount == 0 ? 0ms : m_publishInterval);
+        m_publishTimer.start(m_publishCount == 0 ? 0ms : publishDelay());
     }
 }
 
@@ -884,6 +884,14 @@ void KubernetesSource::onMetricsStateChanged()
     Q_EMIT statusChanged();
 }
 
+std::chrono::milliseconds KubernetesSource::publishDelay() const
+{
+    if (!m_sinceBuild.isValid()) {
+        return 0ms;
+    }
+    return std::max(0ms, m_publishInterval - std::chrono::milliseconds(m_sinceBuild.elapsed()));
+}
+
 void KubernetesSource::buildAndPublish()
 {
     if (!m_shared) {
@@ -901,6 +909,7 @@ void KubernetesSource::buildAndPublish()
     }
     m_building = true;
     m_dirtyWhileBuilding = false;
+    m_sinceBuild.start();
 
     static QHash<QString, kube::StorageVolumeRef> storage; // rebuilt below when volumes change
     const bool storageChanged = m_storageDirty;
@@ -959,7 +968,7 @@ void KubernetesSource::buildAndPublish()
                 self->markPolledOnce(complete);
                 Q_EMIT self->statusChanged();
                 if (self->m_dirtyWhileBuilding) {
-                    self->m_publishTimer.start(self->m_publishInterval);
+                    self->m_publishTimer.start(self->publishDelay());
                 }
             },
             Qt::QueuedConnection);

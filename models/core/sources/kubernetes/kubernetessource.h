@@ -6,6 +6,7 @@
 #include "models/core/systempoller.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QStringList>
 #include <QTimer>
@@ -120,7 +121,8 @@ public:
     /// build); empty = loaderScript().
     void setLoaderScript(const QByteArray &script) { m_loaderScript = script; }
 
-    /// Minimum time between two publishes of compute records (coalescing window). Default 250 ms.
+    /// Minimum time between two publishes of compute records (coalescing window), counted from
+    /// the last build: a change after a quiet spell is published at once. Default 250 ms.
     void setPublishInterval(std::chrono::milliseconds interval);
 
     /// How long the source waits on the API server. A resource whose list fails (404, 403, ...)
@@ -174,6 +176,8 @@ private:
     void shutdown();
     void onCacheChanged();
     void buildAndPublish();
+    /// How long a change waits before the next build: the rest of the window since the last one.
+    [[nodiscard]] std::chrono::milliseconds publishDelay() const;
     void onMetricsStateChanged();
     void onFirstSyncDeadline();
     void markPolledOnce(bool ok);
@@ -195,6 +199,7 @@ private:
     std::chrono::milliseconds m_cachePollInterval{5000};
     QByteArray m_loaderScript;
     QTimer m_publishTimer;
+    QElapsedTimer m_sinceBuild; ///< since the last build started; invalid before the first
     QTimer m_firstSyncTimer;
     Timeouts m_timeouts;
     std::chrono::milliseconds m_publishInterval{250};
