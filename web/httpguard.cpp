@@ -26,6 +26,8 @@ constexpr qint64 kGuardReservedDescriptors = 128;
 /// How long a refused connection is still read (and dropped) so the client sees the answer
 /// before the close, instead of a reset that can discard it.
 constexpr int kGuardLingerMs = 2000;
+/// Pending connections the kernel queues before accept() (see createServer).
+constexpr int kListenBacklog = 4096;
 
 QByteArray guardReasonPhrase(int status)
 {
@@ -406,6 +408,10 @@ QTcpServer *HttpGuard::createServer(QObject *http, const QSslConfiguration *tls)
     } else {
         server = new GuardedTcpServer(this, nullptr);
     }
+    // Qt's default backlog of 50 overflows when a thousand browsers reconnect at once (a replica
+    // restarting behind a load balancer): the kernel then drops SYNs and clients retry after 1,
+    // 3, 7 s... Linux caps it at net.core.somaxconn.
+    server->setListenBacklogSize(kListenBacklog);
     // Out of descriptors, Qt stops accepting for good; try again shortly (the caps above should
     // keep this from happening, other descriptors of the process may not).
     connect(server, &QTcpServer::acceptError, this, [this, server](QAbstractSocket::SocketError) {

@@ -15,7 +15,15 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <vector>
 
 namespace strata::testsupport {
 namespace {
@@ -241,6 +249,47 @@ TEST_F(WebHardeningTest, MemoryStaysBoundedWhileBodiesArePushedAtTheServer)
 
 // Finding 2: half-open connections time out, each address and the server have a connection
 // cap, and /healthz answers throughout.
+// A replica restarting behind a load balancer gets its viewers' reconnects at once. The kernel
+// completes their handshakes into the listen queue before the server accepts any: with Qt's
+// default backlog (50) the rest of the SYNs are dropped and browsers retry 1, 3, 7 s later.
+TEST_F(WebHardeningTest, HundredsOfConnectionsArrivingAtOnceAreQueuedNotDropped)
+{
+    startServer();
+    constexpr int kBurst = 400;
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(server->port());
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::vector<pollfd> fds;
+    for (int i = 0; i < kBurst; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        ASSERT_GE(fd, 0);
+        const int rc = ::connect(fd, reinterpret_cast<const sockaddr *>(&to), sizeof to);
+        ASSERT_TRUE(rc == 0 || errno == EINPROGRESS) << std::strerror(errno);
+        fds.push_back(pollfd{fd, POLLOUT, 0});
+    }
+    // The event loop does not run here, so nothing is accepted: only the kernel's queue holds them.
+    int connected = 0;
+    QElapsedTimer waited;
+    waited.start();
+    while (connected < kBurst && waited.elapsed() < 2000) {
+        ::poll(fds.data(), nfds_t(fds.size()), 100);
+        connected = 0;
+        for (pollfd &p : fds) {
+            int error = 0;
+            socklen_t length = sizeof error;
+            if ((p.revents & POLLOUT) && ::getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0) {
+                ++connected;
+            }
+        }
+    }
+    for (const pollfd &p : fds) {
+        ::close(p.fd);
+    }
+    EXPECT_EQ(connected, kBurst) << "the listen queue dropped handshakes";
+    EXPECT_EQ(get(QStringLiteral("/healthz")).status, 200);
+}
+
 TEST_F(WebHardeningTest, HalfOpenConnectionsAreCappedAndTimedOutWhileHealthzAnswers)
 {
     web::WebServerOptions options;
