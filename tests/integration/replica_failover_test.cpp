@@ -3,8 +3,9 @@
 // one replica and every replica shows every source. replica-0 runs an ANF pool change (whoever
 // polls ai-lab) and is SIGKILLed with the LRO in flight: the source it polled moves to a live
 // replica within the lease bound, another replica finishes the pool change once from the LRO
-// (one outcome in the shared audit log, naming that replica), and the session made on the dead
-// replica keeps working on the others.
+// (one outcome in the shared audit log, naming that replica), the browsers on the other replicas
+// keep their live feeds and are sent the change, and the session made on the dead replica keeps
+// working on the others. A second test kills whichever replica claimed a due schedule edge.
 
 #include "models/core/clock.h"
 #include "models/core/historystore.h"
@@ -29,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+#include <QWebSocket>
 
 #include <gtest/gtest.h>
 
@@ -451,6 +453,39 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
             << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
     }
 
+    // A browser on each other replica watches the live feed through the kill.
+    struct Viewer
+    {
+        std::unique_ptr<QWebSocket> socket;
+        QStringList frames;
+        qsizetype beforeKill = 0; ///< frames received before the pool change was submitted
+        bool closed = false;
+    };
+    std::vector<std::unique_ptr<Viewer>> viewers;
+    for (int i = 1; i < kFailoverReplicas; ++i) {
+        auto viewer = std::make_unique<Viewer>();
+        viewer->socket = std::make_unique<QWebSocket>(bases.at(i));
+        Viewer *v = viewer.get();
+        QObject::connect(v->socket.get(), &QWebSocket::textMessageReceived, v->socket.get(), [v](const QString &t) {
+            v->frames << t;
+        });
+        QObject::connect(v->socket.get(), &QWebSocket::disconnected, v->socket.get(), [v] {
+            v->closed = true;
+        });
+        QUrl live(bases.at(i) + QStringLiteral("/api/v1/live"));
+        live.setScheme(QStringLiteral("ws"));
+        QNetworkRequest request(live);
+        request.setRawHeader("Cookie", sessions.at(std::size_t(i)).cookie);
+        v->socket->open(request);
+        ASSERT_TRUE(QTest::qWaitFor(
+            [v] {
+                return !v->frames.isEmpty() || v->closed;
+            },
+            30000));
+        ASSERT_FALSE(v->closed) << "replica " << i << " refused the live feed";
+        viewers.push_back(std::move(viewer));
+    }
+
     // The victim runs the pool change and dies after Azure accepted it (STRATA_TEST_CRASH_AT=handle).
     const QByteArray csrf = QJsonDocument::fromJson(sessions.at(victim).body)
                                 .object()
@@ -463,6 +498,9 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
                                   {QStringLiteral("volume_id"), fileSystemId},
                                   {QStringLiteral("level"), QStringLiteral("Premium")}})
             .toJson();
+    for (auto &viewer : viewers) {
+        viewer->beforeKill = viewer->frames.size();
+    }
     const FailoverReply submitted =
         call(bases.at(victim) + QStringLiteral("/api/v1/actions"), action, sessions.at(victim).cookie, csrf);
     QProcess &killed = *servers.at(std::size_t(victim));
@@ -517,6 +555,28 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
             },
             60000))
             << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
+    }
+    // Their viewers kept their feeds through the kill and were sent the change live.
+    for (std::size_t v = 0; v < viewers.size(); ++v) {
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                const QStringList &frames = viewers[v]->frames;
+                return std::any_of(frames.cbegin() + viewers[v]->beforeKill, frames.cend(), [](const QString &f) {
+                    const QJsonObject diff = QJsonDocument::fromJson(f.toUtf8()).object();
+                    if (diff.value(QStringLiteral("resource")).toString() != QLatin1String("volumes")) {
+                        return false;
+                    }
+                    const QJsonArray rows = diff.value(QStringLiteral("upsert")).toArray();
+                    return std::any_of(rows.cbegin(), rows.cend(), [](const QJsonValue &row) {
+                        const QJsonObject o = row.toObject();
+                        return o.value(QStringLiteral("name")).toString() == kFailoverAnfVolume
+                               && o.value(QStringLiteral("aggregate")).toString() == QLatin1String("pool-premium");
+                    });
+                });
+            },
+            30000))
+            << "the viewer on replica " << v + 1 << " was not sent the pool change";
+        EXPECT_FALSE(viewers[v]->closed) << "the viewer on replica " << v + 1 << " lost its feed";
     }
     core::SystemClock clock;
     core::SqlHistoryStore store(database->url(), clock);
