@@ -273,6 +273,8 @@ QString postgresStatement(const char *sqlite)
 constexpr qint64 kSchemaLockKey = 0x5374726174610001; // "Strata" + 1
 // Lease syncs of all replicas take turns (pg_advisory_xact_lock key), so two never balance at once.
 constexpr qint64 kLeaseLockKey = 0x5374726174610002;
+// Retention runs in one replica at a time (pg_try_advisory_xact_lock key): the others skip it.
+constexpr qint64 kRetentionLockKey = 0x5374726174610003;
 
 /// Where one family of capacity series lives: volumes (keyed by source and volume id) or other
 /// containers (keyed by source, kind and id).
@@ -1136,6 +1138,20 @@ qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
     }
     if (!d->begin()) {
         return 0;
+    }
+    if (d->postgres) {
+        // Replicas each run retention on their own timer: one that finds another at it skips, as
+        // that one's delete is its own, instead of queueing behind its locks for the same rows.
+        QSqlQuery turn(d->db);
+        if (!turn.exec(QStringLiteral("SELECT pg_try_advisory_xact_lock(%1)").arg(kRetentionLockKey)) || !turn.next()) {
+            d->abort(QStringLiteral("cannot apply retention"), turn.lastError());
+            return 0;
+        }
+        if (!turn.value(0).toBool()) {
+            d->db.rollback();
+            d->lastError.clear();
+            return 0;
+        }
     }
     // Walking the series makes every delete a seek on the (series_id, t) key instead of a full
     // scan, without a second index on t that every insert would pay for.

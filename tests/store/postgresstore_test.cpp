@@ -259,6 +259,27 @@ TEST(PostgresHistoryStore, TwoReplicasFinishingOneActionWriteOneOutcome)
     EXPECT_TRUE(check.openJournal().empty());
 }
 
+// Replicas each apply retention on their own 24 h timer; one finding another at it skips.
+TEST(PostgresHistoryStore, RetentionRunsInOneReplicaAtATime)
+{
+    strata::testsupport::ScratchPostgresDatabase database;
+    ASSERT_FALSE(database.url().isEmpty());
+    SqlHistoryStore store(database.url(), pgTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, kPgT0));
+    ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, kPgT0.addSecs(60)));
+    PgInspector other(database.url());
+    ASSERT_TRUE(other.isOpen());
+    // Another replica's retention holds the turn (its transaction-scoped lock, taken here for the session).
+    ASSERT_TRUE(other.exec(QStringLiteral("SELECT pg_advisory_lock(%1)").arg(0x5374726174610003LL)));
+    EXPECT_EQ(store.applyRetention(kPgT0.addSecs(30)), 0);
+    EXPECT_TRUE(store.lastError().isEmpty()) << store.lastError().toStdString();
+    EXPECT_EQ(other.scalar(QStringLiteral("SELECT count(*) FROM volume_usage_sample")).toInt(), 2);
+    ASSERT_TRUE(other.exec(QStringLiteral("SELECT pg_advisory_unlock(%1)").arg(0x5374726174610003LL)));
+    EXPECT_EQ(store.applyRetention(kPgT0.addSecs(30)), 1);
+    EXPECT_EQ(other.scalar(QStringLiteral("SELECT count(*) FROM volume_usage_sample")).toInt(), 1);
+}
+
 TEST(PostgresHistoryStore, ReopenKeepsDataAndChangeDetection)
 {
     ScratchPostgresDatabase db;
