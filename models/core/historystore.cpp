@@ -2206,7 +2206,10 @@ std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, con
     const bool someoneShort = std::any_of(sync.liveReplicas.cbegin(), sync.liveReplicas.cend(), [&](const QString &r) {
         return r != replica && perReplica.value(r) < floorShare;
     });
-    const qsizetype keep = someoneShort && held.size() > floorShare ? std::max(floorShare, held.size() - 1) : share;
+    // While another is short, one at floor() claims nothing more: else the replicas that sync
+    // first take back what they just gave up, and the short one never gets a source.
+    const qsizetype keep =
+        !someoneShort ? share : (held.size() > floorShare ? std::max(floorShare, held.size() - 1) : floorShare);
     const qsizetype target = std::min(share, keep);
     while (held.size() > target) {
         const QString source = held.takeLast();
