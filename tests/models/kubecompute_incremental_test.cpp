@@ -8,6 +8,7 @@
 
 #include <random>
 #include <set>
+#include <unordered_map>
 
 using namespace strata;
 
@@ -49,9 +50,13 @@ kubernetes::NodeDto incNode(const std::string &name)
     return node;
 }
 
+// The pods as the watch delivers them (the cache keeps a CachedPod of each), by key.
+using IncPods = std::unordered_map<std::string, kubernetes::PodDto>;
+
 // A KAI cluster: three project queues (and the empty built-in default queue), their
-// namespaces, four 8-GPU nodes, `jobs` Jobs with one running pod each, and one bare GPU pod.
-core::kube::ClusterCache incCluster(int jobs)
+// namespaces, four 8-GPU nodes, `jobs` Jobs with one running pod each, and one bare GPU pod;
+// its pods also in `pods` when given.
+core::kube::ClusterCache incCluster(int jobs, IncPods *pods = nullptr)
 {
     core::kube::ClusterCache cache;
     cache.hasKai = true;
@@ -76,10 +81,16 @@ core::kube::ClusterCache incCluster(int jobs)
         cache.jobs.emplace(job.key(), job);
         kubernetes::PodDto pod = incPod(ns, name + "-pod", name);
         pod.nodeName = "node-" + std::to_string(i % 4);
-        cache.pods.emplace(pod.key(), pod);
+        cache.putPod(pod);
+        if (pods) {
+            pods->emplace(pod.key(), pod);
+        }
     }
     kubernetes::PodDto bare = incPod("runai-team-a", "bare", "");
-    cache.pods.emplace(bare.key(), bare);
+    cache.putPod(bare);
+    if (pods) {
+        pods->emplace(bare.key(), bare);
+    }
     return cache;
 }
 
@@ -111,7 +122,8 @@ std::set<QString> incKeys(const std::vector<core::Ptr<core::Job>> &jobs)
 
 TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothing)
 {
-    core::kube::ClusterCache cache = incCluster(200);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(200, &pods);
     core::kube::ComputeBuilder builder(kIncSource);
     core::Estate estate;
     estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
@@ -126,9 +138,11 @@ TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothi
         ++signals;
     });
     // A kubelet heartbeat: a condition's probe time and an annotation move, nothing a job shows.
-    kubernetes::PodDto &pod = cache.pods.at("runai-team-b/job-7-pod");
+    kubernetes::PodDto &pod = pods.at("runai-team-b/job-7-pod");
     pod.annotations["strata.io/churn"] = "1";
     pod.conditions.push_back(kubernetes::Condition{});
+    pod.resourceVersion = "9999";
+    EXPECT_FALSE(cache.putPod(pod)); // the cache keeps nothing that moved
     cache.changes.pods.insert(pod.key());
     const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
 
@@ -144,7 +158,8 @@ TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothi
 
 TEST(KubeComputeIncremental, APodMovedToAnotherJobUpdatesBothJobs)
 {
-    core::kube::ClusterCache cache = incCluster(4);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(4, &pods);
     const kubernetes::JobDto waiting = incJob("runai-team-a", "waiting"); // no pod yet: Pending
     cache.jobs.emplace(waiting.key(), waiting);
     core::kube::ComputeBuilder builder(kIncSource);
@@ -158,8 +173,9 @@ TEST(KubeComputeIncremental, APodMovedToAnotherJobUpdatesBothJobs)
     QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
         diffs.push_back(d);
     });
-    kubernetes::PodDto &pod = cache.pods.at("runai-team-a/job-0-pod");
+    kubernetes::PodDto &pod = pods.at("runai-team-a/job-0-pod");
     pod.jobName = "waiting";
+    EXPECT_TRUE(cache.putPod(pod));
     cache.changes.pods.insert(pod.key());
     const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
     ASSERT_TRUE(publish.jobsDiff);
@@ -209,7 +225,8 @@ TEST(KubeComputeIncremental, ADeletedPodRemovesItsJobRecord)
 
 TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild)
 {
-    core::kube::ClusterCache cache = incCluster(30);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(30, &pods);
     for (const std::string name : {"data-a", "data-b"}) {
         kubernetes::PvcDto pvc;
         pvc.namespace_ = "runai-team-a";
@@ -256,7 +273,8 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 0: { // heartbeat: nothing a record shows
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    cache.pods.at(key).annotations["strata.io/churn"] = std::to_string(step);
+                    pods.at(key).annotations["strata.io/churn"] = std::to_string(step);
+                    cache.putPod(pods.at(key));
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -264,7 +282,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 1: { // phase, binding and placement
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    kubernetes::PodDto &pod = pods.at(key);
                     static const char *const phases[] = {"Pending", "Running", "Succeeded", "Failed"};
                     pod.phase = phases[pick(4)];
                     pod.nodeName = pick(4) == 0 ? std::string() : "node-" + std::to_string(pick(5));
@@ -273,6 +291,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                     pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
                     pod.pvcClaims = pick(3) == 0 ? std::vector<std::string>{"data-a"} : std::vector<std::string>{};
                     pod.pvcSubPaths.assign(pod.pvcClaims.size(), std::string());
+                    cache.putPod(pod);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -280,10 +299,11 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 2: { // a pod moves to another Job, or becomes bare, or queued in the default queue
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    kubernetes::PodDto &pod = pods.at(key);
                     const int choice = pick(4);
                     pod.jobName = choice == 0 ? std::string() : "job-" + std::to_string(pick(34));
                     pod.queue = choice == 1 ? "default-queue" : std::string();
+                    cache.putPod(pod);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -292,6 +312,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
                     cache.pods.erase(key);
+                    pods.erase(key);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -303,7 +324,8 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                 pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
                 pod.annotations["pod-group-name"] = pick(2) ? "pg-shared" : "pg-" + pod.name;
                 cache.changes.pods.insert(pod.key());
-                cache.pods[pod.key()] = pod;
+                cache.putPod(pod);
+                pods[pod.key()] = pod;
                 break;
             }
             case 5: { // a Job completes, fails, changes queue, or goes
@@ -434,7 +456,8 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
 
 TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCurrentList)
 {
-    core::kube::ClusterCache cache = incCluster(5);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(5, &pods);
     core::kube::ComputeBuilder builder(kIncSource);
     core::Estate estate;
     estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
@@ -444,7 +467,8 @@ TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCur
     QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
         diffs.push_back(d);
     });
-    cache.pods.at("runai-team-b/job-1-pod").phase = "Failed";
+    pods.at("runai-team-b/job-1-pod").phase = "Failed";
+    cache.putPod(pods.at("runai-team-b/job-1-pod"));
     cache.changes.pods.insert("runai-team-b/job-1-pod");
     core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
     cache.changes.clear();
