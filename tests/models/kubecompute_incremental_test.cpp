@@ -223,6 +223,35 @@ TEST(KubeComputeIncremental, ADeletedPodRemovesItsJobRecord)
     EXPECT_EQ(estate.gpuClusters().all().front()->gpuAllocated, 3000);
 }
 
+// The builder lists only the groups pods name explicitly: a job's own group ("pg-<name>") is
+// found from the group's key, for a Job and for a bare pod alike.
+TEST(KubeComputeIncremental, AJobsOwnPodGroupRebuildsItWithoutAJoin)
+{
+    core::kube::ClusterCache cache = incCluster(3);
+    core::kube::ComputeBuilder builder(kIncSource);
+    builder.update(cache, cache.changes, {}, true);
+    cache.changes.clear();
+    for (const std::string name : {"pg-bare", "pg-job-0"}) {
+        kubernetes::PodGroupDto group;
+        group.namespace_ = "runai-team-a";
+        group.name = name;
+        group.preemptibility = "non-preemptible";
+        cache.podGroups.emplace(group.key(), group);
+        cache.changes.podGroups.insert(group.key());
+    }
+    const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
+
+    EXPECT_EQ(builder.lastRebuilt(), 2u);
+    ASSERT_TRUE(publish.jobsDiff);
+    EXPECT_EQ(incKeys(publish.jobsDiff->changed),
+              (std::set<QString>{QStringLiteral("k8s/runai-team-a/bare"), QStringLiteral("k8s/runai-team-a/job-0")}));
+    for (const auto &job : publish.jobsDiff->changed) {
+        EXPECT_EQ(job->type, core::JobType::Interactive) << qPrintable(job->id);
+    }
+    const core::ComputePublish full = core::kube::build(kIncSource, cache, {}, QDateTime());
+    expectSameList(builder.current().jobs, full.jobs, "jobs", 0);
+}
+
 TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild)
 {
     IncPods pods;
@@ -322,7 +351,9 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                     incPod(ns, "p" + std::to_string(nextName++), pick(3) ? "job-" + std::to_string(pick(34)) : "");
                 pod.nodeName = "node-" + std::to_string(pick(5));
                 pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
-                pod.annotations["pod-group-name"] = pick(2) ? "pg-shared" : "pg-" + pod.name;
+                if (const int group = pick(3); group < 2) { // else its own group, unnamed
+                    pod.annotations["pod-group-name"] = group == 0 ? "pg-shared" : "pg-" + pod.name;
+                }
                 cache.changes.pods.insert(pod.key());
                 cache.putPod(pod);
                 pods[pod.key()] = pod;
@@ -360,7 +391,18 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 7: { // the scheduler's view of a job
                 kubernetes::PodGroupDto group;
                 group.namespace_ = ns;
-                group.name = pick(2) ? "pg-shared" : "pg-job-" + std::to_string(pick(34));
+                // A group pods name (pg-shared), a Job's own, a bare pod's own (not listed by the
+                // builder: found from the group's name).
+                const int which = pick(4);
+                group.name = which == 0   ? "pg-shared"
+                             : which == 1 ? "pg-job-" + std::to_string(pick(34))
+                             : which == 2 ? "pg-p" + std::to_string(pick(std::max(1, nextName)))
+                                          : std::string("pg-bare");
+                for (const auto &[podKey, pod] : pods) { // a bare pod's group: in its namespace
+                    if (which >= 2 && "pg-" + pod.name == group.name) {
+                        group.namespace_ = pod.namespace_;
+                    }
+                }
                 group.evicted = pick(2) == 0;
                 group.evictedMessage = group.evicted ? "reclaimed by team-b" : "";
                 group.pendingMessage = pick(3) == 0 ? "not enough GPUs" : "";

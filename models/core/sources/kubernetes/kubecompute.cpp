@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_set>
 
 namespace strata::core::kube {
@@ -284,9 +285,11 @@ CachedPod cachePod(const kubernetes::PodDto &pod, StringPool &pool)
     detail.terminatedReason = pool.intern(pod.terminatedReason);
     detail.lastTerminatedReason = pool.intern(pod.lastTerminatedReason);
     detail.lastExitCode = pod.lastExitCode;
-    detail.scheduledStatus = pool.intern(pod.scheduledCondition.status);
-    detail.scheduledReason = pool.intern(pod.scheduledCondition.reason);
-    detail.scheduledMessage = qs(pod.scheduledCondition.message);
+    if (pod.scheduledCondition.status == "False") {
+        detail.notScheduled = true;
+        detail.scheduledReason = pool.intern(pod.scheduledCondition.reason);
+        detail.scheduledMessage = qs(pod.scheduledCondition.message);
+    }
     if (!(detail == CachedPodDetail::none())) {
         out.detail = std::make_shared<const CachedPodDetail>(std::move(detail));
     }
@@ -306,14 +309,11 @@ bool ClusterCache::putPod(const kubernetes::PodDto &pod)
 
 bool ComputeBuilder::Order::operator<(const Order &other) const
 {
-    if (valid != other.valid) {
-        return !valid;
-    }
     if (ms != other.ms) {
         return ms < other.ms;
     }
-    if (id != other.id) {
-        return id < other.id;
+    if (*id != *other.id) {
+        return *id < *other.id;
     }
     return key < other.key;
 }
@@ -325,9 +325,8 @@ constexpr const char *kDefaultQueue = "default-queue";
 ComputeBuilder::Order orderOfJob(std::string_view key, const Job &job)
 {
     ComputeBuilder::Order order;
-    order.valid = job.created.isValid();
-    order.ms = order.valid ? job.created.toMSecsSinceEpoch() : 0;
-    order.id = job.id;
+    order.ms = job.created.isValid() ? job.created.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    order.id = &job.id;
     order.key = key;
     return order;
 }
@@ -345,6 +344,15 @@ std::string builderKeyOfPod(const std::string &podKey, const CachedPod &pod)
         return "j:" + ss(pod.namespaceName) + "/" + pod.jobName;
     }
     return isStandalonePod(pod) ? "p:" + podKey : std::string();
+}
+
+// The PodGroup a record reads unless its pod names another: "ns/pg-<name>" for "j:ns/<name>"
+// and "p:ns/<name>" (makeJob).
+std::string ownGroupKey(const std::string &key)
+{
+    const std::size_t slash = key.find('/', 2);
+    return slash == std::string::npos ? "/pg-" + key.substr(2)
+                                      : key.substr(2, slash - 1) + "pg-" + key.substr(slash + 1);
 }
 
 // Every item of `next` is the previous list's item at the same place: nothing to publish.
@@ -510,30 +518,33 @@ void ComputeBuilder::trackPod(const ClusterCache &cache,
         }
         m_jobOfPod.erase(old);
     }
+    // A bare pod's record is keyed by the pod (not listed in m_jobOfPod).
+    if (std::string own = "p:" + podKey; m_jobs.count(own) != 0) {
+        dirty.insert(std::move(own));
+    }
     m_defaultQueueUsers.erase("pod:" + podKey);
     const auto it = cache.pods.find(podKey);
     if (it == cache.pods.end()) {
         return;
     }
-    if (const std::string *owner = attachPod(podKey, it->second)) {
-        dirty.insert(*owner);
+    if (std::string owner = attachPod(podKey, it->second); !owner.empty()) {
+        dirty.insert(std::move(owner));
     }
 }
 
-// Joins a pod to the job record it feeds; that record's builder key, null when none.
-const std::string *ComputeBuilder::attachPod(const std::string &podKey, const CachedPod &pod)
+// Joins a pod to the job record it feeds; that record's builder key, empty when none. Only a
+// Job's pods are listed: a bare pod's record is "p:" + its key.
+std::string ComputeBuilder::attachPod(const std::string &podKey, const CachedPod &pod)
 {
     if (pod.queue == QLatin1String(kDefaultQueue) && pod.jobName.empty()) {
         m_defaultQueueUsers.insert("pod:" + podKey);
     }
     std::string owner = builderKeyOfPod(podKey, pod);
-    if (owner.empty()) {
-        return nullptr;
-    }
     if (!pod.jobName.empty()) {
         m_podsOfJob[owner.substr(2)].insert(podKey);
+        m_jobOfPod.insert_or_assign(podKey, owner);
     }
-    return &m_jobOfPod.insert_or_assign(podKey, std::move(owner)).first->second;
+    return owner;
 }
 
 Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const
@@ -677,7 +688,7 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
             job.pendingReason = qs(group->evictedMessage);
         } else if (group && !group->pendingMessage.empty()) {
             job.pendingReason = qs(group->pendingMessage);
-        } else if (pod && detail.scheduledStatus == QLatin1String("False")) {
+        } else if (pod && detail.notScheduled) {
             job.pendingReason = detail.scheduledMessage.isEmpty() ? detail.scheduledReason : detail.scheduledMessage;
         }
         for (const QString &claim : std::as_const(job.pvcs)) {
@@ -884,6 +895,17 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
             if (const auto it = m_jobsOfGroup.find(groupKey); it != m_jobsOfGroup.end()) {
                 dirty.insert(it->second.begin(), it->second.end());
             }
+            // A record's own group ("ns/pg-<name>") is not listed: the record is "j:ns/<name>" or
+            // "p:ns/<name>".
+            const std::size_t slash = groupKey.find('/');
+            if (slash != std::string::npos && groupKey.compare(slash + 1, 3, "pg-") == 0) {
+                const std::string owner = groupKey.substr(0, slash + 1) + groupKey.substr(slash + 4);
+                for (const char *prefix : {"j:", "p:"}) {
+                    if (std::string key = prefix + owner; m_jobs.count(key) != 0) {
+                        dirty.insert(std::move(key));
+                    }
+                }
+            }
         }
         for (const std::string &pvcKey : changes.pvcs) {
             if (const auto it = m_jobsOfClaim.find(qs(pvcKey)); it != m_jobsOfClaim.end()) {
@@ -950,7 +972,7 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
             }
             m_groupOfJob.erase(it);
         }
-        if (next) {
+        if (next && group != ownGroupKey(key)) {
             m_jobsOfGroup[group].insert(key);
             m_groupOfJob.emplace(key, std::move(group));
         }

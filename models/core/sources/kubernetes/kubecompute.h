@@ -81,7 +81,9 @@ struct CachedPodDetail
     QStringList pvcSubPaths; ///< parallel to pvcClaims, as PodDto::pvcSubPaths
     QString waitingReason, waitingMessage, terminatedReason, lastTerminatedReason;
     int lastExitCode = -1;
-    QString scheduledStatus, scheduledReason, scheduledMessage; ///< PodScheduled condition
+    /// PodScheduled is False (the only status a job record reads), with its reason and message.
+    bool notScheduled = false;
+    QString scheduledReason, scheduledMessage;
 
     /// Every field at its default.
     static const CachedPodDetail &none();
@@ -181,11 +183,12 @@ public:
     /// Position of a job in the published order: creation time (invalid first), then id.
     struct Order
     {
-        bool valid = false;
-        qint64 ms = 0;
-        QString id;
-        /// Builder key ("j:ns/name" Job, "p:ns/name" bare pod); views the key kept in the
-        /// builder's record map, so an order costs no allocation.
+        qint64 ms = 0; ///< creation time, the lowest qint64 when invalid
+        /// The job's id: points into the record the order belongs to (Placed::job, or a record
+        /// the caller holds), as `key` views the builder's record map, so an order costs no
+        /// allocation and little room (three of them per job).
+        const QString *id = nullptr;
+        /// Builder key ("j:ns/name" Job, "p:ns/name" bare pod).
         std::string_view key;
         bool operator<(const Order &other) const;
     };
@@ -199,7 +202,7 @@ private:
     };
     void resetInputs(const ClusterCache &cache);
     void trackPod(const ClusterCache &cache, const std::string &podKey, std::unordered_set<std::string> &dirty);
-    const std::string *attachPod(const std::string &podKey, const CachedPod &pod);
+    std::string attachPod(const std::string &podKey, const CachedPod &pod);
     Ptr<Job> makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const;
     void unindex(const std::string &key, const Ptr<Job> &job);
     /// `sorted`: jobs come in published order (a full update), each placed at its set's end.
@@ -220,8 +223,11 @@ private:
     std::unordered_map<std::string, Ptr<Job>> m_jobs;
     std::set<Placed> m_order;
     std::unordered_map<std::string, std::unordered_set<std::string>> m_podsOfJob; ///< "ns/job" -> pod keys
-    std::unordered_map<std::string, std::string> m_jobOfPod;                      ///< pod key -> builder key it feeds
-    std::unordered_map<std::string, std::string> m_groupOfJob;                    ///< builder key -> podgroup key
+    /// A Job's pod key -> builder key it feeds (a bare pod feeds "p:" + its key: not listed).
+    std::unordered_map<std::string, std::string> m_jobOfPod;
+    /// builder key -> podgroup key, for a record whose pod names a group other than its own
+    /// ("ns/pg-<name>", found from the group's key).
+    std::unordered_map<std::string, std::string> m_groupOfJob;
     std::unordered_map<std::string, std::unordered_set<std::string>> m_jobsOfGroup;
     std::unordered_set<std::string> m_defaultQueueUsers;    ///< builder/pod keys in KAI's default-queue
     std::map<std::string, std::set<Placed>> m_placedOnNode; ///< node -> jobs holding its GPUs
