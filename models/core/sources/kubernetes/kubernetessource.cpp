@@ -363,6 +363,10 @@ struct KubernetesSource::Shared
 
     std::mutex mutex;
     kube::ClusterCache cache;
+    /// The pods of a pod list being read, page by page (ListOptions::podPages): they replace
+    /// cache.pods when the list is complete, so that no publish sees half a list, and the list
+    /// never holds every pod as a PodDto.
+    std::unordered_map<std::string, kube::CachedPod> listedPods;
     std::unordered_map<std::string, kubernetes::EventDto> events;
     struct Stream
     {
@@ -672,14 +676,19 @@ void KubernetesSource::launch()
                      return changed;
                  }},
                 {kubernetes::kPods,
-                 [&c](auto &b, auto &s) {
-                     return applyBatch(c.pods,
-                                       b,
-                                       kubernetes::parsePod,
-                                       s,
-                                       c.changes.all ? nullptr : &c.changes.pods,
-                                       &c.changes.all,
-                                       &c);
+                 [shared, &c](auto &b, auto &s) {
+                     const bool changed = applyBatch(c.pods,
+                                                     b,
+                                                     kubernetes::parsePod,
+                                                     s,
+                                                     c.changes.all ? nullptr : &c.changes.pods,
+                                                     &c.changes.all,
+                                                     &c);
+                     if (b.replace) { // a complete list: its pods came page by page
+                         c.pods = std::move(shared->listedPods);
+                         shared->listedPods = {};
+                     }
+                     return changed;
                  }},
                 {kubernetes::kJobs,
                  [&c](auto &b, auto &s) {
@@ -762,6 +771,17 @@ void KubernetesSource::launch()
                 options.list.limit = 500;
                 options.list.decodePods =
                     spec.type.group == kubernetes::kPods.group && spec.type.plural == kubernetes::kPods.plural;
+                if (options.list.decodePods) {
+                    options.list.podPages = [shared](std::vector<kubernetes::PodDto> &&pods, bool first) {
+                        std::lock_guard lock(shared->mutex); // the cache's string pool
+                        if (first) {
+                            shared->listedPods.clear();
+                        }
+                        for (const kubernetes::PodDto &pod : pods) {
+                            shared->listedPods.insert_or_assign(pod.key(), kube::cachePod(pod, shared->cache.strings));
+                        }
+                    };
+                }
                 reflectors.push_back(std::make_unique<kubernetes::Reflector>(
                     *shared->client,
                     spec.type,
@@ -2089,7 +2109,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                 patched = client.mergePatch(shared->queueType, {}, ss(request.project), patch, cancel);
             } else {
                 auto quotas = client.listAll(
-                    kubernetes::kResourceQuotas, kubernetes::ListOptions{ss(ns), {}, {}, 0, {}, {}}, cancel);
+                    kubernetes::kResourceQuotas, kubernetes::ListOptions{.namespace_ = ss(ns), .limit = 0}, cancel);
                 if (!quotas) {
                     return actionFailed(qs(quotas.error().message));
                 }
