@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <set>
 #include <unordered_map>
@@ -527,4 +528,199 @@ TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCur
     EXPECT_EQ(diffs[0].added.size(), 6u);
     EXPECT_TRUE(diffs[0].changed.empty());
     EXPECT_EQ(estate.jobs().find(kIncSource, core::estateKey(*failed)), failed);
+}
+
+// The cache keeps a CachedPod, not the PodDto: every field a job record reads must move it (or
+// a change would be lost), and nothing else may (or every heartbeat would rebuild a job).
+TEST(KubeCachedPod, EveryFieldAJobReadsMovesTheRecordAndNothingElseDoes)
+{
+    kubernetes::PodDto base = incPod("runai-team-a", "p", "");
+    base.images = {"nvcr.io/nvidia/pytorch:24.05-py3", "sidecar:1"};
+    base.command = {"python"};
+    base.args = {"train.py"};
+    base.annotations["pod-group-name"] = "pg-p";
+    using Edit = std::function<void(kubernetes::PodDto &)>;
+    const std::vector<std::pair<const char *, Edit>> read{
+        {"phase",
+         [](auto &p) {
+             p.phase = "Pending";
+         }},
+        {"nodeName",
+         [](auto &p) {
+             p.nodeName = "node-9";
+         }},
+        {"jobName",
+         [](auto &p) {
+             p.jobName = "job-1";
+         }},
+        {"queue",
+         [](auto &p) {
+             p.queue = "team-b";
+         }},
+        {"user",
+         [](auto &p) {
+             p.user = "alice";
+         }},
+        {"createdBy",
+         [](auto &p) {
+             p.createdBy = "cli";
+         }},
+        {"priorityClassName",
+         [](auto &p) {
+             p.priorityClassName = "build";
+         }},
+        {"gpuLimitMilli",
+         [](auto &p) {
+             p.gpuLimitMilli = 500;
+         }},
+        {"gpuIndices",
+         [](auto &p) {
+             p.gpuIndices = {3};
+         }},
+        {"first image",
+         [](auto &p) {
+             p.images[0] = "other:1";
+         }},
+        {"command",
+         [](auto &p) {
+             p.command = {"bash"};
+         }},
+        {"args",
+         [](auto &p) {
+             p.args = {"eval.py"};
+         }},
+        {"pvcClaims",
+         [](auto &p) {
+             p.pvcClaims = {"data"}, p.pvcSubPaths = {""};
+         }},
+        {"creationTimestamp",
+         [](auto &p) {
+             p.creationTimestamp = "2026-03-02T11:30:00Z";
+         }},
+        {"startTime",
+         [](auto &p) {
+             p.startTime = "2026-03-02T11:30:00Z";
+         }},
+        {"deletionTimestamp",
+         [](auto &p) {
+             p.deletionTimestamp = "2026-03-02T12:00:00Z";
+         }},
+        {"waitingReason",
+         [](auto &p) {
+             p.waitingReason = "ImagePullBackOff";
+         }},
+        {"waitingMessage",
+         [](auto &p) {
+             p.waitingMessage = "Back-off";
+         }},
+        {"terminatedReason",
+         [](auto &p) {
+             p.terminatedReason = "OOMKilled";
+         }},
+        {"lastTerminatedReason",
+         [](auto &p) {
+             p.lastTerminatedReason = "OOMKilled";
+         }},
+        {"lastExitCode",
+         [](auto &p) {
+             p.lastExitCode = 137;
+         }},
+        {"PodScheduled False",
+         [](auto &p) {
+             p.scheduledCondition.status = "False", p.scheduledCondition.reason = "Unschedulable";
+         }},
+        {"pod-group-name",
+         [](auto &p) {
+             p.annotations["pod-group-name"] = "pg-shared";
+         }},
+        {"pod-group-name gone",
+         [](auto &p) {
+             p.annotations.erase("pod-group-name");
+         }},
+    };
+    const std::vector<std::pair<const char *, Edit>> unread{
+        {"resourceVersion",
+         [](auto &p) {
+             p.resourceVersion = "42";
+         }},
+        {"uid",
+         [](auto &p) {
+             p.uid = "0b5a";
+         }},
+        {"labels",
+         [](auto &p) {
+             p.labels["app"] = "x";
+         }},
+        {"other annotation",
+         [](auto &p) {
+             p.annotations["strata.io/churn"] = "1";
+         }},
+        {"conditions",
+         [](auto &p) {
+             p.conditions.push_back(kubernetes::Condition{"Ready", "True", "", "", "t"});
+         }},
+        {"PodScheduled True",
+         [](auto &p) {
+             p.scheduledCondition.status = "True";
+         }},
+        {"schedulerName",
+         [](auto &p) {
+             p.schedulerName = "kai-scheduler";
+         }},
+        {"second image",
+         [](auto &p) {
+             p.images[1] = "sidecar:2";
+         }},
+        // The job shows command then args as one list.
+        {"command/args split",
+         [](auto &p) {
+             p.command = {"python", "train.py"}, p.args = {};
+         }},
+        {"disruption",
+         [](auto &p) {
+             p.disruptionTarget = true, p.disruptionReason = "PreemptionByScheduler";
+         }},
+    };
+    for (const auto &[what, edit] : read) {
+        core::kube::ClusterCache cache;
+        ASSERT_TRUE(cache.putPod(base));
+        kubernetes::PodDto pod = base;
+        edit(pod);
+        EXPECT_TRUE(cache.putPod(pod)) << what;
+        EXPECT_FALSE(cache.putPod(pod)) << what;
+    }
+    for (const auto &[what, edit] : unread) {
+        core::kube::ClusterCache cache;
+        ASSERT_TRUE(cache.putPod(base));
+        kubernetes::PodDto pod = base;
+        edit(pod);
+        EXPECT_FALSE(cache.putPod(pod)) << what;
+    }
+    // Shared texts are one QString: the job records built from them copy no text.
+    core::kube::ClusterCache cache;
+    kubernetes::PodDto other = base;
+    other.name = "q";
+    cache.putPod(base);
+    cache.putPod(other);
+    const core::kube::CachedPod &p = cache.pods.at("runai-team-a/p");
+    const core::kube::CachedPod &q = cache.pods.at("runai-team-a/q");
+    EXPECT_TRUE(p.namespaceName.isSharedWith(q.namespaceName));
+    EXPECT_TRUE(p.nodeName.isSharedWith(q.nodeName));
+    EXPECT_TRUE(p.image.isSharedWith(q.image));
+    EXPECT_EQ(p.command, (QStringList{QStringLiteral("python"), QStringLiteral("train.py")}));
+}
+
+TEST(KubeCachedPod, TheStringPoolStopsSharingAtItsBound)
+{
+    core::kube::StringPool pool;
+    for (std::size_t i = 0; i < core::kube::StringPool::kMaxEntries + 10; ++i) {
+        const std::string text = "user-" + std::to_string(i);
+        ASSERT_EQ(pool.intern(text), QString::fromStdString(text));
+    }
+    EXPECT_EQ(pool.size(), core::kube::StringPool::kMaxEntries);
+    EXPECT_TRUE(pool.intern("user-1").isSharedWith(pool.intern("user-1")));
+    const std::string past = "user-" + std::to_string(core::kube::StringPool::kMaxEntries + 5);
+    EXPECT_EQ(pool.intern(past), QString::fromStdString(past));
+    EXPECT_FALSE(pool.intern(past).isSharedWith(pool.intern(past)));
+    EXPECT_TRUE(pool.intern("").isNull());
 }
