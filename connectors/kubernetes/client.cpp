@@ -639,12 +639,17 @@ std::optional<Result<ListPage>> ListPager::take(Result<ListPage> page)
         }
         return Result<ListPage>(connectors::fail(page.error()));
     }
+    const bool first = m_first;
     if (m_first) {
         m_all.resourceVersion = page->resourceVersion;
         m_first = false;
     }
     std::move(page->items.begin(), page->items.end(), std::back_inserter(m_all.items));
-    std::move(page->pods.begin(), page->pods.end(), std::back_inserter(m_all.pods));
+    if (m_options.podPages) {
+        m_options.podPages(std::move(page->pods), first);
+    } else {
+        std::move(page->pods.begin(), page->pods.end(), std::back_inserter(m_all.pods));
+    }
     std::move(page->skipped.begin(), page->skipped.end(), std::back_inserter(m_all.skipped));
     if (page->continueToken.empty()) {
         return Result<ListPage>(std::move(m_all));

@@ -154,6 +154,12 @@ struct ListOptions
     /// kPods only (ignored for other types): decode the items into ListPage::pods, straight from
     /// the text (podstream.h), instead of one nlohmann::json per item into ListPage::items.
     bool decodePods = false;
+    /// With decodePods: each page's pods are handed here as the page arrives instead of being
+    /// kept in ListPage::pods until the last page; `first` is set for the first page of a list
+    /// (or of a list started again after its continue token expired: drop what earlier pages
+    /// gave). Lets a caller keep 100,000 pods in a smaller form than PodDto while the list is
+    /// read. Called on the thread that reads the list, before the list's result.
+    std::function<void(std::vector<PodDto> &&pods, bool first)> podPages{};
 };
 
 /// One page of a list. Items are the raw objects, each with `kind` and `apiVersion` filled in

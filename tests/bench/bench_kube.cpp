@@ -349,8 +349,17 @@ int main(int argc, char **argv)
                                                 QStringLiteral("10"));
     const QCommandLineOption noKubectlOption(QStringLiteral("no-kubectl"), QStringLiteral("Skip the kubectl side."));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Also print the figures as JSON."));
-    parser.addOptions(
-        {podsOption, nodesOption, namespacesOption, churnOption, churnSecondsOption, noKubectlOption, jsonOption});
+    const QCommandLineOption noDecodeOption(
+        QStringLiteral("no-decode-share"),
+        QStringLiteral("Skip the decode-share measurement (so that a heap profiler's peak is the engine's)."));
+    parser.addOptions({podsOption,
+                       nodesOption,
+                       namespacesOption,
+                       churnOption,
+                       churnSecondsOption,
+                       noKubectlOption,
+                       jsonOption,
+                       noDecodeOption});
     parser.process(app);
     const int pods = parser.value(podsOption).toInt();
     const int nodes = parser.value(nodesOption).toInt();
@@ -685,7 +694,7 @@ int main(int argc, char **argv)
     }
 
     // ---- Decode share: the pod list pages and watch events Strata decoded, again on this thread ----
-    const DecodeShare decode = measureDecode(*simulator);
+    const DecodeShare decode = parser.isSet(noDecodeOption) ? DecodeShare{} : measureDecode(*simulator);
     std::printf("\nDecode share (the same pod pages and 2,000 watch events, decoded again on one thread)\n");
     std::printf("  %zu list pages, %.0f MiB: DOM + parsePod %.2f s, streaming %.2f s = %.0f%% of the first view's "
                 "Strata CPU\n",

@@ -46,7 +46,7 @@ TEST(KubeComputeFailure, WaitingReasonsThatNeedSomeoneToActAreFailures)
                                                std::tuple{"creating", "Pending", "ContainerCreating"},
                                                std::tuple{"fine", "Running", ""}}) {
         kubernetes::PodDto pod = failureTestPod(name, phase, waiting);
-        cache.pods.emplace(pod.key(), pod);
+        cache.putPod(pod);
     }
     const core::ComputePublish publish =
         core::kube::build(QStringLiteral("k8s"), cache, {}, QDateTime(QDate(2026, 3, 2), QTime(12, 0), Qt::UTC));
@@ -69,15 +69,15 @@ TEST(KubeComputeFailure, AnOomKilledContainerIsAFailureWithItsLastExit)
     core::kube::ClusterCache cache;
     kubernetes::PodDto killed = failureTestPod("oom", "Running", "");
     killed.terminatedReason = "OOMKilled";
-    cache.pods.emplace(killed.key(), killed);
+    cache.putPod(killed);
     kubernetes::PodDto looping = failureTestPod("oomloop", "Running", "CrashLoopBackOff");
     looping.lastTerminatedReason = "OOMKilled";
     looping.lastExitCode = 137;
-    cache.pods.emplace(looping.key(), looping);
+    cache.putPod(looping);
     kubernetes::PodDto restarted = failureTestPod("restarted", "Running", "");
     restarted.lastTerminatedReason = "OOMKilled";
     restarted.lastExitCode = 137;
-    cache.pods.emplace(restarted.key(), restarted);
+    cache.putPod(restarted);
     const core::ComputePublish publish =
         core::kube::build(QStringLiteral("k8s"), cache, {}, QDateTime(QDate(2026, 3, 2), QTime(12, 0), Qt::UTC));
 

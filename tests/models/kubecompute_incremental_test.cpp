@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <set>
+#include <unordered_map>
 
 using namespace strata;
 
@@ -49,9 +51,13 @@ kubernetes::NodeDto incNode(const std::string &name)
     return node;
 }
 
+// The pods as the watch delivers them (the cache keeps a CachedPod of each), by key.
+using IncPods = std::unordered_map<std::string, kubernetes::PodDto>;
+
 // A KAI cluster: three project queues (and the empty built-in default queue), their
-// namespaces, four 8-GPU nodes, `jobs` Jobs with one running pod each, and one bare GPU pod.
-core::kube::ClusterCache incCluster(int jobs)
+// namespaces, four 8-GPU nodes, `jobs` Jobs with one running pod each, and one bare GPU pod;
+// its pods also in `pods` when given.
+core::kube::ClusterCache incCluster(int jobs, IncPods *pods = nullptr)
 {
     core::kube::ClusterCache cache;
     cache.hasKai = true;
@@ -76,10 +82,16 @@ core::kube::ClusterCache incCluster(int jobs)
         cache.jobs.emplace(job.key(), job);
         kubernetes::PodDto pod = incPod(ns, name + "-pod", name);
         pod.nodeName = "node-" + std::to_string(i % 4);
-        cache.pods.emplace(pod.key(), pod);
+        cache.putPod(pod);
+        if (pods) {
+            pods->emplace(pod.key(), pod);
+        }
     }
     kubernetes::PodDto bare = incPod("runai-team-a", "bare", "");
-    cache.pods.emplace(bare.key(), bare);
+    cache.putPod(bare);
+    if (pods) {
+        pods->emplace(bare.key(), bare);
+    }
     return cache;
 }
 
@@ -111,7 +123,8 @@ std::set<QString> incKeys(const std::vector<core::Ptr<core::Job>> &jobs)
 
 TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothing)
 {
-    core::kube::ClusterCache cache = incCluster(200);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(200, &pods);
     core::kube::ComputeBuilder builder(kIncSource);
     core::Estate estate;
     estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
@@ -126,9 +139,11 @@ TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothi
         ++signals;
     });
     // A kubelet heartbeat: a condition's probe time and an annotation move, nothing a job shows.
-    kubernetes::PodDto &pod = cache.pods.at("runai-team-b/job-7-pod");
+    kubernetes::PodDto &pod = pods.at("runai-team-b/job-7-pod");
     pod.annotations["strata.io/churn"] = "1";
     pod.conditions.push_back(kubernetes::Condition{});
+    pod.resourceVersion = "9999";
+    EXPECT_FALSE(cache.putPod(pod)); // the cache keeps nothing that moved
     cache.changes.pods.insert(pod.key());
     const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
 
@@ -144,7 +159,8 @@ TEST(KubeComputeIncremental, AStatusOnlyPodUpdateRebuildsOneJobAndPublishesNothi
 
 TEST(KubeComputeIncremental, APodMovedToAnotherJobUpdatesBothJobs)
 {
-    core::kube::ClusterCache cache = incCluster(4);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(4, &pods);
     const kubernetes::JobDto waiting = incJob("runai-team-a", "waiting"); // no pod yet: Pending
     cache.jobs.emplace(waiting.key(), waiting);
     core::kube::ComputeBuilder builder(kIncSource);
@@ -158,8 +174,9 @@ TEST(KubeComputeIncremental, APodMovedToAnotherJobUpdatesBothJobs)
     QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
         diffs.push_back(d);
     });
-    kubernetes::PodDto &pod = cache.pods.at("runai-team-a/job-0-pod");
+    kubernetes::PodDto &pod = pods.at("runai-team-a/job-0-pod");
     pod.jobName = "waiting";
+    EXPECT_TRUE(cache.putPod(pod));
     cache.changes.pods.insert(pod.key());
     const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
     ASSERT_TRUE(publish.jobsDiff);
@@ -207,9 +224,39 @@ TEST(KubeComputeIncremental, ADeletedPodRemovesItsJobRecord)
     EXPECT_EQ(estate.gpuClusters().all().front()->gpuAllocated, 3000);
 }
 
+// The builder lists only the groups pods name explicitly: a job's own group ("pg-<name>") is
+// found from the group's key, for a Job and for a bare pod alike.
+TEST(KubeComputeIncremental, AJobsOwnPodGroupRebuildsItWithoutAJoin)
+{
+    core::kube::ClusterCache cache = incCluster(3);
+    core::kube::ComputeBuilder builder(kIncSource);
+    builder.update(cache, cache.changes, {}, true);
+    cache.changes.clear();
+    for (const std::string name : {"pg-bare", "pg-job-0"}) {
+        kubernetes::PodGroupDto group;
+        group.namespace_ = "runai-team-a";
+        group.name = name;
+        group.preemptibility = "non-preemptible";
+        cache.podGroups.emplace(group.key(), group);
+        cache.changes.podGroups.insert(group.key());
+    }
+    const core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
+
+    EXPECT_EQ(builder.lastRebuilt(), 2u);
+    ASSERT_TRUE(publish.jobsDiff);
+    EXPECT_EQ(incKeys(publish.jobsDiff->changed),
+              (std::set<QString>{QStringLiteral("k8s/runai-team-a/bare"), QStringLiteral("k8s/runai-team-a/job-0")}));
+    for (const auto &job : publish.jobsDiff->changed) {
+        EXPECT_EQ(job->type, core::JobType::Interactive) << qPrintable(job->id);
+    }
+    const core::ComputePublish full = core::kube::build(kIncSource, cache, {}, QDateTime());
+    expectSameList(builder.current().jobs, full.jobs, "jobs", 0);
+}
+
 TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild)
 {
-    core::kube::ClusterCache cache = incCluster(30);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(30, &pods);
     for (const std::string name : {"data-a", "data-b"}) {
         kubernetes::PvcDto pvc;
         pvc.namespace_ = "runai-team-a";
@@ -256,7 +303,8 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 0: { // heartbeat: nothing a record shows
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    cache.pods.at(key).annotations["strata.io/churn"] = std::to_string(step);
+                    pods.at(key).annotations["strata.io/churn"] = std::to_string(step);
+                    cache.putPod(pods.at(key));
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -264,7 +312,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 1: { // phase, binding and placement
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    kubernetes::PodDto &pod = pods.at(key);
                     static const char *const phases[] = {"Pending", "Running", "Succeeded", "Failed"};
                     pod.phase = phases[pick(4)];
                     pod.nodeName = pick(4) == 0 ? std::string() : "node-" + std::to_string(pick(5));
@@ -273,6 +321,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                     pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
                     pod.pvcClaims = pick(3) == 0 ? std::vector<std::string>{"data-a"} : std::vector<std::string>{};
                     pod.pvcSubPaths.assign(pod.pvcClaims.size(), std::string());
+                    cache.putPod(pod);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -280,10 +329,11 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 2: { // a pod moves to another Job, or becomes bare, or queued in the default queue
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
-                    kubernetes::PodDto &pod = cache.pods.at(key);
+                    kubernetes::PodDto &pod = pods.at(key);
                     const int choice = pick(4);
                     pod.jobName = choice == 0 ? std::string() : "job-" + std::to_string(pick(34));
                     pod.queue = choice == 1 ? "default-queue" : std::string();
+                    cache.putPod(pod);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -292,6 +342,7 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                 const std::string key = anyPodKey();
                 if (!key.empty()) {
                     cache.pods.erase(key);
+                    pods.erase(key);
                     cache.changes.pods.insert(key);
                 }
                 break;
@@ -301,9 +352,12 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
                     incPod(ns, "p" + std::to_string(nextName++), pick(3) ? "job-" + std::to_string(pick(34)) : "");
                 pod.nodeName = "node-" + std::to_string(pick(5));
                 pod.creationTimestamp = times[static_cast<std::size_t>(pick(5))];
-                pod.annotations["pod-group-name"] = pick(2) ? "pg-shared" : "pg-" + pod.name;
+                if (const int group = pick(3); group < 2) { // else its own group, unnamed
+                    pod.annotations["pod-group-name"] = group == 0 ? "pg-shared" : "pg-" + pod.name;
+                }
                 cache.changes.pods.insert(pod.key());
-                cache.pods[pod.key()] = pod;
+                cache.putPod(pod);
+                pods[pod.key()] = pod;
                 break;
             }
             case 5: { // a Job completes, fails, changes queue, or goes
@@ -338,7 +392,18 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
             case 7: { // the scheduler's view of a job
                 kubernetes::PodGroupDto group;
                 group.namespace_ = ns;
-                group.name = pick(2) ? "pg-shared" : "pg-job-" + std::to_string(pick(34));
+                // A group pods name (pg-shared), a Job's own, a bare pod's own (not listed by the
+                // builder: found from the group's name).
+                const int which = pick(4);
+                group.name = which == 0   ? "pg-shared"
+                             : which == 1 ? "pg-job-" + std::to_string(pick(34))
+                             : which == 2 ? "pg-p" + std::to_string(pick(std::max(1, nextName)))
+                                          : std::string("pg-bare");
+                for (const auto &[podKey, pod] : pods) { // a bare pod's group: in its namespace
+                    if (which >= 2 && "pg-" + pod.name == group.name) {
+                        group.namespace_ = pod.namespace_;
+                    }
+                }
                 group.evicted = pick(2) == 0;
                 group.evictedMessage = group.evicted ? "reclaimed by team-b" : "";
                 group.pendingMessage = pick(3) == 0 ? "not enough GPUs" : "";
@@ -434,7 +499,8 @@ TEST(KubeComputeIncremental, RandomWatchEventsKeepEveryRecordEqualToAFullRebuild
 
 TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCurrentList)
 {
-    core::kube::ClusterCache cache = incCluster(5);
+    IncPods pods;
+    core::kube::ClusterCache cache = incCluster(5, &pods);
     core::kube::ComputeBuilder builder(kIncSource);
     core::Estate estate;
     estate.publishCompute(kIncSource, builder.update(cache, cache.changes, {}, true));
@@ -444,7 +510,8 @@ TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCur
     QObject::connect(&estate, &core::Estate::jobsChanged, [&diffs](const core::JobDiff &d) {
         diffs.push_back(d);
     });
-    cache.pods.at("runai-team-b/job-1-pod").phase = "Failed";
+    pods.at("runai-team-b/job-1-pod").phase = "Failed";
+    cache.putPod(pods.at("runai-team-b/job-1-pod"));
     cache.changes.pods.insert("runai-team-b/job-1-pod");
     core::ComputePublish publish = builder.update(cache, cache.changes, {}, false);
     cache.changes.clear();
@@ -461,4 +528,199 @@ TEST(KubeComputeIncremental, TheEstateTakesAnIncrementalJobDiffOnlyAgainstItsCur
     EXPECT_EQ(diffs[0].added.size(), 6u);
     EXPECT_TRUE(diffs[0].changed.empty());
     EXPECT_EQ(estate.jobs().find(kIncSource, core::estateKey(*failed)), failed);
+}
+
+// The cache keeps a CachedPod, not the PodDto: every field a job record reads must move it (or
+// a change would be lost), and nothing else may (or every heartbeat would rebuild a job).
+TEST(KubeCachedPod, EveryFieldAJobReadsMovesTheRecordAndNothingElseDoes)
+{
+    kubernetes::PodDto base = incPod("runai-team-a", "p", "");
+    base.images = {"nvcr.io/nvidia/pytorch:24.05-py3", "sidecar:1"};
+    base.command = {"python"};
+    base.args = {"train.py"};
+    base.annotations["pod-group-name"] = "pg-p";
+    using Edit = std::function<void(kubernetes::PodDto &)>;
+    const std::vector<std::pair<const char *, Edit>> read{
+        {"phase",
+         [](auto &p) {
+             p.phase = "Pending";
+         }},
+        {"nodeName",
+         [](auto &p) {
+             p.nodeName = "node-9";
+         }},
+        {"jobName",
+         [](auto &p) {
+             p.jobName = "job-1";
+         }},
+        {"queue",
+         [](auto &p) {
+             p.queue = "team-b";
+         }},
+        {"user",
+         [](auto &p) {
+             p.user = "alice";
+         }},
+        {"createdBy",
+         [](auto &p) {
+             p.createdBy = "cli";
+         }},
+        {"priorityClassName",
+         [](auto &p) {
+             p.priorityClassName = "build";
+         }},
+        {"gpuLimitMilli",
+         [](auto &p) {
+             p.gpuLimitMilli = 500;
+         }},
+        {"gpuIndices",
+         [](auto &p) {
+             p.gpuIndices = {3};
+         }},
+        {"first image",
+         [](auto &p) {
+             p.images[0] = "other:1";
+         }},
+        {"command",
+         [](auto &p) {
+             p.command = {"bash"};
+         }},
+        {"args",
+         [](auto &p) {
+             p.args = {"eval.py"};
+         }},
+        {"pvcClaims",
+         [](auto &p) {
+             p.pvcClaims = {"data"}, p.pvcSubPaths = {""};
+         }},
+        {"creationTimestamp",
+         [](auto &p) {
+             p.creationTimestamp = "2026-03-02T11:30:00Z";
+         }},
+        {"startTime",
+         [](auto &p) {
+             p.startTime = "2026-03-02T11:30:00Z";
+         }},
+        {"deletionTimestamp",
+         [](auto &p) {
+             p.deletionTimestamp = "2026-03-02T12:00:00Z";
+         }},
+        {"waitingReason",
+         [](auto &p) {
+             p.waitingReason = "ImagePullBackOff";
+         }},
+        {"waitingMessage",
+         [](auto &p) {
+             p.waitingMessage = "Back-off";
+         }},
+        {"terminatedReason",
+         [](auto &p) {
+             p.terminatedReason = "OOMKilled";
+         }},
+        {"lastTerminatedReason",
+         [](auto &p) {
+             p.lastTerminatedReason = "OOMKilled";
+         }},
+        {"lastExitCode",
+         [](auto &p) {
+             p.lastExitCode = 137;
+         }},
+        {"PodScheduled False",
+         [](auto &p) {
+             p.scheduledCondition.status = "False", p.scheduledCondition.reason = "Unschedulable";
+         }},
+        {"pod-group-name",
+         [](auto &p) {
+             p.annotations["pod-group-name"] = "pg-shared";
+         }},
+        {"pod-group-name gone",
+         [](auto &p) {
+             p.annotations.erase("pod-group-name");
+         }},
+    };
+    const std::vector<std::pair<const char *, Edit>> unread{
+        {"resourceVersion",
+         [](auto &p) {
+             p.resourceVersion = "42";
+         }},
+        {"uid",
+         [](auto &p) {
+             p.uid = "0b5a";
+         }},
+        {"labels",
+         [](auto &p) {
+             p.labels["app"] = "x";
+         }},
+        {"other annotation",
+         [](auto &p) {
+             p.annotations["strata.io/churn"] = "1";
+         }},
+        {"conditions",
+         [](auto &p) {
+             p.conditions.push_back(kubernetes::Condition{"Ready", "True", "", "", "t"});
+         }},
+        {"PodScheduled True",
+         [](auto &p) {
+             p.scheduledCondition.status = "True";
+         }},
+        {"schedulerName",
+         [](auto &p) {
+             p.schedulerName = "kai-scheduler";
+         }},
+        {"second image",
+         [](auto &p) {
+             p.images[1] = "sidecar:2";
+         }},
+        // The job shows command then args as one list.
+        {"command/args split",
+         [](auto &p) {
+             p.command = {"python", "train.py"}, p.args = {};
+         }},
+        {"disruption",
+         [](auto &p) {
+             p.disruptionTarget = true, p.disruptionReason = "PreemptionByScheduler";
+         }},
+    };
+    for (const auto &[what, edit] : read) {
+        core::kube::ClusterCache cache;
+        ASSERT_TRUE(cache.putPod(base));
+        kubernetes::PodDto pod = base;
+        edit(pod);
+        EXPECT_TRUE(cache.putPod(pod)) << what;
+        EXPECT_FALSE(cache.putPod(pod)) << what;
+    }
+    for (const auto &[what, edit] : unread) {
+        core::kube::ClusterCache cache;
+        ASSERT_TRUE(cache.putPod(base));
+        kubernetes::PodDto pod = base;
+        edit(pod);
+        EXPECT_FALSE(cache.putPod(pod)) << what;
+    }
+    // Shared texts are one QString: the job records built from them copy no text.
+    core::kube::ClusterCache cache;
+    kubernetes::PodDto other = base;
+    other.name = "q";
+    cache.putPod(base);
+    cache.putPod(other);
+    const core::kube::CachedPod &p = cache.pods.at("runai-team-a/p");
+    const core::kube::CachedPod &q = cache.pods.at("runai-team-a/q");
+    EXPECT_TRUE(p.namespaceName.isSharedWith(q.namespaceName));
+    EXPECT_TRUE(p.nodeName.isSharedWith(q.nodeName));
+    EXPECT_TRUE(p.image.isSharedWith(q.image));
+    EXPECT_EQ(p.command, (QStringList{QStringLiteral("python"), QStringLiteral("train.py")}));
+}
+
+TEST(KubeCachedPod, TheStringPoolStopsSharingAtItsBound)
+{
+    core::kube::StringPool pool;
+    for (std::size_t i = 0; i < core::kube::StringPool::kMaxEntries + 10; ++i) {
+        const std::string text = "user-" + std::to_string(i);
+        ASSERT_EQ(pool.intern(text), QString::fromStdString(text));
+    }
+    EXPECT_EQ(pool.size(), core::kube::StringPool::kMaxEntries);
+    EXPECT_TRUE(pool.intern("user-1").isSharedWith(pool.intern("user-1")));
+    const std::string past = "user-" + std::to_string(core::kube::StringPool::kMaxEntries + 5);
+    EXPECT_EQ(pool.intern(past), QString::fromStdString(past));
+    EXPECT_FALSE(pool.intern(past).isSharedWith(pool.intern(past)));
+    EXPECT_TRUE(pool.intern("").isNull());
 }

@@ -384,3 +384,54 @@ TEST(KubePodStream, WatchStreamCarriesDecodedPodsBookmarksAndExpiry)
     ASSERT_TRUE(end);
     EXPECT_EQ(*end, WatchEnd::Expired);
 }
+
+// With ListOptions::podPages a list hands each page's pods over as the page arrives (the source
+// keeps them in a smaller form), starting again when the continue token expired mid-list, and
+// the complete list then carries none.
+TEST(KubePodStream, ListPagesHandTheirPodsOverAsTheyArrive)
+{
+    auto pageOf = [](std::vector<std::string> names, std::string rv, std::string token) {
+        ListPage page;
+        for (const std::string &name : names) {
+            PodDto pod;
+            pod.namespace_ = "ns";
+            pod.name = name;
+            page.pods.push_back(pod);
+        }
+        page.resourceVersion = std::move(rv);
+        page.continueToken = std::move(token);
+        return Result<ListPage>(std::move(page));
+    };
+    std::vector<std::pair<std::vector<std::string>, bool>> handed;
+    ListOptions options;
+    options.decodePods = true;
+    options.podPages = [&handed](std::vector<PodDto> &&pods, bool first) {
+        std::vector<std::string> names;
+        for (const PodDto &pod : pods) {
+            names.push_back(pod.name);
+        }
+        handed.emplace_back(std::move(names), first);
+    };
+    ListPager pager(kPods, options);
+    EXPECT_FALSE(pager.take(pageOf({"a", "b"}, "10", "c1")));
+    EXPECT_EQ(pager.next().continueToken, "c1");
+    // The continue token expired: the list starts again from its first page.
+    EXPECT_FALSE(pager.take(
+        Result<ListPage>(connectors::fail(connectors::Error::make(connectors::Error::Kind::Api, "Expired", 410)))));
+    EXPECT_TRUE(pager.next().continueToken.empty());
+    EXPECT_FALSE(pager.take(pageOf({"a"}, "20", "c2")));
+    auto done = pager.take(pageOf({"c"}, "21", ""));
+    ASSERT_TRUE(done);
+    ASSERT_TRUE(*done);
+    EXPECT_TRUE((*done)->pods.empty());
+    EXPECT_EQ((*done)->resourceVersion, "20");
+    using Handed = std::vector<std::pair<std::vector<std::string>, bool>>;
+    EXPECT_EQ(handed, (Handed{{{"a", "b"}, true}, {{"a"}, true}, {{"c"}, false}}));
+
+    // Without it the list keeps every pod, as before.
+    ListPager keeping(kPods, ListOptions{.decodePods = true});
+    EXPECT_FALSE(keeping.take(pageOf({"a", "b"}, "10", "c1")));
+    done = keeping.take(pageOf({"c"}, "11", ""));
+    ASSERT_TRUE(done && *done);
+    EXPECT_EQ((*done)->pods.size(), 3u);
+}

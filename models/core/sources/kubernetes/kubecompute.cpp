@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_set>
 
 namespace strata::core::kube {
@@ -25,7 +26,7 @@ QStringList qsl(const std::vector<std::string> &list)
 // The kubelet's waiting reasons for a container that will not start without someone acting
 // (kubernetes pkg/kubelet/images/types.go and pkg/kubelet/container/sync_result.go); the
 // transient ones (ContainerCreating, PodInitializing) are not failures.
-bool isFailingWaitReason(const std::string &reason)
+bool isFailingWaitReason(const QString &reason)
 {
     static const char *const failing[] = {"ImagePullBackOff",
                                           "ErrImagePull",
@@ -37,16 +38,21 @@ bool isFailingWaitReason(const std::string &reason)
                                           "RunContainerError",
                                           "OOMKilled"};
     return std::any_of(std::begin(failing), std::end(failing), [&reason](const char *f) {
-        return reason == f;
+        return reason == QLatin1String(f);
     });
 }
 
-bool isTerminal(const kubernetes::PodDto &pod)
+bool isFinishedPhase(const QString &phase)
 {
-    return pod.phase == "Succeeded" || pod.phase == "Failed" || !pod.deletionTimestamp.empty();
+    return phase == QLatin1String("Succeeded") || phase == QLatin1String("Failed");
 }
 
-JobType jobTypeOf(const std::string &priorityClass, const std::string &preemptibility)
+bool isTerminal(const CachedPod &pod)
+{
+    return isFinishedPhase(pod.phase) || pod.terminating;
+}
+
+JobType jobTypeOf(const QString &priorityClass, const std::string &preemptibility)
 {
     if (preemptibility == "non-preemptible") {
         return JobType::Interactive;
@@ -54,52 +60,55 @@ JobType jobTypeOf(const std::string &priorityClass, const std::string &preemptib
     if (preemptibility == "preemptible") {
         return JobType::Train;
     }
-    return (priorityClass == "build" || priorityClass == "interactive" || priorityClass == "inference")
+    return (priorityClass == QLatin1String("build") || priorityClass == QLatin1String("interactive")
+            || priorityClass == QLatin1String("inference"))
                ? JobType::Interactive
                : JobType::Train;
 }
 
 // The pod that represents a job now: a live one (bound first), else the newest.
-const kubernetes::PodDto *currentPod(const std::vector<const kubernetes::PodDto *> &pods)
+const CachedPod *currentPod(const std::vector<const CachedPod *> &pods)
 {
-    const kubernetes::PodDto *best = nullptr;
-    auto rank = [](const kubernetes::PodDto *p) {
+    const CachedPod *best = nullptr;
+    auto rank = [](const CachedPod *p) {
         if (isTerminal(*p)) {
             return 0;
         }
-        return p->nodeName.empty() ? 1 : 2;
+        return p->nodeName.isEmpty() ? 1 : 2;
     };
-    for (const kubernetes::PodDto *p : pods) {
+    for (const CachedPod *p : pods) {
         // Ties go to the first name, so the choice never hangs on the order pods were listed.
         if (!best || rank(p) > rank(best)
             || (rank(p) == rank(best)
-                && (p->creationTimestamp > best->creationTimestamp
-                    || (p->creationTimestamp == best->creationTimestamp && p->name < best->name)))) {
+                && (p->created > best->created || (p->created == best->created && p->name < best->name)))) {
             best = p;
         }
     }
     return best;
 }
 
-QString gpuIndexText(const std::vector<int> &indices)
+std::string gpuIndexText(const std::vector<int> &indices)
 {
-    QStringList parts;
+    std::string text;
     for (int i : indices) {
-        parts.append(QString::number(i));
+        if (!text.empty()) {
+            text += ',';
+        }
+        text += std::to_string(i);
     }
-    return parts.join(QLatin1Char(','));
+    return text;
 }
 
-// Mean utilization of the GPUs `indices` on `node`, -1 when none has a reading.
-double slotUtilization(const QHash<QString, double> &utilByGpu, const QString &node, const std::vector<int> &indices)
+// Mean utilization of the GPUs `indices` ("0,1") on `node`, -1 when none has a reading.
+double slotUtilization(const QHash<QString, double> &utilByGpu, const QString &node, const QString &indices)
 {
-    if (utilByGpu.isEmpty()) {
+    if (utilByGpu.isEmpty() || indices.isEmpty()) {
         return -1.0; // no metrics: skip building a lookup key per GPU of every job
     }
     double sum = 0;
     int n = 0;
-    for (int index : indices) {
-        const auto it = utilByGpu.constFind(node + QLatin1Char('/') + QString::number(index));
+    for (const QString &index : indices.split(QLatin1Char(','))) {
+        const auto it = utilByGpu.constFind(node + QLatin1Char('/') + index);
         if (it != utilByGpu.cend()) {
             sum += *it;
             ++n;
@@ -186,16 +195,125 @@ QDateTime parseTime(const std::string &text)
     return t.isValid() ? t.toUTC() : QDateTime();
 }
 
+QString StringPool::intern(std::string_view text)
+{
+    if (text.empty()) {
+        return {};
+    }
+    if (const auto it = m_strings.find(text); it != m_strings.end()) {
+        return it->second;
+    }
+    QString value = QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+    if (m_strings.size() < kMaxEntries) {
+        m_strings.emplace(std::string(text), value);
+    }
+    return value;
+}
+
+QStringList StringPool::internList(const std::vector<std::string> &first, const std::vector<std::string> &second)
+{
+    if (first.empty() && second.empty()) {
+        return {};
+    }
+    // Each item ends with a NUL, so ["a b"] and ["a", "b"] have different keys.
+    std::string key;
+    for (const auto *list : {&first, &second}) {
+        for (const std::string &item : *list) {
+            key += item;
+            key += '\0';
+        }
+    }
+    if (const auto it = m_lists.find(key); it != m_lists.end()) {
+        return it->second;
+    }
+    QStringList value = qsl(first) + qsl(second);
+    if (m_lists.size() < kMaxEntries) {
+        m_lists.emplace(std::move(key), value);
+    }
+    return value;
+}
+
+const CachedPodDetail &CachedPodDetail::none()
+{
+    static const CachedPodDetail empty;
+    return empty;
+}
+
+const CachedPodDetail &CachedPod::details() const
+{
+    return detail ? *detail : CachedPodDetail::none();
+}
+
+bool CachedPod::operator==(const CachedPod &other) const
+{
+    return namespaceName == other.namespaceName && name == other.name && jobName == other.jobName
+           && phase == other.phase && nodeName == other.nodeName && queue == other.queue && user == other.user
+           && createdBy == other.createdBy && priorityClassName == other.priorityClassName && image == other.image
+           && gpuIndices == other.gpuIndices && command == other.command && created == other.created
+           && started == other.started && gpuLimitMilli == other.gpuLimitMilli && terminating == other.terminating
+           && details() == other.details();
+}
+
+CachedPod cachePod(const kubernetes::PodDto &pod, StringPool &pool)
+{
+    CachedPod out;
+    out.namespaceName = pool.intern(pod.namespace_);
+    out.name = qs(pod.name);
+    out.jobName = pod.jobName;
+    out.phase = pool.intern(pod.phase);
+    out.nodeName = pool.intern(pod.nodeName);
+    out.queue = pool.intern(pod.queue);
+    out.user = pool.intern(pod.user);
+    out.createdBy = pool.intern(pod.createdBy);
+    out.priorityClassName = pool.intern(pod.priorityClassName);
+    out.image = pod.images.empty() ? QString() : pool.intern(pod.images.front());
+    out.gpuIndices = pool.intern(gpuIndexText(pod.gpuIndices));
+    out.command = pool.internList(pod.command, pod.args);
+    out.created = parseTime(pod.creationTimestamp);
+    out.started = parseTime(pod.startTime);
+    out.gpuLimitMilli = pod.gpuLimitMilli;
+    out.terminating = !pod.deletionTimestamp.empty();
+
+    CachedPodDetail detail;
+    if (const auto group = pod.annotations.find("pod-group-name"); group != pod.annotations.end()) {
+        detail.podGroupName = group->second;
+    }
+    detail.pvcClaims = qsl(pod.pvcClaims);
+    detail.pvcSubPaths = qsl(pod.pvcSubPaths);
+    detail.waitingReason = pool.intern(pod.waitingReason);
+    detail.waitingMessage = qs(pod.waitingMessage);
+    detail.terminatedReason = pool.intern(pod.terminatedReason);
+    detail.lastTerminatedReason = pool.intern(pod.lastTerminatedReason);
+    detail.lastExitCode = pod.lastExitCode;
+    if (pod.scheduledCondition.status == "False") {
+        detail.notScheduled = true;
+        detail.scheduledReason = pool.intern(pod.scheduledCondition.reason);
+        detail.scheduledMessage = qs(pod.scheduledCondition.message);
+    }
+    if (!(detail == CachedPodDetail::none())) {
+        out.detail = std::make_shared<const CachedPodDetail>(std::move(detail));
+    }
+    return out;
+}
+
+bool ClusterCache::putPod(const kubernetes::PodDto &pod)
+{
+    CachedPod cached = cachePod(pod, strings);
+    auto [it, inserted] = pods.try_emplace(pod.key());
+    if (!inserted && it->second == cached) {
+        return false;
+    }
+    it->second = std::move(cached);
+    return true;
+}
+
 bool ComputeBuilder::Order::operator<(const Order &other) const
 {
-    if (valid != other.valid) {
-        return !valid;
-    }
     if (ms != other.ms) {
         return ms < other.ms;
     }
-    if (id != other.id) {
-        return id < other.id;
+    if (*id != *other.id) {
+        return *id < *other.id;
     }
     return key < other.key;
 }
@@ -207,26 +325,34 @@ constexpr const char *kDefaultQueue = "default-queue";
 ComputeBuilder::Order orderOfJob(std::string_view key, const Job &job)
 {
     ComputeBuilder::Order order;
-    order.valid = job.created.isValid();
-    order.ms = order.valid ? job.created.toMSecsSinceEpoch() : 0;
-    order.id = job.id;
+    order.ms = job.created.isValid() ? job.created.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    order.id = &job.id;
     order.key = key;
     return order;
 }
 
-bool isStandalonePod(const kubernetes::PodDto &pod)
+bool isStandalonePod(const CachedPod &pod)
 {
-    return pod.jobName.empty() && (pod.gpuLimitMilli > 0 || !pod.queue.empty());
+    return pod.jobName.empty() && (pod.gpuLimitMilli > 0 || !pod.queue.isEmpty());
 }
 
 // The builder key of the job record a pod feeds: its Job's, its own when it is a bare GPU pod
 // or queued, none otherwise.
-std::string builderKeyOfPod(const std::string &podKey, const kubernetes::PodDto &pod)
+std::string builderKeyOfPod(const std::string &podKey, const CachedPod &pod)
 {
     if (!pod.jobName.empty()) {
-        return "j:" + pod.namespace_ + "/" + pod.jobName;
+        return "j:" + ss(pod.namespaceName) + "/" + pod.jobName;
     }
     return isStandalonePod(pod) ? "p:" + podKey : std::string();
+}
+
+// The PodGroup a record reads unless its pod names another: "ns/pg-<name>" for "j:ns/<name>"
+// and "p:ns/<name>" (makeJob).
+std::string ownGroupKey(const std::string &key)
+{
+    const std::size_t slash = key.find('/', 2);
+    return slash == std::string::npos ? "/pg-" + key.substr(2)
+                                      : key.substr(2, slash - 1) + "pg-" + key.substr(slash + 1);
 }
 
 // Every item of `next` is the previous list's item at the same place: nothing to publish.
@@ -392,36 +518,39 @@ void ComputeBuilder::trackPod(const ClusterCache &cache,
         }
         m_jobOfPod.erase(old);
     }
+    // A bare pod's record is keyed by the pod (not listed in m_jobOfPod).
+    if (std::string own = "p:" + podKey; m_jobs.count(own) != 0) {
+        dirty.insert(std::move(own));
+    }
     m_defaultQueueUsers.erase("pod:" + podKey);
     const auto it = cache.pods.find(podKey);
     if (it == cache.pods.end()) {
         return;
     }
-    if (const std::string *owner = attachPod(podKey, it->second)) {
-        dirty.insert(*owner);
+    if (std::string owner = attachPod(podKey, it->second); !owner.empty()) {
+        dirty.insert(std::move(owner));
     }
 }
 
-// Joins a pod to the job record it feeds; that record's builder key, null when none.
-const std::string *ComputeBuilder::attachPod(const std::string &podKey, const kubernetes::PodDto &pod)
+// Joins a pod to the job record it feeds; that record's builder key, empty when none. Only a
+// Job's pods are listed: a bare pod's record is "p:" + its key.
+std::string ComputeBuilder::attachPod(const std::string &podKey, const CachedPod &pod)
 {
-    if (pod.queue == kDefaultQueue && pod.jobName.empty()) {
+    if (pod.queue == QLatin1String(kDefaultQueue) && pod.jobName.empty()) {
         m_defaultQueueUsers.insert("pod:" + podKey);
     }
     std::string owner = builderKeyOfPod(podKey, pod);
-    if (owner.empty()) {
-        return nullptr;
-    }
     if (!pod.jobName.empty()) {
         m_podsOfJob[owner.substr(2)].insert(podKey);
+        m_jobOfPod.insert_or_assign(podKey, owner);
     }
-    return &m_jobOfPod.insert_or_assign(podKey, std::move(owner)).first->second;
+    return owner;
 }
 
 Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &key, std::string *groupKey) const
 {
     const kubernetes::JobDto *jobDto = nullptr;
-    const kubernetes::PodDto *pod = nullptr;
+    const CachedPod *pod = nullptr;
     const std::string cacheKey = key.substr(2);
     if (key.rfind("j:", 0) == 0) {
         const auto it = cache.jobs.find(cacheKey);
@@ -429,7 +558,7 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
             return nullptr;
         }
         jobDto = &it->second;
-        std::vector<const kubernetes::PodDto *> pods;
+        std::vector<const CachedPod *> pods;
         if (const auto owned = m_podsOfJob.find(cacheKey); owned != m_podsOfJob.end()) {
             for (const std::string &podKey : owned->second) {
                 if (const auto p = cache.pods.find(podKey); p != cache.pods.end()) {
@@ -445,51 +574,54 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
         }
         pod = &it->second;
     }
-    auto projectOf = [&](const std::string &queueLabel, const std::string &ns) -> QString {
-        if (!queueLabel.empty()) {
-            return qs(queueLabel);
-        }
-        const QString byNs = m_projectByNamespace.value(qs(ns));
-        return byNs.isEmpty() ? projectOfNamespace(qs(ns)) : byNs;
-    };
+    const CachedPodDetail &detail = pod ? pod->details() : CachedPodDetail::none();
     Job job;
     job.source = m_source;
-    const kubernetes::ObjectMeta &meta = jobDto ? static_cast<const kubernetes::ObjectMeta &>(*jobDto)
-                                                : static_cast<const kubernetes::ObjectMeta &>(*pod);
-    job.name = qs(meta.name);
-    job.namespaceName = qs(meta.namespace_);
+    // A bare pod's texts are the cache's (interned or the pod's own): shared, not copied.
+    job.name = jobDto ? qs(jobDto->name) : pod->name;
+    job.namespaceName = jobDto ? qs(jobDto->namespace_) : pod->namespaceName;
     job.id = job.namespaceName + QLatin1Char('/') + job.name;
-    const std::string &queue = jobDto ? jobDto->queue : pod->queue;
-    job.project = projectOf(queue.empty() && pod ? pod->queue : queue, meta.namespace_);
-    job.user = qs(jobDto ? jobDto->user : pod->user);
-    if (job.user.isEmpty() && pod) {
-        job.user = qs(pod->user);
+    const QString queue = jobDto && !jobDto->queue.empty() ? qs(jobDto->queue) : pod ? pod->queue : QString();
+    if (!queue.isEmpty()) {
+        job.project = queue;
+    } else {
+        const QString byNs = m_projectByNamespace.value(job.namespaceName);
+        job.project = byNs.isEmpty() ? projectOfNamespace(job.namespaceName) : byNs;
     }
-    job.createdBy = qs(jobDto ? jobDto->createdBy : pod->createdBy);
+    job.user = jobDto ? qs(jobDto->user) : pod->user;
+    if (job.user.isEmpty() && pod) {
+        job.user = pod->user;
+    }
+    job.createdBy = jobDto ? qs(jobDto->createdBy) : pod->createdBy;
     job.createdByCli = job.createdBy == QLatin1String("cli");
-    job.image = qs(jobDto ? jobDto->image : (pod->images.empty() ? std::string() : pod->images.front()));
-    job.command = qsl(jobDto ? jobDto->command : pod->command) + qsl(jobDto ? jobDto->args : pod->args);
-    job.pvcs = qsl(jobDto ? jobDto->pvcClaims : pod->pvcClaims);
-    job.pvcSubPaths = qsl(jobDto ? jobDto->pvcSubPaths : pod->pvcSubPaths);
+    if (jobDto) {
+        job.image = qs(jobDto->image);
+        job.command = qsl(jobDto->command) + qsl(jobDto->args);
+        job.pvcs = qsl(jobDto->pvcClaims);
+        job.pvcSubPaths = qsl(jobDto->pvcSubPaths);
+    } else {
+        job.image = pod->image;
+        job.command = pod->command;
+        job.pvcs = detail.pvcClaims;
+        job.pvcSubPaths = detail.pvcSubPaths;
+    }
     job.gpusRequested = jobDto ? jobDto->gpuMilli : pod->gpuLimitMilli;
     if (job.gpusRequested == 0 && pod) {
         job.gpusRequested = pod->gpuLimitMilli;
     }
-    job.created = parseTime(meta.creationTimestamp);
+    job.created = jobDto ? parseTime(jobDto->creationTimestamp) : pod->created;
 
     const kubernetes::PodGroupDto *group = nullptr;
-    if (pod) {
-        const auto annotated = pod->annotations.find("pod-group-name");
-        const std::string groupName =
-            annotated != pod->annotations.end() ? annotated->second : "pg-" + (jobDto ? jobDto->name : pod->name);
-        *groupKey = meta.namespace_ + "/" + groupName;
+    const std::string ns = jobDto ? jobDto->namespace_ : ss(pod->namespaceName);
+    if (pod && detail.podGroupName) {
+        *groupKey = ns + "/" + *detail.podGroupName;
     } else {
-        *groupKey = meta.namespace_ + "/pg-" + jobDto->name;
+        *groupKey = ns + "/pg-" + (jobDto ? jobDto->name : ss(pod->name));
     }
     if (const auto it = cache.podGroups.find(*groupKey); it != cache.podGroups.end()) {
         group = &it->second;
     }
-    const std::string &priorityClass = jobDto ? jobDto->priorityClassName : pod->priorityClassName;
+    const QString priorityClass = jobDto ? qs(jobDto->priorityClassName) : pod->priorityClassName;
     job.type = jobTypeOf(priorityClass, group ? group->preemptibility : std::string());
 
     const bool live = pod && !isTerminal(*pod);
@@ -499,28 +631,29 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
     } else if (jobDto && jobDto->failedCondition) {
         job.status = JobStatus::Failed;
         job.finished = parseTime(jobDto->completionTime);
-    } else if (!jobDto && pod && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
-        job.status = pod->phase == "Succeeded" ? JobStatus::Succeeded : JobStatus::Failed;
-    } else if (live && pod->phase == "Running") {
+    } else if (!jobDto && pod && isFinishedPhase(pod->phase)) {
+        job.status = pod->phase == QLatin1String("Succeeded") ? JobStatus::Succeeded : JobStatus::Failed;
+    } else if (live && pod->phase == QLatin1String("Running")) {
         job.status = JobStatus::Running;
-    } else if (live && !pod->nodeName.empty()) {
+    } else if (live && !pod->nodeName.isEmpty()) {
         job.status = JobStatus::ContainerCreating;
     } else {
         job.status = group && group->evicted ? JobStatus::Preempted : JobStatus::Pending;
     }
 
-    if (live && !pod->nodeName.empty()) {
-        job.node = qs(pod->nodeName);
+    if (live && !pod->nodeName.isEmpty()) {
+        job.node = pod->nodeName;
         job.gpusAllocated = pod->gpuLimitMilli > 0 ? pod->gpuLimitMilli : job.gpusRequested;
-        job.gpuIndices = gpuIndexText(pod->gpuIndices);
-        job.podName = qs(pod->name);
+        job.gpuIndices = pod->gpuIndices;
+        job.podName = pod->name;
         if (job.status == JobStatus::Running) {
-            job.started = parseTime(pod->startTime);
+            job.started = pod->started;
         }
         job.gpuUtilization = slotUtilization(m_utilByGpu, job.node, pod->gpuIndices);
-        if (job.gpuUtilization < 0) {
+        if (job.gpuUtilization < 0 && !cache.gpuMetrics.empty()) {
+            const std::string podName = ss(pod->name);
             for (const prometheus::GpuMetrics &m : cache.gpuMetrics) {
-                if (m.pod == pod->name && m.namespace_ == pod->namespace_ && !std::isnan(m.utilPct)) {
+                if (m.pod == podName && m.namespace_ == ns && !std::isnan(m.utilPct)) {
                     job.gpuUtilization = m.utilPct;
                     break;
                 }
@@ -529,25 +662,24 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
         // What the container died of before its restart (the Kubernetes docs' OOM example:
         // lastState.terminated.reason OOMKilled, exitCode 137) explains a CrashLoopBackOff.
         const QString lastExit =
-            pod->lastTerminatedReason.empty()
+            detail.lastTerminatedReason.isEmpty()
                 ? QString()
-                : (pod->lastExitCode >= 0 ? QStringLiteral(" (last exit: %1, code %2)")
-                                                .arg(qs(pod->lastTerminatedReason))
-                                                .arg(pod->lastExitCode)
-                                          : QStringLiteral(" (last exit: %1)").arg(qs(pod->lastTerminatedReason)));
-        if (!pod->waitingReason.empty() && pod->waitingReason != "ContainerCreating") {
-            job.pendingReason =
-                QStringLiteral("%1: %2").arg(qs(pod->waitingReason), qs(pod->waitingMessage)) + lastExit;
-            if (isFailingWaitReason(pod->waitingReason)) {
-                job.failureReason = qs(pod->waitingReason);
+                : (detail.lastExitCode >= 0 ? QStringLiteral(" (last exit: %1, code %2)")
+                                                  .arg(detail.lastTerminatedReason)
+                                                  .arg(detail.lastExitCode)
+                                            : QStringLiteral(" (last exit: %1)").arg(detail.lastTerminatedReason));
+        if (!detail.waitingReason.isEmpty() && detail.waitingReason != QLatin1String("ContainerCreating")) {
+            job.pendingReason = QStringLiteral("%1: %2").arg(detail.waitingReason, detail.waitingMessage) + lastExit;
+            if (isFailingWaitReason(detail.waitingReason)) {
+                job.failureReason = detail.waitingReason;
             }
-        } else if (!pod->terminatedReason.empty() && pod->phase != "Succeeded" && pod->phase != "Failed") {
+        } else if (!detail.terminatedReason.isEmpty() && !isFinishedPhase(pod->phase)) {
             // Killed and about to restart: kubectl's STATUS shows the reason ("OOMKilled").
-            job.failureReason = qs(pod->terminatedReason);
-            job.pendingReason = qs(pod->terminatedReason) + lastExit;
+            job.failureReason = detail.terminatedReason;
+            job.pendingReason = detail.terminatedReason + lastExit;
         }
     } else if (pod) {
-        job.podName = qs(pod->name);
+        job.podName = pod->name;
     }
 
     if (job.status == JobStatus::Pending || job.status == JobStatus::Preempted) {
@@ -556,9 +688,8 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
             job.pendingReason = qs(group->evictedMessage);
         } else if (group && !group->pendingMessage.empty()) {
             job.pendingReason = qs(group->pendingMessage);
-        } else if (pod && pod->scheduledCondition.status == "False") {
-            job.pendingReason = qs(pod->scheduledCondition.message.empty() ? pod->scheduledCondition.reason
-                                                                           : pod->scheduledCondition.message);
+        } else if (pod && detail.notScheduled) {
+            job.pendingReason = detail.scheduledMessage.isEmpty() ? detail.scheduledReason : detail.scheduledMessage;
         }
         for (const QString &claim : std::as_const(job.pvcs)) {
             const auto it = cache.pvcs.find(QString(job.namespaceName + QLatin1Char('/') + claim).toStdString());
@@ -569,8 +700,8 @@ Ptr<Job> ComputeBuilder::makeJob(const ClusterCache &cache, const std::string &k
                                         .arg(claim, qs(it->second.phase.empty() ? "Pending" : it->second.phase));
             }
         }
-        if (job.pendingReason.isEmpty() && pod && !pod->waitingReason.empty()) {
-            job.pendingReason = qs(pod->waitingReason);
+        if (job.pendingReason.isEmpty() && pod && !detail.waitingReason.isEmpty()) {
+            job.pendingReason = detail.waitingReason;
         }
     }
     return std::make_shared<const Job>(std::move(job));
@@ -764,6 +895,17 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
             if (const auto it = m_jobsOfGroup.find(groupKey); it != m_jobsOfGroup.end()) {
                 dirty.insert(it->second.begin(), it->second.end());
             }
+            // A record's own group ("ns/pg-<name>") is not listed: the record is "j:ns/<name>" or
+            // "p:ns/<name>".
+            const std::size_t slash = groupKey.find('/');
+            if (slash != std::string::npos && groupKey.compare(slash + 1, 3, "pg-") == 0) {
+                const std::string owner = groupKey.substr(0, slash + 1) + groupKey.substr(slash + 4);
+                for (const char *prefix : {"j:", "p:"}) {
+                    if (std::string key = prefix + owner; m_jobs.count(key) != 0) {
+                        dirty.insert(std::move(key));
+                    }
+                }
+            }
         }
         for (const std::string &pvcKey : changes.pvcs) {
             if (const auto it = m_jobsOfClaim.find(qs(pvcKey)); it != m_jobsOfClaim.end()) {
@@ -830,7 +972,7 @@ ComputePublish ComputeBuilder::update(const ClusterCache &cache,
             }
             m_groupOfJob.erase(it);
         }
-        if (next) {
+        if (next && group != ownGroupKey(key)) {
             m_jobsOfGroup[group].insert(key);
             m_groupOfJob.emplace(key, std::move(group));
         }

@@ -212,35 +212,19 @@ void kubeReleaseFreedHeap(QThreadPool &pool)
 #endif
 }
 
-// The cache keeps of a pod what the job records read (kubecompute.cpp): parsePod already read
-// its labels into jobName, queue, user and createdBy, its annotations into the GPU fields and
-// its conditions into scheduledCondition and disruptionTarget; only the pod-group-name annotation
-// is looked up later. At 100,000 pods the maps and conditions were most of a cached pod, and a
-// kubelet heartbeat (an annotation, a probe time) no longer counts as a change.
-void kubeKeepReadPodFields(kubernetes::PodDto &pod)
-{
-    pod.labels.clear();
-    if (auto group = pod.annotations.extract("pod-group-name"); !group.empty()) {
-        pod.annotations.clear();
-        pod.annotations.insert(std::move(group));
-    } else {
-        pod.annotations.clear();
-    }
-    pod.conditions = {};
-    pod.uid = {};
-}
-
 // Applies one reflector batch to a cache map of parsed objects. Returns whether anything Strata
 // reads changed: an update that only moves the resourceVersion (status heartbeats, churn in
 // fields no DTO keeps) must not cost a rebuild of every job.
 // `touched` (optional) collects the keys of objects that changed; `replaced` is set by a re-list.
+// Pods (`map` is podCache->pods) are stored through ClusterCache::putPod.
 template <class Map, class Parse>
 bool applyBatch(Map &map,
                 kubernetes::Reflector::Batch &batch,
                 Parse parse,
                 std::vector<std::string> &skipped,
                 std::unordered_set<std::string> *touched = nullptr,
-                bool *replaced = nullptr)
+                bool *replaced = nullptr,
+                kube::ClusterCache *podCache = nullptr)
 {
     bool changed = false;
     if (batch.replace) {
@@ -253,27 +237,39 @@ bool applyBatch(Map &map,
     }
     const auto take = [&](auto &&parsed) {
         std::string key = parsed->key();
-        const auto it = map.find(key);
-        if (it != map.end()) {
-            const std::string resourceVersion = std::move(parsed->resourceVersion);
-            parsed->resourceVersion = it->second.resourceVersion;
-            if (*parsed == it->second) {
+        if constexpr (std::is_same_v<typename Map::mapped_type, kube::CachedPod>) {
+            // The cache keeps of a pod what the job records read (kube::CachedPod): a kubelet
+            // heartbeat (an annotation, a probe time) is then no change.
+            if (!podCache->putPod(*parsed)) {
                 return;
             }
-            parsed->resourceVersion = resourceVersion;
-            it->second = std::move(*parsed);
+            if (touched) {
+                touched->insert(std::move(key));
+            }
+            changed = true;
         } else {
+            const auto it = map.find(key);
+            if (it != map.end()) {
+                const std::string resourceVersion = std::move(parsed->resourceVersion);
+                parsed->resourceVersion = it->second.resourceVersion;
+                if (*parsed == it->second) {
+                    return;
+                }
+                parsed->resourceVersion = resourceVersion;
+                it->second = std::move(*parsed);
+            } else {
+                if (touched) {
+                    touched->insert(key);
+                }
+                map.emplace(std::move(key), std::move(*parsed));
+                changed = true;
+                return;
+            }
             if (touched) {
                 touched->insert(key);
             }
-            map.emplace(std::move(key), std::move(*parsed));
             changed = true;
-            return;
         }
-        if (touched) {
-            touched->insert(key);
-        }
-        changed = true;
     };
     for (const json &object : batch.upserts) {
         auto parsed = parse(object);
@@ -283,10 +279,9 @@ bool applyBatch(Map &map,
         }
         take(parsed);
     }
-    if constexpr (std::is_same_v<typename Map::mapped_type, kubernetes::PodDto>) {
+    if constexpr (std::is_same_v<typename Map::mapped_type, kube::CachedPod>) {
         // Pods come decoded (Reflector::Options::list.decodePods), without a DOM per object.
-        for (kubernetes::PodDto &pod : batch.pods) {
-            kubeKeepReadPodFields(pod);
+        for (const kubernetes::PodDto &pod : batch.pods) {
             take(&pod);
         }
     }
@@ -368,6 +363,10 @@ struct KubernetesSource::Shared
 
     std::mutex mutex;
     kube::ClusterCache cache;
+    /// The pods of a pod list being read, page by page (ListOptions::podPages): they replace
+    /// cache.pods when the list is complete, so that no publish sees half a list, and the list
+    /// never holds every pod as a PodDto.
+    std::unordered_map<std::string, kube::CachedPod> listedPods;
     std::unordered_map<std::string, kubernetes::EventDto> events;
     struct Stream
     {
@@ -677,9 +676,19 @@ void KubernetesSource::launch()
                      return changed;
                  }},
                 {kubernetes::kPods,
-                 [&c](auto &b, auto &s) {
-                     return applyBatch(
-                         c.pods, b, kubernetes::parsePod, s, c.changes.all ? nullptr : &c.changes.pods, &c.changes.all);
+                 [shared, &c](auto &b, auto &s) {
+                     const bool changed = applyBatch(c.pods,
+                                                     b,
+                                                     kubernetes::parsePod,
+                                                     s,
+                                                     c.changes.all ? nullptr : &c.changes.pods,
+                                                     &c.changes.all,
+                                                     &c);
+                     if (b.replace) { // a complete list: its pods came page by page
+                         c.pods = std::move(shared->listedPods);
+                         shared->listedPods = {};
+                     }
+                     return changed;
                  }},
                 {kubernetes::kJobs,
                  [&c](auto &b, auto &s) {
@@ -762,6 +771,17 @@ void KubernetesSource::launch()
                 options.list.limit = 500;
                 options.list.decodePods =
                     spec.type.group == kubernetes::kPods.group && spec.type.plural == kubernetes::kPods.plural;
+                if (options.list.decodePods) {
+                    options.list.podPages = [shared](std::vector<kubernetes::PodDto> &&pods, bool first) {
+                        std::lock_guard lock(shared->mutex); // the cache's string pool
+                        if (first) {
+                            shared->listedPods.clear();
+                        }
+                        for (const kubernetes::PodDto &pod : pods) {
+                            shared->listedPods.insert_or_assign(pod.key(), kube::cachePod(pod, shared->cache.strings));
+                        }
+                    };
+                }
                 reflectors.push_back(std::make_unique<kubernetes::Reflector>(
                     *shared->client,
                     spec.type,
@@ -2098,7 +2118,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
                 patched = client.mergePatch(shared->queueType, {}, ss(request.project), patch, cancel);
             } else {
                 auto quotas = client.listAll(
-                    kubernetes::kResourceQuotas, kubernetes::ListOptions{ss(ns), {}, {}, 0, {}, {}}, cancel);
+                    kubernetes::kResourceQuotas, kubernetes::ListOptions{.namespace_ = ss(ns), .limit = 0}, cancel);
                 if (!quotas) {
                     return actionFailed(qs(quotas.error().message));
                 }
