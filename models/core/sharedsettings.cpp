@@ -53,32 +53,39 @@ QString settingBodyHash(const QByteArray &body)
     return QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex());
 }
 
-Result<RateCard> rateCardFromSetting(const QByteArray &body)
+namespace {
+
+/// The JSON of a stored setting: an object (`array` false) or an array, else a Kind::Invalid
+/// error naming the setting.
+Result<QJsonDocument> settingDocument(const QByteArray &body, QLatin1String name, bool array)
 {
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-        return core::fail(
-            Error::invalid(QString(kRateCardSetting),
-                           QStringLiteral("the rate card is not a JSON object%1")
-                               .arg(error.error != QJsonParseError::NoError ? QStringLiteral(": ") + error.errorString()
-                                                                            : QString())));
+    if (error.error == QJsonParseError::NoError && (array ? doc.isArray() : doc.isObject())) {
+        return doc;
     }
-    return RateCard::fromJson(doc.object());
+    return core::fail(Error::invalid(
+        QString(name),
+        QStringLiteral("the %1 %2 not a JSON %3%4")
+            .arg(settingDisplayName(QString(name)),
+                 array ? QStringLiteral("are") : QStringLiteral("is"),
+                 array ? QStringLiteral("array") : QStringLiteral("object"),
+                 error.error != QJsonParseError::NoError ? QStringLiteral(": ") + error.errorString() : QString())));
+}
+
+} // namespace
+
+Result<RateCard> rateCardFromSetting(const QByteArray &body)
+{
+    const Result<QJsonDocument> doc = settingDocument(body, kRateCardSetting, false);
+    return doc ? RateCard::fromJson(doc->object()) : Result<RateCard>(core::fail(doc.error()));
 }
 
 Result<QList<CacheTargetConfig>> cacheTargetsFromSetting(const QByteArray &body, const QList<SourceConfig> *sources)
 {
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
-        return core::fail(
-            Error::invalid(QString(kCacheTargetsSetting),
-                           QStringLiteral("the cache targets are not a JSON array%1")
-                               .arg(error.error != QJsonParseError::NoError ? QStringLiteral(": ") + error.errorString()
-                                                                            : QString())));
-    }
-    return cacheTargetsFromJson(doc.array(), sources);
+    const Result<QJsonDocument> doc = settingDocument(body, kCacheTargetsSetting, true);
+    return doc ? cacheTargetsFromJson(doc->array(), sources)
+               : Result<QList<CacheTargetConfig>>(core::fail(doc.error()));
 }
 
 QString settingDisplayName(const QString &name)
@@ -180,14 +187,17 @@ Status SharedSettings::adopt(const AppConfig &config, const QString &configPath)
     }
     for (const AdoptedSetting &a : *adopted) {
         m_known.insert(a.setting.name, a.setting);
-        if (a.origin != SettingOrigin::Seeded && apply(a.setting, config.sources)) {
+        if (a.origin == SettingOrigin::Seeded || !apply(a.setting, config.sources)) {
+            continue;
+        }
+        // An unchanged store is not news (one-shot CLI commands start here every time).
+        if (a.origin == SettingOrigin::ConfigChanged) {
             qCInfo(lcSettings).noquote() << "the" << settingDisplayName(a.setting.name)
-                                         << (a.origin == SettingOrigin::Store
-                                                 ? QStringLiteral("come from the store, revision %1 by %2")
-                                                 : QStringLiteral("changed in the config file: applied again as "
-                                                                  "revision %1 by %2"))
-                                                .arg(a.setting.revision)
-                                                .arg(a.setting.updatedBy);
+                                         << "changed in the config file: applied again as revision"
+                                         << a.setting.revision;
+        } else {
+            qCDebug(lcSettings).noquote() << "the" << settingDisplayName(a.setting.name) << "from the store: revision"
+                                          << a.setting.revision << "by" << a.setting.updatedBy;
         }
     }
     return {};
