@@ -688,6 +688,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
     runtimeOptions.user = QStringLiteral("strata-server");
     runtimeOptions.runSchedules = true;
+    runtimeOptions.replicaId =
+        parser.isSet(replicaIdOption) ? parser.value(replicaIdOption) : qEnvironmentVariable("STRATA_REPLICA_ID");
     // The sources start once the options are checked and the server is about to listen.
     runtimeOptions.startSources = false;
     core::Result<std::unique_ptr<core::Runtime>> built = core::Runtime::build(runtimeOptions);
@@ -854,8 +856,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     std::unique_ptr<core::ReplicaCoordinator> replicas;
     if (core::SqlHistoryStore::isPostgresLocation(runtimeOptions.store) && runtime->history()) {
         core::ReplicaCoordinator::Options replicaOptions;
-        replicaOptions.replicaId =
-            parser.isSet(replicaIdOption) ? parser.value(replicaIdOption) : qEnvironmentVariable("STRATA_REPLICA_ID");
+        replicaOptions.replicaId = runtimeOptions.replicaId;
         if (parser.isSet(leaseOption)) {
             bool ok = false;
             const double seconds = parser.value(leaseOption).toDouble(&ok);

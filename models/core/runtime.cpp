@@ -79,7 +79,10 @@ Result<std::unique_ptr<Runtime>> Runtime::build(RuntimeOptions options)
         // The store's rate card and cache targets, shared with every process on it; the config's
         // seed it, or apply again once they changed (sharedsettings.h).
         r->m_settings = std::make_unique<SharedSettings>(
-            *r->m_engine, *history, SettingWriter{options.user, r->m_engine->actions().ownerId()});
+            *r->m_engine,
+            *history,
+            SettingWriter{options.user,
+                          options.replicaId.isEmpty() ? r->m_engine->actions().ownerId() : options.replicaId});
         if (const Status adopted = r->m_settings->adopt(r->m_config, r->m_configPath); !adopted) {
             r->m_settingsError = adopted.error().message;
         }

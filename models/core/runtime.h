@@ -63,6 +63,10 @@ struct RuntimeOptions
     /// (SqlHistoryStore keeps it out of messages).
     QString store;
     QString user; ///< recorded in the audit log
+    /// This process among replicas sharing a store (ReplicaCoordinator::Options::replicaId), named
+    /// in the audit entry when a changed config value is applied to the shared settings at start;
+    /// empty = the action journal's owner id ("<host>/<pid>").
+    QString replicaId;
     bool runSchedules = false;
     std::chrono::milliseconds firstPollDeadline{0}; ///< Engine::Deps::firstPollDeadline
     /// Apply config().sources to the engine at once; off for callers that choose which to poll.

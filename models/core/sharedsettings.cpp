@@ -325,8 +325,10 @@ bool SharedSettings::apply(const SharedSetting &setting, const QList<SourceConfi
     if (setting.name == kRateCardSetting) {
         const Result<RateCard> card = rateCardFromSetting(setting.body);
         if (!card) {
-            qCWarning(lcSettings).noquote() << "the stored rate card, revision" << setting.revision << "by"
-                                            << setting.updatedBy << ", is not applied:" << card.error().message;
+            qCWarning(lcSettings).noquote()
+                << QStringLiteral("the stored rate card (revision %1 by %2) is not applied: %3")
+                       .arg(setting.revision)
+                       .arg(setting.updatedBy, card.error().message);
             return false;
         }
         if (!(*card == m_engine.serviceLevels().rateCard())) {
@@ -337,8 +339,10 @@ bool SharedSettings::apply(const SharedSetting &setting, const QList<SourceConfi
     if (setting.name == kCacheTargetsSetting) {
         const Result<QList<CacheTargetConfig>> targets = cacheTargetsFromSetting(setting.body, &sources);
         if (!targets) {
-            qCWarning(lcSettings).noquote() << "the stored cache targets, revision" << setting.revision << "by"
-                                            << setting.updatedBy << ", are not applied:" << targets.error().message;
+            qCWarning(lcSettings).noquote()
+                << QStringLiteral("the stored cache targets (revision %1 by %2) are not applied: %3")
+                       .arg(setting.revision)
+                       .arg(setting.updatedBy, targets.error().message);
             return false;
         }
         if (*targets != m_engine.cacheTargets()) {
