@@ -545,7 +545,7 @@ int settingsCommand(const QStringList &arguments, QTextStream &in, QTextStream &
                                      QSysInfo::machineHostName() + QLatin1Char('/')
                                          + QString::number(QCoreApplication::applicationPid())};
     const core::Result<core::SharedSetting> written = core::writeSharedSetting(
-        store, name, body, expected, current.configHash, writer, QStringLiteral("strata-server settings set"));
+        store, {name, body, expected, current.configHash, writer, QStringLiteral("strata-server settings set")});
     if (!written) {
         err << "strata-server settings: " << written.error().message << '\n';
         return written.error().kind == core::Error::Kind::Conflict ? 1 : 2;

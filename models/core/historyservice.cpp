@@ -412,20 +412,15 @@ void HistoryService::sharedSettings(QObject *context, std::function<void(Result<
         fail(settingsUnavailable(m_openError)));
 }
 
-void HistoryService::writeSharedSetting(const QString &name,
-                                        const QByteArray &body,
-                                        qint64 expectedRevision,
-                                        const QString &configHash,
-                                        const SettingWriter &writer,
-                                        const QString &how,
+void HistoryService::writeSharedSetting(SettingEdit edit,
                                         QObject *context,
                                         std::function<void(Result<SharedSetting>)> done)
 {
     ask<Result<SharedSetting>>(
         context,
         std::move(done),
-        [name, body, expectedRevision, configHash, writer, how](IHistoryStore &store) {
-            return core::writeSharedSetting(store, name, body, expectedRevision, configHash, writer, how);
+        [edit = std::move(edit)](IHistoryStore &store) {
+            return core::writeSharedSetting(store, edit);
         },
         fail(settingsUnavailable(m_openError)));
 }

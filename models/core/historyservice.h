@@ -154,14 +154,7 @@ public:
     // store that never opened answers Kind::Unavailable.
     void sharedSettings(QObject *context, std::function<void(Result<std::vector<SharedSetting>>)> done);
     /// core::writeSharedSetting() on the history thread.
-    void writeSharedSetting(const QString &name,
-                            const QByteArray &body,
-                            qint64 expectedRevision,
-                            const QString &configHash,
-                            const SettingWriter &writer,
-                            const QString &how,
-                            QObject *context,
-                            std::function<void(Result<SharedSetting>)> done);
+    void writeSharedSetting(SettingEdit edit, QObject *context, std::function<void(Result<SharedSetting>)> done);
     /// core::adoptConfigSetting() for each of `seeds`, waiting for the answer (start-up).
     Result<std::vector<AdoptedSetting>> adoptSettings(const std::vector<SettingSeed> &seeds,
                                                       const SettingWriter &writer);

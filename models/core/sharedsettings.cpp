@@ -99,26 +99,22 @@ QString settingDisplayName(const QString &name)
     return name;
 }
 
-Result<SharedSetting> writeSharedSetting(IHistoryStore &store,
-                                         const QString &name,
-                                         const QByteArray &body,
-                                         qint64 expectedRevision,
-                                         const QString &configHash,
-                                         const SettingWriter &writer,
-                                         const QString &how)
+Result<SharedSetting> writeSharedSetting(IHistoryStore &store, const SettingEdit &edit)
 {
     AuditEntry audit;
-    audit.user = writer.user;
-    audit.replica = writer.replica;
+    audit.user = edit.writer.user;
+    audit.replica = edit.writer.replica;
     audit.actionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    audit.kind = QStringLiteral("setting.") + name;
-    audit.target = settingDisplayName(name);
-    audit.fromState = expectedRevision > 0 ? QStringLiteral("revision %1").arg(expectedRevision) : QString();
-    audit.toState = QStringLiteral("revision %1").arg(expectedRevision + 1);
+    audit.kind = QStringLiteral("setting.") + edit.name;
+    audit.target = settingDisplayName(edit.name);
+    audit.fromState = edit.expectedRevision > 0 ? QStringLiteral("revision %1").arg(edit.expectedRevision) : QString();
+    audit.toState = QStringLiteral("revision %1").arg(edit.expectedRevision + 1);
     audit.outcome = QStringLiteral("succeeded");
-    audit.message = how;
+    audit.message = edit.how;
     return store.putSharedSetting(
-        SharedSetting{name, body, 0, {}, settingWriterName(writer), configHash}, expectedRevision, audit);
+        SharedSetting{edit.name, edit.body, 0, {}, settingWriterName(edit.writer), edit.configHash},
+        edit.expectedRevision,
+        audit);
 }
 
 Result<AdoptedSetting> adoptConfigSetting(IHistoryStore &store, const SettingSeed &seed, const SettingWriter &writer)
@@ -150,7 +146,7 @@ Result<AdoptedSetting> adoptConfigSetting(IHistoryStore &store, const SettingSee
                 seed.configPath.isEmpty()
                     ? QStringLiteral("the configured value changed since it was last applied")
                     : QStringLiteral("config file %1 changed since it was last applied").arg(seed.configPath);
-            written = writeSharedSetting(store, seed.name, seed.body, row->revision, hash, writer, how);
+            written = writeSharedSetting(store, {seed.name, seed.body, row->revision, hash, writer, how});
         }
         if (written) {
             return AdoptedSetting{*written, origin};
@@ -298,12 +294,7 @@ void SharedSettings::write(
 {
     const SharedSetting known = m_known.value(name);
     QPointer<QObject> target(context);
-    m_history.writeSharedSetting(name,
-                                 body,
-                                 known.revision,
-                                 known.configHash,
-                                 m_self,
-                                 how,
+    m_history.writeSharedSetting(SettingEdit{name, body, known.revision, known.configHash, m_self, how},
                                  this,
                                  [this, name, target, done = std::move(done)](Result<SharedSetting> written) {
                                      if (written && written->revision > m_known.value(name).revision) {

@@ -86,17 +86,21 @@ QString settingDisplayName(const QString &name);
 /// that lost a race with another process starting at once. The store's error otherwise.
 Result<AdoptedSetting> adoptConfigSetting(IHistoryStore &store, const SettingSeed &seed, const SettingWriter &writer);
 
-/// Writes `body` as setting `name` over revision `expectedRevision` (compare-and-set: a
-/// Kind::Conflict error when another write came first), keeping `configHash`, with an audit
-/// entry (kind "setting.<name>", revisions as from/to state, `how` as its message) in the same
-/// transaction.
-Result<SharedSetting> writeSharedSetting(IHistoryStore &store,
-                                         const QString &name,
-                                         const QByteArray &body,
-                                         qint64 expectedRevision,
-                                         const QString &configHash,
-                                         const SettingWriter &writer,
-                                         const QString &how);
+/// One edit of a shared setting (writeSharedSetting()).
+struct SettingEdit
+{
+    QString name;
+    QByteArray body;             ///< compact JSON
+    qint64 expectedRevision = 0; ///< the revision the edit is based on; 0 = none stored yet
+    QString configHash;          ///< kept as the stored configHash (an edit is not the config's)
+    SettingWriter writer;
+    QString how; ///< the audit entry's message: "desktop rate card dialog"
+};
+
+/// Writes `edit.body` as setting `edit.name` over revision `edit.expectedRevision`
+/// (compare-and-set: a Kind::Conflict error when another write came first) with an audit entry
+/// (kind "setting.<name>", revisions as from/to state) in the same transaction.
+Result<SharedSetting> writeSharedSetting(IHistoryStore &store, const SettingEdit &edit);
 
 /// One process's view of the shared settings, applied to its Engine (Engine::setRateCard(),
 /// Engine::setCacheTargets()) on the owner (GUI) thread; store I/O runs on the HistoryService's

@@ -99,12 +99,12 @@ TEST(Runtime, TheStoresRateCardWinsUntilTheConfigFilesOwnChanges)
         ASSERT_TRUE(stored);
         ASSERT_EQ(stored->size(), 2U) << "rate card and cache targets";
         ASSERT_TRUE(core::writeSharedSetting(other,
-                                             QString(core::kRateCardSetting),
-                                             core::rateCardSettingBody(card),
-                                             1,
-                                             stored->at(1).configHash,
-                                             core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
-                                             QStringLiteral("test")));
+                                             {QString(core::kRateCardSetting),
+                                              core::rateCardSettingBody(card),
+                                              1,
+                                              stored->at(1).configHash,
+                                              core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
+                                              QStringLiteral("test")}));
     }
     EXPECT_EQ(currencyAtStart(), QStringLiteral("GBP")) << "an unchanged config keeps the store's edit";
     EXPECT_EQ(currencyAtStart(), QStringLiteral("GBP"));

@@ -114,12 +114,12 @@ TEST(SharedSettingsEngine, CacheTargetsSetInOneProcessReachTheOthersEngineAndBad
     ASSERT_TRUE(succeeded(other.open()));
     ASSERT_TRUE(core::writeSharedSetting(
         other,
-        QString(core::kCacheTargetsSetting),
-        core::cacheTargetsSettingBody({settingsCacheTarget(QStringLiteral("far"), QStringLiteral("elsewhere"))}),
-        2,
-        b.settings.stored(QString(core::kCacheTargetsSetting))->configHash,
-        core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
-        QStringLiteral("test")));
+        {QString(core::kCacheTargetsSetting),
+         core::cacheTargetsSettingBody({settingsCacheTarget(QStringLiteral("far"), QStringLiteral("elsewhere"))}),
+         2,
+         b.settings.stored(QString(core::kCacheTargetsSetting))->configHash,
+         core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
+         QStringLiteral("test")}));
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             return b.settings.stored(QString(core::kCacheTargetsSetting))->revision == 3;

@@ -90,12 +90,12 @@ TEST_P(SharedSettingDialects, WritesCompareAndSetTheRevisionAndAuditWhoAndWhere)
     EXPECT_TRUE(store->sharedSettings()->empty());
     const QByteArray eur = rateCardSettingBody(cardIn(QStringLiteral("EUR")));
     const auto first = writeSharedSetting(*store,
-                                          QString(kRateCardSetting),
-                                          eur,
-                                          0,
-                                          QStringLiteral("hash-1"),
-                                          kAlice,
-                                          QStringLiteral("desktop rate card dialog"));
+                                          {QString(kRateCardSetting),
+                                           eur,
+                                           0,
+                                           QStringLiteral("hash-1"),
+                                           kAlice,
+                                           QStringLiteral("desktop rate card dialog")});
     ASSERT_TRUE(first) << first.error().message.toStdString();
     EXPECT_EQ(first->revision, 1);
     EXPECT_EQ(first->body, eur);
@@ -111,11 +111,11 @@ TEST_P(SharedSettingDialects, WritesCompareAndSetTheRevisionAndAuditWhoAndWhere)
     const QByteArray gbp = rateCardSettingBody(cardIn(QStringLiteral("GBP")));
     const QByteArray chf = rateCardSettingBody(cardIn(QStringLiteral("CHF")));
     const auto won = writeSharedSetting(
-        *store, QString(kRateCardSetting), gbp, 1, QStringLiteral("hash-1"), kAlice, QStringLiteral("first"));
+        *store, {QString(kRateCardSetting), gbp, 1, QStringLiteral("hash-1"), kAlice, QStringLiteral("first")});
     ASSERT_TRUE(won) << won.error().message.toStdString();
     EXPECT_EQ(won->revision, 2);
     const auto lost = writeSharedSetting(
-        other(), QString(kRateCardSetting), chf, 1, QStringLiteral("hash-1"), kBob, QStringLiteral("second"));
+        other(), {QString(kRateCardSetting), chf, 1, QStringLiteral("hash-1"), kBob, QStringLiteral("second")});
     ASSERT_FALSE(lost);
     EXPECT_EQ(lost.error().kind, Error::Kind::Conflict);
     EXPECT_TRUE(lost.error().message.contains(QStringLiteral("revision 2 by alice on replica-a")))
@@ -123,7 +123,7 @@ TEST_P(SharedSettingDialects, WritesCompareAndSetTheRevisionAndAuditWhoAndWhere)
     EXPECT_EQ(stored(QString(kRateCardSetting))->body, gbp);
     // A second first write (revision 0) of an existing setting is a conflict too.
     const auto again =
-        writeSharedSetting(other(), QString(kRateCardSetting), chf, 0, QString(), kBob, QStringLiteral("seed"));
+        writeSharedSetting(other(), {QString(kRateCardSetting), chf, 0, QString(), kBob, QStringLiteral("seed")});
     ASSERT_FALSE(again);
     EXPECT_EQ(again.error().kind, Error::Kind::Conflict);
 
@@ -159,7 +159,7 @@ TEST_P(SharedSettingDialects, TheConfigSeedsTheStoreAnEditSurvivesAndAChangedCon
     // An admin edits it through the store; a restart with the unchanged config keeps the edit.
     const QByteArray eur = rateCardSettingBody(cardIn(QStringLiteral("EUR"), 15));
     ASSERT_TRUE(writeSharedSetting(
-        other(), QString(kRateCardSetting), eur, 1, seeded->setting.configHash, kBob, QStringLiteral("cli")));
+        other(), {QString(kRateCardSetting), eur, 1, seeded->setting.configHash, kBob, QStringLiteral("cli")}));
     const auto restarted = adoptConfigSetting(*store, seedUsd, kAlice);
     ASSERT_TRUE(restarted);
     EXPECT_EQ(restarted->origin, SettingOrigin::Store);
@@ -196,7 +196,7 @@ TEST_P(SharedSettingDialects, AValueNoConfigWroteIsKeptAndRemembersTheConfigsHas
     const QByteArray set = cacheTargetsSettingBody({CacheTargetConfig{
         QStringLiteral("scratch"), QStringLiteral("dgx"), QStringLiteral("ml"), QStringLiteral("cache-pvc")}});
     ASSERT_TRUE(
-        writeSharedSetting(*store, QString(kCacheTargetsSetting), set, 0, QString(), kBob, QStringLiteral("cli")));
+        writeSharedSetting(*store, {QString(kCacheTargetsSetting), set, 0, QString(), kBob, QStringLiteral("cli")}));
     const QByteArray none = cacheTargetsSettingBody({});
     const auto adopted = adoptConfigSetting(*store, SettingSeed{QString(kCacheTargetsSetting), none, {}}, kAlice);
     ASSERT_TRUE(adopted) << adopted.error().message.toStdString();

@@ -151,12 +151,12 @@ TEST_F(ServiceLevelControllerTest, WithASharedStoreTheRateCardGoesThereAndEditsF
     ASSERT_TRUE(succeeded(other.open()));
     card.currency = QStringLiteral("GBP");
     const auto written = core::writeSharedSetting(other,
-                                                  QString(core::kRateCardSetting),
-                                                  core::rateCardSettingBody(card),
-                                                  2,
-                                                  settings.stored(QString(core::kRateCardSetting))->configHash,
-                                                  core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
-                                                  QStringLiteral("strata-server settings set"));
+                                                  {QString(core::kRateCardSetting),
+                                                   core::rateCardSettingBody(card),
+                                                   2,
+                                                   settings.stored(QString(core::kRateCardSetting))->configHash,
+                                                   core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
+                                                   QStringLiteral("strata-server settings set")});
     ASSERT_TRUE(written) << written.error().message.toStdString();
     models::ServiceLevelTableModel &model = controller.serviceLevelModel();
     ASSERT_TRUE(QTest::qWaitFor(
