@@ -6,6 +6,7 @@
 #include "models/core/offthread.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
+#include "models/core/sharedsettings.h"
 #include "models/core/source.h"
 #include "models/core/sourceadmin.h"
 #include "models/core/sources/azure/azuresource.h"
@@ -928,7 +929,9 @@ void DesktopController::openRateCardDialog()
         }
     }
     policies.sort(Qt::CaseInsensitive);
-    auto *dialog = new views::RateCardDialog(m_config.rateCard, policies, m_window.get());
+    // With a shared store the engine has the store's card, which another process may have changed.
+    auto *dialog = new views::RateCardDialog(
+        m_options.settings ? m_engine.serviceLevels().rateCard() : m_config.rateCard, policies, m_window.get());
     QStringList gpuProducts;
     for (const core::Ptr<core::GpuNode> &node : m_engine.estate().gpuNodes().all()) {
         if (!node->gpuProduct.isEmpty() && !gpuProducts.contains(node->gpuProduct)) {
@@ -945,6 +948,21 @@ void DesktopController::openRateCardDialog()
 
 void DesktopController::applyRateCard(const core::RateCard &card)
 {
+    if (m_options.settings) {
+        if (card == m_engine.serviceLevels().rateCard()) {
+            return;
+        }
+        // Every process on the store takes it from there, this one included once it is written.
+        m_options.settings->setRateCard(
+            card, QStringLiteral("desktop rate card dialog"), this, [this](const core::Status &written) {
+                if (written) {
+                    m_window->showStatusMessage(tr("Rate card saved."));
+                } else {
+                    m_window->showNotification(tr("The rate card was not saved: %1").arg(written.error().message));
+                }
+            });
+        return;
+    }
     if (card == m_config.rateCard) {
         return;
     }

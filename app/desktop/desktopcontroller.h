@@ -16,6 +16,7 @@
 
 namespace strata::core {
 class Engine;
+class SharedSettings;
 class Source;
 class SourceAdmin;
 } // namespace strata::core
@@ -33,7 +34,7 @@ namespace strata::desktop {
 /// Engine calls (refresh, performance and snapshot subscriptions), ActionManager previews,
 /// submits and retries, HistoryService queries for the capacity chart, keychain writes, and
 /// config saves (never in demo mode). Service levels: the change dialog into the action preview,
-/// schedules through ScheduleService, the rate card into the config and ServiceLevels, and AKS
+/// schedules through ScheduleService, the rate card into the shared store (else the config) and ServiceLevels, and AKS
 /// clusters added as Kubernetes sources with their kubeconfig in the keychain. Results come back as model updates,
 /// status-bar messages and, for failures, the window's notification bar.
 class DesktopController final : public QObject
@@ -55,6 +56,9 @@ public:
         /// Steps a Demo menu plays one by one (main() passes strata::demo's TR-4858 §4.9–4.10 in
         /// demo mode; this library does not link the demo). Empty: no Demo menu.
         core::GuidedScenario scenario;
+        /// The rate card and cache targets shared through the history store (Runtime::settings()):
+        /// the rate card dialog writes there instead of the config file. nullptr = the config file.
+        core::SharedSettings *settings = nullptr;
     };
 
     /// `engine` must outlive the controller and already have `config.sources` set.
@@ -80,7 +84,9 @@ public:
     /// Removes a source through core::SourceAdmin: saves the config and deletes its keychain
     /// entries (a failure is shown in the notification bar).
     void removeSource(const QString &name);
-    /// Saves the rate card into the config and applies it to the service levels.
+    /// Saves the rate card (into the shared store when Options::settings is set, else into the
+    /// config file) and applies it to the service levels; a store refusal (changed elsewhere
+    /// meanwhile) shows in the notification bar.
     void applyRateCard(const core::RateCard &card);
     /// Fetches the user kubeconfig of the AKS cluster `clusterId` of the Azure source `source`
     /// and adds the cluster as Kubernetes source `name` (empty = the cluster's name, made

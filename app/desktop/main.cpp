@@ -9,6 +9,7 @@
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/runtime.h"
+#include "models/core/sharedsettings.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>
@@ -232,6 +233,15 @@ int main(int argc, char **argv)
         options.scenario = strata::demo::DemoScenario().remaining();
     }
     options.configPath = runtime->configPath();
+    if (!runtime->settingsError().isEmpty()) {
+        qWarning("strata: shared settings unavailable, using the config file's: %s",
+                 qPrintable(runtime->settingsError()));
+    } else if (strata::core::SharedSettings *settings = runtime->settings()) {
+        // The rate card and cache targets live in the store: edits made by another process on it
+        // (a strata-server replica, `strata-server settings set`) show here within seconds.
+        settings->watch();
+        options.settings = settings;
+    }
     strata::desktop::DesktopController controller(runtime->engine(), runtime->config(), options);
     controller.window().show();
     if (!runtime->historyError().isEmpty()) {

@@ -1,7 +1,8 @@
 // strata-server: the headless entry point. `serve` runs the web console (the engine, its history
-// store and schedules, and the WebServer); `user` manages the console's users; the CLI verbs run
-// with secrets from the environment or mounted files instead of a desktop keychain; and a
-// self-test proves a host can run Strata without a display.
+// store and schedules, and the WebServer); `user` manages the console's users, `settings` the rate
+// card and cache targets the replicas share; the CLI verbs run with secrets from the environment or
+// mounted files instead of a desktop keychain; and a self-test proves a host can run Strata without
+// a display.
 
 #include "web/auth.h"
 #include "web/httpguard.h"
@@ -17,6 +18,7 @@
 #include "models/core/replicas.h"
 #include "models/core/runtime.h"
 #include "models/core/sentimentservice.h"
+#include "models/core/sharedsettings.h"
 #include "models/core/source.h"
 
 #include <QCommandLineParser>
@@ -31,6 +33,7 @@
 #include <QRandomGenerator>
 #include <QSocketNotifier>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -247,14 +250,16 @@ storeLocation(const QString &option, const QString &configPath, strata::core::IC
 }
 
 /// `strata-server migrate --from-sqlite PATH --to URL [--users PATH]`: moves an installation's
-/// history, audit log, schedules and action journal into an empty PostgreSQL database, imports
+/// history, audit log, schedules, action journal and shared settings (rate card, cache targets)
+/// into an empty PostgreSQL database, imports
 /// the console's users file (beside the SQLite file unless given), and says what it moved.
 int migrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     using namespace strata;
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "strata-server migrate: copy a SQLite history store (history, audit log, schedules, action journal) into an\n"
+        "strata-server migrate: copy a SQLite history store (history, audit log, schedules, action journal, the\n"
+        "shared rate card and cache targets) into an\n"
         "empty PostgreSQL database, ids included, in one transaction, and import the web console's users.json\n"
         "(beside the SQLite file, or --users): servers on PostgreSQL keep users and sessions there. The source is\n"
         "only read. The password comes from the URL, STRATA_SECRET_STORE_PASSWORD, "
@@ -402,6 +407,154 @@ int userCommand(QStringList arguments, QTextStream &in, QTextStream &out, QTextS
     return web::runUserCommand(arguments, defaultUsersPath(), in, out, err, clock, 600000, &store);
 }
 
+/// `strata-server settings get|set rate-card|cache-targets`: the rate card and cache targets every
+/// process on the store uses (models/core/sharedsettings.h). `get` prints the stored JSON (the
+/// config's form); `set` reads it from --file (or standard input), checks it as the config file
+/// would, and writes it over the revision it read (or --if-revision), audited; running servers
+/// apply it within seconds.
+int settingsCommand(const QStringList &arguments, QTextStream &in, QTextStream &out, QTextStream &err)
+{
+    using namespace strata;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "strata-server settings: the rate card and cache targets shared through the store (--store URL or path,\n"
+        "STRATA_STORE, the config's \"store\", else its history file). The store's value wins over the config\n"
+        "file's until the config file's value changes."));
+    parser.addHelpOption();
+    const QCommandLineOption storeOption(QStringLiteral("store"),
+                                         QStringLiteral("postgresql://user@host:port/database or a SQLite file."),
+                                         QStringLiteral("url"));
+    const QCommandLineOption configOption(QStringLiteral("config"),
+                                          QStringLiteral("The config file (its store, its sources for cache targets)."),
+                                          QStringLiteral("path"));
+    const QCommandLineOption fileOption(QStringLiteral("file"),
+                                        QStringLiteral("set: the JSON to store (default: standard input)."),
+                                        QStringLiteral("path"));
+    const QCommandLineOption revisionOption(
+        QStringLiteral("if-revision"),
+        QStringLiteral("set: only over this stored revision (as `get` showed it); default: the one read now."),
+        QStringLiteral("n"));
+    parser.addOptions({storeOption, configOption, fileOption, revisionOption});
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("get or set"));
+    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("rate-card or cache-targets"));
+    if (!parser.parse(QStringList{QStringLiteral("strata-server settings")} + arguments)) {
+        err << "strata-server settings: " << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    const QString action = positional.value(0);
+    const QString name = positional.value(1) == QLatin1String("rate-card")       ? QString(core::kRateCardSetting)
+                         : positional.value(1) == QLatin1String("cache-targets") ? QString(core::kCacheTargetsSetting)
+                                                                                 : QString();
+    if (positional.size() != 2 || (action != QLatin1String("get") && action != QLatin1String("set"))
+        || name.isEmpty()) {
+        err << "strata-server settings: wants get|set rate-card|cache-targets [--file F] [--store URL]\n";
+        return 2;
+    }
+    const QString configPath = parser.isSet(configOption)
+                                   ? parser.value(configOption)
+                                   : qEnvironmentVariable("STRATA_CONFIG", core::AppConfig::defaultPath());
+    std::optional<core::AppConfig> config;
+    if (QFile::exists(configPath)) {
+        core::AppConfig loaded;
+        if (const core::Status read = core::AppConfig::load(configPath, &loaded); !read) {
+            err << "strata-server settings: " << read.error().message << '\n';
+            return 2;
+        }
+        config = std::move(loaded);
+    }
+    core::EnvFileCredentialStore credentials;
+    core::Result<QString> location = storeLocation(parser.value(storeOption), configPath, credentials);
+    if (location && location->isEmpty()) {
+        location = core::historyPathFor(config.value_or(core::AppConfig{}));
+    }
+    if (!location) {
+        err << "strata-server settings: " << location.error().message << '\n';
+        return 2;
+    }
+    core::SystemClock clock;
+    core::SqlHistoryStore store(*location, clock);
+    const QString where = core::SqlHistoryStore::displayLocation(*location);
+    if (const core::Status opened = store.open(); !opened) {
+        err << "strata-server settings: " << opened.error().message << '\n';
+        return 1;
+    }
+    const core::Result<std::vector<core::SharedSetting>> all = store.sharedSettings();
+    if (!all) {
+        err << "strata-server settings: " << all.error().message << '\n';
+        return 1;
+    }
+    core::SharedSetting current;
+    for (const core::SharedSetting &stored : *all) {
+        if (stored.name == name) {
+            current = stored;
+        }
+    }
+    if (action == QLatin1String("get")) {
+        if (current.revision == 0) {
+            err << "strata-server settings: " << where << " has no " << core::settingDisplayName(name)
+                << " yet (the first server to start seeds it from its config file)\n";
+            return 1;
+        }
+        out << QJsonDocument::fromJson(current.body).toJson(QJsonDocument::Indented);
+        err << core::settingDisplayName(name) << ": revision " << current.revision << ", "
+            << current.updated.toString(Qt::ISODate) << " by " << current.updatedBy << '\n';
+        return 0;
+    }
+    QByteArray json;
+    if (!parser.isSet(fileOption) || parser.value(fileOption) == QLatin1String("-")) {
+        json = in.readAll().toUtf8();
+    } else if (QFile f(parser.value(fileOption)); f.open(QIODevice::ReadOnly)) {
+        json = f.readAll();
+    } else {
+        err << "strata-server settings: cannot read " << f.fileName() << ": " << f.errorString() << '\n';
+        return 2;
+    }
+    // Checked and written in the canonical form, so equal values hash alike.
+    QByteArray body;
+    if (name == core::kRateCardSetting) {
+        const core::Result<core::RateCard> card = core::rateCardFromSetting(json);
+        body = card ? core::rateCardSettingBody(*card) : QByteArray();
+        if (!card) {
+            err << "strata-server settings: " << card.error().message << '\n';
+            return 2;
+        }
+    } else {
+        const core::Result<QList<core::CacheTargetConfig>> targets =
+            core::cacheTargetsFromSetting(json, config ? &config->sources : nullptr);
+        if (!targets) {
+            err << "strata-server settings: " << targets.error().message << '\n';
+            return 2;
+        }
+        body = core::cacheTargetsSettingBody(*targets);
+    }
+    qint64 expected = current.revision;
+    if (parser.isSet(revisionOption)) {
+        bool ok = false;
+        expected = parser.value(revisionOption).toLongLong(&ok);
+        if (!ok || expected < 0) {
+            err << "strata-server settings: --if-revision wants a revision number\n";
+            return 2;
+        }
+    }
+    const core::SettingWriter writer{qEnvironmentVariable("USER", QStringLiteral("strata-server")),
+                                     QSysInfo::machineHostName() + QLatin1Char('/')
+                                         + QString::number(QCoreApplication::applicationPid())};
+    const core::Result<core::SharedSetting> written = core::writeSharedSetting(
+        store, {name, body, expected, current.configHash, writer, QStringLiteral("strata-server settings set")});
+    if (!written) {
+        err << "strata-server settings: " << written.error().message << '\n';
+        return written.error().kind == core::Error::Kind::Conflict ? 1 : 2;
+    }
+    out << "strata-server settings: " << core::settingDisplayName(name) << " stored in " << where << " as revision "
+        << written->revision << "; running servers apply it within seconds\n";
+    return 0;
+}
+
 /// `strata-server serve`: the web console until SIGINT/SIGTERM.
 int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
@@ -535,6 +688,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     }
     runtimeOptions.user = QStringLiteral("strata-server");
     runtimeOptions.runSchedules = true;
+    runtimeOptions.replicaId =
+        parser.isSet(replicaIdOption) ? parser.value(replicaIdOption) : qEnvironmentVariable("STRATA_REPLICA_ID");
     // The sources start once the options are checked and the server is about to listen.
     runtimeOptions.startSources = false;
     core::Result<std::unique_ptr<core::Runtime>> built = core::Runtime::build(runtimeOptions);
@@ -701,8 +856,7 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     std::unique_ptr<core::ReplicaCoordinator> replicas;
     if (core::SqlHistoryStore::isPostgresLocation(runtimeOptions.store) && runtime->history()) {
         core::ReplicaCoordinator::Options replicaOptions;
-        replicaOptions.replicaId =
-            parser.isSet(replicaIdOption) ? parser.value(replicaIdOption) : qEnvironmentVariable("STRATA_REPLICA_ID");
+        replicaOptions.replicaId = runtimeOptions.replicaId;
         if (parser.isSet(leaseOption)) {
             bool ok = false;
             const double seconds = parser.value(leaseOption).toDouble(&ok);
@@ -724,6 +878,16 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
         replicas->start();
         out << "strata-server: replica " << replicas->replicaId() << " shares its sources through "
             << core::SqlHistoryStore::displayLocation(runtimeOptions.store) << '\n';
+    }
+    // The rate card and cache targets follow the store: an edit made on any replica (or with
+    // `strata-server settings set`) applies here within seconds.
+    if (!runtime->settingsError().isEmpty()) {
+        err << "strata-server: shared settings unavailable, using the config file's: " << runtime->settingsError()
+            << '\n';
+    } else if (core::SharedSettings *settings = runtime->settings(); settings && replicas) {
+        settings->follow(*replicas);
+    } else if (settings) {
+        settings->watch();
     }
     if (const core::Status listening = server.listen(); !listening) {
         err << "strata-server: " << listening.error().message << '\n';
@@ -797,6 +961,13 @@ int main(int argc, char **argv)
         err.flush();
         return code;
     }
+    if (!arguments.isEmpty() && arguments.first() == QLatin1String("settings")) {
+        QTextStream in(stdin);
+        const int code = settingsCommand(arguments.mid(1), in, out, err);
+        out.flush();
+        err.flush();
+        return code;
+    }
     if (!arguments.isEmpty() && arguments.first() == QLatin1String("user")) {
         QTextStream in(stdin);
         const int code = userCommand(arguments.mid(1), in, out, err);
@@ -811,6 +982,7 @@ int main(int argc, char **argv)
                "       strata-server migrate --from-sqlite PATH --to postgresql://user@host:port/database\n"
                "       strata-server user add NAME --role viewer|operator|admin | user remove NAME | user list "
                "[--users PATH]\n"
+               "       strata-server settings get|set rate-card|cache-targets [--file F] [--store URL]\n"
                "       strata-server [--config PATH | --demo] get RESOURCE [--source NAME] [-o table|json|csv]\n"
                "       strata-server --self-test [--timeout SECONDS]\n"
                "Secrets come from STRATA_SECRET_<SOURCE>_PASSWORD or $STRATA_SECRETS_DIR/<source>/password.\n";

@@ -216,7 +216,7 @@ QJsonValue secretRefToJson(const SecretRef &ref)
 // Parses one entry of "cache_targets"; `sources` are the parsed sources (the target's cluster
 // must be one of the Kubernetes sources).
 bool parseCacheTarget(
-    const QJsonValue &value, int index, const QList<SourceConfig> &sources, CacheTargetConfig *target, QString *error)
+    const QJsonValue &value, int index, const QList<SourceConfig> *sources, CacheTargetConfig *target, QString *error)
 {
     QString where = QStringLiteral("cache_targets[%1]").arg(index);
     const auto fail = [&where, error](const QString &message) {
@@ -263,10 +263,10 @@ bool parseCacheTarget(
     if (target->kubernetesSource.isEmpty()) {
         return fail(QStringLiteral("missing \"kubernetes_source\" (the cluster that mounts the cache volume)"));
     }
-    const auto cluster = std::find_if(sources.cbegin(), sources.cend(), [&](const SourceConfig &s) {
-        return s.name == target->kubernetesSource;
+    const bool isCluster = !sources || std::any_of(sources->cbegin(), sources->cend(), [&](const SourceConfig &s) {
+        return s.name == target->kubernetesSource && s.kind == SourceKind::Kubernetes;
     });
-    if (cluster == sources.cend() || cluster->kind != SourceKind::Kubernetes) {
+    if (!isCluster) {
         return fail(QStringLiteral("kubernetes_source %1 is not a configured kubernetes source")
                         .arg(quoted(target->kubernetesSource)));
     }
@@ -592,24 +592,12 @@ Status AppConfig::parse(const QByteArray &json, AppConfig *config)
 
     const QJsonValue cacheTargets = root.value(QLatin1String("cache_targets"));
     if (!cacheTargets.isUndefined() && !cacheTargets.isNull()) {
-        if (!cacheTargets.isArray()) {
-            message = QStringLiteral("\"cache_targets\" must be an array");
+        Result<QList<CacheTargetConfig>> targets = cacheTargetsFromJson(cacheTargets, &parsed.sources);
+        if (!targets) {
+            message = targets.error().message;
             return fail();
         }
-        const QJsonArray targetArray = cacheTargets.toArray();
-        for (int i = 0; i < targetArray.size(); ++i) {
-            CacheTargetConfig target;
-            if (!parseCacheTarget(targetArray.at(i), i, parsed.sources, &target, &message)) {
-                return fail();
-            }
-            for (const CacheTargetConfig &other : std::as_const(parsed.cacheTargets)) {
-                if (other.name == target.name) {
-                    message = QStringLiteral("cache target %1: duplicate name").arg(quoted(target.name));
-                    return fail();
-                }
-            }
-            parsed.cacheTargets.append(std::move(target));
-        }
+        parsed.cacheTargets = std::move(*targets);
     }
 
     const QJsonValue sentiment = root.value(QLatin1String("sentiment"));
@@ -625,6 +613,41 @@ Status AppConfig::parse(const QByteArray &json, AppConfig *config)
         *config = std::move(parsed);
     }
     return {};
+}
+
+QJsonArray cacheTargetsToJson(const QList<CacheTargetConfig> &targets)
+{
+    QJsonArray array;
+    for (const CacheTargetConfig &target : targets) {
+        array.append(cacheTargetToJson(target));
+    }
+    return array;
+}
+
+Result<QList<CacheTargetConfig>> cacheTargetsFromJson(const QJsonValue &value, const QList<SourceConfig> *sources)
+{
+    if (!value.isArray()) {
+        return core::fail(
+            Error::invalid(QStringLiteral("cache_targets"), QStringLiteral("\"cache_targets\" must be an array")));
+    }
+    const QJsonArray array = value.toArray();
+    QList<CacheTargetConfig> targets;
+    QString message;
+    for (int i = 0; i < array.size(); ++i) {
+        CacheTargetConfig target;
+        if (!parseCacheTarget(array.at(i), i, sources, &target, &message)) {
+            return core::fail(Error::invalid(QStringLiteral("cache_targets"), message));
+        }
+        for (const CacheTargetConfig &other : std::as_const(targets)) {
+            if (other.name == target.name) {
+                return core::fail(
+                    Error::invalid(QStringLiteral("cache_targets"),
+                                   QStringLiteral("cache target %1: duplicate name").arg(quoted(target.name))));
+            }
+        }
+        targets.append(std::move(target));
+    }
+    return targets;
 }
 
 Status AppConfig::load(const QString &path, AppConfig *config)
@@ -658,11 +681,7 @@ QByteArray AppConfig::toJson() const
         root.insert(QStringLiteral("rate_card"), rateCard.toJson());
     }
     if (!cacheTargets.isEmpty()) {
-        QJsonArray targetArray;
-        for (const CacheTargetConfig &target : cacheTargets) {
-            targetArray.append(cacheTargetToJson(target));
-        }
-        root.insert(QStringLiteral("cache_targets"), targetArray);
+        root.insert(QStringLiteral("cache_targets"), cacheTargetsToJson(cacheTargets));
     }
     if (sentiment) {
         root.insert(QStringLiteral("sentiment"), sentimentToJson(*sentiment));

@@ -5,6 +5,7 @@
 #include "models/core/error.h"
 #include "models/core/ratecard.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -117,6 +118,13 @@ struct CacheTargetConfig
 
     bool operator==(const CacheTargetConfig &) const = default;
 };
+
+/// The config's "cache_targets" array form of `targets` (what AppConfig::toJson() writes).
+QJsonArray cacheTargetsToJson(const QList<CacheTargetConfig> &targets);
+/// Parses a "cache_targets" array as AppConfig::load() does (names, ranges, duplicates). With
+/// `sources`, each target's kubernetes_source must name one of its Kubernetes sources; nullptr
+/// skips that check. A one-line Kind::Invalid error naming the target.
+Result<QList<CacheTargetConfig>> cacheTargetsFromJson(const QJsonValue &value, const QList<SourceConfig> *sources);
 
 /// Where the support-center sentiment results are read from (TR-4910), key "sentiment":
 /// `{"source": "datalake", "bucket": "sentiment", "prefix": "calls/", "s3_access_key": ...,

@@ -391,6 +391,58 @@ void HistoryService::listenForSharedStates(QObject *context,
         false);
 }
 
+namespace {
+
+Error settingsUnavailable(const QString &openError)
+{
+    return Error::make(Error::Kind::Unavailable,
+                       openError.isEmpty() ? QStringLiteral("the history store is not running") : openError);
+}
+
+} // namespace
+
+void HistoryService::sharedSettings(QObject *context, std::function<void(Result<std::vector<SharedSetting>>)> done)
+{
+    ask<Result<std::vector<SharedSetting>>>(
+        context,
+        std::move(done),
+        [](IHistoryStore &store) {
+            return store.sharedSettings();
+        },
+        fail(settingsUnavailable(m_openError)));
+}
+
+void HistoryService::writeSharedSetting(SettingEdit edit,
+                                        QObject *context,
+                                        std::function<void(Result<SharedSetting>)> done)
+{
+    ask<Result<SharedSetting>>(
+        context,
+        std::move(done),
+        [edit = std::move(edit)](IHistoryStore &store) {
+            return core::writeSharedSetting(store, edit);
+        },
+        fail(settingsUnavailable(m_openError)));
+}
+
+Result<std::vector<AdoptedSetting>> HistoryService::adoptSettings(const std::vector<SettingSeed> &seeds,
+                                                                  const SettingWriter &writer)
+{
+    return callBlocking<Result<std::vector<AdoptedSetting>>>(
+        [&](IHistoryStore &store) -> Result<std::vector<AdoptedSetting>> {
+            std::vector<AdoptedSetting> out;
+            for (const SettingSeed &seed : seeds) {
+                Result<AdoptedSetting> adopted = adoptConfigSetting(store, seed, writer);
+                if (!adopted) {
+                    return fail(adopted.error());
+                }
+                out.push_back(std::move(*adopted));
+            }
+            return out;
+        },
+        fail(settingsUnavailable(m_openError)));
+}
+
 template <class R> R HistoryService::callBlocking(std::function<R(IHistoryStore &)> fn, R failed)
 {
     if (!m_openError.isEmpty() || !m_thread.isRunning()) {

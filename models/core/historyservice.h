@@ -3,6 +3,7 @@
 #include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
 #include "models/core/historystore.h"
+#include "models/core/sharedsettings.h"
 
 #include <QObject>
 #include <QThread>
@@ -148,6 +149,15 @@ public:
     void listenForSharedStates(QObject *context,
                                std::function<void(const QString &source)> notified,
                                std::function<void(bool ok)> listening);
+
+    // Shared settings (models/core/sharedsettings.h). `done` runs on `context`'s thread; a
+    // store that never opened answers Kind::Unavailable.
+    void sharedSettings(QObject *context, std::function<void(Result<std::vector<SharedSetting>>)> done);
+    /// core::writeSharedSetting() on the history thread.
+    void writeSharedSetting(SettingEdit edit, QObject *context, std::function<void(Result<SharedSetting>)> done);
+    /// core::adoptConfigSetting() for each of `seeds`, waiting for the answer (start-up).
+    Result<std::vector<AdoptedSetting>> adoptSettings(const std::vector<SettingSeed> &seeds,
+                                                      const SettingWriter &writer);
 
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();

@@ -235,6 +235,19 @@ const char *const kMigrationV8[] = {
     "ALTER TABLE audit_log ADD COLUMN replica TEXT NOT NULL DEFAULT ''",
 };
 
+// Settings every process sharing the store uses (rate card, cache targets) instead of its own
+// config file's copy: JSON text, a revision per name for compare-and-set writes, and the hash of
+// the config file value last applied, so a changed config file is applied again at start.
+const char *const kMigrationSettings[] = {
+    "CREATE TABLE setting ("
+    " name TEXT PRIMARY KEY,"
+    " body TEXT NOT NULL,"
+    " revision BIGINT NOT NULL,"
+    " updated_t BIGINT NOT NULL,"
+    " updated_by TEXT NOT NULL,"
+    " config_hash TEXT NOT NULL DEFAULT '')",
+};
+
 struct Migration
 {
     std::span<const char *const> common;
@@ -251,6 +264,7 @@ const Migration kMigrations[] = {
     {kMigrationV6},
     {kMigrationWebAuth}, // web console users and sessions (issue 19)
     {kMigrationV8},
+    {kMigrationSettings}, // V9: shared settings (issue 19)
 };
 
 // The few spellings of the common migrations that PostgreSQL does not share. REAL is a 4-byte
@@ -1956,6 +1970,7 @@ const CopiedTable kCopiedTables[] = {
     {"web_user", "web console users", false},
     {"web_session", "web console sessions", false},
     {"web_auth_change", "web console changes", true},
+    {"setting", "shared settings: rate card, cache targets", false},
 };
 
 qint64 rowCount(const QSqlDatabase &db, const QString &table, QSqlError *error)
@@ -2418,6 +2433,128 @@ bool SqlHistoryStore::listenForSharedStates(std::function<void(const QString &so
     }
     d->onShared = std::move(notified);
     return d->subscribeShared();
+}
+
+// ---- Shared settings (issue 19) ---------------------------------------------------------------
+
+namespace {
+
+const QString kSettingColumns = QStringLiteral("name, body, revision, updated_t, updated_by, config_hash FROM setting");
+
+SharedSetting settingFromRow(const QSqlQuery &q)
+{
+    return SharedSetting{q.value(0).toString(),
+                         q.value(1).toString().toUtf8(),
+                         q.value(2).toLongLong(),
+                         fromUnixMs(q.value(3).toLongLong()),
+                         q.value(4).toString(),
+                         q.value(5).toString()};
+}
+
+} // namespace
+
+Result<std::vector<SharedSetting>> SqlHistoryStore::sharedSettings()
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    QSqlQuery q = d->select(QStringLiteral("SELECT %1 ORDER BY name").arg(kSettingColumns));
+    std::vector<SharedSetting> out =
+        d->selectAll<SharedSetting>(q, QStringLiteral("cannot read the shared settings"), settingFromRow);
+    if (!d->lastError.isEmpty()) {
+        return core::fail(d->lastError);
+    }
+    return out;
+}
+
+Result<SharedSetting> SqlHistoryStore::putSharedSetting(const SharedSetting &setting,
+                                                        qint64 expectedRevision,
+                                                        const std::optional<AuditEntry> &audit)
+{
+    if (!d->requireOpen()) {
+        return core::fail(d->lastError);
+    }
+    if (setting.name.isEmpty() || expectedRevision < 0) {
+        return core::fail(Error::invalid(QStringLiteral("name"), QStringLiteral("a setting needs a name")));
+    }
+    const auto failed = [this](const QString &what, const QSqlError &error) {
+        d->abort(what, error);
+        return core::fail(d->lastError);
+    };
+    if (!d->begin()) {
+        return core::fail(d->lastError);
+    }
+    const std::optional<qint64> now = d->storeNowMs();
+    if (!now) {
+        d->rollback();
+        return core::fail(d->lastError);
+    }
+    // Compare-and-set in one statement each way: a concurrent writer of the same revision either
+    // finds the row taken (insert) or its WHERE no longer true (update), and changes nothing.
+    QSqlQuery q(d->db);
+    q.prepare(expectedRevision == 0
+                  ? QStringLiteral("INSERT INTO setting (body, revision, updated_t, updated_by, config_hash, name)"
+                                   " VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING")
+                  : QStringLiteral("UPDATE setting SET body = ?, revision = revision + 1, updated_t = ?,"
+                                   " updated_by = ?, config_hash = ? WHERE name = ? AND revision = ?"));
+    q.addBindValue(QString::fromUtf8(setting.body));
+    q.addBindValue(*now);
+    q.addBindValue(notNull(setting.updatedBy));
+    q.addBindValue(notNull(setting.configHash));
+    q.addBindValue(setting.name);
+    if (expectedRevision > 0) {
+        q.addBindValue(expectedRevision);
+    }
+    if (!q.exec()) {
+        return failed(QStringLiteral("cannot write the setting %1").arg(setting.name), q.lastError());
+    }
+    const bool written = q.numRowsAffected() == 1;
+    QSqlQuery row = d->select(QStringLiteral("SELECT %1 WHERE name = ?").arg(kSettingColumns));
+    row.addBindValue(setting.name);
+    if (!row.exec()) {
+        return failed(QStringLiteral("cannot read the setting %1").arg(setting.name), row.lastError());
+    }
+    const std::optional<SharedSetting> stored = row.next() ? std::optional(settingFromRow(row)) : std::nullopt;
+    row.finish();
+    if (!written) {
+        d->rollback();
+        d->lastError =
+            stored ? QStringLiteral("%1 changed meanwhile: revision %2 by %3 at %4 (expected %5)")
+                         .arg(setting.name)
+                         .arg(stored->revision)
+                         .arg(stored->updatedBy, stored->updated.toString(Qt::ISODate))
+                         .arg(expectedRevision)
+                   : QStringLiteral("%1 is not stored (expected revision %2)").arg(setting.name).arg(expectedRevision);
+        return core::fail(Error::make(Error::Kind::Conflict, d->lastError));
+    }
+    if (!stored) {
+        d->rollback();
+        return core::fail(QStringLiteral("the setting %1 vanished while it was written").arg(setting.name));
+    }
+    if (audit) {
+        AuditEntry entry = *audit;
+        if (!entry.time.isValid()) {
+            entry.time = fromUnixMs(*now);
+        }
+        if (appendAudit(entry) < 0) {
+            const QString error = d->lastError;
+            d->rollback();
+            d->lastError = error;
+            return core::fail(error);
+        }
+    }
+    if (d->postgres) {
+        q.prepare(QStringLiteral("SELECT pg_notify('strata_state', ?)"));
+        q.addBindValue(QString(QStringLiteral("setting:") + setting.name));
+        if (!q.exec()) {
+            return failed(QStringLiteral("cannot notify the setting %1").arg(setting.name), q.lastError());
+        }
+    }
+    if (!d->db.commit()) {
+        return failed(QStringLiteral("cannot commit the setting %1").arg(setting.name), d->db.lastError());
+    }
+    d->lastError.clear();
+    return *stored;
 }
 
 // ---- Web console users and sessions (issue 19): models/core/webauthstore.h does the SQL ------

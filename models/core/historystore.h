@@ -124,6 +124,22 @@ struct SharedStates
     QDateTime storeTime;                   ///< UTC, store clock, for the notify lag
 };
 
+/// A setting every process sharing the store uses instead of its own config file's copy (table
+/// setting, schema version 9): the rate card and the cache targets (models/core/sharedsettings.h).
+struct SharedSetting
+{
+    QString name;        ///< "rate_card" (RateCard::toJson), "cache_targets" (the config's array)
+    QByteArray body;     ///< compact JSON
+    qint64 revision = 0; ///< 1 for the first write, +1 for each one after; 0 = not stored yet
+    QDateTime updated;   ///< UTC, on the store's clock
+    QString updatedBy;   ///< who wrote it, "<user> on <replica>"
+    /// Lower-case hex SHA-256 of the config file value this setting last took (seeded from a
+    /// config file or applied again after that value changed); empty when no config file wrote it.
+    QString configHash;
+
+    bool operator==(const SharedSetting &) const = default;
+};
+
 /// One action in the crash-safe journal (table action_journal). Written before the mutation is
 /// sent and updated as it moves on, so a process killed in the middle leaves a row that the next
 /// start reconciles from the vendor's state instead of sending the mutation again.
@@ -400,13 +416,34 @@ public:
         return std::nullopt;
     }
     /// Calls `notified(source)` on the store's thread when another connection shared a state
-    /// (PostgreSQL LISTEN, kept across reconnects). false where the store cannot notify
+    /// (PostgreSQL LISTEN, kept across reconnects); `source` is "setting:<name>" for a shared
+    /// setting written (putSharedSetting()). false where the store cannot notify
     /// (SQLite): readers then poll sharedStates().
     virtual bool listenForSharedStates(std::function<void(const QString &source)> notified)
     {
         Q_UNUSED(notified)
         return false;
     }
+    // ---- Shared settings (issue 19; models/core/sharedsettings.h) -------------------------------
+    // A store without the setting table (a support bundle) answers Kind::Unavailable.
+    /// Every stored setting, by name.
+    virtual Result<std::vector<SharedSetting>> sharedSettings() { return fail(noSettings()); }
+    /// Writes `setting` (name, body, updatedBy, configHash) if the stored one still has revision
+    /// `expectedRevision` (0: none stored yet), with `audit` appended in the same transaction
+    /// when given (its time, when invalid, is the store's clock), and signals readers (PostgreSQL
+    /// NOTIFY on "strata_state", payload "setting:<name>"). The stored row: revision
+    /// expectedRevision + 1, updated on the store's clock. Kind::Conflict naming the stored
+    /// revision and its writer when another write came first (nothing written), Kind::Failed on
+    /// a database error.
+    virtual Result<SharedSetting>
+    putSharedSetting(const SharedSetting &setting, qint64 expectedRevision, const std::optional<AuditEntry> &audit)
+    {
+        Q_UNUSED(setting)
+        Q_UNUSED(expectedRevision)
+        Q_UNUSED(audit)
+        return fail(noSettings());
+    }
+
     // ---- Web console users and sessions (issue 19; models/core/webauthstore.h) ----------------
     // strata-server replicas sharing one database keep their console users and sessions here.
     // A store without these tables (a support bundle) answers Kind::Unavailable.
@@ -474,6 +511,10 @@ protected:
         return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no web console users"));
     }
     // ---- end of web console users and sessions ------------------------------------------------
+    static Error noSettings()
+    {
+        return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no shared settings"));
+    }
 };
 
 /// The SQL implementation, in two dialects behind one schema (with a migration list per dialect):
@@ -559,6 +600,11 @@ public:
                           const QByteArray &body) override;
     std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies) override;
     bool listenForSharedStates(std::function<void(const QString &source)> notified) override;
+
+    Result<std::vector<SharedSetting>> sharedSettings() override;
+    Result<SharedSetting> putSharedSetting(const SharedSetting &setting,
+                                           qint64 expectedRevision,
+                                           const std::optional<AuditEntry> &audit) override;
 
     // Web console users and sessions (issue 19).
     Status saveWebUser(const WebUserRecord &user, const QDateTime &at) override;

@@ -72,6 +72,7 @@ ReplicaCoordinator::ReplicaCoordinator(Engine &engine, HistoryService &history, 
     m_readTimer = timer(m_options.readEvery, &ReplicaCoordinator::readStates);
     m_shareTimer = timer(m_options.shareEvery, &ReplicaCoordinator::share);
     m_shareTimer->setSingleShot(true);
+    connect(m_readTimer, &QTimer::timeout, this, &ReplicaCoordinator::settingsMayHaveChanged);
 
     connect(&m_engine.estate(), &Estate::sourcePublished, this, [this](const QString &source) {
         markDirty(source, true);
@@ -101,7 +102,9 @@ void ReplicaCoordinator::start()
     m_history.listenForSharedStates(
         this,
         [this](const QString &source) {
-            if (!m_engine.pollsHere(source)) {
+            if (source.startsWith(QLatin1String("setting:"))) {
+                Q_EMIT settingsMayHaveChanged();
+            } else if (!m_engine.pollsHere(source)) {
                 readStates();
             }
         },

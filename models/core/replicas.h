@@ -92,6 +92,9 @@ Q_SIGNALS:
     void leasesChanged();
     /// Another replica's state of `source` at `revision` was published into the estate.
     void stateApplied(const QString &source, qint64 revision);
+    /// The store signalled a shared setting written ("setting:<name>"), or the fallback read
+    /// (every `readEvery`) is due: SharedSettings reads the settings then.
+    void settingsMayHaveChanged();
 
 private:
     void renew();

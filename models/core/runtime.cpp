@@ -3,6 +3,7 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "models/core/sharedsettings.h"
 
 #include <QFileInfo>
 
@@ -10,6 +11,7 @@ namespace strata::core {
 
 Runtime::~Runtime()
 {
+    m_settings.reset();
     if (m_retention) {
         m_clock->cancel(m_retention);
     }
@@ -73,8 +75,21 @@ Result<std::unique_ptr<Runtime>> Runtime::build(RuntimeOptions options)
     deps.runSchedules = options.runSchedules;
     deps.firstPollDeadline = options.firstPollDeadline;
     r->m_engine = std::make_unique<Engine>(deps);
-    r->m_engine->setRateCard(r->m_config.rateCard);
-    r->m_engine->setCacheTargets(r->m_config.cacheTargets);
+    if (HistoryService *history = r->history()) {
+        // The store's rate card and cache targets, shared with every process on it; the config's
+        // seed it, or apply again once they changed (sharedsettings.h).
+        r->m_settings = std::make_unique<SharedSettings>(
+            *r->m_engine,
+            *history,
+            SettingWriter{options.user,
+                          options.replicaId.isEmpty() ? r->m_engine->actions().ownerId() : options.replicaId});
+        if (const Status adopted = r->m_settings->adopt(r->m_config, r->m_configPath); !adopted) {
+            r->m_settingsError = adopted.error().message;
+        }
+    } else {
+        r->m_engine->setRateCard(r->m_config.rateCard);
+        r->m_engine->setCacheTargets(r->m_config.cacheTargets);
+    }
     if (options.startSources) {
         r->m_engine->setSources(r->m_config.sources);
     }

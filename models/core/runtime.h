@@ -14,6 +14,7 @@ namespace strata::core {
 class Engine;
 class HistoryService;
 class ICredentialStore;
+class SharedSettings;
 
 /// Starts the demo estate for a Runtime: sets `config` to its sources and `credentials` to the
 /// in-memory store of their secrets. The returned handle owns both and keeps the simulators
@@ -62,6 +63,10 @@ struct RuntimeOptions
     /// (SqlHistoryStore keeps it out of messages).
     QString store;
     QString user; ///< recorded in the audit log
+    /// This process among replicas sharing a store (ReplicaCoordinator::Options::replicaId), named
+    /// in the audit entry when a changed config value is applied to the shared settings at start;
+    /// empty = the action journal's owner id ("<host>/<pid>").
+    QString replicaId;
     bool runSchedules = false;
     std::chrono::milliseconds firstPollDeadline{0}; ///< Engine::Deps::firstPollDeadline
     /// Apply config().sources to the engine at once; off for callers that choose which to poll.
@@ -73,8 +78,8 @@ struct RuntimeOptions
 
 /// One application's start-up wiring, the same for the desktop app, strata-server and the CLI:
 /// the config file or the demo estate → credentials → history store + retention → Engine (with
-/// the config's rate card, cache targets and, unless told otherwise, sources). Owns all of it and
-/// tears it down in reverse order.
+/// the rate card and cache targets the store shares, else the config's, and, unless told
+/// otherwise, the config's sources). Owns all of it and tears it down in reverse order.
 class Runtime
 {
 public:
@@ -96,6 +101,12 @@ public:
     [[nodiscard]] HistoryService *history() const;
     /// Why the wanted history store did not open; empty otherwise.
     [[nodiscard]] QString historyError() const { return m_historyError; }
+    /// The rate card and cache targets shared through the history store (adopted from the
+    /// config at build); nullptr without a store (the engine then has the config's values).
+    [[nodiscard]] SharedSettings *settings() const { return m_settings.get(); }
+    /// Why the shared settings could not be read or seeded at build (the engine then has the
+    /// config's values); empty otherwise.
+    [[nodiscard]] QString settingsError() const { return m_settingsError; }
 
 private:
     Runtime() = default;
@@ -113,6 +124,8 @@ private:
     QString m_historyError;
     IClock::TimerId m_retention = 0;
     std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<SharedSettings> m_settings;
+    QString m_settingsError;
 };
 
 } // namespace strata::core

@@ -4,6 +4,8 @@
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/runtime.h"
+#include "models/core/servicelevels.h"
+#include "models/core/sharedsettings.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
@@ -54,6 +56,63 @@ TEST(Runtime, ConfigFileGivesTheEngineItsSourcesAndTheHistoryStoreItsPath)
     EXPECT_EQ(runtime->engine().history(), runtime->history());
     EXPECT_TRUE(QFileInfo::exists(history));
     EXPECT_EQ(&runtime->engine().credentials(), &secrets);
+}
+
+TEST(Runtime, TheStoresRateCardWinsUntilTheConfigFilesOwnChanges)
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("config.json"));
+    const QString history = dir.filePath(QStringLiteral("history.sqlite"));
+    const auto configWithCurrency = [&](const QString &currency) {
+        writeRuntimeConfig(config,
+                           QStringLiteral(R"({"sources": [], "history": {"path": "%1"},
+                               "rate_card": {"currency": "%2"}})")
+                               .arg(history, currency)
+                               .toUtf8());
+    };
+    core::InMemoryCredentialStore secrets;
+    core::RuntimeOptions options;
+    options.configPath = config;
+    options.credentials = &secrets;
+    options.user = QStringLiteral("test");
+    const auto currencyAtStart = [&] {
+        auto built = core::Runtime::build(options);
+        EXPECT_TRUE(succeeded(built));
+        if (!built) {
+            return QString();
+        }
+        EXPECT_EQ((*built)->settings() != nullptr, options.history);
+        EXPECT_TRUE((*built)->settingsError().isEmpty()) << (*built)->settingsError().toStdString();
+        return (*built)->engine().serviceLevels().rateCard().currency;
+    };
+
+    configWithCurrency(QStringLiteral("EUR"));
+    EXPECT_EQ(currencyAtStart(), QStringLiteral("EUR")) << "the config seeds an empty store";
+    {
+        // Another process edits the shared card.
+        testsupport::ManualClock clock;
+        core::SqlHistoryStore other(history, clock);
+        ASSERT_TRUE(succeeded(other.open()));
+        core::RateCard card = core::RateCard::defaults();
+        card.currency = QStringLiteral("GBP");
+        const auto stored = other.sharedSettings();
+        ASSERT_TRUE(stored);
+        ASSERT_EQ(stored->size(), 2U) << "rate card and cache targets";
+        ASSERT_TRUE(core::writeSharedSetting(other,
+                                             {QString(core::kRateCardSetting),
+                                              core::rateCardSettingBody(card),
+                                              1,
+                                              stored->at(1).configHash,
+                                              core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
+                                              QStringLiteral("test")}));
+    }
+    EXPECT_EQ(currencyAtStart(), QStringLiteral("GBP")) << "an unchanged config keeps the store's edit";
+    EXPECT_EQ(currencyAtStart(), QStringLiteral("GBP"));
+    configWithCurrency(QStringLiteral("CHF"));
+    EXPECT_EQ(currencyAtStart(), QStringLiteral("CHF")) << "a changed config is applied again";
+    options.history = false;
+    configWithCurrency(QStringLiteral("SEK"));
+    EXPECT_EQ(currencyAtStart(), QStringLiteral("SEK")) << "without a store: the config's";
 }
 
 TEST(Runtime, AMissingFileIsNoSourcesOnlyWhereOptionalAndABadOneIsRefusedNamingIt)

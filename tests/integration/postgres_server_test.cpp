@@ -122,6 +122,14 @@ TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
         audit.kind = QStringLiteral("snapshot.create");
         audit.outcome = QStringLiteral("succeeded");
         ASSERT_GT(sqlite.appendAudit(audit), 0);
+        ASSERT_TRUE(sqlite.putSharedSetting(core::SharedSetting{QStringLiteral("rate_card"),
+                                                                QByteArrayLiteral("{\"currency\":\"EUR\"}"),
+                                                                0,
+                                                                {},
+                                                                QStringLiteral("alice on desktop/1"),
+                                                                {}},
+                                            0,
+                                            std::nullopt));
     }
     const Run moved =
         run({QStringLiteral("migrate"), QStringLiteral("--from-sqlite"), file, QStringLiteral("--to"), url}, env);
@@ -130,8 +138,21 @@ TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
         << moved.out.toStdString();
     EXPECT_TRUE(moved.out.contains(QRegularExpression(QStringLiteral("\\b1 audit log entries \\(audit_log\\)"))))
         << moved.out.toStdString();
-    EXPECT_TRUE(moved.out.contains(QStringLiteral("moved 5 rows"))) << moved.out.toStdString();
+    EXPECT_TRUE(moved.out.contains(
+        QRegularExpression(QStringLiteral("\\b1 shared settings: rate card, cache targets \\(setting\\)"))))
+        << moved.out.toStdString();
+    EXPECT_TRUE(moved.out.contains(QStringLiteral("moved 6 rows"))) << moved.out.toStdString();
     EXPECT_FALSE(moved.out.contains(password));
+    {
+        core::SystemClock clock;
+        core::SqlHistoryStore moved(db.url(), clock);
+        ASSERT_TRUE(testsupport::succeeded(moved.open()));
+        const auto settings = moved.sharedSettings();
+        ASSERT_TRUE(settings);
+        ASSERT_EQ(settings->size(), 1U);
+        EXPECT_EQ(settings->front().body, QByteArrayLiteral("{\"currency\":\"EUR\"}"));
+        EXPECT_EQ(settings->front().updatedBy, QStringLiteral("alice on desktop/1"));
+    }
 
     const Run again =
         run({QStringLiteral("migrate"), QStringLiteral("--from-sqlite"), file, QStringLiteral("--to"), url}, env);
@@ -160,6 +181,57 @@ TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
     EXPECT_EQ(broken.code, 1) << broken.out.toStdString();
     EXPECT_TRUE(broken.err.contains(garbage)) << broken.err.toStdString();
     EXPECT_FALSE(broken.out.contains(QStringLiteral("moved")));
+}
+
+TEST_F(PostgresServerTest, SettingsSetAndGetTheSharedRateCardOverTheRevisionItRead)
+{
+    env.insert(QStringLiteral("USER"), QStringLiteral("ops"));
+    const QStringList store{QStringLiteral("--store"), url};
+    const Run none =
+        run(QStringList{QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("rate-card")} + store, env);
+    EXPECT_EQ(none.code, 1) << none.err.toStdString();
+    EXPECT_TRUE(none.err.contains(QStringLiteral("no rate card yet"))) << none.err.toStdString();
+
+    const QString file = home.filePath(QStringLiteral("card.json"));
+    const auto writeFile = [&](const QByteArray &json) {
+        QFile f(file);
+        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(json) == json.size();
+    };
+    ASSERT_TRUE(writeFile(QByteArrayLiteral("{\"currency\": \"EUR\", \"cool_down_minutes\": 15}")));
+    const QStringList set{
+        QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("rate-card"), QStringLiteral("--file"), file};
+    const Run stored = run(set + store, env);
+    ASSERT_EQ(stored.code, 0) << stored.err.toStdString();
+    EXPECT_TRUE(stored.out.contains(QStringLiteral("revision 1"))) << stored.out.toStdString();
+    EXPECT_FALSE(stored.out.contains(password));
+
+    const Run got =
+        run(QStringList{QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("rate-card")} + store, env);
+    ASSERT_EQ(got.code, 0) << got.err.toStdString();
+    const QJsonObject card = QJsonDocument::fromJson(got.out.toUtf8()).object();
+    EXPECT_EQ(card.value(QStringLiteral("currency")).toString(), QStringLiteral("EUR"));
+    EXPECT_EQ(card.value(QStringLiteral("cool_down_minutes")).toInt(), 15);
+    EXPECT_TRUE(card.contains(QStringLiteral("anf_per_gib_month"))) << "missing keys filled from the defaults";
+    EXPECT_TRUE(got.err.contains(QStringLiteral("revision 1"))) << got.err.toStdString();
+
+    // An edit based on an older revision is refused; a card that is not one never reaches the store.
+    ASSERT_TRUE(writeFile(QByteArrayLiteral("{\"currency\": \"GBP\"}")));
+    const Run stale = run(set + store + QStringList{QStringLiteral("--if-revision"), QStringLiteral("0")}, env);
+    EXPECT_EQ(stale.code, 1);
+    EXPECT_TRUE(stale.err.contains(QStringLiteral("changed meanwhile"))) << stale.err.toStdString();
+    ASSERT_TRUE(writeFile(QByteArrayLiteral("{\"currency\": 5}")));
+    const Run invalid = run(set + store, env);
+    EXPECT_EQ(invalid.code, 2);
+    EXPECT_TRUE(invalid.err.contains(QStringLiteral("currency"))) << invalid.err.toStdString();
+
+    core::SystemClock clock;
+    core::SqlHistoryStore reader(db.url(), clock);
+    ASSERT_TRUE(testsupport::succeeded(reader.open()));
+    const auto audit = reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    ASSERT_EQ(audit.size(), 1U);
+    EXPECT_EQ(audit[0].user, QStringLiteral("ops"));
+    EXPECT_FALSE(audit[0].replica.isEmpty());
+    EXPECT_EQ(audit[0].message, QStringLiteral("strata-server settings set"));
 }
 
 TEST_F(PostgresServerTest, ServeWithAStoreUrlRecordsThereAndIsReady)

@@ -355,6 +355,14 @@ TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
     ASSERT_TRUE(sqlite.journalIntent(open));
     ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started"))), 0);
     ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
+    ASSERT_TRUE(sqlite.putSharedSetting(SharedSetting{QStringLiteral("rate_card"),
+                                                      QByteArrayLiteral("{\"currency\":\"EUR\"}"),
+                                                      0,
+                                                      {},
+                                                      QStringLiteral("alice on host/1"),
+                                                      QStringLiteral("abc")},
+                                        0,
+                                        std::nullopt));
 
     ScratchPostgresDatabase db;
     ASSERT_FALSE(db.url().isEmpty());
@@ -367,8 +375,11 @@ TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
         total += table.rows;
         EXPECT_FALSE(table.what.isEmpty());
     }
-    EXPECT_EQ(copied->size(), 12U) << "the web console's users, sessions and their changes too (empty here)";
-    EXPECT_EQ(total, 2 + 3 + 1 + 1 + 2 + 1 + 1 + 1 + 2);
+    EXPECT_EQ(copied->size(), 13U) << "the web console's users, sessions and their changes too (empty here)";
+    EXPECT_EQ(total, 2 + 3 + 1 + 1 + 2 + 1 + 1 + 1 + 2 + 1);
+    const auto settings = pg.sharedSettings();
+    ASSERT_TRUE(settings);
+    EXPECT_EQ(*settings, *sqlite.sharedSettings()) << "the shared rate card, with its revision and config hash";
 
     // Read back through the store, field by field.
     EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v1"), {}, {}), sqlite.volumeUsage(s, QStringLiteral("v1"), {}, {}));

@@ -115,11 +115,12 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
                          QStringLiteral("DROP TABLE web_user"),
                          QStringLiteral("DROP TABLE web_session"),
                          QStringLiteral("DROP TABLE web_auth_change"),
+                         QStringLiteral("DROP TABLE setting"),
                          QStringLiteral("ALTER TABLE audit_log DROP COLUMN replica"),
                          QStringLiteral("UPDATE schema_version SET version = 2")}));
     SqlHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    EXPECT_EQ(SqlHistoryStore::latestSchemaVersion(), 8);
+    EXPECT_EQ(SqlHistoryStore::latestSchemaVersion(), 9);
     EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
     EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);

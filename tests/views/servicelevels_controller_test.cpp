@@ -5,8 +5,10 @@
 #include "app/desktop/desktopcontroller.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/historyservice.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
+#include "models/core/sharedsettings.h"
 #include "models/item/servicelevelmodel.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
@@ -17,6 +19,7 @@
 #include "views/servicelevelspage.h"
 
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,6 +120,59 @@ TEST_F(ServiceLevelControllerTest, RateCardIsSavedIntoTheConfigAndApplied)
         },
         5000))
         << model.index(0, models::ServiceLevelTableModel::Cost).data().toString().toStdString();
+}
+
+TEST_F(ServiceLevelControllerTest, WithASharedStoreTheRateCardGoesThereAndEditsFromElsewhereShowHere)
+{
+    const QString file = dir.filePath(QStringLiteral("history.sqlite"));
+    core::HistoryService history(std::make_unique<core::SqlHistoryStore>(file, clock));
+    ASSERT_TRUE(history.openError().isEmpty()) << history.openError().toStdString();
+    core::SharedSettings settings(
+        engine, history, core::SettingWriter{QStringLiteral("tester"), QStringLiteral("desk/1")});
+    ASSERT_TRUE(succeeded(settings.adopt(core::AppConfig{}, options.configPath)));
+    settings.watch(std::chrono::milliseconds(100));
+    options.settings = &settings;
+    desktop::DesktopController controller(engine, {}, options);
+
+    core::RateCard card = core::RateCard::defaults();
+    card.currency = QStringLiteral("EUR");
+    card.ontapPerGibMonth.insert(QStringLiteral("Bronze"), 0.02);
+    controller.applyRateCard(card);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return engine.serviceLevels().rateCard() == card;
+        },
+        5000));
+    EXPECT_FALSE(QFile::exists(options.configPath)) << "the store holds it, not the config file";
+    EXPECT_EQ(settings.stored(QString(core::kRateCardSetting))->revision, 2);
+
+    // Another process on the same store (strata-server settings set) changes it: shown here.
+    core::SqlHistoryStore other(file, clock);
+    ASSERT_TRUE(succeeded(other.open()));
+    card.currency = QStringLiteral("GBP");
+    const auto written = core::writeSharedSetting(other,
+                                                  {QString(core::kRateCardSetting),
+                                                   core::rateCardSettingBody(card),
+                                                   2,
+                                                   settings.stored(QString(core::kRateCardSetting))->configHash,
+                                                   core::SettingWriter{QStringLiteral("ops"), QStringLiteral("cli")},
+                                                   QStringLiteral("strata-server settings set")});
+    ASSERT_TRUE(written) << written.error().message.toStdString();
+    models::ServiceLevelTableModel &model = controller.serviceLevelModel();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            const QString cost = model.rowCount() == 1
+                                     ? model.index(0, models::ServiceLevelTableModel::Cost).data().toString()
+                                     : QString();
+            return engine.serviceLevels().rateCard() == card && cost.contains(QStringLiteral("20.48"))
+                   && !cost.contains(QStringLiteral("€"));
+        },
+        5000))
+        << model.index(0, models::ServiceLevelTableModel::Cost).data().toString().toStdString();
+    const auto audit = other.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    ASSERT_EQ(audit.size(), 2U);
+    EXPECT_EQ(audit[1].user, QStringLiteral("tester"));
+    EXPECT_EQ(audit[1].message, QStringLiteral("desktop rate card dialog"));
 }
 
 TEST_F(ServiceLevelControllerTest, ScheduleFromTheDialogShowsAsUpcoming)
