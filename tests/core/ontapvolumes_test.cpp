@@ -331,6 +331,28 @@ TEST(OntapVolumeList, AChangeInAnyFieldOfTheRecordConvertsThatVolumeAndReportsIt
     }
 }
 
+TEST(OntapVolumeList, AChangedVolumeSharesTheTextsThatDidNotChangeWithItsPreviousRecord)
+{
+    const auto listing = ovlListing(3);
+    const OvlPoll first = ovlPoll(listing, {}, nullptr);
+    auto changed = listing;
+    changed[1].usedBytes = 1;
+    changed[2].name = "vol_renamed";
+    const OvlPoll next = ovlPoll(changed, {}, first.volumes);
+    ASSERT_EQ(next.diff.changed.size(), 2u);
+    const Volume &before1 = *first.volumes->items()[1];
+    const Volume &after1 = *next.volumes->items()[1];
+    EXPECT_NE(&before1, &after1);
+    EXPECT_EQ(after1.id.constData(), before1.id.constData()) << "one copy of the id";
+    EXPECT_EQ(after1.name.constData(), before1.name.constData());
+    EXPECT_EQ(after1.nasPath.constData(), before1.nasPath.constData());
+    EXPECT_EQ(next.usage[1].volumeId.constData(), before1.id.constData());
+    const Volume &after2 = *next.volumes->items()[2];
+    EXPECT_EQ(after2.id.constData(), first.volumes->items()[2]->id.constData());
+    EXPECT_EQ(after2.name, QStringLiteral("vol_renamed"));
+    ovlExpectSamePoll(next, ovlReferencePoll(changed, {}, first.volumes), first.volumes);
+}
+
 TEST(OntapVolumeList, FieldsTheRecordDoesNotShowAndTheSameInstantAreNoChange)
 {
     const auto listing = ovlListing(3);

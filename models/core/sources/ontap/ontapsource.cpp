@@ -31,26 +31,28 @@ namespace {
 using namespace std::chrono_literals;
 
 // glibc keeps what a thread frees in that thread's arena, and the pool runs each poll on whichever
-// thread is free: after polls of a large estate every pool thread's arena held a poll's worth of
-// released records (140 MiB of RSS at 50,000 volumes). Declared first in the poll job, so it runs
-// after the job's own records are gone, and only for estates where that is worth a heap walk.
-struct OntapFreedHeapRelease
-{
-    static constexpr std::size_t kMinVolumes = 5000;
-    std::size_t volumes = 0;
+// thread is free: after polls of a large estate every arena held a poll's worth of released
+// records (140 MiB of RSS at 50,000 volumes). Trimmed on the pool once the poll is applied and its
+// closure, which holds the list it replaced, is gone (queued behind it), so one trim returns both
+// the poll's transient memory and the replaced records; only for estates worth a heap walk.
+constexpr std::size_t kOntapTrimMinVolumes = 5000;
 
-    OntapFreedHeapRelease() = default;
-    OntapFreedHeapRelease(const OntapFreedHeapRelease &) = delete;
-    OntapFreedHeapRelease &operator=(const OntapFreedHeapRelease &) = delete;
-    ~OntapFreedHeapRelease()
-    {
+void releaseFreedHeapAfterPoll(QObject *context, QThreadPool &pool)
+{
 #ifdef __GLIBC__
-        if (volumes >= kMinVolumes) {
-            malloc_trim(0);
-        }
+    QMetaObject::invokeMethod(
+        context,
+        [&pool] {
+            pool.start([] {
+                malloc_trim(0);
+            });
+        },
+        Qt::QueuedConnection);
+#else
+    Q_UNUSED(context);
+    Q_UNUSED(pool);
 #endif
-    }
-};
+}
 
 Snapshot toSnapshot(const ontap::Snapshot &s, const QString &source, const QString &volumeId, const Volume *volume)
 {
@@ -209,7 +211,6 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         PollJob job;
         job.cancel = cancelling(token);
         job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
-            OntapFreedHeapRelease releaseFreedHeap;
             PollOutcome out;
             auto &client = *conn->client;
             // Each read needs the ones before it to have answered: the first failure ends the poll.
@@ -286,7 +287,6 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                     cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
                 }
             }
-            releaseFreedHeap.volumes = volumeList.size();
             OntapVolumeList::Result listed = volumeList.finish(cacheIds);
             auto volumesKeyed = std::move(listed.volumes);
             auto diff = std::make_shared<VolumeDiff>(std::move(listed.diff));
@@ -340,6 +340,9 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                 }
                 if (self->m_deps.history) {
                     self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                }
+                if (volumesKeyed->size() >= kOntapTrimMinVolumes) {
+                    releaseFreedHeapAfterPoll(self, self->m_deps.pool);
                 }
             };
             return out;

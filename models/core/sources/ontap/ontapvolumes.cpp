@@ -67,12 +67,18 @@ QString ontapCloneParent(const ontap::Volume &v)
     return out;
 }
 
-template <class Intern> Volume ontapRecord(const ontap::Volume &v, const QString &source, Intern &&intern)
+// `previous`: the record the volume had (null when new). Its texts that did not change are shared,
+// its id always: no second copy of them in the records or in what keeps their ids (history).
+template <class Intern>
+Volume ontapRecord(const ontap::Volume &v, const QString &source, const Volume *previous, Intern &&intern)
 {
+    const auto text = [previous](const std::string &utf8, QString Volume::*field) {
+        return previous && ontapSameText(utf8, previous->*field) ? previous->*field : qs(utf8);
+    };
     Volume out;
     out.source = source;
-    out.id = qs(v.uuid);
-    out.name = qs(v.name);
+    out.id = text(v.uuid, &Volume::id);
+    out.name = text(v.name, &Volume::name);
     out.svm = intern(v.svm.name);
     out.aggregate = v.aggregates.empty() ? QString() : intern(v.aggregates.front().name);
     out.aggregateCount = static_cast<int>(v.aggregates.size());
@@ -88,7 +94,7 @@ template <class Intern> Volume ontapRecord(const ontap::Volume &v, const QString
     out.snapshotCount = v.snapshotCount;
     out.qosPolicy = v.qosPolicy ? intern(v.qosPolicy->name) : QString();
     out.cloneParent = ontapCloneParent(v);
-    out.nasPath = qs(v.nasPath);
+    out.nasPath = text(v.nasPath, &Volume::nasPath);
     out.created = parseOntapTime(v.createTime);
     return out;
 }
@@ -143,7 +149,7 @@ QDateTime parseOntapTime(const std::string &iso)
 
 Volume ontapVolumeRecord(const ontap::Volume &volume, const QString &source)
 {
-    return ontapRecord(volume, source, [](const std::string &text) {
+    return ontapRecord(volume, source, nullptr, [](const std::string &text) {
         return qs(text);
     });
 }
@@ -204,6 +210,7 @@ void OntapVolumeList::add(const ontap::Volume &volume)
 {
     Entry entry;
     entry.previousIndex = previousIndexOf(volume);
+    const Volume *previous = nullptr;
     if (entry.previousIndex >= 0) {
         // A volume added or removed upstream shifts the rest: look for the next one after this.
         m_cursor = std::size_t(entry.previousIndex) + 1;
@@ -211,9 +218,10 @@ void OntapVolumeList::add(const ontap::Volume &volume)
         if (ontapVolumeUnchanged(volume, m_source, *old)) {
             entry.kept = old;
         }
+        previous = old.get();
     }
     if (!entry.kept) {
-        entry.fresh = std::make_shared<Volume>(ontapRecord(volume, m_source, [this](const std::string &text) {
+        entry.fresh = std::make_shared<Volume>(ontapRecord(volume, m_source, previous, [this](const std::string &text) {
             return intern(text);
         }));
         ++m_converted;
