@@ -90,6 +90,8 @@ private:
     std::size_t m_cursor = 0;  ///< position in `previous` where the next volume is looked for first
     std::vector<Entry> m_entries;
     std::size_t m_converted = 0;
+    /// SVM, aggregate, state, style, type and QoS policy take a few distinct values across tens
+    /// of thousands of volumes: one shared QString each (about 15 MB less at 50,000).
     std::unordered_map<std::string, QString> m_texts;
 };
 
