@@ -82,7 +82,6 @@ private:
     };
     [[nodiscard]] qsizetype previousIndexOf(const ontap::Volume &volume) const;
     [[nodiscard]] const QString &intern(const std::string &text);
-    [[nodiscard]] Volume convert(const ontap::Volume &volume);
 
     QString m_source;
     std::shared_ptr<const KeyedList<Volume>> m_previous;
