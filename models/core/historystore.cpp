@@ -505,6 +505,17 @@ struct SqlHistoryStore::Private
         qint64 size = 0;
     };
 
+    /// The last samples of one source's series (of one kind), and where each item of the last
+    /// record call found its sample: a poll lists its volumes in the same order as the one
+    /// before, so the i-th item is looked for there first, without hashing its id.
+    struct SeriesCache
+    {
+        QHash<QString, LastSample> samples;
+        /// samples' node of each item of the last call, in its order. QHash moves its nodes when
+        /// it grows: cleared whenever a series is added.
+        std::vector<QHash<QString, LastSample>::iterator> order;
+    };
+
     explicit Private(const IClock &c)
         : clock(c)
     {}
@@ -520,9 +531,9 @@ struct SqlHistoryStore::Private
     bool opened = false;
     QString lastError;
     /// source -> volume id -> last sample; a source is loaded on its first record.
-    QHash<QString, QHash<QString, LastSample>> lastSamples;
+    QHash<QString, SeriesCache> lastSamples;
     /// "<kind>\x1f<source>" -> container id -> last sample, as lastSamples.
-    QHash<QString, QHash<QString, LastSample>> lastContainers;
+    QHash<QString, SeriesCache> lastContainers;
     /// source -> volume id -> last written perf sample (time in `time`), for change-only writes.
     /// Not loaded from disk: after a restart the first sample of each volume is written again.
     QHash<QString, QHash<QString, VolumePerfSample>> lastPerf;
@@ -612,7 +623,7 @@ struct SqlHistoryStore::Private
     /// recordVolumeUsage()'s change-only write, for either family of series; `cache` is that
     /// family's last samples (volumes by source, containers by kind and source).
     bool recordSeries(const SeriesTable &table,
-                      QHash<QString, QHash<QString, LastSample>> &cache,
+                      QHash<QString, SeriesCache> &cache,
                       const QString &source,
                       const QString &kind,
                       const std::vector<VolumeUsage> &usage,
@@ -731,7 +742,7 @@ bool SqlHistoryStore::Private::loadLastSamples(const SeriesTable &table,
 }
 
 bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
-                                            QHash<QString, QHash<QString, LastSample>> &cache,
+                                            QHash<QString, SeriesCache> &cache,
                                             const QString &source,
                                             const QString &kind,
                                             const std::vector<VolumeUsage> &usage,
@@ -739,7 +750,7 @@ bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
                                             qint64 heartbeatMs)
 {
     const QString cacheKey = table.hasKind ? kind + QLatin1Char('\x1f') + source : source;
-    if (!cache.contains(cacheKey) && !loadLastSamples(table, source, kind, cache[cacheKey])) {
+    if (!cache.contains(cacheKey) && !loadLastSamples(table, source, kind, cache[cacheKey].samples)) {
         cache.remove(cacheKey);
         return false;
     }
@@ -756,33 +767,43 @@ bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
     if (!begin()) {
         return false;
     }
-    QHash<QString, LastSample> &last = cache[cacheKey];
+    SeriesCache &series = cache[cacheKey];
+    QHash<QString, LastSample> &last = series.samples;
+    // Each item's node in `last` (end() for a container without a series yet).
+    std::vector<QHash<QString, LastSample>::iterator> slots;
+    slots.reserve(usage.size());
 
-    bool newSeries = false;
+    QSet<QString> added;
     {
         BatchInsert insert(
             db,
             QStringLiteral("INSERT INTO %1 (source, %2%3)").arg(table.series, kindColumn, table.idColumn),
             table.hasKind ? 3 : 2,
             QStringLiteral("ON CONFLICT (source, %1%2) DO NOTHING").arg(kindColumn, table.idColumn));
-        for (const VolumeUsage &item : usage) {
-            if (last.contains(item.volumeId)) {
+        for (std::size_t i = 0; i < usage.size(); ++i) {
+            const VolumeUsage &item = usage[i];
+            const bool samePlace = i < series.order.size() && series.order[i].key() == item.volumeId;
+            slots.push_back(samePlace ? series.order[i] : last.find(item.volumeId));
+            if (slots.back() != last.end() || added.contains(item.volumeId)) {
                 continue;
             }
-            const bool added = table.hasKind ? insert.add(source, kind, notNull(item.volumeId))
-                                             : insert.add(source, notNull(item.volumeId));
-            if (!added) {
+            const bool inserted = table.hasKind ? insert.add(source, kind, notNull(item.volumeId))
+                                                : insert.add(source, notNull(item.volumeId));
+            if (!inserted) {
                 return abortRecord(QStringLiteral("cannot add series of %1").arg(what), insert.lastError());
             }
-            // Reserve the slot so an item listed twice is inserted once; the id is filled below.
-            last.insert(item.volumeId, LastSample{});
-            newSeries = true;
+            // Listed twice, inserted once.
+            added.insert(item.volumeId);
         }
         if (!insert.flush()) {
             return abortRecord(QStringLiteral("cannot add series of %1").arg(what), insert.lastError());
         }
     }
-    if (newSeries) {
+    if (!added.isEmpty()) {
+        series.order.clear();
+        for (const QString &id : std::as_const(added)) {
+            last.insert(id, LastSample{});
+        }
         // Reading the ids back is portable (PostgreSQL has no lastInsertId without RETURNING)
         // and happens only when containers appear.
         QSqlQuery ids(db);
@@ -802,6 +823,10 @@ bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
                 it->seriesId = ids.value(1).toLongLong();
             }
         }
+        // The inserts moved the nodes found above.
+        for (std::size_t i = 0; i < usage.size(); ++i) {
+            slots[i] = last.find(usage[i].volumeId);
+        }
     }
 
     {
@@ -810,8 +835,9 @@ bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
             QStringLiteral("INSERT INTO %1 (series_id, t, used, size)").arg(table.samples),
             4,
             QStringLiteral("ON CONFLICT (series_id, t) DO UPDATE SET used = excluded.used, size = excluded.size"));
-        for (const VolumeUsage &item : usage) {
-            LastSample &previous = last[item.volumeId];
+        for (std::size_t i = 0; i < usage.size(); ++i) {
+            const VolumeUsage &item = usage[i];
+            LastSample &previous = slots[i].value();
             const bool changed =
                 !previous.hasSample || previous.used != item.usedBytes || previous.size != item.sizeBytes;
             if (!changed && now - previous.t < heartbeatMs) {
@@ -832,6 +858,7 @@ bool SqlHistoryStore::Private::recordSeries(const SeriesTable &table,
             return abortRecord(QStringLiteral("cannot record usage of %1").arg(what), insert.lastError());
         }
     }
+    series.order = std::move(slots);
     if (!db.commit()) {
         return abortRecord(QStringLiteral("cannot commit usage of %1").arg(what), db.lastError());
     }

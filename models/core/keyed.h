@@ -27,10 +27,21 @@ public:
     explicit KeyedList(std::vector<Ptr<T>> items)
         : m_items(std::move(items))
     {
-        m_index.reserve(static_cast<qsizetype>(m_items.size()));
-        for (std::size_t i = 0; i < m_items.size(); ++i) {
-            m_index.insert(estateKey(*m_items[i]), static_cast<qsizetype>(i));
+        buildIndex();
+    }
+
+    /// As KeyedList(items), sharing `sameKeys`' index instead of building one when each item has
+    /// the source and id of the item at its position in `sameKeys` (a listing whose records
+    /// changed but whose keys and order did not: no key is built or hashed again). Checked here:
+    /// any other list gets an index of its own.
+    KeyedList(std::vector<Ptr<T>> items, const KeyedList &sameKeys)
+        : m_items(std::move(items))
+    {
+        if (sameKeysAs(sameKeys)) {
+            m_index = sameKeys.m_index;
+            return;
         }
+        buildIndex();
     }
 
     [[nodiscard]] const std::vector<Ptr<T>> &items() const { return m_items; }
@@ -40,8 +51,35 @@ public:
         const auto it = m_index.constFind(key);
         return it == m_index.cend() ? nullptr : m_items[static_cast<std::size_t>(*it)];
     }
+    /// Position in items() of the record find(key) returns, -1 when there is none.
+    [[nodiscard]] qsizetype indexOf(const QString &key) const { return m_index.value(key, -1); }
+    /// No two records share an estate key (find() then names the only record with its key).
+    [[nodiscard]] bool hasUniqueKeys() const { return std::size_t(m_index.size()) == m_items.size(); }
 
 private:
+    void buildIndex()
+    {
+        m_index.reserve(static_cast<qsizetype>(m_items.size()));
+        for (std::size_t i = 0; i < m_items.size(); ++i) {
+            m_index.insert(estateKey(*m_items[i]), static_cast<qsizetype>(i));
+        }
+    }
+
+    [[nodiscard]] bool sameKeysAs(const KeyedList &other) const
+    {
+        if (m_items.size() != other.m_items.size()) {
+            return false;
+        }
+        for (std::size_t i = 0; i < m_items.size(); ++i) {
+            const T &a = *m_items[i];
+            const T &b = *other.m_items[i];
+            if (&a != &b && (a.id != b.id || a.source != b.source)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     std::vector<Ptr<T>> m_items;
     QHash<QString, qsizetype> m_index;
 };

@@ -259,6 +259,57 @@ TEST_P(HistoryStoreDialects, SameTimestampTwiceKeepsTheLatestValues)
     EXPECT_EQ(w[0].usedBytes, 3);
 }
 
+// Each item is first looked for where the previous call had it (issue 18): a listing that
+// reorders, grows (enough to make the store's index grow), shrinks or repeats a volume must still
+// compare each volume with its own last sample.
+TEST_P(HistoryStoreDialects, ChangeOnlyWritesFollowEachVolumeWhateverTheOrderOfTheListing)
+{
+    SqlHistoryStore store(location(), historyTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    const QString s = QStringLiteral("s");
+    const auto u = [](const char *id, qint64 used) {
+        return VolumeUsage{QString::fromLatin1(id), used, 100};
+    };
+    const auto record = [&](std::vector<VolumeUsage> usage, int minute) {
+        ASSERT_TRUE(store.recordVolumeUsage(s, usage, minutes(minute))) << store.lastError().toStdString();
+    };
+    record({u("a", 1), u("b", 2), u("c", 3)}, 0);
+    record({u("a", 1), u("b", 2), u("c", 3)}, 1);
+    record({u("c", 3), u("a", 1), u("b", 2)}, 2);
+    record({u("c", 3), u("a", 1), u("b", 5)}, 3);
+    record({u("c", 3), u("d", 4), u("a", 1), u("b", 5)}, 4);
+    record({u("c", 3), u("d", 4), u("a", 1), u("b", 5)}, 5);
+    record({u("a", 1), u("b", 5)}, 6);
+    record({u("b", 6), u("a", 1), u("b", 6)}, 7);
+    record({u("d", 4), u("c", 3), u("b", 6), u("a", 1)}, 8);
+    EXPECT_EQ(times(all(store, s, QStringLiteral("a"))), (std::vector<QDateTime>{minutes(0)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("b"))), (std::vector<QDateTime>{minutes(0), minutes(3), minutes(7)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("c"))), (std::vector<QDateTime>{minutes(0)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("d"))), (std::vector<QDateTime>{minutes(4)}));
+
+    std::vector<QByteArray> ids;
+    for (int i = 0; i < 300; ++i) {
+        ids.push_back("grown-" + QByteArray::number(i));
+    }
+    std::vector<VolumeUsage> grown = {u("a", 1), u("b", 6)};
+    for (const QByteArray &id : ids) {
+        grown.push_back(u(id.constData(), 7));
+    }
+    grown.push_back(u("c", 3));
+    record(grown, 9);
+    grown[1].usedBytes = 8;
+    grown.back().usedBytes = 9;
+    record(grown, 10);
+    std::reverse(grown.begin(), grown.end());
+    record(grown, 11);
+    EXPECT_EQ(times(all(store, s, QStringLiteral("a"))), (std::vector<QDateTime>{minutes(0)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("b"))),
+              (std::vector<QDateTime>{minutes(0), minutes(3), minutes(7), minutes(10)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("c"))), (std::vector<QDateTime>{minutes(0), minutes(10)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("grown-0"))), (std::vector<QDateTime>{minutes(9)}));
+    EXPECT_EQ(times(all(store, s, QStringLiteral("grown-299"))), (std::vector<QDateTime>{minutes(9)}));
+}
+
 TEST_P(HistoryStoreDialects, RetentionDeletesOlderSamplesAndRecordingContinues)
 {
     SqlHistoryStore store(location(), historyTestClock());

@@ -8,6 +8,7 @@
 #include "models/core/historyservice.h"
 #include "models/core/offthread.h"
 #include "models/core/servicelevels.h"
+#include "models/core/sources/ontap/ontapvolumes.h"
 #include "models/core/systempoller.h"
 
 #include <QElapsedTimer>
@@ -20,7 +21,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <unordered_map>
 
 Q_LOGGING_CATEGORY(lcOntap, "strata.ontap", QtInfoMsg)
 
@@ -30,86 +30,28 @@ namespace {
 
 using namespace std::chrono_literals;
 
-QDateTime parseOntapTime(const std::string &iso)
-{
-    if (iso.empty()) {
-        return {};
-    }
-    QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODate);
-    return t.isValid() ? t.toUTC() : QDateTime();
-}
-
-// SVM, aggregate, state, style, type and QoS policy take a few distinct values across tens of
-// thousands of volumes: one shared QString each instead of a heap copy per volume (about 15 MB of
-// 50,000 records).
-class OntapTextInterner
-{
-public:
-    const QString &operator()(const std::string &text)
-    {
-        auto it = m_texts.find(text);
-        if (it == m_texts.end()) {
-            it = m_texts.emplace(text, qs(text)).first;
-        }
-        return it->second;
-    }
-
-private:
-    std::unordered_map<std::string, QString> m_texts;
-};
-
 // glibc keeps what a thread frees in that thread's arena, and the pool runs each poll on whichever
-// thread is free: after polls of a large estate every pool thread's arena held a poll's worth of
-// released records (140 MiB of RSS at 50,000 volumes). Declared first in the poll job, so it runs
-// after the job's own records are gone, and only for estates where that is worth a heap walk.
-struct OntapFreedHeapRelease
-{
-    static constexpr std::size_t kMinVolumes = 5000;
-    std::size_t volumes = 0;
+// thread is free: after polls of a large estate every arena held a poll's worth of released
+// records (140 MiB of RSS at 50,000 volumes). Trimmed on the pool once the poll is applied and its
+// closure, which holds the list it replaced, is gone (queued behind it), so one trim returns both
+// the poll's transient memory and the replaced records; only for estates worth a heap walk.
+constexpr std::size_t kOntapTrimMinVolumes = 5000;
 
-    OntapFreedHeapRelease() = default;
-    OntapFreedHeapRelease(const OntapFreedHeapRelease &) = delete;
-    OntapFreedHeapRelease &operator=(const OntapFreedHeapRelease &) = delete;
-    ~OntapFreedHeapRelease()
-    {
+void releaseFreedHeapAfterPoll(QObject *context, QThreadPool &pool)
+{
 #ifdef __GLIBC__
-        if (volumes >= kMinVolumes) {
-            malloc_trim(0);
-        }
+    QMetaObject::invokeMethod(
+        context,
+        [&pool] {
+            pool.start([] {
+                malloc_trim(0);
+            });
+        },
+        Qt::QueuedConnection);
+#else
+    Q_UNUSED(context);
+    Q_UNUSED(pool);
 #endif
-    }
-};
-
-// isFlexCache is left false: the FlexCache list is read after the volumes.
-Volume toVolume(const ontap::Volume &v, const QString &source, OntapTextInterner &intern)
-{
-    Volume out;
-    out.source = source;
-    out.id = qs(v.uuid);
-    out.name = qs(v.name);
-    out.svm = intern(v.svm.name);
-    out.aggregate = v.aggregates.empty() ? QString() : intern(v.aggregates.front().name);
-    out.aggregateCount = static_cast<int>(v.aggregates.size());
-    out.state = intern(v.state);
-    out.style = intern(v.style);
-    out.type = intern(v.type);
-    out.sizeBytes = v.sizeBytes;
-    out.usedBytes = v.usedBytes;
-    out.availableBytes = v.availableBytes;
-    out.percentUsed = v.percentUsed;
-    out.snapshotReservePercent = v.snapshotReservePercent;
-    out.snapshotUsedBytes = v.snapshotUsedBytes;
-    out.snapshotCount = v.snapshotCount;
-    out.qosPolicy = v.qosPolicy ? intern(v.qosPolicy->name) : QString();
-    if (v.isFlexClone && v.cloneParentVolume) {
-        out.cloneParent = qs(v.cloneParentVolume->name);
-        if (v.cloneParentSnapshot) {
-            out.cloneParent += QLatin1Char('@') + qs(v.cloneParentSnapshot->name);
-        }
-    }
-    out.nasPath = qs(v.nasPath);
-    out.created = parseOntapTime(v.createTime);
-    return out;
 }
 
 Snapshot toSnapshot(const ontap::Snapshot &s, const QString &source, const QString &volumeId, const Volume *volume)
@@ -269,21 +211,20 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
         PollJob job;
         job.cancel = cancelling(token);
         job.run = [conn, token, base, source, self, roots]() -> PollOutcome {
-            OntapFreedHeapRelease releaseFreedHeap;
             PollOutcome out;
             auto &client = *conn->client;
             // Each read needs the ones before it to have answered: the first failure ends the poll.
             auto cluster = client.cluster(token);
             auto svms = cluster ? client.listSvms(token) : connectors::fail(cluster.error());
             auto aggregates = svms ? client.listAggregates(token) : connectors::fail(svms.error());
-            // Each volume is converted as its page arrives, so the connector's records of only one
-            // page are alive at a time; isFlexCache is set once the FlexCache list is in.
-            std::vector<std::shared_ptr<Volume>> converted;
-            OntapTextInterner intern;
+            // Each volume is taken as its page arrives, so the connector's records of only one
+            // page are alive at a time, and only the new and changed ones are converted;
+            // isFlexCache is set once the FlexCache list is in.
+            OntapVolumeList volumeList(source, base);
             auto volumes = aggregates ? client.forEachVolume(
                                false,
                                [&](ontap::Volume &&v) {
-                                   converted.push_back(std::make_shared<Volume>(toVolume(v, source, intern)));
+                                   volumeList.add(v);
                                },
                                token)
                                       : connectors::fail(aggregates.error());
@@ -346,29 +287,10 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                     cacheList.push_back(std::make_shared<const FlexCache>(std::move(c)));
                 }
             }
-            releaseFreedHeap.volumes = converted.size();
-            std::vector<Ptr<Volume>> volumeList;
-            volumeList.reserve(converted.size());
-            auto usage = std::make_shared<std::vector<VolumeUsage>>();
-            usage->reserve(converted.size());
-            for (auto &fresh : converted) {
-                fresh->isFlexCache = cacheIds.contains(fresh->id);
-                Ptr<Volume> vol = std::move(fresh);
-                // Reuse the previous record when nothing changed, so unchanged rows share memory
-                // and the diff short-circuits on pointer equality next time.
-                if (base) {
-                    if (Ptr<Volume> old = base->find(estateKey(*vol)); old && *old == *vol) {
-                        vol = old;
-                    }
-                }
-                // An offline volume reports no space: no sample, rather than a false drop to 0.
-                if (vol->usedBytes) {
-                    usage->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
-                }
-                volumeList.push_back(std::move(vol));
-            }
-            auto volumesKeyed = keyed(std::move(volumeList));
-            auto diff = std::make_shared<VolumeDiff>(diffOf(base.get(), *volumesKeyed));
+            OntapVolumeList::Result listed = volumeList.finish(cacheIds);
+            auto volumesKeyed = std::move(listed.volumes);
+            auto diff = std::make_shared<VolumeDiff>(std::move(listed.diff));
+            auto usage = std::make_shared<std::vector<VolumeUsage>>(std::move(listed.usage));
             auto svmsKeyed = keyed(std::move(svmList));
             auto aggrKeyed = keyed(std::move(aggrList));
             auto qosKeyed = keyed(std::move(qosList));
@@ -418,6 +340,9 @@ OntapSource::OntapSource(SourceConfig config, QString password, Deps deps, QObje
                 }
                 if (self->m_deps.history) {
                     self->m_deps.history->recordVolumeUsage(source, std::move(*usage), self->m_deps.clock.now());
+                }
+                if (volumesKeyed->size() >= kOntapTrimMinVolumes) {
+                    releaseFreedHeapAfterPoll(self, self->m_deps.pool);
                 }
             };
             return out;
