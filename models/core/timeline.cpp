@@ -9,6 +9,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <functional>
 
 namespace strata::core {
 
@@ -740,65 +741,65 @@ TimelineEntry Timeline::fromAudit(const AuditEntry &a) const
     return t;
 }
 
+namespace {
+
+// A job transition the timeline will show, before its entry is written: the first poll of a
+// large cluster yields two per job, most beyond the capacity, so only the kept ones are written.
+enum class JobMomentKind
+{
+    Queued,
+    Started,
+    Preempted,
+    Ended
+};
+
+struct JobMoment
+{
+    const Job *job = nullptr;
+    JobMomentKind kind = JobMomentKind::Queued;
+    QDateTime when;
+};
+
+// Drops the moments that cannot survive the capacity: when more than `capacity` are newer than
+// a moment, it would be trimmed in the same batch whatever the timeline holds (a scheduler id
+// carries its time, so no held entry of the same id can make room). Ties with the newest
+// `capacity`-th stay: Timeline::add() settles them by id, exactly as without this step.
+void keepNewestJobMoments(std::vector<JobMoment> &moments, int capacity)
+{
+    const auto keep = std::size_t(capacity);
+    if (moments.size() <= keep) {
+        return;
+    }
+    std::vector<qint64> times;
+    times.reserve(moments.size());
+    for (const JobMoment &m : moments) {
+        times.push_back(m.when.toMSecsSinceEpoch());
+    }
+    std::nth_element(times.begin(), times.begin() + qsizetype(keep) - 1, times.end(), std::greater<>());
+    const qint64 boundary = times[keep - 1];
+    std::erase_if(moments, [boundary](const JobMoment &m) {
+        return m.when.toMSecsSinceEpoch() < boundary;
+    });
+}
+
+} // namespace
+
 void Timeline::onJobs(const JobDiff &diff)
 {
-    std::vector<TimelineEntry> out;
     const QDateTime now = d->engine.clock().now();
-    const auto make = [&out](const Job &job, const QString &what, const QDateTime &when) -> TimelineEntry & {
-        TimelineEntry t;
-        t.id = QStringLiteral("scheduler:") + job.source + QLatin1Char(':') + job.id + QLatin1Char(':') + what
-               + QLatin1Char(':') + ms(when);
-        t.time = when.toUTC();
-        t.category = TimelineCategory::Scheduler;
-        t.system = QStringLiteral("kubernetes");
-        t.source = job.source;
-        t.objectKind = QStringLiteral("job");
-        t.objectId = job.id;
-        t.objectName = job.id;
-        t.project = job.project;
-        t.job = job.id;
-        t.user = job.user;
-        out.push_back(std::move(t));
-        return out.back();
-    };
-    const auto gpus = [](const Job &job) {
-        return formatGpus(job.gpusRequested);
-    };
-    const auto queued = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("queued"), job.created);
-        t.title = tr("Job queued");
-        t.message =
-            tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus(job), job.project);
-    };
-    const auto started = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("started"), job.started.isValid() ? job.started : now);
-        t.title = tr("Job started");
-        t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus(job))
-                                       : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus(job), job.node);
-    };
-    const auto preempted = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("preempted"), now);
-        t.title = tr("Job preempted");
-        t.severity = TimelineSeverity::Warning;
-        t.message = job.pendingReason.isEmpty()
-                        ? tr("%1 of project %2 gave its %3 GPUs back").arg(job.id, job.project, gpus(job))
-                        : tr("%1 of project %2 gave its %3 GPUs back: %4")
-                              .arg(job.id, job.project, gpus(job), job.pendingReason);
-    };
-    const auto ended = [&](const Job &job) {
-        const bool failed = job.status == JobStatus::Failed;
-        TimelineEntry &t = make(job,
-                                failed ? QStringLiteral("failed") : QStringLiteral("finished"),
-                                job.finished.isValid() ? job.finished : now);
-        t.title = failed ? tr("Job failed") : tr("Job finished");
-        t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
-        t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
-    };
     const auto isEnded = [](JobStatus s) {
         return s == JobStatus::Succeeded || s == JobStatus::Failed;
     };
     const auto isStarting = [](JobStatus s) {
         return s == JobStatus::ContainerCreating || s == JobStatus::Running;
+    };
+    const QDateTime cutoff = now.addSecs(-d->retentionSeconds);
+    std::vector<JobMoment> moments;
+    const auto note = [&moments, &cutoff](const Job &job, JobMomentKind kind, const QDateTime &when) {
+        // Older than the retention: add() would skip it.
+        if (when.isValid() && when >= cutoff) {
+            moments.push_back(JobMoment{&job, kind, when});
+        }
     };
     for (const auto *list : {&diff.added, &diff.changed}) {
         for (const Ptr<Job> &job : *list) {
@@ -807,22 +808,22 @@ void Timeline::onJobs(const JobDiff &diff)
             if (it == d->jobStatus.cend()) {
                 // First sight (a one-shot CLI sees only this): what the timestamps tell.
                 if (job->created.isValid()) {
-                    queued(*job);
+                    note(*job, JobMomentKind::Queued, job->created);
                 }
                 if (job->started.isValid()) {
-                    started(*job);
+                    note(*job, JobMomentKind::Started, job->started);
                 }
                 if (isEnded(job->status)) {
-                    ended(*job);
+                    note(*job, JobMomentKind::Ended, job->finished.isValid() ? job->finished : now);
                 }
             } else if (*it != job->status) {
                 const JobStatus before = *it;
                 if (isStarting(job->status) && !isStarting(before)) {
-                    started(*job);
+                    note(*job, JobMomentKind::Started, job->started.isValid() ? job->started : now);
                 } else if (job->status == JobStatus::Preempted && isStarting(before)) {
-                    preempted(*job);
+                    note(*job, JobMomentKind::Preempted, now);
                 } else if (isEnded(job->status) && !isEnded(before)) {
-                    ended(*job);
+                    note(*job, JobMomentKind::Ended, job->finished.isValid() ? job->finished : now);
                 }
             }
             d->jobStatus.insert(key, job->status);
@@ -830,6 +831,67 @@ void Timeline::onJobs(const JobDiff &diff)
     }
     for (const QString &key : diff.removed) {
         d->jobStatus.remove(key);
+    }
+    keepNewestJobMoments(moments, d->capacity);
+
+    // One title string per kind, shared by every entry of the batch.
+    const QString queuedTitle = tr("Job queued");
+    const QString startedTitle = tr("Job started");
+    const QString preemptedTitle = tr("Job preempted");
+    const QString failedTitle = tr("Job failed");
+    const QString finishedTitle = tr("Job finished");
+    const QString system = QStringLiteral("kubernetes");
+    const QString jobKind = QStringLiteral("job");
+    std::vector<TimelineEntry> out;
+    out.reserve(moments.size());
+    for (const JobMoment &m : moments) {
+        const Job &job = *m.job;
+        const bool failed = job.status == JobStatus::Failed;
+        const QString gpus = formatGpus(job.gpusRequested);
+        QString what;
+        TimelineEntry t;
+        switch (m.kind) {
+        case JobMomentKind::Queued:
+            what = QStringLiteral("queued");
+            t.title = queuedTitle;
+            t.message =
+                tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus, job.project);
+            break;
+        case JobMomentKind::Started:
+            what = QStringLiteral("started");
+            t.title = startedTitle;
+            t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus)
+                                           : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus, job.node);
+            break;
+        case JobMomentKind::Preempted:
+            what = QStringLiteral("preempted");
+            t.title = preemptedTitle;
+            t.severity = TimelineSeverity::Warning;
+            t.message = job.pendingReason.isEmpty()
+                            ? tr("%1 of project %2 gave its %3 GPUs back").arg(job.id, job.project, gpus)
+                            : tr("%1 of project %2 gave its %3 GPUs back: %4")
+                                  .arg(job.id, job.project, gpus, job.pendingReason);
+            break;
+        case JobMomentKind::Ended:
+            what = failed ? QStringLiteral("failed") : QStringLiteral("finished");
+            t.title = failed ? failedTitle : finishedTitle;
+            t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
+            t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
+            break;
+        }
+        t.id = QStringLiteral("scheduler:") + job.source + QLatin1Char(':') + job.id + QLatin1Char(':') + what
+               + QLatin1Char(':') + ms(m.when);
+        t.time = m.when.toUTC();
+        t.category = TimelineCategory::Scheduler;
+        t.system = system;
+        t.source = job.source;
+        t.objectKind = jobKind;
+        t.objectId = job.id;
+        t.objectName = job.id;
+        t.project = job.project;
+        t.job = job.id;
+        t.user = job.user;
+        out.push_back(std::move(t));
     }
     add(std::move(out));
 }
