@@ -3,9 +3,11 @@
 #include "models/core/clock.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 
 #include <QHash>
 #include <QSet>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <tuple>
@@ -249,7 +251,9 @@ ForecastService::ForecastService(Estate &estate, IClock &clock, HistoryService *
     , m_estate(estate)
     , m_clock(clock)
     , m_history(history)
+    , m_pool(std::make_unique<QThreadPool>())
 {
+    m_pool->setMaxThreadCount(1);
     if (m_history) {
         connect(&m_estate, &Estate::inventoryChanged, this, [this](const QString &source) {
             markDirty(source, ContainerKind::Aggregate);
@@ -338,29 +342,40 @@ void ForecastService::refresh()
     }
     const QDateTime now = m_clock.now();
     ContainerSnapshot snapshot = containerSnapshot(m_estate);
-    if (!m_history || !m_history->openError().isEmpty()) {
-        m_forecasts = forecastAll(forecastContainers(snapshot), {}, now);
+    const auto landed = [this, now](std::vector<ContainerForecast> forecasts) {
+        m_computing = false;
+        m_forecasts = std::move(forecasts);
         m_computedAt = now;
         Q_EMIT changed();
+        if (m_again) {
+            m_again = false;
+            refresh();
+        }
+    };
+    if (!m_history || !m_history->openError().isEmpty()) {
+        const std::size_t containers = snapshot.volumes.size() + snapshot.aggregates.size() + snapshot.pools.size()
+                                       + snapshot.buckets.size() + snapshot.tenants.size()
+                                       + snapshot.cacheTargets.size();
+        if (containers < std::size_t(kInlineContainers)) {
+            landed(forecastAll(forecastContainers(snapshot), {}, now));
+            return;
+        }
+        // Tens of thousands of volumes: building, forecasting and sorting them is not for the
+        // GUI thread even without a history to read.
+        m_computing = true;
+        runOffThread(
+            *m_pool,
+            this,
+            [snapshot = std::move(snapshot), now] {
+                return forecastAll(forecastContainers(snapshot), {}, now);
+            },
+            landed);
         return;
     }
     // Pending capacity writes go first, so the forecasts include this poll's level.
     recordDirty();
     m_computing = true;
-    m_history->forecastCapacity(std::move(snapshot),
-                                now.addDays(-kHistoryDays),
-                                now,
-                                this,
-                                [this, now](std::vector<ContainerForecast> forecasts) {
-                                    m_computing = false;
-                                    m_forecasts = std::move(forecasts);
-                                    m_computedAt = now;
-                                    Q_EMIT changed();
-                                    if (m_again) {
-                                        m_again = false;
-                                        refresh();
-                                    }
-                                });
+    m_history->forecastCapacity(std::move(snapshot), now.addDays(-kHistoryDays), now, this, landed);
 }
 
 } // namespace strata::core

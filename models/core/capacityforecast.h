@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+class QThreadPool;
+
 namespace strata::core {
 
 class Estate;
@@ -90,6 +92,9 @@ public:
     /// History the forecasts read (days) and how often they are recomputed (minutes).
     static constexpr int kHistoryDays = 30;
     static constexpr int kRefreshMinutes = 10;
+    /// Without a history store, fewer containers than this are forecast at once on the owner
+    /// thread, more on a worker thread (changed() follows either way).
+    static constexpr int kInlineContainers = 2000;
 
     ForecastService(Estate &estate, IClock &clock, HistoryService *history, QObject *parent = nullptr);
     ~ForecastService() override;
@@ -129,6 +134,7 @@ private:
     QList<QPair<QString, ContainerKind>> m_dirty;
     bool m_computing = false;
     bool m_again = false;
+    std::unique_ptr<QThreadPool> m_pool; ///< one thread: forecasts without a history store
 };
 
 } // namespace strata::core

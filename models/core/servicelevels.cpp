@@ -376,7 +376,15 @@ ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *hist
     , m_rateCard(RateCard::defaults())
     , d(std::make_unique<Private>())
 {
-    connect(&m_estate, &Estate::volumesChanged, this, [this](const VolumeDiff &diff) {
+    // A publish touching thousands of volumes is recomputed whole (on the worker): cheaper than
+    // noting each, and the view matches a complete update by position.
+    const auto many = [](const auto &diff) {
+        return diff.added.size() + diff.changed.size() >= std::size_t(kInlineRows);
+    };
+    connect(&m_estate, &Estate::volumesChanged, this, [this, many](const VolumeDiff &diff) {
+        if (many(diff)) {
+            markAll();
+        }
         for (const auto *list : {&diff.added, &diff.changed}) {
             for (const Ptr<Volume> &v : *list) {
                 markVolume(v->source, v->id);
@@ -388,7 +396,10 @@ ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *hist
         Q_EMIT changed();
         update();
     });
-    connect(&m_estate, &Estate::volumePerfChanged, this, [this](const VolumePerfDiff &diff) {
+    connect(&m_estate, &Estate::volumePerfChanged, this, [this, many](const VolumePerfDiff &diff) {
+        if (many(diff)) {
+            markAll();
+        }
         for (const auto *list : {&diff.added, &diff.changed}) {
             for (const Ptr<VolumePerf> &p : *list) {
                 markVolume(p->source, p->id);
@@ -505,19 +516,21 @@ QList<LevelOption> ServiceLevels::options(const QString &source, const QString &
 
 void ServiceLevels::markVolume(const QString &source, const QString &volumeId)
 {
+    if (d->allDirty) {
+        return;
+    }
     const QString k = key(source, volumeId);
     d->removed.remove(k);
-    if (!d->allDirty) {
-        d->dirty.insert(k, {source, volumeId});
-    }
+    d->dirty.insert(k, {source, volumeId});
 }
 
 void ServiceLevels::markRemoved(const QString &k)
 {
-    d->dirty.remove(k);
-    if (!d->allDirty) {
-        d->removed.insert(k);
+    if (d->allDirty) {
+        return;
     }
+    d->dirty.remove(k);
+    d->removed.insert(k);
 }
 
 void ServiceLevels::markAll()

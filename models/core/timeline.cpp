@@ -326,7 +326,8 @@ struct Timeline::Private
     {}
 
     Engine &engine;
-    QHash<QString, TimelineEntry> entries;
+    /// Shared with the views' models, which hold the same entries.
+    QHash<QString, Ptr<TimelineEntry>> entries;
     bool live = true;
     bool auditLoaded = false;
     qint64 retentionSeconds = 7 * 24 * 3600;
@@ -489,9 +490,9 @@ Timeline::~Timeline() = default;
 std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
 {
     std::vector<TimelineEntry> out;
-    for (const TimelineEntry &e : std::as_const(d->entries)) {
-        if (filter.matches(e)) {
-            out.push_back(e);
+    for (const Ptr<TimelineEntry> &e : std::as_const(d->entries)) {
+        if (filter.matches(*e)) {
+            out.push_back(*e);
         }
     }
     sortTimeline(out);
@@ -504,7 +505,12 @@ std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
 std::optional<TimelineEntry> Timeline::entry(const QString &id) const
 {
     const auto it = d->entries.constFind(id);
-    return it == d->entries.cend() ? std::nullopt : std::optional<TimelineEntry>(*it);
+    return it == d->entries.cend() ? std::nullopt : std::optional<TimelineEntry>(**it);
+}
+
+Ptr<TimelineEntry> Timeline::sharedEntry(const QString &id) const
+{
+    return d->entries.value(id);
 }
 
 int Timeline::size() const
@@ -547,7 +553,8 @@ void Timeline::restore(std::vector<TimelineEntry> entries)
         if (!d->entries.contains(e.id)) {
             added << e.id;
         }
-        d->entries.insert(e.id, std::move(e));
+        const QString id = e.id;
+        d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     // A key in both lists was replaced: views drop it, then show the restored one.
     Q_EMIT entriesChanged(added, removed);
@@ -578,7 +585,8 @@ QHash<QString, Timeline::AlertCounts> Timeline::attentionBySystem(const QDateTim
     };
     // Latest health entry per source: its severity is the source's current state.
     QHash<QString, const TimelineEntry *> latestHealth;
-    for (const TimelineEntry &e : std::as_const(d->entries)) {
+    for (const Ptr<TimelineEntry> &entry : std::as_const(d->entries)) {
+        const TimelineEntry &e = *entry;
         switch (e.category) {
         case TimelineCategory::Alert:
             if (e.id.endsWith(QLatin1String(":fired"))) {
@@ -626,16 +634,18 @@ void Timeline::add(std::vector<TimelineEntry> entries)
     const QDateTime now = d->engine.clock().now();
     const QDateTime cutoff = now.addSecs(-d->retentionSeconds);
     QStringList added;
+    d->entries.reserve(d->entries.size() + qsizetype(entries.size()));
     for (TimelineEntry &e : entries) {
         if (e.id.isEmpty() || !e.time.isValid() || e.time < cutoff || d->entries.contains(e.id)) {
             continue;
         }
         added << e.id;
-        d->entries.insert(e.id, std::move(e));
+        const QString id = e.id;
+        d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     QStringList removed;
     for (auto it = d->entries.begin(); it != d->entries.end();) {
-        if (it->time < cutoff) {
+        if ((*it)->time < cutoff) {
             removed << it.key();
             it = d->entries.erase(it);
         } else {
@@ -646,7 +656,7 @@ void Timeline::add(std::vector<TimelineEntry> entries)
         std::vector<std::pair<QDateTime, QString>> byAge;
         byAge.reserve(std::size_t(d->entries.size()));
         for (auto it = d->entries.cbegin(); it != d->entries.cend(); ++it) {
-            byAge.emplace_back(it->time, it.key());
+            byAge.emplace_back((*it)->time, it.key());
         }
         const auto excess = std::size_t(d->entries.size() - d->capacity);
         std::nth_element(byAge.begin(), byAge.begin() + qsizetype(excess) - 1, byAge.end());
