@@ -768,20 +768,37 @@ struct JobMoment
     const Job *job = nullptr;
     JobMomentKind kind = JobMomentKind::Queued;
     QDateTime when;
+    QString id; ///< the entry's id
 };
 
-// Drops the moments that cannot survive the capacity: when more than `capacity` are newer than
-// a moment, it would be trimmed in the same batch whatever the timeline holds (a scheduler id
-// carries its time, so no held entry of the same id can make room). Ties with the newest
-// `capacity`-th stay: Timeline::add() settles them by id, exactly as without this step.
-void keepNewestJobMoments(std::vector<JobMoment> &moments, int capacity)
+QString jobMomentWord(const JobMoment &m)
+{
+    switch (m.kind) {
+    case JobMomentKind::Queued:
+        return QStringLiteral("queued");
+    case JobMomentKind::Started:
+        return QStringLiteral("started");
+    case JobMomentKind::Preempted:
+        return QStringLiteral("preempted");
+    case JobMomentKind::Ended:
+        break;
+    }
+    return m.job->status == JobStatus::Failed ? QStringLiteral("failed") : QStringLiteral("finished");
+}
+
+// Drops the moments that cannot survive the capacity: when `capacity` or more distinct entries
+// (the ones `held` and the other new moments) are newer than a moment, Timeline::add() would
+// trim it in the same batch. Ties with the `capacity`-th newest stay: add() settles them by id,
+// exactly as without this step. `held` are the times (ms) of the entries the timeline keeps
+// past the retention; the moments' ids are new to it.
+void keepNewestJobMoments(std::vector<JobMoment> &moments, std::vector<qint64> held, int capacity)
 {
     const auto keep = std::size_t(capacity);
-    if (moments.size() <= keep) {
+    if (moments.size() + held.size() <= keep || moments.empty()) {
         return;
     }
-    std::vector<qint64> times;
-    times.reserve(moments.size());
+    std::vector<qint64> &times = held;
+    times.reserve(times.size() + moments.size());
     for (const JobMoment &m : moments) {
         times.push_back(m.when.toMSecsSinceEpoch());
     }
@@ -796,6 +813,8 @@ void keepNewestJobMoments(std::vector<JobMoment> &moments, int capacity)
 
 void Timeline::onJobs(const JobDiff &diff)
 {
+    // Below this, a batch is trimmed against itself only (the held entries' times are not read).
+    constexpr std::size_t kManyJobMoments = 1000;
     const QDateTime now = d->engine.clock().now();
     const auto isEnded = [](JobStatus s) {
         return s == JobStatus::Succeeded || s == JobStatus::Failed;
@@ -808,7 +827,7 @@ void Timeline::onJobs(const JobDiff &diff)
     const auto note = [&moments, &cutoff](const Job &job, JobMomentKind kind, const QDateTime &when) {
         // Older than the retention: add() would skip it.
         if (when.isValid() && when >= cutoff) {
-            moments.push_back(JobMoment{&job, kind, when});
+            moments.push_back(JobMoment{&job, kind, when, {}});
         }
     };
     for (const auto *list : {&diff.added, &diff.changed}) {
@@ -842,7 +861,26 @@ void Timeline::onJobs(const JobDiff &diff)
     for (const QString &key : diff.removed) {
         d->jobStatus.remove(key);
     }
-    keepNewestJobMoments(moments, d->capacity);
+    // Ids first (cheap next to the texts): one the timeline holds already is skipped by add().
+    for (JobMoment &m : moments) {
+        m.id = QStringLiteral("scheduler:") + m.job->source + QLatin1Char(':') + m.job->id + QLatin1Char(':')
+               + jobMomentWord(m) + QLatin1Char(':') + ms(m.when);
+    }
+    std::erase_if(moments, [this](const JobMoment &m) {
+        return d->entries.contains(m.id);
+    });
+    // A large batch (a first poll) against a full timeline: only what would stay is written.
+    std::vector<qint64> held;
+    if (moments.size() >= kManyJobMoments
+        && moments.size() + std::size_t(d->entries.size()) > std::size_t(d->capacity)) {
+        held.reserve(std::size_t(d->entries.size()));
+        for (const Ptr<TimelineEntry> &e : std::as_const(d->entries)) {
+            if (e->time >= cutoff) {
+                held.push_back(e->time.toMSecsSinceEpoch());
+            }
+        }
+    }
+    keepNewestJobMoments(moments, std::move(held), d->capacity);
 
     // One title string per kind, shared by every entry of the batch.
     const QString queuedTitle = tr("Job queued");
@@ -858,23 +896,19 @@ void Timeline::onJobs(const JobDiff &diff)
         const Job &job = *m.job;
         const bool failed = job.status == JobStatus::Failed;
         const QString gpus = formatGpus(job.gpusRequested);
-        QString what;
         TimelineEntry t;
         switch (m.kind) {
         case JobMomentKind::Queued:
-            what = QStringLiteral("queued");
             t.title = queuedTitle;
             t.message =
                 tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus, job.project);
             break;
         case JobMomentKind::Started:
-            what = QStringLiteral("started");
             t.title = startedTitle;
             t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus)
                                            : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus, job.node);
             break;
         case JobMomentKind::Preempted:
-            what = QStringLiteral("preempted");
             t.title = preemptedTitle;
             t.severity = TimelineSeverity::Warning;
             t.message = job.pendingReason.isEmpty()
@@ -883,14 +917,12 @@ void Timeline::onJobs(const JobDiff &diff)
                                   .arg(job.id, job.project, gpus, job.pendingReason);
             break;
         case JobMomentKind::Ended:
-            what = failed ? QStringLiteral("failed") : QStringLiteral("finished");
             t.title = failed ? failedTitle : finishedTitle;
             t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
             t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
             break;
         }
-        t.id = QStringLiteral("scheduler:") + job.source + QLatin1Char(':') + job.id + QLatin1Char(':') + what
-               + QLatin1Char(':') + ms(m.when);
+        t.id = m.id;
         t.time = m.when.toUTC();
         t.category = TimelineCategory::Scheduler;
         t.system = system;
