@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
+#include <utility>
 
 namespace strata::core {
 
@@ -328,6 +330,8 @@ struct Timeline::Private
     Engine &engine;
     /// Shared with the views' models, which hold the same entries.
     QHash<QString, Ptr<TimelineEntry>> entries;
+    /// (time in ms, id) of every entry, oldest first: retention and capacity drop from the front.
+    std::set<std::pair<qint64, QString>> byAge;
     bool live = true;
     bool auditLoaded = false;
     qint64 retentionSeconds = 7 * 24 * 3600;
@@ -548,12 +552,16 @@ void Timeline::restore(std::vector<TimelineEntry> entries)
     d->live = false;
     QStringList removed = d->entries.keys();
     d->entries.clear();
+    d->byAge.clear();
     QStringList added;
     for (TimelineEntry &e : entries) {
-        if (!d->entries.contains(e.id)) {
+        if (const Ptr<TimelineEntry> before = d->entries.value(e.id)) {
+            d->byAge.erase({before->time.toMSecsSinceEpoch(), e.id});
+        } else {
             added << e.id;
         }
         const QString id = e.id;
+        d->byAge.emplace(e.time.toMSecsSinceEpoch(), id);
         d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     // A key in both lists was replaced: views drop it, then show the restored one.
@@ -641,29 +649,17 @@ void Timeline::add(std::vector<TimelineEntry> entries)
         }
         added << e.id;
         const QString id = e.id;
+        d->byAge.emplace(e.time.toMSecsSinceEpoch(), id);
         d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     QStringList removed;
-    for (auto it = d->entries.begin(); it != d->entries.end();) {
-        if ((*it)->time < cutoff) {
-            removed << it.key();
-            it = d->entries.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    if (d->entries.size() > d->capacity) {
-        std::vector<std::pair<QDateTime, QString>> byAge;
-        byAge.reserve(std::size_t(d->entries.size()));
-        for (auto it = d->entries.cbegin(); it != d->entries.cend(); ++it) {
-            byAge.emplace_back((*it)->time, it.key());
-        }
-        const auto excess = std::size_t(d->entries.size() - d->capacity);
-        std::nth_element(byAge.begin(), byAge.begin() + qsizetype(excess) - 1, byAge.end());
-        for (std::size_t i = 0; i < excess; ++i) {
-            d->entries.remove(byAge[i].second);
-            removed << byAge[i].second;
-        }
+    // Oldest first (then by id): what retention, then capacity, drop, without visiting the rest.
+    const qint64 cutoffMs = cutoff.toMSecsSinceEpoch();
+    while (!d->byAge.empty() && (d->byAge.begin()->first < cutoffMs || d->entries.size() > qsizetype(d->capacity))) {
+        const QString id = d->byAge.begin()->second;
+        d->byAge.erase(d->byAge.begin());
+        d->entries.remove(id);
+        removed << id;
     }
     if (!removed.isEmpty()) {
         // An entry added and dropped in the same batch was never shown.
@@ -873,10 +869,11 @@ void Timeline::onJobs(const JobDiff &diff)
     std::vector<qint64> held;
     if (moments.size() >= kManyJobMoments
         && moments.size() + std::size_t(d->entries.size()) > std::size_t(d->capacity)) {
-        held.reserve(std::size_t(d->entries.size()));
-        for (const Ptr<TimelineEntry> &e : std::as_const(d->entries)) {
-            if (e->time >= cutoff) {
-                held.push_back(e->time.toMSecsSinceEpoch());
+        held.reserve(d->byAge.size());
+        const qint64 cutoffMs = cutoff.toMSecsSinceEpoch();
+        for (const auto &[time, id] : d->byAge) {
+            if (time >= cutoffMs) {
+                held.push_back(time);
             }
         }
     }

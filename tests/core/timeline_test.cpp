@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 
 using namespace strata::core;
 using strata::testsupport::ManualClock;
@@ -600,6 +601,37 @@ TEST_F(TimelineTest, AFirstPollOfManyJobsKeepsWhatAnUncappedTimelineWouldKeepNew
     keptJobs.sort();
     EXPECT_EQ(announced, keptJobs);
     EXPECT_EQ(changed.at(1).at(1).toStringList(), QStringList{QStringLiteral("event:ontap-ai:node1/old")});
+}
+
+TEST_F(TimelineTest, BatchAfterBatchIntoAFullTimelineKeepsTheNewestByTimeThenId)
+{
+    constexpr int kCapacity = 300;
+    timeline.setCapacity(kCapacity);
+    Engine uncapped{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    uncapped.timeline().setCapacity(1000000);
+    std::mt19937 rng(1849);
+    std::vector<Event> events;
+    for (int batch = 0; batch < 25; ++batch) {
+        events.clear();
+        const int count = 1 + int(rng() % 200U);
+        for (int i = 0; i < count; ++i) {
+            // Few distinct times, so ties at the boundary are common; some past the retention.
+            const qint64 age = rng() % 7U == 0 ? 8 * 24 * 3600 : qint64(rng() % 40U) * 60;
+            events.push_back(ems(QStringLiteral("node1/%1-%2").arg(batch).arg(i),
+                                 t0.addSecs(-age),
+                                 QStringLiteral("error"),
+                                 QStringLiteral("e%1").arg(i)));
+        }
+        engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(events));
+        uncapped.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(events));
+        std::vector<TimelineEntry> expected = uncapped.timeline().entries();
+        std::sort(expected.begin(), expected.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
+            return std::pair(a.time, a.id) > std::pair(b.time, b.id);
+        });
+        expected.resize(std::min<std::size_t>(expected.size(), kCapacity));
+        sortTimeline(expected);
+        ASSERT_EQ(timeline.entries(), expected) << "after batch " << batch;
+    }
 }
 
 TEST_F(TimelineTest, RestoreReplacesAndStopsObserving)
