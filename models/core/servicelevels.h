@@ -112,7 +112,8 @@ QString volumeIdFromAuditTarget(const QString &target);
 /// The service-level view over the estate (ANF and ONTAP volumes): levels, caps, observed
 /// throughput, flags, prices, and the shared part of a ServiceLevelChange preview. Owner (GUI)
 /// thread; p95 figures and last-change times are refreshed from the history store in the
-/// background and cached, so rows() and annotatePreview() do no I/O.
+/// background and cached, so rows() and annotatePreview() do no I/O. Views follow
+/// rowsUpdated(), which recomputes only the volumes a publish changed.
 class ServiceLevels final : public QObject
 {
     Q_OBJECT
@@ -165,7 +166,8 @@ Q_SIGNALS:
     void changed();
     /// The rows of the volumes whose inputs changed, recomputed: at once on the owner thread
     /// for fewer than kInlineRows, else on a worker thread and delivered on the owner thread
-    /// later, in order. Applying each update to the previous rows() gives the current rows().
+    /// later, one at a time and in order. Applying every update, in order, to rows() as read
+    /// before the first gives rows() as of the last update's computation.
     void rowsUpdated(const strata::core::ServiceLevelUpdate &update);
 
 private:

@@ -147,15 +147,7 @@ void ServiceLevelTableModel::setRows(const QList<core::ServiceLevelRow> &rows)
             added.append(row);
         }
     }
-    if (!added.isEmpty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
-        for (const core::ServiceLevelRow &row : std::as_const(added)) {
-            m_index.insert(key(row), int(m_rows.size()));
-            m_rows.append(row);
-        }
-        endInsertRows();
-    }
+    appendRows(added);
 }
 
 void ServiceLevelTableModel::applyUpdate(const core::ServiceLevelUpdate &update)
@@ -188,15 +180,21 @@ void ServiceLevelTableModel::applyUpdate(const core::ServiceLevelUpdate &update)
     }
     std::sort(changed.begin(), changed.end());
     emitRowsChanged(changed);
-    if (!added.isEmpty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
-        for (const core::ServiceLevelRow &row : std::as_const(added)) {
-            m_index.insert(key(row), int(m_rows.size()));
-            m_rows.append(row);
-        }
-        endInsertRows();
+    appendRows(added);
+}
+
+void ServiceLevelTableModel::appendRows(const QList<core::ServiceLevelRow> &added)
+{
+    if (added.isEmpty()) {
+        return;
     }
+    const int first = int(m_rows.size());
+    beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
+    for (const core::ServiceLevelRow &row : added) {
+        m_index.insert(key(row), int(m_rows.size()));
+        m_rows.append(row);
+    }
+    endInsertRows();
 }
 
 void ServiceLevelTableModel::reindex()

@@ -84,6 +84,8 @@ private:
     /// Removes the rows of `keys` (runs from the bottom) and re-indexes.
     void removeKeys(const QSet<QString> &keys);
     void reindex();
+    /// Appends rows of volumes not shown yet (one insert).
+    void appendRows(const QList<core::ServiceLevelRow> &added);
 
     QList<core::ServiceLevelRow> m_rows;
     QHash<QString, int> m_index;
