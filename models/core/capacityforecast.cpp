@@ -3,9 +3,11 @@
 #include "models/core/clock.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 
 #include <QHash>
 #include <QSet>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <tuple>
@@ -25,17 +27,17 @@ qint64 quotaOrNone(qint64 quotaBytes)
     return quotaBytes > 0 ? quotaBytes : 0;
 }
 
-template <class T, class Fn> void eachOf(const Table<T> &table, const QString &source, Fn fn)
+template <class T, class Fn> void eachOf(const std::vector<Ptr<T>> &items, const QString &source, Fn fn)
 {
-    for (const Ptr<T> &item : table.all()) {
+    for (const Ptr<T> &item : items) {
         if (source.isEmpty() || item->source == source) {
             fn(*item);
         }
     }
 }
 
-// What the estate says about every container of `kind` (of `source`, empty = all).
-void containersOf(const Estate &estate,
+// What the snapshot says about every container of `kind` (of `source`, empty = all).
+void containersOf(const ContainerSnapshot &snapshot,
                   const QString &source,
                   ContainerKind kind,
                   const std::function<void(ForecastContainer)> &emit)
@@ -52,38 +54,38 @@ void containersOf(const Estate &estate,
     };
     switch (kind) {
     case ContainerKind::Volume:
-        eachOf(estate.volumes(), source, [&](const Volume &v) {
+        eachOf(snapshot.volumes, source, [&](const Volume &v) {
             emit(make(v.source, v.id, joinedName(v.svm, v.name), v.sizeBytes, v.usedBytes.value_or(-1)));
         });
         break;
     case ContainerKind::Aggregate:
-        eachOf(estate.aggregates(), source, [&](const Aggregate &a) {
+        eachOf(snapshot.aggregates, source, [&](const Aggregate &a) {
             emit(make(a.source, a.id, a.name, a.sizeBytes, a.usedBytes));
         });
         break;
     case ContainerKind::Pool:
-        eachOf(estate.capacityPools(), source, [&](const CapacityPool &p) {
+        eachOf(snapshot.pools, source, [&](const CapacityPool &p) {
             emit(make(p.source, p.id, joinedName(p.account, p.name), p.sizeBytes, p.allocatedBytes));
         });
         break;
     case ContainerKind::Bucket:
-        eachOf(estate.buckets(), source, [&](const Bucket &b) {
+        eachOf(snapshot.buckets, source, [&](const Bucket &b) {
             emit(make(b.source, b.id, joinedName(b.tenantName, b.name), quotaOrNone(b.quotaBytes), b.dataBytes));
         });
         break;
     case ContainerKind::Tenant:
-        eachOf(estate.tenants(), source, [&](const Tenant &t) {
+        eachOf(snapshot.tenants, source, [&](const Tenant &t) {
             emit(make(t.source, t.id, t.name, quotaOrNone(t.quotaBytes), t.dataBytes));
         });
         break;
     case ContainerKind::CacheTarget: {
         QHash<QString, QList<CapacityRelease>> releases;
-        for (const Ptr<CachedCommit> &c : estate.cachedCommits().all()) {
+        for (const Ptr<CachedCommit> &c : snapshot.cachedCommits) {
             if (c->state == CacheState::Ready && c->evictAt.isValid() && c->bytesTotal > 0) {
                 releases[c->source + QLatin1Char('\n') + c->target].append(CapacityRelease{c->evictAt, c->bytesTotal});
             }
         }
-        eachOf(estate.cacheTargets(), source, [&](const CacheTarget &t) {
+        eachOf(snapshot.cacheTargets, source, [&](const CacheTarget &t) {
             ForecastContainer c = make(t.source, t.id, t.id, t.capacityBytes, t.usedBytes);
             c.releases = releases.value(t.source + QLatin1Char('\n') + t.id);
             emit(std::move(c));
@@ -124,16 +126,51 @@ int sortGroup(const ContainerForecast &f)
 
 } // namespace
 
-std::vector<ForecastContainer> forecastContainers(const Estate &estate)
+ContainerSnapshot containerSnapshot(const Estate &estate, std::optional<ContainerKind> only)
+{
+    const auto wants = [only](ContainerKind kind) {
+        return !only || *only == kind;
+    };
+    ContainerSnapshot s;
+    if (wants(ContainerKind::Volume)) {
+        s.volumes = estate.volumes().all();
+    }
+    if (wants(ContainerKind::Aggregate)) {
+        s.aggregates = estate.aggregates().all();
+    }
+    if (wants(ContainerKind::Pool)) {
+        s.pools = estate.capacityPools().all();
+    }
+    if (wants(ContainerKind::Bucket)) {
+        s.buckets = estate.buckets().all();
+    }
+    if (wants(ContainerKind::Tenant)) {
+        s.tenants = estate.tenants().all();
+    }
+    if (wants(ContainerKind::CacheTarget)) {
+        s.cacheTargets = estate.cacheTargets().all();
+        s.cachedCommits = estate.cachedCommits().all();
+    }
+    return s;
+}
+
+std::vector<ForecastContainer> forecastContainers(const ContainerSnapshot &snapshot)
 {
     std::vector<ForecastContainer> out;
+    out.reserve(snapshot.volumes.size() + snapshot.aggregates.size() + snapshot.pools.size() + snapshot.buckets.size()
+                + snapshot.tenants.size() + snapshot.cacheTargets.size());
     for (const ContainerKind kind : kAllKinds) {
-        containersOf(estate, {}, kind, [&out](ForecastContainer c) {
+        containersOf(snapshot, {}, kind, [&out](ForecastContainer c) {
             out.push_back(std::move(c));
         });
     }
     // No sort here: forecastAll() orders them, off the estate's thread.
     return out;
+}
+
+std::vector<ForecastContainer> forecastContainers(const Estate &estate)
+{
+    return forecastContainers(containerSnapshot(estate));
 }
 
 std::vector<VolumeUsage> containerUsage(const Estate &estate, const QString &source, ContainerKind kind)
@@ -142,7 +179,7 @@ std::vector<VolumeUsage> containerUsage(const Estate &estate, const QString &sou
     if (kind == ContainerKind::Volume || source.isEmpty()) {
         return out;
     }
-    containersOf(estate, source, kind, [&out](ForecastContainer c) {
+    containersOf(containerSnapshot(estate, kind), source, kind, [&out](ForecastContainer c) {
         if (c.usedBytes >= 0) {
             out.push_back(VolumeUsage{c.id, c.usedBytes, c.capacityBytes});
         }
@@ -214,7 +251,9 @@ ForecastService::ForecastService(Estate &estate, IClock &clock, HistoryService *
     , m_estate(estate)
     , m_clock(clock)
     , m_history(history)
+    , m_pool(std::make_unique<QThreadPool>())
 {
+    m_pool->setMaxThreadCount(1);
     if (m_history) {
         connect(&m_estate, &Estate::inventoryChanged, this, [this](const QString &source) {
             markDirty(source, ContainerKind::Aggregate);
@@ -302,30 +341,41 @@ void ForecastService::refresh()
         return;
     }
     const QDateTime now = m_clock.now();
-    std::vector<ForecastContainer> containers = forecastContainers(m_estate);
-    if (!m_history || !m_history->openError().isEmpty()) {
-        m_forecasts = forecastAll(std::move(containers), {}, now);
+    ContainerSnapshot snapshot = containerSnapshot(m_estate);
+    const auto landed = [this, now](std::vector<ContainerForecast> forecasts) {
+        m_computing = false;
+        m_forecasts = std::move(forecasts);
         m_computedAt = now;
         Q_EMIT changed();
+        if (m_again) {
+            m_again = false;
+            refresh();
+        }
+    };
+    if (!m_history || !m_history->openError().isEmpty()) {
+        const std::size_t containers = snapshot.volumes.size() + snapshot.aggregates.size() + snapshot.pools.size()
+                                       + snapshot.buckets.size() + snapshot.tenants.size()
+                                       + snapshot.cacheTargets.size();
+        if (containers < std::size_t(kInlineContainers)) {
+            landed(forecastAll(forecastContainers(snapshot), {}, now));
+            return;
+        }
+        // Tens of thousands of volumes: building, forecasting and sorting them is not for the
+        // GUI thread even without a history to read.
+        m_computing = true;
+        runOffThread(
+            *m_pool,
+            this,
+            [snapshot = std::move(snapshot), now] {
+                return forecastAll(forecastContainers(snapshot), {}, now);
+            },
+            landed);
         return;
     }
     // Pending capacity writes go first, so the forecasts include this poll's level.
     recordDirty();
     m_computing = true;
-    m_history->forecastCapacity(std::move(containers),
-                                now.addDays(-kHistoryDays),
-                                now,
-                                this,
-                                [this, now](std::vector<ContainerForecast> forecasts) {
-                                    m_computing = false;
-                                    m_forecasts = std::move(forecasts);
-                                    m_computedAt = now;
-                                    Q_EMIT changed();
-                                    if (m_again) {
-                                        m_again = false;
-                                        refresh();
-                                    }
-                                });
+    m_history->forecastCapacity(std::move(snapshot), now.addDays(-kHistoryDays), now, this, landed);
 }
 
 } // namespace strata::core

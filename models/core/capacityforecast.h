@@ -1,13 +1,18 @@
 #pragma once
 
+#include "models/core/domain.h"
 #include "models/core/forecast.h"
 #include "models/core/historystore.h"
+#include "models/core/keyed.h"
 
 #include <QObject>
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
+
+class QThreadPool;
 
 namespace strata::core {
 
@@ -37,10 +42,28 @@ struct ContainerForecast
     qint64 releasedBytes = 0; ///< sum of container.releases
 };
 
+/// The estate's records that forecastContainers() reads, as pointers to the immutable
+/// published records: taken on the estate's thread (a pointer copy per record), read on any.
+struct ContainerSnapshot
+{
+    std::vector<Ptr<Volume>> volumes;
+    std::vector<Ptr<Aggregate>> aggregates;
+    std::vector<Ptr<CapacityPool>> pools;
+    std::vector<Ptr<Bucket>> buckets;
+    std::vector<Ptr<Tenant>> tenants;
+    std::vector<Ptr<CacheTarget>> cacheTargets;
+    std::vector<Ptr<CachedCommit>> cachedCommits; ///< with cacheTargets: the planned releases
+};
+
+/// What `estate` holds of `only` (nullopt = every kind). Estate's thread.
+ContainerSnapshot containerSnapshot(const Estate &estate, std::optional<ContainerKind> only = std::nullopt);
+
 /// Every container of `estate` with a capacity history worth keeping: ONTAP and ANF volumes,
 /// aggregates, ANF capacity pools, StorageGRID buckets and tenants (with or without a quota),
 /// cache targets, in no particular order. Must run on the estate's thread.
 std::vector<ForecastContainer> forecastContainers(const Estate &estate);
+/// The same from a snapshot of the estate: any thread.
+std::vector<ForecastContainer> forecastContainers(const ContainerSnapshot &snapshot);
 
 /// The capacity of `kind` containers of `source` as IHistoryStore::recordCapacity() takes it
 /// (not volumes: sources record those themselves). Estate's thread.
@@ -57,7 +80,8 @@ std::vector<ContainerForecast> forecastAll(std::vector<ForecastContainer> contai
 /// Keeps the estate's forecasts: records the capacity of aggregates, pools, buckets, tenants and
 /// cache targets into the history store as their sources publish them (volumes are recorded by
 /// their sources), and recomputes every forecast from `kHistoryDays` of history off the estate's
-/// thread, at start, every `kRefreshMinutes` and on refresh(). Without a history store it
+/// thread (the estate's records are copied as pointers on its thread, the containers built from
+/// them on the history thread), at start, every `kRefreshMinutes` and on refresh(). Without a history store it
 /// records nothing and every forecast says too little data.
 class ForecastService final : public QObject
 {
@@ -68,6 +92,9 @@ public:
     /// History the forecasts read (days) and how often they are recomputed (minutes).
     static constexpr int kHistoryDays = 30;
     static constexpr int kRefreshMinutes = 10;
+    /// Without a history store, fewer containers than this are forecast at once on the owner
+    /// thread, more on a worker thread (changed() follows either way).
+    static constexpr int kInlineContainers = 2000;
 
     ForecastService(Estate &estate, IClock &clock, HistoryService *history, QObject *parent = nullptr);
     ~ForecastService() override;
@@ -107,6 +134,7 @@ private:
     QList<QPair<QString, ContainerKind>> m_dirty;
     bool m_computing = false;
     bool m_again = false;
+    std::unique_ptr<QThreadPool> m_pool; ///< one thread: forecasts without a history store
 };
 
 } // namespace strata::core

@@ -123,15 +123,15 @@ void HistoryService::capacityHistory(const QDateTime &from,
     });
 }
 
-void HistoryService::forecastCapacity(std::vector<ForecastContainer> containers,
+void HistoryService::forecastCapacity(ContainerSnapshot snapshot,
                                       const QDateTime &from,
                                       const QDateTime &now,
                                       QObject *context,
                                       std::function<void(std::vector<ContainerForecast>)> done)
 {
     ask<std::vector<ContainerForecast>>(
-        context, std::move(done), [containers = std::move(containers), from, now](IHistoryStore &store) mutable {
-            return forecastAll(std::move(containers), store.capacityHistory(from, now), now);
+        context, std::move(done), [snapshot = std::move(snapshot), from, now](IHistoryStore &store) {
+            return forecastAll(forecastContainers(snapshot), store.capacityHistory(from, now), now);
         });
 }
 

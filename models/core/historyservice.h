@@ -37,11 +37,11 @@ public:
                          const QDateTime &to,
                          QObject *context,
                          std::function<void(std::vector<CapacitySeries>)> done);
-    /// Reads the capacity history in [from, now] and forecasts `containers` from it with
-    /// forecastAll() on the history thread, so a whole estate's forecasts never load the
-    /// caller's thread; `done` gets them on `context`'s thread (empty when the store never
-    /// opened).
-    void forecastCapacity(std::vector<ForecastContainer> containers,
+    /// Reads the capacity history in [from, now] and forecasts the containers of `snapshot`
+    /// (forecastContainers()) from it with forecastAll() on the history thread, so a whole
+    /// estate's forecasts never load the caller's thread; `done` gets them on `context`'s
+    /// thread (empty when the store never opened).
+    void forecastCapacity(ContainerSnapshot snapshot,
                           const QDateTime &from,
                           const QDateTime &now,
                           QObject *context,

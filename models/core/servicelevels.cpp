@@ -3,13 +3,17 @@
 #include "models/core/clock.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/offthread.h"
 
 #include <QLocale>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QSet>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 
 namespace strata::core {
 
@@ -48,9 +52,8 @@ QString money(const RateCard &card, double amount)
     return text + QLatin1Char(' ') + card.currency;
 }
 
-Ptr<QosPolicy> findPolicy(const Estate &estate, const QString &source, const QString &svm, const QString &name)
+Ptr<QosPolicy> findPolicy(const KeyedList<QosPolicy> *policies, const QString &svm, const QString &name)
 {
-    const auto policies = estate.qosPolicies().scope(source);
     if (!policies || name.isEmpty()) {
         return nullptr;
     }
@@ -100,6 +103,188 @@ LevelCap capOfPolicy(const QosPolicy *policy, qint64 sizeBytes)
     return cap;
 }
 
+LevelCap capOfVolume(const Volume &volume, const KeyedList<QosPolicy> *policies)
+{
+    if (volume.isAnf()) {
+        LevelCap cap;
+        const bool manual = volume.qosType.compare(QLatin1String("Manual"), Qt::CaseInsensitive) == 0;
+        cap.mibps = volume.throughputMibps >= 0 ? volume.throughputMibps
+                                                : anfAutoQosMibps(volume.serviceLevel, volume.sizeBytes);
+        if (manual) {
+            cap.detail = ServiceLevels::tr("manual QoS");
+        } else if (anfMibpsPerTib(volume.serviceLevel) > 0) {
+            cap.detail = ServiceLevels::tr("%1 MiB/s per TiB (auto QoS)").arg(anfMibpsPerTib(volume.serviceLevel));
+        }
+        return cap;
+    }
+    const Ptr<QosPolicy> policy = findPolicy(policies, volume.svm, volume.qosPolicy);
+    return capOfPolicy(policy.get(), volume.sizeBytes);
+}
+
+// Everything a row reads besides its volume, copied on the owner thread (pointers to the
+// immutable published lists, implicitly shared hashes), so rows can be computed on any thread.
+struct LevelInputs
+{
+    QHash<QString, std::shared_ptr<const KeyedList<VolumePerf>>> perf; ///< by source
+    QHash<QString, std::shared_ptr<const KeyedList<QosPolicy>>> qos;   ///< by source
+    QHash<QString, std::shared_ptr<const KeyedList<CapacityPool>>> pools;
+    QHash<QString, VolumePerfStats> stats;
+    QHash<QString, QDateTime> lastChange;
+    RateCard rateCard;
+    QDateTime now;
+
+    void addSource(const Estate &estate, const QString &source)
+    {
+        if (!perf.contains(source)) {
+            perf.insert(source, estate.volumePerf().scope(source));
+            qos.insert(source, estate.qosPolicies().scope(source));
+            pools.insert(source, estate.capacityPools().scope(source));
+        }
+    }
+};
+
+QList<LevelOption> levelOptionsOf(const Volume &v, const LevelInputs &in)
+{
+    QList<LevelOption> out;
+    const RateCard &card = in.rateCard;
+    if (v.isAnf()) {
+        const auto pools = in.pools.value(v.source);
+        for (const QString &level : anfServiceLevels()) {
+            LevelOption o;
+            o.level = level;
+            o.current = level == v.serviceLevel;
+            o.capMibps = o.current ? capOfVolume(v, nullptr).mibps : anfAutoQosMibps(level, v.sizeBytes);
+            o.costPerMonth = card.anfMonthly(level, v.sizeBytes);
+            if (o.current) {
+                o.pool = v.aggregate;
+                o.poolExists = true;
+                o.poolHasRoom = true;
+            } else if (pools) {
+                qint64 bestFree = -1;
+                for (const Ptr<CapacityPool> &p : pools->items()) {
+                    if (p->account != v.svm || p->serviceLevel != level) {
+                        continue;
+                    }
+                    o.poolExists = true;
+                    const qint64 free = p->sizeBytes - p->allocatedBytes;
+                    if (free >= v.sizeBytes && free > bestFree) {
+                        bestFree = free;
+                        o.pool = p->name;
+                        o.poolHasRoom = true;
+                    }
+                }
+            }
+            out.append(o);
+        }
+        return out;
+    }
+    const auto policies = in.qos.value(v.source);
+    QStringList seen;
+    if (policies) {
+        for (const Ptr<QosPolicy> &p : policies->items()) {
+            if ((p->svm != v.svm && !p->svm.isEmpty()) || seen.contains(p->name)) {
+                continue;
+            }
+            seen << p->name;
+            const LevelCap cap = capOfPolicy(p.get(), v.sizeBytes);
+            LevelOption o;
+            o.level = p->name;
+            o.capMibps = cap.mibps;
+            o.capIops = cap.iops;
+            o.costPerMonth = card.ontapMonthly(p->name, v.sizeBytes);
+            o.current = p->name == v.qosPolicy;
+            out.append(o);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const LevelOption &a, const LevelOption &b) {
+        return a.level < b.level;
+    });
+    LevelOption none;
+    none.costPerMonth = card.ontapMonthly(QString(), v.sizeBytes);
+    none.current = v.qosPolicy.isEmpty();
+    out.prepend(none);
+    return out;
+}
+
+ServiceLevelRow levelRowOf(const Volume &v, const LevelInputs &in)
+{
+    const QString volumeKey = key(v.source, v.id);
+    ServiceLevelRow r;
+    r.source = v.source;
+    r.kind = v.isAnf() ? SourceKind::Azure : SourceKind::Ontap;
+    r.volumeId = v.id;
+    r.volumeName = v.name;
+    r.container = v.isAnf() ? v.svm + QLatin1Char('/') + v.aggregate : v.svm;
+    r.level = v.isAnf() ? v.serviceLevel : v.qosPolicy;
+    const LevelCap cap = capOfVolume(v, in.qos.value(v.source).get());
+    r.levelDetail = cap.detail;
+    r.adaptive = cap.adaptive;
+    r.sizeBytes = v.sizeBytes;
+    r.capMibps = cap.mibps;
+    r.capIops = cap.iops;
+    double observedIops = -1;
+    if (const auto perfList = in.perf.value(v.source)) {
+        if (const Ptr<VolumePerf> perf = perfList->find(volumeKey)) {
+            r.observedMibps = perf->throughputBps / kMiB;
+            observedIops = perf->totalIops;
+        }
+    }
+    const auto stats = in.stats.constFind(volumeKey);
+    const bool hasStats = stats != in.stats.cend() && stats->samples > 0;
+    if (hasStats) {
+        r.p95Mibps = stats->p95ThroughputBps / kMiB;
+    }
+    r.costPerMonth = v.isAnf() ? in.rateCard.anfMonthly(v.serviceLevel, v.sizeBytes)
+                               : in.rateCard.ontapMonthly(r.level, v.sizeBytes);
+    r.lastChange = in.lastChange.value(volumeKey);
+
+    if (r.capMibps > 0 && r.p95Mibps >= kAtCapShare * r.capMibps) {
+        r.flag = LevelFlag::AtCap;
+        r.flagReason = ServiceLevels::tr("p95 %1 of %2 for the last day").arg(mibps(r.p95Mibps), mibps(r.capMibps));
+    } else if (r.capMibps > 0 && r.observedMibps >= kAtCapShare * r.capMibps) {
+        r.flag = LevelFlag::AtCap;
+        r.flagReason = ServiceLevels::tr("now %1 of %2").arg(mibps(r.observedMibps), mibps(r.capMibps));
+    } else if (r.capIops > 0 && observedIops >= kAtCapShare * r.capIops) {
+        r.flag = LevelFlag::AtCap;
+        r.flagReason = ServiceLevels::tr("now %1 of %2 IOPS")
+                           .arg(numbers().toString(qRound64(observedIops)), numbers().toString(qRound64(r.capIops)));
+    } else if (r.capMibps > 0 && hasStats && r.p95Mibps < kFarBelowShare * r.capMibps
+               && stats->first.secsTo(in.now) >= kFullDaySeconds) {
+        // Only worth flagging when a cheaper level exists to move to.
+        QString cheaper;
+        for (const LevelOption &o : levelOptionsOf(v, in)) {
+            if (o.current) {
+                continue;
+            }
+            const bool priced = o.costPerMonth >= 0 && r.costPerMonth >= 0;
+            if ((priced && o.costPerMonth < r.costPerMonth) || (!priced && o.capMibps > 0 && o.capMibps < r.capMibps)) {
+                cheaper = o.level.isEmpty() ? ServiceLevels::tr("no QoS policy") : o.level;
+                break;
+            }
+        }
+        if (!cheaper.isEmpty()) {
+            r.flag = LevelFlag::FarBelow;
+            r.flagReason = ServiceLevels::tr("p95 %1 of %2 for the last day; %3 costs less")
+                               .arg(mibps(r.p95Mibps), mibps(r.capMibps), cheaper);
+        }
+    }
+    return r;
+}
+
+// Rows of `volumes`, sorted by source then name (then id). Any thread.
+QList<ServiceLevelRow> levelRowsOf(const std::vector<Ptr<Volume>> &volumes, const LevelInputs &in)
+{
+    QList<ServiceLevelRow> out;
+    out.reserve(qsizetype(volumes.size()));
+    for (const Ptr<Volume> &v : volumes) {
+        out.append(levelRowOf(*v, in));
+    }
+    std::sort(out.begin(), out.end(), [](const ServiceLevelRow &a, const ServiceLevelRow &b) {
+        return std::tie(a.source, a.volumeName, a.volumeId) < std::tie(b.source, b.volumeName, b.volumeId);
+    });
+    return out;
+}
+
 } // namespace
 
 QString levelFlagName(LevelFlag flag)
@@ -117,20 +302,7 @@ QString levelFlagName(LevelFlag flag)
 
 LevelCap levelCapOf(const Estate &estate, const Volume &volume)
 {
-    if (volume.isAnf()) {
-        LevelCap cap;
-        const bool manual = volume.qosType.compare(QLatin1String("Manual"), Qt::CaseInsensitive) == 0;
-        cap.mibps = volume.throughputMibps >= 0 ? volume.throughputMibps
-                                                : anfAutoQosMibps(volume.serviceLevel, volume.sizeBytes);
-        if (manual) {
-            cap.detail = ServiceLevels::tr("manual QoS");
-        } else if (anfMibpsPerTib(volume.serviceLevel) > 0) {
-            cap.detail = ServiceLevels::tr("%1 MiB/s per TiB (auto QoS)").arg(anfMibpsPerTib(volume.serviceLevel));
-        }
-        return cap;
-    }
-    const Ptr<QosPolicy> policy = findPolicy(estate, volume.source, volume.svm, volume.qosPolicy);
-    return capOfPolicy(policy.get(), volume.sizeBytes);
+    return capOfVolume(volume, volume.isAnf() ? nullptr : estate.qosPolicies().scope(volume.source).get());
 }
 
 QString serviceLevelAuditTarget(const QString &label, const QString &volumeId)
@@ -154,7 +326,47 @@ struct ServiceLevels::Private
     QDateTime lastRefresh;           ///< clock time of the last statistics query
     bool refreshedSincePerf = false; ///< a query ran after performance samples arrived
     bool perfRefreshQueued = false;
+
+    // What rowsUpdated() has yet to recompute: volumes by "source/volumeId" -> (source, id),
+    // volumes gone, or everything.
+    QHash<QString, std::pair<QString, QString>> dirty;
+    QSet<QString> removed;
+    bool allDirty = false;
+    bool flushQueued = false;
+    bool computing = false; ///< an update is under way on the worker
+    /// A row's far-below flag waits for a day of samples: when the next one may turn (UTC),
+    /// and until when the volumes whose day completed were marked (only update() moves it, so
+    /// each completed day is marked once).
+    QDateTime nextFlagDue;
+    QDateTime flagCheckedAt;
+    /// The QoS policies each source's rows were computed with: a republished inventory whose
+    /// policies did not change (aggregates filling) leaves the rows alone.
+    QHash<QString, std::shared_ptr<const KeyedList<QosPolicy>>> policiesSeen;
+    QThreadPool pool;
+
+    Private() { pool.setMaxThreadCount(1); }
 };
+
+namespace {
+
+// The soonest moment after `after` (invalid: any) when a volume's day of samples completes, so
+// its far-below flag may turn; invalid when there is none.
+QDateTime nextFarBelowDue(const QHash<QString, VolumePerfStats> &stats, const QDateTime &after)
+{
+    QDateTime next;
+    for (const VolumePerfStats &s : stats) {
+        if (s.samples <= 0 || !s.first.isValid()) {
+            continue;
+        }
+        const QDateTime due = s.first.addSecs(kFullDaySeconds);
+        if ((!after.isValid() || due > after) && (!next.isValid() || due < next)) {
+            next = due;
+        }
+    }
+    return next;
+}
+
+} // namespace
 
 ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *history, QObject *parent)
     : QObject(parent)
@@ -164,11 +376,46 @@ ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *hist
     , m_rateCard(RateCard::defaults())
     , d(std::make_unique<Private>())
 {
-    const auto emitChanged = [this] {
-        Q_EMIT changed();
+    // A publish touching thousands of volumes is recomputed whole (on the worker): cheaper than
+    // noting each, and the view matches a complete update by position.
+    const auto many = [](const auto &diff) {
+        return diff.added.size() + diff.changed.size() >= std::size_t(kInlineRows);
     };
-    connect(&m_estate, &Estate::volumesChanged, this, emitChanged);
-    connect(&m_estate, &Estate::volumePerfChanged, this, emitChanged);
+    connect(&m_estate, &Estate::volumesChanged, this, [this, many](const VolumeDiff &diff) {
+        if (many(diff)) {
+            markAll();
+        }
+        for (const auto *list : {&diff.added, &diff.changed}) {
+            for (const Ptr<Volume> &v : *list) {
+                markVolume(v->source, v->id);
+            }
+        }
+        for (const QString &gone : diff.removed) {
+            markRemoved(gone);
+        }
+        Q_EMIT changed();
+        update();
+    });
+    connect(&m_estate, &Estate::volumePerfChanged, this, [this, many](const VolumePerfDiff &diff) {
+        if (many(diff)) {
+            markAll();
+        }
+        for (const auto *list : {&diff.added, &diff.changed}) {
+            for (const Ptr<VolumePerf> &p : *list) {
+                markVolume(p->source, p->id);
+            }
+        }
+        for (const QString &gone : diff.removed) {
+            // The volume may stay without its sample: find its source among the volumes'.
+            for (const QString &source : m_estate.volumes().scopes()) {
+                if (gone.startsWith(source + QLatin1Char('/'))) {
+                    markVolume(source, gone.mid(source.size() + 1));
+                }
+            }
+        }
+        Q_EMIT changed();
+        update();
+    });
     // New samples reach the history store right after they reach the estate: read the 24 h
     // statistics again then (queued, so the store's write comes first) instead of showing "no
     // history" until the periodic refresh, so a preview here says what `strata set
@@ -189,8 +436,23 @@ ServiceLevels::ServiceLevels(Estate &estate, IClock &clock, HistoryService *hist
             },
             Qt::QueuedConnection);
     });
-    connect(&m_estate, &Estate::capacityPoolsChanged, this, emitChanged);
-    connect(&m_estate, &Estate::inventoryChanged, this, emitChanged);
+    connect(&m_estate, &Estate::capacityPoolsChanged, this, [this] {
+        markAll();
+        Q_EMIT changed();
+        update();
+    });
+    connect(&m_estate, &Estate::inventoryChanged, this, [this](const QString &source) {
+        const auto policies = m_estate.qosPolicies().scope(source);
+        const auto seen = d->policiesSeen.constFind(source);
+        const bool samePolicies = seen != d->policiesSeen.cend() && policies && *seen
+                                  && (*seen == policies || diffOf(seen->get(), *policies).isEmpty());
+        d->policiesSeen.insert(source, policies);
+        if (!samePolicies) {
+            markAll();
+        }
+        Q_EMIT changed();
+        update();
+    });
     refreshStatistics();
 }
 
@@ -207,21 +469,22 @@ void ServiceLevels::setRateCard(const RateCard &card)
         return;
     }
     m_rateCard = card;
+    markAll();
     Q_EMIT changed();
+    update();
 }
 
 QList<ServiceLevelRow> ServiceLevels::rows() const
 {
-    QList<ServiceLevelRow> out;
-    for (const Ptr<Volume> &v : m_estate.volumes().all()) {
-        if (auto r = row(v->source, v->id)) {
-            out.append(std::move(*r));
-        }
+    LevelInputs in;
+    in.stats = d->stats;
+    in.lastChange = d->lastChange;
+    in.rateCard = m_rateCard;
+    in.now = m_clock.now();
+    for (const QString &source : m_estate.volumes().scopes()) {
+        in.addSource(m_estate, source);
     }
-    std::sort(out.begin(), out.end(), [](const ServiceLevelRow &a, const ServiceLevelRow &b) {
-        return std::tie(a.source, a.volumeName, a.volumeId) < std::tie(b.source, b.volumeName, b.volumeId);
-    });
-    return out;
+    return levelRowsOf(m_estate.volumes().all(), in);
 }
 
 std::optional<ServiceLevelRow> ServiceLevels::row(const QString &source, const QString &volumeId) const
@@ -230,130 +493,158 @@ std::optional<ServiceLevelRow> ServiceLevels::row(const QString &source, const Q
     if (!v) {
         return std::nullopt;
     }
-    ServiceLevelRow r;
-    r.source = v->source;
-    r.kind = v->isAnf() ? SourceKind::Azure : SourceKind::Ontap;
-    r.volumeId = v->id;
-    r.volumeName = v->name;
-    r.container = v->isAnf() ? v->svm + QLatin1Char('/') + v->aggregate : v->svm;
-    r.level = v->isAnf() ? v->serviceLevel : v->qosPolicy;
-    const LevelCap cap = levelCapOf(m_estate, *v);
-    r.levelDetail = cap.detail;
-    r.adaptive = cap.adaptive;
-    r.sizeBytes = v->sizeBytes;
-    r.capMibps = cap.mibps;
-    r.capIops = cap.iops;
-    double observedIops = -1;
-    if (const Ptr<VolumePerf> perf = m_estate.volumePerf().find(source, key(source, volumeId))) {
-        r.observedMibps = perf->throughputBps / kMiB;
-        observedIops = perf->totalIops;
-    }
-    const auto stats = d->stats.constFind(key(source, volumeId));
-    const bool hasStats = stats != d->stats.cend() && stats->samples > 0;
-    if (hasStats) {
-        r.p95Mibps = stats->p95ThroughputBps / kMiB;
-    }
-    r.costPerMonth = v->isAnf() ? m_rateCard.anfMonthly(v->serviceLevel, v->sizeBytes)
-                                : m_rateCard.ontapMonthly(r.level, v->sizeBytes);
-    r.lastChange = d->lastChange.value(key(source, volumeId));
-
-    if (r.capMibps > 0 && r.p95Mibps >= kAtCapShare * r.capMibps) {
-        r.flag = LevelFlag::AtCap;
-        r.flagReason = tr("p95 %1 of %2 for the last day").arg(mibps(r.p95Mibps), mibps(r.capMibps));
-    } else if (r.capMibps > 0 && r.observedMibps >= kAtCapShare * r.capMibps) {
-        r.flag = LevelFlag::AtCap;
-        r.flagReason = tr("now %1 of %2").arg(mibps(r.observedMibps), mibps(r.capMibps));
-    } else if (r.capIops > 0 && observedIops >= kAtCapShare * r.capIops) {
-        r.flag = LevelFlag::AtCap;
-        r.flagReason = tr("now %1 of %2 IOPS")
-                           .arg(numbers().toString(qRound64(observedIops)), numbers().toString(qRound64(r.capIops)));
-    } else if (r.capMibps > 0 && hasStats && r.p95Mibps < kFarBelowShare * r.capMibps
-               && stats->first.secsTo(m_clock.now()) >= kFullDaySeconds) {
-        // Only worth flagging when a cheaper level exists to move to.
-        QString cheaper;
-        for (const LevelOption &o : options(source, volumeId)) {
-            if (o.current) {
-                continue;
-            }
-            const bool priced = o.costPerMonth >= 0 && r.costPerMonth >= 0;
-            if ((priced && o.costPerMonth < r.costPerMonth) || (!priced && o.capMibps > 0 && o.capMibps < r.capMibps)) {
-                cheaper = o.level.isEmpty() ? tr("no QoS policy") : o.level;
-                break;
-            }
-        }
-        if (!cheaper.isEmpty()) {
-            r.flag = LevelFlag::FarBelow;
-            r.flagReason =
-                tr("p95 %1 of %2 for the last day; %3 costs less").arg(mibps(r.p95Mibps), mibps(r.capMibps), cheaper);
-        }
-    }
-    return r;
+    LevelInputs in;
+    in.stats = d->stats;
+    in.lastChange = d->lastChange;
+    in.rateCard = m_rateCard;
+    in.now = m_clock.now();
+    in.addSource(m_estate, source);
+    return levelRowOf(*v, in);
 }
 
 QList<LevelOption> ServiceLevels::options(const QString &source, const QString &volumeId) const
 {
-    QList<LevelOption> out;
     const Ptr<Volume> v = m_estate.volume(source, volumeId);
     if (!v) {
-        return out;
+        return {};
     }
-    if (v->isAnf()) {
-        const auto pools = m_estate.capacityPools().scope(source);
-        for (const QString &level : anfServiceLevels()) {
-            LevelOption o;
-            o.level = level;
-            o.current = level == v->serviceLevel;
-            o.capMibps = o.current ? levelCapOf(m_estate, *v).mibps : anfAutoQosMibps(level, v->sizeBytes);
-            o.costPerMonth = m_rateCard.anfMonthly(level, v->sizeBytes);
-            if (o.current) {
-                o.pool = v->aggregate;
-                o.poolExists = true;
-                o.poolHasRoom = true;
-            } else if (pools) {
-                qint64 bestFree = -1;
-                for (const Ptr<CapacityPool> &p : pools->items()) {
-                    if (p->account != v->svm || p->serviceLevel != level) {
-                        continue;
-                    }
-                    o.poolExists = true;
-                    const qint64 free = p->sizeBytes - p->allocatedBytes;
-                    if (free >= v->sizeBytes && free > bestFree) {
-                        bestFree = free;
-                        o.pool = p->name;
-                        o.poolHasRoom = true;
-                    }
-                }
+    LevelInputs in;
+    in.rateCard = m_rateCard;
+    in.addSource(m_estate, source);
+    return levelOptionsOf(*v, in);
+}
+
+void ServiceLevels::markVolume(const QString &source, const QString &volumeId)
+{
+    if (d->allDirty) {
+        return;
+    }
+    const QString k = key(source, volumeId);
+    d->removed.remove(k);
+    d->dirty.insert(k, {source, volumeId});
+}
+
+void ServiceLevels::markRemoved(const QString &k)
+{
+    if (d->allDirty) {
+        return;
+    }
+    d->dirty.remove(k);
+    d->removed.insert(k);
+}
+
+void ServiceLevels::markAll()
+{
+    d->allDirty = true;
+    d->dirty.clear();
+    d->removed.clear();
+}
+
+void ServiceLevels::update()
+{
+    const QDateTime now = m_clock.now();
+    if (d->nextFlagDue.isValid() && now >= d->nextFlagDue) {
+        // Volumes whose day of samples completed since the last check: their far-below flag may turn.
+        for (const VolumePerfStats &s : std::as_const(d->stats)) {
+            const QDateTime due = s.first.addSecs(kFullDaySeconds);
+            if (s.samples > 0 && s.first.isValid() && due <= now
+                && (!d->flagCheckedAt.isValid() || due > d->flagCheckedAt)) {
+                markVolume(s.source, s.volumeId);
             }
-            out.append(o);
         }
-        return out;
+        d->flagCheckedAt = now;
+        d->nextFlagDue = nextFarBelowDue(d->stats, now);
     }
-    const auto policies = m_estate.qosPolicies().scope(source);
-    QStringList seen;
-    if (policies) {
-        for (const Ptr<QosPolicy> &p : policies->items()) {
-            if ((p->svm != v->svm && !p->svm.isEmpty()) || seen.contains(p->name)) {
-                continue;
+    if (d->computing || d->flushQueued || (!d->allDirty && d->dirty.isEmpty() && d->removed.isEmpty())) {
+        return;
+    }
+    qsizetype pending = d->dirty.size();
+    if (d->allDirty) {
+        for (const QString &source : m_estate.volumes().scopes()) {
+            pending += qsizetype(m_estate.volumes().scope(source)->size());
+        }
+    }
+    if (pending < kInlineRows) {
+        flush();
+        return;
+    }
+    d->flushQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            d->flushQueued = false;
+            flush();
+        },
+        Qt::QueuedConnection);
+}
+
+void ServiceLevels::flush()
+{
+    if (d->computing) {
+        return;
+    }
+    const bool complete = d->allDirty;
+    std::vector<Ptr<Volume>> volumes;
+    QStringList removed;
+    LevelInputs in;
+    if (complete) {
+        volumes = m_estate.volumes().all();
+        for (const QString &source : m_estate.volumes().scopes()) {
+            in.addSource(m_estate, source);
+        }
+    } else {
+        volumes.reserve(std::size_t(d->dirty.size()));
+        for (auto it = d->dirty.cbegin(); it != d->dirty.cend(); ++it) {
+            if (Ptr<Volume> v = m_estate.volume(it->first, it->second)) {
+                in.addSource(m_estate, v->source);
+                volumes.push_back(std::move(v));
+            } else {
+                removed << it.key();
             }
-            seen << p->name;
-            const LevelCap cap = capOfPolicy(p.get(), v->sizeBytes);
-            LevelOption o;
-            o.level = p->name;
-            o.capMibps = cap.mibps;
-            o.capIops = cap.iops;
-            o.costPerMonth = m_rateCard.ontapMonthly(p->name, v->sizeBytes);
-            o.current = p->name == v->qosPolicy;
-            out.append(o);
+        }
+        for (const QString &k : std::as_const(d->removed)) {
+            removed << k;
         }
     }
-    std::sort(out.begin(), out.end(), [](const LevelOption &a, const LevelOption &b) {
-        return a.level < b.level;
-    });
-    LevelOption none;
-    none.costPerMonth = m_rateCard.ontapMonthly(QString(), v->sizeBytes);
-    none.current = v->qosPolicy.isEmpty();
-    out.prepend(none);
-    return out;
+    d->allDirty = false;
+    d->dirty.clear();
+    d->removed.clear();
+    if (volumes.empty() && removed.isEmpty() && !complete) {
+        return;
+    }
+    in.stats = d->stats;
+    in.lastChange = d->lastChange;
+    in.rateCard = m_rateCard;
+    in.now = m_clock.now();
+    if (volumes.size() < std::size_t(kInlineRows)) {
+        applyComputed(levelRowsOf(volumes, in), std::move(removed), complete);
+        return;
+    }
+    d->computing = true;
+    runOffThread(
+        d->pool,
+        this,
+        [volumes = std::move(volumes), in = std::move(in)] {
+            return levelRowsOf(volumes, in);
+        },
+        [this, removed = std::move(removed), complete](QList<ServiceLevelRow> rows) {
+            d->computing = false;
+            applyComputed(std::move(rows), removed, complete);
+            // What arrived meanwhile.
+            update();
+        });
+}
+
+void ServiceLevels::applyComputed(QList<ServiceLevelRow> rows, QStringList removed, bool complete)
+{
+    ServiceLevelUpdate u;
+    u.rows = std::move(rows);
+    u.removed = std::move(removed);
+    u.complete = complete;
+    if (complete) {
+        u.removed.clear();
+    }
+    Q_EMIT rowsUpdated(u);
 }
 
 void ServiceLevels::annotatePreview(const ActionRequest &request, ActionPreview *preview) const
@@ -479,11 +770,25 @@ void ServiceLevels::refreshStatistics()
             if (generation != d->generation) {
                 return;
             }
-            d->stats.clear();
+            QHash<QString, VolumePerfStats> next;
+            next.reserve(qsizetype(stats.size()));
             for (VolumePerfStats &s : stats) {
-                d->stats.insert(key(s.source, s.volumeId), std::move(s));
+                const QString k = key(s.source, s.volumeId);
+                const auto before = d->stats.constFind(k);
+                if (before == d->stats.cend() || !(*before == s)) {
+                    markVolume(s.source, s.volumeId);
+                }
+                next.insert(k, std::move(s));
             }
+            for (const VolumePerfStats &s : std::as_const(d->stats)) {
+                if (!next.contains(key(s.source, s.volumeId))) {
+                    markVolume(s.source, s.volumeId);
+                }
+            }
+            d->stats = std::move(next);
+            d->nextFlagDue = nextFarBelowDue(d->stats, d->flagCheckedAt);
             Q_EMIT changed();
+            update();
         });
     // The cool-down needs the last change; a month back also serves the "last change" column.
     m_history->auditLogOfKind(actionKindName(ActionKind::ServiceLevelChange),
@@ -505,9 +810,11 @@ void ServiceLevels::refreshStatistics()
                                       QDateTime &last = d->lastChange[key(e.source, id)];
                                       if (!last.isValid() || e.time > last) {
                                           last = e.time;
+                                          markVolume(e.source, id);
                                       }
                                   }
                                   Q_EMIT changed();
+                                  update();
                               });
 }
 
@@ -516,7 +823,9 @@ void ServiceLevels::noteLevelChange(const QString &source, const QString &volume
     QDateTime &last = d->lastChange[key(source, volumeId)];
     if (!last.isValid() || at > last) {
         last = at;
+        markVolume(source, volumeId);
         Q_EMIT changed();
+        update();
     }
 }
 

@@ -55,6 +55,17 @@ struct ServiceLevelRow
     bool operator==(const ServiceLevelRow &) const = default;
 };
 
+/// What changed in ServiceLevels::rows() since the previous update (ServiceLevels::rowsUpdated).
+struct ServiceLevelUpdate
+{
+    /// Recomputed rows, sorted by source then name: new volumes and those whose inputs moved
+    /// (a row may equal what was shown).
+    QList<ServiceLevelRow> rows;
+    QStringList removed; ///< "<source>/<volumeId>" of volumes gone
+    /// `rows` holds every volume: any other row is gone (`removed` is then empty).
+    bool complete = false;
+};
+
 /// A level the volume can be moved to, for the change dialog's choices.
 struct LevelOption
 {
@@ -101,7 +112,8 @@ QString volumeIdFromAuditTarget(const QString &target);
 /// The service-level view over the estate (ANF and ONTAP volumes): levels, caps, observed
 /// throughput, flags, prices, and the shared part of a ServiceLevelChange preview. Owner (GUI)
 /// thread; p95 figures and last-change times are refreshed from the history store in the
-/// background and cached, so rows() and annotatePreview() do no I/O.
+/// background and cached, so rows() and annotatePreview() do no I/O. Views follow
+/// rowsUpdated(), which recomputes only the volumes a publish changed.
 class ServiceLevels final : public QObject
 {
     Q_OBJECT
@@ -144,12 +156,30 @@ public:
 
     /// Statistics refresh period.
     static constexpr int kRefreshSeconds = 300;
+    /// Updates recomputing fewer rows than this run at once on the owner thread; larger ones
+    /// (a poll of tens of thousands of volumes) on a worker thread.
+    static constexpr int kInlineRows = 2000;
 
 Q_SIGNALS:
-    /// rows() changed (volumes, perf, pools, rate card or statistics).
+    /// rows() changed (volumes, perf, pools, rate card or statistics). Emitted at once, before
+    /// the matching rowsUpdated().
     void changed();
+    /// The rows of the volumes whose inputs changed, recomputed: at once on the owner thread
+    /// for fewer than kInlineRows, else on a worker thread and delivered on the owner thread
+    /// later, one at a time and in order. Applying every update, in order, to rows() as read
+    /// before the first gives rows() as of the last update's computation.
+    void rowsUpdated(const strata::core::ServiceLevelUpdate &update);
 
 private:
+    void markVolume(const QString &source, const QString &volumeId);
+    void markRemoved(const QString &key);
+    void markAll();
+    /// Recomputes what is marked: at once when small, else on the worker (queued, so the
+    /// several publishes of one poll go together).
+    void update();
+    void flush();
+    void applyComputed(QList<ServiceLevelRow> rows, QStringList removed, bool complete);
+
     struct Private;
     Estate &m_estate;
     IClock &m_clock;

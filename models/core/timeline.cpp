@@ -9,6 +9,9 @@
 #include <QSet>
 
 #include <algorithm>
+#include <functional>
+#include <set>
+#include <utility>
 
 namespace strata::core {
 
@@ -325,7 +328,10 @@ struct Timeline::Private
     {}
 
     Engine &engine;
-    QHash<QString, TimelineEntry> entries;
+    /// Shared with the views' models, which hold the same entries.
+    QHash<QString, Ptr<TimelineEntry>> entries;
+    /// (time in ms, id) of every entry, oldest first: retention and capacity drop from the front.
+    std::set<std::pair<qint64, QString>> byAge;
     bool live = true;
     bool auditLoaded = false;
     qint64 retentionSeconds = 7 * 24 * 3600;
@@ -488,9 +494,9 @@ Timeline::~Timeline() = default;
 std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
 {
     std::vector<TimelineEntry> out;
-    for (const TimelineEntry &e : std::as_const(d->entries)) {
-        if (filter.matches(e)) {
-            out.push_back(e);
+    for (const Ptr<TimelineEntry> &e : std::as_const(d->entries)) {
+        if (filter.matches(*e)) {
+            out.push_back(*e);
         }
     }
     sortTimeline(out);
@@ -503,7 +509,12 @@ std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
 std::optional<TimelineEntry> Timeline::entry(const QString &id) const
 {
     const auto it = d->entries.constFind(id);
-    return it == d->entries.cend() ? std::nullopt : std::optional<TimelineEntry>(*it);
+    return it == d->entries.cend() ? std::nullopt : std::optional<TimelineEntry>(**it);
+}
+
+Ptr<TimelineEntry> Timeline::sharedEntry(const QString &id) const
+{
+    return d->entries.value(id);
 }
 
 int Timeline::size() const
@@ -541,12 +552,17 @@ void Timeline::restore(std::vector<TimelineEntry> entries)
     d->live = false;
     QStringList removed = d->entries.keys();
     d->entries.clear();
+    d->byAge.clear();
     QStringList added;
     for (TimelineEntry &e : entries) {
-        if (!d->entries.contains(e.id)) {
+        if (const Ptr<TimelineEntry> before = d->entries.value(e.id)) {
+            d->byAge.erase({before->time.toMSecsSinceEpoch(), e.id});
+        } else {
             added << e.id;
         }
-        d->entries.insert(e.id, std::move(e));
+        const QString id = e.id;
+        d->byAge.emplace(e.time.toMSecsSinceEpoch(), id);
+        d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     // A key in both lists was replaced: views drop it, then show the restored one.
     Q_EMIT entriesChanged(added, removed);
@@ -577,7 +593,8 @@ QHash<QString, Timeline::AlertCounts> Timeline::attentionBySystem(const QDateTim
     };
     // Latest health entry per source: its severity is the source's current state.
     QHash<QString, const TimelineEntry *> latestHealth;
-    for (const TimelineEntry &e : std::as_const(d->entries)) {
+    for (const Ptr<TimelineEntry> &entry : std::as_const(d->entries)) {
+        const TimelineEntry &e = *entry;
         switch (e.category) {
         case TimelineCategory::Alert:
             if (e.id.endsWith(QLatin1String(":fired"))) {
@@ -625,34 +642,24 @@ void Timeline::add(std::vector<TimelineEntry> entries)
     const QDateTime now = d->engine.clock().now();
     const QDateTime cutoff = now.addSecs(-d->retentionSeconds);
     QStringList added;
+    d->entries.reserve(d->entries.size() + qsizetype(entries.size()));
     for (TimelineEntry &e : entries) {
         if (e.id.isEmpty() || !e.time.isValid() || e.time < cutoff || d->entries.contains(e.id)) {
             continue;
         }
         added << e.id;
-        d->entries.insert(e.id, std::move(e));
+        const QString id = e.id;
+        d->byAge.emplace(e.time.toMSecsSinceEpoch(), id);
+        d->entries.insert(id, std::make_shared<const TimelineEntry>(std::move(e)));
     }
     QStringList removed;
-    for (auto it = d->entries.begin(); it != d->entries.end();) {
-        if (it->time < cutoff) {
-            removed << it.key();
-            it = d->entries.erase(it);
-        } else {
-            ++it;
-        }
-    }
-    if (d->entries.size() > d->capacity) {
-        std::vector<std::pair<QDateTime, QString>> byAge;
-        byAge.reserve(std::size_t(d->entries.size()));
-        for (auto it = d->entries.cbegin(); it != d->entries.cend(); ++it) {
-            byAge.emplace_back(it->time, it.key());
-        }
-        const auto excess = std::size_t(d->entries.size() - d->capacity);
-        std::nth_element(byAge.begin(), byAge.begin() + qsizetype(excess) - 1, byAge.end());
-        for (std::size_t i = 0; i < excess; ++i) {
-            d->entries.remove(byAge[i].second);
-            removed << byAge[i].second;
-        }
+    // Oldest first (then by id): what retention, then capacity, drop, without visiting the rest.
+    const qint64 cutoffMs = cutoff.toMSecsSinceEpoch();
+    while (!d->byAge.empty() && (d->byAge.begin()->first < cutoffMs || d->entries.size() > qsizetype(d->capacity))) {
+        const QString id = d->byAge.begin()->second;
+        d->byAge.erase(d->byAge.begin());
+        d->entries.remove(id);
+        removed << id;
     }
     if (!removed.isEmpty()) {
         // An entry added and dropped in the same batch was never shown.
@@ -740,65 +747,84 @@ TimelineEntry Timeline::fromAudit(const AuditEntry &a) const
     return t;
 }
 
+namespace {
+
+// A job transition the timeline will show, before its entry is written: the first poll of a
+// large cluster yields two per job, most beyond the capacity, so only the kept ones are written.
+enum class JobMomentKind
+{
+    Queued,
+    Started,
+    Preempted,
+    Ended
+};
+
+struct JobMoment
+{
+    const Job *job = nullptr;
+    JobMomentKind kind = JobMomentKind::Queued;
+    QDateTime when;
+    QString id; ///< the entry's id
+};
+
+QString jobMomentWord(const JobMoment &m)
+{
+    switch (m.kind) {
+    case JobMomentKind::Queued:
+        return QStringLiteral("queued");
+    case JobMomentKind::Started:
+        return QStringLiteral("started");
+    case JobMomentKind::Preempted:
+        return QStringLiteral("preempted");
+    case JobMomentKind::Ended:
+        break;
+    }
+    return m.job->status == JobStatus::Failed ? QStringLiteral("failed") : QStringLiteral("finished");
+}
+
+// Drops the moments that cannot survive the capacity: when `capacity` or more distinct entries
+// (the ones `held` and the other new moments) are newer than a moment, Timeline::add() would
+// trim it in the same batch. Ties with the `capacity`-th newest stay: add() settles them by id,
+// exactly as without this step. `held` are the times (ms) of the entries the timeline keeps
+// past the retention; the moments' ids are new to it.
+void keepNewestJobMoments(std::vector<JobMoment> &moments, std::vector<qint64> held, int capacity)
+{
+    const auto keep = std::size_t(capacity);
+    if (moments.size() + held.size() <= keep || moments.empty()) {
+        return;
+    }
+    std::vector<qint64> &times = held;
+    times.reserve(times.size() + moments.size());
+    for (const JobMoment &m : moments) {
+        times.push_back(m.when.toMSecsSinceEpoch());
+    }
+    std::nth_element(times.begin(), times.begin() + qsizetype(keep) - 1, times.end(), std::greater<>());
+    const qint64 boundary = times[keep - 1];
+    std::erase_if(moments, [boundary](const JobMoment &m) {
+        return m.when.toMSecsSinceEpoch() < boundary;
+    });
+}
+
+} // namespace
+
 void Timeline::onJobs(const JobDiff &diff)
 {
-    std::vector<TimelineEntry> out;
+    // Below this, a batch is trimmed against itself only (the held entries' times are not read).
+    constexpr std::size_t kManyJobMoments = 1000;
     const QDateTime now = d->engine.clock().now();
-    const auto make = [&out](const Job &job, const QString &what, const QDateTime &when) -> TimelineEntry & {
-        TimelineEntry t;
-        t.id = QStringLiteral("scheduler:") + job.source + QLatin1Char(':') + job.id + QLatin1Char(':') + what
-               + QLatin1Char(':') + ms(when);
-        t.time = when.toUTC();
-        t.category = TimelineCategory::Scheduler;
-        t.system = QStringLiteral("kubernetes");
-        t.source = job.source;
-        t.objectKind = QStringLiteral("job");
-        t.objectId = job.id;
-        t.objectName = job.id;
-        t.project = job.project;
-        t.job = job.id;
-        t.user = job.user;
-        out.push_back(std::move(t));
-        return out.back();
-    };
-    const auto gpus = [](const Job &job) {
-        return formatGpus(job.gpusRequested);
-    };
-    const auto queued = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("queued"), job.created);
-        t.title = tr("Job queued");
-        t.message =
-            tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus(job), job.project);
-    };
-    const auto started = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("started"), job.started.isValid() ? job.started : now);
-        t.title = tr("Job started");
-        t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus(job))
-                                       : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus(job), job.node);
-    };
-    const auto preempted = [&](const Job &job) {
-        TimelineEntry &t = make(job, QStringLiteral("preempted"), now);
-        t.title = tr("Job preempted");
-        t.severity = TimelineSeverity::Warning;
-        t.message = job.pendingReason.isEmpty()
-                        ? tr("%1 of project %2 gave its %3 GPUs back").arg(job.id, job.project, gpus(job))
-                        : tr("%1 of project %2 gave its %3 GPUs back: %4")
-                              .arg(job.id, job.project, gpus(job), job.pendingReason);
-    };
-    const auto ended = [&](const Job &job) {
-        const bool failed = job.status == JobStatus::Failed;
-        TimelineEntry &t = make(job,
-                                failed ? QStringLiteral("failed") : QStringLiteral("finished"),
-                                job.finished.isValid() ? job.finished : now);
-        t.title = failed ? tr("Job failed") : tr("Job finished");
-        t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
-        t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
-    };
     const auto isEnded = [](JobStatus s) {
         return s == JobStatus::Succeeded || s == JobStatus::Failed;
     };
     const auto isStarting = [](JobStatus s) {
         return s == JobStatus::ContainerCreating || s == JobStatus::Running;
+    };
+    const QDateTime cutoff = now.addSecs(-d->retentionSeconds);
+    std::vector<JobMoment> moments;
+    const auto note = [&moments, &cutoff](const Job &job, JobMomentKind kind, const QDateTime &when) {
+        // Older than the retention: add() would skip it.
+        if (when.isValid() && when >= cutoff) {
+            moments.push_back(JobMoment{&job, kind, when, {}});
+        }
     };
     for (const auto *list : {&diff.added, &diff.changed}) {
         for (const Ptr<Job> &job : *list) {
@@ -807,22 +833,22 @@ void Timeline::onJobs(const JobDiff &diff)
             if (it == d->jobStatus.cend()) {
                 // First sight (a one-shot CLI sees only this): what the timestamps tell.
                 if (job->created.isValid()) {
-                    queued(*job);
+                    note(*job, JobMomentKind::Queued, job->created);
                 }
                 if (job->started.isValid()) {
-                    started(*job);
+                    note(*job, JobMomentKind::Started, job->started);
                 }
                 if (isEnded(job->status)) {
-                    ended(*job);
+                    note(*job, JobMomentKind::Ended, job->finished.isValid() ? job->finished : now);
                 }
             } else if (*it != job->status) {
                 const JobStatus before = *it;
                 if (isStarting(job->status) && !isStarting(before)) {
-                    started(*job);
+                    note(*job, JobMomentKind::Started, job->started.isValid() ? job->started : now);
                 } else if (job->status == JobStatus::Preempted && isStarting(before)) {
-                    preempted(*job);
+                    note(*job, JobMomentKind::Preempted, now);
                 } else if (isEnded(job->status) && !isEnded(before)) {
-                    ended(*job);
+                    note(*job, JobMomentKind::Ended, job->finished.isValid() ? job->finished : now);
                 }
             }
             d->jobStatus.insert(key, job->status);
@@ -830,6 +856,81 @@ void Timeline::onJobs(const JobDiff &diff)
     }
     for (const QString &key : diff.removed) {
         d->jobStatus.remove(key);
+    }
+    // Ids first (cheap next to the texts): one the timeline holds already is skipped by add().
+    for (JobMoment &m : moments) {
+        m.id = QStringLiteral("scheduler:") + m.job->source + QLatin1Char(':') + m.job->id + QLatin1Char(':')
+               + jobMomentWord(m) + QLatin1Char(':') + ms(m.when);
+    }
+    std::erase_if(moments, [this](const JobMoment &m) {
+        return d->entries.contains(m.id);
+    });
+    // A large batch (a first poll) against a full timeline: only what would stay is written.
+    std::vector<qint64> held;
+    if (moments.size() >= kManyJobMoments
+        && moments.size() + std::size_t(d->entries.size()) > std::size_t(d->capacity)) {
+        held.reserve(d->byAge.size());
+        const qint64 cutoffMs = cutoff.toMSecsSinceEpoch();
+        for (const auto &[time, id] : d->byAge) {
+            if (time >= cutoffMs) {
+                held.push_back(time);
+            }
+        }
+    }
+    keepNewestJobMoments(moments, std::move(held), d->capacity);
+
+    // One title string per kind, shared by every entry of the batch.
+    const QString queuedTitle = tr("Job queued");
+    const QString startedTitle = tr("Job started");
+    const QString preemptedTitle = tr("Job preempted");
+    const QString failedTitle = tr("Job failed");
+    const QString finishedTitle = tr("Job finished");
+    const QString system = QStringLiteral("kubernetes");
+    const QString jobKind = QStringLiteral("job");
+    std::vector<TimelineEntry> out;
+    out.reserve(moments.size());
+    for (const JobMoment &m : moments) {
+        const Job &job = *m.job;
+        const bool failed = job.status == JobStatus::Failed;
+        const QString gpus = formatGpus(job.gpusRequested);
+        TimelineEntry t;
+        switch (m.kind) {
+        case JobMomentKind::Queued:
+            t.title = queuedTitle;
+            t.message =
+                tr("%1 (%2, %3 GPUs) queued in project %4").arg(job.id, jobTypeName(job.type), gpus, job.project);
+            break;
+        case JobMomentKind::Started:
+            t.title = startedTitle;
+            t.message = job.node.isEmpty() ? tr("%1 (%2 GPUs) started").arg(job.id, gpus)
+                                           : tr("%1 (%2 GPUs) started on %3").arg(job.id, gpus, job.node);
+            break;
+        case JobMomentKind::Preempted:
+            t.title = preemptedTitle;
+            t.severity = TimelineSeverity::Warning;
+            t.message = job.pendingReason.isEmpty()
+                            ? tr("%1 of project %2 gave its %3 GPUs back").arg(job.id, job.project, gpus)
+                            : tr("%1 of project %2 gave its %3 GPUs back: %4")
+                                  .arg(job.id, job.project, gpus, job.pendingReason);
+            break;
+        case JobMomentKind::Ended:
+            t.title = failed ? failedTitle : finishedTitle;
+            t.severity = failed ? TimelineSeverity::Error : TimelineSeverity::Info;
+            t.message = failed ? tr("%1 failed").arg(job.id) : tr("%1 succeeded").arg(job.id);
+            break;
+        }
+        t.id = m.id;
+        t.time = m.when.toUTC();
+        t.category = TimelineCategory::Scheduler;
+        t.system = system;
+        t.source = job.source;
+        t.objectKind = jobKind;
+        t.objectId = job.id;
+        t.objectName = job.id;
+        t.project = job.project;
+        t.job = job.id;
+        t.user = job.user;
+        out.push_back(std::move(t));
     }
     add(std::move(out));
 }

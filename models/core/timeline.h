@@ -137,6 +137,9 @@ public:
     [[nodiscard]] std::vector<TimelineEntry> entries(const TimelineFilter &filter = {}) const;
     /// The entry with this id, nullopt when there is none (any more).
     [[nodiscard]] std::optional<TimelineEntry> entry(const QString &id) const;
+    /// The same entry as the timeline holds it (a view's model keeps it without a copy); null
+    /// when there is none.
+    [[nodiscard]] Ptr<TimelineEntry> sharedEntry(const QString &id) const;
     [[nodiscard]] int size() const;
     /// True once the audit log's recent entries were read from the history store (or there is
     /// no history store): the CLI waits for it before printing.

@@ -99,11 +99,18 @@ void ForecastTableModel::setForecasts(const std::vector<core::ContainerForecast>
     std::vector<core::Ptr<ForecastRecord>> records;
     records.reserve(forecasts.size());
     for (const core::ContainerForecast &f : forecasts) {
-        auto record = std::make_shared<ForecastRecord>();
-        record->source = f.container.source;
-        record->id = core::containerKindName(f.container.kind) + QLatin1Char('/') + f.container.id;
-        record->forecast = f;
-        records.push_back(std::move(record));
+        ForecastRecord record;
+        record.source = f.container.source;
+        record.id = core::containerKindName(f.container.kind) + QLatin1Char('/') + f.container.id;
+        record.forecast = f;
+        // An unchanged forecast keeps its shown record: the diff then skips it by pointer.
+        if (m_shown) {
+            if (core::Ptr<ForecastRecord> shown = m_shown->find(core::estateKey(record)); shown && *shown == record) {
+                records.push_back(std::move(shown));
+                continue;
+            }
+        }
+        records.push_back(std::make_shared<const ForecastRecord>(std::move(record)));
     }
     auto next = std::make_unique<core::KeyedList<ForecastRecord>>(std::move(records));
     applyDiff(core::diffOf(m_shown.get(), *next));

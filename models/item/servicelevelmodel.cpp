@@ -14,7 +14,10 @@ ServiceLevelTableModel::ServiceLevelTableModel(core::ServiceLevels *levels, QObj
 {
     setNumericColumns({Cap, Observed, P95, CapUse, Cost});
     if (m_levels) {
-        connect(m_levels, &core::ServiceLevels::changed, this, &ServiceLevelTableModel::reload);
+        connect(m_levels, &core::ServiceLevels::changed, this, [this] {
+            setCurrency(m_levels->rateCard().currency);
+        });
+        connect(m_levels, &core::ServiceLevels::rowsUpdated, this, &ServiceLevelTableModel::applyUpdate);
         reload();
     }
 }
@@ -123,13 +126,95 @@ void ServiceLevelTableModel::setRows(const QList<core::ServiceLevelRow> &rows)
     for (int i = 0; i < rows.size(); ++i) {
         next.insert(key(rows[i]), i);
     }
-    // Removals from the bottom so the remaining row numbers stay valid while removing.
+    QSet<QString> gone;
+    for (const core::ServiceLevelRow &row : std::as_const(m_rows)) {
+        const QString k = key(row);
+        if (!next.contains(k)) {
+            gone.insert(k);
+        }
+    }
+    if (gone.isEmpty()) {
+        reindex();
+    } else {
+        removeKeys(gone);
+    }
+    applyChanges([this, &rows, &next](int r) -> const core::ServiceLevelRow & {
+        return rows[next.value(key(m_rows[r]))];
+    });
+    QList<core::ServiceLevelRow> added;
+    for (const core::ServiceLevelRow &row : rows) {
+        if (!m_index.contains(key(row))) {
+            added.append(row);
+        }
+    }
+    appendRows(added);
+}
+
+void ServiceLevelTableModel::applyUpdate(const core::ServiceLevelUpdate &update)
+{
+    if (update.complete) {
+        setRows(update.rows);
+        return;
+    }
+    QSet<QString> gone;
+    for (const QString &k : update.removed) {
+        if (m_index.contains(k)) {
+            gone.insert(k);
+        }
+    }
+    if (!gone.isEmpty()) {
+        removeKeys(gone);
+    } else if (m_index.size() != m_rows.size()) {
+        reindex();
+    }
+    std::vector<int> changed;
+    QList<core::ServiceLevelRow> added;
+    for (const core::ServiceLevelRow &row : update.rows) {
+        const int r = m_index.value(key(row), -1);
+        if (r < 0) {
+            added.append(row);
+        } else if (!(m_rows[r] == row)) {
+            m_rows[r] = row;
+            changed.push_back(r);
+        }
+    }
+    std::sort(changed.begin(), changed.end());
+    emitRowsChanged(changed);
+    appendRows(added);
+}
+
+void ServiceLevelTableModel::appendRows(const QList<core::ServiceLevelRow> &added)
+{
+    if (added.isEmpty()) {
+        return;
+    }
+    const int first = int(m_rows.size());
+    beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
+    for (const core::ServiceLevelRow &row : added) {
+        m_index.insert(key(row), int(m_rows.size()));
+        m_rows.append(row);
+    }
+    endInsertRows();
+}
+
+void ServiceLevelTableModel::reindex()
+{
+    m_index.clear();
+    m_index.reserve(m_rows.size());
+    for (int r = 0; r < m_rows.size(); ++r) {
+        m_index.insert(key(m_rows[r]), r);
+    }
+}
+
+void ServiceLevelTableModel::removeKeys(const QSet<QString> &keys)
+{
     std::vector<int> gone;
     for (int r = 0; r < m_rows.size(); ++r) {
-        if (!next.contains(key(m_rows[r]))) {
+        if (keys.contains(key(m_rows[r]))) {
             gone.push_back(r);
         }
     }
+    // From the bottom, so the remaining row numbers stay valid while removing.
     for (auto it = gone.rbegin(); it != gone.rend();) {
         int last = *it;
         int first = last;
@@ -142,52 +227,44 @@ void ServiceLevelTableModel::setRows(const QList<core::ServiceLevelRow> &rows)
         m_rows.remove(first, last - first + 1);
         endRemoveRows();
     }
-    m_index.clear();
-    for (int r = 0; r < m_rows.size(); ++r) {
-        m_index.insert(key(m_rows[r]), r);
+    reindex();
+}
+
+void ServiceLevelTableModel::emitRowsChanged(const std::vector<int> &rows)
+{
+    if (rows.empty()) {
+        return;
     }
-    applyChanges([this, &rows, &next](int r) -> const core::ServiceLevelRow & {
-        return rows[next.value(key(m_rows[r]))];
-    });
-    QList<core::ServiceLevelRow> added;
-    for (const core::ServiceLevelRow &row : rows) {
-        if (!m_index.contains(key(row))) {
-            added.append(row);
+    std::vector<std::pair<int, int>> runs;
+    for (const int r : rows) {
+        if (!runs.empty() && runs.back().second == r - 1) {
+            runs.back().second = r;
+        } else {
+            runs.emplace_back(r, r);
         }
     }
-    if (!added.isEmpty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
-        for (const core::ServiceLevelRow &row : std::as_const(added)) {
-            m_index.insert(key(row), int(m_rows.size()));
-            m_rows.append(row);
-        }
-        endInsertRows();
+    // Thousands of one-row signals (a poll moving every other volume's figures) cost the views
+    // and proxies more than one signal over the span.
+    constexpr std::size_t kMaxRuns = 64;
+    if (runs.size() > kMaxRuns) {
+        runs = {{runs.front().first, runs.back().second}};
+    }
+    for (const auto &[first, last] : runs) {
+        Q_EMIT dataChanged(index(first, 0), index(last, ColumnCount - 1));
     }
 }
 
 void ServiceLevelTableModel::applyChanges(const std::function<const core::ServiceLevelRow &(int row)> &incomingFor)
 {
-    // Changes in place, coalesced into contiguous dataChanged ranges.
-    int start = -1;
-    auto flush = [this, &start](int end) {
-        if (start >= 0) {
-            Q_EMIT dataChanged(index(start, 0), index(end, ColumnCount - 1));
-            start = -1;
-        }
-    };
+    std::vector<int> changed;
     for (int r = 0; r < m_rows.size(); ++r) {
         const core::ServiceLevelRow &incoming = incomingFor(r);
         if (!(incoming == m_rows[r])) {
             m_rows[r] = incoming;
-            if (start < 0) {
-                start = r;
-            }
-        } else {
-            flush(r - 1);
+            changed.push_back(r);
         }
     }
-    flush(int(m_rows.size()) - 1);
+    emitRowsChanged(changed);
 }
 
 QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const

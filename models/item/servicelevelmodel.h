@@ -5,15 +5,17 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 #include <functional>
 
 namespace strata::models {
 
 /// Every volume's service level (ServiceLevels::rows()): level, cap, observed throughput, p95,
-/// cap use, price and flag. Updated by keyed diffs on ServiceLevels::changed (rows matched by
-/// "<source>/<volumeId>"): removals, in-place changes and appends, never a reset, so selection
-/// and sorting survive every poll.
+/// cap use, price and flag. Updated by keyed diffs on ServiceLevels::rowsUpdated (rows matched by
+/// "<source>/<volumeId>", only the recomputed ones, large polls computed off the GUI thread):
+/// removals, in-place changes and appends, never a reset, so selection and sorting survive
+/// every poll.
 class ServiceLevelTableModel final : public ColumnTableModel
 {
     Q_OBJECT
@@ -46,6 +48,10 @@ public:
 
     /// Applies `rows` as a keyed diff against what is shown.
     void setRows(const QList<core::ServiceLevelRow> &rows);
+    /// Applies one ServiceLevels::rowsUpdated(): a complete one as setRows(), else its removals,
+    /// then its rows (replacing the shown row of the same volume when it differs, appending new
+    /// volumes).
+    void applyUpdate(const core::ServiceLevelUpdate &update);
     /// ISO code shown with prices ("USD"), from the rate card.
     void setCurrency(const QString &currency);
 
@@ -73,6 +79,13 @@ private:
     /// Replaces each shown row that differs from `incomingFor(row)` (same volume), emitting
     /// dataChanged over contiguous runs.
     void applyChanges(const std::function<const core::ServiceLevelRow &(int row)> &incomingFor);
+    /// dataChanged over the runs of `rows` (ascending), or one over their span when scattered.
+    void emitRowsChanged(const std::vector<int> &rows);
+    /// Removes the rows of `keys` (runs from the bottom) and re-indexes.
+    void removeKeys(const QSet<QString> &keys);
+    void reindex();
+    /// Appends rows of volumes not shown yet (one insert).
+    void appendRows(const QList<core::ServiceLevelRow> &added);
 
     QList<core::ServiceLevelRow> m_rows;
     QHash<QString, int> m_index;

@@ -28,9 +28,9 @@ void TimelineModel::onEntriesChanged(const QStringList &added, const QStringList
         }
     }
     for (const QString &id : added) {
-        if (std::optional<core::TimelineEntry> e = m_timeline.entry(id)) {
+        if (core::Ptr<core::TimelineEntry> e = m_timeline.sharedEntry(id)) {
             m_keyOfId.insert(id, core::estateKey(*e));
-            diff.added.push_back(std::make_shared<const core::TimelineEntry>(std::move(*e)));
+            diff.added.push_back(std::move(e));
         }
     }
     applyDiff(diff);

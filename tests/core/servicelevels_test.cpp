@@ -5,8 +5,11 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QMap>
 
 #include <gtest/gtest.h>
+
+#include <random>
 
 using namespace strata::core;
 using strata::testsupport::ManualClock;
@@ -415,4 +418,154 @@ TEST_F(ServiceLevelsTest, PreviewAgreesWithTheCliDryRunOnceSamplesArrive)
     EXPECT_TRUE(
         fromDesktop.effects.join(QLatin1Char('\n')).contains(QLatin1String("p95 over the last 24 h: 15.5 MiB/s")))
         << fromDesktop.effects.join(QLatin1Char('\n')).toStdString();
+}
+
+namespace {
+
+QString levelRowKey(const ServiceLevelRow &r)
+{
+    return r.source + QLatin1Char('/') + r.volumeId;
+}
+
+// Applies ServiceLevels::rowsUpdated() the way a view must: complete ones replace, others
+// remove, then replace or add by volume.
+void applyLevelUpdate(QMap<QString, ServiceLevelRow> &shown, const ServiceLevelUpdate &u)
+{
+    if (u.complete) {
+        shown.clear();
+    }
+    for (const QString &k : u.removed) {
+        shown.remove(k);
+    }
+    for (const ServiceLevelRow &r : u.rows) {
+        shown.insert(levelRowKey(r), r);
+    }
+}
+
+// The first volume whose row differs, for the failure message.
+std::string firstLevelDifference(const QMap<QString, ServiceLevelRow> &shown,
+                                 const QMap<QString, ServiceLevelRow> &full)
+{
+    for (auto it = full.cbegin(); it != full.cend(); ++it) {
+        const ServiceLevelRow s = shown.value(it.key());
+        if (!(s == *it)) {
+            return QStringLiteral("%1: shown %2 %3 %4 %5 flag %6, full %7 %8 %9 %10 flag %11")
+                .arg(it.key(), s.level, s.levelDetail)
+                .arg(s.observedMibps)
+                .arg(s.costPerMonth)
+                .arg(int(s.flag))
+                .arg(it->level, it->levelDetail)
+                .arg(it->observedMibps)
+                .arg(it->costPerMonth)
+                .arg(int(it->flag))
+                .toStdString();
+        }
+    }
+    return {};
+}
+
+QMap<QString, ServiceLevelRow> levelRowsByKey(const QList<ServiceLevelRow> &rows)
+{
+    QMap<QString, ServiceLevelRow> out;
+    for (const ServiceLevelRow &r : rows) {
+        out.insert(levelRowKey(r), r);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_F(ServiceLevelsTest, UpdatesFollowRandomPublishesToWhatAFullRecomputeGives)
+{
+    QMap<QString, ServiceLevelRow> shown = levelRowsByKey(levels->rows());
+    int updates = 0;
+    int offThread = 0;
+    QObject::connect(levels.get(), &ServiceLevels::rowsUpdated, [&](const ServiceLevelUpdate &u) {
+        applyLevelUpdate(shown, u);
+        ++updates;
+        offThread += u.rows.size() >= ServiceLevels::kInlineRows ? 1 : 0;
+    });
+    // A day of low samples for some volumes, so their far-below flag turns while the clock runs.
+    for (int i = 0; i < 40; i += 3) {
+        recordFlat(QStringLiteral("ontap"), QStringLiteral("u-%1").arg(i), 23.8, 0.5);
+    }
+    refresh();
+
+    std::mt19937 rng(1828);
+    const auto pick = [&rng](int n) {
+        return int(rng() % unsigned(n));
+    };
+    const QStringList policies{QStringLiteral("gold"), QStringLiteral("extreme"), QString(), QStringLiteral("silver")};
+    std::vector<Ptr<VolumePerf>> perf;
+    bool farBelowSeen = false;
+    for (int step = 0; step < 40; ++step) {
+        SCOPED_TRACE(step);
+        const int what = pick(7);
+        if (what == 0 || step == 5 || step == 20) {
+            // The ONTAP volumes: a random subset, sometimes thousands (computed off the thread).
+            const int count = (step == 5 || step == 20) ? 2600 + pick(400) : 20 + pick(40);
+            std::vector<Ptr<Volume>> volumes;
+            for (int i = 0; i < count; ++i) {
+                if (pick(10) == 0) {
+                    continue;
+                }
+                volumes.push_back(ontapVolume(QStringLiteral("u-%1").arg(i),
+                                              QStringLiteral("vol_%1").arg(pick(3) == 0 ? i + step : i),
+                                              policies[pick(int(policies.size()))],
+                                              64 + 64 * pick(8)));
+            }
+            estate.publishVolumes(QStringLiteral("ontap"), listServicelevels<Volume>(std::move(volumes)));
+        } else if (what == 1 || what == 2) {
+            // Performance of some volumes (and not of others any more).
+            perf.clear();
+            const int count = pick(3) == 0 ? 3000 : 60;
+            for (int i = 0; i < count; ++i) {
+                if (pick(4) == 0) {
+                    continue;
+                }
+                VolumePerf p;
+                p.source = QStringLiteral("ontap");
+                p.id = QStringLiteral("u-%1").arg(i);
+                p.time = clock.now();
+                p.throughputBps = double(pick(200)) * kMiB;
+                p.totalIops = double(pick(8000));
+                perf.push_back(std::make_shared<const VolumePerf>(p));
+            }
+            estate.publishVolumePerf(QStringLiteral("ontap"), listServicelevels<VolumePerf>(perf));
+        } else if (what == 3) {
+            // The policies: the same again (aggregates moved) or new limits.
+            const qint64 gold = pick(2) == 0 ? 100 : 50 + pick(200);
+            estate.publishInventory(QStringLiteral("ontap"),
+                                    listServicelevels<Svm>({}),
+                                    listServicelevels<Aggregate>({}),
+                                    listServicelevels<QosPolicy>({policy(QStringLiteral("gold"), false, gold, 5000, 0),
+                                                                  policy(QStringLiteral("extreme"), true, 0, 0, 4096),
+                                                                  policy(QStringLiteral("silver"), false, 20, 0, 0)}),
+                                    listServicelevels<FlexCache>({}));
+        } else if (what == 4) {
+            RateCard card = levels->rateCard();
+            card.ontapPerGibMonth.insert(QStringLiteral("gold"), 0.01 * (1 + pick(20)));
+            levels->setRateCard(card);
+        } else if (what == 5) {
+            levels->noteLevelChange(QStringLiteral("ontap"), QStringLiteral("u-%1").arg(pick(60)), clock.now());
+        } else {
+            // Time passes: a day of samples completes for some volumes. Rows follow at the next
+            // update (as before, at the next change): the statistics are re-read.
+            clock.advance(std::chrono::minutes(3 + pick(10)));
+            refresh();
+        }
+        ASSERT_TRUE(waitForServicelevels([&] {
+            return shown == levelRowsByKey(levels->rows());
+        })) << "shown "
+            << shown.size() << " rows, a full recompute " << levels->rows().size() << "; "
+            << firstLevelDifference(shown, levelRowsByKey(levels->rows()));
+        for (const ServiceLevelRow &r : std::as_const(shown)) {
+            farBelowSeen = farBelowSeen || r.flag == LevelFlag::FarBelow;
+        }
+    }
+    EXPECT_GT(updates, 20);
+    EXPECT_GE(offThread, 2);
+    // Some far-below flags turned on the way (a day of samples completing), as the full
+    // recompute says.
+    EXPECT_TRUE(farBelowSeen);
 }

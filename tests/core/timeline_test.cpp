@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -538,6 +541,97 @@ TEST_F(TimelineTest, ABatchFarBeyondTheCapacityKeepsTheNewestAndAnnouncesOnlyThe
     // Only the kept entries are announced; the dropped ones were never shown.
     EXPECT_EQ(changed.at(0).at(0).toStringList().size(), 500);
     EXPECT_TRUE(changed.at(0).at(1).toStringList().isEmpty());
+}
+
+TEST_F(TimelineTest, AFirstPollOfManyJobsKeepsWhatAnUncappedTimelineWouldKeepNewest)
+{
+    // Many jobs sharing a few timestamps, so the capacity boundary falls inside a tie that only
+    // the ids settle; some are older than the retention.
+    std::vector<Job> jobs;
+    for (int i = 0; i < 3000; ++i) {
+        Job j = timelineJob(QStringLiteral("j-%1").arg(i), JobStatus::Running, t0.addSecs(-60 * ((i * 7) % 23)));
+        if (i % 3 != 0) {
+            j.started = t0.addSecs(-30 * ((i * 11) % 17));
+        }
+        if (i % 10 == 0) {
+            j.status = JobStatus::Failed;
+            j.finished = t0.addSecs(-5 * (i % 13));
+        }
+        if (i % 97 == 0) {
+            j.created = t0.addDays(-9);
+        }
+        jobs.push_back(j);
+    }
+    // A held entry newer than the whole batch, and one older than all of it.
+    Event held = ems(QStringLiteral("node1/held"), t0.addSecs(60), QStringLiteral("error"), QStringLiteral("held"));
+    Event old = ems(QStringLiteral("node1/old"), t0.addDays(-2), QStringLiteral("error"), QStringLiteral("old"));
+    const auto publish = [&](Engine &into) {
+        into.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(std::vector<Event>{held, old}));
+        ComputePublish compute;
+        compute.jobs = timelineListOf(jobs);
+        into.estate().publishCompute(QStringLiteral("dgx"), compute);
+    };
+    Engine uncapped{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    uncapped.timeline().setCapacity(1000000);
+    publish(uncapped);
+    std::vector<TimelineEntry> expected = uncapped.timeline().entries();
+    ASSERT_GT(expected.size(), 4000U);
+    // The capped timeline drops the oldest by time, then by id.
+    std::sort(expected.begin(), expected.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
+        return std::pair(a.time, a.id) > std::pair(b.time, b.id);
+    });
+    constexpr int kCapacity = 1234;
+    expected.resize(kCapacity);
+    sortTimeline(expected);
+
+    timeline.setCapacity(kCapacity);
+    QSignalSpy changed(&timeline, &Timeline::entriesChanged);
+    publish(engine);
+    EXPECT_EQ(timeline.entries(), expected);
+    // The job batch announces exactly the job entries it kept, and the old event as removed.
+    ASSERT_EQ(changed.size(), 2);
+    QStringList keptJobs;
+    for (const TimelineEntry &e : expected) {
+        if (e.category == TimelineCategory::Scheduler) {
+            keptJobs << e.id;
+        }
+    }
+    QStringList announced = changed.at(1).at(0).toStringList();
+    announced.sort();
+    keptJobs.sort();
+    EXPECT_EQ(announced, keptJobs);
+    EXPECT_EQ(changed.at(1).at(1).toStringList(), QStringList{QStringLiteral("event:ontap-ai:node1/old")});
+}
+
+TEST_F(TimelineTest, BatchAfterBatchIntoAFullTimelineKeepsTheNewestByTimeThenId)
+{
+    constexpr int kCapacity = 300;
+    timeline.setCapacity(kCapacity);
+    Engine uncapped{{clock, credentials, nullptr, QStringLiteral("tester")}};
+    uncapped.timeline().setCapacity(1000000);
+    std::mt19937 rng(1849);
+    std::vector<Event> events;
+    for (int batch = 0; batch < 25; ++batch) {
+        events.clear();
+        const int count = 1 + int(rng() % 200U);
+        for (int i = 0; i < count; ++i) {
+            // Few distinct times, so ties at the boundary are common; some past the retention.
+            const qint64 age = rng() % 7U == 0 ? 8 * 24 * 3600 : qint64(rng() % 40U) * 60;
+            events.push_back(ems(QStringLiteral("node1/%1-%2").arg(batch).arg(i),
+                                 t0.addSecs(-age),
+                                 QStringLiteral("error"),
+                                 QStringLiteral("e%1").arg(i)));
+        }
+        engine.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(events));
+        uncapped.estate().publishEvents(QStringLiteral("ontap-ai"), timelineListOf(events));
+        std::vector<TimelineEntry> expected = uncapped.timeline().entries();
+        std::sort(expected.begin(), expected.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
+            return std::pair(a.time, a.id) > std::pair(b.time, b.id);
+        });
+        expected.resize(std::min<std::size_t>(expected.size(), kCapacity));
+        sortTimeline(expected);
+        ASSERT_EQ(timeline.entries(), expected) << "after batch " << batch;
+    }
 }
 
 TEST_F(TimelineTest, RestoreReplacesAndStopsObserving)

@@ -29,8 +29,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -39,6 +41,8 @@
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
+
+#include <random>
 
 using namespace strata;
 
@@ -726,4 +730,56 @@ TEST(SourcesPageAks, ListsClustersAndAsksToAddOne)
     publish(c);
     EXPECT_EQ(aks.index(0, models::AksClusterModel::KubernetesSource).data().toString(), QStringLiteral("aks-gpu"));
     EXPECT_FALSE(add->isEnabled());
+}
+
+TEST(ServiceLevelsPage, UpdatesApplyLikeTheFullRowsWithoutReset)
+{
+    models::ServiceLevelTableModel model(nullptr);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QMap<QString, core::ServiceLevelRow> expected;
+    std::mt19937 rng(2818);
+    const auto pick = [&rng](int n) {
+        return int(rng() % unsigned(n));
+    };
+    for (int step = 0; step < 60; ++step) {
+        SCOPED_TRACE(step);
+        core::ServiceLevelUpdate u;
+        u.complete = step % 15 == 0;
+        if (u.complete) {
+            expected.clear();
+        }
+        const int touched = step % 7 == 3 ? 600 : 1 + pick(30);
+        QSet<QString> used; // a volume appears once per update, as ServiceLevels sends it
+        for (int i = 0; i < touched; ++i) {
+            const QString name = QStringLiteral("v%1").arg(pick(800));
+            if (used.contains(name)) {
+                continue;
+            }
+            used.insert(name);
+            if (!u.complete && pick(4) == 0) {
+                u.removed << QStringLiteral("azure-lab/fsid-") + name;
+                expected.remove(QStringLiteral("azure-lab/fsid-") + name);
+                continue;
+            }
+            core::ServiceLevelRow r = makeRow(name, core::LevelFlag::None, 15.6, double(pick(20)));
+            u.rows.append(r);
+            expected.insert(models::ServiceLevelTableModel::key(r), r);
+        }
+        changed.clear();
+        model.applyUpdate(u);
+        QMap<QString, core::ServiceLevelRow> shown;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const core::ServiceLevelRow *r = model.rowAt(row);
+            ASSERT_TRUE(r);
+            EXPECT_EQ(model.rowOf(models::ServiceLevelTableModel::key(*r)), row);
+            shown.insert(models::ServiceLevelTableModel::key(*r), *r);
+        }
+        ASSERT_EQ(shown.size(), model.rowCount()) << "a volume shown twice";
+        ASSERT_EQ(shown, expected);
+        // Scattered changes are one signal over their span, not one per run.
+        EXPECT_LE(changed.count(), 64);
+    }
+    EXPECT_EQ(reset.count(), 0);
 }
