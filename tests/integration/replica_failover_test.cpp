@@ -396,6 +396,25 @@ protected:
     /// "/<pid>" of replica i, as the audit's "<host>/<pid>" ends (kept: a dead QProcess forgets it).
     QString processOf(int i) const { return QStringLiteral("/%1").arg(pids.at(std::size_t(i))); }
 
+    /// Azure has moved the ANF volume to Premium, and each replica in `replicas` shows it in
+    /// pool-premium (through its own poll or the shared state).
+    void expectPremiumOn(const QList<int> &replicas, const std::vector<FailoverReply> &sessions)
+    {
+        ASSERT_TRUE(QTest::qWaitFor(
+            [&] {
+                return anfLevel() == QStringLiteral("Premium");
+            },
+            60000));
+        for (int i : replicas) {
+            ASSERT_TRUE(QTest::qWaitFor(
+                [&] {
+                    return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
+                },
+                60000))
+                << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
+        }
+    }
+
     QString anfFileSystemId() const
     {
         const auto v = azure->volume(
@@ -543,19 +562,7 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
 
     // A survivor takes the interrupted action over from the journal and finishes it from the LRO:
     // Azure saw one pool change, the audit log has one outcome, and both survivors show Premium.
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            return anfLevel() == QStringLiteral("Premium");
-        },
-        30000));
-    for (int i : survivors) {
-        ASSERT_TRUE(QTest::qWaitFor(
-            [&] {
-                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
-            },
-            60000))
-            << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
-    }
+    ASSERT_NO_FATAL_FAILURE(expectPremiumOn(survivors, sessions));
     // Their viewers kept their feeds through the kill and were sent the change live.
     for (std::size_t v = 0; v < viewers.size(); ++v) {
         EXPECT_TRUE(QTest::qWaitFor(
@@ -670,19 +677,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
     }
 
     // A survivor takes the action over and finishes it from the LRO, once.
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            return anfLevel() == QStringLiteral("Premium");
-        },
-        60000));
-    for (int i : survivors) {
-        ASSERT_TRUE(QTest::qWaitFor(
-            [&] {
-                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
-            },
-            60000))
-            << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
-    }
+    ASSERT_NO_FATAL_FAILURE(expectPremiumOn(survivors, sessions));
     const std::vector<core::AuditEntry> outcomes = expectCompleteAudit(store, QStringLiteral("volume.service_level"));
     ASSERT_EQ(outcomes.size(), 1U);
     EXPECT_NE(outcomes.front().outcome, QStringLiteral("failed")) << outcomes.front().message.toStdString();

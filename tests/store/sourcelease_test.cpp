@@ -73,6 +73,19 @@ protected:
         return n;
     }
 
+    /// Four sources over replicas a, b and c: each polls one or two, and every source one.
+    static void expectFourSpreadOverThree(const LeaseSync &sync)
+    {
+        int total = 0;
+        for (const QString &id : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
+            const int held = heldBy(sync, id);
+            EXPECT_GE(held, 1) << id.toStdString() << " polls nothing";
+            EXPECT_LE(held, 2) << id.toStdString();
+            total += held;
+        }
+        EXPECT_EQ(total, 4);
+    }
+
     SystemClock clock;
     QTemporaryDir dir;
     std::unique_ptr<ScratchPostgresDatabase> database;
@@ -142,14 +155,7 @@ TEST_P(SourceLeaseDialects, FourSourcesOverThreeReplicasLeaveNoReplicaIdle)
             ASSERT_TRUE(last.has_value());
         }
     }
-    int total = 0;
-    for (const QString &id : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
-        const int held = heldBy(*last, id);
-        EXPECT_GE(held, 1) << id.toStdString() << " polls nothing";
-        EXPECT_LE(held, 2) << id.toStdString();
-        total += held;
-    }
-    EXPECT_EQ(total, 4);
+    expectFourSpreadOverThree(*last);
 }
 
 // Found by strata_web_bench: the two replicas that renew first gave up a surplus source and took
@@ -174,14 +180,7 @@ TEST_P(SourceLeaseDialects, AReplicaThatRenewsLessOftenStillGetsItsShare)
         last = c->syncLeases(QStringLiteral("c"), four, 10000);
         ASSERT_TRUE(last.has_value());
     }
-    int total = 0;
-    for (const QString &id : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}) {
-        const int held = heldBy(*last, id);
-        EXPECT_GE(held, 1) << id.toStdString() << " polls nothing";
-        EXPECT_LE(held, 2) << id.toStdString();
-        total += held;
-    }
-    EXPECT_EQ(total, 4);
+    expectFourSpreadOverThree(*last);
     // Settled: more rounds in the same rhythm move nothing.
     const QHash<QString, QString> owners = ownersOf(*last);
     for (int twice = 0; twice < 2; ++twice) {
