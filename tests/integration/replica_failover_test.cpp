@@ -405,13 +405,20 @@ protected:
                 return anfLevel() == QStringLiteral("Premium");
             },
             60000));
+        expectPoolOn(replicas, sessions, QStringLiteral("pool-premium"));
+    }
+
+    /// Each replica in `replicas` shows the ANF volume in capacity pool `pool` within 60 s.
+    void expectPoolOn(const QList<int> &replicas, const std::vector<FailoverReply> &sessions, const QString &pool)
+    {
         for (int i : replicas) {
             ASSERT_TRUE(QTest::qWaitFor(
                 [&] {
-                    return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-premium");
+                    return poolOn(i, sessions.at(std::size_t(i))) == pool;
                 },
                 60000))
-                << "replica " << i << " shows " << poolOn(i, sessions.at(std::size_t(i))).toStdString();
+                << "replica " << i << " shows " << kFailoverAnfVolume.toStdString() << " in \""
+                << poolOn(i, sessions.at(std::size_t(i))).toStdString() << "\", not " << pool.toStdString();
         }
     }
 
@@ -463,14 +470,7 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
     // Every replica shows the ANF volume (polled by one of them) once it is shared.
     const std::vector<FailoverReply> sessions = loginEverywhere();
     ASSERT_FALSE(HasFailure());
-    for (int i = 0; i < kFailoverReplicas; ++i) {
-        ASSERT_TRUE(QTest::qWaitFor(
-            [&] {
-                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-standard");
-            },
-            30000))
-            << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
-    }
+    ASSERT_NO_FATAL_FAILURE(expectPoolOn({0, 1, 2}, sessions, QStringLiteral("pool-standard")));
 
     // A browser on each other replica watches the live feed through the kill.
     struct Viewer
@@ -630,14 +630,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
     const std::vector<FailoverReply> sessions = loginEverywhere();
     ASSERT_FALSE(HasFailure());
 
-    for (int i = 0; i < kFailoverReplicas; ++i) {
-        ASSERT_TRUE(QTest::qWaitFor(
-            [&] {
-                return poolOn(i, sessions.at(std::size_t(i))) == QStringLiteral("pool-standard");
-            },
-            30000))
-            << "replica " << i << " does not show " << kFailoverAnfVolume.toStdString();
-    }
+    ASSERT_NO_FATAL_FAILURE(expectPoolOn({0, 1, 2}, sessions, QStringLiteral("pool-standard")));
     // Stored as `strata set service-level … --at` stores it, once every replica shows the volume:
     // each picks it up on its next reload of the store's schedules (every minute) and fires the
     // due edge then, as it fires an edge missed by less than 15 minutes.
