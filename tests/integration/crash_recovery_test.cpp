@@ -15,6 +15,7 @@
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"
 #include "tests/support/qt/corestatus.h"
+#include "tests/support/qt/webcall.h"
 
 #include <QDir>
 #include <QFile>
@@ -263,45 +264,6 @@ protected:
         return n;
     }
 
-    struct WebReply
-    {
-        int status = 0;
-        QByteArray body;
-        QByteArray cookie;
-    };
-
-    /// One request to the web console; status 0 when the connection broke (the server died).
-    static WebReply webCall(QNetworkAccessManager &net,
-                            const QString &url,
-                            const QByteArray &body,
-                            const QByteArray &cookie = {},
-                            const QByteArray &csrf = {})
-    {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        if (!cookie.isEmpty()) {
-            request.setRawHeader("Cookie", cookie);
-        }
-        if (!csrf.isEmpty()) {
-            request.setRawHeader("X-CSRF-Token", csrf);
-        }
-        QNetworkReply *reply = net.post(request, body);
-        WebReply r;
-        if (!QTest::qWaitFor(
-                [reply] {
-                    return reply->isFinished();
-                },
-                60000)) {
-            reply->abort();
-        }
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r.body = reply->readAll();
-        const QByteArray setCookie = reply->rawHeader("Set-Cookie");
-        r.cookie = setCookie.left(setCookie.indexOf(';'));
-        reply->deleteLater();
-        return r;
-    }
-
     /// `strata-server serve` with a web admin; the admin creates snapshot `name` of the ONTAP
     /// volume while the server is set to kill itself at `step`.
     void snapshotThroughWebKilledAt(const QString &step, const QString &name)
@@ -350,12 +312,12 @@ protected:
             30000));
         ASSERT_EQ(server.state(), QProcess::Running) << server.readAllStandardError().toStdString();
         QNetworkAccessManager net;
-        const WebReply login =
-            webCall(net,
-                    base + QStringLiteral("/api/v1/login"),
-                    QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
-                                              {QStringLiteral("password"), QString::fromLatin1(password)}})
-                        .toJson());
+        const testsupport::WebCallReply login =
+            testsupport::webCall(net,
+                                 base + QStringLiteral("/api/v1/login"),
+                                 QJsonDocument(QJsonObject{{QStringLiteral("user"), QStringLiteral("admin")},
+                                                           {QStringLiteral("password"), QString::fromLatin1(password)}})
+                                     .toJson());
         ASSERT_EQ(login.status, 200) << login.body.toStdString();
         const QByteArray csrf =
             QJsonDocument::fromJson(login.body).object().value(QStringLiteral("csrf_token")).toString().toLatin1();
@@ -365,10 +327,11 @@ protected:
                                                             {QStringLiteral("name"), name}})
                                       .toJson();
         // The volume is known once the server's first poll is in: until then the preview blocks.
-        WebReply submitted;
+        testsupport::WebCallReply submitted;
         ASSERT_TRUE(QTest::qWaitFor(
             [&] {
-                submitted = webCall(net, base + QStringLiteral("/api/v1/actions"), action, login.cookie, csrf);
+                submitted =
+                    testsupport::webCall(net, base + QStringLiteral("/api/v1/actions"), action, login.cookie, csrf);
                 return submitted.status != 400 && submitted.status != 409 && submitted.status != 422;
             },
             30000))

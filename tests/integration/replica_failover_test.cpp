@@ -15,6 +15,7 @@
 #include "simulators/ontap/ontapsimulator.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
+#include "tests/support/qt/webcall.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -48,12 +49,7 @@ const QString kFailoverAnfVolume = QStringLiteral("criteo-data");
 constexpr int kFailoverReplicas = 3;
 constexpr int kFailoverLeaseSeconds = 3;
 
-struct FailoverReply
-{
-    int status = 0;
-    QByteArray body;
-    QByteArray cookie;
-};
+using FailoverReply = testsupport::WebCallReply;
 
 class ReplicaFailoverTest : public ::testing::Test
 {
@@ -245,33 +241,7 @@ protected:
     FailoverReply
     call(const QString &url, const QByteArray &body = {}, const QByteArray &cookie = {}, const QByteArray &csrf = {})
     {
-        QNetworkRequest request{QUrl(url)};
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-        // Every replica is 127.0.0.1: a shared cookie jar would send the last login's cookie to all.
-        request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-        request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-        if (!cookie.isEmpty()) {
-            request.setRawHeader("Cookie", cookie);
-        }
-        if (!csrf.isEmpty()) {
-            request.setRawHeader("X-CSRF-Token", csrf);
-        }
-        QNetworkReply *reply = body.isNull() ? net.get(request) : net.post(request, body);
-        FailoverReply r;
-        if (!QTest::qWaitFor(
-                [reply] {
-                    return reply->isFinished();
-                },
-                30000)) {
-            reply->abort();
-        }
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        r.body = reply->readAll();
-        const QByteArray setCookie = reply->rawHeader("Set-Cookie");
-        r.cookie = setCookie.left(setCookie.indexOf(';'));
-        reply->deleteLater();
-        return r;
+        return testsupport::webCall(net, url, body, cookie, csrf, 30000);
     }
 
     /// Replica i's /metrics, empty when it does not answer.
