@@ -190,10 +190,15 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     }));
     ASSERT_EQ(engine.actions().find(moved)->state, core::ActionState::Succeeded)
         << engine.actions().find(moved)->message.toStdString();
+    // Wait for criteo-data's own entry: another volume's service-level entry can come first, and
+    // criteo's follows the next Azure poll (slow under ASan on a busy machine).
     ASSERT_TRUE(waitForTimeline([&] {
         core::TimelineFilter f;
         f.categories = {QStringLiteral("service_level")};
-        return !timeline.entries(f).empty();
+        const std::vector<core::TimelineEntry> levels = timeline.entries(f);
+        return std::any_of(levels.cbegin(), levels.cend(), [&](const core::TimelineEntry &e) {
+            return e.objectId == criteo->id;
+        });
     }));
 
     const std::vector<core::TimelineEntry> entries = timeline.entries();
@@ -218,7 +223,10 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
     const auto *poolChanged = findEntry(entries, [&](const core::TimelineEntry &e) {
         return e.category == core::TimelineCategory::ServiceLevel && e.objectId == criteo->id;
     });
-    ASSERT_TRUE(fired && resolved && preempted && moveStarted && moveDone && poolChanged);
+    ASSERT_TRUE(fired && resolved && preempted && moveStarted && moveDone && poolChanged)
+        << "fired " << bool(fired) << ", resolved " << bool(resolved) << ", preempted " << bool(preempted)
+        << ", move started " << bool(moveStarted) << ", move done " << bool(moveDone) << ", pool changed "
+        << bool(poolChanged);
 
     EXPECT_EQ(fired->category, core::TimelineCategory::Alert);
     EXPECT_EQ(fired->system, QStringLiteral("storagegrid"));
