@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { axeFindings, describeFindings, findingsTable } from './axe.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
@@ -60,8 +61,8 @@ function startServer() {
   });
 }
 
-async function newPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', isMobile = false } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, isMobile, hasTouch: isMobile });
+async function newPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', isMobile = false, storageState } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, isMobile, hasTouch: isMobile, storageState });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -719,6 +720,121 @@ test('admin: adds a user from the Admin page, who then signs in with that role',
   await page.goto(baseUrl + '/#/audit');
   await page.locator('#card-audit tbody tr').filter({ hasText: 'Add user' }).filter({ hasText: 'analyst' }).first().waitFor({ timeout: 30000 });
   await page.context().close();
+});
+
+// Accessibility (WCAG 2.1 A and AA, by axe-core): every page with its data loaded, and the panels
+// and dialogs a click opens, in light and dark, on a laptop and a phone; as an admin (every page,
+// every action button) and, where the pages differ, as a viewer. No critical or serious finding.
+const A11Y_VIEWS = [['light', 1280], ['dark', 1280], ['light', 390], ['dark', 390]];
+const cancelDialog = (page) => page.locator('#action-dialog button', { hasText: 'Cancel' }).click();
+// [route, selector of its loaded data, [[what a click opens, open(page, phone) -> close() | false (not
+// in this view), the region it adds (checked alone: the rest of the page was checked already)]]]
+const A11Y_PAGES = [
+  ['overview', '#system-cards .ov-card', [['menu', async (page, phone) => {
+    if (!phone) return false;
+    await page.locator('#nav-toggle').click();
+    await page.locator('nav.main-nav a[data-route="jobs"]').waitFor({ state: 'visible' });
+    return () => page.locator('#nav-toggle').click();
+  }, '.topbar']]],
+  ['utilization', '#project-bars .bar-row', [['what-if', async (page) => {
+    await page.locator('#gpu-source option[value="aks-gpu"]').waitFor({ state: 'attached', timeout: 60000 });
+    await page.locator('#gpu-source').selectOption('aks-gpu');
+    await page.locator('#whatif-quota-ml-team').fill('5');
+    await page.locator('#whatif-predict').click();
+    await page.locator('#whatif-summary').filter({ hasText: 'Nothing has changed' }).waitFor({ timeout: 30000 });
+  }, '#card-whatif']]],
+  ['chargeback', '#card-chargeback tbody tr[data-key="dgx/team-a"]', [['detail', async (page) => {
+    await page.locator('#card-chargeback tbody tr[data-key="dgx/team-a"]').click();
+    await page.locator('#card-chargeback-detail tbody tr[data-key]').first().waitFor();
+  }, '#card-chargeback-detail']]],
+  ['sentiment', '#card-agents tbody tr[data-key]', [['agent', async (page) => {
+    await page.locator('#card-agents tbody tr[data-key]').first().click();
+    await page.locator('#card-agents .agent-detail table.data').waitFor({ timeout: 30000 });
+  }, '#card-agents']]],
+  ['datasets', '#card-datasets tbody tr[data-key]', [['commit dialog', async (page) => {
+    await page.locator('#card-datasets tbody tr[data-key] button', { hasText: 'Commit' }).first().click();
+    await page.locator('#action-dialog input').first().waitFor();
+    return cancelDialog;
+  }, '#action-dialog']]],
+  ['jobs', '#card-jobs tbody tr[data-key]', [['why', async (page) => {
+    await page.locator('#card-jobs tbody tr[data-key] td[data-col="name"]').first().click();
+    await page.locator('#job-diagnosis-verdict').waitFor({ timeout: 30000 });
+  }, '#card-job-diagnosis'], ['delete dialog', async (page) => {
+    await page.locator('#card-jobs tbody tr[data-key] button', { hasText: 'Delete' }).first().click();
+    await page.locator('#action-dialog .preview h3').waitFor({ timeout: 30000 });
+    return cancelDialog;
+  }, '#action-dialog']]],
+  ['service-levels', '#card-service-levels tbody tr[data-key]', []],
+  ['forecasts', '#card-forecasts tbody tr[data-key]', []],
+  ['triage', '#card-events tbody tr[data-key]', []],
+  ['audit', '#card-audit tbody tr', []],
+  ['admin', '#card-sources tbody tr[data-key]', [['source errors', async (page) => {
+    await page.locator('#source-name').fill('a11y-bad');
+    await page.locator('#source-url').fill('https://cluster1.example.com');
+    await page.locator('#card-sources form button[type="submit"]').click();
+    await page.locator('#source-username-error').waitFor({ state: 'visible', timeout: 20000 });
+  }, '#card-sources']]],
+];
+// A viewer sees the same pages without action buttons and with a "read-only" chip (checked on a
+// light laptop and a dark phone).
+const A11Y_VIEWER_PAGES = ['datasets', 'jobs', 'service-levels', 'audit'];
+const A11Y_VIEWER_VIEWS = ['light-1280', 'dark-390'];
+
+test('accessibility: no critical or serious axe finding on any page, light and dark, laptop and phone', async () => {
+  // One sign-in per user, its session shared by the views (sign-ins are queued and rate-limited).
+  const sessions = {};
+  for (const user of ['admin', 'viewer']) {
+    const page = await newPage();
+    await login(page, user);
+    await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+    sessions[user] = await page.context().storageState();
+    await page.context().close();
+  }
+  // The four views run side by side (a context each); their results are reported in view order.
+  async function runView([scheme, width]) {
+    const phone = width < 600;
+    const view = `${scheme}-${width}`;
+    const counts = [];
+    const failures = [];
+    async function check(page, name, region = null) {
+      const findings = await axeFindings(page, repo, region);
+      const count = (impact) => findings.filter((f) => f.impact === impact).reduce((n, f) => n + f.targets.length, 0);
+      counts.push({ page: name, view, critical: count('critical'), serious: count('serious') });
+      if (findings.length) failures.push(describeFindings(`${name} [${view}]`, findings));
+    }
+    for (const user of A11Y_VIEWER_VIEWS.includes(view) ? ['admin', 'viewer'] : ['admin']) {
+      if (user === 'admin') {
+        const signIn = await newPage({ viewport: { width, height: phone ? 844 : 800 }, colorScheme: scheme, isMobile: phone });
+        await signIn.goto(baseUrl + '/');
+        await signIn.locator('#login-user').waitFor();
+        await check(signIn, 'login');
+        await signIn.context().close();
+      }
+      const page = await newPage({ viewport: { width, height: phone ? 844 : 800 }, colorScheme: scheme, isMobile: phone, storageState: sessions[user] });
+      for (const [route, ready, extras] of A11Y_PAGES) {
+        if (user === 'viewer' && !A11Y_VIEWER_PAGES.includes(route)) continue;
+        await page.goto(baseUrl + '/#/' + route);
+        await page.locator(ready).first().waitFor({ timeout: 90000 });
+        await check(page, user === 'admin' ? route : `${route} (viewer)`);
+        if (user !== 'admin') continue;
+        for (const [extra, open, region] of extras) {
+          const close = await open(page, phone);
+          if (close === false) continue;
+          await check(page, `${route} ${extra}`, region);
+          if (close) await close(page);
+        }
+      }
+      await page.context().close();
+    }
+    return { counts, failures };
+  }
+  const started = Date.now();
+  const results = await Promise.all(A11Y_VIEWS.map(runView));
+  const counts = results.flatMap((r) => r.counts);
+  const failures = results.flatMap((r) => r.failures);
+  console.log(`# accessibility: ${counts.length} checks in ${((Date.now() - started) / 1000).toFixed(1)} s\n`
+    + findingsTable(counts, A11Y_VIEWS.map(([s, w]) => `${s}-${w}`)).replace(/^/gm, '# '));
+  assert.equal(failures.length, 0, `critical or serious accessibility findings:\n${failures.join('\n')}`);
 });
 
 test('no script errors on any page', () => {

@@ -62,7 +62,7 @@ export function mount(main, ctx) {
     if (err) { clear(attentionList, errorBox(err)); return; }
     attentionCard.el.querySelector('h2').textContent = rows.length ? `Needs attention (${rows.length})` : 'Needs attention';
     clear(attentionList, rows.length ? rows.map((a) => h('li', { class: 'attention-row', dataset: { key: a.key } },
-      h('span', { class: 'sev-dot ' + (SEVERITY_KIND[a.severity] || ''), title: label(a.severity), 'aria-label': label(a.severity) }),
+      h('span', { class: 'sev-dot ' + (SEVERITY_KIND[a.severity] || ''), role: 'img', title: label(a.severity), 'aria-label': label(a.severity) }),
       h('a', { href: attentionHref(a), onclick: a.kind === 'cluster' || a.kind === 'cache_target' ? (e) => { e.preventDefault(); goUtilization(a.kind === 'cluster' ? a.source : ''); } : null }, a.subject),
       h('span', { class: 'muted small' }, ' ' + label(a.system)),
       h('span', { class: 'attention-message' }, ' — ' + a.message)))
@@ -98,7 +98,8 @@ export function mount(main, ctx) {
   }
 
   function renderClusterKpis(entry, c) {
-    const tile = (name, value, detail, kind = '') => h('div', { class: 'kpi ' + kind, role: 'listitem', id: `kpi-${c.source}-${name}` },
+    // Parts of one link (to the cluster's Utilization), not items of a list.
+    const tile = (name, value, detail, kind = '') => h('div', { class: 'kpi ' + kind, id: `kpi-${c.source}-${name}` },
       h('span', { class: 'kpi-label' }, { gpus: 'GPUs allocated', util: 'GPU utilization', idle: 'Idle allocated GPUs', running: 'Running jobs', pending: 'Pending jobs', quota: 'Σ project quotas' }[name]),
       h('span', { class: 'kpi-value' }, value), h('span', { class: 'kpi-detail' }, detail));
     const quotaOk = c.quota_matches_gpus !== false;

@@ -91,7 +91,7 @@ export function mount(main, ctx) {
   const callHead = h('div', { class: 'call-head' });
   const callChartBox = h('div', { class: 'call-chart' });
   const sentenceList = h('ol', { class: 'sentences', id: 'sentences', 'aria-live': 'polite', 'aria-label': 'Sentences of the call' });
-  liveCard.body.append(callHead, h('div', { class: 'call-split' }, h('div', { class: 'sentence-scroll' }, sentenceList), callChartBox));
+  liveCard.body.append(callHead, h('div', { class: 'call-split' }, h('div', { class: 'sentence-scroll', tabindex: 0, role: 'region', 'aria-label': 'Transcript' }, sentenceList), callChartBox));
   const callChart = new TimeChart(callChartBox, { height: 200, yRange: [-1, 1], yFormat: (v) => fmtScore(v), ariaLabel: 'Running sentiment of the call' });
 
   // ---- Agents ------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ export function mount(main, ctx) {
           ['Accuracy', fmtPct((m.accuracy || 0) * 100, 1), `macro F1 ${(m.macro_f1 || 0).toFixed(3)}`],
           ['Labelled', fmtNum(m.labeled_sentences), `sentences in ${fmtNum(m.labeled_calls)} calls`]].map(([l, v, d]) =>
           h('div', { class: 'kpi', role: 'listitem' }, h('span', { class: 'kpi-label' }, l), h('span', { class: 'kpi-value' }, v), h('span', { class: 'kpi-detail' }, d)))),
-      h('div', { class: 'scroll' }, h('table', { class: 'data', id: 'metrics-table' },
+      h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Precision, recall and F1 per label' }, h('table', { class: 'data', id: 'metrics-table' },
         h('caption', { class: 'sr-only' }, 'Precision, recall and F1 per label'),
         h('thead', {}, h('tr', {}, ['Label', 'Precision', 'Recall', 'F1', 'Support', 'Predicted'].map((t, i) => h('th', { scope: 'col', class: i ? 'num' : '' }, t)))),
         h('tbody', {}, rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, chip(r.label, statusKind(r.label))),

@@ -70,7 +70,7 @@ export function mountDatasets(main, ctx) {
     actions: ctx.canAct ? (r) => [
       actionButton('Commit', {
         title: `Commit dataset ${r.name}`,
-        ariaLabel: `Commit dataset ${r.name}`,
+        what: `dataset ${r.name}`,
         description: 'Writes a commit manifest of the dataset\'s current objects (pinned versions).',
         request: { kind: 'dataset.commit', source: r.source, dataset_id: r.id, dataset_source: r.source },
         fields: [{ name: 'comment', label: 'Message', value: '', placeholder: 'What changed', required: true }],
@@ -105,7 +105,7 @@ export function mountDatasets(main, ctx) {
       { key: 'cached_on', label: 'Cached on', narrow: false, value: (r) => (r.cached_on || []).join(', ') },
     ],
     actions: ctx.canAct ? (r) => [
-      h('button', { type: 'button', class: 'btn small', 'aria-label': `Cache commit ${shortId(r.id)}`, onclick: () => cacheCommit(r) }, 'Cache on…'),
+      h('button', { type: 'button', class: 'btn small', 'aria-label': `Cache on… commit ${shortId(r.id)}`, onclick: () => cacheCommit(r) }, 'Cache on…'),
     ] : null,
   });
 
@@ -167,7 +167,7 @@ export function mountDatasets(main, ctx) {
     actions: ctx.canAct ? (r) => [
       actionButton('Evict', {
         title: `Evict ${r.dataset} @ ${shortId(r.commit)} from ${r.target}`,
-        ariaLabel: `Evict ${r.dataset} ${shortId(r.commit)} from ${r.target}`,
+        what: `${r.dataset} ${shortId(r.commit)} from ${r.target}`,
         request: (() => {
           const ds = store.rows('datasets').find((d) => d.name === r.dataset);
           return { kind: 'cache.evict', source: r.source, cache_target: r.target, commit_id: r.commit, dataset_source: ds?.source, dataset_id: ds?.id ?? r.dataset };
@@ -250,7 +250,7 @@ export function mountJobs(main, ctx) {
     actions: ctx.canAct ? (r) => [
       actionButton('Delete', {
         title: `Delete job ${r.name}`,
-        ariaLabel: `Delete job ${r.name}`,
+        what: `job ${r.name}`,
         request: { kind: 'job.delete', source: r.source, job: `${r.namespace}/${r.name}`, project: r.project },
       }, { danger: true }),
     ] : null,
@@ -306,7 +306,7 @@ export function mountServiceLevels(main, ctx) {
     actions: ctx.canAct ? (r) => [
       actionButton('Change level', {
         title: `Change the service level of ${r.volume}`,
-        ariaLabel: `Change the service level of ${r.volume}`,
+        what: `of ${r.volume}`,
         description: r.kind === 'azure' ? 'Moves the volume to a capacity pool of the chosen level (no downtime).' : 'Sets the volume\'s QoS policy group (policies of its SVM; none removes it).',
         request: { kind: 'volume.service_level', source: r.source, volume_id: r.volume_id },
         fields: [r.kind === 'azure'
