@@ -816,6 +816,14 @@ test('accessibility: no critical or serious axe finding on any page, light and d
         await page.goto(baseUrl + '/#/' + route);
         await page.locator(ready).first().waitFor({ timeout: 90000 });
         await check(page, user === 'admin' ? route : `${route} (viewer)`);
+        if (route === 'overview') {
+          // What the top bar says to a screen reader, phones included (they hide words from sight).
+          const bar = await page.locator('header.topbar').ariaSnapshot();
+          for (const [what, want] of [['the brand link is named', /link "Strata"/], ['the live state is read out', /status "[^"]*": (connecting|live|reconnecting|stale)\b/],
+            ['the user is named', new RegExp(`Signed in as ${user} ${user}\\b`)]]) {
+            if (!want.test(bar)) failures.push(`top bar [${view}]: ${what}; its accessibility tree:\n${bar}`);
+          }
+        }
         if (user !== 'admin') continue;
         for (const [extra, open, region] of extras) {
           const close = await open(page, phone);
