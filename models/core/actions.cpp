@@ -14,10 +14,12 @@
 #include <QTimer>
 #include <QUuid>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #ifdef Q_OS_UNIX
 #include <sys/types.h>
@@ -51,6 +53,21 @@ bool journalOwnerAlive(qint64 pid)
     Q_UNUSED(pid)
     return true; // the heartbeat decides
 #endif
+}
+
+/// The action managers of this process. Several engines in one process (replicas in a test, a
+/// server and its CLI) share one journal owner, host/pid; one must not take over an action
+/// another of them is running.
+struct LiveManagers
+{
+    std::mutex mutex;
+    QList<const ActionManager *> managers;
+};
+
+LiveManagers &liveManagers()
+{
+    static LiveManagers live;
+    return live;
 }
 
 std::optional<ActionKind> actionKindFromName(const QString &name)
@@ -258,11 +275,27 @@ ActionManager::ActionManager(IClock &clock, QThreadPool &pool, HistoryService *h
         connect(timer, &QTimer::timeout, this, &ActionManager::heartbeat);
         timer->start(kJournalHeartbeatMs);
     }
+    LiveManagers &live = liveManagers();
+    std::lock_guard lock(live.mutex);
+    live.managers.append(this);
 }
 
 ActionManager::~ActionManager()
 {
     *m_alive = false;
+    LiveManagers &live = liveManagers();
+    std::lock_guard lock(live.mutex);
+    live.managers.removeOne(this);
+}
+
+bool ActionManager::runsInThisProcess(const QString &actionId) const
+{
+    LiveManagers &live = liveManagers();
+    std::lock_guard lock(live.mutex);
+    // Known there, even as finished: its outcome may still be on its way to the journal.
+    return std::any_of(live.managers.cbegin(), live.managers.cend(), [&actionId](const ActionManager *m) {
+        return m->m_index.contains(actionId);
+    });
 }
 
 void ActionManager::setExecutor(const QString &source, IActionExecutor *executor)
@@ -488,8 +521,8 @@ bool ActionManager::recoveryIdle() const
 
 void ActionManager::recover(const JournalEntry &entry)
 {
-    if (m_index.contains(entry.actionId)) {
-        return; // ours, or already taken over
+    if (m_index.contains(entry.actionId) || runsInThisProcess(entry.actionId)) {
+        return; // ours, already taken over, or running in another engine of this process
     }
     const QDateTime now = m_clock.now().toUTC();
     const qsizetype slash = entry.owner.lastIndexOf(QLatin1Char('/'));

@@ -323,6 +323,9 @@ private:
     void finish(const QString &id, const ActionResult &result);
     void audit(const ActionRecord &record, const QString &outcome);
     void recover(const JournalEntry &entry);
+    /// Whether an action manager of this process (this one or another engine's) has run or runs
+    /// `actionId`.
+    [[nodiscard]] bool runsInThisProcess(const QString &actionId) const;
     void heartbeat();
 
     IClock &m_clock;

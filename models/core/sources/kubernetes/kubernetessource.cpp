@@ -449,6 +449,69 @@ struct KubernetesSource::Shared
     }
 };
 
+namespace {
+
+/// The cluster connection an action runs on: the source's own while its streams run, else one
+/// opened for this action alone. A replica that does not hold the source's lease (and a source
+/// still connecting) thus runs the action itself against the same API server instead of
+/// failing; the action journal keeps it to one run whichever replica takes it.
+class ActionLink
+{
+public:
+    static connectors::Result<ActionLink> open(const std::shared_ptr<KubernetesSource::Shared> &shared,
+                                               const SourceConfig &config,
+                                               const QString &token,
+                                               std::chrono::milliseconds requestTimeout,
+                                               const http::CancelToken &cancel)
+    {
+        ActionLink link;
+        if (shared && shared->connected) {
+            link.m_shared = shared;
+            link.m_client = shared->client.get();
+            std::lock_guard lock(shared->mutex);
+            link.m_queueType = shared->queueType;
+            return link;
+        }
+        auto endpoint = resolveEndpoint(config, token);
+        if (!endpoint) {
+            return Unexpected{endpoint.error()};
+        }
+        http::TransportOptions base;
+        base.totalTimeout = requestTimeout;
+        link.m_transport = std::make_unique<http::CurlTransport>(kubernetes::transportOptions(*endpoint, base));
+        kubernetes::KubeClientOptions options;
+        options.requestTimeout = requestTimeout;
+        link.m_own = std::make_unique<kubernetes::KubeClient>(*link.m_transport, *endpoint, std::move(options));
+        // The KAI Queue version this server serves, as the streams would have resolved it.
+        auto discovery = link.m_own->discover(cancel, {kubernetes::kQueues});
+        if (!discovery) {
+            return Unexpected{discovery.error()};
+        }
+        if (const std::optional<kubernetes::ResourceType> queues = discovery->resolve(kubernetes::kQueues)) {
+            link.m_queueType = *queues;
+        }
+        link.m_client = link.m_own.get();
+        return link;
+    }
+
+    [[nodiscard]] kubernetes::KubeClient &client() const { return *m_client; }
+    [[nodiscard]] const kubernetes::ResourceType &queueType() const { return m_queueType; }
+
+private:
+    std::shared_ptr<KubernetesSource::Shared> m_shared; ///< keeps the source's client alive
+    std::unique_ptr<http::CurlTransport> m_transport;
+    std::unique_ptr<kubernetes::KubeClient> m_own;
+    kubernetes::KubeClient *m_client = nullptr;
+    kubernetes::ResourceType m_queueType = kubernetes::kQueues;
+};
+
+ActionResult unreachable(const connectors::Error &error)
+{
+    return actionFailed(QObject::tr("Cannot reach the cluster: %1").arg(qs(error.message)));
+}
+
+} // namespace
+
 KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps, QObject *parent)
     : Source(std::move(config), parent)
     , m_deps(deps)
@@ -2032,12 +2095,14 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
         project && !project->namespaceName.isEmpty()
             ? project->namespaceName
             : kube::namespaceOfProject(request.kind == ActionKind::JobSubmit ? request.job.project : request.project);
-    return [shared, request, kai, ns](const ActionContext &ctx) -> ActionResult {
-        if (!shared || !shared->connected) {
-            return actionFailed(QObject::tr("Not connected to the cluster."));
-        }
-        kubernetes::KubeClient &client = *shared->client;
+    return [shared, request, kai, ns, config = m_config, token = m_token, timeout = m_timeouts.request](
+               const ActionContext &ctx) -> ActionResult {
         const http::CancelToken cancel;
+        auto link = ActionLink::open(shared, config, token, timeout, cancel);
+        if (!link) {
+            return unreachable(link.error());
+        }
+        kubernetes::KubeClient &client = link->client();
         switch (request.kind) {
         case ActionKind::JobSubmit: {
             const JobSpec &spec = request.job;
@@ -2115,7 +2180,7 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepare(con
             connectors::Result<json> patched = json::object();
             if (kai) {
                 json patch = {{"spec", {{"resources", {{"gpu", {{"quota", std::stod(quota)}}}}}}}};
-                patched = client.mergePatch(shared->queueType, {}, ss(request.project), patch, cancel);
+                patched = client.mergePatch(link->queueType(), {}, ss(request.project), patch, cancel);
             } else {
                 auto quotas = client.listAll(
                     kubernetes::kResourceQuotas, kubernetes::ListOptions{.namespace_ = ss(ns), .limit = 0}, cancel);
@@ -2431,7 +2496,17 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             configured = t;
         }
     }
-    return [shared, request, preview, plan, script, clock, configured](const ActionContext &ctx) -> ActionResult {
+    return [shared,
+            request,
+            preview,
+            plan,
+            script,
+            clock,
+            configured,
+            config = m_config,
+            token = m_token,
+            timeout = m_timeouts.request](const ActionContext &ctx) -> ActionResult {
+        const http::CancelToken cancel;
         if (ctx.recovery) {
             // The loader Job's name is derived from the commit and target, so the Job itself says
             // whether the load was sent; the preview (computed after the restart) does not.
@@ -2440,12 +2515,13 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
                                                 "now; it was not repeated.")
                                         .arg(request.cacheTarget));
             }
-            if (!shared || !shared->connected) {
-                return actionFailed(QObject::tr("Not connected to the cluster."));
+            auto link = ActionLink::open(shared, config, token, timeout, cancel);
+            if (!link) {
+                return unreachable(link.error());
             }
             const QString ns = configured->namespaceName;
             const QString jobName = loaderJobName(request.commitId, configured->name);
-            auto existing = shared->client->get(kubernetes::kJobs, ss(ns), ss(jobName), http::CancelToken());
+            auto existing = link->client().get(kubernetes::kJobs, ss(ns), ss(jobName), cancel);
             if (existing) {
                 return ActionResult{true,
                                     ctx.handle.isEmpty(),
@@ -2470,11 +2546,11 @@ std::function<ActionResult(const ActionContext &)> KubernetesSource::prepareCach
             }
             return actionFailed(preview.blockedReason);
         }
-        if (!shared || !shared->connected) {
-            return actionFailed(QObject::tr("Not connected to the cluster."));
+        auto link = ActionLink::open(shared, config, token, timeout, cancel);
+        if (!link) {
+            return unreachable(link.error());
         }
-        kubernetes::KubeClient &client = *shared->client;
-        const http::CancelToken cancel;
+        kubernetes::KubeClient &client = link->client();
         const CacheTargetConfig &target = plan.target;
         const QString ns = target.namespaceName;
         const QDateTime now = clock->now();
