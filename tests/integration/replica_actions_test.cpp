@@ -26,9 +26,9 @@ using namespace strata::testsupport;
 
 namespace {
 
-const QString kCluster = QStringLiteral("dgx");
+const QString kActionCluster = QStringLiteral("dgx");
 
-struct Replica
+struct ActionReplica
 {
     std::unique_ptr<core::HistoryService> history;
     std::unique_ptr<core::Engine> engine;
@@ -45,7 +45,7 @@ protected:
     core::InMemoryCredentialStore credentials;
     core::SystemClock clock;
     std::unique_ptr<ScratchPostgresDatabase> database;
-    std::vector<std::unique_ptr<Replica>> replicas;
+    std::vector<std::unique_ptr<ActionReplica>> replicas;
 
     void SetUp() override
     {
@@ -59,7 +59,7 @@ protected:
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
         f.write(simulator->caPem());
         f.close();
-        credentials.set(core::credentialKey(kCluster), simulator->token());
+        credentials.set(core::credentialKey(kActionCluster), simulator->token());
         database = std::make_unique<ScratchPostgresDatabase>();
         ASSERT_FALSE(database->url().isEmpty());
     }
@@ -73,18 +73,18 @@ protected:
     core::SourceConfig cluster() const
     {
         core::SourceConfig s;
-        s.name = kCluster;
+        s.name = kActionCluster;
         s.kind = core::SourceKind::Kubernetes;
         s.url = simulator->baseUrl();
-        s.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(kCluster)};
+        s.password = core::SecretRef{core::SecretRef::Kind::Keychain, core::credentialKey(kActionCluster)};
         s.caFile = caFile;
         s.perfIntervalSeconds = 3600;
         return s;
     }
 
-    Replica &addReplica(const QString &id)
+    ActionReplica &addReplica(const QString &id)
     {
-        auto r = std::make_unique<Replica>();
+        auto r = std::make_unique<ActionReplica>();
         r->history =
             std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(database->url(), clock));
         EXPECT_TRUE(r->history->openError().isEmpty()) << r->history->openError().toStdString();
@@ -110,7 +110,7 @@ protected:
 
     static core::Ptr<core::Project> project(core::Engine &engine, const QString &name)
     {
-        return engine.estate().projects().find(kCluster, kCluster + QLatin1Char('/') + name);
+        return engine.estate().projects().find(kActionCluster, kActionCluster + QLatin1Char('/') + name);
     }
 
     /// Runs `request` on `engine` to its end; the record's final state and message.
@@ -137,7 +137,7 @@ TEST_F(ReplicaActionsTest, AClusterActionSentToEachReplicaRunsOnceThereAndEveryR
     ASSERT_TRUE(waitFor([&] {
         int holders = 0;
         for (const auto &r : replicas) {
-            holders += r->engine->heldSources().contains(kCluster) ? 1 : 0;
+            holders += r->engine->heldSources().contains(kActionCluster) ? 1 : 0;
             if (!project(*r->engine, QStringLiteral("team-b"))) {
                 return false;
             }
@@ -149,11 +149,11 @@ TEST_F(ReplicaActionsTest, AClusterActionSentToEachReplicaRunsOnceThereAndEveryR
     const QStringList projects{QStringLiteral("team-a"), QStringLiteral("team-b"), QStringLiteral("team-c")};
     for (int i = 0; i < 3; ++i) {
         core::Engine &engine = *replicas[size_t(i)]->engine;
-        SCOPED_TRACE(engine.heldSources().contains(kCluster) ? "the polling replica" : "a replica that does not poll");
+        SCOPED_TRACE(engine.heldSources().contains(kActionCluster) ? "the polling replica" : "a replica that does not poll");
 
         core::ActionRequest quota;
         quota.kind = core::ActionKind::ProjectQuotaEdit;
-        quota.source = kCluster;
+        quota.source = kActionCluster;
         quota.project = projects[i];
         quota.quota = 1000 * (i + 5);
         const auto [quotaState, quotaMessage] = run(engine, quota);
@@ -161,7 +161,7 @@ TEST_F(ReplicaActionsTest, AClusterActionSentToEachReplicaRunsOnceThereAndEveryR
 
         core::ActionRequest submit;
         submit.kind = core::ActionKind::JobSubmit;
-        submit.source = kCluster;
+        submit.source = kActionCluster;
         submit.job.name = QStringLiteral("any-replica-%1").arg(i);
         submit.job.project = projects[i];
         submit.job.image = QStringLiteral("nvcr.io/nvidia/pytorch:24.01-py3");
