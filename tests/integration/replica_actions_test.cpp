@@ -149,7 +149,8 @@ TEST_F(ReplicaActionsTest, AClusterActionSentToEachReplicaRunsOnceThereAndEveryR
     const QStringList projects{QStringLiteral("team-a"), QStringLiteral("team-b"), QStringLiteral("team-c")};
     for (int i = 0; i < 3; ++i) {
         core::Engine &engine = *replicas[size_t(i)]->engine;
-        SCOPED_TRACE(engine.heldSources().contains(kActionCluster) ? "the polling replica" : "a replica that does not poll");
+        SCOPED_TRACE(engine.heldSources().contains(kActionCluster) ? "the polling replica"
+                                                                   : "a replica that does not poll");
 
         core::ActionRequest quota;
         quota.kind = core::ActionKind::ProjectQuotaEdit;
