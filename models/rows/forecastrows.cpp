@@ -131,8 +131,9 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
         const core::ForecastContainer &c = row.container;
         const core::CapacityForecast &f = row.forecast;
         const bool hasCapacity = c.capacityBytes > 0;
-        const std::optional<double> percent =
-            hasCapacity ? std::optional<double>(100.0 * double(f.usedBytes) / double(c.capacityBytes)) : std::nullopt;
+        // The figures of the container's own row (volume, pool, bucket...), unknown as unknown.
+        const std::optional<qint64> used = core::forecastShownUsedBytes(row);
+        const std::optional<double> percent = core::forecastShownPercent(row);
         const bool hasSlope =
             f.trend == core::CapacityForecast::Trend::Growing || f.trend == core::CapacityForecast::Trend::NoTrend;
         const QVariant days = f.fullAt.isValid() && f.trend == core::CapacityForecast::Trend::Growing
@@ -145,7 +146,7 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
              c.id,
              c.name,
              core::forecastTrendName(f.trend),
-             f.usedBytes,
+             used ? QVariant(*used) : QVariant(),
              hasCapacity ? QVariant(c.capacityBytes) : QVariant(),
              percent ? QVariant(std::round(*percent * 10.0) / 10.0) : QVariant(),
              hasSlope ? QVariant(qint64(std::llround(f.bytesPerDay))) : QVariant(),
@@ -165,7 +166,7 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
              c.id,
              c.name,
              core::forecastTrendName(f.trend),
-             core::formatBytes(f.usedBytes),
+             core::formatBytes(used),
              hasCapacity ? core::formatBytes(c.capacityBytes) : QString::fromUtf16(core::kUnknownText),
              core::formatPercent(percent),
              hasSlope ? core::formatBytesDelta(std::llround(f.bytesPerDay)) : QString::fromUtf16(core::kUnknownText),
