@@ -1,6 +1,7 @@
 #include "views/volumedetailpanel.h"
 
 #include "models/core/clock.h"
+#include "models/core/volumecapacity.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"
@@ -369,12 +370,9 @@ void VolumeDetailPanel::updateFields()
     m_createdLabel->setText(v.created.isValid() ? QLocale().toString(v.created.toLocalTime(), QLocale::ShortFormat)
                                                 : QStringLiteral("—"));
 
-    m_capacityBar->setValue(int(std::clamp(v.percentUsed.value_or(0.0), 0.0, 100.0) * 10));
-    m_capacityBar->setFormat(
-        tr("%1 of %2 used (%3 %)")
-            .arg(core::formatBytes(v.usedBytes),
-                 core::formatBytes(v.sizeBytes),
-                 v.percentUsed ? QString::number(*v.percentUsed, 'f', 1) : QString::fromUtf16(core::kUnknownText)));
+    const core::VolumeCapacity capacity = core::volumeCapacity(v);
+    m_capacityBar->setValue(int(std::clamp(capacity.percentUsed.value_or(0.0), 0.0, 100.0) * 10));
+    m_capacityBar->setFormat(core::volumeCapacityText(capacity));
     QPalette barPalette = palette();
     barPalette.setColor(QPalette::Highlight,
                         StatusDelegate::colorFor(models::VolumeTableModel::capacityStatus(v), palette(), true));

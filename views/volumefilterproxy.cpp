@@ -1,5 +1,6 @@
 #include "views/volumefilterproxy.h"
 
+#include "models/core/volumecapacity.h"
 #include "models/item/volumetablemodel.h"
 #include "views/recordroworder.h"
 
@@ -64,7 +65,7 @@ public:
         case VTM::Used: // unknown space sorts before every figure
             return recordOrder(a.usedBytes, b.usedBytes);
         case VTM::PercentUsed:
-            return recordOrder(a.percentUsed, b.percentUsed);
+            return recordOrder(core::volumeCapacity(a).percentUsed, core::volumeCapacity(b).percentUsed);
         case VTM::Available:
             return recordOrder(a.availableBytes, b.availableBytes);
         case VTM::Qos:

@@ -4,6 +4,7 @@
 #include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/scheduleservice.h"
+#include "models/core/volumecapacity.h"
 
 #include <QFile>
 #include <QHash>
@@ -332,16 +333,34 @@ void writeVolumes(QByteArray &out, const core::Estate &estate)
                                   return labelsOf.value(core::estateKey(v));
                               },
                               {{"strata_volume_size_bytes",
-                                "Provisioned size of the volume.",
+                                "Provisioned size of the volume, snapshot reserve included.",
                                 [](const core::Volume &v) {
                                     return static_cast<double>(v.sizeBytes);
                                 }},
+                               {"strata_volume_usable_bytes",
+                                "Size of the volume's active file system: the provisioned size less the snapshot "
+                                "reserve (what used_ratio is of).",
+                                [](const core::Volume &v) {
+                                    return static_cast<double>(core::volumeCapacity(v).usableBytes);
+                                }},
+                               {"strata_volume_snapshot_reserve_bytes",
+                                "Snapshot reserve of the volume, counted in neither used nor usable.",
+                                [](const core::Volume &v) {
+                                    return static_cast<double>(core::volumeCapacity(v).reserveBytes);
+                                }},
                                {"strata_volume_used_bytes",
-                                "Bytes used in the volume.",
+                                "Bytes used in the volume's active file system.",
                                 [](const core::Volume &v) {
                                     // None while the volume reports no space (offline): absent, not 0.
                                     return v.usedBytes ? std::optional<double>(static_cast<double>(*v.usedBytes))
                                                        : std::nullopt;
+                                }},
+                               {"strata_volume_used_ratio",
+                                "Used over usable (0..1, above 1 when snapshots spill over their reserve): the "
+                                "pages' % used.",
+                                [](const core::Volume &v) {
+                                    const std::optional<double> percent = core::volumeCapacity(v).percentUsed;
+                                    return percent ? std::optional<double>(*percent / 100.0) : std::nullopt;
                                 }},
                                {"strata_volume_throughput_cap_bytes_per_second",
                                 "Throughput cap of the volume's service level (ANF QoS, ONTAP fixed QoS policy).",

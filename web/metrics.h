@@ -39,6 +39,8 @@ inline constexpr const char *kPrometheusContentType = "text/plain; version=0.0.4
 ///   strata_project_gpu_utilization_ratio{source,project}  mean DCGM utilization (when known)
 ///   strata_project_jobs{source,project,state}             state "running" / "pending"
 ///   strata_volume_size_bytes / strata_volume_used_bytes{source,svm,volume}
+///   strata_volume_usable_bytes / strata_volume_snapshot_reserve_bytes{source,svm,volume}
+///   strata_volume_used_ratio{source,svm,volume}           used / usable (core::volumeCapacity)
 ///   strata_volume_read_iops / strata_volume_write_iops / strata_volume_iops /
 ///   strata_volume_throughput_bytes_per_second / strata_volume_latency_seconds{source,svm,volume}
 ///                                                          (volumes with a performance sample)

@@ -4,6 +4,7 @@
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/offthread.h"
+#include "models/core/volumecapacity.h"
 
 #include <QHash>
 #include <QSet>
@@ -55,7 +56,9 @@ void containersOf(const ContainerSnapshot &snapshot,
     switch (kind) {
     case ContainerKind::Volume:
         eachOf(snapshot.volumes, source, [&](const Volume &v) {
-            emit(make(v.source, v.id, joinedName(v.svm, v.name), v.sizeBytes, v.usedBytes.value_or(-1)));
+            // What fills is the active file system: the size less the snapshot reserve.
+            emit(make(
+                v.source, v.id, joinedName(v.svm, v.name), volumeCapacity(v).usableBytes, v.usedBytes.value_or(-1)));
         });
         break;
     case ContainerKind::Aggregate:
@@ -125,6 +128,21 @@ int sortGroup(const ContainerForecast &f)
 }
 
 } // namespace
+
+std::optional<qint64> forecastShownUsedBytes(const ContainerForecast &forecast)
+{
+    if (forecast.container.usedBytes >= 0) {
+        return forecast.container.usedBytes;
+    }
+    return forecast.forecast.samples > 0 ? std::optional<qint64>(forecast.forecast.usedBytes) : std::nullopt;
+}
+
+std::optional<double> forecastShownPercent(const ContainerForecast &forecast)
+{
+    const std::optional<qint64> used = forecastShownUsedBytes(forecast);
+    const qint64 capacity = forecast.container.capacityBytes;
+    return used && capacity > 0 ? std::optional<double>(100.0 * double(*used) / double(capacity)) : std::nullopt;
+}
 
 ContainerSnapshot containerSnapshot(const Estate &estate, std::optional<ContainerKind> only)
 {

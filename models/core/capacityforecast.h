@@ -25,11 +25,13 @@ struct ForecastContainer
 {
     QString source;
     ContainerKind kind = ContainerKind::Volume;
-    QString id;               ///< the estate key (Volume::id, Aggregate::id, CapacityPool::id, Bucket::id, ...)
-    QString name;             ///< as the pages show it: "svm_ai/chest_xray", "aggr1", "anf-acct/pool-premium",
-                              ///< "tenant/bucket", "dgx-cache-1"
-    qint64 capacityBytes = 0; ///< volume and aggregate size, pool size, bucket/tenant quota (0 = none)
-    qint64 usedBytes = 0;     ///< now, as the estate has it (-1 unknown)
+    QString id;   ///< the estate key (Volume::id, Aggregate::id, CapacityPool::id, Bucket::id, ...)
+    QString name; ///< as the pages show it: "svm_ai/chest_xray", "aggr1", "anf-acct/pool-premium",
+                  ///< "tenant/bucket", "dgx-cache-1"
+    /// A volume's active file system (volumeCapacity().usableBytes: the size less the snapshot
+    /// reserve), aggregate size, pool size, bucket/tenant quota (0 = none)
+    qint64 capacityBytes = 0;
+    qint64 usedBytes = 0; ///< now, as the estate has it (-1 unknown)
     /// Cache targets: ready commits the eviction policy has planned (CachedCommit::evictAt).
     QList<CapacityRelease> releases;
 };
@@ -41,6 +43,14 @@ struct ContainerForecast
     CapacityForecast forecast;
     qint64 releasedBytes = 0; ///< sum of container.releases
 };
+
+/// The level a forecast's row shows: the container's now as the estate has it (the figure its
+/// volume, pool, bucket... row shows), else the level the forecast starts from when it has
+/// samples; nullopt when neither is known (an ANF volume before its first metrics).
+std::optional<qint64> forecastShownUsedBytes(const ContainerForecast &forecast);
+/// 100 × forecastShownUsedBytes() / capacityBytes (the same % used as the container's own row);
+/// nullopt without a limit or a level.
+std::optional<double> forecastShownPercent(const ContainerForecast &forecast);
 
 /// The estate's records that forecastContainers() reads, as pointers to the immutable
 /// published records: taken on the estate's thread (a pointer copy per record), read on any.

@@ -43,6 +43,48 @@ QDateTime fillDate(const QDateTime &now,
     }
 }
 
+// More than kMaxForecastSamples samples: the level at kMaxForecastSamples evenly spaced times,
+// linear between the samples around each, so the trend follows the history's course over time
+// and not how often it was polled (a process that polled a volume every 30 s for a day and one
+// that kept a sample every five minutes read the same line from the same history). A time in a
+// gap of more than four steps is left out rather than made up. `samples` sorted by time.
+QList<CapacitySample> resampledOnGrid(const QList<CapacitySample> &samples)
+{
+    if (samples.size() <= kMaxForecastSamples) {
+        return samples;
+    }
+    const qint64 first = samples.constFirst().time.toMSecsSinceEpoch();
+    const qint64 span = samples.constLast().time.toMSecsSinceEpoch() - first;
+    if (span <= 0) {
+        return samples.mid(samples.size() - kMaxForecastSamples);
+    }
+    const double step = double(span) / double(kMaxForecastSamples - 1);
+    QList<CapacitySample> out;
+    out.reserve(kMaxForecastSamples);
+    qsizetype j = 0;
+    for (int k = 0; k < kMaxForecastSamples; ++k) {
+        const qint64 t = k == kMaxForecastSamples - 1 ? first + span : first + std::llround(double(k) * step);
+        while (j + 2 < samples.size() && samples[j + 1].time.toMSecsSinceEpoch() <= t) {
+            ++j;
+        }
+        const CapacitySample &a = samples[j];
+        const CapacitySample &b = samples[j + 1];
+        const qint64 ta = a.time.toMSecsSinceEpoch();
+        const qint64 tb = b.time.toMSecsSinceEpoch();
+        qint64 used = a.usedBytes;
+        if (t >= tb) {
+            used = b.usedBytes;
+        } else if (t > ta && tb > ta) {
+            if (double(tb - ta) > 4.0 * step) {
+                continue;
+            }
+            used = a.usedBytes + std::llround(double(b.usedBytes - a.usedBytes) * double(t - ta) / double(tb - ta));
+        }
+        out.append(CapacitySample{QDateTime::fromMSecsSinceEpoch(t, Qt::UTC), used});
+    }
+    return out;
+}
+
 } // namespace
 
 QString forecastTrendName(CapacityForecast::Trend trend)
@@ -75,17 +117,8 @@ forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTim
     std::sort(samples.begin(), samples.end(), [](const CapacitySample &a, const CapacitySample &b) {
         return a.time < b.time;
     });
-    if (samples.size() > kMaxForecastSamples) {
-        QList<CapacitySample> thinned;
-        thinned.reserve(kMaxForecastSamples);
-        for (int i = 0; i < kMaxForecastSamples; ++i) {
-            thinned.append(samples[qsizetype(double(i) * double(samples.size() - 1) / (kMaxForecastSamples - 1))]);
-        }
-        samples = thinned;
-    }
     CapacityForecast f;
     f.capacityBytes = capacityBytes;
-    f.samples = int(samples.size());
     if (samples.isEmpty()) {
         return f;
     }
@@ -98,6 +131,8 @@ forecastFill(QList<CapacitySample> samples, qint64 capacityBytes, const QDateTim
     }
     std::nth_element(tail.begin(), tail.begin() + qsizetype(tail.size() / 2), tail.end());
     f.usedBytes = tail[tail.size() / 2];
+    samples = resampledOnGrid(samples);
+    f.samples = int(samples.size());
     if (capacityBytes > 0 && f.usedBytes >= capacityBytes) {
         f.trend = CapacityForecast::Trend::Full;
         f.fullAt = f.fullAtEarliest = f.fullAtLatest = f.to;

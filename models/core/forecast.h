@@ -52,10 +52,12 @@ inline constexpr int kForecastMinSamples = 6;
 inline constexpr qint64 kForecastMinSpanSeconds = 6 * 3600;
 
 /// The fill forecast of a container of `capacityBytes` from `samples` in any order, as seen at
-/// `now`. More than 400 samples are thinned to 400 evenly spaced ones (the pairwise slopes grow
-/// with the square). Samples with invalid times are ignored. `capacityBytes` <= 0 means no limit
-/// (a bucket without quota): the trend is still told, with no fill dates. `releases` (any order)
-/// lower the projected level from their time on, so a cache target whose commits are due for
+/// `now`. More than 400 samples are read as the level at 400 evenly spaced times (linear between
+/// samples; the pairwise slopes grow with the square), so the same history gives the same
+/// forecast however densely it was polled; the level now is the median of the last five
+/// samples. Samples with invalid times are ignored.
+/// `capacityBytes` <= 0 means no limit (a bucket without quota): the trend is still told, with no fill dates.
+/// `releases` (any order) lower the projected level from their time on, so a cache target whose commits are due for
 /// eviction fills later by what they free; the trend itself is the history's.
 CapacityForecast forecastFill(QList<CapacitySample> samples,
                               qint64 capacityBytes,

@@ -3,6 +3,7 @@
 #include "models/core/estate.h"
 #include "models/core/format.h"
 #include "models/core/translate.h"
+#include "models/core/volumecapacity.h"
 
 #include <QHash>
 #include <QMap>
@@ -49,14 +50,16 @@ std::vector<StorageSystemSummary> storageSystems(const Estate &estate)
         ++s.volumes;
         if (v->usedBytes) {
             s.usedBytes = std::max<qint64>(s.usedBytes, 0) + *v->usedBytes;
-            s.capacityBytes = std::max<qint64>(s.capacityBytes, 0) + v->sizeBytes;
+            // The same denominator as each volume's % used: its active file system.
+            s.capacityBytes = std::max<qint64>(s.capacityBytes, 0) + volumeCapacity(*v).usableBytes;
         } else {
             ++s.volumesWithoutSpace;
         }
         if (const auto it = throughputOf.constFind(v->source + QLatin1Char('/') + v->id); it != throughputOf.cend()) {
             s.throughputBps = std::max(s.throughputBps, 0.0) + *it;
         }
-        if (v->state == QLatin1String("online") && v->percentUsed && *v->percentUsed >= kVolumeNearFullPercent) {
+        if (v->state == QLatin1String("online")
+            && volumeCapacity(*v).percentUsed.value_or(0.0) >= kVolumeNearFullPercent) {
             ++s.nearFullVolumes;
         }
         if (v->isAnf() && anfStateOutstanding(v->provisioningState)) {
@@ -232,12 +235,12 @@ std::vector<AttentionItem> needsAttention(const Estate &estate, const QList<Sour
         AttentionItem volume =
             object(v->isAnf() ? QStringLiteral("azure") : QStringLiteral("ontap"), v->source, "volume", v->id);
         volume.subject = v->svm.isEmpty() ? v->name : v->svm + QLatin1Char('/') + v->name;
-        if (v->state == QLatin1String("online") && v->percentUsed && *v->percentUsed >= kVolumeNearFullPercent) {
+        if (v->state == QLatin1String("online")
+            && volumeCapacity(*v).percentUsed.value_or(0.0) >= kVolumeNearFullPercent) {
             flag(volume,
-                 *v->percentUsed >= kVolumeFullPercent ? "critical" : "warning",
+                 *volumeCapacity(*v).percentUsed >= kVolumeFullPercent ? "critical" : "warning",
                  "volume_full",
-                 tr("%1 used: %2 of %3")
-                     .arg(formatPercent(v->percentUsed), formatBytes(v->usedBytes), formatBytes(v->sizeBytes)));
+                 volumeCapacityText(volumeCapacity(*v)));
         }
         if (v->isAnf() && anfStateOutstanding(v->provisioningState)) {
             flag(volume,

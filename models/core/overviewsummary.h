@@ -29,7 +29,8 @@ struct StorageSystemSummary
     int volumesWithoutSpace = 0; ///< volumes that report no space (offline): in neither total
     /// ONTAP/ANF: Σ used bytes of the volumes that report space; grid: object data stored. -1 unknown.
     qint64 usedBytes = -1;
-    /// ONTAP/ANF: Σ provisioned size of the same volumes; grid: usable space. -1 unknown.
+    /// ONTAP/ANF: Σ active file system size of the same volumes (volumeCapacity().usableBytes:
+    /// size less snapshot reserve); grid: usable space. -1 unknown.
     qint64 capacityBytes = -1;
     /// Σ of the latest polled throughput of its volumes (bytes/s, read + write); -1 when none
     /// of its volumes has a performance sample (a grid has none).

@@ -27,10 +27,11 @@ bool sameReleases(const QList<core::CapacityRelease> &a, const QList<core::Capac
     return true;
 }
 
+// The figures of the container's own row, as `get forecasts` and the web show them; -1 without
+// a limit or a level.
 double forecastUsedPercent(const core::ContainerForecast &f)
 {
-    const qint64 capacity = f.container.capacityBytes;
-    return capacity > 0 ? 100.0 * double(f.forecast.usedBytes) / double(capacity) : -1.0;
+    return core::forecastShownPercent(f).value_or(-1.0);
 }
 
 QString forecastGrowthText(double bytesPerDay)
@@ -207,12 +208,12 @@ QVariant ForecastTableModel::displayData(const ForecastRecord &record, int colum
         return row.container.source;
     case Used:
         if (row.container.capacityBytes <= 0) {
-            return tr("%1 · no limit").arg(core::formatBytes(f.usedBytes));
+            return tr("%1 · no limit").arg(core::formatBytes(core::forecastShownUsedBytes(row)));
         }
         return tr("%1 / %2 (%3)")
-            .arg(core::formatBytes(f.usedBytes),
+            .arg(core::formatBytes(core::forecastShownUsedBytes(row)),
                  core::formatBytes(row.container.capacityBytes),
-                 core::formatPercent(forecastUsedPercent(row)));
+                 core::formatPercent(core::forecastShownPercent(row)));
     case Growth:
         return forecastHasSlope(f) ? forecastGrowthText(f.bytesPerDay) : QString::fromUtf16(core::kUnknownText);
     case FullIn:
@@ -297,8 +298,12 @@ QVariant ForecastTableModel::recordData(const ForecastRecord &record, const QMod
                                       : tr("never"))
                        : tr("Full at %1").arg(locale.toString(f.fullAt.toLocalTime(), QLocale::ShortFormat));
         case Used:
-            return row.releasedBytes > 0
-                       ? QVariant(tr("%1 of planned evictions counted in").arg(core::formatBytes(row.releasedBytes)))
+            if (row.releasedBytes > 0) {
+                return tr("%1 of planned evictions counted in").arg(core::formatBytes(row.releasedBytes));
+            }
+            // The denominator, as on the volume pages (core::volumeCapacity).
+            return row.container.kind == core::ContainerKind::Volume
+                       ? QVariant(tr("Of the active file system: the volume's size less its snapshot reserve"))
                        : QVariant();
         case History:
             return f.from.isValid()

@@ -1,5 +1,6 @@
 #include "models/item/volumetablemodel.h"
 
+#include "models/core/volumecapacity.h"
 #include "models/item/roles.h"
 
 namespace strata::models {
@@ -20,13 +21,14 @@ QString VolumeTableModel::capacityStatus(const core::Volume &volume)
     if (volume.state != QLatin1String("online")) {
         return QStringLiteral("offline");
     }
-    if (!volume.percentUsed) {
+    const std::optional<double> percent = core::volumeCapacity(volume).percentUsed;
+    if (!percent) {
         return QStringLiteral("unknown");
     }
-    if (*volume.percentUsed >= 95.0) {
+    if (*percent >= 95.0) {
         return QStringLiteral("critical");
     }
-    if (*volume.percentUsed >= 85.0) {
+    if (*percent >= 85.0) {
         return QStringLiteral("warning");
     }
     return QStringLiteral("ok");
@@ -60,6 +62,10 @@ QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &
             return tr("Data from %1 may be out of date: %2")
                 .arg(v.source, source->lastError.isEmpty() ? tr("the last poll is late") : source->lastError);
         }
+        // The denominator of % used, stated where the figures are.
+        if (index.column() == PercentUsed || index.column() == Used || index.column() == Size) {
+            return core::volumeCapacityText(core::volumeCapacity(v));
+        }
         if (!v.cloneParent.isEmpty()) {
             return tr("FlexClone of %1").arg(v.cloneParent);
         }
@@ -79,7 +85,10 @@ std::optional<QVariant> VolumeTableModel::sortData(const core::Volume &v, int co
     case Used:
         return v.usedBytes ? QVariant(*v.usedBytes) : QVariant();
     case PercentUsed:
-        return v.percentUsed ? QVariant(*v.percentUsed) : QVariant();
+        if (const std::optional<double> percent = core::volumeCapacity(v).percentUsed) {
+            return *percent;
+        }
+        return QVariant();
     case Available:
         return v.availableBytes ? QVariant(*v.availableBytes) : QVariant();
     case Snapshots:
@@ -114,7 +123,7 @@ QVariant VolumeTableModel::displayData(const core::Volume &v, int column) const
     case Used:
         return core::formatBytes(v.usedBytes);
     case PercentUsed:
-        return core::formatPercent(v.percentUsed);
+        return core::formatPercent(core::volumeCapacity(v).percentUsed);
     case Available:
         return core::formatBytes(v.availableBytes);
     case Qos:

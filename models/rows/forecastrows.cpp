@@ -3,6 +3,7 @@
 #include "models/core/format.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 #include <cmath>
 
@@ -33,17 +34,32 @@ SpanUnit unitOf(double days)
     return days < 2.0 ? SpanUnit::Hours : days < 3650.0 ? SpanUnit::Days : SpanUnit::Years;
 }
 
-long spanNumber(double days, SpanUnit unit)
+double spanValue(double days, SpanUnit unit)
 {
     switch (unit) {
     case SpanUnit::Hours:
-        return std::lround(std::max(0.0, days * 24.0));
+        return std::max(0.0, days * 24.0);
     case SpanUnit::Days:
-        return std::lround(days);
+        return std::max(0.0, days);
     case SpanUnit::Years:
         break;
     }
-    return std::lround(days / 365.25);
+    return std::max(0.0, days / 365.25);
+}
+
+long spanNumber(double days, SpanUnit unit)
+{
+    return std::lround(spanValue(days, unit));
+}
+
+// A band end in `unit`: whole numbers, one decimal below 1 so a near end never reads "0".
+QString spanEndNumber(double days, SpanUnit unit)
+{
+    const double value = spanValue(days, unit);
+    if (value > 0.0 && value < 0.95) {
+        return QLocale::c().toString(std::max(0.1, std::round(value * 10.0) / 10.0), 'f', 1);
+    }
+    return QString::number(std::lround(value));
 }
 
 QString spanText(long n, SpanUnit unit)
@@ -86,14 +102,10 @@ QString forecastFullInText(const core::CapacityForecast &forecast, const QDateTi
     if (!forecast.fullAtEarliest.isValid()) {
         return QCoreApplication::translate("rows", "in %1").arg(medianText);
     }
-    // The band in the median's unit ("in 12 days (9–17)"); an end in another unit says its own.
+    // The whole band in the median's unit ("in 12 days (9–17)", "in 40 h (30–70)"): one unit,
+    // so the ends read against the median without a second unit in between.
     const auto bandEnd = [&](const QDateTime &at) {
-        if (!at.isValid()) {
-            return QStringLiteral("∞");
-        }
-        const double days = daysBetween(now, at);
-        const SpanUnit own = unitOf(days);
-        return own == unit ? QString::number(spanNumber(days, unit)) : spanText(spanNumber(days, own), own);
+        return at.isValid() ? spanEndNumber(daysBetween(now, at), unit) : QStringLiteral("∞");
     };
     const QString early = bandEnd(forecast.fullAtEarliest);
     const QString late = bandEnd(forecast.fullAtLatest);
@@ -131,8 +143,9 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
         const core::ForecastContainer &c = row.container;
         const core::CapacityForecast &f = row.forecast;
         const bool hasCapacity = c.capacityBytes > 0;
-        const std::optional<double> percent =
-            hasCapacity ? std::optional<double>(100.0 * double(f.usedBytes) / double(c.capacityBytes)) : std::nullopt;
+        // The figures of the container's own row (volume, pool, bucket...), unknown as unknown.
+        const std::optional<qint64> used = core::forecastShownUsedBytes(row);
+        const std::optional<double> percent = core::forecastShownPercent(row);
         const bool hasSlope =
             f.trend == core::CapacityForecast::Trend::Growing || f.trend == core::CapacityForecast::Trend::NoTrend;
         const QVariant days = f.fullAt.isValid() && f.trend == core::CapacityForecast::Trend::Growing
@@ -145,7 +158,7 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
              c.id,
              c.name,
              core::forecastTrendName(f.trend),
-             f.usedBytes,
+             used ? QVariant(*used) : QVariant(),
              hasCapacity ? QVariant(c.capacityBytes) : QVariant(),
              percent ? QVariant(std::round(*percent * 10.0) / 10.0) : QVariant(),
              hasSlope ? QVariant(qint64(std::llround(f.bytesPerDay))) : QVariant(),
@@ -165,7 +178,7 @@ ResultSet forecastRows(const std::vector<core::ContainerForecast> &forecasts, co
              c.id,
              c.name,
              core::forecastTrendName(f.trend),
-             core::formatBytes(f.usedBytes),
+             core::formatBytes(used),
              hasCapacity ? core::formatBytes(c.capacityBytes) : QString::fromUtf16(core::kUnknownText),
              core::formatPercent(percent),
              hasSlope ? core::formatBytesDelta(std::llround(f.bytesPerDay)) : QString::fromUtf16(core::kUnknownText),

@@ -7,7 +7,9 @@ namespace strata::rows {
 
 /// `get forecasts` and the "full soonest" lists, in the order given (forecastAll(): full
 /// soonest first). Keys: source, kind (containerKindName()), id, name, trend
-/// (forecastTrendName()), used_bytes, capacity_bytes (null = no limit), percent_used (null),
+/// (forecastTrendName()), used_bytes (the container's own row's figure, null when unknown),
+/// capacity_bytes (null = no limit; a volume's active file system: its size less the snapshot
+/// reserve), percent_used (of capacity_bytes, as the volume rows'; null),
 /// growth_bytes_per_day (null unless the history had enough samples), growth_low_bytes_per_day,
 /// growth_high_bytes_per_day (Sen's 95 % band), full_at, full_earliest, full_latest (UTC times,
 /// null unless growing towards a limit within a century; full: when it was seen full),

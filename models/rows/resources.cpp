@@ -6,6 +6,7 @@
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
+#include "models/core/volumecapacity.h"
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
 #include "models/rows/forecastrows.h"
@@ -159,11 +160,13 @@ ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
                   {QStringLiteral("style"), QStringLiteral("STYLE")},
                   {QStringLiteral("type"), QString()},
                   {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
+                  {QStringLiteral("usable_bytes"), QStringLiteral("USABLE")},
                   {QStringLiteral("used_bytes"), QStringLiteral("USED")},
                   {QStringLiteral("available_bytes"), QStringLiteral("AVAILABLE")},
                   {QStringLiteral("percent_used"), QStringLiteral("%USED")},
                   {QStringLiteral("snapshot_count"), QStringLiteral("SNAPSHOTS")},
                   {QStringLiteral("snapshot_reserve_percent"), QString()},
+                  {QStringLiteral("snapshot_reserve_bytes"), QString()},
                   {QStringLiteral("qos_policy"), QStringLiteral("QOS")},
                   {QStringLiteral("aggregate"), QString()},
                   {QStringLiteral("is_flexcache"), QString()},
@@ -171,12 +174,17 @@ ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
                   {QStringLiteral("nas_path"), QStringLiteral("PATH")}};
     for (const core::Ptr<core::Volume> &v : volumes) {
         // Space the system did not report (an offline ONTAP volume) is null in JSON, "—" in tables.
-        const QVariant pct = v->percentUsed ? QVariant(std::round(*v->percentUsed * 10.0) / 10.0) : QVariant();
+        // % used is of the active file system (usable: the size less the snapshot reserve).
+        const core::VolumeCapacity capacity = core::volumeCapacity(*v);
+        const QVariant pct =
+            capacity.percentUsed ? QVariant(std::round(*capacity.percentUsed * 10.0) / 10.0) : QVariant();
         QStringList display(rs.columns.size());
         display[7] = core::formatBytes(v->sizeBytes);
-        display[8] = core::formatBytes(v->usedBytes);
-        display[9] = core::formatBytes(v->availableBytes);
-        display[10] = v->percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
+        display[8] = core::formatBytes(capacity.usableBytes);
+        display[9] = core::formatBytes(v->usedBytes);
+        display[10] = core::formatBytes(v->availableBytes);
+        display[11] =
+            capacity.percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
         rs.addRow({v->source,
                    v->id,
                    v->name,
@@ -185,11 +193,13 @@ ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
                    v->style,
                    v->type,
                    v->sizeBytes,
+                   capacity.usableBytes,
                    v->usedBytes ? QVariant(*v->usedBytes) : QVariant(),
                    v->availableBytes ? QVariant(*v->availableBytes) : QVariant(),
                    pct,
                    v->snapshotCount,
                    v->snapshotReservePercent,
+                   capacity.reserveBytes,
                    v->qosPolicy,
                    v->aggregate,
                    v->isFlexCache,

@@ -64,9 +64,11 @@ resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter
 /// `get sources`: keys name, kind, url, health, stale, system, version, last_success,
 /// latency_ms (null until a poll), last_error.
 ResultSet sourceRows(const QList<core::SourceStatus> &statuses);
-/// `get volumes`: keys source, id, name, svm, state, style, type, size_bytes, used_bytes (null =
-/// not reported), available_bytes (null), percent_used (null), snapshot_count,
-/// snapshot_reserve_percent, qos_policy, aggregate, is_flexcache, clone_parent, nas_path.
+/// `get volumes`: keys source, id, name, svm, state, style, type, size_bytes (snapshot reserve
+/// included), usable_bytes (the active file system: size less the reserve), used_bytes (null =
+/// not reported), available_bytes (null), percent_used (of usable_bytes, core::volumeCapacity();
+/// null), snapshot_count, snapshot_reserve_percent, snapshot_reserve_bytes, qos_policy,
+/// aggregate, is_flexcache, clone_parent, nas_path.
 ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes);
 /// `get snapshots`: keys source, volume_id, volume, svm, id, name, created, size_bytes,
 /// snapmirror_label, state, comment.

@@ -194,6 +194,7 @@ TEST(ForecastTableModel, ARecomputationIsAKeyedDiffNeverAReset)
     auto next = forecastMix();
     next.erase(next.begin() + 4);
     next[1].forecast.usedBytes += kForecastGiB;
+    next[1].container.usedBytes += kForecastGiB; // the estate's level moved with it
     next[1].forecast.fullAt = kForecastNow.addDays(8);
     next.insert(next.begin(),
                 forecastOf(QStringLiteral("dgx-cache-1"),

@@ -6,8 +6,11 @@
 // Also strata-server's own process, poll and live-delivery figures (runtimeMetricsText).
 #include "web/metrics.h"
 
+#include "models/core/capacityforecast.h"
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/rows/forecastrows.h"
+#include "models/rows/resources.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QEventLoop>
@@ -28,6 +31,8 @@
 #include <QUrlQuery>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace strata::web::test {
 namespace {
@@ -262,6 +267,55 @@ TEST_F(MetricsTest, VolumeAndCacheFamilies_ExactValues)
     }
     // Only the sampled volume has performance series.
     EXPECT_EQ(lines.filter(QStringLiteral("strata_volume_read_iops{")).size(), 1);
+}
+
+TEST_F(MetricsTest, VolumeWithASnapshotReserve_UsedRatioIsOfTheActiveFileSystemAsOnThePages)
+{
+    // 300 GiB with a 5 % snapshot reserve, 250 GiB used: 250 of 285 GiB, as the volume rows,
+    // the forecasts and the desktop show it; the reserve is its own series.
+    constexpr qint64 gib = qint64(1) << 30;
+    Volume reserved = volume(QStringLiteral("ontap-r"),
+                             QStringLiteral("u-r"),
+                             QStringLiteral("svm_ai"),
+                             QStringLiteral("chest_xray"),
+                             300 * gib,
+                             250 * gib);
+    reserved.snapshotReservePercent = 5;
+    reserved.percentUsed = 88.0;
+    engine.estate().publishVolumes(QStringLiteral("ontap-r"), listOf<Volume>({reserved}));
+    const QStringList lines = samples(prometheusText(engine));
+    const auto valueOf = [&](const QString &family) {
+        const QString prefix = family + QStringLiteral(R"({source="ontap-r",svm="svm_ai",volume="chest_xray"} )");
+        for (const QString &line : lines) {
+            if (line.startsWith(prefix)) {
+                return line.mid(prefix.size()).toDouble();
+            }
+        }
+        ADD_FAILURE() << "no " << family.toStdString();
+        return -1.0;
+    };
+    EXPECT_EQ(valueOf(QStringLiteral("strata_volume_size_bytes")), double(300 * gib));
+    EXPECT_EQ(valueOf(QStringLiteral("strata_volume_usable_bytes")), double(285 * gib));
+    EXPECT_EQ(valueOf(QStringLiteral("strata_volume_snapshot_reserve_bytes")), double(15 * gib));
+    EXPECT_EQ(valueOf(QStringLiteral("strata_volume_used_bytes")), double(250 * gib));
+    const double ratio = valueOf(QStringLiteral("strata_volume_used_ratio"));
+    EXPECT_NEAR(ratio, 250.0 / 285.0, 1e-12);
+
+    const QJsonObject row =
+        rows::toJson(rows::volumeRows(engine.estate().volumes().all(QStringLiteral("ontap-r")))).first().toObject();
+    EXPECT_EQ(row.value(QStringLiteral("percent_used")).toDouble(), std::round(ratio * 1000.0) / 10.0);
+    const QJsonArray forecasts = rows::toJson(
+        rows::forecastRows(forecastAll(forecastContainers(engine.estate()), {}, clock.now()), clock.now()));
+    bool found = false;
+    for (const QJsonValue &f : forecasts) {
+        if (f[QStringLiteral("id")].toString() == QStringLiteral("u-r")) {
+            found = true;
+            EXPECT_EQ(f[QStringLiteral("percent_used")].toDouble(),
+                      row.value(QStringLiteral("percent_used")).toDouble());
+            EXPECT_EQ(f[QStringLiteral("capacity_bytes")].toDouble(), double(285 * gib));
+        }
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST_F(MetricsTest, LabelValues_AreEscaped)

@@ -47,7 +47,9 @@ function historySpanSeconds(r) {
 function usedCell(r) {
   const text = r.capacity_bytes == null ? `${fmtBytes(r.used_bytes)} · no limit` : `${fmtBytes(r.used_bytes)} / ${fmtBytes(r.capacity_bytes)}`;
   const sev = forecastSeverity(r);
-  return h('div', { class: 'used-cell' + (sev ? ' ' + sev : '') },
+  // A volume's capacity is its active file system (size less snapshot reserve), as on every page.
+  const title = r.kind === 'volume' ? 'Of the active file system: the volume\'s size less its snapshot reserve' : null;
+  return h('div', { class: 'used-cell' + (sev ? ' ' + sev : ''), title },
     r.capacity_bytes == null ? null : meter({ value: Math.max(0, r.used_bytes ?? 0), max: r.capacity_bytes, label: `${r.name}: ${text}`, warnAt: 85 }),
     h('span', { class: 'used-text used-long' }, text + (r.percent_used == null ? '' : ` (${fmtNum(r.percent_used, 1)} %)`)),
     // Phones: the bar and the percentage (the figures are in the bar's label and the wide layout).

@@ -302,10 +302,11 @@ export function mount(main, ctx) {
     const bySource = new Map();
     for (const v of vols) {
       const s = bySource.get(v.source) || { used: 0, size: 0, count: 0 };
-      // An offline volume reports no space (used_bytes null): it counts in neither total.
+      // An offline volume reports no space (used_bytes null): it counts in neither total. The
+      // size is the active file system's (usable_bytes: size less snapshot reserve), as % used.
       if (v.used_bytes != null) {
         s.used += v.used_bytes;
-        s.size += v.size_bytes || 0;
+        s.size += v.usable_bytes ?? v.size_bytes ?? 0;
       }
       s.count++;
       bySource.set(v.source, s);
@@ -316,7 +317,7 @@ export function mount(main, ctx) {
       const pct = s.size ? (s.used / s.size) * 100 : 0;
       return h('div', { class: 'bar-row', dataset: { key: n } },
         h('span', { class: 'bar-label' }, n, h('small', { class: 'muted' }, ` ${s.count} volumes`)),
-        meter({ value: s.used, max: s.size, warnAt: 85, label: `${n}: ${fmtBytes(s.used)} used of ${fmtBytes(s.size)}` }),
+        meter({ value: s.used, max: s.size, warnAt: 85, label: `${n}: ${fmtBytes(s.used)} used of ${fmtBytes(s.size)} usable` }),
         h('span', { class: 'bar-value' }, `${fmtBytes(s.used)} / ${fmtBytes(s.size)}`),
         h('span', { class: 'bar-extra' }, fmtPct(pct), throughputBySource.has(n) ? h('small', { class: 'muted' }, ' · ' + fmtRate(throughputBySource.get(n))) : null));
     }) : h('p', { class: 'empty' }, 'No storage systems.'));

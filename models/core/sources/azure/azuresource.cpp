@@ -10,6 +10,7 @@
 #include "models/core/ratecard.h"
 #include "models/core/servicelevels.h"
 #include "models/core/systempoller.h"
+#include "models/core/volumecapacity.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -116,7 +117,8 @@ struct PoolInfo
     QString qosType;
 };
 
-Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &source, qint64 usedBytes)
+Volume
+toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QString &source, std::optional<qint64> usedBytes)
 {
     Volume out;
     out.source = source;
@@ -129,10 +131,13 @@ Volume toAnfVolume(const azure::AnfVolume &v, const PoolInfo &pool, const QStrin
     out.style = QStringLiteral("anf");
     out.type = QStringLiteral("rw");
     out.sizeBytes = v.usageThresholdBytes;
-    const qint64 used = std::max<qint64>(0, usedBytes);
-    out.usedBytes = used;
-    out.availableBytes = std::max<qint64>(0, out.sizeBytes - used);
-    out.percentUsed = out.sizeBytes > 0 ? 100.0 * double(used) / double(out.sizeBytes) : 0.0;
+    // Azure Monitor is the only source of "used": unknown until its first metrics, never 0.
+    if (usedBytes) {
+        const qint64 used = std::max<qint64>(0, *usedBytes);
+        out.usedBytes = used;
+        out.availableBytes = std::max<qint64>(0, out.sizeBytes - used);
+    }
+    out.percentUsed = volumeCapacity(out).percentUsed;
     if (!v.mountIps.empty() && !v.creationToken.empty()) {
         out.nasPath = qs(v.mountIps.front()) + QStringLiteral(":/") + qs(v.creationToken);
     }
@@ -248,10 +253,12 @@ struct AzureSource::UsageCache
     std::mutex mutex;
     QHash<QString, qint64> usedBytes; ///< by fileSystemId
 
-    qint64 get(const QString &id)
+    /// nullopt before the first metrics of the volume: unknown, not empty.
+    std::optional<qint64> get(const QString &id)
     {
         std::lock_guard lock(mutex);
-        return usedBytes.value(id, 0);
+        const auto it = usedBytes.constFind(id);
+        return it == usedBytes.cend() ? std::nullopt : std::optional<qint64>(it.value());
     }
 };
 
@@ -326,7 +333,9 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                                 vol = old;
                             }
                         }
-                        history->push_back(VolumeUsage{vol->id, vol->usedBytes.value_or(0), vol->sizeBytes});
+                        if (vol->usedBytes) {
+                            history->push_back(VolumeUsage{vol->id, *vol->usedBytes, vol->sizeBytes});
+                        }
                         volumeList.push_back(std::move(vol));
                     }
                     poolList.push_back(std::make_shared<const CapacityPool>(std::move(pool)));
@@ -474,6 +483,7 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                     // Used bytes only come with metrics: patch the current volume records.
                     if (const auto current = estate.volumes().scope(source); current && !used->isEmpty()) {
                         std::vector<Ptr<Volume>> next;
+                        std::vector<VolumeUsage> firstUsage;
                         bool changed = false;
                         for (const Ptr<Volume> &v : current->items()) {
                             const auto it = used->constFind(v->id);
@@ -484,13 +494,21 @@ AzureSource::AzureSource(SourceConfig config, QString secret, Deps deps, QObject
                             Volume copy = *v;
                             copy.usedBytes = it.value();
                             copy.availableBytes = std::max<qint64>(0, copy.sizeBytes - it.value());
-                            copy.percentUsed =
-                                copy.sizeBytes > 0 ? 100.0 * double(it.value()) / double(copy.sizeBytes) : 0.0;
+                            copy.percentUsed = volumeCapacity(copy).percentUsed;
+                            if (!v->usedBytes) {
+                                // The volume's first level: the forecasts start from it, not from
+                                // the next inventory.
+                                firstUsage.push_back(VolumeUsage{copy.id, it.value(), copy.sizeBytes});
+                            }
                             next.push_back(std::make_shared<const Volume>(std::move(copy)));
                             changed = true;
                         }
                         if (changed) {
                             estate.publishVolumes(source, keyed(std::move(next)));
+                        }
+                        if (self->m_deps.history && !firstUsage.empty()) {
+                            self->m_deps.history->recordVolumeUsage(
+                                source, std::move(firstUsage), self->m_deps.clock.now());
                         }
                     }
                     if (self->m_deps.history && !samples->empty()) {

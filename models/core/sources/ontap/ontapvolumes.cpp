@@ -2,6 +2,7 @@
 
 #include "connectors/ontap/dto.h"
 #include "models/core/convert.h"
+#include "models/core/volumecapacity.h"
 
 namespace strata::core {
 
@@ -88,8 +89,9 @@ Volume ontapRecord(const ontap::Volume &v, const QString &source, const Volume *
     out.sizeBytes = v.sizeBytes;
     out.usedBytes = v.usedBytes;
     out.availableBytes = v.availableBytes;
-    out.percentUsed = v.percentUsed;
     out.snapshotReservePercent = v.snapshotReservePercent;
+    // ONTAP's own space.percent_used is a whole number (and absent before 9.9): one definition.
+    out.percentUsed = volumeCapacity(out).percentUsed;
     out.snapshotUsedBytes = v.snapshotUsedBytes;
     out.snapshotCount = v.snapshotCount;
     out.qosPolicy = v.qosPolicy ? intern(v.qosPolicy->name) : QString();
@@ -159,10 +161,11 @@ bool ontapVolumeUnchanged(const ontap::Volume &v, const QString &source, const V
     // The figures that move between polls first; then every other field ontapVolumeRecord() sets,
     // and the ones it leaves at their defaults (a record from elsewhere may have them set).
     return r.sizeBytes == v.sizeBytes && r.usedBytes == v.usedBytes && r.availableBytes == v.availableBytes
-           && r.percentUsed == v.percentUsed && r.snapshotUsedBytes == v.snapshotUsedBytes
-           && r.snapshotCount == v.snapshotCount && r.snapshotReservePercent == v.snapshotReservePercent
-           && r.aggregateCount == int(v.aggregates.size()) && ontapSameText(v.uuid, r.id) && r.source == source
-           && ontapSameText(v.name, r.name) && ontapSameText(v.svm.name, r.svm)
+           && r.percentUsed == volumeCapacity(v.sizeBytes, v.snapshotReservePercent, v.usedBytes).percentUsed
+           && r.snapshotUsedBytes == v.snapshotUsedBytes && r.snapshotCount == v.snapshotCount
+           && r.snapshotReservePercent == v.snapshotReservePercent && r.aggregateCount == int(v.aggregates.size())
+           && ontapSameText(v.uuid, r.id) && r.source == source && ontapSameText(v.name, r.name)
+           && ontapSameText(v.svm.name, r.svm)
            && (v.aggregates.empty() ? r.aggregate.isEmpty() : ontapSameText(v.aggregates.front().name, r.aggregate))
            && ontapSameText(v.state, r.state) && ontapSameText(v.style, r.style) && ontapSameText(v.type, r.type)
            && (v.qosPolicy ? ontapSameText(v.qosPolicy->name, r.qosPolicy) : r.qosPolicy.isEmpty())
