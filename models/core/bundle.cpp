@@ -32,9 +32,17 @@ namespace {
 
 const auto kFormat = QStringLiteral("strata-bundle");
 constexpr int kVersion = 1;
-// A bundle of a 50,000-volume estate with a day of history is tens of MB; anything beyond
-// this is not a bundle but a decompression bomb.
-constexpr qint64 kMaxInflated = qint64(2) * 1024 * 1024 * 1024 - 1;
+// Bounds of an inflated bundle (documented at decodeBundle). A bundle of a 50,000-volume
+// estate with a day of history is tens of MB of JSON, which best-compression gzip shrinks 8 to
+// 30 times; a bomb (zeros, one long string) shrinks about 1,000 times. Parsing takes a few
+// times the document's size, so the absolute cap bounds the memory of opening any file.
+constexpr qint64 kMaxInflatedBytes = qint64(256) * 1024 * 1024;
+constexpr qint64 kMaxInflateRatio = 100;
+// Small bundles (an empty estate) compress better than big ones: they get this much anyway.
+constexpr qint64 kMinInflateAllowance = qint64(16) * 1024 * 1024;
+// The gzip header's comment of a bundle carries the SHA-256 of the whole document, so a
+// modified file is refused before its JSON is parsed (files without it are checked after).
+constexpr char kDocumentChecksumPrefix[] = "strata-sha256:";
 
 // ---- Field lists: one per struct, read by both directions ----
 
@@ -1166,15 +1174,23 @@ bool readBody(const QJsonObject &body, Bundle *b, QString *error)
     return true;
 }
 
-QByteArray gzip(const QByteArray &data, int level = Z_BEST_COMPRESSION)
+QByteArray gzip(const QByteArray &data, int level = Z_BEST_COMPRESSION, bool withChecksum = false)
 {
     z_stream zs{};
     // windowBits 15 + 16: a gzip header and trailer (RFC 1952), so `zcat` and `gunzip` read it.
     if (deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         return {};
     }
+    QByteArray comment;
+    gz_header header{};
+    if (withChecksum) {
+        comment = kDocumentChecksumPrefix + QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+        header.comment = reinterpret_cast<Bytef *>(comment.data()); // zero-terminated by QByteArray
+        header.os = 255;                                            // unknown, as gzip(1) -n would
+        deflateSetHeader(&zs, &header);
+    }
     QByteArray out;
-    out.resize(qsizetype(deflateBound(&zs, uLong(data.size()))));
+    out.resize(qsizetype(deflateBound(&zs, uLong(data.size()))) + comment.size() + 1);
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
     zs.avail_in = uInt(data.size());
     zs.next_out = reinterpret_cast<Bytef *>(out.data());
@@ -1185,35 +1201,77 @@ QByteArray gzip(const QByteArray &data, int level = Z_BEST_COMPRESSION)
     return rc == Z_STREAM_END ? out : QByteArray();
 }
 
-/// nullopt when the stream ends early or fails its CRC.
-std::optional<QByteArray> gunzip(const QByteArray &data)
+enum class GunzipFailure
 {
+    None,
+    Corrupt,          ///< not gzip, ends early or fails its CRC
+    TooLarge,         ///< would inflate beyond maxInflatedBundleBytes()
+    ChecksumMismatch, ///< the header's document checksum does not match
+};
+
+struct Gunzipped
+{
+    QByteArray data;
+    GunzipFailure failure = GunzipFailure::None;
+};
+
+QString inflateLimitText()
+{
+    return QCoreApplication::translate("strata::core::Bundle",
+                                       "a support bundle inflates to at most %1 times its size and %2 MiB")
+        .arg(kMaxInflateRatio)
+        .arg(kMaxInflatedBytes / (1024 * 1024));
+}
+
+/// Inflates one gzip member, refusing it as soon as the output passes maxInflatedBundleBytes() (so
+/// memory stays bounded by the limit whatever the file claims), and, when the header carries
+/// a document checksum, verifying it over the inflated bytes.
+Gunzipped gunzip(const QByteArray &data)
+{
+    const qint64 limit = maxInflatedBundleBytes(data.size());
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 16) != Z_OK) {
-        return std::nullopt;
+        return {{}, GunzipFailure::Corrupt};
     }
+    char comment[96] = {};
+    gz_header header{};
+    header.comment = reinterpret_cast<Bytef *>(comment);
+    header.comm_max = sizeof comment - 1;
+    inflateGetHeader(&zs, &header);
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
     zs.avail_in = uInt(data.size());
-    QByteArray out;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Gunzipped result;
     int rc = Z_OK;
     char chunk[64 * 1024];
     while (rc == Z_OK) {
         zs.next_out = reinterpret_cast<Bytef *>(chunk);
         zs.avail_out = sizeof chunk;
         rc = inflate(&zs, Z_NO_FLUSH);
-        out.append(chunk, qsizetype(sizeof chunk - zs.avail_out));
-        if (out.size() > kMaxInflated) {
-            rc = Z_DATA_ERROR;
+        const qsizetype produced = qsizetype(sizeof chunk - zs.avail_out);
+        if (result.data.size() + produced > limit) {
+            result.failure = GunzipFailure::TooLarge;
+            break;
         }
+        result.data.append(chunk, produced);
+        hash.addData(QByteArrayView(chunk, produced));
         if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
             rc = Z_BUF_ERROR; // input exhausted before the end of the stream: truncated
         }
     }
     inflateEnd(&zs);
-    if (rc != Z_STREAM_END) {
-        return std::nullopt;
+    if (result.failure == GunzipFailure::None && rc != Z_STREAM_END) {
+        result.failure = GunzipFailure::Corrupt;
     }
-    return out;
+    const QByteArray announced = QByteArray(comment);
+    if (result.failure == GunzipFailure::None && header.done == 1 && announced.startsWith(kDocumentChecksumPrefix)
+        && announced.mid(qsizetype(sizeof kDocumentChecksumPrefix - 1)) != hash.result().toHex()) {
+        result.failure = GunzipFailure::ChecksumMismatch;
+    }
+    if (result.failure != GunzipFailure::None) {
+        result.data = QByteArray();
+    }
+    return result;
 }
 
 QString sha256Of(const QJsonObject &body)
@@ -1707,7 +1765,7 @@ QByteArray encodeBundle(const Bundle &bundle)
                      {QStringLiteral("value"), sha256Of(body)}}},
         {QStringLiteral("body"), body},
     };
-    return gzip(QJsonDocument(doc).toJson(QJsonDocument::Compact));
+    return gzip(QJsonDocument(doc).toJson(QJsonDocument::Compact), Z_BEST_COMPRESSION, true);
 }
 
 Status writeBundle(const Bundle &bundle, const QString &path, BundleWritten *written)
@@ -1739,6 +1797,11 @@ Status writeBundle(const Bundle &bundle, const QString &path, BundleWritten *wri
     return {};
 }
 
+qint64 maxInflatedBundleBytes(qint64 compressedBytes)
+{
+    return std::min(kMaxInflatedBytes, std::max(kMinInflateAllowance, compressedBytes * kMaxInflateRatio));
+}
+
 Result<Bundle> decodeBundle(const QByteArray &bytes)
 {
     const auto fail = [](const QString &message) {
@@ -1748,12 +1811,20 @@ Result<Bundle> decodeBundle(const QByteArray &bytes)
     if (bytes.size() < 2 || uchar(bytes[0]) != 0x1f || uchar(bytes[1]) != 0x8b) {
         return fail(QCoreApplication::translate(ctx, "not a Strata support bundle"));
     }
-    const std::optional<QByteArray> json = gunzip(bytes);
-    if (!json) {
+    const Gunzipped json = gunzip(bytes);
+    switch (json.failure) {
+    case GunzipFailure::None:
+        break;
+    case GunzipFailure::Corrupt:
         return fail(QCoreApplication::translate(ctx, "the bundle is truncated or corrupt"));
+    case GunzipFailure::TooLarge:
+        return fail(QCoreApplication::translate(ctx, "the bundle inflates beyond the limit (%1): refused unread")
+                        .arg(inflateLimitText()));
+    case GunzipFailure::ChecksumMismatch:
+        return fail(QCoreApplication::translate(ctx, "checksum mismatch: the bundle was modified"));
     }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(*json, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(json.data, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         return fail(QCoreApplication::translate(ctx, "malformed JSON: %1 at offset %2")
                         .arg(parseError.errorString())
@@ -2045,12 +2116,16 @@ QByteArray encodeSourceRecords(const EstateRecords &records)
 
 Result<EstateRecords> decodeSourceRecords(const QByteArray &bytes)
 {
-    const std::optional<QByteArray> json = gunzip(bytes);
-    if (!json) {
+    const Gunzipped json = gunzip(bytes);
+    if (json.failure == GunzipFailure::TooLarge) {
+        return core::fail(Error::invalid(
+            {}, QStringLiteral("shared source state: inflates beyond the limit (%1)").arg(inflateLimitText())));
+    }
+    if (json.failure != GunzipFailure::None) {
         return core::fail(Error::invalid({}, QStringLiteral("shared source state: not a complete gzip stream")));
     }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(*json, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(json.data, &parseError);
     if (!doc.isObject()) {
         return core::fail(Error::invalid({}, QStringLiteral("shared source state: %1").arg(parseError.errorString())));
     }

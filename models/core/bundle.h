@@ -192,10 +192,21 @@ Status writeBundle(const Bundle &bundle, const QString &path, BundleWritten *wri
 
 // ---- Open ----
 
+/// The most a gzip stream of `compressedBytes` may inflate to when opened as a bundle (or as a
+/// replica's shared source state): 100 times its size (real bundles shrink 8 to 30 times, a
+/// decompression bomb about 1,000 times), at least 16 MiB, and never more than 256 MiB (a
+/// bundle of a 50,000-volume estate with a day of history is tens of MB). Inflating stops at
+/// this limit, so opening any file takes memory bounded by it.
+qint64 maxInflatedBundleBytes(qint64 compressedBytes);
+
 /// Parses a bundle's bytes. A Kind::Invalid error for: "not a Strata support bundle" (not gzip or
 /// not the format), "the bundle is truncated or corrupt" (gzip stream ends early or fails its
-/// CRC), "malformed JSON: ...", "unsupported bundle version N (this Strata reads 1)",
-/// "checksum mismatch: the bundle was modified", or a field error ("body.estate.volumes: ...").
+/// CRC), "the bundle inflates beyond the limit (...): refused unread" (past
+/// maxInflatedBundleBytes(), checked while inflating), "malformed JSON: ...", "unsupported bundle
+/// version N (this Strata reads 1)", "checksum mismatch: the bundle was modified", or a field
+/// error ("body.estate.volumes: ..."). Bundles written by encodeBundle() also carry the SHA-256
+/// of the whole document in the gzip header's comment ("strata-sha256:<hex>"): it is verified
+/// while inflating, before any JSON is parsed (files without it are checked after parsing).
 Result<Bundle> decodeBundle(const QByteArray &bytes);
 /// Reads and decodes `path` (file I/O: never the GUI thread); "cannot read <path>: ..."
 /// (Kind::Failed) when the file does not open.

@@ -49,17 +49,6 @@ QString textValue(const QVariant &v)
     return v.toString();
 }
 
-QString csvField(const QString &text)
-{
-    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
-        || text.contains(QLatin1Char('\r'))) {
-        QString escaped = text;
-        escaped.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-        return QLatin1Char('"') + escaped + QLatin1Char('"');
-    }
-    return text;
-}
-
 // Numbers (counts, sizes, GPUs, seconds) read down a right edge, as in a spreadsheet: a column
 // is numeric when every value it has is a number.
 bool isNumericColumn(const ResultSet &rows, qsizetype column)
@@ -85,7 +74,37 @@ bool isNumericColumn(const ResultSet &rows, qsizetype column)
     return any;
 }
 
+bool isCsvNumber(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+    case QMetaType::UInt:
+    case QMetaType::ULongLong:
+    case QMetaType::Double:
+    case QMetaType::Float:
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace
+
+QString csvField(const QString &text)
+{
+    // Spreadsheets run a cell that starts with one of these as a formula (the full-width forms
+    // are folded to ASCII by some of them); a leading quote makes the cell text.
+    static const QString formulaStarts = QStringLiteral("=+-@\t\r\uFF1D\uFF0B\uFF0D\uFF20");
+    const bool formula = !text.isEmpty() && formulaStarts.contains(text.front());
+    if (formula || text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"'))
+        || text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r'))) {
+        QString escaped = text;
+        escaped.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+        return QLatin1Char('"') + (formula ? QStringLiteral("'") : QString()) + escaped + QLatin1Char('"');
+    }
+    return text;
+}
 
 void ResultSet::addRow(QVariantList rowValues, QStringList rowDisplay)
 {
@@ -121,7 +140,9 @@ void write(const ResultSet &rows, Format format, QTextStream &out)
         for (const QVariantList &row : rows.values) {
             QStringList fields;
             for (qsizetype c = 0; c < rows.columns.size(); ++c) {
-                fields << csvField(textValue(row.value(c)));
+                // Numbers are ours, not vendor text: a negative one stays a number.
+                const QVariant value = row.value(c);
+                fields << (isCsvNumber(value) ? textValue(value) : csvField(textValue(value)));
             }
             out << fields.join(QLatin1Char(',')) << "\r\n";
         }

@@ -40,4 +40,12 @@ void write(const ResultSet &rows, Format format, QTextStream &out);
 
 QJsonArray toJson(const ResultSet &rows);
 
+/// One RFC 4180 CSV field for every CSV Strata writes (CLI, web, desktop export): quoted when
+/// it holds a comma, quote, CR or LF (quotes doubled), and neutralised against spreadsheet
+/// formula injection as OWASP recommends: text starting with = + - @ tab or CR (or the
+/// full-width = + - @) gets a leading single quote inside a quoted field, so `=1+2` is written
+/// `"'=1+2"` and a spreadsheet shows it as text. Typed numbers in `write` bypass this (a
+/// negative number stays a number); anything else, vendor or user text, must go through it.
+QString csvField(const QString &text);
+
 } // namespace strata::rows

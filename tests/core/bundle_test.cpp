@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <zlib.h>
 
 using strata::testsupport::errorText;
@@ -484,6 +485,94 @@ TEST(BundleFormat, ModifiedBodyFailsTheChecksum)
     error = errorText(decodeBundle(reencoded(doc)));
     EXPECT_FALSE(error.isEmpty());
     EXPECT_EQ(error, QStringLiteral("checksum mismatch: the bundle was modified"));
+}
+
+namespace {
+
+/// A gzip member of `prefix`, `count` copies of `fill` and `suffix`, deflated in pieces so the
+/// test never holds the inflated document; `comment` goes into the gzip header when given.
+QByteArray
+bundleBomb(const QByteArray &prefix, char fill, qint64 count, const QByteArray &suffix, QByteArray comment = {})
+{
+    z_stream zs{};
+    deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+    gz_header header{};
+    if (!comment.isEmpty()) {
+        header.comment = reinterpret_cast<Bytef *>(comment.data());
+        deflateSetHeader(&zs, &header);
+    }
+    QByteArray out;
+    char buffer[1 << 16];
+    const auto feed = [&](const QByteArray &in, int flush) {
+        zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.constData()));
+        zs.avail_in = uInt(in.size());
+        do {
+            zs.next_out = reinterpret_cast<Bytef *>(buffer);
+            zs.avail_out = sizeof buffer;
+            deflate(&zs, flush);
+            out.append(buffer, qsizetype(sizeof buffer - zs.avail_out));
+        } while (zs.avail_out == 0);
+    };
+    feed(prefix, Z_NO_FLUSH);
+    const QByteArray block(4 * 1024 * 1024, fill);
+    for (qint64 left = count; left > 0; left -= block.size()) {
+        feed(block.left(qsizetype(std::min<qint64>(left, block.size()))), Z_NO_FLUSH);
+    }
+    feed(suffix, Z_FINISH);
+    deflateEnd(&zs);
+    return out;
+}
+
+} // namespace
+
+// Bombs in the two shapes seen in the wild (a file of zeros; a well-formed document holding one
+// huge string) are refused while inflating, at the documented bound, before any parsing.
+TEST(BundleFormat, DecompressionBombsAreRefusedAtTheInflateBound)
+{
+    const QString refused = QStringLiteral("the bundle inflates beyond the limit (a support bundle inflates to at "
+                                           "most 100 times its size and 256 MiB): refused unread");
+    // The shapes of the bombs seen in the wild, at a quarter of the absolute cap: the ratio
+    // refuses them long before it.
+    const qint64 inflated = qint64(64) * 1024 * 1024;
+    const QByteArray zeros = bundleBomb({}, '\0', inflated, {});
+    ASSERT_LT(zeros.size(), inflated / 500) << "a bomb: it shrinks far more than any bundle";
+    EXPECT_EQ(errorText(decodeBundle(zeros)), refused);
+
+    const QByteArray string =
+        bundleBomb("{\"format\":\"strata-bundle\",\"version\":1,\"body\":{},\"x\":\"", 'A', inflated, "\"}");
+    EXPECT_EQ(errorText(decodeBundle(string)), refused);
+    const Result<EstateRecords> shared = decodeSourceRecords(string);
+    ASSERT_FALSE(shared.hasValue());
+    EXPECT_TRUE(shared.error().message.contains(QStringLiteral("inflates beyond the limit")))
+        << shared.error().message.toStdString();
+
+    // The bound: a ratio with a floor for small files and an absolute cap.
+    EXPECT_EQ(maxInflatedBundleBytes(zeros.size()), qint64(16) * 1024 * 1024) << "the floor for small files";
+    EXPECT_EQ(maxInflatedBundleBytes(2'238'771), qint64(2'238'771) * 100) << "a 2.2 MB file: 100 times";
+    EXPECT_EQ(maxInflatedBundleBytes(1000), qint64(16) * 1024 * 1024);
+    EXPECT_EQ(maxInflatedBundleBytes(qint64(1) << 30), qint64(256) * 1024 * 1024);
+
+    // A real bundle is far inside the bound: well under a tenth of the ratio.
+    const QByteArray real = encodeBundle(sampleBundle());
+    EXPECT_LT(gunzipped(real).size(), real.size() * 10);
+    EXPECT_TRUE(decodeBundle(real).hasValue());
+}
+
+// The gzip header carries the document's SHA-256: a modified file is refused before its JSON
+// is parsed (here a document that would not even parse), and the checksum is in every file
+// encodeBundle() writes.
+TEST(BundleFormat, DocumentChecksumIsVerifiedBeforeParsing)
+{
+    const QByteArray bytes = encodeBundle(sampleBundle());
+    const QByteArray document = gunzipped(bytes);
+    const QByteArray comment =
+        "strata-sha256:" + QCryptographicHash::hash(document, QCryptographicHash::Sha256).toHex();
+    EXPECT_TRUE(bytes.contains(comment)) << "the header comment names the document's checksum";
+
+    const QByteArray broken = document.left(document.size() / 2);
+    EXPECT_EQ(errorText(decodeBundle(bundleBomb(broken, ' ', 0, {}, comment))),
+              QStringLiteral("checksum mismatch: the bundle was modified"));
+    EXPECT_TRUE(decodeBundle(bundleBomb(document, ' ', 0, {}, comment)).hasValue());
 }
 
 TEST(BundleFormat, RejectsTruncatedMalformedForeignAndNewerFiles)

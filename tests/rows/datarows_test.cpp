@@ -104,3 +104,58 @@ TEST(DataRows, FileDatasetSnapshotsHaveNoObjectFiguresWhereS3CommitsDo)
     ASSERT_EQ(lines.size(), 2) << text.toStdString();
     EXPECT_FALSE(lines[1].contains(QLatin1String(" 0 "))) << text.toStdString();
 }
+
+TEST(DataRows, CsvNeutralisesSpreadsheetFormulasFromVendorText)
+{
+    core::Estate estate;
+    core::Dataset hostile;
+    hostile.source = QStringLiteral("datalake");
+    hostile.id = QStringLiteral("datasets/=1+2*3/");
+    hostile.name = QStringLiteral("=1+2*3");
+    hostile.kind = core::DatasetKind::S3Prefix;
+    hostile.commitCount = 1;
+    core::Commit commit;
+    commit.source = hostile.source;
+    commit.id = QStringLiteral("c1");
+    commit.datasetId = hostile.id;
+    commit.datasetName = hostile.name;
+    commit.author = QStringLiteral("=HYPERLINK(\"http://evil.example\",\"x\")");
+    estate.publishDatasets(
+        hostile.source,
+        core::DatasetPublish{dataRowsList<core::Dataset>({hostile}), dataRowsList<core::Commit>({commit})});
+
+    QString text;
+    QTextStream out(&text);
+    rows::write(rows::datasetRows(estate, {}), rows::Format::Csv, out);
+    rows::write(rows::commitRows(estate, {}, {}), rows::Format::Csv, out);
+    out.flush();
+    EXPECT_TRUE(text.contains(QStringLiteral(",\"'=1+2*3\","))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\"")))
+        << text.toStdString();
+    for (const QString &line : text.split(QStringLiteral("\r\n"))) {
+        for (const QString &field : line.split(QLatin1Char(','))) {
+            EXPECT_FALSE(field.startsWith(QLatin1Char('='))) << line.toStdString();
+        }
+    }
+
+    for (const char *start : {"=", "+", "-", "@", "\t", "\r"}) {
+        const QString cell = QLatin1String(start) + QStringLiteral("cmd|' /C calc'!A0");
+        QString escaped = cell;
+        escaped.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+        EXPECT_EQ(rows::csvField(cell), QStringLiteral("\"'") + escaped + QLatin1Char('"')) << start;
+    }
+    EXPECT_EQ(rows::csvField(QStringLiteral("\uFF1D1+2")), QStringLiteral("\"'\uFF1D1+2\""));
+    EXPECT_EQ(rows::csvField(QStringLiteral("chest_xray")), QStringLiteral("chest_xray"));
+    EXPECT_EQ(rows::csvField(QStringLiteral("a=b")), QStringLiteral("a=b"));
+    EXPECT_EQ(rows::csvField(QString()), QString());
+
+    // Figures the rows type as numbers stay numbers, negative ones included.
+    rows::ResultSet numbers;
+    numbers.columns = {{QStringLiteral("delta"), QStringLiteral("DELTA")}, {QStringLiteral("note"), {}}};
+    numbers.addRow({QVariant(qint64(-5)), QVariant(QStringLiteral("-5"))});
+    QString numberText;
+    QTextStream numberOut(&numberText);
+    rows::write(numbers, rows::Format::Csv, numberOut);
+    numberOut.flush();
+    EXPECT_EQ(numberText, QStringLiteral("delta,note\r\n-5,\"'-5\"\r\n"));
+}
