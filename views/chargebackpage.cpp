@@ -1,13 +1,13 @@
 #include "views/chargebackpage.h"
 
 #include "models/core/clock.h"
+#include "models/core/reportformat.h"
 #include "models/rows/chargebackrows.h"
 #include "views/resulttable.h"
 #include "views/tableviewstyle.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -31,26 +31,15 @@ QTableWidget *chargebackTable(const QString &name, QWidget *parent)
     return table;
 }
 
-/// Window headers for the columns `strata get chargeback` prints in capitals.
+/// Window headers: the words every front end uses for these columns (chargebackColumnLabel()).
 void labelChargebackColumns(QTableWidget *table, const QStringList &keys)
 {
-    const QHash<QString, QString> labels{
-        {QStringLiteral("source"), ChargebackPage::tr("Source")},
-        {QStringLiteral("project"), ChargebackPage::tr("Project")},
-        {QStringLiteral("gpu_hours_allocated"), ChargebackPage::tr("GPU-h allocated")},
-        {QStringLiteral("gpu_hours_used"), ChargebackPage::tr("GPU-h used")},
-        {QStringLiteral("storage_gib_hours"), ChargebackPage::tr("Storage GiB-h")},
-        {QStringLiteral("cost"), ChargebackPage::tr("Cost")},
-        {QStringLiteral("missing_hours"), ChargebackPage::tr("Missing h")},
-        {QStringLiteral("volumes"), ChargebackPage::tr("Volumes")},
-        {QStringLiteral("jobs"), ChargebackPage::tr("Jobs")},
-        {QStringLiteral("name"), ChargebackPage::tr("Volume")},
-        {QStringLiteral("via"), ChargebackPage::tr("Via PVC")},
-        {QStringLiteral("share"), ChargebackPage::tr("Share")},
-    };
     for (int c = 0; c < keys.size(); ++c) {
-        if (labels.contains(keys[c])) {
-            table->setHorizontalHeaderItem(c, new QTableWidgetItem(labels.value(keys[c])));
+        // A volume's missing hours are storage hours (the drill-down's only coverage figure).
+        const QString key =
+            keys[c] == QLatin1String("missing_hours") ? QStringLiteral("storage_missing_hours") : keys[c];
+        if (const QString label = rows::chargebackColumnLabel(key); !label.isEmpty()) {
+            table->setHorizontalHeaderItem(c, new QTableWidgetItem(label));
         }
     }
     table->resizeColumnsToContents();
@@ -58,7 +47,7 @@ void labelChargebackColumns(QTableWidget *table, const QStringList &keys)
 
 QString chargebackHours(double hours)
 {
-    return QLocale().toString(hours, 'f', 1);
+    return core::formatHours(hours);
 }
 
 } // namespace
@@ -196,18 +185,14 @@ void ChargebackPage::setChargeback(const QString &month, const core::Result<core
         t.gpuHoursAllocated > 0
             ? tr("%1 % of it used (DCGM)").arg(QLocale().toString(100.0 * t.gpuHoursUsed / t.gpuHoursAllocated, 'f', 0))
             : tr("no GPU allocation");
-    m_summary->setText(tr("%1: %2 h accounted up to %3 UTC. Cost %4 (GPUs %5, storage %6). %7 GPU-hours allocated, "
-                          "%8; %9 GiB-hours of storage. Up to %10 h have no history.")
-                           .arg(m_month->currentText(),
-                                chargebackHours(cb.hours),
-                                cb.accountedTo.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+    m_summary->setText(tr("%1 Cost %2 (GPUs %3, storage %4). %5 GPU-hours allocated, %6; %7 GiB-hours of storage.")
+                           .arg(rows::chargebackCoverageText(cb),
                                 rows::formatMoney(cb.currency, t.cost),
                                 rows::formatMoney(cb.currency, t.gpuCost),
                                 rows::formatMoney(cb.currency, t.storageCost),
                                 chargebackHours(t.gpuHoursAllocated),
                                 used,
-                                chargebackHours(storage),
-                                chargebackHours(t.missingHours)));
+                                chargebackHours(storage)));
     labelChargebackColumns(m_lines, fillTableFromRows(m_lines, rows::chargebackRows(cb, true)));
     if (const int last = m_lines->rowCount() - 1; last >= 0) {
         for (int c = 0; c < m_lines->columnCount(); ++c) {

@@ -14,7 +14,8 @@ namespace strata::web {
 
 namespace {
 
-/// GET /api/v1/chargeback?month=YYYY-MM[&source=S...]: `strata get chargeback -o json`.
+/// GET /api/v1/chargeback?month=YYYY-MM[&source=S...]: `strata get chargeback -o json`;
+/// with &format=csv, `-o csv` as a download.
 void chargebackReport(RouteCall &call)
 {
     ServerContext &c = call.context;
@@ -34,6 +35,14 @@ void chargebackReport(RouteCall &call)
         return;
     }
     const QStringList clusters = query.allQueryItemValues(QStringLiteral("source"), QUrl::FullyDecoded);
+    const QString format = query.queryItemValue(QStringLiteral("format"), QUrl::FullyDecoded);
+    if (!format.isEmpty() && format != QLatin1String("json") && format != QLatin1String("csv")) {
+        c.replyError(std::move(call.responder),
+                     core::Error::invalid(QStringLiteral("format"),
+                                          QStringLiteral("format must be json or csv, not \"%1\"").arg(format)));
+        return;
+    }
+    const bool csv = format == QLatin1String("csv");
     auto holder = std::make_shared<Deferred>(std::move(call.responder));
     ServerContext *ctx = &c;
     history->chargeback(core::chargebackInput(c.engine.estate(), clusters),
@@ -41,12 +50,22 @@ void chargebackReport(RouteCall &call)
                         c.engine.serviceLevels().rateCard(),
                         now,
                         c.q,
-                        [ctx, holder](core::Result<core::Chargeback> cb) {
+                        [ctx, holder, csv](core::Result<core::Chargeback> cb) {
                             if (!holder->socket) {
                                 return;
                             }
                             if (!cb) {
                                 ctx->replyError(std::move(holder->responder), cb.error());
+                                return;
+                            }
+                            if (csv) {
+                                const QByteArray name = "strata-chargeback-" + cb->period.label.toLatin1() + ".csv";
+                                ctx->reply(std::move(holder->responder),
+                                           HttpStatus::Ok,
+                                           "text/csv; charset=utf-8",
+                                           rows::chargebackCsv(*cb).toUtf8(),
+                                           {{"Content-Disposition", "attachment; filename=\"" + name + '"'},
+                                            {"Cache-Control", "no-store"}});
                                 return;
                             }
                             ctx->replyJson(std::move(holder->responder), rows::chargebackToJson(*cb));

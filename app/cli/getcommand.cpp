@@ -231,24 +231,14 @@ int listChargeback(const Invocation &in, Polled &polled)
         return polled.exitCode;
     }
     if (in.format == rows::Format::Csv) {
-        rows::write(rows::chargebackRows(cb), rows::Format::Csv, out);
+        out << rows::chargebackCsv(cb);
         return polled.exitCode;
     }
-    out << QCoreApplication::translate("cli", "CHARGEBACK %1: %2 h accounted up to %3 UTC, prices in %4")
-               .arg(cb.period.label,
-                    QString::number(cb.hours, 'f', 1),
-                    cb.accountedTo.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                    cb.currency)
+    out << QCoreApplication::translate("cli", "CHARGEBACK %1 Prices in %2.")
+               .arg(rows::chargebackCoverageText(cb), cb.currency)
         << "\n\n";
     rows::write(rows::chargebackRows(cb, true), rows::Format::Table, out);
     out << '\n';
-    if (cb.total.missingHours > 0) {
-        out << QCoreApplication::translate("cli",
-                                           "Missing: up to %1 h of the period have no history (before it began, or "
-                                           "while Strata did not poll); they are not counted as zero.")
-                   .arg(QString::number(cb.total.missingHours, 'f', 1))
-            << '\n';
-    }
     if (!cb.total.unpriced.isEmpty()) {
         QStringList labels;
         for (const QString &u : cb.total.unpriced) {

@@ -3,6 +3,7 @@
 #include "models/core/actions.h"
 #include "models/core/estate.h"
 #include "models/core/historystore.h"
+#include "models/core/reportformat.h"
 #include "models/core/servicelevels.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace strata::core {
@@ -80,6 +82,34 @@ void forEachTierPiece(const QString &currentTier, std::vector<TierChange> change
     }
 }
 
+/// The tier an audited from-state names. The audit log keeps the preview's words ("Standard
+/// (pool pool-standard, cap 15.6 MiB/s)", "QoS policy \"gold\"", "no QoS policy"): the tier is
+/// the service level or the policy alone; pool and cap are details of where the volume was.
+/// `levels` spells the known ANF levels as the rate card does.
+QString tierOfAuditedState(bool anf, const QString &state, const QStringList &levels)
+{
+    QString text = state.trimmed();
+    if (anf) {
+        const int detail = text.indexOf(QLatin1String(" ("));
+        if (detail >= 0) {
+            text = text.left(detail).trimmed();
+        }
+        for (const QString &level : levels) {
+            if (level.compare(text, Qt::CaseInsensitive) == 0) {
+                return level;
+            }
+        }
+        return text;
+    }
+    static const QRegularExpression quoted(QStringLiteral("[\"\u201c\u201e\u00ab]([^\"\u201c\u201d\u00bb]*)"
+                                                          "[\"\u201d\u201c\u00bb]"));
+    if (const QRegularExpressionMatch m = quoted.match(text); m.hasMatch()) {
+        return m.captured(1);
+    }
+    // "no QoS policy" and anything else that names no policy of the source counts as none (below).
+    return text;
+}
+
 void addPrices(ChargebackLine &into, const ChargebackLine &from)
 {
     into.gpuHoursAllocated += from.gpuHoursAllocated;
@@ -89,6 +119,7 @@ void addPrices(ChargebackLine &into, const ChargebackLine &from)
     into.storageCost += from.storageCost;
     into.cost += from.cost;
     into.gpuMissingHours = std::max(into.gpuMissingHours, from.gpuMissingHours);
+    into.storageMissingHours = std::max(into.storageMissingHours, from.storageMissingHours);
     into.missingHours = std::max(into.missingHours, from.missingHours);
     for (auto it = from.storageGibHours.begin(); it != from.storageGibHours.end(); ++it) {
         into.storageGibHours[it.key()] += it.value();
@@ -257,6 +288,9 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         return line;
     };
 
+    // The oldest sample read: the history's start when it begins inside the period.
+    qint64 firstSample = std::numeric_limits<qint64>::max();
+
     // GPU-hours from the project samples of each cluster.
     for (const QString &cluster : in.clusters) {
         const double price = clusterGpuPrice(in, cluster, card);
@@ -270,6 +304,7 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         QHash<QString, std::vector<const ProjectSample *>> byProject;
         for (const ProjectSample &s : samples) {
             byProject[s.project].push_back(&s);
+            firstSample = std::min(firstSample, s.time.toMSecsSinceEpoch());
         }
         for (auto it = byProject.begin(); it != byProject.end(); ++it) {
             std::vector<qint64> times;
@@ -368,6 +403,12 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
             tierChanges[e.source + QLatin1Char('/') + id].push_back({e.time.toMSecsSinceEpoch(), e.fromState});
         }
     }
+    QStringList anfLevels = anfServiceLevels();
+    for (auto it = card.anfPerGibMonth.begin(); it != card.anfPerGibMonth.end(); ++it) {
+        if (!anfLevels.contains(it.key())) {
+            anfLevels.append(it.key());
+        }
+    }
     QSet<QString> policyNames; // "<source>/<policy>"
     for (const QosPolicy &p : in.policies) {
         policyNames.insert(p.source + QLatin1Char('/') + p.name);
@@ -381,6 +422,7 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
                 line.storageGibHours[it.key()] += it.value();
             }
             line.storageCost += cv.cost;
+            line.storageMissingHours = std::max(line.storageMissingHours, cv.missingHours);
             line.missingHours = std::max(line.missingHours, cv.missingHours);
             for (const QString &u : cv.unpricedTiers) {
                 if (!line.unpriced.contains(u)) {
@@ -410,13 +452,15 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         for (const UsageSample &s : usage) {
             times.push_back(s.time.toMSecsSinceEpoch());
         }
+        if (!times.empty()) {
+            firstSample = std::min(firstSample, times.front());
+        }
         const bool anf = v.isAnf();
         std::vector<TierChange> changes = tierChanges.value(key);
-        if (!anf) {
-            for (TierChange &c : changes) {
-                if (!policyNames.contains(v.source + QLatin1Char('/') + c.from)) {
-                    c.from.clear();
-                }
+        for (TierChange &c : changes) {
+            c.from = tierOfAuditedState(anf, c.from, anfLevels);
+            if (!anf && !policyNames.contains(v.source + QLatin1Char('/') + c.from)) {
+                c.from.clear();
             }
         }
         const QString current = anf ? v.serviceLevel : v.qosPolicy;
@@ -528,7 +572,6 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         chargeTo(cv, owners);
     }
 
-    QSet<QString> tiers;
     for (auto &[key, line] : lines) {
         line.cost = line.gpuCost + line.storageCost;
         line.missingHours = std::max(line.missingHours, line.gpuMissingHours);
@@ -540,22 +583,43 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
     cb.total.missingHours = 0;
     for (const ChargebackLine &line : std::as_const(cb.lines)) {
         addPrices(cb.total, line);
-        for (auto it = line.storageGibHours.begin(); it != line.storageGibHours.end(); ++it) {
-            tiers.insert(it.key());
-        }
     }
+    cb.tiers = chargebackCardTiers(card);
+    // Missing hours differ with how far back a store reaches (a fresh one-shot demo records less
+    // than an app that has run for days): say where this one begins rather than let a smaller
+    // figure pass for the estate's.
+    if (firstSample != std::numeric_limits<qint64>::max() && firstSample > a) {
+        cb.historyFrom = QDateTime::fromMSecsSinceEpoch(firstSample, Qt::UTC);
+        cb.notes << chargebackTr("The history read begins at %1 UTC: the %2 h of the period before it are missing, "
+                                 "not zero, wherever another store reaches further back.")
+                        .arg(cb.historyFrom.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                             formatHours(double(firstSample - a) / kChargebackMsPerHour,
+                                         QLocale(QLocale::English, QLocale::UnitedStates)));
+    } else if (firstSample != std::numeric_limits<qint64>::max()) {
+        cb.historyFrom = period.from;
+    }
+    return cb;
+}
+
+QStringList chargebackCardTiers(const RateCard &card)
+{
+    QStringList tiers;
     for (auto it = card.anfPerGibMonth.begin(); it != card.anfPerGibMonth.end(); ++it) {
-        tiers.insert(chargebackTierKey(true, it.key()));
+        tiers.append(chargebackTierKey(true, it.key()));
     }
     for (auto it = card.ontapPerGibMonth.begin(); it != card.ontapPerGibMonth.end(); ++it) {
-        tiers.insert(chargebackTierKey(false, it.key()));
+        tiers.append(chargebackTierKey(false, it.key()));
     }
     if (card.storageGridPerGibMonth >= 0) {
-        tiers.insert(chargebackBucketTierKey());
+        tiers.append(chargebackBucketTierKey());
     }
-    cb.tiers = QStringList(tiers.begin(), tiers.end());
-    cb.tiers.sort();
-    return cb;
+    tiers.sort();
+    return tiers;
+}
+
+QString chargebackUnpricedColumn()
+{
+    return QStringLiteral("storage_gib_hours_unpriced");
 }
 
 } // namespace strata::core

@@ -102,8 +102,11 @@ struct ChargebackLine
     QMap<QString, double> storageGibHours; ///< by tier key, sum over `volumes`
     double storageCost = 0;
     double cost = 0; ///< gpuCost + storageCost
+    /// Hours of the accounted window without capacity samples: the most any of `volumes` lacks
+    /// (0 without volumes). GPU and storage coverage are reported apart; see gpuMissingHours.
+    double storageMissingHours = 0;
     /// Hours of the accounted window for which some of this line's figures have no data: the
-    /// larger of gpuMissingHours and the volumes' missingHours.
+    /// larger of gpuMissingHours and storageMissingHours.
     double missingHours = 0;
     QStringList unpriced; ///< what has no price: tier keys, "gpu"
     QList<ChargebackVolume> volumes;
@@ -119,9 +122,19 @@ struct Chargeback
     double hours = 0;      ///< accounted hours: from period.from to accountedTo
     QString currency;
     QList<ChargebackLine> lines; ///< projects by source then name, the unattributed line last
-    ChargebackLine total;        ///< sums over `lines` (source/project empty; missingHours = the largest)
-    QStringList tiers;           ///< every tier key with GiB-hours or a price, sorted
-    QStringList notes;           ///< what was left out and why, one sentence each
+    /// Sums over `lines` (source/project empty); the missing hours (GPU, storage, either) are the
+    /// largest of any line.
+    ChargebackLine total;
+    /// The rate card's tier keys, sorted (chargebackCardTiers()): the tier columns of the CSV.
+    /// GiB-hours at a tier the card does not price are in the lines' storageGibHours under their
+    /// own key and in `unpriced`, but have no column of their own.
+    QStringList tiers;
+    QStringList notes; ///< what was left out and why, one sentence each
+    /// UTC of the oldest sample the computation read, period.from when it reaches that far;
+    /// invalid when it read none. Later than period.from: the store's history begins inside the
+    /// period, and a note says so (another store, such as an app that has run longer, may reach
+    /// further back and count fewer missing hours).
+    QDateTime historyFrom;
 };
 
 /// "anf/<service level>" or "ontap/<QoS policy>" ("ontap/" = no policy).
@@ -134,6 +147,14 @@ QString chargebackTierLabel(const QString &key);
 /// "storage_gib_hours_ontap_gold", "storage_gib_hours_ontap_none",
 /// "storage_gib_hours_storagegrid" (lower case, [a-z0-9_]).
 QString chargebackTierColumn(const QString &key);
+
+/// The tiers the rate card prices, as tier keys, sorted: every ANF level and ONTAP policy with a
+/// price, and StorageGRID when it has one. The CSV's tier columns are these and nothing else, so
+/// they change only when the card does.
+QStringList chargebackCardTiers(const RateCard &card);
+/// The one CSV/JSON column for GiB-hours at tiers the card does not price:
+/// "storage_gib_hours_unpriced".
+QString chargebackUnpricedColumn();
 
 /// Computes the chargeback of `period` from the history in `store` (project samples, volume
 /// capacity, the audit log's service-level changes) and the estate rows of `in`, priced by
@@ -149,8 +170,9 @@ QString chargebackTierColumn(const QString &key);
 /// - Storage: each volume's provisioned size (sizeBytes, what the card prices per GiB-month of
 ///   730 h) held as a step value for at most kChargebackVolumeHoldSeconds. The tier at a time
 ///   is the volume's current ANF service level or ONTAP QoS policy, taken back through the
-///   succeeded `volume.service_level` audit entries (before a change it was the entry's
-///   fromState; an ONTAP fromState that names no policy of that source counts as "no policy").
+///   succeeded `volume.service_level` audit entries (before a change it was the level or policy
+///   the entry's fromState names, "Standard" of "Standard (pool p1, cap 15.6 MiB/s)"; an ONTAP
+///   fromState that names no policy of that source counts as "no policy").
 /// - Joining: a volume belongs to the projects whose namespace holds a bound PVC of it or whose
 ///   jobs mount such a PVC (Job -> PVC -> PV -> volume); several projects split it evenly.
 ///   Volumes that join no project of `in.clusters` make the unattributed line. Only volumes in

@@ -4,6 +4,7 @@
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/offthread.h"
+#include "models/core/reportformat.h"
 
 #include <QLocale>
 #include <QPointer>
@@ -45,11 +46,7 @@ QString mibps(double value)
 
 QString money(const RateCard &card, double amount)
 {
-    const QString text = numbers().toString(amount, 'f', 2);
-    if (card.currency == QLatin1String("USD")) {
-        return QStringLiteral("$") + text;
-    }
-    return text + QLatin1Char(' ') + card.currency;
+    return formatMoney(amount, card.currency, numbers());
 }
 
 Ptr<QosPolicy> findPolicy(const KeyedList<QosPolicy> *policies, const QString &svm, const QString &name)

@@ -1,5 +1,6 @@
 #include "models/item/servicelevelmodel.h"
 
+#include "models/core/reportformat.h"
 #include "models/item/roles.h"
 
 #include <QLocale>
@@ -77,20 +78,7 @@ QString ServiceLevelTableModel::formatMibps(double mibps)
 
 QString ServiceLevelTableModel::formatMoney(double amount, const QString &currency)
 {
-    if (amount < 0) {
-        return QStringLiteral("–");
-    }
-    const QString number = QLocale().toString(amount, 'f', 2);
-    if (currency == QLatin1String("USD")) {
-        return QStringLiteral("$") + number;
-    }
-    if (currency == QLatin1String("EUR")) {
-        return number + QStringLiteral(" €");
-    }
-    if (currency == QLatin1String("GBP")) {
-        return QStringLiteral("£") + number;
-    }
-    return number + QLatin1Char(' ') + currency;
+    return core::formatMoney(amount, currency);
 }
 
 void ServiceLevelTableModel::setCurrency(const QString &currency)

@@ -67,7 +67,7 @@ public:
     static QString flagText(core::LevelFlag flag);
     /// core::formatRateMibps: "12.5 MiB/s", "5.6 GiB/s"; "–" for negative values.
     static QString formatMibps(double mibps);
-    /// "$147.50" style with the currency code when it is not USD/EUR/GBP; "–" for negative.
+    /// core::formatMoney() in the UI locale: "$147.50", "1,234.50 EUR"; "—" for negative (no price).
     static QString formatMoney(double amount, const QString &currency);
 
 private:

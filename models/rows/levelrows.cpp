@@ -5,6 +5,7 @@
 #include "models/core/ratecard.h"
 #include "models/core/schedule.h"
 #include "models/core/servicelevels.h"
+#include "models/rows/chargebackrows.h"
 #include "models/rows/rowsupport.h"
 
 #include <QJsonArray>
@@ -73,9 +74,7 @@ ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core:
         display[10] = levelRateText(r.observedMibps);
         display[11] = levelRateText(r.p95Mibps);
         display[12] = numberText(used, 0);
-        display[13] = r.costPerMonth < 0
-                          ? QStringLiteral("-")
-                          : QStringLiteral("%1 %2").arg(QString::number(r.costPerMonth, 'f', 2), card.currency);
+        display[13] = r.costPerMonth < 0 ? QStringLiteral("-") : formatMoney(card.currency, r.costPerMonth);
         display[15] = core::levelFlagName(r.flag);
         rs.addRow({r.source,
                    core::sourceKindName(r.kind),

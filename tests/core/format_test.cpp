@@ -3,6 +3,7 @@
 // figures issue 17 found disagreeing across pages.
 
 #include "models/core/format.h"
+#include "models/core/reportformat.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -34,6 +35,8 @@ TEST(UnitFormat, GoldenTableMatches)
     ASSERT_GE(cases.size(), 20);
     int bytes = 0;
     int rates = 0;
+    int money = 0;
+    int hours = 0;
     for (const QJsonValue &c : cases) {
         const QJsonObject o = c.toObject();
         const QString kind = o.value(QStringLiteral("kind")).toString();
@@ -45,12 +48,21 @@ TEST(UnitFormat, GoldenTableMatches)
         } else if (kind == QLatin1String("rate")) {
             ++rates;
             EXPECT_EQ(formatRate(value, kEnglishFormat), expected) << value << " B/s";
+        } else if (kind == QLatin1String("hours")) {
+            ++hours;
+            EXPECT_EQ(formatHours(value, kEnglishFormat), expected) << value << " h";
+        } else if (kind == QLatin1String("money")) {
+            ++money;
+            const QString currency = o.value(QStringLiteral("currency")).toString();
+            EXPECT_EQ(formatMoney(value, currency, kEnglishFormat), expected) << value << " " << currency.toStdString();
         } else {
             ADD_FAILURE() << "unknown kind " << kind.toStdString();
         }
     }
     EXPECT_GT(bytes, 10);
     EXPECT_GT(rates, 5);
+    EXPECT_GT(money, 5);
+    EXPECT_GT(hours, 5);
 }
 
 TEST(UnitFormat, IssueFiguresReadTheSameEverywhere)

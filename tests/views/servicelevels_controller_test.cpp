@@ -116,7 +116,7 @@ TEST_F(ServiceLevelControllerTest, RateCardIsSavedIntoTheConfigAndApplied)
         [&] {
             return model.rowCount() == 1
                    && model.index(0, models::ServiceLevelTableModel::Cost).data().toString()
-                          == QStringLiteral("20.48 €");
+                          == QStringLiteral("20.48 EUR");
         },
         5000))
         << model.index(0, models::ServiceLevelTableModel::Cost).data().toString().toStdString();

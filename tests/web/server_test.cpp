@@ -896,5 +896,42 @@ TEST_F(WebServerTest, ChargebackAnswersTheMonthAndRefusesMalformedMonths)
     EXPECT_EQ(get(QStringLiteral("/api/v1/chargeback?month=2026-11"), Login{}).status, 401);
 }
 
+// The console's CSV download is the CLI's CSV (one writer), served as an attachment; the JSON
+// names GPU and storage coverage apart with the words every front end shows.
+TEST_F(WebServerTest, ChargebackCsvDownloadIsTheCliCsvAndCoverageIsSplit)
+{
+    state49().publish(engine->estate());
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const QString month = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM"));
+    Reply csv;
+    ASSERT_TRUE(waitFor([&] {
+        csv = get(QStringLiteral("/api/v1/chargeback?format=csv&month=") + month, viewer);
+        return csv.status == 200 && csv.body.count('\n') >= 2;
+    })) << csv.status
+        << " " << csv.body.toStdString();
+    EXPECT_TRUE(csv.header("Content-Type").startsWith("text/csv")) << csv.header("Content-Type").toStdString();
+    EXPECT_EQ(csv.header("Content-Disposition"),
+              QByteArray("attachment; filename=\"strata-chargeback-") + month.toLatin1() + ".csv\"");
+    const QList<QByteArray> csvLines = csv.body.split('\n');
+    const QList<QByteArray> header = csvLines.first().split(',');
+    EXPECT_TRUE(header.contains("gpu_missing_hours") && header.contains("storage_missing_hours"))
+        << csvLines.first().toStdString();
+    EXPECT_FALSE(header.contains("total"));
+
+    const QJsonObject cb = get(QStringLiteral("/api/v1/chargeback?month=") + month, viewer).json().object();
+    QStringList labels;
+    for (const QJsonValue &c : cb.value(QLatin1String("columns")).toArray()) {
+        labels << c.toObject().value(QLatin1String("label")).toString();
+    }
+    EXPECT_TRUE(labels.contains(QStringLiteral("GPU missing h"))
+                && labels.contains(QStringLiteral("Storage missing h")))
+        << labels.join(QStringLiteral(" | ")).toStdString();
+    EXPECT_TRUE(cb.value(QLatin1String("coverage")).toString().contains(QLatin1String("GPU")))
+        << cb.value(QLatin1String("coverage")).toString().toStdString();
+    EXPECT_EQ(get(QStringLiteral("/api/v1/chargeback?format=xml"), viewer).status, 400);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/chargeback?format=csv"), Login{}).status, 401);
+}
+
 } // namespace
 } // namespace strata::testsupport

@@ -75,6 +75,21 @@ export function fmtRate(bps) {
   return binaryFigure(bps, '/s');
 }
 
+/// Hours (wall-clock, GPU-hours, GiB-hours) as strata::core::formatHours writes them: one decimal
+/// always ("0.0", "5.9", "1,897.6").
+export function fmtHours(n) {
+  if (n == null || typeof n !== 'number' || !Number.isFinite(n)) return UNKNOWN;
+  return numberFormat(1).format(Math.abs(n) < 0.05 ? 0 : n);
+}
+
+/// Money as strata::core::formatMoney writes it: "$1,234.50" for USD, "1,234.50 EUR" for any
+/// other code; unknown when negative or missing (no price on the rate card).
+export function fmtMoney(amount, currency) {
+  if (amount == null || typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return UNKNOWN;
+  const text = numberFormat(2).format(amount);
+  return currency === 'USD' ? '$' + text : `${text} ${currency}`;
+}
+
 /// A throughput the API gives in MiB/s (observed_mibps, cap_mibps), in the unit that suits it.
 export function fmtMibps(mibps) {
   return mibps == null || typeof mibps !== 'number' || mibps < 0 ? UNKNOWN : fmtRate(mibps * 1048576);

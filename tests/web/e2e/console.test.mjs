@@ -334,6 +334,12 @@ test('Chargeback: this month per project with totals, a drill-down to jobs and v
   assert.equal(await page.locator('#card-chargeback tbody tr[data-key="unattributed"]').count(), 1, 'unattributed storage is its own line');
   assert.match(await page.locator('#card-chargeback tfoot').innerText(), /^Total/);
   assert.match(await page.locator('#kpi-missing').innerText(), /Hours without history/);
+  // The page's CSV download is the server's, the same bytes as `strata get chargeback -o csv`.
+  const csvHref = await page.locator('#chargeback-csv').getAttribute('href');
+  const csv = await page.request.get(baseUrl + csvHref);
+  assert.equal(csv.status(), 200, 'the CSV downloads');
+  assert.match(csv.headers()['content-disposition'] || '', /attachment; filename="strata-chargeback-\d{4}-\d\d\.csv"/);
+  assert.match(await csv.text(), /^line,source,project,period,gpu_hours_allocated,/);
   await shot(page, 'chargeback');
   await teamA.click();
   const detail = page.locator('#card-chargeback-detail');

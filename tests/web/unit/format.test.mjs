@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
 const util = await import(path.join(repo, 'web/www/util.js'));
-const { fmtBytes, fmtRate, fmtMibps, fmtTime, timeAxisLabels, label, failingReason, setLocale, UNKNOWN } = util;
+const { fmtBytes, fmtRate, fmtMibps, fmtMoney, fmtHours, fmtTime, timeAxisLabels, label, failingReason, setLocale, UNKNOWN } = util;
 
 // The golden table (shared with tests/core): {kind: "bytes"|"rate", value, text}, en locale.
 const golden = path.join(repo, 'tests/fixtures/units/format-cases.json');
@@ -22,8 +22,9 @@ test('units: the shared golden table', { skip: !fs.existsSync(golden) && 'tests/
   const cases = JSON.parse(fs.readFileSync(golden, 'utf8'));
   assert.ok(Array.isArray(cases) && cases.length > 0, 'format-cases.json is a non-empty array');
   for (const c of cases) {
-    assert.ok(c.kind === 'bytes' || c.kind === 'rate', 'known kind: ' + JSON.stringify(c));
-    const got = c.kind === 'bytes' ? fmtBytes(c.value) : fmtRate(c.value);
+    assert.ok(['bytes', 'rate', 'money', 'hours'].includes(c.kind), 'known kind: ' + JSON.stringify(c));
+    const got = c.kind === 'bytes' ? fmtBytes(c.value) : c.kind === 'rate' ? fmtRate(c.value)
+      : c.kind === 'money' ? fmtMoney(c.value, c.currency) : fmtHours(c.value);
     assert.equal(got, c.text, `${c.kind} ${c.value}`);
   }
 });

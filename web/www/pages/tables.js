@@ -1,7 +1,7 @@
 // Datasets, Jobs, Service levels and Audit: tables kept live by the feed; operators get action
 // buttons (preview -> confirm -> run), viewers see the same tables read-only.
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtTime, fmtAgo, fmtMibps, chip, statusKind, shortId, rowKey, label, failingReason, labelWords, meter, UNKNOWN } from '../util.js';
+import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtTime, fmtAgo, fmtMibps, fmtMoney, chip, statusKind, shortId, rowKey, label, failingReason, labelWords, meter, UNKNOWN } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { actionButton, openAction } from '../actions.js';
 
@@ -301,7 +301,7 @@ export function mountServiceLevels(main, ctx) {
       { key: 'cap_mibps', label: 'Cap', align: 'right', render: (r) => (r.cap_mibps == null ? (r.cap_iops ? fmtNum(r.cap_iops) + ' IOPS' : 'None') : fmtMibps(r.cap_mibps)) },
       { key: 'cap_used_percent', label: 'Of cap', align: 'right', render: (r) => (r.cap_used_percent == null ? '—' : chip(fmtPct(r.cap_used_percent), r.cap_used_percent >= 90 ? 'bad' : r.cap_used_percent >= 70 ? 'warn' : 'good')) },
       { key: 'flag', label: 'Flag', narrow: false, value: (r) => label(r.flag), render: (r) => (r.flag ? h('span', { title: r.flag_reason }, chip(label(r.flag), 'warn')) : '') },
-      { key: 'cost_per_month', label: 'Cost / month', narrow: false, align: 'right', render: (r) => (r.cost_per_month == null ? '—' : `${fmtNum(r.cost_per_month, 2)} ${r.currency || ''}`) },
+      { key: 'cost_per_month', label: 'Cost / month', narrow: false, align: 'right', render: (r) => fmtMoney(r.cost_per_month, r.currency) },
     ],
     actions: ctx.canAct ? (r) => [
       actionButton('Change level', {
