@@ -207,7 +207,7 @@ TEST(NodePackingView, ShowsFractionalPackingPerGpu)
     EXPECT_GT(narrow.height, layout.height);
 }
 
-TEST(AllocationHistoryChart, StepLinesQuotaAndSeparateUtilization)
+TEST(AllocationHistoryChart, StacksProjectsUnderTheTotalQuotaWithAReadout)
 {
     const QDateTime t0 = computeNow().addSecs(-3600);
     const auto steps = views::AllocationHistoryChart::stepPoints({{t0, 0.0}, {t0.addSecs(60), 0.6}}, t0.addSecs(120));
@@ -240,12 +240,23 @@ TEST(AllocationHistoryChart, StepLinesQuotaAndSeparateUtilization)
     EXPECT_TRUE(std::any_of(b.begin(), b.end(), [](const QPointF &p) {
         return qFuzzyCompare(p.y(), 0.6);
     }));
-    const QList<QPointF> quota = chart.quotaPoints(QStringLiteral("team-b"));
+    // Stacked: team-b's band sits on team-a's, its top is the total; the quota line is the sum.
+    const QList<QPointF> bTop = chart.bandUpperPoints(QStringLiteral("team-b"));
+    ASSERT_FALSE(bTop.isEmpty());
+    EXPECT_DOUBLE_EQ(bTop.back().y(), 8.0);
+    EXPECT_EQ(chart.bandLowerPoints(QStringLiteral("team-b")), chart.bandUpperPoints(QStringLiteral("team-a")));
+    EXPECT_TRUE(chart.bandLowerPoints(QStringLiteral("team-a")).isEmpty()) << "the bottom band starts at 0";
+    const QList<QPointF> quota = chart.quotaPoints();
     ASSERT_FALSE(quota.isEmpty());
     EXPECT_TRUE(std::all_of(quota.begin(), quota.end(), [](const QPointF &p) {
-        return p.y() == 2.0;
+        return p.y() == 6.0;
     }));
     EXPECT_FALSE(chart.utilizationPoints(QStringLiteral("team-a")).isEmpty());
+    // The hover readout: each project's own GPUs (top of the stack first) and the total.
+    const QString readout = chart.readoutAt(t0.addSecs(4 * 60 + 30));
+    EXPECT_TRUE(readout.contains(QStringLiteral("team-b: 4 GPUs\nteam-a: 4 GPUs\nTotal: 8 of 6 GPUs quota")))
+        << readout.toStdString();
+    EXPECT_TRUE(chart.readoutAt(t0.addSecs(-60)).isEmpty());
 
     chart.setHistory({}, t0, computeNow());
     EXPECT_FALSE(chart.showsChart());

@@ -126,6 +126,13 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   await page.locator('#chart-allocation canvas').waitFor({ timeout: 30000 });
   const box = await page.locator('#chart-allocation canvas').boundingBox();
   assert.ok(box && box.width > 200 && box.height > 100, 'allocation chart has a size');
+  // Stacked by project (one filled band each) under the total quota, with a readout on hover.
+  assert.ok(Number(await page.locator('#chart-allocation').getAttribute('data-stacked')) >= 2, 'a band per project');
+  const legend = page.locator('#chart-allocation .u-legend .u-series');
+  assert.ok(await legend.filter({ hasText: 'total quota' }).count() === 1, 'the quota is a line of its own');
+  await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+  const readout = await legend.nth(1).locator('.u-value').innerText();
+  assert.match(readout, /^\d+(\.\d+)?$/, 'hovering reads out a project\'s own GPUs: ' + readout);
   await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
   // Every range from an hour to a year answers from the history store.
   for (const label of ['24h', '7d', '1y', '1h']) {
