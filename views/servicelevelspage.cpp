@@ -156,12 +156,16 @@ ServiceLevelsPage::ServiceLevelsPage(models::ServiceLevelTableModel *levels,
                        {ServiceLevelTableModel::Level, 8},
                        {ServiceLevelTableModel::LevelDetail, 14},
                        {ServiceLevelTableModel::Cap, 7},
+                       {ServiceLevelTableModel::CapIops, 6},
                        {ServiceLevelTableModel::Observed, 7},
                        {ServiceLevelTableModel::P95, 7},
                        {ServiceLevelTableModel::CapUse, 5},
                        {ServiceLevelTableModel::Cost, 7},
                        {ServiceLevelTableModel::Flag, 11},
                        {ServiceLevelTableModel::LastChange, 10}});
+    // One unit per column: the IOPS cap follows the throughput cap.
+    m_view->horizontalHeader()->moveSection(m_view->horizontalHeader()->visualIndex(ServiceLevelTableModel::CapIops),
+                                            m_view->horizontalHeader()->visualIndex(ServiceLevelTableModel::Cap) + 1);
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setSortingEnabled(true);

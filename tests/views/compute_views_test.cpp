@@ -727,3 +727,42 @@ TEST(GpuPage, WhatIfPredictsAReclaimAndAppliesTheTriedQuota)
     EXPECT_EQ(request.project, QStringLiteral("team-c"));
     EXPECT_EQ(request.quota, 4000);
 }
+
+// "Apply quota…" is disabled until a project whose tried quota differs is selected: the dialog
+// says so beside the button (and in its tooltip) instead of leaving a dead button.
+TEST(GpuPage, WhatIfSaysWhyApplyQuotaIsDisabled)
+{
+    ComputeUi ui;
+    testsupport::state49().publish(ui.estate);
+    views::GpuPage page(&ui.estate, &ui.projects);
+    page.show();
+    page.whatIfButton()->click();
+    auto *dialog = page.findChild<views::QuotaWhatIfDialog *>(QStringLiteral("quotaWhatIfDialog"));
+    ASSERT_TRUE(dialog);
+    QSignalSpy predicted(dialog, &views::QuotaWhatIfDialog::predicted);
+    ASSERT_TRUE(predicted.wait(10000));
+    ASSERT_TRUE(dialog->setQuota(QStringLiteral("team-c"), 4.0));
+    dialog->predict();
+    ASSERT_TRUE(predicted.wait(10000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(dialog));
+
+    auto *apply = dialog->findChild<QPushButton *>(QStringLiteral("whatIfApplyButton"));
+    auto *hint = dialog->findChild<QLabel *>(QStringLiteral("whatIfApplyHint"));
+    ASSERT_TRUE(apply);
+    ASSERT_TRUE(hint) << "the dialog says why Apply quota… is disabled";
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_FALSE(apply->isEnabled());
+    EXPECT_EQ(dialog->applyHint(), QStringLiteral("Select a project in the table above to apply its tried quota."));
+    EXPECT_EQ(apply->toolTip(), dialog->applyHint());
+
+    QTableWidget *projects = dialog->projectTable();
+    ASSERT_EQ(projects->item(0, 0)->text(), QStringLiteral("team-a"));
+    projects->selectRow(0);
+    EXPECT_FALSE(apply->isEnabled());
+    EXPECT_TRUE(dialog->applyHint().startsWith(QStringLiteral("team-a keeps its quota of")))
+        << dialog->applyHint().toStdString();
+    projects->selectRow(2);
+    EXPECT_TRUE(apply->isEnabled());
+    EXPECT_EQ(dialog->applyHint(), QStringLiteral("Changes team-c's quota from 2 to 4 GPUs (preview first)."));
+    EXPECT_EQ(hint->text(), dialog->applyHint());
+}
