@@ -93,8 +93,7 @@ JobsPage::JobsPage(core::Estate *estate, models::JobTableModel *jobs, QWidget *p
     m_queuedView = new QTableView(this);
     setupTable(m_runningView, m_runningProxy, QStringLiteral("runningJobTableView"));
     setupTable(m_queuedView, m_queuedProxy, QStringLiteral("queuedJobTableView"));
-    for (int c :
-         {JobTableModel::WaitTime, JobTableModel::PendingReason, JobTableModel::QueuePosition, JobTableModel::Source}) {
+    for (int c : {JobTableModel::WaitTime, JobTableModel::PendingReason, JobTableModel::QueuePosition}) {
         m_runningView->setColumnHidden(c, true);
     }
     for (int c : {JobTableModel::Age,
@@ -102,13 +101,34 @@ JobsPage::JobsPage(core::Estate *estate, models::JobTableModel *jobs, QWidget *p
                   JobTableModel::Image,
                   JobTableModel::CreatedByCli,
                   JobTableModel::RunTime,
-                  JobTableModel::GpuUtilization,
-                  JobTableModel::Source}) {
+                  JobTableModel::GpuUtilization}) {
         m_queuedView->setColumnHidden(c, true);
     }
-    // The queue reads in order: position first, reason last.
-    m_queuedView->horizontalHeader()->moveSection(
-        m_queuedView->horizontalHeader()->visualIndex(JobTableModel::QueuePosition), 0);
+    // Key columns first (a 1280 px window shows them: which job, where, for whom, how many
+    // GPUs); node, image and the like scroll in from the right. The queue reads in order:
+    // position first, reason after the figures.
+    setColumnOrder(m_runningView,
+                   {JobTableModel::Name,
+                    JobTableModel::Status,
+                    JobTableModel::Source,
+                    JobTableModel::Project,
+                    JobTableModel::Gpus,
+                    JobTableModel::GpuUtilization,
+                    JobTableModel::RunTime,
+                    JobTableModel::User,
+                    JobTableModel::Age,
+                    JobTableModel::Type});
+    setColumnOrder(m_queuedView,
+                   {JobTableModel::QueuePosition,
+                    JobTableModel::Name,
+                    JobTableModel::Status,
+                    JobTableModel::Source,
+                    JobTableModel::Project,
+                    JobTableModel::Gpus,
+                    JobTableModel::WaitTime,
+                    JobTableModel::PendingReason,
+                    JobTableModel::User,
+                    JobTableModel::Type});
     m_runningView->sortByColumn(JobTableModel::Project, Qt::AscendingOrder);
     m_queuedView->sortByColumn(JobTableModel::QueuePosition, Qt::AscendingOrder);
 

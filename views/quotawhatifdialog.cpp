@@ -95,19 +95,20 @@ QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster
     m_jobTable = makeTable(QStringLiteral("whatIfJobTable"));
     m_applyButton = new QPushButton(tr("&Apply quota…"), this);
     m_applyButton->setObjectName(QStringLiteral("whatIfApplyButton"));
-    m_applyButton->setToolTip(tr("Change the selected project's quota to the one tried here (preview first)"));
     m_applyButton->setEnabled(false);
     connect(m_applyButton, &QPushButton::clicked, this, &QuotaWhatIfDialog::applySelected);
-    connect(m_projectTable, &QTableWidget::itemSelectionChanged, this, [this] {
-        const int row = m_projectTable->currentRow();
-        const bool changed = m_result && row >= 0 && row < m_result->projects.size()
-                             && m_result->projects[row].quotaAfter != m_result->projects[row].quotaBefore;
-        m_applyButton->setEnabled(changed);
-    });
+    m_applyHint = new QLabel(this);
+    m_applyHint->setObjectName(QStringLiteral("whatIfApplyHint"));
+    m_applyHint->setWordWrap(true);
+    m_applyHint->setEnabled(false); // muted: it explains, it is not a result
+    connect(m_projectTable, &QTableWidget::itemSelectionChanged, this, &QuotaWhatIfDialog::updateApplyState);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_applyButton, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *buttonRow = new QHBoxLayout();
+    buttonRow->addWidget(m_applyHint, 1);
+    buttonRow->addWidget(buttons);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -121,12 +122,13 @@ QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster
     layout->addWidget(m_projectTable, 1);
     layout->addWidget(new QLabel(tr("Jobs that would change or stay queued"), this));
     layout->addWidget(m_jobTable, 2);
-    layout->addWidget(buttons);
+    layout->addLayout(buttonRow);
     if (m_inputs.isEmpty()) {
         m_predictButton->setEnabled(false);
         m_summary->setText(tr("%1 has no projects yet.").arg(m_cluster));
     }
     resize(760, 620);
+    updateApplyState();
     if (!m_inputs.isEmpty()) {
         predict(); // what the rules would do with the quotas as they are: normally nothing
     }
@@ -183,14 +185,44 @@ void QuotaWhatIfDialog::predict()
         });
 }
 
+QString QuotaWhatIfDialog::applyHint() const
+{
+    return m_applyHint->text();
+}
+
+void QuotaWhatIfDialog::updateApplyState()
+{
+    const int row = m_projectTable->currentRow();
+    const bool selected = m_result && row >= 0 && row < m_result->projects.size()
+                          && m_projectTable->selectionModel()->isRowSelected(row, QModelIndex());
+    QString hint;
+    bool enabled = false;
+    if (!m_result) {
+        hint = m_inputs.isEmpty() ? tr("No project to apply a quota to.")
+                                  : tr("Predict first, then select a project whose quota you changed to apply it.");
+    } else if (!selected) {
+        hint = tr("Select a project in the table above to apply its tried quota.");
+    } else if (const core::WhatIfProject &p = m_result->projects[row]; p.quotaAfter == p.quotaBefore) {
+        hint = tr("%1 keeps its quota of %2 GPUs: change it above and Predict to apply another.")
+                   .arg(p.project, core::formatGpus(p.quotaBefore));
+    } else {
+        enabled = true;
+        hint = tr("Changes %1's quota from %2 to %3 GPUs (preview first).")
+                   .arg(p.project, core::formatGpus(p.quotaBefore), core::formatGpus(p.quotaAfter));
+    }
+    m_applyButton->setEnabled(enabled);
+    m_applyButton->setToolTip(hint);
+    m_applyHint->setText(hint);
+}
+
 void QuotaWhatIfDialog::showOutcome(const core::Result<core::QuotaWhatIf> &outcome)
 {
-    m_applyButton->setEnabled(false);
     if (!outcome) {
         m_result.reset();
         m_summary->setText(outcome.error().message);
         m_projectTable->setRowCount(0);
         m_jobTable->setRowCount(0);
+        updateApplyState();
         return;
     }
     m_result = *outcome;
@@ -238,6 +270,7 @@ void QuotaWhatIfDialog::showOutcome(const core::Result<core::QuotaWhatIf> &outco
             break;
         }
     }
+    updateApplyState();
 }
 
 void QuotaWhatIfDialog::applySelected()

@@ -45,6 +45,9 @@ public:
     [[nodiscard]] QString summaryText() const;
     [[nodiscard]] QTableWidget *projectTable() const { return m_projectTable; }
     [[nodiscard]] QTableWidget *jobTable() const { return m_jobTable; }
+    /// What "Apply quota…" does now, or why it is disabled ("Select a project…"), shown beside
+    /// the button and as its tooltip.
+    [[nodiscard]] QString applyHint() const;
 
 Q_SIGNALS:
     /// A prediction is shown (or its error, in summaryText()).
@@ -61,6 +64,9 @@ private:
     };
     void showOutcome(const core::Result<core::QuotaWhatIf> &outcome);
     void applySelected();
+    /// Enables "Apply quota…" for a selected project whose predicted quota differs, and says
+    /// why not otherwise.
+    void updateApplyState();
 
     QString m_cluster;
     QList<core::GpuNode> m_nodes;
@@ -72,6 +78,7 @@ private:
     QTableWidget *m_jobTable = nullptr;
     QPushButton *m_predictButton = nullptr;
     QPushButton *m_applyButton = nullptr;
+    QLabel *m_applyHint = nullptr;
     std::optional<core::QuotaWhatIf> m_result;
 };
 

@@ -156,12 +156,29 @@ ServiceLevelsPage::ServiceLevelsPage(models::ServiceLevelTableModel *levels,
                        {ServiceLevelTableModel::Level, 8},
                        {ServiceLevelTableModel::LevelDetail, 14},
                        {ServiceLevelTableModel::Cap, 7},
+                       {ServiceLevelTableModel::CapIops, 6},
                        {ServiceLevelTableModel::Observed, 7},
                        {ServiceLevelTableModel::P95, 7},
                        {ServiceLevelTableModel::CapUse, 5},
                        {ServiceLevelTableModel::Cost, 7},
                        {ServiceLevelTableModel::Flag, 11},
                        {ServiceLevelTableModel::LastChange, 10}});
+    // The figures a reader compares come first, so a 1280 px window shows them; where the
+    // volume lives, the level's detail and its last change scroll in from the right.
+    setColumnOrder(m_view,
+                   {ServiceLevelTableModel::Volume,
+                    ServiceLevelTableModel::Level,
+                    ServiceLevelTableModel::Cap,
+                    ServiceLevelTableModel::CapIops,
+                    ServiceLevelTableModel::Observed,
+                    ServiceLevelTableModel::P95,
+                    ServiceLevelTableModel::CapUse,
+                    ServiceLevelTableModel::Flag,
+                    ServiceLevelTableModel::Cost,
+                    ServiceLevelTableModel::Source,
+                    ServiceLevelTableModel::Container,
+                    ServiceLevelTableModel::LevelDetail,
+                    ServiceLevelTableModel::LastChange});
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setSortingEnabled(true);

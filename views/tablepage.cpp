@@ -48,6 +48,15 @@ void setColumnWidthsEm(QTableView *view, std::initializer_list<std::pair<int, in
     }
 }
 
+void setColumnOrder(QTableView *view, std::initializer_list<int> order)
+{
+    QHeaderView *header = view->horizontalHeader();
+    int visual = 0;
+    for (const int column : order) {
+        header->moveSection(header->visualIndex(column), visual++);
+    }
+}
+
 void clearCurrentWhenRemoved(QTableView *view, QAbstractItemModel *model)
 {
     QObject::connect(

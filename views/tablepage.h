@@ -34,6 +34,11 @@ QTableView *newCachedCommitView(QWidget *parent, const QString &objectName, QAbs
 /// table fitter widens them to their contents later.
 void setColumnWidthsEm(QTableView *view, std::initializer_list<std::pair<int, int>> widths);
 
+/// Shows `view`'s columns in `order` (logical columns, left to right), the ones not named after
+/// them in their current order: key columns first stay on screen in a narrow window, the rest
+/// scroll. A header state restored later (the user's own arrangement) wins.
+void setColumnOrder(QTableView *view, std::initializer_list<int> order);
+
 /// Clears `view`'s selection when its current row is removed from `model`, so the current row
 /// never moves to a neighbour the user did not pick (acting on it would be worse than no
 /// selection). Call before `view->setModel(model)`: the guard must run before the selection

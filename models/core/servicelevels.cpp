@@ -235,13 +235,19 @@ ServiceLevelRow levelRowOf(const Volume &v, const LevelInputs &in)
                                : in.rateCard.ontapMonthly(r.level, v.sizeBytes);
     r.lastChange = in.lastChange.value(volumeKey);
 
-    if (r.capMibps > 0 && r.p95Mibps >= kAtCapShare * r.capMibps) {
+    // Cap use: each basis as a share of its cap; the highest is the figure shown and flagged.
+    const double p95Use = r.capMibps > 0 && r.p95Mibps >= 0 ? r.p95Mibps / r.capMibps : -1;
+    const double nowUse = r.capMibps > 0 && r.observedMibps >= 0 ? r.observedMibps / r.capMibps : -1;
+    const double iopsUse = r.capIops > 0 && observedIops >= 0 ? observedIops / r.capIops : -1;
+    const double use = std::max({p95Use, nowUse, iopsUse});
+    r.capUsedPercent = use < 0 ? -1 : use * 100.0;
+    if (p95Use >= kAtCapShare) {
         r.flag = LevelFlag::AtCap;
         r.flagReason = ServiceLevels::tr("p95 %1 of %2 for the last day").arg(mibps(r.p95Mibps), mibps(r.capMibps));
-    } else if (r.capMibps > 0 && r.observedMibps >= kAtCapShare * r.capMibps) {
+    } else if (nowUse >= kAtCapShare) {
         r.flag = LevelFlag::AtCap;
         r.flagReason = ServiceLevels::tr("now %1 of %2").arg(mibps(r.observedMibps), mibps(r.capMibps));
-    } else if (r.capIops > 0 && observedIops >= kAtCapShare * r.capIops) {
+    } else if (iopsUse >= kAtCapShare) {
         r.flag = LevelFlag::AtCap;
         r.flagReason = ServiceLevels::tr("now %1 of %2 IOPS")
                            .arg(numbers().toString(qRound64(observedIops)), numbers().toString(qRound64(r.capIops)));

@@ -47,7 +47,12 @@ struct ServiceLevelRow
     double capIops = -1;       ///< IOPS cap (ONTAP fixed max IOPS or adaptive peak), -1 = none
     double observedMibps = -1; ///< latest observed throughput, -1 unknown
     double p95Mibps = -1;      ///< p95 of the last 24 h of samples, -1 until history has some
-    double costPerMonth = -1;  ///< rate card price at the current level, -1 = no price
+    /// How much of its cap the volume uses, in percent (0..100+), -1 unknown: the highest of
+    /// p95 (else the latest) and the latest MiB/s over the MiB/s cap and the latest IOPS over the
+    /// IOPS cap. The one figure the flag is derived from (AtCap at >= 90 %), so "at cap" always
+    /// comes with the percentage that put it there.
+    double capUsedPercent = -1;
+    double costPerMonth = -1; ///< rate card price at the current level, -1 = no price
     LevelFlag flag = LevelFlag::None;
     QString flagReason;   ///< "p95 15.2 MiB/s of 15.6 MiB/s for the last day", empty when not flagged
     QDateTime lastChange; ///< UTC of the last successful level change (audit log), invalid = none

@@ -13,7 +13,7 @@ ServiceLevelTableModel::ServiceLevelTableModel(core::ServiceLevels *levels, QObj
     : ColumnTableModel(ColumnCount, parent)
     , m_levels(levels)
 {
-    setNumericColumns({Cap, Observed, P95, CapUse, Cost});
+    setNumericColumns({Cap, CapIops, Observed, P95, CapUse, Cost});
     if (m_levels) {
         connect(m_levels, &core::ServiceLevels::changed, this, [this] {
             setCurrency(m_levels->rateCard().currency);
@@ -48,11 +48,12 @@ const core::ServiceLevelRow *ServiceLevelTableModel::rowAt(int row) const
 
 double ServiceLevelTableModel::capUse(const core::ServiceLevelRow &row)
 {
-    if (row.capMibps <= 0) {
-        return -1;
-    }
-    const double observed = row.p95Mibps >= 0 ? row.p95Mibps : row.observedMibps;
-    return observed < 0 ? -1 : observed / row.capMibps * 100.0;
+    return row.capUsedPercent < 0 ? -1 : row.capUsedPercent;
+}
+
+QString ServiceLevelTableModel::formatIops(double iops)
+{
+    return iops < 0 ? QStringLiteral("–") : QLocale().toString(iops, 'f', 0);
 }
 
 QString ServiceLevelTableModel::flagText(core::LevelFlag flag)
@@ -292,7 +293,8 @@ QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
         case LevelDetail:
             return r->levelDetail;
         case Cap:
-            return r->capIops > 0 ? tr("%1 IOPS").arg(locale.toString(r->capIops, 'f', 0)) : QVariant();
+            return r->capMibps < 0 && r->capIops > 0 ? tr("Capped in IOPS only (%1 IOPS)").arg(formatIops(r->capIops))
+                                                     : QVariant();
         case LastChange:
             return r->lastChange.isValid() ? QVariant(locale.toString(r->lastChange.toLocalTime(), QLocale::LongFormat))
                                            : QVariant();
@@ -305,6 +307,8 @@ QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Cap:
             return r->capMibps;
+        case CapIops:
+            return r->capIops;
         case Observed:
             return r->observedMibps;
         case P95:
@@ -338,6 +342,8 @@ QVariant ServiceLevelTableModel::data(const QModelIndex &index, int role) const
             return r->levelDetail;
         case Cap:
             return formatMibps(r->capMibps);
+        case CapIops:
+            return formatIops(r->capIops);
         case Observed:
             return formatMibps(r->observedMibps);
         case P95:
@@ -368,13 +374,14 @@ QStringList ServiceLevelTableModel::columnTitles() const
             tr("SVM / pool"),
             tr("Level"),
             tr("Level detail"),
-            tr("Cap"),
+            tr("Throughput cap"),
             tr("Observed"),
             tr("p95 24 h"),
             tr("Cap use"),
             tr("Cost/month"),
             tr("Flag"),
-            tr("Last change")};
+            tr("Last change"),
+            tr("IOPS cap")};
 }
 
 } // namespace strata::models

@@ -29,13 +29,14 @@ public:
         Container,   ///< ONTAP SVM, ANF "account/pool"
         Level,       ///< ANF service level or ONTAP QoS policy
         LevelDetail, ///< "16 MiB/s per TiB (auto QoS)", "fixed: 500 MB/s", ...
-        Cap,         ///< MiB/s (raw double, -1 none)
+        Cap,         ///< throughput cap, MiB/s (raw double, -1 none); the IOPS cap is CapIops
         Observed,    ///< latest MiB/s
         P95,         ///< p95 of the last 24 h, MiB/s
-        CapUse,      ///< p95 (or latest) / cap, 0..100+
+        CapUse,      ///< ServiceLevelRow::capUsedPercent, 0..100+ (the figure "At cap" comes from)
         Cost,        ///< per month in the rate card's currency
         Flag,        ///< "At cap – raise?", "Far below – lower?"
         LastChange,  ///< UTC of the last level change
+        CapIops,     ///< IOPS cap (raw double, -1 none); shown after Cap (last here: saved layouts stay valid)
         ColumnCount
     };
 
@@ -61,8 +62,10 @@ public:
     [[nodiscard]] core::ServiceLevels *serviceLevels() const { return m_levels; }
 
     static QString key(const core::ServiceLevelRow &row);
-    /// Cap use in percent (p95, else the latest sample, over the cap), -1 when unknown.
+    /// Cap use in percent (core::ServiceLevelRow::capUsedPercent), -1 when unknown.
     static double capUse(const core::ServiceLevelRow &row);
+    /// "5,000" IOPS with the locale's grouping; "–" for negative values.
+    static QString formatIops(double iops);
     /// "At cap – raise?", "Far below – lower?", "".
     static QString flagText(core::LevelFlag flag);
     /// core::formatRateMibps: "12.5 MiB/s", "5.6 GiB/s"; "–" for negative values.

@@ -64,8 +64,7 @@ ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core:
                   {QStringLiteral("flag_reason"), QString()},
                   {QStringLiteral("last_change"), QString()}};
     for (const core::ServiceLevelRow &r : rows) {
-        const double basis = r.p95Mibps >= 0 ? r.p95Mibps : r.observedMibps;
-        const double used = r.capMibps > 0 && basis >= 0 ? 100.0 * basis / r.capMibps : -1;
+        const double used = r.capUsedPercent;
         QStringList display(rs.columns.size());
         display[5] = r.level.isEmpty() ? QStringLiteral("(none)") : r.level;
         display[7] = core::formatBytes(r.sizeBytes);

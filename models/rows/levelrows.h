@@ -24,8 +24,9 @@ namespace strata::rows {
 
 /// `get service-levels`: one row per volume (ANF and ONTAP). Keys: source, kind, volume_id,
 /// volume, container, level, level_detail, size_bytes, cap_mibps (null = none), cap_iops (null),
-/// observed_mibps (null), p95_mibps (null until a day of history), cap_used_percent (p95, else
-/// the latest, against the cap; null), cost_per_month (null = no price), currency, flag
+/// observed_mibps (null), p95_mibps (null until a day of history), cap_used_percent
+/// (core::ServiceLevelRow::capUsedPercent, the figure the flag comes from; null), cost_per_month (null = no price),
+/// currency, flag
 /// ("at_cap", "far_below" or ""), flag_reason, last_change (null).
 ResultSet serviceLevelRows(const QList<core::ServiceLevelRow> &rows, const core::RateCard &card);
 /// `get pools`: ANF capacity pools. Keys: source, account, name, service_level, qos_type,

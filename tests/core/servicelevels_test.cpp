@@ -261,6 +261,40 @@ TEST_F(ServiceLevelsTest, P95AndFlagsFromTheLastDay)
     EXPECT_DOUBLE_EQ(fixed.p95Mibps, -1);
 }
 
+// "At cap" and the cap use come from one figure: a volume flagged at its cap always shows the
+// percentage that put it there, whether its cap is in MiB/s or in IOPS.
+TEST_F(ServiceLevelsTest, AtCapAndCapUseComeFromOneFigure)
+{
+    recordFlat(QStringLiteral("azure"), QStringLiteral("fs-criteo"), 25, 15.5);
+    refresh();
+    const ServiceLevelRow criteo = row(QStringLiteral("azure"), QStringLiteral("fs-criteo"));
+    EXPECT_EQ(criteo.flag, LevelFlag::AtCap);
+    EXPECT_NEAR(criteo.capUsedPercent, 100.0 * criteo.p95Mibps / criteo.capMibps, 1e-9);
+    EXPECT_GT(criteo.capUsedPercent, 90.0);
+
+    // An adaptive ONTAP policy caps IOPS only (no MiB/s cap): at 95 % of its peak IOPS it is
+    // at its cap, and its cap use says 95 %, not "unknown".
+    VolumePerf p;
+    p.source = QStringLiteral("ontap");
+    p.id = QStringLiteral("u-adaptive");
+    p.throughputBps = 20 * kMiB;
+    p.totalIops = 0.95 * 4096.0 * 2;
+    estate.publishVolumePerf(QStringLiteral("ontap"),
+                             listServicelevels<VolumePerf>({std::make_shared<const VolumePerf>(p)}));
+    const ServiceLevelRow adaptive = row(QStringLiteral("ontap"), QStringLiteral("u-adaptive"));
+    ASSERT_DOUBLE_EQ(adaptive.capMibps, -1);
+    EXPECT_EQ(adaptive.flag, LevelFlag::AtCap);
+    EXPECT_NEAR(adaptive.capUsedPercent, 95.0, 0.01);
+
+    // Not flagged: the cap use is below 90 % on every basis, and unknown without a cap.
+    for (const ServiceLevelRow &r : levels->rows()) {
+        EXPECT_EQ(r.flag == LevelFlag::AtCap, r.capUsedPercent >= 90.0) << r.volumeName.toStdString();
+        if (r.capMibps < 0 && r.capIops < 0) {
+            EXPECT_DOUBLE_EQ(r.capUsedPercent, -1) << r.volumeName.toStdString();
+        }
+    }
+}
+
 TEST_F(ServiceLevelsTest, OptionsNameAPoolWithRoom)
 {
     const QList<LevelOption> options = levels->options(QStringLiteral("azure"), QStringLiteral("fs-criteo"));

@@ -207,7 +207,7 @@ TEST(NodePackingView, ShowsFractionalPackingPerGpu)
     EXPECT_GT(narrow.height, layout.height);
 }
 
-TEST(AllocationHistoryChart, StepLinesQuotaAndSeparateUtilization)
+TEST(AllocationHistoryChart, StacksProjectsUnderTheTotalQuotaWithAReadout)
 {
     const QDateTime t0 = computeNow().addSecs(-3600);
     const auto steps = views::AllocationHistoryChart::stepPoints({{t0, 0.0}, {t0.addSecs(60), 0.6}}, t0.addSecs(120));
@@ -240,12 +240,23 @@ TEST(AllocationHistoryChart, StepLinesQuotaAndSeparateUtilization)
     EXPECT_TRUE(std::any_of(b.begin(), b.end(), [](const QPointF &p) {
         return qFuzzyCompare(p.y(), 0.6);
     }));
-    const QList<QPointF> quota = chart.quotaPoints(QStringLiteral("team-b"));
+    // Stacked: team-b's band sits on team-a's, its top is the total; the quota line is the sum.
+    const QList<QPointF> bTop = chart.bandUpperPoints(QStringLiteral("team-b"));
+    ASSERT_FALSE(bTop.isEmpty());
+    EXPECT_DOUBLE_EQ(bTop.back().y(), 8.0);
+    EXPECT_EQ(chart.bandLowerPoints(QStringLiteral("team-b")), chart.bandUpperPoints(QStringLiteral("team-a")));
+    EXPECT_TRUE(chart.bandLowerPoints(QStringLiteral("team-a")).isEmpty()) << "the bottom band starts at 0";
+    const QList<QPointF> quota = chart.quotaPoints();
     ASSERT_FALSE(quota.isEmpty());
     EXPECT_TRUE(std::all_of(quota.begin(), quota.end(), [](const QPointF &p) {
-        return p.y() == 2.0;
+        return p.y() == 6.0;
     }));
     EXPECT_FALSE(chart.utilizationPoints(QStringLiteral("team-a")).isEmpty());
+    // The hover readout: each project's own GPUs (top of the stack first) and the total.
+    const QString readout = chart.readoutAt(t0.addSecs(4 * 60 + 30));
+    EXPECT_TRUE(readout.contains(QStringLiteral("team-b: 4 GPUs\nteam-a: 4 GPUs\nTotal: 8 of 6 GPUs quota")))
+        << readout.toStdString();
+    EXPECT_TRUE(chart.readoutAt(t0.addSecs(-60)).isEmpty());
 
     chart.setHistory({}, t0, computeNow());
     EXPECT_FALSE(chart.showsChart());
@@ -715,4 +726,43 @@ TEST(GpuPage, WhatIfPredictsAReclaimAndAppliesTheTriedQuota)
     EXPECT_EQ(request.source, kCluster);
     EXPECT_EQ(request.project, QStringLiteral("team-c"));
     EXPECT_EQ(request.quota, 4000);
+}
+
+// "Apply quota…" is disabled until a project whose tried quota differs is selected: the dialog
+// says so beside the button (and in its tooltip) instead of leaving a dead button.
+TEST(GpuPage, WhatIfSaysWhyApplyQuotaIsDisabled)
+{
+    ComputeUi ui;
+    testsupport::state49().publish(ui.estate);
+    views::GpuPage page(&ui.estate, &ui.projects);
+    page.show();
+    page.whatIfButton()->click();
+    auto *dialog = page.findChild<views::QuotaWhatIfDialog *>(QStringLiteral("quotaWhatIfDialog"));
+    ASSERT_TRUE(dialog);
+    QSignalSpy predicted(dialog, &views::QuotaWhatIfDialog::predicted);
+    ASSERT_TRUE(predicted.wait(10000));
+    ASSERT_TRUE(dialog->setQuota(QStringLiteral("team-c"), 4.0));
+    dialog->predict();
+    ASSERT_TRUE(predicted.wait(10000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(dialog));
+
+    auto *apply = dialog->findChild<QPushButton *>(QStringLiteral("whatIfApplyButton"));
+    auto *hint = dialog->findChild<QLabel *>(QStringLiteral("whatIfApplyHint"));
+    ASSERT_TRUE(apply);
+    ASSERT_TRUE(hint) << "the dialog says why Apply quota… is disabled";
+    EXPECT_TRUE(hint->isVisible());
+    EXPECT_FALSE(apply->isEnabled());
+    EXPECT_EQ(dialog->applyHint(), QStringLiteral("Select a project in the table above to apply its tried quota."));
+    EXPECT_EQ(apply->toolTip(), dialog->applyHint());
+
+    QTableWidget *projects = dialog->projectTable();
+    ASSERT_EQ(projects->item(0, 0)->text(), QStringLiteral("team-a"));
+    projects->selectRow(0);
+    EXPECT_FALSE(apply->isEnabled());
+    EXPECT_TRUE(dialog->applyHint().startsWith(QStringLiteral("team-a keeps its quota of")))
+        << dialog->applyHint().toStdString();
+    projects->selectRow(2);
+    EXPECT_TRUE(apply->isEnabled());
+    EXPECT_EQ(dialog->applyHint(), QStringLiteral("Changes team-c's quota from 2 to 4 GPUs (preview first)."));
+    EXPECT_EQ(hint->text(), dialog->applyHint());
 }

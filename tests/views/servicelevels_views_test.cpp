@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -175,6 +176,7 @@ core::ServiceLevelRow makeRow(const QString &name, core::LevelFlag flag, double 
     r.observedMibps = p95;
     r.p95Mibps = p95;
     r.costPerMonth = 147.5;
+    r.capUsedPercent = cap > 0 ? 100.0 * p95 / cap : -1; // as core::ServiceLevels computes it
     r.flag = flag;
     if (flag == core::LevelFlag::AtCap) {
         r.flagReason = QStringLiteral("p95 15.5 of 15.6 MiB/s for the last day");
@@ -316,6 +318,45 @@ TEST(ServiceLevelsPage, FlagsShowAsBadgesWithTheirReasonAndFilter)
     ASSERT_EQ(page.proxy()->rowCount(), 1);
     EXPECT_EQ(page.proxy()->index(0, M::Volume).data().toString(), QStringLiteral("criteo-data"));
     EXPECT_EQ(page.countText(), QStringLiteral("1 of 3 volumes"));
+}
+
+// A volume flagged "At cap" shows the cap use that put it there, also when its cap is in IOPS;
+// the throughput cap and the IOPS cap are columns of their own (one unit each).
+TEST(ServiceLevelsPage, AtCapShowsItsCapUseAndEachCapColumnHasOneUnit)
+{
+    models::ServiceLevelTableModel model(nullptr);
+    views::ServiceLevelsPage page(&model);
+    page.show();
+    core::ServiceLevelRow iopsOnly = makeRow(QStringLiteral("scratch"), core::LevelFlag::AtCap, -1, 20);
+    iopsOnly.kind = core::SourceKind::Ontap;
+    iopsOnly.capIops = 8192;
+    iopsOnly.capUsedPercent = 95;
+    iopsOnly.flagReason = QStringLiteral("now 7,782 of 8,192 IOPS");
+    model.setRows({makeRow(QStringLiteral("criteo-data"), core::LevelFlag::AtCap, 15.625, 15.5), iopsOnly});
+    using M = models::ServiceLevelTableModel;
+    const int scratch = rowNamedServicelevelsViews(model, QStringLiteral("scratch"));
+    const int criteo = rowNamedServicelevelsViews(model, QStringLiteral("criteo-data"));
+    EXPECT_EQ(model.index(scratch, M::Flag).data().toString(), QStringLiteral("At cap – raise?"));
+    EXPECT_EQ(model.index(scratch, M::CapUse).data().toString(), QStringLiteral("95 %"));
+    EXPECT_EQ(model.index(criteo, M::CapUse).data().toString(), QStringLiteral("99 %"));
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const bool atCap = model.index(row, M::Flag).data(models::RawValueRole).toInt() == int(core::LevelFlag::AtCap);
+        if (atCap) {
+            EXPECT_GE(model.index(row, M::CapUse).data(models::RawValueRole).toDouble(), 90.0) << row;
+        }
+    }
+    EXPECT_EQ(model.headerData(M::Cap, Qt::Horizontal).toString(), QStringLiteral("Throughput cap"));
+    EXPECT_EQ(model.headerData(M::CapIops, Qt::Horizontal).toString(), QStringLiteral("IOPS cap"));
+    EXPECT_EQ(model.index(scratch, M::Cap).data().toString(), QStringLiteral("–"));
+    EXPECT_EQ(model.index(scratch, M::CapIops).data().toString(), QStringLiteral("8,192"));
+    EXPECT_EQ(model.index(criteo, M::Cap).data().toString(), QStringLiteral("15.6 MiB/s"));
+    EXPECT_EQ(model.index(criteo, M::CapIops).data().toString(), QStringLiteral("–"));
+    for (int row = 0; row < model.rowCount(); ++row) {
+        EXPECT_FALSE(model.index(row, M::Cap).data().toString().contains(QLatin1String("IOPS"))) << row;
+    }
+    // On screen the IOPS cap follows the throughput cap.
+    auto *view = child<QTableView>(page, "levelTableView");
+    EXPECT_EQ(view->horizontalHeader()->visualIndex(M::CapIops), view->horizontalHeader()->visualIndex(M::Cap) + 1);
 }
 
 TEST(ServiceLevelsPage, DetailShowsThroughputAgainstCapAndUpcomingChanges)

@@ -9,8 +9,9 @@ function cssVar(name, fallback) {
   return v || fallback;
 }
 
-/// A time chart in `container`: series [{label, color, dash, stepped, fill}], data [xs(seconds), ...ys].
-/// update() keeps the chart when the series are the same, else rebuilds it.
+/// A time chart in `container`: series [{label, color, dash, stepped, fill, value}], data [xs(seconds), ...ys].
+/// update() keeps the chart when the series are the same, else rebuilds it; its `bands`
+/// ([{series: [upper, lower]}], 1-based series indexes) fill between two series (stacked areas).
 export class TimeChart {
   constructor(container, { height = 220, yFormat = (v) => String(v), yRange = null, xRange = null, axisSize = 64, ariaLabel = 'chart' } = {}) {
     this.xRange = xRange; // () => [from, to] in seconds: the selected time range, whatever the data
@@ -34,10 +35,10 @@ export class TimeChart {
     return Math.max(200, this.el.clientWidth || this.container.clientWidth - 28);
   }
 
-  update(series, data, { empty = false } = {}) {
+  update(series, data, { empty = false, bands = null } = {}) {
     this.empty.hidden = !empty;
     this.el.hidden = empty;
-    const sig = series.map((s) => s.label + '|' + (s.color || '')).join(';');
+    const sig = series.map((s) => s.label + '|' + (s.color || '')).join(';') + (bands ? '|bands' : '');
     if (this.plot && sig === this.signature) {
       this.plot.setData(data);
       return;
@@ -71,6 +72,7 @@ export class TimeChart {
           value: s.value || ((u, v) => (v == null ? '—' : fmt(v))),
         })),
       ],
+      bands: bands || undefined,
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
     };
@@ -111,4 +113,31 @@ export function fillForward(ys) {
     let last = null;
     return col.map((v) => (v == null ? last : (last = v)));
   });
+}
+
+/// Step series stacked bottom first, for stacked areas: `ys` are fillForward()ed columns (null
+/// counts as 0), `tops[i][t]` is the sum of ys[0..i][t], so series i is drawn as the band between
+/// tops[i - 1] and tops[i] (from 0 for the first) and tops[last] is the total.
+export function stack(ys) {
+  const tops = [];
+  ys.forEach((col, i) => tops.push(col.map((v, t) => (v || 0) + (i ? tops[i - 1][t] : 0))));
+  return tops;
+}
+
+/// GPUs allocated per project over time as stacked bands with the sum of the quotas as a line
+/// (the data of the Utilization page's allocation chart). `history`: [{time, project, allocated,
+/// quota}] (quota null or < 0: none). Returns {xs, names, raw, tops, quota, bands}: raw[i] is
+/// project names[i]'s own GPUs (the readout), tops[i] the top of its band, quota the sum of the
+/// quotas in force (null when no project has one), bands uPlot's fills between them.
+export function stackedAllocation(history) {
+  const alloc = pivot(history, { groupOf: (s) => s.project, valueOf: (s) => s.allocated });
+  const raw = fillForward(alloc.ys).map((col) => col.map((v) => v || 0));
+  const tops = stack(raw);
+  const q = pivot(history, { groupOf: (s) => s.project, valueOf: (s) => (s.quota != null && s.quota >= 0 ? s.quota : null) });
+  const qf = fillForward(q.ys);
+  const anyQuota = qf.some((col) => col.some((v) => v != null));
+  const quota = anyQuota ? alloc.xs.map((_, t) => qf.reduce((sum, col) => sum + (col[t] || 0), 0)) : null;
+  // uPlot series 1..n are the bands bottom first: band i+1 fills down to band i.
+  const bands = alloc.names.slice(1).map((_, i) => ({ series: [i + 2, i + 1] }));
+  return { xs: alloc.xs, names: alloc.names, raw, tops, quota, bands };
 }

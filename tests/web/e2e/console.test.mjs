@@ -126,6 +126,13 @@ test('viewer: dashboards, GPU chart, live update, refused action', async () => {
   await page.locator('#chart-allocation canvas').waitFor({ timeout: 30000 });
   const box = await page.locator('#chart-allocation canvas').boundingBox();
   assert.ok(box && box.width > 200 && box.height > 100, 'allocation chart has a size');
+  // Stacked by project (one filled band each) under the total quota, with a readout on hover.
+  assert.ok(Number(await page.locator('#chart-allocation').getAttribute('data-stacked')) >= 2, 'a band per project');
+  const legend = page.locator('#chart-allocation .u-legend .u-series');
+  assert.ok(await legend.filter({ hasText: 'total quota' }).count() === 1, 'the quota is a line of its own');
+  await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+  const readout = await legend.nth(1).locator('.u-value').innerText();
+  assert.match(readout, /^\d+(\.\d+)?$/, 'hovering reads out a project\'s own GPUs: ' + readout);
   await page.locator('#live-pill[data-state="live"]').waitFor({ timeout: 30000 });
   // Every range from an hour to a year answers from the history store.
   for (const label of ['24h', '7d', '1y', '1h']) {
@@ -365,6 +372,52 @@ test('Chargeback: this month per project with totals, a drill-down to jobs and v
     await shot(phone, `chargeback-phone-${scheme}`);
     await phone.context().close();
   }
+});
+
+// Where a cell sits on a phone: its box, the viewport's width, and whether its own cell or a
+// scroll box cuts it off (a clipped button cannot be reached by scrolling either).
+async function phoneReach(locator) {
+  return locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    let clippedBy = null;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === 'visible') continue;
+      const r = a.getBoundingClientRect();
+      const scrolls = a.scrollWidth > a.clientWidth && /auto|scroll/.test(style.overflowX);
+      // A scroll box may hold it past its edge (the reader scrolls there); anything else cuts it.
+      if (!scrolls && (box.right > r.right + 0.5 || box.left < r.left - 0.5)) { clippedBy = a.tagName.toLowerCase() + '.' + a.className; break; }
+    }
+    return { left: box.left, right: box.right, width: box.width, vw: window.innerWidth, clippedBy };
+  });
+}
+
+test('phone: Delete buttons and the chargeback\'s Cost stay in view while the other columns scroll', async () => {
+  const page = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await login(page, 'operator');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await tablePage(page, 'jobs', '#card-jobs tbody tr[data-key] button');
+  const deletes = page.locator('#card-jobs tbody tr[data-key] button', { hasText: 'Delete' });
+  assert.ok(await deletes.count() >= 1, 'an operator has Delete buttons');
+  for (let i = 0; i < Math.min(3, await deletes.count()); i++) {
+    const r = await phoneReach(deletes.nth(i));
+    assert.equal(r.clippedBy, null, `Delete button ${i} is cut off by ${r.clippedBy}`);
+    assert.ok(r.left >= 0 && r.right <= r.vw, `Delete button ${i} spans ${r.left.toFixed(0)}–${r.right.toFixed(0)} px of a ${r.vw} px phone`);
+  }
+  await shot(page, 'phone-jobs-operator');
+
+  await page.goto(baseUrl + '/#/chargeback');
+  const teamA = page.locator('#card-chargeback tbody tr[data-key="dgx/team-a"]');
+  await teamA.waitFor({ timeout: 60000 });
+  await page.waitForTimeout(300);
+  for (const [what, cell] of [['Cost header', page.locator('#card-chargeback thead th[data-key="cost"]')],
+    ['team-a\'s cost', teamA.locator('td[data-col="cost"]')]]) {
+    const r = await phoneReach(cell);
+    assert.equal(r.clippedBy, null, `${what} is cut off by ${r.clippedBy}`);
+    assert.ok(r.left >= 0 && r.right <= r.vw, `${what} spans ${r.left.toFixed(0)}–${r.right.toFixed(0)} px of a ${r.vw} px phone`);
+  }
+  await shot(page, 'phone-chargeback-cost');
+  await page.context().close();
 });
 
 test('phone: the navigation folds into a menu, nothing overflows sideways, labels not API words', async () => {

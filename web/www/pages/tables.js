@@ -298,7 +298,9 @@ export function mountServiceLevels(main, ctx) {
       { key: 'level', label: 'Level', narrow: false, render: (r) => h('span', { title: r.level_detail }, r.level || 'None') },
       { key: 'observed_mibps', label: 'Now', align: 'right', render: (r) => fmtMibps(r.observed_mibps) },
       { key: 'p95_mibps', label: 'p95 (24 h)', narrow: false, align: 'right', render: (r) => fmtMibps(r.p95_mibps) },
-      { key: 'cap_mibps', label: 'Cap', align: 'right', render: (r) => (r.cap_mibps == null ? (r.cap_iops ? fmtNum(r.cap_iops) + ' IOPS' : 'None') : fmtMibps(r.cap_mibps)) },
+      // One unit per column: the throughput cap, then the IOPS cap.
+      { key: 'cap_mibps', label: 'Throughput cap', align: 'right', render: (r) => (r.cap_mibps == null ? '—' : fmtMibps(r.cap_mibps)) },
+      { key: 'cap_iops', label: 'IOPS cap', narrow: false, align: 'right', render: (r) => (r.cap_iops == null ? '—' : fmtNum(r.cap_iops)) },
       { key: 'cap_used_percent', label: 'Of cap', align: 'right', render: (r) => (r.cap_used_percent == null ? '—' : chip(fmtPct(r.cap_used_percent), r.cap_used_percent >= 90 ? 'bad' : r.cap_used_percent >= 70 ? 'warn' : 'good')) },
       { key: 'flag', label: 'Flag', narrow: false, value: (r) => label(r.flag), render: (r) => (r.flag ? h('span', { title: r.flag_reason }, chip(label(r.flag), 'warn')) : '') },
       { key: 'cost_per_month', label: 'Cost / month', narrow: false, align: 'right', render: (r) => fmtMoney(r.cost_per_month, r.currency) },

@@ -3,13 +3,16 @@
 import * as api from '../api.js';
 import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey, label, fmtDay } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
-import { TimeChart, pivot, fillForward, PALETTE } from '../charts.js';
+import { TimeChart, pivot, fillForward, stackedAllocation, PALETTE } from '../charts.js';
 import { mountWhatIf } from './whatif.js';
 
 export const RANGES = [
   ['1h', 3600], ['6h', 21600], ['24h', 86400], ['7d', 604800], ['30d', 2592000], ['1y', 31536000],
 ];
-export const IDLE_UTILIZATION = 10; // % below which an allocated GPU counts as idle (Run:ai's view)
+export const IDLE_UTILIZATION = 10;
+// The quota line in the text colour, so it reads on the bands in light and dark mode.
+const cssQuotaColor = () => getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#444';
+ // % below which an allocated GPU counts as idle (Run:ai's view)
 
 export function mount(main, ctx) {
   const { store, prefs } = ctx;
@@ -33,7 +36,7 @@ export function mount(main, ctx) {
   main.append(grid);
 
   const quotaCard = card('GPUs per project against quota', { id: 'card-quota', subtitle: 'allocated / guaranteed quota' });
-  const allocCard = card('GPU allocation over time', { id: 'card-alloc' });
+  const allocCard = card('GPU allocation over time', { id: 'card-alloc', subtitle: 'stacked by project; dashed: total quota' });
   const utilCard = card('GPU utilization over time', { id: 'card-util', subtitle: 'mean over each project\'s allocated GPUs' });
   const idleCard = card('Idle allocated GPUs', { id: 'card-idle', subtitle: `running jobs below ${IDLE_UTILIZATION} % GPU utilization` });
   const storageCard = card('Storage per system', { id: 'card-storage', subtitle: 'capacity used and throughput now' });
@@ -142,17 +145,20 @@ export function mount(main, ctx) {
     renderHistory();
   }
 
+  let allocRaw = [];
   function renderHistory() {
-    const alloc = pivot(history, { groupOf: (s) => s.project, valueOf: (s) => s.allocated });
-    const ys = fillForward(alloc.ys);
-    // Sum of quotas at each time (each project's last known quota).
-    const q = pivot(history, { groupOf: (s) => s.project, valueOf: (s) => (s.quota > 0 ? s.quota : 0) });
-    const qf = fillForward(q.ys);
-    const quotaSum = alloc.xs.map((_, i) => qf.reduce((s, col) => s + (col[i] || 0), 0));
+    // Stacked: projects holding the same count get bands of their own (as lines they would lie on
+    // one another); the readout gives each project's own GPUs, the top of the stack the total.
+    const st = stackedAllocation(history);
+    allocRaw = st.raw;
+    const own = (u, v, si, idx) => (idx == null || allocRaw[si - 1] == null ? '—' : fmtGpus(allocRaw[si - 1][idx]));
+    allocChart.el.dataset.stacked = String(st.names.length);
     allocChart.update(
-      [...alloc.names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length], stepped: true })), { label: 'total quota', color: '#888', dash: [6, 4], stepped: true }],
-      [alloc.xs, ...ys, quotaSum],
-      { empty: !alloc.xs.length });
+      [...st.names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length], fill: PALETTE[i % PALETTE.length] + '99', stepped: true, value: own })),
+        ...(st.quota ? [{ label: 'total quota', color: cssQuotaColor(), dash: [6, 4], width: 2, stepped: true }] : [])],
+      [st.xs, ...st.tops, ...(st.quota ? [st.quota] : [])],
+      { empty: !st.xs.length, bands: st.bands });
+    const alloc = { names: st.names };
     const util = pivot(history, { groupOf: (s) => s.project, valueOf: (s) => (s.utilization == null ? null : s.utilization * 100) });
     utilChart.update(util.names.map((n, i) => ({ label: n, color: PALETTE[alloc.names.indexOf(n) >= 0 ? alloc.names.indexOf(n) % PALETTE.length : i] })), [util.xs, ...util.ys], { empty: !util.xs.length });
   }
