@@ -420,7 +420,7 @@ void ServerContext::endUserConnections(const QString &name, const QString &why)
     live.closeUser(name, why);
 }
 
-void ServerContext::audit(const QString &user,
+bool ServerContext::audit(const QString &user,
                           const QString &kind,
                           const QString &target,
                           const QString &from,
@@ -430,7 +430,7 @@ void ServerContext::audit(const QString &user,
 {
     core::HistoryService *history = engine.history();
     if (!history) {
-        return;
+        return true;
     }
     core::AuditEntry e;
     e.time = engine.clock().now().toUTC();
@@ -443,7 +443,7 @@ void ServerContext::audit(const QString &user,
     e.toState = to;
     e.outcome = outcome;
     e.message = message;
-    history->appendAudit(e);
+    return history->appendAudit(e);
 }
 
 } // namespace strata::web

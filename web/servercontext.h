@@ -155,8 +155,10 @@ public:
     /// Ends every session and live connection of a user (removed, new password or role).
     void endUserConnections(const QString &name, const QString &why);
     /// Appends an entry of this server (source "strata-server", a new action id, now) to the
-    /// audit log when there is a history store; never with a secret in it.
-    void audit(const QString &user,
+    /// audit log when there is a history store; never with a secret in it. False when the entry
+    /// is lost (HistoryService::appendAudit(): the audit spool is full or unwritable): the
+    /// reply then says the action was not audited.
+    bool audit(const QString &user,
                const QString &kind,
                const QString &target,
                const QString &from,

@@ -96,14 +96,17 @@ void putSource(RouteCall &call)
     if (const QList<core::Error> errors = c.sourceAdmin.check(edit); !errors.isEmpty()) {
         // The reason names no secret: the change may be an attempt to send the server's secrets
         // somewhere.
-        c.audit(call.session->user,
-                action,
-                name.left(64),
-                oldKind,
-                kind,
-                QStringLiteral("refused"),
-                errors.first().message);
-        c.replyJson(std::move(call.responder), fieldErrorsJson(errors), HttpStatus::UnprocessableEntity);
+        QJsonObject reply = fieldErrorsJson(errors);
+        if (!c.audit(call.session->user,
+                     action,
+                     name.left(64),
+                     oldKind,
+                     kind,
+                     QStringLiteral("refused"),
+                     errors.first().message)) {
+            reply.insert(QStringLiteral("audit"), QStringLiteral("this refusal could not be written to the audit log"));
+        }
+        c.replyJson(std::move(call.responder), reply, HttpStatus::UnprocessableEntity);
         return;
     }
     auto held = std::make_shared<Deferred>(std::move(call.responder));

@@ -2,9 +2,15 @@
 
 #include "models/core/offthread.h"
 
+#include <QLoggingCategory>
 #include <QPointer>
+#include <QTimer>
 
 namespace strata::core {
+
+namespace {
+Q_LOGGING_CATEGORY(lcHistoryService, "strata.history", QtInfoMsg)
+} // namespace
 
 HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent)
     : QObject(parent)
@@ -156,11 +162,107 @@ void HistoryService::projectHistory(const QString &source,
     });
 }
 
-void HistoryService::appendAudit(const AuditEntry &entry)
+bool HistoryService::appendAudit(const AuditEntry &entry)
 {
-    post([entry](IHistoryStore &store) {
-        store.appendAudit(entry);
+    if (!m_spool) {
+        post([entry](IHistoryStore &store) {
+            store.appendAudit(entry);
+        });
+        return m_openError.isEmpty();
+    }
+    if (const Status kept = m_spool->append(entry); !kept) {
+        qCWarning(lcHistoryService).noquote() << "audit entry lost:" << kept.error().message;
+        return false;
+    }
+    // A store that never opened keeps the entry in the spool for the next process.
+    post([this](IHistoryStore &) {
+        drainAuditSpool();
     });
+    return true;
+}
+
+Status HistoryService::enableAuditSpool(const QString &path, qint64 maxBytes, std::chrono::milliseconds retry)
+{
+    std::unique_ptr<AuditSpool> spool;
+    for (int i = 0; i < 16 && !spool; ++i) {
+        auto candidate = std::make_unique<AuditSpool>(i == 0 ? path : path + QStringLiteral(".%1").arg(i), maxBytes);
+        if (candidate->tryLock()) {
+            spool = std::move(candidate);
+        }
+    }
+    if (!spool) {
+        return fail(QStringLiteral("the audit spool %1 is in use by other processes").arg(path));
+    }
+    const Status loaded = spool->load();
+    if (!loaded) {
+        return loaded;
+    }
+    m_spoolRetry = retry;
+    m_spool = std::move(spool);
+    if (m_spool->size() > 0) {
+        qCInfo(lcHistoryService).noquote()
+            << m_spool->size() << "audit entries waiting in" << m_spool->path() << "are written to the history store";
+        post([this](IHistoryStore &) {
+            drainAuditSpool();
+        });
+    }
+    return {};
+}
+
+int HistoryService::spooledAuditCount() const
+{
+    return m_spool ? m_spool->size() : 0;
+}
+
+void HistoryService::drainAuditSpool()
+{
+    constexpr int kBatch = 64;
+    while (m_store && !m_spoolRetryArmed) {
+        const std::vector<AuditSpool::Pending> batch = m_spool->front(kBatch);
+        if (batch.empty()) {
+            return;
+        }
+        int written = 0;
+        bool failed = false;
+        for (const AuditSpool::Pending &p : batch) {
+            if (p.uncertain) {
+                const std::optional<bool> present = m_store->containsAudit(p.entry);
+                if (!present) {
+                    failed = true;
+                    break;
+                }
+                if (*present) {
+                    ++written;
+                    continue;
+                }
+            }
+            if (m_store->appendAudit(p.entry) < 0) {
+                failed = true;
+                break;
+            }
+            ++written;
+        }
+        if (const Status dropped = m_spool->dropFront(written); !dropped) {
+            // The entries stay in the file: the next drain (or process) finds them in the store.
+            qCWarning(lcHistoryService).noquote() << dropped.error().message;
+        }
+        if (!failed) {
+            continue;
+        }
+        // The failed write may have committed before the connection broke.
+        m_spool->markFrontUncertain();
+        m_spoolRetryArmed = true;
+        QTimer::singleShot(m_spoolRetry, m_worker, [this] {
+            m_spoolRetryArmed = false;
+            if (m_store) {
+                // PostgreSQL connections do not come back by themselves: ping() reconnects.
+                const Status answered = m_store->ping();
+                Q_UNUSED(answered); // a store still down fails the drain, which tries again later
+                drainAuditSpool();
+            }
+        });
+        return;
+    }
 }
 
 void HistoryService::applyRetention(const QDateTime &cutoff)

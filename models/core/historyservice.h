@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/auditspool.h"
 #include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
 #include "models/core/historystore.h"
@@ -8,6 +9,7 @@
 #include <QObject>
 #include <QThread>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -46,7 +48,24 @@ public:
                           const QDateTime &now,
                           QObject *context,
                           std::function<void(std::vector<ContainerForecast>)> done);
-    void appendAudit(const AuditEntry &entry);
+    /// Writes an audit entry, in order with the other audit entries. With an audit spool
+    /// (enableAuditSpool()) the entry is on disk before this returns and reaches the store
+    /// exactly once, in order, even across a store outage or a restart; false when it can be
+    /// neither written nor kept (the spool is full or unwritable: the caller tells the user the
+    /// action was not audited). Without a spool it is posted once (false: the store never
+    /// opened).
+    bool appendAudit(const AuditEntry &entry);
+    /// Keeps audit entries in an AuditSpool at `path` until the store took them: entries a
+    /// previous process left there are written first (each once: see
+    /// IHistoryStore::containsAudit()). When another running process (a replica on the same
+    /// host) holds `path`, "<path>.1" ... "<path>.15" are tried.
+    /// While the store fails, the spool is retried every `retry` (the store reconnects first).
+    /// Call once, right after construction; a Kind::Failed error when the spool cannot be read.
+    Status enableAuditSpool(const QString &path,
+                            qint64 maxBytes = AuditSpool::kDefaultMaxBytes,
+                            std::chrono::milliseconds retry = std::chrono::seconds(5));
+    /// Audit entries waiting in the spool (0 without one).
+    [[nodiscard]] int spooledAuditCount() const;
     void recordProjectSamples(const QString &source, std::vector<ProjectSample> samples, const QDateTime &at);
     /// Empty `project` = all projects of `source`; `done` gets them by project, then time.
     void projectHistory(const QString &source,
@@ -197,6 +216,13 @@ private:
     void ask(QObject *context, std::function<void(R)> done, std::function<R(IHistoryStore &)> read, R failed = {});
 
     void post(std::function<void(IHistoryStore &)> fn);
+    /// History thread: writes the spool's entries to the store in order; on a failure keeps
+    /// the rest and tries again after m_spoolRetry.
+    void drainAuditSpool();
+
+    std::unique_ptr<AuditSpool> m_spool;
+    std::chrono::milliseconds m_spoolRetry{5000};
+    bool m_spoolRetryArmed = false; ///< history thread only
 
     QThread m_thread;
     QObject *m_worker = nullptr;

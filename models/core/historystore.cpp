@@ -1275,6 +1275,41 @@ qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
     return id;
 }
 
+std::optional<bool> SqlHistoryStore::containsAudit(const AuditEntry &entry)
+{
+    if (!entry.time.isValid()) {
+        return false; // nothing to match it by: the store stamps it when written
+    }
+    if (!d->requireOpen()) {
+        return std::nullopt;
+    }
+    QSqlQuery query = d->select(QStringLiteral("SELECT 1 FROM audit_log WHERE action_id = ? AND t = ? AND user_name = ?"
+                                               " AND source = ? AND kind = ? AND target = ? AND from_state = ?"
+                                               " AND to_state = ? AND outcome = ? AND message = ? AND replica = ?"
+                                               " LIMIT 1"));
+    query.addBindValue(notNull(entry.actionId));
+    query.addBindValue(entry.time.toMSecsSinceEpoch());
+    for (const QString *text : {&entry.user,
+                                &entry.source,
+                                &entry.kind,
+                                &entry.target,
+                                &entry.fromState,
+                                &entry.toState,
+                                &entry.outcome,
+                                &entry.message,
+                                &entry.replica}) {
+        query.addBindValue(notNull(*text));
+    }
+    if (!query.exec()) {
+        d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
+        return std::nullopt;
+    }
+    const bool found = query.next();
+    query.finish();
+    d->lastError.clear();
+    return found;
+}
+
 std::vector<AuditEntry> SqlHistoryStore::auditLog(int limit, const QString &source)
 {
     if (!d->requireOpen()) {

@@ -281,6 +281,15 @@ public:
 
     /// Appends an audit entry; returns its id, or -1 on failure.
     virtual qint64 appendAudit(const AuditEntry &entry) = 0;
+    /// Whether the log holds an entry equal to `entry` in every field but the id (its time to
+    /// the millisecond and its action id make it unique); nullopt when the store cannot tell.
+    /// Replaying spooled entries uses it so none is written twice. A store that keeps no log
+    /// answers false.
+    virtual std::optional<bool> containsAudit(const AuditEntry &entry)
+    {
+        Q_UNUSED(entry);
+        return false;
+    }
     /// Newest first, at most `limit`; empty `source` = all sources.
     virtual std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) = 0;
     /// Entries of one `kind` ("volume.service_level") at or after `since` (invalid = all), newest first.
@@ -564,6 +573,7 @@ public:
     std::vector<ProjectSample>
     projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override;
     qint64 appendAudit(const AuditEntry &entry) override;
+    std::optional<bool> containsAudit(const AuditEntry &entry) override;
     std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
     std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) override;
     bool recordVolumePerf(const QString &source,

@@ -1,10 +1,12 @@
 #include "models/core/runtime.h"
 
+#include "models/core/auditspool.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/sharedsettings.h"
 
+#include <QDebug>
 #include <QFileInfo>
 
 namespace strata::core {
@@ -65,6 +67,13 @@ Result<std::unique_ptr<Runtime>> Runtime::build(RuntimeOptions options)
         }
         r->m_history = std::make_unique<HistoryService>(std::make_unique<SqlHistoryStore>(location, *r->m_clock));
         r->m_historyError = r->m_history->openError();
+        // Audit entries survive a store outage (and this process ending during one) in a spool.
+        if (const QString spool = options.auditSpool.isEmpty() ? auditSpoolPathFor(location) : options.auditSpool;
+            !spool.isEmpty() && r->m_historyError.isEmpty()) {
+            if (const Status enabled = r->m_history->enableAuditSpool(spool); !enabled) {
+                qWarning().noquote() << "audit entries are not spooled:" << enabled.error().message;
+            }
+        }
         if (r->m_historyError.isEmpty()) {
             // At start and then daily, for sessions left open.
             r->keepRetention();

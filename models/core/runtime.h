@@ -62,6 +62,9 @@ struct RuntimeOptions
     /// in-memory one): a SQLite path or a PostgreSQL URL, its password included when it has one
     /// (SqlHistoryStore keeps it out of messages).
     QString store;
+    /// The audit spool (HistoryService::enableAuditSpool()); empty = auditSpoolPathFor(the
+    /// store). None for an in-memory store.
+    QString auditSpool;
     QString user; ///< recorded in the audit log
     /// This process among replicas sharing a store (ReplicaCoordinator::Options::replicaId), named
     /// in the audit entry when a changed config value is applied to the shared settings at start;
