@@ -68,6 +68,13 @@ struct WebServerOptions
     qint64 maxLoginBodyBytes = 4 * 1024;  ///< POST /api/v1/login; 413
     qint64 maxApiBodyBytes = 1024 * 1024; ///< other /api/v1 requests with a live session; 413
     qint64 maxOtherBodyBytes = 1024;      ///< every other route; 413 (/api/v1 without a session: 401)
+    /// POST /api/v1/what-if/quota: a body naming every project of a 2,000-project cluster in
+    /// both members fits; 413.
+    qint64 maxWhatIfBodyBytes = 256 * 1024;
+    /// Routes whose work grows with the estate (the quota what-if): per user at most this many
+    /// at once and this many started a minute; more is 429 with Retry-After.
+    int expensiveRoutesInFlight = 2;
+    int expensiveRoutesPerMinute = 30;
 
     // Connection limits.
     int headerTimeoutMs = 10000;      ///< a complete header block within this of its first byte (408)

@@ -181,6 +181,11 @@ bodies = {
 for name, text in bodies.items():
     write("chunked_body", name, b"\x10\x00\x07" + text.encode())
 
+# Quota what-if bodies as the web console sends them.
+write("whatif_body", "quotas", '{"source":"k8s-ai","quotas":{"team-a":4,"team-b":2.5},"weights":{"team-b":3}}')
+write("whatif_body", "named", '{"source":"k8s-ai","projects":["p1","p2"],"quotas":{"p1":1,"p2":0},"weights":{"p1":1e6}}')
+write("whatif_body", "unknown", '{"source":"k8s-ai","quotas":{"team-z":1,"team-a":-1}}')
+
 # Support bundles: the demo's trimmed body (the target wraps it in header and checksum), one
 # part of it alone, and the same body as a whole gzip'd bundle file for the raw path.
 import gzip
