@@ -13,6 +13,7 @@
 #include <memory>
 
 class QHttpServerRequest;
+class QSslCipher;
 
 namespace strata::core {
 class ReplicaCoordinator;
@@ -22,6 +23,10 @@ class Engine;
 namespace strata::web {
 
 class LiveFeed;
+
+/// The TLS cipher suites the server offers: Mozilla's "intermediate" profile (TLS 1.2 with
+/// ECDHE/DHE and AES-GCM or ChaCha20-Poly1305, TLS 1.3's three), those the TLS library has.
+QList<QSslCipher> intermediateTlsCiphers();
 
 struct WebServerOptions
 {
