@@ -73,6 +73,10 @@ struct WebServerOptions
     qint64 maxLoginBodyBytes = 4 * 1024;  ///< POST /api/v1/login; 413
     qint64 maxApiBodyBytes = 1024 * 1024; ///< other /api/v1 requests with a live session; 413
     qint64 maxOtherBodyBytes = 1024;      ///< every other route; 413 (/api/v1 without a session: 401)
+    /// When set, GET /metrics answers only a request with "Authorization: Bearer <token>"
+    /// (401 otherwise), as Prometheus' bearer_token / a ServiceMonitor's bearerTokenSecret send
+    /// it. Empty: /metrics is open to whoever reaches the server. A secret: never logged.
+    QByteArray metricsToken;
     /// POST /api/v1/what-if/quota: a body naming every project of a 2,000-project cluster in
     /// both members fits; 413.
     qint64 maxWhatIfBodyBytes = 256 * 1024;
