@@ -13,6 +13,8 @@
 #include <QTcpSocket>
 
 #include <algorithm>
+#include <limits>
+#include <string_view>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -26,6 +28,9 @@ constexpr qint64 kGuardReservedDescriptors = 128;
 /// How long a refused connection is still read (and dropped) so the client sees the answer
 /// before the close, instead of a reset that can discard it.
 constexpr int kGuardLingerMs = 2000;
+/// What a connection may send ahead while an answer is in progress, before the server stops
+/// reading from it (the kernel's buffers and TCP flow control then hold the rest).
+constexpr qint64 kGuardHoldBytes = 1024 * 1024 + 64 * 1024;
 /// Pending connections the kernel queues before accept() (see createServer).
 constexpr int kListenBacklog = 4096;
 
@@ -33,6 +38,22 @@ QByteArray guardReasonPhrase(int status)
 {
     const std::string_view phrase = http::reasonPhrase(status);
     return phrase.empty() ? QByteArrayLiteral("Error") : QByteArray(phrase.data(), qsizetype(phrase.size()));
+}
+
+/// QHttpServer's limits on a header block (QHttpHeaderParser): fields, and bytes of one field line.
+constexpr int kGuardMaxHeaderFields = 100;
+constexpr int kGuardMaxHeaderFieldBytes = 8 * 1024;
+/// The longest chunk-size line (digits and extension) a chunked body may carry.
+constexpr int kGuardMaxChunkLineBytes = 1024;
+
+/// An RFC 9110 token: what QHttpServer accepts as a header name.
+bool guardIsFieldName(const QByteArray &name)
+{
+    static constexpr std::string_view others = "!#$%&'*+-.^_`|~";
+    return !name.isEmpty() && std::all_of(name.begin(), name.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+               || others.find(ch) != std::string_view::npos;
+    });
 }
 
 bool guardIsHttpToken(const QByteArray &method)
@@ -56,7 +77,9 @@ RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes)
     const auto refused = [&out](int status, QString message) {
         out.status = status;
         out.message = std::move(message);
-        out.reason = status == 414 ? QByteArray("url_too_long") : QByteArray("bad_request");
+        out.reason = status == 414   ? QByteArray("url_too_long")
+                     : status == 431 ? QByteArray("header_too_large")
+                                     : QByteArray("bad_request");
         return out;
     };
     QList<QByteArray> lines = block.split('\n');
@@ -64,10 +87,15 @@ RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes)
         if (line.endsWith('\r')) {
             line.chop(1);
         }
+        // A CR anywhere else ends a line for some parsers and not for others.
+        if (line.contains('\r')) {
+            return refused(400, QStringLiteral("malformed header line"));
+        }
     }
     RequestHead &head = out.head;
     const QList<QByteArray> requestLine = lines.value(0).split(' ');
-    if (requestLine.size() != 3 || !guardIsHttpToken(requestLine.at(0)) || !requestLine.at(2).startsWith("HTTP/1.")) {
+    if (requestLine.size() != 3 || !guardIsHttpToken(requestLine.at(0)) || !requestLine.at(2).startsWith("HTTP/1.")
+        || requestLine.at(2).size() != 8) {
         return refused(400, QStringLiteral("malformed request line"));
     }
     head.method = requestLine.at(0);
@@ -81,19 +109,49 @@ RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes)
         if (line.isEmpty()) {
             continue;
         }
+        // QHttpServer (Qt 6.4) drops every header of a request when one of them breaks its
+        // rules (a name that is not a token, a folded line, over 100 fields or a field over
+        // 8 KiB): it would then read no body where this guard reads one. Refused here instead.
         const qsizetype colon = line.indexOf(':');
-        if (colon <= 0) {
+        if (colon <= 0 || !guardIsFieldName(line.left(colon))) {
             return refused(400, QStringLiteral("malformed header line"));
         }
-        head.headers.append({line.left(colon).trimmed(), line.mid(colon + 1).trimmed()});
+        if (head.headers.size() >= kGuardMaxHeaderFields || line.size() > kGuardMaxHeaderFieldBytes) {
+            return refused(431, QStringLiteral("the request headers are too large"));
+        }
+        head.headers.append({line.left(colon), line.mid(colon + 1).trimmed()});
     }
-    out.chunked = head.header("Transfer-Encoding").toLower().contains("chunked");
+    const auto count = [&head](const QByteArray &name) {
+        return std::count_if(head.headers.cbegin(), head.headers.cend(), [&name](const auto &header) {
+            return header.first.compare(name, Qt::CaseInsensitive) == 0;
+        });
+    };
+    for (const char *single : {"Host", "Content-Length", "Transfer-Encoding", "Upgrade"}) {
+        if (count(QByteArray(single)) > 1) {
+            return refused(400, QStringLiteral("more than one %1 header").arg(QLatin1String(single)));
+        }
+    }
+    const QByteArray encoding = head.header("Transfer-Encoding");
     const QByteArray lengthText = head.header("Content-Length");
-    bool lengthOk = true;
-    out.contentLength = lengthText.isEmpty() ? 0 : lengthText.toLongLong(&lengthOk);
-    if (!lengthOk || out.contentLength < 0) {
-        out.contentLength = 0;
-        return refused(400, QStringLiteral("malformed Content-Length"));
+    if (count("Transfer-Encoding") > 0) {
+        // Only "chunked": Qt takes any value containing the word for chunked.
+        if (encoding.compare("chunked", Qt::CaseInsensitive) != 0) {
+            return refused(400, QStringLiteral("unsupported Transfer-Encoding (only chunked)"));
+        }
+        if (count("Content-Length") > 0) {
+            return refused(400, QStringLiteral("both Content-Length and Transfer-Encoding"));
+        }
+        out.chunked = true;
+    }
+    if (count("Content-Length") > 0) {
+        const bool digits = !lengthText.isEmpty() && lengthText.size() <= 18
+                            && std::all_of(lengthText.begin(), lengthText.end(), [](char ch) {
+                                   return ch >= '0' && ch <= '9';
+                               });
+        if (!digits) {
+            return refused(400, QStringLiteral("malformed Content-Length"));
+        }
+        out.contentLength = lengthText.toLongLong();
     }
     return out;
 }
@@ -113,10 +171,114 @@ qsizetype findRequestHeadEnd(const QByteArray &head, qsizetype from)
 
 qint64 parseChunkSizeLine(const QByteArray &line)
 {
-    const qsizetype semicolon = line.indexOf(';');
-    bool ok = false;
-    const qint64 size = (semicolon < 0 ? line : line.left(semicolon)).trimmed().toLongLong(&ok, 16);
-    return ok && size >= 0 ? size : -1;
+    ChunkedBodyScanner scanner(std::numeric_limits<qint64>::max());
+    const QByteArray framed = line + "\r\n";
+    const qsizetype taken = scanner.feed(framed.constData(), framed.size());
+    if (scanner.status() == ChunkedBodyScanner::Status::Malformed || taken != framed.size()) {
+        return -1;
+    }
+    // Past the line the scanner waits for data (or, after a last chunk, for its CRLF).
+    return scanner.awaitingFinalLf() || scanner.status() != ChunkedBodyScanner::Status::More ? -1
+                                                                                             : scanner.pendingChunk();
+}
+
+// ---------------------------------------------------------------------------------------------
+// ChunkedBodyScanner
+
+ChunkedBodyScanner::ChunkedBodyScanner(qint64 maxBodyBytes)
+    : m_max(std::max<qint64>(0, maxBodyBytes))
+{}
+
+qsizetype ChunkedBodyScanner::feed(const char *data, qsizetype size)
+{
+    qsizetype i = 0;
+    const auto malformed = [this, &i] {
+        m_status = Status::Malformed;
+        return i;
+    };
+    while (i < size && m_status == Status::More) {
+        if (m_state == State::Data) {
+            const qint64 take = std::min<qint64>(m_size, size - i);
+            m_size -= take;
+            i += qsizetype(take);
+            if (m_size == 0) {
+                m_state = State::DataCr;
+            }
+            continue;
+        }
+        const char ch = data[i++];
+        switch (m_state) {
+        case State::Size:
+        case State::SizeSpace:
+        case State::Extension: {
+            if (++m_lineBytes > kGuardMaxChunkLineBytes) {
+                return malformed();
+            }
+            const bool hex = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+            if (m_state == State::Size && hex) {
+                if (++m_digits > 15) {
+                    return malformed();
+                }
+                m_size = m_size * 16 + (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+            } else if (ch == '\r' && m_digits > 0) {
+                m_state = State::SizeLf;
+            } else if (m_state == State::Extension) {
+                // Anything visible (or a space or tab) but CR: Qt ignores what follows the ";".
+                if (ch != '\t' && (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)) {
+                    return malformed();
+                }
+            } else if (m_digits > 0 && (ch == ' ' || ch == '\t')) {
+                m_state = State::SizeSpace;
+            } else if (m_digits > 0 && ch == ';') {
+                m_state = State::Extension;
+            } else {
+                return malformed();
+            }
+            break;
+        }
+        case State::SizeLf:
+            if (ch != '\n') {
+                return malformed();
+            }
+            m_digits = 0;
+            m_lineBytes = 0;
+            if (m_size == 0) {
+                m_state = State::FinalCr;
+            } else if (m_size > m_max - m_seen) {
+                m_status = Status::TooLarge;
+                return i;
+            } else {
+                m_seen += m_size;
+                m_state = State::Data;
+            }
+            break;
+        case State::DataCr:
+        case State::FinalCr:
+            if (ch != '\r') {
+                return malformed();
+            }
+            m_state = m_state == State::DataCr ? State::DataLf : State::FinalLf;
+            break;
+        case State::DataLf:
+            if (ch != '\n') {
+                return malformed();
+            }
+            m_state = State::Size;
+            m_size = 0;
+            break;
+        case State::FinalLf:
+            if (ch != '\n') {
+                return malformed();
+            }
+            m_state = State::Done;
+            m_status = Status::Done;
+            break;
+        case State::Data:
+        case State::Done:
+            break;
+        }
+    }
+    return i;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,8 +302,13 @@ QByteArray RequestHead::path() const
 
 bool RequestHead::websocketUpgrade() const
 {
-    return header("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0
-           && header("Connection").toLower().contains("upgrade");
+    // QHttpServer reads every Connection header, joined.
+    bool upgrade = false;
+    for (const auto &[key, value] : headers) {
+        upgrade =
+            upgrade || (key.compare("Connection", Qt::CaseInsensitive) == 0 && value.toLower().contains("upgrade"));
+    }
+    return upgrade && header("Upgrade").compare("websocket", Qt::CaseInsensitive) == 0;
 }
 
 QString clientKey(const QHostAddress &address)
@@ -328,31 +495,27 @@ struct HttpGuard::Conn
         Upgraded,  ///< a WebSocket now: not guarded, still counted
         Closing    ///< refused or timed out: dropping what arrives until closed
     };
-    enum class ChunkState
-    {
-        Size,
-        Data,
-        DataEnd,
-        Trailer
-    };
-
     QTcpSocket *socket = nullptr;
     QHostAddress peer;
     QString client;
     bool counted = true;
     Phase phase = Phase::Head;
-    QByteArray head;      ///< the header block so far
-    qint64 bodyLeft = 0;  ///< Body: bytes still to come
-    qint64 bodyLimit = 0; ///< Chunked: data bytes allowed
-    qint64 bodySeen = 0;  ///< Chunked: data bytes so far
-    HeadVerdict verdict;  ///< of the request being read
-    ChunkState chunk = ChunkState::Size;
-    QByteArray chunkLine;
-    qint64 chunkLeft = 0;
+    QByteArray head;     ///< the header block so far
+    qint64 bodyLeft = 0; ///< Body: bytes still to come
+    HeadVerdict verdict; ///< of the request being read
+    ChunkedBodyScanner chunked;
+    /// Chunked: the previous batch of bytes ended between the last chunk's CR and LF.
+    bool finalCrAtBatchEnd = false;
     qint64 leftover = 0;   ///< bytes QHttpServer's parser left unread after its last turn
     bool awaiting = false; ///< a complete request is being answered
-    bool started = false;  ///< at least one request was read on this connection
-    qint64 deadline = 0;   ///< m_clock ms; 0 = none
+    /// QHttpServer took a complete request whose answer is not written out yet.
+    bool answering = false;
+    /// The bytes after that request are kept from QHttpServer in a read transaction of ours.
+    bool holding = false;
+    /// A refusal waiting for the answer in progress to go out first.
+    QByteArray pendingRefusal;
+    bool started = false; ///< at least one request was read on this connection
+    qint64 deadline = 0;  ///< m_clock ms; 0 = none
     QByteArray deadlineReason;
     qint64 since = 0; ///< when it began waiting for its current request (eviction order)
     QList<QMetaObject::Connection> links;
@@ -494,8 +657,21 @@ void HttpGuard::attach(QTcpSocket *socket)
     // After QHttpServer's parser: what it left unread is not new the next time.
     c.links << connect(socket, &QIODevice::readyRead, this, [this, socket] {
         const auto found = m_conns.find(socket);
-        if (found != m_conns.end()) {
-            found->second->leftover = socket->bytesAvailable();
+        if (found == m_conns.end()) {
+            return;
+        }
+        Conn &conn = *found->second;
+        conn.leftover = socket->bytesAvailable();
+        if (conn.phase == Conn::Phase::Closing || conn.phase == Conn::Phase::Upgraded || conn.holding) {
+            return;
+        }
+        // QHttpServer commits its read transaction when it has a complete request (and keeps it
+        // open while a request is partial): one was just handed to a route.
+        if (!socket->isTransactionStarted()) {
+            conn.answering = true;
+            if (socket->bytesAvailable() > 0) {
+                hold(conn);
+            }
         }
     });
 }
@@ -558,6 +734,43 @@ void HttpGuard::onReadyRead(QTcpSocket *socket)
     const QByteArray fresh = socket->peek(available).mid(c.leftover);
     c.leftover = available;
     scan(c, fresh);
+    if ((c.answering || c.holding) && c.phase != Conn::Phase::Closing && c.phase != Conn::Phase::Upgraded) {
+        hold(c);
+    }
+}
+
+void HttpGuard::hold(Conn &c)
+{
+    QTcpSocket *socket = c.socket;
+    if (!c.holding) {
+        if (socket->isTransactionStarted()) {
+            return; // QHttpServer is inside a request: nothing to keep from it
+        }
+        socket->startTransaction();
+        socket->setReadBufferSize(kGuardHoldBytes);
+        c.holding = true;
+    }
+    // Read, so QHttpServer finds nothing; the transaction keeps the bytes for later.
+    (void)socket->read(socket->bytesAvailable());
+    c.leftover = 0;
+}
+
+void HttpGuard::unhold(Conn &c)
+{
+    QTcpSocket *socket = c.socket;
+    c.holding = false;
+    socket->rollbackTransaction();
+    socket->setReadBufferSize(0);
+    // Already checked: not new to the guard when QHttpServer now reads them.
+    c.leftover = socket->bytesAvailable();
+    if (c.leftover > 0) {
+        QMetaObject::invokeMethod(
+            socket,
+            [socket] {
+                Q_EMIT socket->readyRead();
+            },
+            Qt::QueuedConnection);
+    }
 }
 
 void HttpGuard::onWritten(QTcpSocket *socket)
@@ -567,9 +780,21 @@ void HttpGuard::onWritten(QTcpSocket *socket)
         return;
     }
     Conn &c = *it->second;
+    if (c.answering && socket->bytesToWrite() == 0) {
+        // The answer is written: the next request may reach QHttpServer.
+        c.answering = false;
+        if (!c.pendingRefusal.isEmpty()) {
+            socket->write(std::exchange(c.pendingRefusal, QByteArray()));
+            c.deadline = now() + kGuardLingerMs;
+            return;
+        }
+        if (c.holding && c.phase != Conn::Phase::Closing) {
+            unhold(c);
+        }
+    }
     if (c.phase == Conn::Phase::Closing) {
         const auto *ssl = qobject_cast<QSslSocket *>(socket);
-        if (socket->bytesToWrite() == 0 && (!ssl || ssl->encryptedBytesToWrite() == 0)) {
+        if (socket->bytesToWrite() == 0 && (!ssl || ssl->encryptedBytesToWrite() == 0) && !c.answering) {
             // The answer is out: end our side, keep reading until the client closes.
             ::shutdown(int(socket->socketDescriptor()), SHUT_WR);
         }
@@ -652,52 +877,29 @@ void HttpGuard::scan(Conn &c, const QByteArray &bytes)
         case Conn::Phase::Chunked: {
             c.deadline = now() + m_limits.idleTimeoutMs;
             c.deadlineReason = "idle_timeout";
-            if (c.chunk == Conn::ChunkState::Data) {
-                const qint64 take = std::min<qint64>(c.chunkLeft, n - i);
-                c.chunkLeft -= take;
-                i += qsizetype(take);
-                if (c.chunkLeft == 0) {
-                    c.chunk = Conn::ChunkState::DataEnd;
-                    c.chunkLine.clear();
-                }
+            const qsizetype taken = c.chunked.feed(bytes.constData() + i, n - i);
+            const bool lfFirst = i == 0 && taken == 1 && c.finalCrAtBatchEnd;
+            i += taken;
+            c.finalCrAtBatchEnd = false;
+            switch (c.chunked.status()) {
+            case ChunkedBodyScanner::Status::More:
+                // Qt reads the two bytes after the last chunk in one go: when only the CR was
+                // there, its next read takes the LF and one byte of whatever follows.
+                c.finalCrAtBatchEnd = c.chunked.awaitingFinalLf();
                 break;
-            }
-            const char ch = bytes[i++];
-            if (ch != '\n') {
-                if (c.chunkLine.size() > 256) {
+            case ChunkedBodyScanner::Status::Done:
+                if (lfFirst && i < n) {
                     refuse(c, 400, QStringLiteral("malformed chunked body"), "bad_request");
                     return;
                 }
-                c.chunkLine += ch;
+                requestDone(c);
                 break;
-            }
-            const QByteArray line = c.chunkLine.trimmed();
-            c.chunkLine.clear();
-            if (c.chunk == Conn::ChunkState::DataEnd) {
-                c.chunk = Conn::ChunkState::Size;
-                break;
-            }
-            if (c.chunk == Conn::ChunkState::Trailer) {
-                if (line.isEmpty()) {
-                    requestDone(c);
-                }
-                break;
-            }
-            const qint64 size = parseChunkSizeLine(line);
-            if (size < 0) {
+            case ChunkedBodyScanner::Status::Malformed:
                 refuse(c, 400, QStringLiteral("malformed chunked body"), "bad_request");
                 return;
-            }
-            c.bodySeen += size;
-            if (c.bodySeen > c.bodyLimit) {
+            case ChunkedBodyScanner::Status::TooLarge:
                 refuse(c, c.verdict.tooLargeStatus, c.verdict.tooLargeMessage, c.verdict.tooLargeReason);
                 return;
-            }
-            if (size == 0) {
-                c.chunk = Conn::ChunkState::Trailer;
-            } else {
-                c.chunk = Conn::ChunkState::Data;
-                c.chunkLeft = size;
             }
             break;
         }
@@ -723,6 +925,11 @@ bool HttpGuard::headComplete(Conn &c)
     HeadVerdict verdict = m_check(head, c.peer);
     if (verdict.status != 0) {
         refuse(c, verdict.status, verdict.message, verdict.reason, verdict.headers);
+        return false;
+    }
+    if (verdict.upgrade && (c.answering || c.holding)) {
+        // The WebSocket server would take the socket over before the answers ahead of it.
+        refuse(c, 400, QStringLiteral("a WebSocket upgrade cannot be pipelined"), "bad_request");
         return false;
     }
     if (verdict.upgrade) {
@@ -755,10 +962,8 @@ bool HttpGuard::headComplete(Conn &c)
     c.verdict = verdict;
     if (chunked) {
         c.phase = Conn::Phase::Chunked;
-        c.chunk = Conn::ChunkState::Size;
-        c.chunkLine.clear();
-        c.bodyLimit = verdict.maxBodyBytes;
-        c.bodySeen = 0;
+        c.chunked = ChunkedBodyScanner(verdict.maxBodyBytes);
+        c.finalCrAtBatchEnd = false;
         c.deadline = now() + m_limits.idleTimeoutMs;
         c.deadlineReason = "idle_timeout";
         return true;
@@ -814,11 +1019,21 @@ void HttpGuard::refuse(Conn &c,
     }
     response += "Cache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: "
                 + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
-    // What was buffered for the parser is dropped now.
+    // What was buffered for the parser (or held from it) is dropped now.
     if (socket->isTransactionStarted()) {
         socket->commitTransaction();
     }
     socket->skip(socket->bytesAvailable());
+    if (c.holding) {
+        c.holding = false;
+        socket->setReadBufferSize(0);
+    }
+    if (c.answering) {
+        // After the answer in progress, in order.
+        c.pendingRefusal = response;
+        c.deadline = now() + m_limits.idleTimeoutMs;
+        return;
+    }
     socket->write(response);
 }
 

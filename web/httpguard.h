@@ -61,9 +61,66 @@ RequestHeadParse parseRequestHead(const QByteArray &block, int maxUrlBytes);
 /// ends), looking at line ends from `from` on; -1 when the block is not complete yet.
 qsizetype findRequestHeadEnd(const QByteArray &head, qsizetype from);
 
-/// The size in a chunked body's chunk-size line (hex, a ";extension" ignored, spaces trimmed);
-/// -1 when the line is malformed.
+/// The size in a chunked body's chunk-size line without its CRLF: 1 to 15 hex digits, then
+/// optionally spaces and a ";extension" (ignored); -1 for anything else (signs, "0x", leading
+/// spaces, a bare LF).
 qint64 parseChunkSizeLine(const QByteArray &line);
+
+/// Reads a chunked request body as a stream and says where it ends, strictly enough that
+/// QHttpServer's own reader (Qt 6.4) ends it at the same byte however the bytes are split:
+///   chunk      = 1*15HEXDIG [ *(SP / HTAB) [ ";" chunk-ext ] ] CRLF data CRLF
+///   last-chunk = 1*15"0"    [ *(SP / HTAB) [ ";" chunk-ext ] ] CRLF CRLF
+/// Trailers are refused (Qt reads exactly two bytes after the last chunk and would parse a
+/// trailer as the next request), as are bare LF, a CR not before LF, and a chunk-size line over
+/// 1 KiB. Pure: no I/O.
+class ChunkedBodyScanner
+{
+public:
+    enum class Status
+    {
+        More,      ///< the body goes on: feed the next bytes
+        Done,      ///< the body ended (feed() stopped right after its last byte)
+        Malformed, ///< not the grammar above
+        TooLarge,  ///< its data passed maxBodyBytes
+    };
+
+    /// maxBodyBytes: the most data bytes (chunk contents, not framing) allowed, >= 0.
+    explicit ChunkedBodyScanner(qint64 maxBodyBytes = 0);
+
+    /// Reads `size` bytes of the stream, stopping after the body's last byte or at the first
+    /// byte that breaks the grammar; returns how many it took (the rest belong to the next
+    /// request). Does nothing once status() is not More.
+    qsizetype feed(const char *data, qsizetype size);
+    [[nodiscard]] Status status() const { return m_status; }
+    /// Data bytes so far (within maxBodyBytes).
+    [[nodiscard]] qint64 bodyBytes() const { return m_seen; }
+    /// The last chunk and the CR after it were read, its LF has not come yet.
+    [[nodiscard]] bool awaitingFinalLf() const { return m_state == State::FinalLf; }
+    /// Data bytes of the current chunk still to come; 0 between chunks.
+    [[nodiscard]] qint64 pendingChunk() const { return m_state == State::Data ? m_size : 0; }
+
+private:
+    enum class State
+    {
+        Size,      ///< hex digits
+        SizeSpace, ///< spaces after the digits, before ";"
+        Extension, ///< after ";" up to CR
+        SizeLf,
+        Data,
+        DataCr,
+        DataLf,
+        FinalCr,
+        FinalLf,
+        Done
+    };
+    qint64 m_max = 0;
+    qint64 m_seen = 0;
+    qint64 m_size = 0;   ///< the chunk-size being read / the chunk's data still to come
+    int m_digits = 0;    ///< hex digits of the size line so far
+    int m_lineBytes = 0; ///< bytes of the size line so far
+    State m_state = State::Size;
+    Status m_status = Status::More;
+};
 
 /// The server's decision on a complete header block (HttpGuard::HeadCheck).
 struct HeadVerdict
@@ -134,7 +191,10 @@ qint64 raiseOpenFileLimit();
 ///   - the HeadCheck's verdict on the complete header block (Host, WebSocket upgrades, the
 ///     route's body limit), then a declared Content-Length over the limit is refused before the
 ///     body is read, and a chunked body as soon as it passes the limit.
-/// A refusal is one JSON response with Connection: close; the parser never sees the request,
+/// Pipelined requests are answered in order: while a request is being answered, the bytes of
+/// the next ones are checked as they arrive but kept from the parser until the answer is out.
+/// A refusal is one JSON response with Connection: close (after the answer in progress, if
+/// any); the parser never sees the request,
 /// what the client still sends is read and dropped for a moment (so it receives the answer),
 /// then the connection closes. Counters go to WebServerCounters (strata_web_refused_*).
 /// Owner thread only.
@@ -174,6 +234,8 @@ private:
     void onReadyRead(QTcpSocket *socket);
     void onWritten(QTcpSocket *socket);
     void scan(Conn &c, const QByteArray &bytes);
+    void hold(Conn &c);
+    void unhold(Conn &c);
     bool headComplete(Conn &c);
     void requestDone(Conn &c);
     void refuse(Conn &c,

@@ -5,13 +5,14 @@
 #include "models/core/diagnosis.h"
 #include "models/core/engine.h"
 #include "models/core/estate.h"
+#include "models/core/offthread.h"
 #include "models/core/quotawhatif.h"
 #include "models/rows/whatifrows.h"
 
 #include <QJsonDocument>
+#include <QSet>
+#include <QThreadPool>
 #include <QUrlQuery>
-
-#include <cmath>
 
 namespace strata::web {
 
@@ -65,35 +66,10 @@ void queryDiagnosis(RouteCall &call)
                  std::move(call.responder));
 }
 
-/// A {"project": number} member of a what-if body as quota (GPUs) or weight changes; false and
-/// `error` on a value that is not a number >= 0.
-bool readWhatIfMember(
-    const QJsonObject &body, const QString &key, bool weight, QList<core::QuotaChange> &changes, QString &error)
-{
-    const QJsonObject members = body.value(key).toObject();
-    for (auto it = members.begin(); it != members.end(); ++it) {
-        const double value = it.value().toDouble(-1);
-        if (!it.value().isDouble() || value < 0 || !std::isfinite(value) || value > 1e6) {
-            error = QStringLiteral("%1.%2 must be a number >= 0").arg(key, it.key());
-            return false;
-        }
-        auto existing = std::find_if(changes.begin(), changes.end(), [&](const core::QuotaChange &c) {
-            return c.project == it.key();
-        });
-        if (existing == changes.end()) {
-            existing = changes.insert(changes.end(), core::QuotaChange{it.key(), std::nullopt, std::nullopt});
-        }
-        if (weight) {
-            existing->overQuotaWeight = value;
-        } else {
-            existing->quota = core::MilliGpu(std::llround(value * 1000.0));
-        }
-    }
-    return true;
-}
-
 /// POST /api/v1/what-if/quota {"source": "dgx", "quotas": {"team-d": 4}, "weights": {"team-b": 3}}:
-/// the JSON of `strata what-if quota -o json`. Changes nothing (viewer role).
+/// the JSON of `strata what-if quota -o json`. Changes nothing (viewer role). The body is read
+/// in time linear in its size (names checked against the cluster's projects by hash); the
+/// prediction, which grows with the cluster, runs on the worker pool, a few per user at a time.
 void quotaWhatIf(RouteCall &call)
 {
     ServerContext &c = call.context;
@@ -108,19 +84,45 @@ void quotaWhatIf(RouteCall &call)
         c.replyError(std::move(call.responder), ApiError::NotFound, QStringLiteral("no GPU cluster %1").arg(source));
         return;
     }
-    QList<core::QuotaChange> changes;
-    QString error;
-    if (!readWhatIfMember(body, QStringLiteral("quotas"), false, changes, error)
-        || !readWhatIfMember(body, QStringLiteral("weights"), true, changes, error)) {
-        c.replyError(std::move(call.responder), ApiError::BadRequest, error);
+    core::QuotaWhatIfInput input = core::quotaWhatIfInput(c.engine.estate(), source);
+    QSet<QString> names;
+    names.reserve(input.projects.size());
+    for (const core::Project &project : std::as_const(input.projects)) {
+        names.insert(project.name);
+    }
+    const core::Result<QList<core::QuotaChange>> changes = core::quotaChangesFromJson(body, source, names);
+    if (!changes) {
+        c.replyError(std::move(call.responder), ApiError::BadRequest, changes.error().message);
         return;
     }
-    const core::Result<core::QuotaWhatIf> whatIf = core::predictQuotaChange(c.engine.estate(), source, changes);
-    if (!whatIf) {
-        c.replyError(std::move(call.responder), ApiError::BadRequest, whatIf.error().message);
+    const QString user = call.session->user;
+    if (const int wait = c.expensive.admit(user); wait > 0) {
+        ++c.counters.refusedRequests["expensive_throttled"];
+        c.replyError(std::move(call.responder),
+                     ApiError::TooManyRequests,
+                     QStringLiteral("too many what-if predictions at once; try again in %1 s").arg(wait),
+                     {{"Retry-After", QByteArray::number(wait)}});
         return;
     }
-    c.replyJson(std::move(call.responder), rows::whatIfToJson(*whatIf));
+    auto holder = std::make_shared<Deferred>(std::move(call.responder));
+    ServerContext *ctx = &c;
+    core::runOffThread(
+        *QThreadPool::globalInstance(),
+        c.q,
+        [source, input = std::move(input), changes = *changes] {
+            return core::predictQuotaChange(source, input.nodes, input.projects, input.jobs, changes);
+        },
+        [ctx, holder, user](core::Result<core::QuotaWhatIf> whatIf) {
+            ctx->expensive.finish(user);
+            if (!holder->socket) {
+                return;
+            }
+            if (!whatIf) {
+                ctx->replyError(std::move(holder->responder), ApiError::BadRequest, whatIf.error().message);
+                return;
+            }
+            ctx->replyJson(std::move(holder->responder), rows::whatIfToJson(*whatIf));
+        });
 }
 
 } // namespace

@@ -52,6 +52,44 @@ QJsonObject sessionJson(const Session &session)
                        {QStringLiteral("csrf_token"), session.csrfToken}};
 }
 
+ExpensiveRouteLimiter::ExpensiveRouteLimiter(int inFlight, int perMinute)
+    : m_inFlight(std::max(1, inFlight))
+    , m_perMinute(std::max(1, perMinute))
+{
+    m_clock.start();
+}
+
+int ExpensiveRouteLimiter::admit(const QString &user)
+{
+    constexpr qint64 kMinuteMs = 60 * 1000;
+    const qint64 now = m_clock.elapsed();
+    Use &use = m_users[user];
+    while (!use.starts.isEmpty() && use.starts.constFirst() <= now - kMinuteMs) {
+        use.starts.removeFirst();
+    }
+    if (use.running >= m_inFlight) {
+        return 1;
+    }
+    if (use.starts.size() >= m_perMinute) {
+        return int(std::max<qint64>(1, (use.starts.constFirst() + kMinuteMs - now + 999) / 1000));
+    }
+    ++use.running;
+    use.starts.append(now);
+    return 0;
+}
+
+void ExpensiveRouteLimiter::finish(const QString &user)
+{
+    const auto it = m_users.find(user);
+    if (it == m_users.end()) {
+        return;
+    }
+    it->running = std::max(0, it->running - 1);
+    if (it->running == 0 && it->starts.isEmpty()) {
+        m_users.erase(it);
+    }
+}
+
 ServerContext::ServerContext(WebServer *owner, core::Engine &engine, UserStore &users, WebServerOptions options)
     : q(owner)
     , engine(engine)
@@ -67,6 +105,7 @@ ServerContext::ServerContext(WebServer *owner, core::Engine &engine, UserStore &
     , feed(engine, this->options.liveCoalesceMs, this->options.liveKeptDiffs)
     , logins(owner, engine.clock(), limiter, this->options.loginWorkers, this->options.loginQueueLimit)
     , live(*this)
+    , expensive(this->options.expensiveRoutesInFlight, this->options.expensiveRoutesPerMinute)
 {
     feed.setMaxKeptBytes(this->options.liveKeptDiffBytes);
     followPollTimings();
@@ -395,6 +434,8 @@ HeadVerdict ServerContext::checkHead(const RequestHead &head)
         head.method == "POST" || head.method == "PUT" || head.method == "PATCH" || head.method == "DELETE";
     if (writes && path == "/api/v1/login") {
         v.maxBodyBytes = options.maxLoginBodyBytes;
+    } else if (writes && path == "/api/v1/what-if/quota" && !id.isEmpty() && sessions.find(id)) {
+        v.maxBodyBytes = std::min(options.maxWhatIfBodyBytes, options.maxApiBodyBytes);
     } else if (writes && path.startsWith("/api/v1/")) {
         // A cookie another replica may have made gets the session's limit: its lookup starts now,
         // and the route answers it (web/servercontext.h authorize()).

@@ -14,6 +14,7 @@
 
 #include "models/core/sourceadmin.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QHttpServer>
 #include <QHttpServerResponder>
@@ -57,6 +58,29 @@ struct Deferred
 
     QHttpServerResponder responder;
     QPointer<QTcpSocket> socket;
+};
+
+/// Per-user admission to routes whose work grows with the estate rather than the request (a
+/// what-if runs the scheduler over a whole cluster): at most `inFlight` at once per user and
+/// `perMinute` started in any 60 s. Owner thread only.
+class ExpensiveRouteLimiter
+{
+public:
+    ExpensiveRouteLimiter(int inFlight, int perMinute);
+    /// 0 when `user` may start one now (it counts until finish()), else the seconds to wait (>= 1).
+    int admit(const QString &user);
+    void finish(const QString &user);
+
+private:
+    struct Use
+    {
+        int running = 0;
+        QList<qint64> starts; ///< m_clock ms, oldest first, within the last minute
+    };
+    int m_inFlight;
+    int m_perMinute;
+    QHash<QString, Use> m_users;
+    QElapsedTimer m_clock;
 };
 
 /// The first header of that name (case-insensitive); empty when missing.
@@ -104,6 +128,8 @@ public:
     QHash<QString, ExtraRoute> extraRoutes;
     LoginQueue logins;
     LiveViewers live;
+    /// What-if predictions per user (WebServerOptions::expensiveRoutes*).
+    ExpensiveRouteLimiter expensive;
     /// Users and sessions shared with other replicas through the history store
     /// (WebServerOptions::usersInStore); null in the single-process mode.
     std::unique_ptr<SharedAuth> shared;

@@ -12,6 +12,8 @@
 #include <QFileInfo>
 #include <QHttpServer>
 
+#include <openssl/crypto.h>
+
 namespace strata::web {
 
 namespace {
@@ -47,9 +49,28 @@ void siteIndex(RouteCall &call)
                        {{"Cache-Control", "no-cache"}});
 }
 
+/// Whether `header` is "Bearer <token>", in time independent of where they differ.
+bool siteBearerMatches(const QByteArray &header, const QByteArray &token)
+{
+    const QByteArray expected = "Bearer " + token;
+    if (header.size() != expected.size()) {
+        return false;
+    }
+    return CRYPTO_memcmp(header.constData(), expected.constData(), size_t(expected.size())) == 0;
+}
+
 void siteMetrics(RouteCall &call)
 {
     ServerContext &c = call.context;
+    if (!c.options.metricsToken.isEmpty()
+        && !siteBearerMatches(requestHeader(call.request, "Authorization"), c.options.metricsToken)) {
+        ++c.counters.refusedRequests["metrics_unauthorized"];
+        c.replyError(std::move(call.responder),
+                     ApiError::LoginRequired,
+                     QStringLiteral("/metrics needs the metrics bearer token"),
+                     {{"WWW-Authenticate", "Bearer realm=\"metrics\""}});
+        return;
+    }
     c.counters.connections = c.guard ? c.guard->connections() : 0;
     c.counters.liveViewers = c.live.count();
     c.counters.liveQueuedBytes = c.live.queuedBytes();
@@ -76,6 +97,18 @@ void siteHealth(RouteCall &call)
     }
     if (failing.isEmpty() && c.engine.allPolledOnce()) {
         c.reply(std::move(call.responder), HttpStatus::Ok, "text/plain; charset=utf-8", "ok\n");
+        return;
+    }
+    // Which sources fail and why (endpoints, vendor errors) only for a signed-in user: the
+    // probe itself needs just the status.
+    const QString id = cookieValue(requestHeader(call.request, "Cookie"), kSessionCookieName);
+    if (id.isEmpty() || !c.sessions.find(id)) {
+        c.reply(std::move(call.responder),
+                HttpStatus::ServiceUnavailable,
+                "text/plain; charset=utf-8",
+                failing.isEmpty()     ? QByteArray("not ready: not every source has been polled yet\n")
+                : failing.size() == 1 ? QByteArray("not ready: 1 source failing\n")
+                                      : "not ready: " + QByteArray::number(failing.size()) + " sources failing\n");
         return;
     }
     if (failing.isEmpty()) {

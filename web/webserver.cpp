@@ -13,6 +13,7 @@
 #include <QHostInfo>
 #include <QHttpServerRequest>
 #include <QSslCertificate>
+#include <QSslCipher>
 #include <QSslConfiguration>
 #include <QSslKey>
 #include <QTcpServer>
@@ -20,6 +21,34 @@
 #include <algorithm>
 
 namespace strata::web {
+
+QList<QSslCipher> intermediateTlsCiphers()
+{
+    // Mozilla's "intermediate" configuration (version 5.7): forward-secret key exchange with an
+    // AEAD cipher only; no RSA key exchange, no CBC, no SHA-1. TLS 1.3 keeps its three suites.
+    static const char *const kNames[] = {
+        "TLS_AES_128_GCM_SHA256",
+        "TLS_AES_256_GCM_SHA384",
+        "TLS_CHACHA20_POLY1305_SHA256",
+        "ECDHE-ECDSA-AES128-GCM-SHA256",
+        "ECDHE-RSA-AES128-GCM-SHA256",
+        "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "ECDHE-RSA-AES256-GCM-SHA384",
+        "ECDHE-ECDSA-CHACHA20-POLY1305",
+        "ECDHE-RSA-CHACHA20-POLY1305",
+        "DHE-RSA-AES128-GCM-SHA256",
+        "DHE-RSA-AES256-GCM-SHA384",
+        "DHE-RSA-CHACHA20-POLY1305",
+    };
+    QList<QSslCipher> ciphers;
+    for (const char *name : kNames) {
+        const QSslCipher cipher(QString::fromLatin1(name));
+        if (!cipher.isNull()) {
+            ciphers << cipher;
+        }
+    }
+    return ciphers;
+}
 
 // The controllers (web/controllers.h) share the state; this file only wires them up.
 struct WebServer::Private : ServerContext
@@ -132,6 +161,7 @@ core::Status WebServer::listen()
         config.setPrivateKey(key);
         config.setPeerVerifyMode(QSslSocket::VerifyNone);
         config.setProtocol(QSsl::TlsV1_2OrLater);
+        config.setCiphers(intermediateTlsCiphers());
         tlsConfig = config;
         // The certificate's names are names the server goes by.
         for (const QString &name : chain.first().subjectAlternativeNames().values(QSsl::DnsEntry)) {

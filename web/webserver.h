@@ -13,6 +13,7 @@
 #include <memory>
 
 class QHttpServerRequest;
+class QSslCipher;
 
 namespace strata::core {
 class ReplicaCoordinator;
@@ -22,6 +23,10 @@ class Engine;
 namespace strata::web {
 
 class LiveFeed;
+
+/// The TLS cipher suites the server offers: Mozilla's "intermediate" profile (TLS 1.2 with
+/// ECDHE/DHE and AES-GCM or ChaCha20-Poly1305, TLS 1.3's three), those the TLS library has.
+QList<QSslCipher> intermediateTlsCiphers();
 
 struct WebServerOptions
 {
@@ -68,6 +73,17 @@ struct WebServerOptions
     qint64 maxLoginBodyBytes = 4 * 1024;  ///< POST /api/v1/login; 413
     qint64 maxApiBodyBytes = 1024 * 1024; ///< other /api/v1 requests with a live session; 413
     qint64 maxOtherBodyBytes = 1024;      ///< every other route; 413 (/api/v1 without a session: 401)
+    /// When set, GET /metrics answers only a request with "Authorization: Bearer <token>"
+    /// (401 otherwise), as Prometheus' bearer_token / a ServiceMonitor's bearerTokenSecret send
+    /// it. Empty: /metrics is open to whoever reaches the server. A secret: never logged.
+    QByteArray metricsToken;
+    /// POST /api/v1/what-if/quota: a body naming every project of a 2,000-project cluster in
+    /// both members fits; 413.
+    qint64 maxWhatIfBodyBytes = 256 * 1024;
+    /// Routes whose work grows with the estate (the quota what-if): per user at most this many
+    /// at once and this many started a minute; more is 429 with Retry-After.
+    int expensiveRoutesInFlight = 2;
+    int expensiveRoutesPerMinute = 30;
 
     // Connection limits.
     int headerTimeoutMs = 10000;      ///< a complete header block within this of its first byte (408)

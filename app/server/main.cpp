@@ -623,6 +623,12 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
             "With a PostgreSQL store: this replica's name among those sharing it (default STRATA_REPLICA_ID, "
             "else <host>/<pid>; in Kubernetes the pod name)."),
         QStringLiteral("name"));
+    const QCommandLineOption metricsTokenFileOption(
+        QStringLiteral("metrics-token-file"),
+        QStringLiteral("A file holding the bearer token /metrics then requires (Authorization: Bearer <token>); or "
+                       "the token itself in STRATA_METRICS_TOKEN. Without one /metrics is open to whoever reaches "
+                       "the server."),
+        QStringLiteral("path"));
     const QCommandLineOption leaseOption(
         QStringLiteral("lease-seconds"),
         QStringLiteral("With a PostgreSQL store: how long a replica's sources stay with it after it stops answering "
@@ -642,7 +648,8 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
                        hostOption,
                        maxConnectionsOption,
                        maxPerClientOption,
-                       trustedProxyOption});
+                       trustedProxyOption,
+                       metricsTokenFileOption});
     if (!parser.parse(QStringList{QStringLiteral("strata-server serve")} + arguments)) {
         err << "strata-server serve: " << parser.errorText() << '\n';
         return 2;
@@ -769,6 +776,21 @@ int serve(const QStringList &arguments, QTextStream &out, QTextStream &err)
     } else {
         err << "strata-server: " << proxies.error().message << '\n';
         return 2;
+    }
+    // The scrape token: from the environment (a Kubernetes Secret) or a file; never printed.
+    options.metricsToken = qgetenv("STRATA_METRICS_TOKEN").trimmed();
+    if (const QString tokenFile = setting(metricsTokenFileOption, "STRATA_METRICS_TOKEN_FILE", "metrics_token_file");
+        options.metricsToken.isEmpty() && !tokenFile.isEmpty()) {
+        QFile f(tokenFile);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "strata-server: cannot read the metrics token file " << tokenFile << ": " << f.errorString() << '\n';
+            return 2;
+        }
+        options.metricsToken = f.read(4096).trimmed();
+        if (options.metricsToken.isEmpty()) {
+            err << "strata-server: the metrics token file " << tokenFile << " is empty\n";
+            return 2;
+        }
     }
     for (const auto &[option, key, target] :
          {std::tuple{&maxConnectionsOption, "max_connections", &options.maxConnections},

@@ -4,6 +4,7 @@
 #include "models/core/gpuallocator.h"
 #include "models/core/translate.h"
 
+#include <QJsonObject>
 #include <QSet>
 
 #include <algorithm>
@@ -251,6 +252,46 @@ Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &clus
 {
     const QuotaWhatIfInput in = quotaWhatIfInput(estate, cluster);
     return predictQuotaChange(cluster, in.nodes, in.projects, in.jobs, changes);
+}
+
+Result<QList<QuotaChange>>
+quotaChangesFromJson(const QJsonObject &body, const QString &cluster, const QSet<QString> &projects)
+{
+    QList<QuotaChange> changes;
+    QHash<QString, qsizetype> at; // project -> index in changes
+    for (const bool weight : {false, true}) {
+        const QString key = weight ? QStringLiteral("weights") : QStringLiteral("quotas");
+        const QJsonValue member = body.value(key);
+        if (member.isUndefined() || member.isNull()) {
+            continue;
+        }
+        if (!member.isObject()) {
+            return fail(Error::invalid(key, tr("%1 must be an object").arg(key)));
+        }
+        const QJsonObject members = member.toObject();
+        for (auto it = members.begin(); it != members.end(); ++it) {
+            const QString project = it.key();
+            if (!projects.contains(project)) {
+                return fail(Error::make(Error::Kind::NotFound, tr("%1 has no project %2").arg(cluster, project)));
+            }
+            const double value = it.value().toDouble(-1);
+            if (!it.value().isDouble() || !std::isfinite(value) || value < 0 || value > 1e6) {
+                return fail(Error::invalid(key, tr("%1.%2 must be a number >= 0").arg(key, project)));
+            }
+            auto found = at.constFind(project);
+            if (found == at.constEnd()) {
+                found = at.insert(project, changes.size());
+                changes.append(QuotaChange{project, std::nullopt, std::nullopt});
+            }
+            QuotaChange &change = changes[*found];
+            if (weight) {
+                change.overQuotaWeight = value;
+            } else {
+                change.quota = MilliGpu(std::llround(value * 1000.0));
+            }
+        }
+    }
+    return changes;
 }
 
 Result<QuotaChange> parseQuotaChange(const QString &word, bool weight)

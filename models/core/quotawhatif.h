@@ -5,7 +5,10 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
+
+class QJsonObject;
 
 #include <optional>
 
@@ -102,5 +105,17 @@ Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &clus
 /// "team-d=8" / "team-b=2.5" (GPUs, decimals allowed) into a change of quota, or of weight when
 /// `weight` is true. Kind::Invalid on a malformed word.
 Result<QuotaChange> parseQuotaChange(const QString &word, bool weight);
+
+/// The changes of a what-if request body {"quotas": {"team-d": 4}, "weights": {"team-b": 3}}
+/// (GPUs, decimals allowed, and over-quota weights; each a number from 0 to 1,000,000; both
+/// members optional) for cluster `cluster` whose project names are `projects`. A project named
+/// in both members is one change; order: quotas first, then new names of weights. Linear in the
+/// body's members (hash look-ups), and every name is checked against `projects` before it is
+/// kept, so there are never more changes than projects.
+/// Errors: Kind::NotFound "<cluster> has no project <name>" for the first name not in
+/// `projects`; Kind::Invalid "quotas.<name> must be a number >= 0" (or weights.) for a value out
+/// of range or not a number, or "quotas must be an object" when a member is not an object.
+Result<QList<QuotaChange>>
+quotaChangesFromJson(const QJsonObject &body, const QString &cluster, const QSet<QString> &projects);
 
 } // namespace strata::core

@@ -170,6 +170,22 @@ heads = {
 for name, text in heads.items():
     write("http_guard", name, text)
 
+# Chunked bodies: limit byte, two split bytes, then the stream (and the next request after it).
+bodies = {
+    "one-chunk": "2e\r\n" + '{"user":"viewer","password":"viewer-password"}' + "\r\n0\r\n\r\n",
+    "extensions": "5;name=value\r\nhello\r\n1 ;x\r\n!\r\n0;last\r\n\r\nGET / HTTP/1.1\r\n\r\n",
+    "trailer": "3\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n",
+    "hidden-request": "0\r\nXXGET /api/v1/session HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+    "bare-lf": "5\nhello\n0\n\n",
+}
+for name, text in bodies.items():
+    write("chunked_body", name, b"\x10\x00\x07" + text.encode())
+
+# Quota what-if bodies as the web console sends them.
+write("whatif_body", "quotas", '{"source":"k8s-ai","quotas":{"team-a":4,"team-b":2.5},"weights":{"team-b":3}}')
+write("whatif_body", "named", '{"source":"k8s-ai","projects":["p1","p2"],"quotas":{"p1":1,"p2":0},"weights":{"p1":1e6}}')
+write("whatif_body", "unknown", '{"source":"k8s-ai","quotas":{"team-z":1,"team-a":-1}}')
+
 # Support bundles: the demo's trimmed body (the target wraps it in header and checksum), one
 # part of it alone, and the same body as a whole gzip'd bundle file for the raw path.
 import gzip

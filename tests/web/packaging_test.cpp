@@ -658,6 +658,43 @@ QMap<QString, QJsonObject> rulesByAlert(const QJsonObject &prometheusRule)
     return out;
 }
 
+TEST_F(HelmChart, MetricsToken_FromASecretInTheEnvironmentAndSentByTheServiceMonitor)
+{
+    QString error;
+    const QJsonArray docs = renderChart({QStringLiteral("serviceMonitor.enabled=true"),
+                                         QStringLiteral("metrics.tokenSecret.name=strata-scrape"),
+                                         QStringLiteral("metrics.tokenSecret.key=bearer")},
+                                        &error);
+    ASSERT_FALSE(docs.isEmpty()) << error.toStdString();
+    const QJsonObject endpoint =
+        documentOfKind(docs, QStringLiteral("ServiceMonitor"))[QStringLiteral("spec")][QStringLiteral("endpoints")][0]
+            .toObject();
+    EXPECT_EQ(endpoint[QStringLiteral("bearerTokenSecret")][QStringLiteral("name")].toString(),
+              QStringLiteral("strata-scrape"));
+    EXPECT_EQ(endpoint[QStringLiteral("bearerTokenSecret")][QStringLiteral("key")].toString(),
+              QStringLiteral("bearer"));
+    const QJsonObject container =
+        documentOfKind(docs, QStringLiteral("Deployment"))[QStringLiteral("spec")][QStringLiteral("template")]
+                                                          [QStringLiteral("spec")][QStringLiteral("containers")][0]
+                                                              .toObject();
+    QJsonObject ref;
+    for (const QJsonValue &e : container[QStringLiteral("env")].toArray()) {
+        if (e[QStringLiteral("name")].toString() == QLatin1String("STRATA_METRICS_TOKEN")) {
+            ref = e[QStringLiteral("valueFrom")][QStringLiteral("secretKeyRef")].toObject();
+        }
+    }
+    EXPECT_EQ(ref[QStringLiteral("name")].toString(), QStringLiteral("strata-scrape"));
+    EXPECT_EQ(ref[QStringLiteral("key")].toString(), QStringLiteral("bearer"));
+
+    // Without a token Secret neither is there.
+    const QJsonArray open = renderChart({QStringLiteral("serviceMonitor.enabled=true")}, &error);
+    ASSERT_FALSE(open.isEmpty()) << error.toStdString();
+    EXPECT_FALSE(
+        documentOfKind(open, QStringLiteral("ServiceMonitor"))[QStringLiteral("spec")][QStringLiteral("endpoints")][0]
+            .toObject()
+            .contains(QStringLiteral("bearerTokenSecret")));
+}
+
 TEST_F(HelmChart, PrometheusRule_IsThePlainRulesFile_WithThresholdsAndLabelsFromValues)
 {
     // Defaults: exactly the groups of packaging/prometheus/strata-alerts.yml (one file for both).

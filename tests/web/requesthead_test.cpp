@@ -22,7 +22,7 @@ TEST(RequestHeadParse, ReadsRequestLineHeadersAndBodyFraming)
     EXPECT_FALSE(p.chunked);
 
     const RequestHeadParse ws = parseRequestHead("GET /live HTTP/1.1\nUpgrade: WebSocket\nConnection: keep-alive, "
-                                                 "Upgrade\nTransfer-Encoding: gzip, Chunked\n\n",
+                                                 "Upgrade\nTransfer-Encoding: Chunked\n\n",
                                                  8192);
     EXPECT_EQ(ws.status, 0);
     EXPECT_TRUE(ws.head.websocketUpgrade());
@@ -46,6 +46,15 @@ TEST(RequestHeadParse, RefusesMalformedHeads)
         {"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400, "bad_request"},
         {"GET / HTTP/1.1\r\nContent-Length: 1e3\r\n\r\n", 400, "bad_request"},
         {"GET /" + QByteArray(20, 'a') + " HTTP/1.1\r\n\r\n", 414, "url_too_long"},
+        {"GET / HTTP/1.1\r\nContent-Length: +5\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nTransfer-Encoding : chunked\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nX-A: 1\r2\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad_request"},
+        {"GET / HTTP/1.1\r\nX-A: " + QByteArray(9000, 'a') + "\r\n\r\n", 431, "header_too_large"},
     };
     for (const Case &c : cases) {
         const RequestHeadParse p = parseRequestHead(c.block, 16);
@@ -67,11 +76,50 @@ TEST(RequestHeadParse, FindsTheBlankLineWithCrlfOrBareLf)
 TEST(RequestHeadParse, ReadsChunkSizeLines)
 {
     EXPECT_EQ(parseChunkSizeLine("1a"), 26);
-    EXPECT_EQ(parseChunkSizeLine(" FF ;name=value"), 255);
+    EXPECT_EQ(parseChunkSizeLine("FF ;name=value"), 255);
+    EXPECT_EQ(parseChunkSizeLine("00ff;a=\"b c\""), 255);
+    EXPECT_EQ(parseChunkSizeLine(" FF"), -1);
+    EXPECT_EQ(parseChunkSizeLine("0x10"), -1);
+    EXPECT_EQ(parseChunkSizeLine("+5"), -1);
+    EXPECT_EQ(parseChunkSizeLine("5 6"), -1);
+    EXPECT_EQ(parseChunkSizeLine("1000000000000000"), -1);
+    EXPECT_EQ(parseChunkSizeLine("5\n"), -1);
     EXPECT_EQ(parseChunkSizeLine("0"), 0);
     EXPECT_EQ(parseChunkSizeLine(""), -1);
     EXPECT_EQ(parseChunkSizeLine("-5"), -1);
     EXPECT_EQ(parseChunkSizeLine("zz"), -1);
+}
+
+TEST(ChunkedBodyScanner, EndsAtTheSameByteHoweverTheBytesAreSplit)
+{
+    const QByteArray body = "5;x=y\r\nhello\r\n1\r\n!\r\n0\r\n\r\nGET / HTTP/1.1\r\n";
+    const qsizetype end = body.indexOf("GET");
+    for (qsizetype split = 0; split <= body.size(); ++split) {
+        ChunkedBodyScanner scanner(100);
+        const qsizetype first = scanner.feed(body.constData(), split);
+        const qsizetype second = scanner.feed(body.constData() + first, body.size() - first);
+        EXPECT_EQ(scanner.status(), ChunkedBodyScanner::Status::Done) << split;
+        EXPECT_EQ(first + second, end) << split;
+        EXPECT_EQ(scanner.bodyBytes(), 6) << split;
+    }
+}
+
+TEST(ChunkedBodyScanner, RefusesTrailersBareLfAndBodiesOverTheLimit)
+{
+    const auto statusOf = [](const QByteArray &bytes, qint64 limit = 100) {
+        ChunkedBodyScanner scanner(limit);
+        scanner.feed(bytes.constData(), bytes.size());
+        return scanner.status();
+    };
+    using Status = ChunkedBodyScanner::Status;
+    EXPECT_EQ(statusOf("0\r\nX-Trailer: 1\r\n\r\n"), Status::Malformed);
+    EXPECT_EQ(statusOf("0\r\nXXGET / HTTP/1.1\r\n"), Status::Malformed);
+    EXPECT_EQ(statusOf("5\nhello\n0\n\n"), Status::Malformed);
+    EXPECT_EQ(statusOf("5\r\nhelloX\r\n"), Status::Malformed);
+    EXPECT_EQ(statusOf("5;" + QByteArray(2000, 'a') + "\r\n"), Status::Malformed);
+    EXPECT_EQ(statusOf("65\r\n"), Status::TooLarge);
+    EXPECT_EQ(statusOf("64\r\n"), Status::More);
+    EXPECT_EQ(statusOf("5\r\nhel"), Status::More);
 }
 
 } // namespace
