@@ -99,7 +99,9 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         m_confirmEdit = new QLineEdit(this);
         m_confirmEdit->setObjectName(QStringLiteral("confirmNameLineEdit"));
         m_confirmEdit->setPlaceholderText(m_confirmationText);
-        inputs->addRow(new QLabel(tr("Type <b>%1</b> to confirm:").arg(m_confirmationText.toHtmlEscaped()), this));
+        auto *confirm = new QLabel(tr("Type <b>%1</b> to confirm:").arg(m_confirmationText.toHtmlEscaped()), this);
+        confirm->setTextFormat(Qt::RichText);
+        inputs->addRow(confirm);
         inputs->addRow(m_confirmEdit);
         okText = m_request.kind == core::ActionKind::SnapshotDelete ? tr("Delete") : tr("Restore");
         break;

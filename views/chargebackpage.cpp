@@ -59,6 +59,7 @@ ChargebackPage::ChargebackPage(const core::IClock &clock, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     auto *head = new QHBoxLayout;
     auto *title = new QLabel(tr("<b>Chargeback</b>"), this);
+    title->setTextFormat(Qt::RichText);
     head->addWidget(title);
     head->addStretch();
     auto *monthLabel = new QLabel(tr("&Month (UTC):"), this);
@@ -91,6 +92,7 @@ ChargebackPage::ChargebackPage(const core::IClock &clock, QWidget *parent)
     auto *detail = new QVBoxLayout(m_detail);
     detail->setContentsMargins(0, 8, 0, 0);
     m_detailTitle = new QLabel(m_detail);
+    m_detailTitle->setTextFormat(Qt::RichText);
     m_detailTiers = new QLabel(m_detail);
     m_detailTiers->setWordWrap(true);
     detail->addWidget(m_detailTitle);
@@ -247,8 +249,9 @@ void ChargebackPage::showDetail(int row)
     }
     const core::Chargeback &cb = *m_chargeback;
     const core::ChargebackLine &line = cb.lines[row];
-    m_detailTitle->setText(line.unattributed ? tr("<b>Unattributed storage</b>: volumes no project's jobs use")
-                                             : tr("<b>%1</b> on %2").arg(line.project.toHtmlEscaped(), line.source));
+    m_detailTitle->setText(line.unattributed
+                               ? tr("<b>Unattributed storage</b>: volumes no project's jobs use")
+                               : tr("<b>%1</b> on %2").arg(line.project.toHtmlEscaped(), line.source.toHtmlEscaped()));
     QStringList tiers;
     for (auto it = line.storageGibHours.begin(); it != line.storageGibHours.end(); ++it) {
         if (it.value() > 0) {

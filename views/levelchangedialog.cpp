@@ -56,6 +56,7 @@ LevelChangeDialog::LevelChangeDialog(core::ServiceLevelRow row,
                        m_row.container.toHtmlEscaped(),
                        m_row.level.isEmpty() ? tr("none") : m_row.level.toHtmlEscaped()),
         this);
+    intro->setTextFormat(Qt::RichText);
     intro->setWordWrap(true);
 
     m_list = new QTreeWidget(this);

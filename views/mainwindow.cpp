@@ -12,6 +12,7 @@
 #include "views/gpupage.h"
 #include "views/jobspage.h"
 #include "views/overviewpage.h"
+#include "views/plaintextguard.h"
 #include "views/servicelevelspage.h"
 #include "views/sourcespage.h"
 #include "views/statusdelegate.h"
@@ -136,6 +137,8 @@ MainWindow::MainWindow(const Models &models, const core::IClock &clock, QWidget 
     , m_models(models)
 {
     setObjectName(QStringLiteral("mainWindow"));
+    // Before any page: vendor and user text in labels never renders as markup.
+    new PlainTextGuard(this);
     setWindowTitle(tr("Strata"));
     setWindowIcon(themedIcon(QStringLiteral("drive-harddisk"), QStyle::SP_DriveHDIcon, style()));
 
@@ -507,12 +510,18 @@ void MainWindow::createMenus()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this,
-                       tr("About Strata"),
-                       tr("<h3>Strata %1</h3>"
-                          "<p>One console for the storage and the GPUs behind AI work.</p>"
-                          "<p>Built with Qt %2.</p>")
-                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    QMessageBox about(
+        QMessageBox::Information,
+        tr("About Strata"),
+        tr("<h3>Strata %1</h3>"
+           "<p>One console for the storage and the GPUs behind AI work.</p>"
+           "<p>Built with Qt %2.</p>")
+            .arg(QApplication::applicationVersion().toHtmlEscaped(), QString::fromLatin1(qVersion()).toHtmlEscaped()),
+        QMessageBox::Ok,
+        this);
+    about.setIconPixmap(windowIcon().pixmap(64, 64));
+    about.setTextFormat(Qt::RichText);
+    about.exec();
 }
 
 void MainWindow::addPage(Page page, QWidget *widget, const QString &text, const QIcon &icon, const QString &tip)

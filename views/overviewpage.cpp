@@ -759,6 +759,7 @@ void OverviewPage::addAttentionList()
         auto *more = new QLabel(
             tr("and %1 more: <code>strata get attention</code> lists them all").arg(int(m_attention.size()) - shown),
             group);
+        more->setTextFormat(Qt::RichText);
         more->setEnabled(false);
         list->addWidget(more);
     }

@@ -53,6 +53,7 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, models::AksClusterMo
                                 "<p>To look around first, start <tt>strata demo</tt>.</p>"),
                              this);
     empty->setObjectName(QStringLiteral("sourceEmptyLabel"));
+    empty->setTextFormat(Qt::RichText);
     empty->setAlignment(Qt::AlignCenter);
     empty->setWordWrap(true);
     m_stack = new QStackedWidget(this);
@@ -90,6 +91,7 @@ SourcesPage::SourcesPage(models::SourceTableModel *sources, models::AksClusterMo
         m_aksSection = new QWidget(this);
         m_aksSection->setObjectName(QStringLiteral("aksSection"));
         auto *title = new QLabel(tr("<b>Clusters in Azure</b>"), m_aksSection);
+        title->setTextFormat(Qt::RichText);
         auto *hint = new QLabel(tr("AKS clusters of your Azure subscriptions. Add one as a Kubernetes source to see "
                                    "its GPUs and jobs; its kubeconfig is stored in the system keychain."),
                                 m_aksSection);
