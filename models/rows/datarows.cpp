@@ -2,6 +2,7 @@
 
 #include "models/core/datasethub.h"
 #include "models/core/estate.h"
+#include "models/core/timeline.h"
 #include "models/rows/rowsupport.h"
 
 #include <QHash>
@@ -463,6 +464,7 @@ ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts)
                   {QStringLiteral("id"), QString()},
                   {QStringLiteral("name"), QStringLiteral("ALERT")},
                   {QStringLiteral("severity"), QStringLiteral("SEVERITY")},
+                  {QStringLiteral("grid_severity"), QString()},
                   {QStringLiteral("status"), QStringLiteral("STATUS")},
                   {QStringLiteral("node"), QStringLiteral("NODE")},
                   {QStringLiteral("site"), QString()},
@@ -471,12 +473,13 @@ ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts)
                   {QStringLiteral("summary"), QStringLiteral("SUMMARY")}};
     for (const auto &a : alerts) {
         QStringList display(rs.columns.size());
-        display[5] = a->node.isEmpty() ? QStringLiteral("-") : a->node;
-        display[7] = timeText(a->startsAt);
-        display[8] = timeText(a->endsAt);
+        display[6] = a->node.isEmpty() ? QStringLiteral("-") : a->node;
+        display[8] = timeText(a->startsAt);
+        display[9] = timeText(a->endsAt);
         rs.addRow({a->source,
                    a->id,
                    a->name,
+                   core::timelineSeverityName(core::severityFromSystem(QStringLiteral("storagegrid"), a->severity)),
                    a->severity,
                    a->resolved ? QStringLiteral("resolved") : QStringLiteral("active"),
                    a->node,

@@ -45,7 +45,9 @@ ResultSet tenantRows(const core::Estate &estate, const QStringList &sources);
 /// quota_bytes (null), growth_7d_bytes (null).
 ResultSet bucketRows(const core::Estate &estate, const QStringList &sources);
 /// `get alerts`: StorageGRID alerts, active first then resolved, newest first. Keys: source, id,
-/// name, severity, status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
+/// name, severity (the timeline's scale, core::severityFromSystem(): "critical", "error",
+/// "warning", as `get events` says), grid_severity (the grid's own word: "critical", "major",
+/// "minor"), status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
 ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources);
 
 /// The same rows for exactly these records, one row per record in the given order (the live
