@@ -19,8 +19,9 @@ struct Tenant;
 
 namespace strata::rows {
 
-/// `get datasets`: one row per dataset. Keys: source, id, name, kind, cached_commits (ready on
-/// any target), commits, size_bytes (head commit), objects, head_commit, last_activity (null).
+/// `get datasets`: one row per dataset. Keys: source, id, name, kind, location
+/// (core::datasetLocation()), cached_commits (ready on any target), commits, size_bytes (head
+/// commit), objects, head_commit, last_activity (null).
 ResultSet datasetRows(const core::Estate &estate, const QStringList &sources);
 /// `get commits [--dataset NAME]`: newest first per dataset. Keys: source, dataset, id, parent,
 /// author, message, time, objects, bytes, cached_on (array of targets where it is ready),
