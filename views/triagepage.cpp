@@ -101,6 +101,9 @@ TriagePage::TriagePage(models::TimelineModel *timeline, QWidget *parent)
     m_view->setItemDelegateForColumn(TimelineModel::Severity, new StatusDelegate(m_view, StatusDelegate::Mode::Badge));
     m_view->setColumnWidth(TimelineModel::Time, 150);
     m_view->setColumnWidth(TimelineModel::Severity, 100);
+    m_view->setColumnWidth(TimelineModel::State, 80);
+    m_view->setColumnWidth(TimelineModel::Count, 60);
+    m_view->setColumnWidth(TimelineModel::FirstSeen, 150);
     m_view->setColumnWidth(TimelineModel::System, 100);
     m_view->setColumnWidth(TimelineModel::Source, 110);
     m_view->setColumnWidth(TimelineModel::Category, 100);
@@ -238,9 +241,10 @@ void TriagePage::updateCount()
     const int shown = m_proxy->rowCount();
     const int total = m_timeline->rowCount();
     const QLocale locale;
+    // Grouped, a row can stand for many entries (an alert firing every few minutes).
     m_countLabel->setText(shown == total
                               ? (total == 1 ? tr("%Ln entry", nullptr, total) : tr("%Ln entries", nullptr, total))
-                              : tr("%1 of %2 entries").arg(locale.toString(shown), locale.toString(total)));
+                              : tr("%1 rows of %2 entries").arg(locale.toString(shown), locale.toString(total)));
 }
 
 QByteArray TriagePage::headerState() const

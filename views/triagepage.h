@@ -22,8 +22,9 @@ namespace strata::views {
 /// events, StorageGRID alerts, Strata's operations, scheduler decisions, cache, service-level
 /// and health changes), newest first, severity coloured. A filter bar narrows it by system,
 /// severity (and worse), category, project, volume, job, time range (last hour, 6 h, 24 h,
-/// 7 days, all) and free text. Double-click or "Go to" asks to show the entry's object
-/// (objectRequested), which MainWindow::showObject() turns into a page switch and selection.
+/// 7 days, all) and free text. Repeats are one row (core::Timeline::groups(): an alert's firings,
+/// a system event's repeats) with their count and first seen; active alerts come first. Double-click or "Go to" asks to
+/// show the entry's object (objectRequested), which MainWindow::showObject() turns into a page switch and selection.
 class TriagePage final : public QWidget
 {
     Q_OBJECT

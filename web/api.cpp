@@ -30,7 +30,7 @@ const QHash<QString, QStringList> &keyColumns()
         {QStringLiteral("pools"), {QStringLiteral("source"), QStringLiteral("id")}},
         {QStringLiteral("aks"), {QStringLiteral("source"), QStringLiteral("id")}},
         {QStringLiteral("schedules"), {QStringLiteral("id")}},
-        {QStringLiteral("events"), {QStringLiteral("id")}},
+        {QStringLiteral("events"), {QStringLiteral("group")}},
         {QStringLiteral("datasets"), {QStringLiteral("source"), QStringLiteral("id")}},
         {QStringLiteral("commits"), {QStringLiteral("source"), QStringLiteral("dataset"), QStringLiteral("id")}},
         {QStringLiteral("caches"),

@@ -220,7 +220,10 @@ LiveFeed::LiveFeed(core::Engine &engine, int coalesceMs, int keptDiffs, QObject 
         }
         scheduleFlush();
     });
-    connect(&estate, &core::Estate::volumesChanged, this, dirty({s("service-levels"), s("systems"), s("attention")}));
+    connect(&estate,
+            &core::Estate::volumesChanged,
+            this,
+            dirty({s("service-levels"), s("systems"), s("attention"), s("datasets")}));
     connect(&estate, &core::Estate::volumePerfChanged, this, dirty({s("service-levels"), s("systems")}));
     connect(
         &estate, &core::Estate::capacityPoolsChanged, this, dirty({s("service-levels"), s("systems"), s("attention")}));

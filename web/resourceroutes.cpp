@@ -87,6 +87,9 @@ bool timelineFilter(ServerContext &c,
     bool limitOk = false;
     const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&limitOk);
     filter->limit = limitOk ? std::max(0, limit) : 0;
+    bool offsetOk = false;
+    const int offset = query.queryItemValue(QStringLiteral("offset")).toInt(&offsetOk);
+    filter->offset = offsetOk ? std::max(0, offset) : 0;
     return true;
 }
 

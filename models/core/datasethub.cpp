@@ -96,6 +96,17 @@ QString HubSummary::headerText() const
            + QObject::tr("%1 NFS Connected").arg(targetsConnected) + QStringLiteral(" | ") + used;
 }
 
+QString datasetLocation(const Estate &estate, const Dataset &dataset)
+{
+    if (dataset.kind != DatasetKind::OntapVolume) {
+        return dataset.bucket + QLatin1Char('/') + dataset.prefix;
+    }
+    if (const Ptr<Volume> volume = estate.volume(dataset.source, dataset.volumeId)) {
+        return volume->svm.isEmpty() ? volume->name : volume->svm + QLatin1Char('/') + volume->name;
+    }
+    return dataset.volumeId;
+}
+
 HubSummary summarize(const Estate &estate)
 {
     HubSummary s;

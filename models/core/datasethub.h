@@ -56,6 +56,11 @@ struct HubSummary
 /// Computes the hub summary. O(datasets + commits + cached commits + targets + volumes).
 HubSummary summarize(const Estate &estate);
 
+/// Where a dataset lives, as every front end shows it: an ONTAP volume dataset "<svm>/<volume>"
+/// (the volume's name from the estate; its uuid only while the volume is not listed), an S3
+/// prefix "<bucket>/<prefix>", a bucket "<bucket>/".
+QString datasetLocation(const Estate &estate, const Dataset &dataset);
+
 /// One job that used a cached commit: dataset -> commit -> cache volume -> PVC -> job -> project.
 struct LineageEntry
 {

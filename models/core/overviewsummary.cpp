@@ -2,6 +2,7 @@
 
 #include "models/core/estate.h"
 #include "models/core/format.h"
+#include "models/core/timeline.h"
 #include "models/core/translate.h"
 #include "models/core/volumecapacity.h"
 
@@ -219,10 +220,10 @@ std::vector<AttentionItem> needsAttention(const Estate &estate, const QList<Sour
         }
         AttentionItem alert = object(QStringLiteral("storagegrid"), a->source, "alert", a->id);
         alert.subject = a->node.isEmpty() ? a->name : tr("%1 on %2").arg(a->name, a->node);
+        const QByteArray severity =
+            timelineSeverityName(severityFromSystem(QStringLiteral("storagegrid"), a->severity)).toLatin1();
         flag(alert,
-             a->severity == QLatin1String("critical") ? "critical"
-             : a->severity == QLatin1String("major")  ? "error"
-                                                      : "warning",
+             severity.constData(),
              "grid_alert",
              a->summary.isEmpty() || a->summary == a->name ? tr("%1 alert").arg(a->severity)
                                                            : tr("%1 alert: %2").arg(a->severity, a->summary));

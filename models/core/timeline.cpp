@@ -321,6 +321,147 @@ void sortTimeline(std::vector<TimelineEntry> &entries)
     });
 }
 
+namespace {
+
+constexpr QLatin1String kFiredSuffix(":fired");
+constexpr QLatin1String kResolvedSuffix(":resolved");
+
+bool isAlertResolution(const TimelineEntry &e)
+{
+    return e.category == TimelineCategory::Alert && e.id.endsWith(kResolvedSuffix);
+}
+
+bool isAlertFiring(const TimelineEntry &e)
+{
+    return e.category == TimelineCategory::Alert && e.id.endsWith(kFiredSuffix);
+}
+
+bool newerEntry(const TimelineEntry &a, const TimelineEntry &b)
+{
+    return a.time != b.time ? a.time > b.time : a.id < b.id;
+}
+
+} // namespace
+
+QString timelineGroupStateName(const TimelineGroup &group)
+{
+    if (!group.alert) {
+        return {};
+    }
+    return group.active ? QStringLiteral("active") : QStringLiteral("resolved");
+}
+
+QString timelineGroupKey(const TimelineEntry &entry)
+{
+    switch (entry.category) {
+    case TimelineCategory::Alert:
+        if (entry.objectId.isEmpty()) {
+            break;
+        }
+        // The connector tells occurrences apart by "@<trigger time>" after the fingerprint.
+        return QStringLiteral("alert:") + entry.source + QLatin1Char(':')
+               + entry.objectId.section(QLatin1Char('@'), 0, 0);
+    case TimelineCategory::SystemEvent:
+        return QStringLiteral("event:") + entry.source + QLatin1Char(':') + entry.title + QLatin1Char(':')
+               + entry.objectKind + QLatin1Char('/') + (entry.objectId.isEmpty() ? entry.objectName : entry.objectId);
+    default:
+        break;
+    }
+    return entry.id;
+}
+
+std::vector<TimelineGroup> groupTimeline(const std::vector<TimelineEntry> &entries,
+                                         const std::function<bool(const QString &firedId)> &resolved)
+{
+    struct Building
+    {
+        TimelineGroup group;
+        int occurrences = 0; // entries other than alert resolutions
+        int resolutions = 0;
+        const TimelineEntry *shown = nullptr; // newest occurrence, else newest resolution
+        const TimelineEntry *newestFiring = nullptr;
+        TimelineSeverity worst = TimelineSeverity::Info;
+    };
+    QHash<QString, std::size_t> index;
+    std::vector<Building> building;
+    QSet<QString> resolutionIds;
+    std::vector<std::size_t> slotOf;
+    slotOf.reserve(entries.size());
+    for (const TimelineEntry &e : entries) {
+        const QString key = timelineGroupKey(e);
+        auto it = index.constFind(key);
+        if (it == index.cend()) {
+            it = index.insert(key, building.size());
+            Building b;
+            b.group.key = key;
+            b.group.alert = e.category == TimelineCategory::Alert;
+            b.group.firstSeen = e.time;
+            b.group.lastSeen = e.time;
+            building.push_back(std::move(b));
+        }
+        slotOf.push_back(*it);
+        Building &b = building[*it];
+        const bool resolution = isAlertResolution(e);
+        if (resolution) {
+            ++b.resolutions;
+            resolutionIds.insert(e.id);
+        } else {
+            ++b.occurrences;
+            b.worst = std::min(b.worst, e.severity);
+        }
+        const bool shownIsResolution = b.shown && isAlertResolution(*b.shown);
+        if (!b.shown || (shownIsResolution && !resolution)
+            || (resolution == shownIsResolution && newerEntry(e, *b.shown))) {
+            b.shown = &e;
+        }
+        if (isAlertFiring(e) && (!b.newestFiring || newerEntry(e, *b.newestFiring))) {
+            b.newestFiring = &e;
+        }
+    }
+    std::vector<TimelineGroup> out;
+    out.reserve(building.size());
+    for (Building &b : building) {
+        TimelineGroup &g = b.group;
+        g.entry = *b.shown;
+        g.count = b.occurrences > 0 ? b.occurrences : b.resolutions;
+        g.firstSeen = g.entry.time;
+        g.lastSeen = g.entry.time;
+        if (b.occurrences > 0) {
+            g.entry.severity = b.worst;
+        }
+        if (b.newestFiring) {
+            const QString &firedId = b.newestFiring->id;
+            g.active = resolved ? !resolved(firedId)
+                                : !resolutionIds.contains(firedId.chopped(kFiredSuffix.size()) + kResolvedSuffix);
+        }
+    }
+    // First seen over the occurrences (resolutions only when there is nothing else).
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const TimelineEntry &e = entries[i];
+        Building &b = building[slotOf[i]];
+        if (b.occurrences > 0 && isAlertResolution(e)) {
+            continue;
+        }
+        b.group.firstSeen = std::min(b.group.firstSeen, e.time);
+    }
+    for (Building &b : building) {
+        out.push_back(std::move(b.group));
+    }
+    std::sort(out.begin(), out.end(), [](const TimelineGroup &a, const TimelineGroup &b) {
+        if (a.active != b.active) {
+            return a.active;
+        }
+        if (a.active && a.entry.severity != b.entry.severity) {
+            return a.entry.severity < b.entry.severity;
+        }
+        if (a.lastSeen != b.lastSeen) {
+            return a.lastSeen > b.lastSeen;
+        }
+        return a.key < b.key;
+    });
+    return out;
+}
+
 struct Timeline::Private
 {
     explicit Private(Engine &e)
@@ -500,6 +641,21 @@ std::vector<TimelineEntry> Timeline::entries(const TimelineFilter &filter) const
         }
     }
     sortTimeline(out);
+    if (filter.limit > 0 && out.size() > std::size_t(filter.limit)) {
+        out.resize(std::size_t(filter.limit));
+    }
+    return out;
+}
+
+std::vector<TimelineGroup> Timeline::groups(const TimelineFilter &filter) const
+{
+    TimelineFilter all = filter;
+    all.limit = 0;
+    std::vector<TimelineGroup> out = groupTimeline(entries(all), [this](const QString &firedId) {
+        return d->entries.contains(firedId.chopped(kFiredSuffix.size()) + kResolvedSuffix);
+    });
+    const std::size_t skip = std::min(out.size(), std::size_t(std::max(0, filter.offset)));
+    out.erase(out.begin(), out.begin() + qsizetype(skip));
     if (filter.limit > 0 && out.size() > std::size_t(filter.limit)) {
         out.resize(std::size_t(filter.limit));
     }

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -99,7 +100,8 @@ struct TimelineFilter
     QDateTime since;     ///< UTC, inclusive
     QDateTime until;     ///< UTC, inclusive
     QString search;
-    int limit = 0; ///< newest `limit` entries, 0 = all
+    int limit = 0;  ///< newest `limit` entries (Timeline::groups(): rows), 0 = all
+    int offset = 0; ///< Timeline::groups() only: rows skipped before `limit` counts (a page), >= 0
 
     [[nodiscard]] bool matches(const TimelineEntry &entry) const;
 };
@@ -112,8 +114,43 @@ QJsonObject timelineEntryToJson(const TimelineEntry &entry);
 /// missing or invalid. Unknown keys are ignored.
 std::optional<TimelineEntry> timelineEntryFromJson(const QJsonObject &object);
 
-/// Newest first, then by id: the order every view shows.
+/// Newest first, then by id: the order of Timeline::entries().
 void sortTimeline(std::vector<TimelineEntry> &entries);
+
+/// Occurrences of one thing, shown as one row by the Triage page, `strata get events` and
+/// GET /api/v1/events: every firing of a StorageGRID alert on its node (the grid's fingerprint
+/// stays the same across firings), and repeats of a system event (same source, name and
+/// object). Any other entry (operations, scheduler, cache, service-level and health changes)
+/// is a group of its own.
+struct TimelineGroup
+{
+    QString key; ///< timelineGroupKey() of its entries
+    /// What the row shows: the newest occurrence, with the worst severity of all occurrences.
+    TimelineEntry entry;
+    /// Occurrences: an alert's firings (its resolutions are not counted unless they are all the
+    /// group holds), any other entry's repeats. >= 1.
+    int count = 1;
+    QDateTime firstSeen; ///< UTC, the oldest occurrence
+    QDateTime lastSeen;  ///< UTC, the newest occurrence (entry.time)
+    bool alert = false;  ///< a StorageGRID alert: `active` tells its state
+    bool active = false; ///< an alert whose newest firing is not resolved
+
+    bool operator==(const TimelineGroup &) const = default;
+};
+
+/// "active" or "resolved" for an alert's group, "" for any other.
+QString timelineGroupStateName(const TimelineGroup &group);
+
+/// The group an entry belongs to: "alert:<source>:<fingerprint>", "event:<source>:<name>:<object
+/// kind>/<object>", otherwise the entry's id.
+QString timelineGroupKey(const TimelineEntry &entry);
+
+/// Groups `entries` (any order) and orders the groups: active alerts first (worst first, then
+/// newest), then everything else by last seen, newest first, then by key. `resolved` tells
+/// whether an alert's firing (the id of its ":fired" entry) has resolved; without it, a firing
+/// is resolved when its ":resolved" entry is among `entries`.
+std::vector<TimelineGroup> groupTimeline(const std::vector<TimelineEntry> &entries,
+                                         const std::function<bool(const QString &firedId)> &resolved = {});
 
 /// The merged timeline of an estate, kept live on the owner thread. It merges what the
 /// systems report (EMS and Kubernetes events, StorageGRID alerts: each entry carries the
@@ -135,6 +172,10 @@ public:
 
     /// Every entry, newest first.
     [[nodiscard]] std::vector<TimelineEntry> entries(const TimelineFilter &filter = {}) const;
+    /// The entries `filter` selects as groupTimeline() rows (an alert is active unless the
+    /// timeline holds its resolution, also one the filter leaves out), then the page of
+    /// `filter.offset` and `filter.limit`.
+    [[nodiscard]] std::vector<TimelineGroup> groups(const TimelineFilter &filter = {}) const;
     /// The entry with this id, nullopt when there is none (any more).
     [[nodiscard]] std::optional<TimelineEntry> entry(const QString &id) const;
     /// The same entry as the timeline holds it (a view's model keeps it without a copy); null

@@ -29,6 +29,14 @@ DatasetModel::DatasetModel(core::Estate &estate, QObject *parent)
         emitChanged(std::move(rows), LastActive, LastActive);
     });
     connect(&estate, &core::Estate::hubChanged, this, &DatasetModel::headerChanged);
+    // A volume dataset's location is its volume's name, which may be listed after the dataset.
+    connect(&estate, &core::Estate::volumesChanged, this, [this](const core::VolumeDiff &) {
+        emitChanged(rowsWhere([](const core::Dataset &d) {
+                        return d.kind == core::DatasetKind::OntapVolume;
+                    }),
+                    Location,
+                    Location);
+    });
 }
 
 void DatasetModel::recountCaches()
@@ -126,7 +134,7 @@ QVariant DatasetModel::displayData(const core::Dataset &d, int column) const
     case Kind:
         return kindText(d.kind);
     case Location:
-        return d.kind == core::DatasetKind::OntapVolume ? d.volumeId : QString(d.bucket + QLatin1Char('/') + d.prefix);
+        return core::datasetLocation(m_estate, d);
     case CachedCommits: {
         const int loading = m_loading.value(key);
         return loading > 0 ? tr("%1 (+%2 loading)").arg(m_cached.value(key)).arg(loading)

@@ -26,7 +26,7 @@ public:
         Name,
         Source,
         Kind,          ///< "Prefix", "Bucket", "ONTAP volume"
-        Location,      ///< "datasets/fraud_jun/", or the volume id
+        Location,      ///< core::datasetLocation(): "datasets/fraud_jun/", "svm_ai/vol_train"
         CachedCommits, ///< ready cached commits on any target (RawValueRole int)
         Size,          ///< bytes of the head commit (RawValueRole qint64)
         Objects,       ///< objects of the head commit

@@ -2,6 +2,7 @@
 
 #include "models/item/datasetmodel.h"
 #include "models/item/roles.h"
+#include "models/item/timelinemodel.h"
 
 #include <QLocale>
 
@@ -132,11 +133,9 @@ std::optional<QVariant> GridAlertModel::sortData(const core::GridAlert &a, int c
 {
     switch (column) {
     case Severity:
-        // Sorts critical > major > minor.
-        return a.severity == QLatin1String("critical") ? 3
-               : a.severity == QLatin1String("major")  ? 2
-               : a.severity == QLatin1String("minor")  ? 1
-                                                       : 0;
+        // Sorts critical > error > warning.
+        return int(core::TimelineSeverity::Info)
+               - int(core::severityFromSystem(QStringLiteral("storagegrid"), a.severity));
     case Started:
         return a.startsAt;
     case Resolved:
@@ -150,7 +149,8 @@ QVariant GridAlertModel::displayData(const core::GridAlert &a, int column) const
 {
     switch (column) {
     case Severity:
-        return a.severity;
+        // The timeline's scale: the same alert reads the same on Triage and here.
+        return TimelineModel::severityLabel(core::severityFromSystem(QStringLiteral("storagegrid"), a.severity));
     case Name:
         return a.silenced ? tr("%1 (silenced)").arg(a.name) : a.name;
     case Summary:

@@ -2,6 +2,7 @@
 
 #include "models/core/datasethub.h"
 #include "models/core/estate.h"
+#include "models/core/timeline.h"
 #include "models/rows/rowsupport.h"
 
 #include <QHash>
@@ -93,6 +94,7 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("id"), QString()},
                   {QStringLiteral("name"), QStringLiteral("DATASET")},
                   {QStringLiteral("kind"), QStringLiteral("KIND")},
+                  {QStringLiteral("location"), QStringLiteral("LOCATION")},
                   {QStringLiteral("cached_commits"), QStringLiteral("CACHED")},
                   {QStringLiteral("commits"), QStringLiteral("COMMITS")},
                   {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
@@ -101,19 +103,20 @@ ResultSet datasetRows(const core::Estate &estate, const QStringList &sources)
                   {QStringLiteral("last_activity"), QStringLiteral("LAST-ACTIVE")}};
     for (const auto &d : datasets) {
         QStringList display(rs.columns.size());
-        display[6] = core::formatBytes(d->sizeBytes);
-        display[8] = d->headCommit.isEmpty() ? QStringLiteral("-") : shortId(d->headCommit);
+        display[7] = core::formatBytes(d->sizeBytes);
+        display[9] = d->headCommit.isEmpty() ? QStringLiteral("-") : shortId(d->headCommit);
         const QDateTime active = hub.rows.value(core::estateKey(*d)).lastActivity;
-        display[9] = timeText(active.isValid() ? active : d->lastActivity);
+        display[10] = timeText(active.isValid() ? active : d->lastActivity);
         // An ONTAP file dataset is a volume: ONTAP reports its used bytes, not a count of objects.
         const bool counted = d->kind != core::DatasetKind::OntapVolume;
         if (!counted) {
-            display[7] = QStringLiteral("-");
+            display[8] = QStringLiteral("-");
         }
         rs.addRow({d->source,
                    d->id,
                    d->name,
                    core::datasetKindName(d->kind),
+                   core::datasetLocation(estate, *d),
                    hub.rows.value(core::estateKey(*d)).cachedCommits,
                    d->commitCount,
                    d->sizeBytes,
@@ -463,6 +466,7 @@ ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts)
                   {QStringLiteral("id"), QString()},
                   {QStringLiteral("name"), QStringLiteral("ALERT")},
                   {QStringLiteral("severity"), QStringLiteral("SEVERITY")},
+                  {QStringLiteral("grid_severity"), QString()},
                   {QStringLiteral("status"), QStringLiteral("STATUS")},
                   {QStringLiteral("node"), QStringLiteral("NODE")},
                   {QStringLiteral("site"), QString()},
@@ -471,12 +475,13 @@ ResultSet gridAlertRows(const std::vector<core::Ptr<core::GridAlert>> &alerts)
                   {QStringLiteral("summary"), QStringLiteral("SUMMARY")}};
     for (const auto &a : alerts) {
         QStringList display(rs.columns.size());
-        display[5] = a->node.isEmpty() ? QStringLiteral("-") : a->node;
-        display[7] = timeText(a->startsAt);
-        display[8] = timeText(a->endsAt);
+        display[6] = a->node.isEmpty() ? QStringLiteral("-") : a->node;
+        display[8] = timeText(a->startsAt);
+        display[9] = timeText(a->endsAt);
         rs.addRow({a->source,
                    a->id,
                    a->name,
+                   core::timelineSeverityName(core::severityFromSystem(QStringLiteral("storagegrid"), a->severity)),
                    a->severity,
                    a->resolved ? QStringLiteral("resolved") : QStringLiteral("active"),
                    a->node,

@@ -19,8 +19,9 @@ struct Tenant;
 
 namespace strata::rows {
 
-/// `get datasets`: one row per dataset. Keys: source, id, name, kind, cached_commits (ready on
-/// any target), commits, size_bytes (head commit), objects, head_commit, last_activity (null).
+/// `get datasets`: one row per dataset. Keys: source, id, name, kind, location
+/// (core::datasetLocation()), cached_commits (ready on any target), commits, size_bytes (head
+/// commit), objects, head_commit, last_activity (null).
 ResultSet datasetRows(const core::Estate &estate, const QStringList &sources);
 /// `get commits [--dataset NAME]`: newest first per dataset. Keys: source, dataset, id, parent,
 /// author, message, time, objects, bytes, cached_on (array of targets where it is ready),
@@ -45,7 +46,9 @@ ResultSet tenantRows(const core::Estate &estate, const QStringList &sources);
 /// quota_bytes (null), growth_7d_bytes (null).
 ResultSet bucketRows(const core::Estate &estate, const QStringList &sources);
 /// `get alerts`: StorageGRID alerts, active first then resolved, newest first. Keys: source, id,
-/// name, severity, status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
+/// name, severity (the timeline's scale, core::severityFromSystem(): "critical", "error",
+/// "warning", as `get events` says), grid_severity (the grid's own word: "critical", "major",
+/// "minor"), status ("active"/"resolved"), node, site, starts_at, ends_at (null), summary.
 ResultSet gridAlertRows(const core::Estate &estate, const QStringList &sources);
 
 /// The same rows for exactly these records, one row per record in the given order (the live

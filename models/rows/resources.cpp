@@ -286,6 +286,7 @@ resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter
         timeline.until = filter.until;
         timeline.search = filter.search;
         timeline.limit = filter.limit;
+        timeline.offset = filter.offset;
         return eventRows(engine.timeline(), timeline);
     }
     if (resource == QLatin1String("sources")) {

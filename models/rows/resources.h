@@ -43,14 +43,15 @@ struct ResourceFilter
     QStringList projects;
     QStringList datasets;
     QStringList targets;
-    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=).
+    // `events` only (--system, --severity, --job, --since, --until, --search; ?limit=&offset=).
     QStringList systems; ///< timelineSystemNames() values
     QString severity;    ///< "critical", "error", "warning" or "info": that and worse; empty = all
     QStringList jobs;    ///< "<namespace>/<name>" or names
     QDateTime since;     ///< UTC, invalid = open
     QDateTime until;     ///< UTC, invalid = open
     QString search;      ///< case-insensitive substring
-    int limit = 0;       ///< newest `limit` entries, 0 = all
+    int limit = 0;       ///< first `limit` rows (grouped entries), 0 = all
+    int offset = 0;      ///< rows skipped before `limit` counts (the next page), >= 0
 };
 
 /// The rows of `resource` from the engine's estate as `strata get <resource>` builds them (the

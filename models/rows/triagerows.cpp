@@ -37,13 +37,16 @@ std::optional<QDateTime> parseTimeBound(const QString &text, const QDateTime &no
 ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &filter)
 {
     ResultSet rs;
-    rs.columns = {{QStringLiteral("time"), QStringLiteral("TIME")},
+    rs.columns = {{QStringLiteral("time"), QStringLiteral("LAST SEEN")},
                   {QStringLiteral("severity"), QStringLiteral("SEVERITY")},
+                  {QStringLiteral("state"), QStringLiteral("STATE")},
+                  {QStringLiteral("count"), QStringLiteral("COUNT")},
                   {QStringLiteral("system"), QStringLiteral("SYSTEM")},
                   {QStringLiteral("source"), QStringLiteral("SOURCE")},
                   {QStringLiteral("category"), QStringLiteral("CATEGORY")},
                   {QStringLiteral("title"), QStringLiteral("TITLE")},
                   {QStringLiteral("object_name"), QStringLiteral("OBJECT")},
+                  {QStringLiteral("first_seen"), QStringLiteral("FIRST SEEN")},
                   {QStringLiteral("message"), QStringLiteral("MESSAGE")},
                   {QStringLiteral("object_kind"), QString()},
                   {QStringLiteral("object_id"), QString()},
@@ -51,19 +54,29 @@ ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &
                   {QStringLiteral("volume"), QString()},
                   {QStringLiteral("job"), QString()},
                   {QStringLiteral("user"), QString()},
-                  {QStringLiteral("id"), QString()}};
-    for (const core::TimelineEntry &e : timeline.entries(filter)) {
+                  {QStringLiteral("id"), QString()},
+                  {QStringLiteral("group"), QString()}};
+    const auto timeText = [](const QDateTime &t) {
+        return t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    };
+    for (const core::TimelineGroup &g : timeline.groups(filter)) {
+        const core::TimelineEntry &e = g.entry;
         QStringList display(rs.columns.size());
-        display[0] = e.time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        display[0] = timeText(g.lastSeen);
+        display[2] = g.alert ? core::timelineGroupStateName(g) : QStringLiteral("-");
+        display[9] = g.count > 1 ? timeText(g.firstSeen) : QStringLiteral("-");
         // A table row stays one line: messages can carry newlines (EMS, Kubernetes).
-        display[7] = QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
-        rs.addRow({e.time,
+        display[10] = QString(e.message).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        rs.addRow({g.lastSeen,
                    core::timelineSeverityName(e.severity),
+                   core::timelineGroupStateName(g),
+                   g.count,
                    e.system,
                    e.source,
                    core::timelineCategoryName(e.category),
                    e.title,
                    e.objectName,
+                   g.firstSeen,
                    e.message,
                    e.objectKind,
                    e.objectId,
@@ -71,7 +84,8 @@ ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &
                    e.volume,
                    e.job,
                    e.user,
-                   e.id},
+                   e.id,
+                   g.key},
                   display);
     }
     return rs;

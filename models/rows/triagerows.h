@@ -23,9 +23,12 @@ const QStringList &timelineSystemNames();
 /// neither.
 std::optional<QDateTime> parseTimeBound(const QString &text, const QDateTime &now);
 
-/// `get events`: the merged triage timeline, newest first. Keys: time, severity, system, source,
-/// category, title, object_name (table OBJECT), message, object_kind, object_id, project,
-/// volume, job, user, id (stable across polls; the row key of the web API).
+/// `get events`: the merged triage timeline as core::Timeline::groups() rows: active alerts
+/// first, then newest first; the filter's offset and limit page them. Keys: time (last seen),
+/// severity (the group's worst), state ("active"/"resolved" for an alert, else ""), count
+/// (occurrences, >= 1), system, source, category, title, object_name (table OBJECT), first_seen,
+/// message, object_kind, object_id, project, volume, job, user, id (the shown entry's), group
+/// (timelineGroupKey(), stable across polls; the row key of the web API).
 ResultSet eventRows(const core::Timeline &timeline, const core::TimelineFilter &filter);
 
 } // namespace strata::rows

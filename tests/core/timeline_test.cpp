@@ -680,3 +680,110 @@ TEST_F(TimelineTest, AttentionCountsRecentTroubleBySystem)
     EXPECT_EQ(attention.value(QStringLiteral("ontap")), (Timeline::AlertCounts{1, 2, 0}));
     EXPECT_FALSE(attention.contains(QStringLiteral("kubernetes")));
 }
+
+namespace {
+
+// Occurrences of the grid alert "fp-mem" on its node, one every ten minutes: each firing a
+// GridAlert of its own (fingerprint@trigger time), all but the newest resolved after four.
+std::vector<GridAlert> groupingFirings(const QDateTime &now, int firings)
+{
+    std::vector<GridAlert> out;
+    for (int i = 0; i < firings; ++i) {
+        GridAlert a;
+        a.source = QStringLiteral("datalake");
+        a.startsAt = now.addSecs(-600LL * i - 60);
+        a.id = QStringLiteral("fp-mem@") + QString::number(a.startsAt.toMSecsSinceEpoch());
+        a.name = QStringLiteral("Low installed node memory");
+        a.severity = QStringLiteral("major");
+        a.node = QStringLiteral("dc1-s3");
+        if (i > 0) {
+            a.resolved = true;
+            a.endsAt = a.startsAt.addSecs(240);
+        }
+        out.push_back(a);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_F(TimelineTest, RepeatedFiringsOfOneAlertAreOneRowWithCountAndFirstAndLastSeen)
+{
+    GridPublish grid;
+    grid.alerts = timelineListOf(groupingFirings(t0, 144)); // a day of it
+    engine.estate().publishGrid(QStringLiteral("datalake"), grid);
+    engine.estate().publishEvents(
+        QStringLiteral("ontap-ai"),
+        timelineListOf(std::vector<Event>{
+            ems(QStringLiteral("node1/1"), t0.addSecs(-30), QStringLiteral("error"), QStringLiteral("wafl.vol.full")),
+            ems(QStringLiteral("node1/2"), t0.addSecs(-20), QStringLiteral("notice"), QStringLiteral("wafl.vol.full")),
+            ems(QStringLiteral("node1/3"), t0.addSecs(-10), QStringLiteral("notice"), QStringLiteral("other"))}));
+    ASSERT_EQ(timeline.size(), 144 * 2 - 1 + 3);
+
+    const std::vector<TimelineGroup> groups = timeline.groups();
+    ASSERT_EQ(groups.size(), 3U);
+    // The active alert first, though both EMS rows are newer.
+    const TimelineGroup &alert = groups[0];
+    EXPECT_EQ(alert.key, QStringLiteral("alert:datalake:fp-mem"));
+    EXPECT_TRUE(alert.alert);
+    EXPECT_TRUE(alert.active);
+    EXPECT_EQ(timelineGroupStateName(alert), QStringLiteral("active"));
+    EXPECT_EQ(alert.count, 144);
+    EXPECT_EQ(alert.lastSeen, t0.addSecs(-60));
+    EXPECT_EQ(alert.firstSeen, t0.addSecs(-600LL * 143 - 60));
+    EXPECT_EQ(alert.entry.severity, TimelineSeverity::Error);
+    EXPECT_EQ(alert.entry.title, QStringLiteral("Alert fired: Low installed node memory"));
+    // Then newest first; repeats of one EMS event on one node are one row at their worst.
+    EXPECT_EQ(groups[1].entry.title, QStringLiteral("other"));
+    EXPECT_EQ(groups[1].count, 1);
+    EXPECT_EQ(groups[2].entry.title, QStringLiteral("wafl.vol.full"));
+    EXPECT_EQ(groups[2].count, 2);
+    EXPECT_EQ(groups[2].entry.severity, TimelineSeverity::Error);
+    EXPECT_EQ(groups[2].lastSeen, t0.addSecs(-20));
+    EXPECT_EQ(groups[2].firstSeen, t0.addSecs(-30));
+    EXPECT_EQ(timelineGroupStateName(groups[2]), QString());
+
+    // Pages of the same order.
+    TimelineFilter page;
+    page.limit = 2;
+    EXPECT_EQ(timeline.groups(page), (std::vector<TimelineGroup>{groups[0], groups[1]}));
+    page.offset = 2;
+    EXPECT_EQ(timeline.groups(page), std::vector<TimelineGroup>{groups[2]});
+    page.offset = 5;
+    EXPECT_TRUE(timeline.groups(page).empty());
+
+    // A filter that leaves the resolutions out still knows the alert's state.
+    TimelineFilter errors;
+    errors.minSeverity = TimelineSeverity::Error;
+    errors.categories = {timelineCategoryName(TimelineCategory::Alert)};
+    std::vector<GridAlert> resolvedAll = groupingFirings(t0, 144);
+    resolvedAll[0].resolved = true;
+    resolvedAll[0].endsAt = t0;
+    grid.alerts = timelineListOf(resolvedAll);
+    engine.estate().publishGrid(QStringLiteral("datalake"), grid);
+    const std::vector<TimelineGroup> resolved = timeline.groups(errors);
+    ASSERT_EQ(resolved.size(), 1U);
+    EXPECT_FALSE(resolved[0].active);
+    EXPECT_EQ(timelineGroupStateName(resolved[0]), QStringLiteral("resolved"));
+    EXPECT_EQ(resolved[0].count, 144);
+}
+
+TEST(TimelineGroups, EntriesOfOtherKindsStayRowsOfTheirOwn)
+{
+    const QDateTime t(QDate(2026, 3, 1), QTime(10, 0), Qt::UTC);
+    std::vector<TimelineEntry> entries(2);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        entries[i].id = QStringLiteral("operation:a%1:succeeded:1").arg(i);
+        entries[i].time = t.addSecs(qint64(i));
+        entries[i].category = TimelineCategory::Operation;
+        entries[i].title = QStringLiteral("Create snapshot succeeded");
+        entries[i].objectKind = QStringLiteral("volume");
+        entries[i].objectId = QStringLiteral("v1");
+    }
+    const std::vector<TimelineGroup> groups = groupTimeline(entries);
+    ASSERT_EQ(groups.size(), 2U);
+    EXPECT_EQ(groups[0].key, entries[1].id);
+    EXPECT_EQ(groups[0].count, 1);
+    EXPECT_EQ(groups[0].firstSeen, groups[0].lastSeen);
+    EXPECT_FALSE(groups[0].alert);
+}

@@ -4,8 +4,10 @@
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
 #include "models/core/credentialstore.h"
+#include "models/core/timeline.h"
 #include "models/rows/triagerows.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -79,12 +81,20 @@ TEST(CliEvents, DemoTimelineMergesEverySystemNewestFirst)
                                 "volume",
                                 "job",
                                 "user",
-                                "id"}) {
+                                "id",
+                                "state",
+                                "count",
+                                "first_seen",
+                                "group"}) {
             EXPECT_TRUE(row.contains(QLatin1String(key))) << key;
         }
         systems << row.value(QLatin1String("system")).toString();
         categories << row.value(QLatin1String("category")).toString();
+        // Active alerts lead; the rest is newest first.
         const QString time = row.value(QLatin1String("time")).toString();
+        if (row.value(QLatin1String("state")).toString() == QLatin1String("active")) {
+            continue;
+        }
         if (!previous.isEmpty()) {
             EXPECT_LE(time, previous) << "not newest first";
         }
@@ -151,4 +161,77 @@ TEST(CliEvents, TimeBoundsAreIsoOrDurationsAgo)
     EXPECT_FALSE(rows::parseTimeBound(QStringLiteral("yesterday"), now));
     EXPECT_FALSE(rows::parseTimeBound(QStringLiteral("2w"), now));
     EXPECT_FALSE(rows::parseTimeBound(QString(), now));
+}
+
+TEST(CliEvents, RepeatedAlertFiringsAreOneRowWithActiveAlertsFirst)
+{
+    // The demo grid's memory alert fires every ten minutes: a week of it is one row, not 1,000.
+    const EventsCliRun table = runEventsDemo({QStringLiteral("get"), QStringLiteral("events")});
+    ASSERT_EQ(table.code, 0) << table.err.toStdString();
+    const qsizetype lines = table.out.count(QLatin1Char('\n'));
+    EXPECT_LT(lines, 200) << "one line per firing again";
+
+    const EventsCliRun r =
+        runEventsDemo({QStringLiteral("get"), QStringLiteral("events"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    const QJsonArray rows = parseArray(r.out);
+    QSet<QString> groups;
+    QJsonObject memory;
+    bool pastActive = false;
+    for (const QJsonValue &v : rows) {
+        const QJsonObject row = v.toObject();
+        const QString group = row.value(QLatin1String("group")).toString();
+        EXPECT_FALSE(groups.contains(group)) << group.toStdString() << " is on two rows";
+        groups << group;
+        EXPECT_GE(row.value(QLatin1String("count")).toInt(), 1);
+        EXPECT_LE(row.value(QLatin1String("first_seen")).toString(), row.value(QLatin1String("time")).toString());
+        const bool active = row.value(QLatin1String("state")).toString() == QLatin1String("active");
+        EXPECT_FALSE(active && pastActive) << "an active alert below other rows";
+        pastActive = pastActive || !active;
+        if (row.value(QLatin1String("title")).toString().contains(QLatin1String("Low installed node memory"))) {
+            EXPECT_TRUE(memory.isEmpty()) << "the alert's firings are on more than one row";
+            memory = row;
+        }
+    }
+    ASSERT_FALSE(memory.isEmpty());
+    EXPECT_GT(memory.value(QLatin1String("count")).toInt(), 100);
+    EXPECT_EQ(memory.value(QLatin1String("category")).toString(), QStringLiteral("alert"));
+    EXPECT_NE(memory.value(QLatin1String("state")).toString(), QString());
+}
+
+TEST(CliEvents, AnAlertHasOneSeverityInAlertsAndEvents)
+{
+    const EventsCliRun alerts =
+        runEventsDemo({QStringLiteral("get"), QStringLiteral("alerts"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(alerts.code, 0) << alerts.err.toStdString();
+    QHash<QString, QString> severityOf; // alert id -> severity
+    for (const QJsonValue &v : parseArray(alerts.out)) {
+        const QJsonObject row = v.toObject();
+        severityOf.insert(row.value(QLatin1String("id")).toString(), row.value(QLatin1String("severity")).toString());
+    }
+    ASSERT_FALSE(severityOf.isEmpty());
+    const EventsCliRun events = runEventsDemo({QStringLiteral("get"),
+                                               QStringLiteral("events"),
+                                               QStringLiteral("--system"),
+                                               QStringLiteral("storagegrid"),
+                                               QStringLiteral("-o"),
+                                               QStringLiteral("json")});
+    ASSERT_EQ(events.code, 0) << events.err.toStdString();
+    int compared = 0;
+    for (const QJsonValue &v : parseArray(events.out)) {
+        const QJsonObject row = v.toObject();
+        if (row.value(QLatin1String("category")).toString() != QLatin1String("alert")) {
+            continue;
+        }
+        const QString id = row.value(QLatin1String("object_id")).toString();
+        if (!severityOf.contains(id)) {
+            continue;
+        }
+        EXPECT_EQ(row.value(QLatin1String("severity")).toString(), severityOf.value(id)) << id.toStdString();
+        ++compared;
+    }
+    EXPECT_GT(compared, 0);
+    for (const QString &severity : std::as_const(severityOf)) {
+        EXPECT_TRUE(core::timelineSeverityFromName(severity).has_value()) << severity.toStdString();
+    }
 }

@@ -321,3 +321,33 @@ TEST(CachedCommitModel, CopyWithoutObjectCountsShowsNoZeroOfZero)
     EXPECT_EQ(progress, QStringLiteral("25 % · 7.7 MiB/30.9 MiB"));
     EXPECT_FALSE(progress.contains(QStringLiteral("0/0"))) << progress.toStdString();
 }
+
+TEST(DatasetModel, AVolumeDatasetsLocationIsItsVolumesNameAsSoonAsTheVolumeIsListed)
+{
+    core::Estate estate;
+    models::DatasetModel model(estate);
+    QAbstractItemModelTester tester(&model, FatalDatasetmodels);
+    core::Dataset xray;
+    xray.source = QStringLiteral("ontap-ai");
+    xray.id = QStringLiteral("4f6c1e2a-9b7d-4c3e-8a21-5d0f9e7b6c11");
+    xray.name = QStringLiteral("chest_xray");
+    xray.kind = core::DatasetKind::OntapVolume;
+    xray.volumeId = xray.id;
+    estate.publishDatasets(
+        xray.source,
+        core::DatasetPublish{std::make_shared<const core::KeyedList<core::Dataset>>(
+                                 std::vector<core::Ptr<core::Dataset>>{std::make_shared<const core::Dataset>(xray)}),
+                             std::make_shared<const core::KeyedList<core::Commit>>()});
+    ASSERT_EQ(model.rowCount(), 1);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    core::Volume volume;
+    volume.source = xray.source;
+    volume.id = xray.id;
+    volume.name = QStringLiteral("chest_xray");
+    volume.svm = QStringLiteral("svm_ai");
+    estate.publishVolumes(volume.source,
+                          std::make_shared<const core::KeyedList<core::Volume>>(
+                              std::vector<core::Ptr<core::Volume>>{std::make_shared<const core::Volume>(volume)}));
+    EXPECT_EQ(model.index(0, models::DatasetModel::Location).data().toString(), QStringLiteral("svm_ai/chest_xray"));
+    EXPECT_GE(changed.count(), 1);
+}

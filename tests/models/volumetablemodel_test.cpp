@@ -307,6 +307,10 @@ TEST(TimelineModel, FollowsTheTimelineWithoutResets)
     core::TimelineFilter warnings;
     warnings.minSeverity = core::TimelineSeverity::Warning;
     proxy.setFilter(warnings);
+    EXPECT_EQ(proxy.rowCount(), 1); // two reports of wafl.vol.full: one row, at its worst
+    EXPECT_EQ(proxy.index(0, models::TimelineModel::Count).data().toString(), QStringLiteral("2"));
+    EXPECT_EQ(proxy.index(0, models::TimelineModel::Severity).data().toString(), QStringLiteral("Critical"));
+    proxy.setGrouped(false);
     EXPECT_EQ(proxy.rowCount(), 2);
 
     // A restored bundle replaces rows by removal and insertion, still without a reset.

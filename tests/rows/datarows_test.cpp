@@ -1,6 +1,7 @@
 // The rows of `datasets|commits` (what `strata get` prints and the web API serves): figures a
 // source does not report are unknown (null, "-"), never zero.
 
+#include "models/core/datasethub.h"
 #include "models/core/estate.h"
 #include "models/rows/datarows.h"
 #include "models/rows/output.h"
@@ -158,4 +159,24 @@ TEST(DataRows, CsvNeutralisesSpreadsheetFormulasFromVendorText)
     rows::write(numbers, rows::Format::Csv, numberOut);
     numberOut.flush();
     EXPECT_EQ(numberText, QStringLiteral("delta,note\r\n-5,\"'-5\"\r\n"));
+}
+
+TEST(DataRows, AVolumeDatasetIsLocatedByItsVolumesNameNotItsUuid)
+{
+    core::Estate estate;
+    publishDataRowsEstate(estate);
+    core::Volume volume;
+    volume.source = QStringLiteral("ontap-ai");
+    volume.id = QStringLiteral("uuid-xray");
+    volume.name = QStringLiteral("chest_xray");
+    volume.svm = QStringLiteral("svm_ai");
+    estate.publishVolumes(volume.source, dataRowsList<core::Volume>({volume}));
+
+    const QJsonArray datasets = rows::toJson(rows::datasetRows(estate, {}));
+    EXPECT_EQ(dataRowNamed(datasets, "name", "chest_xray").value(QStringLiteral("location")).toString(),
+              QStringLiteral("svm_ai/chest_xray"));
+    const core::Ptr<core::Dataset> xray =
+        estate.datasets().find(QStringLiteral("ontap-ai"), QStringLiteral("ontap-ai/uuid-xray"));
+    ASSERT_TRUE(xray);
+    EXPECT_EQ(core::datasetLocation(estate, *xray), QStringLiteral("svm_ai/chest_xray"));
 }

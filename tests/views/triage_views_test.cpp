@@ -129,7 +129,8 @@ TEST(TriageViews, RowsArriveAsDiffsAndTheFilterBarNarrowsThem)
     e.publishJob(core::JobStatus::Running); // queued + started, reconstructed
     EXPECT_EQ(e.timeline.rowCount(), 4);
     EXPECT_TRUE(QTest::qWaitFor([&] {
-        return page.countText() == QLatin1String("4 entries"); // updated once per event-loop turn
+        // Updated once per event-loop turn; the two wafl.vol.full reports are one row.
+        return page.countText() == QLatin1String("3 rows of 4 entries");
     })) << page.countText().toStdString();
     // Newest first.
     EXPECT_EQ(page.tableView()->model()->index(0, models::TimelineModel::Title).data().toString(),
@@ -137,7 +138,7 @@ TEST(TriageViews, RowsArriveAsDiffsAndTheFilterBarNarrowsThem)
 
     page.systemCombo()->setCurrentIndex(page.systemCombo()->findData(QStringLiteral("kubernetes")));
     EXPECT_EQ(page.proxy()->rowCount(), 2);
-    EXPECT_EQ(page.countText(), QStringLiteral("2 of 4 entries"));
+    EXPECT_EQ(page.countText(), QStringLiteral("2 rows of 4 entries"));
     page.categoryCombo()->setCurrentIndex(page.categoryCombo()->findData(QStringLiteral("alert")));
     EXPECT_EQ(page.proxy()->rowCount(), 0);
     page.categoryCombo()->setCurrentIndex(0);
@@ -153,7 +154,7 @@ TEST(TriageViews, RowsArriveAsDiffsAndTheFilterBarNarrowsThem)
     EXPECT_EQ(page.proxy()->rowCount(), 3); // the informational event, the job's queueing and start
     page.rangeCombo()->setCurrentIndex(page.rangeCombo()->count() - 1);
     page.searchEdit()->setText(QStringLiteral("VOL_00003"));
-    EXPECT_EQ(page.proxy()->rowCount(), 2);
+    EXPECT_EQ(page.proxy()->rowCount(), 1); // both reports of it, as one row
     page.searchEdit()->clear();
 
     // A live transition adds one row; nothing is ever reset.
@@ -226,5 +227,45 @@ TEST(TriageViews, OverviewNeedsAttentionOpensTriageForThatSystem)
     overview->openAttention(QStringLiteral("ontap"));
     EXPECT_EQ(window.currentPage(), views::MainWindow::Page::Events);
     EXPECT_EQ(window.triagePage()->systemCombo()->currentData().toString(), QStringLiteral("ontap"));
-    EXPECT_EQ(window.triagePage()->proxy()->rowCount(), 3);
+    // The three wafl.vol.full reports, as one row.
+    ASSERT_EQ(window.triagePage()->proxy()->rowCount(), 1);
+    EXPECT_EQ(window.triagePage()->proxy()->index(0, models::TimelineModel::Count).data().toString(),
+              QStringLiteral("3"));
+}
+
+TEST(TriageViews, AnAlertFiringEveryTenMinutesIsOneActiveRowOnTop)
+{
+    TriageEstate e;
+    views::TriagePage page(&e.timeline);
+    QAbstractItemModelTester proxyTester(page.proxy(), FatalTriage);
+    e.publishEms(QStringLiteral("n1/1"), QStringLiteral("error"), 5); // newer than the alert's last firing
+    std::vector<core::Ptr<core::GridAlert>> firings;
+    for (int i = 0; i < 144; ++i) {
+        core::GridAlert a;
+        a.source = QStringLiteral("datalake");
+        a.startsAt = e.clock.now().addSecs(-600LL * i - 60);
+        a.id = QStringLiteral("fp-desk@") + QString::number(a.startsAt.toMSecsSinceEpoch());
+        a.name = QStringLiteral("Low installed node memory");
+        a.severity = QStringLiteral("major");
+        a.resolved = i > 0;
+        a.endsAt = a.resolved ? a.startsAt.addSecs(240) : QDateTime();
+        firings.push_back(std::make_shared<const core::GridAlert>(a));
+    }
+    core::GridPublish grid;
+    grid.alerts = std::make_shared<const core::KeyedList<core::GridAlert>>(std::move(firings));
+    e.engine.estate().publishGrid(QStringLiteral("datalake"), grid);
+
+    EXPECT_EQ(e.timeline.rowCount(), 144 * 2 - 1 + 1);
+    ASSERT_EQ(page.proxy()->rowCount(), 2);
+    const QAbstractItemModel *m = page.tableView()->model();
+    EXPECT_EQ(m->index(0, models::TimelineModel::Title).data().toString(),
+              QStringLiteral("Alert fired: Low installed node memory"));
+    EXPECT_EQ(m->index(0, models::TimelineModel::State).data().toString(), QStringLiteral("Active"));
+    EXPECT_EQ(m->index(0, models::TimelineModel::Count).data().toString(), QStringLiteral("144"));
+    EXPECT_EQ(m->index(0, models::TimelineModel::Severity).data().toString(), QStringLiteral("Error"));
+    EXPECT_EQ(m->index(1, models::TimelineModel::Title).data().toString(), QStringLiteral("wafl.vol.full"));
+    EXPECT_EQ(m->index(1, models::TimelineModel::Count).data().toString(), QStringLiteral("1"));
+    EXPECT_TRUE(QTest::qWaitFor([&] {
+        return page.countText() == QLatin1String("2 rows of 288 entries");
+    })) << page.countText().toStdString();
 }

@@ -52,7 +52,7 @@ TEST_F(WebEventsTest, ServesTheCliRowsWithItsFilters)
     for (const QJsonValue &v : rows) {
         const QJsonObject row = v.toObject();
         EXPECT_EQ(row.value(QLatin1String("system")).toString(), QStringLiteral("ontap"));
-        EXPECT_EQ(row.value(QLatin1String("key")).toString(), row.value(QLatin1String("id")).toString());
+        EXPECT_EQ(row.value(QLatin1String("key")).toString(), row.value(QLatin1String("group")).toString());
     }
 
     // Facets that match nothing, and a time window in the future.
@@ -67,6 +67,56 @@ TEST_F(WebEventsTest, ServesTheCliRowsWithItsFilters)
     EXPECT_EQ(get(QStringLiteral("/api/v1/events?severity=major"), viewer).status, 400);
     EXPECT_EQ(get(QStringLiteral("/api/v1/events?system=netapp"), viewer).status, 400);
     EXPECT_EQ(get(QStringLiteral("/api/v1/events?since=yesterday"), viewer).status, 400);
+}
+
+TEST_F(WebEventsTest, RepeatedAlertFiringsComeGroupedAndPaged)
+{
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    // An alert firing every ten minutes for a day, the newest still active.
+    const QDateTime now = clock.now();
+    std::vector<core::Ptr<core::GridAlert>> firings;
+    for (int i = 0; i < 144; ++i) {
+        core::GridAlert a;
+        a.source = QStringLiteral("datalake");
+        a.startsAt = now.addSecs(-600LL * i - 60);
+        a.id = QStringLiteral("fp-web@") + QString::number(a.startsAt.toMSecsSinceEpoch());
+        a.name = QStringLiteral("Low installed node memory");
+        a.severity = QStringLiteral("major");
+        a.resolved = i > 0;
+        a.endsAt = a.resolved ? a.startsAt.addSecs(240) : QDateTime();
+        firings.push_back(std::make_shared<const core::GridAlert>(a));
+    }
+    core::GridPublish grid;
+    grid.alerts = std::make_shared<const core::KeyedList<core::GridAlert>>(std::move(firings));
+    engine->estate().publishGrid(QStringLiteral("datalake"), grid);
+
+    const QJsonArray alerts = get(QStringLiteral("/api/v1/events?system=storagegrid"), viewer).json().array();
+    ASSERT_EQ(alerts.size(), 1);
+    const QJsonObject row = alerts.first().toObject();
+    EXPECT_EQ(row.value(QLatin1String("count")).toInt(), 144);
+    EXPECT_EQ(row.value(QLatin1String("state")).toString(), QStringLiteral("active"));
+    EXPECT_EQ(row.value(QLatin1String("severity")).toString(), QStringLiteral("error"));
+    EXPECT_EQ(row.value(QLatin1String("key")).toString(), QStringLiteral("alert:datalake:fp-web"));
+
+    // The whole timeline: the active alert first, then pages that add up to it.
+    QJsonArray all;
+    QJsonArray paged;
+    ASSERT_TRUE(waitFor([&] {
+        all = get(QStringLiteral("/api/v1/events"), viewer).json().array();
+        paged = QJsonArray();
+        for (int offset = 0; offset < all.size() + 3; offset += 3) {
+            for (const QJsonValue &v :
+                 get(QStringLiteral("/api/v1/events?limit=3&offset=%1").arg(offset), viewer).json().array()) {
+                paged.append(v);
+            }
+        }
+        return paged == all; // a new EMS event in between shifts the pages: read again
+    }));
+    ASSERT_GE(all.size(), 2);
+    EXPECT_EQ(all.first().toObject().value(QLatin1String("key")).toString(), QStringLiteral("alert:datalake:fp-web"));
+    EXPECT_LT(all.size(), 144);
+    EXPECT_EQ(get(QStringLiteral("/api/v1/events?limit=1&offset=%1").arg(all.size()), viewer).json().array().size(), 0);
 }
 
 TEST_F(WebEventsTest, AnActionFromTheConsoleIsAnOperationEntry)

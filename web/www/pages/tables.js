@@ -61,6 +61,7 @@ export function mountDatasets(main, ctx) {
       { key: 'name', label: 'Dataset' },
       { key: 'source', label: 'Source', narrow: false },
       { key: 'kind', label: 'Kind', value: (r) => label(r.kind) },
+      { key: 'location', label: 'Location', narrow: false },
       { key: 'commits', label: 'Commits', narrow: false, align: 'right' },
       { key: 'cached_commits', label: 'Cached', align: 'right' },
       { key: 'objects', label: 'Objects', narrow: false, align: 'right', render: (r) => (r.objects == null ? h('span', { title: 'A volume: the source reports its used bytes, not objects' }, UNKNOWN) : fmtNum(r.objects)) },
