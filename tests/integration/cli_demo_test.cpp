@@ -196,3 +196,45 @@ TEST(CliDemoWhy, StorageSourceNotPolledYetIsNamedNotJudged)
     EXPECT_TRUE(r.err.contains(QStringLiteral("source ai-lab:"))) << r.err.toStdString();
     EXPECT_EQ(r.code, 1);
 }
+
+// `strata why` and a quota what-if give the same decisive reason for a waiting job: the
+// diagnosis decides it in one place. tokenizer-prep waits on a PVC nothing provisions, which no
+// quota changes; the what-if neither starts it nor blames the GPUs.
+TEST_F(CliDemoEstate, WhyAndWhatIf_GiveTheSameDecisiveReason)
+{
+    const QString cluster = QStringLiteral("aks-gpu");
+    const QString job = QStringLiteral("ml-team/") + QLatin1String(demo::DemoEstate::kUnboundPvcJob);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return !core::diagnoseJob(s_engine->estate(), cluster, job, s_clock->now()).findings.isEmpty();
+        },
+        kCliDemoTimeoutMs));
+    const core::JobDiagnosis why = core::diagnoseJob(s_engine->estate(), cluster, job, s_clock->now());
+    ASSERT_EQ(why.findings.front().rule, QStringLiteral("pvc_unbound"));
+
+    const core::QuotaWhatIfInput input = core::quotaWhatIfInput(s_engine->estate(), cluster);
+    QStringList projects;
+    for (const core::Project &p : input.projects) {
+        projects << p.name;
+    }
+    ASSERT_FALSE(projects.isEmpty());
+    // Even with every GPU of the cluster given to its project, it stays queued for its claim.
+    core::QuotaChange generous;
+    const core::Ptr<core::Job> waiting = s_engine->estate().jobs().find(cluster, cluster + QLatin1Char('/') + job);
+    ASSERT_TRUE(waiting);
+    generous.project = waiting->project;
+    generous.quota = 64000;
+    for (const QList<core::QuotaChange> &changes : {QList<core::QuotaChange>{}, QList<core::QuotaChange>{generous}}) {
+        const core::Result<core::QuotaWhatIf> whatIf = core::predictQuotaChange(s_engine->estate(), cluster, changes);
+        ASSERT_TRUE(whatIf) << whatIf.error().message.toStdString() << " " << projects.join(',').toStdString();
+        bool found = false;
+        for (const core::WhatIfJob &row : whatIf->jobs) {
+            if (row.id == job) {
+                found = true;
+                EXPECT_EQ(row.outcome, core::WhatIfJob::Outcome::StaysQueued);
+                EXPECT_EQ(row.reason, why.findings.front().summary);
+            }
+        }
+        EXPECT_TRUE(found) << job.toStdString() << " is in the what-if";
+    }
+}
