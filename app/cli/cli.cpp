@@ -65,6 +65,12 @@ QString usageText(const QString &programName)
     return text;
 }
 
+/// Hours of past the demo estate begins with: a one-shot command's without DemoScope::fullHistory
+/// (demo::startScopedForCommand) and the desktop app's and strata-server's
+/// (demo::DemoEstate::Options::historyHours).
+constexpr int kOneShotDemoHours = 25;
+constexpr int kAppDemoHours = 72;
+
 /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`, case-insensitive.
 int editDistance(const QString &a, const QString &b)
 {
@@ -329,6 +335,19 @@ int run(const QStringList &arguments,
     if (parser.isSet(flags.demo)) {
         core::DemoScope scope{kinds, runtimeOptions.history};
         scope.fullHistory = in.resource == QLatin1String("chargeback") || in.resource == QLatin1String("forecasts");
+        // Jobs and the timeline show how far back the estate reaches: a one-shot demo's reaches
+        // less far than the app's, which is said rather than shown as the same estate's figures.
+        if (!scope.fullHistory && get
+            && (in.resource == QLatin1String("jobs") || in.resource == QLatin1String("events"))) {
+            console.err << programName << ": "
+                        << QCoreApplication::translate(
+                               "cli",
+                               "note: this --demo estate began %1 h ago, the desktop app's and strata-server's %2 h "
+                               "ago: job ages, the jobs listed and the events reach back %1 h here, not %2 h.")
+                               .arg(kOneShotDemoHours)
+                               .arg(kAppDemoHours)
+                        << '\n';
+        }
         runtimeOptions.demo = [&hooks, scope](core::AppConfig *config,
                                               core::ICredentialStore **store) -> core::Result<std::shared_ptr<void>> {
             if (!hooks.startDemo) {

@@ -226,7 +226,8 @@ TEST_F(CliDemoEstate, WhyAndWhatIf_GiveTheSameDecisiveReason)
     generous.quota = 64000;
     for (const QList<core::QuotaChange> &changes : {QList<core::QuotaChange>{}, QList<core::QuotaChange>{generous}}) {
         const core::Result<core::QuotaWhatIf> whatIf = core::predictQuotaChange(s_engine->estate(), cluster, changes);
-        ASSERT_TRUE(whatIf) << whatIf.error().message.toStdString() << " " << projects.join(',').toStdString();
+        ASSERT_TRUE(whatIf) << whatIf.error().message.toStdString() << " "
+                            << projects.join(QLatin1Char(',')).toStdString();
         bool found = false;
         for (const core::WhatIfJob &row : whatIf->jobs) {
             if (row.id == job) {
@@ -237,4 +238,25 @@ TEST_F(CliDemoEstate, WhyAndWhatIf_GiveTheSameDecisiveReason)
         }
         EXPECT_TRUE(found) << job.toStdString() << " is in the what-if";
     }
+}
+
+// A one-shot `--demo` estate begins a day ago, the app's three days ago: `get jobs` says so
+// rather than print its job ages as the same estate's, and lists no job older than that.
+TEST(CliDemoJobs, OneShotDemoSaysHowFarBackItsEstateReaches)
+{
+    const CliDemoRun r =
+        cliDemoRun({QStringLiteral("get"), QStringLiteral("jobs"), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(r.code, 0) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QStringLiteral("note: this --demo estate began 25 h ago, the desktop app's and "
+                                              "strata-server's 72 h ago")))
+        << r.err.toStdString();
+    const QJsonArray jobs = QJsonDocument::fromJson(r.out.toUtf8()).array();
+    ASSERT_FALSE(jobs.isEmpty());
+    for (const QJsonValue &v : jobs) {
+        EXPECT_LE(v.toObject().value(QStringLiteral("age_seconds")).toDouble(), 26 * 3600.0)
+            << v.toObject().value(QStringLiteral("name")).toString().toStdString();
+    }
+    // A listing whose figures do not depend on how far back the estate reaches has no note.
+    const CliDemoRun volumes = cliDemoRun({QStringLiteral("get"), QStringLiteral("volumes")});
+    EXPECT_FALSE(volumes.err.contains(QStringLiteral("note:"))) << volumes.err.toStdString();
 }
