@@ -31,6 +31,7 @@ QuotaWhatIfDialog::QuotaWhatIfDialog(const core::Estate &estate, QString cluster
     core::QuotaWhatIfInput input = core::quotaWhatIfInput(estate, m_cluster);
     m_nodes = std::move(input.nodes);
     m_jobs = std::move(input.jobs);
+    m_blocked = std::move(input.blocked);
     const QList<core::Project> projects = std::move(input.projects);
     setObjectName(QStringLiteral("quotaWhatIfDialog"));
     setWindowTitle(tr("What if quotas change — %1").arg(m_cluster));
@@ -175,8 +176,8 @@ void QuotaWhatIfDialog::predict()
     core::runOffThread(
         *QThreadPool::globalInstance(),
         this,
-        [cluster = m_cluster, nodes = m_nodes, projects, jobs = m_jobs, changes] {
-            return core::predictQuotaChange(cluster, nodes, projects, jobs, changes);
+        [cluster = m_cluster, nodes = m_nodes, projects, jobs = m_jobs, blocked = m_blocked, changes] {
+            return core::predictQuotaChange(cluster, nodes, projects, jobs, changes, blocked);
         },
         [this](core::Result<core::QuotaWhatIf> outcome) {
             m_predictButton->setEnabled(true);

@@ -71,6 +71,7 @@ private:
     QString m_cluster;
     QList<core::GpuNode> m_nodes;
     QList<core::Job> m_jobs;
+    QHash<QString, QString> m_blocked; ///< core::QuotaWhatIfInput::blocked
     QList<ProjectInputs> m_inputs;
     QCheckBox *m_byWeight = nullptr;
     QLabel *m_summary = nullptr;

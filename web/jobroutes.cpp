@@ -36,17 +36,20 @@ void jobDiagnosis(ServerContext &c, const QString &source, const QString &jobId,
     // The volume's perf history comes from the store's thread; answer when it is back.
     auto holder = std::make_shared<Deferred>(std::move(responder));
     ServerContext *ctx = &c;
-    core::diagnoseJobAsync(c.engine.estate(),
-                           c.engine.history(),
-                           source,
-                           jobId,
-                           c.engine.clock().now(),
-                           c.q,
-                           [ctx, holder](core::JobDiagnosis d) {
-                               if (holder->socket) {
-                                   ctx->replyJson(std::move(holder->responder), core::diagnosisToJson(d));
-                               }
-                           });
+    core::diagnoseJobAsync(
+        c.engine.estate(),
+        c.engine.history(),
+        source,
+        jobId,
+        c.engine.clock().now(),
+        c.q,
+        [ctx, holder](core::JobDiagnosis d) {
+            if (holder->socket) {
+                ctx->replyJson(std::move(holder->responder), core::diagnosisToJson(d));
+            }
+        },
+        3600,
+        core::notPolledYet(c.engine, {core::SourceKind::Ontap, core::SourceKind::Azure}));
 }
 
 /// GET /api/v1/jobs/<source>/<namespace>/<name>/diagnosis

@@ -3,6 +3,7 @@
 #include "app/cli/actionrun.h"
 #include "app/cli/translate.h"
 #include "models/core/bundle.h"
+#include "models/core/capacityforecast.h"
 #include "models/core/datasethub.h"
 #include "models/core/engine.h"
 #include "models/core/servicelevels.h"
@@ -213,6 +214,11 @@ int getFromBundle(const QString &path,
         QTimer::singleShot(5000, &loop, &QEventLoop::quit);
         engine.serviceLevels().refreshStatistics();
         loop.exec();
+    }
+    if (resource == QLatin1String("forecasts")) {
+        // Computed from the bundle's history on its thread, as live: wait for that answer.
+        engine.forecasts().refresh();
+        waitForSignal(&engine.forecasts(), &core::ForecastService::changed, 15000);
     }
     const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, listFilter, now);
     if (!rows) {

@@ -38,17 +38,18 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 namespace strata::cli {
 
 namespace {
 
-/// Every command's forms, listed when the words do not make one (in the order the usage has
-/// always listed them: reads, the dataset verbs, why, set, bundles).
+/// Every command's forms, listed when the words do not make one and by --help (reads, the
+/// dataset verbs, why and what-if, set, bundles).
 QString usageText(const QString &programName)
 {
     QStringList lines;
-    for (const char *verb : {"get", "commit", "cache", "evict", "diff", "why", "set", "bundle"}) {
+    for (const char *verb : {"get", "commit", "cache", "evict", "diff", "why", "what-if", "set", "bundle"}) {
         for (const QString &form :
              QCoreApplication::translate("cli", findCommand(QLatin1String(verb))->usage).split(QLatin1Char('\n'))) {
             if (!lines.contains(form)) { // cache and evict share theirs
@@ -62,6 +63,64 @@ QString usageText(const QString &programName)
                 + QLatin1Char(' ') + form;
     }
     return text;
+}
+
+/// Hours of past the demo estate begins with: a one-shot command's without DemoScope::fullHistory
+/// (demo::startScopedForCommand) and the desktop app's and strata-server's
+/// (demo::DemoEstate::Options::historyHours).
+constexpr int kOneShotDemoHours = 25;
+constexpr int kAppDemoHours = 72;
+
+/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`, case-insensitive.
+int editDistance(const QString &a, const QString &b)
+{
+    const QString x = a.toLower();
+    const QString y = b.toLower();
+    std::vector<std::vector<int>> d(x.size() + 1, std::vector<int>(y.size() + 1));
+    for (qsizetype i = 0; i <= x.size(); ++i) {
+        d[i][0] = int(i);
+    }
+    for (qsizetype j = 0; j <= y.size(); ++j) {
+        d[0][j] = int(j);
+    }
+    for (qsizetype i = 1; i <= x.size(); ++i) {
+        for (qsizetype j = 1; j <= y.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1]) {
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    return d[x.size()][y.size()];
+}
+
+/// The candidate a mistyped `word` most likely meant: the nearest within a third of its length
+/// (at least 2 edits), or one it starts or ends; empty when none is that close.
+QString closestWord(const QString &word, const QStringList &candidates)
+{
+    QString best;
+    int bestDistance = std::max(2, int(word.size()) / 3) + 1;
+    for (const QString &c : candidates) {
+        const int distance = editDistance(word, c);
+        if (distance < bestDistance) {
+            best = c;
+            bestDistance = distance;
+        }
+    }
+    if (best.isEmpty() && word.size() >= 3) {
+        for (const QString &c : candidates) {
+            if (c.startsWith(word, Qt::CaseInsensitive) || word.startsWith(c, Qt::CaseInsensitive)) {
+                return c;
+            }
+        }
+    }
+    return best;
+}
+
+/// What `get` lists: the resources, and the chargeback.
+QStringList getWords()
+{
+    return rows::resourceNames() + QStringList{QStringLiteral("chargeback")};
 }
 
 /// The sources `in` reads, started and polled once (or until the deadline): names every source
@@ -140,13 +199,25 @@ const Command *commandOf(Invocation &in)
         for (const Command &c : commands()) {
             verbs << QLatin1String(c.verb);
         }
-        console.fail(QCoreApplication::translate("cli", "unknown command \"%1\"; commands: %2 (see %3 --help)")
-                         .arg(in.verb(), verbs.join(QStringLiteral(", ")), console.programName),
-                     2);
+        QString message = QCoreApplication::translate("cli", "unknown command \"%1\"; commands: %2 (see %3 --help)")
+                              .arg(in.verb(), verbs.join(QStringLiteral(", ")), console.programName);
+        // A verb typed wrong, or a resource typed without `get`.
+        QString meant = closestWord(in.verb(), verbs);
+        if (meant.isEmpty()) {
+            const QString resource = closestWord(rows::normaliseResource(in.verb()), getWords());
+            meant = resource.isEmpty() ? QString() : QStringLiteral("get ") + resource;
+        }
+        if (!meant.isEmpty()) {
+            message += QCoreApplication::translate("cli", "; did you mean \"%1\"?").arg(meant);
+        }
+        console.fail(message, 2);
     } else if (in.positional.size() == 2 && in.verb() == QLatin1String("get")) {
-        console.fail(QCoreApplication::translate("cli", "unknown resource \"%1\"; get lists: %2")
-                         .arg(in.positional[1], rows::resourceNames().join(QStringLiteral(", "))),
-                     2);
+        QString message = QCoreApplication::translate("cli", "unknown resource \"%1\"; get lists: %2")
+                              .arg(in.positional[1], getWords().join(QStringLiteral(", ")));
+        if (const QString meant = closestWord(in.positional[1], getWords()); !meant.isEmpty()) {
+            message += QCoreApplication::translate("cli", "; did you mean \"%1\"?").arg(meant);
+        }
+        console.fail(message, 2);
     } else {
         console.fail(usageText(console.programName), 2);
     }
@@ -203,17 +274,18 @@ int run(const QStringList &arguments,
     parser.addVersionOption();
     const Flags flags;
     flags.addTo(parser);
-    parser.addPositionalArgument(QStringLiteral("verb"),
-                                 QCoreApplication::translate("cli", "get, set, commit, cache, evict or diff"));
+    QStringList verbs;
+    for (const Command &c : commands()) {
+        verbs << QLatin1String(c.verb);
+    }
+    parser.addPositionalArgument(QStringLiteral("verb"), verbs.join(QStringLiteral(", ")));
     parser.addPositionalArgument(
-        QStringLiteral("resource"),
+        QStringLiteral("words"),
         QCoreApplication::translate("cli",
-                                    "get: sources, volumes, snapshots, clusters, nodes, "
-                                    "projects, jobs, pvcs, service-levels, pools, aks, "
-                                    "schedules, datasets, commits, caches, cache-targets, "
-                                    "grids, tenants, buckets, alerts, events, systems, attention; set: service-level "
-                                    "VOLUME; commit DATASET; cache|evict COMMIT; diff FROM "
-                                    "TO"));
+                                    "get: %1; set: service-level VOLUME; commit DATASET; cache|evict COMMIT; diff "
+                                    "FROM TO; why JOB; what-if quota PROJECT=GPUS; bundle export FILE | diff A B "
+                                    "(the forms below)")
+            .arg(getWords().join(QStringLiteral(", "))));
 
     QStringList argv = arguments;
     argv.prepend(programName);
@@ -221,7 +293,7 @@ int run(const QStringList &arguments,
         return console.fail(parser.errorText(), 2);
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        console.out << parser.helpText();
+        console.out << parser.helpText() << '\n' << usageText(programName) << '\n';
         return 0;
     }
     if (parser.isSet(QStringLiteral("version"))) {
@@ -263,6 +335,19 @@ int run(const QStringList &arguments,
     if (parser.isSet(flags.demo)) {
         core::DemoScope scope{kinds, runtimeOptions.history};
         scope.fullHistory = in.resource == QLatin1String("chargeback") || in.resource == QLatin1String("forecasts");
+        // Jobs and the timeline show how far back the estate reaches: a one-shot demo's reaches
+        // less far than the app's, which is said rather than shown as the same estate's figures.
+        if (!scope.fullHistory && get
+            && (in.resource == QLatin1String("jobs") || in.resource == QLatin1String("events"))) {
+            console.err << programName << ": "
+                        << QCoreApplication::translate(
+                               "cli",
+                               "note: this --demo estate began %1 h ago, the desktop app's and strata-server's %2 h "
+                               "ago: job ages, the jobs listed and the events reach back %1 h here, not %2 h.")
+                               .arg(kOneShotDemoHours)
+                               .arg(kAppDemoHours)
+                        << '\n';
+        }
         runtimeOptions.demo = [&hooks, scope](core::AppConfig *config,
                                               core::ICredentialStore **store) -> core::Result<std::shared_ptr<void>> {
             if (!hooks.startDemo) {

@@ -5,6 +5,7 @@
 #include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
 #include "models/core/datasethub.h"
+#include "models/core/diagnosis.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
@@ -126,26 +127,11 @@ std::optional<int> getOffline(const Invocation &in)
     return getFromBundle(in.parser.value(in.flags.bundle), filterAt, in);
 }
 
-/// A listing starts and waits for only the sources its resource reads: volumes need ONTAP and
-/// Azure, not the Kubernetes clusters or StorageGRID.
+/// A listing starts and waits for only the sources its rows read or join (volumes need ONTAP and
+/// Azure, not the Kubernetes clusters or StorageGRID; PVCs Kubernetes and the volumes behind them).
 QList<core::SourceKind> getReads(const Invocation &in)
 {
-    using core::SourceKind;
-    const QString &r = in.resource;
-    if (r == QLatin1String("volumes") || r == QLatin1String("snapshots") || r == QLatin1String("service-levels")) {
-        return {SourceKind::Ontap, SourceKind::Azure};
-    }
-    if (r == QLatin1String("pools") || r == QLatin1String("aks")) {
-        return {SourceKind::Azure};
-    }
-    if (r == QLatin1String("grids") || r == QLatin1String("tenants") || r == QLatin1String("buckets")
-        || r == QLatin1String("alerts")) {
-        return {SourceKind::StorageGrid};
-    }
-    if (rows::isComputeResource(r)) {
-        return {SourceKind::Kubernetes};
-    }
-    return {};
+    return rows::resourceSourceKinds(in.resource);
 }
 
 // Service levels need the history store (p95 throughput, the cool-down's last change); the
@@ -257,6 +243,16 @@ int listChargeback(const Invocation &in, Polled &polled)
 int listCompute(const Invocation &in, Polled &polled)
 {
     const core::Estate &estate = polled.engine.estate();
+    if (in.resource == QLatin1String("pvcs")) {
+        // A claim's volume is joined with the cluster's next view after its storage source
+        // answered: wait for it rather than list the claim without its storage.
+        waitFor(
+            [&] {
+                return core::pvcsAwaitingStorageJoin(estate).isEmpty();
+            },
+            &polled.engine,
+            polled.remainingSeconds());
+    }
     const QString &resource = in.resource;
     rows::ComputeFilter filter;
     filter.projects = in.parser.values(in.flags.project);

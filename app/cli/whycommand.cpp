@@ -129,8 +129,9 @@ int runWhy(const Invocation &in, Polled &polled)
         return 1;
     }
     const Match m = matches.front();
-    // A running job's utilization comes with the next metrics poll and its volume's perf with the
-    // storage source's: give them a moment rather than answer "unknown".
+    // A running job's utilization comes with the next metrics poll, its claims' join to their
+    // volumes with the cluster's next view after the storage source answered, and its volume's
+    // perf with the storage source's poll: give them a moment rather than answer "unknown".
     waitFor(
         [&] {
             const core::Ptr<core::Job> j = estate.jobs().find(m.source, m.source + QLatin1Char('/') + m.jobId);
@@ -138,13 +139,28 @@ int runWhy(const Invocation &in, Polled &polled)
                 return true;
             }
             const core::JobVolume v = core::jobVolume(estate, m.source, m.jobId);
+            if (v.volumeId.isEmpty()) {
+                const QString claimPrefix = m.source + QLatin1Char('/') + j->namespaceName + QLatin1Char('/');
+                for (const QString &awaiting : core::pvcsAwaitingStorageJoin(estate)) {
+                    if (awaiting.startsWith(claimPrefix) && j->pvcs.contains(awaiting.mid(claimPrefix.size()))) {
+                        return false;
+                    }
+                }
+            }
             const bool perf =
                 v.volumeId.isEmpty() || estate.volumePerf().find(v.source, v.source + QLatin1Char('/') + v.volumeId);
             return j->gpuUtilization >= 0 && perf;
         },
         &engine,
         std::min(timeoutSeconds, 30));
-    const core::JobDiagnosis d = core::diagnoseJob(estate, m.source, m.jobId, engine.clock().now());
+    // Storage sources that did not answer by the deadline are named, not taken for empty.
+    const core::JobDiagnosis d =
+        core::diagnoseJob(estate,
+                          m.source,
+                          m.jobId,
+                          engine.clock().now(),
+                          {},
+                          core::notPolledYet(engine, {core::SourceKind::Ontap, core::SourceKind::Azure}));
     if (format == rows::Format::Json) {
         out << QJsonDocument(core::diagnosisToJson(d)).toJson(QJsonDocument::Indented);
     } else {

@@ -1,12 +1,15 @@
 #include "models/core/diagnosis.h"
 
+#include "models/core/engine.h"
 #include "models/core/estate.h"
 #include "models/core/historyservice.h"
+#include "models/core/source.h"
 #include "models/core/translate.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QPointer>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -218,6 +221,8 @@ QString verdictName(Verdict verdict)
         return QStringLiteral("low_utilization");
     case Verdict::UtilizationUnknown:
         return QStringLiteral("utilization_unknown");
+    case Verdict::Incomplete:
+        return QStringLiteral("incomplete");
     }
     return QStringLiteral("unknown_job");
 }
@@ -607,13 +612,83 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
     return d;
 }
 
+QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds)
+{
+    QStringList out;
+    if (!engine.readOnlyReason().isEmpty()) {
+        return out;
+    }
+    for (const SourceConfig &c : engine.sourceConfigs()) {
+        if (!kinds.isEmpty() && !kinds.contains(c.kind)) {
+            continue;
+        }
+        const Source *s = engine.pollsHere(c.name) ? engine.source(c.name) : nullptr;
+        const std::optional<SourceStatus> status = engine.status(c.name);
+        if ((s && !s->hasPolledOnce()) || !status || !status->lastSuccess.isValid()) {
+            out << c.name;
+        }
+    }
+    return out;
+}
+
+QStringList pvcsAwaitingStorageJoin(const Estate &estate)
+{
+    QSet<QString> volumeNames;
+    for (const Ptr<Volume> &v : estate.volumes().all()) {
+        volumeNames.insert(v->name);
+    }
+    QStringList out;
+    for (const Ptr<Pvc> &pvc : estate.pvcs().all()) {
+        if (pvc->storageSource.isEmpty() && !pvc->backendVolume.isEmpty() && volumeNames.contains(pvc->backendVolume)) {
+            out << pvc->source + QLatin1Char('/') + pvc->id;
+        }
+    }
+    return out;
+}
+
 JobDiagnosis diagnoseJob(const Estate &estate,
                          const QString &source,
                          const QString &jobId,
                          const QDateTime &now,
-                         const std::vector<VolumePerfSample> &samples)
+                         const std::vector<VolumePerfSample> &samples,
+                         const QStringList &unanswered)
 {
-    return diagnoseIdle(estate, source, jobId, now, samples);
+    JobDiagnosis d = diagnoseIdle(estate, source, jobId, now, samples);
+    const Ptr<Job> job = findJob(estate, source, jobId);
+    if (!job || d.status != JobStatus::Running || !d.volumeId.isEmpty()) {
+        return d;
+    }
+    // No volume known: say so rather than judge its storage when the data that would name it
+    // has not arrived (a storage source not polled yet, a claim its cluster has not joined yet).
+    const QStringList awaiting = pvcsAwaitingStorageJoin(estate);
+    QStringList claims;
+    bool backed = false;
+    for (const QString &claim : job->pvcs) {
+        const QString key = source + QLatin1Char('/') + job->namespaceName + QLatin1Char('/') + claim;
+        const Ptr<Pvc> pvc = estate.pvcs().find(source, key);
+        backed = backed || (pvc && !pvc->backendVolume.isEmpty());
+        if (awaiting.contains(key)) {
+            claims << claim;
+        }
+    }
+    if (!backed || (unanswered.isEmpty() && claims.isEmpty())) {
+        return d;
+    }
+    d.verdict = Verdict::Incomplete;
+    const QString what = !unanswered.isEmpty()
+                             ? tr("%1 not polled yet").arg(unanswered.join(QStringLiteral(", ")))
+                             : tr("claim %1 not joined to its volume yet").arg(claims.join(QStringLiteral(", ")));
+    d.headline =
+        tr("Job %1 runs on %2 GPU; its storage is not known yet: %3.").arg(job->name, formatGpus(d.gpus), what);
+    d.findings = {DiagnosisFinding{
+        QStringLiteral("not_polled"),
+        tr("%1: the volume %2 reads may be there, so whether storage holds it back cannot be said yet.")
+            .arg(what, job->name),
+        tr("Ask again once every source has answered (a longer --timeout, or the Sources page)."),
+        QStringLiteral("wait"),
+        {}}};
+    d.nextAction = d.findings.front().action;
+    return d;
 }
 
 void diagnoseJobAsync(const Estate &estate,
@@ -623,11 +698,12 @@ void diagnoseJobAsync(const Estate &estate,
                       const QDateTime &now,
                       QObject *context,
                       std::function<void(JobDiagnosis)> done,
-                      qint64 windowSeconds)
+                      qint64 windowSeconds,
+                      const QStringList &unanswered)
 {
     const JobVolume where = jobVolume(estate, source, jobId);
     if (!history || where.volumeId.isEmpty()) {
-        done(diagnoseJob(estate, source, jobId, now));
+        done(diagnoseJob(estate, source, jobId, now, {}, unanswered));
         return;
     }
     const QDateTime to = now.toUTC();

@@ -18,6 +18,7 @@ class QObject;
 /// (`strata why`), the web API and the Jobs page's detail panel all show the same JobDiagnosis.
 namespace strata::core {
 
+class Engine;
 class Estate;
 class HistoryService;
 
@@ -32,10 +33,11 @@ enum class Verdict
     IdleSession,        ///< interactive session with GPUs at ~0 % and no I/O: end it
     LowUtilization,     ///< GPUs underused while storage looks fine: the job itself (input pipeline, batch size)
     UtilizationUnknown, ///< running, but no DCGM utilization was reported (no Prometheus, or not scraped yet)
+    Incomplete, ///< running, but the storage it may read has not answered yet (a source not polled, a claim not joined)
 };
 
 /// "unknown_job", "pending", "not_pending", "data_bound", "compute_bound", "idle_session",
-/// "low_utilization", "utilization_unknown" (the JSON and CLI spelling).
+/// "low_utilization", "utilization_unknown", "incomplete" (the JSON and CLI spelling).
 QString verdictName(Verdict verdict);
 
 /// GPU utilization (DCGM %) from which a running job counts as compute-bound.
@@ -56,7 +58,7 @@ struct DiagnosisFinding
     /// Rule id: "pvc_unbound", "image_pull", "quota" (interactive in-quota rule), "fair_share",
     /// "no_node_fits", "scheduler" (the scheduler's own message, when no rule matched),
     /// "storage_at_cap", "storage_latency", "uncached", "gpu_busy", "idle_session",
-    /// "input_pipeline", "no_metrics".
+    /// "input_pipeline", "no_metrics", "not_polled" (Verdict::Incomplete).
     QString rule;
     QString summary; ///< human sentence with the numbers, translated
     QString action;  ///< what would let it run / make it faster, translated; may be empty
@@ -143,12 +145,28 @@ struct JobVolume
 };
 JobVolume jobVolume(const Estate &estate, const QString &source, const QString &jobId);
 
+/// Configured sources of these kinds (empty = every kind) whose data is not in `engine`'s estate
+/// yet: not through their first poll, or through it without ever succeeding. An answer that
+/// reads their records names them rather than answer as if they held nothing. Empty offline.
+QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds = {});
+
+/// Claims ("<source>/<namespace>/<name>") whose backend volume (Pvc::backendVolume) is a volume
+/// the estate holds but that are not joined to it yet: their cluster publishes the join after
+/// the storage source's poll. An answer that reads a claim's storage waits for this to empty.
+QStringList pvcsAwaitingStorageJoin(const Estate &estate);
+
 /// Pending jobs to diagnosePending, running ones to diagnoseIdle (with `now`), the rest NotPending.
+/// `unanswered`: the storage sources (ONTAP, Azure) that have not answered yet
+/// (notPolledYet()). A running job whose volume is not known while one of them has not
+/// answered, or while one of its claims awaits its join, gets Verdict::Incomplete with a
+/// "not_polled" finding naming them ("ai-lab not polled yet"), never a verdict on its storage
+/// that the missing data would change.
 JobDiagnosis diagnoseJob(const Estate &estate,
                          const QString &source,
                          const QString &jobId,
                          const QDateTime &now,
-                         const std::vector<VolumePerfSample> &samples = {});
+                         const std::vector<VolumePerfSample> &samples = {},
+                         const QStringList &unanswered = {});
 
 /// diagnoseJob with the volume's perf history of the `windowSeconds` up to `now` (UTC, the
 /// engine's IClock) fetched from `history` (async; `done` runs on `context`'s thread with the
@@ -160,7 +178,8 @@ void diagnoseJobAsync(const Estate &estate,
                       const QDateTime &now,
                       QObject *context,
                       std::function<void(JobDiagnosis)> done,
-                      qint64 windowSeconds = 3600);
+                      qint64 windowSeconds = 3600,
+                      const QStringList &unanswered = {});
 
 /// The JSON of `strata why -o json` and GET /api/v1/jobs/<source>/<ns>/<name>/diagnosis.
 QJsonObject diagnosisToJson(const JobDiagnosis &diagnosis);

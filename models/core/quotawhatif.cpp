@@ -1,5 +1,6 @@
 #include "models/core/quotawhatif.h"
 
+#include "models/core/diagnosis.h"
 #include "models/core/estate.h"
 #include "models/core/gpuallocator.h"
 #include "models/core/translate.h"
@@ -56,7 +57,8 @@ struct Loaded
 Loaded loadCluster(const QString &cluster,
                    const QList<GpuNode> &nodes,
                    const QList<Project> &projects,
-                   const QList<const Job *> &jobs)
+                   const QList<const Job *> &jobs,
+                   const QHash<QString, QString> &blocked)
 {
     Loaded loaded;
     QList<GpuAllocator::Node> allocatorNodes;
@@ -94,7 +96,7 @@ Loaded loadCluster(const QString &cluster,
         }
     }
     for (const Job *job : jobs) {
-        if (waitsForGpus(*job)) {
+        if (waitsForGpus(*job) && !blocked.contains(job->id)) {
             GpuAllocator::JobSpec spec{
                 job->id, job->project, job->gpusRequested, job->type, submitOrder.value(job->id)};
             loaded.allocator.submit(spec, job->status == JobStatus::Preempted);
@@ -109,7 +111,8 @@ Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
                                        const QList<GpuNode> &nodes,
                                        const QList<Project> &projects,
                                        const QList<Job> &jobs,
-                                       const QList<QuotaChange> &changes)
+                                       const QList<QuotaChange> &changes,
+                                       const QHash<QString, QString> &blocked)
 {
     QSet<QString> known;
     QHash<QString, double> weights;
@@ -138,8 +141,8 @@ Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
     }
 
     const QList<const Job *> ordered = inSubmitOrder(jobs, cluster);
-    Loaded before = loadCluster(cluster, nodes, projects, ordered);
-    Loaded after = loadCluster(cluster, nodes, projects, ordered);
+    Loaded before = loadCluster(cluster, nodes, projects, ordered, blocked);
+    Loaded after = loadCluster(cluster, nodes, projects, ordered, blocked);
     for (const QuotaChange &change : changes) {
         if (change.quota) {
             after.allocator.setQuota(change.project, *change.quota);
@@ -197,6 +200,22 @@ Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
         const bool isChange = row.outcome == WhatIfJob::Outcome::Starts || row.outcome == WhatIfJob::Outcome::Preempted;
         (isChange ? changed : unchanged).append(row);
     }
+    // Jobs held by their PVC or image wait whatever the quotas: listed with that reason.
+    QHash<QString, int> held;
+    for (const Job *job : ordered) {
+        if (waitsForGpus(*job) && blocked.contains(job->id)) {
+            WhatIfJob row;
+            row.id = job->id;
+            row.name = row.id.section(QLatin1Char('/'), -1);
+            row.project = job->project;
+            row.type = job->type;
+            row.gpus = job->gpusRequested;
+            row.outcome = WhatIfJob::Outcome::StaysQueued;
+            row.reason = blocked.value(job->id);
+            unchanged.append(row);
+            ++held[job->project];
+        }
+    }
     std::stable_sort(changed.begin(), changed.end(), [](const WhatIfJob &a, const WhatIfJob &b) {
         return a.outcome == WhatIfJob::Outcome::Preempted && b.outcome != WhatIfJob::Outcome::Preempted;
     });
@@ -212,8 +231,8 @@ Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
         row.allocatedAfter = p.allocated;
         row.fairShareBefore = was.fairShare;
         row.fairShareAfter = p.fairShare;
-        row.queuedBefore = was.queued;
-        row.queuedAfter = p.queued;
+        row.queuedBefore = was.queued + held.value(p.name);
+        row.queuedAfter = p.queued + held.value(p.name);
         row.starts = starts.value(p.name);
         row.preempted = preempted.value(p.name);
         result.quotaTotalAfter += p.quota;
@@ -241,17 +260,30 @@ QuotaWhatIfInput quotaWhatIfInput(const Estate &estate, const QString &cluster)
 {
     QuotaWhatIfInput in{rowsOfScope(estate.gpuNodes(), cluster),
                         rowsOfScope(estate.projects(), cluster),
-                        rowsOfScope(estate.jobs(), cluster)};
+                        rowsOfScope(estate.jobs(), cluster),
+                        {}};
     std::sort(in.projects.begin(), in.projects.end(), [](const Project &a, const Project &b) {
         return a.name < b.name;
     });
+    // The diagnosis decides what holds a waiting job, here as for `why`: one answer for both.
+    for (const Job &job : std::as_const(in.jobs)) {
+        if (!waitsForGpus(job)) {
+            continue;
+        }
+        const JobDiagnosis d = diagnosePending(estate, cluster, job.id);
+        if (!d.findings.isEmpty()
+            && (d.findings.front().rule == QLatin1String("pvc_unbound")
+                || d.findings.front().rule == QLatin1String("image_pull"))) {
+            in.blocked.insert(job.id, d.findings.front().summary);
+        }
+    }
     return in;
 }
 
 Result<QuotaWhatIf> predictQuotaChange(const Estate &estate, const QString &cluster, const QList<QuotaChange> &changes)
 {
     const QuotaWhatIfInput in = quotaWhatIfInput(estate, cluster);
-    return predictQuotaChange(cluster, in.nodes, in.projects, in.jobs, changes);
+    return predictQuotaChange(cluster, in.nodes, in.projects, in.jobs, changes, in.blocked);
 }
 
 Result<QList<QuotaChange>>

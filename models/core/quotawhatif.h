@@ -81,11 +81,15 @@ struct QuotaWhatIf
 /// state (normally nothing).
 /// Errors: Kind::NotFound for a cluster without projects or an unknown project, Kind::Invalid
 /// for a negative quota or weight (field "quota" / "weight"); one translated sentence.
+/// `blocked`: waiting jobs a cause other than GPUs holds whatever the quotas
+/// (QuotaWhatIfInput::blocked): they take no GPUs in the prediction and stay queued with that
+/// cause as their reason, the same decisive reason `strata why` gives.
 Result<QuotaWhatIf> predictQuotaChange(const QString &cluster,
                                        const QList<GpuNode> &nodes,
                                        const QList<Project> &projects,
                                        const QList<Job> &jobs,
-                                       const QList<QuotaChange> &changes);
+                                       const QList<QuotaChange> &changes,
+                                       const QHash<QString, QString> &blocked = {});
 
 class Estate;
 
@@ -95,6 +99,10 @@ struct QuotaWhatIfInput
     QList<GpuNode> nodes;
     QList<Project> projects; ///< name order
     QList<Job> jobs;
+    /// Waiting jobs that cannot start whatever the GPUs do, by id ("<namespace>/<name>"): the
+    /// decisive finding of diagnosePending when it is an unbound PVC or an image that cannot be
+    /// pulled, as its summary.
+    QHash<QString, QString> blocked;
 };
 /// The rows of `cluster` (a Kubernetes source name) as they are in the estate now.
 QuotaWhatIfInput quotaWhatIfInput(const Estate &estate, const QString &cluster);

@@ -40,6 +40,31 @@ bool isComputeResource(const QString &r)
            || r == QLatin1String("jobs") || r == QLatin1String("pvcs");
 }
 
+QList<core::SourceKind> resourceSourceKinds(const QString &r)
+{
+    using core::SourceKind;
+    // What each builder reads: volumeRows, snapshotRows and serviceLevelRows the ONTAP and ANF
+    // volumes; poolRows and aksRows Azure's; the StorageGRID rows the grid's; the compute rows
+    // Kubernetes' records, and pvcRows also the volume each claim was joined to at publish time.
+    if (r == QLatin1String("volumes") || r == QLatin1String("snapshots") || r == QLatin1String("service-levels")) {
+        return {SourceKind::Ontap, SourceKind::Azure};
+    }
+    if (r == QLatin1String("pools") || r == QLatin1String("aks")) {
+        return {SourceKind::Azure};
+    }
+    if (r == QLatin1String("grids") || r == QLatin1String("tenants") || r == QLatin1String("buckets")
+        || r == QLatin1String("alerts")) {
+        return {SourceKind::StorageGrid};
+    }
+    if (r == QLatin1String("pvcs")) {
+        return {SourceKind::Kubernetes, SourceKind::Ontap, SourceKind::Azure};
+    }
+    if (isComputeResource(r)) {
+        return {SourceKind::Kubernetes};
+    }
+    return {};
+}
+
 QString normaliseResource(const QString &r)
 {
     // kubectl habits: singular and short forms.

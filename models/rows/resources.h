@@ -1,5 +1,6 @@
 #pragma once
 
+#include "models/core/domain.h"
 #include "models/core/keyed.h"
 #include "models/rows/output.h"
 
@@ -30,6 +31,15 @@ const QStringList &resourceNames();
 /// `r` as one of resourceNames() when it is a kubectl-style singular, short or alternative form
 /// ("vol", "job", "sl", "timeline", ...); otherwise `r` unchanged (which may be no resource).
 QString normaliseResource(const QString &r);
+
+/// The kinds of source whose records the rows of `resource` read, directly or through a join
+/// made when records are published: `pvcs` reads Kubernetes and the ONTAP and Azure volumes its
+/// claims are joined to (storage_source, storage_volume_id), `service-levels` ONTAP and Azure.
+/// Empty = every kind (sources, the dataset resources, events, systems, attention, forecasts,
+/// and a name that is no resource). A one-shot `get` starts and waits for exactly these, so its
+/// rows equal those of an engine that polls everything. Kept beside the row builders: a builder
+/// that starts reading another kind's records adds it here.
+QList<core::SourceKind> resourceSourceKinds(const QString &resource);
 
 /// True for the Kubernetes compute resources: clusters, nodes, projects, jobs, pvcs.
 bool isComputeResource(const QString &r);

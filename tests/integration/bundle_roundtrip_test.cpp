@@ -291,6 +291,30 @@ TEST(BundleRoundTrip, CliExportsGetsOfflineAndDiffs)
     ASSERT_EQ(datasets.code, 0) << datasets.err.toStdString();
     EXPECT_TRUE(datasets.out.startsWith(QStringLiteral("7 Datasets | "))) << datasets.out.left(200).toStdString();
 
+    // Forecasts from the bundle's history, as a server opening the bundle serves them.
+    const BundleCliRun forecasts = runCli({QStringLiteral("--bundle"),
+                                           path,
+                                           QStringLiteral("get"),
+                                           QStringLiteral("forecasts"),
+                                           QStringLiteral("-o"),
+                                           QStringLiteral("json")});
+    ASSERT_EQ(forecasts.code, 0) << forecasts.err.toStdString();
+    {
+        core::OfflineEngine offline(*bundle, QStringLiteral("support"));
+        bool computed = false;
+        QObject::connect(&offline.engine().forecasts(), &core::ForecastService::changed, [&computed] {
+            computed = true;
+        });
+        offline.engine().forecasts().refresh();
+        ASSERT_TRUE(waitForBundle([&computed] {
+            return computed;
+        }));
+        const auto served = offline.engine().forecasts().forecasts().size();
+        EXPECT_GT(served, 10u);
+        EXPECT_EQ(std::size_t(QJsonDocument::fromJson(forecasts.out.toUtf8()).array().size()), served)
+            << forecasts.out.left(400).toStdString();
+    }
+
     const BundleCliRun refused = runCli({QStringLiteral("--bundle"),
                                          path,
                                          QStringLiteral("set"),

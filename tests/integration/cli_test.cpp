@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
+#include "models/rows/resources.h"
 #include "tests/integration/simfixture.h"
 
 #include <QElapsedTimer>
@@ -252,6 +253,46 @@ TEST_F(CliTest, UnknownResourceOrCommand_IsNamedNotTheWholeUsage)
     EXPECT_TRUE(unknownVerb.err.startsWith(QStringLiteral("strata: unknown command \"forecast\"; commands: get, set")))
         << unknownVerb.err.toStdString();
     EXPECT_TRUE(unknownVerb.err.contains(QStringLiteral(", why, what-if (see"))) << unknownVerb.err.toStdString();
+    // A resource typed without `get` is pointed at.
+    EXPECT_TRUE(unknownVerb.err.trimmed().endsWith(QStringLiteral("; did you mean \"get forecasts\"?")))
+        << unknownVerb.err.toStdString();
+}
+
+// A mistyped command or resource gets the nearest word, not only the whole list.
+TEST_F(CliTest, MistypedCommandOrResource_SuggestsTheNearest)
+{
+    const Run verb = run({QStringLiteral("wht-if"), QStringLiteral("quota"), QStringLiteral("a=1")});
+    EXPECT_EQ(verb.code, 2);
+    EXPECT_TRUE(verb.err.contains(QStringLiteral("did you mean \"what-if\"?"))) << verb.err.toStdString();
+    const Run resource = run({QStringLiteral("get"), QStringLiteral("forcasts")});
+    EXPECT_EQ(resource.code, 2);
+    EXPECT_TRUE(resource.err.contains(QStringLiteral("did you mean \"forecasts\"?"))) << resource.err.toStdString();
+    const Run chargeback = run({QStringLiteral("get"), QStringLiteral("chargebak")});
+    EXPECT_TRUE(chargeback.err.contains(QStringLiteral("did you mean \"chargeback\"?")))
+        << chargeback.err.toStdString();
+    const Run far = run({QStringLiteral("get"), QStringLiteral("widgets")});
+    EXPECT_FALSE(far.err.contains(QStringLiteral("did you mean"))) << far.err.toStdString();
+}
+
+// --help names every command with its forms, and every resource `get` lists.
+TEST_F(CliTest, Help_NamesEveryCommandAndResource)
+{
+    const Run help = run({QStringLiteral("--help")});
+    EXPECT_EQ(help.code, 0);
+    for (const char *word : {"why JOB",
+                             "what-if quota",
+                             "bundle export FILE",
+                             "bundle diff A B",
+                             "forecasts",
+                             "get chargeback",
+                             "set service-level",
+                             "commit DATASET",
+                             "cache|evict COMMIT"}) {
+        EXPECT_TRUE(help.out.contains(QLatin1String(word))) << word << "\n" << help.out.toStdString();
+    }
+    for (const QString &resource : rows::resourceNames()) {
+        EXPECT_TRUE(help.out.contains(resource)) << resource.toStdString();
+    }
 }
 
 // The CLI links no simulator: `--demo` runs only where the binary hands run() the demo estate.

@@ -204,6 +204,7 @@ const LABELS = {
   compute_bound: 'Compute-bound', data_bound: 'Data-bound', input_pipeline: 'Input pipeline',
   storage_latency: 'Storage latency', storage_at_cap: 'Storage at cap', low_utilization: 'Low utilization',
   utilization_unknown: 'Utilization unknown', not_pending: 'Not pending', no_metrics: 'No metrics',
+  incomplete: 'Not known yet', not_polled: 'Not polled yet',
   auth_required: 'Sign-in required', unreachable: 'Unreachable', degraded: 'Degraded', ok: 'OK',
   requested: 'Requested', loading: 'Loading', ready: 'Ready', evicting: 'Evicting', evicted: 'Evicted',
   info: 'Info', warning: 'Warning', error: 'Error', critical: 'Critical',

@@ -523,6 +523,19 @@ KubernetesSource::KubernetesSource(SourceConfig config, QString token, Deps deps
     connect(&m_firstSyncTimer, &QTimer::timeout, this, &KubernetesSource::onFirstSyncDeadline);
     connect(&m_deps.estate, &Estate::volumesChanged, this, [this] {
         m_storageDirty = true;
+        // A storage source that answers after this cluster's first view brings the volumes its
+        // claims resolve to: publish the joined PVCs now, not with the next cluster change (a
+        // one-shot `get pvcs` or `why` answers within seconds).
+        size_t signature = 0;
+        for (const Ptr<Volume> &v : m_deps.estate.volumes().all()) {
+            signature += qHash(v->name) ^ (qHash(v->source) * 31U) ^ (qHash(v->id) * 131U);
+        }
+        if (signature != m_storageSignature) {
+            m_storageSignature = signature;
+            if (m_shared && m_publishCount > 0 && !m_publishTimer.isActive()) {
+                m_publishTimer.start(publishDelay());
+            }
+        }
     });
 
     SystemPoller::Options metricsOptions;

@@ -211,6 +211,7 @@ private:
     QDateTime m_lastHistory;
     int m_publishCount = 0;
     bool m_storageDirty = true;
+    size_t m_storageSignature = 0; ///< of the estate's volume names, sources and ids last seen
 };
 
 } // namespace strata::core
