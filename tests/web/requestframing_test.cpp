@@ -116,18 +116,18 @@ TEST_F(WebRequestFramingTest, WellFormedChunkedBodiesAreReadAlikeByTheGuardAndTh
     const quint16 port = server->port();
     const QByteArray login = kFramingLogin;
     const QList<QPair<const char *, QByteArray>> bodies = {
-        {"one chunk", framingChunks(login) + "0\r\n\r\n"},
+        {"one chunk", QByteArray(framingChunks(login) + "0\r\n\r\n")},
         {"byte by byte chunks",
          [&] {
              QByteArray b;
              for (char ch : login) {
                  b += framingChunks(QByteArray(1, ch));
              }
-             return b + "0\r\n\r\n";
+             return QByteArray(b + "0\r\n\r\n");
          }()},
         {"extensions and upper-case hex",
-         QByteArray::number(login.size(), 16).toUpper() + ";name=value\r\n" + login + "\r\n0;last\r\n\r\n"},
-        {"leading zeros", "000" + framingChunks(login) + "000\r\n\r\n"},
+         QByteArray(QByteArray::number(login.size(), 16).toUpper() + ";name=value\r\n" + login + "\r\n0;last\r\n\r\n")},
+        {"leading zeros", QByteArray("000" + framingChunks(login) + "000\r\n\r\n")},
     };
     for (const auto &[what, body] : bodies) {
         const auto responses = framingExchange(
