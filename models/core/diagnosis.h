@@ -14,7 +14,7 @@
 class QObject;
 
 /// "Why is this job pending?" and "Why is this GPU idle?": pure functions over the Estate that
-/// explain a job from the scheduler's and the storage's own numbers (issue 7, triage). The CLI
+/// explain a job from the scheduler's and the storage's own numbers (triage). The CLI
 /// (`strata why`), the web API and the Jobs page's detail panel all show the same JobDiagnosis.
 namespace strata::core {
 

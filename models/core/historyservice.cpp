@@ -637,7 +637,7 @@ void HistoryService::flush()
     }
 }
 
-// ---- Web console users and sessions (issue 19) -------------------------------------------------
+// ---- Web console users and sessions -------------------------------------------------
 
 namespace {
 

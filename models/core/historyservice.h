@@ -181,7 +181,7 @@ public:
     /// Blocks until every queued write has been applied (CLI exit, tests).
     void flush();
 
-    // ---- Web console users and sessions (issue 19; IHistoryStore's web methods) ---------------
+    // ---- Web console users and sessions (IHistoryStore's web methods) ---------------
     // Writes are queued in order with the other writes; a failure is logged (category
     // strata.history) and otherwise dropped. `done` callbacks run on `context`'s thread and get
     // a Kind::Unavailable error when the store never opened.

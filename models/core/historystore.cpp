@@ -199,7 +199,7 @@ const char *const kMigrationV6[] = {
     "CREATE TABLE state_counter (id INTEGER PRIMARY KEY, value BIGINT NOT NULL)",
     "INSERT INTO state_counter (id, value) VALUES (1, 0)",
 };
-// ---- Web console users and sessions (issue 19) -------------------------------------------
+// ---- Web console users and sessions -------------------------------------------
 // Users are few and small; sessions one row per login, keyed by the SHA-256 of the session id
 // (never the id). web_auth_change is the replicas' feed: every write appends (kind, name) so a
 // replica reads what changed since its last look instead of the whole tables
@@ -262,9 +262,9 @@ const Migration kMigrations[] = {
     {kMigrationV4},
     {kMigrationV5},
     {kMigrationV6},
-    {kMigrationWebAuth}, // web console users and sessions (issue 19)
+    {kMigrationWebAuth}, // web console users and sessions
     {kMigrationV8},
-    {kMigrationSettings}, // V9: shared settings (issue 19)
+    {kMigrationSettings}, // V9: shared settings
 };
 
 // The few spellings of the common migrations that PostgreSQL does not share. REAL is a 4-byte
@@ -2028,7 +2028,7 @@ const CopiedTable kCopiedTables[] = {
     {"level_schedule", "service-level schedules", true},
     {"action_journal", "action journal entries", false},
     {"audit_log", "audit log entries", true},
-    // Web console users and sessions (issue 19).
+    // Web console users and sessions.
     {"web_user", "web console users", false},
     {"web_session", "web console sessions", false},
     {"web_auth_change", "web console changes", true},
@@ -2497,7 +2497,7 @@ bool SqlHistoryStore::listenForSharedStates(std::function<void(const QString &so
     return d->subscribeShared();
 }
 
-// ---- Shared settings (issue 19) ---------------------------------------------------------------
+// ---- Shared settings ---------------------------------------------------------------
 
 namespace {
 
@@ -2619,7 +2619,7 @@ Result<SharedSetting> SqlHistoryStore::putSharedSetting(const SharedSetting &set
     return *stored;
 }
 
-// ---- Web console users and sessions (issue 19): models/core/webauthstore.h does the SQL ------
+// ---- Web console users and sessions: models/core/webauthstore.h does the SQL ------
 
 Status SqlHistoryStore::saveWebUser(const WebUserRecord &user, const QDateTime &at)
 {

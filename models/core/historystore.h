@@ -433,7 +433,7 @@ public:
         Q_UNUSED(notified)
         return false;
     }
-    // ---- Shared settings (issue 19; models/core/sharedsettings.h) -------------------------------
+    // ---- Shared settings (models/core/sharedsettings.h) -------------------------------
     // A store without the setting table (a support bundle) answers Kind::Unavailable.
     /// Every stored setting, by name.
     virtual Result<std::vector<SharedSetting>> sharedSettings() { return fail(noSettings()); }
@@ -453,7 +453,7 @@ public:
         return fail(noSettings());
     }
 
-    // ---- Web console users and sessions (issue 19; models/core/webauthstore.h) ----------------
+    // ---- Web console users and sessions (models/core/webauthstore.h) ----------------
     // strata-server replicas sharing one database keep their console users and sessions here.
     // A store without these tables (a support bundle) answers Kind::Unavailable.
     /// Inserts or replaces a user and ends all of its sessions (one transaction).
@@ -616,7 +616,7 @@ public:
                                            qint64 expectedRevision,
                                            const std::optional<AuditEntry> &audit) override;
 
-    // Web console users and sessions (issue 19).
+    // Web console users and sessions.
     Status saveWebUser(const WebUserRecord &user, const QDateTime &at) override;
     Result<bool> removeWebUser(const QString &name, const QDateTime &at) override;
     Result<std::vector<WebUserRecord>> webUsers() override;

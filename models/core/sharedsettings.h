@@ -1,7 +1,7 @@
 #pragma once
 
-// Settings that every process sharing a store uses from the store instead of its own config file
-// (issue 19): the rate card and the cache targets. strata-server replicas, a desktop app and the
+// Settings that every process sharing a store uses from the store instead of its own config
+// file: the rate card and the cache targets. strata-server replicas, a desktop app and the
 // CLI on one store see one value; an edit made anywhere reaches the others within seconds.
 //
 // Precedence (like Grafana provisioning): at start the store's value is used. The config file's

@@ -1,4 +1,4 @@
-// Dataset hub scale benchmark (issue 5): N datasets x C commits in one bucket of the in-process
+// Dataset hub scale benchmark: N datasets x C commits in one bucket of the in-process
 // StorageGRID simulator, read over S3 (SigV4) by the real StorageGridSource through the Engine.
 // Reports the cold hub poll (lists every dataset's commits and reads every manifest header with
 // a ranged GET), a warm poll (lists only: headers are cached by manifest key), the hub summary

@@ -207,7 +207,7 @@ template <class Run> double medianMs(Run run)
     return ms[1];
 }
 
-/// The three ways to decode the volume pages, timed on the same bodies (issue 18: measure both
+/// The three ways to decode the volume pages, timed on the same bodies (measure both
 /// DOM-free decoders, keep the faster).
 void compareDecoders(std::vector<std::string> pages)
 {

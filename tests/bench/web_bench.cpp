@@ -8,7 +8,7 @@
 //   strata_web_bench [--viewers 1000] [--projects 50] [--changes 5] [--client-threads 4]
 //                    [--coalesce-ms 200] [--timeout-s 30]
 //
-// With --replicas N (issue 19) it measures replicas instead: a throwaway PostgreSQL
+// With --replicas N it measures replicas instead: a throwaway PostgreSQL
 // (tests/support/pg-fixture.sh), `--sources` Kubernetes simulators in this process, N real
 // `strata-server serve --store ... --replica-id rI` processes sharing them, and the viewers spread
 // over the replicas (viewer j on replica j % N, a handful of real logins whose cookies every

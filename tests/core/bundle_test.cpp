@@ -917,7 +917,7 @@ TEST(BundleOffline, EngineShowsTheBundleAndRefusesActions)
     EXPECT_EQ(engine.source(QStringLiteral("new")), nullptr);
 }
 
-// Shared source states between replicas (issue 19): a source's records survive the round trip,
+// Shared source states between replicas: a source's records survive the round trip,
 // and a truncated, corrupt or mistyped body is a clear error, never a partial estate.
 TEST(SharedSourceRecords, RoundTripAndBadBodiesAreClearErrors)
 {

@@ -1,6 +1,6 @@
 // The unit rules every surface shares (models/core/format.h): the golden table
 // tests/fixtures/units/format-cases.json, which the web console's formatters read too, and the
-// figures issue 17 found disagreeing across pages.
+// figures once found disagreeing across pages.
 
 #include "models/core/format.h"
 #include "models/core/reportformat.h"

@@ -1,4 +1,4 @@
-// OntapVolumeList (issue 18): an ONTAP poll's volumes skip the conversion of unchanged records
+// OntapVolumeList: an ONTAP poll's volumes skip the conversion of unchanged records
 // and make the diff while they arrive. Pinned here to what the poll did before: convert every
 // record, keep the previous record where equal, diffOf() against the previous list.
 
@@ -61,7 +61,7 @@ struct OvlPoll
     std::size_t converted = 0;
 };
 
-// The poll before issue 18's fast path, as OntapSource ran it.
+// The poll before the fast path, as OntapSource ran it.
 OvlPoll ovlReferencePoll(const std::vector<ontap::Volume> &listing,
                          const QSet<QString> &caches,
                          const std::shared_ptr<const KeyedList<Volume>> &base)

@@ -242,7 +242,7 @@ TEST_F(CliDatasets, CachingAnOntapSnapshotCommitIsAFlexClone)
     EXPECT_TRUE(evict.err.contains(QStringLiteral("FlexClones are volumes of ontap-ai"))) << evict.err.toStdString();
 }
 
-// Issue 17 item 7: one figure, one value. The AKS cluster's Kubernetes version as ARM reports it
+// One figure, one value. The AKS cluster's Kubernetes version as ARM reports it
 // is the version its API server answers; a tenant with one bucket grew as much as that bucket.
 TEST_F(CliDatasets, TheDemoAgreesWithItselfAcrossSystems)
 {

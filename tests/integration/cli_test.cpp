@@ -137,7 +137,7 @@ TEST_F(CliTest, GetVolumesJson_ListsEveryVolumeWithTheDocumentedKeys)
     EXPECT_TRUE(found);
 }
 
-// Issue 14 #6: ONTAP sends no `space` for an offline volume (the simulator follows the real
+// ONTAP sends no `space` for an offline volume (the simulator follows the real
 // cluster here); its used/available/%used are unknown: null in JSON, "—" in the table, never 0.
 TEST_F(CliTest, GetVolumes_OfflineVolumeHasNullSpaceInJsonAndDashInTheTable)
 {

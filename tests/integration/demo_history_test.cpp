@@ -1,4 +1,4 @@
-// Issue 17 #1: the demo estate ships with days of history from its simulators' own clocks, so
+// The demo estate ships with days of history from its simulators' own clocks, so
 // the GPU allocation and utilization charts, service-level throughput over 24 h and every p95
 // have data the moment the app starts.
 

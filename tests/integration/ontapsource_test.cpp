@@ -394,7 +394,7 @@ TEST_F(OntapSourceTest, PerformanceIsPolledOnlyWhileSomeoneWatches)
     engine->unsubscribePerformance();
 }
 
-// Issue 14 #6: the offline volume (ONTAP sends no `space` for it) has unknown used/available/%used
+// The offline volume (ONTAP sends no `space` for it) has unknown used/available/%used
 // and gets no capacity sample: its history does not drop to 0 while it is offline.
 TEST_F(OntapSourceTest, OfflineVolume_HasUnknownSpaceAndRecordsNoCapacitySample)
 {
@@ -427,7 +427,7 @@ TEST_F(OntapSourceTest, OfflineVolume_HasUnknownSpaceAndRecordsNoCapacitySample)
     EXPECT_TRUE(samplesOf(*offline).empty()) << "no 0 sample for a volume without space figures";
 }
 
-// Issue 14 #2 (ONTAP): a cluster that sends the headers and part of the JSON, then goes silent,
+// A cluster that sends the headers and part of the JSON, then goes silent,
 // fails the poll with a timeout within the request timeout (and its retries), names the source,
 // does not hang, and the last good data stays visible, marked stale.
 TEST_F(OntapSourceTest, BodyThatStallsMidway_FailsThePollInTimeAndKeepsTheDataStale)

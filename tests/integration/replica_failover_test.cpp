@@ -1,4 +1,4 @@
-// Three real `strata-server serve` replicas on one PostgreSQL database (issue 19), with an ONTAP
+// Three real `strata-server serve` replicas on one PostgreSQL database, with an ONTAP
 // simulator behind two sources and an Azure simulator behind `ai-lab`: each source is polled by
 // one replica and every replica shows every source. replica-0 runs an ANF pool change (whoever
 // polls ai-lab) and is SIGKILLed with the LRO in flight: the source it polled moves to a live

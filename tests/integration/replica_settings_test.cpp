@@ -1,4 +1,4 @@
-// The rate card shared by strata-server replicas on one PostgreSQL database (issue 19): set on one
+// The rate card shared by strata-server replicas on one PostgreSQL database: set on one
 // replica, it reaches the other's Engine and ServiceLevels within seconds (on the store's NOTIFY,
 // or on the coordinator's fallback read when nothing was signalled); two edits made at once on
 // two replicas do not silently overwrite each other; and a replica starting with an unchanged

@@ -1,4 +1,4 @@
-// strata-server replicas in one process (issue 19): two engines with their ReplicaCoordinators
+// strata-server replicas in one process: two engines with their ReplicaCoordinators
 // share one PostgreSQL database and an ONTAP simulator behind two sources. Each source is polled
 // by one of them, both show both sources, a change polled by one reaches the other through the
 // store (a lone change at once, not after shareEvery, and not held back by another source of the

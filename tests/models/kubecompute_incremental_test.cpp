@@ -1,5 +1,5 @@
 // The compute records of a Kubernetes source are kept between publishes: a watch event rebuilds
-// the records it touches (issue 18), and the result always equals a build from scratch.
+// the records it touches, and the result always equals a build from scratch.
 
 #include "models/core/estate.h"
 #include "models/core/sources/kubernetes/kubecompute.h"

@@ -88,7 +88,7 @@ TEST_F(VolumeModelTest, FirstPoll_InsertsAllRowsWithOneSignal)
     expectConsistent();
 }
 
-// Issue 14 #6: a volume without space figures (ONTAP offline) shows "—", not "0 B" / "0.0 %".
+// A volume without space figures (ONTAP offline) shows "—", not "0 B" / "0.0 %".
 TEST_F(VolumeModelTest, UnknownSpace_ShowsADashAndSortsAsNull)
 {
     Volume v = *vol(1);

@@ -122,7 +122,7 @@ TEST(ComputeRows, JobsJson_FractionsStatusesAndTimes)
 }
 
 // A placed job whose container cannot start (ImagePullBackOff) or keeps crashing carries the
-// kubelet's reason in waiting_reason, so a page can show it failed (issue 17 item 4); a queued
+// kubelet's reason in waiting_reason, so a page can show it failed; a queued
 // job's reason stays in pending_reason.
 TEST(ComputeRows, JobsJson_PlacedJobsCarryTheContainersWaitingReason)
 {

@@ -145,7 +145,7 @@ protected:
         return ("strata-load-" + c.id.substr(0, 16) + "-" + target).substr(0, 63);
     }
 
-    /// The loader Job of the cache layout (docs: issue 5 plan, "Cache layout and state").
+    /// The loader Job of the cache layout ("Cache layout and state" in the architecture).
     static json loaderJob(const Commit &c, const std::string &claim = kClaim, int backoffLimit = 3)
     {
         const std::string c16 = c.id.substr(0, 16);

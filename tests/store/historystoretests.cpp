@@ -259,7 +259,7 @@ TEST_P(HistoryStoreDialects, SameTimestampTwiceKeepsTheLatestValues)
     EXPECT_EQ(w[0].usedBytes, 3);
 }
 
-// Each item is first looked for where the previous call had it (issue 18): a listing that
+// Each item is first looked for where the previous call had it: a listing that
 // reorders, grows (enough to make the store's index grow), shrinks or repeats a volume must still
 // compare each volume with its own last sample.
 TEST_P(HistoryStoreDialects, ChangeOnlyWritesFollowEachVolumeWhateverTheOrderOfTheListing)

@@ -1,4 +1,4 @@
-// Shared settings in the history store (SQLite and PostgreSQL, issue 19): writes compare and set
+// Shared settings in the history store (SQLite and PostgreSQL): writes compare and set
 // on the revision, so two concurrent edits never silently overwrite each other; every audited
 // write names who and which replica; and the start-up precedence rule (sharedsettings.h) seeds
 // the store from the config file, keeps an edit made through the store while the config file is

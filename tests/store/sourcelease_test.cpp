@@ -1,4 +1,4 @@
-// Source leases and shared source states (issue 19), on both dialects: several replicas' stores
+// Source leases and shared source states, on both dialects: several replicas' stores
 // open one database (a SQLite file, a PostgreSQL database), balance the sources between them,
 // take over the sources of a replica that stops renewing, and only the lease holder writes a
 // source's state.

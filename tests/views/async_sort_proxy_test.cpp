@@ -1,4 +1,4 @@
-// Issue 18: the Jobs tables' sort and filter computed on a worker thread (AsyncSortFilterProxy):
+// The Jobs tables' sort and filter computed on a worker thread (AsyncSortFilterProxy):
 // the order and match set it applies, the selection and current row it keeps, the requests it
 // drops when a newer one or a poll supersedes them, and a poll's diff applied while one is
 // pending. Behaviour, not timing: each proxy is forced onto the worker (setAsyncRows(0)).

@@ -1,4 +1,4 @@
-// Issue 17 #1: a history chart with little data zooms to what exists and says since when it has
+// A history chart with little data zooms to what exists and says since when it has
 // been collecting, instead of a dot at the right edge of a 24-hour axis.
 
 #include "views/chartwindow.h"

@@ -1,5 +1,5 @@
 // The window fits its screen, failing jobs look failed, sources that have not answered yet are
-// loading (not empty), and numbers read down a right edge (issue 17, desktop).
+// loading (not empty), and numbers read down a right edge (desktop).
 
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"

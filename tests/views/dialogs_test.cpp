@@ -176,7 +176,7 @@ TEST(SourceDialog, Edit_EmptyPasswordKeepsTheStoredOne)
     EXPECT_EQ(dialog.config(), existing);
 }
 
-// Issue 16, finding 4: editing only the URL (or turning TLS verification off) would have tested
+// Editing only the URL (or turning TLS verification off) would have tested
 // with and saved the stored password for the new host.
 TEST(SourceDialog, Edit_ChangedEndpointNeedsThePasswordAgain)
 {
@@ -216,7 +216,7 @@ TEST(SourceDialog, Edit_ChangedEndpointNeedsThePasswordAgain)
     EXPECT_TRUE(dialog.validationError().startsWith(QStringLiteral("ontap-ai now skips TLS verification")));
 }
 
-// Issue 15: the dialog shows SourceAdmin's sentences under their fields, the same the web console
+// The dialog shows SourceAdmin's sentences under their fields, the same the web console
 // answers for the same input (tests/web/sources_test.cpp, BadInputGetsTheDialogsFieldMessages...).
 TEST(SourceDialog, BadInputShowsTheWebConsolesMessagesUnderTheirFields)
 {

@@ -1,4 +1,4 @@
-// The desktop Forecasts page over the whole demo (issue 20, capacity forecast): every container
+// The desktop Forecasts page over the whole demo (capacity forecast): every container
 // the engine forecasts, as `strata get forecasts` lists them, sorted full soonest first by date,
 // filterable by kind, source and text.
 

@@ -1,4 +1,4 @@
-// Issue 18: the Jobs search, the job and volume proxies' cached filter text and typed sort, and
+// The Jobs search, the job and volume proxies' cached filter text and typed sort, and
 // the Overview that does not recompute while hidden.
 #include "models/core/credentialstore.h"
 #include "models/core/engine.h"

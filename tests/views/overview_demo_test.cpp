@@ -1,4 +1,4 @@
-// The desktop Overview over the whole demo (issue 17 item 9): a GPU allocation chart per cluster
+// The desktop Overview over the whole demo: a GPU allocation chart per cluster
 // drawn from the 72 h of history the demo ships with, a card per storage system and cache
 // target with the figures `strata get systems` / `get cache-targets` print, and a "Needs
 // attention" list with the rows of `strata get attention`, each a click from its page.

@@ -1,5 +1,5 @@
 // Table columns fit their contents and the spare width stays empty, not stretched into the last
-// column (issue 17: "one wide, mostly empty column takes the spare width"); a free-text column
+// column ("one wide, mostly empty column takes the spare width"); a free-text column
 // named with setFillColumn() takes the spare width instead.
 
 #include "models/core/credentialstore.h"
@@ -121,7 +121,7 @@ TEST(TableColumns, NoTablePageStretchesItsLastColumn)
 
 // A fit measures the rows on screen and a few neighbours, not Qt's default 1,000 rows per
 // column: a fit follows every change of the model, and at 100,000 jobs under churn measuring
-// 16,000 cells each time stalled the GUI thread (issue 18). A long value far below the visible
+// 16,000 cells each time stalled the GUI thread. A long value far below the visible
 // rows does not widen its column until it is on screen.
 TEST(TableColumns, FitMeasuresTheRowsOnScreenNotAThousand)
 {

@@ -1,4 +1,4 @@
-// strata-server against hostile clients (issue 16): oversized and unfinished requests, connection
+// strata-server against hostile clients: oversized and unfinished requests, connection
 // floods, login lockouts and hash-queue starvation, WebSocket memory, foreign Host headers. Every
 // attack is small and bounded (megabytes, hundreds of connections, short limits set through
 // WebServerOptions) and stays on loopback; clients come from other 127.0.0.x addresses where a

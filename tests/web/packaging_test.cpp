@@ -166,7 +166,7 @@ TEST_F(SystemdUnit, Unit_RunsServeWithConfigStateAndCredentials)
              "ProtectSystem=strict",
              "NoNewPrivileges=yes",
              "CapabilityBoundingSet=",
-             "LimitNOFILE=65536", // room for --max-connections (issue 16)
+             "LimitNOFILE=65536", // room for --max-connections
              "[Install]",
          }) {
         EXPECT_TRUE(unit.split(QLatin1Char('\n')).contains(QString::fromUtf8(line))) << line;

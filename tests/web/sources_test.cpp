@@ -182,7 +182,7 @@ TEST_F(SourcesApiTest, OnlyAdminsWithTheCsrfTokenChangeSourcesAndInvalidConfigsA
     EXPECT_EQ(engine->sourceConfigs().size(), 1);
 }
 
-// Finding 4 of issue 16: changing only the URL (and skipping TLS verification) sent the stored
+// Changing only the URL (and skipping TLS verification) sent the stored
 // password to the new host.
 TEST_F(SourcesApiTest, AChangedUrlNeedsThePasswordAgainAndNothingReachesTheNewHost)
 {
@@ -316,7 +316,7 @@ TEST_F(SourcesApiTest, SecretReferencesAndServerCredentialsAreRefusedOverTheWeb)
     }
 }
 
-// Issue 15: the web form shows the same sentences as the desktop dialog (SourceAdmin's), every
+// The web form shows the same sentences as the desktop dialog (SourceAdmin's), every
 // refused field at once; tests/views/dialogs_test.cpp checks the dialog against the same text.
 TEST_F(SourcesApiTest, BadInputGetsTheDialogsFieldMessagesForEveryField)
 {

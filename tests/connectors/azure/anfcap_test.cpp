@@ -22,7 +22,7 @@ nlohmann::json anfCapBody(const std::string &relativePath)
 
 } // namespace
 
-// Issue 14 #5 was filed as "2.3 % low" (262.144 MiB/s for a 4 TiB Premium pool). The service
+// A report filed this as "2.3 % low" (262.144 MiB/s for a 4 TiB Premium pool). The service
 // itself answers 256.0 for that pool: 64 MiB/s per TiB of 2^40 bytes, which is what Strata uses.
 TEST(AnfCap, AutoQosRateMatchesWhatTheServiceReportsForAPool)
 {

@@ -1,4 +1,4 @@
-// Issue 16, finding 10: what a user reads when a server redirects, answers with something that is
+// What a user reads when a server redirects, answers with something that is
 // not HTTP, or drips its answer. Each message is one sentence about the server and what it sent.
 #include "connectors/http/curltransport.h"
 #include "connectors/http/httpclient.h"

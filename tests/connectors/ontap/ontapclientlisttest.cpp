@@ -259,7 +259,7 @@ TEST_F(OntapClientTest, ListVolumes_RecordWithoutUuid_ReturnsParseErrorNamingThe
     EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
 }
 
-// Issue 16, finding 10: nlohmann's "cannot use at() with array" reached the user.
+// nlohmann's "cannot use at() with array" reached the user.
 TEST_F(OntapClientTest, Cluster_ArrayWhereTheObjectBelongs_SaysWhatOntapSent)
 {
     transport.enqueueJson(Method::Get, "/api/cluster", R"([{"name":"c1"},{"name":"c2"}])");

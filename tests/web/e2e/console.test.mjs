@@ -236,7 +236,7 @@ async function liveSentences(page) {
   assert.ok(delays[Math.floor(delays.length / 2)] < 5000, 'new sentences appear within seconds');
 }
 
-// API words that must never reach a page as they are (issue 17): enumerations the rows carry.
+// API words that must never reach a page as they are: enumerations the rows carry.
 const RAW_WORDS = /\b(s3_prefix|s3_bucket|ontap_volume|container_creating|at_cap|far_below|compute_bound|data_bound|auth_required)\b/;
 // Columns that hold enumerations: any snake_case word there is a raw API value.
 const ENUM_CELLS = 'td[data-col="kind"], td[data-col="status"], td[data-col="type"], td[data-col="flag"], td[data-col="state"], td[data-col="outcome"], td[data-col="health"]';
@@ -513,7 +513,7 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-// The Overview (issue 17 item 9): a chart per cluster with the history the demo backfilled, a
+// The Overview: a chart per cluster with the history the demo backfilled, a
 // card per storage system and cache target with the figures of the rows `strata get systems`
 // and `get cache-targets` print, "Needs attention", no raw API words, nothing wider than the screen.
 for (const [name, viewport, isMobile, colorScheme] of [['laptop', { width: 1440, height: 900 }, false, 'light'],
@@ -584,7 +584,7 @@ for (const [name, viewport, isMobile, colorScheme] of [['laptop', { width: 1440,
   });
 }
 
-// Capacity forecast (issue 20): every container full soonest first, sorted by date not by the
+// Capacity forecast: every container full soonest first, sorted by date not by the
 // "full in" text, filters by kind and source, rows full within 30 days amber and full ones red;
 // on a phone the table scrolls inside its card and its header stays whole.
 for (const [name, viewport, isMobile, colorScheme] of [['laptop-light', { width: 1440, height: 900 }, false, 'light'],

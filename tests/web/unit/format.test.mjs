@@ -34,7 +34,7 @@ test('units: binary, adaptive per figure, digits by size', () => {
   const bytes = [
     [0, '0 B'], [1023, '1,023 B'], [1024, '1.0 KiB'], [1536, '1.5 KiB'],
     [1048524, '1.0 MiB'], // 1,023.95 KiB rounds to 1,024: the next unit
-    [212.6e6, '203 MiB'], // issue 17: "212 MB are cached" is 203 MiB, not "0.00 TiB"
+    [212.6e6, '203 MiB'], // "212 MB are cached" is 203 MiB, not "0.00 TiB"
     [268435456000, '250 GiB'], // a 250 GiB volume reads the same on every page
     [2199023255552, '2.0 TiB'], [99.94 * 2 ** 30, '99.9 GiB'], [99.96 * 2 ** 30, '100 GiB'],
     [-1610612736, '-1.5 GiB'], [-0.2, '0 B'],

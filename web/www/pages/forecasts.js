@@ -1,4 +1,4 @@
-// Capacity forecast (issue 20): every container the engine forecasts (ONTAP and ANF volumes,
+// Capacity forecast: every container the engine forecasts (ONTAP and ANF volumes,
 // aggregates, ANF capacity pools, StorageGRID buckets and tenants, cache targets), full soonest
 // first, from the rows `strata get forecasts` prints (models/rows/forecastrows.h). The rows are
 // a live resource: the feed re-reads them whenever the engine recomputes its forecasts.

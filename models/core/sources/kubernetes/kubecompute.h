@@ -93,7 +93,7 @@ struct CachedPodDetail
 /// A pod as the source's cache keeps it: only the fields the job records read (kubecompute.cpp),
 /// shared texts interned (StringPool), times parsed once. PodDto was about 1.1 KB a pod (most
 /// of it ~30 empty strings) plus its texts; this is a fifth of that (docs/benchmarks.md,
-/// "Session 28: memory"). Two pods that differ only in what no job record reads (labels and
+/// "Kubernetes: list, watch and churn", its history). Two pods that differ only in what no job record reads (labels and
 /// annotations other than those read, other conditions, a probe time, resourceVersion, uid,
 /// further images) are equal: a kubelet heartbeat is no change.
 struct CachedPod

@@ -40,7 +40,7 @@ namespace strata::core {
 [[nodiscard]] bool ontapVolumeUnchanged(const ontap::Volume &volume, const QString &source, const Volume &record);
 
 /// One inventory poll's volumes of an ONTAP source as estate records, built as the pages arrive
-/// (issue 18: at 50,000 volumes a steady poll changes about 15,000).
+/// (at 50,000 volumes a steady poll changes about 15,000).
 ///
 /// Equivalent to converting every record with ontapVolumeRecord(), setting `isFlexCache`, keeping
 /// the previous poll's record (the same pointer) where it equals the new one and diffing with
