@@ -1,7 +1,7 @@
 // Utilization: GPUs per project against quota, allocation and utilization over time, GPUs held by
 // idle jobs, storage capacity and throughput per system, cache targets and cached commits.
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey, label, fmtDay } from '../util.js';
+import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtRate, meter, chip, statusKind, shortId, rowKey, label, fmtDay, fmtDateTime } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { TimeChart, pivot, fillForward, stackedAllocation, PALETTE } from '../charts.js';
 import { mountWhatIf } from './whatif.js';
@@ -168,7 +168,9 @@ export function mount(main, ctx) {
     try {
       const rows = await api.get('history/projects', { source, range });
       history = rows || [];
-      historyNote.textContent = `${history.length} samples from the history store, plus live updates.`;
+      historyNote.textContent = history.length
+        ? `Recorded since ${fmtDateTime(history[0].time)}; the chart follows live changes.`
+        : 'Nothing recorded in this range yet; the chart follows live changes.';
     } catch (err) {
       history = [];
       historyNote.textContent = 'History unavailable: ' + err.message;
