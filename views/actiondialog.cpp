@@ -95,7 +95,7 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         okText = tr("Clone");
         break;
     case core::ActionKind::SnapshotDelete:
-    case core::ActionKind::SnapshotRestore:
+    case core::ActionKind::SnapshotRestore: {
         m_confirmEdit = new QLineEdit(this);
         m_confirmEdit->setObjectName(QStringLiteral("confirmNameLineEdit"));
         m_confirmEdit->setPlaceholderText(m_confirmationText);
@@ -105,6 +105,7 @@ ActionDialog::ActionDialog(core::ActionRequest request, Previewer previewer, QSt
         inputs->addRow(m_confirmEdit);
         okText = m_request.kind == core::ActionKind::SnapshotDelete ? tr("Delete") : tr("Restore");
         break;
+    }
     case core::ActionKind::JobSubmit:
         // The spec was entered in JobSubmitDialog; this step only shows what will happen.
         okText = tr("Submit");
