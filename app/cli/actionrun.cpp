@@ -1,14 +1,18 @@
 #include "app/cli/actionrun.h"
 
 #include "models/core/actions.h"
+#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/rows/levelrows.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace strata::cli {
 
@@ -105,6 +109,17 @@ int runAction(core::Engine &engine,
             << '\n';
     }
     return ok ? 0 : 1;
+}
+
+bool refreshForecasts(core::Engine &engine, int timeoutMs)
+{
+    core::ForecastService &forecasts = engine.forecasts();
+    forecasts.refresh();
+    QDeadlineTimer deadline(timeoutMs);
+    while (forecasts.isComputing() && !deadline.hasExpired()) {
+        waitForSignal(&forecasts, &core::ForecastService::changed, int(std::max<qint64>(deadline.remainingTime(), 1)));
+    }
+    return !forecasts.isComputing();
 }
 
 } // namespace strata::cli

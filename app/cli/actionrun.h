@@ -19,6 +19,11 @@ namespace strata::cli {
 /// Runs the event loop until `done()` or the deadline; false on timeout.
 bool waitFor(const std::function<bool()> &done, QObject *context, int timeoutSeconds);
 
+/// Recomputes `engine`'s forecasts and waits (at most `timeoutMs`) until no computation is under
+/// way, so a computation started earlier (while the sources' first answers came in) is not taken
+/// for this one. False on timeout.
+bool refreshForecasts(core::Engine &engine, int timeoutMs);
+
 /// Waits for one emission of `signal` from `sender` (or the timeout); false on timeout.
 template <class Sender, class Signal> bool waitForSignal(Sender *sender, Signal signal, int timeoutMs)
 {

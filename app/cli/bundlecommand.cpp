@@ -217,8 +217,7 @@ int getFromBundle(const QString &path,
     }
     if (resource == QLatin1String("forecasts")) {
         // Computed from the bundle's history on its thread, as live: wait for that answer.
-        engine.forecasts().refresh();
-        waitForSignal(&engine.forecasts(), &core::ForecastService::changed, 15000);
+        refreshForecasts(engine, 15000);
     }
     const std::optional<rows::ResultSet> rows = rows::resourceRows(engine, resource, listFilter, now);
     if (!rows) {

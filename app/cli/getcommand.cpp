@@ -411,8 +411,7 @@ int answerGet(const Invocation &in, Polled &polled)
     if (resource == QLatin1String("forecasts")) {
         // Forecasts are read from the history after the sources polled (which records the
         // containers' level of now): recompute and wait for that answer.
-        engine.forecasts().refresh();
-        waitForSignal(&engine.forecasts(), &core::ForecastService::changed, 15000);
+        refreshForecasts(engine, 15000);
     }
     if (resource == QLatin1String("systems")) {
         // ONTAP polls performance for watchers only: watch until each ONTAP source answered, so

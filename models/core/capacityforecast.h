@@ -113,6 +113,8 @@ public:
     [[nodiscard]] const std::vector<ContainerForecast> &forecasts() const { return m_forecasts; }
     /// When they were computed (invalid before the first).
     [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
+    /// A computation is under way (or one more was asked for): forecasts() is about to change.
+    [[nodiscard]] bool isComputing() const { return m_computing || m_again; }
     /// Replicas sharing a store: record the capacity of a source only when `recordsHere(source)`
     /// (the replica that polls it), so a sample is written once, not once per replica. Default:
     /// every source.
