@@ -24,7 +24,7 @@ namespace strata::core {
 
 namespace {
 
-QByteArray spoolLine(const AuditEntry &e)
+QByteArray spoolLine(const AuditEntry &e, bool closesJournal)
 {
     QJsonObject o{
         {QStringLiteral("user"), e.user},
@@ -41,10 +41,13 @@ QByteArray spoolLine(const AuditEntry &e)
     if (e.time.isValid()) {
         o.insert(QStringLiteral("t"), e.time.toMSecsSinceEpoch());
     }
+    if (closesJournal) {
+        o.insert(QStringLiteral("closes_journal"), true);
+    }
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }
 
-std::optional<AuditEntry> spoolEntry(const QByteArray &line)
+std::optional<AuditSpool::Pending> spoolEntry(const QByteArray &line)
 {
     const QJsonDocument doc = QJsonDocument::fromJson(line);
     if (!doc.isObject()) {
@@ -65,7 +68,7 @@ std::optional<AuditEntry> spoolEntry(const QByteArray &line)
     e.outcome = o.value(QStringLiteral("outcome")).toString();
     e.message = o.value(QStringLiteral("message")).toString();
     e.replica = o.value(QStringLiteral("replica")).toString();
-    return e;
+    return AuditSpool::Pending{e, true, o.value(QStringLiteral("closes_journal")).toBool()};
 }
 
 /// The spools this process holds (QLockFile cannot tell them from a predecessor's).
@@ -144,8 +147,8 @@ Status AuditSpool::load()
     m_bytes = all.size();
     bool dropped = !all.isEmpty() && !all.endsWith('\n');
     for (const QByteArray &line : all.split('\n')) {
-        if (const std::optional<AuditEntry> e = spoolEntry(line)) {
-            m_pending.push_back({*e, true});
+        if (const std::optional<Pending> p = spoolEntry(line)) {
+            m_pending.push_back(*p);
         } else if (!line.isEmpty()) {
             dropped = true;
         }
@@ -154,9 +157,9 @@ Status AuditSpool::load()
     return dropped ? rewriteLocked() : Status();
 }
 
-Status AuditSpool::append(const AuditEntry &entry)
+Status AuditSpool::append(const AuditEntry &entry, bool closesJournal)
 {
-    const QByteArray line = spoolLine(entry);
+    const QByteArray line = spoolLine(entry, closesJournal);
     QMutexLocker lock(&m_mutex);
     if (m_bytes + line.size() > m_maxBytes) {
         return fail(QStringLiteral("the audit spool %1 is full (%2 of entries waiting for the history store)")
@@ -176,7 +179,7 @@ Status AuditSpool::append(const AuditEntry &entry)
     }
     syncToDisk(file);
     m_bytes += line.size();
-    m_pending.push_back({entry, false});
+    m_pending.push_back({entry, false, closesJournal});
     return {};
 }
 
@@ -221,7 +224,7 @@ Status AuditSpool::rewriteLocked()
     }
     QByteArray all;
     for (const Pending &p : m_pending) {
-        all += spoolLine(p.entry);
+        all += spoolLine(p.entry, p.closesJournal);
     }
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly)) {

@@ -20,7 +20,8 @@ namespace strata::core {
 ///
 /// File format: JSON Lines, one compact object per entry in append order: {"t": ms since the
 /// epoch UTC (absent when the entry has no time), "user", "action_id", "source", "kind",
-/// "target", "from", "to", "outcome", "message", "replica"}. A line that does not parse (a
+/// "target", "from", "to", "outcome", "message", "replica", "closes_journal": true when the
+/// entry is an action's outcome that also closes its journal row (absent otherwise)}. A line that does not parse (a
 /// write cut short by a crash) is dropped on load. The file is created mode 0600 on the first
 /// append and removed once every entry reached the store.
 ///
@@ -37,6 +38,9 @@ public:
     {
         AuditEntry entry;
         bool uncertain = false; ///< the store may hold it already: check before writing
+        /// An action's outcome: written with IHistoryStore::journalFinish() (the journal's close
+        /// and the entry in one transaction, never twice) instead of appendAudit().
+        bool closesJournal = false;
     };
 
     /// `path`: the spool file (its directory is created on the first append); `maxBytes` > 0:
@@ -57,7 +61,7 @@ public:
     /// <path> is full (16 MiB of entries waiting for the history
     /// store)", or why the file cannot
     /// be written) when it cannot be kept: then the entry is lost and the caller must say so.
-    Status append(const AuditEntry &entry);
+    Status append(const AuditEntry &entry, bool closesJournal = false);
     /// The first `count` entries, oldest first.
     [[nodiscard]] std::vector<Pending> front(int count) const;
     /// Removes the first `count` entries (they reached the store) and rewrites the file

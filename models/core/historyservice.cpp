@@ -225,6 +225,16 @@ void HistoryService::drainAuditSpool()
         int written = 0;
         bool failed = false;
         for (const AuditSpool::Pending &p : batch) {
+            if (p.closesJournal) {
+                // Idempotent by itself: an action already closed (by this write before a
+                // crash, or by another replica) returns 0 and adds no second entry.
+                if (m_store->journalFinish(p.entry) < 0) {
+                    failed = true;
+                    break;
+                }
+                ++written;
+                continue;
+            }
             if (p.uncertain) {
                 const std::optional<bool> present = m_store->containsAudit(p.entry);
                 if (!present) {
@@ -607,6 +617,22 @@ void HistoryService::journalHeartbeat(const QStringList &actionIds, const QStrin
 
 void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done)
 {
+    if (m_spool) {
+        const Status kept = m_spool->append(audit, true);
+        if (!kept) {
+            qCWarning(lcHistoryService).noquote() << "audit entry lost:" << kept.error().message;
+        }
+        post([this](IHistoryStore &) {
+            drainAuditSpool();
+        });
+        if (done) {
+            QPointer<QObject> ctx(context);
+            postBack(ctx, [done, kept = bool(kept)] {
+                done(kept);
+            });
+        }
+        return;
+    }
     if (!m_openError.isEmpty()) {
         return;
     }

@@ -131,7 +131,9 @@ public:
     void journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at);
     /// Closes the entry and appends its outcome audit entry atomically (fire-and-forget);
     /// `done(written)` (may be empty) runs on `context`'s thread: false when the outcome was
-    /// already recorded (by another process) or the write failed.
+    /// already recorded (by another process) or the write failed. With an audit spool the
+    /// outcome goes through it like every other audit entry (in order, exactly once, also
+    /// while the store is down) and `written` says whether the spool kept it.
     void journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done);
     void openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done);
 

@@ -196,6 +196,66 @@ TEST(AuditSpool, ReplayAfterARestartWritesEachEntryOnce)
                            QStringLiteral("spool-5")}));
 }
 
+// An action's outcome closes its journal row and is audited in one transaction. While the store
+// is down it waits in the spool with the other entries; once the store answers the journal is
+// closed and the outcome is in the log once, also when a restarted process replays the line.
+TEST(AuditSpool, AnActionOutcomeDuringAnOutageClosesItsJournalOnce)
+{
+    QTemporaryDir dir;
+    const QString storePath = dir.filePath(QStringLiteral("history.sqlite"));
+    const QString spoolPath = auditSpoolPathFor(storePath);
+    JournalEntry intent;
+    intent.actionId = QStringLiteral("spool-2");
+    intent.idempotencyKey = QStringLiteral("key-2");
+    intent.source = QStringLiteral("dgx");
+    intent.kind = QStringLiteral("project.quota");
+    intent.request = QStringLiteral("{}");
+    intent.user = QStringLiteral("admin");
+    intent.submitted = kSpoolT0;
+    intent.phase = QStringLiteral("sent");
+    intent.owner = QStringLiteral("host/1");
+    intent.heartbeat = kSpoolT0;
+    {
+        SqlHistoryStore store(storePath, spoolTestClock());
+        ASSERT_TRUE(succeeded(store.open()));
+        ASSERT_TRUE(store.journalIntent(intent));
+    }
+    const AuditEntry outcome = spoolEntryOf(2, QStringLiteral("project.quota"), QStringLiteral("succeeded"));
+    {
+        // The process that ran the action ends before the store took its spool.
+        AuditSpool spool(spoolPath);
+        ASSERT_TRUE(spool.tryLock());
+        ASSERT_TRUE(
+            succeeded(spool.append(spoolEntryOf(1, QStringLiteral("login.lockout"), QStringLiteral("refused")))));
+        ASSERT_TRUE(succeeded(spool.append(outcome, true)));
+    }
+    {
+        HistoryService history(std::make_unique<SqlHistoryStore>(storePath, spoolTestClock()));
+        ASSERT_TRUE(history.openError().isEmpty());
+        ASSERT_TRUE(succeeded(history.enableAuditSpool(spoolPath)));
+        history.flush();
+        EXPECT_EQ(history.spooledAuditCount(), 0);
+        // The same outcome finished again (a second recovery): the journal says it is done.
+        bool kept = false;
+        QObject context;
+        history.journalFinish(outcome, &context, [&kept](bool written) {
+            kept = written;
+        });
+        history.flush();
+        QCoreApplication::processEvents();
+        EXPECT_TRUE(kept) << "the spool took the entry";
+        EXPECT_TRUE(waitForSpool(history, 0));
+    }
+    SqlHistoryStore store(storePath, spoolTestClock());
+    ASSERT_TRUE(succeeded(store.open()));
+    EXPECT_EQ(spoolActionIds(store.auditLog()), (QStringList{QStringLiteral("spool-1"), QStringLiteral("spool-2")}));
+    const std::optional<JournalEntry> closed = store.journalEntry(QStringLiteral("spool-2"));
+    ASSERT_TRUE(closed);
+    EXPECT_EQ(closed->phase, QStringLiteral("finished"));
+    EXPECT_EQ(closed->outcome, QStringLiteral("succeeded"));
+    EXPECT_TRUE(store.openJournal().empty());
+}
+
 // A spool that cannot keep an entry says so, and a second process on the same host gets a spool
 // of its own instead of sharing the file.
 TEST(AuditSpool, AFullSpoolRefusesAndEachProcessHasItsOwnFile)
