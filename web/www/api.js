@@ -60,6 +60,22 @@ export async function post(path, body) {
   return handle(res);
 }
 
+/// Calls fn() again while the server answers 429 with a Retry-After of at most maxWaitS seconds,
+/// up to `attempts` times in all; onWait(seconds) tells the user before each wait. For requests
+/// that change nothing (a prediction), so a repeat is harmless.
+export async function retryWhenBusy(fn, onWait, attempts = 4, maxWaitS = 30) {
+  for (let attempt = 1; ; ++attempt) {
+    try {
+      return await fn();
+    } catch (err) {
+      const wait = err instanceof ApiError && err.status === 429 ? Number(err.retryAfter) : NaN;
+      if (attempt >= attempts || !(wait >= 0 && wait <= maxWaitS)) throw err;
+      onWait?.(wait);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 1) * 1000));
+    }
+  }
+}
+
 export async function del(path) {
   const headers = { Accept: 'application/json' };
   if (csrfToken) headers['X-CSRF-Token'] = csrfToken;

@@ -437,6 +437,10 @@ test('phone: the navigation folds into a menu, nothing overflows sideways, label
     if (['datasets', 'jobs', 'service-levels'].includes(route)) await assertLabels(page, route);
     await shot(page, `phone-${route}`);
   }
+  // Triage on a phone: when, how bad and what happened are on screen without scrolling sideways.
+  await tablePage(page, 'triage', '#card-events tbody tr[data-key]');
+  const title = await page.locator('#card-events tbody tr[data-key] td[data-col="title"]').first().boundingBox();
+  assert.ok(title && title.x + 80 <= 390, `triage: the title column starts at ${title && Math.round(title.x)} px on a 390 px phone`);
   // The menu opens under its button, fits the screen and leads to a page (then folds again).
   await page.locator('#nav-toggle').click();
   const jobs = page.locator('nav.main-nav a[data-route="jobs"]');

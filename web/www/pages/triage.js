@@ -3,7 +3,7 @@
 // one row (an alert's firings: count, first and last seen), active alerts first, a page at a
 // time ("Show more" reads the next). Re-read when the live feed says the timeline changed.
 import * as api from '../api.js';
-import { h, clear, fmtTime, chip, debounce, label } from '../util.js';
+import { h, clear, fmtTime, fmtDateTime, chip, debounce, label } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 
 const SYSTEMS = [['', 'All systems'], ['ontap', 'ONTAP'], ['storagegrid', 'StorageGRID'], ['azure', 'Azure'],
@@ -42,17 +42,19 @@ export function mount(main, ctx) {
     caption: 'Triage timeline', rowKey: (r) => r.key || r.group || r.id, sort: { key: 'time', dir: -1 }, filter: false,
     emptyText: 'Nothing on the timeline for these filters.',
     columns: [
-      { key: 'time', label: 'Last seen', value: triageTimeValue, render: (r) => fmtTime(r.time) },
+      // A phone shows the minute ("Dec 2, 3:12 PM"), so the title fits beside it.
+      { key: 'time', label: 'Last seen', value: triageTimeValue, render: (r) => h('span', {},
+        h('span', { class: 'long-form' }, fmtTime(r.time)), h('span', { class: 'short-form' }, fmtDateTime(r.time))) },
       { key: 'severity', label: 'Severity', value: (r) => label(r.severity), render: (r) => chip(label(r.severity), SEVERITY_KIND[r.severity] || '') },
       { key: 'state', label: 'State', value: (r) => STATES[r.state] || '', render: (r) => (r.state ? chip(STATES[r.state] || r.state, r.state === 'active' ? 'warn' : '') : '') },
-      { key: 'count', label: 'Count', align: 'right', render: (r) => String(r.count ?? 1) },
+      { key: 'count', label: 'Count', align: 'right', narrow: false, render: (r) => String(r.count ?? 1) },
       { key: 'system', label: 'System', value: (r) => label(r.system), narrow: false },
       { key: 'source', label: 'Source', narrow: false },
       { key: 'category', label: 'Category', value: (r) => label(r.category), narrow: false },
       { key: 'title', label: 'Title' },
       { key: 'object_name', label: 'Object', narrow: false },
       { key: 'first_seen', label: 'First seen', narrow: false, render: (r) => ((r.count ?? 1) > 1 ? fmtTime(r.first_seen) : '') },
-      { key: 'message', label: 'Message' },
+      { key: 'message', label: 'Message', narrow: false },
     ],
   });
   let pages = 1;

@@ -75,7 +75,8 @@ export function mountWhatIf(body, ctx, cluster) {
     }
     summary.textContent = 'Predicting…';
     try {
-      const w = await api.post('what-if/quota', { source, quotas, weights });
+      const w = await api.retryWhenBusy(() => api.post('what-if/quota', { source, quotas, weights }),
+        (s) => { summary.textContent = `The server is busy with other predictions; trying again in ${s} s…`; });
       shownFor = w.cluster;
       const sums = `quotas ${beforeAfter(w.quota_total_before, w.quota_total_after)} of ${fmtGpus(w.capacity_gpus)} GPUs`;
       const mismatch = w.quota_total_after !== w.capacity_gpus ? ' (Run:ai expects the quotas to add up to the cluster\'s GPUs)' : '';
