@@ -21,7 +21,8 @@ double daysBetween(const QDateTime &from, const QDateTime &to)
     return double(from.msecsTo(to)) / 86'400'000.0;
 }
 
-// Hours under two days, days from there, years beyond ten.
+// Hours under two days, days under a year, years from there ("in 629 days" beside "in 13 years"
+// in one column read as if the first came sooner by far).
 enum class SpanUnit
 {
     Hours,
@@ -29,9 +30,11 @@ enum class SpanUnit
     Years
 };
 
+constexpr double kDaysPerYear = 365.25;
+
 SpanUnit unitOf(double days)
 {
-    return days < 2.0 ? SpanUnit::Hours : days < 3650.0 ? SpanUnit::Days : SpanUnit::Years;
+    return days < 2.0 ? SpanUnit::Hours : days < 365.0 ? SpanUnit::Days : SpanUnit::Years;
 }
 
 double spanValue(double days, SpanUnit unit)
@@ -44,35 +47,38 @@ double spanValue(double days, SpanUnit unit)
     case SpanUnit::Years:
         break;
     }
-    return std::max(0.0, days / 365.25);
+    return std::max(0.0, days / kDaysPerYear);
 }
 
-long spanNumber(double days, SpanUnit unit)
+// Years are written with one decimal while the median is under ten ("in 1.7 years (1.1–3.2)"),
+// whole beyond; hours and days whole. A whole band shares the median's precision.
+bool tenthsOf(double medianDays, SpanUnit unit)
 {
-    return std::lround(spanValue(days, unit));
+    return unit == SpanUnit::Years && spanValue(medianDays, unit) < 9.95;
 }
 
-// A band end in `unit`: whole numbers, one decimal below 1 so a near end never reads "0".
-QString spanEndNumber(double days, SpanUnit unit)
+// A number of `unit`, in tenths when `tenths`; an end under one unit keeps a decimal so a near
+// end never reads "0".
+QString spanNumberText(double days, SpanUnit unit, bool tenths)
 {
     const double value = spanValue(days, unit);
-    if (value > 0.0 && value < 0.95) {
+    if ((value > 0.0 && value < 0.95) || tenths) {
         return QLocale::c().toString(std::max(0.1, std::round(value * 10.0) / 10.0), 'f', 1);
     }
     return QString::number(std::lround(value));
 }
 
-QString spanText(long n, SpanUnit unit)
+QString spanText(double days, SpanUnit unit)
 {
     switch (unit) {
     case SpanUnit::Hours:
-        return QCoreApplication::translate("rows", "%n h", nullptr, int(n));
+        return QCoreApplication::translate("rows", "%n h", nullptr, int(std::lround(spanValue(days, unit))));
     case SpanUnit::Days:
-        return QCoreApplication::translate("rows", "%n days", nullptr, int(n));
+        return QCoreApplication::translate("rows", "%n days", nullptr, int(std::lround(spanValue(days, unit))));
     case SpanUnit::Years:
         break;
     }
-    return QCoreApplication::translate("rows", "%n years", nullptr, int(n));
+    return QCoreApplication::translate("rows", "%1 years").arg(spanNumberText(days, unit, tenthsOf(days, unit)));
 }
 
 } // namespace
@@ -98,19 +104,20 @@ QString forecastFullInText(const core::CapacityForecast &forecast, const QDateTi
     }
     const double median = daysBetween(now, forecast.fullAt);
     const SpanUnit unit = unitOf(median);
-    const QString medianText = spanText(spanNumber(median, unit), unit);
+    const QString medianText = spanText(median, unit);
+    const bool tenths = tenthsOf(median, unit);
     if (!forecast.fullAtEarliest.isValid()) {
         return QCoreApplication::translate("rows", "in %1").arg(medianText);
     }
     // The whole band in the median's unit ("in 12 days (9–17)", "in 40 h (30–70)"): one unit,
     // so the ends read against the median without a second unit in between.
     const auto bandEnd = [&](const QDateTime &at) {
-        return at.isValid() ? spanEndNumber(daysBetween(now, at), unit) : QStringLiteral("∞");
+        return at.isValid() ? spanNumberText(daysBetween(now, at), unit, tenths) : QStringLiteral("∞");
     };
     const QString early = bandEnd(forecast.fullAtEarliest);
     const QString late = bandEnd(forecast.fullAtLatest);
     // A band narrower than the unit says nothing the median does not.
-    if (early == late && early == QString::number(spanNumber(median, unit))) {
+    if (early == late && early == spanNumberText(median, unit, tenths)) {
         return QCoreApplication::translate("rows", "in %1").arg(medianText);
     }
     return QCoreApplication::translate("rows", "in %1 (%2–%3)").arg(medianText, early, late);

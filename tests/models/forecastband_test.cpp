@@ -48,9 +48,14 @@ TEST(ForecastBand, IsWrittenInTheMediansUnitOnly)
     // Unbounded latest end.
     EXPECT_EQ(rows::forecastFullInText(bandForecast(12 * 24, 9 * 24, -1), kBandNow),
               QStringLiteral("in 12 days (9–∞)"));
-    // Years: the ends in years too.
+    // Years: the ends in years too, in tenths while the median is under ten.
     EXPECT_EQ(rows::forecastFullInText(bandForecast(12 * 8766, 6 * 8766, 30 * 8766), kBandNow),
               QStringLiteral("in 12 years (6–30)"));
+    // From a year on, years: 629 days (418–1172) would read beside "in 13 years" as far sooner.
+    EXPECT_EQ(rows::forecastFullInText(bandForecast(629 * 24, 418 * 24, 1172 * 24), kBandNow),
+              QStringLiteral("in 1.7 years (1.1–3.2)"));
+    EXPECT_EQ(rows::forecastFullInText(bandForecast(364 * 24, 300 * 24, 400 * 24), kBandNow),
+              QStringLiteral("in 364 days (300–400)"));
     for (const auto &[median, early, late] : {std::tuple{50.0, 46.0, 144.0},
                                               std::tuple{30.0, 20.0, 100.0},
                                               std::tuple{100.0, 40.0, 9000.0},
