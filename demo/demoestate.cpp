@@ -747,12 +747,9 @@ core::Result<std::shared_ptr<void>> startForCommand(core::AppConfig *config, cor
 core::Result<std::shared_ptr<void>>
 startScopedForCommand(const core::DemoScope &scope, core::AppConfig *config, core::ICredentialStore **credentials)
 {
-    // A command reads at most a day back (p95 over 24 h, `bundle export --hours 24`): a day of
-    // history and a little more keeps `--demo` quick.
+    // A day of history and a little more keeps a one-shot `--demo` quick.
     DemoEstate::Options options;
-    if (!scope.fullHistory) {
-        options.historyHours = 25;
-    }
+    options.historyHours = scope.historyHours();
     options.scope = scope;
     return starter(options)(config, credentials);
 }

@@ -45,7 +45,7 @@ public:
         /// clocks start that long ago and run to now at start(), and volume performance (ONTAP and
         /// ANF, from the simulators' models) and GPU projects are recorded every 5 minutes on the
         /// way. 0 = none (history starts now).
-        int historyHours = 72;
+        int historyHours = core::DemoScope::kFullHistoryHours;
         /// Where that history is written: a history store location (SQLite path or PostgreSQL
         /// URL, its password included) the app opens too (`strata-server serve --demo --store`);
         /// empty = a SQLite file in the demo's temporary directory (config().historyPath).

@@ -65,12 +65,6 @@ QString usageText(const QString &programName)
     return text;
 }
 
-/// Hours of past the demo estate begins with: a one-shot command's without DemoScope::fullHistory
-/// (demo::startScopedForCommand) and the desktop app's and strata-server's
-/// (demo::DemoEstate::Options::historyHours).
-constexpr int kOneShotDemoHours = 25;
-constexpr int kAppDemoHours = 72;
-
 /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`, case-insensitive.
 int editDistance(const QString &a, const QString &b)
 {
@@ -344,8 +338,8 @@ int run(const QStringList &arguments,
                                "cli",
                                "note: this --demo estate began %1 h ago, the desktop app's and strata-server's %2 h "
                                "ago: job ages, the jobs listed and the events reach back %1 h here, not %2 h.")
-                               .arg(kOneShotDemoHours)
-                               .arg(kAppDemoHours)
+                               .arg(core::DemoScope::kOneShotHistoryHours)
+                               .arg(core::DemoScope::kFullHistoryHours)
                         << '\n';
         }
         runtimeOptions.demo = [&hooks, scope](core::AppConfig *config,

@@ -39,6 +39,13 @@ struct DemoScope
     /// chargeback and the fill forecasts read days back, and should match the other two.
     bool fullHistory = false;
 
+    /// Hours of past the demo estate begins with: the desktop app's and strata-server's (and a
+    /// command's with fullHistory), and a one-shot command's otherwise (a command reads at most
+    /// a day back: p95 over 24 h, `bundle export --hours 24`).
+    static constexpr int kFullHistoryHours = 72;
+    static constexpr int kOneShotHistoryHours = 25;
+    [[nodiscard]] int historyHours() const { return fullHistory ? kFullHistoryHours : kOneShotHistoryHours; }
+
     /// True when a source of `kind` is in scope.
     [[nodiscard]] bool wants(SourceKind kind) const { return kinds.isEmpty() || kinds.contains(kind); }
 };
