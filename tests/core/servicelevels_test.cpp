@@ -22,7 +22,9 @@ const QDateTime kNow(QDate(2026, 3, 2), QTime(8, 36), Qt::UTC);
 
 template <class Pred> bool waitForServicelevels(Pred pred)
 {
-    QDeadlineTimer deadline(5000);
+    // Generous: thousands of rows are recomputed on a worker, which under ASan on a loaded
+    // machine takes seconds; a condition that holds returns at once.
+    QDeadlineTimer deadline(30000);
     while (!pred() && !deadline.hasExpired()) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     }
