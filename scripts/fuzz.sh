@@ -28,23 +28,42 @@ echo "fuzz: built ${#targets[@]} targets in $(( $(date +%s) - start )) s"
 
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-status=0
-for t in "${targets[@]}"; do
-  work=build/fuzz/run/$t
+# One target per core at a time: each still fuzzes for its full time on a core of its own.
+fuzz_one() {
+  local t=$1 work=build/fuzz/run/$1
   rm -rf "$work"
   mkdir -p "$work/corpus"
   cp -r "tests/fuzz/corpus/$t/." "$work/corpus/"
   if build/fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1; then
-    echo "fuzz: $t ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') inputs in ${seconds} s)"
+    echo "fuzz: $t ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$') inputs in ${seconds} s)" >"$work/result"
+    return 0
+  fi
+  {
+    echo "fuzz: $t FAILED"
+    grep -E 'ERROR|SUMMARY|runtime error|Test unit written|abort' "$work/log" | head -20 || true
+    tail -n 60 "$work/log"
+    for a in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
+      [[ -e $a ]] && echo "fuzz: replay with: build/fuzz/$t $a"
+    done
+  } >"$work/result"
+  return 1
+}
+for t in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs )); do
+    wait -n || true
+  done
+  fuzz_one "$t" &
+done
+wait || true
+status=0
+for t in "${targets[@]}"; do
+  result=build/fuzz/run/$t/result
+  if [[ -f $result ]] && head -n1 "$result" | grep -q '^fuzz: .* ok '; then
+    cat "$result"
   else
     status=1
-    echo "fuzz: $t FAILED" >&2
-    grep -E 'ERROR|SUMMARY|runtime error|Test unit written|abort' "$work/log" | head -20 >&2 || true
-    tail -n 60 "$work/log" >&2
-    for a in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
-      [[ -e $a ]] && echo "fuzz: replay with: build/fuzz/$t $a" >&2
-    done
+    cat "$result" >&2 2>/dev/null || echo "fuzz: $t FAILED (no result)" >&2
   fi
 done
 exit $status

@@ -25,7 +25,10 @@ stamp "format check (clang-format 14)"
 scripts/check-format.sh
 
 stamp "Debug build (-Wall -Wextra -Werror) with ASan + UBSan"
-cmake --preset asan >/dev/null
+# Each Google Test executable runs as a few shards, not one process per test case
+# (cmake/StrataAddTest.cmake); `cmake --preset asan -DSTRATA_TEST_SHARDING=OFF` brings back one
+# ctest test per case for `ctest --preset asan -R Name`.
+cmake --preset asan -DSTRATA_TEST_SHARDING=ON >/dev/null
 cmake --build --preset asan -j "$jobs"
 
 stamp "tests (ASan + UBSan)"
