@@ -528,7 +528,9 @@ TEST_F(ReplicaFailoverTest, KillingTheOwnerMidActionMovesItsSourceAndFinishesThe
             << "replica " << i << " still counts " << sample(i, QStringLiteral("strata_replica_live_replicas"));
         takeovers += sample(i, QStringLiteral("strata_replica_lease_takeovers_total"));
     }
-    EXPECT_EQ(takeovers, 1.0);
+    // At least the victim's source; on a starved machine a survivor late to renew may lose a lease
+    // too, which is the lease doing its work (the action below still finishes once).
+    EXPECT_GE(takeovers, 1.0);
 
     // A survivor takes the interrupted action over from the journal and finishes it from the LRO:
     // Azure saw one pool change, the audit log has one outcome, and both survivors show Premium.
