@@ -6,7 +6,7 @@ import { LiveFeed } from './live.js';
 import * as overview from './pages/overview.js';
 import * as utilization from './pages/utilization.js';
 import * as sentiment from './pages/sentiment.js';
-import { mountDatasets, mountJobs, mountServiceLevels, mountAudit } from './pages/tables.js';
+import { mountDatasets, mountJobs, mountServiceLevels, mountAudit, actionLabel } from './pages/tables.js';
 import * as admin from './pages/admin.js';
 import * as triage from './pages/triage.js';
 import * as forecasts from './pages/forecasts.js';
@@ -182,7 +182,7 @@ function init() {
   // Toasts for finished actions, on any page.
   window.addEventListener('strata:action', (e) => {
     const r = e.detail;
-    const t = h('div', { class: 'toast ' + (r.state === 'succeeded' ? 'good' : 'bad') }, `${r.kind || 'Action'} ${label(r.state).toLowerCase()}${r.message ? ': ' + r.message : ''}`);
+    const t = h('div', { class: 'toast ' + (r.state === 'succeeded' ? 'good' : 'bad') }, `${r.kind ? actionLabel(r.kind) : 'Action'} ${label(r.state).toLowerCase()}${r.message ? ': ' + r.message : ''}`);
     $('toasts').append(t);
     setTimeout(() => t.remove(), 6000);
   });

@@ -129,7 +129,8 @@ export class DataTable {
     if (!shown.length) {
       this.tbody.append(h('tr', { class: 'empty-row' }, h('td', { colspan: this.columns.length + (this.actions ? 1 : 0) }, this.rows.length ? 'No rows match the filter.' : this.emptyText)));
     }
-    this.count.textContent = rows.length === this.rows.length ? `${rows.length} rows` : `${rows.length} of ${this.rows.length} rows`;
+    const noun = this.rows.length === 1 ? 'row' : 'rows';
+    this.count.textContent = rows.length === this.rows.length ? `${rows.length} ${noun}` : `${rows.length} of ${this.rows.length} ${noun}`;
     if (rows.length > shown.length) this.count.textContent += ` (first ${shown.length} shown)`;
   }
 

@@ -198,7 +198,7 @@ const LABELS = {
   s3_prefix: 'S3 prefix', s3_bucket: 'S3 bucket', ontap_volume: 'ONTAP volume',
   ontap: 'ONTAP', azure: 'Azure NetApp Files', storagegrid: 'StorageGRID', kubernetes: 'Kubernetes',
   container_creating: 'Container creating', running: 'Running', pending: 'Pending', preempted: 'Preempted',
-  succeeded: 'Succeeded', failed: 'Failed', unknown: 'Unknown',
+  succeeded: 'Succeeded', failed: 'Failed', unknown: 'Unknown', started: 'Started', refused: 'Refused', reconciled: 'Reconciled',
   train: 'Training', interactive: 'Interactive',
   at_cap: 'At cap', far_below: 'Far below cap', over_quota: 'Over quota', in_quota: 'In quota',
   compute_bound: 'Compute-bound', data_bound: 'Data-bound', input_pipeline: 'Input pipeline',

@@ -330,15 +330,22 @@ const ACTION_LABELS = {
   'cache.load': 'Cache commit', 'cache.evict': 'Evict commit', 'user.add': 'Add user', 'user.remove': 'Remove user',
 };
 // "job.delete" -> "Delete job" (the raw kind stays in the tooltip and the filter).
-function actionLabel(kind) {
+export function actionLabel(kind) {
   if (!kind) return '';
   if (ACTION_LABELS[kind]) return ACTION_LABELS[kind];
   const [what, verb] = String(kind).split('.');
   return verb ? label(verb.replace(/^./, (c) => c.toLowerCase())) + ' ' + String(what).replace(/_/g, ' ') : label(kind);
 }
+/// One row per action: the log keeps an action's "started" entry and its outcome; once the
+/// outcome is in, the outcome stands for both (as the Azure activity log shows one operation).
+export function oneRowPerAction(rows) {
+  const finished = new Set(rows.filter((r) => r.action_id && r.outcome !== 'started').map((r) => r.action_id));
+  return rows.filter((r) => !(r.outcome === 'started' && r.action_id && finished.has(r.action_id)));
+}
+
 export function mountAudit(main, ctx) {
   head(main, 'Audit log', ctx);
-  const c = card('Actions', { id: 'card-audit', wide: true, subtitle: 'who did what, from the desktop, the CLI, schedules and the web' });
+  const c = card('Actions', { id: 'card-audit', wide: true, subtitle: 'who did what, from the desktop, the CLI, schedules and the web: one row per action, its outcome once it has one' });
   const err = h('div');
   c.body.append(err);
   main.append(h('div', { class: 'grid' }, c.el));
@@ -360,7 +367,7 @@ export function mountAudit(main, ctx) {
   async function load() {
     clearTimeout(timer);
     try {
-      table.setRows((await api.get('audit', { limit: 500 })) || []);
+      table.setRows(oneRowPerAction((await api.get('audit', { limit: 500 })) || []));
       clear(err);
     } catch (e) {
       clear(err, errorBox(e));
