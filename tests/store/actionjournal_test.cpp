@@ -4,6 +4,7 @@
 
 #include "models/core/actions.h"
 #include "models/core/historystore.h"
+#include "tests/store/journalentries.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"
@@ -12,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+using strata::testsupport::journalIntentEntry;
+using strata::testsupport::kJournalT0;
 using strata::testsupport::succeeded;
 using namespace strata::core;
 
@@ -22,25 +25,6 @@ strata::testsupport::ManualClock &journalTestClock()
 {
     static strata::testsupport::ManualClock clock;
     return clock;
-}
-
-const QDateTime kJournalT0(QDate(2026, 3, 1), QTime(9, 0), Qt::UTC);
-
-JournalEntry journalIntentEntry(const QString &id)
-{
-    JournalEntry e;
-    e.actionId = id;
-    e.idempotencyKey = QStringLiteral("key-") + id;
-    e.source = QStringLiteral("ontap-ai");
-    e.kind = QStringLiteral("volume.service_level");
-    e.request = QStringLiteral("{}");
-    e.user = QStringLiteral("alice");
-    e.target = QStringLiteral("svm_ai/chest_xray");
-    e.submitted = kJournalT0;
-    e.phase = QStringLiteral("intended");
-    e.owner = QStringLiteral("host/100");
-    e.heartbeat = kJournalT0;
-    return e;
 }
 
 AuditEntry journalOutcome(const QString &id, const QString &outcome)

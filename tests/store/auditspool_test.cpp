@@ -5,6 +5,7 @@
 #include "models/core/auditspool.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
+#include "tests/store/journalentries.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"
@@ -204,17 +205,7 @@ TEST(AuditSpool, AnActionOutcomeDuringAnOutageClosesItsJournalOnce)
     QTemporaryDir dir;
     const QString storePath = dir.filePath(QStringLiteral("history.sqlite"));
     const QString spoolPath = auditSpoolPathFor(storePath);
-    JournalEntry intent;
-    intent.actionId = QStringLiteral("spool-2");
-    intent.idempotencyKey = QStringLiteral("key-2");
-    intent.source = QStringLiteral("dgx");
-    intent.kind = QStringLiteral("project.quota");
-    intent.request = QStringLiteral("{}");
-    intent.user = QStringLiteral("admin");
-    intent.submitted = kSpoolT0;
-    intent.phase = QStringLiteral("sent");
-    intent.owner = QStringLiteral("host/1");
-    intent.heartbeat = kSpoolT0;
+    const JournalEntry intent = strata::testsupport::journalIntentEntry(QStringLiteral("spool-2"));
     {
         SqlHistoryStore store(storePath, spoolTestClock());
         ASSERT_TRUE(succeeded(store.open()));
