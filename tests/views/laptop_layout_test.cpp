@@ -2,7 +2,9 @@
 // (Service levels: cap, p95, cap use, flag; Jobs: cluster, project, GPUs) and the rest scroll;
 // the GPUs page stacks its allocation chart by project.
 //
-// STRATA_LAYOUT_SCREENSHOTS=/dir saves the pages it looks at (light, and the GPUs page dark).
+// STRATA_LAYOUT_SCREENSHOTS=/dir saves the pages it looks at (light, and the GPUs page dark), then
+// the pages a manager and an admin read every day (Overview, Chargeback, Forecasts, Triage, GPUs)
+// in light and dark: the README's and the release notes' desktop pictures.
 
 #include "models/item/jobtablemodel.h"
 #include "models/item/servicelevelmodel.h"
@@ -150,4 +152,22 @@ TEST_F(LaptopLayout, KeyColumnsStayOnScreenAt1280PixelsAndTheRestScroll)
     EXPECT_FALSE(whatIf->applyHint().isEmpty());
     save(*whatIf, QStringLiteral("whatif-dialog"));
     whatIf->close();
+
+    if (qEnvironmentVariableIsEmpty("STRATA_LAYOUT_SCREENSHOTS")) {
+        return;
+    }
+    using P = views::MainWindow::Page;
+    const std::pair<P, QString> pages[] = {{P::Overview, QStringLiteral("overview")},
+                                           {P::Chargeback, QStringLiteral("chargeback")},
+                                           {P::Forecasts, QStringLiteral("forecasts")},
+                                           {P::Events, QStringLiteral("triage")},
+                                           {P::Gpus, QStringLiteral("gpus")}};
+    for (const bool dark : {false, true}) {
+        QApplication::setPalette(dark ? testsupport::darkPalette() : light);
+        for (const auto &[page, name] : pages) {
+            window.showPage(page);
+            save(window, name + (dark ? QStringLiteral("-1280-dark") : QStringLiteral("-1280-light")));
+        }
+    }
+    QApplication::setPalette(light);
 }

@@ -23,7 +23,10 @@ export class TimeChart {
     this.plot = null;
     this.signature = '';
     this.el = h('div', { class: 'chart', role: 'img', 'aria-label': ariaLabel });
-    this.empty = h('p', { class: 'empty', hidden: true }, 'No samples in this range yet.');
+    // Until the first data arrives the panel says so rather than stand empty.
+    this.empty = h('p', { class: 'empty' }, 'Loading…');
+    this.el.hidden = true;
+    this.el.dataset.state = 'loading';
     container.append(this.el, this.empty);
     this.ro = new ResizeObserver(() => {
       if (this.plot) this.plot.setSize({ width: this.width(), height: this.height });
@@ -36,6 +39,8 @@ export class TimeChart {
   }
 
   update(series, data, { empty = false, bands = null } = {}) {
+    this.empty.textContent = 'No samples in this range yet.';
+    this.el.dataset.state = empty ? 'empty' : 'drawn';
     this.empty.hidden = !empty;
     this.el.hidden = empty;
     const sig = series.map((s) => s.label + '|' + (s.color || '')).join(';') + (bands ? '|bands' : '');
