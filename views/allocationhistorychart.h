@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/allocationstack.h"
-#include "models/core/domain.h"
+#include "models/core/domain/records.h"
 #include "models/core/historystore.h"
 #include "views/historychart.h"
 

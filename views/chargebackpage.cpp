@@ -1,6 +1,6 @@
 #include "views/chargebackpage.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/reportformat.h"
 #include "models/rows/chargebackrows.h"
 #include "views/resulttable.h"

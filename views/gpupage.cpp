@@ -1,6 +1,6 @@
 #include "views/gpupage.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/roles.h"
 #include "views/allocationhistorychart.h"

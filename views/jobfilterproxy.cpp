@@ -1,6 +1,6 @@
 #include "views/jobfilterproxy.h"
 
-#include "models/core/domain.h"
+#include "models/core/domain/records.h"
 #include "models/item/jobtablemodel.h"
 #include "views/recordroworder.h"
 

@@ -1,6 +1,6 @@
 #include "views/jobspage.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/roles.h"
 #include "views/jobdetailpanel.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/actions.h"
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "views/jobsubmitdialog.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "views/statusdelegate.h"
 
 #include <QComboBox>

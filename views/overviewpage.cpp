@@ -1,7 +1,7 @@
 #include "views/overviewpage.h"
 
-#include "models/core/estate.h"
-#include "models/core/format.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/format.h"
 #include "models/core/overviewsummary.h"
 #include "models/core/timeline.h"
 #include "models/item/roles.h"

@@ -1,8 +1,8 @@
 #include "views/quotawhatifdialog.h"
 
-#include "models/core/estate.h"
-#include "models/core/format.h"
-#include "models/core/offthread.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/format.h"
+#include "models/core/domain/offthread.h"
 #include "models/rows/whatifrows.h"
 #include "views/resulttable.h"
 #include "views/tableviewstyle.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/ratecard.h"
+#include "models/core/domain/ratecard.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/schedule.h"
+#include "models/core/domain/schedule.h"
 #include "models/core/servicelevels.h"
 
 #include <QDialog>

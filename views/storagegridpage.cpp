@@ -1,6 +1,6 @@
 #include "views/storagegridpage.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/datasetmodel.h"
 #include "models/item/gridmodels.h"
 #include "models/item/roles.h"

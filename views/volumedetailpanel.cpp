@@ -1,6 +1,6 @@
 #include "views/volumedetailpanel.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/volumecapacity.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"

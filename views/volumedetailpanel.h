@@ -1,9 +1,9 @@
 #pragma once
 
 #include "models/core/actions.h"
-#include "models/core/domain.h"
+#include "models/core/domain/keyed.h"
+#include "models/core/domain/records.h"
 #include "models/core/historystore.h"
-#include "models/core/keyed.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "web/auth.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historystore.h"
 
 #include <QCryptographicHash>

@@ -3,9 +3,9 @@
 #include "web/servercontext.h"
 
 #include "models/core/diagnosis.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
-#include "models/core/offthread.h"
 #include "models/core/quotawhatif.h"
 #include "models/rows/whatifrows.h"
 

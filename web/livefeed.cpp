@@ -3,8 +3,8 @@
 #include "web/api.h"
 
 #include "models/core/capacityforecast.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
 #include "models/rows/computerows.h"

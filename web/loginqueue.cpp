@@ -2,7 +2,7 @@
 
 #include "web/auth.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
+#include "models/core/domain/schedule.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/schedule.h"
 #include "models/core/timeline.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"

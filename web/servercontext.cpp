@@ -2,7 +2,7 @@
 
 #include "web/httpguard.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 

@@ -1,6 +1,6 @@
 #include "web/sharedauth.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historyservice.h"
 
 namespace strata::web {

@@ -2,7 +2,7 @@
 
 #include "web/auth.h"
 
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 
 #include <QHash>
 #include <QObject>

@@ -4,9 +4,9 @@
 #include "web/servercontext.h"
 
 #include "models/core/bundle.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/offthread.h"
 
 #include <QJsonArray>
 #include <QThreadPool>

@@ -2,9 +2,9 @@
 
 #include "app/cli/actionrun.h"
 #include "models/core/actions.h"
+#include "models/core/domain/schedule.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/schedule.h"
 #include "models/core/servicelevels.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"

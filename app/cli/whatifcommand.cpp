@@ -1,8 +1,8 @@
 #include "app/cli/whatifcommand.h"
 
 #include "app/cli/translate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/quotawhatif.h"
 #include "models/rows/rowsupport.h"
 #include "models/rows/whatifrows.h"

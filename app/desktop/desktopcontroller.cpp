@@ -1,9 +1,9 @@
 #include "app/desktop/desktopcontroller.h"
 
 #include "models/core/credentialstore.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/offthread.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/sharedsettings.h"

@@ -11,8 +11,8 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historystore.h"
 #include "models/core/replicas.h"

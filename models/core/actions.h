@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/clock.h"
-#include "models/core/error.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/error.h"
 #include "models/core/historystore.h"
 #include "models/core/systempoller.h"
 

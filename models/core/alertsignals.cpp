@@ -1,6 +1,6 @@
 #include "models/core/alertsignals.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/servicelevels.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/schedule.h"
+#include "models/core/domain/records.h"
+#include "models/core/domain/schedule.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
+#include "models/core/domain/records.h"
 
 #include <QByteArray>
 #include <QDateTime>

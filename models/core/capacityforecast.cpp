@@ -1,9 +1,9 @@
 #include "models/core/capacityforecast.h"
 
-#include "models/core/clock.h"
-#include "models/core/estate.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/historyservice.h"
-#include "models/core/offthread.h"
 #include "models/core/volumecapacity.h"
 
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "models/core/chargeback.h"
 
 #include "models/core/actions.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historystore.h"
 #include "models/core/reportformat.h"
 #include "models/core/servicelevels.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/error.h"
-#include "models/core/ratecard.h"
+#include "models/core/domain/error.h"
+#include "models/core/domain/ratecard.h"
+#include "models/core/domain/records.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "models/core/config.h"
 
+#include "models/core/domain/translate.h"
 #include "models/core/sourceadmin.h"
-#include "models/core/translate.h"
 
 #include <QDir>
 #include <QFile>

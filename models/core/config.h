@@ -1,9 +1,9 @@
 #pragma once
 
 #include "models/core/credentialstore.h"
-#include "models/core/domain.h"
-#include "models/core/error.h"
-#include "models/core/ratecard.h"
+#include "models/core/domain/error.h"
+#include "models/core/domain/ratecard.h"
+#include "models/core/domain/records.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -4,7 +4,7 @@
 #include "connectors/http/canceltoken.h"
 #include "connectors/http/curltransport.h"
 #include "models/core/config.h"
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 #include "models/core/systempoller.h"
 
 #include <QLoggingCategory>

@@ -1,7 +1,7 @@
 #include "models/core/datasethub.h"
 
-#include "models/core/estate.h"
-#include "models/core/translate.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/translate.h"
 
 #include <QSet>
 

@@ -1,10 +1,10 @@
 #include "models/core/diagnosis.h"
 
+#include "models/core/domain/estate.h"
+#include "models/core/domain/translate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"
-#include "models/core/translate.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -3,7 +3,7 @@
 #include "models/core/actions.h"
 #include "models/core/cachepolicy.h"
 #include "models/core/config.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "models/core/gpuallocator.h"
 
-#include "models/core/format.h"
-#include "models/core/translate.h"
+#include "models/core/domain/format.h"
+#include "models/core/domain/translate.h"
 
 #include <algorithm>
 #include <cmath>

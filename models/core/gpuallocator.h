@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/domain.h"
+#include "models/core/domain/records.h"
 
 #include <QHash>
 #include <QList>

@@ -1,6 +1,6 @@
 #include "models/core/historyservice.h"
 
-#include "models/core/offthread.h"
+#include "models/core/domain/offthread.h"
 
 #include <QLoggingCategory>
 #include <QPointer>

@@ -1,6 +1,6 @@
 #include "models/core/historystore.h"
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/webauthstore.h"
 
 #include <QDir>

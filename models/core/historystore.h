@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/error.h"
-#include "models/core/schedule.h"
+#include "models/core/domain/error.h"
+#include "models/core/domain/records.h"
+#include "models/core/domain/schedule.h"
 #include "models/core/webauthstore.h"
 
 #include <QByteArray>

@@ -1,9 +1,9 @@
 #include "models/core/overviewsummary.h"
 
-#include "models/core/estate.h"
-#include "models/core/format.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/format.h"
+#include "models/core/domain/translate.h"
 #include "models/core/timeline.h"
-#include "models/core/translate.h"
 #include "models/core/volumecapacity.h"
 
 #include <QHash>

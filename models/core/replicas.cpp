@@ -2,10 +2,10 @@
 
 #include "models/core/actions.h"
 #include "models/core/bundle.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/historyservice.h"
-#include "models/core/offthread.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

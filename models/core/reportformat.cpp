@@ -1,6 +1,6 @@
 #include "models/core/reportformat.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/clock.h"
 #include "models/core/config.h"
+#include "models/core/domain/clock.h"
 
 #include <QString>
 

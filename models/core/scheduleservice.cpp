@@ -1,8 +1,8 @@
 #include "models/core/scheduleservice.h"
 
 #include "models/core/actions.h"
-#include "models/core/clock.h"
-#include "models/core/estate.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historyservice.h"
 
 #include <QPointer>

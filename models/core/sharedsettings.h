@@ -11,7 +11,7 @@
 // the store.
 
 #include "models/core/config.h"
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 #include "models/core/historystore.h"
 
 #include <QByteArray>

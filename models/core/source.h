@@ -2,7 +2,7 @@
 
 #include "models/core/actions.h"
 #include "models/core/config.h"
-#include "models/core/domain.h"
+#include "models/core/domain/records.h"
 
 #include <QObject>
 

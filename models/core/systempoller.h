@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/clock.h"
-#include "models/core/domain.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/records.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,9 +1,9 @@
 #include "models/core/timeline.h"
 
+#include "models/core/domain/translate.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
-#include "models/core/translate.h"
 
 #include <QCoreApplication>
 #include <QSet>

@@ -1,6 +1,6 @@
 #include "models/core/volumecapacity.h"
 
-#include "models/core/translate.h"
+#include "models/core/domain/translate.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // web_session, web_auth_change; both SQL dialects), so strata-server replicas sharing one
 // PostgreSQL database share their logins. Used through IHistoryStore (models/core/historystore.h).
 
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>

@@ -1,6 +1,6 @@
 #include "models/item/cachemodels.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"
 #include "models/item/roles.h"

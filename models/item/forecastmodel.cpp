@@ -1,6 +1,6 @@
 #include "models/item/forecastmodel.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 #include "models/rows/forecastrows.h"
 
 #include <QLocale>

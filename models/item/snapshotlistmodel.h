@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/keyedtablemodel.h"
 
 namespace strata::models {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/records.h"
 #include "models/item/keyedtablemodel.h"
 
 namespace strata::models {

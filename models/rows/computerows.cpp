@@ -1,6 +1,6 @@
 #include "models/rows/computerows.h"
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/rows/rowsupport.h"
 
 #include <algorithm>

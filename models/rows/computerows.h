@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/keyed.h"
+#include "models/core/domain/keyed.h"
 #include "models/rows/output.h"
 
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "models/rows/forecastrows.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 
 #include <QCoreApplication>
 #include <QLocale>

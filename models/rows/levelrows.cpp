@@ -1,9 +1,9 @@
 #include "models/rows/levelrows.h"
 
 #include "models/core/actions.h"
-#include "models/core/estate.h"
-#include "models/core/ratecard.h"
-#include "models/core/schedule.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/ratecard.h"
+#include "models/core/domain/schedule.h"
 #include "models/core/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 #include "models/rows/rowsupport.h"

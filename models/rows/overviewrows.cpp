@@ -1,6 +1,6 @@
 #include "models/rows/overviewrows.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 #include "models/rows/resources.h"
 
 #include "models/core/capacityforecast.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/servicelevels.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"

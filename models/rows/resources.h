@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/domain.h"
-#include "models/core/keyed.h"
+#include "models/core/domain/keyed.h"
+#include "models/core/domain/records.h"
 #include "models/rows/output.h"
 
 #include <QDateTime>

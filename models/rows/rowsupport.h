@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/format.h"
-#include "models/core/keyed.h"
+#include "models/core/domain/format.h"
+#include "models/core/domain/keyed.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

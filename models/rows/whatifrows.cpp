@@ -1,6 +1,6 @@
 #include "models/rows/whatifrows.h"
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 #include "models/rows/rowsupport.h"
 
 #include <QJsonArray>

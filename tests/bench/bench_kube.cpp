@@ -17,8 +17,8 @@
 
 #include "connectors/http/curltransport.h"
 #include "connectors/kubernetes/client.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"

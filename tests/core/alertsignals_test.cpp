@@ -2,7 +2,7 @@
 // jobs count as waiting and for how long, a volume's throughput cap in bytes per second, failed
 // cache loads, and when a schedule's last change counts as failed.
 #include "models/core/alertsignals.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <gtest/gtest.h>
 

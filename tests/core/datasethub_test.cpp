@@ -3,7 +3,7 @@
 // mounting cached commits by subPath, and an ONTAP file dataset cached as a FlexClone.
 
 #include "models/core/datasethub.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #include "models/core/diagnosis.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <QJsonArray>
 

@@ -1,5 +1,5 @@
-#include "models/core/estate.h"
-#include "models/core/keyed.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/keyed.h"
 
 #include <QSignalSpy>
 

@@ -2,7 +2,7 @@
 // little data and already full.
 
 #include "models/core/capacityforecast.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/forecast.h"
 #include "models/core/historyservice.h"
 #include "tests/support/qt/manualclock.h"

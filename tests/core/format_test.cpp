@@ -1,8 +1,8 @@
-// The unit rules every surface shares (models/core/format.h): the golden table
+// The unit rules every surface shares (models/core/domain/format.h): the golden table
 // tests/fixtures/units/format-cases.json, which the web console's formatters read too, and the
 // figures once found disagreeing across pages.
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 #include "models/core/reportformat.h"
 
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "models/core/offthread.h"
+#include "models/core/domain/offthread.h"
 
 #include <QPointer>
 #include <QTest>

@@ -1,5 +1,5 @@
 #include "models/core/convert.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/overviewsummary.h"
 
 #include <gtest/gtest.h>

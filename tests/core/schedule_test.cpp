@@ -1,5 +1,5 @@
 #include "models/core/actions.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/scheduleservice.h"
 #include "tests/support/qt/corestatus.h"

@@ -1,4 +1,4 @@
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
 #include "tests/support/qt/manualclock.h"

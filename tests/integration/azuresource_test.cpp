@@ -4,7 +4,7 @@
 // AKS cluster's kubeconfig turned into a Kubernetes source.
 
 #include "models/core/capacityforecast.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"
 #include "models/core/sources/azure/azuresource.h"

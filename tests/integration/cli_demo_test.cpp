@@ -4,11 +4,11 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
 #include "models/core/diagnosis.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/quotawhatif.h"
 #include "models/rows/resources.h"
 

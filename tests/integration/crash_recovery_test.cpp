@@ -7,8 +7,8 @@
 // the process died before sending), and the audit log has exactly one outcome entry, the true one.
 
 #include "demo/demoestate.h"
-#include "models/core/clock.h"
 #include "models/core/config.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"

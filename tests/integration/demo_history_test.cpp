@@ -3,7 +3,7 @@
 // have data the moment the app starts.
 
 #include "demo/demoestate.h"
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 

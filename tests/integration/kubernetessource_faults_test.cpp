@@ -5,8 +5,8 @@
 // keep the other resources' data, and shut down promptly whatever hangs: all its resource types
 // share one thread, and destroying the source never waits for that thread.
 
-#include "models/core/clock.h"
-#include "models/core/estate.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/estate.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "tests/connectors/kubernetes/kaiapiserver.h"
 #include "tests/support/qt/loopbackserver.h"

@@ -5,8 +5,8 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoscenario.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"

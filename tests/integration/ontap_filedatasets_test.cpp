@@ -6,7 +6,7 @@
 
 #include "models/core/actions.h"
 #include "models/core/datasethub.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "tests/integration/simfixture.h"
 
 using namespace strata;

@@ -1,7 +1,7 @@
 // The model layer against the ONTAP simulator over real HTTPS: polling, health, staleness and
 // the snapshot/clone actions, including a failing ONTAP job and a lost response.
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"
 #include "models/core/sources/ontap/ontapsource.h"

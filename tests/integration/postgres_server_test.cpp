@@ -3,7 +3,7 @@
 // from STRATA_SECRET_STORE_PASSWORD, records the demo's history there and answers /readyz; a
 // wrong password stops it with an error that names the database but never the password.
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"

@@ -4,9 +4,9 @@
 // outcome. Behind a load balancer a user reaches any replica; an action must not depend on which.
 
 #include "models/core/actions.h"
-#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"

@@ -7,9 +7,9 @@
 // keep their live feeds and are sent the change, and the session made on the dead replica keeps
 // working on the others. A second test kills whichever replica claimed a due schedule edge.
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/schedule.h"
 #include "models/core/historystore.h"
-#include "models/core/schedule.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/ontap/ontapsimulator.h"

@@ -4,8 +4,8 @@
 // two replicas do not silently overwrite each other; and a replica starting with an unchanged
 // config file keeps the store's value while one whose config file changed applies it to all.
 
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/replicas.h"

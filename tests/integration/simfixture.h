@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/ontap/ontapsimulator.h"

@@ -8,7 +8,7 @@
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
 #include "models/core/datasethub.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 #include "tests/integration/simfixture.h"

@@ -4,8 +4,8 @@
 // each step once, with its category, title and object, in the order it happened.
 
 #include "demo/demoscenario.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"

@@ -6,8 +6,8 @@
 // a 8/4, b 4/2, c 4/2, d 0/8, b-5-gg and c-6-gg queued). Shared by models_tests and
 // views_tests.
 
-#include "models/core/domain.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/records.h"
 
 #include <QDateTime>
 

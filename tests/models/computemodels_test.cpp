@@ -1,4 +1,4 @@
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"
 #include "models/item/roles.h"

@@ -1,4 +1,4 @@
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"

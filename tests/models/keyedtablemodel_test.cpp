@@ -2,7 +2,7 @@
 // diff becomes row-level signals (never a reset), data() answers the shared roles, and the
 // header and alignment come from the column table.
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/keyedtablemodel.h"
 #include "models/item/roles.h"
 

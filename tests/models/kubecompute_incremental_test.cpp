@@ -1,7 +1,7 @@
 // The compute records of a Kubernetes source are kept between publishes: a watch event rebuilds
 // the records it touches, and the result always equals a build from scratch.
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/sources/kubernetes/kubecompute.h"
 
 #include <gtest/gtest.h>

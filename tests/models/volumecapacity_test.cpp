@@ -5,7 +5,7 @@
 // that shows a % used says of what.
 
 #include "models/core/capacityforecast.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/core/volumecapacity.h"
 #include "models/item/forecastmodel.h"
 #include "models/item/volumetablemodel.h"

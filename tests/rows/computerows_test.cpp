@@ -2,7 +2,7 @@
 // serves), built from an estate holding the TR-4858 states (no cluster needed; the CLI end to end
 // runs in tests/integration).
 
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/rows/computerows.h"
 #include "models/rows/output.h"
 #include "tests/models/computefixture.h"

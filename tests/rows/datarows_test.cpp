@@ -2,7 +2,7 @@
 // source does not report are unknown (null, "-"), never zero.
 
 #include "models/core/datasethub.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/rows/datarows.h"
 #include "models/rows/output.h"
 

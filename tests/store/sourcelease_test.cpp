@@ -3,7 +3,7 @@
 // take over the sources of a replica that stops renewing, and only the lease holder writes a
 // source's state.
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 #include "models/core/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"

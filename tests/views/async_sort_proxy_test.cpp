@@ -2,7 +2,7 @@
 // the order and match set it applies, the selection and current row it keeps, the requests it
 // drops when a newer one or a poll supersedes them, and a poll's diff applied while one is
 // pending. Behaviour, not timing: each proxy is forced onto the worker (setAsyncRows(0)).
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/jobtablemodel.h"
 #include "tests/models/computefixture.h"
 #include "views/jobfilterproxy.h"

@@ -5,8 +5,8 @@
 
 #include "app/desktop/desktopcontroller.h"
 #include "demo/demoestate.h"
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"

@@ -3,8 +3,8 @@
 // or a tooltip.
 
 #include "models/core/credentialstore.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/item/activitymodel.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"

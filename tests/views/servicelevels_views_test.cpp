@@ -4,8 +4,8 @@
 
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/servicelevels.h"
 #include "models/item/aksclustermodel.h"
 #include "models/item/roles.h"

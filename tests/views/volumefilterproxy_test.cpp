@@ -1,4 +1,4 @@
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 #include "models/item/roles.h"
 #include "models/item/volumetablemodel.h"
 #include "tests/views/viewtestutil.h"

@@ -4,7 +4,7 @@
 #include "webfixture.h"
 
 #include "models/core/diagnosis.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <gtest/gtest.h>
 

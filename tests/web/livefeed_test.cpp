@@ -5,10 +5,10 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
+#include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/estate.h"
 #include "models/core/source.h"
 
 #include <QCoreApplication>

@@ -6,8 +6,8 @@
 #include "web/auth.h"
 #include "web/webserver.h"
 
-#include "models/core/clock.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/historystore.h"

@@ -30,7 +30,7 @@ export function clear(el, ...children) {
   return el;
 }
 
-// Units: one rule with the C++ side (strata::core::formatBytes/formatRate, models/core/format.h)
+// Units: one rule with the C++ side (strata::core::formatBytes/formatRate, models/core/domain/format.h)
 // and the golden table tests/fixtures/units/format-cases.json that both test suites read:
 // binary units (capacity and throughput as ONTAP System Manager and Azure show them); each figure
 // takes the largest unit in which it is at least 1 (B, KiB, MiB, GiB, TiB, PiB); whole bytes

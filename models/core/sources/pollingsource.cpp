@@ -1,8 +1,8 @@
 #include "models/core/sources/pollingsource.h"
 
 #include "models/core/convert.h"
-#include "models/core/estate.h"
-#include "models/core/offthread.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 
 #include <QPointer>
 

@@ -3,7 +3,7 @@
 // rule every view uses (core::anfVolumeCapMibps / anfAutoQosMibps).
 
 #include "connectors/azure/dto.h"
-#include "models/core/ratecard.h"
+#include "models/core/domain/ratecard.h"
 #include "tests/support/fixtures.h"
 
 #include <gtest/gtest.h>

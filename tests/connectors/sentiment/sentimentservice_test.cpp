@@ -5,9 +5,9 @@
 // access and malformed lines are reported while the data already read stays.
 
 #include "connectors/sentiment/sentence.h"
-#include "models/core/clock.h"
 #include "models/core/config.h"
 #include "models/core/credentialstore.h"
+#include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/sentimentservice.h"
 #include "simulators/common/serverthread.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/error.h"
+#include "models/core/domain/error.h"
 
 #include <QString>
 

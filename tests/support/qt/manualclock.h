@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 
 #include <QPointer>
 

@@ -2,7 +2,7 @@
 
 #include "connectors/kubernetes/dto.h"
 #include "connectors/prometheus/dcgm.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -12,9 +12,9 @@
 #include "models/core/connectorerror.h"
 #include "models/core/convert.h"
 #include "models/core/diagnosis.h"
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/historyservice.h"
-#include "models/core/offthread.h"
 #include "models/core/sources/kubernetes/kubecompute.h"
 #include "models/core/systempoller.h"
 
@@ -52,19 +52,6 @@ namespace {
 constexpr std::size_t kMaxEvents = 2000;
 constexpr std::size_t kPublishedEvents = 500;
 constexpr auto kHistoryInterval = 60s;
-
-// Waits up to `duration`, returning early (false) when cancelled.
-bool sleepFor(const http::CancelToken &cancel, std::chrono::milliseconds duration)
-{
-    const auto until = std::chrono::steady_clock::now() + duration;
-    while (std::chrono::steady_clock::now() < until) {
-        if (cancel.isCancelled()) {
-            return false;
-        }
-        std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(50ms, duration));
-    }
-    return !cancel.isCancelled();
-}
 
 // The cluster threads. shutdown() does not join them (a slow server, a hung CA file or DNS
 // lookup must not freeze the GUI): they finish in the background, owning what they use, and are
@@ -383,7 +370,8 @@ struct KubernetesSource::Shared
     /// version, or a missing CRD. Empty when all are read or KAI is not installed.
     QString kaiNote;
     kubernetes::ResourceType queueType = kubernetes::kQueues; ///< as resolved by discovery
-    QDateTime lastChange;
+    /// Batches applied so far; the source stamps the time it sees a new count with its own clock.
+    std::uint64_t changes = 0;
 
     std::atomic<bool> connected{false};
     std::atomic<bool> notifyPending{false};
@@ -701,7 +689,7 @@ void KubernetesSource::launch()
                     shared->client.reset();
                     shared->transport.reset();
                 }
-                if (!sleepFor(cancel, backoff)) {
+                if (!cancel.sleepFor(backoff)) {
                     return;
                 }
                 backoff = std::min<std::chrono::milliseconds>(backoff * 2, 30s);
@@ -882,7 +870,7 @@ void KubernetesSource::launch()
                                                 .arg(qs(skipped.front()));
                                 stream.error = e;
                             }
-                            shared->lastChange = QDateTime::currentDateTimeUtc();
+                            ++shared->changes;
                             if (!changed && !firstSync && !hadError && !stream.error) {
                                 return; // nothing Strata shows moved: no rebuild, no status change
                             }
@@ -949,9 +937,15 @@ void KubernetesSource::onCacheChanged()
     }
     m_shared->notifyPending = false;
     bool bootstrapFailed = false;
+    std::uint64_t changes = 0;
     {
         std::lock_guard lock(m_shared->mutex);
         bootstrapFailed = !m_shared->connected && m_shared->bootstrapError.has_value();
+        changes = m_shared->changes;
+    }
+    if (changes != m_seenChanges) {
+        m_seenChanges = changes;
+        m_lastChange = m_deps.clock.now();
     }
     if (bootstrapFailed) {
         // Unreachable, rejected or misconfigured: the first poll is over, and failed.
@@ -1163,8 +1157,8 @@ SourceStatus KubernetesSource::status() const
     std::lock_guard lock(m_shared->mutex);
     s.systemName = m_config.name;
     s.systemVersion = qs(m_shared->cache.version);
-    s.lastSuccess = m_shared->lastChange;
-    s.lastAttempt = m_shared->lastChange;
+    s.lastSuccess = m_lastChange;
+    s.lastAttempt = m_lastChange;
     QStringList errors;
     int connectivity = 0;
     bool auth = false;
@@ -1471,7 +1465,7 @@ connectors::Result<bool /*existed*/> createCacheJob(kubernetes::KubeClient &clie
             if (!gone && isCode(gone.error(), "NotFound")) {
                 break;
             }
-            if (!sleepFor(cancel, 100ms)) {
+            if (!cancel.sleepFor(100ms)) {
                 break;
             }
         }

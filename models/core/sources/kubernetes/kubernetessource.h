@@ -209,6 +209,9 @@ private:
     bool m_cachesReadOnce = false;
     QDateTime m_firstFullView;
     QDateTime m_lastHistory;
+    /// When this source (its clock, on its thread) first saw the cluster's latest applied batch.
+    QDateTime m_lastChange;
+    std::uint64_t m_seenChanges = 0;
     int m_publishCount = 0;
     bool m_storageDirty = true;
     size_t m_storageSignature = 0; ///< of the estate's volume names, sources and ids last seen

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/domain.h"
+#include "models/core/domain/keyed.h"
+#include "models/core/domain/records.h"
 #include "models/core/historystore.h"
-#include "models/core/keyed.h"
 
 #include <QDateTime>
 #include <QSet>

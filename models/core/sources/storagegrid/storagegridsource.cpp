@@ -7,8 +7,8 @@
 #include "connectors/storagegrid/storagegridclient.h"
 #include "models/core/connectorerror.h"
 #include "models/core/convert.h"
-#include "models/core/estate.h"
-#include "models/core/offthread.h"
+#include "models/core/domain/estate.h"
+#include "models/core/domain/offthread.h"
 #include "models/core/systempoller.h"
 
 #include <QCoreApplication>

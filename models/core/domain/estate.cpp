@@ -1,4 +1,4 @@
-#include "models/core/estate.h"
+#include "models/core/domain/estate.h"
 
 namespace strata::core {
 

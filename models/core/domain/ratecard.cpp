@@ -1,4 +1,4 @@
-#include "models/core/ratecard.h"
+#include "models/core/domain/ratecard.h"
 
 #include <QJsonValue>
 

@@ -1,4 +1,4 @@
-#include "models/core/domain.h"
+#include "models/core/domain/records.h"
 
 #include <algorithm>
 #include <array>

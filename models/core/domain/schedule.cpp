@@ -1,4 +1,4 @@
-#include "models/core/schedule.h"
+#include "models/core/domain/schedule.h"
 
 #include <QList>
 

@@ -1,4 +1,4 @@
-#include "models/core/clock.h"
+#include "models/core/domain/clock.h"
 
 #include <QHash>
 #include <QMutex>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -675,7 +675,7 @@ QList<MilliGpu> fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, cons
 QList<MilliGpu>
 fairShares(MilliGpu capacity, const QList<MilliGpu> &quota, const QList<MilliGpu> &demand, const QList<qint64> &weight);
 
-// formatBytes, formatRate, formatPercent, formatCount and kUnknownText: models/core/format.h.
+// formatBytes, formatRate, formatPercent, formatCount and kUnknownText: models/core/domain/format.h.
 
 } // namespace strata::core
 

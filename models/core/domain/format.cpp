@@ -1,4 +1,4 @@
-#include "models/core/format.h"
+#include "models/core/domain/format.h"
 
 #include <cmath>
 
