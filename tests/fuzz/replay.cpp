@@ -23,7 +23,8 @@ namespace {
 
 using FuzzEntry = int (*)(const std::uint8_t *, std::size_t);
 
-struct ReplayTarget {
+struct ReplayTarget
+{
     std::string_view name;
     FuzzEntry entry;
 };
@@ -49,8 +50,9 @@ int main(int argc, char **argv)
         return 2;
     }
     const std::string_view wanted = argv[1];
-    const auto target = std::find_if(std::begin(kReplayTargets), std::end(kReplayTargets),
-                                     [&](const ReplayTarget &t) { return t.name == wanted; });
+    const auto target = std::find_if(std::begin(kReplayTargets), std::end(kReplayTargets), [&](const ReplayTarget &t) {
+        return t.name == wanted;
+    });
     if (target == std::end(kReplayTargets)) {
         std::fprintf(stderr, "fuzz_replay: no target %s\n", argv[1]);
         return 2;
@@ -69,8 +71,8 @@ int main(int argc, char **argv)
     std::size_t runs = 0;
     for (const auto &file : files) {
         const auto bytes = readFile(file);
-        const std::size_t cuts[] = {bytes.size(), bytes.size() / 3, bytes.size() * 2 / 3,
-                                    bytes.empty() ? 0 : bytes.size() - 1};
+        const std::size_t cuts[] = {
+            bytes.size(), bytes.size() / 3, bytes.size() * 2 / 3, bytes.empty() ? 0 : bytes.size() - 1};
         for (const std::size_t cut : cuts) {
             // A copy of exactly cut bytes, so ASan sees a read past the cut as one.
             const std::vector<std::uint8_t> input(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut));
