@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/config.h"
 #include "models/core/runtime.h"
+#include "models/core/store/config.h"
 
 #include <QString>
 

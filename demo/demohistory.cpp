@@ -1,6 +1,6 @@
 #include "demo/demohistory.h"
 
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"

@@ -2,7 +2,7 @@
 
 #include "models/core/allocationstack.h"
 #include "models/core/domain/records.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "views/historychart.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "views/historychart.h"
 
 class QDateTimeAxis;

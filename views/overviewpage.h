@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/domain/keyed.h"
-#include "models/core/historystore.h"
 #include "models/core/overviewsummary.h"
+#include "models/core/store/historystore.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/config.h"
 #include "models/core/sourceadmin.h"
+#include "models/core/store/config.h"
 
 #include <QDialog>
 #include <QHash>

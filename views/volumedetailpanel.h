@@ -3,7 +3,7 @@
 #include "models/core/actions.h"
 #include "models/core/domain/keyed.h"
 #include "models/core/domain/records.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "web/api.h"
 
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "models/rows/levelrows.h"
 
 #include <QHash>

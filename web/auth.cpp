@@ -1,7 +1,7 @@
 #include "web/auth.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include <QCryptographicHash>
 #include <QDir>

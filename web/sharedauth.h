@@ -21,7 +21,7 @@ struct WebAuthChanges;
 namespace strata::web {
 
 /// Web console users and sessions shared by strata-server replicas through one history store
-/// (PostgreSQL; tables of models/core/webauthstore.h), so a session cookie works on any replica
+/// (PostgreSQL; tables of models/core/store/webauthstore.h), so a session cookie works on any replica
 /// and a logout, password or role change or user removal on one ends the sessions on all.
 ///
 /// The request path never waits for the database: the UserStore and SessionManager maps stay

@@ -3,8 +3,8 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/config.h"
 #include "models/core/engine.h"
+#include "models/core/store/config.h"
 #include "models/rows/resources.h"
 
 #include <QJsonArray>

@@ -6,7 +6,7 @@
 #include "app/cli/setcommand.h"
 #include "app/cli/whatifcommand.h"
 #include "app/cli/whycommand.h"
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 
 #include <QCoreApplication>
 

@@ -4,7 +4,7 @@
 // its default deadline, and the function that answers it. cli::run() parses the flags, finds the
 // verb here, starts the sources it reads, waits for their first poll and hands over.
 
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 #include "models/rows/output.h"
 
 #include <QCommandLineOption>

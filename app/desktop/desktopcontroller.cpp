@@ -1,6 +1,5 @@
 #include "app/desktop/desktopcontroller.h"
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
@@ -13,6 +12,7 @@
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "models/core/sources/ontap/ontapsource.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/aksclustermodel.h"
 #include "models/item/cachemodels.h"

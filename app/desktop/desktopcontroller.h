@@ -2,8 +2,8 @@
 
 #include "models/core/actions.h"
 #include "models/core/bundle.h"
-#include "models/core/config.h"
 #include "models/core/guidedscenario.h"
+#include "models/core/store/config.h"
 #include "views/itemmodelsfwd.h"
 
 #include <QHash>

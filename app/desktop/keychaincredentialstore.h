@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/credentialstore.h"
+#include "models/core/store/credentialstore.h"
 
 #include <QObject>
 #include <QString>

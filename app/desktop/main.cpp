@@ -4,12 +4,12 @@
 #include "demo/demoestate.h"
 #include "demo/demoscenario.h"
 #include "models/core/bundle.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/runtime.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "views/mainwindow.h"
 
 #include <QApplication>

@@ -11,15 +11,15 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historystore.h"
 #include "models/core/replicas.h"
 #include "models/core/runtime.h"
 #include "models/core/sentimentservice.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/source.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/historystore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,11 +1,11 @@
 #include "models/core/bundle.h"
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/servicelevels.h"
+#include "models/core/store/credentialstore.h"
 #include "models/core/timeline.h"
 
 #include <QCoreApplication>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "models/core/config.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/records.h"
-#include "models/core/historystore.h"
+#include "models/core/store/config.h"
+#include "models/core/store/historystore.h"
 
 #include <QDateTime>
 #include <QJsonArray>

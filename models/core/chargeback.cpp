@@ -2,9 +2,9 @@
 
 #include "models/core/actions.h"
 #include "models/core/domain/estate.h"
-#include "models/core/historystore.h"
 #include "models/core/reportformat.h"
 #include "models/core/servicelevels.h"
+#include "models/core/store/historystore.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -3,8 +3,8 @@
 #include "connectors/error.h"
 #include "connectors/http/canceltoken.h"
 #include "connectors/http/curltransport.h"
-#include "models/core/config.h"
 #include "models/core/domain/error.h"
+#include "models/core/store/config.h"
 #include "models/core/systempoller.h"
 
 #include <QLoggingCategory>

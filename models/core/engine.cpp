@@ -2,13 +2,13 @@
 
 #include "models/core/cacheservice.h"
 #include "models/core/capacityforecast.h"
-#include "models/core/credentialstore.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/sources/azure/azuresource.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "models/core/sources/ontap/ontapsource.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
+#include "models/core/store/credentialstore.h"
 #include "models/core/timeline.h"
 
 #include <QPointer>

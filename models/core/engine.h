@@ -2,8 +2,8 @@
 
 #include "models/core/actions.h"
 #include "models/core/cachepolicy.h"
-#include "models/core/config.h"
 #include "models/core/domain/estate.h"
+#include "models/core/store/config.h"
 
 #include <QHash>
 #include <QObject>

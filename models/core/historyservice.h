@@ -1,10 +1,10 @@
 #pragma once
 
-#include "models/core/auditspool.h"
 #include "models/core/capacityforecast.h"
 #include "models/core/chargeback.h"
-#include "models/core/historystore.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/auditspool.h"
+#include "models/core/store/historystore.h"
 
 #include <QObject>
 #include <QThread>

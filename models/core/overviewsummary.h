@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/records.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,10 +1,10 @@
 #include "models/core/runtime.h"
 
-#include "models/core/auditspool.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/auditspool.h"
+#include "models/core/store/historystore.h"
 
 #include <QDebug>
 #include <QFileInfo>

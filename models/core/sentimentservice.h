@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 
 #include <QList>
 #include <QObject>

@@ -10,9 +10,9 @@
 // config.json still takes effect; an unchanged config file never overrides an edit made through
 // the store.
 
-#include "models/core/config.h"
 #include "models/core/domain/error.h"
-#include "models/core/historystore.h"
+#include "models/core/store/config.h"
+#include "models/core/store/historystore.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/actions.h"
-#include "models/core/config.h"
 #include "models/core/domain/records.h"
+#include "models/core/store/config.h"
 
 #include <QObject>
 

@@ -1,10 +1,9 @@
 #include "models/core/sourceadmin.h"
 
 #include "models/core/engine.h"
+#include "models/core/store/sourcerules.h"
 
 #include <QPointer>
-#include <QRegularExpression>
-#include <QUrl>
 
 #include <algorithm>
 #include <optional>
@@ -13,39 +12,6 @@
 namespace strata::core {
 
 namespace {
-
-bool isWebUrl(const QString &text)
-{
-    const QUrl url(text, QUrl::StrictMode);
-    const QString scheme = url.scheme().toLower();
-    return url.isValid() && !url.host().isEmpty()
-           && (scheme == QLatin1String("https") || scheme == QLatin1String("http"));
-}
-
-// A dataset root of a StorageGRID source: "bucket", "bucket/*" or "bucket/prefix/" (S3 bucket
-// naming: 3-63 of lower-case letters, digits, '.' and '-', alphanumeric at both ends).
-bool isValidDatasetRoot(const QString &root)
-{
-    static const QRegularExpression bucketName(QStringLiteral("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"));
-    const qsizetype slash = root.indexOf(QLatin1Char('/'));
-    if (!bucketName.match(slash < 0 ? root : root.left(slash)).hasMatch()) {
-        return false;
-    }
-    if (slash < 0) {
-        return true;
-    }
-    const QString rest = root.mid(slash + 1);
-    if (rest == QLatin1String("*")) {
-        return true;
-    }
-    return rest.endsWith(QLatin1Char('/')) && !rest.startsWith(QLatin1Char('/')) && !rest.contains(QLatin1String("//"))
-           && !rest.contains(QLatin1Char('*'));
-}
-
-bool hasSecret(const SecretRef &ref)
-{
-    return ref.kind != SecretRef::Kind::None;
-}
 
 // Credentials the server itself holds outside its secret store: a kubeconfig file (a
 // Kubernetes source without a URL) or the service account's `az login` (Azure CLI).
@@ -74,9 +40,9 @@ QList<Error> remoteErrors(const SourceEdit &edit, const SourceConfig *before)
     const SourceConfig &c = edit.config;
     const std::pair<QString, bool> secrets[] = {
         {QStringLiteral("password"),
-         hasSecret(c.password) && edit.password.isEmpty() && !(before && before->password == c.password)},
+         c.password.isSet() && edit.password.isEmpty() && !(before && before->password == c.password)},
         {QStringLiteral("s3_secret"),
-         hasSecret(c.s3Secret) && edit.s3Secret.isEmpty() && !(before && before->s3Secret == c.s3Secret)},
+         c.s3Secret.isSet() && edit.s3Secret.isEmpty() && !(before && before->s3Secret == c.s3Secret)},
     };
     for (const auto &[field, named] : secrets) {
         if (named) {
@@ -164,149 +130,6 @@ SourceAdmin::SourceAdmin(Engine &engine, Options options, QObject *parent)
 
 SourceAdmin::~SourceAdmin() = default;
 
-bool SourceAdmin::isValidName(const QString &name)
-{
-    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]+$"));
-    return pattern.match(name).hasMatch();
-}
-
-QList<Error> SourceAdmin::validate(const SourceConfig &c, Rules rules)
-{
-    const bool entered = rules == Rules::Entered;
-    QList<Error> out;
-    const auto fail = [&out](const char *field, const QString &message) {
-        out.append(Error::invalid(QString::fromLatin1(field), message));
-    };
-    if (c.name.isEmpty()) {
-        fail("name", tr("Enter a name."));
-    } else if (!isValidName(c.name)) {
-        fail("name", tr("The name may only contain letters, digits, '.', '_' and '-'."));
-    }
-
-    switch (c.kind) {
-    case SourceKind::Kubernetes:
-        if (c.kubeconfigInSecret) {
-            if (!hasSecret(c.password)) {
-                fail("password", tr("\"kubeconfig_in_secret\" needs a \"password\" reference holding the kubeconfig"));
-            }
-            if (!c.kubeconfig.isEmpty()) {
-                fail("kubeconfig", tr("\"kubeconfig\" and \"kubeconfig_in_secret\" exclude each other"));
-            }
-        } else if (!c.url.isEmpty()) {
-            // The API server's URL with a bearer token; without a URL the kubeconfig has both.
-            if (!isWebUrl(c.url)) {
-                fail("url", tr("The URL must look like https://api.cluster.example.com:6443."));
-            } else if (entered && !hasSecret(c.password)) {
-                fail("password", tr("Enter the bearer token."));
-            }
-        }
-        if (!c.prometheusUrl.isEmpty() && !isWebUrl(c.prometheusUrl)) {
-            fail("prometheus_url", tr("The Prometheus URL must look like http://prometheus.monitoring:9090."));
-        }
-        break;
-    case SourceKind::Azure: {
-        static const QRegularExpression guid(
-            QStringLiteral("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"));
-        if (c.subscriptionId.isEmpty()) {
-            fail("subscription_id", tr("Enter the subscription id."));
-        } else if (entered && !guid.match(c.subscriptionId).hasMatch()) {
-            fail("subscription_id", tr("The subscription id looks like 00000000-0000-0000-0000-000000000000."));
-        }
-        const QString &credential = c.credentialSource;
-        if (!credential.isEmpty() && credential != QLatin1String("client_secret")
-            && credential != QLatin1String("azure_cli")) {
-            fail("credential_source",
-                 tr("unknown credential_source \"%1\" (known: client_secret, azure_cli)").arg(credential));
-        } else if (credential != QLatin1String("azure_cli")) {
-            if (c.tenantId.isEmpty()) {
-                fail("tenant_id", tr("Enter the tenant id."));
-            }
-            if (c.clientId.isEmpty()) {
-                fail("client_id", tr("Enter the client id of the service principal."));
-            }
-            if (!hasSecret(c.password)) {
-                fail("password", tr("Enter the client secret."));
-            }
-        }
-        if (!c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
-            fail("authority_url", tr("The authority URL must look like https://login.microsoftonline.com."));
-        }
-        if (!c.url.isEmpty() && !isWebUrl(c.url)) {
-            fail("url", tr("The ARM URL must look like https://management.azure.com."));
-        }
-        break;
-    }
-    case SourceKind::StorageGrid:
-        if (c.url.isEmpty()) {
-            fail("url", tr("Enter the URL of the grid's admin node."));
-        } else if (!isWebUrl(c.url)) {
-            fail("url", tr("The admin node URL must look like https://admin.datalake.example."));
-        }
-        if (c.username.isEmpty()) {
-            fail("username", tr("Enter the grid administrator's username."));
-        }
-        if (!hasSecret(c.password)) {
-            fail("password", tr("Enter the password."));
-        }
-        if (c.s3Url.isEmpty()) {
-            if (!c.datasetRoots.isEmpty()) {
-                fail("dataset_roots", tr("\"dataset_roots\" needs \"s3_url\" (the S3 endpoint holding the datasets)"));
-            }
-            break;
-        }
-        if (!isWebUrl(c.s3Url)) {
-            fail("s3_url", tr("The S3 URL must look like https://s3.datalake.example:10443."));
-        }
-        if (c.s3AccessKey.isEmpty()) {
-            fail("s3_access_key", tr("Enter the S3 access key."));
-        }
-        if (!hasSecret(c.s3Secret)) {
-            fail("s3_secret", tr("Enter the S3 secret key."));
-        }
-        if (entered && c.datasetRoots.isEmpty()) {
-            fail("dataset_roots", tr("Enter at least one dataset root, e.g. datasets/*."));
-        }
-        for (const QString &root : c.datasetRoots) {
-            if (!isValidDatasetRoot(root)) {
-                fail("dataset_roots",
-                     tr("%1 is not a dataset root: use bucket/*, bucket or bucket/prefix/.").arg(root));
-                break;
-            }
-        }
-        break;
-    case SourceKind::Ontap:
-        if (c.url.isEmpty()) {
-            fail("url", tr("Enter the URL of the cluster management interface."));
-        } else if (!isWebUrl(c.url)) {
-            fail("url", tr("The URL must look like https://cluster-mgmt.example.com."));
-        }
-        if (entered && c.username.isEmpty()) {
-            fail("username", tr("Enter a username."));
-        }
-        if (entered && !hasSecret(c.password)) {
-            fail("password", tr("Enter the password."));
-        }
-        break;
-    }
-
-    // Keys that belong to other kinds.
-    if (c.kubeconfigInSecret && c.kind != SourceKind::Kubernetes) {
-        fail("kubeconfig_in_secret", tr("\"kubeconfig_in_secret\" is only for kubernetes sources"));
-    }
-    if (c.kind != SourceKind::Azure && !c.authorityUrl.isEmpty() && !isWebUrl(c.authorityUrl)) {
-        fail("authority_url", tr("The authority URL must look like https://login.microsoftonline.com."));
-    }
-    if (c.kind != SourceKind::StorageGrid
-        && (!c.s3Url.isEmpty() || !c.s3Region.isEmpty() || !c.s3AccessKey.isEmpty() || hasSecret(c.s3Secret)
-            || !c.s3PathStyle)) {
-        fail("s3_url", tr("the s3_* keys are only for storagegrid sources"));
-    }
-    if (c.kind != SourceKind::StorageGrid && c.kind != SourceKind::Ontap && !c.datasetRoots.isEmpty()) {
-        fail("dataset_roots", tr("\"dataset_roots\" is only for storagegrid and ontap sources"));
-    }
-    return out;
-}
-
 QList<Error> SourceAdmin::validateEdit(const SourceEdit &edit,
                                        const SourceConfig *before,
                                        const QStringList &takenNames,
@@ -324,8 +147,8 @@ QList<Error> SourceAdmin::validateEdit(const SourceEdit &edit,
             after.s3Secret = {};
         }
     }
-    QList<Error> rules = validate(after, Rules::Entered);
-    if (!before && isValidName(after.name) && takenNames.contains(after.name)) {
+    QList<Error> rules = validateSource(after, SourceRules::Entered);
+    if (!before && isValidSourceName(after.name) && takenNames.contains(after.name)) {
         rules.prepend(Error::invalid(QStringLiteral("name"), tr("A source named %1 already exists.").arg(after.name)));
     }
     out += rules;

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/config.h"
 #include "models/core/domain/error.h"
+#include "models/core/store/config.h"
 
 #include <QList>
 #include <QObject>
@@ -33,8 +33,8 @@ struct SourceEdit
 /// Adds, replaces and removes sources for every front end (desktop dialog, web console): checks
 /// the input, writes typed secrets through the engine's ICredentialStore, applies the sources to
 /// the Engine and saves the config file atomically (only its "sources" key changes; the other
-/// keys, "web" included, are kept). Also holds the source rules themselves (validate()), which
-/// AppConfig::load applies to files. Lives on the engine's thread.
+/// keys, "web" included, are kept). The rules of one source alone are validateSource()'s
+/// (store/sourcerules.h); this class adds those of an edit. Lives on the engine's thread.
 class SourceAdmin final : public QObject
 {
     Q_OBJECT
@@ -49,18 +49,6 @@ public:
         /// environment or other keychain reference) and a source may not use the server's own
         /// kubeconfig file or Azure CLI login.
         bool remote = false;
-    };
-
-    /// Which rules validate() applies.
-    enum class Rules
-    {
-        /// What a config file must satisfy to load (older files without, say, an ONTAP username
-        /// keep loading).
-        File,
-        /// Everything a source entered in the dialog or the web form must satisfy: File plus the
-        /// username and secret of ONTAP, the bearer token of a Kubernetes API URL, the
-        /// subscription id's GUID form and at least one dataset root with an S3 URL.
-        Entered,
     };
 
     /// How apply() and remove() ended.
@@ -90,11 +78,7 @@ public:
     SourceAdmin(Engine &engine, Options options, QObject *parent = nullptr);
     ~SourceAdmin() override;
 
-    /// The rules of one source on its own (no other sources), first error first in form order:
-    /// name, then the kind's fields. Each is Error::Kind::Invalid with the config key the form
-    /// marks in `field`. Messages are translated (context strata::core::SourceAdmin).
-    static QList<Error> validate(const SourceConfig &config, Rules rules = Rules::Entered);
-    /// validate(edit.effective()) plus what depends on the change: a new name must not be in
+    /// validateSource(edit.effective()) plus what depends on the change: a new name must not be in
     /// `takenNames`; replacing `before` (nullptr = adding) needs a secret typed again when the
     /// kind or the kubeconfig-in-secret setting changed, or when core::secretMustBeReentered()
     /// says so; `remote` adds Options::remote's rules.
@@ -102,8 +86,6 @@ public:
                                      const SourceConfig *before,
                                      const QStringList &takenNames,
                                      bool remote = false);
-    /// [A-Za-z0-9._-]+
-    static bool isValidName(const QString &name);
 
     /// validateEdit() against the engine's sources (same name = replace).
     [[nodiscard]] QList<Error> check(const SourceEdit &edit) const;

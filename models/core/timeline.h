@@ -2,7 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/records.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -14,10 +14,10 @@
 // not a pass/fail timing test: exit 1 only when a table never shows the whole estate, a filter or
 // search never applies, the churn never arrives or the re-poll never lands.
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/volumetablemodel.h"
 #include "simulators/common/serverthread.h"

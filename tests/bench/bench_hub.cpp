@@ -7,11 +7,11 @@
 // Figures for the notes, never a pass/fail timing test.
 
 #include "connectors/dataset/manifest.h"
-#include "models/core/credentialstore.h"
 #include "models/core/datasethub.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 

@@ -17,10 +17,10 @@
 
 #include "connectors/http/curltransport.h"
 #include "connectors/kubernetes/client.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 

@@ -36,9 +36,9 @@
 #include "web/auth.h"
 
 #include "demo/demoestate.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/storagegrid/storagegridsimulator.h"

@@ -32,9 +32,9 @@
 #include "web/auth.h"
 #include "web/webserver.h"
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/ontap/ontapsimulator.h"

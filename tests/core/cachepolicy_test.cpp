@@ -1,6 +1,6 @@
 #include "models/core/cachepolicy.h"
-#include "models/core/config.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
+#include "models/core/store/config.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>

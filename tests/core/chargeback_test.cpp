@@ -1,7 +1,7 @@
 #include "models/core/actions.h"
 #include "models/core/chargeback.h"
-#include "models/core/historystore.h"
 #include "models/core/servicelevels.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 

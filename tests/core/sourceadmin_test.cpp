@@ -1,9 +1,10 @@
 // SourceAdmin: the source rules every front end shows, secrets on add/replace/remove, and the
 // config file written atomically with its other keys kept.
 
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/sourceadmin.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/sourcerules.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
@@ -366,29 +367,29 @@ class SourceAdminRule : public ::testing::TestWithParam<RuleCase>
 TEST(SourceAdminValidate, TheValidSourcesOfEveryKindPass)
 {
     for (const SourceConfig &c : {sourceAdminOntap(), sourceAdminGrid(), sourceAdminAzure(), sourceAdminKube()}) {
-        EXPECT_TRUE(SourceAdmin::validate(c).isEmpty()) << c.name.toStdString();
+        EXPECT_TRUE(validateSource(c).isEmpty()) << c.name.toStdString();
     }
     // A kubeconfig cluster and an `az login` subscription need no secret of Strata's.
     SourceConfig kubeconfig = sourceAdminKube();
     kubeconfig.url.clear();
     kubeconfig.password = {};
-    EXPECT_TRUE(SourceAdmin::validate(kubeconfig).isEmpty());
+    EXPECT_TRUE(validateSource(kubeconfig).isEmpty());
     SourceConfig cli = sourceAdminAzure();
     cli.credentialSource = QStringLiteral("azure_cli");
     cli.clientId.clear();
     cli.password = {};
-    EXPECT_TRUE(SourceAdmin::validate(cli).isEmpty());
+    EXPECT_TRUE(validateSource(cli).isEmpty());
 }
 
 TEST_P(SourceAdminRule, RefusesWithTheFieldAndItsSentence)
 {
     const RuleCase &rule = GetParam();
-    const QList<Error> errors = SourceAdmin::validate(rule.make());
+    const QList<Error> errors = validateSource(rule.make());
     ASSERT_EQ(errors.size(), 1) << rule.label << ": " << (errors.isEmpty() ? "" : errors.last().message.toStdString());
     EXPECT_EQ(errors.first().field, QString::fromLatin1(rule.field)) << rule.label;
     EXPECT_EQ(errors.first().message, QString::fromUtf8(rule.message)) << rule.label;
     // Files written before a form rule existed keep loading.
-    EXPECT_EQ(SourceAdmin::validate(rule.make(), SourceAdmin::Rules::File).size(), rule.fileRule ? 1 : 0) << rule.label;
+    EXPECT_EQ(validateSource(rule.make(), SourceRules::File).size(), rule.fileRule ? 1 : 0) << rule.label;
 }
 
 INSTANTIATE_TEST_SUITE_P(EachRule, SourceAdminRule, ::testing::ValuesIn(kSourceAdminRules));

@@ -2,7 +2,7 @@
 // seeded with two hours of capacity samples, as finance runs it.
 
 #include "app/cli/cli.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/integration/simfixture.h"
 #include "tests/support/qt/corestatus.h"
 

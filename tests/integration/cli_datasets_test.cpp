@@ -4,8 +4,8 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/credentialstore.h"
+#include "models/core/store/credentialstore.h"
 #include "models/core/timeline.h"
 #include "models/rows/triagerows.h"
 

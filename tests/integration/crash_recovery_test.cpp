@@ -7,9 +7,9 @@
 // the process died before sending), and the audit log has exactly one outcome entry, the true one.
 
 #include "demo/demoestate.h"
-#include "models/core/config.h"
 #include "models/core/domain/clock.h"
-#include "models/core/historystore.h"
+#include "models/core/store/config.h"
+#include "models/core/store/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"

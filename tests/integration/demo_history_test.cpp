@@ -4,7 +4,7 @@
 
 #include "demo/demoestate.h"
 #include "models/core/domain/clock.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <QSet>

@@ -5,11 +5,11 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoscenario.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "simulators/kubernetes/tr4858.h"

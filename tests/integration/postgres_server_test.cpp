@@ -4,7 +4,7 @@
 // wrong password stops it with an error that names the database but never the password.
 
 #include "models/core/domain/clock.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 

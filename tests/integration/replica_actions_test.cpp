@@ -4,13 +4,13 @@
 // outcome. Behind a load balancer a user reaches any replica; an action must not depend on which.
 
 #include "models/core/actions.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
 #include "models/core/replicas.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/historystore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "tests/support/qt/pgfixture.h"

@@ -9,7 +9,7 @@
 
 #include "models/core/domain/clock.h"
 #include "models/core/domain/schedule.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/ontap/ontapsimulator.h"

@@ -4,13 +4,13 @@
 // two replicas do not silently overwrite each other; and a replica starting with an unchanged
 // config file keeps the store's value while one whose config file changed applies it to all.
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/replicas.h"
 #include "models/core/servicelevels.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/ontap/ontapsimulator.h"
 

@@ -4,11 +4,11 @@
 // each step once, with its category, title and object, in the order it happened.
 
 #include "demo/demoscenario.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/source.h"
+#include "models/core/store/credentialstore.h"
 #include "models/core/timeline.h"
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/common/serverthread.h"

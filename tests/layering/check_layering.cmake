@@ -24,7 +24,8 @@ set(strata_layering_rules
     "^(web|views)/!^\"simulators/!front ends never include simulators"
     "^views/!^\"(connectors|web)/!views never include connectors or web"
     "^models/(rows|item)/!^\"connectors/!only models/core sees connector types"
-    "^models/core/domain/!^\"(models|connectors)/!the domain layer includes nothing of Strata above it!^\"(models/core/domain/|connectors/result\\.h\")")
+    "^models/core/domain/!^\"(models|connectors)/!the domain layer includes nothing of Strata above it!^\"(models/core/domain/|connectors/result\\.h\")"
+    "^models/core/store/!^\"(models|connectors)/!the store includes only the domain below it!^\"(models/core/(domain|store)/|connectors/result\\.h\")")
 set(strata_layering_folders connectors models views web simulators demo)
 
 # Appends to `out_var` one line per forbidden include under `root`.
@@ -107,7 +108,10 @@ set(breaks
     "connectors/n/n.h|#include \"models/core/domain/records.h\""
     "models/rows/o.cpp|#include \"connectors/ontap/ontapclient.h\""
     "models/core/domain/p.h|#include \"models/core/engine.h\""
-    "models/core/domain/q.cpp|#include \"connectors/http/httpclient.h\"")
+    "models/core/domain/q.cpp|#include \"connectors/http/httpclient.h\""
+    "models/core/domain/r.h|#include \"models/core/store/config.h\""
+    "models/core/store/s.cpp|#include \"models/core/engine.h\""
+    "models/core/store/t.h|#include \"connectors/ontap/ontapclient.h\"")
 set(clean
     "web/ok.cpp|#include \"models/rows/resources.h\""
     "demo/ok.cpp|#include \"simulators/ontap/ontapsimulator.h\""
@@ -116,6 +120,8 @@ set(clean
     "models/core/ok.cpp|#include \"connectors/http/httpclient.h\""
     "models/core/domain/ok.h|#include \"models/core/domain/keyed.h\""
     "models/core/domain/ok.cpp|#include \"connectors/result.h\""
+    "models/core/store/ok.cpp|#include \"models/core/domain/records.h\""
+    "models/core/store/ok.h|#include \"models/core/store/historystore.h\""
     "web/node_modules/x/ok.h|#include \"app/cli/cli.h\"")
 foreach(entry IN LISTS breaks clean)
     string(REPLACE "|" ";" parts "${entry}")

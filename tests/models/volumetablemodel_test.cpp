@@ -1,6 +1,6 @@
-#include "models/core/credentialstore.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/timelinemodel.h"

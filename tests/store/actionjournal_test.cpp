@@ -3,7 +3,7 @@
 // exactly one outcome audit entry however often it is finished.
 
 #include "models/core/actions.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/store/journalentries.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

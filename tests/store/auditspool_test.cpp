@@ -2,9 +2,9 @@
 // when it answers again, in order and exactly once, also when the process ended between the
 // store's commit and the spool's update.
 
-#include "models/core/auditspool.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/store/auditspool.h"
+#include "models/core/store/historystore.h"
 #include "tests/store/journalentries.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

@@ -1,6 +1,6 @@
 // Config file: StorageGRID sources (admin API + S3 dataset hub keys) and dataset roots.
 
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"

@@ -2,7 +2,7 @@
 // several connections on threads) sharing one database, its own audit trigger, and a password
 // that never reaches a message. The behaviour both dialects share runs in the *Dialects suites.
 
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"

@@ -1,4 +1,4 @@
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 
 #include <gtest/gtest.h>
 

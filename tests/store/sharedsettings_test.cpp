@@ -4,8 +4,8 @@
 // the store from the config file, keeps an edit made through the store while the config file is
 // unchanged, and applies a config value again once it changed.
 
-#include "models/core/historystore.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"

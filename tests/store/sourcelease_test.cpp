@@ -4,7 +4,7 @@
 // source's state.
 
 #include "models/core/domain/clock.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 

@@ -3,7 +3,7 @@
 // against an outdated copy of a user is refused, the change feed hands a second reader exactly
 // what changed, sessions keep only the hash of their id, and expired rows are pruned.
 
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"

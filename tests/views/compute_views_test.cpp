@@ -1,8 +1,8 @@
 // The GPU, Jobs and Overview pages over estates holding the TR-4858 states (SCHEDULING.md 3.5).
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"

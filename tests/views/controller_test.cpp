@@ -1,6 +1,6 @@
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/roles.h"
 #include "tests/support/qt/corestatus.h"

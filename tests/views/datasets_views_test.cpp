@@ -4,12 +4,12 @@
 // The estate is published by hand (tests/models/datasetfixture.h).
 
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/format.h"
 #include "models/core/engine.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"

@@ -3,11 +3,11 @@
 #include "app/desktop/desktopcontroller.h"
 #include "demo/demoestate.h"
 #include "demo/demoscenario.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/historystore.h"
 
 #include <QColor>
 #include <QPalette>

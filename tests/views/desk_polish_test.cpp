@@ -1,8 +1,8 @@
 // The window fits its screen, failing jobs look failed, sources that have not answered yet are
 // loading (not empty), and numbers read down a right edge (desktop).
 
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"

@@ -1,6 +1,6 @@
 #include "models/core/actions.h"
-#include "models/core/config.h"
 #include "models/core/sourceadmin.h"
+#include "models/core/store/config.h"
 #include "views/actiondialog.h"
 #include "views/sourcedialog.h"
 #include "views/statusdelegate.h"

@@ -5,11 +5,11 @@
 
 #include "app/desktop/desktopcontroller.h"
 #include "demo/demoestate.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/historystore.h"
 #include "models/rows/resources.h"
 #include "tests/views/demodesktop.h"
 #include "views/allocationhistorychart.h"

@@ -2,9 +2,9 @@
 // source name that looks like markup is never rendered as formatting in a label, a message box
 // or a tooltip.
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"

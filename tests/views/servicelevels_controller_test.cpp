@@ -3,12 +3,12 @@
 // leading into the standard action preview.
 
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
 #include "models/core/scheduleservice.h"
 #include "models/core/servicelevels.h"
 #include "models/core/sharedsettings.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/servicelevelmodel.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

@@ -2,11 +2,11 @@
 // keyed updates), the change and schedule dialogs, the rate card editor, Azure in the Sources
 // dialog and AKS clusters on the Sources page.
 
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
 #include "models/core/servicelevels.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/aksclustermodel.h"
 #include "models/item/roles.h"
 #include "models/item/servicelevelmodel.h"

@@ -1,5 +1,5 @@
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/sourcetablemodel.h"

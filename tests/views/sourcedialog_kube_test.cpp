@@ -1,7 +1,7 @@
 // The Sources dialog for a Kubernetes cluster: kubeconfig + context or API server URL + token,
 // fields shown per kind, Prometheus URL validation, and contexts asked for (never read) by the view.
 
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 #include "views/sourcedialog.h"
 
 #include <QCheckBox>

@@ -5,11 +5,11 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
 #include "models/core/source.h"
+#include "models/core/store/credentialstore.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -7,8 +7,8 @@
 #include "web/metrics.h"
 
 #include "models/core/capacityforecast.h"
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/store/credentialstore.h"
 #include "models/rows/forecastrows.h"
 #include "models/rows/resources.h"
 #include "tests/support/qt/manualclock.h"

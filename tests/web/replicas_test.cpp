@@ -6,11 +6,11 @@
 #include "web/auth.h"
 #include "web/webserver.h"
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/store/credentialstore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"
 

@@ -1,8 +1,8 @@
 #include "webfixture.h"
 
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/engine.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <QFile>

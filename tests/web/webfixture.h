@@ -5,7 +5,7 @@
 #include "web/webserver.h"
 
 #include "models/core/historyservice.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <QEventLoop>

@@ -1,6 +1,6 @@
 // Config key "sentiment": parsed with errors that name the problem, saved and read back.
 
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 #include "tests/support/qt/corestatus.h"
 
 #include <gtest/gtest.h>

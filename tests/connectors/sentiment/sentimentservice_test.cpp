@@ -5,11 +5,11 @@
 // access and malformed lines are reported while the data already read stays.
 
 #include "connectors/sentiment/sentence.h"
-#include "models/core/config.h"
-#include "models/core/credentialstore.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
 #include "models/core/sentimentservice.h"
+#include "models/core/store/config.h"
+#include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/sentiment/sentimentstream.h"
 #include "simulators/storagegrid/storagegridsimulator.h"

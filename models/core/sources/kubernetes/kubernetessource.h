@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/cachepolicy.h"
-#include "models/core/config.h"
 #include "models/core/source.h"
+#include "models/core/store/config.h"
 #include "models/core/systempoller.h"
 
 #include <QDateTime>

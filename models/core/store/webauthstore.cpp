@@ -1,4 +1,4 @@
-#include "models/core/webauthstore.h"
+#include "models/core/store/webauthstore.h"
 
 #include <QSet>
 #include <QSqlError>

@@ -3,7 +3,7 @@
 #include "models/core/domain/error.h"
 #include "models/core/domain/records.h"
 #include "models/core/domain/schedule.h"
-#include "models/core/webauthstore.h"
+#include "models/core/store/webauthstore.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -453,7 +453,7 @@ public:
         return fail(noSettings());
     }
 
-    // ---- Web console users and sessions (models/core/webauthstore.h) ----------------
+    // ---- Web console users and sessions (models/core/store/webauthstore.h) ----------------
     // strata-server replicas sharing one database keep their console users and sessions here.
     // A store without these tables (a support bundle) answers Kind::Unavailable.
     /// Inserts or replaces a user and ends all of its sessions (one transaction).

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/error.h"
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include <QMutex>
 #include <QString>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "models/core/credentialstore.h"
 #include "models/core/domain/error.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/records.h"
+#include "models/core/store/credentialstore.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -66,7 +66,7 @@ struct SourceConfig
 
 /// One entry of the config's "sources" read from JSON: the types of its keys, its kind and its
 /// secret references (a literal secret string is refused without echoing it). The rules a source
-/// must satisfy are SourceAdmin::validate()'s. A one-line Error::Kind::Invalid on failure
+/// must satisfy are validateSource()'s (sourcerules.h). A one-line Error::Kind::Invalid on failure
 /// (`source` may then be partly filled).
 Status sourceFromJson(const QJsonObject &object, SourceConfig *source);
 /// The config-file form of `source` (secret references only, unset keys left out).

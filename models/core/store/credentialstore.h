@@ -24,6 +24,9 @@ struct SecretRef
     Kind kind = Kind::None;
     QString value; ///< keychain key, environment variable name, or file path
 
+    /// Whether the config names a secret at all.
+    [[nodiscard]] bool isSet() const { return kind != Kind::None; }
+
     bool operator==(const SecretRef &) const = default;
 };
 

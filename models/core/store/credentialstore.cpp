@@ -1,4 +1,4 @@
-#include "models/core/credentialstore.h"
+#include "models/core/store/credentialstore.h"
 
 #include <QDir>
 #include <QFile>

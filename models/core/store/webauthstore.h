@@ -2,7 +2,7 @@
 
 // The web console's users and sessions in the history store's database (tables web_user,
 // web_session, web_auth_change; both SQL dialects), so strata-server replicas sharing one
-// PostgreSQL database share their logins. Used through IHistoryStore (models/core/historystore.h).
+// PostgreSQL database share their logins. Used through IHistoryStore (models/core/store/historystore.h).
 
 #include "models/core/domain/error.h"
 

@@ -1,4 +1,4 @@
-#include "models/core/auditspool.h"
+#include "models/core/store/auditspool.h"
 
 #include "models/core/domain/format.h"
 

@@ -1,7 +1,7 @@
-#include "models/core/historystore.h"
+#include "models/core/store/historystore.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/webauthstore.h"
+#include "models/core/store/webauthstore.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -203,7 +203,7 @@ const char *const kMigrationV6[] = {
 // Users are few and small; sessions one row per login, keyed by the SHA-256 of the session id
 // (never the id). web_auth_change is the replicas' feed: every write appends (kind, name) so a
 // replica reads what changed since its last look instead of the whole tables
-// (models/core/webauthstore.h). No foreign key from sessions to users: removing a user deletes
+// (models/core/store/webauthstore.h). No foreign key from sessions to users: removing a user deletes
 // its sessions explicitly, with a change row each.
 const char *const kMigrationWebAuth[] = {
     "CREATE TABLE web_user ("
@@ -2619,7 +2619,7 @@ Result<SharedSetting> SqlHistoryStore::putSharedSetting(const SharedSetting &set
     return *stored;
 }
 
-// ---- Web console users and sessions: models/core/webauthstore.h does the SQL ------
+// ---- Web console users and sessions: models/core/store/webauthstore.h does the SQL ------
 
 Status SqlHistoryStore::saveWebUser(const WebUserRecord &user, const QDateTime &at)
 {

@@ -1,7 +1,7 @@
-#include "models/core/config.h"
+#include "models/core/store/config.h"
 
 #include "models/core/domain/translate.h"
-#include "models/core/sourceadmin.h"
+#include "models/core/store/sourcerules.h"
 
 #include <QDir>
 #include <QFile>
@@ -126,7 +126,7 @@ bool readSecretRef(const QJsonValue &value,
 }
 
 // The StorageGRID keys (s3_url, s3_region, s3_access_key, s3_secret, s3_path_style) and
-// dataset_roots (StorageGRID and ONTAP): their types; SourceAdmin::validate() has the rules.
+// dataset_roots (StorageGRID and ONTAP): their types; validateSource() has the rules.
 bool readStorageGridKeys(const QJsonObject &object, SourceConfig *source, QString *error)
 {
     if (!readString(object, QStringLiteral("s3_url"), &source->s3Url, error)
@@ -185,7 +185,7 @@ bool parseSource(const QJsonValue &value, int index, SourceConfig *source, QStri
         *error = where + QStringLiteral(": ") + read.error().message;
         return false;
     }
-    const QList<Error> errors = SourceAdmin::validate(*source, SourceAdmin::Rules::File);
+    const QList<Error> errors = validateSource(*source, SourceRules::File);
     if (!errors.isEmpty()) {
         // A file error names the key; the sentences written for a form do not.
         const Error &first = errors.first();
