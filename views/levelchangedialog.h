@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/actions.h"
+#include "models/core/domain/action.h"
 #include "models/core/servicelevels.h"
 
 #include <QDialog>

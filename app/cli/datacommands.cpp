@@ -1,8 +1,8 @@
 #include "app/cli/datacommands.h"
 
 #include "app/cli/actionrun.h"
-#include "models/core/actions.h"
 #include "models/core/datasethub.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"

@@ -1,7 +1,7 @@
 #include "app/cli/setcommand.h"
 
 #include "app/cli/actionrun.h"
-#include "models/core/actions.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/schedule.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"

@@ -1,6 +1,6 @@
 #include "models/core/chargeback.h"
 
-#include "models/core/actions.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/reportformat.h"
 #include "models/core/servicelevels.h"

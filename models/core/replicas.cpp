@@ -1,7 +1,7 @@
 #include "models/core/replicas.h"
 
-#include "models/core/actions.h"
 #include "models/core/bundle.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/actions.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/records.h"
 

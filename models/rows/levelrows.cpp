@@ -1,6 +1,6 @@
 #include "models/rows/levelrows.h"
 
-#include "models/core/actions.h"
+#include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/schedule.h"
