@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/allocationstack.h"
 #include "models/core/domain/records.h"
+#include "models/core/planning/allocationstack.h"
 #include "models/core/store/historystore.h"
 #include "views/historychart.h"
 

@@ -1,7 +1,7 @@
 #include "views/chargebackpage.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 #include "models/rows/chargebackrows.h"
 #include "views/resulttable.h"
 #include "views/tableviewstyle.h"

@@ -1,7 +1,7 @@
 #include "views/datasetspage.h"
 
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/datasethub.h"
 #include "models/item/cachemodels.h"
 #include "models/item/commitmodel.h"
 #include "models/item/datasetmodel.h"

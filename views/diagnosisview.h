@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/diagnosis.h"
+#include "models/core/planning/diagnosis.h"
 
 #include <QWidget>
 

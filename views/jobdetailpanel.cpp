@@ -1,7 +1,7 @@
 #include "views/jobdetailpanel.h"
 
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/diagnosis.h"
 #include "models/item/jobtablemodel.h"
 #include "views/diagnosisview.h"
 #include "views/statusdelegate.h"

@@ -2,7 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/format.h"
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 #include "models/core/timeline.h"
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/keyed.h"
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 #include "models/core/store/historystore.h"
 
 #include <QDateTime>

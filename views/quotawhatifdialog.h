@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/action.h"
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/quotawhatif.h"
 
 #include <QDialog>
 #include <QHash>

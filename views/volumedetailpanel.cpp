@@ -1,7 +1,7 @@
 #include "views/volumedetailpanel.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"
 #include "models/item/volumetablemodel.h"

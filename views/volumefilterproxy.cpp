@@ -1,6 +1,6 @@
 #include "views/volumefilterproxy.h"
 
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/item/volumetablemodel.h"
 #include "views/recordroworder.h"
 

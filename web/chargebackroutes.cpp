@@ -2,9 +2,9 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/chargeback.h"
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
+#include "models/core/planning/chargeback.h"
 #include "models/core/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 

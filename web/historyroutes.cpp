@@ -5,7 +5,7 @@
 
 #include "models/core/engine.h"
 #include "models/core/historyservice.h"
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 #include "models/core/source.h"
 
 #include <QJsonArray>

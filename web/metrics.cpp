@@ -1,10 +1,10 @@
 #include "web/metrics.h"
 
-#include "models/core/alertsignals.h"
 #include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
+#include "models/core/planning/alertsignals.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/core/scheduleservice.h"
-#include "models/core/volumecapacity.h"
 
 #include <QFile>
 #include <QHash>
@@ -491,7 +491,7 @@ void writeForecasts(QByteArray &out, core::Engine &engine)
     }
 }
 
-/// Per-object figures of the shipped alert rules (models/core/alertsignals.h).
+/// Per-object figures of the shipped alert rules (models/core/planning/alertsignals.h).
 void writeAlertSignals(QByteArray &out, core::Engine &engine)
 {
     const core::Estate &estate = engine.estate();

@@ -53,7 +53,7 @@ inline constexpr const char *kPrometheusContentType = "text/plain; version=0.0.4
 ///   strata_capacity_forecast_growth_bytes_per_day{source,kind,name,id}  their median growth
 ///   strata_capacity_forecast_computed_timestamp_seconds    when the forecasts were computed
 /// and the per-object figures the shipped alert rules compare with their thresholds
-/// (models/core/alertsignals.h, packaging/prometheus/strata-alerts.yml, docs/alerts.md):
+/// (models/core/planning/alertsignals.h, packaging/prometheus/strata-alerts.yml, docs/alerts.md):
 ///   strata_volume_throughput_cap_bytes_per_second{source,svm,volume}  the volume's throughput
 ///                                                          cap (ANF QoS, ONTAP fixed QoS policy);
 ///                                                          only volumes with such a cap

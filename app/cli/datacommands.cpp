@@ -1,10 +1,10 @@
 #include "app/cli/datacommands.h"
 
 #include "app/cli/actionrun.h"
-#include "models/core/datasethub.h"
 #include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/planning/datasethub.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/rowsupport.h"

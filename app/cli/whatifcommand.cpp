@@ -3,7 +3,7 @@
 #include "app/cli/translate.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/quotawhatif.h"
 #include "models/rows/rowsupport.h"
 #include "models/rows/whatifrows.h"
 

@@ -2,9 +2,9 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/translate.h"
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/planning/diagnosis.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/historyservice.h"
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 
 #include <QHash>
 #include <QSet>

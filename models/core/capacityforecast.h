@@ -2,7 +2,7 @@
 
 #include "models/core/domain/keyed.h"
 #include "models/core/domain/records.h"
-#include "models/core/forecast.h"
+#include "models/core/planning/forecast.h"
 #include "models/core/store/historystore.h"
 
 #include <QObject>

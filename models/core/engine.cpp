@@ -556,4 +556,23 @@ void Engine::checkAllPolled()
     }
 }
 
+QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds)
+{
+    QStringList out;
+    if (!engine.readOnlyReason().isEmpty()) {
+        return out;
+    }
+    for (const SourceConfig &c : engine.sourceConfigs()) {
+        if (!kinds.isEmpty() && !kinds.contains(c.kind)) {
+            continue;
+        }
+        const Source *s = engine.pollsHere(c.name) ? engine.source(c.name) : nullptr;
+        const std::optional<SourceStatus> status = engine.status(c.name);
+        if ((s && !s->hasPolledOnce()) || !status || !status->lastSuccess.isValid()) {
+            out << c.name;
+        }
+    }
+    return out;
+}
+
 } // namespace strata::core

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/actions.h"
-#include "models/core/cachepolicy.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/cachepolicy.h"
 #include "models/core/store/config.h"
 
 #include <QHash>
@@ -175,5 +175,10 @@ private:
     /// Last member: it observes the others and goes first.
     std::unique_ptr<Timeline> m_timeline;
 };
+
+/// Configured sources of these kinds (empty = every kind) whose data is not in `engine`'s estate
+/// yet: not through their first poll, or through it without ever succeeding. An answer that
+/// reads their records names them rather than answer as if they held nothing. Empty offline.
+QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds = {});
 
 } // namespace strata::core

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/capacityforecast.h"
-#include "models/core/chargeback.h"
+#include "models/core/planning/chargeback.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/store/auditspool.h"
 #include "models/core/store/historystore.h"

@@ -4,7 +4,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/historyservice.h"
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 
 #include <QLocale>
 #include <QPointer>
@@ -21,7 +21,6 @@ namespace strata::core {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kTiB = 1024.0 * 1024.0 * 1024.0 * 1024.0;
 constexpr double kAtCapShare = 0.9;
 constexpr double kFarBelowShare = 0.2;
 constexpr qint64 kDaySeconds = 24 * 3600;
@@ -47,75 +46,6 @@ QString mibps(double value)
 QString money(const RateCard &card, double amount)
 {
     return formatMoney(amount, card.currency, numbers());
-}
-
-Ptr<QosPolicy> findPolicy(const KeyedList<QosPolicy> *policies, const QString &svm, const QString &name)
-{
-    if (!policies || name.isEmpty()) {
-        return nullptr;
-    }
-    Ptr<QosPolicy> byName;
-    for (const Ptr<QosPolicy> &p : policies->items()) {
-        if (p->name != name) {
-            continue;
-        }
-        if (p->svm == svm) {
-            return p;
-        }
-        byName = byName ? byName : p;
-    }
-    return byName;
-}
-
-LevelCap capOfPolicy(const QosPolicy *policy, qint64 sizeBytes)
-{
-    LevelCap cap;
-    if (!policy) {
-        cap.detail = ServiceLevels::tr("no QoS policy");
-        return cap;
-    }
-    const QLocale n = numbers();
-    if (policy->adaptive) {
-        cap.adaptive = true;
-        if (policy->peakIopsPerTb > 0) {
-            cap.iops = double(policy->peakIopsPerTb) * double(sizeBytes) / kTiB;
-        }
-        cap.detail = ServiceLevels::tr("adaptive: %1 peak IOPS/TB").arg(n.toString(policy->peakIopsPerTb));
-        return cap;
-    }
-    QStringList parts;
-    if (policy->maxMbps > 0) {
-        // ONTAP's max throughput is set in base-ten MB/s ("the units are base ten", qos
-        // policy-group create): the policy's own figure is quoted, then Strata's binary units.
-        cap.mibps = double(policy->maxMbps) * 1e6 / kMiB;
-        parts << ServiceLevels::tr("%1 (%2)").arg(formatVendorMegabytesPerSecond(policy->maxMbps, n),
-                                                  formatRateMibps(cap.mibps, n));
-    }
-    if (policy->maxIops > 0) {
-        cap.iops = double(policy->maxIops);
-        parts << ServiceLevels::tr("%1 IOPS").arg(n.toString(policy->maxIops));
-    }
-    cap.detail = parts.isEmpty() ? ServiceLevels::tr("fixed: no limit")
-                                 : ServiceLevels::tr("fixed: %1").arg(parts.join(QStringLiteral(", ")));
-    return cap;
-}
-
-LevelCap capOfVolume(const Volume &volume, const KeyedList<QosPolicy> *policies)
-{
-    if (volume.isAnf()) {
-        LevelCap cap;
-        const bool manual = volume.qosType.compare(QLatin1String("Manual"), Qt::CaseInsensitive) == 0;
-        cap.mibps = volume.throughputMibps >= 0 ? volume.throughputMibps
-                                                : anfAutoQosMibps(volume.serviceLevel, volume.sizeBytes);
-        if (manual) {
-            cap.detail = ServiceLevels::tr("manual QoS");
-        } else if (anfMibpsPerTib(volume.serviceLevel) > 0) {
-            cap.detail = ServiceLevels::tr("%1 MiB/s per TiB (auto QoS)").arg(anfMibpsPerTib(volume.serviceLevel));
-        }
-        return cap;
-    }
-    const Ptr<QosPolicy> policy = findPolicy(policies, volume.svm, volume.qosPolicy);
-    return capOfPolicy(policy.get(), volume.sizeBytes);
 }
 
 // Everything a row reads besides its volume, copied on the owner thread (pointers to the
@@ -150,7 +80,7 @@ QList<LevelOption> levelOptionsOf(const Volume &v, const LevelInputs &in)
             LevelOption o;
             o.level = level;
             o.current = level == v.serviceLevel;
-            o.capMibps = o.current ? capOfVolume(v, nullptr).mibps : anfAutoQosMibps(level, v.sizeBytes);
+            o.capMibps = o.current ? levelCapOfVolume(v, nullptr).mibps : anfAutoQosMibps(level, v.sizeBytes);
             o.costPerMonth = card.anfMonthly(level, v.sizeBytes);
             if (o.current) {
                 o.pool = v.aggregate;
@@ -183,7 +113,7 @@ QList<LevelOption> levelOptionsOf(const Volume &v, const LevelInputs &in)
                 continue;
             }
             seen << p->name;
-            const LevelCap cap = capOfPolicy(p.get(), v.sizeBytes);
+            const LevelCap cap = levelCapOfPolicy(p.get(), v.sizeBytes);
             LevelOption o;
             o.level = p->name;
             o.capMibps = cap.mibps;
@@ -213,7 +143,7 @@ ServiceLevelRow levelRowOf(const Volume &v, const LevelInputs &in)
     r.volumeName = v.name;
     r.container = v.isAnf() ? v.svm + QLatin1Char('/') + v.aggregate : v.svm;
     r.level = v.isAnf() ? v.serviceLevel : v.qosPolicy;
-    const LevelCap cap = capOfVolume(v, in.qos.value(v.source).get());
+    const LevelCap cap = levelCapOfVolume(v, in.qos.value(v.source).get());
     r.levelDetail = cap.detail;
     r.adaptive = cap.adaptive;
     r.sizeBytes = v.sizeBytes;
@@ -301,23 +231,6 @@ QString levelFlagName(LevelFlag flag)
         return QStringLiteral("far_below");
     }
     return {};
-}
-
-LevelCap levelCapOf(const Estate &estate, const Volume &volume)
-{
-    return capOfVolume(volume, volume.isAnf() ? nullptr : estate.qosPolicies().scope(volume.source).get());
-}
-
-QString serviceLevelAuditTarget(const QString &label, const QString &volumeId)
-{
-    return QStringLiteral("%1 [volume %2]").arg(label, volumeId);
-}
-
-QString volumeIdFromAuditTarget(const QString &target)
-{
-    static const QRegularExpression re(QStringLiteral("\\[volume ([^\\]]+)\\]$"));
-    const QRegularExpressionMatch m = re.match(target);
-    return m.hasMatch() ? m.captured(1) : QString();
 }
 
 struct ServiceLevels::Private

@@ -3,6 +3,7 @@
 #include "models/core/domain/action.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/records.h"
+#include "models/core/planning/levelcaps.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -91,28 +92,6 @@ struct ThroughputPoint
     double mibps = 0;     ///< observed
     double capMibps = -1; ///< the cap in force then, -1 unknown
 };
-
-/// The cap a volume has at its current level (see ServiceLevels for the rules).
-struct LevelCap
-{
-    double mibps = -1; ///< throughput cap in MiB/s, -1 none or not throughput-based
-    double iops = -1;  ///< IOPS cap, -1 none
-    bool adaptive = false;
-    QString detail; ///< ServiceLevelRow::levelDetail
-};
-
-/// Cap of `volume` from the estate: ANF = Volume::throughputMibps, else quota (TiB) x
-/// anfMibpsPerTib(level); ONTAP = its QoS policy (fixed: max MB/s converted to MiB/s and max
-/// IOPS; adaptive: peak IOPS per TB (ONTAP's TB = 2^40 bytes) x volume size, no MiB/s cap).
-LevelCap levelCapOf(const Estate &estate, const Volume &volume);
-
-/// Audit target of a ServiceLevelChange: "<label> [volume <volumeId>]". Sources' previews get it
-/// through ServiceLevels::annotatePreview(), so the audit log (which stores the preview's target)
-/// names the volume by its stable id: the cool-down and "last change" read it back with
-/// volumeIdFromAuditTarget(), whatever the volume was called or where it lived then.
-QString serviceLevelAuditTarget(const QString &label, const QString &volumeId);
-/// The volume id of a serviceLevelAuditTarget() string, empty when `target` has none.
-QString volumeIdFromAuditTarget(const QString &target);
 
 /// The service-level view over the estate (ANF and ONTAP volumes): levels, caps, observed
 /// throughput, flags, prices, and the shared part of a ServiceLevelChange preview. Owner (GUI)

@@ -2,6 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/records.h"
+#include "models/core/domain/severity.h"
 #include "models/core/store/historystore.h"
 
 #include <QDateTime>
@@ -36,25 +37,6 @@ enum class TimelineCategory
 /// "event", "alert", "operation", "scheduler", "cache", "service_level", "health"
 QString timelineCategoryName(TimelineCategory category);
 std::optional<TimelineCategory> timelineCategoryFromName(const QString &name);
-
-/// Normalised severity, worst first. ONTAP EMS emergency/alert -> Critical, error -> Error,
-/// notice/warning -> Warning... see severityFromSystem().
-enum class TimelineSeverity
-{
-    Critical,
-    Error,
-    Warning,
-    Info
-};
-
-QString timelineSeverityName(TimelineSeverity severity); ///< "critical", "error", "warning", "info"
-std::optional<TimelineSeverity> timelineSeverityFromName(const QString &name);
-
-/// A system's own severity word, normalised. ONTAP EMS (and Kubernetes, whose Warning events
-/// arrive as "warning", Normal ones as "informational"): emergency/alert -> Critical, error ->
-/// Error, warning/notice -> Warning, informational/debug/anything else -> Info. StorageGRID
-/// alerts: critical -> Critical, major -> Error, minor -> Warning.
-TimelineSeverity severityFromSystem(const QString &system, const QString &severity);
 
 /// One entry of the merged triage timeline. Key: `id`, stable across polls and processes for
 /// entries the systems report (so re-polling never duplicates), e.g. "event:ontap-ai:node1/4711",

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/records.h"
+#include "models/core/planning/datasethub.h"
 #include "models/item/keyedtablemodel.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "models/item/servicelevelmodel.h"
 
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 #include "models/item/roles.h"
 
 #include <QLocale>

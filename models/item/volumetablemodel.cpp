@@ -1,6 +1,6 @@
 #include "models/item/volumetablemodel.h"
 
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/item/roles.h"
 
 namespace strata::models {

@@ -1,6 +1,6 @@
 #include "models/rows/chargebackrows.h"
 
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 
 #include <QCoreApplication>
 #include <QHash>

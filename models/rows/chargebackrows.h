@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/chargeback.h"
+#include "models/core/planning/chargeback.h"
 #include "models/rows/output.h"
 
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #include "models/rows/datarows.h"
 
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/datasethub.h"
 #include "models/core/timeline.h"
 #include "models/rows/rowsupport.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 #include "models/rows/output.h"
 
 #include <vector>

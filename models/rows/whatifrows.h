@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/quotawhatif.h"
 #include "models/rows/output.h"
 
 #include <QJsonObject>

@@ -7,9 +7,9 @@
 // Figures for the notes, never a pass/fail timing test.
 
 #include "connectors/dataset/manifest.h"
-#include "models/core/datasethub.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
+#include "models/core/planning/datasethub.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

@@ -3,8 +3,8 @@
 // others (reclaims and starts). Prints wall times; figures for the notes, never pass/fail timing.
 //
 //   strata_whatif_bench [--jobs N] [--nodes M] [--projects P]
-#include "models/core/gpuallocator.h"
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/gpuallocator.h"
+#include "models/core/planning/quotawhatif.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,8 +1,8 @@
-// The per-object figures behind Strata's shipped alert rules (models/core/alertsignals.h): which
+// The per-object figures behind Strata's shipped alert rules (models/core/planning/alertsignals.h): which
 // jobs count as waiting and for how long, a volume's throughput cap in bytes per second, failed
 // cache loads, and when a schedule's last change counts as failed.
-#include "models/core/alertsignals.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/alertsignals.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // core::stackAllocation: GPUs allocated per project over time as the bands of a stacked-area
 // chart, with the sum of the quotas as a line.
-#include "models/core/allocationstack.h"
+#include "models/core/planning/allocationstack.h"
 
 #include <QTimeZone>
 

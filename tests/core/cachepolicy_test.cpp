@@ -1,4 +1,4 @@
-#include "models/core/cachepolicy.h"
+#include "models/core/planning/cachepolicy.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "models/core/store/config.h"
 #include "tests/support/qt/corestatus.h"

@@ -1,5 +1,5 @@
 #include "models/core/actions.h"
-#include "models/core/chargeback.h"
+#include "models/core/planning/chargeback.h"
 #include "models/core/servicelevels.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"

@@ -2,8 +2,8 @@
 // estate: TR-4841's six datasets, three cache targets, cached commits in every state, jobs
 // mounting cached commits by subPath, and an ONTAP file dataset cached as a FlexClone.
 
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/datasethub.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/diagnosis.h"
 
 #include <QJsonArray>
 

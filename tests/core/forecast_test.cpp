@@ -3,8 +3,8 @@
 
 #include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
-#include "models/core/forecast.h"
 #include "models/core/historyservice.h"
+#include "models/core/planning/forecast.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QTest>

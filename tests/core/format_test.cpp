@@ -3,7 +3,7 @@
 // figures once found disagreeing across pages.
 
 #include "models/core/domain/format.h"
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "models/core/convert.h"
 #include "models/core/domain/estate.h"
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 
 #include <gtest/gtest.h>
 

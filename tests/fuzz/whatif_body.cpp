@@ -2,7 +2,7 @@
 // whatever the JSON, the changes name only the cluster's projects, each once, with values in
 // range, so their number never exceeds the cluster's projects. The cluster's projects are
 // team-a..team-d plus the strings of the body's "projects" array (so inputs can name them).
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/quotawhatif.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,10 +5,10 @@
 // simulator's ConfigMap and the estate shows progress, readiness, failures and evictions.
 
 #include "models/core/actions.h"
-#include "models/core/cachepolicy.h"
 #include "models/core/cacheservice.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/cachepolicy.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/datalake/datalakewiring.h"

@@ -4,11 +4,11 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/diagnosis.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/diagnosis.h"
+#include "models/core/planning/quotawhatif.h"
 #include "models/core/store/credentialstore.h"
 #include "models/rows/resources.h"
 

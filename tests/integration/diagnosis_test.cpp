@@ -5,7 +5,7 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/diagnosis.h"
+#include "models/core/diagnosisservice.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"

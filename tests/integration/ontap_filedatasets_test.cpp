@@ -5,8 +5,8 @@
 // of that snapshot, run from the hub without the Volumes page having loaded the snapshot list.
 
 #include "models/core/actions.h"
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/datasethub.h"
 #include "tests/integration/simfixture.h"
 
 using namespace strata;

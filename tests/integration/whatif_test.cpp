@@ -1,9 +1,9 @@
-// The quota what-if (models/core/gpuallocator + quotawhatif) against SCHEDULING.md §3.5's golden
+// The quota what-if (models/core/planning/gpuallocator + quotawhatif) against SCHEDULING.md §3.5's golden
 // tables (TR-4858 §4.8–4.10), and against the Kubernetes simulator's scheduler on random clusters.
 // The two allocators share no code, so each checks the other.
 
-#include "models/core/gpuallocator.h"
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/gpuallocator.h"
+#include "models/core/planning/quotawhatif.h"
 #include "simulators/kubernetes/scheduler.h"
 #include "simulators/kubernetes/tr4858.h"
 

@@ -6,7 +6,7 @@
 
 #include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/item/forecastmodel.h"
 #include "models/item/volumetablemodel.h"
 #include "models/rows/forecastrows.h"

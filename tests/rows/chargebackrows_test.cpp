@@ -1,8 +1,8 @@
 // The chargeback's rows: what `strata get chargeback` prints (table, CSV for finance, JSON) and
 // the web API serves, built from a chargeback value (the computation is tested in tests/core).
 
-#include "models/core/chargeback.h"
-#include "models/core/reportformat.h"
+#include "models/core/planning/chargeback.h"
+#include "models/core/planning/reportformat.h"
 #include "models/core/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 #include "models/rows/levelrows.h"

@@ -1,8 +1,8 @@
 // The rows of `datasets|commits` (what `strata get` prints and the web API serves): figures a
 // source does not report are unknown (null, "-"), never zero.
 
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/datasethub.h"
 #include "models/rows/datarows.h"
 #include "models/rows/output.h"
 

@@ -2,7 +2,7 @@
 // chargeback from the 72 h of history the demo ships with (on the history thread), the page
 // shows the same lines `strata get chargeback` prints, and a line opens its volumes and jobs.
 
-#include "models/core/chargeback.h"
+#include "models/core/planning/chargeback.h"
 #include "models/rows/chargebackrows.h"
 #include "tests/views/demodesktop.h"
 #include "views/chargebackpage.h"

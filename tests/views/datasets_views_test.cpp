@@ -4,10 +4,10 @@
 // The estate is published by hand (tests/models/datasetfixture.h).
 
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/datasethub.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/format.h"
 #include "models/core/engine.h"
+#include "models/core/planning/datasethub.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"

@@ -1,7 +1,7 @@
 // The Jobs page's "Why pending?" / "Why idle?" section over hand-built estates.
 
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/diagnosis.h"
 #include "views/diagnosisview.h"
 #include "views/jobdetailpanel.h"
 

@@ -3,8 +3,8 @@
 
 #include "webfixture.h"
 
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
+#include "models/core/planning/diagnosis.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include "models/core/domain/offthread.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/historyservice.h"
+#include "models/core/planning/volumecapacity.h"
 #include "models/core/servicelevels.h"
 #include "models/core/systempoller.h"
-#include "models/core/volumecapacity.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/cachepolicy.h"
+#include "models/core/planning/cachepolicy.h"
 #include "models/core/source.h"
 #include "models/core/store/config.h"
 #include "models/core/systempoller.h"

@@ -2,7 +2,7 @@
 
 #include "connectors/ontap/dto.h"
 #include "models/core/convert.h"
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 
 namespace strata::core {
 

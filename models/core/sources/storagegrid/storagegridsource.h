@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/datasethub.h"
+#include "models/core/planning/datasethub.h"
 #include "models/core/sources/pollingsource.h"
 
 #include <chrono>

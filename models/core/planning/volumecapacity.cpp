@@ -1,4 +1,4 @@
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 
 #include "models/core/domain/translate.h"
 

@@ -1,10 +1,10 @@
-#include "models/core/overviewsummary.h"
+#include "models/core/planning/overviewsummary.h"
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/format.h"
+#include "models/core/domain/severity.h"
 #include "models/core/domain/translate.h"
-#include "models/core/timeline.h"
-#include "models/core/volumecapacity.h"
+#include "models/core/planning/volumecapacity.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,4 +1,4 @@
-#include "models/core/gpuallocator.h"
+#include "models/core/planning/gpuallocator.h"
 
 #include "models/core/domain/format.h"
 #include "models/core/domain/translate.h"

@@ -1,4 +1,4 @@
-#include "models/core/datasethub.h"
+#include "models/core/planning/datasethub.h"
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/translate.h"

@@ -1,4 +1,4 @@
-#include "models/core/forecast.h"
+#include "models/core/planning/forecast.h"
 
 #include <algorithm>
 #include <cmath>

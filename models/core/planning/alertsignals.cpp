@@ -1,7 +1,7 @@
-#include "models/core/alertsignals.h"
+#include "models/core/planning/alertsignals.h"
 
 #include "models/core/domain/estate.h"
-#include "models/core/servicelevels.h"
+#include "models/core/planning/levelcaps.h"
 
 #include <algorithm>
 #include <tuple>

@@ -1,10 +1,7 @@
-#include "models/core/diagnosis.h"
+#include "models/core/planning/diagnosis.h"
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/translate.h"
-#include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/source.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -612,25 +609,6 @@ JobDiagnosis diagnoseIdle(const Estate &estate,
     return d;
 }
 
-QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds)
-{
-    QStringList out;
-    if (!engine.readOnlyReason().isEmpty()) {
-        return out;
-    }
-    for (const SourceConfig &c : engine.sourceConfigs()) {
-        if (!kinds.isEmpty() && !kinds.contains(c.kind)) {
-            continue;
-        }
-        const Source *s = engine.pollsHere(c.name) ? engine.source(c.name) : nullptr;
-        const std::optional<SourceStatus> status = engine.status(c.name);
-        if ((s && !s->hasPolledOnce()) || !status || !status->lastSuccess.isValid()) {
-            out << c.name;
-        }
-    }
-    return out;
-}
-
 QStringList pvcsAwaitingStorageJoin(const Estate &estate)
 {
     QSet<QString> volumeNames;
@@ -689,36 +667,6 @@ JobDiagnosis diagnoseJob(const Estate &estate,
         {}}};
     d.nextAction = d.findings.front().action;
     return d;
-}
-
-void diagnoseJobAsync(const Estate &estate,
-                      HistoryService *history,
-                      const QString &source,
-                      const QString &jobId,
-                      const QDateTime &now,
-                      QObject *context,
-                      std::function<void(JobDiagnosis)> done,
-                      qint64 windowSeconds,
-                      const QStringList &unanswered)
-{
-    const JobVolume where = jobVolume(estate, source, jobId);
-    if (!history || where.volumeId.isEmpty()) {
-        done(diagnoseJob(estate, source, jobId, now, {}, unanswered));
-        return;
-    }
-    const QDateTime to = now.toUTC();
-    QPointer<const Estate> alive(&estate);
-    history->volumePerfHistory(
-        where.source,
-        where.volumeId,
-        to.addSecs(-windowSeconds),
-        to,
-        context,
-        [alive, source, jobId, to, done = std::move(done)](std::vector<VolumePerfSample> samples) {
-            if (alive) {
-                done(diagnoseJob(*alive, source, jobId, to, samples));
-            }
-        });
 }
 
 QJsonObject diagnosisToJson(const JobDiagnosis &d)

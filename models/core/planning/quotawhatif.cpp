@@ -1,9 +1,9 @@
-#include "models/core/quotawhatif.h"
+#include "models/core/planning/quotawhatif.h"
 
-#include "models/core/diagnosis.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/translate.h"
-#include "models/core/gpuallocator.h"
+#include "models/core/planning/diagnosis.h"
+#include "models/core/planning/gpuallocator.h"
 
 #include <QJsonObject>
 #include <QSet>

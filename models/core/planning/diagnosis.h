@@ -11,16 +11,12 @@
 #include <functional>
 #include <vector>
 
-class QObject;
-
 /// "Why is this job pending?" and "Why is this GPU idle?": pure functions over the Estate that
 /// explain a job from the scheduler's and the storage's own numbers (triage). The CLI
 /// (`strata why`), the web API and the Jobs page's detail panel all show the same JobDiagnosis.
 namespace strata::core {
 
-class Engine;
 class Estate;
-class HistoryService;
 
 /// What the diagnosis concluded about a job.
 enum class Verdict
@@ -145,11 +141,6 @@ struct JobVolume
 };
 JobVolume jobVolume(const Estate &estate, const QString &source, const QString &jobId);
 
-/// Configured sources of these kinds (empty = every kind) whose data is not in `engine`'s estate
-/// yet: not through their first poll, or through it without ever succeeding. An answer that
-/// reads their records names them rather than answer as if they held nothing. Empty offline.
-QStringList notPolledYet(const Engine &engine, const QList<SourceKind> &kinds = {});
-
 /// Claims ("<source>/<namespace>/<name>") whose backend volume (Pvc::backendVolume) is a volume
 /// the estate holds but that are not joined to it yet: their cluster publishes the join after
 /// the storage source's poll. An answer that reads a claim's storage waits for this to empty.
@@ -167,19 +158,6 @@ JobDiagnosis diagnoseJob(const Estate &estate,
                          const QDateTime &now,
                          const std::vector<VolumePerfSample> &samples = {},
                          const QStringList &unanswered = {});
-
-/// diagnoseJob with the volume's perf history of the `windowSeconds` up to `now` (UTC, the
-/// engine's IClock) fetched from `history` (async; `done` runs on `context`'s thread with the
-/// estate as it is then). `history` may be null: the estate's newest sample is used.
-void diagnoseJobAsync(const Estate &estate,
-                      HistoryService *history,
-                      const QString &source,
-                      const QString &jobId,
-                      const QDateTime &now,
-                      QObject *context,
-                      std::function<void(JobDiagnosis)> done,
-                      qint64 windowSeconds = 3600,
-                      const QStringList &unanswered = {});
 
 /// The JSON of `strata why -o json` and GET /api/v1/jobs/<source>/<ns>/<name>/diagnosis.
 QJsonObject diagnosisToJson(const JobDiagnosis &diagnosis);

@@ -1,4 +1,4 @@
-#include "models/core/allocationstack.h"
+#include "models/core/planning/allocationstack.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "models/core/reportformat.h"
+#include "models/core/planning/reportformat.h"
 
 #include "models/core/domain/format.h"
 

@@ -1,9 +1,9 @@
-#include "models/core/chargeback.h"
+#include "models/core/planning/chargeback.h"
 
 #include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
-#include "models/core/reportformat.h"
-#include "models/core/servicelevels.h"
+#include "models/core/planning/levelcaps.h"
+#include "models/core/planning/reportformat.h"
 #include "models/core/store/historystore.h"
 
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "models/core/cachepolicy.h"
+#include "models/core/planning/cachepolicy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
