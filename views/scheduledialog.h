@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/schedule.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 
 #include <QDialog>
 

@@ -3,9 +3,9 @@
 #include "web/servercontext.h"
 
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
 #include "models/core/planning/chargeback.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 
 #include <QUrlQuery>

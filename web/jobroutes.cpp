@@ -2,11 +2,11 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/diagnosisservice.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
 #include "models/core/planning/quotawhatif.h"
+#include "models/core/services/diagnosisservice.h"
 #include "models/rows/whatifrows.h"
 
 #include <QJsonDocument>

@@ -2,9 +2,9 @@
 
 #include "web/api.h"
 
-#include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
 #include "models/rows/computerows.h"

@@ -1,10 +1,10 @@
 #include "web/metrics.h"
 
-#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/planning/alertsignals.h"
 #include "models/core/planning/volumecapacity.h"
-#include "models/core/scheduleservice.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/scheduleservice.h"
 
 #include <QFile>
 #include <QHash>

@@ -5,7 +5,7 @@
 
 #include "models/core/domain/schedule.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/timeline.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"

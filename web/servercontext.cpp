@@ -4,7 +4,7 @@
 
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 #include <QHostAddress>
 #include <QHttpServerRequest>

@@ -1,7 +1,7 @@
 #include "web/sharedauth.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 namespace strata::web {
 

@@ -4,8 +4,8 @@
 #include "web/servercontext.h"
 
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
 #include "models/core/replicas.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/source.h"
 
 #include <QFile>

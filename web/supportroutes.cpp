@@ -6,7 +6,7 @@
 #include "models/core/bundle.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 #include <QJsonArray>
 #include <QThreadPool>

@@ -1,8 +1,8 @@
 #include "app/cli/actionrun.h"
 
-#include "models/core/actions.h"
-#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/rows/levelrows.h"
 
 #include <QCoreApplication>

@@ -3,10 +3,10 @@
 #include "app/cli/actionrun.h"
 #include "app/cli/translate.h"
 #include "models/core/bundle.h"
-#include "models/core/capacityforecast.h"
 #include "models/core/engine.h"
 #include "models/core/planning/datasethub.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/source.h"
 #include "models/rows/levelrows.h"
 

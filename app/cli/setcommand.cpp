@@ -4,8 +4,8 @@
 #include "models/core/domain/action.h"
 #include "models/core/domain/schedule.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"
 

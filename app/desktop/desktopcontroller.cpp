@@ -2,9 +2,9 @@
 
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/scheduleservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/scheduleservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/source.h"
 #include "models/core/sourceadmin.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/actions.h"
 #include "models/core/bundle.h"
 #include "models/core/guidedscenario.h"
+#include "models/core/services/actions.h"
 #include "models/core/store/config.h"
 #include "views/itemmodelsfwd.h"
 

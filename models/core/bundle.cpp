@@ -3,8 +3,8 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/timeline.h"
 

@@ -1,6 +1,6 @@
 #include "models/core/connectorerror.h"
 
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 
 namespace strata::core {
 

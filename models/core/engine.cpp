@@ -1,9 +1,9 @@
 #include "models/core/engine.h"
 
-#include "models/core/cacheservice.h"
-#include "models/core/capacityforecast.h"
-#include "models/core/scheduleservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/cacheservice.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/scheduleservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/sources/azure/azuresource.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "models/core/sources/ontap/ontapsource.h"

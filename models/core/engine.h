@@ -1,8 +1,8 @@
 #pragma once
 
-#include "models/core/actions.h"
 #include "models/core/domain/estate.h"
 #include "models/core/planning/cachepolicy.h"
+#include "models/core/services/actions.h"
 #include "models/core/store/config.h"
 
 #include <QHash>

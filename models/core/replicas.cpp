@@ -5,7 +5,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

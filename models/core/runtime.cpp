@@ -1,7 +1,7 @@
 #include "models/core/runtime.h"
 
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/store/auditspool.h"
 #include "models/core/store/historystore.h"

@@ -4,8 +4,8 @@
 #include "connectors/s3/s3client.h"
 #include "connectors/sentiment/metrics.h"
 #include "connectors/sentiment/sentence.h"
-#include "models/core/convert.h"
 #include "models/core/domain/clock.h"
+#include "models/core/domain/convert.h"
 #include "models/core/engine.h"
 
 #include <QDateTime>

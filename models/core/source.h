@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/actions.h"
 #include "models/core/domain/records.h"
+#include "models/core/services/actions.h"
 #include "models/core/store/config.h"
 
 #include <QObject>

@@ -2,8 +2,8 @@
 
 #include "models/core/domain/translate.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 
 #include <QCoreApplication>
 #include <QSet>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/actions.h"
+#include "models/core/services/actions.h"
 #include "models/item/columntablemodel.h"
 
 namespace strata::models {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 #include "models/item/columntablemodel.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/capacityforecast.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/rows/output.h"
 
 namespace strata::rows {

@@ -4,7 +4,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/ratecard.h"
 #include "models/core/domain/schedule.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 #include "models/rows/rowsupport.h"
 

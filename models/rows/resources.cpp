@@ -1,10 +1,10 @@
 #include "models/rows/resources.h"
 
-#include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
 #include "models/core/planning/volumecapacity.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/source.h"
 #include "models/core/timeline.h"
 #include "models/rows/computerows.h"

@@ -9,7 +9,7 @@
 #include "connectors/ontap/volumestream.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"
 #include "models/item/volumetablemodel.h"

@@ -2,8 +2,8 @@
 // gone, source connected), that the executor runs in recovery mode with the journaled handle and
 // cannot send, and that kinds an executor cannot check are closed as failed, not repeated.
 
-#include "models/core/actions.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/historyservice.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 

@@ -1,5 +1,5 @@
-#include "models/core/actions.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/historyservice.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 

@@ -1,6 +1,6 @@
-#include "models/core/actions.h"
 #include "models/core/planning/chargeback.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

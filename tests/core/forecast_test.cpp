@@ -1,10 +1,10 @@
 // Capacity forecasts on synthetic histories: steady growth, flat, a step change, noise, too
 // little data and already full.
 
-#include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
 #include "models/core/planning/forecast.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/historyservice.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QTest>

@@ -3,7 +3,7 @@
 // record, keep the previous record where equal, diffOf() against the previous list.
 
 #include "connectors/ontap/dto.h"
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/sources/ontap/ontapvolumes.h"
 
 #include <gtest/gtest.h>

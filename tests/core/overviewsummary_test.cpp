@@ -1,4 +1,4 @@
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/planning/overviewsummary.h"
 

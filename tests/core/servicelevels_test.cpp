@@ -1,6 +1,6 @@
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QCoreApplication>

@@ -4,7 +4,7 @@
 // are written; and a stored value this process cannot use is read but not applied.
 
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"

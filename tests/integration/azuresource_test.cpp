@@ -3,9 +3,9 @@
 // Volume.id, new ARM id), snapshots, a rejected client secret, a malformed ARM answer, and an
 // AKS cluster's kubeconfig turned into a Kubernetes source.
 
-#include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/capacityforecast.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/sources/azure/azuresource.h"
 #include "models/core/store/historystore.h"
 #include "models/rows/forecastrows.h"

@@ -4,11 +4,11 @@
 // volume. CacheCommit and CacheEvict go through the ActionManager; the state record lives in the
 // simulator's ConfigMap and the estate shows progress, readiness, failures and evictions.
 
-#include "models/core/actions.h"
-#include "models/core/cacheservice.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/planning/cachepolicy.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/cacheservice.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/datalake/datalakewiring.h"

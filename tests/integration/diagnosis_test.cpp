@@ -5,11 +5,11 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
-#include "models/core/diagnosisservice.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/diagnosisservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"

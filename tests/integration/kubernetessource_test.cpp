@@ -7,7 +7,7 @@
 #include "demo/demoscenario.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/source.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

@@ -4,9 +4,9 @@
 // scheduled snapshots and the chest_xray_exp42 clone). Caching one of its commits is a FlexClone
 // of that snapshot, run from the hub without the Volumes page having loaded the snapshot list.
 
-#include "models/core/actions.h"
 #include "models/core/domain/estate.h"
 #include "models/core/planning/datasethub.h"
+#include "models/core/services/actions.h"
 #include "tests/integration/simfixture.h"
 
 using namespace strata;

@@ -2,8 +2,8 @@
 // through the action manager (preview with caps, audit entry naming the volume, cool-down,
 // idempotent repeat) and performance recorded into history without anyone watching.
 
-#include "models/core/historyservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/source.h"
 #include "tests/integration/simfixture.h"
 #include "tests/support/qt/corestatus.h"

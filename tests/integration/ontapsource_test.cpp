@@ -2,7 +2,7 @@
 // the snapshot/clone actions, including a failing ONTAP job and a lost response.
 
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/source.h"
 #include "models/core/sources/ontap/ontapsource.h"
 #include "tests/integration/simfixture.h"

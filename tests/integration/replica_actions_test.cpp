@@ -3,11 +3,11 @@
 // receives an action runs it against the API server itself, once, and every replica shows the
 // outcome. Behind a load balancer a user reaches any replica; an action must not depend on which.
 
-#include "models/core/actions.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
 #include "models/core/replicas.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"

@@ -6,9 +6,9 @@
 
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
 #include "models/core/replicas.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"

@@ -6,8 +6,8 @@
 // once, and a replica that stops hands its sources over.
 
 #include "models/core/bundle.h"
-#include "models/core/historyservice.h"
 #include "models/core/replicas.h"
+#include "models/core/services/historyservice.h"
 #include "tests/integration/simfixture.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"

@@ -26,7 +26,8 @@ set(strata_layering_rules
     "^models/(rows|item)/!^\"connectors/!only models/core sees connector types"
     "^models/core/domain/!^\"(models|connectors)/!the domain layer includes nothing of Strata above it!^\"(models/core/domain/|connectors/result\\.h\")"
     "^models/core/store/!^\"(models|connectors)/!the store includes only the domain below it!^\"(models/core/(domain|store)/|connectors/result\\.h\")"
-    "^models/core/planning/!^\"(models|connectors)/!planning computes over the domain and the store only!^\"(models/core/(domain|store|planning)/|connectors/result\\.h\")")
+    "^models/core/planning/!^\"(models|connectors)/!planning computes over the domain and the store only!^\"(models/core/(domain|store|planning)/|connectors/result\\.h\")"
+    "^models/core/services/!^\"(models|connectors)/!services run over planning, the store and the domain, never the engine or a source!^\"(models/core/(domain|store|planning|services)/|connectors/result\\.h\")")
 set(strata_layering_folders connectors models views web simulators demo)
 
 # Appends to `out_var` one line per forbidden include under `root`.
@@ -115,7 +116,10 @@ set(breaks
     "models/core/store/t.h|#include \"connectors/ontap/ontapclient.h\""
     "models/core/store/u.cpp|#include \"models/core/planning/forecast.h\""
     "models/core/planning/v.cpp|#include \"models/core/servicelevels.h\""
-    "models/core/planning/w.h|#include \"connectors/kubernetes/kubeclient.h\"")
+    "models/core/planning/w.h|#include \"connectors/kubernetes/kubeclient.h\""
+    "models/core/planning/x.h|#include \"models/core/services/actions.h\""
+    "models/core/services/y.cpp|#include \"models/core/engine.h\""
+    "models/core/services/z.h|#include \"models/core/sources/ontap/ontapsource.h\"")
 set(clean
     "web/ok.cpp|#include \"models/rows/resources.h\""
     "demo/ok.cpp|#include \"simulators/ontap/ontapsimulator.h\""
@@ -128,6 +132,7 @@ set(clean
     "models/core/store/ok.h|#include \"models/core/store/historystore.h\""
     "models/core/planning/ok.cpp|#include \"models/core/store/historystore.h\""
     "models/core/planning/ok.h|#include \"models/core/planning/forecast.h\""
+    "models/core/services/ok.cpp|#include \"models/core/planning/chargeback.h\""
     "web/node_modules/x/ok.h|#include \"app/cli/cli.h\"")
 foreach(entry IN LISTS breaks clean)
     string(REPLACE "|" ";" parts "${entry}")

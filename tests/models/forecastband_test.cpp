@@ -2,7 +2,7 @@
 // shows: `strata get forecasts`, the web's rows, the desktop's Forecasts table) writes its band in
 // one unit, and the same history gives the same forecast in the rows and in the desktop model.
 
-#include "models/core/capacityforecast.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/item/forecastmodel.h"
 #include "models/rows/forecastrows.h"
 

@@ -4,9 +4,9 @@
 // the size is the active file system's (the provisioned size less the reserve) and every text
 // that shows a % used says of what.
 
-#include "models/core/capacityforecast.h"
 #include "models/core/domain/estate.h"
 #include "models/core/planning/volumecapacity.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/item/forecastmodel.h"
 #include "models/item/volumetablemodel.h"
 #include "models/rows/forecastrows.h"

@@ -3,7 +3,7 @@
 
 #include "models/core/planning/chargeback.h"
 #include "models/core/planning/reportformat.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 #include "models/rows/chargebackrows.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/output.h"

@@ -2,7 +2,7 @@
 // accepted, is claimed by exactly one process after its owner died, and is closed together with
 // exactly one outcome audit entry however often it is finished.
 
-#include "models/core/actions.h"
+#include "models/core/services/actions.h"
 #include "models/core/store/historystore.h"
 #include "tests/store/journalentries.h"
 #include "tests/support/qt/corestatus.h"

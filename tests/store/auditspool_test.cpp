@@ -2,7 +2,7 @@
 // when it answers again, in order and exactly once, also when the process ended between the
 // store's commit and the spool's update.
 
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/auditspool.h"
 #include "models/core/store/historystore.h"
 #include "tests/store/journalentries.h"

@@ -1,11 +1,11 @@
 // Shared settings in the history store (SQLite and PostgreSQL): writes compare and set
 // on the revision, so two concurrent edits never silently overwrite each other; every audited
-// write names who and which replica; and the start-up precedence rule (sharedsettings.h) seeds
+// write names who and which replica; and the start-up precedence rule (store/settingstore.h) seeds
 // the store from the config file, keeps an edit made through the store while the config file is
 // unchanged, and applies a config value again once it changed.
 
-#include "models/core/sharedsettings.h"
 #include "models/core/store/historystore.h"
+#include "models/core/store/settingstore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"

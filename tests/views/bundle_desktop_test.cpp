@@ -7,7 +7,7 @@
 #include "models/core/bundle.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 #include "views/bundlediffdialog.h"

@@ -1,4 +1,4 @@
-#include "models/core/actions.h"
+#include "models/core/services/actions.h"
 #include "models/core/sourceadmin.h"
 #include "models/core/store/config.h"
 #include "views/actiondialog.h"

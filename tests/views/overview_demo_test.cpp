@@ -7,7 +7,7 @@
 #include "demo/demoestate.h"
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"
 #include "models/rows/resources.h"

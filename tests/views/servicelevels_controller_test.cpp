@@ -4,9 +4,9 @@
 
 #include "app/desktop/desktopcontroller.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
-#include "models/core/scheduleservice.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/scheduleservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/servicelevelmodel.h"

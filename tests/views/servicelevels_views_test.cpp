@@ -4,7 +4,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/engine.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/aksclustermodel.h"

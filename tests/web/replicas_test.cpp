@@ -8,7 +8,7 @@
 
 #include "models/core/domain/clock.h"
 #include "models/core/engine.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"

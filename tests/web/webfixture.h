@@ -4,7 +4,7 @@
 #include "web/auth.h"
 #include "web/webserver.h"
 
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"
 

@@ -1,6 +1,6 @@
 #include "models/core/sources/pollingsource.h"
 
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 

@@ -125,7 +125,7 @@ struct SharedStates
 };
 
 /// A setting every process sharing the store uses instead of its own config file's copy (table
-/// setting, schema version 9): the rate card and the cache targets (models/core/sharedsettings.h).
+/// setting, schema version 9): the rate card and the cache targets (models/core/store/settingstore.h).
 struct SharedSetting
 {
     QString name;        ///< "rate_card" (RateCard::toJson), "cache_targets" (the config's array)
@@ -433,7 +433,7 @@ public:
         Q_UNUSED(notified)
         return false;
     }
-    // ---- Shared settings (models/core/sharedsettings.h) -------------------------------
+    // ---- Shared settings (models/core/store/settingstore.h) -------------------------------
     // A store without the setting table (a support bundle) answers Kind::Unavailable.
     /// Every stored setting, by name.
     virtual Result<std::vector<SharedSetting>> sharedSettings() { return fail(noSettings()); }

@@ -3,13 +3,13 @@
 #include "connectors/azure/azureclient.h"
 #include "connectors/http/curltransport.h"
 #include "models/core/connectorerror.h"
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/domain/ratecard.h"
-#include "models/core/historyservice.h"
 #include "models/core/planning/volumecapacity.h"
-#include "models/core/servicelevels.h"
+#include "models/core/services/historyservice.h"
+#include "models/core/services/servicelevels.h"
 #include "models/core/systempoller.h"
 
 #include <QElapsedTimer>

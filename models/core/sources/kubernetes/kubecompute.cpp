@@ -1,6 +1,6 @@
 #include "models/core/sources/kubernetes/kubecompute.h"
 
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 
 #include <QTimeZone>
 

@@ -1,7 +1,7 @@
 #include "models/core/sources/ontap/ontapvolumes.h"
 
 #include "connectors/ontap/dto.h"
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/planning/volumecapacity.h"
 
 namespace strata::core {

@@ -6,7 +6,7 @@
 #include "connectors/s3/s3client.h"
 #include "connectors/storagegrid/storagegridclient.h"
 #include "models/core/connectorerror.h"
-#include "models/core/convert.h"
+#include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/systempoller.h"

@@ -1,4 +1,4 @@
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 #include "models/core/domain/offthread.h"
 

@@ -1,7 +1,7 @@
-#include "models/core/diagnosisservice.h"
+#include "models/core/services/diagnosisservice.h"
 
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/historyservice.h"
 
 #include <QPointer>
 

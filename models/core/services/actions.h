@@ -4,7 +4,6 @@
 #include "models/core/domain/clock.h"
 #include "models/core/domain/error.h"
 #include "models/core/store/historystore.h"
-#include "models/core/systempoller.h"
 
 #include <QHash>
 #include <QObject>

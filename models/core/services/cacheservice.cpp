@@ -1,8 +1,8 @@
-#include "models/core/cacheservice.h"
+#include "models/core/services/cacheservice.h"
 
-#include "models/core/actions.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
+#include "models/core/services/actions.h"
 
 namespace strata::core {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "models/core/capacityforecast.h"
 #include "models/core/planning/chargeback.h"
-#include "models/core/sharedsettings.h"
+#include "models/core/services/capacityforecast.h"
 #include "models/core/store/auditspool.h"
 #include "models/core/store/historystore.h"
+#include "models/core/store/settingstore.h"
 
 #include <QObject>
 #include <QThread>
@@ -171,7 +171,7 @@ public:
                                std::function<void(const QString &source)> notified,
                                std::function<void(bool ok)> listening);
 
-    // Shared settings (models/core/sharedsettings.h). `done` runs on `context`'s thread; a
+    // Shared settings (models/core/store/settingstore.h). `done` runs on `context`'s thread; a
     // store that never opened answers Kind::Unavailable.
     void sharedSettings(QObject *context, std::function<void(Result<std::vector<SharedSetting>>)> done);
     /// core::writeSharedSetting() on the history thread.

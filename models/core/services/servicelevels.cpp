@@ -1,10 +1,10 @@
-#include "models/core/servicelevels.h"
+#include "models/core/services/servicelevels.h"
 
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/historyservice.h"
 #include "models/core/planning/reportformat.h"
+#include "models/core/services/historyservice.h"
 
 #include <QLocale>
 #include <QPointer>

@@ -1,9 +1,9 @@
-#include "models/core/scheduleservice.h"
+#include "models/core/services/scheduleservice.h"
 
-#include "models/core/actions.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
-#include "models/core/historyservice.h"
+#include "models/core/services/actions.h"
+#include "models/core/services/historyservice.h"
 
 #include <QPointer>
 

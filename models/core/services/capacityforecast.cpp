@@ -1,10 +1,10 @@
-#include "models/core/capacityforecast.h"
+#include "models/core/services/capacityforecast.h"
 
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/historyservice.h"
 #include "models/core/planning/volumecapacity.h"
+#include "models/core/services/historyservice.h"
 
 #include <QHash>
 #include <QSet>

@@ -1,7 +1,7 @@
-#include "models/core/actions.h"
+#include "models/core/services/actions.h"
 
-#include "models/core/convert.h"
-#include "models/core/historyservice.h"
+#include "models/core/domain/convert.h"
+#include "models/core/services/historyservice.h"
 
 #include <QCoreApplication>
 #include <QFile>
