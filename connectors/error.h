@@ -10,7 +10,7 @@ namespace strata::connectors {
 /// the rest a connector meets, such as malformed documents (kubeconfig, dataset manifests,
 /// plugin output) and helper programs (az, exec credential plugins) that cannot be started.
 /// `message` is a complete, user-presentable sentence; it never contains secrets. The model
-/// layer turns it into a core::Error in one place (models/core/connectorerror.h, toError()).
+/// layer turns it into a core::Error in one place (models/core/sources/connectorerror.h, toError()).
 struct Error
 {
     enum class Kind

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/runtime.h"
+#include "models/core/runtime/runtime.h"
 #include "models/core/store/config.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/guidedscenario.h"
+#include "models/core/runtime/guidedscenario.h"
 
 #include <QString>
 

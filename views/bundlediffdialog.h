@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/bundle.h"
+#include "models/core/runtime/bundle.h"
 
 #include <QDialog>
 

@@ -3,7 +3,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/domain/format.h"
 #include "models/core/planning/overviewsummary.h"
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 #include "models/item/roles.h"
 #include "models/item/sourcetablemodel.h"
 #include "models/item/timelinemodel.h"

@@ -1,6 +1,6 @@
 #include "views/sourcedialog.h"
 
-#include "models/core/sourceadmin.h"
+#include "models/core/runtime/sourceadmin.h"
 #include "views/statusdelegate.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/sourceadmin.h"
+#include "models/core/runtime/sourceadmin.h"
 #include "models/core/store/config.h"
 
 #include <QDialog>

@@ -2,8 +2,8 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/engine.h"
 #include "models/core/planning/chargeback.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 #include "models/rows/chargebackrows.h"

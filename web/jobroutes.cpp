@@ -4,8 +4,8 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/engine.h"
 #include "models/core/planning/quotawhatif.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/diagnosisservice.h"
 #include "models/rows/whatifrows.h"
 

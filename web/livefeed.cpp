@@ -3,10 +3,10 @@
 #include "web/api.h"
 
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/services/capacityforecast.h"
-#include "models/core/source.h"
-#include "models/core/timeline.h"
+#include "models/core/sources/source.h"
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
 #include "models/rows/levelrows.h"

@@ -4,7 +4,7 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 
 #include <QHttpServerRequest>
 #include <QJsonDocument>

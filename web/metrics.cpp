@@ -1,8 +1,8 @@
 #include "web/metrics.h"
 
-#include "models/core/engine.h"
 #include "models/core/planning/alertsignals.h"
 #include "models/core/planning/volumecapacity.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/core/services/scheduleservice.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/replicas.h"
+#include "models/core/runtime/replicas.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -4,9 +4,9 @@
 #include "web/servercontext.h"
 
 #include "models/core/domain/schedule.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/services/historyservice.h"
-#include "models/core/timeline.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/resources.h"
 #include "models/rows/triagerows.h"

@@ -4,7 +4,7 @@
 #include "web/livefeed.h"
 #include "web/webserver.h"
 
-#include "models/core/sentimentservice.h"
+#include "models/core/runtime/sentimentservice.h"
 
 #include <QDateTime>
 #include <QHash>

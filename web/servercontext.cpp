@@ -3,7 +3,7 @@
 #include "web/httpguard.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 
 #include <QHostAddress>

@@ -12,7 +12,7 @@
 #include "web/sharedauth.h"
 #include "web/webserver.h"
 
-#include "models/core/sourceadmin.h"
+#include "models/core/runtime/sourceadmin.h"
 
 #include <QElapsedTimer>
 #include <QHash>

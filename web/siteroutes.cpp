@@ -3,10 +3,10 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/engine.h"
-#include "models/core/replicas.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/replicas.h"
 #include "models/core/services/historyservice.h"
-#include "models/core/source.h"
+#include "models/core/sources/source.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,9 +3,9 @@
 #include "web/router.h"
 #include "web/servercontext.h"
 
-#include "models/core/bundle.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "app/cli/actionrun.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/actions.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/rows/levelrows.h"

@@ -2,12 +2,12 @@
 
 #include "app/cli/actionrun.h"
 #include "app/cli/translate.h"
-#include "models/core/bundle.h"
-#include "models/core/engine.h"
 #include "models/core/planning/datasethub.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/source.h"
+#include "models/core/sources/source.h"
 #include "models/rows/levelrows.h"
 
 #include <QCoreApplication>

@@ -3,7 +3,7 @@
 #include "app/cli/actionrun.h"
 #include "models/core/domain/action.h"
 #include "models/core/domain/schedule.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 #include "models/rows/levelrows.h"

@@ -2,8 +2,8 @@
 
 #include "app/cli/translate.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
 #include "models/core/planning/quotawhatif.h"
+#include "models/core/runtime/engine.h"
 #include "models/rows/rowsupport.h"
 #include "models/rows/whatifrows.h"
 

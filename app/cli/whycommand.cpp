@@ -3,8 +3,8 @@
 #include "app/cli/actionrun.h"
 #include "app/cli/translate.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
 #include "models/core/planning/diagnosis.h"
+#include "models/core/runtime/engine.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "models/core/bundle.h"
-#include "models/core/guidedscenario.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/guidedscenario.h"
 #include "models/core/services/actions.h"
 #include "models/core/store/config.h"
 #include "views/itemmodelsfwd.h"

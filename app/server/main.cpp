@@ -12,12 +12,12 @@
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
-#include "models/core/replicas.h"
-#include "models/core/runtime.h"
-#include "models/core/sentimentservice.h"
-#include "models/core/sharedsettings.h"
-#include "models/core/source.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/replicas.h"
+#include "models/core/runtime/runtime.h"
+#include "models/core/runtime/sentimentservice.h"
+#include "models/core/runtime/sharedsettings.h"
+#include "models/core/sources/source.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"
 
@@ -408,7 +408,7 @@ int userCommand(QStringList arguments, QTextStream &in, QTextStream &out, QTextS
 }
 
 /// `strata-server settings get|set rate-card|cache-targets`: the rate card and cache targets every
-/// process on the store uses (models/core/sharedsettings.h). `get` prints the stored JSON (the
+/// process on the store uses (models/core/runtime/sharedsettings.h). `get` prints the stored JSON (the
 /// config's form); `set` reads it from --file (or standard input), checks it as the config file
 /// would, and writes it over the revision it read (or --if-revision), audited; running servers
 /// apply it within seconds.

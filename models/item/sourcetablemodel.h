@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/item/columntablemodel.h"
 
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 #include "models/item/keyedtablemodel.h"
 
 #include <QSortFilterProxyModel>

@@ -2,7 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/planning/datasethub.h"
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 #include "models/rows/rowsupport.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "models/rows/triagerows.h"
 
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 #include "models/rows/rowsupport.h"
 
 #include <QRegularExpression>

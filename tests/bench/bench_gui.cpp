@@ -16,7 +16,7 @@
 #include "app/desktop/desktopcontroller.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/volumetablemodel.h"

@@ -8,8 +8,8 @@
 
 #include "connectors/dataset/manifest.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
 #include "models/core/planning/datasethub.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

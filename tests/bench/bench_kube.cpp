@@ -18,7 +18,7 @@
 #include "connectors/http/curltransport.h"
 #include "connectors/kubernetes/client.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/sources/kubernetes/kubernetessource.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

@@ -8,7 +8,7 @@
 #include "connectors/ontap/ontapclient.h"
 #include "connectors/ontap/volumestream.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"

@@ -33,7 +33,7 @@
 #include "web/webserver.h"
 
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"
 #include "simulators/kubernetes/kubesimulator.h"

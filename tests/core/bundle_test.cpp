@@ -1,6 +1,6 @@
-#include "models/core/bundle.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 #include "models/core/store/credentialstore.h"

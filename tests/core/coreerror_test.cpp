@@ -1,6 +1,6 @@
 #include "connectors/error.h"
-#include "models/core/connectorerror.h"
 #include "models/core/domain/error.h"
+#include "models/core/sources/connectorerror.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "models/core/systempoller.h"
+#include "models/core/sources/systempoller.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QSignalSpy>

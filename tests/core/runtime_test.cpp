@@ -1,10 +1,10 @@
 // Runtime: the start-up wiring the desktop app, strata-server and the CLI share.
 
-#include "models/core/engine.h"
-#include "models/core/runtime.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/runtime.h"
+#include "models/core/runtime/sharedsettings.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

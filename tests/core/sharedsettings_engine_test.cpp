@@ -3,9 +3,9 @@
 // targets naming a cluster that is not a configured Kubernetes source are refused before they
 // are written; and a stored value this process cannot use is read but not applied.
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/sharedsettings.h"
 #include "models/core/services/historyservice.h"
-#include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"

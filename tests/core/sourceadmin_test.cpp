@@ -1,8 +1,8 @@
 // SourceAdmin: the source rules every front end shows, secrets on add/replace/remove, and the
 // config file written atomically with its other keys kept.
 
-#include "models/core/engine.h"
-#include "models/core/sourceadmin.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/sourceadmin.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/sourcerules.h"
 #include "tests/support/qt/corestatus.h"

@@ -1,6 +1,6 @@
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/store/credentialstore.h"
-#include "models/core/timeline.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QSignalSpy>

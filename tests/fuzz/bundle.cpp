@@ -1,10 +1,10 @@
-// Support bundles (models/core/bundle.h): a bundle is a file a customer sends to support, so
+// Support bundles (models/core/runtime/bundle.h): a bundle is a file a customer sends to support, so
 // the engineer who opens it reads bytes someone else wrote. Two ways in: input starting with
 // the gzip magic goes to decodeBundle() as it is (gzip framing, CRC, bombs, header checks);
 // anything else is taken as the bundle's body, wrapped in the header and checksum the exporter
 // writes, so the fuzzer's mutations reach the record field tables instead of stopping at the
 // checksum. A decoded bundle must survive encodeBundle() + decodeBundle() unchanged.
-#include "models/core/bundle.h"
+#include "models/core/runtime/bundle.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -6,9 +6,9 @@
 #include "demo/demoestate.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
 #include "models/core/planning/diagnosis.h"
 #include "models/core/planning/quotawhatif.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/rows/resources.h"
 

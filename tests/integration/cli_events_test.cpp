@@ -3,8 +3,8 @@
 
 #include "app/cli/cli.h"
 #include "demo/demoestate.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/store/credentialstore.h"
-#include "models/core/timeline.h"
 #include "models/rows/triagerows.h"
 
 #include <QHash>

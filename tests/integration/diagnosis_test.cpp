@@ -7,7 +7,7 @@
 #include "demo/demoestate.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/diagnosisservice.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"

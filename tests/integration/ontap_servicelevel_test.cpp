@@ -4,7 +4,7 @@
 
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/source.h"
+#include "models/core/sources/source.h"
 #include "tests/integration/simfixture.h"
 #include "tests/support/qt/corestatus.h"
 

@@ -3,8 +3,8 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/services/historyservice.h"
-#include "models/core/source.h"
 #include "models/core/sources/ontap/ontapsource.h"
+#include "models/core/sources/source.h"
 #include "tests/integration/simfixture.h"
 
 #include <QElapsedTimer>

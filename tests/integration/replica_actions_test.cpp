@@ -4,8 +4,8 @@
 // outcome. Behind a load balancer a user reaches any replica; an action must not depend on which.
 
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
-#include "models/core/replicas.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/replicas.h"
 #include "models/core/services/actions.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/store/config.h"

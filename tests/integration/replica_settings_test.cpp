@@ -5,11 +5,11 @@
 // config file keeps the store's value while one whose config file changed applies it to all.
 
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
-#include "models/core/replicas.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/replicas.h"
+#include "models/core/runtime/sharedsettings.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/pgfixture.h"

@@ -5,8 +5,8 @@
 // same replica), an action submitted on the replica that does not poll the source still runs
 // once, and a replica that stops hands its sources over.
 
-#include "models/core/bundle.h"
-#include "models/core/replicas.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/replicas.h"
 #include "models/core/services/historyservice.h"
 #include "tests/integration/simfixture.h"
 #include "tests/support/qt/corestatus.h"

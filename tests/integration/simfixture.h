@@ -1,7 +1,7 @@
 #pragma once
 
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

@@ -27,7 +27,8 @@ set(strata_layering_rules
     "^models/core/domain/!^\"(models|connectors)/!the domain layer includes nothing of Strata above it!^\"(models/core/domain/|connectors/result\\.h\")"
     "^models/core/store/!^\"(models|connectors)/!the store includes only the domain below it!^\"(models/core/(domain|store)/|connectors/result\\.h\")"
     "^models/core/planning/!^\"(models|connectors)/!planning computes over the domain and the store only!^\"(models/core/(domain|store|planning)/|connectors/result\\.h\")"
-    "^models/core/services/!^\"(models|connectors)/!services run over planning, the store and the domain, never the engine or a source!^\"(models/core/(domain|store|planning|services)/|connectors/result\\.h\")")
+    "^models/core/services/!^\"(models|connectors)/!services run over planning, the store and the domain, never the engine or a source!^\"(models/core/(domain|store|planning|services)/|connectors/result\\.h\")"
+    "^models/core/sources/!^\"models/!sources never include the engine or the runtime above them!^\"models/core/(domain|store|planning|services|sources)/")
 set(strata_layering_folders connectors models views web simulators demo)
 
 # Appends to `out_var` one line per forbidden include under `root`.
@@ -63,6 +64,11 @@ function(strata_layering_includes root out_var)
                 endforeach()
             endforeach()
         endforeach()
+    endforeach()
+    # models/core is its layers and nothing else: a file beside them would belong to no layer.
+    file(GLOB loose LIST_DIRECTORIES false RELATIVE ${root} ${root}/models/core/*.h ${root}/models/core/*.cpp)
+    foreach(rel IN LISTS loose)
+        list(APPEND found "${rel}: lies in no layer of models/core (domain, store, planning, services, sources, runtime)")
     endforeach()
     set(${out_var} ${found} PARENT_SCOPE)
 endfunction()
@@ -100,32 +106,35 @@ set(breaks
     "connectors/c/d.h|#include \"simulators/ontap/ontapsimulator.h\""
     "simulators/e/e.cpp|#include \"connectors/http/httpclient.h\""
     "simulators/e/f.cpp|#  include \"models/core/domain/records.h\""
-    "models/core/g.cpp|#include \"views/mainwindow.h\""
+    "models/core/runtime/g.cpp|#include \"views/mainwindow.h\""
     "models/rows/h.cpp|#include \"web/api.h\""
     "models/item/i.h|#include \"demo/demoestate.h\""
-    "models/core/j.h|#include \"simulators/kubernetes/tr4858.h\""
+    "models/core/runtime/j.h|#include \"simulators/kubernetes/tr4858.h\""
     "web/k.cpp|#include \"simulators/common/serverthread.h\""
     "views/l.cpp|#include \"connectors/ontap/ontapclient.h\""
     "views/m.h|#include \"web/webserver.h\""
     "connectors/n/n.h|#include \"models/core/domain/records.h\""
     "models/rows/o.cpp|#include \"connectors/ontap/ontapclient.h\""
-    "models/core/domain/p.h|#include \"models/core/engine.h\""
+    "models/core/domain/p.h|#include \"models/core/runtime/engine.h\""
     "models/core/domain/q.cpp|#include \"connectors/http/httpclient.h\""
     "models/core/domain/r.h|#include \"models/core/store/config.h\""
-    "models/core/store/s.cpp|#include \"models/core/engine.h\""
+    "models/core/store/s.cpp|#include \"models/core/runtime/engine.h\""
     "models/core/store/t.h|#include \"connectors/ontap/ontapclient.h\""
     "models/core/store/u.cpp|#include \"models/core/planning/forecast.h\""
-    "models/core/planning/v.cpp|#include \"models/core/servicelevels.h\""
+    "models/core/planning/v.cpp|#include \"models/core/services/servicelevels.h\""
     "models/core/planning/w.h|#include \"connectors/kubernetes/kubeclient.h\""
     "models/core/planning/x.h|#include \"models/core/services/actions.h\""
-    "models/core/services/y.cpp|#include \"models/core/engine.h\""
-    "models/core/services/z.h|#include \"models/core/sources/ontap/ontapsource.h\"")
+    "models/core/services/y.cpp|#include \"models/core/runtime/engine.h\""
+    "models/core/services/z.h|#include \"models/core/sources/ontap/ontapsource.h\""
+    "models/core/sources/ontap/a.cpp|#include \"models/core/runtime/engine.h\""
+    "models/core/sources/b.h|#include \"models/rows/resources.h\""
+    "models/core/loose.h|#include \"models/core/domain/records.h\"")
 set(clean
     "web/ok.cpp|#include \"models/rows/resources.h\""
     "demo/ok.cpp|#include \"simulators/ontap/ontapsimulator.h\""
     "connectors/c/ok.cpp|#include <string>"
     "views/ok.cpp|#include \"models/item/volumemodel.h\""
-    "models/core/ok.cpp|#include \"connectors/http/httpclient.h\""
+    "models/core/runtime/ok2.cpp|#include \"connectors/http/httpclient.h\""
     "models/core/domain/ok.h|#include \"models/core/domain/keyed.h\""
     "models/core/domain/ok.cpp|#include \"connectors/result.h\""
     "models/core/store/ok.cpp|#include \"models/core/domain/records.h\""
@@ -133,6 +142,9 @@ set(clean
     "models/core/planning/ok.cpp|#include \"models/core/store/historystore.h\""
     "models/core/planning/ok.h|#include \"models/core/planning/forecast.h\""
     "models/core/services/ok.cpp|#include \"models/core/planning/chargeback.h\""
+    "models/core/sources/ontap/ok.cpp|#include \"connectors/ontap/ontapclient.h\""
+    "models/core/sources/ok.h|#include \"models/core/services/actions.h\""
+    "models/core/runtime/ok.cpp|#include \"models/core/sources/ontap/ontapsource.h\""
     "web/node_modules/x/ok.h|#include \"app/cli/cli.h\"")
 foreach(entry IN LISTS breaks clean)
     string(REPLACE "|" ";" parts "${entry}")

@@ -1,5 +1,5 @@
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/roles.h"
 #include "models/item/snapshotlistmodel.h"

@@ -3,7 +3,7 @@
 // credential store as the new Kubernetes source's secret (never into the config file).
 
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/aksclustermodel.h"
 #include "simulators/azure/azuresimulator.h"

@@ -4,9 +4,9 @@
 
 #include "app/desktop/desktopcontroller.h"
 #include "demo/demoestate.h"
-#include "models/core/bundle.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/store/historystore.h"
 #include "tests/support/qt/corestatus.h"

@@ -1,7 +1,7 @@
 // The GPU, Jobs and Overview pages over estates holding the TR-4858 states (SCHEDULING.md 3.5).
 
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"

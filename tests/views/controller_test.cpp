@@ -1,5 +1,5 @@
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/roles.h"

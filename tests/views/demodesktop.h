@@ -4,7 +4,7 @@
 #include "demo/demoestate.h"
 #include "demo/demoscenario.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/store/credentialstore.h"
 #include "models/core/store/historystore.h"

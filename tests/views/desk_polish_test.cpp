@@ -1,7 +1,7 @@
 // The window fits its screen, failing jobs look failed, sources that have not answered yet are
 // loading (not empty), and numbers read down a right edge (desktop).
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"

@@ -1,5 +1,5 @@
+#include "models/core/runtime/sourceadmin.h"
 #include "models/core/services/actions.h"
-#include "models/core/sourceadmin.h"
 #include "models/core/store/config.h"
 #include "views/actiondialog.h"
 #include "views/sourcedialog.h"

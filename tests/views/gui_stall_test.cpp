@@ -1,7 +1,7 @@
 // The Jobs search, the job and volume proxies' cached filter text and typed sort, and
 // the Overview that does not recompute while hidden.
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/roles.h"

@@ -3,7 +3,7 @@
 // or a tooltip.
 
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/cachemodels.h"

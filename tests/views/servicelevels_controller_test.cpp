@@ -3,11 +3,11 @@
 // leading into the standard action preview.
 
 #include "app/desktop/desktopcontroller.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/sharedsettings.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/scheduleservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/sharedsettings.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/servicelevelmodel.h"
 #include "tests/support/qt/corestatus.h"

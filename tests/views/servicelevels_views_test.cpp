@@ -3,7 +3,7 @@
 // dialog and AKS clusters on the Sources page.
 
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/servicelevels.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"

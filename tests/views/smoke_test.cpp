@@ -1,4 +1,4 @@
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/snapshotlistmodel.h"

@@ -2,7 +2,7 @@
 // column ("one wide, mostly empty column takes the spare width"); a free-text column
 // named with setFillColumn() takes the spare width instead.
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/credentialstore.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"

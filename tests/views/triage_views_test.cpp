@@ -1,9 +1,9 @@
 // The Triage page over a live Timeline: keyed updates without resets, the filter bar, "Go to"
 // that selects the volume or job on its page, and the Overview's "Needs attention" links.
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/store/credentialstore.h"
-#include "models/core/timeline.h"
 #include "models/item/activitymodel.h"
 #include "models/item/jobtablemodel.h"
 #include "models/item/projecttablemodel.h"

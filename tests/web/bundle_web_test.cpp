@@ -3,7 +3,7 @@
 
 #include "webfixture.h"
 
-#include "models/core/bundle.h"
+#include "models/core/runtime/bundle.h"
 
 namespace strata::testsupport {
 namespace {

@@ -4,7 +4,7 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 #include "models/rows/resources.h"
 
 namespace strata::testsupport {

@@ -7,8 +7,8 @@
 
 #include "models/core/domain/clock.h"
 #include "models/core/domain/estate.h"
-#include "models/core/engine.h"
-#include "models/core/source.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/sources/source.h"
 #include "models/core/store/credentialstore.h"
 
 #include <QCoreApplication>

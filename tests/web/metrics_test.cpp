@@ -6,7 +6,7 @@
 // Also strata-server's own process, poll and live-delivery figures (runtimeMetricsText).
 #include "web/metrics.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/core/store/credentialstore.h"
 #include "models/rows/forecastrows.h"

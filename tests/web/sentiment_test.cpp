@@ -6,7 +6,7 @@
 #include "web/livefeed.h"
 #include "web/sentimentroutes.h"
 
-#include "models/core/sentimentservice.h"
+#include "models/core/runtime/sentimentservice.h"
 #include "simulators/sentiment/sentimentstream.h"
 #include "simulators/storagegrid/storagegridsimulator.h"
 #include "tests/web/webfixture.h"

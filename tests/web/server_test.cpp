@@ -6,7 +6,7 @@
 #include "web/livefeed.h"
 #include "webfixture.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/rows/resources.h"
 #include "tests/models/computefixture.h"

@@ -1,6 +1,6 @@
 #include "webfixture.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "tests/support/qt/corestatus.h"

@@ -19,8 +19,8 @@ namespace strata::core {
 ///   when the error is not about one input.
 /// - `kind` is what a caller branches on; web's apiErrorFor() maps it to one HTTP status.
 ///
-/// Connector failures become an Error in one place (models/core/connectorerror.h, toError()).
-/// Source polling keeps its own FetchError (models/core/systempoller.h): it is persisted and
+/// Connector failures become an Error in one place (models/core/sources/connectorerror.h, toError()).
+/// Source polling keeps its own FetchError (models/core/sources/systempoller.h): it is persisted and
 /// shown per source with its retry hint. The simulators (simulators/) are test doubles and keep
 /// their `QString *error` out-parameters.
 struct Error

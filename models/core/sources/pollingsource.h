@@ -1,8 +1,8 @@
 #pragma once
 
 #include "models/core/domain/keyed.h"
-#include "models/core/source.h"
-#include "models/core/systempoller.h"
+#include "models/core/sources/source.h"
+#include "models/core/sources/systempoller.h"
 
 #include <QHash>
 #include <QList>

@@ -2,7 +2,7 @@
 
 // The shared settings as the store keeps them (the rate card and the cache targets): their
 // bodies, the start-up precedence between a config file and the store, and audited edits.
-// SharedSettings (models/core/sharedsettings.h) applies them to a running engine.
+// SharedSettings (models/core/runtime/sharedsettings.h) applies them to a running engine.
 
 #include "models/core/domain/error.h"
 #include "models/core/domain/ratecard.h"

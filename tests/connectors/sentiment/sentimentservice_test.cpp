@@ -6,8 +6,8 @@
 
 #include "connectors/sentiment/sentence.h"
 #include "models/core/domain/clock.h"
-#include "models/core/engine.h"
-#include "models/core/sentimentservice.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/sentimentservice.h"
 #include "models/core/store/config.h"
 #include "models/core/store/credentialstore.h"
 #include "simulators/common/serverthread.h"

@@ -2,7 +2,6 @@
 
 #include "connectors/azure/azureclient.h"
 #include "connectors/http/curltransport.h"
-#include "models/core/connectorerror.h"
 #include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
@@ -10,7 +9,8 @@
 #include "models/core/planning/volumecapacity.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/systempoller.h"
+#include "models/core/sources/connectorerror.h"
+#include "models/core/sources/systempoller.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>

@@ -8,15 +8,15 @@
 #include "connectors/kubernetes/reflector.h"
 #include "connectors/prometheus/client.h"
 #include "connectors/prometheus/dcgm.h"
-#include "models/core/connectorerror.h"
 #include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/planning/cachepolicy.h"
 #include "models/core/planning/diagnosis.h"
 #include "models/core/services/historyservice.h"
+#include "models/core/sources/connectorerror.h"
 #include "models/core/sources/kubernetes/kubecompute.h"
-#include "models/core/systempoller.h"
+#include "models/core/sources/systempoller.h"
 
 #include <QCoreApplication>
 #include <QFile>

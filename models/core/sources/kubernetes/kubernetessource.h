@@ -1,9 +1,9 @@
 #pragma once
 
 #include "models/core/planning/cachepolicy.h"
-#include "models/core/source.h"
+#include "models/core/sources/source.h"
+#include "models/core/sources/systempoller.h"
 #include "models/core/store/config.h"
-#include "models/core/systempoller.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

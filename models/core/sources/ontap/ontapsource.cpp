@@ -2,14 +2,14 @@
 
 #include "connectors/http/curltransport.h"
 #include "connectors/ontap/ontapclient.h"
-#include "models/core/connectorerror.h"
 #include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
+#include "models/core/sources/connectorerror.h"
 #include "models/core/sources/ontap/ontapvolumes.h"
-#include "models/core/systempoller.h"
+#include "models/core/sources/systempoller.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>

@@ -5,11 +5,11 @@
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
 #include "connectors/storagegrid/storagegridclient.h"
-#include "models/core/connectorerror.h"
 #include "models/core/domain/convert.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/systempoller.h"
+#include "models/core/sources/connectorerror.h"
+#include "models/core/sources/systempoller.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

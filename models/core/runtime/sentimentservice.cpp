@@ -1,4 +1,4 @@
-#include "models/core/sentimentservice.h"
+#include "models/core/runtime/sentimentservice.h"
 
 #include "connectors/http/curltransport.h"
 #include "connectors/s3/s3client.h"
@@ -6,7 +6,7 @@
 #include "connectors/sentiment/sentence.h"
 #include "models/core/domain/clock.h"
 #include "models/core/domain/convert.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 
 #include <QDateTime>
 #include <QMetaObject>

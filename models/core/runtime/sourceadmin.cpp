@@ -1,6 +1,6 @@
-#include "models/core/sourceadmin.h"
+#include "models/core/runtime/sourceadmin.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/store/sourcerules.h"
 
 #include <QPointer>

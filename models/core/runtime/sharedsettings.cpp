@@ -1,7 +1,7 @@
-#include "models/core/sharedsettings.h"
+#include "models/core/runtime/sharedsettings.h"
 
-#include "models/core/engine.h"
-#include "models/core/replicas.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/replicas.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 

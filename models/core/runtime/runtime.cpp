@@ -1,8 +1,8 @@
-#include "models/core/runtime.h"
+#include "models/core/runtime/runtime.h"
 
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/sharedsettings.h"
 #include "models/core/services/historyservice.h"
-#include "models/core/sharedsettings.h"
 #include "models/core/store/auditspool.h"
 #include "models/core/store/historystore.h"
 

@@ -1,4 +1,4 @@
-#include "models/core/connectorerror.h"
+#include "models/core/sources/connectorerror.h"
 
 #include "models/core/domain/convert.h"
 

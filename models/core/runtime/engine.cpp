@@ -1,5 +1,6 @@
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 
+#include "models/core/runtime/timeline.h"
 #include "models/core/services/cacheservice.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/core/services/scheduleservice.h"
@@ -9,7 +10,6 @@
 #include "models/core/sources/ontap/ontapsource.h"
 #include "models/core/sources/storagegrid/storagegridsource.h"
 #include "models/core/store/credentialstore.h"
-#include "models/core/timeline.h"
 
 #include <QPointer>
 

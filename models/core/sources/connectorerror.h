@@ -4,8 +4,8 @@
 #include "connectors/http/canceltoken.h"
 #include "connectors/http/curltransport.h"
 #include "models/core/domain/error.h"
+#include "models/core/sources/systempoller.h"
 #include "models/core/store/config.h"
-#include "models/core/systempoller.h"
 
 #include <QLoggingCategory>
 

@@ -1,12 +1,12 @@
-#include "models/core/bundle.h"
+#include "models/core/runtime/bundle.h"
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
+#include "models/core/runtime/timeline.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 #include "models/core/store/credentialstore.h"
-#include "models/core/timeline.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

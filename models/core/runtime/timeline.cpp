@@ -1,7 +1,7 @@
-#include "models/core/timeline.h"
+#include "models/core/runtime/timeline.h"
 
 #include "models/core/domain/translate.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
 

@@ -1,10 +1,10 @@
-#include "models/core/replicas.h"
+#include "models/core/runtime/replicas.h"
 
-#include "models/core/bundle.h"
 #include "models/core/domain/action.h"
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
-#include "models/core/engine.h"
+#include "models/core/runtime/bundle.h"
+#include "models/core/runtime/engine.h"
 #include "models/core/services/historyservice.h"
 
 #include <QElapsedTimer>
