@@ -145,6 +145,7 @@ TEST_F(ReplicasTest, EachSourceIsPolledByOneReplicaAndBothShowBoth)
     // Polls reach the simulator from the owner only: refreshing on the follower asks nothing.
     const int before = simulator->requestCount();
     b.engine->refresh(ofA);
+    // Bounded on purpose: what is checked is that nothing happens, which no condition can await.
     QTest::qWait(500);
     EXPECT_EQ(simulator->requestCount(), before);
     EXPECT_GE(a.coordinator->stats().statesShared, 1);
@@ -167,7 +168,9 @@ TEST_F(ReplicasTest, AChangeAfterAQuietSpellReachesTheOtherReplicaWithoutWaiting
         },
         30000));
     const QString ofA = *a.engine->heldSources().cbegin();
-    QTest::qWait(int(shareEvery.count()) + 500); // quiet: the last records shared are older
+    // The quiet spell is what is tested: real time longer than shareEvery must pass with no change,
+    // so there is nothing to await but the time itself.
+    QTest::qWait(int(shareEvery.count()) + 500);
 
     qint64 used = 0;
     ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),
@@ -211,7 +214,7 @@ TEST_F(ReplicasTest, OneSourcesSharedChangeDoesNotHoldBackAnotherSourceOfTheSame
         30000));
     QStringList held(two->engine->heldSources().cbegin(), two->engine->heldSources().cend());
     held.sort();
-    QTest::qWait(int(shareEvery.count()) + 500); // quiet
+    QTest::qWait(int(shareEvery.count()) + 500); // the quiet spell under test, as above
 
     qint64 used = 0;
     ASSERT_EQ(simulator->changeVolumeUsed(QStringLiteral("svm_ai"), QStringLiteral("chest_xray"), 1 << 20, &used),

@@ -213,7 +213,9 @@ TEST_P(SourceLeaseDialects, ASilentReplicasSourcesMoveToTheLiveOnesAfterTheLease
     EXPECT_EQ(heldBy(*early, QStringLiteral("a")), 2);
     EXPECT_EQ(early->takenOver, 0);
 
-    // b and c keep renewing while a's leases run out.
+    // b and c keep renewing while a's leases run out. A lease expires by the database's own clock
+    // (its now(), shared by every replica), so real time must pass: the sleeps are the renewal
+    // period of a live replica, not a wait for a condition.
     int takenOver = 0;
     for (int slept = 0; slept < ttl + 300; slept += 300) {
         QThread::msleep(300);
