@@ -3,6 +3,7 @@
 #include "connectors/http/curlcall.h"
 
 #include <curl/curl.h>
+#include <openssl/crypto.h>
 
 #include <algorithm>
 #include <array>
@@ -26,6 +27,13 @@ void ensureCurlGlobalInit()
 {
     static std::once_flag once;
     std::call_once(once, [] {
+        // OpenSSL's own exit handler frees its global state while other threads may still be
+        // ending (a resolver thread, a watch being torn down), and frees one block twice when they
+        // meet (openssl/openssl#6214; seen here as an exit-time double free under ASan). The
+        // process is ending: the operating system reclaims the memory, so no handler is
+        // registered. It must come before curl initialises OpenSSL; in the apps, Qt's TLS backend
+        // may have come first, and then its handler stays.
+        OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr);
         curl_global_init(CURL_GLOBAL_DEFAULT);
     });
 }
