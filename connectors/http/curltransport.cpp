@@ -3,7 +3,6 @@
 #include "connectors/http/curlcall.h"
 
 #include <curl/curl.h>
-#include <openssl/crypto.h>
 
 #include <algorithm>
 #include <array>
@@ -11,6 +10,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <openssl/crypto.h>
 #include <optional>
 #include <vector>
 
