@@ -28,7 +28,11 @@ set(strata_layering_rules
     "^models/core/store/!^\"(models|connectors)/!the store includes only the domain below it!^\"(models/core/(domain|store)/|connectors/result\\.h\")"
     "^models/core/planning/!^\"(models|connectors)/!planning computes over the domain and the store only!^\"(models/core/(domain|store|planning)/|connectors/result\\.h\")"
     "^models/core/services/!^\"(models|connectors)/!services run over planning, the store and the domain, never the engine or a source!^\"(models/core/(domain|store|planning|services)/|connectors/result\\.h\")"
-    "^models/core/sources/!^\"models/!sources never include the engine or the runtime above them!^\"models/core/(domain|store|planning|services|sources)/")
+    "^models/core/sources/!^\"models/!sources never include the engine or the runtime above them!^\"models/core/(domain|store|planning|services|sources)/"
+    "^models/core/sources/ontap/!^\"(models/core/sources/(azure|kubernetes|storagegrid)/|connectors/(azure|kubernetes|prometheus|storagegrid|dataset|s3|sentiment)/)!a system's source uses its own connector only and no other system's source"
+    "^models/core/sources/azure/!^\"(models/core/sources/(ontap|kubernetes|storagegrid)/|connectors/(ontap|kubernetes|prometheus|storagegrid|dataset|s3|sentiment)/)!a system's source uses its own connector only and no other system's source"
+    "^models/core/sources/kubernetes/!^\"(models/core/sources/(ontap|azure|storagegrid)/|connectors/(ontap|azure|storagegrid|dataset|s3|sentiment)/)!a system's source uses its own connector only and no other system's source"
+    "^models/core/sources/storagegrid/!^\"(models/core/sources/(ontap|azure|kubernetes)/|connectors/(ontap|azure|kubernetes|prometheus|sentiment)/)!a system's source uses its own connector only and no other system's source")
 set(strata_layering_folders connectors models views web simulators demo)
 
 # Appends to `out_var` one line per forbidden include under `root`.
@@ -128,7 +132,9 @@ set(breaks
     "models/core/services/z.h|#include \"models/core/sources/ontap/ontapsource.h\""
     "models/core/sources/ontap/a.cpp|#include \"models/core/runtime/engine.h\""
     "models/core/sources/b.h|#include \"models/rows/resources.h\""
-    "models/core/loose.h|#include \"models/core/domain/records.h\"")
+    "models/core/loose.h|#include \"models/core/domain/records.h\""
+    "models/core/sources/azure/c.cpp|#include \"connectors/ontap/ontapclient.h\""
+    "models/core/sources/storagegrid/d.h|#include \"models/core/sources/kubernetes/kubecompute.h\"")
 set(clean
     "web/ok.cpp|#include \"models/rows/resources.h\""
     "demo/ok.cpp|#include \"simulators/ontap/ontapsimulator.h\""
@@ -143,6 +149,7 @@ set(clean
     "models/core/planning/ok.h|#include \"models/core/planning/forecast.h\""
     "models/core/services/ok.cpp|#include \"models/core/planning/chargeback.h\""
     "models/core/sources/ontap/ok.cpp|#include \"connectors/ontap/ontapclient.h\""
+    "models/core/sources/storagegrid/ok.cpp|#include \"connectors/dataset/datasetstore.h\""
     "models/core/sources/ok.h|#include \"models/core/services/actions.h\""
     "models/core/runtime/ok.cpp|#include \"models/core/sources/ontap/ontapsource.h\""
     "web/node_modules/x/ok.h|#include \"app/cli/cli.h\"")

@@ -1,19 +1,15 @@
 #include "models/core/runtime/engine.h"
 
+#include "models/core/runtime/sourcefactory.h"
 #include "models/core/runtime/timeline.h"
 #include "models/core/services/cacheservice.h"
 #include "models/core/services/capacityforecast.h"
 #include "models/core/services/scheduleservice.h"
 #include "models/core/services/servicelevels.h"
-#include "models/core/sources/azure/azuresource.h"
-#include "models/core/sources/kubernetes/kubernetessource.h"
-#include "models/core/sources/ontap/ontapsource.h"
-#include "models/core/sources/storagegrid/storagegridsource.h"
+#include "models/core/sources/source.h"
 #include "models/core/store/credentialstore.h"
 
 #include <QPointer>
-
-#include <type_traits>
 
 namespace strata::core {
 
@@ -85,9 +81,7 @@ void Engine::setCacheTargets(const QList<CacheTargetConfig> &targets)
 {
     m_cacheTargets = targets;
     for (Source *s : std::as_const(m_sources)) {
-        if (auto *kube = qobject_cast<KubernetesSource *>(s)) {
-            kube->setCacheTargets(targets);
-        }
+        s->setCacheTargets(targets);
     }
 }
 
@@ -206,31 +200,15 @@ void Engine::startSource(const SourceConfig &config)
             return;
         }
         self->m_blocked.remove(config.name);
-        // ONTAP and Azure sources take the same dependencies.
-        const auto makeVolumeSource = [&self, &config, &secret](auto type) -> Source * {
-            using S = typename decltype(type)::type;
-            return new S(config,
+        Source *source =
+            createSource(config,
                          secret.value_or(QString()),
-                         typename S::Deps{*self->m_estate,
-                                          self->m_deps.clock,
-                                          self->m_pool,
-                                          self->m_deps.history,
-                                          self->m_serviceLevels.get()},
-                         self);
-        };
-        Source *source = nullptr;
-        switch (config.kind) {
-        case SourceKind::Ontap:
-            source = makeVolumeSource(std::type_identity<OntapSource>());
-            break;
-        case SourceKind::Kubernetes: {
-            auto *kube = new KubernetesSource(
-                config,
-                secret.value_or(QString()),
-                KubernetesSource::Deps{*self->m_estate,
+                         SourceContext{*self->m_estate,
                                        self->m_deps.clock,
                                        self->m_pool,
                                        self->m_deps.history,
+                                       self->m_serviceLevels.get(),
+                                       self->m_deps.user,
                                        [self](const QString &datasetSource,
                                               const QString &datasetId,
                                               const QString &commitId) -> Result<CommitLocation> {
@@ -239,32 +217,13 @@ void Engine::startSource(const SourceConfig &config)
                                                return core::fail(Error::make(Error::Kind::Unavailable, {}));
                                            }
                                            return self->resolveCommit(datasetSource, datasetId, commitId);
-                                       }},
-                self);
-            kube->setCacheTargets(self->m_cacheTargets);
-            if (self->m_deps.firstPollDeadline.count() > 0) {
-                KubernetesSource::Timeouts timeouts = kube->timeouts();
-                timeouts.firstSync = self->m_deps.firstPollDeadline;
-                kube->setTimeouts(timeouts);
-            }
-            source = kube;
-            break;
-        }
-        case SourceKind::Azure:
-            source = makeVolumeSource(std::type_identity<AzureSource>());
-            break;
-        case SourceKind::StorageGrid:
-            source = new StorageGridSource(
-                config,
-                secret.value_or(QString()),
-                StorageGridSource::Deps{
-                    *self->m_estate, self->m_deps.clock, self->m_pool, self->m_deps.history, self->m_deps.user},
-                self);
-            break;
-        }
+                                       },
+                                       self->m_deps.firstPollDeadline},
+                         self);
         if (!source) {
             return;
         }
+        source->setCacheTargets(self->m_cacheTargets);
         self->m_sources.insert(config.name, source);
         self->m_actions->setExecutor(config.name, source->actionExecutor());
         const QString name = config.name;
@@ -307,16 +266,16 @@ void Engine::resolveS3Secret(const SourceConfig &config)
         if (!self || self->m_startGeneration.value(name) != generation) {
             return;
         }
-        auto *grid = qobject_cast<StorageGridSource *>(self->m_sources.value(name));
-        if (!grid) {
+        Source *source = self->m_sources.value(name);
+        if (!source) {
             return;
         }
         if (!error.isEmpty() || !secret) {
-            grid->setS3Secret(QString(),
-                              error.isEmpty() ? tr("No S3 secret is stored for %1.").arg(name)
-                                              : tr("Cannot read the S3 secret of %1: %2").arg(name, error));
+            source->setS3Secret(QString(),
+                                error.isEmpty() ? tr("No S3 secret is stored for %1.").arg(name)
+                                                : tr("Cannot read the S3 secret of %1: %2").arg(name, error));
         } else {
-            grid->setS3Secret(*secret);
+            source->setS3Secret(*secret, QString());
         }
         self->checkAllPolled();
     };

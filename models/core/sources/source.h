@@ -43,6 +43,18 @@ public:
     /// True once the inventory poll completed at least once (successfully or not).
     [[nodiscard]] virtual bool hasPolledOnce() const = 0;
 
+    /// The config's cache targets. A Kubernetes source runs the loader and evictor Jobs of the
+    /// targets on its cluster; the other kinds have none to run.
+    virtual void setCacheTargets(const QList<CacheTargetConfig> &targets) { Q_UNUSED(targets) }
+    /// The S3 secret key of a source with a dataset hub (StorageGRID), resolved apart from its
+    /// password, or why it could not be read (`error`, then `secret` is empty). The other kinds
+    /// have no S3 endpoint.
+    virtual void setS3Secret(const QString &secret, const QString &error)
+    {
+        Q_UNUSED(secret)
+        Q_UNUSED(error)
+    }
+
     /// Its live volume performance feed, or null when the system has none (or polls it
     /// regardless of interest).
     [[nodiscard]] IPerformanceProvider *performanceProvider();

@@ -108,7 +108,7 @@ public:
     /// and evictor Jobs are read every cache poll, reconciled (the ConfigMap is rewritten when a
     /// record moved) and published as CacheTarget/CachedCommit records with the eviction policy
     /// applied. Targets of other sources are ignored.
-    void setCacheTargets(const QList<CacheTargetConfig> &targets);
+    void setCacheTargets(const QList<CacheTargetConfig> &targets) override;
     [[nodiscard]] QList<CacheTargetConfig> cacheTargets() const { return m_cacheTargets; }
     /// How often cache state is read (default 5 s; loads show progress at this pace).
     void setCachePollInterval(std::chrono::milliseconds interval);

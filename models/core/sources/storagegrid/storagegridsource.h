@@ -65,7 +65,7 @@ public:
     void stop() override;
     /// The S3 secret key (resolved by the Engine). Starts or resumes the hub poll. `error`
     /// non-empty: the secret cannot be read; the hub shows AuthRequired with it.
-    void setS3Secret(const QString &secret, const QString &error = {});
+    void setS3Secret(const QString &secret, const QString &error = {}) override;
 
     // IActionExecutor
     [[nodiscard]] ActionPreview preview(const ActionRequest &request) const override;
