@@ -1,6 +1,5 @@
 #include "views/volumefilterproxy.h"
 
-#include "models/core/planning/volumecapacity.h"
 #include "models/item/volumetablemodel.h"
 #include "views/recordroworder.h"
 
@@ -25,8 +24,9 @@ public:
         , m_volumes(snapshot ? nullptr : &volumes)
         , m_source(std::move(source))
         , m_state(std::move(state))
-        , m_column(column)
-        , m_perf(column >= VTM::Iops ? volumes.perfs() : QHash<QString, core::Ptr<core::VolumePerf>>())
+        , m_field(VTM::field(column))
+        , m_perf(m_field && core::isVolumePerfField(*m_field) ? volumes.perfs()
+                                                              : QHash<QString, core::Ptr<core::VolumePerf>>())
     {}
 
     bool accepts(int row) const override
@@ -40,63 +40,31 @@ public:
 
     int compare(int left, int right) const override
     {
-        const core::Volume &a = record(left);
-        const core::Volume &b = record(right);
-        const auto text = [](const QString &x, const QString &y) {
-            const int c = x.compare(y, Qt::CaseInsensitive);
-            return c < 0 ? -1 : (c > 0 ? 1 : 0);
-        };
-        const auto style = [](const core::Volume &v) {
-            return v.isFlexCache ? QStringLiteral("flexcache") : v.style;
-        };
-        switch (m_column) {
-        case VTM::Name:
-            return text(a.name, b.name);
-        case VTM::Source:
-            return text(a.source, b.source);
-        case VTM::Svm:
-            return text(a.svm, b.svm);
-        case VTM::State:
-            return text(a.state, b.state);
-        case VTM::Style:
-            return text(style(a), style(b));
-        case VTM::Size:
-            return recordOrder(a.sizeBytes, b.sizeBytes);
-        case VTM::Used: // unknown space sorts before every figure
-            return recordOrder(a.usedBytes, b.usedBytes);
-        case VTM::PercentUsed:
-            return recordOrder(core::volumeCapacity(a).percentUsed, core::volumeCapacity(b).percentUsed);
-        case VTM::Available:
-            return recordOrder(a.availableBytes, b.availableBytes);
-        case VTM::Qos:
-            return text(a.qosPolicy, b.qosPolicy);
-        case VTM::Snapshots:
-            return recordOrder(a.snapshotCount, b.snapshotCount);
-        case VTM::Iops:
-        case VTM::Throughput:
-        case VTM::Latency:
-            return recordOrder(perfValue(a), perfValue(b));
-        default:
+        if (!m_field) {
             return 0;
         }
+        const core::Volume &a = record(left);
+        const core::Volume &b = record(right);
+        if (!core::isVolumePerfField(*m_field)) {
+            return core::compareFieldValues(core::fieldValue(*m_field, core::VolumeRow{a}),
+                                            core::fieldValue(*m_field, core::VolumeRow{b}));
+        }
+        const core::Ptr<core::VolumePerf> pa = perfOf(a);
+        const core::Ptr<core::VolumePerf> pb = perfOf(b);
+        return core::compareFieldValues(core::fieldValue(*m_field, core::VolumeRow{a, pa.get()}),
+                                        core::fieldValue(*m_field, core::VolumeRow{b, pb.get()}));
     }
 
 private:
-    /// The performance column's figure, -1 without a sample (as RawValueRole).
-    double perfValue(const core::Volume &v) const
+    core::Ptr<core::VolumePerf> perfOf(const core::Volume &v) const
     {
-        const core::Ptr<core::VolumePerf> perf = (m_volumes ? m_volumes->perfs() : m_perf).value(core::estateKey(v));
-        if (!perf) {
-            return -1.0;
-        }
-        return m_column == VTM::Iops ? perf->totalIops
-                                     : (m_column == VTM::Throughput ? perf->throughputBps : perf->latencyUs);
+        return (m_volumes ? m_volumes->perfs() : m_perf).value(core::estateKey(v));
     }
 
     const VTM *m_volumes; ///< live: the performance samples as they are now
     QString m_source;
     QString m_state;
-    int m_column;
+    const core::Field<core::VolumeRow> *m_field;
     QHash<QString, core::Ptr<core::VolumePerf>> m_perf;
 };
 

@@ -14,7 +14,7 @@ namespace strata::web {
 /// that keeps older clients working (a new field, header or route). Served as the
 /// X-Strata-Api-Version header of every response and by GET /api/v1/version. History and what
 /// each version changed: docs/api-changelog.md.
-inline constexpr char kApiVersion[] = "1.4";
+inline constexpr char kApiVersion[] = "1.5";
 
 /// Why the API refuses or fails a request. Each reason has exactly one HTTP status and one
 /// machine-readable code; every error reply of strata-server's API is built from this map.

@@ -11,6 +11,7 @@
 #include "models/rows/resources.h"
 #include "models/rows/triagerows.h"
 
+#include <QJsonObject>
 #include <QUrlQuery>
 
 #include <algorithm>
@@ -139,13 +140,29 @@ void getResource(RouteCall &call)
     c.replyJson(std::move(call.responder), keyedRows(resource, *rows), HttpStatus::Ok, revision);
 }
 
+void getFields(RouteCall &call)
+{
+    ServerContext &c = call.context;
+    const QString resource = rows::normaliseResource(call.args.at(0));
+    const std::optional<QJsonArray> fields = rows::resourceFields(resource);
+    if (!fields) {
+        c.replyError(std::move(call.responder),
+                     ApiError::NotFound,
+                     QStringLiteral("no field list for \"%1\"").arg(call.args.at(0)));
+        return;
+    }
+    c.replyJson(std::move(call.responder),
+                QJsonObject{{QStringLiteral("resource"), resource}, {QStringLiteral("fields"), *fields}});
+}
+
 } // namespace
 
 void registerResourceRoutes(Router &router)
 {
     using Method = Router::Method;
     using Access = Router::Access;
-    router.add({{Method::Get, QStringLiteral("/api/v1/<arg>"), Access::Public, Role::Viewer, &getResource}});
+    router.add({{Method::Get, QStringLiteral("/api/v1/fields/<arg>"), Access::Read, Role::Viewer, &getFields},
+                {Method::Get, QStringLiteral("/api/v1/<arg>"), Access::Public, Role::Viewer, &getResource}});
 }
 
 } // namespace strata::web

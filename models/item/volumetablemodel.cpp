@@ -8,7 +8,11 @@ namespace strata::models {
 VolumeTableModel::VolumeTableModel(core::Estate &estate, QObject *parent)
     : KeyedTableModel(ColumnCount, parent)
 {
-    setNumericColumns({Size, Used, PercentUsed, Available, Snapshots, Iops, Throughput, Latency});
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (core::isNumericField(field(c)->kind)) {
+            setNumericColumns({c});
+        }
+    }
     follow(estate.volumes(), &estate, &core::Estate::volumesChanged);
     core::VolumePerfDiff perf;
     perf.added = estate.volumePerf().all();
@@ -75,88 +79,37 @@ QVariant VolumeTableModel::recordData(const core::Volume &v, const QModelIndex &
     }
 }
 
+core::VolumeRow VolumeTableModel::joined(const core::Volume &v) const
+{
+    const auto perf = m_perf.constFind(core::estateKey(v));
+    return {v, perf == m_perf.cend() ? nullptr : perf->get()};
+}
+
 std::optional<QVariant> VolumeTableModel::sortData(const core::Volume &v, int column) const
 {
-    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
-    switch (column) {
-    case Size:
-        return v.sizeBytes;
-    // Unknown space is a null QVariant, which sorts before every figure.
-    case Used:
-        return v.usedBytes ? QVariant(*v.usedBytes) : QVariant();
-    case PercentUsed:
-        if (const std::optional<double> percent = core::volumeCapacity(v).percentUsed) {
-            return *percent;
-        }
-        return QVariant();
-    case Available:
-        return v.availableBytes ? QVariant(*v.availableBytes) : QVariant();
-    case Snapshots:
-        return v.snapshotCount;
-    case Iops:
-        return perf ? perf->totalIops : -1.0;
-    case Throughput:
-        return perf ? perf->throughputBps : -1.0;
-    case Latency:
-        return perf ? perf->latencyUs : -1.0;
-    default:
-        return std::nullopt;
-    }
+    const core::Field<core::VolumeRow> *f = field(column);
+    return f ? std::optional<QVariant>(core::fieldValue(*f, joined(v))) : std::nullopt;
 }
 
 QVariant VolumeTableModel::displayData(const core::Volume &v, int column) const
 {
-    const core::Ptr<core::VolumePerf> perf = m_perf.value(core::estateKey(v));
-    switch (column) {
-    case Name:
-        return v.name;
-    case Source:
-        return v.source;
-    case Svm:
-        return v.svm;
-    case State:
-        return v.state;
-    case Style:
-        return v.isFlexCache ? QStringLiteral("flexcache") : v.style;
-    case Size:
-        return core::formatBytes(v.sizeBytes);
-    case Used:
-        return core::formatBytes(v.usedBytes);
-    case PercentUsed:
-        return core::formatPercent(core::volumeCapacity(v).percentUsed);
-    case Available:
-        return core::formatBytes(v.availableBytes);
-    case Qos:
-        return v.qosPolicy;
-    case Snapshots:
-        return v.snapshotCount;
-    case Iops:
-        return perf ? QString::number(perf->totalIops, 'f', 0) : QString();
-    case Throughput:
-        return perf ? core::formatRate(perf->throughputBps) : QString();
-    case Latency:
-        return perf ? QString(QString::number(perf->latencyUs / 1000.0, 'f', 2) + QStringLiteral(" ms")) : QString();
-    default:
-        return {};
-    }
+    const core::Field<core::VolumeRow> *f = field(column);
+    return f ? QVariant(core::fieldText(*f, joined(v))) : QVariant();
+}
+
+QString VolumeTableModel::columnToolTip(int column) const
+{
+    const core::Field<core::VolumeRow> *f = field(column);
+    return f && *f->help ? core::fieldTitle(f->help) : QString();
 }
 
 QStringList VolumeTableModel::columnTitles() const
 {
-    return {tr("Name"),
-            tr("Source"),
-            tr("SVM"),
-            tr("State"),
-            tr("Style"),
-            tr("Size"),
-            tr("Used"),
-            tr("% Used"),
-            tr("Available"),
-            tr("QoS policy"),
-            tr("Snapshots"),
-            tr("IOPS"),
-            tr("Throughput"),
-            tr("Latency")};
+    QStringList titles;
+    for (int c = 0; c < ColumnCount; ++c) {
+        titles.append(core::fieldTitle(field(c)->title));
+    }
+    return titles;
 }
 
 void VolumeTableModel::setSourceStatus(const core::SourceStatus &status)
@@ -195,7 +148,15 @@ void VolumeTableModel::applyPerf(const core::VolumePerfDiff &diff)
             touch(key);
         }
     }
-    emitChanged(std::move(rows), Iops, Latency);
+    int first = ColumnCount;
+    int last = -1;
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (core::isVolumePerfField(*field(c))) {
+            first = std::min(first, c);
+            last = std::max(last, c);
+        }
+    }
+    emitChanged(std::move(rows), first, last);
 }
 
 } // namespace strata::models

@@ -1,7 +1,7 @@
 #include "models/rows/resources.h"
 
 #include "models/core/domain/estate.h"
-#include "models/core/planning/volumecapacity.h"
+#include "models/core/planning/volumefields.h"
 #include "models/core/runtime/engine.h"
 #include "models/core/runtime/timeline.h"
 #include "models/core/services/capacityforecast.h"
@@ -9,6 +9,7 @@
 #include "models/core/sources/source.h"
 #include "models/rows/computerows.h"
 #include "models/rows/datarows.h"
+#include "models/rows/fieldrows.h"
 #include "models/rows/forecastrows.h"
 #include "models/rows/levelrows.h"
 #include "models/rows/overviewrows.h"
@@ -174,65 +175,19 @@ ResultSet sourceRows(const QList<core::SourceStatus> &statuses)
     return rs;
 }
 
+std::optional<QJsonArray> resourceFields(const QString &resource)
+{
+    if (resource == QLatin1String("volumes")) {
+        return fieldDescriptions(core::volumeFields());
+    }
+    return std::nullopt;
+}
+
 ResultSet volumeRows(const std::vector<core::Ptr<core::Volume>> &volumes)
 {
-    ResultSet rs;
-    rs.columns = {{QStringLiteral("source"), QStringLiteral("SOURCE")},
-                  {QStringLiteral("id"), QString()},
-                  {QStringLiteral("name"), QStringLiteral("NAME")},
-                  {QStringLiteral("svm"), QStringLiteral("SVM")},
-                  {QStringLiteral("state"), QStringLiteral("STATE")},
-                  {QStringLiteral("style"), QStringLiteral("STYLE")},
-                  {QStringLiteral("type"), QString()},
-                  {QStringLiteral("size_bytes"), QStringLiteral("SIZE")},
-                  {QStringLiteral("usable_bytes"), QStringLiteral("USABLE")},
-                  {QStringLiteral("used_bytes"), QStringLiteral("USED")},
-                  {QStringLiteral("available_bytes"), QStringLiteral("AVAILABLE")},
-                  {QStringLiteral("percent_used"), QStringLiteral("%USED")},
-                  {QStringLiteral("snapshot_count"), QStringLiteral("SNAPSHOTS")},
-                  {QStringLiteral("snapshot_reserve_percent"), QString()},
-                  {QStringLiteral("snapshot_reserve_bytes"), QString()},
-                  {QStringLiteral("qos_policy"), QStringLiteral("QOS")},
-                  {QStringLiteral("aggregate"), QString()},
-                  {QStringLiteral("is_flexcache"), QString()},
-                  {QStringLiteral("clone_parent"), QString()},
-                  {QStringLiteral("nas_path"), QStringLiteral("PATH")}};
-    for (const core::Ptr<core::Volume> &v : volumes) {
-        // Space the system did not report (an offline ONTAP volume) is null in JSON, "—" in tables.
-        // % used is of the active file system (usable: the size less the snapshot reserve).
-        const core::VolumeCapacity capacity = core::volumeCapacity(*v);
-        const QVariant pct =
-            capacity.percentUsed ? QVariant(std::round(*capacity.percentUsed * 10.0) / 10.0) : QVariant();
-        QStringList display(rs.columns.size());
-        display[7] = core::formatBytes(v->sizeBytes);
-        display[8] = core::formatBytes(capacity.usableBytes);
-        display[9] = core::formatBytes(v->usedBytes);
-        display[10] = core::formatBytes(v->availableBytes);
-        display[11] =
-            capacity.percentUsed ? QString::number(pct.toDouble(), 'f', 1) : QString::fromUtf16(core::kUnknownText);
-        rs.addRow({v->source,
-                   v->id,
-                   v->name,
-                   v->svm,
-                   v->state,
-                   v->style,
-                   v->type,
-                   v->sizeBytes,
-                   capacity.usableBytes,
-                   v->usedBytes ? QVariant(*v->usedBytes) : QVariant(),
-                   v->availableBytes ? QVariant(*v->availableBytes) : QVariant(),
-                   pct,
-                   v->snapshotCount,
-                   v->snapshotReservePercent,
-                   capacity.reserveBytes,
-                   v->qosPolicy,
-                   v->aggregate,
-                   v->isFlexCache,
-                   v->cloneParent,
-                   v->nasPath},
-                  display);
-    }
-    return rs;
+    return fieldRows(core::volumeFields(), volumes, [](const core::Volume &v) {
+        return core::VolumeRow{v};
+    });
 }
 
 ResultSet snapshotRows(const std::vector<core::Ptr<core::Snapshot>> &snapshots)

@@ -5,6 +5,7 @@
 #include "models/rows/output.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QList>
 #include <QStringList>
 
@@ -71,6 +72,11 @@ struct ResourceFilter
 /// nullopt for an unknown resource.
 std::optional<ResultSet>
 resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now);
+
+/// The fields the rows of `resource` carry, for a client that builds its table from them (the
+/// web console): rows::fieldDescriptions of the resource's schema. nullopt for a resource whose
+/// rows are not built from a field schema yet.
+std::optional<QJsonArray> resourceFields(const QString &resource);
 
 /// `get sources`: keys name, kind, url, health, stale, system, version, last_success,
 /// latency_ms (null until a poll), last_error.

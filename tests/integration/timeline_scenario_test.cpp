@@ -164,6 +164,15 @@ TEST(TimelineScenario, AlertPreemptionAndPoolChangeAppearInOrder)
         const auto c4 = engine.estate().jobs().find(k.name, k.name + QStringLiteral("/runai-team-c/c-4-gg"));
         return c4 && c4->status == core::JobStatus::Preempted;
     }));
+    // The timeline's entry follows the scheduler's event, which a busy machine can deliver after
+    // the job's status: wait for the entry itself.
+    ASSERT_TRUE(waitForTimeline([&] {
+        const std::vector<core::TimelineEntry> all = timeline.entries();
+        return std::any_of(all.cbegin(), all.cend(), [](const core::TimelineEntry &e) {
+            return e.category == core::TimelineCategory::Scheduler && e.title == QLatin1String("Job preempted")
+                   && e.objectId == QLatin1String("runai-team-c/c-4-gg");
+        });
+    }));
 
     // 4. criteo-data moves from its Standard pool to pool-premium.
     core::Ptr<core::Volume> criteo;

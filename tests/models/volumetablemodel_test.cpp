@@ -222,7 +222,7 @@ TEST_F(VolumeModelTest, Perf_UpdatesOnlyPerfColumns)
     EXPECT_EQ(topLeft.row(), 1);
     EXPECT_EQ(topLeft.column(), models::VolumeTableModel::Iops);
     EXPECT_EQ(bottomRight.column(), models::VolumeTableModel::Latency);
-    EXPECT_EQ(model.index(1, models::VolumeTableModel::Iops).data().toString(), QStringLiteral("1234"));
+    EXPECT_EQ(model.index(1, models::VolumeTableModel::Iops).data().toString(), QStringLiteral("1,234"));
     EXPECT_EQ(model.index(1, models::VolumeTableModel::Latency).data().toString(), QStringLiteral("0.42 ms"));
 }
 

@@ -12,6 +12,7 @@
 #include "tests/models/computefixture.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 
 #include <iostream>
 
@@ -61,6 +62,31 @@ TEST_F(WebServerTest, ServesTheRowsTheCliPrintsWithAKeyPerRow)
     const Reply schedules = get(QStringLiteral("/api/v1/schedules"), viewer);
     EXPECT_EQ(schedules.status, 200);
     EXPECT_TRUE(schedules.json().isArray());
+}
+
+TEST_F(WebServerTest, ServesTheFieldsOfAResourceInTheOrderOfItsRows)
+{
+    startServer();
+    EXPECT_EQ(get(QStringLiteral("/api/v1/fields/volumes")).status, 401) << "the field list needs a session";
+    const Login viewer = login(QStringLiteral("viewer"));
+    const Reply r = get(QStringLiteral("/api/v1/fields/vol"), viewer);
+    ASSERT_EQ(r.status, 200) << r.body.toStdString();
+    EXPECT_EQ(r.json().object().value(QLatin1String("resource")).toString(), QStringLiteral("volumes"));
+    const QJsonArray fields = r.json().object().value(QLatin1String("fields")).toArray();
+    const QJsonObject row = get(QStringLiteral("/api/v1/volumes"), viewer).json().array().first().toObject();
+    QStringList keys;
+    for (const QJsonValue &f : fields) {
+        keys.append(f.toObject().value(QLatin1String("key")).toString());
+        EXPECT_FALSE(f.toObject().value(QLatin1String("title")).toString().isEmpty());
+    }
+    QStringList rowKeys = row.keys();
+    rowKeys.removeAll(QStringLiteral("key"));
+    EXPECT_EQ(QSet<QString>(keys.begin(), keys.end()), QSet<QString>(rowKeys.begin(), rowKeys.end()))
+        << "one field per key of a row";
+    EXPECT_EQ(keys.first(), QStringLiteral("name"));
+    EXPECT_EQ(fields.at(keys.indexOf(QStringLiteral("used_bytes"))).toObject().value(QLatin1String("kind")).toString(),
+              QStringLiteral("bytes"));
+    EXPECT_EQ(get(QStringLiteral("/api/v1/fields/no-such-thing"), viewer).status, 404);
 }
 
 TEST_F(WebServerTest, HealthzMetricsAndTheConsolePageNeedNoLogin)

@@ -11,6 +11,7 @@ import * as admin from './pages/admin.js';
 import * as triage from './pages/triage.js';
 import * as forecasts from './pages/forecasts.js';
 import * as chargeback from './pages/chargeback.js';
+import * as volumes from './pages/volumes.js';
 
 const ROUTES = {
   overview: { title: 'Overview', mount: overview.mount },
@@ -19,6 +20,7 @@ const ROUTES = {
   sentiment: { title: 'Sentiment', mount: sentiment.mount },
   datasets: { title: 'Datasets', mount: mountDatasets },
   jobs: { title: 'Jobs', mount: mountJobs },
+  volumes: { title: 'Volumes', mount: volumes.mount },
   'service-levels': { title: 'Service levels', mount: mountServiceLevels },
   forecasts: { title: 'Forecast', mount: forecasts.mount },
   triage: { title: 'Triage', mount: triage.mount },

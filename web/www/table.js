@@ -9,7 +9,7 @@ function colClass(c) {
 
 export class DataTable {
   /// columns: [{key, label, value(row) -> sortable, render(row) -> Node|string, align, width,
-  /// narrow (false: hidden on phone-sized screens)}]
+  /// narrow (false: hidden on phone-sized screens), help (the header's tooltip)}]
   /// actions(row) -> [Node] (operator buttons) or null; emptyText; filter: true for a search box;
   /// rowClass(row) -> a class for the row (e.g. 'row-warn') or null, kept current by updates.
   constructor(container, { columns, actions = null, emptyText = 'Nothing here.', filter = true, caption, sort, rowKey, onRowClick = null, limit = 500, rowClass = null }) {
@@ -28,7 +28,7 @@ export class DataTable {
 
     this.tbody = h('tbody');
     this.ths = columns.map((c) => {
-      const btn = h('button', { type: 'button', class: 'sort', onclick: () => this.sortBy(c.key) }, c.label);
+      const btn = h('button', { type: 'button', class: 'sort', title: c.help || null, onclick: () => this.sortBy(c.key) }, c.label);
       return h('th', { scope: 'col', class: colClass(c), style: c.width ? { width: c.width } : null, dataset: { key: c.key } }, btn);
     });
     const head = h('tr', {}, this.ths, actions ? h('th', { scope: 'col', class: 'actions-col' }, h('span', { class: 'sr-only' }, 'Actions')) : null);

@@ -2,6 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
+#include "models/core/planning/volumefields.h"
 #include "models/core/runtime/engine.h"
 #include "models/core/runtime/timeline.h"
 #include "models/core/services/historyservice.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <tuple>
 #include <type_traits>
+#include <variant>
 #include <zlib.h>
 
 namespace strata::core {
@@ -46,13 +48,13 @@ constexpr char kDocumentChecksumPrefix[] = "strata-sha256:";
 
 // ---- Field lists: one per struct, read by both directions ----
 
-template <class T, class M> struct Field
+template <class T, class M> struct MemberField
 {
     const char *name;
     M T::*member;
 };
 
-template <class T, class M> constexpr Field<T, M> field(const char *name, M T::*member)
+template <class T, class M> constexpr MemberField<T, M> field(const char *name, M T::*member)
 {
     return {name, member};
 }
@@ -81,41 +83,17 @@ template <> struct Fields<SourceStatus>
     }
 };
 
-template <> struct Fields<Volume>
+// Volumes are coded from their field list (planning/volumefields.h): every stored field under
+// its key, the same list the tables are built from.
+template <class T> struct Schema;
+template <> struct Schema<Volume>
 {
-    static auto list()
-    {
-        using S = Volume;
-        return std::make_tuple(field("source", &S::source),
-                               field("id", &S::id),
-                               field("name", &S::name),
-                               field("svm", &S::svm),
-                               field("aggregate", &S::aggregate),
-                               field("aggregate_count", &S::aggregateCount),
-                               field("state", &S::state),
-                               field("style", &S::style),
-                               field("type", &S::type),
-                               field("is_flexcache", &S::isFlexCache),
-                               field("size_bytes", &S::sizeBytes),
-                               field("used_bytes", &S::usedBytes),
-                               field("available_bytes", &S::availableBytes),
-                               field("percent_used", &S::percentUsed),
-                               field("snapshot_reserve_percent", &S::snapshotReservePercent),
-                               field("snapshot_used_bytes", &S::snapshotUsedBytes),
-                               field("snapshot_count", &S::snapshotCount),
-                               field("qos_policy", &S::qosPolicy),
-                               field("clone_parent", &S::cloneParent),
-                               field("nas_path", &S::nasPath),
-                               field("created", &S::created),
-                               field("service_level", &S::serviceLevel),
-                               field("arm_id", &S::armId),
-                               field("resource_group", &S::resourceGroup),
-                               field("location", &S::location),
-                               field("protocols", &S::protocols),
-                               field("qos_type", &S::qosType),
-                               field("throughput_mibps", &S::throughputMibps),
-                               field("provisioning_state", &S::provisioningState));
-    }
+    static std::span<const core::Field<VolumeRow>> fields() { return volumeFields(); }
+};
+template <class T>
+concept HasSchema = requires
+{
+    Schema<T>::fields();
 };
 
 template <> struct Fields<VolumePerf>
@@ -890,16 +868,29 @@ struct Codec<E>
 template <class T> QJsonObject encodeFields(const T &record)
 {
     QJsonObject o;
-    std::apply(
-        [&](const auto &...f) {
-            auto put = [&](const char *name, const QJsonValue &value) {
-                if (!value.isUndefined() && !value.isNull()) {
-                    o.insert(QLatin1StringView(name), value);
-                }
-            };
-            (put(f.name, Codec<std::remove_cvref_t<decltype(record.*(f.member))>>::encode(record.*(f.member))), ...);
-        },
-        Fields<T>::list());
+    auto put = [&](const char *name, const QJsonValue &value) {
+        if (!value.isUndefined() && !value.isNull()) {
+            o.insert(QLatin1StringView(name), value);
+        }
+    };
+    if constexpr (HasSchema<T>) {
+        for (const auto &f : Schema<T>::fields()) {
+            std::visit(
+                [&](auto member) {
+                    if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
+                        put(f.key, Codec<std::remove_cvref_t<decltype(record.*member)>>::encode(record.*member));
+                    }
+                },
+                f.stored);
+        }
+    } else {
+        std::apply(
+            [&](const auto &...f) {
+                (put(f.name, Codec<std::remove_cvref_t<decltype(record.*(f.member))>>::encode(record.*(f.member))),
+                 ...);
+            },
+            Fields<T>::list());
+    }
     return o;
 }
 
@@ -907,31 +898,42 @@ template <class T> bool decodeFields(const QJsonObject &json, T *record, QString
 {
     T out;
     bool ok = true;
-    std::apply(
-        [&](const auto &...f) {
-            auto take = [&](const char *name, auto *member) {
-                if (!ok) {
-                    return;
-                }
-                const QJsonValue value = json.value(QLatin1StringView(name));
-                if (value.isUndefined() || value.isNull()) {
-                    return;
-                }
-                if (!Codec<std::remove_cvref_t<decltype(*member)>>::decode(value, member)) {
-                    ok = false;
-                    if (error) {
-                        *error =
-                            QStringLiteral("%1: unexpected value %2")
-                                .arg(QLatin1StringView(name),
-                                     QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
-                                         .mid(1)
-                                         .chopped(1));
+    auto take = [&](const char *name, auto *member) {
+        if (!ok) {
+            return;
+        }
+        const QJsonValue value = json.value(QLatin1StringView(name));
+        if (value.isUndefined() || value.isNull()) {
+            return;
+        }
+        if (!Codec<std::remove_cvref_t<decltype(*member)>>::decode(value, member)) {
+            ok = false;
+            if (error) {
+                *error = QStringLiteral("%1: unexpected value %2")
+                             .arg(QLatin1StringView(name),
+                                  QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+                                      .mid(1)
+                                      .chopped(1));
+            }
+        }
+    };
+    if constexpr (HasSchema<T>) {
+        for (const auto &f : Schema<T>::fields()) {
+            std::visit(
+                [&](auto member) {
+                    if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
+                        take(f.key, &(out.*member));
                     }
-                }
-            };
-            (take(f.name, &(out.*(f.member))), ...);
-        },
-        Fields<T>::list());
+                },
+                f.stored);
+        }
+    } else {
+        std::apply(
+            [&](const auto &...f) {
+                (take(f.name, &(out.*(f.member))), ...);
+            },
+            Fields<T>::list());
+    }
     if (ok) {
         *record = std::move(out);
     }

@@ -329,6 +329,44 @@ test('utilization: a quota what-if predicts queued jobs and offers the audited q
   await phone.context().close();
 });
 
+test('Volumes: the columns are the server\'s field list and each cell the API\'s figure, on a laptop and a dark phone', async () => {
+  const page = await newPage();
+  await login(page, 'viewer');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.goto(baseUrl + '/#/volumes');
+  await page.locator('#card-volumes tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  const { fields, volumes } = await page.evaluate(async () => ({
+    fields: (await (await fetch('/api/v1/fields/volumes')).json()).fields,
+    volumes: await (await fetch('/api/v1/volumes')).json(),
+  }));
+  const headers = await page.locator('#card-volumes thead th button.sort').allInnerTexts();
+  assert.deepEqual(headers, fields.filter((f) => f.column).map((f) => f.title), 'one column per table field, in the server\'s order');
+  assert.ok(fields.some((f) => f.key === 'percent_used' && f.kind === 'percent'), 'kinds come with the fields');
+  // An offline volume's unknown space reads "—" (never 0 B), and a known figure is the API's.
+  const cell = (key, col) => page.locator(`#card-volumes tbody tr[data-key="${key}"] td[data-col="${col}"]`).innerText();
+  const offline = volumes.find((v) => v.used_bytes == null);
+  assert.ok(offline, 'the demo has a volume whose space is not reported');
+  assert.equal(await cell(`${offline.source}/${offline.id}`, 'used_bytes'), '—');
+  const known = volumes.find((v) => v.percent_used != null);
+  assert.equal(await cell(`${known.source}/${known.id}`, 'percent_used'), known.percent_used.toFixed(1) + ' %');
+  const rows = await page.locator('#card-volumes tbody tr[data-key]').count();
+  assert.equal(rows, Math.min(volumes.length, 500), 'every volume is listed');
+  await shot(page, 'volumes');
+  await page.context().close();
+
+  const phone = await newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true });
+  await login(phone, 'viewer');
+  await phone.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await phone.goto(baseUrl + '/#/volumes');
+  await phone.locator('#card-volumes tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  const shown = await phone.locator('#card-volumes thead th:visible').count();
+  assert.equal(shown, fields.filter((f) => f.column && !f.wide).length, 'a phone shows the table fields not marked wide');
+  await shot(phone, 'volumes-phone-dark');
+  const overflow = await phone.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px`);
+  await phone.context().close();
+});
+
 test('Chargeback: this month per project with totals, a drill-down to jobs and volumes, on a laptop and a dark phone', async () => {
   const page = await newPage();
   await login(page, 'viewer');
@@ -835,6 +873,7 @@ const A11Y_PAGES = [
     return cancelDialog;
   }, '#action-dialog']]],
   ['service-levels', '#card-service-levels tbody tr[data-key]', []],
+  ['volumes', '#card-volumes tbody tr[data-key]', []],
   ['forecasts', '#card-forecasts tbody tr[data-key]', []],
   ['triage', '#card-events tbody tr[data-key]', []],
   ['audit', '#card-audit tbody tr', []],
@@ -850,7 +889,7 @@ const A11Y_PAGES = [
 const A11Y_VIEWER_PAGES = ['datasets', 'jobs', 'service-levels', 'audit'];
 const A11Y_VIEWER_VIEWS = ['light-1280', 'dark-390'];
 // The pages a manager and an admin read every day, saved in every view (the release notes' pictures).
-const A11Y_SHOTS = ['overview', 'utilization', 'chargeback', 'forecasts', 'triage'];
+const A11Y_SHOTS = ['overview', 'utilization', 'chargeback', 'volumes', 'forecasts', 'triage'];
 
 test('accessibility: no critical or serious axe finding on any page, light and dark, laptop and phone', async () => {
   // One sign-in per user, its session shared by the views (sign-ins are queued and rate-limited).
