@@ -166,7 +166,7 @@ TEST_F(CliTest, GetVolumes_OfflineVolumeHasNullSpaceInJsonAndDashInTheTable)
         }
     }
     ASSERT_FALSE(row.isEmpty()) << table.out.toStdString();
-    EXPECT_EQ(row.count(QChar(0x2014)), 3) << row.toStdString(); // USED, AVAILABLE, %USED
+    EXPECT_EQ(row.count(QChar(0x2014)), 4) << row.toStdString(); // USED, %USED, AVAILABLE, SNAPUSED
     EXPECT_FALSE(row.contains(QStringLiteral(" 0 B"))) << row.toStdString();
 }
 

@@ -52,7 +52,7 @@ inline constexpr Field<VolumeRow> kVolumeFields[] = {
     {"snapshot_count", "Snapshots", "SNAPSHOTS", FieldKind::Count, Listed | Desktop | InTable | Wide, &Volume::snapshotCount},
     {"snapshot_reserve_percent", "Snapshot reserve", "", FieldKind::Percent, Listed, &Volume::snapshotReservePercent},
     {"snapshot_reserve_bytes", "Reserve", "", FieldKind::Bytes, Listed, {}, [](const VolumeRow &r) { return QVariant(volumeCapacity(r.volume).reserveBytes); }},
-    {"snapshot_used_bytes", "Snapshot used", "", FieldKind::Bytes, 0, &Volume::snapshotUsedBytes},
+    {"snapshot_used_bytes", "Snapshot used", "SNAPUSED", FieldKind::Bytes, Listed | Desktop | InTable | Wide, &Volume::snapshotUsedBytes, [](const VolumeRow &r) { return r.volume.isAnf() || !r.volume.usedBytes ? QVariant() : QVariant(r.volume.snapshotUsedBytes); }, "Space the snapshots hold, within the snapshot reserve and beyond it (ONTAP space.snapshot.used)"},
     {"aggregate", "Aggregate", "", FieldKind::Text, Listed, &Volume::aggregate, nullptr, "ONTAP: the first aggregate; Azure NetApp Files: the capacity pool"},
     {"aggregate_count", "Aggregates", "", FieldKind::Count, 0, &Volume::aggregateCount},
     {"is_flexcache", "FlexCache", "", FieldKind::Flag, Listed, &Volume::isFlexCache},
