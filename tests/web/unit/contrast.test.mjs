@@ -104,3 +104,19 @@ test('field and button outlines and the focus ring have 3:1 against the panel an
   }
   assert.deepEqual(failures, []);
 });
+
+test('text stays readable on a row or sentence that flashes as a live update arrives (the flash colour)', () => {
+  // A page is read, and axe samples it, while a changed row or a new sentence flashes: every
+  // text colour of the sheet keeps 4.5:1 on --flash, the background the flash starts from.
+  const failures = [];
+  for (const [scheme, vars] of Object.entries(SCHEMES)) {
+    const flash = resolve('var(--flash)', vars);
+    assert.ok(flash, `${scheme}: --flash is a colour`);
+    for (const name of ['--text', '--muted', '--accent']) {
+      const fg = resolve(`var(${name})`, vars);
+      const ratio = contrast(fg, flash);
+      if (ratio < 4.5) failures.push(`${scheme}: ${name} ${hexOf(fg)} on --flash ${hexOf(flash)} is ${ratio.toFixed(2)}:1`);
+    }
+  }
+  assert.deepEqual(failures, []);
+});
