@@ -8,6 +8,7 @@
 
 #include "models/item/jobtablemodel.h"
 #include "models/item/servicelevelmodel.h"
+#include "models/item/volumetablemodel.h"
 #include "tests/views/demodesktop.h"
 #include "views/allocationhistorychart.h"
 #include "views/gpupage.h"
@@ -15,6 +16,7 @@
 #include "views/mainwindow.h"
 #include "views/quotawhatifdialog.h"
 #include "views/servicelevelspage.h"
+#include "views/volumespage.h"
 
 #include <QApplication>
 #include <QDir>
@@ -93,6 +95,19 @@ TEST_F(LaptopLayout, KeyColumnsStayOnScreenAt1280PixelsAndTheRestScroll)
             return engine->allPolledOnce();
         },
         90000));
+
+    // Volumes: the columns of the volume field list; name and capacity stay in view.
+    using V = models::VolumeTableModel;
+    window.showPage(views::MainWindow::Page::Volumes);
+    QTableView *volumes = window.volumesPage()->tableView();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return volumes->model()->rowCount() > 5;
+        },
+        30000));
+    QTest::qWait(300); // the table fitter widens columns to the rows that arrived
+    expectKeyColumnsOnScreen(volumes, {V::Name, V::State, V::Size, V::Used, V::PercentUsed});
+    save(window, QStringLiteral("volumes-1280"));
 
     using L = models::ServiceLevelTableModel;
     window.showPage(views::MainWindow::Page::ServiceLevels);

@@ -136,9 +136,9 @@ TEST_F(LiveFeedDiffTest, AChangeThatLeavesTheRowAsItWasSendsNothing)
     web::LiveFeed feed(engine, 1, 64);
     ASSERT_TRUE(feed.addEstateResource(QStringLiteral("volumes")));
     QSignalSpy diffs(&feed, &web::LiveFeed::diffReady);
-    // snapshotUsedBytes is not a column of `get volumes`: the record changed, the row did not.
+    // aggregateCount is stored but not listed by `get volumes`: the record changed, the row did not.
     core::Volume changed = *volumes[0];
-    changed.snapshotUsedBytes = 4096;
+    changed.aggregateCount = 7;
     volumes[0] = std::make_shared<const core::Volume>(changed);
     publish(volumes);
     QTest::qWait(100); // bounded on purpose: checks that no diff comes (there is no signal for "none")
