@@ -31,19 +31,24 @@ void serveSchedules(ServerContext &c,
     }
     auto holder = std::make_shared<Deferred>(std::move(responder));
     ServerContext *ctx = &c;
-    history->schedules(c.q, [ctx, holder, sources, revision](std::vector<core::ServiceLevelSchedule> stored) {
-        if (!holder->socket) {
-            return;
-        }
-        QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
-        list.removeIf([&](const core::ServiceLevelSchedule &s) {
-            return !sources.isEmpty() && !sources.contains(s.source);
+    history->schedules(
+        c.q, [ctx, holder, sources, revision](const core::Result<std::vector<core::ServiceLevelSchedule>> &stored) {
+            if (!holder->socket) {
+                return;
+            }
+            if (!stored) {
+                ctx->replyError(std::move(holder->responder), stored.error());
+                return;
+            }
+            QList<core::ServiceLevelSchedule> list(stored->begin(), stored->end());
+            list.removeIf([&](const core::ServiceLevelSchedule &s) {
+                return !sources.isEmpty() && !sources.contains(s.source);
+            });
+            ctx->replyJson(std::move(holder->responder),
+                           keyedRows(QStringLiteral("schedules"), rows::scheduleRows(list, ctx->engine.clock().now())),
+                           HttpStatus::Ok,
+                           revision);
         });
-        ctx->replyJson(std::move(holder->responder),
-                       keyedRows(QStringLiteral("schedules"), rows::scheduleRows(list, ctx->engine.clock().now())),
-                       HttpStatus::Ok,
-                       revision);
-    });
 }
 
 /// The facets and checks of `strata get events` on top of the common ones; false after

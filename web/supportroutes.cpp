@@ -34,12 +34,16 @@ void auditLog(RouteCall &call)
     history->auditLog(limit,
                       query.queryItemValue(QStringLiteral("source"), QUrl::FullyDecoded),
                       c.q,
-                      [ctx, holder](std::vector<core::AuditEntry> entries) {
+                      [ctx, holder](const core::Result<std::vector<core::AuditEntry>> &entries) {
                           if (!holder->socket) {
                               return;
                           }
+                          if (!entries) {
+                              ctx->replyError(std::move(holder->responder), entries.error());
+                              return;
+                          }
                           QJsonArray out;
-                          for (const core::AuditEntry &e : entries) {
+                          for (const core::AuditEntry &e : *entries) {
                               out.append(auditEntryToJson(e));
                           }
                           ctx->replyJson(std::move(holder->responder), out);

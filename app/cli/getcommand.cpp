@@ -155,9 +155,14 @@ int listSchedules(const Invocation &in, Polled &polled)
 {
     core::Engine &engine = polled.engine;
     std::vector<core::ServiceLevelSchedule> stored;
+    QString error;
     bool done = false;
-    engine.history()->schedules(&engine, [&](std::vector<core::ServiceLevelSchedule> list) {
-        stored = std::move(list);
+    engine.history()->schedules(&engine, [&](core::Result<std::vector<core::ServiceLevelSchedule>> list) {
+        if (list) {
+            stored = std::move(*list);
+        } else {
+            error = list.error().message;
+        }
         done = true;
     });
     if (!waitFor(
@@ -167,6 +172,9 @@ int listSchedules(const Invocation &in, Polled &polled)
             &engine,
             in.timeoutSeconds)) {
         return in.console.fail(QCoreApplication::translate("cli", "timed out reading the schedules"), 1);
+    }
+    if (!error.isEmpty()) {
+        return in.console.fail(QCoreApplication::translate("cli", "cannot read the schedules: %1").arg(error), 1);
     }
     QList<core::ServiceLevelSchedule> list(stored.begin(), stored.end());
     const QStringList wanted = in.parser.values(in.flags.source);

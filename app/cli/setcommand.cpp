@@ -100,24 +100,30 @@ int setServiceLevel(const Invocation &in, core::Engine &engine, const LevelChang
     const QDateTime now = engine.clock().now();
     // The CLI only stores a schedule: the desktop app or strata-server that runs the source
     // fires it (a short-lived CLI process must not start changes it cannot see through).
-    auto saveSchedule = [&](const core::ServiceLevelSchedule &schedule) -> qint64 {
+    auto saveSchedule = [&](const core::ServiceLevelSchedule &schedule) -> core::Result<qint64> {
         core::HistoryService *history = engine.history();
         if (!history) {
-            return -1;
+            return core::fail(QCoreApplication::translate("cli", "no history store is configured"));
         }
-        qint64 id = 0;
-        bool done = false;
-        history->saveSchedule(schedule, &engine, [&](qint64 newId) {
-            id = newId;
-            done = true;
+        std::optional<core::Result<qint64>> saved;
+        history->saveSchedule(schedule, &engine, [&](core::Result<qint64> id) {
+            saved = std::move(id);
         });
         waitFor(
             [&] {
-                return done;
+                return saved.has_value();
             },
             &engine,
             timeoutSeconds);
-        return done ? id : -1;
+        if (!saved) {
+            return core::fail(QCoreApplication::translate("cli", "the history store did not answer in time"));
+        }
+        return *saved;
+    };
+    const auto notSaved = [&](const core::Error &error) {
+        return fail(QCoreApplication::translate("cli", "the schedule could not be saved in the history store: %1")
+                        .arg(error.message),
+                    1);
     };
     if (!args.at.isEmpty() || !args.window.isEmpty()) {
         core::ServiceLevelSchedule schedule;
@@ -163,12 +169,11 @@ int setServiceLevel(const Invocation &in, core::Engine &engine, const LevelChang
             }
             o.insert(QStringLiteral("upcoming"), edges);
             if (!args.dryRun) {
-                const qint64 id = saveSchedule(schedule);
-                if (id <= 0) {
-                    return fail(
-                        QCoreApplication::translate("cli", "the schedule could not be saved in the history store"), 1);
+                const core::Result<qint64> id = saveSchedule(schedule);
+                if (!id) {
+                    return notSaved(id.error());
                 }
-                o.insert(QStringLiteral("schedule_id"), id);
+                o.insert(QStringLiteral("schedule_id"), *id);
             }
             out << QJsonDocument(o).toJson(QJsonDocument::Indented);
             return 0;
@@ -183,15 +188,15 @@ int setServiceLevel(const Invocation &in, core::Engine &engine, const LevelChang
             out << QCoreApplication::translate("cli", "Dry run: nothing was scheduled.") << '\n';
             return 0;
         }
-        const qint64 id = saveSchedule(schedule);
-        if (id <= 0) {
-            return fail(QCoreApplication::translate("cli", "the schedule could not be saved in the history store"), 1);
+        const core::Result<qint64> id = saveSchedule(schedule);
+        if (!id) {
+            return notSaved(id.error());
         }
         out << QCoreApplication::translate(
                    "cli",
                    "Scheduled as #%1. It runs in the Strata desktop app or strata-server that has source %2; "
                    "the preview is checked again when it runs.")
-                   .arg(id)
+                   .arg(*id)
                    .arg(volume.source)
             << '\n';
         return 0;

@@ -19,6 +19,7 @@
 #include <future>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -98,7 +99,7 @@ protected:
         e.heartbeat = clock.now();
         ASSERT_TRUE(history->journalIntent(e));
         if (!handle.isEmpty()) {
-            ASSERT_TRUE(history->journalProgress(id, e.phase, handle, e.heartbeat));
+            ASSERT_TRUE(valueOf(history->journalProgress(id, e.phase, handle, e.heartbeat)));
         }
     }
 
@@ -109,8 +110,8 @@ protected:
         history->flush();
         std::vector<AuditEntry> entries;
         bool done = false;
-        history->auditLog(0, {}, QCoreApplication::instance(), [&](std::vector<AuditEntry> list) {
-            entries = std::move(list);
+        history->auditLog(0, {}, QCoreApplication::instance(), [&](Result<std::vector<AuditEntry>> list) {
+            entries = valueOf(std::move(list));
             done = true;
         });
         EXPECT_TRUE(QTest::qWaitFor(
@@ -237,7 +238,7 @@ TEST_F(ActionRecoveryTest, SubmittedActionIsJournaledBeforeItRunsAndClosedAfter)
     history->flush();
     SqlHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
     ASSERT_TRUE(succeeded(reader.open()));
-    const auto entry = reader.journalEntry(id);
+    const auto entry = valueOf(reader.journalEntry(id));
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->phase, QStringLiteral("finished"));
     EXPECT_EQ(entry->outcome, QStringLiteral("succeeded"));
@@ -350,7 +351,7 @@ TEST_F(ActionRecoveryTest, JournalTimesComeFromTheManagersClock)
     {
         SqlHistoryStore reader(dir.filePath(QStringLiteral("h.sqlite")), clock);
         ASSERT_TRUE(succeeded(reader.open()));
-        const auto entry = reader.journalEntry(id);
+        const auto entry = valueOf(reader.journalEntry(id));
         ASSERT_TRUE(entry.has_value());
         EXPECT_EQ(entry->phase, QStringLiteral("accepted"));
         EXPECT_EQ(entry->handle, QStringLiteral("job-7"));

@@ -12,6 +12,7 @@
 #include <atomic>
 
 using strata::testsupport::errorText;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -98,8 +99,8 @@ protected:
     {
         std::vector<AuditEntry> out;
         bool done = false;
-        history.auditLog(100, {}, &manager, [&](std::vector<AuditEntry> e) {
-            out = std::move(e);
+        history.auditLog(100, {}, &manager, [&](Result<std::vector<AuditEntry>> e) {
+            out = valueOf(std::move(e));
             done = true;
         });
         EXPECT_TRUE(QTest::qWaitFor(

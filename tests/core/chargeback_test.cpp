@@ -17,6 +17,7 @@
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 
 namespace {
 
@@ -325,11 +326,11 @@ TEST_F(ChargebackTest, AuditedLevelChangesMoveHoursBetweenTiers)
     e.fromState = QStringLiteral("Premium");
     e.toState = QStringLiteral("Standard");
     e.outcome = QStringLiteral("succeeded");
-    ASSERT_GT(m_store->appendAudit(e), 0);
+    ASSERT_GT(valueOf(m_store->appendAudit(e)), 0);
     e.time = chargeAt(3); // a failed change moves nothing
     e.fromState = QStringLiteral("Ultra");
     e.outcome = QStringLiteral("failed");
-    ASSERT_GT(m_store->appendAudit(e), 0);
+    ASSERT_GT(valueOf(m_store->appendAudit(e)), 0);
 
     const Chargeback cb = dayChargeback(in);
     const ChargebackLine *none = unattributedLine(cb);
@@ -371,13 +372,13 @@ TEST_F(ChargebackTest, HoursBeforeALevelChangeCountAtTheCardTierNamedByTheAudite
     e.fromState = QStringLiteral("Standard (pool pool-standard, cap 15.6 MiB/s)");
     e.toState = QStringLiteral("Premium (pool pool-premium, cap 62.5 MiB/s)");
     e.outcome = QStringLiteral("succeeded");
-    ASSERT_GT(m_store->appendAudit(e), 0);
+    ASSERT_GT(valueOf(m_store->appendAudit(e)), 0);
     e.actionId = QStringLiteral("level-2");
     e.source = QStringLiteral("ontap-ai");
     e.target = serviceLevelAuditTarget(QStringLiteral("svm1/vol-q"), QStringLiteral("vol-q"));
     e.fromState = QStringLiteral("QoS policy \"silver\"");
     e.toState = QStringLiteral("QoS policy \"gold\"");
-    ASSERT_GT(m_store->appendAudit(e), 0);
+    ASSERT_GT(valueOf(m_store->appendAudit(e)), 0);
     RateCard card = RateCard::defaults();
     card.ontapPerGibMonth.insert(QStringLiteral("gold"), 0.5);
     card.ontapPerGibMonth.insert(QStringLiteral("silver"), 0.25);

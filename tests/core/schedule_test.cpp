@@ -8,6 +8,9 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QThreadPool>
 
@@ -17,6 +20,7 @@
 #include <atomic>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 using strata::testsupport::ManualClock;
 
@@ -134,7 +138,7 @@ public:
             ManualClock peekClock; // reads only
             SqlHistoryStore peek(storePath, peekClock);
             bool fired = bool(peek.open());
-            for (const ServiceLevelSchedule &s : peek.schedules()) {
+            for (const ServiceLevelSchedule &s : valueOf(peek.schedules())) {
                 fired = fired && s.id == request.scheduleId && s.lastFired.isValid();
             }
             firedBeforeSubmit = firedBeforeSubmit && fired;
@@ -226,7 +230,7 @@ protected:
         SqlHistoryStore store(path, clock);
         EXPECT_TRUE(succeeded(store.open()));
         s.id = 0;
-        return store.saveSchedule(s);
+        return valueOf(store.saveSchedule(s));
     }
 
     QString outcome(qint64 id) const { return service->schedule(id).value_or(ServiceLevelSchedule{}).lastOutcome; }
@@ -289,7 +293,7 @@ TEST_F(ScheduleServiceTest, AnEdgeWhoseRunnerDiedMidActionIsRecordedByTheProcess
     {
         SqlHistoryStore store(path, clock);
         ASSERT_TRUE(succeeded(store.open()));
-        ASSERT_EQ(store.claimScheduleEdge(id, edge), std::optional<bool>(true));
+        ASSERT_TRUE(valueOf(store.claimScheduleEdge(id, edge)));
         JournalEntry entry;
         entry.actionId = QStringLiteral("a-dead");
         entry.idempotencyKey = QStringLiteral("k-dead");
@@ -317,7 +321,7 @@ TEST_F(ScheduleServiceTest, AnEdgeWhoseRunnerDiedMidActionIsRecordedByTheProcess
     history->flush();
     SqlHistoryStore check(path, clock);
     ASSERT_TRUE(succeeded(check.open()));
-    const std::vector<ServiceLevelSchedule> stored = check.schedules();
+    const std::vector<ServiceLevelSchedule> stored = valueOf(check.schedules());
     ASSERT_EQ(stored.size(), 1U);
     EXPECT_EQ(stored.front().lastFired, edge);
     EXPECT_EQ(stored.front().lastOutcome, QStringLiteral("succeeded")) << "the outcome must reach the store";
@@ -383,6 +387,40 @@ TEST_F(ScheduleServiceTest, DailyScheduleFiresEachDay)
     QCoreApplication::processEvents();
     EXPECT_EQ(executor.applied, 3);
     EXPECT_TRUE(service->upcoming(3).isEmpty());
+}
+
+TEST_F(ScheduleServiceTest, AStoreThatCannotBeReadKeepsTheSchedulesItHad)
+{
+    boot();
+    const qint64 id = add(schedule(Recurrence::Once, kMonday.addSecs(3 * 3600)));
+    ASSERT_GT(id, 0);
+    // Another connection takes the table away: every read of the schedules now fails.
+    const auto renameTable = [this](const char *from, const char *to) {
+        const QString name = QStringLiteral("schedule-test-breaker");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(path);
+            ASSERT_TRUE(db.open());
+            QSqlQuery q(db);
+            ASSERT_TRUE(
+                q.exec(QStringLiteral("ALTER TABLE %1 RENAME TO %2").arg(QLatin1String(from), QLatin1String(to))))
+                << q.lastError().text().toStdString();
+        }
+        QSqlDatabase::removeDatabase(name);
+    };
+    renameTable("level_schedule", "level_schedule_away");
+    service->reload(); // what the kReloadSeconds timer does
+    history->flush();  // the read has run; its answer is queued to this thread
+    QCoreApplication::processEvents();
+    EXPECT_TRUE(service->schedule(id).has_value()) << "a failed read is not \"every schedule was removed\"";
+    EXPECT_EQ(service->upcoming(5).size(), 1);
+
+    renameTable("level_schedule_away", "level_schedule");
+    clock.advance(std::chrono::hours(3));
+    ASSERT_TRUE(waitFor([&] {
+        return outcome(id) == QLatin1String("succeeded");
+    })) << outcome(id).toStdString();
+    EXPECT_EQ(executor.applied, 1);
 }
 
 TEST_F(ScheduleServiceTest, PicksUpAScheduleAnotherProcessStored)
@@ -475,7 +513,7 @@ void expectOneOfManyFiresTheEdge(const QString &location, int replicas, ManualCl
     ASSERT_TRUE(succeeded(seeder.open())) << seeder.lastError().toStdString();
     ServiceLevelSchedule s = schedule(Recurrence::Once, kMonday.addSecs(600));
     s.id = 0;
-    const qint64 id = seeder.saveSchedule(s);
+    const qint64 id = valueOf(seeder.saveSchedule(s));
     ASSERT_GT(id, 0);
     std::vector<std::unique_ptr<ScheduleReplica>> all;
     for (int i = 0; i < replicas; ++i) {

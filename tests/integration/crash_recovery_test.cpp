@@ -33,6 +33,7 @@
 #include <gtest/gtest.h>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata;
 
 namespace {
@@ -178,13 +179,13 @@ protected:
         QString error;
         EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
-        for (const core::AuditEntry &e : store.auditLog(0)) {
+        for (const core::AuditEntry &e : valueOf(store.auditLog(0))) {
             if (e.kind == kind && e.outcome != QLatin1String("started")) {
                 found.push_back(e);
             }
         }
         if (journalClosed) {
-            *journalClosed = store.openJournal().empty();
+            *journalClosed = valueOf(store.openJournal()).empty();
         }
         return found;
     }
@@ -571,12 +572,12 @@ protected:
         core::SqlHistoryStore store(historyPath, clock);
         EXPECT_TRUE(succeeded(store.open()));
         std::vector<core::AuditEntry> found;
-        for (const core::AuditEntry &e : store.auditLog(0)) {
+        for (const core::AuditEntry &e : valueOf(store.auditLog(0))) {
             if (e.kind == QLatin1String("cache.load") && e.outcome != QLatin1String("started")) {
                 found.push_back(e);
             }
         }
-        EXPECT_TRUE(store.openJournal().empty());
+        EXPECT_TRUE(valueOf(store.openJournal()).empty());
         return found;
     }
 };

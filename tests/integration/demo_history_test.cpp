@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata;
 
 TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
@@ -27,7 +28,7 @@ TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
     ASSERT_TRUE(succeeded(store.open()));
 
     // GPU allocation and utilization per project on `dgx`, from a day ago until now.
-    const std::vector<core::ProjectSample> projects = store.projectHistory(QStringLiteral("dgx"), {}, {}, {});
+    const std::vector<core::ProjectSample> projects = valueOf(store.projectHistory(QStringLiteral("dgx"), {}, {}, {}));
     QHash<QString, QPair<QDateTime, QDateTime>> spanOf;
     QSet<QString> allocating;
     QSet<QString> utilized;
@@ -54,7 +55,7 @@ TEST(DemoHistory, ShipsADayOfGpuAndVolumeHistoryAtStart)
     EXPECT_FALSE(utilized.isEmpty()) << "DCGM utilization a day ago";
 
     // Throughput of the ONTAP volumes for the whole last day (one sample per 5 minutes).
-    const std::vector<core::VolumePerfStats> stats = store.volumePerfStats(dayAgo, now);
+    const std::vector<core::VolumePerfStats> stats = valueOf(store.volumePerfStats(dayAgo, now));
     int fullDay = 0;
     for (const core::VolumePerfStats &s : stats) {
         if (s.source == QLatin1String("ontap-ai") && s.first <= dayAgo.addSecs(600) && s.samples >= 280) {

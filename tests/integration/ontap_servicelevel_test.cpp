@@ -112,7 +112,7 @@ TEST_F(OntapServiceLevelTest, QosPolicyChangeAppliesOnTheClusterAndIsAudited)
     std::vector<core::AuditEntry> entries;
     bool read = false;
     history->auditLogOfKind(QStringLiteral("volume.service_level"), {}, engine.get(), [&](auto e) {
-        entries = std::move(e);
+        entries = testsupport::valueOf(std::move(e));
         read = true;
     });
     ASSERT_TRUE(waitFor([&] {

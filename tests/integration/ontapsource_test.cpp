@@ -6,6 +6,7 @@
 #include "models/core/sources/ontap/ontapsource.h"
 #include "models/core/sources/source.h"
 #include "tests/integration/simfixture.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QElapsedTimer>
 #include <QThreadPool>
@@ -94,8 +95,8 @@ protected:
     {
         std::vector<core::AuditEntry> out;
         bool done = false;
-        history->auditLog(100, {}, engine.get(), [&](std::vector<core::AuditEntry> e) {
-            out = std::move(e);
+        history->auditLog(100, {}, engine.get(), [&](core::Result<std::vector<core::AuditEntry>> e) {
+            out = testsupport::valueOf(std::move(e));
             done = true;
         });
         EXPECT_TRUE(waitFor([&] {

@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 using namespace strata;
+using strata::testsupport::valueOf;
 
 namespace {
 
@@ -121,7 +122,7 @@ TEST_F(PostgresServerTest, MigrateMovesTheSqliteStoreOnceAndSaysWhatItMoved)
         audit.source = QStringLiteral("ontap-ai");
         audit.kind = QStringLiteral("snapshot.create");
         audit.outcome = QStringLiteral("succeeded");
-        ASSERT_GT(sqlite.appendAudit(audit), 0);
+        ASSERT_GT(valueOf(sqlite.appendAudit(audit)), 0);
         ASSERT_TRUE(sqlite.putSharedSetting(core::SharedSetting{QStringLiteral("rate_card"),
                                                                 QByteArrayLiteral("{\"currency\":\"EUR\"}"),
                                                                 0,
@@ -227,7 +228,7 @@ TEST_F(PostgresServerTest, SettingsSetAndGetTheSharedRateCardOverTheRevisionItRe
     core::SystemClock clock;
     core::SqlHistoryStore reader(db.url(), clock);
     ASSERT_TRUE(testsupport::succeeded(reader.open()));
-    const auto audit = reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const auto audit = valueOf(reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 1U);
     EXPECT_EQ(audit[0].user, QStringLiteral("ops"));
     EXPECT_FALSE(audit[0].replica.isEmpty());
@@ -266,12 +267,13 @@ TEST_F(PostgresServerTest, ServeWithAStoreUrlRecordsThereAndIsReady)
     core::SqlHistoryStore reader(db.url(), clock);
     ASSERT_TRUE(testsupport::succeeded(reader.open()));
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    EXPECT_FALSE(reader.capacityHistory({}, now.addSecs(-24 * 3600)).empty()) << "no past capacity in the database";
-    EXPECT_FALSE(reader.projectHistory(QStringLiteral("dgx"), {}, {}, now.addSecs(-3600)).empty())
+    EXPECT_FALSE(valueOf(reader.capacityHistory({}, now.addSecs(-24 * 3600))).empty())
+        << "no past capacity in the database";
+    EXPECT_FALSE(valueOf(reader.projectHistory(QStringLiteral("dgx"), {}, {}, now.addSecs(-3600))).empty())
         << "no past GPU allocation in the database";
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
-            return !reader.capacityHistory(now.addSecs(-60), {}).empty();
+            return !valueOf(reader.capacityHistory(now.addSecs(-60), {})).empty();
         },
         60000))
         << "no live capacity sample reached the database";

@@ -41,6 +41,7 @@
 
 using strata::testsupport::ScratchPostgresDatabase;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata;
 
 namespace {
@@ -331,11 +332,11 @@ protected:
         std::vector<core::AuditEntry> all;
         EXPECT_TRUE(QTest::qWaitFor(
             [&] {
-                return store.openJournal().empty();
+                return valueOf(store.openJournal()).empty();
             },
             60000))
             << "an action is still open in the journal";
-        all = store.auditLog(0);
+        all = valueOf(store.auditLog(0));
         QHash<QString, int> started;
         QHash<QString, int> finished;
         QSet<qint64> ids;
@@ -617,7 +618,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
     schedule.created = now;
     schedule.start =
         QDateTime(now.date(), QTime(now.time().hour(), now.time().minute(), now.time().second()), Qt::UTC).addSecs(2);
-    const qint64 scheduleId = store.saveSchedule(schedule);
+    const qint64 scheduleId = valueOf(store.saveSchedule(schedule));
     ASSERT_GT(scheduleId, 0) << store.lastError().toStdString();
 
     int victim = -1;
@@ -650,7 +651,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
     EXPECT_TRUE(outcomes.front().replica.endsWith(processOf(survivors.first()))
                 || outcomes.front().replica.endsWith(processOf(survivors.last())))
         << outcomes.front().replica.toStdString();
-    for (const core::AuditEntry &e : store.auditLog(0)) {
+    for (const core::AuditEntry &e : valueOf(store.auditLog(0))) {
         if (e.actionId == outcomes.front().actionId && e.outcome == QLatin1String("started")) {
             EXPECT_TRUE(e.replica.endsWith(processOf(victim))) << "started by " << e.replica.toStdString();
         }
@@ -659,7 +660,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
     // The edge fired once and its outcome is recorded by the replica that finished it.
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
-            for (const core::ServiceLevelSchedule &s : store.schedules()) {
+            for (const core::ServiceLevelSchedule &s : valueOf(store.schedules())) {
                 if (s.id == scheduleId) {
                     return s.lastOutcome == QLatin1String("succeeded");
                 }
@@ -667,7 +668,7 @@ TEST_F(ReplicaFailoverTest, AScheduledChangeWhoseRunnerIsKilledRunsOnceAndTheAud
             return false;
         },
         30000));
-    for (const core::ServiceLevelSchedule &s : store.schedules()) {
+    for (const core::ServiceLevelSchedule &s : valueOf(store.schedules())) {
         if (s.id == scheduleId) {
             EXPECT_EQ(s.lastFired, schedule.start);
         }

@@ -147,7 +147,7 @@ TEST_F(ReplicaSettingsTest, ARateCardSetOnOneReplicaReachesTheOthersEngineAndSer
     // The audit log says who changed it, on which replica.
     core::SqlHistoryStore reader(database->url(), clock);
     ASSERT_TRUE(succeeded(reader.open()));
-    const auto audit = reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const auto audit = valueOf(reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 1U);
     EXPECT_EQ(audit[0].user, QStringLiteral("strata-server"));
     EXPECT_EQ(audit[0].replica, QStringLiteral("replica-a"));
@@ -256,7 +256,7 @@ TEST_F(ReplicaSettingsTest, AnUnchangedConfigKeepsTheStoresValueAndAChangedOneIs
         8000));
     core::SqlHistoryStore reader(database->url(), clock);
     ASSERT_TRUE(succeeded(reader.open()));
-    const auto audit = reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const auto audit = valueOf(reader.auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 2U);
     EXPECT_EQ(audit[0].replica, QStringLiteral("replica-c"));
     EXPECT_TRUE(audit[0].message.contains(kSettingsConfigPath)) << audit[0].message.toStdString();

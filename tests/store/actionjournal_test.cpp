@@ -16,6 +16,7 @@
 using strata::testsupport::journalIntentEntry;
 using strata::testsupport::kJournalT0;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -65,16 +66,18 @@ TEST(ActionJournal, PhasesHandleAndOwnerPersistAcrossReopen)
         SqlHistoryStore store(path, journalTestClock());
         ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
-        EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1)));
-        EXPECT_TRUE(store.journalProgress(
-            QStringLiteral("a1"), QStringLiteral("accepted"), QStringLiteral("job-1"), kJournalT0));
+        EXPECT_TRUE(
+            valueOf(store.journalProgress(QStringLiteral("a1"), QStringLiteral("sent"), {}, kJournalT0.addSecs(1))));
+        EXPECT_TRUE(valueOf(store.journalProgress(
+            QStringLiteral("a1"), QStringLiteral("accepted"), QStringLiteral("job-1"), kJournalT0)));
         // An empty handle keeps the stored one.
-        EXPECT_TRUE(store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5)));
-        EXPECT_FALSE(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0));
+        EXPECT_TRUE(valueOf(
+            store.journalProgress(QStringLiteral("a1"), QStringLiteral("accepted"), {}, kJournalT0.addSecs(5))));
+        EXPECT_FALSE(valueOf(store.journalProgress(QStringLiteral("nope"), QStringLiteral("sent"), {}, kJournalT0)));
     }
     SqlHistoryStore store(path, journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    const std::vector<JournalEntry> open = store.openJournal();
+    const std::vector<JournalEntry> open = valueOf(store.openJournal());
     ASSERT_EQ(open.size(), 1U);
     EXPECT_EQ(open[0].phase, QStringLiteral("accepted"));
     EXPECT_EQ(open[0].handle, QStringLiteral("job-1"));
@@ -89,11 +92,11 @@ TEST_P(ActionJournalDialects, OnlyTheFirstClaimOfADeadOwnersEntryWins)
     SqlHistoryStore store(location(), journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
-    EXPECT_TRUE(
-        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0));
-    EXPECT_FALSE(
-        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/300"), kJournalT0));
-    EXPECT_EQ(store.journalEntry(QStringLiteral("a1"))->owner, QStringLiteral("host/200"));
+    EXPECT_TRUE(valueOf(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/200"), kJournalT0)));
+    EXPECT_FALSE(valueOf(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("host/300"), kJournalT0)));
+    EXPECT_EQ(valueOf(store.journalEntry(QStringLiteral("a1")))->owner, QStringLiteral("host/200"));
 }
 
 TEST_P(ActionJournalDialects, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
@@ -101,25 +104,25 @@ TEST_P(ActionJournalDialects, FinishWritesExactlyOneOutcomeAndClosesTheEntry)
     SqlHistoryStore store(location(), journalTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
-    EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
+    EXPECT_GT(valueOf(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("succeeded")))), 0);
     // A second process recovering the same action (or a replay) records nothing more.
-    EXPECT_EQ(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("failed"))), 0);
-    EXPECT_TRUE(store.openJournal().empty());
-    const auto entry = store.journalEntry(QStringLiteral("a1"));
+    EXPECT_EQ(valueOf(store.journalFinish(journalOutcome(QStringLiteral("a1"), QStringLiteral("failed")))), 0);
+    EXPECT_TRUE(valueOf(store.openJournal()).empty());
+    const auto entry = valueOf(store.journalEntry(QStringLiteral("a1")));
     ASSERT_TRUE(entry.has_value());
     EXPECT_EQ(entry->phase, QStringLiteral("finished"));
     EXPECT_EQ(entry->outcome, QStringLiteral("succeeded"));
-    EXPECT_FALSE(
-        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("h/2"), kJournalT0));
-    const std::vector<AuditEntry> audit = store.auditLog(0);
+    EXPECT_FALSE(valueOf(
+        store.journalClaim(QStringLiteral("a1"), QStringLiteral("host/100"), QStringLiteral("h/2"), kJournalT0)));
+    const std::vector<AuditEntry> audit = valueOf(store.auditLog(0));
     ASSERT_EQ(audit.size(), 1U);
     EXPECT_EQ(audit[0].outcome, QStringLiteral("succeeded"));
     // An action that was never journaled (no store at submit) still gets its entry.
-    EXPECT_GT(store.journalFinish(journalOutcome(QStringLiteral("b2"), QStringLiteral("failed"))), 0);
-    EXPECT_EQ(store.auditLog(0).size(), 2U);
+    EXPECT_GT(valueOf(store.journalFinish(journalOutcome(QStringLiteral("b2"), QStringLiteral("failed")))), 0);
+    EXPECT_EQ(valueOf(store.auditLog(0)).size(), 2U);
     // A retry of the same action reopens its entry.
     ASSERT_TRUE(store.journalIntent(journalIntentEntry(QStringLiteral("a1"))));
-    EXPECT_EQ(store.openJournal().size(), 1U);
+    EXPECT_EQ(valueOf(store.openJournal()).size(), 1U);
 }
 
 TEST(ActionJournal, RequestJsonRoundTripsEveryField)

@@ -25,6 +25,7 @@
 
 using strata::testsupport::ScratchPostgresDatabase;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -159,8 +160,10 @@ TEST(AuditSpool, ReplayAfterARestartWritesEachEntryOnce)
     {
         SqlHistoryStore store(storePath, spoolTestClock());
         ASSERT_TRUE(succeeded(store.open()));
-        ASSERT_GT(store.appendAudit(spoolEntryOf(1, QStringLiteral("login.lockout"), QStringLiteral("refused"))), 0);
-        ASSERT_GT(store.appendAudit(spoolEntryOf(2, QStringLiteral("source.add"), QStringLiteral("refused"))), 0);
+        ASSERT_GT(
+            valueOf(store.appendAudit(spoolEntryOf(1, QStringLiteral("login.lockout"), QStringLiteral("refused")))), 0);
+        ASSERT_GT(valueOf(store.appendAudit(spoolEntryOf(2, QStringLiteral("source.add"), QStringLiteral("refused")))),
+                  0);
     }
     {
         AuditSpool spool(spoolPath);
@@ -189,7 +192,7 @@ TEST(AuditSpool, ReplayAfterARestartWritesEachEntryOnce)
     EXPECT_FALSE(QFile::exists(spoolPath));
     SqlHistoryStore store(storePath, spoolTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    EXPECT_EQ(spoolActionIds(store.auditLog()),
+    EXPECT_EQ(spoolActionIds(valueOf(store.auditLog())),
               (QStringList{QStringLiteral("spool-1"),
                            QStringLiteral("spool-2"),
                            QStringLiteral("spool-3"),
@@ -239,12 +242,13 @@ TEST(AuditSpool, AnActionOutcomeDuringAnOutageClosesItsJournalOnce)
     }
     SqlHistoryStore store(storePath, spoolTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    EXPECT_EQ(spoolActionIds(store.auditLog()), (QStringList{QStringLiteral("spool-1"), QStringLiteral("spool-2")}));
-    const std::optional<JournalEntry> closed = store.journalEntry(QStringLiteral("spool-2"));
+    EXPECT_EQ(spoolActionIds(valueOf(store.auditLog())),
+              (QStringList{QStringLiteral("spool-1"), QStringLiteral("spool-2")}));
+    const std::optional<JournalEntry> closed = valueOf(store.journalEntry(QStringLiteral("spool-2")));
     ASSERT_TRUE(closed);
     EXPECT_EQ(closed->phase, QStringLiteral("finished"));
     EXPECT_EQ(closed->outcome, QStringLiteral("succeeded"));
-    EXPECT_TRUE(store.openJournal().empty());
+    EXPECT_TRUE(valueOf(store.openJournal()).empty());
 }
 
 // A spool that cannot keep an entry says so, and a second process on the same host gets a spool

@@ -17,6 +17,7 @@
 
 using strata::testsupport::errorText;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -83,7 +84,7 @@ private:
 
 std::vector<UsageSample> all(SqlHistoryStore &store, const QString &source, const QString &volume)
 {
-    return store.volumeUsage(source, volume, {}, {});
+    return valueOf(store.volumeUsage(source, volume, {}, {}));
 }
 
 std::vector<QDateTime> times(const std::vector<UsageSample> &samples)
@@ -166,10 +167,12 @@ TEST_P(HistoryStoreDialects, CallsBeforeOpenFailCleanly)
     SqlHistoryStore store(location(), historyTestClock());
     EXPECT_FALSE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 2}}, kT0));
     EXPECT_FALSE(store.lastError().isEmpty());
-    EXPECT_TRUE(all(store, QStringLiteral("s"), QStringLiteral("v")).empty());
-    EXPECT_EQ(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), -1);
-    EXPECT_TRUE(store.auditLog().empty());
-    EXPECT_EQ(store.applyRetention(kT0), 0);
+    EXPECT_FALSE(store.volumeUsage(QStringLiteral("s"), QStringLiteral("v"), {}, {}));
+    EXPECT_FALSE(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)));
+    const Result<std::vector<AuditEntry>> notOpen = store.auditLog();
+    ASSERT_FALSE(notOpen) << "a store that is not open answers an error, not an empty log";
+    EXPECT_EQ(notOpen.error().kind, Error::Kind::Unavailable);
+    EXPECT_FALSE(store.applyRetention(kT0));
 }
 
 TEST_P(HistoryStoreDialects, RecordsOnlyChangesAndHeartbeats)
@@ -231,15 +234,16 @@ TEST_P(HistoryStoreDialects, RangeQueryIsInclusiveAndOldestFirst)
     for (const int m : {30, 0, 10, 20, 40}) {
         ASSERT_TRUE(store.recordVolumeUsage(s, {{v, m, 100}}, minutes(m)));
     }
-    EXPECT_EQ(times(store.volumeUsage(s, v, minutes(10), minutes(30))),
+    EXPECT_EQ(times(valueOf(store.volumeUsage(s, v, minutes(10), minutes(30)))),
               (std::vector<QDateTime>{minutes(10), minutes(20), minutes(30)}));
-    EXPECT_EQ(times(store.volumeUsage(s, v, minutes(11), minutes(29))), (std::vector<QDateTime>{minutes(20)}));
-    EXPECT_EQ(times(store.volumeUsage(s, v, {}, minutes(10))), (std::vector<QDateTime>{minutes(0), minutes(10)}));
-    EXPECT_EQ(times(store.volumeUsage(s, v, minutes(40), {})), (std::vector<QDateTime>{minutes(40)}));
-    EXPECT_TRUE(store.volumeUsage(s, v, minutes(41), minutes(50)).empty());
+    EXPECT_EQ(times(valueOf(store.volumeUsage(s, v, minutes(11), minutes(29)))), (std::vector<QDateTime>{minutes(20)}));
+    EXPECT_EQ(times(valueOf(store.volumeUsage(s, v, {}, minutes(10)))),
+              (std::vector<QDateTime>{minutes(0), minutes(10)}));
+    EXPECT_EQ(times(valueOf(store.volumeUsage(s, v, minutes(40), {}))), (std::vector<QDateTime>{minutes(40)}));
+    EXPECT_TRUE(valueOf(store.volumeUsage(s, v, minutes(41), minutes(50))).empty());
     // Non-UTC input means the same instant.
     const QDateTime plusTwo = minutes(20).toOffsetFromUtc(2 * 3600);
-    EXPECT_EQ(times(store.volumeUsage(s, v, plusTwo, plusTwo)), (std::vector<QDateTime>{minutes(20)}));
+    EXPECT_EQ(times(valueOf(store.volumeUsage(s, v, plusTwo, plusTwo))), (std::vector<QDateTime>{minutes(20)}));
 }
 
 TEST_P(HistoryStoreDialects, SameTimestampTwiceKeepsTheLatestValues)
@@ -320,11 +324,11 @@ TEST_P(HistoryStoreDialects, RetentionDeletesOlderSamplesAndRecordingContinues)
     }
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("idle"), 7, 100}}, minutes(0)));
 
-    EXPECT_EQ(store.applyRetention(minutes(5)), 6) << "5 busy + 1 idle samples are older than the cutoff";
+    EXPECT_EQ(valueOf(store.applyRetention(minutes(5))), 6) << "5 busy + 1 idle samples are older than the cutoff";
     EXPECT_EQ(times(all(store, s, QStringLiteral("busy"))),
               (std::vector<QDateTime>{minutes(5), minutes(6), minutes(7), minutes(8), minutes(9)}));
     EXPECT_TRUE(all(store, s, QStringLiteral("idle")).empty());
-    EXPECT_EQ(store.applyRetention(minutes(5)), 0);
+    EXPECT_EQ(valueOf(store.applyRetention(minutes(5))), 0);
 
     // The idle volume's last sample is gone, so its unchanged value is written again.
     ASSERT_TRUE(
@@ -345,14 +349,14 @@ TEST_P(HistoryStoreDialects, AuditAppendsAndListsNewestFirst)
     AuditEntry other = audit(QStringLiteral("grid"), QStringLiteral("succeeded"), t1.addSecs(5));
     other.user = QString(); // null strings are stored as empty text
 
-    const qint64 id1 = store.appendAudit(started);
-    const qint64 id2 = store.appendAudit(failed);
-    const qint64 id3 = store.appendAudit(other);
+    const qint64 id1 = valueOf(store.appendAudit(started));
+    const qint64 id2 = valueOf(store.appendAudit(failed));
+    const qint64 id3 = valueOf(store.appendAudit(other));
     EXPECT_GT(id1, 0);
     EXPECT_GT(id2, id1);
     EXPECT_GT(id3, id2);
 
-    const auto entries = store.auditLog();
+    const auto entries = valueOf(store.auditLog());
     ASSERT_EQ(entries.size(), 3u);
     EXPECT_EQ(entries[0].id, id3);
     EXPECT_EQ(entries[1].id, id2);
@@ -364,23 +368,23 @@ TEST_P(HistoryStoreDialects, AuditAppendsAndListsNewestFirst)
     EXPECT_EQ(entries[2].time.timeSpec(), Qt::UTC);
     EXPECT_TRUE(entries[0].user.isEmpty());
 
-    const auto limited = store.auditLog(2);
+    const auto limited = valueOf(store.auditLog(2));
     ASSERT_EQ(limited.size(), 2u);
     EXPECT_EQ(limited[0].id, id3);
     EXPECT_EQ(limited[1].id, id2);
 
-    const auto ontap = store.auditLog(500, QStringLiteral("ontap-ai"));
+    const auto ontap = valueOf(store.auditLog(500, QStringLiteral("ontap-ai")));
     ASSERT_EQ(ontap.size(), 2u);
     EXPECT_EQ(ontap[0].outcome, QStringLiteral("failed"));
     EXPECT_EQ(ontap[1].outcome, QStringLiteral("started"));
-    EXPECT_EQ(store.auditLog(1, QStringLiteral("ontap-ai")).size(), 1u);
-    EXPECT_TRUE(store.auditLog(500, QStringLiteral("nope")).empty());
-    EXPECT_EQ(store.auditLog(0).size(), 3u) << "limit <= 0 = all";
+    EXPECT_EQ(valueOf(store.auditLog(1, QStringLiteral("ontap-ai"))).size(), 1u);
+    EXPECT_TRUE(valueOf(store.auditLog(500, QStringLiteral("nope"))).empty());
+    EXPECT_EQ(valueOf(store.auditLog(0)).size(), 3u) << "limit <= 0 = all";
 
     // An entry without a time gets the store's clock's time, not the wall clock's.
     AuditEntry untimed = audit(QStringLiteral("grid"), QStringLiteral("started"), {});
-    ASSERT_GT(store.appendAudit(untimed), id3);
-    EXPECT_EQ(store.auditLog(1)[0].time, clock.now());
+    ASSERT_GT(valueOf(store.appendAudit(untimed)), id3);
+    EXPECT_EQ(valueOf(store.auditLog(1))[0].time, clock.now());
 }
 
 TEST(SqlHistoryStore, AuditLogIsAppendOnly)
@@ -389,14 +393,14 @@ TEST(SqlHistoryStore, AuditLogIsAppendOnly)
     const QString path = dir.filePath(QStringLiteral("h.sqlite"));
     SqlHistoryStore store(path, historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
+    ASSERT_GT(valueOf(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0))), 0);
 
     Inspector db(path);
     QString error;
     EXPECT_FALSE(db.exec(QStringLiteral("UPDATE audit_log SET outcome = 'succeeded'"), &error));
     EXPECT_TRUE(error.contains(QLatin1String("append-only"))) << error.toStdString();
     EXPECT_FALSE(db.exec(QStringLiteral("DELETE FROM audit_log"), &error));
-    EXPECT_EQ(store.auditLog()[0].outcome, QStringLiteral("started"));
+    EXPECT_EQ(valueOf(store.auditLog())[0].outcome, QStringLiteral("started"));
 }
 
 TEST(SqlHistoryStore, ReopenKeepsDataAndLastSamples)
@@ -408,12 +412,12 @@ TEST(SqlHistoryStore, ReopenKeepsDataAndLastSamples)
         ASSERT_TRUE(succeeded(store.open()));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
         ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, minutes(3)));
-        ASSERT_GT(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
+        ASSERT_GT(valueOf(store.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0))), 0);
     }
     SqlHistoryStore store(path, historyTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 2u);
-    ASSERT_EQ(store.auditLog().size(), 1u);
+    ASSERT_EQ(valueOf(store.auditLog()).size(), 1u);
     // The last sample (2 at minute 3) is known after reopening: an unchanged value is skipped...
     ASSERT_TRUE(store.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 10}}, minutes(6)));
     EXPECT_EQ(all(store, QStringLiteral("s"), QStringLiteral("v")).size(), 2u);
@@ -433,7 +437,7 @@ TEST(SqlHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
     ASSERT_TRUE(first.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 1, 10}}, minutes(0)));
     ASSERT_TRUE(second.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 2, 20}}, minutes(0)));
     ASSERT_TRUE(second.recordVolumeUsage(QStringLiteral("s"), {{QStringLiteral("v"), 3, 20}}, minutes(1)));
-    ASSERT_GT(first.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0)), 0);
+    ASSERT_GT(valueOf(first.appendAudit(audit(QStringLiteral("s"), QStringLiteral("started"), kT0))), 0);
 
     const auto one = all(first, QStringLiteral("s"), QStringLiteral("v"));
     const auto two = all(second, QStringLiteral("s"), QStringLiteral("v"));
@@ -441,8 +445,8 @@ TEST(SqlHistoryStore, TwoInstancesOnTwoFilesDoNotCollide)
     EXPECT_EQ(one[0].usedBytes, 1);
     ASSERT_EQ(two.size(), 2u);
     EXPECT_EQ(two[0].usedBytes, 2);
-    EXPECT_EQ(first.auditLog().size(), 1u);
-    EXPECT_TRUE(second.auditLog().empty());
+    EXPECT_EQ(valueOf(first.auditLog()).size(), 1u);
+    EXPECT_TRUE(valueOf(second.auditLog()).empty());
 }
 
 TEST(SqlHistoryStore, RefusesANewerSchema)
@@ -519,9 +523,9 @@ TEST(SqlHistoryStore, FiftyThousandVolumesInOneCall)
         ASSERT_TRUE(store.recordVolumeUsage(s, usage, minutes(6)));
         changedMs = timer.restart();
 
-        ASSERT_EQ(store.volumeUsage(s, usage[10].volumeId, {}, {}).size(), 2u);
-        ASSERT_EQ(store.volumeUsage(s, usage[11].volumeId, {}, {}).size(), 1u);
-        EXPECT_EQ(store.volumeUsage(s, usage[12345].volumeId, {}, {})[0].usedBytes, qint64(12345) * 1'000'000);
+        ASSERT_EQ(valueOf(store.volumeUsage(s, usage[10].volumeId, {}, {})).size(), 2u);
+        ASSERT_EQ(valueOf(store.volumeUsage(s, usage[11].volumeId, {}, {})).size(), 1u);
+        EXPECT_EQ(valueOf(store.volumeUsage(s, usage[12345].volumeId, {}, {}))[0].usedBytes, qint64(12345) * 1'000'000);
 
         for (VolumeUsage &volume : usage) { // every volume grows
             volume.usedBytes += 8192;
@@ -529,7 +533,7 @@ TEST(SqlHistoryStore, FiftyThousandVolumesInOneCall)
         timer.restart();
         ASSERT_TRUE(store.recordVolumeUsage(s, usage, minutes(9)));
         allChangedMs = timer.restart();
-        ASSERT_EQ(store.volumeUsage(s, usage[11].volumeId, {}, {}).size(), 2u);
+        ASSERT_EQ(valueOf(store.volumeUsage(s, usage[11].volumeId, {}, {})).size(), 2u);
     }
     {
         SqlHistoryStore store(path, historyTestClock());
@@ -564,7 +568,7 @@ TEST(SqlHistoryStore, FiftyThousandVolumesInOneCall)
         ASSERT_TRUE(succeeded(store.open()));
         QElapsedTimer timer;
         timer.start();
-        EXPECT_EQ(store.applyRetention(minutes(7)), kVolumes + kVolumes / 10);
+        EXPECT_EQ(valueOf(store.applyRetention(minutes(7))), kVolumes + kVolumes / 10);
         retentionMs = timer.elapsed();
     }
     Inspector db(path);
@@ -630,7 +634,8 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     SqlHistoryStore store(path, historyTestClock());
     QString error;
     ASSERT_TRUE(succeeded(store.open()));
-    const std::vector<ProjectSample> c = store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {});
+    const std::vector<ProjectSample> c =
+        valueOf(store.projectHistory(QStringLiteral("dgx"), QStringLiteral("team-c"), {}, {}));
     ASSERT_EQ(c.size(), 2u);
     EXPECT_EQ(c[0].time, minutes(0));
     EXPECT_EQ(c[0].allocated, 4000);
@@ -638,14 +643,14 @@ TEST(ProjectHistory, StoresChangesOnlyAndReadsThemBackPerProjectAcrossRestarts)
     EXPECT_EQ(c[1].time, minutes(2));
     EXPECT_EQ(c[1].allocated, 2000);
     EXPECT_EQ(c[1].pending, 2000);
-    const std::vector<ProjectSample> all = store.projectHistory(QStringLiteral("dgx"), {}, minutes(1), {});
+    const std::vector<ProjectSample> all = valueOf(store.projectHistory(QStringLiteral("dgx"), {}, minutes(1), {}));
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].project, QStringLiteral("team-c"));
     EXPECT_EQ(all[1].project, QStringLiteral("team-d"));
     EXPECT_EQ(all[1].allocated, 6000);
     EXPECT_DOUBLE_EQ(all[1].utilization, -1);
-    EXPECT_EQ(store.applyRetention(minutes(1)), 0); // volume samples only are counted
-    EXPECT_EQ(store.projectHistory(QStringLiteral("dgx"), {}, {}, {}).size(), 2u);
+    EXPECT_EQ(valueOf(store.applyRetention(minutes(1))), 0); // volume samples only are counted
+    EXPECT_EQ(valueOf(store.projectHistory(QStringLiteral("dgx"), {}, {}, {})).size(), 2u);
 }
 
 TEST_P(HistoryStoreDialects, CapacityKeepsContainersByKindWithChangeOnlyWritesAndReadsThemWithTheVolumes)
@@ -665,7 +670,7 @@ TEST_P(HistoryStoreDialects, CapacityKeepsContainersByKindWithChangeOnlyWritesAn
     EXPECT_FALSE(store.recordCapacity(grid, ContainerKind::Volume, {{QStringLiteral("v"), 1, 2}}, minutes(1)))
         << "volumes go through recordVolumeUsage";
 
-    const std::vector<CapacitySeries> all = store.capacityHistory({}, {});
+    const std::vector<CapacitySeries> all = valueOf(store.capacityHistory({}, {}));
     ASSERT_EQ(all.size(), 3u);
     EXPECT_EQ(all[0].source, grid);
     EXPECT_EQ(all[0].kind, QStringLiteral("bucket"));
@@ -677,18 +682,18 @@ TEST_P(HistoryStoreDialects, CapacityKeepsContainersByKindWithChangeOnlyWritesAn
     EXPECT_EQ(all[2].id, QStringLiteral("v1"));
 
     // The window bounds every family.
-    const std::vector<CapacitySeries> late = store.capacityHistory(minutes(10), {});
+    const std::vector<CapacitySeries> late = valueOf(store.capacityHistory(minutes(10), {}));
     ASSERT_EQ(late.size(), 2u);
     EXPECT_EQ(late[0].samples, (std::vector<UsageSample>{{minutes(10), 6, 0}}));
 
     // Retention takes capacity samples too, and a series left empty goes with them.
-    EXPECT_GE(store.applyRetention(minutes(11)), 1);
-    const std::vector<CapacitySeries> kept = store.capacityHistory({}, {});
+    EXPECT_GE(valueOf(store.applyRetention(minutes(11))), 1);
+    const std::vector<CapacitySeries> kept = valueOf(store.capacityHistory({}, {}));
     ASSERT_EQ(kept.size(), 1u);
     EXPECT_EQ(kept[0].kind, QStringLiteral("tenant"));
     // A bucket recorded again after its series went starts a new one.
     ASSERT_TRUE(store.recordCapacity(grid, ContainerKind::Bucket, {{QStringLiteral("t/b"), 6, 0}}, minutes(70)));
-    EXPECT_EQ(store.capacityHistory(minutes(70), {}).size(), 1u);
+    EXPECT_EQ(valueOf(store.capacityHistory(minutes(70), {})).size(), 1u);
 }
 
 TEST(CapacityHistory, KindNamesRoundTrip)

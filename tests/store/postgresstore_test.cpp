@@ -23,6 +23,7 @@
 
 using strata::testsupport::ScratchPostgresDatabase;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -165,7 +166,7 @@ TEST(PostgresHistoryStore, UsesIdentityKeysDoublePrecisionAndTheAuditTrigger)
     SqlHistoryStore store(db.url(), pgTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     EXPECT_TRUE(store.isPostgres());
-    ASSERT_GT(store.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started"))), 0);
+    ASSERT_GT(valueOf(store.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started")))), 0);
 
     PgInspector sql(db.url());
     ASSERT_TRUE(sql.isOpen());
@@ -185,7 +186,7 @@ TEST(PostgresHistoryStore, UsesIdentityKeysDoublePrecisionAndTheAuditTrigger)
     EXPECT_TRUE(error.contains(QStringLiteral("append-only"))) << error.toStdString();
     EXPECT_FALSE(sql.exec(QStringLiteral("DELETE FROM audit_log"), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("append-only"))) << error.toStdString();
-    EXPECT_EQ(store.auditLog(0).size(), 1U);
+    EXPECT_EQ(valueOf(store.auditLog(0)).size(), 1U);
 }
 
 TEST(PostgresHistoryStore, ReplicasOpeningOneDatabaseAtOnceMigrateItOnce)
@@ -243,7 +244,7 @@ TEST(PostgresHistoryStore, TwoReplicasFinishingOneActionWriteOneOutcome)
             for (int i = 0; i < 20; ++i) {
                 AuditEntry outcome = pgOutcome(QStringLiteral("act-%1").arg(i), QStringLiteral("reconciled"));
                 outcome.message = QStringLiteral("replica %1").arg(r);
-                if (store.journalFinish(outcome) > 0) {
+                if (const Result<qint64> id = store.journalFinish(outcome); id && *id > 0) {
                     ++written;
                 }
             }
@@ -255,8 +256,8 @@ TEST(PostgresHistoryStore, TwoReplicasFinishingOneActionWriteOneOutcome)
     EXPECT_EQ(written.load(), 20);
     SqlHistoryStore check(db.url(), pgTestClock());
     ASSERT_TRUE(succeeded(check.open()));
-    EXPECT_EQ(check.auditLog(0).size(), 20U) << "one outcome per action, never two";
-    EXPECT_TRUE(check.openJournal().empty());
+    EXPECT_EQ(valueOf(check.auditLog(0)).size(), 20U) << "one outcome per action, never two";
+    EXPECT_TRUE(valueOf(check.openJournal()).empty());
 }
 
 // Replicas each apply retention on their own 24 h timer; one finding another at it skips.
@@ -272,11 +273,11 @@ TEST(PostgresHistoryStore, RetentionRunsInOneReplicaAtATime)
     ASSERT_TRUE(other.isOpen());
     // Another replica's retention holds the turn (its transaction-scoped lock, taken here for the session).
     ASSERT_TRUE(other.exec(QStringLiteral("SELECT pg_advisory_lock(%1)").arg(0x5374726174610003LL)));
-    EXPECT_EQ(store.applyRetention(kPgT0.addSecs(30)), 0);
+    EXPECT_EQ(valueOf(store.applyRetention(kPgT0.addSecs(30))), 0);
     EXPECT_TRUE(store.lastError().isEmpty()) << store.lastError().toStdString();
     EXPECT_EQ(other.scalar(QStringLiteral("SELECT count(*) FROM volume_usage_sample")).toInt(), 2);
     ASSERT_TRUE(other.exec(QStringLiteral("SELECT pg_advisory_unlock(%1)").arg(0x5374726174610003LL)));
-    EXPECT_EQ(store.applyRetention(kPgT0.addSecs(30)), 1);
+    EXPECT_EQ(valueOf(store.applyRetention(kPgT0.addSecs(30))), 1);
     EXPECT_EQ(other.scalar(QStringLiteral("SELECT count(*) FROM volume_usage_sample")).toInt(), 1);
 }
 
@@ -295,7 +296,7 @@ TEST(PostgresHistoryStore, ReopenKeepsDataAndChangeDetection)
     // Unchanged within the heartbeat: the last sample is read back, nothing new is written.
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 100, 1000}}, kPgT0.addSecs(60)));
     ASSERT_TRUE(store.recordVolumeUsage(s, {{QStringLiteral("v"), 150, 1000}}, kPgT0.addSecs(120)));
-    const auto samples = store.volumeUsage(s, QStringLiteral("v"), {}, {});
+    const auto samples = valueOf(store.volumeUsage(s, QStringLiteral("v"), {}, {}));
     ASSERT_EQ(samples.size(), 2U);
     EXPECT_EQ(samples[0].usedBytes, 100);
     EXPECT_EQ(samples[1].usedBytes, 150);
@@ -338,7 +339,7 @@ TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
     schedule.recurrence = Recurrence::Daily;
     schedule.createdBy = QStringLiteral("alice");
     schedule.created = kPgT0;
-    const qint64 scheduleId = sqlite.saveSchedule(schedule);
+    const qint64 scheduleId = valueOf(sqlite.saveSchedule(schedule));
     ASSERT_GT(scheduleId, 0);
     schedule.id = scheduleId;
     JournalEntry open;
@@ -353,8 +354,8 @@ TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
     open.handle = QStringLiteral("https://management.azure.com/op/1");
     open.owner = QStringLiteral("host/1");
     ASSERT_TRUE(sqlite.journalIntent(open));
-    ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started"))), 0);
-    ASSERT_GT(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("succeeded"))), 0);
+    ASSERT_GT(valueOf(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("started")))), 0);
+    ASSERT_GT(valueOf(sqlite.appendAudit(pgOutcome(QStringLiteral("a1"), QStringLiteral("succeeded")))), 0);
     ASSERT_TRUE(sqlite.putSharedSetting(SharedSetting{QStringLiteral("rate_card"),
                                                       QByteArrayLiteral("{\"currency\":\"EUR\"}"),
                                                       0,
@@ -382,29 +383,30 @@ TEST(PostgresHistoryStore, MigrateFromSqliteMovesEveryKindOfRecordWithItsIds)
     EXPECT_EQ(*settings, *sqlite.sharedSettings()) << "the shared rate card, with its revision and config hash";
 
     // Read back through the store, field by field.
-    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v1"), {}, {}), sqlite.volumeUsage(s, QStringLiteral("v1"), {}, {}));
-    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v2"), {}, {}).size(), 1U);
-    const auto capacity = pg.capacityHistory({}, {});
+    EXPECT_EQ(valueOf(pg.volumeUsage(s, QStringLiteral("v1"), {}, {})),
+              valueOf(sqlite.volumeUsage(s, QStringLiteral("v1"), {}, {})));
+    EXPECT_EQ(valueOf(pg.volumeUsage(s, QStringLiteral("v2"), {}, {})).size(), 1U);
+    const auto capacity = valueOf(pg.capacityHistory({}, {}));
     EXPECT_EQ(capacity.size(), 3U) << "two volumes and one aggregate";
-    EXPECT_EQ(pg.projectHistory(QStringLiteral("dgx"), {}, {}, {}),
-              sqlite.projectHistory(QStringLiteral("dgx"), {}, {}, {}));
-    EXPECT_EQ(pg.volumePerfHistory(s, QStringLiteral("v1"), {}, {}),
-              sqlite.volumePerfHistory(s, QStringLiteral("v1"), {}, {}));
-    ASSERT_EQ(pg.schedules().size(), 1U);
-    EXPECT_EQ(pg.schedules()[0], schedule);
-    EXPECT_EQ(pg.openJournal(), sqlite.openJournal());
-    EXPECT_EQ(pg.auditLog(0), sqlite.auditLog(0)) << "ids included";
+    EXPECT_EQ(valueOf(pg.projectHistory(QStringLiteral("dgx"), {}, {}, {})),
+              valueOf(sqlite.projectHistory(QStringLiteral("dgx"), {}, {}, {})));
+    EXPECT_EQ(valueOf(pg.volumePerfHistory(s, QStringLiteral("v1"), {}, {})),
+              valueOf(sqlite.volumePerfHistory(s, QStringLiteral("v1"), {}, {})));
+    ASSERT_EQ(valueOf(pg.schedules()).size(), 1U);
+    EXPECT_EQ(valueOf(pg.schedules())[0], schedule);
+    EXPECT_EQ(valueOf(pg.openJournal()), valueOf(sqlite.openJournal()));
+    EXPECT_EQ(valueOf(pg.auditLog(0)), valueOf(sqlite.auditLog(0))) << "ids included";
     // New rows continue after the copied ids; change detection knows the copied samples.
-    const qint64 next = pg.appendAudit(pgOutcome(QStringLiteral("a2"), QStringLiteral("started")));
-    EXPECT_EQ(next, sqlite.auditLog(1)[0].id + 1);
-    EXPECT_EQ(pg.saveSchedule([&] {
-        ServiceLevelSchedule another = schedule;
-        another.id = 0;
-        return another;
-    }()),
+    const qint64 next = valueOf(pg.appendAudit(pgOutcome(QStringLiteral("a2"), QStringLiteral("started"))));
+    EXPECT_EQ(next, valueOf(sqlite.auditLog(1))[0].id + 1);
+    EXPECT_EQ(valueOf(pg.saveSchedule([&] {
+                  ServiceLevelSchedule another = schedule;
+                  another.id = 0;
+                  return another;
+              }())),
               scheduleId + 1);
     ASSERT_TRUE(pg.recordVolumeUsage(s, {{QStringLiteral("v1"), 20, 100}}, kPgT0.addSecs(1200)));
-    EXPECT_EQ(pg.volumeUsage(s, QStringLiteral("v1"), {}, {}).size(), 2U) << "unchanged: not written again";
+    EXPECT_EQ(valueOf(pg.volumeUsage(s, QStringLiteral("v1"), {}, {})).size(), 2U) << "unchanged: not written again";
 
     // A second migration into the same database is refused, naming what is there.
     const auto again = pg.copyFrom(sqlite);

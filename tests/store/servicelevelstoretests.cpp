@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -121,13 +122,13 @@ TEST(ServiceLevelStore, MigratesAVersion2DatabaseKeepingItsData)
     SqlHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
     EXPECT_EQ(SqlHistoryStore::latestSchemaVersion(), 9);
-    EXPECT_EQ(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
+    EXPECT_EQ(valueOf(store.volumeUsage(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {})).size(), 1U);
     EXPECT_TRUE(store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("v1"), 5)}, kLevelT0));
-    EXPECT_EQ(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {}).size(), 1U);
-    EXPECT_GT(store.saveSchedule(window()), 0);
+    EXPECT_EQ(valueOf(store.volumePerfHistory(QStringLiteral("ontap"), QStringLiteral("v1"), {}, {})).size(), 1U);
+    EXPECT_GT(valueOf(store.saveSchedule(window())), 0);
     EXPECT_TRUE(
         store.recordCapacity(QStringLiteral("grid"), ContainerKind::Bucket, {{QStringLiteral("t/b"), 1, 0}}, kLevelT0));
-    EXPECT_EQ(store.capacityHistory({}, {}).size(), 2U) << "the volume's usage and the new bucket series";
+    EXPECT_EQ(valueOf(store.capacityHistory({}, {})).size(), 2U) << "the volume's usage and the new bucket series";
 }
 
 TEST_P(ServiceLevelStoreDialects, PerfSamplesRecordChangesHeartbeatsAndReadBackInRange)
@@ -143,7 +144,7 @@ TEST_P(ServiceLevelStoreDialects, PerfSamplesRecordChangesHeartbeatsAndReadBackI
     // After the heartbeat an unchanged volume is written again.
     ASSERT_TRUE(store.recordVolumePerf(src, {perf(QStringLiteral("a"), 10, 15.625)}, minutesServicelevelstore(65)));
 
-    const auto a = store.volumePerfHistory(src, QStringLiteral("a"), {}, {});
+    const auto a = valueOf(store.volumePerfHistory(src, QStringLiteral("a"), {}, {}));
     ASSERT_EQ(a.size(), 2U);
     EXPECT_EQ(a[0].time, minutesServicelevelstore(0));
     EXPECT_EQ(a[1].time, minutesServicelevelstore(65));
@@ -152,12 +153,12 @@ TEST_P(ServiceLevelStoreDialects, PerfSamplesRecordChangesHeartbeatsAndReadBackI
     EXPECT_DOUBLE_EQ(a[0].latencyUs, 250);
     EXPECT_EQ(a[0].volumeId, QStringLiteral("a"));
 
-    const auto b =
-        store.volumePerfHistory(src, QStringLiteral("b"), minutesServicelevelstore(1), minutesServicelevelstore(10));
+    const auto b = valueOf(
+        store.volumePerfHistory(src, QStringLiteral("b"), minutesServicelevelstore(1), minutesServicelevelstore(10)));
     ASSERT_EQ(b.size(), 1U);
     EXPECT_EQ(b[0].time, minutesServicelevelstore(5));
     EXPECT_DOUBLE_EQ(b[0].capBps, -1) << "an unknown cap reads back as -1";
-    EXPECT_TRUE(store.volumePerfHistory(QStringLiteral("other"), QStringLiteral("a"), {}, {}).empty());
+    EXPECT_TRUE(valueOf(store.volumePerfHistory(QStringLiteral("other"), QStringLiteral("a"), {}, {})).empty());
 }
 
 TEST_P(ServiceLevelStoreDialects, AVolumeListedTwiceInOnePollKeepsItsLastSample)
@@ -173,7 +174,7 @@ TEST_P(ServiceLevelStoreDialects, AVolumeListedTwiceInOnePollKeepsItsLastSample)
     // PostgreSQL refuses one statement that updates a row twice; SQLite lets the last win.
     ASSERT_TRUE(store.recordVolumePerf(QStringLiteral("s"), {first, second}, kLevelT0))
         << store.lastError().toStdString();
-    const auto history = store.volumePerfHistory(QStringLiteral("s"), QStringLiteral("v1"), {}, {});
+    const auto history = valueOf(store.volumePerfHistory(QStringLiteral("s"), QStringLiteral("v1"), {}, {}));
     ASSERT_EQ(history.size(), 1U);
     EXPECT_EQ(history[0].throughputBps, 2e6);
 }
@@ -189,7 +190,7 @@ TEST_P(ServiceLevelStoreDialects, StatsGiveTheNearestRankP95PerVolume)
     }
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("ontap"), {perf(QStringLiteral("a"), 3)}, minutesServicelevelstore(7)));
-    const auto stats = store.volumePerfStats(minutesServicelevelstore(0), minutesServicelevelstore(1000));
+    const auto stats = valueOf(store.volumePerfStats(minutesServicelevelstore(0), minutesServicelevelstore(1000)));
     ASSERT_EQ(stats.size(), 2U);
     EXPECT_EQ(stats[0].source, QStringLiteral("anf"));
     EXPECT_EQ(stats[0].samples, 20);
@@ -200,7 +201,7 @@ TEST_P(ServiceLevelStoreDialects, StatsGiveTheNearestRankP95PerVolume)
     EXPECT_EQ(stats[1].source, QStringLiteral("ontap"));
     EXPECT_DOUBLE_EQ(stats[1].p95ThroughputBps, 3 * 1048576.0);
 
-    const auto window = store.volumePerfStats(minutesServicelevelstore(90), minutesServicelevelstore(100));
+    const auto window = valueOf(store.volumePerfStats(minutesServicelevelstore(90), minutesServicelevelstore(100)));
     ASSERT_EQ(window.size(), 1U);
     EXPECT_EQ(window[0].samples, 3);
 }
@@ -213,14 +214,14 @@ TEST_P(ServiceLevelStoreDialects, RetentionAppliesToPerfSamples)
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 1)}, minutesServicelevelstore(0)));
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutesServicelevelstore(100)));
-    store.applyRetention(minutesServicelevelstore(50));
-    const auto left = store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {});
+    valueOf(store.applyRetention(minutesServicelevelstore(50)));
+    const auto left = valueOf(store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {}));
     ASSERT_EQ(left.size(), 1U);
     EXPECT_EQ(left[0].time, minutesServicelevelstore(100));
     // Recording continues, and an unchanged value after retention is written again.
     ASSERT_TRUE(
         store.recordVolumePerf(QStringLiteral("anf"), {perf(QStringLiteral("a"), 2)}, minutesServicelevelstore(105)));
-    EXPECT_EQ(store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {}).size(), 2U);
+    EXPECT_EQ(valueOf(store.volumePerfHistory(QStringLiteral("anf"), QStringLiteral("a"), {}, {})).size(), 2U);
 }
 
 TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
@@ -237,24 +238,28 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     {
         SqlHistoryStore store(path, serviceLevelTestClock());
         ASSERT_TRUE(succeeded(store.open()));
-        id = store.saveSchedule(window());
-        atId = store.saveSchedule(at);
+        id = valueOf(store.saveSchedule(window()));
+        atId = valueOf(store.saveSchedule(at));
         ASSERT_GT(id, 0);
         ASSERT_GT(atId, id);
         ServiceLevelSchedule changed = window();
         changed.id = id;
         changed.enabled = false;
         changed.level = QStringLiteral("Ultra");
-        EXPECT_EQ(store.saveSchedule(changed), id);
+        EXPECT_EQ(valueOf(store.saveSchedule(changed)), id);
         EXPECT_TRUE(store.markScheduleFired(id, minutesServicelevelstore(60), QStringLiteral("submitted")));
-        EXPECT_FALSE(store.markScheduleFired(9999, minutesServicelevelstore(60), QStringLiteral("submitted")));
+        const Status missing = store.markScheduleFired(9999, minutesServicelevelstore(60), QStringLiteral("submitted"));
+        ASSERT_FALSE(missing);
+        EXPECT_EQ(missing.error().kind, Error::Kind::NotFound);
         ServiceLevelSchedule unknown = window();
         unknown.id = 9999;
-        EXPECT_EQ(store.saveSchedule(unknown), -1);
+        const Result<qint64> gone = store.saveSchedule(unknown);
+        ASSERT_FALSE(gone);
+        EXPECT_EQ(gone.error().kind, Error::Kind::NotFound);
     }
     SqlHistoryStore store(path, serviceLevelTestClock());
     ASSERT_TRUE(succeeded(store.open()));
-    auto all = store.schedules();
+    auto all = valueOf(store.schedules());
     ASSERT_EQ(all.size(), 2U);
     ServiceLevelSchedule expected = window();
     expected.id = id;
@@ -267,7 +272,7 @@ TEST(ServiceLevelStore, SchedulesPersistUpdateFireAndRemoveAcrossReopen)
     EXPECT_FALSE(all[1].lastFired.isValid());
     EXPECT_EQ(all[1].recurrence, Recurrence::Once);
     EXPECT_TRUE(store.removeSchedule(id));
-    all = store.schedules();
+    all = valueOf(store.schedules());
     ASSERT_EQ(all.size(), 1U);
     EXPECT_EQ(all[0].id, atId);
 }
@@ -284,11 +289,12 @@ TEST_P(ServiceLevelStoreDialects, AuditOfKindFiltersByKindAndTime)
         e.source = QStringLiteral("anf");
         e.kind = i == 2 ? QStringLiteral("snapshot.create") : QStringLiteral("volume.service_level");
         e.outcome = QStringLiteral("succeeded");
-        ASSERT_GT(store.appendAudit(e), 0);
+        ASSERT_GT(valueOf(store.appendAudit(e)), 0);
     }
-    const auto entries = store.auditLogOfKind(QStringLiteral("volume.service_level"), minutesServicelevelstore(5));
+    const auto entries =
+        valueOf(store.auditLogOfKind(QStringLiteral("volume.service_level"), minutesServicelevelstore(5)));
     ASSERT_EQ(entries.size(), 2U);
     EXPECT_EQ(entries[0].actionId, QStringLiteral("3"));
     EXPECT_EQ(entries[1].actionId, QStringLiteral("1"));
-    EXPECT_EQ(store.auditLogOfKind(QStringLiteral("volume.service_level"), {}).size(), 3U);
+    EXPECT_EQ(valueOf(store.auditLogOfKind(QStringLiteral("volume.service_level"), {})).size(), 3U);
 }

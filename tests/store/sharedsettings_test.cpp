@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
 
 namespace {
@@ -128,7 +129,7 @@ TEST_P(SharedSettingDialects, WritesCompareAndSetTheRevisionAndAuditWhoAndWhere)
     EXPECT_EQ(again.error().kind, Error::Kind::Conflict);
 
     // Only the two writes that happened are in the audit log, newest first, with who and where.
-    const std::vector<AuditEntry> audit = store->auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const std::vector<AuditEntry> audit = valueOf(store->auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 2U);
     EXPECT_EQ(audit[0].user, QStringLiteral("alice"));
     EXPECT_EQ(audit[0].replica, QStringLiteral("replica-a"));
@@ -154,7 +155,7 @@ TEST_P(SharedSettingDialects, TheConfigSeedsTheStoreAnEditSurvivesAndAChangedCon
     EXPECT_EQ(seeded->setting.body, usd);
     EXPECT_EQ(seeded->setting.revision, 1);
     EXPECT_EQ(seeded->setting.configHash, settingBodyHash(usd));
-    EXPECT_TRUE(store->auditLogOfKind(QStringLiteral("setting.rate_card"), {}).empty());
+    EXPECT_TRUE(valueOf(store->auditLogOfKind(QStringLiteral("setting.rate_card"), {})).empty());
 
     // An admin edits it through the store; a restart with the unchanged config keeps the edit.
     const QByteArray eur = rateCardSettingBody(cardIn(QStringLiteral("EUR"), 15));
@@ -177,7 +178,7 @@ TEST_P(SharedSettingDialects, TheConfigSeedsTheStoreAnEditSurvivesAndAChangedCon
     EXPECT_EQ(changed->setting.body, jpy);
     EXPECT_EQ(changed->setting.revision, 3);
     EXPECT_EQ(changed->setting.configHash, settingBodyHash(jpy));
-    const auto audit = store->auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const auto audit = valueOf(store->auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 2U);
     EXPECT_EQ(audit[0].user, QStringLiteral("alice"));
     EXPECT_EQ(audit[0].replica, QStringLiteral("replica-a"));

@@ -21,7 +21,18 @@
 using strata::testsupport::ScratchPostgresDatabase;
 using strata::testsupport::StoreBackend;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata::core;
+
+namespace {
+
+/// The store's answer as the checks below read it: nullopt when the store failed.
+template <class T> std::optional<T> answered(Result<T> result)
+{
+    return result ? std::optional<T>(std::move(*result)) : std::nullopt;
+}
+
+} // namespace
 
 namespace {
 
@@ -95,7 +106,7 @@ protected:
 TEST_P(SourceLeaseDialects, OneReplicaPollsEverySource)
 {
     auto a = replicaStore();
-    const std::optional<LeaseSync> sync = a->syncLeases(QStringLiteral("a"), kSixSources, 10000);
+    const std::optional<LeaseSync> sync = answered(a->syncLeases(QStringLiteral("a"), kSixSources, 10000));
     ASSERT_TRUE(sync.has_value()) << a->lastError().toStdString();
     EXPECT_EQ(heldBy(*sync, QStringLiteral("a")), 6);
     EXPECT_EQ(sync->liveReplicas, QStringList{QStringLiteral("a")});
@@ -114,11 +125,11 @@ TEST_P(SourceLeaseDialects, ThreeReplicasSplitSixSourcesTwoEachAndEverySourceHas
     const QList<std::pair<QString, SqlHistoryStore *>> replicas{
         {QStringLiteral("a"), a.get()}, {QStringLiteral("b"), b.get()}, {QStringLiteral("c"), c.get()}};
     // a starts alone and takes everything; b and c join; the surplus moves over a few rounds.
-    ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), kSixSources, 10000));
+    ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), kSixSources, 10000)));
     std::optional<LeaseSync> last;
     for (int round = 0; round < 4; ++round) {
         for (const auto &[id, store] : replicas) {
-            last = store->syncLeases(id, kSixSources, 10000);
+            last = answered(store->syncLeases(id, kSixSources, 10000));
             ASSERT_TRUE(last.has_value()) << store->lastError().toStdString();
         }
     }
@@ -132,7 +143,7 @@ TEST_P(SourceLeaseDialects, ThreeReplicasSplitSixSourcesTwoEachAndEverySourceHas
     }
     // Stable: another round moves nothing.
     for (const auto &[id, store] : replicas) {
-        const std::optional<LeaseSync> again = store->syncLeases(id, kSixSources, 10000);
+        const std::optional<LeaseSync> again = answered(store->syncLeases(id, kSixSources, 10000));
         ASSERT_TRUE(again.has_value());
         EXPECT_EQ(ownersOf(*again), owners);
         EXPECT_EQ(again->released, 0);
@@ -151,7 +162,7 @@ TEST_P(SourceLeaseDialects, FourSourcesOverThreeReplicasLeaveNoReplicaIdle)
         for (const auto &[id, store] : {std::pair{QStringLiteral("a"), a.get()},
                                         std::pair{QStringLiteral("b"), b.get()},
                                         std::pair{QStringLiteral("c"), c.get()}}) {
-            last = store->syncLeases(id, four, 10000);
+            last = answered(store->syncLeases(id, four, 10000));
             ASSERT_TRUE(last.has_value());
         }
     }
@@ -167,27 +178,27 @@ TEST_P(SourceLeaseDialects, AReplicaThatRenewsLessOftenStillGetsItsShare)
     auto c = replicaStore();
     const QStringList four = kSixSources.mid(0, 4);
     for (int round = 0; round < 3; ++round) {
-        ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), four, 10000));
-        ASSERT_TRUE(b->syncLeases(QStringLiteral("b"), four, 10000));
+        ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), four, 10000)));
+        ASSERT_TRUE(answered(b->syncLeases(QStringLiteral("b"), four, 10000)));
     }
     std::optional<LeaseSync> last;
     for (int round = 0; round < 4; ++round) {
         for (int twice = 0; twice < 2; ++twice) {
-            ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), four, 10000));
-            last = b->syncLeases(QStringLiteral("b"), four, 10000);
+            ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), four, 10000)));
+            last = answered(b->syncLeases(QStringLiteral("b"), four, 10000));
             ASSERT_TRUE(last.has_value());
         }
-        last = c->syncLeases(QStringLiteral("c"), four, 10000);
+        last = answered(c->syncLeases(QStringLiteral("c"), four, 10000));
         ASSERT_TRUE(last.has_value());
     }
     expectFourSpreadOverThree(*last);
     // Settled: more rounds in the same rhythm move nothing.
     const QHash<QString, QString> owners = ownersOf(*last);
     for (int twice = 0; twice < 2; ++twice) {
-        ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), four, 10000));
-        ASSERT_TRUE(b->syncLeases(QStringLiteral("b"), four, 10000));
+        ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), four, 10000)));
+        ASSERT_TRUE(answered(b->syncLeases(QStringLiteral("b"), four, 10000)));
     }
-    const std::optional<LeaseSync> again = c->syncLeases(QStringLiteral("c"), four, 10000);
+    const std::optional<LeaseSync> again = answered(c->syncLeases(QStringLiteral("c"), four, 10000));
     ASSERT_TRUE(again.has_value());
     EXPECT_EQ(ownersOf(*again), owners);
 }
@@ -199,16 +210,16 @@ TEST_P(SourceLeaseDialects, ASilentReplicasSourcesMoveToTheLiveOnesAfterTheLease
     auto c = replicaStore();
     const qint64 ttl = 1500;
     for (int round = 0; round < 3; ++round) {
-        ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), kSixSources, ttl));
-        ASSERT_TRUE(b->syncLeases(QStringLiteral("b"), kSixSources, ttl));
-        ASSERT_TRUE(c->syncLeases(QStringLiteral("c"), kSixSources, ttl));
+        ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), kSixSources, ttl)));
+        ASSERT_TRUE(answered(b->syncLeases(QStringLiteral("b"), kSixSources, ttl)));
+        ASSERT_TRUE(answered(c->syncLeases(QStringLiteral("c"), kSixSources, ttl)));
     }
-    const std::optional<LeaseSync> before = c->syncLeases(QStringLiteral("c"), kSixSources, ttl);
+    const std::optional<LeaseSync> before = answered(c->syncLeases(QStringLiteral("c"), kSixSources, ttl));
     ASSERT_TRUE(before.has_value());
     ASSERT_EQ(heldBy(*before, QStringLiteral("a")), 2);
 
     // a stops renewing (killed). Within the lease time nothing moves.
-    const std::optional<LeaseSync> early = b->syncLeases(QStringLiteral("b"), kSixSources, ttl);
+    const std::optional<LeaseSync> early = answered(b->syncLeases(QStringLiteral("b"), kSixSources, ttl));
     ASSERT_TRUE(early.has_value());
     EXPECT_EQ(heldBy(*early, QStringLiteral("a")), 2);
     EXPECT_EQ(early->takenOver, 0);
@@ -221,7 +232,7 @@ TEST_P(SourceLeaseDialects, ASilentReplicasSourcesMoveToTheLiveOnesAfterTheLease
         QThread::msleep(300);
         for (const auto &[id, store] :
              {std::pair{QStringLiteral("b"), b.get()}, std::pair{QStringLiteral("c"), c.get()}}) {
-            const std::optional<LeaseSync> renewed = store->syncLeases(id, kSixSources, ttl);
+            const std::optional<LeaseSync> renewed = answered(store->syncLeases(id, kSixSources, ttl));
             ASSERT_TRUE(renewed.has_value());
             takenOver += renewed->takenOver;
         }
@@ -230,7 +241,7 @@ TEST_P(SourceLeaseDialects, ASilentReplicasSourcesMoveToTheLiveOnesAfterTheLease
     for (int round = 0; round < 2; ++round) {
         for (const auto &[id, store] :
              {std::pair{QStringLiteral("b"), b.get()}, std::pair{QStringLiteral("c"), c.get()}}) {
-            after = store->syncLeases(id, kSixSources, ttl);
+            after = answered(store->syncLeases(id, kSixSources, ttl));
             ASSERT_TRUE(after.has_value());
             takenOver += after->takenOver;
         }
@@ -247,11 +258,11 @@ TEST_P(SourceLeaseDialects, AReleasedReplicasSourcesAreTakenAtOnce)
     auto a = replicaStore();
     auto b = replicaStore();
     for (int round = 0; round < 3; ++round) {
-        ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), kSixSources, 60000));
-        ASSERT_TRUE(b->syncLeases(QStringLiteral("b"), kSixSources, 60000));
+        ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), kSixSources, 60000)));
+        ASSERT_TRUE(answered(b->syncLeases(QStringLiteral("b"), kSixSources, 60000)));
     }
     ASSERT_TRUE(a->releaseLeases(QStringLiteral("a")));
-    const std::optional<LeaseSync> sync = b->syncLeases(QStringLiteral("b"), kSixSources, 60000);
+    const std::optional<LeaseSync> sync = answered(b->syncLeases(QStringLiteral("b"), kSixSources, 60000));
     ASSERT_TRUE(sync.has_value());
     EXPECT_EQ(heldBy(*sync, QStringLiteral("b")), 6);
     EXPECT_EQ(sync->liveReplicas, QStringList{QStringLiteral("b")});
@@ -264,23 +275,25 @@ TEST_P(SourceLeaseDialects, OnlyTheLeaseHolderWritesASourcesStateAndReadersGetBo
     auto b = replicaStore();
     const QStringList two{QStringLiteral("ontap-ai"), QStringLiteral("dgx")};
     for (int round = 0; round < 3; ++round) {
-        ASSERT_TRUE(a->syncLeases(QStringLiteral("a"), two, 60000));
-        ASSERT_TRUE(b->syncLeases(QStringLiteral("b"), two, 60000));
+        ASSERT_TRUE(answered(a->syncLeases(QStringLiteral("a"), two, 60000)));
+        ASSERT_TRUE(answered(b->syncLeases(QStringLiteral("b"), two, 60000)));
     }
-    const std::optional<LeaseSync> sync = b->syncLeases(QStringLiteral("b"), two, 60000);
+    const std::optional<LeaseSync> sync = answered(b->syncLeases(QStringLiteral("b"), two, 60000));
     ASSERT_TRUE(sync.has_value());
     const QHash<QString, QString> owners = ownersOf(*sync);
     const QString mine = owners.key(QStringLiteral("a"));
     ASSERT_FALSE(mine.isEmpty());
 
     // b does not hold it: nothing is written.
-    EXPECT_EQ(b->putSharedState(mine, QStringLiteral("b"), "{\"name\":\"x\"}", QByteArray("body-b")), 0);
-    const qint64 first = a->putSharedState(mine, QStringLiteral("a"), "{\"health\":\"ok\"}", QByteArray("body-1"));
+    EXPECT_EQ(valueOf(b->putSharedState(mine, QStringLiteral("b"), "{\"name\":\"x\"}", QByteArray("body-b"))), 0);
+    const qint64 first =
+        valueOf(a->putSharedState(mine, QStringLiteral("a"), "{\"health\":\"ok\"}", QByteArray("body-1")));
     ASSERT_GT(first, 0) << a->lastError().toStdString();
-    const qint64 statusOnly = a->putSharedState(mine, QStringLiteral("a"), "{\"health\":\"degraded\"}", QByteArray());
+    const qint64 statusOnly =
+        valueOf(a->putSharedState(mine, QStringLiteral("a"), "{\"health\":\"degraded\"}", QByteArray()));
     ASSERT_GT(statusOnly, first);
 
-    std::optional<SharedStates> read = b->sharedStates(0, {});
+    std::optional<SharedStates> read = answered(b->sharedStates(0, {}));
     ASSERT_TRUE(read.has_value()) << b->lastError().toStdString();
     ASSERT_EQ(read->states.size(), 1u);
     const SharedSourceState &s = read->states.front();
@@ -294,17 +307,17 @@ TEST_P(SourceLeaseDialects, OnlyTheLeaseHolderWritesASourcesStateAndReadersGetBo
     EXPECT_GE(read->storeTime, s.written);
 
     // A reader that applied that body gets the state without it; one at the latest revision gets nothing.
-    read = b->sharedStates(0, {{mine, first}});
+    read = answered(b->sharedStates(0, {{mine, first}}));
     ASSERT_TRUE(read.has_value());
     ASSERT_EQ(read->states.size(), 1u);
     EXPECT_TRUE(read->states.front().body.isEmpty());
-    read = b->sharedStates(statusOnly, {{mine, first}});
+    read = answered(b->sharedStates(statusOnly, {{mine, first}}));
     ASSERT_TRUE(read.has_value());
     EXPECT_TRUE(read->states.empty());
 
     // After a releases, its late write is refused.
     ASSERT_TRUE(a->releaseLeases(QStringLiteral("a")));
-    EXPECT_EQ(a->putSharedState(mine, QStringLiteral("a"), "{}", QByteArray("late")), 0);
+    EXPECT_EQ(valueOf(a->putSharedState(mine, QStringLiteral("a"), "{}", QByteArray("late"))), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dialects,
@@ -325,8 +338,8 @@ TEST(SourceLeasePostgres, AReaderIsNotifiedWhenAnotherReplicaSharesAState)
     ASSERT_TRUE(reader.listenForSharedStates([&notified](const QString &source) {
         notified << source;
     }));
-    ASSERT_TRUE(writer.syncLeases(QStringLiteral("w"), {QStringLiteral("dgx")}, 60000));
-    ASSERT_GT(writer.putSharedState(QStringLiteral("dgx"), QStringLiteral("w"), "{}", QByteArray("b")), 0);
+    ASSERT_TRUE(answered(writer.syncLeases(QStringLiteral("w"), {QStringLiteral("dgx")}, 60000)));
+    ASSERT_GT(valueOf(writer.putSharedState(QStringLiteral("dgx"), QStringLiteral("w"), "{}", QByteArray("b"))), 0);
     EXPECT_TRUE(QTest::qWaitFor(
         [&] {
             return notified.contains(QStringLiteral("dgx"));

@@ -27,6 +27,7 @@
 #include <gtest/gtest.h>
 
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata;
 
 namespace {
@@ -169,7 +170,7 @@ TEST_F(ServiceLevelControllerTest, WithASharedStoreTheRateCardGoesThereAndEditsF
         },
         5000))
         << model.index(0, models::ServiceLevelTableModel::Cost).data().toString().toStdString();
-    const auto audit = other.auditLogOfKind(QStringLiteral("setting.rate_card"), {});
+    const auto audit = valueOf(other.auditLogOfKind(QStringLiteral("setting.rate_card"), {}));
     ASSERT_EQ(audit.size(), 2U);
     EXPECT_EQ(audit[1].user, QStringLiteral("tester"));
     EXPECT_EQ(audit[1].message, QStringLiteral("desktop rate card dialog"));

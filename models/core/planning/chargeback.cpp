@@ -299,8 +299,12 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
                 lineOf(cluster, p.name);
             }
         }
-        const std::vector<ProjectSample> samples = store.projectHistory(
+        const Result<std::vector<ProjectSample>> read = store.projectHistory(
             cluster, QString(), period.from.addSecs(-kChargebackProjectHoldSeconds), cb.accountedTo);
+        if (!read) {
+            return fail(read.error()); // a failed read is not "no GPU was used"
+        }
+        const std::vector<ProjectSample> &samples = *read;
         QHash<QString, std::vector<const ProjectSample *>> byProject;
         for (const ProjectSample &s : samples) {
             byProject[s.project].push_back(&s);
@@ -392,9 +396,14 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
     }
 
     // Storage GiB-hours per volume and tier, split between its owners.
-    std::vector<AuditEntry> audit = store.auditLogOfKind(actionKindName(ActionKind::ServiceLevelChange), period.from);
+    const Result<std::vector<AuditEntry>> audit =
+        store.auditLogOfKind(actionKindName(ActionKind::ServiceLevelChange), period.from);
+    if (!audit) {
+        // Without the level changes every hour would be billed at today's level.
+        return fail(audit.error());
+    }
     QHash<QString, std::vector<TierChange>> tierChanges; // "<source>/<volume id>"
-    for (const AuditEntry &e : audit) {
+    for (const AuditEntry &e : *audit) {
         if (e.outcome != QLatin1String("succeeded") && e.outcome != QLatin1String("reconciled")) {
             continue;
         }
@@ -446,10 +455,13 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         cv.source = v.source;
         cv.volumeId = v.id;
         cv.name = volumeLabel(v);
-        const std::vector<UsageSample> usage =
+        const Result<std::vector<UsageSample>> usage =
             store.volumeUsage(v.source, v.id, period.from.addSecs(-kChargebackVolumeHoldSeconds), cb.accountedTo);
+        if (!usage) {
+            return fail(usage.error());
+        }
         std::vector<qint64> times;
-        for (const UsageSample &s : usage) {
+        for (const UsageSample &s : *usage) {
             times.push_back(s.time.toMSecsSinceEpoch());
         }
         if (!times.empty()) {
@@ -468,7 +480,7 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         const qint64 covered =
             integrateSteps(times, va, b, kChargebackVolumeHoldSeconds * 1000, [&](size_t i, qint64 ms) {
                 const qint64 start = std::max(times[i], va);
-                const double gib = double(usage[i].sizeBytes) / units::kGiB;
+                const double gib = double((*usage)[i].sizeBytes) / units::kGiB;
                 forEachTierPiece(current, changes, start, start + ms, [&](const QString &tier, qint64 s, qint64 e) {
                     gibHours[chargebackTierKey(anf, tier)] += gib * double(e - s) / kChargebackMsPerHour;
                 });
@@ -532,11 +544,14 @@ Result<Chargeback> computeChargeback(IHistoryStore &store,
         viaOfBucket[key].append(chargebackTr("dataset %1").arg(d.name));
     }
     QHash<QString, const CapacitySeries *> bucketSeries; // "<source>/<bucket id>"
-    const std::vector<CapacitySeries> capacity =
+    const Result<std::vector<CapacitySeries>> capacity =
         in.buckets.isEmpty()
-            ? std::vector<CapacitySeries>()
+            ? Result<std::vector<CapacitySeries>>(std::vector<CapacitySeries>())
             : store.capacityHistory(period.from.addSecs(-kChargebackVolumeHoldSeconds), cb.accountedTo);
-    for (const CapacitySeries &series : capacity) {
+    if (!capacity) {
+        return fail(capacity.error());
+    }
+    for (const CapacitySeries &series : *capacity) {
         if (series.kind == containerKindName(ContainerKind::Bucket)) {
             bucketSeries.insert(series.source + QLatin1Char('/') + series.id, &series);
         }

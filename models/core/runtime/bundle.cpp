@@ -1331,16 +1331,24 @@ public:
         if (Status opened = m_store.open(); !opened) {
             return opened;
         }
-        // Heartbeat 0: every sample of the bundle is kept as it was exported.
+        // Heartbeat 0: every sample of the bundle is kept as it was exported. The samples were
+        // checked when the bundle was read: a failed write here is the in-memory store's.
+        Status loaded;
+        const auto keep = [&loaded](Status written) {
+            if (loaded && !written) {
+                loaded = std::move(written);
+            }
+        };
         for (auto it = m_history.projectSamples.cbegin(); it != m_history.projectSamples.cend(); ++it) {
             for (const ProjectSample &s : it.value()) {
-                m_store.recordProjectSamples(it.key(), {s}, s.time, 0);
+                keep(m_store.recordProjectSamples(it.key(), {s}, s.time, 0));
             }
         }
         for (auto s = m_history.volumeUsage.cbegin(); s != m_history.volumeUsage.cend(); ++s) {
             for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
                 for (const UsageSample &u : v.value()) {
-                    m_store.recordVolumeUsage(s.key(), {VolumeUsage{v.key(), u.usedBytes, u.sizeBytes}}, u.time, 0);
+                    keep(m_store.recordVolumeUsage(
+                        s.key(), {VolumeUsage{v.key(), u.usedBytes, u.sizeBytes}}, u.time, 0));
                 }
             }
         }
@@ -1349,8 +1357,8 @@ public:
                 const std::optional<ContainerKind> kind = containerKindFromName(k.key());
                 for (auto c = k.value().cbegin(); kind && c != k.value().cend(); ++c) {
                     for (const UsageSample &u : c.value()) {
-                        m_store.recordCapacity(
-                            s.key(), *kind, {VolumeUsage{c.key(), u.usedBytes, u.sizeBytes}}, u.time, 0);
+                        keep(m_store.recordCapacity(
+                            s.key(), *kind, {VolumeUsage{c.key(), u.usedBytes, u.sizeBytes}}, u.time, 0));
                     }
                 }
             }
@@ -1358,71 +1366,83 @@ public:
         for (auto s = m_history.volumePerf.cbegin(); s != m_history.volumePerf.cend(); ++s) {
             for (auto v = s.value().cbegin(); v != s.value().cend(); ++v) {
                 for (const VolumePerfSample &p : v.value()) {
-                    m_store.recordVolumePerf(s.key(), {p}, p.time, 0);
+                    keep(m_store.recordVolumePerf(s.key(), {p}, p.time, 0));
                 }
             }
         }
+        if (!loaded) {
+            return loaded;
+        }
         // Stored newest first; appended oldest first so the store's order matches.
         for (auto it = m_history.audit.crbegin(); it != m_history.audit.crend(); ++it) {
-            m_store.appendAudit(*it);
+            if (const Result<qint64> appended = m_store.appendAudit(*it); !appended) {
+                return fail(appended.error());
+            }
         }
         m_history = {};
         return {};
     }
-    bool recordVolumeUsage(const QString &, const std::vector<VolumeUsage> &, const QDateTime &, qint64) override
+    Status recordVolumeUsage(const QString &, const std::vector<VolumeUsage> &, const QDateTime &, qint64) override
     {
-        return false;
+        return fail(readOnly());
     }
-    std::vector<UsageSample>
+    Result<std::vector<UsageSample>>
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override
     {
         return m_store.volumeUsage(source, volumeId, from, to);
     }
-    qint64 applyRetention(const QDateTime &) override { return 0; }
+    // A snapshot keeps every sample it holds, whatever its age.
+    Result<qint64> applyRetention(const QDateTime &) override { return qint64(0); }
     // The bundle's volume usage, so an opened bundle forecasts its volumes as of its own time.
-    std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to) override
+    Result<std::vector<CapacitySeries>> capacityHistory(const QDateTime &from, const QDateTime &to) override
     {
         return m_store.capacityHistory(from, to);
     }
-    bool recordProjectSamples(const QString &, const std::vector<ProjectSample> &, const QDateTime &, qint64) override
+    Status recordProjectSamples(const QString &, const std::vector<ProjectSample> &, const QDateTime &, qint64) override
     {
-        return false;
+        return fail(readOnly());
     }
-    std::vector<ProjectSample>
+    Result<std::vector<ProjectSample>>
     projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override
     {
         return m_store.projectHistory(source, project, from, to);
     }
-    qint64 appendAudit(const AuditEntry &) override { return -1; }
-    std::vector<AuditEntry> auditLog(int limit, const QString &source) override
+    Result<qint64> appendAudit(const AuditEntry &) override { return fail(readOnly()); }
+    Result<std::vector<AuditEntry>> auditLog(int limit, const QString &source) override
     {
         return m_store.auditLog(limit, source);
     }
-    std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) override
+    Result<std::vector<AuditEntry>> auditLogOfKind(const QString &kind, const QDateTime &since) override
     {
         return m_store.auditLogOfKind(kind, since);
     }
-    bool recordVolumePerf(const QString &, const std::vector<VolumePerfSample> &, const QDateTime &, qint64) override
+    Status recordVolumePerf(const QString &, const std::vector<VolumePerfSample> &, const QDateTime &, qint64) override
     {
-        return false;
+        return fail(readOnly());
     }
-    std::vector<VolumePerfSample> volumePerfHistory(const QString &source,
-                                                    const QString &volumeId,
-                                                    const QDateTime &from,
-                                                    const QDateTime &to) override
+    Result<std::vector<VolumePerfSample>> volumePerfHistory(const QString &source,
+                                                            const QString &volumeId,
+                                                            const QDateTime &from,
+                                                            const QDateTime &to) override
     {
         return m_store.volumePerfHistory(source, volumeId, from, to);
     }
-    std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) override
+    Result<std::vector<VolumePerfStats>> volumePerfStats(const QDateTime &from, const QDateTime &to) override
     {
         return m_store.volumePerfStats(from, to);
     }
-    qint64 saveSchedule(const ServiceLevelSchedule &) override { return -1; }
-    bool removeSchedule(qint64) override { return false; }
-    std::vector<ServiceLevelSchedule> schedules() override { return {}; }
-    bool markScheduleFired(qint64, const QDateTime &, const QString &) override { return false; }
+    Result<qint64> saveSchedule(const ServiceLevelSchedule &) override { return fail(readOnly()); }
+    Status removeSchedule(qint64) override { return fail(readOnly()); }
+    // A bundle carries no schedules: an opened bundle has none to show or fire.
+    Result<std::vector<ServiceLevelSchedule>> schedules() override { return std::vector<ServiceLevelSchedule>{}; }
+    Status markScheduleFired(qint64, const QDateTime &, const QString &) override { return fail(readOnly()); }
 
 private:
+    static Error readOnly()
+    {
+        return Error::make(Error::Kind::Conflict, QStringLiteral("a support bundle is read-only"));
+    }
+
     BundleHistory m_history;
     SqlHistoryStore m_store;
 };
@@ -1733,11 +1753,17 @@ void collectBundle(Engine &engine,
         settle();
     });
     state->pending++;
-    history->auditLog(0, {}, context, [state, settle, from](std::vector<AuditEntry> entries) {
-        std::erase_if(entries, [&](const AuditEntry &e) {
+    history->auditLog(0, {}, context, [settle, finish, state, from](Result<std::vector<AuditEntry>> entries) {
+        if (!entries) {
+            // A bundle without its audit log would read as "nothing was changed".
+            finish(QCoreApplication::translate("strata::core::Bundle", "cannot read the audit log: %1")
+                       .arg(entries.error().message));
+            return;
+        }
+        std::erase_if(*entries, [&](const AuditEntry &e) {
             return e.time < from;
         });
-        state->bundle.history.audit = std::move(entries);
+        state->bundle.history.audit = std::move(*entries);
         settle();
     });
     settle();

@@ -128,7 +128,11 @@ void ReplicaCoordinator::stop()
     m_readTimer->stop();
     m_shareTimer->stop();
     m_engine.setHeldSources({});
-    m_history.releaseLeases(m_options.replicaId);
+    if (const Status released = m_history.releaseLeases(m_options.replicaId); !released) {
+        // Its leases expire instead: the other replicas take its sources after the lease time.
+        qCWarning(lcReplicas).noquote() << "replica" << m_options.replicaId
+                                        << "cannot release its leases:" << released.error().message;
+    }
 }
 
 void ReplicaCoordinator::renew()
@@ -141,13 +145,15 @@ void ReplicaCoordinator::renew()
                          configuredSources(m_engine),
                          m_options.leaseTime.count(),
                          this,
-                         [this](std::optional<LeaseSync> sync) {
+                         [this](const Result<LeaseSync> &sync) {
                              m_renewing = false;
                              if (!m_running) {
                                  return;
                              }
                              if (!sync) {
                                  m_stats.leaseFailures++;
+                                 qCDebug(lcReplicas).noquote() << "replica" << m_options.replicaId
+                                                               << "lease renewal failed:" << sync.error().message;
                                  // Our leases have lapsed in the store by now and another
                                  // replica may poll them: stop rather than poll twice.
                                  if (steadyMs() - m_lastRenewalMs >= m_options.leaseTime.count()
@@ -270,20 +276,28 @@ void ReplicaCoordinator::share()
             },
             [this, source, statusJson](QByteArray body) {
                 m_stats.bodyBytesShared += body.size();
-                m_history.putSharedState(
-                    source, m_options.replicaId, statusJson, body, this, [this, source](qint64 revision) {
-                        m_sharing.remove(source);
-                        if (revision > 0) {
-                            m_stats.statesShared++;
-                        } else if (revision == 0) {
-                            qCInfo(lcReplicas).noquote()
-                                << "replica" << m_options.replicaId << "no longer holds" << source;
-                            renew();
-                        }
-                        if (m_dirty.contains(source)) {
-                            scheduleShare();
-                        }
-                    });
+                m_history.putSharedState(source,
+                                         m_options.replicaId,
+                                         statusJson,
+                                         body,
+                                         this,
+                                         [this, source](const Result<qint64> &revision) {
+                                             m_sharing.remove(source);
+                                             if (!revision) {
+                                                 qCDebug(lcReplicas).noquote()
+                                                     << "replica" << m_options.replicaId << "cannot share" << source
+                                                     << revision.error().message;
+                                             } else if (*revision > 0) {
+                                                 m_stats.statesShared++;
+                                             } else {
+                                                 qCInfo(lcReplicas).noquote()
+                                                     << "replica" << m_options.replicaId << "no longer holds" << source;
+                                                 renew();
+                                             }
+                                             if (m_dirty.contains(source)) {
+                                                 scheduleShare();
+                                             }
+                                         });
             });
     }
     if (!m_dirty.isEmpty()) {
@@ -302,7 +316,7 @@ void ReplicaCoordinator::readStates()
     }
     m_reading = true;
     m_readAgain = false;
-    m_history.sharedStates(m_readRevision, m_appliedBodies, this, [this](std::optional<SharedStates> states) {
+    m_history.sharedStates(m_readRevision, m_appliedBodies, this, [this](Result<SharedStates> states) {
         if (!states || !m_running) {
             m_reading = false;
             return;

@@ -6,6 +6,7 @@
 #include "models/core/services/servicelevels.h"
 
 #include <QCoreApplication>
+#include <QLoggingCategory>
 #include <QSet>
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 namespace strata::core {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcTimeline, "strata.timeline", QtInfoMsg)
 
 QString ms(const QDateTime &t)
 {
@@ -561,11 +564,15 @@ Timeline::Timeline(Engine &engine, QObject *parent)
         add(std::move(out));
     });
     if (HistoryService *history = engine.history()) {
-        history->auditLog(500, {}, this, [this](std::vector<AuditEntry> log) {
-            if (d->live) {
+        history->auditLog(500, {}, this, [this](const Result<std::vector<AuditEntry>> &log) {
+            if (!log) {
+                // The timeline still shows what happens from now on.
+                qCWarning(lcTimeline).noquote() << "cannot read the audit log:" << log.error().message;
+            }
+            if (d->live && log) {
                 std::vector<TimelineEntry> out;
-                out.reserve(log.size());
-                for (const AuditEntry &entry : log) {
+                out.reserve(log->size());
+                for (const AuditEntry &entry : *log) {
                     out.push_back(fromAudit(entry));
                 }
                 add(std::move(out));

@@ -32,6 +32,14 @@ namespace {
 
 Q_LOGGING_CATEGORY(lcActionJournal, "strata.actions.journal", QtInfoMsg)
 
+/// Logs a failed journal write of action `id` (any thread).
+template <class T> void logJournalFailure(const QString &id, const Result<T> &written)
+{
+    if (!written) {
+        qCWarning(lcActionJournal).noquote() << "action" << id << "journal:" << written.error().message;
+    }
+}
+
 /// The owner of a journal entry whose heartbeat is older than this is taken to be gone.
 /// Replicas on another host can only tell a dead owner by its silence: 4.5 missed heartbeats.
 constexpr qint64 kJournalStaleSeconds = 45;
@@ -221,11 +229,12 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
             entry.phase = kPhaseIntended;
             entry.owner = m_owner;
             entry.heartbeat = m_clock.now().toUTC();
-            if (!m_history->journalIntent(entry)) {
+            if (const Status journaled = m_history->journalIntent(entry); !journaled) {
                 audit(record, QStringLiteral("started"));
                 finish(id,
                        actionFailed(tr("The action could not be recorded in the history store before sending, so "
-                                       "it was not sent.")));
+                                       "it was not sent (%1).")
+                                        .arg(journaled.error().message)));
                 return;
             }
             m_journaled.insert(id);
@@ -278,7 +287,8 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
         // like; IClock::now() is read from the worker here (the engine's clock outlives the pool).
         IClock *clock = &m_clock;
         ctx.onSending = [history, clock, id] {
-            history->journalProgress(id, kPhaseSent, {}, clock->now().toUTC());
+            // A lost phase only makes a recovery reconcile from an earlier one.
+            logJournalFailure(id, history->journalProgress(id, kPhaseSent, {}, clock->now().toUTC()));
             return true;
         };
         // One worker thread runs the action, so `last` needs no lock. A new handle replaces the
@@ -291,7 +301,7 @@ void ActionManager::run(ActionRecord &record, const JournalEntry *recovering)
             }
             *last = handle;
             actionCrashPoint("sent");
-            history->journalProgress(id, kPhaseAccepted, handle, clock->now().toUTC());
+            logJournalFailure(id, history->journalProgress(id, kPhaseAccepted, handle, clock->now().toUTC()));
             actionCrashPoint("handle");
         };
     }
@@ -331,8 +341,12 @@ void ActionManager::recoverInterrupted()
         m_recoveryTimer->start(m_recoveryInterval);
     }
     ++m_journalReads;
-    m_history->openJournal(this, [this](std::vector<JournalEntry> entries) {
-        for (const JournalEntry &entry : entries) {
+    m_history->openJournal(this, [this](const Result<std::vector<JournalEntry>> &entries) {
+        if (!entries) {
+            // The recovery timer asks again; nothing is taken over meanwhile.
+            qCWarning(lcActionJournal).noquote() << "cannot read the action journal:" << entries.error().message;
+        }
+        for (const JournalEntry &entry : entries ? *entries : std::vector<JournalEntry>{}) {
             recover(entry);
         }
         --m_journalReads;
@@ -375,8 +389,10 @@ void ActionManager::recover(const JournalEntry &entry)
     if (!executor) {
         return; // its source is not connected here (yet): a later start takes it over
     }
-    if (!m_history->journalClaim(entry.actionId, entry.owner, m_owner, now)) {
-        return; // another process took it over first
+    const Result<bool> claimed = m_history->journalClaim(entry.actionId, entry.owner, m_owner, now);
+    logJournalFailure(entry.actionId, claimed);
+    if (!claimed || !*claimed) {
+        return; // another process took it over first (or the store failed: a later check retries)
     }
     qCInfo(lcActionJournal).noquote() << "taking over action" << entry.actionId << entry.kind << entry.target
                                       << "left at" << entry.phase << "by" << entry.owner;

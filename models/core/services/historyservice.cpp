@@ -10,6 +10,17 @@ namespace strata::core {
 
 namespace {
 Q_LOGGING_CATEGORY(lcHistoryService, "strata.history", QtInfoMsg)
+
+/// The samples `read` answered; none, logged, when the store failed. Charts and forecasts show
+/// a gap for a failed read rather than stop.
+template <class T> std::vector<T> samplesOrNone(const char *what, Result<std::vector<T>> read)
+{
+    if (!read) {
+        qCWarning(lcHistoryService).noquote() << what << read.error().message;
+        return {};
+    }
+    return std::move(read).value();
+}
 } // namespace
 
 HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent)
@@ -74,6 +85,27 @@ void HistoryService::ask(QObject *context,
     });
 }
 
+template <class T>
+void HistoryService::askResult(QObject *context,
+                               std::function<void(Result<T>)> done,
+                               std::function<Result<T>(IHistoryStore &)> read)
+{
+    ask<Result<T>>(context, std::move(done), std::move(read), fail(notOpen()));
+}
+
+Error HistoryService::notOpen() const
+{
+    return Error::make(Error::Kind::Unavailable,
+                       m_openError.isEmpty() ? tr("the history store is not open") : m_openError);
+}
+
+void HistoryService::logFailure(const char *what, const Status &status)
+{
+    if (!status) {
+        qCWarning(lcHistoryService).noquote() << what << status.error().message;
+    }
+}
+
 void HistoryService::chargeback(ChargebackInput input,
                                 const ChargebackPeriod &period,
                                 const RateCard &card,
@@ -105,7 +137,7 @@ void HistoryService::post(std::function<void(IHistoryStore &)> fn)
 void HistoryService::recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at)
 {
     post([source, usage = std::move(usage), at](IHistoryStore &store) {
-        store.recordVolumeUsage(source, usage, at);
+        logFailure("cannot record volume capacity:", store.recordVolumeUsage(source, usage, at));
     });
 }
 
@@ -115,7 +147,7 @@ void HistoryService::recordCapacity(const QString &source,
                                     const QDateTime &at)
 {
     post([source, kind, usage = std::move(usage), at](IHistoryStore &store) {
-        store.recordCapacity(source, kind, usage, at);
+        logFailure("cannot record capacity:", store.recordCapacity(source, kind, usage, at));
     });
 }
 
@@ -125,7 +157,7 @@ void HistoryService::capacityHistory(const QDateTime &from,
                                      std::function<void(std::vector<CapacitySeries>)> done)
 {
     ask<std::vector<CapacitySeries>>(context, std::move(done), [from, to](IHistoryStore &store) {
-        return store.capacityHistory(from, to);
+        return samplesOrNone("cannot read the capacity history:", store.capacityHistory(from, to));
     });
 }
 
@@ -137,7 +169,9 @@ void HistoryService::forecastCapacity(ContainerSnapshot snapshot,
 {
     ask<std::vector<ContainerForecast>>(
         context, std::move(done), [snapshot = std::move(snapshot), from, now](IHistoryStore &store) {
-            return forecastAll(forecastContainers(snapshot), store.capacityHistory(from, now), now);
+            return forecastAll(forecastContainers(snapshot),
+                               samplesOrNone("cannot read the capacity history:", store.capacityHistory(from, now)),
+                               now);
         });
 }
 
@@ -146,7 +180,7 @@ void HistoryService::recordProjectSamples(const QString &source,
                                           const QDateTime &at)
 {
     post([source, samples = std::move(samples), at](IHistoryStore &store) {
-        store.recordProjectSamples(source, samples, at);
+        logFailure("cannot record GPU allocation:", store.recordProjectSamples(source, samples, at));
     });
 }
 
@@ -158,7 +192,8 @@ void HistoryService::projectHistory(const QString &source,
                                     std::function<void(std::vector<ProjectSample>)> done)
 {
     ask<std::vector<ProjectSample>>(context, std::move(done), [source, project, from, to](IHistoryStore &store) {
-        return store.projectHistory(source, project, from, to);
+        return samplesOrNone("cannot read the GPU allocation history:",
+                             store.projectHistory(source, project, from, to));
     });
 }
 
@@ -166,7 +201,9 @@ bool HistoryService::appendAudit(const AuditEntry &entry)
 {
     if (!m_spool) {
         post([entry](IHistoryStore &store) {
-            store.appendAudit(entry);
+            if (const Result<qint64> appended = store.appendAudit(entry); !appended) {
+                qCWarning(lcHistoryService).noquote() << "audit entry lost:" << appended.error().message;
+            }
         });
         return m_openError.isEmpty();
     }
@@ -228,7 +265,7 @@ void HistoryService::drainAuditSpool()
             if (p.closesJournal) {
                 // Idempotent by itself: an action already closed (by this write before a
                 // crash, or by another replica) returns 0 and adds no second entry.
-                if (m_store->journalFinish(p.entry) < 0) {
+                if (!m_store->journalFinish(p.entry)) {
                     failed = true;
                     break;
                 }
@@ -236,7 +273,7 @@ void HistoryService::drainAuditSpool()
                 continue;
             }
             if (p.uncertain) {
-                const std::optional<bool> present = m_store->containsAudit(p.entry);
+                const Result<bool> present = m_store->containsAudit(p.entry);
                 if (!present) {
                     failed = true;
                     break;
@@ -246,7 +283,7 @@ void HistoryService::drainAuditSpool()
                     continue;
                 }
             }
-            if (m_store->appendAudit(p.entry) < 0) {
+            if (!m_store->appendAudit(p.entry)) {
                 failed = true;
                 break;
             }
@@ -278,7 +315,9 @@ void HistoryService::drainAuditSpool()
 void HistoryService::applyRetention(const QDateTime &cutoff)
 {
     post([cutoff](IHistoryStore &store) {
-        store.applyRetention(cutoff);
+        if (const Result<qint64> applied = store.applyRetention(cutoff); !applied) {
+            qCWarning(lcHistoryService).noquote() << "cannot apply retention:" << applied.error().message;
+        }
     });
 }
 
@@ -290,16 +329,16 @@ void HistoryService::volumeUsage(const QString &source,
                                  std::function<void(std::vector<UsageSample>)> done)
 {
     ask<std::vector<UsageSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
-        return store.volumeUsage(source, volumeId, from, to);
+        return samplesOrNone("cannot read volume capacity:", store.volumeUsage(source, volumeId, from, to));
     });
 }
 
 void HistoryService::auditLog(int limit,
                               const QString &source,
                               QObject *context,
-                              std::function<void(std::vector<AuditEntry>)> done)
+                              std::function<void(Result<std::vector<AuditEntry>>)> done)
 {
-    ask<std::vector<AuditEntry>>(context, std::move(done), [limit, source](IHistoryStore &store) {
+    askResult<std::vector<AuditEntry>>(context, std::move(done), [limit, source](IHistoryStore &store) {
         return store.auditLog(limit, source);
     });
 }
@@ -307,7 +346,7 @@ void HistoryService::auditLog(int limit,
 void HistoryService::recordVolumePerf(const QString &source, std::vector<VolumePerfSample> samples, const QDateTime &at)
 {
     post([source, samples = std::move(samples), at](IHistoryStore &store) {
-        store.recordVolumePerf(source, samples, at);
+        logFailure("cannot record volume performance:", store.recordVolumePerf(source, samples, at));
     });
 }
 
@@ -319,7 +358,7 @@ void HistoryService::volumePerfHistory(const QString &source,
                                        std::function<void(std::vector<VolumePerfSample>)> done)
 {
     ask<std::vector<VolumePerfSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
-        return store.volumePerfHistory(source, volumeId, from, to);
+        return samplesOrNone("cannot read volume performance:", store.volumePerfHistory(source, volumeId, from, to));
     });
 }
 
@@ -329,63 +368,59 @@ void HistoryService::volumePerfStats(const QDateTime &from,
                                      std::function<void(std::vector<VolumePerfStats>)> done)
 {
     ask<std::vector<VolumePerfStats>>(context, std::move(done), [from, to](IHistoryStore &store) {
-        return store.volumePerfStats(from, to);
+        return samplesOrNone("cannot read volume performance:", store.volumePerfStats(from, to));
     });
 }
 
 void HistoryService::auditLogOfKind(const QString &kind,
                                     const QDateTime &since,
                                     QObject *context,
-                                    std::function<void(std::vector<AuditEntry>)> done)
+                                    std::function<void(Result<std::vector<AuditEntry>>)> done)
 {
-    ask<std::vector<AuditEntry>>(context, std::move(done), [kind, since](IHistoryStore &store) {
+    askResult<std::vector<AuditEntry>>(context, std::move(done), [kind, since](IHistoryStore &store) {
         return store.auditLogOfKind(kind, since);
     });
 }
 
 void HistoryService::saveSchedule(const ServiceLevelSchedule &schedule,
                                   QObject *context,
-                                  std::function<void(qint64 id)> done)
+                                  std::function<void(Result<qint64> id)> done)
 {
-    ask<qint64>(
-        context,
-        std::move(done),
-        [schedule](IHistoryStore &store) {
-            return store.saveSchedule(schedule);
-        },
-        qint64(-1));
+    askResult<qint64>(context, std::move(done), [schedule](IHistoryStore &store) {
+        return store.saveSchedule(schedule);
+    });
 }
 
 void HistoryService::removeSchedule(qint64 id)
 {
     post([id](IHistoryStore &store) {
-        store.removeSchedule(id);
+        logFailure("cannot remove a schedule:", store.removeSchedule(id));
     });
 }
 
-void HistoryService::schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done)
+void HistoryService::schedules(QObject *context, std::function<void(Result<std::vector<ServiceLevelSchedule>>)> done)
 {
-    ask<std::vector<ServiceLevelSchedule>>(context, std::move(done), [](IHistoryStore &store) {
+    askResult<std::vector<ServiceLevelSchedule>>(context, std::move(done), [](IHistoryStore &store) {
         return store.schedules();
     });
 }
 
 void HistoryService::markScheduleFired(
-    qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done)
+    qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(Status)> done)
 {
     if (!done) {
         post([id, edge, outcome](IHistoryStore &store) {
-            store.markScheduleFired(id, edge, outcome);
+            logFailure("cannot record a fired schedule:", store.markScheduleFired(id, edge, outcome));
         });
         return;
     }
-    ask<bool>(
+    ask<Status>(
         context,
         std::move(done),
         [id, edge, outcome](IHistoryStore &store) {
             return store.markScheduleFired(id, edge, outcome);
         },
-        false);
+        fail(notOpen()));
 }
 
 void HistoryService::ping(QObject *context, std::function<void(QString error)> done)
@@ -412,39 +447,31 @@ void HistoryService::ping(QObject *context, std::function<void(QString error)> d
 void HistoryService::claimScheduleEdge(qint64 id,
                                        const QDateTime &edge,
                                        QObject *context,
-                                       std::function<void(std::optional<bool> claimed)> done)
+                                       std::function<void(Result<bool>)> done)
 {
-    ask<std::optional<bool>>(
-        context,
-        std::move(done),
-        [id, edge](IHistoryStore &store) {
-            return store.claimScheduleEdge(id, edge);
-        },
-        std::nullopt);
+    askResult<bool>(context, std::move(done), [id, edge](IHistoryStore &store) {
+        return store.claimScheduleEdge(id, edge);
+    });
 }
 
 void HistoryService::syncLeases(const QString &replica,
                                 const QStringList &sources,
                                 qint64 ttlMs,
                                 QObject *context,
-                                std::function<void(std::optional<LeaseSync>)> done)
+                                std::function<void(Result<LeaseSync>)> done)
 {
-    ask<std::optional<LeaseSync>>(
-        context,
-        std::move(done),
-        [replica, sources, ttlMs](IHistoryStore &store) {
-            return store.syncLeases(replica, sources, ttlMs);
-        },
-        std::nullopt);
+    askResult<LeaseSync>(context, std::move(done), [replica, sources, ttlMs](IHistoryStore &store) {
+        return store.syncLeases(replica, sources, ttlMs);
+    });
 }
 
-bool HistoryService::releaseLeases(const QString &replica)
+Status HistoryService::releaseLeases(const QString &replica)
 {
-    return callBlocking<bool>(
+    return callBlocking<Status>(
         [replica](IHistoryStore &store) {
             return store.releaseLeases(replica);
         },
-        false);
+        fail(notOpen()));
 }
 
 void HistoryService::putSharedState(const QString &source,
@@ -452,29 +479,24 @@ void HistoryService::putSharedState(const QString &source,
                                     QByteArray status,
                                     QByteArray body,
                                     QObject *context,
-                                    std::function<void(qint64 revision)> done)
+                                    std::function<void(Result<qint64> revision)> done)
 {
-    ask<qint64>(
-        context,
-        std::move(done),
-        [source, owner, status = std::move(status), body = std::move(body)](IHistoryStore &store) {
-            return store.putSharedState(source, owner, status, body);
-        },
-        -1);
+    askResult<qint64>(context,
+                      std::move(done),
+                      [source, owner, status = std::move(status), body = std::move(body)](IHistoryStore &store) {
+                          return store.putSharedState(source, owner, status, body);
+                      });
 }
 
 void HistoryService::sharedStates(qint64 since,
                                   QHash<QString, qint64> knownBodies,
                                   QObject *context,
-                                  std::function<void(std::optional<SharedStates>)> done)
+                                  std::function<void(Result<SharedStates>)> done)
 {
-    ask<std::optional<SharedStates>>(
-        context,
-        std::move(done),
-        [since, knownBodies = std::move(knownBodies)](IHistoryStore &store) {
+    askResult<SharedStates>(
+        context, std::move(done), [since, knownBodies = std::move(knownBodies)](IHistoryStore &store) {
             return store.sharedStates(since, knownBodies);
-        },
-        std::nullopt);
+        });
 }
 
 void HistoryService::listenForSharedStates(QObject *context,
@@ -498,7 +520,7 @@ void HistoryService::listenForSharedStates(QObject *context,
         context,
         std::move(listening),
         [forward = std::move(forward)](IHistoryStore &store) {
-            return store.listenForSharedStates(forward);
+            return bool(store.listenForSharedStates(forward));
         },
         false);
 }
@@ -575,43 +597,43 @@ template <class R> R HistoryService::callBlocking(std::function<R(IHistoryStore 
     return result;
 }
 
-bool HistoryService::journalIntent(const JournalEntry &entry)
+Status HistoryService::journalIntent(const JournalEntry &entry)
 {
-    return callBlocking<bool>(
+    return callBlocking<Status>(
         [&entry](IHistoryStore &store) {
             return store.journalIntent(entry);
         },
-        false);
+        fail(notOpen()));
 }
 
-bool HistoryService::journalProgress(const QString &actionId,
-                                     const QString &phase,
-                                     const QString &handle,
-                                     const QDateTime &at)
+Result<bool> HistoryService::journalProgress(const QString &actionId,
+                                             const QString &phase,
+                                             const QString &handle,
+                                             const QDateTime &at)
 {
-    return callBlocking<bool>(
+    return callBlocking<Result<bool>>(
         [&](IHistoryStore &store) {
             return store.journalProgress(actionId, phase, handle, at);
         },
-        false);
+        fail(notOpen()));
 }
 
-bool HistoryService::journalClaim(const QString &actionId,
-                                  const QString &expectedOwner,
-                                  const QString &owner,
-                                  const QDateTime &at)
+Result<bool> HistoryService::journalClaim(const QString &actionId,
+                                          const QString &expectedOwner,
+                                          const QString &owner,
+                                          const QDateTime &at)
 {
-    return callBlocking<bool>(
+    return callBlocking<Result<bool>>(
         [&](IHistoryStore &store) {
             return store.journalClaim(actionId, expectedOwner, owner, at);
         },
-        false);
+        fail(notOpen()));
 }
 
 void HistoryService::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
 {
     post([actionIds, owner, at](IHistoryStore &store) {
-        store.journalHeartbeat(actionIds, owner, at);
+        logFailure("cannot refresh the action journal:", store.journalHeartbeat(actionIds, owner, at));
     });
 }
 
@@ -638,7 +660,11 @@ void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, st
     }
     QPointer<QObject> ctx(context);
     post([audit, ctx, done = std::move(done)](IHistoryStore &store) {
-        const bool written = store.journalFinish(audit) > 0;
+        const Result<qint64> finished = store.journalFinish(audit);
+        if (!finished) {
+            qCWarning(lcHistoryService).noquote() << "audit entry lost:" << finished.error().message;
+        }
+        const bool written = finished && *finished > 0;
         if (!done) {
             return;
         }
@@ -648,9 +674,9 @@ void HistoryService::journalFinish(const AuditEntry &audit, QObject *context, st
     });
 }
 
-void HistoryService::openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done)
+void HistoryService::openJournal(QObject *context, std::function<void(Result<std::vector<JournalEntry>>)> done)
 {
-    ask<std::vector<JournalEntry>>(context, std::move(done), [](IHistoryStore &store) {
+    askResult<std::vector<JournalEntry>>(context, std::move(done), [](IHistoryStore &store) {
         return store.openJournal();
     });
 }

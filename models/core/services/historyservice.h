@@ -34,7 +34,7 @@ public:
     void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
     /// Capacity of containers other than volumes (IHistoryStore::recordCapacity; 1 h heartbeat).
     void recordCapacity(const QString &source, ContainerKind kind, std::vector<VolumeUsage> usage, const QDateTime &at);
-    /// IHistoryStore::capacityHistory(); empty when the store never opened.
+    /// IHistoryStore::capacityHistory(); empty when the store never opened or failed (logged).
     void capacityHistory(const QDateTime &from,
                          const QDateTime &to,
                          QObject *context,
@@ -42,7 +42,7 @@ public:
     /// Reads the capacity history in [from, now] and forecasts the containers of `snapshot`
     /// (forecastContainers()) from it with forecastAll() on the history thread, so a whole
     /// estate's forecasts never load the caller's thread; `done` gets them on `context`'s
-    /// thread (empty when the store never opened).
+    /// thread (without history when the store never opened or failed).
     void forecastCapacity(ContainerSnapshot snapshot,
                           const QDateTime &from,
                           const QDateTime &now,
@@ -82,8 +82,11 @@ public:
                      const QDateTime &to,
                      QObject *context,
                      std::function<void(std::vector<UsageSample>)> done);
-    void
-    auditLog(int limit, const QString &source, QObject *context, std::function<void(std::vector<AuditEntry>)> done);
+    /// IHistoryStore::auditLog(); a Kind::Unavailable error when the store never opened.
+    void auditLog(int limit,
+                  const QString &source,
+                  QObject *context,
+                  std::function<void(Result<std::vector<AuditEntry>>)> done);
 
     /// Perf samples of one poll (see IHistoryStore::recordVolumePerf; 1 h heartbeat).
     void recordVolumePerf(const QString &source, std::vector<VolumePerfSample> samples, const QDateTime &at);
@@ -97,37 +100,39 @@ public:
                          const QDateTime &to,
                          QObject *context,
                          std::function<void(std::vector<VolumePerfStats>)> done);
+    /// IHistoryStore::auditLogOfKind(); a Kind::Unavailable error when the store never opened.
     void auditLogOfKind(const QString &kind,
                         const QDateTime &since,
                         QObject *context,
-                        std::function<void(std::vector<AuditEntry>)> done);
+                        std::function<void(Result<std::vector<AuditEntry>>)> done);
 
-    /// Inserts or updates a schedule; `done(id)` gets its id, -1 on failure (also when the store
-    /// never opened).
-    void saveSchedule(const ServiceLevelSchedule &schedule, QObject *context, std::function<void(qint64 id)> done);
+    // Schedules: each `done` gets the store's answer or its error (Kind::Unavailable when the
+    // store never opened).
+    /// Inserts or updates a schedule; `done` gets its id.
+    void
+    saveSchedule(const ServiceLevelSchedule &schedule, QObject *context, std::function<void(Result<qint64> id)> done);
+    /// Fire-and-forget; a failure is logged (category strata.history).
     void removeSchedule(qint64 id);
-    void schedules(QObject *context, std::function<void(std::vector<ServiceLevelSchedule>)> done);
+    void schedules(QObject *context, std::function<void(Result<std::vector<ServiceLevelSchedule>>)> done);
     /// IHistoryStore::ping() on the history thread; `done(error)`, empty when the store answers
     /// (also reports the open error of a store that never opened).
     void ping(QObject *context, std::function<void(QString error)> done);
-    /// Persists lastFired/lastOutcome; `done(ok)` (may be empty) runs after the write committed,
-    /// so a caller can act only once the edge is on disk.
+    /// Persists lastFired/lastOutcome; `done` (may be empty) runs after the write committed,
+    /// so a caller can act only once the edge is on disk. Without `done` a failure is logged.
     void markScheduleFired(
-        qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(bool ok)> done);
-    /// IHistoryStore::claimScheduleEdge(); `done(claimed)` runs after the write committed
-    /// (nullopt: the store failed or never opened).
-    void claimScheduleEdge(qint64 id,
-                           const QDateTime &edge,
-                           QObject *context,
-                           std::function<void(std::optional<bool> claimed)> done);
+        qint64 id, const QDateTime &edge, const QString &outcome, QObject *context, std::function<void(Status)> done);
+    /// IHistoryStore::claimScheduleEdge(); `done(claimed)` runs after the write committed.
+    void claimScheduleEdge(qint64 id, const QDateTime &edge, QObject *context, std::function<void(Result<bool>)> done);
 
     // Crash-safe action journal (see IHistoryStore). The writes block the calling thread until
     // they are on disk: an action's mutation must not leave before its journal row exists. Any
-    // thread but the history thread; false when the store never opened or the write failed.
-    bool journalIntent(const JournalEntry &entry);
-    bool journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at);
-    bool journalClaim(const QString &actionId, const QString &expectedOwner, const QString &owner, const QDateTime &at);
-    /// Fire-and-forget, in order with the other writes.
+    // thread but the history thread; Kind::Unavailable when the store never opened.
+    Status journalIntent(const JournalEntry &entry);
+    Result<bool>
+    journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at);
+    Result<bool>
+    journalClaim(const QString &actionId, const QString &expectedOwner, const QString &owner, const QDateTime &at);
+    /// Fire-and-forget, in order with the other writes; a failure is logged.
     void journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at);
     /// Closes the entry and appends its outcome audit entry atomically (fire-and-forget);
     /// `done(written)` (may be empty) runs on `context`'s thread: false when the outcome was
@@ -135,7 +140,7 @@ public:
     /// outcome goes through it like every other audit entry (in order, exactly once, also
     /// while the store is down) and `written` says whether the spool kept it.
     void journalFinish(const AuditEntry &audit, QObject *context, std::function<void(bool written)> done);
-    void openJournal(QObject *context, std::function<void(std::vector<JournalEntry>)> done);
+    void openJournal(QObject *context, std::function<void(Result<std::vector<JournalEntry>>)> done);
 
     /// computeChargeback() on the history thread; `done` gets it on `context`'s thread (a
     /// Kind::Unavailable error when the store never opened).
@@ -147,24 +152,24 @@ public:
                     std::function<void(Result<Chargeback>)> done);
 
     // Replicas sharing the store (see IHistoryStore and ReplicaCoordinator). Each `done` runs
-    // on `context`'s thread; nullopt / -1 when the store failed or never opened.
+    // on `context`'s thread with the store's answer (Kind::Unavailable when it never opened).
     void syncLeases(const QString &replica,
                     const QStringList &sources,
                     qint64 ttlMs,
                     QObject *context,
-                    std::function<void(std::optional<LeaseSync>)> done);
-    /// Blocks until the leases are released (clean shutdown); false when that failed.
-    bool releaseLeases(const QString &replica);
+                    std::function<void(Result<LeaseSync>)> done);
+    /// Blocks until the leases are released (clean shutdown).
+    Status releaseLeases(const QString &replica);
     void putSharedState(const QString &source,
                         const QString &owner,
                         QByteArray status,
                         QByteArray body,
                         QObject *context,
-                        std::function<void(qint64 revision)> done);
+                        std::function<void(Result<qint64> revision)> done);
     void sharedStates(qint64 since,
                       QHash<QString, qint64> knownBodies,
                       QObject *context,
-                      std::function<void(std::optional<SharedStates>)> done);
+                      std::function<void(Result<SharedStates>)> done);
     /// IHistoryStore::listenForSharedStates(): `notified(source)` runs on `context`'s thread
     /// (never after `context` is gone); `listening(ok)` tells whether the store notifies at all.
     void listenForSharedStates(QObject *context,
@@ -216,6 +221,14 @@ private:
     /// (not at all when `context` is gone by then); `failed`, queued, when the store never opened.
     template <class R>
     void ask(QObject *context, std::function<void(R)> done, std::function<R(IHistoryStore &)> read, R failed = {});
+    /// ask() for a store call that answers a Result: notOpen() when the store never opened.
+    template <class T>
+    void
+    askResult(QObject *context, std::function<void(Result<T>)> done, std::function<Result<T>(IHistoryStore &)> read);
+    /// The Kind::Unavailable error of a store that never opened (naming why).
+    [[nodiscard]] Error notOpen() const;
+    /// Logs a failed fire-and-forget write (category strata.history).
+    static void logFailure(const char *what, const Status &status);
 
     void post(std::function<void(IHistoryStore &)> fn);
     /// History thread: writes the spool's entries to the store in order; on a failure keeps

@@ -5,6 +5,7 @@
 #include "models/core/services/actions.h"
 #include "models/core/services/historyservice.h"
 
+#include <QLoggingCategory>
 #include <QPointer>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 namespace strata::core {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcSchedules, "strata.schedules", QtInfoMsg)
 
 // An edge whose volume the estate does not know (yet: sources still polling) is retried this
 // often instead of being judged.
@@ -53,7 +56,13 @@ void ScheduleService::start()
         return;
     }
     m_started = true;
-    const auto ready = [this](std::vector<ServiceLevelSchedule> stored) {
+    const auto ready = [this](const Result<std::vector<ServiceLevelSchedule>> &read) {
+        if (!read) {
+            // Nothing stored is known yet: the reload timer reads the store again, and until
+            // then no stored edge fires (never one twice).
+            qCWarning(lcSchedules).noquote() << "cannot read the schedules:" << read.error().message;
+        }
+        const std::vector<ServiceLevelSchedule> stored = read ? *read : std::vector<ServiceLevelSchedule>{};
         QList<ServiceLevelSchedule> merged(stored.begin(), stored.end());
         // Schedules added while the store was being read are already part of the list.
         for (const ServiceLevelSchedule &local : std::as_const(m_schedules)) {
@@ -80,7 +89,7 @@ void ScheduleService::start()
         QMetaObject::invokeMethod(
             this,
             [ready] {
-                ready({});
+                ready(std::vector<ServiceLevelSchedule>{});
             },
             Qt::QueuedConnection);
         return;
@@ -151,11 +160,12 @@ void ScheduleService::add(ServiceLevelSchedule schedule,
         schedule.lastFired = latest.isValid() ? latest : (due.isEmpty() ? QDateTime() : due.first().time);
     }
 
-    const auto stored = [this, schedule, answer](qint64 id) {
-        if (id <= 0) {
-            answer(0, tr("The schedule could not be saved in the history store."));
+    const auto stored = [this, schedule, answer](const Result<qint64> &saved) {
+        if (!saved) {
+            answer(0, tr("The schedule could not be saved in the history store: %1").arg(saved.error().message));
             return;
         }
+        const qint64 id = *saved;
         ServiceLevelSchedule added = schedule;
         added.id = id;
         const bool present = std::any_of(m_schedules.cbegin(), m_schedules.cend(), [id](const auto &s) {
@@ -215,7 +225,11 @@ void ScheduleService::setEnabled(qint64 id, bool enabled)
             }
         }
         if (m_history) {
-            m_history->saveSchedule(s, this, [](qint64) {});
+            m_history->saveSchedule(s, this, [id](const Result<qint64> &saved) {
+                if (!saved) {
+                    qCWarning(lcSchedules).noquote() << "cannot save schedule" << id << saved.error().message;
+                }
+            });
         }
         Q_EMIT changed();
         process();
@@ -303,7 +317,13 @@ void ScheduleService::reload()
     if (!m_history || !m_loaded) {
         return;
     }
-    m_history->schedules(this, [this](std::vector<ServiceLevelSchedule> stored) {
+    m_history->schedules(this, [this](Result<std::vector<ServiceLevelSchedule>> read) {
+        if (!read) {
+            // Keep what is shown and armed: a failed read is not "every schedule was removed".
+            qCWarning(lcSchedules).noquote() << "cannot read the schedules:" << read.error().message;
+            return;
+        }
+        std::vector<ServiceLevelSchedule> &stored = *read;
         // True while this process's own action for that edge runs: its outcome is ours to write.
         const auto runsEdge = [this](qint64 id, const QDateTime &edge) {
             return std::any_of(m_pending.cbegin(), m_pending.cend(), [&](const std::pair<qint64, QDateTime> &p) {
@@ -391,7 +411,7 @@ void ScheduleService::fire(qint64 id, const UpcomingChange &edge)
     // On disk first: if Strata dies between the write and the submit, the edge is lost rather
     // than applied twice. The claim is conditional, so of several processes sharing the store
     // (strata-server replicas, the desktop app and the CLI) exactly one submits the edge.
-    m_history->claimScheduleEdge(id, edge.time, this, [this, id, edge](std::optional<bool> claimed) {
+    m_history->claimScheduleEdge(id, edge.time, this, [this, id, edge](const Result<bool> &claimed) {
         if (claimed && *claimed) {
             submitEdge(id, edge);
             return;
@@ -400,7 +420,8 @@ void ScheduleService::fire(qint64 id, const UpcomingChange &edge)
             reload(); // another process runs it: show its outcome as it records it
             return;
         }
-        const QString outcome = tr("failed: the schedule could not be updated in the history store");
+        const QString outcome =
+            tr("failed: the schedule could not be updated in the history store (%1)").arg(claimed.error().message);
         for (ServiceLevelSchedule &s : m_schedules) {
             if (s.id == id && s.lastFired == edge.time) {
                 s.lastOutcome = outcome;

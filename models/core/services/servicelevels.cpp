@@ -7,6 +7,7 @@
 #include "models/core/services/historyservice.h"
 
 #include <QLocale>
+#include <QLoggingCategory>
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSet>
@@ -19,6 +20,8 @@
 namespace strata::core {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcServiceLevels, "strata.servicelevels", QtInfoMsg)
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kAtCapShare = 0.9;
@@ -710,11 +713,17 @@ void ServiceLevels::refreshStatistics()
     m_history->auditLogOfKind(actionKindName(ActionKind::ServiceLevelChange),
                               now.addDays(-31),
                               this,
-                              [this, generation](std::vector<AuditEntry> entries) {
+                              [this, generation](const Result<std::vector<AuditEntry>> &entries) {
                                   if (generation != d->generation) {
                                       return;
                                   }
-                                  for (const AuditEntry &e : entries) {
+                                  if (!entries) {
+                                      // The next refresh reads it again; the last changes known stay.
+                                      qCWarning(lcServiceLevels).noquote()
+                                          << "cannot read the service-level changes:" << entries.error().message;
+                                      return;
+                                  }
+                                  for (const AuditEntry &e : *entries) {
                                       if (e.outcome != QLatin1String("succeeded")
                                           && e.outcome != QLatin1String("reconciled")) {
                                           continue;

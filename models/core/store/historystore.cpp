@@ -595,15 +595,30 @@ struct SqlHistoryStore::Private
         return query;
     }
 
-    /// Runs `query` and turns each row into a T with `row`; on failure an empty list and
-    /// lastError "<what>: <driver text>". Callers check requireOpen() first.
-    template <class T, class Row> std::vector<T> selectAll(QSqlQuery &query, const QString &what, Row row)
+    /// lastError as the error a public call answers after fail(), abort() or requireOpen()
+    /// said false: Kind::Unavailable when the store is not open, else Kind::Failed.
+    [[nodiscard]] Unexpected<Error> failure() const
     {
-        std::vector<T> out;
+        return core::fail(Error::make(opened ? Error::Kind::Failed : Error::Kind::Unavailable,
+                                      lastError.isEmpty() ? QStringLiteral("the history store failed") : lastError));
+    }
+
+    /// A Kind::NotFound error with `message`, kept as lastError too.
+    Unexpected<Error> notFound(const QString &message)
+    {
+        lastError = message;
+        return core::fail(Error::make(Error::Kind::NotFound, message));
+    }
+
+    /// Runs `query` and turns each row into a T with `row`; failure() with lastError
+    /// "<what>: <driver text>" when the query fails. Callers check requireOpen() first.
+    template <class T, class Row> Result<std::vector<T>> selectRows(QSqlQuery &query, const QString &what, Row row)
+    {
         if (!query.exec()) {
             fail(what, query.lastError());
-            return out;
+            return failure();
         }
+        std::vector<T> out;
         while (query.next()) {
             out.push_back(row(query));
         }
@@ -1066,56 +1081,62 @@ Status SqlHistoryStore::Private::openPostgres()
     return {};
 }
 
-bool SqlHistoryStore::recordVolumeUsage(const QString &source,
-                                        const std::vector<VolumeUsage> &usage,
-                                        const QDateTime &at,
-                                        qint64 heartbeatSeconds)
+Status SqlHistoryStore::recordVolumeUsage(const QString &source,
+                                          const std::vector<VolumeUsage> &usage,
+                                          const QDateTime &at,
+                                          qint64 heartbeatSeconds)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     if (!at.isValid()) {
         d->lastError = QStringLiteral("recordVolumeUsage: invalid time");
-        return false;
+        return d->failure();
     }
     if (usage.empty()) {
         d->lastError.clear();
-        return true;
+        return {};
     }
-    return d->recordSeries(
-        kVolumeTable, d->lastSamples, source, {}, usage, at.toMSecsSinceEpoch(), heartbeatSeconds * 1000);
+    if (!d->recordSeries(
+            kVolumeTable, d->lastSamples, source, {}, usage, at.toMSecsSinceEpoch(), heartbeatSeconds * 1000)) {
+        return d->failure();
+    }
+    return {};
 }
 
-bool SqlHistoryStore::recordCapacity(const QString &source,
-                                     ContainerKind kind,
-                                     const std::vector<VolumeUsage> &usage,
-                                     const QDateTime &at,
-                                     qint64 heartbeatSeconds)
+Status SqlHistoryStore::recordCapacity(const QString &source,
+                                       ContainerKind kind,
+                                       const std::vector<VolumeUsage> &usage,
+                                       const QDateTime &at,
+                                       qint64 heartbeatSeconds)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     if (!at.isValid() || kind == ContainerKind::Volume) {
         d->lastError = QStringLiteral("recordCapacity: invalid time, or volumes (use recordVolumeUsage)");
-        return false;
+        return d->failure();
     }
     if (usage.empty()) {
         d->lastError.clear();
-        return true;
+        return {};
     }
-    return d->recordSeries(kContainerTable,
-                           d->lastContainers,
-                           source,
-                           containerKindName(kind),
-                           usage,
-                           at.toMSecsSinceEpoch(),
-                           heartbeatSeconds * 1000);
+    if (!d->recordSeries(kContainerTable,
+                         d->lastContainers,
+                         source,
+                         containerKindName(kind),
+                         usage,
+                         at.toMSecsSinceEpoch(),
+                         heartbeatSeconds * 1000)) {
+        return d->failure();
+    }
+    return {};
 }
 
-std::vector<CapacitySeries> SqlHistoryStore::capacityHistory(const QDateTime &from, const QDateTime &to)
+Result<std::vector<CapacitySeries>> SqlHistoryStore::capacityHistory(const QDateTime &from, const QDateTime &to)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query = d->select(
         QStringLiteral("SELECT s.source, 'volume', s.volume_id, u.t, u.used, u.size FROM volume_usage_sample u"
@@ -1131,7 +1152,7 @@ std::vector<CapacitySeries> SqlHistoryStore::capacityHistory(const QDateTime &fr
     std::vector<CapacitySeries> out;
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot read the capacity history"), query.lastError());
-        return out;
+        return d->failure();
     }
     while (query.next()) {
         const QString source = query.value(0).toString();
@@ -1147,11 +1168,11 @@ std::vector<CapacitySeries> SqlHistoryStore::capacityHistory(const QDateTime &fr
     return out;
 }
 
-std::vector<UsageSample>
+Result<std::vector<UsageSample>>
 SqlHistoryStore::volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query = d->select(QStringLiteral("SELECT u.t, u.used, u.size FROM volume_usage_sample u"
                                                " JOIN volume_series s ON s.id = u.series_id"
@@ -1161,24 +1182,24 @@ SqlHistoryStore::volumeUsage(const QString &source, const QString &volumeId, con
     query.addBindValue(volumeId);
     query.addBindValue(rangeStartMs(from));
     query.addBindValue(rangeEndMs(to));
-    return d->selectAll<UsageSample>(
+    return d->selectRows<UsageSample>(
         query, QStringLiteral("cannot read usage of volume %1 of %2").arg(volumeId, source), [](const QSqlQuery &row) {
             return UsageSample{
                 fromUnixMs(row.value(0).toLongLong()), row.value(1).toLongLong(), row.value(2).toLongLong()};
         });
 }
 
-qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
+Result<qint64> SqlHistoryStore::applyRetention(const QDateTime &cutoff)
 {
     if (!d->requireOpen()) {
-        return 0;
+        return d->failure();
     }
     if (!cutoff.isValid()) {
         d->lastError = QStringLiteral("applyRetention: invalid cutoff");
-        return 0;
+        return d->failure();
     }
     if (!d->begin()) {
-        return 0;
+        return d->failure();
     }
     if (d->postgres) {
         // Replicas each run retention on their own timer: one that finds another at it skips, as
@@ -1186,12 +1207,12 @@ qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
         QSqlQuery turn(d->db);
         if (!turn.exec(QStringLiteral("SELECT pg_try_advisory_xact_lock(%1)").arg(kRetentionLockKey)) || !turn.next()) {
             d->abort(QStringLiteral("cannot apply retention"), turn.lastError());
-            return 0;
+            return d->failure();
         }
         if (!turn.value(0).toBool()) {
             d->db.rollback();
             d->lastError.clear();
-            return 0;
+            return qint64(0);
         }
     }
     // Walking the series makes every delete a seek on the (series_id, t) key instead of a full
@@ -1202,14 +1223,14 @@ qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
     samples.addBindValue(cutoff.toMSecsSinceEpoch());
     if (!samples.exec()) {
         d->abort(QStringLiteral("cannot apply retention"), samples.lastError());
-        return 0;
+        return d->failure();
     }
     const qint64 removed = samples.numRowsAffected();
     QSqlQuery series(d->db);
     if (!series.exec(QStringLiteral("DELETE FROM volume_series WHERE NOT EXISTS"
                                     " (SELECT 1 FROM volume_usage_sample u WHERE u.series_id = volume_series.id)"))) {
         d->abort(QStringLiteral("cannot apply retention"), series.lastError());
-        return 0;
+        return d->failure();
     }
     for (const QString &sql : {QStringLiteral("DELETE FROM project_sample WHERE t < ?"),
                                QStringLiteral("DELETE FROM volume_perf_sample WHERE t < ?"),
@@ -1220,17 +1241,17 @@ qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
         old.addBindValue(cutoff.toMSecsSinceEpoch());
         if (!old.exec()) {
             d->abort(QStringLiteral("cannot apply retention"), old.lastError());
-            return 0;
+            return d->failure();
         }
     }
     QSqlQuery containers(d->db);
     if (!containers.exec(QStringLiteral("DELETE FROM capacity_series WHERE NOT EXISTS"
                                         " (SELECT 1 FROM capacity_sample u WHERE u.series_id = capacity_series.id)"))) {
         d->abort(QStringLiteral("cannot apply retention"), containers.lastError());
-        return 0;
+        return d->failure();
     }
     if (!d->commit(QStringLiteral("cannot commit retention"))) {
-        return 0;
+        return d->failure();
     }
     // Series ids and last samples may be gone: reload them on the next record.
     d->lastSamples.clear();
@@ -1241,10 +1262,10 @@ qint64 SqlHistoryStore::applyRetention(const QDateTime &cutoff)
     return removed;
 }
 
-qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
+Result<qint64> SqlHistoryStore::appendAudit(const AuditEntry &entry)
 {
     if (!d->requireOpen()) {
-        return -1;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("INSERT INTO audit_log (t, user_name, action_id, source, kind, target, from_state,"
@@ -1267,7 +1288,7 @@ qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
     // RETURNING (SQLite 3.35+, PostgreSQL): QPSQL has no lastInsertId() for identity columns.
     if (!query.exec() || !query.next()) {
         d->fail(QStringLiteral("cannot append to the audit log"), query.lastError());
-        return -1;
+        return d->failure();
     }
     const qint64 id = query.value(0).toLongLong();
     query.finish();
@@ -1275,13 +1296,13 @@ qint64 SqlHistoryStore::appendAudit(const AuditEntry &entry)
     return id;
 }
 
-std::optional<bool> SqlHistoryStore::containsAudit(const AuditEntry &entry)
+Result<bool> SqlHistoryStore::containsAudit(const AuditEntry &entry)
 {
     if (!entry.time.isValid()) {
         return false; // nothing to match it by: the store stamps it when written
     }
     if (!d->requireOpen()) {
-        return std::nullopt;
+        return d->failure();
     }
     QSqlQuery query = d->select(QStringLiteral("SELECT 1 FROM audit_log WHERE action_id = ? AND t = ? AND user_name = ?"
                                                " AND source = ? AND kind = ? AND target = ? AND from_state = ?"
@@ -1302,7 +1323,7 @@ std::optional<bool> SqlHistoryStore::containsAudit(const AuditEntry &entry)
     }
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot read the audit log"), query.lastError());
-        return std::nullopt;
+        return d->failure();
     }
     const bool found = query.next();
     query.finish();
@@ -1310,10 +1331,10 @@ std::optional<bool> SqlHistoryStore::containsAudit(const AuditEntry &entry)
     return found;
 }
 
-std::vector<AuditEntry> SqlHistoryStore::auditLog(int limit, const QString &source)
+Result<std::vector<AuditEntry>> SqlHistoryStore::auditLog(int limit, const QString &source)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QString sql = QStringLiteral("SELECT %1 FROM audit_log").arg(kAuditColumns);
     if (!source.isEmpty()) {
@@ -1330,20 +1351,20 @@ std::vector<AuditEntry> SqlHistoryStore::auditLog(int limit, const QString &sour
     if (limit > 0) {
         query.addBindValue(limit);
     }
-    return d->selectAll<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
+    return d->selectRows<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
 }
 
-bool SqlHistoryStore::recordProjectSamples(const QString &source,
-                                           const std::vector<ProjectSample> &samples,
-                                           const QDateTime &at,
-                                           qint64 heartbeatSeconds)
+Status SqlHistoryStore::recordProjectSamples(const QString &source,
+                                             const std::vector<ProjectSample> &samples,
+                                             const QDateTime &at,
+                                             qint64 heartbeatSeconds)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     const qint64 t = at.toMSecsSinceEpoch();
     if (!d->begin()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery insert(d->db);
     insert.prepare(
@@ -1374,29 +1395,29 @@ bool SqlHistoryStore::recordProjectSamples(const QString &source,
         insert.addBindValue(sample.utilization < 0 ? QVariant() : QVariant(sample.utilization));
         if (!insert.exec()) {
             d->abort(QStringLiteral("cannot record project samples of %1").arg(source), insert.lastError());
-            return false;
+            return d->failure();
         }
         ProjectSample stored = sample;
         stored.time = at;
         written.append({key, stored});
     }
     if (!d->commit(QStringLiteral("cannot commit project samples of %1").arg(source))) {
-        return false;
+        return d->failure();
     }
     for (const auto &[key, sample] : written) {
         d->lastProject.insert(key, sample);
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-std::vector<ProjectSample> SqlHistoryStore::projectHistory(const QString &source,
-                                                           const QString &project,
-                                                           const QDateTime &from,
-                                                           const QDateTime &to)
+Result<std::vector<ProjectSample>> SqlHistoryStore::projectHistory(const QString &source,
+                                                                   const QString &project,
+                                                                   const QDateTime &from,
+                                                                   const QDateTime &to)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query =
         d->select(QStringLiteral("SELECT project, t, allocated, quota, pending, utilization FROM project_sample"
@@ -1409,7 +1430,7 @@ std::vector<ProjectSample> SqlHistoryStore::projectHistory(const QString &source
     query.addBindValue(projectOrEmpty);
     query.addBindValue(rangeStartMs(from));
     query.addBindValue(rangeEndMs(to));
-    return d->selectAll<ProjectSample>(
+    return d->selectRows<ProjectSample>(
         query, QStringLiteral("cannot read project history of %1").arg(source), [](const QSqlQuery &row) {
             ProjectSample s;
             s.project = row.value(0).toString();
@@ -1422,29 +1443,29 @@ std::vector<ProjectSample> SqlHistoryStore::projectHistory(const QString &source
         });
 }
 
-std::vector<AuditEntry> SqlHistoryStore::auditLogOfKind(const QString &kind, const QDateTime &since)
+Result<std::vector<AuditEntry>> SqlHistoryStore::auditLogOfKind(const QString &kind, const QDateTime &since)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query = d->select(
         QStringLiteral("SELECT %1 FROM audit_log WHERE kind = ? AND t >= ? ORDER BY id DESC").arg(kAuditColumns));
     query.addBindValue(notNull(kind));
     query.addBindValue(rangeStartMs(since));
-    return d->selectAll<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
+    return d->selectRows<AuditEntry>(query, QStringLiteral("cannot read the audit log"), auditFromQuery);
 }
 
-bool SqlHistoryStore::recordVolumePerf(const QString &source,
-                                       const std::vector<VolumePerfSample> &samples,
-                                       const QDateTime &at,
-                                       qint64 heartbeatSeconds)
+Status SqlHistoryStore::recordVolumePerf(const QString &source,
+                                         const std::vector<VolumePerfSample> &samples,
+                                         const QDateTime &at,
+                                         qint64 heartbeatSeconds)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     if (!at.isValid()) {
         d->lastError = QStringLiteral("recordVolumePerf: invalid time");
-        return false;
+        return d->failure();
     }
     const qint64 t = at.toMSecsSinceEpoch();
     QHash<QString, VolumePerfSample> &last = d->lastPerf[source];
@@ -1453,7 +1474,7 @@ bool SqlHistoryStore::recordVolumePerf(const QString &source,
                && a.capBps == b.capBps;
     };
     if (!d->begin()) {
-        return false;
+        return d->failure();
     }
     BatchInsert insert(d->db,
                        QStringLiteral("INSERT INTO volume_perf_sample (source, volume_id, t, throughput_bps, iops,"
@@ -1477,23 +1498,25 @@ bool SqlHistoryStore::recordVolumePerf(const QString &source,
                               sample.iops,
                               sample.latencyUs < 0 ? QVariant() : QVariant(sample.latencyUs),
                               sample.capBps < 0 ? QVariant() : QVariant(sample.capBps))) {
-            return d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+            d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+            return d->failure();
         }
         VolumePerfSample stored = sample;
         stored.time = at;
         written.append(stored);
     }
     if (!insert.flush()) {
-        return d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+        d->abort(QStringLiteral("cannot record volume performance of %1").arg(source), insert.lastError());
+        return d->failure();
     }
     if (!d->commit(QStringLiteral("cannot commit volume performance of %1").arg(source))) {
-        return false;
+        return d->failure();
     }
     for (const VolumePerfSample &sample : std::as_const(written)) {
         last.insert(sample.volumeId, sample);
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
 namespace {
@@ -1522,13 +1545,13 @@ double percentile(std::vector<double> &values, double p)
 
 } // namespace
 
-std::vector<VolumePerfSample> SqlHistoryStore::volumePerfHistory(const QString &source,
-                                                                 const QString &volumeId,
-                                                                 const QDateTime &from,
-                                                                 const QDateTime &to)
+Result<std::vector<VolumePerfSample>> SqlHistoryStore::volumePerfHistory(const QString &source,
+                                                                         const QString &volumeId,
+                                                                         const QDateTime &from,
+                                                                         const QDateTime &to)
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query =
         d->select(QStringLiteral("SELECT t, throughput_bps, iops, latency_us, cap_bps FROM volume_perf_sample"
@@ -1537,7 +1560,7 @@ std::vector<VolumePerfSample> SqlHistoryStore::volumePerfHistory(const QString &
     query.addBindValue(volumeId);
     query.addBindValue(rangeStartMs(from));
     query.addBindValue(rangeEndMs(to));
-    return d->selectAll<VolumePerfSample>(
+    return d->selectRows<VolumePerfSample>(
         query,
         QStringLiteral("cannot read performance of volume %1 of %2").arg(volumeId, source),
         [&volumeId](const QSqlQuery &row) {
@@ -1547,11 +1570,11 @@ std::vector<VolumePerfSample> SqlHistoryStore::volumePerfHistory(const QString &
         });
 }
 
-std::vector<VolumePerfStats> SqlHistoryStore::volumePerfStats(const QDateTime &from, const QDateTime &to)
+Result<std::vector<VolumePerfStats>> SqlHistoryStore::volumePerfStats(const QDateTime &from, const QDateTime &to)
 {
     std::vector<VolumePerfStats> stats;
     if (!d->requireOpen()) {
-        return stats;
+        return d->failure();
     }
     QSqlQuery query =
         d->select(QStringLiteral("SELECT source, volume_id, t, throughput_bps, iops FROM volume_perf_sample"
@@ -1560,7 +1583,7 @@ std::vector<VolumePerfStats> SqlHistoryStore::volumePerfStats(const QDateTime &f
     query.addBindValue(rangeEndMs(to));
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot read volume performance statistics"), query.lastError());
-        return stats;
+        return d->failure();
     }
     std::vector<double> throughput;
     std::vector<double> iops;
@@ -1595,10 +1618,10 @@ std::vector<VolumePerfStats> SqlHistoryStore::volumePerfStats(const QDateTime &f
     return stats;
 }
 
-qint64 SqlHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
+Result<qint64> SqlHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
 {
     if (!d->requireOpen()) {
-        return -1;
+        return d->failure();
     }
     const auto ms = [](const QDateTime &t) {
         return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant();
@@ -1632,71 +1655,72 @@ qint64 SqlHistoryStore::saveSchedule(const ServiceLevelSchedule &schedule)
     }
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot save schedule of %1").arg(schedule.volumeName), query.lastError());
-        return -1;
+        return d->failure();
     }
     if (schedule.id != 0 && query.numRowsAffected() == 0) {
-        d->lastError = QStringLiteral("schedule %1 does not exist").arg(schedule.id);
-        return -1;
+        return d->notFound(QStringLiteral("schedule %1 does not exist").arg(schedule.id));
     }
     if (schedule.id == 0 && !query.next()) {
         d->fail(QStringLiteral("cannot save schedule of %1").arg(schedule.volumeName), query.lastError());
-        return -1;
+        return d->failure();
     }
     d->lastError.clear();
     return schedule.id != 0 ? schedule.id : query.value(0).toLongLong();
 }
 
-bool SqlHistoryStore::removeSchedule(qint64 id)
+Status SqlHistoryStore::removeSchedule(qint64 id)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("DELETE FROM level_schedule WHERE id = ?"));
     query.addBindValue(id);
     if (!query.exec()) {
-        return d->fail(QStringLiteral("cannot remove schedule %1").arg(id), query.lastError());
+        d->fail(QStringLiteral("cannot remove schedule %1").arg(id), query.lastError());
+        return d->failure();
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-std::vector<ServiceLevelSchedule> SqlHistoryStore::schedules()
+Result<std::vector<ServiceLevelSchedule>> SqlHistoryStore::schedules()
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query =
         d->select(QStringLiteral("SELECT id, source, volume_id, volume_name, level, revert_level, start_t,"
                                  " end_t, recurrence, enabled, created_by, created_t, last_fired_t,"
                                  " last_outcome FROM level_schedule ORDER BY id"));
-    return d->selectAll<ServiceLevelSchedule>(query, QStringLiteral("cannot read schedules"), [](const QSqlQuery &row) {
-        const auto time = [&row](int column) {
-            return row.isNull(column) ? QDateTime() : fromUnixMs(row.value(column).toLongLong());
-        };
-        ServiceLevelSchedule s;
-        s.id = row.value(0).toLongLong();
-        s.source = row.value(1).toString();
-        s.volumeId = row.value(2).toString();
-        s.volumeName = row.value(3).toString();
-        s.level = row.value(4).toString();
-        s.revertLevel = row.value(5).toString();
-        s.start = time(6);
-        s.end = time(7);
-        s.recurrence = recurrenceFromName(row.value(8).toString()).value_or(Recurrence::Once);
-        s.enabled = row.value(9).toInt() != 0;
-        s.createdBy = row.value(10).toString();
-        s.created = time(11);
-        s.lastFired = time(12);
-        s.lastOutcome = row.value(13).toString();
-        return s;
-    });
+    return d->selectRows<ServiceLevelSchedule>(
+        query, QStringLiteral("cannot read schedules"), [](const QSqlQuery &row) {
+            const auto time = [&row](int column) {
+                return row.isNull(column) ? QDateTime() : fromUnixMs(row.value(column).toLongLong());
+            };
+            ServiceLevelSchedule s;
+            s.id = row.value(0).toLongLong();
+            s.source = row.value(1).toString();
+            s.volumeId = row.value(2).toString();
+            s.volumeName = row.value(3).toString();
+            s.level = row.value(4).toString();
+            s.revertLevel = row.value(5).toString();
+            s.start = time(6);
+            s.end = time(7);
+            s.recurrence = recurrenceFromName(row.value(8).toString()).value_or(Recurrence::Once);
+            s.enabled = row.value(9).toInt() != 0;
+            s.createdBy = row.value(10).toString();
+            s.created = time(11);
+            s.lastFired = time(12);
+            s.lastOutcome = row.value(13).toString();
+            return s;
+        });
 }
 
-bool SqlHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome)
+Status SqlHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("UPDATE level_schedule SET last_fired_t = ?, last_outcome = ? WHERE id = ?"));
@@ -1704,20 +1728,20 @@ bool SqlHistoryStore::markScheduleFired(qint64 id, const QDateTime &edge, const 
     query.addBindValue(notNull(outcome));
     query.addBindValue(id);
     if (!query.exec()) {
-        return d->fail(QStringLiteral("cannot update schedule %1").arg(id), query.lastError());
+        d->fail(QStringLiteral("cannot update schedule %1").arg(id), query.lastError());
+        return d->failure();
     }
     if (query.numRowsAffected() == 0) {
-        d->lastError = QStringLiteral("schedule %1 does not exist").arg(id);
-        return false;
+        return d->notFound(QStringLiteral("schedule %1 does not exist").arg(id));
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-std::optional<bool> SqlHistoryStore::claimScheduleEdge(qint64 id, const QDateTime &edge)
+Result<bool> SqlHistoryStore::claimScheduleEdge(qint64 id, const QDateTime &edge)
 {
     if (!d->requireOpen()) {
-        return std::nullopt;
+        return d->failure();
     }
     // One conditional UPDATE: PostgreSQL re-checks the WHERE after waiting for a concurrent
     // claimer's row lock, SQLite serialises writers; either way one process changes the row.
@@ -1729,7 +1753,7 @@ std::optional<bool> SqlHistoryStore::claimScheduleEdge(qint64 id, const QDateTim
     query.addBindValue(edge.toMSecsSinceEpoch());
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot claim schedule %1").arg(id), query.lastError());
-        return std::nullopt;
+        return d->failure();
     }
     d->lastError.clear();
     return query.numRowsAffected() == 1;
@@ -1795,10 +1819,10 @@ template <class Write> static bool journalDurably(QSqlDatabase &db, bool postgre
     return ok;
 }
 
-bool SqlHistoryStore::journalIntent(const JournalEntry &entry)
+Status SqlHistoryStore::journalIntent(const JournalEntry &entry)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     QSqlError error;
     const bool ok = journalDurably(d->db, d->postgres, [&] {
@@ -1837,19 +1861,19 @@ bool SqlHistoryStore::journalIntent(const JournalEntry &entry)
     });
     if (!ok) {
         d->fail(QStringLiteral("cannot journal action %1").arg(entry.actionId), error);
-        return false;
+        return d->failure();
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-bool SqlHistoryStore::journalProgress(const QString &actionId,
-                                      const QString &phase,
-                                      const QString &handle,
-                                      const QDateTime &at)
+Result<bool> SqlHistoryStore::journalProgress(const QString &actionId,
+                                              const QString &phase,
+                                              const QString &handle,
+                                              const QDateTime &at)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     QSqlError error;
     int changed = 0;
@@ -1872,19 +1896,19 @@ bool SqlHistoryStore::journalProgress(const QString &actionId,
     });
     if (!ok) {
         d->fail(QStringLiteral("cannot journal action %1").arg(actionId), error);
-        return false;
+        return d->failure();
     }
     d->lastError.clear();
     return changed == 1;
 }
 
-bool SqlHistoryStore::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
+Status SqlHistoryStore::journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     if (!d->begin()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral(
@@ -1894,23 +1918,24 @@ bool SqlHistoryStore::journalHeartbeat(const QStringList &actionIds, const QStri
         query.addBindValue(id);
         query.addBindValue(owner);
         if (!query.exec()) {
-            return d->abort(QStringLiteral("cannot refresh the action journal"), query.lastError());
+            d->abort(QStringLiteral("cannot refresh the action journal"), query.lastError());
+            return d->failure();
         }
     }
     if (!d->commit(QStringLiteral("cannot refresh the action journal"))) {
-        return false;
+        return d->failure();
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-bool SqlHistoryStore::journalClaim(const QString &actionId,
-                                   const QString &expectedOwner,
-                                   const QString &owner,
-                                   const QDateTime &at)
+Result<bool> SqlHistoryStore::journalClaim(const QString &actionId,
+                                           const QString &expectedOwner,
+                                           const QString &owner,
+                                           const QDateTime &at)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     // A single UPDATE is atomic under SQLite's write lock: of two processes claiming the same
@@ -1922,26 +1947,27 @@ bool SqlHistoryStore::journalClaim(const QString &actionId,
     query.addBindValue(actionId);
     query.addBindValue(expectedOwner);
     if (!query.exec()) {
-        return d->fail(QStringLiteral("cannot claim action %1").arg(actionId), query.lastError());
+        d->fail(QStringLiteral("cannot claim action %1").arg(actionId), query.lastError());
+        return d->failure();
     }
     d->lastError.clear();
     return query.numRowsAffected() == 1;
 }
 
-qint64 SqlHistoryStore::journalFinish(const AuditEntry &audit)
+Result<qint64> SqlHistoryStore::journalFinish(const AuditEntry &audit)
 {
     if (!d->requireOpen()) {
-        return -1;
+        return d->failure();
     }
     if (!d->begin()) {
-        return -1;
+        return d->failure();
     }
     QSqlQuery exists(d->db);
     exists.prepare(QStringLiteral("SELECT phase FROM action_journal WHERE action_id = ?"));
     exists.addBindValue(audit.actionId);
     if (!exists.exec()) {
         d->abort(QStringLiteral("cannot read the action journal"), exists.lastError());
-        return -1;
+        return d->failure();
     }
     const bool journaled = exists.next();
     if (journaled && exists.value(0).toString() == QLatin1String("finished")) {
@@ -1959,7 +1985,7 @@ qint64 SqlHistoryStore::journalFinish(const AuditEntry &audit)
         close.addBindValue(audit.actionId);
         if (!close.exec()) {
             d->abort(QStringLiteral("cannot close action %1").arg(audit.actionId), close.lastError());
-            return -1;
+            return d->failure();
         }
         // Another replica closed it between our read and our update (PostgreSQL's read
         // committed re-checks the WHERE after waiting for its row lock).
@@ -1968,44 +1994,44 @@ qint64 SqlHistoryStore::journalFinish(const AuditEntry &audit)
             return 0;
         }
     }
-    const qint64 id = appendAudit(audit);
-    if (id < 0) {
+    const Result<qint64> id = appendAudit(audit);
+    if (!id) {
         d->rollback();
-        return -1;
+        return id;
     }
     if (!d->commit(QStringLiteral("cannot close action %1").arg(audit.actionId))) {
-        return -1;
+        return d->failure();
     }
-    return id;
+    return *id;
 }
 
-std::vector<JournalEntry> SqlHistoryStore::openJournal()
+Result<std::vector<JournalEntry>> SqlHistoryStore::openJournal()
 {
     if (!d->requireOpen()) {
-        return {};
+        return d->failure();
     }
     QSqlQuery query =
         d->select(QStringLiteral("SELECT %1 FROM action_journal WHERE phase <> 'finished' ORDER BY submitted_t")
                       .arg(kJournalColumns));
-    return d->selectAll<JournalEntry>(query, QStringLiteral("cannot read the action journal"), journalFromQuery);
+    return d->selectRows<JournalEntry>(query, QStringLiteral("cannot read the action journal"), journalFromQuery);
 }
 
-std::optional<JournalEntry> SqlHistoryStore::journalEntry(const QString &actionId)
+Result<std::optional<JournalEntry>> SqlHistoryStore::journalEntry(const QString &actionId)
 {
     if (!d->requireOpen()) {
-        return std::nullopt;
+        return d->failure();
     }
     QSqlQuery query(d->db);
     query.prepare(QStringLiteral("SELECT %1 FROM action_journal WHERE action_id = ?").arg(kJournalColumns));
     query.addBindValue(actionId);
     if (!query.exec()) {
         d->fail(QStringLiteral("cannot read the action journal"), query.lastError());
-        return std::nullopt;
+        return d->failure();
     }
     if (!query.next()) {
-        return std::nullopt;
+        return std::optional<JournalEntry>{};
     }
-    return journalFromQuery(query);
+    return std::optional<JournalEntry>(journalFromQuery(query));
 }
 
 namespace {
@@ -2175,17 +2201,21 @@ bool SqlHistoryStore::Private::subscribeShared()
     return true;
 }
 
-std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
+Result<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
 {
-    if (!d->requireOpen() || replica.isEmpty() || ttlMs <= 0) {
-        return std::nullopt;
+    if (!d->requireOpen()) {
+        return d->failure();
     }
-    const auto failed = [this](const QString &what, const QSqlError &error) -> std::optional<LeaseSync> {
+    if (replica.isEmpty() || ttlMs <= 0) {
+        return core::fail(
+            Error::invalid(QStringLiteral("replica"), QStringLiteral("a lease needs a replica and a time")));
+    }
+    const auto failed = [this](const QString &what, const QSqlError &error) -> Result<LeaseSync> {
         d->abort(what, error);
-        return std::nullopt;
+        return d->failure();
     };
     if (!d->begin()) {
-        return std::nullopt;
+        return d->failure();
     }
     QSqlQuery q(d->db);
     if (d->postgres && !q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kLeaseLockKey))) {
@@ -2194,7 +2224,7 @@ std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, con
     const std::optional<qint64> now = d->storeNowMs();
     if (!now) {
         d->rollback();
-        return std::nullopt;
+        return d->failure();
     }
     q.prepare(QStringLiteral("INSERT INTO replica (id, seen_t) VALUES (?, ?)"
                              " ON CONFLICT (id) DO UPDATE SET seen_t = excluded.seen_t"));
@@ -2332,48 +2362,51 @@ std::optional<LeaseSync> SqlHistoryStore::syncLeases(const QString &replica, con
     return sync;
 }
 
-bool SqlHistoryStore::releaseLeases(const QString &replica)
+Status SqlHistoryStore::releaseLeases(const QString &replica)
 {
     if (!d->requireOpen()) {
-        return false;
+        return d->failure();
     }
     if (!d->begin()) {
-        return false;
+        return d->failure();
     }
     QSqlQuery q(d->db);
     q.prepare(QStringLiteral("UPDATE source_lease SET owner = '', expires_t = 0 WHERE owner = ?"));
     q.addBindValue(replica);
     if (!q.exec()) {
-        return d->abort(QStringLiteral("cannot release the leases of %1").arg(replica), q.lastError());
+        d->abort(QStringLiteral("cannot release the leases of %1").arg(replica), q.lastError());
+        return d->failure();
     }
     q.prepare(QStringLiteral("DELETE FROM replica WHERE id = ?"));
     q.addBindValue(replica);
     if (!q.exec()) {
-        return d->abort(QStringLiteral("cannot forget replica %1").arg(replica), q.lastError());
+        d->abort(QStringLiteral("cannot forget replica %1").arg(replica), q.lastError());
+        return d->failure();
     }
     if (!d->db.commit()) {
-        return d->abort(QStringLiteral("cannot commit the lease release"), d->db.lastError());
+        d->abort(QStringLiteral("cannot commit the lease release"), d->db.lastError());
+        return d->failure();
     }
     d->lastError.clear();
-    return true;
+    return {};
 }
 
-qint64 SqlHistoryStore::putSharedState(const QString &source,
-                                       const QString &owner,
-                                       const QByteArray &status,
-                                       const QByteArray &body)
+Result<qint64> SqlHistoryStore::putSharedState(const QString &source,
+                                               const QString &owner,
+                                               const QByteArray &status,
+                                               const QByteArray &body)
 {
     if (!d->requireOpen() || !d->begin()) {
-        return -1;
+        return d->failure();
     }
-    const auto failed = [this](const QString &what, const QSqlError &error) {
+    const auto failed = [this](const QString &what, const QSqlError &error) -> Result<qint64> {
         d->abort(what, error);
-        return qint64(-1);
+        return d->failure();
     };
     const std::optional<qint64> now = d->storeNowMs();
     if (!now) {
         d->rollback();
-        return -1;
+        return d->failure();
     }
     QSqlQuery q(d->db);
     // The lease row is locked until commit, so a replica taking the source over waits for this
@@ -2386,7 +2419,7 @@ qint64 SqlHistoryStore::putSharedState(const QString &source,
     }
     if (!q.next() || q.value(0).toString() != owner || q.value(1).toLongLong() < *now) {
         d->rollback();
-        return 0;
+        return qint64(0);
     }
     if (!q.exec(QStringLiteral("UPDATE state_counter SET value = value + 1 WHERE id = 1 RETURNING value"))
         || !q.next()) {
@@ -2429,19 +2462,19 @@ qint64 SqlHistoryStore::putSharedState(const QString &source,
     return revision;
 }
 
-std::optional<SharedStates> SqlHistoryStore::sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
+Result<SharedStates> SqlHistoryStore::sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
 {
     if (!d->requireOpen()) {
-        return std::nullopt;
+        return d->failure();
     }
-    const auto failed = [this](const QString &what, const QSqlError &error) -> std::optional<SharedStates> {
+    const auto failed = [this](const QString &what, const QSqlError &error) -> Result<SharedStates> {
         d->fail(what, error);
-        return std::nullopt;
+        return d->failure();
     };
     SharedStates out;
     const std::optional<qint64> now = d->storeNowMs();
     if (!now) {
-        return std::nullopt;
+        return d->failure();
     }
     out.storeTime = fromUnixMs(*now);
     QSqlQuery q(d->db);
@@ -2488,13 +2521,20 @@ std::optional<SharedStates> SqlHistoryStore::sharedStates(qint64 since, const QH
     return out;
 }
 
-bool SqlHistoryStore::listenForSharedStates(std::function<void(const QString &source)> notified)
+Status SqlHistoryStore::listenForSharedStates(std::function<void(const QString &source)> notified)
 {
-    if (!d->requireOpen() || !d->postgres) {
-        return false;
+    if (!d->requireOpen()) {
+        return d->failure();
+    }
+    if (!d->postgres) {
+        return core::fail(
+            Error::make(Error::Kind::Unavailable, QStringLiteral("SQLite does not notify other processes")));
     }
     d->onShared = std::move(notified);
-    return d->subscribeShared();
+    if (!d->subscribeShared()) {
+        return d->failure();
+    }
+    return {};
 }
 
 // ---- Shared settings ---------------------------------------------------------------
@@ -2521,12 +2561,7 @@ Result<std::vector<SharedSetting>> SqlHistoryStore::sharedSettings()
         return core::fail(d->lastError);
     }
     QSqlQuery q = d->select(QStringLiteral("SELECT %1 ORDER BY name").arg(kSettingColumns));
-    std::vector<SharedSetting> out =
-        d->selectAll<SharedSetting>(q, QStringLiteral("cannot read the shared settings"), settingFromRow);
-    if (!d->lastError.isEmpty()) {
-        return core::fail(d->lastError);
-    }
-    return out;
+    return d->selectRows<SharedSetting>(q, QStringLiteral("cannot read the shared settings"), settingFromRow);
 }
 
 Result<SharedSetting> SqlHistoryStore::putSharedSetting(const SharedSetting &setting,
@@ -2598,7 +2633,7 @@ Result<SharedSetting> SqlHistoryStore::putSharedSetting(const SharedSetting &set
         if (!entry.time.isValid()) {
             entry.time = fromUnixMs(*now);
         }
-        if (appendAudit(entry) < 0) {
+        if (const Result<qint64> appended = appendAudit(entry); !appended) {
             const QString error = d->lastError;
             d->rollback();
             d->lastError = error;

@@ -229,209 +229,217 @@ public:
     /// Records capacity for many volumes at once (one transaction). A sample is only written
     /// when used or size changed since the volume's last sample, or the last sample is older
     /// than `heartbeat`, so 50,000 volumes every 3 minutes stay small.
-    virtual bool recordVolumeUsage(const QString &source,
-                                   const std::vector<VolumeUsage> &usage,
-                                   const QDateTime &at,
-                                   qint64 heartbeatSeconds = 3600) = 0;
+    virtual Status recordVolumeUsage(const QString &source,
+                                     const std::vector<VolumeUsage> &usage,
+                                     const QDateTime &at,
+                                     qint64 heartbeatSeconds = 3600) = 0;
     /// Samples of one volume in [from, to], oldest first.
-    virtual std::vector<UsageSample>
+    virtual Result<std::vector<UsageSample>>
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
-    /// Deletes samples older than `cutoff`; returns how many went.
-    virtual qint64 applyRetention(const QDateTime &cutoff) = 0;
+    /// Deletes samples older than `cutoff`; returns how many went (0 as well when another
+    /// replica is applying it at the same moment).
+    virtual Result<qint64> applyRetention(const QDateTime &cutoff) = 0;
 
     /// Records the capacity of containers of one `kind` of `source` (not ContainerKind::Volume:
     /// volumes go through recordVolumeUsage), `VolumeUsage::volumeId` being the container's id,
     /// with recordVolumeUsage's change-only writes and heartbeat. Subject to applyRetention().
-    /// A store without capacity history (a support bundle) records nothing and says false.
-    virtual bool recordCapacity(const QString &source,
-                                ContainerKind kind,
-                                const std::vector<VolumeUsage> &usage,
-                                const QDateTime &at,
-                                qint64 heartbeatSeconds = 3600)
+    /// A store without capacity history (a support bundle) records nothing: Kind::Unavailable.
+    virtual Status recordCapacity(const QString &source,
+                                  ContainerKind kind,
+                                  const std::vector<VolumeUsage> &usage,
+                                  const QDateTime &at,
+                                  qint64 heartbeatSeconds = 3600)
     {
         Q_UNUSED(source)
         Q_UNUSED(kind)
         Q_UNUSED(usage)
         Q_UNUSED(at)
         Q_UNUSED(heartbeatSeconds)
-        return false;
+        return fail(Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no capacity history")));
     }
     /// Every container (volumes included) with samples in [from, to] (invalid = open), by
     /// source, kind and id, each with its samples in that window. One read for a whole estate's
     /// forecasts: 50,000 volumes with hourly heartbeats over 30 days are ~36 M rows, so callers
     /// keep the window to what they need.
-    virtual std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to)
+    virtual Result<std::vector<CapacitySeries>> capacityHistory(const QDateTime &from, const QDateTime &to)
     {
         Q_UNUSED(from)
         Q_UNUSED(to)
-        return {};
+        return std::vector<CapacitySeries>{};
     }
 
     /// Records one sample per project of `source` at `at` (one transaction; `time` of each
     /// sample is ignored in favour of `at`). A sample equal to the project's previous one is
     /// skipped unless `heartbeatSeconds` passed since, so a quiet cluster costs little.
-    virtual bool recordProjectSamples(const QString &source,
-                                      const std::vector<ProjectSample> &samples,
-                                      const QDateTime &at,
-                                      qint64 heartbeatSeconds = 600) = 0;
+    virtual Status recordProjectSamples(const QString &source,
+                                        const std::vector<ProjectSample> &samples,
+                                        const QDateTime &at,
+                                        qint64 heartbeatSeconds = 600) = 0;
     /// Samples of one project (empty `project` = every project of the source), by project then
     /// time, within [from, to] (invalid bounds = open).
-    virtual std::vector<ProjectSample>
+    virtual Result<std::vector<ProjectSample>>
     projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) = 0;
 
-    /// Appends an audit entry; returns its id, or -1 on failure.
-    virtual qint64 appendAudit(const AuditEntry &entry) = 0;
+    // Every call below answers an error (Kind::Failed naming the database and the driver's
+    // text; Kind::Unavailable when the store is not open or keeps no such data) instead of an
+    // empty answer, so a caller never mistakes a failed read for "nothing there".
+    /// Appends an audit entry; returns its id (> 0).
+    virtual Result<qint64> appendAudit(const AuditEntry &entry) = 0;
     /// Whether the log holds an entry equal to `entry` in every field but the id (its time to
-    /// the millisecond and its action id make it unique); nullopt when the store cannot tell.
-    /// Replaying spooled entries uses it so none is written twice. A store that keeps no log
-    /// answers false.
-    virtual std::optional<bool> containsAudit(const AuditEntry &entry)
+    /// the millisecond and its action id make it unique). Replaying spooled entries uses it so
+    /// none is written twice. A store that keeps no log answers false.
+    virtual Result<bool> containsAudit(const AuditEntry &entry)
     {
         Q_UNUSED(entry);
         return false;
     }
-    /// Newest first, at most `limit`; empty `source` = all sources.
-    virtual std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) = 0;
+    /// Newest first, at most `limit` (<= 0: all); empty `source` = all sources.
+    virtual Result<std::vector<AuditEntry>> auditLog(int limit = 500, const QString &source = {}) = 0;
     /// Entries of one `kind` ("volume.service_level") at or after `since` (invalid = all), newest first.
-    virtual std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) = 0;
+    virtual Result<std::vector<AuditEntry>> auditLogOfKind(const QString &kind, const QDateTime &since) = 0;
 
     /// Records one perf sample per volume of `source` at `at` (one transaction). A sample equal
     /// to the volume's previous one is skipped unless `heartbeatSeconds` passed since. Subject to
     /// applyRetention().
-    virtual bool recordVolumePerf(const QString &source,
-                                  const std::vector<VolumePerfSample> &samples,
-                                  const QDateTime &at,
-                                  qint64 heartbeatSeconds = 3600) = 0;
+    virtual Status recordVolumePerf(const QString &source,
+                                    const std::vector<VolumePerfSample> &samples,
+                                    const QDateTime &at,
+                                    qint64 heartbeatSeconds = 3600) = 0;
     /// Perf samples of one volume in [from, to] (invalid bounds = open), oldest first.
-    virtual std::vector<VolumePerfSample>
+    virtual Result<std::vector<VolumePerfSample>>
     volumePerfHistory(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) = 0;
     /// Per-volume statistics of every volume with samples in [from, to].
-    virtual std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) = 0;
+    virtual Result<std::vector<VolumePerfStats>> volumePerfStats(const QDateTime &from, const QDateTime &to) = 0;
 
-    /// Inserts (`schedule.id` == 0) or updates a service-level schedule; returns its id, -1 on failure.
-    virtual qint64 saveSchedule(const ServiceLevelSchedule &schedule) = 0;
-    /// Deletes a schedule; false when it failed (an unknown id is not a failure).
-    virtual bool removeSchedule(qint64 id) = 0;
+    /// Inserts (`schedule.id` == 0) or updates a service-level schedule; returns its id.
+    /// Kind::NotFound when the schedule to update is gone.
+    virtual Result<qint64> saveSchedule(const ServiceLevelSchedule &schedule) = 0;
+    /// Deletes a schedule (an unknown id is not an error).
+    virtual Status removeSchedule(qint64 id) = 0;
     /// Every schedule, by id.
-    virtual std::vector<ServiceLevelSchedule> schedules() = 0;
+    virtual Result<std::vector<ServiceLevelSchedule>> schedules() = 0;
     /// Records that the edge at `edge` of schedule `id` was handled (`lastFired`, `lastOutcome`).
-    /// false when it failed or the schedule is gone.
-    virtual bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) = 0;
+    /// Kind::NotFound when the schedule is gone.
+    virtual Status markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) = 0;
     /// Claims the edge at `edge` of schedule `id` for this process: marks it fired ("submitted")
     /// only when no process has fired it or a later edge yet, atomically, so of several
     /// processes sharing the store (strata-server replicas, the desktop app and the CLI) exactly
     /// one submits it. true = claimed here, false = another process had it (or the schedule is
-    /// gone), nullopt = the store failed.
-    virtual std::optional<bool> claimScheduleEdge(qint64 id, const QDateTime &edge)
+    /// gone).
+    virtual Result<bool> claimScheduleEdge(qint64 id, const QDateTime &edge)
     {
-        return markScheduleFired(id, edge, QStringLiteral("submitted")) ? std::optional<bool>(true) : std::nullopt;
+        const Status marked = markScheduleFired(id, edge, QStringLiteral("submitted"));
+        if (!marked) {
+            return fail(marked.error());
+        }
+        return true;
     }
 
     // Crash-safe action journal. A store without one (a read-only support bundle) keeps the
     // defaults: nothing is journaled and nothing is recovered.
     /// Writes (or, for a retry of the same action id, rewrites) `entry` durably before the
-    /// mutation is sent. false on failure.
-    virtual bool journalIntent(const JournalEntry &entry)
+    /// mutation is sent.
+    virtual Status journalIntent(const JournalEntry &entry)
     {
         Q_UNUSED(entry)
-        return false;
+        return fail(noJournal());
     }
     /// Moves an open entry to `phase`; a non-empty `handle` replaces the stored one. Refreshes
-    /// the heartbeat to `at`. false on failure or when the entry is finished or unknown.
-    virtual bool
+    /// the heartbeat to `at`. false when the entry is finished or unknown.
+    virtual Result<bool>
     journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at)
     {
         Q_UNUSED(actionId)
         Q_UNUSED(phase)
         Q_UNUSED(handle)
         Q_UNUSED(at)
-        return false;
+        return fail(noJournal());
     }
     /// Refreshes the heartbeat of the open entries `actionIds` owned by `owner`.
-    virtual bool journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
+    virtual Status journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at)
     {
         Q_UNUSED(actionIds)
         Q_UNUSED(owner)
         Q_UNUSED(at)
-        return false;
+        return fail(noJournal());
     }
     /// Takes over an open entry whose owner is `expectedOwner` (a process that died): true when
     /// this call made `owner` its owner, false when another process claimed it first.
-    virtual bool
+    virtual Result<bool>
     journalClaim(const QString &actionId, const QString &expectedOwner, const QString &owner, const QDateTime &at)
     {
         Q_UNUSED(actionId)
         Q_UNUSED(expectedOwner)
         Q_UNUSED(owner)
         Q_UNUSED(at)
-        return false;
+        return fail(noJournal());
     }
     /// Closes an open entry with `audit.outcome` and appends `audit` to the audit log, in one
     /// transaction, so an action has exactly one outcome entry however often it is finished
     /// (two processes recovering it, a crash between the two writes). Returns the audit id,
-    /// 0 when the entry was already finished (nothing written), -1 on failure. An action
-    /// without a journal entry just gets its audit entry.
-    virtual qint64 journalFinish(const AuditEntry &audit) { return appendAudit(audit); }
-    /// Entries not finished yet, oldest first.
-    virtual std::vector<JournalEntry> openJournal() { return {}; }
-    /// One entry by action id, finished or not.
-    virtual std::optional<JournalEntry> journalEntry(const QString &actionId)
+    /// 0 when the entry was already finished (nothing written). An action without a journal
+    /// entry just gets its audit entry.
+    virtual Result<qint64> journalFinish(const AuditEntry &audit) { return appendAudit(audit); }
+    /// Entries not finished yet, oldest first (none in a store without a journal).
+    virtual Result<std::vector<JournalEntry>> openJournal() { return std::vector<JournalEntry>{}; }
+    /// One entry by action id, finished or not; nullopt when unknown.
+    virtual Result<std::optional<JournalEntry>> journalEntry(const QString &actionId)
     {
         Q_UNUSED(actionId)
-        return std::nullopt;
+        return std::optional<JournalEntry>{};
     }
 
     // Replicas sharing one store (strata-server on PostgreSQL). A store without them answers
-    // nullopt (or false) and a coordinator over it stays single-process.
+    // Kind::Unavailable and a coordinator over it stays single-process.
     /// Renews `replica`'s leases on `sources`, records that it is alive, and balances: a replica
     /// holding more than its share (ceil(sources / live replicas)) releases the surplus, one
     /// holding less claims sources that are free or whose lease expired. Leases run for `ttlMs`
     /// on the store's clock, so replicas on different hosts need no synchronised clocks.
     /// Leases of sources not in `sources` that `replica` holds are released. Serialised
-    /// store-wide (an advisory lock). nullopt when the store failed.
-    virtual std::optional<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
+    /// store-wide (an advisory lock). Kind::Invalid without a replica or a positive `ttlMs`.
+    virtual Result<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs)
     {
         Q_UNUSED(replica)
         Q_UNUSED(sources)
         Q_UNUSED(ttlMs)
-        return std::nullopt;
+        return fail(noReplicas());
     }
     /// Gives up every lease of `replica` and forgets it (a clean shutdown hands its sources
     /// over at once instead of after the lease time).
-    virtual bool releaseLeases(const QString &replica)
+    virtual Status releaseLeases(const QString &replica)
     {
         Q_UNUSED(replica)
-        return false;
+        return fail(noReplicas());
     }
     /// Writes `source`'s state as `owner` while it holds the source's lease: `status` always,
     /// `body` unless it is null (status-only write, the stored body stays). Signals readers
     /// (PostgreSQL NOTIFY on channel "strata_state", payload the source name). Returns the new
-    /// revision, 0 when `owner` does not hold the lease (nothing written), -1 on failure.
-    virtual qint64
+    /// revision, 0 when `owner` does not hold the lease (nothing written).
+    virtual Result<qint64>
     putSharedState(const QString &source, const QString &owner, const QByteArray &status, const QByteArray &body)
     {
         Q_UNUSED(source)
         Q_UNUSED(owner)
         Q_UNUSED(status)
         Q_UNUSED(body)
-        return -1;
+        return fail(noReplicas());
     }
     /// States written after revision `since`, oldest first; a body only where it is newer than
-    /// `knownBodies` (source -> bodyRevision the reader applied). nullopt when the store failed.
-    virtual std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
+    /// `knownBodies` (source -> bodyRevision the reader applied).
+    virtual Result<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies)
     {
         Q_UNUSED(since)
         Q_UNUSED(knownBodies)
-        return std::nullopt;
+        return fail(noReplicas());
     }
     /// Calls `notified(source)` on the store's thread when another connection shared a state
     /// (PostgreSQL LISTEN, kept across reconnects); `source` is "setting:<name>" for a shared
-    /// setting written (putSharedSetting()). false where the store cannot notify
+    /// setting written (putSharedSetting()). Kind::Unavailable where the store cannot notify
     /// (SQLite): readers then poll sharedStates().
-    virtual bool listenForSharedStates(std::function<void(const QString &source)> notified)
+    virtual Status listenForSharedStates(std::function<void(const QString &source)> notified)
     {
         Q_UNUSED(notified)
-        return false;
+        return fail(noReplicas());
     }
     // ---- Shared settings (models/core/store/settingstore.h) -------------------------------
     // A store without the setting table (a support bundle) answers Kind::Unavailable.
@@ -520,6 +528,14 @@ protected:
         return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no web console users"));
     }
     // ---- end of web console users and sessions ------------------------------------------------
+    static Error noReplicas()
+    {
+        return Error::make(Error::Kind::Unavailable, QStringLiteral("this store is not shared between replicas"));
+    }
+    static Error noJournal()
+    {
+        return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no action journal"));
+    }
     static Error noSettings()
     {
         return Error::make(Error::Kind::Unavailable, QStringLiteral("this store keeps no shared settings"));
@@ -553,63 +569,63 @@ public:
 
     Status open() override;
     Status ping() override;
-    bool recordVolumeUsage(const QString &source,
-                           const std::vector<VolumeUsage> &usage,
-                           const QDateTime &at,
-                           qint64 heartbeatSeconds = 3600) override;
-    std::vector<UsageSample>
+    Status recordVolumeUsage(const QString &source,
+                             const std::vector<VolumeUsage> &usage,
+                             const QDateTime &at,
+                             qint64 heartbeatSeconds = 3600) override;
+    Result<std::vector<UsageSample>>
     volumeUsage(const QString &source, const QString &volumeId, const QDateTime &from, const QDateTime &to) override;
-    qint64 applyRetention(const QDateTime &cutoff) override;
-    bool recordCapacity(const QString &source,
-                        ContainerKind kind,
-                        const std::vector<VolumeUsage> &usage,
-                        const QDateTime &at,
-                        qint64 heartbeatSeconds = 3600) override;
-    std::vector<CapacitySeries> capacityHistory(const QDateTime &from, const QDateTime &to) override;
-    bool recordProjectSamples(const QString &source,
-                              const std::vector<ProjectSample> &samples,
-                              const QDateTime &at,
-                              qint64 heartbeatSeconds = 600) override;
-    std::vector<ProjectSample>
-    projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override;
-    qint64 appendAudit(const AuditEntry &entry) override;
-    std::optional<bool> containsAudit(const AuditEntry &entry) override;
-    std::vector<AuditEntry> auditLog(int limit = 500, const QString &source = {}) override;
-    std::vector<AuditEntry> auditLogOfKind(const QString &kind, const QDateTime &since) override;
-    bool recordVolumePerf(const QString &source,
-                          const std::vector<VolumePerfSample> &samples,
+    Result<qint64> applyRetention(const QDateTime &cutoff) override;
+    Status recordCapacity(const QString &source,
+                          ContainerKind kind,
+                          const std::vector<VolumeUsage> &usage,
                           const QDateTime &at,
                           qint64 heartbeatSeconds = 3600) override;
-    std::vector<VolumePerfSample> volumePerfHistory(const QString &source,
-                                                    const QString &volumeId,
-                                                    const QDateTime &from,
-                                                    const QDateTime &to) override;
-    std::vector<VolumePerfStats> volumePerfStats(const QDateTime &from, const QDateTime &to) override;
-    qint64 saveSchedule(const ServiceLevelSchedule &schedule) override;
-    bool removeSchedule(qint64 id) override;
-    std::vector<ServiceLevelSchedule> schedules() override;
-    bool markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) override;
-    std::optional<bool> claimScheduleEdge(qint64 id, const QDateTime &edge) override;
+    Result<std::vector<CapacitySeries>> capacityHistory(const QDateTime &from, const QDateTime &to) override;
+    Status recordProjectSamples(const QString &source,
+                                const std::vector<ProjectSample> &samples,
+                                const QDateTime &at,
+                                qint64 heartbeatSeconds = 600) override;
+    Result<std::vector<ProjectSample>>
+    projectHistory(const QString &source, const QString &project, const QDateTime &from, const QDateTime &to) override;
+    Result<qint64> appendAudit(const AuditEntry &entry) override;
+    Result<bool> containsAudit(const AuditEntry &entry) override;
+    Result<std::vector<AuditEntry>> auditLog(int limit = 500, const QString &source = {}) override;
+    Result<std::vector<AuditEntry>> auditLogOfKind(const QString &kind, const QDateTime &since) override;
+    Status recordVolumePerf(const QString &source,
+                            const std::vector<VolumePerfSample> &samples,
+                            const QDateTime &at,
+                            qint64 heartbeatSeconds = 3600) override;
+    Result<std::vector<VolumePerfSample>> volumePerfHistory(const QString &source,
+                                                            const QString &volumeId,
+                                                            const QDateTime &from,
+                                                            const QDateTime &to) override;
+    Result<std::vector<VolumePerfStats>> volumePerfStats(const QDateTime &from, const QDateTime &to) override;
+    Result<qint64> saveSchedule(const ServiceLevelSchedule &schedule) override;
+    Status removeSchedule(qint64 id) override;
+    Result<std::vector<ServiceLevelSchedule>> schedules() override;
+    Status markScheduleFired(qint64 id, const QDateTime &edge, const QString &outcome) override;
+    Result<bool> claimScheduleEdge(qint64 id, const QDateTime &edge) override;
     /// Journal writes that must survive a crash run with synchronous=FULL.
-    bool journalIntent(const JournalEntry &entry) override;
-    bool
+    Status journalIntent(const JournalEntry &entry) override;
+    Result<bool>
     journalProgress(const QString &actionId, const QString &phase, const QString &handle, const QDateTime &at) override;
-    bool journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at) override;
-    bool journalClaim(const QString &actionId,
-                      const QString &expectedOwner,
-                      const QString &owner,
-                      const QDateTime &at) override;
-    qint64 journalFinish(const AuditEntry &audit) override;
-    std::vector<JournalEntry> openJournal() override;
-    std::optional<JournalEntry> journalEntry(const QString &actionId) override;
-    std::optional<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs) override;
-    bool releaseLeases(const QString &replica) override;
-    qint64 putSharedState(const QString &source,
-                          const QString &owner,
-                          const QByteArray &status,
-                          const QByteArray &body) override;
-    std::optional<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies) override;
-    bool listenForSharedStates(std::function<void(const QString &source)> notified) override;
+    Status journalHeartbeat(const QStringList &actionIds, const QString &owner, const QDateTime &at) override;
+    Result<bool> journalClaim(const QString &actionId,
+                              const QString &expectedOwner,
+                              const QString &owner,
+                              const QDateTime &at) override;
+    Result<qint64> journalFinish(const AuditEntry &audit) override;
+    Result<std::vector<JournalEntry>> openJournal() override;
+    Result<std::optional<JournalEntry>> journalEntry(const QString &actionId) override;
+    Result<LeaseSync> syncLeases(const QString &replica, const QStringList &sources, qint64 ttlMs) override;
+    Status releaseLeases(const QString &replica) override;
+    Result<qint64> putSharedState(const QString &source,
+                                  const QString &owner,
+                                  const QByteArray &status,
+                                  const QByteArray &body) override;
+    Result<SharedStates> sharedStates(qint64 since, const QHash<QString, qint64> &knownBodies) override;
+    Status listenForSharedStates(std::function<void(const QString &source)> notified) override;
 
     Result<std::vector<SharedSetting>> sharedSettings() override;
     Result<SharedSetting> putSharedSetting(const SharedSetting &setting,

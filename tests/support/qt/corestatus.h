@@ -18,6 +18,18 @@ template <class T>::testing::AssertionResult succeeded(const Expected<T, core::E
     return ::testing::AssertionFailure() << result.error().message.toStdString();
 }
 
+/// The result's value. A failed result fails the current test (ADD_FAILURE, naming the error)
+/// and gives a default T, so the test goes on to report what else differs.
+/// `EXPECT_EQ(valueOf(store.auditLog()).size(), 3U);`
+template <class T> T valueOf(Expected<T, core::Error> result)
+{
+    if (!result) {
+        ADD_FAILURE() << "unexpected error: " << result.error().message.toStdString();
+        return T{};
+    }
+    return std::move(result).value();
+}
+
 /// The error's message, or an empty string on success (every core::Error has a message).
 template <class T> QString errorText(const Expected<T, core::Error> &result)
 {
