@@ -61,52 +61,26 @@ public:
     }
 
 private:
-    /// The same order as RawValueRole through QVariant::compare, on the typed fields.
+    /// The order of RawValueRole: the field's value (core::compareFieldValues); the queue
+    /// position within each project.
     int compareColumn(const core::Job &a, const core::Job &b) const
     {
+        const core::Field<core::JobRow> *field = JTM::field(m_column);
+        if (!field) {
+            return 0;
+        }
         const QDateTime now = m_jobs ? m_jobs->now() : m_now;
-        switch (m_column) {
-        case JTM::Name:
-            return recordOrder(a.name, b.name);
-        case JTM::Status:
-            return recordOrder(int(a.status), int(b.status));
-        case JTM::Age:
-            return recordOrder(JTM::ageSeconds(a, now), JTM::ageSeconds(b, now));
-        case JTM::Node:
-            return recordOrder(a.node, b.node);
-        case JTM::Image:
-            return recordOrder(a.image, b.image);
-        case JTM::Type:
-            return recordOrder(JTM::typeText(a.type), JTM::typeText(b.type));
-        case JTM::Project:
-            return recordOrder(a.project, b.project);
-        case JTM::User:
-            return recordOrder(a.user, b.user);
-        case JTM::Gpus:
-            return recordOrder(JTM::shownGpus(a), JTM::shownGpus(b));
-        case JTM::CreatedByCli:
-            return recordOrder(a.createdByCli, b.createdByCli);
-        case JTM::RunTime:
-            return recordOrder(JTM::runSeconds(a, now), JTM::runSeconds(b, now));
-        case JTM::GpuUtilization:
-            return recordOrder(a.gpuUtilization, b.gpuUtilization);
-        case JTM::WaitTime:
-            return recordOrder(JTM::waitSeconds(a, now), JTM::waitSeconds(b, now));
-        case JTM::PendingReason:
-            return recordOrder(JTM::reasonText(a), JTM::reasonText(b));
-        case JTM::QueuePosition: {
+        const QHash<QString, int> &queue = m_jobs ? m_jobs->queuePositions() : m_queue;
+        if (m_column == JTM::QueuePosition) {
             const int order = recordOrder(a.project, b.project);
             if (order != 0) {
                 return order;
             }
-            const QHash<QString, int> &queue = m_jobs ? m_jobs->queuePositions() : m_queue;
-            return recordOrder(queue.value(core::estateKey(a)), queue.value(core::estateKey(b)));
         }
-        case JTM::Source:
-            return recordOrder(a.source, b.source);
-        default:
-            return 0;
-        }
+        const auto value = [&](const core::Job &job) {
+            return core::fieldValue(*field, core::JobRow{job, now, queue.value(core::estateKey(job))});
+        };
+        return core::compareFieldValues(value(a), value(b));
     }
 
     const JTM *m_jobs; ///< live: the clock and queue as they are now

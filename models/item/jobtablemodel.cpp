@@ -11,7 +11,11 @@ JobTableModel::JobTableModel(core::Estate &estate, Clock now, QObject *parent)
     , m_clock(std::move(now))
     , m_now(m_clock())
 {
-    setNumericColumns({Age, Gpus, RunTime, GpuUtilization, WaitTime, QueuePosition});
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (core::isNumericField(field(c)->kind)) {
+            setNumericColumns({c});
+        }
+    }
     follow(estate.jobs(), &estate, &core::Estate::jobsChanged, [this](const core::JobDiff &diff) {
         apply(diff);
     });
@@ -71,60 +75,22 @@ QString JobTableModel::statusKey(core::JobStatus status)
 
 QString JobTableModel::formatDuration(qint64 seconds)
 {
-    if (seconds < 0) {
-        return {};
-    }
-    const qint64 days = seconds / 86400;
-    const qint64 hours = seconds % 86400 / 3600;
-    const qint64 minutes = seconds % 3600 / 60;
-    const qint64 secs = seconds % 60;
-    auto two = [](qint64 v) {
-        return QString::number(v).rightJustified(2, QLatin1Char('0'));
-    };
-    if (days > 0) {
-        return tr("%1d %2h").arg(days).arg(two(hours));
-    }
-    if (hours > 0) {
-        return tr("%1h %2m").arg(hours).arg(two(minutes));
-    }
-    if (minutes > 0) {
-        return tr("%1m %2s").arg(minutes).arg(two(secs));
-    }
-    return tr("%1s").arg(secs);
+    return seconds < 0 ? QString() : core::formatDuration(seconds);
 }
 
 qint64 JobTableModel::ageSeconds(const core::Job &job, const QDateTime &now)
 {
-    return job.created.isValid() ? std::max<qint64>(0, job.created.secsTo(now)) : -1;
+    return core::jobAgeSeconds(job, now);
 }
 
 qint64 JobTableModel::runSeconds(const core::Job &job, const QDateTime &now)
 {
-    if (!job.started.isValid()) {
-        return -1;
-    }
-    const QDateTime end = job.finished.isValid() ? job.finished : now;
-    return std::max<qint64>(0, job.started.secsTo(end));
+    return core::jobRunSeconds(job, now);
 }
 
 qint64 JobTableModel::waitSeconds(const core::Job &job, const QDateTime &now)
 {
-    return isQueued(job.status) ? ageSeconds(job, now) : -1;
-}
-
-core::MilliGpu JobTableModel::shownGpus(const core::Job &job)
-{
-    return isActive(job.status) && job.gpusAllocated > 0 ? job.gpusAllocated : job.gpusRequested;
-}
-
-QString JobTableModel::typeText(core::JobType type)
-{
-    return type == core::JobType::Interactive ? tr("Interactive") : tr("Train");
-}
-
-QString JobTableModel::reasonText(const core::Job &job)
-{
-    return isQueued(job.status) || !job.failureReason.isEmpty() ? job.pendingReason : QString();
+    return core::jobWaitSeconds(job, now);
 }
 
 QString JobTableModel::filterText(const core::Job &job)
@@ -151,8 +117,10 @@ void JobTableModel::tick()
         return;
     }
     const int last = rowCount() - 1;
-    for (int column : {int(Age), int(RunTime), int(WaitTime)}) {
-        Q_EMIT dataChanged(index(0, column), index(last, column), {Qt::DisplayRole, RawValueRole});
+    for (int column = 0; column < ColumnCount; ++column) {
+        if (core::isJobTimeField(*field(column))) {
+            Q_EMIT dataChanged(index(0, column), index(last, column), {Qt::DisplayRole, RawValueRole});
+        }
     }
 }
 
@@ -231,106 +199,36 @@ QVariant JobTableModel::recordData(const core::Job &job, const QModelIndex &inde
     }
 }
 
+core::JobRow JobTableModel::joined(const core::Job &job) const
+{
+    return {job, m_now, queuePosition(core::estateKey(job))};
+}
+
 std::optional<QVariant> JobTableModel::sortData(const core::Job &job, int column) const
 {
-    switch (column) {
-    case Status:
-        return int(job.status);
-    case Age:
-        return ageSeconds(job, m_now);
-    case Gpus:
-        return shownGpus(job);
-    case CreatedByCli:
-        return job.createdByCli;
-    case RunTime:
-        return runSeconds(job, m_now);
-    case GpuUtilization:
-        return job.gpuUtilization;
-    case WaitTime:
-        return waitSeconds(job, m_now);
-    case QueuePosition:
-        return queuePosition(core::estateKey(job));
-    default:
-        return std::nullopt;
-    }
+    const core::Field<core::JobRow> *f = field(column);
+    return f ? std::optional<QVariant>(core::fieldValue(*f, joined(job))) : std::nullopt;
 }
 
 QVariant JobTableModel::displayData(const core::Job &job, int column) const
 {
-    switch (column) {
-    case Name:
-        return job.name;
-    case Status:
-        return job.failureReason.isEmpty() ? statusText(job.status) : job.failureReason;
-    case Age:
-        return formatDuration(ageSeconds(job, m_now));
-    case Node:
-        return job.node;
-    case Image:
-        return job.image;
-    case Type:
-        return typeText(job.type);
-    case Project:
-        return job.project;
-    case User:
-        return job.user;
-    case Gpus:
-        return core::formatGpus(shownGpus(job));
-    case CreatedByCli:
-        return job.createdByCli ? tr("Yes") : tr("No");
-    case RunTime:
-        return formatDuration(runSeconds(job, m_now));
-    case GpuUtilization:
-        return job.gpuUtilization >= 0 && isActive(job.status)
-                   ? QString(QString::number(job.gpuUtilization, 'f', 0) + QStringLiteral(" %"))
-                   : QString();
-    case WaitTime:
-        return formatDuration(waitSeconds(job, m_now));
-    case PendingReason:
-        return reasonText(job);
-    case QueuePosition: {
-        const int position = queuePosition(core::estateKey(job));
-        return position > 0 ? QString::number(position) : QString();
-    }
-    case Source:
-        return job.source;
-    default:
-        return {};
-    }
+    const core::Field<core::JobRow> *f = field(column);
+    return f ? QVariant(core::fieldText(*f, joined(job))) : QVariant();
 }
 
 QStringList JobTableModel::columnTitles() const
 {
-    return {tr("Name"),
-            tr("Status"),
-            tr("Age"),
-            tr("Node"),
-            tr("Image"),
-            tr("Type"),
-            tr("Project"),
-            tr("User"),
-            tr("GPUs"),
-            tr("Created by CLI"),
-            tr("Run time"),
-            tr("GPU util."),
-            tr("Wait time"),
-            tr("Reason"),
-            tr("Queue #"),
-            tr("Cluster")};
+    QStringList titles;
+    for (int c = 0; c < ColumnCount; ++c) {
+        titles.append(core::fieldTitle(field(c)->title));
+    }
+    return titles;
 }
 
 QString JobTableModel::columnToolTip(int section) const
 {
-    switch (section) {
-    case Gpus:
-        return tr("GPUs allocated while the job holds them, else GPUs requested; fractions share one GPU");
-    case QueuePosition:
-        return tr("Place in its project's queue: first come, first served; preempted jobs keep their place");
-    case WaitTime:
-        return tr("Time since the job was submitted, while it waits");
-    default:
-        return {};
-    }
+    const core::Field<core::JobRow> *f = field(section);
+    return f && *f->help ? core::fieldTitle(f->help) : QString();
 }
 
 } // namespace strata::models

@@ -1,6 +1,8 @@
 #include "models/rows/computerows.h"
 
 #include "models/core/domain/estate.h"
+#include "models/core/planning/jobfields.h"
+#include "models/rows/fieldrows.h"
 #include "models/rows/rowsupport.h"
 
 #include <algorithm>
@@ -20,29 +22,6 @@ QString percentText(double value)
     return value >= 0 ? QString::number(value, 'f', 0) + QLatin1Char('%') : QStringLiteral("-");
 }
 
-QVariant secondsOrNull(qint64 seconds)
-{
-    return seconds >= 0 ? QVariant(seconds) : QVariant();
-}
-
-/// kubectl-style age: "45s", "12m", "3h", "5d".
-QString age(qint64 seconds)
-{
-    if (seconds < 0) {
-        return QStringLiteral("-");
-    }
-    if (seconds < 120) {
-        return QString::number(seconds) + QLatin1Char('s');
-    }
-    if (seconds < 7200) {
-        return QString::number(seconds / 60) + QLatin1Char('m');
-    }
-    if (seconds < 172800) {
-        return QString::number(seconds / 3600) + QLatin1Char('h');
-    }
-    return QString::number(seconds / 86400) + QLatin1Char('d');
-}
-
 template <class T> std::vector<core::Ptr<T>> collect(const core::Table<T> &table, const ComputeFilter &filter)
 {
     std::vector<core::Ptr<T>> out;
@@ -60,11 +39,6 @@ template <class T> std::vector<core::Ptr<T>> collect(const core::Table<T> &table
 bool projectWanted(const ComputeFilter &filter, const QString &project)
 {
     return filter.projects.isEmpty() || filter.projects.contains(project);
-}
-
-bool isQueued(core::JobStatus status)
-{
-    return status == core::JobStatus::Pending || status == core::JobStatus::Preempted;
 }
 
 } // namespace
@@ -257,73 +231,9 @@ ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const
 
 ResultSet jobRows(const std::vector<core::Ptr<core::Job>> &jobs, const QDateTime &now)
 {
-    ResultSet rs;
-    rs.columns = {{QStringLiteral("source"), QString()},
-                  {QStringLiteral("name"), QStringLiteral("NAME")},
-                  {QStringLiteral("namespace"), QString()},
-                  {QStringLiteral("status"), QStringLiteral("STATUS")},
-                  {QStringLiteral("age_seconds"), QStringLiteral("AGE")},
-                  {QStringLiteral("node"), QStringLiteral("NODE")},
-                  {QStringLiteral("image"), QStringLiteral("IMAGE")},
-                  {QStringLiteral("type"), QStringLiteral("TYPE")},
-                  {QStringLiteral("project"), QStringLiteral("PROJECT")},
-                  {QStringLiteral("user"), QStringLiteral("USER")},
-                  {QStringLiteral("gpus_requested"), QStringLiteral("GPUS")},
-                  {QStringLiteral("gpus_allocated"), QString()},
-                  {QStringLiteral("created_by_cli"), QStringLiteral("CREATED-BY-CLI")},
-                  {QStringLiteral("gpu_indices"), QString()},
-                  {QStringLiteral("created"), QString()},
-                  {QStringLiteral("wait_seconds"), QString()},
-                  {QStringLiteral("run_seconds"), QString()},
-                  {QStringLiteral("gpu_utilization"), QString()},
-                  {QStringLiteral("pending_reason"), QString()},
-                  {QStringLiteral("pvcs"), QString()},
-                  // A placed job's container that cannot start or keeps failing ("ImagePullBackOff:
-                  // Back-off pulling image ...", "CrashLoopBackOff: ..."), empty otherwise.
-                  {QStringLiteral("waiting_reason"), QString()},
-                  {QStringLiteral("failure_reason"), QString()},
-                  {QStringLiteral("reason"), QStringLiteral("REASON")}};
-    for (const auto &j : jobs) {
-        const qint64 ageSeconds = j->created.isValid() ? std::max<qint64>(0, j->created.secsTo(now)) : -1;
-        qint64 runSeconds = -1;
-        if (j->started.isValid()) {
-            runSeconds = std::max<qint64>(0, j->started.secsTo(j->finished.isValid() ? j->finished : now));
-        }
-        const bool queued = isQueued(j->status);
-        QStringList display(rs.columns.size());
-        display[4] = age(ageSeconds);
-        display[5] = j->node.isEmpty() ? QStringLiteral("-") : j->node;
-        display[10] = core::formatGpus(j->gpusRequested);
-        display[12] = j->createdByCli ? QStringLiteral("Yes") : QStringLiteral("No");
-        // A failing container says so first (kubectl's STATUS word), else why a queued job waits.
-        const QString reason = !j->failureReason.isEmpty() ? j->failureReason : (queued ? j->pendingReason : QString());
-        display[22] = reason.isEmpty() ? QStringLiteral("-") : reason;
-        rs.addRow({j->source,
-                   j->name,
-                   j->namespaceName,
-                   core::jobStatusName(j->status),
-                   secondsOrNull(ageSeconds),
-                   j->node,
-                   j->image,
-                   core::jobTypeName(j->type),
-                   j->project,
-                   j->user,
-                   gpuNumber(j->gpusRequested),
-                   gpuNumber(j->gpusAllocated),
-                   j->createdByCli,
-                   j->gpuIndices,
-                   j->created,
-                   queued ? secondsOrNull(ageSeconds) : QVariant(),
-                   secondsOrNull(runSeconds),
-                   percentOrNull(j->gpuUtilization),
-                   queued ? j->pendingReason : QString(),
-                   j->pvcs,
-                   queued ? QString() : j->pendingReason,
-                   j->failureReason,
-                   reason},
-                  display);
-    }
-    return rs;
+    return fieldRows(core::jobFields(), jobs, [&now](const core::Job &j) {
+        return core::JobRow{j, now};
+    });
 }
 
 ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter)

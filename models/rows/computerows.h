@@ -38,13 +38,12 @@ ResultSet nodeRows(const core::Estate &estate, const ComputeFilter &filter);
 /// Keys: source, name, namespace, quota (null = none), limit (null = none), allocated, in_quota,
 /// over_quota, pending, fair_share, running_jobs, queued_jobs, utilization, idle_allocated.
 ResultSet projectRows(const core::Estate &estate, const ComputeFilter &filter);
-/// Keys: source, name, namespace, project, user, type, status, gpus_requested, gpus_allocated,
-/// node, gpu_indices, image, created, age_seconds, wait_seconds (null unless queued),
-/// run_seconds (null until it runs), pending_reason, created_by_cli, gpu_utilization, pvcs
-/// (array of claim names), failure_reason (the kubelet's "ImagePullBackOff", "CrashLoopBackOff",
-/// ... while the job's container cannot run, else empty: show the job as failed), reason (what
-/// the REASON column shows: failure_reason, else why a queued job waits, else empty). `now` is
-/// the reference for the ages.
+/// One row per job over the Listed fields of core::kJobFields, in its order (keys, CLI headers
+/// and texts are the field list's): status and type as API names ("container_creating",
+/// "train"), GPU figures in GPUs, age_seconds, wait_seconds (null unless queued) and run_seconds
+/// (null until it runs) counted to `now`, pvcs an array of claim names, reason what the REASON
+/// column shows (failure_reason, the kubelet's "ImagePullBackOff" while the container cannot run,
+/// else why a queued job waits, else empty).
 ResultSet jobRows(const core::Estate &estate, const ComputeFilter &filter, const QDateTime &now);
 ResultSet pvcRows(const core::Estate &estate, const ComputeFilter &filter);
 

@@ -13,7 +13,7 @@
 namespace strata::rows {
 
 /// The rows of `records` over the Listed fields of `fields` (a record type's schema), in its
-/// order: JSON/CSV keys, the CLI table's headers (InTable fields), typed values and the text
+/// order: JSON/CSV keys, the CLI table's headers (CliTable fields), typed values and the text
 /// each field shows. `makeRow(const Record &)` gives the Row a field reads.
 template <class Row, class Record, class MakeRow>
 ResultSet
@@ -25,7 +25,7 @@ fieldRows(std::span<const core::Field<Row>> fields, const std::vector<core::Ptr<
         if ((f.surfaces & core::Listed) != 0) {
             listed.push_back(&f);
             rs.columns.append({QString::fromLatin1(f.key),
-                               (f.surfaces & core::InTable) != 0 ? QString::fromLatin1(f.cliHeader) : QString()});
+                               (f.surfaces & core::CliTable) != 0 ? QString::fromLatin1(f.cliHeader) : QString()});
         }
     }
     for (const core::Ptr<Record> &record : records) {
@@ -56,7 +56,7 @@ template <class Row> QJsonArray fieldDescriptions(std::span<const core::Field<Ro
         out.append(QJsonObject{{QStringLiteral("key"), QString::fromLatin1(f.key)},
                                {QStringLiteral("title"), core::fieldTitle(f.title)},
                                {QStringLiteral("kind"), core::fieldKindName(f.kind)},
-                               {QStringLiteral("column"), (f.surfaces & core::InTable) != 0},
+                               {QStringLiteral("column"), (f.surfaces & core::WebTable) != 0},
                                {QStringLiteral("wide"), (f.surfaces & core::Wide) != 0},
                                {QStringLiteral("help"), *f.help ? core::fieldTitle(f.help) : QString()}});
     }

@@ -1,6 +1,7 @@
 #include "models/rows/resources.h"
 
 #include "models/core/domain/estate.h"
+#include "models/core/planning/jobfields.h"
 #include "models/core/planning/volumefields.h"
 #include "models/core/runtime/engine.h"
 #include "models/core/runtime/timeline.h"
@@ -179,6 +180,9 @@ std::optional<QJsonArray> resourceFields(const QString &resource)
 {
     if (resource == QLatin1String("volumes")) {
         return fieldDescriptions(core::volumeFields());
+    }
+    if (resource == QLatin1String("jobs")) {
+        return fieldDescriptions(core::jobFields());
     }
     return std::nullopt;
 }

@@ -74,7 +74,7 @@ std::optional<ResultSet>
 resourceRows(core::Engine &engine, const QString &resource, const ResourceFilter &filter, const QDateTime &now);
 
 /// The fields the rows of `resource` carry, for a client that builds its table from them (the
-/// web console): rows::fieldDescriptions of the resource's schema. nullopt for a resource whose
+/// web console): rows::fieldDescriptions of the resource's schema ("volumes", "jobs"). nullopt for a resource whose
 /// rows are not built from a field schema yet.
 std::optional<QJsonArray> resourceFields(const QString &resource);
 

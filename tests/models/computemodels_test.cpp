@@ -71,10 +71,10 @@ TEST(JobTableModel, ShowsDocumentColumnsWithFractionsAndPreemptedDistinctly)
     testsupport::state49().publish(estate);
 
     EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Gpus), QStringLiteral("0.6"));
-    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Gpus, models::RawValueRole).toLongLong(), 600);
+    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Gpus, models::RawValueRole).toDouble(), 0.6);
     EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Type), QStringLiteral("Interactive"));
     EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Node), QStringLiteral("dgx1-1"));
-    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::CreatedByCli), QStringLiteral("Yes"));
+    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::CreatedByCli), QStringLiteral("yes"));
     EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Status), QStringLiteral("Running"));
     EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::Status, models::StatusRole),
               QStringLiteral("running"));
@@ -85,10 +85,10 @@ TEST(JobTableModel, ShowsDocumentColumnsWithFractionsAndPreemptedDistinctly)
     EXPECT_EQ(cell(model, QStringLiteral("c-4-gg"), JobTableModel::PendingReason),
               QStringLiteral("preempted by team-d reclaiming its quota"));
     EXPECT_EQ(cell(model, QStringLiteral("c-4-gg"), JobTableModel::QueuePosition), QStringLiteral("1"));
-    EXPECT_EQ(cell(model, QStringLiteral("c-4-gg"), JobTableModel::RunTime), QString());
+    EXPECT_EQ(cell(model, QStringLiteral("c-4-gg"), JobTableModel::RunTime), QString::fromUtf16(core::kUnknownText));
     // Created 50 minutes before now (10th submit of the fixture, one a minute from -60 min).
     EXPECT_EQ(cell(model, QStringLiteral("c-4-gg"), JobTableModel::WaitTime), QStringLiteral("50m 00s"));
-    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::WaitTime), QString());
+    EXPECT_EQ(cell(model, QStringLiteral("b-1-g06"), JobTableModel::WaitTime), QString::fromUtf16(core::kUnknownText));
     EXPECT_EQ(model.queuedCounts().value(QStringLiteral("k8s-ai/team-c")), 1);
 }
 
@@ -117,7 +117,8 @@ TEST(JobTableModel, QueueIsFifoWithinEachProject)
     }
     s.publish(estate);
     EXPECT_EQ(cell(model, QStringLiteral("b-6-g"), JobTableModel::QueuePosition), QStringLiteral("1"));
-    EXPECT_EQ(cell(model, QStringLiteral("b-5-gg"), JobTableModel::QueuePosition), QString());
+    EXPECT_EQ(cell(model, QStringLiteral("b-5-gg"), JobTableModel::QueuePosition),
+              QString::fromUtf16(core::kUnknownText));
     bool queueColumnSignalled = false;
     for (const QList<QVariant> &args : changed) {
         const auto from = args[0].value<QModelIndex>();

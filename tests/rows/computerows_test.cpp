@@ -118,7 +118,7 @@ TEST(ComputeRows, JobsJson_FractionsStatusesAndTimes)
     const QString text = computeRowsTable(rows::jobRows(estate, {}, testsupport::computeNow()));
     EXPECT_TRUE(text.startsWith(QStringLiteral("NAME"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("0.6"))) << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("preempted"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Preempted"))) << text.toStdString();
 }
 
 // A placed job whose container cannot start (ImagePullBackOff) or keeps crashing carries the

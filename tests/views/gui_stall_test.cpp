@@ -148,17 +148,17 @@ protected:
                 return lp < rp;
             }
         }
-        const QPartialOrdering partial =
-            QVariant::compare(left.data(models::RawValueRole), right.data(models::RawValueRole));
-        if (partial == QPartialOrdering::Less || partial == QPartialOrdering::Greater) {
-            return partial == QPartialOrdering::Less;
+        // The field list's order of values: unknown first, figures by value, text without case.
+        const int order = core::compareFieldValues(left.data(models::RawValueRole), right.data(models::RawValueRole));
+        if (order != 0) {
+            return order < 0;
         }
         return left.sibling(left.row(), JobTableModel::Name).data().toString()
                < right.sibling(right.row(), JobTableModel::Name).data().toString();
     }
 };
 
-// The typed comparison sorts every column as RawValueRole through QVariant did (names as text,
+// The typed comparison sorts every column as RawValueRole through the field list's comparison (names as text,
 // figures and times as numbers, the queue by project then place), ties by name.
 TEST(JobSearch, TypedSortMatchesTheRoleSortOnEveryColumn)
 {
@@ -180,7 +180,7 @@ TEST(JobSearch, TypedSortMatchesTheRoleSortOnEveryColumn)
         }
     }
     typed.sort(JobTableModel::Gpus, Qt::AscendingOrder);
-    EXPECT_EQ(typed.index(0, JobTableModel::Gpus).data(models::RawValueRole).toInt(), 200);
+    EXPECT_DOUBLE_EQ(typed.index(0, JobTableModel::Gpus).data(models::RawValueRole).toDouble(), 0.2);
 }
 
 // Hidden, the Overview only notes an estate change; showing it brings the figures up to date.

@@ -8,6 +8,7 @@
 
 #include "models/core/runtime/engine.h"
 #include "models/core/services/capacityforecast.h"
+#include "models/rows/computerows.h"
 #include "models/rows/resources.h"
 #include "tests/models/computefixture.h"
 
@@ -87,6 +88,46 @@ TEST_F(WebServerTest, ServesTheFieldsOfAResourceInTheOrderOfItsRows)
     EXPECT_EQ(fields.at(keys.indexOf(QStringLiteral("used_bytes"))).toObject().value(QLatin1String("kind")).toString(),
               QStringLiteral("bytes"));
     EXPECT_EQ(get(QStringLiteral("/api/v1/fields/no-such-thing"), viewer).status, 404);
+}
+
+// The jobs' field list: every key of a jobs row, in the desktop's column order, with the
+// web table's columns and the kinds their figures are written as.
+TEST_F(WebServerTest, ServesTheFieldsOfTheJobs)
+{
+    state49().publish(engine->estate());
+    startServer();
+    EXPECT_EQ(get(QStringLiteral("/api/v1/fields/jobs")).status, 401) << "the field list needs a session";
+    const Login viewer = login(QStringLiteral("viewer"));
+    const Reply r = get(QStringLiteral("/api/v1/fields/jobs"), viewer);
+    ASSERT_EQ(r.status, 200) << r.body.toStdString();
+    EXPECT_EQ(r.json().object().value(QLatin1String("resource")).toString(), QStringLiteral("jobs"));
+    const QJsonArray fields = r.json().object().value(QLatin1String("fields")).toArray();
+    // The rows /api/v1/jobs serves for a configured cluster (this server has none configured).
+    const QJsonArray jobs = rows::toJson(rows::jobRows(engine->estate(), {}, QDateTime::currentDateTimeUtc()));
+    ASSERT_FALSE(jobs.isEmpty());
+    const QJsonObject row = jobs.first().toObject();
+    QStringList keys;
+    QStringList columns;
+    QHash<QString, QString> kinds;
+    for (const QJsonValue &v : fields) {
+        const QJsonObject f = v.toObject();
+        keys.append(f.value(QLatin1String("key")).toString());
+        kinds.insert(keys.last(), f.value(QLatin1String("kind")).toString());
+        if (f.value(QLatin1String("column")).toBool()) {
+            columns.append(keys.last());
+        }
+        EXPECT_FALSE(f.value(QLatin1String("title")).toString().isEmpty()) << keys.last().toStdString();
+    }
+    QStringList rowKeys = row.keys();
+    rowKeys.removeAll(QStringLiteral("key"));
+    EXPECT_EQ(QSet<QString>(keys.begin(), keys.end()), QSet<QString>(rowKeys.begin(), rowKeys.end()))
+        << "one field per key of a row";
+    EXPECT_EQ(columns.first(), QStringLiteral("name"));
+    EXPECT_TRUE(columns.contains(QStringLiteral("gpus_requested")));
+    EXPECT_FALSE(columns.contains(QStringLiteral("pending_reason"))) << "in the rows only";
+    EXPECT_EQ(kinds.value(QStringLiteral("age_seconds")), QStringLiteral("duration"));
+    EXPECT_EQ(kinds.value(QStringLiteral("gpus_requested")), QStringLiteral("gpus"));
+    EXPECT_EQ(kinds.value(QStringLiteral("gpu_utilization")), QStringLiteral("percent"));
 }
 
 TEST_F(WebServerTest, HealthzMetricsAndTheConsolePageNeedNoLogin)

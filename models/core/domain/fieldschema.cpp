@@ -13,7 +13,8 @@ QString fieldText(FieldKind kind, const QVariant &value)
     }
     switch (kind) {
     case FieldKind::Text:
-        return value.toString();
+        return value.typeId() == QMetaType::QStringList ? value.toStringList().join(QStringLiteral(", "))
+                                                        : value.toString();
     case FieldKind::Flag:
         return value.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
     case FieldKind::Count:
@@ -30,6 +31,10 @@ QString fieldText(FieldKind kind, const QVariant &value)
         return QLocale().toString(value.toDouble() / 1000.0, 'f', 2) + QStringLiteral(" ms");
     case FieldKind::Time:
         return value.toDateTime().toUTC().toString(Qt::ISODate);
+    case FieldKind::Duration:
+        return formatDuration(value.toLongLong());
+    case FieldKind::Gpus:
+        return formatGpus(qRound64(value.toDouble() * 1000.0));
     }
     return value.toString();
 }
@@ -86,6 +91,10 @@ QString fieldKindName(FieldKind kind)
         return QStringLiteral("latency");
     case FieldKind::Time:
         return QStringLiteral("time");
+    case FieldKind::Duration:
+        return QStringLiteral("duration");
+    case FieldKind::Gpus:
+        return QStringLiteral("gpus");
     }
     return QStringLiteral("text");
 }

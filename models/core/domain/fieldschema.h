@@ -18,7 +18,7 @@ namespace strata::core {
 /// kUnknownText and sorted before every figure.
 enum class FieldKind
 {
-    Text,    ///< QString
+    Text,    ///< QString (a QStringList is comma-joined)
     Flag,    ///< bool: "yes" / "no"
     Count,   ///< integer, locale-grouped: "12,480"
     Bytes,   ///< qint64 bytes: formatBytes ("250 GiB")
@@ -27,6 +27,10 @@ enum class FieldKind
     Iops,    ///< double operations per second, whole: "1,204"
     Latency, ///< double microseconds, shown in milliseconds: "0.42 ms"
     Time,    ///< QDateTime, UTC: ISO 8601 ("2026-03-01T12:00:00Z")
+    /// qint64 seconds, two units as kubectl's ages: "45s", "3m 12s", "2h 05m", "3d 04h"
+    Duration,
+    /// double GPUs (fractions share one GPU): hundredths, trailing zeros dropped ("0.6", "2")
+    Gpus,
 };
 
 /// Where a field appears. A field may be in several.
@@ -37,11 +41,15 @@ enum FieldSurface : unsigned
     Listed = 1u << 0,
     /// A column of the desktop table.
     Desktop = 1u << 1,
-    /// A column of the tables a listing is drawn as: the CLI's (under the field's cliHeader) and
-    /// the web console's. A Listed field without it is in JSON and CSV only.
-    InTable = 1u << 2,
+    /// A column of the CLI's table (under the field's cliHeader).
+    CliTable = 1u << 2,
     /// Left out of the web console's table at phone width (a detail column).
     Wide = 1u << 3,
+    /// A column of the web console's table.
+    WebTable = 1u << 4,
+    /// A column of both tables a listing is drawn as, the CLI's and the web console's. A Listed
+    /// field in neither is in JSON and CSV only.
+    InTable = CliTable | WebTable,
 };
 
 /// The member of `Record` a field is stored in, or none (a figure computed from others).
@@ -68,7 +76,7 @@ template <class Row> struct Field
 
     const char *key;       ///< JSON/CSV/bundle key and the web's column key, e.g. "used_bytes"
     const char *title;     ///< desktop and web header, e.g. "Used" (translated in the "strata::fields" context)
-    const char *cliHeader; ///< the CLI table's header, e.g. "USED" (for an InTable field)
+    const char *cliHeader; ///< the CLI table's header, e.g. "USED" (for a CliTable field)
     FieldKind kind;
     unsigned surfaces; ///< FieldSurface flags; 0 = stored in bundles only
     /// The record's member the field is stored in (what a bundle writes and reads back), or
@@ -79,6 +87,10 @@ template <class Row> struct Field
     /// follow the same rules), so a value is what is shown.
     QVariant (*value)(const Row &row) = nullptr;
     const char *help = ""; ///< what the figure means (header tooltip, web title); "" = none
+    /// The text when it is not fieldText(kind, value): a word for an API name ("running" reads
+    /// "Running"), or what a record shows in its place. The CLI's table and the desktop show it;
+    /// the web console renders such a field by its key. nullptr = fieldText(kind, value).
+    QString (*text)(const Row &row) = nullptr;
 };
 
 /// The typed value of `field` for `row`: its value function's, else its stored member's (an empty
@@ -109,10 +121,10 @@ template <class Row> QVariant fieldValue(const Field<Row> &field, const Row &row
 
 /// The text of `value` as a field of `kind` shows it (format.h's rules; kUnknownText for null).
 QString fieldText(FieldKind kind, const QVariant &value);
-/// The text `field` shows for `row`.
+/// The text `field` shows for `row`: its text function's, else its kind's text of its value.
 template <class Row> QString fieldText(const Field<Row> &field, const Row &row)
 {
-    return fieldText(field.kind, fieldValue(field, row));
+    return field.text ? field.text(row) : fieldText(field.kind, fieldValue(field, row));
 }
 /// -1, 0 or 1 as `a` sorts before, with or after `b`: null first, numbers by value, text
 /// case-insensitively (then case-sensitively, so the order is total).
@@ -122,7 +134,8 @@ constexpr bool isNumericField(FieldKind kind)
 {
     return kind != FieldKind::Text && kind != FieldKind::Flag && kind != FieldKind::Time;
 }
-/// "text", "flag", "count", "bytes", "percent", "rate", "iops", "latency", "time" (the web's kinds).
+/// "text", "flag", "count", "bytes", "percent", "rate", "iops", "latency", "time", "duration",
+/// "gpus" (the web's kinds).
 QString fieldKindName(FieldKind kind);
 /// The title of `field`, translated.
 QString fieldTitle(const char *title);

@@ -109,4 +109,28 @@ QString formatGpus(MilliGpu milli)
     return negative ? QLatin1Char('-') + text : text;
 }
 
+QString formatDuration(qint64 seconds)
+{
+    if (seconds < 0) {
+        return QString::fromUtf16(kUnknownText);
+    }
+    const qint64 days = seconds / 86400;
+    const qint64 hours = seconds % 86400 / 3600;
+    const qint64 minutes = seconds % 3600 / 60;
+    const qint64 secs = seconds % 60;
+    const auto two = [](qint64 v) {
+        return QString::number(v).rightJustified(2, QLatin1Char('0'));
+    };
+    if (days > 0) {
+        return QString::number(days) + QStringLiteral("d ") + two(hours) + QLatin1Char('h');
+    }
+    if (hours > 0) {
+        return QString::number(hours) + QStringLiteral("h ") + two(minutes) + QLatin1Char('m');
+    }
+    if (minutes > 0) {
+        return QString::number(minutes) + QStringLiteral("m ") + two(secs) + QLatin1Char('s');
+    }
+    return QString::number(secs) + QLatin1Char('s');
+}
+
 } // namespace strata::core

@@ -53,5 +53,8 @@ QString formatPercent(const std::optional<double> &percent, const QLocale &local
 QString formatCount(qint64 count, const QLocale &locale = QLocale());
 /// "2", "0.5", "1.25", "-3" GPUs (hundredths, trailing zeros dropped; no unit, no grouping).
 QString formatGpus(MilliGpu milli);
+/// A span of seconds in its two largest units, as kubectl's ages: "45s", "3m 12s", "2h 05m",
+/// "3d 04h"; kUnknownText when negative (unknown).
+QString formatDuration(qint64 seconds);
 
 } // namespace strata::core
