@@ -37,6 +37,8 @@ TEST(UnitFormat, GoldenTableMatches)
     int rates = 0;
     int money = 0;
     int hours = 0;
+    int durations = 0;
+    int gpus = 0;
     for (const QJsonValue &c : cases) {
         const QJsonObject o = c.toObject();
         const QString kind = o.value(QStringLiteral("kind")).toString();
@@ -55,10 +57,18 @@ TEST(UnitFormat, GoldenTableMatches)
             ++money;
             const QString currency = o.value(QStringLiteral("currency")).toString();
             EXPECT_EQ(formatMoney(value, currency, kEnglishFormat), expected) << value << " " << currency.toStdString();
+        } else if (kind == QLatin1String("duration")) {
+            ++durations;
+            EXPECT_EQ(formatDuration(qint64(value)), expected) << qint64(value) << " s";
+        } else if (kind == QLatin1String("gpus")) {
+            ++gpus;
+            EXPECT_EQ(formatGpus(qRound64(value * 1000.0)), expected) << value << " GPUs";
         } else {
             ADD_FAILURE() << "unknown kind " << kind.toStdString();
         }
     }
+    EXPECT_GT(durations, 3);
+    EXPECT_GT(gpus, 3);
     EXPECT_GT(bytes, 10);
     EXPECT_GT(rates, 5);
     EXPECT_GT(money, 5);

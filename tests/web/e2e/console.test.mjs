@@ -367,6 +367,39 @@ test('Volumes: the columns are the server\'s field list and each cell the API\'s
   await phone.context().close();
 });
 
+test('Jobs: the columns are the server\'s field list, durations and GPUs as the desktop writes them, on a laptop and a dark phone', async () => {
+  const page = await newPage();
+  await login(page, 'viewer');
+  await page.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await page.goto(baseUrl + '/#/jobs');
+  await page.locator('#card-jobs tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  const { fields, jobs } = await page.evaluate(async () => ({
+    fields: (await (await fetch('/api/v1/fields/jobs')).json()).fields,
+    jobs: await (await fetch('/api/v1/jobs')).json(),
+  }));
+  const headers = await page.locator('#card-jobs thead th button.sort').allInnerTexts();
+  assert.deepEqual(headers, fields.filter((f) => f.column).map((f) => f.title), 'one column per table field, in the server\'s order');
+  assert.ok(fields.some((f) => f.key === 'age_seconds' && f.kind === 'duration'), 'kinds come with the fields');
+  const cell = (key, col) => page.locator(`#card-jobs tbody tr[data-key="${key}"] td[data-col="${col}"]`).innerText();
+  const running = jobs.find((j) => j.status === 'running' && j.gpus_allocated > 0 && j.age_seconds > 120);
+  assert.ok(running, 'the demo has a running job');
+  const key = `${running.source}/${running.namespace}/${running.name}`;
+  assert.match(await cell(key, 'age_seconds'), /^\d+(s|m \d\ds|h \d\dm|d \d\dh)$/, 'an age reads as on the desktop ("2h 05m")');
+  assert.match(await cell(key, 'gpus_requested'), /^[\d.]+ \/ [\d.]+$/, 'GPUs read allocated / requested');
+  await shot(page, 'jobs-fields');
+  await page.context().close();
+
+  const phone = await newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true });
+  await login(phone, 'viewer');
+  await phone.locator('#app-view').waitFor({ state: 'visible', timeout: 20000 });
+  await phone.goto(baseUrl + '/#/jobs');
+  await phone.locator('#card-jobs tbody tr[data-key]').first().waitFor({ timeout: 30000 });
+  const shown = await phone.locator('#card-jobs thead th:visible').count();
+  assert.ok(shown >= fields.filter((f) => f.column && !f.wide).length, 'a phone shows the table fields not marked wide');
+  await shot(phone, 'jobs-phone-dark');
+  await phone.context().close();
+});
+
 test('Chargeback: this month per project with totals, a drill-down to jobs and volumes, on a laptop and a dark phone', async () => {
   const page = await newPage();
   await login(page, 'viewer');

@@ -13,8 +13,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
 const util = await import(path.join(repo, 'web/www/util.js'));
 const { fmtBytes, fmtRate, fmtMibps, fmtMoney, fmtHours, fmtTime, timeAxisLabels, label, failingReason, setLocale, UNKNOWN } = util;
+const { fmtSpan, fmtGpuCount } = await import(path.join(repo, 'web/www/fields.js'));
 
-// The golden table (shared with tests/core): {kind: "bytes"|"rate", value, text}, en locale.
+// The golden table (shared with tests/core): {kind: "bytes"|"rate"|"money"|"hours"|"duration"|"gpus",
+// value, text}, en locale; durations and GPUs are the field kinds of fields.js.
 const golden = path.join(repo, 'tests/fixtures/units/format-cases.json');
 
 test('units: the shared golden table', { skip: !fs.existsSync(golden) && 'tests/fixtures/units/format-cases.json not in this tree' }, () => {
@@ -22,9 +24,10 @@ test('units: the shared golden table', { skip: !fs.existsSync(golden) && 'tests/
   const cases = JSON.parse(fs.readFileSync(golden, 'utf8'));
   assert.ok(Array.isArray(cases) && cases.length > 0, 'format-cases.json is a non-empty array');
   for (const c of cases) {
-    assert.ok(['bytes', 'rate', 'money', 'hours'].includes(c.kind), 'known kind: ' + JSON.stringify(c));
+    assert.ok(['bytes', 'rate', 'money', 'hours', 'duration', 'gpus'].includes(c.kind), 'known kind: ' + JSON.stringify(c));
     const got = c.kind === 'bytes' ? fmtBytes(c.value) : c.kind === 'rate' ? fmtRate(c.value)
-      : c.kind === 'money' ? fmtMoney(c.value, c.currency) : fmtHours(c.value);
+      : c.kind === 'money' ? fmtMoney(c.value, c.currency) : c.kind === 'duration' ? fmtSpan(c.value)
+      : c.kind === 'gpus' ? fmtGpuCount(c.value) : fmtHours(c.value);
     assert.equal(got, c.text, `${c.kind} ${c.value}`);
   }
 });

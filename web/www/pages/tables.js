@@ -1,9 +1,10 @@
 // Datasets, Jobs, Service levels and Audit: tables kept live by the feed; operators get action
 // buttons (preview -> confirm -> run), viewers see the same tables read-only.
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtDuration, fmtTime, fmtAgo, fmtMibps, fmtMoney, chip, statusKind, shortId, rowKey, label, failingReason, labelWords, meter, UNKNOWN } from '../util.js';
+import { h, clear, fmtBytes, fmtGpus, fmtPct, fmtNum, fmtTime, fmtAgo, fmtMibps, fmtMoney, chip, statusKind, shortId, rowKey, label, failingReason, labelWords, meter, UNKNOWN } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
 import { actionButton, openAction } from '../actions.js';
+import { fieldColumns } from '../fields.js';
 
 function head(main, title, ctx, tools = null) {
   main.append(h('div', { class: 'page-head' }, h('h1', {}, title),
@@ -199,6 +200,8 @@ function fmtMbps(mbps) {
   return fmtMibps(mbps * 1e6 / 1048576);
 }
 
+const JOB_TYPES = { train: 'Train', interactive: 'Interactive' };
+
 export function mountJobs(main, ctx) {
   const unsubs = [];
   const summary = h('div', { class: 'kpis', role: 'list', id: 'job-kpis' });
@@ -233,44 +236,49 @@ export function mountJobs(main, ctx) {
       if (mine === asked) clear(why.body, errorBox(e));
     }
   }
-  const table = new DataTable(c.body, {
-    caption: 'Jobs', rowKey, sort: { key: 'project' },
-    onRowClick: (r) => explain(r),
-    columns: [
-      { key: 'name', label: 'Job' },
-      { key: 'project', label: 'Project', narrow: false },
-      { key: 'user', label: 'User', narrow: false },
-      { key: 'type', label: 'Type', narrow: false, value: (r) => label(r.type) },
-      { key: 'status', label: 'Status', value: (r) => jobState(r).text, render: (r) => jobStatusCell(r) },
-      { key: 'gpus_allocated', label: 'GPUs', align: 'right', render: (r) => `${fmtGpus(r.gpus_allocated)} / ${fmtGpus(r.gpus_requested)}` },
-      { key: 'gpu_utilization', label: 'GPU util.', narrow: false, align: 'right', render: (r) => fmtPct(r.gpu_utilization) },
-      { key: 'node', label: 'Node', narrow: false },
-      { key: 'age_seconds', label: 'Age', narrow: false, align: 'right', render: (r) => fmtDuration(r.age_seconds) },
-      { key: 'source', label: 'Cluster', narrow: false },
-    ],
-    actions: ctx.canAct ? (r) => [
-      actionButton('Delete', {
-        title: `Delete job ${r.name}`,
-        what: `job ${r.name}`,
-        request: { kind: 'job.delete', source: r.source, job: `${r.namespace}/${r.name}`, project: r.project },
-      }, { danger: true }),
-    ] : null,
-  });
-  unsubs.push(ctx.store.subscribe('jobs', (rows, changed, e) => {
-    if (e) { clear(err, errorBox(e)); return; }
-    table.setRows(rows, changed);
-    const by = {};
-    for (const j of rows) {
-      const st = jobState(j);
-      const t = st.kind === 'bad' && st.text !== label(j.status) ? st.text : st.text.toLowerCase(); // reasons keep their case
-      by[t] = (by[t] || 0) + 1;
-    }
-    const gpus = rows.reduce((a, j) => a + (j.gpus_allocated || 0), 0);
-    clear(summary, [['Jobs', fmtNum(rows.length), Object.entries(by).map(([k, v]) => `${v} ${k}`).join(' · ')],
-      ['GPUs held', fmtGpus(gpus), 'by running jobs']].map(([l, v, d]) =>
-      h('div', { class: 'kpi', role: 'listitem' }, h('span', { class: 'kpi-label' }, l), h('span', { class: 'kpi-value' }, v), h('span', { class: 'kpi-detail' }, d))));
-  }));
-  return () => unsubs.forEach((u) => u());
+  // The columns are the server's (GET /api/v1/fields/jobs), in the order and with the titles of
+  // the desktop's Jobs table and `strata get jobs`; a few are drawn their own way.
+  const custom = {
+    status: { value: (r) => jobState(r).text, render: (r) => jobStatusCell(r) },
+    // kubectl's and the desktop's words (the field list's text), not the API's.
+    type: { value: (r) => JOB_TYPES[r.type] || label(r.type), render: (r) => JOB_TYPES[r.type] || label(r.type) },
+    gpus_requested: {
+      render: (r) => h('span', { title: `${fmtGpus(r.gpus_allocated)} allocated of ${fmtGpus(r.gpus_requested)} requested` },
+        `${fmtGpus(r.gpus_allocated)} / ${fmtGpus(r.gpus_requested)}`),
+    },
+  };
+  let gone = false;
+  api.get('fields/jobs').then(({ fields }) => {
+    if (gone) return;
+    const table = new DataTable(c.body, {
+      caption: 'Jobs', rowKey, sort: { key: 'project' },
+      onRowClick: (r) => explain(r),
+      columns: fieldColumns(fields, custom),
+      actions: ctx.canAct ? (r) => [
+        actionButton('Delete', {
+          title: `Delete job ${r.name}`,
+          what: `job ${r.name}`,
+          request: { kind: 'job.delete', source: r.source, job: `${r.namespace}/${r.name}`, project: r.project },
+        }, { danger: true }),
+      ] : null,
+    });
+    unsubs.push(ctx.store.subscribe('jobs', (rows, changed, e) => {
+      if (e) { clear(err, errorBox(e)); return; }
+      clear(err);
+      table.setRows(rows, changed);
+      const by = {};
+      for (const j of rows) {
+        const st = jobState(j);
+        const t = st.kind === 'bad' && st.text !== label(j.status) ? st.text : st.text.toLowerCase(); // reasons keep their case
+        by[t] = (by[t] || 0) + 1;
+      }
+      const gpus = rows.reduce((a, j) => a + (j.gpus_allocated || 0), 0);
+      clear(summary, [['Jobs', fmtNum(rows.length), Object.entries(by).map(([k, v]) => `${v} ${k}`).join(' · ')],
+        ['GPUs held', fmtGpus(gpus), 'by running jobs']].map(([l, v, d]) =>
+        h('div', { class: 'kpi', role: 'listitem' }, h('span', { class: 'kpi-label' }, l), h('span', { class: 'kpi-value' }, v), h('span', { class: 'kpi-detail' }, d))));
+    }));
+  }, (e) => { if (!gone) clear(err, errorBox(e)); });
+  return () => { gone = true; unsubs.forEach((u) => u()); };
 }
 
 // ---- Service levels ------------------------------------------------------------------------

@@ -1,37 +1,11 @@
 // Volumes: every ONTAP and Azure NetApp Files volume, kept live by the feed. The columns are the
 // server's (GET /api/v1/fields/volumes): the one field list the desktop's Volumes table and
 // `strata get volumes` are built from, so a field added there appears here unchanged. Each kind
-// of figure is written by the formatter that follows the server's rules (util.js).
+// of figure is written by the formatter that follows the server's rules (fields.js).
 import * as api from '../api.js';
-import { h, clear, fmtBytes, fmtRate, fmtNum, fmtPct, rowKey, UNKNOWN } from '../util.js';
+import { h, clear, fmtBytes, fmtNum, rowKey } from '../util.js';
 import { DataTable, card, errorBox } from '../table.js';
-
-const TEXT = {
-  text: (v) => v ?? '',
-  flag: (v) => (v == null ? UNKNOWN : v ? 'yes' : 'no'),
-  count: (v) => fmtNum(v),
-  bytes: (v) => fmtBytes(v),
-  percent: (v) => fmtPct(v, 1),
-  rate: (v) => fmtRate(v),
-  iops: (v) => (v == null ? UNKNOWN : fmtNum(Math.round(v))),
-  latency: (v) => (v == null ? UNKNOWN : fmtNum(v / 1000, 2) + ' ms'),
-};
-
-/// A DataTable column for one field the server describes ({key, title, kind, column, wide, help}).
-export function fieldColumn(f) {
-  const text = TEXT[f.kind] || TEXT.text;
-  const numeric = f.kind !== 'text' && f.kind !== 'flag';
-  return {
-    key: f.key,
-    label: f.title,
-    help: f.help || null,
-    narrow: f.wide ? false : undefined,
-    align: numeric ? 'right' : undefined,
-    // Text sorts as text, figures by value (unknown first, as on the desktop).
-    value: numeric ? (r) => (r[f.key] == null ? -Infinity : r[f.key]) : undefined,
-    render: (r) => text(r[f.key]),
-  };
-}
+import { fieldColumns } from '../fields.js';
 
 export function mount(main, ctx) {
   const unsubs = [];
@@ -47,7 +21,7 @@ export function mount(main, ctx) {
     const table = new DataTable(c.body, {
       caption: 'Volumes', rowKey, sort: { key: 'name' },
       emptyText: 'No volume: add an ONTAP cluster or an Azure NetApp Files account under Administration.',
-      columns: fields.filter((f) => f.column).map(fieldColumn),
+      columns: fieldColumns(fields),
     });
     unsubs.push(ctx.store.subscribe('volumes', (rows, changed, e) => {
       if (e) { clear(err, errorBox(e)); return; }
