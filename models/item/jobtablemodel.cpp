@@ -33,23 +33,7 @@ bool JobTableModel::isActive(core::JobStatus status)
 
 QString JobTableModel::statusText(core::JobStatus status)
 {
-    switch (status) {
-    case core::JobStatus::Pending:
-        return tr("Pending");
-    case core::JobStatus::Preempted:
-        return tr("Preempted");
-    case core::JobStatus::ContainerCreating:
-        return tr("ContainerCreating");
-    case core::JobStatus::Running:
-        return tr("Running");
-    case core::JobStatus::Succeeded:
-        return tr("Succeeded");
-    case core::JobStatus::Failed:
-        return tr("Failed");
-    case core::JobStatus::Unknown:
-        break;
-    }
-    return tr("Unknown");
+    return core::jobStatusWord(status);
 }
 
 QString JobTableModel::statusKey(core::JobStatus status)

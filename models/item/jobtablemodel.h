@@ -78,7 +78,8 @@ public:
     static bool isQueued(core::JobStatus status);
     /// Bound to a node (running or container creating).
     static bool isActive(core::JobStatus status);
-    /// "Running", "Pending", "Preempted", "ContainerCreating", ... as kubectl/runai print them.
+    /// core::jobStatusWord(): "Running", "Pending", "ContainerCreating", ... as kubectl prints them
+    /// and the Status column shows them (so the status filter offers the words the column shows).
     static QString statusText(core::JobStatus status);
     /// StatusRole value: "running", "pending", "preempted", "starting", "succeeded", "failed",
     /// "unknown". The Status column of a job whose container fails (Job::failureReason) shows
