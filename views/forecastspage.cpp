@@ -96,6 +96,7 @@ ForecastsPage::ForecastsPage(models::ForecastTableModel *forecasts, QAbstractIte
     }
     connect(m_forecasts, &QAbstractItemModel::dataChanged, this, &ForecastsPage::updateSummary);
     connect(m_forecasts, &QAbstractItemModel::modelReset, this, &ForecastsPage::updateSummary);
+    connect(m_forecasts, &ForecastTableModel::statusChanged, this, &ForecastsPage::updateSummary);
     if (m_sources) {
         for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
             connect(m_sources, signal, this, &ForecastsPage::updateSourceCombo);
@@ -172,6 +173,13 @@ void ForecastsPage::updateSummary()
                                          locale.toString(soon),
                                          locale.toString(ForecastTableModel::kSoonDays),
                                          locale.toString(total)));
+    }
+    if (const QString error = m_forecasts->historyError(); !error.isEmpty()) {
+        const QDateTime at = m_forecasts->computedAt();
+        m_summaryLabel->setText(at.isValid()
+                                    ? tr("The capacity history is unavailable (%1): these forecasts are from %2.")
+                                          .arg(error, locale.toString(at.toLocalTime(), QLocale::ShortFormat))
+                                    : tr("No forecast: the capacity history is unavailable (%1).").arg(error));
     }
     const int shown = m_proxy->rowCount();
     if (shown != total) {

@@ -12,6 +12,7 @@
 #include <QUrlQuery>
 
 #include <algorithm>
+#include <optional>
 
 namespace strata::web {
 
@@ -56,10 +57,15 @@ void projectHistory(RouteCall &call)
                             from,
                             to,
                             c.q,
-                            [ctx, holder, source, total](std::vector<core::ProjectSample> samples) {
+                            [ctx, holder, source, total](core::Result<std::vector<core::ProjectSample>> read) {
                                 if (!holder->socket) {
                                     return;
                                 }
+                                if (!read) {
+                                    ctx->replyError(std::move(holder->responder), read.error());
+                                    return;
+                                }
+                                std::vector<core::ProjectSample> samples = std::move(read).value();
                                 if (total) {
                                     samples = core::clusterHistory(samples, source);
                                 }
@@ -96,27 +102,59 @@ void volumeHistory(RouteCall &call)
         QJsonArray usage;
         QJsonArray perf;
         int left = 2;
+        std::optional<core::Error> error; ///< the first failed read's
     };
-    auto pending = std::make_shared<Pending>(Pending{Deferred(std::move(call.responder)), {}, {}, 2});
+    auto pending = std::make_shared<Pending>(Pending{Deferred(std::move(call.responder)), {}, {}, 2, {}});
     ServerContext *ctx = &c;
     const auto finish = [ctx, pending] {
-        if (--pending->left == 0 && pending->held.socket) {
+        if (--pending->left != 0 || !pending->held.socket) {
+            return;
+        }
+        if (pending->error) {
+            ctx->replyError(std::move(pending->held.responder), *pending->error);
+        } else {
             ctx->replyJson(
                 std::move(pending->held.responder),
                 QJsonObject{{QStringLiteral("usage"), pending->usage}, {QStringLiteral("perf"), pending->perf}});
         }
     };
-    history->volumeUsage(source, volume, from, to, c.q, [pending, finish](std::vector<core::UsageSample> samples) {
-        for (const core::UsageSample &s : samples) {
-            pending->usage.append(QJsonObject{{QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
-                                              {QStringLiteral("used_bytes"), s.usedBytes},
-                                              {QStringLiteral("size_bytes"), s.sizeBytes}});
+    const auto failed = [pending](const core::Error &error) {
+        if (!pending->error) {
+            pending->error = error;
         }
-        finish();
-    });
+    };
+    history->volumeUsage(source,
+                         volume,
+                         from,
+                         to,
+                         c.q,
+                         [finish, failed, pending](const core::Result<std::vector<core::UsageSample>> &read) {
+                             if (!read) {
+                                 failed(read.error());
+                                 finish();
+                                 return;
+                             }
+                             for (const core::UsageSample &s : *read) {
+                                 pending->usage.append(
+                                     QJsonObject{{QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
+                                                 {QStringLiteral("used_bytes"), s.usedBytes},
+                                                 {QStringLiteral("size_bytes"), s.sizeBytes}});
+                             }
+                             finish();
+                         });
     history->volumePerfHistory(
-        source, volume, from, to, c.q, [pending, finish](std::vector<core::VolumePerfSample> samples) {
-            for (const core::VolumePerfSample &s : samples) {
+        source,
+        volume,
+        from,
+        to,
+        c.q,
+        [pending, finish, failed](const core::Result<std::vector<core::VolumePerfSample>> &read) {
+            if (!read) {
+                failed(read.error());
+                finish();
+                return;
+            }
+            for (const core::VolumePerfSample &s : *read) {
                 pending->perf.append(QJsonObject{
                     {QStringLiteral("time"), s.time.toUTC().toString(Qt::ISODate)},
                     {QStringLiteral("throughput_bytes_per_second"), s.throughputBps},

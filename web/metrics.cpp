@@ -486,7 +486,8 @@ void writeForecasts(QByteArray &out, core::Engine &engine)
     if (service.computedAt().isValid()) {
         Family computed(out,
                         "strata_capacity_forecast_computed_timestamp_seconds",
-                        "When the capacity forecasts were last computed (Unix time).");
+                        "When the capacity forecasts were last computed (Unix time); it stays while the "
+                        "capacity history cannot be read.");
         computed.add({}, double(service.computedAt().toMSecsSinceEpoch()) / 1000.0);
     }
 }

@@ -265,8 +265,18 @@ void DesktopController::connectViews()
                     const QDateTime now = m_engine.clock().now();
                     const QDateTime from = now.addSecs(-seconds);
                     history->projectHistory(
-                        source, {}, from, now, overview, [overview, source, from, now](auto samples) {
-                            overview->setClusterHistory(source, samples, from, now);
+                        source,
+                        {},
+                        from,
+                        now,
+                        overview,
+                        [overview, source, from, now](core::Result<std::vector<core::ProjectSample>> samples) {
+                            if (!samples) {
+                                overview->setClusterHistoryMessage(
+                                    tr("GPU allocation history is unavailable: %1").arg(samples.error().message));
+                                return;
+                            }
+                            overview->setClusterHistory(source, *samples, from, now);
                         });
                 });
     }
@@ -310,15 +320,20 @@ void DesktopController::connectViews()
                     }
                     // The diagnosis chart's hour of volume I/O, read on the store's thread.
                     const QDateTime to = m_engine.clock().now();
-                    history->volumePerfHistory(source,
-                                               volumeId,
-                                               to.addSecs(-3600),
-                                               to,
-                                               jobs,
-                                               [jobs, source, volumeId](std::vector<core::VolumePerfSample> samples) {
-                                                   jobs->detailPanel()->setVolumeHistory(
-                                                       source, volumeId, std::move(samples));
-                                               });
+                    history->volumePerfHistory(
+                        source,
+                        volumeId,
+                        to.addSecs(-3600),
+                        to,
+                        jobs,
+                        [jobs, source, volumeId](core::Result<std::vector<core::VolumePerfSample>> samples) {
+                            // A failed read draws no I/O: the diagnosis
+                            // above it still names the newest figures.
+                            jobs->detailPanel()->setVolumeHistory(source,
+                                                                  volumeId,
+                                                                  samples ? std::move(samples).value()
+                                                                          : std::vector<core::VolumePerfSample>{});
+                        });
                 });
     }
     if (views::DatasetsPage *datasets = w->datasetsPage()) {
@@ -462,12 +477,19 @@ void DesktopController::fetchCapacityHistory(const QString &source, const QStrin
                          now.addDays(-7),
                          now,
                          this,
-                         [this, request, source, volumeId](std::vector<core::UsageSample> samples) {
+                         [this, request, source, volumeId](core::Result<std::vector<core::UsageSample>> samples) {
                              // Only the newest request for the still-selected volume may paint.
-                             if (request == m_historyRequest && source == m_selectedSource
-                                 && volumeId == m_selectedVolume) {
-                                 m_window->volumesPage()->detailPanel()->setCapacityHistory(std::move(samples));
+                             if (request != m_historyRequest || source != m_selectedSource
+                                 || volumeId != m_selectedVolume) {
+                                 return;
                              }
+                             views::VolumeDetailPanel *panel = m_window->volumesPage()->detailPanel();
+                             if (!samples) {
+                                 panel->setCapacityHistoryMessage(
+                                     tr("Capacity history is unavailable: %1").arg(samples.error().message));
+                                 return;
+                             }
+                             panel->setCapacityHistory(std::move(samples).value());
                          });
 }
 
@@ -489,12 +511,23 @@ void DesktopController::fetchProjectHistory(const QString &source, qint64 rangeS
     const int request = ++m_projectHistoryRequest;
     const QDateTime now = m_engine.clock().now();
     const QDateTime from = now.addSecs(-rangeSeconds);
-    history->projectHistory(
-        source, {}, from, now, this, [this, request, source, from, now](std::vector<core::ProjectSample> samples) {
-            if (request == m_projectHistoryRequest && m_window->gpuPage()) {
-                m_window->gpuPage()->setProjectHistory(source, std::move(samples), from, now);
-            }
-        });
+    history->projectHistory(source,
+                            {},
+                            from,
+                            now,
+                            this,
+                            [this, request, source, from, now](core::Result<std::vector<core::ProjectSample>> samples) {
+                                views::GpuPage *gpus = m_window->gpuPage();
+                                if (request != m_projectHistoryRequest || !gpus) {
+                                    return;
+                                }
+                                if (!samples) {
+                                    gpus->setProjectHistoryMessage(
+                                        tr("GPU allocation history is unavailable: %1").arg(samples.error().message));
+                                    return;
+                                }
+                                gpus->setProjectHistory(source, std::move(samples).value(), from, now);
+                            });
 }
 
 void DesktopController::openActionDialog(core::ActionRequest request)
@@ -991,10 +1024,16 @@ void DesktopController::fetchThroughputHistory(const QString &source, const QStr
         from,
         to,
         this,
-        [this, request, source, volumeId, from, to](std::vector<core::ThroughputPoint> points) {
-            if (request == m_throughputRequest && m_window->serviceLevelsPage()) {
-                m_window->serviceLevelsPage()->setThroughputHistory(source, volumeId, points, from, to);
+        [this, request, source, volumeId, from, to](core::Result<std::vector<core::ThroughputPoint>> points) {
+            views::ServiceLevelsPage *levels = m_window->serviceLevelsPage();
+            if (request != m_throughputRequest || !levels) {
+                return;
             }
+            if (!points) {
+                levels->setThroughputMessage(tr("Throughput history is unavailable: %1").arg(points.error().message));
+                return;
+            }
+            levels->setThroughputHistory(source, volumeId, *points, from, to);
         });
 }
 

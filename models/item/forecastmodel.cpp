@@ -80,10 +80,16 @@ ForecastTableModel::ForecastTableModel(core::ForecastService *forecasts,
 {
     setNumericColumns({Growth, History});
     if (forecasts) {
-        connect(forecasts, &core::ForecastService::changed, this, [this, forecasts] {
+        const auto update = [this, forecasts] {
             setForecasts(forecasts->forecasts());
-        });
-        setForecasts(forecasts->forecasts());
+            if (forecasts->historyError() != m_historyError || forecasts->computedAt() != m_computedAt) {
+                m_historyError = forecasts->historyError();
+                m_computedAt = forecasts->computedAt();
+                Q_EMIT statusChanged();
+            }
+        };
+        connect(forecasts, &core::ForecastService::changed, this, update);
+        update();
     }
 }
 

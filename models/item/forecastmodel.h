@@ -79,6 +79,16 @@ public:
     /// used fraction, highest first).
     static double fullInSortKey(const core::ContainerForecast &forecast);
 
+    /// core::ForecastService::historyError() as last seen (empty when the history was read):
+    /// the rows are then the forecasts of computedAt().
+    [[nodiscard]] QString historyError() const { return m_historyError; }
+    /// When the shown forecasts were computed (invalid before the first, or without a service).
+    [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
+
+Q_SIGNALS:
+    /// historyError() or computedAt() changed.
+    void statusChanged();
+
 private:
     QVariant displayData(const ForecastRecord &record, int column) const override;
     std::optional<QVariant> sortData(const ForecastRecord &record, int column) const override;
@@ -88,6 +98,8 @@ private:
     std::function<QDateTime()> m_now;
     QDateTime m_tickNow;
     std::unique_ptr<core::KeyedList<ForecastRecord>> m_shown;
+    QString m_historyError;
+    QDateTime m_computedAt;
 };
 
 } // namespace strata::models

@@ -6,7 +6,9 @@
 #include "models/core/services/capacityforecast.h"
 #include "models/core/services/historyservice.h"
 #include "tests/support/qt/manualclock.h"
+#include "tests/support/qt/sqlitetables.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -29,6 +31,27 @@ template <class F> QList<CapacitySample> forecastHourly(int hours, F usedAt)
         out.append({kForecastStart.addSecs(qint64(h) * 3600), usedAt(h)});
     }
     return out;
+}
+
+/// Volume "svm/data" of source "ontap" in `estate`, half full of 100 GiB, with 48 hourly samples
+/// growing 1 GiB an hour in `history`.
+void seedGrowingVolume(Estate &estate, HistoryService &history)
+{
+    Volume v;
+    v.source = QStringLiteral("ontap");
+    v.id = QStringLiteral("v1");
+    v.svm = QStringLiteral("svm");
+    v.name = QStringLiteral("data");
+    v.sizeBytes = 100 * kForecastGiB;
+    v.usedBytes = 50 * kForecastGiB;
+    estate.publishVolumes(
+        QStringLiteral("ontap"),
+        std::make_shared<const KeyedList<Volume>>(std::vector<Ptr<Volume>>{std::make_shared<const Volume>(v)}));
+    for (int h = 0; h < 48; ++h) {
+        history.recordVolumeUsage(QStringLiteral("ontap"),
+                                  {VolumeUsage{QStringLiteral("v1"), (2 + h) * kForecastGiB, 100 * kForecastGiB}},
+                                  kForecastStart.addSecs(qint64(h) * 3600));
+    }
 }
 
 } // namespace
@@ -239,21 +262,7 @@ TEST(ForecastServiceTest, RefreshesFasterThanAComputationStillAnswer)
     HistoryService history(std::make_unique<SqlHistoryStore>(QStringLiteral(":memory:"), clock));
     ASSERT_TRUE(history.openError().isEmpty());
     Estate estate;
-    Volume v;
-    v.source = QStringLiteral("ontap");
-    v.id = QStringLiteral("v1");
-    v.svm = QStringLiteral("svm");
-    v.name = QStringLiteral("data");
-    v.sizeBytes = 100 * kForecastGiB;
-    v.usedBytes = 50 * kForecastGiB;
-    estate.publishVolumes(
-        QStringLiteral("ontap"),
-        std::make_shared<const KeyedList<Volume>>(std::vector<Ptr<Volume>>{std::make_shared<const Volume>(v)}));
-    for (int h = 0; h < 48; ++h) {
-        history.recordVolumeUsage(QStringLiteral("ontap"),
-                                  {VolumeUsage{QStringLiteral("v1"), (2 + h) * kForecastGiB, 100 * kForecastGiB}},
-                                  kForecastStart.addSecs(qint64(h) * 3600));
-    }
+    seedGrowingVolume(estate, history);
     ForecastService service(estate, clock, &history);
     int changes = 0;
     QObject::connect(&service, &ForecastService::changed, [&changes] {
@@ -271,4 +280,45 @@ TEST(ForecastServiceTest, RefreshesFasterThanAComputationStillAnswer)
         30000));
     hammer.stop();
     EXPECT_EQ(service.forecasts().front().container.name, QStringLiteral("svm/data"));
+}
+
+TEST(ForecastServiceTest, AHistoryThatCannotBeReadKeepsTheForecastsItHadAndSaysWhy)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("history.db"));
+    strata::testsupport::ManualClock clock(kForecastStart.addDays(2));
+    HistoryService history(std::make_unique<SqlHistoryStore>(path, clock));
+    ASSERT_TRUE(history.openError().isEmpty());
+    Estate estate;
+    seedGrowingVolume(estate, history);
+    ForecastService service(estate, clock, &history);
+    const auto growing = [&] {
+        return !service.forecasts().empty()
+               && service.forecasts().front().forecast.trend == CapacityForecast::Trend::Growing;
+    };
+    ASSERT_TRUE(QTest::qWaitFor(growing, 30000));
+    const QDateTime computed = service.computedAt();
+
+    // Another connection takes the samples away: every read of the capacity history now fails.
+    ASSERT_TRUE(strata::testsupport::renameSqliteTable(path, "capacity_sample", "capacity_sample_away"));
+    clock.advance(std::chrono::minutes(1));
+    service.refresh();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return !service.historyError().isEmpty();
+        },
+        30000));
+    EXPECT_TRUE(growing()) << "a failed read is not \"every container has too little data\"";
+    EXPECT_EQ(service.computedAt(), computed) << "the forecasts shown are still those of the last read";
+
+    ASSERT_TRUE(strata::testsupport::renameSqliteTable(path, "capacity_sample_away", "capacity_sample"));
+    service.refresh();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return service.historyError().isEmpty();
+        },
+        30000));
+    EXPECT_TRUE(growing());
+    EXPECT_GT(service.computedAt(), computed);
 }

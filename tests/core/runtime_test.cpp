@@ -18,6 +18,7 @@
 
 using strata::testsupport::errorText;
 using strata::testsupport::succeeded;
+using strata::testsupport::valueOf;
 using namespace strata;
 
 namespace {
@@ -202,9 +203,14 @@ TEST(Runtime, RetentionRunsEveryDayOfTheGivenClockWithItsCutoff)
     auto samples = [&] {
         std::optional<std::vector<core::UsageSample>> got;
         QObject context;
-        history->volumeUsage(QStringLiteral("lab"), QStringLiteral("v1"), {}, {}, &context, [&](auto s) {
-            got = std::move(s);
-        });
+        history->volumeUsage(QStringLiteral("lab"),
+                             QStringLiteral("v1"),
+                             {},
+                             {},
+                             &context,
+                             [&](core::Result<std::vector<core::UsageSample>> s) {
+                                 got = valueOf(std::move(s));
+                             });
         EXPECT_TRUE(QTest::qWaitFor([&] {
             return got.has_value();
         }));

@@ -5,12 +5,10 @@
 #include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 #include "tests/support/qt/pgfixture.h"
+#include "tests/support/qt/sqlitetables.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QThreadPool>
 
@@ -19,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 
+using strata::testsupport::renameSqliteTable;
 using strata::testsupport::succeeded;
 using strata::testsupport::valueOf;
 using namespace strata::core;
@@ -395,27 +394,14 @@ TEST_F(ScheduleServiceTest, AStoreThatCannotBeReadKeepsTheSchedulesItHad)
     const qint64 id = add(schedule(Recurrence::Once, kMonday.addSecs(3 * 3600)));
     ASSERT_GT(id, 0);
     // Another connection takes the table away: every read of the schedules now fails.
-    const auto renameTable = [this](const char *from, const char *to) {
-        const QString name = QStringLiteral("schedule-test-breaker");
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-            db.setDatabaseName(path);
-            ASSERT_TRUE(db.open());
-            QSqlQuery q(db);
-            ASSERT_TRUE(
-                q.exec(QStringLiteral("ALTER TABLE %1 RENAME TO %2").arg(QLatin1String(from), QLatin1String(to))))
-                << q.lastError().text().toStdString();
-        }
-        QSqlDatabase::removeDatabase(name);
-    };
-    renameTable("level_schedule", "level_schedule_away");
+    ASSERT_TRUE(renameSqliteTable(path, "level_schedule", "level_schedule_away"));
     service->reload(); // what the kReloadSeconds timer does
     history->flush();  // the read has run; its answer is queued to this thread
     QCoreApplication::processEvents();
     EXPECT_TRUE(service->schedule(id).has_value()) << "a failed read is not \"every schedule was removed\"";
     EXPECT_EQ(service->upcoming(5).size(), 1);
 
-    renameTable("level_schedule_away", "level_schedule");
+    ASSERT_TRUE(renameSqliteTable(path, "level_schedule_away", "level_schedule"));
     clock.advance(std::chrono::hours(3));
     ASSERT_TRUE(waitFor([&] {
         return outcome(id) == QLatin1String("succeeded");

@@ -1,6 +1,7 @@
 #include "models/core/domain/estate.h"
 #include "models/core/services/historyservice.h"
 #include "models/core/services/servicelevels.h"
+#include "tests/support/qt/corestatus.h"
 #include "tests/support/qt/manualclock.h"
 
 #include <QCoreApplication>
@@ -13,6 +14,7 @@
 
 using namespace strata::core;
 using strata::testsupport::ManualClock;
+using strata::testsupport::valueOf;
 
 namespace {
 
@@ -401,8 +403,8 @@ TEST_F(ServiceLevelsTest, ThroughputHistoryConvertsToMibps)
                               kNow.addDays(-1),
                               kNow,
                               &context,
-                              [&](std::vector<ThroughputPoint> p) {
-                                  points = std::move(p);
+                              [&](Result<std::vector<ThroughputPoint>> p) {
+                                  points = valueOf(std::move(p));
                                   done = true;
                               });
     ASSERT_TRUE(waitForServicelevels([&] {

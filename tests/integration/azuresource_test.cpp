@@ -13,6 +13,7 @@
 #include "simulators/azure/azuresimulator.h"
 #include "simulators/kubernetes/kubesimulator.h"
 #include "tests/integration/simfixture.h"
+#include "tests/support/qt/corestatus.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -171,8 +172,8 @@ protected:
                                    clock.now().addSecs(-86400),
                                    clock.now().addSecs(3600),
                                    engine.get(),
-                                   [&](std::vector<core::VolumePerfSample> samples) {
-                                       out = std::move(samples);
+                                   [&](core::Result<std::vector<core::VolumePerfSample>> samples) {
+                                       out = testsupport::valueOf(std::move(samples));
                                        done = true;
                                    });
         EXPECT_TRUE(waitFor([&] {

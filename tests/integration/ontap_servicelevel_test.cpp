@@ -165,10 +165,11 @@ TEST_F(OntapServiceLevelTest, PerformanceIsRecordedIntoHistoryWithoutSubscribers
     std::vector<core::VolumePerfSample> samples;
     ASSERT_TRUE(waitFor([&] {
         bool done = false;
-        history->volumePerfHistory(v->source, v->id, {}, {}, engine.get(), [&](auto s) {
-            samples = std::move(s);
-            done = true;
-        });
+        history->volumePerfHistory(
+            v->source, v->id, {}, {}, engine.get(), [&](core::Result<std::vector<core::VolumePerfSample>> s) {
+                samples = testsupport::valueOf(std::move(s));
+                done = true;
+            });
         waitFor([&] {
             return done;
         });

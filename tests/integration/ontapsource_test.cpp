@@ -414,9 +414,10 @@ TEST_F(OntapSourceTest, OfflineVolume_HasUnknownSpaceAndRecordsNoCapacitySample)
     const QDateTime to = QDateTime::currentDateTimeUtc().addDays(1);
     auto samplesOf = [&](const core::Volume &v) {
         std::optional<std::vector<core::UsageSample>> out;
-        history->volumeUsage(v.source, v.id, from, to, engine.get(), [&](std::vector<core::UsageSample> s) {
-            out = std::move(s);
-        });
+        history->volumeUsage(
+            v.source, v.id, from, to, engine.get(), [&](core::Result<std::vector<core::UsageSample>> s) {
+                out = valueOf(std::move(s));
+            });
         EXPECT_TRUE(waitFor([&] {
             return out.has_value();
         }));

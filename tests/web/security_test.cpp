@@ -177,13 +177,7 @@ TEST_F(WebSecurityTest, AViewerCallingAnOperatorEndpointGets403)
 {
     startServer();
     const Login viewer = login(QStringLiteral("viewer"));
-    const QString volumeId = get(QStringLiteral("/api/v1/volumes"), viewer)
-                                 .json()
-                                 .array()
-                                 .first()
-                                 .toObject()
-                                 .value(QLatin1String("id"))
-                                 .toString();
+    const QString volumeId = firstVolumeId(viewer);
     const QJsonObject body{{QStringLiteral("kind"), QStringLiteral("snapshot.create")},
                            {QStringLiteral("source"), QStringLiteral("ontap-ai")},
                            {QStringLiteral("volume_id"), volumeId},

@@ -11,6 +11,7 @@
 #include "models/rows/computerows.h"
 #include "models/rows/resources.h"
 #include "tests/models/computefixture.h"
+#include "tests/support/qt/sqlitetables.h"
 
 #include <QElapsedTimer>
 #include <QSet>
@@ -605,13 +606,7 @@ TEST_F(WebServerTest, HistoryRoutesAnswerFromTheHistoryStore)
     const Reply projects = get(QStringLiteral("/api/v1/history/projects?source=ontap-ai&range=3600"), viewer);
     ASSERT_EQ(projects.status, 200);
     EXPECT_TRUE(projects.json().isArray());
-    const QString volumeId = get(QStringLiteral("/api/v1/volumes"), viewer)
-                                 .json()
-                                 .array()
-                                 .first()
-                                 .toObject()
-                                 .value(QLatin1String("id"))
-                                 .toString();
+    const QString volumeId = firstVolumeId(viewer);
     QJsonObject volumes;
     ASSERT_TRUE(waitFor([&] {
         const Reply r =
@@ -627,6 +622,35 @@ TEST_F(WebServerTest, HistoryRoutesAnswerFromTheHistoryStore)
                   .toDouble(),
               0);
     EXPECT_EQ(get(QStringLiteral("/api/v1/history/volumes?source=ontap-ai"), viewer).status, 400);
+}
+
+TEST_F(WebServerTest, HistoryRoutesAnswerTheStoresErrorInsteadOfAnEmptyHistory)
+{
+    // A store on a file, so another connection can take its tables away.
+    const QString path = dir.filePath(QStringLiteral("history.db"));
+    useHistoryStore(path);
+    startServer();
+    const Login viewer = login(QStringLiteral("viewer"));
+    const QString volumeId = firstVolumeId(viewer);
+    const QString volumeHistory = QStringLiteral("/api/v1/history/volumes?source=ontap-ai&volume=") + volumeId;
+    ASSERT_EQ(get(volumeHistory, viewer).status, 200);
+
+    for (const auto &[table, away] : {std::pair{"volume_perf_sample", "volume_perf_sample_away"},
+                                      std::pair{"project_sample", "project_sample_away"},
+                                      std::pair{"audit_log", "audit_log_away"}}) {
+        ASSERT_TRUE(testsupport::renameSqliteTable(path, table, away));
+    }
+
+    // Capacity still reads, throughput does not: the answer is the error, not half a history.
+    const Reply volumes = get(volumeHistory, viewer);
+    EXPECT_EQ(volumes.status, 500) << volumes.body.toStdString();
+    EXPECT_TRUE(volumes.body.contains("volume_perf_sample")) << volumes.body.toStdString();
+    const Reply projects = get(QStringLiteral("/api/v1/history/projects?source=ontap-ai"), viewer);
+    EXPECT_EQ(projects.status, 500) << projects.body.toStdString();
+    EXPECT_TRUE(projects.body.contains("project_sample")) << projects.body.toStdString();
+    const Reply audit = get(QStringLiteral("/api/v1/audit"), login(QStringLiteral("admin")));
+    EXPECT_EQ(audit.status, 500) << audit.body.toStdString();
+    EXPECT_TRUE(audit.body.contains("audit_log")) << audit.body.toStdString();
 }
 
 TEST_F(WebServerTest, AdminsListUsersWithoutTheirHashes)

@@ -65,15 +65,10 @@ protected:
     void SetUp() override
     {
         SimFixture::SetUp();
-        history = std::make_unique<core::HistoryService>(
-            std::make_unique<core::SqlHistoryStore>(QStringLiteral(":memory:"), clock));
-        ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
-        engine = std::make_unique<core::Engine>(
-            core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("strata-server")});
-        engine->setSources({sourceConfig()});
-        ASSERT_TRUE(waitFor([&] {
-            return engine->allPolledOnce();
-        }));
+        useHistoryStore(QStringLiteral(":memory:"));
+        if (HasFatalFailure()) {
+            return;
+        }
         users = std::make_unique<web::UserStore>(dir.filePath(QStringLiteral("users.json")), clock);
         for (const auto &[name, role] : {std::pair{QStringLiteral("admin"), web::Role::Admin},
                                          std::pair{QStringLiteral("operator"), web::Role::Operator},
@@ -81,6 +76,33 @@ protected:
             // Few iterations: the tests log in often; the cost is tested in auth's own tests.
             ASSERT_TRUE(testsupport::succeeded(users->addUser(name, name + QStringLiteral("-password"), role, 1000)));
         }
+    }
+
+    /// (Re)creates the history service on the store at `location` (SqlHistoryStore) and the
+    /// engine on it, and waits for the first poll. Before startServer().
+    void useHistoryStore(const QString &location)
+    {
+        engine.reset();
+        history = std::make_unique<core::HistoryService>(std::make_unique<core::SqlHistoryStore>(location, clock));
+        ASSERT_TRUE(history->openError().isEmpty()) << history->openError().toStdString();
+        engine = std::make_unique<core::Engine>(
+            core::Engine::Deps{clock, credentials, history.get(), QStringLiteral("strata-server")});
+        engine->setSources({sourceConfig()});
+        ASSERT_TRUE(waitFor([&] {
+            return engine->allPolledOnce();
+        }));
+    }
+
+    /// The id of the first volume GET /api/v1/volumes lists.
+    QString firstVolumeId(const Login &as)
+    {
+        return get(QStringLiteral("/api/v1/volumes"), as)
+            .json()
+            .array()
+            .first()
+            .toObject()
+            .value(QLatin1String("id"))
+            .toString();
     }
 
     void TearDown() override

@@ -1712,39 +1712,66 @@ void collectBundle(Engine &engine,
             finish(QString());
         }
     };
+    // A bundle whose history could not be read would show a quiet estate: it fails instead.
+    auto failed = [finish](const Error &error) {
+        finish(QCoreApplication::translate("strata::core::Bundle", "cannot read the history: %1").arg(error.message));
+    };
     state->pending = 1; // released after every query is queued
     for (const SourceConfig &c : engine.sourceConfigs()) {
         if (c.kind == SourceKind::Kubernetes) {
             state->pending++;
             const QString source = c.name;
-            history->projectHistory(source, {}, from, now, context, [state, settle, source](auto samples) {
-                if (!samples.empty()) {
-                    state->bundle.history.projectSamples.insert(source, std::move(samples));
-                }
-                settle();
-            });
+            history->projectHistory(source,
+                                    {},
+                                    from,
+                                    now,
+                                    context,
+                                    [state, settle, failed, source](Result<std::vector<ProjectSample>> read) {
+                                        if (!read) {
+                                            failed(read.error());
+                                        } else if (!read->empty()) {
+                                            state->bundle.history.projectSamples.insert(source,
+                                                                                        std::move(read).value());
+                                        }
+                                        settle();
+                                    });
         }
     }
     for (const Ptr<Volume> &v : estate.volumes().all()) {
         const QString source = v->source;
         const QString id = v->id;
         state->pending += 2;
-        history->volumeUsage(source, id, from, now, context, [state, settle, source, id](auto samples) {
-            if (!samples.empty()) {
-                state->bundle.history.volumeUsage[source].insert(id, std::move(samples));
-            }
-            settle();
-        });
-        history->volumePerfHistory(source, id, from, now, context, [state, settle, source, id](auto samples) {
-            if (!samples.empty()) {
-                state->bundle.history.volumePerf[source].insert(id, std::move(samples));
-            }
-            settle();
-        });
+        history->volumeUsage(
+            source, id, from, now, context, [state, settle, failed, source, id](Result<std::vector<UsageSample>> read) {
+                if (!read) {
+                    failed(read.error());
+                } else if (!read->empty()) {
+                    state->bundle.history.volumeUsage[source].insert(id, std::move(read).value());
+                }
+                settle();
+            });
+        history->volumePerfHistory(source,
+                                   id,
+                                   from,
+                                   now,
+                                   context,
+                                   [state, settle, failed, source, id](Result<std::vector<VolumePerfSample>> read) {
+                                       if (!read) {
+                                           failed(read.error());
+                                       } else if (!read->empty()) {
+                                           state->bundle.history.volumePerf[source].insert(id, std::move(read).value());
+                                       }
+                                       settle();
+                                   });
     }
     state->pending++;
-    history->capacityHistory(from, now, context, [state, settle](std::vector<CapacitySeries> all) {
-        for (CapacitySeries &series : all) {
+    history->capacityHistory(from, now, context, [state, settle, failed](Result<std::vector<CapacitySeries>> read) {
+        if (!read) {
+            failed(read.error());
+            settle();
+            return;
+        }
+        for (CapacitySeries &series : *read) {
             if (series.kind != containerKindName(ContainerKind::Volume)) {
                 state->bundle.history.containerUsage[series.source][series.kind].insert(series.id,
                                                                                         std::move(series.samples));

@@ -7,6 +7,7 @@
 #include "models/core/services/historyservice.h"
 
 #include <QHash>
+#include <QLoggingCategory>
 #include <QSet>
 #include <QThreadPool>
 
@@ -16,6 +17,8 @@
 namespace strata::core {
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcForecasts, "strata.forecasts", QtInfoMsg)
 
 QString joinedName(const QString &parent, const QString &name)
 {
@@ -360,10 +363,16 @@ void ForecastService::refresh()
     }
     const QDateTime now = m_clock.now();
     ContainerSnapshot snapshot = containerSnapshot(m_estate);
-    const auto landed = [this, now](std::vector<ContainerForecast> forecasts) {
+    const auto landed = [this, now](Result<std::vector<ContainerForecast>> forecasts) {
         m_computing = false;
-        m_forecasts = std::move(forecasts);
-        m_computedAt = now;
+        if (forecasts) {
+            m_forecasts = std::move(forecasts).value();
+            m_computedAt = now;
+            m_historyError.clear();
+        } else {
+            qCWarning(lcForecasts).noquote() << "cannot read the capacity history:" << forecasts.error().message;
+            m_historyError = forecasts.error().message;
+        }
         Q_EMIT changed();
         if (m_again) {
             m_again = false;

@@ -113,6 +113,10 @@ public:
     [[nodiscard]] const std::vector<ContainerForecast> &forecasts() const { return m_forecasts; }
     /// When they were computed (invalid before the first).
     [[nodiscard]] QDateTime computedAt() const { return m_computedAt; }
+    /// Why the last computation could not read the history store (empty when it could): the
+    /// forecasts of computedAt() stay, since forecasts from no history would all read "too
+    /// little data".
+    [[nodiscard]] QString historyError() const { return m_historyError; }
     /// A computation is under way (or one more was asked for): forecasts() is about to change.
     [[nodiscard]] bool isComputing() const { return m_computing || m_again; }
     /// Replicas sharing a store: record the capacity of a source only when `recordsHere(source)`
@@ -128,7 +132,7 @@ public:
     void refresh();
 
 Q_SIGNALS:
-    /// forecasts() were recomputed.
+    /// forecasts() were recomputed, or historyError() changed.
     void changed();
 
 private:
@@ -140,6 +144,7 @@ private:
     HistoryService *m_history;
     std::vector<ContainerForecast> m_forecasts;
     QDateTime m_computedAt;
+    QString m_historyError;
     quint64 m_timer = 0;
     bool m_recordQueued = false;
     std::function<bool(const QString &)> m_recordsHere;

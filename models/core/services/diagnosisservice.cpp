@@ -3,9 +3,14 @@
 #include "models/core/domain/estate.h"
 #include "models/core/services/historyservice.h"
 
+#include <QLoggingCategory>
 #include <QPointer>
 
 namespace strata::core {
+
+namespace {
+Q_LOGGING_CATEGORY(lcDiagnosis, "strata.diagnosis", QtInfoMsg)
+} // namespace
 
 void diagnoseJobAsync(const Estate &estate,
                       HistoryService *history,
@@ -30,10 +35,17 @@ void diagnoseJobAsync(const Estate &estate,
         to.addSecs(-windowSeconds),
         to,
         context,
-        [alive, source, jobId, to, done = std::move(done)](std::vector<VolumePerfSample> samples) {
-            if (alive) {
-                done(diagnoseJob(*alive, source, jobId, to, samples));
+        [alive, source, jobId, to, unanswered, done = std::move(done)](
+            const Result<std::vector<VolumePerfSample>> &samples) {
+            if (!alive) {
+                return;
             }
+            if (!samples) {
+                // The estate's newest perf figures still answer; only the chart's hour is missing.
+                qCWarning(lcDiagnosis).noquote() << "cannot read volume performance:" << samples.error().message;
+            }
+            done(diagnoseJob(
+                *alive, source, jobId, to, samples ? *samples : std::vector<VolumePerfSample>{}, unanswered));
         });
 }
 

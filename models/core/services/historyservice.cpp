@@ -10,17 +10,6 @@ namespace strata::core {
 
 namespace {
 Q_LOGGING_CATEGORY(lcHistoryService, "strata.history", QtInfoMsg)
-
-/// The samples `read` answered; none, logged, when the store failed. Charts and forecasts show
-/// a gap for a failed read rather than stop.
-template <class T> std::vector<T> samplesOrNone(const char *what, Result<std::vector<T>> read)
-{
-    if (!read) {
-        qCWarning(lcHistoryService).noquote() << what << read.error().message;
-        return {};
-    }
-    return std::move(read).value();
-}
 } // namespace
 
 HistoryService::HistoryService(std::unique_ptr<IHistoryStore> store, QObject *parent)
@@ -154,10 +143,10 @@ void HistoryService::recordCapacity(const QString &source,
 void HistoryService::capacityHistory(const QDateTime &from,
                                      const QDateTime &to,
                                      QObject *context,
-                                     std::function<void(std::vector<CapacitySeries>)> done)
+                                     std::function<void(Result<std::vector<CapacitySeries>>)> done)
 {
-    ask<std::vector<CapacitySeries>>(context, std::move(done), [from, to](IHistoryStore &store) {
-        return samplesOrNone("cannot read the capacity history:", store.capacityHistory(from, to));
+    askResult<std::vector<CapacitySeries>>(context, std::move(done), [from, to](IHistoryStore &store) {
+        return store.capacityHistory(from, to);
     });
 }
 
@@ -165,13 +154,17 @@ void HistoryService::forecastCapacity(ContainerSnapshot snapshot,
                                       const QDateTime &from,
                                       const QDateTime &now,
                                       QObject *context,
-                                      std::function<void(std::vector<ContainerForecast>)> done)
+                                      std::function<void(Result<std::vector<ContainerForecast>>)> done)
 {
-    ask<std::vector<ContainerForecast>>(
-        context, std::move(done), [snapshot = std::move(snapshot), from, now](IHistoryStore &store) {
-            return forecastAll(forecastContainers(snapshot),
-                               samplesOrNone("cannot read the capacity history:", store.capacityHistory(from, now)),
-                               now);
+    askResult<std::vector<ContainerForecast>>(
+        context,
+        std::move(done),
+        [snapshot = std::move(snapshot), from, now](IHistoryStore &store) -> Result<std::vector<ContainerForecast>> {
+            Result<std::vector<CapacitySeries>> history = store.capacityHistory(from, now);
+            if (!history) {
+                return fail(history.error());
+            }
+            return forecastAll(forecastContainers(snapshot), *history, now);
         });
 }
 
@@ -189,11 +182,10 @@ void HistoryService::projectHistory(const QString &source,
                                     const QDateTime &from,
                                     const QDateTime &to,
                                     QObject *context,
-                                    std::function<void(std::vector<ProjectSample>)> done)
+                                    std::function<void(Result<std::vector<ProjectSample>>)> done)
 {
-    ask<std::vector<ProjectSample>>(context, std::move(done), [source, project, from, to](IHistoryStore &store) {
-        return samplesOrNone("cannot read the GPU allocation history:",
-                             store.projectHistory(source, project, from, to));
+    askResult<std::vector<ProjectSample>>(context, std::move(done), [source, project, from, to](IHistoryStore &store) {
+        return store.projectHistory(source, project, from, to);
     });
 }
 
@@ -326,10 +318,10 @@ void HistoryService::volumeUsage(const QString &source,
                                  const QDateTime &from,
                                  const QDateTime &to,
                                  QObject *context,
-                                 std::function<void(std::vector<UsageSample>)> done)
+                                 std::function<void(Result<std::vector<UsageSample>>)> done)
 {
-    ask<std::vector<UsageSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
-        return samplesOrNone("cannot read volume capacity:", store.volumeUsage(source, volumeId, from, to));
+    askResult<std::vector<UsageSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
+        return store.volumeUsage(source, volumeId, from, to);
     });
 }
 
@@ -355,20 +347,21 @@ void HistoryService::volumePerfHistory(const QString &source,
                                        const QDateTime &from,
                                        const QDateTime &to,
                                        QObject *context,
-                                       std::function<void(std::vector<VolumePerfSample>)> done)
+                                       std::function<void(Result<std::vector<VolumePerfSample>>)> done)
 {
-    ask<std::vector<VolumePerfSample>>(context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
-        return samplesOrNone("cannot read volume performance:", store.volumePerfHistory(source, volumeId, from, to));
-    });
+    askResult<std::vector<VolumePerfSample>>(
+        context, std::move(done), [source, volumeId, from, to](IHistoryStore &store) {
+            return store.volumePerfHistory(source, volumeId, from, to);
+        });
 }
 
 void HistoryService::volumePerfStats(const QDateTime &from,
                                      const QDateTime &to,
                                      QObject *context,
-                                     std::function<void(std::vector<VolumePerfStats>)> done)
+                                     std::function<void(Result<std::vector<VolumePerfStats>>)> done)
 {
-    ask<std::vector<VolumePerfStats>>(context, std::move(done), [from, to](IHistoryStore &store) {
-        return samplesOrNone("cannot read volume performance:", store.volumePerfStats(from, to));
+    askResult<std::vector<VolumePerfStats>>(context, std::move(done), [from, to](IHistoryStore &store) {
+        return store.volumePerfStats(from, to);
     });
 }
 

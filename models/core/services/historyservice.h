@@ -34,20 +34,24 @@ public:
     void recordVolumeUsage(const QString &source, std::vector<VolumeUsage> usage, const QDateTime &at);
     /// Capacity of containers other than volumes (IHistoryStore::recordCapacity; 1 h heartbeat).
     void recordCapacity(const QString &source, ContainerKind kind, std::vector<VolumeUsage> usage, const QDateTime &at);
-    /// IHistoryStore::capacityHistory(); empty when the store never opened or failed (logged).
+    // Series reads: each `done` gets the store's samples or its error (Kind::Unavailable when
+    // the store never opened, Kind::Failed with the database's text), so a chart says "history
+    // unavailable" instead of drawing an empty history.
+    /// IHistoryStore::capacityHistory().
     void capacityHistory(const QDateTime &from,
                          const QDateTime &to,
                          QObject *context,
-                         std::function<void(std::vector<CapacitySeries>)> done);
+                         std::function<void(Result<std::vector<CapacitySeries>>)> done);
     /// Reads the capacity history in [from, now] and forecasts the containers of `snapshot`
     /// (forecastContainers()) from it with forecastAll() on the history thread, so a whole
     /// estate's forecasts never load the caller's thread; `done` gets them on `context`'s
-    /// thread (without history when the store never opened or failed).
+    /// thread, or the error of the history read (nothing is forecast from a history that could
+    /// not be read).
     void forecastCapacity(ContainerSnapshot snapshot,
                           const QDateTime &from,
                           const QDateTime &now,
                           QObject *context,
-                          std::function<void(std::vector<ContainerForecast>)> done);
+                          std::function<void(Result<std::vector<ContainerForecast>>)> done);
     /// Writes an audit entry, in order with the other audit entries. With an audit spool
     /// (enableAuditSpool()) the entry is on disk before this returns and reaches the store
     /// exactly once, in order, even across a store outage or a restart; false when it can be
@@ -73,7 +77,7 @@ public:
                         const QDateTime &from,
                         const QDateTime &to,
                         QObject *context,
-                        std::function<void(std::vector<ProjectSample>)> done);
+                        std::function<void(Result<std::vector<ProjectSample>>)> done);
     void applyRetention(const QDateTime &cutoff);
 
     void volumeUsage(const QString &source,
@@ -81,7 +85,7 @@ public:
                      const QDateTime &from,
                      const QDateTime &to,
                      QObject *context,
-                     std::function<void(std::vector<UsageSample>)> done);
+                     std::function<void(Result<std::vector<UsageSample>>)> done);
     /// IHistoryStore::auditLog(); a Kind::Unavailable error when the store never opened.
     void auditLog(int limit,
                   const QString &source,
@@ -95,11 +99,11 @@ public:
                            const QDateTime &from,
                            const QDateTime &to,
                            QObject *context,
-                           std::function<void(std::vector<VolumePerfSample>)> done);
+                           std::function<void(Result<std::vector<VolumePerfSample>>)> done);
     void volumePerfStats(const QDateTime &from,
                          const QDateTime &to,
                          QObject *context,
-                         std::function<void(std::vector<VolumePerfStats>)> done);
+                         std::function<void(Result<std::vector<VolumePerfStats>>)> done);
     /// IHistoryStore::auditLogOfKind(); a Kind::Unavailable error when the store never opened.
     void auditLogOfKind(const QString &kind,
                         const QDateTime &since,

@@ -648,25 +648,30 @@ void ServiceLevels::throughputHistory(const QString &source,
                                       const QDateTime &from,
                                       const QDateTime &to,
                                       QObject *context,
-                                      std::function<void(std::vector<ThroughputPoint>)> done) const
+                                      std::function<void(Result<std::vector<ThroughputPoint>>)> done) const
 {
     if (!m_history) {
         QMetaObject::invokeMethod(
             context,
             [done] {
-                done({});
+                done(std::vector<ThroughputPoint>{});
             },
             Qt::QueuedConnection);
         return;
     }
-    m_history->volumePerfHistory(source, volumeId, from, to, context, [done](std::vector<VolumePerfSample> samples) {
-        std::vector<ThroughputPoint> points;
-        points.reserve(samples.size());
-        for (const VolumePerfSample &s : samples) {
-            points.push_back(ThroughputPoint{s.time, s.throughputBps / kMiB, s.capBps < 0 ? -1 : s.capBps / kMiB});
-        }
-        done(std::move(points));
-    });
+    m_history->volumePerfHistory(
+        source, volumeId, from, to, context, [done](const Result<std::vector<VolumePerfSample>> &samples) {
+            if (!samples) {
+                done(fail(samples.error()));
+                return;
+            }
+            std::vector<ThroughputPoint> points;
+            points.reserve(samples->size());
+            for (const VolumePerfSample &s : *samples) {
+                points.push_back(ThroughputPoint{s.time, s.throughputBps / kMiB, s.capBps < 0 ? -1 : s.capBps / kMiB});
+            }
+            done(std::move(points));
+        });
 }
 
 void ServiceLevels::refreshStatistics()
@@ -685,10 +690,16 @@ void ServiceLevels::refreshStatistics()
     const QDateTime now = m_clock.now();
     d->lastRefresh = now;
     m_history->volumePerfStats(
-        now.addSecs(-kDaySeconds), now, this, [this, generation](std::vector<VolumePerfStats> stats) {
+        now.addSecs(-kDaySeconds), now, this, [this, generation](Result<std::vector<VolumePerfStats>> read) {
             if (generation != d->generation) {
                 return;
             }
+            if (!read) {
+                // The p95 figures of the last read stay: a failed read is not a day without I/O.
+                qCWarning(lcServiceLevels).noquote() << "cannot read volume performance:" << read.error().message;
+                return;
+            }
+            std::vector<VolumePerfStats> stats = std::move(read).value();
             QHash<QString, VolumePerfStats> next;
             next.reserve(qsizetype(stats.size()));
             for (VolumePerfStats &s : stats) {

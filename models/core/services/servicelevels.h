@@ -124,13 +124,14 @@ public:
     void annotatePreview(const ActionRequest &request, ActionPreview *preview) const;
 
     /// Observed throughput and cap of one volume over [from, to] from the history store, delivered
-    /// on the owner thread (empty without history).
+    /// on `context`'s thread: empty without a history store, the store's error when it cannot be
+    /// read (HistoryService::volumePerfHistory()).
     void throughputHistory(const QString &source,
                            const QString &volumeId,
                            const QDateTime &from,
                            const QDateTime &to,
                            QObject *context,
-                           std::function<void(std::vector<ThroughputPoint>)> done) const;
+                           std::function<void(Result<std::vector<ThroughputPoint>>)> done) const;
 
     /// Re-reads p95 figures and last-change times now (also runs every 5 minutes).
     void refreshStatistics();

@@ -615,7 +615,13 @@ struct SqlHistoryStore::Private
     template <class T, class Row> Result<std::vector<T>> selectRows(QSqlQuery &query, const QString &what, Row row)
     {
         if (!query.exec()) {
-            fail(what, query.lastError());
+            QSqlError error = query.lastError();
+            // A statement that did not prepare (a table gone, a damaged schema) answers exec()
+            // with only "Parameter count mismatch": preparing it again names the cause.
+            if (QSqlQuery again(db); !again.prepare(query.lastQuery())) {
+                error = again.lastError();
+            }
+            fail(what, error);
             return failure();
         }
         std::vector<T> out;
