@@ -74,6 +74,18 @@ std::vector<core::Ptr<core::Job>> fieldTestJobs()
     return jobs;
 }
 
+/// The keys of the fields of `fields` that a bundle stores (those with a stored member).
+template <class Row> QStringList storedKeys(std::span<const core::Field<Row>> fields)
+{
+    QStringList out;
+    for (const core::Field<Row> &f : fields) {
+        if (!std::holds_alternative<std::monostate>(f.stored)) {
+            out.append(QString::fromLatin1(f.key));
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 TEST(FieldSchema, EachKindWritesItsFigureAndAnUnknownOneAsADash)
@@ -161,12 +173,7 @@ TEST(FieldSchema, ABundleStoresEveryStoredFieldOfAVolumeUnderItsKeyAndReadsItBac
     v.throughputMibps = 64.0;
     v.isFlexCache = true;
     const QJsonObject json = core::recordToJson(v);
-    QStringList stored;
-    for (const core::Field<core::VolumeRow> &f : core::volumeFields()) {
-        if (!std::holds_alternative<std::monostate>(f.stored)) {
-            stored.append(QString::fromLatin1(f.key));
-        }
-    }
+    const QStringList stored = storedKeys(core::volumeFields());
     for (const QString &key : json.keys()) {
         EXPECT_TRUE(stored.contains(key)) << key.toStdString() << " is stored without a field";
     }
@@ -175,6 +182,40 @@ TEST(FieldSchema, ABundleStoresEveryStoredFieldOfAVolumeUnderItsKeyAndReadsItBac
     const core::Result<core::Volume> back = core::recordFromJson<core::Volume>(json);
     ASSERT_TRUE(back.hasValue());
     EXPECT_EQ(*back, v);
+}
+
+TEST(JobFields, ABundleStoresEveryMemberOfAJobUnderItsFieldsKeyAndReadsItBack)
+{
+    // Every member set, so a member the field list does not store is lost on the way back.
+    core::Job job = fieldTestJob(QStringLiteral("train-a"), core::JobStatus::Running);
+    job.user = QStringLiteral("alice");
+    job.type = core::JobType::Interactive;
+    job.gpusRequested = 1500;
+    job.gpusAllocated = 1500;
+    job.node = QStringLiteral("dgx-1");
+    job.gpuIndices = QStringLiteral("0,1");
+    job.image = QStringLiteral("nvcr.io/nvidia/pytorch:24.05-py3");
+    job.command = {QStringLiteral("python"), QStringLiteral("train.py")};
+    job.pvcs = {QStringLiteral("data"), QStringLiteral("ckpt")};
+    job.pvcSubPaths = {QString(), QStringLiteral("run-7")};
+    job.podName = QStringLiteral("train-a-0");
+    job.started = kJobNow.addSecs(-192);
+    job.finished = kJobNow.addSecs(-10);
+    job.pendingReason = QStringLiteral("waiting");
+    job.failureReason = QStringLiteral("CrashLoopBackOff");
+    job.createdByCli = true;
+    job.createdBy = QStringLiteral("cli");
+    job.gpuUtilization = 87.5;
+    const QJsonObject json = core::recordToJson(job);
+    const QStringList stored = storedKeys(core::jobFields());
+    for (const QString &key : json.keys()) {
+        EXPECT_TRUE(stored.contains(key)) << key.toStdString() << " is stored without a field";
+    }
+    EXPECT_EQ(json.value(QLatin1String("status")).toString(), QStringLiteral("running")) << "the API name";
+    EXPECT_EQ(json.value(QLatin1String("gpus_requested")).toInteger(), 1500) << "milli-GPUs, as bundles always held";
+    const core::Result<core::Job> back = core::recordFromJson<core::Job>(json);
+    ASSERT_TRUE(back.hasValue());
+    EXPECT_EQ(*back, job);
 }
 
 TEST(JobFields, DurationsAndGpusReadTheSameEverywhere)

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "models/core/domain/records.h"
+
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 #include <cstddef>
@@ -52,17 +55,21 @@ enum FieldSurface : unsigned
     InTable = CliTable | WebTable,
 };
 
-/// The member of `Record` a field is stored in, or none (a figure computed from others).
+/// The member of `Record` a field is stored in, or none (a figure computed from others). An
+/// enum is stored under its API name (the bundle's codec).
 template <class Record>
 using StoredMember = std::variant<std::monostate,
                                   QString Record::*,
+                                  QStringList Record::*,
                                   bool Record::*,
                                   int Record::*,
                                   qint64 Record::*,
                                   double Record::*,
                                   std::optional<qint64> Record::*,
                                   std::optional<double> Record::*,
-                                  QDateTime Record::*>;
+                                  QDateTime Record::*,
+                                  JobType Record::*,
+                                  JobStatus Record::*>;
 
 /// One field of a record type as every front end shows it and a support bundle stores it:
 /// declared once, in the record type's schema (e.g. planning/volumefields.h), from which the
@@ -111,6 +118,8 @@ template <class Row> QVariant fieldValue(const Field<Row> &field, const Row &row
                     return v ? QVariant::fromValue(*v) : QVariant();
                 } else if constexpr (std::is_same_v<V, QDateTime>) {
                     return v.isValid() ? QVariant(v) : QVariant();
+                } else if constexpr (std::is_enum_v<V>) {
+                    return QVariant(int(v));
                 } else {
                     return QVariant::fromValue(v);
                 }

@@ -81,34 +81,42 @@ inline QVariant jobGpusValue(MilliGpu milli)
 /// web console's Jobs page (its WebTable fields, from GET /api/v1/fields/jobs). A status or type
 /// is served as its API name ("container_creating") and shown as kubectl's word
 /// ("ContainerCreating"); a job whose container cannot run shows that word ("ImagePullBackOff")
-/// as its status. Times count to JobRow::now.
+/// as its status. Times count to JobRow::now. A support bundle stores every field with a stored
+/// member under its key (the fields of no surface are kept for bundles only).
 // One line per field: key, title, CLI header, kind, surfaces, stored member[, value[, help[, text]]].
 // clang-format off
 inline constexpr Field<JobRow> kJobFields[] = {
     {"name", "Name", "NAME", FieldKind::Text, Listed | Desktop | InTable, &Job::name},
-    {"status", "Status", "STATUS", FieldKind::Text, Listed | Desktop | InTable, {}, [](const JobRow &r) { return QVariant(jobStatusName(r.job.status)); }, "", [](const JobRow &r) { return r.job.failureReason.isEmpty() ? jobStatusWord(r.job.status) : r.job.failureReason; }},
+    {"status", "Status", "STATUS", FieldKind::Text, Listed | Desktop | InTable, &Job::status, [](const JobRow &r) { return QVariant(jobStatusName(r.job.status)); }, "", [](const JobRow &r) { return r.job.failureReason.isEmpty() ? jobStatusWord(r.job.status) : r.job.failureReason; }},
     {"age_seconds", "Age", "AGE", FieldKind::Duration, Listed | Desktop | InTable | Wide, {}, [](const JobRow &r) { const qint64 s = jobAgeSeconds(r.job, r.now); return s >= 0 ? QVariant(s) : QVariant(); }, "Time since the job was submitted"},
     {"node", "Node", "NODE", FieldKind::Text, Listed | Desktop | InTable | Wide, &Job::node},
     {"image", "Image", "IMAGE", FieldKind::Text, Listed | Desktop | CliTable, &Job::image},
-    {"type", "Type", "TYPE", FieldKind::Text, Listed | Desktop | InTable | Wide, {}, [](const JobRow &r) { return QVariant(jobTypeName(r.job.type)); }, "", [](const JobRow &r) { return r.job.type == JobType::Interactive ? QStringLiteral("Interactive") : QStringLiteral("Train"); }},
+    {"type", "Type", "TYPE", FieldKind::Text, Listed | Desktop | InTable | Wide, &Job::type, [](const JobRow &r) { return QVariant(jobTypeName(r.job.type)); }, "", [](const JobRow &r) { return r.job.type == JobType::Interactive ? QStringLiteral("Interactive") : QStringLiteral("Train"); }},
     {"project", "Project", "PROJECT", FieldKind::Text, Listed | Desktop | InTable | Wide, &Job::project},
     {"user", "User", "USER", FieldKind::Text, Listed | Desktop | InTable | Wide, &Job::user},
-    {"gpus_requested", "GPUs", "GPUS", FieldKind::Gpus, Listed | Desktop | InTable, {}, [](const JobRow &r) { return jobGpusValue(r.job.gpusRequested); }, "GPUs the job requests, which it holds while it runs; fractions share one GPU"},
+    {"gpus_requested", "GPUs", "GPUS", FieldKind::Gpus, Listed | Desktop | InTable, &Job::gpusRequested, [](const JobRow &r) { return jobGpusValue(r.job.gpusRequested); }, "GPUs the job requests, which it holds while it runs; fractions share one GPU"},
     {"created_by_cli", "Created by CLI", "CREATED-BY-CLI", FieldKind::Flag, Listed | Desktop | CliTable, &Job::createdByCli},
     {"run_seconds", "Run time", "", FieldKind::Duration, Listed | Desktop, {}, [](const JobRow &r) { const qint64 s = jobRunSeconds(r.job, r.now); return s >= 0 ? QVariant(s) : QVariant(); }, "Time since the current run started, or the finished run's length"},
-    {"gpu_utilization", "GPU util.", "", FieldKind::Percent, Listed | Desktop | WebTable | Wide, {}, [](const JobRow &r) { return r.job.gpuUtilization >= 0 ? QVariant(std::round(r.job.gpuUtilization * 10.0) / 10.0) : QVariant(); }, "DCGM's utilisation over the job's GPUs"},
+    {"gpu_utilization", "GPU util.", "", FieldKind::Percent, Listed | Desktop | WebTable | Wide, &Job::gpuUtilization, [](const JobRow &r) { return r.job.gpuUtilization >= 0 ? QVariant(std::round(r.job.gpuUtilization * 10.0) / 10.0) : QVariant(); }, "DCGM's utilisation over the job's GPUs"},
     {"wait_seconds", "Wait time", "", FieldKind::Duration, Listed | Desktop, {}, [](const JobRow &r) { const qint64 s = jobWaitSeconds(r.job, r.now); return s >= 0 ? QVariant(s) : QVariant(); }, "Time since the job was submitted, while it waits"},
     {"reason", "Reason", "REASON", FieldKind::Text, Listed | Desktop | CliTable, {}, [](const JobRow &r) { return QVariant(jobReason(r.job)); }, "Why the container cannot run (ImagePullBackOff, CrashLoopBackOff...), else why a queued job waits"},
     {"queue_position", "Queue #", "", FieldKind::Count, Desktop, {}, [](const JobRow &r) { return r.queuePosition > 0 ? QVariant(qint64(r.queuePosition)) : QVariant(); }, "Place in its project's queue: first come, first served; preempted jobs keep their place"},
     {"source", "Cluster", "", FieldKind::Text, Listed | Desktop | WebTable | Wide, &Job::source},
     {"namespace", "Namespace", "", FieldKind::Text, Listed, &Job::namespaceName},
-    {"gpus_allocated", "GPUs allocated", "", FieldKind::Gpus, Listed, {}, [](const JobRow &r) { return jobGpusValue(r.job.gpusAllocated); }, "GPUs bound to the job now; 0 unless it is placed"},
+    {"gpus_allocated", "GPUs allocated", "", FieldKind::Gpus, Listed, &Job::gpusAllocated, [](const JobRow &r) { return jobGpusValue(r.job.gpusAllocated); }, "GPUs bound to the job now; 0 unless it is placed"},
     {"gpu_indices", "GPU indices", "", FieldKind::Text, Listed, &Job::gpuIndices},
     {"created", "Created", "", FieldKind::Time, Listed, &Job::created},
-    {"pending_reason", "Pending reason", "", FieldKind::Text, Listed, {}, [](const JobRow &r) { return QVariant(waitsForGpus(r.job) ? r.job.pendingReason : QString()); }},
-    {"pvcs", "PVCs", "", FieldKind::Text, Listed, {}, [](const JobRow &r) { return QVariant(r.job.pvcs); }},
+    {"pending_reason", "Pending reason", "", FieldKind::Text, Listed, &Job::pendingReason, [](const JobRow &r) { return QVariant(waitsForGpus(r.job) ? r.job.pendingReason : QString()); }},
+    {"pvcs", "PVCs", "", FieldKind::Text, Listed, &Job::pvcs},
     {"waiting_reason", "Waiting reason", "", FieldKind::Text, Listed, {}, [](const JobRow &r) { return QVariant(waitsForGpus(r.job) ? QString() : r.job.pendingReason); }, "A placed job's container that cannot start or keeps failing (\"ImagePullBackOff: Back-off pulling image ...\")"},
     {"failure_reason", "Failure", "", FieldKind::Text, Listed, &Job::failureReason},
+    {"id", "Id", "", FieldKind::Text, 0, &Job::id},
+    {"command", "Command", "", FieldKind::Text, 0, &Job::command},
+    {"pvc_sub_paths", "PVC sub-paths", "", FieldKind::Text, 0, &Job::pvcSubPaths},
+    {"pod_name", "Pod", "", FieldKind::Text, 0, &Job::podName},
+    {"started", "Started", "", FieldKind::Time, 0, &Job::started},
+    {"finished", "Finished", "", FieldKind::Time, 0, &Job::finished},
+    {"created_by", "Created by", "", FieldKind::Text, 0, &Job::createdBy},
 };
 // clang-format on
 

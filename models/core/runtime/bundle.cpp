@@ -2,6 +2,7 @@
 
 #include "models/core/domain/estate.h"
 #include "models/core/domain/offthread.h"
+#include "models/core/planning/jobfields.h"
 #include "models/core/planning/volumefields.h"
 #include "models/core/runtime/engine.h"
 #include "models/core/runtime/timeline.h"
@@ -83,12 +84,16 @@ template <> struct Fields<SourceStatus>
     }
 };
 
-// Volumes are coded from their field list (planning/volumefields.h): every stored field under
-// its key, the same list the tables are built from.
+// Volumes and jobs are coded from their field lists (planning/volumefields.h, jobfields.h):
+// every stored field under its key, the same list the tables are built from.
 template <class T> struct Schema;
 template <> struct Schema<Volume>
 {
     static std::span<const core::Field<VolumeRow>> fields() { return volumeFields(); }
+};
+template <> struct Schema<Job>
+{
+    static std::span<const core::Field<JobRow>> fields() { return jobFields(); }
 };
 template <class T>
 concept HasSchema = requires
@@ -285,39 +290,6 @@ template <> struct Fields<Project>
                                field("queued_jobs", &S::queuedJobs),
                                field("utilization", &S::utilization),
                                field("idle_allocated", &S::idleAllocated));
-    }
-};
-
-template <> struct Fields<Job>
-{
-    static auto list()
-    {
-        using S = Job;
-        return std::make_tuple(field("source", &S::source),
-                               field("id", &S::id),
-                               field("name", &S::name),
-                               field("namespace", &S::namespaceName),
-                               field("project", &S::project),
-                               field("user", &S::user),
-                               field("type", &S::type),
-                               field("status", &S::status),
-                               field("gpus_requested", &S::gpusRequested),
-                               field("gpus_allocated", &S::gpusAllocated),
-                               field("node", &S::node),
-                               field("gpu_indices", &S::gpuIndices),
-                               field("image", &S::image),
-                               field("command", &S::command),
-                               field("pvcs", &S::pvcs),
-                               field("pvc_sub_paths", &S::pvcSubPaths),
-                               field("pod_name", &S::podName),
-                               field("created", &S::created),
-                               field("started", &S::started),
-                               field("finished", &S::finished),
-                               field("pending_reason", &S::pendingReason),
-                               field("failure_reason", &S::failureReason),
-                               field("created_by_cli", &S::createdByCli),
-                               field("created_by", &S::createdBy),
-                               field("gpu_utilization", &S::gpuUtilization));
     }
 };
 
