@@ -15,8 +15,11 @@ option(STRATA_TEST_SHARDING "run each test executable as a few shards instead of
 #   SHARDS: processes with STRATA_TEST_SHARDING (default 2); more for executables with long cases,
 #           so that ctest -j keeps both cores busy until the end
 #   PROPERTIES: extra ctest properties for every discovered test (e.g. FIXTURES_REQUIRED rgw)
+#   WHOLE_SUITES: test suites whose cases share one expensive SetUpTestSuite() (a whole demo
+#           estate booted once): each runs as one ctest test named after the suite, so the setup
+#           runs once instead of once per case (a failing case is named in that test's output)
 function(strata_add_test name)
-    cmake_parse_arguments(ARG "QT;GUI" "SHARDS" "SOURCES;LIBS;LABELS;PROPERTIES" ${ARGN})
+    cmake_parse_arguments(ARG "QT;GUI" "SHARDS" "SOURCES;LIBS;LABELS;PROPERTIES;WHOLE_SUITES" ${ARGN})
     if(NOT ARG_SOURCES)
         return()
     endif()
@@ -38,7 +41,20 @@ function(strata_add_test name)
     # The properties are flattened into name/value pairs, so a value may not contain ';': one
     # ENVIRONMENT entry only (a second one shifted every later pair and dropped LABELS).
     if(NOT STRATA_TEST_SHARDING)
-        gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+        set(filter)
+        if(ARG_WHOLE_SUITES)
+            list(TRANSFORM ARG_WHOLE_SUITES APPEND ".*" OUTPUT_VARIABLE whole)
+            list(JOIN whole ":" whole)
+            set(filter TEST_FILTER "-${whole}")
+            foreach(suite IN LISTS ARG_WHOLE_SUITES)
+                add_test(NAME ${suite} COMMAND ${name} --gtest_filter=${suite}.*)
+                # Started early: one of them is as long as a dozen ordinary cases.
+                set_tests_properties(${suite} PROPERTIES ${ARG_PROPERTIES} LABELS "${ARG_LABELS}"
+                    ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+                set_tests_properties(${suite} PROPERTIES COST 400)
+            endforeach()
+        endif()
+        gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 ${filter}
             PROPERTIES ${ARG_PROPERTIES} ENVIRONMENT "QT_QPA_PLATFORM=offscreen" LABELS "${ARG_LABELS}")
         return()
     endif()

@@ -625,9 +625,10 @@ TEST_F(KubeApiServer, Preemption_Section49FirstStepThroughTheApi)
     EXPECT_TRUE(evicted.value(QStringLiteral("message")).toString().startsWith(QStringLiteral("Preempted by team-d")));
     EXPECT_EQ(obj(pg.json.value(QStringLiteral("status"))).value(QStringLiteral("phase")), QStringLiteral("Pending"));
 
-    // The watch saw the victim marked (DisruptionTarget), deleted, and its replacement added.
+    // The watch saw the victim marked (DisruptionTarget), deleted, and its replacement added; the
+    // two may arrive in separate reads of the stream.
     ASSERT_TRUE(watch.waitFor([&](const QList<QJsonObject> &) {
-        return watch.types(oldC4).contains(QStringLiteral("DELETED"));
+        return watch.types(oldC4).contains(QStringLiteral("DELETED")) && !watch.types(nameOf(fresh)).isEmpty();
     }));
     bool disruption = false;
     for (const QJsonObject &e : watch.events()) {
