@@ -35,6 +35,8 @@ ForecastsPage::ForecastsPage(models::ForecastTableModel *forecasts, QAbstractIte
     QFont bold = m_summaryLabel->font();
     bold.setBold(true);
     m_summaryLabel->setFont(bold);
+    // A history error names the database's reason, longer than a narrow window.
+    m_summaryLabel->setWordWrap(true);
     m_filterEdit = new QLineEdit(this);
     m_filterEdit->setObjectName(QStringLiteral("forecastFilterLineEdit"));
     m_filterEdit->setPlaceholderText(tr("Filter by name, kind or source"));

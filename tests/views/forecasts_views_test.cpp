@@ -5,6 +5,7 @@
 #include "models/item/forecastmodel.h"
 #include "models/item/roles.h"
 #include "models/rows/forecastrows.h"
+#include "tests/support/qt/sqlitetables.h"
 #include "tests/views/demodesktop.h"
 #include "views/forecastspage.h"
 #include "views/mainwindow.h"
@@ -171,6 +172,34 @@ TEST_F(ForecastsDemo, ListsEveryContainerFullSoonestFirstWithKindAndSourceFilter
         save(QStringLiteral("-dark"));
         QApplication::setPalette(light);
     }
+
+    // A history that cannot be read keeps the rows and says from when they are.
+    ASSERT_TRUE(testsupport::renameSqliteTable(demo->config().historyPath, "capacity_sample", "capacity_sample_away"));
+    service.refresh();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return !service.historyError().isEmpty();
+        },
+        kForecastPageTimeoutMs));
+    const QDateTime computed = service.computedAt();
+    ASSERT_TRUE(computed.isValid());
+    EXPECT_EQ(view->model()->rowCount(), all);
+    EXPECT_TRUE(page->summaryText().startsWith(QStringLiteral("The capacity history is unavailable (")))
+        << page->summaryText().toStdString();
+    EXPECT_TRUE(page->summaryText().contains(QLocale().toString(computed.toLocalTime(), QLocale::ShortFormat)))
+        << page->summaryText().toStdString();
+    if (const QString shot = qEnvironmentVariable("STRATA_FORECAST_SCREENSHOT"); !shot.isEmpty()) {
+        QTest::qWait(200); // screenshot only: the wrapped summary's new height is laid out first
+        window.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-unavailable.png")));
+    }
+    ASSERT_TRUE(testsupport::renameSqliteTable(demo->config().historyPath, "capacity_sample_away", "capacity_sample"));
+    service.refresh();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return service.historyError().isEmpty();
+        },
+        kForecastPageTimeoutMs));
+    EXPECT_FALSE(page->summaryText().contains(QStringLiteral("unavailable"))) << page->summaryText().toStdString();
 }
 
 namespace {

@@ -370,7 +370,7 @@ void ForecastService::refresh()
             m_computedAt = now;
             m_historyError.clear();
         } else {
-            qCWarning(lcForecasts).noquote() << "cannot read the capacity history:" << forecasts.error().message;
+            qCWarning(lcForecasts).noquote() << forecasts.error().message;
             m_historyError = forecasts.error().message;
         }
         Q_EMIT changed();
