@@ -1688,25 +1688,27 @@ void collectBundle(Engine &engine,
     auto failed = [finish](const Error &error) {
         finish(QCoreApplication::translate("strata::core::Bundle", "cannot read the history: %1").arg(error.message));
     };
+    // One series read's answer: its samples go to `keep` (none: nothing kept), its error fails
+    // the bundle; either way the read is settled.
+    auto answer = [settle, failed](auto keep) {
+        return [settle, failed, keep](auto read) {
+            if (!read) {
+                failed(read.error());
+            } else if (!read->empty()) {
+                keep(std::move(read).value());
+            }
+            settle();
+        };
+    };
     state->pending = 1; // released after every query is queued
     for (const SourceConfig &c : engine.sourceConfigs()) {
         if (c.kind == SourceKind::Kubernetes) {
             state->pending++;
             const QString source = c.name;
-            history->projectHistory(source,
-                                    {},
-                                    from,
-                                    now,
-                                    context,
-                                    [state, settle, failed, source](Result<std::vector<ProjectSample>> read) {
-                                        if (!read) {
-                                            failed(read.error());
-                                        } else if (!read->empty()) {
-                                            state->bundle.history.projectSamples.insert(source,
-                                                                                        std::move(read).value());
-                                        }
-                                        settle();
-                                    });
+            history->projectHistory(
+                source, {}, from, now, context, answer([state, source](std::vector<ProjectSample> samples) {
+                    state->bundle.history.projectSamples.insert(source, std::move(samples));
+                }));
         }
     }
     for (const Ptr<Volume> &v : estate.volumes().all()) {
@@ -1714,43 +1716,23 @@ void collectBundle(Engine &engine,
         const QString id = v->id;
         state->pending += 2;
         history->volumeUsage(
-            source, id, from, now, context, [state, settle, failed, source, id](Result<std::vector<UsageSample>> read) {
-                if (!read) {
-                    failed(read.error());
-                } else if (!read->empty()) {
-                    state->bundle.history.volumeUsage[source].insert(id, std::move(read).value());
-                }
-                settle();
-            });
-        history->volumePerfHistory(source,
-                                   id,
-                                   from,
-                                   now,
-                                   context,
-                                   [state, settle, failed, source, id](Result<std::vector<VolumePerfSample>> read) {
-                                       if (!read) {
-                                           failed(read.error());
-                                       } else if (!read->empty()) {
-                                           state->bundle.history.volumePerf[source].insert(id, std::move(read).value());
-                                       }
-                                       settle();
-                                   });
+            source, id, from, now, context, answer([state, source, id](std::vector<UsageSample> samples) {
+                state->bundle.history.volumeUsage[source].insert(id, std::move(samples));
+            }));
+        history->volumePerfHistory(
+            source, id, from, now, context, answer([state, source, id](std::vector<VolumePerfSample> samples) {
+                state->bundle.history.volumePerf[source].insert(id, std::move(samples));
+            }));
     }
     state->pending++;
-    history->capacityHistory(from, now, context, [state, settle, failed](Result<std::vector<CapacitySeries>> read) {
-        if (!read) {
-            failed(read.error());
-            settle();
-            return;
-        }
-        for (CapacitySeries &series : *read) {
-            if (series.kind != containerKindName(ContainerKind::Volume)) {
-                state->bundle.history.containerUsage[series.source][series.kind].insert(series.id,
-                                                                                        std::move(series.samples));
-            }
-        }
-        settle();
-    });
+    history->capacityHistory(from, now, context, answer([state](std::vector<CapacitySeries> all) {
+                                 for (CapacitySeries &series : all) {
+                                     if (series.kind != containerKindName(ContainerKind::Volume)) {
+                                         state->bundle.history.containerUsage[series.source][series.kind].insert(
+                                             series.id, std::move(series.samples));
+                                     }
+                                 }
+                             }));
     state->pending++;
     history->auditLog(0, {}, context, [settle, finish, state, from](Result<std::vector<AuditEntry>> entries) {
         if (!entries) {
