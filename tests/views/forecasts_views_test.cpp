@@ -190,7 +190,12 @@ TEST_F(ForecastsDemo, ListsEveryContainerFullSoonestFirstWithKindAndSourceFilter
         << page->summaryText().toStdString();
     if (const QString shot = qEnvironmentVariable("STRATA_FORECAST_SCREENSHOT"); !shot.isEmpty()) {
         QTest::qWait(200); // screenshot only: the wrapped summary's new height is laid out first
-        window.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-unavailable.png")));
+        window.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-unavailable-light.png")));
+        const QPalette light = QApplication::palette();
+        QApplication::setPalette(testsupport::darkPalette());
+        QTest::qWait(200); // screenshot only
+        window.grab().save(QString(shot).replace(QStringLiteral(".png"), QStringLiteral("-unavailable-dark.png")));
+        QApplication::setPalette(light);
     }
     ASSERT_TRUE(testsupport::renameSqliteTable(demo->config().historyPath, "capacity_sample_away", "capacity_sample"));
     service.refresh();
